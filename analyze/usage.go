@@ -1,0 +1,78 @@
+package analyze
+
+import (
+	"gpureport/ingest"
+)
+
+// Usage is the memory accounting of one device in one snapshot, with the
+// meanings design.md gives. Byte fields are bytes.
+type Usage struct {
+	// Reserved is the sum of segment sizes (memory held from CUDA).
+	Reserved int64
+	// Allocated is the sum of active_allocated block sizes.
+	Allocated int64
+	// Active is the sum of active block sizes (allocated + pending free).
+	Active int64
+	// Requested is the sum of requested sizes of active blocks.
+	Requested int64
+	// Inactive is Reserved - Active: cached, free memory.
+	Inactive int64
+	// LargestFree is the largest inactive block.
+	LargestFree int64
+	// InternalWaste is Active - Requested: rounding waste inside blocks.
+	InternalWaste int64
+	// Segments and Blocks count the device's segments and their blocks.
+	Segments int
+	Blocks   int
+	// TraceEntries is the length of the device's trace ring buffer.
+	TraceEntries int
+}
+
+// ExternalFragmentation is 1 - LargestFree/Inactive: the share of free
+// cached memory that is not in the largest free block (0 when nothing is
+// free). 0 means all free memory is one hole; near 1 means it is shattered.
+func (u Usage) ExternalFragmentation() float64 {
+	if u.Inactive <= 0 {
+		return 0
+	}
+	return 1 - float64(u.LargestFree)/float64(u.Inactive)
+}
+
+// DeviceUsage computes the Usage of device dev in snapshot s from its
+// segments and blocks (not from the segments' own totals).
+func DeviceUsage(s *ingest.Snapshot, dev int) Usage {
+	var u Usage
+	for i := range s.Segments {
+		seg := &s.Segments[i]
+		if seg.Device != dev {
+			continue
+		}
+		u.add(seg)
+	}
+	u.Inactive = u.Reserved - u.Active
+	u.InternalWaste = u.Active - u.Requested
+	u.TraceEntries = s.TraceEntries(dev)
+	return u
+}
+
+func (u *Usage) add(seg *ingest.Segment) {
+	u.Segments++
+	u.Reserved += seg.TotalSize
+	u.Blocks += len(seg.Blocks)
+	for j := range seg.Blocks {
+		b := &seg.Blocks[j]
+		switch b.State {
+		case ingest.StateActiveAllocated:
+			u.Allocated += b.Size
+			u.Active += b.Size
+			u.Requested += b.RequestedSize
+		case ingest.StateActivePendingFree:
+			u.Active += b.Size
+			u.Requested += b.RequestedSize
+		default:
+			if b.Size > u.LargestFree {
+				u.LargestFree = b.Size
+			}
+		}
+	}
+}

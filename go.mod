@@ -1,0 +1,18 @@
+module gpureport
+
+go 1.26.0
+
+require (
+	github.com/NVIDIA/go-nvml v0.13.3-0 // indirect
+	github.com/go-echarts/go-echarts/v2 v2.7.2 // indirect
+	github.com/nlpodyssey/gopickle v0.3.0 // indirect
+	github.com/richardlehane/mscfb v1.0.7 // indirect
+	github.com/richardlehane/msoleps v1.0.6 // indirect
+	github.com/tiendc/go-deepcopy v1.7.2 // indirect
+	github.com/xuri/efp v0.0.1 // indirect
+	github.com/xuri/excelize/v2 v2.11.0 // indirect
+	github.com/xuri/nfp v0.0.2-0.20250530014748-2ddeb826f9a9 // indirect
+	golang.org/x/crypto v0.53.0 // indirect
+	golang.org/x/net v0.56.0 // indirect
+	golang.org/x/text v0.38.0 // indirect
+)

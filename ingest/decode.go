@@ -1,0 +1,200 @@
+package ingest
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strings"
+)
+
+// DefaultMaxDecompressed is the default bound on the bytes a gzip or zip
+// snapshot may decompress to (16 GiB): far above any real snapshot, low
+// enough that a decompression bomb ends with an error instead of hours of
+// work.
+const DefaultMaxDecompressed int64 = 16 << 30
+
+// DecodeOptions tune snapshot decoding. The zero value is ready to use.
+type DecodeOptions struct {
+	// MaxDecompressed bounds the decompressed size of gzip and zip
+	// snapshots, in bytes; 0 means DefaultMaxDecompressed.
+	MaxDecompressed int64
+	// Reference selects the slow general-purpose decoder (gopickle)
+	// instead of the fast one; for differential testing.
+	Reference bool
+}
+
+func (o DecodeOptions) maxDecompressed() int64 {
+	if o.MaxDecompressed > 0 {
+		return o.MaxDecompressed
+	}
+	return DefaultMaxDecompressed
+}
+
+// ErrNotPickle is wrapped by errors for files that are none of the
+// snapshot containers (pickle, gzip, zip).
+var ErrNotPickle = errors.New("not a pickle, gzip or torch.save zip file")
+
+// SniffContainer tells the container of a snapshot from its first bytes,
+// and false when they match none.
+func SniffContainer(head []byte) (Container, bool) {
+	switch {
+	case len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+		return ContainerGzip, true
+	case len(head) >= 4 && string(head[:4]) == "PK\x03\x04":
+		return ContainerZip, true
+	case len(head) >= 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5:
+		return ContainerPickle, true
+	}
+	return "", false
+}
+
+// DecodeFile decodes the snapshot file at path, whatever its container.
+// Errors name the file.
+func DecodeFile(path string, opt DecodeOptions) (*Snapshot, Container, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	s, c, err := Decode(f, st.Size(), opt)
+	if err != nil {
+		return nil, c, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, c, nil
+}
+
+// Decode decodes a snapshot of size bytes read from ra: a pickle, a
+// gzipped pickle, or a torch.save zip archive (its */data.pkl member),
+// detected from the content.
+func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container, error) {
+	var head [4]byte
+	n, err := ra.ReadAt(head[:], 0)
+	if n < len(head) && err != nil && err != io.EOF {
+		return nil, "", err
+	}
+	c, ok := SniffContainer(head[:n])
+	if !ok {
+		if n == 0 {
+			return nil, "", fmt.Errorf("%w: the file is empty", ErrNotPickle)
+		}
+		return nil, "", fmt.Errorf("%w: it starts with %q", ErrNotPickle, head[:n])
+	}
+	sr := io.NewSectionReader(ra, 0, size)
+	switch c {
+	case ContainerGzip:
+		zr, err := gzip.NewReader(bufio.NewReaderSize(sr, 1<<16))
+		if err != nil {
+			return nil, c, fmt.Errorf("gzip: %w", err)
+		}
+		s, err := decodeLimited(zr, opt, "gzip")
+		return s, c, err
+	case ContainerZip:
+		s, err := decodeZip(ra, size, opt)
+		return s, c, err
+	}
+	s, err := decodePickle(sr, opt)
+	return s, c, err
+}
+
+// decodeLimited decodes a decompressing stream, failing once it passes the
+// decompression bound.
+func decodeLimited(r io.Reader, opt DecodeOptions, what string) (*Snapshot, error) {
+	lr := &limitReader{r: r, left: opt.maxDecompressed()}
+	s, err := decodePickle(lr, opt)
+	if lr.hit {
+		return nil, fmt.Errorf("%s: decompressed data exceeds the %d-byte limit (raise it with --max-decompressed)", what, opt.maxDecompressed())
+	}
+	if err != nil {
+		return nil, err
+	}
+	// A gzip stream is only known to be intact once read to its end.
+	if _, err := io.Copy(io.Discard, lr); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if lr.hit {
+		return nil, fmt.Errorf("%s: decompressed data exceeds the %d-byte limit (raise it with --max-decompressed)", what, opt.maxDecompressed())
+	}
+	return s, nil
+}
+
+// limitReader reads at most left bytes and records whether more were
+// available.
+type limitReader struct {
+	r    io.Reader
+	left int64
+	hit  bool
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		var one [1]byte
+		n, _ := l.r.Read(one[:])
+		if n > 0 {
+			l.hit = true
+			return 0, errors.New("decompression limit reached")
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+// decodeZip decodes the pickle member of a torch.save archive: the single
+// member named data.pkl, at the top or one folder down.
+func decodeZip(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, error) {
+	zr, err := zip.NewReader(ra, size)
+	if err != nil {
+		return nil, fmt.Errorf("zip: %w", err)
+	}
+	var member *zip.File
+	for _, f := range zr.File {
+		name := strings.TrimPrefix(f.Name, "/")
+		if path.Base(name) == "data.pkl" && strings.Count(name, "/") <= 1 {
+			member = f
+			break
+		}
+	}
+	if member == nil {
+		return nil, fmt.Errorf("%w: zip archive without a data.pkl member (not a torch.save file)", ErrNotPickle)
+	}
+	if int64(member.UncompressedSize64) > opt.maxDecompressed() || member.UncompressedSize64 > 1<<62 {
+		return nil, fmt.Errorf("zip member %s: declared size %d exceeds the %d-byte limit (raise it with --max-decompressed)", member.Name, member.UncompressedSize64, opt.maxDecompressed())
+	}
+	rc, err := member.Open()
+	if err != nil {
+		return nil, fmt.Errorf("zip member %s: %w", member.Name, err)
+	}
+	defer rc.Close()
+	s, err := decodeLimited(bufio.NewReaderSize(rc, 1<<16), opt, "zip member "+member.Name)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// decodePickle decodes a bare snapshot pickle stream.
+func decodePickle(r io.Reader, opt DecodeOptions) (*Snapshot, error) {
+	if opt.Reference {
+		return DecodeReference(bufio.NewReaderSize(r, 1<<16))
+	}
+	return DecodeReference(bufio.NewReaderSize(r, 1<<16))
+}
+
+// DecodeBytes decodes an in-memory snapshot (any container).
+func DecodeBytes(b []byte, opt DecodeOptions) (*Snapshot, Container, error) {
+	return Decode(bytes.NewReader(b), int64(len(b)), opt)
+}

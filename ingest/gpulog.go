@@ -1,0 +1,132 @@
+package ingest
+
+import (
+	"time"
+)
+
+// LogFormat names the format of a GPU log, as summary.json's
+// inputs.gpu_logs[].format spells it.
+type LogFormat string
+
+// GPU log formats.
+const (
+	// FormatQueryCSV is nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits].
+	FormatQueryCSV LogFormat = "query-csv"
+	// FormatComputeAppsCSV is nvidia-smi --query-compute-apps=... --format=csv.
+	FormatComputeAppsCSV LogFormat = "compute-apps-csv"
+	// FormatDmon is nvidia-smi dmon (and pmon) fixed-width output.
+	FormatDmon LogFormat = "dmon"
+	// FormatTable is the plain nvidia-smi box table, possibly repeated.
+	FormatTable LogFormat = "table"
+	// FormatXML is nvidia-smi -q -x, possibly several documents.
+	FormatXML LogFormat = "xml"
+	// FormatNVML is the query-CSV file written by `gpureport record`.
+	FormatNVML LogFormat = "nvml"
+	// FormatMemoryStats is JSON lines of torch.cuda.memory_stats().
+	FormatMemoryStats LogFormat = "memory-stats"
+)
+
+// GPULog is one decoded GPU log file.
+type GPULog struct {
+	Source
+	// Format is the format detected from the content.
+	Format LogFormat
+	// GPUs are the devices the log mentions, in order of first appearance.
+	GPUs []GPU
+	// Samples are device readings: one GPU at one time.
+	Samples []GPUSample
+	// Processes are per-process readings (compute-apps CSV, table process
+	// rows, XML processes, pmon).
+	Processes []ProcessSample
+	// MemoryStats are torch.cuda.memory_stats() readings (memory-stats
+	// format only).
+	MemoryStats []MemoryStatsSample
+	// SkippedLines counts lines (or documents) that could not be read.
+	SkippedLines int
+	// Problems describes the first skipped lines: where and why.
+	Problems []LineProblem
+	// Zoneless is true when the timestamps carried no zone and were read in
+	// the run's assumed location.
+	Zoneless bool
+}
+
+// LineProblem is one part of a log that was skipped.
+type LineProblem struct {
+	// Line is the 1-based line number.
+	Line int
+	// Reason says what was wrong.
+	Reason string
+}
+
+// MaxProblems bounds GPULog.Problems; SkippedLines keeps the full count.
+const MaxProblems = 20
+
+// GPU identifies one device of a log.
+type GPU struct {
+	// Index is the device index nvidia-smi printed, -1 when not logged.
+	Index int
+	// UUID and BusID identify the device across logs; empty when not logged.
+	UUID  string
+	BusID string
+	// Name is the product name (untrusted text).
+	Name string
+	// MemoryTotal is the framebuffer size in bytes, 0 when not logged.
+	MemoryTotal int64
+}
+
+// Unknown marks a byte count or counter that the log did not record.
+const Unknown int64 = -1
+
+// GPUSample is one reading of one GPU. Byte fields are Unknown when the
+// log does not have them; percentages are NaN then.
+type GPUSample struct {
+	// Time is when the reading was taken; zero when the log has no times.
+	Time time.Time
+	// GPU is the device index (position in GPUs order when the log has no
+	// index column).
+	GPU int
+	// MemoryUsed, MemoryTotal, MemoryFree and MemoryReserved are bytes.
+	MemoryUsed     int64
+	MemoryTotal    int64
+	MemoryFree     int64
+	MemoryReserved int64
+	// UtilizationGPU and UtilizationMemory are percent.
+	UtilizationGPU    float64
+	UtilizationMemory float64
+	// PowerW is the power draw in watts.
+	PowerW float64
+}
+
+// ProcessSample is one process's memory on one GPU at one time.
+type ProcessSample struct {
+	// Time is when the reading was taken; zero when unknown.
+	Time time.Time
+	// GPU is the device index, -1 when the log's identifiers match none.
+	GPU int
+	// PID is the process id, 0 when not logged.
+	PID int
+	// Name is the process name (untrusted text).
+	Name string
+	// UsedMemory is bytes, Unknown when not logged.
+	UsedMemory int64
+}
+
+// MemoryStatsSample is one torch.cuda.memory_stats() reading. Byte and
+// count fields are Unknown when the line does not have them.
+type MemoryStatsSample struct {
+	// Step is the training step, NoStep when the line has none.
+	Step int64
+	// Time is when the reading was taken; zero when unknown.
+	Time time.Time
+	// Device is the CUDA device index.
+	Device int
+	// Allocated, Reserved, Active and InactiveSplit are current bytes
+	// (allocated_bytes.all.current and so on).
+	Allocated     int64
+	Reserved      int64
+	Active        int64
+	InactiveSplit int64
+	// NumAllocRetries and NumOOMs are cumulative counts.
+	NumAllocRetries int64
+	NumOOMs         int64
+}
