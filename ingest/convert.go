@@ -44,7 +44,7 @@ type pathError struct {
 	msg  string
 }
 
-func (e *pathError) Error() string { return e.path + ": " + e.msg }
+func (e *pathError) Error() string { return ErrNotSnapshot.Error() + ": " + e.path + ": " + e.msg }
 
 func (e *pathError) Unwrap() error { return ErrNotSnapshot }
 

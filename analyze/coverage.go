@@ -1,0 +1,45 @@
+package analyze
+
+import (
+	"gpureport/ingest"
+)
+
+// StackCoverage returns the share (0..1) of device dev's live bytes
+// (active_allocated blocks) whose blocks carry an allocation stack, and the
+// live bytes it was computed over. With no live bytes the share is 1: there
+// is nothing left unexplained.
+func StackCoverage(s *ingest.Snapshot, dev int) (share float64, live int64) {
+	var with int64
+	for i := range s.Segments {
+		seg := &s.Segments[i]
+		if seg.Device != dev {
+			continue
+		}
+		for j := range seg.Blocks {
+			b := &seg.Blocks[j]
+			if b.State != ingest.StateActiveAllocated {
+				continue
+			}
+			live += b.Size
+			if b.Stack != ingest.NoStack {
+				with += b.Size
+			}
+		}
+	}
+	if live == 0 {
+		return 1, 0
+	}
+	return float64(with) / float64(live), live
+}
+
+// ActionCounts counts device dev's trace events by action.
+func ActionCounts(s *ingest.Snapshot, dev int) [ingest.NumActions]int {
+	var n [ingest.NumActions]int
+	if dev < 0 || dev >= len(s.Traces) {
+		return n
+	}
+	for i := range s.Traces[dev] {
+		n[s.Traces[dev][i].Action]++
+	}
+	return n
+}

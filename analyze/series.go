@@ -1,0 +1,253 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"gpureport/ingest"
+)
+
+// Series is the ordered snapshots of one (rank, device), before any
+// fitting: the raw material of every per-device analysis.
+type Series struct {
+	DeviceKey
+	// Order is the rule that ordered the points, Axis their x axis.
+	Order OrderRule
+	Axis  Axis
+	// Points are the device's snapshots in order.
+	Points []Point
+	// Files are the snapshot files behind Points, in the same order.
+	Files []*ingest.SnapshotFile
+	// Start is the time of the first point (trace time or modification
+	// time), the origin of AxisHours.
+	Start time.Time
+}
+
+// BuildSeries groups the run's snapshots into one series per (rank,
+// device), orders each series and places it on an axis, as design.md says:
+//
+//   - order by the trace's latest time_us when every snapshot of the
+//     series has one, else by the file-name step when every one has a step,
+//     else by file modification time (ties broken by path);
+//   - the axis is the step when every snapshot has one, else hours since
+//     the first snapshot.
+//
+// A file contributes a point to every device its rank uses anywhere in
+// the run, with zero usage where the file has no segments on it (an empty
+// snapshot is a real observation: nothing was allocated). Series are
+// ordered by rank, then device.
+func BuildSeries(snaps []*ingest.SnapshotFile) []*Series {
+	byRank := map[int][]*ingest.SnapshotFile{}
+	for _, f := range snaps {
+		byRank[f.Rank] = append(byRank[f.Rank], f)
+	}
+	var out []*Series
+	for _, rank := range sortedKeys(byRank) {
+		files := byRank[rank]
+		devs := map[int]bool{}
+		for _, f := range files {
+			for _, d := range f.Snapshot.Devices() {
+				devs[d] = true
+			}
+		}
+		if len(devs) == 0 {
+			devs[0] = true
+		}
+		for _, dev := range sortedKeys(devs) {
+			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev}, files))
+		}
+	}
+	return out
+}
+
+func buildOne(key DeviceKey, files []*ingest.SnapshotFile) *Series {
+	s := &Series{DeviceKey: key}
+	allTime, allStep := true, true
+	for _, f := range files {
+		if f.Snapshot.LatestTimeUS() == 0 {
+			allTime = false
+		}
+		if f.Step == ingest.NoStep {
+			allStep = false
+		}
+	}
+	files = slices.Clone(files)
+	switch {
+	case allTime:
+		s.Order = OrderTraceTime
+		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
+			return cmp.Or(cmp.Compare(a.Snapshot.LatestTimeUS(), b.Snapshot.LatestTimeUS()), cmp.Compare(a.Step, b.Step), cmp.Compare(a.Path, b.Path))
+		})
+	case allStep:
+		s.Order = OrderStep
+		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
+			return cmp.Or(cmp.Compare(a.Step, b.Step), cmp.Compare(a.Path, b.Path))
+		})
+	default:
+		s.Order = OrderModTime
+		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
+			return cmp.Or(a.ModTime.Compare(b.ModTime), cmp.Compare(a.Path, b.Path))
+		})
+	}
+	s.Axis = AxisHours
+	if allStep {
+		s.Axis = AxisStep
+	}
+	s.Files = files
+	for i, f := range files {
+		p := Point{Path: f.Path, Step: f.Step}
+		if t, ok := f.Snapshot.LatestTime(); ok {
+			p.Time = t
+		}
+		p.Usage = DeviceUsage(f.Snapshot, key.Device)
+		p.Pools = PoolUsages(f.Snapshot, key.Device)
+		t := pointTime(f, allTime)
+		if i == 0 {
+			s.Start = t
+		}
+		if s.Axis == AxisStep {
+			p.X = float64(f.Step)
+		} else {
+			p.X = t.Sub(s.Start).Hours()
+		}
+		s.Points = append(s.Points, p)
+	}
+	return s
+}
+
+// pointTime is the time used for the hours axis: the trace time when every
+// file has one, else the modification time.
+func pointTime(f *ingest.SnapshotFile, traceTime bool) time.Time {
+	if traceTime {
+		t, _ := f.Snapshot.LatestTime()
+		return t
+	}
+	return f.ModTime
+}
+
+// PoolUsages splits device dev's usage by pool: the default pool's small
+// and large segments, and each private pool (CUDA graphs, MemPool) apart.
+// Pools are listed small, large, then private pools by id.
+func PoolUsages(s *ingest.Snapshot, dev int) []PoolUsage {
+	type key struct {
+		private [2]int64
+		pool    ingest.Pool
+	}
+	m := map[key]*PoolUsage{}
+	var keys []key
+	for i := range s.Segments {
+		seg := &s.Segments[i]
+		if seg.Device != dev {
+			continue
+		}
+		k := key{pool: seg.Pool}
+		name := seg.Pool.String()
+		if seg.PrivatePool != [2]int64{} {
+			k = key{private: seg.PrivatePool}
+			name = fmt.Sprintf("private (%d, %d)", seg.PrivatePool[0], seg.PrivatePool[1])
+		}
+		pu := m[k]
+		if pu == nil {
+			pu = &PoolUsage{Pool: name}
+			m[k] = pu
+			keys = append(keys, k)
+		}
+		pu.add(seg)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.private[0], b.private[0]), cmp.Compare(a.private[1], b.private[1]), cmp.Compare(a.pool, b.pool))
+	})
+	out := make([]PoolUsage, 0, len(keys))
+	for _, k := range keys {
+		pu := m[k]
+		pu.Inactive = pu.Reserved - pu.Active
+		pu.InternalWaste = pu.Active - pu.Requested
+		out = append(out, *pu)
+	}
+	return out
+}
+
+// JoinGPU collects the GPU log readings of one device, in time order, and
+// places them on the series axis: hours since Start on AxisHours; on
+// AxisStep by linear interpolation of step against trace time between
+// snapshots that have both (NaN outside that range or without two such
+// snapshots). gpu is the nvidia-smi index of the device.
+func JoinGPU(s *Series, logs []*ingest.GPULog, gpu int) *GPUSeries {
+	g := &GPUSeries{}
+	type reading struct {
+		t     time.Time
+		used  int64
+		total int64
+	}
+	var rs []reading
+	for _, l := range logs {
+		n := 0
+		for _, smp := range l.Samples {
+			if smp.GPU != gpu || smp.Time.IsZero() || smp.MemoryUsed < 0 {
+				continue
+			}
+			rs = append(rs, reading{smp.Time, smp.MemoryUsed, smp.MemoryTotal})
+			n++
+		}
+		if n > 0 {
+			g.Sources = append(g.Sources, l.Path)
+		}
+	}
+	if len(rs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(rs, func(a, b reading) int { return a.t.Compare(b.t) })
+	var knots [][2]float64 // (unix seconds, step)
+	if s.Axis == AxisStep {
+		for i, p := range s.Points {
+			if !p.Time.IsZero() {
+				knots = append(knots, [2]float64{float64(p.Time.UnixNano()) / 1e9, float64(s.Points[i].Step)})
+			}
+		}
+	}
+	for _, r := range rs {
+		g.Times = append(g.Times, r.t)
+		g.Used = append(g.Used, r.used)
+		g.MaxUsed = max(g.MaxUsed, r.used)
+		g.Total = max(g.Total, r.total)
+		x := math.NaN()
+		switch {
+		case s.Axis == AxisHours && !s.Start.IsZero():
+			x = r.t.Sub(s.Start).Hours()
+		case s.Axis == AxisStep && len(knots) >= 2:
+			x = interpolate(knots, float64(r.t.UnixNano())/1e9)
+		}
+		g.X = append(g.X, x)
+	}
+	return g
+}
+
+// interpolate maps t through the piecewise-linear function given by knots
+// (sorted by their first coordinate); NaN outside the knots' range.
+func interpolate(knots [][2]float64, t float64) float64 {
+	if t < knots[0][0] || t > knots[len(knots)-1][0] {
+		return math.NaN()
+	}
+	for i := 1; i < len(knots); i++ {
+		a, b := knots[i-1], knots[i]
+		if t <= b[0] {
+			if b[0] == a[0] {
+				return b[1]
+			}
+			return a[1] + (t-a[0])/(b[0]-a[0])*(b[1]-a[1])
+		}
+	}
+	return knots[len(knots)-1][1]
+}
+
+func sortedKeys[V any](m map[int]V) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

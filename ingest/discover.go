@@ -1,0 +1,222 @@
+package ingest
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// OutputDirName is the folder gpureport writes a run's report into, inside
+// the run directory; discovery never reads it back as input.
+const OutputDirName = "gpureport"
+
+// Candidate is a file discovery picked as a possible input.
+type Candidate struct {
+	// Path is the absolute (or as-given) file path.
+	Path string
+	// Rel is the path relative to the run directory, slash-separated.
+	Rel string
+	// Kind says how the file will be read.
+	Kind CandidateKind
+	// Log is the log format when Kind is KindLog.
+	Log LogFormat
+	// Bytes is the file size; ModTime its modification time.
+	Source
+}
+
+// CandidateKind says what a discovered file looks like.
+type CandidateKind uint8
+
+// Candidate kinds.
+const (
+	// KindSnapshot is a pickle, gzip or zip file: a snapshot candidate.
+	KindSnapshot CandidateKind = iota + 1
+	// KindLog is a GPU log in a recognised format.
+	KindLog
+	// KindUnusable is a file whose name promises an input but whose content
+	// is none; it is reported as skipped.
+	KindUnusable
+)
+
+// sniffLen is how much of a file discovery reads to classify it.
+const sniffLen = 8 << 10
+
+// Discover walks dir recursively and classifies its files by content
+// (magic bytes, log headers), not by name. It never descends into the
+// report folder (OutputDirName, or any folder in exclude), hidden folders,
+// or symbolic links to folders. Files whose extension promises a snapshot
+// or a log but whose content is neither come back as KindUnusable with the
+// reason; other unrecognised files are ignored.
+func Discover(dir string, exclude []string) ([]Candidate, []Skipped, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !st.IsDir() {
+		return nil, nil, fmt.Errorf("%s is not a directory", dir)
+	}
+	var ex []string
+	for _, e := range exclude {
+		if a, err := filepath.Abs(e); err == nil {
+			ex = append(ex, a)
+		}
+	}
+	var cands []Candidate
+	var skipped []Skipped
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		rel := relPath(dir, p)
+		if err != nil {
+			if p == dir {
+				return err
+			}
+			skipped = append(skipped, Skipped{Path: rel, Reason: "cannot read: " + errText(err)})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p == dir {
+				return nil
+			}
+			name := d.Name()
+			if strings.HasPrefix(name, ".") || isReportDir(p, name) || slices.Contains(ex, absPath(p)) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		c, reason, ok := classify(p, rel)
+		switch {
+		case ok:
+			cands = append(cands, c)
+		case reason != "":
+			skipped = append(skipped, Skipped{Path: rel, Reason: reason})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return cands, skipped, nil
+}
+
+// isReportDir reports whether a folder is a gpureport output folder: named
+// OutputDirName, or holding a gpureport summary.json.
+func isReportDir(p, name string) bool {
+	if name == OutputDirName {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(p, "summary.json"))
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(p, "index.html"))
+	return err == nil
+}
+
+// classify reads the head of a file and decides what it is.
+func classify(p, rel string) (Candidate, string, bool) {
+	ext := strings.ToLower(filepath.Ext(p))
+	promised := isSnapshotExt(ext) || ext == ".gz" || isLogExt(ext)
+	f, err := os.Open(p)
+	if err != nil {
+		if promised {
+			return Candidate{}, "cannot open: " + errText(err), false
+		}
+		return Candidate{}, "", false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return Candidate{}, "", false
+	}
+	head := make([]byte, sniffLen)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		if promised {
+			return Candidate{}, "cannot read: " + errText(err), false
+		}
+		return Candidate{}, "", false
+	}
+	head = head[:n]
+	c := Candidate{Path: p, Rel: rel, Source: Source{Path: rel, Bytes: st.Size(), ModTime: st.ModTime()}}
+	if _, ok := SniffContainer(head); ok {
+		c.Kind = KindSnapshot
+		return c, "", true
+	}
+	if lf, ok := SniffLog(head); ok {
+		c.Kind = KindLog
+		c.Log = lf
+		return c, "", true
+	}
+	if !promised {
+		return Candidate{}, "", false
+	}
+	if n == 0 {
+		return Candidate{}, "empty file", false
+	}
+	if isSnapshotExt(ext) || ext == ".gz" {
+		return Candidate{}, fmt.Sprintf("not a snapshot: no pickle, gzip or zip signature (starts with %q)", firstBytes(head, 16)), false
+	}
+	return Candidate{}, fmt.Sprintf("not a recognised GPU log (first line: %q)", firstLine(head, 80)), false
+}
+
+func isLogExt(ext string) bool {
+	switch ext {
+	case ".csv", ".log", ".txt", ".xml", ".jsonl", ".ndjson", ".tsv":
+		return true
+	}
+	return false
+}
+
+func firstBytes(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}
+
+func firstLine(b []byte, n int) string {
+	s := string(firstBytes(b, 4*n))
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > n {
+		s = s[:n] + "..."
+	}
+	return s
+}
+
+func relPath(dir, p string) string {
+	r, err := filepath.Rel(dir, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	return filepath.ToSlash(r)
+}
+
+func absPath(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return a
+}
+
+// errText strips the path from an *fs.PathError, which callers print next
+// to the path already.
+func errText(err error) string {
+	var pe *fs.PathError
+	if e, ok := err.(*fs.PathError); ok {
+		pe = e
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
