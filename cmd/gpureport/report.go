@@ -2,9 +2,198 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"gpureport/report"
 )
 
+const reportUsage = `Usage:
+  gpureport [flags] RUN_DIR            report one training run
+  gpureport --batch [flags] ROOT...    report every run under the roots
+  gpureport stats [--json] FILE...     memory accounting of snapshot files
+  gpureport record -o DIR [flags]      log GPU memory through NVML
+  gpureport diff [flags] A B           compare two snapshots or runs
+  gpureport eval CORPUS_DIR            score verdicts on a labelled corpus
+
+gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
+gzip, torch.save) and GPU logs (nvidia-smi CSV, dmon, tables, XML, NVML
+recordings, memory_stats JSON lines) in RUN_DIR, and writes
+RUN_DIR/gpureport/{index.html,report.xlsx,summary.json,summary.md}.
+
+Flags:
+`
+
+const exitCodesHelp = `
+Exit codes:
+  0    report written
+  1    usage error (bad flag or argument)
+  2    nothing usable (empty directory, or every input skipped)
+  3    a report could not be written
+  4    a --fail-on condition was met
+  5    record: NVML unavailable (no NVIDIA driver, or a build without cgo)
+  6    another gpureport is writing the same report (lock held)
+  130  interrupted
+`
+
+// runReport is the default command: report one run (or many with --batch).
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return usageError(stderr, "report: not implemented yet")
+	fs := flag.NewFlagSet("gpureport", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		opt         reportOptions
+		tz          string
+		capacity    string
+		memory      string
+		maxDecomp   string
+		failOn      string
+		batch       bool
+		showVersion bool
+		verbose     bool
+	)
+	fs.StringVar(&opt.outDir, "o", "", "write the report to `DIR` (default RUN_DIR/gpureport)")
+	fs.StringVar(&tz, "tz", "", "time `ZONE` of zoneless nvidia-smi timestamps, e.g. Europe/Berlin or UTC (default: this machine's zone)")
+	fs.StringVar(&capacity, "capacity", "", "device memory `SIZE` (e.g. 80GiB) when the GPU logs do not give memory.total")
+	fs.StringVar(&opt.suppress, "suppress", "", "suppression `FILE`: leak fingerprints or frame patterns to ignore")
+	fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside-leak, oom, fragmentation")
+	fs.StringVar(&opt.pprofPath, "pprof", "", "also write the leak attribution as a pprof profile to `FILE`")
+	fs.IntVar(&opt.jobs, "j", 0, "decode `N` files at once (default: one per CPU); in --batch mode, N runs at once")
+	fs.StringVar(&memory, "memory", "2GiB", "bound on decoder memory in flight, `SIZE`")
+	fs.StringVar(&maxDecomp, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
+	fs.BoolVar(&batch, "batch", false, "treat the arguments as roots holding many run directories")
+	fs.BoolVar(&opt.quiet, "q", false, "no progress output")
+	fs.BoolVar(&verbose, "v", false, "verbose diagnostics on stderr")
+	fs.BoolVar(&showVersion, "version", false, "print the version and exit")
+	fs.Usage = func() { fmt.Fprintln(stderr, "Run 'gpureport -h' for usage.") }
+	positional, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, reportUsage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			fmt.Fprint(stdout, exitCodesHelp)
+			return exitOK
+		}
+		return exitUsage
+	}
+	if showVersion {
+		fmt.Fprintln(stdout, "gpureport", version)
+		return exitOK
+	}
+	if len(positional) == 0 {
+		return usageError(stderr, "missing RUN_DIR")
+	}
+	if opt.location, err = parseZone(tz); err != nil {
+		return usageError(stderr, "--tz: %v", err)
+	}
+	if capacity != "" {
+		if opt.capacity, err = parseSize(capacity); err != nil {
+			return usageError(stderr, "--capacity: %v", err)
+		}
+	}
+	if opt.memoryBudget, err = parseSize(memory); err != nil {
+		return usageError(stderr, "--memory: %v", err)
+	}
+	if opt.maxDecompressed, err = parseSize(maxDecomp); err != nil {
+		return usageError(stderr, "--max-decompressed: %v", err)
+	}
+	if opt.failOn, err = parseFailOn(failOn); err != nil {
+		return usageError(stderr, "--fail-on: %v", err)
+	}
+	level := slog.LevelWarn
+	if verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if batch {
+		return runBatch(ctx, positional, opt, stdout, stderr)
+	}
+	if len(positional) > 1 {
+		return usageError(stderr, "one RUN_DIR expected, got %d (use --batch for many)", len(positional))
+	}
+	res, err := reportRun(ctx, positional[0], opt, newProgress(stderr, opt.quiet), log)
+	switch {
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "gpureport: interrupted")
+		return exitInterrupted
+	case errors.Is(err, errNothingUsable):
+		fmt.Fprintf(stderr, "gpureport: %v\n", err)
+		return exitNothingUsable
+	case err != nil:
+		fmt.Fprintf(stderr, "gpureport: %v\n", err)
+		if strings.HasPrefix(err.Error(), "write report") {
+			return exitWriteFailed
+		}
+		return exitNothingUsable
+	}
+	if err := report.Text(stdout, res.findings); err != nil {
+		return exitWriteFailed
+	}
+	fmt.Fprintf(stdout, "report: %s\n", res.outDir)
+	if failed := failOnMet(res.findings.Verdict, opt.failOn); len(failed) > 0 {
+		fmt.Fprintf(stderr, "gpureport: --fail-on met: %s\n", strings.Join(failed, ", "))
+		return exitFailOn
+	}
+	return exitOK
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// the positional arguments, as users type `gpureport ./run42 -o out`.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if rest[0] == "--" {
+			return append(positional, rest[1:]...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// parseZone parses --tz: "" is the local zone; otherwise an IANA name
+// (Europe/Berlin), "UTC", "Local", or a fixed offset such as +02:00 or
+// UTC-5.
+func parseZone(s string) (*time.Location, error) {
+	switch strings.ToLower(s) {
+	case "":
+		return time.Local, nil
+	case "local":
+		return time.Local, nil
+	case "utc", "z", "gmt":
+		return time.UTC, nil
+	}
+	off := strings.TrimPrefix(strings.TrimPrefix(strings.ToUpper(s), "UTC"), "GMT")
+	if off != "" && (off[0] == '+' || off[0] == '-') {
+		sign := 1
+		if off[0] == '-' {
+			sign = -1
+		}
+		var h, m int
+		if _, err := fmt.Sscanf(strings.ReplaceAll(off[1:], ":", " "), "%d %d", &h, &m); err != nil {
+			if _, err := fmt.Sscanf(off[1:], "%d", &h); err != nil {
+				return nil, fmt.Errorf("invalid offset %q", s)
+			}
+		}
+		if h > 14 || m > 59 {
+			return nil, fmt.Errorf("invalid offset %q", s)
+		}
+		return time.FixedZone(s, sign*(h*3600+m*60)), nil
+	}
+	loc, err := time.LoadLocation(s)
+	if err != nil {
+		return nil, fmt.Errorf("unknown zone %q (use an IANA name such as Europe/Berlin, UTC, or an offset such as +02:00)", s)
+	}
+	return loc, nil
 }

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"gpureport/analyze"
+	"gpureport/ingest"
+	"gpureport/report"
+)
+
+// version is printed by --version and in the reports.
+const version = "0.1.0"
+
+// reportOptions are the options of one run's report, shared by the single
+// run and batch modes.
+type reportOptions struct {
+	// outDir is where the report goes; "" means <run>/gpureport.
+	outDir string
+	// capacity is the device memory in bytes when logs do not say (0: unknown).
+	capacity int64
+	// location is the zone for zoneless nvidia-smi timestamps.
+	location *time.Location
+	// suppress is the user suppression file, "" for none.
+	suppress string
+	// failOn lists the verdict flags that make the exit code exitFailOn.
+	failOn []string
+	// pprofPath, when set, receives the leak attribution as a pprof profile.
+	pprofPath string
+	// jobs bounds parallel decoding (and parallel runs in batch mode).
+	jobs int
+	// memoryBudget bounds decode memory in flight, bytes.
+	memoryBudget int64
+	// maxDecompressed bounds a gzip/zip snapshot's decompressed size, bytes.
+	maxDecompressed int64
+	// quiet silences progress output.
+	quiet bool
+}
+
+// errNothingUsable means the run had no usable input at all.
+var errNothingUsable = errors.New("nothing usable")
+
+// runResult is the outcome of reporting one run.
+type runResult struct {
+	findings *analyze.Findings
+	outDir   string
+}
+
+// reportRun loads, analyses and writes the report of the run in dir.
+func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progress, log *slog.Logger) (*runResult, error) {
+	outDir := opt.outDir
+	if outDir == "" {
+		outDir = filepath.Join(dir, ingest.OutputDirName)
+	}
+	prog.start("reading " + dir)
+	run, err := ingest.Load(ctx, dir, ingest.LoadOptions{
+		Decode:       ingest.DecodeOptions{MaxDecompressed: opt.maxDecompressed},
+		Location:     opt.location,
+		Jobs:         opt.jobs,
+		MemoryBudget: opt.memoryBudget,
+		Exclude:      []string{outDir},
+		Progress:     prog.update,
+	})
+	prog.finish()
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range run.Skipped {
+		log.Warn("skipped input", "file", filepath.Join(dir, filepath.FromSlash(s.Path)), "reason", s.Reason)
+	}
+	if len(run.Snapshots) == 0 && len(run.Logs) == 0 {
+		if len(run.Skipped) == 0 {
+			return nil, fmt.Errorf("%w: %s holds no snapshot (*.pickle, *.pkl, gzip, torch.save) and no GPU log", errNothingUsable, dir)
+		}
+		return nil, fmt.Errorf("%w: every input in %s was skipped (%d files)", errNothingUsable, dir, len(run.Skipped))
+	}
+	f := analyze.Analyze(run, analyze.Options{Capacity: opt.capacity})
+	if err := report.Write(outDir, f, report.Options{GeneratedAt: time.Now(), Version: version}); err != nil {
+		return nil, fmt.Errorf("write report: %w", err)
+	}
+	return &runResult{findings: f, outDir: outDir}, nil
+}

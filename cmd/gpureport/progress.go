@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// progress reports long work on stderr: a redrawn bar on a terminal, and
+// on anything else (cron logs) a plain line at most every few seconds plus
+// one at the end.
+type progress struct {
+	mu       sync.Mutex
+	w        io.Writer
+	tty      bool
+	quiet    bool
+	label    string
+	last     time.Time
+	interval time.Duration
+	drawn    bool
+}
+
+// newProgress makes a progress reporter writing to w; quiet silences it.
+func newProgress(w io.Writer, quiet bool) *progress {
+	return &progress{w: w, tty: isTerminal(w), quiet: quiet, interval: 5 * time.Second}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// start begins a new phase with a label such as "reading run42".
+func (p *progress) start(label string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.label = label
+	p.last = time.Time{}
+}
+
+// update reports done of total items, the latest being item.
+func (p *progress) update(done, total int, item string) {
+	if p == nil || p.quiet || total == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if p.tty {
+		const width = 24
+		fill := width * done / total
+		bar := strings.Repeat("#", fill) + strings.Repeat(".", width-fill)
+		if len(item) > 40 {
+			item = "..." + item[len(item)-37:]
+		}
+		fmt.Fprintf(p.w, "\r\033[K%s [%s] %d/%d %s", p.label, bar, done, total, item)
+		p.drawn = true
+		return
+	}
+	if done == total || now.Sub(p.last) >= p.interval {
+		fmt.Fprintf(p.w, "%s: %d/%d files read\n", p.label, done, total)
+		p.last = now
+	}
+}
+
+// finish clears the bar on a terminal.
+func (p *progress) finish() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty && p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
+	}
+}
