@@ -40,8 +40,8 @@ func TestDistributions(t *testing.T) {
 
 func TestOLS(t *testing.T) {
 	tests := []struct {
-		name                        string
-		x, y                        []float64
+		name                       string
+		x, y                       []float64
 		slope, icpt, lo, hi, p, r2 float64
 	}{
 		// Worked by hand: RSS 2.4, σ² 0.8, Sxx 10, SE √0.08, t₀.₉₇₅(3) 3.182446.
