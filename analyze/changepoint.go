@@ -1,7 +1,9 @@
 package analyze
 
 import (
+	"cmp"
 	"math"
+	"slices"
 )
 
 // StepChange is the best single change in level of a series: the split
@@ -170,4 +172,57 @@ func TroughEnvelope(y []float64, w int) []float64 {
 		out[i] = m
 	}
 	return out
+}
+
+// FloorPoints picks the points of y that lie on its floor: the points
+// not lifted by a phase excursion. It fits a Theil-Sen line to the trough
+// envelope (window w), measures the floor's own noise from the points at
+// or below that line (1.4826·median |residual|, a normal-consistent MAD),
+// and keeps every point less than 3 of those above the line (plus tol);
+// when that keeps fewer than half the points, it keeps the half with the
+// smallest residuals. It returns the kept indexes, ascending.
+//
+// Unlike the envelope itself, the kept values are original observations,
+// one per snapshot, so the trend tests that follow see independent
+// points rather than overlapping window minima.
+func FloorPoints(x, y []float64, w int, tol float64) []int {
+	env := TroughEnvelope(y, w)
+	line := TheilSen(windowMid(x, w), env)
+	if math.IsNaN(line.Slope) {
+		all := make([]int, len(y))
+		for i := range all {
+			all[i] = i
+		}
+		return all
+	}
+	res := make([]float64, len(y))
+	var below []float64
+	for i := range y {
+		res[i] = y[i] - (line.Intercept + line.Slope*x[i])
+		if res[i] <= 0 {
+			below = append(below, -res[i])
+		}
+	}
+	s := 0.0
+	if len(below) >= 3 {
+		s = 1.4826 * median(below)
+	}
+	var keep []int
+	for i, r := range res {
+		if r <= 3*s+tol {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) < (len(y)+1)/2 {
+		// The floor's noise could not be measured (too few points at or
+		// below the line): keep the lower half by residual instead.
+		order := make([]int, len(y))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(res[a], res[b]) })
+		keep = order[:(len(y)+1)/2]
+		slices.Sort(keep)
+	}
+	return keep
 }
