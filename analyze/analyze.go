@@ -1,6 +1,10 @@
 package analyze
 
 import (
+	"fmt"
+	"math"
+	"slices"
+
 	"gpureport/ingest"
 )
 
@@ -9,9 +13,20 @@ type Options struct {
 	// Capacity is the device memory in bytes, used when the GPU logs do not
 	// give memory.total; 0 means unknown.
 	Capacity int64
+	// Suppressions are the user's suppression rules (ParseSuppressions of
+	// the --suppress file); matching suspects are reported but do not make
+	// the verdict a leak.
+	Suppressions []Suppression
+	// NoBuiltinSuppressions turns off the built-in benign patterns
+	// (BuiltinSuppression).
+	NoBuiltinSuppressions bool
+	// Horizon is the projection horizon in multiples of the run's length;
+	// 0 means DefaultHorizon.
+	Horizon float64
 }
 
-// Analyze runs every analysis over a decoded run.
+// Analyze runs every analysis over a decoded run. It is pure and
+// deterministic: the same run and options give the same Findings.
 func Analyze(run *ingest.Run, opt Options) *Findings {
 	f := &Findings{Run: run.Dir}
 	if run.Location != nil {
@@ -25,16 +40,252 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 			GPUs: len(l.GPUs), SkippedLines: l.SkippedLines, Problems: l.Problems,
 		})
 	}
-	for _, s := range BuildSeries(run.Snapshots) {
-		d := &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
-		d.GPU = JoinGPU(s, run.Logs, s.Device)
-		if d.GPU != nil && d.GPU.Total > 0 {
+	horizon := opt.Horizon
+	if horizon <= 0 {
+		horizon = DefaultHorizon
+	}
+	rules := DefaultTrendRules()
+	f.Thresholds = Thresholds{Alpha: rules.Alpha, SuspectAlpha: DefaultSuspectAlpha, MinPoints: rules.MinPoints,
+		MinGrowthBytes: int64(rules.MinGrowthBytes), MinGrowthShare: rules.MinGrowthShare, Horizon: horizon}
+
+	series := BuildSeries(run.Snapshots)
+	joins := gpuJoins(series, run.Logs)
+	for i, s := range series {
+		d := analyzeDevice(s, run, joins[i], opt, rules, horizon)
+		f.Devices = append(f.Devices, d)
+		f.OOMs = append(f.OOMs, explainOOMs(s, d.Capacity)...)
+		if joins[i].guess {
+			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's snapshots are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")
+		}
+	}
+	if len(series) == 0 {
+		f.Devices = gpuOnlyDevices(run.Logs, opt, rules)
+	}
+	sortOOMs(f.OOMs)
+	f.Ranks = compareRanks(f.Devices)
+	f.Notes = append(f.Notes, runNotes(f, series)...)
+	decideVerdict(f)
+	return f
+}
+
+// gpuJoin says which GPU log device a series joins.
+type gpuJoin struct {
+	index int
+	text  string
+	guess bool
+}
+
+// gpuJoins chooses, for every series, the nvidia-smi GPU index whose
+// readings belong to it. The rule: a series of device d joins GPU index d,
+// except when the run has several ranks whose snapshots are all on one and
+// the same device index (each process sees only its own GPU, as torchrun
+// sets it up): then rank r joins GPU index r, provided the logs have that
+// index. The second case is a guess, and Notes say so.
+func gpuJoins(series []*Series, logs []*ingest.GPULog) []gpuJoin {
+	out := make([]gpuJoin, len(series))
+	ranks := map[int]bool{}
+	devs := map[int]bool{}
+	for _, s := range series {
+		ranks[s.Rank] = true
+		devs[s.Device] = true
+	}
+	logged := map[int]bool{}
+	for _, l := range logs {
+		for _, smp := range l.Samples {
+			logged[smp.GPU] = true
+		}
+	}
+	byRank := len(ranks) > 1 && len(devs) == 1
+	for i, s := range series {
+		out[i] = gpuJoin{index: s.Device, text: fmt.Sprintf("nvidia-smi GPU %d = CUDA device %d", s.Device, s.Device)}
+		if byRank && s.Rank >= 0 && logged[s.Rank] {
+			out[i] = gpuJoin{index: s.Rank, guess: true,
+				text: fmt.Sprintf("nvidia-smi GPU %d = rank %d (guess: every rank's snapshots are on CUDA device %d)", s.Rank, s.Rank, s.Device)}
+		}
+	}
+	return out
+}
+
+// analyzeDevice runs the per-device analyses of one series.
+func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64) *Device {
+	d := &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
+	per := "step"
+	if s.Axis == AxisHours {
+		per = "hour"
+	}
+	d.GPU = JoinGPU(s, run.Logs, join.index)
+	if d.GPU != nil {
+		d.GPUJoin = join.text
+	}
+	switch {
+	case d.GPU != nil && d.GPU.Total > 0:
+		d.Capacity, d.CapacitySource = d.GPU.Total, "GPU log memory.total"
+	case opt.Capacity > 0:
+		d.Capacity, d.CapacitySource = opt.Capacity, "--capacity"
+	}
+	n := len(s.Points)
+	x := make([]float64, n)
+	alloc := make([]float64, n)
+	res := make([]float64, n)
+	for i, p := range s.Points {
+		x[i] = p.X
+		alloc[i] = float64(p.Usage.Allocated)
+		res[i] = float64(p.Usage.Reserved)
+	}
+	refLevel := median(alloc)
+	dr := rules
+	dr.RefLevel = refLevel
+	at := FitTrend(MetricAllocated, per, x, alloc, dr)
+	rt := FitTrend(MetricReserved, per, x, res, dr)
+	d.Trends = append(d.Trends, at, rt)
+	ut := gpuTrend(d, per, dr)
+	if ut != nil {
+		d.Trends = append(d.Trends, *ut)
+	}
+	d.Reconciliation = reconcile(d, x, per, dr, &rt, ut)
+	if d.Reconciliation != nil && d.Reconciliation.Trend != nil {
+		d.Trends = append(d.Trends, *d.Reconciliation.Trend)
+	}
+	d.Verdict = d.Trends[0].Verdict
+
+	// Projections against capacity (less memory outside the allocator for
+	// the allocator's own series).
+	if d.Capacity > 0 && n > 1 {
+		span := x[n-1] - x[0]
+		hoursPerX := paceHoursPerX(s)
+		outside := 0.0
+		if d.Reconciliation != nil && d.Reconciliation.Matched > 0 && !math.IsNaN(d.Reconciliation.Level) {
+			outside = math.Max(0, d.Reconciliation.Level)
+		}
+		for i := range d.Trends {
+			t := &d.Trends[i]
+			limit, basis := float64(d.Capacity), fmt.Sprintf("%s device memory (%s)", fmtBytes(d.Capacity), d.CapacitySource)
+			if (t.Metric == MetricAllocated || t.Metric == MetricReserved) && outside > 0 {
+				limit -= outside
+				basis += fmt.Sprintf(" minus %s outside the allocator", fmtBytes(int64(outside)))
+			}
+			lastX := x[n-1]
+			if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
+				lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
+			}
+			if p := Project(t, limit, lastX, span, hoursPerX, horizon); p != nil {
+				p.Basis = basis
+				t.Projection = p
+			}
+		}
+	}
+
+	// Leak attribution.
+	sg := buildGroups(s)
+	d.Coverage = coverageOf(sg, s.Files, s.Device)
+	ac := attributionContext{x: x, per: per, refLevel: refLevel, allocTr: &d.Trends[0], coverage: d.Coverage,
+		rules: rules, suppress: opt.Suppressions, builtins: !opt.NoBuiltinSuppressions}
+	d.Groups, d.Suspects = findSuspects(sg, ac)
+
+	d.Fragmentation = analyzeFragmentation(s, x, per, rules)
+	if n > 0 {
+		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device)
+	}
+	return d
+}
+
+// paceHoursPerX is the wall-clock hours per unit of the series axis: 1
+// on an hours axis; on a step axis, the time between the first and last
+// timed snapshots over their step distance; 0 when unknown.
+func paceHoursPerX(s *Series) float64 {
+	if s.Axis == AxisHours {
+		return 1
+	}
+	first, last := -1, -1
+	for i, p := range s.Points {
+		if !p.Time.IsZero() {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 || last <= first {
+		return 0
+	}
+	a, b := s.Points[first], s.Points[last]
+	if b.X <= a.X {
+		return 0
+	}
+	return b.Time.Sub(a.Time).Hours() / (b.X - a.X)
+}
+
+// gpuOnlyDevices makes a device per GPU of the logs when the run has no
+// snapshots: GPU readings and their trend, nothing else.
+func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules) []*Device {
+	idx := map[int]bool{}
+	for _, l := range logs {
+		for _, smp := range l.Samples {
+			idx[smp.GPU] = true
+		}
+	}
+	var out []*Device
+	for _, g := range sortedKeys(idx) {
+		s := &Series{DeviceKey: DeviceKey{Rank: ingest.NoRank, Device: g}, Axis: AxisHours}
+		d := &Device{DeviceKey: s.DeviceKey, Axis: AxisHours, Verdict: VerdictInsufficient}
+		d.GPU = JoinGPU(s, logs, g)
+		if d.GPU == nil {
+			continue
+		}
+		if len(d.GPU.Times) > 0 {
+			s.Start = d.GPU.Times[0]
+			d.GPU = JoinGPU(s, logs, g)
+		}
+		d.GPUJoin = fmt.Sprintf("nvidia-smi GPU %d", g)
+		switch {
+		case d.GPU.Total > 0:
 			d.Capacity, d.CapacitySource = d.GPU.Total, "GPU log memory.total"
-		} else if opt.Capacity > 0 {
+		case opt.Capacity > 0:
 			d.Capacity, d.CapacitySource = opt.Capacity, "--capacity"
 		}
-		d.Verdict = "insufficient data"
-		f.Devices = append(f.Devices, d)
+		r := rules
+		if t := gpuTrend(d, "hour", r); t != nil {
+			d.Trends = append(d.Trends, *t)
+		}
+		out = append(out, d)
 	}
-	return f
+	return out
+}
+
+// runNotes collects the caveats a reader must see.
+func runNotes(f *Findings, series []*Series) []string {
+	var notes []string
+	for i, d := range f.Devices {
+		where := deviceName(d.DeviceKey)
+		switch {
+		case len(d.Points) == 1:
+			notes = append(notes, fmt.Sprintf("%s has one snapshot: no trend can be fitted; the trace window is the only evidence of growth", where))
+		case len(d.Points) > 1 && len(d.Points) < f.Thresholds.MinPoints:
+			notes = append(notes, fmt.Sprintf("%s has %d snapshots: a trend verdict needs at least %d", where, len(d.Points), f.Thresholds.MinPoints))
+		}
+		if len(d.Points) > 0 && d.Coverage.Level != CoverageFull && d.Coverage.Level != "" {
+			notes = append(notes, fmt.Sprintf("%s: only %.0f%% of live bytes carry allocation stacks (record with torch.cuda.memory._record_memory_history() before the tensors are allocated): attribution is %s and suspects have lowered confidence",
+				where, 100*d.Coverage.MinLiveWithStack, map[string]string{CoveragePartial: "partial", CoverageLow: "unreliable"}[d.Coverage.Level]))
+		}
+		if d.Coverage.TraceOverflow {
+			notes = append(notes, fmt.Sprintf("%s: trace window incomplete (%s); trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", where, d.Coverage.TraceEvidence))
+		}
+		if i < len(series) && d.Order == OrderModTime && len(d.Points) > 1 {
+			notes = append(notes, fmt.Sprintf("%s: snapshots were ordered by file modification time (no trace times, no steps in the names): the order may be wrong if files were copied", where))
+		}
+		if d.Capacity == 0 && len(d.Points) > 0 {
+			notes = appendOnce(notes, "device capacity unknown (no memory.total in GPU logs): pass --capacity (e.g. 80GiB) for time-to-OOM projections")
+		}
+	}
+	if n := len(f.Inputs.Skipped); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d input file(s) could not be used (see the inputs table)", n))
+	}
+	return notes
+}
+
+func appendOnce(s []string, v string) []string {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
 }

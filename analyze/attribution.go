@@ -1,0 +1,333 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"gpureport/ingest"
+)
+
+// Leak attribution joins the snapshots of a device series by stack
+// signature: in every snapshot the live (active_allocated) bytes are
+// summed per signature (groups.go), giving each allocation site a series
+// of live bytes over the run. Addresses are never matched across files:
+// they differ between runs and are reused within one.
+//
+// Each group's series is tested with the same trend rules as the device
+// (trend.go), with two differences:
+//
+//   - the reference level for the minimum effect is the device's steady
+//     allocated memory, not the group's own (a group growing from nothing
+//     has no level of its own);
+//   - groups are many, so a group whose live bytes ever fall between
+//     snapshots (phase noise, churn) is held to SuspectAlpha (0.1%),
+//     while a group that only accumulates (never falls: what a leak
+//     looks like) is held to Alpha (1%). Accumulation without a single
+//     fall is itself strong evidence: under no trend it is as unlikely as
+//     a perfectly sorted sample.
+//
+// A growing group is a leak suspect. Suspects are ranked by slope. Blocks
+// without frames form the "(no stack)" group: it is reported for
+// coverage, never as a suspect site.
+
+// MaxGroups bounds Device.Groups: the suspects and then the groups with
+// the largest peak are kept, the rest summed into one "(other)" group.
+const MaxGroups = 300
+
+// OtherSite is the Site of the group summing the groups beyond MaxGroups.
+const OtherSite = "(other)"
+
+// Coverage levels.
+const (
+	CoverageFull    = "full"
+	CoveragePartial = "partial"
+	CoverageLow     = "low"
+)
+
+// Coverage thresholds: with at least 90% of live bytes carrying frames,
+// attribution explains nearly everything; below 50% most memory is
+// unexplained and suspects are named from a minority of it.
+const (
+	coverageFullShare    = 0.9
+	coveragePartialShare = 0.5
+)
+
+// seriesGroups is the grouping of a whole series before it becomes
+// Device.Groups.
+type seriesGroups struct {
+	groups   []Group
+	noStack []int64 // live bytes without frames per point
+	liveAll []int64 // all live bytes per point
+}
+
+// buildGroups sums each point's live blocks by signature.
+func buildGroups(s *Series) *seriesGroups {
+	n := len(s.Files)
+	type acc struct {
+		sig      Signature
+		bytes    []int64
+		blocks   []int
+		peak     int64
+		peakAt   int
+		rep      ingest.StackID
+		repBytes int64
+	}
+	byKey := map[string]*acc{}
+	var order []string
+	sg := &seriesGroups{noStack: make([]int64, n), liveAll: make([]int64, n)}
+	reps := make([]map[string]*groupAcc, n)
+	for i, f := range s.Files {
+		cache := newSignatureCache(&f.Snapshot.Stacks)
+		gs := groupLive(f.Snapshot, s.Device, cache)
+		reps[i] = gs
+		keys := make([]string, 0, len(gs))
+		for k := range gs {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // deterministic order of first appearance
+		for _, k := range keys {
+			g := gs[k]
+			a := byKey[k]
+			if a == nil {
+				a = &acc{sig: *g.sig, bytes: make([]int64, n), blocks: make([]int, n), peakAt: -1}
+				byKey[k] = a
+				order = append(order, k)
+			}
+			a.bytes[i] = g.bytes
+			a.blocks[i] = g.blocks
+			if g.bytes > a.peak || a.peakAt < 0 {
+				a.peak, a.peakAt = g.bytes, i
+			}
+			sg.liveAll[i] += g.bytes
+			if g.sig.Kind == SiteNone {
+				sg.noStack[i] += g.bytes
+			}
+		}
+	}
+	for _, k := range order {
+		a := byKey[k]
+		g := Group{Signature: a.sig, Bytes: a.bytes, Blocks: a.blocks}
+		if a.peakAt >= 0 {
+			if r := reps[a.peakAt][k]; r != nil && r.rep != ingest.NoStack {
+				g.Stack = s.Files[a.peakAt].Snapshot.Stacks.StackFrames(r.rep)
+				g.User = UserMask(g.Stack)
+			}
+		}
+		sg.groups = append(sg.groups, g)
+	}
+	return sg
+}
+
+// attributionContext carries what the suspect tests need from the device.
+type attributionContext struct {
+	x        []float64
+	per      string
+	refLevel float64 // the device's steady allocated level, bytes
+	allocTr  *Trend  // the device's allocated trend
+	coverage Coverage
+	rules    TrendRules
+	suppress []Suppression
+	builtins bool
+}
+
+// findSuspects tests every group and returns the suspects, ranked, and
+// the groups capped to MaxGroups with suspect indexes resolved.
+func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) {
+	type cand struct {
+		g     int
+		trend Trend
+	}
+	var cands []cand
+	for gi := range sg.groups {
+		g := &sg.groups[gi]
+		if g.Kind == SiteNone {
+			continue
+		}
+		y := make([]float64, len(g.Bytes))
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i, b := range g.Bytes {
+			y[i] = float64(b)
+			lo, hi = math.Min(lo, y[i]), math.Max(hi, y[i])
+		}
+		// Cheap pre-filter: a group whose range is below the minimum
+		// growth cannot be a suspect.
+		rules := ac.rules
+		rules.RefLevel = ac.refLevel
+		if hi-lo < math.Max(rules.MinGrowthBytes, rules.MinGrowthShare*ac.refLevel) {
+			continue
+		}
+		if Drops(y, dropTolerance(y)) > 0 {
+			rules.Alpha = DefaultSuspectAlpha
+		}
+		tr := FitTrend("live_bytes", ac.per, ac.x, y, rules)
+		if tr.Verdict == VerdictGrowing {
+			cands = append(cands, cand{gi, tr})
+		}
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(b.trend.Slope, a.trend.Slope), cmp.Compare(sg.groups[a.g].Fingerprint, sg.groups[b.g].Fingerprint))
+	})
+
+	// Keep suspects first, then the largest groups by peak.
+	keep := make([]bool, len(sg.groups))
+	for _, c := range cands {
+		keep[c.g] = true
+	}
+	rest := make([]int, 0, len(sg.groups))
+	for gi := range sg.groups {
+		if !keep[gi] {
+			rest = append(rest, gi)
+		}
+	}
+	slices.SortStableFunc(rest, func(a, b int) int {
+		return cmp.Or(cmp.Compare(peak(sg.groups[b].Bytes), peak(sg.groups[a].Bytes)), cmp.Compare(sg.groups[a].Fingerprint, sg.groups[b].Fingerprint))
+	})
+	room := MaxGroups - len(cands)
+	var other *Group
+	for i, gi := range rest {
+		if i < room {
+			keep[gi] = true
+			continue
+		}
+		g := &sg.groups[gi]
+		if other == nil {
+			other = &Group{Signature: finishSignature(Signature{Site: OtherSite, Kind: SiteNone}, "other"), Other: true,
+				Bytes: make([]int64, len(g.Bytes)), Blocks: make([]int, len(g.Blocks))}
+		}
+		for j := range g.Bytes {
+			other.Bytes[j] += g.Bytes[j]
+			other.Blocks[j] += g.Blocks[j]
+		}
+	}
+	var groups []Group
+	newIndex := make([]int, len(sg.groups))
+	for gi := range sg.groups {
+		newIndex[gi] = -1
+		if keep[gi] {
+			newIndex[gi] = len(groups)
+			groups = append(groups, sg.groups[gi])
+		}
+	}
+	// Largest peak first, for the reports.
+	perm := make([]int, len(groups))
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(a, b int) int {
+		return cmp.Or(cmp.Compare(peak(groups[b].Bytes), peak(groups[a].Bytes)), cmp.Compare(groups[a].Fingerprint, groups[b].Fingerprint))
+	})
+	sorted := make([]Group, len(groups))
+	pos := make([]int, len(groups))
+	for i, p := range perm {
+		sorted[i] = groups[p]
+		pos[p] = i
+	}
+	if other != nil {
+		sorted = append(sorted, *other)
+	}
+
+	suspects := make([]Suspect, 0, len(cands))
+	for _, c := range cands {
+		g := &sg.groups[c.g]
+		sp := Suspect{
+			Fingerprint: g.Fingerprint, Site: g.Site, Function: g.Function, File: g.File,
+			Stack: g.Stack, User: g.User, Group: pos[newIndex[c.g]],
+			Bytes: g.Bytes, Blocks: g.Blocks, Trend: c.trend, Share: math.NaN(),
+		}
+		if ac.allocTr != nil && ac.allocTr.Slope > 0 {
+			sp.Share = c.trend.Slope / ac.allocTr.Slope
+		}
+		sp.Confidence, sp.Evidence = suspectConfidence(&sp, g, ac)
+		sp.Suppressed = matchSuppression(ac.suppress, g.Signature, g.Stack)
+		if sp.Suppressed == "" && ac.builtins {
+			if b := BuiltinSuppression(g); b != "" {
+				sp.Suppressed = "built-in: " + b
+			}
+		}
+		suspects = append(suspects, sp)
+	}
+	// Suppressed suspects go after the others, order otherwise kept.
+	slices.SortStableFunc(suspects, func(a, b Suspect) int {
+		return cmp.Compare(boolInt(a.Suppressed != ""), boolInt(b.Suppressed != ""))
+	})
+	return sorted, suspects
+}
+
+// suspectConfidence grades a suspect and lists the numbers behind it.
+func suspectConfidence(sp *Suspect, g *Group, ac attributionContext) (string, []string) {
+	tr := &sp.Trend
+	ev := []string{
+		fmt.Sprintf("live bytes grow %.4g bytes per %s (95%% interval [%.4g, %.4g]), Mann-Kendall p = %.2g over %d snapshots",
+			tr.Slope, tr.Per, tr.Lo, tr.Hi, tr.PValue, tr.N),
+		fmt.Sprintf("%s: %.4g bytes over the fitted range; %d → %d blocks", tr.Pattern, tr.Growth, g.Blocks[tr.FitFrom], g.Blocks[len(g.Blocks)-1]),
+	}
+	if tr.FitFrom > 0 {
+		ev = append(ev, fmt.Sprintf("fitted from snapshot %d, after a warm-up step", tr.FitFrom))
+	}
+	if !math.IsNaN(sp.Share) {
+		ev = append(ev, fmt.Sprintf("%.0f%% of the device's allocated growth", 100*sp.Share))
+	}
+	if g.Kind != SiteUser {
+		ev = append(ev, fmt.Sprintf("no user frame in the stack: the site is a %s frame", g.Kind))
+	}
+	level := "high"
+	switch {
+	case ac.coverage.Level == CoverageLow || tr.N < 8 || g.Kind == SiteNative:
+		level = "low"
+	case ac.coverage.Level == CoveragePartial || tr.PValue > 1e-4 || g.Kind != SiteUser:
+		level = "medium"
+	}
+	if ac.coverage.Level != CoverageFull {
+		ev = append(ev, fmt.Sprintf("only %.0f%% of live bytes carry stacks: other growth may be unattributed", 100*ac.coverage.MinLiveWithStack))
+	}
+	return level, ev
+}
+
+func peak(v []int64) int64 {
+	var m int64
+	for _, b := range v {
+		m = max(m, b)
+	}
+	return m
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// coverageOf summarises stack coverage over a series.
+func coverageOf(sg *seriesGroups, files []*ingest.SnapshotFile, dev int) Coverage {
+	c := Coverage{MinLiveWithStack: 1}
+	for i := range sg.liveAll {
+		share := 1.0
+		if sg.liveAll[i] > 0 {
+			share = 1 - float64(sg.noStack[i])/float64(sg.liveAll[i])
+		}
+		c.PerPoint = append(c.PerPoint, share)
+		c.MinLiveWithStack = math.Min(c.MinLiveWithStack, share)
+	}
+	if len(c.PerPoint) > 0 {
+		c.LiveWithStack = c.PerPoint[len(c.PerPoint)-1]
+	}
+	switch {
+	case c.MinLiveWithStack >= coverageFullShare:
+		c.Level = CoverageFull
+	case c.MinLiveWithStack >= coveragePartialShare:
+		c.Level = CoveragePartial
+	default:
+		c.Level = CoverageLow
+	}
+	for _, f := range files {
+		if over, why := TraceOverflow(f.Snapshot, dev); over {
+			c.TraceOverflow = true
+			c.TraceEvidence = f.Path + ": " + why
+			break
+		}
+	}
+	return c
+}

@@ -1,0 +1,253 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+	"time"
+
+	"gpureport/ingest"
+)
+
+// An OOM explanation starts from the trace's `oom` entry (the rounded
+// request and the bytes CUDA reported free) and the allocator's state at
+// that moment. The snapshot is usually dumped later (in an exception
+// handler, after the tensors of the failed step were released), so the
+// state is rebuilt by undoing the trace events after the OOM (stateAt in
+// tracewindow.go).
+//
+// Before raising OOM the caching allocator has already returned every
+// wholly free cached segment to CUDA, so what remains cached and free at
+// the OOM is the holes inside segments that still hold live blocks. The
+// classification follows:
+//
+//   - fragmentation OOM: cached free + CUDA free ≥ request, yet the largest
+//     free block is smaller than the request: the memory exists but not
+//     in one piece;
+//   - capacity OOM: otherwise: live tensors fill the device and no
+//     allocator setting can make room.
+//
+// Each recommendation names the allocator setting (or code change) and
+// the observation it rests on; settings already in force are not
+// recommended again.
+
+// maxReplayWork bounds the piece-by-piece replay (events after the OOM
+// times pieces) so a pathological file cannot stall the analysis; beyond
+// it the totals are still exact and the largest free block is the
+// snapshot's.
+const maxReplayWork = 50_000_000
+
+// topLiveAtOOM is how many signature groups an OOM lists.
+const topLiveAtOOM = 5
+
+// explainOOMs explains every distinct OOM event of a series. The same
+// event can appear in the traces of several snapshots (the ring buffer
+// keeps it); the first snapshot that holds it is used, as its state is the
+// closest.
+func explainOOMs(s *Series, capacity int64) []OOM {
+	type key struct {
+		t, size int64
+		free    uint64
+	}
+	seen := map[key]bool{}
+	var out []OOM
+	for _, f := range s.Files {
+		snap := f.Snapshot
+		if s.Device >= len(snap.Traces) {
+			continue
+		}
+		tr := snap.Traces[s.Device]
+		for i := range tr {
+			e := &tr[i]
+			if e.Action != ingest.ActionOOM {
+				continue
+			}
+			k := key{e.TimeUS, e.Size, e.Addr}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, explainOOM(f, s.DeviceKey, i, capacity))
+		}
+	}
+	return out
+}
+
+// explainOOM explains the OOM at trace event idx of device key.Device in
+// file f.
+func explainOOM(f *ingest.SnapshotFile, key DeviceKey, idx int, capacity int64) OOM {
+	snap := f.Snapshot
+	tr := snap.Traces[key.Device]
+	e := &tr[idx]
+	o := OOM{Path: f.Path, Rank: key.Rank, Device: key.Device, Requested: e.Size, DeviceFree: int64(e.Addr),
+		Settings: snap.Settings, Capacity: capacity}
+	if e.TimeUS > 0 {
+		o.Time = time.UnixMicro(e.TimeUS).UTC()
+	}
+	if e.Stack != ingest.NoStack {
+		o.Stack = snap.Stacks.StackFrames(e.Stack)
+		sig := SignatureOf(o.Stack)
+		o.Site, o.Function = sig.Site, sig.Function
+	}
+	after := len(tr) - 1 - idx
+	o.Reconstructed = after > 0
+	pieces := 0
+	for i := range snap.Segments {
+		if snap.Segments[i].Device == key.Device {
+			pieces += len(snap.Segments[i].Blocks)
+		}
+	}
+	large := o.Requested > 1<<20
+	if after*max(pieces, 1) <= maxReplayWork {
+		m, freed := stateAt(snap, key.Device, idx)
+		var active int64
+		o.Reserved, o.Allocated, active = m.totals()
+		o.CachedFree = o.Reserved - active
+		o.LargestFree = m.largestFree(large)
+		o.FreedAfter = freed
+		o.TopLive = m.liveGroups(&snap.Stacks)
+	} else {
+		u := DeviceUsage(snap, key.Device)
+		a, r, freed := u.Allocated, u.Reserved, int64(0)
+		for i := len(tr) - 1; i > idx; i-- {
+			da, dr := eventDelta(&tr[i])
+			a -= da
+			r -= dr
+			if da < 0 {
+				freed -= da
+			}
+		}
+		o.Reserved, o.Allocated, o.FreedAfter = r, a, freed
+		o.CachedFree = max(0, r-a)
+		o.LargestFree = u.LargestFree
+		o.TopLive = GroupLive(snap, key.Device)
+	}
+	if len(o.TopLive) > topLiveAtOOM {
+		o.TopLive = o.TopLive[:topLiveAtOOM]
+	}
+	o.EstimatedCapacity = o.Reserved + o.DeviceFree
+	classifyOOM(&o)
+	return o
+}
+
+// classifyOOM sets Class, Explanation and Recommendations.
+func classifyOOM(o *OOM) {
+	where := fmt.Sprintf("device %d", o.Device)
+	if o.Rank != ingest.NoRank {
+		where = fmt.Sprintf("rank %d, device %d", o.Rank, o.Device)
+	}
+	when := ""
+	if !o.Time.IsZero() {
+		when = " at " + o.Time.Format("2006-01-02 15:04:05 UTC")
+	}
+	site := ""
+	if o.Site != "" {
+		site = fmt.Sprintf(" (allocated at %s in %s)", o.Site, o.Function)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s ran out of memory%s: a request for %s (%d bytes)%s failed with %s free on the device. ",
+		capitalize(where), when, fmtBytes(o.Requested), o.Requested, site, fmtBytes(o.DeviceFree))
+	state := "At that moment"
+	if o.Reconstructed {
+		state = "At that moment (rebuilt from the trace events after it)"
+	}
+	fmt.Fprintf(&b, "%s PyTorch held %s reserved, %s of it in live tensors; %s was cached but free, the largest free block %s. ",
+		state, fmtBytes(o.Reserved), fmtBytes(o.Allocated), fmtBytes(o.CachedFree), fmtBytes(o.LargestFree))
+	capText := fmt.Sprintf("about %s (reserved + free at the OOM)", fmtBytes(o.EstimatedCapacity))
+	if o.Capacity > 0 {
+		capText = fmtBytes(o.Capacity)
+	}
+	set := o.Settings
+	conf := "defaults (no PYTORCH_CUDA_ALLOC_CONF recorded)"
+	if set.Present {
+		conf = fmt.Sprintf("PYTORCH_CUDA_ALLOC_CONF=%q (expandable_segments %v, max_split_size %s, garbage_collection_threshold %g)",
+			set.Conf, set.ExpandableSegments, maxSplitText(set.MaxSplitSize), set.GCThreshold)
+	}
+
+	if o.CachedFree+o.DeviceFree >= o.Requested && o.LargestFree < o.Requested {
+		o.Class = "fragmentation"
+		fmt.Fprintf(&b, "This is a fragmentation OOM: %s was cached or free in total, more than the %s requested, but no free block was large enough (largest %s); the free memory is split into holes between live blocks. Allocator settings in force: %s.",
+			fmtBytes(o.CachedFree+o.DeviceFree), fmtBytes(o.Requested), fmtBytes(o.LargestFree), conf)
+		if !set.ExpandableSegments {
+			o.Recommendations = append(o.Recommendations, Recommendation{
+				Setting:  "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+				Evidence: fmt.Sprintf("%s sat in holes while the request needed %s in one piece (largest hole %s); expandable segments grow one segment by mapping pages at its end, so a large request no longer needs a contiguous free block", fmtBytes(o.CachedFree), fmtBytes(o.Requested), fmtBytes(o.LargestFree)),
+			})
+		}
+		if set.MaxSplitSize < 0 || !set.Present {
+			mb := splitSuggestionMiB(o.Requested)
+			o.Recommendations = append(o.Recommendations, Recommendation{
+				Setting:  fmt.Sprintf("PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:%d", mb),
+				Evidence: fmt.Sprintf("max_split_size is unset, so large cached blocks are split for small requests and the pieces pin them; blocks above %d MiB would then stay whole for requests like this one (%s)", mb, fmtBytes(o.Requested)),
+			})
+		}
+		if set.GCThreshold == 0 {
+			o.Recommendations = append(o.Recommendations, Recommendation{
+				Setting:  "PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.8",
+				Evidence: fmt.Sprintf("%s of the %s reserved was cached but unused at the OOM; with a threshold the allocator returns unused cached blocks once usage passes 80%% of the device, before a request fails", fmtBytes(o.CachedFree), fmtBytes(o.Reserved)),
+			})
+		}
+	} else {
+		o.Class = "capacity"
+		short := o.Requested - o.CachedFree - o.DeviceFree
+		fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s), and even with every cached byte reused the request was %s short, so no allocator setting can make room. Allocator settings in force: %s.",
+			fmtBytes(o.Allocated), capText, fmtBytes(short), conf)
+		if o.FreedAfter > 0 {
+			fmt.Fprintf(&b, " %s was freed right after the OOM as the failed step unwound: mostly transient tensors (activations) of that step.", fmtBytes(o.FreedAfter))
+		}
+		ev := fmt.Sprintf("live tensors held %s when %s more was requested and only %s was free or cached", fmtBytes(o.Allocated), fmtBytes(o.Requested), fmtBytes(o.CachedFree+o.DeviceFree))
+		if len(o.TopLive) > 0 {
+			var tops []string
+			for _, g := range o.TopLive[:min(3, len(o.TopLive))] {
+				tops = append(tops, fmt.Sprintf("%s %s (%s)", g.Site, g.Function, fmtBytes(g.Bytes)))
+			}
+			ev += "; the largest holders: " + strings.Join(tops, ", ")
+		}
+		o.Recommendations = append(o.Recommendations, Recommendation{
+			Setting:  "reduce live memory: a smaller batch or sequence length, activation checkpointing (torch.utils.checkpoint), lower precision (bf16/fp16), or sharding the model",
+			Evidence: ev,
+		})
+		if set.ExpandableSegments {
+			o.Recommendations = append(o.Recommendations, Recommendation{
+				Setting:  "keep expandable_segments:True (already set); max_split_size_mb and garbage_collection_threshold will not help",
+				Evidence: fmt.Sprintf("only %s was cached but free at the OOM, so the allocator had nothing to reorganise", fmtBytes(o.CachedFree)),
+			})
+		}
+	}
+	o.Explanation = b.String()
+}
+
+// splitSuggestionMiB picks max_split_size_mb: the largest power of two at
+// most half the request, between 64 and 1024 MiB, so blocks the size of
+// the failed request are never split.
+func splitSuggestionMiB(req int64) int64 {
+	mb := req / 2 >> 20
+	if mb < 64 {
+		return 64
+	}
+	p := int64(1) << (bits.Len64(uint64(mb)) - 1)
+	return min(p, 1024)
+}
+
+func maxSplitText(v int64) string {
+	if v < 0 {
+		return "unset"
+	}
+	return fmtBytes(v)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// sortOOMs orders OOMs by time, then rank and device.
+func sortOOMs(o []OOM) {
+	slices.SortStableFunc(o, func(a, b OOM) int {
+		return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device))
+	})
+}

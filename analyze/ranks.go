@@ -1,0 +1,109 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gpureport/ingest"
+)
+
+// Ranks of a data-parallel job run the same code on the same shapes, so
+// their memory should match; a rank that differs is where to look. The
+// comparison lists every (rank, device) series with its peaks, its
+// allocated slope and its suspects, and names an outlier rank when the
+// leak evidence sits on a minority of ranks: exactly the ranks with
+// unsuppressed suspects (or a growing allocated trend) when they are fewer
+// than half. The suspect that differs is the outlier's top suspect whose
+// fingerprint is not a suspect on any other rank.
+
+// compareRanks compares the ranks of a run; nil with fewer than two ranks.
+func compareRanks(devs []*Device) *RankComparison {
+	ranks := map[int]bool{}
+	for _, d := range devs {
+		ranks[d.Rank] = true
+	}
+	if len(ranks) < 2 {
+		return nil
+	}
+	rc := &RankComparison{Outlier: ingest.NoRank}
+	var minPeak, maxPeak int64 = math.MaxInt64, 0
+	suspectRanks := map[int][]*Device{}
+	fpRanks := map[string]map[int]bool{}
+	for _, d := range devs {
+		s := RankSummary{Rank: d.Rank, Device: d.Device, Slope: math.NaN()}
+		for _, p := range d.Points {
+			s.PeakAllocated = max(s.PeakAllocated, p.Usage.Allocated)
+			s.PeakReserved = max(s.PeakReserved, p.Usage.Reserved)
+		}
+		if t := d.Trend(MetricAllocated); t != nil {
+			s.Slope = t.Slope
+			s.Growing = t.Verdict == VerdictGrowing
+		}
+		for _, sp := range d.Suspects {
+			if sp.Suppressed != "" {
+				continue
+			}
+			s.Suspects++
+			if s.TopSuspect == "" {
+				s.TopSuspect = sp.Site
+			}
+			if fpRanks[sp.Fingerprint] == nil {
+				fpRanks[sp.Fingerprint] = map[int]bool{}
+			}
+			fpRanks[sp.Fingerprint][d.Rank] = true
+		}
+		if s.Suspects > 0 || s.Growing {
+			suspectRanks[d.Rank] = append(suspectRanks[d.Rank], d)
+		}
+		minPeak, maxPeak = min(minPeak, s.PeakAllocated), max(maxPeak, s.PeakAllocated)
+		rc.Ranks = append(rc.Ranks, s)
+	}
+	rc.Skew = maxPeak - minPeak
+	if n := len(suspectRanks); n == 0 || 2*n >= len(ranks) {
+		if n == 0 {
+			rc.Reason = fmt.Sprintf("no rank grows; peak allocated differs by %s across ranks", fmtBytes(rc.Skew))
+		} else {
+			rc.Reason = fmt.Sprintf("%d of %d ranks grow: the growth is common to the ranks, no single outlier", n, len(ranks))
+		}
+		return rc
+	}
+	// The outlier: the suspect rank with the steepest top suspect (or
+	// allocated slope when it has no suspect).
+	best, bestSlope := ingest.NoRank, math.Inf(-1)
+	var bestDev *Device
+	for r, ds := range suspectRanks {
+		for _, d := range ds {
+			slope := math.Inf(-1)
+			if t := d.Trend(MetricAllocated); t != nil && !math.IsNaN(t.Slope) {
+				slope = t.Slope
+			}
+			for _, sp := range d.Suspects {
+				if sp.Suppressed == "" {
+					slope = math.Max(slope, sp.Trend.Slope)
+					break
+				}
+			}
+			if slope > bestSlope || (slope == bestSlope && r < best) {
+				best, bestSlope, bestDev = r, slope, d
+			}
+		}
+	}
+	rc.Outlier = best
+	var others []string
+	for _, r := range sortedKeys(ranks) {
+		if len(suspectRanks[r]) == 0 {
+			others = append(others, fmt.Sprint(r))
+		}
+	}
+	for _, sp := range bestDev.Suspects {
+		if sp.Suppressed == "" && len(fpRanks[sp.Fingerprint]) == 1 {
+			rc.OutlierSuspect = sp.Fingerprint
+			rc.Reason = fmt.Sprintf("rank %d grows and the others do not: its suspect %s (%s, fingerprint %s) grows %.4g bytes per %s and is not a suspect on any other rank",
+				best, sp.Site, sp.Function, sp.Fingerprint, sp.Trend.Slope, sp.Trend.Per)
+			return rc
+		}
+	}
+	rc.Reason = fmt.Sprintf("rank %d grows (%.4g bytes per step or hour) while ranks %s do not", best, bestSlope, strings.Join(others, ", "))
+	return rc
+}

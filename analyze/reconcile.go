@@ -1,0 +1,160 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// Reconciliation sets the allocator's reserved memory beside what the
+// driver reports as used (nvidia-smi memory.used, NVML). PyTorch's
+// allocated ⊂ reserved ⊂ used; the difference used − reserved is memory
+// outside the caching allocator: the CUDA context, cuBLAS/cuDNN
+// workspaces allocated outside it, NCCL buffers, extensions calling
+// cudaMalloc, other processes. Growth of that difference is a leak outside
+// PyTorch, and must not be reported as a PyTorch leak (nor hidden).
+//
+// Each snapshot is matched to the GPU reading nearest in time, within
+// matchWindow of it; the difference series is tested with the device
+// trend rules (trend.go), its reference level being the device's reserved
+// memory. Without snapshot times the snapshots cannot be matched; then a
+// growing nvidia-smi used series beside a reserved series that is not
+// growing is reported instead.
+
+// matchWindow bounds how far (in time) a GPU reading may be from a
+// snapshot to be matched: 3 sampling intervals, at least 10 s and at most
+// 5 minutes.
+func matchWindow(g *GPUSeries) time.Duration {
+	if len(g.Times) < 2 {
+		return 10 * time.Second
+	}
+	gaps := make([]float64, 0, len(g.Times)-1)
+	for i := 1; i < len(g.Times); i++ {
+		gaps = append(gaps, g.Times[i].Sub(g.Times[i-1]).Seconds())
+	}
+	w := time.Duration(3 * median(gaps) * float64(time.Second))
+	return min(max(w, 10*time.Second), 5*time.Minute)
+}
+
+// nearestReading returns the index of the GPU reading nearest t within
+// win, or -1.
+func nearestReading(g *GPUSeries, t time.Time, win time.Duration) int {
+	i, _ := slices.BinarySearchFunc(g.Times, t, func(a, b time.Time) int { return a.Compare(b) })
+	best, bestD := -1, win+1
+	for _, j := range []int{i - 1, i} {
+		if j < 0 || j >= len(g.Times) {
+			continue
+		}
+		d := g.Times[j].Sub(t)
+		if d < 0 {
+			d = -d
+		}
+		if d <= win && d < bestD {
+			best, bestD = j, d
+		}
+	}
+	return best
+}
+
+// reconcile compares d's GPU readings with its snapshots.
+func reconcile(d *Device, x []float64, per string, rules TrendRules, reservedTrend, usedTrend *Trend) *Reconciliation {
+	if d.GPU == nil || len(d.Points) == 0 {
+		return nil
+	}
+	rc := &Reconciliation{NonPyTorch: make([]float64, len(d.Points))}
+	win := matchWindow(d.GPU)
+	var mx, my []float64
+	var reserved []float64
+	for i, p := range d.Points {
+		rc.NonPyTorch[i] = math.NaN()
+		reserved = append(reserved, float64(p.Usage.Reserved))
+		if p.Time.IsZero() {
+			continue
+		}
+		j := nearestReading(d.GPU, p.Time, win)
+		if j < 0 {
+			continue
+		}
+		v := float64(d.GPU.Used[j] - p.Usage.Reserved)
+		rc.NonPyTorch[i] = v
+		mx = append(mx, x[i])
+		my = append(my, v)
+	}
+	rc.Matched = len(my)
+	r := rules
+	r.RefLevel = median(reserved)
+	if rc.Matched >= rules.MinPoints {
+		rc.Level = median(my)
+		t := FitTrend(MetricNonPyTorch, per, mx, my, r)
+		rc.Trend = &t
+		if t.Verdict == VerdictGrowing {
+			rc.OutsideLeak = true
+			rc.Reason = fmt.Sprintf("memory outside the caching allocator (nvidia-smi used − reserved) grows %.4g bytes per %s (95%% interval [%.4g, %.4g], p = %.2g) from a level of %s: NCCL, cuBLAS/cuDNN workspaces, extensions or other processes, not PyTorch tensors",
+				t.Slope, per, t.Lo, t.Hi, t.PValue, fmtBytes(int64(rc.Level)))
+		} else {
+			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s (%s)", fmtBytes(int64(rc.Level)), t.Reason)
+		}
+		return rc
+	}
+	// No times to match: compare the two trends.
+	if usedTrend != nil && usedTrend.Verdict == VerdictGrowing && reservedTrend != nil &&
+		reservedTrend.Verdict != VerdictGrowing && reservedTrend.Verdict != VerdictInsufficient {
+		rc.OutsideLeak = true
+		rc.Reason = fmt.Sprintf("nvidia-smi used grows %.4g bytes per %s while reserved memory does not (%s); snapshots could not be matched to readings in time, so the difference is inferred from the two trends",
+			usedTrend.Slope, usedTrend.Per, reservedTrend.Pattern)
+		return rc
+	}
+	rc.Reason = fmt.Sprintf("only %d snapshots could be matched in time to a GPU reading (within %s); at least %d are needed", rc.Matched, win, rules.MinPoints)
+	return rc
+}
+
+// maxGPUPoints bounds the GPU readings a trend is fitted on: readings are
+// binned by time and each bin contributes its median (Theil-Sen is
+// quadratic in the number of points).
+const maxGPUPoints = 200
+
+// gpuTrend fits the GPU used series on the device axis (hours when the
+// axis is steps but readings cannot be placed on it).
+func gpuTrend(d *Device, per string, rules TrendRules) *Trend {
+	g := d.GPU
+	if g == nil || len(g.Used) == 0 {
+		return nil
+	}
+	var x, y []float64
+	for i := range g.Used {
+		if !math.IsNaN(g.X[i]) {
+			x = append(x, g.X[i])
+			y = append(y, float64(g.Used[i]))
+		}
+	}
+	if len(x) < rules.MinPoints {
+		x, y, per = x[:0], y[:0], "hour"
+		t0 := g.Times[0]
+		for i := range g.Used {
+			x = append(x, g.Times[i].Sub(t0).Hours())
+			y = append(y, float64(g.Used[i]))
+		}
+	}
+	x, y = binMedians(x, y, maxGPUPoints)
+	t := FitTrend(MetricGPUUsed, per, x, y, rules)
+	return &t
+}
+
+// binMedians reduces sorted (x, y) to at most k points: k equal-count
+// bins, each the median of its x and y.
+func binMedians(x, y []float64, k int) ([]float64, []float64) {
+	n := len(x)
+	if n <= k {
+		return x, y
+	}
+	bx, by := make([]float64, 0, k), make([]float64, 0, k)
+	for b := range k {
+		lo, hi := b*n/k, (b+1)*n/k
+		if hi > lo {
+			bx = append(bx, median(x[lo:hi]))
+			by = append(by, median(y[lo:hi]))
+		}
+	}
+	return bx, by
+}

@@ -1,0 +1,214 @@
+package analyze
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"gpureport/ingest"
+)
+
+// Suppressions mark leak suspects as known and benign: they stay in the
+// report, marked, but no longer make the verdict a leak.
+//
+// A user suppression file (--suppress FILE) holds one rule per line:
+//
+//	# comments start with '#', also after a rule
+//	fingerprint 3fa9c2d81b07        # one suspect, as reported
+//	3fa9c2d81b07                     # the same: a bare hex fingerprint
+//	site train.py:57                 # the suspect's site, basename:line (glob)
+//	site data/*.py:*
+//	function *warmup*                # the site's function name (glob)
+//	frame */apex/*                   # any frame of the stack: its file,
+//	frame fused_adam.py:*            # basename:line or function (glob)
+//
+// Globs are path.Match patterns ('*' and '?' match any characters,
+// including '/'; '[...]' classes). A fingerprint rule matches fingerprints
+// that start with its text (at least 6 hex digits).
+//
+// Built-in suppressions cover growth that is normal in training
+// (BuiltinSuppression): cuDNN/cuBLAS workspaces, torch.compile and CUDA
+// graph memory, and optimizer state created lazily by torch.optim.
+
+// SuppressionKind is what a suppression rule matches.
+type SuppressionKind string
+
+// Suppression kinds.
+const (
+	SuppressFingerprint SuppressionKind = "fingerprint"
+	SuppressSite        SuppressionKind = "site"
+	SuppressFunction    SuppressionKind = "function"
+	SuppressFrame       SuppressionKind = "frame"
+)
+
+// Suppression is one rule of a suppression file.
+type Suppression struct {
+	// Kind says what Pattern is matched against.
+	Kind SuppressionKind
+	// Pattern is the fingerprint prefix or glob.
+	Pattern string
+	// Source is where the rule came from, "FILE:LINE", for the report.
+	Source string
+	// Comment is the text after '#' on the rule's line, if any.
+	Comment string
+}
+
+// String names the rule as the report shows it.
+func (s Suppression) String() string {
+	t := string(s.Kind) + " " + s.Pattern
+	if s.Source != "" {
+		t += " (" + s.Source + ")"
+	}
+	return t
+}
+
+// ParseSuppressions parses the suppression file named name with content
+// data. Errors name the file and line and say what is wrong.
+func ParseSuppressions(name string, data []byte) ([]Suppression, error) {
+	var out []Suppression
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		comment := ""
+		if i := strings.Index(text, "#"); i >= 0 {
+			comment = strings.TrimSpace(text[i+1:])
+			text = text[:i]
+		}
+		fields := strings.Fields(text)
+		if len(fields) == 0 {
+			continue
+		}
+		where := name + ":" + strconv.Itoa(line)
+		var s Suppression
+		switch {
+		case len(fields) == 1 && isHex(fields[0]):
+			s = Suppression{Kind: SuppressFingerprint, Pattern: strings.ToLower(fields[0])}
+		case len(fields) == 2:
+			s = Suppression{Kind: SuppressionKind(strings.ToLower(fields[0])), Pattern: fields[1]}
+		default:
+			return nil, fmt.Errorf("%s: want 'KIND PATTERN' (fingerprint, site, function or frame), got %q", where, strings.TrimSpace(text))
+		}
+		s.Source, s.Comment = where, comment
+		switch s.Kind {
+		case SuppressFingerprint:
+			if !isHex(s.Pattern) || len(s.Pattern) < 6 {
+				return nil, fmt.Errorf("%s: fingerprint %q is not at least 6 hex digits", where, s.Pattern)
+			}
+			s.Pattern = strings.ToLower(s.Pattern)
+		case SuppressSite, SuppressFunction, SuppressFrame:
+			if _, err := path.Match(s.Pattern, ""); err != nil {
+				return nil, fmt.Errorf("%s: bad pattern %q: %v", where, s.Pattern, err)
+			}
+		default:
+			return nil, fmt.Errorf("%s: unknown rule kind %q (want fingerprint, site, function or frame)", where, fields[0])
+		}
+		out = append(out, s)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: line %d: %w", name, line+1, err)
+	}
+	return out, nil
+}
+
+func isHex(s string) bool {
+	if s == "" {
+		return false
+	}
+	_, err := hex.DecodeString(s + strings.Repeat("0", len(s)%2))
+	return err == nil
+}
+
+// Matches reports whether rule s matches a suspect with signature sig and
+// stack frames.
+func (s Suppression) Matches(sig Signature, frames []ingest.Frame) bool {
+	switch s.Kind {
+	case SuppressFingerprint:
+		return strings.HasPrefix(sig.Fingerprint, s.Pattern)
+	case SuppressSite:
+		return glob(s.Pattern, sig.Site)
+	case SuppressFunction:
+		return glob(s.Pattern, sig.Function)
+	case SuppressFrame:
+		for _, f := range frames {
+			file := strings.ReplaceAll(f.File, `\`, "/")
+			base := baseName(file)
+			if glob(s.Pattern, file) || glob(s.Pattern, base) || glob(s.Pattern, base+":"+strconv.Itoa(f.Line)) ||
+				glob(s.Pattern, file+":"+strconv.Itoa(f.Line)) || glob(s.Pattern, f.Name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// glob is path.Match where '*' also crosses '/': the pattern is matched
+// against the text with slashes hidden.
+func glob(pattern, text string) bool {
+	const sep = "\x00"
+	ok, err := path.Match(strings.ReplaceAll(pattern, "/", sep), strings.ReplaceAll(text, "/", sep))
+	return err == nil && ok
+}
+
+// matchSuppression returns the first user rule matching a suspect, as
+// text, or "".
+func matchSuppression(rules []Suppression, sig Signature, frames []ingest.Frame) string {
+	for _, r := range rules {
+		if r.Matches(sig, frames) {
+			return r.String()
+		}
+	}
+	return ""
+}
+
+// BuiltinSuppression returns the name of the built-in benign pattern a
+// growing group matches, or "":
+//
+//   - "cuDNN/cuBLAS workspace": a frame of cuDNN, cuBLAS or cuBLASLt
+//     workspace or handle setup (they grow once per new shape or stream);
+//   - "torch.compile / CUDA graph memory": a frame of torch._inductor,
+//     torch._dynamo, CUDA graph trees or torch.cuda.graphs (compiled
+//     graphs and their private pools grow as new shapes are compiled);
+//   - "optimizer state (created at the first step)": torch.optim frames
+//     and a block count that stopped growing within the first third of
+//     the series (state tensors are created once per parameter).
+func BuiltinSuppression(g *Group) string {
+	optim := false
+	for _, f := range g.Stack {
+		file := strings.ReplaceAll(f.File, `\`, "/")
+		name := strings.ToLower(f.Name)
+		switch {
+		case strings.Contains(name, "cudnn") || strings.Contains(name, "cublas") ||
+			strings.Contains(name, "getcurrentcudablashandle") || strings.Contains(name, "workspace"):
+			return "cuDNN/cuBLAS workspace"
+		case strings.Contains(file, "/torch/_inductor/") || strings.Contains(file, "/torch/_dynamo/") ||
+			strings.Contains(file, "cudagraph_trees") || strings.HasSuffix(file, "/torch/cuda/graphs.py"):
+			return "torch.compile / CUDA graph memory"
+		case strings.Contains(file, "/torch/optim/"):
+			optim = true
+		}
+	}
+	if optim && len(g.Blocks) >= 3 {
+		third := len(g.Blocks) / 3
+		settled := true
+		for _, b := range g.Blocks[third:] {
+			if b != g.Blocks[third] {
+				settled = false
+				break
+			}
+		}
+		if settled {
+			return "optimizer state (created at the first step)"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,153 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"gpureport/ingest"
+)
+
+// The run verdict raises four independent flags:
+//
+//   - Leak: some device has an unsuppressed leak suspect (a stack group
+//     whose live bytes grow under the trend rules), or its allocated memory
+//     grows while too little of it carries stacks to name a site
+//     (coverage "low"): an unattributed leak;
+//   - OutsideAllocatorLeak: memory outside the caching allocator grows
+//     (reconcile.go);
+//   - Fragmentation: a device is fragmented (fragmentation.go) or an OOM
+//     was a fragmentation OOM;
+//   - OOM: a snapshot's trace holds an `oom` event.
+//
+// Severity: "critical" for an OOM, or a leak projected to exhaust the
+// device within the run's own length again; "warning" for any other
+// flag; "info" when no flag is raised but the data were too thin for a
+// verdict; "ok" otherwise.
+
+func decideVerdict(f *Findings) {
+	v := &f.Verdict
+	type ref struct {
+		SuspectRef
+		slope float64
+	}
+	var refs []ref
+	critical := false
+	insufficient := false
+	for _, d := range f.Devices {
+		where := deviceName(d.DeviceKey)
+		for i := range d.Suspects {
+			sp := &d.Suspects[i]
+			if sp.Suppressed != "" {
+				continue
+			}
+			refs = append(refs, ref{SuspectRef{d.DeviceKey, i}, sp.Trend.Slope})
+		}
+		n := 0
+		for i := range d.Suspects {
+			if d.Suspects[i].Suppressed == "" {
+				n++
+			}
+		}
+		at := d.Trend(MetricAllocated)
+		if n > 0 {
+			v.Leak = true
+			top := d.Suspects[0]
+			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %d suspect(s); the top one, %s in %s (fingerprint %s), grows %.4g bytes per %s (95%% interval [%.4g, %.4g], p = %.2g)",
+				where, n, top.Site, top.Function, top.Fingerprint, top.Trend.Slope, top.Trend.Per, top.Trend.Lo, top.Trend.Hi, top.Trend.PValue))
+		} else if at != nil && at.Verdict == VerdictGrowing && d.Coverage.Level == CoverageLow {
+			v.Leak = true
+			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: allocated memory grows %.4g bytes per %s (p = %.2g) but only %.0f%% of live bytes carry stacks",
+				where, at.Slope, at.Per, at.PValue, 100*d.Coverage.MinLiveWithStack))
+		}
+		if at != nil && at.Verdict == VerdictInsufficient {
+			insufficient = true
+		}
+		if v.Leak && at != nil && at.Projection != nil && !at.Projection.Beyond && len(d.Points) > 1 {
+			span := d.Points[len(d.Points)-1].X - d.Points[0].X
+			if at.Projection.Remaining <= span {
+				critical = true
+				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %.4g %ss (interval %.4g to %.4g), within the run's own length",
+					where, fmtBytes(at.Projection.Capacity), at.Projection.Remaining, at.Per, at.Projection.RemainingLo, at.Projection.RemainingHi))
+			}
+		}
+		if d.Reconciliation != nil && d.Reconciliation.OutsideLeak {
+			v.OutsideAllocatorLeak = true
+			v.Reasons = append(v.Reasons, fmt.Sprintf("leak outside the allocator on %s: %s", where, d.Reconciliation.Reason))
+		}
+		if d.Fragmentation != nil && d.Fragmentation.Fragmented {
+			v.Fragmentation = true
+			v.Reasons = append(v.Reasons, fmt.Sprintf("fragmentation on %s: %s", where, d.Fragmentation.Reason))
+		}
+	}
+	for _, o := range f.OOMs {
+		v.OOM = true
+		critical = true
+		if o.Class == "fragmentation" {
+			v.Fragmentation = true
+		}
+		v.Reasons = append(v.Reasons, fmt.Sprintf("%s OOM on %s: %s requested, %s free on the device, largest cached free block %s",
+			o.Class, deviceName(DeviceKey{o.Rank, o.Device}), fmtBytes(o.Requested), fmtBytes(o.DeviceFree), fmtBytes(o.LargestFree)))
+	}
+	slices.SortStableFunc(refs, func(a, b ref) int {
+		return cmp.Or(cmp.Compare(b.slope, a.slope), cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device), cmp.Compare(a.Index, b.Index))
+	})
+	for _, r := range refs {
+		v.Suspects = append(v.Suspects, r.SuspectRef)
+	}
+
+	switch {
+	case critical:
+		v.Severity = "critical"
+	case v.Leak || v.OutsideAllocatorLeak || v.Fragmentation:
+		v.Severity = "warning"
+	case insufficient || len(f.Devices) == 0:
+		v.Severity = "info"
+	default:
+		v.Severity = "ok"
+	}
+	var parts []string
+	if v.Leak {
+		if len(v.Suspects) > 0 {
+			top := f.Suspect(v.Suspects[0])
+			parts = append(parts, fmt.Sprintf("leak at %s (%s per %s)", top.Site, rateText(top.Trend.Slope), top.Trend.Per))
+		} else {
+			parts = append(parts, "leak (no site: stacks missing)")
+		}
+	}
+	if v.OutsideAllocatorLeak {
+		parts = append(parts, "memory outside PyTorch grows")
+	}
+	if v.Fragmentation {
+		parts = append(parts, "fragmentation")
+	}
+	if v.OOM {
+		parts = append(parts, fmt.Sprintf("%d OOM", len(f.OOMs)))
+	}
+	switch {
+	case len(parts) > 0:
+		v.Headline = capitalize(strings.Join(parts, "; "))
+	case v.Severity == "info":
+		v.Headline = "No verdict: too few snapshots for a trend"
+	default:
+		v.Headline = "No leak, fragmentation or OOM found"
+	}
+}
+
+// rateText formats a growth rate in bytes compactly for the headline.
+func rateText(v float64) string {
+	if math.IsNaN(v) {
+		return "?"
+	}
+	return "+" + fmtBytes(int64(math.Round(v)))
+}
+
+// deviceName is "rank r, device d" or "device d".
+func deviceName(k DeviceKey) string {
+	if k.Rank == ingest.NoRank {
+		return fmt.Sprintf("device %d", k.Device)
+	}
+	return fmt.Sprintf("rank %d, device %d", k.Rank, k.Device)
+}
