@@ -57,7 +57,7 @@ const (
 // seriesGroups is the grouping of a whole series before it becomes
 // Device.Groups.
 type seriesGroups struct {
-	groups   []Group
+	groups  []Group
 	noStack []int64 // live bytes without frames per point
 	liveAll []int64 // all live bytes per point
 }
