@@ -45,6 +45,11 @@ func BuildSeries(snaps []*ingest.SnapshotFile) []*Series {
 		byRank[f.Rank] = append(byRank[f.Rank], f)
 	}
 	var out []*Series
+	// The latest trace time scans every event of a file: compute it once.
+	latest := make(map[*ingest.SnapshotFile]int64, len(snaps))
+	for _, f := range snaps {
+		latest[f] = f.Snapshot.LatestTimeUS()
+	}
 	for _, rank := range sortedKeys(byRank) {
 		files := byRank[rank]
 		devs := map[int]bool{}
@@ -57,17 +62,17 @@ func BuildSeries(snaps []*ingest.SnapshotFile) []*Series {
 			devs[0] = true
 		}
 		for _, dev := range sortedKeys(devs) {
-			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev}, files))
+			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev}, files, latest))
 		}
 	}
 	return out
 }
 
-func buildOne(key DeviceKey, files []*ingest.SnapshotFile) *Series {
+func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.SnapshotFile]int64) *Series {
 	s := &Series{DeviceKey: key}
 	allTime, allStep := true, true
 	for _, f := range files {
-		if f.Snapshot.LatestTimeUS() == 0 {
+		if latest[f] == 0 {
 			allTime = false
 		}
 		if f.Step == ingest.NoStep {
@@ -79,7 +84,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile) *Series {
 	case allTime:
 		s.Order = OrderTraceTime
 		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
-			return cmp.Or(cmp.Compare(a.Snapshot.LatestTimeUS(), b.Snapshot.LatestTimeUS()), cmp.Compare(a.Step, b.Step), cmp.Compare(a.Path, b.Path))
+			return cmp.Or(cmp.Compare(latest[a], latest[b]), cmp.Compare(a.Step, b.Step), cmp.Compare(a.Path, b.Path))
 		})
 	case allStep:
 		s.Order = OrderStep
@@ -99,12 +104,12 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile) *Series {
 	s.Files = files
 	for i, f := range files {
 		p := Point{Path: f.Path, Step: f.Step}
-		if t, ok := f.Snapshot.LatestTime(); ok {
-			p.Time = t
+		if us := latest[f]; us != 0 {
+			p.Time = time.UnixMicro(us).UTC()
 		}
 		p.Usage = DeviceUsage(f.Snapshot, key.Device)
 		p.Pools = PoolUsages(f.Snapshot, key.Device)
-		t := pointTime(f, allTime)
+		t := pointTime(f, latest[f], allTime)
 		if i == 0 {
 			s.Start = t
 		}
@@ -120,10 +125,9 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile) *Series {
 
 // pointTime is the time used for the hours axis: the trace time when every
 // file has one, else the modification time.
-func pointTime(f *ingest.SnapshotFile, traceTime bool) time.Time {
+func pointTime(f *ingest.SnapshotFile, latestUS int64, traceTime bool) time.Time {
 	if traceTime {
-		t, _ := f.Snapshot.LatestTime()
-		return t
+		return time.UnixMicro(latestUS).UTC()
 	}
 	return f.ModTime
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,14 +47,26 @@ var (
 	// /usr/lib/python3.11/, /opt/conda/lib/python3.10/, C:\Python311\Lib\
 	// (after backslashes became slashes), .../lib64/python3.9/.
 	interpreterLibRE = regexp.MustCompile(`(?i)(^|/)lib(64)?/python\d+(\.\d+)?t?/|(^|/)python\d*/lib/`)
-	// nativeExtRE matches C and C++ source names.
-	nativeExtRE = regexp.MustCompile(`(?i)\.(c|cc|cpp|cxx|cu|cuh|h|hh|hpp|hxx|inl)$`)
 )
 
 // IsNativeFrame reports whether f is a C++ frame: line 0, or a file that
 // is "??", empty or a C/C++/CUDA source.
 func IsNativeFrame(f ingest.Frame) bool {
-	return f.Line <= 0 || f.File == "" || f.File == "??" || nativeExtRE.MatchString(f.File)
+	return f.Line <= 0 || f.File == "" || f.File == "??" || isNativeSource(f.File)
+}
+
+// isNativeSource reports whether a file name ends in a C, C++ or CUDA
+// source extension.
+func isNativeSource(file string) bool {
+	i := strings.LastIndexByte(file, '.')
+	if i < 0 || len(file)-i > 4 {
+		return false
+	}
+	switch strings.ToLower(file[i+1:]) {
+	case "c", "cc", "cpp", "cxx", "cu", "cuh", "h", "hh", "hpp", "hxx", "inl":
+		return true
+	}
+	return false
 }
 
 // IsLibraryFrame reports whether the Python frame f belongs to torch, an
@@ -70,7 +83,19 @@ func IsLibraryFrame(f ingest.Frame) bool {
 	case strings.Contains(p, "/torchinductor_"), strings.Contains(p, "/triton/"):
 		return true
 	}
-	return interpreterLibRE.MatchString(p)
+	return containsFold(p, "python") && interpreterLibRE.MatchString(p)
+}
+
+// containsFold reports whether s contains the lower-case ASCII word sub in
+// any case.
+func containsFold(s, sub string) bool {
+	n := len(sub)
+	for i := 0; i+n <= len(s); i++ {
+		if strings.EqualFold(s[i:i+n], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsUserFrame reports whether f is a frame of the user's own Python code:
@@ -99,25 +124,42 @@ func baseName(p string) string {
 
 // SignatureOf computes the signature of frames (innermost first).
 func SignatureOf(frames []ingest.Frame) Signature {
+	kinds := make([]frameKind, len(frames))
+	for i, f := range frames {
+		kinds[i] = kindOf(f)
+	}
+	return signatureOf(frames, kinds)
+}
+
+// frameKind classifies a frame once, so a frame shared by thousands of
+// stacks is classified once per snapshot.
+type frameKind uint8
+
+const (
+	kindNative frameKind = iota + 1
+	kindLibrary
+	kindUser
+)
+
+func kindOf(f ingest.Frame) frameKind {
+	switch {
+	case IsNativeFrame(f):
+		return kindNative
+	case IsLibraryFrame(f):
+		return kindLibrary
+	}
+	return kindUser
+}
+
+func signatureOf(frames []ingest.Frame, kinds []frameKind) Signature {
 	if len(frames) == 0 {
 		return noStackSignature
 	}
-	site := -1
-	for i, f := range frames {
-		if IsUserFrame(f) {
-			site = i
-			break
-		}
-	}
+	site := slices.Index(kinds, kindUser)
 	var b strings.Builder
 	kind := SiteUser
 	if site < 0 {
-		for i, f := range frames {
-			if !IsNativeFrame(f) {
-				site = i
-				break
-			}
-		}
+		site = slices.Index(kinds, kindLibrary)
 		kind = SiteLibrary
 	}
 	if site < 0 {
@@ -152,10 +194,11 @@ func SignatureOf(frames []ingest.Frame) Signature {
 	b.WriteString(sig.Site)
 	b.WriteString(":")
 	b.WriteString(sf.Name)
-	for _, f := range frames[site+1:] {
-		keep := IsUserFrame(f)
+	for i, f := range frames[site+1:] {
+		k := kinds[site+1+i]
+		keep := k == kindUser
 		if kind == SiteLibrary {
-			keep = !IsNativeFrame(f)
+			keep = k != kindNative
 		}
 		if !keep {
 			continue
@@ -210,15 +253,17 @@ var allocatorPlumbing = []string{
 }
 
 // signatureCache memoises signatures per stack of one snapshot, since
-// millions of blocks and trace entries share a few thousand stacks.
+// millions of blocks and trace entries share a few thousand stacks, and
+// frame kinds per frame, since stacks share most of their frames.
 type signatureCache struct {
-	st   *ingest.Stacks
-	sigs map[ingest.StackID]*Signature
-	none Signature
+	st    *ingest.Stacks
+	sigs  map[ingest.StackID]*Signature
+	kinds []frameKind // by FrameID; 0 = not yet classified
+	none  Signature
 }
 
 func newSignatureCache(st *ingest.Stacks) *signatureCache {
-	return &signatureCache{st: st, sigs: map[ingest.StackID]*Signature{}, none: noStackSignature}
+	return &signatureCache{st: st, sigs: map[ingest.StackID]*Signature{}, kinds: make([]frameKind, len(st.Frames)), none: noStackSignature}
 }
 
 func (c *signatureCache) get(id ingest.StackID) *Signature {
@@ -228,7 +273,17 @@ func (c *signatureCache) get(id ingest.StackID) *Signature {
 	if s, ok := c.sigs[id]; ok {
 		return s
 	}
-	s := StackSignature(c.st, id)
+	ids := c.st.Stack(id)
+	frames := make([]ingest.Frame, len(ids))
+	kinds := make([]frameKind, len(ids))
+	for i, fid := range ids {
+		frames[i] = c.st.Frames[fid]
+		if c.kinds[fid] == 0 {
+			c.kinds[fid] = kindOf(frames[i])
+		}
+		kinds[i] = c.kinds[fid]
+	}
+	s := signatureOf(frames, kinds)
 	c.sigs[id] = &s
 	return &s
 }

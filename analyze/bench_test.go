@@ -1,0 +1,108 @@
+package analyze
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"gpureport/ingest"
+)
+
+// bigRun builds a run of n snapshots, each with about entries trace
+// events and blocks live blocks over distinct stacks, plus an nvidia-smi
+// log. To fit in memory the snapshots share one trace and one stack table
+// (the analysis only reads them); their segments differ, with a planted
+// leak.
+func bigRun(n, entries, blocks int) *ingest.Run {
+	rng := rand.New(rand.NewPCG(1, 1))
+	b := newSnap()
+	var stacks [][]ingest.Frame
+	for i := range 1000 {
+		st := stackAt(fmt.Sprintf("mod%d.py", i%37), 10+i, fmt.Sprintf("f%d", i%91))
+		// Deep stacks, as real ones are (up to ~100 frames).
+		for j := range 40 {
+			st = append(st, torchFrame("nn/modules/module.py", 1700+j, "_call_impl"))
+		}
+		stacks = append(stacks, st)
+	}
+	ids := make([]ingest.StackID, len(stacks))
+	for i, st := range stacks {
+		ids[i] = b.stack(st)
+	}
+	tr := make([]ingest.TraceEntry, 0, entries)
+	t := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC).UnixMicro()
+	for len(tr) < entries {
+		addr := uint64(0x7f0000000000 + rng.IntN(1<<30)&^511)
+		size := int64(512 * (1 + rng.IntN(4096)))
+		st := ids[rng.IntN(len(ids))]
+		t += 3
+		tr = append(tr,
+			ingest.TraceEntry{Action: ingest.ActionAlloc, Addr: addr, Size: size, TimeUS: t, Stack: st},
+			ingest.TraceEntry{Action: ingest.ActionFreeRequested, Addr: addr, Size: size, TimeUS: t + 1, Stack: st},
+			ingest.TraceEntry{Action: ingest.ActionFreeCompleted, Addr: addr, Size: size, TimeUS: t + 2, Stack: st})
+	}
+	b.s.Stacks.Seal()
+	stacksTable := b.s.Stacks
+
+	run := &ingest.Run{Dir: "big", Location: time.UTC}
+	for i := range n {
+		s := &ingest.Snapshot{Generation: ingest.GenTimed, Stacks: stacksTable, Traces: [][]ingest.TraceEntry{tr}}
+		addr := uint64(0x7f0000000000)
+		per := 64
+		for k := 0; k < blocks; k += per {
+			seg := ingest.Segment{Device: 0, Address: addr, Pool: ingest.PoolLarge}
+			for j := range per {
+				size := int64(1 << 20)
+				if (k+j)%10 == 0 && (k+j)/10 > i*blocks/(10*n) {
+					seg.Blocks = append(seg.Blocks, ingest.Block{Address: addr, Size: size, State: ingest.StateInactive})
+				} else {
+					seg.Blocks = append(seg.Blocks, ingest.Block{Address: addr, Size: size, RequestedSize: size, State: ingest.StateActiveAllocated, Stack: ids[(k+j)%len(ids)]})
+				}
+				seg.TotalSize += size
+				addr += uint64(size)
+			}
+			s.Segments = append(s.Segments, seg)
+		}
+		step := int64(100 * (i + 1))
+		run.Snapshots = append(run.Snapshots, &ingest.SnapshotFile{
+			Source: ingest.Source{Path: fmt.Sprintf("snapshot_step_%06d.pickle", step)}, Step: step, Rank: ingest.NoRank, Snapshot: s,
+		})
+	}
+	return run
+}
+
+// BenchmarkAnalyze measures Analyze on 100 snapshots of 1M trace entries
+// and 20k live blocks each: the issue asks for seconds, not minutes.
+func BenchmarkAnalyze(b *testing.B) {
+	for _, c := range []struct{ n, entries, blocks int }{{10, 100_000, 2000}, {100, 1_000_000, 20_000}} {
+		b.Run(fmt.Sprintf("snapshots=%d/entries=%d", c.n, c.entries), func(b *testing.B) {
+			run := bigRun(c.n, c.entries, c.blocks)
+			b.ResetTimer()
+			for b.Loop() {
+				f := Analyze(run, Options{})
+				if len(f.Devices) != 1 {
+					b.Fatal("no device")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFitTrend measures one trend verdict on 40 points.
+func BenchmarkFitTrend(b *testing.B) {
+	y := gen(40, 1, shapes["leak under phase noise"])
+	x := xs(40)
+	for b.Loop() {
+		FitTrend(MetricAllocated, "step", x, y, DefaultTrendRules())
+	}
+}
+
+// BenchmarkGroupLive measures the grouping of one snapshot's live blocks.
+func BenchmarkGroupLive(b *testing.B) {
+	run := bigRun(1, 1000, 20_000)
+	s := run.Snapshots[0].Snapshot
+	for b.Loop() {
+		GroupLive(s, 0)
+	}
+}

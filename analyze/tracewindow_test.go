@@ -1,0 +1,161 @@
+package analyze
+
+import (
+	"strings"
+	"testing"
+
+	"gpureport/ingest"
+)
+
+func TestTraceOverflow(t *testing.T) {
+	allocs := func(n int) *snapBuilder {
+		b := newSnap().segment(0, live(1*mib, nil))
+		for i := range n {
+			b.event(0, ingest.ActionAlloc, uint64(0x1000*(i+1)), 512, 0, nil)
+		}
+		return b
+	}
+	tests := []struct {
+		name string
+		snap *ingest.Snapshot
+		want bool
+		why  string
+	}{
+		{"short complete trace", allocs(7).done(), false, ""},
+		{"round length", allocs(1000).done(), true, "exactly 1000 events"},
+		{"power of two", allocs(4096).done(), true, "exactly 4096 events"},
+		{"one entry", allocs(1).done(), true, "exactly 1 events"},
+		{"starts with frees", newSnap().segment(0, live(1*mib, nil)).
+			event(0, ingest.ActionFreeRequested, 0x99, 512, 0, nil).
+			event(0, ingest.ActionFreeCompleted, 0x99, 512, 0, nil).
+			event(0, ingest.ActionAlloc, 0x1000, 512, 0, nil).done(), true, "frees of 1 blocks"},
+		{"no trace", newSnap().segment(0, live(1*mib, nil)).done(), false, ""},
+	}
+	for _, tt := range tests {
+		got, why := TraceOverflow(tt.snap, 0)
+		if got != tt.want || !strings.Contains(why, tt.why) {
+			t.Errorf("%s: %v %q", tt.name, got, why)
+		}
+	}
+	s := allocs(3).done()
+	s.Settings = ingest.AllocatorSettings{Present: true, Raw: []ingest.KeyValue{{Key: "trace_alloc_overflowed", Value: "True"}}}
+	if got, why := TraceOverflow(s, 0); !got || !strings.Contains(why, "trace_alloc_overflowed") {
+		t.Errorf("settings flag: %v %q", got, why)
+	}
+}
+
+func TestTraceWindow(t *testing.T) {
+	kept := stackAt("train.py", 57, "train_step")
+	tmp := stackAt("model.py", 88, "forward")
+	b := newSnap()
+	b.segment(0, live(2*mib, kept), free(18*mib))
+	seg := b.s.Segments[0].Address
+	b.event(0, ingest.ActionSegmentAlloc, seg, 20*mib, 10, nil).
+		event(0, ingest.ActionAlloc, seg+2*uint64(mib), 3*mib, 11, tmp).
+		event(0, ingest.ActionAlloc, seg, 2*mib-100, 12, kept). // rounded to 2 MiB
+		event(0, ingest.ActionFreeRequested, seg+2*uint64(mib), 3*mib, 13, tmp).
+		event(0, ingest.ActionFreeCompleted, seg+2*uint64(mib), 3*mib, 14, tmp)
+	w := TraceWindowOf(file(b.done(), "s.pickle", 1, ingest.NoRank), 0)
+	if w == nil {
+		t.Fatal("no trace window")
+	}
+	wantAlloc := []int64{0, 3 * mib, 5 * mib, 2 * mib, 2 * mib}
+	wantRes := []int64{20 * mib, 20 * mib, 20 * mib, 20 * mib, 20 * mib}
+	if len(w.Timeline) != 5 {
+		t.Fatalf("timeline %+v", w.Timeline)
+	}
+	for i, p := range w.Timeline {
+		if p.Allocated != wantAlloc[i] || p.Reserved != wantRes[i] || p.TimeUS != int64(10+i) {
+			t.Errorf("timeline[%d] = %+v, want allocated %d reserved %d", i, p, wantAlloc[i], wantRes[i])
+		}
+	}
+	if w.PeakAllocated != 5*mib || w.NeverFreedBytes != 2*mib || len(w.NeverFreed) != 1 || w.NeverFreed[0].Site != "train.py:57" || w.UnknownFrees != 0 {
+		t.Errorf("window %+v", w)
+	}
+}
+
+// fragSnapshot is a device whose free memory is cut into holes: two
+// 20 MiB segments, 30 MiB free in all, the largest hole 9 MiB. The trace
+// ends with an OOM for 16 MiB and, after it, frees and allocs that the
+// OOM explanation must undo.
+func fragSnapshot() *ingest.Snapshot {
+	a := stackAt("model.py", 30, "forward")
+	b := newSnap()
+	// Segment 1 as the snapshot sees it: the 2 MiB block at its start
+	// was freed after the OOM.
+	b.segment(0, free(8*mib), live(2*mib, a), free(6*mib), live(4*mib, a))
+	// Segment 2: the 1 MiB block at +1 MiB was allocated after the OOM.
+	b.segment(0, live(1*mib, a), live(1*mib, a), free(8*mib), live(1*mib, a), free(9*mib))
+	s1, s2 := b.s.Segments[0].Address, b.s.Segments[1].Address
+	b.event(0, ingest.ActionAlloc, s1, 2*mib, 1, a).
+		event(0, ingest.ActionOOM, 2*uint64(mib), 16*mib, 2, stackAt("train.py", 40, "step")).
+		event(0, ingest.ActionFreeRequested, s1, 2*mib, 3, a).
+		event(0, ingest.ActionFreeCompleted, s1, 2*mib, 4, a).
+		event(0, ingest.ActionAlloc, s2+uint64(mib), 1*mib, 5, a)
+	return b.done()
+}
+
+func TestOOMFragmentationReplay(t *testing.T) {
+	run := &ingest.Run{Dir: "frag", Snapshots: []*ingest.SnapshotFile{file(fragSnapshot(), "oom.pickle", 5, ingest.NoRank)}}
+	f := Analyze(run, Options{})
+	if len(f.OOMs) != 1 {
+		t.Fatalf("%d OOMs", len(f.OOMs))
+	}
+	o := f.OOMs[0]
+	checks := []struct {
+		name      string
+		got, want int64
+	}{
+		{"reserved", o.Reserved, 40 * mib},
+		{"allocated", o.Allocated, 10 * mib}, // 2+2+4 in segment 1, 1+1 in segment 2
+		{"cached free", o.CachedFree, 30 * mib},
+		{"largest free", o.LargestFree, 9 * mib},
+		{"freed after", o.FreedAfter, 2 * mib},
+		{"requested", o.Requested, 16 * mib},
+		{"device free", o.DeviceFree, 2 * mib},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	if o.Class != "fragmentation" || !o.Reconstructed || o.Site != "train.py:40" {
+		t.Errorf("class %q reconstructed %v site %q", o.Class, o.Reconstructed, o.Site)
+	}
+	var settings []string
+	for _, r := range o.Recommendations {
+		settings = append(settings, r.Setting)
+		if r.Evidence == "" {
+			t.Errorf("recommendation %q without evidence", r.Setting)
+		}
+	}
+	joined := strings.Join(settings, "\n")
+	for _, want := range []string{"expandable_segments:True", "max_split_size_mb:", "garbage_collection_threshold:"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("recommendations lack %s: %v", want, settings)
+		}
+	}
+	if !f.Verdict.OOM || !f.Verdict.Fragmentation || f.Verdict.Leak {
+		t.Errorf("verdict %+v", f.Verdict)
+	}
+	// With expandable segments in force, it is not recommended again.
+	s := fragSnapshot()
+	s.Settings = ingest.AllocatorSettings{Present: true, ExpandableSegments: true, MaxSplitSize: -1, Conf: "expandable_segments:True"}
+	run.Snapshots[0].Snapshot = s
+	for _, r := range Analyze(run, Options{}).OOMs[0].Recommendations {
+		if strings.Contains(r.Setting, "expandable_segments") {
+			t.Errorf("recommended %q although it is set", r.Setting)
+		}
+	}
+}
+
+func TestSplitSuggestion(t *testing.T) {
+	tests := []struct{ req, want int64 }{
+		{16 * mib, 64}, {300 * mib, 128}, {1 * gib, 512}, {5 * gib, 1024},
+	}
+	for _, tt := range tests {
+		if got := splitSuggestionMiB(tt.req); got != tt.want {
+			t.Errorf("splitSuggestionMiB(%d) = %d, want %d", tt.req, got, tt.want)
+		}
+	}
+}
