@@ -32,9 +32,12 @@ const (
 
 // Labels is a corpus's labels.json.
 type Labels struct {
-	Generator string      `json:"generator"`
-	Seed      int64       `json:"seed"`
-	Cases     []LabelCase `json:"cases"`
+	// Generator names the program that wrote the corpus.
+	Generator string `json:"generator"`
+	// Seed is the corpus seed.
+	Seed int64 `json:"seed"`
+	// Cases are the labelled runs.
+	Cases []LabelCase `json:"cases"`
 }
 
 // LabelCase is one labelled run of the corpus.
@@ -59,10 +62,14 @@ type LabelCase struct {
 
 // Flags are the four verdict flags.
 type Flags struct {
-	Leak                 bool `json:"leak"`
+	// Leak is a leak of PyTorch tensors (Verdict.Leak).
+	Leak bool `json:"leak"`
+	// OutsideAllocatorLeak is growth outside the caching allocator.
 	OutsideAllocatorLeak bool `json:"outside_allocator_leak"`
-	Fragmentation        bool `json:"fragmentation"`
-	OOM                  bool `json:"oom"`
+	// Fragmentation is cached memory lost to holes.
+	Fragmentation bool `json:"fragmentation"`
+	// OOM is an out-of-memory event.
+	OOM bool `json:"oom"`
 }
 
 // FlagNames returns the flags' labels.json names in report order.
@@ -131,6 +138,7 @@ func ResultOf(name string, f *Findings) CaseResult {
 
 // Confusion is a binary confusion matrix with its rates.
 type Confusion struct {
+	// TP, FP, FN and TN count true and false positives and negatives.
 	TP, FP, FN, TN int
 	// Precision and Recall as defined in the package comment.
 	Precision, Recall float64
@@ -182,6 +190,7 @@ type Score struct {
 
 // Miss is a misclassified case.
 type Miss struct {
+	// Case and Scenario name the case.
 	Case, Scenario string
 	// Wrong lists what was wrong: flags ("leak: got true, want false") and
 	// the site ("top site model.py:88, want train.py:57").

@@ -69,6 +69,8 @@ type Inputs struct {
 
 // LogInfo describes one GPU log (summary.json inputs.gpu_logs[]).
 type LogInfo struct {
+	// Path is the log file, relative to the run directory; Format the
+	// format detected from its content.
 	Path   string
 	Format ingest.LogFormat
 	// Samples counts readings of one GPU (or process) at one time.
@@ -502,6 +504,7 @@ type RankComparison struct {
 
 // RankSummary is one rank's line in the rank comparison.
 type RankSummary struct {
+	// Rank and Device identify the series.
 	Rank   int
 	Device int
 	// PeakAllocated and PeakReserved are bytes.
@@ -605,6 +608,11 @@ type TimelinePoint struct {
 
 // Verdict is the run's overall verdict.
 type Verdict struct {
+	// Leak: PyTorch tensors leak (an unsuppressed suspect, or allocated
+	// growth without stacks). OutsideAllocatorLeak: memory outside the
+	// caching allocator grows. Fragmentation: cached memory is lost to
+	// holes (or an OOM was a fragmentation OOM). OOM: an out-of-memory
+	// event was recorded. See verdict.go for the rules.
 	Leak                 bool
 	OutsideAllocatorLeak bool
 	Fragmentation        bool

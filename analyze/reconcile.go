@@ -130,8 +130,9 @@ func gpuTrend(d *Device, per string, rules TrendRules) *Trend {
 	}
 	if len(x) < rules.MinPoints {
 		x, y, per = x[:0], y[:0], "hour"
-		t0 := g.Times[0]
-		for i := range g.Used {
+		lo, hi := busySpan(g.Used)
+		t0 := g.Times[lo]
+		for i := lo; i < hi; i++ {
 			x = append(x, g.Times[i].Sub(t0).Hours())
 			y = append(y, float64(g.Used[i]))
 		}
@@ -139,6 +140,29 @@ func gpuTrend(d *Device, per string, rules TrendRules) *Trend {
 	x, y = binMedians(x, y, maxGPUPoints)
 	t := FitTrend(MetricGPUUsed, per, x, y, rules)
 	return &t
+}
+
+// busySpan returns the range [lo, hi) of readings without the idle
+// stretches at either end: logging usually starts before the training
+// process and outlives it, and those readings (below half the median) are
+// not the run's memory.
+func busySpan(used []int64) (int, int) {
+	v := make([]float64, len(used))
+	for i, u := range used {
+		v[i] = float64(u)
+	}
+	half := median(v) / 2
+	lo, hi := 0, len(used)
+	for lo < hi && v[lo] < half {
+		lo++
+	}
+	for hi > lo && v[hi-1] < half {
+		hi--
+	}
+	if hi <= lo {
+		return 0, len(used)
+	}
+	return lo, hi
 }
 
 // binMedians reduces sorted (x, y) to at most k points: k equal-count

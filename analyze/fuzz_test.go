@@ -1,0 +1,59 @@
+package analyze
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParseSuppressions checks that any suppression file either parses
+// into rules that can be matched, or fails with an error naming the file
+// and line; it must never panic.
+func FuzzParseSuppressions(f *testing.F) {
+	for _, seed := range []string{
+		"fingerprint 3fa9c2d81b07 # ticket\n",
+		"3fa9c2d81b07\nsite train.py:57\nfunction *warm*\nframe */apex/*\n",
+		"\ufeff# only a comment\n\n",
+		"site [\n",
+		"frame a b\n",
+		"fingerprint zz\n",
+		strings.Repeat("site x:1\n", 50),
+	} {
+		f.Add([]byte(seed))
+	}
+	sig := SignatureOf(stackAt("train.py", 57, "train_step"))
+	frames := stackAt("train.py", 57, "train_step")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rules, err := ParseSuppressions("s.txt", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "s.txt:") {
+				t.Fatalf("error without the file and line: %v", err)
+			}
+			return
+		}
+		for _, r := range rules {
+			if r.Pattern == "" || r.Source == "" {
+				t.Fatalf("empty rule %+v", r)
+			}
+			r.Matches(sig, frames)
+		}
+	})
+}
+
+// FuzzParseLabels checks labels.json parsing never panics and that a
+// parsed corpus can be evaluated.
+func FuzzParseLabels(f *testing.F) {
+	f.Add([]byte(labelsJSON))
+	f.Add([]byte(`{"cases": [{"name": "a", "leak_rank": 3}]}`))
+	f.Add([]byte(`{"cases": [{"name": "a"}, {"name": "a"}]}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := ParseLabels("labels.json", data)
+		if err != nil {
+			return
+		}
+		ev := Evaluate(l, []CaseResult{{Case: l.Cases[0].Name, Got: Flags{Leak: true}}})
+		if ev.Overall.Cases != len(l.Cases) {
+			t.Fatalf("scored %d of %d cases", ev.Overall.Cases, len(l.Cases))
+		}
+	})
+}
