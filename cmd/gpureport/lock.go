@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"gpureport/ingest"
+)
+
+// lockName is the lock file inside a report or overview folder.
+const lockName = ".lock"
+
+// staleLockAge is how old a lock held from another host may get before it
+// is taken over (its holder cannot be checked from here).
+const staleLockAge = 6 * time.Hour
+
+// errLocked means another gpureport holds the lock.
+var errLocked = errors.New("locked")
+
+// acquireLock takes the lock of folder dir (created if needed): a file
+// made with O_EXCL holding "pid host start-time". A lock whose process is
+// gone (same host), or that is older than staleLockAge (another host), is
+// stale and taken over. The returned func releases the lock. The error
+// wraps errLocked, naming the holder, when the lock is held.
+func acquireLock(dir string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, lockName)
+	host, _ := os.Hostname()
+	for attempt := 0; attempt < 2; attempt++ {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			_, werr := fmt.Fprintf(f, "%d %s %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
+			cerr := f.Close()
+			if werr != nil || cerr != nil {
+				os.Remove(path)
+				return nil, fmt.Errorf("lock %s: %w", path, errors.Join(werr, cerr))
+			}
+			return func() { os.Remove(path) }, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		holder, stale := lockHolder(path, host)
+		if !stale {
+			return nil, fmt.Errorf("%s is %w by %s", dir, errLocked, holder)
+		}
+		// Take over a stale lock: remove it and retry once. Two takers
+		// racing here both remove, and O_EXCL lets one of them win.
+		os.Remove(path)
+	}
+	return nil, fmt.Errorf("%s is %w (lock keeps reappearing)", dir, errLocked)
+}
+
+// lockHolder describes the lock's holder and whether the lock is stale.
+func lockHolder(path, host string) (string, bool) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "nobody", true // vanished: retry
+	}
+	b, err := os.ReadFile(path)
+	fields := strings.Fields(string(b))
+	if err != nil || len(fields) < 2 {
+		// Unreadable or half-written: stale only once it is old, since its
+		// writer may be between create and write.
+		return "an unknown process", time.Since(st.ModTime()) > time.Minute
+	}
+	pid, _ := strconv.Atoi(fields[0])
+	desc := fmt.Sprintf("pid %d on %s since %s", pid, fields[1], strings.Join(fields[2:], " "))
+	if fields[1] == host && pid > 0 {
+		return desc, !processAlive(pid)
+	}
+	return desc, time.Since(st.ModTime()) > staleLockAge
+}
+
+// processAlive reports whether a process with pid exists on this host.
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// lockReport takes the lock of a single run's report folder (outDir, or
+// RUN_DIR/gpureport). It returns a release func and exitOK, or the exit
+// code to stop with: exitLocked when another gpureport writes the same
+// report. A run directory that does not exist is left for reportRun to
+// report, rather than created here.
+func lockReport(runDir, outDir string, stderr io.Writer) (func(), int) {
+	if outDir == "" {
+		if st, err := os.Stat(runDir); err != nil || !st.IsDir() {
+			return func() {}, exitOK
+		}
+		outDir = filepath.Join(runDir, ingest.OutputDirName)
+	}
+	release, err := acquireLock(outDir)
+	switch {
+	case errors.Is(err, errLocked):
+		fmt.Fprintf(stderr, "gpureport: %v\n", err)
+		return nil, exitLocked
+	case err != nil:
+		fmt.Fprintf(stderr, "gpureport: %v\n", err)
+		return nil, exitWriteFailed
+	}
+	return release, exitOK
+}
