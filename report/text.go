@@ -38,7 +38,7 @@ func Text(w io.Writer, f *analyze.Findings) error {
 			line += " of " + Bytes(fg.capacity)
 		}
 		fmt.Fprintln(bw, line)
-		fmt.Fprintf(bw, "  %-16s allocated %s\n", "", trendText(fg.trend))
+		fmt.Fprintf(bw, "  %-16s allocated trend: %s\n", "", trendText(fg.trend))
 		if p := projectionText(fg.trend, lastX(d)); p != "" {
 			fmt.Fprintf(bw, "  %-16s %s\n", "", p)
 		}

@@ -202,10 +202,10 @@ func reportRuns(ctx context.Context, runs []runDir, opt reportOptions, prog *pro
 
 // reportOneRun reports one run of a batch under its lock, or finds it
 // unchanged since its last report.
-func reportOneRun(ctx context.Context, run runDir, opt reportOptions, key string, log *slog.Logger) batchResult {
+func reportOneRun(ctx context.Context, run runDir, opt reportOptions, key string, log *slog.Logger) (res batchResult) {
 	t0 := time.Now()
 	outDir := filepath.Join(run.Path, ingest.OutputDirName)
-	res := batchResult{run: run, outDir: outDir}
+	res = batchResult{run: run, outDir: outDir}
 	defer func() { res.elapsed = time.Since(t0) }()
 	release, err := acquireLock(outDir)
 	if err != nil {

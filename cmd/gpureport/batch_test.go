@@ -144,6 +144,10 @@ func TestLock(t *testing.T) {
 		t.Fatalf("after release: %v", err)
 	}
 	release2()
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("the folder the lock created is left behind")
+	}
+	os.MkdirAll(dir, 0o755)
 
 	// A lock left by a process that is gone is stale and taken over.
 	host, _ := os.Hostname()
@@ -254,7 +258,7 @@ func batchRoot(t testing.TB, n int) string {
 	return root
 }
 
-func runCmd(t testing.TB, args ...string) (int, string, string) {
+func runTB(t testing.TB, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(context.Background(), args, &out, &errb)
@@ -264,7 +268,7 @@ func runCmd(t testing.TB, args ...string) (int, string, string) {
 func TestBatch(t *testing.T) {
 	root := batchRoot(t, 4)
 	overview := filepath.Join(t.TempDir(), "overview")
-	code, out, errs := runCmd(t, "--batch", "-q", "-o", overview, root)
+	code, out, errs := runTB(t, "--batch", "-q", "-o", overview, root)
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -285,7 +289,7 @@ func TestBatch(t *testing.T) {
 	}
 
 	// Second pass: nothing changed, nothing is rewritten.
-	code, out, _ = runCmd(t, "--batch", "-q", "-o", overview, root)
+	code, out, _ = runTB(t, "--batch", "-q", "-o", overview, root)
 	if code != exitOK || !strings.Contains(out, "4 runs (0 reported, 4 unchanged") {
 		t.Errorf("second pass: exit %d, %s", code, out)
 	}
@@ -295,7 +299,7 @@ func TestBatch(t *testing.T) {
 
 	// A new snapshot in one run: only that run is reported again.
 	writeFiles(t, root, map[string][]byte{"exp1/run01/snapshot_step_300.pickle": tinySnapshot(t)})
-	code, out, _ = runCmd(t, "--batch", "-q", "-o", overview, root)
+	code, out, _ = runTB(t, "--batch", "-q", "-o", overview, root)
 	if code != exitOK || !strings.Contains(out, "4 runs (1 reported, 3 unchanged") {
 		t.Errorf("third pass: exit %d, %s", code, out)
 	}
@@ -303,7 +307,7 @@ func TestBatch(t *testing.T) {
 	// --fail-on reads unchanged runs' verdicts from their summary.json;
 	// a fingerprint seen for the first time is marked new, then not.
 	plantLeak(t, filepath.Join(report0, report.SummaryFile), "f00dfeed12345678")
-	code, _, errs = runCmd(t, "--batch", "-q", "--fail-on", "leak", "-o", overview, root)
+	code, _, errs = runTB(t, "--batch", "-q", "--fail-on", "leak", "-o", overview, root)
 	if code != exitFailOn || !strings.Contains(errs, "run00 (leak)") {
 		t.Errorf("fail-on: exit %d, stderr %s", code, errs)
 	}
@@ -314,7 +318,7 @@ func TestBatch(t *testing.T) {
 	if i, j := strings.Index(string(page), "run00"), strings.Index(string(page), "run01"); i < 0 || j < 0 || i > j {
 		t.Error("the leaking run is not ranked first")
 	}
-	runCmd(t, "--batch", "-q", "-o", overview, root)
+	runTB(t, "--batch", "-q", "-o", overview, root)
 	page, _ = os.ReadFile(filepath.Join(overview, "index.html"))
 	if strings.Contains(string(page), `<span class="tag new">new</span>`) {
 		t.Error("a fingerprint from the previous batch is still marked new")
@@ -344,7 +348,7 @@ func TestBatchShards(t *testing.T) {
 	overview := filepath.Join(t.TempDir(), "overview")
 	total := 0
 	for i := 0; i < 3; i++ {
-		code, out, errs := runCmd(t, "--batch", "-q", "--shard", fmt.Sprintf("%d/3", i), "-o", overview, root)
+		code, out, errs := runTB(t, "--batch", "-q", "--shard", fmt.Sprintf("%d/3", i), "-o", overview, root)
 		if code != exitOK && code != exitNothingUsable {
 			t.Fatalf("shard %d: exit %d\n%s\n%s", i, code, out, errs)
 		}
@@ -372,7 +376,7 @@ func TestBatchLockedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release()
-	code, stdout, _ := runCmd(t, "--batch", "-q", "-o", filepath.Join(t.TempDir(), "ov"), root)
+	code, stdout, _ := runTB(t, "--batch", "-q", "-o", filepath.Join(t.TempDir(), "ov"), root)
 	if code != exitOK || !strings.Contains(stdout, "1 reported") || !strings.Contains(stdout, "1 locked") {
 		t.Errorf("exit %d, %s", code, stdout)
 	}
@@ -389,7 +393,7 @@ func TestSingleRunLocked(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release()
-	if code, _, errs := runCmd(t, "-q", runDir); code != exitLocked || !strings.Contains(errs, "locked") {
+	if code, _, errs := runTB(t, "-q", runDir); code != exitLocked || !strings.Contains(errs, "locked") {
 		t.Errorf("exit %d, %s; want %d", code, errs, exitLocked)
 	}
 }
@@ -407,12 +411,12 @@ func BenchmarkBatchUnchanged(b *testing.B) {
 	}
 	writeFiles(b, root, files)
 	overview := filepath.Join(b.TempDir(), "ov")
-	if code, out, errs := runCmd(b, "--batch", "-q", "-o", overview, root); code != exitOK {
+	if code, out, errs := runTB(b, "--batch", "-q", "-o", overview, root); code != exitOK {
 		b.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		code, out, _ := runCmd(b, "--batch", "-q", "-o", overview, root)
+		code, out, _ := runTB(b, "--batch", "-q", "-o", overview, root)
 		if code != exitOK || !strings.Contains(out, "100 unchanged") {
 			b.Fatalf("exit %d: %s", code, out)
 		}

@@ -27,9 +27,13 @@ var errLocked = errors.New("locked")
 // acquireLock takes the lock of folder dir (created if needed): a file
 // made with O_EXCL holding "pid host start-time". A lock whose process is
 // gone (same host), or that is older than staleLockAge (another host), is
-// stale and taken over. The returned func releases the lock. The error
-// wraps errLocked, naming the holder, when the lock is held.
+// stale and taken over. The returned func releases the lock, and removes
+// dir again when acquireLock created it and nothing else was written
+// there. The error wraps errLocked, naming the holder, when the lock is
+// held.
 func acquireLock(dir string) (func(), error) {
+	_, statErr := os.Stat(dir)
+	created := errors.Is(statErr, os.ErrNotExist)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
@@ -44,7 +48,12 @@ func acquireLock(dir string) (func(), error) {
 				os.Remove(path)
 				return nil, fmt.Errorf("lock %s: %w", path, errors.Join(werr, cerr))
 			}
-			return func() { os.Remove(path) }, nil
+			return func() {
+				os.Remove(path)
+				if created {
+					os.Remove(dir) // only succeeds when empty
+				}
+			}, nil
 		}
 		if !errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
