@@ -83,16 +83,48 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 			slope, lo, hi, verdict, pval = 120_000, -2e5, 4.4e5, "flat", 0.41
 		}
 		at := analyze.Trend{Metric: "allocated_bytes", Per: "step", N: 10, Slope: slope, Lo: lo, Hi: hi,
-			Intercept: 20*gib - slope*100, PValue: pval, Method: "Theil-Sen", FitFrom: 2, Verdict: verdict}
+			Intercept: 20*gib - slope*100, PValue: pval, StepPValue: 0.002, Method: "Theil-Sen", FitFrom: 2, FitX0: 300, FitX1: 1200,
+			Growth: slope * 900, Level: 20 * gib, R2: 0.97, ChangePoint: -1, Verdict: verdict, Pattern: "steady growth",
+			Reason: "Mann-Kendall p<0.001 and the slope interval lies above zero; growth continues in the second half."}
+		if rank == 0 {
+			at.Pattern, at.Reason = "noisy, no trend", "Mann-Kendall p=0.41: no trend."
+		}
 		if rank == 1 {
-			x := (80*gib - at.Intercept) / slope
-			at.Projection = &analyze.Projection{Capacity: 80 * gib, X: x, XLo: (80*gib - at.Intercept) / hi, XHi: (80*gib - at.Intercept) / lo,
-				Remaining: x - 1200, Hours: (x - 1200) / 100 * 10 / 60, Horizon: 10}
+			// As analyze.Project computes it, with a 40 GiB limit so the
+			// projection falls within the horizon.
+			limit := float64(40 * gib)
+			left := limit - (at.Intercept + slope*1200)
+			at.Projection = &analyze.Projection{Capacity: int64(limit), Basis: "40.0 GiB --capacity", Horizon: 10,
+				Remaining: left / slope, RemainingLo: left / hi, RemainingHi: left / lo}
+			at.Projection.X, at.Projection.XLo, at.Projection.XHi = 1200+at.Projection.Remaining, 1200+at.Projection.RemainingLo, 1200+at.Projection.RemainingHi
+			pace := 10.0 / 60 / 100 // hours per step
+			at.Projection.Hours, at.Projection.HoursLo, at.Projection.HoursHi = at.Projection.Remaining*pace, at.Projection.RemainingLo*pace, at.Projection.RemainingHi*pace
 		}
 		d.Trends = []analyze.Trend{at,
 			{Metric: "reserved_bytes", Per: "step", N: 10, Slope: slope * 1.25, Lo: lo * 1.25, Hi: hi * 1.25, Intercept: 26 * gib, PValue: pval, Method: "Theil-Sen", FitFrom: 2, Verdict: verdict},
 		}
 		d.Verdict = verdict
+		d.GPUJoin = fmt.Sprintf("nvidia-smi index %d = rank %d (guess: every rank's snapshots are on cuda:0)", rank, rank)
+		d.Coverage.Level = "partial"
+		d.Coverage.MinLiveWithStack = 0.5
+		d.Coverage.PerPoint = []float64{0.5, d.Coverage.LiveWithStack}
+		d.Reconciliation = &analyze.Reconciliation{Matched: 12, Level: 900 * mibB, Reason: "nvidia-smi shows 900 MiB more than reserved, flat: CUDA context and NCCL."}
+		d.TraceWindow = &analyze.TraceWindow{Path: d.Points[11].Path, Entries: 50000, Start: fixtureStart.Add(110 * time.Minute), End: fixtureStart.Add(2 * time.Hour),
+			PeakAllocated: 21 * gib, NeverFreedBytes: 96 * mibB, UnknownFrees: 12,
+			NeverFreed: []analyze.LiveGroup{{Signature: analyze.Signature{Site: "train.py:57", Function: "train_step", Fingerprint: "7f3a9c01d2e4"}, Bytes: 96 * mibB, Blocks: 2}}}
+		for k := 0; k < 40; k++ {
+			a := 20*gib + int64(k%8)*256*mibB
+			d.TraceWindow.Timeline = append(d.TraceWindow.Timeline, analyze.TimelinePoint{Index: k * 1250, Allocated: a, Reserved: 26 * gib})
+		}
+		for gi, site := range []string{"train.py:57", "model.py:88", "optim.py:12"} {
+			g := analyze.Group{Signature: analyze.Signature{Site: site, Function: []string{"train_step", "forward", "step"}[gi], Fingerprint: fmt.Sprintf("%012x", 0xabc000+gi)}}
+			for i := range d.Points {
+				g.Bytes = append(g.Bytes, int64(gi+1)*gib+int64(i)*leak*int64(1-min(gi, 1)))
+				g.Blocks = append(g.Blocks, 100*(gi+1))
+			}
+			d.Groups = append(d.Groups, g)
+		}
+		d.Groups = append(d.Groups, analyze.Group{Signature: analyze.Signature{Site: "(other)"}, Other: true, Bytes: make([]int64, 12), Blocks: make([]int, 12)})
 		fr := &analyze.Fragmentation{Reason: "cached free memory stays at 6.0 GiB while the largest free block shrinks to 1.3 GiB"}
 		for _, p := range d.Points {
 			fr.Points = append(fr.Points, analyze.FragPoint{Inactive: p.Usage.Inactive, LargestFree: p.Usage.LargestFree,
@@ -104,6 +136,8 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 			d.Suspects = []analyze.Suspect{fixtureSuspect(d, "train.py", 57, "train_step", "7f3a9c01d2e4b5a6", leak),
 				fixtureSuspect(d, "data/cache.py", 12, "remember", "0c11d00d5eedf00d", 2*mibB)}
 			d.Suspects[1].Suppressed = "known: dataset cache"
+			d.Suspects[0].Confidence, d.Suspects[0].Share = "high", 0.98
+			d.Suspects[0].Evidence = []string{"live bytes rose in 11 of 11 intervals", "+528 MiB over 1,100 steps", "92% of live bytes carry stacks"}
 		}
 		f.Devices = append(f.Devices, d)
 		run.Snapshots = append(run.Snapshots, fixtureSnapshotFile(d.Points[len(d.Points)-1].Path, rank))
@@ -111,21 +145,26 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 	f.Ranks = &analyze.RankComparison{
 		Ranks: []analyze.RankSummary{
 			{Rank: 0, PeakAllocated: f.Devices[0].Points[11].Usage.Allocated, PeakReserved: f.Devices[0].Points[11].Usage.Reserved, Slope: 120_000},
-			{Rank: 1, PeakAllocated: f.Devices[1].Points[11].Usage.Allocated, PeakReserved: f.Devices[1].Points[11].Usage.Reserved, Slope: float64(48*mibB) / 100},
+			{Rank: 1, PeakAllocated: f.Devices[1].Points[11].Usage.Allocated, PeakReserved: f.Devices[1].Points[11].Usage.Reserved, Slope: float64(48*mibB) / 100,
+				Growing: true, Suspects: 1, TopSuspect: "train.py:57"},
 		},
-		Outlier: 1,
-		Reason:  "rank 1 grows by +480 KiB/step while rank 0 is flat; the difference is train.py:57 train_step",
+		Outlier: 1, OutlierSuspect: "7f3a9c01d2e4b5a6", Skew: 528 * mibB,
+		Reason: "rank 1 grows by +480 KiB/step while rank 0 is flat; the difference is train.py:57 train_step",
 	}
 	f.OOMs = []analyze.OOM{{
 		Path: "rank1/snapshot_step_1200.pickle", Rank: 1, Device: 0, Time: fixtureStart.Add(2 * time.Hour),
 		Requested: 2 * gib, DeviceFree: 512 * mibB, Reserved: 78 * gib, Allocated: 71 * gib, CachedFree: 7 * gib, LargestFree: 1300 * mibB,
-		Class:       "fragmentation",
+		Class: "fragmentation",
+		Site:  "train.py:60", Function: "train_step", Reconstructed: true, FreedAfter: 3 * gib, EstimatedCapacity: 78*gib + 512*mibB,
+		Stack:       []ingest.Frame{{File: "/usr/lib/python3.11/site-packages/torch/nn/functional.py", Line: 2210, Name: "linear"}, {File: "/home/alice/proj/train.py", Line: 60, Name: "train_step"}},
+		TopLive:     []analyze.LiveGroup{{Signature: analyze.Signature{Site: "train.py:57", Function: "train_step", Fingerprint: "7f3a9c01d2e4"}, Bytes: 40 * gib, Blocks: 400}},
 		Explanation: "7.0 GiB were cached free but the largest free block was 1.27 GiB, smaller than the 2.00 GiB request.",
 		Settings:    ingest.AllocatorSettings{Present: true, Conf: "max_split_size_mb:512", MaxSplitSize: 512 * mibB, Raw: []ingest.KeyValue{{Key: "max_split_size", Value: "536870912"}, {Key: "expandable_segments", Value: "False"}}},
 		Recommendations: []analyze.Recommendation{
 			{Setting: "expandable_segments:True", Evidence: "7.0 GiB cached free in 41 segments, none with a 2.00 GiB hole"},
 		},
 	}}
+	f.Thresholds = analyze.Thresholds{Alpha: 0.01, SuspectAlpha: 0.001, MinPoints: 6, MinGrowthBytes: 64 * mibB, MinGrowthShare: 0.02, Horizon: 10}
 	f.Verdict = analyze.Verdict{
 		Leak: true, OOM: true, Fragmentation: true, Severity: "critical",
 		Headline: "Memory leak on rank 1: +480 KiB/step from train.py:57 (train_step); out of memory at step 1200",

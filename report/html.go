@@ -48,6 +48,7 @@ type page struct {
 	Ranks       *rankView
 	Prov        provView
 	Next        []string
+	Methods     []string
 	Licenses    []templates.License
 	Echarts     template.JS
 	Script      template.JS
@@ -78,10 +79,31 @@ type deviceView struct {
 	Map            *segmentMap
 	Coverage       string
 	Pools          []poolRow
+	Groups         []groupRow
+	GroupsOmitted  int
+	Trace          *traceView
+	FragNotes      []string
+}
+
+// groupRow is one stack group in a device's table of top groups.
+type groupRow struct {
+	Site, Function, Fingerprint, First, Last, Peak, Blocks string
+}
+
+// traceView is the within-trace view of a device's last snapshot.
+type traceView struct {
+	Path, Summary string
+	Chart         *chartView
+	NeverFreed    []liveRow
+}
+
+// liveRow is a signature group's live memory at one moment.
+type liveRow struct {
+	Site, Function, Fingerprint, Bytes, Blocks string
 }
 
 type trendRow struct {
-	Metric, Rate, PValue, Method, Verdict, Points, Projection string
+	Metric, Rate, PValue, Method, Verdict, Points, Projection, Reason string
 }
 
 type snapRow struct {
@@ -96,6 +118,9 @@ type poolRow struct {
 }
 
 type oomView struct {
+	Site, Function, State, Limit               string
+	Stack                                      []stackPart
+	TopLive                                    []liveRow
 	Where, Time, Class, Explanation            string
 	Requested, DeviceFree, Reserved, Allocated string
 	CachedFree, LargestFree                    string
@@ -117,6 +142,9 @@ type suspectView struct {
 	Blocks      string
 	Share       string
 	Method      string
+	Confidence  string
+	Evidence    []string
+	GrowthShare string
 	Suppressed  string
 	Stack       []stackPart
 	FramesCut   int
@@ -134,11 +162,12 @@ type rankView struct {
 	Rows    []rankRow
 	Outlier string
 	Reason  string
+	Skew    string
 }
 
 type rankRow struct {
-	Rank, PeakAllocated, PeakReserved, Slope string
-	Outlier                                  bool
+	Rank, Device, PeakAllocated, PeakReserved, Slope, Growing, Suspects, TopSuspect string
+	Outlier                                                                         bool
 }
 
 type provView struct {
@@ -155,7 +184,7 @@ type logRow struct {
 }
 
 type provDevice struct {
-	Label, Order, Axis, Files, Coverage, Overflow, Capacity string
+	Label, Order, Axis, Files, Coverage, Overflow, Capacity, GPUJoin string
 }
 
 // segmentMap is the last snapshot's segments of a device.
@@ -251,18 +280,27 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 	}
 	if r := f.Ranks; r != nil {
 		rv := &rankView{Reason: r.Reason}
+		if r.Skew > 0 {
+			rv.Skew = Bytes(r.Skew)
+		}
 		if r.Outlier != ingest.NoRank {
 			rv.Outlier = fmt.Sprintf("rank %d", r.Outlier)
 		}
 		for _, rs := range r.Ranks {
-			rv.Rows = append(rv.Rows, rankRow{
-				Rank: fmt.Sprint(rs.Rank), PeakAllocated: Bytes(rs.PeakAllocated), PeakReserved: Bytes(rs.PeakReserved),
-				Slope: SignedBytes(rs.Slope), Outlier: rs.Rank == r.Outlier && r.Outlier != ingest.NoRank,
-			})
+			row := rankRow{
+				Rank: fmt.Sprint(rs.Rank), Device: fmt.Sprintf("cuda:%d", rs.Device), PeakAllocated: Bytes(rs.PeakAllocated), PeakReserved: Bytes(rs.PeakReserved),
+				Slope: SignedBytes(rs.Slope), Growing: "no", Suspects: fmt.Sprint(rs.Suspects), TopSuspect: rs.TopSuspect,
+				Outlier: rs.Rank == r.Outlier && r.Outlier != ingest.NoRank,
+			}
+			if rs.Growing {
+				row.Growing = "yes"
+			}
+			rv.Rows = append(rv.Rows, row)
 		}
 		p.Ranks = rv
 	}
 	p.Prov = buildProvenance(f)
+	p.Methods = methods(f.Thresholds)
 	return p, nil
 }
 
@@ -280,7 +318,7 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 		t := &d.Trends[i]
 		dv.Trends = append(dv.Trends, trendRow{
 			Metric: t.Metric, Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
-			Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx),
+			Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: t.Reason,
 		})
 	}
 	var err error
@@ -296,9 +334,29 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 	}
 	if fr := d.Fragmentation; fr != nil {
 		dv.FragReason, dv.Fragmented = fr.Reason, fr.Fragmented
+		if fr.SawTooth {
+			dv.FragNotes = append(dv.FragNotes, "Reserved memory repeatedly falls back while allocated is flat (empty_cache or the allocator's garbage collection): churn, not fragmentation.")
+		}
+		if fr.Trend != nil {
+			dv.FragNotes = append(dv.FragNotes, "Cached free (inactive) trend: "+trendText(fr.Trend)+".")
+		}
+		if fr.SplitTrend != nil {
+			dv.FragNotes = append(dv.FragNotes, "Free memory inside segments that also hold live blocks (empty_cache cannot return it): "+trendText(fr.SplitTrend)+".")
+		}
+	}
+	dv.Groups, dv.GroupsOmitted = groupRows(d)
+	if tw := d.TraceWindow; tw != nil {
+		tv, err := buildTraceView(d, tw)
+		if err != nil {
+			return dv, err
+		}
+		dv.Trace = tv
 	}
 	if r := d.Reconciliation; r != nil {
 		dv.Reconciliation = r.Reason
+		if dv.Reconciliation == "" && r.Matched > 0 {
+			dv.Reconciliation = fmt.Sprintf("Memory outside the PyTorch allocator (nvidia-smi used minus reserved): %s median over %d matched snapshots.", BytesF(r.Level), r.Matched)
+		}
 	}
 	step := 1
 	if len(d.Points) > maxTableRows {
@@ -339,7 +397,22 @@ func buildOOM(o analyze.OOM) oomView {
 		Time:  Timestamp(o.Time), Class: o.Class, Explanation: o.Explanation,
 		Requested: Bytes(o.Requested), DeviceFree: Bytes(o.DeviceFree), Reserved: Bytes(o.Reserved),
 		Allocated: Bytes(o.Allocated), CachedFree: Bytes(o.CachedFree), LargestFree: Bytes(o.LargestFree),
-		Recommendations: o.Recommendations,
+		Recommendations: o.Recommendations, Site: o.Site, Function: o.Function,
+	}
+	if o.Reconstructed {
+		v.State = fmt.Sprintf("State at the OOM rebuilt from the trace (the snapshot was taken later; %s were freed in between).", Bytes(o.FreedAfter))
+	}
+	switch {
+	case o.Capacity > 0:
+		v.Limit = Bytes(o.Capacity)
+	case o.EstimatedCapacity > 0:
+		v.Limit = "at least " + Bytes(o.EstimatedCapacity) + " (reserved + free at the OOM)"
+	}
+	if len(o.Stack) > 0 {
+		v.Stack, _ = foldStack(o.Stack, analyze.UserMask(o.Stack))
+	}
+	for _, g := range o.TopLive {
+		v.TopLive = append(v.TopLive, liveRowOf(g))
 	}
 	if o.Settings.Present {
 		var kv []string
@@ -430,6 +503,11 @@ func buildSuspect(n int, d *analyze.Device, s *analyze.Suspect) (suspectView, er
 		}
 		v.Claim += "."
 	}
+	v.Confidence, v.Evidence = s.Confidence, s.Evidence
+	if finite(s.Share) && s.Share > 0 {
+		v.GrowthShare = Percent(s.Share)
+		v.Claim += fmt.Sprintf(" It accounts for %s of the device's allocated growth.", v.GrowthShare)
+	}
 	v.Stack, v.FramesCut = foldStack(s.Stack, s.User)
 	c, err := suspectChart("suspect-chart-"+fmt.Sprint(n), d, s)
 	if err != nil {
@@ -484,10 +562,15 @@ func buildProvenance(f *analyze.Findings) provView {
 	for _, d := range f.Devices {
 		pd := provDevice{
 			Label: DeviceLabel(d.DeviceKey), Order: string(d.Order), Axis: axisName(d.Axis),
-			Files: Count(int64(len(d.Points))), Coverage: Percent(d.Coverage.LiveWithStack), Overflow: "no", Capacity: "unknown",
+			Files: Count(int64(len(d.Points))), Coverage: coverageText(d.Coverage), Overflow: "no", Capacity: "unknown", GPUJoin: d.GPUJoin,
 		}
 		if d.Coverage.TraceOverflow {
 			pd.Overflow = "yes: the trace ring buffer was full, early events were lost"
+			if d.Coverage.TraceEvidence != "" {
+				pd.Overflow = "yes: " + d.Coverage.TraceEvidence
+			}
+		} else if d.Coverage.TraceEvidence != "" {
+			pd.Overflow = d.Coverage.TraceEvidence
 		}
 		if d.Capacity > 0 {
 			pd.Capacity = Bytes(d.Capacity) + " from " + d.CapacitySource
@@ -603,5 +686,139 @@ func mdPlain(s string) string {
 	}
 	out := b.String()
 	out = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(out)
+	return out
+}
+
+// coverageText is a device's stack coverage: "92% (full; lowest 85%)".
+func coverageText(c analyze.Coverage) string {
+	s := Percent(c.LiveWithStack)
+	var extra []string
+	if c.Level != "" {
+		extra = append(extra, c.Level)
+	}
+	if len(c.PerPoint) > 1 && c.MinLiveWithStack < c.LiveWithStack {
+		extra = append(extra, "lowest "+Percent(c.MinLiveWithStack))
+	}
+	if len(extra) > 0 {
+		s += " (" + strings.Join(extra, "; ") + ")"
+	}
+	return s
+}
+
+// maxGroupRows bounds a device's table of top stack groups.
+const maxGroupRows = 15
+
+// groupRows lists a device's largest stack groups at the last snapshot.
+func groupRows(d *analyze.Device) ([]groupRow, int) {
+	n := len(d.Points)
+	if n == 0 || len(d.Groups) == 0 {
+		return nil, 0
+	}
+	idx := make([]int, len(d.Groups))
+	for i := range idx {
+		idx[i] = i
+	}
+	last := func(g *analyze.Group) int64 {
+		if len(g.Bytes) == 0 {
+			return 0
+		}
+		return g.Bytes[len(g.Bytes)-1]
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(last(&d.Groups[b]), last(&d.Groups[a])) })
+	var rows []groupRow
+	for _, i := range idx {
+		if len(rows) == maxGroupRows {
+			break
+		}
+		g := &d.Groups[i]
+		r := groupRow{Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint}
+		if g.Other {
+			r.Site, r.Function, r.Fingerprint = "(all other groups)", "", ""
+		}
+		var peak int64
+		for _, b := range g.Bytes {
+			peak = max(peak, b)
+		}
+		if len(g.Bytes) > 0 {
+			r.First, r.Last = Bytes(g.Bytes[0]), Bytes(g.Bytes[len(g.Bytes)-1])
+		}
+		r.Peak = Bytes(peak)
+		if k := len(g.Blocks); k > 0 {
+			r.Blocks = Count(int64(g.Blocks[k-1]))
+		}
+		rows = append(rows, r)
+	}
+	return rows, len(d.Groups) - len(rows)
+}
+
+func liveRowOf(g analyze.LiveGroup) liveRow {
+	return liveRow{Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint, Bytes: Bytes(g.Bytes), Blocks: Count(int64(g.Blocks))}
+}
+
+// buildTraceView shows what the last snapshot's trace says on its own.
+func buildTraceView(d *analyze.Device, tw *analyze.TraceWindow) (*traceView, error) {
+	tv := &traceView{Path: tw.Path}
+	tv.Summary = fmt.Sprintf("%s trace events; peak allocated in the window %s; %s allocated in the window and never freed",
+		Count(int64(tw.Entries)), Bytes(tw.PeakAllocated), Bytes(tw.NeverFreedBytes))
+	if !tw.Start.IsZero() && !tw.End.IsZero() {
+		tv.Summary += fmt.Sprintf("; %s to %s", Timestamp(tw.Start), Timestamp(tw.End))
+	}
+	if tw.UnknownFrees > 0 {
+		tv.Summary += fmt.Sprintf("; %s frees of blocks allocated before the window (the ring buffer dropped older events)", Count(int64(tw.UnknownFrees)))
+	}
+	tv.Summary += "."
+	for i, g := range tw.NeverFreed {
+		if i == 20 {
+			break
+		}
+		tv.NeverFreed = append(tv.NeverFreed, liveRowOf(g))
+	}
+	if len(tw.Timeline) >= 2 {
+		var alloc, res []xy
+		maxV := 0.0
+		for _, p := range tw.Timeline {
+			alloc = append(alloc, xy{float64(p.Index), float64(p.Allocated)})
+			res = append(res, xy{float64(p.Index), float64(p.Reserved)})
+			maxV = max(maxV, float64(p.Reserved), float64(p.Allocated))
+		}
+		unit, size := unitFor(maxV)
+		for i := range alloc {
+			alloc[i].y /= size
+			res[i].y /= size
+		}
+		c, err := chartSpec{id: "trace-" + deviceAnchor(d.DeviceKey), xName: "trace event", yName: unit, height: 260, zoom: true,
+			series: []seriesSpec{
+				{name: "allocated", points: downsample(alloc), color: colorAllocated, step: true},
+				{name: "reserved", points: downsample(res), color: colorReserved, step: true},
+			}}.render()
+		if err != nil {
+			return nil, err
+		}
+		tv.Chart = &c
+	}
+	return tv, nil
+}
+
+// methods describes the thresholds the verdict applied.
+func methods(t analyze.Thresholds) []string {
+	if t == (analyze.Thresholds{}) {
+		return nil
+	}
+	var out []string
+	if t.MinPoints > 0 {
+		out = append(out, fmt.Sprintf("A trend verdict needs at least %d snapshots.", t.MinPoints))
+	}
+	if t.Alpha > 0 {
+		out = append(out, fmt.Sprintf("A device series grows when the Mann-Kendall test rejects \"no trend\" at %s and the 95%% interval of the Theil-Sen slope lies above zero.", Number(t.Alpha)))
+	}
+	if t.SuspectAlpha > 0 {
+		out = append(out, fmt.Sprintf("A stack group is a leak suspect at the stricter level %s, since many groups are tested.", Number(t.SuspectAlpha)))
+	}
+	if t.MinGrowthBytes > 0 || t.MinGrowthShare > 0 {
+		out = append(out, fmt.Sprintf("Growth must total at least %s and %s of the steady allocated level to count as a leak.", Bytes(t.MinGrowthBytes), Percent(t.MinGrowthShare)))
+	}
+	if t.Horizon > 0 {
+		out = append(out, fmt.Sprintf("Projections further than %s× the run's length are reported as not within reach.", Number(t.Horizon)))
+	}
 	return out
 }

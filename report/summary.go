@@ -106,6 +106,8 @@ type SummaryTrend struct {
 	Verdict           string     `json:"verdict"`
 	Method            string     `json:"method,omitempty"`
 	Points            int        `json:"points"`
+	Pattern           string     `json:"pattern,omitempty"`
+	Reason            string     `json:"reason,omitempty"`
 	// Projection fields: where the fit reaches capacity.
 	CapacityAt          *float64 `json:"capacity_at,omitempty"`
 	RemainingToCapacity *float64 `json:"remaining_to_capacity,omitempty"`
@@ -136,6 +138,8 @@ type SummarySuspect struct {
 	CI95               []*float64 `json:"ci95"`
 	PValue             *float64   `json:"p_value"`
 	LastBytes          int64      `json:"last_bytes"`
+	Confidence         string     `json:"confidence,omitempty"`
+	Evidence           []string   `json:"evidence,omitempty"`
 }
 
 // SummaryOOM is one explained out-of-memory event.
@@ -198,7 +202,7 @@ func BuildSummary(f *analyze.Findings, opt Options) *Summary {
 		ss := SummarySuspect{
 			Site: sus.Site, Function: sus.Function, Fingerprint: sus.Fingerprint,
 			Device: d.Device, Rank: rankPtr(d.Rank),
-			CI95: ci(sus.Trend), PValue: num(sus.Trend.PValue),
+			CI95: ci(sus.Trend), PValue: num(sus.Trend.PValue), Confidence: sus.Confidence, Evidence: sus.Evidence,
 		}
 		if sus.Trend.Per == "hour" {
 			ss.GrowthBytesPerHour = num(sus.Trend.Slope)
@@ -263,7 +267,7 @@ func summaryDevice(d *analyze.Device) SummaryDevice {
 }
 
 func summaryTrend(t *analyze.Trend) SummaryTrend {
-	st := SummaryTrend{Metric: t.Metric, CI95: ci(*t), PValue: num(t.PValue), Verdict: t.Verdict, Method: t.Method, Points: t.N}
+	st := SummaryTrend{Metric: t.Metric, CI95: ci(*t), PValue: num(t.PValue), Verdict: t.Verdict, Method: t.Method, Points: t.N, Pattern: t.Pattern, Reason: t.Reason}
 	if t.Per == "hour" {
 		st.SlopeBytesPerHour = num(t.Slope)
 	} else {

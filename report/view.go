@@ -151,47 +151,66 @@ func trendText(t *analyze.Trend) string {
 	if t == nil {
 		return "no trend fitted"
 	}
-	if t.Verdict == "insufficient data" {
+	if t.Verdict == analyze.VerdictInsufficient {
 		return fmt.Sprintf("insufficient data (%d points)", t.N)
 	}
-	return fmt.Sprintf("%s, %s, %s", RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue(t.PValue), t.Verdict)
+	s := fmt.Sprintf("%s, %s, %s", RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue(t.PValue), t.Verdict)
+	if t.Pattern != "" && t.Pattern != t.Verdict {
+		s += " (" + t.Pattern + ")"
+	}
+	return s
 }
 
-// projectionText says when a trend reaches capacity: "reaches 80.0 GiB in
-// ~1,200 steps (3.2 hours; 95% CI 1,000 to 1,500 steps)", or "" when there
-// is no projection.
+// projectionText says when a trend reaches capacity: "reaches 80.0 GiB
+// in ~1,200 steps (95% CI 1,000 to 1,500 steps; about 3.2 hours)", or ""
+// when there is no projection.
 func projectionText(t *analyze.Trend, lastX float64) string {
 	if t == nil || t.Projection == nil {
 		return ""
 	}
 	p := t.Projection
+	if p.Beyond {
+		return fmt.Sprintf("does not reach %s within %s× the run's length (~%s at this rate)", Bytes(p.Capacity), Number(p.Horizon), AxisAmount(p.Remaining, t.Per))
+	}
 	if math.IsNaN(p.Remaining) {
 		return ""
 	}
 	if p.Remaining <= 0 {
-		return fmt.Sprintf("already at or over capacity (%s)", Bytes(p.Capacity))
+		return fmt.Sprintf("already at or over the limit (%s)", Bytes(p.Capacity))
+	}
+	lo, hi := p.RemainingLo, p.RemainingHi
+	if lo == 0 && hi == 0 && (p.XLo != 0 || p.XHi != 0) {
+		lo, hi = max(p.XLo-lastX, 0), p.XHi-lastX
 	}
 	s := fmt.Sprintf("reaches %s in ~%s", Bytes(p.Capacity), AxisAmount(p.Remaining, t.Per))
 	var extra []string
-	if p.Hours > 0 && t.Per != "hour" {
-		extra = append(extra, "about "+Hours(p.Hours))
+	if lo > 0 || hi > 0 {
+		his := "never"
+		if !math.IsInf(hi, 1) && !math.IsNaN(hi) {
+			his = AxisAmount(hi, t.Per)
+		}
+		los := AxisAmount(lo, t.Per)
+		if t.Per != "hour" && his != "never" {
+			los = strings.TrimSuffix(los, " steps")
+		}
+		extra = append(extra, fmt.Sprintf("95%% CI %s to %s", los, his))
 	}
-	if !math.IsNaN(p.XLo) && !math.IsNaN(p.XHi) {
-		hi := "never"
-		if !math.IsInf(p.XHi, 1) {
-			hi = AxisAmount(p.XHi-lastX, t.Per)
+	if p.Hours > 0 && t.Per != "hour" {
+		h := "about " + Hours(p.Hours)
+		if p.HoursLo > 0 {
+			hh := "never"
+			if !math.IsInf(p.HoursHi, 1) {
+				hh = Hours(p.HoursHi)
+			}
+			h += fmt.Sprintf(", %s to %s", Hours(p.HoursLo), hh)
 		}
-		lo := AxisAmount(max(p.XLo-lastX, 0), t.Per)
-		if t.Per != "hour" && hi != "never" {
-			lo = strings.TrimSuffix(lo, " steps")
-		}
-		extra = append(extra, fmt.Sprintf("95%% CI %s to %s", lo, hi))
+		extra = append(extra, h)
 	}
 	if len(extra) > 0 {
 		s += " (" + strings.Join(extra, "; ") + ")"
 	}
-	if p.Beyond {
-		s += fmt.Sprintf(", beyond %s the run's length, so only indicative", Number(p.Horizon)+"x")
+	if p.Basis != "" {
+		s += "; limit: " + p.Basis
 	}
 	return s
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // Sheet names of report.xlsx, in order.
-var xlsxSheets = []string{"Summary", "Snapshots", "Trend", "Suspects", "Fragmentation", "GPU samples", "Inputs"}
+var xlsxSheets = []string{"Summary", "Snapshots", "Trend", "Suspects", "Groups", "Fragmentation", "GPU samples", "Inputs"}
 
 // maxXLSXRows is the most data rows a sheet gets (Excel's limit is
 // 1,048,576 rows including the header).
@@ -67,7 +67,7 @@ func XLSX(fd *analyze.Findings, opt Options) ([]byte, error) {
 			return nil, err
 		}
 	}
-	steps := []func(*analyze.Findings) error{w.summary, w.snapshots, w.trend, w.suspects, w.fragmentation, w.gpuSamples, w.inputs}
+	steps := []func(*analyze.Findings) error{w.summary, w.snapshots, w.trend, w.suspects, w.groups, w.fragmentation, w.gpuSamples, w.inputs}
 	for _, st := range steps {
 		if err := st(fd); err != nil {
 			return nil, fmt.Errorf("render %s: %w", XLSXFile, err)
@@ -366,7 +366,8 @@ func (w *xlsxWriter) suspects(fd *analyze.Findings) error {
 		{"#", 5, ""}, {"Device", 18, ""}, {"Site", 30, ""}, {"Function", 24, ""}, {"Fingerprint", 20, ""},
 		{"Growth", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"Per", 6, ""}, {"p-value", 10, fmtP},
 		{"Live first", 13, fmtMiB}, {"Live last", 13, fmtMiB}, {"Blocks last", 10, fmtBytes}, {"Top verdict suspect", 10, ""},
-		{"Suppressed by", 16, ""}, {"Stack (innermost first)", 100, ""},
+		{"Suppressed by", 16, ""}, {"Confidence", 10, ""}, {"Share of allocated growth", 12, fmtPercent}, {"Evidence", 60, ""},
+		{"Stack (innermost first)", 100, ""},
 	}
 	top := map[[2]int]bool{}
 	for _, r := range fd.Verdict.Suspects {
@@ -399,7 +400,44 @@ func (w *xlsxWriter) suspects(fd *analyze.Findings) error {
 				}
 				if err := emit([]any{n, deviceLabelASCII(d.DeviceKey), s.Site, s.Function, s.Fingerprint,
 					mib(s.Trend.Slope), mib(s.Trend.Lo), mib(s.Trend.Hi), s.Trend.Per, opt64(s.Trend.PValue),
-					first, last, blocks, isTop, s.Suppressed, strings.Join(frames, " <- ")}); err != nil {
+					first, last, blocks, isTop, s.Suppressed, s.Confidence, opt64(s.Share), strings.Join(s.Evidence, "; "),
+					strings.Join(frames, " <- ")}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+// groups lists every stack group of every device: live bytes first, last
+// and peak, for the analyses the suspects do not cover.
+func (w *xlsxWriter) groups(fd *analyze.Findings) error {
+	cols := []xcol{
+		{"Device", 18, ""}, {"Site", 30, ""}, {"Function", 24, ""}, {"Fingerprint", 16, ""}, {"Kind", 8, ""},
+		{"Live first", 13, fmtMiB}, {"Live last", 13, fmtMiB}, {"Peak", 13, fmtMiB}, {"Blocks last", 10, fmtBytes}, {"File", 50, ""},
+	}
+	_, err := w.table("Groups", "tGroups", cols, func(emit func([]any) error) error {
+		for _, d := range fd.Devices {
+			for i := range d.Groups {
+				g := &d.Groups[i]
+				var first, last, peak, blocks any
+				if k := len(g.Bytes); k > 0 {
+					var pk int64
+					for _, b := range g.Bytes {
+						pk = max(pk, b)
+					}
+					first, last, peak = mib(float64(g.Bytes[0])), mib(float64(g.Bytes[k-1])), mib(float64(pk))
+				}
+				if k := len(g.Blocks); k > 0 {
+					blocks = g.Blocks[k-1]
+				}
+				site := g.Site
+				if g.Other {
+					site = "(all other groups)"
+				}
+				if err := emit([]any{deviceLabelASCII(d.DeviceKey), site, g.Function, g.Fingerprint, string(g.Kind), first, last, peak, blocks, g.File}); err != nil {
 					return err
 				}
 			}
