@@ -122,6 +122,11 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 				g.Bytes = append(g.Bytes, int64(gi+1)*gib+int64(i)*leak*int64(1-min(gi, 1)))
 				g.Blocks = append(g.Blocks, 100*(gi+1))
 			}
+			if gi == 0 {
+				g.Fingerprint = "7f3a9c01d2e4b5a6"
+				g.Stack = fixtureSuspect(d, "train.py", 57, "train_step", "", 0).Stack
+				g.User = []bool{false, false, false, true, true, false}
+			}
 			d.Groups = append(d.Groups, g)
 		}
 		d.Groups = append(d.Groups, analyze.Group{Signature: analyze.Signature{Site: "(other)"}, Other: true, Bytes: make([]int64, 12), Blocks: make([]int, 12)})

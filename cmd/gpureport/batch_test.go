@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/pprof/profile"
+
 	"gpureport/ingest/ingesttest"
 	"gpureport/report"
 )
@@ -420,5 +422,26 @@ func BenchmarkBatchUnchanged(b *testing.B) {
 		if code != exitOK || !strings.Contains(out, "100 unchanged") {
 			b.Fatalf("exit %d: %s", code, out)
 		}
+	}
+}
+
+func TestSingleRunPprof(t *testing.T) {
+	root := batchRoot(t, 1)
+	prof := filepath.Join(t.TempDir(), "leaks.pb.gz")
+	code, out, errs := runTB(t, "-q", "--pprof", prof, filepath.Join(root, "exp0", "run00"))
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	f, err := os.Open(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.DefaultSampleType != "growth_bytes" || len(p.SampleType) != 1+2 {
+		t.Errorf("sample types %d, default %q; want growth and one per snapshot", len(p.SampleType), p.DefaultSampleType)
 	}
 }

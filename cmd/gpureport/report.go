@@ -137,6 +137,12 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		return exitNothingUsable
 	}
+	if opt.pprofPath != "" {
+		if err := report.WritePprof(opt.pprofPath, res.findings, report.Options{GeneratedAt: time.Now(), Version: version}); err != nil {
+			fmt.Fprintf(stderr, "gpureport: %v\n", err)
+			return exitWriteFailed
+		}
+	}
 	if err := report.Text(stdout, res.findings); err != nil {
 		return exitWriteFailed
 	}
