@@ -201,3 +201,59 @@ func pprofSources(d *analyze.Device) []pprofSeries {
 	}
 	return out
 }
+
+// WriteDiffPprof writes a diff as a pprof profile to path: one sample per
+// signature of all devices merged, sample types delta_bytes (the default;
+// B minus A), bytes_a and bytes_b, like pprof -diff_base.
+func WriteDiffPprof(path string, d *DiffReport, opt Options) error {
+	p := &profile.Profile{
+		SampleType:        []*profile.ValueType{{Type: "delta_bytes", Unit: "bytes"}, {Type: "bytes_a", Unit: "bytes"}, {Type: "bytes_b", Unit: "bytes"}},
+		DefaultSampleType: "delta_bytes",
+		Comments:          []string{"gpureport " + opt.Version + " diff: A=" + d.A.Path + " B=" + d.B.Path},
+	}
+	if !opt.GeneratedAt.IsZero() {
+		p.TimeNanos = opt.GeneratedAt.UnixNano()
+	}
+	locs := map[ingest.Frame]*profile.Location{}
+	funcs := map[[2]string]*profile.Function{}
+	for _, e := range d.Total {
+		stack := e.Stack
+		if len(stack) == 0 {
+			stack = []ingest.Frame{{Name: cmpOr(e.Site, "(no stack)")}}
+		}
+		smp := &profile.Sample{Value: []int64{e.Delta, e.BytesA, e.BytesB},
+			Label: map[string][]string{"status": {string(e.Status)}, "site": {e.Site}, "fingerprint": {e.Fingerprint}}}
+		for _, fr := range stack {
+			l, ok := locs[fr]
+			if !ok {
+				key := [2]string{fr.Name, fr.File}
+				fn, ok := funcs[key]
+				if !ok {
+					fn = &profile.Function{ID: uint64(len(p.Function) + 1), Name: cmpOr(fr.Name, "??"), SystemName: cmpOr(fr.Name, "??"), Filename: fr.File}
+					funcs[key] = fn
+					p.Function = append(p.Function, fn)
+				}
+				l = &profile.Location{ID: uint64(len(p.Location) + 1), Line: []profile.Line{{Function: fn, Line: int64(fr.Line)}}}
+				locs[fr] = l
+				p.Location = append(p.Location, l)
+			}
+			smp.Location = append(smp.Location, l)
+		}
+		p.Sample = append(p.Sample, smp)
+	}
+	if err := p.CheckValid(); err != nil {
+		return fmt.Errorf("pprof %s: %w", path, err)
+	}
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		return fmt.Errorf("pprof %s: %w", path, err)
+	}
+	return WriteFileAtomic(path, buf.Bytes(), 0o644)
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

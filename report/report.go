@@ -38,8 +38,8 @@ type Options struct {
 // synced and renamed into place, so a crash never leaves a half-written
 // report; summary.json, which batch mode reads back, is renamed last.
 func Write(dir string, f *analyze.Findings, opt Options) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create report folder: %w", err)
+	if err := mkdir(dir); err != nil {
+		return err
 	}
 	html, err := HTML(f, opt)
 	if err != nil {
@@ -66,6 +66,13 @@ func Write(dir string, f *analyze.Findings, opt Options) error {
 		if err := WriteFileAtomic(filepath.Join(dir, fl.name), fl.data, 0o644); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+func mkdir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create report folder: %w", err)
 	}
 	return nil
 }

@@ -445,3 +445,35 @@ func TestSingleRunPprof(t *testing.T) {
 		t.Errorf("sample types %d, default %q; want growth and one per snapshot", len(p.SampleType), p.DefaultSampleType)
 	}
 }
+
+func TestDiffCommand(t *testing.T) {
+	files := ingesttest.RealFiles(t, "snapshots", "cs336_ctx128_forward.pickle", "cs336_ctx512_forward.pickle")
+	if len(files) != 2 {
+		t.Skipf("want the two cs336 forward snapshots, found %d", len(files))
+	}
+	out := filepath.Join(t.TempDir(), "diff")
+	code, stdout, errs := runTB(t, "diff", "-q", "-o", out, files[0], files[1])
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, errs)
+	}
+	// ctx 128 -> 512: attention memory grows, nothing appears or vanishes.
+	if !strings.Contains(stdout, "0 new, 0 gone") || !strings.Contains(stdout, "grown ") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	for _, n := range []string{"index.html", "report.xlsx", "summary.json", "summary.md"} {
+		if _, err := os.Stat(filepath.Join(out, n)); err != nil {
+			t.Error(err)
+		}
+	}
+	// The same file on both sides: nothing changed.
+	code, stdout, _ = runTB(t, "diff", "-q", "--no-report", files[0], files[0])
+	if code != exitOK || !strings.Contains(stdout, "no signature changed") {
+		t.Errorf("self-diff: exit %d\n%s", code, stdout)
+	}
+	if code, _, _ := runTB(t, "diff", files[0]); code != exitUsage {
+		t.Errorf("one argument: exit %d, want %d", code, exitUsage)
+	}
+	if code, _, _ := runTB(t, "diff", files[0], filepath.Join(t.TempDir(), "missing")); code != exitNothingUsable {
+		t.Errorf("missing B: exit %d, want %d", code, exitNothingUsable)
+	}
+}
