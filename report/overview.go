@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"math"
@@ -156,12 +157,26 @@ func ReadSummary(path string) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	var s Summary
-	if err := json.Unmarshal(b, &s); err != nil {
+	s, err := ParseSummary(b)
+	if err != nil {
 		return nil, fmt.Errorf("decode %s: %w", path, err)
 	}
+	return s, nil
+}
+
+// ParseSummary decodes a summary.json document; the error says where the
+// JSON is wrong or which schema it has instead.
+func ParseSummary(b []byte) (*Summary, error) {
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("at byte %d: %w", se.Offset, err)
+		}
+		return nil, err
+	}
 	if s.Schema != SummarySchema {
-		return nil, fmt.Errorf("decode %s: schema %q, want %q", path, s.Schema, SummarySchema)
+		return nil, fmt.Errorf("schema %q, want %q", s.Schema, SummarySchema)
 	}
 	return &s, nil
 }

@@ -76,18 +76,31 @@ func lockHolder(path, host string) (string, bool) {
 		return "nobody", true // vanished: retry
 	}
 	b, err := os.ReadFile(path)
-	fields := strings.Fields(string(b))
-	if err != nil || len(fields) < 2 {
+	pid, lockHost, since, ok := parseLock(b)
+	if err != nil || !ok {
 		// Unreadable or half-written: stale only once it is old, since its
 		// writer may be between create and write.
 		return "an unknown process", time.Since(st.ModTime()) > time.Minute
 	}
-	pid, _ := strconv.Atoi(fields[0])
-	desc := fmt.Sprintf("pid %d on %s since %s", pid, fields[1], strings.Join(fields[2:], " "))
-	if fields[1] == host && pid > 0 {
+	desc := fmt.Sprintf("pid %d on %s since %s", pid, lockHost, since)
+	if lockHost == host {
 		return desc, !processAlive(pid)
 	}
 	return desc, time.Since(st.ModTime()) > staleLockAge
+}
+
+// parseLock reads a lock file's "pid host start-time" line; ok is false
+// when it is not one (a positive pid and a host are required).
+func parseLock(b []byte) (pid int, host, since string, ok bool) {
+	fields := strings.Fields(string(b))
+	if len(fields) < 2 {
+		return 0, "", "", false
+	}
+	pid, err := strconv.Atoi(fields[0])
+	if err != nil || pid <= 0 {
+		return 0, "", "", false
+	}
+	return pid, fields[1], strings.Join(fields[2:], " "), true
 }
 
 // processAlive reports whether a process with pid exists on this host.
