@@ -130,5 +130,9 @@ func lockReport(runDir, outDir string, stderr io.Writer) (func(), int) {
 		fmt.Fprintf(stderr, "gpureport: %v\n", err)
 		return nil, exitWriteFailed
 	}
+	// A single-run report may use other options than the nightly batch:
+	// drop the batch's input manifest so the next batch reports the run
+	// again instead of trusting this report.
+	os.Remove(filepath.Join(outDir, manifestName))
 	return release, exitOK
 }
