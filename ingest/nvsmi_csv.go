@@ -114,22 +114,20 @@ func isQueryField(name string) bool {
 // memory.used [MiB]"). Every field must be an nvidia-smi query field and
 // at least one must be more than an identifier.
 func parseCSVHeader(line string) (*csvHeader, bool) {
+	// Data rows are far more common than headers: reject them on their
+	// first field before splitting the line.
+	first, _, _ := strings.Cut(line, ",")
+	if _, _, ok := headerField(first); !ok {
+		return nil, false
+	}
 	parts := strings.Split(line, ",")
 	names := make([]string, len(parts))
 	units := make([]string, len(parts))
 	h := &csvHeader{col: map[string]int{}, text: -1}
 	specific := false
 	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		name, unit := p, ""
-		if j := strings.IndexByte(p, '['); j >= 0 {
-			if !strings.HasSuffix(p, "]") {
-				return nil, false
-			}
-			name, unit = strings.TrimSpace(p[:j]), p[j+1:len(p)-1]
-		}
-		name = strings.ToLower(name)
-		if name == "" || !isQueryField(name) {
+		name, unit, ok := headerField(p)
+		if !ok {
 			return nil, false
 		}
 		if !genericFields[name] {
@@ -162,6 +160,21 @@ func parseCSVHeader(line string) (*csvHeader, bool) {
 		h.text = c
 	}
 	return h, true
+}
+
+// headerField reads one header field, "memory.used [MiB]": its lower-case
+// name and unit; false when the name is no query field.
+func headerField(p string) (name, unit string, ok bool) {
+	p = strings.TrimSpace(p)
+	name = p
+	if j := strings.IndexByte(p, '['); j >= 0 {
+		if !strings.HasSuffix(p, "]") {
+			return "", "", false
+		}
+		name, unit = strings.TrimSpace(p[:j]), p[j+1:len(p)-1]
+	}
+	name = strings.ToLower(name)
+	return name, unit, name != "" && isQueryField(name)
 }
 
 // knownOrder is a field list that header-less (csv,noheader) logs are
