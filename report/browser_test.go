@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gpureport/analyze"
+	"gpureport/ingest"
 )
 
 // The browser test loads a report in real headless Chromium (Debian's
@@ -279,4 +282,42 @@ func sumPoints(r probeResult) int {
 		n += c.Points
 	}
 	return n
+}
+
+// TestSampleRunInChromium renders the generated sample run (real pickles
+// through the real decoder and analysis) and loads it in Chromium.
+func TestSampleRunInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	dir := filepath.Join("..", "testdata", "sample-run")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no testdata/sample-run")
+	}
+	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := analyze.Analyze(run, analyze.Options{})
+	opt := fixedOptions
+	opt.Run = run
+	page, err := HTML(f, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, urls := loadInChromium(t, page)
+	if len(res.Charts) == 0 {
+		t.Fatal("no charts")
+	}
+	for _, c := range res.Charts {
+		if !c.Instance || c.CanvasW == 0 || c.Points == 0 {
+			t.Errorf("chart %s did not draw: %+v", c.ID, c)
+		}
+	}
+	if len(res.Errors)+len(res.Violations)+len(res.Resources)+len(urls) > 0 {
+		t.Errorf("errors %q, violations %q, resources %q, requests %q", res.Errors, res.Violations, res.Resources, urls)
+	}
+	if !strings.Contains(res.BodyText, "snapshot_step_000140.pickle") {
+		t.Error("the last snapshot is not listed")
+	}
 }

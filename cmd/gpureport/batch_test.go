@@ -477,3 +477,27 @@ func TestDiffCommand(t *testing.T) {
 		t.Errorf("missing B: exit %d, want %d", code, exitNothingUsable)
 	}
 }
+
+// TestSampleRunReport reports the generated sample run end to end and
+// reads the outputs back.
+func TestSampleRunReport(t *testing.T) {
+	dir := filepath.Join(ingesttest.RepoRoot(t), "testdata", "sample-run")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no testdata/sample-run")
+	}
+	out := filepath.Join(t.TempDir(), "report")
+	code, stdout, errs := runTB(t, "-q", "-o", out, dir)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, errs)
+	}
+	s, err := report.ReadSummary(filepath.Join(out, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Inputs.Snapshots != 14 || len(s.Inputs.GPULogs) != 1 || len(s.Devices) == 0 || len(s.Devices[0].Snapshots) != 14 {
+		t.Errorf("summary: %d snapshots, %d logs, %d devices", s.Inputs.Snapshots, len(s.Inputs.GPULogs), len(s.Devices))
+	}
+	if !strings.Contains(stdout, "14 snapshots, 1 GPU log (query-csv)") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}
