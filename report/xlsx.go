@@ -18,6 +18,33 @@ var xlsxSheets = []string{"Summary", "Snapshots", "Trend", "Suspects", "Groups",
 // 1,048,576 rows including the header).
 const maxXLSXRows = 1_048_575
 
+// maxXLSXGPURows bounds the GPU samples rows of one device: longer logs
+// (a day of one-second readings is 86,400) are thinned with LTTB, which
+// keeps peaks; the Summary sheet says so.
+const maxXLSXGPURows = 20_000
+
+// gpuRows returns the indexes of g's readings to write.
+func gpuRows(g *analyze.GPUSeries) []int {
+	n := len(g.Used)
+	if n <= maxXLSXGPURows {
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx
+	}
+	xs := make([]float64, n)
+	ys := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(i)
+		if i < len(g.Times) && !g.Times[i].IsZero() {
+			xs[i] = float64(g.Times[i].UnixMilli())
+		}
+		ys[i] = float64(g.Used[i])
+	}
+	return LTTB(xs, ys, maxXLSXGPURows)
+}
+
 // maxXLSXCharts bounds the native timeline charts (one per device).
 const maxXLSXCharts = 16
 
@@ -190,11 +217,15 @@ func opt64(v float64) any {
 	return v
 }
 
+// xlsxTime is t as an Excel serial date (days since 1899-12-30, UTC),
+// which the time format displays; nil for the zero time. Writing the
+// number directly is several times faster than excelize's time.Time
+// conversion on long GPU logs.
 func xlsxTime(t time.Time) any {
 	if t.IsZero() {
 		return nil
 	}
-	return t.UTC()
+	return float64(t.UnixMilli())/86_400_000 + 25569
 }
 
 func rankCell(r int) any {
@@ -242,6 +273,12 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 		}
 		for _, n := range fd.Notes {
 			kv = append(kv, [2]string{"Note", n})
+		}
+		for _, d := range fd.Devices {
+			if d.GPU != nil && len(d.GPU.Used) > maxXLSXGPURows {
+				kv = append(kv, [2]string{"Note", fmt.Sprintf("%s: %s GPU readings thinned to %s on the GPU samples sheet (LTTB, peaks kept)",
+					deviceLabelASCII(d.DeviceKey), Count(int64(len(d.GPU.Used))), Count(maxXLSXGPURows))})
+			}
 		}
 		for _, r := range kv {
 			if err := emit([]any{r[0], r[1]}); err != nil {
@@ -490,7 +527,8 @@ func (w *xlsxWriter) gpuSamples(fd *analyze.Findings) error {
 			if g == nil {
 				continue
 			}
-			for i, u := range g.Used {
+			for _, i := range gpuRows(g) {
+				u := g.Used[i]
 				var t, x any
 				if i < len(g.Times) {
 					t = xlsxTime(g.Times[i])
