@@ -51,8 +51,11 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	series := BuildSeries(run.Snapshots)
 	joins := gpuJoins(series, run.Logs)
 	for i, s := range series {
-		d := analyzeDevice(s, run, joins[i], opt, rules, horizon)
+		d, note := analyzeDevice(s, run, joins[i], opt, rules, horizon)
 		f.Devices = append(f.Devices, d)
+		if note != "" {
+			f.Notes = appendOnce(f.Notes, note)
+		}
 		f.OOMs = append(f.OOMs, explainOOMs(s, d.Capacity)...)
 		if joins[i].guess {
 			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's snapshots are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")
@@ -106,9 +109,10 @@ func gpuJoins(series []*Series, logs []*ingest.GPULog) []gpuJoin {
 	return out
 }
 
-// analyzeDevice runs the per-device analyses of one series.
-func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64) *Device {
-	d := &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
+// analyzeDevice runs the per-device analyses of one series. note is a
+// clock-offset warning for Findings.Notes, "" when none.
+func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64) (d *Device, note string) {
+	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
 	per := "step"
 	if s.Axis == AxisHours {
 		per = "hour"
@@ -116,6 +120,11 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 	d.GPU = JoinGPU(s, run.Logs, join.index)
 	if d.GPU != nil {
 		d.GPUJoin = join.text
+		if off, ok := detectClockOffset(d); ok {
+			note = off.Note(run.Location, d.GPU.Times[0])
+			d.GPU = joinGPU(s, run.Logs, join.index, off.Shift)
+			d.GPUJoin += fmt.Sprintf("; log times moved %+d h to match the snapshots", -off.Hours())
+		}
 	}
 	switch {
 	case d.GPU != nil && d.GPU.Total > 0:
@@ -186,7 +195,23 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 	if n > 0 {
 		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device)
 	}
-	return d
+	return d, note
+}
+
+// detectClockOffset compares the device's snapshots (trace times,
+// reserved bytes) with its GPU readings for a whole-hour clock offset
+// (clockskew.go). Without snapshot times there is nothing to compare.
+func detectClockOffset(d *Device) (ClockOffset, bool) {
+	var snap, gpu []TimedValue
+	for _, p := range d.Points {
+		if !p.Time.IsZero() {
+			snap = append(snap, TimedValue{Time: p.Time, Value: p.Usage.Reserved})
+		}
+	}
+	for i, t := range d.GPU.Times {
+		gpu = append(gpu, TimedValue{Time: t, Value: d.GPU.Used[i]})
+	}
+	return DetectClockOffset(snap, gpu)
 }
 
 // paceHoursPerX is the wall-clock hours per unit of the series axis: 1

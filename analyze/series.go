@@ -180,6 +180,12 @@ func PoolUsages(s *ingest.Snapshot, dev int) []PoolUsage {
 // snapshots that have both (NaN outside that range or without two such
 // snapshots). gpu is the nvidia-smi index of the device.
 func JoinGPU(s *Series, logs []*ingest.GPULog, gpu int) *GPUSeries {
+	return joinGPU(s, logs, gpu, 0)
+}
+
+// joinGPU is JoinGPU with every reading time moved back by shift (a
+// detected clock offset of the log).
+func joinGPU(s *Series, logs []*ingest.GPULog, gpu int, shift time.Duration) *GPUSeries {
 	g := &GPUSeries{}
 	type reading struct {
 		t     time.Time
@@ -193,7 +199,7 @@ func JoinGPU(s *Series, logs []*ingest.GPULog, gpu int) *GPUSeries {
 			if smp.GPU != gpu || smp.Time.IsZero() || smp.MemoryUsed < 0 {
 				continue
 			}
-			rs = append(rs, reading{smp.Time, smp.MemoryUsed, smp.MemoryTotal})
+			rs = append(rs, reading{smp.Time.Add(-shift), smp.MemoryUsed, smp.MemoryTotal})
 			n++
 		}
 		if n > 0 {

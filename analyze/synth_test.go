@@ -253,3 +253,26 @@ func TestAnalyzeFourRanksOneLeaking(t *testing.T) {
 		t.Errorf("notes lack the join guess: %v", f.Notes)
 	}
 }
+
+// TestAnalyzeClockOffset reads a GPU log written two hours ahead (a
+// UTC+2 machine's local time read as UTC): the analysis must say so and
+// still reconcile the log with the snapshots.
+func TestAnalyzeClockOffset(t *testing.T) {
+	spec := synthSpec{n: 20, seed: 11, rank: ingest.NoRank, sawTooth: true}
+	run := spec.run()
+	for i := range run.Logs[0].Samples {
+		run.Logs[0].Samples[i].Time = run.Logs[0].Samples[i].Time.Add(2 * time.Hour)
+	}
+	f := Analyze(run, Options{})
+	notes := strings.Join(f.Notes, "\n")
+	if !strings.Contains(notes, "GPU log times look 2 h ahead of the snapshots") || !strings.Contains(notes, "--tz +02:00") {
+		t.Errorf("notes %q", notes)
+	}
+	d := f.Devices[0]
+	if d.Reconciliation == nil || d.Reconciliation.Matched != spec.n || !strings.Contains(d.GPUJoin, "moved -2 h") {
+		t.Errorf("join %q reconciliation %+v", d.GPUJoin, d.Reconciliation)
+	}
+	if f.Verdict.OutsideAllocatorLeak {
+		t.Errorf("outside leak from a shifted clock: %v", f.Verdict.Reasons)
+	}
+}
