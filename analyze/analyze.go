@@ -187,6 +187,19 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 	// Leak attribution.
 	sg := buildGroups(s)
 	d.Coverage = coverageOf(sg, s.Files, s.Device)
+	if peak(sg.noStack) > 0 {
+		y := make([]float64, n)
+		for i, b := range sg.noStack {
+			y[i] = float64(b)
+		}
+		nr := rules
+		nr.RefLevel = refLevel
+		if Drops(y, dropTolerance(y)) > 0 {
+			nr.Alpha = DefaultSuspectAlpha
+		}
+		t := FitTrend("no_stack_bytes", per, x, y, nr)
+		d.Coverage.NoStackTrend = &t
+	}
 	ac := attributionContext{x: x, per: per, refLevel: refLevel, allocTr: &d.Trends[0], coverage: d.Coverage,
 		rules: rules, suppress: opt.Suppressions, builtins: !opt.NoBuiltinSuppressions}
 	d.Groups, d.Suspects = findSuspects(sg, ac)

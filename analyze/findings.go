@@ -466,6 +466,10 @@ type Coverage struct {
 	// Level is "full" (≥ 90% of live bytes have stacks), "partial" (≥ 50%)
 	// or "low"; confidence in attribution drops with it.
 	Level string
+	// NoStackTrend is the trend of the live bytes whose blocks carry no
+	// frames (metric "no_stack_bytes"); when it grows, memory leaks where
+	// no stack can name the site. Nil without such bytes.
+	NoStackTrend *Trend
 }
 
 // Reconciliation compares the device's nvidia-smi used memory with the

@@ -13,9 +13,9 @@ import (
 // The run verdict raises four independent flags:
 //
 //   - Leak: some device has an unsuppressed leak suspect (a stack group
-//     whose live bytes grow under the trend rules), or its allocated memory
-//     grows while too little of it carries stacks to name a site
-//     (coverage "low"): an unattributed leak;
+//     whose live bytes grow under the trend rules), or its live memory in
+//     blocks without stacks grows under the same rules: a leak no stack
+//     can name;
 //   - OutsideAllocatorLeak: memory outside the caching allocator grows
 //     (reconcile.go);
 //   - Fragmentation: a device is fragmented (fragmentation.go) or an OOM
@@ -57,10 +57,10 @@ func decideVerdict(f *Findings) {
 			top := d.Suspects[0]
 			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %d suspect(s); the top one, %s in %s (fingerprint %s), grows %.4g bytes per %s (95%% interval [%.4g, %.4g], p = %.2g)",
 				where, n, top.Site, top.Function, top.Fingerprint, top.Trend.Slope, top.Trend.Per, top.Trend.Lo, top.Trend.Hi, top.Trend.PValue))
-		} else if at != nil && at.Verdict == VerdictGrowing && d.Coverage.Level == CoverageLow {
+		} else if nt := d.Coverage.NoStackTrend; nt != nil && nt.Verdict == VerdictGrowing {
 			v.Leak = true
-			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: allocated memory grows %.4g bytes per %s (p = %.2g) but only %.0f%% of live bytes carry stacks",
-				where, at.Slope, at.Per, at.PValue, 100*d.Coverage.MinLiveWithStack))
+			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %.4g bytes per %s (95%% interval [%.4g, %.4g], p = %.2g); only %.0f%% of live bytes carry stacks",
+				where, nt.Slope, nt.Per, nt.Lo, nt.Hi, nt.PValue, 100*d.Coverage.MinLiveWithStack))
 		}
 		if at != nil && at.Verdict == VerdictInsufficient {
 			insufficient = true
