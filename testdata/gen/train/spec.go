@@ -160,6 +160,9 @@ type Spec struct {
 	ActBytes, ParamBytes                int
 	// GradsToNone frees gradients in zero_grad (set_to_none=True).
 	GradsToNone bool
+	// ExtraOps adds that many element-wise operators (temporaries) to
+	// every block.
+	ExtraOps int
 
 	// Snapshots dumps are taken every Interval steps starting at step
 	// FirstDump, at Phase; TailSteps more steps run after the last dump.
