@@ -36,7 +36,7 @@ func BigSpec() *Spec {
 		Snapshots: 1, Interval: 1, FirstDump: 1 << 30,
 		Phase:       PhaseEnd,
 		StepSeconds: 1.1, StepJitter: 0.05,
-		ContextMiB:  520, OutsideRank: -1,
+		ContextMiB: 520, OutsideRank: -1,
 		SmiInterval: 5,
 	}
 }
