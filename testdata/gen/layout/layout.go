@@ -335,7 +335,7 @@ func (b *Builder) Traces(devs []Device) *pickle.List {
 func (b *Builder) EntryItems(e *alloc.TraceEntry, into []pickle.Item) []pickle.Item {
 	it := into[:0]
 	it = append(it, pickle.Item{Key: b.k("action"), Value: b.k(e.Action.String())})
-	if e.Action == alloc.OOM && b.opt.Format != History {
+	if e.Action == alloc.OOM {
 		it = append(it, pickle.Item{Key: b.k("device_free"), Value: e.Addr})
 	} else {
 		it = append(it, pickle.Item{Key: b.k("addr"), Value: e.Addr})

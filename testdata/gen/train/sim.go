@@ -112,8 +112,7 @@ type rank struct {
 }
 
 type pin struct {
-	b      tensor
-	expire int
+	b tensor
 }
 
 type tlPoint struct {
@@ -419,11 +418,14 @@ func (s *sim) setup(rk *rank) error {
 	return nil
 }
 
-// seqLen draws this step's padded sequence length.
-func (s *sim) seqLen() int64 {
+// seqLen draws step's padded sequence length.
+func (s *sim) seqLen(step int) int64 {
 	sp := s.spec
-	n := sp.SeqMin + s.r.IntN(sp.SeqMax-sp.SeqMin+1)
-	return int64((n + 7) / 8 * 8)
+	n := float64(sp.SeqMin + s.r.IntN(sp.SeqMax-sp.SeqMin+1))
+	if sp.SeqGrowth > 0 {
+		n *= 1 + sp.SeqGrowth*float64(step)/float64(max(sp.Steps()-1, 1))
+	}
+	return (int64(n) + 7) / 8 * 8
 }
 
 // step runs one training step of rank rk, dumping a snapshot at dumpAt
@@ -442,7 +444,7 @@ func (s *sim) step(rk *rank, step int, dumpAt Phase) error {
 	if dumpAt == PhaseStart {
 		s.dump(rk, step, false)
 	}
-	S := s.seqLen()
+	S := s.seqLen(step)
 	B, H, V := int64(sp.Batch), int64(sp.Hidden), int64(sp.Vocab)
 	ab := int64(sp.ActBytes)
 	act := B * S * H * ab
@@ -711,34 +713,34 @@ func (s *sim) leak(rk *rank, step int) error {
 	return nil
 }
 
-// frag runs the fragmentation pattern: a large temporary, a long-lived
-// pin allocated while it is live, the temporary freed, expired pins freed.
+// frag runs the fragmentation pattern (see Frag).
 func (s *sim) frag(rk *rank, step int) error {
 	f := s.spec.Frag
 	p := s.prog
-	planned := max(s.spec.Steps()-1, 1)
-	frac := math.Min(float64(step)/float64(planned), 1.5)
-	size := float64(f.BigStart) + frac*float64(f.BigEnd-f.BigStart)
-	size *= 1 + f.BigJitter*(2*s.r.Float64()-1)
-	big, err := s.m(rk, step, int64(size), p.fragBig)
+	perStage := max((s.spec.Steps()-1)/max(f.Stages, 1), 1)
+	stage := step / perStage
+	size := f.BigStart
+	if f.Stages > 1 {
+		size += int64(stage) * (f.BigEnd - f.BigStart) / int64(f.Stages-1)
+	}
+	const twoMiB = 2 << 20
+	n := size/twoMiB*twoMiB + (200<<10 + int64(stage*137%600)<<10)
+	big, err := s.m(rk, step, n, p.fragBig)
 	if err != nil {
 		return err
 	}
-	pb, err := s.m(rk, step, f.PinBytes, p.fragPin)
-	if err != nil {
-		return err
-	}
-	rk.pins = append(rk.pins, pin{pb, step + f.PinLife})
-	s.free(rk, big, p.fragFree)
-	keep := rk.pins[:0]
-	for _, x := range rk.pins {
-		if x.expire <= step {
-			s.free(rk, x.b, p.fragFree)
-		} else {
-			keep = append(keep, x)
+	if rem := big.Next(); big.Prev() == nil && rem != nil && rem.Next() == nil && rem.State == alloc.Inactive && rem.Size <= twoMiB {
+		pb, err := s.m(rk, step, rem.Size, p.fragPin)
+		if err != nil {
+			return err
+		}
+		rk.pins = append(rk.pins, pin{b: pb})
+		if len(rk.pins) > f.Pins {
+			s.free(rk, rk.pins[0].b, p.fragFree)
+			rk.pins = rk.pins[1:]
 		}
 	}
-	rk.pins = keep
+	s.free(rk, big, p.fragFree)
 	return nil
 }
 
