@@ -159,8 +159,8 @@ type Spec struct {
 	SeqMin, SeqMax                      int
 	// SeqGrowth lengthens sequences over the run (a curriculum): by the
 	// last planned step they are (1+SeqGrowth) times longer.
-	SeqGrowth float64
-	ActBytes, ParamBytes                int
+	SeqGrowth            float64
+	ActBytes, ParamBytes int
 	// GradsToNone frees gradients in zero_grad (set_to_none=True).
 	GradsToNone bool
 	// ExtraOps adds that many element-wise operators (temporaries) to
