@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-const gib = 1 << 30
+const skewGiB = 1 << 30
 
 // trainingRun builds a synthetic run in true (UTC) time: the job starts at
 // t0+5 min, the allocator reserves 10 GiB and then grows 1 GiB per hour
@@ -23,9 +23,9 @@ func trainingRun(logShift time.Duration, flat bool) (snap, gpu []TimedValue) {
 			return 0
 		}
 		if flat {
-			return 10 * gib
+			return 10 * skewGiB
 		}
-		return 10*gib + int64(t.Sub(start).Hours()*gib)
+		return 10*skewGiB + int64(t.Sub(start).Hours()*skewGiB)
 	}
 	for t := t0.Add(10 * time.Minute); t.Before(end); t = t.Add(15 * time.Minute) {
 		// Snapshot reserved moves in 2 MiB steps: not exactly the log's.
@@ -41,7 +41,7 @@ func trainingRun(logShift time.Duration, flat bool) (snap, gpu []TimedValue) {
 	if flat {
 		// A flat job that runs through the whole log: nothing to align.
 		for i := range gpu {
-			gpu[i].Value = 10*gib + 500<<20
+			gpu[i].Value = 10*skewGiB + 500<<20
 		}
 	}
 	return snap, gpu
