@@ -109,10 +109,10 @@ func decodeRecording(t *testing.T, path string) *ingest.GPULog {
 	return l
 }
 
-var start = time.Date(2025, 8, 1, 15, 47, 6, 0, time.FixedZone("CEST", 2*3600))
+var recordStart = time.Date(2025, 8, 1, 15, 47, 6, 0, time.FixedZone("CEST", 2*3600))
 
 func TestRecordRoundTrip(t *testing.T) {
-	clock := &fakeClock{start}
+	clock := &fakeClock{recordStart}
 	src := newFakeSource(clock, 2)
 	res, err := testRecord(t, context.Background(), src, recordOptions{interval: time.Second, duration: 3 * time.Second}, nil)
 	if err != nil {
@@ -131,7 +131,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	for i, s := range l.Samples {
 		k := i / 2 // sample number
 		if s.GPU != i%2 || s.MemoryUsed != int64(1001+k)<<20 || s.MemoryReserved != 500<<20 || s.UtilizationGPU != 50 ||
-			!math.IsNaN(s.UtilizationMemory) || s.PowerW != 123.46 || !s.Time.Equal(start.Add(time.Duration(k)*time.Second)) {
+			!math.IsNaN(s.UtilizationMemory) || s.PowerW != 123.46 || !s.Time.Equal(recordStart.Add(time.Duration(k)*time.Second)) {
 			t.Errorf("sample %d: %+v", i, s)
 		}
 	}
@@ -140,7 +140,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		t.Fatalf("%d processes, want 6", len(apps.Processes))
 	}
 	p := apps.Processes[0]
-	if p.GPU != 0 || p.UUID != "GPU-0000" || p.PID != 4242 || p.Name != "python train.py --lr=1,2" || p.UsedMemory != 901<<20 || !p.Time.Equal(start) {
+	if p.GPU != 0 || p.UUID != "GPU-0000" || p.PID != 4242 || p.Name != "python train.py --lr=1,2" || p.UsedMemory != 901<<20 || !p.Time.Equal(recordStart) {
 		t.Errorf("process 0: %+v", p)
 	}
 	if p := apps.Processes[1]; p.PID != 7 || p.UsedMemory != ingest.Unknown {
@@ -151,7 +151,7 @@ func TestRecordRoundTrip(t *testing.T) {
 // TestRecordFlushesEachSample reads the file from disk while the
 // recorder sleeps: every sample written so far must be there, whole.
 func TestRecordFlushesEachSample(t *testing.T) {
-	clock := &fakeClock{start}
+	clock := &fakeClock{recordStart}
 	src := newFakeSource(clock, 3)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "gpureport-nvml-box-20250801-154706.csv")
@@ -175,7 +175,7 @@ func TestRecordFlushesEachSample(t *testing.T) {
 // TestRecordStopsOnCancel cancels the context (as SIGINT does) during the
 // third sleep: the recording ends cleanly with three samples.
 func TestRecordStopsOnCancel(t *testing.T) {
-	clock := &fakeClock{start}
+	clock := &fakeClock{recordStart}
 	src := newFakeSource(clock, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -205,7 +205,7 @@ func TestRecordDuration(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := &fakeClock{start}
+			clock := &fakeClock{recordStart}
 			src := newFakeSource(clock, 1)
 			src.readCost = tt.readCost
 			res, err := testRecord(t, context.Background(), src, recordOptions{interval: tt.interval, duration: tt.duration}, nil)
@@ -214,7 +214,7 @@ func TestRecordDuration(t *testing.T) {
 			}
 			l := decodeRecording(t, res.gpuPath)
 			for i := 1; i < len(l.Samples); i++ {
-				dt := l.Samples[i].Time.Sub(start)
+				dt := l.Samples[i].Time.Sub(recordStart)
 				if dt%tt.interval != 0 {
 					t.Errorf("sample %d at %v: off the interval grid", i, dt)
 				}
@@ -224,7 +224,7 @@ func TestRecordDuration(t *testing.T) {
 }
 
 func TestRecordGPUSelection(t *testing.T) {
-	clock := &fakeClock{start}
+	clock := &fakeClock{recordStart}
 	src := newFakeSource(clock, 3)
 	res, err := testRecord(t, context.Background(), src, recordOptions{interval: time.Second, duration: 2 * time.Second, gpus: []int{2, 0}}, nil)
 	if err != nil {
@@ -247,7 +247,7 @@ func TestRecordGPUSelection(t *testing.T) {
 // TestRecordUnreadableGPU writes [N/A] for a GPU that fails, which the
 // reader reads as unknown, and keeps recording the others.
 func TestRecordUnreadableGPU(t *testing.T) {
-	clock := &fakeClock{start}
+	clock := &fakeClock{recordStart}
 	src := newFakeSource(clock, 2)
 	src.broken = 1
 	res, err := testRecord(t, context.Background(), src, recordOptions{interval: time.Second, duration: 2 * time.Second}, nil)
