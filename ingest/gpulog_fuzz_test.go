@@ -68,6 +68,7 @@ func FuzzQueryCSV(f *testing.F) {
 	f.Add([]byte("pid, process_name, used_gpu_memory [MiB]\n1, a,b,c, 5 MiB\n"))
 	f.Add([]byte("# gpureport record\ntimestamp, index, memory.used [MiB]\n2025-08-01T15:47:06.123+02:00, 0, 1 MiB"))
 	f.Add([]byte("timestamp, name, memory.used [MiB]\n2024/03/01 10:00:00.001, A, 1 MiB\n2024/03/01 10:00:00.002, A, 1 MiB\n2024/03/01 10:00:02.001, A, 1 MiB\n"))
+	f.Add(utf16("index, memory.used [MiB]\r\n0, 1 MiB\r\n", false))
 	fuzzReader(f, ingest.FormatQueryCSV)
 }
 

@@ -37,6 +37,9 @@ import (
 //     (DecodeLog then needs a known field order; see knownOrders);
 //   - a JSON object holding torch.cuda.memory_stats() keys: FormatMemoryStats.
 //
+// UTF-16 files with a byte order mark (PowerShell's redirection) are read
+// as their UTF-8 text.
+//
 // A file that mixes formats is classified by its first usable content, and
 // the line-oriented nvidia-smi reader (query-gpu CSV, compute-apps CSV,
 // tables, NVML recordings) reads all of those formats wherever they occur
@@ -70,6 +73,9 @@ type ReadOptions struct {
 // formats (see the comment at the top of gpulog_read.go); arbitrary text,
 // training logs and configuration files are not claimed.
 func SniffLog(head []byte) (LogFormat, bool) {
+	if order := utf16Order(head); order != 0 {
+		head = utf16ToUTF8(head[2:], order)
+	}
 	lines := headLines(head, 3)
 	if len(lines) == 0 {
 		return "", false
@@ -114,9 +120,8 @@ func SniffLog(head []byte) (LogFormat, bool) {
 }
 
 // headLines returns up to n non-blank lines from the start of head, with
-// NUL bytes, a byte order mark and surrounding spaces removed. The last
-// line of head is dropped when head does not end with a newline and holds
-// more than one line (it may be cut), unless it is the only one.
+// NUL bytes, a UTF-8 byte order mark and surrounding spaces removed. A
+// line cut by the end of head is returned as it is.
 func headLines(head []byte, n int) []string {
 	var out []string
 	rest := head
@@ -179,6 +184,7 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		opt.Location = time.UTC
 	}
 	b := newLogBuilder(format, opt)
+	r = maybeUTF16(r)
 	var err error
 	switch format {
 	case FormatQueryCSV, FormatComputeAppsCSV, FormatTable, FormatNVML:

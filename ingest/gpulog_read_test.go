@@ -1,11 +1,13 @@
 package ingest_test
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"strings"
 	"testing"
 	"time"
+	utf16pkg "unicode/utf16"
 
 	"gpureport/ingest"
 )
@@ -524,6 +526,47 @@ func TestSniffLog(t *testing.T) {
 				t.Errorf("SniffLog = %q, %v; want %q", got, ok, tt.want)
 			}
 		})
+	}
+}
+
+// utf16 encodes s as UTF-16 with a byte order mark, as PowerShell's
+// redirection writes it.
+func utf16(s string, bigEndian bool) []byte {
+	out := []byte{0xff, 0xfe}
+	if bigEndian {
+		out = []byte{0xfe, 0xff}
+	}
+	for _, c := range utf16pkg.Encode([]rune(s)) {
+		if bigEndian {
+			out = append(out, byte(c>>8), byte(c))
+		} else {
+			out = append(out, byte(c), byte(c>>8))
+		}
+	}
+	return out
+}
+
+func TestReadUTF16(t *testing.T) {
+	text := "timestamp, gpu_uuid, pid, process_name, used_gpu_memory [MiB]\r\n" +
+		"2024/03/01 10:00:00.000, GPU-a, 7, python \U0001F680.exe, 5 MiB\r\n"
+	for _, big := range []bool{false, true} {
+		data := utf16(text, big)
+		if f, ok := ingest.SniffLog(data); !ok || f != ingest.FormatComputeAppsCSV {
+			t.Errorf("big endian %v: SniffLog = %q, %v", big, f, ok)
+		}
+		l, err := ingest.ReadLog(bytes.NewReader(data), ingest.FormatComputeAppsCSV, ingest.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.Processes) != 1 || l.Processes[0].Name != "python \U0001F680.exe" || l.Processes[0].UsedMemory != 5*logMiB {
+			t.Errorf("big endian %v: processes %+v", big, l.Processes)
+		}
+	}
+	// A dangling high surrogate and an odd last byte do not stop reading.
+	data := append(utf16("index, memory.used [MiB]\n0, 1 MiB\n", false), 0x3d, 0xd8, 0x41)
+	l, err := ingest.ReadLog(bytes.NewReader(data), ingest.FormatQueryCSV, ingest.ReadOptions{})
+	if err != nil || len(l.Samples) != 1 || l.SkippedLines != 1 {
+		t.Errorf("log %+v, error %v", l, err)
 	}
 }
 
