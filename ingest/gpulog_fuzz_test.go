@@ -12,16 +12,17 @@ import (
 )
 
 // Fuzz targets for every GPU log reader, seeded from the real files (cut
-// to their first 16 KiB, which keeps the corpus fast) and small inline
-// logs. A reader must never panic, must return a log or an error, and the
-// log must satisfy checkLogInvariants. CI runs each for a few seconds:
+// to their first 4 KiB: larger seeds make the engine spend the run
+// minimising them) and small inline logs. A reader must never panic, must
+// return a log or an error, and the log must satisfy checkLogInvariants.
+// CI runs each for a few seconds:
 //
 //	for f in FuzzQueryCSV FuzzDmon FuzzTable FuzzXML FuzzMemoryStats FuzzSniffLog; do
-//		go test ./ingest -run='^$' -fuzz="^$f\$" -fuzztime=10s || exit 1
+//		go test ./ingest -run='^$' -fuzz="^$f\$" -fuzztime=10s -fuzzminimizetime=5s || exit 1
 //	done
 
 // maxLogSeed bounds a seed taken from a real file, in bytes.
-const maxLogSeed = 16 << 10
+const maxLogSeed = 4 << 10
 
 // realLogSeeds adds the real files under sub matching the patterns as seeds;
 // it adds nothing when the real data is not present.
