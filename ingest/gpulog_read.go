@@ -27,8 +27,8 @@ import (
 //   - an XML document whose root is <nvidia_smi_log>: FormatXML;
 //   - a '#' line naming a "gpu" column followed by a '#' line naming
 //     "Idx": FormatDmon (dmon and pmon);
-//   - the nvidia-smi box table (its "+---" border, or a date line followed
-//     by it): FormatTable;
+//   - the nvidia-smi box table (its "| NVIDIA-SMI" banner, after its top
+//     border and date line if present): FormatTable;
 //   - a CSV header whose every field is an nvidia-smi query field (with or
 //     without a "[unit]" suffix): FormatQueryCSV, or FormatComputeAppsCSV
 //     when it has pid, process_name or used_(gpu_)memory;
@@ -101,10 +101,17 @@ func SniffLog(head []byte) (LogFormat, bool) {
 		}
 		return "", false
 	}
-	if isTableStart(first) {
+	// A table: its "| NVIDIA-SMI" banner, after the top border and the
+	// date line when they are there. A border alone is not enough: other
+	// tools draw the same ASCII tables.
+	tableAt := func(i int) bool {
+		banner := func(j int) bool { return j < len(lines) && strings.HasPrefix(lines[j], "| NVIDIA-SMI ") }
+		return banner(i) || i < len(lines) && isTableStart(lines[i]) && banner(i+1)
+	}
+	if tableAt(0) {
 		return FormatTable, true
 	}
-	if _, _, ok := parseDateLine(first, time.UTC); ok && len(lines) > 1 && isTableStart(lines[1]) {
+	if _, _, ok := parseDateLine(first, time.UTC); ok && tableAt(1) {
 		return FormatTable, true
 	}
 	if h, ok := parseCSVHeader(first); ok {

@@ -513,6 +513,8 @@ func TestSniffLog(t *testing.T) {
 		{"json with step only", `{"step": 1, "loss": 0.3}` + "\n", ""},
 		{"dated log line", "Fri Aug  1 15:47:06 2025 training started\nepoch 1\n", ""},
 		{"date then text", "Fri Aug  1 15:47:06 2025\nepoch 1\n", ""},
+		{"ASCII table of another tool", "+------------+--------+\n| metric     | value  |\n+------------+--------+\n", ""},
+		{"date then ASCII table", "Fri Aug  1 15:47:06 2025\n+------------+--------+\n| metric     | value  |\n", ""},
 		{"other xml", "<?xml version=\"1.0\"?>\n<project></project>\n", ""},
 		{"shell comment", "#!/bin/bash\n# gpu monitor\nnvidia-smi -l 1\n", ""},
 		{"numbers csv", "0, 1, 2\n3, 4, 5\n", ""},
