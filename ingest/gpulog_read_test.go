@@ -341,6 +341,9 @@ func TestReadTable(t *testing.T) {
 					t.Errorf("problems %+v", l.Problems)
 				}
 			}},
+		{name: "another tool's ASCII table between nvidia-smi tables", format: ingest.FormatTable,
+			in:      tableWindows + "epoch 1\n+--------+-------------------+\n| step   | loss              |\n+--------+-------------------+\n" + tableWindows,
+			samples: []sampleWant{{0, 1128 * logMiB, 10240 * logMiB, ""}, {0, 1128 * logMiB, 10240 * logMiB, ""}}, gpus: 1, skipped: 4, kind: "not an nvidia-smi line"},
 		{name: "table then CSV rows", format: ingest.FormatTable,
 			in:      tableWindows + "index, name, memory.used [MiB], memory.total [MiB]\n0, NVIDIA GeForce RTX 3080, 2000 MiB, 10240 MiB\n0, Tesla V100, 1 MiB, 32768 MiB\n",
 			samples: []sampleWant{{0, 1128 * logMiB, 10240 * logMiB, ""}, {0, 2000 * logMiB, 10240 * logMiB, ""}}, gpus: 1, skipped: 1, kind: "row of a different GPU"},
