@@ -16,6 +16,42 @@ type program struct {
 	freeFwd, freeBwd, freeStepEnd, freeZeroGrad, freeOpt, emptyCache *site
 
 	leak, oneTime, fragBig, fragPin, fragFree *site
+
+	// extra are additional element-wise operators in every block (more
+	// distinct frames and events, for the big snapshot).
+	extra []*site
+}
+
+// extraOpNames are ATen operators used for the extra sites.
+var extraOpNames = [...]string{
+	"mul", "div", "rsqrt", "pow", "mean", "cat", "transpose", "contiguous", "silu", "sigmoid",
+	"tanh", "exp", "neg", "sub", "where", "masked_fill", "native_dropout", "addcmul", "index_select", "gather",
+	"scatter", "cumsum", "argmax", "topk", "sort", "repeat", "expand", "clone", "reshape", "split_with_sizes",
+	"stack", "flip", "roll", "clamp", "abs", "sqrt", "log", "baddbmm", "einsum", "_fused_rms_norm",
+	"group_norm", "conv1d", "avg_pool1d", "amax", "amin", "sum", "prod", "var", "std", "linspace",
+	"arange", "full", "empty_like", "randn_like", "bernoulli", "multinomial", "log_softmax", "_softmax_backward_data", "gelu_backward", "silu_backward",
+}
+
+// extraSites returns n operator sites in a Mixer module called from both
+// halves of every block.
+func (c *catalog) extraSites(n int) []*site {
+	m := c.proj(modelPy)
+	var out []*site
+	for i := 0; i < n; i++ {
+		name := extraOpNames[i%len(extraOpNames)]
+		if i >= len(extraOpNames) {
+			name = fmt.Sprintf("%s_%d", name, i/len(extraOpNames))
+		}
+		kernel := []string{
+			fmt.Sprintf("at::native::%s_out_cuda(at::Tensor const&, at::Tensor&)", name),
+			fmt.Sprintf("RegisterCUDA_0.cpp|at::(anonymous namespace)::wrapper_CUDA_%s(at::Tensor const&)", name),
+			fmt.Sprintf("at::_ops::%s::call(at::Tensor const&)", name),
+			fmt.Sprintf("python_variable_methods.cpp|torch::autograd::THPVariable_%s(_object*, _object*, _object*)", name),
+		}
+		blockLine := 72 + i%2
+		out = append(out, c.stack(op(kernel...), c.inBlock(blockLine, []pyFrame{{m, 200 + i, "forward"}})))
+	}
+	return out
 }
 
 // Line numbers of the user's code. LeakSites lists the planted leak
@@ -132,8 +168,8 @@ func withFree(prefix []string, more ...string) []string {
 	return append(out, more...)
 }
 
-func newProgram(c *catalog, leakSite, oneTimeSite string) (*program, error) {
-	p := &program{c: c}
+func newProgram(c *catalog, leakSite, oneTimeSite string, extraOps int) (*program, error) {
+	p := &program{c: c, extra: c.extraSites(extraOps)}
 	m := c.proj(modelPy)
 	t := c.proj(trainPy)
 	fn := c.torch("nn/functional.py")
@@ -231,4 +267,12 @@ func (p *program) oneTimeSite(name string) (*site, error) {
 		return c.stack(op(), []pyFrame{{t, 137, "main"}, {t, 152, "<module>"}}), nil
 	}
 	return nil, fmt.Errorf("unknown one-time site %q (want one of %v)", name, OneTimeSites())
+}
+
+// leakUser returns the planted leak's innermost user frame, "" for none.
+func (c *catalog) leakUser(p *program) string {
+	if p.leak == nil {
+		return ""
+	}
+	return p.leak.user
 }
