@@ -142,7 +142,9 @@ func TestCorpusLabelsMatchFiles(t *testing.T) {
 				if !strings.Contains(s.path, "_oom") {
 					t.Errorf("last snapshot %s is not the OOM dump", s.path)
 				}
-				if c.Truth.MaxEntries > 0 {
+				if c.Truth.MaxEntries == 0 {
+					t.Error("OOM case without a trace")
+				} else {
 					tr := s.snap.Traces[c.Truth.OOM.Rank]
 					if e := tr[len(tr)-1]; e.Action != ingest.ActionOOM || e.Size != c.Truth.OOM.Rounded || int64(e.Addr) != c.Truth.OOM.DeviceFree {
 						t.Errorf("last trace entry %+v, want the oom event", e)

@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"path"
+	"strings"
 
 	"gpureport/testdata/gen/layout"
 )
@@ -145,7 +146,7 @@ func (c *catalog) stack(cpp []string, py []pyFrame) *site {
 	if c.env.CppStacks {
 		for _, name := range cpp {
 			file := "??"
-			if j := indexByte(name, '|'); j >= 0 {
+			if j := strings.IndexByte(name, '|'); j >= 0 {
 				file, name = name[:j], name[j+1:]
 			}
 			fr = append(fr, c.f(name, file, 0, 0))
@@ -167,17 +168,8 @@ func (c *catalog) stack(cpp []string, py []pyFrame) *site {
 	return &site{frames: fr, user: user}
 }
 
-func indexByte(s string, b byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == b {
-			return i
-		}
-	}
-	return -1
-}
-
 func (c *catalog) isLibrary(file string) bool {
-	return len(file) >= len(c.env.SitePackages) && file[:len(c.env.SitePackages)] == c.env.SitePackages
+	return strings.HasPrefix(file, c.env.SitePackages)
 }
 
 // C++ frame lists (innermost first). "file|name" gives a file; otherwise
