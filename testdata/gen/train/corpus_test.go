@@ -18,11 +18,10 @@ import (
 
 // decodedRun is one case's snapshots as the project's decoder reads them.
 type decodedRun struct {
-	rank  int
-	step  int64
-	snap  *ingest.Snapshot
-	path  string
-	bytes int64
+	rank int
+	step int64
+	snap *ingest.Snapshot
+	path string
 }
 
 func decodeRun(t *testing.T, dir string) []decodedRun {

@@ -109,7 +109,6 @@ type rank struct {
 	anns  []layout.Annotation
 
 	resTL []tlPoint
-	dead  bool
 }
 
 type pin struct {
