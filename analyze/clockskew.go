@@ -61,22 +61,27 @@ const (
 // time t is paired with the GPU reading nearest to t+h, if one lies within
 // a tolerance (three GPU sampling intervals, at least 5 s, at most 20
 // min). A shift needs at least max(3, half the snapshots) pairs to be
-// scored. Its cost, in units of the largest reserved value R, is
+// scored. With d = used - reserved over the pairs, R the largest reserved
+// value and U the largest used value of the log, its cost is shape +
+// level, where
 //
-//	mean |d - median(d)| / R  +  2 * mean(max(0, -d)) / R  +  max(median(d), 0) / R
+//	shape = mean |d - median(d)| / R  +  2 * mean(max(0, -d)) / R
+//	level = max(median(d), 0) / U
 //
-// with d = used - reserved over the pairs: the first term is how badly
-// used fails to track reserved, the second penalises used < reserved
-// (impossible at the right alignment), the third prefers the smallest
-// overhead (a log moved too far ahead pairs a snapshot with later, larger
-// readings). The shift of least cost wins (ties: the smaller |h|).
+// shape says how badly used fails to track reserved (first term) or falls
+// below it, which is impossible at the right alignment (second term): a
+// shift that pairs snapshots with readings from before the job started or
+// after it ended pays here. level prefers the smallest overhead, since a
+// log moved too far ahead pairs each snapshot with later, larger readings;
+// it is a share of U, not R, so that a small job whose CUDA context dwarfs
+// its reserved memory is not pushed towards shifts with violations. The
+// shift of least cost wins (ties: the smaller |h|).
 //
-// An offset is reported only when it is clearly better than no shift: its
-// cost is at most half the zero-shift cost and at least 0.05 lower, or,
-// when the series do not overlap at all without a shift, at most 0.25;
-// and it is unambiguous: every other shift costs at least twice as much
-// plus 0.02. Flat series, short overlaps and unrelated logs therefore give
-// no report rather than a guess.
+// An offset is reported only when it fits and is clearly right: its shape
+// is at most 0.25; its cost is at least 0.05 below the zero-shift cost
+// (when the series overlap without a shift at all); and every other
+// scored shift costs at least 0.02 more. Flat series, short overlaps and
+// unrelated logs therefore give no report rather than a guess.
 func DetectClockOffset(snap, gpu []TimedValue) (ClockOffset, bool) {
 	if len(snap) < minClockMatches || len(gpu) < minClockMatches {
 		return ClockOffset{}, false
@@ -89,10 +94,14 @@ func DetectClockOffset(snap, gpu []TimedValue) (ClockOffset, bool) {
 		scale = max(scale, float64(s.Value))
 	}
 	scale = max(scale, 1<<20)
+	usedScale := scale
+	for _, r := range g {
+		usedScale = max(usedScale, float64(r.Value))
+	}
 	need := max(minClockMatches, len(snap)/2)
 
 	const n = 2*maxClockShift + 1
-	var costs [n]float64
+	var costs, shapes [n]float64
 	var matched [n]int
 	d := make([]float64, 0, len(snap))
 	for i := range n {
@@ -104,9 +113,10 @@ func DetectClockOffset(snap, gpu []TimedValue) (ClockOffset, bool) {
 			}
 		}
 		matched[i] = len(d)
-		costs[i] = math.Inf(1)
+		costs[i], shapes[i] = math.Inf(1), math.Inf(1)
 		if len(d) >= need {
-			costs[i] = clockCost(d, scale)
+			shape, level := clockCost(d, scale, usedScale)
+			costs[i], shapes[i] = shape+level, shape
 		}
 	}
 	best := maxClockShift
@@ -117,26 +127,24 @@ func DetectClockOffset(snap, gpu []TimedValue) (ClockOffset, bool) {
 		}
 	}
 	cost, zero := costs[best], costs[maxClockShift]
-	if best == maxClockShift || math.IsInf(cost, 1) {
+	if best == maxClockShift || math.IsInf(cost, 1) || shapes[best] > 0.25 {
 		return ClockOffset{}, false
 	}
-	if math.IsInf(zero, 1) {
-		if cost > 0.25 {
-			return ClockOffset{}, false
-		}
-	} else if cost > 0.5*zero || zero-cost < 0.05 {
+	if !math.IsInf(zero, 1) && zero-cost < 0.05 {
 		return ClockOffset{}, false
 	}
 	for i := range n {
-		if i != best && costs[i] < 2*cost+0.02 {
+		if i != best && costs[i]-cost < 0.02 {
 			return ClockOffset{}, false
 		}
 	}
 	return ClockOffset{Shift: time.Duration(best-maxClockShift) * time.Hour, Matched: matched[best], Cost: cost, ZeroCost: zero}, true
 }
 
-// clockCost scores the differences d = used - reserved of one shift.
-func clockCost(d []float64, scale float64) float64 {
+// clockCost scores the differences d = used - reserved of one shift: its
+// shape term in units of scale (the largest reserved value) and its level
+// term in units of usedScale (the largest used value).
+func clockCost(d []float64, scale, usedScale float64) (shape, level float64) {
 	s := slices.Clone(d)
 	sort.Float64s(s)
 	med := s[len(s)/2]
@@ -149,7 +157,7 @@ func clockCost(d []float64, scale float64) float64 {
 		viol += max(0, -x)
 	}
 	k := float64(len(d))
-	return dev/k/scale + 2*viol/k/scale + max(med, 0)/scale
+	return dev/k/scale + 2*viol/k/scale, max(med, 0) / usedScale
 }
 
 // matchTolerance is how far from a snapshot a GPU reading may be to pair

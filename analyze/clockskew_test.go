@@ -9,13 +9,13 @@ import (
 const skewGiB = 1 << 30
 
 // trainingRun builds a synthetic run in true (UTC) time: the job starts at
-// t0+5 min, the allocator reserves 10 GiB and then grows 1 GiB per hour
-// (a leak) until the job ends at t0+3 h; nvidia-smi's used is reserved
-// plus a 500 MiB context while the job runs, 3 MiB otherwise. Snapshots
-// are taken every 15 min from t0+10 min; the GPU log samples every 30 s
-// from t0-2 h to t0+5 h and its times are shifted by logShift (the log's
-// clock ahead of the truth). flat makes both series constant.
-func trainingRun(logShift time.Duration, flat bool) (snap, gpu []TimedValue) {
+// t0+5 min, the allocator reserves base bytes and then grows by growth
+// bytes per hour (a leak) until the job ends at t0+3 h; nvidia-smi's used
+// is reserved plus a 500 MiB context while the job runs, 3 MiB otherwise.
+// Snapshots are taken every 15 min from t0+10 min; the GPU log samples
+// every 30 s from t0-2 h to t0+5 h and its times are shifted by logShift
+// (the log's clock ahead of the truth). flat makes both series constant.
+func trainingRun(logShift time.Duration, flat bool, base, growth int64) (snap, gpu []TimedValue) {
 	t0 := time.Date(2024, 3, 1, 8, 0, 0, 0, time.UTC)
 	start, end := t0.Add(5*time.Minute), t0.Add(3*time.Hour)
 	reserved := func(t time.Time) int64 {
@@ -23,9 +23,9 @@ func trainingRun(logShift time.Duration, flat bool) (snap, gpu []TimedValue) {
 			return 0
 		}
 		if flat {
-			return 10 * skewGiB
+			return base
 		}
-		return 10*skewGiB + int64(t.Sub(start).Hours()*skewGiB)
+		return base + int64(t.Sub(start).Hours()*float64(growth))
 	}
 	for t := t0.Add(10 * time.Minute); t.Before(end); t = t.Add(15 * time.Minute) {
 		// Snapshot reserved moves in 2 MiB steps: not exactly the log's.
@@ -41,34 +41,38 @@ func trainingRun(logShift time.Duration, flat bool) (snap, gpu []TimedValue) {
 	if flat {
 		// A flat job that runs through the whole log: nothing to align.
 		for i := range gpu {
-			gpu[i].Value = 10*skewGiB + 500<<20
+			gpu[i].Value = base + 500<<20
 		}
 	}
 	return snap, gpu
 }
 
 func TestDetectClockOffset(t *testing.T) {
+	const mib = 1 << 20
 	tests := []struct {
-		name     string
-		logShift time.Duration
-		flat     bool
-		want     time.Duration // 0: no report
+		name         string
+		logShift     time.Duration
+		flat         bool
+		base, growth int64         // bytes, bytes per hour
+		want         time.Duration // 0: no report
 	}{
-		{"aligned", 0, false, 0},
-		{"log 2 h ahead", 2 * time.Hour, false, 2 * time.Hour},
-		{"log 5 h behind", -5 * time.Hour, false, -5 * time.Hour},
-		{"log 1 h ahead", time.Hour, false, time.Hour},
-		{"no overlap at any shift", 30 * time.Hour, false, 0},
-		{"flat series cannot be aligned", 2 * time.Hour, true, 0},
+		{"aligned", 0, false, 10 * skewGiB, skewGiB, 0},
+		{"log 2 h ahead", 2 * time.Hour, false, 10 * skewGiB, skewGiB, 2 * time.Hour},
+		{"log 5 h behind", -5 * time.Hour, false, 10 * skewGiB, skewGiB, -5 * time.Hour},
+		{"log 1 h ahead", time.Hour, false, 10 * skewGiB, skewGiB, time.Hour},
+		{"small job: the context dwarfs reserved", 3 * time.Hour, false, 100 * mib, 50 * mib, 3 * time.Hour},
+		{"small job aligned", 0, false, 100 * mib, 50 * mib, 0},
+		{"no overlap at any shift", 30 * time.Hour, false, 10 * skewGiB, skewGiB, 0},
+		{"flat series cannot be aligned", 2 * time.Hour, true, 10 * skewGiB, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			snap, gpu := trainingRun(tt.logShift, tt.flat)
+			snap, gpu := trainingRun(tt.logShift, tt.flat, tt.base, tt.growth)
 			off, ok := DetectClockOffset(snap, gpu)
 			if ok != (tt.want != 0) || off.Shift != tt.want {
 				t.Fatalf("DetectClockOffset = %+v, %v; want shift %v", off, ok, tt.want)
 			}
-			if ok && (off.Matched != len(snap) || off.Cost >= 0.05 || !(off.ZeroCost > 2*off.Cost)) {
+			if ok && (off.Matched != len(snap) || off.ZeroCost-off.Cost < 0.05) {
 				t.Errorf("offset %+v: want every snapshot matched and a clear cost gap", off)
 			}
 		})
@@ -76,7 +80,7 @@ func TestDetectClockOffset(t *testing.T) {
 }
 
 func TestDetectClockOffsetTooLittleData(t *testing.T) {
-	snap, gpu := trainingRun(2*time.Hour, false)
+	snap, gpu := trainingRun(2*time.Hour, false, 10*skewGiB, skewGiB)
 	if _, ok := DetectClockOffset(snap[:2], gpu); ok {
 		t.Error("offset reported from two snapshots")
 	}
@@ -112,12 +116,12 @@ func TestClockOffsetNote(t *testing.T) {
 }
 
 func TestClockCost(t *testing.T) {
-	// Constant overhead: only the level term.
-	if c := clockCost([]float64{100, 100, 100}, 1000); math.Abs(c-0.1) > 1e-12 {
-		t.Errorf("constant overhead cost %v, want 0.1", c)
+	// Constant overhead: only the level term, a share of the largest used.
+	if shape, level := clockCost([]float64{100, 100, 100}, 1000, 2000); shape != 0 || math.Abs(level-0.05) > 1e-12 {
+		t.Errorf("constant overhead: shape %v level %v, want 0 and 0.05", shape, level)
 	}
 	// used below reserved is penalised twice.
-	if c := clockCost([]float64{-100, -100, -100}, 1000); math.Abs(c-0.2) > 1e-12 {
-		t.Errorf("violation cost %v, want 0.2", c)
+	if shape, level := clockCost([]float64{-100, -100, -100}, 1000, 2000); math.Abs(shape-0.2) > 1e-12 || level != 0 {
+		t.Errorf("violations: shape %v level %v, want 0.2 and 0", shape, level)
 	}
 }

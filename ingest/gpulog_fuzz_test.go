@@ -12,20 +12,21 @@ import (
 )
 
 // Fuzz targets for every GPU log reader, seeded from the real files (cut
-// to their first 16 KiB, which keeps the corpus fast) and small inline
-// logs. A reader must never panic, must return a log or an error, and the
-// log must satisfy checkInvariants. CI runs each for a few seconds:
+// to their first 4 KiB: larger seeds make the engine spend the run
+// minimising them) and small inline logs. A reader must never panic, must
+// return a log or an error, and the log must satisfy checkLogInvariants.
+// CI runs each for a few seconds:
 //
 //	for f in FuzzQueryCSV FuzzDmon FuzzTable FuzzXML FuzzMemoryStats FuzzSniffLog; do
-//		go test ./ingest -run='^$' -fuzz="^$f\$" -fuzztime=10s || exit 1
+//		go test ./ingest -run='^$' -fuzz="^$f\$" -fuzztime=10s -fuzzminimizetime=5s || exit 1
 //	done
 
-// maxSeed bounds a seed taken from a real file, in bytes.
-const maxSeed = 16 << 10
+// maxLogSeed bounds a seed taken from a real file, in bytes.
+const maxLogSeed = 4 << 10
 
-// realSeeds adds the real files under sub matching the patterns as seeds;
+// realLogSeeds adds the real files under sub matching the patterns as seeds;
 // it adds nothing when the real data is not present.
-func realSeeds(f *testing.F, sub string, patterns ...string) {
+func realLogSeeds(f *testing.F, sub string, patterns ...string) {
 	base := os.Getenv("GPUREPORT_REAL_DATA")
 	if base == "" {
 		base = filepath.Join(ingesttest.RepoRoot(f), "..", "shared", "testdata-real")
@@ -37,8 +38,8 @@ func realSeeds(f *testing.F, sub string, patterns ...string) {
 			if err != nil {
 				f.Fatal(err)
 			}
-			if len(b) > maxSeed {
-				b = b[:maxSeed]
+			if len(b) > maxLogSeed {
+				b = b[:maxLogSeed]
 			}
 			f.Add(b)
 		}
@@ -58,21 +59,22 @@ func fuzzReader(f *testing.F, format ingest.LogFormat) {
 		if l.Format != format {
 			t.Fatalf("format %q, want %q", l.Format, format)
 		}
-		checkInvariants(t, l)
+		checkLogInvariants(t, l)
 	})
 }
 
 func FuzzQueryCSV(f *testing.F) {
-	realSeeds(f, "nvidia-smi", "query-gpu-csv/*", "query-compute-apps-csv/*", "mixed-hostile/*")
+	realLogSeeds(f, "nvidia-smi", "query-gpu-csv/*", "query-compute-apps-csv/*", "mixed-hostile/*")
 	f.Add([]byte("timestamp, index, uuid, memory.used [MiB], memory.total [MiB]\n2024/03/01 10:00:00.000, 0, GPU-a, 1 MiB, 2 MiB\n0, x\n"))
 	f.Add([]byte("pid, process_name, used_gpu_memory [MiB]\n1, a,b,c, 5 MiB\n"))
 	f.Add([]byte("# gpureport record\ntimestamp, index, memory.used [MiB]\n2025-08-01T15:47:06.123+02:00, 0, 1 MiB"))
 	f.Add([]byte("timestamp, name, memory.used [MiB]\n2024/03/01 10:00:00.001, A, 1 MiB\n2024/03/01 10:00:00.002, A, 1 MiB\n2024/03/01 10:00:02.001, A, 1 MiB\n"))
+	f.Add(utf16("index, memory.used [MiB]\r\n0, 1 MiB\r\n", false))
 	fuzzReader(f, ingest.FormatQueryCSV)
 }
 
 func FuzzDmon(f *testing.F) {
-	realSeeds(f, "nvidia-smi", "dmon/*")
+	realLogSeeds(f, "nvidia-smi", "dmon/*")
 	f.Add([]byte("#Date       Time        gpu    fb  bar1\n#YYYYMMDD   HH:MM:SS    Idx    MB    MB\n 20240301   10:00:00      0  1234     5\n"))
 	f.Add([]byte("#Time gpu fb\n#HH:MM:SS Idx MB\n23:59:59 0 1\n00:00:01 0 2\n"))
 	f.Add([]byte("# gpu pid type fb command\n# Idx # C/G MB name\n 0 12 C 40 python x\n 1 - - - -\n"))
@@ -80,7 +82,7 @@ func FuzzDmon(f *testing.F) {
 }
 
 func FuzzTable(f *testing.F) {
-	realSeeds(f, "nvidia-smi", "table/*", "mixed-hostile/*")
+	realLogSeeds(f, "nvidia-smi", "table/*", "mixed-hostile/*")
 	f.Add([]byte(tableH100))
 	f.Add([]byte(tableMIG))
 	f.Add([]byte(tableWindows + "index, name, memory.used [MiB]\n0, x, 1 MiB\n"))
@@ -88,7 +90,7 @@ func FuzzTable(f *testing.F) {
 }
 
 func FuzzXML(f *testing.F) {
-	realSeeds(f, "nvidia-smi", "xml/*")
+	realLogSeeds(f, "nvidia-smi", "xml/*")
 	f.Add([]byte(xmlDoc + xmlDoc))
 	f.Add([]byte(xmlDoc[:400]))
 	fuzzReader(f, ingest.FormatXML)
@@ -104,7 +106,7 @@ func FuzzMemoryStats(f *testing.F) {
 // FuzzSniffLog checks that SniffLog never panics, and that whatever it
 // claims, the claimed reader takes without panicking.
 func FuzzSniffLog(f *testing.F) {
-	realSeeds(f, "nvidia-smi", "*/*")
+	realLogSeeds(f, "nvidia-smi", "*/*")
 	f.Add([]byte("Epoch 1/10\nloss 0.3\n"))
 	f.Add([]byte(`{"step": 1, "allocated": 5}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -119,7 +121,7 @@ func FuzzSniffLog(f *testing.F) {
 			t.Fatalf("SniffLog not deterministic: %q then %q", format, again)
 		}
 		if l, err := ingest.ReadLog(bytes.NewReader(data), format, ingest.ReadOptions{}); err == nil {
-			checkInvariants(t, l)
+			checkLogInvariants(t, l)
 		}
 	})
 }

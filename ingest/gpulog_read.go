@@ -27,8 +27,8 @@ import (
 //   - an XML document whose root is <nvidia_smi_log>: FormatXML;
 //   - a '#' line naming a "gpu" column followed by a '#' line naming
 //     "Idx": FormatDmon (dmon and pmon);
-//   - the nvidia-smi box table (its "+---" border, or a date line followed
-//     by it): FormatTable;
+//   - the nvidia-smi box table (its "| NVIDIA-SMI" banner, after its top
+//     border and date line if present): FormatTable;
 //   - a CSV header whose every field is an nvidia-smi query field (with or
 //     without a "[unit]" suffix): FormatQueryCSV, or FormatComputeAppsCSV
 //     when it has pid, process_name or used_(gpu_)memory;
@@ -36,6 +36,9 @@ import (
 //     ("2023/06/22 18:56:56.252, ...") or carries MiB values: FormatQueryCSV
 //     (DecodeLog then needs a known field order; see knownOrders);
 //   - a JSON object holding torch.cuda.memory_stats() keys: FormatMemoryStats.
+//
+// UTF-16 files with a byte order mark (PowerShell's redirection) are read
+// as their UTF-8 text.
 //
 // A file that mixes formats is classified by its first usable content, and
 // the line-oriented nvidia-smi reader (query-gpu CSV, compute-apps CSV,
@@ -70,6 +73,9 @@ type ReadOptions struct {
 // formats (see the comment at the top of gpulog_read.go); arbitrary text,
 // training logs and configuration files are not claimed.
 func SniffLog(head []byte) (LogFormat, bool) {
+	if order := utf16Order(head); order != 0 {
+		head = utf16ToUTF8(head[2:], order)
+	}
 	lines := headLines(head, 3)
 	if len(lines) == 0 {
 		return "", false
@@ -95,10 +101,17 @@ func SniffLog(head []byte) (LogFormat, bool) {
 		}
 		return "", false
 	}
-	if isTableStart(first) {
+	// A table: its "| NVIDIA-SMI" banner, after the top border and the
+	// date line when they are there. A border alone is not enough: other
+	// tools draw the same ASCII tables.
+	tableAt := func(i int) bool {
+		banner := func(j int) bool { return j < len(lines) && strings.HasPrefix(lines[j], "| NVIDIA-SMI ") }
+		return banner(i) || i < len(lines) && isTableStart(lines[i]) && banner(i+1)
+	}
+	if tableAt(0) {
 		return FormatTable, true
 	}
-	if _, _, ok := parseDateLine(first, time.UTC); ok && len(lines) > 1 && isTableStart(lines[1]) {
+	if _, _, ok := parseDateLine(first, time.UTC); ok && tableAt(1) {
 		return FormatTable, true
 	}
 	if h, ok := parseCSVHeader(first); ok {
@@ -114,9 +127,8 @@ func SniffLog(head []byte) (LogFormat, bool) {
 }
 
 // headLines returns up to n non-blank lines from the start of head, with
-// NUL bytes, a byte order mark and surrounding spaces removed. The last
-// line of head is dropped when head does not end with a newline and holds
-// more than one line (it may be cut), unless it is the only one.
+// NUL bytes, a UTF-8 byte order mark and surrounding spaces removed. A
+// line cut by the end of head is returned as it is.
 func headLines(head []byte, n int) []string {
 	var out []string
 	rest := head
@@ -179,6 +191,7 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		opt.Location = time.UTC
 	}
 	b := newLogBuilder(format, opt)
+	r = maybeUTF16(r)
 	var err error
 	switch format {
 	case FormatQueryCSV, FormatComputeAppsCSV, FormatTable, FormatNVML:

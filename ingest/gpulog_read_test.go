@@ -1,11 +1,13 @@
 package ingest_test
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"strings"
 	"testing"
 	"time"
+	utf16pkg "unicode/utf16"
 
 	"gpureport/ingest"
 )
@@ -53,7 +55,7 @@ func runReadCases(t *testing.T, cases []readCase) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkInvariants(t, l)
+			checkLogInvariants(t, l)
 			if len(l.Samples) != len(tt.samples) || len(l.Processes) != len(tt.procs) || len(l.GPUs) != tt.gpus || l.SkippedLines != tt.skipped {
 				t.Fatalf("samples %d, processes %d, GPUs %d, skipped %d; want %d, %d, %d, %d\nsamples %+v\nproblems %+v",
 					len(l.Samples), len(l.Processes), len(l.GPUs), l.SkippedLines,
@@ -85,29 +87,29 @@ func runReadCases(t *testing.T, cases []readCase) {
 	}
 }
 
-const u = ingest.Unknown
+const logNA = ingest.Unknown
 
 func TestReadQueryCSV(t *testing.T) {
 	runReadCases(t, []readCase{
 		{name: "units and aliases", format: ingest.FormatQueryCSV,
 			in: "timestamp, gpu_name, gpu_bus_id, fb_memory_usage.used [MiB], memory.total [MiB], utilization.gpu [%], power.draw [W]\n" +
 				"2024/03/01 10:00:00.250, NVIDIA A100, 0000:81:00.0, 841 MiB, 81920 MiB, 22 %, 61.5 W\n",
-			samples: []sampleWant{{0, 841 * mib, 81920 * mib, "2024-03-01T09:00:00.25Z"}}, gpus: 1,
+			samples: []sampleWant{{0, 841 * logMiB, 81920 * logMiB, "2024-03-01T09:00:00.25Z"}}, gpus: 1,
 			check: func(t *testing.T, l *ingest.GPULog) {
 				s, g := l.Samples[0], l.GPUs[0]
-				if s.UtilizationGPU != 22 || s.PowerW != 61.5 || !math.IsNaN(s.UtilizationMemory) || s.MemoryFree != u {
+				if s.UtilizationGPU != 22 || s.PowerW != 61.5 || !math.IsNaN(s.UtilizationMemory) || s.MemoryFree != logNA {
 					t.Errorf("sample %+v", s)
 				}
-				if g.BusID != "00000000:81:00.0" || g.Name != "NVIDIA A100" || g.MemoryTotal != 81920*mib || !l.Zoneless {
+				if g.BusID != "00000000:81:00.0" || g.Name != "NVIDIA A100" || g.MemoryTotal != 81920*logMiB || !l.Zoneless {
 					t.Errorf("GPU %+v, zoneless %v", g, l.Zoneless)
 				}
 			}},
 		{name: "nounits, two GPUs", format: ingest.FormatQueryCSV,
 			in:      "index, memory.used [MiB], memory.total [MiB]\n0, 100, 200\n1, 50, 200\n",
-			samples: []sampleWant{{0, 100 * mib, 200 * mib, ""}, {1, 50 * mib, 200 * mib, ""}}, gpus: 2},
+			samples: []sampleWant{{0, 100 * logMiB, 200 * logMiB, ""}, {1, 50 * logMiB, 200 * logMiB, ""}}, gpus: 2},
 		{name: "N/A values", format: ingest.FormatQueryCSV,
 			in:      "index, memory.used [MiB], memory.total [MiB], utilization.gpu [%]\n0, [N/A], N/A, [Not Supported]\n",
-			samples: []sampleWant{{0, u, u, ""}}, gpus: 1,
+			samples: []sampleWant{{0, logNA, logNA, ""}}, gpus: 1,
 			check: func(t *testing.T, l *ingest.GPULog) {
 				if !math.IsNaN(l.Samples[0].UtilizationGPU) {
 					t.Errorf("utilization %v, want NaN", l.Samples[0].UtilizationGPU)
@@ -115,42 +117,42 @@ func TestReadQueryCSV(t *testing.T) {
 			}},
 		{name: "any order, unknown extra fields", format: ingest.FormatQueryCSV,
 			in:      "pstate, memory.used [MiB], index, clocks.sm [MHz], memory.free [MiB]\nP0, 5 MiB, 1, 1410 MHz, 7 MiB\n",
-			samples: []sampleWant{{1, 5 * mib, u, ""}}, gpus: 1,
+			samples: []sampleWant{{1, 5 * logMiB, logNA, ""}}, gpus: 1,
 			check: func(t *testing.T, l *ingest.GPULog) {
-				if l.Samples[0].MemoryFree != 7*mib {
+				if l.Samples[0].MemoryFree != 7*logMiB {
 					t.Errorf("free %d", l.Samples[0].MemoryFree)
 				}
 			}},
 		{name: "header changes mid-file", format: ingest.FormatQueryCSV,
 			in:      "index, memory.used [MiB]\n0, 1 MiB\nmemory.total [MiB], index, memory.used [MiB]\n100 MiB, 0, 2 MiB\n",
-			samples: []sampleWant{{0, 1 * mib, u, ""}, {0, 2 * mib, 100 * mib, ""}}, gpus: 1},
+			samples: []sampleWant{{0, 1 * logMiB, logNA, ""}, {0, 2 * logMiB, 100 * logMiB, ""}}, gpus: 1},
 		{name: "no index: rows of one sample share a timestamp", format: ingest.FormatQueryCSV,
 			in: "timestamp, name, memory.used [MiB]\n" +
 				"2024/03/01 10:00:00.001, H200, 1 MiB\n2024/03/01 10:00:00.004, H200, 2 MiB\n" +
 				"2024/03/01 10:00:02.001, H200, 3 MiB\n2024/03/01 10:00:02.001, H200, 4 MiB\n" +
 				"2024/03/01 10:00:04.003, H200, 5 MiB\n2024/03/01 10:00:04.003, H200, 6 MiB\n",
-			samples: []sampleWant{{0, 1 * mib, u, ""}, {1, 2 * mib, u, ""}, {0, 3 * mib, u, ""}, {1, 4 * mib, u, ""}, {0, 5 * mib, u, ""}, {1, 6 * mib, u, ""}},
+			samples: []sampleWant{{0, 1 * logMiB, logNA, ""}, {1, 2 * logMiB, logNA, ""}, {0, 3 * logMiB, logNA, ""}, {1, 4 * logMiB, logNA, ""}, {0, 5 * logMiB, logNA, ""}, {1, 6 * logMiB, logNA, ""}},
 			gpus:    2},
 		{name: "no index, one GPU at 50 ms", format: ingest.FormatQueryCSV,
 			in: "timestamp, memory.used [MiB]\n2024/03/01 10:00:00.000, 1 MiB\n2024/03/01 10:00:00.050, 2 MiB\n" +
 				"2024/03/01 10:00:00.101, 3 MiB\n2024/03/01 10:00:00.150, 4 MiB\n2024/03/01 10:00:00.200, 5 MiB\n",
-			samples: []sampleWant{{0, 1 * mib, u, ""}, {0, 2 * mib, u, ""}, {0, 3 * mib, u, ""}, {0, 4 * mib, u, ""}, {0, 5 * mib, u, ""}},
+			samples: []sampleWant{{0, 1 * logMiB, logNA, ""}, {0, 2 * logMiB, logNA, ""}, {0, 3 * logMiB, logNA, ""}, {0, 4 * logMiB, logNA, ""}, {0, 5 * logMiB, logNA, ""}},
 			gpus:    1},
 		{name: "no index, no time, a header per sample", format: ingest.FormatQueryCSV,
 			in:      "name, memory.used [MiB]\nA, 1 MiB\nA, 2 MiB\nname, memory.used [MiB]\nA, 3 MiB\nA, 4 MiB\n",
-			samples: []sampleWant{{0, 1 * mib, u, ""}, {1, 2 * mib, u, ""}, {0, 3 * mib, u, ""}, {1, 4 * mib, u, ""}}, gpus: 2},
+			samples: []sampleWant{{0, 1 * logMiB, logNA, ""}, {1, 2 * logMiB, logNA, ""}, {0, 3 * logMiB, logNA, ""}, {1, 4 * logMiB, logNA, ""}}, gpus: 2},
 		{name: "last line cut in a value", format: ingest.FormatQueryCSV,
 			in:      "index, memory.used [MiB], memory.total [MiB]\n0, 1 MiB, 100 MiB\n0, 2 MiB, 10",
-			samples: []sampleWant{{0, 1 * mib, 100 * mib, ""}}, gpus: 1, skipped: 1, kind: "last line cut off (the file ends mid-line)"},
+			samples: []sampleWant{{0, 1 * logMiB, 100 * logMiB, ""}}, gpus: 1, skipped: 1, kind: "last line cut off (the file ends mid-line)"},
 		{name: "last line cut after a comma", format: ingest.FormatQueryCSV,
 			in:      "index, memory.used [MiB], memory.total [MiB]\n0, 1 MiB, 100 MiB\n0, 2 MiB,",
-			samples: []sampleWant{{0, 1 * mib, 100 * mib, ""}}, gpus: 1, skipped: 1, kind: "last line cut off (the file ends mid-line)"},
+			samples: []sampleWant{{0, 1 * logMiB, 100 * logMiB, ""}}, gpus: 1, skipped: 1, kind: "last line cut off (the file ends mid-line)"},
 		{name: "complete last line without newline", format: ingest.FormatQueryCSV,
 			in:      "index, memory.used [MiB], memory.total [MiB]\n0, 1 MiB, 100 MiB\n0, 2 MiB, 100 MiB",
-			samples: []sampleWant{{0, 1 * mib, 100 * mib, ""}, {0, 2 * mib, 100 * mib, ""}}, gpus: 1},
+			samples: []sampleWant{{0, 1 * logMiB, 100 * logMiB, ""}, {0, 2 * logMiB, 100 * logMiB, ""}}, gpus: 1},
 		{name: "bad rows are skipped with the reason", format: ingest.FormatQueryCSV,
 			in:      "index, memory.used [MiB]\n0, 1 MiB\n0, 2 MiB, 3\nx, 4 MiB\n0, lots\n\n0, 5 MiB\r\n",
-			samples: []sampleWant{{0, 1 * mib, u, ""}, {0, 5 * mib, u, ""}}, gpus: 1, skipped: 3, kind: "unreadable row",
+			samples: []sampleWant{{0, 1 * logMiB, logNA, ""}, {0, 5 * logMiB, logNA, ""}}, gpus: 1, skipped: 3, kind: "unreadable row",
 			check: func(t *testing.T, l *ingest.GPULog) {
 				want := []string{"3 fields, the header has 2", `index "x" is not a GPU index`, `memory.used "lots" is not a memory size`}
 				for i, w := range want {
@@ -161,10 +163,10 @@ func TestReadQueryCSV(t *testing.T) {
 			}},
 		{name: "rows of a different GPU at the same index", format: ingest.FormatQueryCSV,
 			in:      "index, uuid, memory.used [MiB]\n0, GPU-a, 1 MiB\n0, GPU-b, 2 MiB\n1, GPU-c, 3 MiB\n0, GPU-a, 4 MiB\n",
-			samples: []sampleWant{{0, 1 * mib, u, ""}, {1, 3 * mib, u, ""}, {0, 4 * mib, u, ""}}, gpus: 2, skipped: 1, kind: "row of a different GPU"},
+			samples: []sampleWant{{0, 1 * logMiB, logNA, ""}, {1, 3 * logMiB, logNA, ""}, {0, 4 * logMiB, logNA, ""}}, gpus: 2, skipped: 1, kind: "row of a different GPU"},
 		{name: "noheader, known order", format: ingest.FormatQueryCSV,
 			in:      "2024/03/01 10:00:00.000, NVIDIA A100, 00000000:01:00.0, 535.54.03, P0, 4, 4, 33, 0 %, 0 %, 81920 MiB, 81000 MiB, 920 MiB\n",
-			samples: []sampleWant{{0, 920 * mib, 81920 * mib, ""}}, gpus: 1,
+			samples: []sampleWant{{0, 920 * logMiB, 81920 * logMiB, ""}}, gpus: 1,
 			check: func(t *testing.T, l *ingest.GPULog) {
 				if len(l.Notes) != 1 || !strings.Contains(l.Notes[0], "documented example") {
 					t.Errorf("notes %q", l.Notes)
@@ -178,25 +180,25 @@ func TestReadQueryCSV(t *testing.T) {
 				"2024/03/01 10:00:00.000, GPU-abc, 00000000:01:00.0, 123, python train.py --a=1,2, 1000 MiB\n" +
 				"2024/03/01 10:00:00.000, GPU-abd, 00000000:02:00.0, 124, python, [N/A]\n",
 			procs: []ingest.ProcessSample{
-				{GPU: -1, UUID: "GPU-abc", BusID: "00000000:01:00.0", PID: 123, Name: "python train.py --a=1,2", UsedMemory: 1000 * mib},
-				{GPU: -1, UUID: "GPU-abd", BusID: "00000000:02:00.0", PID: 124, Name: "python", UsedMemory: u}},
+				{GPU: -1, UUID: "GPU-abc", BusID: "00000000:01:00.0", PID: 123, Name: "python train.py --a=1,2", UsedMemory: 1000 * logMiB},
+				{GPU: -1, UUID: "GPU-abd", BusID: "00000000:02:00.0", PID: 124, Name: "python", UsedMemory: logNA}},
 			gpus: 2},
 		{name: "compute-apps name column is the process", format: ingest.FormatComputeAppsCSV,
 			in:    "pid, name, used_memory [MiB]\n5, python, 10 MiB\n",
-			procs: []ingest.ProcessSample{{GPU: -1, PID: 5, Name: "python", UsedMemory: 10 * mib}}},
+			procs: []ingest.ProcessSample{{GPU: -1, PID: 5, Name: "python", UsedMemory: 10 * logMiB}}},
 		{name: "gpureport record file", format: ingest.FormatNVML,
 			in: "# gpureport record 0.1.0 host=box interval=1s\n" +
 				"timestamp, index, name, uuid, pci.bus_id, memory.total [MiB], memory.used [MiB], memory.free [MiB], memory.reserved [MiB], utilization.gpu [%], utilization.memory [%], power.draw [W]\n" +
 				"2025-08-01T15:47:06.123+02:00, 0, NVIDIA H100, GPU-x, 00000000:01:00.0, 81559 MiB, 1000 MiB, 80000 MiB, 559 MiB, 5 %, 1 %, 70.25 W\n",
-			samples: []sampleWant{{0, 1000 * mib, 81559 * mib, "2025-08-01T13:47:06.123Z"}}, gpus: 1,
+			samples: []sampleWant{{0, 1000 * logMiB, 81559 * logMiB, "2025-08-01T13:47:06.123Z"}}, gpus: 1,
 			check: func(t *testing.T, l *ingest.GPULog) {
-				if l.Zoneless || l.Format != ingest.FormatNVML || l.Samples[0].MemoryReserved != 559*mib {
+				if l.Zoneless || l.Format != ingest.FormatNVML || l.Samples[0].MemoryReserved != 559*logMiB {
 					t.Errorf("zoneless %v, format %s, sample %+v", l.Zoneless, l.Format, l.Samples[0])
 				}
 			}},
 		{name: "NUL bytes before a row", format: ingest.FormatQueryCSV,
 			in:      "index, memory.used [MiB]\n0, 1 MiB\n\x00\x00\x00\n\x00\x000, 2 MiB\n",
-			samples: []sampleWant{{0, 1 * mib, u, ""}, {0, 2 * mib, u, ""}}, gpus: 1, skipped: 1, kind: "NUL bytes only",
+			samples: []sampleWant{{0, 1 * logMiB, logNA, ""}, {0, 2 * logMiB, logNA, ""}}, gpus: 1, skipped: 1, kind: "NUL bytes only",
 			check: func(t *testing.T, l *ingest.GPULog) {
 				if len(l.Notes) != 1 || !strings.Contains(l.Notes[0], "5 NUL bytes in 2 lines") {
 					t.Errorf("notes %q", l.Notes)
@@ -288,10 +290,10 @@ const tableMIG = `Fri Mar  1 10:00:10 2024
 func TestReadTable(t *testing.T) {
 	runReadCases(t, []readCase{
 		{name: "two GPUs and processes", format: ingest.FormatTable, in: tableH100,
-			samples: []sampleWant{{0, 1000 * mib, 81559 * mib, "2024-03-01T09:00:00Z"}, {1, 0, 81559 * mib, ""}}, gpus: 2,
+			samples: []sampleWant{{0, 1000 * logMiB, 81559 * logMiB, "2024-03-01T09:00:00Z"}, {1, 0, 81559 * logMiB, ""}}, gpus: 2,
 			procs: []ingest.ProcessSample{
-				{GPU: 0, PID: 424242, Name: "python train.py --config a b", UsedMemory: 990 * mib},
-				{GPU: 1, PID: 4243, Name: "...e/conda/envs/x/bin/python", UsedMemory: u}},
+				{GPU: 0, PID: 424242, Name: "python train.py --config a b", UsedMemory: 990 * logMiB},
+				{GPU: 1, PID: 4243, Name: "...e/conda/envs/x/bin/python", UsedMemory: logNA}},
 			check: func(t *testing.T, l *ingest.GPULog) {
 				s := l.Samples[0]
 				if s.UtilizationGPU != 12 || s.PowerW != 73 || l.Driver != "570.133.20" || l.GPUs[1].BusID != "00000000:BA:00.0" {
@@ -299,18 +301,18 @@ func TestReadTable(t *testing.T) {
 				}
 			}},
 		{name: "Windows layout", format: ingest.FormatTable, in: tableWindows,
-			samples: []sampleWant{{0, 1128 * mib, 10240 * mib, ""}}, gpus: 1,
+			samples: []sampleWant{{0, 1128 * logMiB, 10240 * logMiB, ""}}, gpus: 1,
 			check: func(t *testing.T, l *ingest.GPULog) {
 				if l.GPUs[0].Name != "NVIDIA GeForce RTX 3080" {
 					t.Errorf("name %q", l.GPUs[0].Name)
 				}
 			}},
 		{name: "MIG devices", format: ingest.FormatTable, in: tableMIG,
-			samples: []sampleWant{{0, 38 * mib, 40960 * mib, ""}}, gpus: 1,
+			samples: []sampleWant{{0, 38 * logMiB, 40960 * logMiB, ""}}, gpus: 1,
 			check: func(t *testing.T, l *ingest.GPULog) {
 				want := []ingest.MIGSample{
-					{GPU: 0, MIG: 0, GPUInstance: 1, ComputeInstance: 0, MemoryUsed: 19 * mib, MemoryTotal: 19968 * mib},
-					{GPU: 0, MIG: 1, GPUInstance: 2, ComputeInstance: 0, MemoryUsed: 19 * mib, MemoryTotal: 19968 * mib}}
+					{GPU: 0, MIG: 0, GPUInstance: 1, ComputeInstance: 0, MemoryUsed: 19 * logMiB, MemoryTotal: 19968 * logMiB},
+					{GPU: 0, MIG: 1, GPUInstance: 2, ComputeInstance: 0, MemoryUsed: 19 * logMiB, MemoryTotal: 19968 * logMiB}}
 				if len(l.MIG) != 2 {
 					t.Fatalf("MIG %+v", l.MIG)
 				}
@@ -323,25 +325,28 @@ func TestReadTable(t *testing.T) {
 				}
 			}},
 		{name: "repeated without date lines", format: ingest.FormatTable, in: strings.Join(strings.Split(tableWindows, "\n")[1:], "\n") + strings.Join(strings.Split(tableWindows, "\n")[1:], "\n"),
-			samples: []sampleWant{{0, 1128 * mib, 10240 * mib, ""}, {0, 1128 * mib, 10240 * mib, ""}}, gpus: 1,
+			samples: []sampleWant{{0, 1128 * logMiB, 10240 * logMiB, ""}, {0, 1128 * logMiB, 10240 * logMiB, ""}}, gpus: 1,
 			check: func(t *testing.T, l *ingest.GPULog) {
 				if !l.Samples[0].Time.IsZero() {
 					t.Errorf("undated table got time %v", l.Samples[0].Time)
 				}
 			}},
 		{name: "table cut after a GPU row", format: ingest.FormatTable, in: tableWindows + tableH100[:strings.Index(tableH100, "| N/A   33C")],
-			samples: []sampleWant{{0, 1128 * mib, 10240 * mib, "2024-03-01T09:00:05Z"}}, gpus: 1, skipped: 1, kind: "GPU row without its memory line"},
+			samples: []sampleWant{{0, 1128 * logMiB, 10240 * logMiB, "2024-03-01T09:00:05Z"}}, gpus: 1, skipped: 1, kind: "GPU row without its memory line"},
 		{name: "date line without a table, junk between tables", format: ingest.FormatTable,
 			in:      tableWindows + "&\nFri Mar  1 10:01:00 2024\nFri Mar  1 10:02:00 2024\n" + tableWindows,
-			samples: []sampleWant{{0, 1128 * mib, 10240 * mib, "2024-03-01T09:00:05Z"}, {0, 1128 * mib, 10240 * mib, "2024-03-01T09:00:05Z"}}, gpus: 1, skipped: 3,
+			samples: []sampleWant{{0, 1128 * logMiB, 10240 * logMiB, "2024-03-01T09:00:05Z"}, {0, 1128 * logMiB, 10240 * logMiB, "2024-03-01T09:00:05Z"}}, gpus: 1, skipped: 3,
 			check: func(t *testing.T, l *ingest.GPULog) {
 				if l.Problems[0].Line != 13 || l.Problems[1].Line != 14 || l.Problems[2].Line != 15 || l.Problems[1].Reason != "date line without a table" {
 					t.Errorf("problems %+v", l.Problems)
 				}
 			}},
+		{name: "another tool's ASCII table between nvidia-smi tables", format: ingest.FormatTable,
+			in:      tableWindows + "epoch 1\n+--------+-------------------+\n| step   | loss              |\n+--------+-------------------+\n" + tableWindows,
+			samples: []sampleWant{{0, 1128 * logMiB, 10240 * logMiB, ""}, {0, 1128 * logMiB, 10240 * logMiB, ""}}, gpus: 1, skipped: 4, kind: "not an nvidia-smi line"},
 		{name: "table then CSV rows", format: ingest.FormatTable,
 			in:      tableWindows + "index, name, memory.used [MiB], memory.total [MiB]\n0, NVIDIA GeForce RTX 3080, 2000 MiB, 10240 MiB\n0, Tesla V100, 1 MiB, 32768 MiB\n",
-			samples: []sampleWant{{0, 1128 * mib, 10240 * mib, ""}, {0, 2000 * mib, 10240 * mib, ""}}, gpus: 1, skipped: 1, kind: "row of a different GPU"},
+			samples: []sampleWant{{0, 1128 * logMiB, 10240 * logMiB, ""}, {0, 2000 * logMiB, 10240 * logMiB, ""}}, gpus: 1, skipped: 1, kind: "row of a different GPU"},
 	})
 }
 
@@ -352,10 +357,10 @@ func TestReadDmon(t *testing.T) {
 				" 20240301   10:00:00      0  1234     5     0\n 20240301   10:00:00      1     -     5     0\n" +
 				"#Date       Time        gpu    fb  bar1  ccpm\n#YYYYMMDD   HH:MM:SS    Idx    MB    MB    MB\n" +
 				" 20240301   10:00:01      0  1300     5     0\n",
-			samples: []sampleWant{{0, 1234 * mib, u, "2024-03-01T09:00:00Z"}, {1, u, u, ""}, {0, 1300 * mib, u, "2024-03-01T09:00:01Z"}}, gpus: 2},
+			samples: []sampleWant{{0, 1234 * logMiB, logNA, "2024-03-01T09:00:00Z"}, {1, logNA, logNA, ""}, {0, 1300 * logMiB, logNA, "2024-03-01T09:00:01Z"}}, gpus: 2},
 		{name: "utilization and power groups", format: ingest.FormatDmon,
 			in:      "# gpu   pwr gtemp mtemp    sm   mem   enc   dec\n# Idx     W     C     C     %     %     %     %\n    0    43    33     -    12     3     0     0\n",
-			samples: []sampleWant{{0, u, u, ""}}, gpus: 1,
+			samples: []sampleWant{{0, logNA, logNA, ""}}, gpus: 1,
 			check: func(t *testing.T, l *ingest.GPULog) {
 				if s := l.Samples[0]; s.PowerW != 43 || s.UtilizationGPU != 12 || s.UtilizationMemory != 3 || !s.Time.IsZero() {
 					t.Errorf("sample %+v", s)
@@ -363,7 +368,7 @@ func TestReadDmon(t *testing.T) {
 			}},
 		{name: "time of day only, across midnight", format: ingest.FormatDmon,
 			in:      "#Time        gpu    fb\n#HH:MM:SS    Idx    MB\n 23:59:59      0     1\n 00:00:01      0     2\n 00:29:00      0     3\n",
-			samples: []sampleWant{{0, 1 * mib, u, "2024-03-01T22:59:59Z"}, {0, 2 * mib, u, "2024-03-01T23:00:01Z"}, {0, 3 * mib, u, "2024-03-01T23:29:00Z"}}, gpus: 1,
+			samples: []sampleWant{{0, 1 * logMiB, logNA, "2024-03-01T22:59:59Z"}, {0, 2 * logMiB, logNA, "2024-03-01T23:00:01Z"}, {0, 3 * logMiB, logNA, "2024-03-01T23:29:00Z"}}, gpus: 1,
 			check: func(t *testing.T, l *ingest.GPULog) {
 				if len(l.Notes) != 1 || !strings.Contains(l.Notes[0], "modification time") {
 					t.Errorf("notes %q", l.Notes)
@@ -374,10 +379,10 @@ func TestReadDmon(t *testing.T) {
 				"# Idx           #    C/G      %      %      %      %      %      %     MB     MB    name\n" +
 				"    0       1234     C     50     20      -      -      -      -   4000      0    python\n" +
 				"    1          -     -      -      -      -      -      -      -      -      -    -\n",
-			procs: []ingest.ProcessSample{{GPU: 0, PID: 1234, Name: "python", UsedMemory: 4000 * mib}}, gpus: 1},
+			procs: []ingest.ProcessSample{{GPU: 0, PID: 1234, Name: "python", UsedMemory: 4000 * logMiB}}, gpus: 1},
 		{name: "bad rows", format: ingest.FormatDmon,
 			in:      "    0 1\n# gpu    sm\n# Idx     %\n    0  x\n    0  1  2\n    1  5\n",
-			samples: []sampleWant{{1, u, u, ""}}, gpus: 1, skipped: 3},
+			samples: []sampleWant{{1, logNA, logNA, ""}}, gpus: 1, skipped: 3},
 	})
 }
 
@@ -411,26 +416,26 @@ func TestReadXML(t *testing.T) {
 	runReadCases(t, []readCase{
 		{name: "concatenated documents", format: ingest.FormatXML,
 			in: doc("50", "GPU-bbb", "Fri Mar  1 10:00:00 2024") + doc("60", "GPU-bbb", "Fri Mar  1 10:00:05 2024"),
-			samples: []sampleWant{{0, 50 * mib, 81920 * mib, "2024-03-01T09:00:00Z"}, {1, 3 * mib, 81920 * mib, ""},
-				{0, 60 * mib, 81920 * mib, "2024-03-01T09:00:05Z"}, {1, 3 * mib, 81920 * mib, ""}},
-			procs: []ingest.ProcessSample{{GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: u},
-				{GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: u}},
+			samples: []sampleWant{{0, 50 * logMiB, 81920 * logMiB, "2024-03-01T09:00:00Z"}, {1, 3 * logMiB, 81920 * logMiB, ""},
+				{0, 60 * logMiB, 81920 * logMiB, "2024-03-01T09:00:05Z"}, {1, 3 * logMiB, 81920 * logMiB, ""}},
+			procs: []ingest.ProcessSample{{GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: logNA},
+				{GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: logNA}},
 			gpus: 2,
 			check: func(t *testing.T, l *ingest.GPULog) {
 				s := l.Samples[0]
-				if s.MemoryReserved != 869*mib || s.PowerW != 67.03 || s.UtilizationGPU != 7 || !math.IsNaN(s.UtilizationMemory) || l.Driver != "535.54.03" {
+				if s.MemoryReserved != 869*logMiB || s.PowerW != 67.03 || s.UtilizationGPU != 7 || !math.IsNaN(s.UtilizationMemory) || l.Driver != "535.54.03" {
 					t.Errorf("sample %+v driver %q", s, l.Driver)
 				}
 			}},
 		{name: "broken document between good ones", format: ingest.FormatXML,
 			in:      doc("50", "GPU-bbb", "Fri Mar  1 10:00:00 2024") + strings.Replace(doc("1", "GPU-bbb", "x"), "</gpu>", "</gpx>", 1) + doc("70", "GPU-bbb", "Fri Mar  1 10:00:10 2024"),
-			samples: []sampleWant{{0, 50 * mib, 81920 * mib, ""}, {1, 3 * mib, 81920 * mib, ""}, {0, 70 * mib, 81920 * mib, ""}, {1, 3 * mib, 81920 * mib, ""}},
-			procs:   []ingest.ProcessSample{{GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: u}, {GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: u}},
+			samples: []sampleWant{{0, 50 * logMiB, 81920 * logMiB, ""}, {1, 3 * logMiB, 81920 * logMiB, ""}, {0, 70 * logMiB, 81920 * logMiB, ""}, {1, 3 * logMiB, 81920 * logMiB, ""}},
+			procs:   []ingest.ProcessSample{{GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: logNA}, {GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: logNA}},
 			gpus:    2, skipped: 1, kind: "unreadable XML document"},
 		{name: "last document cut off", format: ingest.FormatXML,
 			in:      doc("50", "GPU-bbb", "Fri Mar  1 10:00:00 2024") + doc("60", "GPU-bbb", "Fri Mar  1 10:00:05 2024")[:300],
-			samples: []sampleWant{{0, 50 * mib, 81920 * mib, ""}, {1, 3 * mib, 81920 * mib, ""}},
-			procs:   []ingest.ProcessSample{{GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: u}},
+			samples: []sampleWant{{0, 50 * logMiB, 81920 * logMiB, ""}, {1, 3 * logMiB, 81920 * logMiB, ""}},
+			procs:   []ingest.ProcessSample{{GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: logNA}},
 			gpus:    2, skipped: 1, kind: "unreadable XML document",
 			check: func(t *testing.T, l *ingest.GPULog) {
 				if p := l.Problems[0]; p.Line < 22 || !strings.Contains(p.Reason, "cut off") {
@@ -439,8 +444,8 @@ func TestReadXML(t *testing.T) {
 			}},
 		{name: "another GPU at index 1 in the second document", format: ingest.FormatXML,
 			in:      doc("50", "GPU-bbb", "Fri Mar  1 10:00:00 2024") + doc("60", "GPU-ccc", "Fri Mar  1 10:00:05 2024"),
-			samples: []sampleWant{{0, 50 * mib, 81920 * mib, ""}, {1, 3 * mib, 81920 * mib, ""}, {0, 60 * mib, 81920 * mib, ""}},
-			procs:   []ingest.ProcessSample{{GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: u}, {GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: u}},
+			samples: []sampleWant{{0, 50 * logMiB, 81920 * logMiB, ""}, {1, 3 * logMiB, 81920 * logMiB, ""}, {0, 60 * logMiB, 81920 * logMiB, ""}},
+			procs:   []ingest.ProcessSample{{GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: logNA}, {GPU: 0, UUID: "GPU-aaa", BusID: "00000000:01:00.0", PID: 42, Name: "python", UsedMemory: logNA}},
 			gpus:    2, skipped: 1, kind: "row of a different GPU"},
 		{name: "not nvidia-smi XML", format: ingest.FormatXML, in: "<?xml version=\"1.0\"?>\n<svg></svg>\n", err: "no readings"},
 	})
@@ -455,7 +460,7 @@ func TestReadMemoryStats(t *testing.T) {
 			check: func(t *testing.T, l *ingest.GPULog) {
 				want := []ingest.MemoryStatsSample{
 					{Step: 10, Time: time.Unix(1709287200, 5e8).UTC(), Rank: ingest.NoRank, Allocated: 1024, Reserved: 4096, Active: 2048, InactiveSplit: 512, NumAllocRetries: 1, NumOOMs: 0},
-					{Step: 20, Time: time.Unix(1709287260, 0).UTC(), Rank: ingest.NoRank, Allocated: 2048, Reserved: 4096, Active: u, InactiveSplit: u, NumAllocRetries: u, NumOOMs: u}}
+					{Step: 20, Time: time.Unix(1709287260, 0).UTC(), Rank: ingest.NoRank, Allocated: 2048, Reserved: 4096, Active: logNA, InactiveSplit: logNA, NumAllocRetries: logNA, NumOOMs: logNA}}
 				if len(l.MemoryStats) != 2 || l.MemoryStats[0] != want[0] || l.MemoryStats[1] != want[1] {
 					t.Errorf("got %+v\nwant %+v", l.MemoryStats, want)
 				}
@@ -511,6 +516,8 @@ func TestSniffLog(t *testing.T) {
 		{"json with step only", `{"step": 1, "loss": 0.3}` + "\n", ""},
 		{"dated log line", "Fri Aug  1 15:47:06 2025 training started\nepoch 1\n", ""},
 		{"date then text", "Fri Aug  1 15:47:06 2025\nepoch 1\n", ""},
+		{"ASCII table of another tool", "+------------+--------+\n| metric     | value  |\n+------------+--------+\n", ""},
+		{"date then ASCII table", "Fri Aug  1 15:47:06 2025\n+------------+--------+\n| metric     | value  |\n", ""},
 		{"other xml", "<?xml version=\"1.0\"?>\n<project></project>\n", ""},
 		{"shell comment", "#!/bin/bash\n# gpu monitor\nnvidia-smi -l 1\n", ""},
 		{"numbers csv", "0, 1, 2\n3, 4, 5\n", ""},
@@ -524,6 +531,47 @@ func TestSniffLog(t *testing.T) {
 				t.Errorf("SniffLog = %q, %v; want %q", got, ok, tt.want)
 			}
 		})
+	}
+}
+
+// utf16 encodes s as UTF-16 with a byte order mark, as PowerShell's
+// redirection writes it.
+func utf16(s string, bigEndian bool) []byte {
+	out := []byte{0xff, 0xfe}
+	if bigEndian {
+		out = []byte{0xfe, 0xff}
+	}
+	for _, c := range utf16pkg.Encode([]rune(s)) {
+		if bigEndian {
+			out = append(out, byte(c>>8), byte(c))
+		} else {
+			out = append(out, byte(c), byte(c>>8))
+		}
+	}
+	return out
+}
+
+func TestReadUTF16(t *testing.T) {
+	text := "timestamp, gpu_uuid, pid, process_name, used_gpu_memory [MiB]\r\n" +
+		"2024/03/01 10:00:00.000, GPU-a, 7, python \U0001F680.exe, 5 MiB\r\n"
+	for _, big := range []bool{false, true} {
+		data := utf16(text, big)
+		if f, ok := ingest.SniffLog(data); !ok || f != ingest.FormatComputeAppsCSV {
+			t.Errorf("big endian %v: SniffLog = %q, %v", big, f, ok)
+		}
+		l, err := ingest.ReadLog(bytes.NewReader(data), ingest.FormatComputeAppsCSV, ingest.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.Processes) != 1 || l.Processes[0].Name != "python \U0001F680.exe" || l.Processes[0].UsedMemory != 5*logMiB {
+			t.Errorf("big endian %v: processes %+v", big, l.Processes)
+		}
+	}
+	// A dangling high surrogate and an odd last byte do not stop reading.
+	data := append(utf16("index, memory.used [MiB]\n0, 1 MiB\n", false), 0x3d, 0xd8, 0x41)
+	l, err := ingest.ReadLog(bytes.NewReader(data), ingest.FormatQueryCSV, ingest.ReadOptions{})
+	if err != nil || len(l.Samples) != 1 || l.SkippedLines != 1 {
+		t.Errorf("log %+v, error %v", l, err)
 	}
 }
 

@@ -35,8 +35,12 @@ type csvHeader struct {
 	// in brackets ("MiB", "%"; "" when none).
 	keys  []string
 	units []string
-	// col maps a canonical field to its column, absent when not logged.
-	col map[string]int
+	// col maps a canonical field to its column, absent when not logged;
+	// cols holds the columns parseRow reads (-1: absent) and unitBytes the
+	// byte unit of each column (MiB unless the header says otherwise).
+	col       map[string]int
+	cols      [numRoles]int
+	unitBytes []int64
 	// text is the column of free text that may hold commas (the process
 	// name), -1 when none.
 	text int
@@ -159,6 +163,7 @@ func parseCSVHeader(line string) (*csvHeader, bool) {
 	if c, ok := h.col["process_name"]; ok {
 		h.text = c
 	}
+	h.resolve()
 	return h, true
 }
 
@@ -227,6 +232,7 @@ func matchKnownOrder(fields []string) (*csvHeader, *knownOrder, bool) {
 	for i, k := range found.fields {
 		h.col[k] = i
 	}
+	h.resolve()
 	return h, found, true
 }
 
@@ -341,17 +347,67 @@ func (h *csvHeader) splitRow(line string) ([]string, error) {
 	return fields, nil
 }
 
+// csvRole is a column parseRow reads.
+type csvRole int
+
+const (
+	roleTimestamp csvRole = iota
+	roleIndex
+	roleUUID
+	roleBusID
+	roleName
+	rolePID
+	roleProcessName
+	roleUsedMemory
+	roleMemUsed
+	roleMemTotal
+	roleMemFree
+	roleMemReserved
+	roleUtilGPU
+	roleUtilMem
+	rolePower
+	numRoles
+)
+
+// roleKeys are the canonical fields of the roles; the power draw is the
+// first of several fields.
+var roleKeys = [numRoles][]string{
+	{"timestamp"}, {"index"}, {"uuid"}, {"pci.bus_id"}, {"name"}, {"pid"}, {"process_name"}, {"used_memory"},
+	{"memory.used"}, {"memory.total"}, {"memory.free"}, {"memory.reserved"}, {"utilization.gpu"}, {"utilization.memory"},
+	{"power.draw", "power.draw.instant", "power.draw.average"},
+}
+
+// resolve finds each role's column (-1 when absent) and each column's
+// byte unit, once per header rather than once per row.
+func (h *csvHeader) resolve() {
+	for r, keys := range roleKeys {
+		h.cols[r] = -1
+		for _, k := range keys {
+			if c, ok := h.col[k]; ok {
+				h.cols[r] = c
+				break
+			}
+		}
+	}
+	h.unitBytes = make([]int64, len(h.keys))
+	for i, u := range h.units {
+		h.unitBytes[i] = mib
+		if b, ok := byteUnit(u); ok {
+			h.unitBytes[i] = b
+		}
+	}
+}
+
 // parseRow reads one CSV row into a reading.
 func (h *csvHeader) parseRow(b *logBuilder, fields []string) (reading, error) {
 	r := reading{seq: h.seq, proc: h.apps}
-	get := func(key string) (string, bool) {
-		c, ok := h.col[key]
-		if !ok {
-			return "", false
+	get := func(role csvRole) (string, bool) {
+		if c := h.cols[role]; c >= 0 {
+			return fields[c], true
 		}
-		return fields[c], true
+		return "", false
 	}
-	if v, ok := get("timestamp"); ok {
+	if v, ok := get(roleTimestamp); ok {
 		t, ok := b.time(v)
 		if !ok {
 			return r, fmt.Errorf("timestamp %q is not a time", clip(v))
@@ -359,7 +415,7 @@ func (h *csvHeader) parseRow(b *logBuilder, fields []string) (reading, error) {
 		r.time = t
 	}
 	r.gpu.Index = -1
-	if v, ok := get("index"); ok {
+	if v, ok := get(roleIndex); ok {
 		n, ok := atoi(v)
 		if !ok {
 			return r, fmt.Errorf("index %q is not a GPU index", clip(v))
@@ -367,41 +423,37 @@ func (h *csvHeader) parseRow(b *logBuilder, fields []string) (reading, error) {
 		r.gpu.Index = n
 		r.hasIndex = true
 	}
-	if v, ok := get("uuid"); ok && !isNA(v) {
+	if v, ok := get(roleUUID); ok && !isNA(v) {
 		r.gpu.UUID = v
 	}
-	if v, ok := get("pci.bus_id"); ok && !isNA(v) {
+	if v, ok := get(roleBusID); ok && !isNA(v) {
 		if !isBusID(v) {
 			return r, fmt.Errorf("pci.bus_id %q is not a PCI bus id", clip(v))
 		}
 		r.gpu.BusID = normBusID(v)
 	}
-	if v, ok := get("name"); ok && !isNA(v) {
+	if v, ok := get(roleName); ok && !isNA(v) {
 		r.gpu.Name = v
 	}
-	mem := func(key string) (int64, error) {
-		c, ok := h.col[key]
-		if !ok {
+	mem := func(role csvRole) (int64, error) {
+		c := h.cols[role]
+		if c < 0 {
 			return Unknown, nil
 		}
-		unit := int64(mib)
-		if u, ok := byteUnit(h.units[c]); ok {
-			unit = u
-		}
-		n, ok := parseBytes(fields[c], unit)
+		n, ok := parseBytes(fields[c], h.unitBytes[c])
 		if !ok {
-			return 0, fmt.Errorf("%s %q is not a memory size", key, clip(fields[c]))
+			return 0, fmt.Errorf("%s %q is not a memory size", h.keys[c], clip(fields[c]))
 		}
 		return n, nil
 	}
-	num := func(key, unit string) (float64, error) {
-		c, ok := h.col[key]
-		if !ok {
+	num := func(role csvRole, unit string) (float64, error) {
+		c := h.cols[role]
+		if c < 0 {
 			return math.NaN(), nil
 		}
 		f, ok := parseNumber(fields[c], unit)
 		if !ok {
-			return 0, fmt.Errorf("%s %q is not a number", key, clip(fields[c]))
+			return 0, fmt.Errorf("%s %q is not a number", h.keys[c], clip(fields[c]))
 		}
 		return f, nil
 	}
@@ -411,49 +463,43 @@ func (h *csvHeader) parseRow(b *logBuilder, fields []string) (reading, error) {
 		p.GPU = r.gpu.Index
 		p.UUID, p.BusID = r.gpu.UUID, r.gpu.BusID
 		p.Time = r.time
-		if v, ok := get("pid"); ok && !isNA(v) {
+		if v, ok := get(rolePID); ok && !isNA(v) {
 			n, ok := atoi(v)
 			if !ok {
 				return r, fmt.Errorf("pid %q is not a process id", clip(v))
 			}
 			p.PID = n
 		}
-		if v, ok := get("process_name"); ok && !isNA(v) {
+		if v, ok := get(roleProcessName); ok && !isNA(v) {
 			p.Name = v
 		}
-		if p.UsedMemory, err = mem("used_memory"); err != nil {
+		if p.UsedMemory, err = mem(roleUsedMemory); err != nil {
 			return r, err
 		}
 		return r, nil
 	}
 	s := &r.s
 	s.Time = r.time
-	if s.MemoryUsed, err = mem("memory.used"); err != nil {
+	if s.MemoryUsed, err = mem(roleMemUsed); err != nil {
 		return r, err
 	}
-	if s.MemoryTotal, err = mem("memory.total"); err != nil {
+	if s.MemoryTotal, err = mem(roleMemTotal); err != nil {
 		return r, err
 	}
-	if s.MemoryFree, err = mem("memory.free"); err != nil {
+	if s.MemoryFree, err = mem(roleMemFree); err != nil {
 		return r, err
 	}
-	if s.MemoryReserved, err = mem("memory.reserved"); err != nil {
+	if s.MemoryReserved, err = mem(roleMemReserved); err != nil {
 		return r, err
 	}
-	if s.UtilizationGPU, err = num("utilization.gpu", "%"); err != nil {
+	if s.UtilizationGPU, err = num(roleUtilGPU, "%"); err != nil {
 		return r, err
 	}
-	if s.UtilizationMemory, err = num("utilization.memory", "%"); err != nil {
+	if s.UtilizationMemory, err = num(roleUtilMem, "%"); err != nil {
 		return r, err
 	}
-	s.PowerW = math.NaN()
-	for _, k := range []string{"power.draw", "power.draw.instant", "power.draw.average"} {
-		if _, ok := h.col[k]; ok {
-			if s.PowerW, err = num(k, "W"); err != nil {
-				return r, err
-			}
-			break
-		}
+	if s.PowerW, err = num(rolePower, "W"); err != nil {
+		return r, err
 	}
 	if s.MemoryTotal > 0 {
 		r.gpu.MemoryTotal = s.MemoryTotal

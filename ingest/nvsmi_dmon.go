@@ -21,7 +21,8 @@ import (
 // and "Time" (HH:MM:SS) columns, in the zone of the machine that ran
 // dmon. A log with the time of day but no date is dated from the file's
 // modification time (the last row is taken to be no later than it; a time
-// of day that goes backwards is the next day), and says so in Notes. "-"
+// of day that goes backwards is the next day), and says so in Notes; a
+// date without a time of day (-o D alone) leaves the rows undated. "-"
 // means not available.
 //
 // pmon (columns gpu, pid, type, ..., command) gives ProcessSample

@@ -59,7 +59,10 @@ type tableGPU struct {
 
 // tableParser reads one table.
 type tableParser struct {
-	st         *textState
+	st *textState
+	// lines are the line numbers fed, skipped when the table turns out not
+	// to be nvidia-smi's (no banner).
+	lines      []int
 	time       time.Time
 	dated      bool
 	seenHeader bool
@@ -89,10 +92,11 @@ func isTableStart(s string) bool {
 // feed reads one line of the table (starting with '|' or '+'); false
 // means the line starts another table.
 func (tp *tableParser) feed(n int, s string) bool {
+	if strings.HasPrefix(s, "| NVIDIA-SMI ") && tp.seenHeader {
+		return false
+	}
+	tp.lines = append(tp.lines, n)
 	if strings.HasPrefix(s, "| NVIDIA-SMI ") {
-		if tp.seenHeader {
-			return false
-		}
 		tp.seenHeader = true
 		if _, v, ok := strings.Cut(s, "Driver Version:"); ok {
 			if f := strings.Fields(v); len(f) > 0 && tp.st.b.log.Driver == "" {
@@ -290,6 +294,12 @@ func (tp *tableParser) migLine(cells []string) {
 // flush turns the table into readings.
 func (tp *tableParser) flush() {
 	st := tp.st
+	if !tp.seenHeader {
+		for _, n := range tp.lines {
+			st.b.skip(n, "not an nvidia-smi line", "box-drawn table without the NVIDIA-SMI banner")
+		}
+		return
+	}
 	t := time.Time{}
 	if tp.dated {
 		t = tp.time

@@ -50,7 +50,8 @@ type textState struct {
 	// noHeader is the known order header-less rows are read with.
 	noHeader *knownOrder
 	// headerless counts rows seen with no header and no known order;
-	// headerlessLine is the first such row.
+	// headerlessLine is the first such row and headerlessN its number of
+	// fields.
 	headerless     int
 	headerlessLine int
 	headerlessN    int

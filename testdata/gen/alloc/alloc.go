@@ -789,6 +789,19 @@ func (a *Allocator) releaseBlock(p *pool, b *Block, ctx Ctx) {
 	a.reserved -= s.Size
 }
 
+// Next returns the block after b in its segment (nil for the last).
+func (b *Block) Next() *Block {
+	for n := b.next; n != nil; n = n.next {
+		if n.mapped {
+			return n
+		}
+	}
+	return nil
+}
+
+// Prev returns the block before b in its segment (nil for the first).
+func (b *Block) Prev() *Block { return b.prev }
+
 // Segments returns the live segments sorted by address (expandable
 // segments only while they have mapped memory). The segments belong to the
 // allocator and change with it.

@@ -335,7 +335,7 @@ func (b *Builder) Traces(devs []Device) *pickle.List {
 func (b *Builder) EntryItems(e *alloc.TraceEntry, into []pickle.Item) []pickle.Item {
 	it := into[:0]
 	it = append(it, pickle.Item{Key: b.k("action"), Value: b.k(e.Action.String())})
-	if e.Action == alloc.OOM && b.opt.Format != History {
+	if e.Action == alloc.OOM {
 		it = append(it, pickle.Item{Key: b.k("device_free"), Value: e.Addr})
 	} else {
 		it = append(it, pickle.Item{Key: b.k("addr"), Value: e.Addr})
@@ -357,6 +357,39 @@ func (b *Builder) EntryItems(e *alloc.TraceEntry, into []pickle.Item) []pickle.I
 	}
 	return it
 }
+
+// WriteEntry streams one trace entry to enc (which must be writing this
+// builder's file). Frames lists that no later event can share (an alloc's
+// after its alloc event, a free's after free_completed) are dropped from
+// the builder and the encoder's memo, so that memory stays bounded however
+// long the trace.
+func (b *Builder) WriteEntry(enc *pickle.Encoder, e *alloc.TraceEntry) {
+	var buf [8]pickle.Item
+	items := b.EntryItems(e, buf[:0])
+	d := enc.BeginDict(len(items))
+	for _, it := range items {
+		enc.Value(it.Key)
+		enc.Value(it.Value)
+		enc.Next(&d)
+	}
+	enc.End(&d)
+	switch e.Action {
+	case alloc.SegmentAlloc, alloc.FreeRequested:
+		return
+	}
+	if c, ok := e.Ctx.(*Context); ok && c != nil {
+		if l, ok := b.frameLists[c.ID]; ok {
+			delete(b.frameLists, c.ID)
+			enc.Forget(l)
+		}
+	}
+}
+
+// FrameDicts returns the number of distinct frame dicts made so far.
+func (b *Builder) FrameDicts() int { return len(b.frameDicts) }
+
+// Key returns the file's shared str object for a key or value string.
+func (b *Builder) Key(s string) *pickle.Str { return b.k(s) }
 
 // Entry returns one trace entry dict.
 func (b *Builder) Entry(e *alloc.TraceEntry) *pickle.Dict {

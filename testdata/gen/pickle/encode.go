@@ -365,6 +365,14 @@ func (e *Encoder) writeGet(idx uint32) {
 	e.write(opLongBinGet, byte(idx), byte(idx>>8), byte(idx>>16), byte(idx>>24))
 }
 
+// Forget drops obj (a *Str, *Dict or *List already written) from the
+// memo: a streaming writer calls it for objects it will not refer to
+// again, so that the memo stays bounded. The memo index stays used, as in
+// CPython; saving obj again writes it anew.
+func (e *Encoder) Forget(obj any) {
+	delete(e.memo, obj)
+}
+
 // Value saves v (see the package comment for the accepted types).
 func (e *Encoder) Value(v any) {
 	if e.err != nil {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"gpureport/testdata/gen/alloc"
 	"gpureport/testdata/gen/layout"
@@ -108,12 +109,10 @@ type rank struct {
 	anns  []layout.Annotation
 
 	resTL []tlPoint
-	dead  bool
 }
 
 type pin struct {
-	b      tensor
-	expire int
+	b tensor
 }
 
 type tlPoint struct {
@@ -135,6 +134,7 @@ type sim struct {
 	stepStart  []int64
 	t0         int64
 	err        error
+	onTrace    func(*alloc.TraceEntry)
 }
 
 var errOOM = errors.New("out of memory")
@@ -142,33 +142,34 @@ var errOOM = errors.New("out of memory")
 // Run simulates the run and, when dir is not empty, writes its snapshots
 // and nvidia-smi log under dir.
 func Run(spec *Spec, dir string) (*Result, error) {
-	if err := spec.Validate(); err != nil {
-		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
-	}
-	era, _ := EraByVersion(spec.Version)
-	env := Env{Era: era, SitePackages: spec.SitePackages, Project: spec.Project, CppStacks: spec.CppStacks && era.CppStacks, Wrappers: spec.Wrappers}
-	cat := newCatalog(env)
-	leakSite := ""
-	if spec.Leak != nil {
-		leakSite = spec.Leak.Site
-	}
-	oneSite := ""
-	if spec.OneTime != nil {
-		oneSite = spec.OneTime.Site
-	}
-	prog, err := newProgram(cat, leakSite, oneSite)
+	prog, err := newSpecProgram(spec)
 	if err != nil {
-		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
-	}
-	s := &sim{
-		spec: spec, era: era, cat: cat, prog: prog, dir: dir, write: dir != "",
-		r:   rand.New(rand.NewPCG(spec.Seed, 0x9e3779b97f4a7c15)),
-		res: &Result{Spec: spec, LeakSite: leakSite},
-		t0:  spec.Start.UnixMicro(),
-	}
-	if err := s.run(); err != nil {
 		return nil, err
 	}
+	s := newSim(spec, dir, prog, nil)
+	steps := spec.Steps()
+	if spec.UntilOOM {
+		steps = spec.MaxSteps
+	}
+	if err := s.start(steps); err != nil {
+		return nil, err
+	}
+	dumps := map[int]bool{}
+	for _, d := range spec.DumpSteps() {
+		dumps[d] = true
+	}
+	last := steps - 1
+	for step := 0; step < steps; step++ {
+		stop, err := s.doStep(step, dumps)
+		if err != nil {
+			return nil, err
+		}
+		if stop {
+			last = step
+			break
+		}
+	}
+	s.finish(last)
 	if s.err != nil {
 		return nil, s.err
 	}
@@ -180,7 +181,44 @@ func Run(spec *Spec, dir string) (*Result, error) {
 	return s.res, nil
 }
 
-func (s *sim) run() error {
+// newSpecProgram validates spec and builds its program (frames and sites).
+func newSpecProgram(spec *Spec) (*program, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
+	}
+	era, _ := EraByVersion(spec.Version)
+	env := Env{Era: era, SitePackages: spec.SitePackages, Project: spec.Project, CppStacks: spec.CppStacks && era.CppStacks, Wrappers: spec.Wrappers}
+	leakSite, oneSite := "", ""
+	if spec.Leak != nil {
+		leakSite = spec.Leak.Site
+	}
+	if spec.OneTime != nil {
+		oneSite = spec.OneTime.Site
+	}
+	prog, err := newProgram(newCatalog(env), leakSite, oneSite, spec.ExtraOps)
+	if err != nil {
+		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
+	}
+	return prog, nil
+}
+
+// newSim prepares a simulation of spec with prog's frames. Two
+// simulations of one spec and program produce identical events (the
+// program's context IDs restart at 0).
+func newSim(spec *Spec, dir string, prog *program, onTrace func(*alloc.TraceEntry)) *sim {
+	era, _ := EraByVersion(spec.Version)
+	prog.c.nextID = 0
+	return &sim{
+		spec: spec, era: era, cat: prog.c, prog: prog, dir: dir, write: dir != "",
+		r:       rand.New(rand.NewPCG(spec.Seed, 0x9e3779b97f4a7c15)),
+		res:     &Result{Spec: spec, LeakSite: prog.c.leakUser(prog)},
+		t0:      spec.Start.UnixMicro(),
+		onTrace: onTrace,
+	}
+}
+
+// start creates the ranks and runs their setup, for a run of steps steps.
+func (s *sim) start(steps int) error {
 	sp := s.spec
 	s.initParams()
 	for i := 0; i < sp.Ranks; i++ {
@@ -192,14 +230,10 @@ func (s *sim) run() error {
 			Device: i, Capacity: sp.Capacity(), MaxSplitSize: sp.MaxSplitSize,
 			RoundupPower2Divisions: sp.RoundupDivisions, Expandable: sp.Expandable,
 			MaxEntries: sp.MaxEntries, History: s.layoutFormat() == layout.History,
-			BaseAddress: base,
+			BaseAddress: base, OnTrace: s.onTrace,
 		})}
 		rk.saved = make([][]tensor, sp.Layers)
 		s.ranks = append(s.ranks, rk)
-	}
-	steps := sp.Steps()
-	if sp.UntilOOM {
-		steps = sp.MaxSteps
 	}
 	s.planSteps(steps)
 	for _, rk := range s.ranks {
@@ -207,33 +241,31 @@ func (s *sim) run() error {
 			return err
 		}
 	}
-	dumps := map[int]bool{}
-	for _, d := range sp.DumpSteps() {
-		dumps[d] = true
-	}
-	for step := 0; step < steps; step++ {
-		s.res.LastStep = step
-		phase := sp.Phase
-		if phase == PhaseRandom {
-			phase = []Phase{PhaseStart, PhaseAfterForward, PhaseAfterBackward, PhaseEnd}[s.r.IntN(4)]
-		}
-		for _, rk := range s.ranks {
-			dumpAt := Phase("")
-			if dumps[step] {
-				dumpAt = phase
-			}
-			err := s.step(rk, step, dumpAt)
-			if errors.Is(err, errOOM) {
-				s.finish(step)
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-		}
-	}
-	s.finish(steps - 1)
 	return nil
+}
+
+// doStep runs one step on every rank, dumping when dumps says so. It
+// reports stop when an allocation failed (the run ends there).
+func (s *sim) doStep(step int, dumps map[int]bool) (bool, error) {
+	s.res.LastStep = step
+	phase := s.spec.Phase
+	if phase == PhaseRandom {
+		phase = []Phase{PhaseStart, PhaseAfterForward, PhaseAfterBackward, PhaseEnd}[s.r.IntN(4)]
+	}
+	for _, rk := range s.ranks {
+		dumpAt := Phase("")
+		if dumps[step] {
+			dumpAt = phase
+		}
+		err := s.step(rk, step, dumpAt)
+		if errors.Is(err, errOOM) {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+	return false, nil
 }
 
 // finish records process exit times.
@@ -386,11 +418,14 @@ func (s *sim) setup(rk *rank) error {
 	return nil
 }
 
-// seqLen draws this step's padded sequence length.
-func (s *sim) seqLen() int64 {
+// seqLen draws step's padded sequence length.
+func (s *sim) seqLen(step int) int64 {
 	sp := s.spec
-	n := sp.SeqMin + s.r.IntN(sp.SeqMax-sp.SeqMin+1)
-	return int64((n + 7) / 8 * 8)
+	n := float64(sp.SeqMin + s.r.IntN(sp.SeqMax-sp.SeqMin+1))
+	if sp.SeqGrowth > 0 {
+		n *= 1 + sp.SeqGrowth*float64(step)/float64(max(sp.Steps()-1, 1))
+	}
+	return (int64(n) + 7) / 8 * 8
 }
 
 // step runs one training step of rank rk, dumping a snapshot at dumpAt
@@ -409,7 +444,7 @@ func (s *sim) step(rk *rank, step int, dumpAt Phase) error {
 	if dumpAt == PhaseStart {
 		s.dump(rk, step, false)
 	}
-	S := s.seqLen()
+	S := s.seqLen(step)
 	B, H, V := int64(sp.Batch), int64(sp.Hidden), int64(sp.Vocab)
 	ab := int64(sp.ActBytes)
 	act := B * S * H * ab
@@ -475,6 +510,13 @@ func (s *sim) step(rk *rank, step int, dumpAt Phase) error {
 			return err
 		}
 		s.free(rk, scores, p.freeFwd)
+		for _, st := range p.extra {
+			tmp, err := s.m(rk, step, act, st)
+			if err != nil {
+				return err
+			}
+			s.free(rk, tmp, p.freeFwd)
+		}
 		if l == 0 && leaking && sp.Leak.Site == "model.py:88" {
 			if err := s.leak(rk, step); err != nil {
 				return err
@@ -671,34 +713,34 @@ func (s *sim) leak(rk *rank, step int) error {
 	return nil
 }
 
-// frag runs the fragmentation pattern: a large temporary, a long-lived
-// pin allocated while it is live, the temporary freed, expired pins freed.
+// frag runs the fragmentation pattern (see Frag).
 func (s *sim) frag(rk *rank, step int) error {
 	f := s.spec.Frag
 	p := s.prog
-	planned := max(s.spec.Steps()-1, 1)
-	frac := math.Min(float64(step)/float64(planned), 1.5)
-	size := float64(f.BigStart) + frac*float64(f.BigEnd-f.BigStart)
-	size *= 1 + f.BigJitter*(2*s.r.Float64()-1)
-	big, err := s.m(rk, step, int64(size), p.fragBig)
+	perStage := max((s.spec.Steps()-1)/max(f.Stages, 1), 1)
+	stage := step / perStage
+	size := f.BigStart
+	if f.Stages > 1 {
+		size += int64(stage) * (f.BigEnd - f.BigStart) / int64(f.Stages-1)
+	}
+	const twoMiB = 2 << 20
+	n := size/twoMiB*twoMiB + (200<<10 + int64(stage*137%600)<<10)
+	big, err := s.m(rk, step, n, p.fragBig)
 	if err != nil {
 		return err
 	}
-	pb, err := s.m(rk, step, f.PinBytes, p.fragPin)
-	if err != nil {
-		return err
-	}
-	rk.pins = append(rk.pins, pin{pb, step + f.PinLife})
-	s.free(rk, big, p.fragFree)
-	keep := rk.pins[:0]
-	for _, x := range rk.pins {
-		if x.expire <= step {
-			s.free(rk, x.b, p.fragFree)
-		} else {
-			keep = append(keep, x)
+	if rem := big.Next(); big.Prev() == nil && rem != nil && rem.Next() == nil && rem.State == alloc.Inactive && rem.Size <= twoMiB {
+		pb, err := s.m(rk, step, rem.Size, p.fragPin)
+		if err != nil {
+			return err
+		}
+		rk.pins = append(rk.pins, pin{b: pb})
+		if len(rk.pins) > f.Pins {
+			s.free(rk, rk.pins[0].b, p.fragFree)
+			rk.pins = rk.pins[1:]
 		}
 	}
-	rk.pins = keep
+	s.free(rk, big, p.fragFree)
 	return nil
 }
 
@@ -811,14 +853,7 @@ func (s *sim) allocConf() string {
 	if sp.RoundupDivisions > 1 {
 		parts = append(parts, fmt.Sprintf("roundup_power2_divisions:%d", sp.RoundupDivisions))
 	}
-	out := ""
-	for i, p := range parts {
-		if i > 0 {
-			out += ","
-		}
-		out += p
-	}
-	return out
+	return strings.Join(parts, ",")
 }
 
 // reservedAt returns rank rk's reserved bytes at time t.

@@ -91,20 +91,20 @@ type OneTime struct {
 	Bytes int64
 }
 
-// Frag plants fragmentation: every step a large temporary whose size
-// follows a slow upward drift (a sequence-length curriculum) is
-// allocated, then a smaller long-lived tensor lands in the same
-// segment's remainder and pins it after the temporary is freed.
+// Frag plants fragmentation, the way a bucketed sequence-length
+// curriculum produces it. Every step a large temporary is allocated whose
+// size grows in Stages levels from BigStart to BigEnd over the planned
+// steps (and on beyond them); each level's size is just over a 2 MiB
+// boundary, so its new segment keeps a free remainder of 1.2-1.8 MiB. A
+// small long-lived tensor (a cache of Pins entries, oldest freed) is
+// allocated in exactly that remainder when a level starts, so the segment
+// stays in use after the temporary is freed, while the next, larger level
+// no longer fits in it. Reserved and inactive memory grow with every
+// level, allocated memory stays flat, and the free memory is held in
+// holes smaller than the current request.
 type Frag struct {
-	// BigStart and BigEnd are the temporary's size at the first and last
-	// planned step, in bytes; each step draws +-BigJitter around the
-	// drifting size.
 	BigStart, BigEnd int64
-	BigJitter        float64
-	// PinBytes is the long-lived tensor's size and PinLife its lifetime in
-	// steps.
-	PinBytes int64
-	PinLife  int
+	Stages, Pins     int
 }
 
 // Spec describes one simulated run completely: the same Spec always
@@ -157,9 +157,15 @@ type Spec struct {
 	// step; activations ActBytes and parameters ParamBytes per element.
 	Layers, Hidden, Heads, Vocab, Batch int
 	SeqMin, SeqMax                      int
-	ActBytes, ParamBytes                int
+	// SeqGrowth lengthens sequences over the run (a curriculum): by the
+	// last planned step they are (1+SeqGrowth) times longer.
+	SeqGrowth            float64
+	ActBytes, ParamBytes int
 	// GradsToNone frees gradients in zero_grad (set_to_none=True).
 	GradsToNone bool
+	// ExtraOps adds that many element-wise operators (temporaries) to
+	// every block.
+	ExtraOps int
 
 	// Snapshots dumps are taken every Interval steps starting at step
 	// FirstDump, at Phase; TailSteps more steps run after the last dump.
