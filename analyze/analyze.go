@@ -51,12 +51,14 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	series := BuildSeries(run.Snapshots)
 	joins := gpuJoins(series, run.Logs)
 	for i, s := range series {
-		d, note := analyzeDevice(s, run, joins[i], opt, rules, horizon)
+		d, ac, note := analyzeDevice(s, run, joins[i], opt, rules, horizon)
 		f.Devices = append(f.Devices, d)
 		if note != "" {
 			f.Notes = appendOnce(f.Notes, note)
 		}
-		f.OOMs = append(f.OOMs, explainOOMs(s, d.Capacity)...)
+		ooms := explainOOMs(s, d.Capacity)
+		oomSuspects(d, ooms, ac)
+		f.OOMs = append(f.OOMs, ooms...)
 		if joins[i].guess {
 			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's snapshots are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")
 		}
@@ -109,9 +111,10 @@ func gpuJoins(series []*Series, logs []*ingest.GPULog) []gpuJoin {
 	return out
 }
 
-// analyzeDevice runs the per-device analyses of one series. note is a
-// clock-offset warning for Findings.Notes, "" when none.
-func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64) (d *Device, note string) {
+// analyzeDevice runs the per-device analyses of one series. It returns
+// the attribution context for the OOM-linked suspects, and note, a
+// clock-offset warning for Findings.Notes ("" when none).
+func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64) (d *Device, ac attributionContext, note string) {
 	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
 	per := "step"
 	if s.Axis == AxisHours {
@@ -151,7 +154,7 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 	if ut != nil {
 		d.Trends = append(d.Trends, *ut)
 	}
-	d.Reconciliation = reconcile(d, x, per, dr, &rt, ut)
+	d.Reconciliation = reconcile(d, x, per, dr, ut)
 	if d.Reconciliation != nil && d.Reconciliation.Trend != nil {
 		d.Trends = append(d.Trends, *d.Reconciliation.Trend)
 	}
@@ -200,7 +203,7 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 		t := FitTrend("no_stack_bytes", per, x, y, nr)
 		d.Coverage.NoStackTrend = &t
 	}
-	ac := attributionContext{x: x, per: per, refLevel: refLevel, allocTr: &d.Trends[0], coverage: d.Coverage,
+	ac = attributionContext{x: x, per: per, refLevel: refLevel, allocTr: &d.Trends[0], coverage: d.Coverage,
 		rules: rules, suppress: opt.Suppressions, builtins: !opt.NoBuiltinSuppressions}
 	d.Groups, d.Suspects = findSuspects(sg, ac)
 
@@ -208,7 +211,7 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 	if n > 0 {
 		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device)
 	}
-	return d, note
+	return d, ac, note
 }
 
 // detectClockOffset compares the device's snapshots (trace times,
@@ -302,8 +305,8 @@ func runNotes(f *Findings, series []*Series) []string {
 			notes = append(notes, fmt.Sprintf("%s has %d snapshots: a trend verdict needs at least %d", where, len(d.Points), f.Thresholds.MinPoints))
 		}
 		if len(d.Points) > 0 && d.Coverage.Level != CoverageFull && d.Coverage.Level != "" {
-			notes = append(notes, fmt.Sprintf("%s: only %.0f%% of live bytes carry allocation stacks (record with torch.cuda.memory._record_memory_history() before the tensors are allocated): attribution is %s and suspects have lowered confidence",
-				where, 100*d.Coverage.MinLiveWithStack, map[string]string{CoveragePartial: "partial", CoverageLow: "unreliable"}[d.Coverage.Level]))
+			notes = append(notes, fmt.Sprintf("%s: only %.0f%% of live bytes carry allocation stacks in a typical snapshot (start torch.cuda.memory._record_memory_history() before the model is built): attribution is %s and suspects have lowered confidence",
+				where, 100*median(d.Coverage.PerPoint), map[string]string{CoveragePartial: "partial", CoverageLow: "unreliable"}[d.Coverage.Level]))
 		}
 		if d.Coverage.TraceOverflow {
 			notes = append(notes, fmt.Sprintf("%s: trace window incomplete (%s); trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", where, d.Coverage.TraceEvidence))

@@ -280,7 +280,7 @@ func suspectConfidence(sp *Suspect, g *Group, ac attributionContext) (string, []
 		level = "medium"
 	}
 	if ac.coverage.Level != CoverageFull {
-		ev = append(ev, fmt.Sprintf("only %.0f%% of live bytes carry stacks: other growth may be unattributed", 100*ac.coverage.MinLiveWithStack))
+		ev = append(ev, fmt.Sprintf("only %.0f%% of live bytes carry stacks in a typical snapshot: other growth may be unattributed", 100*median(ac.coverage.PerPoint)))
 	}
 	return level, ev
 }
@@ -314,10 +314,14 @@ func coverageOf(sg *seriesGroups, files []*ingest.SnapshotFile, dev int) Coverag
 	if len(c.PerPoint) > 0 {
 		c.LiveWithStack = c.PerPoint[len(c.PerPoint)-1]
 	}
+	// The level follows the typical snapshot (the median share): the
+	// first snapshots of a run often hold little besides parameters
+	// allocated before recording began.
+	typical := median(c.PerPoint)
 	switch {
-	case c.MinLiveWithStack >= coverageFullShare:
+	case len(c.PerPoint) == 0 || typical >= coverageFullShare:
 		c.Level = CoverageFull
-	case c.MinLiveWithStack >= coveragePartialShare:
+	case typical >= coveragePartialShare:
 		c.Level = CoveragePartial
 	default:
 		c.Level = CoverageLow
@@ -330,4 +334,93 @@ func coverageOf(sg *seriesGroups, files []*ingest.SnapshotFile, dev int) Coverag
 		}
 	}
 	return c
+}
+
+// A leak that fires rarely (a large tensor kept every few hundred steps)
+// shows only one or two jumps before it exhausts the device, too few for
+// a trend. An OOM supplies the missing evidence: when a capacity OOM
+// happens (live tensors fill the device), a stack group that only ever
+// accumulated over the snapshots (its live bytes and blocks never fell)
+// and grew by more than the request was short is what filled the device.
+// Such a group becomes a suspect with the pattern "grew until the OOM".
+// Fragmentation OOMs are not used: there memory was free, only not in
+// one piece.
+
+// oomSuspects adds the groups that grew into a capacity OOM of d to its
+// suspects (or adds the evidence to an existing suspect).
+func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
+	for _, o := range ooms {
+		if o.Rank != d.Rank || o.Device != d.Device || o.Class != "capacity" {
+			continue
+		}
+		short := o.Requested - o.DeviceFree - o.CachedFree
+		minGrowth := math.Max(ac.rules.MinGrowthBytes, ac.rules.MinGrowthShare*ac.refLevel)
+		best, bestGrowth := -1, 0.0
+		for gi := range d.Groups {
+			g := &d.Groups[gi]
+			if g.Other || g.Kind == SiteNone || len(g.Bytes) < 2 {
+				continue
+			}
+			y := make([]float64, len(g.Bytes))
+			for i, b := range g.Bytes {
+				y[i] = float64(b)
+			}
+			growth := y[len(y)-1] - y[0]
+			if Drops(y, 0) > 0 || g.Blocks[len(g.Blocks)-1] <= g.Blocks[0] ||
+				growth < minGrowth || growth < float64(short) || growth <= bestGrowth {
+				continue
+			}
+			best, bestGrowth = gi, growth
+		}
+		if best < 0 {
+			continue
+		}
+		g := &d.Groups[best]
+		ev := fmt.Sprintf("the capacity OOM of %s (%s requested, %s short) came after this site's live memory grew by %s, never freed",
+			o.Path, fmtBytes(o.Requested), fmtBytes(short), fmtBytes(int64(bestGrowth)))
+		found := false
+		for i := range d.Suspects {
+			if d.Suspects[i].Fingerprint == g.Fingerprint {
+				d.Suspects[i].Evidence = append(d.Suspects[i].Evidence, ev)
+				found = true
+			}
+		}
+		if found {
+			continue
+		}
+		y := make([]float64, len(g.Bytes))
+		for i, b := range g.Bytes {
+			y[i] = float64(b)
+		}
+		rules := ac.rules
+		rules.RefLevel = ac.refLevel
+		tr := FitTrend("live_bytes", ac.per, ac.x, y, rules)
+		if !(tr.Slope > 0) {
+			tr.Slope = bestGrowth / math.Max(ac.x[len(ac.x)-1]-ac.x[0], 1)
+			tr.Method = "growth from first to last snapshot"
+		}
+		tr.Verdict, tr.Pattern = VerdictGrowing, "grew until the OOM"
+		tr.Growth = bestGrowth
+		tr.Reason = fmt.Sprintf("grew %s over the run without ever falling and filled the device until the OOM (%s)", fmtBytes(int64(bestGrowth)), tr.Reason)
+		sp := Suspect{
+			Fingerprint: g.Fingerprint, Site: g.Site, Function: g.Function, File: g.File,
+			Stack: g.Stack, User: g.User, Group: best, Bytes: g.Bytes, Blocks: g.Blocks, Trend: tr, Share: math.NaN(),
+		}
+		sp.Confidence, sp.Evidence = suspectConfidence(&sp, g, ac)
+		if sp.Confidence == "high" {
+			sp.Confidence = "medium" // one or two jumps, not a trend
+		}
+		sp.Evidence = append(sp.Evidence, ev)
+		sp.Suppressed = matchSuppression(ac.suppress, g.Signature, g.Stack)
+		if sp.Suppressed == "" && ac.builtins {
+			if b := BuiltinSuppression(g); b != "" {
+				sp.Suppressed = "built-in: " + b
+			}
+		}
+		// Unsuppressed suspects first, then by slope.
+		d.Suspects = append(d.Suspects, sp)
+		slices.SortStableFunc(d.Suspects, func(a, b Suspect) int {
+			return cmp.Or(cmp.Compare(boolInt(a.Suppressed != ""), boolInt(b.Suppressed != "")), cmp.Compare(b.Trend.Slope, a.Trend.Slope))
+		})
+	}
 }

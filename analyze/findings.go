@@ -463,8 +463,9 @@ type Coverage struct {
 	// TraceEvidence says why TraceOverflow was set (or the trace is
 	// partial), empty otherwise.
 	TraceEvidence string
-	// Level is "full" (≥ 90% of live bytes have stacks), "partial" (≥ 50%)
-	// or "low"; confidence in attribution drops with it.
+	// Level is "full" (≥ 90% of live bytes have stacks in the median
+	// snapshot), "partial" (≥ 50%) or "low"; confidence in attribution
+	// drops with it.
 	Level string
 	// NoStackTrend is the trend of the live bytes whose blocks carry no
 	// frames (metric "no_stack_bytes"); when it grows, memory leaks where

@@ -26,9 +26,9 @@ import (
 //
 // Over the series, a device is called fragmented when the split inactive
 // bytes grow (the trend rules of trend.go, against the steady reserved
-// level) while the free memory is shattered at the end (external
-// fragmentation at least FragExternalMin) and the holes are a real share
-// of reserved memory (at least FragShareMin). Reserved memory that
+// level) faster than the live memory, while the free memory is shattered
+// at the end (external fragmentation at least FragExternalMin) and the
+// holes are a real share of reserved memory (at least FragShareMin). Reserved memory that
 // repeatedly falls back (empty_cache, garbage collection) while allocated
 // memory is flat is reported as saw-tooth churn, not fragmentation.
 
@@ -133,21 +133,31 @@ func analyzeFragmentation(s *Series, x []float64, per string, rules TrendRules) 
 	if lastReserved > 0 {
 		share = float64(last.SplitInactive) / lastReserved
 	}
-	growing := st.Verdict == VerdictGrowing || (it.Verdict == VerdictGrowing && float64(last.SplitInactive) >= 0.5*float64(last.Inactive))
+	// The holes must grow faster than the live memory: a leak whose
+	// tensors leave remainders in their segments grows holes too, but in
+	// proportion to what it keeps alive.
+	holes := st
+	if holes.Verdict != VerdictGrowing && it.Verdict == VerdictGrowing && float64(last.SplitInactive) >= 0.5*float64(last.Inactive) {
+		holes = it
+	}
+	allocGrowth := 0.0
+	if holes.Verdict == VerdictGrowing {
+		from := holes.FitFrom
+		allocGrowth = TheilSen(x[from:], allocated[from:]).Slope * (x[n-1] - x[from])
+	}
+	growing := holes.Verdict == VerdictGrowing && allocGrowth < holes.Growth
 	switch {
 	case n < rules.MinPoints:
 		fr.Reason = fmt.Sprintf("%d snapshots: too few to judge fragmentation over time; at the last one %.0f%% of reserved memory sits in holes of used segments, external fragmentation %.2f",
 			n, 100*share, last.External)
 	case growing && last.External >= FragExternalMin && share >= FragShareMin:
 		fr.Fragmented = true
-		tr := st
-		if tr.Verdict != VerdictGrowing {
-			tr = it
-		}
-		fr.Reason = fmt.Sprintf("free holes inside used segments grow %.4g bytes per %s (p = %.2g) to %s, %.0f%% of reserved; the largest free block is %s of %s free (external fragmentation %.2f)",
-			tr.Slope, per, tr.PValue, fmtBytes(last.SplitInactive), 100*share, fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
+		fr.Reason = fmt.Sprintf("free holes inside used segments grow %.4g bytes per %s (p = %.2g) to %s, %.0f%% of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
+			holes.Slope, per, holes.PValue, fmtBytes(last.SplitInactive), 100*share, fmtBytes(int64(allocGrowth)), fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
 	case fr.SawTooth:
 		fr.Reason = fmt.Sprintf("reserved memory falls back %d times (empty_cache() or garbage collection): churn, not fragmentation", releases)
+	case holes.Verdict == VerdictGrowing && !growing:
+		fr.Reason = fmt.Sprintf("holes in used segments grow %s, but live memory grows as much (%s): the holes are remainders of segments the live tensors occupy, not fragmentation", fmtBytes(int64(holes.Growth)), fmtBytes(int64(allocGrowth)))
 	case growing:
 		fr.Reason = fmt.Sprintf("cached free memory grows, but it is not shattered (external fragmentation %.2f, %.0f%% of reserved in holes of used segments)", last.External, 100*share)
 	default:

@@ -23,9 +23,9 @@ import (
 // the OOM is the holes inside segments that still hold live blocks. The
 // classification follows:
 //
-//   - fragmentation OOM: cached free + CUDA free ≥ request, yet the largest
-//     free block is smaller than the request: the memory exists but not
-//     in one piece;
+//   - fragmentation OOM: the cached free memory alone could hold the
+//     request, yet its largest free block is smaller: the memory exists
+//     but not in one piece;
 //   - capacity OOM: otherwise: live tensors fill the device and no
 //     allocator setting can make room.
 //
@@ -166,10 +166,10 @@ func classifyOOM(o *OOM) {
 			set.Conf, set.ExpandableSegments, maxSplitText(set.MaxSplitSize), set.GCThreshold)
 	}
 
-	if o.CachedFree+o.DeviceFree >= o.Requested && o.LargestFree < o.Requested {
+	if o.CachedFree >= o.Requested && o.LargestFree < o.Requested {
 		o.Class = "fragmentation"
-		fmt.Fprintf(&b, "This is a fragmentation OOM: %s was cached or free in total, more than the %s requested, but no free block was large enough (largest %s); the free memory is split into holes between live blocks. Allocator settings in force: %s.",
-			fmtBytes(o.CachedFree+o.DeviceFree), fmtBytes(o.Requested), fmtBytes(o.LargestFree), conf)
+		fmt.Fprintf(&b, "This is a fragmentation OOM: the allocator held %s cached but free, more than the %s requested, but no free block was large enough (largest %s); the free memory is split into holes between live blocks. Allocator settings in force: %s.",
+			fmtBytes(o.CachedFree), fmtBytes(o.Requested), fmtBytes(o.LargestFree), conf)
 		if !set.ExpandableSegments {
 			o.Recommendations = append(o.Recommendations, Recommendation{
 				Setting:  "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
@@ -192,8 +192,13 @@ func classifyOOM(o *OOM) {
 	} else {
 		o.Class = "capacity"
 		short := o.Requested - o.CachedFree - o.DeviceFree
-		fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s), and even with every cached byte reused the request was %s short, so no allocator setting can make room. Allocator settings in force: %s.",
-			fmtBytes(o.Allocated), capText, fmtBytes(short), conf)
+		if short > 0 {
+			fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s), and even with every cached byte reused the request was %s short, so no allocator setting can make room. Allocator settings in force: %s.",
+				fmtBytes(o.Allocated), capText, fmtBytes(short), conf)
+		} else {
+			fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled most of the device (%s of %s); neither the free device memory nor the largest cached hole could hold the request, though the two together were %s, enough only if the holes could be given back and re-mapped. Allocator settings in force: %s.",
+				fmtBytes(o.Allocated), capText, fmtBytes(o.CachedFree+o.DeviceFree), conf)
+		}
 		if o.FreedAfter > 0 {
 			fmt.Fprintf(&b, " %s was freed right after the OOM as the failed step unwound: mostly transient tensors (activations) of that step.", fmtBytes(o.FreedAfter))
 		}
@@ -209,6 +214,12 @@ func classifyOOM(o *OOM) {
 			Setting:  "reduce live memory: a smaller batch or sequence length, activation checkpointing (torch.utils.checkpoint), lower precision (bf16/fp16), or sharding the model",
 			Evidence: ev,
 		})
+		if short <= 0 && !set.ExpandableSegments {
+			o.Recommendations = append(o.Recommendations, Recommendation{
+				Setting:  "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+				Evidence: fmt.Sprintf("%s free on the device plus %s in cached holes would have held the %s request; expandable segments can unmap the holes' pages and map the request contiguously, but the device stays nearly full", fmtBytes(o.DeviceFree), fmtBytes(o.CachedFree), fmtBytes(o.Requested)),
+			})
+		}
 		if set.ExpandableSegments {
 			o.Recommendations = append(o.Recommendations, Recommendation{
 				Setting:  "keep expandable_segments:True (already set); max_split_size_mb and garbage_collection_threshold will not help",

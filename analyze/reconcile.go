@@ -58,7 +58,7 @@ func nearestReading(g *GPUSeries, t time.Time, win time.Duration) int {
 }
 
 // reconcile compares d's GPU readings with its snapshots.
-func reconcile(d *Device, x []float64, per string, rules TrendRules, reservedTrend, usedTrend *Trend) *Reconciliation {
+func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *Trend) *Reconciliation {
 	if d.GPU == nil || len(d.Points) == 0 {
 		return nil
 	}
@@ -81,6 +81,22 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, reservedTre
 		mx = append(mx, x[i])
 		my = append(my, v)
 	}
+	estimated := false
+	if len(my) < rules.MinPoints && d.Axis == AxisStep {
+		if ex, ey, ok := estimatedMatch(d, x); ok {
+			for i := range ex {
+				rc.NonPyTorch[i] = ey[i]
+			}
+			mx, my = mx[:0], my[:0]
+			for i := range ex {
+				if !math.IsNaN(ey[i]) {
+					mx = append(mx, ex[i])
+					my = append(my, ey[i])
+				}
+			}
+			estimated = true
+		}
+	}
 	rc.Matched = len(my)
 	r := rules
 	r.RefLevel = median(reserved)
@@ -95,15 +111,24 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, reservedTre
 		} else {
 			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s (%s)", fmtBytes(int64(rc.Level)), t.Reason)
 		}
+		if estimated {
+			rc.Reason += "; the snapshots carry no times, so each was placed by its step on an even pace over the GPU log's busy period"
+		}
 		return rc
 	}
-	// No times to match: compare the two trends.
-	if usedTrend != nil && usedTrend.Verdict == VerdictGrowing && reservedTrend != nil &&
-		reservedTrend.Verdict != VerdictGrowing && reservedTrend.Verdict != VerdictInsufficient {
-		rc.OutsideLeak = true
-		rc.Reason = fmt.Sprintf("nvidia-smi used grows %.4g bytes per %s while reserved memory does not (%s); snapshots could not be matched to readings in time, so the difference is inferred from the two trends",
-			usedTrend.Slope, usedTrend.Per, reservedTrend.Pattern)
-		return rc
+	// No times to match: compare how much each series grew. Used memory
+	// that grows by far more than reserved memory (at least half its own
+	// growth, and the minimum growth) grows outside the allocator.
+	if usedTrend != nil && usedTrend.Verdict == VerdictGrowing && len(reserved) >= rules.MinPoints {
+		usedGrowth := usedTrend.Growth
+		resGrowth := math.Max(0, tailRise(reserved)*1.5) // thirds' medians see 2/3 of a linear rise
+		minGrowth := math.Max(rules.MinGrowthBytes, rules.MinGrowthShare*r.RefLevel)
+		if out := usedGrowth - resGrowth; out >= minGrowth && out >= 0.5*usedGrowth {
+			rc.OutsideLeak = true
+			rc.Reason = fmt.Sprintf("nvidia-smi used grows %.4g bytes per %s (%s over the run) while reserved memory grows about %s; the snapshots carry no times to match them to readings, so the difference is inferred from the two series",
+				usedTrend.Slope, usedTrend.Per, fmtBytes(int64(usedGrowth)), fmtBytes(int64(resGrowth)))
+			return rc
+		}
 	}
 	rc.Reason = fmt.Sprintf("only %d snapshots could be matched in time to a GPU reading (within %s); at least %d are needed", rc.Matched, win, rules.MinPoints)
 	return rc
@@ -140,6 +165,48 @@ func gpuTrend(d *Device, per string, rules TrendRules) *Trend {
 	x, y = binMedians(x, y, maxGPUPoints)
 	t := FitTrend(MetricGPUUsed, per, x, y, rules)
 	return &t
+}
+
+// estimatedMatch places snapshots without times on the GPU log's clock
+// by their steps, assuming step 0 at the start of the log's busy period
+// (busySpan), the last snapshot's step at its end, and an even pace in
+// between; each snapshot is then matched with the median used memory of
+// the readings within half a snapshot interval of its estimated time. It
+// returns the x and used − reserved of every point (NaN where no reading
+// fell in the window), and false when the log or the steps cannot be
+// placed.
+func estimatedMatch(d *Device, x []float64) ([]float64, []float64, bool) {
+	g := d.GPU
+	n := len(d.Points)
+	if g == nil || len(g.Used) < 2 || n < 2 || x[n-1] <= 0 {
+		return nil, nil, false
+	}
+	lo, hi := busySpan(g.Used)
+	if hi-lo < 2 {
+		return nil, nil, false
+	}
+	t0, t1 := g.Times[lo], g.Times[hi-1]
+	perStep := t1.Sub(t0).Seconds() / x[n-1]
+	gaps := make([]float64, 0, n-1)
+	for i := 1; i < n; i++ {
+		gaps = append(gaps, x[i]-x[i-1])
+	}
+	win := time.Duration(math.Max(perStep*median(gaps)/2, 1) * float64(time.Second))
+	ys := make([]float64, n)
+	for i, p := range d.Points {
+		at := t0.Add(time.Duration(x[i] * perStep * float64(time.Second)))
+		var near []float64
+		for j := lo; j < hi; j++ {
+			if dt := g.Times[j].Sub(at); dt >= -win && dt <= win {
+				near = append(near, float64(g.Used[j]))
+			}
+		}
+		ys[i] = math.NaN()
+		if len(near) > 0 {
+			ys[i] = median(near) - float64(p.Usage.Reserved)
+		}
+	}
+	return x, ys, true
 }
 
 // busySpan returns the range [lo, hi) of readings without the idle

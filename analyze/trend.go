@@ -13,7 +13,12 @@ import (
 //     Fewer points cannot make Mann-Kendall significant at useful levels
 //     (n = 5 strictly rising points give p ≈ 0.03).
 //  2. Statistical support: the Mann-Kendall test rejects "no trend" at
-//     Alpha, and Sen's 95% interval of the Theil-Sen slope lies above 0.
+//     Alpha, with more rising pairs than falling ones. (Sen's interval is
+//     reported but not required to exclude 0: it is built from the same
+//     statistic, and with many tied values, as in a staircase of leaked
+//     tensors, it collapses onto 0 although the test is clear. When the
+//     Theil-Sen slope itself is 0 for that reason, the slope reported is
+//     Tukey's resistant line: the medians of the last and first thirds.)
 //  3. Not one step: once the best single change in level is set aside
 //     (FindStep), growth remains within the two sides (stratified
 //     Mann-Kendall at StepAlpha). A buffer allocated once, the optimizer
@@ -84,10 +89,10 @@ const (
 	// DefaultMinGrowthBytes: 8 MiB, four 2 MiB small-pool segments; below
 	// that a leak would not matter on any GPU in use.
 	DefaultMinGrowthBytes = 8 << 20
-	// DefaultMinGrowthShare: growth over the run of at least 0.5% of the
-	// steady allocated level; a smaller leak needs over 200 runs' lengths to
-	// double the memory.
-	DefaultMinGrowthShare = 0.005
+	// DefaultMinGrowthShare: growth over the run of at least 1% of the
+	// steady allocated level; a smaller leak needs over a hundred runs'
+	// lengths to double the memory, and is not what fills a device.
+	DefaultMinGrowthShare = 0.01
 	// DefaultPersistShare: after a warm-up prefix (at most a third of the
 	// points) the rest must show at least a quarter of the rise steady
 	// growth would give it.
@@ -127,6 +132,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	x, y = x[:n], y[:n]
 	fx, fy := x, y
 	// Phase noise: fit the floor.
+	floor := "" // which points were fitted, for Method
 	idx := make([]int, n) // fitted point -> original index
 	for i := range idx {
 		idx[i] = i
@@ -136,14 +142,22 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 		if n >= 16 {
 			w = 3
 		}
-		idx = FloorPoints(x, y, w, dropTolerance(y))
-		fx, fy = pick(x, idx), pick(y, idx)
-		t.Method = fmt.Sprintf("Theil-Sen on the trough floor (%d of %d points)", len(idx), n)
+		if keep := FloorPoints(x, y, w, dropTolerance(y)); len(keep) >= r.MinPoints {
+			idx = keep
+			fx, fy = pick(x, idx), pick(y, idx)
+			floor = fmt.Sprintf("the trough floor (%d of %d points)", len(idx), n)
+		}
 	}
-	t.fit(fx, fy)
-	t.FitX0, t.FitX1 = fx[0], fx[len(fx)-1]
-	t.Level = median(fy)
-	t.Growth = t.Slope * (t.FitX1 - t.FitX0)
+	// Warm-up: set aside a prefix lying wholly below the rest.
+	warm := 0
+	if len(fy) >= r.MinPoints {
+		warm = warmupEnd(fy, r.MinPoints)
+		fx, fy, idx = fx[warm:], fy[warm:], idx[warm:]
+		if warm > 0 {
+			t.FitFrom, t.ChangePoint = idx[0], idx[0]
+		}
+	}
+	t.fit(fx, fy, floor)
 	if len(fy) < r.MinPoints || n < r.MinPoints {
 		t.Verdict, t.Pattern = VerdictInsufficient, "too few points"
 		t.Reason = fmt.Sprintf("%d points; a trend verdict needs at least %d", n, r.MinPoints)
@@ -157,24 +171,24 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	}
 	minGrowth := math.Max(r.MinGrowthBytes, r.MinGrowthShare*ref)
 
-	if mk.PValue >= r.Alpha || !(t.Lo > 0 || t.Hi < 0) {
+	if mk.PValue >= r.Alpha || mk.S == 0 {
 		t.Verdict = VerdictFlat
 		t.Pattern = "flat"
-		if c := FindStep(fy, 1); c.Index > 0 && c.Explained >= stepPatternShare && c.Jump() > 0 {
-			t.Pattern, t.ChangePoint = "one-time step", c.Index
+		if warm > 0 {
+			t.Pattern = "warm-up then flat"
+		} else if c := FindStep(fy, 1); c.Index > 0 && c.Explained >= stepPatternShare && c.Jump() > 0 {
+			t.Pattern, t.ChangePoint = "one-time step", idx[c.Index]
 			if c.Index <= len(fy)/3 {
 				t.Pattern = "warm-up then flat"
 			}
 		} else if Drops(y, dropTolerance(y)) >= 2 {
 			t.Pattern = "noisy, no trend"
 		}
-		t.Reason = fmt.Sprintf("no significant trend (Mann-Kendall p = %.3g, slope interval [%.4g, %.4g] includes 0)", mk.PValue, t.Lo, t.Hi)
-		if mk.PValue < r.Alpha {
-			t.Reason = fmt.Sprintf("Mann-Kendall p = %.3g but the slope interval [%.4g, %.4g] includes 0", mk.PValue, t.Lo, t.Hi)
-		}
+		t.Reason = fmt.Sprintf("no significant trend (Mann-Kendall p = %.3g; slope %.4g, 95%% interval [%.4g, %.4g])", mk.PValue, t.Slope, t.Lo, t.Hi)
 		return t
 	}
-	if t.Slope < 0 || t.Hi < 0 {
+	t.resistantFallback(fx, fy, mk.S)
+	if mk.S < 0 {
 		t.Verdict, t.Pattern = VerdictShrinking, "decreasing"
 		t.Reason = fmt.Sprintf("falls by %.4g per %s (95%% interval [%.4g, %.4g], Mann-Kendall p = %.3g)", -t.Slope, per, -t.Hi, -t.Lo, mk.PValue)
 		return t
@@ -189,10 +203,10 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 
 	// Rule 3: growth beyond one step. The step explains the rise unless
 	// growth remains on the two sides of it, both significant (stratified
-	// Mann-Kendall at StepAlpha) and large enough to matter: the slope of
-	// pairs within the sides (a stratified Theil-Sen slope) over the
-	// fitted span must reach the minimum growth. Noise within flat sides
-	// can pass the first test by chance, never the second.
+	// Mann-Kendall at StepAlpha) and large enough to matter: the common
+	// slope within the sides (withinSlope) over the fitted span must reach
+	// the minimum growth. Noise within flat sides can pass the first test
+	// by chance, rarely the second.
 	c := FindStep(fy, 1)
 	if c.Index > 0 {
 		sm := StratifiedMannKendall(fy[:c.Index], fy[c.Index:])
@@ -208,24 +222,10 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 			t.Reason = fmt.Sprintf("one level change of %.4g at point %d explains the rise (no trend on either side: p = %.3g)", c.Jump(), t.ChangePoint, sm.PValue)
 			return t
 		}
-		// Warm-up: refit after an early step when the rest still grows.
-		if c.Index <= len(fy)/3 && c.Jump() > 0 && len(fy)-c.Index >= r.MinPoints {
-			rest := MannKendall(fy[c.Index:])
-			if rest.PValue < r.Alpha {
-				t.FitFrom = idx[c.Index]
-				t.ChangePoint = idx[c.Index]
-				fx, fy, idx = fx[c.Index:], fy[c.Index:], idx[c.Index:]
-				t.fit(fx, fy)
-				t.PValue = rest.PValue
-				t.FitX0, t.FitX1 = fx[0], fx[len(fx)-1]
-				t.Level = median(fy)
-				t.Growth = t.Slope * (t.FitX1 - t.FitX0)
-			}
-		}
 	}
-	if !(t.Lo > 0) {
+	if !(t.Slope > 0) {
 		t.Verdict, t.Pattern = VerdictFlat, "flat"
-		t.Reason = fmt.Sprintf("after warm-up the slope interval [%.4g, %.4g] includes 0", t.Lo, t.Hi)
+		t.Reason = fmt.Sprintf("after warm-up no growth remains (slope %.4g, 95%% interval [%.4g, %.4g])", t.Slope, t.Lo, t.Hi)
 		return t
 	}
 
@@ -272,28 +272,117 @@ func pick(v []float64, idx []int) []float64 {
 	return out
 }
 
-// fit sets the Theil-Sen line and OLS R² from the points.
-func (t *Trend) fit(x, y []float64) {
+// fit sets the Theil-Sen line, OLS R², fitted range, level and growth
+// from the points; floor names the points when they are a series' floor.
+func (t *Trend) fit(x, y []float64, floor string) {
 	ts := TheilSen(x, y)
 	t.Slope, t.Lo, t.Hi, t.Intercept = ts.Slope, ts.Lo, ts.Hi, ts.Intercept
 	t.N = len(x)
 	t.R2 = OLS(x, y).R2
+	t.Method = "Theil-Sen"
+	if floor != "" {
+		t.Method += " on " + floor
+	}
+	if len(x) > 0 {
+		t.FitX0, t.FitX1 = x[0], x[len(x)-1]
+		t.Level = median(y)
+		t.Growth = t.Slope * (t.FitX1 - t.FitX0)
+	}
 }
 
-// withinSlope is the median slope of the pairs of points on the same
-// side of split k: the Theil-Sen slope with the step at k set aside.
-func withinSlope(x, y []float64, k int) float64 {
-	var slopes []float64
-	for _, r := range [][2]int{{0, k}, {k, len(y)}} {
-		for i := r[0]; i < r[1]; i++ {
-			for j := i + 1; j < r[1]; j++ {
-				if dx := x[j] - x[i]; dx != 0 {
-					slopes = append(slopes, (y[j]-y[i])/dx)
-				}
-			}
+// warmupEnd returns the length of the warm-up prefix of y: the longest
+// prefix of at most a third of the points (leaving at least minPoints)
+// that lies wholly below the rest, by a gap larger than the rest's whole
+// range and over 3 times its median step between consecutive points. A
+// warm-up (optimizer state created at the first step, the allocator's
+// cache filling up) is such a jump; the steady increments of a leak, or
+// the first of several bursts, are not. 0 when there is none.
+func warmupEnd(y []float64, minPoints int) int {
+	best := 0
+	for k := 1; k <= len(y)/3 && len(y)-k >= minPoints; k++ {
+		lo, hi, top := math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, v := range y[k:] {
+			lo, top = math.Min(lo, v), math.Max(top, v)
+		}
+		for _, v := range y[:k] {
+			hi = math.Max(hi, v)
+		}
+		gap := lo - hi
+		if gap <= 0 || gap <= top-lo {
+			continue
+		}
+		steps := make([]float64, 0, len(y)-k-1)
+		for i := k + 1; i < len(y); i++ {
+			steps = append(steps, math.Abs(y[i]-y[i-1]))
+		}
+		if gap > 3*median(steps) {
+			best = k
 		}
 	}
-	return median(slopes)
+	return best
+}
+
+// withinSlope is the common least-squares slope of the two sides of a
+// split at k, each side with its own level (an analysis-of-covariance
+// fit): the growth rate left once the step at k is set aside. Least
+// squares rather than Theil-Sen because the sides of a staircase are
+// mostly ties, where the median pairwise slope is 0.
+func withinSlope(x, y []float64, k int) float64 {
+	var sxy, sxx float64
+	for _, r := range [][2]int{{0, k}, {k, len(y)}} {
+		xs, ys := x[r[0]:r[1]], y[r[0]:r[1]]
+		if len(xs) < 2 {
+			continue
+		}
+		var mx, my float64
+		for i := range xs {
+			mx += xs[i]
+			my += ys[i]
+		}
+		mx /= float64(len(xs))
+		my /= float64(len(xs))
+		for i := range xs {
+			sxy += (xs[i] - mx) * (ys[i] - my)
+			sxx += (xs[i] - mx) * (xs[i] - mx)
+		}
+	}
+	if sxx == 0 {
+		return 0
+	}
+	return sxy / sxx
+}
+
+// resistantSlope is the slope of Tukey's resistant line: the median y of
+// the last third of the points minus that of the first third, over the
+// same difference of median x.
+func resistantSlope(x, y []float64) float64 {
+	k := max(1, len(y)/3)
+	dx := median(x[len(x)-k:]) - median(x[:k])
+	if dx == 0 {
+		return math.NaN()
+	}
+	return (median(y[len(y)-k:]) - median(y[:k])) / dx
+}
+
+// resistantFallback replaces a Theil-Sen slope that ties have pinned to 0
+// (or to the wrong side of it) while Mann-Kendall's S says which way the
+// series goes, by the resistant line's slope.
+func (t *Trend) resistantFallback(x, y []float64, s float64) {
+	if s == 0 || sign(t.Slope) == sign(s) {
+		return
+	}
+	rs := resistantSlope(x, y)
+	if math.IsNaN(rs) || sign(rs) != sign(s) {
+		return
+	}
+	t.Slope = rs
+	res := make([]float64, len(y))
+	for i := range y {
+		res[i] = y[i] - rs*x[i]
+	}
+	t.Intercept = median(res)
+	t.Growth = t.Slope * (x[len(x)-1] - x[0])
+	t.Method += " (Tukey's resistant line: Theil-Sen is 0 with this many ties)"
 }
 
 // tailRise is the robust rise of a series: the median of its last third
