@@ -132,7 +132,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	x, y = x[:n], y[:n]
 	fx, fy := x, y
 	// Phase noise: fit the floor.
-	floor := "" // which points were fitted, for Method
+	floor := ""           // which points were fitted, for Method
 	idx := make([]int, n) // fitted point -> original index
 	for i := range idx {
 		idx[i] = i
