@@ -58,6 +58,13 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		}
 		ooms := explainOOMs(s, d.Capacity)
 		oomSuspects(d, ooms, ac)
+		fragmented := d.Fragmentation != nil && d.Fragmentation.Fragmented
+		for _, o := range ooms {
+			fragmented = fragmented || o.Class == "fragmentation"
+		}
+		if fragmented && len(s.Files) > 0 {
+			markPinningSuspects(d, s.Files[len(s.Files)-1])
+		}
 		f.OOMs = append(f.OOMs, ooms...)
 		if joins[i].guess {
 			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's snapshots are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")

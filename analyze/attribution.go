@@ -424,3 +424,74 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 		})
 	}
 }
+
+// A small long-lived tensor carved from the remainder of a large
+// temporary's segment keeps the whole segment reserved after the
+// temporary is freed: it pins the segment. A run that keeps such tensors
+// (a few per curriculum stage, say) grows their stack group slowly while
+// reserved memory grows by whole segments: the harm is fragmentation, and
+// the group is its cause. On a fragmented device, a suspect whose live
+// bytes sit mostly (PinningShare) in pinned large-pool segments (live
+// bytes at most PinnedLiveShare of the segment) is therefore reported as
+// the fragmentation's cause and does not make the verdict a leak.
+
+// PinningShare is the share of a suspect's live bytes in pinned segments
+// at which it is taken for the cause of fragmentation.
+const PinningShare = 0.5
+
+// pinnedBySignature sums, per signature key, the live bytes of device
+// dev's pinned segments in snapshot s.
+func pinnedBySignature(s *ingest.Snapshot, dev int) map[string]int64 {
+	cache := newSignatureCache(&s.Stacks)
+	out := map[string]int64{}
+	for i := range s.Segments {
+		seg := &s.Segments[i]
+		if seg.Device != dev || seg.Pool == ingest.PoolSmall {
+			continue
+		}
+		var live int64
+		for j := range seg.Blocks {
+			if seg.Blocks[j].State == ingest.StateActiveAllocated {
+				live += seg.Blocks[j].Size
+			}
+		}
+		if live == 0 || float64(live) > PinnedLiveShare*float64(seg.TotalSize) {
+			continue
+		}
+		for j := range seg.Blocks {
+			if b := &seg.Blocks[j]; b.State == ingest.StateActiveAllocated {
+				out[cache.get(b.Stack).Key] += b.Size
+			}
+		}
+	}
+	return out
+}
+
+// markPinningSuspects marks the suspects of a fragmented device that pin
+// its segments, and names them in the fragmentation reason.
+func markPinningSuspects(d *Device, last *ingest.SnapshotFile) {
+	pinned := pinnedBySignature(last.Snapshot, d.Device)
+	changed := false
+	for i := range d.Suspects {
+		sp := &d.Suspects[i]
+		if sp.Suppressed != "" || len(sp.Bytes) == 0 {
+			continue
+		}
+		key := d.Groups[sp.Group].Key
+		lastBytes := sp.Bytes[len(sp.Bytes)-1]
+		if lastBytes <= 0 || float64(pinned[key]) < PinningShare*float64(lastBytes) {
+			continue
+		}
+		sp.Suppressed = "built-in: pins fragmented segments (the fragmentation's cause, not a leak)"
+		sp.Evidence = append(sp.Evidence, fmt.Sprintf("%s of its %s live bytes sit in large segments that are at least %.0f%% free: it keeps them reserved", fmtBytes(pinned[key]), fmtBytes(lastBytes), 100*(1-PinnedLiveShare)))
+		if d.Fragmentation != nil {
+			d.Fragmentation.Reason += fmt.Sprintf("; the holes are pinned by %s in %s", sp.Site, sp.Function)
+		}
+		changed = true
+	}
+	if changed {
+		slices.SortStableFunc(d.Suspects, func(a, b Suspect) int {
+			return cmp.Compare(boolInt(a.Suppressed != ""), boolInt(b.Suppressed != ""))
+		})
+	}
+}

@@ -26,7 +26,9 @@ import (
 //
 // Over the series, a device is called fragmented when the split inactive
 // bytes grow (the trend rules of trend.go, against the steady reserved
-// level) faster than the live memory, while the free memory is shattered
+// level) faster than the live memory, at a cost (reserved or cached free
+// memory grows, or is repeatedly cut back under pressure), while the free
+// memory is shattered
 // at the end (external fragmentation at least FragExternalMin) and the
 // holes are a real share of reserved memory (at least FragShareMin). Reserved memory that
 // repeatedly falls back (empty_cache, garbage collection) while allocated
@@ -145,7 +147,14 @@ func analyzeFragmentation(s *Series, x []float64, per string, rules TrendRules) 
 		from := holes.FitFrom
 		allocGrowth = TheilSen(x[from:], allocated[from:]).Slope * (x[n-1] - x[from])
 	}
-	growing := holes.Verdict == VerdictGrowing && allocGrowth < holes.Growth
+	// Holes that grow only because live tensors moved into wholly free
+	// cached segments are not fragmentation either: nothing more is
+	// reserved. Fragmentation costs memory: reserved (or cached free)
+	// memory grows, or is repeatedly cut back (the allocator releasing its
+	// cache under pressure, the saw-tooth).
+	rt := FitTrend(MetricReserved, per, x, reserved, r)
+	costs := it.Verdict == VerdictGrowing || rt.Verdict == VerdictGrowing || releases > 0
+	growing := holes.Verdict == VerdictGrowing && allocGrowth < holes.Growth && costs
 	switch {
 	case n < rules.MinPoints:
 		fr.Reason = fmt.Sprintf("%d snapshots: too few to judge fragmentation over time; at the last one %.0f%% of reserved memory sits in holes of used segments, external fragmentation %.2f",
@@ -156,6 +165,8 @@ func analyzeFragmentation(s *Series, x []float64, per string, rules TrendRules) 
 			holes.Slope, per, holes.PValue, fmtBytes(last.SplitInactive), 100*share, fmtBytes(int64(allocGrowth)), fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
 	case fr.SawTooth:
 		fr.Reason = fmt.Sprintf("reserved memory falls back %d times (empty_cache() or garbage collection): churn, not fragmentation", releases)
+	case holes.Verdict == VerdictGrowing && !costs:
+		fr.Reason = fmt.Sprintf("holes in used segments grow %s while reserved and cached free memory do not (%s): live tensors are moving into cached segments, not fragmenting them", fmtBytes(int64(holes.Growth)), rt.Pattern)
 	case holes.Verdict == VerdictGrowing && !growing:
 		fr.Reason = fmt.Sprintf("holes in used segments grow %s, but live memory grows as much (%s): the holes are remainders of segments the live tensors occupy, not fragmentation", fmtBytes(int64(holes.Growth)), fmtBytes(int64(allocGrowth)))
 	case growing:

@@ -16,7 +16,8 @@ import (
 // PyTorch, and must not be reported as a PyTorch leak (nor hidden).
 //
 // Each snapshot is matched to the GPU reading nearest in time, within
-// matchWindow of it; the difference series is tested with the device
+// matchWindow of it, among the readings of the busy period (busySpan) and
+// at or above reserved memory; the difference series is tested with the device
 // trend rules (trend.go), its reference level being the device's reserved
 // memory. Without snapshot times the snapshots cannot be matched; then a
 // growing nvidia-smi used series beside a reserved series that is not
@@ -64,6 +65,7 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *
 	}
 	rc := &Reconciliation{NonPyTorch: make([]float64, len(d.Points))}
 	win := matchWindow(d.GPU)
+	lo, hi := busySpan(d.GPU.Used)
 	var mx, my []float64
 	var reserved []float64
 	for i, p := range d.Points {
@@ -72,8 +74,11 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *
 		if p.Time.IsZero() {
 			continue
 		}
+		// Readings from before the process started or after it ended,
+		// and readings below reserved memory (impossible at the same
+		// moment), are not matches.
 		j := nearestReading(d.GPU, p.Time, win)
-		if j < 0 {
+		if j < lo || j >= hi || d.GPU.Used[j] < p.Usage.Reserved {
 			continue
 		}
 		v := float64(d.GPU.Used[j] - p.Usage.Reserved)
