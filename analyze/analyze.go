@@ -63,7 +63,14 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 			fragmented = fragmented || o.Class == "fragmentation"
 		}
 		if fragmented && len(s.Files) > 0 {
-			markPinningSuspects(d, s.Files[len(s.Files)-1])
+			last := s.Files[len(s.Files)-1]
+			markPinningSuspects(d, last)
+			if share, sp := pinnedByLeak(d, last); d.Fragmentation.Fragmented && share >= PinningShare {
+				d.Fragmentation.Fragmented = false
+				d.Fragmentation.Reason = fmt.Sprintf("segments are pinned, but %.0f%% of the live bytes pinning them are leaked tensors of %s: a side effect of the leak, not fragmentation of its own (%s)",
+					100*share, sp.Site, d.Fragmentation.Reason)
+				sp.Evidence = append(sp.Evidence, "its tensors also pin cached segments, keeping them reserved (see fragmentation)")
+			}
 		}
 		f.OOMs = append(f.OOMs, ooms...)
 		if joins[i].guess {

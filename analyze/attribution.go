@@ -495,3 +495,33 @@ func markPinningSuspects(d *Device, last *ingest.SnapshotFile) {
 		})
 	}
 }
+
+// pinnedByLeak reports whether most of the live bytes that pin device
+// d's segments at the last snapshot belong to its unsuppressed leak
+// suspects (leaked tensors carved from cached segments keep them
+// reserved): then the fragmentation is the leak's side effect, reported
+// with the leak rather than as fragmentation of its own. It returns the
+// share and the suspect holding the most.
+func pinnedByLeak(d *Device, last *ingest.SnapshotFile) (float64, *Suspect) {
+	pinned := pinnedBySignature(last.Snapshot, d.Device)
+	var total, byLeak, best int64
+	var top *Suspect
+	for _, b := range pinned {
+		total += b
+	}
+	for i := range d.Suspects {
+		sp := &d.Suspects[i]
+		if sp.Suppressed != "" {
+			continue
+		}
+		b := pinned[d.Groups[sp.Group].Key]
+		byLeak += b
+		if b > best {
+			best, top = b, sp
+		}
+	}
+	if total == 0 {
+		return 0, nil
+	}
+	return float64(byLeak) / float64(total), top
+}

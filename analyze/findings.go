@@ -315,6 +315,10 @@ type Fragmentation struct {
 	// SplitTrend is the trend of inactive bytes inside segments that also
 	// hold live blocks (the part empty_cache cannot return).
 	SplitTrend *Trend
+	// PinnedTrend is the trend of the free bytes of pinned segments (large
+	// segments kept alive by a few small live blocks): the fragmentation
+	// verdict's series.
+	PinnedTrend *Trend
 	// Fragmented is true when cached-but-unusable memory is large and
 	// persistent enough to matter.
 	Fragmented bool

@@ -24,14 +24,14 @@ import (
 //   - private pools (CUDA graphs, MemPool) apart, since the default pool
 //     cannot reuse their memory.
 //
-// Over the series, a device is called fragmented when the split inactive
-// bytes grow (the trend rules of trend.go, against the steady reserved
-// level) faster than the live memory, at a cost (reserved or cached free
-// memory grows, or is repeatedly cut back under pressure), while the free
-// memory is shattered
-// at the end (external fragmentation at least FragExternalMin) and the
-// holes are a real share of reserved memory (at least FragShareMin). Reserved memory that
-// repeatedly falls back (empty_cache, garbage collection) while allocated
+// Over the series, a device is called fragmented when the free bytes of
+// pinned segments grow (the trend rules of trend.go, against the steady
+// reserved level) faster than the live memory, at a cost (reserved or
+// cached free memory grows, or is cut back under pressure), while the free
+// memory is shattered at the end (external fragmentation at least
+// FragExternalMin) and the pinned segments hold a real share of reserved
+// memory (at least FragShareMin). Reserved memory that repeatedly falls
+// back (empty_cache, garbage collection) while allocated
 // memory is flat is reported as saw-tooth churn, not fragmentation.
 
 // PinnedLiveShare is the live share at or below which a large segment
@@ -100,6 +100,7 @@ func analyzeFragmentation(s *Series, x []float64, per string, rules TrendRules) 
 	n := len(s.Files)
 	inactive := make([]float64, n)
 	split := make([]float64, n)
+	pinned := make([]float64, n)
 	reserved := make([]float64, n)
 	allocated := make([]float64, n)
 	for i, f := range s.Files {
@@ -107,6 +108,7 @@ func analyzeFragmentation(s *Series, x []float64, per string, rules TrendRules) 
 		fr.Points = append(fr.Points, p)
 		inactive[i] = float64(p.Inactive)
 		split[i] = float64(p.SplitInactive)
+		pinned[i] = float64(p.PinnedBytes)
 		reserved[i] = float64(s.Points[i].Usage.Reserved)
 		allocated[i] = float64(s.Points[i].Usage.Allocated)
 	}
@@ -119,6 +121,8 @@ func analyzeFragmentation(s *Series, x []float64, per string, rules TrendRules) 
 	fr.Trend = &it
 	st := FitTrend("split_inactive_bytes", per, x, split, r)
 	fr.SplitTrend = &st
+	pt := FitTrend("pinned_free_bytes", per, x, pinned, r)
+	fr.PinnedTrend = &pt
 
 	// Saw-tooth: repeated releases of reserved memory.
 	releases := 0
@@ -133,15 +137,13 @@ func analyzeFragmentation(s *Series, x []float64, per string, rules TrendRules) 
 	lastReserved := reserved[n-1]
 	share := 0.0
 	if lastReserved > 0 {
-		share = float64(last.SplitInactive) / lastReserved
+		share = float64(last.PinnedBytes) / lastReserved
 	}
-	// The holes must grow faster than the live memory: a leak whose
-	// tensors leave remainders in their segments grows holes too, but in
-	// proportion to what it keeps alive.
-	holes := st
-	if holes.Verdict != VerdictGrowing && it.Verdict == VerdictGrowing && float64(last.SplitInactive) >= 0.5*float64(last.Inactive) {
-		holes = it
-	}
+	// The harm is memory held by segments that a few small live blocks
+	// keep alive (pinned segments): their free bytes must grow, and faster
+	// than the live memory. A leak whose tensors are carved from cached
+	// segments leaves holes too, but in proportion to what it keeps alive.
+	holes := pt
 	allocGrowth := 0.0
 	if holes.Verdict == VerdictGrowing {
 		from := holes.FitFrom
@@ -157,23 +159,23 @@ func analyzeFragmentation(s *Series, x []float64, per string, rules TrendRules) 
 	growing := holes.Verdict == VerdictGrowing && allocGrowth < holes.Growth && costs
 	switch {
 	case n < rules.MinPoints:
-		fr.Reason = fmt.Sprintf("%d snapshots: too few to judge fragmentation over time; at the last one %.0f%% of reserved memory sits in holes of used segments, external fragmentation %.2f",
+		fr.Reason = fmt.Sprintf("%d snapshots: too few to judge fragmentation over time; at the last one %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",
 			n, 100*share, last.External)
 	case growing && last.External >= FragExternalMin && share >= FragShareMin:
 		fr.Fragmented = true
-		fr.Reason = fmt.Sprintf("free holes inside used segments grow %.4g bytes per %s (p = %.2g) to %s, %.0f%% of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
-			holes.Slope, per, holes.PValue, fmtBytes(last.SplitInactive), 100*share, fmtBytes(int64(allocGrowth)), fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
+		fr.Reason = fmt.Sprintf("free memory in segments pinned by a few small live blocks grows %.4g bytes per %s (p = %.2g) to %s in %d segments, %.0f%% of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
+			holes.Slope, per, holes.PValue, fmtBytes(last.PinnedBytes), last.PinnedSegments, 100*share, fmtBytes(int64(allocGrowth)), fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
 	case fr.SawTooth:
 		fr.Reason = fmt.Sprintf("reserved memory falls back %d times (empty_cache() or garbage collection): churn, not fragmentation", releases)
 	case holes.Verdict == VerdictGrowing && !costs:
-		fr.Reason = fmt.Sprintf("holes in used segments grow %s while reserved and cached free memory do not (%s): live tensors are moving into cached segments, not fragmenting them", fmtBytes(int64(holes.Growth)), rt.Pattern)
+		fr.Reason = fmt.Sprintf("pinned segments grow %s while reserved and cached free memory do not (%s): live tensors are moving into cached segments, not fragmenting them", fmtBytes(int64(holes.Growth)), rt.Pattern)
 	case holes.Verdict == VerdictGrowing && !growing:
-		fr.Reason = fmt.Sprintf("holes in used segments grow %s, but live memory grows as much (%s): the holes are remainders of segments the live tensors occupy, not fragmentation", fmtBytes(int64(holes.Growth)), fmtBytes(int64(allocGrowth)))
+		fr.Reason = fmt.Sprintf("pinned segments grow %s, but live memory grows as much (%s): the holes are remainders of segments the live tensors occupy, not fragmentation", fmtBytes(int64(holes.Growth)), fmtBytes(int64(allocGrowth)))
 	case growing:
 		fr.Reason = fmt.Sprintf("cached free memory grows, but it is not shattered (external fragmentation %.2f, %.0f%% of reserved in holes of used segments)", last.External, 100*share)
 	default:
-		fr.Reason = fmt.Sprintf("no growth of cached free memory (%s); at the last snapshot %.0f%% of reserved memory sits in holes of used segments, external fragmentation %.2f",
-			st.Reason, 100*share, last.External)
+		fr.Reason = fmt.Sprintf("no growth of pinned segments (%s); at the last snapshot %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",
+			pt.Reason, 100*share, last.External)
 	}
 	return fr
 }
