@@ -38,6 +38,28 @@ func matchWindow(g *GPUSeries) time.Duration {
 	return min(max(w, 10*time.Second), 5*time.Minute)
 }
 
+// usedAt estimates memory.used at time t from the busy readings [lo, hi):
+// linear interpolation between the readings on either side of t when both
+// lie within win of it (sampling every few seconds would otherwise add the
+// growth between a reading and the snapshot as noise), else the nearest
+// reading within win. ok is false when no reading is close enough.
+func usedAt(g *GPUSeries, t time.Time, win time.Duration, lo, hi int) (float64, bool) {
+	i, _ := slices.BinarySearchFunc(g.Times, t, func(a, b time.Time) int { return a.Compare(b) })
+	if i > lo && i < hi && g.Times[i].Sub(t) <= win && t.Sub(g.Times[i-1]) <= win {
+		a, b := g.Times[i-1], g.Times[i]
+		if span := b.Sub(a); span > 0 {
+			f := float64(t.Sub(a)) / float64(span)
+			return float64(g.Used[i-1]) + f*float64(g.Used[i]-g.Used[i-1]), true
+		}
+		return float64(g.Used[i]), true
+	}
+	j := nearestReading(g, t, win)
+	if j < lo || j >= hi {
+		return 0, false
+	}
+	return float64(g.Used[j]), true
+}
+
 // nearestReading returns the index of the GPU reading nearest t within
 // win, or -1.
 func nearestReading(g *GPUSeries, t time.Time, win time.Duration) int {
@@ -77,11 +99,11 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *
 		// Readings from before the process started or after it ended,
 		// and readings below reserved memory (impossible at the same
 		// moment), are not matches.
-		j := nearestReading(d.GPU, p.Time, win)
-		if j < lo || j >= hi || d.GPU.Used[j] < p.Usage.Reserved {
+		used, ok := usedAt(d.GPU, p.Time, win, lo, hi)
+		if !ok || used < float64(p.Usage.Reserved) {
 			continue
 		}
-		v := float64(d.GPU.Used[j] - p.Usage.Reserved)
+		v := used - float64(p.Usage.Reserved)
 		rc.NonPyTorch[i] = v
 		mx = append(mx, x[i])
 		my = append(my, v)
@@ -105,8 +127,32 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *
 	rc.Matched = len(my)
 	r := rules
 	r.RefLevel = median(reserved)
+	if estimated && rc.Matched >= rules.MinPoints {
+		// An estimated placement is off by the process's set-up time and
+		// pace changes; while reserved memory changes, that error reads as
+		// growth or shrinkage outside the allocator. Trust it only over a
+		// flat reserved series.
+		var rx, ry []float64
+		for i, v := range rc.NonPyTorch {
+			if !math.IsNaN(v) {
+				rx = append(rx, x[i])
+				ry = append(ry, float64(d.Points[i].Usage.Reserved))
+			}
+		}
+		if rt := FitTrend(MetricReserved, per, rx, ry, r); rt.Verdict == VerdictGrowing || rt.Verdict == VerdictShrinking {
+			rc.Reason = fmt.Sprintf("the snapshots carry no times and reserved memory changes (%s), so they cannot be matched to GPU readings closely enough to measure memory outside the allocator", rt.Pattern)
+			rc.Matched = 0
+			for i := range rc.NonPyTorch {
+				rc.NonPyTorch[i] = math.NaN()
+			}
+			return rc
+		}
+	}
 	if rc.Matched >= rules.MinPoints {
 		rc.Level = median(my)
+		// Used − reserved has no phase excursions (both move together
+		// with the cache); its noise is matching error, on both sides.
+		r.NoEnvelope = true
 		t := FitTrend(MetricNonPyTorch, per, mx, my, r)
 		rc.Trend = &t
 		if t.Verdict == VerdictGrowing {

@@ -201,18 +201,22 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 		return t
 	}
 
-	// Rule 3: growth beyond one step. The step explains the rise unless
-	// growth remains on the two sides of it, both significant (stratified
-	// Mann-Kendall at StepAlpha) and large enough to matter: the common
-	// slope within the sides (withinSlope) over the fitted span must reach
-	// the minimum growth. Noise within flat sides can pass the first test
-	// by chance, rarely the second.
+	// Rule 3: growth beyond one step. The step explains the rise when it
+	// fits the points at least as well as the line (sum of absolute
+	// deviations) and no growth remains on its two sides that is both
+	// significant (stratified Mann-Kendall at StepAlpha) and large enough
+	// to matter (the slope within the sides, over the fitted span, reaches
+	// the minimum growth). Noise within flat sides can pass the
+	// significance test by chance, rarely the size test; a straight line
+	// of a few points cannot pass the significance test once split, but
+	// the line fits it better than any step.
 	c := FindStep(fy, 1)
 	if c.Index > 0 {
 		sm := StratifiedMannKendall(fy[:c.Index], fy[c.Index:])
 		t.StepPValue = sm.PValue
-		within := withinSlope(fx, fy, c.Index) * (fx[len(fx)-1] - fx[0])
-		if sm.PValue >= r.StepAlpha || sm.S <= 0 || !(within >= minGrowth) {
+		within := math.Max(withinSlope(fx, fy, c.Index), withinSenSlope(fx, fy, c.Index)) * (fx[len(fx)-1] - fx[0])
+		stepFits := stepL1(fy, c.Index) <= lineL1(fx, fy, t.Slope, t.Intercept)
+		if stepFits && (sm.PValue >= r.StepAlpha || sm.S <= 0 || !(within >= minGrowth)) {
 			t.ChangePoint = idx[c.Index]
 			t.Verdict = VerdictFlat
 			t.Pattern = "one-time step"
@@ -350,6 +354,49 @@ func withinSlope(x, y []float64, k int) float64 {
 		return 0
 	}
 	return sxy / sxx
+}
+
+// withinSenSlope is the Theil-Sen slope over the pairs of points on the
+// same side of split k: robust to outliers where withinSlope is not, but
+// 0 on staircases of ties, where withinSlope is right; the trend takes
+// the larger.
+func withinSenSlope(x, y []float64, k int) float64 {
+	var slopes []float64
+	for _, r := range [][2]int{{0, k}, {k, len(y)}} {
+		for i := r[0]; i < r[1]; i++ {
+			for j := i + 1; j < r[1]; j++ {
+				if dx := x[j] - x[i]; dx != 0 {
+					slopes = append(slopes, (y[j]-y[i])/dx)
+				}
+			}
+		}
+	}
+	if len(slopes) == 0 {
+		return 0
+	}
+	return median(slopes)
+}
+
+// stepL1 is the sum of absolute deviations of y from the medians of its
+// two sides when split at k.
+func stepL1(y []float64, k int) float64 {
+	var s float64
+	for _, part := range [][]float64{y[:k], y[k:]} {
+		m := median(part)
+		for _, v := range part {
+			s += math.Abs(v - m)
+		}
+	}
+	return s
+}
+
+// lineL1 is the sum of absolute deviations of y from a line.
+func lineL1(x, y []float64, slope, icpt float64) float64 {
+	var s float64
+	for i := range y {
+		s += math.Abs(y[i] - icpt - slope*x[i])
+	}
+	return s
 }
 
 // resistantSlope is the slope of Tukey's resistant line: the median y of
