@@ -1,0 +1,709 @@
+package ingest
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"math/big"
+	"strconv"
+)
+
+// The fast snapshot decoder is a pickle machine (see pickle_ops.go for the
+// opcodes) whose stack and memo hold small tagged values instead of Go
+// interfaces. Containers carry a role, predicted from where they are
+// created (pickle_roles.go): a trace entry dict is decoded straight into a
+// TraceEntry, a frames list into an interned stack, and only the small
+// generic regions (allocator_settings, external_annotations) become a
+// generic value tree. When a file does not fit the prediction the decoder
+// reports errFallback and the caller decodes it again with every role
+// generic, converting the tree with convertSnapshot: same machine, same
+// pickle semantics, only slower.
+
+// Safety limits of the pickle machine. Real snapshots stay far below them;
+// a file that exceeds one is hostile or broken and gets an ErrLimit error.
+const (
+	// maxStringLen bounds one str or bytes value, in bytes.
+	maxStringLen = 256 << 20
+	// maxLongLen bounds the byte length of one LONG4 integer.
+	maxLongLen = 1 << 16
+	// maxStack bounds the values on the machine's stack (the C++ pickler
+	// puts a whole trace on the stack before APPENDS: 8M entries is a file
+	// of about a gigabyte).
+	maxStack = 1 << 23
+	// maxMarks bounds open MARKs; each is a level of nesting.
+	maxMarks = maxNesting
+	// budgetBase and budgetPerByte bound the decoder's own memory: at most
+	// budgetBase plus budgetPerByte times the bytes read so far. Real
+	// snapshots need less than one byte of model per byte of file.
+	budgetBase    = 64 << 20
+	budgetPerByte = 8
+	// readBufSize is the size of the streaming read buffer.
+	readBufSize = 256 << 10
+)
+
+// errFallback means the fast decoder met a legal pickle that does not fit
+// its role prediction; the caller decodes again in generic mode.
+var errFallback = errors.New("snapshot layout not handled by the fast path")
+
+// vkind is the type of a machine value.
+type vkind uint8
+
+const (
+	kUnset vkind = iota // an empty memo slot; never on the stack
+	kNone
+	kBool  // x: 0 or 1
+	kInt   // x: int64 bits
+	kBig   // x: index into vm.bigs (integers outside int64)
+	kFloat // x: float64 bits
+	kStr   // x: index into vm.strs
+	kBytes // x: index into vm.blobs
+	kTuple
+	kList
+	kDict
+)
+
+// val is one machine value: scalars inline, containers as an index into the
+// payload table of their role.
+type val struct {
+	x uint64
+	// h is the nesting height: 0 for scalars and empty containers, else one
+	// more than the highest item.
+	h uint32
+	k vkind
+	r role
+}
+
+func (v val) isContainer() bool { return v.k >= kTuple }
+
+// vm is the pickle machine and the state of one decode.
+type vm struct {
+	// Input: buf[pos:end] holds unread bytes; base is the stream offset of
+	// buf[0]; size is the stream length when known, else -1.
+	r        io.Reader
+	buf      []byte
+	pos, end int
+	base     int64
+	size     int64
+	eof      bool
+	frameEnd int64 // end offset of the current FRAME, -1 outside frames
+	opOff    int64 // offset of the opcode being executed
+	op       byte
+
+	// generic makes every container generic (the fallback mode).
+	generic bool
+
+	stack    []val
+	marks    []int
+	fence    int // stack index of the innermost MARK (0 when none)
+	memo     []val
+	memoN    int // number of set memo slots (the next MEMOIZE index)
+	memoMore map[uint64]val
+
+	used int64 // estimated decoder memory, bytes
+
+	strs    []string
+	strIdx  map[string]uint32
+	strInfo []strInfo
+	bigs    []*big.Int
+	blobs   [][]byte
+	gobjs   []any
+
+	typed
+}
+
+// newVM makes a machine reading r, whose length is size (-1 if unknown).
+func newVM(r io.Reader, size int64, generic bool) *vm {
+	m := &vm{
+		r:        r,
+		buf:      make([]byte, readBufSize),
+		size:     size,
+		frameEnd: -1,
+		generic:  generic,
+		stack:    make([]val, 0, 64),
+		strIdx:   make(map[string]uint32),
+	}
+	return m
+}
+
+// offset returns the stream offset of the next unread byte.
+func (m *vm) offset() int64 { return m.base + int64(m.pos) }
+
+// fail returns a PickleError at the current opcode.
+func (m *vm) fail(kind error, msg string) error {
+	return &PickleError{Offset: m.opOff, Op: m.op, Kind: kind, Msg: msg}
+}
+
+// failf is fail with the opcode's name in front of msg.
+func (m *vm) failOp(kind error, msg string) error {
+	return m.fail(kind, opName(m.op)+": "+msg)
+}
+
+// fill makes at least n unread bytes available, reading (and growing the
+// buffer only as data actually arrives). It returns ErrTruncated when the
+// data ends first.
+func (m *vm) fill(n int) error {
+	if m.pos > 0 {
+		copy(m.buf, m.buf[m.pos:m.end])
+		m.base += int64(m.pos)
+		m.end -= m.pos
+		m.pos = 0
+	}
+	for m.end < n {
+		if m.eof {
+			return m.fail(ErrTruncated, ErrTruncated.Error())
+		}
+		if m.end == len(m.buf) {
+			// Grow only once the buffer is full of real data, so a
+			// declared length costs memory only as its bytes arrive.
+			nb := make([]byte, 2*len(m.buf))
+			copy(nb, m.buf[:m.end])
+			m.buf = nb
+		}
+		k, err := m.r.Read(m.buf[m.end:])
+		m.end += k
+		if err == io.EOF {
+			m.eof = true
+		} else if err != nil {
+			return m.fail(err, "read: "+err.Error())
+		}
+	}
+	return nil
+}
+
+// arg reads the next n bytes as one read of the pickle machine, which must
+// not cross the end of the current FRAME (CPython and gopickle refuse
+// that; a read that starts exactly at the end leaves the frame).
+func (m *vm) arg(n int) ([]byte, error) {
+	if m.end-m.pos < n {
+		if err := m.fill(n); err != nil {
+			return nil, err
+		}
+	}
+	if m.frameEnd >= 0 && n > 0 {
+		o := m.offset()
+		if o == m.frameEnd {
+			m.frameEnd = -1
+		} else if o+int64(n) > m.frameEnd {
+			return nil, m.failOp(ErrMalformed, "operand crosses the end of its FRAME at offset "+strconv.FormatInt(m.frameEnd, 10))
+		}
+	}
+	b := m.buf[m.pos : m.pos+n : m.pos+n]
+	m.pos += n
+	return b, nil
+}
+
+// checkLen refuses a declared length before anything is allocated for it.
+func (m *vm) checkLen(n uint64, what string) error {
+	if n > maxStringLen {
+		return m.failOp(ErrLimit, "declared "+what+" length "+strconv.FormatUint(n, 10)+" exceeds the "+strconv.Itoa(maxStringLen)+"-byte limit")
+	}
+	if m.size >= 0 && int64(n) > m.size-m.offset() {
+		return m.failOp(ErrTruncated, "declared "+what+" length "+strconv.FormatUint(n, 10)+" exceeds the "+strconv.FormatInt(max(m.size-m.offset(), 0), 10)+" bytes left (truncated file?)")
+	}
+	return nil
+}
+
+// charge adds n bytes to the decoder's memory estimate and fails when it
+// passes the budget for the input read so far.
+func (m *vm) charge(n int) error {
+	m.used += int64(n)
+	if m.used > budgetBase && m.used > budgetBase+budgetPerByte*m.offset() {
+		return m.fail(ErrLimit, "decoding needs more than "+strconv.FormatInt(m.used>>20, 10)+" MiB for "+strconv.FormatInt(m.offset(), 10)+" bytes of input; the pickle is hostile or broken")
+	}
+	return nil
+}
+
+// push puts v on the stack.
+func (m *vm) push(v val) error {
+	if len(m.stack) == cap(m.stack) {
+		if len(m.stack) >= maxStack {
+			return m.failOp(ErrLimit, "more than "+strconv.Itoa(maxStack)+" values on the stack")
+		}
+		if err := m.charge(16 * len(m.stack)); err != nil {
+			return err
+		}
+	}
+	m.stack = append(m.stack, v)
+	return nil
+}
+
+// pop removes the top value above the innermost MARK.
+func (m *vm) pop() (val, error) {
+	n := len(m.stack)
+	if n <= m.fence {
+		return val{}, m.failOp(ErrMalformed, "stack underflow")
+	}
+	v := m.stack[n-1]
+	m.stack = m.stack[:n-1]
+	return v, nil
+}
+
+// top returns a pointer to the top value above the innermost MARK.
+func (m *vm) top() (*val, error) {
+	n := len(m.stack)
+	if n <= m.fence {
+		return nil, m.failOp(ErrMalformed, "stack underflow")
+	}
+	return &m.stack[n-1], nil
+}
+
+// popMark returns the values pushed since the innermost MARK and removes
+// them and the MARK. The slice aliases the stack: use it before pushing.
+func (m *vm) popMark() ([]val, error) {
+	if len(m.marks) == 0 {
+		return nil, m.failOp(ErrMalformed, "no MARK to pop")
+	}
+	f := m.fence
+	items := m.stack[f:]
+	m.stack = m.stack[:f]
+	m.marks = m.marks[:len(m.marks)-1]
+	m.fence = 0
+	if len(m.marks) > 0 {
+		m.fence = m.marks[len(m.marks)-1]
+	}
+	return items, nil
+}
+
+// memoPut stores v in memo slot i. Slots grow densely only as far as the
+// input read so far (each slot costs at least one opcode); others go to a
+// map, so hostile indices cannot allocate more than the input.
+func (m *vm) memoPut(i uint64, v val) error {
+	if i < uint64(len(m.memo)) {
+		if m.memo[i].k == kUnset {
+			m.memoN++
+		}
+		m.memo[i] = v
+		return nil
+	}
+	if i <= uint64(m.offset())+64 {
+		if err := m.charge(16 * int(i+1-uint64(len(m.memo)))); err != nil {
+			return err
+		}
+		if i < uint64(cap(m.memo)) {
+			m.memo = m.memo[:i+1]
+		} else {
+			nm := make([]val, i+1, max(i+1, uint64(cap(m.memo))*5/4+1024))
+			copy(nm, m.memo)
+			m.memo = nm
+		}
+		m.memo[i] = v
+		m.memoN++
+		return nil
+	}
+	if m.memoMore == nil {
+		m.memoMore = make(map[uint64]val)
+	}
+	if _, ok := m.memoMore[i]; !ok {
+		if err := m.charge(48); err != nil {
+			return err
+		}
+		m.memoN++
+	}
+	m.memoMore[i] = v
+	return nil
+}
+
+func (m *vm) memoGet(i uint64) (val, error) {
+	if i < uint64(len(m.memo)) && m.memo[i].k != kUnset {
+		return m.memo[i], nil
+	}
+	if v, ok := m.memoMore[i]; ok {
+		return v, nil
+	}
+	return val{}, m.fail(ErrMemo, opNames[m.op]+" "+strconv.FormatUint(i, 10)+" refers to a memo slot never set")
+}
+
+// intern returns the string id of b.
+func (m *vm) intern(b []byte) (uint32, error) {
+	if id, ok := m.strIdx[string(b)]; ok {
+		return id, nil
+	}
+	if err := m.charge(len(b) + 48); err != nil {
+		return 0, err
+	}
+	s := string(b)
+	id := uint32(len(m.strs))
+	m.strs = append(m.strs, s)
+	m.strIdx[s] = id
+	m.strInfo = append(m.strInfo, infoOf(s))
+	return id, nil
+}
+
+// intVal makes an integer value from a little-endian two's complement
+// number (the LONG1/LONG4 encoding; empty means 0).
+func (m *vm) intVal(b []byte) (val, error) {
+	if len(b) <= 8 {
+		var u uint64
+		for i := len(b) - 1; i >= 0; i-- {
+			u = u<<8 | uint64(b[i])
+		}
+		if n := len(b); n > 0 && n < 8 && b[n-1]&0x80 != 0 {
+			u |= ^uint64(0) << (8 * n) // sign-extend
+		}
+		return val{k: kInt, x: u}, nil
+	}
+	be := make([]byte, len(b))
+	for i := range b {
+		be[len(b)-1-i] = b[i]
+	}
+	z := new(big.Int).SetBytes(be)
+	if b[len(b)-1]&0x80 != 0 {
+		z.Sub(z, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
+	}
+	if z.IsInt64() {
+		return val{k: kInt, x: uint64(z.Int64())}, nil
+	}
+	if err := m.charge(len(b) + 64); err != nil {
+		return val{}, err
+	}
+	m.bigs = append(m.bigs, z)
+	return val{k: kBig, x: uint64(len(m.bigs) - 1)}, nil
+}
+
+// run executes the pickle until STOP and returns the value it leaves.
+func (m *vm) run() (val, error) {
+	for {
+		if m.end-m.pos < 16 {
+			if err := m.fill(16); err != nil && m.end == m.pos {
+				m.opOff = m.offset()
+				m.op = 0
+				return val{}, m.fail(ErrTruncated, ErrTruncated.Error())
+			} else if err != nil && !errors.Is(err, ErrTruncated) {
+				return val{}, err
+			}
+		}
+		m.opOff = m.offset()
+		if m.frameEnd >= 0 && m.opOff >= m.frameEnd {
+			m.frameEnd = -1
+		}
+		op := m.buf[m.pos]
+		m.op = op
+		m.pos++
+		var err error
+		switch op {
+		case opLongBinGet, opBinGet:
+			var i uint64
+			if op == opBinGet {
+				b, e := m.arg(1)
+				if e != nil {
+					return val{}, e
+				}
+				i = uint64(b[0])
+			} else {
+				b, e := m.arg(4)
+				if e != nil {
+					return val{}, e
+				}
+				i = uint64(binary.LittleEndian.Uint32(b))
+			}
+			v, e := m.memoGet(i)
+			if e != nil {
+				return val{}, e
+			}
+			err = m.push(v)
+		case opMemoize:
+			var t *val
+			if t, err = m.top(); err == nil {
+				err = m.memoPut(uint64(m.memoN), *t)
+			}
+		case opBinPut, opLongBinPut:
+			var i uint64
+			if op == opBinPut {
+				b, e := m.arg(1)
+				if e != nil {
+					return val{}, e
+				}
+				i = uint64(b[0])
+			} else {
+				b, e := m.arg(4)
+				if e != nil {
+					return val{}, e
+				}
+				i = uint64(binary.LittleEndian.Uint32(b))
+			}
+			var t *val
+			if t, err = m.top(); err == nil {
+				err = m.memoPut(i, *t)
+			}
+		case opMark:
+			if len(m.marks) >= maxMarks {
+				return val{}, m.failOp(ErrLimit, "MARKs nested deeper than "+strconv.Itoa(maxMarks)+" levels")
+			}
+			m.marks = append(m.marks, len(m.stack))
+			m.fence = len(m.stack)
+		case opBinInt1:
+			b, e := m.arg(1)
+			if e != nil {
+				return val{}, e
+			}
+			err = m.push(val{k: kInt, x: uint64(b[0])})
+		case opBinInt2:
+			b, e := m.arg(2)
+			if e != nil {
+				return val{}, e
+			}
+			err = m.push(val{k: kInt, x: uint64(binary.LittleEndian.Uint16(b))})
+		case opBinInt:
+			b, e := m.arg(4)
+			if e != nil {
+				return val{}, e
+			}
+			err = m.push(val{k: kInt, x: uint64(int64(int32(binary.LittleEndian.Uint32(b))))})
+		case opLong1, opLong4:
+			var n uint64
+			if op == opLong1 {
+				b, e := m.arg(1)
+				if e != nil {
+					return val{}, e
+				}
+				n = uint64(b[0])
+			} else {
+				b, e := m.arg(4)
+				if e != nil {
+					return val{}, e
+				}
+				ln := int32(binary.LittleEndian.Uint32(b))
+				if ln < 0 {
+					return val{}, m.failOp(ErrMalformed, "negative byte count")
+				}
+				if ln > maxLongLen {
+					return val{}, m.failOp(ErrLimit, "integer of "+strconv.Itoa(int(ln))+" bytes exceeds the "+strconv.Itoa(maxLongLen)+"-byte limit")
+				}
+				n = uint64(ln)
+				if err = m.checkLen(n, "integer"); err != nil {
+					return val{}, err
+				}
+			}
+			b, e := m.arg(int(n))
+			if e != nil {
+				return val{}, e
+			}
+			v, e := m.intVal(b)
+			if e != nil {
+				return val{}, e
+			}
+			err = m.push(v)
+		case opShortBinUnicode, opShortBinString, opBinUnicode, opBinString, opBinUnicode8:
+			n, e := m.strLen(op)
+			if e != nil {
+				return val{}, e
+			}
+			b, e := m.arg(int(n))
+			if e != nil {
+				return val{}, e
+			}
+			id, e := m.intern(b)
+			if e != nil {
+				return val{}, e
+			}
+			err = m.push(val{k: kStr, x: uint64(id)})
+		case opShortBinBytes, opBinBytes, opBinBytes8:
+			n, e := m.strLen(op)
+			if e != nil {
+				return val{}, e
+			}
+			b, e := m.arg(int(n))
+			if e != nil {
+				return val{}, e
+			}
+			if err = m.charge(len(b) + 32); err != nil {
+				return val{}, err
+			}
+			m.blobs = append(m.blobs, append([]byte(nil), b...))
+			err = m.push(val{k: kBytes, x: uint64(len(m.blobs) - 1)})
+		case opNone:
+			err = m.push(val{k: kNone})
+		case opNewTrue:
+			err = m.push(val{k: kBool, x: 1})
+		case opNewFalse:
+			err = m.push(val{k: kBool})
+		case opBinFloat:
+			b, e := m.arg(8)
+			if e != nil {
+				return val{}, e
+			}
+			err = m.push(val{k: kFloat, x: binary.BigEndian.Uint64(b)})
+		case opEmptyDict:
+			err = m.pushContainer(kDict, nil)
+		case opEmptyList:
+			err = m.pushContainer(kList, nil)
+		case opEmptyTuple:
+			err = m.pushContainer(kTuple, nil)
+		case opAppend:
+			var v val
+			if v, err = m.pop(); err == nil {
+				var l *val
+				if l, err = m.top(); err == nil {
+					one := [1]val{v}
+					err = m.appendItems(l, one[:])
+				}
+			}
+		case opAppends:
+			var items []val
+			if items, err = m.popMark(); err == nil {
+				var l *val
+				if l, err = m.top(); err == nil {
+					err = m.appendItems(l, items)
+				}
+			}
+		case opSetItem:
+			var kv [2]val
+			if kv[1], err = m.pop(); err == nil {
+				if kv[0], err = m.pop(); err == nil {
+					var d *val
+					if d, err = m.top(); err == nil {
+						err = m.setItems(d, kv[:])
+					}
+				}
+			}
+		case opSetItems:
+			var items []val
+			if items, err = m.popMark(); err == nil {
+				var d *val
+				if d, err = m.top(); err == nil {
+					err = m.setItems(d, items)
+				}
+			}
+		case opTuple1, opTuple2, opTuple3:
+			n := int(op-opTuple1) + 1
+			if len(m.stack)-m.fence < n {
+				return val{}, m.failOp(ErrMalformed, "stack underflow")
+			}
+			var items [3]val
+			copy(items[:], m.stack[len(m.stack)-n:])
+			m.stack = m.stack[:len(m.stack)-n]
+			err = m.pushContainer(kTuple, items[:n])
+		case opTuple, opList, opDict:
+			var items []val
+			if items, err = m.popMark(); err == nil {
+				// items alias the stack above its new top; copy them
+				// before pushing the container over them.
+				cp := append([]val(nil), items...)
+				k := kTuple
+				switch op {
+				case opList:
+					k = kList
+				case opDict:
+					k = kDict
+				}
+				err = m.pushContainer(k, cp)
+			}
+		case opPop:
+			if len(m.stack) == m.fence && len(m.marks) > 0 {
+				_, err = m.popMark()
+			} else {
+				_, err = m.pop()
+			}
+		case opPopMark:
+			_, err = m.popMark()
+		case opDup:
+			var t *val
+			if t, err = m.top(); err == nil {
+				err = m.push(*t)
+			}
+		case opFrame:
+			b, e := m.arg(8)
+			if e != nil {
+				return val{}, e
+			}
+			n := binary.LittleEndian.Uint64(b)
+			o := m.offset()
+			if m.frameEnd >= 0 && o < m.frameEnd {
+				return val{}, m.failOp(ErrMalformed, "a new frame begins before the end of the current one")
+			}
+			if n > 1<<62 {
+				return val{}, m.failOp(ErrLimit, "frame length "+strconv.FormatUint(n, 10)+" is absurd")
+			}
+			if m.size >= 0 && int64(n) > m.size-o {
+				return val{}, m.failOp(ErrTruncated, "frame of "+strconv.FormatUint(n, 10)+" bytes extends past the end of the data (truncated file?)")
+			}
+			m.frameEnd = o + int64(n)
+		case opProto:
+			b, e := m.arg(1)
+			if e != nil {
+				return val{}, e
+			}
+			if b[0] > 5 {
+				return val{}, m.failOp(ErrUnsupportedOpcode, "unsupported pickle protocol "+strconv.Itoa(int(b[0])))
+			}
+		case opStop:
+			v, e := m.pop()
+			if e != nil {
+				return val{}, e
+			}
+			if e := m.finishFrame(); e != nil {
+				return val{}, e
+			}
+			return v, nil
+		default:
+			if isClassOpcode(op) {
+				return val{}, m.failOp(ErrForbiddenOpcode, "not allowed: snapshots never construct classes or call functions")
+			}
+			if _, known := opNames[op]; known {
+				return val{}, m.failOp(ErrUnsupportedOpcode, "not supported: snapshot pickles never use it")
+			}
+			return val{}, m.fail(ErrUnsupportedOpcode, "unknown opcode "+opName(op)+": not a pickle, or corrupt")
+		}
+		if err != nil {
+			return val{}, err
+		}
+	}
+}
+
+// strLen reads the length operand of a string or bytes opcode and checks it.
+func (m *vm) strLen(op byte) (uint64, error) {
+	var n uint64
+	switch op {
+	case opShortBinUnicode, opShortBinString, opShortBinBytes:
+		b, err := m.arg(1)
+		if err != nil {
+			return 0, err
+		}
+		return uint64(b[0]), nil
+	case opBinUnicode, opBinBytes:
+		b, err := m.arg(4)
+		if err != nil {
+			return 0, err
+		}
+		n = uint64(binary.LittleEndian.Uint32(b))
+	case opBinString:
+		b, err := m.arg(4)
+		if err != nil {
+			return 0, err
+		}
+		ln := int32(binary.LittleEndian.Uint32(b))
+		if ln < 0 {
+			return 0, m.failOp(ErrMalformed, "negative byte count")
+		}
+		n = uint64(ln)
+	default: // 8-byte lengths
+		b, err := m.arg(8)
+		if err != nil {
+			return 0, err
+		}
+		n = binary.LittleEndian.Uint64(b)
+		if n > math.MaxInt64 {
+			return 0, m.failOp(ErrLimit, "length exceeds the maximum size")
+		}
+	}
+	return n, m.checkLen(n, "string")
+}
+
+// finishFrame makes sure the FRAME that STOP ended in is complete: the
+// reference decoders read a whole frame before decoding it, so a file cut
+// inside its last frame is truncated even when STOP is present.
+func (m *vm) finishFrame() error {
+	if m.frameEnd < 0 {
+		return nil
+	}
+	for m.offset() < m.frameEnd {
+		if m.pos == m.end {
+			if err := m.fill(1); err != nil {
+				return m.fail(ErrTruncated, "the last frame ends at offset "+strconv.FormatInt(m.frameEnd, 10)+" but the data ends before it (truncated file?)")
+			}
+		}
+		m.pos += int(min(int64(m.end-m.pos), m.frameEnd-m.offset()))
+	}
+	return nil
+}
