@@ -1,8 +1,11 @@
 package ingest
 
 import (
+	"hash/maphash"
 	"math"
+	"slices"
 	"strconv"
+	"unsafe"
 )
 
 // role is what a container stands for in the snapshot schema. The role of
@@ -161,6 +164,54 @@ const (
 	efTimed
 )
 
+// entryChunkBits sizes the chunks trace entries are decoded into (16K
+// entries, 640 KiB): a million entries grow by chunks, never by copying.
+const entryChunkBits = 14
+
+type entryChunk struct {
+	e [1 << entryChunkBits]TraceEntry
+	f [1 << entryChunkBits]uint8 // ef* flags
+}
+
+// entry returns trace entry i and its flags.
+func (t *typed) entry(i uint64) (*TraceEntry, *uint8) {
+	c := t.entries[i>>entryChunkBits]
+	j := i & (1<<entryChunkBits - 1)
+	return &c.e[j], &c.f[j]
+}
+
+// table is a growable array in fixed-size chunks: for payloads created
+// once per trace entry, growing never copies.
+type table[T any] struct {
+	c [][]T
+	n int
+}
+
+const tableChunkBits = 12
+
+// add appends v and returns its index.
+func (t *table[T]) add(v T) uint64 {
+	if t.n&(1<<tableChunkBits-1) == 0 {
+		t.c = append(t.c, make([]T, 1<<tableChunkBits))
+	}
+	i := t.n
+	t.c[i>>tableChunkBits][i&(1<<tableChunkBits-1)] = v
+	t.n++
+	return uint64(i)
+}
+
+// at returns element i.
+func (t *table[T]) at(i uint64) *T {
+	return &t.c[i>>tableChunkBits][i&(1<<tableChunkBits-1)]
+}
+
+// stackCacheSize is the number of slots of the decoder's stack cache.
+const stackCacheSize = 1 << 12
+
+// stackCacheSeed seeds the stack cache's hash; any fixed seed will do, as
+// a collision only costs a lookup in Stacks.
+var stackCacheSeed = maphash.MakeSeed()
+
 // typed holds the payload tables of the fast path.
 type typed struct {
 	st       Stacks
@@ -171,14 +222,18 @@ type typed struct {
 	blocks   []blockP
 	hists    []histP
 	hents    []hentP
-	flists   []flistP
+	flists   table[flistP]
 	fscratch [][]FrameID
 	ffree    []uint32
 	frames   []uint32
 	tracesL  []tracesP
 	traceL   []traceP
-	entries  []TraceEntry
-	eflags   []uint8
+	entries  []*entryChunk
+	nEntries int
+	scache   [stackCacheSize]struct {
+		h  uint64
+		id StackID
+	}
 	// nextEntry is the index of the next trace entry a trace list may
 	// take: entries are consumed in creation order, so every device's
 	// trace is a contiguous run of one shared array.
@@ -284,7 +339,8 @@ func (m *vm) dictFinal(d val) bool {
 	case rFrame:
 		return m.frames[d.x] != frOpen
 	case rEntry:
-		return m.eflags[d.x]&efFinal != 0
+		_, f := m.entry(d.x)
+		return *f&efFinal != 0
 	}
 	return false
 }
@@ -401,8 +457,7 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 		v.x = uint64(len(m.hents))
 		m.hents = append(m.hents, hentP{})
 	case rFrames:
-		v.x = uint64(len(m.flists))
-		m.flists = append(m.flists, flistP{})
+		v.x = m.flists.add(flistP{})
 	case rFrame:
 		v.x = uint64(len(m.frames))
 		m.frames = append(m.frames, frOpen)
@@ -413,9 +468,14 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 		v.x = uint64(len(m.traceL))
 		m.traceL = append(m.traceL, traceP{})
 	case rEntry:
-		v.x = uint64(len(m.entries))
-		m.entries = append(m.entries, TraceEntry{})
-		m.eflags = append(m.eflags, 0)
+		if m.nEntries&(1<<entryChunkBits-1) == 0 {
+			if err := m.charge(41 << entryChunkBits); err != nil {
+				return err
+			}
+			m.entries = append(m.entries, new(entryChunk))
+		}
+		v.x = uint64(m.nEntries)
+		m.nEntries++
 	}
 	if len(items) > 0 {
 		var err error
@@ -571,12 +631,16 @@ func (m *vm) appendItems(l *val, items []val) error {
 		}
 	case rIgnore:
 	case rFrames:
-		return m.appendFrames(&m.flists[l.x], items)
+		return m.appendFrames(m.flists.at(l.x), items)
 	case rTrace:
 		p := &m.traceL[l.x]
 		for _, it := range items {
 			i := int(it.x)
-			if it.k != kDict || it.r != rEntry || i != m.nextEntry || m.eflags[i]&efFinal == 0 || p.n > 0 && p.start+p.n != i {
+			if it.k != kDict || it.r != rEntry || i != m.nextEntry || p.n > 0 && p.start+p.n != i {
+				return errFallback
+			}
+			_, fl := m.entry(it.x)
+			if *fl&efFinal == 0 {
 				return errFallback
 			}
 			if p.n == 0 {
@@ -584,7 +648,7 @@ func (m *vm) appendItems(l *val, items []val) error {
 			}
 			p.n++
 			m.nextEntry++
-			if m.eflags[i]&efTimed != 0 {
+			if *fl&efTimed != 0 {
 				p.timed = true
 			}
 		}
@@ -703,7 +767,7 @@ func (m *vm) stackOf(v val) (StackID, error) {
 	if v.k != kList || v.r != rFrames {
 		return NoStack, errFallback
 	}
-	p := &m.flists[v.x]
+	p := m.flists.at(v.x)
 	var ids []FrameID
 	switch p.state {
 	case fsInterned:
@@ -713,10 +777,20 @@ func (m *vm) stackOf(v val) (StackID, error) {
 	case fsOpen:
 		ids = m.fscratch[p.id]
 	}
-	before := len(m.st.ids)
-	id := m.st.InternStack(ids)
-	if err := m.charge(4*(len(m.st.ids)-before) + 16); err != nil {
-		return NoStack, err
+	// Most stacks repeat: a direct-mapped cache in front of InternStack
+	// answers them without its map.
+	var id StackID
+	h := maphash.Bytes(stackCacheSeed, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), 4*len(ids)))
+	slot := &m.scache[h&(stackCacheSize-1)]
+	if slot.id != NoStack && slot.h == h && slices.Equal(m.st.Stack(slot.id), ids) {
+		id = slot.id
+	} else {
+		before := len(m.st.ids)
+		id = m.st.InternStack(ids)
+		if err := m.charge(4*(len(m.st.ids)-before) + 16); err != nil {
+			return NoStack, err
+		}
+		slot.h, slot.id = h, id
 	}
 	m.releaseFrames(p)
 	p.state, p.id = fsInterned, uint32(id)
@@ -890,7 +964,7 @@ func (m *vm) finishEntry(i uint64, items []val) error {
 	if action.k != kStr {
 		return errFallback
 	}
-	e := &m.entries[i]
+	e, flags := m.entry(i)
 	e.Action = m.strInfo[action.x].action
 	a := addr
 	if e.Action == ActionOOM {
@@ -926,7 +1000,7 @@ func (m *vm) finishEntry(i uint64, items []val) error {
 		}
 		e.Stack = id
 	}
-	m.eflags[i] = fl
+	*flags = fl
 	return nil
 }
 
@@ -1144,6 +1218,18 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 	return nil
 }
 
+// gatherEntries copies entries start..start+n out of their chunks into one
+// exactly sized slice.
+func (m *vm) gatherEntries(start, n int) []TraceEntry {
+	out := make([]TraceEntry, n)
+	for i := 0; i < n; {
+		c := m.entries[(start+i)>>entryChunkBits]
+		j := (start + i) & (1<<entryChunkBits - 1)
+		i += copy(out[i:], c.e[j:])
+	}
+	return out
+}
+
 // finish turns the value STOP returned into a Snapshot.
 func (m *vm) finish(v val) (*Snapshot, error) {
 	if m.generic {
@@ -1172,15 +1258,18 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 			}
 			refs := m.tracesL[t.traces.x].refs
 			s.Traces = make([][]TraceEntry, len(refs))
+			done := map[uint32][]TraceEntry{}
 			for d, r := range refs {
 				tr := m.traceL[r]
-				if tr.n == 0 {
-					s.Traces[d] = []TraceEntry{}
+				timed = timed || tr.timed && tr.n > 0
+				if e, ok := done[r]; ok {
+					s.Traces[d] = e
 					continue
 				}
-				s.Traces[d] = m.entries[tr.start : tr.start+tr.n : tr.start+tr.n]
-				timed = timed || tr.timed
+				s.Traces[d] = m.gatherEntries(tr.start, tr.n)
+				done[r] = s.Traces[d]
 			}
+			m.entries = nil
 		}
 		if t.settings.k != kUnset && t.settings.k != kNone {
 			a, err := m.toAny(t.settings)

@@ -87,18 +87,17 @@ type vm struct {
 	size     int64
 	eof      bool
 	frameEnd int64 // end offset of the current FRAME, -1 outside frames
+	lim      int   // buf index up to which reads need no checks (setLim)
 	opOff    int64 // offset of the opcode being executed
 	op       byte
 
 	// generic makes every container generic (the fallback mode).
 	generic bool
 
-	stack    []val
-	marks    []int
-	fence    int // stack index of the innermost MARK (0 when none)
-	memo     []val
-	memoN    int // number of set memo slots (the next MEMOIZE index)
-	memoMore map[uint64]val
+	stack []val
+	marks []int
+	fence int // stack index of the innermost MARK (0 when none)
+	memo  memo
 
 	used int64 // estimated decoder memory, bytes
 
@@ -148,6 +147,7 @@ func (m *vm) fill(n int) error {
 		m.base += int64(m.pos)
 		m.end -= m.pos
 		m.pos = 0
+		m.setLim()
 	}
 	for m.end < n {
 		if m.eof {
@@ -162,19 +162,31 @@ func (m *vm) fill(n int) error {
 		}
 		k, err := m.r.Read(m.buf[m.end:])
 		m.end += k
+		m.setLim()
 		if err == io.EOF {
 			m.eof = true
 		} else if err != nil {
 			return m.fail(err, "read: "+err.Error())
 		}
 	}
+	m.setLim()
 	return nil
 }
 
 // arg reads the next n bytes as one read of the pickle machine, which must
 // not cross the end of the current FRAME (CPython and gopickle refuse
-// that; a read that starts exactly at the end leaves the frame).
+// that; a read that starts exactly at the end leaves the frame). The
+// common case (buffered, inside the frame) is small enough to inline.
 func (m *vm) arg(n int) ([]byte, error) {
+	if p := m.pos + n; p <= m.lim {
+		b := m.buf[m.pos:p:p]
+		m.pos = p
+		return b, nil
+	}
+	return m.argSlow(n)
+}
+
+func (m *vm) argSlow(n int) ([]byte, error) {
 	if m.end-m.pos < n {
 		if err := m.fill(n); err != nil {
 			return nil, err
@@ -184,6 +196,7 @@ func (m *vm) arg(n int) ([]byte, error) {
 		o := m.offset()
 		if o == m.frameEnd {
 			m.frameEnd = -1
+			m.setLim()
 		} else if o+int64(n) > m.frameEnd {
 			return nil, m.failOp(ErrMalformed, "operand crosses the end of its FRAME at offset "+strconv.FormatInt(m.frameEnd, 10))
 		}
@@ -217,12 +230,18 @@ func (m *vm) charge(n int) error {
 // push puts v on the stack.
 func (m *vm) push(v val) error {
 	if len(m.stack) == cap(m.stack) {
-		if len(m.stack) >= maxStack {
-			return m.failOp(ErrLimit, "more than "+strconv.Itoa(maxStack)+" values on the stack")
-		}
-		if err := m.charge(16 * len(m.stack)); err != nil {
-			return err
-		}
+		return m.pushGrow(v)
+	}
+	m.stack = append(m.stack, v)
+	return nil
+}
+
+func (m *vm) pushGrow(v val) error {
+	if len(m.stack) >= maxStack {
+		return m.failOp(ErrLimit, "more than "+strconv.Itoa(maxStack)+" values on the stack")
+	}
+	if err := m.charge(16 * len(m.stack)); err != nil {
+		return err
 	}
 	m.stack = append(m.stack, v)
 	return nil
@@ -263,55 +282,6 @@ func (m *vm) popMark() ([]val, error) {
 		m.fence = m.marks[len(m.marks)-1]
 	}
 	return items, nil
-}
-
-// memoPut stores v in memo slot i. Slots grow densely only as far as the
-// input read so far (each slot costs at least one opcode); others go to a
-// map, so hostile indices cannot allocate more than the input.
-func (m *vm) memoPut(i uint64, v val) error {
-	if i < uint64(len(m.memo)) {
-		if m.memo[i].k == kUnset {
-			m.memoN++
-		}
-		m.memo[i] = v
-		return nil
-	}
-	if i <= uint64(m.offset())+64 {
-		if err := m.charge(16 * int(i+1-uint64(len(m.memo)))); err != nil {
-			return err
-		}
-		if i < uint64(cap(m.memo)) {
-			m.memo = m.memo[:i+1]
-		} else {
-			nm := make([]val, i+1, max(i+1, uint64(cap(m.memo))*5/4+1024))
-			copy(nm, m.memo)
-			m.memo = nm
-		}
-		m.memo[i] = v
-		m.memoN++
-		return nil
-	}
-	if m.memoMore == nil {
-		m.memoMore = make(map[uint64]val)
-	}
-	if _, ok := m.memoMore[i]; !ok {
-		if err := m.charge(48); err != nil {
-			return err
-		}
-		m.memoN++
-	}
-	m.memoMore[i] = v
-	return nil
-}
-
-func (m *vm) memoGet(i uint64) (val, error) {
-	if i < uint64(len(m.memo)) && m.memo[i].k != kUnset {
-		return m.memo[i], nil
-	}
-	if v, ok := m.memoMore[i]; ok {
-		return v, nil
-	}
-	return val{}, m.fail(ErrMemo, opNames[m.op]+" "+strconv.FormatUint(i, 10)+" refers to a memo slot never set")
 }
 
 // intern returns the string id of b.
@@ -361,185 +331,119 @@ func (m *vm) intVal(b []byte) (val, error) {
 	return val{k: kBig, x: uint64(len(m.bigs) - 1)}, nil
 }
 
-// run executes the pickle until STOP and returns the value it leaves.
+// setLim recomputes lim, the buffer index up to which operands can be read
+// without refilling or leaving the current frame.
+func (m *vm) setLim() {
+	m.lim = m.end
+	if m.frameEnd >= 0 {
+		if f := m.frameEnd - m.base; f < int64(m.lim) {
+			m.lim = int(max(f, 0))
+		}
+	}
+}
+
+// next prepares the next opcode when fewer than 16 bytes are readable
+// without a check: it refills the buffer and leaves a finished frame.
+func (m *vm) next() error {
+	if m.end-m.pos < 16 {
+		if err := m.fill(16); err != nil {
+			if m.end == m.pos || !errors.Is(err, ErrTruncated) {
+				m.opOff, m.op = m.offset(), 0
+				return err
+			}
+		}
+	}
+	if m.frameEnd >= 0 && m.offset() >= m.frameEnd {
+		m.frameEnd = -1
+	}
+	m.setLim()
+	return nil
+}
+
+// run executes the pickle until STOP and returns the value it leaves. The
+// opcodes of a snapshot's bulk (memo gets, small ints, short strings,
+// container ends) take an inlined path; the rest go through exec.
 func (m *vm) run() (val, error) {
 	for {
-		if m.end-m.pos < 16 {
-			if err := m.fill(16); err != nil && m.end == m.pos {
-				m.opOff = m.offset()
-				m.op = 0
-				return val{}, m.fail(ErrTruncated, ErrTruncated.Error())
-			} else if err != nil && !errors.Is(err, ErrTruncated) {
+		if m.pos+16 > m.lim {
+			if err := m.next(); err != nil {
 				return val{}, err
 			}
 		}
-		m.opOff = m.offset()
-		if m.frameEnd >= 0 && m.opOff >= m.frameEnd {
-			m.frameEnd = -1
-		}
+		m.opOff = m.base + int64(m.pos)
 		op := m.buf[m.pos]
 		m.op = op
-		m.pos++
 		var err error
 		switch op {
-		case opLongBinGet, opBinGet:
+		case opBinGet, opLongBinGet:
 			var i uint64
 			if op == opBinGet {
-				b, e := m.arg(1)
-				if e != nil {
-					return val{}, e
-				}
-				i = uint64(b[0])
+				i = uint64(m.buf[m.pos+1])
+				m.pos += 2
 			} else {
-				b, e := m.arg(4)
-				if e != nil {
-					return val{}, e
+				i = uint64(binary.LittleEndian.Uint32(m.buf[m.pos+1:]))
+				m.pos += 5
+			}
+			if m.pos > m.lim {
+				// The operand was not all buffered or crossed the frame:
+				// redo it the careful way.
+				m.pos = int(m.opOff-m.base) + 1
+				err = m.exec(op)
+				break
+			}
+			var v val
+			ok := false
+			if c := i >> memoChunkBits; c < uint64(len(m.memo.chunks)) {
+				if ch := m.memo.chunks[c]; ch != nil {
+					if s := ch[i&(memoChunk-1)]; s != 0 && s>>packKShift != packSpill {
+						v, ok = unpack(s), true
+					}
 				}
-				i = uint64(binary.LittleEndian.Uint32(b))
 			}
-			v, e := m.memoGet(i)
-			if e != nil {
-				return val{}, e
+			if !ok {
+				if v, ok = m.memo.get(i); !ok {
+					return val{}, m.fail(ErrMemo, opNames[op]+" "+strconv.FormatUint(i, 10)+" refers to a memo slot never set")
+				}
 			}
-			err = m.push(v)
+			if len(m.stack) < cap(m.stack) {
+				m.stack = append(m.stack, v)
+			} else {
+				err = m.pushGrow(v)
+			}
 		case opMemoize:
-			var t *val
-			if t, err = m.top(); err == nil {
-				err = m.memoPut(uint64(m.memoN), *t)
+			m.pos++
+			n := len(m.stack)
+			if n <= m.fence {
+				return val{}, m.failOp(ErrMalformed, "stack underflow")
 			}
-		case opBinPut, opLongBinPut:
-			var i uint64
-			if op == opBinPut {
-				b, e := m.arg(1)
-				if e != nil {
-					return val{}, e
+			v := m.stack[n-1]
+			i := uint64(m.memo.n)
+			if c := i >> memoChunkBits; c < uint64(len(m.memo.chunks)) && m.memo.chunks[c] != nil {
+				if s, ok := pack(v); ok && m.memo.chunks[c][i&(memoChunk-1)] == 0 {
+					m.memo.chunks[c][i&(memoChunk-1)] = s
+					m.memo.n++
+					break
 				}
-				i = uint64(b[0])
-			} else {
-				b, e := m.arg(4)
-				if e != nil {
-					return val{}, e
-				}
-				i = uint64(binary.LittleEndian.Uint32(b))
 			}
-			var t *val
-			if t, err = m.top(); err == nil {
-				err = m.memoPut(i, *t)
-			}
+			err = m.memoPut(i, v)
 		case opMark:
+			m.pos++
 			if len(m.marks) >= maxMarks {
 				return val{}, m.failOp(ErrLimit, "MARKs nested deeper than "+strconv.Itoa(maxMarks)+" levels")
 			}
 			m.marks = append(m.marks, len(m.stack))
 			m.fence = len(m.stack)
 		case opBinInt1:
-			b, e := m.arg(1)
-			if e != nil {
-				return val{}, e
+			x := uint64(m.buf[m.pos+1])
+			m.pos += 2
+			if m.pos > m.lim {
+				m.pos = int(m.opOff-m.base) + 1
+				err = m.exec(op)
+				break
 			}
-			err = m.push(val{k: kInt, x: uint64(b[0])})
-		case opBinInt2:
-			b, e := m.arg(2)
-			if e != nil {
-				return val{}, e
-			}
-			err = m.push(val{k: kInt, x: uint64(binary.LittleEndian.Uint16(b))})
-		case opBinInt:
-			b, e := m.arg(4)
-			if e != nil {
-				return val{}, e
-			}
-			err = m.push(val{k: kInt, x: uint64(int64(int32(binary.LittleEndian.Uint32(b))))})
-		case opLong1, opLong4:
-			var n uint64
-			if op == opLong1 {
-				b, e := m.arg(1)
-				if e != nil {
-					return val{}, e
-				}
-				n = uint64(b[0])
-			} else {
-				b, e := m.arg(4)
-				if e != nil {
-					return val{}, e
-				}
-				ln := int32(binary.LittleEndian.Uint32(b))
-				if ln < 0 {
-					return val{}, m.failOp(ErrMalformed, "negative byte count")
-				}
-				if ln > maxLongLen {
-					return val{}, m.failOp(ErrLimit, "integer of "+strconv.Itoa(int(ln))+" bytes exceeds the "+strconv.Itoa(maxLongLen)+"-byte limit")
-				}
-				n = uint64(ln)
-				if err = m.checkLen(n, "integer"); err != nil {
-					return val{}, err
-				}
-			}
-			b, e := m.arg(int(n))
-			if e != nil {
-				return val{}, e
-			}
-			v, e := m.intVal(b)
-			if e != nil {
-				return val{}, e
-			}
-			err = m.push(v)
-		case opShortBinUnicode, opShortBinString, opBinUnicode, opBinString, opBinUnicode8:
-			n, e := m.strLen(op)
-			if e != nil {
-				return val{}, e
-			}
-			b, e := m.arg(int(n))
-			if e != nil {
-				return val{}, e
-			}
-			id, e := m.intern(b)
-			if e != nil {
-				return val{}, e
-			}
-			err = m.push(val{k: kStr, x: uint64(id)})
-		case opShortBinBytes, opBinBytes, opBinBytes8:
-			n, e := m.strLen(op)
-			if e != nil {
-				return val{}, e
-			}
-			b, e := m.arg(int(n))
-			if e != nil {
-				return val{}, e
-			}
-			if err = m.charge(len(b) + 32); err != nil {
-				return val{}, err
-			}
-			m.blobs = append(m.blobs, append([]byte(nil), b...))
-			err = m.push(val{k: kBytes, x: uint64(len(m.blobs) - 1)})
-		case opNone:
-			err = m.push(val{k: kNone})
-		case opNewTrue:
-			err = m.push(val{k: kBool, x: 1})
-		case opNewFalse:
-			err = m.push(val{k: kBool})
-		case opBinFloat:
-			b, e := m.arg(8)
-			if e != nil {
-				return val{}, e
-			}
-			err = m.push(val{k: kFloat, x: binary.BigEndian.Uint64(b)})
-		case opEmptyDict:
-			err = m.pushContainer(kDict, nil)
-		case opEmptyList:
-			err = m.pushContainer(kList, nil)
-		case opEmptyTuple:
-			err = m.pushContainer(kTuple, nil)
-		case opAppend:
-			var v val
-			if v, err = m.pop(); err == nil {
-				var l *val
-				if l, err = m.top(); err == nil {
-					one := [1]val{v}
-					err = m.appendItems(l, one[:])
-				}
-			}
+			err = m.push(val{k: kInt, x: x})
 		case opAppends:
+			m.pos++
 			var items []val
 			if items, err = m.popMark(); err == nil {
 				var l *val
@@ -547,17 +451,8 @@ func (m *vm) run() (val, error) {
 					err = m.appendItems(l, items)
 				}
 			}
-		case opSetItem:
-			var kv [2]val
-			if kv[1], err = m.pop(); err == nil {
-				if kv[0], err = m.pop(); err == nil {
-					var d *val
-					if d, err = m.top(); err == nil {
-						err = m.setItems(d, kv[:])
-					}
-				}
-			}
 		case opSetItems:
+			m.pos++
 			var items []val
 			if items, err = m.popMark(); err == nil {
 				var d *val
@@ -565,69 +460,14 @@ func (m *vm) run() (val, error) {
 					err = m.setItems(d, items)
 				}
 			}
-		case opTuple1, opTuple2, opTuple3:
-			n := int(op-opTuple1) + 1
-			if len(m.stack)-m.fence < n {
-				return val{}, m.failOp(ErrMalformed, "stack underflow")
-			}
-			var items [3]val
-			copy(items[:], m.stack[len(m.stack)-n:])
-			m.stack = m.stack[:len(m.stack)-n]
-			err = m.pushContainer(kTuple, items[:n])
-		case opTuple, opList, opDict:
-			var items []val
-			if items, err = m.popMark(); err == nil {
-				// items alias the stack above its new top; copy them
-				// before pushing the container over them.
-				cp := append([]val(nil), items...)
-				k := kTuple
-				switch op {
-				case opList:
-					k = kList
-				case opDict:
-					k = kDict
-				}
-				err = m.pushContainer(k, cp)
-			}
-		case opPop:
-			if len(m.stack) == m.fence && len(m.marks) > 0 {
-				_, err = m.popMark()
-			} else {
-				_, err = m.pop()
-			}
-		case opPopMark:
-			_, err = m.popMark()
-		case opDup:
-			var t *val
-			if t, err = m.top(); err == nil {
-				err = m.push(*t)
-			}
-		case opFrame:
-			b, e := m.arg(8)
-			if e != nil {
-				return val{}, e
-			}
-			n := binary.LittleEndian.Uint64(b)
-			o := m.offset()
-			if m.frameEnd >= 0 && o < m.frameEnd {
-				return val{}, m.failOp(ErrMalformed, "a new frame begins before the end of the current one")
-			}
-			if n > 1<<62 {
-				return val{}, m.failOp(ErrLimit, "frame length "+strconv.FormatUint(n, 10)+" is absurd")
-			}
-			if m.size >= 0 && int64(n) > m.size-o {
-				return val{}, m.failOp(ErrTruncated, "frame of "+strconv.FormatUint(n, 10)+" bytes extends past the end of the data (truncated file?)")
-			}
-			m.frameEnd = o + int64(n)
-		case opProto:
-			b, e := m.arg(1)
-			if e != nil {
-				return val{}, e
-			}
-			if b[0] > 5 {
-				return val{}, m.failOp(ErrUnsupportedOpcode, "unsupported pickle protocol "+strconv.Itoa(int(b[0])))
-			}
+		case opEmptyDict:
+			m.pos++
+			err = m.pushContainer(kDict, nil)
+		case opEmptyList:
+			m.pos++
+			err = m.pushContainer(kList, nil)
 		case opStop:
+			m.pos++
 			v, e := m.pop()
 			if e != nil {
 				return val{}, e
@@ -637,18 +477,244 @@ func (m *vm) run() (val, error) {
 			}
 			return v, nil
 		default:
-			if isClassOpcode(op) {
-				return val{}, m.failOp(ErrForbiddenOpcode, "not allowed: snapshots never construct classes or call functions")
-			}
-			if _, known := opNames[op]; known {
-				return val{}, m.failOp(ErrUnsupportedOpcode, "not supported: snapshot pickles never use it")
-			}
-			return val{}, m.fail(ErrUnsupportedOpcode, "unknown opcode "+opName(op)+": not a pickle, or corrupt")
+			m.pos++
+			err = m.exec(op)
 		}
 		if err != nil {
 			return val{}, err
 		}
 	}
+}
+
+// exec executes one opcode whose byte has been read.
+func (m *vm) exec(op byte) error {
+	var err error
+	switch op {
+	case opLongBinGet, opBinGet:
+		var i uint64
+		if op == opBinGet {
+			b, e := m.arg(1)
+			if e != nil {
+				return e
+			}
+			i = uint64(b[0])
+		} else {
+			b, e := m.arg(4)
+			if e != nil {
+				return e
+			}
+			i = uint64(binary.LittleEndian.Uint32(b))
+		}
+		v, ok := m.memo.get(i)
+		if !ok {
+			return m.fail(ErrMemo, opNames[op]+" "+strconv.FormatUint(i, 10)+" refers to a memo slot never set")
+		}
+		err = m.push(v)
+	case opBinPut, opLongBinPut:
+		var i uint64
+		if op == opBinPut {
+			b, e := m.arg(1)
+			if e != nil {
+				return e
+			}
+			i = uint64(b[0])
+		} else {
+			b, e := m.arg(4)
+			if e != nil {
+				return e
+			}
+			i = uint64(binary.LittleEndian.Uint32(b))
+		}
+		var t *val
+		if t, err = m.top(); err == nil {
+			err = m.memoPut(i, *t)
+		}
+	case opBinInt1:
+		b, e := m.arg(1)
+		if e != nil {
+			return e
+		}
+		err = m.push(val{k: kInt, x: uint64(b[0])})
+	case opBinInt2:
+		b, e := m.arg(2)
+		if e != nil {
+			return e
+		}
+		err = m.push(val{k: kInt, x: uint64(binary.LittleEndian.Uint16(b))})
+	case opBinInt:
+		b, e := m.arg(4)
+		if e != nil {
+			return e
+		}
+		err = m.push(val{k: kInt, x: uint64(int64(int32(binary.LittleEndian.Uint32(b))))})
+	case opLong1, opLong4:
+		var n uint64
+		if op == opLong1 {
+			b, e := m.arg(1)
+			if e != nil {
+				return e
+			}
+			n = uint64(b[0])
+		} else {
+			b, e := m.arg(4)
+			if e != nil {
+				return e
+			}
+			ln := int32(binary.LittleEndian.Uint32(b))
+			if ln < 0 {
+				return m.failOp(ErrMalformed, "negative byte count")
+			}
+			if ln > maxLongLen {
+				return m.failOp(ErrLimit, "integer of "+strconv.Itoa(int(ln))+" bytes exceeds the "+strconv.Itoa(maxLongLen)+"-byte limit")
+			}
+			n = uint64(ln)
+			if err = m.checkLen(n, "integer"); err != nil {
+				return err
+			}
+		}
+		b, e := m.arg(int(n))
+		if e != nil {
+			return e
+		}
+		v, e := m.intVal(b)
+		if e != nil {
+			return e
+		}
+		err = m.push(v)
+	case opShortBinUnicode, opShortBinString, opBinUnicode, opBinString, opBinUnicode8:
+		n, e := m.strLen(op)
+		if e != nil {
+			return e
+		}
+		b, e := m.arg(int(n))
+		if e != nil {
+			return e
+		}
+		id, e := m.intern(b)
+		if e != nil {
+			return e
+		}
+		err = m.push(val{k: kStr, x: uint64(id)})
+	case opShortBinBytes, opBinBytes, opBinBytes8:
+		n, e := m.strLen(op)
+		if e != nil {
+			return e
+		}
+		b, e := m.arg(int(n))
+		if e != nil {
+			return e
+		}
+		if err = m.charge(len(b) + 32); err != nil {
+			return err
+		}
+		m.blobs = append(m.blobs, append([]byte(nil), b...))
+		err = m.push(val{k: kBytes, x: uint64(len(m.blobs) - 1)})
+	case opNone:
+		err = m.push(val{k: kNone})
+	case opNewTrue:
+		err = m.push(val{k: kBool, x: 1})
+	case opNewFalse:
+		err = m.push(val{k: kBool})
+	case opBinFloat:
+		b, e := m.arg(8)
+		if e != nil {
+			return e
+		}
+		err = m.push(val{k: kFloat, x: binary.BigEndian.Uint64(b)})
+	case opEmptyTuple:
+		err = m.pushContainer(kTuple, nil)
+	case opAppend:
+		var v val
+		if v, err = m.pop(); err == nil {
+			var l *val
+			if l, err = m.top(); err == nil {
+				one := [1]val{v}
+				err = m.appendItems(l, one[:])
+			}
+		}
+	case opSetItem:
+		var kv [2]val
+		if kv[1], err = m.pop(); err == nil {
+			if kv[0], err = m.pop(); err == nil {
+				var d *val
+				if d, err = m.top(); err == nil {
+					err = m.setItems(d, kv[:])
+				}
+			}
+		}
+	case opTuple1, opTuple2, opTuple3:
+		n := int(op-opTuple1) + 1
+		if len(m.stack)-m.fence < n {
+			return m.failOp(ErrMalformed, "stack underflow")
+		}
+		var items [3]val
+		copy(items[:], m.stack[len(m.stack)-n:])
+		m.stack = m.stack[:len(m.stack)-n]
+		err = m.pushContainer(kTuple, items[:n])
+	case opTuple, opList, opDict:
+		var items []val
+		if items, err = m.popMark(); err == nil {
+			// items alias the stack above its new top; copy them
+			// before pushing the container over them.
+			cp := append([]val(nil), items...)
+			k := kTuple
+			switch op {
+			case opList:
+				k = kList
+			case opDict:
+				k = kDict
+			}
+			err = m.pushContainer(k, cp)
+		}
+	case opPop:
+		if len(m.stack) == m.fence && len(m.marks) > 0 {
+			_, err = m.popMark()
+		} else {
+			_, err = m.pop()
+		}
+	case opPopMark:
+		_, err = m.popMark()
+	case opDup:
+		var t *val
+		if t, err = m.top(); err == nil {
+			err = m.push(*t)
+		}
+	case opFrame:
+		b, e := m.arg(8)
+		if e != nil {
+			return e
+		}
+		n := binary.LittleEndian.Uint64(b)
+		o := m.offset()
+		if m.frameEnd >= 0 && o < m.frameEnd {
+			return m.failOp(ErrMalformed, "a new frame begins before the end of the current one")
+		}
+		if n > 1<<62 {
+			return m.failOp(ErrLimit, "frame length "+strconv.FormatUint(n, 10)+" is absurd")
+		}
+		if m.size >= 0 && int64(n) > m.size-o {
+			return m.failOp(ErrTruncated, "frame of "+strconv.FormatUint(n, 10)+" bytes extends past the end of the data (truncated file?)")
+		}
+		m.frameEnd = o + int64(n)
+		m.setLim()
+	case opProto:
+		b, e := m.arg(1)
+		if e != nil {
+			return e
+		}
+		if b[0] > 5 {
+			return m.failOp(ErrUnsupportedOpcode, "unsupported pickle protocol "+strconv.Itoa(int(b[0])))
+		}
+	default:
+		if isClassOpcode(op) {
+			return m.failOp(ErrForbiddenOpcode, "not allowed: snapshots never construct classes or call functions")
+		}
+		if _, known := opNames[op]; known {
+			return m.failOp(ErrUnsupportedOpcode, "not supported: snapshot pickles never use it")
+		}
+		return m.fail(ErrUnsupportedOpcode, "unknown opcode "+opName(op)+": not a pickle, or corrupt")
+	}
+	return err
 }
 
 // strLen reads the length operand of a string or bytes opcode and checks it.
