@@ -54,3 +54,104 @@ func TestFastMatchesReferenceOnRealFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestPicklerStylesAndLayouts writes synthetic snapshots of every layout in
+// every pickler style (CPython protocols 2, 4, 5 and PyTorch's C++
+// pickler) and requires the fast path to decode them without falling back
+// and to agree with gopickle. It also checks a few decoded values against
+// the tree that was written, so agreement is not agreement on nothing.
+func TestPicklerStylesAndLayouts(t *testing.T) {
+	layouts := map[string]synthOpts{
+		"timed":   {entries: 1500, segments: 6, extras: true},
+		"frames":  {entries: 200, segments: 3, noTime: true},
+		"history": {entries: 30, segments: 5, history: true, noTime: true},
+		"state":   {segments: 2},
+	}
+	for name, o := range layouts {
+		tree := synthSnapshot(o)
+		for _, st := range []pickleStyle{stylePy4, stylePy5, stylePy2, styleCpp} {
+			t.Run(name+"/"+st.String(), func(t *testing.T) {
+				fast, generic, ref := decodeModes(t, writePickle(tree, st))
+				if d := diffSnapshots(fast, ref); d != "" {
+					t.Fatalf("fast vs reference: %s", d)
+				}
+				if d := diffSnapshots(generic, ref); d != "" {
+					t.Fatalf("generic vs reference: %s", d)
+				}
+				want := map[string]Generation{"timed": GenTimed, "frames": GenFrames, "history": GenHistory, "state": GenTimed}[name]
+				if name == "state" {
+					want = GenFrames
+				}
+				if fast.Generation != want {
+					t.Errorf("generation %q, want %q", fast.Generation, want)
+				}
+				if len(fast.Segments) != o.segments {
+					t.Fatalf("%d segments, want %d", len(fast.Segments), o.segments)
+				}
+				if o.entries > 0 {
+					if n := len(fast.Traces[0]); n != o.entries+1 {
+						t.Fatalf("%d entries on device 0, want %d", n, o.entries+1)
+					}
+					oom := fast.Traces[0][o.entries]
+					if oom.Action != ActionOOM || oom.Addr != 95<<20 || oom.Size != 5<<30 {
+						t.Errorf("oom entry %+v", oom)
+					}
+					e := fast.Traces[0][1]
+					if e.Action != ActionFreeRequested || e.Addr != 0x7f0000000000+512 || e.Size != 1024 || e.Stream != 1 {
+						t.Errorf("entry 1 %+v", e)
+					}
+					if got := fast.Stacks.StackFrames(fast.Traces[0][1].Stack); len(got) != 4 || got[0].Name != "fn7" || got[1] != (Frame{File: "??", Name: "at::native::op10"}) {
+						t.Errorf("entry 1 frames %+v", got)
+					}
+					if len(fast.Traces) != 3 || len(fast.Traces[1]) != 3 || fast.Traces[2] == nil || len(fast.Traces[2]) != 0 {
+						t.Errorf("trace lengths %d", len(fast.Traces))
+					}
+				}
+				b := fast.Segments[1].Blocks[1]
+				if b.State != StateInactive || b.Size != 4<<20 || b.Address != fast.Segments[1].Address+2<<20 {
+					t.Errorf("segment 1 block 1 %+v (segment at %#x)", b, fast.Segments[1].Address)
+				}
+				if o.history {
+					if b0 := fast.Segments[0].Blocks[0]; b0.RequestedSize != 2<<20-100 || b0.Stack == NoStack {
+						t.Errorf("history block %+v: requested_size and stack come from history[0]", b0)
+					}
+				}
+				if o.extras {
+					s := fast.Settings
+					if !s.Present || s.Conf != "expandable_segments:True" || s.MaxSplitSize != -1 || s.GCThreshold != 0.5 || !s.ExpandableSegments {
+						t.Errorf("settings %+v", s)
+					}
+					if len(fast.Annotations) != 2 || fast.Annotations[1].Stage != "END" {
+						t.Errorf("annotations %+v", fast.Annotations)
+					}
+				}
+			})
+		}
+	}
+}
+
+type namedData struct {
+	name string
+	data []byte
+}
+
+// realSmallFiles reads the real snapshots no larger than maxSize bytes.
+func realSmallFiles(tb testing.TB, maxSize int) []namedData {
+	tb.Helper()
+	var out []namedData
+	for _, f := range ingesttest.RealFiles(tb, "snapshots", "*.pickle", "*.pkl") {
+		st, err := os.Stat(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if st.Size() > int64(maxSize) {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, namedData{ingesttest.Rel(tb, f), data})
+	}
+	return out
+}

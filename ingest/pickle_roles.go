@@ -205,6 +205,11 @@ func (t *table[T]) at(i uint64) *T {
 	return &t.c[i>>tableChunkBits][i&(1<<tableChunkBits-1)]
 }
 
+type stackSlot struct {
+	h  uint64
+	id StackID
+}
+
 // stackCacheSize is the number of slots of the decoder's stack cache.
 const stackCacheSize = 1 << 12
 
@@ -230,10 +235,7 @@ type typed struct {
 	traceL   []traceP
 	entries  []*entryChunk
 	nEntries int
-	scache   [stackCacheSize]struct {
-		h  uint64
-		id StackID
-	}
+	scache   *[stackCacheSize]stackSlot // allocated on first use
 	// nextEntry is the index of the next trace entry a trace list may
 	// take: entries are consumed in creation order, so every device's
 	// trace is a contiguous run of one shared array.
@@ -781,6 +783,9 @@ func (m *vm) stackOf(v val) (StackID, error) {
 	// answers them without its map.
 	var id StackID
 	h := maphash.Bytes(stackCacheSeed, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), 4*len(ids)))
+	if m.scache == nil {
+		m.scache = new([stackCacheSize]stackSlot)
+	}
 	slot := &m.scache[h&(stackCacheSize-1)]
 	if slot.id != NoStack && slot.h == h && slices.Equal(m.st.Stack(slot.id), ids) {
 		id = slot.id

@@ -99,7 +99,8 @@ type vm struct {
 	fence int // stack index of the innermost MARK (0 when none)
 	memo  memo
 
-	used int64 // estimated decoder memory, bytes
+	used   int64 // estimated decoder memory, bytes
+	budget int64 // budgetBase, lowered by tests
 
 	strs    []string
 	strIdx  map[string]uint32
@@ -113,11 +114,16 @@ type vm struct {
 
 // newVM makes a machine reading r, whose length is size (-1 if unknown).
 func newVM(r io.Reader, size int64, generic bool) *vm {
+	bufSize := readBufSize
+	if size >= 0 && size < readBufSize {
+		bufSize = int(max(size, 16))
+	}
 	m := &vm{
 		r:        r,
-		buf:      make([]byte, readBufSize),
+		buf:      make([]byte, bufSize),
 		size:     size,
 		frameEnd: -1,
+		budget:   budgetBase,
 		generic:  generic,
 		stack:    make([]val, 0, 64),
 		strIdx:   make(map[string]uint32),
@@ -151,7 +157,11 @@ func (m *vm) fill(n int) error {
 	}
 	for m.end < n {
 		if m.eof {
-			return m.fail(ErrTruncated, ErrTruncated.Error())
+			msg := ErrTruncated.Error()
+			if end := m.base + int64(m.end); end > m.opOff {
+				msg = opName(m.op) + ": the data ends at offset " + strconv.FormatInt(end, 10) + ", inside its operand (truncated file?)"
+			}
+			return m.fail(ErrTruncated, msg)
 		}
 		if m.end == len(m.buf) {
 			// Grow only once the buffer is full of real data, so a
@@ -208,11 +218,11 @@ func (m *vm) argSlow(n int) ([]byte, error) {
 
 // checkLen refuses a declared length before anything is allocated for it.
 func (m *vm) checkLen(n uint64, what string) error {
+	if m.size >= 0 && n > uint64(max(m.size-m.offset(), 0)) {
+		return m.failOp(ErrTruncated, "declared "+what+" length "+strconv.FormatUint(n, 10)+" exceeds the "+strconv.FormatInt(max(m.size-m.offset(), 0), 10)+" bytes left (truncated file?)")
+	}
 	if n > maxStringLen {
 		return m.failOp(ErrLimit, "declared "+what+" length "+strconv.FormatUint(n, 10)+" exceeds the "+strconv.Itoa(maxStringLen)+"-byte limit")
-	}
-	if m.size >= 0 && int64(n) > m.size-m.offset() {
-		return m.failOp(ErrTruncated, "declared "+what+" length "+strconv.FormatUint(n, 10)+" exceeds the "+strconv.FormatInt(max(m.size-m.offset(), 0), 10)+" bytes left (truncated file?)")
 	}
 	return nil
 }
@@ -221,7 +231,7 @@ func (m *vm) checkLen(n uint64, what string) error {
 // passes the budget for the input read so far.
 func (m *vm) charge(n int) error {
 	m.used += int64(n)
-	if m.used > budgetBase && m.used > budgetBase+budgetPerByte*m.offset() {
+	if m.used > m.budget && m.used > m.budget+budgetPerByte*m.offset() {
 		return m.fail(ErrLimit, "decoding needs more than "+strconv.FormatInt(m.used>>20, 10)+" MiB for "+strconv.FormatInt(m.offset(), 10)+" bytes of input; the pickle is hostile or broken")
 	}
 	return nil
@@ -346,9 +356,9 @@ func (m *vm) setLim() {
 // without a check: it refills the buffer and leaves a finished frame.
 func (m *vm) next() error {
 	if m.end-m.pos < 16 {
+		m.opOff, m.op = m.offset(), 0
 		if err := m.fill(16); err != nil {
 			if m.end == m.pos || !errors.Is(err, ErrTruncated) {
-				m.opOff, m.op = m.offset(), 0
 				return err
 			}
 		}
