@@ -3,7 +3,9 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"gpureport/ingest/ingesttest"
@@ -154,4 +156,136 @@ func realSmallFiles(tb testing.TB, maxSize int) []namedData {
 		out = append(out, namedData{ingesttest.Rel(tb, f), data})
 	}
 	return out
+}
+
+// TestUnusualLayouts decodes legal pickles whose layout the role
+// prediction does not expect, and requires the public path (fast, with
+// its fallback) to agree with gopickle. It also pins which of them the
+// fast path handles itself, so a regression to slow fallbacks on common
+// shapes shows up.
+func TestUnusualLayouts(t *testing.T) {
+	base := func() *pyDict { return synthSnapshot(synthOpts{entries: 40, segments: 3}) }
+	segs := func(top *pyDict) []any { v, _ := top.get("segments"); return v.(*pyList).items }
+	trace0 := func(top *pyDict) *pyList {
+		v, _ := top.get("device_traces")
+		return v.(*pyList).items[0].(*pyList)
+	}
+	for _, c := range []struct {
+		name     string
+		edit     func(top *pyDict)
+		fallback bool // the fast path is expected to hand over
+	}{
+		{"as written", func(*pyDict) {}, false},
+		{"blocks list shared by two segments", func(top *pyDict) {
+			b, _ := segs(top)[0].(*pyDict).get("blocks")
+			segs(top)[1].(*pyDict).set("blocks", b)
+		}, true},
+		{"entry appended twice", func(top *pyDict) {
+			tr := trace0(top)
+			tr.items = append(tr.items, tr.items[3])
+		}, true},
+		{"trace shared by two devices", func(top *pyDict) {
+			v, _ := top.get("device_traces")
+			l := v.(*pyList)
+			l.items[2] = l.items[0]
+		}, false},
+		{"segment appended twice", func(top *pyDict) {
+			v, _ := top.get("segments")
+			l := v.(*pyList)
+			l.items = append(l.items, l.items[0])
+		}, false},
+		{"one-key dicts", func(top *pyDict) {
+			tr := trace0(top)
+			tr.items = append(tr.items, pd("action", "alloc"))
+			tr.items[0].(*pyDict).set("frames", pl(pd("name", "only"), pd(), pd("line", int64(3))))
+		}, false},
+		{"empty and one-key dict values before frames", func(top *pyDict) {
+			for i, e := range trace0(top).items {
+				d := e.(*pyDict)
+				f, _ := d.get("frames")
+				nd := pd()
+				for j, k := range d.keys {
+					if k != "frames" {
+						nd.set(k, d.vals[j])
+					}
+				}
+				nd.set("user_metadata", []any{pd(), pd("k", pl())}[i%2])
+				if f != nil {
+					nd.set("frames", f)
+				}
+				trace0(top).items[i] = nd
+			}
+		}, false},
+		{"segment with 1500 keys", func(top *pyDict) {
+			s := segs(top)[0].(*pyDict)
+			b, _ := s.get("blocks")
+			for i := range 1500 {
+				s.set(fmt.Sprintf("pad%d", i), int64(i))
+			}
+			s.set("blocks", b) // moves nothing: keys keep their place
+		}, true}, // CPython only: it splits the keys into SETITEMS batches
+		{"frames list of 2500 frames", func(top *pyDict) {
+			l := pl()
+			for i := range 2500 {
+				l.items = append(l.items, pd("name", fmt.Sprint(i), "filename", "x.py", "line", int64(i)))
+			}
+			trace0(top).items[1].(*pyDict).set("frames", l)
+		}, false},
+		{"frame with a bad field in an unused history entry", func(top *pyDict) {
+			b := segs(top)[0].(*pyDict)
+			bl, _ := b.get("blocks")
+			bl.(*pyList).items[1].(*pyDict).set("history", pl(pd("real_size", int64(1)), pd("frames", pl(pd("line", "not an int")))))
+		}, false},
+		{"bad frame used", func(top *pyDict) {
+			trace0(top).items[2].(*pyDict).set("frames", pl(pd("line", "not an int")))
+		}, true},
+		{"list holding itself under an unknown key", func(top *pyDict) {
+			l := pl(int64(1))
+			l.items = append(l.items, l)
+			top.set("loop", l)
+		}, false},
+		{"settings dict holding itself", func(top *pyDict) {
+			d := pd("PYTORCH_CUDA_ALLOC_CONF", "x")
+			d.set("self", d)
+			top.set("allocator_settings", d)
+		}, false},
+		{"top-level list of segments", func(top *pyDict) {
+			v, _ := top.get("segments")
+			*top = *pd("segments", v) // replaced below
+		}, false},
+	} {
+		for _, st := range []pickleStyle{stylePy4, styleCpp, styleMarks} {
+			if strings.Contains(c.name, "itself") && st != stylePy4 {
+				continue // only CPython memoizes before the items, which cycles need
+			}
+			t.Run(c.name+"/"+st.String(), func(t *testing.T) {
+				top := base()
+				c.edit(top)
+				var tree any = top
+				if c.name == "top-level list of segments" {
+					tree, _ = top.get("segments")
+				}
+				data := writePickle(tree, st)
+				ref, rerr := DecodeReference(bytes.NewReader(data))
+				got, _, err := DecodeBytes(data, DecodeOptions{})
+				if (err == nil) != (rerr == nil) {
+					t.Fatalf("decoder: %v; reference: %v", err, rerr)
+				}
+				if err == nil {
+					if d := diffSnapshots(got, ref); d != "" {
+						t.Fatalf("models differ: %s", d)
+					}
+				}
+				_, ferr := decodeFast(bytes.NewReader(data), int64(len(data)), false)
+				fellBack := errors.Is(ferr, errFallback)
+				want := c.fallback || st == styleMarks
+				if c.name == "segment with 1500 keys" && st == styleCpp {
+					want = false // the C++ pickler writes one SETITEMS
+				}
+				if fellBack != want {
+					t.Errorf("fast path fell back: %v, want %v (%v)", fellBack, want, ferr)
+				}
+			})
+		}
+	}
 }

@@ -18,14 +18,15 @@ import (
 type pickleStyle int
 
 const (
-	stylePy4 pickleStyle = iota // CPython protocol 4: FRAME, MEMOIZE, batches of 1000
-	stylePy5                    // CPython protocol 5 (3.14's default): same opcodes as 4
-	stylePy2                    // CPython protocol 2: BINPUT memo, no frames
-	styleCpp                    // PyTorch's C++ pickler: protocol 2, memo after build
+	stylePy4   pickleStyle = iota // CPython protocol 4: FRAME, MEMOIZE, batches of 1000
+	stylePy5                      // CPython protocol 5 (3.14's default): same opcodes as 4
+	stylePy2                      // CPython protocol 2: BINPUT memo, no frames
+	styleCpp                      // PyTorch's C++ pickler: protocol 2, memo after build
+	styleMarks                    // protocol 2 with containers built after their items (MARK ... LIST/DICT)
 )
 
 func (s pickleStyle) String() string {
-	return [...]string{"py4", "py5", "py2", "cpp"}[s]
+	return [...]string{"py4", "py5", "py2", "cpp", "marks"}[s]
 }
 
 type pickler struct {
@@ -48,7 +49,7 @@ func writePickle(v any, style pickleStyle) []byte {
 		proto = 5
 	}
 	p.out.Write([]byte{opProto, proto})
-	if style == styleCpp {
+	if style == styleCpp || style == styleMarks {
 		p.uses = map[any]int{}
 		p.count(v)
 	}
@@ -212,6 +213,15 @@ func (p *pickler) saveValue(v any) {
 		if p.get(x) {
 			return
 		}
+		if p.style == styleMarks {
+			w.WriteByte(opMark)
+			for _, e := range x.items {
+				p.save(e)
+			}
+			p.w().WriteByte(opList)
+			p.cppMemo(x)
+			return
+		}
 		w.WriteByte(opEmptyList)
 		if p.style == styleCpp {
 			w.WriteByte(opMark)
@@ -227,6 +237,16 @@ func (p *pickler) saveValue(v any) {
 		p.batch(len(x.items), func(i int) { p.save(x.items[i]) }, opAppend, opAppends)
 	case *pyDict:
 		if p.get(x) {
+			return
+		}
+		if p.style == styleMarks {
+			w.WriteByte(opMark)
+			for i := range x.keys {
+				p.save(x.keys[i])
+				p.save(x.vals[i])
+			}
+			p.w().WriteByte(opDict)
+			p.cppMemo(x)
 			return
 		}
 		w.WriteByte(opEmptyDict)
