@@ -164,21 +164,8 @@ const (
 	efTimed
 )
 
-// entryChunkBits sizes the chunks trace entries are decoded into (16K
-// entries, 640 KiB): a million entries grow by chunks, never by copying.
-const entryChunkBits = 14
-
-type entryChunk struct {
-	e [1 << entryChunkBits]TraceEntry
-	f [1 << entryChunkBits]uint8 // ef* flags
-}
-
 // entry returns trace entry i and its flags.
-func (t *typed) entry(i uint64) (*TraceEntry, *uint8) {
-	c := t.entries[i>>entryChunkBits]
-	j := i & (1<<entryChunkBits - 1)
-	return &c.e[j], &c.f[j]
-}
+func (t *typed) entry(i uint64) (*TraceEntry, *uint8) { return t.ents.at(i) }
 
 // table is a growable array in fixed-size chunks: for payloads created
 // once per trace entry, growing never copies.
@@ -233,8 +220,7 @@ type typed struct {
 	frames   []uint32
 	tracesL  []tracesP
 	traceL   []traceP
-	entries  []*entryChunk
-	nEntries int
+	ents     entryStore
 	scache   *[stackCacheSize]stackSlot // allocated on first use
 	// nextEntry is the index of the next trace entry a trace list may
 	// take: entries are consumed in creation order, so every device's
@@ -470,14 +456,11 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 		v.x = uint64(len(m.traceL))
 		m.traceL = append(m.traceL, traceP{})
 	case rEntry:
-		if m.nEntries&(1<<entryChunkBits-1) == 0 {
-			if err := m.charge(41 << entryChunkBits); err != nil {
-				return err
-			}
-			m.entries = append(m.entries, new(entryChunk))
+		i, err := m.newEntry()
+		if err != nil {
+			return err
 		}
-		v.x = uint64(m.nEntries)
-		m.nEntries++
+		v.x = i
 	}
 	if len(items) > 0 {
 		var err error
@@ -1223,18 +1206,6 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 	return nil
 }
 
-// gatherEntries copies entries start..start+n out of their chunks into one
-// exactly sized slice.
-func (m *vm) gatherEntries(start, n int) []TraceEntry {
-	out := make([]TraceEntry, n)
-	for i := 0; i < n; {
-		c := m.entries[(start+i)>>entryChunkBits]
-		j := (start + i) & (1<<entryChunkBits - 1)
-		i += copy(out[i:], c.e[j:])
-	}
-	return out
-}
-
 // finish turns the value STOP returned into a Snapshot.
 func (m *vm) finish(v val) (*Snapshot, error) {
 	if m.generic {
@@ -1271,10 +1242,9 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 					s.Traces[d] = e
 					continue
 				}
-				s.Traces[d] = m.gatherEntries(tr.start, tr.n)
+				s.Traces[d] = m.ents.slice(tr.start, tr.n)
 				done[r] = s.Traces[d]
 			}
-			m.entries = nil
 		}
 		if t.settings.k != kUnset && t.settings.k != kNone {
 			a, err := m.toAny(t.settings)
