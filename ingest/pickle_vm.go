@@ -443,15 +443,43 @@ func (m *vm) run() (val, error) {
 			}
 			m.marks = append(m.marks, len(m.stack))
 			m.fence = len(m.stack)
-		case opBinInt1:
-			x := uint64(m.buf[m.pos+1])
-			m.pos += 2
+		case opBinInt1, opBinInt2, opBinInt:
+			var x uint64
+			switch op {
+			case opBinInt1:
+				x = uint64(m.buf[m.pos+1])
+				m.pos += 2
+			case opBinInt2:
+				x = uint64(binary.LittleEndian.Uint16(m.buf[m.pos+1:]))
+				m.pos += 3
+			default:
+				x = uint64(int64(int32(binary.LittleEndian.Uint32(m.buf[m.pos+1:]))))
+				m.pos += 5
+			}
 			if m.pos > m.lim {
 				m.pos = int(m.opOff-m.base) + 1
 				err = m.exec(op)
 				break
 			}
 			err = m.push(val{k: kInt, x: x})
+		case opLong1:
+			// Addresses and times: up to 8 bytes, two's complement.
+			n := int(m.buf[m.pos+1])
+			if n > 8 || m.pos+2+n > m.lim {
+				m.pos++
+				err = m.exec(op)
+				break
+			}
+			b := m.buf[m.pos+2 : m.pos+2+n]
+			m.pos += 2 + n
+			var u uint64
+			for i := n - 1; i >= 0; i-- {
+				u = u<<8 | uint64(b[i])
+			}
+			if n > 0 && n < 8 && b[n-1]&0x80 != 0 {
+				u |= ^uint64(0) << (8 * n)
+			}
+			err = m.push(val{k: kInt, x: u})
 		case opAppends:
 			m.pos++
 			var items []val
