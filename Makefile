@@ -21,7 +21,7 @@ test: vet
 	$(GO) test $(PKGS)
 
 lint: vet
-	$(GO) run honnef.co/go/tools/cmd/staticcheck@2025.1.1 $(PKGS)
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
 
 clean:
 	rm -rf bin

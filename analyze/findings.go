@@ -2,6 +2,26 @@
 // device series, trend fits, fragmentation, leak attribution,
 // reconciliation with GPU logs, OOM explanations and the verdict. Every
 // function here is pure: no I/O, no formatting.
+//
+// Where each analysis lives:
+//
+//	stats_dist.go         normal and Student-t distributions, median, MAD
+//	stats_ols.go          ordinary least squares (issue 2's first trend)
+//	stats_theilsen.go     Theil-Sen slope with Sen's interval
+//	stats_mannkendall.go  Mann-Kendall test, plain and stratified
+//	changepoint.go        level changes, trough envelope, noise scale
+//	trend.go              the trend verdict combining the above; projection
+//	signature.go          stack signatures and fingerprints
+//	groups.go             live bytes by signature, diff of two groupings
+//	attribution.go        leak suspects across snapshots
+//	tracewindow.go        replay of a trace: timeline, never-freed, state at an OOM
+//	fragmentation.go      fragmentation per snapshot and pool
+//	oom.go                OOM explanations and recommendations
+//	reconcile.go          nvidia-smi used vs reserved
+//	ranks.go              multi-rank comparison
+//	suppress.go           built-in and user suppressions
+//	verdict.go            the run verdict
+//	evaluate.go           scoring verdicts against a labelled corpus
 package analyze
 
 import (
@@ -23,13 +43,18 @@ type Findings struct {
 	Devices []*Device
 	// Ranks compares ranks when the run has more than one; nil otherwise.
 	Ranks *RankComparison
-	// OOMs explains each out-of-memory event found in the snapshots.
+	// OOMs explains each out-of-memory event found in the snapshots, in
+	// time order.
 	OOMs []OOM
 	// Verdict is the run's overall verdict.
 	Verdict Verdict
 	// Notes are warnings and caveats a reader must see (clock offsets,
-	// low stack coverage, trace overflow, ...).
+	// low stack coverage, trace overflow, guessed GPU joins, ...), one
+	// sentence each, most important first.
 	Notes []string
+	// Thresholds are the rules the verdict applied, for the report's
+	// methods section.
+	Thresholds Thresholds
 }
 
 // Inputs summarises the run's input files.
@@ -83,6 +108,23 @@ type DeviceKey struct {
 	Device int
 }
 
+// Trend metrics, as summary.json names them.
+const (
+	MetricAllocated  = "allocated_bytes"
+	MetricReserved   = "reserved_bytes"
+	MetricGPUUsed    = "gpu_used_bytes"
+	MetricNonPyTorch = "non_pytorch_bytes"
+	MetricInactive   = "inactive_bytes"
+)
+
+// Trend verdicts.
+const (
+	VerdictGrowing      = "growing"
+	VerdictShrinking    = "shrinking"
+	VerdictFlat         = "flat"
+	VerdictInsufficient = "insufficient data"
+)
+
 // Device is the analysis of one (rank, device) series.
 type Device struct {
 	DeviceKey
@@ -97,21 +139,46 @@ type Device struct {
 	Points []Point
 	// GPU holds the GPU log readings joined to this device; nil if none.
 	GPU *GPUSeries
-	// Trends are the fitted trends, one per metric (allocated, reserved,
-	// gpu used, non-PyTorch) that has data.
+	// GPUJoin says how the GPU log device was chosen for this series
+	// (e.g. "nvidia-smi index 2 = rank 2 (guess: every rank's snapshots
+	// are on cuda:0)"); empty without GPU readings.
+	GPUJoin string
+	// Trends are the fitted trends, one per metric that has data, in the
+	// order allocated, reserved, gpu used, non-PyTorch. Trends[0] (when
+	// present) is the primary trend of summary.json: allocated_bytes.
 	Trends []Trend
 	// Fragmentation is the fragmentation analysis over the snapshots.
 	Fragmentation *Fragmentation
-	// Suspects are the leak suspects of this device, most growth first.
+	// Groups are the live bytes per stack signature at every point: the
+	// leak attribution's raw material (pprof export, Suspects sheet,
+	// diff). At most MaxGroups groups, largest peak first; the rest are
+	// summed into a last group with Other set.
+	Groups []Group
+	// Suspects are the leak suspects of this device, most growth first
+	// (suppressed ones included, marked, after the others).
 	Suspects []Suspect
 	// Coverage says how much of the live memory the stacks explain.
 	Coverage Coverage
 	// Reconciliation compares nvidia-smi used with reserved; nil without
 	// both series.
 	Reconciliation *Reconciliation
-	// Verdict is the series verdict: "growing", "flat" or
-	// "insufficient data".
+	// TraceWindow is the within-trace analysis of the last snapshot when
+	// its trace has allocation events: secondary evidence, the only kind
+	// a single-snapshot run has. Nil otherwise.
+	TraceWindow *TraceWindow
+	// Verdict is the series verdict of the primary trend (allocated):
+	// "growing", "shrinking", "flat" or "insufficient data".
 	Verdict string
+}
+
+// Trend returns the device's trend of metric, nil when it has none.
+func (d *Device) Trend(metric string) *Trend {
+	for i := range d.Trends {
+		if d.Trends[i].Metric == metric {
+			return &d.Trends[i]
+		}
+	}
+	return nil
 }
 
 // Point is one snapshot of a device series.
@@ -156,9 +223,14 @@ type GPUSeries struct {
 }
 
 // Trend is a fitted trend of one metric against the device's axis.
+//
+// The slope is the Theil-Sen estimate with Sen's 95% interval; the
+// p-value is Mann-Kendall's (see trend.go for how warm-up, steps and
+// phase noise are handled, and the rules a "growing" verdict needs).
 type Trend struct {
 	// Metric is the summary.json name: "allocated_bytes",
-	// "reserved_bytes", "gpu_used_bytes" or "non_pytorch_bytes".
+	// "reserved_bytes", "gpu_used_bytes", "non_pytorch_bytes",
+	// "inactive_bytes", or "live_bytes" for a stack group.
 	Metric string
 	// Per is the slope's unit of x: "step" or "hour".
 	Per string
@@ -169,14 +241,39 @@ type Trend struct {
 	Slope, Lo, Hi float64
 	// Intercept is the fitted value at x = 0, in bytes, for drawing the line.
 	Intercept float64
-	// PValue is the p-value of the trend test (no trend as null hypothesis).
+	// PValue is the two-sided Mann-Kendall p-value of no trend over the
+	// fitted points.
 	PValue float64
-	// Method names the estimator, e.g. "OLS" or "Theil-Sen".
+	// StepPValue is the p-value of growth left once the best single step
+	// is set aside (stratified Mann-Kendall); 1 when not computed.
+	StepPValue float64
+	// Method names the estimator, e.g. "Theil-Sen" or "Theil-Sen on trough
+	// envelope".
 	Method string
 	// FitFrom is the index of the first point fitted (after warm-up).
 	FitFrom int
+	// FitX0 and FitX1 are the x range of the fitted points.
+	FitX0, FitX1 float64
+	// Growth is the fitted growth over the fitted range, Slope·(FitX1 −
+	// FitX0), in bytes.
+	Growth float64
+	// Level is the median of the fitted points, in bytes (the steady level
+	// the growth is compared with).
+	Level float64
+	// R2 is the R² of an ordinary least-squares fit of the same points,
+	// for comparison.
+	R2 float64
+	// Pattern describes the shape: "steady growth", "growth in bursts",
+	// "one-time step", "warm-up then flat", "flat", "noisy, no trend",
+	// "saw-tooth", "decreasing", or "too few points".
+	Pattern string
+	// ChangePoint is the index of the best single level change (the first
+	// point after it), -1 when none mattered.
+	ChangePoint int
 	// Verdict is "growing", "shrinking", "flat" or "insufficient data".
 	Verdict string
+	// Reason explains the verdict with its numbers, one sentence.
+	Reason string
 	// Projection forecasts when the metric reaches capacity; nil when
 	// capacity is unknown or the metric does not grow.
 	Projection *Projection
@@ -184,18 +281,25 @@ type Trend struct {
 
 // Projection is a time-to-capacity forecast.
 type Projection struct {
-	// Capacity is the limit projected against, in bytes.
+	// Capacity is the limit projected against, in bytes (device memory,
+	// less the memory outside the allocator when it is known).
 	Capacity int64
+	// Basis says what the limit is, e.g. "80.0 GiB memory.total minus
+	// 1.2 GiB outside the allocator".
+	Basis string
 	// X is where the fit reaches Capacity on the device axis, with its
 	// interval [XLo, XHi] from the slope interval (XHi is +Inf when the
 	// interval's low slope does not grow).
 	X, XLo, XHi float64
-	// Remaining is X minus the last point's X: steps (or hours) left.
-	Remaining float64
-	// Hours is the wall-clock estimate of the time left, 0 when unknown.
-	Hours float64
+	// Remaining is X minus the last point's X: steps (or hours) left, with
+	// RemainingLo/RemainingHi from the interval.
+	Remaining, RemainingLo, RemainingHi float64
+	// Hours is the wall-clock estimate of the time left, with its interval
+	// [HoursLo, HoursHi]; 0 when the run's pace is unknown.
+	Hours, HoursLo, HoursHi float64
 	// Beyond is true when the projection lies beyond Horizon times the run's
-	// length, where it means little.
+	// length, where it means little: report "not within Horizon× the
+	// run's length".
 	Beyond  bool
 	Horizon float64
 }
@@ -206,10 +310,17 @@ type Fragmentation struct {
 	Points []FragPoint
 	// Trend is the trend of inactive (cached but unused) bytes.
 	Trend *Trend
+	// SplitTrend is the trend of inactive bytes inside segments that also
+	// hold live blocks (the part empty_cache cannot return).
+	SplitTrend *Trend
 	// Fragmented is true when cached-but-unusable memory is large and
 	// persistent enough to matter.
 	Fragmented bool
-	// Reason explains Fragmented with numbers.
+	// SawTooth is true when reserved memory repeatedly falls back
+	// (empty_cache or the allocator's garbage collection) while allocated
+	// memory is flat: churn, not fragmentation.
+	SawTooth bool
+	// Reason explains Fragmented (or why not) with numbers.
 	Reason string
 }
 
@@ -221,10 +332,84 @@ type FragPoint struct {
 	External float64
 	// InternalWaste is rounding waste in bytes.
 	InternalWaste int64
-	// PinnedSegments counts segments kept alive by a few small live blocks,
-	// and PinnedBytes their free bytes.
+	// SplitInactive is inactive bytes in segments that also hold active
+	// blocks (free holes empty_cache cannot return); FreeSegmentBytes is
+	// the bytes of wholly free segments (cache it can return).
+	SplitInactive, FreeSegmentBytes int64
+	// PinnedSegments counts segments kept alive by a few small live blocks
+	// (live bytes at most PinnedLiveShare of the segment), and PinnedBytes
+	// their free bytes.
 	PinnedSegments int
 	PinnedBytes    int64
+	// PrivatePoolBytes is memory reserved by private pools (CUDA graphs,
+	// MemPool), shown apart because the default pool cannot reuse it.
+	PrivatePoolBytes int64
+	// Pools gives the fragmentation of each pool (small, large, private).
+	Pools []PoolFrag
+}
+
+// PoolFrag is the fragmentation of one pool in one snapshot.
+type PoolFrag struct {
+	// Pool names the pool as PoolUsage does.
+	Pool string
+	// Reserved, Inactive and LargestFree are bytes.
+	Reserved, Inactive, LargestFree int64
+	// External is 1 − LargestFree/Inactive.
+	External float64
+}
+
+// Signature identifies the allocation site of a stack: its innermost user
+// frame plus a hash of the user frames around it (see signature.go).
+type Signature struct {
+	// Key is the normalised signature text the fingerprint hashes.
+	Key string
+	// Fingerprint is a short hex hash of Key (12 hex digits of SHA-1):
+	// identical across runs, machines (absolute path prefixes removed) and
+	// addresses for the same allocation site.
+	Fingerprint string
+	// Site is the innermost user frame as "basename:line" ("train.py:57");
+	// "(no stack)" for blocks without frames; for stacks without a user
+	// frame, the innermost Python frame, or "(native)" when only C++
+	// frames exist.
+	Site string
+	// Function is the site's function name.
+	Function string
+	// File is the site frame's file as recorded (absolute path).
+	File string
+	// Kind says what kind of frame Site is.
+	Kind SiteKind
+}
+
+// SiteKind says where a signature's site comes from.
+type SiteKind string
+
+// Site kinds.
+const (
+	// SiteUser is a frame of the user's code.
+	SiteUser SiteKind = "user"
+	// SiteLibrary is the innermost Python frame when every Python frame is
+	// in torch, site-packages or the interpreter.
+	SiteLibrary SiteKind = "library"
+	// SiteNative is a stack of C++ frames only.
+	SiteNative SiteKind = "native"
+	// SiteNone is a block without frames.
+	SiteNone SiteKind = "none"
+)
+
+// Group is one stack signature's live memory across a device series.
+type Group struct {
+	Signature
+	// Stack is a representative full stack (of the group's largest block
+	// in the snapshot where the group peaks), innermost first; User marks
+	// its user frames.
+	Stack []ingest.Frame
+	User  []bool
+	// Bytes and Blocks are the group's live (active_allocated) bytes and
+	// block count at each point of the device series.
+	Bytes  []int64
+	Blocks []int
+	// Other marks the group that sums every group beyond MaxGroups.
+	Other bool
 }
 
 // Suspect is a leak suspect: a stack signature whose live bytes grow.
@@ -234,16 +419,29 @@ type Suspect struct {
 	// Site is the innermost user frame as "file:line"; Function its name.
 	Site     string
 	Function string
+	// File is the site's file as recorded.
+	File string
 	// Stack is a representative full stack, innermost first; User marks
 	// the frames outside torch, site-packages and the interpreter.
 	Stack []ingest.Frame
 	User  []bool
+	// Group is the index of the suspect's group in Device.Groups.
+	Group int
 	// Bytes and Blocks are the suspect's live bytes and block count per
 	// point of the device series.
 	Bytes  []int64
 	Blocks []int
 	// Trend is the fitted growth of Bytes.
 	Trend Trend
+	// Share is the suspect's fitted growth as a share of the device's
+	// allocated growth (0..1, may exceed 1 when other memory shrank); NaN
+	// when allocated did not grow.
+	Share float64
+	// Confidence is "high", "medium" or "low": lowered by low stack
+	// coverage, a trace that overflowed, few points or a weak p-value.
+	Confidence string
+	// Evidence lists the numbers behind the claim, one line each.
+	Evidence []string
 	// Suppressed names the suppression that matched, "" when none.
 	Suppressed string
 }
@@ -253,9 +451,19 @@ type Coverage struct {
 	// LiveWithStack is the share (0..1) of live bytes in the last snapshot
 	// whose blocks carry frames.
 	LiveWithStack float64
+	// PerPoint is that share at every point.
+	PerPoint []float64
+	// MinLiveWithStack is the lowest share over the points.
+	MinLiveWithStack float64
 	// TraceOverflow is true when a trace ring buffer was full, so early
 	// events were lost.
 	TraceOverflow bool
+	// TraceEvidence says why TraceOverflow was set (or the trace is
+	// partial), empty otherwise.
+	TraceEvidence string
+	// Level is "full" (≥ 90% of live bytes have stacks), "partial" (≥ 50%)
+	// or "low"; confidence in attribution drops with it.
+	Level string
 }
 
 // Reconciliation compares the device's nvidia-smi used memory with the
@@ -264,6 +472,11 @@ type Reconciliation struct {
 	// NonPyTorch is used minus reserved at each snapshot with a matching
 	// GPU reading, in bytes (NaN where none matched).
 	NonPyTorch []float64
+	// Matched counts the snapshots with a GPU reading close enough in time.
+	Matched int
+	// Level is the median of NonPyTorch, in bytes: CUDA context, NCCL,
+	// cuBLAS/cuDNN workspaces and other processes.
+	Level float64
 	// Trend is the trend of NonPyTorch.
 	Trend *Trend
 	// OutsideLeak is true when memory outside the caching allocator grows.
@@ -274,20 +487,34 @@ type Reconciliation struct {
 
 // RankComparison compares the ranks of a multi-rank run.
 type RankComparison struct {
-	// Ranks lists each rank's peak and slope.
+	// Ranks lists each rank's (device's) peak and slope.
 	Ranks []RankSummary
 	// Outlier is the rank whose growth differs, ingest.NoRank if none.
 	Outlier int
+	// OutlierSuspect is the fingerprint of the suspect that differs on the
+	// outlier rank, "" when none.
+	OutlierSuspect string
+	// Skew is the largest minus the smallest peak allocated, in bytes.
+	Skew int64
 	// Reason says why, with the suspect that differs.
 	Reason string
 }
 
 // RankSummary is one rank's line in the rank comparison.
 type RankSummary struct {
-	Rank          int
+	Rank   int
+	Device int
+	// PeakAllocated and PeakReserved are bytes.
 	PeakAllocated int64
 	PeakReserved  int64
-	Slope         float64
+	// Slope is the allocated trend's slope in bytes per step (or hour).
+	Slope float64
+	// Growing is the allocated trend's verdict == "growing".
+	Growing bool
+	// Suspects counts the rank's unsuppressed leak suspects; TopSuspect is
+	// the first one's site.
+	Suspects   int
+	TopSuspect string
 }
 
 // OOM explains one out-of-memory event.
@@ -302,11 +529,29 @@ type OOM struct {
 	// the bytes CUDA reported free.
 	Requested, DeviceFree int64
 	// Reserved, Allocated, CachedFree (inactive) and LargestFree describe
-	// the allocator at the OOM (from the snapshot), in bytes.
+	// the allocator at the OOM, in bytes: reconstructed by undoing the
+	// trace events after it when the snapshot was taken later
+	// (Reconstructed), else the snapshot's own state.
 	Reserved, Allocated, CachedFree, LargestFree int64
+	// Reconstructed is true when the state was rebuilt from the trace.
+	Reconstructed bool
+	// FreedAfter is the bytes freed between the OOM and the snapshot (the
+	// exception unwinding), in bytes.
+	FreedAfter int64
+	// Capacity is the device memory in bytes when known (GPU logs,
+	// --capacity), else 0; EstimatedCapacity is reserved + device free at
+	// the OOM, a lower bound of what the process could reach.
+	Capacity, EstimatedCapacity int64
+	// Site and Function are the failing allocation's innermost user frame.
+	Site, Function string
+	// Stack is the failing allocation's stack, innermost first.
+	Stack []ingest.Frame
+	// TopLive are the signature groups holding the most live bytes at the
+	// OOM (at most 5), largest first.
+	TopLive []LiveGroup
 	// Class is "capacity" or "fragmentation".
 	Class string
-	// Explanation says, in a sentence, why the request failed.
+	// Explanation says, in a few sentences, why the request failed.
 	Explanation string
 	// Settings are the allocator settings in force.
 	Settings ingest.AllocatorSettings
@@ -322,6 +567,42 @@ type Recommendation struct {
 	Evidence string
 }
 
+// TraceWindow is what one snapshot's trace ring buffer shows on its own:
+// the allocated and reserved memory over the recorded events, and the
+// allocations made inside the window that were never freed.
+type TraceWindow struct {
+	// Path is the snapshot file.
+	Path string
+	// Entries is the number of trace events.
+	Entries int
+	// Start and End are the first and last event times (zero when the
+	// trace has no time_us).
+	Start, End time.Time
+	// Timeline is allocated and reserved memory after events, at most
+	// MaxTimeline points (evenly spaced events, plus the extremes).
+	Timeline []TimelinePoint
+	// PeakAllocated is the largest allocated value over the window, bytes.
+	PeakAllocated int64
+	// NeverFreed groups the allocations made in the window and still live
+	// at its end, by signature, largest first (at most 50).
+	NeverFreed []LiveGroup
+	// NeverFreedBytes is their total, bytes.
+	NeverFreedBytes int64
+	// UnknownFrees counts frees of blocks allocated before the window
+	// (evidence that the ring buffer dropped older events).
+	UnknownFrees int
+}
+
+// TimelinePoint is the memory after one trace event.
+type TimelinePoint struct {
+	// Index is the event's position in the trace.
+	Index int
+	// TimeUS is the event's time_us (0 when unknown).
+	TimeUS int64
+	// Allocated and Reserved are bytes after the event.
+	Allocated, Reserved int64
+}
+
 // Verdict is the run's overall verdict.
 type Verdict struct {
 	Leak                 bool
@@ -334,7 +615,8 @@ type Verdict struct {
 	Headline string
 	// Reasons give the numbers behind each flag.
 	Reasons []string
-	// Suspects are the top leak suspects across devices.
+	// Suspects are the top leak suspects across devices, most growth
+	// first (unsuppressed only).
 	Suspects []SuspectRef
 }
 
@@ -343,4 +625,43 @@ type SuspectRef struct {
 	DeviceKey
 	// Index is the suspect's position in that Device's Suspects.
 	Index int
+}
+
+// Suspect returns the suspect ref points at, or nil.
+func (f *Findings) Suspect(ref SuspectRef) *Suspect {
+	for _, d := range f.Devices {
+		if d.DeviceKey == ref.DeviceKey && ref.Index >= 0 && ref.Index < len(d.Suspects) {
+			return &d.Suspects[ref.Index]
+		}
+	}
+	return nil
+}
+
+// Device returns the device with key k, or nil.
+func (f *Findings) Device(k DeviceKey) *Device {
+	for _, d := range f.Devices {
+		if d.DeviceKey == k {
+			return d
+		}
+	}
+	return nil
+}
+
+// Thresholds are the rules a verdict applies, reported so a reader can
+// see what "growing" had to mean.
+type Thresholds struct {
+	// Alpha is the significance level of the device trend tests.
+	Alpha float64
+	// SuspectAlpha is the significance level of a stack group's trend
+	// (stricter: many groups are tested).
+	SuspectAlpha float64
+	// MinPoints is the fewest snapshots a trend verdict needs.
+	MinPoints int
+	// MinGrowthBytes is the smallest fitted growth over the run that can
+	// be a leak, bytes; MinGrowthShare the smallest as a share of the
+	// device's steady allocated level.
+	MinGrowthBytes int64
+	MinGrowthShare float64
+	// Horizon is the projection horizon in multiples of the run's length.
+	Horizon float64
 }

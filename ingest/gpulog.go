@@ -41,9 +41,23 @@ type GPULog struct {
 	// MemoryStats are torch.cuda.memory_stats() readings (memory-stats
 	// format only).
 	MemoryStats []MemoryStatsSample
-	// SkippedLines counts lines (or documents) that could not be read.
+	// MIG are readings of MIG devices (XML and table logs of GPUs in MIG
+	// mode); the parent GPU's sample holds the whole GPU's memory.
+	MIG []MIGSample
+	// Driver is the driver version the log states, "" when it does not.
+	Driver string
+	// Notes are caveats about the whole file that a reader of the report
+	// must see (an assumed field order, dates taken from the file's
+	// modification time, ...).
+	Notes []string
+	// SkippedLines counts lines (or XML documents) that could not be
+	// read.
 	SkippedLines int
-	// Problems describes the first skipped lines: where and why.
+	// SkipCounts splits SkippedLines by kind of problem ("row of a
+	// different GPU", "NUL bytes only", ...), most frequent first.
+	SkipCounts []SkipCount
+	// Problems describes the first skipped lines: where and why, at most
+	// MaxProblems of them.
 	Problems []LineProblem
 	// Zoneless is true when the timestamps carried no zone and were read in
 	// the run's assumed location.
@@ -58,6 +72,15 @@ type LineProblem struct {
 	Reason string
 }
 
+// SkipCount is how many lines of a log were skipped for one kind of
+// problem.
+type SkipCount struct {
+	// Kind names the problem.
+	Kind string
+	// Lines is the number of lines (or XML documents) skipped for it.
+	Lines int
+}
+
 // MaxProblems bounds GPULog.Problems; SkippedLines keeps the full count.
 const MaxProblems = 20
 
@@ -65,7 +88,9 @@ const MaxProblems = 20
 type GPU struct {
 	// Index is the device index nvidia-smi printed, -1 when not logged.
 	Index int
-	// UUID and BusID identify the device across logs; empty when not logged.
+	// UUID and BusID identify the device across logs; empty when not
+	// logged. BusID is normalised to nvidia-smi's long form with an
+	// 8-digit domain in upper case, e.g. "00000000:01:00.0".
 	UUID  string
 	BusID string
 	// Name is the product name (untrusted text).
@@ -101,8 +126,14 @@ type GPUSample struct {
 type ProcessSample struct {
 	// Time is when the reading was taken; zero when unknown.
 	Time time.Time
-	// GPU is the device index, -1 when the log's identifiers match none.
+	// GPU is the device index, -1 when the log does not give it (a
+	// compute-apps CSV names the GPU by UUID or bus id only; see
+	// ResolveProcessGPUs) or the log's identifiers match none.
 	GPU int
+	// UUID and BusID identify the GPU when the log gives them ("" when
+	// not); BusID is normalised like GPU.BusID.
+	UUID  string
+	BusID string
 	// PID is the process id, 0 when not logged.
 	PID int
 	// Name is the process name (untrusted text).
@@ -118,8 +149,10 @@ type MemoryStatsSample struct {
 	Step int64
 	// Time is when the reading was taken; zero when unknown.
 	Time time.Time
-	// Device is the CUDA device index.
+	// Device is the CUDA device index (0 when the line does not say).
 	Device int
+	// Rank is the distributed rank the line gives, NoRank when none.
+	Rank int
 	// Allocated, Reserved, Active and InactiveSplit are current bytes
 	// (allocated_bytes.all.current and so on).
 	Allocated     int64
@@ -129,4 +162,21 @@ type MemoryStatsSample struct {
 	// NumAllocRetries and NumOOMs are cumulative counts.
 	NumAllocRetries int64
 	NumOOMs         int64
+}
+
+// MIGSample is one reading of one MIG device of a GPU in MIG mode.
+type MIGSample struct {
+	// Time is when the reading was taken; zero when unknown.
+	Time time.Time
+	// GPU is the parent device index; MIG the MIG device's index on it.
+	GPU int
+	MIG int
+	// GPUInstance and ComputeInstance are the GI and CI ids, -1 when not
+	// logged.
+	GPUInstance     int
+	ComputeInstance int
+	// MemoryUsed and MemoryTotal are the MIG device's framebuffer bytes,
+	// Unknown when not logged.
+	MemoryUsed  int64
+	MemoryTotal int64
 }

@@ -121,6 +121,7 @@ func Load(ctx context.Context, dir string, opt LoadOptions) (*Run, error) {
 		}
 	}
 	slices.SortFunc(run.Skipped, func(a, b Skipped) int { return cmp.Compare(a.Path, b.Path) })
+	ResolveProcessGPUs(run.Logs)
 	return run, nil
 }
 

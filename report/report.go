@@ -1,15 +1,25 @@
 // Package report writes a run's Findings as static reports: one
-// self-contained HTML file, an XLSX workbook, summary.json and summary.md.
+// self-contained HTML file, an XLSX workbook, summary.json and summary.md;
+// the batch overview page; and the leak attribution as a pprof profile.
 // It formats numbers; it never computes findings.
 package report
 
 import (
-	"errors"
 	"fmt"
-	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"gpureport/analyze"
+	"gpureport/ingest"
+)
+
+// Report file names inside a report folder.
+const (
+	HTMLFile     = "index.html"
+	XLSXFile     = "report.xlsx"
+	SummaryFile  = "summary.json"
+	MarkdownFile = "summary.md"
 )
 
 // Options tune the written reports.
@@ -18,19 +28,51 @@ type Options struct {
 	GeneratedAt time.Time
 	// Version is gpureport's version string, printed in the reports.
 	Version string
+	// Run is the decoded run behind the Findings, for raw views such as
+	// the last snapshot's segment map; nil leaves those views out.
+	Run *ingest.Run
 }
 
 // Write writes index.html, report.xlsx, summary.json and summary.md into
-// dir (created if needed). Each file is written to a temporary file and
-// renamed into place, so a crash never leaves a half-written report.
+// dir (created if needed). Each file is written to a temporary file,
+// synced and renamed into place, so a crash never leaves a half-written
+// report; summary.json, which batch mode reads back, is renamed last.
 func Write(dir string, f *analyze.Findings, opt Options) error {
-	return errors.New("report: not implemented yet")
+	if err := mkdir(dir); err != nil {
+		return err
+	}
+	html, err := HTML(f, opt)
+	if err != nil {
+		return err
+	}
+	xlsx, err := XLSX(f, opt)
+	if err != nil {
+		return err
+	}
+	sum, err := marshalSummary(BuildSummary(f, opt))
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", SummaryFile, err)
+	}
+	files := []struct {
+		name string
+		data []byte
+	}{
+		{HTMLFile, html},
+		{XLSXFile, xlsx},
+		{MarkdownFile, Markdown(f, opt)},
+		{SummaryFile, sum},
+	}
+	for _, fl := range files {
+		if err := WriteFileAtomic(filepath.Join(dir, fl.name), fl.data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// Text writes the short stdout summary of a report: inputs found, per
-// device peak reserved and allocated, the trend slope with its 95%
-// interval, and the verdict.
-func Text(w io.Writer, f *analyze.Findings) error {
-	_, err := fmt.Fprintf(w, "%s: %d snapshots, %d GPU logs, %d skipped\n", f.Run, f.Inputs.Snapshots, len(f.Inputs.Logs), len(f.Inputs.Skipped))
-	return err
+func mkdir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create report folder: %w", err)
+	}
+	return nil
 }

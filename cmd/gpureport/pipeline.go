@@ -39,6 +39,9 @@ type reportOptions struct {
 	maxDecompressed int64
 	// quiet silences progress output.
 	quiet bool
+	// shard is --shard "i/n": in batch mode, report only this share of the
+	// runs ("" for all).
+	shard string
 }
 
 // errNothingUsable means the run had no usable input at all.
@@ -79,7 +82,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		return nil, fmt.Errorf("%w: every input in %s was skipped (%d files)", errNothingUsable, dir, len(run.Skipped))
 	}
 	f := analyze.Analyze(run, analyze.Options{Capacity: opt.capacity})
-	if err := report.Write(outDir, f, report.Options{GeneratedAt: time.Now(), Version: version}); err != nil {
+	if err := report.Write(outDir, f, report.Options{GeneratedAt: time.Now(), Version: version, Run: run}); err != nil {
 		return nil, fmt.Errorf("write report: %w", err)
 	}
 	return &runResult{findings: f, outDir: outDir}, nil

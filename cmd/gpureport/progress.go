@@ -83,3 +83,28 @@ func (p *progress) finish() {
 		p.drawn = false
 	}
 }
+
+// step reports that done of total items (runs of a batch) are finished,
+// the latest being item: a redrawn bar on a terminal; elsewhere line, when
+// not empty, on a line of its own.
+func (p *progress) step(done, total int, item, line string) {
+	if p == nil || p.quiet || total == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty {
+		const width = 24
+		fill := width * done / total
+		bar := strings.Repeat("#", fill) + strings.Repeat(".", width-fill)
+		if len(item) > 40 {
+			item = "..." + item[len(item)-37:]
+		}
+		fmt.Fprintf(p.w, "\r\033[K%s [%s] %d/%d %s", p.label, bar, done, total, item)
+		p.drawn = true
+		return
+	}
+	if line != "" {
+		fmt.Fprintf(p.w, "%s [%d/%d] %s\n", p.label, done, total, line)
+	}
+}

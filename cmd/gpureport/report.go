@@ -65,7 +65,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.IntVar(&opt.jobs, "j", 0, "decode `N` files at once (default: one per CPU); in --batch mode, N runs at once")
 	fs.StringVar(&memory, "memory", "2GiB", "bound on decoder memory in flight, `SIZE`")
 	fs.StringVar(&maxDecomp, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
-	fs.BoolVar(&batch, "batch", false, "treat the arguments as roots holding many run directories")
+	fs.BoolVar(&batch, "batch", false, "treat the arguments as roots holding many run directories; -o is then the overview folder (default ROOT/gpureport-overview)")
+	fs.StringVar(&opt.shard, "shard", "", "with --batch, report only share `I/N` of the runs (0 <= I < N), split by a hash of each run's path under its root")
 	fs.BoolVar(&opt.quiet, "q", false, "no progress output")
 	fs.BoolVar(&verbose, "v", false, "verbose diagnostics on stderr")
 	fs.BoolVar(&showVersion, "version", false, "print the version and exit")
@@ -116,6 +117,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(positional) > 1 {
 		return usageError(stderr, "one RUN_DIR expected, got %d (use --batch for many)", len(positional))
 	}
+	release, code := lockReport(positional[0], opt.outDir, stderr)
+	if code != exitOK {
+		return code
+	}
+	defer release()
 	res, err := reportRun(ctx, positional[0], opt, newProgress(stderr, opt.quiet), log)
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -130,6 +136,12 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return exitWriteFailed
 		}
 		return exitNothingUsable
+	}
+	if opt.pprofPath != "" {
+		if err := report.WritePprof(opt.pprofPath, res.findings, report.Options{GeneratedAt: time.Now(), Version: version}); err != nil {
+			fmt.Fprintf(stderr, "gpureport: %v\n", err)
+			return exitWriteFailed
+		}
 	}
 	if err := report.Text(stdout, res.findings); err != nil {
 		return exitWriteFailed

@@ -1,0 +1,131 @@
+package analyze
+
+import (
+	"time"
+
+	"gpureport/ingest"
+)
+
+// Frame constructors for tests: a user frame under a project directory, a
+// torch frame under site-packages, and a C++ frame.
+func userFrame(file string, line int, fn string) ingest.Frame {
+	return ingest.Frame{File: "/home/alice/proj/" + file, Line: line, Name: fn}
+}
+
+func torchFrame(file string, line int, fn string) ingest.Frame {
+	return ingest.Frame{File: "/opt/conda/lib/python3.11/site-packages/torch/" + file, Line: line, Name: fn}
+}
+
+func cppFrame(fn string) ingest.Frame {
+	return ingest.Frame{File: "??", Line: 0, Name: fn}
+}
+
+// stackAt returns a realistic stack whose innermost user frame is
+// file:line in function fn, called from train.py's main loop.
+func stackAt(file string, line int, fn string) []ingest.Frame {
+	return []ingest.Frame{
+		cppFrame("torch::unwind::unwind()"),
+		cppFrame("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc"),
+		torchFrame("nn/modules/module.py", 1750, "_call_impl"),
+		userFrame(file, line, fn),
+		torchFrame("nn/modules/module.py", 1739, "_wrapped_call_impl"),
+		userFrame("train.py", 120, "main"),
+		{File: "<frozen runpy>", Line: 88, Name: "_run_code"},
+	}
+}
+
+// blk is a block for snapBuilder: size, state and stack.
+type blk struct {
+	size   int64
+	state  ingest.BlockState
+	frames []ingest.Frame
+	req    int64 // requested size; 0 means size
+}
+
+func live(size int64, frames []ingest.Frame) blk {
+	return blk{size: size, state: ingest.StateActiveAllocated, frames: frames}
+}
+
+func free(size int64) blk { return blk{size: size, state: ingest.StateInactive} }
+
+// snapBuilder builds an ingest.Snapshot by hand.
+type snapBuilder struct {
+	s    *ingest.Snapshot
+	next uint64
+}
+
+func newSnap() *snapBuilder {
+	return &snapBuilder{s: &ingest.Snapshot{Generation: ingest.GenTimed}, next: 0x7f0000000000}
+}
+
+func (b *snapBuilder) stack(frames []ingest.Frame) ingest.StackID {
+	if len(frames) == 0 {
+		return ingest.NoStack
+	}
+	ids := make([]ingest.FrameID, len(frames))
+	for i, f := range frames {
+		ids[i] = b.s.Stacks.InternFrame(f)
+	}
+	return b.s.Stacks.InternStack(ids)
+}
+
+// segment adds a segment of device dev made of blocks; the pool follows
+// the size (small when ≤ 2 MiB).
+func (b *snapBuilder) segment(dev int, blocks ...blk) *snapBuilder {
+	seg := ingest.Segment{Device: dev, Address: b.next, Pool: ingest.PoolLarge}
+	addr := b.next
+	for _, x := range blocks {
+		req := x.req
+		if req == 0 {
+			req = x.size
+		}
+		bl := ingest.Block{Address: addr, Size: x.size, RequestedSize: req, State: x.state, Stack: b.stack(x.frames)}
+		seg.Blocks = append(seg.Blocks, bl)
+		seg.TotalSize += x.size
+		if x.state == ingest.StateActiveAllocated {
+			seg.AllocatedSize += x.size
+		}
+		if x.state.Active() {
+			seg.ActiveSize += x.size
+			seg.RequestedSize += req
+		}
+		addr += uint64(x.size)
+	}
+	if seg.TotalSize <= 2<<20 {
+		seg.Pool = ingest.PoolSmall
+	}
+	b.s.Segments = append(b.s.Segments, seg)
+	b.next = (addr + 0x1fffff) &^ 0x1fffff
+	b.next += 0x200000
+	return b
+}
+
+// event appends a trace event on device dev.
+func (b *snapBuilder) event(dev int, a ingest.Action, addr uint64, size int64, timeUS int64, frames []ingest.Frame) *snapBuilder {
+	for len(b.s.Traces) <= dev {
+		b.s.Traces = append(b.s.Traces, []ingest.TraceEntry{})
+	}
+	b.s.Traces[dev] = append(b.s.Traces[dev], ingest.TraceEntry{Action: a, Addr: addr, Size: size, TimeUS: timeUS, Stack: b.stack(frames)})
+	return b
+}
+
+func (b *snapBuilder) done() *ingest.Snapshot {
+	b.s.Stacks.Seal()
+	return b.s
+}
+
+// file wraps a snapshot as a run's file at a step.
+func file(s *ingest.Snapshot, path string, step int64, rank int) *ingest.SnapshotFile {
+	return &ingest.SnapshotFile{
+		Source:   ingest.Source{Path: path, ModTime: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC).Add(time.Duration(step) * time.Second)},
+		Step:     step,
+		Rank:     rank,
+		Snapshot: s,
+	}
+}
+
+const (
+	kib = int64(1) << 10
+	mib = int64(1) << 20
+	gib = int64(1) << 30
+)

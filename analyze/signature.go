@@ -1,0 +1,234 @@
+package analyze
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gpureport/ingest"
+)
+
+// A stack signature names the allocation site of a block so that the
+// same site is recognised in every snapshot, run and machine:
+//
+//   - the site is the innermost user frame: the first frame, innermost
+//     first, that is a Python frame outside torch/, site-packages/,
+//     dist-packages/, the interpreter's lib/pythonX.Y/, <frozen ...> and
+//     torch.compile's generated code (IsUserFrame);
+//   - the signature key is that frame as basename:line:function plus the
+//     outer user frames as basename:function, without their lines, so an
+//     edit elsewhere in the file does not change it, and without directory
+//     prefixes, so /home/alice/proj and /mnt/ci/proj agree;
+//   - the fingerprint is the first 12 hex digits of the key's SHA-1.
+//
+// Stacks without a user frame fall back to their innermost Python frame
+// (kind "library": allocations torch makes on its own, e.g. in the
+// optimizer called from C++), and stacks without a Python frame to the
+// names of their C++ frames (kind "native"). Blocks without frames form
+// the "(no stack)" group: counted for coverage, never a suspect.
+
+// NoStackSite is the Site of the group of blocks without frames.
+const NoStackSite = "(no stack)"
+
+// NativeSite is the Site of stacks made only of C++ frames.
+const NativeSite = "(native)"
+
+// maxNativeKeyFrames bounds how many C++ frame names a native signature
+// keeps; deeper frames are the interpreter's and the thread's start-up,
+// the same for every allocation.
+const maxNativeKeyFrames = 24
+
+var (
+	// interpreterLibRE matches the standard library of a Python install:
+	// /usr/lib/python3.11/, /opt/conda/lib/python3.10/, C:\Python311\Lib\
+	// (after backslashes became slashes), .../lib64/python3.9/.
+	interpreterLibRE = regexp.MustCompile(`(?i)(^|/)lib(64)?/python\d+(\.\d+)?t?/|(^|/)python\d*/lib/`)
+	// nativeExtRE matches C and C++ source names.
+	nativeExtRE = regexp.MustCompile(`(?i)\.(c|cc|cpp|cxx|cu|cuh|h|hh|hpp|hxx|inl)$`)
+)
+
+// IsNativeFrame reports whether f is a C++ frame: line 0, or a file that
+// is "??", empty or a C/C++/CUDA source.
+func IsNativeFrame(f ingest.Frame) bool {
+	return f.Line <= 0 || f.File == "" || f.File == "??" || nativeExtRE.MatchString(f.File)
+}
+
+// IsLibraryFrame reports whether the Python frame f belongs to torch, an
+// installed package, the interpreter, or code torch.compile generated.
+func IsLibraryFrame(f ingest.Frame) bool {
+	p := strings.ReplaceAll(f.File, `\`, "/")
+	switch {
+	case strings.HasPrefix(p, "<frozen"), strings.HasPrefix(p, "<built-in"):
+		return true
+	case strings.Contains(p, "/site-packages/"), strings.Contains(p, "/dist-packages/"):
+		return true
+	case strings.HasPrefix(p, "torch/"), strings.Contains(p, "/torch/"):
+		return true
+	case strings.Contains(p, "/torchinductor_"), strings.Contains(p, "/triton/"):
+		return true
+	}
+	return interpreterLibRE.MatchString(p)
+}
+
+// IsUserFrame reports whether f is a frame of the user's own Python code:
+// neither native nor library.
+func IsUserFrame(f ingest.Frame) bool {
+	return !IsNativeFrame(f) && !IsLibraryFrame(f)
+}
+
+// UserMask marks the user frames of a stack.
+func UserMask(frames []ingest.Frame) []bool {
+	m := make([]bool, len(frames))
+	for i, f := range frames {
+		m[i] = IsUserFrame(f)
+	}
+	return m
+}
+
+// baseName returns the last element of a path with / or \ separators.
+func baseName(p string) string {
+	p = strings.ReplaceAll(p, `\`, "/")
+	if p == "" {
+		return p
+	}
+	return path.Base(p)
+}
+
+// SignatureOf computes the signature of frames (innermost first).
+func SignatureOf(frames []ingest.Frame) Signature {
+	if len(frames) == 0 {
+		return noStackSignature
+	}
+	site := -1
+	for i, f := range frames {
+		if IsUserFrame(f) {
+			site = i
+			break
+		}
+	}
+	var b strings.Builder
+	kind := SiteUser
+	if site < 0 {
+		for i, f := range frames {
+			if !IsNativeFrame(f) {
+				site = i
+				break
+			}
+		}
+		kind = SiteLibrary
+	}
+	if site < 0 {
+		// C++ only: the names of the frames, past the allocator's own.
+		b.WriteString("native")
+		n := 0
+		fn := ""
+		for _, f := range frames {
+			if isAllocatorPlumbing(f.Name) {
+				continue
+			}
+			if fn == "" {
+				fn = f.Name
+			}
+			b.WriteString("|")
+			b.WriteString(f.Name)
+			if n++; n == maxNativeKeyFrames {
+				break
+			}
+		}
+		return finishSignature(Signature{Site: NativeSite, Function: fn, Kind: SiteNative}, b.String())
+	}
+	sf := frames[site]
+	sig := Signature{
+		Site:     baseName(sf.File) + ":" + strconv.Itoa(sf.Line),
+		Function: sf.Name,
+		File:     sf.File,
+		Kind:     kind,
+	}
+	b.WriteString(string(kind))
+	b.WriteString("|")
+	b.WriteString(sig.Site)
+	b.WriteString(":")
+	b.WriteString(sf.Name)
+	for _, f := range frames[site+1:] {
+		keep := IsUserFrame(f)
+		if kind == SiteLibrary {
+			keep = !IsNativeFrame(f)
+		}
+		if !keep {
+			continue
+		}
+		b.WriteString("|")
+		b.WriteString(baseName(f.File))
+		b.WriteString(":")
+		b.WriteString(f.Name)
+	}
+	return finishSignature(sig, b.String())
+}
+
+var noStackSignature = finishSignature(Signature{Site: NoStackSite, Kind: SiteNone}, "none")
+
+func finishSignature(s Signature, key string) Signature {
+	s.Key = key
+	s.Fingerprint = Fingerprint(key)
+	return s
+}
+
+// Fingerprint returns the first 12 hex digits of the SHA-1 of a signature
+// key.
+func Fingerprint(key string) string {
+	h := sha1.Sum([]byte(key))
+	return hex.EncodeToString(h[:6])
+}
+
+// StackSignature is SignatureOf for an interned stack of a snapshot.
+func StackSignature(st *ingest.Stacks, id ingest.StackID) Signature {
+	if id == ingest.NoStack {
+		return noStackSignature
+	}
+	return SignatureOf(st.StackFrames(id))
+}
+
+// isAllocatorPlumbing reports whether a C++ function name is part of every
+// allocation's stack (the unwinder, the caching allocator, tensor
+// creation), so it says nothing about the site.
+func isAllocatorPlumbing(name string) bool {
+	for _, p := range allocatorPlumbing {
+		if strings.Contains(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var allocatorPlumbing = []string{
+	"torch::unwind", "CapturedTraceback", "gather_with_cpp", "CUDACachingAllocator",
+	"c10::StorageImpl", "empty_generic", "empty_cuda", "empty_strided_cuda", "create_out",
+	"at::detail::", "c10::cuda::",
+}
+
+// signatureCache memoises signatures per stack of one snapshot, since
+// millions of blocks and trace entries share a few thousand stacks.
+type signatureCache struct {
+	st   *ingest.Stacks
+	sigs map[ingest.StackID]*Signature
+	none Signature
+}
+
+func newSignatureCache(st *ingest.Stacks) *signatureCache {
+	return &signatureCache{st: st, sigs: map[ingest.StackID]*Signature{}, none: noStackSignature}
+}
+
+func (c *signatureCache) get(id ingest.StackID) *Signature {
+	if id == ingest.NoStack {
+		return &c.none
+	}
+	if s, ok := c.sigs[id]; ok {
+		return s
+	}
+	s := StackSignature(c.st, id)
+	c.sigs[id] = &s
+	return &s
+}

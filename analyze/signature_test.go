@@ -1,0 +1,148 @@
+package analyze
+
+import (
+	"regexp"
+	"testing"
+
+	"gpureport/ingest"
+)
+
+func TestFrameClassification(t *testing.T) {
+	tests := []struct {
+		f                    ingest.Frame
+		native, library, usr bool
+	}{
+		{ingest.Frame{File: "/home/u/proj/train.py", Line: 57, Name: "step"}, false, false, true},
+		{ingest.Frame{File: "??", Line: 0, Name: "malloc"}, true, false, false},
+		{ingest.Frame{File: "", Line: 0, Name: "cfunction_call"}, true, false, false},
+		{ingest.Frame{File: "CUDACachingAllocator.cpp", Line: 0, Name: "malloc"}, true, false, false},
+		{ingest.Frame{File: "python_variable_methods.cpp", Line: 12, Name: "x"}, true, false, false},
+		{ingest.Frame{File: "/x/lib/python3.12/site-packages/torch/nn/modules/module.py", Line: 1750, Name: "_call_impl"}, false, true, false},
+		{ingest.Frame{File: "/usr/lib/python3/dist-packages/numpy/core.py", Line: 3, Name: "f"}, false, true, false},
+		{ingest.Frame{File: "/usr/lib/python3.11/threading.py", Line: 975, Name: "run"}, false, true, false},
+		{ingest.Frame{File: "/opt/conda/lib/python3.10/runpy.py", Line: 86, Name: "_run_code"}, false, true, false},
+		{ingest.Frame{File: `C:\Python311\Lib\runpy.py`, Line: 86, Name: "_run_code"}, false, true, false},
+		{ingest.Frame{File: "<frozen runpy>", Line: 88, Name: "_run_code"}, false, true, false},
+		{ingest.Frame{File: "/src/pytorch/torch/optim/adam.py", Line: 400, Name: "_single_tensor_adam"}, false, true, false},
+		{ingest.Frame{File: "/tmp/torchinductor_alice/ab/cabc.py", Line: 40, Name: "call"}, false, true, false},
+		{ingest.Frame{File: "<ipython-input-3-abc>", Line: 4, Name: "<module>"}, false, false, true},
+		{ingest.Frame{File: "/home/u/.venv/lib/python3.12/site-packages/mylib/x.py", Line: 4, Name: "f"}, false, true, false},
+		{ingest.Frame{File: `D:\work\proj\train.py`, Line: 9, Name: "main"}, false, false, true},
+	}
+	for _, tt := range tests {
+		if got := IsNativeFrame(tt.f); got != tt.native {
+			t.Errorf("IsNativeFrame(%+v) = %v", tt.f, got)
+		}
+		if !tt.native {
+			if got := IsLibraryFrame(tt.f); got != tt.library {
+				t.Errorf("IsLibraryFrame(%+v) = %v", tt.f, got)
+			}
+		}
+		if got := IsUserFrame(tt.f); got != tt.usr {
+			t.Errorf("IsUserFrame(%+v) = %v", tt.f, got)
+		}
+	}
+}
+
+func TestSignatureOf(t *testing.T) {
+	base := stackAt("model.py", 88, "forward")
+	sig := SignatureOf(base)
+	if sig.Site != "model.py:88" || sig.Function != "forward" || sig.Kind != SiteUser || sig.File != "/home/alice/proj/model.py" {
+		t.Fatalf("signature %+v", sig)
+	}
+	if !regexp.MustCompile(`^[0-9a-f]{12}$`).MatchString(sig.Fingerprint) {
+		t.Errorf("fingerprint %q is not 12 hex digits", sig.Fingerprint)
+	}
+
+	moved := stackAt("model.py", 88, "forward")
+	for i := range moved {
+		if IsUserFrame(moved[i]) {
+			moved[i].File = "/mnt/ci/checkout-77/" + baseName(moved[i].File)
+		}
+	}
+	outerEdit := stackAt("model.py", 88, "forward")
+	outerEdit[5].Line = 133 // main's line moved
+	siteEdit := stackAt("model.py", 89, "forward")
+	otherCaller := stackAt("model.py", 88, "forward")
+	otherCaller[5].Name = "evaluate"
+	libOnly := []ingest.Frame{cppFrame("malloc"), torchFrame("optim/adam.py", 400, "_single_tensor_adam"), torchFrame("optim/optimizer.py", 480, "wrapper")}
+	nativeOnly := []ingest.Frame{cppFrame("torch::unwind::unwind()"), cppFrame("at::native::relu"), cppFrame("torch::autograd::Engine::thread_main")}
+
+	tests := []struct {
+		name     string
+		frames   []ingest.Frame
+		same     bool
+		site     string
+		kind     SiteKind
+		function string
+	}{
+		{"other path prefix", moved, true, "model.py:88", SiteUser, "forward"},
+		{"outer frame line edited", outerEdit, true, "model.py:88", SiteUser, "forward"},
+		{"site line differs", siteEdit, false, "model.py:89", SiteUser, "forward"},
+		{"different caller", otherCaller, false, "model.py:88", SiteUser, "forward"},
+		{"library only", libOnly, false, "adam.py:400", SiteLibrary, "_single_tensor_adam"},
+		{"native only", nativeOnly, false, NativeSite, SiteNative, "at::native::relu"},
+		{"no frames", nil, false, NoStackSite, SiteNone, ""},
+	}
+	for _, tt := range tests {
+		s := SignatureOf(tt.frames)
+		if (s.Fingerprint == sig.Fingerprint) != tt.same {
+			t.Errorf("%s: fingerprint %s vs base %s, same=%v wanted", tt.name, s.Fingerprint, sig.Fingerprint, tt.same)
+		}
+		if s.Site != tt.site || s.Kind != tt.kind || s.Function != tt.function {
+			t.Errorf("%s: got site %q kind %q function %q", tt.name, s.Site, s.Kind, s.Function)
+		}
+	}
+}
+
+func TestGroupLiveAndDiff(t *testing.T) {
+	leak := stackAt("train.py", 57, "train_step")
+	act := stackAt("model.py", 88, "forward")
+	a := newSnap().
+		segment(0, live(4*mib, leak), live(2*mib, act), free(14*mib)).
+		segment(0, live(512, nil), free(2*mib-512)).
+		segment(1, live(8*mib, act)).
+		done()
+	b := newSnap().
+		segment(0, live(4*mib, leak), live(4*mib, leak), live(6*mib, leak), free(6*mib)).
+		segment(0, live(512, nil), free(2*mib-512)).
+		done()
+
+	ga := GroupLive(a, 0)
+	if len(ga) != 3 || ga[0].Site != "train.py:57" || ga[0].Bytes != 4*mib || ga[1].Site != "model.py:88" || ga[2].Site != NoStackSite {
+		t.Fatalf("groups of a: %+v", ga)
+	}
+	if g := GroupLive(a, 1); len(g) != 1 || g[0].Bytes != 8*mib {
+		t.Errorf("device 1 groups %+v", g)
+	}
+	gb := GroupLive(b, 0)
+	if gb[0].Blocks != 3 || gb[0].Bytes != 14*mib || len(gb[0].Stack) != len(leak) || !gb[0].User[3] || gb[0].User[2] {
+		t.Errorf("leak group of b: %+v", gb[0])
+	}
+
+	d := Diff(ga, gb)
+	want := []struct {
+		site   string
+		delta  int64
+		status DiffStatus
+	}{
+		{"train.py:57", 10 * mib, DiffGrown},
+		{"model.py:88", -2 * mib, DiffGone},
+		{NoStackSite, 0, DiffSame},
+	}
+	if len(d) != len(want) {
+		t.Fatalf("diff has %d entries: %+v", len(d), d)
+	}
+	for i, w := range want {
+		if d[i].Site != w.site || d[i].Delta != w.delta || d[i].Status != w.status {
+			t.Errorf("diff[%d] = %s %d %s, want %+v", i, d[i].Site, d[i].Delta, d[i].Status, w)
+		}
+	}
+	if d := Diff(nil, gb); d[0].Status != DiffNew {
+		t.Errorf("diff from nothing: %+v", d[0])
+	}
+	m := MergeGroups(GroupLive(a, 0), GroupLive(a, 1))
+	if m[0].Site != "model.py:88" || m[0].Bytes != 10*mib {
+		t.Errorf("merged %+v", m[0])
+	}
+}

@@ -1,0 +1,198 @@
+package analyze
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func near(a, b, tol float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b))
+}
+
+func TestDistributions(t *testing.T) {
+	tests := []struct {
+		name      string
+		got, want float64
+	}{
+		// Reference values from standard tables.
+		{"z 0.975", normalQuantile(0.975), 1.959963985},
+		{"z 0.5", normalQuantile(0.5), 0},
+		{"Phi(1.96)", normalCDF(1.96), 0.9750021},
+		{"t 0.975 df1", studentTQuantile(0.975, 1), 12.70620474},
+		{"t 0.975 df3", studentTQuantile(0.975, 3), 3.182446305},
+		{"t 0.975 df10", studentTQuantile(0.975, 10), 2.228138852},
+		{"t 0.975 df30", studentTQuantile(0.975, 30), 2.042272456},
+		{"t 0.025 df5", studentTQuantile(0.025, 5), -2.570581836},
+		{"tcdf 2 df4", studentTCDF(2, 4), 0.9419417},
+		{"tcdf -1 df2", studentTCDF(-1, 2), 0.2113249},
+		{"two-sided p z=1.96", twoSidedNormalP(1.959963985), 0.05},
+	}
+	for _, tt := range tests {
+		if !near(tt.got, tt.want, 1e-6) {
+			t.Errorf("%s = %.9g, want %.9g", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+func TestOLS(t *testing.T) {
+	tests := []struct {
+		name                       string
+		x, y                       []float64
+		slope, icpt, lo, hi, p, r2 float64
+	}{
+		// Worked by hand: RSS 2.4, σ² 0.8, Sxx 10, SE √0.08, t₀.₉₇₅(3) 3.182446.
+		{"textbook", []float64{1, 2, 3, 4, 5}, []float64{2, 4, 5, 4, 5}, 0.6, 2.2, 0.6 - 3.182446305*math.Sqrt(0.08), 0.6 + 3.182446305*math.Sqrt(0.08), 0.1240, 0.6},
+		{"perfect line", []float64{0, 1, 2, 3}, []float64{1, 3, 5, 7}, 2, 1, 2, 2, 0, 1},
+		{"flat", []float64{0, 1, 2, 3}, []float64{5, 5, 5, 5}, 0, 5, 0, 0, 1, 0},
+		{"too short", []float64{0, 1}, []float64{1, 2}, math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()},
+		{"equal x", []float64{1, 1, 1}, []float64{1, 2, 3}, math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()},
+	}
+	for _, tt := range tests {
+		f := OLS(tt.x, tt.y)
+		if !near(f.Slope, tt.slope, 1e-9) || !near(f.Intercept, tt.icpt, 1e-9) || !near(f.Lo, tt.lo, 1e-6) ||
+			!near(f.Hi, tt.hi, 1e-6) || !near(f.PValue, tt.p, 1e-3) || !near(f.R2, tt.r2, 1e-9) {
+			t.Errorf("%s: got %+v", tt.name, f)
+		}
+	}
+}
+
+func TestMannKendall(t *testing.T) {
+	tests := []struct {
+		name       string
+		y          []float64
+		s, varS, p float64
+	}{
+		// Var = n(n−1)(2n+5)/18 = 16.667; Z = 9/√16.667 = 2.2045.
+		{"rising", []float64{1, 2, 3, 4, 5}, 10, 300.0 / 18, 0.02749},
+		{"falling", []float64{5, 4, 3, 2, 1}, -10, 300.0 / 18, 0.02749},
+		// Two pairs of ties: Var = (300 − 2·18)/18; Z = 7/√14.667.
+		{"ties", []float64{1, 1, 2, 2, 3}, 8, 264.0 / 18, 0.06758},
+		{"constant", []float64{3, 3, 3, 3}, 0, 0, 1},
+		{"short", []float64{1, 2}, 0, 0, 1},
+	}
+	for _, tt := range tests {
+		r := MannKendall(tt.y)
+		if r.S != tt.s || !near(r.VarS, tt.varS, 1e-9) || !near(r.PValue, tt.p, 1e-3) {
+			t.Errorf("%s: got S=%v Var=%v p=%v, want %v %v %v", tt.name, r.S, r.VarS, r.PValue, tt.s, tt.varS, tt.p)
+		}
+	}
+}
+
+// TestMannKendallFalsePositiveRate checks the test's size: on pure noise
+// at α = 0.05 it must reject about 5% of the time (the normal
+// approximation with continuity correction is slightly conservative).
+func TestMannKendallFalsePositiveRate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const trials = 2000
+	for _, n := range []int{8, 20, 40} {
+		rejected := 0
+		y := make([]float64, n)
+		for range trials {
+			for i := range y {
+				y[i] = rng.NormFloat64()
+			}
+			if MannKendall(y).PValue < 0.05 {
+				rejected++
+			}
+		}
+		rate := float64(rejected) / trials
+		if rate < 0.025 || rate > 0.07 {
+			t.Errorf("n=%d: rejection rate %.3f on noise, want about 0.05", n, rate)
+		}
+	}
+}
+
+func TestStratifiedMannKendallSetsStepAside(t *testing.T) {
+	step := []float64{10, 11, 10, 9, 10, 12, 8, 10, 50, 51, 49, 50, 50, 52, 48, 50}
+	if p := MannKendall(step).PValue; p >= 0.05 {
+		t.Fatalf("plain MK p=%v: a step should look like a trend to plain MK", p)
+	}
+	c := FindStep(step, 1)
+	if c.Index != 8 {
+		t.Fatalf("step at %d, want 8", c.Index)
+	}
+	if p := StratifiedMannKendall(step[:c.Index], step[c.Index:]).PValue; p < 0.2 {
+		t.Errorf("stratified p=%v: a step with flat sides has no trend within them", p)
+	}
+	ramp := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	c = FindStep(ramp, 1)
+	if p := StratifiedMannKendall(ramp[:c.Index], ramp[c.Index:]).PValue; p >= 0.01 {
+		t.Errorf("stratified p=%v on a ramp split at %d: growth must remain", p, c.Index)
+	}
+}
+
+func TestTheilSen(t *testing.T) {
+	x := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	y := make([]float64, len(x))
+	for i := range x {
+		y[i] = 3*x[i] + 7
+	}
+	y[4] = 1000 // one wild snapshot
+	f := TheilSen(x, y)
+	if f.Slope != 3 || f.Intercept != 7 {
+		t.Errorf("slope %v intercept %v, want 3 and 7 despite the outlier", f.Slope, f.Intercept)
+	}
+	if !(f.Lo <= 3 && f.Hi >= 3) {
+		t.Errorf("interval [%v, %v] excludes 3", f.Lo, f.Hi)
+	}
+	if o := OLS(x, y); math.Abs(o.Slope-3) < 1 {
+		t.Errorf("OLS slope %v: the outlier should have moved least squares (test is meaningless otherwise)", o.Slope)
+	}
+	if f := TheilSen([]float64{1, 1}, []float64{1, 2}); !math.IsNaN(f.Slope) {
+		t.Errorf("equal x: slope %v, want NaN", f.Slope)
+	}
+}
+
+// TestTheilSenCoverage checks that Sen's 95% interval covers the true
+// slope about 95% of the time on noisy lines.
+func TestTheilSenCoverage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{10, 30} {
+		const trials = 800
+		covered := 0
+		x := make([]float64, n)
+		y := make([]float64, n)
+		for range trials {
+			for i := range x {
+				x[i] = float64(i * 10)
+				y[i] = 1e6 + 500*x[i] + 4e4*rng.NormFloat64()
+			}
+			f := TheilSen(x, y)
+			if f.Lo <= 500 && 500 <= f.Hi {
+				covered++
+			}
+		}
+		rate := float64(covered) / trials
+		if rate < 0.92 || rate > 0.99 {
+			t.Errorf("n=%d: coverage %.3f, want about 0.95", n, rate)
+		}
+	}
+}
+
+func TestSegmentsAndDrops(t *testing.T) {
+	y := []float64{0, 0, 0, 5, 5, 5, 5, 9, 9, 9}
+	cuts := Segments(y, 1, 1)
+	if len(cuts) != 2 || cuts[0] != 3 || cuts[1] != 7 {
+		t.Errorf("cuts %v, want [3 7]", cuts)
+	}
+	if c := Segments([]float64{1, 1, 1, 1}, 1, 1); len(c) != 0 {
+		t.Errorf("constant series cut at %v", c)
+	}
+	if d := Drops([]float64{1, 5, 2, 6, 6, 1}, 0.5); d != 2 {
+		t.Errorf("drops %d, want 2", d)
+	}
+	env := TroughEnvelope([]float64{5, 1, 6, 2, 7, 3}, 2)
+	want := []float64{1, 1, 2, 2, 3}
+	for i := range want {
+		if env[i] != want[i] {
+			t.Fatalf("envelope %v, want %v", env, want)
+		}
+	}
+	if s := noiseScale([]float64{0, 1, 2, 3, 4, 5}); s != 0 {
+		t.Errorf("noise of a clean line %v, want 0", s)
+	}
+}

@@ -1,0 +1,389 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+)
+
+// The trend verdict of a memory series.
+//
+// A series is called growing only when all of these hold:
+//
+//  1. Enough data: at least MinPoints points (TrendRules.MinPoints).
+//     Fewer points cannot make Mann-Kendall significant at useful levels
+//     (n = 5 strictly rising points give p ≈ 0.03).
+//  2. Statistical support: the Mann-Kendall test rejects "no trend" at
+//     Alpha, and Sen's 95% interval of the Theil-Sen slope lies above 0.
+//  3. Not one step: once the best single change in level is set aside
+//     (FindStep), growth remains within the two sides (stratified
+//     Mann-Kendall at StepAlpha). A buffer allocated once, the optimizer
+//     state created at the first step and a warm-up jump are one step each;
+//     a leak keeps adding.
+//  4. Persistence (the minimum-duration rule): the series still rises in
+//     the second half of the fitted range, by at least PersistShare of the
+//     growth the fit predicts there. A warm-up ramp that flattened out
+//     fails; a leak that keeps going passes.
+//  5. Practical size (the minimum-effect rule): the fitted growth over the
+//     fitted range is at least MinGrowthBytes and at least MinGrowthShare
+//     of the reference level (the device's steady allocated memory), so a
+//     few KiB of statistically perfect growth are not a leak worth
+//     reporting.
+//
+// Phase noise. When snapshots land at different phases of a training step
+// (mid-forward with activations alive, or after backward), the series is a
+// persistent floor plus non-negative excursions. A series that falls
+// between snapshots more than once is fitted on its trough envelope
+// (TroughEnvelope, window 2 or 3): the floor a leak raises. A series that
+// never falls (a pure accumulation) is fitted as is.
+//
+// Warm-up. When the best step lies in the first third of the series and
+// the rest still grows, the fit starts after it (FitFrom), so the jump
+// does not inflate the slope.
+
+// TrendRules are the thresholds of a trend verdict.
+type TrendRules struct {
+	// Alpha is the Mann-Kendall significance level.
+	Alpha float64
+	// StepAlpha is the significance level of growth beyond the best step.
+	StepAlpha float64
+	// MinPoints is the fewest points a verdict needs.
+	MinPoints int
+	// MinGrowthBytes is the smallest fitted growth over the fitted range
+	// that counts, in bytes.
+	MinGrowthBytes float64
+	// MinGrowthShare is the smallest fitted growth as a share of
+	// RefLevel.
+	MinGrowthShare float64
+	// RefLevel is the level growth is compared with, in bytes; 0 means
+	// the series' own median.
+	RefLevel float64
+	// PersistShare is the share of the expected second-half rise that
+	// must be observed.
+	PersistShare float64
+	// NoEnvelope disables fitting on the trough envelope.
+	NoEnvelope bool
+}
+
+// Default thresholds (see the rules above for what each protects against).
+const (
+	// DefaultAlpha: 1% keeps the false-alarm rate of a single device
+	// series low; MK's normal approximation is slightly conservative at
+	// small n.
+	DefaultAlpha = 0.01
+	// DefaultSuspectAlpha: stack groups are many (tens to hundreds per
+	// device), so each group's test is held to 0.1%, a Bonferroni-style
+	// correction for about ten effectively independent noisy groups.
+	DefaultSuspectAlpha = 0.001
+	// DefaultStepAlpha: the beyond-one-step test only has to show that
+	// growth is not all in one jump; 5% is enough once the overall trend
+	// is already significant.
+	DefaultStepAlpha = 0.05
+	// DefaultMinPoints: 5 points is the smallest n at which a perfectly
+	// monotone series reaches p < 0.05 under Mann-Kendall.
+	DefaultMinPoints = 5
+	// DefaultMinGrowthBytes: 8 MiB, four 2 MiB small-pool segments; below
+	// that a leak would not matter on any GPU in use.
+	DefaultMinGrowthBytes = 8 << 20
+	// DefaultMinGrowthShare: growth over the run of at least 0.5% of the
+	// steady allocated level; a smaller leak needs over 200 runs' lengths to
+	// double the memory.
+	DefaultMinGrowthShare = 0.005
+	// DefaultPersistShare: after a warm-up prefix (at most a third of the
+	// points) the rest must show at least a quarter of the rise steady
+	// growth would give it.
+	DefaultPersistShare = 0.25
+	// stepPatternShare: a flat series is described as a step when one
+	// level change explains at least 80% of its variance (a description
+	// only; it decides nothing).
+	stepPatternShare = 0.8
+	// DefaultHorizon: projections beyond 10 times the run's length are
+	// reported as "not within 10× the run's length".
+	DefaultHorizon = 10
+)
+
+// DefaultTrendRules returns the rules for a device series.
+func DefaultTrendRules() TrendRules {
+	return TrendRules{
+		Alpha:          DefaultAlpha,
+		StepAlpha:      DefaultStepAlpha,
+		MinPoints:      DefaultMinPoints,
+		MinGrowthBytes: DefaultMinGrowthBytes,
+		MinGrowthShare: DefaultMinGrowthShare,
+		PersistShare:   DefaultPersistShare,
+	}
+}
+
+// FitTrend fits y against x (in order) under rules r and returns the
+// trend with its verdict. metric and per label it ("allocated_bytes",
+// "step").
+func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
+	n := min(len(x), len(y))
+	t := Trend{Metric: metric, Per: per, N: n, Method: "Theil-Sen", ChangePoint: -1, StepPValue: 1,
+		Slope: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Intercept: math.NaN(), PValue: 1, R2: math.NaN()}
+	if n == 0 {
+		t.Verdict, t.Pattern, t.Reason = VerdictInsufficient, "too few points", "no points"
+		return t
+	}
+	x, y = x[:n], y[:n]
+	fx, fy := x, y
+	// Phase noise: fit the floor.
+	idx := make([]int, n) // fitted point -> original index
+	for i := range idx {
+		idx[i] = i
+	}
+	if !r.NoEnvelope && n >= 2*r.MinPoints-2 && Drops(y, dropTolerance(y)) >= 2 {
+		w := 2
+		if n >= 16 {
+			w = 3
+		}
+		idx = FloorPoints(x, y, w, dropTolerance(y))
+		fx, fy = pick(x, idx), pick(y, idx)
+		t.Method = fmt.Sprintf("Theil-Sen on the trough floor (%d of %d points)", len(idx), n)
+	}
+	t.fit(fx, fy)
+	t.FitX0, t.FitX1 = fx[0], fx[len(fx)-1]
+	t.Level = median(fy)
+	t.Growth = t.Slope * (t.FitX1 - t.FitX0)
+	if len(fy) < r.MinPoints || n < r.MinPoints {
+		t.Verdict, t.Pattern = VerdictInsufficient, "too few points"
+		t.Reason = fmt.Sprintf("%d points; a trend verdict needs at least %d", n, r.MinPoints)
+		return t
+	}
+	mk := MannKendall(fy)
+	t.PValue = mk.PValue
+	ref := r.RefLevel
+	if ref <= 0 {
+		ref = math.Abs(t.Level)
+	}
+	minGrowth := math.Max(r.MinGrowthBytes, r.MinGrowthShare*ref)
+
+	if mk.PValue >= r.Alpha || !(t.Lo > 0 || t.Hi < 0) {
+		t.Verdict = VerdictFlat
+		t.Pattern = "flat"
+		if c := FindStep(fy, 1); c.Index > 0 && c.Explained >= stepPatternShare && c.Jump() > 0 {
+			t.Pattern, t.ChangePoint = "one-time step", c.Index
+			if c.Index <= len(fy)/3 {
+				t.Pattern = "warm-up then flat"
+			}
+		} else if Drops(y, dropTolerance(y)) >= 2 {
+			t.Pattern = "noisy, no trend"
+		}
+		t.Reason = fmt.Sprintf("no significant trend (Mann-Kendall p = %.3g, slope interval [%.4g, %.4g] includes 0)", mk.PValue, t.Lo, t.Hi)
+		if mk.PValue < r.Alpha {
+			t.Reason = fmt.Sprintf("Mann-Kendall p = %.3g but the slope interval [%.4g, %.4g] includes 0", mk.PValue, t.Lo, t.Hi)
+		}
+		return t
+	}
+	if t.Slope < 0 || t.Hi < 0 {
+		t.Verdict, t.Pattern = VerdictShrinking, "decreasing"
+		t.Reason = fmt.Sprintf("falls by %.4g per %s (95%% interval [%.4g, %.4g], Mann-Kendall p = %.3g)", -t.Slope, per, -t.Hi, -t.Lo, mk.PValue)
+		return t
+	}
+
+	// Rule 5, early: a rise too small to matter needs no further test.
+	if t.Growth < minGrowth {
+		t.Verdict, t.Pattern = VerdictFlat, "flat"
+		t.Reason = fmt.Sprintf("grows %.4g over the fitted range, below the %.4g a leak must reach to matter", t.Growth, minGrowth)
+		return t
+	}
+
+	// Rule 3: growth beyond one step. The step explains the rise unless
+	// growth remains on the two sides of it, both significant (stratified
+	// Mann-Kendall at StepAlpha) and large enough to matter: the slope of
+	// pairs within the sides (a stratified Theil-Sen slope) over the
+	// fitted span must reach the minimum growth. Noise within flat sides
+	// can pass the first test by chance, never the second.
+	c := FindStep(fy, 1)
+	if c.Index > 0 {
+		sm := StratifiedMannKendall(fy[:c.Index], fy[c.Index:])
+		t.StepPValue = sm.PValue
+		within := withinSlope(fx, fy, c.Index) * (fx[len(fx)-1] - fx[0])
+		if sm.PValue >= r.StepAlpha || sm.S <= 0 || !(within >= minGrowth) {
+			t.ChangePoint = idx[c.Index]
+			t.Verdict = VerdictFlat
+			t.Pattern = "one-time step"
+			if c.Index <= len(fy)/3 {
+				t.Pattern = "warm-up then flat"
+			}
+			t.Reason = fmt.Sprintf("one level change of %.4g at point %d explains the rise (no trend on either side: p = %.3g)", c.Jump(), t.ChangePoint, sm.PValue)
+			return t
+		}
+		// Warm-up: refit after an early step when the rest still grows.
+		if c.Index <= len(fy)/3 && c.Jump() > 0 && len(fy)-c.Index >= r.MinPoints {
+			rest := MannKendall(fy[c.Index:])
+			if rest.PValue < r.Alpha {
+				t.FitFrom = idx[c.Index]
+				t.ChangePoint = idx[c.Index]
+				fx, fy, idx = fx[c.Index:], fy[c.Index:], idx[c.Index:]
+				t.fit(fx, fy)
+				t.PValue = rest.PValue
+				t.FitX0, t.FitX1 = fx[0], fx[len(fx)-1]
+				t.Level = median(fy)
+				t.Growth = t.Slope * (t.FitX1 - t.FitX0)
+			}
+		}
+	}
+	if !(t.Lo > 0) {
+		t.Verdict, t.Pattern = VerdictFlat, "flat"
+		t.Reason = fmt.Sprintf("after warm-up the slope interval [%.4g, %.4g] includes 0", t.Lo, t.Hi)
+		return t
+	}
+
+	// Rule 4: persistence. If, after some prefix of at most a third of the
+	// points, the rest rises by less than PersistShare of what steady
+	// growth would give it, the rise was a warm-up (a ramp, or a few early
+	// jumps) that has ended. Rises are measured robustly (tailRise) and
+	// scaled by x span, so a straight line scores 1.
+	if span := fx[len(fx)-1] - fx[0]; span > 0 {
+		total := tailRise(fy)
+		for w := 1; w <= len(fy)/3 && len(fy)-w >= 3; w++ {
+			expected := total * (fx[len(fx)-1] - fx[w]) / span
+			if observed := tailRise(fy[w:]); expected > 0 && observed < r.PersistShare*expected {
+				t.Verdict, t.Pattern = VerdictFlat, "warm-up then flat"
+				t.ChangePoint = idx[w]
+				t.Reason = fmt.Sprintf("growth stopped after point %d: the rest rose %.4g where steady growth gives %.4g", idx[w], observed, expected)
+				return t
+			}
+		}
+	}
+
+	// Rule 5: practical size (again, after a warm-up refit).
+	if t.Growth < minGrowth {
+		t.Verdict, t.Pattern = VerdictFlat, "flat"
+		t.Reason = fmt.Sprintf("grows %.4g over the fitted range, below the %.4g a leak must reach to matter", t.Growth, minGrowth)
+		return t
+	}
+	t.Verdict = VerdictGrowing
+	t.Pattern = "steady growth"
+	if cuts := Segments(fy, 1, segmentPenalty(fy)); len(cuts) >= 2 && Drops(fy, dropTolerance(fy)) == 0 && bursty(fy, cuts) {
+		t.Pattern = "growth in bursts"
+	}
+	t.Reason = fmt.Sprintf("grows %.4g per %s (95%% interval [%.4g, %.4g], Mann-Kendall p = %.2g), %.4g over the fitted range",
+		t.Slope, per, t.Lo, t.Hi, t.PValue, t.Growth)
+	return t
+}
+
+// pick returns v at the indexes idx.
+func pick(v []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for i, j := range idx {
+		out[i] = v[j]
+	}
+	return out
+}
+
+// fit sets the Theil-Sen line and OLS R² from the points.
+func (t *Trend) fit(x, y []float64) {
+	ts := TheilSen(x, y)
+	t.Slope, t.Lo, t.Hi, t.Intercept = ts.Slope, ts.Lo, ts.Hi, ts.Intercept
+	t.N = len(x)
+	t.R2 = OLS(x, y).R2
+}
+
+// withinSlope is the median slope of the pairs of points on the same
+// side of split k: the Theil-Sen slope with the step at k set aside.
+func withinSlope(x, y []float64, k int) float64 {
+	var slopes []float64
+	for _, r := range [][2]int{{0, k}, {k, len(y)}} {
+		for i := r[0]; i < r[1]; i++ {
+			for j := i + 1; j < r[1]; j++ {
+				if dx := x[j] - x[i]; dx != 0 {
+					slopes = append(slopes, (y[j]-y[i])/dx)
+				}
+			}
+		}
+	}
+	return median(slopes)
+}
+
+// tailRise is the robust rise of a series: the median of its last third
+// minus the median of its first third (at least one point each).
+func tailRise(y []float64) float64 {
+	k := max(1, len(y)/3)
+	return median(y[len(y)-k:]) - median(y[:k])
+}
+
+// windowMid is the mean x of each window of w points, matching
+// TroughEnvelope's output.
+func windowMid(x []float64, w int) []float64 {
+	if w <= 1 || len(x) < w {
+		return x
+	}
+	out := make([]float64, len(x)-w+1)
+	for i := range out {
+		var s float64
+		for _, v := range x[i : i+w] {
+			s += v
+		}
+		out[i] = s / float64(w)
+	}
+	return out
+}
+
+// dropTolerance is the smallest fall that counts as one: 0.1% of the
+// series' largest magnitude, and at least 4 KiB, so allocator rounding
+// and tiny scalars do not count as a phase.
+func dropTolerance(y []float64) float64 {
+	var m float64
+	for _, v := range y {
+		m = math.Max(m, math.Abs(v))
+	}
+	return math.Max(4096, 0.001*m)
+}
+
+// segmentPenalty is the BIC-style penalty for Segments: 2·σ²·ln n, with σ
+// the noise scale from first differences, at least a tiny positive floor
+// so a noise-free staircase is split at every stair.
+func segmentPenalty(y []float64) float64 {
+	s := noiseScale(y)
+	p := 2 * s * s * math.Log(float64(len(y)))
+	return math.Max(p, 1)
+}
+
+// bursty reports whether the growth of y comes in a few jumps separated
+// by flat stretches: some stretch between cuts lasts at least 2 points.
+func bursty(y []float64, cuts []int) bool {
+	prev := 0
+	for _, c := range append(cuts, len(y)) {
+		if c-prev >= 3 {
+			return true
+		}
+		prev = c
+	}
+	return false
+}
+
+// Project forecasts when a growing trend reaches limit (bytes): the x
+// where the fitted line, anchored at the last fitted point, crosses it,
+// with an interval from the slope's interval. lastX is the last point's x,
+// span the run's length on the axis (for the horizon), hoursPerX the
+// wall-clock pace (hours per step, or 1 on an hours axis; 0 when unknown).
+func Project(t *Trend, limit float64, lastX, span, hoursPerX, horizon float64) *Projection {
+	if t.Verdict != VerdictGrowing || !(t.Slope > 0) || limit <= 0 {
+		return nil
+	}
+	if horizon <= 0 {
+		horizon = DefaultHorizon
+	}
+	now := t.Intercept + t.Slope*lastX
+	p := &Projection{Capacity: int64(limit), Horizon: horizon}
+	left := limit - now
+	if left <= 0 {
+		p.X, p.XLo, p.XHi = lastX, lastX, lastX
+		return p
+	}
+	p.Remaining = left / t.Slope
+	p.RemainingLo = left / t.Hi
+	p.RemainingHi = math.Inf(1)
+	if t.Lo > 0 {
+		p.RemainingHi = left / t.Lo
+	}
+	p.X, p.XLo, p.XHi = lastX+p.Remaining, lastX+p.RemainingLo, lastX+p.RemainingHi
+	if hoursPerX > 0 {
+		p.Hours, p.HoursLo, p.HoursHi = p.Remaining*hoursPerX, p.RemainingLo*hoursPerX, p.RemainingHi*hoursPerX
+	}
+	if span > 0 && p.Remaining > horizon*span {
+		p.Beyond = true
+	}
+	return p
+}

@@ -1,0 +1,503 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/pprof/profile"
+
+	"gpureport/ingest/ingesttest"
+	"gpureport/report"
+)
+
+// tinySnapshot returns the bytes of a small real snapshot pickle (read in
+// place from the shared real test data).
+func tinySnapshot(t testing.TB) []byte {
+	t.Helper()
+	files := ingesttest.RealFiles(t, "snapshots", "tiny_2dev_expandable_maxsplit128.pickle")
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// writeFiles creates files (path -> content) under dir.
+func writeFiles(t testing.TB, dir string, files map[string][]byte) {
+	t.Helper()
+	for p, b := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestFindRunDirs(t *testing.T) {
+	snap := []byte("\x80\x04\x95 fake pickle head")
+	root := t.TempDir()
+	writeFiles(t, root, map[string][]byte{
+		"a/snapshot_1.pickle":                snap,
+		"a/deeper/snapshot_2.pickle":         snap, // belongs to run a
+		"b/rank0/snapshot_1.pickle":          snap, // rank folder: b is the run
+		"b/rank1/snapshot_1.pickle":          snap,
+		"c/sub/snap.pkl":                     snap, // c is not a run, c/sub is
+		"c/readme.txt":                       []byte("hello"),
+		".hidden/snapshot.pickle":            snap,
+		"d/gpureport/snapshot.pickle":        snap, // report folder
+		"e/notes.pickle":                     []byte("not a pickle"),
+		"f/checkpoints/rank_2/x/deep.pickle": snap, // rank folder too deep: x is the run
+		"gpureport-overview/index.html":      []byte("<html>"),
+	})
+	runs, err := findRunDirs([]string{root}, []string{filepath.Join(root, "gpureport-overview")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range runs {
+		got = append(got, r.Rel)
+	}
+	want := []string{"a", "b", "c/sub", "f/checkpoints/rank_2/x"}
+	if !slices.Equal(got, want) {
+		t.Errorf("runs %q, want %q", got, want)
+	}
+	// A root that is itself a run is one run.
+	runs, err = findRunDirs([]string{filepath.Join(root, "a")}, nil)
+	if err != nil || len(runs) != 1 || runs[0].Rel != "." {
+		t.Errorf("root run: %+v, %v", runs, err)
+	}
+	if _, err := findRunDirs([]string{filepath.Join(root, "missing")}, nil); err == nil {
+		t.Error("missing root: no error")
+	}
+}
+
+func TestShard(t *testing.T) {
+	tests := []struct {
+		in   string
+		want shard
+		bad  bool
+	}{
+		{"", shard{0, 1}, false},
+		{"0/8", shard{0, 8}, false},
+		{"7/8", shard{7, 8}, false},
+		{" 3 / 4 ", shard{3, 4}, false},
+		{"8/8", shard{}, true},
+		{"-1/8", shard{}, true},
+		{"1/0", shard{}, true},
+		{"1", shard{}, true},
+		{"a/b", shard{}, true},
+	}
+	for _, tt := range tests {
+		got, err := parseShard(tt.in)
+		if (err != nil) != tt.bad || got != tt.want {
+			t.Errorf("parseShard(%q) = %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.bad)
+		}
+	}
+	// Every run lands in exactly one shard, and the split is fixed (FNV-1a
+	// of the relative path), so machines agree.
+	counts := make([]int, 4)
+	for i := 0; i < 1000; i++ {
+		rel := fmt.Sprintf("exp%d/run%d", i%7, i)
+		n := 0
+		for s := 0; s < 4; s++ {
+			if (shard{s, 4}).has(rel) {
+				n++
+				counts[s]++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%s is in %d shards", rel, n)
+		}
+	}
+	for s, c := range counts {
+		if c < 200 || c > 300 {
+			t.Errorf("shard %d/4 has %d of 1000 runs: uneven split", s, c)
+		}
+	}
+	if !(shard{1, 4}).has("exp/run1") || (shard{0, 4}).has("exp/run1") {
+		t.Error("the split of exp/run1 changed: shards of a running job array would disagree")
+	}
+}
+
+func TestLock(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	release, err := acquireLock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acquireLock(dir); !errors.Is(err, errLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Errorf("second lock: %v; want errLocked naming this pid", err)
+	}
+	release()
+	release2, err := acquireLock(dir)
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	release2()
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("the folder the lock created is left behind")
+	}
+	os.MkdirAll(dir, 0o755)
+
+	// A lock left by a process that is gone is stale and taken over.
+	host, _ := os.Hostname()
+	dead := deadPID(t)
+	if err := os.WriteFile(filepath.Join(dir, lockName), fmt.Appendf(nil, "%d %s 2025-01-01T00:00:00Z\n", dead, host), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	release3, err := acquireLock(dir)
+	if err != nil {
+		t.Fatalf("stale lock not taken over: %v", err)
+	}
+	release3()
+
+	// A fresh lock from another host is respected; an old one is stale.
+	lp := filepath.Join(dir, lockName)
+	if err := os.WriteFile(lp, []byte("1 other-host 2025-01-01T00:00:00Z\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acquireLock(dir); !errors.Is(err, errLocked) {
+		t.Errorf("fresh foreign lock: %v, want errLocked", err)
+	}
+	old := time.Now().Add(-staleLockAge - time.Hour)
+	os.Chtimes(lp, old, old)
+	release4, err := acquireLock(dir)
+	if err != nil {
+		t.Fatalf("old foreign lock not taken over: %v", err)
+	}
+	release4()
+}
+
+// deadPID returns a pid with no process behind it.
+func deadPID(t *testing.T) int {
+	for pid := 4_000_000; pid > 3_000_000; pid -= 9973 {
+		if !processAlive(pid) {
+			return pid
+		}
+	}
+	t.Skip("no free pid found")
+	return 0
+}
+
+func TestManifest(t *testing.T) {
+	run := t.TempDir()
+	writeFiles(t, run, map[string][]byte{
+		"snap_1.pickle":        []byte("a"),
+		"rank0/snap_2.pickle":  []byte("bb"),
+		"gpureport/index.html": []byte("report"),
+		".cache/x":             []byte("hidden"),
+	})
+	out := filepath.Join(run, "gpureport")
+	m1, err := scanManifest(run, out, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range m1.Files {
+		paths = append(paths, f.Path)
+	}
+	if !slices.Equal(paths, []string{"rank0/snap_2.pickle", "snap_1.pickle"}) {
+		t.Errorf("manifest files %q", paths)
+	}
+	if err := writeManifest(out, m1); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := scanManifest(run, out, "k")
+	if !again.equal(readManifest(out)) {
+		t.Error("unchanged run reads as changed")
+	}
+	// Writing the report does not change the inputs.
+	writeFiles(t, run, map[string][]byte{"gpureport/summary.json": []byte("{}")})
+	if again, _ := scanManifest(run, out, "k"); !again.equal(m1) {
+		t.Error("a report file counted as input")
+	}
+	changes := []func(){
+		func() { writeFiles(t, run, map[string][]byte{"snap_3.pickle": []byte("c")}) },
+		func() { writeFiles(t, run, map[string][]byte{"snap_1.pickle": []byte("longer")}) },
+		func() {
+			later := time.Now().Add(time.Hour)
+			os.Chtimes(filepath.Join(run, "rank0", "snap_2.pickle"), later, later)
+		},
+		func() { os.Remove(filepath.Join(run, "snap_3.pickle")) },
+	}
+	prev := m1
+	for i, change := range changes {
+		change()
+		cur, _ := scanManifest(run, out, "k")
+		if cur.equal(prev) {
+			t.Errorf("change %d not detected", i)
+		}
+		prev = cur
+	}
+	if cur, _ := scanManifest(run, out, "other"); cur.equal(prev) {
+		t.Error("an options change not detected")
+	}
+}
+
+// batchRoot makes a root with n runs of two snapshots each.
+func batchRoot(t testing.TB, n int) string {
+	t.Helper()
+	snap := tinySnapshot(t)
+	root := t.TempDir()
+	files := map[string][]byte{}
+	for i := 0; i < n; i++ {
+		files[fmt.Sprintf("exp%d/run%02d/snapshot_step_100.pickle", i%3, i)] = snap
+		files[fmt.Sprintf("exp%d/run%02d/snapshot_step_200.pickle", i%3, i)] = snap
+	}
+	writeFiles(t, root, files)
+	return root
+}
+
+func runTB(t testing.TB, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestBatch(t *testing.T) {
+	root := batchRoot(t, 4)
+	overview := filepath.Join(t.TempDir(), "overview")
+	code, out, errs := runTB(t, "--batch", "-q", "-o", overview, root)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(out, "4 runs (4 reported, 0 unchanged") {
+		t.Errorf("first pass: %s", out)
+	}
+	page, err := os.ReadFile(filepath.Join(overview, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(page), `/gpureport/index.html">`); n != 4 {
+		t.Errorf("overview links %d reports, want 4", n)
+	}
+	report0 := filepath.Join(root, "exp0", "run00", "gpureport")
+	st0, err := os.Stat(filepath.Join(report0, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Second pass: nothing changed, nothing is rewritten.
+	code, out, _ = runTB(t, "--batch", "-q", "-o", overview, root)
+	if code != exitOK || !strings.Contains(out, "4 runs (0 reported, 4 unchanged") {
+		t.Errorf("second pass: exit %d, %s", code, out)
+	}
+	if st, _ := os.Stat(filepath.Join(report0, "index.html")); !st.ModTime().Equal(st0.ModTime()) {
+		t.Error("an unchanged run's report was rewritten")
+	}
+
+	// A new snapshot in one run: only that run is reported again.
+	writeFiles(t, root, map[string][]byte{"exp1/run01/snapshot_step_300.pickle": tinySnapshot(t)})
+	code, out, _ = runTB(t, "--batch", "-q", "-o", overview, root)
+	if code != exitOK || !strings.Contains(out, "4 runs (1 reported, 3 unchanged") {
+		t.Errorf("third pass: exit %d, %s", code, out)
+	}
+
+	// --fail-on reads unchanged runs' verdicts from their summary.json;
+	// a fingerprint seen for the first time is marked new, then not.
+	plantLeak(t, filepath.Join(report0, report.SummaryFile), "f00dfeed12345678")
+	code, _, errs = runTB(t, "--batch", "-q", "--fail-on", "leak", "-o", overview, root)
+	if code != exitFailOn || !strings.Contains(errs, "run00 (leak)") {
+		t.Errorf("fail-on: exit %d, stderr %s", code, errs)
+	}
+	page, _ = os.ReadFile(filepath.Join(overview, "index.html"))
+	if !strings.Contains(string(page), `<span class="tag new">new</span>`) {
+		t.Error("a first-seen fingerprint is not marked new")
+	}
+	if i, j := strings.Index(string(page), "run00"), strings.Index(string(page), "run01"); i < 0 || j < 0 || i > j {
+		t.Error("the leaking run is not ranked first")
+	}
+	runTB(t, "--batch", "-q", "-o", overview, root)
+	page, _ = os.ReadFile(filepath.Join(overview, "index.html"))
+	if strings.Contains(string(page), `<span class="tag new">new</span>`) {
+		t.Error("a fingerprint from the previous batch is still marked new")
+	}
+}
+
+// plantLeak rewrites a summary.json as if the analysis had found a leak.
+func plantLeak(t *testing.T, path, fp string) {
+	t.Helper()
+	s, err := report.ReadSummary(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := 1e6
+	s.Verdict.Leak, s.Verdict.Severity, s.Verdict.Headline = true, "critical", "Memory leak"
+	s.Verdict.LeakSuspects = []report.SummarySuspect{{Site: "train.py:57", Function: "train_step", Fingerprint: fp, GrowthBytesPerStep: &g}}
+	b, _ := json.Marshal(s)
+	// Keep the size and time the manifest does not look at: only inputs
+	// count, and this is an output.
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBatchShards(t *testing.T) {
+	root := batchRoot(t, 6)
+	overview := filepath.Join(t.TempDir(), "overview")
+	total := 0
+	for i := 0; i < 3; i++ {
+		code, out, errs := runTB(t, "--batch", "-q", "--shard", fmt.Sprintf("%d/3", i), "-o", overview, root)
+		if code != exitOK && code != exitNothingUsable {
+			t.Fatalf("shard %d: exit %d\n%s\n%s", i, code, out, errs)
+		}
+		var n int
+		fmt.Sscanf(out[strings.Index(out, ": ")+2:], "%d runs", &n)
+		total += n
+	}
+	if total != 6 {
+		t.Errorf("shards reported %d runs in all, want 6", total)
+	}
+	page, _ := os.ReadFile(filepath.Join(overview, "index.html"))
+	if n := strings.Count(string(page), `/gpureport/index.html">`); n != 6 {
+		t.Errorf("merged overview links %d reports, want 6", n)
+	}
+	if !strings.Contains(string(page), "2/3") {
+		t.Error("overview does not list the shards")
+	}
+}
+
+func TestBatchLockedRun(t *testing.T) {
+	root := batchRoot(t, 2)
+	out := filepath.Join(root, "exp0", "run00", "gpureport")
+	release, err := acquireLock(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	code, stdout, _ := runTB(t, "--batch", "-q", "-o", filepath.Join(t.TempDir(), "ov"), root)
+	if code != exitOK || !strings.Contains(stdout, "1 reported") || !strings.Contains(stdout, "1 locked") {
+		t.Errorf("exit %d, %s", code, stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err == nil {
+		t.Error("a locked run's report was written")
+	}
+}
+
+func TestSingleRunLocked(t *testing.T) {
+	root := batchRoot(t, 1)
+	runDir := filepath.Join(root, "exp0", "run00")
+	release, err := acquireLock(filepath.Join(runDir, "gpureport"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if code, _, errs := runTB(t, "-q", runDir); code != exitLocked || !strings.Contains(errs, "locked") {
+		t.Errorf("exit %d, %s; want %d", code, errs, exitLocked)
+	}
+}
+
+// BenchmarkBatchUnchanged re-checks 100 unchanged runs of 20 files each:
+// the nightly cron's cost when nothing happened.
+func BenchmarkBatchUnchanged(b *testing.B) {
+	snap := tinySnapshot(b)
+	root := b.TempDir()
+	files := map[string][]byte{}
+	for i := 0; i < 100; i++ {
+		for k := 0; k < 20; k++ {
+			files[fmt.Sprintf("exp%d/run%03d/rank%d/snapshot_step_%d.pickle", i%10, i, k%2, k)] = snap
+		}
+	}
+	writeFiles(b, root, files)
+	overview := filepath.Join(b.TempDir(), "ov")
+	if code, out, errs := runTB(b, "--batch", "-q", "-o", overview, root); code != exitOK {
+		b.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		code, out, _ := runTB(b, "--batch", "-q", "-o", overview, root)
+		if code != exitOK || !strings.Contains(out, "100 unchanged") {
+			b.Fatalf("exit %d: %s", code, out)
+		}
+	}
+}
+
+func TestSingleRunPprof(t *testing.T) {
+	root := batchRoot(t, 1)
+	prof := filepath.Join(t.TempDir(), "leaks.pb.gz")
+	code, out, errs := runTB(t, "-q", "--pprof", prof, filepath.Join(root, "exp0", "run00"))
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	f, err := os.Open(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.DefaultSampleType != "growth_bytes" || len(p.SampleType) != 1+2 {
+		t.Errorf("sample types %d, default %q; want growth and one per snapshot", len(p.SampleType), p.DefaultSampleType)
+	}
+}
+
+func TestDiffCommand(t *testing.T) {
+	files := ingesttest.RealFiles(t, "snapshots", "cs336_ctx128_forward.pickle", "cs336_ctx512_forward.pickle")
+	if len(files) != 2 {
+		t.Skipf("want the two cs336 forward snapshots, found %d", len(files))
+	}
+	out := filepath.Join(t.TempDir(), "diff")
+	code, stdout, errs := runTB(t, "diff", "-q", "-o", out, files[0], files[1])
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, errs)
+	}
+	// ctx 128 -> 512: attention memory grows, nothing appears or vanishes.
+	if !strings.Contains(stdout, "0 new, 0 gone") || !strings.Contains(stdout, "grown ") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	for _, n := range []string{"index.html", "report.xlsx", "summary.json", "summary.md"} {
+		if _, err := os.Stat(filepath.Join(out, n)); err != nil {
+			t.Error(err)
+		}
+	}
+	// The same file on both sides: nothing changed.
+	code, stdout, _ = runTB(t, "diff", "-q", "--no-report", files[0], files[0])
+	if code != exitOK || !strings.Contains(stdout, "no signature changed") {
+		t.Errorf("self-diff: exit %d\n%s", code, stdout)
+	}
+	if code, _, _ := runTB(t, "diff", files[0]); code != exitUsage {
+		t.Errorf("one argument: exit %d, want %d", code, exitUsage)
+	}
+	if code, _, _ := runTB(t, "diff", files[0], filepath.Join(t.TempDir(), "missing")); code != exitNothingUsable {
+		t.Errorf("missing B: exit %d, want %d", code, exitNothingUsable)
+	}
+}
+
+// TestSampleRunReport reports the generated sample run end to end and
+// reads the outputs back.
+func TestSampleRunReport(t *testing.T) {
+	dir := filepath.Join(ingesttest.RepoRoot(t), "testdata", "sample-run")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no testdata/sample-run")
+	}
+	out := filepath.Join(t.TempDir(), "report")
+	code, stdout, errs := runTB(t, "-q", "-o", out, dir)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, errs)
+	}
+	s, err := report.ReadSummary(filepath.Join(out, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Inputs.Snapshots != 14 || len(s.Inputs.GPULogs) != 1 || len(s.Devices) == 0 || len(s.Devices[0].Snapshots) != 14 {
+		t.Errorf("summary: %d snapshots, %d logs, %d devices", s.Inputs.Snapshots, len(s.Inputs.GPULogs), len(s.Devices))
+	}
+	if !strings.Contains(stdout, "14 snapshots, 1 GPU log (query-csv)") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCmd runs gpureport in-process and returns its exit code and output.
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestReportUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no run dir", nil, exitUsage, "missing RUN_DIR"},
+		{"unknown flag", []string{"--bogus", dir}, exitUsage, "flag provided but not defined"},
+		{"two dirs", []string{dir, dir}, exitUsage, "use --batch"},
+		{"bad capacity", []string{"--capacity", "lots", dir}, exitUsage, "--capacity"},
+		{"bad zone", []string{"--tz", "Mars/Olympus", dir}, exitUsage, "unknown zone"},
+		{"bad fail-on", []string{"--fail-on", "leak,gremlins", dir}, exitUsage, "gremlins"},
+		{"missing dir", []string{filepath.Join(dir, "nope")}, exitNothingUsable, "nope"},
+		{"empty dir", []string{"-q", dir}, exitNothingUsable, "holds no snapshot"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCmd(t, tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d mentioning %q", code, stderr, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func TestReportNothingUsableNamesFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"garbage.csv":      "\x00\x01\x02 not a log at all\n",
+		"broken.pickle":    "\x80\x04\x95\xff\xff",
+		"weights.pt":       "PK\x03\x04 nonsense",
+		"notes/readme.txt": "hello",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := runCmd(t, "-q", dir)
+	if code != exitNothingUsable {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitNothingUsable, stderr)
+	}
+	for _, name := range []string{"garbage.csv", "broken.pickle", "weights.pt", "readme.txt", "every input"} {
+		if !strings.Contains(stderr, name) {
+			t.Errorf("stderr does not name %q:\n%s", name, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gpureport")); err == nil {
+		t.Error("a report folder was written for a run with nothing usable")
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	code, out, _ := runCmd(t, "-h")
+	if code != exitOK || !strings.Contains(out, "Exit codes:") || !strings.Contains(out, "--batch") {
+		t.Errorf("-h: exit %d, output:\n%s", code, out)
+	}
+	code, out, _ = runCmd(t, "--version")
+	if code != exitOK || !strings.HasPrefix(out, "gpureport ") {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+}

@@ -1,0 +1,824 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"html/template"
+	"slices"
+	"strings"
+
+	"gpureport/analyze"
+	"gpureport/ingest"
+	"gpureport/templates"
+)
+
+// Limits that keep a report light on large runs; what is cut is counted
+// on the page and complete in report.xlsx and summary.json.
+const (
+	// maxHTMLSuspects bounds the leak suspect sections.
+	maxHTMLSuspects = 30
+	// maxStackFrames bounds the frames shown per suspect stack.
+	maxStackFrames = 200
+	// maxTableRows bounds a device's per-snapshot table.
+	maxTableRows = 500
+	// maxMapSegments and maxMapBlocks bound the segment map.
+	maxMapSegments = 64
+	maxMapBlocks   = 160
+)
+
+// page is what report.html renders. Every string is plain text that
+// html/template escapes; Option fields are pre-escaped script literals.
+type page struct {
+	Title       string
+	Run         string
+	GeneratedAt string
+	Version     string
+	Severity    string
+	Headline    string
+	Reasons     []string
+	Flags       []string
+	Figures     []figureRow
+	Notes       []string
+	Devices     []deviceView
+	OOMs        []oomView
+	Suspects    []suspectView
+	MoreSusp    int
+	Suppressed  []suspectView
+	Ranks       *rankView
+	Prov        provView
+	Next        []string
+	Methods     []string
+	Licenses    []templates.License
+	Echarts     template.JS
+	Script      template.JS
+	CSS         template.CSS
+	EchartsVer  string
+}
+
+type figureRow struct {
+	Device, Anchor                                  string
+	PeakAllocated, PeakReserved, PeakUsed, Capacity string
+	Trend, Projection, Fragmentation                string
+	Verdict                                         string
+}
+
+type deviceView struct {
+	Label, Anchor  string
+	Order, Axis    string
+	Capacity       string
+	Verdict        string
+	Trends         []trendRow
+	Timeline       chartView
+	Frag           *chartView
+	FragReason     string
+	Fragmented     bool
+	Reconciliation string
+	Rows           []snapRow
+	RowsOmitted    int
+	Map            *segmentMap
+	Coverage       string
+	Pools          []poolRow
+	Groups         []groupRow
+	GroupsOmitted  int
+	Trace          *traceView
+	FragNotes      []string
+}
+
+// groupRow is one stack group in a device's table of top groups.
+type groupRow struct {
+	Site, Function, Fingerprint, First, Last, Peak, Blocks string
+}
+
+// traceView is the within-trace view of a device's last snapshot.
+type traceView struct {
+	Path, Summary string
+	Chart         *chartView
+	NeverFreed    []liveRow
+}
+
+// liveRow is a signature group's live memory at one moment.
+type liveRow struct {
+	Site, Function, Fingerprint, Bytes, Blocks string
+}
+
+type trendRow struct {
+	Metric, Rate, PValue, Method, Verdict, Points, Projection, Reason string
+}
+
+type snapRow struct {
+	Index                                              int
+	Path, Step, Time                                   string
+	Allocated, Reserved, Active, Inactive, LargestFree string
+	External, Segments, Blocks, Trace                  string
+}
+
+type poolRow struct {
+	Pool, Reserved, Allocated, Inactive, LargestFree, External string
+}
+
+type oomView struct {
+	Site, Function, State, Limit               string
+	Stack                                      []stackPart
+	TopLive                                    []liveRow
+	Where, Time, Class, Explanation            string
+	Requested, DeviceFree, Reserved, Allocated string
+	CachedFree, LargestFree                    string
+	Settings                                   string
+	Recommendations                            []analyze.Recommendation
+}
+
+type suspectView struct {
+	N           int
+	Anchor      string
+	Site        string
+	Function    string
+	Device      string
+	Fingerprint string
+	Claim       string
+	Rate        string
+	PValue      string
+	First, Last string
+	Blocks      string
+	Share       string
+	Method      string
+	Confidence  string
+	Evidence    []string
+	GrowthShare string
+	Suppressed  string
+	Stack       []stackPart
+	FramesCut   int
+	Chart       *chartView
+}
+
+// stackPart is a user frame, or a folded run of library frames.
+type stackPart struct {
+	User    bool
+	Frames  []string
+	Summary string
+}
+
+type rankView struct {
+	Rows    []rankRow
+	Outlier string
+	Reason  string
+	Skew    string
+}
+
+type rankRow struct {
+	Rank, Device, PeakAllocated, PeakReserved, Slope, Growing, Suspects, TopSuspect string
+	Outlier                                                                         bool
+}
+
+type provView struct {
+	Location string
+	Inputs   string
+	Logs     []logRow
+	Skipped  []ingest.Skipped
+	Devices  []provDevice
+}
+
+type logRow struct {
+	Path, Format, Samples, GPUs, SkippedLines string
+	Problems                                  []string
+}
+
+type provDevice struct {
+	Label, Order, Axis, Files, Coverage, Overflow, Capacity, GPUJoin string
+}
+
+// segmentMap is the last snapshot's segments of a device.
+type segmentMap struct {
+	Device   string
+	Path     string
+	Segments []segmentRow
+	Omitted  int
+	Omitted2 string
+}
+
+type segmentRow struct {
+	Label  string
+	Blocks []blockCell
+}
+
+type blockCell struct {
+	Class string
+	Width string
+	Title string
+}
+
+var reportTemplate = template.Must(template.New("report.html").Parse(templates.MustRead("report.html")))
+
+// HTML renders index.html: one self-contained page (echarts inlined, no
+// network) with the verdict, key figures, per device timelines with the
+// fitted trend and projection band, fragmentation, OOM explanations, leak
+// suspects, the last snapshot's segment map and provenance.
+func HTML(f *analyze.Findings, opt Options) ([]byte, error) {
+	p, err := buildPage(f, opt)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := reportTemplate.Execute(&buf, p); err != nil {
+		return nil, fmt.Errorf("render index.html: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func buildPage(f *analyze.Findings, opt Options) (*page, error) {
+	p := &page{
+		Title:       "gpureport: " + f.Run,
+		Run:         f.Run,
+		GeneratedAt: Timestamp(opt.GeneratedAt),
+		Version:     opt.Version,
+		Severity:    severity(f.Verdict),
+		Headline:    headline(f),
+		Reasons:     f.Verdict.Reasons,
+		Flags:       flags(f.Verdict),
+		Notes:       f.Notes,
+		Licenses:    templates.Licenses(),
+		Echarts:     template.JS(templates.Echarts),
+		Script:      template.JS(templates.MustRead("page.js")),
+		CSS:         template.CSS(templates.MustRead("style.css")),
+		EchartsVer:  templates.EchartsVersion,
+	}
+	for _, n := range nextSteps(f) {
+		p.Next = append(p.Next, mdPlain(n))
+	}
+	for _, d := range f.Devices {
+		fg := deviceFigures(d)
+		row := figureRow{
+			Device: DeviceLabel(d.DeviceKey), Anchor: deviceAnchor(d.DeviceKey),
+			PeakAllocated: Bytes(fg.peakAllocated), PeakReserved: Bytes(fg.peakReserved),
+			PeakUsed: "n/a", Capacity: "unknown",
+			Trend:         trendText(fg.trend),
+			Projection:    projectionText(fg.trend, lastX(d)),
+			Fragmentation: fmt.Sprintf("%s external, %s cached free", Percent(fg.lastExternal), Bytes(fg.lastInactive)),
+			Verdict:       d.Verdict,
+		}
+		if fg.peakUsed > 0 {
+			row.PeakUsed = Bytes(fg.peakUsed)
+		}
+		if fg.capacity > 0 {
+			row.Capacity = Bytes(fg.capacity)
+		}
+		if row.Projection == "" {
+			row.Projection = "n/a"
+		}
+		p.Figures = append(p.Figures, row)
+		dv, err := buildDevice(d, opt)
+		if err != nil {
+			return nil, err
+		}
+		p.Devices = append(p.Devices, dv)
+	}
+	for _, o := range f.OOMs {
+		p.OOMs = append(p.OOMs, buildOOM(o))
+	}
+	if err := buildSuspects(p, f); err != nil {
+		return nil, err
+	}
+	if r := f.Ranks; r != nil {
+		rv := &rankView{Reason: r.Reason}
+		if r.Skew > 0 {
+			rv.Skew = Bytes(r.Skew)
+		}
+		if r.Outlier != ingest.NoRank {
+			rv.Outlier = fmt.Sprintf("rank %d", r.Outlier)
+		}
+		for _, rs := range r.Ranks {
+			row := rankRow{
+				Rank: fmt.Sprint(rs.Rank), Device: fmt.Sprintf("cuda:%d", rs.Device), PeakAllocated: Bytes(rs.PeakAllocated), PeakReserved: Bytes(rs.PeakReserved),
+				Slope: SignedBytes(rs.Slope), Growing: "no", Suspects: fmt.Sprint(rs.Suspects), TopSuspect: rs.TopSuspect,
+				Outlier: rs.Rank == r.Outlier && r.Outlier != ingest.NoRank,
+			}
+			if rs.Growing {
+				row.Growing = "yes"
+			}
+			rv.Rows = append(rv.Rows, row)
+		}
+		p.Ranks = rv
+	}
+	p.Prov = buildProvenance(f)
+	p.Methods = methods(f.Thresholds)
+	return p, nil
+}
+
+func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
+	dv := deviceView{
+		Label: DeviceLabel(d.DeviceKey), Anchor: deviceAnchor(d.DeviceKey),
+		Order: string(d.Order), Axis: axisName(d.Axis), Capacity: "unknown", Verdict: d.Verdict,
+		Coverage: Percent(d.Coverage.LiveWithStack),
+	}
+	if d.Capacity > 0 {
+		dv.Capacity = Bytes(d.Capacity) + " (" + d.CapacitySource + ")"
+	}
+	lx := lastX(d)
+	for i := range d.Trends {
+		t := &d.Trends[i]
+		dv.Trends = append(dv.Trends, trendRow{
+			Metric: t.Metric, Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
+			Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: t.Reason,
+		})
+	}
+	var err error
+	if dv.Timeline, err = timelineChart(d); err != nil {
+		return dv, err
+	}
+	if len(d.Points) > 0 {
+		fc, err := fragmentationChart(d)
+		if err != nil {
+			return dv, err
+		}
+		dv.Frag = &fc
+	}
+	if fr := d.Fragmentation; fr != nil {
+		dv.FragReason, dv.Fragmented = fr.Reason, fr.Fragmented
+		if fr.SawTooth {
+			dv.FragNotes = append(dv.FragNotes, "Reserved memory repeatedly falls back while allocated is flat (empty_cache or the allocator's garbage collection): churn, not fragmentation.")
+		}
+		if fr.Trend != nil {
+			dv.FragNotes = append(dv.FragNotes, "Cached free (inactive) trend: "+trendText(fr.Trend)+".")
+		}
+		if fr.SplitTrend != nil {
+			dv.FragNotes = append(dv.FragNotes, "Free memory inside segments that also hold live blocks (empty_cache cannot return it): "+trendText(fr.SplitTrend)+".")
+		}
+	}
+	dv.Groups, dv.GroupsOmitted = groupRows(d)
+	if tw := d.TraceWindow; tw != nil {
+		tv, err := buildTraceView(d, tw)
+		if err != nil {
+			return dv, err
+		}
+		dv.Trace = tv
+	}
+	if r := d.Reconciliation; r != nil {
+		dv.Reconciliation = r.Reason
+		if dv.Reconciliation == "" && r.Matched > 0 {
+			dv.Reconciliation = fmt.Sprintf("Memory outside the PyTorch allocator (nvidia-smi used minus reserved): %s median over %d matched snapshots.", BytesF(r.Level), r.Matched)
+		}
+	}
+	step := 1
+	if len(d.Points) > maxTableRows {
+		step = (len(d.Points) + maxTableRows - 1) / maxTableRows
+	}
+	for i, pt := range d.Points {
+		if i%step != 0 && i != len(d.Points)-1 {
+			continue
+		}
+		u := pt.Usage
+		row := snapRow{
+			Index: i + 1, Path: pt.Path, Step: "", Time: Timestamp(pt.Time),
+			Allocated: Bytes(u.Allocated), Reserved: Bytes(u.Reserved), Active: Bytes(u.Active),
+			Inactive: Bytes(u.Inactive), LargestFree: Bytes(u.LargestFree), External: Percent(u.ExternalFragmentation()),
+			Segments: Count(int64(u.Segments)), Blocks: Count(int64(u.Blocks)), Trace: Count(int64(u.TraceEntries)),
+		}
+		if pt.Step != ingest.NoStep {
+			row.Step = Count(pt.Step)
+		}
+		dv.Rows = append(dv.Rows, row)
+	}
+	dv.RowsOmitted = len(d.Points) - len(dv.Rows)
+	if n := len(d.Points); n > 0 {
+		for _, pu := range d.Points[n-1].Pools {
+			dv.Pools = append(dv.Pools, poolRow{
+				Pool: pu.Pool, Reserved: Bytes(pu.Reserved), Allocated: Bytes(pu.Allocated), Inactive: Bytes(pu.Inactive),
+				LargestFree: Bytes(pu.LargestFree), External: Percent(pu.ExternalFragmentation()),
+			})
+		}
+		dv.Map = buildSegmentMap(d, opt.Run)
+	}
+	return dv, nil
+}
+
+func buildOOM(o analyze.OOM) oomView {
+	v := oomView{
+		Where: o.Path + " on " + DeviceLabel(analyze.DeviceKey{Rank: o.Rank, Device: o.Device}),
+		Time:  Timestamp(o.Time), Class: o.Class, Explanation: o.Explanation,
+		Requested: Bytes(o.Requested), DeviceFree: Bytes(o.DeviceFree), Reserved: Bytes(o.Reserved),
+		Allocated: Bytes(o.Allocated), CachedFree: Bytes(o.CachedFree), LargestFree: Bytes(o.LargestFree),
+		Recommendations: o.Recommendations, Site: o.Site, Function: o.Function,
+	}
+	if o.Reconstructed {
+		v.State = fmt.Sprintf("State at the OOM rebuilt from the trace (the snapshot was taken later; %s were freed in between).", Bytes(o.FreedAfter))
+	}
+	switch {
+	case o.Capacity > 0:
+		v.Limit = Bytes(o.Capacity)
+	case o.EstimatedCapacity > 0:
+		v.Limit = "at least " + Bytes(o.EstimatedCapacity) + " (reserved + free at the OOM)"
+	}
+	if len(o.Stack) > 0 {
+		v.Stack, _ = foldStack(o.Stack, analyze.UserMask(o.Stack))
+	}
+	for _, g := range o.TopLive {
+		v.TopLive = append(v.TopLive, liveRowOf(g))
+	}
+	if o.Settings.Present {
+		var kv []string
+		for _, r := range o.Settings.Raw {
+			kv = append(kv, r.Key+"="+r.Value)
+		}
+		v.Settings = strings.Join(kv, ", ")
+		if o.Settings.Conf != "" {
+			v.Settings = "PYTORCH_CUDA_ALLOC_CONF=" + o.Settings.Conf + "; " + v.Settings
+		}
+	}
+	return v
+}
+
+// buildSuspects lists the verdict's top suspects first, then every other
+// suspect by device, and the suppressed ones apart.
+func buildSuspects(p *page, f *analyze.Findings) error {
+	type item struct {
+		d *analyze.Device
+		i int
+	}
+	var order []item
+	seen := map[item]bool{}
+	for _, ref := range f.Verdict.Suspects {
+		d, s := lookupSuspect(f, ref)
+		if s != nil && !seen[item{d, ref.Index}] {
+			order = append(order, item{d, ref.Index})
+			seen[item{d, ref.Index}] = true
+		}
+	}
+	for _, d := range f.Devices {
+		for i := range d.Suspects {
+			if !seen[item{d, i}] {
+				order = append(order, item{d, i})
+				seen[item{d, i}] = true
+			}
+		}
+	}
+	n := 0
+	for _, it := range order {
+		s := &it.d.Suspects[it.i]
+		if s.Suppressed != "" {
+			v := suspectView{Site: s.Site, Function: s.Function, Device: DeviceLabel(it.d.DeviceKey), Fingerprint: s.Fingerprint,
+				Rate: RateCI(s.Trend.Slope, s.Trend.Lo, s.Trend.Hi, s.Trend.Per), Suppressed: s.Suppressed}
+			p.Suppressed = append(p.Suppressed, v)
+			continue
+		}
+		n++
+		if n > maxHTMLSuspects {
+			p.MoreSusp++
+			continue
+		}
+		v, err := buildSuspect(n, it.d, s)
+		if err != nil {
+			return err
+		}
+		p.Suspects = append(p.Suspects, v)
+	}
+	return nil
+}
+
+func buildSuspect(n int, d *analyze.Device, s *analyze.Suspect) (suspectView, error) {
+	v := suspectView{
+		N: n, Anchor: fmt.Sprintf("suspect-%d", n), Site: s.Site, Function: s.Function,
+		Device: DeviceLabel(d.DeviceKey), Fingerprint: s.Fingerprint,
+		Rate: RateCI(s.Trend.Slope, s.Trend.Lo, s.Trend.Hi, s.Trend.Per), PValue: PValue(s.Trend.PValue),
+		Method: s.Trend.Method,
+	}
+	if k := len(s.Bytes); k > 0 {
+		v.First, v.Last = Bytes(s.Bytes[0]), Bytes(s.Bytes[k-1])
+		if len(d.Points) >= k && d.Points[k-1].Usage.Allocated > 0 {
+			v.Share = Percent(float64(s.Bytes[k-1]) / float64(d.Points[k-1].Usage.Allocated))
+		}
+	}
+	if k := len(s.Blocks); k > 0 {
+		v.Blocks = fmt.Sprintf("%s to %s", Count(int64(s.Blocks[0])), Count(int64(s.Blocks[k-1])))
+	}
+	site := s.Site
+	if s.Function != "" {
+		site += " in " + s.Function
+	}
+	v.Claim = fmt.Sprintf("The live memory allocated at %s on %s grows by %s (%s, %s fit over %d snapshots).",
+		site, v.Device, v.Rate, v.PValue, cmp.Or(s.Trend.Method, "trend"), s.Trend.N)
+	if v.Last != "" {
+		v.Claim += fmt.Sprintf(" It holds %s at the last snapshot", v.Last)
+		if v.Share != "" {
+			v.Claim += fmt.Sprintf(", %s of allocated memory", v.Share)
+		}
+		v.Claim += "."
+	}
+	v.Confidence, v.Evidence = s.Confidence, s.Evidence
+	if finite(s.Share) && s.Share > 0 {
+		v.GrowthShare = Percent(s.Share)
+		v.Claim += fmt.Sprintf(" It accounts for %s of the device's allocated growth.", v.GrowthShare)
+	}
+	v.Stack, v.FramesCut = foldStack(s.Stack, s.User)
+	c, err := suspectChart("suspect-chart-"+fmt.Sprint(n), d, s)
+	if err != nil {
+		return v, err
+	}
+	v.Chart = &c
+	return v, nil
+}
+
+// foldStack splits a stack (innermost first) into user frames and runs of
+// library frames, which the page folds. It keeps at most maxStackFrames
+// frames and returns how many it cut.
+func foldStack(stack []ingest.Frame, user []bool) ([]stackPart, int) {
+	cut := 0
+	if len(stack) > maxStackFrames {
+		cut = len(stack) - maxStackFrames
+		stack = stack[:maxStackFrames]
+	}
+	var parts []stackPart
+	for i, fr := range stack {
+		isUser := i < len(user) && user[i]
+		if isUser || len(parts) == 0 || parts[len(parts)-1].User {
+			parts = append(parts, stackPart{User: isUser})
+		}
+		last := &parts[len(parts)-1]
+		last.Frames = append(last.Frames, frameText(fr))
+	}
+	for i := range parts {
+		if !parts[i].User {
+			parts[i].Summary = fmt.Sprintf("%d library frame%s", len(parts[i].Frames), plural(len(parts[i].Frames)))
+		}
+	}
+	return parts, cut
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func buildProvenance(f *analyze.Findings) provView {
+	pv := provView{Location: cmp.Or(f.Location, "not recorded"), Inputs: inputsText(f), Skipped: f.Inputs.Skipped}
+	for _, l := range f.Inputs.Logs {
+		lr := logRow{Path: l.Path, Format: string(l.Format), Samples: Count(int64(l.Samples)), GPUs: fmt.Sprint(l.GPUs), SkippedLines: Count(int64(l.SkippedLines))}
+		for _, pr := range l.Problems {
+			lr.Problems = append(lr.Problems, fmt.Sprintf("line %d: %s", pr.Line, pr.Reason))
+		}
+		pv.Logs = append(pv.Logs, lr)
+	}
+	for _, d := range f.Devices {
+		pd := provDevice{
+			Label: DeviceLabel(d.DeviceKey), Order: string(d.Order), Axis: axisName(d.Axis),
+			Files: Count(int64(len(d.Points))), Coverage: coverageText(d.Coverage), Overflow: "no", Capacity: "unknown", GPUJoin: d.GPUJoin,
+		}
+		if d.Coverage.TraceOverflow {
+			pd.Overflow = "yes: the trace ring buffer was full, early events were lost"
+			if d.Coverage.TraceEvidence != "" {
+				pd.Overflow = "yes: " + d.Coverage.TraceEvidence
+			}
+		} else if d.Coverage.TraceEvidence != "" {
+			pd.Overflow = d.Coverage.TraceEvidence
+		}
+		if d.Capacity > 0 {
+			pd.Capacity = Bytes(d.Capacity) + " from " + d.CapacitySource
+		}
+		pv.Devices = append(pv.Devices, pd)
+	}
+	return pv
+}
+
+// buildSegmentMap draws the device's last snapshot's segments, when the
+// decoded run is at hand: the largest maxMapSegments segments in address
+// order, each a bar of its blocks.
+func buildSegmentMap(d *analyze.Device, run *ingest.Run) *segmentMap {
+	if run == nil || len(d.Points) == 0 {
+		return nil
+	}
+	last := d.Points[len(d.Points)-1]
+	var snap *ingest.SnapshotFile
+	for _, s := range run.Snapshots {
+		if s.Path == last.Path && s.Rank == d.Rank {
+			snap = s
+			break
+		}
+	}
+	if snap == nil || snap.Snapshot == nil {
+		return nil
+	}
+	var segs []*ingest.Segment
+	for i := range snap.Snapshot.Segments {
+		if sg := &snap.Snapshot.Segments[i]; sg.Device == d.Device {
+			segs = append(segs, sg)
+		}
+	}
+	m := &segmentMap{Device: DeviceLabel(d.DeviceKey), Path: last.Path}
+	if len(segs) > maxMapSegments {
+		slices.SortStableFunc(segs, func(a, b *ingest.Segment) int { return cmp.Compare(b.TotalSize, a.TotalSize) })
+		var rest int64
+		for _, sg := range segs[maxMapSegments:] {
+			rest += sg.TotalSize
+		}
+		m.Omitted, m.Omitted2 = len(segs)-maxMapSegments, Bytes(rest)
+		segs = segs[:maxMapSegments]
+	}
+	slices.SortStableFunc(segs, func(a, b *ingest.Segment) int { return cmp.Compare(a.Address, b.Address) })
+	st := &snap.Snapshot.Stacks
+	for _, sg := range segs {
+		row := segmentRow{Label: fmt.Sprintf("0x%x · %s · %s pool · stream %d", sg.Address, Bytes(sg.TotalSize), sg.Pool, sg.Stream)}
+		if sg.Expandable {
+			row.Label += " · expandable"
+		}
+		row.Blocks = segmentBlocks(sg, st)
+		m.Segments = append(m.Segments, row)
+	}
+	return m
+}
+
+// segmentBlocks turns a segment's blocks into cells; tiny neighbours of
+// one state are merged so a segment has at most maxMapBlocks cells.
+func segmentBlocks(sg *ingest.Segment, st *ingest.Stacks) []blockCell {
+	if sg.TotalSize <= 0 {
+		return nil
+	}
+	minSize := sg.TotalSize / maxMapBlocks
+	type run struct {
+		state ingest.BlockState
+		size  int64
+		n     int
+		first ingest.Block
+	}
+	var runs []run
+	for _, b := range sg.Blocks {
+		if k := len(runs); k > 0 && runs[k-1].state == b.State && (b.Size < minSize || runs[k-1].size < minSize) {
+			runs[k-1].size += b.Size
+			runs[k-1].n++
+			continue
+		}
+		runs = append(runs, run{state: b.State, size: b.Size, n: 1, first: b})
+	}
+	cells := make([]blockCell, 0, len(runs))
+	for _, r := range runs {
+		c := blockCell{Class: "b-" + strings.ReplaceAll(r.state.String(), "_", "-"), Width: fmt.Sprintf("%.3f%%", 100*float64(r.size)/float64(sg.TotalSize))}
+		if r.n > 1 {
+			c.Title = fmt.Sprintf("%d %s blocks, %s", r.n, r.state, Bytes(r.size))
+		} else {
+			c.Title = fmt.Sprintf("%s block, %s at 0x%x", r.state, Bytes(r.size), r.first.Address)
+			if r.first.Stack != ingest.NoStack {
+				if fr := st.StackFrames(r.first.Stack); len(fr) > 0 {
+					c.Title += "\n" + frameText(fr[0])
+				}
+			}
+		}
+		cells = append(cells, c)
+	}
+	return cells
+}
+
+// mdPlain strips the Markdown escapes and code ticks of nextSteps' lines
+// for the HTML page (html/template escapes the text itself).
+func mdPlain(s string) string {
+	var b strings.Builder
+	esc := false
+	for _, r := range s {
+		switch {
+		case esc:
+			b.WriteRune(r)
+			esc = false
+		case r == '\\':
+			esc = true
+		case r == '`':
+		default:
+			b.WriteRune(r)
+		}
+	}
+	out := b.String()
+	out = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(out)
+	return out
+}
+
+// coverageText is a device's stack coverage: "92% (full; lowest 85%)".
+func coverageText(c analyze.Coverage) string {
+	s := Percent(c.LiveWithStack)
+	var extra []string
+	if c.Level != "" {
+		extra = append(extra, c.Level)
+	}
+	if len(c.PerPoint) > 1 && c.MinLiveWithStack < c.LiveWithStack {
+		extra = append(extra, "lowest "+Percent(c.MinLiveWithStack))
+	}
+	if len(extra) > 0 {
+		s += " (" + strings.Join(extra, "; ") + ")"
+	}
+	return s
+}
+
+// maxGroupRows bounds a device's table of top stack groups.
+const maxGroupRows = 15
+
+// groupRows lists a device's largest stack groups at the last snapshot.
+func groupRows(d *analyze.Device) ([]groupRow, int) {
+	n := len(d.Points)
+	if n == 0 || len(d.Groups) == 0 {
+		return nil, 0
+	}
+	idx := make([]int, len(d.Groups))
+	for i := range idx {
+		idx[i] = i
+	}
+	last := func(g *analyze.Group) int64 {
+		if len(g.Bytes) == 0 {
+			return 0
+		}
+		return g.Bytes[len(g.Bytes)-1]
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(last(&d.Groups[b]), last(&d.Groups[a])) })
+	var rows []groupRow
+	for _, i := range idx {
+		if len(rows) == maxGroupRows {
+			break
+		}
+		g := &d.Groups[i]
+		r := groupRow{Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint}
+		if g.Other {
+			r.Site, r.Function, r.Fingerprint = "(all other groups)", "", ""
+		}
+		var peak int64
+		for _, b := range g.Bytes {
+			peak = max(peak, b)
+		}
+		if len(g.Bytes) > 0 {
+			r.First, r.Last = Bytes(g.Bytes[0]), Bytes(g.Bytes[len(g.Bytes)-1])
+		}
+		r.Peak = Bytes(peak)
+		if k := len(g.Blocks); k > 0 {
+			r.Blocks = Count(int64(g.Blocks[k-1]))
+		}
+		rows = append(rows, r)
+	}
+	return rows, len(d.Groups) - len(rows)
+}
+
+func liveRowOf(g analyze.LiveGroup) liveRow {
+	return liveRow{Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint, Bytes: Bytes(g.Bytes), Blocks: Count(int64(g.Blocks))}
+}
+
+// buildTraceView shows what the last snapshot's trace says on its own.
+func buildTraceView(d *analyze.Device, tw *analyze.TraceWindow) (*traceView, error) {
+	tv := &traceView{Path: tw.Path}
+	tv.Summary = fmt.Sprintf("%s trace events; peak allocated in the window %s; %s allocated in the window and never freed",
+		Count(int64(tw.Entries)), Bytes(tw.PeakAllocated), Bytes(tw.NeverFreedBytes))
+	if !tw.Start.IsZero() && !tw.End.IsZero() {
+		tv.Summary += fmt.Sprintf("; %s to %s", Timestamp(tw.Start), Timestamp(tw.End))
+	}
+	if tw.UnknownFrees > 0 {
+		tv.Summary += fmt.Sprintf("; %s frees of blocks allocated before the window (the ring buffer dropped older events)", Count(int64(tw.UnknownFrees)))
+	}
+	tv.Summary += "."
+	for i, g := range tw.NeverFreed {
+		if i == 20 {
+			break
+		}
+		tv.NeverFreed = append(tv.NeverFreed, liveRowOf(g))
+	}
+	if len(tw.Timeline) >= 2 {
+		var alloc, res []xy
+		maxV := 0.0
+		for _, p := range tw.Timeline {
+			alloc = append(alloc, xy{float64(p.Index), float64(p.Allocated)})
+			res = append(res, xy{float64(p.Index), float64(p.Reserved)})
+			maxV = max(maxV, float64(p.Reserved), float64(p.Allocated))
+		}
+		unit, size := unitFor(maxV)
+		for i := range alloc {
+			alloc[i].y /= size
+			res[i].y /= size
+		}
+		c, err := chartSpec{id: "trace-" + deviceAnchor(d.DeviceKey), xName: "trace event", yName: unit, height: 260, zoom: true,
+			series: []seriesSpec{
+				{name: "allocated", points: downsample(alloc), color: colorAllocated, step: true},
+				{name: "reserved", points: downsample(res), color: colorReserved, step: true},
+			}}.render()
+		if err != nil {
+			return nil, err
+		}
+		tv.Chart = &c
+	}
+	return tv, nil
+}
+
+// methods describes the thresholds the verdict applied.
+func methods(t analyze.Thresholds) []string {
+	if t == (analyze.Thresholds{}) {
+		return nil
+	}
+	var out []string
+	if t.MinPoints > 0 {
+		out = append(out, fmt.Sprintf("A trend verdict needs at least %d snapshots.", t.MinPoints))
+	}
+	if t.Alpha > 0 {
+		out = append(out, fmt.Sprintf("A device series grows when the Mann-Kendall test rejects \"no trend\" at %s and the 95%% interval of the Theil-Sen slope lies above zero.", Number(t.Alpha)))
+	}
+	if t.SuspectAlpha > 0 {
+		out = append(out, fmt.Sprintf("A stack group is a leak suspect at the stricter level %s, since many groups are tested.", Number(t.SuspectAlpha)))
+	}
+	if t.MinGrowthBytes > 0 || t.MinGrowthShare > 0 {
+		out = append(out, fmt.Sprintf("Growth must total at least %s and %s of the steady allocated level to count as a leak.", Bytes(t.MinGrowthBytes), Percent(t.MinGrowthShare)))
+	}
+	if t.Horizon > 0 {
+		out = append(out, fmt.Sprintf("Projections further than %s× the run's length are reported as not within reach.", Number(t.Horizon)))
+	}
+	return out
+}

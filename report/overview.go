@@ -1,0 +1,344 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"gpureport/templates"
+)
+
+// Overview is the batch overview page: every run of a batch (all shards
+// combined), ranked by severity, with links to the run reports and the
+// suspects whose fingerprint is new since the previous batch.
+type Overview struct {
+	// GeneratedAt is when the overview was written.
+	GeneratedAt time.Time
+	// Version is gpureport's version.
+	Version string
+	// Roots are the batch roots.
+	Roots []string
+	// Shards describes the parts combined, one per shard.
+	Shards []OverviewShard
+	// Runs are the runs, in any order; the page ranks them (RankRuns).
+	Runs []OverviewRun
+}
+
+// OverviewShard is one shard's part of the batch.
+type OverviewShard struct {
+	// Shard is "i/n".
+	Shard string
+	// Updated is when the shard last wrote its part.
+	Updated time.Time
+	// Runs counts the shard's runs.
+	Runs int
+}
+
+// Run statuses in the overview.
+const (
+	StatusReported  = "reported"
+	StatusUnchanged = "unchanged"
+	StatusFailed    = "failed"
+	StatusLocked    = "locked"
+	StatusNothing   = "nothing usable"
+)
+
+// OverviewRun is one run's line in the overview.
+type OverviewRun struct {
+	// Dir is the run directory; Link the relative URL of its index.html
+	// from the overview folder ("" when there is no report).
+	Dir  string `json:"dir"`
+	Link string `json:"link,omitempty"`
+	// Status is StatusReported, StatusUnchanged, StatusFailed, StatusLocked
+	// or StatusNothing; Error says why for the last three.
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+	// Severity ("ok", "info", "warning", "critical"), Headline and Flags
+	// (leak, outside-leak, oom, fragmentation) come from the verdict.
+	Severity string   `json:"severity,omitempty"`
+	Headline string   `json:"headline,omitempty"`
+	Flags    []string `json:"flags,omitempty"`
+	// Snapshots and Devices count the run's inputs and series.
+	Snapshots int `json:"snapshots"`
+	Devices   int `json:"devices"`
+	// PeakAllocated and PeakReserved are the largest over devices, bytes.
+	PeakAllocated int64 `json:"peak_allocated_bytes"`
+	PeakReserved  int64 `json:"peak_reserved_bytes"`
+	// Slope is the steepest allocated trend over devices, in bytes per
+	// SlopePer ("step" or "hour"); NaN when none was fitted.
+	Slope    float64 `json:"-"`
+	SlopePer string  `json:"slope_per,omitempty"`
+	// Suspects are the run's top leak suspects.
+	Suspects []OverviewSuspect `json:"suspects,omitempty"`
+	// ReportedAt is the report's generated_at.
+	ReportedAt string `json:"reported_at,omitempty"`
+	// Shard is the shard that handled the run ("i/n").
+	Shard string `json:"shard,omitempty"`
+}
+
+// OverviewSuspect is a leak suspect in the overview.
+type OverviewSuspect struct {
+	Fingerprint string `json:"fingerprint"`
+	Site        string `json:"site"`
+	Function    string `json:"function"`
+	Device      string `json:"device"`
+	// Growth is bytes per Per ("step" or "hour"); NaN when unknown.
+	Growth float64 `json:"-"`
+	Per    string  `json:"per,omitempty"`
+	// New is true when the fingerprint was not seen in the previous batch.
+	New bool `json:"new"`
+}
+
+// MarshalJSON encodes the run, with the slope null when unknown.
+func (r OverviewRun) MarshalJSON() ([]byte, error) {
+	type plain OverviewRun
+	return json.Marshal(struct {
+		plain
+		Slope *float64 `json:"slope_bytes"`
+	}{plain(r), num(r.Slope)})
+}
+
+// UnmarshalJSON decodes a run written by MarshalJSON.
+func (r *OverviewRun) UnmarshalJSON(b []byte) error {
+	type plain OverviewRun
+	var v struct {
+		plain
+		Slope *float64 `json:"slope_bytes"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*r = OverviewRun(v.plain)
+	r.Slope = math.NaN()
+	if v.Slope != nil {
+		r.Slope = *v.Slope
+	}
+	return nil
+}
+
+// MarshalJSON encodes the suspect, with the growth null when unknown.
+func (s OverviewSuspect) MarshalJSON() ([]byte, error) {
+	type plain OverviewSuspect
+	return json.Marshal(struct {
+		plain
+		Growth *float64 `json:"growth_bytes"`
+	}{plain(s), num(s.Growth)})
+}
+
+// UnmarshalJSON decodes a suspect written by MarshalJSON.
+func (s *OverviewSuspect) UnmarshalJSON(b []byte) error {
+	type plain OverviewSuspect
+	var v struct {
+		plain
+		Growth *float64 `json:"growth_bytes"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*s = OverviewSuspect(v.plain)
+	s.Growth = math.NaN()
+	if v.Growth != nil {
+		s.Growth = *v.Growth
+	}
+	return nil
+}
+
+// ReadSummary reads a run's summary.json.
+func ReadSummary(path string) (*Summary, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := ParseSummary(b)
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// ParseSummary decodes a summary.json document; the error says where the
+// JSON is wrong or which schema it has instead.
+func ParseSummary(b []byte) (*Summary, error) {
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("at byte %d: %w", se.Offset, err)
+		}
+		return nil, err
+	}
+	if s.Schema != SummarySchema {
+		return nil, fmt.Errorf("schema %q, want %q", s.Schema, SummarySchema)
+	}
+	return &s, nil
+}
+
+// OverviewRunFromSummary makes a run's overview line from its summary.json,
+// so fresh and unchanged runs are shown alike. Suspects' New flags are
+// left false for the caller to set.
+func OverviewRunFromSummary(s *Summary) OverviewRun {
+	r := OverviewRun{
+		Dir: s.Run, Status: StatusReported, Severity: s.Verdict.Severity, Headline: s.Verdict.Headline,
+		Snapshots: s.Inputs.Snapshots, Devices: len(s.Devices), ReportedAt: s.GeneratedAt, Slope: math.NaN(),
+	}
+	v := s.Verdict
+	for _, fl := range []struct {
+		on   bool
+		name string
+	}{{v.Leak, "leak"}, {v.OutsideAllocatorLeak, "outside-leak"}, {v.OOM, "oom"}, {v.Fragmentation, "fragmentation"}} {
+		if fl.on {
+			r.Flags = append(r.Flags, fl.name)
+		}
+	}
+	for _, d := range s.Devices {
+		for _, sn := range d.Snapshots {
+			r.PeakAllocated = max(r.PeakAllocated, sn.AllocatedBytes)
+			r.PeakReserved = max(r.PeakReserved, sn.ReservedBytes)
+		}
+		slope, per := d.Trend.SlopeBytesPerStep, "step"
+		if slope == nil {
+			slope, per = d.Trend.SlopeBytesPerHour, "hour"
+		}
+		if slope != nil && (math.IsNaN(r.Slope) || *slope > r.Slope) {
+			r.Slope, r.SlopePer = *slope, per
+		}
+	}
+	for _, ls := range v.LeakSuspects {
+		g, per := math.NaN(), "step"
+		if ls.GrowthBytesPerStep != nil {
+			g = *ls.GrowthBytesPerStep
+		} else if ls.GrowthBytesPerHour != nil {
+			g, per = *ls.GrowthBytesPerHour, "hour"
+		}
+		dev := fmt.Sprintf("cuda:%d", ls.Device)
+		if ls.Rank != nil {
+			dev = fmt.Sprintf("rank %d · cuda:%d", *ls.Rank, ls.Device)
+		}
+		r.Suspects = append(r.Suspects, OverviewSuspect{Fingerprint: ls.Fingerprint, Site: ls.Site, Function: ls.Function, Device: dev, Growth: g, Per: per})
+	}
+	return r
+}
+
+// RankRuns orders runs for the overview: most severe first, then by the
+// number of new suspects, then by the steepest growth, then by path.
+func RankRuns(runs []OverviewRun) {
+	rank := func(r OverviewRun) int {
+		switch r.Status {
+		case StatusFailed, StatusLocked, StatusNothing:
+			return 1 // below warnings, above healthy runs: someone should look
+		}
+		return []int{0, 0, 2, 3}[severityRank(r.Severity)] * 2
+	}
+	newCount := func(r OverviewRun) int {
+		n := 0
+		for _, s := range r.Suspects {
+			if s.New {
+				n++
+			}
+		}
+		return n
+	}
+	slope := func(r OverviewRun) float64 {
+		if math.IsNaN(r.Slope) {
+			return math.Inf(-1)
+		}
+		return r.Slope
+	}
+	slices.SortStableFunc(runs, func(a, b OverviewRun) int {
+		return cmp.Or(cmp.Compare(rank(b), rank(a)), cmp.Compare(newCount(b), newCount(a)), cmp.Compare(slope(b), slope(a)), strings.Compare(a.Dir, b.Dir))
+	})
+}
+
+type overviewPage struct {
+	GeneratedAt, Version string
+	Roots                []string
+	Shards               []overviewShardView
+	Counts               []countView
+	NewSuspects          int
+	Runs                 []overviewRunView
+	CSS                  template.CSS
+}
+
+type overviewShardView struct{ Shard, Updated, Runs string }
+
+type countView struct {
+	Severity string
+	N        int
+}
+
+type overviewRunView struct {
+	N                                      int
+	Dir, Link, Status, Error               string
+	Severity, Headline                     string
+	Flags                                  []string
+	Snapshots, PeakAllocated, PeakReserved string
+	Slope, ReportedAt                      string
+	Suspects                               []overviewSuspectView
+}
+
+type overviewSuspectView struct {
+	Fingerprint, Short, Site, Function, Device, Growth string
+	New                                                bool
+}
+
+var overviewTemplate = template.Must(template.New("overview.html").Parse(templates.MustRead("overview.html")))
+
+// OverviewHTML renders the overview page: one self-contained file (no
+// script at all), runs ranked by RankRuns.
+func OverviewHTML(o *Overview) ([]byte, error) {
+	runs := slices.Clone(o.Runs)
+	RankRuns(runs)
+	p := overviewPage{GeneratedAt: Timestamp(o.GeneratedAt), Version: o.Version, Roots: o.Roots, CSS: template.CSS(templates.MustRead("style.css"))}
+	for _, s := range o.Shards {
+		p.Shards = append(p.Shards, overviewShardView{Shard: s.Shard, Updated: Timestamp(s.Updated) + " (" + Relative(s.Updated, o.GeneratedAt) + ")", Runs: Count(int64(s.Runs))})
+	}
+	counts := map[string]int{}
+	for i, r := range runs {
+		sev := r.Severity
+		switch r.Status {
+		case StatusFailed, StatusLocked, StatusNothing:
+			sev = r.Status
+		}
+		if sev == "" {
+			sev = "ok"
+		}
+		counts[sev]++
+		v := overviewRunView{
+			N: i + 1, Dir: r.Dir, Link: r.Link, Status: r.Status, Error: r.Error, Severity: sev, Headline: r.Headline, Flags: r.Flags,
+			Snapshots: Count(int64(r.Snapshots)), PeakAllocated: Bytes(r.PeakAllocated), PeakReserved: Bytes(r.PeakReserved),
+			Slope: "n/a", ReportedAt: r.ReportedAt,
+		}
+		if finite(r.Slope) {
+			v.Slope = Rate(r.Slope, r.SlopePer)
+		}
+		for _, s := range r.Suspects {
+			sv := overviewSuspectView{Fingerprint: s.Fingerprint, Short: shortFingerprint(s.Fingerprint), Site: s.Site, Function: s.Function, Device: s.Device, Growth: "n/a", New: s.New}
+			if finite(s.Growth) {
+				sv.Growth = Rate(s.Growth, s.Per)
+			}
+			if s.New {
+				p.NewSuspects++
+			}
+			v.Suspects = append(v.Suspects, sv)
+		}
+		p.Runs = append(p.Runs, v)
+	}
+	for _, sev := range []string{"critical", "warning", StatusFailed, StatusLocked, StatusNothing, "info", "ok"} {
+		if counts[sev] > 0 {
+			p.Counts = append(p.Counts, countView{sev, counts[sev]})
+		}
+	}
+	var buf bytes.Buffer
+	if err := overviewTemplate.Execute(&buf, p); err != nil {
+		return nil, fmt.Errorf("render overview: %w", err)
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,348 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"time"
+
+	"gpureport/analyze"
+	"gpureport/ingest"
+)
+
+// SummarySchema is the schema name of summary.json.
+const SummarySchema = "gpureport/summary/v1"
+
+// Summary is summary.json, as design.md specifies it. Field names are a
+// contract with cron jobs and dashboards: fields are added, never renamed.
+// Byte fields are bytes; slopes are bytes per step (or per hour); nullable
+// fields are pointers.
+type Summary struct {
+	Schema      string          `json:"schema"`
+	Run         string          `json:"run"`
+	GeneratedAt string          `json:"generated_at"`
+	Version     string          `json:"version,omitempty"`
+	Location    string          `json:"location,omitempty"`
+	Inputs      SummaryInputs   `json:"inputs"`
+	Devices     []SummaryDevice `json:"devices"`
+	Verdict     SummaryVerdict  `json:"verdict"`
+	OOMs        []SummaryOOM    `json:"ooms"`
+	Notes       []string        `json:"notes"`
+}
+
+// SummaryInputs is summary.json's inputs.
+type SummaryInputs struct {
+	// Snapshots is the number of snapshot files decoded.
+	Snapshots int              `json:"snapshots"`
+	GPULogs   []SummaryLog     `json:"gpu_logs"`
+	Skipped   []SummarySkipped `json:"skipped"`
+}
+
+// SummaryLog is one GPU log in inputs.gpu_logs.
+type SummaryLog struct {
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	// Samples counts readings of one GPU (or process) at one time.
+	Samples      int `json:"samples"`
+	GPUs         int `json:"gpus"`
+	SkippedLines int `json:"skipped_lines"`
+}
+
+// SummarySkipped is one unusable input in inputs.skipped.
+type SummarySkipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// SummaryDevice is one (rank, device) series in devices.
+type SummaryDevice struct {
+	Device        int                `json:"device"`
+	Rank          *int               `json:"rank"`
+	CapacityBytes *int64             `json:"capacity_bytes"`
+	Order         string             `json:"order,omitempty"`
+	Axis          string             `json:"axis,omitempty"`
+	Snapshots     []SummarySnapshot  `json:"snapshots"`
+	GPUSamples    *SummaryGPUSamples `json:"gpu_samples"`
+	Trend         SummaryTrend       `json:"trend"`
+	// Trends lists every fitted metric (Trend is the allocated_bytes one).
+	Trends []SummaryTrend `json:"trends"`
+	// Fragmented and StackCoverage are additions to design.md's schema.
+	Fragmented    bool    `json:"fragmented"`
+	StackCoverage float64 `json:"stack_coverage"`
+	Verdict       string  `json:"verdict"`
+}
+
+// SummarySnapshot is one snapshot of a device series.
+type SummarySnapshot struct {
+	Path             string  `json:"path"`
+	Step             *int64  `json:"step"`
+	Time             *string `json:"time"`
+	ReservedBytes    int64   `json:"reserved_bytes"`
+	AllocatedBytes   int64   `json:"allocated_bytes"`
+	ActiveBytes      int64   `json:"active_bytes"`
+	RequestedBytes   int64   `json:"requested_bytes"`
+	InactiveBytes    int64   `json:"inactive_bytes"`
+	LargestFreeBytes int64   `json:"largest_free_bytes"`
+	Segments         int     `json:"segments"`
+	Blocks           int     `json:"blocks"`
+	TraceEntries     int     `json:"trace_entries"`
+}
+
+// SummaryGPUSamples summarises a device's GPU log readings.
+type SummaryGPUSamples struct {
+	Samples            int   `json:"samples"`
+	MemoryUsedMaxBytes int64 `json:"memory_used_max_bytes"`
+	MemoryTotalBytes   int64 `json:"memory_total_bytes"`
+}
+
+// SummaryTrend is a fitted trend. Slopes are bytes per step or per hour
+// (the other one is null); CI95 is the slope's 95% interval.
+type SummaryTrend struct {
+	Metric            string     `json:"metric"`
+	SlopeBytesPerStep *float64   `json:"slope_bytes_per_step"`
+	SlopeBytesPerHour *float64   `json:"slope_bytes_per_hour"`
+	CI95              []*float64 `json:"ci95"`
+	PValue            *float64   `json:"p_value"`
+	Verdict           string     `json:"verdict"`
+	Method            string     `json:"method,omitempty"`
+	Points            int        `json:"points"`
+	Pattern           string     `json:"pattern,omitempty"`
+	Reason            string     `json:"reason,omitempty"`
+	// Projection fields: where the fit reaches capacity.
+	CapacityAt          *float64 `json:"capacity_at,omitempty"`
+	RemainingToCapacity *float64 `json:"remaining_to_capacity,omitempty"`
+	HoursToCapacity     *float64 `json:"hours_to_capacity,omitempty"`
+}
+
+// SummaryVerdict is the run's verdict.
+type SummaryVerdict struct {
+	Leak                 bool             `json:"leak"`
+	OutsideAllocatorLeak bool             `json:"outside_allocator_leak"`
+	Fragmentation        bool             `json:"fragmentation"`
+	OOM                  bool             `json:"oom"`
+	LeakSuspects         []SummarySuspect `json:"leak_suspects"`
+	Severity             string           `json:"severity"`
+	Headline             string           `json:"headline"`
+	Reasons              []string         `json:"reasons"`
+}
+
+// SummarySuspect is a top leak suspect.
+type SummarySuspect struct {
+	Site               string     `json:"site"`
+	Function           string     `json:"function"`
+	Fingerprint        string     `json:"fingerprint"`
+	Device             int        `json:"device"`
+	Rank               *int       `json:"rank"`
+	GrowthBytesPerStep *float64   `json:"growth_bytes_per_step"`
+	GrowthBytesPerHour *float64   `json:"growth_bytes_per_hour,omitempty"`
+	CI95               []*float64 `json:"ci95"`
+	PValue             *float64   `json:"p_value"`
+	LastBytes          int64      `json:"last_bytes"`
+	Confidence         string     `json:"confidence,omitempty"`
+	Evidence           []string   `json:"evidence,omitempty"`
+}
+
+// SummaryOOM is one explained out-of-memory event.
+type SummaryOOM struct {
+	Path             string  `json:"path"`
+	Device           int     `json:"device"`
+	Rank             *int    `json:"rank"`
+	Time             *string `json:"time"`
+	RequestedBytes   int64   `json:"requested_bytes"`
+	DeviceFreeBytes  int64   `json:"device_free_bytes"`
+	ReservedBytes    int64   `json:"reserved_bytes"`
+	AllocatedBytes   int64   `json:"allocated_bytes"`
+	CachedFreeBytes  int64   `json:"cached_free_bytes"`
+	LargestFreeBytes int64   `json:"largest_free_bytes"`
+	Class            string  `json:"class"`
+	Explanation      string  `json:"explanation"`
+}
+
+// BuildSummary converts Findings to summary.json's structure.
+func BuildSummary(f *analyze.Findings, opt Options) *Summary {
+	s := &Summary{
+		Schema:      SummarySchema,
+		Run:         f.Run,
+		GeneratedAt: opt.GeneratedAt.UTC().Format(time.RFC3339),
+		Version:     opt.Version,
+		Location:    f.Location,
+		Inputs: SummaryInputs{
+			Snapshots: f.Inputs.Snapshots,
+			GPULogs:   []SummaryLog{},
+			Skipped:   []SummarySkipped{},
+		},
+		Devices: []SummaryDevice{},
+		OOMs:    []SummaryOOM{},
+		Notes:   append([]string{}, f.Notes...),
+	}
+	for _, l := range f.Inputs.Logs {
+		s.Inputs.GPULogs = append(s.Inputs.GPULogs, SummaryLog{
+			Path: l.Path, Format: string(l.Format), Samples: l.Samples, GPUs: l.GPUs, SkippedLines: l.SkippedLines,
+		})
+	}
+	for _, sk := range f.Inputs.Skipped {
+		s.Inputs.Skipped = append(s.Inputs.Skipped, SummarySkipped{Path: sk.Path, Reason: sk.Reason})
+	}
+	for _, d := range f.Devices {
+		s.Devices = append(s.Devices, summaryDevice(d))
+	}
+	v := f.Verdict
+	s.Verdict = SummaryVerdict{
+		Leak: v.Leak, OutsideAllocatorLeak: v.OutsideAllocatorLeak, Fragmentation: v.Fragmentation, OOM: v.OOM,
+		LeakSuspects: []SummarySuspect{},
+		Severity:     severity(v),
+		Headline:     headline(f),
+		Reasons:      append([]string{}, v.Reasons...),
+	}
+	for _, ref := range v.Suspects {
+		d, sus := lookupSuspect(f, ref)
+		if sus == nil {
+			continue
+		}
+		ss := SummarySuspect{
+			Site: sus.Site, Function: sus.Function, Fingerprint: sus.Fingerprint,
+			Device: d.Device, Rank: rankPtr(d.Rank),
+			CI95: ci(sus.Trend), PValue: num(sus.Trend.PValue), Confidence: sus.Confidence, Evidence: sus.Evidence,
+		}
+		if sus.Trend.Per == "hour" {
+			ss.GrowthBytesPerHour = num(sus.Trend.Slope)
+		} else {
+			ss.GrowthBytesPerStep = num(sus.Trend.Slope)
+		}
+		if n := len(sus.Bytes); n > 0 {
+			ss.LastBytes = sus.Bytes[n-1]
+		}
+		s.Verdict.LeakSuspects = append(s.Verdict.LeakSuspects, ss)
+	}
+	for _, o := range f.OOMs {
+		s.OOMs = append(s.OOMs, SummaryOOM{
+			Path: o.Path, Device: o.Device, Rank: rankPtr(o.Rank), Time: timePtr(o.Time),
+			RequestedBytes: o.Requested, DeviceFreeBytes: o.DeviceFree, ReservedBytes: o.Reserved,
+			AllocatedBytes: o.Allocated, CachedFreeBytes: o.CachedFree, LargestFreeBytes: o.LargestFree,
+			Class: o.Class, Explanation: o.Explanation,
+		})
+	}
+	return s
+}
+
+func summaryDevice(d *analyze.Device) SummaryDevice {
+	sd := SummaryDevice{
+		Device: d.Device, Rank: rankPtr(d.Rank), Order: string(d.Order), Axis: string(d.Axis),
+		Snapshots: []SummarySnapshot{}, Trends: []SummaryTrend{},
+		StackCoverage: round6(d.Coverage.LiveWithStack), Verdict: d.Verdict,
+	}
+	if d.Capacity > 0 {
+		c := d.Capacity
+		sd.CapacityBytes = &c
+	}
+	for _, p := range d.Points {
+		u := p.Usage
+		ss := SummarySnapshot{
+			Path: p.Path, Time: timePtr(p.Time),
+			ReservedBytes: u.Reserved, AllocatedBytes: u.Allocated, ActiveBytes: u.Active,
+			RequestedBytes: u.Requested, InactiveBytes: u.Inactive, LargestFreeBytes: u.LargestFree,
+			Segments: u.Segments, Blocks: u.Blocks, TraceEntries: u.TraceEntries,
+		}
+		if p.Step != ingest.NoStep {
+			st := p.Step
+			ss.Step = &st
+		}
+		sd.Snapshots = append(sd.Snapshots, ss)
+	}
+	if g := d.GPU; g != nil {
+		sd.GPUSamples = &SummaryGPUSamples{Samples: len(g.Used), MemoryUsedMaxBytes: g.MaxUsed, MemoryTotalBytes: g.Total}
+	}
+	sd.Trend = SummaryTrend{Metric: "allocated_bytes", CI95: []*float64{}, Verdict: d.Verdict}
+	for i := range d.Trends {
+		st := summaryTrend(&d.Trends[i])
+		sd.Trends = append(sd.Trends, st)
+		if d.Trends[i].Metric == "allocated_bytes" {
+			sd.Trend = st
+		}
+	}
+	if d.Fragmentation != nil {
+		sd.Fragmented = d.Fragmentation.Fragmented
+	}
+	return sd
+}
+
+func summaryTrend(t *analyze.Trend) SummaryTrend {
+	st := SummaryTrend{Metric: t.Metric, CI95: ci(*t), PValue: num(t.PValue), Verdict: t.Verdict, Method: t.Method, Points: t.N, Pattern: t.Pattern, Reason: t.Reason}
+	if t.Per == "hour" {
+		st.SlopeBytesPerHour = num(t.Slope)
+	} else {
+		st.SlopeBytesPerStep = num(t.Slope)
+	}
+	if p := t.Projection; p != nil {
+		st.CapacityAt = num(p.X)
+		st.RemainingToCapacity = num(p.Remaining)
+		if p.Hours > 0 {
+			st.HoursToCapacity = num(p.Hours)
+		}
+	}
+	return st
+}
+
+// lookupSuspect resolves a SuspectRef; nil when it points nowhere.
+func lookupSuspect(f *analyze.Findings, ref analyze.SuspectRef) (*analyze.Device, *analyze.Suspect) {
+	for _, d := range f.Devices {
+		if d.DeviceKey == ref.DeviceKey {
+			if ref.Index >= 0 && ref.Index < len(d.Suspects) {
+				return d, &d.Suspects[ref.Index]
+			}
+			return d, nil
+		}
+	}
+	return nil, nil
+}
+
+func ci(t analyze.Trend) []*float64 {
+	lo, hi := num(t.Lo), num(t.Hi)
+	if lo == nil && hi == nil {
+		return []*float64{}
+	}
+	return []*float64{lo, hi}
+}
+
+// num returns a pointer to v, nil for NaN and infinities (JSON null).
+func num(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func round6(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return math.Round(v*1e6) / 1e6
+}
+
+func rankPtr(r int) *int {
+	if r == ingest.NoRank {
+		return nil
+	}
+	return &r
+}
+
+func timePtr(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := Timestamp(t)
+	return &s
+}
+
+// marshalSummary encodes the summary as indented JSON with a final
+// newline, without HTML escaping (the file is JSON, not HTML).
+func marshalSummary(s *Summary) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(s); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,80 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"gpureport/analyze"
+)
+
+// maxTextDevices bounds the devices listed on stdout, to keep the summary
+// on one screen; the rest are counted.
+const maxTextDevices = 8
+
+// maxTextSuspects bounds the suspects listed on stdout.
+const maxTextSuspects = 3
+
+// Text writes the short stdout summary of a report: inputs found, per
+// device peak reserved and allocated, the trend slope with its 95%
+// interval, and the verdict. It fits one screen: at most maxTextDevices
+// devices and maxTextSuspects suspects are listed.
+func Text(w io.Writer, f *analyze.Findings) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s: %s\n", cleanText(f.Run), inputsText(f))
+	for i, d := range f.Devices {
+		if i == maxTextDevices {
+			fmt.Fprintf(bw, "  ... and %d more devices (see the report)\n", len(f.Devices)-i)
+			break
+		}
+		fg := deviceFigures(d)
+		line := fmt.Sprintf("  %-16s peak reserved %s, allocated %s", deviceLabelASCII(d.DeviceKey), Bytes(fg.peakReserved), Bytes(fg.peakAllocated))
+		if fg.peakUsed > 0 {
+			line += ", nvidia-smi used " + Bytes(fg.peakUsed)
+		}
+		if fg.capacity > 0 {
+			line += " of " + Bytes(fg.capacity)
+		}
+		fmt.Fprintln(bw, line)
+		fmt.Fprintf(bw, "  %-16s allocated trend: %s\n", "", trendText(fg.trend))
+		if p := projectionText(fg.trend, lastX(d)); p != "" {
+			fmt.Fprintf(bw, "  %-16s %s\n", "", p)
+		}
+	}
+	sev := severity(f.Verdict)
+	fmt.Fprintf(bw, "verdict: %s: %s\n", strings.ToUpper(sev), cleanText(headline(f)))
+	for _, r := range f.Verdict.Reasons {
+		fmt.Fprintf(bw, "  - %s\n", cleanText(r))
+	}
+	sus := topSuspects(f)
+	for i, r := range sus {
+		if i == maxTextSuspects {
+			fmt.Fprintf(bw, "  ... and %d more suspects\n", len(sus)-i)
+			break
+		}
+		fmt.Fprintf(bw, "  suspect %d: %s %s on %s, %s, fingerprint %s\n", i+1, cleanText(r.s.Site), cleanText(r.s.Function),
+			deviceLabelASCII(r.dev.DeviceKey), RateCI(r.s.Trend.Slope, r.s.Trend.Lo, r.s.Trend.Hi, r.s.Trend.Per), shortFingerprint(r.s.Fingerprint))
+	}
+	if len(f.Notes) > 0 {
+		fmt.Fprintf(bw, "notes: %d (see the report)\n", len(f.Notes))
+	}
+	return bw.Flush()
+}
+
+// inputsText summarises the inputs: "120 snapshots, 2 GPU logs
+// (query-csv, dmon), 1 skipped".
+func inputsText(f *analyze.Findings) string {
+	s := fmt.Sprintf("%d snapshot%s, %d GPU log%s", f.Inputs.Snapshots, plural(f.Inputs.Snapshots), len(f.Inputs.Logs), plural(len(f.Inputs.Logs)))
+	var formats []string
+	for _, l := range f.Inputs.Logs {
+		if !slices.Contains(formats, string(l.Format)) {
+			formats = append(formats, string(l.Format))
+		}
+	}
+	if len(formats) > 0 {
+		s += " (" + strings.Join(formats, ", ") + ")"
+	}
+	return s + fmt.Sprintf(", %d skipped", len(f.Inputs.Skipped))
+}

@@ -1,0 +1,275 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gpureport/analyze"
+	"gpureport/ingest"
+)
+
+// Helpers that turn Findings into the words and figures every writer
+// shows, so the HTML, Markdown, XLSX and stdout say the same thing.
+
+// DeviceLabel names a series for a reader: "rank 3 · cuda:0", or "cuda:0"
+// when the run has no ranks.
+func DeviceLabel(k analyze.DeviceKey) string {
+	if k.Rank == ingest.NoRank {
+		return fmt.Sprintf("cuda:%d", k.Device)
+	}
+	return fmt.Sprintf("rank %d · cuda:%d", k.Rank, k.Device)
+}
+
+// deviceLabelASCII is DeviceLabel for plain-text outputs.
+func deviceLabelASCII(k analyze.DeviceKey) string {
+	return strings.ReplaceAll(DeviceLabel(k), " · ", " ")
+}
+
+// deviceAnchor is a stable HTML id fragment for a series: "r0-d1", "rx-d0".
+func deviceAnchor(k analyze.DeviceKey) string {
+	if k.Rank == ingest.NoRank {
+		return fmt.Sprintf("rx-d%d", k.Device)
+	}
+	return fmt.Sprintf("r%d-d%d", k.Rank, k.Device)
+}
+
+// severity returns the verdict's severity, deriving one from its flags
+// when the analysis left it empty.
+func severity(v analyze.Verdict) string {
+	if v.Severity != "" {
+		return v.Severity
+	}
+	switch {
+	case v.OOM || v.Leak:
+		return "critical"
+	case v.OutsideAllocatorLeak || v.Fragmentation:
+		return "warning"
+	}
+	return "ok"
+}
+
+// severityRank orders severities, most severe highest.
+func severityRank(s string) int {
+	switch s {
+	case "critical":
+		return 3
+	case "warning":
+		return 2
+	case "info":
+		return 1
+	}
+	return 0
+}
+
+// headline returns the verdict's headline, or one built from its flags.
+func headline(f *analyze.Findings) string {
+	v := f.Verdict
+	if v.Headline != "" {
+		return v.Headline
+	}
+	var parts []string
+	if v.OOM {
+		parts = append(parts, "out of memory")
+	}
+	if v.Leak {
+		parts = append(parts, "memory leak")
+	}
+	if v.OutsideAllocatorLeak {
+		parts = append(parts, "memory growing outside the PyTorch allocator")
+	}
+	if v.Fragmentation {
+		parts = append(parts, "fragmentation")
+	}
+	if len(parts) == 0 {
+		if len(f.Devices) == 0 {
+			return "No snapshots: nothing to judge"
+		}
+		return "No leak, out-of-memory or fragmentation problem found"
+	}
+	s := strings.Join(parts, ", ")
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// flags lists the verdict's raised flags by their --fail-on names.
+func flags(v analyze.Verdict) []string {
+	var out []string
+	if v.Leak {
+		out = append(out, "leak")
+	}
+	if v.OutsideAllocatorLeak {
+		out = append(out, "outside-leak")
+	}
+	if v.OOM {
+		out = append(out, "oom")
+	}
+	if v.Fragmentation {
+		out = append(out, "fragmentation")
+	}
+	return out
+}
+
+// figures are a device's key figures, in bytes.
+type figures struct {
+	peakAllocated, peakReserved, peakUsed, capacity int64
+	lastExternal                                    float64
+	lastInactive                                    int64
+	trend                                           *analyze.Trend
+}
+
+func deviceFigures(d *analyze.Device) figures {
+	var fg figures
+	for _, p := range d.Points {
+		fg.peakAllocated = max(fg.peakAllocated, p.Usage.Allocated)
+		fg.peakReserved = max(fg.peakReserved, p.Usage.Reserved)
+	}
+	if d.GPU != nil {
+		fg.peakUsed = d.GPU.MaxUsed
+	}
+	fg.capacity = d.Capacity
+	if n := len(d.Points); n > 0 {
+		fg.lastExternal = d.Points[n-1].Usage.ExternalFragmentation()
+		fg.lastInactive = d.Points[n-1].Usage.Inactive
+	}
+	fg.trend = trendOf(d, "allocated_bytes")
+	return fg
+}
+
+// trendOf returns d's trend of metric, nil when not fitted.
+func trendOf(d *analyze.Device, metric string) *analyze.Trend {
+	for i := range d.Trends {
+		if d.Trends[i].Metric == metric {
+			return &d.Trends[i]
+		}
+	}
+	return nil
+}
+
+// trendText is a trend in words: "+12.3 MiB/step (95% CI ...), p<0.001,
+// growing".
+func trendText(t *analyze.Trend) string {
+	if t == nil {
+		return "no trend fitted"
+	}
+	if t.Verdict == analyze.VerdictInsufficient {
+		return fmt.Sprintf("insufficient data (%d points)", t.N)
+	}
+	s := fmt.Sprintf("%s, %s, %s", RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue(t.PValue), t.Verdict)
+	if t.Pattern != "" && t.Pattern != t.Verdict {
+		s += " (" + t.Pattern + ")"
+	}
+	return s
+}
+
+// projectionText says when a trend reaches capacity: "reaches 80.0 GiB
+// in ~1,200 steps (95% CI 1,000 to 1,500 steps; about 3.2 hours)", or ""
+// when there is no projection.
+func projectionText(t *analyze.Trend, lastX float64) string {
+	if t == nil || t.Projection == nil {
+		return ""
+	}
+	p := t.Projection
+	if p.Beyond {
+		return fmt.Sprintf("does not reach %s within %s× the run's length (~%s at this rate)", Bytes(p.Capacity), Number(p.Horizon), AxisAmount(p.Remaining, t.Per))
+	}
+	if math.IsNaN(p.Remaining) {
+		return ""
+	}
+	if p.Remaining <= 0 {
+		return fmt.Sprintf("already at or over the limit (%s)", Bytes(p.Capacity))
+	}
+	lo, hi := p.RemainingLo, p.RemainingHi
+	if lo == 0 && hi == 0 && (p.XLo != 0 || p.XHi != 0) {
+		lo, hi = max(p.XLo-lastX, 0), p.XHi-lastX
+	}
+	s := fmt.Sprintf("reaches %s in ~%s", Bytes(p.Capacity), AxisAmount(p.Remaining, t.Per))
+	var extra []string
+	if lo > 0 || hi > 0 {
+		his := "never"
+		if !math.IsInf(hi, 1) && !math.IsNaN(hi) {
+			his = AxisAmount(hi, t.Per)
+		}
+		los := AxisAmount(lo, t.Per)
+		if t.Per != "hour" && his != "never" {
+			los = strings.TrimSuffix(los, " steps")
+		}
+		extra = append(extra, fmt.Sprintf("95%% CI %s to %s", los, his))
+	}
+	if p.Hours > 0 && t.Per != "hour" {
+		h := "about " + Hours(p.Hours)
+		if p.HoursLo > 0 {
+			hh := "never"
+			if !math.IsInf(p.HoursHi, 1) {
+				hh = Hours(p.HoursHi)
+			}
+			h += fmt.Sprintf(", %s to %s", Hours(p.HoursLo), hh)
+		}
+		extra = append(extra, h)
+	}
+	if len(extra) > 0 {
+		s += " (" + strings.Join(extra, "; ") + ")"
+	}
+	if p.Basis != "" {
+		s += "; limit: " + p.Basis
+	}
+	return s
+}
+
+// lastX is the x of a device's last point (0 without points).
+func lastX(d *analyze.Device) float64 {
+	if n := len(d.Points); n > 0 {
+		return d.Points[n-1].X
+	}
+	return 0
+}
+
+// topSuspects resolves the verdict's suspect references, skipping
+// dangling ones.
+func topSuspects(f *analyze.Findings) []suspectRef {
+	var out []suspectRef
+	for _, ref := range f.Verdict.Suspects {
+		d, s := lookupSuspect(f, ref)
+		if s != nil {
+			out = append(out, suspectRef{d, s})
+		}
+	}
+	return out
+}
+
+type suspectRef struct {
+	dev *analyze.Device
+	s   *analyze.Suspect
+}
+
+// shortFingerprint shortens a fingerprint for tables: its first 12
+// characters.
+func shortFingerprint(fp string) string {
+	if len(fp) > 12 {
+		return fp[:12]
+	}
+	return fp
+}
+
+// frameText formats a frame as "name (file:line)".
+func frameText(fr ingest.Frame) string {
+	loc := fr.File
+	if fr.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", fr.File, fr.Line)
+	}
+	if loc == "" {
+		return fr.Name
+	}
+	return fmt.Sprintf("%s (%s)", fr.Name, loc)
+}
+
+// cleanText makes untrusted text safe for plain-text outputs (terminal,
+// Markdown): control characters, including escape sequences, become
+// U+FFFD so a frame name cannot move the cursor or hide text.
+func cleanText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}

@@ -1,0 +1,585 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"gpureport/analyze"
+	"gpureport/ingest"
+)
+
+// Sheet names of report.xlsx, in order.
+var xlsxSheets = []string{"Summary", "Snapshots", "Trend", "Suspects", "Groups", "Fragmentation", "GPU samples", "Inputs"}
+
+// maxXLSXRows is the most data rows a sheet gets (Excel's limit is
+// 1,048,576 rows including the header).
+const maxXLSXRows = 1_048_575
+
+// maxXLSXGPURows bounds the GPU samples rows of one device: longer logs
+// (a day of one-second readings is 86,400) are thinned with LTTB, which
+// keeps peaks; the Summary sheet says so.
+const maxXLSXGPURows = 20_000
+
+// gpuRows returns the indexes of g's readings to write.
+func gpuRows(g *analyze.GPUSeries) []int {
+	n := len(g.Used)
+	if n <= maxXLSXGPURows {
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx
+	}
+	xs := make([]float64, n)
+	ys := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(i)
+		if i < len(g.Times) && !g.Times[i].IsZero() {
+			xs[i] = float64(g.Times[i].UnixMilli())
+		}
+		ys[i] = float64(g.Used[i])
+	}
+	return LTTB(xs, ys, maxXLSXGPURows)
+}
+
+// maxXLSXCharts bounds the native timeline charts (one per device).
+const maxXLSXCharts = 16
+
+// Number formats of report.xlsx columns.
+const (
+	fmtGiB     = `#,##0.000 "GiB"`
+	fmtMiB     = `#,##0.00 "MiB"`
+	fmtBytes   = `#,##0`
+	fmtPercent = `0.0%`
+	fmtTime    = `yyyy-mm-dd hh:mm:ss`
+	fmtNum     = `0.####`
+	fmtP       = `0.0000`
+)
+
+// xcol is a column of a data sheet: its header, width and number format.
+type xcol struct {
+	name  string
+	width float64
+	fmt   string
+}
+
+// xlsxWriter holds the workbook and its styles while it is built.
+type xlsxWriter struct {
+	f      *excelize.File
+	styles map[string]int
+	header int
+}
+
+// XLSX renders report.xlsx: sheets Summary, Snapshots, Trend, Suspects,
+// Fragmentation, GPU samples and Inputs, each a filterable table with a
+// frozen header; byte columns are numbers in GiB or MiB with a unit format
+// (raw byte counts follow on the Snapshots sheet), and the Trend sheet has
+// a native line chart of each device's timeline.
+func XLSX(fd *analyze.Findings, opt Options) ([]byte, error) {
+	f := excelize.NewFile()
+	defer f.Close()
+	w := &xlsxWriter{f: f, styles: map[string]int{}}
+	var err error
+	if w.header, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}}); err != nil {
+		return nil, err
+	}
+	if err := f.SetSheetName("Sheet1", xlsxSheets[0]); err != nil {
+		return nil, err
+	}
+	for _, s := range xlsxSheets[1:] {
+		if _, err := f.NewSheet(s); err != nil {
+			return nil, err
+		}
+	}
+	steps := []func(*analyze.Findings) error{w.summary, w.snapshots, w.trend, w.suspects, w.groups, w.fragmentation, w.gpuSamples, w.inputs}
+	for _, st := range steps {
+		if err := st(fd); err != nil {
+			return nil, fmt.Errorf("render %s: %w", XLSXFile, err)
+		}
+	}
+	if err := f.SetDocProps(&excelize.DocProperties{
+		Creator: "gpureport " + opt.Version, Title: "gpureport: " + cleanText(fd.Run),
+		Created: opt.GeneratedAt.UTC().Format(time.RFC3339), Modified: opt.GeneratedAt.UTC().Format(time.RFC3339),
+	}); err != nil {
+		return nil, err
+	}
+	f.SetActiveSheet(0)
+	buf, err := f.WriteToBuffer()
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", XLSXFile, err)
+	}
+	return buf.Bytes(), nil
+}
+
+func (w *xlsxWriter) style(numFmt string) (int, error) {
+	if numFmt == "" {
+		return 0, nil
+	}
+	if id, ok := w.styles[numFmt]; ok {
+		return id, nil
+	}
+	nf := numFmt
+	id, err := w.f.NewStyle(&excelize.Style{CustomNumFmt: &nf})
+	if err != nil {
+		return 0, err
+	}
+	w.styles[numFmt] = id
+	return id, nil
+}
+
+// table streams a data sheet: a bold frozen header, then rows, as an Excel
+// table (filter buttons) with per-column number formats. rows yields each
+// row's values; nil values leave a cell empty. It returns the number of
+// data rows written.
+func (w *xlsxWriter) table(sheet, name string, cols []xcol, rows func(emit func([]any) error) error) (int, error) {
+	sw, err := w.f.NewStreamWriter(sheet)
+	if err != nil {
+		return 0, err
+	}
+	styles := make([]int, len(cols))
+	for i, c := range cols {
+		if styles[i], err = w.style(c.fmt); err != nil {
+			return 0, err
+		}
+		width := c.width
+		if width == 0 {
+			width = 14
+		}
+		if err := sw.SetColWidth(i+1, i+1, width); err != nil {
+			return 0, err
+		}
+	}
+	if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
+		return 0, err
+	}
+	head := make([]any, len(cols))
+	for i, c := range cols {
+		head[i] = excelize.Cell{Value: c.name, StyleID: w.header}
+	}
+	if err := sw.SetRow("A1", head); err != nil {
+		return 0, err
+	}
+	n := 0
+	emit := func(vals []any) error {
+		if n >= maxXLSXRows {
+			return nil
+		}
+		row := make([]any, len(vals))
+		for i, v := range vals {
+			switch x := v.(type) {
+			case nil:
+				row[i] = nil
+			case float64:
+				if !finite(x) {
+					row[i] = nil
+					continue
+				}
+				row[i] = excelize.Cell{Value: x, StyleID: styleAt(styles, i)}
+			case string:
+				row[i] = excelize.Cell{Value: cleanText(x)}
+			default:
+				row[i] = excelize.Cell{Value: x, StyleID: styleAt(styles, i)}
+			}
+		}
+		n++
+		cell, _ := excelize.CoordinatesToCellName(1, n+1)
+		return sw.SetRow(cell, row)
+	}
+	if err := rows(emit); err != nil {
+		return 0, err
+	}
+	if n > 0 {
+		last, _ := excelize.CoordinatesToCellName(len(cols), n+1)
+		show := true
+		if err := sw.AddTable(&excelize.Table{Range: "A1:" + last, Name: name, StyleName: "TableStyleLight9", ShowHeaderRow: &show, ShowRowStripes: &show}); err != nil {
+			return 0, err
+		}
+	}
+	return n, sw.Flush()
+}
+
+func styleAt(styles []int, i int) int {
+	if i < len(styles) {
+		return styles[i]
+	}
+	return 0
+}
+
+func toGiB(b int64) float64 { return float64(b) / (1 << 30) }
+func mib(b float64) float64 { return b / (1 << 20) }
+func opt64(v float64) any {
+	if !finite(v) {
+		return nil
+	}
+	return v
+}
+
+// xlsxTime is t as an Excel serial date (days since 1899-12-30, UTC),
+// which the time format displays; nil for the zero time. Writing the
+// number directly is several times faster than excelize's time.Time
+// conversion on long GPU logs.
+func xlsxTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return float64(t.UnixMilli())/86_400_000 + 25569
+}
+
+func rankCell(r int) any {
+	if r == ingest.NoRank {
+		return nil
+	}
+	return r
+}
+
+func (w *xlsxWriter) summary(fd *analyze.Findings) error {
+	cols := []xcol{{"Field", 28, ""}, {"Value", 90, ""}}
+	_, err := w.table("Summary", "tSummary", cols, func(emit func([]any) error) error {
+		kv := [][2]string{
+			{"Run", fd.Run},
+			{"Severity", severity(fd.Verdict)},
+			{"Verdict", headline(fd)},
+			{"Flags", strings.Join(flags(fd.Verdict), ", ")},
+			{"Inputs", inputsText(fd)},
+			{"Time zone of zoneless logs", fd.Location},
+		}
+		for _, r := range fd.Verdict.Reasons {
+			kv = append(kv, [2]string{"Reason", r})
+		}
+		for _, d := range fd.Devices {
+			fg := deviceFigures(d)
+			lbl := deviceLabelASCII(d.DeviceKey)
+			kv = append(kv,
+				[2]string{lbl + ": peak allocated", Bytes(fg.peakAllocated)},
+				[2]string{lbl + ": peak reserved", Bytes(fg.peakReserved)},
+				[2]string{lbl + ": allocated trend", trendText(fg.trend)},
+			)
+			if fg.peakUsed > 0 {
+				kv = append(kv, [2]string{lbl + ": peak nvidia-smi used", Bytes(fg.peakUsed)})
+			}
+			if fg.capacity > 0 {
+				kv = append(kv, [2]string{lbl + ": capacity", Bytes(fg.capacity)})
+			}
+			if p := projectionText(fg.trend, lastX(d)); p != "" {
+				kv = append(kv, [2]string{lbl + ": time to capacity", p})
+			}
+		}
+		for i, r := range topSuspects(fd) {
+			kv = append(kv, [2]string{fmt.Sprintf("Suspect %d", i+1), fmt.Sprintf("%s %s on %s, %s, fingerprint %s",
+				r.s.Site, r.s.Function, deviceLabelASCII(r.dev.DeviceKey), RateCI(r.s.Trend.Slope, r.s.Trend.Lo, r.s.Trend.Hi, r.s.Trend.Per), r.s.Fingerprint)})
+		}
+		for _, n := range fd.Notes {
+			kv = append(kv, [2]string{"Note", n})
+		}
+		for _, d := range fd.Devices {
+			if d.GPU != nil && len(d.GPU.Used) > maxXLSXGPURows {
+				kv = append(kv, [2]string{"Note", fmt.Sprintf("%s: %s GPU readings thinned to %s on the GPU samples sheet (LTTB, peaks kept)",
+					deviceLabelASCII(d.DeviceKey), Count(int64(len(d.GPU.Used))), Count(maxXLSXGPURows))})
+			}
+		}
+		for _, r := range kv {
+			if err := emit([]any{r[0], r[1]}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+// snapshotCols are the Snapshots sheet's columns; timeline charts refer to
+// the X (column I), allocated (J) and reserved (K) columns.
+var snapshotCols = []xcol{
+	{"Device", 18, ""}, {"Rank", 6, ""}, {"CUDA device", 8, ""}, {"#", 6, ""}, {"File", 40, ""}, {"Step", 10, fmtBytes},
+	{"Time (UTC)", 20, fmtTime}, {"Axis", 8, ""}, {"X", 10, fmtNum},
+	{"Allocated", 13, fmtGiB}, {"Reserved", 13, fmtGiB}, {"Active", 13, fmtGiB}, {"Requested", 13, fmtGiB},
+	{"Cached free", 13, fmtGiB}, {"Largest free", 13, fmtGiB}, {"Internal waste", 13, fmtMiB}, {"External fragmentation", 12, fmtPercent},
+	{"Segments", 10, fmtBytes}, {"Blocks", 10, fmtBytes}, {"Trace entries", 12, fmtBytes},
+	{"allocated_bytes", 16, fmtBytes}, {"reserved_bytes", 16, fmtBytes}, {"active_bytes", 16, fmtBytes},
+	{"requested_bytes", 16, fmtBytes}, {"inactive_bytes", 16, fmtBytes}, {"largest_free_bytes", 16, fmtBytes},
+}
+
+func (w *xlsxWriter) snapshots(fd *analyze.Findings) error {
+	_, err := w.table("Snapshots", "tSnapshots", snapshotCols, func(emit func([]any) error) error {
+		for _, d := range fd.Devices {
+			for i, p := range d.Points {
+				u := p.Usage
+				var step any
+				if p.Step != ingest.NoStep {
+					step = p.Step
+				}
+				if err := emit([]any{
+					deviceLabelASCII(d.DeviceKey), rankCell(d.Rank), d.Device, i + 1, p.Path, step,
+					xlsxTime(p.Time), string(d.Axis), p.X,
+					toGiB(u.Allocated), toGiB(u.Reserved), toGiB(u.Active), toGiB(u.Requested),
+					toGiB(u.Inactive), toGiB(u.LargestFree), mib(float64(u.InternalWaste)), u.ExternalFragmentation(),
+					u.Segments, u.Blocks, u.TraceEntries,
+					u.Allocated, u.Reserved, u.Active, u.Requested, u.Inactive, u.LargestFree,
+				}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+func (w *xlsxWriter) trend(fd *analyze.Findings) error {
+	cols := []xcol{
+		{"Device", 18, ""}, {"Metric", 18, ""}, {"Per", 6, ""}, {"Points", 8, fmtBytes},
+		{"Slope", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"p-value", 10, fmtP},
+		{"Method", 10, ""}, {"Verdict", 16, ""}, {"Fit from #", 9, fmtBytes},
+		{"Capacity", 12, fmtGiB}, {"Reaches capacity at", 16, fmtNum}, {"Remaining", 14, fmtNum}, {"Hours left", 12, fmtNum}, {"Projection", 60, ""},
+	}
+	n, err := w.table("Trend", "tTrend", cols, func(emit func([]any) error) error {
+		for _, d := range fd.Devices {
+			for i := range d.Trends {
+				t := &d.Trends[i]
+				row := []any{deviceLabelASCII(d.DeviceKey), t.Metric, t.Per, t.N, mib(t.Slope), mib(t.Lo), mib(t.Hi), opt64(t.PValue),
+					t.Method, t.Verdict, t.FitFrom + 1, nil, nil, nil, nil, projectionText(t, lastX(d))}
+				if p := t.Projection; p != nil {
+					row[11], row[12], row[13] = toGiB(p.Capacity), opt64(p.X), opt64(p.Remaining)
+					if p.Hours > 0 {
+						row[14] = p.Hours
+					}
+				}
+				if err := emit(row); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return w.timelineCharts(fd, n)
+}
+
+// timelineCharts adds one native line chart per device (up to
+// maxXLSXCharts) below the Trend table, drawing allocated and reserved GiB
+// from the Snapshots sheet against X.
+func (w *xlsxWriter) timelineCharts(fd *analyze.Findings, trendRows int) error {
+	row := 2 // first data row of Snapshots
+	top := trendRows + 4
+	for i, d := range fd.Devices {
+		n := len(d.Points)
+		if n == 0 {
+			continue
+		}
+		first, last := row, row+n-1
+		row += n
+		if i >= maxXLSXCharts || last > maxXLSXRows+1 {
+			continue
+		}
+		ref := func(col string) string { return fmt.Sprintf("'Snapshots'!$%s$%d:$%s$%d", col, first, col, last) }
+		chart := &excelize.Chart{
+			Type: excelize.Line,
+			Series: []excelize.ChartSeries{
+				{Name: "'Snapshots'!$J$1", Categories: ref("I"), Values: ref("J")},
+				{Name: "'Snapshots'!$K$1", Categories: ref("I"), Values: ref("K")},
+			},
+			Title:     excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Timeline " + deviceLabelASCII(d.DeviceKey) + " (GiB)"}}},
+			Legend:    excelize.ChartLegend{Position: "bottom"},
+			XAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: axisName(d.Axis)}}}},
+			YAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "GiB"}}}},
+			Dimension: excelize.ChartDimension{Width: 720, Height: 300},
+		}
+		cell := fmt.Sprintf("A%d", top)
+		if err := w.f.AddChart("Trend", cell, chart); err != nil {
+			return err
+		}
+		top += 17
+	}
+	return nil
+}
+
+func (w *xlsxWriter) suspects(fd *analyze.Findings) error {
+	cols := []xcol{
+		{"#", 5, ""}, {"Device", 18, ""}, {"Site", 30, ""}, {"Function", 24, ""}, {"Fingerprint", 20, ""},
+		{"Growth", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"Per", 6, ""}, {"p-value", 10, fmtP},
+		{"Live first", 13, fmtMiB}, {"Live last", 13, fmtMiB}, {"Blocks last", 10, fmtBytes}, {"Top verdict suspect", 10, ""},
+		{"Suppressed by", 16, ""}, {"Confidence", 10, ""}, {"Share of allocated growth", 12, fmtPercent}, {"Evidence", 60, ""},
+		{"Stack (innermost first)", 100, ""},
+	}
+	top := map[[2]int]bool{}
+	for _, r := range fd.Verdict.Suspects {
+		top[[2]int{r.Rank*1_000_000 + r.Device, r.Index}] = true
+	}
+	_, err := w.table("Suspects", "tSuspects", cols, func(emit func([]any) error) error {
+		n := 0
+		for _, d := range fd.Devices {
+			for i := range d.Suspects {
+				s := &d.Suspects[i]
+				n++
+				var first, last, blocks any
+				if k := len(s.Bytes); k > 0 {
+					first, last = mib(float64(s.Bytes[0])), mib(float64(s.Bytes[k-1]))
+				}
+				if k := len(s.Blocks); k > 0 {
+					blocks = s.Blocks[k-1]
+				}
+				var frames []string
+				for j, fr := range s.Stack {
+					if j == 50 {
+						frames = append(frames, fmt.Sprintf("... %d more", len(s.Stack)-j))
+						break
+					}
+					frames = append(frames, frameText(fr))
+				}
+				isTop := ""
+				if top[[2]int{d.Rank*1_000_000 + d.Device, i}] {
+					isTop = "yes"
+				}
+				if err := emit([]any{n, deviceLabelASCII(d.DeviceKey), s.Site, s.Function, s.Fingerprint,
+					mib(s.Trend.Slope), mib(s.Trend.Lo), mib(s.Trend.Hi), s.Trend.Per, opt64(s.Trend.PValue),
+					first, last, blocks, isTop, s.Suppressed, s.Confidence, opt64(s.Share), strings.Join(s.Evidence, "; "),
+					strings.Join(frames, " <- ")}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+// groups lists every stack group of every device: live bytes first, last
+// and peak, for the analyses the suspects do not cover.
+func (w *xlsxWriter) groups(fd *analyze.Findings) error {
+	cols := []xcol{
+		{"Device", 18, ""}, {"Site", 30, ""}, {"Function", 24, ""}, {"Fingerprint", 16, ""}, {"Kind", 8, ""},
+		{"Live first", 13, fmtMiB}, {"Live last", 13, fmtMiB}, {"Peak", 13, fmtMiB}, {"Blocks last", 10, fmtBytes}, {"File", 50, ""},
+	}
+	_, err := w.table("Groups", "tGroups", cols, func(emit func([]any) error) error {
+		for _, d := range fd.Devices {
+			for i := range d.Groups {
+				g := &d.Groups[i]
+				var first, last, peak, blocks any
+				if k := len(g.Bytes); k > 0 {
+					var pk int64
+					for _, b := range g.Bytes {
+						pk = max(pk, b)
+					}
+					first, last, peak = mib(float64(g.Bytes[0])), mib(float64(g.Bytes[k-1])), mib(float64(pk))
+				}
+				if k := len(g.Blocks); k > 0 {
+					blocks = g.Blocks[k-1]
+				}
+				site := g.Site
+				if g.Other {
+					site = "(all other groups)"
+				}
+				if err := emit([]any{deviceLabelASCII(d.DeviceKey), site, g.Function, g.Fingerprint, string(g.Kind), first, last, peak, blocks, g.File}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+func (w *xlsxWriter) fragmentation(fd *analyze.Findings) error {
+	cols := []xcol{
+		{"Device", 18, ""}, {"#", 6, ""}, {"File", 40, ""}, {"X", 10, fmtNum},
+		{"Cached free", 13, fmtGiB}, {"Largest free", 13, fmtGiB}, {"External fragmentation", 12, fmtPercent},
+		{"Internal waste", 13, fmtMiB}, {"Pinned segments", 10, fmtBytes}, {"Pinned free", 13, fmtMiB}, {"Fragmented", 10, ""}, {"Reason", 60, ""},
+	}
+	_, err := w.table("Fragmentation", "tFragmentation", cols, func(emit func([]any) error) error {
+		for _, d := range fd.Devices {
+			fragmented, reason := "", ""
+			if d.Fragmentation != nil {
+				reason = d.Fragmentation.Reason
+				if d.Fragmentation.Fragmented {
+					fragmented = "yes"
+				}
+			}
+			for i, p := range d.Points {
+				fp := analyze.FragPoint{Inactive: p.Usage.Inactive, LargestFree: p.Usage.LargestFree, External: p.Usage.ExternalFragmentation(), InternalWaste: p.Usage.InternalWaste}
+				if d.Fragmentation != nil && i < len(d.Fragmentation.Points) {
+					fp = d.Fragmentation.Points[i]
+				}
+				r := ""
+				if i == len(d.Points)-1 {
+					r = reason
+				}
+				if err := emit([]any{deviceLabelASCII(d.DeviceKey), i + 1, p.Path, p.X, toGiB(fp.Inactive), toGiB(fp.LargestFree), fp.External,
+					mib(float64(fp.InternalWaste)), fp.PinnedSegments, mib(float64(fp.PinnedBytes)), fragmented, r}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+func (w *xlsxWriter) gpuSamples(fd *analyze.Findings) error {
+	cols := []xcol{{"Device", 18, ""}, {"Time (UTC)", 20, fmtTime}, {"X", 10, fmtNum}, {"Used", 13, fmtGiB}, {"used_bytes", 16, fmtBytes}, {"Total", 13, fmtGiB}}
+	_, err := w.table("GPU samples", "tGPUSamples", cols, func(emit func([]any) error) error {
+		for _, d := range fd.Devices {
+			g := d.GPU
+			if g == nil {
+				continue
+			}
+			for _, i := range gpuRows(g) {
+				u := g.Used[i]
+				var t, x any
+				if i < len(g.Times) {
+					t = xlsxTime(g.Times[i])
+				}
+				if i < len(g.X) {
+					x = opt64(g.X[i])
+				}
+				var total any
+				if g.Total > 0 {
+					total = toGiB(g.Total)
+				}
+				if err := emit([]any{deviceLabelASCII(d.DeviceKey), t, x, toGiB(u), u, total}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+func (w *xlsxWriter) inputs(fd *analyze.Findings) error {
+	cols := []xcol{{"Kind", 12, ""}, {"File", 50, ""}, {"Format", 16, ""}, {"Samples", 10, fmtBytes}, {"GPUs", 6, ""}, {"Skipped lines", 10, fmtBytes}, {"Reason / problems", 80, ""}}
+	_, err := w.table("Inputs", "tInputs", cols, func(emit func([]any) error) error {
+		seen := map[string]bool{}
+		for _, d := range fd.Devices {
+			for _, p := range d.Points {
+				if seen[p.Path] {
+					continue
+				}
+				seen[p.Path] = true
+				if err := emit([]any{"snapshot", p.Path, nil, nil, nil, nil, nil}); err != nil {
+					return err
+				}
+			}
+		}
+		for _, l := range fd.Inputs.Logs {
+			var probs []string
+			for _, p := range l.Problems {
+				probs = append(probs, fmt.Sprintf("line %d: %s", p.Line, p.Reason))
+			}
+			if err := emit([]any{"gpu log", l.Path, string(l.Format), l.Samples, l.GPUs, l.SkippedLines, strings.Join(probs, "; ")}); err != nil {
+				return err
+			}
+		}
+		for _, s := range fd.Inputs.Skipped {
+			if err := emit([]any{"skipped", s.Path, nil, nil, nil, nil, s.Reason}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return err
+}

@@ -1,0 +1,130 @@
+package report
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// TestXLSX reopens the workbook with excelize and checks its sheets,
+// headers, values, number formats, frozen panes, tables and charts.
+func TestXLSX(t *testing.T) {
+	fd, _ := fixtureFindings()
+	b, err := XLSX(fd, fixedOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := f.GetSheetList(); !slices.Equal(got, xlsxSheets) {
+		t.Fatalf("sheets %v, want %v", got, xlsxSheets)
+	}
+	cell := func(sheet, ref string) string {
+		t.Helper()
+		v, err := f.GetCellValue(sheet, ref)
+		if err != nil {
+			t.Fatalf("%s!%s: %v", sheet, ref, err)
+		}
+		return v
+	}
+	raw := func(sheet, ref string) string {
+		t.Helper()
+		v, err := f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+		if err != nil {
+			t.Fatalf("%s!%s: %v", sheet, ref, err)
+		}
+		return v
+	}
+	checks := []struct{ sheet, ref, want string }{
+		{"Summary", "A1", "Field"},
+		{"Summary", "A2", "Run"},
+		{"Summary", "B2", "/data/experiments/run42"},
+		{"Summary", "B3", "critical"},
+		{"Snapshots", "A1", "Device"},
+		{"Snapshots", "J1", "Allocated"},
+		{"Snapshots", "I1", "X"},
+		{"Snapshots", "A2", "rank 0 cuda:0"},
+		{"Snapshots", "E14", "rank1/snapshot_step_100.pickle"},
+		{"Snapshots", "I14", "100"},
+		{"Trend", "B2", "allocated_bytes"},
+		{"Trend", "J4", "growing"},
+		{"Suspects", "C2", "train.py:57"},
+		{"Suspects", "E2", "7f3a9c01d2e4b5a6"},
+		{"Suspects", "N2", "yes"},
+		{"Suspects", "O3", "known: dataset cache"},
+		{"GPU samples", "A1", "Device"},
+		{"Inputs", "A1", "Kind"},
+	}
+	for _, c := range checks {
+		if got := cell(c.sheet, c.ref); got != c.want {
+			t.Errorf("%s!%s = %q, want %q", c.sheet, c.ref, got, c.want)
+		}
+	}
+	// Allocated of rank 1's first snapshot: 20 GiB as a GiB number with a
+	// GiB format; the raw byte column holds the exact count.
+	if got := raw("Snapshots", "J14"); got != "20" {
+		t.Errorf("Snapshots!J14 raw = %q, want 20 (GiB)", got)
+	}
+	if got := cell("Snapshots", "J14"); got != `20.000 GiB` {
+		t.Errorf("Snapshots!J14 formatted = %q", got)
+	}
+	if got := raw("Snapshots", "U14"); got != "21474836480" {
+		t.Errorf("Snapshots!U14 = %q, want 21474836480", got)
+	}
+	rows, _ := f.GetRows("GPU samples")
+	if len(rows) != 1+240 {
+		t.Errorf("GPU samples has %d rows, want 241", len(rows))
+	}
+	rows, _ = f.GetRows("Inputs")
+	if len(rows) != 1+24+1+1 || rows[len(rows)-1][0] != "skipped" {
+		t.Errorf("Inputs has %d rows, last %v", len(rows), rows[len(rows)-1])
+	}
+	for _, s := range xlsxSheets {
+		panes, err := f.GetPanes(s)
+		if err != nil || !panes.Freeze || panes.YSplit != 1 {
+			t.Errorf("sheet %s: panes %+v, %v; want the header row frozen", s, panes, err)
+		}
+		tables, err := f.GetTables(s)
+		if err != nil || len(tables) != 1 {
+			t.Errorf("sheet %s: %d tables, %v; want one filterable table", s, len(tables), err)
+		}
+	}
+	// Native charts: one per device, on the Trend sheet.
+	var charts int
+	f.Pkg.Range(func(k, v any) bool {
+		if strings.HasPrefix(k.(string), "xl/charts/chart") {
+			charts++
+		}
+		return true
+	})
+	if charts != 2 {
+		t.Errorf("%d charts, want 2 (one per device)", charts)
+	}
+}
+
+// TestXLSXHostileText: a frame or file name that looks like a formula
+// stays a string.
+func TestXLSXHostileText(t *testing.T) {
+	fd, _ := fixtureFindings()
+	fd.Devices[1].Suspects[0].Site = `=HYPERLINK("http://evil","x")`
+	b, err := XLSX(fd, fixedOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	formula, _ := f.GetCellFormula("Suspects", "C2")
+	v, _ := f.GetCellValue("Suspects", "C2")
+	if formula != "" || v != `=HYPERLINK("http://evil","x")` {
+		t.Errorf("formula %q, value %q: want a plain string", formula, v)
+	}
+}

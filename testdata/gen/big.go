@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"gpureport/testdata/gen/train"
+)
+
+func cmdBig(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("big", flag.ContinueOnError)
+	out := fs.String("o", "", "output snapshot file (required)")
+	entries := fs.Int("entries", 1400000, "trace entries of device 0")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() > 0 {
+		return usageErr("want -o FILE and no arguments")
+	}
+	if *entries < 1 {
+		return usageErr("-entries %d: want at least 1", *entries)
+	}
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	res, err := train.WriteBig(bw, *entries)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(*out)
+		return fmt.Errorf("write %s: %w", *out, err)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d bytes, %d trace entries (of %d events in %d steps), %d segments, %d blocks, %d distinct frames, stacks up to %d frames, in %.1fs\n",
+		*out, res.Bytes, res.Entries, res.Events, res.Steps, res.Segments, res.Blocks, res.Frames, res.MaxDepth, time.Since(start).Seconds())
+	return nil
+}

@@ -1,0 +1,86 @@
+// Command gen generates gpureport's test inputs: PyTorch CUDA memory
+// snapshots written byte for byte as PyTorch and CPython write them, from
+// a simulated caching allocator driven by a toy training loop, with
+// matching nvidia-smi logs and exact ground-truth labels.
+//
+//	go run ./testdata/gen sample -o testdata/sample-run
+//	go run ./testdata/gen corpus -o /tmp/corpus [-seed S] [-n N]
+//	go run ./testdata/gen big -o /tmp/big.pickle [-entries 1400000]
+//	go run ./testdata/gen run -o DIR [flags]   (one custom run)
+//
+// All output is deterministic: the same arguments give byte-identical
+// files.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+)
+
+type command struct {
+	name, summary string
+	run           func(args []string, stdout io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"sample", "write the bundled sample run", cmdSample},
+		{"corpus", "write the labelled evaluation corpus", cmdCorpus},
+		{"big", "write one large protocol-4 snapshot for decoder benchmarks", cmdBig},
+		{"run", "write one run with chosen shapes and behaviour", cmdRun},
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: go run ./testdata/gen COMMAND [flags]")
+	fmt.Fprintln(w, "commands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "run 'go run ./testdata/gen COMMAND -h' for a command's flags")
+}
+
+func main() {
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			err := c.run(args[1:], stdout)
+			switch {
+			case errors.Is(err, flag.ErrHelp):
+				return 0
+			case errors.Is(err, errUsage):
+				fmt.Fprintln(stderr, "gen "+c.name+":", err)
+				return 2
+			case err != nil:
+				fmt.Fprintln(stderr, "gen "+c.name+":", err)
+				return 1
+			}
+			return 0
+		}
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout)
+		return 0
+	}
+	fmt.Fprintf(stderr, "gen: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+var errUsage = errors.New("usage")
+
+func usageErr(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, a...))
+}

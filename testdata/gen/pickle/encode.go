@@ -1,0 +1,775 @@
+package pickle
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+)
+
+// Opcodes written by the encoder (names as in CPython's pickletools).
+const (
+	opMark           = '('
+	opStop           = '.'
+	opBinInt         = 'J'
+	opBinInt1        = 'K'
+	opBinInt2        = 'M'
+	opNone           = 'N'
+	opBinUnicode     = 'X'
+	opAppend         = 'a'
+	opEmptyDict      = '}'
+	opAppends        = 'e'
+	opBinGet         = 'h'
+	opLongBinGet     = 'j'
+	opEmptyList      = ']'
+	opBinPut         = 'q'
+	opLongBinPut     = 'r'
+	opSetItem        = 's'
+	opTuple          = 't'
+	opEmptyTuple     = ')'
+	opSetItems       = 'u'
+	opBinFloat       = 'G'
+	opProto          = 0x80
+	opTuple1         = 0x85
+	opTuple2         = 0x86
+	opTuple3         = 0x87
+	opNewTrue        = 0x88
+	opNewFalse       = 0x89
+	opLong1          = 0x8a
+	opShortBinUnicod = 0x8c
+	opBinUnicode8    = 0x8d
+	opMemoize        = 0x94
+	opFrame          = 0x95
+)
+
+const (
+	// frameSizeTarget is CPython's FRAME_SIZE_TARGET: a frame is closed at
+	// the first object boundary after it reaches 64 KiB.
+	frameSizeTarget = 64 << 10
+	// frameSizeMin is CPython's FRAME_SIZE_MIN: shorter frames get no
+	// FRAME header.
+	frameSizeMin = 4
+	// batchSize is CPython's BATCHSIZE for SETITEMS/APPENDS.
+	batchSize = 1000
+	// maxDepth bounds container nesting (and catches cycles the C++ style
+	// cannot represent).
+	maxDepth = 10000
+)
+
+// Style selects whose pickler the output imitates.
+type Style uint8
+
+const (
+	// CPython is Python's C pickler (pickle.dump), as used by
+	// torch.cuda.memory._dump_snapshot: memo entry for every str, dict,
+	// list and tuple right after it is opened; SETITEMS/APPENDS in batches
+	// of 1000; minimal LONG1 ints; FRAME opcodes from protocol 4.
+	CPython Style = iota
+	// TorchCpp is PyTorch's C++ pickler (torch::jit::Pickler, used by
+	// _memory_snapshot_pickled): protocol 2, strings memoized by value,
+	// dicts and lists memoized (BINPUT after their contents) only when
+	// referenced more than once, MARK ... SETITEMS/APPENDS without
+	// batching, 8-byte LONG1 for ints outside int32.
+	TorchCpp
+)
+
+// String names the style as the command-line flag spells it.
+func (s Style) String() string {
+	if s == TorchCpp {
+		return "cpp"
+	}
+	return "cpython"
+}
+
+// Options choose the pickle dialect.
+type Options struct {
+	// Protocol is the pickle protocol: 2, 3, 4 or 5; 0 means 4 (the
+	// default of Python 3.8-3.13). TorchCpp requires 2.
+	Protocol int
+	// Style is the pickler imitated.
+	Style Style
+}
+
+// Encoder writes one pickle to an io.Writer. Values are written either
+// whole (Encode, Value) or streamed container by container (BeginDict,
+// BeginList, Next, End) so that a pickle of any size is written in bounded
+// memory. An Encoder is not safe for concurrent use. After the first error
+// every method does nothing and Finish returns the error.
+type Encoder struct {
+	out     io.Writer
+	style   Style
+	proto   int
+	framing bool
+	inFrame bool
+	buf     []byte
+
+	memo    map[any]uint32
+	strMemo map[string]uint32
+	memoLen uint32
+	refs    map[any]int
+
+	depth    int
+	started  bool
+	finished bool
+	written  int64
+	err      error
+}
+
+// NewEncoder returns an encoder writing to w.
+func NewEncoder(w io.Writer, opt Options) (*Encoder, error) {
+	p := opt.Protocol
+	if p == 0 {
+		p = 4
+	}
+	if p < 2 || p > 5 {
+		return nil, fmt.Errorf("pickle: protocol %d not supported (want 2-5)", p)
+	}
+	if opt.Style == TorchCpp && p != 2 {
+		return nil, fmt.Errorf("pickle: the C++ pickler style writes protocol 2, not %d", p)
+	}
+	return &Encoder{
+		out:     w,
+		style:   opt.Style,
+		proto:   p,
+		buf:     make([]byte, 0, frameSizeTarget+1024),
+		memo:    make(map[any]uint32),
+		strMemo: make(map[string]uint32),
+	}, nil
+}
+
+// Marshal returns the pickle of v.
+func Marshal(v any, opt Options) ([]byte, error) {
+	var b sliceWriter
+	e, err := NewEncoder(&b, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.b, nil
+}
+
+type sliceWriter struct{ b []byte }
+
+func (s *sliceWriter) Write(p []byte) (int, error) {
+	s.b = append(s.b, p...)
+	return len(p), nil
+}
+
+// Encode writes the whole pickle of v: the protocol header, v and STOP.
+func (e *Encoder) Encode(v any) error {
+	if e.style == TorchCpp {
+		e.CountRefs(v)
+	}
+	e.Start()
+	e.Value(v)
+	return e.Finish()
+}
+
+// CountRefs records how often each dict and list is referenced from v, for
+// the C++ style, which memoizes only containers referenced more than once.
+// Encode calls it; streaming writers call it for the shared subtrees they
+// will write.
+func (e *Encoder) CountRefs(v any) {
+	if e.refs == nil {
+		e.refs = make(map[any]int)
+	}
+	e.countRefs(v, 0)
+}
+
+func (e *Encoder) countRefs(v any, depth int) {
+	if depth > maxDepth {
+		return
+	}
+	switch x := v.(type) {
+	case *Dict:
+		e.refs[x]++
+		if e.refs[x] > 1 {
+			return
+		}
+		for _, it := range x.Items {
+			e.countRefs(it.Key, depth+1)
+			e.countRefs(it.Value, depth+1)
+		}
+	case *List:
+		e.refs[x]++
+		if e.refs[x] > 1 {
+			return
+		}
+		for _, it := range x.Items {
+			e.countRefs(it, depth+1)
+		}
+	case Tuple:
+		for _, it := range x {
+			e.countRefs(it, depth+1)
+		}
+	}
+}
+
+// Start writes the protocol header. It must be called once, first.
+func (e *Encoder) Start() {
+	if e.err != nil {
+		return
+	}
+	if e.started {
+		e.fail(errors.New("pickle: Start called twice"))
+		return
+	}
+	e.started = true
+	e.buf = append(e.buf, opProto, byte(e.proto))
+	// CPython enables framing after writing PROTO, so the header is
+	// outside the first frame.
+	e.framing = e.proto >= 4
+}
+
+// Finish writes STOP, closes the last frame and flushes. It returns the
+// first error met while encoding or writing.
+func (e *Encoder) Finish() error {
+	if e.err != nil {
+		return e.err
+	}
+	if !e.started || e.finished {
+		return errors.New("pickle: Finish without Start, or twice")
+	}
+	if e.depth != 0 {
+		return errors.New("pickle: Finish inside an unfinished container")
+	}
+	e.finished = true
+	e.write1(opStop)
+	e.commitFrame()
+	e.flush()
+	return e.err
+}
+
+// Written returns the number of bytes written to the underlying writer so
+// far.
+func (e *Encoder) Written() int64 { return e.written }
+
+func (e *Encoder) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+// boundary is CPython's _Pickler_OpcodeBoundary, called at the start of
+// every save(): a frame that has reached the target size is closed here.
+func (e *Encoder) boundary() {
+	if e.framing && e.inFrame && len(e.buf) >= frameSizeTarget {
+		e.commitFrame()
+	}
+}
+
+// write appends bytes to the current frame (opening one when framing and
+// none is open).
+func (e *Encoder) write(p ...byte) {
+	if e.framing && !e.inFrame {
+		e.flush()
+		e.inFrame = true
+	}
+	e.buf = append(e.buf, p...)
+	if !e.framing && len(e.buf) >= frameSizeTarget {
+		e.flush()
+	}
+}
+
+func (e *Encoder) write1(b byte) {
+	if e.framing && !e.inFrame {
+		e.flush()
+		e.inFrame = true
+	}
+	e.buf = append(e.buf, b)
+	if !e.framing && len(e.buf) >= frameSizeTarget {
+		e.flush()
+	}
+}
+
+func (e *Encoder) writeString(s string) {
+	if e.framing && !e.inFrame {
+		e.flush()
+		e.inFrame = true
+	}
+	e.buf = append(e.buf, s...)
+	if !e.framing && len(e.buf) >= frameSizeTarget {
+		e.flush()
+	}
+}
+
+// commitFrame closes the open frame: a FRAME header with its length when
+// it holds at least frameSizeMin bytes, none otherwise.
+func (e *Encoder) commitFrame() {
+	if !e.inFrame {
+		return
+	}
+	e.inFrame = false
+	if len(e.buf) >= frameSizeMin {
+		var h [9]byte
+		h[0] = opFrame
+		binary.LittleEndian.PutUint64(h[1:], uint64(len(e.buf)))
+		e.emit(h[:])
+	}
+	e.emit(e.buf)
+	e.buf = e.buf[:0]
+}
+
+// flush writes buffered bytes that are not part of an open frame.
+func (e *Encoder) flush() {
+	if e.inFrame || len(e.buf) == 0 {
+		return
+	}
+	e.emit(e.buf)
+	e.buf = e.buf[:0]
+}
+
+func (e *Encoder) emit(p []byte) {
+	if e.err != nil {
+		return
+	}
+	n, err := e.out.Write(p)
+	e.written += int64(n)
+	if err != nil {
+		e.fail(fmt.Errorf("pickle: write: %w", err))
+	}
+}
+
+// memoPut records the object just written under the next memo index and
+// writes MEMOIZE (protocol 4+) or BINPUT/LONG_BINPUT. key is the object's
+// identity (nil for objects nobody refers to again).
+func (e *Encoder) memoPut(key any) {
+	idx := e.memoLen
+	e.memoLen++
+	if key != nil {
+		e.memo[key] = idx
+	}
+	e.writePut(idx)
+}
+
+func (e *Encoder) writePut(idx uint32) {
+	switch {
+	case e.proto >= 4 && e.style == CPython:
+		e.write1(opMemoize)
+	case idx < 256:
+		e.write(opBinPut, byte(idx))
+	default:
+		e.write(opLongBinPut, byte(idx), byte(idx>>8), byte(idx>>16), byte(idx>>24))
+	}
+}
+
+func (e *Encoder) writeGet(idx uint32) {
+	if idx < 256 {
+		e.write(opBinGet, byte(idx))
+		return
+	}
+	e.write(opLongBinGet, byte(idx), byte(idx>>8), byte(idx>>16), byte(idx>>24))
+}
+
+// Forget drops obj (a *Str, *Dict or *List already written) from the
+// memo: a streaming writer calls it for objects it will not refer to
+// again, so that the memo stays bounded. The memo index stays used, as in
+// CPython; saving obj again writes it anew.
+func (e *Encoder) Forget(obj any) {
+	delete(e.memo, obj)
+}
+
+// Value saves v (see the package comment for the accepted types).
+func (e *Encoder) Value(v any) {
+	if e.err != nil {
+		return
+	}
+	if !e.started {
+		e.fail(errors.New("pickle: Value before Start"))
+		return
+	}
+	e.boundary()
+	switch x := v.(type) {
+	case nil:
+		e.write1(opNone)
+	case bool:
+		if x {
+			e.write1(opNewTrue)
+		} else {
+			e.write1(opNewFalse)
+		}
+	case int:
+		e.int64(int64(x))
+	case int64:
+		e.int64(x)
+	case uint64:
+		if x <= math.MaxInt64 {
+			e.int64(int64(x))
+		} else {
+			e.uint64(x)
+		}
+	case float64:
+		var b [9]byte
+		b[0] = opBinFloat
+		binary.BigEndian.PutUint64(b[1:], math.Float64bits(x))
+		e.write(b[:]...)
+	case string:
+		e.str(x, nil)
+	case *Str:
+		if x == nil {
+			e.write1(opNone)
+			return
+		}
+		e.str(x.S, x)
+	case *Dict:
+		if x == nil {
+			e.write1(opNone)
+			return
+		}
+		e.dict(x)
+	case *List:
+		if x == nil {
+			e.write1(opNone)
+			return
+		}
+		e.list(x)
+	case Tuple:
+		e.tuple(x)
+	default:
+		e.fail(fmt.Errorf("pickle: cannot save a value of type %T", v))
+	}
+}
+
+func (e *Encoder) int64(v int64) {
+	if v >= math.MinInt32 && v <= math.MaxInt32 {
+		switch {
+		case v >= 0 && v <= 0xff:
+			e.write(opBinInt1, byte(v))
+		case v >= 0 && v <= 0xffff:
+			e.write(opBinInt2, byte(v), byte(v>>8))
+		default:
+			u := uint32(v)
+			e.write(opBinInt, byte(u), byte(u>>8), byte(u>>16), byte(u>>24))
+		}
+		return
+	}
+	if e.style == TorchCpp {
+		var b [10]byte
+		b[0], b[1] = opLong1, 8
+		binary.LittleEndian.PutUint64(b[2:], uint64(v))
+		e.write(b[:]...)
+		return
+	}
+	// CPython: (bit length of |v|) / 8 + 1 bytes of two's complement,
+	// one fewer for -(2**(8j-1)).
+	var abs uint64
+	if v < 0 {
+		abs = uint64(-(v + 1)) + 1
+	} else {
+		abs = uint64(v)
+	}
+	n := bits.Len64(abs)/8 + 1
+	var b [11]byte
+	b[0] = opLong1
+	u := uint64(v)
+	for i := 0; i < n; i++ {
+		if i < 8 {
+			b[2+i] = byte(u >> (8 * i))
+		} else if v < 0 {
+			b[2+i] = 0xff
+		}
+	}
+	if v < 0 && n > 1 && b[2+n-1] == 0xff && b[2+n-2]&0x80 != 0 {
+		n--
+	}
+	b[1] = byte(n)
+	e.write(b[:2+n]...)
+}
+
+// uint64 writes an int in [2^63, 2^64).
+func (e *Encoder) uint64(v uint64) {
+	if e.style == TorchCpp {
+		e.int64(int64(v))
+		return
+	}
+	var b [11]byte
+	b[0], b[1] = opLong1, 9
+	binary.LittleEndian.PutUint64(b[2:], v)
+	e.write(b[:11]...)
+}
+
+// str saves a str; obj is its identity (nil for a fresh object).
+func (e *Encoder) str(s string, obj *Str) {
+	if e.style == TorchCpp {
+		if idx, ok := e.strMemo[s]; ok {
+			e.writeGet(idx)
+			return
+		}
+		e.strHeaderAndData(s)
+		idx := e.memoLen
+		e.memoLen++
+		e.strMemo[s] = idx
+		e.writePut(idx)
+		return
+	}
+	single := isSingletonStr(s)
+	if single {
+		if idx, ok := e.strMemo[s]; ok {
+			e.writeGet(idx)
+			return
+		}
+	} else if obj != nil {
+		if idx, ok := e.memo[obj]; ok {
+			e.writeGet(idx)
+			return
+		}
+	}
+	e.strHeaderAndData(s)
+	idx := e.memoLen
+	e.memoLen++
+	switch {
+	case single:
+		e.strMemo[s] = idx
+	case obj != nil:
+		e.memo[obj] = idx
+	}
+	e.writePut(idx)
+}
+
+func (e *Encoder) strHeaderAndData(s string) {
+	n := len(s)
+	var h [9]byte
+	var hl int
+	switch {
+	case n <= 0xff && e.proto >= 4 && e.style == CPython:
+		h[0], h[1] = opShortBinUnicod, byte(n)
+		hl = 2
+	case uint64(n) <= 0xffffffff:
+		h[0] = opBinUnicode
+		binary.LittleEndian.PutUint32(h[1:], uint32(n))
+		hl = 5
+	default:
+		h[0] = opBinUnicode8
+		binary.LittleEndian.PutUint64(h[1:], uint64(n))
+		hl = 9
+	}
+	if e.framing && n >= frameSizeTarget {
+		// CPython's _Pickler_write_bytes: large payloads bypass framing.
+		e.commitFrame()
+		e.flush()
+		e.emit(h[:hl])
+		e.emit([]byte(s))
+		return
+	}
+	e.write(h[:hl]...)
+	e.writeString(s)
+}
+
+func (e *Encoder) dict(d *Dict) {
+	if e.style == TorchCpp {
+		shared := e.refs[d] > 1
+		if shared {
+			if idx, ok := e.memo[d]; ok {
+				e.writeGet(idx)
+				return
+			}
+		}
+		e.enter()
+		e.write(opEmptyDict, opMark)
+		for _, it := range d.Items {
+			e.Value(it.Key)
+			e.Value(it.Value)
+		}
+		e.write1(opSetItems)
+		e.leave()
+		if shared {
+			e.memoPut(d)
+		}
+		return
+	}
+	if idx, ok := e.memo[d]; ok {
+		e.writeGet(idx)
+		return
+	}
+	e.write1(opEmptyDict)
+	e.memoPut(d)
+	b := e.openBatch(len(d.Items), false)
+	for _, it := range d.Items {
+		e.Value(it.Key)
+		e.Value(it.Value)
+		e.Next(&b)
+	}
+	e.End(&b)
+}
+
+func (e *Encoder) list(l *List) {
+	if e.style == TorchCpp {
+		shared := e.refs[l] > 1
+		if shared {
+			if idx, ok := e.memo[l]; ok {
+				e.writeGet(idx)
+				return
+			}
+		}
+		e.enter()
+		e.write(opEmptyList, opMark)
+		for _, it := range l.Items {
+			e.Value(it)
+		}
+		e.write1(opAppends)
+		e.leave()
+		if shared {
+			e.memoPut(l)
+		}
+		return
+	}
+	if idx, ok := e.memo[l]; ok {
+		e.writeGet(idx)
+		return
+	}
+	e.write1(opEmptyList)
+	e.memoPut(l)
+	b := e.openBatch(len(l.Items), true)
+	for _, it := range l.Items {
+		e.Value(it)
+		e.Next(&b)
+	}
+	e.End(&b)
+}
+
+func (e *Encoder) tuple(t Tuple) {
+	if len(t) == 0 {
+		e.write1(opEmptyTuple)
+		return
+	}
+	e.enter()
+	defer e.leave()
+	if len(t) <= 3 {
+		for _, it := range t {
+			e.Value(it)
+		}
+		e.write1(opTuple1 + byte(len(t)-1))
+	} else {
+		e.write1(opMark)
+		for _, it := range t {
+			e.Value(it)
+		}
+		e.write1(opTuple)
+	}
+	if e.style == CPython {
+		e.memoPut(nil)
+	}
+}
+
+func (e *Encoder) enter() {
+	e.depth++
+	if e.depth > maxDepth {
+		e.fail(fmt.Errorf("pickle: containers nested deeper than %d levels (a cycle?)", maxDepth))
+	}
+}
+
+func (e *Encoder) leave() { e.depth-- }
+
+// Batch tracks a dict or list being streamed: BeginDict or BeginList opens
+// it, Next follows each item, End closes it.
+type Batch struct {
+	n, i, inBatch int
+	list          bool
+}
+
+func (e *Encoder) openBatch(n int, list bool) Batch {
+	e.enter()
+	if n > 1 || (e.style == TorchCpp) {
+		e.write1(opMark)
+	}
+	return Batch{n: n, list: list}
+}
+
+// BeginDict starts a new dict (one nobody refers to again) of exactly n
+// items: after it, save each key and value with Value (or nested streaming
+// calls) and call Next after each pair, then End.
+func (e *Encoder) BeginDict(n int) Batch {
+	if e.err != nil {
+		return Batch{n: n}
+	}
+	e.boundary()
+	if e.style == TorchCpp {
+		e.write1(opEmptyDict)
+	} else {
+		e.write1(opEmptyDict)
+		e.memoPut(nil)
+	}
+	return e.openBatch(n, false)
+}
+
+// BeginList starts a new list (one nobody refers to again) of exactly n
+// items; call Next after each item, then End.
+func (e *Encoder) BeginList(n int) Batch {
+	if e.err != nil {
+		return Batch{n: n, list: true}
+	}
+	e.boundary()
+	if e.style == TorchCpp {
+		e.write1(opEmptyList)
+	} else {
+		e.write1(opEmptyList)
+		e.memoPut(nil)
+	}
+	return e.openBatch(n, true)
+}
+
+// Next marks the end of one item (a key and its value, for a dict).
+func (e *Encoder) Next(b *Batch) {
+	if e.err != nil {
+		return
+	}
+	b.i++
+	b.inBatch++
+	if b.i > b.n {
+		e.fail(fmt.Errorf("pickle: container declared %d items, got more", b.n))
+		return
+	}
+	if e.style == TorchCpp || b.n == 1 || b.inBatch < batchSize {
+		return
+	}
+	// CPython's batch_dict_exact closes a full batch and opens the next
+	// one even when no items remain (so a dict of exactly 1000 items ends
+	// MARK SETITEMS); batch_list_exact opens the next only when items
+	// remain.
+	if b.list {
+		if b.i < b.n {
+			e.write(opAppends, opMark)
+			b.inBatch = 0
+		}
+		return
+	}
+	e.write(opSetItems, opMark)
+	b.inBatch = 0
+}
+
+// End closes a container opened by BeginDict or BeginList (or internally).
+func (e *Encoder) End(b *Batch) {
+	if e.err != nil {
+		return
+	}
+	if b.i != b.n {
+		e.fail(fmt.Errorf("pickle: container declared %d items, got %d", b.n, b.i))
+		return
+	}
+	defer e.leave()
+	switch {
+	case e.style == TorchCpp:
+		if b.list {
+			e.write1(opAppends)
+		} else {
+			e.write1(opSetItems)
+		}
+	case b.n == 0:
+	case b.n == 1:
+		if b.list {
+			e.write1(opAppend)
+		} else {
+			e.write1(opSetItem)
+		}
+	default:
+		if b.list {
+			e.write1(opAppends)
+		} else {
+			e.write1(opSetItems)
+		}
+	}
+}

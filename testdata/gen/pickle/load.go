@@ -1,0 +1,435 @@
+package pickle
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"unicode/utf8"
+)
+
+// ErrClass is wrapped by Load's error for a pickle that asks to construct
+// a class or call a function (GLOBAL, REDUCE, ...). Snapshots never do.
+var ErrClass = errors.New("pickle asks to construct a class or call a function")
+
+// Stats describes the opcode structure of a loaded pickle, for tests that
+// check the writer's framing and memo use.
+type Stats struct {
+	// Protocol is the PROTO argument (0 when absent).
+	Protocol int
+	// Ops counts each opcode.
+	Ops [256]int
+	// Frames are the FRAME lengths in bytes, in order.
+	Frames []uint64
+	// Unframed counts bytes after PROTO that lie outside any frame
+	// (excluding FRAME headers).
+	Unframed int
+	// MemoSize is the number of memo entries created.
+	MemoSize int
+}
+
+// Load decodes a pickle holding only the value types of this package and
+// returns its value tree: every str comes back as a *Str, shared through
+// the memo exactly as in the file, ints as int64 (uint64 above 2^63-1).
+// It checks the framing (no opcode straddles a frame end) and rejects any
+// opcode that would construct an object. It is the writer's test oracle,
+// not the project's snapshot decoder.
+func Load(data []byte) (any, *Stats, error) {
+	l := loader{data: data, st: &Stats{}}
+	v, err := l.run()
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, l.st, nil
+}
+
+type loader struct {
+	data     []byte
+	pos      int
+	st       *Stats
+	stack    []any
+	marks    []int
+	memo     []any
+	memoSet  []bool
+	frameEnd int // -1 when not in a frame
+}
+
+// maxLoadMemo bounds memo indexes so that hostile input cannot make the
+// loader allocate a huge memo.
+const maxLoadMemo = 1 << 26
+
+func (l *loader) errf(start int, format string, a ...any) error {
+	return fmt.Errorf("pickle: offset %d: %s", start, fmt.Sprintf(format, a...))
+}
+
+func (l *loader) need(start, n int) ([]byte, error) {
+	if n < 0 || l.pos+n > len(l.data) || l.pos+n < l.pos {
+		return nil, l.errf(start, "truncated: need %d bytes, %d left", n, len(l.data)-l.pos)
+	}
+	b := l.data[l.pos : l.pos+n]
+	l.pos += n
+	return b, nil
+}
+
+func (l *loader) pop(start int) (any, error) {
+	if len(l.stack) == 0 || (len(l.marks) > 0 && len(l.stack) <= l.marks[len(l.marks)-1]) {
+		return nil, l.errf(start, "stack underflow")
+	}
+	v := l.stack[len(l.stack)-1]
+	l.stack = l.stack[:len(l.stack)-1]
+	return v, nil
+}
+
+func (l *loader) popMark(start int) ([]any, error) {
+	if len(l.marks) == 0 {
+		return nil, l.errf(start, "no MARK on the stack")
+	}
+	m := l.marks[len(l.marks)-1]
+	l.marks = l.marks[:len(l.marks)-1]
+	items := append([]any(nil), l.stack[m:]...)
+	l.stack = l.stack[:m]
+	return items, nil
+}
+
+func (l *loader) top(start int) (any, error) {
+	if len(l.stack) == 0 || (len(l.marks) > 0 && len(l.stack) <= l.marks[len(l.marks)-1]) {
+		return nil, l.errf(start, "stack underflow")
+	}
+	return l.stack[len(l.stack)-1], nil
+}
+
+func (l *loader) put(start int, idx uint64) error {
+	if idx >= maxLoadMemo {
+		return l.errf(start, "memo index %d too large", idx)
+	}
+	v, err := l.top(start)
+	if err != nil {
+		return err
+	}
+	for uint64(len(l.memo)) <= idx {
+		l.memo = append(l.memo, nil)
+		l.memoSet = append(l.memoSet, false)
+	}
+	l.memo[idx] = v
+	l.memoSet[idx] = true
+	if int(idx)+1 > l.st.MemoSize {
+		l.st.MemoSize = int(idx) + 1
+	}
+	return nil
+}
+
+func (l *loader) get(start int, idx uint64) error {
+	if idx >= uint64(len(l.memo)) || !l.memoSet[idx] {
+		return l.errf(start, "memo index %d not defined", idx)
+	}
+	l.stack = append(l.stack, l.memo[idx])
+	return nil
+}
+
+func (l *loader) run() (any, error) {
+	l.frameEnd = -1
+	for {
+		if l.frameEnd >= 0 && l.pos == l.frameEnd {
+			l.frameEnd = -1
+		}
+		start := l.pos
+		if l.pos >= len(l.data) {
+			return nil, l.errf(start, "truncated: no STOP")
+		}
+		op := l.data[l.pos]
+		l.pos++
+		l.st.Ops[op]++
+		inFrame := l.frameEnd >= 0
+		if err := l.step(start, op); err != nil {
+			if err == errStop {
+				if l.frameEnd >= 0 && l.pos != l.frameEnd {
+					return nil, l.errf(start, "STOP before the end of the frame")
+				}
+				if l.pos != len(l.data) {
+					return nil, l.errf(l.pos, "%d trailing bytes after STOP", len(l.data)-l.pos)
+				}
+				if len(l.stack) != 1 || len(l.marks) != 0 {
+					return nil, l.errf(start, "STOP with %d values and %d marks on the stack", len(l.stack), len(l.marks))
+				}
+				if op == opStop && !inFrame && l.st.Protocol >= 4 {
+					l.st.Unframed++
+				}
+				return l.stack[0], nil
+			}
+			return nil, err
+		}
+		if l.frameEnd >= 0 && l.pos > l.frameEnd {
+			return nil, l.errf(start, "opcode 0x%02x crosses the end of its frame at %d", op, l.frameEnd)
+		}
+		if !inFrame && op != opFrame && op != opProto {
+			l.st.Unframed += l.pos - start
+		}
+	}
+}
+
+var errStop = errors.New("stop")
+
+func (l *loader) step(start int, op byte) error {
+	switch op {
+	case opProto:
+		b, err := l.need(start, 1)
+		if err != nil {
+			return err
+		}
+		if b[0] < 2 || b[0] > 5 {
+			return l.errf(start, "protocol %d not supported", b[0])
+		}
+		l.st.Protocol = int(b[0])
+	case opFrame:
+		b, err := l.need(start, 8)
+		if err != nil {
+			return err
+		}
+		if l.frameEnd >= 0 {
+			return l.errf(start, "FRAME inside a frame that ends at %d", l.frameEnd)
+		}
+		n := binary.LittleEndian.Uint64(b)
+		if n > uint64(len(l.data)-l.pos) {
+			return l.errf(start, "FRAME of %d bytes, only %d left", n, len(l.data)-l.pos)
+		}
+		l.st.Frames = append(l.st.Frames, n)
+		l.frameEnd = l.pos + int(n)
+	case opStop:
+		return errStop
+	case opMark:
+		l.marks = append(l.marks, len(l.stack))
+	case opNone:
+		l.stack = append(l.stack, nil)
+	case opNewTrue:
+		l.stack = append(l.stack, true)
+	case opNewFalse:
+		l.stack = append(l.stack, false)
+	case opBinInt1:
+		b, err := l.need(start, 1)
+		if err != nil {
+			return err
+		}
+		l.stack = append(l.stack, int64(b[0]))
+	case opBinInt2:
+		b, err := l.need(start, 2)
+		if err != nil {
+			return err
+		}
+		l.stack = append(l.stack, int64(binary.LittleEndian.Uint16(b)))
+	case opBinInt:
+		b, err := l.need(start, 4)
+		if err != nil {
+			return err
+		}
+		l.stack = append(l.stack, int64(int32(binary.LittleEndian.Uint32(b))))
+	case opLong1:
+		b, err := l.need(start, 1)
+		if err != nil {
+			return err
+		}
+		d, err := l.need(start, int(b[0]))
+		if err != nil {
+			return err
+		}
+		v, err := longValue(d)
+		if err != nil {
+			return l.errf(start, "%v", err)
+		}
+		l.stack = append(l.stack, v)
+	case opBinFloat:
+		b, err := l.need(start, 8)
+		if err != nil {
+			return err
+		}
+		l.stack = append(l.stack, math.Float64frombits(binary.BigEndian.Uint64(b)))
+	case opShortBinUnicod, opBinUnicode, opBinUnicode8:
+		var n uint64
+		switch op {
+		case opShortBinUnicod:
+			b, err := l.need(start, 1)
+			if err != nil {
+				return err
+			}
+			n = uint64(b[0])
+		case opBinUnicode:
+			b, err := l.need(start, 4)
+			if err != nil {
+				return err
+			}
+			n = uint64(binary.LittleEndian.Uint32(b))
+		default:
+			b, err := l.need(start, 8)
+			if err != nil {
+				return err
+			}
+			n = binary.LittleEndian.Uint64(b)
+		}
+		if n > uint64(len(l.data)-l.pos) {
+			return l.errf(start, "string of %d bytes, only %d left", n, len(l.data)-l.pos)
+		}
+		d, _ := l.need(start, int(n))
+		if !utf8.Valid(d) {
+			return l.errf(start, "string is not valid UTF-8")
+		}
+		l.stack = append(l.stack, &Str{S: string(d)})
+	case opEmptyDict:
+		l.stack = append(l.stack, &Dict{})
+	case opEmptyList:
+		l.stack = append(l.stack, &List{})
+	case opEmptyTuple:
+		l.stack = append(l.stack, Tuple{})
+	case opTuple1, opTuple2, opTuple3:
+		n := int(op-opTuple1) + 1
+		t := make(Tuple, n)
+		for i := n - 1; i >= 0; i-- {
+			v, err := l.pop(start)
+			if err != nil {
+				return err
+			}
+			t[i] = v
+		}
+		l.stack = append(l.stack, t)
+	case opTuple:
+		items, err := l.popMark(start)
+		if err != nil {
+			return err
+		}
+		l.stack = append(l.stack, Tuple(items))
+	case opSetItem:
+		v, err := l.pop(start)
+		if err != nil {
+			return err
+		}
+		k, err := l.pop(start)
+		if err != nil {
+			return err
+		}
+		return l.setItems(start, []any{k, v})
+	case opSetItems:
+		items, err := l.popMark(start)
+		if err != nil {
+			return err
+		}
+		if len(items)%2 != 0 {
+			return l.errf(start, "SETITEMS with an odd number of values")
+		}
+		return l.setItems(start, items)
+	case opAppend:
+		v, err := l.pop(start)
+		if err != nil {
+			return err
+		}
+		return l.appends(start, []any{v})
+	case opAppends:
+		items, err := l.popMark(start)
+		if err != nil {
+			return err
+		}
+		return l.appends(start, items)
+	case opMemoize:
+		return l.put(start, uint64(len(l.memo)))
+	case opBinPut:
+		b, err := l.need(start, 1)
+		if err != nil {
+			return err
+		}
+		return l.put(start, uint64(b[0]))
+	case opLongBinPut:
+		b, err := l.need(start, 4)
+		if err != nil {
+			return err
+		}
+		return l.put(start, uint64(binary.LittleEndian.Uint32(b)))
+	case opBinGet:
+		b, err := l.need(start, 1)
+		if err != nil {
+			return err
+		}
+		return l.get(start, uint64(b[0]))
+	case opLongBinGet:
+		b, err := l.need(start, 4)
+		if err != nil {
+			return err
+		}
+		return l.get(start, uint64(binary.LittleEndian.Uint32(b)))
+	case '0': // POP
+		_, err := l.pop(start)
+		return err
+	case '1': // POP_MARK
+		_, err := l.popMark(start)
+		return err
+	case 'c', 0x93, 'R', 'b', 'i', 'o', 0x81, 0x92, 'P', 'Q', 0x82, 0x83, 0x84:
+		return fmt.Errorf("pickle: offset %d: opcode 0x%02x: %w", start, op, ErrClass)
+	default:
+		return l.errf(start, "unsupported opcode 0x%02x", op)
+	}
+	return nil
+}
+
+func (l *loader) setItems(start int, kv []any) error {
+	t, err := l.top(start)
+	if err != nil {
+		return err
+	}
+	d, ok := t.(*Dict)
+	if !ok {
+		return l.errf(start, "SETITEM(S) on a %T", t)
+	}
+	for i := 0; i < len(kv); i += 2 {
+		switch kv[i].(type) {
+		case *Dict, *List:
+			return l.errf(start, "unhashable dict key %T", kv[i])
+		}
+		d.Items = append(d.Items, Item{kv[i], kv[i+1]})
+	}
+	return nil
+}
+
+func (l *loader) appends(start int, items []any) error {
+	t, err := l.top(start)
+	if err != nil {
+		return err
+	}
+	ls, ok := t.(*List)
+	if !ok {
+		return l.errf(start, "APPEND(S) on a %T", t)
+	}
+	ls.Items = append(ls.Items, items...)
+	return nil
+}
+
+// longValue decodes a LONG1 payload (little-endian two's complement).
+func longValue(d []byte) (any, error) {
+	if len(d) == 0 {
+		return int64(0), nil
+	}
+	neg := d[len(d)-1]&0x80 != 0
+	// Strip sign-extension bytes beyond 8.
+	for len(d) > 8 {
+		last := d[len(d)-1]
+		if (!neg && last == 0) || (neg && last == 0xff) {
+			d = d[:len(d)-1]
+			continue
+		}
+		break
+	}
+	if len(d) > 8 || (neg && len(d) == 8 && d[7]&0x80 == 0) {
+		return nil, errors.New("int wider than 64 bits")
+	}
+	var u uint64
+	for i := len(d) - 1; i >= 0; i-- {
+		u = u<<8 | uint64(d[i])
+	}
+	if neg {
+		// Sign-extend.
+		if len(d) < 8 {
+			u |= ^uint64(0) << (8 * len(d))
+		}
+		return int64(u), nil
+	}
+	if len(d) == 8 && u > math.MaxInt64 {
+		// A 9-byte positive payload stripped to 8 bytes.
+		return u, nil
+	}
+	return int64(u), nil
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"gpureport/testdata/gen/layout"
+	"gpureport/testdata/gen/train"
+)
+
+func cmdRun(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	out := fs.String("o", "", "output run directory (required; generated files in it are replaced)")
+	scenario := fs.String("scenario", train.ScClean, "scenario: "+strings.Join(train.Scenarios(), ", "))
+	seed := fs.Uint64("seed", 1, "seed of the draw (labels.json's seed reproduces a corpus case)")
+	format := fs.String("format", "", "snapshot layout: timed, frames, history or segments-list (default: the drawn PyTorch version's)")
+	version := fs.String("torch", "", "PyTorch version imitated, 2.0-2.9 (default: drawn)")
+	protocol := fs.Int("protocol", 0, "pickle protocol 2, 4 or 5 (default: drawn)")
+	cpp := fs.Bool("cpp", false, "write the C++ pickler form (_memory_snapshot_pickled: protocol 2, BINPUT memo)")
+	gz := fs.Bool("gzip", false, "gzip the snapshots (.pickle.gz)")
+	zp := fs.Bool("zip", false, "write torch.save zip archives (.pt)")
+	plain := fs.Bool("plain", false, "write bare pickles (.pickle)")
+	snapshots := fs.Int("snapshots", 0, "number of snapshots (default: drawn)")
+	entries := fs.Int("max-entries", -1, "trace ring size, 0 for state only (default: drawn)")
+	ranks := fs.Int("ranks", 0, "number of ranks (default: drawn)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() > 0 {
+		return usageErr("want -o DIR and no arguments")
+	}
+	sp, err := train.Draw(*scenario, *seed)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if *version != "" {
+		if _, err := train.EraByVersion(*version); err != nil {
+			return usageErr("%v", err)
+		}
+		sp.Version = *version
+	}
+	if *format != "" {
+		f, err := layout.ParseFormat(*format)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		sp.Format = f
+	}
+	if *protocol != 0 {
+		sp.Protocol = *protocol
+	}
+	n := 0
+	for _, b := range []bool{*gz, *zp, *plain} {
+		if b {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return usageErr("-gzip, -zip and -plain exclude each other")
+	case *gz:
+		sp.Container = layout.Gzip
+	case *zp:
+		sp.Container = layout.Zip
+	case *plain:
+		sp.Container = layout.Plain
+	}
+	if *cpp {
+		sp.Cpp, sp.Protocol = true, 2
+		if sp.Container == layout.Zip {
+			sp.Container = layout.Plain
+		}
+	}
+	if *snapshots > 0 {
+		sp.Snapshots = *snapshots
+	}
+	if *entries >= 0 {
+		sp.MaxEntries = *entries
+	}
+	if *ranks > 0 {
+		sp.Ranks = *ranks
+		if sp.LeakRank >= *ranks {
+			sp.LeakRank = *ranks - 1
+		}
+	}
+	if err := sp.Validate(); err != nil {
+		return usageErr("%v", err)
+	}
+	if err := cleanRunDir(*out); err != nil {
+		return err
+	}
+	res, err := train.Run(sp, *out)
+	if err != nil {
+		return err
+	}
+	lab, err := train.Judge(*scenario, sp, res)
+	if err != nil {
+		// Overrides can change what happens; say so but keep the files.
+		fmt.Fprintf(stdout, "note: this run does not show what %s plants (%v)\n", *scenario, err)
+	}
+	lab.Name = *scenario
+	b, _ := json.MarshalIndent(lab, "", "  ")
+	fmt.Fprintf(stdout, "wrote %s: %d files, %d bytes\n%s\n", *out, len(res.Files), res.Bytes, b)
+	return nil
+}

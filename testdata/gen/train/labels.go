@@ -1,0 +1,248 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gpureport/testdata/gen/layout"
+)
+
+// GeneratorName is labels.json's generator field.
+const GeneratorName = "gpureport testdata/gen"
+
+// Labels is labels.json: the ground truth of a corpus.
+type Labels struct {
+	Generator string  `json:"generator"`
+	Seed      uint64  `json:"seed"`
+	Cases     []Label `json:"cases"`
+}
+
+// Label is the ground truth of one case (one run directory).
+type Label struct {
+	// Name is the case directory ("leak-steady-003").
+	Name string `json:"name"`
+	// Scenario is the kind of case (Scenarios).
+	Scenario string `json:"scenario"`
+	// Seed reproduces the case: go run ./testdata/gen run -scenario S -seed N.
+	Seed uint64 `json:"seed"`
+	// Expect is what truly happened in the simulation.
+	Expect Expect `json:"expect"`
+	// LeakSites are the planted leaks' innermost user frames as
+	// basename:line (empty when nothing leaks).
+	LeakSites []string `json:"leak_sites"`
+	// LeakRank is the leaking rank of a multi-rank run (null otherwise).
+	LeakRank *int `json:"leak_rank"`
+	// CapacityBytes is the device memory (nvidia-smi memory.total).
+	CapacityBytes int64 `json:"capacity_bytes"`
+	// Description says in words what the run does.
+	Description string `json:"description"`
+	// Truth holds the measured details behind Expect.
+	Truth Truth `json:"truth"`
+}
+
+// Truth is what the simulator measured, for checking an analysis beyond
+// the four verdict flags. Byte counts are block bytes (after rounding).
+type Truth struct {
+	GPU        string `json:"gpu"`
+	Ranks      int    `json:"ranks"`
+	Snapshots  int    `json:"snapshots"`
+	FirstStep  int    `json:"first_step"`
+	LastStep   int    `json:"last_step"`
+	Interval   int    `json:"interval_steps"`
+	Phase      Phase  `json:"phase"`
+	Torch      string `json:"torch_version"`
+	Format     string `json:"format"`
+	Container  string `json:"container"`
+	Protocol   int    `json:"protocol"`
+	MaxEntries int    `json:"max_entries"`
+	// Reserved and allocated bytes of the first and last snapshot (the
+	// leaking rank's, else rank 0's).
+	ReservedFirst  int64 `json:"reserved_first"`
+	ReservedLast   int64 `json:"reserved_last"`
+	AllocatedFirst int64 `json:"allocated_first"`
+	AllocatedLast  int64 `json:"allocated_last"`
+	InactiveLast   int64 `json:"inactive_last"`
+	LargestFree    int64 `json:"largest_free_last"`
+	// Leak: request size per leaking step, schedule, and the live bytes at
+	// the leak site in the first and last snapshot.
+	LeakBytesPerEvent int64   `json:"leak_bytes_per_event,omitempty"`
+	LeakEvery         int     `json:"leak_every_steps,omitempty"`
+	LeakBurstPeriod   int     `json:"leak_burst_period,omitempty"`
+	LeakBurstLen      int     `json:"leak_burst_len,omitempty"`
+	LeakLiveFirst     int64   `json:"leak_live_first,omitempty"`
+	LeakLiveLast      int64   `json:"leak_live_last,omitempty"`
+	LeakGrowthPerStep float64 `json:"leak_growth_bytes_per_step,omitempty"`
+	// OneTime: the one-off buffer (not a leak).
+	OneTimeSite  string `json:"one_time_site,omitempty"`
+	OneTimeStep  int    `json:"one_time_step,omitempty"`
+	OneTimeBytes int64  `json:"one_time_bytes,omitempty"`
+	// EmptyCacheEvery is the empty_cache() period in steps.
+	EmptyCacheEvery int `json:"empty_cache_every,omitempty"`
+	// OutsideGrowth is the growth of memory outside the allocator between
+	// the first and last snapshot.
+	OutsideGrowth int64 `json:"outside_growth_bytes,omitempty"`
+	// OOM details.
+	OOM *OOMTruth `json:"oom,omitempty"`
+}
+
+// OOMTruth describes the failed allocation.
+type OOMTruth struct {
+	Rank        int    `json:"rank"`
+	Step        int    `json:"step"`
+	Site        string `json:"site"`
+	Requested   int64  `json:"requested_bytes"`
+	Rounded     int64  `json:"rounded_bytes"`
+	DeviceFree  int64  `json:"device_free_bytes"`
+	Reserved    int64  `json:"reserved_bytes"`
+	Inactive    int64  `json:"inactive_bytes"`
+	LargestFree int64  `json:"largest_free_bytes"`
+}
+
+// Judge measures what happened in a run and checks it against what the
+// scenario meant to plant; an error says why the case is not usable (the
+// caller draws again).
+func Judge(scenario string, sp *Spec, res *Result) (Label, error) {
+	lab := Label{Scenario: scenario, Seed: sp.Seed, CapacityBytes: sp.Capacity(), LeakSites: []string{}}
+	rank := 0
+	if sp.Leak != nil {
+		rank = sp.LeakRank
+	}
+	var snaps []SnapInfo
+	for _, s := range res.Snapshots {
+		if s.Rank == rank {
+			snaps = append(snaps, s)
+		}
+	}
+	if len(snaps) < 4 {
+		return lab, fmt.Errorf("only %d snapshots", len(snaps))
+	}
+	first, last := snaps[0], snaps[len(snaps)-1]
+	t := &lab.Truth
+	*t = Truth{GPU: sp.GPU.Name, Ranks: sp.Ranks, Snapshots: len(snaps), FirstStep: first.Step, LastStep: last.Step,
+		Interval: sp.Interval, Phase: sp.Phase, Torch: sp.Version, Format: string(sp.format()), Container: string(sp.container()),
+		Protocol: sp.protocol(), MaxEntries: sp.MaxEntries,
+		ReservedFirst: first.Reserved, ReservedLast: last.Reserved, AllocatedFirst: first.Allocated, AllocatedLast: last.Allocated,
+		InactiveLast: last.Inactive, LargestFree: last.LargestFree, EmptyCacheEvery: sp.EmptyCacheEvery,
+		OutsideGrowth: res.OutsideEnd - res.OutsideStart}
+	e := &lab.Expect
+	if l := sp.Leak; l != nil {
+		t.LeakBytesPerEvent, t.LeakEvery, t.LeakBurstPeriod, t.LeakBurstLen = l.Bytes, l.Every, l.BurstPeriod, l.BurstLen
+		t.LeakLiveFirst, t.LeakLiveLast = first.LeakLive, last.LeakLive
+		if last.Step > first.Step {
+			t.LeakGrowthPerStep = float64(last.LeakLive-first.LeakLive) / float64(last.Step-first.Step)
+		}
+		e.Leak = last.LeakLive > first.LeakLive
+		if e.Leak {
+			lab.LeakSites = []string{res.LeakSite}
+			if sp.Ranks > 1 {
+				r := sp.LeakRank
+				lab.LeakRank = &r
+			}
+		}
+	}
+	if o := sp.OneTime; o != nil {
+		t.OneTimeSite, t.OneTimeStep, t.OneTimeBytes = o.Site, o.Step, last.OneTimeLive
+	}
+	if o := res.OOM; o != nil {
+		e.OOM = true
+		t.OOM = &OOMTruth{Rank: o.Rank, Step: o.Step, Site: o.Site, Requested: o.Requested, Rounded: o.Rounded,
+			DeviceFree: o.DeviceFree, Reserved: o.Reserved, Inactive: o.Inactive, LargestFree: o.LargestFree}
+	}
+	capB := float64(sp.Capacity())
+	if sp.Frag != nil {
+		if res.OOM != nil {
+			// The OOM is a fragmentation OOM: cached free memory exceeds
+			// the request, but no free block is large enough.
+			e.Fragmentation = res.OOM.Inactive > res.OOM.Rounded && res.OOM.LargestFree < res.OOM.Rounded
+		} else {
+			grew := float64(last.Reserved - first.Reserved)
+			e.Fragmentation = grew > 0.1*float64(first.Reserved) && grew > 0.03*capB &&
+				math.Abs(float64(last.Allocated-first.Allocated)) < 0.1*grew
+		}
+	}
+	e.OutsideAllocatorLeak = sp.OutsideGrowthMiBHour > 0 && float64(t.OutsideGrowth) > 0.02*capB
+	if *e != intent(scenario) {
+		return lab, fmt.Errorf("planned %+v, happened %+v", intent(scenario), *e)
+	}
+	switch scenario {
+	case ScGrowthOOM:
+		if o := res.OOM; o.Inactive >= o.Rounded {
+			return lab, fmt.Errorf("leak OOM with %d cached bytes for a %d-byte request (looks like fragmentation)", o.Inactive, o.Rounded)
+		}
+	case ScClean, ScWarmup, ScOneTime, ScOutside:
+		// No sustained growth of reserved memory in the second half.
+		mid := snaps[len(snaps)/2]
+		if float64(last.Reserved-mid.Reserved) > 0.05*capB {
+			return lab, fmt.Errorf("reserved grew by %d bytes in the second half", last.Reserved-mid.Reserved)
+		}
+	}
+	lab.Description = describe(scenario, sp, res)
+	return lab, nil
+}
+
+func (s *Spec) format() layout.Format {
+	if s.Format != "" {
+		return s.Format
+	}
+	e, _ := EraByVersion(s.Version)
+	return e.Layout.Format
+}
+
+func (s *Spec) container() layout.Container {
+	if s.Container == "" {
+		return layout.Plain
+	}
+	return s.Container
+}
+
+func (s *Spec) protocol() int {
+	switch {
+	case s.Cpp || s.Container == layout.Zip:
+		return 2
+	case s.Protocol == 0:
+		return 4
+	}
+	return s.Protocol
+}
+
+func mibs(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+func describe(scenario string, sp *Spec, res *Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: ", scenario)
+	switch {
+	case sp.Leak != nil && sp.Leak.BurstPeriod > 0:
+		fmt.Fprintf(&b, "leak of %s per step at %s in bursts of %d steps every %d steps from step %d", mibs(sp.Leak.Bytes), res.LeakSite, sp.Leak.BurstLen, sp.Leak.BurstPeriod, sp.Leak.StartStep)
+	case sp.Leak != nil:
+		fmt.Fprintf(&b, "leak of %s every %d step(s) at %s from step %d", mibs(sp.Leak.Bytes), sp.Leak.Every, res.LeakSite, sp.Leak.StartStep)
+	case sp.Frag != nil:
+		fmt.Fprintf(&b, "curriculum temporaries growing %s -> %s in %d levels at data.py:118, each level's segment pinned by a small tensor (data.py:124, %d kept)",
+			mibs(sp.Frag.BigStart), mibs(sp.Frag.BigEnd), sp.Frag.Stages, sp.Frag.Pins)
+	case sp.OneTime != nil:
+		fmt.Fprintf(&b, "one-time buffer of %s at %s at step %d (not a leak)", mibs(sp.OneTime.Bytes), sp.OneTime.Site, sp.OneTime.Step)
+	case sp.OutsideGrowthMiBHour > 0:
+		fmt.Fprintf(&b, "memory outside the allocator grows %.0f MiB/hour; reserved flat", sp.OutsideGrowthMiBHour)
+	case sp.EmptyCacheEvery > 0:
+		fmt.Fprintf(&b, "torch.cuda.empty_cache() every %d steps with variable sequence lengths; allocated flat", sp.EmptyCacheEvery)
+	case scenario == ScWarmup:
+		fmt.Fprintf(&b, "caching warm-up and AdamW state at step 0, then flat")
+	default:
+		fmt.Fprintf(&b, "no planted growth")
+	}
+	if sp.Ranks > 1 {
+		fmt.Fprintf(&b, " on rank %d of %d", sp.LeakRank, sp.Ranks)
+	}
+	if res.OOM != nil {
+		fmt.Fprintf(&b, "; out of memory at step %d (%s requested)", res.OOM.Step, mibs(res.OOM.Rounded))
+	}
+	fmt.Fprintf(&b, ". %d snapshots every %d steps from step %d (%s), %s, PyTorch %s %s layout, pickle protocol %d, %s; %d-block GPT hidden %d batch %d x %d-%d tokens",
+		sp.Snapshots, sp.Interval, sp.FirstDump, sp.Phase, sp.GPU.Name, sp.Version, sp.format(), sp.protocol(), sp.container(),
+		sp.Layers, sp.Hidden, sp.Batch, sp.SeqMin, sp.SeqMax)
+	if sp.MaxEntries == 0 {
+		b.WriteString(", no trace (state only)")
+	} else {
+		fmt.Fprintf(&b, ", trace of %d entries", sp.MaxEntries)
+	}
+	return b.String()
+}
