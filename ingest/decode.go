@@ -176,28 +176,40 @@ func decodeZip(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, error)
 	if err != nil {
 		return nil, fmt.Errorf("zip: %w", err)
 	}
-	var member *zip.File
-	for _, f := range zr.File {
-		name := strings.TrimPrefix(f.Name, "/")
-		if path.Base(name) == "data.pkl" && strings.Count(name, "/") <= 1 {
-			member = f
-			break
-		}
-	}
+	member := dataMember(zr)
 	if member == nil {
 		return nil, fmt.Errorf("%w: zip archive without a data.pkl member (not a torch.save file)", ErrNotPickle)
 	}
 	if int64(member.UncompressedSize64) > opt.maxDecompressed() || member.UncompressedSize64 > 1<<62 {
 		return nil, fmt.Errorf("zip member %s: declared size %d exceeds the %d-byte limit (raise it with --max-decompressed)", member.Name, member.UncompressedSize64, opt.maxDecompressed())
 	}
+	var opened []io.Closer
+	defer func() {
+		for _, c := range opened {
+			c.Close()
+		}
+	}()
 	open := func() (io.Reader, error) {
 		rc, err := member.Open()
 		if err != nil {
 			return nil, fmt.Errorf("zip member %s: %w", member.Name, err)
 		}
+		opened = append(opened, rc)
 		return bufio.NewReaderSize(rc, 1<<16), nil
 	}
 	return decodeLimited(open, opt, "zip member "+member.Name)
+}
+
+// dataMember returns the pickle member of a torch.save archive: the
+// single member named data.pkl, at the top or one folder down.
+func dataMember(zr *zip.Reader) *zip.File {
+	for _, f := range zr.File {
+		name := strings.TrimPrefix(f.Name, "/")
+		if path.Base(name) == "data.pkl" && strings.Count(name, "/") <= 1 {
+			return f
+		}
+	}
+	return nil
 }
 
 // decodePickle decodes a bare snapshot pickle stream from open, whose

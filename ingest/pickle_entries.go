@@ -65,17 +65,21 @@ func (m *vm) newEntry() (uint64, error) {
 	return uint64(i), nil
 }
 
+// maxArena bounds the arena (2.7 GB of address space, most of it never
+// touched when the estimate is high); entries beyond go to chunks.
+const maxArena = 1 << 26
+
 // sizeArena moves the first chunk into an array sized for the entries the
 // rest of the input can hold at the rate the first chunk took. The array
-// never takes more bytes than the input has left, so a hostile input
-// cannot reserve more than its own size.
+// never takes more bytes than the input has left, nor more than maxArena
+// entries, so a hostile input cannot reserve more than its own size.
 func (m *vm) sizeArena() {
 	es := &m.ents
 	off := m.offset()
 	left := m.size - off
 	per := max((off-es.firstOff)/int64(es.n), 8)
 	est := left/per + left/per/16 + 1024
-	est = min(est, left/int64(unsafe.Sizeof(TraceEntry{})))
+	est = min(est, left/int64(unsafe.Sizeof(TraceEntry{})), maxArena)
 	if est < 1<<entryChunkBits {
 		return // not worth it: a few more chunks will do
 	}
