@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -286,6 +287,25 @@ func TestUnusualLayouts(t *testing.T) {
 					t.Errorf("fast path fell back: %v, want %v (%v)", fellBack, want, ferr)
 				}
 			})
+		}
+	}
+}
+
+// TestFastMatchesReferenceOnSampleRun does the same for the snapshots the
+// project's generator made for the bundled sample run.
+func TestFastMatchesReferenceOnSampleRun(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(ingesttest.RepoRoot(t), "testdata", "sample-run", "*.pickle"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no sample-run snapshots (%v)", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, _, ref := decodeModes(t, data)
+		if d := diffSnapshots(fast, ref); d != "" {
+			t.Errorf("%s: fast vs reference: %s", filepath.Base(f), d)
 		}
 	}
 }
