@@ -102,21 +102,34 @@ func TestPickleErrors(t *testing.T) {
 }
 
 // TestNotSnapshots: pickles that decode but are no snapshot get
-// ErrNotSnapshot saying where the layout is wrong.
+// ErrNotSnapshot saying where the layout is wrong: the logical path and
+// the offset of the dict or list that holds the problem (of STOP for a
+// top-level scalar).
 func TestNotSnapshots(t *testing.T) {
 	for _, c := range []struct{ name, in, msg string }{
-		{"list of ints", "\x80\x02](K\x01K\x02e.", "segments[0]: expected segment dict, got int"},
-		{"dict without segments", "\x80\x02}.", "top-level dict has no 'segments' key"},
-		{"int", "\x80\x02K\x01.", "top level is a int"},
-		{"segments not a list", "\x80\x02}X\x08\x00\x00\x00segmentsK\x01s.", "segments: expected list, got int"},
-		{"segment without blocks", "\x80\x02](}(X\x0a\x00\x00\x00total_sizeK\x01ue.", "segments[0]: missing 'blocks'"},
+		{"list of ints", "\x80\x02](K\x01K\x02e.", "offset 2: not a PyTorch memory snapshot: segments[0]: expected segment dict, got int"},
+		{"dict without segments", "\x80\x02}.", "offset 2: not a PyTorch memory snapshot: top-level dict has no 'segments' key"},
+		{"int", "\x80\x02K\x01.", "offset 4: not a PyTorch memory snapshot: top level is a int, not a dict or a list of segments"},
+		{"segments not a list", "\x80\x02}X\x08\x00\x00\x00segmentsK\x01s.", "offset 2: not a PyTorch memory snapshot: segments: expected list, got int"},
+		{"segment without blocks", "\x80\x02](}(X\x0a\x00\x00\x00total_sizeK\x01ue.", "offset 4: not a PyTorch memory snapshot: segments[0]: missing 'blocks'"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, _, err := DecodeBytes([]byte(c.in), DecodeOptions{})
-			if !errors.Is(err, ErrNotSnapshot) || !strings.Contains(err.Error(), c.msg) {
-				t.Fatalf("got %v, %v; want ErrNotSnapshot saying %q", s, err, c.msg)
+			if !errors.Is(err, ErrNotSnapshot) || err.Error() != c.msg {
+				t.Fatalf("got %v, %v; want %q", s, err, c.msg)
 			}
 		})
+	}
+	// Deeper: a trace entry of a written snapshot with a bad field is
+	// located at the entry's own dict.
+	top := synthSnapshot(synthOpts{entries: 5, segments: 1})
+	tr, _ := top.get("device_traces")
+	tr.(*pyList).items[0].(*pyList).items[3].(*pyDict).set("size", "big")
+	data := writePickle(top, stylePy4)
+	_, _, err := DecodeBytes(data, DecodeOptions{})
+	var pe *pathError
+	if !errors.As(err, &pe) || pe.path != "device_traces[0][3].size" || pe.at == 0 || data[pe.at-1] != opEmptyDict {
+		t.Fatalf("got %v: want device_traces[0][3].size located at the entry's EMPTY_DICT", err)
 	}
 }
 

@@ -413,9 +413,9 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 	}
 	switch r {
 	case rGeneric:
-		var o any = &pyList{}
+		var o any = &pyList{at: m.opOff + 1}
 		if k == kDict {
-			o = &pyDict{}
+			o = &pyDict{at: m.opOff + 1}
 		}
 		if err := m.charge(48); err != nil {
 			return err
@@ -1213,7 +1213,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
-		return convertSnapshot(a)
+		return convertSnapshotAt(a, m.opOff+1)
 	}
 	s := &Snapshot{}
 	switch {

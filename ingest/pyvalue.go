@@ -18,8 +18,12 @@ import (
 // Lists and dicts are pointers so that memo sharing survives: the converter
 // interns a shared frame list once.
 
-// pyList is a Python list.
-type pyList struct{ items []any }
+// pyList is a Python list. at is one more than the byte offset of the
+// opcode that created it, when known (0 otherwise), for error messages.
+type pyList struct {
+	items []any
+	at    int64
+}
 
 // pyDict is a Python dict with keys in insertion order. Setting an existing
 // key replaces its value, as in Python.
@@ -27,6 +31,7 @@ type pyDict struct {
 	keys []any
 	vals []any
 	idx  map[string]int // string key -> position, built past smallDict keys
+	at   int64          // like pyList.at
 }
 
 // smallDict is the size up to which pyDict looks keys up by a linear scan.
