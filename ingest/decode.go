@@ -128,7 +128,7 @@ func decodeLimited(open func() (io.Reader, error), opt DecodeOptions, what strin
 	}
 	if err != nil {
 		var pe *PickleError
-		if errors.As(err, &pe) {
+		if errors.As(err, &pe) || strings.HasPrefix(err.Error(), "offset ") {
 			return nil, fmt.Errorf("%s (offsets count decompressed bytes): %w", what, err)
 		}
 		return nil, err
