@@ -120,7 +120,20 @@ func decodeLimited(open func() (io.Reader, error), opt DecodeOptions, what strin
 			return nil, err
 		}
 		lr = &limitReader{r: r, left: opt.maxDecompressed()}
-		return lr, nil
+		// The container was recognised; say so when what it holds is no
+		// pickle, rather than decoding its first byte as an opcode.
+		br := bufio.NewReaderSize(lr, 1<<16)
+		head, perr := br.Peek(4)
+		if c, ok := SniffContainer(head); !ok || c != ContainerPickle {
+			switch {
+			case lr.hit:
+				return br, nil // the caller reports the bound
+			case perr != nil && perr != io.EOF:
+				return nil, fmt.Errorf("%s: %w", what, perr)
+			}
+			return nil, fmt.Errorf("%s: %w: the decompressed data starts with %q", what, ErrNotPickle, head)
+		}
+		return br, nil
 	}
 	s, err := decodePickle(limited, -1, opt)
 	if lr != nil && lr.hit {
@@ -217,7 +230,22 @@ func dataMember(zr *zip.Reader) *zip.File {
 // pickle it cannot type directly (see pickle_roles.go) is read again from a
 // fresh stream with the same machine in generic mode and converted from
 // the generic tree. opt.Reference selects gopickle instead.
-func decodePickle(open func() (io.Reader, error), size int64, opt DecodeOptions) (*Snapshot, error) {
+func decodePickle(open func() (io.Reader, error), size int64, opt DecodeOptions) (s *Snapshot, err error) {
+	// The decoder is fuzzed and must not panic on any input; should a bug
+	// slip through, it costs one file, not a nightly batch run.
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, fmt.Errorf("%s: %v (please report it with the file)", errInternal, p)
+		}
+	}()
+	return decodePickleRaw(open, size, opt)
+}
+
+// errInternal starts the message of a decoder panic turned into an error.
+const errInternal = "internal decoder error"
+
+// decodePickleRaw is decodePickle without the recovery, for fuzzing.
+func decodePickleRaw(open func() (io.Reader, error), size int64, opt DecodeOptions) (*Snapshot, error) {
 	r, err := open()
 	if err != nil {
 		return nil, err

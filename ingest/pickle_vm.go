@@ -176,7 +176,10 @@ func (m *vm) fill(n int) error {
 		if err == io.EOF {
 			m.eof = true
 		} else if err != nil {
-			return m.fail(err, "read: "+err.Error())
+			// Where reading broke, not the opcode: the data is corrupt
+			// from there (a bad gzip checksum, a decompression bound).
+			at := m.base + int64(m.end)
+			return &PickleError{Offset: at, Kind: err, Msg: "reading after " + strconv.FormatInt(at, 10) + " bytes: " + err.Error()}
 		}
 	}
 	m.setLim()
