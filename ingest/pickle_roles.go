@@ -352,7 +352,12 @@ func (m *vm) predict(k vkind) role {
 		case kDict:
 			// A finished sibling: handled below.
 		default:
-			// A key: is the dict right under it (SETITEM form)?
+			// A key: is the dict right under it (SETITEM form)? That is
+			// ambiguous: [outer, MARK, 'k1', d, 'k2'] is d getting a
+			// single item, or outer's next key. A typed dict that has its
+			// items already cannot be getting more; an untyped one is
+			// taken as outer's value when the SETITEMS form fits. A wrong
+			// guess costs a fallback, not a wrong model.
 			if n-2 >= f && s[n-2].k == kDict {
 				d := s[n-2]
 				batch := f > 0 && s[f-1].k == kDict && (n-f)%2 == 1

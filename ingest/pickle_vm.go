@@ -74,8 +74,6 @@ type val struct {
 	r role
 }
 
-func (v val) isContainer() bool { return v.k >= kTuple }
-
 // vm is the pickle machine and the state of one decode.
 type vm struct {
 	// Input: buf[pos:end] holds unread bytes; base is the stream offset of
