@@ -601,6 +601,9 @@ func (m *vm) appendItems(l *val, items []val) error {
 	if l.k != kList {
 		return m.failOp(ErrMalformed, "appends to a "+l.typeName()+", not a list")
 	}
+	if l.r == rFrames {
+		return m.appendFrames(l, items) // the bulk of a snapshot: one pass
+	}
 	h, err := m.height(l.h, items)
 	if err != nil {
 		return err
@@ -620,8 +623,6 @@ func (m *vm) appendItems(l *val, items []val) error {
 			pl.items = append(pl.items, a)
 		}
 	case rIgnore:
-	case rFrames:
-		return m.appendFrames(m.flists.at(l.x), items)
 	case rTrace:
 		p := &m.traceL[l.x]
 		for _, it := range items {
@@ -696,15 +697,16 @@ func (m *vm) appendItems(l *val, items []val) error {
 	return nil
 }
 
-// appendFrames adds frame dicts to a frames list. The IDs of open lists
-// live in reusable scratch slices, so a million short-lived frames lists
-// cost one small table entry each.
-func (m *vm) appendFrames(p *flistP, items []val) error {
+// appendFrames adds frame dicts to frames list l, computing its nesting
+// height in the same pass. The IDs of open lists live in reusable scratch
+// slices, so a million short-lived frames lists cost one small table entry
+// each.
+func (m *vm) appendFrames(l *val, items []val) error {
+	h := l.h
+	p := m.flists.at(l.x)
 	switch p.state {
 	case fsInterned:
 		return errFallback // changed after use
-	case fsBad:
-		return nil
 	case fsEmpty:
 		if len(items) == 0 {
 			return nil
@@ -718,13 +720,22 @@ func (m *vm) appendFrames(p *flistP, items []val) error {
 		}
 		p.state = fsOpen
 	}
-	ids := m.fscratch[p.id]
+	var ids []FrameID
+	if p.state == fsOpen {
+		ids = m.fscratch[p.id]
+	}
 	for i := range items {
 		it := &items[i]
+		if it.h >= h {
+			h = it.h + 1
+		}
+		if p.state != fsOpen {
+			continue // bad: only the height matters now
+		}
 		if it.k != kDict || it.r != rFrame {
 			m.releaseFrames(p)
 			p.state = fsBad
-			return nil
+			continue
 		}
 		f := m.frames[it.x]
 		if f == frOpen {
@@ -733,11 +744,17 @@ func (m *vm) appendFrames(p *flistP, items []val) error {
 		if f&frBad != 0 {
 			m.releaseFrames(p)
 			p.state = fsBad
-			return nil
+			continue
 		}
 		ids = append(ids, FrameID(f&frMask))
 	}
-	m.fscratch[p.id] = ids
+	if h > maxNesting {
+		return m.failOp(ErrLimit, "containers nested deeper than "+strconv.Itoa(maxNesting)+" levels")
+	}
+	l.h = h
+	if p.state == fsOpen {
+		m.fscratch[p.id] = ids
+	}
 	return m.charge(4 * len(items))
 }
 
