@@ -10,7 +10,7 @@ import (
 
 // zipWith builds a zip archive of the given members; stored ones are not
 // compressed, as torch.save writes them.
-func zipWith(t *testing.T, members map[string][]byte, method uint16) []byte {
+func snapZip(t *testing.T, members map[string][]byte, method uint16) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	zw := zip.NewWriter(&b)
@@ -40,9 +40,9 @@ func TestContainers(t *testing.T) {
 	bomb := []byte("\x80\x04]\x94(" + strings.Repeat("N", 3<<20) + "e.")
 	var concat bytes.Buffer
 	half := len(pkl) / 2
-	concat.Write(gzipBytes(pkl[:half]))
-	concat.Write(gzipBytes(pkl[half:]))
-	gz := gzipBytes(pkl)
+	concat.Write(snapGzip(pkl[:half]))
+	concat.Write(snapGzip(pkl[half:]))
+	gz := snapGzip(pkl)
 	badCRC := bytes.Clone(gz)
 	badCRC[len(badCRC)-5] ^= 0xff
 	limit := DecodeOptions{MaxDecompressed: 1 << 20}
@@ -56,17 +56,17 @@ func TestContainers(t *testing.T) {
 		{"pickle", pkl, DecodeOptions{}, ContainerPickle, ""},
 		{"gzip", gz, DecodeOptions{}, ContainerGzip, ""},
 		{"gzip of two members", concat.Bytes(), DecodeOptions{}, ContainerGzip, ""},
-		{"torch.save stored", zipWith(t, map[string][]byte{"archive/data.pkl": pkl, "archive/version": []byte("3\n")}, zip.Store), DecodeOptions{}, ContainerZip, ""},
-		{"torch.save deflated", zipWith(t, map[string][]byte{"snap/data.pkl": pkl}, zip.Deflate), DecodeOptions{}, ContainerZip, ""},
-		{"zip with data.pkl at the top", zipWith(t, map[string][]byte{"data.pkl": pkl}, zip.Store), DecodeOptions{}, ContainerZip, ""},
-		{"zip without data.pkl", zipWith(t, map[string][]byte{"archive/other.pkl": pkl}, zip.Store), DecodeOptions{}, ContainerZip, "without a data.pkl member"},
-		{"zip with data.pkl too deep", zipWith(t, map[string][]byte{"a/b/data.pkl": pkl}, zip.Store), DecodeOptions{}, ContainerZip, "without a data.pkl member"},
-		{"gzip bomb", gzipBytes(bomb), limit, ContainerGzip, "decompressed data exceeds the 1048576-byte limit"},
-		{"zip bomb", zipWith(t, map[string][]byte{"archive/data.pkl": bomb}, zip.Deflate), limit, ContainerZip, "declared size 3145735 exceeds the 1048576-byte limit"},
+		{"torch.save stored", snapZip(t, map[string][]byte{"archive/data.pkl": pkl, "archive/version": []byte("3\n")}, zip.Store), DecodeOptions{}, ContainerZip, ""},
+		{"torch.save deflated", snapZip(t, map[string][]byte{"snap/data.pkl": pkl}, zip.Deflate), DecodeOptions{}, ContainerZip, ""},
+		{"zip with data.pkl at the top", snapZip(t, map[string][]byte{"data.pkl": pkl}, zip.Store), DecodeOptions{}, ContainerZip, ""},
+		{"zip without data.pkl", snapZip(t, map[string][]byte{"archive/other.pkl": pkl}, zip.Store), DecodeOptions{}, ContainerZip, "without a data.pkl member"},
+		{"zip with data.pkl too deep", snapZip(t, map[string][]byte{"a/b/data.pkl": pkl}, zip.Store), DecodeOptions{}, ContainerZip, "without a data.pkl member"},
+		{"gzip bomb", snapGzip(bomb), limit, ContainerGzip, "decompressed data exceeds the 1048576-byte limit"},
+		{"zip bomb", snapZip(t, map[string][]byte{"archive/data.pkl": bomb}, zip.Deflate), limit, ContainerZip, "declared size 3145735 exceeds the 1048576-byte limit"},
 		{"truncated gzip", gz[:len(gz)/2], DecodeOptions{}, ContainerGzip, "gzip data (offsets count decompressed bytes): offset"},
 		{"gzip with a bad checksum", badCRC, DecodeOptions{}, ContainerGzip, "gzip data (offsets count decompressed bytes): offset "},
-		{"gzip of no pickle", gzipBytes([]byte("hello")), DecodeOptions{}, ContainerGzip, `gzip data: not a pickle, gzip or torch.save zip file: the decompressed data starts with "hell"`},
-		{"zip of no pickle", zipWith(t, map[string][]byte{"archive/data.pkl": []byte("PK\x03\x04")}, zip.Store), DecodeOptions{}, ContainerZip, `zip member archive/data.pkl: not a pickle`},
+		{"gzip of no pickle", snapGzip([]byte("hello")), DecodeOptions{}, ContainerGzip, `gzip data: not a pickle, gzip or torch.save zip file: the decompressed data starts with "hell"`},
+		{"zip of no pickle", snapZip(t, map[string][]byte{"archive/data.pkl": []byte("PK\x03\x04")}, zip.Store), DecodeOptions{}, ContainerZip, `zip member archive/data.pkl: not a pickle`},
 		{"empty", nil, DecodeOptions{}, "", "the file is empty"},
 		{"text", []byte("lr: 3e-4\n"), DecodeOptions{}, "", `it starts with "lr: "`},
 	} {

@@ -33,8 +33,8 @@ func TestLoadMemoryBound(t *testing.T) {
 		write(filepath.Base(src), b)
 		write("again_"+filepath.Base(src), b)
 		if i == 0 {
-			write("gz_step_1.pickle.gz", gzipBytes(b))
-			write("zip_step_2.pt", torchSave(b))
+			write("gz_step_1.pickle.gz", snapGzip(b))
+			write("zip_step_2.pt", snapTorchSave(b))
 		}
 		biggest = max(biggest, decodeMemoryBase+int64(len(b))*decodeMemoryNum/decodeMemoryDen)
 	}
@@ -83,7 +83,7 @@ func TestEstimateMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for name, data := range map[string][]byte{"a.pickle": b, "a.pickle.gz": gzipBytes(b), "a.pt": torchSave(b)} {
+	for name, data := range map[string][]byte{"a.pickle": b, "a.pickle.gz": snapGzip(b), "a.pt": snapTorchSave(b)} {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)

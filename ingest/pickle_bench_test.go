@@ -18,14 +18,14 @@ import (
 // bigInput is a snapshot from the project's generator (go run
 // ./testdata/gen big), 100k trace entries (about 16 MB): a tenth of the
 // benchmark command's file, big enough for the arena and the memo chunks.
-var bigInput = sync.OnceValues(func() ([]byte, error) {
+var bigSnapshotInput = sync.OnceValues(func() ([]byte, error) {
 	var b bytes.Buffer
 	_, err := train.WriteBig(&b, 100_000)
 	return b.Bytes(), err
 })
 
 // benchDecode decodes data (any container) whose pickle is size bytes.
-func benchDecode(b *testing.B, data []byte, size int, opt DecodeOptions) {
+func benchSnapshotDecode(b *testing.B, data []byte, size int, opt DecodeOptions) {
 	b.Helper()
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
@@ -44,12 +44,12 @@ func benchDecode(b *testing.B, data []byte, size int, opt DecodeOptions) {
 // fast path), gzipped (the streaming path), and with gopickle for
 // comparison.
 func BenchmarkDecodeGenerated(b *testing.B) {
-	data, err := bigInput()
+	data, err := bigSnapshotInput()
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("fast", func(b *testing.B) { benchDecode(b, data, len(data), DecodeOptions{}) })
-	b.Run("gzip", func(b *testing.B) { benchDecode(b, gzipBytes(data), len(data), DecodeOptions{}) })
+	b.Run("fast", func(b *testing.B) { benchSnapshotDecode(b, data, len(data), DecodeOptions{}) })
+	b.Run("gzip", func(b *testing.B) { benchSnapshotDecode(b, snapGzip(data), len(data), DecodeOptions{}) })
 	b.Run("generic", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
@@ -59,7 +59,7 @@ func BenchmarkDecodeGenerated(b *testing.B) {
 			}
 		}
 	})
-	b.Run("gopickle", func(b *testing.B) { benchDecode(b, data, len(data), DecodeOptions{Reference: true}) })
+	b.Run("gopickle", func(b *testing.B) { benchSnapshotDecode(b, data, len(data), DecodeOptions{Reference: true}) })
 }
 
 // BenchmarkDecodeReal decodes real snapshots of each layout: the largest
@@ -76,6 +76,6 @@ func BenchmarkDecodeReal(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(name, func(b *testing.B) { benchDecode(b, data, len(data), DecodeOptions{}) })
+		b.Run(name, func(b *testing.B) { benchSnapshotDecode(b, data, len(data), DecodeOptions{}) })
 	}
 }

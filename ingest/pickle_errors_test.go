@@ -9,13 +9,13 @@ import (
 )
 
 // le32 and le64 encode little-endian operands.
-func le32(n uint32) string {
+func pkLE32(n uint32) string {
 	var b [4]byte
 	binary.LittleEndian.PutUint32(b[:], n)
 	return string(b[:])
 }
 
-func le64(n uint64) string {
+func pkLE64(n uint64) string {
 	var b [8]byte
 	binary.LittleEndian.PutUint64(b[:], n)
 	return string(b[:])
@@ -46,18 +46,18 @@ func TestPickleErrors(t *testing.T) {
 		{"persistent id", "\x80\x02NQ.", ErrForbiddenOpcode, 3, "BINPERSID", false},
 		{"ext1", "\x80\x02\x82\x01.", ErrForbiddenOpcode, 2, "EXT1", false},
 		{"missing memo", "\x80\x02h\x0c.", ErrMemo, 2, "BINGET 12 refers to a memo slot never set", false},
-		{"missing long memo", "\x80\x02N\x94j" + le32(70000) + ".", ErrMemo, 4, "LONG_BINGET 70000", false},
+		{"missing long memo", "\x80\x02N\x94j" + pkLE32(70000) + ".", ErrMemo, 4, "LONG_BINGET 70000", false},
 		{"huge string", "\x80\x02X\xff\xff\xff\x7f", ErrTruncated, 2, "declared string length 2147483647", false},
-		{"huge string8", "\x80\x04\x8d" + le64(1<<40) + "x.", ErrTruncated, 2, "declared string length 1099511627776 exceeds the 2 bytes left", false},
-		{"huge string8 in a stream", "\x80\x04\x8d" + le64(1<<40) + "x.", ErrLimit, 2, "exceeds the 268435456-byte limit", true},
-		{"big string cut in a stream", "\x80\x04X" + le32(100<<20) + "xyz", ErrTruncated, 2, "BINUNICODE (0x58): the data ends at offset 10, inside its operand", true},
+		{"huge string8", "\x80\x04\x8d" + pkLE64(1<<40) + "x.", ErrTruncated, 2, "declared string length 1099511627776 exceeds the 2 bytes left", false},
+		{"huge string8 in a stream", "\x80\x04\x8d" + pkLE64(1<<40) + "x.", ErrLimit, 2, "exceeds the 268435456-byte limit", true},
+		{"big string cut in a stream", "\x80\x04X" + pkLE32(100<<20) + "xyz", ErrTruncated, 2, "BINUNICODE (0x58): the data ends at offset 10, inside its operand", true},
 		{"huge bytes", "\x80\x03B\xff\xff\xff\xff.", ErrTruncated, 2, "declared string length 4294967295", false},
 		{"huge long4", "\x80\x02\x8b\xff\xff\xff\x7f.", ErrLimit, 2, "exceeds the 65536-byte limit", false},
 		{"negative long4", "\x80\x02\x8b\xff\xff\xff\xff.", ErrMalformed, 2, "negative byte count", false},
-		{"huge frame", "\x80\x04\x95" + le64(1<<40) + "N.", ErrTruncated, 2, "extends past the end", false},
-		{"frame in frame", "\x80\x04\x95" + le64(11) + "\x95" + le64(1) + "N.", ErrMalformed, 11, "new frame begins before the end", false},
-		{"frame past a stream's end", "\x80\x04\x95" + le64(100) + "N.", ErrTruncated, 12, "data ends before it", true},
-		{"operand crosses frame", "\x80\x04\x95\x02" + le64(0)[1:] + "J\x01\x02\x03\x04.", ErrMalformed, 11, "crosses the end of its FRAME", false},
+		{"huge frame", "\x80\x04\x95" + pkLE64(1<<40) + "N.", ErrTruncated, 2, "extends past the end", false},
+		{"frame in frame", "\x80\x04\x95" + pkLE64(11) + "\x95" + pkLE64(1) + "N.", ErrMalformed, 11, "new frame begins before the end", false},
+		{"frame past a stream's end", "\x80\x04\x95" + pkLE64(100) + "N.", ErrTruncated, 12, "data ends before it", true},
+		{"operand crosses frame", "\x80\x04\x95\x02" + pkLE64(0)[1:] + "J\x01\x02\x03\x04.", ErrMalformed, 11, "crosses the end of its FRAME", false},
 		{"deep lists", deepLists, ErrLimit, 2 + 1100 + 1000, "nested deeper than 1000 levels", false},
 		{"deep tuples", deepTuples, ErrLimit, 3 + 1000, "nested deeper than 1000 levels", false},
 		{"deep marks", "\x80\x02" + strings.Repeat("(", 1100), ErrLimit, 2 + 1000, "MARKs nested deeper", false},
@@ -140,7 +140,7 @@ func TestMemoryBudget(t *testing.T) {
 	var spray strings.Builder
 	spray.WriteString("\x80\x02N")
 	for i := range 20000 {
-		spray.WriteString("r" + le32(uint32(i*memoChunk)))
+		spray.WriteString("r" + pkLE32(uint32(i*memoChunk)))
 	}
 	spray.WriteString(".")
 	m := newVM(strings.NewReader(spray.String()), int64(spray.Len()), false)
@@ -174,7 +174,7 @@ func TestTruncatedEverywhere(t *testing.T) {
 	for _, st := range []pickleStyle{stylePy4, stylePy2, styleCpp} {
 		inputs["synthetic-"+st.String()] = writePickle(synthSnapshot(synthOpts{entries: 20, segments: 2, extras: true}), st)
 	}
-	for _, f := range realSmallFiles(t, 12<<10) {
+	for _, f := range realSnapshotsUpTo(t, 12<<10) {
 		inputs[f.name] = f.data
 	}
 	step := 1

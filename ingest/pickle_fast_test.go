@@ -133,15 +133,15 @@ func TestPicklerStylesAndLayouts(t *testing.T) {
 	}
 }
 
-type namedData struct {
+type snapFile struct {
 	name string
 	data []byte
 }
 
 // realSmallFiles reads the real snapshots no larger than maxSize bytes.
-func realSmallFiles(tb testing.TB, maxSize int) []namedData {
+func realSnapshotsUpTo(tb testing.TB, maxSize int) []snapFile {
 	tb.Helper()
-	var out []namedData
+	var out []snapFile
 	for _, f := range ingesttest.RealFiles(tb, "snapshots", "*.pickle", "*.pkl") {
 		st, err := os.Stat(f)
 		if err != nil {
@@ -154,7 +154,7 @@ func realSmallFiles(tb testing.TB, maxSize int) []namedData {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		out = append(out, namedData{ingesttest.Rel(tb, f), data})
+		out = append(out, snapFile{ingesttest.Rel(tb, f), data})
 	}
 	return out
 }
@@ -197,20 +197,20 @@ func TestUnusualLayouts(t *testing.T) {
 		}, false},
 		{"one-key dicts", func(top *pyDict) {
 			tr := trace0(top)
-			tr.items = append(tr.items, pd("action", "alloc"))
-			tr.items[0].(*pyDict).set("frames", pl(pd("name", "only"), pd(), pd("line", int64(3))))
+			tr.items = append(tr.items, pyD("action", "alloc"))
+			tr.items[0].(*pyDict).set("frames", pyL(pyD("name", "only"), pyD(), pyD("line", int64(3))))
 		}, false},
 		{"empty and one-key dict values before frames", func(top *pyDict) {
 			for i, e := range trace0(top).items {
 				d := e.(*pyDict)
 				f, _ := d.get("frames")
-				nd := pd()
+				nd := pyD()
 				for j, k := range d.keys {
 					if k != "frames" {
 						nd.set(k, d.vals[j])
 					}
 				}
-				nd.set("user_metadata", []any{pd(), pd("k", pl())}[i%2])
+				nd.set("user_metadata", []any{pyD(), pyD("k", pyL())}[i%2])
 				if f != nil {
 					nd.set("frames", f)
 				}
@@ -226,33 +226,33 @@ func TestUnusualLayouts(t *testing.T) {
 			s.set("blocks", b) // moves nothing: keys keep their place
 		}, true}, // CPython only: it splits the keys into SETITEMS batches
 		{"frames list of 2500 frames", func(top *pyDict) {
-			l := pl()
+			l := pyL()
 			for i := range 2500 {
-				l.items = append(l.items, pd("name", fmt.Sprint(i), "filename", "x.py", "line", int64(i)))
+				l.items = append(l.items, pyD("name", fmt.Sprint(i), "filename", "x.py", "line", int64(i)))
 			}
 			trace0(top).items[1].(*pyDict).set("frames", l)
 		}, false},
 		{"frame with a bad field in an unused history entry", func(top *pyDict) {
 			b := segs(top)[0].(*pyDict)
 			bl, _ := b.get("blocks")
-			bl.(*pyList).items[1].(*pyDict).set("history", pl(pd("real_size", int64(1)), pd("frames", pl(pd("line", "not an int")))))
+			bl.(*pyList).items[1].(*pyDict).set("history", pyL(pyD("real_size", int64(1)), pyD("frames", pyL(pyD("line", "not an int")))))
 		}, false},
 		{"bad frame used", func(top *pyDict) {
-			trace0(top).items[2].(*pyDict).set("frames", pl(pd("line", "not an int")))
+			trace0(top).items[2].(*pyDict).set("frames", pyL(pyD("line", "not an int")))
 		}, true},
 		{"list holding itself under an unknown key", func(top *pyDict) {
-			l := pl(int64(1))
+			l := pyL(int64(1))
 			l.items = append(l.items, l)
 			top.set("loop", l)
 		}, false},
 		{"settings dict holding itself", func(top *pyDict) {
-			d := pd("PYTORCH_CUDA_ALLOC_CONF", "x")
+			d := pyD("PYTORCH_CUDA_ALLOC_CONF", "x")
 			d.set("self", d)
 			top.set("allocator_settings", d)
 		}, false},
 		{"top-level list of segments", func(top *pyDict) {
 			v, _ := top.get("segments")
-			*top = *pd("segments", v) // replaced below
+			*top = *pyD("segments", v) // replaced below
 		}, false},
 	} {
 		for _, st := range []pickleStyle{stylePy4, styleCpp, styleMarks} {

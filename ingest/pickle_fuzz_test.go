@@ -28,7 +28,7 @@ import (
 
 // fuzzSeeds adds the real snapshots (small ones whole, large ones as
 // prefixes and truncations) and synthetic snapshots in every pickler style.
-func fuzzSeeds(f *testing.F, maxWhole int) {
+func snapshotFuzzSeeds(f *testing.F, maxWhole int) {
 	for _, p := range ingesttest.RealFiles(f, "snapshots", "*.pickle", "*.pkl") {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -50,7 +50,7 @@ func fuzzSeeds(f *testing.F, maxWhole int) {
 // checkModel verifies what every successfully decoded snapshot promises:
 // a known generation, stack and frame IDs inside the tables, non-nil
 // segments and block lists.
-func checkModel(s *Snapshot) error {
+func checkSnapshotModel(s *Snapshot) error {
 	switch s.Generation {
 	case GenSegmentsList, GenHistory, GenFrames, GenTimed:
 	default:
@@ -92,7 +92,7 @@ func checkModel(s *Snapshot) error {
 
 // wellFormed reports whether err is an error the decoder may give for bad
 // input: a *PickleError, or a pickle that is not a snapshot.
-func wellFormed(err error) bool {
+func wellFormedDecodeErr(err error) bool {
 	var pe *PickleError
 	return errors.As(err, &pe) && pe.Kind != nil || errors.Is(err, ErrNotSnapshot)
 }
@@ -102,15 +102,15 @@ func wellFormed(err error) bool {
 // model, and the fast path must agree with the generic mode (they share
 // the pickle semantics; only the memory budget may differ).
 func FuzzDecode(f *testing.F) {
-	fuzzSeeds(f, 32<<10)
+	snapshotFuzzSeeds(f, 32<<10)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fast, ferr := decodeFast(bytes.NewReader(data), int64(len(data)), false)
 		gen, gerr := decodeFast(bytes.NewReader(data), int64(len(data)), true)
-		if gerr != nil && !wellFormed(gerr) {
+		if gerr != nil && !wellFormedDecodeErr(gerr) {
 			t.Fatalf("generic: ill-formed error %v", gerr)
 		}
 		if gerr == nil {
-			if err := checkModel(gen); err != nil {
+			if err := checkSnapshotModel(gen); err != nil {
 				t.Fatalf("generic: bad model: %v", err)
 			}
 		}
@@ -119,14 +119,14 @@ func FuzzDecode(f *testing.F) {
 		}
 		switch {
 		case ferr == nil && gerr == nil:
-			if err := checkModel(fast); err != nil {
+			if err := checkSnapshotModel(fast); err != nil {
 				t.Fatalf("fast: bad model: %v", err)
 			}
 			if d := diffSnapshots(fast, gen); d != "" {
 				t.Fatalf("fast and generic disagree: %s", d)
 			}
 		case ferr != nil && gerr != nil:
-			if !wellFormed(ferr) {
+			if !wellFormedDecodeErr(ferr) {
 				t.Fatalf("fast: ill-formed error %v", ferr)
 			}
 			if errors.Is(ferr, ErrNotSnapshot) {
@@ -145,7 +145,7 @@ func FuzzDecode(f *testing.F) {
 // read it without trusting a declared length beyond the input: gopickle
 // allocates frames and strings at their declared size before reading, so
 // a hostile length would exhaust the fuzzer's memory, not test anything.
-func refSafe(data []byte) bool {
+func gopickleSafe(data []byte) bool {
 	i := 0
 	left := func() uint64 { return uint64(len(data) - i) }
 	for i < len(data) {
@@ -223,9 +223,9 @@ func refSafe(data []byte) bool {
 //     we while building it, which differs for containers changed after
 //     they were placed.
 func FuzzDifferential(f *testing.F) {
-	fuzzSeeds(f, 32<<10)
+	snapshotFuzzSeeds(f, 32<<10)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > 1<<20 || !refSafe(data) {
+		if len(data) > 1<<20 || !gopickleSafe(data) {
 			return
 		}
 		open := func() (io.Reader, error) { return bytes.NewReader(data), nil }
@@ -250,7 +250,7 @@ func FuzzDifferential(f *testing.F) {
 	})
 }
 
-func gzipBytes(data []byte) []byte {
+func snapGzip(data []byte) []byte {
 	var b bytes.Buffer
 	zw := gzip.NewWriter(&b)
 	zw.Write(data)
@@ -260,7 +260,7 @@ func gzipBytes(data []byte) []byte {
 
 // torchSave wraps a pickle the way torch.save does: a zip archive holding
 // archive/data.pkl (plus the files torch writes beside it).
-func torchSave(data []byte) []byte {
+func snapTorchSave(data []byte) []byte {
 	var b bytes.Buffer
 	zw := zip.NewWriter(&b)
 	for _, m := range []struct {
@@ -276,7 +276,7 @@ func torchSave(data []byte) []byte {
 
 // sameOutcome checks that decoding a pickle from a container gives what
 // decoding it bare gives: the same model, or an error on both sides.
-func sameOutcome(t *testing.T, what string, bare *Snapshot, berr error, s *Snapshot, err error) {
+func sameSnapshotOutcome(t *testing.T, what string, bare *Snapshot, berr error, s *Snapshot, err error) {
 	t.Helper()
 	for _, e := range []error{berr, err} {
 		if e != nil && strings.Contains(e.Error(), errInternal) {
@@ -300,46 +300,46 @@ func sameOutcome(t *testing.T, what string, bare *Snapshot, berr error, s *Snaps
 // streaming path (length unknown): both must agree with the bare pickle.
 // A small decompression bound keeps bombs cheap.
 func FuzzGzip(f *testing.F) {
-	fuzzSeeds(f, 32<<10)
-	f.Add(gzipBytes([]byte("\x80\x04N.")))
+	snapshotFuzzSeeds(f, 32<<10)
+	f.Add(snapGzip([]byte("\x80\x04N.")))
 	opt := DecodeOptions{MaxDecompressed: 4 << 20}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		bare, _, err := DecodeBytes(data, opt)
 		if err == nil {
-			if err := checkModel(bare); err != nil {
+			if err := checkSnapshotModel(bare); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if c, ok := SniffContainer(data); !ok || c != ContainerPickle || len(data) > 1<<20 {
 			return
 		}
-		s, c, gerr := DecodeBytes(gzipBytes(data), opt)
+		s, c, gerr := DecodeBytes(snapGzip(data), opt)
 		if c != ContainerGzip {
 			t.Fatalf("container %q", c)
 		}
-		sameOutcome(t, "gzip", bare, err, s, gerr)
+		sameSnapshotOutcome(t, "gzip", bare, err, s, gerr)
 	})
 }
 
 // FuzzZip is FuzzGzip for torch.save zip archives.
 func FuzzZip(f *testing.F) {
-	fuzzSeeds(f, 32<<10)
-	f.Add(torchSave([]byte("\x80\x02](e.")))
+	snapshotFuzzSeeds(f, 32<<10)
+	f.Add(snapTorchSave([]byte("\x80\x02](e.")))
 	opt := DecodeOptions{MaxDecompressed: 4 << 20}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		bare, _, err := DecodeBytes(data, opt)
 		if err == nil {
-			if err := checkModel(bare); err != nil {
+			if err := checkSnapshotModel(bare); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if c, ok := SniffContainer(data); !ok || c != ContainerPickle || len(data) > 1<<20 {
 			return
 		}
-		s, c, zerr := DecodeBytes(torchSave(data), opt)
+		s, c, zerr := DecodeBytes(snapTorchSave(data), opt)
 		if c != ContainerZip {
 			t.Fatalf("container %q", c)
 		}
-		sameOutcome(t, "zip", bare, err, s, zerr)
+		sameSnapshotOutcome(t, "zip", bare, err, s, zerr)
 	})
 }

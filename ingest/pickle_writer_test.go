@@ -344,7 +344,7 @@ func encodeLong(x *big.Int) []byte {
 
 // Helpers to build generic trees tersely.
 
-func pd(kv ...any) *pyDict {
+func pyD(kv ...any) *pyDict {
 	d := &pyDict{}
 	for i := 0; i < len(kv); i += 2 {
 		d.set(kv[i], kv[i+1])
@@ -352,4 +352,4 @@ func pd(kv ...any) *pyDict {
 	return d
 }
 
-func pl(items ...any) *pyList { return &pyList{items: items} }
+func pyL(items ...any) *pyList { return &pyList{items: items} }

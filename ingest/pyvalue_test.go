@@ -10,13 +10,13 @@ import (
 // hostile ones (self-containing, deeply nested, huge) print quickly and
 // briefly instead of recursing forever or growing quadratically.
 func TestFormatValueBounded(t *testing.T) {
-	self := pd("a", int64(1))
+	self := pyD("a", int64(1))
 	self.set("me", self)
 	deep := any(int64(0))
 	for range 100 {
-		deep = pd("d", deep)
+		deep = pyD("d", deep)
 	}
-	huge := pd()
+	huge := pyD()
 	for i := range 200000 {
 		huge.set(fmt.Sprint(i), int64(i))
 	}
@@ -25,9 +25,9 @@ func TestFormatValueBounded(t *testing.T) {
 		v    any
 		want string
 	}{
-		{"dict", pd("1", int64(0), "2", int64(4)), "{1: 0, 2: 4}"},
+		{"dict", pyD("1", int64(0), "2", int64(4)), "{1: 0, 2: 4}"},
 		{"scalars", pyTuple{nil, true, 1.5, "x"}, "(None, True, 1.5, x)"},
-		{"list", pl(int64(1), int64(2)), "[2 items]"},
+		{"list", pyL(int64(1), int64(2)), "[2 items]"},
 		{"self", self, "{a: 1, me: {a: 1, me: {a: 1, me: {a: 1, me: {...}}}}}"},
 		{"deep", deep, "{d: {d: {d: {d: {...}}}}}"},
 	} {

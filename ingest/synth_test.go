@@ -20,13 +20,13 @@ func synthSnapshot(o synthOpts) *pyDict {
 	frames := make([]*pyDict, 40)
 	for i := range frames {
 		if i%5 == 0 {
-			frames[i] = pd("name", fmt.Sprintf("at::native::op%d", i), "filename", "??", "line", int64(0))
+			frames[i] = pyD("name", fmt.Sprintf("at::native::op%d", i), "filename", "??", "line", int64(0))
 		} else {
-			frames[i] = pd("name", fmt.Sprintf("fn%d", i), "filename", fmt.Sprintf("/src/train/mod%d.py", i%7), "line", int64(10+i))
+			frames[i] = pyD("name", fmt.Sprintf("fn%d", i), "filename", fmt.Sprintf("/src/train/mod%d.py", i%7), "line", int64(10+i))
 		}
 	}
 	stack := func(i int) *pyList {
-		l := pl()
+		l := pyL()
 		for j := 0; j < 3+i%9; j++ {
 			l.items = append(l.items, frames[(i*7+j*3)%len(frames)])
 		}
@@ -35,7 +35,7 @@ func synthSnapshot(o synthOpts) *pyDict {
 	shared := stack(1000)
 	actions := []string{"alloc", "free_requested", "free_completed", "segment_alloc", "segment_free", "segment_map", "snapshot", "annotate", "weird_new_action"}
 	entry := func(i int) *pyDict {
-		e := pd("action", actions[i%len(actions)], "addr", uint64(0x7f0000000000+i*512), "size", int64(512*(i%300+1)), "stream", int64(i%3))
+		e := pyD("action", actions[i%len(actions)], "addr", uint64(0x7f0000000000+i*512), "size", int64(512*(i%300+1)), "stream", int64(i%3))
 		if !o.noTime {
 			e.set("time_us", int64(1_700_000_000_000_000+i))
 		}
@@ -43,13 +43,13 @@ func synthSnapshot(o synthOpts) *pyDict {
 			e.set("compile_context", "N/A")
 			e.set("user_metadata", "")
 			e.set("pool_id", pyTuple{int64(0), int64(i % 2)})
-			e.set("forward_frames", pl("a", "b"))
+			e.set("forward_frames", pyL("a", "b"))
 		}
 		switch {
 		case i%11 == 0:
 			e.set("frames", shared)
 		case i%13 == 0:
-			e.set("frames", pl())
+			e.set("frames", pyL())
 		case i%17 != 0:
 			e.set("frames", stack(i))
 		}
@@ -60,7 +60,7 @@ func synthSnapshot(o synthOpts) *pyDict {
 		tr0 = append(tr0, entry(i))
 	}
 	if o.entries > 0 {
-		oom := pd("action", "oom", "device_free", int64(95<<20), "size", int64(5<<30), "stream", int64(0), "addr", "ignored for oom", "frames", stack(3))
+		oom := pyD("action", "oom", "device_free", int64(95<<20), "size", int64(5<<30), "stream", int64(0), "addr", "ignored for oom", "frames", stack(3))
 		if !o.noTime {
 			oom.set("time_us", int64(1_700_000_000_000_000+o.entries))
 		}
@@ -78,11 +78,11 @@ func synthSnapshot(o synthOpts) *pyDict {
 		for b := 0; b < 4; b++ {
 			size := int64(2<<20) * int64(b+1)
 			state := []string{"active_allocated", "inactive", "active_pending_free", "active_allocated"}[b]
-			bd := pd("size", size, "state", state)
+			bd := pyD("size", size, "state", state)
 			if o.history {
-				h := pl(pd("addr", a, "real_size", size-100, "frames", stack(s+b)))
+				h := pyL(pyD("addr", a, "real_size", size-100, "frames", stack(s+b)))
 				if state == "inactive" {
-					h.items = append(h.items, pd("addr", a+512, "real_size", int64(512)))
+					h.items = append(h.items, pyD("addr", a+512, "real_size", int64(512)))
 				}
 				bd.set("history", h)
 			} else {
@@ -100,7 +100,7 @@ func synthSnapshot(o synthOpts) *pyDict {
 			blocks = append(blocks, bd)
 			a += uint64(size)
 		}
-		seg := pd("device", int64(s%2), "address", addr, "total_size", int64(a-addr),
+		seg := pyD("device", int64(s%2), "address", addr, "total_size", int64(a-addr),
 			"allocated_size", alloc, "active_size", active, "requested_size", req,
 			"stream", int64(0), "segment_type", []string{"large", "small"}[s%2])
 		if !o.history {
@@ -112,15 +112,15 @@ func synthSnapshot(o synthOpts) *pyDict {
 		segs = append(segs, seg)
 		addr = a + 1<<30
 	}
-	top := pd("segments", &pyList{items: segs}, "device_traces", pl(&pyList{items: tr0}, &pyList{items: tr1}, pl()))
+	top := pyD("segments", &pyList{items: segs}, "device_traces", pyL(&pyList{items: tr0}, &pyList{items: tr1}, pyL()))
 	if o.extras {
 		big1, _ := new(big.Int).SetString("123456789012345678901234567890", 10)
-		top.set("allocator_settings", pd("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True", "max_split_size", int64(-1),
+		top.set("allocator_settings", pyD("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True", "max_split_size", int64(-1),
 			"garbage_collection_threshold", 0.5, "expandable_segments", true,
-			"roundup_power2_divisions", pd("1", int64(0), "2", int64(4)), "huge", big1, "none", nil))
-		top.set("external_annotations", pl(pd("stage", "START", "name", "Optimizer.step", "device", int64(0), "time_us", int64(1_700_000_000_000_001)),
-			pd("stage", "END", "name", "Optimizer.step", "device", int64(0), "time_us", int64(1_700_000_000_000_009))))
-		top.set("host_traces", pl(pl(pd("action", "alloc", "addr", int64(1)))))
+			"roundup_power2_divisions", pyD("1", int64(0), "2", int64(4)), "huge", big1, "none", nil))
+		top.set("external_annotations", pyL(pyD("stage", "START", "name", "Optimizer.step", "device", int64(0), "time_us", int64(1_700_000_000_000_001)),
+			pyD("stage", "END", "name", "Optimizer.step", "device", int64(0), "time_us", int64(1_700_000_000_000_009))))
+		top.set("host_traces", pyL(pyL(pyD("action", "alloc", "addr", int64(1)))))
 	}
 	return top
 }
