@@ -177,7 +177,10 @@ func (m *vm) fill(n int) error {
 			// Where reading broke, not the opcode: the data is corrupt
 			// from there (a bad gzip checksum, a decompression bound).
 			at := m.base + int64(m.end)
-			return &PickleError{Offset: at, Kind: err, Msg: "reading after " + strconv.FormatInt(at, 10) + " bytes: " + err.Error()}
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				return &PickleError{Offset: at, Kind: ErrTruncated, Msg: "the compressed data ends here (truncated file?)"}
+			}
+			return &PickleError{Offset: at, Kind: err, Msg: "reading: " + err.Error()}
 		}
 	}
 	m.setLim()

@@ -74,7 +74,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	)
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object per file and line")
 	fs.StringVar(&maxDecomp, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
-	fs.Usage = func() { fmt.Fprintln(stderr, "Run 'gpureport stats -h' for usage.") }
+	fs.Usage = func() {} // -h prints the usage below; errors get a hint
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -83,6 +83,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fs.PrintDefaults()
 			return exitOK
 		}
+		fmt.Fprintln(stderr, "Run 'gpureport stats -h' for usage.")
 		return exitUsage
 	}
 	if len(files) == 0 {

@@ -117,6 +117,15 @@ func TestStatsText(t *testing.T) {
 	if code := run(context.Background(), []string{"stats"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "missing FILE") {
 		t.Errorf("no files: exit %d, %q", code, stderr.String())
 	}
+	stderr.Reset()
+	if code := run(context.Background(), []string{"stats", "-x", f}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "-x") || !strings.Contains(stderr.String(), "stats -h") {
+		t.Errorf("bad flag: exit %d, %q", code, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run(context.Background(), []string{"stats", "-h"}, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "--json") || stderr.Len() != 0 {
+		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
 }
 
 func TestBytesIEC(t *testing.T) {
