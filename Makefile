@@ -1,27 +1,74 @@
-# gpureport: `make run` reports the bundled sample run, `make test` runs the tests.
-GO      ?= go
-BIN     := bin/gpureport
-PKGS    := ./... ./testdata/gen/...
+# gpureport. A fresh machine needs two commands:
+#   make run    build gpureport and report the bundled sample run
+#   make test   gofmt, vet, staticcheck, every test, short fuzz runs
+GO        ?= go
+BIN       := bin/gpureport
+PKGS      := ./... ./testdata/gen/...
+SRC_DIRS  := cmd ingest analyze report templates testdata
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# Packages with fuzz targets; every Fuzz* function in them is run.
+FUZZ_PKGS := ./ingest ./analyze ./report ./cmd/gpureport ./testdata/gen/pickle
+FUZZTIME  ?= 10s
+OUT       := out
+# go-nvml's header trips gcc deprecation warnings that say nothing about us.
+export CGO_CFLAGS ?= -O2 -g -Wno-deprecated-declarations
 
-.PHONY: all build run test vet lint testdata clean
+.PHONY: all build run test check vet lint unit fuzz fuzz-smoke testdata corpus eval \
+	bench bench-decode clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/gpureport
 
+# The sample run's nvidia-smi timestamps are UTC (see testdata/README.md).
 run: build
-	./$(BIN) testdata/sample-run
+	./$(BIN) --tz UTC testdata/sample-run
+
+test: vet lint unit fuzz-smoke
 
 vet:
+	@bad=$$(gofmt -l $(SRC_DIRS)); if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet $(PKGS)
-	@test -z "$$(gofmt -l cmd ingest analyze report templates testdata)" || { gofmt -l cmd ingest analyze report templates testdata; echo "gofmt needed"; exit 1; }
+	CGO_ENABLED=0 $(GO) build ./...
 
-test: vet
-	$(GO) test $(PKGS)
+lint:
+	$(GO) run $(STATICCHECK) $(PKGS)
 
-lint: vet
-	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
+unit:
+	$(GO) test -timeout 30m $(PKGS)
+
+# Every fuzz target for FUZZTIME each (CI: 10s); `make fuzz` runs longer.
+fuzz-smoke:
+	@for p in $(FUZZ_PKGS); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
+	    echo "fuzz $$p $$f $(FUZZTIME)"; \
+	    $(GO) test $$p -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=5s >/dev/null || \
+	      { $(GO) test $$p -run='^$$' -fuzz="^$$f$$" -fuzztime=1x; exit 1; }; \
+	  done; \
+	done
+
+fuzz:
+	$(MAKE) fuzz-smoke FUZZTIME=2m
+
+# Regenerate the bundled sample run (its output is committed; a test pins it).
+testdata:
+	$(GO) run ./testdata/gen sample -o testdata/sample-run
+
+corpus:
+	rm -rf $(OUT)/corpus
+	$(GO) run ./testdata/gen corpus -o $(OUT)/corpus
+
+# Labelled evaluation: precision, recall and top-1 suspect site.
+eval: build corpus
+	./$(BIN) eval $(OUT)/corpus
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./ingest ./analyze ./report ./cmd/gpureport
+
+# Decoder vs CPython pickle.load on a generated ~200 MB snapshot.
+bench-decode: build
+	$(GO) run ./testdata/benchdecode -bin $(BIN)
 
 clean:
-	rm -rf bin
+	rm -rf bin $(OUT)

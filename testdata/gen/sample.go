@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"gpureport/testdata/gen/train"
 )
@@ -26,8 +28,8 @@ func cmdSample(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// writeSample regenerates the sample run into dir, removing what was
-// there (except a gpureport/ report folder).
+// writeSample regenerates the sample run into dir, replacing the files a
+// previous run of the generator left there.
 func writeSample(dir string) (*train.Result, error) {
 	if err := cleanRunDir(dir); err != nil {
 		return nil, err
@@ -35,8 +37,9 @@ func writeSample(dir string) (*train.Result, error) {
 	return train.Run(train.SampleSpec(), dir)
 }
 
-// cleanRunDir removes generated files from dir (snapshots, rank folders,
-// the nvidia-smi log), leaving other files alone, and creates it.
+// cleanRunDir removes what the generator writes in a run directory
+// (snapshot files, rank folders, the nvidia-smi log) from dir, leaving
+// anything else alone, and creates dir.
 func cleanRunDir(dir string) error {
 	ents, err := os.ReadDir(dir)
 	if err != nil && !os.IsNotExist(err) {
@@ -44,10 +47,12 @@ func cleanRunDir(dir string) error {
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if name == "gpureport" || name == "README.md" {
+		generated := name == train.SmiFile || strings.HasPrefix(name, "snapshot_step_") ||
+			e.IsDir() && strings.HasPrefix(name, "rank") && strings.Trim(name[4:], "0123456789") == "" && len(name) > 4
+		if !generated {
 			continue
 		}
-		if err := os.RemoveAll(dir + string(os.PathSeparator) + name); err != nil {
+		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
 			return err
 		}
 	}

@@ -16,44 +16,12 @@ import (
 	"gpureport/ingest"
 )
 
-// corpusOnce writes a one-case-per-scenario corpus once per test binary.
-var corpusOnce struct {
-	dir    string
-	labels *Labels
-	err    error
-}
-
-func smallCorpus(t *testing.T) (string, *Labels) {
-	t.Helper()
-	if corpusOnce.dir == "" && corpusOnce.err == nil {
-		dir, err := os.MkdirTemp("", "gen-corpus-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		corpusOnce.dir = dir
-		corpusOnce.labels, corpusOnce.err = WriteCorpus(dir, CorpusOptions{Seed: 7, PerScenario: 1, Jobs: 2})
-	}
-	if corpusOnce.err != nil {
-		t.Fatal(corpusOnce.err)
-	}
-	return corpusOnce.dir, corpusOnce.labels
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if corpusOnce.dir != "" {
-		os.RemoveAll(corpusOnce.dir)
-	}
-	os.Exit(code)
-}
-
 // decodedRun is one case's snapshots as the project's decoder reads them.
 type decodedRun struct {
-	rank  int
-	step  int64
-	snap  *ingest.Snapshot
-	path  string
-	bytes int64
+	rank int
+	step int64
+	snap *ingest.Snapshot
+	path string
 }
 
 func decodeRun(t *testing.T, dir string) []decodedRun {
@@ -118,7 +86,11 @@ func userFrame(s *ingest.Snapshot, id ingest.StackID) string {
 // planted site elsewhere, the oom event in OOM cases, and nvidia-smi
 // memory.used tracking reserved memory.
 func TestCorpusLabelsMatchFiles(t *testing.T) {
-	dir, labels := smallCorpus(t)
+	dir := t.TempDir()
+	labels, err := WriteCorpus(dir, CorpusOptions{Seed: 7, PerScenario: 1, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(labels.Cases) != len(Scenarios()) || labels.Generator != GeneratorName {
 		t.Fatalf("%d cases, generator %q", len(labels.Cases), labels.Generator)
 	}
@@ -169,7 +141,9 @@ func TestCorpusLabelsMatchFiles(t *testing.T) {
 				if !strings.Contains(s.path, "_oom") {
 					t.Errorf("last snapshot %s is not the OOM dump", s.path)
 				}
-				if c.Truth.MaxEntries > 0 {
+				if c.Truth.MaxEntries == 0 {
+					t.Error("OOM case without a trace")
+				} else {
 					tr := s.snap.Traces[c.Truth.OOM.Rank]
 					if e := tr[len(tr)-1]; e.Action != ingest.ActionOOM || e.Size != c.Truth.OOM.Rounded || int64(e.Addr) != c.Truth.OOM.DeviceFree {
 						t.Errorf("last trace entry %+v, want the oom event", e)

@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"path"
+	"strings"
 
 	"gpureport/testdata/gen/layout"
 )
@@ -145,7 +146,7 @@ func (c *catalog) stack(cpp []string, py []pyFrame) *site {
 	if c.env.CppStacks {
 		for _, name := range cpp {
 			file := "??"
-			if j := indexByte(name, '|'); j >= 0 {
+			if j := strings.IndexByte(name, '|'); j >= 0 {
 				file, name = name[:j], name[j+1:]
 			}
 			fr = append(fr, c.f(name, file, 0, 0))
@@ -167,23 +168,14 @@ func (c *catalog) stack(cpp []string, py []pyFrame) *site {
 	return &site{frames: fr, user: user}
 }
 
-func indexByte(s string, b byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == b {
-			return i
-		}
-	}
-	return -1
-}
-
 func (c *catalog) isLibrary(file string) bool {
-	return len(file) >= len(c.env.SitePackages) && file[:len(c.env.SitePackages)] == c.env.SitePackages
+	return strings.HasPrefix(file, c.env.SitePackages)
 }
 
 // C++ frame lists (innermost first). "file|name" gives a file; otherwise
 // the file is "??".
-var (
-	cppAlloc = []string{
+func cppAlloc() []string {
+	return []string{
 		"torch::unwind::unwind()",
 		"torch::CapturedTraceback::gather(bool, bool, bool)",
 		"memory_snapshot.cpp|torch::cuda::(anonymous namespace)::gather_with_cpp()",
@@ -191,13 +183,19 @@ var (
 		"CUDACachingAllocator.cpp|c10::cuda::CUDACachingAllocator::Native::NativeCachingAllocator::malloc(void**, signed char, unsigned long, CUstream_st*)",
 		"CUDACachingAllocator.cpp|c10::cuda::CUDACachingAllocator::Native::NativeCachingAllocator::allocate(unsigned long)",
 	}
-	cppEmpty = []string{
+}
+
+func cppEmpty() []string {
+	return []string{
 		"at::TensorBase at::detail::_empty_generic<long>(c10::ArrayRef<long>, c10::Allocator*, c10::DispatchKeySet, c10::ScalarType, std::optional<c10::MemoryFormat>)",
 		"at::detail::empty_generic(c10::ArrayRef<long>, c10::Allocator*, c10::DispatchKeySet, c10::ScalarType, std::optional<c10::MemoryFormat>)",
 		"at::detail::empty_cuda(c10::ArrayRef<long>, c10::ScalarType, std::optional<c10::Device>, std::optional<c10::MemoryFormat>)",
 		"at::detail::empty_cuda(c10::ArrayRef<long>, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, std::optional<c10::MemoryFormat>)",
 	}
-	cppFree = []string{
+}
+
+func cppFree() []string {
+	return []string{
 		"torch::unwind::unwind()",
 		"torch::CapturedTraceback::gather(bool, bool, bool)",
 		"memory_snapshot.cpp|torch::cuda::(anonymous namespace)::gather_with_cpp()",
@@ -208,11 +206,17 @@ var (
 		"c10::TensorImpl::~TensorImpl()",
 		"TensorImpl.cpp|c10::TensorImpl::~TensorImpl() [clone .localalias]",
 	}
-	cppPyDealloc = []string{
+}
+
+func cppPyDealloc() []string {
+	return []string{
 		"python_variable.cpp|THPVariable_subclass_clear(THPVariable*)",
 		"THPVariable_subclass_dealloc(_object*)",
 	}
-	cppAutograd = []string{
+}
+
+func cppAutograd() []string {
+	return []string{
 		"|torch::autograd::Engine::evaluate_function(std::shared_ptr<torch::autograd::GraphTask>&, torch::autograd::Node*, torch::autograd::InputBuffer&, std::shared_ptr<torch::autograd::ReadyQueue> const&)",
 		"|torch::autograd::Engine::thread_main(std::shared_ptr<torch::autograd::GraphTask> const&)",
 		"|torch::autograd::Engine::thread_init(int, std::shared_ptr<torch::autograd::ReadyQueue> const&, bool)",
@@ -221,17 +225,17 @@ var (
 		"start_thread",
 		"clone",
 	}
-)
+}
 
 // op returns the C++ frames of an operator that allocates its output.
 func op(kernel ...string) []string {
-	out := append([]string{}, cppAlloc...)
-	out = append(out, cppEmpty...)
+	out := append([]string{}, cppAlloc()...)
+	out = append(out, cppEmpty()...)
 	return append(out, kernel...)
 }
 
-var (
-	kLinear = []string{
+func kLinear() []string {
+	return []string{
 		"Blas.cpp|at::native::(anonymous namespace)::addmm_out_cuda_impl(at::Tensor&, at::Tensor const&, at::Tensor const&, at::Tensor const&, c10::Scalar const&, c10::Scalar const&, at::native::(anonymous namespace)::Activation)",
 		"RegisterCUDA_0.cpp|at::(anonymous namespace)::(anonymous namespace)::wrapper_CUDA_addmm(at::Tensor const&, at::Tensor const&, at::Tensor const&, c10::Scalar const&, c10::Scalar const&)",
 		"at::_ops::addmm::call(at::Tensor const&, at::Tensor const&, at::Tensor const&, c10::Scalar const&, c10::Scalar const&)",
@@ -239,7 +243,10 @@ var (
 		"at::_ops::linear::call(at::Tensor const&, at::Tensor const&, std::optional<at::Tensor> const&)",
 		"python_nn_functions.cpp|torch::autograd::THPVariable_linear(_object*, _object*, _object*)",
 	}
-	kMatmul = []string{
+}
+
+func kMatmul() []string {
+	return []string{
 		"RegisterCUDA_0.cpp|at::(anonymous namespace)::create_out(c10::ArrayRef<long>, c10::ArrayRef<long>, c10::TensorOptions const&)",
 		"RegisterCUDA_0.cpp|at::(anonymous namespace)::structured_bmm_out_cuda_functional::set_output_raw_strided(long, c10::ArrayRef<long>, c10::ArrayRef<long>, c10::TensorOptions, c10::ArrayRef<at::Dimname>)",
 		"at::meta::structured_bmm::meta(at::Tensor const&, at::Tensor const&)",
@@ -247,14 +254,20 @@ var (
 		"at::native::matmul(at::Tensor const&, at::Tensor const&)",
 		"python_variable_methods.cpp|torch::autograd::THPVariable_matmul(_object*, _object*, _object*)",
 	}
-	kSoftmax = []string{
+}
+
+func kSoftmax() []string {
+	return []string{
 		"RegisterCUDA_0.cpp|at::(anonymous namespace)::structured_softmax_cuda_out_functional::set_output_raw_strided(long, c10::ArrayRef<long>, c10::ArrayRef<long>, c10::TensorOptions, c10::ArrayRef<at::Dimname>)",
 		"at::meta::structured__softmax::meta(at::Tensor const&, long, bool)",
 		"at::_ops::_softmax::call(at::Tensor const&, long, bool)",
 		"at::native::softmax(at::Tensor const&, long, std::optional<c10::ScalarType>)",
 		"python_torch_functions_0.cpp|torch::autograd::THPVariable_softmax(_object*, _object*, _object*)",
 	}
-	kElementwise = []string{
+}
+
+func kElementwise() []string {
+	return []string{
 		"RegisterCUDA_0.cpp|at::(anonymous namespace)::create_out(c10::ArrayRef<long>, c10::ArrayRef<long>, c10::TensorOptions const&)",
 		"at::TensorIteratorBase::allocate_or_resize_outputs()",
 		"at::TensorIteratorBase::build(at::TensorIteratorConfig&)",
@@ -263,70 +276,103 @@ var (
 		"at::_ops::add_Tensor::call(at::Tensor const&, at::Tensor const&, c10::Scalar const&)",
 		"python_variable_methods.cpp|torch::autograd::THPVariable_add(_object*, _object*, _object*)",
 	}
-	kLayerNorm = []string{
+}
+
+func kLayerNorm() []string {
+	return []string{
 		"layer_norm.cpp|at::native::layer_norm_cuda(at::Tensor const&, c10::ArrayRef<long>, std::optional<at::Tensor> const&, std::optional<at::Tensor> const&, double)",
 		"RegisterCUDA_0.cpp|at::(anonymous namespace)::wrapper_CUDA__native_layer_norm(at::Tensor const&, c10::ArrayRef<c10::SymInt>, std::optional<at::Tensor> const&, std::optional<at::Tensor> const&, double)",
 		"at::_ops::native_layer_norm::call(at::Tensor const&, c10::ArrayRef<c10::SymInt>, std::optional<at::Tensor> const&, std::optional<at::Tensor> const&, double)",
 		"at::native::layer_norm_symint(at::Tensor const&, c10::ArrayRef<c10::SymInt>, std::optional<at::Tensor> const&, std::optional<at::Tensor> const&, double, bool)",
 		"python_torch_functions_1.cpp|torch::autograd::THPVariable_layer_norm(_object*, _object*, _object*)",
 	}
-	kGelu = []string{
+}
+
+func kGelu() []string {
+	return []string{
 		"RegisterCUDA_0.cpp|at::(anonymous namespace)::structured_gelu_out_functional::set_output_raw_strided(long, c10::ArrayRef<long>, c10::ArrayRef<long>, c10::TensorOptions, c10::ArrayRef<at::Dimname>)",
 		"at::TensorIteratorBase::build(at::TensorIteratorConfig&)",
 		"at::_ops::gelu::call(at::Tensor const&, c10::basic_string_view<char>)",
 		"python_nn_functions.cpp|torch::autograd::THPVariable_gelu(_object*, _object*, _object*)",
 	}
-	kEmbedding = []string{
+}
+
+func kEmbedding() []string {
+	return []string{
 		"at::native::index_select_cuda(at::Tensor const&, long, at::Tensor const&)",
 		"at::_ops::index_select::call(at::Tensor const&, long, at::Tensor const&)",
 		"at::native::embedding_symint(at::Tensor const&, at::Tensor const&, c10::SymInt, bool, bool)",
 		"python_torch_functions_1.cpp|torch::autograd::THPVariable_embedding(_object*, _object*, _object*)",
 	}
-	kCopy = []string{
+}
+
+func kCopy() []string {
+	return []string{
 		"at::native::_to_copy(at::Tensor const&, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, bool, std::optional<c10::MemoryFormat>)",
 		"at::_ops::_to_copy::call(at::Tensor const&, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, bool, std::optional<c10::MemoryFormat>)",
 		"at::native::to(at::Tensor const&, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, bool, bool, std::optional<c10::MemoryFormat>)",
 		"python_variable_methods.cpp|torch::autograd::dispatch_to(at::Tensor const&, c10::Device, bool, bool, std::optional<c10::MemoryFormat>)",
 		"python_variable_methods.cpp|torch::autograd::THPVariable_to(_object*, _object*, _object*)",
 	}
-	kClone = []string{
+}
+
+func kClone() []string {
+	return []string{
 		"at::native::clone(at::Tensor const&, std::optional<c10::MemoryFormat>)",
 		"at::_ops::clone::call(at::Tensor const&, std::optional<c10::MemoryFormat>)",
 		"python_variable_methods.cpp|torch::autograd::THPVariable_clone(_object*, _object*, _object*)",
 	}
-	kZerosLike = []string{
+}
+
+func kZerosLike() []string {
+	return []string{
 		"at::native::empty_like(at::Tensor const&, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, std::optional<c10::MemoryFormat>)",
 		"at::native::zeros_like(at::Tensor const&, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, std::optional<c10::MemoryFormat>)",
 		"python_torch_functions_2.cpp|torch::autograd::THPVariable_zeros_like(_object*, _object*, _object*)",
 	}
-	kForeach = []string{
+}
+
+func kForeach() []string {
+	return []string{
 		"at::native::foreach_tensor_mul_scalar_kernel_cuda(c10::ArrayRef<at::Tensor>, c10::Scalar const&)",
 		"at::_ops::_foreach_mul_Scalar::call(c10::ArrayRef<at::Tensor>, c10::Scalar const&)",
 		"python_torch_functions_0.cpp|torch::autograd::THPVariable__foreach_mul(_object*, _object*, _object*)",
 	}
-	kCrossEntropy = []string{
+}
+
+func kCrossEntropy() []string {
+	return []string{
 		"at::native::log_softmax_cuda_out(at::Tensor const&, long, bool, at::Tensor const&)",
 		"at::_ops::_log_softmax::call(at::Tensor const&, long, bool)",
 		"at::native::cross_entropy_loss_symint(at::Tensor const&, at::Tensor const&, std::optional<at::Tensor> const&, long, c10::SymInt, double)",
 		"python_nn_functions.cpp|torch::autograd::THPVariable_cross_entropy_loss(_object*, _object*, _object*)",
 	}
-	kBackwardMM = []string{
+}
+
+func kBackwardMM() []string {
+	return []string{
 		"at::native::mm_out_cuda(at::Tensor const&, at::Tensor const&, at::Tensor&)",
 		"at::_ops::mm::call(at::Tensor const&, at::Tensor const&)",
 		"FunctionsManual.cpp|torch::autograd::generated::details::mm_mat2_backward(at::Tensor const&, at::Tensor const&, c10::ArrayRef<c10::SymInt>, c10::ArrayRef<c10::SymInt>, c10::Layout, c10::Scalar const&)",
 		"Functions.cpp|torch::autograd::generated::AddmmBackward0::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)",
 		"|torch::autograd::Node::operator()(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)",
 	}
-	kAccumulateGrad = []string{
+}
+
+func kAccumulateGrad() []string {
+	return []string{
 		"at::native::clone(at::Tensor const&, std::optional<c10::MemoryFormat>)",
 		"at::_ops::clone::call(at::Tensor const&, std::optional<c10::MemoryFormat>)",
 		"|torch::autograd::AccumulateGrad::accumulateGrad<torch::autograd::AccumulateGrad::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)::{lambda(at::Tensor&&)#1}>(at::Tensor const&, at::Tensor&, at::Tensor const&, long, unsigned long, torch::autograd::AccumulateGrad::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)::{lambda(at::Tensor&&)#1} const&)",
 		"|torch::autograd::AccumulateGrad::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)",
 		"|torch::autograd::Node::operator()(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)",
 	}
-	kCublasWorkspace = []string{
+}
+
+func kCublasWorkspace() []string {
+	return []string{
 		"CublasHandlePool.cpp|at::cuda::(anonymous namespace)::getNewWorkspace()",
 		"CublasHandlePool.cpp|at::cuda::getCurrentCUDABlasHandle()",
 		"CUDABlas.cpp|void at::cuda::blas::gemm<c10::BFloat16>(char, char, long, long, long, at::OpMathType<c10::BFloat16>::type, c10::BFloat16 const*, long, c10::BFloat16 const*, long, at::OpMathType<c10::BFloat16>::type, c10::BFloat16*, long)",
 	}
-)
+}

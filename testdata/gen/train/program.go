@@ -22,25 +22,28 @@ type program struct {
 	extra []*site
 }
 
-// extraOpNames are ATen operators used for the extra sites.
-var extraOpNames = [...]string{
-	"mul", "div", "rsqrt", "pow", "mean", "cat", "transpose", "contiguous", "silu", "sigmoid",
-	"tanh", "exp", "neg", "sub", "where", "masked_fill", "native_dropout", "addcmul", "index_select", "gather",
-	"scatter", "cumsum", "argmax", "topk", "sort", "repeat", "expand", "clone", "reshape", "split_with_sizes",
-	"stack", "flip", "roll", "clamp", "abs", "sqrt", "log", "baddbmm", "einsum", "_fused_rms_norm",
-	"group_norm", "conv1d", "avg_pool1d", "amax", "amin", "sum", "prod", "var", "std", "linspace",
-	"arange", "full", "empty_like", "randn_like", "bernoulli", "multinomial", "log_softmax", "_softmax_backward_data", "gelu_backward", "silu_backward",
+// extraOpNames returns ATen operators used for the extra sites.
+func extraOpNames() []string {
+	return []string{
+		"mul", "div", "rsqrt", "pow", "mean", "cat", "transpose", "contiguous", "silu", "sigmoid",
+		"tanh", "exp", "neg", "sub", "where", "masked_fill", "native_dropout", "addcmul", "index_select", "gather",
+		"scatter", "cumsum", "argmax", "topk", "sort", "repeat", "expand", "clone", "reshape", "split_with_sizes",
+		"stack", "flip", "roll", "clamp", "abs", "sqrt", "log", "baddbmm", "einsum", "_fused_rms_norm",
+		"group_norm", "conv1d", "avg_pool1d", "amax", "amin", "sum", "prod", "var", "std", "linspace",
+		"arange", "full", "empty_like", "randn_like", "bernoulli", "multinomial", "log_softmax", "_softmax_backward_data", "gelu_backward", "silu_backward",
+	}
 }
 
 // extraSites returns n operator sites in a Mixer module called from both
 // halves of every block.
 func (c *catalog) extraSites(n int) []*site {
 	m := c.proj(modelPy)
+	names := extraOpNames()
 	var out []*site
 	for i := 0; i < n; i++ {
-		name := extraOpNames[i%len(extraOpNames)]
-		if i >= len(extraOpNames) {
-			name = fmt.Sprintf("%s_%d", name, i/len(extraOpNames))
+		name := names[i%len(names)]
+		if i >= len(names) {
+			name = fmt.Sprintf("%s_%d", name, i/len(names))
 		}
 		kernel := []string{
 			fmt.Sprintf("at::native::%s_out_cuda(at::Tensor const&, at::Tensor&)", name),
@@ -163,7 +166,7 @@ func (c *catalog) optimPy(inner pyFrame) []pyFrame {
 }
 
 func withFree(prefix []string, more ...string) []string {
-	out := append([]string{}, cppFree...)
+	out := append([]string{}, cppFree()...)
 	out = append(out, prefix...)
 	return append(out, more...)
 }
@@ -175,42 +178,42 @@ func newProgram(c *catalog, leakSite, oneTimeSite string, extraOps int) (*progra
 	fn := c.torch("nn/functional.py")
 	at := func(line int) []pyFrame { return []pyFrame{{m, line, "forward"}} }
 	mod := c.torch("nn/modules/module.py")
-	p.paramInit = c.stack(op(kCopy...), []pyFrame{{mod, 1341, "convert"}, {mod, 942, "_apply"}, {mod, 915, "_apply"}, {mod, 915, "_apply"}, {mod, 1355, "to"}, {t, 131, "main"}, {t, 152, "<module>"}})
-	p.data = c.stack(op(kCopy...), c.trainStep(52))
+	p.paramInit = c.stack(op(kCopy()...), []pyFrame{{mod, 1341, "convert"}, {mod, 942, "_apply"}, {mod, 915, "_apply"}, {mod, 915, "_apply"}, {mod, 1355, "to"}, {t, 131, "main"}, {t, 152, "<module>"}})
+	p.data = c.stack(op(kCopy()...), c.trainStep(52))
 	sp, fe, xl := 163, 2233, 3059
 	if c.newer("2.5") {
 		sp, fe, xl = 190, 2551, 3494
 	}
-	p.embed = c.stack(op(kEmbedding...), c.inGPT(110, []pyFrame{{fn, fe, "embedding"}, {c.torch("nn/modules/sparse.py"), sp, "forward"}}))
-	p.ln = c.stack(op(kLayerNorm...), c.inBlock(72, c.layerNorm()))
-	p.qkv = c.stack(op(kLinear...), c.inBlock(72, c.linear(), at(41)))
-	p.scores = c.stack(op(kMatmul...), c.inBlock(72, at(44)))
-	p.softmax = c.stack(op(kSoftmax...), c.inBlock(72, at(45)))
-	p.attnOut = c.stack(op(kMatmul...), c.inBlock(72, at(46)))
-	p.proj = c.stack(op(kLinear...), c.inBlock(72, c.linear(), at(47)))
-	p.resid = c.stack(op(kElementwise...), c.inBlock(72))
-	p.fc1 = c.stack(op(kLinear...), c.inBlock(73, c.linear(), at(61)))
-	p.gelu = c.stack(op(kGelu...), c.inBlock(73, at(62)))
-	p.fc2 = c.stack(op(kLinear...), c.inBlock(73, c.linear(), at(63)))
-	p.lmHead = c.stack(op(kLinear...), c.inGPT(115, c.linear()))
-	p.xent = c.stack(op(kCrossEntropy...), append([]pyFrame{{fn, xl, "cross_entropy"}}, c.trainStep(56)...))
+	p.embed = c.stack(op(kEmbedding()...), c.inGPT(110, []pyFrame{{fn, fe, "embedding"}, {c.torch("nn/modules/sparse.py"), sp, "forward"}}))
+	p.ln = c.stack(op(kLayerNorm()...), c.inBlock(72, c.layerNorm()))
+	p.qkv = c.stack(op(kLinear()...), c.inBlock(72, c.linear(), at(41)))
+	p.scores = c.stack(op(kMatmul()...), c.inBlock(72, at(44)))
+	p.softmax = c.stack(op(kSoftmax()...), c.inBlock(72, at(45)))
+	p.attnOut = c.stack(op(kMatmul()...), c.inBlock(72, at(46)))
+	p.proj = c.stack(op(kLinear()...), c.inBlock(72, c.linear(), at(47)))
+	p.resid = c.stack(op(kElementwise()...), c.inBlock(72))
+	p.fc1 = c.stack(op(kLinear()...), c.inBlock(73, c.linear(), at(61)))
+	p.gelu = c.stack(op(kGelu()...), c.inBlock(73, at(62)))
+	p.fc2 = c.stack(op(kLinear()...), c.inBlock(73, c.linear(), at(63)))
+	p.lmHead = c.stack(op(kLinear()...), c.inGPT(115, c.linear()))
+	p.xent = c.stack(op(kCrossEntropy()...), append([]pyFrame{{fn, xl, "cross_entropy"}}, c.trainStep(56)...))
 	p.loss = p.xent
 	autogradAlloc := func(kernel ...string) *site {
-		return c.stack(append(op(kernel...), cppAutograd...), nil)
+		return c.stack(append(op(kernel...), cppAutograd()...), nil)
 	}
-	p.bwdMM = autogradAlloc(kBackwardMM...)
+	p.bwdMM = autogradAlloc(kBackwardMM()...)
 	p.bwdElem = autogradAlloc("Functions.cpp|torch::autograd::generated::GeluBackward0::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)", "|torch::autograd::Node::operator()(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)")
-	p.accGrad = autogradAlloc(kAccumulateGrad...)
-	p.cublas = c.stack(op(kCublasWorkspace...), c.inBlock(72, c.linear(), at(41)))
+	p.accGrad = autogradAlloc(kAccumulateGrad()...)
+	p.cublas = c.stack(op(kCublasWorkspace()...), c.inBlock(72, c.linear(), at(41)))
 	a := c.torch("optim/adamw.py")
-	p.optInit = c.stack(op(kZerosLike...), c.optimPy(pyFrame{a, 156, "_init_group"}))
-	p.optTemp = c.stack(op(kForeach...), c.optimPy(pyFrame{a, 585, "_multi_tensor_adamw"}))
+	p.optInit = c.stack(op(kZerosLike()...), c.optimPy(pyFrame{a, 156, "_init_group"}))
+	p.optTemp = c.stack(op(kForeach()...), c.optimPy(pyFrame{a, 585, "_multi_tensor_adamw"}))
 
-	p.freeFwd = c.stack(withFree(cppPyDealloc), c.inBlock(72, at(45)))
-	p.freeBwd = c.stack(append(withFree(nil, "|torch::autograd::SavedVariable::reset_data()", "Functions.h|torch::autograd::generated::AddmmBackward0::release_variables()", "|torch::autograd::Node::operator()(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)"), cppAutograd...), nil)
-	p.freeStepEnd = c.stack(withFree(cppPyDealloc), []pyFrame{{t, 140, "main"}, {t, 152, "<module>"}})
+	p.freeFwd = c.stack(withFree(cppPyDealloc()), c.inBlock(72, at(45)))
+	p.freeBwd = c.stack(append(withFree(nil, "|torch::autograd::SavedVariable::reset_data()", "Functions.h|torch::autograd::generated::AddmmBackward0::release_variables()", "|torch::autograd::Node::operator()(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)"), cppAutograd()...), nil)
+	p.freeStepEnd = c.stack(withFree(cppPyDealloc()), []pyFrame{{t, 140, "main"}, {t, 152, "<module>"}})
 	o := c.torch("optim/optimizer.py")
-	p.freeZeroGrad = c.stack(withFree(cppPyDealloc), append([]pyFrame{{o, 972, "zero_grad"}, {c.torch("_compile.py"), 32, "inner"}}, c.trainStep(63)...))
+	p.freeZeroGrad = c.stack(withFree(cppPyDealloc()), append([]pyFrame{{o, 972, "zero_grad"}, {c.torch("_compile.py"), 32, "inner"}}, c.trainStep(63)...))
 	p.freeOpt = c.stack(withFree(nil), c.optimPy(pyFrame{a, 601, "_multi_tensor_adamw"}))
 	p.emptyCache = c.stack([]string{"torch::unwind::unwind()", "torch::CapturedTraceback::gather(bool, bool, bool)", "memory_snapshot.cpp|torch::cuda::(anonymous namespace)::gather_with_cpp()", "CUDACachingAllocator.cpp|c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::emptyCache()", "Module.cpp|THCPModule_emptyCache(_object*, _object*)"},
 		[]pyFrame{{c.torch("cuda/memory.py"), 222, "empty_cache"}, {t, 146, "main"}, {t, 152, "<module>"}})
@@ -223,9 +226,9 @@ func newProgram(c *catalog, leakSite, oneTimeSite string, extraOps int) (*progra
 		return nil, err
 	}
 	d := c.proj(dataPy)
-	p.fragBig = c.stack(op(kCopy...), append([]pyFrame{{d, 118, "pack_batch"}, {d, 131, "__next__"}}, c.trainStep(51)...))
-	p.fragPin = c.stack(op(kClone...), append([]pyFrame{{d, 124, "pack_batch"}, {d, 131, "__next__"}}, c.trainStep(51)...))
-	p.fragFree = c.stack(withFree(cppPyDealloc), append([]pyFrame{{d, 127, "pack_batch"}, {d, 131, "__next__"}}, c.trainStep(51)...))
+	p.fragBig = c.stack(op(kCopy()...), append([]pyFrame{{d, 118, "pack_batch"}, {d, 131, "__next__"}}, c.trainStep(51)...))
+	p.fragPin = c.stack(op(kClone()...), append([]pyFrame{{d, 124, "pack_batch"}, {d, 131, "__next__"}}, c.trainStep(51)...))
+	p.fragFree = c.stack(withFree(cppPyDealloc()), append([]pyFrame{{d, 127, "pack_batch"}, {d, 131, "__next__"}}, c.trainStep(51)...))
 	return p, nil
 }
 
@@ -236,18 +239,18 @@ func (p *program) leakSite(name string) (*site, error) {
 		return nil, nil
 	case "train.py:57":
 		// debug_outputs.append(logits.float())
-		return c.stack(op(kCopy...), c.trainStep(57)), nil
+		return c.stack(op(kCopy()...), c.trainStep(57)), nil
 	case "model.py:88":
 		// self._cache[key] = h.detach().clone()
 		m := c.proj(modelPy)
-		return c.stack(op(kClone...), c.inBlock(72, []pyFrame{{m, 88, "forward"}})), nil
+		return c.stack(op(kClone()...), c.inBlock(72, []pyFrame{{m, 88, "forward"}})), nil
 	case "metrics.py:41":
 		// self.preds.append(logits.softmax(-1))
-		return c.stack(op(kSoftmax...), append([]pyFrame{{c.proj(metricsPy), 41, "update"}}, c.trainStep(58)...)), nil
+		return c.stack(op(kSoftmax()...), append([]pyFrame{{c.proj(metricsPy), 41, "update"}}, c.trainStep(58)...)), nil
 	case "data.py:64":
 		// self._pinned.append(batch.cuda(non_blocking=True))
 		d := c.proj(dataPy)
-		return c.stack(op(kCopy...), append([]pyFrame{{d, 64, "__next__"}}, c.trainStep(50)...)), nil
+		return c.stack(op(kCopy()...), append([]pyFrame{{d, 64, "__next__"}}, c.trainStep(50)...)), nil
 	}
 	return nil, fmt.Errorf("unknown leak site %q (want one of %v)", name, LeakSites())
 }
@@ -261,7 +264,7 @@ func (p *program) oneTimeSite(name string) (*site, error) {
 	case "ema.py:31":
 		// self.shadow = {k: v.detach().clone() for k, v in ...}
 		e := c.proj(emaPy)
-		return c.stack(op(kClone...), []pyFrame{{e, 31, "<dictcomp>"}, {e, 31, "__init__"}, {t, 137, "main"}, {t, 152, "<module>"}}), nil
+		return c.stack(op(kClone()...), []pyFrame{{e, 31, "<dictcomp>"}, {e, 31, "__init__"}, {t, 137, "main"}, {t, 152, "<module>"}}), nil
 	case "train.py:137":
 		// eval_buffer = torch.empty(...)
 		return c.stack(op(), []pyFrame{{t, 137, "main"}, {t, 152, "<module>"}}), nil

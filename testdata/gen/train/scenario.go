@@ -190,6 +190,10 @@ func Draw(scenario string, seed uint64) (*Spec, error) {
 	default:
 		return nil, fmt.Errorf("unknown scenario %q (want one of %v)", scenario, Scenarios())
 	}
+	if sp.UntilOOM && sp.MaxEntries == 0 {
+		// The OOM must be visible: its event is the last in the trace.
+		sp.MaxEntries = 300 + r.IntN(2700)
+	}
 	if err := sp.Validate(); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"gpureport/testdata/gen/alloc"
 	"gpureport/testdata/gen/layout"
@@ -108,7 +109,6 @@ type rank struct {
 	anns  []layout.Annotation
 
 	resTL []tlPoint
-	dead  bool
 }
 
 type pin struct {
@@ -853,14 +853,7 @@ func (s *sim) allocConf() string {
 	if sp.RoundupDivisions > 1 {
 		parts = append(parts, fmt.Sprintf("roundup_power2_divisions:%d", sp.RoundupDivisions))
 	}
-	out := ""
-	for i, p := range parts {
-		if i > 0 {
-			out += ","
-		}
-		out += p
-	}
-	return out
+	return strings.Join(parts, ",")
 }
 
 // reservedAt returns rank rk's reserved bytes at time t.
