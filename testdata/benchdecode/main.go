@@ -1,12 +1,12 @@
 // Command benchdecode times gpureport's snapshot decoder against CPython's
 // pickle.load on the same big snapshot, side by side:
 //
-//	go run ./testdata/benchdecode [-keep] [-file F] [-entries N] [-runs R]
+//	go run ./testdata/benchdecode [-bin B] [-keep] [-file F] [-entries N] [-runs R]
 //
 // Without -file it generates a snapshot of about 200 MB with N trace
 // entries (default 1.4M) whose frames are shared through the pickle memo,
 // using the project's generator (go run ./testdata/gen big). It builds
-// gpureport, then runs each of
+// gpureport (or uses -bin, as make bench-decode does), then runs each of
 //
 //	python3 -c "import pickle; pickle.load(open(F,'rb'))"
 //	gpureport stats F
@@ -46,19 +46,20 @@ type result struct {
 
 func main() {
 	var (
+		bin     = flag.String("bin", "", "gpureport binary to time (default: build one)")
 		file    = flag.String("file", "", "time this snapshot instead of generating one")
 		keep    = flag.Bool("keep", false, "keep the generated snapshot and binary (their folder is printed)")
 		entries = flag.Int("entries", 1400000, "trace entries of the generated snapshot")
 		runs    = flag.Int("runs", 3, "runs of each decoder; the best and the median are reported")
 	)
 	flag.Parse()
-	if err := bench(*file, *keep, *entries, max(*runs, 1)); err != nil {
+	if err := bench(*bin, *file, *keep, *entries, max(*runs, 1)); err != nil {
 		fmt.Fprintln(os.Stderr, "benchdecode:", err)
 		os.Exit(1)
 	}
 }
 
-func bench(file string, keep bool, entries, runs int) error {
+func bench(bin, file string, keep bool, entries, runs int) error {
 	dir, err := os.MkdirTemp("", "benchdecode-")
 	if err != nil {
 		return err
@@ -84,11 +85,15 @@ func bench(file string, keep bool, entries, runs int) error {
 	if err != nil {
 		return err
 	}
-	bin := filepath.Join(dir, "gpureport")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/gpureport")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("build gpureport: %w", err)
+	if bin == "" {
+		bin = filepath.Join(dir, "gpureport")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/gpureport")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("build gpureport: %w", err)
+		}
+	} else if _, err := os.Stat(bin); err != nil {
+		return fmt.Errorf("-bin: %w", err)
 	}
 	python, perr := exec.LookPath("python3")
 	fmt.Printf("file: %s, %.1f MB\n", file, float64(st.Size())/1e6)
