@@ -3,7 +3,7 @@
 #   make test   gofmt, vet, staticcheck, every test, short fuzz runs
 GO        ?= go
 BIN       := bin/gpureport
-PKGS      := ./... ./testdata/gen/...
+PKGS      := ./... ./testdata/gen/... ./testdata/benchdecode/...
 SRC_DIRS  := cmd ingest analyze report templates testdata
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Packages with fuzz targets; every Fuzz* function in them is run.

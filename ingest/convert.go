@@ -15,8 +15,16 @@ var ErrNotSnapshot = errors.New("not a PyTorch memory snapshot")
 // segments (and optionally device_traces, allocator_settings,
 // external_annotations), or a bare list of segments. Unknown keys are
 // ignored; missing optional keys take their zero value.
-func convertSnapshot(v any) (*Snapshot, error) {
+func convertSnapshot(v any) (*Snapshot, error) { return convertSnapshotAt(v, 0) }
+
+// convertSnapshotAt is convertSnapshot for a tree whose top-level value
+// was returned by the STOP opcode at offset stopAt-1 (0: unknown); errors
+// carry the offset of the container where the layout goes wrong when the
+// tree records it (the fast decoder's generic mode does, gopickle's tree
+// does not).
+func convertSnapshotAt(v any, stopAt int64) (*Snapshot, error) {
 	c := converter{
+		stopAt: stopAt,
 		stacks: map[*pyList]StackID{},
 		frames: map[*pyDict]FrameID{},
 	}
@@ -35,24 +43,59 @@ type converter struct {
 	frames map[*pyDict]FrameID
 
 	history, timed bool
+	stopAt         int64
 }
 
 // pathError is a structural error at a logical place in the snapshot, such
-// as segments[3].blocks[7].size.
+// as segments[3].blocks[7].size, and where known the offset of the dict or
+// list it is in.
 type pathError struct {
 	path string
 	msg  string
+	at   int64 // offset+1 of the enclosing container's opcode; 0 if unknown
 }
 
-func (e *pathError) Error() string { return ErrNotSnapshot.Error() + ": " + e.path + ": " + e.msg }
+func (e *pathError) Error() string {
+	msg := ErrNotSnapshot.Error() + ": "
+	if e.path != "" {
+		msg += e.path + ": "
+	}
+	msg += e.msg
+	if e.at > 0 {
+		msg = "offset " + strconv.FormatInt(e.at-1, 10) + ": " + msg
+	}
+	return msg
+}
+
+// atOf returns the recorded offset+1 of a container (0 if none).
+func atOf(v any) int64 {
+	switch x := v.(type) {
+	case *pyList:
+		return x.at
+	case *pyDict:
+		return x.at
+	}
+	return 0
+}
+
+// locate gives a pathError without an offset the offset of container
+// where; errors pass through from the innermost container outwards, so the
+// innermost recorded offset wins.
+func locate(err error, where any) error {
+	if pe, ok := err.(*pathError); ok && pe.at == 0 {
+		pe.at = atOf(where)
+	}
+	return err
+}
 
 func (e *pathError) Unwrap() error { return ErrNotSnapshot }
 
 func typeErr(path, want string, got any) error {
-	return &pathError{path, fmt.Sprintf("expected %s, got %s", want, typeName(got))}
+	return &pathError{path: path, msg: fmt.Sprintf("expected %s, got %s", want, typeName(got))}
 }
 
-func (c *converter) snapshot(v any) (*Snapshot, error) {
+func (c *converter) snapshot(v any) (_ *Snapshot, err error) {
+	defer func() { err = locate(err, v) }()
 	s := &Snapshot{}
 	switch top := v.(type) {
 	case *pyList:
@@ -66,7 +109,7 @@ func (c *converter) snapshot(v any) (*Snapshot, error) {
 	case *pyDict:
 		sv, ok := top.get("segments")
 		if !ok {
-			return nil, fmt.Errorf("%w: top-level dict has no 'segments' key", ErrNotSnapshot)
+			return nil, &pathError{msg: "top-level dict has no 'segments' key"}
 		}
 		sl, ok := sv.(*pyList)
 		if !ok {
@@ -115,7 +158,7 @@ func (c *converter) snapshot(v any) (*Snapshot, error) {
 			s.Annotations = anns
 		}
 	default:
-		return nil, fmt.Errorf("%w: top level is a %s, not a dict or a list of segments", ErrNotSnapshot, typeName(v))
+		return nil, &pathError{msg: "top level is a " + typeName(v) + ", not a dict or a list of segments", at: c.stopAt}
 	}
 	switch {
 	case c.history:
@@ -128,7 +171,8 @@ func (c *converter) snapshot(v any) (*Snapshot, error) {
 	return s, nil
 }
 
-func (c *converter) segments(path string, l *pyList) ([]Segment, error) {
+func (c *converter) segments(path string, l *pyList) (_ []Segment, err error) {
+	defer func() { err = locate(err, l) }()
 	segs := make([]Segment, len(l.items))
 	for i, sv := range l.items {
 		p := path + "[" + strconv.Itoa(i) + "]"
@@ -148,7 +192,7 @@ func intField(path string, d *pyDict, k string, required bool, dst *int64) error
 	v, ok := d.get(k)
 	if !ok {
 		if required {
-			return &pathError{path, "missing '" + k + "'"}
+			return &pathError{path: path, msg: "missing '" + k + "'"}
 		}
 		return nil
 	}
@@ -173,7 +217,8 @@ func addrField(path string, d *pyDict, k string, dst *uint64) (bool, error) {
 	return true, nil
 }
 
-func (c *converter) segment(p string, d *pyDict, s *Segment) error {
+func (c *converter) segment(p string, d *pyDict, s *Segment) (err error) {
+	defer func() { err = locate(err, d) }()
 	var dev int64
 	if err := intField(p, d, "device", false, &dev); err != nil {
 		return err
@@ -238,7 +283,7 @@ func (c *converter) segment(p string, d *pyDict, s *Segment) error {
 	}
 	bv, ok := d.get("blocks")
 	if !ok {
-		return &pathError{p, "missing 'blocks'"}
+		return &pathError{path: p, msg: "missing 'blocks'"}
 	}
 	bl, ok := bv.(*pyList)
 	if !ok {
@@ -260,7 +305,8 @@ func (c *converter) segment(p string, d *pyDict, s *Segment) error {
 	return nil
 }
 
-func (c *converter) block(p string, d *pyDict, next uint64, b *Block) error {
+func (c *converter) block(p string, d *pyDict, next uint64, b *Block) (err error) {
+	defer func() { err = locate(err, d) }()
 	if err := intField(p, d, "size", true, &b.Size); err != nil {
 		return err
 	}
@@ -269,7 +315,7 @@ func (c *converter) block(p string, d *pyDict, next uint64, b *Block) error {
 	}
 	sv, ok := d.get("state")
 	if !ok {
-		return &pathError{p, "missing 'state'"}
+		return &pathError{path: p, msg: "missing 'state'"}
 	}
 	ss, ok := sv.(string)
 	if !ok {
@@ -322,7 +368,8 @@ func (c *converter) block(p string, d *pyDict, next uint64, b *Block) error {
 	return nil
 }
 
-func (c *converter) trace(p string, l *pyList) ([]TraceEntry, error) {
+func (c *converter) trace(p string, l *pyList) (_ []TraceEntry, err error) {
+	defer func() { err = locate(err, l) }()
 	tr := make([]TraceEntry, len(l.items))
 	for i, ev := range l.items {
 		ep := p + "[" + strconv.Itoa(i) + "]"
@@ -330,51 +377,60 @@ func (c *converter) trace(p string, l *pyList) ([]TraceEntry, error) {
 		if !ok {
 			return nil, typeErr(ep, "trace entry dict", ev)
 		}
-		e := &tr[i]
-		av, ok := ed.get("action")
-		if !ok {
-			return nil, &pathError{ep, "missing 'action'"}
-		}
-		as, ok := av.(string)
-		if !ok {
-			return nil, typeErr(ep+".action", "str", av)
-		}
-		e.Action = ParseAction(as)
-		if e.Action == ActionOOM {
-			if _, err := addrField(ep, ed, "device_free", &e.Addr); err != nil {
-				return nil, err
-			}
-		} else if _, err := addrField(ep, ed, "addr", &e.Addr); err != nil {
+		if err := c.entry(ep, ed, &tr[i]); err != nil {
 			return nil, err
-		}
-		if err := intField(ep, ed, "size", false, &e.Size); err != nil {
-			return nil, err
-		}
-		if err := intField(ep, ed, "stream", false, &e.Stream); err != nil {
-			return nil, err
-		}
-		if v, ok := ed.get("time_us"); ok {
-			n, ok := asInt64(v)
-			if !ok {
-				return nil, typeErr(ep+".time_us", "int", v)
-			}
-			e.TimeUS = n
-			c.timed = true
-		}
-		if v, ok := ed.get("frames"); ok {
-			id, err := c.stack(ep+".frames", v)
-			if err != nil {
-				return nil, err
-			}
-			e.Stack = id
 		}
 	}
 	return tr, nil
 }
 
+// entry converts one trace entry dict.
+func (c *converter) entry(ep string, ed *pyDict, e *TraceEntry) (err error) {
+	defer func() { err = locate(err, ed) }()
+	av, ok := ed.get("action")
+	if !ok {
+		return &pathError{path: ep, msg: "missing 'action'"}
+	}
+	as, ok := av.(string)
+	if !ok {
+		return typeErr(ep+".action", "str", av)
+	}
+	e.Action = ParseAction(as)
+	if e.Action == ActionOOM {
+		if _, err := addrField(ep, ed, "device_free", &e.Addr); err != nil {
+			return err
+		}
+	} else if _, err := addrField(ep, ed, "addr", &e.Addr); err != nil {
+		return err
+	}
+	if err := intField(ep, ed, "size", false, &e.Size); err != nil {
+		return err
+	}
+	if err := intField(ep, ed, "stream", false, &e.Stream); err != nil {
+		return err
+	}
+	if v, ok := ed.get("time_us"); ok {
+		n, ok := asInt64(v)
+		if !ok {
+			return typeErr(ep+".time_us", "int", v)
+		}
+		e.TimeUS = n
+		c.timed = true
+	}
+	if v, ok := ed.get("frames"); ok {
+		id, err := c.stack(ep+".frames", v)
+		if err != nil {
+			return err
+		}
+		e.Stack = id
+	}
+	return nil
+}
+
 // stack interns a frames list; a list shared through the pickle memo is
 // converted once.
-func (c *converter) stack(p string, v any) (StackID, error) {
+func (c *converter) stack(p string, v any) (_ StackID, err error) {
+	defer func() { err = locate(err, v) }()
 	if v == nil {
 		return NoStack, nil
 	}
@@ -402,7 +458,8 @@ func (c *converter) stack(p string, v any) (StackID, error) {
 	return id, nil
 }
 
-func (c *converter) frame(p string, d *pyDict) (FrameID, error) {
+func (c *converter) frame(p string, d *pyDict) (_ FrameID, err error) {
+	defer func() { err = locate(err, d) }()
 	if id, ok := c.frames[d]; ok {
 		return id, nil
 	}
@@ -462,7 +519,8 @@ func settingsFrom(d *pyDict) AllocatorSettings {
 	return s
 }
 
-func annotations(l *pyList) ([]Annotation, error) {
+func annotations(l *pyList) (_ []Annotation, err error) {
+	defer func() { err = locate(err, l) }()
 	out := make([]Annotation, 0, len(l.items))
 	for i, v := range l.items {
 		p := "external_annotations[" + strconv.Itoa(i) + "]"
@@ -479,11 +537,11 @@ func annotations(l *pyList) ([]Annotation, error) {
 		}
 		var dev int64
 		if err := intField(p, d, "device", false, &dev); err != nil {
-			return nil, err
+			return nil, locate(err, d)
 		}
 		a.Device = int(dev)
 		if err := intField(p, d, "time_us", false, &a.TimeUS); err != nil {
-			return nil, err
+			return nil, locate(err, d)
 		}
 		out = append(out, a)
 	}

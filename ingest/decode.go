@@ -75,7 +75,8 @@ func DecodeFile(path string, opt DecodeOptions) (*Snapshot, Container, error) {
 
 // Decode decodes a snapshot of size bytes read from ra: a pickle, a
 // gzipped pickle, or a torch.save zip archive (its */data.pkl member),
-// detected from the content.
+// detected from the content. Errors about the pickle carry the byte offset
+// in the (decompressed) pickle stream.
 func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container, error) {
 	var head [4]byte
 	n, err := ra.ReadAt(head[:], 0)
@@ -89,40 +90,68 @@ func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container
 		}
 		return nil, "", fmt.Errorf("%w: it starts with %q", ErrNotPickle, head[:n])
 	}
-	sr := io.NewSectionReader(ra, 0, size)
 	switch c {
 	case ContainerGzip:
-		zr, err := gzip.NewReader(bufio.NewReaderSize(sr, 1<<16))
-		if err != nil {
-			return nil, c, fmt.Errorf("gzip: %w", err)
+		open := func() (io.Reader, error) {
+			zr, err := gzip.NewReader(bufio.NewReaderSize(io.NewSectionReader(ra, 0, size), 1<<16))
+			if err != nil {
+				return nil, fmt.Errorf("gzip: %w", err)
+			}
+			return zr, nil
 		}
-		s, err := decodeLimited(zr, opt, "gzip")
+		s, err := decodeLimited(open, opt, "gzip data")
 		return s, c, err
 	case ContainerZip:
 		s, err := decodeZip(ra, size, opt)
 		return s, c, err
 	}
-	s, err := decodePickle(sr, opt)
+	open := func() (io.Reader, error) { return io.NewSectionReader(ra, 0, size), nil }
+	s, err := decodePickle(open, size, opt)
 	return s, c, err
 }
 
 // decodeLimited decodes a decompressing stream, failing once it passes the
-// decompression bound.
-func decodeLimited(r io.Reader, opt DecodeOptions, what string) (*Snapshot, error) {
-	lr := &limitReader{r: r, left: opt.maxDecompressed()}
-	s, err := decodePickle(lr, opt)
-	if lr.hit {
+// decompression bound. what names the stream in errors.
+func decodeLimited(open func() (io.Reader, error), opt DecodeOptions, what string) (*Snapshot, error) {
+	var lr *limitReader
+	limited := func() (io.Reader, error) {
+		r, err := open()
+		if err != nil {
+			return nil, err
+		}
+		lr = &limitReader{r: r, left: opt.maxDecompressed()}
+		// The container was recognised; say so when what it holds is no
+		// pickle, rather than decoding its first byte as an opcode.
+		br := bufio.NewReaderSize(lr, 1<<16)
+		head, perr := br.Peek(4)
+		if c, ok := SniffContainer(head); !ok || c != ContainerPickle {
+			switch {
+			case lr.hit:
+				return br, nil // the caller reports the bound
+			case perr != nil && perr != io.EOF:
+				return nil, fmt.Errorf("%s: %w", what, perr)
+			}
+			return nil, fmt.Errorf("%s: %w: the decompressed data starts with %q", what, ErrNotPickle, head)
+		}
+		return br, nil
+	}
+	s, err := decodePickle(limited, -1, opt)
+	if lr != nil && lr.hit {
 		return nil, fmt.Errorf("%s: decompressed data exceeds the %d-byte limit (raise it with --max-decompressed)", what, opt.maxDecompressed())
 	}
 	if err != nil {
+		var pe *PickleError
+		if errors.As(err, &pe) || strings.HasPrefix(err.Error(), "offset ") {
+			return nil, fmt.Errorf("%s (offsets count decompressed bytes): %w", what, err)
+		}
 		return nil, err
 	}
 	// A gzip stream is only known to be intact once read to its end.
 	if _, err := io.Copy(io.Discard, lr); err != nil {
+		if lr.hit {
+			return nil, fmt.Errorf("%s: decompressed data exceeds the %d-byte limit (raise it with --max-decompressed)", what, opt.maxDecompressed())
+		}
 		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if lr.hit {
-		return nil, fmt.Errorf("%s: decompressed data exceeds the %d-byte limit (raise it with --max-decompressed)", what, opt.maxDecompressed())
 	}
 	return s, nil
 }
@@ -160,38 +189,88 @@ func decodeZip(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, error)
 	if err != nil {
 		return nil, fmt.Errorf("zip: %w", err)
 	}
-	var member *zip.File
-	for _, f := range zr.File {
-		name := strings.TrimPrefix(f.Name, "/")
-		if path.Base(name) == "data.pkl" && strings.Count(name, "/") <= 1 {
-			member = f
-			break
-		}
-	}
+	member := dataMember(zr)
 	if member == nil {
 		return nil, fmt.Errorf("%w: zip archive without a data.pkl member (not a torch.save file)", ErrNotPickle)
 	}
 	if int64(member.UncompressedSize64) > opt.maxDecompressed() || member.UncompressedSize64 > 1<<62 {
 		return nil, fmt.Errorf("zip member %s: declared size %d exceeds the %d-byte limit (raise it with --max-decompressed)", member.Name, member.UncompressedSize64, opt.maxDecompressed())
 	}
-	rc, err := member.Open()
-	if err != nil {
-		return nil, fmt.Errorf("zip member %s: %w", member.Name, err)
+	var opened []io.Closer
+	defer func() {
+		for _, c := range opened {
+			c.Close()
+		}
+	}()
+	open := func() (io.Reader, error) {
+		rc, err := member.Open()
+		if err != nil {
+			return nil, fmt.Errorf("zip member %s: %w", member.Name, err)
+		}
+		opened = append(opened, rc)
+		return bufio.NewReaderSize(rc, 1<<16), nil
 	}
-	defer rc.Close()
-	s, err := decodeLimited(bufio.NewReaderSize(rc, 1<<16), opt, "zip member "+member.Name)
+	return decodeLimited(open, opt, "zip member "+member.Name)
+}
+
+// dataMember returns the pickle member of a torch.save archive: the
+// single member named data.pkl, at the top or one folder down.
+func dataMember(zr *zip.Reader) *zip.File {
+	for _, f := range zr.File {
+		name := strings.TrimPrefix(f.Name, "/")
+		if path.Base(name) == "data.pkl" && strings.Count(name, "/") <= 1 {
+			return f
+		}
+	}
+	return nil
+}
+
+// decodePickle decodes a bare snapshot pickle stream from open, whose
+// length is size (-1 when unknown). The fast decoder runs first; a legal
+// pickle it cannot type directly (see pickle_roles.go) is read again from a
+// fresh stream with the same machine in generic mode and converted from
+// the generic tree. opt.Reference selects gopickle instead.
+func decodePickle(open func() (io.Reader, error), size int64, opt DecodeOptions) (s *Snapshot, err error) {
+	// The decoder is fuzzed and must not panic on any input; should a bug
+	// slip through, it costs one file, not a nightly batch run.
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, fmt.Errorf("%s: %v (please report it with the file)", errInternal, p)
+		}
+	}()
+	return decodePickleRaw(open, size, opt)
+}
+
+// errInternal starts the message of a decoder panic turned into an error.
+const errInternal = "internal decoder error"
+
+// decodePickleRaw is decodePickle without the recovery, for fuzzing.
+func decodePickleRaw(open func() (io.Reader, error), size int64, opt DecodeOptions) (*Snapshot, error) {
+	r, err := open()
 	if err != nil {
 		return nil, err
 	}
-	return s, nil
-}
-
-// decodePickle decodes a bare snapshot pickle stream.
-func decodePickle(r io.Reader, opt DecodeOptions) (*Snapshot, error) {
 	if opt.Reference {
 		return DecodeReference(bufio.NewReaderSize(r, 1<<16))
 	}
-	return DecodeReference(bufio.NewReaderSize(r, 1<<16))
+	s, err := decodeFast(r, size, false)
+	if !errors.Is(err, errFallback) {
+		return s, err
+	}
+	if r, err = open(); err != nil {
+		return nil, err
+	}
+	return decodeFast(r, size, true)
+}
+
+// decodeFast runs the pickle machine over r once.
+func decodeFast(r io.Reader, size int64, generic bool) (*Snapshot, error) {
+	m := newVM(r, size, generic)
+	v, err := m.run()
+	if err != nil {
+		return nil, err
+	}
+	return m.finish(v)
 }
 
 // DecodeBytes decodes an in-memory snapshot (any container).

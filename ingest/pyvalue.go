@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
+	"strings"
 )
 
 // The generic Python value tree. The reference decoder (gopickle) and the
@@ -16,8 +18,12 @@ import (
 // Lists and dicts are pointers so that memo sharing survives: the converter
 // interns a shared frame list once.
 
-// pyList is a Python list.
-type pyList struct{ items []any }
+// pyList is a Python list. at is one more than the byte offset of the
+// opcode that created it, when known (0 otherwise), for error messages.
+type pyList struct {
+	items []any
+	at    int64
+}
 
 // pyDict is a Python dict with keys in insertion order. Setting an existing
 // key replaces its value, as in Python.
@@ -25,6 +31,7 @@ type pyDict struct {
 	keys []any
 	vals []any
 	idx  map[string]int // string key -> position, built past smallDict keys
+	at   int64          // like pyList.at
 }
 
 // smallDict is the size up to which pyDict looks keys up by a linear scan.
@@ -161,44 +168,80 @@ func asFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-// formatValue prints a scalar setting the way Python's repr would, roughly.
+// Bounds of formatValue's output: hostile settings (a dict holding
+// itself, a million keys) must print quickly and briefly.
+const (
+	maxFormatDepth = 4
+	maxFormatLen   = 512
+)
+
+// formatValue prints a setting the way Python's repr would, roughly.
+// Containers nested deeper than maxFormatDepth print as {...}, [...] or
+// (...), and output beyond maxFormatLen bytes is cut with "...".
 func formatValue(v any) string {
+	var b strings.Builder
+	writeValue(&b, v, 0)
+	if b.Len() > maxFormatLen {
+		return strings.ToValidUTF8(b.String()[:maxFormatLen], "") + "..."
+	}
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v any, depth int) {
 	switch x := v.(type) {
 	case nil:
-		return "None"
+		b.WriteString("None")
 	case bool:
 		if x {
-			return "True"
+			b.WriteString("True")
+		} else {
+			b.WriteString("False")
 		}
-		return "False"
 	case string:
-		return x
+		b.WriteString(x)
 	case float64:
-		return fmt.Sprint(x)
+		b.WriteString(fmt.Sprint(x))
 	case int64:
-		return fmt.Sprint(x)
+		b.WriteString(strconv.FormatInt(x, 10))
 	case *big.Int:
-		return x.String()
+		b.WriteString(x.String())
 	case *pyDict:
-		s := "{"
+		if depth >= maxFormatDepth {
+			b.WriteString("{...}")
+			return
+		}
+		b.WriteByte('{')
 		for i := range x.keys {
-			if i > 0 {
-				s += ", "
+			if b.Len() > maxFormatLen {
+				break
 			}
-			s += formatValue(x.keys[i]) + ": " + formatValue(x.vals[i])
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, x.keys[i], depth+1)
+			b.WriteString(": ")
+			writeValue(b, x.vals[i], depth+1)
 		}
-		return s + "}"
+		b.WriteByte('}')
 	case *pyList:
-		return fmt.Sprintf("[%d items]", len(x.items))
+		fmt.Fprintf(b, "[%d items]", len(x.items))
 	case pyTuple:
-		s := "("
-		for i, e := range x {
-			if i > 0 {
-				s += ", "
-			}
-			s += formatValue(e)
+		if depth >= maxFormatDepth {
+			b.WriteString("(...)")
+			return
 		}
-		return s + ")"
+		b.WriteByte('(')
+		for i, e := range x {
+			if b.Len() > maxFormatLen {
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, e, depth+1)
+		}
+		b.WriteByte(')')
+	default:
+		b.WriteString(typeName(v))
 	}
-	return typeName(v)
 }

@@ -3,6 +3,7 @@ package ingest
 import (
 	"hash/maphash"
 	"slices"
+	"unsafe"
 )
 
 // Frame is one stack frame as PyTorch records it.
@@ -116,13 +117,9 @@ func (s *Stacks) Seal() {
 	s.ids = s.ids[:len(s.ids):len(s.ids)]
 }
 
+// hashIDs hashes the IDs' memory in one call: writing them four bytes at a
+// time was most of the cost of interning a million stacks.
 func (s *Stacks) hashIDs(ids []FrameID) uint64 {
-	var h maphash.Hash
-	h.SetSeed(s.seed)
-	var b [4]byte
-	for _, id := range ids {
-		b[0], b[1], b[2], b[3] = byte(id), byte(id>>8), byte(id>>16), byte(id>>24)
-		h.Write(b[:])
-	}
-	return h.Sum64()
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), 4*len(ids))
+	return maphash.Bytes(s.seed, b)
 }

@@ -324,7 +324,7 @@ func writeOverview(ctx context.Context, dir string, part *overviewPart, log *slo
 	for _, w := range warns {
 		log.Warn("overview part unreadable, ignored", "part", w)
 	}
-	page, err := report.OverviewHTML(mergeParts(parts, part.Shard.Count, time.Now()))
+	page, err := report.OverviewHTML(mergeParts(parts, part.Shard.Count, generatedAt()))
 	if err == nil {
 		err = report.WriteFileAtomic(filepath.Join(dir, report.HTMLFile), page, 0o644)
 	}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"gpureport/analyze"
 	"gpureport/ingest"
@@ -100,7 +99,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		allB = append(allB, sb.groups)
 	}
 	d.Total = analyze.Diff(analyze.MergeGroups(allA...), analyze.MergeGroups(allB...))
-	opt := report.Options{GeneratedAt: time.Now(), Version: version}
+	opt := report.Options{GeneratedAt: generatedAt(), Version: version}
 	if !noFiles {
 		if err := report.WriteDiff(outDir, d, opt); err != nil {
 			fmt.Fprintf(stderr, "gpureport: %v\n", err)

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"gpureport/analyze"
@@ -82,8 +84,20 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		return nil, fmt.Errorf("%w: every input in %s was skipped (%d files)", errNothingUsable, dir, len(run.Skipped))
 	}
 	f := analyze.Analyze(run, analyze.Options{Capacity: opt.capacity})
-	if err := report.Write(outDir, f, report.Options{GeneratedAt: time.Now(), Version: version, Run: run}); err != nil {
+	if err := report.Write(outDir, f, report.Options{GeneratedAt: generatedAt(), Version: version, Run: run}); err != nil {
 		return nil, fmt.Errorf("write report: %w", err)
 	}
 	return &runResult{findings: f, outDir: outDir}, nil
+}
+
+// generatedAt is the report time: now, or SOURCE_DATE_EPOCH (seconds since
+// the Unix epoch) when set, the reproducible-builds convention, so that
+// reports of the same inputs can be byte-identical.
+func generatedAt() time.Time {
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return time.Unix(n, 0).UTC()
+		}
+	}
+	return time.Now()
 }

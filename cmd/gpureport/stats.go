@@ -2,9 +2,232 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"gpureport/analyze"
+	"gpureport/ingest"
 )
 
+const statsUsage = `Usage:
+  gpureport stats [--json] [--max-decompressed SIZE] FILE...
+
+Prints the memory accounting of each snapshot file (pickle, .pkl, gzip or
+torch.save zip), per device: reserved, allocated, active, requested and
+inactive bytes, the largest free block, segment, block and trace entry
+counts, trace actions, and the stack coverage (the share of live bytes whose
+blocks carry an allocation stack).
+
+--json prints one JSON object per file and line:
+  {"path": ..., "devices": [{"device": 0, "reserved_bytes": ..., ...}]}
+with the snapshot field names of summary.json, plus "actions" and
+"stack_coverage".
+
+A file that cannot be decoded gets an error line on stderr naming the file
+and the offset; the other files are still printed, and the exit code is 2.
+
+Flags:
+`
+
+// statsDevice is one device of a snapshot in --json output; the byte and
+// count fields carry summary.json's snapshot names.
+type statsDevice struct {
+	Device           int            `json:"device"`
+	ReservedBytes    int64          `json:"reserved_bytes"`
+	AllocatedBytes   int64          `json:"allocated_bytes"`
+	ActiveBytes      int64          `json:"active_bytes"`
+	RequestedBytes   int64          `json:"requested_bytes"`
+	InactiveBytes    int64          `json:"inactive_bytes"`
+	LargestFreeBytes int64          `json:"largest_free_bytes"`
+	Segments         int            `json:"segments"`
+	Blocks           int            `json:"blocks"`
+	TraceEntries     int            `json:"trace_entries"`
+	Actions          map[string]int `json:"actions"`
+	StackCoverage    float64        `json:"stack_coverage"`
+	// usage and live (the bytes StackCoverage was computed over) are for
+	// the human-readable output.
+	usage analyze.Usage
+	live  int64
+}
+
+// statsFile is one file in --json output.
+type statsFile struct {
+	Path    string        `json:"path"`
+	Devices []statsDevice `json:"devices"`
+}
+
+// runStats is `gpureport stats`: decode each file and print its memory
+// accounting.
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return usageError(stderr, "stats: not implemented yet")
+	fs := flag.NewFlagSet("gpureport stats", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		asJSON    bool
+		maxDecomp string
+	)
+	fs.BoolVar(&asJSON, "json", false, "print one JSON object per file and line")
+	fs.StringVar(&maxDecomp, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
+	fs.Usage = func() {} // -h prints the usage below; errors get a hint
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, statsUsage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return exitOK
+		}
+		fmt.Fprintln(stderr, "Run 'gpureport stats -h' for usage.")
+		return exitUsage
+	}
+	if len(files) == 0 {
+		return usageError(stderr, "stats: missing FILE")
+	}
+	limit, err := parseSize(maxDecomp)
+	if err != nil {
+		return usageError(stderr, "stats: --max-decompressed: %v", err)
+	}
+	opt := ingest.DecodeOptions{MaxDecompressed: limit}
+	code := exitOK
+	for i, path := range files {
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "gpureport: interrupted")
+			return exitInterrupted
+		}
+		start := time.Now()
+		s, container, err := ingest.DecodeFile(path, opt)
+		took := time.Since(start)
+		if err != nil {
+			// DecodeFile's errors start with the path already.
+			msg := err.Error()
+			if !strings.HasPrefix(msg, path) {
+				msg = path + ": " + msg
+			}
+			fmt.Fprintf(stderr, "gpureport: stats: %s\n", msg)
+			code = exitNothingUsable
+			continue
+		}
+		sf := fileStats(path, s)
+		if asJSON {
+			b, err := json.Marshal(sf)
+			if err != nil {
+				fmt.Fprintf(stderr, "gpureport: stats: %s: %v\n", path, err)
+				code = exitNothingUsable
+				continue
+			}
+			fmt.Fprintf(stdout, "%s\n", b)
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		size := int64(-1)
+		if st, err := os.Stat(path); err == nil {
+			size = st.Size()
+		}
+		printStats(stdout, sf, s, container, size, took)
+	}
+	return code
+}
+
+// fileStats computes the accounting of every device of s.
+func fileStats(path string, s *ingest.Snapshot) statsFile {
+	sf := statsFile{Path: path, Devices: []statsDevice{}}
+	for _, d := range s.Devices() {
+		u := analyze.DeviceUsage(s, d)
+		cov, live := analyze.StackCoverage(s, d)
+		counts := analyze.ActionCounts(s, d)
+		acts := map[string]int{}
+		for a, n := range counts {
+			if n > 0 {
+				acts[ingest.Action(a).String()] = n
+			}
+		}
+		sf.Devices = append(sf.Devices, statsDevice{
+			Device:           d,
+			ReservedBytes:    u.Reserved,
+			AllocatedBytes:   u.Allocated,
+			ActiveBytes:      u.Active,
+			RequestedBytes:   u.Requested,
+			InactiveBytes:    u.Inactive,
+			LargestFreeBytes: u.LargestFree,
+			Segments:         u.Segments,
+			Blocks:           u.Blocks,
+			TraceEntries:     u.TraceEntries,
+			Actions:          acts,
+			StackCoverage:    cov,
+			usage:            u,
+			live:             live,
+		})
+	}
+	return sf
+}
+
+// printStats writes the human-readable block of one file.
+func printStats(w io.Writer, sf statsFile, s *ingest.Snapshot, c ingest.Container, size int64, took time.Duration) {
+	fmt.Fprintf(w, "%s\n", sf.Path)
+	fileSize := "?"
+	model := bytesIEC(s.ModelBytes())
+	if size >= 0 {
+		fileSize = bytesIEC(size)
+		if size > 0 {
+			model += fmt.Sprintf(" (%.2fx the file)", float64(s.ModelBytes())/float64(size))
+		}
+	}
+	fmt.Fprintf(w, "  %s, %s layout, %s, decoded in %s; %d stacks of %d frames, model %s\n",
+		c, s.Generation, fileSize, took.Round(time.Millisecond), s.Stacks.Len()-1, len(s.Stacks.Frames), model)
+	if t, ok := s.LatestTime(); ok {
+		fmt.Fprintf(w, "  latest event %s\n", t.Format(time.RFC3339))
+	}
+	if s.Settings.Present && s.Settings.Conf != "" {
+		fmt.Fprintf(w, "  PYTORCH_CUDA_ALLOC_CONF=%s\n", s.Settings.Conf)
+	}
+	if len(sf.Devices) == 0 {
+		fmt.Fprintln(w, "  no segments and no trace events")
+	}
+	for _, d := range sf.Devices {
+		fmt.Fprintf(w, "  device %d\n", d.Device)
+		fmt.Fprintf(w, "    reserved %s  allocated %s  active %s  requested %s\n",
+			bytesIEC(d.ReservedBytes), bytesIEC(d.AllocatedBytes), bytesIEC(d.ActiveBytes), bytesIEC(d.RequestedBytes))
+		fmt.Fprintf(w, "    inactive %s  largest free %s  external fragmentation %.2f  internal waste %s\n",
+			bytesIEC(d.InactiveBytes), bytesIEC(d.LargestFreeBytes), d.usage.ExternalFragmentation(), bytesIEC(d.usage.InternalWaste))
+		fmt.Fprintf(w, "    %d segments, %d blocks, %d trace entries\n", d.Segments, d.Blocks, d.TraceEntries)
+		if len(d.Actions) > 0 {
+			var parts []string
+			for a := range ingest.NumActions {
+				name := ingest.Action(a).String()
+				if n := d.Actions[name]; n > 0 {
+					parts = append(parts, name+" "+strconv.Itoa(n))
+				}
+			}
+			fmt.Fprintf(w, "    actions: %s\n", strings.Join(parts, ", "))
+		}
+		if d.live > 0 {
+			fmt.Fprintf(w, "    stack coverage %.1f%% of %s live\n", 100*d.StackCoverage, bytesIEC(d.live))
+		} else {
+			fmt.Fprintln(w, "    stack coverage: no live bytes")
+		}
+	}
+}
+
+// bytesIEC formats a byte count with a binary unit: 512 B, 1.50 KiB,
+// 11.03 GiB.
+func bytesIEC(n int64) string {
+	const units = "KMGTPE"
+	if n < 1024 && n > -1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	f := float64(n)
+	i := -1
+	for (f >= 1024 || f <= -1024) && i < len(units)-1 {
+		f /= 1024
+		i++
+	}
+	return strconv.FormatFloat(f, 'f', 2, 64) + " " + units[i:i+1] + "iB"
 }

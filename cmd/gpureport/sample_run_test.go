@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gpureport/ingest/ingesttest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// TestSampleRunGolden reports the bundled sample run end to end (discover,
+// decode, analyse, write) and compares summary.json and summary.md with the
+// golden files in testdata/golden/sample-run (SOURCE_DATE_EPOCH pins
+// generated_at).
+// Regenerate them with `go test ./cmd/gpureport -run SampleRun -update`.
+func TestSampleRunGolden(t *testing.T) {
+	root := ingesttest.RepoRoot(t)
+	t.Chdir(root)
+	t.Setenv("SOURCE_DATE_EPOCH", "1772442000") // 2026-03-02T09:00:00Z
+	out := t.TempDir()
+	code, stdout, stderr := runCmd(t, "-q", "--tz", "UTC", "-o", out, "testdata/sample-run")
+	if code != exitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "report: "+out) {
+		t.Errorf("stdout does not say where the report is:\n%s", stdout)
+	}
+	for _, name := range []string{"index.html", "report.xlsx", "summary.json", "summary.md"} {
+		if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() == 0 {
+			t.Errorf("%s missing or empty: %v", name, err)
+		}
+	}
+	golden := filepath.Join(root, "testdata", "golden", "sample-run")
+	compareGolden(t, filepath.Join(golden, "summary.json"), normaliseSummary(t, readFile(t, filepath.Join(out, "summary.json"))))
+	compareGolden(t, filepath.Join(golden, "summary.md"), readFile(t, filepath.Join(out, "summary.md")))
+	compareGolden(t, filepath.Join(golden, "stdout.txt"), []byte(strings.ReplaceAll(stdout, out, "OUT")))
+}
+
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// normaliseSummary checks the schema and re-indents summary.json so the
+// golden file diffs line by line.
+func normaliseSummary(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("summary.json: %v", err)
+	}
+	if m["schema"] != "gpureport/summary/v1" {
+		t.Errorf("schema %v", m["schema"])
+	}
+	out, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(out, '\n')
+}
+
+// compareGolden compares got with the golden file, or rewrites it with -update.
+func compareGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (run with -update after checking the change):\n%s", filepath.Base(path), firstDiff(want, got))
+	}
+}
+
+// firstDiff shows the first differing line.
+func firstDiff(want, got []byte) string {
+	wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+	for i := 0; i < max(len(wl), len(gl)); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
+		}
+	}
+	return "(no line differs)"
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gpureport/analyze"
+	"gpureport/ingest"
+	"gpureport/ingest/ingesttest"
+)
+
+// TestStatsJSON runs `gpureport stats --json` in-process on real snapshots
+// of several layouts plus a broken file: one JSON line per good file with
+// the accounting analyze computes, an error line on stderr naming the
+// broken file and the offset, and exit code 2 after printing the rest.
+func TestStatsJSON(t *testing.T) {
+	files := ingesttest.RealFiles(t, "snapshots",
+		"code_location_expandable_multigpu_oom.pickle", // 3 devices, oom, segment_map
+		"flexgen_opt1.3b_oom_snapshot.pickle",          // legacy history layout
+		"layoutediting_memory_snapshot_list.pkl",       // segments-only list, device 1
+		"empty_1dev.pickle")                            // no segments
+	broken := filepath.Join(t.TempDir(), "cut.pickle")
+	if err := os.WriteFile(broken, []byte("\x80\x04\x95\x10\x00\x00\x00\x00\x00\x00\x00}\x94("), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"--json", files[0], broken}, files[1:]...)
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), append([]string{"stats"}, args...), &stdout, &stderr); code != exitNothingUsable {
+		t.Errorf("exit code %d, want %d", code, exitNothingUsable)
+	}
+	if e := stderr.String(); !strings.Contains(e, broken+": offset 2: FRAME") || strings.Count(e, "\n") != 1 {
+		t.Errorf("stderr %q: want one line naming %s and offset 2", e, broken)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) != len(files) {
+		t.Fatalf("%d JSON lines, want %d:\n%s", len(lines), len(files), stdout.String())
+	}
+	for _, line := range lines {
+		var got struct {
+			Path    string
+			Devices []map[string]any
+		}
+		if err := json.Unmarshal([]byte(line), &got); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		var raw map[string]any
+		json.Unmarshal([]byte(line), &raw)
+		if len(raw) != 2 {
+			t.Errorf("top-level keys %v, want path and devices", raw)
+		}
+		s, _, err := ingest.DecodeFile(got.Path, ingest.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		devs := s.Devices()
+		if len(got.Devices) != len(devs) {
+			t.Fatalf("%s: %d devices, want %d", got.Path, len(got.Devices), len(devs))
+		}
+		for i, d := range devs {
+			u := analyze.DeviceUsage(s, d)
+			cov, _ := analyze.StackCoverage(s, d)
+			acts := analyze.ActionCounts(s, d)
+			g := got.Devices[i]
+			want := map[string]float64{
+				"device": float64(d), "reserved_bytes": float64(u.Reserved), "allocated_bytes": float64(u.Allocated),
+				"active_bytes": float64(u.Active), "requested_bytes": float64(u.Requested),
+				"inactive_bytes": float64(u.Inactive), "largest_free_bytes": float64(u.LargestFree),
+				"segments": float64(u.Segments), "blocks": float64(u.Blocks), "trace_entries": float64(u.TraceEntries),
+				"stack_coverage": cov,
+			}
+			for k, v := range want {
+				if g[k] != v {
+					t.Errorf("%s device %d: %s = %v, want %v", filepath.Base(got.Path), d, k, g[k], v)
+				}
+			}
+			if len(g) != len(want)+1 {
+				t.Errorf("device keys %v", g)
+			}
+			ga, _ := g["actions"].(map[string]any)
+			for a, n := range acts {
+				if n > 0 && ga[ingest.Action(a).String()] != float64(n) {
+					t.Errorf("%s device %d: actions %v, want %s %d", filepath.Base(got.Path), d, ga, ingest.Action(a), n)
+				}
+			}
+		}
+	}
+}
+
+// TestStatsText checks the human-readable output of one multi-device file
+// and the usage errors.
+func TestStatsText(t *testing.T) {
+	f := ingesttest.RealFiles(t, "snapshots", "code_location_expandable_multigpu_oom.pickle")[0]
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"stats", f}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"pickle, timed layout, 2.50 MiB",
+		"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+		"device 0\n    reserved 7.96 GiB  allocated 7.54 GiB",
+		"device 1\n",
+		"segment_map 40, segment_unmap 6, oom 1",
+		"device 2\n",
+		"stack coverage 100.0% of 18.84 GiB live",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	stderr.Reset()
+	if code := run(context.Background(), []string{"stats"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "missing FILE") {
+		t.Errorf("no files: exit %d, %q", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := run(context.Background(), []string{"stats", "-x", f}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "-x") || !strings.Contains(stderr.String(), "stats -h") {
+		t.Errorf("bad flag: exit %d, %q", code, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run(context.Background(), []string{"stats", "-h"}, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "--json") || stderr.Len() != 0 {
+		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
+func TestBytesIEC(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1536: "1.50 KiB", 11842838528: "11.03 GiB", -2048: "-2.00 KiB"} {
+		if got := bytesIEC(n); got != want {
+			t.Errorf("bytesIEC(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
