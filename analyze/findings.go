@@ -9,7 +9,7 @@
 //	stats_ols.go          ordinary least squares (issue 2's first trend)
 //	stats_theilsen.go     Theil-Sen slope with Sen's interval
 //	stats_mannkendall.go  Mann-Kendall test, plain and stratified
-//	changepoint.go        level changes, trough envelope, noise scale
+//	changepoint.go        level changes, trough envelope, floor points
 //	trend.go              the trend verdict combining the above; projection
 //	signature.go          stack signatures and fingerprints
 //	groups.go             live bytes by signature, diff of two groupings
@@ -18,6 +18,7 @@
 //	fragmentation.go      fragmentation per snapshot and pool
 //	oom.go                OOM explanations and recommendations
 //	reconcile.go          nvidia-smi used vs reserved
+//	clockskew.go          whole-hour clock offsets of GPU logs
 //	ranks.go              multi-rank comparison
 //	suppress.go           built-in and user suppressions
 //	verdict.go            the run verdict

@@ -57,3 +57,34 @@ func FuzzParseLabels(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFitTrend feeds arbitrary series (repeated x, constant runs, huge and
+// negative values) to the trend verdict: it must never panic, and a
+// verdict of "growing" must come with a positive slope and growth.
+func FuzzFitTrend(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, uint8(0))
+	f.Add([]byte{5, 5, 5, 5, 5, 9, 9, 9, 9, 9, 9}, uint8(1))
+	f.Add([]byte{1, 200, 3, 180, 5, 160, 7, 140, 9, 120, 11, 100}, uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, xmode uint8) {
+		if len(data) > 64 {
+			data = data[:64]
+		}
+		x := make([]float64, len(data))
+		y := make([]float64, len(data))
+		for i, b := range data {
+			switch xmode % 3 {
+			case 0:
+				x[i] = float64(i)
+			case 1:
+				x[i] = float64(i / 2) // repeated steps
+			default:
+				x[i] = float64(int(b) % 7) // unordered, repeated
+			}
+			y[i] = float64(b) * float64(1<<20) * float64(1+i%3)
+		}
+		tr := FitTrend(MetricAllocated, "step", x, y, DefaultTrendRules())
+		if tr.Verdict == VerdictGrowing && !(tr.Slope > 0 && tr.Growth > 0) {
+			t.Fatalf("growing with slope %v growth %v", tr.Slope, tr.Growth)
+		}
+	})
+}

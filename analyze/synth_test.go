@@ -276,3 +276,40 @@ func TestAnalyzeClockOffset(t *testing.T) {
 		t.Errorf("outside leak from a shifted clock: %v", f.Verdict.Reasons)
 	}
 }
+
+// TestAnalyzeDeterministic analyses the same multi-rank run twice: the
+// verdict, notes, groups and suspects must come out identical (no
+// dependence on map order or timing).
+func TestAnalyzeDeterministic(t *testing.T) {
+	build := func() *ingest.Run {
+		run := &ingest.Run{Dir: "ranks", Location: time.UTC}
+		for r := range 3 {
+			spec := synthSpec{n: 12, seed: uint64(40 + r), rank: r, leakPerSnap: int64(r) * 8 * mib, fragment: r == 1}
+			fs := spec.files()
+			run.Snapshots = append(run.Snapshots, fs...)
+			run.Logs = append(run.Logs, spec.log(fs, r))
+		}
+		return run
+	}
+	digest := func(f *Findings) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%+v\n%q\n", f.Verdict, f.Notes)
+		for _, d := range f.Devices {
+			for _, g := range d.Groups {
+				fmt.Fprintf(&b, "%s %s %v\n", g.Fingerprint, g.Site, g.Bytes)
+			}
+			for _, s := range d.Suspects {
+				fmt.Fprintf(&b, "%s %s %v %v %s\n", s.Fingerprint, s.Site, s.Trend.Slope, s.Evidence, s.Suppressed)
+			}
+			fmt.Fprintf(&b, "%s\n", d.Fragmentation.Reason)
+		}
+		if f.Ranks != nil {
+			fmt.Fprintf(&b, "%+v\n", *f.Ranks)
+		}
+		return b.String()
+	}
+	a, b := digest(Analyze(build(), Options{})), digest(Analyze(build(), Options{}))
+	if a != b {
+		t.Errorf("two analyses of the same run differ:\n%s\n---\n%s", a, b)
+	}
+}

@@ -19,31 +19,36 @@ import (
 //     tensors, it collapses onto 0 although the test is clear. When the
 //     Theil-Sen slope itself is 0 for that reason, the slope reported is
 //     Tukey's resistant line: the medians of the last and first thirds.)
-//  3. Not one step: once the best single change in level is set aside
-//     (FindStep), growth remains within the two sides (stratified
-//     Mann-Kendall at StepAlpha). A buffer allocated once, the optimizer
-//     state created at the first step and a warm-up jump are one step each;
-//     a leak keeps adding.
-//  4. Persistence (the minimum-duration rule): the series still rises in
-//     the second half of the fitted range, by at least PersistShare of the
-//     growth the fit predicts there. A warm-up ramp that flattened out
-//     fails; a leak that keeps going passes.
+//  3. Not one step: the best single change in level (FindStep) does not
+//     explain the rise. It explains it when the step fits the points at
+//     least as well as a straight line (sum of absolute deviations) and
+//     no growth remains on its two sides that is both significant
+//     (stratified Mann-Kendall at StepAlpha) and large enough (the slope
+//     within the sides over the fitted span reaches the minimum growth).
+//     A buffer allocated once, the optimizer state created at the first
+//     step and a warm-up jump are one step each; a leak keeps adding.
+//  4. Persistence (the minimum-duration rule): after any prefix of at most
+//     a third of the points, the rest still rises by at least PersistShare
+//     of what steady growth would give it. A warm-up ramp that flattened
+//     out fails; a leak that keeps going passes.
 //  5. Practical size (the minimum-effect rule): the fitted growth over the
 //     fitted range is at least MinGrowthBytes and at least MinGrowthShare
 //     of the reference level (the device's steady allocated memory), so a
-//     few KiB of statistically perfect growth are not a leak worth
+//     few MiB of statistically perfect growth are not a leak worth
 //     reporting.
 //
 // Phase noise. When snapshots land at different phases of a training step
 // (mid-forward with activations alive, or after backward), the series is a
 // persistent floor plus non-negative excursions. A series that falls
-// between snapshots more than once is fitted on its trough envelope
-// (TroughEnvelope, window 2 or 3): the floor a leak raises. A series that
+// between snapshots more than once is fitted on its floor points
+// (FloorPoints: the snapshots within the floor's own noise of a line
+// through the trough envelope), the floor a leak raises. A series that
 // never falls (a pure accumulation) is fitted as is.
 //
-// Warm-up. When the best step lies in the first third of the series and
-// the rest still grows, the fit starts after it (FitFrom), so the jump
-// does not inflate the slope.
+// Warm-up. A prefix of at most a third of the points that lies wholly
+// below the rest, by more than the rest's range and its typical step
+// (warmupEnd), is set aside before the tests (FitFrom), so the jump
+// neither fakes a trend nor inflates the slope.
 
 // TrendRules are the thresholds of a trend verdict.
 type TrendRules struct {
@@ -62,10 +67,11 @@ type TrendRules struct {
 	// RefLevel is the level growth is compared with, in bytes; 0 means
 	// the series' own median.
 	RefLevel float64
-	// PersistShare is the share of the expected second-half rise that
-	// must be observed.
+	// PersistShare is the share of the rise steady growth would give the
+	// points after a warm-up prefix that must be observed.
 	PersistShare float64
-	// NoEnvelope disables fitting on the trough envelope.
+	// NoEnvelope disables fitting on the floor points (for series whose
+	// noise is on both sides, such as used − reserved).
 	NoEnvelope bool
 }
 
