@@ -30,16 +30,24 @@ func Text(w io.Writer, f *analyze.Findings) error {
 			break
 		}
 		fg := deviceFigures(d)
-		line := fmt.Sprintf("  %-16s peak reserved %s, allocated %s", deviceLabelASCII(d.DeviceKey), Bytes(fg.peakReserved), Bytes(fg.peakAllocated))
-		if fg.peakUsed > 0 {
-			line += ", nvidia-smi used " + Bytes(fg.peakUsed)
+		var line string
+		metric, trend := "allocated", fg.trend
+		if len(d.Points) == 0 {
+			// A GPU log without snapshots: the driver's view is all there is.
+			line = fmt.Sprintf("  %-16s no snapshots; nvidia-smi used peak %s", deviceLabelASCII(d.DeviceKey), Bytes(fg.peakUsed))
+			metric, trend = "nvidia-smi used", trendOf(d, "gpu_used_bytes")
+		} else {
+			line = fmt.Sprintf("  %-16s peak reserved %s, allocated %s", deviceLabelASCII(d.DeviceKey), Bytes(fg.peakReserved), Bytes(fg.peakAllocated))
+			if fg.peakUsed > 0 {
+				line += ", nvidia-smi used " + Bytes(fg.peakUsed)
+			}
 		}
 		if fg.capacity > 0 {
 			line += " of " + Bytes(fg.capacity)
 		}
 		fmt.Fprintln(bw, line)
-		fmt.Fprintf(bw, "  %-16s allocated trend: %s\n", "", trendText(fg.trend))
-		if p := projectionText(fg.trend, lastX(d)); p != "" {
+		fmt.Fprintf(bw, "  %-16s %s trend: %s\n", "", metric, trendText(trend))
+		if p := projectionText(trend, lastX(d)); p != "" {
 			fmt.Fprintf(bw, "  %-16s %s\n", "", p)
 		}
 	}

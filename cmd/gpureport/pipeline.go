@@ -27,8 +27,12 @@ type reportOptions struct {
 	capacity int64
 	// location is the zone for zoneless nvidia-smi timestamps.
 	location *time.Location
-	// suppress is the user suppression file, "" for none.
-	suppress string
+	// suppress is the user suppression file, "" for none; suppressions are
+	// its parsed rules.
+	suppress     string
+	suppressions []analyze.Suppression
+	// noBuiltinSuppressions turns off the built-in benign patterns.
+	noBuiltinSuppressions bool
 	// failOn lists the verdict flags that make the exit code exitFailOn.
 	failOn []string
 	// pprofPath, when set, receives the leak attribution as a pprof profile.
@@ -83,7 +87,11 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		}
 		return nil, fmt.Errorf("%w: every input in %s was skipped (%d files)", errNothingUsable, dir, len(run.Skipped))
 	}
-	f := analyze.Analyze(run, analyze.Options{Capacity: opt.capacity})
+	f := analyze.Analyze(run, analyze.Options{
+		Capacity:              opt.capacity,
+		Suppressions:          opt.suppressions,
+		NoBuiltinSuppressions: opt.noBuiltinSuppressions,
+	})
 	if err := report.Write(outDir, f, report.Options{GeneratedAt: generatedAt(), Version: version, Run: run}); err != nil {
 		return nil, fmt.Errorf("write report: %w", err)
 	}

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 
+	"gpureport/analyze"
 	"gpureport/report"
 )
 
@@ -59,7 +61,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.StringVar(&opt.outDir, "o", "", "write the report to `DIR` (default RUN_DIR/gpureport)")
 	fs.StringVar(&tz, "tz", "", "time `ZONE` of zoneless nvidia-smi timestamps, e.g. Europe/Berlin or UTC (default: this machine's zone)")
 	fs.StringVar(&capacity, "capacity", "", "device memory `SIZE` (e.g. 80GiB) when the GPU logs do not give memory.total")
-	fs.StringVar(&opt.suppress, "suppress", "", "suppression `FILE`: leak fingerprints or frame patterns to ignore")
+	fs.StringVar(&opt.suppress, "suppress", "", "suppression `FILE`: leak fingerprints or site, function and frame patterns to ignore (see the README)")
+	fs.BoolVar(&opt.noBuiltinSuppressions, "no-builtin-suppressions", false, "also report benign patterns (optimizer state, cuDNN/cuBLAS workspaces, CUDA-graph pools, allocator warm-up)")
 	fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside-leak, oom, fragmentation")
 	fs.StringVar(&opt.pprofPath, "pprof", "", "also write the leak attribution as a pprof profile to `FILE`")
 	fs.IntVar(&opt.jobs, "j", 0, "decode `N` files at once (default: one per CPU); in --batch mode, N runs at once")
@@ -105,6 +108,15 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if opt.failOn, err = parseFailOn(failOn); err != nil {
 		return usageError(stderr, "--fail-on: %v", err)
+	}
+	if opt.suppress != "" {
+		data, err := os.ReadFile(opt.suppress)
+		if err != nil {
+			return usageError(stderr, "--suppress: %v", err)
+		}
+		if opt.suppressions, err = analyze.ParseSuppressions(opt.suppress, data); err != nil {
+			return usageError(stderr, "--suppress: %v", err)
+		}
 	}
 	level := slog.LevelWarn
 	if verbose {

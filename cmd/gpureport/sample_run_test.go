@@ -108,3 +108,42 @@ func firstDiff(want, got []byte) string {
 	}
 	return "(no line differs)"
 }
+
+// TestSuppressAndFailOn checks --fail-on leak on the sample run's planted
+// leak (exit 4), and that a suppression file naming its fingerprint turns
+// the verdict back to no leak (exit 0), while a malformed one is a usage
+// error naming the file and line.
+func TestSuppressAndFailOn(t *testing.T) {
+	root := ingesttest.RepoRoot(t)
+	t.Chdir(root)
+	code, stdout, stderr := runCmd(t, "-q", "--tz", "UTC", "-o", t.TempDir(), "--fail-on", "leak", "testdata/sample-run")
+	if code != exitFailOn || !strings.Contains(stderr, "--fail-on met: leak") {
+		t.Fatalf("exit %d, stderr %q; want %d", code, stderr, exitFailOn)
+	}
+	fp := ""
+	for _, line := range strings.Split(stdout, "\n") {
+		if i := strings.Index(line, "fingerprint "); strings.Contains(line, "suspect 1:") && i >= 0 {
+			fp = strings.TrimSpace(line[i+len("fingerprint "):])
+		}
+	}
+	if fp == "" {
+		t.Fatalf("no suspect fingerprint in stdout:\n%s", stdout)
+	}
+	dir := t.TempDir()
+	sup := filepath.Join(dir, "suppress.txt")
+	if err := os.WriteFile(sup, []byte("# known: debug outputs kept on purpose\nfingerprint "+fp+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCmd(t, "-q", "--tz", "UTC", "-o", t.TempDir(), "--fail-on", "leak", "--suppress", sup, "testdata/sample-run")
+	if code != exitOK {
+		t.Fatalf("with the suppression: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte("fingerprint "+fp+"\nsite\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCmd(t, "-q", "--suppress", bad, "testdata/sample-run")
+	if code != exitUsage || !strings.Contains(stderr, "bad.txt:2:") {
+		t.Errorf("malformed suppression file: exit %d, stderr %q", code, stderr)
+	}
+}
