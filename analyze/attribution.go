@@ -66,13 +66,11 @@ type seriesGroups struct {
 func buildGroups(s *Series) *seriesGroups {
 	n := len(s.Files)
 	type acc struct {
-		sig      Signature
-		bytes    []int64
-		blocks   []int
-		peak     int64
-		peakAt   int
-		rep      ingest.StackID
-		repBytes int64
+		sig    Signature
+		bytes  []int64
+		blocks []int
+		peak   int64
+		peakAt int
 	}
 	byKey := map[string]*acc{}
 	var order []string
