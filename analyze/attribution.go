@@ -257,9 +257,9 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 func suspectConfidence(sp *Suspect, g *Group, ac attributionContext) (string, []string) {
 	tr := &sp.Trend
 	ev := []string{
-		fmt.Sprintf("live bytes grow %.4g bytes per %s (95%% interval [%.4g, %.4g]), Mann-Kendall p = %.2g over %d snapshots",
-			tr.Slope, tr.Per, tr.Lo, tr.Hi, tr.PValue, tr.N),
-		fmt.Sprintf("%s: %.4g bytes over the fitted range; %d → %d blocks", tr.Pattern, tr.Growth, g.Blocks[tr.FitFrom], g.Blocks[len(g.Blocks)-1]),
+		fmt.Sprintf("live bytes grow %s, Mann-Kendall %s over %d snapshots",
+			fmtRate(tr.Slope, tr.Lo, tr.Hi, tr.Per), fmtP(tr.PValue), tr.N),
+		fmt.Sprintf("%s: %s over the fitted range; %d → %d blocks", tr.Pattern, fmtSigned(tr.Growth), g.Blocks[tr.FitFrom], g.Blocks[len(g.Blocks)-1]),
 	}
 	if tr.FitFrom > 0 {
 		ev = append(ev, fmt.Sprintf("fitted from snapshot %d, after a warm-up step", tr.FitFrom))

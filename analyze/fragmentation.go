@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"fmt"
-	"math"
 
 	"gpureport/ingest"
 )
@@ -163,8 +162,8 @@ func analyzeFragmentation(s *Series, x []float64, per string, rules TrendRules) 
 			n, 100*share, last.External)
 	case growing && last.External >= FragExternalMin && share >= FragShareMin:
 		fr.Fragmented = true
-		fr.Reason = fmt.Sprintf("free memory in segments pinned by a few small live blocks grows %.4g bytes per %s (p = %.2g) to %s in %d segments, %.0f%% of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
-			holes.Slope, per, holes.PValue, fmtBytes(last.PinnedBytes), last.PinnedSegments, 100*share, fmtBytes(int64(allocGrowth)), fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
+		fr.Reason = fmt.Sprintf("free memory in segments pinned by a few small live blocks grows %s per %s (%s) to %s in %d segments, %.0f%% of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
+			fmtSigned(holes.Slope), per, fmtP(holes.PValue), fmtBytes(last.PinnedBytes), last.PinnedSegments, 100*share, fmtBytes(int64(allocGrowth)), fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
 	case fr.SawTooth:
 		fr.Reason = fmt.Sprintf("reserved memory falls back %d times (empty_cache() or garbage collection): churn, not fragmentation", releases)
 	case holes.Verdict == VerdictGrowing && !costs:
@@ -178,19 +177,4 @@ func analyzeFragmentation(s *Series, x []float64, per string, rules TrendRules) 
 			pt.Reason, 100*share, last.External)
 	}
 	return fr
-}
-
-// fmtBytes formats a byte count for reasons and explanations (the
-// reports format their own numbers).
-func fmtBytes(b int64) string {
-	v := float64(b)
-	switch a := math.Abs(v); {
-	case a >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", v/(1<<30))
-	case a >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", v/(1<<20))
-	case a >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", v/(1<<10))
-	}
-	return fmt.Sprintf("%d B", b)
 }

@@ -99,11 +99,11 @@ func compareRanks(devs []*Device) *RankComparison {
 	for _, sp := range bestDev.Suspects {
 		if sp.Suppressed == "" && len(fpRanks[sp.Fingerprint]) == 1 {
 			rc.OutlierSuspect = sp.Fingerprint
-			rc.Reason = fmt.Sprintf("rank %d grows and the others do not: its suspect %s (%s, fingerprint %s) grows %.4g bytes per %s and is not a suspect on any other rank",
-				best, sp.Site, sp.Function, sp.Fingerprint, sp.Trend.Slope, sp.Trend.Per)
+			rc.Reason = fmt.Sprintf("rank %d grows and the others do not: its suspect %s (%s, fingerprint %s) grows %s per %s and is not a suspect on any other rank",
+				best, sp.Site, sp.Function, sp.Fingerprint, fmtSigned(sp.Trend.Slope), sp.Trend.Per)
 			return rc
 		}
 	}
-	rc.Reason = fmt.Sprintf("rank %d grows (%.4g bytes per step or hour) while ranks %s do not", best, bestSlope, strings.Join(others, ", "))
+	rc.Reason = fmt.Sprintf("rank %d grows (%s per step or hour) while ranks %s do not", best, fmtSigned(bestSlope), strings.Join(others, ", "))
 	return rc
 }

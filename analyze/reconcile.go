@@ -157,8 +157,8 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *
 		rc.Trend = &t
 		if t.Verdict == VerdictGrowing {
 			rc.OutsideLeak = true
-			rc.Reason = fmt.Sprintf("memory outside the caching allocator (nvidia-smi used − reserved) grows %.4g bytes per %s (95%% interval [%.4g, %.4g], p = %.2g) from a level of %s: NCCL, cuBLAS/cuDNN workspaces, extensions or other processes, not PyTorch tensors",
-				t.Slope, per, t.Lo, t.Hi, t.PValue, fmtBytes(int64(rc.Level)))
+			rc.Reason = fmt.Sprintf("memory outside the caching allocator (nvidia-smi used − reserved) grows %s, %s, from a level of %s: NCCL, cuBLAS/cuDNN workspaces, extensions or other processes, not PyTorch tensors",
+				fmtRate(t.Slope, t.Lo, t.Hi, per), fmtP(t.PValue), fmtBytes(int64(rc.Level)))
 		} else {
 			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s (%s)", fmtBytes(int64(rc.Level)), t.Reason)
 		}
@@ -176,8 +176,8 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *
 		minGrowth := math.Max(rules.MinGrowthBytes, rules.MinGrowthShare*r.RefLevel)
 		if out := usedGrowth - resGrowth; out >= minGrowth && out >= 0.5*usedGrowth {
 			rc.OutsideLeak = true
-			rc.Reason = fmt.Sprintf("nvidia-smi used grows %.4g bytes per %s (%s over the run) while reserved memory grows about %s; the snapshots carry no times to match them to readings, so the difference is inferred from the two series",
-				usedTrend.Slope, usedTrend.Per, fmtBytes(int64(usedGrowth)), fmtBytes(int64(resGrowth)))
+			rc.Reason = fmt.Sprintf("nvidia-smi used grows %s per %s (%s over the run) while reserved memory grows about %s; the snapshots carry no times to match them to readings, so the difference is inferred from the two series",
+				fmtSigned(usedTrend.Slope), usedTrend.Per, fmtBytes(int64(usedGrowth)), fmtBytes(int64(resGrowth)))
 			return rc
 		}
 	}

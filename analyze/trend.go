@@ -190,20 +190,20 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 		} else if Drops(y, dropTolerance(y)) >= 2 {
 			t.Pattern = "noisy, no trend"
 		}
-		t.Reason = fmt.Sprintf("no significant trend (Mann-Kendall p = %.3g; slope %.4g, 95%% interval [%.4g, %.4g])", mk.PValue, t.Slope, t.Lo, t.Hi)
+		t.Reason = fmt.Sprintf("no significant trend (Mann-Kendall %s; slope %s)", fmtP(mk.PValue), fmtRate(t.Slope, t.Lo, t.Hi, per))
 		return t
 	}
 	t.resistantFallback(fx, fy, mk.S)
 	if mk.S < 0 {
 		t.Verdict, t.Pattern = VerdictShrinking, "decreasing"
-		t.Reason = fmt.Sprintf("falls by %.4g per %s (95%% interval [%.4g, %.4g], Mann-Kendall p = %.3g)", -t.Slope, per, -t.Hi, -t.Lo, mk.PValue)
+		t.Reason = fmt.Sprintf("falls: %s, Mann-Kendall %s", fmtRate(t.Slope, t.Lo, t.Hi, per), fmtP(mk.PValue))
 		return t
 	}
 
 	// Rule 5, early: a rise too small to matter needs no further test.
 	if t.Growth < minGrowth {
 		t.Verdict, t.Pattern = VerdictFlat, "flat"
-		t.Reason = fmt.Sprintf("grows %.4g over the fitted range, below the %.4g a leak must reach to matter", t.Growth, minGrowth)
+		t.Reason = fmt.Sprintf("grows %s over the fitted range, below the %s a leak must reach to matter", fmtBytesF(t.Growth), fmtBytesF(minGrowth))
 		return t
 	}
 
@@ -229,13 +229,13 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 			if c.Index <= len(fy)/3 {
 				t.Pattern = "warm-up then flat"
 			}
-			t.Reason = fmt.Sprintf("one level change of %.4g at point %d explains the rise (no trend on either side: p = %.3g)", c.Jump(), t.ChangePoint, sm.PValue)
+			t.Reason = fmt.Sprintf("one level change of %s at point %d explains the rise (no trend on either side: %s)", fmtSigned(c.Jump()), t.ChangePoint, fmtP(sm.PValue))
 			return t
 		}
 	}
 	if !(t.Slope > 0) {
 		t.Verdict, t.Pattern = VerdictFlat, "flat"
-		t.Reason = fmt.Sprintf("after warm-up no growth remains (slope %.4g, 95%% interval [%.4g, %.4g])", t.Slope, t.Lo, t.Hi)
+		t.Reason = fmt.Sprintf("after warm-up no growth remains (slope %s)", fmtRate(t.Slope, t.Lo, t.Hi, per))
 		return t
 	}
 
@@ -251,7 +251,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 			if observed := tailRise(fy[w:]); expected > 0 && observed < r.PersistShare*expected {
 				t.Verdict, t.Pattern = VerdictFlat, "warm-up then flat"
 				t.ChangePoint = idx[w]
-				t.Reason = fmt.Sprintf("growth stopped after point %d: the rest rose %.4g where steady growth gives %.4g", idx[w], observed, expected)
+				t.Reason = fmt.Sprintf("growth stopped after point %d: the rest rose %s where steady growth gives %s", idx[w], fmtBytesF(observed), fmtBytesF(expected))
 				return t
 			}
 		}
@@ -260,7 +260,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	// Rule 5: practical size (again, after a warm-up refit).
 	if t.Growth < minGrowth {
 		t.Verdict, t.Pattern = VerdictFlat, "flat"
-		t.Reason = fmt.Sprintf("grows %.4g over the fitted range, below the %.4g a leak must reach to matter", t.Growth, minGrowth)
+		t.Reason = fmt.Sprintf("grows %s over the fitted range, below the %s a leak must reach to matter", fmtBytesF(t.Growth), fmtBytesF(minGrowth))
 		return t
 	}
 	t.Verdict = VerdictGrowing
@@ -268,8 +268,8 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	if cuts := Segments(fy, 1, segmentPenalty(fy)); len(cuts) >= 2 && Drops(fy, dropTolerance(fy)) == 0 && bursty(fy, cuts) {
 		t.Pattern = "growth in bursts"
 	}
-	t.Reason = fmt.Sprintf("grows %.4g per %s (95%% interval [%.4g, %.4g], Mann-Kendall p = %.2g), %.4g over the fitted range",
-		t.Slope, per, t.Lo, t.Hi, t.PValue, t.Growth)
+	t.Reason = fmt.Sprintf("grows %s, Mann-Kendall %s; %s over the fitted range",
+		fmtRate(t.Slope, t.Lo, t.Hi, per), fmtP(t.PValue), fmtSigned(t.Growth))
 	return t
 }
 

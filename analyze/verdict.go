@@ -55,12 +55,12 @@ func decideVerdict(f *Findings) {
 		if n > 0 {
 			v.Leak = true
 			top := d.Suspects[0]
-			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %d suspect(s); the top one, %s in %s (fingerprint %s), grows %.4g bytes per %s (95%% interval [%.4g, %.4g], p = %.2g)",
-				where, n, top.Site, top.Function, top.Fingerprint, top.Trend.Slope, top.Trend.Per, top.Trend.Lo, top.Trend.Hi, top.Trend.PValue))
+			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %d suspect(s); the top one, %s in %s (fingerprint %s), grows %s, %s",
+				where, n, top.Site, top.Function, top.Fingerprint, fmtRate(top.Trend.Slope, top.Trend.Lo, top.Trend.Hi, top.Trend.Per), fmtP(top.Trend.PValue)))
 		} else if nt := d.Coverage.NoStackTrend; nt != nil && nt.Verdict == VerdictGrowing {
 			v.Leak = true
-			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %.4g bytes per %s (95%% interval [%.4g, %.4g], p = %.2g); only %.0f%% of live bytes carry stacks",
-				where, nt.Slope, nt.Per, nt.Lo, nt.Hi, nt.PValue, 100*d.Coverage.MinLiveWithStack))
+			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %s, %s; only %.0f%% of live bytes carry stacks",
+				where, fmtRate(nt.Slope, nt.Lo, nt.Hi, nt.Per), fmtP(nt.PValue), 100*d.Coverage.MinLiveWithStack))
 		}
 		if at != nil && at.Verdict == VerdictInsufficient {
 			insufficient = true
@@ -69,7 +69,7 @@ func decideVerdict(f *Findings) {
 			span := d.Points[len(d.Points)-1].X - d.Points[0].X
 			if at.Projection.Remaining <= span {
 				critical = true
-				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %.4g %ss (interval %.4g to %.4g), within the run's own length",
+				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %.0f %ss (interval %.0f to %.0f), within the run's own length",
 					where, fmtBytes(at.Projection.Capacity), at.Projection.Remaining, at.Per, at.Projection.RemainingLo, at.Projection.RemainingHi))
 			}
 		}
