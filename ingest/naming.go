@@ -3,6 +3,7 @@ package ingest
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -48,16 +49,22 @@ func StepFromName(p string) int64 {
 		return best
 	}
 	cleaned := notStepRE.ReplaceAllString(base, "_")
-	nums := numberRE.FindAllString(cleaned, -1)
-	if len(nums) == 0 {
-		return NoStep
+	for _, loc := range slices.Backward(numberRE.FindAllStringIndex(cleaned, -1)) {
+		// A number glued to the letters after it is a count or a size
+		// (4dev, 8xh100, 128k), not a step.
+		if end := loc[1]; end < len(cleaned) && isLetter(cleaned[end]) {
+			continue
+		}
+		n, err := strconv.ParseInt(cleaned[loc[0]:loc[1]], 10, 64)
+		if err != nil {
+			return NoStep
+		}
+		return n
 	}
-	n, err := strconv.ParseInt(nums[len(nums)-1], 10, 64)
-	if err != nil {
-		return NoStep
-	}
-	return n
+	return NoStep
 }
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // RankFromPath parses a distributed rank from any component of a path
 // (rank3, rank_3, rank-3), the last one winning; NoRank when none.

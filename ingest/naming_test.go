@@ -20,6 +20,9 @@ func TestStepFromName(t *testing.T) {
 		{"snapshot.pickle", NoStep},
 		{"dump_snapshot.pickle", NoStep},
 		{"cuda1.pickle", NoStep},
+		{"empty_4dev_expandable.pickle", NoStep},
+		{"snap_200_4dev.pickle", 200},
+		{"snapshot123.pickle", 123},
 	}
 	for _, tt := range tests {
 		if got := StepFromName(tt.name); got != tt.want {
