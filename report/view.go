@@ -152,7 +152,7 @@ func trendText(t *analyze.Trend) string {
 		return "no trend fitted"
 	}
 	if t.Verdict == analyze.VerdictInsufficient {
-		return fmt.Sprintf("insufficient data (%d points)", t.N)
+		return fmt.Sprintf("insufficient data (%d point%s)", t.N, plural(t.N))
 	}
 	s := fmt.Sprintf("%s, %s, %s", RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue(t.PValue), t.Verdict)
 	if t.Pattern != "" && t.Pattern != t.Verdict {
