@@ -83,7 +83,7 @@ func runBatch(ctx context.Context, roots []string, opt reportOptions, stdout, st
 	known := knownFingerprints(parts, start)
 
 	prog := newProgress(stderr, opt.quiet)
-	prog.start(fmt.Sprintf("batch %s", sh))
+	prog.start(batchLabel(sh))
 	results := reportRuns(ctx, runs, opt, prog, log)
 	prog.finish()
 	if ctx.Err() != nil {
@@ -131,8 +131,8 @@ func runBatch(ctx context.Context, roots []string, opt reportOptions, stdout, st
 	if lcode := writeOverview(ctx, overviewDir, part, log, stderr); lcode != exitOK {
 		return lcode
 	}
-	fmt.Fprintf(stdout, "batch %s: %d runs (%d reported, %d unchanged, %d nothing usable, %d locked, %d failed) in %s\n",
-		sh, len(results), counts[report.StatusReported], counts[report.StatusUnchanged], counts[report.StatusNothing],
+	fmt.Fprintf(stdout, "%s: %d runs (%d reported, %d unchanged, %d nothing usable, %d locked, %d failed) in %s\n",
+		batchLabel(sh), len(results), counts[report.StatusReported], counts[report.StatusUnchanged], counts[report.StatusNothing],
 		counts[report.StatusLocked], counts[report.StatusFailed], time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "overview: %s\n", filepath.Join(overviewDir, report.HTMLFile))
 	if len(failOnRuns) > 0 {
@@ -376,3 +376,12 @@ func absOr(p string) string {
 }
 
 func nanValue() float64 { return math.NaN() }
+
+// batchLabel names the batch in progress lines: "batch", or "batch shard
+// 2/8" when the runs are split.
+func batchLabel(sh shard) string {
+	if sh.Count <= 1 {
+		return "batch"
+	}
+	return "batch shard " + sh.String()
+}
