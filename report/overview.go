@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -298,6 +299,9 @@ func OverviewHTML(o *Overview) ([]byte, error) {
 	RankRuns(runs)
 	p := overviewPage{GeneratedAt: Timestamp(o.GeneratedAt), Version: o.Version, Roots: o.Roots, CSS: template.CSS(templates.MustRead("style.css"))}
 	for _, s := range o.Shards {
+		if len(o.Shards) == 1 && s.Shard == "0/1" {
+			break // not sharded: nothing to say
+		}
 		p.Shards = append(p.Shards, overviewShardView{Shard: s.Shard, Updated: Timestamp(s.Updated) + " (" + Relative(s.Updated, o.GeneratedAt) + ")", Runs: Count(int64(s.Runs))})
 	}
 	counts := map[string]int{}
@@ -312,7 +316,7 @@ func OverviewHTML(o *Overview) ([]byte, error) {
 		}
 		counts[sev]++
 		v := overviewRunView{
-			N: i + 1, Dir: r.Dir, Link: r.Link, Status: r.Status, Error: r.Error, Severity: sev, Headline: r.Headline, Flags: r.Flags,
+			N: i + 1, Dir: runName(r.Dir, o.Roots), Link: r.Link, Status: r.Status, Error: r.Error, Severity: sev, Headline: r.Headline, Flags: r.Flags,
 			Snapshots: Count(int64(r.Snapshots)), PeakAllocated: Bytes(r.PeakAllocated), PeakReserved: Bytes(r.PeakReserved),
 			Slope: "n/a", ReportedAt: r.ReportedAt,
 		}
@@ -341,4 +345,25 @@ func OverviewHTML(o *Overview) ([]byte, error) {
 		return nil, fmt.Errorf("render overview: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// runName shows a run directory relative to the batch root holding it (the
+// root's own name when the run is the root), or as given when no root
+// holds it.
+func runName(dir string, roots []string) string {
+	best := ""
+	for _, root := range roots {
+		r := strings.TrimSuffix(filepath.ToSlash(root), "/")
+		d := filepath.ToSlash(dir)
+		if (d == r || strings.HasPrefix(d, r+"/")) && len(r) > len(best) {
+			best = r
+		}
+	}
+	if best == "" {
+		return dir
+	}
+	if rel := strings.TrimPrefix(strings.TrimPrefix(filepath.ToSlash(dir), best), "/"); rel != "" {
+		return rel
+	}
+	return filepath.Base(dir)
 }
