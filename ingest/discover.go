@@ -107,6 +107,14 @@ func Discover(dir string, exclude []string) ([]Candidate, []Skipped, error) {
 	return cands, skipped, nil
 }
 
+// IsInputFile reports whether the file at p (or the file a symbolic link
+// there points to) is a snapshot container or a GPU log gpureport reads,
+// judged by content as Discover judges it.
+func IsInputFile(p string) bool {
+	c, _, ok := classify(p, filepath.Base(p))
+	return ok && (c.Kind == KindSnapshot || c.Kind == KindLog)
+}
+
 // isReportDir reports whether a folder is a gpureport output folder: named
 // OutputDirName, or holding a gpureport summary.json.
 func isReportDir(p, name string) bool {

@@ -60,7 +60,22 @@ func TestFindRunDirs(t *testing.T) {
 		"e/notes.pickle":                     []byte("not a pickle"),
 		"f/checkpoints/rank_2/x/deep.pickle": snap, // rank folder too deep: x is the run
 		"gpureport-overview/index.html":      []byte("<html>"),
+		"store/snap_9.pickle":                snap, // linked into g below
 	})
+	// A run folder whose snapshot is a symbolic link is a run; a dangling
+	// link is not an input.
+	if err := os.MkdirAll(filepath.Join(root, "g"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "store", "snap_9.pickle"), filepath.Join(root, "g", "snap_9.pickle")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "h"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "nowhere.pickle"), filepath.Join(root, "h", "gone.pickle")); err != nil {
+		t.Fatal(err)
+	}
 	runs, err := findRunDirs([]string{root}, []string{filepath.Join(root, "gpureport-overview")})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +84,7 @@ func TestFindRunDirs(t *testing.T) {
 	for _, r := range runs {
 		got = append(got, r.Rel)
 	}
-	want := []string{"a", "b", "c/sub", "f/checkpoints/rank_2/x"}
+	want := []string{"a", "b", "c/sub", "f/checkpoints/rank_2/x", "g", "store"}
 	if !slices.Equal(got, want) {
 		t.Errorf("runs %q, want %q", got, want)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -120,7 +119,7 @@ func isRunDir(p string) bool {
 		return false
 	}
 	for _, e := range ents {
-		if e.Type().IsRegular() && isInputFile(filepath.Join(p, e.Name())) {
+		if isFileEntry(e) && ingest.IsInputFile(filepath.Join(p, e.Name())) {
 			return true
 		}
 	}
@@ -134,7 +133,7 @@ func isRunDir(p string) bool {
 			continue
 		}
 		for _, se := range subEnts {
-			if se.Type().IsRegular() && isInputFile(filepath.Join(sub, se.Name())) {
+			if isFileEntry(se) && ingest.IsInputFile(filepath.Join(sub, se.Name())) {
 				return true
 			}
 		}
@@ -142,26 +141,9 @@ func isRunDir(p string) bool {
 	return false
 }
 
-// sniffLen is how much of a file isInputFile reads.
-const sniffLen = 8 << 10
-
-// isInputFile reports whether the file's first bytes are a snapshot
-// container or a GPU log gpureport reads.
-func isInputFile(p string) bool {
-	f, err := os.Open(p)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, sniffLen)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF {
-		return false
-	}
-	head = head[:n]
-	if _, ok := ingest.SniffContainer(head); ok {
-		return true
-	}
-	_, ok := ingest.SniffLog(head)
-	return ok
+// isFileEntry reports whether a directory entry is a regular file or a
+// symbolic link (which may point to one: users link snapshots into run
+// folders).
+func isFileEntry(e fs.DirEntry) bool {
+	return e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0
 }
