@@ -3,7 +3,6 @@ package analyze
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -112,7 +111,7 @@ func decideVerdict(f *Findings) {
 	if v.Leak {
 		if len(v.Suspects) > 0 {
 			top := f.Suspect(v.Suspects[0])
-			parts = append(parts, fmt.Sprintf("leak at %s (%s per %s)", top.Site, rateText(top.Trend.Slope), top.Trend.Per))
+			parts = append(parts, fmt.Sprintf("leak at %s (%s per %s)", top.Site, fmtSigned(top.Trend.Slope), top.Trend.Per))
 		} else {
 			parts = append(parts, "leak (no site: stacks missing)")
 		}
@@ -136,18 +135,29 @@ func decideVerdict(f *Findings) {
 	}
 }
 
-// rateText formats a growth rate in bytes compactly for the headline.
-func rateText(v float64) string {
-	if math.IsNaN(v) {
-		return "?"
-	}
-	return "+" + fmtBytes(int64(math.Round(v)))
-}
-
 // deviceName is "rank r, device d" or "device d".
 func deviceName(k DeviceKey) string {
 	if k.Rank == ingest.NoRank {
 		return fmt.Sprintf("device %d", k.Device)
 	}
 	return fmt.Sprintf("rank %d, device %d", k.Rank, k.Device)
+}
+
+// Flags lists the verdict's raised flags by the names --fail-on uses:
+// "leak", "outside-leak", "oom", "fragmentation".
+func (v Verdict) Flags() []string {
+	var out []string
+	if v.Leak {
+		out = append(out, "leak")
+	}
+	if v.OutsideAllocatorLeak {
+		out = append(out, "outside-leak")
+	}
+	if v.OOM {
+		out = append(out, "oom")
+	}
+	if v.Fragmentation {
+		out = append(out, "fragmentation")
+	}
+	return out
 }

@@ -234,7 +234,7 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 		Severity:    severity(f.Verdict),
 		Headline:    headline(f),
 		Reasons:     f.Verdict.Reasons,
-		Flags:       flags(f.Verdict),
+		Flags:       f.Verdict.Flags(),
 		Notes:       f.Notes,
 		Licenses:    templates.Licenses(),
 		Echarts:     template.JS(templates.Echarts),

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -37,16 +38,7 @@ func deviceAnchor(k analyze.DeviceKey) string {
 // severity returns the verdict's severity, deriving one from its flags
 // when the analysis left it empty.
 func severity(v analyze.Verdict) string {
-	if v.Severity != "" {
-		return v.Severity
-	}
-	switch {
-	case v.OOM || v.Leak:
-		return "critical"
-	case v.OutsideAllocatorLeak || v.Fragmentation:
-		return "warning"
-	}
-	return "ok"
+	return cmp.Or(v.Severity, "ok")
 }
 
 // severityRank orders severities, most severe highest.
@@ -62,51 +54,9 @@ func severityRank(s string) int {
 	return 0
 }
 
-// headline returns the verdict's headline, or one built from its flags.
+// headline returns the verdict's headline.
 func headline(f *analyze.Findings) string {
-	v := f.Verdict
-	if v.Headline != "" {
-		return v.Headline
-	}
-	var parts []string
-	if v.OOM {
-		parts = append(parts, "out of memory")
-	}
-	if v.Leak {
-		parts = append(parts, "memory leak")
-	}
-	if v.OutsideAllocatorLeak {
-		parts = append(parts, "memory growing outside the PyTorch allocator")
-	}
-	if v.Fragmentation {
-		parts = append(parts, "fragmentation")
-	}
-	if len(parts) == 0 {
-		if len(f.Devices) == 0 {
-			return "No snapshots: nothing to judge"
-		}
-		return "No leak, out-of-memory or fragmentation problem found"
-	}
-	s := strings.Join(parts, ", ")
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// flags lists the verdict's raised flags by their --fail-on names.
-func flags(v analyze.Verdict) []string {
-	var out []string
-	if v.Leak {
-		out = append(out, "leak")
-	}
-	if v.OutsideAllocatorLeak {
-		out = append(out, "outside-leak")
-	}
-	if v.OOM {
-		out = append(out, "oom")
-	}
-	if v.Fragmentation {
-		out = append(out, "fragmentation")
-	}
-	return out
+	return cmp.Or(f.Verdict.Headline, "No verdict")
 }
 
 // figures are a device's key figures, in bytes.

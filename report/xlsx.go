@@ -242,7 +242,7 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 			{"Run", fd.Run},
 			{"Severity", severity(fd.Verdict)},
 			{"Verdict", headline(fd)},
-			{"Flags", strings.Join(flags(fd.Verdict), ", ")},
+			{"Flags", strings.Join(fd.Verdict.Flags(), ", ")},
 			{"Inputs", inputsText(fd)},
 			{"Time zone of zoneless logs", fd.Location},
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"gpureport/analyze"
@@ -41,19 +42,9 @@ func parseFailOn(s string) ([]string, error) {
 // failOnMet returns the conditions of failOn that the verdict meets.
 func failOnMet(v analyze.Verdict, failOn []string) []string {
 	var met []string
+	raised := v.Flags()
 	for _, f := range failOn {
-		var hit bool
-		switch f {
-		case "leak":
-			hit = v.Leak
-		case "outside-leak":
-			hit = v.OutsideAllocatorLeak
-		case "oom":
-			hit = v.OOM
-		case "fragmentation":
-			hit = v.Fragmentation
-		}
-		if hit {
+		if slices.Contains(raised, f) {
 			met = append(met, f)
 		}
 	}
