@@ -74,18 +74,34 @@ type SummaryDevice struct {
 
 // SummarySnapshot is one snapshot of a device series.
 type SummarySnapshot struct {
-	Path             string  `json:"path"`
-	Step             *int64  `json:"step"`
-	Time             *string `json:"time"`
-	ReservedBytes    int64   `json:"reserved_bytes"`
-	AllocatedBytes   int64   `json:"allocated_bytes"`
-	ActiveBytes      int64   `json:"active_bytes"`
-	RequestedBytes   int64   `json:"requested_bytes"`
-	InactiveBytes    int64   `json:"inactive_bytes"`
-	LargestFreeBytes int64   `json:"largest_free_bytes"`
-	Segments         int     `json:"segments"`
-	Blocks           int     `json:"blocks"`
-	TraceEntries     int     `json:"trace_entries"`
+	Path string  `json:"path"`
+	Step *int64  `json:"step"`
+	Time *string `json:"time"`
+	SummaryUsage
+}
+
+// SummaryUsage is a device's memory accounting in one snapshot, with
+// design.md's summary.json names; `gpureport stats --json` prints the same
+// fields. Bytes are bytes.
+type SummaryUsage struct {
+	ReservedBytes    int64 `json:"reserved_bytes"`
+	AllocatedBytes   int64 `json:"allocated_bytes"`
+	ActiveBytes      int64 `json:"active_bytes"`
+	RequestedBytes   int64 `json:"requested_bytes"`
+	InactiveBytes    int64 `json:"inactive_bytes"`
+	LargestFreeBytes int64 `json:"largest_free_bytes"`
+	Segments         int   `json:"segments"`
+	Blocks           int   `json:"blocks"`
+	TraceEntries     int   `json:"trace_entries"`
+}
+
+// UsageFields converts a Usage to its summary.json fields.
+func UsageFields(u analyze.Usage) SummaryUsage {
+	return SummaryUsage{
+		ReservedBytes: u.Reserved, AllocatedBytes: u.Allocated, ActiveBytes: u.Active,
+		RequestedBytes: u.Requested, InactiveBytes: u.Inactive, LargestFreeBytes: u.LargestFree,
+		Segments: u.Segments, Blocks: u.Blocks, TraceEntries: u.TraceEntries,
+	}
 }
 
 // SummaryGPUSamples summarises a device's GPU log readings.
@@ -236,13 +252,7 @@ func summaryDevice(d *analyze.Device) SummaryDevice {
 		sd.CapacityBytes = &c
 	}
 	for _, p := range d.Points {
-		u := p.Usage
-		ss := SummarySnapshot{
-			Path: p.Path, Time: timePtr(p.Time),
-			ReservedBytes: u.Reserved, AllocatedBytes: u.Allocated, ActiveBytes: u.Active,
-			RequestedBytes: u.Requested, InactiveBytes: u.Inactive, LargestFreeBytes: u.LargestFree,
-			Segments: u.Segments, Blocks: u.Blocks, TraceEntries: u.TraceEntries,
-		}
+		ss := SummarySnapshot{Path: p.Path, Time: timePtr(p.Time), SummaryUsage: UsageFields(p.Usage)}
 		if p.Step != ingest.NoStep {
 			st := p.Step
 			ss.Step = &st

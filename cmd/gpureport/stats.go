@@ -14,6 +14,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
+	"gpureport/report"
 )
 
 const statsUsage = `Usage:
@@ -39,18 +40,10 @@ Flags:
 // statsDevice is one device of a snapshot in --json output; the byte and
 // count fields carry summary.json's snapshot names.
 type statsDevice struct {
-	Device           int            `json:"device"`
-	ReservedBytes    int64          `json:"reserved_bytes"`
-	AllocatedBytes   int64          `json:"allocated_bytes"`
-	ActiveBytes      int64          `json:"active_bytes"`
-	RequestedBytes   int64          `json:"requested_bytes"`
-	InactiveBytes    int64          `json:"inactive_bytes"`
-	LargestFreeBytes int64          `json:"largest_free_bytes"`
-	Segments         int            `json:"segments"`
-	Blocks           int            `json:"blocks"`
-	TraceEntries     int            `json:"trace_entries"`
-	Actions          map[string]int `json:"actions"`
-	StackCoverage    float64        `json:"stack_coverage"`
+	Device int `json:"device"`
+	report.SummaryUsage
+	Actions       map[string]int `json:"actions"`
+	StackCoverage float64        `json:"stack_coverage"`
 	// usage and live (the bytes StackCoverage was computed over) are for
 	// the human-readable output.
 	usage analyze.Usage
@@ -150,20 +143,12 @@ func fileStats(path string, s *ingest.Snapshot) statsFile {
 			}
 		}
 		sf.Devices = append(sf.Devices, statsDevice{
-			Device:           d,
-			ReservedBytes:    u.Reserved,
-			AllocatedBytes:   u.Allocated,
-			ActiveBytes:      u.Active,
-			RequestedBytes:   u.Requested,
-			InactiveBytes:    u.Inactive,
-			LargestFreeBytes: u.LargestFree,
-			Segments:         u.Segments,
-			Blocks:           u.Blocks,
-			TraceEntries:     u.TraceEntries,
-			Actions:          acts,
-			StackCoverage:    cov,
-			usage:            u,
-			live:             live,
+			Device:        d,
+			SummaryUsage:  report.UsageFields(u),
+			Actions:       acts,
+			StackCoverage: cov,
+			usage:         u,
+			live:          live,
 		})
 	}
 	return sf
@@ -173,9 +158,9 @@ func fileStats(path string, s *ingest.Snapshot) statsFile {
 func printStats(w io.Writer, sf statsFile, s *ingest.Snapshot, c ingest.Container, size int64, took time.Duration) {
 	fmt.Fprintf(w, "%s\n", sf.Path)
 	fileSize := "?"
-	model := bytesIEC(s.ModelBytes())
+	model := report.Bytes(s.ModelBytes())
 	if size >= 0 {
-		fileSize = bytesIEC(size)
+		fileSize = report.Bytes(size)
 		if size > 0 {
 			model += fmt.Sprintf(" (%.2fx the file)", float64(s.ModelBytes())/float64(size))
 		}
@@ -194,9 +179,9 @@ func printStats(w io.Writer, sf statsFile, s *ingest.Snapshot, c ingest.Containe
 	for _, d := range sf.Devices {
 		fmt.Fprintf(w, "  device %d\n", d.Device)
 		fmt.Fprintf(w, "    reserved %s  allocated %s  active %s  requested %s\n",
-			bytesIEC(d.ReservedBytes), bytesIEC(d.AllocatedBytes), bytesIEC(d.ActiveBytes), bytesIEC(d.RequestedBytes))
+			report.Bytes(d.ReservedBytes), report.Bytes(d.AllocatedBytes), report.Bytes(d.ActiveBytes), report.Bytes(d.RequestedBytes))
 		fmt.Fprintf(w, "    inactive %s  largest free %s  external fragmentation %.2f  internal waste %s\n",
-			bytesIEC(d.InactiveBytes), bytesIEC(d.LargestFreeBytes), d.usage.ExternalFragmentation(), bytesIEC(d.usage.InternalWaste))
+			report.Bytes(d.InactiveBytes), report.Bytes(d.LargestFreeBytes), d.usage.ExternalFragmentation(), report.Bytes(d.usage.InternalWaste))
 		fmt.Fprintf(w, "    %d segments, %d blocks, %d trace entries\n", d.Segments, d.Blocks, d.TraceEntries)
 		if len(d.Actions) > 0 {
 			var parts []string
@@ -209,25 +194,9 @@ func printStats(w io.Writer, sf statsFile, s *ingest.Snapshot, c ingest.Containe
 			fmt.Fprintf(w, "    actions: %s\n", strings.Join(parts, ", "))
 		}
 		if d.live > 0 {
-			fmt.Fprintf(w, "    stack coverage %.1f%% of %s live\n", 100*d.StackCoverage, bytesIEC(d.live))
+			fmt.Fprintf(w, "    stack coverage %.1f%% of %s live\n", 100*d.StackCoverage, report.Bytes(d.live))
 		} else {
 			fmt.Fprintln(w, "    stack coverage: no live bytes")
 		}
 	}
-}
-
-// bytesIEC formats a byte count with a binary unit: 512 B, 1.50 KiB,
-// 11.03 GiB.
-func bytesIEC(n int64) string {
-	const units = "KMGTPE"
-	if n < 1024 && n > -1024 {
-		return strconv.FormatInt(n, 10) + " B"
-	}
-	f := float64(n)
-	i := -1
-	for (f >= 1024 || f <= -1024) && i < len(units)-1 {
-		f /= 1024
-		i++
-	}
-	return strconv.FormatFloat(f, 'f', 2, 64) + " " + units[i:i+1] + "iB"
 }

@@ -127,11 +127,3 @@ func TestStatsText(t *testing.T) {
 		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }
-
-func TestBytesIEC(t *testing.T) {
-	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1536: "1.50 KiB", 11842838528: "11.03 GiB", -2048: "-2.00 KiB"} {
-		if got := bytesIEC(n); got != want {
-			t.Errorf("bytesIEC(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
