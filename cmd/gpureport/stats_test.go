@@ -107,7 +107,7 @@ func TestStatsText(t *testing.T) {
 		"device 1\n",
 		"segment_map 40, segment_unmap 6, oom 1",
 		"device 2\n",
-		"stack coverage 100.0% of 18.84 GiB live",
+		"stack coverage 100.0% of 18.8 GiB live",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
