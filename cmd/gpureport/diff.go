@@ -45,16 +45,9 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&maxDec, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
 	fs.BoolVar(&quiet, "q", false, "no progress output")
 	fs.BoolVar(&noFiles, "no-report", false, "print the table only; write no report files")
-	fs.Usage = func() { fmt.Fprintln(stderr, "Run 'gpureport diff -h' for usage.") }
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, diffUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args, diffUsage, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(pos) != 2 {
 		return usageError(stderr, "diff: want two arguments, A and B (snapshot files or run directories), got %d", len(pos))

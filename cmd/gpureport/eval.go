@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,8 +32,7 @@ Flags:
 
 // runEval is the eval subcommand: score verdicts on a labelled corpus.
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flag.NewFlagSet("gpureport eval", flag.ContinueOnError)
 	var (
 		jobs    int
 		asJSON  bool
@@ -43,16 +41,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&jobs, "j", 0, "decode `N` files at once (default: one per CPU)")
 	fs.BoolVar(&asJSON, "json", false, "print the evaluation (and every case's result) as JSON instead of tables")
 	fs.BoolVar(&verbose, "v", false, "print every case's verdict as it is analysed")
-	fs.Usage = func() { fmt.Fprintln(stderr, "Run 'gpureport eval -h' for usage.") }
-	positional, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, evalUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		return exitUsage
+	positional, code, ok := parseArgs(fs, args, evalUsage, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(positional) != 1 {
 		return usageError(stderr, "eval: want one CORPUS_DIR, got %d arguments", len(positional))

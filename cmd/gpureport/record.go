@@ -125,20 +125,13 @@ func runRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.DurationVar(&opt.interval, "interval", time.Second, "time between samples, e.g. 500ms, 1s, 1m")
 	fs.DurationVar(&opt.duration, "duration", 0, "stop after this long, e.g. 2h (default: until Ctrl-C or SIGTERM)")
 	fs.StringVar(&gpus, "gpus", "", "comma-separated GPU `INDEXES` to record (default: all)")
-	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, recordUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		fmt.Fprintln(stderr, "Run 'gpureport record -h' for usage.")
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args, recordUsage, stdout, stderr)
+	if !ok {
+		return code
 	}
 	switch {
-	case fs.NArg() > 0:
-		return usageError(stderr, "record: unexpected argument %q", fs.Arg(0))
+	case len(pos) > 0:
+		return usageError(stderr, "record: unexpected argument %q", pos[0])
 	case opt.dir == "":
 		return usageError(stderr, "record: -o DIR is required")
 	case opt.interval < 10*time.Millisecond:

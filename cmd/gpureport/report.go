@@ -73,18 +73,14 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.BoolVar(&opt.quiet, "q", false, "no progress output")
 	fs.BoolVar(&verbose, "v", false, "verbose diagnostics on stderr")
 	fs.BoolVar(&showVersion, "version", false, "print the version and exit")
-	fs.Usage = func() { fmt.Fprintln(stderr, "Run 'gpureport -h' for usage.") }
-	positional, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, reportUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
+	positional, code, ok := parseArgs(fs, args, reportUsage, stdout, stderr)
+	if !ok {
+		if code == exitOK {
 			fmt.Fprint(stdout, exitCodesHelp)
-			return exitOK
 		}
-		return exitUsage
+		return code
 	}
+	var err error
 	if showVersion {
 		fmt.Fprintln(stdout, "gpureport", version)
 		return exitOK
@@ -164,6 +160,28 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitFailOn
 	}
 	return exitOK
+}
+
+// parseArgs parses a command's flags, which may stand anywhere on the line,
+// and returns the positional arguments. On -h it prints usage and the flag
+// defaults to stdout and returns exitOK; on a bad flag (which the flag
+// package reports on stderr) it adds a hint and returns exitUsage. ok is
+// false in both cases: the command returns code.
+func parseArgs(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (pos []string, code int, ok bool) {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
+	pos, err := parseInterspersed(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return nil, exitOK, false
+	case err != nil:
+		fmt.Fprintf(stderr, "Run '%s -h' for usage.\n", fs.Name())
+		return nil, exitUsage, false
+	}
+	return pos, exitOK, true
 }
 
 // parseInterspersed parses flags that may come before, between or after

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -67,17 +66,9 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	)
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object per file and line")
 	fs.StringVar(&maxDecomp, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
-	fs.Usage = func() {} // -h prints the usage below; errors get a hint
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, statsUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		fmt.Fprintln(stderr, "Run 'gpureport stats -h' for usage.")
-		return exitUsage
+	files, code, ok := parseArgs(fs, args, statsUsage, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(files) == 0 {
 		return usageError(stderr, "stats: missing FILE")
@@ -87,7 +78,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return usageError(stderr, "stats: --max-decompressed: %v", err)
 	}
 	opt := ingest.DecodeOptions{MaxDecompressed: limit}
-	code := exitOK
+	code = exitOK
 	for i, path := range files {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "gpureport: interrupted")
