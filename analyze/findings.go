@@ -792,9 +792,9 @@ type AllocRetries struct {
 // (compute-apps CSV, table process rows, XML processes, pmon).
 type ProcessSet struct {
 	// Axis is the x axis of every X below. OnDeviceAxis is true when it is
-	// the device's own axis; otherwise no reading could be placed on it
-	// and the readings are on hours since Start (the first reading), or
-	// on their position in the log (AxisReading) when some have no time.
+	// the device's own axis; otherwise most readings could not be placed
+	// on it and all are on hours since Start (the first reading), or on
+	// their position in the log (AxisReading) when some have no time.
 	Axis         Axis
 	OnDeviceAxis bool
 	Start        time.Time

@@ -18,7 +18,7 @@ import (
 //
 // A device takes the processes of the GPU its GPU log join names; their
 // readings are placed on the device axis as the GPU readings are (with
-// the same clock correction). Processes whose GPU is unknown, or on a GPU
+// the same clock correction), unless most of them fall outside it. Processes whose GPU is unknown, or on a GPU
 // no device covers, are listed once, apart (Findings.OtherProcesses).
 //
 // Each process with at least MinPoints readings gets a trend of its used
@@ -93,16 +93,21 @@ func orderProcess(s *ProcessSeries) {
 	s.Times, s.Used = times, used
 }
 
+// minPlacedShare is the share of a GPU's process readings that must be
+// placed on the device axis for the processes to be shown on it.
+const minPlacedShare = 0.5
+
 // processSet places a GPU's processes on an axis and fits their trends.
 // p places times on the device axis (nil for processes of no device);
-// when it places none of the readings, they go on hours since the first
-// reading, or on their positions when some reading has no time. The
-// series are copied, so that one GPU's processes can be shown on several
-// devices.
+// when it places less than minPlacedShare of the readings (they lie
+// outside the snapshots' or memory_stats readings' time range, or have no
+// time), they all go on hours since the first reading instead, or on
+// their positions when some reading has no time. The series are copied,
+// so that one GPU's processes can be shown on several devices.
 func processSet(list []*ProcessSeries, p *placer, axis Axis, rules TrendRules) *ProcessSet {
 	set := &ProcessSet{Axis: axis, OnDeviceAxis: p != nil}
 	out := make([]ProcessSeries, len(list))
-	placed, timed := false, true
+	placed, total, timed := 0, 0, true
 	for i, s := range list {
 		out[i] = *s
 		c := &out[i]
@@ -112,7 +117,10 @@ func processSet(list []*ProcessSeries, p *placer, axis Axis, rules TrendRules) *
 			if p != nil {
 				c.X[j] = p.at(t)
 			}
-			placed = placed || !math.IsNaN(c.X[j])
+			total++
+			if !math.IsNaN(c.X[j]) {
+				placed++
+			}
 			if t.IsZero() {
 				timed = false
 			} else if set.Start.IsZero() || t.Before(set.Start) {
@@ -120,7 +128,7 @@ func processSet(list []*ProcessSeries, p *placer, axis Axis, rules TrendRules) *
 			}
 		}
 	}
-	if !placed {
+	if float64(placed) < minPlacedShare*float64(total) {
 		set.OnDeviceAxis = false
 		set.Axis = AxisReading
 		if timed {
