@@ -62,9 +62,16 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	}
 	joins := gpuJoins(keyed, run.Logs)
 	procClaimed := map[int]bool{}
+	// A GPU's processes are shown on the first device that joins it.
+	unclaimed := func(gpu int) map[int][]*ProcessSeries {
+		if procClaimed[gpu] {
+			return nil
+		}
+		procClaimed[gpu] = true
+		return procs
+	}
 	for i, s := range series {
-		d, ac, note := analyzeDevice(s, run, joins[i], opt, rules, horizon, procs)
-		procClaimed[joins[i].index] = true
+		d, ac, note := analyzeDevice(s, run, joins[i], opt, rules, horizon, unclaimed(joins[i].index))
 		if g := msBySeries[i]; g != nil {
 			attachMemStats(d, s, g, rules)
 		}
@@ -96,9 +103,8 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	gpuClaimed := map[int]bool{}
 	for j, g := range msOnly {
 		join := joins[len(series)+j]
-		d, note := memStatsDevice(g, join, run, opt, rules, horizon, procs)
+		d, note := memStatsDevice(g, join, run, opt, rules, horizon, unclaimed(join.index))
 		f.Devices = append(f.Devices, d)
-		procClaimed[join.index] = true
 		if d.GPU != nil {
 			gpuClaimed[join.index] = true
 		}
@@ -110,9 +116,8 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		}
 	}
 	if len(series) == 0 {
-		for _, d := range gpuOnlyDevices(run.Logs, opt, rules, gpuClaimed, procs) {
+		for _, d := range gpuOnlyDevices(run.Logs, opt, rules, gpuClaimed, procClaimed, procs) {
 			f.Devices = append(f.Devices, d)
-			procClaimed[d.Device] = true
 		}
 	}
 	slices.SortStableFunc(f.Devices, func(a, b *Device) int {
@@ -165,8 +170,8 @@ func gpuJoins(series []*Series, logs []*ingest.GPULog) []gpuJoin {
 }
 
 // analyzeDevice runs the per-device analyses of one series. procs are the
-// run's process series by GPU index; the device takes those of the GPU it
-// joins. It returns the attribution context for the OOM-linked suspects,
+// run's process series by GPU index (nil when another device shows them);
+// the device takes those of the GPU it joins. It returns the attribution context for the OOM-linked suspects,
 // and note, a clock-offset warning for Findings.Notes ("" when none).
 func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, ac attributionContext, note string) {
 	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
@@ -317,9 +322,10 @@ func paceHoursPerX(s *Series) float64 {
 }
 
 // gpuOnlyDevices makes a device per GPU of the logs when the run has no
-// snapshots: GPU readings and their trend, and the GPU's processes. GPUs
-// in skip are left out (a memory_stats device already shows them).
-func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules, skip map[int]bool, procs map[int][]*ProcessSeries) []*Device {
+// snapshots: GPU readings and their trend, and the GPU's processes unless
+// another device shows them (procClaimed, updated). GPUs in skip are left
+// out (a memory_stats device already shows them).
+func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules, skip, procClaimed map[int]bool, procs map[int][]*ProcessSeries) []*Device {
 	idx := map[int]bool{}
 	for _, l := range logs {
 		for _, smp := range l.Samples {
@@ -352,7 +358,8 @@ func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules, skip m
 		if t := gpuTrend(d, "hour", r); t != nil {
 			d.Trends = append(d.Trends, *t)
 		}
-		if list := procs[g]; len(list) > 0 {
+		if list := procs[g]; len(list) > 0 && !procClaimed[g] {
+			procClaimed[g] = true
 			p := seriesPlacer(s, 0)
 			d.Processes = processSet(list, &p, AxisHours, rules)
 		}

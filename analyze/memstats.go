@@ -248,8 +248,11 @@ func matchMemStats(series []*Series, groups []*memStatsGroup) (bySeries []*memSt
 type placer struct {
 	axis  Axis
 	start time.Time
-	knots [][2]float64
-	shift time.Duration
+	// knots are in series order, as JoinGPU interpolates them (a linear
+	// scan); sorted marks knots sorted by time, searched in O(log n).
+	knots  [][2]float64
+	sorted bool
+	shift  time.Duration
 }
 
 func (p placer) at(t time.Time) float64 {
@@ -260,10 +263,30 @@ func (p placer) at(t time.Time) float64 {
 	switch {
 	case p.axis == AxisHours && !p.start.IsZero():
 		return t.Sub(p.start).Hours()
+	case p.axis == AxisStep && len(p.knots) >= 2 && p.sorted:
+		return interpolateSorted(p.knots, float64(t.UnixNano())/1e9)
 	case p.axis == AxisStep && len(p.knots) >= 2:
 		return interpolate(p.knots, float64(t.UnixNano())/1e9)
 	}
 	return math.NaN()
+}
+
+// interpolateSorted is interpolate by binary search: memory_stats readings
+// can give hundreds of thousands of knots.
+func interpolateSorted(knots [][2]float64, t float64) float64 {
+	n := len(knots)
+	if t < knots[0][0] || t > knots[n-1][0] {
+		return math.NaN()
+	}
+	i, _ := slices.BinarySearchFunc(knots, t, func(k [2]float64, t float64) int { return cmp.Compare(k[0], t) })
+	if i == 0 {
+		return knots[0][1]
+	}
+	a, b := knots[i-1], knots[min(i, n-1)]
+	if b[0] == a[0] {
+		return b[1]
+	}
+	return a[1] + (t-a[0])/(b[0]-a[0])*(b[1]-a[1])
 }
 
 // seriesPlacer places times on a snapshot series' axis, as JoinGPU does.
@@ -291,6 +314,7 @@ func memStatsPlacer(g *memStatsGroup, shift time.Duration) placer {
 			}
 		}
 		slices.SortStableFunc(p.knots, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
+		p.sorted = true
 	}
 	return p
 }
@@ -383,6 +407,15 @@ func memStatsDevice(g *memStatsGroup, join gpuJoin, run *ingest.Run, opt Options
 			if !r.Time.IsZero() && r.Reserved >= 0 {
 				stats = append(stats, TimedValue{Time: r.Time, Value: r.Reserved})
 			}
+		}
+		// The offset test pairs every reading with the log for 29 shifts;
+		// a few hundred evenly spaced readings decide it as well.
+		if n := len(stats); n > maxMemStatsPoints {
+			thin := make([]TimedValue, 0, maxMemStatsPoints)
+			for i := range maxMemStatsPoints {
+				thin = append(thin, stats[i*n/maxMemStatsPoints])
+			}
+			stats = thin
 		}
 		for i, t := range d.GPU.Times {
 			gpu = append(gpu, TimedValue{Time: t, Value: d.GPU.Used[i]})
@@ -575,6 +608,10 @@ func memStatsNotes(d *Device) []string {
 	if ms.OOMsBefore > 0 {
 		notes = append(notes, fmt.Sprintf("%s: torch.cuda.memory_stats num_ooms is already %d at the first reading: out-of-memory errors happened before the log starts (caught by the training script, or before a restart)", where, ms.OOMsBefore))
 	}
+	if at, st := d.Trend(MetricAllocated), statsTrend(ms, MetricAllocated); len(d.Points) > 0 && at != nil && at.Verdict == VerdictInsufficient && st != nil && st.Verdict == VerdictGrowing {
+		notes = append(notes, fmt.Sprintf("%s: too few snapshots for a trend, but allocated memory in its torch.cuda.memory_stats readings grows %s, %s (the snapshots decide the verdict; dump more of them for one)",
+			where, fmtRate(st.Slope, st.Lo, st.Hi, st.Per), fmtP(st.PValue)))
+	}
 	if len(d.Points) > 0 {
 		placed := 0
 		for _, x := range ms.X {
@@ -587,6 +624,16 @@ func memStatsNotes(d *Device) []string {
 		}
 	}
 	return notes
+}
+
+// statsTrend returns the memory_stats trend of metric, nil when none.
+func statsTrend(ms *MemoryStatsSeries, metric string) *Trend {
+	for i := range ms.Trends {
+		if ms.Trends[i].Metric == metric {
+			return &ms.Trends[i]
+		}
+	}
+	return nil
 }
 
 // Peaks returns the largest allocated and reserved bytes of the readings,

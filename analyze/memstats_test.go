@@ -332,3 +332,134 @@ func TestMemoryStatsRanks(t *testing.T) {
 		t.Errorf("rank comparison %+v", rc)
 	}
 }
+
+// TestMemoryStatsFewSnapshots: with too few snapshots for a trend the
+// snapshots still decide (no leak), but a note says that the memory_stats
+// readings grow.
+func TestMemoryStatsFewSnapshots(t *testing.T) {
+	run := synthSpec{n: 3, seed: 3, rank: ingest.NoRank, noPhase: true}.run()
+	run.Logs = append(run.Logs, statsLog("stats.jsonl", statsSeries(40, func(i int) statsReading { r := leakingStats(i); r.ooms = 0; return r })))
+	f := Analyze(run, Options{})
+	if f.Verdict.Leak || f.Devices[0].Verdict != VerdictInsufficient {
+		t.Errorf("verdict %+v, device %q", f.Verdict, f.Devices[0].Verdict)
+	}
+	if !strings.Contains(strings.Join(f.Notes, "\n"), "device 0: too few snapshots for a trend, but allocated memory in its torch.cuda.memory_stats readings grows +1.00 MiB per step") {
+		t.Errorf("notes %q", f.Notes)
+	}
+}
+
+// TestInterpolateSorted: the binary search gives interpolate's answers on
+// sorted knots, ties and ends included.
+func TestInterpolateSorted(t *testing.T) {
+	knots := [][2]float64{{10, 100}, {20, 200}, {20, 250}, {30, 300}, {50, 700}}
+	for _, x := range []float64{9, 10, 12.5, 20, 21, 30, 40, 50, 51} {
+		got, want := interpolateSorted(knots, x), interpolate(knots, x)
+		if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("at %g: %g, want %g", x, got, want)
+		}
+	}
+}
+
+// FuzzLogsOnlyAnalysis builds memory_stats readings and process readings
+// from arbitrary bytes (steps and times missing, repeated or out of order,
+// counters falling, unknown fields, several ranks, devices and GPUs) and
+// checks that the analysis never panics and keeps its invariants: every
+// reading is kept and has an X, every OOM event is a rise of num_ooms, and
+// every process lands on one device or apart, once.
+func FuzzLogsOnlyAnalysis(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23})
+	f.Add([]byte("memory_stats and processes, fuzzed: \x00\xff\x80\x7f"))
+	f.Add(make([]byte, 96))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 4096 {
+			return
+		}
+		stats := &ingest.GPULog{Source: ingest.Source{Path: "rank1/stats.jsonl"}, Format: ingest.FormatMemoryStats}
+		apps := &ingest.GPULog{Source: ingest.Source{Path: "apps.csv"}, Format: ingest.FormatComputeAppsCSV}
+		smi := gpuLog(0, 20)
+		field := func(b byte, unit int64) int64 {
+			if b == 0xff {
+				return ingest.Unknown
+			}
+			return int64(b) * unit
+		}
+		procs := 0
+		type reading struct {
+			gpu, pid int
+			name     string
+			t        time.Time
+			used     int64
+		}
+		distinct := map[reading]bool{}
+		for i := 0; i+6 <= len(data); i += 6 {
+			b := data[i : i+6]
+			if b[0]&1 == 0 {
+				s := ingest.MemoryStatsSample{Step: int64(b[1]) * 10, Time: t0.Add(time.Duration(b[2]) * time.Second), Device: int(b[0]>>1) % 2,
+					Rank: ingest.NoRank, Allocated: field(b[3], mib), Reserved: field(b[4], mib), Active: ingest.Unknown, InactiveSplit: ingest.Unknown,
+					NumAllocRetries: field(b[5]%8, 1), NumOOMs: field(b[5]>>4, 1)}
+				switch b[0] >> 3 % 4 {
+				case 1:
+					s.Step = ingest.NoStep
+				case 2:
+					s.Time = time.Time{}
+				case 3:
+					s.Rank = int(b[1] % 3)
+				}
+				stats.MemoryStats = append(stats.MemoryStats, s)
+				continue
+			}
+			p := ingest.ProcessSample{Time: t0.Add(time.Duration(b[2]) * 10 * time.Second), GPU: int(b[1]%3) - 1, PID: int(b[3] % 4), Name: string(rune('a' + b[4]%3)), UsedMemory: field(b[5], mib)}
+			if b[0]&2 != 0 {
+				p.Time = time.Time{}
+			}
+			if p.UsedMemory >= 0 {
+				procs++
+				distinct[reading{p.GPU, p.PID, p.Name, p.Time, p.UsedMemory}] = true
+			}
+			apps.Processes = append(apps.Processes, p)
+		}
+		var snaps []*ingest.SnapshotFile
+		if len(data) > 0 && data[0]&4 != 0 {
+			snaps = synthSpec{n: 6, seed: 1, rank: ingest.NoRank, noPhase: true}.files()
+		}
+		run := &ingest.Run{Dir: "fuzz", Location: time.UTC, Snapshots: snaps, Logs: []*ingest.GPULog{apps, smi, stats}}
+		f := Analyze(run, Options{Capacity: 16 * gib})
+		readings, placedProcs := 0, 0
+		count := func(set *ProcessSet) {
+			if set == nil {
+				return
+			}
+			for _, p := range set.Series {
+				placedProcs += len(p.Used)
+				if len(p.X) != len(p.Used) || len(p.Times) != len(p.Used) || (p.Trend != nil && len(p.Used) < f.Thresholds.MinPoints) {
+					t.Fatalf("process %+v", p)
+				}
+			}
+		}
+		for _, d := range f.Devices {
+			count(d.Processes)
+			m := d.MemoryStats
+			if m == nil {
+				continue
+			}
+			readings += len(m.Readings)
+			if len(m.X) != len(m.Readings) {
+				t.Fatalf("%d X for %d readings", len(m.X), len(m.Readings))
+			}
+			for _, o := range m.OOMs {
+				if o.Prev >= o.Index || o.After <= o.Before || m.Readings[o.Index].NumOOMs != o.After || m.Readings[o.Prev].NumOOMs != o.Before {
+					t.Fatalf("OOM event %+v", o)
+				}
+			}
+		}
+		count(f.OtherProcesses)
+		if readings != len(stats.MemoryStats) {
+			t.Fatalf("%d of %d memory_stats readings kept", readings, len(stats.MemoryStats))
+		}
+		// Duplicated readings (same process, time and bytes) are read once;
+		// no other reading is lost or shown twice.
+		if placedProcs > procs || placedProcs < len(distinct) {
+			t.Fatalf("%d process readings shown, %d logged, %d distinct", placedProcs, procs, len(distinct))
+		}
+	})
+}
