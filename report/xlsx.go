@@ -242,6 +242,7 @@ func rankCell(r int) any {
 
 func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 	cols := []xcol{{"Field", 28, ""}, {"Value", 90, ""}}
+	limit := processRowLimit(countProcesses(fd))
 	_, err := w.table("Summary", "tSummary", cols, func(emit func([]any) error) error {
 		kv := [][2]string{
 			{"Run", fd.Run},
@@ -294,6 +295,13 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 					deviceLabelASCII(d.DeviceKey), Count(int64(len(m.Readings))), Count(maxXLSXGPURows))})
 			}
 		}
+		_ = eachProcess(fd, func(d *analyze.Device, _ *analyze.ProcessSet, p *analyze.ProcessSeries) error {
+			if len(p.Used) > limit {
+				kv = append(kv, [2]string{"Note", fmt.Sprintf("%s: %s readings of process %s thinned to %s on the Process samples sheet (LTTB, peaks kept)",
+					processDevice(d), Count(int64(len(p.Used))), processLabel(p), Count(int64(limit)))})
+			}
+			return nil
+		})
 		for _, r := range kv {
 			if err := emit([]any{r[0], r[1]}); err != nil {
 				return err
@@ -712,9 +720,50 @@ func (w *xlsxWriter) processes(fd *analyze.Findings) error {
 	return err
 }
 
-// processSamples lists every process reading (at most maxXLSXGPURows
+// maxXLSXProcessRows bounds the Process samples sheet: each process gets
+// an equal share (at least a tenth of maxXLSXGPURows), thinned with LTTB.
+const maxXLSXProcessRows = 100_000
+
+// processRowLimit is how many readings each of n processes may write.
+func processRowLimit(n int) int {
+	return max(maxXLSXGPURows/10, maxXLSXProcessRows/max(n, 1))
+}
+
+// processRows returns the indexes of p's readings to write: all, or limit
+// chosen by LTTB over time (peaks kept).
+func processRows(p *analyze.ProcessSeries, limit int) []int {
+	n := len(p.Used)
+	if n <= limit {
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx
+	}
+	xs := make([]float64, n)
+	ys := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(i)
+		if !p.Times[i].IsZero() {
+			xs[i] = float64(p.Times[i].UnixMilli())
+		}
+		ys[i] = float64(p.Used[i])
+	}
+	return LTTB(xs, ys, limit)
+}
+
+// countProcesses is the number of processes the Process samples sheet
+// lists.
+func countProcesses(fd *analyze.Findings) int {
+	n := 0
+	_ = eachProcess(fd, func(*analyze.Device, *analyze.ProcessSet, *analyze.ProcessSeries) error { n++; return nil })
+	return n
+}
+
+// processSamples lists every process reading (at most processRowLimit
 // per process, thinned with LTTB).
 func (w *xlsxWriter) processSamples(fd *analyze.Findings) error {
+	limit := processRowLimit(countProcesses(fd))
 	cols := []xcol{
 		{"Device", 18, ""}, {"GPU", 6, ""}, {"PID", 9, ""}, {"Process", 30, ""}, {"Time (UTC)", 20, fmtTime},
 		{"Axis", 10, ""}, {"X", 10, fmtNum}, {"Used", 13, fmtMiB}, {"used_bytes", 16, fmtBytes},
@@ -725,8 +774,7 @@ func (w *xlsxWriter) processSamples(fd *analyze.Findings) error {
 			if p.GPU >= 0 {
 				gpu = p.GPU
 			}
-			g := &analyze.GPUSeries{Times: p.Times, Used: p.Used}
-			for _, i := range gpuRows(g) {
+			for _, i := range processRows(p, limit) {
 				var x any
 				if i < len(p.X) {
 					x = opt64(p.X[i])
