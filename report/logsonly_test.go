@@ -294,6 +294,14 @@ func TestLogsOnlyGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "logs-only/summary.json", sum)
+	// The same run analysed again writes the same bytes (no map order leaks).
+	again, err := marshalSummary(BuildSummary(analyze.Analyze(run, analyze.Options{}), opt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(bytes.Replace(again, []byte(`"run": "`+run.Dir+`"`), []byte(`"run": "logs-only"`), 1), sum) {
+		t.Error("a second analysis of the run gives another summary.json")
+	}
 	golden(t, "logs-only/summary.md", Markdown(f, opt))
 	var text bytes.Buffer
 	if err := Text(&text, f); err != nil {
