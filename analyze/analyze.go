@@ -116,9 +116,7 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		}
 	}
 	if len(series) == 0 {
-		for _, d := range gpuOnlyDevices(run.Logs, opt, rules, gpuClaimed, procClaimed, procs) {
-			f.Devices = append(f.Devices, d)
-		}
+		f.Devices = append(f.Devices, gpuOnlyDevices(run.Logs, opt, rules, gpuClaimed, procClaimed, procs)...)
 	}
 	slices.SortStableFunc(f.Devices, func(a, b *Device) int {
 		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device))
@@ -171,8 +169,9 @@ func gpuJoins(series []*Series, logs []*ingest.GPULog) []gpuJoin {
 
 // analyzeDevice runs the per-device analyses of one series. procs are the
 // run's process series by GPU index (nil when another device shows them);
-// the device takes those of the GPU it joins. It returns the attribution context for the OOM-linked suspects,
-// and note, a clock-offset warning for Findings.Notes ("" when none).
+// the device takes those of the GPU it joins. It returns the attribution
+// context for the OOM-linked suspects, and note, a clock-offset warning
+// for Findings.Notes ("" when none).
 func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, ac attributionContext, note string) {
 	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
 	per := "step"
