@@ -1,9 +1,11 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"gpureport/ingest"
 )
@@ -38,6 +40,7 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		f.Inputs.Logs = append(f.Inputs.Logs, LogInfo{
 			Path: l.Path, Format: l.Format, Samples: len(l.Samples) + len(l.Processes) + len(l.MemoryStats),
 			GPUs: len(l.GPUs), SkippedLines: l.SkippedLines, Problems: l.Problems,
+			SkipCounts: l.SkipCounts, Notes: l.Notes,
 		})
 	}
 	horizon := opt.Horizon
@@ -49,9 +52,29 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		MinGrowthBytes: int64(rules.MinGrowthBytes), MinGrowthShare: rules.MinGrowthShare, Horizon: horizon}
 
 	series := BuildSeries(run.Snapshots)
-	joins := gpuJoins(series, run.Logs)
+	msBySeries, msOnly := matchMemStats(series, collectMemStats(run.Logs))
+	procs := collectProcesses(run.Logs)
+	// Devices without snapshots but with memory_stats readings join the GPU
+	// logs by the same rule as snapshot series, decided over both.
+	keyed := slices.Clone(series)
+	for _, g := range msOnly {
+		keyed = append(keyed, &Series{DeviceKey: g.key, Axis: g.axis})
+	}
+	joins := gpuJoins(keyed, run.Logs)
+	procClaimed := map[int]bool{}
+	// A GPU's processes are shown on the first device that joins it.
+	unclaimed := func(gpu int) map[int][]*ProcessSeries {
+		if procClaimed[gpu] {
+			return nil
+		}
+		procClaimed[gpu] = true
+		return procs
+	}
 	for i, s := range series {
-		d, ac, note := analyzeDevice(s, run, joins[i], opt, rules, horizon)
+		d, ac, note := analyzeDevice(s, run, joins[i], opt, rules, horizon, unclaimed(joins[i].index))
+		if g := msBySeries[i]; g != nil {
+			attachMemStats(d, s, g, rules)
+		}
 		f.Devices = append(f.Devices, d)
 		if note != "" {
 			f.Notes = appendOnce(f.Notes, note)
@@ -77,12 +100,31 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's snapshots are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")
 		}
 	}
-	if len(series) == 0 {
-		f.Devices = gpuOnlyDevices(run.Logs, opt, rules)
+	gpuClaimed := map[int]bool{}
+	for j, g := range msOnly {
+		join := joins[len(series)+j]
+		d, note := memStatsDevice(g, join, run, opt, rules, horizon, unclaimed(join.index))
+		f.Devices = append(f.Devices, d)
+		if d.GPU != nil {
+			gpuClaimed[join.index] = true
+		}
+		if note != "" {
+			f.Notes = appendOnce(f.Notes, note)
+		}
+		if join.guess {
+			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's memory_stats readings are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")
+		}
 	}
+	if len(series) == 0 {
+		f.Devices = append(f.Devices, gpuOnlyDevices(run.Logs, opt, rules, gpuClaimed, procClaimed, procs)...)
+	}
+	slices.SortStableFunc(f.Devices, func(a, b *Device) int {
+		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device))
+	})
+	f.OtherProcesses = otherProcesses(procs, procClaimed, rules)
 	sortOOMs(f.OOMs)
 	f.Ranks = compareRanks(f.Devices)
-	f.Notes = append(f.Notes, runNotes(f, series)...)
+	f.Notes = append(f.Notes, runNotes(f)...)
 	decideVerdict(f)
 	return f
 }
@@ -125,23 +167,31 @@ func gpuJoins(series []*Series, logs []*ingest.GPULog) []gpuJoin {
 	return out
 }
 
-// analyzeDevice runs the per-device analyses of one series. It returns
-// the attribution context for the OOM-linked suspects, and note, a
-// clock-offset warning for Findings.Notes ("" when none).
-func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64) (d *Device, ac attributionContext, note string) {
+// analyzeDevice runs the per-device analyses of one series. procs are the
+// run's process series by GPU index (nil when another device shows them);
+// the device takes those of the GPU it joins. It returns the attribution
+// context for the OOM-linked suspects, and note, a clock-offset warning
+// for Findings.Notes ("" when none).
+func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, ac attributionContext, note string) {
 	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
 	per := "step"
 	if s.Axis == AxisHours {
 		per = "hour"
 	}
 	d.GPU = JoinGPU(s, run.Logs, join.index)
+	var shift time.Duration
 	if d.GPU != nil {
 		d.GPUJoin = join.text
 		if off, ok := detectClockOffset(d); ok {
 			note = off.Note(run.Location, d.GPU.Times[0])
+			shift = off.Shift
 			d.GPU = joinGPU(s, run.Logs, join.index, off.Shift)
 			d.GPUJoin += fmt.Sprintf("; log times moved %+d h to match the snapshots", -off.Hours())
 		}
+	}
+	if list := procs[join.index]; len(list) > 0 {
+		p := seriesPlacer(s, shift)
+		d.Processes = processSet(list, &p, s.Axis, rules)
 	}
 	switch {
 	case d.GPU != nil && d.GPU.Total > 0:
@@ -271,8 +321,10 @@ func paceHoursPerX(s *Series) float64 {
 }
 
 // gpuOnlyDevices makes a device per GPU of the logs when the run has no
-// snapshots: GPU readings and their trend, nothing else.
-func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules) []*Device {
+// snapshots: GPU readings and their trend, and the GPU's processes unless
+// another device shows them (procClaimed, updated). GPUs in skip are left
+// out (a memory_stats device already shows them).
+func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules, skip, procClaimed map[int]bool, procs map[int][]*ProcessSeries) []*Device {
 	idx := map[int]bool{}
 	for _, l := range logs {
 		for _, smp := range l.Samples {
@@ -281,6 +333,9 @@ func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules) []*Dev
 	}
 	var out []*Device
 	for _, g := range sortedKeys(idx) {
+		if skip[g] {
+			continue
+		}
 		s := &Series{DeviceKey: DeviceKey{Rank: ingest.NoRank, Device: g}, Axis: AxisHours}
 		d := &Device{DeviceKey: s.DeviceKey, Axis: AxisHours, Verdict: VerdictInsufficient}
 		d.GPU = JoinGPU(s, logs, g)
@@ -302,15 +357,20 @@ func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules) []*Dev
 		if t := gpuTrend(d, "hour", r); t != nil {
 			d.Trends = append(d.Trends, *t)
 		}
+		if list := procs[g]; len(list) > 0 && !procClaimed[g] {
+			procClaimed[g] = true
+			p := seriesPlacer(s, 0)
+			d.Processes = processSet(list, &p, AxisHours, rules)
+		}
 		out = append(out, d)
 	}
 	return out
 }
 
 // runNotes collects the caveats a reader must see.
-func runNotes(f *Findings, series []*Series) []string {
+func runNotes(f *Findings) []string {
 	var notes []string
-	for i, d := range f.Devices {
+	for _, d := range f.Devices {
 		where := deviceName(d.DeviceKey)
 		switch {
 		case len(d.Points) == 1:
@@ -325,12 +385,13 @@ func runNotes(f *Findings, series []*Series) []string {
 		if d.Coverage.TraceOverflow {
 			notes = append(notes, fmt.Sprintf("%s: trace window incomplete (%s); trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", where, d.Coverage.TraceEvidence))
 		}
-		if i < len(series) && d.Order == OrderModTime && len(d.Points) > 1 {
+		if d.Order == OrderModTime && len(d.Points) > 1 {
 			notes = append(notes, fmt.Sprintf("%s: snapshots were ordered by file modification time (no trace times, no steps in the names): the order may be wrong if files were copied", where))
 		}
-		if d.Capacity == 0 && len(d.Points) > 0 {
+		if d.Capacity == 0 && (len(d.Points) > 0 || d.MemoryStats != nil) {
 			notes = appendOnce(notes, "device capacity unknown (no memory.total in GPU logs): pass --capacity (e.g. 80GiB) for time-to-OOM projections")
 		}
+		notes = append(notes, memStatsNotes(d)...)
 	}
 	if n := len(f.Inputs.Skipped); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d input file(s) could not be used (see the inputs table)", n))

@@ -20,6 +20,8 @@
 //	reconcile.go          nvidia-smi used vs reserved
 //	clockskew.go          whole-hour clock offsets of GPU logs
 //	ranks.go              multi-rank comparison
+//	memstats.go           torch.cuda.memory_stats() JSON lines: series, trends, OOMs, retries
+//	processes.go          per-process GPU memory from the GPU logs
 //	suppress.go           built-in and user suppressions
 //	verdict.go            the run verdict
 //	evaluate.go           scoring verdicts against a labelled corpus
@@ -56,6 +58,11 @@ type Findings struct {
 	// Thresholds are the rules the verdict applied, for the report's
 	// methods section.
 	Thresholds Thresholds
+	// OtherProcesses are the per-process readings of the GPU logs that
+	// belong to no device of Devices: processes whose GPU the logs do not
+	// identify (ingest.ProcessSample.GPU -1), or on a GPU no series
+	// covers. Listed once, apart; nil when there are none.
+	OtherProcesses *ProcessSet
 }
 
 // Inputs summarises the run's input files.
@@ -81,6 +88,12 @@ type LogInfo struct {
 	// SkippedLines counts unreadable lines; Problems says where and why.
 	SkippedLines int
 	Problems     []ingest.LineProblem
+	// SkipCounts splits SkippedLines by kind of problem, most frequent
+	// first.
+	SkipCounts []ingest.SkipCount
+	// Notes are the reader's caveats about the whole file (an assumed
+	// field order, dates taken from the file's modification time, ...).
+	Notes []string
 }
 
 // OrderRule says how a device's snapshots were put in order.
@@ -97,10 +110,16 @@ const (
 type Axis string
 
 // Axes: steps when every snapshot has a file-name step, else hours since
-// the first snapshot.
+// the first snapshot. A device without snapshots takes its axis from its
+// torch.cuda.memory_stats() readings (steps, else hours since the first
+// reading, else AxisReading) or, with GPU log readings only, hours since
+// the first reading.
 const (
 	AxisStep  Axis = "step"
 	AxisHours Axis = "hours"
+	// AxisReading is a reading's position in its log (0, 1, 2, ...), for
+	// readings that carry neither a step nor a time.
+	AxisReading Axis = "reading"
 )
 
 // DeviceKey identifies a series: one device of one rank.
@@ -118,7 +137,13 @@ const (
 	MetricGPUUsed    = "gpu_used_bytes"
 	MetricNonPyTorch = "non_pytorch_bytes"
 	MetricInactive   = "inactive_bytes"
+	// MetricProcessUsed is one process's used GPU memory (ProcessSeries).
+	MetricProcessUsed = "process_used_bytes"
 )
+
+// SourceMemoryStats is Trend.Source for trends fitted on
+// torch.cuda.memory_stats() readings instead of snapshots.
+const SourceMemoryStats = "memory_stats"
 
 // Trend verdicts.
 const (
@@ -169,6 +194,16 @@ type Device struct {
 	// its trace has allocation events: secondary evidence, the only kind
 	// a single-snapshot run has. Nil otherwise.
 	TraceWindow *TraceWindow
+	// MemoryStats holds the device's torch.cuda.memory_stats() readings;
+	// nil when no memory-stats log covers it. Without snapshots they are
+	// the device's allocated and reserved series (Trends come from them);
+	// with snapshots they are shown beside the snapshot points, and the
+	// snapshot analysis stays primary.
+	MemoryStats *MemoryStatsSeries
+	// Processes are the per-process readings of the GPU logs on this
+	// device's GPU (the nvidia-smi index GPUJoin names); nil when the logs
+	// have none.
+	Processes *ProcessSet
 	// Verdict is the series verdict of the primary trend (allocated):
 	// "growing", "shrinking", "flat" or "insufficient data".
 	Verdict string
@@ -235,7 +270,8 @@ type Trend struct {
 	// "reserved_bytes", "gpu_used_bytes", "non_pytorch_bytes",
 	// "inactive_bytes", or "live_bytes" for a stack group.
 	Metric string
-	// Per is the slope's unit of x: "step" or "hour".
+	// Per is the slope's unit of x: "step", "hour", or "reading" (a
+	// position in a log without steps or times).
 	Per string
 	// N is the number of points fitted.
 	N int
@@ -253,6 +289,10 @@ type Trend struct {
 	// Method names the estimator, e.g. "Theil-Sen" or "Theil-Sen on trough
 	// envelope".
 	Method string
+	// Source names the readings fitted when they are not the metric's
+	// usual ones: SourceMemoryStats for allocated and reserved bytes from
+	// torch.cuda.memory_stats() lines; "" otherwise.
+	Source string
 	// FitFrom is the index of the first point fitted (after warm-up).
 	FitFrom int
 	// FitX0 and FitX1 are the x range of the fitted points.
@@ -682,4 +722,109 @@ type Thresholds struct {
 	MinGrowthShare float64
 	// Horizon is the projection horizon in multiples of the run's length.
 	Horizon float64
+}
+
+// MemoryStatsSeries is one (rank, device)'s torch.cuda.memory_stats()
+// readings, in order (see memstats.go for how they are grouped, ordered
+// and joined to a device).
+type MemoryStatsSeries struct {
+	// Sources lists the logs the readings came from, relative to the run
+	// directory.
+	Sources []string
+	// Order says how the readings were ordered: "step" when every reading
+	// has one, else "time" when every reading has one, else "log order".
+	Order string
+	// Readings are the readings in Order. Byte and count fields are
+	// ingest.Unknown where a line lacked them.
+	Readings []ingest.MemoryStatsSample
+	// X places each reading on the device's axis; NaN where it cannot be
+	// placed (a reading without a step on a step axis and no snapshot
+	// times to interpolate, ...).
+	X []float64
+	// Trends are the trends of the readings' allocated and reserved bytes
+	// (metrics allocated_bytes and reserved_bytes, Source
+	// SourceMemoryStats), in that order, each present when some reading
+	// has the metric and a place on the axis. Without snapshots the
+	// device's Trends start with the same two; with snapshots these are
+	// shown beside the snapshot trends and decide nothing.
+	Trends []Trend
+	// OOMs are the rises of num_ooms between consecutive readings.
+	OOMs []MemoryStatsOOM
+	// OOMsBefore is num_ooms at the first reading that has it: OOMs that
+	// happened before the log starts (0 when none or not logged).
+	OOMsBefore int64
+	// Retries describes num_alloc_retries over the readings; nil when no
+	// reading has it.
+	Retries *AllocRetries
+}
+
+// MemoryStatsOOM is a rise of the cumulative num_ooms counter between two
+// consecutive readings of a MemoryStatsSeries.
+type MemoryStatsOOM struct {
+	// Index is the reading (in Readings) where num_ooms had risen, Prev
+	// the reading before it that has num_ooms.
+	Index, Prev int
+	// Before and After are num_ooms at Prev and at Index: After − Before
+	// out-of-memory errors happened in between.
+	Before, After int64
+}
+
+// AllocRetries is the cumulative num_alloc_retries counter (cudaMalloc
+// calls that failed and were retried after the caching allocator freed its
+// cache) over a device's memory_stats readings.
+type AllocRetries struct {
+	// First and Last are the counts at the first and the last reading
+	// that has the counter.
+	First, Last int64
+	// Rises counts the readings where the count had risen since the
+	// previous one.
+	Rises int
+	// Growing is true when the count keeps growing: at least
+	// MinRetryRises rises, some in the last third of the readings and some
+	// before it.
+	Growing bool
+	// Reason says what the counter did, with the numbers.
+	Reason string
+}
+
+// ProcessSet is the per-process GPU memory of one device (or the processes
+// no device claims), from the per-process readings of the GPU logs
+// (compute-apps CSV, table process rows, XML processes, pmon).
+type ProcessSet struct {
+	// Axis is the x axis of every X below. OnDeviceAxis is true when it is
+	// the device's own axis; otherwise most readings could not be placed
+	// on it and all are on hours since Start (the first reading), or on
+	// their position in the log (AxisReading) when some have no time.
+	Axis         Axis
+	OnDeviceAxis bool
+	Start        time.Time
+	// Series holds one entry per process, the largest peak first.
+	Series []ProcessSeries
+}
+
+// ProcessSeries is one process's used GPU memory over time.
+type ProcessSeries struct {
+	// PID is the process id, 0 when the log does not give it; Name its
+	// name as logged (untrusted text), "" when not logged.
+	PID  int
+	Name string
+	// GPU is the nvidia-smi index of the device, -1 when the logs do not
+	// identify it.
+	GPU int
+	// Times are the reading times, zero where the log has none; X places
+	// them on the set's axis (NaN where a reading cannot be placed).
+	Times []time.Time
+	X     []float64
+	// Used is the process's used GPU memory at each reading, in bytes
+	// (readings that did not record it are left out).
+	Used []int64
+	// Peak and Last are the largest and the last Used, in bytes.
+	Peak, Last int64
+	// Trend is the trend of Used (metric process_used_bytes), fitted on X
+	// when enough readings are placed, else on hours since the first
+	// reading, else on the reading's position; nil with fewer readings
+	// than a trend verdict needs (Thresholds.MinPoints).
+	Trend *Trend
+	// Sources lists the logs the readings came from.
+	Sources []string
 }

@@ -36,6 +36,10 @@ func compareRanks(devs []*Device) *RankComparison {
 			s.PeakAllocated = max(s.PeakAllocated, p.Usage.Allocated)
 			s.PeakReserved = max(s.PeakReserved, p.Usage.Reserved)
 		}
+		if len(d.Points) == 0 && d.MemoryStats != nil {
+			a, r := d.MemoryStats.Peaks()
+			s.PeakAllocated, s.PeakReserved = max(a, 0), max(r, 0)
+		}
 		if t := d.Trend(MetricAllocated); t != nil {
 			s.Slope = t.Slope
 			s.Growing = t.Verdict == VerdictGrowing

@@ -21,6 +21,12 @@ import (
 //     was a fragmentation OOM;
 //   - OOM: a snapshot's trace holds an `oom` event.
 //
+// A device without snapshots but with torch.cuda.memory_stats() readings
+// (memstats.go) raises Leak when its allocated trend grows (no site: the
+// reason says how to record snapshots), and any device raises OOM when its
+// num_ooms counter rises between two readings, unless its snapshots
+// already explain an OOM.
+//
 // Severity: "critical" for an OOM, or a leak projected to exhaust the
 // device within the run's own length again; "warning" for any other
 // flag; "info" when no flag is raised but the data were too thin for a
@@ -35,6 +41,8 @@ func decideVerdict(f *Findings) {
 	var refs []ref
 	critical := false
 	insufficient := false
+	var statsOOMs int64
+	statsLeak := false
 	for _, d := range f.Devices {
 		where := deviceName(d.DeviceKey)
 		for i := range d.Suspects {
@@ -61,11 +69,15 @@ func decideVerdict(f *Findings) {
 			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %s, %s; only %.0f%% of live bytes carry stacks",
 				where, fmtRate(nt.Slope, nt.Lo, nt.Hi, nt.Per), fmtP(nt.PValue), 100*d.Coverage.MinLiveWithStack))
 		}
+		ooms, leak := memStatsVerdict(f, d, v)
+		statsOOMs += ooms
+		if leak {
+			v.Leak, statsLeak = true, true
+		}
 		if at != nil && at.Verdict == VerdictInsufficient {
 			insufficient = true
 		}
-		if v.Leak && at != nil && at.Projection != nil && !at.Projection.Beyond && len(d.Points) > 1 {
-			span := d.Points[len(d.Points)-1].X - d.Points[0].X
+		if span, ok := deviceSpan(d); v.Leak && at != nil && at.Projection != nil && !at.Projection.Beyond && ok {
 			if at.Projection.Remaining <= span {
 				critical = true
 				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %.0f %ss (interval %.0f to %.0f), within the run's own length",
@@ -97,6 +109,10 @@ func decideVerdict(f *Findings) {
 		v.Suspects = append(v.Suspects, r.SuspectRef)
 	}
 
+	if statsOOMs > 0 {
+		v.OOM = true
+		critical = true
+	}
 	switch {
 	case critical:
 		v.Severity = "critical"
@@ -112,6 +128,8 @@ func decideVerdict(f *Findings) {
 		if len(v.Suspects) > 0 {
 			top := f.Suspect(v.Suspects[0])
 			parts = append(parts, fmt.Sprintf("leak at %s (%s per %s)", top.Site, fmtSigned(top.Trend.Slope), top.Trend.Per))
+		} else if statsLeak {
+			parts = append(parts, "leak (no site: no snapshots)")
 		} else {
 			parts = append(parts, "leak (no site: stacks missing)")
 		}
@@ -123,7 +141,7 @@ func decideVerdict(f *Findings) {
 		parts = append(parts, "fragmentation")
 	}
 	if v.OOM {
-		parts = append(parts, fmt.Sprintf("%d OOM", len(f.OOMs)))
+		parts = append(parts, fmt.Sprintf("%d OOM", int64(len(f.OOMs))+statsOOMs))
 	}
 	switch {
 	case len(parts) > 0:
@@ -160,4 +178,19 @@ func (v Verdict) Flags() []string {
 		out = append(out, "fragmentation")
 	}
 	return out
+}
+
+// deviceSpan is the length of a device's series on its axis: from the
+// first to the last snapshot, or, without snapshots, over its placed
+// memory_stats readings; false when it has fewer than two.
+func deviceSpan(d *Device) (float64, bool) {
+	if n := len(d.Points); n > 1 {
+		return d.Points[n-1].X - d.Points[0].X, true
+	}
+	if len(d.Points) == 0 && d.MemoryStats != nil {
+		if x0, x1, ok := finiteRange(d.MemoryStats.X); ok && x1 > x0 {
+			return x1 - x0, true
+		}
+	}
+	return 0, false
 }

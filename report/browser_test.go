@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"os"
 	"os/exec"
@@ -21,7 +22,8 @@ import (
 // chromium package) with the network off and checks, through a probe
 // script injected at the top of <head>, that every chart drew, that the
 // console logged no error, that no script ran from a hostile name (alert
-// is trapped) and that the page fetched nothing. Chromium's own net log
+// is trapped; every chart's tooltip is shown for every series, since
+// echarts writes tooltips as HTML) and that the page fetched nothing. Chromium's own net log
 // is checked as well: no http(s), ws(s) or ftp request may appear in it.
 // The test skips when no Chromium is installed, except under CI=true.
 
@@ -41,6 +43,16 @@ window.__probe = {errors: [], alerts: 0, violations: []};
   document.addEventListener("securitypolicyviolation", function (e) { window.__probe.violations.push(e.violatedDirective + " " + e.blockedURI); });
   window.alert = window.confirm = window.prompt = function () { window.__probe.alerts++; };
   window.addEventListener("load", function () {
+    setTimeout(function () {
+      // Show every series' tooltip: hostile series names must stay text.
+      var all = document.querySelectorAll(".chart");
+      for (var i = 0; i < all.length; i++) {
+        var c = typeof echarts !== "undefined" ? echarts.getInstanceByDom(all[i]) : null;
+        if (!c) { continue; }
+        var n = c.getOption().series.length;
+        for (var j = 0; j < n; j++) { c.dispatchAction({type: "showTip", seriesIndex: j, dataIndex: 0}); }
+      }
+    }, 100);
     setTimeout(function () {
       var charts = [];
       var els = document.querySelectorAll(".chart");
@@ -62,7 +74,7 @@ window.__probe = {errors: [], alerts: 0, violations: []};
       out.textContent = JSON.stringify({charts: charts, errors: window.__probe.errors, alerts: window.__probe.alerts,
         violations: window.__probe.violations, resources: resources, bodyText: document.body.innerText});
       document.body.appendChild(out);
-    }, 200);
+    }, 400);
   });
 })();
 </script>`
@@ -212,6 +224,7 @@ func TestHTMLInChromium(t *testing.T) {
 	d.Suspects[0].Stack[3].File = evilFile
 	d.Points[11].Path = evilFile + ".pickle"
 	f.Inputs.Skipped[0].Path = evilFile
+	addStatsAndProcesses(f.Devices[0], evilFrame)
 	opt := fixedOptions
 	opt.Run = run
 	page, err := HTML(f, opt)
@@ -245,6 +258,94 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Errorf("Chromium's net log shows network requests: %q", urls)
 	}
 	for _, want := range []string{evilFrame, evilFile} {
+		if !strings.Contains(res.BodyText, want) {
+			t.Errorf("the page does not show %q as text", want)
+		}
+	}
+	if !hasChart(res, "processes-r0-d0") {
+		t.Error("the processes chart of rank 0 did not draw")
+	}
+	t.Logf("%d charts drew, %d series points", len(res.Charts), sumPoints(res))
+}
+
+// addStatsAndProcesses gives a fixture device memory_stats readings on
+// its axis (beside the snapshots) and two processes, one named name.
+func addStatsAndProcesses(d *analyze.Device, name string) {
+	m := &analyze.MemoryStatsSeries{Sources: []string{"stats.jsonl"}, Order: "step"}
+	for i, p := range d.Points {
+		m.Readings = append(m.Readings, ingest.MemoryStatsSample{Step: p.Step, Device: d.Device, Rank: d.Rank,
+			Allocated: p.Usage.Allocated + 64<<20, Reserved: p.Usage.Reserved, Active: ingest.Unknown, InactiveSplit: ingest.Unknown,
+			NumAllocRetries: int64(i), NumOOMs: 0})
+		m.X = append(m.X, p.X)
+	}
+	d.MemoryStats = m
+	set := &analyze.ProcessSet{Axis: d.Axis, OnDeviceAxis: true}
+	for k, pname := range []string{"python", name} {
+		ps := analyze.ProcessSeries{PID: 100 + k, Name: pname, GPU: d.Device, Sources: []string{"apps.csv"}}
+		for i, p := range d.Points {
+			ps.Times = append(ps.Times, p.Time)
+			ps.X = append(ps.X, p.X)
+			ps.Used = append(ps.Used, p.Usage.Reserved/int64(2+k)+int64(i)<<20)
+		}
+		ps.Peak, ps.Last = ps.Used[len(ps.Used)-1], ps.Used[len(ps.Used)-1]
+		set.Series = append(set.Series, ps)
+	}
+	d.Processes = set
+}
+
+func hasChart(r probeResult, id string) bool {
+	for _, c := range r.Charts {
+		if c.ID == id && c.Instance && c.Points > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLogsOnlyInChromium renders a run with GPU logs, per-process
+// readings and memory_stats lines but no snapshot (through the real
+// readers and analysis), with hostile process names, and loads it in
+// Chromium: every chart (timelines with memory_stats lines, processes,
+// other processes) draws and no name runs script, even in a tooltip.
+func TestLogsOnlyInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	dir := t.TempDir()
+	writeSMILogs(t, dir, true)
+	writeLeakingStats(t, dir)
+	var apps strings.Builder
+	apps.WriteString("timestamp, gpu_uuid, pid, process_name, used_gpu_memory [MiB]\n")
+	for i := range 30 {
+		fmt.Fprintf(&apps, "%s, GPU-aaa, 7000, %s, %d MiB\n", smiStamp(logsStart.Add(time.Duration(i)*10*time.Second)), evilProcess2, 10+i)
+	}
+	writeRunFile(t, dir, "apps-evil.csv", apps.String())
+	f, run := logsOnlyRun(t, dir, "logs-only")
+	opt := fixedOptions
+	opt.Run = run
+	page, err := HTML(f, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, urls := loadInChromium(t, page)
+	wantCharts := bytes.Count(page, []byte(`class="chart`))
+	if len(res.Charts) != wantCharts {
+		t.Errorf("%d charts found by the browser, %d in the page", len(res.Charts), wantCharts)
+	}
+	for _, c := range res.Charts {
+		if !c.Instance || c.CanvasW == 0 || c.CanvasH == 0 || c.Series == 0 || c.Points == 0 {
+			t.Errorf("chart %s did not draw: %+v", c.ID, c)
+		}
+	}
+	for _, id := range []string{"timeline-rx-d0", "timeline-rx-d1", "processes-rx-d0", "processes-rx-d1", "processes-other"} {
+		if !hasChart(res, id) {
+			t.Errorf("chart %s missing or empty", id)
+		}
+	}
+	if res.Alerts > 0 || len(res.Errors)+len(res.Violations)+len(res.Resources)+len(urls) > 0 {
+		t.Errorf("alerts %d, errors %q, violations %q, resources %q, requests %q", res.Alerts, res.Errors, res.Violations, res.Resources, urls)
+	}
+	for _, want := range []string{evilProcess, evilProcess2, "allocated (memory_stats)"} {
 		if !strings.Contains(res.BodyText, want) {
 			t.Errorf("the page does not show %q as text", want)
 		}

@@ -2,10 +2,12 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -212,10 +214,22 @@ func unitFor(maxBytes float64) (string, float64) {
 
 // axisName is the x axis title of a device.
 func axisName(a analyze.Axis) string {
-	if a == analyze.AxisHours {
+	switch a {
+	case analyze.AxisHours:
 		return "hours since first snapshot"
+	case analyze.AxisReading:
+		return "reading (position in the log)"
 	}
 	return "step"
+}
+
+// deviceAxisName is the x axis title of a device's charts: axisName, but
+// hours count from the first reading on a device without snapshots.
+func deviceAxisName(d *analyze.Device) string {
+	if len(d.Points) == 0 && d.Axis == analyze.AxisHours {
+		return "hours since first reading"
+	}
+	return axisName(d.Axis)
 }
 
 // Colors of the series, the same in every chart.
@@ -229,16 +243,38 @@ const (
 	colorInactive  = "#a855f7"
 )
 
+// Colors of the memory_stats lines beside snapshot points: lighter
+// shades of allocated and reserved.
+const (
+	colorStatsAllocated = "#93c5fd"
+	colorStatsReserved  = "#fcd34d"
+)
+
 // timelineChart draws a device's allocated, reserved and nvidia-smi used
-// memory, the fitted allocated trend and its projection band up to
-// capacity.
+// memory, its torch.cuda.memory_stats readings, the fitted allocated trend
+// and its projection band up to capacity.
 func timelineChart(d *analyze.Device) (chartView, error) {
-	var alloc, res, used []xy
+	var alloc, res, used, msAlloc, msRes []xy
 	maxV := float64(d.Capacity)
 	for _, p := range d.Points {
 		alloc = append(alloc, xy{p.X, float64(p.Usage.Allocated)})
 		res = append(res, xy{p.X, float64(p.Usage.Reserved)})
 		maxV = max(maxV, float64(p.Usage.Reserved))
+	}
+	if m := d.MemoryStats; m != nil {
+		for i, r := range m.Readings {
+			if i >= len(m.X) || !finite(m.X[i]) {
+				continue
+			}
+			if r.Allocated >= 0 {
+				msAlloc = append(msAlloc, xy{m.X[i], float64(r.Allocated)})
+				maxV = max(maxV, float64(r.Allocated))
+			}
+			if r.Reserved >= 0 {
+				msRes = append(msRes, xy{m.X[i], float64(r.Reserved)})
+				maxV = max(maxV, float64(r.Reserved))
+			}
+		}
 	}
 	if d.GPU != nil {
 		for i, u := range d.GPU.Used {
@@ -257,21 +293,36 @@ func timelineChart(d *analyze.Device) (chartView, error) {
 		return downsample(out)
 	}
 	spec := chartSpec{
-		id: "timeline-" + deviceAnchor(d.DeviceKey), xName: axisName(d.Axis), yName: unit, zoom: true, height: 380,
-		series: []seriesSpec{
-			{name: "allocated", points: scale(alloc), symbols: len(alloc) <= 60, color: colorAllocated},
-			{name: "reserved", points: scale(res), symbols: len(res) <= 60, color: colorReserved},
-		},
+		id: "timeline-" + deviceAnchor(d.DeviceKey), xName: deviceAxisName(d), yName: unit, zoom: true, height: 380,
+	}
+	if len(d.Points) > 0 {
+		spec.series = append(spec.series,
+			seriesSpec{name: "allocated", points: scale(alloc), symbols: len(alloc) <= 60, color: colorAllocated},
+			seriesSpec{name: "reserved", points: scale(res), symbols: len(res) <= 60, color: colorReserved})
+	}
+	if d.MemoryStats != nil {
+		ca, cr := colorStatsAllocated, colorStatsReserved
+		if len(d.Points) == 0 {
+			ca, cr = colorAllocated, colorReserved
+		}
+		spec.series = append(spec.series,
+			seriesSpec{name: "allocated (memory_stats)", points: scale(msAlloc), symbols: len(msAlloc) <= 60, color: ca},
+			seriesSpec{name: "reserved (memory_stats)", points: scale(msRes), symbols: len(msRes) <= 60, color: cr})
 	}
 	if len(used) > 0 {
 		spec.series = append(spec.series, seriesSpec{name: "nvidia-smi used", points: scale(used), color: colorUsed})
 	}
-	x0, x1 := 0.0, 0.0
+	x0, x1, haveX := 0.0, 0.0, false
 	if n := len(d.Points); n > 0 {
-		x0, x1 = d.Points[0].X, d.Points[n-1].X
+		x0, x1, haveX = d.Points[0].X, d.Points[n-1].X, true
+	} else if d.MemoryStats != nil {
+		x0, x1, haveX = finiteRange(d.MemoryStats.X)
 	}
-	if t := trendOf(d, "allocated_bytes"); t != nil && t.N >= 2 && finite(t.Slope) && len(d.Points) > 0 {
-		from := d.Points[min(max(t.FitFrom, 0), len(d.Points)-1)].X
+	if t := trendOf(d, "allocated_bytes"); t != nil && t.N >= 2 && finite(t.Slope) && haveX {
+		from := t.FitX0
+		if len(d.Points) > 0 {
+			from = d.Points[min(max(t.FitFrom, 0), len(d.Points)-1)].X
+		}
 		f := func(x float64) float64 { return (t.Intercept + t.Slope*x) / size }
 		spec.series = append(spec.series, seriesSpec{name: "fit (allocated)", points: []xy{{from, f(from)}, {x1, f(x1)}}, dashed: true, color: colorFit})
 		end := projectionEnd(t, x0, x1)
@@ -293,7 +344,7 @@ func timelineChart(d *analyze.Device) (chartView, error) {
 			cx1 := max(end, x1)
 			spec.series = append(spec.series, seriesSpec{name: "capacity", points: []xy{{x0, float64(d.Capacity) / size}, {cx1, float64(d.Capacity) / size}}, dashed: true, color: colorCapacity})
 		}
-	} else if d.Capacity > 0 && len(d.Points) > 0 {
+	} else if d.Capacity > 0 && haveX {
 		spec.series = append(spec.series, seriesSpec{name: "capacity", points: []xy{{x0, float64(d.Capacity) / size}, {x1, float64(d.Capacity) / size}}, dashed: true, color: colorCapacity})
 	}
 	return spec.render()
@@ -373,4 +424,93 @@ func suspectChart(id string, d *analyze.Device, s *analyze.Suspect) (chartView, 
 		spec.series = append(spec.series, seriesSpec{name: "fit", points: []xy{{from, (t.Intercept + t.Slope*from) / size}, {to, (t.Intercept + t.Slope*to) / size}}, dashed: true, color: colorFit})
 	}
 	return spec.render()
+}
+
+// finiteRange returns the first and last finite values of x.
+func finiteRange(x []float64) (first, last float64, ok bool) {
+	for _, v := range x {
+		if !finite(v) {
+			continue
+		}
+		if !ok {
+			first, ok = v, true
+		}
+		last = v
+	}
+	return first, last, ok
+}
+
+// maxChartProcesses bounds the lines of a process chart: the largest
+// peaks get a line each, the rest one summed line.
+const maxChartProcesses = 8
+
+// processChart draws each process's used memory (the largest peaks; the
+// rest summed per reading time) on the set's axis; nil when no reading
+// can be drawn. other labels each line with its GPU too.
+func processChart(id, xName string, set *analyze.ProcessSet, other bool) (*chartView, error) {
+	top, rest := set.Series, []analyze.ProcessSeries(nil)
+	if len(top) > maxChartProcesses {
+		top, rest = top[:maxChartProcesses-1], top[maxChartProcesses-1:]
+	}
+	points := func(p *analyze.ProcessSeries) []xy {
+		var pts []xy
+		for i, u := range p.Used {
+			if i < len(p.X) && finite(p.X[i]) {
+				pts = append(pts, xy{p.X[i], float64(u)})
+			}
+		}
+		return pts
+	}
+	type line struct {
+		name string
+		pts  []xy
+	}
+	var lines []line
+	maxV, n := 0.0, 0
+	for i := range top {
+		p := &top[i]
+		name := processLabel(p)
+		if other {
+			name += " on " + otherGPULabel(p)
+		}
+		pts := points(p)
+		lines = append(lines, line{name, pts})
+		n += len(pts)
+	}
+	if len(rest) > 0 {
+		sum := map[float64]float64{}
+		for i := range rest {
+			for _, q := range points(&rest[i]) {
+				sum[q.x] += q.y
+			}
+		}
+		var pts []xy
+		for x, y := range sum {
+			pts = append(pts, xy{x, y})
+		}
+		slices.SortFunc(pts, func(a, b xy) int { return cmp.Compare(a.x, b.x) })
+		lines = append(lines, line{fmt.Sprintf("%d other processes (summed)", len(rest)), pts})
+		n += len(pts)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	for _, l := range lines {
+		for _, q := range l.pts {
+			maxV = max(maxV, q.y)
+		}
+	}
+	unit, size := unitFor(maxV)
+	spec := chartSpec{id: id, xName: xName, yName: unit, zoom: true, height: 300}
+	for _, l := range lines {
+		for i := range l.pts {
+			l.pts[i].y /= size
+		}
+		spec.series = append(spec.series, seriesSpec{name: l.name, points: downsample(l.pts), symbols: len(l.pts) <= 60})
+	}
+	c, err := spec.render()
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
 }

@@ -46,6 +46,7 @@ type page struct {
 	MoreSusp    int
 	Suppressed  []suspectView
 	Ranks       *rankView
+	OtherProcs  *procView
 	Prov        provView
 	Next        []string
 	Methods     []string
@@ -83,6 +84,33 @@ type deviceView struct {
 	GroupsOmitted  int
 	Trace          *traceView
 	FragNotes      []string
+	AxisNote       string
+	Stats          *statsView
+	Procs          *procView
+}
+
+// statsView is a device's torch.cuda.memory_stats readings.
+type statsView struct {
+	Summary string
+	Trends  []trendRow
+	OOMs    []string
+	Retries string
+}
+
+// procView is a set of processes: a chart (the largest peaks, the rest
+// summed) and a table.
+type procView struct {
+	Axis    string
+	Chart   *chartView
+	Rows    []procRow
+	Omitted int
+	Other   bool
+}
+
+// procRow is one process in a process table.
+type procRow struct {
+	Process, GPU, Readings, First, Last, Peak, LastUsed, Trend string
+	Growing                                                    bool
 }
 
 // groupRow is one stack group in a device's table of top groups.
@@ -181,6 +209,8 @@ type provView struct {
 type logRow struct {
 	Path, Format, Samples, GPUs, SkippedLines string
 	Problems                                  []string
+	SkipCounts                                []string
+	Notes                                     []string
 }
 
 type provDevice struct {
@@ -262,6 +292,12 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 		if fg.capacity > 0 {
 			row.Capacity = Bytes(fg.capacity)
 		}
+		if len(d.Points) == 0 {
+			row.Fragmentation = "n/a (no snapshots)"
+			if d.MemoryStats == nil {
+				row.PeakAllocated, row.PeakReserved = "n/a", "n/a"
+			}
+		}
 		if row.Projection == "" {
 			row.Projection = "n/a"
 		}
@@ -299,6 +335,14 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 		}
 		p.Ranks = rv
 	}
+	if op := f.OtherProcesses; op != nil {
+		pv, err := buildProcs("processes-other", op, nil)
+		if err != nil {
+			return nil, err
+		}
+		pv.Other = true
+		p.OtherProcs = pv
+	}
 	p.Prov = buildProvenance(f)
 	p.Methods = methods(f.Thresholds)
 	return p, nil
@@ -312,6 +356,13 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 	}
 	if d.Capacity > 0 {
 		dv.Capacity = Bytes(d.Capacity) + " (" + d.CapacitySource + ")"
+	}
+	if len(d.Points) == 0 {
+		// No snapshots: say what the series is made of instead.
+		dv.Order, dv.Axis, dv.Coverage = "GPU log time", deviceAxisName(d), "n/a (no snapshots)"
+		if m := d.MemoryStats; m != nil {
+			dv.Order = "memory_stats readings by " + m.Order
+		}
 	}
 	lx := lastX(d)
 	for i := range d.Trends {
@@ -345,6 +396,21 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 		}
 	}
 	dv.Groups, dv.GroupsOmitted = groupRows(d)
+	if m := d.MemoryStats; m != nil {
+		dv.Stats = buildStats(d, m, lx)
+		if len(d.Points) == 0 {
+			dv.AxisNote = "No snapshots: allocated and reserved memory come from torch.cuda.memory_stats() readings."
+		} else {
+			dv.AxisNote = "Lighter lines: torch.cuda.memory_stats() readings, drawn beside the snapshots (the snapshots decide the verdict)."
+		}
+	}
+	if d.Processes != nil {
+		pv, err := buildProcs("processes-"+deviceAnchor(d.DeviceKey), d.Processes, d)
+		if err != nil {
+			return dv, err
+		}
+		dv.Procs = pv
+	}
 	if tw := d.TraceWindow; tw != nil {
 		tv, err := buildTraceView(d, tw)
 		if err != nil {
@@ -553,9 +619,12 @@ func plural(n int) string {
 func buildProvenance(f *analyze.Findings) provView {
 	pv := provView{Location: cmp.Or(f.Location, "not recorded"), Inputs: inputsText(f), Skipped: f.Inputs.Skipped}
 	for _, l := range f.Inputs.Logs {
-		lr := logRow{Path: l.Path, Format: string(l.Format), Samples: Count(int64(l.Samples)), GPUs: fmt.Sprint(l.GPUs), SkippedLines: Count(int64(l.SkippedLines))}
+		lr := logRow{Path: l.Path, Format: string(l.Format), Samples: Count(int64(l.Samples)), GPUs: fmt.Sprint(l.GPUs), SkippedLines: Count(int64(l.SkippedLines)), Notes: l.Notes}
 		for _, pr := range l.Problems {
 			lr.Problems = append(lr.Problems, fmt.Sprintf("line %d: %s", pr.Line, pr.Reason))
+		}
+		for _, c := range l.SkipCounts {
+			lr.SkipCounts = append(lr.SkipCounts, fmt.Sprintf("%s: %s lines", c.Kind, Count(int64(c.Lines))))
 		}
 		pv.Logs = append(pv.Logs, lr)
 	}
@@ -574,6 +643,9 @@ func buildProvenance(f *analyze.Findings) provView {
 		}
 		if d.Capacity > 0 {
 			pd.Capacity = Bytes(d.Capacity) + " from " + d.CapacitySource
+		}
+		if len(d.Points) == 0 && d.MemoryStats != nil {
+			pd.Order = "memory_stats readings by " + d.MemoryStats.Order
 		}
 		pv.Devices = append(pv.Devices, pd)
 	}
@@ -821,4 +893,86 @@ func methods(t analyze.Thresholds) []string {
 		out = append(out, fmt.Sprintf("Projections further than %s× the run's length are reported as not within reach.", Number(t.Horizon)))
 	}
 	return out
+}
+
+// maxProcessRows bounds a process table; the rest are counted (every
+// process is in report.xlsx and summary.json).
+const maxProcessRows = 50
+
+// buildProcs renders a process set: chart and table. d is the device the
+// processes run on, nil for the processes of no device.
+func buildProcs(id string, set *analyze.ProcessSet, d *analyze.Device) (*procView, error) {
+	pv := &procView{Axis: processAxisName(set, d)}
+	for i := range set.Series {
+		p := &set.Series[i]
+		if len(pv.Rows) == maxProcessRows {
+			pv.Omitted = len(set.Series) - i
+			break
+		}
+		row := procRow{Process: processLabel(p), Readings: Count(int64(len(p.Used))), Peak: Bytes(p.Peak), LastUsed: Bytes(p.Last), Trend: "too few readings"}
+		if d == nil {
+			row.GPU = otherGPULabel(p)
+		}
+		if n := len(p.Times); n > 0 {
+			row.First, row.Last = Timestamp(p.Times[0]), Timestamp(p.Times[n-1])
+		}
+		if p.Trend != nil {
+			row.Trend = trendText(p.Trend)
+			row.Growing = p.Trend.Verdict == analyze.VerdictGrowing
+		}
+		pv.Rows = append(pv.Rows, row)
+	}
+	c, err := processChart(id, pv.Axis, set, d == nil)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
+		pv.Chart = c
+	}
+	return pv, nil
+}
+
+// processAxisName is the x axis title of a process chart.
+func processAxisName(set *analyze.ProcessSet, d *analyze.Device) string {
+	switch {
+	case set.OnDeviceAxis && d != nil:
+		return deviceAxisName(d)
+	case set.Axis == analyze.AxisHours:
+		return "hours since first process reading"
+	}
+	return axisName(analyze.AxisReading)
+}
+
+// buildStats describes a device's memory_stats readings.
+func buildStats(d *analyze.Device, m *analyze.MemoryStatsSeries, lx float64) *statsView {
+	sv := &statsView{}
+	alloc := memStatsMax(m, func(r ingest.MemoryStatsSample) int64 { return r.Allocated })
+	res := memStatsMax(m, func(r ingest.MemoryStatsSample) int64 { return r.Reserved })
+	parts := []string{fmt.Sprintf("%s readings from %s, ordered by %s", Count(int64(len(m.Readings))), strings.Join(m.Sources, ", "), m.Order)}
+	if alloc >= 0 {
+		parts = append(parts, "peak allocated "+Bytes(alloc))
+	}
+	if res >= 0 {
+		parts = append(parts, "peak reserved "+Bytes(res))
+	}
+	if v := memStatsLast(m, func(r ingest.MemoryStatsSample) int64 { return r.NumOOMs }); v >= 0 {
+		parts = append(parts, fmt.Sprintf("num_ooms %d at the last reading", v))
+	}
+	sv.Summary = strings.Join(parts, "; ") + "."
+	if len(d.Points) > 0 {
+		for i := range m.Trends {
+			t := &m.Trends[i]
+			sv.Trends = append(sv.Trends, trendRow{
+				Metric: t.Metric + " (memory_stats)", Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
+				Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: t.Reason,
+			})
+		}
+	}
+	for _, o := range m.OOMs {
+		sv.OOMs = append(sv.OOMs, statsOOMText(m, o))
+	}
+	if m.Retries != nil {
+		sv.Retries = m.Retries.Reason + "."
+	}
+	return sv
 }

@@ -42,9 +42,27 @@ func Markdown(f *analyze.Findings, opt Options) []byte {
 			if proj == "" {
 				proj = "n/a"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s of %s free |\n",
-				mdEscape(DeviceLabel(d.DeviceKey)), Bytes(fg.peakAllocated), Bytes(fg.peakReserved), used, capa,
-				mdEscape(trendText(fg.trend)), mdEscape(proj), Percent(fg.lastExternal), Bytes(fg.lastInactive))
+			alloc, res, frag := Bytes(fg.peakAllocated), Bytes(fg.peakReserved), fmt.Sprintf("%s of %s free", Percent(fg.lastExternal), Bytes(fg.lastInactive))
+			if len(d.Points) == 0 {
+				frag = "n/a (no snapshots)"
+				if d.MemoryStats == nil {
+					alloc, res = "n/a", "n/a"
+				}
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				mdEscape(DeviceLabel(d.DeviceKey)), alloc, res, used, capa,
+				mdEscape(trendText(fg.trend)), mdEscape(proj), frag)
+		}
+		b.WriteString("\n")
+	}
+
+	if procs := growingProcesses(f); len(procs) > 0 {
+		b.WriteString("## Processes whose GPU memory grows\n\n")
+		for _, r := range procs {
+			t := r.p.Trend
+			fmt.Fprintf(&b, "- %s on %s: %s, %s; peak %s, last %s (%d readings, nvidia-smi)\n",
+				mdCode(processLabel(r.p)), mdEscape(r.where()), mdEscape(RateCI(t.Slope, t.Lo, t.Hi, t.Per)), mdEscape(PValue(t.PValue)),
+				Bytes(r.p.Peak), Bytes(r.p.Last), len(r.p.Used))
 		}
 		b.WriteString("\n")
 	}
@@ -73,12 +91,25 @@ func Markdown(f *analyze.Findings, opt Options) []byte {
 		b.WriteString("\n")
 	}
 
-	if len(f.OOMs) > 0 {
+	statsOOMs := 0
+	for _, d := range f.Devices {
+		if d.MemoryStats != nil {
+			statsOOMs += len(d.MemoryStats.OOMs)
+		}
+	}
+	if len(f.OOMs) > 0 || statsOOMs > 0 {
 		b.WriteString("## Out of memory\n\n")
 		for _, o := range f.OOMs {
 			fmt.Fprintf(&b, "- %s, %s: %s (request %s; reserved %s, allocated %s, cached free %s, largest free block %s)\n",
 				mdCode(o.Path), mdEscape(DeviceLabel(analyze.DeviceKey{Rank: o.Rank, Device: o.Device})), mdEscape(o.Explanation),
 				Bytes(o.Requested), Bytes(o.Reserved), Bytes(o.Allocated), Bytes(o.CachedFree), Bytes(o.LargestFree))
+		}
+		for _, d := range f.Devices {
+			if m := d.MemoryStats; m != nil {
+				for _, o := range m.OOMs {
+					fmt.Fprintf(&b, "- %s (torch.cuda.memory\\_stats): %s\n", mdEscape(DeviceLabel(d.DeviceKey)), mdEscape(statsOOMText(m, o)))
+				}
+			}
 		}
 		b.WriteString("\n")
 	}
@@ -122,6 +153,9 @@ func nextSteps(f *analyze.Findings) []string {
 		out = append(out, fmt.Sprintf("Look at %s in %s: tensors allocated there stay alive across steps. Check for tensors kept in lists, dicts, caches or closures, and for losses or outputs accumulated without `.item()` or `.detach()`.",
 			mdCode(s.Site), mdCode(s.Function)))
 	}
+	if f.Verdict.Leak && len(topSuspects(f)) == 0 && statsLeak(f) {
+		out = append(out, "The leak was seen in `torch.cuda.memory_stats()` readings only, which cannot say where: record snapshots to find the site. Call `torch.cuda.memory._record_memory_history(max_entries=100000)` before training and `torch.cuda.memory._dump_snapshot(f\"snapshot_step_{step}.pickle\")` every few hundred steps, then run gpureport on the folder again.")
+	}
 	if f.Verdict.OutsideAllocatorLeak {
 		out = append(out, "Memory outside the PyTorch caching allocator grows (NCCL buffers, cuBLAS/cuDNN workspaces, other processes, `cudaMalloc` from extensions): compare per-process usage in nvidia-smi and the non-PyTorch series in the report.")
 	}
@@ -129,6 +163,17 @@ func nextSteps(f *analyze.Findings) []string {
 		out = append(out, "Fragmentation: try `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`, which lets segments grow instead of leaving unusable holes.")
 	}
 	return out
+}
+
+// statsLeak reports whether a device without snapshots has a growing
+// allocated trend fitted on memory_stats readings.
+func statsLeak(f *analyze.Findings) bool {
+	for _, d := range f.Devices {
+		if t := trendOf(d, analyze.MetricAllocated); len(d.Points) == 0 && t != nil && t.Source == analyze.SourceMemoryStats && t.Verdict == analyze.VerdictGrowing {
+			return true
+		}
+	}
+	return false
 }
 
 // mdEscape escapes text for Markdown (GitHub flavour): Markdown

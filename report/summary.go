@@ -28,6 +28,9 @@ type Summary struct {
 	Verdict     SummaryVerdict  `json:"verdict"`
 	OOMs        []SummaryOOM    `json:"ooms"`
 	Notes       []string        `json:"notes"`
+	// OtherProcesses are the processes of the GPU logs on no device of
+	// devices (GPU unknown, or a GPU no series covers); absent when none.
+	OtherProcesses []SummaryProcess `json:"other_processes,omitempty"`
 }
 
 // SummaryInputs is summary.json's inputs.
@@ -46,6 +49,17 @@ type SummaryLog struct {
 	Samples      int `json:"samples"`
 	GPUs         int `json:"gpus"`
 	SkippedLines int `json:"skipped_lines"`
+	// SkipCounts splits skipped_lines by kind of problem; Notes are the
+	// reader's caveats about the file. Both absent when empty.
+	SkipCounts []SummarySkipCount `json:"skip_counts,omitempty"`
+	Notes      []string           `json:"notes,omitempty"`
+}
+
+// SummarySkipCount is how many lines of a log were skipped for one kind
+// of problem.
+type SummarySkipCount struct {
+	Kind  string `json:"kind"`
+	Lines int    `json:"lines"`
 }
 
 // SummarySkipped is one unusable input in inputs.skipped.
@@ -70,6 +84,65 @@ type SummaryDevice struct {
 	Fragmented    bool    `json:"fragmented"`
 	StackCoverage float64 `json:"stack_coverage"`
 	Verdict       string  `json:"verdict"`
+	// MemoryStats summarises the device's torch.cuda.memory_stats()
+	// readings; absent when it has none.
+	MemoryStats *SummaryMemoryStats `json:"memory_stats,omitempty"`
+}
+
+// SummaryMemoryStats is a device's torch.cuda.memory_stats() readings.
+// Primary is true when the device has no snapshots, so that its trend and
+// trends come from these readings. Byte fields are null when no reading
+// has them; num_alloc_retries and num_ooms are the last readings'.
+type SummaryMemoryStats struct {
+	Samples                int               `json:"samples"`
+	Sources                []string          `json:"sources"`
+	Order                  string            `json:"order"`
+	Primary                bool              `json:"primary"`
+	AllocatedMaxBytes      *int64            `json:"allocated_max_bytes"`
+	AllocatedLastBytes     *int64            `json:"allocated_last_bytes"`
+	ReservedMaxBytes       *int64            `json:"reserved_max_bytes"`
+	ReservedLastBytes      *int64            `json:"reserved_last_bytes"`
+	ActiveMaxBytes         *int64            `json:"active_max_bytes"`
+	InactiveSplitMaxBytes  *int64            `json:"inactive_split_max_bytes"`
+	InactiveSplitLastBytes *int64            `json:"inactive_split_last_bytes"`
+	NumAllocRetries        *int64            `json:"num_alloc_retries"`
+	NumOOMs                *int64            `json:"num_ooms"`
+	AllocRetriesGrowing    bool              `json:"alloc_retries_growing"`
+	AllocRetries           string            `json:"alloc_retries,omitempty"`
+	Trends                 []SummaryTrend    `json:"trends"`
+	OOMs                   []SummaryStatsOOM `json:"ooms"`
+}
+
+// SummaryStatsOOM is a rise of num_ooms between two memory_stats
+// readings: num_ooms_after − num_ooms_before OOMs happened between the
+// previous reading and this one.
+type SummaryStatsOOM struct {
+	Step           *int64  `json:"step"`
+	Time           *string `json:"time"`
+	PreviousStep   *int64  `json:"previous_step"`
+	PreviousTime   *string `json:"previous_time"`
+	NumOOMsBefore  int64   `json:"num_ooms_before"`
+	NumOOMsAfter   int64   `json:"num_ooms_after"`
+	AllocatedBytes *int64  `json:"allocated_bytes"`
+	ReservedBytes  *int64  `json:"reserved_bytes"`
+}
+
+// SummaryProcess is one process's GPU memory from the per-process
+// readings of the GPU logs. GPU is the nvidia-smi index (null when the
+// logs do not identify it); pid is 0 when not logged; trend is null with
+// too few readings for a verdict.
+type SummaryProcess struct {
+	PID           int           `json:"pid"`
+	Name          string        `json:"name"`
+	GPU           *int          `json:"gpu"`
+	Samples       int           `json:"samples"`
+	UsedMaxBytes  int64         `json:"used_max_bytes"`
+	UsedLastBytes int64         `json:"used_last_bytes"`
+	FirstTime     *string       `json:"first_time"`
+	LastTime      *string       `json:"last_time"`
+	Growing       bool          `json:"growing"`
+	Trend         *SummaryTrend `json:"trend"`
+	Sources       []string      `json:"sources"`
 }
 
 // SummarySnapshot is one snapshot of a device series.
@@ -109,21 +182,31 @@ type SummaryGPUSamples struct {
 	Samples            int   `json:"samples"`
 	MemoryUsedMaxBytes int64 `json:"memory_used_max_bytes"`
 	MemoryTotalBytes   int64 `json:"memory_total_bytes"`
+	// Processes are the per-process readings on this GPU, the largest
+	// peak first; absent when the logs have none. (A device with process
+	// readings but no GPU readings has gpu_samples with samples 0.)
+	Processes []SummaryProcess `json:"processes,omitempty"`
 }
 
 // SummaryTrend is a fitted trend. Slopes are bytes per step or per hour
 // (the other one is null); CI95 is the slope's 95% interval.
 type SummaryTrend struct {
-	Metric            string     `json:"metric"`
-	SlopeBytesPerStep *float64   `json:"slope_bytes_per_step"`
-	SlopeBytesPerHour *float64   `json:"slope_bytes_per_hour"`
-	CI95              []*float64 `json:"ci95"`
-	PValue            *float64   `json:"p_value"`
-	Verdict           string     `json:"verdict"`
-	Method            string     `json:"method,omitempty"`
-	Points            int        `json:"points"`
-	Pattern           string     `json:"pattern,omitempty"`
-	Reason            string     `json:"reason,omitempty"`
+	Metric            string   `json:"metric"`
+	SlopeBytesPerStep *float64 `json:"slope_bytes_per_step"`
+	SlopeBytesPerHour *float64 `json:"slope_bytes_per_hour"`
+	// SlopeBytesPerReading is set instead of both for readings with
+	// neither steps nor times (slope per position in the log).
+	SlopeBytesPerReading *float64 `json:"slope_bytes_per_reading,omitempty"`
+	// Source is "memory_stats" for a trend fitted on torch.cuda.memory_stats()
+	// readings; absent for snapshots and GPU logs.
+	Source  string     `json:"source,omitempty"`
+	CI95    []*float64 `json:"ci95"`
+	PValue  *float64   `json:"p_value"`
+	Verdict string     `json:"verdict"`
+	Method  string     `json:"method,omitempty"`
+	Points  int        `json:"points"`
+	Pattern string     `json:"pattern,omitempty"`
+	Reason  string     `json:"reason,omitempty"`
 	// Projection fields: where the fit reaches capacity.
 	CapacityAt          *float64 `json:"capacity_at,omitempty"`
 	RemainingToCapacity *float64 `json:"remaining_to_capacity,omitempty"`
@@ -192,9 +275,17 @@ func BuildSummary(f *analyze.Findings, opt Options) *Summary {
 		Notes:   append([]string{}, f.Notes...),
 	}
 	for _, l := range f.Inputs.Logs {
-		s.Inputs.GPULogs = append(s.Inputs.GPULogs, SummaryLog{
+		sl := SummaryLog{
 			Path: l.Path, Format: string(l.Format), Samples: l.Samples, GPUs: l.GPUs, SkippedLines: l.SkippedLines,
-		})
+			Notes: l.Notes,
+		}
+		for _, c := range l.SkipCounts {
+			sl.SkipCounts = append(sl.SkipCounts, SummarySkipCount{Kind: c.Kind, Lines: c.Lines})
+		}
+		s.Inputs.GPULogs = append(s.Inputs.GPULogs, sl)
+	}
+	if op := f.OtherProcesses; op != nil {
+		s.OtherProcesses = summaryProcesses(op)
 	}
 	for _, sk := range f.Inputs.Skipped {
 		s.Inputs.Skipped = append(s.Inputs.Skipped, SummarySkipped{Path: sk.Path, Reason: sk.Reason})
@@ -262,6 +353,15 @@ func summaryDevice(d *analyze.Device) SummaryDevice {
 	if g := d.GPU; g != nil {
 		sd.GPUSamples = &SummaryGPUSamples{Samples: len(g.Used), MemoryUsedMaxBytes: g.MaxUsed, MemoryTotalBytes: g.Total}
 	}
+	if d.Processes != nil {
+		if sd.GPUSamples == nil {
+			sd.GPUSamples = &SummaryGPUSamples{}
+		}
+		sd.GPUSamples.Processes = summaryProcesses(d.Processes)
+	}
+	if d.MemoryStats != nil {
+		sd.MemoryStats = summaryMemoryStats(d)
+	}
 	sd.Trend = SummaryTrend{Metric: "allocated_bytes", CI95: []*float64{}, Verdict: d.Verdict}
 	for i := range d.Trends {
 		st := summaryTrend(&d.Trends[i])
@@ -278,11 +378,15 @@ func summaryDevice(d *analyze.Device) SummaryDevice {
 
 func summaryTrend(t *analyze.Trend) SummaryTrend {
 	st := SummaryTrend{Metric: t.Metric, CI95: ci(*t), PValue: num(t.PValue), Verdict: t.Verdict, Method: t.Method, Points: t.N, Pattern: t.Pattern, Reason: t.Reason}
-	if t.Per == "hour" {
+	switch t.Per {
+	case "hour":
 		st.SlopeBytesPerHour = num(t.Slope)
-	} else {
+	case "reading":
+		st.SlopeBytesPerReading = num(t.Slope)
+	default:
 		st.SlopeBytesPerStep = num(t.Slope)
 	}
+	st.Source = t.Source
 	if p := t.Projection; p != nil {
 		st.CapacityAt = num(p.X)
 		st.RemainingToCapacity = num(p.Remaining)
@@ -291,6 +395,76 @@ func summaryTrend(t *analyze.Trend) SummaryTrend {
 		}
 	}
 	return st
+}
+
+// summaryProcesses lists a process set for summary.json.
+func summaryProcesses(set *analyze.ProcessSet) []SummaryProcess {
+	out := []SummaryProcess{}
+	for i := range set.Series {
+		p := &set.Series[i]
+		sp := SummaryProcess{
+			PID: p.PID, Name: p.Name, Samples: len(p.Used), UsedMaxBytes: p.Peak, UsedLastBytes: p.Last,
+			Sources: append([]string{}, p.Sources...),
+		}
+		if p.GPU >= 0 {
+			g := p.GPU
+			sp.GPU = &g
+		}
+		if n := len(p.Times); n > 0 {
+			sp.FirstTime, sp.LastTime = timePtr(p.Times[0]), timePtr(p.Times[n-1])
+		}
+		if p.Trend != nil {
+			st := summaryTrend(p.Trend)
+			sp.Trend = &st
+			sp.Growing = p.Trend.Verdict == analyze.VerdictGrowing
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// summaryMemoryStats summarises a device's memory_stats readings.
+func summaryMemoryStats(d *analyze.Device) *SummaryMemoryStats {
+	m := d.MemoryStats
+	known := func(v int64) *int64 {
+		if v < 0 {
+			return nil
+		}
+		return &v
+	}
+	alloc := func(r ingest.MemoryStatsSample) int64 { return r.Allocated }
+	res := func(r ingest.MemoryStatsSample) int64 { return r.Reserved }
+	split := func(r ingest.MemoryStatsSample) int64 { return r.InactiveSplit }
+	sm := &SummaryMemoryStats{
+		Samples: len(m.Readings), Sources: append([]string{}, m.Sources...), Order: m.Order, Primary: len(d.Points) == 0,
+		AllocatedMaxBytes: known(memStatsMax(m, alloc)), AllocatedLastBytes: known(memStatsLast(m, alloc)),
+		ReservedMaxBytes: known(memStatsMax(m, res)), ReservedLastBytes: known(memStatsLast(m, res)),
+		ActiveMaxBytes:        known(memStatsMax(m, func(r ingest.MemoryStatsSample) int64 { return r.Active })),
+		InactiveSplitMaxBytes: known(memStatsMax(m, split)), InactiveSplitLastBytes: known(memStatsLast(m, split)),
+		NumAllocRetries: known(memStatsLast(m, func(r ingest.MemoryStatsSample) int64 { return r.NumAllocRetries })),
+		NumOOMs:         known(memStatsLast(m, func(r ingest.MemoryStatsSample) int64 { return r.NumOOMs })),
+		Trends:          []SummaryTrend{}, OOMs: []SummaryStatsOOM{},
+	}
+	if r := m.Retries; r != nil {
+		sm.AllocRetriesGrowing, sm.AllocRetries = r.Growing, r.Reason
+	}
+	for i := range m.Trends {
+		sm.Trends = append(sm.Trends, summaryTrend(&m.Trends[i]))
+	}
+	step := func(r ingest.MemoryStatsSample) *int64 {
+		if r.Step == ingest.NoStep {
+			return nil
+		}
+		return &r.Step
+	}
+	for _, o := range m.OOMs {
+		r, p := m.Readings[o.Index], m.Readings[o.Prev]
+		sm.OOMs = append(sm.OOMs, SummaryStatsOOM{
+			Step: step(r), Time: timePtr(r.Time), PreviousStep: step(p), PreviousTime: timePtr(p.Time),
+			NumOOMsBefore: o.Before, NumOOMsAfter: o.After, AllocatedBytes: known(r.Allocated), ReservedBytes: known(r.Reserved),
+		})
+	}
+	return sm
 }
 
 // lookupSuspect resolves a SuspectRef; nil when it points nowhere.

@@ -17,10 +17,14 @@ const maxTextDevices = 8
 // maxTextSuspects bounds the suspects listed on stdout.
 const maxTextSuspects = 3
 
+// maxTextProcesses bounds the growing processes listed on stdout.
+const maxTextProcesses = 3
+
 // Text writes the short stdout summary of a report: inputs found, per
 // device peak reserved and allocated, the trend slope with its 95%
-// interval, and the verdict. It fits one screen: at most maxTextDevices
-// devices and maxTextSuspects suspects are listed.
+// interval, processes whose memory grows, and the verdict. It fits one
+// screen: at most maxTextDevices devices, maxTextProcesses processes and
+// maxTextSuspects suspects are listed.
 func Text(w io.Writer, f *analyze.Findings) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s: %s\n", cleanText(f.Run), inputsText(f))
@@ -32,11 +36,19 @@ func Text(w io.Writer, f *analyze.Findings) error {
 		fg := deviceFigures(d)
 		var line string
 		metric, trend := "allocated", fg.trend
-		if len(d.Points) == 0 {
+		switch {
+		case len(d.Points) == 0 && d.MemoryStats != nil:
+			// torch.cuda.memory_stats() lines stand in for snapshots.
+			line = fmt.Sprintf("  %-16s no snapshots; memory_stats peak reserved %s, allocated %s", deviceLabelASCII(d.DeviceKey), Bytes(fg.peakReserved), Bytes(fg.peakAllocated))
+			if fg.peakUsed > 0 {
+				line += ", nvidia-smi used " + Bytes(fg.peakUsed)
+			}
+			metric = "allocated (memory_stats)"
+		case len(d.Points) == 0:
 			// A GPU log without snapshots: the driver's view is all there is.
 			line = fmt.Sprintf("  %-16s no snapshots; nvidia-smi used peak %s", deviceLabelASCII(d.DeviceKey), Bytes(fg.peakUsed))
 			metric, trend = "nvidia-smi used", trendOf(d, "gpu_used_bytes")
-		} else {
+		default:
 			line = fmt.Sprintf("  %-16s peak reserved %s, allocated %s", deviceLabelASCII(d.DeviceKey), Bytes(fg.peakReserved), Bytes(fg.peakAllocated))
 			if fg.peakUsed > 0 {
 				line += ", nvidia-smi used " + Bytes(fg.peakUsed)
@@ -50,6 +62,16 @@ func Text(w io.Writer, f *analyze.Findings) error {
 		if p := projectionText(trend, lastX(d)); p != "" {
 			fmt.Fprintf(bw, "  %-16s %s\n", "", p)
 		}
+	}
+	procs := growingProcesses(f)
+	for i, r := range procs {
+		if i == maxTextProcesses {
+			fmt.Fprintf(bw, "  ... and %d more growing processes (see the report)\n", len(procs)-i)
+			break
+		}
+		t := r.p.Trend
+		fmt.Fprintf(bw, "  process %s on %s grows: %s, %s; peak %s\n", cleanText(processLabel(r.p)), r.where(),
+			RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue(t.PValue), Bytes(r.p.Peak))
 	}
 	sev := severity(f.Verdict)
 	fmt.Fprintf(bw, "verdict: %s: %s\n", strings.ToUpper(sev), cleanText(headline(f)))

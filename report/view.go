@@ -73,6 +73,10 @@ func deviceFigures(d *analyze.Device) figures {
 		fg.peakAllocated = max(fg.peakAllocated, p.Usage.Allocated)
 		fg.peakReserved = max(fg.peakReserved, p.Usage.Reserved)
 	}
+	if len(d.Points) == 0 && d.MemoryStats != nil {
+		a, r := d.MemoryStats.Peaks()
+		fg.peakAllocated, fg.peakReserved = max(a, 0), max(r, 0)
+	}
 	if d.GPU != nil {
 		fg.peakUsed = d.GPU.MaxUsed
 	}
@@ -165,10 +169,16 @@ func projectionText(t *analyze.Trend, lastX float64) string {
 	return s
 }
 
-// lastX is the x of a device's last point (0 without points).
+// lastX is the x of a device's last point, or of its last placed
+// memory_stats reading without points (0 without either).
 func lastX(d *analyze.Device) float64 {
 	if n := len(d.Points); n > 0 {
 		return d.Points[n-1].X
+	}
+	if d.MemoryStats != nil {
+		if _, x1, ok := finiteRange(d.MemoryStats.X); ok {
+			return x1
+		}
 	}
 	return 0
 }
@@ -222,4 +232,112 @@ func cleanText(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// processLabel names a process: "python (pid 4242)"; "(no name)" and
+// "pid not logged" stand in for what the log lacks.
+func processLabel(p *analyze.ProcessSeries) string {
+	name := p.Name
+	if name == "" {
+		name = "(no name)"
+	}
+	if p.PID == 0 {
+		return name + " (pid not logged)"
+	}
+	return fmt.Sprintf("%s (pid %d)", name, p.PID)
+}
+
+// otherGPULabel says where a process of Findings.OtherProcesses runs.
+func otherGPULabel(p *analyze.ProcessSeries) string {
+	if p.GPU < 0 {
+		return "unknown GPU"
+	}
+	return fmt.Sprintf("GPU %d (no series)", p.GPU)
+}
+
+// procRef is a process and the device it was found on (nil for
+// Findings.OtherProcesses).
+type procRef struct {
+	dev *analyze.Device
+	p   *analyze.ProcessSeries
+}
+
+// where names a process's device for a sentence: "cuda:0", "unknown GPU".
+func (r procRef) where() string {
+	if r.dev == nil {
+		return otherGPULabel(r.p)
+	}
+	return deviceLabelASCII(r.dev.DeviceKey)
+}
+
+// growingProcesses lists the processes whose used memory grows, device by
+// device (the largest peak first), then the other processes.
+func growingProcesses(f *analyze.Findings) []procRef {
+	var out []procRef
+	add := func(d *analyze.Device, set *analyze.ProcessSet) {
+		if set == nil {
+			return
+		}
+		for i := range set.Series {
+			if t := set.Series[i].Trend; t != nil && t.Verdict == analyze.VerdictGrowing {
+				out = append(out, procRef{d, &set.Series[i]})
+			}
+		}
+	}
+	for _, d := range f.Devices {
+		add(d, d.Processes)
+	}
+	add(nil, f.OtherProcesses)
+	return out
+}
+
+// memStatsLast returns the last known value of a memory_stats field,
+// ingest.Unknown when no reading has it.
+func memStatsLast(m *analyze.MemoryStatsSeries, get func(ingest.MemoryStatsSample) int64) int64 {
+	for i := len(m.Readings) - 1; i >= 0; i-- {
+		if v := get(m.Readings[i]); v >= 0 {
+			return v
+		}
+	}
+	return ingest.Unknown
+}
+
+// memStatsMax returns the largest known value of a memory_stats field,
+// ingest.Unknown when no reading has it.
+func memStatsMax(m *analyze.MemoryStatsSeries, get func(ingest.MemoryStatsSample) int64) int64 {
+	v := ingest.Unknown
+	for _, r := range m.Readings {
+		v = max(v, get(r))
+	}
+	return v
+}
+
+// readingText names a memory_stats reading: "step 700", a timestamp, or
+// "reading 12".
+func readingText(r ingest.MemoryStatsSample, i int) string {
+	switch {
+	case r.Step != ingest.NoStep:
+		return "step " + Count(r.Step)
+	case !r.Time.IsZero():
+		return Timestamp(r.Time)
+	}
+	return fmt.Sprintf("reading %d", i)
+}
+
+// statsOOMText describes a rise of num_ooms: "num_ooms 0 → 1 between step
+// 690 and step 700 (allocated 4.68 GiB, reserved 5.68 GiB)".
+func statsOOMText(m *analyze.MemoryStatsSeries, o analyze.MemoryStatsOOM) string {
+	r, p := m.Readings[o.Index], m.Readings[o.Prev]
+	s := fmt.Sprintf("num_ooms %d → %d between %s and %s", o.Before, o.After, readingText(p, o.Prev), readingText(r, o.Index))
+	var at []string
+	if r.Allocated >= 0 {
+		at = append(at, "allocated "+Bytes(r.Allocated))
+	}
+	if r.Reserved >= 0 {
+		at = append(at, "reserved "+Bytes(r.Reserved))
+	}
+	if len(at) > 0 {
+		s += " (" + strings.Join(at, ", ") + ")"
+	}
+	return s
 }

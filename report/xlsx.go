@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,7 +13,8 @@ import (
 )
 
 // Sheet names of report.xlsx, in order.
-var xlsxSheets = []string{"Summary", "Snapshots", "Trend", "Suspects", "Groups", "Fragmentation", "GPU samples", "Inputs"}
+var xlsxSheets = []string{"Summary", "Snapshots", "Trend", "Suspects", "Groups", "Fragmentation", "GPU samples",
+	"Memory stats", "Processes", "Process samples", "Inputs"}
 
 // maxXLSXRows is the most data rows a sheet gets (Excel's limit is
 // 1,048,576 rows including the header).
@@ -74,10 +76,12 @@ type xlsxWriter struct {
 }
 
 // XLSX renders report.xlsx: sheets Summary, Snapshots, Trend, Suspects,
-// Fragmentation, GPU samples and Inputs, each a filterable table with a
-// frozen header; byte columns are numbers in GiB or MiB with a unit format
-// (raw byte counts follow on the Snapshots sheet), and the Trend sheet has
-// a native line chart of each device's timeline.
+// Groups, Fragmentation, GPU samples, Memory stats (torch.cuda.memory_stats
+// readings), Processes (one row per process), Process samples (their
+// readings) and Inputs, each a filterable table with a frozen header (a
+// sheet without rows keeps its header only); byte columns are numbers in
+// GiB or MiB with a unit format (raw byte counts follow), and the Trend
+// sheet has a native line chart of each device's timeline.
 func XLSX(fd *analyze.Findings, opt Options) ([]byte, error) {
 	f := excelize.NewFile()
 	defer f.Close()
@@ -94,7 +98,8 @@ func XLSX(fd *analyze.Findings, opt Options) ([]byte, error) {
 			return nil, err
 		}
 	}
-	steps := []func(*analyze.Findings) error{w.summary, w.snapshots, w.trend, w.suspects, w.groups, w.fragmentation, w.gpuSamples, w.inputs}
+	steps := []func(*analyze.Findings) error{w.summary, w.snapshots, w.trend, w.suspects, w.groups, w.fragmentation, w.gpuSamples,
+		w.memoryStats, w.processes, w.processSamples, w.inputs}
 	for _, st := range steps {
 		if err := st(fd); err != nil {
 			return nil, fmt.Errorf("render %s: %w", XLSXFile, err)
@@ -237,6 +242,7 @@ func rankCell(r int) any {
 
 func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 	cols := []xcol{{"Field", 28, ""}, {"Value", 90, ""}}
+	limit := processRowLimit(countProcesses(fd))
 	_, err := w.table("Summary", "tSummary", cols, func(emit func([]any) error) error {
 		kv := [][2]string{
 			{"Run", fd.Run},
@@ -274,12 +280,28 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 		for _, n := range fd.Notes {
 			kv = append(kv, [2]string{"Note", n})
 		}
+		for _, r := range growingProcesses(fd) {
+			t := r.p.Trend
+			kv = append(kv, [2]string{"Growing process", fmt.Sprintf("%s on %s: %s, %s; peak %s",
+				processLabel(r.p), r.where(), RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue(t.PValue), Bytes(r.p.Peak))})
+		}
 		for _, d := range fd.Devices {
 			if d.GPU != nil && len(d.GPU.Used) > maxXLSXGPURows {
 				kv = append(kv, [2]string{"Note", fmt.Sprintf("%s: %s GPU readings thinned to %s on the GPU samples sheet (LTTB, peaks kept)",
 					deviceLabelASCII(d.DeviceKey), Count(int64(len(d.GPU.Used))), Count(maxXLSXGPURows))})
 			}
+			if m := d.MemoryStats; m != nil && len(m.Readings) > maxXLSXGPURows {
+				kv = append(kv, [2]string{"Note", fmt.Sprintf("%s: %s memory_stats readings thinned to %s on the Memory stats sheet (LTTB on allocated, peaks kept)",
+					deviceLabelASCII(d.DeviceKey), Count(int64(len(m.Readings))), Count(maxXLSXGPURows))})
+			}
 		}
+		_ = eachProcess(fd, func(d *analyze.Device, _ *analyze.ProcessSet, p *analyze.ProcessSeries) error {
+			if len(p.Used) > limit {
+				kv = append(kv, [2]string{"Note", fmt.Sprintf("%s: %s readings of process %s thinned to %s on the Process samples sheet (LTTB, peaks kept)",
+					processDevice(d), Count(int64(len(p.Used))), processLabel(p), Count(int64(limit)))})
+			}
+			return nil
+		})
 		for _, r := range kv {
 			if err := emit([]any{r[0], r[1]}); err != nil {
 				return err
@@ -334,13 +356,19 @@ func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 		{"Slope", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"p-value", 10, fmtP},
 		{"Method", 10, ""}, {"Verdict", 16, ""}, {"Fit from #", 9, fmtBytes},
 		{"Capacity", 12, fmtGiB}, {"Reaches capacity at", 16, fmtNum}, {"Remaining", 14, fmtNum}, {"Hours left", 12, fmtNum}, {"Projection", 60, ""},
+		{"Source", 14, ""},
 	}
 	n, err := w.table("Trend", "tTrend", cols, func(emit func([]any) error) error {
 		for _, d := range fd.Devices {
-			for i := range d.Trends {
-				t := &d.Trends[i]
+			trends := d.Trends
+			if m := d.MemoryStats; m != nil && len(d.Points) > 0 {
+				// Beside the snapshot trends, for comparison.
+				trends = append(slices.Clone(trends), m.Trends...)
+			}
+			for i := range trends {
+				t := &trends[i]
 				row := []any{deviceLabelASCII(d.DeviceKey), t.Metric, t.Per, t.N, mib(t.Slope), mib(t.Lo), mib(t.Hi), opt64(t.PValue),
-					t.Method, t.Verdict, t.FitFrom + 1, nil, nil, nil, nil, projectionText(t, lastX(d))}
+					t.Method, t.Verdict, t.FitFrom + 1, nil, nil, nil, nil, projectionText(t, lastX(d)), trendSource(t)}
 				if p := t.Projection; p != nil {
 					row[11], row[12], row[13] = toGiB(p.Capacity), opt64(p.X), opt64(p.Remaining)
 					if p.Hours > 0 {
@@ -550,6 +578,217 @@ func (w *xlsxWriter) gpuSamples(fd *analyze.Findings) error {
 	return err
 }
 
+// trendSource names what a trend was fitted on, for the Trend sheet.
+func trendSource(t *analyze.Trend) string {
+	switch {
+	case t.Source != "":
+		return t.Source
+	case t.Metric == analyze.MetricGPUUsed:
+		return "GPU logs"
+	case t.Metric == analyze.MetricNonPyTorch:
+		return "snapshots + GPU logs"
+	}
+	return "snapshots"
+}
+
+// memStatsRows returns the indexes of m's readings to write: all of them,
+// or maxXLSXGPURows chosen by LTTB on allocated bytes.
+func memStatsRows(m *analyze.MemoryStatsSeries) []int {
+	n := len(m.Readings)
+	if n <= maxXLSXGPURows {
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx
+	}
+	xs := make([]float64, n)
+	ys := make([]float64, n)
+	for i, r := range m.Readings {
+		xs[i], ys[i] = float64(i), float64(max(r.Allocated, 0))
+	}
+	return LTTB(xs, ys, maxXLSXGPURows)
+}
+
+// bytesCell is a byte count as a cell, empty when unknown.
+func bytesCell(b int64, conv func(int64) float64) any {
+	if b < 0 {
+		return nil
+	}
+	if conv != nil {
+		return conv(b)
+	}
+	return b
+}
+
+// memoryStats lists the torch.cuda.memory_stats readings of every device.
+func (w *xlsxWriter) memoryStats(fd *analyze.Findings) error {
+	cols := []xcol{
+		{"Device", 18, ""}, {"Rank", 6, ""}, {"CUDA device", 8, ""}, {"#", 7, ""}, {"Step", 10, fmtBytes}, {"Time (UTC)", 20, fmtTime},
+		{"Axis", 8, ""}, {"X", 10, fmtNum},
+		{"Allocated", 13, fmtGiB}, {"Reserved", 13, fmtGiB}, {"Active", 13, fmtGiB}, {"Inactive split", 13, fmtMiB},
+		{"num_alloc_retries", 12, fmtBytes}, {"num_ooms", 10, fmtBytes},
+		{"allocated_bytes", 16, fmtBytes}, {"reserved_bytes", 16, fmtBytes}, {"active_bytes", 16, fmtBytes}, {"inactive_split_bytes", 16, fmtBytes},
+	}
+	toMiB := func(b int64) float64 { return mib(float64(b)) }
+	_, err := w.table("Memory stats", "tMemoryStats", cols, func(emit func([]any) error) error {
+		for _, d := range fd.Devices {
+			m := d.MemoryStats
+			if m == nil {
+				continue
+			}
+			for _, i := range memStatsRows(m) {
+				r := m.Readings[i]
+				var step, x any
+				if r.Step != ingest.NoStep {
+					step = r.Step
+				}
+				if i < len(m.X) {
+					x = opt64(m.X[i])
+				}
+				if err := emit([]any{deviceLabelASCII(d.DeviceKey), rankCell(d.Rank), d.Device, i + 1, step, xlsxTime(r.Time), string(d.Axis), x,
+					bytesCell(r.Allocated, toGiB), bytesCell(r.Reserved, toGiB), bytesCell(r.Active, toGiB), bytesCell(r.InactiveSplit, toMiB),
+					bytesCell(r.NumAllocRetries, nil), bytesCell(r.NumOOMs, nil),
+					bytesCell(r.Allocated, nil), bytesCell(r.Reserved, nil), bytesCell(r.Active, nil), bytesCell(r.InactiveSplit, nil),
+				}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+// eachProcess calls fn for every process of every device, then for the
+// processes of no device (d nil).
+func eachProcess(fd *analyze.Findings, fn func(d *analyze.Device, set *analyze.ProcessSet, p *analyze.ProcessSeries) error) error {
+	for _, d := range fd.Devices {
+		if d.Processes == nil {
+			continue
+		}
+		for i := range d.Processes.Series {
+			if err := fn(d, d.Processes, &d.Processes.Series[i]); err != nil {
+				return err
+			}
+		}
+	}
+	if op := fd.OtherProcesses; op != nil {
+		for i := range op.Series {
+			if err := fn(nil, op, &op.Series[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// processDevice is the Device column of a process row.
+func processDevice(d *analyze.Device) string {
+	if d == nil {
+		return "(no device)"
+	}
+	return deviceLabelASCII(d.DeviceKey)
+}
+
+// processes lists every process: peak, last and the trend of its used
+// memory.
+func (w *xlsxWriter) processes(fd *analyze.Findings) error {
+	cols := []xcol{
+		{"Device", 18, ""}, {"GPU", 6, ""}, {"PID", 9, ""}, {"Process", 30, ""}, {"Readings", 9, fmtBytes},
+		{"First (UTC)", 20, fmtTime}, {"Last (UTC)", 20, fmtTime}, {"Peak", 13, fmtMiB}, {"Last used", 13, fmtMiB},
+		{"Slope", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"Per", 8, ""}, {"p-value", 10, fmtP},
+		{"Verdict", 16, ""}, {"Pattern", 18, ""}, {"used_max_bytes", 16, fmtBytes}, {"used_last_bytes", 16, fmtBytes}, {"Logs", 40, ""},
+	}
+	_, err := w.table("Processes", "tProcesses", cols, func(emit func([]any) error) error {
+		return eachProcess(fd, func(d *analyze.Device, _ *analyze.ProcessSet, p *analyze.ProcessSeries) error {
+			var gpu, first, last any
+			if p.GPU >= 0 {
+				gpu = p.GPU
+			}
+			if n := len(p.Times); n > 0 {
+				first, last = xlsxTime(p.Times[0]), xlsxTime(p.Times[n-1])
+			}
+			row := []any{processDevice(d), gpu, p.PID, p.Name, len(p.Used), first, last, mib(float64(p.Peak)), mib(float64(p.Last)),
+				nil, nil, nil, nil, nil, "too few readings", nil, p.Peak, p.Last, strings.Join(p.Sources, ", ")}
+			if t := p.Trend; t != nil {
+				row[9], row[10], row[11], row[12], row[13], row[14], row[15] = mib(t.Slope), mib(t.Lo), mib(t.Hi), t.Per, opt64(t.PValue), t.Verdict, t.Pattern
+			}
+			return emit(row)
+		})
+	})
+	return err
+}
+
+// maxXLSXProcessRows bounds the Process samples sheet: each process gets
+// an equal share (at least a tenth of maxXLSXGPURows), thinned with LTTB.
+const maxXLSXProcessRows = 100_000
+
+// processRowLimit is how many readings each of n processes may write.
+func processRowLimit(n int) int {
+	return max(maxXLSXGPURows/10, maxXLSXProcessRows/max(n, 1))
+}
+
+// processRows returns the indexes of p's readings to write: all, or limit
+// chosen by LTTB over time (peaks kept).
+func processRows(p *analyze.ProcessSeries, limit int) []int {
+	n := len(p.Used)
+	if n <= limit {
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx
+	}
+	xs := make([]float64, n)
+	ys := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(i)
+		if !p.Times[i].IsZero() {
+			xs[i] = float64(p.Times[i].UnixMilli())
+		}
+		ys[i] = float64(p.Used[i])
+	}
+	return LTTB(xs, ys, limit)
+}
+
+// countProcesses is the number of processes the Process samples sheet
+// lists.
+func countProcesses(fd *analyze.Findings) int {
+	n := 0
+	_ = eachProcess(fd, func(*analyze.Device, *analyze.ProcessSet, *analyze.ProcessSeries) error { n++; return nil })
+	return n
+}
+
+// processSamples lists every process reading (at most processRowLimit
+// per process, thinned with LTTB).
+func (w *xlsxWriter) processSamples(fd *analyze.Findings) error {
+	limit := processRowLimit(countProcesses(fd))
+	cols := []xcol{
+		{"Device", 18, ""}, {"GPU", 6, ""}, {"PID", 9, ""}, {"Process", 30, ""}, {"Time (UTC)", 20, fmtTime},
+		{"Axis", 10, ""}, {"X", 10, fmtNum}, {"Used", 13, fmtMiB}, {"used_bytes", 16, fmtBytes},
+	}
+	_, err := w.table("Process samples", "tProcessSamples", cols, func(emit func([]any) error) error {
+		return eachProcess(fd, func(d *analyze.Device, set *analyze.ProcessSet, p *analyze.ProcessSeries) error {
+			var gpu any
+			if p.GPU >= 0 {
+				gpu = p.GPU
+			}
+			for _, i := range processRows(p, limit) {
+				var x any
+				if i < len(p.X) {
+					x = opt64(p.X[i])
+				}
+				if err := emit([]any{processDevice(d), gpu, p.PID, p.Name, xlsxTime(p.Times[i]), string(set.Axis), x, mib(float64(p.Used[i])), p.Used[i]}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	return err
+}
+
 func (w *xlsxWriter) inputs(fd *analyze.Findings) error {
 	cols := []xcol{{"Kind", 12, ""}, {"File", 50, ""}, {"Format", 16, ""}, {"Samples", 10, fmtBytes}, {"GPUs", 6, ""}, {"Skipped lines", 10, fmtBytes}, {"Reason / problems", 80, ""}}
 	_, err := w.table("Inputs", "tInputs", cols, func(emit func([]any) error) error {
@@ -570,6 +809,10 @@ func (w *xlsxWriter) inputs(fd *analyze.Findings) error {
 			for _, p := range l.Problems {
 				probs = append(probs, fmt.Sprintf("line %d: %s", p.Line, p.Reason))
 			}
+			for _, c := range l.SkipCounts {
+				probs = append(probs, fmt.Sprintf("%s: %d lines", c.Kind, c.Lines))
+			}
+			probs = append(probs, l.Notes...)
 			if err := emit([]any{"gpu log", l.Path, string(l.Format), l.Samples, l.GPUs, l.SkippedLines, strings.Join(probs, "; ")}); err != nil {
 				return err
 			}

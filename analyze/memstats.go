@@ -1,0 +1,647 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"gpureport/ingest"
+)
+
+// torch.cuda.memory_stats() readings (ingest.FormatMemoryStats: JSON lines
+// a training loop writes) give a device's allocated, reserved, active and
+// inactive-split bytes and the cumulative num_alloc_retries and num_ooms
+// counters over steps or time, without stacks.
+//
+// Grouping. Readings are grouped by (rank, device): the rank the line
+// gives, else the rank in the log's path (rank3/stats.jsonl), else none.
+// Each group is ordered by step when every reading has one, else by time
+// when every reading has one, else kept in log order (logs by path).
+//
+// Joining. A group joins the snapshot series with the same key; a group
+// without a rank joins the only snapshot series of its device (and a group
+// with a rank the only rankless series of its device). There the readings
+// are placed on the series axis (their step on a step axis, else their
+// time interpolated between timed snapshots; hours since the first
+// snapshot on an hours axis), drawn beside the snapshot points, and
+// fitted for comparison: the snapshot analysis stays primary.
+//
+// A group that joins no snapshot series becomes a device of its own: its
+// axis is the readings' (steps, else hours since the first reading, else
+// their position), its allocated and reserved trends are fitted with
+// FitTrend under the device rules exactly as snapshot points are (the
+// steady level is the median allocated), projected against the capacity,
+// and joined to the GPU logs as a snapshot series would be. Its verdict is
+// a leak when allocated memory grows, with no attribution: only snapshots
+// with stacks can name the site.
+//
+// Either way, a rise of num_ooms between two readings is an OOM (unless
+// the snapshots already explain one on the device), and a
+// num_alloc_retries counter that keeps growing gets a note: each retry is
+// a cudaMalloc that failed until the allocator freed its cache, a sign of
+// fragmentation or memory pressure.
+
+// maxMemStatsPoints bounds the readings a memory_stats trend is fitted on:
+// longer series are binned to this many medians (binMedians), as GPU log
+// readings are.
+const maxMemStatsPoints = 400
+
+// MinRetryRises is the fewest rises of num_alloc_retries (readings where
+// the counter went up) that can make it "keep growing".
+const MinRetryRises = 3
+
+// memStatsGroup is the readings of one (rank, device) before they are
+// joined to a device.
+type memStatsGroup struct {
+	key DeviceKey
+	ms  *MemoryStatsSeries
+	// axis is the readings' own axis, start the origin of an hours axis
+	// (the earliest reading time).
+	axis  Axis
+	start time.Time
+}
+
+// collectMemStats groups the run's memory_stats readings by (rank,
+// device), orders each group and reads its counters. Groups are ordered by
+// rank, then device.
+func collectMemStats(logs []*ingest.GPULog) []*memStatsGroup {
+	byKey := map[DeviceKey]*memStatsGroup{}
+	for _, l := range logs {
+		pathRank := ingest.RankFromPath(l.Path)
+		for _, r := range l.MemoryStats {
+			k := DeviceKey{Rank: r.Rank, Device: r.Device}
+			if k.Rank == ingest.NoRank {
+				k.Rank = pathRank
+			}
+			g := byKey[k]
+			if g == nil {
+				g = &memStatsGroup{key: k, ms: &MemoryStatsSeries{}}
+				byKey[k] = g
+			}
+			if !slices.Contains(g.ms.Sources, l.Path) {
+				g.ms.Sources = append(g.ms.Sources, l.Path)
+			}
+			g.ms.Readings = append(g.ms.Readings, r)
+		}
+	}
+	out := make([]*memStatsGroup, 0, len(byKey))
+	for _, g := range byKey {
+		orderMemStats(g)
+		memStatsCounters(g.ms)
+		out = append(out, g)
+	}
+	slices.SortFunc(out, func(a, b *memStatsGroup) int {
+		return cmp.Or(cmp.Compare(a.key.Rank, b.key.Rank), cmp.Compare(a.key.Device, b.key.Device))
+	})
+	return out
+}
+
+// orderMemStats orders a group's readings and places them on their own
+// axis (X): steps, hours since the earliest reading, or positions.
+func orderMemStats(g *memStatsGroup) {
+	ms := g.ms
+	allStep, allTime := true, true
+	for _, r := range ms.Readings {
+		allStep = allStep && r.Step != ingest.NoStep
+		allTime = allTime && !r.Time.IsZero()
+		if !r.Time.IsZero() && (g.start.IsZero() || r.Time.Before(g.start)) {
+			g.start = r.Time
+		}
+	}
+	switch {
+	case allStep:
+		ms.Order, g.axis = "step", AxisStep
+		slices.SortStableFunc(ms.Readings, func(a, b ingest.MemoryStatsSample) int {
+			return cmp.Or(cmp.Compare(a.Step, b.Step), a.Time.Compare(b.Time))
+		})
+	case allTime:
+		ms.Order, g.axis = "time", AxisHours
+		slices.SortStableFunc(ms.Readings, func(a, b ingest.MemoryStatsSample) int { return a.Time.Compare(b.Time) })
+	default:
+		ms.Order, g.axis = "log order", AxisReading
+	}
+	ms.X = make([]float64, len(ms.Readings))
+	for i, r := range ms.Readings {
+		switch g.axis {
+		case AxisStep:
+			ms.X[i] = float64(r.Step)
+		case AxisHours:
+			ms.X[i] = r.Time.Sub(g.start).Hours()
+		default:
+			ms.X[i] = float64(i)
+		}
+	}
+}
+
+// memStatsCounters reads the cumulative counters: the rises of num_ooms
+// and what num_alloc_retries did. A counter that falls (a new process, or
+// reset_accumulated_memory_stats) starts over from its new value.
+func memStatsCounters(ms *MemoryStatsSeries) {
+	prev := -1
+	for i, r := range ms.Readings {
+		if r.NumOOMs < 0 {
+			continue
+		}
+		switch {
+		case prev < 0:
+			ms.OOMsBefore = r.NumOOMs
+		case r.NumOOMs > ms.Readings[prev].NumOOMs:
+			ms.OOMs = append(ms.OOMs, MemoryStatsOOM{Index: i, Prev: prev, Before: ms.Readings[prev].NumOOMs, After: r.NumOOMs})
+		}
+		prev = i
+	}
+
+	var known []int
+	for i, r := range ms.Readings {
+		if r.NumAllocRetries >= 0 {
+			known = append(known, i)
+		}
+	}
+	if len(known) == 0 {
+		return
+	}
+	n := len(known)
+	ar := &AllocRetries{First: ms.Readings[known[0]].NumAllocRetries, Last: ms.Readings[known[n-1]].NumAllocRetries}
+	early, late := false, false
+	lastRise := -1
+	for j := 1; j < n; j++ {
+		if ms.Readings[known[j]].NumAllocRetries > ms.Readings[known[j-1]].NumAllocRetries {
+			ar.Rises++
+			lastRise = known[j]
+			if 3*j >= 2*n {
+				late = true
+			} else {
+				early = true
+			}
+		}
+	}
+	ar.Growing = ar.Rises >= MinRetryRises && early && late
+	switch {
+	case ar.Rises == 0:
+		ar.Reason = fmt.Sprintf("num_alloc_retries stays at %d over %d readings", ar.Last, n)
+	case ar.Growing:
+		ar.Reason = fmt.Sprintf("num_alloc_retries keeps growing: from %d to %d over %d readings, rising at %d of them, the last at %s: cudaMalloc failed and the caching allocator had to free its cache to satisfy requests (fragmentation or memory pressure; each retry also synchronizes the device)",
+			ar.First, ar.Last, n, ar.Rises, readingName(ms.Readings[lastRise], lastRise))
+	default:
+		ar.Reason = fmt.Sprintf("num_alloc_retries rose from %d to %d at %d of %d readings, the last at %s, and does not keep growing",
+			ar.First, ar.Last, ar.Rises, n, readingName(ms.Readings[lastRise], lastRise))
+	}
+	ms.Retries = ar
+}
+
+// readingName names a memory_stats reading for a sentence: "step 480",
+// else its time, else "reading 12" (its position, from 0).
+func readingName(r ingest.MemoryStatsSample, i int) string {
+	switch {
+	case r.Step != ingest.NoStep:
+		return fmt.Sprintf("step %d", r.Step)
+	case !r.Time.IsZero():
+		return r.Time.UTC().Format(time.RFC3339)
+	}
+	return fmt.Sprintf("reading %d", i)
+}
+
+// matchMemStats joins memory_stats groups to snapshot series: bySeries[i]
+// is the group of series[i] (nil when none); the groups that join no
+// series are returned apart, in order.
+func matchMemStats(series []*Series, groups []*memStatsGroup) (bySeries []*memStatsGroup, unmatched []*memStatsGroup) {
+	bySeries = make([]*memStatsGroup, len(series))
+	done := make([]bool, len(groups))
+	for gi, g := range groups {
+		for i, s := range series {
+			if bySeries[i] == nil && s.DeviceKey == g.key {
+				bySeries[i], done[gi] = g, true
+				break
+			}
+		}
+	}
+	for gi, g := range groups {
+		if done[gi] {
+			continue
+		}
+		cand := -1
+		for i, s := range series {
+			if bySeries[i] != nil || s.Device != g.key.Device || (s.Rank != ingest.NoRank && g.key.Rank != ingest.NoRank) {
+				continue
+			}
+			if cand >= 0 {
+				cand = -2
+				break
+			}
+			cand = i
+		}
+		if cand >= 0 {
+			bySeries[cand], done[gi] = g, true
+			continue
+		}
+		unmatched = append(unmatched, g)
+	}
+	return bySeries, unmatched
+}
+
+// placer places a time on a device axis: hours since start, or a step
+// interpolated between knots (unix seconds, step). Times are moved back by
+// shift first (a GPU log's clock offset). NaN where it cannot.
+type placer struct {
+	axis  Axis
+	start time.Time
+	// knots are in series order, as JoinGPU interpolates them (a linear
+	// scan); sorted marks knots sorted by time, searched in O(log n).
+	knots  [][2]float64
+	sorted bool
+	shift  time.Duration
+}
+
+func (p placer) at(t time.Time) float64 {
+	if t.IsZero() {
+		return math.NaN()
+	}
+	t = t.Add(-p.shift)
+	switch {
+	case p.axis == AxisHours && !p.start.IsZero():
+		return t.Sub(p.start).Hours()
+	case p.axis == AxisStep && len(p.knots) >= 2 && p.sorted:
+		return interpolateSorted(p.knots, float64(t.UnixNano())/1e9)
+	case p.axis == AxisStep && len(p.knots) >= 2:
+		return interpolate(p.knots, float64(t.UnixNano())/1e9)
+	}
+	return math.NaN()
+}
+
+// interpolateSorted is interpolate by binary search: memory_stats readings
+// can give hundreds of thousands of knots.
+func interpolateSorted(knots [][2]float64, t float64) float64 {
+	n := len(knots)
+	if t < knots[0][0] || t > knots[n-1][0] {
+		return math.NaN()
+	}
+	i, _ := slices.BinarySearchFunc(knots, t, func(k [2]float64, t float64) int { return cmp.Compare(k[0], t) })
+	if i == 0 {
+		return knots[0][1]
+	}
+	a, b := knots[i-1], knots[min(i, n-1)]
+	if b[0] == a[0] {
+		return b[1]
+	}
+	return a[1] + (t-a[0])/(b[0]-a[0])*(b[1]-a[1])
+}
+
+// seriesPlacer places times on a snapshot series' axis, as JoinGPU does.
+func seriesPlacer(s *Series, shift time.Duration) placer {
+	p := placer{axis: s.Axis, start: s.Start, shift: shift}
+	if s.Axis == AxisStep {
+		for _, pt := range s.Points {
+			if !pt.Time.IsZero() {
+				p.knots = append(p.knots, [2]float64{float64(pt.Time.UnixNano()) / 1e9, float64(pt.Step)})
+			}
+		}
+	}
+	return p
+}
+
+// memStatsPlacer places times on a memory_stats device's own axis: hours
+// since its first reading, or a step interpolated between the readings
+// that have both a step and a time.
+func memStatsPlacer(g *memStatsGroup, shift time.Duration) placer {
+	p := placer{axis: g.axis, start: g.start, shift: shift}
+	if g.axis == AxisStep {
+		for _, r := range g.ms.Readings {
+			if !r.Time.IsZero() {
+				p.knots = append(p.knots, [2]float64{float64(r.Time.UnixNano()) / 1e9, float64(r.Step)})
+			}
+		}
+		slices.SortStableFunc(p.knots, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
+		p.sorted = true
+	}
+	return p
+}
+
+// perOf is the slope unit of an axis.
+func perOf(a Axis) string {
+	switch a {
+	case AxisHours:
+		return "hour"
+	case AxisReading:
+		return "reading"
+	}
+	return "step"
+}
+
+// memStatsTrends fits the allocated and reserved bytes of the readings
+// placed on the axis, with the device rules and the median allocated as
+// the steady level (as the snapshot trends are fitted).
+func memStatsTrends(ms *MemoryStatsSeries, per string, rules TrendRules) []Trend {
+	type pt struct{ x, y float64 }
+	var alloc, res []pt
+	for i, r := range ms.Readings {
+		x := ms.X[i]
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			continue
+		}
+		if r.Allocated >= 0 {
+			alloc = append(alloc, pt{x, float64(r.Allocated)})
+		}
+		if r.Reserved >= 0 {
+			res = append(res, pt{x, float64(r.Reserved)})
+		}
+	}
+	split := func(p []pt) ([]float64, []float64) {
+		slices.SortStableFunc(p, func(a, b pt) int { return cmp.Compare(a.x, b.x) })
+		x, y := make([]float64, len(p)), make([]float64, len(p))
+		for i, q := range p {
+			x[i], y[i] = q.x, q.y
+		}
+		return binMedians(x, y, maxMemStatsPoints)
+	}
+	r := rules
+	var out []Trend
+	if len(alloc) > 0 {
+		x, y := split(alloc)
+		r.RefLevel = median(y)
+		t := FitTrend(MetricAllocated, per, x, y, r)
+		t.Source = SourceMemoryStats
+		out = append(out, t)
+	}
+	if len(res) > 0 {
+		x, y := split(res)
+		t := FitTrend(MetricReserved, per, x, y, r)
+		t.Source = SourceMemoryStats
+		out = append(out, t)
+	}
+	return out
+}
+
+// attachMemStats places a group's readings on a snapshot device's axis and
+// fits them for comparison with the snapshot trends.
+func attachMemStats(d *Device, s *Series, g *memStatsGroup, rules TrendRules) {
+	ms := g.ms
+	p := seriesPlacer(s, 0)
+	for i, r := range ms.Readings {
+		if d.Axis == AxisStep && r.Step != ingest.NoStep {
+			ms.X[i] = float64(r.Step)
+		} else {
+			ms.X[i] = p.at(r.Time)
+		}
+	}
+	ms.Trends = memStatsTrends(ms, perOf(d.Axis), rules)
+	d.MemoryStats = ms
+}
+
+// memStatsDevice builds a device from memory_stats readings that join no
+// snapshot series: their axis, the GPU log readings of the joined GPU,
+// the allocated and reserved trends with projections, and the processes
+// of that GPU. note is a clock-offset warning ("" when none).
+func memStatsDevice(g *memStatsGroup, join gpuJoin, run *ingest.Run, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, note string) {
+	ms := g.ms
+	d = &Device{DeviceKey: g.key, Axis: g.axis, MemoryStats: ms, Verdict: VerdictInsufficient}
+	per := perOf(g.axis)
+	place := memStatsPlacer(g, 0)
+	d.GPU = joinGPUPlaced(run.Logs, join.index, place)
+	if d.GPU != nil {
+		d.GPUJoin = join.text
+		var stats, gpu []TimedValue
+		for _, r := range ms.Readings {
+			if !r.Time.IsZero() && r.Reserved >= 0 {
+				stats = append(stats, TimedValue{Time: r.Time, Value: r.Reserved})
+			}
+		}
+		// The offset test pairs every reading with the log for 29 shifts;
+		// a few hundred evenly spaced readings decide it as well.
+		if n := len(stats); n > maxMemStatsPoints {
+			thin := make([]TimedValue, 0, maxMemStatsPoints)
+			for i := range maxMemStatsPoints {
+				thin = append(thin, stats[i*n/maxMemStatsPoints])
+			}
+			stats = thin
+		}
+		for i, t := range d.GPU.Times {
+			gpu = append(gpu, TimedValue{Time: t, Value: d.GPU.Used[i]})
+		}
+		if off, ok := DetectClockOffset(stats, gpu); ok {
+			note = strings.ReplaceAll(off.Note(run.Location, d.GPU.Times[0]), "the snapshots", "the torch.cuda.memory_stats readings")
+			place.shift = off.Shift
+			d.GPU = joinGPUPlaced(run.Logs, join.index, place)
+			d.GPUJoin += fmt.Sprintf("; log times moved %+d h to match the memory_stats readings", -off.Hours())
+		}
+	}
+	switch {
+	case d.GPU != nil && d.GPU.Total > 0:
+		d.Capacity, d.CapacitySource = d.GPU.Total, "GPU log memory.total"
+	case opt.Capacity > 0:
+		d.Capacity, d.CapacitySource = opt.Capacity, "--capacity"
+	}
+	ms.Trends = memStatsTrends(ms, per, rules)
+	d.Trends = slices.Clone(ms.Trends)
+	dr := rules
+	var alloc []float64
+	for _, r := range ms.Readings {
+		if r.Allocated >= 0 {
+			alloc = append(alloc, float64(r.Allocated))
+		}
+	}
+	if len(alloc) > 0 {
+		dr.RefLevel = median(alloc)
+	}
+	if len(ms.Trends) > 0 && ms.Trends[0].Metric == MetricAllocated {
+		d.Verdict = ms.Trends[0].Verdict
+	}
+	if ut := gpuTrend(d, per, dr); ut != nil {
+		d.Trends = append(d.Trends, *ut)
+	}
+	projectMemStats(d, g, horizon)
+	if list := procs[join.index]; len(list) > 0 {
+		d.Processes = processSet(list, &place, g.axis, rules)
+	}
+	return d, note
+}
+
+// projectMemStats projects a memory_stats device's growing trends against
+// its capacity, as analyzeDevice does for snapshot devices (without the
+// memory outside the allocator, which needs snapshot times to measure).
+func projectMemStats(d *Device, g *memStatsGroup, horizon float64) {
+	x0, x1, ok := finiteRange(d.MemoryStats.X)
+	if d.Capacity <= 0 || !ok || x1 <= x0 {
+		return
+	}
+	hoursPerX := 0.0
+	switch g.axis {
+	case AxisHours:
+		hoursPerX = 1
+	case AxisStep:
+		var first, last *ingest.MemoryStatsSample
+		for i := range g.ms.Readings {
+			if r := &g.ms.Readings[i]; !r.Time.IsZero() {
+				if first == nil {
+					first = r
+				}
+				last = r
+			}
+		}
+		if first != nil && last.Step > first.Step {
+			hoursPerX = last.Time.Sub(first.Time).Hours() / float64(last.Step-first.Step)
+		}
+	}
+	for i := range d.Trends {
+		t := &d.Trends[i]
+		lastX := x1
+		if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
+			lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
+		}
+		if p := Project(t, float64(d.Capacity), lastX, x1-x0, hoursPerX, horizon); p != nil {
+			p.Basis = fmt.Sprintf("%s device memory (%s)", fmtBytes(d.Capacity), d.CapacitySource)
+			t.Projection = p
+		}
+	}
+}
+
+// finiteRange returns the first and last finite values of x.
+func finiteRange(x []float64) (first, last float64, ok bool) {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		if !ok {
+			first, ok = v, true
+		}
+		last = v
+	}
+	return first, last, ok
+}
+
+// joinGPUPlaced collects the GPU log readings of GPU index gpu, in time
+// order, placed on an axis by p (JoinGPU for devices without snapshots).
+func joinGPUPlaced(logs []*ingest.GPULog, gpu int, p placer) *GPUSeries {
+	g := &GPUSeries{}
+	type reading struct {
+		t           time.Time
+		used, total int64
+	}
+	var rs []reading
+	for _, l := range logs {
+		n := 0
+		for _, smp := range l.Samples {
+			if smp.GPU != gpu || smp.Time.IsZero() || smp.MemoryUsed < 0 {
+				continue
+			}
+			rs = append(rs, reading{smp.Time.Add(-p.shift), smp.MemoryUsed, smp.MemoryTotal})
+			n++
+		}
+		if n > 0 {
+			g.Sources = append(g.Sources, l.Path)
+		}
+	}
+	if len(rs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(rs, func(a, b reading) int { return a.t.Compare(b.t) })
+	q := p
+	q.shift = 0 // already applied
+	for _, r := range rs {
+		g.Times = append(g.Times, r.t)
+		g.Used = append(g.Used, r.used)
+		g.MaxUsed = max(g.MaxUsed, r.used)
+		g.Total = max(g.Total, r.total)
+		g.X = append(g.X, q.at(r.t))
+	}
+	return g
+}
+
+// memStatsVerdict raises the verdict's flags from memory_stats readings
+// (called by decideVerdict for each device): a leak when a device without
+// snapshots has a growing allocated trend, an OOM for each rise of num_ooms
+// on a device where the snapshots explain none. It returns how many OOMs
+// it counted and whether it raised the leak flag.
+func memStatsVerdict(f *Findings, d *Device, v *Verdict) (ooms int64, leak bool) {
+	ms := d.MemoryStats
+	if ms == nil {
+		return 0, false
+	}
+	where := deviceName(d.DeviceKey)
+	if at := d.Trend(MetricAllocated); len(d.Points) == 0 && at != nil && at.Source == SourceMemoryStats && at.Verdict == VerdictGrowing {
+		leak = true
+		v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: allocated memory (torch.cuda.memory_stats) grows %s, %s, %s over the fitted range; no attribution without snapshots: call torch.cuda.memory._record_memory_history() before training and torch.cuda.memory._dump_snapshot(path) every few hundred steps to find the site",
+			where, fmtRate(at.Slope, at.Lo, at.Hi, at.Per), fmtP(at.PValue), fmtSigned(at.Growth)))
+	}
+	for _, o := range f.OOMs {
+		if o.Rank == d.Rank && o.Device == d.Device {
+			return 0, leak
+		}
+	}
+	for _, o := range ms.OOMs {
+		ooms += o.After - o.Before
+		r, p := ms.Readings[o.Index], ms.Readings[o.Prev]
+		s := fmt.Sprintf("OOM on %s (torch.cuda.memory_stats): num_ooms rose from %d to %d between %s and %s",
+			where, o.Before, o.After, readingName(p, o.Prev), readingName(r, o.Index))
+		var at []string
+		if r.Allocated >= 0 {
+			at = append(at, "allocated "+fmtBytes(r.Allocated))
+		}
+		if r.Reserved >= 0 {
+			at = append(at, "reserved "+fmtBytes(r.Reserved))
+		}
+		if d.Capacity > 0 {
+			at = append(at, "device "+fmtBytes(d.Capacity))
+		}
+		if len(at) > 0 {
+			s += fmt.Sprintf("; at %s: %s", readingName(r, o.Index), strings.Join(at, ", "))
+		}
+		v.Reasons = append(v.Reasons, s)
+	}
+	return ooms, leak
+}
+
+// memStatsNotes are the caveats a device's memory_stats readings call for:
+// a num_alloc_retries counter that keeps growing, OOMs before the log.
+func memStatsNotes(d *Device) []string {
+	ms := d.MemoryStats
+	if ms == nil {
+		return nil
+	}
+	where := deviceName(d.DeviceKey)
+	var notes []string
+	if ms.Retries != nil && ms.Retries.Growing {
+		notes = append(notes, fmt.Sprintf("%s: %s; try PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, or smaller or fixed-size batches", where, ms.Retries.Reason))
+	}
+	if ms.OOMsBefore > 0 {
+		notes = append(notes, fmt.Sprintf("%s: torch.cuda.memory_stats num_ooms is already %d at the first reading: out-of-memory errors happened before the log starts (caught by the training script, or before a restart)", where, ms.OOMsBefore))
+	}
+	if at, st := d.Trend(MetricAllocated), statsTrend(ms, MetricAllocated); len(d.Points) > 0 && at != nil && at.Verdict == VerdictInsufficient && st != nil && st.Verdict == VerdictGrowing {
+		notes = append(notes, fmt.Sprintf("%s: too few snapshots for a trend, but allocated memory in its torch.cuda.memory_stats readings grows %s, %s (the snapshots decide the verdict; dump more of them for one)",
+			where, fmtRate(st.Slope, st.Lo, st.Hi, st.Per), fmtP(st.PValue)))
+	}
+	if len(d.Points) > 0 {
+		placed := 0
+		for _, x := range ms.X {
+			if !math.IsNaN(x) {
+				placed++
+			}
+		}
+		if placed < len(ms.X) {
+			notes = append(notes, fmt.Sprintf("%s: %d of %d torch.cuda.memory_stats readings could not be placed on the snapshots' %s axis (they need a step, or a time within the timed snapshots)", where, len(ms.X)-placed, len(ms.X), d.Axis))
+		}
+	}
+	return notes
+}
+
+// statsTrend returns the memory_stats trend of metric, nil when none.
+func statsTrend(ms *MemoryStatsSeries, metric string) *Trend {
+	for i := range ms.Trends {
+		if ms.Trends[i].Metric == metric {
+			return &ms.Trends[i]
+		}
+	}
+	return nil
+}
+
+// Peaks returns the largest allocated and reserved bytes of the readings,
+// ingest.Unknown for a metric no reading has.
+func (m *MemoryStatsSeries) Peaks() (allocated, reserved int64) {
+	allocated, reserved = ingest.Unknown, ingest.Unknown
+	for _, r := range m.Readings {
+		allocated, reserved = max(allocated, r.Allocated), max(reserved, r.Reserved)
+	}
+	return allocated, reserved
+}

@@ -1,0 +1,465 @@
+package analyze
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"gpureport/ingest"
+)
+
+// statsReading is one memory_stats line for statsLog: allocated and
+// reserved bytes and the two counters at a step (time: t0 + step/2 s).
+type statsReading struct {
+	step                     int64
+	alloc, reserved          int64
+	retries, ooms            int64
+	noStep, noTime           bool
+	rank                     int
+	device                   int
+	allocUnknown, resUnknown bool
+}
+
+// statsLog builds a memory-stats GPU log from readings.
+func statsLog(path string, rs []statsReading) *ingest.GPULog {
+	l := &ingest.GPULog{Source: ingest.Source{Path: path}, Format: ingest.FormatMemoryStats}
+	for _, r := range rs {
+		s := ingest.MemoryStatsSample{Step: r.step, Time: t0.Add(time.Duration(r.step) * 500 * time.Millisecond),
+			Device: r.device, Rank: r.rank, Allocated: r.alloc, Reserved: r.reserved, Active: r.alloc, InactiveSplit: r.reserved - r.alloc,
+			NumAllocRetries: r.retries, NumOOMs: r.ooms}
+		if r.noStep {
+			s.Step = ingest.NoStep
+		}
+		if r.noTime {
+			s.Time = time.Time{}
+		}
+		if r.allocUnknown {
+			s.Allocated = ingest.Unknown
+		}
+		if r.resUnknown {
+			s.Reserved = ingest.Unknown
+		}
+		l.MemoryStats = append(l.MemoryStats, s)
+	}
+	return l
+}
+
+// statsSeries makes n readings every 10 steps from f(i).
+func statsSeries(n int, f func(i int) statsReading) []statsReading {
+	out := make([]statsReading, n)
+	for i := range out {
+		out[i] = f(i)
+		out[i].step = int64(10 * i)
+		if out[i].rank == 0 {
+			out[i].rank = ingest.NoRank
+		}
+	}
+	return out
+}
+
+// leakingStats: allocated grows 1 MiB per step from 4 GiB, reserved 1 GiB
+// above it; num_ooms rises 0 -> 1 between steps 690 and 700; retries rise
+// every 50 steps.
+func leakingStats(i int) statsReading {
+	step := int64(10 * i)
+	r := statsReading{alloc: 4*gib + step*mib, retries: step / 50}
+	r.reserved = r.alloc + gib
+	if step >= 700 {
+		r.ooms = 1
+	}
+	return r
+}
+
+// flatStats: allocated 4 GiB ± 3 MiB, reserved 6 GiB, no OOM, no retry.
+func flatStats(i int) statsReading {
+	return statsReading{alloc: 4*gib + int64(i%7-3)*mib, reserved: 6 * gib}
+}
+
+func TestMemoryStatsWithoutSnapshots(t *testing.T) {
+	tests := []struct {
+		name      string
+		readings  []statsReading
+		capacity  int64
+		leak, oom bool
+		severity  string
+		axis      Axis
+		per       string
+		slope     float64 // allocated bytes per unit; NaN: not checked
+		verdict   string
+		reasons   []string // substrings, in order
+		notes     []string // substrings of some note
+		noNotes   []string // substrings no note may hold
+	}{
+		{name: "leak and OOM", readings: statsSeries(100, leakingStats), capacity: 80 * gib,
+			leak: true, oom: true, severity: "critical", axis: AxisStep, per: "step", slope: float64(mib), verdict: VerdictGrowing,
+			reasons: []string{"leak on device 0: allocated memory (torch.cuda.memory_stats) grows +1.00 MiB per step",
+				"no attribution without snapshots: call torch.cuda.memory._record_memory_history()",
+				"OOM on device 0 (torch.cuda.memory_stats): num_ooms rose from 0 to 1 between step 690 and step 700; at step 700: allocated 4.68 GiB, reserved 5.68 GiB, device 80.0 GiB"},
+			notes: []string{"device 0: num_alloc_retries keeps growing: from 0 to 19 over 100 readings, rising at 19 of them, the last at step 950"}},
+		{name: "flat", readings: statsSeries(100, flatStats), capacity: 80 * gib,
+			severity: "ok", axis: AxisStep, per: "step", slope: 0, verdict: VerdictFlat,
+			noNotes: []string{"num_alloc_retries", "num_ooms"}},
+		{name: "few retries early: no note", readings: statsSeries(60, func(i int) statsReading {
+			r := flatStats(i)
+			r.retries = int64(min(i, 3))
+			return r
+		}), severity: "ok", axis: AxisStep, per: "step", slope: 0, verdict: VerdictFlat,
+			notes: []string{"device capacity unknown"}, noNotes: []string{"num_alloc_retries"}},
+		{name: "OOMs before the log, counter reset", readings: statsSeries(30, func(i int) statsReading {
+			r := flatStats(i)
+			r.ooms = 2
+			if i >= 10 {
+				r.ooms = 0 // a new process
+			}
+			return r
+		}), capacity: 16 * gib, severity: "ok", axis: AxisStep, per: "step", slope: 0, verdict: VerdictFlat,
+			notes: []string{"num_ooms is already 2 at the first reading"}},
+		{name: "times only: hours axis", readings: statsSeries(40, func(i int) statsReading {
+			r := leakingStats(i)
+			r.noStep, r.ooms, r.retries = true, 0, 0
+			return r
+		}), capacity: 80 * gib, leak: true, severity: "warning", axis: AxisHours, per: "hour", slope: float64(mib * 7200), verdict: VerdictGrowing,
+			reasons: []string{"grows +7.03 GiB per hour"}},
+		{name: "neither step nor time: reading axis", readings: statsSeries(40, func(i int) statsReading {
+			r := leakingStats(i)
+			r.noStep, r.noTime, r.ooms, r.retries = true, true, 0, 0
+			return r
+		}), leak: true, severity: "warning", axis: AxisReading, per: "reading", slope: float64(10 * mib), verdict: VerdictGrowing},
+		{name: "four readings: insufficient", readings: statsSeries(4, leakingStats),
+			severity: "info", axis: AxisStep, per: "step", slope: math.NaN(), verdict: VerdictInsufficient},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := &ingest.Run{Dir: "stats", Location: time.UTC, Logs: []*ingest.GPULog{statsLog("stats.jsonl", tc.readings)}}
+			f := Analyze(run, Options{Capacity: tc.capacity})
+			if len(f.Devices) != 1 {
+				t.Fatalf("%d devices, want 1", len(f.Devices))
+			}
+			d := f.Devices[0]
+			if d.DeviceKey != (DeviceKey{Rank: ingest.NoRank, Device: 0}) || d.Axis != tc.axis || d.MemoryStats == nil || len(d.Points) != 0 {
+				t.Fatalf("device %+v axis %q memory stats %v points %d", d.DeviceKey, d.Axis, d.MemoryStats != nil, len(d.Points))
+			}
+			at := d.Trend(MetricAllocated)
+			if at == nil || at.Source != SourceMemoryStats || at.Per != tc.per || at.Verdict != tc.verdict || d.Verdict != tc.verdict {
+				t.Fatalf("allocated trend %+v, device verdict %q", at, d.Verdict)
+			}
+			if rt := d.Trend(MetricReserved); rt == nil || rt.Source != SourceMemoryStats {
+				t.Errorf("reserved trend %+v", rt)
+			}
+			if !math.IsNaN(tc.slope) && math.Abs(at.Slope-tc.slope) > 1e-6*math.Max(1, tc.slope) {
+				t.Errorf("allocated slope %g, want %g", at.Slope, tc.slope)
+			}
+			v := f.Verdict
+			if v.Leak != tc.leak || v.OOM != tc.oom || v.Fragmentation || v.OutsideAllocatorLeak || v.Severity != tc.severity {
+				t.Errorf("verdict %+v, want leak %v oom %v severity %s", v, tc.leak, tc.oom, tc.severity)
+			}
+			checkInOrder(t, "reasons", v.Reasons, tc.reasons)
+			all := strings.Join(f.Notes, "\n")
+			for _, n := range tc.notes {
+				if !strings.Contains(all, n) {
+					t.Errorf("no note says %q:\n%s", n, all)
+				}
+			}
+			for _, n := range tc.noNotes {
+				if strings.Contains(all, n) {
+					t.Errorf("a note says %q:\n%s", n, all)
+				}
+			}
+			if tc.leak && (!strings.Contains(v.Headline, "no site: no snapshots") || len(v.Suspects) != 0) {
+				t.Errorf("headline %q, %d suspects", v.Headline, len(v.Suspects))
+			}
+			if tc.oom && !strings.Contains(v.Headline, "1 OOM") {
+				t.Errorf("headline %q", v.Headline)
+			}
+		})
+	}
+}
+
+// checkInOrder checks that each of want is a substring of some element of
+// got, in order.
+func checkInOrder(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	j := 0
+	for _, g := range got {
+		for j < len(want) && strings.Contains(g, want[j]) {
+			j++
+		}
+	}
+	if j < len(want) {
+		t.Errorf("%s lack %q (in order):\n%s", what, want[j], strings.Join(got, "\n"))
+	}
+}
+
+// TestMemoryStatsProjection: a device without snapshots projects its
+// allocated growth against the capacity; critical when it runs out within
+// the run's own length again.
+func TestMemoryStatsProjection(t *testing.T) {
+	rs := statsSeries(100, func(i int) statsReading {
+		r := leakingStats(i)
+		r.ooms = 0
+		return r
+	})
+	run := &ingest.Run{Dir: "stats", Location: time.UTC, Logs: []*ingest.GPULog{statsLog("stats.jsonl", rs)}}
+	f := Analyze(run, Options{Capacity: 5 * gib})
+	at := f.Devices[0].Trend(MetricAllocated)
+	p := at.Projection
+	// At step 990 allocated is 4 GiB + 990 MiB: 34 MiB short of 5 GiB.
+	if p == nil || math.Abs(p.Remaining-34) > 0.5 || p.Hours <= 0 {
+		t.Fatalf("projection %+v, want ~34 steps left with a wall-clock estimate", p)
+	}
+	if f.Verdict.Severity != "critical" {
+		t.Errorf("severity %q: the device runs out within the run's length", f.Verdict.Severity)
+	}
+}
+
+// TestMemoryStatsBesideSnapshots: with snapshots, memory_stats readings
+// are placed on the snapshot axis and fitted beside the snapshots, which
+// stay primary: growing memory_stats do not raise a leak over flat
+// snapshots, but a num_ooms rise still raises the OOM flag.
+func TestMemoryStatsBesideSnapshots(t *testing.T) {
+	sp := synthSpec{n: 12, seed: 3, rank: ingest.NoRank, noPhase: true}
+	run := sp.run()
+	// Snapshots are at steps 100..1200; readings every 10 steps from 0.
+	rs := statsSeries(130, leakingStats)
+	// Reading 5 has no step: its time (25 s after the first snapshot, at
+	// step 100; the second is at step 200 a minute later) places it at
+	// step 141.7. Reading 6 has neither: it cannot be placed.
+	rs[5].noStep = true
+	rs[6].noStep, rs[6].noTime = true, true
+	run.Logs = append(run.Logs, statsLog("stats.jsonl", rs))
+	f := Analyze(run, Options{})
+	if len(f.Devices) != 1 {
+		t.Fatalf("%d devices", len(f.Devices))
+	}
+	d := f.Devices[0]
+	if d.MemoryStats == nil || len(d.Points) != 12 {
+		t.Fatalf("memory stats %v, %d points", d.MemoryStats != nil, len(d.Points))
+	}
+	if at := d.Trend(MetricAllocated); at.Source != "" || at.Verdict != VerdictFlat {
+		t.Errorf("primary allocated trend %+v: want the snapshots' flat trend", at)
+	}
+	m := d.MemoryStats
+	if m.X[3] != 30 || math.Abs(m.X[5]-(100+25.0/60*100)) > 1e-9 || !math.IsNaN(m.X[6]) || m.X[129] != 1290 {
+		t.Errorf("X = %v ... : want the readings' steps, the time-placed step, NaN", m.X[:8])
+	}
+	if len(m.Trends) != 2 || m.Trends[0].Verdict != VerdictGrowing || m.Trends[0].Source != SourceMemoryStats || m.Trends[0].N != 129 {
+		t.Errorf("memory_stats trends %+v", m.Trends)
+	}
+	v := f.Verdict
+	if v.Leak || !v.OOM || v.Severity != "critical" {
+		t.Errorf("verdict %+v: want no leak (snapshots decide) and the OOM", v)
+	}
+	checkInOrder(t, "reasons", v.Reasons, []string{"num_ooms rose from 0 to 1 between step 690 and step 700"})
+	if !strings.Contains(strings.Join(f.Notes, "\n"), "1 of 130 torch.cuda.memory_stats readings could not be placed") {
+		t.Errorf("notes %q", f.Notes)
+	}
+}
+
+func TestMatchMemoryStats(t *testing.T) {
+	key := func(r, d int) DeviceKey { return DeviceKey{Rank: r, Device: d} }
+	series := func(keys ...DeviceKey) []*Series {
+		var out []*Series
+		for _, k := range keys {
+			out = append(out, &Series{DeviceKey: k})
+		}
+		return out
+	}
+	group := func(k DeviceKey) *memStatsGroup { return &memStatsGroup{key: k} }
+	none := ingest.NoRank
+	tests := []struct {
+		name      string
+		series    []*Series
+		groups    []DeviceKey
+		want      []int // per group: the series it joins, -1 for none
+		unmatched int
+	}{
+		{"exact", series(key(0, 0), key(1, 0)), []DeviceKey{key(1, 0), key(0, 0)}, []int{1, 0}, 0},
+		{"rankless group, one series of its device", series(key(3, 0)), []DeviceKey{key(none, 0)}, []int{0}, 0},
+		{"rankless group, two series of its device", series(key(0, 0), key(1, 0)), []DeviceKey{key(none, 0)}, []int{-1}, 1},
+		{"ranked group, rankless series", series(key(none, 1)), []DeviceKey{key(2, 1)}, []int{0}, 0},
+		{"other device", series(key(none, 0)), []DeviceKey{key(none, 1)}, []int{-1}, 1},
+		{"other rank", series(key(0, 0)), []DeviceKey{key(1, 0)}, []int{-1}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var gs []*memStatsGroup
+			for _, k := range tc.groups {
+				gs = append(gs, group(k))
+			}
+			by, un := matchMemStats(tc.series, gs)
+			for gi, g := range gs {
+				got := -1
+				for i, x := range by {
+					if x == g {
+						got = i
+					}
+				}
+				if got != tc.want[gi] {
+					t.Errorf("group %+v joins series %d, want %d", g.key, got, tc.want[gi])
+				}
+			}
+			if len(un) != tc.unmatched {
+				t.Errorf("%d unmatched, want %d", len(un), tc.unmatched)
+			}
+		})
+	}
+}
+
+// TestMemoryStatsRanks: readings are grouped by the line's rank, else the
+// rank in the log's path; each rank without snapshots is a device, and the
+// rank comparison uses their memory_stats peaks.
+func TestMemoryStatsRanks(t *testing.T) {
+	flat := statsSeries(40, flatStats)
+	leak := statsSeries(40, func(i int) statsReading { r := leakingStats(i); r.ooms = 0; return r })
+	ranked := statsSeries(40, func(i int) statsReading { r := flatStats(i); r.rank = 2; return r })
+	run := &ingest.Run{Dir: "ranks", Location: time.UTC, Logs: []*ingest.GPULog{
+		statsLog("rank0/stats.jsonl", flat), statsLog("rank1/stats.jsonl", leak), statsLog("all.jsonl", ranked),
+	}}
+	f := Analyze(run, Options{})
+	var keys []DeviceKey
+	for _, d := range f.Devices {
+		keys = append(keys, d.DeviceKey)
+	}
+	if len(keys) != 3 || keys[0].Rank != 0 || keys[1].Rank != 1 || keys[2].Rank != 2 {
+		t.Fatalf("devices %v, want ranks 0, 1, 2", keys)
+	}
+	if !f.Verdict.Leak || !strings.Contains(strings.Join(f.Verdict.Reasons, "\n"), "leak on rank 1, device 0") {
+		t.Errorf("verdict %+v", f.Verdict)
+	}
+	rc := f.Ranks
+	if rc == nil || rc.Outlier != 1 || rc.Ranks[1].PeakAllocated != 4*gib+390*mib {
+		t.Errorf("rank comparison %+v", rc)
+	}
+}
+
+// TestMemoryStatsFewSnapshots: with too few snapshots for a trend the
+// snapshots still decide (no leak), but a note says that the memory_stats
+// readings grow.
+func TestMemoryStatsFewSnapshots(t *testing.T) {
+	run := synthSpec{n: 3, seed: 3, rank: ingest.NoRank, noPhase: true}.run()
+	run.Logs = append(run.Logs, statsLog("stats.jsonl", statsSeries(40, func(i int) statsReading { r := leakingStats(i); r.ooms = 0; return r })))
+	f := Analyze(run, Options{})
+	if f.Verdict.Leak || f.Devices[0].Verdict != VerdictInsufficient {
+		t.Errorf("verdict %+v, device %q", f.Verdict, f.Devices[0].Verdict)
+	}
+	if !strings.Contains(strings.Join(f.Notes, "\n"), "device 0: too few snapshots for a trend, but allocated memory in its torch.cuda.memory_stats readings grows +1.00 MiB per step") {
+		t.Errorf("notes %q", f.Notes)
+	}
+}
+
+// TestInterpolateSorted: the binary search gives interpolate's answers on
+// sorted knots, ties and ends included.
+func TestInterpolateSorted(t *testing.T) {
+	knots := [][2]float64{{10, 100}, {20, 200}, {20, 250}, {30, 300}, {50, 700}}
+	for _, x := range []float64{9, 10, 12.5, 20, 21, 30, 40, 50, 51} {
+		got, want := interpolateSorted(knots, x), interpolate(knots, x)
+		if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("at %g: %g, want %g", x, got, want)
+		}
+	}
+}
+
+// FuzzLogsOnlyAnalysis builds memory_stats readings and process readings
+// from arbitrary bytes (steps and times missing, repeated or out of order,
+// counters falling, unknown fields, several ranks, devices and GPUs) and
+// checks that the analysis never panics and keeps its invariants: every
+// reading is kept and has an X, every OOM event is a rise of num_ooms, and
+// every process lands on one device or apart, once.
+func FuzzLogsOnlyAnalysis(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23})
+	f.Add([]byte("memory_stats and processes, fuzzed: \x00\xff\x80\x7f"))
+	f.Add(make([]byte, 96))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 4096 {
+			return
+		}
+		stats := &ingest.GPULog{Source: ingest.Source{Path: "rank1/stats.jsonl"}, Format: ingest.FormatMemoryStats}
+		apps := &ingest.GPULog{Source: ingest.Source{Path: "apps.csv"}, Format: ingest.FormatComputeAppsCSV}
+		smi := gpuLog(0, 20)
+		field := func(b byte, unit int64) int64 {
+			if b == 0xff {
+				return ingest.Unknown
+			}
+			return int64(b) * unit
+		}
+		procs := 0
+		type reading struct {
+			gpu, pid int
+			name     string
+			t        time.Time
+			used     int64
+		}
+		distinct := map[reading]bool{}
+		for i := 0; i+6 <= len(data); i += 6 {
+			b := data[i : i+6]
+			if b[0]&1 == 0 {
+				s := ingest.MemoryStatsSample{Step: int64(b[1]) * 10, Time: t0.Add(time.Duration(b[2]) * time.Second), Device: int(b[0]>>1) % 2,
+					Rank: ingest.NoRank, Allocated: field(b[3], mib), Reserved: field(b[4], mib), Active: ingest.Unknown, InactiveSplit: ingest.Unknown,
+					NumAllocRetries: field(b[5]%8, 1), NumOOMs: field(b[5]>>4, 1)}
+				switch b[0] >> 3 % 4 {
+				case 1:
+					s.Step = ingest.NoStep
+				case 2:
+					s.Time = time.Time{}
+				case 3:
+					s.Rank = int(b[1] % 3)
+				}
+				stats.MemoryStats = append(stats.MemoryStats, s)
+				continue
+			}
+			p := ingest.ProcessSample{Time: t0.Add(time.Duration(b[2]) * 10 * time.Second), GPU: int(b[1]%3) - 1, PID: int(b[3] % 4), Name: string(rune('a' + b[4]%3)), UsedMemory: field(b[5], mib)}
+			if b[0]&2 != 0 {
+				p.Time = time.Time{}
+			}
+			if p.UsedMemory >= 0 {
+				procs++
+				distinct[reading{p.GPU, p.PID, p.Name, p.Time, p.UsedMemory}] = true
+			}
+			apps.Processes = append(apps.Processes, p)
+		}
+		var snaps []*ingest.SnapshotFile
+		if len(data) > 0 && data[0]&4 != 0 {
+			snaps = synthSpec{n: 6, seed: 1, rank: ingest.NoRank, noPhase: true}.files()
+		}
+		run := &ingest.Run{Dir: "fuzz", Location: time.UTC, Snapshots: snaps, Logs: []*ingest.GPULog{apps, smi, stats}}
+		f := Analyze(run, Options{Capacity: 16 * gib})
+		readings, placedProcs := 0, 0
+		count := func(set *ProcessSet) {
+			if set == nil {
+				return
+			}
+			for _, p := range set.Series {
+				placedProcs += len(p.Used)
+				if len(p.X) != len(p.Used) || len(p.Times) != len(p.Used) || (p.Trend != nil && len(p.Used) < f.Thresholds.MinPoints) {
+					t.Fatalf("process %+v", p)
+				}
+			}
+		}
+		for _, d := range f.Devices {
+			count(d.Processes)
+			m := d.MemoryStats
+			if m == nil {
+				continue
+			}
+			readings += len(m.Readings)
+			if len(m.X) != len(m.Readings) {
+				t.Fatalf("%d X for %d readings", len(m.X), len(m.Readings))
+			}
+			for _, o := range m.OOMs {
+				if o.Prev >= o.Index || o.After <= o.Before || m.Readings[o.Index].NumOOMs != o.After || m.Readings[o.Prev].NumOOMs != o.Before {
+					t.Fatalf("OOM event %+v", o)
+				}
+			}
+		}
+		count(f.OtherProcesses)
+		if readings != len(stats.MemoryStats) {
+			t.Fatalf("%d of %d memory_stats readings kept", readings, len(stats.MemoryStats))
+		}
+		// Duplicated readings (same process, time and bytes) are read once;
+		// no other reading is lost or shown twice.
+		if placedProcs > procs || placedProcs < len(distinct) {
+			t.Fatalf("%d process readings shown, %d logged, %d distinct", placedProcs, procs, len(distinct))
+		}
+	})
+}

@@ -1,0 +1,160 @@
+package analyze
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"gpureport/ingest"
+	"gpureport/ingest/ingesttest"
+)
+
+// gpuLog builds a query-CSV log: GPU gpu every 10 s for n readings from
+// t0, used = 8 GiB, total 80 GiB.
+func gpuLog(gpu, n int) *ingest.GPULog {
+	l := &ingest.GPULog{Source: ingest.Source{Path: "nvidia-smi.csv"}, Format: ingest.FormatQueryCSV}
+	for i := range n {
+		l.Samples = append(l.Samples, ingest.GPUSample{Time: t0.Add(time.Duration(i) * 10 * time.Second), GPU: gpu,
+			MemoryUsed: 8 * gib, MemoryTotal: 80 * gib, MemoryFree: ingest.Unknown, MemoryReserved: ingest.Unknown})
+	}
+	return l
+}
+
+// procLog builds a compute-apps log of one process: n readings every 10 s
+// from t0 (no times when untimed), used(i) bytes at reading i.
+func procLog(path string, gpu, pid int, name string, n int, untimed bool, used func(i int) int64) *ingest.GPULog {
+	l := &ingest.GPULog{Source: ingest.Source{Path: path}, Format: ingest.FormatComputeAppsCSV}
+	for i := range n {
+		at := t0.Add(time.Duration(i) * 10 * time.Second)
+		if untimed {
+			at = time.Time{}
+		}
+		l.Processes = append(l.Processes, ingest.ProcessSample{Time: at, GPU: gpu, PID: pid, Name: name, UsedMemory: used(i)})
+	}
+	return l
+}
+
+func growing(i int) int64 { return 2000*mib + int64(i)*2*mib } // 720 MiB per hour at one reading per 10 s
+func flatUse(int) int64   { return 500 * mib }
+
+func TestProcesses(t *testing.T) {
+	const evil = "</script><script>alert(1)</script>"
+	tests := []struct {
+		name  string
+		run   func() *ingest.Run
+		check func(t *testing.T, f *Findings)
+	}{
+		{"GPU log only: growing process, flat one, unknown GPU apart", func() *ingest.Run {
+			return &ingest.Run{Dir: "logs", Logs: []*ingest.GPULog{
+				gpuLog(0, 180),
+				procLog("apps.csv", 0, 4242, "python", 180, false, growing),
+				procLog("apps2.csv", 0, 4243, "dataloader", 180, false, flatUse),
+				procLog("apps3.csv", -1, 6000, evil, 180, false, func(int) int64 { return 100 * mib }),
+			}}
+		}, func(t *testing.T, f *Findings) {
+			if len(f.Devices) != 1 || f.Devices[0].Processes == nil {
+				t.Fatalf("devices %d, want one with processes", len(f.Devices))
+			}
+			ps := f.Devices[0].Processes
+			if !ps.OnDeviceAxis || ps.Axis != AxisHours || len(ps.Series) != 2 {
+				t.Fatalf("process set %+v", ps)
+			}
+			p := ps.Series[0]
+			if p.PID != 4242 || p.Name != "python" || p.GPU != 0 || len(p.Used) != 180 || p.Peak != 2358*mib || p.Last != 2358*mib || p.X[6] != 1.0/60 {
+				t.Errorf("first process %+v", p)
+			}
+			if p.Trend == nil || p.Trend.Verdict != VerdictGrowing || p.Trend.Per != "hour" || p.Trend.Metric != MetricProcessUsed || math.Abs(p.Trend.Slope-720*float64(mib)) > 1 {
+				t.Errorf("growing process trend %+v, want +720 MiB per hour", p.Trend)
+			}
+			if q := ps.Series[1]; q.PID != 4243 || q.Trend == nil || q.Trend.Verdict != VerdictFlat {
+				t.Errorf("second process %+v", q)
+			}
+			op := f.OtherProcesses
+			if op == nil || len(op.Series) != 1 || op.Series[0].Name != evil || op.Series[0].GPU != -1 || op.OnDeviceAxis || op.Axis != AxisHours || !op.Start.Equal(t0) {
+				t.Errorf("other processes %+v", op)
+			}
+			if f.Verdict.Leak || f.Verdict.OOM {
+				t.Errorf("verdict %+v: a growing process raises no flag", f.Verdict)
+			}
+		}},
+		{"same readings in two logs are read once; fewer than MinPoints: no trend", func() *ingest.Run {
+			return &ingest.Run{Dir: "logs", Logs: []*ingest.GPULog{
+				gpuLog(0, 4),
+				procLog("a.csv", 0, 7, "python", 4, false, growing),
+				procLog("b.csv", 0, 7, "python", 4, false, growing),
+			}}
+		}, func(t *testing.T, f *Findings) {
+			p := f.Devices[0].Processes.Series
+			if len(p) != 1 || len(p[0].Used) != 4 || p[0].Trend != nil || len(p[0].Sources) != 2 {
+				t.Errorf("processes %+v", p)
+			}
+		}},
+		{"untimed readings: reading axis", func() *ingest.Run {
+			return &ingest.Run{Dir: "logs", Logs: []*ingest.GPULog{procLog("apps.csv", -1, 0, "", 46, true, growing)}}
+		}, func(t *testing.T, f *Findings) {
+			op := f.OtherProcesses
+			if len(f.Devices) != 0 || op == nil || op.Axis != AxisReading || op.Series[0].X[45] != 45 {
+				t.Fatalf("devices %d, other processes %+v", len(f.Devices), op)
+			}
+			if tr := op.Series[0].Trend; tr == nil || tr.Per != "reading" || tr.Slope != 2*float64(mib) || tr.Verdict != VerdictGrowing {
+				t.Errorf("trend %+v, want +2 MiB per reading", tr)
+			}
+		}},
+		{"snapshots: processes on the step axis; another GPU's apart", func() *ingest.Run {
+			run := synthSpec{n: 12, seed: 3, rank: ingest.NoRank, noPhase: true}.run()
+			run.Logs = append(run.Logs, procLog("apps.csv", 0, 4242, "python", 60, false, growing),
+				procLog("apps1.csv", 1, 99, "other-job", 60, false, flatUse))
+			return run
+		}, func(t *testing.T, f *Findings) {
+			ps := f.Devices[0].Processes
+			// Snapshots at t0 + i min are steps 100 (i + 1): the reading at
+			// 30 s is at step 150; readings before t0 cannot be placed.
+			if ps == nil || !ps.OnDeviceAxis || ps.Axis != AxisStep || math.Abs(ps.Series[0].X[3]-150) > 1e-9 {
+				t.Fatalf("process set %+v", ps)
+			}
+			if tr := ps.Series[0].Trend; tr == nil || tr.Per != "step" || math.Abs(tr.Slope-0.12*float64(mib)) > 1 {
+				t.Errorf("trend %+v, want +0.12 MiB per step (12 MiB a minute, 100 steps a minute)", tr)
+			}
+			if op := f.OtherProcesses; op == nil || len(op.Series) != 1 || op.Series[0].GPU != 1 {
+				t.Errorf("other processes %+v: want GPU 1's process apart", op)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := tc.run()
+			run.Location = time.UTC
+			tc.check(t, Analyze(run, Options{}))
+		})
+	}
+}
+
+// TestRealComputeAppsLogsOnly reads the real compute-apps CSV (one
+// used_gpu_memory column: no pid, name, time or GPU) as a logs-only run:
+// its 46 readings are one process of no device, on the reading axis, and
+// its growth from 1 MiB to 898 MiB is found.
+func TestRealComputeAppsLogsOnly(t *testing.T) {
+	path := ingesttest.RealFiles(t, "nvidia-smi", "paddle_used_gpu_memory_l.csv")[0]
+	// The file is alone in its folder: load that folder in place.
+	run, err := ingest.Load(context.Background(), filepath.Dir(path), ingest.LoadOptions{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Logs) != 1 || len(run.Snapshots) != 0 {
+		t.Fatalf("%d logs, %d snapshots", len(run.Logs), len(run.Snapshots))
+	}
+	f := Analyze(run, Options{})
+	op := f.OtherProcesses
+	if len(f.Devices) != 0 || op == nil || len(op.Series) != 1 || op.Axis != AxisReading {
+		t.Fatalf("devices %d, other processes %+v", len(f.Devices), op)
+	}
+	p := op.Series[0]
+	if p.PID != 0 || p.Name != "" || p.GPU != -1 || len(p.Used) != 46 || p.Peak != 898*mib || p.Last != 898*mib || p.Used[0] != mib {
+		t.Errorf("process %+v", p)
+	}
+	if p.Trend == nil || p.Trend.Verdict != VerdictGrowing || p.Trend.Per != "reading" {
+		t.Errorf("trend %+v, want growing per reading", p.Trend)
+	}
+}

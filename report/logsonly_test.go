@@ -1,0 +1,311 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"gpureport/analyze"
+	"gpureport/ingest"
+	"gpureport/ingest/ingesttest"
+)
+
+// Runs with GPU logs and no snapshots, end to end: files written to a
+// temporary directory (or a real log read in place), ingest.Load,
+// analyze.Analyze and every writer.
+
+// logsOnlyRun loads and analyses dir; the Findings' Run is renamed to
+// name so that outputs do not depend on the temporary path.
+func logsOnlyRun(t *testing.T, dir, name string) (*analyze.Findings, *ingest.Run) {
+	t.Helper()
+	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Snapshots) != 0 {
+		t.Fatalf("%d snapshots in a logs-only run", len(run.Snapshots))
+	}
+	f := analyze.Analyze(run, analyze.Options{})
+	f.Run = name
+	return f, run
+}
+
+// rendered is every output of one run.
+type rendered struct {
+	summary  map[string]any
+	md, text string
+	html     string
+	xlsx     *excelize.File
+}
+
+func renderAll(t *testing.T, f *analyze.Findings, run *ingest.Run) rendered {
+	t.Helper()
+	opt := fixedOptions
+	opt.Run = run
+	var r rendered
+	sum, err := marshalSummary(BuildSummary(f, opt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(sum, &r.summary); err != nil {
+		t.Fatal(err)
+	}
+	r.md = string(Markdown(f, opt))
+	var text bytes.Buffer
+	if err := Text(&text, f); err != nil {
+		t.Fatal(err)
+	}
+	r.text = text.String()
+	page, err := HTML(f, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.html = string(page)
+	b, err := XLSX(f, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.xlsx, err = excelize.OpenReader(bytes.NewReader(b)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.xlsx.Close() })
+	return r
+}
+
+// at walks a decoded JSON value: at(v, "devices", 0, "trend", "metric").
+func at(t *testing.T, v any, path ...any) any {
+	t.Helper()
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				t.Fatalf("%v: not an object at %q", path, k)
+			}
+			v = m[k]
+		case int:
+			a, ok := v.([]any)
+			if !ok || k >= len(a) {
+				t.Fatalf("%v: no element %d", path, k)
+			}
+			v = a[k]
+		}
+	}
+	return v
+}
+
+// sheetRows is the number of data rows of an XLSX sheet.
+func sheetRows(t *testing.T, f *excelize.File, sheet string) int {
+	t.Helper()
+	rows, err := f.GetRows(sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(rows) - 1
+}
+
+func TestLogsOnlyRuns(t *testing.T) {
+	const mib = 1 << 20
+	tests := []struct {
+		name  string
+		write func(t testing.TB, dir string) // nil: the real compute-apps log
+		check func(t *testing.T, r rendered)
+	}{
+		{"nvidia-smi with per-process readings", func(t testing.TB, dir string) { writeSMILogs(t, dir, false) }, func(t *testing.T, r rendered) {
+			s := r.summary
+			if n := len(at(t, s, "devices").([]any)); n != 2 {
+				t.Fatalf("%d devices, want GPUs 0 and 1", n)
+			}
+			p := at(t, s, "devices", 0, "gpu_samples", "processes", 0)
+			if at(t, p, "pid") != 4242.0 || at(t, p, "name") != "python" || at(t, p, "gpu") != 0.0 || at(t, p, "samples") != 180.0 ||
+				at(t, p, "used_max_bytes") != float64(2358*mib) || at(t, p, "used_last_bytes") != float64(2358*mib) || at(t, p, "growing") != true ||
+				at(t, p, "first_time") != "2026-03-02T09:00:00Z" {
+				t.Errorf("growing process %v", p)
+			}
+			if got := at(t, p, "trend", "slope_bytes_per_hour"); got != float64(720*mib) || at(t, p, "trend", "metric") != "process_used_bytes" {
+				t.Errorf("growing process trend %v, want +720 MiB per hour", at(t, p, "trend"))
+			}
+			if q := at(t, s, "devices", 0, "gpu_samples", "processes", 1); at(t, q, "name") != "dataloader" || at(t, q, "growing") != false {
+				t.Errorf("flat process %v", q)
+			}
+			if q := at(t, s, "devices", 1, "gpu_samples", "processes", 0); at(t, q, "pid") != 5000.0 {
+				t.Errorf("GPU 1's process %v", q)
+			}
+			o := at(t, s, "other_processes", 0)
+			if at(t, o, "name") != evilProcess || at(t, o, "gpu") != nil || at(t, o, "samples") != 180.0 {
+				t.Errorf("other process %v", o)
+			}
+			if at(t, s, "verdict", "leak") != false || at(t, s, "verdict", "oom") != false {
+				t.Errorf("verdict %v", at(t, s, "verdict"))
+			}
+			for _, want := range []string{"## Processes whose GPU memory grows",
+				"- `python (pid 4242)` on cuda:0: +720 MiB/hour (95% CI +720 to +720 MiB), p&lt;0.001; peak 2.30 GiB, last 2.30 GiB (180 readings, nvidia-smi)"} {
+				if !strings.Contains(r.md, want) {
+					t.Errorf("summary.md lacks %q:\n%s", want, r.md)
+				}
+			}
+			if strings.Count(r.md, "(pid ") != 1 {
+				t.Errorf("summary.md lists more than the growing process:\n%s", r.md)
+			}
+			if want := "  process python (pid 4242) on cuda:0 grows: +720 MiB/hour"; !strings.Contains(r.text, want) {
+				t.Errorf("stdout lacks %q:\n%s", want, r.text)
+			}
+			if n := sheetRows(t, r.xlsx, "Processes"); n != 4 {
+				t.Errorf("Processes sheet: %d rows, want 4", n)
+			}
+			if n := sheetRows(t, r.xlsx, "Process samples"); n != 4*180 {
+				t.Errorf("Process samples sheet: %d rows, want 720", n)
+			}
+			if v, _ := r.xlsx.GetCellValue("Processes", "D2"); v != "python" {
+				t.Errorf("Processes!D2 = %q", v)
+			}
+			if v, _ := r.xlsx.GetCellValue("Processes", "H2"); v != "2,358.00 MiB" {
+				t.Errorf("Processes!H2 = %q, want the peak in MiB", v)
+			}
+			if v, _ := r.xlsx.GetCellValue("Processes", "D5"); v != evilProcess {
+				t.Errorf("Processes!D5 = %q", v)
+			}
+			for _, id := range []string{`id="processes-rx-d0"`, `id="processes-rx-d1"`, `id="processes-other"`, `href="#processes"`} {
+				if !strings.Contains(r.html, id) {
+					t.Errorf("index.html lacks %s", id)
+				}
+			}
+		}},
+		{"memory_stats leak with an OOM", func(t testing.TB, dir string) { writeSMILogs(t, dir, true); writeLeakingStats(t, dir) }, func(t *testing.T, r rendered) {
+			s := r.summary
+			d := at(t, s, "devices", 0)
+			tr := at(t, d, "trend")
+			if at(t, tr, "metric") != "allocated_bytes" || at(t, tr, "source") != "memory_stats" || at(t, tr, "slope_bytes_per_step") != float64(mib) ||
+				at(t, tr, "verdict") != "growing" || at(t, d, "verdict") != "growing" || at(t, d, "axis") != "step" {
+				t.Errorf("device trend %v", tr)
+			}
+			ms := at(t, d, "memory_stats")
+			if at(t, ms, "primary") != true || at(t, ms, "samples") != 100.0 || at(t, ms, "order") != "step" || at(t, ms, "alloc_retries_growing") != true ||
+				at(t, ms, "allocated_max_bytes") != float64(4<<30+990*mib) || at(t, ms, "num_ooms") != 1.0 || at(t, ms, "num_alloc_retries") != 19.0 {
+				t.Errorf("memory_stats %v", ms)
+			}
+			o := at(t, ms, "ooms", 0)
+			if at(t, o, "step") != 700.0 || at(t, o, "previous_step") != 690.0 || at(t, o, "num_ooms_before") != 0.0 || at(t, o, "num_ooms_after") != 1.0 ||
+				at(t, o, "allocated_bytes") != float64(4<<30+700*mib) || at(t, o, "time") != "2026-03-02T09:05:50Z" {
+				t.Errorf("memory_stats OOM %v", o)
+			}
+			v := at(t, s, "verdict")
+			if at(t, v, "leak") != true || at(t, v, "oom") != true || at(t, v, "severity") != "critical" || at(t, v, "headline") != "Leak (no site: no snapshots); 1 OOM" {
+				t.Errorf("verdict %v", v)
+			}
+			// Most process readings lie after the last memory_stats reading,
+			// outside the step axis: the processes are on hours instead.
+			if p := at(t, d, "gpu_samples", "processes", 0); at(t, p, "growing") != true || at(t, p, "trend", "slope_bytes_per_hour") != float64(720*mib) {
+				t.Errorf("process: %v", p)
+			}
+			for _, want := range []string{"## Out of memory", "- cuda:0 (torch.cuda.memory\\_stats): num\\_ooms 0 → 1 between step 690 and step 700 (allocated 4.68 GiB, reserved 5.68 GiB)",
+				"record snapshots to find the site", "num\\_alloc\\_retries keeps growing"} {
+				if !strings.Contains(r.md, want) {
+					t.Errorf("summary.md lacks %q:\n%s", want, r.md)
+				}
+			}
+			if want := "  cuda:0           no snapshots; memory_stats peak reserved 5.97 GiB, allocated 4.97 GiB"; !strings.Contains(r.text, want) {
+				t.Errorf("stdout lacks %q:\n%s", want, r.text)
+			}
+			if n := sheetRows(t, r.xlsx, "Memory stats"); n != 100 {
+				t.Errorf("Memory stats sheet: %d rows, want 100", n)
+			}
+			if v, _ := r.xlsx.GetCellValue("Memory stats", "N72"); v != "1" {
+				t.Errorf("Memory stats!N72 (num_ooms at step 700) = %q", v)
+			}
+			if v, _ := r.xlsx.GetCellValue("Trend", "Q2"); v != "memory_stats" {
+				t.Errorf("Trend!Q2 = %q, want the source", v)
+			}
+			for _, want := range []string{"allocated (memory_stats)", "torch.cuda.memory_stats readings", "num_ooms 0 → 1 between step 690 and step 700"} {
+				if !strings.Contains(r.html, want) {
+					t.Errorf("index.html lacks %q", want)
+				}
+			}
+		}},
+		{"memory_stats flat", func(t testing.TB, dir string) { writeFlatStats(t, dir) }, func(t *testing.T, r rendered) {
+			v := at(t, r.summary, "verdict")
+			if at(t, v, "leak") != false || at(t, v, "oom") != false || at(t, v, "fragmentation") != false || at(t, v, "outside_allocator_leak") != false ||
+				at(t, v, "severity") != "ok" || len(at(t, v, "reasons").([]any)) != 0 {
+				t.Errorf("verdict %v", v)
+			}
+			ms := at(t, r.summary, "devices", 0, "memory_stats")
+			if at(t, ms, "alloc_retries_growing") != false || len(at(t, ms, "ooms").([]any)) != 0 || at(t, r.summary, "devices", 0, "trend", "verdict") != "flat" {
+				t.Errorf("memory_stats %v", ms)
+			}
+			if strings.Contains(r.md, "## Out of memory") || strings.Contains(r.md, "grows") {
+				t.Errorf("summary.md:\n%s", r.md)
+			}
+		}},
+		{"real compute-apps log, read in place", nil, func(t *testing.T, r rendered) {
+			o := at(t, r.summary, "other_processes", 0)
+			if at(t, o, "pid") != 0.0 || at(t, o, "gpu") != nil || at(t, o, "samples") != 46.0 || at(t, o, "used_max_bytes") != float64(898*mib) ||
+				at(t, o, "growing") != true || at(t, o, "trend", "slope_bytes_per_reading") == nil || at(t, o, "first_time") != nil {
+				t.Errorf("process %v", o)
+			}
+			if !strings.Contains(r.md, "- `(no name) (pid not logged)` on unknown GPU: +") {
+				t.Errorf("summary.md:\n%s", r.md)
+			}
+			if n := sheetRows(t, r.xlsx, "Process samples"); n != 46 {
+				t.Errorf("Process samples: %d rows", n)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.write != nil {
+				tc.write(t, dir)
+			} else {
+				dir = filepath.Dir(ingesttest.RealFiles(t, "nvidia-smi", "paddle_used_gpu_memory_l.csv")[0])
+			}
+			f, run := logsOnlyRun(t, dir, "logs-only")
+			r := renderAll(t, f, run)
+			tc.check(t, r)
+			// Untrusted text is escaped everywhere.
+			for _, bad := range []string{evilProcess, "<img src=x"} {
+				if strings.Contains(r.html, bad) {
+					t.Errorf("index.html holds %q unescaped", bad)
+				}
+				if strings.Contains(r.md, bad) {
+					t.Errorf("summary.md holds %q unescaped", bad)
+				}
+			}
+		})
+	}
+}
+
+// TestLogsOnlyGolden pins the three text outputs of a logs-only run with
+// processes and memory_stats readings (regenerate with -update).
+func TestLogsOnlyGolden(t *testing.T) {
+	dir := t.TempDir()
+	writeSMILogs(t, dir, true)
+	writeLeakingStats(t, dir)
+	f, run := logsOnlyRun(t, dir, "logs-only")
+	opt := fixedOptions
+	opt.Run = run
+	sum, err := marshalSummary(BuildSummary(f, opt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "logs-only/summary.json", sum)
+	// The same run analysed again writes the same bytes (no map order leaks).
+	again, err := marshalSummary(BuildSummary(analyze.Analyze(run, analyze.Options{}), opt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(bytes.Replace(again, []byte(`"run": "`+run.Dir+`"`), []byte(`"run": "logs-only"`), 1), sum) {
+		t.Error("a second analysis of the run gives another summary.json")
+	}
+	golden(t, "logs-only/summary.md", Markdown(f, opt))
+	var text bytes.Buffer
+	if err := Text(&text, f); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "logs-only/stdout.txt", text.Bytes())
+}
