@@ -185,7 +185,7 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 		if off, ok := detectClockOffset(d); ok {
 			note = off.Note(run.Location, d.GPU.Times[0])
 			shift = off.Shift
-			d.GPU = joinGPU(s, run.Logs, join.index, off.Shift)
+			d.GPU = joinGPUPlaced(run.Logs, join.index, seriesPlacer(s, off.Shift))
 			d.GPUJoin += fmt.Sprintf("; log times moved %+d h to match the snapshots", -off.Hours())
 		}
 	}

@@ -512,7 +512,7 @@ func finiteRange(x []float64) (first, last float64, ok bool) {
 }
 
 // joinGPUPlaced collects the GPU log readings of GPU index gpu, in time
-// order, placed on an axis by p (JoinGPU for devices without snapshots).
+// order (after p's clock shift), placed on an axis by p.
 func joinGPUPlaced(logs []*ingest.GPULog, gpu int, p placer) *GPUSeries {
 	g := &GPUSeries{}
 	type reading struct {

@@ -180,59 +180,7 @@ func PoolUsages(s *ingest.Snapshot, dev int) []PoolUsage {
 // snapshots that have both (NaN outside that range or without two such
 // snapshots). gpu is the nvidia-smi index of the device.
 func JoinGPU(s *Series, logs []*ingest.GPULog, gpu int) *GPUSeries {
-	return joinGPU(s, logs, gpu, 0)
-}
-
-// joinGPU is JoinGPU with every reading time moved back by shift (a
-// detected clock offset of the log).
-func joinGPU(s *Series, logs []*ingest.GPULog, gpu int, shift time.Duration) *GPUSeries {
-	g := &GPUSeries{}
-	type reading struct {
-		t     time.Time
-		used  int64
-		total int64
-	}
-	var rs []reading
-	for _, l := range logs {
-		n := 0
-		for _, smp := range l.Samples {
-			if smp.GPU != gpu || smp.Time.IsZero() || smp.MemoryUsed < 0 {
-				continue
-			}
-			rs = append(rs, reading{smp.Time.Add(-shift), smp.MemoryUsed, smp.MemoryTotal})
-			n++
-		}
-		if n > 0 {
-			g.Sources = append(g.Sources, l.Path)
-		}
-	}
-	if len(rs) == 0 {
-		return nil
-	}
-	slices.SortStableFunc(rs, func(a, b reading) int { return a.t.Compare(b.t) })
-	var knots [][2]float64 // (unix seconds, step)
-	if s.Axis == AxisStep {
-		for i, p := range s.Points {
-			if !p.Time.IsZero() {
-				knots = append(knots, [2]float64{float64(p.Time.UnixNano()) / 1e9, float64(s.Points[i].Step)})
-			}
-		}
-	}
-	for _, r := range rs {
-		g.Times = append(g.Times, r.t)
-		g.Used = append(g.Used, r.used)
-		g.MaxUsed = max(g.MaxUsed, r.used)
-		g.Total = max(g.Total, r.total)
-		x := math.NaN()
-		switch {
-		case s.Axis == AxisHours && !s.Start.IsZero():
-			x = r.t.Sub(s.Start).Hours()
-		case s.Axis == AxisStep && len(knots) >= 2:
-			x = interpolate(knots, float64(r.t.UnixNano())/1e9)
-		}
-		g.X = append(g.X, x)
-	}
-	return g
+	return joinGPUPlaced(logs, gpu, seriesPlacer(s, 0))
 }
 
 // interpolate maps t through the piecewise-linear function given by knots

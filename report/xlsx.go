@@ -25,10 +25,11 @@ const maxXLSXRows = 1_048_575
 // keeps peaks; the Summary sheet says so.
 const maxXLSXGPURows = 20_000
 
-// gpuRows returns the indexes of g's readings to write.
-func gpuRows(g *analyze.GPUSeries) []int {
-	n := len(g.Used)
-	if n <= maxXLSXGPURows {
+// thinRows returns the indexes of the readings (times, used) to write: all
+// of them, or limit chosen by LTTB over time, which keeps peaks.
+func thinRows(times []time.Time, used []int64, limit int) []int {
+	n := len(used)
+	if n <= limit {
 		idx := make([]int, n)
 		for i := range idx {
 			idx[i] = i
@@ -39,12 +40,12 @@ func gpuRows(g *analyze.GPUSeries) []int {
 	ys := make([]float64, n)
 	for i := range xs {
 		xs[i] = float64(i)
-		if i < len(g.Times) && !g.Times[i].IsZero() {
-			xs[i] = float64(g.Times[i].UnixMilli())
+		if i < len(times) && !times[i].IsZero() {
+			xs[i] = float64(times[i].UnixMilli())
 		}
-		ys[i] = float64(g.Used[i])
+		ys[i] = float64(used[i])
 	}
-	return LTTB(xs, ys, maxXLSXGPURows)
+	return LTTB(xs, ys, limit)
 }
 
 // maxXLSXCharts bounds the native timeline charts (one per device).
@@ -555,7 +556,7 @@ func (w *xlsxWriter) gpuSamples(fd *analyze.Findings) error {
 			if g == nil {
 				continue
 			}
-			for _, i := range gpuRows(g) {
+			for _, i := range thinRows(g.Times, g.Used, maxXLSXGPURows) {
 				u := g.Used[i]
 				var t, x any
 				if i < len(g.Times) {
@@ -729,29 +730,6 @@ func processRowLimit(n int) int {
 	return max(maxXLSXGPURows/10, maxXLSXProcessRows/max(n, 1))
 }
 
-// processRows returns the indexes of p's readings to write: all, or limit
-// chosen by LTTB over time (peaks kept).
-func processRows(p *analyze.ProcessSeries, limit int) []int {
-	n := len(p.Used)
-	if n <= limit {
-		idx := make([]int, n)
-		for i := range idx {
-			idx[i] = i
-		}
-		return idx
-	}
-	xs := make([]float64, n)
-	ys := make([]float64, n)
-	for i := range xs {
-		xs[i] = float64(i)
-		if !p.Times[i].IsZero() {
-			xs[i] = float64(p.Times[i].UnixMilli())
-		}
-		ys[i] = float64(p.Used[i])
-	}
-	return LTTB(xs, ys, limit)
-}
-
 // countProcesses is the number of processes the Process samples sheet
 // lists.
 func countProcesses(fd *analyze.Findings) int {
@@ -774,7 +752,7 @@ func (w *xlsxWriter) processSamples(fd *analyze.Findings) error {
 			if p.GPU >= 0 {
 				gpu = p.GPU
 			}
-			for _, i := range processRows(p, limit) {
+			for _, i := range thinRows(p.Times, p.Used, limit) {
 				var x any
 				if i < len(p.X) {
 					x = opt64(p.X[i])
