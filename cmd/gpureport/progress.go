@@ -55,20 +55,25 @@ func (p *progress) update(done, total int, item string) {
 	defer p.mu.Unlock()
 	now := time.Now()
 	if p.tty {
-		const width = 24
-		fill := width * done / total
-		bar := strings.Repeat("#", fill) + strings.Repeat(".", width-fill)
-		if len(item) > 40 {
-			item = "..." + item[len(item)-37:]
-		}
-		fmt.Fprintf(p.w, "\r\033[K%s [%s] %d/%d %s", p.label, bar, done, total, item)
-		p.drawn = true
+		p.drawBar(done, total, item)
 		return
 	}
 	if done == total || now.Sub(p.last) >= p.interval {
 		fmt.Fprintf(p.w, "%s: %d/%d files read\n", p.label, done, total)
 		p.last = now
 	}
+}
+
+// drawBar redraws the terminal bar; the caller holds p.mu.
+func (p *progress) drawBar(done, total int, item string) {
+	const width = 24
+	fill := width * min(done, total) / total
+	bar := strings.Repeat("#", fill) + strings.Repeat(".", width-fill)
+	if len(item) > 40 {
+		item = "..." + item[len(item)-37:]
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s [%s] %d/%d %s", p.label, bar, done, total, item)
+	p.drawn = true
 }
 
 // finish clears the bar on a terminal.
@@ -94,14 +99,7 @@ func (p *progress) step(done, total int, item, line string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.tty {
-		const width = 24
-		fill := width * done / total
-		bar := strings.Repeat("#", fill) + strings.Repeat(".", width-fill)
-		if len(item) > 40 {
-			item = "..." + item[len(item)-37:]
-		}
-		fmt.Fprintf(p.w, "\r\033[K%s [%s] %d/%d %s", p.label, bar, done, total, item)
-		p.drawn = true
+		p.drawBar(done, total, item)
 		return
 	}
 	if line != "" {
