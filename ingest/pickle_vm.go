@@ -528,24 +528,31 @@ func (m *vm) run() (val, error) {
 	}
 }
 
+// memoArg reads a memo index operand: one byte (BINGET, BINPUT) or four,
+// little-endian (LONG_BINGET, LONG_BINPUT).
+func (m *vm) memoArg(short bool) (uint64, error) {
+	if short {
+		b, err := m.arg(1)
+		if err != nil {
+			return 0, err
+		}
+		return uint64(b[0]), nil
+	}
+	b, err := m.arg(4)
+	if err != nil {
+		return 0, err
+	}
+	return uint64(binary.LittleEndian.Uint32(b)), nil
+}
+
 // exec executes one opcode whose byte has been read.
 func (m *vm) exec(op byte) error {
 	var err error
 	switch op {
 	case opLongBinGet, opBinGet:
-		var i uint64
-		if op == opBinGet {
-			b, e := m.arg(1)
-			if e != nil {
-				return e
-			}
-			i = uint64(b[0])
-		} else {
-			b, e := m.arg(4)
-			if e != nil {
-				return e
-			}
-			i = uint64(binary.LittleEndian.Uint32(b))
+		i, e := m.memoArg(op == opBinGet)
+		if e != nil {
+			return e
 		}
 		v, ok := m.memo.get(i)
 		if !ok {
@@ -553,19 +560,9 @@ func (m *vm) exec(op byte) error {
 		}
 		err = m.push(v)
 	case opBinPut, opLongBinPut:
-		var i uint64
-		if op == opBinPut {
-			b, e := m.arg(1)
-			if e != nil {
-				return e
-			}
-			i = uint64(b[0])
-		} else {
-			b, e := m.arg(4)
-			if e != nil {
-				return e
-			}
-			i = uint64(binary.LittleEndian.Uint32(b))
+		i, e := m.memoArg(op == opBinPut)
+		if e != nil {
+			return e
 		}
 		var t *val
 		if t, err = m.top(); err == nil {
