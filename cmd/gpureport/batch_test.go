@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -166,44 +168,58 @@ func TestLock(t *testing.T) {
 	}
 	os.MkdirAll(dir, 0o755)
 
-	// A lock left by a process that is gone is stale and taken over.
-	host, _ := os.Hostname()
-	dead := deadPID(t)
-	if err := os.WriteFile(filepath.Join(dir, lockName), fmt.Appendf(nil, "%d %s 2025-01-01T00:00:00Z\n", dead, host), 0o644); err != nil {
-		t.Fatal(err)
+	// A lock file left behind, whatever it says, holds no lock: the
+	// kernel dropped its holder's lock when that process ended.
+	for _, line := range []string{"1 this-or-other-host 2025-01-01T00:00:00Z\n", "garbage", ""} {
+		if err := os.WriteFile(filepath.Join(dir, lockName), []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		release3, err := acquireLock(dir)
+		if err != nil {
+			t.Fatalf("left-over lock file %q not taken over: %v", line, err)
+		}
+		release3()
 	}
-	release3, err := acquireLock(dir)
-	if err != nil {
-		t.Fatalf("stale lock not taken over: %v", err)
-	}
-	release3()
-
-	// A fresh lock from another host is respected; an old one is stale.
-	lp := filepath.Join(dir, lockName)
-	if err := os.WriteFile(lp, []byte("1 other-host 2025-01-01T00:00:00Z\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := acquireLock(dir); !errors.Is(err, errLocked) {
-		t.Errorf("fresh foreign lock: %v, want errLocked", err)
-	}
-	old := time.Now().Add(-staleLockAge - time.Hour)
-	os.Chtimes(lp, old, old)
-	release4, err := acquireLock(dir)
-	if err != nil {
-		t.Fatalf("old foreign lock not taken over: %v", err)
-	}
-	release4()
 }
 
-// deadPID returns a pid with no process behind it.
-func deadPID(t *testing.T) int {
-	for pid := 4_000_000; pid > 3_000_000; pid -= 9973 {
-		if !processAlive(pid) {
-			return pid
+// TestLockReleasedOnExit: a process that dies holding a lock, without
+// releasing it, does not keep the report locked.
+func TestLockReleasedOnExit(t *testing.T) {
+	if dir := os.Getenv("GPUREPORT_LOCK_HOLDER"); dir != "" {
+		// The child: take the lock, say so, and wait to be killed.
+		if _, err := acquireLock(dir); err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
 		}
+		fmt.Println("locked")
+		select {}
 	}
-	t.Skip("no free pid found")
-	return 0
+	dir := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLockReleasedOnExit$")
+	cmd.Env = append(os.Environ(), "GPUREPORT_LOCK_HOLDER="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if line != "locked\n" {
+		t.Fatalf("holder process: %q", line)
+	}
+	_, err = acquireLock(dir)
+	if !errors.Is(err, errLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", cmd.Process.Pid)) {
+		t.Errorf("lock held by another process: %v; want errLocked naming pid %d", err, cmd.Process.Pid)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	release, err := acquireLock(dir)
+	if err != nil {
+		t.Fatalf("lock of a killed process: %v", err)
+	}
+	release()
 }
 
 func TestManifest(t *testing.T) {

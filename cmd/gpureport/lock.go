@@ -8,8 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"gpureport/ingest"
 )
@@ -17,20 +18,23 @@ import (
 // lockName is the lock file inside a report or overview folder.
 const lockName = ".lock"
 
-// staleLockAge is how old a lock held from another host may get before it
-// is taken over (its holder cannot be checked from here).
-const staleLockAge = 6 * time.Hour
-
 // errLocked means another gpureport holds the lock.
 var errLocked = errors.New("locked")
 
-// acquireLock takes the lock of folder dir (created if needed): a file
-// made with O_EXCL holding "pid host start-time". A lock whose process is
-// gone (same host), or that is older than staleLockAge (another host), is
-// stale and taken over. The returned func releases the lock, and removes
-// dir again when acquireLock created it and nothing else was written
-// there. The error wraps errLocked, naming the holder, when the lock is
-// held.
+// lockAttempts bounds how often acquireLock retries when the lock file it
+// locked was removed or replaced by its previous holder in the meantime:
+// each retry means another process released a lock in that instant, so a
+// handful is ample.
+const lockAttempts = 5
+
+// acquireLock takes the lock of folder dir (created if needed): an
+// exclusive advisory lock (flock(2) on Unix, LockFileEx on Windows) on
+// the file dir/.lock. The kernel drops the lock when its holder exits,
+// however it exits, so a crashed run never leaves a lock behind; what the
+// file holds ("pid host start-time") only names the holder in the
+// message. The returned func releases the lock, and removes dir again
+// when acquireLock created it and nothing else was written there. The
+// error wraps errLocked, naming the holder, when the lock is held.
 func acquireLock(dir string) (func(), error) {
 	_, statErr := os.Stat(dir)
 	created := errors.Is(statErr, os.ErrNotExist)
@@ -38,55 +42,64 @@ func acquireLock(dir string) (func(), error) {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
 	path := filepath.Join(dir, lockName)
-	host, _ := os.Hostname()
-	for attempt := 0; attempt < 2; attempt++ {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil {
-			_, werr := fmt.Fprintf(f, "%d %s %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
-			cerr := f.Close()
-			if werr != nil || cerr != nil {
-				os.Remove(path)
-				return nil, fmt.Errorf("lock %s: %w", path, errors.Join(werr, cerr))
-			}
-			return func() {
-				os.Remove(path)
-				if created {
-					os.Remove(dir) // only succeeds when empty
-				}
-			}, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
+	for range lockAttempts {
+		fl := flock.New(path, flock.SetPermissions(0o644))
+		ok, err := fl.TryLock()
+		if err != nil {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
-		holder, stale := lockHolder(path, host)
-		if !stale {
-			return nil, fmt.Errorf("%s is %w by %s", dir, errLocked, holder)
+		if !ok {
+			return nil, fmt.Errorf("%s is %w by %s", dir, errLocked, lockHolder(path))
 		}
-		// Take over a stale lock: remove it and retry once. Two takers
-		// racing here both remove, and O_EXCL lets one of them win.
-		os.Remove(path)
+		// The previous holder removes the file as it releases the lock:
+		// when it did so between our open and our lock, we hold a lock on
+		// a file nobody else will open again, so start over.
+		if !samePath(fl, path) {
+			fl.Unlock()
+			continue
+		}
+		host, _ := os.Hostname()
+		// The holder's line is best effort: it only names the holder in
+		// another process's message (and Windows keeps locked bytes from
+		// other handles).
+		os.WriteFile(path, fmt.Appendf(nil, "%d %s %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339)), 0o644)
+		return func() {
+			// Remove the file while still holding the lock, so no process
+			// can lock it and then see it vanish; Windows refuses to
+			// remove an open file, so try again once it is closed.
+			rmErr := os.Remove(path)
+			fl.Unlock()
+			if rmErr != nil {
+				os.Remove(path)
+			}
+			if created {
+				os.Remove(dir) // only succeeds when empty
+			}
+		}, nil
 	}
-	return nil, fmt.Errorf("%s is %w (lock keeps reappearing)", dir, errLocked)
+	return nil, fmt.Errorf("%s is %w (its lock file keeps being replaced)", dir, errLocked)
 }
 
-// lockHolder describes the lock's holder and whether the lock is stale.
-func lockHolder(path, host string) (string, bool) {
-	st, err := os.Stat(path)
+// samePath reports whether the file fl locked is still the one at path.
+func samePath(fl *flock.Flock, path string) bool {
+	held, err := fl.Stat()
 	if err != nil {
-		return "nobody", true // vanished: retry
+		return false
 	}
+	now, err := os.Stat(path)
+	return err == nil && os.SameFile(held, now)
+}
+
+// lockHolder describes the holder of the lock file at path from its line,
+// or says it is unknown (a holder between locking and writing it, or a
+// system that keeps locked bytes from readers).
+func lockHolder(path string) string {
 	b, err := os.ReadFile(path)
-	pid, lockHost, since, ok := parseLock(b)
+	pid, host, since, ok := parseLock(b)
 	if err != nil || !ok {
-		// Unreadable or half-written: stale only once it is old, since its
-		// writer may be between create and write.
-		return "an unknown process", time.Since(st.ModTime()) > time.Minute
+		return "another gpureport"
 	}
-	desc := fmt.Sprintf("pid %d on %s since %s", pid, lockHost, since)
-	if lockHost == host {
-		return desc, !processAlive(pid)
-	}
-	return desc, time.Since(st.ModTime()) > staleLockAge
+	return fmt.Sprintf("pid %d on %s since %s", pid, host, since)
 }
 
 // parseLock reads a lock file's "pid host start-time" line; ok is false
@@ -101,12 +114,6 @@ func parseLock(b []byte) (pid int, host, since string, ok bool) {
 		return 0, "", "", false
 	}
 	return pid, fields[1], strings.Join(fields[2:], " "), true
-}
-
-// processAlive reports whether a process with pid exists on this host.
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // lockReport takes the lock of a single run's report folder (outDir, or
