@@ -35,6 +35,9 @@ vet:
 	@bad=$$(gofmt -l $(SRC_DIRS)); if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet $(PKGS)
 	CGO_ENABLED=0 $(GO) build ./...
+	# Users run gpureport on Windows and macOS laptops too: keep them building.
+	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build ./...
+	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) build ./...
 
 lint:
 	$(GO) run $(STATICCHECK) $(PKGS)

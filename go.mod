@@ -5,14 +5,15 @@ go 1.26.0
 require (
 	github.com/NVIDIA/go-nvml v0.13.3-0
 	github.com/go-echarts/go-echarts/v2 v2.7.2
+	github.com/gofrs/flock v0.13.0
 	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe
 	github.com/nlpodyssey/gopickle v0.3.0
 	github.com/xuri/excelize/v2 v2.11.0
 	golang.org/x/net v0.56.0
+	golang.org/x/term v0.47.0
 )
 
 require (
-	github.com/gofrs/flock v0.13.0 // indirect
 	github.com/richardlehane/mscfb v1.0.7 // indirect
 	github.com/richardlehane/msoleps v1.0.6 // indirect
 	github.com/tiendc/go-deepcopy v1.7.2 // indirect
@@ -20,6 +21,5 @@ require (
 	github.com/xuri/nfp v0.0.2-0.20250530014748-2ddeb826f9a9 // indirect
 	golang.org/x/crypto v0.53.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.38.0 // indirect
 )

@@ -50,13 +50,13 @@ type batchResult struct {
 // Exit code: 130 when interrupted; 6 when another batch holds the
 // overview's lock; 3 when a report could not be written; 4 when a run's
 // verdict meets --fail-on (unchanged runs count too, from their last
-// report); 2 when no run could be reported at all; else 0.
-func runBatch(ctx context.Context, roots []string, opt reportOptions, stdout, stderr io.Writer) int {
+// report); 2 when no run could be reported at all; else 0. Diagnostics go
+// to log (debug level with -v).
+func runBatch(ctx context.Context, roots []string, opt reportOptions, stdout, stderr io.Writer, log *slog.Logger) int {
 	sh, err := parseShard(opt.shard)
 	if err != nil {
 		return usageError(stderr, "--shard: %v", err)
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	if opt.pprofPath != "" {
 		log.Warn("--pprof applies to single runs; ignored in --batch mode")
 	}
@@ -104,6 +104,7 @@ func runBatch(ctx context.Context, roots []string, opt reportOptions, stdout, st
 	code := exitOK
 	reported := 0
 	for _, res := range results {
+		log.Debug("run done", "run", res.run.Path, "status", res.status, "elapsed", res.elapsed.Round(time.Millisecond))
 		counts[res.status]++
 		row := overviewRow(res, overviewDir)
 		for i := range row.Suspects {

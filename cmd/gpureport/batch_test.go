@@ -532,3 +532,21 @@ func TestSampleRunReport(t *testing.T) {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
+
+// TestBatchVerbose: -v reaches the batch's diagnostics (it used to be
+// dropped in --batch mode), and without it none are printed.
+func TestBatchVerbose(t *testing.T) {
+	root := batchRoot(t, 2)
+	for _, c := range []struct {
+		flag string
+		want int
+	}{{"-q", 0}, {"-v", 2}} {
+		code, out, errs := runTB(t, "--batch", "-q", c.flag, "-o", filepath.Join(t.TempDir(), "ov"), root)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d\n%s\n%s", c.flag, code, out, errs)
+		}
+		if got := strings.Count(errs, "level=DEBUG msg=\"run done\""); got != c.want {
+			t.Errorf("%s: %d debug lines per run, want %d:\n%s", c.flag, got, c.want, errs)
+		}
+	}
+}

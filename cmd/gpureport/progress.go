@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // progress reports long work on stderr: a redrawn bar on a terminal, and
@@ -28,14 +30,12 @@ func newProgress(w io.Writer, quiet bool) *progress {
 	return &progress{w: w, tty: isTerminal(w), quiet: quiet, interval: 5 * time.Second}
 }
 
-// isTerminal reports whether w is a character device (a terminal).
+// isTerminal reports whether w is a terminal. It asks the terminal
+// driver (golang.org/x/term) rather than testing for a character device,
+// which /dev/null also is: `gpureport ... 2>/dev/null` must not draw bars.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // start begins a new phase with a label such as "reading run42".

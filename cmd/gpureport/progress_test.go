@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -38,5 +41,28 @@ func TestProgress(t *testing.T) {
 	p.step(1, 1, "x", "done")
 	if quiet.Len() != 0 {
 		t.Errorf("quiet printed %q", quiet.String())
+	}
+}
+
+// TestIsTerminal: /dev/null is a character device but no terminal, so
+// `gpureport ... 2>/dev/null` must get log lines, not a redrawn bar.
+func TestIsTerminal(t *testing.T) {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	file, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	for _, c := range []struct {
+		name string
+		w    io.Writer
+	}{{"/dev/null", null}, {"file", file}, {"buffer", &bytes.Buffer{}}} {
+		if isTerminal(c.w) {
+			t.Errorf("%s: isTerminal = true", c.name)
+		}
 	}
 }

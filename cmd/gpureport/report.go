@@ -120,7 +120,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	if batch {
-		return runBatch(ctx, positional, opt, stdout, stderr)
+		return runBatch(ctx, positional, opt, stdout, stderr, log)
 	}
 	if len(positional) > 1 {
 		return usageError(stderr, "one RUN_DIR expected, got %d (use --batch for many)", len(positional))
