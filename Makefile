@@ -31,11 +31,12 @@ run: build
 
 test: vet lint unit fuzz-smoke
 
+# Users run gpureport on Windows and macOS laptops too: vet also builds
+# for them (without cgo, as the NVML recorder is Linux-only).
 vet:
 	@bad=$$(gofmt -l $(SRC_DIRS)); if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet $(PKGS)
 	CGO_ENABLED=0 $(GO) build ./...
-	# Users run gpureport on Windows and macOS laptops too: keep them building.
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build ./...
 	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) build ./...
 
