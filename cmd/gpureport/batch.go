@@ -237,7 +237,7 @@ func reportOneRun(ctx context.Context, run runDir, opt reportOptions, key string
 		return res
 	case err != nil:
 		res.status, res.err = report.StatusFailed, err
-		res.writeFailed = strings.HasPrefix(err.Error(), "write report")
+		res.writeFailed = isWriteError(err)
 		runLog.Error("report failed", "err", err)
 		return res
 	}

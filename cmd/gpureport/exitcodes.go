@@ -1,5 +1,7 @@
 package main
 
+import "errors"
+
 // Exit codes, documented in --help and the README.
 const (
 	// exitOK: the report was written (or the subcommand succeeded).
@@ -20,3 +22,18 @@ const (
 	// exitInterrupted: stopped by a signal before finishing.
 	exitInterrupted = 130
 )
+
+// writeError is a failure to write a report's files (exitWriteFailed), as
+// against a failure to read or analyse the run. Callers tell them apart
+// with errors.As.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return "write report: " + e.err.Error() }
+
+func (e *writeError) Unwrap() error { return e.err }
+
+// isWriteError reports whether err is, or wraps, a writeError.
+func isWriteError(err error) bool {
+	var we *writeError
+	return errors.As(err, &we)
+}

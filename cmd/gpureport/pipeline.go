@@ -93,7 +93,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		NoBuiltinSuppressions: opt.noBuiltinSuppressions,
 	})
 	if err := report.Write(outDir, f, report.Options{GeneratedAt: generatedAt(), Version: version, Run: run}); err != nil {
-		return nil, fmt.Errorf("write report: %w", err)
+		return nil, &writeError{err}
 	}
 	return &runResult{findings: f, outDir: outDir}, nil
 }

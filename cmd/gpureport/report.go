@@ -140,7 +140,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitNothingUsable
 	case err != nil:
 		fmt.Fprintf(stderr, "gpureport: %v\n", err)
-		if strings.HasPrefix(err.Error(), "write report") {
+		if isWriteError(err) {
 			return exitWriteFailed
 		}
 		return exitNothingUsable

@@ -84,3 +84,24 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("--version: exit %d, %q", code, out)
 	}
 }
+
+// TestWriteFailedExitCode: a report that cannot be written (a directory
+// stands where index.html goes) exits 3, in a single run and in a batch,
+// while a run with nothing usable exits 2: the two are told apart by the
+// error's type, not its text.
+func TestWriteFailedExitCode(t *testing.T) {
+	root := batchRoot(t, 1)
+	runDir := filepath.Join(root, "exp0", "run00")
+	if err := os.MkdirAll(filepath.Join(runDir, "gpureport", "index.html", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runTB(t, "-q", runDir); code != exitWriteFailed || !strings.Contains(errs, "write report") {
+		t.Errorf("single run: exit %d, %s; want %d", code, errs, exitWriteFailed)
+	}
+	if code, out, errs := runTB(t, "--batch", "-q", "-o", filepath.Join(t.TempDir(), "ov"), root); code != exitWriteFailed {
+		t.Errorf("batch: exit %d\n%s\n%s; want %d", code, out, errs, exitWriteFailed)
+	}
+	if code, _, errs := runTB(t, "-q", t.TempDir()); code != exitNothingUsable {
+		t.Errorf("empty run: exit %d, %s; want %d", code, errs, exitNothingUsable)
+	}
+}
