@@ -140,8 +140,7 @@ func decodeLimited(open func() (io.Reader, error), opt DecodeOptions, what strin
 		return nil, fmt.Errorf("%s: decompressed data exceeds the %d-byte limit (raise it with --max-decompressed)", what, opt.maxDecompressed())
 	}
 	if err != nil {
-		var pe *PickleError
-		if errors.As(err, &pe) || strings.HasPrefix(err.Error(), "offset ") {
+		if hasStreamOffset(err) {
 			return nil, fmt.Errorf("%s (offsets count decompressed bytes): %w", what, err)
 		}
 		return nil, err
@@ -154,6 +153,15 @@ func decodeLimited(open func() (io.Reader, error), opt DecodeOptions, what strin
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return s, nil
+}
+
+// hasStreamOffset reports whether err names a byte offset in the pickle
+// stream: a *PickleError, or a *pathError that knows the offset of its
+// container.
+func hasStreamOffset(err error) bool {
+	var pe *PickleError
+	var pa *pathError
+	return errors.As(err, &pe) || errors.As(err, &pa) && pa.at > 0
 }
 
 // limitReader reads at most left bytes and records whether more were
