@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"strings"
@@ -55,22 +56,57 @@ func SniffContainer(head []byte) (Container, bool) {
 }
 
 // DecodeFile decodes the snapshot file at path, whatever its container.
-// Errors name the file.
+// Errors are *FileError, naming the file.
 func DecodeFile(path string, opt DecodeOptions) (*Snapshot, Container, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, "", err
+		return nil, "", fileError(path, err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", path, err)
+		return nil, "", fileError(path, err)
 	}
 	s, c, err := Decode(f, st.Size(), opt)
 	if err != nil {
-		return nil, c, fmt.Errorf("%s: %w", path, err)
+		return nil, c, fileError(path, err)
 	}
 	return s, c, nil
+}
+
+// FileError is an error about one input file. Path names the file, once;
+// Err says what is wrong with it without repeating the path, so a list
+// that prints the path beside the reason (Skipped) uses Err alone.
+type FileError struct {
+	// Path is the file, as the caller named it.
+	Path string
+	// Err is the problem.
+	Err error
+}
+
+func (e *FileError) Error() string { return e.Path + ": " + e.Err.Error() }
+
+// Unwrap returns the problem.
+func (e *FileError) Unwrap() error { return e.Err }
+
+// fileError wraps err, from reading the file at path, in a *FileError. An
+// *fs.PathError about path itself (from opening or stat'ing it) keeps only
+// its operation and cause, so the message names the path once.
+func fileError(path string, err error) error {
+	if pe, ok := err.(*fs.PathError); ok && pe.Path == path {
+		err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return &FileError{Path: path, Err: err}
+}
+
+// skipReason is err's message without the file's path when err is a
+// *FileError: the reason a Skipped entry gives beside its path.
+func skipReason(err error) string {
+	var fe *FileError
+	if errors.As(err, &fe) {
+		return fe.Err.Error()
+	}
+	return err.Error()
 }
 
 // Decode decodes a snapshot of size bytes read from ra: a pickle, a

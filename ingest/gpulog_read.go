@@ -158,11 +158,11 @@ func headLines(head []byte, n int) []string {
 // DecodeLog reads the GPU log at path; zoneless timestamps are read in loc
 // (nil: the local zone). Unreadable lines are skipped and counted, not
 // fatal; an error means the file as a whole is unusable (it cannot be
-// read, or holds no reading at all), and names the file.
+// read, or holds no reading at all), a *FileError naming the file.
 func DecodeLog(path string, format LogFormat, loc *time.Location) (*GPULog, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fileError(path, err)
 	}
 	defer f.Close()
 	opt := ReadOptions{Location: loc}
@@ -174,7 +174,7 @@ func DecodeLog(path string, format LogFormat, loc *time.Location) (*GPULog, erro
 	}
 	l, err := ReadLog(f, format, opt)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fileError(path, err)
 	}
 	return l, nil
 }

@@ -213,7 +213,7 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location) (r loaded) {
 	case KindSnapshot:
 		s, cont, err := DecodeFile(c.Path, opt.Decode)
 		if err != nil {
-			r.skip = &Skipped{Path: c.Rel, Reason: stripPath(err, c.Path)}
+			r.skip = &Skipped{Path: c.Rel, Reason: skipReason(err)}
 			return r
 		}
 		r.snap = &SnapshotFile{
@@ -226,23 +226,13 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location) (r loaded) {
 	case KindLog:
 		l, err := DecodeLog(c.Path, c.Log, loc)
 		if err != nil {
-			r.skip = &Skipped{Path: c.Rel, Reason: stripPath(err, c.Path)}
+			r.skip = &Skipped{Path: c.Rel, Reason: skipReason(err)}
 			return r
 		}
 		l.Source = c.Source
 		r.log = l
 	}
 	return r
-}
-
-// stripPath removes a leading "path: " from an error message, since the
-// skipped list prints the path beside the reason.
-func stripPath(err error, path string) string {
-	msg := err.Error()
-	if len(msg) > len(path)+2 && msg[:len(path)] == path && msg[len(path):len(path)+2] == ": " {
-		return msg[len(path)+2:]
-	}
-	return msg
 }
 
 // weighted is a counting semaphore over bytes.
