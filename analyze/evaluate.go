@@ -22,7 +22,7 @@ import (
 // other flags (outside_allocator_leak, fragmentation, oom) are scored the
 // same way, each on its own.
 
-// Targets for the evaluation (issue 5): leak precision and recall at
+// Targets for the evaluation: leak precision and recall at
 // least 0.95 and top-1 site accuracy at least 0.90.
 const (
 	TargetPrecision = 0.95

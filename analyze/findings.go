@@ -6,7 +6,7 @@
 // Where each analysis lives:
 //
 //	stats_dist.go         normal and Student-t distributions, median, MAD
-//	stats_ols.go          ordinary least squares (issue 2's first trend)
+//	stats_ols.go          ordinary least squares (kept for R² and comparison)
 //	stats_theilsen.go     Theil-Sen slope with Sen's interval
 //	stats_mannkendall.go  Mann-Kendall test, plain and stratified
 //	changepoint.go        level changes, trough envelope, floor points
@@ -690,16 +690,6 @@ func (f *Findings) Suspect(ref SuspectRef) *Suspect {
 	for _, d := range f.Devices {
 		if d.DeviceKey == ref.DeviceKey && ref.Index >= 0 && ref.Index < len(d.Suspects) {
 			return &d.Suspects[ref.Index]
-		}
-	}
-	return nil
-}
-
-// Device returns the device with key k, or nil.
-func (f *Findings) Device(k DeviceKey) *Device {
-	for _, d := range f.Devices {
-		if d.DeviceKey == k {
-			return d
 		}
 	}
 	return nil

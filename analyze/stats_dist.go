@@ -11,11 +11,6 @@ import (
 // only the error function, and the t distribution needs the regularised
 // incomplete beta function.
 
-// normalCDF is Φ(z), the standard normal distribution function.
-func normalCDF(z float64) float64 {
-	return 0.5 * math.Erfc(-z/math.Sqrt2)
-}
-
 // normalQuantile is Φ⁻¹(p) for 0 < p < 1, computed from the inverse error
 // function: Φ⁻¹(p) = √2 · erfinv(2p − 1).
 func normalQuantile(p float64) float64 {

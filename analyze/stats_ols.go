@@ -7,7 +7,7 @@ import (
 
 // OLSFit is an ordinary least-squares line y = Intercept + Slope·x.
 //
-// OLS is the first trend method issue 2 asked for and is kept for
+// OLS was the project's first trend method and is kept for
 // comparison and for R²; the verdicts use the Theil-Sen slope and the
 // Mann-Kendall test (stats_theilsen.go, stats_mannkendall.go), which a
 // single outlier snapshot cannot drag around.

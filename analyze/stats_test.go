@@ -21,7 +21,7 @@ func TestDistributions(t *testing.T) {
 		// Reference values from standard tables.
 		{"z 0.975", normalQuantile(0.975), 1.959963985},
 		{"z 0.5", normalQuantile(0.5), 0},
-		{"Phi(1.96)", normalCDF(1.96), 0.9750021},
+		{"two-sided p z=1.96", twoSidedNormalP(1.96), 0.04999579},
 		{"t 0.975 df1", studentTQuantile(0.975, 1), 12.70620474},
 		{"t 0.975 df3", studentTQuantile(0.975, 3), 3.182446305},
 		{"t 0.975 df10", studentTQuantile(0.975, 10), 2.228138852},

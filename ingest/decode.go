@@ -3,7 +3,6 @@ package ingest
 import (
 	"archive/zip"
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -25,10 +24,11 @@ type DecodeOptions struct {
 	// MaxDecompressed bounds the decompressed size of gzip and zip
 	// snapshots, in bytes; 0 means DefaultMaxDecompressed.
 	MaxDecompressed int64
-	// Reference selects the slow general-purpose decoder (gopickle)
-	// instead of the fast one; for differential testing.
-	Reference bool
 }
+
+// maxNesting bounds how deep containers may nest in a snapshot pickle.
+// Real snapshots nest 6 levels; a deeper file is hostile or broken.
+const maxNesting = 1000
 
 func (o DecodeOptions) maxDecompressed() int64 {
 	if o.MaxDecompressed > 0 {
@@ -142,7 +142,7 @@ func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container
 		return s, c, err
 	}
 	open := func() (io.Reader, error) { return io.NewSectionReader(ra, 0, size), nil }
-	s, err := decodePickle(open, size, opt)
+	s, err := decodePickle(open, size)
 	return s, c, err
 }
 
@@ -171,7 +171,7 @@ func decodeLimited(open func() (io.Reader, error), opt DecodeOptions, what strin
 		}
 		return br, nil
 	}
-	s, err := decodePickle(limited, -1, opt)
+	s, err := decodePickle(limited, -1)
 	if lr != nil && lr.hit {
 		return nil, fmt.Errorf("%s: decompressed data exceeds the %d-byte limit (raise it with --max-decompressed)", what, opt.maxDecompressed())
 	}
@@ -273,8 +273,8 @@ func dataMember(zr *zip.Reader) *zip.File {
 // length is size (-1 when unknown). The fast decoder runs first; a legal
 // pickle it cannot type directly (see pickle_roles.go) is read again from a
 // fresh stream with the same machine in generic mode and converted from
-// the generic tree. opt.Reference selects gopickle instead.
-func decodePickle(open func() (io.Reader, error), size int64, opt DecodeOptions) (s *Snapshot, err error) {
+// the generic tree.
+func decodePickle(open func() (io.Reader, error), size int64) (s *Snapshot, err error) {
 	// The decoder is fuzzed and must not panic on any input; should a bug
 	// slip through, it costs one file, not a nightly batch run.
 	defer func() {
@@ -282,20 +282,17 @@ func decodePickle(open func() (io.Reader, error), size int64, opt DecodeOptions)
 			s, err = nil, fmt.Errorf("%s: %v (please report it with the file)", errInternal, p)
 		}
 	}()
-	return decodePickleRaw(open, size, opt)
+	return decodePickleRaw(open, size)
 }
 
 // errInternal starts the message of a decoder panic turned into an error.
 const errInternal = "internal decoder error"
 
 // decodePickleRaw is decodePickle without the recovery, for fuzzing.
-func decodePickleRaw(open func() (io.Reader, error), size int64, opt DecodeOptions) (*Snapshot, error) {
+func decodePickleRaw(open func() (io.Reader, error), size int64) (*Snapshot, error) {
 	r, err := open()
 	if err != nil {
 		return nil, err
-	}
-	if opt.Reference {
-		return DecodeReference(bufio.NewReaderSize(r, 1<<16))
 	}
 	s, err := decodeFast(r, size, false)
 	if !errors.Is(err, errFallback) {
@@ -315,9 +312,4 @@ func decodeFast(r io.Reader, size int64, generic bool) (*Snapshot, error) {
 		return nil, err
 	}
 	return m.finish(v)
-}
-
-// DecodeBytes decodes an in-memory snapshot (any container).
-func DecodeBytes(b []byte, opt DecodeOptions) (*Snapshot, Container, error) {
-	return Decode(bytes.NewReader(b), int64(len(b)), opt)
 }

@@ -229,7 +229,7 @@ func FuzzDifferential(f *testing.F) {
 			return
 		}
 		open := func() (io.Reader, error) { return bytes.NewReader(data), nil }
-		got, err := decodePickleRaw(open, int64(len(data)), DecodeOptions{})
+		got, err := decodePickleRaw(open, int64(len(data)))
 		ref, rerr := DecodeReference(bytes.NewReader(data))
 		switch {
 		case err == nil && rerr == nil:

@@ -59,9 +59,6 @@ func (s *Stacks) Stack(id StackID) []FrameID {
 	return s.ids[start:s.off[id-1]:s.off[id-1]]
 }
 
-// Frame returns frame id.
-func (s *Stacks) Frame(id FrameID) Frame { return s.Frames[id] }
-
 // StackFrames returns the frames of stack id, innermost first (a copy).
 func (s *Stacks) StackFrames(id StackID) []Frame {
 	ids := s.Stack(id)

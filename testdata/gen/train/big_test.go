@@ -23,7 +23,7 @@ func TestWriteBigSmall(t *testing.T) {
 	if res.Bytes != int64(buf.Len()) || res.Entries != n || res.Events <= n {
 		t.Fatalf("result %+v for %d bytes", res, buf.Len())
 	}
-	s, _, err := ingest.DecodeBytes(buf.Bytes(), ingest.DecodeOptions{})
+	s, _, err := ingest.Decode(bytes.NewReader(buf.Bytes()), int64(buf.Len()), ingest.DecodeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

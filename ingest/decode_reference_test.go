@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,13 +11,18 @@ import (
 	"github.com/nlpodyssey/gopickle/types"
 )
 
-// maxNesting bounds how deep containers may nest in a snapshot pickle.
-// Real snapshots nest 6 levels; a deeper file is hostile or broken.
-const maxNesting = 1000
-
 // errClass is returned for pickles that ask to construct a class or call a
 // function (GLOBAL, REDUCE, ...). A snapshot never does.
 var errClass = errors.New("pickle asks to construct a class or call a function; snapshots never do, so it is rejected")
+
+// This file holds the test-only decoders: gopickle as the reference the
+// fast decoder must agree with (only tests link gopickle, never the
+// gpureport binary), and DecodeBytes.
+
+// DecodeBytes decodes an in-memory snapshot (any container).
+func DecodeBytes(b []byte, opt DecodeOptions) (*Snapshot, Container, error) {
+	return Decode(bytes.NewReader(b), int64(len(b)), opt)
+}
 
 // DecodeReference decodes a snapshot pickle (no container) with gopickle,
 // the general-purpose reference decoder, and converts the result. It is
