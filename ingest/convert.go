@@ -10,18 +10,15 @@ import (
 // memory snapshot (a list of ints, a dict without segments, ...).
 var ErrNotSnapshot = errors.New("not a PyTorch memory snapshot")
 
-// convertSnapshot turns a generic Python value tree into a Snapshot. It
+// convertSnapshotAt turns a generic Python value tree into a Snapshot. It
 // accepts every generation described in snapshot-format.md: a dict with
 // segments (and optionally device_traces, allocator_settings,
 // external_annotations), or a bare list of segments. Unknown keys are
-// ignored; missing optional keys take their zero value.
-func convertSnapshot(v any) (*Snapshot, error) { return convertSnapshotAt(v, 0) }
-
-// convertSnapshotAt is convertSnapshot for a tree whose top-level value
-// was returned by the STOP opcode at offset stopAt-1 (0: unknown); errors
-// carry the offset of the container where the layout goes wrong when the
-// tree records it (the fast decoder's generic mode does, gopickle's tree
-// does not).
+// ignored; missing optional keys take their zero value. The tree's
+// top-level value was returned by the STOP opcode at offset stopAt-1 (0:
+// unknown); errors carry the offset of the container where the layout
+// goes wrong when the tree records it (the fast decoder's generic mode
+// does, gopickle's tree does not).
 func convertSnapshotAt(v any, stopAt int64) (*Snapshot, error) {
 	c := converter{
 		stopAt: stopAt,

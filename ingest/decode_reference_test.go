@@ -49,7 +49,7 @@ func DecodeReference(r io.Reader) (s *Snapshot, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return convertSnapshot(pv)
+	return convertSnapshotAt(pv, 0)
 }
 
 // adapter converts gopickle's value tree into the generic tree, keeping

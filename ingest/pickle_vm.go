@@ -17,7 +17,7 @@ import (
 // generic regions (allocator_settings, external_annotations) become a
 // generic value tree. When a file does not fit the prediction the decoder
 // reports errFallback and the caller decodes it again with every role
-// generic, converting the tree with convertSnapshot: same machine, same
+// generic, converting the tree with convertSnapshotAt: same machine, same
 // pickle semantics, only slower.
 
 // Safety limits of the pickle machine. Real snapshots stay far below them;

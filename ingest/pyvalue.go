@@ -9,7 +9,7 @@ import (
 )
 
 // The generic Python value tree. The reference decoder (gopickle) and the
-// fast decoder's fallback both build it, and convertSnapshot turns it into a
+// fast decoder's fallback both build it, and convertSnapshotAt turns it into a
 // Snapshot. Values are:
 //
 //	nil (None), bool, int64, *big.Int (ints beyond 64 bits), float64,
