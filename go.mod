@@ -6,11 +6,13 @@ require (
 	github.com/NVIDIA/go-nvml v0.13.3-0
 	github.com/go-echarts/go-echarts/v2 v2.7.2
 	github.com/gofrs/flock v0.13.0
+	github.com/google/go-cmp v0.7.0
 	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe
 	github.com/nlpodyssey/gopickle v0.3.0
 	github.com/xuri/excelize/v2 v2.11.0
 	golang.org/x/net v0.56.0
 	golang.org/x/term v0.47.0
+	golang.org/x/text v0.38.0
 )
 
 require (
@@ -21,5 +23,4 @@ require (
 	github.com/xuri/nfp v0.0.2-0.20250530014748-2ddeb826f9a9 // indirect
 	golang.org/x/crypto v0.53.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/text v0.38.0 // indirect
 )

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
 
 	"gpureport/analyze"
@@ -22,7 +23,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 var fixedOptions = Options{GeneratedAt: time.Date(2025, 3, 14, 12, 0, 0, 0, time.UTC), Version: "0.1.0-test"}
 
 // golden compares got with testdata/golden/name, or rewrites it with
-// -update.
+// -update. A difference is printed whole, line by line (go-cmp), so one
+// run shows every changed line of every golden file.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name)
@@ -39,14 +41,8 @@ func golden(t *testing.T, name string, got []byte) {
 	if err != nil {
 		t.Fatalf("%v (run go test ./report -run %s -update to create it)", err, t.Name())
 	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < min(len(gl), len(wl)); i++ {
-			if gl[i] != wl[i] {
-				t.Fatalf("%s differs from the golden file at line %d:\n got: %.300s\nwant: %.300s\n(run with -update if the change is intended)", name, i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%s differs from the golden file: %d lines, want %d (run with -update if intended)", name, len(gl), len(wl))
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		t.Errorf("%s differs from the golden file (-want +got; run go test ./report -run %s -update if the change is intended):\n%s", name, t.Name(), d)
 	}
 }
 

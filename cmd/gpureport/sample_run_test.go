@@ -1,14 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"gpureport/ingest/ingesttest"
 )
@@ -66,7 +66,8 @@ func normaliseSummary(t *testing.T, b []byte) []byte {
 	return b
 }
 
-// compareGolden compares got with the golden file, or rewrites it with -update.
+// compareGolden compares got with the golden file, or rewrites it with
+// -update. A difference is printed whole, line by line (go-cmp).
 func compareGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
 	if *update {
@@ -82,27 +83,9 @@ func compareGolden(t *testing.T, path string, got []byte) {
 	if err != nil {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run with -update after checking the change):\n%s", filepath.Base(path), firstDiff(want, got))
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		t.Errorf("%s differs from the golden file (-want +got; run with -update after checking the change):\n%s", filepath.Base(path), d)
 	}
-}
-
-// firstDiff shows the first differing line.
-func firstDiff(want, got []byte) string {
-	wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := 0; i < max(len(wl), len(gl)); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
-		}
-	}
-	return "(no line differs)"
 }
 
 // TestSuppressAndFailOn checks --fail-on leak on the sample run's planted
