@@ -11,6 +11,7 @@ require (
 	github.com/nlpodyssey/gopickle v0.3.0
 	github.com/xuri/excelize/v2 v2.11.0
 	golang.org/x/net v0.56.0
+	golang.org/x/sync v0.24.0
 	golang.org/x/term v0.47.0
 	golang.org/x/text v0.38.0
 )

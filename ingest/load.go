@@ -5,12 +5,14 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
-	"errors"
 	"os"
 	"runtime"
 	"slices"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 )
 
 // DefaultMemoryBudget bounds the decoder memory in flight while loading a
@@ -66,8 +68,8 @@ func Load(ctx context.Context, dir string, opt LoadOptions) (*Run, error) {
 	return load(ctx, dir, opt, nil)
 }
 
-// load is Load with an observer that sees, under the memory semaphore's
-// lock, each admission (weight > 0: the file's estimate) and release
+// load is Load with an observer that sees, one call at a time, each
+// admission (weight > 0: the file's estimate) and release
 // (weight < 0) with the estimated memory in flight after it; tests check
 // the bound with it.
 func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel string, weight, inFlight int64)) (*Run, error) {
@@ -85,8 +87,7 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	budget := cmp.Or(opt.MemoryBudget, DefaultMemoryBudget)
-	sem := newWeighted(budget)
-	sem.observe = observe
+	sem := &budgeted{sem: semaphore.NewWeighted(budget), observe: observe}
 
 	results := make([]loaded, len(cands))
 	// Decode the largest files first so a big straggler does not start last.
@@ -97,41 +98,36 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cands[b].Bytes, cands[a].Bytes) })
 
 	var (
-		wg       sync.WaitGroup
 		mu       sync.Mutex
 		done     int
-		work     = make(chan int)
 		progress = opt.Progress
 	)
-	for range min(jobs, max(len(cands), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				c := cands[i]
-				w := min(estimateMemory(c), budget)
-				if err := sem.acquire(ctx, c.Rel, w); err != nil {
-					continue
-				}
-				results[i] = loadOne(c, opt, loc)
-				sem.release(c.Rel, w)
-				mu.Lock()
-				done++
-				if progress != nil {
-					progress(done, len(cands), c.Rel)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
+	// At most jobs files at once, started in order; each also waits for
+	// its estimated memory under the budget.
+	var g errgroup.Group
+	g.SetLimit(jobs)
 	for _, i := range order {
 		if ctx.Err() != nil {
 			break
 		}
-		work <- i
+		g.Go(func() error {
+			c := cands[i]
+			w := min(estimateMemory(c), budget)
+			if err := sem.acquire(ctx, c.Rel, w); err != nil {
+				return nil // cancelled: reported below
+			}
+			results[i] = loadOne(c, opt, loc)
+			sem.release(c.Rel, w)
+			mu.Lock()
+			done++
+			if progress != nil {
+				progress(done, len(cands), c.Rel)
+			}
+			mu.Unlock()
+			return nil
+		})
 	}
-	close(work)
-	wg.Wait()
+	g.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -235,53 +231,41 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location) (r loaded) {
 	return r
 }
 
-// weighted is a counting semaphore over bytes.
-type weighted struct {
-	mu    sync.Mutex
-	cond  *sync.Cond
-	free  int64
-	total int64
-	// observe, when set, is called under the lock after each acquire and
-	// release (with the weight negated).
+// budgeted is the loader's memory semaphore (golang.org/x/sync's
+// weighted semaphore, in bytes) with an optional observer for tests.
+type budgeted struct {
+	sem *semaphore.Weighted
+	// mu guards inFlight and serialises observe.
+	mu       sync.Mutex
+	inFlight int64
+	// observe, when set, sees each admission (weight > 0) and release
+	// (weight < 0) with the bytes in flight after it. inFlight counts a
+	// weight after the semaphore grants it and stops before returning
+	// it, so it never exceeds what the semaphore holds.
 	observe func(rel string, weight, inFlight int64)
 }
 
-func newWeighted(n int64) *weighted {
-	w := &weighted{free: n, total: n}
-	w.cond = sync.NewCond(&w.mu)
-	return w
-}
-
-var errCanceled = errors.New("canceled")
-
-func (w *weighted) acquire(ctx context.Context, rel string, n int64) error {
-	stop := context.AfterFunc(ctx, func() {
-		w.mu.Lock()
-		w.cond.Broadcast()
-		w.mu.Unlock()
-	})
-	defer stop()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for w.free < n {
-		if ctx.Err() != nil {
-			return errCanceled
-		}
-		w.cond.Wait()
+// acquire waits for n bytes of the budget; it fails only when ctx ends.
+func (b *budgeted) acquire(ctx context.Context, rel string, n int64) error {
+	if err := b.sem.Acquire(ctx, n); err != nil {
+		return err
 	}
-	w.free -= n
-	if w.observe != nil {
-		w.observe(rel, n, w.total-w.free)
-	}
+	b.note(rel, n)
 	return nil
 }
 
-func (w *weighted) release(rel string, n int64) {
-	w.mu.Lock()
-	w.free += n
-	if w.observe != nil {
-		w.observe(rel, -n, w.total-w.free)
+// release returns n bytes to the budget.
+func (b *budgeted) release(rel string, n int64) {
+	b.note(rel, -n)
+	b.sem.Release(n)
+}
+
+func (b *budgeted) note(rel string, n int64) {
+	if b.observe == nil {
+		return
 	}
-	w.cond.Broadcast()
-	w.mu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.inFlight += n
+	b.observe(rel, n, b.inFlight)
 }

@@ -13,8 +13,9 @@ import (
 // torch.save'd) with four workers under several memory budgets and checks,
 // at every admission, that the estimated decode memory in flight never
 // exceeds the budget, and that a file estimated above the budget is
-// decoded alone. The observer runs under the semaphore's lock, so the
-// check does not depend on timing.
+// decoded alone. The observer's calls are serialised and count a weight
+// only while the semaphore holds it, so the check does not depend on
+// timing.
 func TestLoadMemoryBound(t *testing.T) {
 	srcs := ingesttest.RealFiles(t, "snapshots", "cs336_ctx128_fullstep.pickle", "cs336_ctx256_fullstep.pickle",
 		"wedsonlin_medium_512_training.pickle", "wedsonlin_medium_1024_training.pickle")

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"gpureport/ingest"
 	"gpureport/report"
 )
@@ -171,33 +173,26 @@ func reportRuns(ctx context.Context, runs []runDir, opt reportOptions, prog *pro
 	key := optionsKey(opt)
 
 	results := make([]batchResult, len(runs))
-	work := make(chan int)
 	var (
-		wg   sync.WaitGroup
 		mu   sync.Mutex
 		done int
+		g    errgroup.Group
 	)
-	for range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				results[i] = reportOneRun(ctx, runs[i], ropt, key, log)
-				mu.Lock()
-				done++
-				prog.step(done, len(runs), runs[i].Path, batchLine(results[i]))
-				mu.Unlock()
-			}
-		}()
-	}
+	g.SetLimit(jobs)
 	for i := range runs {
 		if ctx.Err() != nil {
 			break
 		}
-		work <- i
+		g.Go(func() error {
+			results[i] = reportOneRun(ctx, runs[i], ropt, key, log)
+			mu.Lock()
+			done++
+			prog.step(done, len(runs), runs[i].Path, batchLine(results[i]))
+			mu.Unlock()
+			return nil
+		})
 	}
-	close(work)
-	wg.Wait()
+	g.Wait()
 	return results
 }
 
