@@ -30,7 +30,6 @@ Flags:
 // runDiff is `gpureport diff A B`.
 func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gpureport diff", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var (
 		outDir  string
 		top     int

@@ -116,7 +116,6 @@ var errSelection = errors.New("GPU selection")
 
 func runRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gpureport record", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var (
 		opt  recordOptions
 		gpus string

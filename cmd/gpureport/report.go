@@ -46,7 +46,6 @@ Exit codes:
 // runReport is the default command: report one run (or many with --batch).
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gpureport", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var (
 		opt         reportOptions
 		tz          string

@@ -59,7 +59,6 @@ type statsFile struct {
 // accounting.
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gpureport stats", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var (
 		asJSON    bool
 		maxDecomp string
