@@ -279,14 +279,20 @@ func decodePickle(open func() (io.Reader, error), size int64) (s *Snapshot, err 
 	// slip through, it costs one file, not a nightly batch run.
 	defer func() {
 		if p := recover(); p != nil {
-			s, err = nil, fmt.Errorf("%s: %v (please report it with the file)", errInternal, p)
+			s, err = nil, &internalError{p}
 		}
 	}()
 	return decodePickleRaw(open, size)
 }
 
-// errInternal starts the message of a decoder panic turned into an error.
-const errInternal = "internal decoder error"
+// internalError is a decoder panic turned into an error: a bug in
+// gpureport, not a property of the file. Fuzz tests look for it with
+// errors.As.
+type internalError struct{ panicked any }
+
+func (e *internalError) Error() string {
+	return fmt.Sprintf("internal decoder error: %v (please report it with the file)", e.panicked)
+}
 
 // decodePickleRaw is decodePickle without the recovery, for fuzzing.
 func decodePickleRaw(open func() (io.Reader, error), size int64) (*Snapshot, error) {

@@ -279,7 +279,8 @@ func snapTorchSave(data []byte) []byte {
 func sameSnapshotOutcome(t *testing.T, what string, bare *Snapshot, berr error, s *Snapshot, err error) {
 	t.Helper()
 	for _, e := range []error{berr, err} {
-		if e != nil && strings.Contains(e.Error(), errInternal) {
+		var ie *internalError
+		if errors.As(e, &ie) {
 			t.Fatal(e)
 		}
 	}

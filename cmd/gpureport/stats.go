@@ -87,12 +87,8 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		s, container, err := ingest.DecodeFile(path, opt)
 		took := time.Since(start)
 		if err != nil {
-			// DecodeFile's errors start with the path already.
-			msg := err.Error()
-			if !strings.HasPrefix(msg, path) {
-				msg = path + ": " + msg
-			}
-			fmt.Fprintf(stderr, "gpureport: stats: %s\n", msg)
+			// DecodeFile's errors (*ingest.FileError) name the path.
+			fmt.Fprintf(stderr, "gpureport: stats: %v\n", err)
 			code = exitNothingUsable
 			continue
 		}
