@@ -6,6 +6,7 @@ BIN       := bin/gpureport
 PKGS      := ./... ./testdata/gen/... ./testdata/benchdecode/...
 SRC_DIRS  := cmd ingest analyze report templates testdata
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+DEADCODE  := golang.org/x/tools/cmd/deadcode@v0.52.0
 # Packages with fuzz targets; every Fuzz* function in them is run.
 FUZZ_PKGS := ./ingest ./analyze ./report ./cmd/gpureport ./testdata/gen/pickle
 FUZZEXEC  ?= 2000x
@@ -17,7 +18,7 @@ OUT       := out
 # go-nvml's header trips gcc deprecation warnings that say nothing about us.
 export CGO_CFLAGS ?= -O2 -g -Wno-deprecated-declarations
 
-.PHONY: all build run test check vet lint unit fuzz fuzz-smoke testdata corpus eval \
+.PHONY: all build run test check vet lint deadcode unit fuzz fuzz-smoke testdata corpus eval \
 	bench bench-decode clean
 
 all: build
@@ -42,6 +43,13 @@ vet:
 
 lint:
 	$(GO) run $(STATICCHECK) $(PKGS)
+
+# Functions that no main and no test reaches; fails when there are any.
+# -test counts tests as callers: a test-helper package (ingest/ingesttest)
+# has no other.
+deadcode:
+	@out=$$($(GO) run $(DEADCODE) -test $(PKGS)) || exit 1; \
+	if [ -n "$$out" ]; then echo "$$out"; echo "FAIL: unreachable functions"; exit 1; fi
 
 unit:
 	$(GO) test -timeout 30m $(PKGS)
