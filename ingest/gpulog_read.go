@@ -245,6 +245,10 @@ type logBuilder struct {
 	kinds map[string]int
 	// lr reads the input's lines.
 	lr *lineReader
+	// elapsed is true when some time was read as elapsed seconds, first
+	// at elapsedWhere (anchorElapsed).
+	elapsed      bool
+	elapsedWhere string
 }
 
 // lines starts reading r line by line.
@@ -304,6 +308,9 @@ func (b *logBuilder) finish() {
 		b.note(fmt.Sprintf("%d NUL bytes in %d lines were dropped (a hole left by a crashed logger or by two writers sharing the file)",
 			lr.totalNULs, lr.nulLines))
 	}
+	b.anchorElapsed()
+	b.placeUntimed()
+	b.noteNoMemory()
 }
 
 // note adds a file-level caveat once.
