@@ -192,6 +192,9 @@ type column struct {
 // nameWords cuts a column name into lower-case words (see the comment at
 // the top of this file).
 func nameWords(name string) []string {
+	// Binary units keep their case pattern whole ("MiB" is one word, not
+	// "Mi" and "B").
+	name = iecUnits.Replace(name)
 	var words []string
 	var cur []rune
 	flush := func() {
@@ -233,6 +236,9 @@ func hasWord(words []string, set ...string) bool {
 	}
 	return false
 }
+
+// iecUnits cuts binary unit spellings out of a name as words of their own.
+var iecUnits = strings.NewReplacer("KiB", "_kib_", "MiB", "_mib_", "GiB", "_gib_", "TiB", "_tib_")
 
 var (
 	memWords      = []string{"mem", "memory", "fb", "vram", "framebuffer"}
