@@ -229,10 +229,9 @@ func TestTrainingLogOOMs(t *testing.T) {
 		{"train_oom_legacy.log", []ingest.TrainingOOM{{Line: 5, Count: 1, Kind: ingest.OOMTorchLegacy, Rank: ingest.NoRank, Device: 0,
 			Requested: b(20 * mb), Capacity: b(15.78 * gib), Allocated: b(13.2 * gib), Free: b(5.69 * mb), Reserved: b(14.62 * gib),
 			ReservedUnallocated: b(14.62*gib) - b(13.2*gib), ProcessInUse: ingest.Unknown}}},
+		// Two WARN lines of one NCCL failure: one event with the size.
 		{"train_nccl_oom.err", []ingest.TrainingOOM{
-			{Line: 2, Count: 1, Kind: ingest.OOMNCCL, Rank: ingest.NoRank, Device: -1, Requested: ingest.Unknown, Capacity: ingest.Unknown, Free: ingest.Unknown,
-				ProcessInUse: ingest.Unknown, Allocated: ingest.Unknown, Reserved: ingest.Unknown, ReservedUnallocated: ingest.Unknown},
-			{Line: 3, Count: 1, Kind: ingest.OOMNCCL, Rank: ingest.NoRank, Device: -1, Requested: 6291456, Capacity: ingest.Unknown, Free: ingest.Unknown,
+			{Line: 2, Count: 1, Kind: ingest.OOMNCCL, Rank: ingest.NoRank, Device: -1, Requested: 6291456, Capacity: ingest.Unknown, Free: ingest.Unknown,
 				ProcessInUse: ingest.Unknown, Allocated: ingest.Unknown, Reserved: ingest.Unknown, ReservedUnallocated: ingest.Unknown}}},
 		{"train_cuda_error.out", []ingest.TrainingOOM{{Line: 2, Count: 1, Kind: ingest.OOMCUDAError, Rank: ingest.NoRank, Device: -1,
 			Requested: ingest.Unknown, Capacity: ingest.Unknown, Free: ingest.Unknown, ProcessInUse: ingest.Unknown, Allocated: ingest.Unknown,

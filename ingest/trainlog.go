@@ -225,6 +225,11 @@ func sameOOM(a, b TrainingOOM) bool {
 // summary quoting it): a few hundred lines of traceback and summary.
 const oomEchoLines = 400
 
+// ncclEventLines bounds the distance of NCCL warnings that describe one
+// failure (its CUDA error line, then the failed allocation, a few lines
+// apart).
+const ncclEventLines = 10
+
 func readTrainingLog(r io.Reader, b *logBuilder) error {
 	lr := b.lines(r)
 	for {
@@ -241,6 +246,16 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 			continue
 		}
 		o := b.parseOOM(lr.n, line, kind)
+		if n := len(b.log.OOMs); n > 0 && kind == OOMNCCL {
+			// NCCL reports one failure in several WARN lines (the CUDA
+			// error, then the allocation that failed): one event.
+			if prev := &b.log.OOMs[n-1]; prev.Kind == OOMNCCL && prev.Rank == o.Rank && o.Line-prev.Line <= ncclEventLines {
+				if prev.Requested < 0 {
+					prev.Requested = o.Requested
+				}
+				continue
+			}
+		}
 		merged := false
 		for i := len(b.log.OOMs) - 1; i >= 0; i-- {
 			prev := &b.log.OOMs[i]
