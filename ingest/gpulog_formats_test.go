@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -373,3 +374,30 @@ func TestParseColumnSpec(t *testing.T) {
 
 // gibs converts GiB to bytes as the readers do (truncating).
 func gibs(f float64) int64 { return int64(f * (1 << 30)) }
+
+// TestLoadWithColumnSpec: with --gpu-log-columns, discovery claims the CSV
+// that names those columns and the reader uses them.
+func TestLoadWithColumnSpec(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(fixturePath(t, "custom_columns.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "custom_columns.csv"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := ingest.ParseColumnSpec("time=when,used=x_used,total=x_cap,unit=GiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC, Columns: spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Logs) != 1 || len(run.Skipped) != 0 || run.Logs[0].Format != ingest.FormatCSVColumns || len(run.Logs[0].Samples) != 6 {
+		t.Fatalf("logs %+v, skipped %+v", run.Logs, run.Skipped)
+	}
+	if s := run.Logs[0].Samples[5]; s.MemoryTotal != gibs(79.6) || s.MemoryUsed != gibs(39.08) {
+		t.Errorf("last sample %+v", s)
+	}
+}
