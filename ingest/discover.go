@@ -173,7 +173,7 @@ func classify(p, rel string, spec *ColumnSpec) (Candidate, string, bool) {
 		c.Log = lf
 		return c, "", true
 	}
-	if !isSourceExt(ext) && n > 0 {
+	if !notJobOutputExt(ext) && n > 0 {
 		if _, err := f.Seek(0, io.SeekStart); err == nil && SniffTrainingLog(f, head) {
 			c.Kind, c.Log = KindLog, FormatTrainingLog
 			return c, "", true
@@ -199,13 +199,15 @@ func isLogExt(ext string) bool {
 	return false
 }
 
-// isSourceExt reports whether an extension names source code, notebooks,
-// documentation or configuration: such files quote OOM messages (an
-// except clause, a README) without being a job's output.
-func isSourceExt(ext string) bool {
+// notJobOutputExt reports whether an extension names source code,
+// notebooks, documentation, configuration or tabular data: such files
+// quote OOM messages (an except clause, a README) or are large data sets,
+// never a job's stdout/stderr, and are not scanned for OOM messages.
+func notJobOutputExt(ext string) bool {
 	switch ext {
 	case ".py", ".pyi", ".ipynb", ".c", ".cc", ".cpp", ".h", ".hpp", ".cu", ".cuh", ".go", ".rs", ".java",
-		".js", ".ts", ".sh", ".bash", ".md", ".rst", ".html", ".htm", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".json":
+		".js", ".ts", ".sh", ".bash", ".md", ".rst", ".html", ".htm", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".json",
+		".csv", ".tsv", ".jsonl", ".ndjson", ".xml", ".parquet", ".arrow", ".npy", ".npz", ".pt", ".pth", ".safetensors", ".bin":
 		return true
 	}
 	return false

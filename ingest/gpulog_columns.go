@@ -817,12 +817,12 @@ func (lay *csvLayout) readRecord(b *logBuilder, line int, rec []string) {
 		c := lay.cols[lay.timeCol]
 		var ok bool
 		if c.elapsed {
-			t, ok = b.stampOrNumber(v, c.timeScale, fmt.Sprintf("column %q", c.name))
+			t, ok = b.stampOrNumber(v, c.timeScale, c.name)
 			if ok && !isElapsed(t) {
 				ok = false
 			}
 		} else {
-			t, ok = b.stampOrNumber(v, c.timeScale, fmt.Sprintf("column %q", c.name))
+			t, ok = b.stampOrNumber(v, c.timeScale, c.name)
 		}
 		if !ok {
 			b.skip(line, kindBadRow, fmt.Sprintf("%s %q is not a time", c.name, clip(v)))

@@ -74,8 +74,8 @@ func isElapsed(t time.Time) bool {
 
 // stampOrNumber parses a timestamp cell: a date string (parseStamp) or a
 // number (numericTime). It marks the log as holding elapsed times, read
-// from the place where (a column, "line 3"), named in the note.
-func (b *logBuilder) stampOrNumber(s string, scale float64, where string) (time.Time, bool) {
+// from the column named col (named in the note).
+func (b *logBuilder) stampOrNumber(s string, scale float64, col string) (time.Time, bool) {
 	if scale == 0 {
 		if t, ok := b.time(s); ok {
 			return t, true
@@ -86,7 +86,7 @@ func (b *logBuilder) stampOrNumber(s string, scale float64, where string) (time.
 		return time.Time{}, false
 	}
 	if elapsed && !b.elapsed {
-		b.elapsed, b.elapsedWhere = true, where
+		b.elapsed, b.elapsedWhere = true, fmt.Sprintf("column %q", col)
 	}
 	return t, true
 }

@@ -408,7 +408,7 @@ func (h *csvHeader) parseRow(b *logBuilder, fields []string) (reading, error) {
 		return "", false
 	}
 	if v, ok := get(roleTimestamp); ok {
-		t, ok := b.stampOrNumber(v, 0, fmt.Sprintf("column %q", h.keys[h.cols[roleTimestamp]]))
+		t, ok := b.stampOrNumber(v, 0, h.keys[h.cols[roleTimestamp]])
 		if !ok {
 			return r, fmt.Errorf("timestamp %q is not a time", clip(v))
 		}

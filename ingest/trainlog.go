@@ -38,9 +38,10 @@ import (
 // traceback: `if "CUDA out of memory" in str(e)`) is not a message.
 
 // maxTrainingLogScan bounds the bytes discovery reads of a text file to
-// find an OOM message: 4 GiB is far beyond any job's stdout worth
-// reading and keeps a stray multi-GB dump from stalling discovery.
-const maxTrainingLogScan = 4 << 30
+// find an OOM message: 1 GiB is far beyond a job's stdout (a verbose
+// multi-day job writes tens of MB) and keeps a stray text dump from
+// stalling discovery (about a second at disk speed).
+const maxTrainingLogScan = 1 << 30
 
 // maxOOMMessage bounds TrainingOOM.Message, in bytes.
 const maxOOMMessage = 500
