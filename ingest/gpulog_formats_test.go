@@ -401,3 +401,23 @@ func TestLoadWithColumnSpec(t *testing.T) {
 		t.Errorf("last sample %+v", s)
 	}
 }
+
+// TestUntimedAfterTables: CSV rows without a time after dated tables are
+// placed at the tables' -l interval, per GPU.
+func TestUntimedAfterTables(t *testing.T) {
+	in := tableH100 + strings.Replace(tableH100, "10:00:00", "10:00:05", 1) +
+		"index, memory.used [MiB]\n0, 3 MiB\n1, 4 MiB\n0, 5 MiB\n1, 6 MiB\n"
+	l, err := ingest.ReadLog(strings.NewReader(in), ingest.FormatTable, ingest.ReadOptions{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Timing != ingest.TimingInterval || len(l.Samples) != 8 || !hasNote(l, "4 of 8 readings", "5s after") {
+		t.Fatalf("timing %s, %d samples, notes %q", l.Timing, len(l.Samples), l.Notes)
+	}
+	for i, want := range []string{"10:00:10", "10:00:10", "10:00:15", "10:00:15"} {
+		s := l.Samples[4+i]
+		if got := s.Time.Format("15:04:05"); got != want || s.GPU != i%2 {
+			t.Errorf("reading %d: GPU %d at %s, want GPU %d at %s", 4+i, s.GPU, got, i%2, want)
+		}
+	}
+}
