@@ -343,6 +343,9 @@ func classifyColumn(i int, name string) column {
 			c.kind = colFree
 		case hasWord(words, usedWords...):
 			c.kind = colUsed
+		case wandbStyleMemory(words):
+			// "gpu.0.memory" (W&B, and metric names built like it) is
+			// memory-bandwidth utilization, not memory.
 		case hasWord(words, gpuWords...) || hasWord(words, gpuMemWords...):
 			c.kind, c.guessedUsed = colUsed, true
 		}
@@ -358,6 +361,16 @@ func classifyColumn(i int, name string) column {
 		c.kind = colPower
 	}
 	return c
+}
+
+// wandbStyleMemory reports whether words end in "gpu N memory".
+func wandbStyleMemory(words []string) bool {
+	n := len(words)
+	if n < 3 || words[n-1] != "memory" || words[n-3] != "gpu" {
+		return false
+	}
+	_, ok := atoi(words[n-2])
+	return ok
 }
 
 func cmpOr(a, b float64) float64 {
@@ -460,9 +473,6 @@ func specLayout(header []string, spec *ColumnSpec) *csvLayout {
 			if spec.Unit > 0 {
 				c.unit, c.pct = spec.Unit, false
 			}
-		}
-		if k == colTime && c.timeScale == 0 && !c.elapsed {
-			c.elapsed = false
 		}
 		lay.add(c)
 	}

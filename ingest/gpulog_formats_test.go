@@ -352,7 +352,8 @@ func TestColumnMeaning(t *testing.T) {
 		}
 	}
 	// Not GPU logs: a host monitor, a loss curve.
-	for _, in := range []string{"timestamp,cpu,memory\n1,2,3\n", "step,loss,lr\n1,2,3\n", "epoch,train_time,val_acc\n1,2,3\n"} {
+	for _, in := range []string{"timestamp,cpu,memory\n1,2,3\n", "step,loss,lr\n1,2,3\n", "epoch,train_time,val_acc\n1,2,3\n",
+		"_timestamp,system.gpu.0.memory\n1764189075,38\n"} {
 		if f, ok := ingest.SniffLog([]byte(in)); ok {
 			t.Errorf("%q sniffed as %s", in, f)
 		}
