@@ -803,10 +803,9 @@ func decideUnits(b *logBuilder, lay *csvLayout, recs [][]string) {
 
 // gpuReading collects one GPU's values from one record.
 type gpuReading struct {
-	s           GPUSample
-	usedPct     float64
-	any         bool
-	usedFromPct bool
+	s       GPUSample
+	usedPct float64
+	any     bool
 }
 
 // readRecord turns one record into readings: one GPUSample per GPU whose
