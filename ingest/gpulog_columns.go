@@ -484,7 +484,10 @@ func specLayout(header []string, spec *ColumnSpec) *csvLayout {
 	return lay
 }
 
-// wandbLayout reads a Weights & Biases system-metrics export:
+// wandbLayout reads a Weights & Biases system-metrics export, from the API
+// (run.history(stream="system")) or a chart's "Export CSV" (columns "RUN -
+// system/gpu.N.memoryAllocatedBytes", their __MIN/__MAX companions passed
+// over, "Relative Time (Process)" or "Wall Time"):
 // [system.|system/]gpu.N.memoryAllocatedBytes (used bytes),
 // gpu.N.memoryAllocated (used, percent of total), gpu.N.gpu (utilization
 // percent), gpu.N.powerWatts, and _timestamp (Unix seconds) or _runtime
@@ -500,12 +503,23 @@ func wandbLayout(header []string) *csvLayout {
 		switch name {
 		case "_timestamp":
 			c.kind, c.timeScale = colTime, 1
-		case "_runtime":
+		case "_runtime", "Relative Time (Process)", "Relative Time (Wall)":
 			c.kind, c.timeScale, c.elapsed = colTime, 1, true
-		case "_step":
+		case "Wall Time":
+			c.kind = colTime
+		case "_step", "Step":
 			c.kind = colStep
 		}
+		// A chart exported from the W&B UI names columns "RUN - METRIC",
+		// with METRIC__MIN and METRIC__MAX beside each.
 		metric := name
+		if i := strings.LastIndex(metric, " - "); i >= 0 {
+			metric = metric[i+3:]
+		}
+		if strings.HasSuffix(metric, "__MIN") || strings.HasSuffix(metric, "__MAX") {
+			lay.add(c)
+			continue
+		}
 		for _, p := range []string{"system.", "system/"} {
 			metric = strings.TrimPrefix(metric, p)
 		}

@@ -422,3 +422,21 @@ func TestUntimedAfterTables(t *testing.T) {
 		}
 	}
 }
+
+// TestWandbChartExport reads a W&B chart's CSV export: "RUN - metric"
+// columns with __MIN/__MAX companions, elapsed "Relative Time (Process)".
+func TestWandbChartExport(t *testing.T) {
+	in := "Relative Time (Process),run-7 - system/gpu.0.memoryAllocatedBytes,run-7 - system/gpu.0.memoryAllocatedBytes__MIN,run-7 - system/gpu.0.memoryAllocatedBytes__MAX\n" +
+		"30.5,1073741824,1073741824,1073741824\n60.5,2147483648,2147483648,2147483648\n"
+	f, ok := ingest.SniffLog([]byte(in))
+	if !ok || f != ingest.FormatWandbCSV {
+		t.Fatalf("sniffed %q %v", f, ok)
+	}
+	l, err := ingest.ReadLog(strings.NewReader(in), f, ingest.ReadOptions{Location: time.UTC, ModTime: fixtureModTime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Samples) != 2 || l.Samples[1].MemoryUsed != 2<<30 || l.Timing != ingest.TimingElapsed || !l.Samples[1].Time.Equal(fixtureModTime) {
+		t.Errorf("samples %+v, timing %s", l.Samples, l.Timing)
+	}
+}
