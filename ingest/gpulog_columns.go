@@ -415,6 +415,11 @@ func genericLayout(header []string) *csvLayout {
 		if hasWord(words, gpuWords...) || hasWord(words, gpuMemWords...) {
 			lay.gpuSpecific = true
 		}
+		// nvidia-smi's own field names ("memory.used [MiB]") among a
+		// script's columns name the GPU too.
+		if name, _, ok := headerField(h); ok && !genericFields[name] {
+			lay.gpuSpecific = true
+		}
 		lay.add(c)
 	}
 	return lay

@@ -328,6 +328,7 @@ func TestColumnMeaning(t *testing.T) {
 		{"timestamp,vram_used_pct,vram_total_mib", "1764189075,50 %,1000", 500 * logMiB, 1000 * logMiB, ingest.Unknown},
 		{"timestamp,gpu_mem,gpu_mem_total", "1764189075,\"1,5\",4 GiB", -2, 4 << 30, ingest.Unknown},
 		{"Timestamp,GPU Memory Used (MiB),GPU Memory Total (MiB)", "1764189075,7,9", 7 * logMiB, 9 * logMiB, ingest.Unknown},
+		{"timestamp,memory.used [MiB],memory.total [MiB],step", "1764189075,7 MiB,9 MiB,3", 7 * logMiB, 9 * logMiB, ingest.Unknown},
 	} {
 		in := tt.header + "\n" + tt.row + "\n"
 		f, ok := ingest.SniffLog([]byte(in))
