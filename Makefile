@@ -76,9 +76,11 @@ fuzz-smoke:
 fuzz:
 	$(MAKE) fuzz-smoke FUZZEXEC=200000x
 
-# Regenerate the bundled sample run (its output is committed; a test pins it).
+# Regenerate the bundled sample run and the log fixtures (their output is
+# committed; tests pin them).
 testdata:
 	$(GO) run ./testdata/gen sample -o testdata/sample-run
+	$(GO) run ./testdata/gen logs -o testdata/logs
 
 corpus:
 	rm -rf $(OUT)/corpus

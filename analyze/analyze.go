@@ -122,6 +122,7 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device))
 	})
 	f.OtherProcesses = otherProcesses(procs, procClaimed, rules)
+	f.OOMs = append(f.OOMs, trainingLogOOMs(run.Logs, f.OOMs, opt.Capacity)...)
 	sortOOMs(f.OOMs)
 	f.Ranks = compareRanks(f.Devices)
 	f.Notes = append(f.Notes, runNotes(f)...)
@@ -338,11 +339,14 @@ func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules, skip, 
 		}
 		s := &Series{DeviceKey: DeviceKey{Rank: ingest.NoRank, Device: g}, Axis: AxisHours}
 		d := &Device{DeviceKey: s.DeviceKey, Axis: AxisHours, Verdict: VerdictInsufficient}
-		d.GPU = JoinGPU(s, logs, g)
+		byReading := byReadingDevice(d, logs, g, rules)
+		if !byReading {
+			d.GPU = JoinGPU(s, logs, g)
+		}
 		if d.GPU == nil {
 			continue
 		}
-		if len(d.GPU.Times) > 0 {
+		if !byReading && len(d.GPU.Times) > 0 {
 			s.Start = d.GPU.Times[0]
 			d.GPU = JoinGPU(s, logs, g)
 		}
@@ -354,8 +358,10 @@ func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules, skip, 
 			d.Capacity, d.CapacitySource = opt.Capacity, "--capacity"
 		}
 		r := rules
-		if t := gpuTrend(d, "hour", r); t != nil {
-			d.Trends = append(d.Trends, *t)
+		if !byReading {
+			if t := gpuTrend(d, "hour", r); t != nil {
+				d.Trends = append(d.Trends, *t)
+			}
 		}
 		if list := procs[g]; len(list) > 0 && !procClaimed[g] {
 			procClaimed[g] = true

@@ -99,8 +99,7 @@ func decideVerdict(f *Findings) {
 		if o.Class == "fragmentation" {
 			v.Fragmentation = true
 		}
-		v.Reasons = append(v.Reasons, fmt.Sprintf("%s OOM on %s: %s requested, %s free on the device, largest cached free block %s",
-			o.Class, deviceName(DeviceKey{o.Rank, o.Device}), fmtBytes(o.Requested), fmtBytes(o.DeviceFree), fmtBytes(o.LargestFree)))
+		v.Reasons = append(v.Reasons, oomReason(o))
 	}
 	slices.SortStableFunc(refs, func(a, b ref) int {
 		return cmp.Or(cmp.Compare(b.slope, a.slope), cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device), cmp.Compare(a.Index, b.Index))

@@ -52,6 +52,12 @@ const sniffLen = 8 << 10
 // or a log but whose content is neither come back as KindUnusable with the
 // reason; other unrecognised files are ignored.
 func Discover(dir string, exclude []string) ([]Candidate, []Skipped, error) {
+	return discover(dir, exclude, nil)
+}
+
+// discover is Discover that also claims CSV files with the columns spec
+// names (nil: none) as GPU logs.
+func discover(dir string, exclude []string, spec *ColumnSpec) ([]Candidate, []Skipped, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, nil, err
@@ -92,7 +98,7 @@ func Discover(dir string, exclude []string) ([]Candidate, []Skipped, error) {
 		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
 			return nil
 		}
-		c, reason, ok := classify(p, rel)
+		c, reason, ok := classify(p, rel, spec)
 		switch {
 		case ok:
 			cands = append(cands, c)
@@ -111,7 +117,7 @@ func Discover(dir string, exclude []string) ([]Candidate, []Skipped, error) {
 // there points to) is a snapshot container or a GPU log gpureport reads,
 // judged by content as Discover judges it.
 func IsInputFile(p string) bool {
-	c, _, ok := classify(p, filepath.Base(p))
+	c, _, ok := classify(p, filepath.Base(p), nil)
 	return ok && (c.Kind == KindSnapshot || c.Kind == KindLog)
 }
 
@@ -129,8 +135,11 @@ func isReportDir(p, name string) bool {
 	return err == nil
 }
 
-// classify reads the head of a file and decides what it is.
-func classify(p, rel string) (Candidate, string, bool) {
+// classify reads the head of a file and decides what it is. A text file
+// that is no GPU log is read through for an out-of-memory message (a
+// training job's stdout/stderr: FormatTrainingLog), unless its extension
+// says it is source code or configuration.
+func classify(p, rel string, spec *ColumnSpec) (Candidate, string, bool) {
 	ext := strings.ToLower(filepath.Ext(p))
 	promised := isSnapshotExt(ext) || ext == ".gz" || isLogExt(ext)
 	f, err := os.Open(p)
@@ -159,10 +168,16 @@ func classify(p, rel string) (Candidate, string, bool) {
 		c.Kind = KindSnapshot
 		return c, "", true
 	}
-	if lf, ok := SniffLog(head); ok {
+	if lf, ok := SniffLogWith(head, spec); ok {
 		c.Kind = KindLog
 		c.Log = lf
 		return c, "", true
+	}
+	if !notJobOutputExt(ext) && n > 0 {
+		if _, err := f.Seek(0, io.SeekStart); err == nil && SniffTrainingLog(f, head) {
+			c.Kind, c.Log = KindLog, FormatTrainingLog
+			return c, "", true
+		}
 	}
 	if !promised {
 		return Candidate{}, "", false
@@ -179,6 +194,20 @@ func classify(p, rel string) (Candidate, string, bool) {
 func isLogExt(ext string) bool {
 	switch ext {
 	case ".csv", ".log", ".txt", ".xml", ".jsonl", ".ndjson", ".tsv":
+		return true
+	}
+	return false
+}
+
+// notJobOutputExt reports whether an extension names source code,
+// notebooks, documentation, configuration or tabular data: such files
+// quote OOM messages (an except clause, a README) or are large data sets,
+// never a job's stdout/stderr, and are not scanned for OOM messages.
+func notJobOutputExt(ext string) bool {
+	switch ext {
+	case ".py", ".pyi", ".ipynb", ".c", ".cc", ".cpp", ".h", ".hpp", ".cu", ".cuh", ".go", ".rs", ".java",
+		".js", ".ts", ".sh", ".bash", ".md", ".rst", ".html", ".htm", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".json",
+		".csv", ".tsv", ".jsonl", ".ndjson", ".xml", ".parquet", ".arrow", ".npy", ".npz", ".pt", ".pth", ".safetensors", ".bin":
 		return true
 	}
 	return false

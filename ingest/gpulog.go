@@ -24,6 +24,22 @@ const (
 	FormatNVML LogFormat = "nvml"
 	// FormatMemoryStats is JSON lines of torch.cuda.memory_stats().
 	FormatMemoryStats LogFormat = "memory-stats"
+	// FormatCSVColumns is a CSV a script wrote with columns of its own
+	// naming (mem_used_mb, memory_used, fb_used, gpu_mem_*, ...), read by
+	// the meaning of its column names (gpulog_columns.go).
+	FormatCSVColumns LogFormat = "csv-columns"
+	// FormatDCGMProm is DCGM exporter Prometheus text (DCGM_FI_DEV_FB_USED,
+	// DCGM_FI_DEV_FB_FREE, ...), one or more scrapes.
+	FormatDCGMProm LogFormat = "dcgm-prometheus"
+	// FormatWandbCSV is a Weights & Biases system-metrics CSV export
+	// (system.gpu.N.memoryAllocatedBytes, _timestamp, _runtime, ...).
+	FormatWandbCSV LogFormat = "wandb-csv"
+	// FormatLightningCSV is PyTorch Lightning's CSVLogger metrics.csv with
+	// DeviceStatsMonitor columns.
+	FormatLightningCSV LogFormat = "lightning-csv"
+	// FormatTrainingLog is a training job's own stdout/stderr, read for
+	// CUDA out-of-memory messages (trainlog.go).
+	FormatTrainingLog LogFormat = "training-log"
 )
 
 // GPULog is one decoded GPU log file.
@@ -62,6 +78,91 @@ type GPULog struct {
 	// Zoneless is true when the timestamps carried no zone and were read in
 	// the run's assumed location.
 	Zoneless bool
+	// Timing says how the readings are placed in time (TimingTimes when
+	// every reading has its own time).
+	Timing Timing
+	// OOMs are the out-of-memory messages of a training log, in file
+	// order (training-log format only).
+	OOMs []TrainingOOM
+}
+
+// Timing says how a log's readings are placed in time.
+type Timing string
+
+// How readings are placed in time.
+const (
+	// TimingTimes: every reading carries its own time (or the log has
+	// none of the kinds below).
+	TimingTimes Timing = "timestamps"
+	// TimingElapsed: times are elapsed seconds from an unknown start; they
+	// were anchored so that the last reading falls at the file's
+	// modification time (Notes say so).
+	TimingElapsed Timing = "elapsed"
+	// TimingInterval: readings without a time were placed after the last
+	// dated reading at the sampling interval the file's dated readings
+	// show.
+	TimingInterval Timing = "interval"
+	// TimingOrder: some readings have no time and none could be
+	// inferred; readings are placed by their position in the file (the
+	// reading index is the axis).
+	TimingOrder Timing = "reading-order"
+)
+
+// OOMKind says which message reported an out-of-memory error.
+type OOMKind string
+
+// Kinds of out-of-memory messages in training logs.
+const (
+	// OOMTorch is PyTorch's caching allocator message (torch 2.x:
+	// "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate ...
+	// GPU 0 has a total capacity of ...").
+	OOMTorch OOMKind = "torch"
+	// OOMTorchLegacy is the older form ("RuntimeError: CUDA out of
+	// memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total
+	// capacity; ...)").
+	OOMTorchLegacy OOMKind = "torch-legacy"
+	// OOMCUDAError is a raw CUDA error ("CUDA error: out of memory").
+	OOMCUDAError OOMKind = "cuda-error"
+	// OOMNCCL is an NCCL message about a failed CUDA allocation.
+	OOMNCCL OOMKind = "nccl"
+)
+
+// TrainingOOM is one out-of-memory message of a training log. Byte fields
+// are Unknown when the message does not give them.
+type TrainingOOM struct {
+	// Line is the 1-based line of the message; Count how many identical
+	// messages (same rank and numbers) it stands for, repeats included.
+	Line  int
+	Count int
+	// Kind says which message it was.
+	Kind OOMKind
+	// Rank is the distributed rank from a "[rank3]:" or "[default3]:"
+	// line prefix, NoRank when none; Device is the CUDA device the message
+	// names ("GPU 0"), -1 when it names none.
+	Rank   int
+	Device int
+	// Time is the time a log line prefix gives, zero when none.
+	Time time.Time
+	// Requested is the allocation that failed (bytes).
+	Requested int64
+	// Capacity is the device's total capacity as PyTorch reports it.
+	Capacity int64
+	// Free is the device memory CUDA reported free.
+	Free int64
+	// ProcessInUse is the memory this process has in use, non-PyTorch
+	// memory included (torch 2.x form).
+	ProcessInUse int64
+	// Allocated is the memory allocated by PyTorch (live tensors).
+	Allocated int64
+	// Reserved is the memory PyTorch's caching allocator holds in total
+	// (older form: "reserved in total by PyTorch"; newer form: allocated
+	// plus reserved-but-unallocated).
+	Reserved int64
+	// ReservedUnallocated is memory reserved by PyTorch but not allocated
+	// (cached free), the fragmentation evidence.
+	ReservedUnallocated int64
+	// Message is the message line as written (clipped to 500 bytes).
+	Message string
 }
 
 // LineProblem is one part of a log that was skipped.

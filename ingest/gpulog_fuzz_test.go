@@ -17,7 +17,8 @@ import (
 // return a log or an error, and the log must satisfy checkLogInvariants.
 // CI runs each for a few seconds:
 //
-//	for f in FuzzQueryCSV FuzzDmon FuzzTable FuzzXML FuzzMemoryStats FuzzSniffLog; do
+//	for f in FuzzQueryCSV FuzzDmon FuzzTable FuzzXML FuzzMemoryStats FuzzSniffLog \
+//		FuzzColumnsCSV FuzzWandbCSV FuzzLightningCSV FuzzDCGM FuzzTrainingLog; do
 //		go test ./ingest -run='^$' -fuzz="^$f\$" -fuzztime=10s -fuzzminimizetime=5s || exit 1
 //	done
 
@@ -96,6 +97,86 @@ func FuzzXML(f *testing.F) {
 	fuzzReader(f, ingest.FormatXML)
 }
 
+// fixtureSeeds adds the generated fixtures of testdata/logs as seeds.
+func fixtureSeeds(f *testing.F, names ...string) {
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(ingesttest.RepoRoot(f), "testdata", "logs", filepath.FromSlash(n)))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) > maxLogSeed {
+			b = b[:maxLogSeed]
+		}
+		f.Add(b)
+	}
+}
+
+func FuzzColumnsCSV(f *testing.F) {
+	realLogSeeds(f, "nvidia-smi", "query-gpu-csv/*")
+	fixtureSeeds(f, "epoch_millis.csv", "elapsed_own_columns.csv", "power_only_gpu.csv", "custom_columns.csv")
+	f.Add([]byte("ts,gpu,fb_used,fb_free\n1764189075,0,\"1\n2\",5\n1764189075,cuda:1,3 GiB,nan\n\"bad\n"))
+	fuzzReader(f, ingest.FormatCSVColumns)
+}
+
+// FuzzColumnsSpec reads CSVs with a --gpu-log-columns spec.
+func FuzzColumnsSpec(f *testing.F) {
+	fixtureSeeds(f, "custom_columns.csv", "epoch_millis.csv")
+	spec, err := ingest.ParseColumnSpec("time=when,used=x_used,total=x_cap,unit=GiB")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := ingest.ReadLog(bytes.NewReader(data), ingest.FormatCSVColumns, ingest.ReadOptions{Location: time.UTC, Columns: spec})
+		if err == nil {
+			checkLogInvariants(t, l)
+		}
+	})
+}
+
+func FuzzWandbCSV(f *testing.F) {
+	fixtureSeeds(f, "wandb_system.csv")
+	fuzzReader(f, ingest.FormatWandbCSV)
+}
+
+func FuzzLightningCSV(f *testing.F) {
+	fixtureSeeds(f, "lightning_torch/metrics.csv", "lightning_nvsmi/metrics.csv")
+	fuzzReader(f, ingest.FormatLightningCSV)
+}
+
+func FuzzDCGM(f *testing.F) {
+	fixtureSeeds(f, "dcgm_metrics.txt")
+	f.Add([]byte("DCGM_FI_DEV_FB_USED{gpu=\"0\",UUID=\"GPU-a\\\"b\",GPU_I_ID=\"1\"} 5 1764189075000\nDCGM_FI_DEV_FB_USED{gpu=\"0\"} 6\nDCGM_FI_DEV_FB_FREE{gpu=\"x\"} 1\n"))
+	fuzzReader(f, ingest.FormatDCGMProm)
+}
+
+func FuzzTrainingLog(f *testing.F) {
+	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out")
+	f.Add([]byte("[default3]:2024-05-01 12:00:00,123 RuntimeError: CUDA out of memory. Tried to allocate 99999999999 TiB (GPU 9; 1 bytes total capacity; 2 KiB already allocated; 3 MiB free; 4 GiB cached)\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := ingest.ReadLog(bytes.NewReader(data), ingest.FormatTrainingLog, ingest.ReadOptions{Location: time.UTC})
+		claimed := ingest.SniffTrainingLog(bytes.NewReader(data), data)
+		if err != nil {
+			if claimed {
+				t.Fatalf("sniffed as a training log but read fails: %v", err)
+			}
+			return
+		}
+		if !claimed && bytes.IndexByte(data, 0) < 0 && len(data) > 0 {
+			t.Fatalf("read %d OOMs but not sniffed", len(l.OOMs))
+		}
+		for _, o := range l.OOMs {
+			if o.Count < 1 || o.Line < 1 {
+				t.Fatalf("OOM %+v", o)
+			}
+			for _, b := range []int64{o.Requested, o.Capacity, o.Free, o.Allocated, o.Reserved, o.ReservedUnallocated, o.ProcessInUse} {
+				if b < ingest.Unknown {
+					t.Fatalf("negative byte count in %+v", o)
+				}
+			}
+		}
+	})
+}
+
 func FuzzMemoryStats(f *testing.F) {
 	f.Add([]byte(`{"step": 10, "time": 1709287200.5, "allocated_bytes.all.current": 1024, "reserved_bytes.all.current": 4096}` + "\n"))
 	f.Add([]byte(`{"iteration": 3, "rank": 2, "device": "cuda:1", "timestamp": "2024-03-01T10:00:00", "memory_stats": {"allocated_bytes": {"all": {"current": 100}}}}` + "\n"))
@@ -109,6 +190,7 @@ func FuzzSniffLog(f *testing.F) {
 	realLogSeeds(f, "nvidia-smi", "*/*")
 	f.Add([]byte("Epoch 1/10\nloss 0.3\n"))
 	f.Add([]byte(`{"step": 1, "allocated": 5}`))
+	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		format, ok := ingest.SniffLog(data)
 		if !ok {

@@ -63,8 +63,12 @@ type ReadOptions struct {
 	// Location is the zone of zoneless timestamps; nil means UTC.
 	Location *time.Location
 	// ModTime is the file's modification time, used to date logs that
-	// record only the time of day (dmon -o T); zero when unknown.
+	// record only the time of day (dmon -o T) and to anchor elapsed
+	// seconds; zero when unknown.
 	ModTime time.Time
+	// Columns names the columns of CSV logs the heuristics cannot read
+	// (--gpu-log-columns); nil when not given.
+	Columns *ColumnSpec
 }
 
 // SniffLog tells the GPU log format from the start of a file (its first few
@@ -73,6 +77,12 @@ type ReadOptions struct {
 // formats (see the comment at the top of gpulog_read.go); arbitrary text,
 // training logs and configuration files are not claimed.
 func SniffLog(head []byte) (LogFormat, bool) {
+	return SniffLogWith(head, nil)
+}
+
+// SniffLogWith is SniffLog that also claims a CSV whose header has the
+// columns spec names (nil: none), as FormatCSVColumns.
+func SniffLogWith(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	if order := utf16Order(head); order != 0 {
 		head = utf16ToUTF8(head[2:], order)
 	}
@@ -94,7 +104,12 @@ func SniffLog(head []byte) (LogFormat, bool) {
 		if len(lines) > 1 && isDmonHeader(first) && isDmonUnits(lines[1]) {
 			return FormatDmon, true
 		}
+		if sniffDCGM(lines) {
+			return FormatDCGMProm, true
+		}
 		return "", false
+	case strings.HasPrefix(first, dcgmPrefix) && sniffDCGM(lines):
+		return FormatDCGMProm, true
 	case strings.HasPrefix(first, "{"):
 		if sniffMemoryStats(first) {
 			return FormatMemoryStats, true
@@ -114,6 +129,14 @@ func SniffLog(head []byte) (LogFormat, bool) {
 	if _, _, ok := parseDateLine(first, time.UTC); ok && tableAt(1) {
 		return FormatTable, true
 	}
+	if spec != nil {
+		if f, ok := sniffColumnsCSV(head, spec); ok && f == FormatCSVColumns {
+			return f, true
+		}
+	}
+	if _, _, ok := parseDateLine(first, time.UTC); ok && len(lines) > 1 && sniffDCGM(lines[1:]) {
+		return FormatDCGMProm, true
+	}
 	if h, ok := parseCSVHeader(first); ok {
 		if h.apps {
 			return FormatComputeAppsCSV, true
@@ -122,6 +145,9 @@ func SniffLog(head []byte) (LogFormat, bool) {
 	}
 	if looksLikeHeaderlessRow(first) {
 		return FormatQueryCSV, true
+	}
+	if f, ok := sniffColumnsCSV(head, spec); ok {
+		return f, true
 	}
 	return "", false
 }
@@ -160,12 +186,17 @@ func headLines(head []byte, n int) []string {
 // fatal; an error means the file as a whole is unusable (it cannot be
 // read, or holds no reading at all), a *FileError naming the file.
 func DecodeLog(path string, format LogFormat, loc *time.Location) (*GPULog, error) {
+	return DecodeLogWith(path, format, ReadOptions{Location: loc})
+}
+
+// DecodeLogWith is DecodeLog with options: opt.Location nil means the
+// local zone; opt.ModTime is taken from the file.
+func DecodeLogWith(path string, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
 	defer f.Close()
-	opt := ReadOptions{Location: loc}
 	if opt.Location == nil {
 		opt.Location = time.Local
 	}
@@ -202,6 +233,12 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		err = readXML(r, b)
 	case FormatMemoryStats:
 		err = readMemoryStats(r, b)
+	case FormatCSVColumns, FormatWandbCSV, FormatLightningCSV:
+		err = readColumnsCSV(r, b, opt.Columns)
+	case FormatDCGMProm:
+		err = readDCGM(r, b)
+	case FormatTrainingLog:
+		err = readTrainingLog(r, b)
 	default:
 		return nil, fmt.Errorf("unknown GPU log format %q", format)
 	}
@@ -210,7 +247,7 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	}
 	b.finish()
 	l := b.log
-	if len(l.Samples)+len(l.Processes)+len(l.MemoryStats)+len(l.MIG) == 0 {
+	if len(l.Samples)+len(l.Processes)+len(l.MemoryStats)+len(l.MIG)+len(l.OOMs) == 0 {
 		msg := fmt.Sprintf("%s log: %v", format, ErrNoReadings)
 		if l.SkippedLines > 0 {
 			p := l.Problems[0]
@@ -245,6 +282,10 @@ type logBuilder struct {
 	kinds map[string]int
 	// lr reads the input's lines.
 	lr *lineReader
+	// elapsed is true when some time was read as elapsed seconds, first
+	// at elapsedWhere (anchorElapsed).
+	elapsed      bool
+	elapsedWhere string
 }
 
 // lines starts reading r line by line.
@@ -304,6 +345,9 @@ func (b *logBuilder) finish() {
 		b.note(fmt.Sprintf("%d NUL bytes in %d lines were dropped (a hole left by a crashed logger or by two writers sharing the file)",
 			lr.totalNULs, lr.nulLines))
 	}
+	b.anchorElapsed()
+	b.placeUntimed()
+	b.noteNoMemory()
 }
 
 // note adds a file-level caveat once.

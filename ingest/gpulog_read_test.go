@@ -200,7 +200,7 @@ func TestReadQueryCSV(t *testing.T) {
 			in:      "index, memory.used [MiB]\n0, 1 MiB\n\x00\x00\x00\n\x00\x000, 2 MiB\n",
 			samples: []sampleWant{{0, 1 * logMiB, logNA, ""}, {0, 2 * logMiB, logNA, ""}}, gpus: 1, skipped: 1, kind: "NUL bytes only",
 			check: func(t *testing.T, l *ingest.GPULog) {
-				if len(l.Notes) != 1 || !strings.Contains(l.Notes[0], "5 NUL bytes in 2 lines") {
+				if len(l.Notes) != 2 || !strings.Contains(l.Notes[0], "5 NUL bytes in 2 lines") || l.Timing != ingest.TimingOrder {
 					t.Errorf("notes %q", l.Notes)
 				}
 			}},

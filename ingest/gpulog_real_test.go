@@ -208,8 +208,13 @@ func TestRealHostileFile(t *testing.T) {
 	if p := l.Problems[0]; p.Line != 23 || !strings.Contains(p.Reason, "Tesla V100-PCIE-32GB") {
 		t.Errorf("first problem %+v, want line 23 naming the other GPU", p)
 	}
-	if len(l.Notes) != 1 || !strings.Contains(l.Notes[0], "192646 NUL bytes") {
+	if len(l.Notes) != 2 || !strings.Contains(l.Notes[0], "192646 NUL bytes") {
 		t.Errorf("notes %q, want the NUL bytes counted", l.Notes)
+	}
+	// One dated table, then CSV rows without a time: no interval can be
+	// inferred from one date, so the rows stay in reading order.
+	if l.Timing != ingest.TimingOrder || len(l.Notes) < 2 || !strings.Contains(l.Notes[1], "242 of 243 readings") {
+		t.Errorf("timing %q, notes %q; want reading order, said in a note", l.Timing, l.Notes)
 	}
 	if g := l.GPUs[0]; g.Name != "Tesla V100-SXM2-32GB" || g.BusID != "00000000:16:00.0" || l.Driver != "495.44" {
 		t.Errorf("GPU %+v driver %q", g, l.Driver)

@@ -56,6 +56,9 @@ type LoadOptions struct {
 	// Exclude lists folders not to read (the report's output folder when
 	// it is not the default one).
 	Exclude []string
+	// Columns names the columns of GPU log CSVs that the heuristics
+	// cannot read (--gpu-log-columns); nil when not given.
+	Columns *ColumnSpec
 	// Progress, when set, is called after each file is read, from one
 	// goroutine at a time, with the count done, the total and the file.
 	Progress func(done, total int, rel string)
@@ -73,7 +76,7 @@ func Load(ctx context.Context, dir string, opt LoadOptions) (*Run, error) {
 // (weight < 0) with the estimated memory in flight after it; tests check
 // the bound with it.
 func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel string, weight, inFlight int64)) (*Run, error) {
-	cands, skipped, err := Discover(dir, opt.Exclude)
+	cands, skipped, err := discover(dir, opt.Exclude, opt.Columns)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +223,7 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location) (r loaded) {
 			Snapshot:  s,
 		}
 	case KindLog:
-		l, err := DecodeLog(c.Path, c.Log, loc)
+		l, err := DecodeLogWith(c.Path, c.Log, ReadOptions{Location: loc, Columns: opt.Columns})
 		if err != nil {
 			r.skip = &Skipped{Path: c.Rel, Reason: skipReason(err)}
 			return r

@@ -408,7 +408,7 @@ func (h *csvHeader) parseRow(b *logBuilder, fields []string) (reading, error) {
 		return "", false
 	}
 	if v, ok := get(roleTimestamp); ok {
-		t, ok := b.time(v)
+		t, ok := b.stampOrNumber(v, 0, h.keys[h.cols[roleTimestamp]])
 		if !ok {
 			return r, fmt.Errorf("timestamp %q is not a time", clip(v))
 		}
@@ -443,6 +443,9 @@ func (h *csvHeader) parseRow(b *logBuilder, fields []string) (reading, error) {
 		n, ok := parseBytes(fields[c], h.unitBytes[c])
 		if !ok {
 			return 0, fmt.Errorf("%s %q is not a memory size", h.keys[c], clip(fields[c]))
+		}
+		if h.units[c] == "" && endsInDigit(fields[c]) {
+			b.note(fmt.Sprintf("column %q has no unit in the header or the values: read as MiB, nvidia-smi's unit", h.keys[c]))
 		}
 		return n, nil
 	}

@@ -461,8 +461,8 @@ func buildOOM(o analyze.OOM) oomView {
 	v := oomView{
 		Where: o.Path + " on " + DeviceLabel(analyze.DeviceKey{Rank: o.Rank, Device: o.Device}),
 		Time:  Timestamp(o.Time), Class: o.Class, Explanation: o.Explanation,
-		Requested: Bytes(o.Requested), DeviceFree: Bytes(o.DeviceFree), Reserved: Bytes(o.Reserved),
-		Allocated: Bytes(o.Allocated), CachedFree: Bytes(o.CachedFree), LargestFree: Bytes(o.LargestFree),
+		Requested: oomBytes(o.Requested), DeviceFree: oomBytes(o.DeviceFree), Reserved: oomBytes(o.Reserved),
+		Allocated: oomBytes(o.Allocated), CachedFree: oomBytes(o.CachedFree), LargestFree: oomBytes(o.LargestFree),
 		Recommendations: o.Recommendations, Site: o.Site, Function: o.Function,
 	}
 	if o.Reconstructed {

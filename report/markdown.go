@@ -102,7 +102,7 @@ func Markdown(f *analyze.Findings, opt Options) []byte {
 		for _, o := range f.OOMs {
 			fmt.Fprintf(&b, "- %s, %s: %s (request %s; reserved %s, allocated %s, cached free %s, largest free block %s)\n",
 				mdCode(o.Path), mdEscape(DeviceLabel(analyze.DeviceKey{Rank: o.Rank, Device: o.Device})), mdEscape(o.Explanation),
-				Bytes(o.Requested), Bytes(o.Reserved), Bytes(o.Allocated), Bytes(o.CachedFree), Bytes(o.LargestFree))
+				oomBytes(o.Requested), oomBytes(o.Reserved), oomBytes(o.Allocated), oomBytes(o.CachedFree), oomBytes(o.LargestFree))
 		}
 		for _, d := range f.Devices {
 			if m := d.MemoryStats; m != nil {

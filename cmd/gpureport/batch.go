@@ -355,6 +355,9 @@ func optionsKey(opt reportOptions) string {
 	if opt.location != nil {
 		k += " tz=" + opt.location.String()
 	}
+	if opt.columns != nil {
+		k += " gpu-log-columns=" + opt.columns.String()
+	}
 	if opt.suppress != "" {
 		k += " suppress=" + absOr(opt.suppress)
 		if st, err := os.Stat(opt.suppress); err == nil {

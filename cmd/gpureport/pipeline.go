@@ -48,6 +48,9 @@ type reportOptions struct {
 	// shard is --shard "i/n": in batch mode, report only this share of the
 	// runs ("" for all).
 	shard string
+	// columns names GPU log CSV columns the heuristics cannot read
+	// (--gpu-log-columns); nil when not given.
+	columns *ingest.ColumnSpec
 }
 
 // errNothingUsable means the run had no usable input at all.
@@ -73,6 +76,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		MemoryBudget: opt.memoryBudget,
 		Exclude:      []string{outDir},
 		Progress:     prog.update,
+		Columns:      opt.columns,
 	})
 	prog.finish()
 	if err != nil {

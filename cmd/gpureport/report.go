@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gpureport/analyze"
+	"gpureport/ingest"
 	"gpureport/report"
 )
 
@@ -50,6 +51,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		opt         reportOptions
 		tz          string
 		capacity    string
+		columns     string
 		memory      string
 		maxDecomp   string
 		failOn      string
@@ -59,6 +61,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	)
 	fs.StringVar(&opt.outDir, "o", "", "write the report to `DIR` (default RUN_DIR/gpureport)")
 	fs.StringVar(&tz, "tz", "", "time `ZONE` of zoneless nvidia-smi timestamps, e.g. Europe/Berlin or UTC (default: this machine's zone)")
+	fs.StringVar(&columns, "gpu-log-columns", "", "read GPU log CSVs whose column names cannot be guessed by these `COLUMNS`: time=COL,used=COL,total=COL[,free=COL][,gpu=COL][,unit=MiB] (header names; the unit is for values without one)")
 	fs.StringVar(&capacity, "capacity", "", "device memory `SIZE` (e.g. 80GiB) when the GPU logs do not give memory.total")
 	fs.StringVar(&opt.suppress, "suppress", "", "suppression `FILE`: leak fingerprints or site, function and frame patterns to ignore (see the README)")
 	fs.BoolVar(&opt.noBuiltinSuppressions, "no-builtin-suppressions", false, "also report benign patterns (optimizer state, cuDNN/cuBLAS workspaces, CUDA-graph pools, allocator warm-up)")
@@ -93,6 +96,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if capacity != "" {
 		if opt.capacity, err = parseSize(capacity); err != nil {
 			return usageError(stderr, "--capacity: %v", err)
+		}
+	}
+	if columns != "" {
+		if opt.columns, err = ingest.ParseColumnSpec(columns); err != nil {
+			return usageError(stderr, "--gpu-log-columns: %v", err)
 		}
 	}
 	if opt.memoryBudget, err = parseSize(memory); err != nil {

@@ -30,6 +30,7 @@ func TestReportUsageErrors(t *testing.T) {
 		{"two dirs", []string{dir, dir}, exitUsage, "use --batch"},
 		{"bad capacity", []string{"--capacity", "lots", dir}, exitUsage, "--capacity"},
 		{"bad zone", []string{"--tz", "Mars/Olympus", dir}, exitUsage, "unknown zone"},
+		{"bad gpu-log-columns", []string{"--gpu-log-columns", "time=t", dir}, exitUsage, "--gpu-log-columns"},
 		{"bad fail-on", []string{"--fail-on", "leak,gremlins", dir}, exitUsage, "gremlins"},
 		{"missing dir", []string{filepath.Join(dir, "nope")}, exitNothingUsable, "nope"},
 		{"empty dir", []string{"-q", dir}, exitNothingUsable, "holds no snapshot"},

@@ -7,6 +7,7 @@
 //	go run ./testdata/gen corpus -o /tmp/corpus [-seed S] [-n N]
 //	go run ./testdata/gen big -o /tmp/big.pickle [-entries 1400000]
 //	go run ./testdata/gen run -o DIR [flags]   (one custom run)
+//	go run ./testdata/gen logs -o testdata/logs (GPU-log fixtures)
 //
 // All output is deterministic: the same arguments give byte-identical
 // files.
@@ -32,6 +33,7 @@ func commands() []command {
 		{"corpus", "write the labelled evaluation corpus", cmdCorpus},
 		{"big", "write one large protocol-4 snapshot for decoder benchmarks", cmdBig},
 		{"run", "write one run with chosen shapes and behaviour", cmdRun},
+		{"logs", "write the GPU-log and training-log fixtures (testdata/logs)", cmdLogs},
 	}
 }
 

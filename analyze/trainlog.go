@@ -1,0 +1,207 @@
+package analyze
+
+import (
+	"fmt"
+	"strings"
+
+	"gpureport/ingest"
+)
+
+// GPU-log readings without times, and OOM messages of training logs.
+//
+// A GPU whose readings mostly have no time (a log the reader left in
+// reading order: ingest.TimingOrder) is shown on the reading-index axis:
+// its readings in file order (logs in path order), numbered 0, 1, 2, ...,
+// so that its readings, maximum used and total are reported even with
+// one reading. Its trend, with enough readings, is per reading.
+//
+// An OOM message in a training log becomes an OOM finding with the
+// message's numbers, unless a snapshot already explains an OOM on the
+// same device. Its class follows the design's order where the numbers
+// allow: fragmentation when device free plus PyTorch's
+// reserved-but-unallocated memory was at least the request (contiguous
+// free memory would have served it), else capacity; "unknown" when the
+// message gives no numbers (NCCL, raw CUDA errors). A leak cannot be told
+// from a message alone.
+
+// readingOrderGPU reports whether GPU gpu's memory readings are better
+// placed by reading order: more of them lack a time (logs with
+// ingest.TimingOrder) than have one.
+func readingOrderGPU(logs []*ingest.GPULog, gpu int) bool {
+	timed, untimed := 0, 0
+	for _, l := range logs {
+		for _, s := range l.Samples {
+			if s.GPU != gpu || s.MemoryUsed < 0 {
+				continue
+			}
+			if s.Time.IsZero() || l.Timing == ingest.TimingOrder {
+				untimed++
+			} else {
+				timed++
+			}
+		}
+	}
+	return untimed > 0 && untimed >= timed
+}
+
+// joinGPUByReading collects GPU gpu's memory readings in file order on
+// the reading-index axis.
+func joinGPUByReading(logs []*ingest.GPULog, gpu int) *GPUSeries {
+	g := &GPUSeries{}
+	for _, l := range logs {
+		n := 0
+		for _, s := range l.Samples {
+			if s.GPU != gpu || s.MemoryUsed < 0 {
+				continue
+			}
+			g.X = append(g.X, float64(len(g.Used)))
+			g.Times = append(g.Times, s.Time)
+			g.Used = append(g.Used, s.MemoryUsed)
+			g.MaxUsed = max(g.MaxUsed, s.MemoryUsed)
+			g.Total = max(g.Total, s.MemoryTotal)
+			n++
+		}
+		if n > 0 {
+			g.Sources = append(g.Sources, l.Path)
+		}
+	}
+	if len(g.Used) == 0 {
+		return nil
+	}
+	return g
+}
+
+// byReadingDevice fills a GPU-only device whose readings lack times: the
+// reading-index axis, and a per-reading trend when there are enough
+// readings for one. It returns false when the GPU's readings have times
+// enough for the hours axis.
+func byReadingDevice(d *Device, logs []*ingest.GPULog, gpu int, rules TrendRules) bool {
+	if !readingOrderGPU(logs, gpu) {
+		return false
+	}
+	d.Axis = AxisReading
+	d.GPU = joinGPUByReading(logs, gpu)
+	if d.GPU != nil && len(d.GPU.Used) >= rules.MinPoints {
+		if t := gpuTrend(d, "reading", rules); t != nil {
+			d.Trends = append(d.Trends, *t)
+		}
+	}
+	return true
+}
+
+// trainingLogOOMs makes OOM findings of the training logs' OOM messages.
+// known are the OOMs the snapshots explain; a message on a device one of
+// them covers (same device, and same rank when both know it) is left out.
+// capacity is the device memory the run knows (0: unknown).
+func trainingLogOOMs(logs []*ingest.GPULog, known []OOM, capacity int64) []OOM {
+	var out []OOM
+	for _, l := range logs {
+		for _, m := range l.OOMs {
+			dev := max(m.Device, 0)
+			covered := false
+			for _, k := range known {
+				if k.Device == dev && (k.Rank == m.Rank || k.Rank == ingest.NoRank || m.Rank == ingest.NoRank) {
+					covered = true
+					break
+				}
+			}
+			if covered {
+				continue
+			}
+			out = append(out, trainingOOM(l.Path, m, capacity))
+		}
+	}
+	return out
+}
+
+// trainingOOM converts one message.
+func trainingOOM(path string, m ingest.TrainingOOM, capacity int64) OOM {
+	o := OOM{Path: path, Rank: m.Rank, Device: max(m.Device, 0), Time: m.Time,
+		Requested: m.Requested, DeviceFree: m.Free, Reserved: m.Reserved, Allocated: m.Allocated,
+		CachedFree: m.ReservedUnallocated, LargestFree: ingest.Unknown, Capacity: max(m.Capacity, capacity, 0)}
+	if m.Capacity > 0 {
+		o.Capacity = m.Capacity
+	}
+	if m.Reserved >= 0 && m.Free >= 0 {
+		o.EstimatedCapacity = m.Reserved + m.Free
+	}
+	where := fmt.Sprintf("line %d of %s", m.Line, path)
+	if m.Count > 1 {
+		where += fmt.Sprintf(" (written %d times)", m.Count)
+	}
+	if m.Device < 0 {
+		where += "; the message names no device, so it is shown on device 0"
+	}
+	gpu := "the GPU"
+	if m.Device >= 0 {
+		gpu = fmt.Sprintf("GPU %d", m.Device)
+	}
+	switch {
+	case m.Requested < 0 || m.Free < 0:
+		o.Class = "unknown"
+		what := map[ingest.OOMKind]string{
+			ingest.OOMNCCL:      "NCCL could not allocate device memory",
+			ingest.OOMCUDAError: "a CUDA call ran out of device memory (outside PyTorch's caching allocator, e.g. a kernel launch or a library workspace)",
+		}[m.Kind]
+		if what == "" {
+			what = "the job ran out of device memory"
+		}
+		if m.Requested >= 0 {
+			what += fmt.Sprintf(" (%s requested)", fmtBytes(m.Requested))
+		}
+		o.Explanation = fmt.Sprintf("%s, says %s; the message gives no free or reserved memory, so its cause cannot be classified. Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one.", what, where)
+	default:
+		cached := max(m.ReservedUnallocated, 0)
+		spare := m.Free + cached
+		var parts []string
+		parts = append(parts, fmt.Sprintf("PyTorch asked for %s on %s", fmtBytes(m.Requested), gpu))
+		if m.Capacity > 0 {
+			parts[0] += fmt.Sprintf(" (%s in all)", fmtBytes(m.Capacity))
+		}
+		state := fmt.Sprintf("%s was free on the device", fmtBytes(m.Free))
+		if m.ReservedUnallocated >= 0 {
+			state += fmt.Sprintf(" and %s was reserved by PyTorch but unallocated (%s together)", fmtBytes(m.ReservedUnallocated), fmtBytes(spare))
+		}
+		parts = append(parts, state)
+		if m.Allocated >= 0 {
+			live := fmt.Sprintf("live tensors held %s", fmtBytes(m.Allocated))
+			if m.ProcessInUse >= 0 {
+				live += fmt.Sprintf(" of the %s the process had in use", fmtBytes(m.ProcessInUse))
+			}
+			parts = append(parts, live)
+		}
+		if m.ReservedUnallocated >= 0 && spare >= m.Requested {
+			o.Class = "fragmentation"
+			parts = append(parts, "free and cached memory together would have served the request, but not in one piece: fragmentation")
+			o.Recommendations = append(o.Recommendations, Recommendation{Setting: "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+				Evidence: fmt.Sprintf("%s reserved but unallocated at the OOM, with %s free, covered the %s request", fmtBytes(cached), fmtBytes(m.Free), fmtBytes(m.Requested))})
+		} else {
+			o.Class = "capacity"
+			parts = append(parts, "even all free and cached memory was less than the request: the job needs more memory than the device has")
+		}
+		o.Explanation = strings.Join(parts, "; ") + fmt.Sprintf(" (%s).", where)
+	}
+	return o
+}
+
+// oomReason is the verdict's line for an OOM, leaving out figures the
+// OOM does not know (a training log's message has no largest free block).
+func oomReason(o OOM) string {
+	s := fmt.Sprintf("%s OOM on %s", o.Class, deviceName(DeviceKey{o.Rank, o.Device}))
+	var parts []string
+	if o.Requested >= 0 {
+		parts = append(parts, fmtBytes(o.Requested)+" requested")
+	}
+	if o.DeviceFree >= 0 {
+		parts = append(parts, fmtBytes(o.DeviceFree)+" free on the device")
+	}
+	if o.LargestFree >= 0 {
+		parts = append(parts, "largest cached free block "+fmtBytes(o.LargestFree))
+	} else if o.CachedFree >= 0 {
+		parts = append(parts, fmtBytes(o.CachedFree)+" cached free")
+	}
+	if len(parts) == 0 {
+		return s + " (" + o.Path + ")"
+	}
+	return s + ": " + strings.Join(parts, ", ")
+}

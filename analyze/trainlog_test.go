@@ -1,0 +1,152 @@
+package analyze
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gpureport/ingest"
+	"gpureport/ingest/ingesttest"
+)
+
+// fixtureRun loads a run folder holding copies of the named fixtures of
+// testdata/logs (go run ./testdata/gen logs).
+func fixtureRun(t *testing.T, names ...string) *ingest.Run {
+	t.Helper()
+	dir := t.TempDir()
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(ingesttest.RepoRoot(t), "testdata", "logs", filepath.FromSlash(n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(n)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Skipped) > 0 {
+		t.Fatalf("skipped %+v", run.Skipped)
+	}
+	return run
+}
+
+// TestUntimedReadingsMakeADevice: readings without times (one table, then
+// 1,236 CSV rows; an XML without <timestamp>; a query CSV without a
+// timestamp column) give a device with every reading, its maximum used
+// and total, on the reading axis.
+func TestUntimedReadingsMakeADevice(t *testing.T) {
+	const mib = 1 << 20
+	for _, tt := range []struct {
+		name           string
+		readings       int
+		maxUsed, total int64
+		trend          bool
+	}{
+		{"table_then_query_csv.log", 1237, 30716 * mib, 32768 * mib, true},
+		{"xml_no_timestamp.xml", 1, 17250 * mib, 23034 * mib, false},
+		{"query_no_timestamp.csv", 1, 38211 * mib, 40960 * mib, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Analyze(fixtureRun(t, tt.name), Options{})
+			if len(f.Devices) != 1 {
+				t.Fatalf("%d devices", len(f.Devices))
+			}
+			d := f.Devices[0]
+			if d.Axis != AxisReading || d.GPU == nil || len(d.GPU.Used) != tt.readings || d.GPU.MaxUsed != tt.maxUsed || d.GPU.Total != tt.total {
+				t.Fatalf("axis %s, GPU %+v", d.Axis, d.GPU)
+			}
+			if d.Capacity != tt.total {
+				t.Errorf("capacity %d, want %d", d.Capacity, tt.total)
+			}
+			if got := len(d.Trends) > 0; got != tt.trend {
+				t.Errorf("trends %+v, want a trend: %v", d.Trends, tt.trend)
+			}
+			for _, tr := range d.Trends {
+				if tr.Per != "reading" {
+					t.Errorf("trend per %q, want reading", tr.Per)
+				}
+			}
+		})
+	}
+}
+
+// TestTimedLogKeepsHours: a timed log stays on the hours axis.
+func TestTimedLogKeepsHours(t *testing.T) {
+	f := Analyze(fixtureRun(t, "epoch_seconds_nounits.csv"), Options{})
+	if len(f.Devices) != 1 || f.Devices[0].Axis != AxisHours || len(f.Devices[0].GPU.Used) != 12 {
+		t.Fatalf("devices %+v", f.Devices)
+	}
+}
+
+// TestTrainingLogOOMFindings: OOM messages become OOM findings with their
+// numbers, classified, and raise the oom flag without snapshots.
+func TestTrainingLogOOMFindings(t *testing.T) {
+	const gib = 1 << 30
+	for _, tt := range []struct {
+		name      string
+		class     string
+		rank      int
+		requested int64
+		frag      bool
+	}{
+		// 1.23 GiB free + 1.20 GiB cached >= 2 GiB: fragmentation.
+		{"train_oom.log", "fragmentation", 0, 2 * gib, true},
+		// 5.69 MiB free + 1.42 GiB cached >= 20 MiB: fragmentation.
+		{"train_oom_legacy.log", "fragmentation", ingest.NoRank, 20 << 20, true},
+		{"train_nccl_oom.err", "unknown", ingest.NoRank, 6291456, false},
+		{"train_cuda_error.out", "unknown", ingest.NoRank, ingest.Unknown, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Analyze(fixtureRun(t, tt.name), Options{})
+			if len(f.OOMs) != 1 {
+				t.Fatalf("OOMs %+v", f.OOMs)
+			}
+			o := f.OOMs[0]
+			if o.Class != tt.class || o.Rank != tt.rank || o.Requested != tt.requested || o.Path != tt.name {
+				t.Errorf("OOM %+v", o)
+			}
+			if !f.Verdict.OOM || f.Verdict.Fragmentation != tt.frag || f.Verdict.Severity != "critical" {
+				t.Errorf("verdict %+v", f.Verdict)
+			}
+			for _, r := range f.Verdict.Reasons {
+				if strings.Contains(r, "-1 B") {
+					t.Errorf("reason with an unknown figure: %q", r)
+				}
+			}
+		})
+	}
+}
+
+// TestCapacityOOM: a request larger than free plus cached memory is a
+// capacity OOM.
+func TestCapacityOOM(t *testing.T) {
+	m := ingest.TrainingOOM{Line: 3, Count: 1, Kind: ingest.OOMTorch, Rank: ingest.NoRank, Device: 1, Requested: 4 << 30,
+		Capacity: 80 << 30, Free: 1 << 30, Allocated: 70 << 30, ReservedUnallocated: 1 << 30, Reserved: 71 << 30, ProcessInUse: 78 << 30}
+	o := trainingOOM("out.log", m, 0)
+	if o.Class != "capacity" || o.Device != 1 || o.Capacity != 80<<30 || o.EstimatedCapacity != 72<<30 || len(o.Recommendations) != 0 {
+		t.Errorf("%+v", o)
+	}
+	if !strings.Contains(o.Explanation, "line 3 of out.log") {
+		t.Errorf("explanation %q", o.Explanation)
+	}
+}
+
+// TestTrainingOOMCoveredBySnapshot: a message on a device whose snapshot
+// already explains an OOM adds no second finding.
+func TestTrainingOOMCoveredBySnapshot(t *testing.T) {
+	l := &ingest.GPULog{Source: ingest.Source{Path: "out.log"}, OOMs: []ingest.TrainingOOM{{Line: 1, Count: 1, Kind: ingest.OOMCUDAError,
+		Rank: 2, Device: 0, Requested: ingest.Unknown, Free: ingest.Unknown, Capacity: ingest.Unknown, Allocated: ingest.Unknown,
+		Reserved: ingest.Unknown, ReservedUnallocated: ingest.Unknown, ProcessInUse: ingest.Unknown}}}
+	if got := trainingLogOOMs([]*ingest.GPULog{l}, []OOM{{Rank: 2, Device: 0}}, 0); len(got) != 0 {
+		t.Errorf("%+v", got)
+	}
+	if got := trainingLogOOMs([]*ingest.GPULog{l}, []OOM{{Rank: 3, Device: 0}}, 0); len(got) != 1 {
+		t.Errorf("%+v", got)
+	}
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gpureport/ingest/ingesttest"
+)
+
+// copyFixtures copies generated fixtures of testdata/logs into a new run
+// folder.
+func copyFixtures(t *testing.T, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(ingesttest.RepoRoot(t), "testdata", "logs", filepath.FromSlash(n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(n)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestTrainingLogOnlyRun: a run folder with only a job's stdout holding an
+// OOM message and an untimed GPU log reports the OOM (exit 4 with
+// --fail-on oom) and the GPU's readings on the reading axis.
+func TestTrainingLogOnlyRun(t *testing.T) {
+	dir := copyFixtures(t, "train_oom.log", "table_then_query_csv.log")
+	code, stdout, stderr := runCmd(t, "-q", "--tz", "UTC", "--fail-on", "oom", dir)
+	if code != exitFailOn {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	for _, want := range []string{"2 GPU logs (table, training-log)", "fragmentation OOM on rank 0, device 0: 2.00 GiB requested", "used peak 30.0 GiB of 32.0 GiB"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "gpureport", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Inputs struct {
+			GPULogs []struct {
+				Format string `json:"format"`
+			} `json:"gpu_logs"`
+		} `json:"inputs"`
+		Devices []struct {
+			Axis       string `json:"axis"`
+			GPUSamples struct {
+				Samples int   `json:"samples"`
+				MaxUsed int64 `json:"memory_used_max_bytes"`
+			} `json:"gpu_samples"`
+		} `json:"devices"`
+		OOMs []struct {
+			Class     string `json:"class"`
+			Requested int64  `json:"requested_bytes"`
+		} `json:"ooms"`
+		Verdict struct {
+			OOM bool `json:"oom"`
+		} `json:"verdict"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Verdict.OOM || len(s.OOMs) != 1 || s.OOMs[0].Class != "fragmentation" || s.OOMs[0].Requested != 2<<30 {
+		t.Errorf("verdict oom %v, ooms %+v", s.Verdict.OOM, s.OOMs)
+	}
+	if len(s.Devices) != 1 || s.Devices[0].Axis != "reading" || s.Devices[0].GPUSamples.Samples != 1237 || s.Devices[0].GPUSamples.MaxUsed != 30716<<20 {
+		t.Errorf("devices %+v", s.Devices)
+	}
+	if len(s.Inputs.GPULogs) != 2 || s.Inputs.GPULogs[0].Format != "table" || s.Inputs.GPULogs[1].Format != "training-log" {
+		t.Errorf("gpu_logs %+v", s.Inputs.GPULogs)
+	}
+}
