@@ -196,6 +196,10 @@ type Spec struct {
 	// until an allocation fails.
 	UntilOOM bool
 	MaxSteps int
+
+	// Knobs are the per-case variations of issue 12 (knobs.go); their
+	// zero values keep the original behaviour.
+	Knobs Knobs
 }
 
 // Capacity returns the device memory in bytes.
@@ -254,6 +258,9 @@ func (s *Spec) Validate() error {
 	}
 	if s.Cpp && s.Container == layout.Zip {
 		bad("the C++ pickler form is not written by torch.save")
+	}
+	if err := s.Knobs.valid(s.Ranks); err != nil {
+		bad("%v", err)
 	}
 	return errors.Join(errs...)
 }
