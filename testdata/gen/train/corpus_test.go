@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -162,6 +163,11 @@ func checkOOM(t *testing.T, dir string, c Label, oomRun *decodedRun) {
 	if o.Dump == OOMNone {
 		if oomRun != nil {
 			t.Errorf("dump mode none but %s", oomRun.path)
+		}
+		stats, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("memory_stats_rank%d.jsonl", o.Rank)))
+		lines := strings.Split(strings.TrimSpace(string(stats)), "\n")
+		if err != nil || !strings.Contains(lines[len(lines)-1], `"num_ooms": 1}`) {
+			t.Errorf("dump mode none: memory_stats does not end with the OOM (%v): %q", err, lines[len(lines)-1])
 		}
 		return
 	}

@@ -98,8 +98,9 @@ const (
 	// the exception unwound the step: its temporaries are freed (the trace
 	// holds the frees after the oom event).
 	OOMExit OOMDump = "exit"
-	// OOMNone takes no dump: the process dies with the error and only the
-	// periodic snapshots and the training log (train.log) remain.
+	// OOMNone takes no dump: the except handler only logs
+	// torch.cuda.memory_stats() (num_ooms 1, see Knobs.MemStats) and the
+	// traceback goes to train.log.
 	OOMNone OOMDump = "none"
 )
 
@@ -125,6 +126,12 @@ type Knobs struct {
 	GPUMap      []int `json:"gpu_map"`
 	// SmiUUID adds a uuid column to the nvidia-smi log.
 	SmiUUID bool `json:"smi_uuid"`
+	// MemStats makes every rank log torch.cuda.memory_stats() as JSON
+	// lines (memory_stats_rank<R>.jsonl) every MemStatsEvery steps and in
+	// its OOM handler. Always on with OOMNone (the only record of the OOM
+	// besides train.log).
+	MemStats      bool `json:"memory_stats_log"`
+	MemStatsEvery int  `json:"memory_stats_every,omitempty"`
 	// OtherWork describes what the GPUs outside the run do, by nvidia-smi
 	// index ("idle", "flat", "growing", "sawtooth").
 	OtherWork map[int]string `json:"other_work,omitempty"`
@@ -384,6 +391,10 @@ func drawKnobs(r *rand.Rand, scenario string, sp *Spec) {
 		}
 	}
 	k.SmiUUID = r.Float64() < 0.5
+	if r.Float64() < 0.2 || k.OOMDump == OOMNone {
+		k.MemStats = true
+		k.MemStatsEvery = []int{1, 5, 10, sp.Interval}[r.IntN(4)]
+	}
 }
 
 // seqLen draws step's padded sequence length.

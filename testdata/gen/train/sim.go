@@ -106,6 +106,9 @@ type rank struct {
 	// dumps counts the rank's periodic dumps (the index in index and
 	// epoch file names).
 	dumps int
+	// stats are the rank's memory_stats JSON lines; ooms its OOM count.
+	stats []string
+	ooms  int
 }
 
 type pin struct {
@@ -175,6 +178,9 @@ func Run(spec *Spec, dir string) (*Result, error) {
 			return nil, err
 		}
 		if err := s.writeTrainLog(); err != nil {
+			return nil, err
+		}
+		if err := s.writeStats(); err != nil {
 			return nil, err
 		}
 		if err := s.setFileTimes(); err != nil {
@@ -262,15 +268,20 @@ func (s *sim) doStep(step int, dumps map[int]bool) (bool, error) {
 		}
 		err := s.step(rk, step, dumpAt)
 		if errors.Is(err, errOOM) {
-			if s.spec.oomDump() == OOMExit {
+			switch s.spec.oomDump() {
+			case OOMExit:
 				s.unwind(rk)
 				s.dump(rk, step, true)
+			case OOMNone:
+				s.unwind(rk)
 			}
+			s.noteStats(rk, step, true)
 			return true, nil
 		}
 		if err != nil {
 			return false, err
 		}
+		s.noteStats(rk, step, false)
 	}
 	return false, nil
 }

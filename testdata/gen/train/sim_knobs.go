@@ -126,3 +126,57 @@ func (s *sim) setFileTimes() error {
 	}
 	return nil
 }
+
+// noteStats appends a torch.cuda.memory_stats() JSON line for rank rk after
+// step (every MemStatsEvery steps, and always for the OOM handler's line).
+func (s *sim) noteStats(rk *rank, step int, oom bool) {
+	k := s.spec.Knobs
+	if !k.MemStats || !oom && step%max(k.MemStatsEvery, 1) != 0 {
+		return
+	}
+	a := rk.a
+	if oom {
+		rk.ooms++
+	}
+	line := fmt.Sprintf(`{"step": %d, "time": %.6f, "rank": %d, "device": %d, "allocated_bytes.all.current": %d, "reserved_bytes.all.current": %d, "active_bytes.all.current": %d, "inactive_split_bytes.all.current": %d, "num_ooms": %d}`,
+		step, float64(rk.clk)/1e6, rk.idx, rk.idx, a.Allocated(), a.Reserved(), a.Active(), inactiveSplit(a), rk.ooms)
+	rk.stats = append(rk.stats, line)
+}
+
+// inactiveSplit returns the bytes of inactive blocks in segments that also
+// hold active blocks (PyTorch's inactive_split_bytes).
+func inactiveSplit(a *alloc.Allocator) int64 {
+	var n int64
+	for _, seg := range a.Segments() {
+		blocks := seg.Blocks()
+		if len(blocks) < 2 {
+			continue
+		}
+		for _, b := range blocks {
+			if b.State == alloc.Inactive {
+				n += b.Size
+			}
+		}
+	}
+	return n
+}
+
+// writeStats writes each rank's memory_stats JSON lines.
+func (s *sim) writeStats() error {
+	if !s.spec.Knobs.MemStats {
+		return nil
+	}
+	for _, rk := range s.ranks {
+		name := fmt.Sprintf("memory_stats_rank%d.jsonl", rk.idx)
+		var b []byte
+		for _, l := range rk.stats {
+			b = append(b, l...)
+			b = append(b, '\n')
+		}
+		if err := os.WriteFile(filepath.Join(s.dir, name), b, 0o644); err != nil {
+			return err
+		}
+		s.res.Files = append(s.res.Files, name)
+	}
+	return nil
+}
