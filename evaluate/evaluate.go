@@ -23,7 +23,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 
 	"gpureport/analyze"
 )
@@ -89,6 +92,11 @@ type Truth struct {
 	Phase string `json:"phase"`
 	// EmptyCacheEvery is the empty_cache() period in steps (0: never).
 	EmptyCacheEvery int `json:"empty_cache_every"`
+	// DevicesOfRun is the number of (rank, device) pairs with segments;
+	// GPUMap the nvidia-smi index of each rank's device. Absent (0, nil)
+	// in labels written before they existed.
+	DevicesOfRun int   `json:"devices_of_run"`
+	GPUMap       []int `json:"gpu_map"`
 	// Knobs are the case's variations (testdata/gen/train/knobs.go).
 	Knobs struct {
 		SeqDist     string `json:"seq_dist"`
@@ -225,12 +233,28 @@ type CaseResult struct {
 	Suspects         int      `json:"suspects"`
 	BadIntervals     int      `json:"bad_intervals"`
 	BadIntervalSites []string `json:"bad_interval_sites,omitempty"`
+	// SnapshotDevices counts the devices with snapshot points; Joins
+	// says which nvidia-smi GPU each was joined to.
+	SnapshotDevices int    `json:"snapshot_devices"`
+	Joins           []Join `json:"joins,omitempty"`
 	// Headline is the verdict's headline, for the misclassified list.
 	Headline string `json:"headline"`
 	// Err is set when the case could not be analysed (it then counts as
 	// all flags false).
 	Err string `json:"error,omitempty"`
 }
+
+// Join is the GPU-log join of one snapshot device.
+type Join struct {
+	// Rank is the device's rank (0 when the paths give none); Device its
+	// CUDA index; GPU the nvidia-smi index it was joined to, -1 when none
+	// (or the join's description names no index).
+	Rank, Device, GPU int
+}
+
+// joinIndexRE finds the nvidia-smi index in a device's GPUJoin text
+// ("nvidia-smi GPU 2 = rank 2 ...", "nvidia-smi index 2 = ...").
+var joinIndexRE = regexp.MustCompile(`(?:GPU|index) (\d+)`)
 
 // ResultOf extracts a case result from Findings.
 func ResultOf(name string, f *analyze.Findings) CaseResult {
@@ -251,6 +275,14 @@ func ResultOf(name string, f *analyze.Findings) CaseResult {
 		}
 	}
 	for _, d := range f.Devices {
+		if len(d.Points) > 0 {
+			r.SnapshotDevices++
+			j := Join{Rank: max(d.Rank, 0), Device: d.Device, GPU: -1}
+			if m := joinIndexRE.FindStringSubmatch(d.GPUJoin); d.GPU != nil && m != nil {
+				j.GPU, _ = strconv.Atoi(m[1])
+			}
+			r.Joins = append(r.Joins, j)
+		}
 		for _, s := range d.Suspects {
 			if s.Suppressed != "" {
 				continue
@@ -348,6 +380,13 @@ type Score struct {
 	// Suspects counts unsuppressed suspects, BadIntervals those whose own
 	// interval includes 0 or excludes the estimate.
 	Suspects, BadIntervals int
+	// DeviceCases counts cases whose labels give the devices of the run,
+	// DeviceHits those whose snapshot devices are exactly that many.
+	DeviceCases, DeviceHits int
+	// JoinCases counts cases whose labels give the GPU map, JoinHits those
+	// whose every snapshot device of a labelled rank was joined to its
+	// rank's nvidia-smi GPU.
+	JoinCases, JoinHits int
 }
 
 // Miss is a misclassified case.
@@ -474,6 +513,14 @@ func score(scores []*Score, c LabelCase, r CaseResult) []string {
 		wrong = append(wrong, fmt.Sprintf("oom cause: got %s, want %s", CauseNames()[gi], CauseNames()[wi]))
 	}
 	allRight := len(wrong) == 0
+	devCase, devHit := c.Truth.DevicesOfRun > 0 && r.Err == "", r.SnapshotDevices == c.Truth.DevicesOfRun
+	if devCase && !devHit {
+		wrong = append(wrong, fmt.Sprintf("devices: %d with snapshots, want %d", r.SnapshotDevices, c.Truth.DevicesOfRun))
+	}
+	joinCase, joinHit := len(c.Truth.GPUMap) > 0 && r.Err == "", joinsRight(c.Truth.GPUMap, r.Joins)
+	if joinCase && !joinHit {
+		wrong = append(wrong, fmt.Sprintf("GPU join %s, want rank -> GPU %v", joinsText(r.Joins), c.Truth.GPUMap))
+	}
 	hit := slices.Contains(c.LeakSites, r.TopSite)
 	rankHit := c.LeakRank != nil && r.TopRank == *c.LeakRank
 	for _, sc := range scores {
@@ -490,6 +537,18 @@ func score(scores []*Score, c LabelCase, r CaseResult) []string {
 		}
 		sc.Suspects += r.Suspects
 		sc.BadIntervals += r.BadIntervals
+		if devCase {
+			sc.DeviceCases++
+			if devHit {
+				sc.DeviceHits++
+			}
+		}
+		if joinCase {
+			sc.JoinCases++
+			if joinHit {
+				sc.JoinHits++
+			}
+		}
 		if !c.Expect.Leak {
 			continue
 		}
@@ -514,4 +573,36 @@ func score(scores []*Score, c LabelCase, r CaseResult) []string {
 		wrong = append(wrong, "bad interval "+b)
 	}
 	return wrong
+}
+
+// joinsRight reports whether every rank of the map has a snapshot device
+// (on CUDA device rank, the generator's layout) joined to its GPU.
+func joinsRight(gpuMap []int, joins []Join) bool {
+	for rank, gpu := range gpuMap {
+		ok := false
+		for _, j := range joins {
+			if j.Rank == rank && j.Device == rank && j.GPU == gpu {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func joinsText(joins []Join) string {
+	if len(joins) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(joins))
+	for i, j := range joins {
+		g := "none"
+		if j.GPU >= 0 {
+			g = strconv.Itoa(j.GPU)
+		}
+		parts[i] = fmt.Sprintf("rank %d cuda:%d -> GPU %s", j.Rank, j.Device, g)
+	}
+	return strings.Join(parts, ", ")
 }

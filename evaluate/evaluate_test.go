@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 const labelsJSON = `{"generator": "gpureport testdata/gen", "seed": 7, "cases": [
  {"name": "clean-000", "scenario": "clean", "seed": 1, "expect": {"leak": false, "outside_allocator_leak": false, "fragmentation": false, "oom": false}, "leak_sites": [], "leak_rank": null, "capacity_bytes": 85899345920, "description": "flat",
-  "truth": {"ranks": 1, "phase": "end", "knobs": {"seq_dist": "uniform", "naming": "index", "file_times": "copied", "oom_dump": "exit", "node_gpus": 4, "visible_gpus": 1, "gpu_map": [2]}}},
+  "truth": {"ranks": 1, "phase": "end", "devices_of_run": 1, "gpu_map": [2], "knobs": {"seq_dist": "uniform", "naming": "index", "file_times": "copied", "oom_dump": "exit", "node_gpus": 4, "visible_gpus": 1, "gpu_map": [2]}}},
  {"name": "clean-001", "scenario": "clean", "seed": 2, "expect": {"leak": false, "outside_allocator_leak": false, "fragmentation": false, "oom": false}, "leak_sites": [], "leak_rank": null, "capacity_bytes": 85899345920, "description": "flat",
   "truth": {"ranks": 1, "phase": "end", "empty_cache_every": 4, "knobs": {"seq_dist": "fixed", "naming": "step", "file_times": "dump", "oom_dump": "none", "node_gpus": 1, "visible_gpus": 1}}},
  {"name": "leak-steady-000", "scenario": "leak-steady", "seed": 3, "expect": {"leak": true, "outside_allocator_leak": false, "fragmentation": false, "oom": false}, "leak_sites": ["train.py:57"], "leak_rank": null, "capacity_bytes": 85899345920, "description": "leak"},
@@ -25,7 +25,7 @@ const labelsJSON = `{"generator": "gpureport testdata/gen", "seed": 7, "cases": 
  {"name": "ranks-000", "scenario": "multi-rank-leak", "seed": 5, "expect": {"leak": true, "outside_allocator_leak": false, "fragmentation": false, "oom": false}, "leak_sites": ["train.py:57"], "leak_rank": 2, "capacity_bytes": 85899345920, "description": "rank 2 leaks"},
  {"name": "oom-000", "scenario": "growth-to-oom", "seed": 6, "expect": {"leak": true, "outside_allocator_leak": false, "fragmentation": false, "oom": true, "oom_cause": "leak"}, "leak_sites": ["train.py:57"], "leak_rank": null, "capacity_bytes": 17179869184, "description": "leak to OOM"},
  {"name": "frag-oom-000", "scenario": "seq-heavy-tail-oom", "seed": 8, "expect": {"leak": false, "outside_allocator_leak": false, "fragmentation": true, "oom": true, "oom_cause": "fragmentation"}, "leak_sites": [], "leak_rank": null, "capacity_bytes": 17179869184, "description": "tail OOM",
-  "truth": {"ranks": 1, "phase": "start", "knobs": {"seq_dist": "pareto", "naming": "torchtitan", "file_times": "dump", "oom_dump": "observer", "node_gpus": 8, "visible_gpus": 8}}}
+  "truth": {"ranks": 1, "phase": "start", "devices_of_run": 1, "gpu_map": [0], "knobs": {"seq_dist": "pareto", "naming": "torchtitan", "file_times": "dump", "oom_dump": "observer", "node_gpus": 8, "visible_gpus": 8}}}
 ]}`
 
 func mustLabels(t *testing.T) *Labels {
@@ -41,14 +41,15 @@ func mustLabels(t *testing.T) *Labels {
 // a missing case, an OOM called fragmentation and a bad interval.
 func someResults() []CaseResult {
 	return []CaseResult{
-		{Case: "clean-000", TopRank: -1},
+		{Case: "clean-000", TopRank: -1, SnapshotDevices: 1, Joins: []Join{{0, 0, 0}}}, // the wrong GPU
 		{Case: "clean-001", Got: Flags{Leak: true}, TopSite: "model.py:12", TopRank: -1, Suspects: 1, BadIntervals: 1,
 			BadIntervalSites: []string{"model.py:12: includes 0: interval 0 to 0 B per step, estimate 0"}}, // false alarm
 		{Case: "leak-steady-000", Got: Flags{Leak: true}, TopSite: "train.py:57", TopRank: -1, Suspects: 1},
 		{Case: "leak-steady-001", Got: Flags{Leak: true}, TopSite: "train.py:57", TopRank: -1, Suspects: 2}, // wrong site
 		{Case: "ranks-000", Got: Flags{Leak: true}, TopSite: "train.py:57", TopRank: 2, Suspects: 1},
 		// oom-000 missing: counts as all false.
-		{Case: "frag-oom-000", Got: Flags{Fragmentation: true, OOM: true, OOMCause: "capacity"}, TopRank: -1},
+		{Case: "frag-oom-000", Got: Flags{Fragmentation: true, OOM: true, OOMCause: "capacity"}, TopRank: -1,
+			SnapshotDevices: 8, Joins: []Join{{0, 0, 0}, {0, 1, -1}}}, // every visible GPU a device
 	}
 }
 
@@ -80,6 +81,9 @@ func TestEvaluate(t *testing.T) {
 	if o.Suspects != 5 || o.BadIntervals != 1 {
 		t.Errorf("suspects %d, bad intervals %d", o.Suspects, o.BadIntervals)
 	}
+	if o.DeviceCases != 2 || o.DeviceHits != 1 || o.JoinCases != 2 || o.JoinHits != 1 {
+		t.Errorf("devices %d/%d, joins %d/%d", o.DeviceHits, o.DeviceCases, o.JoinHits, o.JoinCases)
+	}
 	if o.Cases != 7 || o.Correct != 4 { // leak-steady-001 has its flags right, its site wrong
 		t.Errorf("cases %d correct %d", o.Cases, o.Correct)
 	}
@@ -102,23 +106,26 @@ func TestEvaluate(t *testing.T) {
 	if _, ok := knobs["oom_dump=exit"]; ok {
 		t.Error("oom_dump counted for a case without an OOM")
 	}
-	if len(ev.Misses) != 4 {
+	if len(ev.Misses) != 5 {
 		t.Fatalf("misses %+v", ev.Misses)
 	}
-	if w := strings.Join(ev.Misses[1].Wrong, ";"); !strings.Contains(w, `top site "train.py:57", want [model.py:88]`) {
-		t.Errorf("miss %+v", ev.Misses[1])
-	}
-	if w := strings.Join(ev.Misses[3].Wrong, ";"); !strings.Contains(w, "oom cause: got capacity, want fragmentation") {
-		t.Errorf("miss %+v", ev.Misses[3])
+	for i, want := range map[int]string{
+		0: "GPU join rank 0 cuda:0 -> GPU 0, want rank -> GPU [2]",
+		2: `top site "train.py:57", want [model.py:88]`,
+		4: "oom cause: got capacity, want fragmentation; devices: 8 with snapshots, want 1",
+	} {
+		if w := strings.Join(ev.Misses[i].Wrong, "; "); !strings.Contains(w, want) {
+			t.Errorf("miss %d: %q lacks %q", i, w, want)
+		}
 	}
 
 	perfect := []CaseResult{
-		{Case: "clean-000"}, {Case: "clean-001"},
+		{Case: "clean-000", SnapshotDevices: 1, Joins: []Join{{0, 0, 2}}}, {Case: "clean-001"},
 		{Case: "leak-steady-000", Got: Flags{Leak: true}, TopSite: "train.py:57"},
 		{Case: "leak-steady-001", Got: Flags{Leak: true}, TopSite: "model.py:88"},
 		{Case: "ranks-000", Got: Flags{Leak: true}, TopSite: "train.py:57", TopRank: 2},
 		{Case: "oom-000", Got: Flags{Leak: true, OOM: true, OOMCause: "leak"}, TopSite: "train.py:57"},
-		{Case: "frag-oom-000", Got: Flags{Fragmentation: true, OOM: true, OOMCause: "fragmentation"}},
+		{Case: "frag-oom-000", Got: Flags{Fragmentation: true, OOM: true, OOMCause: "fragmentation"}, SnapshotDevices: 1, Joins: []Join{{0, 0, 0}}},
 	}
 	if ev := Evaluate(labels, perfect); !ev.TargetsMet || len(ev.Misses) != 0 || ev.Overall.Correct != 7 {
 		t.Errorf("perfect results: %+v", ev)
@@ -164,7 +171,7 @@ func TestWriteText(t *testing.T) {
 		{"mistakes", someResults(), []string{
 			"per scenario:", "confusion per flag (rows: label, columns: analysis):",
 			"OOM cause (rows: label, columns: analysis; none = no OOM or no cause):",
-			"per knob value:", "naming=torchtitan", "misclassified (4):",
+			"per knob value:", "naming=torchtitan", "misclassified (5):", "devices of the run right 1/2, GPU join right 1/2",
 			"oom cause: got capacity, want fragmentation", "bad interval model.py:12: includes 0",
 			"no result for 1 case(s): oom-000", "suspects with a bad interval  1 of 5", "targets: NOT met"}},
 	} {

@@ -58,10 +58,11 @@ func WriteText(w io.Writer, dir string, ev *Evaluation) error {
 	if len(ev.ByKnob) > 0 {
 		fmt.Fprintln(ew, "\nper knob value:")
 		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "knob\tcases\tleak ok\toutside ok\tfrag ok\toom ok\tcause ok\tbad CI\tall ok\t")
+		fmt.Fprintln(tw, "knob\tcases\tleak ok\toutside ok\tfrag ok\toom ok\tcause ok\tbad CI\tdevices ok\tjoin ok\tall ok\t")
 		for _, s := range ev.ByKnob {
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d/%d\t\n", s.Name, s.Cases, flagOK(s.Flags[0]), flagOK(s.Flags[1]),
-				flagOK(s.Flags[2]), flagOK(s.Flags[3]), causeOK(s), s.BadIntervals, s.Correct, s.Cases)
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%d/%d\t\n", s.Name, s.Cases, flagOK(s.Flags[0]), flagOK(s.Flags[1]),
+				flagOK(s.Flags[2]), flagOK(s.Flags[3]), causeOK(s), s.BadIntervals, ratio(s.DeviceHits, s.DeviceCases),
+				ratio(s.JoinHits, s.JoinCases), s.Correct, s.Cases)
 		}
 		tw.Flush()
 	}
@@ -100,6 +101,8 @@ func WriteText(w io.Writer, dir string, ev *Evaluation) error {
 	measure("suspects with a bad interval", fmt.Sprintf("%d of %d", o.BadIntervals, o.Suspects), fmt.Sprintf("<= %d", TargetBadIntervals),
 		o.BadIntervals <= TargetBadIntervals)
 	tw.Flush()
+	fmt.Fprintf(ew, "also: devices of the run right %s, GPU join right %s (no targets yet)\n",
+		ratio(o.DeviceHits, o.DeviceCases), ratio(o.JoinHits, o.JoinCases))
 	status := "met"
 	if !ev.TargetsMet {
 		status = "NOT met"
@@ -148,6 +151,14 @@ func top1Rate(s Score) string {
 func flagOK(c Confusion) string {
 	r, n := c.Right()
 	return fmt.Sprintf("%d/%d", r, n)
+}
+
+// ratio prints hits/cases, or "-" without cases.
+func ratio(hits, cases int) string {
+	if cases == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d/%d", hits, cases)
 }
 
 func causeOK(s Score) string {
