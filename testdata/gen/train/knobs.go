@@ -55,8 +55,9 @@ const (
 	// NameEpoch is snapshot_epoch4.pickle: one dump per "epoch" (every
 	// Interval steps); an epoch is not a step.
 	NameEpoch Naming = "epoch"
-	// NameTimestamp is snapshot_20260302-091502.pickle: the wall-clock
-	// time of the dump, whose digits are not a step.
+	// NameTimestamp is snapshot_20260302-091502-123.pickle: the
+	// wall-clock time of the dump (to the millisecond), whose digits are
+	// not a step.
 	NameTimestamp Naming = "timestamp"
 	// NameTorchtitan is torchtitan's profiler layout:
 	// memory_snapshot/iteration_N/rankR_memory_snapshot.pickle, and
@@ -444,7 +445,9 @@ func (s *Spec) snapshotPath(rank, step, index int, timeUS int64, oom bool) strin
 			name = fmt.Sprintf("snapshot_epoch%d_oom", index+1)
 		}
 	case NameTimestamp:
-		ts := time.UnixMicro(timeUS).UTC().Format("20060102-150405")
+		// Milliseconds: dumps a few steps apart can share a second.
+		t := time.UnixMicro(timeUS).UTC()
+		ts := fmt.Sprintf("%s-%03d", t.Format("20060102-150405"), t.Nanosecond()/1e6)
 		name = "snapshot_" + ts
 		if oom {
 			name = "oom_snapshot_" + ts

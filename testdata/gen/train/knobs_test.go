@@ -69,7 +69,7 @@ func TestKnobsVary(t *testing.T) {
 // TestSnapshotPath checks each naming scheme, and that only the step and
 // torchtitan schemes give the decoder a step.
 func TestSnapshotPath(t *testing.T) {
-	at := time.Date(2026, 3, 2, 9, 15, 2, 0, time.UTC).UnixMicro()
+	at := time.Date(2026, 3, 2, 9, 15, 2, 123456789, time.UTC).UnixMicro()
 	for _, tc := range []struct {
 		naming     Naming
 		ranks      int
@@ -82,8 +82,8 @@ func TestSnapshotPath(t *testing.T) {
 		{NameIndex, 1, false, "mem_snapshot_3.pkl", false},
 		{NameIndex, 1, true, "mem_snapshot_oom.pkl", false},
 		{NameEpoch, 2, false, "rank1/snapshot_epoch4.pickle", false},
-		{NameTimestamp, 1, false, "snapshot_20260302-091502.pickle", false},
-		{NameTimestamp, 1, true, "oom_snapshot_20260302-091502.pickle", false},
+		{NameTimestamp, 1, false, "snapshot_20260302-091502-123.pickle", false},
+		{NameTimestamp, 1, true, "oom_snapshot_20260302-091502-123.pickle", false},
 		{NameTorchtitan, 2, false, "memory_snapshot/iteration_120/rank1_memory_snapshot.pickle", true},
 		{NameTorchtitan, 2, true, "memory_snapshot/iteration_120_exit/rank1_memory_snapshot.pickle", true},
 	} {

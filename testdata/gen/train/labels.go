@@ -148,7 +148,12 @@ func Judge(scenario string, sp *Spec, res *Result) (Label, error) {
 	}
 	var snaps []SnapInfo
 	t := &lab.Truth
+	paths := map[string]bool{}
 	for _, s := range res.Snapshots {
+		if paths[s.Path] {
+			return lab, fmt.Errorf("two snapshots named %s", s.Path)
+		}
+		paths[s.Path] = true
 		t.Files = append(t.Files, FileTruth{Path: s.Path, Rank: s.Rank, Step: s.Step, TimeUS: s.TimeUS, OOM: s.OOM})
 		if s.OOM {
 			t.OOMDumpPath = s.Path
