@@ -8,11 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
-	"gpureport/analyze"
 	"gpureport/evaluate"
-	"gpureport/ingest"
 )
 
 const evalUsage = `Usage:
@@ -67,7 +64,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "gpureport: interrupted")
 			return exitInterrupted
 		}
-		r := evalCase(ctx, filepath.Join(dir, c.Name), c.Name, jobs)
+		r := evaluate.AnalyzeCase(ctx, filepath.Join(dir, c.Name), c.Name, jobs)
 		results = append(results, r)
 		if verbose {
 			fmt.Fprintf(stderr, "[%d/%d] %s: %s%s\n", i+1, len(labels.Cases), c.Name, r.Headline, errSuffix(r.Err))
@@ -95,18 +92,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailOn
 	}
 	return exitOK
-}
-
-// evalCase loads and analyses one case directory.
-func evalCase(ctx context.Context, dir, name string, jobs int) evaluate.CaseResult {
-	run, err := ingest.Load(ctx, dir, ingest.LoadOptions{Location: time.UTC, Jobs: jobs})
-	if err != nil {
-		return evaluate.CaseResult{Case: name, TopRank: -1, Err: err.Error()}
-	}
-	if len(run.Snapshots) == 0 && len(run.Logs) == 0 {
-		return evaluate.CaseResult{Case: name, TopRank: -1, Err: fmt.Sprintf("no usable input (%d skipped)", len(run.Skipped))}
-	}
-	return evaluate.ResultOf(name, analyze.Analyze(run, analyze.Options{}))
 }
 
 func errSuffix(e string) string {
