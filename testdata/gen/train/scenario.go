@@ -162,8 +162,21 @@ func Draw(scenario string, seed uint64) (*Spec, error) {
 		total := float64(sp.Capacity()) * (0.05 + 0.12*r.Float64())
 		sp.Leak = leakFor(r, sp, 1, period, 1+r.IntN(4), total)
 	case ScLeakSlow:
+		// Three kinds of slow leak: hidden in the activations' noise of
+		// mid-step dumps; a rate of 0.1-0.4% of allocated memory per step;
+		// and a tiny but certain one (0.3-1% of allocated over the whole
+		// run, dumped at the step boundary where nothing else moves,
+		// sometimes over only 5-8 snapshots).
+		variant := kr.IntN(3)
 		if sp.Phase == PhaseEnd || sp.Phase == PhaseStart {
 			sp.Phase = []Phase{PhaseAfterForward, PhaseAfterBackward, PhaseRandom}[r.IntN(3)]
+		}
+		if variant == 2 {
+			sp.Phase = []Phase{PhaseEnd, PhaseStart}[kr.IntN(2)]
+			sp.FirstDump = max(sp.FirstDump, 1)
+			if kr.Float64() < 0.5 {
+				sp.Snapshots = 5 + kr.IntN(4)
+			}
 		}
 		sp.SeqMin = max(8, int(float64(sp.SeqMax)*(0.4+0.4*r.Float64())))
 		noise, mean, err := allocatedNoise(sp)
@@ -171,11 +184,13 @@ func Draw(scenario string, seed uint64) (*Spec, error) {
 			return nil, err
 		}
 		total := math.Max(noise*(1.5+2.5*r.Float64()), 0.003*float64(sp.Capacity()))
-		if kr.Float64() < 0.5 {
-			// A rate: 0.1-0.4% of allocated memory per step, capped so
-			// the run does not run out of memory.
+		switch variant {
+		case 1:
+			// Capped so the run does not run out of memory.
 			rate := mean * 0.001 * math.Pow(4, kr.Float64())
 			total = math.Min(rate*float64(sp.Steps()), 0.15*float64(sp.Capacity()))
+		case 2:
+			total = mean * (0.003 + 0.007*kr.Float64())
 		}
 		sp.Leak = leakFor(r, sp, 1+r.IntN(2), 0, 0, total)
 	case ScFrag, ScFragOOM:
