@@ -233,6 +233,10 @@ type CaseResult struct {
 	Suspects         int      `json:"suspects"`
 	BadIntervals     int      `json:"bad_intervals"`
 	BadIntervalSites []string `json:"bad_interval_sites,omitempty"`
+	// ShortHourRates counts the trends (device metrics and suspects) given
+	// per hour from less than MinHourSpan of data: design.md forbids
+	// per-hour rates from seconds of data (copied file times).
+	ShortHourRates int `json:"short_hour_rates"`
 	// SnapshotDevices counts the devices with snapshot points; Joins
 	// says which nvidia-smi GPU each was joined to.
 	SnapshotDevices int    `json:"snapshot_devices"`
@@ -242,6 +246,18 @@ type CaseResult struct {
 	// Err is set when the case could not be analysed (it then counts as
 	// all flags false).
 	Err string `json:"error,omitempty"`
+}
+
+// MinHourSpan is the least span of data, in hours, a per-hour rate may
+// rest on in this evaluation: one minute. Below it a rate per hour is an
+// extrapolation of seconds (file times from a copy), whatever its
+// interval says.
+const MinHourSpan = 1.0 / 60
+
+// shortHour reports whether t is a per-hour rate from less than
+// MinHourSpan of data.
+func shortHour(t analyze.Trend) bool {
+	return t.Per == "hour" && t.N >= 2 && math.Abs(t.FitX1-t.FitX0) < MinHourSpan
 }
 
 // Join is the GPU-log join of one snapshot device.
@@ -283,9 +299,17 @@ func ResultOf(name string, f *analyze.Findings) CaseResult {
 			}
 			r.Joins = append(r.Joins, j)
 		}
+		for _, t := range d.Trends {
+			if shortHour(t) {
+				r.ShortHourRates++
+			}
+		}
 		for _, s := range d.Suspects {
 			if s.Suppressed != "" {
 				continue
+			}
+			if shortHour(s.Trend) {
+				r.ShortHourRates++
 			}
 			r.Suspects++
 			if bad, why := BadInterval(s.Trend); bad {
@@ -380,6 +404,8 @@ type Score struct {
 	// Suspects counts unsuppressed suspects, BadIntervals those whose own
 	// interval includes 0 or excludes the estimate.
 	Suspects, BadIntervals int
+	// ShortHourRates counts per-hour rates from under MinHourSpan of data.
+	ShortHourRates int
 	// DeviceCases counts cases whose labels give the devices of the run,
 	// DeviceHits those whose snapshot devices are exactly that many.
 	DeviceCases, DeviceHits int
@@ -537,6 +563,7 @@ func score(scores []*Score, c LabelCase, r CaseResult) []string {
 		}
 		sc.Suspects += r.Suspects
 		sc.BadIntervals += r.BadIntervals
+		sc.ShortHourRates += r.ShortHourRates
 		if devCase {
 			sc.DeviceCases++
 			if devHit {
@@ -571,6 +598,9 @@ func score(scores []*Score, c LabelCase, r CaseResult) []string {
 	}
 	for _, b := range r.BadIntervalSites {
 		wrong = append(wrong, "bad interval "+b)
+	}
+	if r.ShortHourRates > 0 {
+		wrong = append(wrong, fmt.Sprintf("%d per-hour rate(s) from under a minute of data", r.ShortHourRates))
 	}
 	return wrong
 }

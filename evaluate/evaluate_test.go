@@ -44,7 +44,7 @@ func someResults() []CaseResult {
 		{Case: "clean-000", TopRank: -1, SnapshotDevices: 1, Joins: []Join{{0, 0, 0}}}, // the wrong GPU
 		{Case: "clean-001", Got: Flags{Leak: true}, TopSite: "model.py:12", TopRank: -1, Suspects: 1, BadIntervals: 1,
 			BadIntervalSites: []string{"model.py:12: includes 0: interval 0 to 0 B per step, estimate 0"}}, // false alarm
-		{Case: "leak-steady-000", Got: Flags{Leak: true}, TopSite: "train.py:57", TopRank: -1, Suspects: 1},
+		{Case: "leak-steady-000", Got: Flags{Leak: true}, TopSite: "train.py:57", TopRank: -1, Suspects: 1, ShortHourRates: 2},
 		{Case: "leak-steady-001", Got: Flags{Leak: true}, TopSite: "train.py:57", TopRank: -1, Suspects: 2}, // wrong site
 		{Case: "ranks-000", Got: Flags{Leak: true}, TopSite: "train.py:57", TopRank: 2, Suspects: 1},
 		// oom-000 missing: counts as all false.
@@ -106,13 +106,14 @@ func TestEvaluate(t *testing.T) {
 	if _, ok := knobs["oom_dump=exit"]; ok {
 		t.Error("oom_dump counted for a case without an OOM")
 	}
-	if len(ev.Misses) != 5 {
+	if len(ev.Misses) != 6 {
 		t.Fatalf("misses %+v", ev.Misses)
 	}
 	for i, want := range map[int]string{
 		0: "GPU join rank 0 cuda:0 -> GPU 0, want rank -> GPU [2]",
-		2: `top site "train.py:57", want [model.py:88]`,
-		4: "oom cause: got capacity, want fragmentation; devices: 8 with snapshots, want 1",
+		2: "2 per-hour rate(s) from under a minute of data",
+		3: `top site "train.py:57", want [model.py:88]`,
+		5: "oom cause: got capacity, want fragmentation; devices: 8 with snapshots, want 1",
 	} {
 		if w := strings.Join(ev.Misses[i].Wrong, "; "); !strings.Contains(w, want) {
 			t.Errorf("miss %d: %q lacks %q", i, w, want)
@@ -134,6 +135,22 @@ func TestEvaluate(t *testing.T) {
 	perfect[2].Suspects, perfect[2].BadIntervals = 1, 1
 	if ev := Evaluate(labels, perfect); ev.TargetsMet || ev.Overall.BadIntervals != 1 {
 		t.Errorf("a bad interval met the targets: %+v", ev.Overall)
+	}
+}
+
+func TestShortHour(t *testing.T) {
+	for _, tc := range []struct {
+		tr   analyze.Trend
+		want bool
+	}{
+		{analyze.Trend{Per: "hour", N: 10, FitX0: 0, FitX1: 0.4 / 3600}, true}, // 0.4 s of copying
+		{analyze.Trend{Per: "hour", N: 10, FitX0: 1, FitX1: 3}, false},
+		{analyze.Trend{Per: "step", N: 10, FitX0: 0, FitX1: 0.001}, false},
+		{analyze.Trend{Per: "hour", N: 1}, false},
+	} {
+		if got := shortHour(tc.tr); got != tc.want {
+			t.Errorf("%+v: %v", tc.tr, got)
+		}
 	}
 }
 
@@ -171,7 +188,8 @@ func TestWriteText(t *testing.T) {
 		{"mistakes", someResults(), []string{
 			"per scenario:", "confusion per flag (rows: label, columns: analysis):",
 			"OOM cause (rows: label, columns: analysis; none = no OOM or no cause):",
-			"per knob value:", "naming=torchtitan", "misclassified (5):", "devices of the run right 1/2, GPU join right 1/2",
+			"per knob value:", "naming=torchtitan", "misclassified (6):", "devices of the run right 1/2, GPU join right 1/2, per-hour rates from under a minute of data 2",
+			"2 per-hour rate(s) from under a minute of data",
 			"oom cause: got capacity, want fragmentation", "bad interval model.py:12: includes 0",
 			"no result for 1 case(s): oom-000", "suspects with a bad interval  1 of 5", "targets: NOT met"}},
 	} {

@@ -101,8 +101,8 @@ func WriteText(w io.Writer, dir string, ev *Evaluation) error {
 	measure("suspects with a bad interval", fmt.Sprintf("%d of %d", o.BadIntervals, o.Suspects), fmt.Sprintf("<= %d", TargetBadIntervals),
 		o.BadIntervals <= TargetBadIntervals)
 	tw.Flush()
-	fmt.Fprintf(ew, "also: devices of the run right %s, GPU join right %s (no targets yet)\n",
-		ratio(o.DeviceHits, o.DeviceCases), ratio(o.JoinHits, o.JoinCases))
+	fmt.Fprintf(ew, "also: devices of the run right %s, GPU join right %s, per-hour rates from under a minute of data %d (no targets yet)\n",
+		ratio(o.DeviceHits, o.DeviceCases), ratio(o.JoinHits, o.JoinCases), o.ShortHourRates)
 	status := "met"
 	if !ev.TargetsMet {
 		status = "NOT met"
