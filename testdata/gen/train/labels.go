@@ -314,7 +314,11 @@ func describe(scenario string, sp *Spec, res *Result) string {
 	case sp.OneTime != nil:
 		fmt.Fprintf(&b, "one-time buffer of %s at %s at step %d (not a leak)", mibs(sp.OneTime.Bytes), sp.OneTime.Site, sp.OneTime.Step)
 	case sp.OutsideGrowthMiBHour > 0:
-		fmt.Fprintf(&b, "memory outside the allocator grows %.0f MiB/hour; reserved flat", sp.OutsideGrowthMiBHour)
+		fmt.Fprintf(&b, "memory outside the allocator grows %.0f MiB/hour", sp.OutsideGrowthMiBHour)
+		if sp.OutsideStepSeconds > 0 {
+			fmt.Fprintf(&b, " in steps every %.0f s (evaluations)", sp.OutsideStepSeconds)
+		}
+		b.WriteString("; reserved flat")
 	case sp.EmptyCacheEvery > 0:
 		fmt.Fprintf(&b, "torch.cuda.empty_cache() every %d steps with variable sequence lengths; allocated flat", sp.EmptyCacheEvery)
 	case scenario == ScWarmup:

@@ -225,6 +225,11 @@ func Draw(scenario string, seed uint64) (*Spec, error) {
 		hours := float64(sp.Steps()) * sp.StepSeconds / 3600
 		total := float64(sp.GPU.TotalMiB) * (0.04 + 0.12*r.Float64())
 		sp.OutsideGrowthMiBHour = total / hours
+		if kr.Float64() < 0.5 {
+			// Growth at every evaluation (NCCL communicators, eval
+			// buffers): 4-12 steps of growth over the run.
+			sp.OutsideStepSeconds = float64(sp.Steps()) * sp.StepSeconds / float64(4+kr.IntN(9))
+		}
 	case ScSawtooth:
 		sp.EmptyCacheEvery = 3 + r.IntN(10)
 		if sp.Interval%sp.EmptyCacheEvery == 0 {

@@ -342,7 +342,11 @@ func (s *sim) overhead(rk *rank, t int64) int64 {
 		o += sp.NCCLMiB << 20
 	}
 	if sp.OutsideGrowthMiBHour > 0 && t > s.t0 && (sp.OutsideRank < 0 || sp.OutsideRank == rk.idx) {
-		o += int64(sp.OutsideGrowthMiBHour * float64(t-s.t0) / 3.6e9 * (1 << 20))
+		el := float64(t - s.t0)
+		if q := sp.OutsideStepSeconds * 1e6; q > 0 {
+			el = math.Floor(el/q) * q
+		}
+		o += int64(sp.OutsideGrowthMiBHour * el / 3.6e9 * (1 << 20))
 	}
 	return o
 }

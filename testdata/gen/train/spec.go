@@ -180,6 +180,10 @@ type Spec struct {
 	OutsideGrowthMiBHour float64
 	// OutsideRank restricts outside growth to one rank (-1: all).
 	OutsideRank int
+	// OutsideStepSeconds makes the outside growth come in steps of that
+	// many seconds (an NCCL communicator or eval buffer added at every
+	// evaluation) instead of continuously; 0: continuous.
+	OutsideStepSeconds float64
 	// nvidia-smi logging: sample every SmiInterval seconds with
 	// SmiNoiseMiB standard deviation, from SmiLead seconds before the
 	// process starts to SmiTail seconds after it ends.
