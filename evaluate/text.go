@@ -46,9 +46,9 @@ func WriteText(w io.Writer, dir string, ev *Evaluation) error {
 	tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 	causes := CauseNames()
 	fmt.Fprintf(tw, "label\t%s\t\n", strings.Join(causes[:], "\t"))
-	for i, name := range CauseNames() {
+	for i, name := range causes {
 		fmt.Fprintf(tw, "%s", name)
-		for j := range CauseNames() {
+		for j := range causes {
 			fmt.Fprintf(tw, "\t%d", o.Cause[i][j])
 		}
 		fmt.Fprintln(tw, "\t")
