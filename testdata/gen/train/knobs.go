@@ -17,8 +17,9 @@ import (
 // nvidia-smi GPU a process's cuda:N is, how files are named, whether file
 // times survived a copy, GPUs a process sees but does not use, and how an
 // out-of-memory error is dumped. Every corpus case draws them from its
-// seed (DrawKnobs); their zero values keep the generator's original
-// behaviour, so hand-written specs (the sample run) do not change.
+// seed (drawSeq, seqTail, drawKnobs); their zero values keep the
+// generator's original behaviour, so hand-written specs (the sample run)
+// do not change.
 
 // SeqDist is how a step's padded sequence length is drawn.
 type SeqDist string
@@ -160,7 +161,8 @@ func (s *Spec) oomDump() OOMDump {
 	return s.Knobs.OOMDump
 }
 
-// validKnobs checks the knobs for values the simulation cannot use.
+// valid checks the knobs for values the simulation cannot use (ranks is
+// the run's process count).
 func (k *Knobs) valid(ranks int) error {
 	switch k.SeqDist {
 	case "", SeqUniform, SeqFixed:
