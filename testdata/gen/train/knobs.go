@@ -213,29 +213,55 @@ func (k *Knobs) valid(ranks int) error {
 func knobRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6b6e6f6273)) }
 
 // drawSeq draws the sequence-length distribution of scenarios that do not
-// plant one: padded (fixed) or uniform. A heavy tail changes what a run
-// shows (reserved grows in steps), so it is the seq-heavy-tail
-// scenarios' own knob (seqTail).
+// plant one: padded (fixed) or uniform, and in 15% of the leak scenarios'
+// runs a heavy tail (a leak is still a leak when shapes vary; the batch
+// was sized for the longest sequences, so the tail cannot run the device
+// out). A heavy tail changes what a flat run shows (reserved grows in
+// steps), so elsewhere it is the seq-heavy-tail scenarios' own knob
+// (seqTail).
 func drawSeq(r *rand.Rand, scenario string, sp *Spec) {
 	switch scenario {
 	case ScSeqTail, ScSeqTailOOM:
 		return
 	}
 	sp.Knobs.SeqDist = SeqUniform
-	if r.Float64() < 0.25 {
+	x := r.Float64()
+	switch scenario {
+	case ScLeakSteady, ScLeakIntermittent, ScMultiRank:
+		if x < 0.15 {
+			heavyTail(r, sp, 1/(3+5*r.Float64()), 1/(float64(sp.Steps())*(1+3*r.Float64())))
+			return
+		}
+	}
+	if x > 0.75 {
 		sp.Knobs.SeqDist = SeqFixed
+	}
+}
+
+// heavyTail sets a log-normal or Pareto sequence-length distribution whose
+// typical length is m times the truncation length SeqMax, reached with
+// probability p per step.
+func heavyTail(r *rand.Rand, sp *Spec, m, p float64) {
+	k := &sp.Knobs
+	sp.SeqMin = max(8, int(float64(sp.SeqMax)*m))
+	if r.Float64() < 0.5 {
+		// (SeqMin/SeqMax)^alpha = p.
+		k.SeqDist, k.SeqShape = SeqPareto, math.Log(p)/math.Log(m)
+	} else {
+		// P(log-normal above SeqMax) = p: sigma = ln(1/m) / z(1-p).
+		z := math.Sqrt2 * math.Erfinv(1-2*p)
+		k.SeqDist, k.SeqShape = SeqLogNormal, math.Log(1/m)/z
 	}
 }
 
 // seqTail sets up a heavy-tailed sequence-length run: typical batches are
 // 4-16 times shorter than the truncation length, and one at that length
 // comes about once in 1-4 runs' worth of steps (so new longest batches
-// keep arriving during the run), dumped at the step
-// boundary, where live memory is flat. The OOM variant sizes the batch so
-// that the longest batches need most of the memory the model leaves, and
-// trains on until one does not fit.
+// keep arriving during the run), dumped at the step boundary, where live
+// memory is flat. The OOM variant sizes the batch so that the longest
+// batches need 85-125% of the memory the model leaves, and trains on
+// until one does not fit.
 func seqTail(r *rand.Rand, scenario string, sp *Spec) error {
-	k := &sp.Knobs
 	sp.Expandable, sp.EmptyCacheEvery = false, 0
 	sp.Phase = []Phase{PhaseEnd, PhaseStart}[r.IntN(2)]
 	sp.FirstDump = 1 + r.IntN(max(sp.Interval/2, 1))
@@ -252,15 +278,7 @@ func seqTail(r *rand.Rand, scenario string, sp *Spec) error {
 		n = float64(sp.Steps())
 		p = 1 / (n * (1 + 2*r.Float64()))
 	}
-	sp.SeqMin = max(8, int(float64(sp.SeqMax)*m))
-	if r.Float64() < 0.5 {
-		// (SeqMin/SeqMax)^alpha = p.
-		k.SeqDist, k.SeqShape = SeqPareto, math.Log(p)/math.Log(m)
-	} else {
-		// P(log-normal above SeqMax) = p: sigma = ln(1/m) / z(1-p).
-		z := math.Sqrt2 * math.Erfinv(1-2*p)
-		k.SeqDist, k.SeqShape = SeqLogNormal, math.Log(1/m)/z
-	}
+	heavyTail(r, sp, m, p)
 	// The memory a batch at the truncation length needs, measured: a
 	// dry run with one and with two sequences per batch.
 	perSeq, static, err := seqMaxCost(sp)
