@@ -56,11 +56,14 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	procs := collectProcesses(run.Logs)
 	// Devices without snapshots but with memory_stats readings join the GPU
 	// logs by the same rule as snapshot series, decided over both.
-	keyed := slices.Clone(series)
-	for _, g := range msOnly {
-		keyed = append(keyed, &Series{DeviceKey: g.key, Axis: g.axis})
+	joinIns := make([]joinInput, 0, len(series)+len(msOnly))
+	for i, s := range series {
+		joinIns = append(joinIns, seriesJoinInput(s, msBySeries[i]))
 	}
-	joins := gpuJoins(keyed, run.Logs)
+	for _, g := range msOnly {
+		joinIns = append(joinIns, memStatsJoinInput(g))
+	}
+	joins := gpuJoins(joinIns, run.Logs)
 	procClaimed := map[int]bool{}
 	// A GPU's processes are shown on the first device that joins it.
 	unclaimed := func(gpu int) map[int][]*ProcessSeries {
@@ -96,9 +99,10 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 			}
 		}
 		f.OOMs = append(f.OOMs, ooms...)
-		if joins[i].guess {
+		if joins[i].guess && joins[i].method == JoinByRank {
 			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's snapshots are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")
 		}
+		f.Notes = appendAmbiguousJoin(f.Notes, s.DeviceKey, joins[i])
 	}
 	gpuClaimed := map[int]bool{}
 	for j, g := range msOnly {
@@ -111,9 +115,10 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		if note != "" {
 			f.Notes = appendOnce(f.Notes, note)
 		}
-		if join.guess {
+		if join.guess && join.method == JoinByRank {
 			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's memory_stats readings are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")
 		}
+		f.Notes = appendAmbiguousJoin(f.Notes, g.key, join)
 	}
 	if len(series) == 0 {
 		f.Devices = append(f.Devices, gpuOnlyDevices(run.Logs, opt, rules, gpuClaimed, procClaimed, procs)...)
@@ -128,44 +133,6 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	f.Notes = append(f.Notes, runNotes(f)...)
 	decideVerdict(f)
 	return f
-}
-
-// gpuJoin says which GPU log device a series joins.
-type gpuJoin struct {
-	index int
-	text  string
-	guess bool
-}
-
-// gpuJoins chooses, for every series, the nvidia-smi GPU index whose
-// readings belong to it. The rule: a series of device d joins GPU index d,
-// except when the run has several ranks whose snapshots are all on one and
-// the same device index (each process sees only its own GPU, as torchrun
-// sets it up): then rank r joins GPU index r, provided the logs have that
-// index. The second case is a guess, and Notes say so.
-func gpuJoins(series []*Series, logs []*ingest.GPULog) []gpuJoin {
-	out := make([]gpuJoin, len(series))
-	ranks := map[int]bool{}
-	devs := map[int]bool{}
-	for _, s := range series {
-		ranks[s.Rank] = true
-		devs[s.Device] = true
-	}
-	logged := map[int]bool{}
-	for _, l := range logs {
-		for _, smp := range l.Samples {
-			logged[smp.GPU] = true
-		}
-	}
-	byRank := len(ranks) > 1 && len(devs) == 1
-	for i, s := range series {
-		out[i] = gpuJoin{index: s.Device, text: fmt.Sprintf("nvidia-smi GPU %d = CUDA device %d", s.Device, s.Device)}
-		if byRank && s.Rank >= 0 && logged[s.Rank] {
-			out[i] = gpuJoin{index: s.Rank, guess: true,
-				text: fmt.Sprintf("nvidia-smi GPU %d = rank %d (guess: every rank's snapshots are on CUDA device %d)", s.Rank, s.Rank, s.Device)}
-		}
-	}
-	return out
 }
 
 // analyzeDevice runs the per-device analyses of one series. procs are the
@@ -183,6 +150,7 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 	var shift time.Duration
 	if d.GPU != nil {
 		d.GPUJoin = join.text
+		d.GPUIndex, d.GPUJoinMethod, d.GPUJoinAmbiguous = join.index, join.method, join.ambiguous != ""
 		if off, ok := detectClockOffset(d); ok {
 			note = off.Note(run.Location, d.GPU.Times[0])
 			shift = off.Shift

@@ -170,6 +170,13 @@ type Device struct {
 	// (e.g. "nvidia-smi index 2 = rank 2 (guess: every rank's snapshots
 	// are on cuda:0)"); empty without GPU readings.
 	GPUJoin string
+	// GPUIndex is the nvidia-smi index of the GPU joined (meaningful only
+	// when GPU is not nil); GPUJoinMethod the rule that chose it
+	// (devicemap.go); GPUJoinAmbiguous is true when another GPU tracked
+	// the device about as well.
+	GPUIndex         int
+	GPUJoinMethod    JoinMethod
+	GPUJoinAmbiguous bool
 	// Trends are the fitted trends, one per metric that has data, in the
 	// order allocated, reserved, gpu used, non-PyTorch. Trends[0] (when
 	// present) is the primary trend of summary.json: allocated_bytes.

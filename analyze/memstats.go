@@ -402,6 +402,7 @@ func memStatsDevice(g *memStatsGroup, join gpuJoin, run *ingest.Run, opt Options
 	d.GPU = joinGPUPlaced(run.Logs, join.index, place)
 	if d.GPU != nil {
 		d.GPUJoin = join.text
+		d.GPUIndex, d.GPUJoinMethod, d.GPUJoinAmbiguous = join.index, join.method, join.ambiguous != ""
 		var stats, gpu []TimedValue
 		for _, r := range ms.Readings {
 			if !r.Time.IsZero() && r.Reserved >= 0 {

@@ -254,6 +254,15 @@ type MemoryStatsSample struct {
 	Device int
 	// Rank is the distributed rank the line gives, NoRank when none.
 	Rank int
+	// UUID is the device's UUID when the line gives one ("uuid",
+	// "device_uuid" or "gpu_uuid", e.g. from
+	// torch.cuda.get_device_properties(d).uuid), as written: with or
+	// without nvidia-smi's "GPU-" prefix; "" when not given. It maps the CUDA
+	// device to the nvidia-smi GPU whatever CUDA_VISIBLE_DEVICES was.
+	UUID string
+	// PID is the process id the line gives ("pid"), 0 when none; it maps
+	// the device to a GPU through compute-apps readings of that process.
+	PID int
 	// Allocated, Reserved, Active and InactiveSplit are current bytes
 	// (allocated_bytes.all.current and so on).
 	Allocated     int64

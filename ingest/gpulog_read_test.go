@@ -475,6 +475,15 @@ func TestReadMemoryStats(t *testing.T) {
 					t.Errorf("sample %+v GPUs %+v", s, l.GPUs)
 				}
 			}},
+		{name: "device UUID and pid for the GPU join", format: ingest.FormatMemoryStats,
+			in:   `{"step": 5, "device": 0, "uuid": " 8a3c0b1e-0000-4000-8000-000000000005 ", "pid": 4242, "allocated_bytes.all.current": 1}` + "\n" + `{"step": 6, "device_uuid": "GPU-1", "pid": -3, "allocated_bytes.all.current": 1}` + "\n",
+			gpus: 1,
+			check: func(t *testing.T, l *ingest.GPULog) {
+				a, b := l.MemoryStats[0], l.MemoryStats[1]
+				if a.UUID != "8a3c0b1e-0000-4000-8000-000000000005" || a.PID != 4242 || b.UUID != "GPU-1" || b.PID != 0 {
+					t.Errorf("got %+v / %+v", a, b)
+				}
+			}},
 		{name: "short keys with units; bad lines", format: ingest.FormatMemoryStats,
 			in:      `{"step": 1, "allocated_mb": 1.5, "memory_reserved": 4194304}` + "\nnot json\n{\"lr\": 0.1}\n[1,2]\n" + `{"step": 2, "allocated_gb": 1}` + "\n",
 			gpus:    1,

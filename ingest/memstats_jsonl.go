@@ -189,6 +189,17 @@ func memoryStatsFrom(obj map[string]any) (s MemoryStatsSample, full, short int) 
 			s.Rank = int(n)
 		}
 	}
+	for _, k := range []string{"uuid", "device_uuid", "gpu_uuid"} {
+		if str, ok := obj[k].(string); ok && str != "" {
+			s.UUID = strings.TrimSpace(str)
+			break
+		}
+	}
+	if v, ok := obj["pid"]; ok {
+		if n, ok := jsonInt(v); ok && n > 0 && n < 1<<31 {
+			s.PID = int(n)
+		}
+	}
 	return s, full, short
 }
 

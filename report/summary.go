@@ -186,6 +186,15 @@ type SummaryGPUSamples struct {
 	// peak first; absent when the logs have none. (A device with process
 	// readings but no GPU readings has gpu_samples with samples 0.)
 	Processes []SummaryProcess `json:"processes,omitempty"`
+	// GPU is the nvidia-smi index of the GPU whose readings these are, and
+	// Join the rule that mapped the device to it: "uuid" (an input named
+	// its UUID or process), "tracking" (its memory.used follows reserved
+	// memory), "index" (same index as the CUDA device) or "rank" (GPU r
+	// for rank r, a guess). JoinAmbiguous is true when another GPU tracked
+	// the device about as well. Absent without GPU readings.
+	GPU           *int   `json:"gpu,omitempty"`
+	Join          string `json:"join,omitempty"`
+	JoinAmbiguous bool   `json:"join_ambiguous,omitempty"`
 }
 
 // SummaryTrend is a fitted trend. Slopes are bytes per step or per hour
@@ -351,7 +360,9 @@ func summaryDevice(d *analyze.Device) SummaryDevice {
 		sd.Snapshots = append(sd.Snapshots, ss)
 	}
 	if g := d.GPU; g != nil {
-		sd.GPUSamples = &SummaryGPUSamples{Samples: len(g.Used), MemoryUsedMaxBytes: g.MaxUsed, MemoryTotalBytes: g.Total}
+		gi := d.GPUIndex
+		sd.GPUSamples = &SummaryGPUSamples{Samples: len(g.Used), MemoryUsedMaxBytes: g.MaxUsed, MemoryTotalBytes: g.Total,
+			GPU: &gi, Join: string(d.GPUJoinMethod), JoinAmbiguous: d.GPUJoinAmbiguous}
 	}
 	if d.Processes != nil {
 		if sd.GPUSamples == nil {

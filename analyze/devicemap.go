@@ -1,0 +1,360 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"gpureport/ingest"
+)
+
+// Device mapping: which nvidia-smi (or NVML) GPU holds a process's CUDA
+// device. A process's cuda:N is not necessarily nvidia-smi GPU N:
+// CUDA_VISIBLE_DEVICES, Slurm's GPU binding and container runtimes
+// renumber the devices a process sees, so on a multi-GPU node cuda:0 of a
+// job is often nvidia-smi GPU 1 or 5. Joining by index then reads another
+// GPU's memory, and growth outside the allocator (NCCL communicators, say)
+// is missed or invented.
+//
+// The rule, in order (design.md, "GPU-log join"):
+//
+//  1. By UUID, when an input names the device's UUID: a memory_stats line
+//     with "uuid" (torch.cuda.get_device_properties(d).uuid), or a
+//     memory_stats line with "pid" whose process a compute-apps log shows
+//     on a GPU. The UUID is matched against the GPUs the logs list.
+//  2. By tracking: the GPU whose memory.used stays at or above the
+//     device's reserved memory at every matched time (the allocator's
+//     segments are part of the process's device memory) and follows it
+//     best: the smallest spread of used − reserved, which is the roughly
+//     constant CUDA context and library workspaces. A GPU busy with
+//     another job either sits below reserved at some time or drifts
+//     independently of it.
+//  3. By index: GPU N for cuda:N, or GPU r for rank r when every rank's
+//     snapshots are on one and the same CUDA device (one GPU per process,
+//     as torchrun sets it up). This is kept whenever tracking cannot tell
+//     the GPUs apart, or agrees with it, so the mapping only moves away from
+//     the index on evidence.
+//
+// The join says which rule chose it; a note warns when the choice is
+// ambiguous (another GPU tracks the device about as well).
+
+// JoinMethod names the rule that mapped a device to a GPU of the logs.
+type JoinMethod string
+
+// Join methods, strongest first.
+const (
+	// JoinByUUID: an input named the device's UUID.
+	JoinByUUID JoinMethod = "uuid"
+	// JoinByTracking: the GPU whose used memory tracks reserved memory.
+	JoinByTracking JoinMethod = "tracking"
+	// JoinByIndex: nvidia-smi GPU N for CUDA device N.
+	JoinByIndex JoinMethod = "index"
+	// JoinByRank: nvidia-smi GPU r for rank r (a guess).
+	JoinByRank JoinMethod = "rank"
+)
+
+// gpuJoin says which GPU log device a series joins.
+type gpuJoin struct {
+	index int
+	text  string
+	// method is the rule that chose index.
+	method JoinMethod
+	// guess is true when the join is an assumption a reader should check
+	// (the rank rule, or an ambiguous tracking choice).
+	guess bool
+	// ambiguous names the GPUs that tracked the device about as well as
+	// the chosen one ("" when none).
+	ambiguous string
+}
+
+// reservedAt is one observation of a device's reserved bytes at a time,
+// the evidence tracking compares GPU readings with.
+type reservedAt struct {
+	t        time.Time
+	reserved int64
+}
+
+// joinInput is what gpuJoins knows of one device: its key, its reserved
+// memory over time, and the UUIDs and process ids that inputs attach to
+// it.
+type joinInput struct {
+	key   DeviceKey
+	obs   []reservedAt
+	uuids []string
+	pids  []int
+}
+
+// seriesJoinInput collects the evidence of a snapshot series, with the
+// identifiers of its memory_stats group g (nil when none).
+func seriesJoinInput(s *Series, g *memStatsGroup) joinInput {
+	in := joinInput{key: s.DeviceKey}
+	for _, p := range s.Points {
+		if !p.Time.IsZero() {
+			in.obs = append(in.obs, reservedAt{p.Time, p.Usage.Reserved})
+		}
+	}
+	if g != nil {
+		addMemStatsIDs(&in, g, len(in.obs) == 0)
+	}
+	return in
+}
+
+// memStatsJoinInput collects the evidence of a device known only from
+// memory_stats readings.
+func memStatsJoinInput(g *memStatsGroup) joinInput {
+	in := joinInput{key: g.key}
+	addMemStatsIDs(&in, g, true)
+	return in
+}
+
+// addMemStatsIDs adds the UUIDs and pids a group's readings carry, and
+// (when withObs) their timed reserved readings as tracking evidence.
+func addMemStatsIDs(in *joinInput, g *memStatsGroup, withObs bool) {
+	for _, r := range g.ms.Readings {
+		if u := normUUID(r.UUID); u != "" && !slices.Contains(in.uuids, u) {
+			in.uuids = append(in.uuids, u)
+		}
+		if r.PID > 0 && !slices.Contains(in.pids, r.PID) {
+			in.pids = append(in.pids, r.PID)
+		}
+		if withObs && !r.Time.IsZero() && r.Reserved >= 0 {
+			in.obs = append(in.obs, reservedAt{r.Time, r.Reserved})
+		}
+	}
+}
+
+// normUUID puts a GPU UUID in one form for comparison: lower case, without
+// nvidia-smi's "GPU-" prefix (PyTorch prints the bare UUID).
+func normUUID(u string) string {
+	u = strings.ToLower(strings.TrimSpace(u))
+	return strings.TrimPrefix(u, "gpu-")
+}
+
+// Tracking tolerances.
+const (
+	// trackSlackBytes is how far memory.used may sit below reserved at a
+	// matched time and still count as "at or above": nvidia-smi rounds to
+	// whole MiB, and a reading a few seconds from the snapshot can miss a
+	// segment allocated or freed in between. 64 MiB covers both at the
+	// allocator's 2 MiB and 20 MiB segment granularity.
+	trackSlackBytes = 64 << 20
+	// trackSlackShare is the same slack as a share of reserved memory
+	// (2%), for large devices where one step's segments move more.
+	trackSlackShare = 0.02
+	// trackBelowShare is the share of matched times at which a GPU may sit
+	// below reserved (beyond the slack) and still be a candidate: 10%
+	// forgives a reading caught mid-step or across a clock jitter without
+	// accepting a GPU that is below for a sustained stretch.
+	trackBelowShare = 0.10
+	// trackMinMatched is the fewest matched times tracking needs: with
+	// one or two, any GPU at or above reserved "tracks" it.
+	trackMinMatched = 3
+	// trackClearFactor and trackClearBytes decide when one GPU tracks
+	// clearly better than another: its spread of used − reserved is
+	// smaller by a factor of 2 and by 64 MiB. Below that, two GPUs are
+	// indistinguishable at nvidia-smi's resolution and sampling jitter.
+	trackClearFactor = 2.0
+	trackClearBytes  = 64 << 20
+)
+
+// trackScore is how well one GPU's readings follow a device's reserved
+// memory.
+type trackScore struct {
+	gpu     int
+	matched int
+	// below is the number of matched times at which used < reserved
+	// beyond the slack.
+	below int
+	// spread is the median absolute deviation of used − reserved (bytes);
+	// gap its median.
+	spread, gap float64
+}
+
+// ok reports whether the GPU is a candidate at all.
+func (s trackScore) ok() bool {
+	return s.matched >= trackMinMatched && float64(s.below) <= trackBelowShare*float64(s.matched)
+}
+
+// clearlyBetter reports whether s tracks the device clearly better than o.
+func (s trackScore) clearlyBetter(o trackScore) bool {
+	if !o.ok() {
+		return s.ok()
+	}
+	return s.ok() && o.spread > trackClearFactor*s.spread && o.spread-s.spread > trackClearBytes
+}
+
+// scoreTracking matches each observation to the GPU's reading nearest in
+// time (reconcile.go's window and interpolation) and scores the pairs.
+func scoreTracking(in joinInput, logs []*ingest.GPULog, gpu int) trackScore {
+	sc := trackScore{gpu: gpu, spread: math.Inf(1), gap: math.Inf(1)}
+	g := joinGPUPlaced(logs, gpu, placer{axis: AxisHours})
+	if g == nil || len(in.obs) == 0 {
+		return sc
+	}
+	win := matchWindow(g)
+	var gaps []float64
+	for _, o := range in.obs {
+		used, ok := usedAt(g, o.t, win, 0, len(g.Times))
+		if !ok {
+			continue
+		}
+		sc.matched++
+		slack := math.Max(trackSlackBytes, trackSlackShare*float64(o.reserved))
+		if used < float64(o.reserved)-slack {
+			sc.below++
+		}
+		gaps = append(gaps, used-float64(o.reserved))
+	}
+	if len(gaps) == 0 {
+		return sc
+	}
+	sc.gap = median(gaps)
+	dev := make([]float64, len(gaps))
+	for i, v := range gaps {
+		dev[i] = math.Abs(v - sc.gap)
+	}
+	sc.spread = median(dev)
+	return sc
+}
+
+// gpuJoins chooses, for every device, the GPU of the logs whose readings
+// belong to it, by the rules at the top of this file.
+func gpuJoins(ins []joinInput, logs []*ingest.GPULog) []gpuJoin {
+	out := make([]gpuJoin, len(ins))
+	ranks := map[int]bool{}
+	devs := map[int]bool{}
+	for _, in := range ins {
+		ranks[in.key.Rank] = true
+		devs[in.key.Device] = true
+	}
+	logged := map[int]bool{}
+	byUUID := map[string]int{}
+	pidGPU := map[int]int{}
+	for _, l := range logs {
+		for _, smp := range l.Samples {
+			logged[smp.GPU] = true
+		}
+		for _, g := range l.GPUs {
+			if u := normUUID(g.UUID); u != "" && g.Index >= 0 {
+				byUUID[u] = g.Index
+			}
+		}
+		for _, p := range l.Processes {
+			if p.PID > 0 && p.GPU >= 0 {
+				pidGPU[p.PID] = p.GPU
+			}
+		}
+	}
+	gpus := sortedKeys(logged)
+	byRank := len(ranks) > 1 && len(devs) == 1
+	for i, in := range ins {
+		// 3. The index rule, the default.
+		idx := gpuJoin{index: in.key.Device, method: JoinByIndex,
+			text: fmt.Sprintf("nvidia-smi GPU %d = CUDA device %d (same index)", in.key.Device, in.key.Device)}
+		if byRank && in.key.Rank >= 0 && logged[in.key.Rank] {
+			idx = gpuJoin{index: in.key.Rank, method: JoinByRank, guess: true,
+				text: fmt.Sprintf("nvidia-smi GPU %d = rank %d (guess: every rank's snapshots are on CUDA device %d)", in.key.Rank, in.key.Rank, in.key.Device)}
+		}
+		out[i] = idx
+
+		// 1. By UUID.
+		if j, ok := joinByID(in, byUUID, pidGPU, logged); ok {
+			out[i] = j
+			continue
+		}
+
+		// 2. By tracking.
+		scores := make([]trackScore, 0, len(gpus))
+		for _, g := range gpus {
+			scores = append(scores, scoreTracking(in, logs, g))
+		}
+		slices.SortStableFunc(scores, func(a, b trackScore) int {
+			if a.ok() != b.ok() {
+				if a.ok() {
+					return -1
+				}
+				return 1
+			}
+			return cmp.Or(cmp.Compare(a.spread, b.spread), cmp.Compare(a.gap, b.gap), cmp.Compare(a.gpu, b.gpu))
+		})
+		if len(scores) == 0 || !scores[0].ok() {
+			continue // no GPU tracks it: keep the index rule
+		}
+		best := scores[0]
+		var cur trackScore
+		hasCur := false
+		for _, s := range scores {
+			if s.gpu == idx.index && logged[idx.index] {
+				cur, hasCur = s, true
+			}
+		}
+		if hasCur && (cur.gpu == best.gpu || !best.clearlyBetter(cur)) {
+			// The index rule's GPU tracks the device as well as any: keep
+			// it, and say that the readings agree with it.
+			if cur.ok() && idx.method == JoinByRank && len(scores) > 1 && scores[1].gpu != cur.gpu && best.clearlyBetter(scores[1]) {
+				out[i].guess = false
+				out[i].text += "; its memory.used tracks this rank's reserved memory"
+			}
+			continue
+		}
+		var close []string
+		for _, s := range scores[1:] {
+			if s.ok() && !best.clearlyBetter(s) {
+				close = append(close, fmt.Sprintf("GPU %d", s.gpu))
+			}
+		}
+		j := gpuJoin{index: best.gpu, method: JoinByTracking,
+			text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it; GPU %d is %s)",
+				best.gpu, deviceName(in.key), best.matched-best.below, best.matched, fmtBytes(int64(best.gap)), idx.index, indexVerdict(cur, hasCur))}
+		if len(close) > 0 {
+			j.guess = true
+			j.ambiguous = strings.Join(close, ", ")
+			j.text += "; ambiguous: " + j.ambiguous + " tracks it about as well"
+		}
+		out[i] = j
+	}
+	return out
+}
+
+// indexVerdict says why the index rule's GPU lost to tracking.
+func indexVerdict(cur trackScore, has bool) string {
+	switch {
+	case !has:
+		return "not in the logs"
+	case cur.matched < trackMinMatched:
+		return "not logged at the snapshot times"
+	case !cur.ok():
+		return fmt.Sprintf("below reserved memory at %d of %d times", cur.below, cur.matched)
+	}
+	return "further from it"
+}
+
+// joinByID maps a device by a UUID or a process id that an input gives
+// for it.
+func joinByID(in joinInput, byUUID map[string]int, pidGPU map[int]int, logged map[int]bool) (gpuJoin, bool) {
+	for _, u := range in.uuids {
+		if g, ok := byUUID[u]; ok && logged[g] {
+			return gpuJoin{index: g, method: JoinByUUID,
+				text: fmt.Sprintf("nvidia-smi GPU %d = %s (same UUID GPU-%s in memory_stats and the GPU log)", g, deviceName(in.key), u)}, true
+		}
+	}
+	for _, p := range in.pids {
+		if g, ok := pidGPU[p]; ok && logged[g] {
+			return gpuJoin{index: g, method: JoinByUUID,
+				text: fmt.Sprintf("nvidia-smi GPU %d = %s (process %d of memory_stats runs on it in the compute-apps log)", g, deviceName(in.key), p)}, true
+		}
+	}
+	return gpuJoin{}, false
+}
+
+// appendAmbiguousJoin adds a warning to notes when a device's GPU was
+// chosen by tracking among GPUs that follow it about equally well.
+func appendAmbiguousJoin(notes []string, k DeviceKey, j gpuJoin) []string {
+	if j.ambiguous == "" {
+		return notes
+	}
+	return appendOnce(notes, fmt.Sprintf("the GPU of %s is ambiguous: nvidia-smi GPU %d was chosen because its memory.used tracks reserved memory best, but %s tracks it about as well; log torch.cuda.get_device_properties(d).uuid in the memory_stats lines (key \"uuid\") to make the join certain", deviceName(k), j.index, j.ambiguous))
+}

@@ -1,0 +1,197 @@
+package analyze
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"gpureport/ingest"
+)
+
+// gpuTrace builds nvidia-smi readings of one GPU every 10 s over n
+// minutes, used(i) bytes at minute i.
+func gpuTrace(l *ingest.GPULog, gpu, n int, used func(min float64) int64) {
+	end := t0.Add(time.Duration(n-1) * time.Minute)
+	for t := t0; !t.After(end); t = t.Add(10 * time.Second) {
+		l.Samples = append(l.Samples, ingest.GPUSample{Time: t, GPU: gpu, MemoryUsed: used(t.Sub(t0).Minutes()),
+			MemoryTotal: 80 * gib, MemoryFree: ingest.Unknown, MemoryReserved: ingest.Unknown})
+	}
+}
+
+// growingObs is a device whose reserved memory grows from 10 GiB by
+// 1 GiB a minute, observed once a minute for n minutes.
+func growingObs(key DeviceKey, n int) joinInput {
+	in := joinInput{key: key}
+	for i := range n {
+		in.obs = append(in.obs, reservedAt{t0.Add(time.Duration(i) * time.Minute), 10*gib + int64(i)*gib})
+	}
+	return in
+}
+
+func reservedLine(min float64) int64 { return 10*gib + int64(min*float64(gib)) }
+
+func TestGPUJoins(t *testing.T) {
+	const n = 10
+	dev0 := DeviceKey{Rank: ingest.NoRank, Device: 0}
+	tests := []struct {
+		name      string
+		in        []joinInput
+		gpus      map[int]func(float64) int64 // readings per GPU index
+		uuids     map[int]string              // GPU index -> UUID in the log
+		procs     []ingest.ProcessSample
+		want      []int
+		method    []JoinMethod
+		ambiguous []bool
+		textHas   string
+	}{
+		{
+			name: "index GPU tracks: kept",
+			in:   []joinInput{growingObs(dev0, n)},
+			gpus: map[int]func(float64) int64{
+				0: func(m float64) int64 { return reservedLine(m) + 600*mib },
+				1: func(float64) int64 { return 70 * gib }, // another job, flat
+			},
+			want: []int{0}, method: []JoinMethod{JoinByIndex}, ambiguous: []bool{false},
+		},
+		{
+			name: "CUDA_VISIBLE_DEVICES=1: cuda:0 is GPU 1, GPU 0 runs another job below reserved",
+			in:   []joinInput{growingObs(dev0, n)},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 5 * gib },
+				1: func(m float64) int64 { return reservedLine(m) + 600*mib },
+				2: func(float64) int64 { return 79 * gib },
+			},
+			want: []int{1}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
+			textHas: "below reserved memory",
+		},
+		{
+			name: "remapped, with NCCL growth outside the allocator on the right GPU",
+			in:   []joinInput{growingObs(dev0, n)},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 12 * gib },
+				1: func(m float64) int64 { return reservedLine(m) + 600*mib + int64(m)*100*mib },
+			},
+			want: []int{1}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
+		},
+		{
+			name: "only GPU 3 logged (nvidia-smi -i 3): joined by tracking",
+			in:   []joinInput{growingObs(dev0, n)},
+			gpus: map[int]func(float64) int64{
+				3: func(m float64) int64 { return reservedLine(m) + 500*mib },
+			},
+			want: []int{3}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
+		},
+		{
+			name: "two GPUs track equally, neither is the index: ambiguous",
+			in:   []joinInput{growingObs(dev0, n)},
+			gpus: map[int]func(float64) int64{
+				2: func(m float64) int64 { return reservedLine(m) + 600*mib },
+				3: func(m float64) int64 { return reservedLine(m) + 610*mib },
+			},
+			want: []int{2}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{true},
+			textHas: "ambiguous",
+		},
+		{
+			name: "UUID in memory_stats wins over tracking",
+			in: func() []joinInput {
+				in := growingObs(dev0, n)
+				in.uuids = []string{normUUID("8a3c0b1e-0000-4000-8000-000000000005")}
+				return []joinInput{in}
+			}(),
+			gpus: map[int]func(float64) int64{
+				0: func(m float64) int64 { return reservedLine(m) + 600*mib },
+				5: func(float64) int64 { return 79 * gib },
+			},
+			uuids: map[int]string{0: "GPU-00000000-0000-4000-8000-000000000000", 5: "GPU-8A3C0B1E-0000-4000-8000-000000000005"},
+			want:  []int{5}, method: []JoinMethod{JoinByUUID}, ambiguous: []bool{false},
+			textHas: "same UUID",
+		},
+		{
+			name: "pid in memory_stats found in compute-apps",
+			in: func() []joinInput {
+				in := joinInput{key: dev0, pids: []int{4242}}
+				return []joinInput{in}
+			}(),
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 3 * gib },
+				6: func(float64) int64 { return 30 * gib },
+			},
+			procs: []ingest.ProcessSample{{Time: t0, GPU: 6, PID: 4242, UsedMemory: 29 * gib}},
+			want:  []int{6}, method: []JoinMethod{JoinByUUID}, ambiguous: []bool{false},
+			textHas: "process 4242",
+		},
+		{
+			name: "torchrun ranks all on cuda:0, GPUs tracked per rank",
+			in: []joinInput{
+				growingObs(DeviceKey{Rank: 0, Device: 0}, n),
+				func() joinInput {
+					in := joinInput{key: DeviceKey{Rank: 1, Device: 0}}
+					for i := range n {
+						in.obs = append(in.obs, reservedAt{t0.Add(time.Duration(i) * time.Minute), 20 * gib})
+					}
+					return in
+				}(),
+			},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 20*gib + 700*mib },
+				1: func(m float64) int64 { return reservedLine(m) + 600*mib },
+			},
+			want:   []int{1, 0},
+			method: []JoinMethod{JoinByTracking, JoinByTracking}, ambiguous: []bool{false, false},
+		},
+		{
+			name: "no timed evidence: index rule",
+			in:   []joinInput{{key: dev0}},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 5 * gib },
+				1: func(float64) int64 { return 7 * gib },
+			},
+			want: []int{0}, method: []JoinMethod{JoinByIndex}, ambiguous: []bool{false},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := &ingest.GPULog{Source: ingest.Source{Path: "nvidia-smi.csv"}, Format: ingest.FormatQueryCSV}
+			for _, g := range sortedKeys(tt.gpus) {
+				l.GPUs = append(l.GPUs, ingest.GPU{Index: g, UUID: tt.uuids[g]})
+				gpuTrace(l, g, n, tt.gpus[g])
+			}
+			l.Processes = tt.procs
+			got := gpuJoins(tt.in, []*ingest.GPULog{l})
+			for i, j := range got {
+				if j.index != tt.want[i] || j.method != tt.method[i] || (j.ambiguous != "") != tt.ambiguous[i] {
+					t.Errorf("device %d: joined GPU %d by %s (ambiguous %q), want GPU %d by %s (ambiguous %v)\n%s",
+						i, j.index, j.method, j.ambiguous, tt.want[i], tt.method[i], tt.ambiguous[i], j.text)
+				}
+				if tt.textHas != "" && i == 0 && !strings.Contains(j.text, tt.textHas) {
+					t.Errorf("join text %q lacks %q", j.text, tt.textHas)
+				}
+			}
+		})
+	}
+}
+
+// TestAnalyzeRemappedGPU runs the whole analysis on a run whose process
+// used nvidia-smi GPU 1 as cuda:0, with GPU 0 busy with another job, and
+// NCCL-like growth outside the allocator on GPU 1: the outside-allocator
+// growth is found on the right GPU, and the report says how it joined.
+func TestAnalyzeRemappedGPU(t *testing.T) {
+	sp := synthSpec{n: 12, seed: 3, rank: ingest.NoRank, outsideRate: 100 * mib}
+	fs := sp.files()
+	right := sp.log(fs, 1)
+	other := &ingest.GPULog{Source: ingest.Source{Path: "nvidia-smi.csv"}}
+	gpuTrace(other, 0, sp.n, func(float64) int64 { return 2 * gib })
+	right.Samples = append(right.Samples, other.Samples...)
+	run := &ingest.Run{Dir: "synth", Location: time.UTC, Snapshots: fs, Logs: []*ingest.GPULog{right}}
+	f := Analyze(run, Options{})
+	if len(f.Devices) == 0 || f.Devices[0].GPU == nil {
+		t.Fatalf("no GPU readings joined")
+	}
+	d := f.Devices[0]
+	if !strings.Contains(d.GPUJoin, "nvidia-smi GPU 1") || !strings.Contains(d.GPUJoin, "tracks") {
+		t.Errorf("GPUJoin = %q, want GPU 1 by tracking", d.GPUJoin)
+	}
+	if !f.Verdict.OutsideAllocatorLeak {
+		t.Errorf("outside-allocator growth on the remapped GPU was not flagged; reasons: %v", f.Verdict.Reasons)
+	}
+}
