@@ -154,6 +154,10 @@ func (c *DigestCache) Put(key string, cont Container, s *Snapshot) error {
 		return err
 	}
 	_, err = tmp.Write(b)
+	if err == nil {
+		// Readable by the other users of a shared cache folder.
+		err = tmp.Chmod(0o644)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

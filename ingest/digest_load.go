@@ -80,3 +80,16 @@ func (dl *digestLoader) attach(f *SnapshotFile) {
 		f.full = dl.full
 	}
 }
+
+// CacheDigest makes sure cache holds the digest of snapshot candidate c,
+// decoding the file when the cache has no valid entry for its current
+// content, and reports whether the entry was already there. It is the
+// work of one file of `gpureport digest`.
+func CacheDigest(cache *DigestCache, c Candidate, opt DecodeOptions) (cached bool, err error) {
+	if cache == nil {
+		return false, errors.New("CacheDigest: no cache")
+	}
+	dl := newDigestLoader(LoadOptions{Decode: opt, Digest: true, Cache: cache})
+	_, _, cached, err = dl.load(c)
+	return cached, err
+}

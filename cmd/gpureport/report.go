@@ -22,6 +22,7 @@ const reportUsage = `Usage:
   gpureport record -o DIR [flags]      log GPU memory through NVML
   gpureport diff [flags] A B           compare two snapshots or runs
   gpureport eval CORPUS_DIR            score verdicts on a labelled corpus
+  gpureport digest [--shard I/N] RUN_DIR...  digest snapshots into the cache
 
 gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
 gzip, torch.save) and GPU logs (nvidia-smi CSV, dmon, tables, XML, NVML
