@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -292,4 +293,67 @@ func FuzzDecodeDigest(f *testing.F) {
 			t.Fatalf("re-encoded digest differs: %s", why)
 		}
 	})
+}
+
+// TestLoadDigestFull loads a run as digests through a cache, twice, and
+// checks that the second load comes from the cache, that Full decodes the
+// same snapshot as DecodeFile, and that Full refuses a file that changed
+// after it was digested instead of mixing two contents.
+func TestLoadDigestFull(t *testing.T) {
+	src, err := filepath.Glob(filepath.Join(ingesttest.RepoRoot(t), "testdata", "sample-run", "*.pickle"))
+	if err != nil || len(src) < 2 {
+		t.Fatalf("sample run: %v", err)
+	}
+	run := t.TempDir()
+	for _, p := range src[:2] {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(run, filepath.Base(p)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := &DigestCache{Dir: t.TempDir()}
+	load := func() (*Run, int) {
+		cached := 0
+		r, err := Load(t.Context(), run, LoadOptions{Digest: true, Cache: cache, ProgressBytes: func(p LoadProgress) { cached = p.Cached }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Snapshots) != 2 {
+			t.Fatalf("%d snapshots", len(r.Snapshots))
+		}
+		return r, cached
+	}
+	if _, cached := load(); cached != 0 {
+		t.Errorf("first load: %d from the cache", cached)
+	}
+	r, cached := load()
+	if cached != 2 {
+		t.Errorf("second load: %d from the cache, want 2", cached)
+	}
+	f := r.Snapshots[0]
+	if f.Snapshot.Digest == nil {
+		t.Fatal("not a digest")
+	}
+	full, err := f.Full()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := DecodeFile(filepath.Join(run, f.Path), DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(full.Traces, want.Traces) || !reflect.DeepEqual(full.Segments, want.Segments) {
+		t.Error("Full differs from DecodeFile")
+	}
+	g := r.Snapshots[1]
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(run, g.Path), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Full(); err == nil || !strings.Contains(err.Error(), "changed since it was digested") {
+		t.Errorf("Full of a changed file: %v", err)
+	}
 }
