@@ -44,9 +44,11 @@ const (
 	minVsCPython = 16.0    // first run's speedup over CPython pickle.load
 )
 
+// result is one timed child process: wall time, CPU time (user and
+// system: steadier than wall time on a busy machine) and peak RSS.
 type result struct {
-	wall time.Duration
-	rss  int64
+	wall, cpu time.Duration
+	rss       int64
 }
 
 func main() {
@@ -112,10 +114,10 @@ func bench(bin string, n, entries, pyFiles int, today2n, keep bool) error {
 		if err != nil {
 			return r, fmt.Errorf("%s: %w", name, err)
 		}
-		fmt.Printf("%-48s %9.1f s %9.0f MB\n", name, r.wall.Seconds(), float64(r.rss)/1e6)
+		fmt.Printf("%-48s %9.1f s %9.1f s %9.0f MB\n", name, r.wall.Seconds(), r.cpu.Seconds(), float64(r.rss)/1e6)
 		return r, nil
 	}
-	fmt.Printf("%-48s %11s %12s\n", "", "wall", "peak RSS")
+	fmt.Printf("%-48s %11s %11s %12s\n", "", "wall", "CPU", "peak RSS")
 	if _, err := add(fmt.Sprintf("today (--no-digest), %d snapshots", n), small, "--no-digest"); err != nil {
 		return err
 	}
@@ -144,7 +146,7 @@ func bench(bin string, n, entries, pyFiles int, today2n, keep bool) error {
 		return err
 	}
 
-	var py time.Duration
+	var py, pyCPU time.Duration
 	if python, perr := exec.LookPath("python3"); perr == nil {
 		for range pyFiles {
 			r, err := timeRun(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", snap)
@@ -152,9 +154,11 @@ func bench(bin string, n, entries, pyFiles int, today2n, keep bool) error {
 				return fmt.Errorf("python3: %w", err)
 			}
 			py += r.wall
+			pyCPU += r.cpu
 		}
 		py = py * time.Duration(n) / time.Duration(pyFiles)
-		fmt.Printf("%-48s %9.1f s   (%d files timed, scaled to %d)\n", "CPython pickle.load, one core", py.Seconds(), pyFiles, n)
+		pyCPU = pyCPU * time.Duration(n) / time.Duration(pyFiles)
+		fmt.Printf("%-48s %9.1f s %9.1f s   (%d files timed, scaled to %d)\n", "CPython pickle.load, one core", py.Seconds(), pyCPU.Seconds(), pyFiles, n)
 	} else {
 		fmt.Println("python3 not found: no CPython comparison")
 	}
@@ -173,9 +177,11 @@ func bench(bin string, n, entries, pyFiles int, today2n, keep bool) error {
 	check(fmt.Sprintf("peak RSS %d snapshots < 1 GB", 2*n), first2.rss < maxRSSBytes, fmt.Sprintf("%.0f MB", float64(first2.rss)/1e6))
 	rr := rerun.wall.Seconds() / first.wall.Seconds()
 	check("re-run after one more snapshot <= 10% of the first run", rr <= maxRerun, fmt.Sprintf("%.1f%%", 100*rr))
+	fmt.Printf("  (CPU time: re-run %.1f%% of the first run)\n", 100*rerun.cpu.Seconds()/first.cpu.Seconds())
 	if py > 0 {
 		sp := py.Seconds() / first.wall.Seconds()
 		check(fmt.Sprintf("first run >= %.0fx CPython pickle.load", minVsCPython), sp >= minVsCPython, fmt.Sprintf("%.1fx", sp))
+		fmt.Printf("  (CPU time: CPython %.1f s against %.1f s, %.1fx per core)\n", pyCPU.Seconds(), first.cpu.Seconds(), pyCPU.Seconds()/first.cpu.Seconds())
 	}
 	if !ok {
 		return errors.New("a target was missed")
@@ -213,7 +219,8 @@ func timeRun(name string, args ...string) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	return result{wall: wall, rss: maxRSS(cmd.ProcessState)}, nil
+	ps := cmd.ProcessState
+	return result{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), rss: maxRSS(ps)}, nil
 }
 
 // maxRSS reads the child's peak RSS from its rusage: kilobytes on Linux,
