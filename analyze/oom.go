@@ -64,8 +64,11 @@ func explainOOMs(s *Series, capacity int64) []OOM {
 			// A digest holds no trace: the OOM's state is replayed from
 			// the file decoded in full.
 			snap, err := f.Full()
+			if err == nil && (s.Device >= len(snap.Traces) || e.Index >= len(snap.Traces[s.Device]) || snap.Traces[s.Device][e.Index].Action != ingest.ActionOOM) {
+				err = fmt.Errorf("trace event %d of device %d is not the digest's OOM", e.Index, s.Device)
+			}
 			if err != nil {
-				slog.Warn("OOM not explained: the snapshot no longer decodes", "file", f.Path, "err", err)
+				slog.Warn("OOM not explained: the snapshot no longer decodes as digested", "file", f.Path, "err", err)
 				continue
 			}
 			out = append(out, explainOOM(f, snap, s.DeviceKey, e.Index, capacity))
