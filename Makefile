@@ -19,7 +19,7 @@ OUT       := out
 export CGO_CFLAGS ?= -O2 -g -Wno-deprecated-declarations
 
 .PHONY: all build run test check vet lint deadcode unit fuzz fuzz-smoke testdata corpus eval \
-	bench bench-decode clean
+	bench bench-decode bench-scale clean
 
 all: build
 
@@ -102,3 +102,10 @@ bench-decode: build
 
 clean:
 	rm -rf bin $(OUT)
+
+# Long runs (issue 10): today's full decode against digests, cached re-runs
+# and CPython, on runs of N and 2N hard links to one generated snapshot.
+# BENCH_SCALE_N=200 takes minutes of CPU and ~3.5 GB of memory (today's path).
+BENCH_SCALE_N ?= 200
+bench-scale: build
+	$(GO) run ./testdata/benchscale -bin $(BIN) -n $(BENCH_SCALE_N)

@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"fmt"
+	"log/slog"
 	"math/bits"
 	"slices"
 	"strings"
@@ -54,31 +55,31 @@ func explainOOMs(s *Series, capacity int64) []OOM {
 	seen := map[key]bool{}
 	var out []OOM
 	for _, f := range s.Files {
-		snap := f.Snapshot
-		if s.Device >= len(snap.Traces) {
-			continue
-		}
-		tr := snap.Traces[s.Device]
-		for i := range tr {
-			e := &tr[i]
-			if e.Action != ingest.ActionOOM {
-				continue
-			}
+		for _, e := range f.Snapshot.OOMEntries(s.Device) {
 			k := key{e.TimeUS, e.Size, e.Addr}
 			if seen[k] {
 				continue
 			}
 			seen[k] = true
-			out = append(out, explainOOM(f, s.DeviceKey, i, capacity))
+			// A digest holds no trace: the OOM's state is replayed from
+			// the file decoded in full.
+			snap, err := f.Full()
+			if err == nil && (s.Device >= len(snap.Traces) || e.Index >= len(snap.Traces[s.Device]) || snap.Traces[s.Device][e.Index].Action != ingest.ActionOOM) {
+				err = fmt.Errorf("trace event %d of device %d is not the digest's OOM", e.Index, s.Device)
+			}
+			if err != nil {
+				slog.Warn("OOM not explained: the snapshot no longer decodes as digested", "file", f.Path, "err", err)
+				continue
+			}
+			out = append(out, explainOOM(f, snap, s.DeviceKey, e.Index, capacity))
 		}
 	}
 	return out
 }
 
 // explainOOM explains the OOM at trace event idx of device key.Device in
-// file f.
-func explainOOM(f *ingest.SnapshotFile, key DeviceKey, idx int, capacity int64) OOM {
-	snap := f.Snapshot
+// file f, whose full decode is snap.
+func explainOOM(f *ingest.SnapshotFile, snap *ingest.Snapshot, key DeviceKey, idx int, capacity int64) OOM {
 	tr := snap.Traces[key.Device]
 	e := &tr[idx]
 	o := OOM{Path: f.Path, Rank: key.Rank, Device: key.Device, Requested: e.Size, DeviceFree: int64(e.Addr),

@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"time"
@@ -30,10 +31,6 @@ const MaxTimeline = 2000
 // maxNeverFreed bounds TraceWindow.NeverFreed.
 const maxNeverFreed = 50
 
-// overflowScan is how many events from the start of a trace are checked
-// for frees of blocks allocated before the window.
-const overflowScan = 4096
-
 // roundUp rounds a request to the allocator's 512-byte granularity (at
 // least 512 bytes), as CUDACachingAllocator's round_size does without
 // roundup_power2_divisions.
@@ -55,10 +52,10 @@ func roundUp(size int64) int64 {
 //     1000 with one significant digit, or a power of two from 1024), the
 //     kind of max_entries people pass.
 func TraceOverflow(s *ingest.Snapshot, dev int) (bool, string) {
-	if dev < 0 || dev >= len(s.Traces) || len(s.Traces[dev]) == 0 {
+	n := s.TraceEntries(dev)
+	if n == 0 {
 		return false, ""
 	}
-	tr := s.Traces[dev]
 	for _, kv := range s.Settings.Raw {
 		switch kv.Key {
 		case "trace_alloc_overflowed":
@@ -66,40 +63,20 @@ func TraceOverflow(s *ingest.Snapshot, dev int) (bool, string) {
 				return true, "allocator_settings.trace_alloc_overflowed is set"
 			}
 		case "trace_alloc_max_entries":
-			if m, err := strconv.Atoi(kv.Value); err == nil && m > 0 && len(tr) >= m {
-				return true, fmt.Sprintf("the trace holds %d events, trace_alloc_max_entries", len(tr))
+			if m, err := strconv.Atoi(kv.Value); err == nil && m > 0 && n >= m {
+				return true, fmt.Sprintf("the trace holds %d events, trace_alloc_max_entries", n)
 			}
 		}
 	}
-	unknown := unknownFrees(tr, overflowScan)
+	// A digest has the count precomputed over ingest.OverflowScan events.
+	unknown := s.EarlyUnknownFrees(dev)
 	switch {
 	case unknown > 0:
-		return true, fmt.Sprintf("the trace starts with frees of %d blocks allocated before it (its %d events are the end of a longer history: the ring buffer was full or recording began late)", unknown, len(tr))
-	case roundLength(len(tr)):
-		return true, fmt.Sprintf("the trace holds exactly %d events, a typical max_entries: the ring buffer is probably full", len(tr))
+		return true, fmt.Sprintf("the trace starts with frees of %d blocks allocated before it (its %d events are the end of a longer history: the ring buffer was full or recording began late)", unknown, n)
+	case roundLength(n):
+		return true, fmt.Sprintf("the trace holds exactly %d events, a typical max_entries: the ring buffer is probably full", n)
 	}
 	return false, ""
-}
-
-// unknownFrees counts, among the first limit events, frees of addresses
-// not allocated earlier in the trace.
-func unknownFrees(tr []ingest.TraceEntry, limit int) int {
-	seen := map[uint64]bool{}
-	counted := map[uint64]bool{}
-	n := 0
-	for i := range tr[:min(len(tr), limit)] {
-		e := &tr[i]
-		switch e.Action {
-		case ingest.ActionAlloc:
-			seen[e.Addr] = true
-		case ingest.ActionFreeRequested, ingest.ActionFreeCompleted:
-			if !seen[e.Addr] && !counted[e.Addr] {
-				counted[e.Addr] = true
-				n++
-			}
-		}
-	}
-	return n
 }
 
 func roundLength(n int) bool {
@@ -124,7 +101,11 @@ func roundLength(n int) bool {
 // signature, and the frees of blocks older than the window. It returns nil
 // when the trace has no allocation events.
 func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
-	s := f.Snapshot
+	s, err := f.Full()
+	if err != nil {
+		slog.Warn("no trace window: the snapshot no longer decodes", "file", f.Path, "err", err)
+		return nil
+	}
 	if dev < 0 || dev >= len(s.Traces) {
 		return nil
 	}

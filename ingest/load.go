@@ -62,6 +62,16 @@ type LoadOptions struct {
 	// Progress, when set, is called after each file is read, from one
 	// goroutine at a time, with the count done, the total and the file.
 	Progress func(done, total int, rel string)
+	// Digest reduces every snapshot to its digest (see Reduce) as soon as
+	// it is decoded, so a run's memory is that of its largest snapshot
+	// plus small digests; SnapshotFile.Full decodes a file again in full.
+	Digest bool
+	// Cache, with Digest, is where digests are looked up before decoding
+	// and stored after; nil decodes every file.
+	Cache *DigestCache
+	// ProgressBytes, when set, is called like Progress with the bytes read
+	// so far and in all, and whether the file's digest came from Cache.
+	ProgressBytes func(p LoadProgress)
 }
 
 // Load discovers and decodes the inputs of the run in dir. Files that
@@ -104,7 +114,15 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 		mu       sync.Mutex
 		done     int
 		progress = opt.Progress
+		lp       = LoadProgress{Total: len(cands)}
+		dl       = newDigestLoader(opt)
 	)
+	for _, c := range cands {
+		lp.TotalBytes += c.Bytes
+	}
+	if opt.ProgressBytes != nil {
+		opt.ProgressBytes(lp)
+	}
 	// At most jobs files at once, started in order; each also waits for
 	// its estimated memory under the budget.
 	var g errgroup.Group
@@ -119,12 +137,19 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 			if err := sem.acquire(ctx, c.Rel, w); err != nil {
 				return nil // cancelled: reported below
 			}
-			results[i] = loadOne(c, opt, loc)
+			results[i] = loadOne(c, opt, loc, dl)
 			sem.release(c.Rel, w)
 			mu.Lock()
 			done++
 			if progress != nil {
 				progress(done, len(cands), c.Rel)
+			}
+			if opt.ProgressBytes != nil {
+				lp.Done, lp.DoneBytes, lp.Rel = done, lp.DoneBytes+c.Bytes, c.Rel
+				if results[i].cached {
+					lp.Cached++
+				}
+				opt.ProgressBytes(lp)
 			}
 			mu.Unlock()
 			return nil
@@ -137,6 +162,7 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 	for _, r := range results {
 		switch {
 		case r.snap != nil:
+			dl.attach(r.snap)
 			run.Snapshots = append(run.Snapshots, r.snap)
 		case r.log != nil:
 			run.Logs = append(run.Logs, r.log)
@@ -204,13 +230,16 @@ type loaded struct {
 	snap *SnapshotFile
 	log  *GPULog
 	skip *Skipped
+	// cached is true when snap's digest came from the cache.
+	cached bool
 }
 
 // loadOne decodes one candidate.
-func loadOne(c Candidate, opt LoadOptions, loc *time.Location) (r loaded) {
+func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader) (r loaded) {
 	switch c.Kind {
 	case KindSnapshot:
-		s, cont, err := DecodeFile(c.Path, opt.Decode)
+		s, cont, cached, err := dl.load(c)
+		r.cached = cached
 		if err != nil {
 			r.skip = &Skipped{Path: c.Rel, Reason: skipReason(err)}
 			return r

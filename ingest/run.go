@@ -47,8 +47,11 @@ type SnapshotFile struct {
 	Step int64
 	// Rank is the distributed rank parsed from the path, NoRank if none.
 	Rank int
-	// Snapshot is the decoded content.
+	// Snapshot is the decoded content, or its digest (see Reduce and
+	// Full).
 	Snapshot *Snapshot
+	// full decodes the whole file again when Snapshot is a digest.
+	full *fullLoader
 }
 
 // Container is the wrapping of a snapshot pickle on disk.

@@ -31,6 +31,9 @@ type Snapshot struct {
 	Annotations []Annotation
 	// Stacks interns every frame and stack of the snapshot.
 	Stacks Stacks
+	// Digest is set when this is a digest (see Reduce): Traces and
+	// Annotations are then nil and summarised here.
+	Digest *Digest
 }
 
 // Generation identifies a snapshot layout (see snapshot-format.md).
@@ -280,6 +283,9 @@ type Annotation struct {
 // LatestTimeUS returns the latest time_us of any trace event or annotation
 // (microseconds since the Unix epoch, UTC), or 0 when the file has none.
 func (s *Snapshot) LatestTimeUS() int64 {
+	if s.Digest != nil {
+		return s.Digest.LatestUS
+	}
 	var t int64
 	for _, tr := range s.Traces {
 		for i := range tr {
@@ -318,6 +324,13 @@ func (s *Snapshot) Devices() []int {
 			seen[d] = true
 		}
 	}
+	if s.Digest != nil {
+		for d, tr := range s.Digest.Traces {
+			if tr.Entries > 0 {
+				seen[d] = true
+			}
+		}
+	}
 	out := make([]int, 0, len(seen))
 	for d := range seen {
 		out = append(out, d)
@@ -329,6 +342,12 @@ func (s *Snapshot) Devices() []int {
 // TraceEntries returns the number of trace events of device d (0 when the
 // device has none).
 func (s *Snapshot) TraceEntries(d int) int {
+	if s.Digest != nil {
+		if d < 0 || d >= len(s.Digest.Traces) {
+			return 0
+		}
+		return s.Digest.Traces[d].Entries
+	}
 	if d < 0 || d >= len(s.Traces) {
 		return 0
 	}

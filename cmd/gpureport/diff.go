@@ -148,7 +148,9 @@ func diffSide(ctx context.Context, path string, opt ingest.DecodeOptions, prog *
 		return report.DiffSide{Path: path, Kind: "snapshot", Snapshots: 1, Files: []string{filepath.Base(path)}}, out, nil
 	}
 	prog.start("reading " + path)
-	run, err := ingest.Load(ctx, path, ingest.LoadOptions{Decode: opt, Progress: prog.update})
+	// Digests suffice (the live groups come from segments and blocks) and
+	// keep a long run's memory flat.
+	run, err := ingest.Load(ctx, path, ingest.LoadOptions{Decode: opt, Progress: prog.update, Digest: true})
 	prog.finish()
 	if err != nil {
 		return report.DiffSide{}, nil, err

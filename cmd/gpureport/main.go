@@ -26,6 +26,7 @@ func commands() []command {
 		{"record", "sample GPU memory through NVML into a CSV log", runRecord},
 		{"diff", "compare two snapshots or runs by stack signature", runDiff},
 		{"eval", "score the verdicts against a labelled corpus", runEval},
+		{"digest", "digest snapshots into the cache (--shard I/N for job arrays)", runDigest},
 	}
 }
 

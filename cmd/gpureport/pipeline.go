@@ -51,6 +51,9 @@ type reportOptions struct {
 	// columns names GPU log CSV columns the heuristics cannot read
 	// (--gpu-log-columns); nil when not given.
 	columns *ingest.ColumnSpec
+	// cache holds the digest cache options (--no-cache, --cache-dir,
+	// --cache-size, --no-digest).
+	cache cacheOptions
 }
 
 // errNothingUsable means the run had no usable input at all.
@@ -68,19 +71,30 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	if outDir == "" {
 		outDir = filepath.Join(dir, ingest.OutputDirName)
 	}
+	cache, err := opt.cache.open()
+	if err != nil {
+		log.Warn("digest cache unavailable; every snapshot is decoded", "err", err)
+	}
 	prog.start("reading " + dir)
 	run, err := ingest.Load(ctx, dir, ingest.LoadOptions{
-		Decode:       ingest.DecodeOptions{MaxDecompressed: opt.maxDecompressed},
-		Location:     opt.location,
-		Jobs:         opt.jobs,
-		MemoryBudget: opt.memoryBudget,
-		Exclude:      []string{outDir},
-		Progress:     prog.update,
-		Columns:      opt.columns,
+		Decode:        ingest.DecodeOptions{MaxDecompressed: opt.maxDecompressed},
+		Location:      opt.location,
+		Jobs:          opt.jobs,
+		MemoryBudget:  opt.memoryBudget,
+		Exclude:       []string{outDir},
+		Columns:       opt.columns,
+		Digest:        !opt.cache.noDigest,
+		Cache:         cache,
+		ProgressBytes: prog.updateLoad,
 	})
 	prog.finish()
 	if err != nil {
 		return nil, err
+	}
+	if cache != nil {
+		if _, err := cache.Evict(); err != nil {
+			log.Warn("digest cache not trimmed", "dir", cache.Dir, "err", err)
+		}
 	}
 	for _, s := range run.Skipped {
 		log.Warn("skipped input", "file", filepath.Join(dir, filepath.FromSlash(s.Path)), "reason", s.Reason)

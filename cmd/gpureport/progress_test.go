@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gpureport/ingest"
 )
 
 func TestProgress(t *testing.T) {
@@ -64,5 +66,48 @@ func TestIsTerminal(t *testing.T) {
 		if isTerminal(c.w) {
 			t.Errorf("%s: isTerminal = true", c.name)
 		}
+	}
+}
+
+// TestProgressLoad checks the load progress: a terminal bar with files,
+// bytes, cached files and throughput, drawn as soon as loading starts; a
+// log line every interval and at the end; nothing when quiet.
+func TestProgressLoad(t *testing.T) {
+	lps := []ingest.LoadProgress{
+		{Total: 4, TotalBytes: 4 << 20},
+		{Done: 1, Total: 4, DoneBytes: 1 << 20, TotalBytes: 4 << 20, Cached: 1, Rel: "a.pickle"},
+		{Done: 4, Total: 4, DoneBytes: 4 << 20, TotalBytes: 4 << 20, Cached: 1, Rel: "d.pickle"},
+	}
+	var tty bytes.Buffer
+	p := &progress{w: &tty, tty: true, interval: time.Hour}
+	p.start("reading run42")
+	p.updateLoad(lps[0])
+	if out := tty.String(); !strings.Contains(out, "reading run42 [........................] 0/4 files, 0 B of 4.00 MiB") {
+		t.Errorf("no bar at the start: %q", out)
+	}
+	time.Sleep(time.Millisecond) // a throughput needs some elapsed time
+	p.updateLoad(lps[2])
+	p.finish()
+	out := tty.String()
+	if !strings.Contains(out, "[########################] 4/4 files, 4.00 MiB of 4.00 MiB (1 cached), ") || !strings.Contains(out, "/s") || strings.Contains(out, "\n") {
+		t.Errorf("terminal output %q", out)
+	}
+	var log bytes.Buffer
+	p = &progress{w: &log, interval: time.Hour}
+	p.start("reading run42")
+	for _, lp := range lps {
+		p.updateLoad(lp)
+	}
+	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "reading run42: 1/4 files, 1.00 MiB of 4.00 MiB (1 cached)") || !strings.HasPrefix(lines[1], "reading run42: 4/4 files") {
+		t.Errorf("log output %q", log.String())
+	}
+	var quiet bytes.Buffer
+	p = newProgress(&quiet, true)
+	for _, lp := range lps {
+		p.updateLoad(lp)
+	}
+	if quiet.Len() != 0 {
+		t.Errorf("quiet printed %q", quiet.String())
 	}
 }

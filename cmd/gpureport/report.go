@@ -23,6 +23,7 @@ const reportUsage = `Usage:
   gpureport record -o DIR [flags]      log GPU memory through NVML
   gpureport diff [flags] A B           compare two snapshots or runs
   gpureport eval CORPUS_DIR            score verdicts on a labelled corpus
+  gpureport digest [--shard I/N] RUN_DIR...  digest snapshots into the cache
 
 gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
 gzip, torch.save) and GPU logs (nvidia-smi CSV, dmon, tables, XML, NVML
@@ -72,6 +73,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.StringVar(&maxDecomp, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
 	fs.BoolVar(&batch, "batch", false, "treat the arguments as roots holding many run directories; -o is then the overview folder (default ROOT/gpureport-overview)")
 	fs.StringVar(&opt.shard, "shard", "", "with --batch, report only share `I/N` of the runs (0 <= I < N), split by a hash of each run's path under its root")
+	opt.cache.register(fs)
 	fs.BoolVar(&opt.quiet, "q", false, "no progress output")
 	fs.BoolVar(&verbose, "v", false, "verbose diagnostics on stderr")
 	fs.BoolVar(&showVersion, "version", false, "print the version and exit")
@@ -108,6 +110,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if opt.maxDecompressed, err = parseSize(maxDecomp); err != nil {
 		return usageError(stderr, "--max-decompressed: %v", err)
+	}
+	if err := opt.cache.parse(); err != nil {
+		return usageError(stderr, "--cache-size: %v", err)
 	}
 	if opt.failOn, err = parseFailOn(failOn); err != nil {
 		return usageError(stderr, "--fail-on: %v", err)

@@ -1,0 +1,233 @@
+package ingest
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// DefaultDigestCacheBytes bounds the digest cache on disk (bytes): 1 GiB.
+// A digest is a few kilobytes to a few megabytes (its segments, blocks and
+// their stacks), so this holds the digests of hundreds of thousands of
+// typical snapshots; the least recently used entries go first beyond it.
+const DefaultDigestCacheBytes int64 = 1 << 30
+
+// Content identity sampling: sampleBlocks blocks of sampleBlock bytes,
+// spread evenly over the file from its first byte to its last. 16 blocks
+// of 4 KiB read 64 KiB of any file, so keying a 1 GB snapshot costs well
+// under a millisecond from the page cache.
+const (
+	sampleBlocks = 16
+	sampleBlock  = 4 << 10
+)
+
+// digestExt names digest files in the cache folder.
+const digestExt = ".digest"
+
+// DigestCache stores snapshot digests on disk, keyed by the content
+// identity of the file they were made from (see ContentKey). It is safe
+// for concurrent use, also by several processes sharing the folder (entries
+// are written to a temporary file and renamed into place).
+type DigestCache struct {
+	// Dir is the cache folder.
+	Dir string
+	// MaxBytes bounds the folder's digests (bytes); Evict removes the least
+	// recently used ones beyond it. 0 means DefaultDigestCacheBytes.
+	MaxBytes int64
+}
+
+// DefaultDigestCacheDir is the cache folder used when none is given:
+// gpureport/digests under the user cache folder (os.UserCacheDir:
+// $XDG_CACHE_HOME or ~/.cache on Linux, ~/Library/Caches on macOS).
+func DefaultDigestCacheDir() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "gpureport", "digests"), nil
+}
+
+// ContentKey returns the content identity of the file at path: a SHA-256
+// over the digest format version, the file's size, its modification time
+// and sampleBlocks blocks of its bytes spread over the whole file. Size and
+// mtime change on any ordinary write; the sampled bytes also catch a file
+// replaced by another of the same size whose mtime was preserved (cp -p,
+// rsync -t, a restored archive). A full hash would read every byte, which
+// costs as much as decoding the file's containers and would make a report
+// over a cached run as slow as the first one.
+func ContentKey(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	return contentKey(f, st.Size(), st.ModTime())
+}
+
+func contentKey(ra io.ReaderAt, size int64, mtime time.Time) (string, error) {
+	h := sha256.New()
+	var hdr [24]byte
+	binary.LittleEndian.PutUint64(hdr[0:], DigestVersion)
+	binary.LittleEndian.PutUint64(hdr[8:], uint64(size))
+	binary.LittleEndian.PutUint64(hdr[16:], uint64(mtime.UnixNano()))
+	h.Write(hdr[:])
+	buf := make([]byte, sampleBlock)
+	for i := range int64(sampleBlocks) {
+		off := int64(0)
+		if size > sampleBlock {
+			off = (size - sampleBlock) * i / (sampleBlocks - 1)
+		}
+		n, err := ra.ReadAt(buf, off)
+		if err != nil && err != io.EOF {
+			return "", err
+		}
+		h.Write(buf[:n])
+		if size <= sampleBlock {
+			break
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func (c *DigestCache) path(key string) string {
+	return filepath.Join(c.Dir, key[:2], key+digestExt)
+}
+
+// Get returns the digest stored under key and the container of its file.
+// A missing entry is a plain miss. An entry of another format version, or
+// one that does not read back whole (truncated, corrupt, written for
+// another key), is removed and reported as a miss with the reason, so the
+// caller rebuilds it.
+func (c *DigestCache) Get(key string) (*Snapshot, Container, error) {
+	if len(key) < 2 {
+		return nil, "", errors.New("digest cache: empty key")
+	}
+	p := c.path(key)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, "", err
+	}
+	k, cont, s, err := DecodeDigest(b)
+	if err == nil && k != key {
+		err = fmt.Errorf("%w: it records key %.12s", ErrDigestCorrupt, k)
+	}
+	if err != nil {
+		os.Remove(p)
+		return nil, "", fmt.Errorf("%s: %w", p, err)
+	}
+	// The modification time is the entry's last use, for eviction.
+	now := time.Now()
+	_ = os.Chtimes(p, now, now)
+	return s, cont, nil
+}
+
+// Put stores digest s of a file with container cont under key. The write
+// is atomic: readers see the old entry, none, or the new one whole.
+func (c *DigestCache) Put(key string, cont Container, s *Snapshot) error {
+	if len(key) < 2 {
+		return errors.New("digest cache: empty key")
+	}
+	b, err := EncodeDigest(key, cont, s)
+	if err != nil {
+		return err
+	}
+	p := c.path(key)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(b)
+	if err == nil {
+		// Readable by the other users of a shared cache folder.
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), p)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// Evict removes the least recently used digests until the folder holds at
+// most MaxBytes of them, and the temporary files of writers that died
+// (older than an hour). It returns the bytes removed.
+func (c *DigestCache) Evict() (int64, error) {
+	limit := cmp.Or(c.MaxBytes, DefaultDigestCacheBytes)
+	type entry struct {
+		path string
+		size int64
+		used time.Time
+	}
+	var (
+		all   []entry
+		total int64
+		freed int64
+	)
+	err := filepath.WalkDir(c.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		switch {
+		case strings.HasPrefix(d.Name(), ".tmp-") && time.Since(info.ModTime()) > time.Hour:
+			if os.Remove(p) == nil {
+				freed += info.Size()
+			}
+		case strings.HasSuffix(d.Name(), digestExt):
+			all = append(all, entry{p, info.Size(), info.ModTime()})
+			total += info.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		return freed, err
+	}
+	slices.SortFunc(all, func(a, b entry) int { return cmp.Or(a.used.Compare(b.used), cmp.Compare(a.path, b.path)) })
+	for _, e := range all {
+		if total <= limit {
+			break
+		}
+		if os.Remove(e.path) == nil {
+			total -= e.size
+			freed += e.size
+		}
+	}
+	return freed, nil
+}
+
+// Clear removes every digest (and the folder's other contents).
+func (c *DigestCache) Clear() error {
+	return os.RemoveAll(c.Dir)
+}

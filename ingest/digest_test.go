@@ -1,0 +1,359 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"gpureport/ingest/ingesttest"
+)
+
+// digestSources lists the sample run's snapshots and every real snapshot.
+func digestSources(tb testing.TB) []string {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(ingesttest.RepoRoot(tb), "testdata", "sample-run", "*.pickle"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return append(files, ingesttest.RealFiles(tb, "snapshots", "*.pickle", "*.pkl", "*.gz", "*.pt")...)
+}
+
+// sameDigest reports how two digests differ ("" when they do not): the
+// stacks are compared by their frames, not their interning tables.
+func sameDigest(a, b *Snapshot) string {
+	switch {
+	case a.Generation != b.Generation:
+		return "generation"
+	case !reflect.DeepEqual(a.Settings, b.Settings):
+		return "settings"
+	case !reflect.DeepEqual(a.Segments, b.Segments):
+		return "segments"
+	case !reflect.DeepEqual(a.Digest, b.Digest):
+		return "trace digest"
+	case a.Stacks.Len() != b.Stacks.Len():
+		return "stack count"
+	}
+	for id := range StackID(a.Stacks.Len()) {
+		if !reflect.DeepEqual(a.Stacks.StackFrames(id), b.Stacks.StackFrames(id)) {
+			return "stack frames"
+		}
+	}
+	return ""
+}
+
+// TestReduceKeepsWhatAnalysisReads checks, on every sample and real
+// snapshot, that a digest keeps the segments, blocks, stacks of live
+// blocks, settings, latest time, devices and trace lengths of the full
+// snapshot, and that it survives EncodeDigest/DecodeDigest unchanged.
+func TestReduceKeepsWhatAnalysisReads(t *testing.T) {
+	for _, p := range digestSources(t) {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			full, c, err := DecodeFile(p, DecodeOptions{})
+			if err != nil {
+				t.Skipf("does not decode: %v", err)
+			}
+			d := Reduce(full)
+			if d.Traces != nil || d.Annotations != nil || d.Digest == nil {
+				t.Fatal("the digest keeps the trace or annotations")
+			}
+			if d.LatestTimeUS() != full.LatestTimeUS() || !reflect.DeepEqual(d.Devices(), full.Devices()) {
+				t.Errorf("latest time %d/%d, devices %v/%v", d.LatestTimeUS(), full.LatestTimeUS(), d.Devices(), full.Devices())
+			}
+			for _, dev := range full.Devices() {
+				if d.TraceEntries(dev) != full.TraceEntries(dev) || d.EarlyUnknownFrees(dev) != full.EarlyUnknownFrees(dev) {
+					t.Errorf("device %d: trace summary differs", dev)
+				}
+				if len(d.OOMEntries(dev)) != len(full.OOMEntries(dev)) {
+					t.Errorf("device %d: %d OOMs, want %d", dev, len(d.OOMEntries(dev)), len(full.OOMEntries(dev)))
+				}
+			}
+			if len(d.Segments) != len(full.Segments) {
+				t.Fatalf("%d segments, want %d", len(d.Segments), len(full.Segments))
+			}
+			for i := range full.Segments {
+				for j, b := range full.Segments[i].Blocks {
+					got := d.Segments[i].Blocks[j]
+					if got.Size != b.Size || got.State != b.State ||
+						!reflect.DeepEqual(d.Stacks.StackFrames(got.Stack), full.Stacks.StackFrames(b.Stack)) {
+						t.Fatalf("segment %d block %d differs", i, j)
+					}
+				}
+			}
+			b, err := EncodeDigest("k1", c, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			key, c2, back, err := DecodeDigest(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if key != "k1" || c2 != c {
+				t.Errorf("key %q container %q", key, c2)
+			}
+			if why := sameDigest(d, back); why != "" {
+				t.Errorf("the digest read back differs: %s", why)
+			}
+		})
+	}
+}
+
+// TestDigestCacheRefusesBadEntries checks that an entry of another format
+// version, a corrupt one, a truncated one and one filed under the wrong
+// key are refused with the matching error and removed, never returned.
+func TestDigestCacheRefusesBadEntries(t *testing.T) {
+	src := digestSources(t)[0]
+	full, c, err := DecodeFile(src, DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Reduce(full)
+	const key = "ab0123"
+	good, err := EncodeDigest(key, c, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherVersion := bytes.Clone(good)
+	otherVersion[len(digestMagic)] = DigestVersion + 1
+	flipped := bytes.Clone(good)
+	flipped[len(flipped)/2] ^= 0x40
+	otherKey, err := EncodeDigest("ab9999", c, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"other version", otherVersion, ErrDigestVersion},
+		{"flipped byte", flipped, ErrDigestCorrupt},
+		{"truncated", good[:len(good)/2], ErrDigestCorrupt},
+		{"empty", nil, ErrDigestCorrupt},
+		{"other key", otherKey, ErrDigestCorrupt},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cache := &DigestCache{Dir: t.TempDir()}
+			p := cache.path(key)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, tt.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, _, err := cache.Get(key)
+			if !errors.Is(err, tt.want) || s != nil {
+				t.Fatalf("Get = %v, %v; want %v", s != nil, err, tt.want)
+			}
+			if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the bad entry is still there: %v", err)
+			}
+			if err := cache.Put(key, c, d); err != nil {
+				t.Fatal(err)
+			}
+			s, _, err = cache.Get(key)
+			if err != nil || sameDigest(s, d) != "" {
+				t.Fatalf("rebuilt entry: %v", err)
+			}
+		})
+	}
+}
+
+// TestContentKey checks that the key changes with the size, the
+// modification time and the bytes of any sampled block, and not with the
+// file's name.
+func TestContentKey(t *testing.T) {
+	dir := t.TempDir()
+	data := bytes.Repeat([]byte("0123456789abcdef"), 64<<10) // 1 MiB
+	mtime := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	write := func(name string, b []byte, mt time.Time) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+		k, err := ContentKey(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	base := write("a", data, mtime)
+	if k := write("b", data, mtime); k != base {
+		t.Error("the same content under another name has another key")
+	}
+	lastByte := bytes.Clone(data)
+	lastByte[len(lastByte)-1] ^= 1
+	middle := bytes.Clone(data)
+	middle[len(middle)/2] ^= 1
+	tests := []struct {
+		name string
+		data []byte
+		mt   time.Time
+	}{
+		{"one byte longer", append(bytes.Clone(data), 0), mtime},
+		{"touched", data, mtime.Add(time.Second)},
+		{"last byte changed", lastByte, mtime},
+		{"first byte changed", append([]byte{'x'}, data[1:]...), mtime},
+	}
+	for _, tt := range tests {
+		if k := write("c", tt.data, tt.mt); k == base {
+			t.Errorf("%s: same key", tt.name)
+		}
+	}
+	_ = middle // a change between sampled blocks with size and mtime kept is the documented blind spot
+}
+
+// TestDigestCacheEvict checks that eviction removes the least recently
+// used entries first, down to MaxBytes.
+func TestDigestCacheEvict(t *testing.T) {
+	src := digestSources(t)[0]
+	full, c, err := DecodeFile(src, DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Reduce(full)
+	cache := &DigestCache{Dir: t.TempDir()}
+	keys := []string{"aa01", "bb02", "cc03", "dd04"}
+	base := time.Now().Add(-time.Hour)
+	var size int64
+	for i, k := range keys {
+		if err := cache.Put(k, c, d); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(cache.path(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		size = st.Size()
+		at := base.Add(time.Duration(i) * time.Minute)
+		if err := os.Chtimes(cache.path(k), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Using the oldest entry makes it the most recent.
+	if _, _, err := cache.Get("aa01"); err != nil {
+		t.Fatal(err)
+	}
+	cache.MaxBytes = 2 * size
+	if _, err := cache.Evict(); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		_, err := os.Stat(cache.path(k))
+		kept := err == nil
+		if want := k == "aa01" || k == "dd04"; kept != want {
+			t.Errorf("%s kept %v, want %v", k, kept, want)
+		}
+	}
+}
+
+// FuzzDecodeDigest feeds DecodeDigest arbitrary bytes, seeded with the
+// digests of real snapshots: it must never panic, and what it accepts must
+// encode and read back the same.
+func FuzzDecodeDigest(f *testing.F) {
+	for _, p := range digestSources(f) {
+		full, c, err := DecodeFile(p, DecodeOptions{})
+		if err != nil {
+			continue
+		}
+		b, err := EncodeDigest("seed", c, Reduce(full))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) <= 64<<10 {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		key, c, s, err := DecodeDigest(data)
+		if err != nil {
+			if !errors.Is(err, ErrDigestCorrupt) && !errors.Is(err, ErrDigestVersion) {
+				t.Fatalf("untyped error %v", err)
+			}
+			return
+		}
+		b, err := EncodeDigest(key, c, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, back, err := DecodeDigest(b)
+		if err != nil {
+			t.Fatalf("re-encoded digest does not read back: %v", err)
+		}
+		if why := sameDigest(s, back); why != "" {
+			t.Fatalf("re-encoded digest differs: %s", why)
+		}
+	})
+}
+
+// TestLoadDigestFull loads a run as digests through a cache, twice, and
+// checks that the second load comes from the cache, that Full decodes the
+// same snapshot as DecodeFile, and that Full refuses a file that changed
+// after it was digested instead of mixing two contents.
+func TestLoadDigestFull(t *testing.T) {
+	src, err := filepath.Glob(filepath.Join(ingesttest.RepoRoot(t), "testdata", "sample-run", "*.pickle"))
+	if err != nil || len(src) < 2 {
+		t.Fatalf("sample run: %v", err)
+	}
+	run := t.TempDir()
+	for _, p := range src[:2] {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(run, filepath.Base(p)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := &DigestCache{Dir: t.TempDir()}
+	load := func() (*Run, int) {
+		cached := 0
+		r, err := Load(t.Context(), run, LoadOptions{Digest: true, Cache: cache, ProgressBytes: func(p LoadProgress) { cached = p.Cached }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Snapshots) != 2 {
+			t.Fatalf("%d snapshots", len(r.Snapshots))
+		}
+		return r, cached
+	}
+	if _, cached := load(); cached != 0 {
+		t.Errorf("first load: %d from the cache", cached)
+	}
+	r, cached := load()
+	if cached != 2 {
+		t.Errorf("second load: %d from the cache, want 2", cached)
+	}
+	f := r.Snapshots[0]
+	if f.Snapshot.Digest == nil {
+		t.Fatal("not a digest")
+	}
+	full, err := f.Full()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := DecodeFile(filepath.Join(run, f.Path), DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(full.Traces, want.Traces) || !reflect.DeepEqual(full.Segments, want.Segments) {
+		t.Error("Full differs from DecodeFile")
+	}
+	g := r.Snapshots[1]
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(run, g.Path), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Full(); err == nil || !strings.Contains(err.Error(), "changed since it was digested") {
+		t.Errorf("Full of a changed file: %v", err)
+	}
+}

@@ -1,0 +1,237 @@
+// Command benchscale measures reports over long runs, the pre-digest path
+// (today: every snapshot decoded and kept, --no-digest) against the digest
+// path, in one run:
+//
+//	go run ./testdata/benchscale [-bin B] [-n N] [-entries E] [-python K] [-today2n] [-keep]
+//
+// It generates one snapshot of about 50 MB (E trace entries, default 350k)
+// with the project's generator and makes runs of N and 2N step-named hard
+// links to it (default N = 200). It then times, as child processes with
+// their peak RSS from rusage:
+//
+//   - today: gpureport --no-digest on N links (and 2N with -today2n: it
+//     needs about 55 MB of memory per snapshot);
+//   - digest, first run: gpureport --no-cache on N and 2N links (every file
+//     digested; hard links share one content key, so with the cache on,
+//     all but the first link would be cache hits and prove nothing);
+//   - digest, re-run after one more snapshot: the N run reported into a
+//     fresh cache, then a distinct snapshot added (generated with E+1000
+//     entries) and the run reported again;
+//   - CPython: python3 pickle.load of K of the files, scaled to N.
+//
+// It prints a table and the issue's targets, met or not. Run it from the
+// repository root; it needs about 60 MB of disk and minutes of CPU.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Targets from issue 10.
+const (
+	maxRSSRatio  = 1.25    // peak RSS at 2N over that at N
+	maxRSSBytes  = 1 << 30 // peak RSS at 2N, bytes
+	maxRerun     = 0.10    // re-run time over first-run time
+	minVsCPython = 16.0    // first run's speedup over CPython pickle.load
+)
+
+// result is one timed child process: wall time, CPU time (user and
+// system: steadier than wall time on a busy machine) and peak RSS.
+type result struct {
+	wall, cpu time.Duration
+	rss       int64
+}
+
+func main() {
+	var (
+		bin     = flag.String("bin", "", "gpureport binary (default: build one)")
+		n       = flag.Int("n", 200, "snapshots of the smaller run (the larger has twice as many)")
+		entries = flag.Int("entries", 350000, "trace entries of the generated snapshot (350k is about 58 MB)")
+		pyFiles = flag.Int("python", 3, "files CPython's pickle.load is timed on (scaled to N)")
+		today2n = flag.Bool("today2n", false, "also time the pre-digest path on 2N snapshots (memory grows ~55 MB per snapshot)")
+		keep    = flag.Bool("keep", false, "keep the working folder")
+	)
+	flag.Parse()
+	if err := bench(*bin, max(*n, 2), *entries, max(*pyFiles, 1), *today2n, *keep); err != nil {
+		fmt.Fprintln(os.Stderr, "benchscale:", err)
+		os.Exit(1)
+	}
+}
+
+func bench(bin string, n, entries, pyFiles int, today2n, keep bool) error {
+	dir, err := os.MkdirTemp("", "benchscale-")
+	if err != nil {
+		return err
+	}
+	if keep {
+		fmt.Printf("working folder: %s\n", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	if bin == "" {
+		bin = filepath.Join(dir, "gpureport")
+		if err := run("go", "build", "-o", bin, "./cmd/gpureport"); err != nil {
+			return fmt.Errorf("build: %w", err)
+		}
+	}
+	snap := filepath.Join(dir, "snapshot.pickle")
+	extra := filepath.Join(dir, "extra.pickle")
+	if err := run("go", "run", "./testdata/gen", "big", "-o", snap, "-entries", strconv.Itoa(entries)); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	if err := run("go", "run", "./testdata/gen", "big", "-o", extra, "-entries", strconv.Itoa(entries+1000)); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	st, err := os.Stat(snap)
+	if err != nil {
+		return err
+	}
+	small, big := filepath.Join(dir, "run-n"), filepath.Join(dir, "run-2n")
+	if err := links(snap, small, n); err != nil {
+		return err
+	}
+	if err := links(snap, big, 2*n); err != nil {
+		return err
+	}
+	report := func(runDir string, args ...string) (result, error) {
+		out := filepath.Join(dir, "out")
+		os.RemoveAll(out)
+		return timeRun(bin, append(append([]string{"-q", "-o", out}, args...), runDir)...)
+	}
+	fmt.Printf("snapshot: %.1f MB, %d trace entries; runs of %d and %d hard links; %d CPUs\n\n", float64(st.Size())/1e6, entries, n, 2*n, runtime.NumCPU())
+
+	add := func(name string, runDir string, args ...string) (result, error) {
+		r, err := report(runDir, args...)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", name, err)
+		}
+		fmt.Printf("%-48s %9.1f s %9.1f s %9.0f MB\n", name, r.wall.Seconds(), r.cpu.Seconds(), float64(r.rss)/1e6)
+		return r, nil
+	}
+	fmt.Printf("%-48s %11s %11s %12s\n", "", "wall", "CPU", "peak RSS")
+	if _, err := add(fmt.Sprintf("today (--no-digest), %d snapshots", n), small, "--no-digest"); err != nil {
+		return err
+	}
+	if today2n {
+		if _, err := add(fmt.Sprintf("today (--no-digest), %d snapshots", 2*n), big, "--no-digest"); err != nil {
+			return err
+		}
+	}
+	first, err := add(fmt.Sprintf("digest, first run (--no-cache), %d snapshots", n), small, "--no-cache")
+	if err != nil {
+		return err
+	}
+	first2, err := add(fmt.Sprintf("digest, first run (--no-cache), %d snapshots", 2*n), big, "--no-cache")
+	if err != nil {
+		return err
+	}
+	cache := filepath.Join(dir, "cache")
+	if _, err := add(fmt.Sprintf("digest, into an empty cache, %d snapshots", n), small, "--cache-dir", cache); err != nil {
+		return err
+	}
+	if err := os.Link(extra, filepath.Join(small, fmt.Sprintf("snapshot_step_%06d.pickle", (n+1)*10))); err != nil {
+		return err
+	}
+	rerun, err := add("digest, re-run after one more snapshot", small, "--cache-dir", cache)
+	if err != nil {
+		return err
+	}
+
+	var py, pyCPU time.Duration
+	if python, perr := exec.LookPath("python3"); perr == nil {
+		for range pyFiles {
+			r, err := timeRun(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", snap)
+			if err != nil {
+				return fmt.Errorf("python3: %w", err)
+			}
+			py += r.wall
+			pyCPU += r.cpu
+		}
+		py = py * time.Duration(n) / time.Duration(pyFiles)
+		pyCPU = pyCPU * time.Duration(n) / time.Duration(pyFiles)
+		fmt.Printf("%-48s %9.1f s %9.1f s   (%d files timed, scaled to %d)\n", "CPython pickle.load, one core", py.Seconds(), pyCPU.Seconds(), pyFiles, n)
+	} else {
+		fmt.Println("python3 not found: no CPython comparison")
+	}
+
+	fmt.Println("\ntargets (issue 10):")
+	ok := true
+	check := func(what string, met bool, got string) {
+		mark := "met"
+		if !met {
+			mark, ok = "MISSED", false
+		}
+		fmt.Printf("  %-58s %-22s %s\n", what, got, mark)
+	}
+	ratio := float64(first2.rss) / float64(first.rss)
+	check(fmt.Sprintf("peak RSS %d / %d snapshots <= %.2fx", 2*n, n, maxRSSRatio), ratio <= maxRSSRatio, fmt.Sprintf("%.2fx", ratio))
+	check(fmt.Sprintf("peak RSS %d snapshots < 1 GB", 2*n), first2.rss < maxRSSBytes, fmt.Sprintf("%.0f MB", float64(first2.rss)/1e6))
+	rr := rerun.wall.Seconds() / first.wall.Seconds()
+	check("re-run after one more snapshot <= 10% of the first run", rr <= maxRerun, fmt.Sprintf("%.1f%%", 100*rr))
+	fmt.Printf("  (CPU time: re-run %.1f%% of the first run)\n", 100*rerun.cpu.Seconds()/first.cpu.Seconds())
+	if py > 0 {
+		sp := py.Seconds() / first.wall.Seconds()
+		check(fmt.Sprintf("first run >= %.0fx CPython pickle.load", minVsCPython), sp >= minVsCPython, fmt.Sprintf("%.1fx", sp))
+		fmt.Printf("  (CPU time: CPython %.1f s against %.1f s, %.1fx per core)\n", pyCPU.Seconds(), first.cpu.Seconds(), pyCPU.Seconds()/first.cpu.Seconds())
+	}
+	if !ok {
+		return errors.New("a target was missed")
+	}
+	return nil
+}
+
+// links fills dir with count step-named hard links to file.
+func links(file, dir string, count int) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i := 1; i <= count; i++ {
+		if err := os.Link(file, filepath.Join(dir, fmt.Sprintf("snapshot_step_%06d.pickle", i*10))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func run(name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return cmd.Run()
+}
+
+// timeRun runs a command with its output discarded and returns its wall
+// time and peak RSS.
+func timeRun(name string, args ...string) (result, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return result{}, err
+	}
+	ps := cmd.ProcessState
+	return result{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), rss: maxRSS(ps)}, nil
+}
+
+// maxRSS reads the child's peak RSS from its rusage: kilobytes on Linux,
+// bytes on macOS.
+func maxRSS(ps *os.ProcessState) int64 {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0
+	}
+	if runtime.GOOS == "darwin" {
+		return ru.Maxrss
+	}
+	return ru.Maxrss * 1024
+}
