@@ -174,10 +174,7 @@ func gpuJoins(series []*Series, logs []*ingest.GPULog) []gpuJoin {
 // for Findings.Notes ("" when none).
 func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, ac attributionContext, note string) {
 	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
-	per := "step"
-	if s.Axis == AxisHours {
-		per = "hour"
-	}
+	per := perOf(s.Axis)
 	d.GPU = JoinGPU(s, run.Logs, join.index)
 	var shift time.Duration
 	if d.GPU != nil {

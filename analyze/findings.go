@@ -103,7 +103,16 @@ type OrderRule string
 const (
 	OrderTraceTime OrderRule = "trace time_us"
 	OrderStep      OrderRule = "file-name step"
+	// OrderNameTime, OrderNameEpoch and OrderNameIndex order by a number
+	// in the file names that is not a step: a timestamp, an epoch, a dump
+	// counter (ingest.OrderKind).
+	OrderNameTime  OrderRule = "file-name timestamp"
+	OrderNameEpoch OrderRule = "file-name epoch"
+	OrderNameIndex OrderRule = "file-name index"
 	OrderModTime   OrderRule = "file modification time"
+	// OrderPath is the natural sort of the file paths (step_9 before
+	// step_10), used when the modification times are copy times.
+	OrderPath OrderRule = "file name (file times are copy times)"
 )
 
 // Axis is the x axis of a device's series.
@@ -120,6 +129,10 @@ const (
 	// AxisReading is a reading's position in its log (0, 1, 2, ...), for
 	// readings that carry neither a step nor a time.
 	AxisReading Axis = "reading"
+	// AxisSnapshot is a snapshot's position in its series (0, 1, 2, ...),
+	// for snapshots with no step whose times are unknown, copy times, or
+	// span too little time for a per-hour rate (MinHoursAxisSpan).
+	AxisSnapshot Axis = "snapshot"
 )
 
 // DeviceKey identifies a series: one device of one rank.
