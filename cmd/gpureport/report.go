@@ -68,7 +68,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.IntVar(&opt.jobs, "j", 0, "decode `N` files at once (default: one per CPU); in --batch mode, N runs at once")
 	fs.StringVar(&memory, "memory", "2GiB", "bound on decoder memory in flight, `SIZE`")
 	fs.StringVar(&maxDecomp, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
-	fs.BoolVar(&batch, "batch", false, "treat the arguments as roots holding many run directories; -o is then the overview folder (default ROOT/gpureport-overview)")
+	fs.BoolVar(&batch, "batch", false, "treat the arguments as roots holding many runs: a run is a folder directly under a root that holds snapshots or GPU logs anywhere below it, or any folder marked with an empty "+RunMarker+" file; its subfolders (snapshots/, logs/, rank folders) belong to it; -o is then the overview folder (default ROOT/gpureport-overview)")
 	fs.StringVar(&opt.shard, "shard", "", "with --batch, report only share `I/N` of the runs (0 <= I < N), split by a hash of each run's path under its root")
 	fs.BoolVar(&opt.quiet, "q", false, "no progress output")
 	fs.BoolVar(&verbose, "v", false, "verbose diagnostics on stderr")
