@@ -119,7 +119,8 @@ func ParseName(rel string) NameInfo {
 			}
 		}
 	}
-	info.Order, info.OrderKind = nameOrder(base)
+	// The order comes from the numbers that are not the step's.
+	info.Order, info.OrderKind = nameOrder(stepKeywordRE.ReplaceAllString(base, "_"))
 	return info
 }
 
