@@ -426,9 +426,9 @@ func runNotes(f *Findings) []string {
 					})
 			}
 			if d.Axis == AxisSnapshot && d.Order != OrderPath {
-				add("axis-snapshot", short, fmt.Sprintf("%s: the snapshots have no steps and span less than %.0f minutes, too little for per-hour rates: they are placed by their order", where, MinHoursAxisSpan*60),
+				add("axis-snapshot", short, fmt.Sprintf("%s: the snapshots have no steps, and their times (trace, file-name or file times) span less than %.0f minutes or are copy times, too little for per-hour rates: they are placed by their order", where, MinHoursAxisSpan*60),
 					func(list string, n int) string {
-						return fmt.Sprintf("snapshots on %d devices (%s) have no steps and span less than %.0f minutes, too little for per-hour rates: they are placed by their order", n, list, MinHoursAxisSpan*60)
+						return fmt.Sprintf("snapshots on %d devices (%s) have no steps, and their times (trace, file-name or file times) span less than %.0f minutes or are copy times, too little for per-hour rates: they are placed by their order", n, list, MinHoursAxisSpan*60)
 					})
 			}
 		}
