@@ -27,6 +27,14 @@ gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
 gzip, torch.save) and GPU logs (nvidia-smi CSV, dmon, tables, XML, NVML
 recordings, memory_stats JSON lines) in RUN_DIR, and writes
 RUN_DIR/gpureport/{index.html,report.xlsx,summary.json,summary.md}.
+Ranks come from folder or file names (rank3, r3, local_rank_3); steps only
+from step keywords in file or folder names (step_100, iter_7, torchtitan's
+memory_snapshot/iteration_N/); epochs, timestamps and bare counters only
+order the files.
+
+With --batch, a run is a folder directly under a ROOT that holds inputs
+anywhere below it, or any folder marked with an empty .gpureport-run file;
+its subfolders (snapshots/, logs/, rank folders) belong to it.
 
 Flags:
 `
