@@ -240,9 +240,13 @@ type Point struct {
 	Step int64
 	// Time is the latest trace time (UTC), zero when the file has none.
 	Time time.Time
-	// X is the point's position on the device's Axis (step, or hours
-	// since the series' first snapshot).
+	// X is the point's position on the device's Axis (step, hours since
+	// the series' first snapshot, or position in the snapshot order).
 	X float64
+	// Phase is ingest.PhaseOOM for a dump written on an OOM or at exit
+	// (evidence for that event, not a trend point), else
+	// ingest.PhasePeriodic.
+	Phase ingest.Phase
 	// Usage is the device's memory accounting in this snapshot.
 	Usage Usage
 	// Pools splits Usage by pool (small/large, private pools apart).

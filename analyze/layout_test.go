@@ -46,6 +46,10 @@ func TestBuildSeriesOrderAndAxis(t *testing.T) {
 		order OrderRule
 		axis  Axis
 	}{
+		{"a stepless OOM dump beside stepped ones keeps the step axis", []in{{"oom_snapshot.pickle", t0, 0, 2}, {"snap_step_2.pickle", t0, 0, 1}, {"snap_step_1.pickle", t0, 0, 0}},
+			OrderStep, AxisStep},
+		{"a stamp-less OOM dump beside timestamped ones sorts last", []in{{"oom_snapshot.pickle", t0.Add(2 * time.Hour), 0, 2}, {"snap_20260302_100000.pickle", t0.Add(time.Hour), 0, 1}, {"snap_20260302_090000.pickle", t0, 0, 0}},
+			OrderNameTime, AxisHours},
 		{"steps", []in{{"snap_step_20.pickle", t0, 0, 1}, {"snap_step_3.pickle", t0.Add(time.Hour), 0, 0}, {"snap_step_100.pickle", t0.Add(2 * time.Hour), 0, 2}},
 			OrderStep, AxisStep},
 		{"index names are an order, not steps, with real file times", []in{{"mem_snapshot_2.pkl", t0.Add(time.Hour), 0, 1}, {"mem_snapshot_10.pkl", t0.Add(3 * time.Hour), 0, 2}, {"mem_snapshot_1.pkl", t0, 0, 0}},
@@ -89,6 +93,11 @@ func TestBuildSeriesOrderAndAxis(t *testing.T) {
 				}
 				if s.Points[i].X < s.Points[i-1].X {
 					t.Errorf("x goes back at %d: %v", i, s.Points[i].X)
+				}
+			}
+			for _, p := range s.Points {
+				if oom := strings.HasPrefix(p.Path, "oom_"); oom != (p.Phase == ingest.PhaseOOM) {
+					t.Errorf("%s: phase %q", p.Path, p.Phase)
 				}
 			}
 			if s.Axis == AxisSnapshot && s.Points[len(s.Points)-1].X != float64(len(s.Points)-1) {

@@ -57,7 +57,11 @@ const copyTimeRatio = 10
 //   - the axis is the step when every snapshot has one, else hours since
 //     the first snapshot (trace time, file-name timestamp, or modification
 //     time that is not a copy time) when those span at least
-//     MinHoursAxisSpan, else the snapshot's position (AxisSnapshot).
+//     MinHoursAxisSpan, else the snapshot's position (AxisSnapshot);
+//   - an OOM-phase dump (ingest.PhaseOOM) that lacks the step or name
+//     order of the periodic dumps sorts after them (on a step axis at the
+//     last step) instead of taking their axis away; its Point keeps the
+//     phase so trends can leave it out.
 //
 // The devices of a rank are those with segments in some snapshot of that
 // rank (design.md: a GPU a snapshot merely lists, with an empty or stray
@@ -112,19 +116,51 @@ func RankDevices(files []*ingest.SnapshotFile) []int {
 
 func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.SnapshotFile]int64) *Series {
 	s := &Series{DeviceKey: key}
-	allTime, allStep, someTime := true, true, false
-	nameKind := files[0].OrderKind
+	// An OOM or exit dump that lacks the step or name order the periodic
+	// dumps have (oom_snapshot.pickle beside snapshot_step_N.pickle) does
+	// not take the step axis away from them: it was written when the run
+	// failed, after the last periodic dump, so it sorts last.
+	var periodic []*ingest.SnapshotFile
+	for _, f := range files {
+		if f.Phase != ingest.PhaseOOM {
+			periodic = append(periodic, f)
+		}
+	}
+	if len(periodic) == 0 {
+		periodic = files
+	}
+	allTime, someTime := true, false
 	for _, f := range files {
 		if latest[f] == 0 {
 			allTime = false
 		} else {
 			someTime = true
 		}
+	}
+	allStep := true
+	nameKind := periodic[0].OrderKind
+	for _, f := range periodic {
 		if f.Step == ingest.NoStep {
 			allStep = false
 		}
 		if f.OrderKind != nameKind {
 			nameKind = ingest.OrderNone
+		}
+	}
+	late := func(f *ingest.SnapshotFile) int {
+		switch {
+		case f.Phase != ingest.PhaseOOM:
+			return 0
+		case allStep && f.Step == ingest.NoStep, !allStep && nameKind != ingest.OrderNone && f.OrderKind != nameKind:
+			return 1
+		}
+		return 0
+	}
+	anyLate, lastStep := false, int64(0)
+	for _, f := range files {
+		anyLate = anyLate || late(f) == 1
+		if f.Step != ingest.NoStep {
+			lastStep = max(lastStep, f.Step)
 		}
 	}
 	copied := !allTime && copyTimes(files, latest, someTime)
@@ -139,12 +175,12 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	case allStep:
 		s.Order = OrderStep
 		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
-			return cmp.Or(cmp.Compare(a.Step, b.Step), byPath(a, b))
+			return cmp.Or(cmp.Compare(late(a), late(b)), cmp.Compare(a.Step, b.Step), byPath(a, b))
 		})
 	case nameKind != ingest.OrderNone:
 		s.Order = map[ingest.OrderKind]OrderRule{ingest.OrderTimestamp: OrderNameTime, ingest.OrderEpoch: OrderNameEpoch, ingest.OrderIndex: OrderNameIndex}[nameKind]
 		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
-			return cmp.Or(cmp.Compare(a.Order, b.Order), byPath(a, b))
+			return cmp.Or(cmp.Compare(late(a), late(b)), cmp.Compare(a.Order, b.Order), byPath(a, b))
 		})
 	case copied:
 		s.Order = OrderPath
@@ -160,7 +196,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	switch {
 	case allTime:
 		timeOf = func(f *ingest.SnapshotFile) time.Time { return time.UnixMicro(latest[f]).UTC() }
-	case nameKind == ingest.OrderTimestamp:
+	case nameKind == ingest.OrderTimestamp && !anyLate:
 		timeOf = func(f *ingest.SnapshotFile) time.Time { return time.Unix(0, f.Order).UTC() }
 	case !copied:
 		timeOf = func(f *ingest.SnapshotFile) time.Time { return f.ModTime }
@@ -175,7 +211,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	}
 	s.Files = files
 	for i, f := range files {
-		p := Point{Path: f.Path, Step: f.Step}
+		p := Point{Path: f.Path, Step: f.Step, Phase: f.Phase}
 		if us := latest[f]; us != 0 {
 			p.Time = time.UnixMicro(us).UTC()
 		}
@@ -187,6 +223,10 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		switch s.Axis {
 		case AxisStep:
 			p.X = float64(f.Step)
+			if f.Step == ingest.NoStep {
+				// A stepless OOM dump: at or after the last step.
+				p.X = float64(lastStep)
+			}
 		case AxisHours:
 			p.X = timeOf(f).Sub(s.Start).Hours()
 		default:
