@@ -293,11 +293,16 @@ func detectClockOffset(d *Device) (ClockOffset, bool) {
 }
 
 // paceHoursPerX is the wall-clock hours per unit of the series axis: 1
-// on an hours axis; on a step axis, the time between the first and last
+// on an hours axis; 0 (unknown) on the snapshot axis; on a step axis, the time between the first and last
 // timed snapshots over their step distance; 0 when unknown.
 func paceHoursPerX(s *Series) float64 {
-	if s.Axis == AxisHours {
+	switch s.Axis {
+	case AxisHours:
 		return 1
+	case AxisSnapshot:
+		// The snapshot axis is chosen when the times span less than
+		// MinHoursAxisSpan or are copy times: no pace to trust.
+		return 0
 	}
 	first, last := -1, -1
 	for i, p := range s.Points {
