@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"gpureport/ingest"
@@ -142,10 +143,7 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 // for Findings.Notes ("" when none).
 func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, ac attributionContext, note string) {
 	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
-	per := "step"
-	if s.Axis == AxisHours {
-		per = "hour"
-	}
+	per := perOf(s.Axis)
 	d.GPU = JoinGPU(s, run.Logs, join.index)
 	var shift time.Duration
 	if d.GPU != nil {
@@ -264,11 +262,16 @@ func detectClockOffset(d *Device) (ClockOffset, bool) {
 }
 
 // paceHoursPerX is the wall-clock hours per unit of the series axis: 1
-// on an hours axis; on a step axis, the time between the first and last
+// on an hours axis; 0 (unknown) on the snapshot axis; on a step axis, the time between the first and last
 // timed snapshots over their step distance; 0 when unknown.
 func paceHoursPerX(s *Series) float64 {
-	if s.Axis == AxisHours {
+	switch s.Axis {
+	case AxisHours:
 		return 1
+	case AxisSnapshot:
+		// The snapshot axis is chosen when the times span less than
+		// MinHoursAxisSpan or are copy times: no pace to trust.
+		return 0
 	}
 	first, last := -1, -1
 	for i, p := range s.Points {
@@ -341,36 +344,142 @@ func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules, skip, 
 	return out
 }
 
-// runNotes collects the caveats a reader must see.
+// runNotes collects the caveats a reader must see. Per-device caveats are
+// folded by kind (foldNotes), so a run of many ranks gets one note per
+// kind with the devices it concerns, not one note per device.
 func runNotes(f *Findings) []string {
+	var dn []deviceNote
+	add := func(kind, where, one string, many func(list string, n int) string) {
+		dn = append(dn, deviceNote{kind: kind, where: where, one: one, many: many})
+	}
 	var notes []string
 	for _, d := range f.Devices {
 		where := deviceName(d.DeviceKey)
+		short := shortDeviceName(d.DeviceKey)
 		switch {
 		case len(d.Points) == 1:
-			notes = append(notes, fmt.Sprintf("%s has one snapshot: no trend can be fitted; the trace window is the only evidence of growth", where))
+			add("one-snapshot", short, fmt.Sprintf("%s has one snapshot: no trend can be fitted; the trace window is the only evidence of growth", where),
+				func(list string, n int) string {
+					return fmt.Sprintf("%d devices have one snapshot each (%s): no trend can be fitted; the trace window is the only evidence of growth", n, list)
+				})
 		case len(d.Points) > 1 && len(d.Points) < f.Thresholds.MinPoints:
-			notes = append(notes, fmt.Sprintf("%s has %d snapshots: a trend verdict needs at least %d", where, len(d.Points), f.Thresholds.MinPoints))
+			k := len(d.Points)
+			add(fmt.Sprintf("few-snapshots-%d", k), short, fmt.Sprintf("%s has %d snapshots: a trend verdict needs at least %d", where, k, f.Thresholds.MinPoints),
+				func(list string, n int) string {
+					return fmt.Sprintf("%d devices have %d snapshots each (%s): a trend verdict needs at least %d", n, k, list, f.Thresholds.MinPoints)
+				})
 		}
 		if len(d.Points) > 0 && d.Coverage.Level != CoverageFull && d.Coverage.Level != "" {
-			notes = append(notes, fmt.Sprintf("%s: only %.0f%% of live bytes carry allocation stacks in a typical snapshot (start torch.cuda.memory._record_memory_history() before the model is built): attribution is %s and suspects have lowered confidence",
-				where, 100*median(d.Coverage.PerPoint), map[string]string{CoveragePartial: "partial", CoverageLow: "unreliable"}[d.Coverage.Level]))
+			level := map[string]string{CoveragePartial: "partial", CoverageLow: "unreliable"}[d.Coverage.Level]
+			pct := 100 * median(d.Coverage.PerPoint)
+			add("coverage-"+d.Coverage.Level, fmt.Sprintf("%s %.0f%%", short, pct),
+				fmt.Sprintf("%s: only %.0f%% of live bytes carry allocation stacks in a typical snapshot (start torch.cuda.memory._record_memory_history() before the model is built): attribution is %s and suspects have lowered confidence",
+					where, pct, level),
+				func(list string, n int) string {
+					return fmt.Sprintf("allocation stacks cover only part of the live bytes on %d devices (%s, in a typical snapshot; start torch.cuda.memory._record_memory_history() before the model is built): attribution is %s and suspects have lowered confidence", n, list, level)
+				})
 		}
 		if d.Coverage.TraceOverflow {
-			notes = append(notes, fmt.Sprintf("%s: trace window incomplete (%s); trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", where, d.Coverage.TraceEvidence))
+			add("trace-overflow", short, fmt.Sprintf("%s: trace window incomplete (%s); trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", where, d.Coverage.TraceEvidence),
+				func(list string, n int) string {
+					return fmt.Sprintf("trace window incomplete, ring buffer probably full, on %d devices: %s; trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", n, list)
+				})
 		}
-		if d.Order == OrderModTime && len(d.Points) > 1 {
-			notes = append(notes, fmt.Sprintf("%s: snapshots were ordered by file modification time (no trace times, no steps in the names): the order may be wrong if files were copied", where))
+		if len(d.Points) > 1 {
+			switch d.Order {
+			case OrderModTime:
+				add("order-mtime", short, fmt.Sprintf("%s: snapshots were ordered by file modification time (no trace times, no steps in the names): the order may be wrong if files were copied", where),
+					func(list string, n int) string {
+						return fmt.Sprintf("snapshots were ordered by file modification time on %d devices (%s; no trace times, no steps in the names): the order may be wrong if files were copied", n, list)
+					})
+			case OrderPath:
+				add("order-copied", short, fmt.Sprintf("%s: the snapshots' file modification times are copy times (seconds apart), so they were ordered by file name and placed by their order, not in time", where),
+					func(list string, n int) string {
+						return fmt.Sprintf("the snapshots' file modification times are copy times (seconds apart) on %d devices (%s), so they were ordered by file name and placed by their order, not in time", n, list)
+					})
+			case OrderNameEpoch, OrderNameIndex:
+				what := map[OrderRule]string{OrderNameEpoch: "epoch", OrderNameIndex: "dump counter"}[d.Order]
+				add("order-"+string(d.Order), short, fmt.Sprintf("%s: snapshots were ordered by the %s in their file names, which is not a step: rates are per snapshot or per hour, not per step", where, what),
+					func(list string, n int) string {
+						return fmt.Sprintf("snapshots were ordered by the %s in their file names on %d devices (%s), which is not a step: rates are per snapshot or per hour, not per step", what, n, list)
+					})
+			}
+			if d.Axis == AxisSnapshot && d.Order != OrderPath {
+				add("axis-snapshot", short, fmt.Sprintf("%s: the snapshots have no steps, and their times (trace, file-name or file times) span less than %.0f minutes or are copy times, too little for per-hour rates: they are placed by their order", where, MinHoursAxisSpan*60),
+					func(list string, n int) string {
+						return fmt.Sprintf("snapshots on %d devices (%s) have no steps, and their times (trace, file-name or file times) span less than %.0f minutes or are copy times, too little for per-hour rates: they are placed by their order", n, list, MinHoursAxisSpan*60)
+					})
+			}
 		}
 		if d.Capacity == 0 && (len(d.Points) > 0 || d.MemoryStats != nil) {
-			notes = appendOnce(notes, "device capacity unknown (no memory.total in GPU logs): pass --capacity (e.g. 80GiB) for time-to-OOM projections")
+			add("capacity", short, "device capacity unknown (no memory.total in GPU logs): pass --capacity (e.g. 80GiB) for time-to-OOM projections",
+				func(list string, n int) string {
+					return fmt.Sprintf("device capacity unknown on %d devices (%s; no memory.total in GPU logs): pass --capacity (e.g. 80GiB) for time-to-OOM projections", n, list)
+				})
 		}
-		notes = append(notes, memStatsNotes(d)...)
+		for _, n := range memStatsNotes(d) {
+			notes = appendOnce(notes, n)
+		}
 	}
+	notes = append(foldNotes(dn), notes...)
 	if n := len(f.Inputs.Skipped); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d input file(s) could not be used (see the inputs table)", n))
 	}
 	return notes
+}
+
+// deviceNote is one device's caveat before folding: kind groups the notes
+// that fold together, where names the device (and any figure of its own)
+// in a folded list, one is the note when the kind concerns one device
+// only, and many writes the folded note.
+type deviceNote struct {
+	kind, where, one string
+	many             func(list string, n int) string
+}
+
+// maxFoldedNames is how many devices a folded note names before it says
+// "and N more": 8, one node's GPUs, keeps a note to about two lines.
+const maxFoldedNames = 8
+
+// foldNotes turns per-device caveats into one note per kind, in the order
+// the kinds first appear: the device's own note when it is alone, else the
+// kind's folded note with the count and the devices.
+func foldNotes(dn []deviceNote) []string {
+	var kinds []string
+	byKind := map[string][]deviceNote{}
+	for _, n := range dn {
+		if _, ok := byKind[n.kind]; !ok {
+			kinds = append(kinds, n.kind)
+		}
+		byKind[n.kind] = append(byKind[n.kind], n)
+	}
+	out := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		g := byKind[k]
+		if len(g) == 1 {
+			out = append(out, g[0].one)
+			continue
+		}
+		var names []string
+		for _, n := range g[:min(len(g), maxFoldedNames)] {
+			names = append(names, n.where)
+		}
+		list := strings.Join(names, ", ")
+		if len(g) > maxFoldedNames {
+			list += fmt.Sprintf(" and %d more", len(g)-maxFoldedNames)
+		}
+		out = append(out, g[0].many(list, len(g)))
+	}
+	return out
+}
+
+// shortDeviceName is a device's name in a folded note's list:
+// rank0/cuda:0, or cuda:0 without a rank.
+func shortDeviceName(k DeviceKey) string {
+	if k.Rank == ingest.NoRank {
+		return fmt.Sprintf("cuda:%d", k.Device)
+	}
+	return fmt.Sprintf("rank%d/cuda:%d", k.Rank, k.Device)
 }
 
 func appendOnce(s []string, v string) []string {

@@ -102,7 +102,16 @@ type OrderRule string
 const (
 	OrderTraceTime OrderRule = "trace time_us"
 	OrderStep      OrderRule = "file-name step"
+	// OrderNameTime, OrderNameEpoch and OrderNameIndex order by a number
+	// in the file names that is not a step: a timestamp, an epoch, a dump
+	// counter (ingest.OrderKind).
+	OrderNameTime  OrderRule = "file-name timestamp"
+	OrderNameEpoch OrderRule = "file-name epoch"
+	OrderNameIndex OrderRule = "file-name index"
 	OrderModTime   OrderRule = "file modification time"
+	// OrderPath is the natural sort of the file paths (step_9 before
+	// step_10), used when the modification times are copy times.
+	OrderPath OrderRule = "file name (file times are copy times)"
 )
 
 // Axis is the x axis of a device's series.
@@ -119,6 +128,10 @@ const (
 	// AxisReading is a reading's position in its log (0, 1, 2, ...), for
 	// readings that carry neither a step nor a time.
 	AxisReading Axis = "reading"
+	// AxisSnapshot is a snapshot's position in its series (0, 1, 2, ...),
+	// for snapshots with no step whose times are unknown, copy times, or
+	// span too little time for a per-hour rate (MinHoursAxisSpan).
+	AxisSnapshot Axis = "snapshot"
 )
 
 // DeviceKey identifies a series: one device of one rank.
@@ -233,9 +246,13 @@ type Point struct {
 	Step int64
 	// Time is the latest trace time (UTC), zero when the file has none.
 	Time time.Time
-	// X is the point's position on the device's Axis (step, or hours
-	// since the series' first snapshot).
+	// X is the point's position on the device's Axis (step, hours since
+	// the series' first snapshot, or position in the snapshot order).
 	X float64
+	// Phase is ingest.PhaseOOM for a dump written on an OOM or at exit
+	// (evidence for that event, not a trend point), else
+	// ingest.PhasePeriodic.
+	Phase ingest.Phase
 	// Usage is the device's memory accounting in this snapshot.
 	Usage Usage
 	// Pools splits Usage by pool (small/large, private pools apart).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"gpureport/ingest"
@@ -26,18 +27,49 @@ type Series struct {
 	Start time.Time
 }
 
+// MinHoursAxisSpan is the least time, in hours, that a series' snapshots
+// must span for an hours axis and per-hour rates: 0.1 h (6 minutes). A
+// per-hour rate from less than that extrapolates more than tenfold past
+// what was observed, and periodic snapshots of a training run are minutes
+// apart, so a shorter span is a burst of dumps or of file copies (copying
+// a run's files gives them modification times seconds apart). Below it the
+// axis is the snapshot order (AxisSnapshot).
+const MinHoursAxisSpan = 0.1
+
+// copyTimeRatio flags modification times as copy times when the trace
+// times of the same files span more than this many times the modification
+// times' span: files written during a run are dated about when their
+// traces end, so their spans agree within a small factor; a copy squeezes
+// days of trace time into seconds. 10 leaves room for dumps written late
+// (slow disks, gzip) while catching any copy that took under a tenth of
+// the run's time.
+const copyTimeRatio = 10
+
 // BuildSeries groups the run's snapshots into one series per (rank,
 // device), orders each series and places it on an axis, as design.md says:
 //
 //   - order by the trace's latest time_us when every snapshot of the
-//     series has one, else by the file-name step when every one has a step,
-//     else by file modification time (ties broken by path);
+//     series has one, else by the file-name step when every one has a
+//     step, else by a file-name timestamp, epoch or dump counter when every
+//     one has the same kind (ingest.OrderKind), else by file modification
+//     time, unless those are copy times (copyTimes): then by the natural
+//     sort of the paths;
 //   - the axis is the step when every snapshot has one, else hours since
-//     the first snapshot.
+//     the first snapshot (trace time, file-name timestamp, or modification
+//     time that is not a copy time) when those span at least
+//     MinHoursAxisSpan, else the snapshot's position (AxisSnapshot);
+//   - an OOM-phase dump (ingest.PhaseOOM) that lacks the step or name
+//     order of the periodic dumps sorts after them (on a step axis at the
+//     last step) instead of taking their axis away; its Point keeps the
+//     phase so trends can leave it out.
 //
-// A file contributes a point to every device its rank uses anywhere in
-// the run, with zero usage where the file has no segments on it (an empty
-// snapshot is a real observation: nothing was allocated). Series are
+// The devices of a rank are those with segments in some snapshot of that
+// rank (design.md: a GPU a snapshot merely lists, with an empty or stray
+// trace, is not a device of the run); a rank whose snapshots have no
+// segments anywhere keeps the devices with trace events, else device 0,
+// so its snapshots still show. A file contributes a point to every device
+// of its rank, with zero usage where the file has no segments on it (an
+// empty snapshot is a real observation: nothing was allocated). Series are
 // ordered by rank, then device.
 func BuildSeries(snaps []*ingest.SnapshotFile) []*Series {
 	byRank := map[int][]*ingest.SnapshotFile{}
@@ -52,84 +84,239 @@ func BuildSeries(snaps []*ingest.SnapshotFile) []*Series {
 	}
 	for _, rank := range sortedKeys(byRank) {
 		files := byRank[rank]
-		devs := map[int]bool{}
-		for _, f := range files {
-			for _, d := range f.Snapshot.Devices() {
-				devs[d] = true
-			}
-		}
-		if len(devs) == 0 {
-			devs[0] = true
-		}
-		for _, dev := range sortedKeys(devs) {
+		for _, dev := range RankDevices(files) {
 			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev}, files, latest))
 		}
 	}
 	return out
 }
 
+// RankDevices returns the devices of one rank's snapshot files: those with
+// segments in some file; when no file has any, those with trace events;
+// else device 0.
+func RankDevices(files []*ingest.SnapshotFile) []int {
+	devs := map[int]bool{}
+	for _, f := range files {
+		for i := range f.Snapshot.Segments {
+			devs[f.Snapshot.Segments[i].Device] = true
+		}
+	}
+	if len(devs) == 0 {
+		for _, f := range files {
+			for _, d := range f.Snapshot.Devices() {
+				devs[d] = true
+			}
+		}
+	}
+	if len(devs) == 0 {
+		devs[0] = true
+	}
+	return sortedKeys(devs)
+}
+
 func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.SnapshotFile]int64) *Series {
 	s := &Series{DeviceKey: key}
-	allTime, allStep := true, true
+	// An OOM or exit dump that lacks the step or name order the periodic
+	// dumps have (oom_snapshot.pickle beside snapshot_step_N.pickle) does
+	// not take the step axis away from them: it was written when the run
+	// failed, after the last periodic dump, so it sorts last.
+	var periodic []*ingest.SnapshotFile
+	for _, f := range files {
+		if f.Phase != ingest.PhaseOOM {
+			periodic = append(periodic, f)
+		}
+	}
+	if len(periodic) == 0 {
+		periodic = files
+	}
+	allTime, someTime := true, false
 	for _, f := range files {
 		if latest[f] == 0 {
 			allTime = false
+		} else {
+			someTime = true
 		}
+	}
+	allStep := true
+	nameKind := periodic[0].OrderKind
+	for _, f := range periodic {
 		if f.Step == ingest.NoStep {
 			allStep = false
 		}
+		if f.OrderKind != nameKind {
+			nameKind = ingest.OrderNone
+		}
 	}
+	late := func(f *ingest.SnapshotFile) int {
+		switch {
+		case f.Phase != ingest.PhaseOOM:
+			return 0
+		case allStep && f.Step == ingest.NoStep, !allStep && nameKind != ingest.OrderNone && f.OrderKind != nameKind:
+			return 1
+		}
+		return 0
+	}
+	anyLate, lastStep := false, int64(0)
+	for _, f := range files {
+		anyLate = anyLate || late(f) == 1
+		if f.Step != ingest.NoStep {
+			lastStep = max(lastStep, f.Step)
+		}
+	}
+	copied := !allTime && copyTimes(files, latest, someTime)
 	files = slices.Clone(files)
+	byPath := func(a, b *ingest.SnapshotFile) int { return naturalCompare(a.Path, b.Path) }
 	switch {
 	case allTime:
 		s.Order = OrderTraceTime
 		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
-			return cmp.Or(cmp.Compare(latest[a], latest[b]), cmp.Compare(a.Step, b.Step), cmp.Compare(a.Path, b.Path))
+			return cmp.Or(cmp.Compare(latest[a], latest[b]), cmp.Compare(a.Step, b.Step), byPath(a, b))
 		})
 	case allStep:
 		s.Order = OrderStep
 		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
-			return cmp.Or(cmp.Compare(a.Step, b.Step), cmp.Compare(a.Path, b.Path))
+			return cmp.Or(cmp.Compare(late(a), late(b)), cmp.Compare(a.Step, b.Step), byPath(a, b))
 		})
+	case nameKind != ingest.OrderNone:
+		s.Order = map[ingest.OrderKind]OrderRule{ingest.OrderTimestamp: OrderNameTime, ingest.OrderEpoch: OrderNameEpoch, ingest.OrderIndex: OrderNameIndex}[nameKind]
+		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
+			return cmp.Or(cmp.Compare(late(a), late(b)), cmp.Compare(a.Order, b.Order), byPath(a, b))
+		})
+	case copied:
+		s.Order = OrderPath
+		slices.SortStableFunc(files, byPath)
 	default:
 		s.Order = OrderModTime
 		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
-			return cmp.Or(a.ModTime.Compare(b.ModTime), cmp.Compare(a.Path, b.Path))
+			return cmp.Or(a.ModTime.Compare(b.ModTime), byPath(a, b))
 		})
 	}
-	s.Axis = AxisHours
-	if allStep {
+	// The time of each file on the hours axis, when one is usable.
+	var timeOf func(f *ingest.SnapshotFile) time.Time
+	switch {
+	case allTime:
+		timeOf = func(f *ingest.SnapshotFile) time.Time { return time.UnixMicro(latest[f]).UTC() }
+	case nameKind == ingest.OrderTimestamp && !anyLate:
+		timeOf = func(f *ingest.SnapshotFile) time.Time { return time.Unix(0, f.Order).UTC() }
+	case !copied:
+		timeOf = func(f *ingest.SnapshotFile) time.Time { return f.ModTime }
+	}
+	switch {
+	case allStep:
 		s.Axis = AxisStep
+	case timeOf != nil && hoursSpan(files, timeOf) >= MinHoursAxisSpan:
+		s.Axis = AxisHours
+	default:
+		s.Axis = AxisSnapshot
 	}
 	s.Files = files
 	for i, f := range files {
-		p := Point{Path: f.Path, Step: f.Step}
+		p := Point{Path: f.Path, Step: f.Step, Phase: f.Phase}
 		if us := latest[f]; us != 0 {
 			p.Time = time.UnixMicro(us).UTC()
 		}
 		p.Usage = DeviceUsage(f.Snapshot, key.Device)
 		p.Pools = PoolUsages(f.Snapshot, key.Device)
-		t := pointTime(f, latest[f], allTime)
-		if i == 0 {
-			s.Start = t
+		if timeOf != nil && i == 0 {
+			s.Start = timeOf(f)
 		}
-		if s.Axis == AxisStep {
+		switch s.Axis {
+		case AxisStep:
 			p.X = float64(f.Step)
-		} else {
-			p.X = t.Sub(s.Start).Hours()
+			if f.Step == ingest.NoStep {
+				// A stepless OOM dump: at or after the last step.
+				p.X = float64(lastStep)
+			}
+		case AxisHours:
+			p.X = timeOf(f).Sub(s.Start).Hours()
+		default:
+			p.X = float64(i)
 		}
 		s.Points = append(s.Points, p)
 	}
 	return s
 }
 
-// pointTime is the time used for the hours axis: the trace time when every
-// file has one, else the modification time.
-func pointTime(f *ingest.SnapshotFile, latestUS int64, traceTime bool) time.Time {
-	if traceTime {
-		return time.UnixMicro(latestUS).UTC()
+// hoursSpan is the time between the earliest and latest file, in hours.
+func hoursSpan(files []*ingest.SnapshotFile, timeOf func(*ingest.SnapshotFile) time.Time) float64 {
+	if len(files) == 0 {
+		return 0
 	}
-	return f.ModTime
+	lo, hi := timeOf(files[0]), timeOf(files[0])
+	for _, f := range files[1:] {
+		t := timeOf(f)
+		if t.Before(lo) {
+			lo = t
+		}
+		if t.After(hi) {
+			hi = t
+		}
+	}
+	return hi.Sub(lo).Hours()
+}
+
+// copyTimes reports whether the files' modification times are copy times,
+// not the times they were written. Only modification times spanning less
+// than MinHoursAxisSpan can be; they are copy times when the trace times
+// of the files that have one span more than copyTimeRatio times as long
+// (and at least MinHoursAxisSpan), or when the files were modified within
+// copyBurst of each other on average.
+func copyTimes(files []*ingest.SnapshotFile, latest map[*ingest.SnapshotFile]int64, someTime bool) bool {
+	if len(files) < 2 {
+		return false
+	}
+	mt := hoursSpan(files, func(f *ingest.SnapshotFile) time.Time { return f.ModTime })
+	if mt >= MinHoursAxisSpan {
+		return false
+	}
+	if someTime {
+		var timed []*ingest.SnapshotFile
+		for _, f := range files {
+			if latest[f] != 0 {
+				timed = append(timed, f)
+			}
+		}
+		tt := hoursSpan(timed, func(f *ingest.SnapshotFile) time.Time { return time.UnixMicro(latest[f]) })
+		if len(timed) >= 2 && tt > copyTimeRatio*mt && tt >= MinHoursAxisSpan {
+			return true
+		}
+	}
+	return mt*3600 <= copyBurst.Seconds()*float64(len(files)-1)
+}
+
+// copyBurst is the most time per file gap, on average, that modification
+// times may show and still be taken for one copy: 2 s. Copying a snapshot
+// takes well under a second to a few seconds, while a run that dumps
+// snapshots does so at most every few steps, many seconds apart.
+const copyBurst = 2 * time.Second
+
+// naturalCompare compares two paths with their digit runs compared as
+// numbers (step_9 before step_10).
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitPrefix(a), digitPrefix(b)
+		if da != "" && db != "" {
+			ta, tb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
+			if c := cmp.Or(cmp.Compare(len(ta), len(tb)), strings.Compare(ta, tb)); c != 0 {
+				return c
+			}
+			a, b = a[len(da):], b[len(db):]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func digitPrefix(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
 }
 
 // PoolUsages splits device dev's usage by pool: the default pool's small

@@ -244,11 +244,15 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader)
 			r.skip = &Skipped{Path: c.Rel, Reason: skipReason(err)}
 			return r
 		}
+		name := ParseName(c.Rel)
 		r.snap = &SnapshotFile{
 			Source:    c.Source,
 			Container: cont,
-			Step:      StepFromName(c.Rel),
-			Rank:      RankFromPath(c.Rel),
+			Step:      name.Step,
+			Order:     name.Order,
+			OrderKind: name.OrderKind,
+			Rank:      name.Rank,
+			Phase:     name.Phase,
 			Snapshot:  s,
 		}
 	case KindLog:

@@ -6,78 +6,224 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
+// Phase says at which point of training a snapshot was dumped.
+type Phase string
+
+// Snapshot phases. A periodic dump is taken at the same point of every
+// N-th step and forms the trend; an OOM (or exit) dump is taken when the
+// run failed, mid-step: it is evidence for that event, not a trend point
+// (design.md, "Snapshot phase").
+const (
+	// PhasePeriodic is a regular dump (the default when the name says
+	// nothing else).
+	PhasePeriodic Phase = ""
+	// PhaseOOM is a dump written on an out-of-memory error or at exit:
+	// torchtitan's iteration_N_exit folders, or a name that says oom or
+	// exit as a word of its own.
+	PhaseOOM Phase = "oom"
+)
+
+// OrderKind says what kind of number in a file name ordered a snapshot
+// that has no step in its name.
+type OrderKind string
+
+// Order kinds, from the most to the least trustworthy as an order.
+const (
+	// OrderNone: the name gives no order.
+	OrderNone OrderKind = ""
+	// OrderTimestamp: a date-time or a Unix time in the name.
+	OrderTimestamp OrderKind = "timestamp"
+	// OrderEpoch: an epoch number (epoch3): coarser than a step, not one.
+	OrderEpoch OrderKind = "epoch"
+	// OrderIndex: a bare trailing number (mem_snapshot_3): a dump counter,
+	// which orders the files but says nothing about how many steps lie
+	// between them.
+	OrderIndex OrderKind = "index"
+)
+
+// NameInfo is what a snapshot's path (relative to its run directory)
+// says about it.
+type NameInfo struct {
+	// Step is the training step: an explicit step keyword (step_100,
+	// iter-7, iteration100, it_5, global_step=30, batch12) in the file name,
+	// else in the nearest folder name that has one (torchtitan's
+	// iteration_N); NoStep when none.
+	Step int64
+	// Order is a number that orders the file among its run's snapshots but
+	// is not a step (see OrderKind); meaningful only when OrderKind is set.
+	// Timestamps are Unix nanoseconds.
+	Order int64
+	// OrderKind says what Order is; OrderNone when the name has none.
+	OrderKind OrderKind
+	// Rank is the distributed rank from the path, NoRank when none.
+	Rank int
+	// Phase is PhaseOOM for exit and OOM dumps.
+	Phase Phase
+}
+
 var (
-	// rankRE finds a rank in a path: rank3, rank_3, rank-3 (any case),
-	// not preceded by a letter (so "cranky1" does not count).
+	// rankRE finds a rank in a path: rank3, rank_3, rank-3, local_rank_3
+	// (any case), not preceded by a letter (so "cranky1" does not count).
 	rankRE = regexp.MustCompile(`(?i)(?:^|[^a-z])rank[_-]?(\d+)`)
-	// stepKeywordRE finds an explicit step: step_100, iter-7, iteration100,
-	// it_5, global_step=30, batch12, epoch3.
-	stepKeywordRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(step|iteration|iter|it|batch|epoch)[_=-]?(\d+)`)
+	// rankDirRE is a folder named only by a short rank: r3, R_3.
+	rankDirRE = regexp.MustCompile(`(?i)^r[_-]?(\d+)$`)
+	// stepKeywordRE finds an explicit step: step_100, iter-7,
+	// iteration100, it_5, global_step=30, batch12. An epoch is not a step.
+	stepKeywordRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(step|iteration|iter|it|batch)[_=-]?(\d+)`)
+	// epochRE finds an epoch number: epoch3, epoch_3, ep-3.
+	epochRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(?:epoch|ep)[_=-]?(\d+)`)
+	// dateTimeRE finds a calendar date with an optional time of day:
+	// 20241105, 2024-11-05, 20241105_153012, 2024-11-05T15-30-12,
+	// 2024-11-05_15:30:12.
+	dateTimeRE = regexp.MustCompile(`(?:^|\D)((?:19|20)\d\d)[-_]?(0[1-9]|1[0-2])[-_]?(0[1-9]|[12]\d|3[01])(?:[T_-]?([01]\d|2[0-3])[-_:.]?([0-5]\d)[-_:.]?([0-5]\d))?(?:\D|$)`)
 	// numberRE finds runs of digits.
 	numberRE = regexp.MustCompile(`\d+`)
 	// notStepRE marks numbers that name a device or rank, not a step.
 	notStepRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(?:local_rank|rank|gpu|cuda|device|dev|node)[_-]?\d+`)
+	// phaseRE finds a word that marks an OOM or exit dump: oom, exit,
+	// crash, as a word of its own (iteration_3_exit, oom_snapshot,
+	// snapshot-on-crash), not inside another word (zoom, exiting).
+	phaseRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(oom|exit|crash|outofmemory|out_of_memory)(?:[^a-z]|$)`)
 )
 
-// StepFromName parses a training step from a snapshot file name (the base
-// name; directories are ignored). An explicit keyword wins (step, iter,
-// iteration, it, batch; epoch only when nothing finer is present);
-// otherwise the last number in the name that does not name a rank or device
-// is taken, so snapshot_9 sorts before snapshot_10. It returns NoStep when
-// the name has no such number.
-func StepFromName(p string) int64 {
-	base := path.Base(strings.ReplaceAll(p, `\`, "/"))
+// Unix times in names are told from counters by magnitude: a Unix time in
+// seconds after 2001-09-09 has 10 digits (>= 1e9), in milliseconds 13, in
+// microseconds 16, in nanoseconds 19. No step or dump counter reaches 1e9,
+// so a bare number of 10, 13, 16 or 19 digits is taken as a time.
+var unixDigits = map[int]time.Duration{10: time.Second, 13: time.Millisecond, 16: time.Microsecond, 19: time.Nanosecond}
+
+// ParseName reads what a snapshot's path relative to its run directory
+// says: step, order, rank and phase. Only the file name and the folders
+// inside the run directory are read (the run directory's own name is not
+// part of rel).
+func ParseName(rel string) NameInfo {
+	rel = strings.ReplaceAll(rel, `\`, "/")
+	dir, base := path.Split(rel)
+	base = trimSnapshotExt(base)
+	info := NameInfo{Step: NoStep, Rank: RankFromPath(rel)}
+	if phaseRE.MatchString(base) || phaseRE.MatchString(dir) {
+		info.Phase = PhaseOOM
+	}
+	info.Step = keywordStep(base)
+	if info.Step == NoStep {
+		// Steps from folder names, nearest folder first
+		// (memory_snapshot/iteration_20/rank0_memory_snapshot.pickle).
+		parts := strings.Split(strings.Trim(dir, "/"), "/")
+		for _, p := range slices.Backward(parts) {
+			if s := keywordStep(p); s != NoStep {
+				info.Step = s
+				break
+			}
+		}
+	}
+	// The order comes from the numbers that are not the step's.
+	info.Order, info.OrderKind = nameOrder(stepKeywordRE.ReplaceAllString(base, "_"))
+	return info
+}
+
+// StepFromName parses a training step from a snapshot path: an explicit
+// step keyword in the file name, else in a folder name; NoStep when none.
+// Epochs, timestamps and bare counters are not steps (see ParseName).
+func StepFromName(p string) int64 { return ParseName(p).Step }
+
+// trimSnapshotExt removes snapshot and compression extensions.
+func trimSnapshotExt(base string) string {
 	for strings.Contains(base, ".") {
 		ext := path.Ext(base)
-		if !isSnapshotExt(ext) && ext != ".gz" {
+		if !isSnapshotExt(ext) && ext != ".gz" && ext != ".zip" {
 			break
 		}
 		base = strings.TrimSuffix(base, ext)
 	}
-	best, bestKind := NoStep, ""
-	for _, m := range stepKeywordRE.FindAllStringSubmatch(base, -1) {
-		kind := strings.ToLower(m[1])
-		if bestKind == "" || bestKind == "epoch" {
-			if n, err := strconv.ParseInt(m[2], 10, 64); err == nil {
-				best, bestKind = n, kind
+	return base
+}
+
+// keywordStep is the step an explicit keyword gives in one path component,
+// the last such keyword winning; NoStep when none.
+func keywordStep(s string) int64 {
+	best := NoStep
+	for _, m := range stepKeywordRE.FindAllStringSubmatch(s, -1) {
+		if n, err := strconv.ParseInt(m[2], 10, 64); err == nil {
+			best = n
+		}
+	}
+	return best
+}
+
+// nameOrder finds an ordering number in a file name (without extension)
+// that is not a step: a date-time or Unix time, else an epoch, else the
+// last bare number that does not name a rank or device.
+func nameOrder(base string) (int64, OrderKind) {
+	if m := dateTimeRE.FindStringSubmatch(base); m != nil {
+		hms := [3]int{}
+		for i := range 3 {
+			if m[4+i] != "" {
+				hms[i], _ = strconv.Atoi(m[4+i])
+			}
+		}
+		y, _ := strconv.Atoi(m[1])
+		mo, _ := strconv.Atoi(m[2])
+		d, _ := strconv.Atoi(m[3])
+		t := time.Date(y, time.Month(mo), d, hms[0], hms[1], hms[2], 0, time.UTC)
+		return t.UnixNano(), OrderTimestamp
+	}
+	cleaned := notStepRE.ReplaceAllString(base, "_")
+	for _, loc := range numberRE.FindAllStringIndex(cleaned, -1) {
+		digits := cleaned[loc[0]:loc[1]]
+		if unit, ok := unixDigits[len(digits)]; ok && digits[0] != '0' {
+			if n, err := strconv.ParseInt(digits, 10, 64); err == nil && n <= (1<<63-1)/int64(unit) {
+				return n * int64(unit), OrderTimestamp
 			}
 		}
 	}
-	if best != NoStep {
-		return best
+	if m := epochRE.FindAllStringSubmatch(base, -1); m != nil {
+		if n, err := strconv.ParseInt(m[len(m)-1][1], 10, 64); err == nil {
+			return n, OrderEpoch
+		}
 	}
-	cleaned := notStepRE.ReplaceAllString(base, "_")
 	for _, loc := range slices.Backward(numberRE.FindAllStringIndex(cleaned, -1)) {
 		// A number glued to the letters after it is a count or a size
-		// (4dev, 8xh100, 128k), not a step.
+		// (4dev, 8xh100, 128k), not an order.
 		if end := loc[1]; end < len(cleaned) && isLetter(cleaned[end]) {
 			continue
 		}
 		n, err := strconv.ParseInt(cleaned[loc[0]:loc[1]], 10, 64)
 		if err != nil {
-			return NoStep
+			return 0, OrderNone
 		}
-		return n
+		return n, OrderIndex
 	}
-	return NoStep
+	return 0, OrderNone
 }
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // RankFromPath parses a distributed rank from any component of a path
-// (rank3, rank_3, rank-3), the last one winning; NoRank when none.
+// (rank3, rank_3, rank-3, local_rank_3, rank3_memory_snapshot, or a folder
+// named only r3), the last component that names one winning; NoRank when
+// none.
 func RankFromPath(p string) int {
-	ms := rankRE.FindAllStringSubmatch(p, -1)
-	if len(ms) == 0 {
-		return NoRank
+	parts := strings.Split(strings.ReplaceAll(p, `\`, "/"), "/")
+	for i, part := range slices.Backward(parts) {
+		if ms := rankRE.FindAllStringSubmatch(part, -1); len(ms) > 0 {
+			if n, err := strconv.Atoi(ms[len(ms)-1][1]); err == nil {
+				return n
+			}
+		}
+		// r3 counts only as a folder (a file named r3.pickle is more
+		// likely a counter than a rank).
+		if i < len(parts)-1 {
+			if m := rankDirRE.FindStringSubmatch(part); m != nil {
+				if n, err := strconv.Atoi(m[1]); err == nil {
+					return n
+				}
+			}
+		}
 	}
-	n, err := strconv.Atoi(ms[len(ms)-1][1])
-	if err != nil {
-		return NoRank
-	}
-	return n
+	return NoRank
 }
 
 func isSnapshotExt(ext string) bool {

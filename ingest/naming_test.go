@@ -1,6 +1,9 @@
 package ingest
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestStepFromName(t *testing.T) {
 	tests := []struct {
@@ -12,21 +15,87 @@ func TestStepFromName(t *testing.T) {
 		{"mem_iter-42.pkl", 42},
 		{"global_step=30.pickle.gz", 30},
 		{"snapshot_epoch3_step12.pickle", 12},
-		{"snapshot_epoch3.pt", 3},
-		{"snapshot_000120.pickle", 120},
-		{"rank2_snapshot_77.pickle", 77},
-		{"gpu0_snapshot_5.pkl", 5},
+		// An epoch is not a step.
+		{"snapshot_epoch3.pt", NoStep},
+		{"snapshot_epoch4", NoStep},
+		// A bare number is a dump counter, not a step.
+		{"snapshot_000120.pickle", NoStep},
+		{"mem_snapshot_3.pkl", NoStep},
+		{"rank2_snapshot_77.pickle", NoStep},
+		{"snapshot123.pickle", NoStep},
+		// Timestamps are not steps.
+		{"snapshot_20241105_153012.pickle", NoStep},
+		{"snapshot_1700000000.pickle", NoStep},
 		{"rank_1.pickle", NoStep},
 		{"snapshot.pickle", NoStep},
-		{"dump_snapshot.pickle", NoStep},
 		{"cuda1.pickle", NoStep},
-		{"empty_4dev_expandable.pickle", NoStep},
-		{"snap_200_4dev.pickle", 200},
-		{"snapshot123.pickle", 123},
+		// Steps from folder names, the nearest folder winning.
+		{"memory_snapshot/iteration_20/rank0_memory_snapshot.pickle", 20},
+		{"memory_snapshot/iteration_20_exit/rank3_memory_snapshot.pickle", 20},
+		{"step_10/sub/iter_7/snap.pickle", 7},
+		{"step_10/snap_step_11.pickle", 11},
+		{"epoch_2/snap.pickle", NoStep},
 	}
 	for _, tt := range tests {
 		if got := StepFromName(tt.name); got != tt.want {
 			t.Errorf("StepFromName(%q) = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestParseNameOrder(t *testing.T) {
+	ts := func(s string) int64 {
+		tm, err := time.Parse("2006-01-02 15:04:05", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm.UnixNano()
+	}
+	tests := []struct {
+		name  string
+		order int64
+		kind  OrderKind
+	}{
+		{"mem_snapshot_3.pkl", 3, OrderIndex},
+		{"snapshot_000120.pickle", 120, OrderIndex},
+		{"gpu0_snapshot_5.pkl", 5, OrderIndex},
+		{"snap_200_4dev.pickle", 200, OrderIndex},
+		{"snapshot_epoch4", 4, OrderEpoch},
+		{"snapshot_ep_7.pickle", 7, OrderEpoch},
+		{"snapshot_20241105_153012.pickle", ts("2024-11-05 15:30:12"), OrderTimestamp},
+		{"snapshot_2024-11-05T15-30-12.pickle", ts("2024-11-05 15:30:12"), OrderTimestamp},
+		{"snapshot_20241105.pickle", ts("2024-11-05 00:00:00"), OrderTimestamp},
+		{"snapshot_1700000000.pickle", 1700000000 * int64(time.Second), OrderTimestamp},
+		{"snapshot_1700000000123.pickle", 1700000000123 * int64(time.Millisecond), OrderTimestamp},
+		{"snapshot.pickle", 0, OrderNone},
+		{"empty_4dev_expandable.pickle", 0, OrderNone},
+		{"rank_1.pickle", 0, OrderNone},
+	}
+	for _, tt := range tests {
+		got := ParseName(tt.name)
+		if got.Order != tt.order || got.OrderKind != tt.kind {
+			t.Errorf("ParseName(%q) order = %d (%q), want %d (%q)", tt.name, got.Order, got.OrderKind, tt.order, tt.kind)
+		}
+	}
+}
+
+func TestParseNamePhase(t *testing.T) {
+	tests := []struct {
+		name string
+		want Phase
+	}{
+		{"memory_snapshot/iteration_10/rank0_memory_snapshot.pickle", PhasePeriodic},
+		{"memory_snapshot/iteration_10_exit/rank0_memory_snapshot.pickle", PhaseOOM},
+		{"oom_snapshot.pickle", PhaseOOM},
+		{"snapshot-on-crash.pkl", PhaseOOM},
+		{"snapshot_step_5_oom.pickle", PhaseOOM},
+		{"zoom_step_5.pickle", PhasePeriodic},
+		{"exiting_step_5.pickle", PhasePeriodic},
+		{"snapshot_step_5.pickle", PhasePeriodic},
+	}
+	for _, tt := range tests {
+		if got := ParseName(tt.name).Phase; got != tt.want {
+			t.Errorf("ParseName(%q).Phase = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
@@ -41,9 +110,15 @@ func TestRankFromPath(t *testing.T) {
 		{"run/RANK-12/snap_1.pickle", 12},
 		{"run/snap_rank7_step3.pickle", 7},
 		{"run/local_rank_2/snap.pickle", 2},
+		{"run/r3/snap.pickle", 3},
+		{"r_5/snap.pickle", 5},
+		{"memory_snapshot/iteration_4/rank6_memory_snapshot.pickle", 6},
+		{"run/r3.pickle", NoRank},
+		{"run/ar3/snap.pickle", NoRank},
 		{"run/snap_1.pickle", NoRank},
 		{"run/cranky1/snap.pickle", NoRank},
 		{"rank0/sub/rank1/snap.pickle", 1},
+		{"rank0/r1/snap.pickle", 1},
 	}
 	for _, tt := range tests {
 		if got := RankFromPath(tt.path); got != tt.want {

@@ -43,10 +43,22 @@ type SnapshotFile struct {
 	Source
 	// Container is how the pickle was wrapped.
 	Container Container
-	// Step is the training step parsed from the file name, NoStep if none.
+	// Step is the training step parsed from the file name or its folders
+	// (ParseName), NoStep if none.
 	Step int64
+	// Order is a number in the file name that orders the file but is not
+	// a step (a timestamp in Unix nanoseconds, an epoch, a dump counter);
+	// meaningful only when OrderKind is not OrderNone.
+	Order int64
+	// OrderKind says what Order is.
+	OrderKind OrderKind
 	// Rank is the distributed rank parsed from the path, NoRank if none.
 	Rank int
+	// Phase is when the snapshot was dumped: PhasePeriodic, or PhaseOOM
+	// for a dump written on an OOM or at exit (torchtitan's
+	// iteration_N_exit). An OOM-phase dump is evidence for that event and
+	// should not be a point of a trend.
+	Phase Phase
 	// Snapshot is the decoded content, or its digest (see Reduce and
 	// Full).
 	Snapshot *Snapshot

@@ -186,6 +186,9 @@ func AxisAmount(x float64, per string) string {
 	if per == "hour" || per == "hours" {
 		return Hours(x)
 	}
+	if per == "snapshot" {
+		return Count(int64(math.Round(x))) + " snapshots"
+	}
 	return Count(int64(math.Round(x))) + " steps"
 }
 

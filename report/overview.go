@@ -208,6 +208,9 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 		if slope == nil {
 			slope, per = d.Trend.SlopeBytesPerHour, "hour"
 		}
+		if slope == nil {
+			slope, per = d.Trend.SlopeBytesPerSnapshot, "snapshot"
+		}
 		if slope != nil && (math.IsNaN(r.Slope) || *slope > r.Slope) {
 			r.Slope, r.SlopePer = *slope, per
 		}
@@ -218,6 +221,8 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 			g = *ls.GrowthBytesPerStep
 		} else if ls.GrowthBytesPerHour != nil {
 			g, per = *ls.GrowthBytesPerHour, "hour"
+		} else if ls.GrowthBytesPerSnapshot != nil {
+			g, per = *ls.GrowthBytesPerSnapshot, "snapshot"
 		}
 		dev := fmt.Sprintf("cuda:%d", ls.Device)
 		if ls.Rank != nil {

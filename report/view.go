@@ -145,7 +145,7 @@ func projectionText(t *analyze.Trend, lastX float64) string {
 		}
 		los := AxisAmount(lo, t.Per)
 		if t.Per != "hour" && his != "never" {
-			los = strings.TrimSuffix(los, " steps")
+			los = strings.TrimSuffix(strings.TrimSuffix(los, " steps"), " snapshots")
 		}
 		extra = append(extra, fmt.Sprintf("95%% CI %s to %s", los, his))
 	}

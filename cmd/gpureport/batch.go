@@ -72,6 +72,12 @@ func runBatch(ctx context.Context, roots []string, opt reportOptions, stdout, st
 		fmt.Fprintf(stderr, "gpureport: %v\n", err)
 		return exitNothingUsable
 	}
+	if len(all) == 0 {
+		// Nothing to report: write nothing, not even an empty overview.
+		fmt.Fprintf(stderr, "gpureport: no run directories under %s (a run is a folder directly under the root that holds snapshots or GPU logs, or a folder marked with an empty %s file)\n",
+			strings.Join(roots, ", "), RunMarker)
+		return exitNothingUsable
+	}
 	var runs []runDir
 	for _, r := range all {
 		if sh.has(r.Rel) {
@@ -147,9 +153,6 @@ func runBatch(ctx context.Context, roots []string, opt reportOptions, stdout, st
 	case len(failOnRuns) > 0:
 		return exitFailOn
 	case reported == 0 && len(results) > 0:
-		return exitNothingUsable
-	case len(all) == 0:
-		fmt.Fprintf(stderr, "gpureport: no run directories under %s\n", strings.Join(roots, ", "))
 		return exitNothingUsable
 	}
 	return exitOK

@@ -49,36 +49,96 @@ func writeFiles(t testing.TB, dir string, files map[string][]byte) {
 
 func TestFindRunDirs(t *testing.T) {
 	snap := []byte("\x80\x04\x95 fake pickle head")
+	smi := []byte("timestamp, index, memory.used [MiB], memory.total [MiB]\n2024/01/01 00:00:00.000, 0, 1 MiB, 2 MiB\n")
+	tests := []struct {
+		name  string
+		files map[string][]byte
+		want  []string
+	}{
+		{"snapshots beside logs: 3 run folders are 3 runs", map[string][]byte{
+			"run1/snapshots/snapshot_step_1.pickle": snap, "run1/logs/nvidia-smi.csv": smi,
+			"run2/snapshots/snapshot_step_1.pickle": snap, "run2/logs/nvidia-smi.csv": smi,
+			"run3/snapshots/snapshot_step_1.pickle": snap, "run3/logs/nvidia-smi.csv": smi,
+		}, []string{"run1", "run2", "run3"}},
+		{"per-rank folders of each spelling", map[string][]byte{
+			"a/rank0/s_step_1.pickle": snap, "a/rank1/s_step_1.pickle": snap,
+			"b/r0/s_step_1.pickle": snap, "b/r1/s_step_1.pickle": snap,
+			"c/local_rank_0/s.pickle": snap, "c/local_rank_1/s.pickle": snap,
+		}, []string{"a", "b", "c"}},
+		{"torchtitan tree", map[string][]byte{
+			"llama/outputs/memory_snapshot/iteration_10/rank0_memory_snapshot.pickle":      snap,
+			"llama/outputs/memory_snapshot/iteration_10/rank1_memory_snapshot.pickle":      snap,
+			"llama/outputs/memory_snapshot/iteration_20_exit/rank0_memory_snapshot.pickle": snap,
+			"llama/logs/nvidia-smi.csv": smi,
+		}, []string{"llama"}},
+		{"marked runs deeper down", map[string][]byte{
+			"projA/run7/" + RunMarker:         nil,
+			"projA/run7/snapshots/s_1.pickle": snap,
+			"projA/run8/" + RunMarker:         nil,
+			"projA/run8/rank0/s_1.pickle":     snap,
+			"projA/notes/readme.txt":          []byte("hello"),
+			"projB/x/y/" + RunMarker:          nil,
+			"projB/x/y/z/s.pickle":            snap,
+			"projC/" + RunMarker:              nil, // marked: one run, inner marks ignored
+			"projC/inner/" + RunMarker:        nil,
+			"projC/inner/s.pickle":            snap,
+			"plain/deep/er/s.pickle":          snap,
+			"empty-marked/" + RunMarker:       nil,
+			"nothing/readme.txt":              []byte("no inputs"),
+			"nothing/sub/notes.pickle":        []byte("not a pickle"),
+			".hidden/snapshot.pickle":         snap,
+			"d/gpureport/snapshot.pickle":     snap, // report folder only: no run
+			"gpureport-overview/x/s.pickle":   snap, // the overview folder
+			"gpureport-overview/index.html":   []byte("<html>"),
+			"rep/index.html":                  []byte("<html>"),
+			"rep/summary.json":                []byte("{}"),
+			"rep/s.pickle":                    snap, // a report folder is not entered
+		}, []string{"empty-marked", "plain", "projA/run7", "projA/run8", "projB/x/y", "projC"}},
+		{"an empty root has no runs", map[string][]byte{"readme.txt": []byte("hi")}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeFiles(t, root, tt.files)
+			runs, err := findRunDirs([]string{root}, []string{filepath.Join(root, "gpureport-overview")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range runs {
+				got = append(got, r.Rel)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("runs %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFindRunDirsRootAndLinks(t *testing.T) {
+	snap := []byte("\x80\x04\x95 fake pickle head")
 	root := t.TempDir()
 	writeFiles(t, root, map[string][]byte{
-		"a/snapshot_1.pickle":                snap,
-		"a/deeper/snapshot_2.pickle":         snap, // belongs to run a
-		"b/rank0/snapshot_1.pickle":          snap, // rank folder: b is the run
-		"b/rank1/snapshot_1.pickle":          snap,
-		"c/sub/snap.pkl":                     snap, // c is not a run, c/sub is
-		"c/readme.txt":                       []byte("hello"),
-		".hidden/snapshot.pickle":            snap,
-		"d/gpureport/snapshot.pickle":        snap, // report folder
-		"e/notes.pickle":                     []byte("not a pickle"),
-		"f/checkpoints/rank_2/x/deep.pickle": snap, // rank folder too deep: x is the run
-		"gpureport-overview/index.html":      []byte("<html>"),
-		"store/snap_9.pickle":                snap, // linked into g below
+		"a/snapshot_1.pickle":        snap,
+		"a/deeper/snapshot_2.pickle": snap,
+		"store/snap_9.pickle":        snap, // linked into g below
+		"m/" + RunMarker:             nil,
+		"m/sub/snap.pickle":          snap,
 	})
 	// A run folder whose snapshot is a symbolic link is a run; a dangling
 	// link is not an input.
-	if err := os.MkdirAll(filepath.Join(root, "g"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{"g", "h"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := os.Symlink(filepath.Join(root, "store", "snap_9.pickle"), filepath.Join(root, "g", "snap_9.pickle")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(root, "h"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(filepath.Join(root, "nowhere.pickle"), filepath.Join(root, "h", "gone.pickle")); err != nil {
 		t.Fatal(err)
 	}
-	runs, err := findRunDirs([]string{root}, []string{filepath.Join(root, "gpureport-overview")})
+	runs, err := findRunDirs([]string{root}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,17 +146,68 @@ func TestFindRunDirs(t *testing.T) {
 	for _, r := range runs {
 		got = append(got, r.Rel)
 	}
-	want := []string{"a", "b", "c/sub", "f/checkpoints/rank_2/x", "g", "store"}
-	if !slices.Equal(got, want) {
+	if want := []string{"a", "g", "m", "store"}; !slices.Equal(got, want) {
 		t.Errorf("runs %q, want %q", got, want)
 	}
-	// A root that is itself a run is one run.
-	runs, err = findRunDirs([]string{filepath.Join(root, "a")}, nil)
-	if err != nil || len(runs) != 1 || runs[0].Rel != "." {
-		t.Errorf("root run: %+v, %v", runs, err)
+	// A root that directly holds an input, or is marked, is one run.
+	for _, r := range []string{"a", "m"} {
+		runs, err = findRunDirs([]string{filepath.Join(root, r)}, nil)
+		if err != nil || len(runs) != 1 || runs[0].Rel != "." {
+			t.Errorf("root run %s: %+v, %v", r, runs, err)
+		}
 	}
 	if _, err := findRunDirs([]string{filepath.Join(root, "missing")}, nil); err == nil {
 		t.Error("missing root: no error")
+	}
+}
+
+// TestBatchEmptyRoot checks that a root without runs creates nothing: no
+// overview folder, no report folder.
+func TestBatchEmptyRoot(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string][]byte{"notes/readme.txt": []byte("hi")})
+	code, _, errs := runTB(t, "--batch", "-q", root)
+	if code != exitNothingUsable || !strings.Contains(errs, "no run directories") {
+		t.Errorf("exit %d, stderr %s", code, errs)
+	}
+	var made []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if p != root && p != filepath.Join(root, "notes") && p != filepath.Join(root, "notes", "readme.txt") {
+			made = append(made, p)
+		}
+		return nil
+	})
+	if len(made) > 0 {
+		t.Errorf("an empty batch root got %q", made)
+	}
+}
+
+// TestBatchNestedRuns reports 3 run folders with snapshots/ and logs/
+// subfolders and checks that they are 3 rows, each reading both.
+func TestBatchNestedRuns(t *testing.T) {
+	snap := tinySnapshot(t)
+	root := t.TempDir()
+	files := map[string][]byte{}
+	for _, r := range []string{"run1", "run2", "run3"} {
+		files[r+"/snapshots/snapshot_step_100.pickle"] = snap
+		files[r+"/snapshots/snapshot_step_200.pickle"] = snap
+		files[r+"/logs/nvidia-smi.csv"] = []byte("timestamp, index, memory.used [MiB], memory.total [MiB]\n2024/01/01 00:00:00.000, 0, 100 MiB, 24576 MiB\n2024/01/01 00:00:01.000, 0, 110 MiB, 24576 MiB\n")
+	}
+	writeFiles(t, root, files)
+	overview := filepath.Join(t.TempDir(), "overview")
+	code, out, errs := runTB(t, "--batch", "-q", "-o", overview, root)
+	if code != exitOK || !strings.Contains(out, "3 runs (3 reported") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, r := range []string{"run1", "run2", "run3"} {
+		s, err := report.ReadSummary(filepath.Join(root, r, "gpureport", report.SummaryFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(s)
+		if !strings.Contains(string(b), "nvidia-smi.csv") || !strings.Contains(string(b), "snapshot_step_200.pickle") {
+			t.Errorf("%s: summary does not read both subfolders: %s", r, b)
+		}
 	}
 }
 
@@ -286,6 +397,8 @@ func batchRoot(t testing.TB, n int) string {
 	for i := 0; i < n; i++ {
 		files[fmt.Sprintf("exp%d/run%02d/snapshot_step_100.pickle", i%3, i)] = snap
 		files[fmt.Sprintf("exp%d/run%02d/snapshot_step_200.pickle", i%3, i)] = snap
+		// Runs two levels down are marked (rundirs.go).
+		files[fmt.Sprintf("exp%d/run%02d/%s", i%3, i, RunMarker)] = nil
 	}
 	writeFiles(t, root, files)
 	return root

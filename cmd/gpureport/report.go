@@ -29,6 +29,14 @@ gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
 gzip, torch.save) and GPU logs (nvidia-smi CSV, dmon, tables, XML, NVML
 recordings, memory_stats JSON lines) in RUN_DIR, and writes
 RUN_DIR/gpureport/{index.html,report.xlsx,summary.json,summary.md}.
+Ranks come from folder or file names (rank3, r3, local_rank_3); steps only
+from step keywords in file or folder names (step_100, iter_7, torchtitan's
+memory_snapshot/iteration_N/); epochs, timestamps and bare counters only
+order the files.
+
+With --batch, a run is a folder directly under a ROOT that holds inputs
+anywhere below it, or any folder marked with an empty .gpureport-run file;
+its subfolders (snapshots/, logs/, rank folders) belong to it.
 
 Flags:
 `
@@ -71,7 +79,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.IntVar(&opt.jobs, "j", 0, "decode `N` files at once (default: one per CPU); in --batch mode, N runs at once")
 	fs.StringVar(&memory, "memory", "2GiB", "bound on decoder memory in flight, `SIZE`")
 	fs.StringVar(&maxDecomp, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
-	fs.BoolVar(&batch, "batch", false, "treat the arguments as roots holding many run directories; -o is then the overview folder (default ROOT/gpureport-overview)")
+	fs.BoolVar(&batch, "batch", false, "treat the arguments as roots holding many runs: a run is a folder directly under a root that holds snapshots or GPU logs anywhere below it, or any folder marked with an empty "+RunMarker+" file; its subfolders (snapshots/, logs/, rank folders) belong to it; -o is then the overview folder (default ROOT/gpureport-overview)")
 	fs.StringVar(&opt.shard, "shard", "", "with --batch, report only share `I/N` of the runs (0 <= I < N), split by a hash of each run's path under its root")
 	opt.cache.register(fs)
 	fs.BoolVar(&opt.quiet, "q", false, "no progress output")
