@@ -115,29 +115,33 @@ func trendText(t *analyze.Trend) string {
 	return s
 }
 
-// projectionText says when a trend reaches capacity: "reaches 80.0 GiB
-// in ~1,200 steps (95% CI 1,000 to 1,500 steps; about 3.2 hours)", or ""
-// when there is no projection.
+// projectionText says when a trend reaches its limit, wall-clock time
+// first: "reaches 22.0 GiB in about 45 min at the run's pace (~3,327
+// steps; 95% CI 3,318 to 3,335); limit: 22.5 GiB device memory (nvidia-smi)
+// minus 512 MiB outside the allocator", or "" when there is no
+// projection. A projection further ahead than the horizon times the run's
+// length still says when (the run's own pace is what a user plans by) and
+// adds that it is a long extrapolation.
 func projectionText(t *analyze.Trend, lastX float64) string {
 	if t == nil || t.Projection == nil {
 		return ""
 	}
 	p := t.Projection
-	if p.Beyond {
-		return fmt.Sprintf("does not reach %s within %s× the run's length (~%s at this rate)", Bytes(p.Capacity), Number(p.Horizon), AxisAmount(p.Remaining, t.Per))
+	limit := ""
+	if p.Basis != "" {
+		limit = "; limit: " + p.Basis
 	}
 	if math.IsNaN(p.Remaining) {
 		return ""
 	}
 	if p.Remaining <= 0 {
-		return fmt.Sprintf("already at or over the limit (%s)", Bytes(p.Capacity))
+		return fmt.Sprintf("already at or over the limit (%s)%s", Bytes(p.Capacity), limit)
 	}
 	lo, hi := p.RemainingLo, p.RemainingHi
 	if lo == 0 && hi == 0 && (p.XLo != 0 || p.XHi != 0) {
 		lo, hi = max(p.XLo-lastX, 0), p.XHi-lastX
 	}
-	s := fmt.Sprintf("reaches %s in ~%s", Bytes(p.Capacity), AxisAmount(p.Remaining, t.Per))
-	var extra []string
+	ci := ""
 	if lo > 0 || hi > 0 {
 		his := "never"
 		if !math.IsInf(hi, 1) && !math.IsNaN(hi) {
@@ -147,30 +151,41 @@ func projectionText(t *analyze.Trend, lastX float64) string {
 		if t.Per != "hour" && his != "never" {
 			los = strings.TrimSuffix(los, " steps")
 		}
-		extra = append(extra, fmt.Sprintf("95%% CI %s to %s", los, his))
+		ci = fmt.Sprintf("95%% CI %s to %s", los, his)
 	}
-	if p.Hours > 0 && t.Per != "hour" {
-		h := "about " + Hours(p.Hours)
+	var s string
+	var extra []string
+	switch {
+	case t.Per == "hour":
+		s = fmt.Sprintf("reaches %s in about %s", Bytes(p.Capacity), Hours(p.Remaining))
+	case p.Hours > 0:
+		s = fmt.Sprintf("reaches %s in about %s at the run's pace", Bytes(p.Capacity), Hours(p.Hours))
 		if p.HoursLo > 0 {
 			hh := "never"
-			if !math.IsInf(p.HoursHi, 1) {
+			if !math.IsInf(p.HoursHi, 1) && !math.IsNaN(p.HoursHi) {
 				hh = Hours(p.HoursHi)
 			}
-			h += fmt.Sprintf(", %s to %s", Hours(p.HoursLo), hh)
+			if hl := Hours(p.HoursLo); hl != hh {
+				extra = append(extra, fmt.Sprintf("95%% CI %s to %s", hl, hh))
+			}
 		}
-		extra = append(extra, h)
+		extra = append(extra, "~"+AxisAmount(p.Remaining, t.Per))
+		ci = ""
+	default:
+		s = fmt.Sprintf("reaches %s in ~%s (run's pace in time unknown)", Bytes(p.Capacity), AxisAmount(p.Remaining, t.Per))
+	}
+	if ci != "" {
+		extra = append(extra, ci)
 	}
 	if len(extra) > 0 {
 		s += " (" + strings.Join(extra, "; ") + ")"
 	}
-	if p.Basis != "" {
-		s += "; limit: " + p.Basis
+	if p.Beyond {
+		s += fmt.Sprintf(", more than %s× the run's length ahead, so a long extrapolation", Number(p.Horizon))
 	}
-	return s
+	return s + limit
 }
 
-// lastX is the x of a device's last point, or of its last placed
-// memory_stats reading without points (0 without either).
 func lastX(d *analyze.Device) float64 {
 	if n := len(d.Points); n > 0 {
 		return d.Points[n-1].X
