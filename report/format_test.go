@@ -91,10 +91,22 @@ func TestSmallFormats(t *testing.T) {
 
 func TestMarkdownEscape(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"train_step", `train\_step`},
+		// Words with underscores and comparisons stay as typed: GitHub and
+		// Jira show a pasted backslash or entity literally.
+		{"train_step", "train_step"},
+		{"snapshot_step_000010.pickle", "snapshot_step_000010.pickle"},
+		{"p < 0.001", "p < 0.001"},
+		{"p<0.001", "p<0.001"},
+		{"A & B", "A & B"},
+		{"_private", `\_private`},
 		{"a|b", `a\|b`},
-		{"<img src=x>", "&lt;img src=x&gt;"},
-		{"[x](http://e)", `\[x\](http://e)`},
+		{"<img src=x>", `\<img src=x>`},
+		{"</b>", `\</b>`},
+		{"&lt;", `\&lt;`},
+		{"[x](http://e)", `\[x](http://e)`},
+		{"# not a heading", `\# not a heading`},
+		{"issue #3", "issue #3"},
+		{"~3 steps ~5", `\~3 steps \~5`},
 		{"a\x1b[31mred", "a\uFFFD\\[31mred"},
 	}
 	for _, tt := range tests {

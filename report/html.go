@@ -290,7 +290,7 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 			row.PeakUsed = Bytes(fg.peakUsed)
 		}
 		if fg.capacity > 0 {
-			row.Capacity = Bytes(fg.capacity)
+			row.Capacity = capacityText(d)
 		}
 		if len(d.Points) == 0 {
 			row.Fragmentation = "n/a (no snapshots)"

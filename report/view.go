@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"gpureport/analyze"
@@ -89,6 +90,65 @@ func deviceFigures(d *analyze.Device) figures {
 	return fg
 }
 
+// capacityText is a device's capacity for a key-figures cell: "22.5 GiB",
+// or with its source when the user set it ("74.5 GiB (--capacity 80GB =
+// 80×10^9 bytes)"), since a GB the user typed is not the GiB printed.
+func capacityText(d *analyze.Device) string {
+	if d.Capacity <= 0 {
+		return ""
+	}
+	if strings.HasPrefix(d.CapacitySource, "--capacity") {
+		return Bytes(d.Capacity) + " (" + d.CapacitySource + ")"
+	}
+	return Bytes(d.Capacity)
+}
+
+// suppressedRule is a suppression rule and how many suspects it matched.
+type suppressedRule struct {
+	Rule     string
+	Suspects int
+}
+
+// suppressedRules counts the suspects that suppressions took out of the
+// verdict, by rule, most suspects first.
+func suppressedRules(f *analyze.Findings) (total int, rules []suppressedRule) {
+	idx := map[string]int{}
+	for _, d := range f.Devices {
+		for i := range d.Suspects {
+			r := d.Suspects[i].Suppressed
+			if r == "" {
+				continue
+			}
+			total++
+			if j, ok := idx[r]; ok {
+				rules[j].Suspects++
+				continue
+			}
+			idx[r] = len(rules)
+			rules = append(rules, suppressedRule{Rule: r, Suspects: 1})
+		}
+	}
+	slices.SortStableFunc(rules, func(a, b suppressedRule) int {
+		return cmp.Or(cmp.Compare(b.Suspects, a.Suspects), cmp.Compare(a.Rule, b.Rule))
+	})
+	return total, rules
+}
+
+// suppressedText says how many suspects were suppressed and by which
+// rules: "2 leak suspects suppressed: 1 by known: dataset cache, 1 by
+// built-in: optimizer state"; "" when none were.
+func suppressedText(f *analyze.Findings) string {
+	total, rules := suppressedRules(f)
+	if total == 0 {
+		return ""
+	}
+	parts := make([]string, len(rules))
+	for i, r := range rules {
+		parts[i] = fmt.Sprintf("%d by %s", r.Suspects, r.Rule)
+	}
+	return fmt.Sprintf("%d leak suspect%s suppressed (not counted in the verdict): %s", total, plural(total), strings.Join(parts, ", "))
+}
+
 // trendOf returns d's trend of metric, nil when not fitted.
 func trendOf(d *analyze.Device, metric string) *analyze.Trend {
 	for i := range d.Trends {
@@ -116,8 +176,8 @@ func trendText(t *analyze.Trend) string {
 }
 
 // projectionText says when a trend reaches its limit, wall-clock time
-// first: "reaches 22.0 GiB in about 45 min at the run's pace (~3,327
-// steps; 95% CI 3,318 to 3,335); limit: 22.5 GiB device memory (nvidia-smi)
+// first: "reaches 22.0 GiB in about 45 min at the run's pace (3,327
+// steps at this rate); limit: 22.5 GiB device memory (nvidia-smi)
 // minus 512 MiB outside the allocator", or "" when there is no
 // projection. A projection further ahead than the horizon times the run's
 // length still says when (the run's own pace is what a user plans by) and
@@ -169,10 +229,10 @@ func projectionText(t *analyze.Trend, lastX float64) string {
 				extra = append(extra, fmt.Sprintf("95%% CI %s to %s", hl, hh))
 			}
 		}
-		extra = append(extra, "~"+AxisAmount(p.Remaining, t.Per))
+		extra = append(extra, AxisAmount(p.Remaining, t.Per)+" at this rate")
 		ci = ""
 	default:
-		s = fmt.Sprintf("reaches %s in ~%s (run's pace in time unknown)", Bytes(p.Capacity), AxisAmount(p.Remaining, t.Per))
+		s = fmt.Sprintf("reaches %s in about %s (the run's pace in time is unknown)", Bytes(p.Capacity), AxisAmount(p.Remaining, t.Per))
 	}
 	if ci != "" {
 		extra = append(extra, ci)

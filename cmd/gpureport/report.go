@@ -60,7 +60,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	)
 	fs.StringVar(&opt.outDir, "o", "", "write the report to `DIR` (default RUN_DIR/gpureport)")
 	fs.StringVar(&tz, "tz", "", "time `ZONE` of zoneless nvidia-smi timestamps, e.g. Europe/Berlin or UTC (default: this machine's zone)")
-	fs.StringVar(&capacity, "capacity", "", "device memory `SIZE` (e.g. 80GiB) when the GPU logs do not give memory.total")
+	fs.StringVar(&capacity, "capacity", "", "device memory `SIZE` with a unit: 80GiB (80×2^30 bytes) or 80GB (80×10^9 bytes); overrides the GPU logs' memory.total")
 	fs.StringVar(&opt.suppress, "suppress", "", "suppression `FILE`: leak fingerprints or site, function and frame patterns to ignore (see the README)")
 	fs.BoolVar(&opt.noBuiltinSuppressions, "no-builtin-suppressions", false, "also report benign patterns (optimizer state, cuDNN/cuBLAS workspaces, CUDA-graph pools, allocator warm-up)")
 	fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside-leak, oom, fragmentation")
@@ -92,9 +92,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return usageError(stderr, "--tz: %v", err)
 	}
 	if capacity != "" {
-		if opt.capacity, err = parseSize(capacity); err != nil {
-			return usageError(stderr, "--capacity: %v", err)
+		var desc string
+		if opt.capacity, desc, err = parseSizeUnit(capacity); err != nil {
+			return usageError(stderr, "--capacity: %v; for example: gpureport --capacity 80GiB RUN_DIR", err)
 		}
+		opt.capacitySource = "--capacity " + desc
 	}
 	if opt.memoryBudget, err = parseSize(memory); err != nil {
 		return usageError(stderr, "--memory: %v", err)
