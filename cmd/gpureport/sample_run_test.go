@@ -130,9 +130,36 @@ func TestSuppressAndFailOn(t *testing.T) {
 	if err := os.WriteFile(sup, []byte("# known: debug outputs kept on purpose\nfingerprint "+fp+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr = runCmd(t, "-q", "--tz", "UTC", "-o", t.TempDir(), "--fail-on", "leak", "--suppress", sup, "testdata/sample-run")
+	out := t.TempDir()
+	code, stdout, stderr = runCmd(t, "-q", "--tz", "UTC", "-o", out, "--fail-on", "leak", "--suppress", sup, "testdata/sample-run")
 	if code != exitOK {
 		t.Fatalf("with the suppression: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	// Every output says the verdict is OK because a suspect was
+	// suppressed, and by which rule.
+	wantSup := "1 leak suspect suppressed (not counted in the verdict): 1 by "
+	md := string(readFile(t, filepath.Join(out, "summary.md")))
+	for name, text := range map[string]string{"stdout": stdout, "summary.md": md} {
+		if !strings.Contains(text, wantSup) {
+			t.Errorf("%s does not count the suppressed suspect:\n%s", name, text)
+		}
+	}
+	var sum struct {
+		Verdict struct {
+			Suppressed struct {
+				Suspects int `json:"suspects"`
+				Rules    []struct {
+					Rule     string `json:"rule"`
+					Suspects int    `json:"suspects"`
+				} `json:"rules"`
+			} `json:"suppressed"`
+		} `json:"verdict"`
+	}
+	if err := json.Unmarshal(readFile(t, filepath.Join(out, "summary.json")), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if s := sum.Verdict.Suppressed; s.Suspects != 1 || len(s.Rules) != 1 || s.Rules[0].Suspects != 1 || s.Rules[0].Rule == "" {
+		t.Errorf("summary.json verdict.suppressed = %+v; want 1 suspect by one named rule", s)
 	}
 	bad := filepath.Join(dir, "bad.txt")
 	if err := os.WriteFile(bad, []byte("fingerprint "+fp+"\nsite\n"), 0o644); err != nil {
@@ -141,5 +168,33 @@ func TestSuppressAndFailOn(t *testing.T) {
 	code, _, stderr = runCmd(t, "-q", "--suppress", bad, "testdata/sample-run")
 	if code != exitUsage || !strings.Contains(stderr, "bad.txt:2:") {
 		t.Errorf("malformed suppression file: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestCapacityOverride: --capacity 80GB on a run whose GPU log gives
+// memory.total is used, and every output says it is the user's figure, in
+// decimal gigabytes, overriding the log's.
+func TestCapacityOverride(t *testing.T) {
+	root := ingesttest.RepoRoot(t)
+	t.Chdir(root)
+	out := t.TempDir()
+	code, stdout, stderr := runCmd(t, "-q", "--tz", "UTC", "-o", out, "--capacity", "80GB", "testdata/sample-run")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	want := "74.5 GiB (--capacity 80GB = 80×10^9 bytes, overriding the GPU log's memory.total 22.5 GiB)"
+	md := string(readFile(t, filepath.Join(out, "summary.md")))
+	for name, text := range map[string]string{"stdout": stdout, "summary.md": md} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s does not say %q:\n%s", name, want, text)
+		}
+	}
+	var sum struct {
+		Devices []struct {
+			Capacity int64 `json:"capacity_bytes"`
+		} `json:"devices"`
+	}
+	if err := json.Unmarshal(readFile(t, filepath.Join(out, "summary.json")), &sum); err != nil || len(sum.Devices) == 0 || sum.Devices[0].Capacity != 80e9 {
+		t.Errorf("summary.json capacity %+v, %v; want 80e9 bytes", sum, err)
 	}
 }
