@@ -52,6 +52,9 @@ type reportOptions struct {
 	shard string
 }
 
+// errWriteReport marks a failure to write the report files.
+var errWriteReport = errors.New("write report")
+
 // errNothingUsable means the run had no usable input at all.
 var errNothingUsable = errors.New("nothing usable")
 
@@ -96,7 +99,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		NoBuiltinSuppressions: opt.noBuiltinSuppressions,
 	})
 	if err := report.Write(outDir, f, report.Options{GeneratedAt: generatedAt(), Version: version, Run: run}); err != nil {
-		return nil, fmt.Errorf("write report: %w", err)
+		return nil, fmt.Errorf("%w: %w", errWriteReport, err)
 	}
 	return &runResult{findings: f, outDir: outDir}, nil
 }

@@ -127,6 +127,10 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(positional) > 1 {
 		return usageError(stderr, "one RUN_DIR expected, got %d (use --batch for many)", len(positional))
 	}
+	if msg, code, ok := checkRunDir(positional[0]); !ok {
+		fmt.Fprintf(stderr, "gpureport: %s\n", msg)
+		return code
+	}
 	release, code := lockReport(positional[0], opt.outDir, stderr)
 	if code != exitOK {
 		return code
@@ -140,16 +144,16 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case errors.Is(err, errNothingUsable):
 		fmt.Fprintf(stderr, "gpureport: %v\n", err)
 		return exitNothingUsable
+	case errors.Is(err, errWriteReport):
+		fmt.Fprintf(stderr, "gpureport: %s\n", writeFailure(reportDir(positional[0], opt.outDir), err))
+		return exitWriteFailed
 	case err != nil:
 		fmt.Fprintf(stderr, "gpureport: %v\n", err)
-		if strings.HasPrefix(err.Error(), "write report") {
-			return exitWriteFailed
-		}
 		return exitNothingUsable
 	}
 	if opt.pprofPath != "" {
-		if err := report.WritePprof(opt.pprofPath, res.findings, report.Options{GeneratedAt: time.Now(), Version: version}); err != nil {
-			fmt.Fprintf(stderr, "gpureport: %v\n", err)
+		if err := report.WritePprof(opt.pprofPath, res.findings, report.Options{GeneratedAt: generatedAt(), Version: version}); err != nil {
+			fmt.Fprintf(stderr, "gpureport: %s\n", writeFailure(opt.pprofPath, err))
 			return exitWriteFailed
 		}
 	}
