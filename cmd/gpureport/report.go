@@ -120,7 +120,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := newLogger(stderr, level)
 	if batch {
 		return runBatch(ctx, positional, opt, stdout, stderr)
 	}
