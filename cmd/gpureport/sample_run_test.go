@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/pprof/profile"
+
 	"gpureport/ingest/ingesttest"
 )
 
@@ -196,5 +198,37 @@ func TestCapacityOverride(t *testing.T) {
 	}
 	if err := json.Unmarshal(readFile(t, filepath.Join(out, "summary.json")), &sum); err != nil || len(sum.Devices) == 0 || sum.Devices[0].Capacity != 80e9 {
 		t.Errorf("summary.json capacity %+v, %v; want 80e9 bytes", sum, err)
+	}
+}
+
+// TestPprofSourceDateEpoch: --pprof writes the user frame as the leaf and
+// takes its time stamp from SOURCE_DATE_EPOCH, as the other outputs do,
+// so two builds of the same run give the same bytes.
+func TestPprofSourceDateEpoch(t *testing.T) {
+	root := ingesttest.RepoRoot(t)
+	t.Chdir(root)
+	t.Setenv("SOURCE_DATE_EPOCH", "1772442000")
+	path := filepath.Join(t.TempDir(), "leaks.pb.gz")
+	if code, _, stderr := runCmd(t, "-q", "--tz", "UTC", "-o", t.TempDir(), "--pprof", path, "testdata/sample-run"); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(1772442000) * 1e9; p.TimeNanos != want {
+		t.Errorf("time_nanos %d, want %d (SOURCE_DATE_EPOCH)", p.TimeNanos, want)
+	}
+	for _, s := range p.Sample {
+		if len(s.Label["suspect"]) > 0 && len(s.Location) > 0 {
+			if leaf := s.Location[0].Line[0].Function.Name; leaf != "train_step" {
+				t.Errorf("the suspect's leaf frame is %q, want train_step", leaf)
+			}
+		}
 	}
 }
