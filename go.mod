@@ -3,7 +3,7 @@ module gpureport
 go 1.26.0
 
 require (
-	github.com/NVIDIA/go-nvml v0.13.3-0
+	github.com/NVIDIA/go-nvml v0.12.9-0
 	github.com/go-echarts/go-echarts/v2 v2.7.2
 	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe
 	github.com/nlpodyssey/gopickle v0.3.0

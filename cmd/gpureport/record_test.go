@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -308,5 +309,37 @@ func TestRecordUsage(t *testing.T) {
 		if code != tt.code || !strings.Contains(stdout.String()+stderr.String(), tt.out) {
 			t.Errorf("%v: exit %d, output %q; want %d and %q", tt.args, code, stdout.String()+stderr.String(), tt.code, tt.out)
 		}
+	}
+}
+
+// TestNVMLHeaderWarnsNothing: `go install ./cmd/gpureport` compiles
+// go-nvml's cgo code, and gcc prints a deprecation warning for each
+// function its nvml.h marks DEPRECATED (go-nvml v0.13 carries CUDA 13's
+// header, 31 of them), which looks like a broken build to a user. CFLAGS
+// in our own cgo files cannot reach another package's compile, so go.mod
+// pins a go-nvml whose header marks none; this test keeps an upgrade from
+// bringing the warnings back unnoticed.
+func TestNVMLHeaderWarnsNothing(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(gobin, "list", "-m", "-f", "{{.Dir}}", "github.com/NVIDIA/go-nvml").Output()
+	dir := strings.TrimSpace(string(out))
+	if err != nil || dir == "" {
+		t.Skipf("go-nvml module not in the module cache: %v", err)
+	}
+	h, err := os.ReadFile(filepath.Join(dir, "pkg", "nvml", "nvml.h"))
+	if err != nil {
+		t.Skipf("go-nvml's nvml.h: %v", err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(h), "\n") {
+		if strings.Contains(line, "DEPRECATED(") && !strings.Contains(line, "#define") {
+			n++
+		}
+	}
+	if n > 0 {
+		t.Errorf("go-nvml's nvml.h marks %d declarations DEPRECATED: building gpureport prints gcc warnings (pin a go-nvml without them, or fix upstream)", n)
 	}
 }
