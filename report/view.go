@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -415,4 +416,97 @@ func statsOOMText(m *analyze.MemoryStatsSeries, o analyze.MemoryStatsOOM) string
 		s += " (" + strings.Join(at, ", ") + ")"
 	}
 	return s
+}
+
+// pluralS matches a count before a word with an optional plural, "1
+// suspect(s)".
+var pluralS = regexp.MustCompile(`\b(\d[\d,]*) ([A-Za-z-]+)\(s\)`)
+
+// prose tidies a sentence the analysis wrote for a reader: "1 suspect(s)"
+// gets the right number ("1 suspect", "3 suspects"), and parentheses
+// inside parentheses, which pile up as ")))" when one finding quotes
+// another's reason, become commas: "(no significant trend (p = 0.41;
+// slope ... (95% interval ...)))" reads "(no significant trend, p = 0.41;
+// slope ..., 95% interval ...)". Only analysis prose goes through here:
+// file and frame names are shown as they are.
+func prose(s string) string {
+	s = pluralS.ReplaceAllStringFunc(s, func(m string) string {
+		sm := pluralS.FindStringSubmatch(m)
+		if sm[1] == "1" {
+			return sm[1] + " " + sm[2]
+		}
+		return sm[1] + " " + sm[2] + "s"
+	})
+	if !strings.Contains(s, "(") {
+		return s
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+			if depth > 1 {
+				// "x (y" -> "x, y"
+				trimmed := strings.TrimRight(b.String(), " ")
+				b.Reset()
+				b.WriteString(trimmed)
+				if !strings.HasSuffix(trimmed, ",") && !strings.HasSuffix(trimmed, ":") && !strings.HasSuffix(trimmed, ";") {
+					b.WriteString(",")
+				}
+				b.WriteString(" ")
+				continue
+			}
+		case r == ')' && depth > 0:
+			depth--
+			if depth > 0 {
+				continue
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// proseAll is prose over a list.
+func proseAll(list []string) []string {
+	if list == nil {
+		return nil
+	}
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = prose(s)
+	}
+	return out
+}
+
+// metricLabel names a trend's metric for a reader; summary.json and the
+// workbook keep the field names.
+func metricLabel(m string) string {
+	switch m {
+	case analyze.MetricAllocated:
+		return "allocated"
+	case analyze.MetricReserved:
+		return "reserved"
+	case "gpu_used_bytes":
+		return "nvidia-smi used"
+	case "non_pytorch_bytes":
+		return "outside the allocator (used − reserved)"
+	case "inactive_bytes":
+		return "cached free"
+	}
+	return strings.ReplaceAll(strings.TrimSuffix(m, "_bytes"), "_", " ")
+}
+
+// orderLabel says in plain words how snapshots were put in order.
+func orderLabel(o analyze.OrderRule) string {
+	switch o {
+	case analyze.OrderTraceTime:
+		return "the time of each snapshot's last trace event"
+	case analyze.OrderStep:
+		return "the step number in each file name"
+	case analyze.OrderModTime:
+		return "file modification time"
+	}
+	return string(o)
 }
