@@ -100,10 +100,10 @@ window.__probe = {errors: [], alerts: 0, violations: []};
 
 type probeResult struct {
 	Charts []struct {
-		ID       string `json:"id"`
-		Instance bool   `json:"instance"`
-		CanvasW  int    `json:"canvasW"`
-		CanvasH  int    `json:"canvasH"`
+		ID       string   `json:"id"`
+		Instance bool     `json:"instance"`
+		CanvasW  int      `json:"canvasW"`
+		CanvasH  int      `json:"canvasH"`
 		Series   int      `json:"series"`
 		Points   int      `json:"points"`
 		Names    []string `json:"names"`
@@ -111,10 +111,10 @@ type probeResult struct {
 	} `json:"charts"`
 	// Clipped lists the elements wider than their box; DocW and WinW are
 	// the page's and the window's widths, DocH the page's height (px).
-	Clipped []string `json:"clipped"`
-	DocW    int      `json:"docW"`
-	WinW    int      `json:"winW"`
-	DocH    int      `json:"docH"`
+	Clipped    []string `json:"clipped"`
+	DocW       int      `json:"docW"`
+	WinW       int      `json:"winW"`
+	DocH       int      `json:"docH"`
 	Errors     []string `json:"errors"`
 	Alerts     int      `json:"alerts"`
 	Violations []string `json:"violations"`
