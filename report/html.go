@@ -596,8 +596,14 @@ func buildSuspect(n int, d *analyze.Device, s *analyze.Suspect) (suspectView, er
 	if s.Function != "" {
 		site += " in " + s.Function
 	}
-	v.Claim = fmt.Sprintf("The live memory allocated at %s on %s grows by %s (%s, %s fit over %d snapshots).",
-		site, v.Device, v.Rate, v.PValue, cmp.Or(s.Trend.Method, "trend"), s.Trend.N)
+	// One pair of parentheses: "+492 KiB/step (95% CI +467 to +516 KiB;
+	// p<0.001, Theil-Sen fit over 12 snapshots)".
+	detail := fmt.Sprintf("%s, %s fit over %d snapshot%s", v.PValue, cmp.Or(s.Trend.Method, "trend"), s.Trend.N, plural(s.Trend.N))
+	rate := v.Rate + " (" + detail + ")"
+	if strings.HasSuffix(v.Rate, ")") {
+		rate = strings.TrimSuffix(v.Rate, ")") + "; " + detail + ")"
+	}
+	v.Claim = fmt.Sprintf("The live memory allocated at %s on %s grows by %s.", site, v.Device, rate)
 	if v.Last != "" {
 		v.Claim += fmt.Sprintf(" It holds %s at the last snapshot", v.Last)
 		if v.Share != "" {

@@ -30,7 +30,7 @@ var pageWidths = []int{1400, 800}
 // negative shortfall, and jargon or raw field names the Methods section
 // replaced with plain words.
 var badWords = []*regexp.Regexp{
-	regexp.MustCompile(`\(\(|\)\)`),
+	regexp.MustCompile(`\(\(|\)\)|\) \(`),
 	regexp.MustCompile(`\w\(s\)`),
 	regexp.MustCompile(`\b1 (events|suspects|snapshots|files|devices|notes|readings|blocks|segments|frames|processes)\b`),
 	regexp.MustCompile(`-[\d.]+ \w+ short`),
