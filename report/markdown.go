@@ -25,10 +25,10 @@ func Markdown(f *analyze.Findings, opt Options) []byte {
 	fmt.Fprintf(&b, "**Verdict: %s**: %s\n\n", strings.ToUpper(severity(f.Verdict)), mdEscape(prose(headline(f))))
 	sup := suppressedText(f)
 	for _, r := range f.Verdict.Reasons {
-		fmt.Fprintf(&b, "- %s\n", mdEscape(prose(r)))
+		fmt.Fprintf(&b, "- %s\n", mdItem(prose(r)))
 	}
 	if sup != "" {
-		fmt.Fprintf(&b, "- %s\n", mdEscape(sup))
+		fmt.Fprintf(&b, "- %s\n", mdItem(sup))
 	}
 	if len(f.Verdict.Reasons) > 0 || sup != "" {
 		b.WriteString("\n")
@@ -116,7 +116,7 @@ func Markdown(f *analyze.Findings, opt Options) []byte {
 		for _, d := range f.Devices {
 			if m := d.MemoryStats; m != nil {
 				for _, o := range m.OOMs {
-					fmt.Fprintf(&b, "- %s (torch.cuda.memory\\_stats): %s\n", mdEscape(DeviceLabel(d.DeviceKey)), mdEscape(statsOOMText(m, o)))
+					fmt.Fprintf(&b, "- %s (torch.cuda.memory_stats): %s\n", mdEscape(DeviceLabel(d.DeviceKey)), mdEscape(statsOOMText(m, o)))
 				}
 			}
 		}
@@ -146,7 +146,7 @@ func Markdown(f *analyze.Findings, opt Options) []byte {
 	if len(f.Notes) > 0 {
 		b.WriteString("## Notes\n\n")
 		for _, n := range f.Notes {
-			fmt.Fprintf(&b, "- %s\n", mdEscape(prose(n)))
+			fmt.Fprintf(&b, "- %s\n", mdItem(prose(n)))
 		}
 		b.WriteString("\n")
 	}
@@ -205,8 +205,8 @@ func statsLeak(f *analyze.Findings) bool {
 // (a table cell), '\\' before punctuation, '~' (GitHub's strikethrough),
 // '_' at a word's edge (GitHub and Jira ignore it inside words such as
 // train_step), '<' that would open a tag or autolink, '&' that would
-// start an entity, and '#', '>', '+', '-' at the start (a heading, quote or
-// list). Control characters are replaced.
+// start an entity. Control characters are replaced. Text that starts a
+// list item goes through mdItem, which also guards the item's start.
 func mdEscape(s string) string {
 	s = cleanText(s)
 	rs := []rune(s)
@@ -231,8 +231,6 @@ func mdEscape(s string) string {
 			esc = i+1 < len(rs) && (unicode.IsLetter(rs[i+1]) || strings.ContainsRune("/!?", rs[i+1]))
 		case '&':
 			esc = i+1 < len(rs) && (unicode.IsLetter(rs[i+1]) || rs[i+1] == '#')
-		case '#', '>', '+', '-':
-			esc = i == 0
 		}
 		if esc {
 			b.WriteByte('\\')
@@ -240,6 +238,16 @@ func mdEscape(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// mdItem is mdEscape for the text of a list item: a '#', '>', '+' or '-'
+// at its start would open a heading, quote or nested list inside it.
+func mdItem(s string) string {
+	e := mdEscape(s)
+	if e != "" && strings.ContainsRune("#>+-", rune(e[0])) {
+		return "\\" + e
+	}
+	return e
 }
 
 // mdCode renders untrusted text as an inline code span. Backticks and
