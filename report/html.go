@@ -651,6 +651,12 @@ func foldStack(stack []ingest.Frame, user []bool) ([]stackPart, int) {
 	return parts, cut
 }
 
+// counted is a count with its noun in the right number: "1 event",
+// "1,000 events".
+func counted(n int, noun string) string {
+	return Count(int64(n)) + " " + noun + plural(n)
+}
+
 func plural(n int) string {
 	if n == 1 {
 		return ""
@@ -666,7 +672,7 @@ func buildProvenance(f *analyze.Findings) provView {
 			lr.Problems = append(lr.Problems, fmt.Sprintf("line %d: %s", pr.Line, pr.Reason))
 		}
 		for _, c := range l.SkipCounts {
-			lr.SkipCounts = append(lr.SkipCounts, fmt.Sprintf("%s: %s lines", c.Kind, Count(int64(c.Lines))))
+			lr.SkipCounts = append(lr.SkipCounts, fmt.Sprintf("%s: %s", c.Kind, counted(c.Lines, "line")))
 		}
 		pv.Logs = append(pv.Logs, lr)
 	}
@@ -918,13 +924,13 @@ func liveRowOf(g analyze.LiveGroup) liveRow {
 // buildTraceView shows what the last snapshot's trace says on its own.
 func buildTraceView(d *analyze.Device, tw *analyze.TraceWindow) (*traceView, error) {
 	tv := &traceView{Path: tw.Path}
-	tv.Summary = fmt.Sprintf("%s trace events; peak allocated in the window %s; %s allocated in the window and never freed",
-		Count(int64(tw.Entries)), Bytes(tw.PeakAllocated), Bytes(tw.NeverFreedBytes))
+	tv.Summary = fmt.Sprintf("%s; peak allocated in the window %s; %s allocated in the window and never freed",
+		counted(tw.Entries, "trace event"), Bytes(tw.PeakAllocated), Bytes(tw.NeverFreedBytes))
 	if !tw.Start.IsZero() && !tw.End.IsZero() {
 		tv.Summary += fmt.Sprintf("; %s to %s", Timestamp(tw.Start), Timestamp(tw.End))
 	}
 	if tw.UnknownFrees > 0 {
-		tv.Summary += fmt.Sprintf("; %s frees of blocks allocated before the window (the ring buffer dropped older events)", Count(int64(tw.UnknownFrees)))
+		tv.Summary += fmt.Sprintf("; %s of blocks allocated before the window (the ring buffer dropped older events)", counted(tw.UnknownFrees, "free"))
 	}
 	tv.Summary += "."
 	for i, g := range tw.NeverFreed {
@@ -1046,7 +1052,7 @@ func buildStats(d *analyze.Device, m *analyze.MemoryStatsSeries, lx float64) *st
 	sv := &statsView{}
 	alloc := memStatsMax(m, func(r ingest.MemoryStatsSample) int64 { return r.Allocated })
 	res := memStatsMax(m, func(r ingest.MemoryStatsSample) int64 { return r.Reserved })
-	parts := []string{fmt.Sprintf("%s readings from %s, ordered by %s", Count(int64(len(m.Readings))), strings.Join(m.Sources, ", "), m.Order)}
+	parts := []string{fmt.Sprintf("%s from %s, ordered by %s", counted(len(m.Readings), "reading"), strings.Join(m.Sources, ", "), m.Order)}
 	if alloc >= 0 {
 		parts = append(parts, "peak allocated "+Bytes(alloc))
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -60,5 +61,62 @@ func TestProjectionText(t *testing.T) {
 	}
 	if got := projectionText(nil, 0); got != "" {
 		t.Errorf("nil trend: %q", got)
+	}
+}
+
+// TestProse: analysis prose gets its plurals right and loses nested
+// parentheses; a count of one takes the singular noun.
+func TestProse(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"leak on device 0: 1 suspect(s); the top one", "leak on device 0: 1 suspect; the top one"},
+		{"3 suspect(s)", "3 suspects"},
+		{"stays at 512 MiB (no significant trend (Mann-Kendall p = 0.41; slope +17.5 KiB per step (95% interval -21.8 KiB to +39.1 KiB)))",
+			"stays at 512 MiB (no significant trend, Mann-Kendall p = 0.41; slope +17.5 KiB per step, 95% interval -21.8 KiB to +39.1 KiB)"},
+		{"plain (one level) stays", "plain (one level) stays"},
+	}
+	for _, tt := range tests {
+		if got := prose(tt.in); got != tt.want {
+			t.Errorf("prose(%q)\n= %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+	if got := counted(1, "event"); got != "1 event" {
+		t.Errorf("counted(1) = %q", got)
+	}
+	if got := counted(1000, "event"); got != "1,000 events" {
+		t.Errorf("counted(1000) = %q", got)
+	}
+}
+
+// TestNotesAfterKeyFigures: a multi-rank run with many notes opens with
+// the verdict and the key figures; the notes follow, folded, with their
+// count. A few notes stay open.
+func TestNotesAfterKeyFigures(t *testing.T) {
+	for _, tt := range []struct {
+		notes int
+		open  bool
+	}{{36, false}, {2, true}} {
+		f, run := fixtureFindings()
+		f.Notes = nil
+		for i := range tt.notes {
+			f.Notes = append(f.Notes, fmt.Sprintf("rank %d: trace window incomplete", i))
+		}
+		opt := fixedOptions
+		opt.Run = run
+		page, err := HTML(f, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(page)
+		v, fig, n := strings.Index(s, `id="verdict"`), strings.Index(s, `id="figures"`), strings.Index(s, `id="notes"`)
+		if v < 0 || fig < 0 || n < 0 || !(v < fig && fig < n) {
+			t.Errorf("%d notes: verdict at %d, key figures at %d, notes at %d; want that order", tt.notes, v, fig, n)
+		}
+		details := s[n:min(len(s), n+200)]
+		if isOpen := strings.Contains(details, "<details open>"); isOpen != tt.open {
+			t.Errorf("%d notes: open %v, want %v: %s", tt.notes, isOpen, tt.open, details)
+		}
+		if want := fmt.Sprintf("Notes (%d)", tt.notes); !strings.Contains(details, want) {
+			t.Errorf("%d notes: no count %q in %s", tt.notes, want, details)
+		}
 	}
 }
