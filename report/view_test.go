@@ -1,12 +1,17 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gpureport/analyze"
+	"gpureport/ingest"
 )
 
 // TestProjectionText: wherever a projection is shown it says the
@@ -118,5 +123,65 @@ func TestNotesAfterKeyFigures(t *testing.T) {
 		if want := fmt.Sprintf("Notes (%d)", tt.notes); !strings.Contains(details, want) {
 			t.Errorf("%d notes: no count %q in %s", tt.notes, want, details)
 		}
+	}
+}
+
+// TestSegmentMapProportionalAndSuspect: on the sample run, segment bars
+// are as long as their segments (the largest 100%, others less) and the
+// leaking site's blocks are marked.
+func TestSegmentMapProportionalAndSuspect(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "sample-run")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no testdata/sample-run")
+	}
+	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := analyze.Analyze(run, analyze.Options{})
+	if len(f.Devices) == 0 || len(f.Devices[0].Suspects) == 0 {
+		t.Fatal("the sample run has no suspect")
+	}
+	m := buildSegmentMap(f.Devices[0], run)
+	if m == nil || len(m.Segments) < 2 {
+		t.Fatal("no segment map")
+	}
+	widths := map[string]bool{}
+	suspect := 0
+	for _, sg := range m.Segments {
+		widths[sg.Width] = true
+		for _, b := range sg.Blocks {
+			if strings.Contains(b.Class, "b-suspect") {
+				suspect++
+				if !strings.Contains(b.Title, "leak suspect: train.py:57") {
+					t.Errorf("suspect block title %q", b.Title)
+				}
+			}
+		}
+	}
+	if !widths["100.000%"] || len(widths) < 2 {
+		t.Errorf("segment widths %v: want the largest at 100%% and smaller ones shorter", widths)
+	}
+	if suspect == 0 {
+		t.Error("no block of the suspect is marked")
+	}
+}
+
+// TestStackNumbering: frames keep one numbering across folded library
+// parts (the page lists them with these numbers), 1 = innermost.
+func TestStackNumbering(t *testing.T) {
+	stack := []ingest.Frame{{Name: "a"}, {Name: "b"}, {Name: "train_step"}, {Name: "main"}, {Name: "c"}}
+	parts, _ := foldStack(stack, []bool{false, false, true, true, false})
+	n := 0
+	for _, p := range parts {
+		for _, fr := range p.Frames {
+			n++
+			if fr.N != n {
+				t.Errorf("frame %q numbered %d, want %d", fr.Text, fr.N, n)
+			}
+		}
+	}
+	if n != len(stack) {
+		t.Errorf("%d frames listed, want %d", n, len(stack))
 	}
 }
