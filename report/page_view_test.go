@@ -205,3 +205,57 @@ func TestTimelineFitsData(t *testing.T) {
 		t.Error("a capacity near the data is not drawn")
 	}
 }
+
+// TestPrintedPage prints the sample run's report to PDF as a reader would
+// (Chromium's print to PDF): folded parts (library frames) are printed
+// open, tables are whole (the snapshot table's last column is there) and
+// headers are not cut mid-word.
+func TestPrintedPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	bin := findChromium(t)
+	pdftotext := findTool(t, "pdftotext", "poppler-utils")
+	dir := filepath.Join("..", "testdata", "sample-run")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no testdata/sample-run")
+	}
+	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := fixedOptions
+	opt.Run = run
+	page, err := HTML(analyze.Analyze(run, analyze.Options{}), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	file := filepath.Join(work, "index.html")
+	if err := os.WriteFile(file, page, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pdf := filepath.Join(testOutputDir(t), "sample-run-print.pdf")
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-pdf-header-footer",
+		"--user-data-dir="+filepath.Join(work, "profile"), "--host-resolver-rules=MAP * ~NOTFOUND",
+		"--virtual-time-budget=5000", "--print-to-pdf="+pdf, "file://"+file)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium print: %v\n%s", err, tail(string(b), 2000))
+	}
+	out, err := exec.CommandContext(ctx, pdftotext, pdf, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	text := string(out)
+	for _, want := range []string{
+		"torch::unwind::unwind", // a folded library frame, opened for print
+		"Trace", "entries", // the snapshot table's last column
+		"snapshot_step_000140.pickle", "Allocated", "Reserved", "Segments",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the printed page lacks %q", want)
+		}
+	}
+}
