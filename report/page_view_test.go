@@ -251,7 +251,7 @@ func TestPrintedPage(t *testing.T) {
 	text := string(out)
 	for _, want := range []string{
 		"torch::unwind::unwind", // a folded library frame, opened for print
-		"Trace", "entries", // the snapshot table's last column
+		"Trace", "entries",      // the snapshot table's last column
 		"snapshot_step_000140.pickle", "Allocated", "Reserved", "Segments",
 	} {
 		if !strings.Contains(text, want) {
