@@ -320,7 +320,7 @@ func BuildSummary(f *analyze.Findings, opt Options) *Summary {
 	n, rules := suppressedRules(f)
 	s.Verdict.Suppressed = SummarySuppressed{Suspects: n, Rules: []SummarySuppressor{}}
 	for _, r := range rules {
-		s.Verdict.Suppressed.Rules = append(s.Verdict.Suppressed.Rules, SummarySuppressor{Rule: r.Rule, Suspects: r.Suspects})
+		s.Verdict.Suppressed.Rules = append(s.Verdict.Suppressed.Rules, SummarySuppressor(r))
 	}
 	for _, ref := range v.Suspects {
 		d, sus := lookupSuspect(f, ref)
