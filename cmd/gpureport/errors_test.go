@@ -70,6 +70,10 @@ func TestRunArgumentMistakes(t *testing.T) {
 	if err := os.WriteFile(file, []byte("\x80\x04N."), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	logFile := filepath.Join(dir, "nvidia-smi.csv")
+	if err := os.WriteFile(logFile, []byte("timestamp, memory.used [MiB]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -78,6 +82,7 @@ func TestRunArgumentMistakes(t *testing.T) {
 	}{
 		{"missing folder", []string{filepath.Join(dir, "nope")}, exitNothingUsable, "gpureport: " + filepath.Join(dir, "nope") + ": no such folder\n"},
 		{"file as run", []string{file}, exitUsage, "run: gpureport stats " + file + "\n"},
+		{"log file as run", []string{logFile}, exitUsage, "pass the folder that holds it: gpureport " + dir + "\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 )
@@ -108,7 +109,20 @@ func checkRunDir(dir string) (string, int, bool) {
 		}
 		return fmt.Sprintf("cannot read %s: %v", dir, err), exitNothingUsable, false
 	case !st.IsDir():
-		return fmt.Sprintf("%s is a file, not a run folder; for the memory accounting of one snapshot run: gpureport stats %s", dir, dir), exitUsage, false
+		if isSnapshotName(dir) {
+			return fmt.Sprintf("%s is a file, not a run folder; for the memory accounting of one snapshot run: gpureport stats %s", dir, dir), exitUsage, false
+		}
+		return fmt.Sprintf("%s is a file, not a run folder; pass the folder that holds it: gpureport %s", dir, filepath.Dir(dir)), exitUsage, false
 	}
 	return "", exitOK, true
+}
+
+// isSnapshotName reports whether a file name looks like a memory snapshot
+// (what `gpureport stats` reads) rather than a GPU log.
+func isSnapshotName(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".pickle", ".pkl", ".gz", ".pt", ".pth", ".zip":
+		return true
+	}
+	return false
 }
