@@ -295,7 +295,7 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 				kv = append(kv, [2]string{lbl + ": peak nvidia-smi used", Bytes(fg.peakUsed)})
 			}
 			if fg.capacity > 0 {
-				kv = append(kv, [2]string{lbl + ": capacity", Bytes(fg.capacity)})
+				kv = append(kv, [2]string{lbl + ": capacity", capacityText(d)})
 			}
 			if p := projectionText(fg.trend, lastX(d)); p != "" {
 				kv = append(kv, [2]string{lbl + ": time to capacity", p})
