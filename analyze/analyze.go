@@ -13,9 +13,13 @@ import (
 
 // Options tune the analysis. The zero value is ready to use.
 type Options struct {
-	// Capacity is the device memory in bytes, used when the GPU logs do not
-	// give memory.total; 0 means unknown.
+	// Capacity is the device memory in bytes set by the user (--capacity);
+	// it overrides a GPU log's memory.total. 0 means unset.
 	Capacity int64
+	// CapacitySource says where Capacity came from, as the report shows it
+	// beside the limit, e.g. "--capacity 80GB = 80×10^9 bytes"; empty
+	// means "--capacity".
+	CapacitySource string
 	// Suppressions are the user's suppression rules (ParseSuppressions of
 	// the --suppress file); matching suspects are reported but do not make
 	// the verdict a leak.
@@ -26,6 +30,19 @@ type Options struct {
 	// Horizon is the projection horizon in multiples of the run's length;
 	// 0 means DefaultHorizon.
 	Horizon float64
+}
+
+// capacitySource says where a user-set capacity came from and, when a GPU
+// log gives a different memory.total, that the option overrides it.
+func (o Options) capacitySource(g *GPUSeries) string {
+	src := o.CapacitySource
+	if src == "" {
+		src = "--capacity"
+	}
+	if g != nil && g.Total > 0 && g.Total != o.Capacity {
+		src += fmt.Sprintf(", overriding the GPU log's memory.total %s", fmtBytes(g.Total))
+	}
+	return src
 }
 
 // Analyze runs every analysis over a decoded run. It is pure and
@@ -161,10 +178,10 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 		d.Processes = processSet(list, &p, s.Axis, rules)
 	}
 	switch {
+	case opt.Capacity > 0:
+		d.Capacity, d.CapacitySource = opt.Capacity, opt.capacitySource(d.GPU)
 	case d.GPU != nil && d.GPU.Total > 0:
 		d.Capacity, d.CapacitySource = d.GPU.Total, "GPU log memory.total"
-	case opt.Capacity > 0:
-		d.Capacity, d.CapacitySource = opt.Capacity, "--capacity"
 	}
 	n := len(s.Points)
 	x := make([]float64, n)
@@ -323,10 +340,10 @@ func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules, skip, 
 		}
 		d.GPUJoin = fmt.Sprintf("nvidia-smi GPU %d", g)
 		switch {
+		case opt.Capacity > 0:
+			d.Capacity, d.CapacitySource = opt.Capacity, opt.capacitySource(d.GPU)
 		case d.GPU.Total > 0:
 			d.Capacity, d.CapacitySource = d.GPU.Total, "GPU log memory.total"
-		case opt.Capacity > 0:
-			d.Capacity, d.CapacitySource = opt.Capacity, "--capacity"
 		}
 		r := rules
 		if !byReading {

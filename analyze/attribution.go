@@ -374,8 +374,14 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 			continue
 		}
 		g := &d.Groups[best]
-		ev := fmt.Sprintf("the capacity OOM of %s (%s requested, %s short) came after this site's live memory grew by %s, never freed",
-			o.Path, fmtBytes(o.Requested), fmtBytes(short), fmtBytes(int64(bestGrowth)))
+		// A shortfall is only said when there was one: "-4.36 GiB short"
+		// reads as nonsense.
+		req := fmtBytes(o.Requested) + " requested"
+		if short > 0 {
+			req += ", " + fmtBytes(short) + " short"
+		}
+		ev := fmt.Sprintf("the capacity OOM of %s (%s) came after this site's live memory grew by %s, never freed",
+			o.Path, req, fmtBytes(int64(bestGrowth)))
 		found := false
 		for i := range d.Suspects {
 			if d.Suspects[i].Fingerprint == g.Fingerprint {

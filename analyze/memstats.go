@@ -431,10 +431,10 @@ func memStatsDevice(g *memStatsGroup, join gpuJoin, run *ingest.Run, opt Options
 		}
 	}
 	switch {
+	case opt.Capacity > 0:
+		d.Capacity, d.CapacitySource = opt.Capacity, opt.capacitySource(d.GPU)
 	case d.GPU != nil && d.GPU.Total > 0:
 		d.Capacity, d.CapacitySource = d.GPU.Total, "GPU log memory.total"
-	case opt.Capacity > 0:
-		d.Capacity, d.CapacitySource = opt.Capacity, "--capacity"
 	}
 	ms.Trends = memStatsTrends(ms, per, rules)
 	d.Trends = slices.Clone(ms.Trends)

@@ -151,7 +151,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 		if keep := FloorPoints(x, y, w, dropTolerance(y)); len(keep) >= r.MinPoints {
 			idx = keep
 			fx, fy = pick(x, idx), pick(y, idx)
-			floor = fmt.Sprintf("the trough floor (%d of %d points)", len(idx), n)
+			floor = fmt.Sprintf("the low points between drops (%d of %d points)", len(idx), n)
 		}
 	}
 	// Warm-up: set aside a prefix lying wholly below the rest.
@@ -435,7 +435,7 @@ func (t *Trend) resistantFallback(x, y []float64, s float64) {
 	}
 	t.Intercept = median(res)
 	t.Growth = t.Slope * (x[len(x)-1] - x[0])
-	t.Method += " (Tukey's resistant line: Theil-Sen is 0 with this many ties)"
+	t.Method += " (medians of the first and last thirds: Theil-Sen is 0 with this many ties)"
 }
 
 // tailRise is the robust rise of a series: the median of its last third

@@ -66,13 +66,32 @@ window.__probe = {errors: [], alerts: 0, violations: []};
           series = opt.series.length;
           for (var j = 0; j < opt.series.length; j++) { points += (opt.series[j].data || []).length; }
         }
-        charts.push({id: el.id, instance: !!inst, canvasW: canvas ? canvas.width : 0, canvasH: canvas ? canvas.height : 0, series: series, points: points});
+        var names = [];
+        if (inst) {
+          var o2 = inst.getOption();
+          for (var k = 0; k < o2.series.length; k++) { names.push(o2.series[k].name); }
+        }
+        charts.push({id: el.id, instance: !!inst, canvasW: canvas ? canvas.width : 0, canvasH: canvas ? canvas.height : 0, series: series, points: points,
+          names: names, boxW: el.clientWidth});
       }
+      // What a reader cannot see: an element wider than its box (text cut
+      // off or hidden behind a scroll bar), or a page wider than the window.
+      var clipped = [];
+      var boxes = document.querySelectorAll("table, .scroll, .chart, .segmap, .verdict, header, h1, h2, h3, .notes, .suspect, .kv, ol.stack");
+      for (var b = 0; b < boxes.length; b++) {
+        var e = boxes[b];
+        if (e.closest("details:not([open])") || e.closest("footer")) { continue; }
+        if (e.scrollWidth > e.clientWidth + 1) {
+          clipped.push((e.id || e.tagName.toLowerCase() + "." + e.className) + ": " + e.scrollWidth + " > " + e.clientWidth + " px: " + (e.innerText || "").slice(0, 60));
+        }
+      }
+      var docW = document.documentElement.scrollWidth;
       var resources = performance.getEntriesByType("resource").map(function (r) { return r.name; });
       var out = document.createElement("pre");
       out.id = "__probe_out";
       out.textContent = JSON.stringify({charts: charts, errors: window.__probe.errors, alerts: window.__probe.alerts,
-        violations: window.__probe.violations, resources: resources, bodyText: document.body.innerText});
+        violations: window.__probe.violations, resources: resources, bodyText: document.body.innerText,
+        clipped: clipped, docW: docW, winW: window.innerWidth, docH: document.documentElement.scrollHeight});
       document.body.appendChild(out);
     }, 400);
   });
@@ -81,13 +100,21 @@ window.__probe = {errors: [], alerts: 0, violations: []};
 
 type probeResult struct {
 	Charts []struct {
-		ID       string `json:"id"`
-		Instance bool   `json:"instance"`
-		CanvasW  int    `json:"canvasW"`
-		CanvasH  int    `json:"canvasH"`
-		Series   int    `json:"series"`
-		Points   int    `json:"points"`
+		ID       string   `json:"id"`
+		Instance bool     `json:"instance"`
+		CanvasW  int      `json:"canvasW"`
+		CanvasH  int      `json:"canvasH"`
+		Series   int      `json:"series"`
+		Points   int      `json:"points"`
+		Names    []string `json:"names"`
+		BoxW     int      `json:"boxW"`
 	} `json:"charts"`
+	// Clipped lists the elements wider than their box; DocW and WinW are
+	// the page's and the window's widths, DocH the page's height (px).
+	Clipped    []string `json:"clipped"`
+	DocW       int      `json:"docW"`
+	WinW       int      `json:"winW"`
+	DocH       int      `json:"docH"`
 	Errors     []string `json:"errors"`
 	Alerts     int      `json:"alerts"`
 	Violations []string `json:"violations"`
@@ -116,6 +143,12 @@ var probeOut = regexp.MustCompile(`(?s)<pre id="__probe_out">(.*?)</pre>`)
 // the probe's findings and the URLs in Chromium's net log.
 func loadInChromium(t *testing.T, page []byte) (probeResult, []string) {
 	t.Helper()
+	return loadInChromiumAt(t, page, 1280)
+}
+
+// loadInChromiumAt is loadInChromium in a window width px wide.
+func loadInChromiumAt(t *testing.T, page []byte, width int) (probeResult, []string) {
+	t.Helper()
 	bin := findChromium(t)
 	dir := t.TempDir()
 	i := bytes.Index(page, []byte("<head>"))
@@ -139,7 +172,7 @@ func loadInChromium(t *testing.T, page []byte) (probeResult, []string) {
 		// request goes to a closed port.
 		"--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
 		"--log-net-log="+netlog, "--net-log-capture-mode=Default",
-		"--window-size=1280,900", "--virtual-time-budget=15000", "--dump-dom",
+		fmt.Sprintf("--window-size=%d,900", width), "--hide-scrollbars", "--virtual-time-budget=15000", "--dump-dom",
 		"file://"+file)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

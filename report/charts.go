@@ -79,7 +79,7 @@ func (c chartSpec) render() (chartView, error) {
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: c.yName, Scale: opts.Bool(false)}),
 	}
 	if c.title != "" {
-		global = append(global, charts.WithTitleOpts(opts.Title{Title: c.title, TitleStyle: &opts.TextStyle{FontSize: 13}}))
+		global = append(global, charts.WithTitleOpts(opts.Title{Title: c.title, Left: "center", TitleStyle: &opts.TextStyle{FontSize: 12, FontWeight: "normal"}}))
 	}
 	if c.zoom {
 		global = append(global, charts.WithDataZoomOpts(opts.DataZoom{Type: "inside"}))
@@ -252,12 +252,18 @@ const (
 	colorStatsReserved  = "#fcd34d"
 )
 
+// capacityFarAbove is how many times the highest memory line the capacity
+// may be and still be drawn on the timeline: above it, the lines would
+// use less than half the chart's height and a leak of a few percent of
+// the device would look flat.
+const capacityFarAbove = 2.0
+
 // timelineChart draws a device's allocated, reserved and nvidia-smi used
 // memory, its torch.cuda.memory_stats readings, the fitted allocated trend
 // and its projection band up to capacity.
 func timelineChart(d *analyze.Device) (chartView, error) {
 	var alloc, res, used, msAlloc, msRes []xy
-	maxV := float64(d.Capacity)
+	maxV := 0.0
 	for _, p := range d.Points {
 		alloc = append(alloc, xy{p.X, float64(p.Usage.Allocated)})
 		res = append(res, xy{p.X, float64(p.Usage.Reserved)})
@@ -286,6 +292,13 @@ func timelineChart(d *analyze.Device) (chartView, error) {
 			}
 		}
 	}
+	// The y axis fits the data: a capacity far above it (a 1.8 GiB leak
+	// on a 22 GiB device) would squash every line flat at the bottom, so
+	// it is then named in the chart's title instead of drawn.
+	capFar := d.Capacity > 0 && maxV > 0 && float64(d.Capacity) > capacityFarAbove*maxV
+	if d.Capacity > 0 && !capFar {
+		maxV = max(maxV, float64(d.Capacity))
+	}
 	unit, size := unitFor(maxV)
 	scale := func(pts []xy) []xy {
 		out := make([]xy, len(pts))
@@ -296,6 +309,9 @@ func timelineChart(d *analyze.Device) (chartView, error) {
 	}
 	spec := chartSpec{
 		id: "timeline-" + deviceAnchor(d.DeviceKey), xName: deviceAxisName(d), yName: unit, zoom: true, height: 380,
+	}
+	if capFar {
+		spec.title = fmt.Sprintf("capacity %s is far above these lines (not drawn, so the y axis fits the data)", Bytes(d.Capacity))
 	}
 	if len(d.Points) > 0 {
 		spec.series = append(spec.series,
@@ -338,25 +354,26 @@ func timelineChart(d *analyze.Device) (chartView, error) {
 			}
 			spec.series = append(spec.series,
 				seriesSpec{name: "projection", points: line(t.Slope), dashed: true, color: colorFit},
+				// One name for both edges: one legend entry toggles both.
 				seriesSpec{name: "95% band", points: line(t.Hi), dashed: true, color: colorBand},
-				seriesSpec{name: "95% band ", points: line(t.Lo), dashed: true, color: colorBand},
+				seriesSpec{name: "95% band", points: line(t.Lo), dashed: true, color: colorBand},
 			)
 		}
-		if d.Capacity > 0 {
+		if d.Capacity > 0 && !capFar {
 			cx1 := max(end, x1)
 			spec.series = append(spec.series, seriesSpec{name: "capacity", points: []xy{{x0, float64(d.Capacity) / size}, {cx1, float64(d.Capacity) / size}}, dashed: true, color: colorCapacity})
 		}
-	} else if d.Capacity > 0 && haveX {
+	} else if d.Capacity > 0 && haveX && !capFar {
 		spec.series = append(spec.series, seriesSpec{name: "capacity", points: []xy{{x0, float64(d.Capacity) / size}, {x1, float64(d.Capacity) / size}}, dashed: true, color: colorCapacity})
 	}
 	return spec.render()
 }
 
 // projectionEnd is where the projection band ends on the x axis: where the
-// fit reaches capacity, but at most twice the run's length past its end
-// (further out the run's own points would shrink to a corner), or half the
-// run's length past its end without a projection. Trends that do not grow
-// are not projected.
+// fit reaches capacity, but at most half the run's length past its end, so
+// the projection takes at most a third of the chart and the run's own
+// points keep the rest (the text says when capacity is reached). Trends
+// that do not grow are not projected.
 func projectionEnd(t *analyze.Trend, x0, x1 float64) float64 {
 	if t.Verdict != "growing" && t.Projection == nil {
 		return x1
@@ -364,7 +381,7 @@ func projectionEnd(t *analyze.Trend, x0, x1 float64) float64 {
 	span := x1 - x0
 	end := x1 + span/2
 	if p := t.Projection; p != nil && finite(p.X) && p.X > x1 {
-		end = min(p.X, x1+2*span)
+		end = min(p.X, end)
 	}
 	return end
 }
@@ -380,6 +397,13 @@ func fragmentationChart(d *analyze.Device) (chartView, error) {
 		waste = append(waste, xy{p.X, float64(p.Usage.InternalWaste)})
 		ext = append(ext, xy{p.X, 100 * p.Usage.ExternalFragmentation()})
 		maxV = max(maxV, float64(p.Usage.Inactive), float64(p.Usage.InternalWaste))
+	}
+	// The y axis fits the data: a capacity far above it (a 1.8 GiB leak
+	// on a 22 GiB device) would squash every line flat at the bottom, so
+	// it is then named in the chart's title instead of drawn.
+	capFar := d.Capacity > 0 && maxV > 0 && float64(d.Capacity) > capacityFarAbove*maxV
+	if d.Capacity > 0 && !capFar {
+		maxV = max(maxV, float64(d.Capacity))
 	}
 	unit, size := unitFor(maxV)
 	scale := func(pts []xy) []xy {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -35,6 +36,10 @@ func FuzzScriptSafe(f *testing.F) {
 	})
 }
 
+// openTag matches an unescaped '<' that starts an HTML tag, comment or
+// autolink.
+var openTag = regexp.MustCompile(`(^|[^\\])<[\pL/!?]`)
+
 // FuzzMarkdownEscape: escaped text never opens an HTML tag or a link and
 // never carries a control character.
 func FuzzMarkdownEscape(f *testing.F) {
@@ -43,8 +48,8 @@ func FuzzMarkdownEscape(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := mdEscape(s)
-		if strings.ContainsAny(out, "<>\x1b\n\r") {
-			t.Fatalf("mdEscape(%q) = %q", s, out)
+		if strings.ContainsAny(out, "\x1b\n\r") || openTag.MatchString(out) {
+			t.Fatalf("mdEscape(%q) = %q opens a tag or keeps a control character", s, out)
 		}
 		if strings.Contains(strings.ReplaceAll(out, `\[`, ""), "[") {
 			t.Fatalf("mdEscape(%q) = %q leaves a bracket unescaped", s, out)

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"slices"
 	"strings"
+	"time"
 
 	"gpureport/analyze"
 	"gpureport/ingest"
@@ -181,9 +182,18 @@ type suspectView struct {
 
 // stackPart is a user frame, or a folded run of library frames.
 type stackPart struct {
-	User    bool
-	Frames  []string
+	User bool
+	// Frames are the part's frames, each with its number in the whole
+	// stack (1 = innermost), so folded library frames do not restart the
+	// count.
+	Frames  []stackFrame
 	Summary string
+}
+
+// stackFrame is one numbered frame of a stack.
+type stackFrame struct {
+	N    int
+	Text string
 }
 
 type rankView struct {
@@ -227,7 +237,10 @@ type segmentMap struct {
 }
 
 type segmentRow struct {
-	Label  string
+	Label string
+	// Width is the bar's width, in proportion to the segment's size
+	// against the largest segment drawn.
+	Width  string
 	Blocks []blockCell
 }
 
@@ -237,7 +250,30 @@ type blockCell struct {
 	Title string
 }
 
-var reportTemplate = template.Must(template.New("report.html").Parse(templates.MustRead("report.html")))
+var reportTemplate = template.Must(template.New("report.html").Funcs(pageFuncs).Parse(templates.MustRead("report.html")))
+
+// tableTime is a UTC time for a table cell whose header says UTC:
+// "2026-03-02 09:00:08", which can wrap between date and time on a narrow
+// page (RFC 3339's "T" and "Z" cannot).
+func tableTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.DateTime)
+}
+
+// pageFuncs are the page templates' helpers.
+var pageFuncs = template.FuncMap{"breakable": breakable}
+
+// breakable escapes a file or site name for HTML and lets it wrap after
+// each '/' and '_' (a <wbr>), so a long path breaks between its parts on
+// a narrow page instead of mid-word or off the edge.
+func breakable(s string) template.HTML {
+	e := template.HTMLEscapeString(s)
+	e = strings.ReplaceAll(e, "/", "/<wbr>")
+	e = strings.ReplaceAll(e, "_", "_<wbr>")
+	return template.HTML(e)
+}
 
 // HTML renders index.html: one self-contained page (echarts inlined, no
 // network) with the verdict, key figures, per device timelines with the
@@ -262,10 +298,10 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 		GeneratedAt: Timestamp(opt.GeneratedAt),
 		Version:     opt.Version,
 		Severity:    severity(f.Verdict),
-		Headline:    headline(f),
-		Reasons:     f.Verdict.Reasons,
+		Headline:    prose(headline(f)),
+		Reasons:     proseAll(f.Verdict.Reasons),
 		Flags:       f.Verdict.Flags(),
-		Notes:       f.Notes,
+		Notes:       proseAll(f.Notes),
 		Licenses:    templates.Licenses(),
 		Echarts:     template.JS(templates.Echarts),
 		Script:      template.JS(templates.MustRead("page.js")),
@@ -290,7 +326,7 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 			row.PeakUsed = Bytes(fg.peakUsed)
 		}
 		if fg.capacity > 0 {
-			row.Capacity = Bytes(fg.capacity)
+			row.Capacity = capacityText(d)
 		}
 		if len(d.Points) == 0 {
 			row.Fragmentation = "n/a (no snapshots)"
@@ -315,7 +351,7 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 		return nil, err
 	}
 	if r := f.Ranks; r != nil {
-		rv := &rankView{Reason: r.Reason}
+		rv := &rankView{Reason: prose(r.Reason)}
 		if r.Skew > 0 {
 			rv.Skew = Bytes(r.Skew)
 		}
@@ -351,7 +387,7 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 	dv := deviceView{
 		Label: DeviceLabel(d.DeviceKey), Anchor: deviceAnchor(d.DeviceKey),
-		Order: string(d.Order), Axis: axisName(d.Axis), Capacity: "unknown", Verdict: d.Verdict,
+		Order: orderLabel(d.Order), Axis: axisName(d.Axis), Capacity: "unknown", Verdict: d.Verdict,
 		Coverage: Percent(d.Coverage.LiveWithStack),
 	}
 	if d.Capacity > 0 {
@@ -368,8 +404,8 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 	for i := range d.Trends {
 		t := &d.Trends[i]
 		dv.Trends = append(dv.Trends, trendRow{
-			Metric: t.Metric, Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
-			Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: t.Reason,
+			Metric: metricLabel(t.Metric), Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
+			Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: prose(t.Reason),
 		})
 	}
 	var err error
@@ -384,7 +420,7 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 		dv.Frag = &fc
 	}
 	if fr := d.Fragmentation; fr != nil {
-		dv.FragReason, dv.Fragmented = fr.Reason, fr.Fragmented
+		dv.FragReason, dv.Fragmented = prose(fr.Reason), fr.Fragmented
 		if fr.SawTooth {
 			dv.FragNotes = append(dv.FragNotes, "Reserved memory repeatedly falls back while allocated is flat (empty_cache or the allocator's garbage collection): churn, not fragmentation.")
 		}
@@ -419,7 +455,7 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 		dv.Trace = tv
 	}
 	if r := d.Reconciliation; r != nil {
-		dv.Reconciliation = r.Reason
+		dv.Reconciliation = prose(r.Reason)
 		if dv.Reconciliation == "" && r.Matched > 0 {
 			dv.Reconciliation = fmt.Sprintf("Memory outside the PyTorch allocator (nvidia-smi used minus reserved): %s median over %d matched snapshots.", BytesF(r.Level), r.Matched)
 		}
@@ -434,7 +470,7 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 		}
 		u := pt.Usage
 		row := snapRow{
-			Index: i + 1, Path: pt.Path, Step: "", Time: Timestamp(pt.Time),
+			Index: i + 1, Path: pt.Path, Step: "", Time: tableTime(pt.Time),
 			Allocated: Bytes(u.Allocated), Reserved: Bytes(u.Reserved), Active: Bytes(u.Active),
 			Inactive: Bytes(u.Inactive), LargestFree: Bytes(u.LargestFree), External: Percent(u.ExternalFragmentation()),
 			Segments: Count(int64(u.Segments)), Blocks: Count(int64(u.Blocks)), Trace: Count(int64(u.TraceEntries)),
@@ -560,8 +596,14 @@ func buildSuspect(n int, d *analyze.Device, s *analyze.Suspect) (suspectView, er
 	if s.Function != "" {
 		site += " in " + s.Function
 	}
-	v.Claim = fmt.Sprintf("The live memory allocated at %s on %s grows by %s (%s, %s fit over %d snapshots).",
-		site, v.Device, v.Rate, v.PValue, cmp.Or(s.Trend.Method, "trend"), s.Trend.N)
+	// One pair of parentheses: "+492 KiB/step (95% CI +467 to +516 KiB;
+	// p<0.001, Theil-Sen fit over 12 snapshots)".
+	detail := fmt.Sprintf("%s, %s fit over %d snapshot%s", v.PValue, cmp.Or(s.Trend.Method, "trend"), s.Trend.N, plural(s.Trend.N))
+	rate := v.Rate + " (" + detail + ")"
+	if strings.HasSuffix(v.Rate, ")") {
+		rate = strings.TrimSuffix(v.Rate, ")") + "; " + detail + ")"
+	}
+	v.Claim = fmt.Sprintf("The live memory allocated at %s on %s grows by %s.", site, v.Device, rate)
 	if v.Last != "" {
 		v.Claim += fmt.Sprintf(" It holds %s at the last snapshot", v.Last)
 		if v.Share != "" {
@@ -569,7 +611,7 @@ func buildSuspect(n int, d *analyze.Device, s *analyze.Suspect) (suspectView, er
 		}
 		v.Claim += "."
 	}
-	v.Confidence, v.Evidence = s.Confidence, s.Evidence
+	v.Confidence, v.Evidence = s.Confidence, proseAll(s.Evidence)
 	if finite(s.Share) && s.Share > 0 {
 		v.GrowthShare = Percent(s.Share)
 		v.Claim += fmt.Sprintf(" It accounts for %s of the device's allocated growth.", v.GrowthShare)
@@ -599,7 +641,7 @@ func foldStack(stack []ingest.Frame, user []bool) ([]stackPart, int) {
 			parts = append(parts, stackPart{User: isUser})
 		}
 		last := &parts[len(parts)-1]
-		last.Frames = append(last.Frames, frameText(fr))
+		last.Frames = append(last.Frames, stackFrame{N: i + 1, Text: frameText(fr)})
 	}
 	for i := range parts {
 		if !parts[i].User {
@@ -607,6 +649,12 @@ func foldStack(stack []ingest.Frame, user []bool) ([]stackPart, int) {
 		}
 	}
 	return parts, cut
+}
+
+// counted is a count with its noun in the right number: "1 event",
+// "1,000 events".
+func counted(n int, noun string) string {
+	return Count(int64(n)) + " " + noun + plural(n)
 }
 
 func plural(n int) string {
@@ -624,13 +672,13 @@ func buildProvenance(f *analyze.Findings) provView {
 			lr.Problems = append(lr.Problems, fmt.Sprintf("line %d: %s", pr.Line, pr.Reason))
 		}
 		for _, c := range l.SkipCounts {
-			lr.SkipCounts = append(lr.SkipCounts, fmt.Sprintf("%s: %s lines", c.Kind, Count(int64(c.Lines))))
+			lr.SkipCounts = append(lr.SkipCounts, fmt.Sprintf("%s: %s", c.Kind, counted(c.Lines, "line")))
 		}
 		pv.Logs = append(pv.Logs, lr)
 	}
 	for _, d := range f.Devices {
 		pd := provDevice{
-			Label: DeviceLabel(d.DeviceKey), Order: string(d.Order), Axis: axisName(d.Axis),
+			Label: DeviceLabel(d.DeviceKey), Order: orderLabel(d.Order), Axis: axisName(d.Axis),
 			Files: Count(int64(len(d.Points))), Coverage: coverageText(d.Coverage), Overflow: "no", Capacity: "unknown", GPUJoin: d.GPUJoin,
 		}
 		if d.Coverage.TraceOverflow {
@@ -688,12 +736,48 @@ func buildSegmentMap(d *analyze.Device, run *ingest.Run) *segmentMap {
 	}
 	slices.SortStableFunc(segs, func(a, b *ingest.Segment) int { return cmp.Compare(a.Address, b.Address) })
 	st := &snap.Snapshot.Stacks
+	var largest int64
+	for _, sg := range segs {
+		largest = max(largest, sg.TotalSize)
+	}
+	// The blocks of a leak suspect (by fingerprint, or by site when the
+	// suspect merges stacks) are marked; each stack is classified once.
+	suspect := map[string]string{}
+	for i := range d.Suspects {
+		s := &d.Suspects[i]
+		if s.Suppressed != "" {
+			continue
+		}
+		label := fmt.Sprintf("leak suspect: %s", s.Site)
+		if s.Fingerprint != "" {
+			suspect["fp:"+s.Fingerprint] = label
+		}
+		if s.Site != "" {
+			suspect["site:"+s.Site] = label
+		}
+	}
+	seen := map[ingest.StackID]string{}
+	suspectOf := func(id ingest.StackID) string {
+		if len(suspect) == 0 || id == ingest.NoStack {
+			return ""
+		}
+		if l, ok := seen[id]; ok {
+			return l
+		}
+		sig := analyze.StackSignature(st, id)
+		l := cmp.Or(suspect["fp:"+sig.Fingerprint], suspect["site:"+sig.Site])
+		seen[id] = l
+		return l
+	}
 	for _, sg := range segs {
 		row := segmentRow{Label: fmt.Sprintf("0x%x · %s · %s pool · stream %d", sg.Address, Bytes(sg.TotalSize), sg.Pool, sg.Stream)}
 		if sg.Expandable {
 			row.Label += " · expandable"
 		}
-		row.Blocks = segmentBlocks(sg, st)
+		if largest > 0 {
+			row.Width = fmt.Sprintf("%.3f%%", 100*float64(sg.TotalSize)/float64(largest))
+		}
+		row.Blocks = segmentBlocks(sg, st, suspectOf)
 		m.Segments = append(m.Segments, row)
 	}
 	return m
@@ -701,7 +785,7 @@ func buildSegmentMap(d *analyze.Device, run *ingest.Run) *segmentMap {
 
 // segmentBlocks turns a segment's blocks into cells; tiny neighbours of
 // one state are merged so a segment has at most maxMapBlocks cells.
-func segmentBlocks(sg *ingest.Segment, st *ingest.Stacks) []blockCell {
+func segmentBlocks(sg *ingest.Segment, st *ingest.Stacks, suspectOf func(ingest.StackID) string) []blockCell {
 	if sg.TotalSize <= 0 {
 		return nil
 	}
@@ -711,15 +795,21 @@ func segmentBlocks(sg *ingest.Segment, st *ingest.Stacks) []blockCell {
 		size  int64
 		n     int
 		first ingest.Block
+		// suspect names the leak suspect the blocks belong to, "" for none.
+		suspect string
 	}
 	var runs []run
 	for _, b := range sg.Blocks {
-		if k := len(runs); k > 0 && runs[k-1].state == b.State && (b.Size < minSize || runs[k-1].size < minSize) {
+		sus := ""
+		if b.State != ingest.StateInactive {
+			sus = suspectOf(b.Stack)
+		}
+		if k := len(runs); k > 0 && runs[k-1].state == b.State && runs[k-1].suspect == sus && (b.Size < minSize || runs[k-1].size < minSize) {
 			runs[k-1].size += b.Size
 			runs[k-1].n++
 			continue
 		}
-		runs = append(runs, run{state: b.State, size: b.Size, n: 1, first: b})
+		runs = append(runs, run{state: b.State, size: b.Size, n: 1, first: b, suspect: sus})
 	}
 	cells := make([]blockCell, 0, len(runs))
 	for _, r := range runs {
@@ -733,6 +823,10 @@ func segmentBlocks(sg *ingest.Segment, st *ingest.Stacks) []blockCell {
 					c.Title += "\n" + frameText(fr[0])
 				}
 			}
+		}
+		if r.suspect != "" {
+			c.Class += " b-suspect"
+			c.Title += "\n" + r.suspect
 		}
 		cells = append(cells, c)
 	}
@@ -830,13 +924,13 @@ func liveRowOf(g analyze.LiveGroup) liveRow {
 // buildTraceView shows what the last snapshot's trace says on its own.
 func buildTraceView(d *analyze.Device, tw *analyze.TraceWindow) (*traceView, error) {
 	tv := &traceView{Path: tw.Path}
-	tv.Summary = fmt.Sprintf("%s trace events; peak allocated in the window %s; %s allocated in the window and never freed",
-		Count(int64(tw.Entries)), Bytes(tw.PeakAllocated), Bytes(tw.NeverFreedBytes))
+	tv.Summary = fmt.Sprintf("%s; peak allocated in the window %s; %s allocated in the window and never freed",
+		counted(tw.Entries, "trace event"), Bytes(tw.PeakAllocated), Bytes(tw.NeverFreedBytes))
 	if !tw.Start.IsZero() && !tw.End.IsZero() {
 		tv.Summary += fmt.Sprintf("; %s to %s", Timestamp(tw.Start), Timestamp(tw.End))
 	}
 	if tw.UnknownFrees > 0 {
-		tv.Summary += fmt.Sprintf("; %s frees of blocks allocated before the window (the ring buffer dropped older events)", Count(int64(tw.UnknownFrees)))
+		tv.Summary += fmt.Sprintf("; %s of blocks allocated before the window (the ring buffer dropped older events)", counted(tw.UnknownFrees, "free"))
 	}
 	tv.Summary += "."
 	for i, g := range tw.NeverFreed {
@@ -871,12 +965,22 @@ func buildTraceView(d *analyze.Device, tw *analyze.TraceWindow) (*traceView, err
 	return tv, nil
 }
 
-// methods describes the thresholds the verdict applied.
+// methodTerms explain, once, the terms the page uses.
+var methodTerms = []string{
+	"Allocated: memory in live tensors. Reserved: memory the PyTorch caching allocator holds from CUDA (allocated plus cached free). Cached free: reserved but unused, kept for reuse. nvidia-smi used: what the driver reports for the whole GPU, which also counts memory outside the allocator (CUDA context, NCCL buffers, other libraries and processes).",
+	"External fragmentation: 1 − largest free block / cached free; high when the free memory is cut into pieces too small for a large request.",
+	"Slope: the Theil-Sen estimate, the median of the slopes between every pair of points, which a few outliers do not move; its 95% interval (CI) is where the true growth lies with 95% confidence. p: the Mann-Kendall trend test's probability of seeing this much steady change in a series that does not grow.",
+	"Time to capacity: where the fitted line, continued at the run's own pace, reaches the limit: the device's memory less the memory outside the allocator (nvidia-smi used minus reserved), since the allocator cannot use that part.",
+	"Stack coverage: the share of live bytes whose allocation stack was recorded; a leak can only be traced to a line of code where stacks exist.",
+}
+
+// methods explains the page's terms and the thresholds the verdict
+// applied.
 func methods(t analyze.Thresholds) []string {
+	out := append([]string{}, methodTerms...)
 	if t == (analyze.Thresholds{}) {
-		return nil
+		return out
 	}
-	var out []string
 	if t.MinPoints > 0 {
 		out = append(out, fmt.Sprintf("A trend verdict needs at least %d snapshots.", t.MinPoints))
 	}
@@ -890,7 +994,7 @@ func methods(t analyze.Thresholds) []string {
 		out = append(out, fmt.Sprintf("Growth must total at least %s and %s of the steady allocated level to count as a leak.", Bytes(t.MinGrowthBytes), Percent(t.MinGrowthShare)))
 	}
 	if t.Horizon > 0 {
-		out = append(out, fmt.Sprintf("Projections further than %s× the run's length are reported as not within reach.", Number(t.Horizon)))
+		out = append(out, fmt.Sprintf("A projection further ahead than %s× the run's length is marked as a long extrapolation.", Number(t.Horizon)))
 	}
 	return out
 }
@@ -948,7 +1052,7 @@ func buildStats(d *analyze.Device, m *analyze.MemoryStatsSeries, lx float64) *st
 	sv := &statsView{}
 	alloc := memStatsMax(m, func(r ingest.MemoryStatsSample) int64 { return r.Allocated })
 	res := memStatsMax(m, func(r ingest.MemoryStatsSample) int64 { return r.Reserved })
-	parts := []string{fmt.Sprintf("%s readings from %s, ordered by %s", Count(int64(len(m.Readings))), strings.Join(m.Sources, ", "), m.Order)}
+	parts := []string{fmt.Sprintf("%s from %s, ordered by %s", counted(len(m.Readings), "reading"), strings.Join(m.Sources, ", "), m.Order)}
 	if alloc >= 0 {
 		parts = append(parts, "peak allocated "+Bytes(alloc))
 	}
@@ -963,8 +1067,8 @@ func buildStats(d *analyze.Device, m *analyze.MemoryStatsSeries, lx float64) *st
 		for i := range m.Trends {
 			t := &m.Trends[i]
 			sv.Trends = append(sv.Trends, trendRow{
-				Metric: t.Metric + " (memory_stats)", Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
-				Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: t.Reason,
+				Metric: metricLabel(t.Metric) + " (memory_stats)", Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
+				Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: prose(t.Reason),
 			})
 		}
 	}

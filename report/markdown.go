@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"gpureport/analyze"
 )
@@ -11,17 +12,25 @@ import (
 // maxMarkdownSuspects bounds the suspects listed in summary.md.
 const maxMarkdownSuspects = 5
 
+// maxMarkdownSkipped bounds the skipped files named in summary.md, so a
+// folder of 1,000 unreadable files does not bury the verdict.
+const maxMarkdownSkipped = 20
+
 // Markdown renders summary.md: a short digest to paste into a ticket with
 // the verdict, key figures, top suspects with fingerprints and what to try
 // next. Untrusted text (paths, frames) is escaped so it renders as text.
 func Markdown(f *analyze.Findings, opt Options) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# gpureport: %s\n\n", mdEscape(f.Run))
-	fmt.Fprintf(&b, "**Verdict: %s**: %s\n\n", strings.ToUpper(severity(f.Verdict)), mdEscape(headline(f)))
+	fmt.Fprintf(&b, "**Verdict: %s**: %s\n\n", strings.ToUpper(severity(f.Verdict)), mdEscape(prose(headline(f))))
+	sup := suppressedText(f)
 	for _, r := range f.Verdict.Reasons {
-		fmt.Fprintf(&b, "- %s\n", mdEscape(r))
+		fmt.Fprintf(&b, "- %s\n", mdItem(prose(r)))
 	}
-	if len(f.Verdict.Reasons) > 0 {
+	if sup != "" {
+		fmt.Fprintf(&b, "- %s\n", mdItem(sup))
+	}
+	if len(f.Verdict.Reasons) > 0 || sup != "" {
 		b.WriteString("\n")
 	}
 
@@ -36,7 +45,7 @@ func Markdown(f *analyze.Findings, opt Options) []byte {
 				used = Bytes(fg.peakUsed)
 			}
 			if fg.capacity > 0 {
-				capa = Bytes(fg.capacity)
+				capa = capacityText(d)
 			}
 			proj := projectionText(fg.trend, lastX(d))
 			if proj == "" {
@@ -107,7 +116,7 @@ func Markdown(f *analyze.Findings, opt Options) []byte {
 		for _, d := range f.Devices {
 			if m := d.MemoryStats; m != nil {
 				for _, o := range m.OOMs {
-					fmt.Fprintf(&b, "- %s (torch.cuda.memory\\_stats): %s\n", mdEscape(DeviceLabel(d.DeviceKey)), mdEscape(statsOOMText(m, o)))
+					fmt.Fprintf(&b, "- %s (torch.cuda.memory_stats): %s\n", mdEscape(DeviceLabel(d.DeviceKey)), mdEscape(statsOOMText(m, o)))
 				}
 			}
 		}
@@ -122,10 +131,22 @@ func Markdown(f *analyze.Findings, opt Options) []byte {
 		b.WriteString("\n")
 	}
 
+	if sk := f.Inputs.Skipped; len(sk) > 0 {
+		b.WriteString("## Skipped inputs\n\n")
+		for i, s := range sk {
+			if i == maxMarkdownSkipped {
+				fmt.Fprintf(&b, "- and %d more (summary.json lists them all)\n", len(sk)-i)
+				break
+			}
+			fmt.Fprintf(&b, "- %s: %s\n", mdCode(s.Path), mdEscape(s.Reason))
+		}
+		b.WriteString("\n")
+	}
+
 	if len(f.Notes) > 0 {
 		b.WriteString("## Notes\n\n")
 		for _, n := range f.Notes {
-			fmt.Fprintf(&b, "- %s\n", mdEscape(n))
+			fmt.Fprintf(&b, "- %s\n", mdItem(prose(n)))
 		}
 		b.WriteString("\n")
 	}
@@ -176,28 +197,57 @@ func statsLeak(f *analyze.Findings) bool {
 	return false
 }
 
-// mdEscape escapes text for Markdown (GitHub flavour): Markdown
-// punctuation gets a backslash, HTML tags are neutralised and control
-// characters replaced, so untrusted text renders as itself.
+// mdEscape escapes text for Markdown so that untrusted text renders as
+// itself when pasted into GitHub or Jira, with as few escapes as that
+// takes (a pasted report full of backslashes and &lt; reads badly, and
+// Jira shows them literally): only a character that would start markup
+// where it stands gets a backslash. That is a backtick, '*', '[', '|'
+// (a table cell), '\\' before punctuation, '~' (GitHub's strikethrough),
+// '_' at a word's edge (GitHub and Jira ignore it inside words such as
+// train_step), '<' that would open a tag or autolink, '&' that would
+// start an entity. Control characters are replaced. Text that starts a
+// list item goes through mdItem, which also guards the item's start.
 func mdEscape(s string) string {
 	s = cleanText(s)
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '\\', '`', '*', '_', '[', ']', '|', '#', '~', '!':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		default:
-			b.WriteRune(r)
+	rs := []rune(s)
+	isWord := func(i int) bool {
+		if i < 0 || i >= len(rs) {
+			return false
 		}
+		r := rs[i]
+		return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	var b strings.Builder
+	for i, r := range rs {
+		esc := false
+		switch r {
+		case '`', '*', '[', '|', '~':
+			esc = true
+		case '\\':
+			esc = i+1 < len(rs) && unicode.IsPunct(rs[i+1]) || i+1 < len(rs) && unicode.IsSymbol(rs[i+1])
+		case '_':
+			esc = !isWord(i-1) || !isWord(i+1)
+		case '<':
+			esc = i+1 < len(rs) && (unicode.IsLetter(rs[i+1]) || strings.ContainsRune("/!?", rs[i+1]))
+		case '&':
+			esc = i+1 < len(rs) && (unicode.IsLetter(rs[i+1]) || rs[i+1] == '#')
+		}
+		if esc {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// mdItem is mdEscape for the text of a list item: a '#', '>', '+' or '-'
+// at its start would open a heading, quote or nested list inside it.
+func mdItem(s string) string {
+	e := mdEscape(s)
+	if e != "" && strings.ContainsRune("#>+-", rune(e[0])) {
+		return "\\" + e
+	}
+	return e
 }
 
 // mdCode renders untrusted text as an inline code span. Backticks and

@@ -76,7 +76,8 @@ func buildProfile(f *analyze.Findings, opt Options) (*profile.Profile, error) {
 	p := &profile.Profile{
 		SampleType:        []*profile.ValueType{{Type: pprofGrowth, Unit: "bytes"}},
 		DefaultSampleType: pprofGrowth,
-		Comments:          []string{"gpureport " + opt.Version + ": leak attribution of " + f.Run},
+		Comments: []string{"gpureport " + opt.Version + ": leak attribution of " + f.Run,
+			"library frames (torch, the allocator, installed packages) below the innermost user frame are trimmed: the leaf is the user's line"},
 	}
 	if !opt.GeneratedAt.IsZero() {
 		p.TimeNanos = opt.GeneratedAt.UnixNano()
@@ -127,7 +128,7 @@ func buildProfile(f *analyze.Findings, opt Options) (*profile.Profile, error) {
 					values[typeIdx[pointLabel(d, i)]] = b
 				}
 			}
-			stack := s.stack
+			stack := userLeaf(s.stack)
 			if len(stack) == 0 {
 				site := s.site
 				if site == "" {
@@ -170,6 +171,20 @@ func buildProfile(f *analyze.Findings, opt Options) (*profile.Profile, error) {
 		return nil, fmt.Errorf("build profile: %w", err)
 	}
 	return p, nil
+}
+
+// userLeaf trims the library and native frames below a stack's innermost
+// user frame (stacks are innermost first), so that `pprof -top`, which
+// ranks leaves, puts the user's allocation site (train_step) first rather
+// than torch::unwind::unwind or the caching allocator, which every sample
+// shares. A stack without a user frame is kept whole.
+func userLeaf(stack []ingest.Frame) []ingest.Frame {
+	for i, fr := range stack {
+		if analyze.IsUserFrame(fr) {
+			return stack[i:]
+		}
+	}
+	return stack
 }
 
 // pprofSources lists a device's groups (with their suspects attached),

@@ -235,6 +235,22 @@ type SummaryVerdict struct {
 	Severity             string           `json:"severity"`
 	Headline             string           `json:"headline"`
 	Reasons              []string         `json:"reasons"`
+	// Suppressed counts the leak suspects that suppression rules took out
+	// of the verdict.
+	Suppressed SummarySuppressed `json:"suppressed"`
+}
+
+// SummarySuppressed counts suppressed leak suspects, in all and by rule.
+type SummarySuppressed struct {
+	Suspects int                 `json:"suspects"`
+	Rules    []SummarySuppressor `json:"rules"`
+}
+
+// SummarySuppressor is one suppression rule and the number of suspects it
+// matched.
+type SummarySuppressor struct {
+	Rule     string `json:"rule"`
+	Suspects int    `json:"suspects"`
 }
 
 // SummarySuspect is a top leak suspect.
@@ -315,6 +331,11 @@ func BuildSummary(f *analyze.Findings, opt Options) *Summary {
 		Severity:     severity(v),
 		Headline:     headline(f),
 		Reasons:      append([]string{}, v.Reasons...),
+	}
+	n, rules := suppressedRules(f)
+	s.Verdict.Suppressed = SummarySuppressed{Suspects: n, Rules: []SummarySuppressor{}}
+	for _, r := range rules {
+		s.Verdict.Suppressed.Rules = append(s.Verdict.Suppressed.Rules, SummarySuppressor(r))
 	}
 	for _, ref := range v.Suspects {
 		d, sus := lookupSuspect(f, ref)

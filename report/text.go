@@ -17,6 +17,9 @@ const maxTextDevices = 8
 // maxTextSuspects bounds the suspects listed on stdout.
 const maxTextSuspects = 3
 
+// maxTextSkipped bounds the skipped files named on stdout.
+const maxTextSkipped = 5
+
 // maxTextProcesses bounds the growing processes listed on stdout.
 const maxTextProcesses = 3
 
@@ -55,7 +58,7 @@ func Text(w io.Writer, f *analyze.Findings) error {
 			}
 		}
 		if fg.capacity > 0 {
-			line += " of " + Bytes(fg.capacity)
+			line += " of " + capacityText(d)
 		}
 		fmt.Fprintln(bw, line)
 		fmt.Fprintf(bw, "  %-16s %s trend: %s\n", "", metric, trendText(trend))
@@ -74,9 +77,12 @@ func Text(w io.Writer, f *analyze.Findings) error {
 			RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue(t.PValue), Bytes(r.p.Peak))
 	}
 	sev := severity(f.Verdict)
-	fmt.Fprintf(bw, "verdict: %s: %s\n", strings.ToUpper(sev), cleanText(headline(f)))
+	fmt.Fprintf(bw, "verdict: %s: %s\n", strings.ToUpper(sev), cleanText(prose(headline(f))))
 	for _, r := range f.Verdict.Reasons {
-		fmt.Fprintf(bw, "  - %s\n", cleanText(r))
+		fmt.Fprintf(bw, "  - %s\n", cleanText(prose(r)))
+	}
+	if sup := suppressedText(f); sup != "" {
+		fmt.Fprintf(bw, "  %s\n", cleanText(sup))
 	}
 	sus := topSuspects(f)
 	for i, r := range sus {
@@ -86,6 +92,13 @@ func Text(w io.Writer, f *analyze.Findings) error {
 		}
 		fmt.Fprintf(bw, "  suspect %d: %s %s on %s, %s, fingerprint %s\n", i+1, cleanText(r.s.Site), cleanText(r.s.Function),
 			deviceLabelASCII(r.dev.DeviceKey), RateCI(r.s.Trend.Slope, r.s.Trend.Lo, r.s.Trend.Hi, r.s.Trend.Per), shortFingerprint(r.s.Fingerprint))
+	}
+	for i, s := range f.Inputs.Skipped {
+		if i == maxTextSkipped {
+			fmt.Fprintf(bw, "  ... and %d more skipped files (see summary.md)\n", len(f.Inputs.Skipped)-i)
+			break
+		}
+		fmt.Fprintf(bw, "skipped %s: %s\n", cleanText(s.Path), cleanText(s.Reason))
 	}
 	if len(f.Notes) > 0 {
 		fmt.Fprintf(bw, "notes: %d (see the report)\n", len(f.Notes))
@@ -106,5 +119,12 @@ func inputsText(f *analyze.Findings) string {
 	if len(formats) > 0 {
 		s += " (" + strings.Join(formats, ", ") + ")"
 	}
-	return s + fmt.Sprintf(", %d skipped", len(f.Inputs.Skipped))
+	lines := 0
+	for _, l := range f.Inputs.Logs {
+		lines += l.SkippedLines
+	}
+	if lines > 0 {
+		s += fmt.Sprintf(", %s unreadable log line%s skipped", Count(int64(lines)), plural(lines))
+	}
+	return s + fmt.Sprintf(", %d file%s skipped", len(f.Inputs.Skipped), plural(len(f.Inputs.Skipped)))
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"regexp"
+	"slices"
 	"strings"
 
 	"gpureport/analyze"
@@ -89,6 +91,65 @@ func deviceFigures(d *analyze.Device) figures {
 	return fg
 }
 
+// capacityText is a device's capacity for a key-figures cell: "22.5 GiB",
+// or with its source when the user set it ("74.5 GiB (--capacity 80GB =
+// 80×10^9 bytes)"), since a GB the user typed is not the GiB printed.
+func capacityText(d *analyze.Device) string {
+	if d.Capacity <= 0 {
+		return ""
+	}
+	if strings.HasPrefix(d.CapacitySource, "--capacity") {
+		return Bytes(d.Capacity) + " (" + d.CapacitySource + ")"
+	}
+	return Bytes(d.Capacity)
+}
+
+// suppressedRule is a suppression rule and how many suspects it matched.
+type suppressedRule struct {
+	Rule     string
+	Suspects int
+}
+
+// suppressedRules counts the suspects that suppressions took out of the
+// verdict, by rule, most suspects first.
+func suppressedRules(f *analyze.Findings) (total int, rules []suppressedRule) {
+	idx := map[string]int{}
+	for _, d := range f.Devices {
+		for i := range d.Suspects {
+			r := d.Suspects[i].Suppressed
+			if r == "" {
+				continue
+			}
+			total++
+			if j, ok := idx[r]; ok {
+				rules[j].Suspects++
+				continue
+			}
+			idx[r] = len(rules)
+			rules = append(rules, suppressedRule{Rule: r, Suspects: 1})
+		}
+	}
+	slices.SortStableFunc(rules, func(a, b suppressedRule) int {
+		return cmp.Or(cmp.Compare(b.Suspects, a.Suspects), cmp.Compare(a.Rule, b.Rule))
+	})
+	return total, rules
+}
+
+// suppressedText says how many suspects were suppressed and by which
+// rules: "2 leak suspects suppressed: 1 by known: dataset cache, 1 by
+// built-in: optimizer state"; "" when none were.
+func suppressedText(f *analyze.Findings) string {
+	total, rules := suppressedRules(f)
+	if total == 0 {
+		return ""
+	}
+	parts := make([]string, len(rules))
+	for i, r := range rules {
+		parts[i] = fmt.Sprintf("%d by %s", r.Suspects, r.Rule)
+	}
+	return fmt.Sprintf("%d leak suspect%s suppressed (not counted in the verdict): %s", total, plural(total), strings.Join(parts, ", "))
+}
+
 // trendOf returns d's trend of metric, nil when not fitted.
 func trendOf(d *analyze.Device, metric string) *analyze.Trend {
 	for i := range d.Trends {
@@ -115,29 +176,33 @@ func trendText(t *analyze.Trend) string {
 	return s
 }
 
-// projectionText says when a trend reaches capacity: "reaches 80.0 GiB
-// in ~1,200 steps (95% CI 1,000 to 1,500 steps; about 3.2 hours)", or ""
-// when there is no projection.
+// projectionText says when a trend reaches its limit, wall-clock time
+// first: "reaches 22.0 GiB in about 45 min at the run's pace (3,327
+// steps at this rate); limit: 22.5 GiB device memory (nvidia-smi)
+// minus 512 MiB outside the allocator", or "" when there is no
+// projection. A projection further ahead than the horizon times the run's
+// length still says when (the run's own pace is what a user plans by) and
+// adds that it is a long extrapolation.
 func projectionText(t *analyze.Trend, lastX float64) string {
 	if t == nil || t.Projection == nil {
 		return ""
 	}
 	p := t.Projection
-	if p.Beyond {
-		return fmt.Sprintf("does not reach %s within %s× the run's length (~%s at this rate)", Bytes(p.Capacity), Number(p.Horizon), AxisAmount(p.Remaining, t.Per))
+	limit := ""
+	if p.Basis != "" {
+		limit = "; limit: " + p.Basis
 	}
 	if math.IsNaN(p.Remaining) {
 		return ""
 	}
 	if p.Remaining <= 0 {
-		return fmt.Sprintf("already at or over the limit (%s)", Bytes(p.Capacity))
+		return fmt.Sprintf("already at or over the limit (%s)%s", Bytes(p.Capacity), limit)
 	}
 	lo, hi := p.RemainingLo, p.RemainingHi
 	if lo == 0 && hi == 0 && (p.XLo != 0 || p.XHi != 0) {
 		lo, hi = max(p.XLo-lastX, 0), p.XHi-lastX
 	}
-	s := fmt.Sprintf("reaches %s in ~%s", Bytes(p.Capacity), AxisAmount(p.Remaining, t.Per))
-	var extra []string
+	ci := ""
 	if lo > 0 || hi > 0 {
 		his := "never"
 		if !math.IsInf(hi, 1) && !math.IsNaN(hi) {
@@ -147,30 +212,41 @@ func projectionText(t *analyze.Trend, lastX float64) string {
 		if t.Per != "hour" && his != "never" {
 			los = strings.TrimSuffix(strings.TrimSuffix(los, " steps"), " snapshots")
 		}
-		extra = append(extra, fmt.Sprintf("95%% CI %s to %s", los, his))
+		ci = fmt.Sprintf("95%% CI %s to %s", los, his)
 	}
-	if p.Hours > 0 && t.Per != "hour" {
-		h := "about " + Hours(p.Hours)
+	var s string
+	var extra []string
+	switch {
+	case t.Per == "hour":
+		s = fmt.Sprintf("reaches %s in about %s", Bytes(p.Capacity), Hours(p.Remaining))
+	case p.Hours > 0:
+		s = fmt.Sprintf("reaches %s in about %s at the run's pace", Bytes(p.Capacity), Hours(p.Hours))
 		if p.HoursLo > 0 {
 			hh := "never"
-			if !math.IsInf(p.HoursHi, 1) {
+			if !math.IsInf(p.HoursHi, 1) && !math.IsNaN(p.HoursHi) {
 				hh = Hours(p.HoursHi)
 			}
-			h += fmt.Sprintf(", %s to %s", Hours(p.HoursLo), hh)
+			if hl := Hours(p.HoursLo); hl != hh {
+				extra = append(extra, fmt.Sprintf("95%% CI %s to %s", hl, hh))
+			}
 		}
-		extra = append(extra, h)
+		extra = append(extra, AxisAmount(p.Remaining, t.Per)+" at this rate")
+		ci = ""
+	default:
+		s = fmt.Sprintf("reaches %s in about %s (the run's pace in time is unknown)", Bytes(p.Capacity), AxisAmount(p.Remaining, t.Per))
+	}
+	if ci != "" {
+		extra = append(extra, ci)
 	}
 	if len(extra) > 0 {
 		s += " (" + strings.Join(extra, "; ") + ")"
 	}
-	if p.Basis != "" {
-		s += "; limit: " + p.Basis
+	if p.Beyond {
+		s += fmt.Sprintf(", more than %s× the run's length ahead, so a long extrapolation", Number(p.Horizon))
 	}
-	return s
+	return s + limit
 }
 
-// lastX is the x of a device's last point, or of its last placed
-// memory_stats reading without points (0 without either).
 func lastX(d *analyze.Device) float64 {
 	if n := len(d.Points); n > 0 {
 		return d.Points[n-1].X
@@ -340,4 +416,97 @@ func statsOOMText(m *analyze.MemoryStatsSeries, o analyze.MemoryStatsOOM) string
 		s += " (" + strings.Join(at, ", ") + ")"
 	}
 	return s
+}
+
+// pluralS matches a count before a word with an optional plural, "1
+// suspect(s)".
+var pluralS = regexp.MustCompile(`\b(\d[\d,]*) ([A-Za-z-]+)\(s\)`)
+
+// prose tidies a sentence the analysis wrote for a reader: "1 suspect(s)"
+// gets the right number ("1 suspect", "3 suspects"), and parentheses
+// inside parentheses, which pile up as ")))" when one finding quotes
+// another's reason, become commas: "(no significant trend (p = 0.41;
+// slope ... (95% interval ...)))" reads "(no significant trend, p = 0.41;
+// slope ..., 95% interval ...)". Only analysis prose goes through here:
+// file and frame names are shown as they are.
+func prose(s string) string {
+	s = pluralS.ReplaceAllStringFunc(s, func(m string) string {
+		sm := pluralS.FindStringSubmatch(m)
+		if sm[1] == "1" {
+			return sm[1] + " " + sm[2]
+		}
+		return sm[1] + " " + sm[2] + "s"
+	})
+	if !strings.Contains(s, "(") {
+		return s
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+			if depth > 1 {
+				// "x (y" -> "x, y"
+				trimmed := strings.TrimRight(b.String(), " ")
+				b.Reset()
+				b.WriteString(trimmed)
+				if !strings.HasSuffix(trimmed, ",") && !strings.HasSuffix(trimmed, ":") && !strings.HasSuffix(trimmed, ";") {
+					b.WriteString(",")
+				}
+				b.WriteString(" ")
+				continue
+			}
+		case r == ')' && depth > 0:
+			depth--
+			if depth > 0 {
+				continue
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// proseAll is prose over a list.
+func proseAll(list []string) []string {
+	if list == nil {
+		return nil
+	}
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = prose(s)
+	}
+	return out
+}
+
+// metricLabel names a trend's metric for a reader; summary.json and the
+// workbook keep the field names.
+func metricLabel(m string) string {
+	switch m {
+	case analyze.MetricAllocated:
+		return "allocated"
+	case analyze.MetricReserved:
+		return "reserved"
+	case "gpu_used_bytes":
+		return "nvidia-smi used"
+	case "non_pytorch_bytes":
+		return "outside the allocator (used − reserved)"
+	case "inactive_bytes":
+		return "cached free"
+	}
+	return strings.ReplaceAll(strings.TrimSuffix(m, "_bytes"), "_", " ")
+}
+
+// orderLabel says in plain words how snapshots were put in order.
+func orderLabel(o analyze.OrderRule) string {
+	switch o {
+	case analyze.OrderTraceTime:
+		return "the time of each snapshot's last trace event"
+	case analyze.OrderStep:
+		return "the step number in each file name"
+	case analyze.OrderModTime:
+		return "file modification time"
+	}
+	return string(o)
 }

@@ -59,7 +59,15 @@ const (
 	fmtPercent = `0.0%`
 	fmtTime    = `yyyy-mm-dd hh:mm:ss`
 	fmtNum     = `0.####`
-	fmtP       = `0.0000`
+	// fmtP shows a p-value to four places, and one below 0.001 as
+	// "< 0.001" (four places would print it as 0.0000, which reads as
+	// impossible); the cell keeps the exact number for sorting.
+	fmtP = `[<0.001]"< 0.001";0.0000`
+	// fmtSteps, fmtStepAt and fmtHours label the projection columns, whose
+	// unit depends on the device's axis (steps or hours).
+	fmtSteps  = `#,##0 "steps"`
+	fmtStepAt = `"step "#,##0`
+	fmtHours  = `#,##0.00 "h"`
 )
 
 // xcol is a column of a data sheet: its header, width and number format.
@@ -141,6 +149,17 @@ func (w *xlsxWriter) style(numFmt string) (int, error) {
 // row's values; nil values leave a cell empty. It returns the number of
 // data rows written.
 func (w *xlsxWriter) table(sheet, name string, cols []xcol, rows func(emit func([]any) error) error) (int, error) {
+	return w.tableThen(sheet, name, cols, rows, nil)
+}
+
+// tableThen is table with a hook run after the rows and before the stream
+// is flushed, given the number of data rows. Drawings (charts) must be
+// added there: excelize's StreamWriter.Flush writes the sheet's XML,
+// <drawing r:id> included, from the worksheet as it is at that moment, and
+// replaces the sheet with its stream on save, so a chart added after Flush
+// keeps its parts and relationships but the sheet never names it, and no
+// spreadsheet program shows it.
+func (w *xlsxWriter) tableThen(sheet, name string, cols []xcol, rows func(emit func([]any) error) error, then func(n int) error) (int, error) {
 	sw, err := w.f.NewStreamWriter(sheet)
 	if err != nil {
 		return 0, err
@@ -186,6 +205,9 @@ func (w *xlsxWriter) table(sheet, name string, cols []xcol, rows func(emit func(
 				row[i] = excelize.Cell{Value: x, StyleID: styleAt(styles, i)}
 			case string:
 				row[i] = excelize.Cell{Value: cleanText(x)}
+			case excelize.Cell:
+				// A cell whose format depends on the row (a unit).
+				row[i] = x
 			default:
 				row[i] = excelize.Cell{Value: x, StyleID: styleAt(styles, i)}
 			}
@@ -201,6 +223,11 @@ func (w *xlsxWriter) table(sheet, name string, cols []xcol, rows func(emit func(
 		last, _ := excelize.CoordinatesToCellName(len(cols), n+1)
 		show := true
 		if err := sw.AddTable(&excelize.Table{Range: "A1:" + last, Name: name, StyleName: "TableStyleLight9", ShowHeaderRow: &show, ShowRowStripes: &show}); err != nil {
+			return 0, err
+		}
+	}
+	if then != nil {
+		if err := then(n); err != nil {
 			return 0, err
 		}
 	}
@@ -268,7 +295,7 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 				kv = append(kv, [2]string{lbl + ": peak nvidia-smi used", Bytes(fg.peakUsed)})
 			}
 			if fg.capacity > 0 {
-				kv = append(kv, [2]string{lbl + ": capacity", Bytes(fg.capacity)})
+				kv = append(kv, [2]string{lbl + ": capacity", capacityText(d)})
 			}
 			if p := projectionText(fg.trend, lastX(d)); p != "" {
 				kv = append(kv, [2]string{lbl + ": time to capacity", p})
@@ -356,10 +383,36 @@ func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 		{"Device", 18, ""}, {"Metric", 18, ""}, {"Per", 6, ""}, {"Points", 8, fmtBytes},
 		{"Slope", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"p-value", 10, fmtP},
 		{"Method", 10, ""}, {"Verdict", 16, ""}, {"Fit from #", 9, fmtBytes},
-		{"Capacity", 12, fmtGiB}, {"Reaches capacity at", 16, fmtNum}, {"Remaining", 14, fmtNum}, {"Hours left", 12, fmtNum}, {"Projection", 60, ""},
+		{"Capacity (limit)", 12, fmtGiB}, {"Reaches capacity at", 16, fmtNum}, {"Remaining", 14, fmtNum}, {"Time left", 12, fmtHours}, {"Projection", 60, ""},
 		{"Source", 14, ""},
 	}
-	n, err := w.table("Trend", "tTrend", cols, func(emit func([]any) error) error {
+	stepAt, err := w.style(fmtStepAt)
+	if err != nil {
+		return err
+	}
+	steps, err := w.style(fmtSteps)
+	if err != nil {
+		return err
+	}
+	hours, err := w.style(fmtHours)
+	if err != nil {
+		return err
+	}
+	// unit formats an axis amount with its unit: "step 3,467" and
+	// "3,327 steps" on a step axis, hours otherwise.
+	unit := func(v float64, per string, at bool) any {
+		if !finite(v) {
+			return nil
+		}
+		switch {
+		case per == "hour":
+			return excelize.Cell{Value: v, StyleID: hours}
+		case at:
+			return excelize.Cell{Value: v, StyleID: stepAt}
+		}
+		return excelize.Cell{Value: v, StyleID: steps}
+	}
+	_, err = w.tableThen("Trend", "tTrend", cols, func(emit func([]any) error) error {
 		for _, d := range fd.Devices {
 			trends := d.Trends
 			if m := d.MemoryStats; m != nil && len(d.Points) > 0 {
@@ -371,7 +424,7 @@ func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 				row := []any{deviceLabelASCII(d.DeviceKey), t.Metric, t.Per, t.N, mib(t.Slope), mib(t.Lo), mib(t.Hi), opt64(t.PValue),
 					t.Method, t.Verdict, t.FitFrom + 1, nil, nil, nil, nil, projectionText(t, lastX(d)), trendSource(t)}
 				if p := t.Projection; p != nil {
-					row[11], row[12], row[13] = toGiB(p.Capacity), opt64(p.X), opt64(p.Remaining)
+					row[11], row[12], row[13] = toGiB(p.Capacity), unit(p.X, t.Per, true), unit(p.Remaining, t.Per, false)
 					if p.Hours > 0 {
 						row[14] = p.Hours
 					}
@@ -382,11 +435,8 @@ func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return w.timelineCharts(fd, n)
+	}, func(n int) error { return w.timelineCharts(fd, n) })
+	return err
 }
 
 // timelineCharts adds one native line chart per device (up to

@@ -86,6 +86,30 @@ func TestXLSX(t *testing.T) {
 		t.Errorf("Inputs has %d rows, last %v", len(rows), rows[len(rows)-1])
 	}
 	checkSheets(t, f, "Memory stats", "Processes", "Process samples")
+	// The projection columns carry their unit; a p-value below 0.001
+	// reads "< 0.001", not 0.0000.
+	trows, _ := f.GetRows("Trend")
+	units := 0
+	for i, r := range trows[1:] {
+		if len(r) > 13 && r[12] != "" {
+			units++
+			if !strings.HasPrefix(r[12], "step ") || !strings.HasSuffix(r[13], " steps") {
+				t.Errorf("Trend row %d: reaches capacity at %q, remaining %q; want step units", i+2, r[12], r[13])
+			}
+		}
+		if len(r) > 7 && r[7] == "0.0000" {
+			t.Errorf("Trend row %d: p-value shows 0.0000", i+2)
+		}
+	}
+	if units == 0 {
+		t.Error("no Trend row has a projection")
+	}
+	// How "< 0.001" is drawn is checked through LibreOffice
+	// (TestXLSXInLibreOffice): excelize's own formatter misreads the
+	// quoted literal.
+	if got := raw("Trend", "H4"); got != "0.000001" {
+		t.Errorf("Trend!H4 p-value raw = %q, want the exact number", got)
+	}
 	// Native charts: one per device, on the Trend sheet.
 	var charts int
 	f.Pkg.Range(func(k, v any) bool {

@@ -14,9 +14,29 @@
       instances.push(c);
     }
   };
-  window.addEventListener("resize", function () {
+  function resizeAll() {
     for (var i = 0; i < instances.length; i++) {
       instances[i].resize();
     }
+  }
+  window.addEventListener("resize", resizeAll);
+  // Printing shows everything: folded notes, library frames and lists
+  // open for the print and close again after it; charts redraw at the
+  // paper's width.
+  var opened = [];
+  window.addEventListener("beforeprint", function () {
+    var all = document.querySelectorAll("details:not([open])");
+    for (var i = 0; i < all.length; i++) {
+      all[i].open = true;
+      opened.push(all[i]);
+    }
+    resizeAll();
+  });
+  window.addEventListener("afterprint", function () {
+    for (var i = 0; i < opened.length; i++) {
+      opened[i].open = false;
+    }
+    opened = [];
+    resizeAll();
   });
 })();

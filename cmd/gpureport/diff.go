@@ -22,7 +22,8 @@ Compares the live memory of A (the base) and B by stack signature, pprof
 -diff_base style: growth and shrink per allocation site, new and gone
 fingerprints. A and B are each a snapshot file or a run directory (whose
 last snapshot of each device is compared). Writes index.html, report.xlsx,
-summary.json and summary.md into -o DIR and prints the largest changes.
+summary.json and summary.md into -o DIR (default: gpureport-diff beside B)
+and prints the largest changes.
 
 Flags:
 `
@@ -38,7 +39,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		quiet   bool
 		noFiles bool
 	)
-	fs.StringVar(&outDir, "o", "gpureport-diff", "write the diff report to `DIR`")
+	fs.StringVar(&outDir, "o", "", "write the diff report to `DIR` (default: gpureport-diff beside B: in B's folder, or inside B when B is a run directory)")
 	fs.IntVar(&top, "n", 20, "print the `N` largest changes")
 	fs.StringVar(&pprof, "pprof", "", "also write the diff as a pprof profile to `FILE` (sample types bytes_a, bytes_b, delta_bytes)")
 	fs.StringVar(&maxDec, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
@@ -92,9 +93,12 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	d.Total = analyze.Diff(analyze.MergeGroups(allA...), analyze.MergeGroups(allB...))
 	opt := report.Options{GeneratedAt: generatedAt(), Version: version}
+	if outDir == "" {
+		outDir = diffOutDir(pos[1])
+	}
 	if !noFiles {
 		if err := report.WriteDiff(outDir, d, opt); err != nil {
-			fmt.Fprintf(stderr, "gpureport: %v\n", err)
+			fmt.Fprintf(stderr, "gpureport: %s\n", writeFailure(outDir, err))
 			return exitWriteFailed
 		}
 	}
@@ -170,4 +174,18 @@ func diffSide(ctx context.Context, path string, opt ingest.DecodeOptions, prog *
 		}
 	}
 	return side, out, nil
+}
+
+// diffOutDirName is the folder a diff report goes to by default.
+const diffOutDirName = "gpureport-diff"
+
+// diffOutDir is the default folder of a diff report: beside its inputs, not
+// in the current folder (a diff run from $HOME would litter it): inside B
+// when B is a run directory, as a run's report goes inside the run, else
+// in the folder holding snapshot B.
+func diffOutDir(b string) string {
+	if st, err := os.Stat(b); err == nil && st.IsDir() {
+		return filepath.Join(b, diffOutDirName)
+	}
+	return filepath.Join(filepath.Dir(b), diffOutDirName)
 }

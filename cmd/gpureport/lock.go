@@ -126,15 +126,15 @@ func lockReport(runDir, outDir string, stderr io.Writer) (func(), int) {
 		if st, err := os.Stat(runDir); err != nil || !st.IsDir() {
 			return func() {}, exitOK
 		}
-		outDir = filepath.Join(runDir, ingest.OutputDirName)
 	}
+	outDir = reportDir(runDir, outDir)
 	release, err := acquireLock(outDir)
 	switch {
 	case errors.Is(err, errLocked):
 		fmt.Fprintf(stderr, "gpureport: %v\n", err)
 		return nil, exitLocked
 	case err != nil:
-		fmt.Fprintf(stderr, "gpureport: %v\n", err)
+		fmt.Fprintf(stderr, "gpureport: %s\n", writeFailure(outDir, err))
 		return nil, exitWriteFailed
 	}
 	// A single-run report may use other options than the nightly batch:
@@ -142,4 +142,13 @@ func lockReport(runDir, outDir string, stderr io.Writer) (func(), int) {
 	// again instead of trusting this report.
 	os.Remove(filepath.Join(outDir, manifestName))
 	return release, exitOK
+}
+
+// reportDir is the folder a single run's report goes to: -o, or
+// RUN_DIR/gpureport.
+func reportDir(runDir, outDir string) string {
+	if outDir != "" {
+		return outDir
+	}
+	return filepath.Join(runDir, ingest.OutputDirName)
 }

@@ -25,6 +25,8 @@ type reportOptions struct {
 	outDir string
 	// capacity is the device memory in bytes when logs do not say (0: unknown).
 	capacity int64
+	// capacitySource is how the user wrote capacity, for the report.
+	capacitySource string
 	// location is the zone for zoneless nvidia-smi timestamps.
 	location *time.Location
 	// suppress is the user suppression file, "" for none; suppressions are
@@ -107,6 +109,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	}
 	f := analyze.Analyze(run, analyze.Options{
 		Capacity:              opt.capacity,
+		CapacitySource:        opt.capacitySource,
 		Suppressions:          opt.suppressions,
 		NoBuiltinSuppressions: opt.noBuiltinSuppressions,
 	})

@@ -151,7 +151,7 @@ func runRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	opt.host = hostName()
 	opt.now = time.Now
 	opt.sleep = sleepCtx
-	opt.log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	opt.log = newLogger(stderr, slog.LevelWarn)
 	res, err := record(ctx, src, opt, stderr)
 	switch {
 	case errors.Is(err, errSelection):

@@ -71,7 +71,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.StringVar(&opt.outDir, "o", "", "write the report to `DIR` (default RUN_DIR/gpureport)")
 	fs.StringVar(&tz, "tz", "", "time `ZONE` of zoneless nvidia-smi timestamps, e.g. Europe/Berlin or UTC (default: this machine's zone)")
 	fs.StringVar(&columns, "gpu-log-columns", "", "read GPU log CSVs whose column names cannot be guessed by these `COLUMNS`: time=COL,used=COL,total=COL[,free=COL][,gpu=COL][,unit=MiB] (header names; the unit is for values without one)")
-	fs.StringVar(&capacity, "capacity", "", "device memory `SIZE` (e.g. 80GiB) when the GPU logs do not give memory.total")
+	fs.StringVar(&capacity, "capacity", "", "device memory `SIZE` with a unit: 80GiB (80×2^30 bytes) or 80GB (80×10^9 bytes); overrides the GPU logs' memory.total")
 	fs.StringVar(&opt.suppress, "suppress", "", "suppression `FILE`: leak fingerprints or site, function and frame patterns to ignore (see the README)")
 	fs.BoolVar(&opt.noBuiltinSuppressions, "no-builtin-suppressions", false, "also report benign patterns (optimizer state, cuDNN/cuBLAS workspaces, CUDA-graph pools, allocator warm-up)")
 	fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside-leak, oom, fragmentation")
@@ -104,9 +104,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return usageError(stderr, "--tz: %v", err)
 	}
 	if capacity != "" {
-		if opt.capacity, err = parseSize(capacity); err != nil {
-			return usageError(stderr, "--capacity: %v", err)
+		var desc string
+		if opt.capacity, desc, err = parseSizeUnit(capacity); err != nil {
+			return usageError(stderr, "--capacity: %v; for example: gpureport --capacity 80GiB RUN_DIR", err)
 		}
+		opt.capacitySource = "--capacity " + desc
 	}
 	if columns != "" {
 		if opt.columns, err = ingest.ParseColumnSpec(columns); err != nil {
@@ -138,12 +140,16 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := newLogger(stderr, level)
 	if batch {
 		return runBatch(ctx, positional, opt, stdout, stderr, log)
 	}
 	if len(positional) > 1 {
 		return usageError(stderr, "one RUN_DIR expected, got %d (use --batch for many)", len(positional))
+	}
+	if msg, code, ok := checkRunDir(positional[0]); !ok {
+		fmt.Fprintf(stderr, "gpureport: %s\n", msg)
+		return code
 	}
 	release, code := lockReport(positional[0], opt.outDir, stderr)
 	if code != exitOK {
@@ -158,16 +164,16 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case errors.Is(err, errNothingUsable):
 		fmt.Fprintf(stderr, "gpureport: %v\n", err)
 		return exitNothingUsable
+	case isWriteError(err):
+		fmt.Fprintf(stderr, "gpureport: %s\n", writeFailure(reportDir(positional[0], opt.outDir), err))
+		return exitWriteFailed
 	case err != nil:
 		fmt.Fprintf(stderr, "gpureport: %v\n", err)
-		if isWriteError(err) {
-			return exitWriteFailed
-		}
 		return exitNothingUsable
 	}
 	if opt.pprofPath != "" {
-		if err := report.WritePprof(opt.pprofPath, res.findings, report.Options{GeneratedAt: time.Now(), Version: version}); err != nil {
-			fmt.Fprintf(stderr, "gpureport: %v\n", err)
+		if err := report.WritePprof(opt.pprofPath, res.findings, report.Options{GeneratedAt: generatedAt(), Version: version}); err != nil {
+			fmt.Fprintf(stderr, "gpureport: %s\n", writeFailure(opt.pprofPath, err))
 			return exitWriteFailed
 		}
 	}

@@ -29,6 +29,7 @@ func TestReportUsageErrors(t *testing.T) {
 		{"unknown flag", []string{"--bogus", dir}, exitUsage, "flag provided but not defined"},
 		{"two dirs", []string{dir, dir}, exitUsage, "use --batch"},
 		{"bad capacity", []string{"--capacity", "lots", dir}, exitUsage, "--capacity"},
+		{"capacity without unit", []string{"--capacity", "80", dir}, exitUsage, "--capacity 80GiB"},
 		{"bad zone", []string{"--tz", "Mars/Olympus", dir}, exitUsage, "unknown zone"},
 		{"bad gpu-log-columns", []string{"--gpu-log-columns", "time=t", dir}, exitUsage, "--gpu-log-columns"},
 		{"bad fail-on", []string{"--fail-on", "leak,gremlins", dir}, exitUsage, "gremlins"},

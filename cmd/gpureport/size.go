@@ -1,10 +1,40 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 )
+
+// errNoUnit is returned by parseSizeUnit for a bare number.
+var errNoUnit = errors.New("no unit")
+
+// parseSizeUnit is parseSize for a size where a bare number is almost
+// surely a mistake (--capacity 80 meant 80 GiB, not 80 bytes): the unit is
+// required. It also returns how the report should name the size: the
+// user's spelling, with the decimal units spelled out ("80GB = 80×10^9
+// bytes"), since GB is not GiB and the report prints GiB.
+func parseSizeUnit(s string) (int64, string, error) {
+	t := strings.TrimSpace(s)
+	if t != "" && strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }) < 0 {
+		return 0, "", fmt.Errorf("%q has no unit (%w): write e.g. 80GiB (80×2^30 bytes) or 80GB (80×10^9 bytes)", s, errNoUnit)
+	}
+	n, err := parseSize(s)
+	if err != nil {
+		return 0, "", err
+	}
+	i := len(t)
+	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
+		i--
+	}
+	num, unit := strings.TrimSpace(t[:i]), strings.ToLower(strings.TrimSpace(t[i:]))
+	desc := num + strings.TrimSpace(t[i:])
+	if exp, ok := map[string]int{"kb": 3, "mb": 6, "gb": 9, "tb": 12}[unit]; ok {
+		desc += fmt.Sprintf(" = %s×10^%d bytes", num, exp)
+	}
+	return n, desc, nil
+}
 
 // parseSize parses a byte size such as "80GiB", "80G", "512MiB", "1.5TB" or
 // a plain number of bytes. K, M, G and T (with or without "iB") are powers

@@ -1,0 +1,187 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gpureport/analyze"
+	"gpureport/ingest"
+)
+
+// TestProjectionText: wherever a projection is shown it says the
+// wall-clock time left when the run's pace is known, even far beyond the
+// run's length (a sample run's leak that fills the device in 45 minutes
+// once read "does not reach 22.0 GiB within 10× the run's length"), and
+// names the limit it projects against.
+func TestProjectionText(t *testing.T) {
+	basis := "22.5 GiB device memory (GPU log memory.total) minus 512 MiB outside the allocator"
+	cases := []struct {
+		name    string
+		per     string
+		p       analyze.Projection
+		want    []string
+		mustNot []string
+	}{
+		{"beyond the horizon, pace known", "step",
+			analyze.Projection{Capacity: 22 << 30, Basis: basis, Remaining: 3327, RemainingLo: 3318, RemainingHi: 3335, Hours: 0.7437, HoursLo: 0.742, HoursHi: 0.746, Beyond: true, Horizon: 10},
+			[]string{"reaches 22.0 GiB in about 45 min at the run's pace", "3,327 steps at this rate", "long extrapolation", "limit: " + basis},
+			[]string{"does not reach", "45 min to 45 min"}},
+		{"within the run, hours interval", "step",
+			analyze.Projection{Capacity: 40 << 30, Basis: "40.0 GiB --capacity", Remaining: 41567, RemainingLo: 37788, RemainingHi: 46185, Hours: 69.4, HoursLo: 62.9, HoursHi: 77.0, Horizon: 10},
+			[]string{"in about 2.89 days at the run's pace (95% CI 2.62 days to 3.21 days; 41,567 steps at this rate)", "limit: 40.0 GiB --capacity"},
+			[]string{"extrapolation"}},
+		{"pace unknown", "step",
+			analyze.Projection{Capacity: 80 << 30, Remaining: 1200, RemainingLo: 1000, RemainingHi: math.Inf(1), Horizon: 10},
+			[]string{"reaches 80.0 GiB in about 1,200 steps", "95% CI 1,000 steps to never"},
+			[]string{"at the run's pace"}},
+		{"hour axis", "hour",
+			analyze.Projection{Capacity: 80 << 30, Remaining: 3.5, RemainingLo: 3, RemainingHi: 4, Horizon: 10},
+			[]string{"reaches 80.0 GiB in about 3.50 hours", "95% CI 3.00 hours to 4.00 hours"}, nil},
+		{"already over", "step",
+			analyze.Projection{Capacity: 80 << 30, Basis: basis, Remaining: 0},
+			[]string{"already at or over the limit (80.0 GiB); limit: " + basis}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := c.p
+			tr := &analyze.Trend{Per: c.per, Verdict: analyze.VerdictGrowing, Projection: &p}
+			got := projectionText(tr, 100)
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%q\nlacks %q", got, w)
+				}
+			}
+			for _, w := range c.mustNot {
+				if strings.Contains(got, w) {
+					t.Errorf("%q\nhas %q", got, w)
+				}
+			}
+		})
+	}
+	if got := projectionText(nil, 0); got != "" {
+		t.Errorf("nil trend: %q", got)
+	}
+}
+
+// TestProse: analysis prose gets its plurals right and loses nested
+// parentheses; a count of one takes the singular noun.
+func TestProse(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"leak on device 0: 1 suspect(s); the top one", "leak on device 0: 1 suspect; the top one"},
+		{"3 suspect(s)", "3 suspects"},
+		{"stays at 512 MiB (no significant trend (Mann-Kendall p = 0.41; slope +17.5 KiB per step (95% interval -21.8 KiB to +39.1 KiB)))",
+			"stays at 512 MiB (no significant trend, Mann-Kendall p = 0.41; slope +17.5 KiB per step, 95% interval -21.8 KiB to +39.1 KiB)"},
+		{"plain (one level) stays", "plain (one level) stays"},
+	}
+	for _, tt := range tests {
+		if got := prose(tt.in); got != tt.want {
+			t.Errorf("prose(%q)\n= %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+	if got := counted(1, "event"); got != "1 event" {
+		t.Errorf("counted(1) = %q", got)
+	}
+	if got := counted(1000, "event"); got != "1,000 events" {
+		t.Errorf("counted(1000) = %q", got)
+	}
+}
+
+// TestNotesAfterKeyFigures: a multi-rank run with many notes opens with
+// the verdict and the key figures; the notes follow, folded, with their
+// count. A few notes stay open.
+func TestNotesAfterKeyFigures(t *testing.T) {
+	for _, tt := range []struct {
+		notes int
+		open  bool
+	}{{36, false}, {2, true}} {
+		f, run := fixtureFindings()
+		f.Notes = nil
+		for i := range tt.notes {
+			f.Notes = append(f.Notes, fmt.Sprintf("rank %d: trace window incomplete", i))
+		}
+		opt := fixedOptions
+		opt.Run = run
+		page, err := HTML(f, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(page)
+		v, fig, n := strings.Index(s, `id="verdict"`), strings.Index(s, `id="figures"`), strings.Index(s, `id="notes"`)
+		if v < 0 || fig < 0 || n < 0 || !(v < fig && fig < n) {
+			t.Errorf("%d notes: verdict at %d, key figures at %d, notes at %d; want that order", tt.notes, v, fig, n)
+		}
+		details := s[n:min(len(s), n+200)]
+		if isOpen := strings.Contains(details, "<details open>"); isOpen != tt.open {
+			t.Errorf("%d notes: open %v, want %v: %s", tt.notes, isOpen, tt.open, details)
+		}
+		if want := fmt.Sprintf("Notes (%d)", tt.notes); !strings.Contains(details, want) {
+			t.Errorf("%d notes: no count %q in %s", tt.notes, want, details)
+		}
+	}
+}
+
+// TestSegmentMapProportionalAndSuspect: on the sample run, segment bars
+// are as long as their segments (the largest 100%, others less) and the
+// leaking site's blocks are marked.
+func TestSegmentMapProportionalAndSuspect(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "sample-run")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no testdata/sample-run")
+	}
+	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := analyze.Analyze(run, analyze.Options{})
+	if len(f.Devices) == 0 || len(f.Devices[0].Suspects) == 0 {
+		t.Fatal("the sample run has no suspect")
+	}
+	m := buildSegmentMap(f.Devices[0], run)
+	if m == nil || len(m.Segments) < 2 {
+		t.Fatal("no segment map")
+	}
+	widths := map[string]bool{}
+	suspect := 0
+	for _, sg := range m.Segments {
+		widths[sg.Width] = true
+		for _, b := range sg.Blocks {
+			if strings.Contains(b.Class, "b-suspect") {
+				suspect++
+				if !strings.Contains(b.Title, "leak suspect: train.py:57") {
+					t.Errorf("suspect block title %q", b.Title)
+				}
+			}
+		}
+	}
+	if !widths["100.000%"] || len(widths) < 2 {
+		t.Errorf("segment widths %v: want the largest at 100%% and smaller ones shorter", widths)
+	}
+	if suspect == 0 {
+		t.Error("no block of the suspect is marked")
+	}
+}
+
+// TestStackNumbering: frames keep one numbering across folded library
+// parts (the page lists them with these numbers), 1 = innermost.
+func TestStackNumbering(t *testing.T) {
+	stack := []ingest.Frame{{Name: "a"}, {Name: "b"}, {Name: "train_step"}, {Name: "main"}, {Name: "c"}}
+	parts, _ := foldStack(stack, []bool{false, false, true, true, false})
+	n := 0
+	for _, p := range parts {
+		for _, fr := range p.Frames {
+			n++
+			if fr.N != n {
+				t.Errorf("frame %q numbered %d, want %d", fr.Text, fr.N, n)
+			}
+		}
+	}
+	if n != len(stack) {
+		t.Errorf("%d frames listed, want %d", n, len(stack))
+	}
+}
