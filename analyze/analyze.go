@@ -124,6 +124,12 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	f.OtherProcesses = otherProcesses(procs, procClaimed, rules)
 	sortOOMs(f.OOMs)
 	f.Ranks = compareRanks(f.Devices)
+	// What the snapshot decoder had to assume, file by file.
+	for _, sf := range run.Snapshots {
+		for _, n := range sf.Snapshot.Notes {
+			f.Notes = append(f.Notes, sf.Path+": "+n.String())
+		}
+	}
 	f.Notes = append(f.Notes, runNotes(f)...)
 	decideVerdict(f)
 	return f

@@ -31,6 +31,10 @@ type Snapshot struct {
 	Annotations []Annotation
 	// Stacks interns every frame and stack of the snapshot.
 	Stacks Stacks
+	// Notes list the fields the decoder could not make sense of and what
+	// it assumed instead, and segments whose blocks do not add up to their
+	// own totals; nil for a file that reads as the format says.
+	Notes []DecodeNote
 }
 
 // Generation identifies a snapshot layout (see snapshot-format.md).
