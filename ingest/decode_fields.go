@@ -418,7 +418,7 @@ func checkSegments(s *Snapshot, ns *noteSet) {
 				" bytes, but total_size is "+strconv.FormatInt(seg.TotalSize, 10)+" (a trimmed file?)", assumeBlocksCount)
 		}
 		for _, f := range [...]struct {
-			name        string
+			name         string
 			file, blocks int64
 		}{{"allocated_size", seg.AllocatedSize, alloc}, {"active_size", seg.ActiveSize, active}, {"requested_size", seg.RequestedSize, req}} {
 			if f.file != f.blocks {
