@@ -559,3 +559,141 @@ func TestRealSnapshotVariations(t *testing.T) {
 		}
 	}
 }
+
+// dedupeKeys makes every dict of a loaded tree hold each string key once,
+// as Python's dicts do (the last value, in the first one's place), so that
+// shuffling keys cannot change which value wins; it reports false when the
+// tree has a cycle (which no snapshot has).
+func dedupeKeys(root any) bool {
+	state := map[any]uint8{} // 1: on the path, 2: done
+	acyclic := true
+	var walk func(v any)
+	walk = func(v any) {
+		var kids []any
+		switch x := v.(type) {
+		case *pickle.Dict:
+			pos := map[string]int{}
+			out := x.Items[:0]
+			for _, it := range x.Items {
+				if k, ok := pickle.AsString(it.Key); ok {
+					if i, dup := pos[k]; dup {
+						out[i].Value = it.Value
+						continue
+					}
+					pos[k] = len(out)
+				}
+				out = append(out, it)
+			}
+			x.Items = out
+			for _, it := range x.Items {
+				kids = append(kids, it.Key, it.Value)
+			}
+		case *pickle.List:
+			kids = x.Items
+		case pickle.Tuple:
+			for _, it := range x {
+				walk(it)
+			}
+			return
+		default:
+			return
+		}
+		switch state[v] {
+		case 1:
+			acyclic = false
+			return
+		case 2:
+			return
+		}
+		state[v] = 1
+		for _, k := range kids {
+			walk(k)
+		}
+		state[v] = 2
+	}
+	walk(root)
+	return acyclic
+}
+
+// FuzzSnapshotVariations applies a random set of the variations to a
+// pickle (seeded from the real snapshots) and requires the variant to
+// decode to the totals of the unvaried tree: choice picks the variations
+// (one bit each) and seeds their randomness.
+func FuzzSnapshotVariations(f *testing.F) {
+	vs := snapVariations()
+	for _, p := range ingesttest.RealFiles(f, "snapshots", "*.pickle", "*.pkl") {
+		if st, err := os.Stat(p); err != nil || st.Size() > 64<<10 {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, c := range []uint64{1 << 4, 1<<6 | 1<<9 | 1<<12, 1<<8 | 1<<15 | 1<<17, 0x3ffffff} {
+			f.Add(data, c)
+		}
+	}
+	f.Add(writePickle(synthSnapshot(synthOpts{entries: 30, segments: 3, extras: true}), stylePy4), uint64(0x2aaaaaa))
+	f.Add(writePickle(synthSnapshot(synthOpts{entries: 10, segments: 2, history: true, noTime: true}), stylePy4), uint64(0x1555555))
+	f.Fuzz(func(t *testing.T, data []byte, choice uint64) {
+		if len(data) > 64<<10 {
+			return
+		}
+		root, _, err := pickle.Load(data)
+		if err != nil || !dedupeKeys(root) {
+			return
+		}
+		base, err := pickle.Marshal(root, pickle.Options{})
+		if err != nil {
+			return
+		}
+		orig, _, err := DecodeBytes(base, DecodeOptions{})
+		if err != nil {
+			return
+		}
+		var opt pickle.Options
+		var applied []string
+		rng := rand.New(rand.NewPCG(choice, 0x5eed))
+		dropsRequested := false
+		for i, v := range vs {
+			if choice>>(i%64)&1 == 0 {
+				continue
+			}
+			applied = append(applied, v.name)
+			if v.edit != nil {
+				root, _ = v.edit(root, rng)
+			}
+			if v.opt != (pickle.Options{}) {
+				opt = v.opt
+			}
+			dropsRequested = dropsRequested || v.name == "no requested_size"
+		}
+		if slices.Contains(applied, "bytes for str") {
+			opt = pickle.Options{Protocol: max(opt.Protocol, 3), Ints: opt.Ints} // bytes need protocol 3
+		}
+		out, err := pickle.Marshal(root, opt)
+		if err != nil {
+			t.Fatalf("%v: encoding: %v", applied, err)
+		}
+		got, _, err := DecodeBytes(out, DecodeOptions{})
+		if errors.Is(err, ErrLimit) {
+			return // unknown keys nest two levels deeper
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", applied, err)
+		}
+		if err := checkSnapshotModel(got); err != nil {
+			t.Fatalf("%v: %v", applied, err)
+		}
+		want, have := snapTotals(orig), snapTotals(got)
+		if dropsRequested {
+			for d, tot := range want {
+				tot.Requested = have[d].Requested
+				want[d] = tot
+			}
+		}
+		if fmt.Sprint(have) != fmt.Sprint(want) {
+			t.Fatalf("%v: totals differ:\n got %+v\nwant %+v", applied, have, want)
+		}
+	})
+}
