@@ -569,14 +569,18 @@ func (m *vm) toAny(v val) (any, error) {
 }
 
 // num is numOf for machine values; kUnset (a missing key) reads as
-// absent.
+// absent. The common case, a plain int, is small enough to inline.
 func (m *vm) num(v val) (uint64, intState) {
+	if v.k == kInt && v.x != maxUint64 {
+		return v.x, intOK
+	}
+	return numSlow(m, v)
+}
+
+func numSlow(m *vm, v val) (uint64, intState) {
 	switch v.k {
 	case kInt:
-		if v.x == maxUint64 {
-			return 0, intUnknown
-		}
-		return v.x, intOK
+		return 0, intUnknown // -1: the only kInt num leaves here
 	case kUnset, kNone:
 		return 0, intAbsent
 	case kBool:
