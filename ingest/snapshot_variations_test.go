@@ -523,6 +523,9 @@ func TestRealSnapshotVariations(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
+		if len(orig.Notes) > 0 {
+			t.Errorf("%s: a real file needs no assumptions, got notes %v", f, orig.Notes)
+		}
 		var picked []int
 		for i, v := range vs {
 			if v.needs == "" || bytes.Contains(data, []byte(v.needs)) {
