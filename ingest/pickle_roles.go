@@ -571,11 +571,15 @@ func (m *vm) toAny(v val) (any, error) {
 // num is numOf for machine values; kUnset (a missing key) reads as
 // absent. The common case, a plain int, is small enough to inline.
 func (m *vm) num(v val) (uint64, intState) {
-	if v.k == kInt && v.x != maxUint64 {
+	if plainInt(v) {
 		return v.x, intOK
 	}
 	return numSlow(m, v)
 }
+
+// plainInt reports whether v is an int other than -1: what num reads as
+// intOK without looking further.
+func plainInt(v val) bool { return v.k == kInt && v.x != maxUint64 }
 
 func numSlow(m *vm, v val) (uint64, intState) {
 	switch v.k {
@@ -977,13 +981,19 @@ func (m *vm) finishEntry(i uint64, items []val) error {
 	if e.Action == ActionOOM {
 		a = devFree
 	}
-	var p1, p2, p3, p4 fieldProblem
-	e.Addr, _, p1 = addrField(m.num(a))
-	e.Size, p2 = optSize(m.num(size))
-	e.Stream, p3 = streamField(m.num(stream))
-	e.TimeUS, p4 = optSize(m.num(timeUS))
-	if p1|p2|p3|p4 != probNone {
-		return errFallback // a note to make: the generic path makes it
+	if plainInt(a) && plainInt(size) && plainInt(stream) && plainInt(timeUS) && int64(size.x|timeUS.x) >= 0 {
+		// What the field rules make of plain ints, without the calls:
+		// most of a snapshot is trace entries.
+		e.Addr, e.Size, e.Stream, e.TimeUS = a.x, int64(size.x), int64(stream.x), int64(timeUS.x)
+	} else {
+		var p1, p2, p3, p4 fieldProblem
+		e.Addr, _, p1 = addrField(m.num(a))
+		e.Size, p2 = optSize(m.num(size))
+		e.Stream, p3 = streamField(m.num(stream))
+		e.TimeUS, p4 = optSize(m.num(timeUS))
+		if p1|p2|p3|p4 != probNone {
+			return errFallback // a note to make: the generic path makes it
+		}
 	}
 	fl := efFinal
 	if timeUS.k != kUnset {
