@@ -55,7 +55,7 @@ func TestDecodeNotesReachFindings(t *testing.T) {
 			found = append(found, n)
 		}
 	}
-	if len(found) != 1 || !strings.Contains(found[0], "segments[0]: its 2 blocks add up to 6291456 bytes, but total_size is 20971520") {
+	if len(found) != 1 || !strings.Contains(found[0], "segments[0]: its 2 blocks do not add up to the segment's own totals: total_size 20971520 (blocks 6291456) (a trimmed or edited file?)") {
 		t.Fatalf("decode notes in findings: %q (all notes %q)", found, f.Notes)
 	}
 	if len(f.Devices) != 1 || f.Devices[0].Points[0].Usage.Reserved != 20<<20 {

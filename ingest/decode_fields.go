@@ -288,7 +288,6 @@ const (
 	assumeNoAnnots     = "no annotations"
 	assumeSkipped      = "the item left out"
 	assumeBlocksCount  = "total_size as reserved memory; the blocks for allocated, active and requested memory"
-	assumeBlocksSum    = "the blocks' sum (the report counts blocks)"
 )
 
 // DecodeNote is one kind of problem the decoder worked around in a
@@ -403,8 +402,9 @@ func blockSums(blocks []Block) (total, alloc, active, req int64) {
 }
 
 // checkSegments notes segments whose blocks do not add up to their own
-// totals (a trimmed or edited file): reserved memory keeps total_size,
-// and the analysis counts the blocks for the rest.
+// totals (a trimmed or edited file), one note per segment naming the
+// totals that disagree: reserved memory keeps total_size, and the analysis
+// counts the blocks for the rest.
 func checkSegments(s *Snapshot, ns *noteSet) {
 	for i := range s.Segments {
 		seg := &s.Segments[i]
@@ -412,18 +412,20 @@ func checkSegments(s *Snapshot, ns *noteSet) {
 		if total == seg.TotalSize && alloc == seg.AllocatedSize && active == seg.ActiveSize && req == seg.RequestedSize {
 			continue
 		}
-		p := "segments[" + strconv.Itoa(i) + "]"
-		if total != seg.TotalSize {
-			ns.addText(p, "its "+strconv.Itoa(len(seg.Blocks))+" blocks add up to "+strconv.FormatInt(total, 10)+
-				" bytes, but total_size is "+strconv.FormatInt(seg.TotalSize, 10)+" (a trimmed file?)", assumeBlocksCount)
-		}
+		var b strings.Builder
+		b.WriteString("its " + strconv.Itoa(len(seg.Blocks)) + " blocks do not add up to the segment's own totals:")
+		sep := " "
 		for _, f := range [...]struct {
 			name         string
 			file, blocks int64
-		}{{"allocated_size", seg.AllocatedSize, alloc}, {"active_size", seg.ActiveSize, active}, {"requested_size", seg.RequestedSize, req}} {
+		}{{"total_size", seg.TotalSize, total}, {"allocated_size", seg.AllocatedSize, alloc},
+			{"active_size", seg.ActiveSize, active}, {"requested_size", seg.RequestedSize, req}} {
 			if f.file != f.blocks {
-				ns.addText(p+"."+f.name, strconv.FormatInt(f.file, 10)+" bytes, but its blocks add up to "+strconv.FormatInt(f.blocks, 10), assumeBlocksSum)
+				b.WriteString(sep + f.name + " " + strconv.FormatInt(f.file, 10) + " (blocks " + strconv.FormatInt(f.blocks, 10) + ")")
+				sep = ", "
 			}
 		}
+		b.WriteString(" (a trimmed or edited file?)")
+		ns.addText("segments["+strconv.Itoa(i)+"]", b.String(), assumeBlocksCount)
 	}
 }
