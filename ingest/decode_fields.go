@@ -201,8 +201,9 @@ func streamField(x uint64, st intState) (int64, fieldProblem) {
 }
 
 // deviceField reads a CUDA device index. Missing means device 0, as in
-// every layout that omits it; an unknown or impossible index is assumed
-// to be device 0, with a problem to note.
+// every layout that omits it; an unknown or impossible index (negative,
+// or beyond int32, the type of CUDA's device ordinals) is assumed to be
+// device 0, with a problem to note.
 func deviceField(x uint64, st intState) (int, fieldProblem) {
 	switch st {
 	case intOK:
@@ -223,7 +224,8 @@ func deviceField(x uint64, st intState) (int, fieldProblem) {
 }
 
 // lineField reads a frame's line number: missing and unknown (PyTorch
-// writes 2^64-1 for a line it could not find) read 0, as for C++ frames.
+// writes 2^64-1 for a line it could not find) read 0, as for C++ frames;
+// a line beyond int32 (CPython's line numbers are C ints) is no line.
 func lineField(x uint64, st intState) (int, fieldProblem) {
 	n, p := optSize(x, st)
 	if n > math.MaxInt32 {
