@@ -148,6 +148,12 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	f.OOMs = append(f.OOMs, trainingLogOOMs(run.Logs, f.OOMs, opt.Capacity)...)
 	sortOOMs(f.OOMs)
 	f.Ranks = compareRanks(f.Devices)
+	// What the snapshot decoder had to assume, file by file.
+	for _, sf := range run.Snapshots {
+		for _, n := range sf.Snapshot.Notes {
+			f.Notes = append(f.Notes, sf.Path+": "+n.String())
+		}
+	}
 	f.Notes = append(f.Notes, runNotes(f)...)
 	decideVerdict(f)
 	return f

@@ -79,7 +79,7 @@ func (a *adapter) value(v any, depth int) (any, error) {
 	case string:
 		return x, nil
 	case []byte:
-		return x, nil
+		return string(x), nil // str and bytes alike
 	case *types.List:
 		if p, ok := a.seen[x]; ok {
 			return p, nil

@@ -120,16 +120,17 @@ func TestNotSnapshots(t *testing.T) {
 			}
 		})
 	}
-	// Deeper: a trace entry of a written snapshot with a bad field is
-	// located at the entry's own dict.
+	// Deeper: a block of a written snapshot that is no dict is located at
+	// its blocks list.
 	top := synthSnapshot(synthOpts{entries: 5, segments: 1})
-	tr, _ := top.get("device_traces")
-	tr.(*pyList).items[0].(*pyList).items[3].(*pyDict).set("size", "big")
+	sv, _ := top.get("segments")
+	bl, _ := sv.(*pyList).items[0].(*pyDict).get("blocks")
+	bl.(*pyList).items[1] = "big"
 	data := writePickle(top, stylePy4)
 	_, _, err := DecodeBytes(data, DecodeOptions{})
 	var pe *pathError
-	if !errors.As(err, &pe) || pe.path != "device_traces[0][3].size" || pe.at == 0 || data[pe.at-1] != opEmptyDict {
-		t.Fatalf("got %v: want device_traces[0][3].size located at the entry's EMPTY_DICT", err)
+	if !errors.As(err, &pe) || pe.path != "segments[0].blocks[1]" || pe.at == 0 || data[pe.at-1] != opEmptyList {
+		t.Fatalf("got %v: want segments[0].blocks[1] located at the blocks list's EMPTY_LIST", err)
 	}
 }
 

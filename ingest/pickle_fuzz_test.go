@@ -21,6 +21,7 @@ import (
 //	go test -run='^$' -fuzz='^FuzzDifferential$' -fuzztime=20s -fuzzminimizetime=5s ./ingest
 //	go test -run='^$' -fuzz='^FuzzGzip$' -fuzztime=20s -fuzzminimizetime=5s ./ingest
 //	go test -run='^$' -fuzz='^FuzzZip$' -fuzztime=20s -fuzzminimizetime=5s ./ingest
+//	go test -run='^$' -fuzz='^FuzzSnapshotVariations$' -fuzztime=20s -fuzzminimizetime=5s ./ingest
 //
 // (minimizing an interesting input of tens of kilobytes can otherwise take
 // the whole time budget). Crashers land in testdata/fuzz/<target>/ and are committed: plain

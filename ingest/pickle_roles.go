@@ -221,6 +221,7 @@ type typed struct {
 	tracesL  []tracesP
 	traceL   []traceP
 	ents     entryStore
+	notes    noteSet
 	scache   *[stackCacheSize]stackSlot // allocated on first use
 	// nextEntry is the index of the next trace entry a trace list may
 	// take: entries are consumed in creation order, so every device's
@@ -533,8 +534,6 @@ func (v val) typeName() string {
 		return "float"
 	case kStr:
 		return "str"
-	case kBytes:
-		return "bytes"
 	case kTuple:
 		return "tuple"
 	case kList:
@@ -562,8 +561,6 @@ func (m *vm) toAny(v val) (any, error) {
 		return math.Float64frombits(v.x), nil
 	case kStr:
 		return m.strs[v.x], nil
-	case kBytes:
-		return m.blobs[v.x], nil
 	}
 	if v.r == rGeneric {
 		return m.gobjs[v.x], nil
@@ -571,29 +568,45 @@ func (m *vm) toAny(v val) (any, error) {
 	return nil, errFallback
 }
 
-// vInt is asInt64 for machine values (a kBig never fits an int64).
-func vInt(v val) (int64, bool) {
-	switch v.k {
-	case kInt, kBool:
-		return int64(v.x), true
+// num is numOf for machine values; kUnset (a missing key) reads as
+// absent. The common case, a plain int, is small enough to inline.
+func (m *vm) num(v val) (uint64, intState) {
+	if plainInt(v) {
+		return v.x, intOK
 	}
-	return 0, false
+	return numSlow(m, v)
 }
 
-// vUint is asUint64 for machine values.
-func (m *vm) vUint(v val) (uint64, bool) {
+// plainInt reports whether v is an int other than -1: what num reads as
+// intOK without looking further.
+func plainInt(v val) bool { return v.k == kInt && v.x != maxUint64 }
+
+func numSlow(m *vm, v val) (uint64, intState) {
 	switch v.k {
 	case kInt:
-		return v.x, int64(v.x) >= 0
+		return 0, intUnknown // -1: the only kInt num leaves here
+	case kUnset, kNone:
+		return 0, intAbsent
 	case kBool:
-		return v.x, true
+		return v.x, intOK
 	case kBig:
-		b := m.bigs[v.x]
-		if b.Sign() >= 0 && b.IsUint64() {
-			return b.Uint64(), true
-		}
+		return bigNum(m.bigs[v.x])
+	case kFloat:
+		return floatNum(math.Float64frombits(v.x))
 	}
-	return 0, false
+	return 0, intNotInt
+}
+
+// text is strOf for machine values: ok is false when v is neither text
+// nor missing (nor None).
+func (m *vm) text(v val) (string, bool) {
+	switch v.k {
+	case kStr:
+		return m.strs[v.x], true
+	case kUnset, kNone:
+		return "", true
+	}
+	return "", false
 }
 
 // appendItems is APPEND and APPENDS: items go into list l.
@@ -917,24 +930,12 @@ func (m *vm) finishFrameDict(i uint64, items []val) uint32 {
 		}
 	}
 	var f Frame
-	ok := true
-	if file.k != kUnset {
-		ok = ok && file.k == kStr
-		if file.k == kStr {
-			f.File = m.strs[file.x]
-		}
-	}
-	if name.k != kUnset {
-		ok = ok && name.k == kStr
-		if name.k == kStr {
-			f.Name = m.strs[name.x]
-		}
-	}
-	if line.k != kUnset {
-		n, isInt := vInt(line)
-		ok = ok && isInt
-		f.Line = int(n)
-	}
+	var okFile, okName bool
+	f.File, okFile = m.text(file)
+	f.Name, okName = m.text(name)
+	var p fieldProblem
+	f.Line, p = lineField(m.num(line))
+	ok := okFile && okName && p == probNone
 	st := frBad
 	if ok {
 		before := len(m.st.Frames)
@@ -980,27 +981,22 @@ func (m *vm) finishEntry(i uint64, items []val) error {
 	if e.Action == ActionOOM {
 		a = devFree
 	}
-	var ok bool
-	if a.k != kUnset {
-		if e.Addr, ok = m.vUint(a); !ok {
-			return errFallback
-		}
-	}
-	if size.k != kUnset {
-		if e.Size, ok = vInt(size); !ok {
-			return errFallback
-		}
-	}
-	if stream.k != kUnset {
-		if e.Stream, ok = vInt(stream); !ok {
-			return errFallback
+	if plainInt(a) && plainInt(size) && plainInt(stream) && plainInt(timeUS) && int64(size.x|timeUS.x) >= 0 {
+		// What the field rules make of plain ints, without the calls:
+		// most of a snapshot is trace entries.
+		e.Addr, e.Size, e.Stream, e.TimeUS = a.x, int64(size.x), int64(stream.x), int64(timeUS.x)
+	} else {
+		var p1, p2, p3, p4 fieldProblem
+		e.Addr, _, p1 = addrField(m.num(a))
+		e.Size, p2 = optSize(m.num(size))
+		e.Stream, p3 = streamField(m.num(stream))
+		e.TimeUS, p4 = optSize(m.num(timeUS))
+		if p1|p2|p3|p4 != probNone {
+			return errFallback // a note to make: the generic path makes it
 		}
 	}
 	fl := efFinal
 	if timeUS.k != kUnset {
-		if e.TimeUS, ok = vInt(timeUS); !ok {
-			return errFallback
-		}
 		fl |= efTimed
 	}
 	if frames.k != kUnset {
@@ -1051,65 +1047,36 @@ func (m *vm) finishSeg(i uint64, items []val) error {
 	}
 	p := &m.segs[i]
 	s := &p.seg
-	var ok bool
-	if dev.k != kUnset {
-		n, ok := vInt(dev)
-		if !ok {
-			return errFallback
-		}
-		s.Device = int(n)
+	var p1, p2, p3, p4 fieldProblem
+	s.Device, p1 = deviceField(m.num(dev))
+	s.Address, _, p2 = addrField(m.num(address))
+	s.Stream, p3 = streamField(m.num(stream))
+	x, st := m.num(expandable)
+	s.Expandable, p4 = boolField(x, st, expandable.k == kBool)
+	if p1|p2|p3|p4 != probNone {
+		return errFallback // a note to make: the generic path makes it
 	}
-	if address.k != kUnset {
-		if s.Address, ok = m.vUint(address); !ok {
-			return errFallback
-		}
-	}
-	if total.k == kUnset {
-		return errFallback
-	}
-	for _, f := range [...]struct {
-		v   val
-		dst *int64
-	}{{total, &s.TotalSize}, {alloc, &s.AllocatedSize}, {active, &s.ActiveSize}, {req, &s.RequestedSize}, {stream, &s.Stream}} {
-		if f.v.k != kUnset {
-			if *f.dst, ok = vInt(f.v); !ok {
-				return errFallback
-			}
-		}
-	}
-	if segType.k != kUnset {
-		if segType.k != kStr {
-			return errFallback
-		}
+	switch segType.k {
+	case kUnset, kNone:
+	case kStr:
 		switch m.strInfo[segType.x].code {
 		case cSmall:
 			s.Pool = PoolSmall
 		case cLarge:
 			s.Pool = PoolLarge
 		}
+	default:
+		return errFallback
 	}
 	if pool.k != kUnset && pool.k != kNone {
 		a, err := m.toAny(pool)
 		if err != nil {
 			return err
 		}
-		t, ok := a.(pyTuple)
-		if !ok || len(t) != 2 {
+		var ok bool
+		if s.PrivatePool, ok = poolPair(a); !ok {
 			return errFallback
 		}
-		for j := range t {
-			n, ok := asInt64(t[j])
-			if !ok {
-				return errFallback
-			}
-			s.PrivatePool[j] = n
-		}
-	}
-	if expandable.k != kUnset {
-		if expandable.k != kBool {
-			return errFallback
-		}
-		s.Expandable = expandable.x != 0
 	}
 	if frames.k != kUnset {
 		id, err := m.stackOf(frames)
@@ -1140,6 +1107,27 @@ func (m *vm) finishSeg(i uint64, items []val) error {
 	}
 	s.Blocks = bp.blocks[:len(bp.blocks):len(bp.blocks)]
 	bp.hasAddr = nil
+	// Sizes: the segment's own totals, or where it has none, its blocks'.
+	var sums [4]int64
+	summed := false
+	for j, f := range [...]struct {
+		v   val
+		dst *int64
+	}{{total, &s.TotalSize}, {alloc, &s.AllocatedSize}, {active, &s.ActiveSize}, {req, &s.RequestedSize}} {
+		n, known, pr := sizeField(m.num(f.v))
+		switch {
+		case known:
+			*f.dst = n
+		case j == 0 || (pr != probMissing && pr != probUnknown):
+			return errFallback // a note to make
+		default:
+			if !summed {
+				sums[0], sums[1], sums[2], sums[3] = blockSums(s.Blocks)
+				summed = true
+			}
+			*f.dst = sums[j]
+		}
+	}
 	p.history = bp.history
 	p.final = true
 	return nil
@@ -1170,24 +1158,19 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 	}
 	p := &m.blocks[i]
 	b := &p.b
-	var ok bool
-	if b.Size, ok = vInt(size); !ok {
-		return errFallback
-	}
-	if req.k != kUnset {
-		if b.RequestedSize, ok = vInt(req); !ok {
-			return errFallback
-		}
+	var known bool
+	var pr fieldProblem
+	if b.Size, known, _ = sizeField(m.num(size)); !known {
+		return errFallback // a note to make: the generic path makes it
 	}
 	if state.k != kStr {
 		return errFallback
 	}
-	b.State = m.strInfo[state.x].state
-	if address.k != kUnset {
-		if b.Address, ok = m.vUint(address); !ok {
-			return errFallback
-		}
-		p.hasAddr = true
+	if b.State = m.strInfo[state.x].state; b.State == StateUnknown {
+		return errFallback
+	}
+	if b.Address, p.hasAddr, pr = addrField(m.num(address)); pr != probNone {
+		return errFallback
 	}
 	if frames.k != kUnset {
 		id, err := m.stackOf(frames)
@@ -1196,6 +1179,7 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 		}
 		b.Stack = id
 	}
+	var real val
 	if history.k != kUnset && history.k != kNone {
 		p.history = true
 		if history.k != kList || history.r != rHist {
@@ -1210,11 +1194,7 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 			}
 			he := &m.hents[f.x]
 			he.final = true
-			if req.k == kUnset && he.realSize.k != kUnset {
-				if b.RequestedSize, ok = vInt(he.realSize); !ok {
-					return errFallback
-				}
-			}
+			real = he.realSize
 			if he.frames.k != kUnset && b.Stack == NoStack {
 				id, err := m.stackOf(he.frames)
 				if err != nil {
@@ -1223,6 +1203,11 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 				b.Stack = id
 			}
 		}
+	}
+	rx, rst := m.num(req)
+	ax, ast := m.num(real)
+	if b.RequestedSize, pr = blockRequested(b.State.Active(), b.Size, rx, rst, ax, ast); pr != probNone {
+		return errFallback
 	}
 	p.final = true
 	return nil
@@ -1268,31 +1253,28 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 				done[r] = s.Traces[d]
 			}
 		}
+		// Both are generic trees, read as the converter reads them.
 		if t.settings.k != kUnset && t.settings.k != kNone {
 			a, err := m.toAny(t.settings)
 			if err != nil {
 				return nil, err
 			}
-			d, ok := a.(*pyDict)
-			if !ok {
-				return nil, errFallback
+			if d, ok := a.(*pyDict); ok {
+				s.Settings = settingsFrom(d)
+			} else {
+				m.notes.add("allocator_settings", probNotDict, a, assumeNoSettings)
 			}
-			s.Settings = settingsFrom(d)
 		}
 		if t.annotations.k != kUnset && t.annotations.k != kNone {
 			a, err := m.toAny(t.annotations)
 			if err != nil {
 				return nil, err
 			}
-			l, ok := a.(*pyList)
-			if !ok {
-				return nil, errFallback
+			if l, ok := seqOf(a); ok {
+				s.Annotations = annotations(l, &m.notes)
+			} else {
+				m.notes.add("external_annotations", probNotList, a, assumeNoAnnots)
 			}
-			anns, err := annotations(l)
-			if err != nil {
-				return nil, errFallback
-			}
-			s.Annotations = anns
 		}
 		switch {
 		case sl.history:
@@ -1310,5 +1292,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 	}
 	s.Stacks = m.st
 	s.Stacks.Seal()
+	checkSegments(s, &m.notes)
+	s.Notes = m.notes.notes
 	return s, nil
 }

@@ -56,8 +56,7 @@ const (
 	kInt   // x: int64 bits
 	kBig   // x: index into vm.bigs (integers outside int64)
 	kFloat // x: float64 bits
-	kStr   // x: index into vm.strs
-	kBytes // x: index into vm.blobs
+	kStr   // x: index into vm.strs (str and bytes alike)
 	kTuple
 	kList
 	kDict
@@ -104,7 +103,6 @@ type vm struct {
 	strIdx  map[string]uint32
 	strInfo []strInfo
 	bigs    []*big.Int
-	blobs   [][]byte
 	gobjs   []any
 
 	typed
@@ -620,7 +618,10 @@ func (m *vm) exec(op byte) error {
 			return e
 		}
 		err = m.push(v)
-	case opShortBinUnicode, opShortBinString, opBinUnicode, opBinString, opBinUnicode8:
+	case opShortBinUnicode, opShortBinString, opBinUnicode, opBinString, opBinUnicode8,
+		opShortBinBytes, opBinBytes, opBinBytes8:
+		// str and bytes alike: a snapshot's text may come as either
+		// (os.fsencode'd file names, Python 2 str), and means the same.
 		n, e := m.strLen(op)
 		if e != nil {
 			return e
@@ -634,20 +635,6 @@ func (m *vm) exec(op byte) error {
 			return e
 		}
 		err = m.push(val{k: kStr, x: uint64(id)})
-	case opShortBinBytes, opBinBytes, opBinBytes8:
-		n, e := m.strLen(op)
-		if e != nil {
-			return e
-		}
-		b, e := m.arg(int(n))
-		if e != nil {
-			return e
-		}
-		if err = m.charge(len(b) + 32); err != nil {
-			return err
-		}
-		m.blobs = append(m.blobs, append([]byte(nil), b...))
-		err = m.push(val{k: kBytes, x: uint64(len(m.blobs) - 1)})
 	case opNone:
 		err = m.push(val{k: kNone})
 	case opNewTrue:

@@ -13,7 +13,7 @@ import (
 // Snapshot. Values are:
 //
 //	nil (None), bool, int64, *big.Int (ints beyond 64 bits), float64,
-//	string, []byte, *pyList, *pyDict, pyTuple.
+//	string (str and bytes alike), *pyList, *pyDict, pyTuple.
 //
 // Lists and dicts are pointers so that memo sharing survives: the converter
 // interns a shared frame list once.
@@ -124,26 +124,6 @@ func asInt64(v any) (int64, bool) {
 	case *big.Int:
 		if x.IsInt64() {
 			return x.Int64(), true
-		}
-	}
-	return 0, false
-}
-
-// asUint64 returns v as an unsigned 64-bit address.
-func asUint64(v any) (uint64, bool) {
-	switch x := v.(type) {
-	case int64:
-		if x >= 0 {
-			return uint64(x), true
-		}
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case *big.Int:
-		if x.Sign() >= 0 && x.IsUint64() {
-			return x.Uint64(), true
 		}
 	}
 	return 0, false

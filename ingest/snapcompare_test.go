@@ -64,5 +64,8 @@ func diffSnapshots(a, b *Snapshot) string {
 	if !reflect.DeepEqual(a.Annotations, b.Annotations) {
 		return fmt.Sprintf("annotations %+v vs %+v", a.Annotations, b.Annotations)
 	}
+	if !reflect.DeepEqual(a.Notes, b.Notes) {
+		return fmt.Sprintf("notes %v vs %v", a.Notes, b.Notes)
+	}
 	return ""
 }

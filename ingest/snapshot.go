@@ -34,6 +34,10 @@ type Snapshot struct {
 	// Digest is set when this is a digest (see Reduce): Traces and
 	// Annotations are then nil and summarised here.
 	Digest *Digest
+	// Notes list the fields the decoder could not make sense of and what
+	// it assumed instead, and segments whose blocks do not add up to their
+	// own totals; nil for a file that reads as the format says.
+	Notes []DecodeNote
 }
 
 // Generation identifies a snapshot layout (see snapshot-format.md).

@@ -38,6 +38,10 @@ const (
 	opNewTrue        = 0x88
 	opNewFalse       = 0x89
 	opLong1          = 0x8a
+	opLong4          = 0x8b
+	opBinBytes       = 'B'
+	opShortBinBytes  = 'C'
+	opBinBytes8      = 0x8e
 	opShortBinUnicod = 0x8c
 	opBinUnicode8    = 0x8d
 	opMemoize        = 0x94
@@ -90,7 +94,28 @@ type Options struct {
 	Protocol int
 	// Style is the pickler imitated.
 	Style Style
+	// Ints chooses how integers are written; the zero value writes them
+	// as the chosen pickler does.
+	Ints IntStyle
 }
+
+// IntStyle chooses the opcodes integers are written with. Every one is a
+// legal pickle of the same numbers; the non-default ones stand for
+// picklers (other Python implementations, hand-written ones) that do not
+// pick the shortest opcode, so a reader must take any width anywhere.
+type IntStyle uint8
+
+const (
+	// IntsShortest writes each int as the pickler does: BININT1, BININT2
+	// or BININT when it fits, LONG1 otherwise.
+	IntsShortest IntStyle = iota
+	// IntsLong1 writes every int as LONG1 with the fewest bytes (0 as an
+	// empty LONG1), as pickle's protocol 2 encode_long does.
+	IntsLong1
+	// IntsLong4 writes every int as LONG4 of 16 bytes, sign-extended:
+	// wider than any 64-bit number needs.
+	IntsLong4
+)
 
 // Encoder writes one pickle to an io.Writer. Values are written either
 // whole (Encode, Value) or streamed container by container (BeginDict,
@@ -100,6 +125,7 @@ type Options struct {
 type Encoder struct {
 	out     io.Writer
 	style   Style
+	ints    IntStyle
 	proto   int
 	framing bool
 	inFrame bool
@@ -132,6 +158,7 @@ func NewEncoder(w io.Writer, opt Options) (*Encoder, error) {
 	return &Encoder{
 		out:     w,
 		style:   opt.Style,
+		ints:    opt.Ints,
 		proto:   p,
 		buf:     make([]byte, 0, frameSizeTarget+1024),
 		memo:    make(map[any]uint32),
@@ -204,6 +231,10 @@ func (e *Encoder) countRefs(v any, depth int) {
 		}
 	case Tuple:
 		for _, it := range x {
+			e.countRefs(it, depth+1)
+		}
+	case *TupleObj:
+		for _, it := range x.Items {
 			e.countRefs(it, depth+1)
 		}
 	}
@@ -429,12 +460,39 @@ func (e *Encoder) Value(v any) {
 		e.list(x)
 	case Tuple:
 		e.tuple(x)
+	case *TupleObj:
+		if x == nil {
+			e.write1(opNone)
+			return
+		}
+		if idx, ok := e.memo[x]; ok {
+			e.writeGet(idx)
+			return
+		}
+		e.tuple(Tuple(x.Items))
+		if e.style == CPython && len(x.Items) > 0 {
+			e.memo[x] = e.memoLen - 1 // the index tuple() just memoized
+		}
+	case *Bytes:
+		if x == nil {
+			e.write1(opNone)
+			return
+		}
+		e.bytes(x)
 	default:
 		e.fail(fmt.Errorf("pickle: cannot save a value of type %T", v))
 	}
 }
 
 func (e *Encoder) int64(v int64) {
+	switch e.ints {
+	case IntsLong1:
+		e.long1(v)
+		return
+	case IntsLong4:
+		e.long4(uint64(v), v < 0)
+		return
+	}
 	if v >= math.MinInt32 && v <= math.MaxInt32 {
 		switch {
 		case v >= 0 && v <= 0xff:
@@ -454,8 +512,17 @@ func (e *Encoder) int64(v int64) {
 		e.write(b[:]...)
 		return
 	}
-	// CPython: (bit length of |v|) / 8 + 1 bytes of two's complement,
-	// one fewer for -(2**(8j-1)).
+	e.long1(v)
+}
+
+// long1 writes v as LONG1 the way CPython's encode_long does: (bit
+// length of |v|) / 8 + 1 bytes of two's complement, one fewer for
+// -(2**(8j-1)), and no bytes at all for 0.
+func (e *Encoder) long1(v int64) {
+	if v == 0 {
+		e.write(opLong1, 0)
+		return
+	}
 	var abs uint64
 	if v < 0 {
 		abs = uint64(-(v + 1)) + 1
@@ -480,8 +547,25 @@ func (e *Encoder) int64(v int64) {
 	e.write(b[:2+n]...)
 }
 
+// long4 writes the 64 bits of u as LONG4 of 16 bytes, sign-extended
+// when neg.
+func (e *Encoder) long4(u uint64, neg bool) {
+	var b [21]byte
+	b[0] = opLong4
+	binary.LittleEndian.PutUint32(b[1:], 16)
+	binary.LittleEndian.PutUint64(b[5:], u)
+	if neg {
+		binary.LittleEndian.PutUint64(b[13:], math.MaxUint64)
+	}
+	e.write(b[:]...)
+}
+
 // uint64 writes an int in [2^63, 2^64).
 func (e *Encoder) uint64(v uint64) {
+	if e.ints == IntsLong4 {
+		e.long4(v, false)
+		return
+	}
 	if e.style == TorchCpp {
 		e.int64(int64(v))
 		return
@@ -528,6 +612,37 @@ func (e *Encoder) str(s string, obj *Str) {
 		e.memo[obj] = idx
 	}
 	e.writePut(idx)
+}
+
+// bytes saves a bytes object (protocol 3 and later), memoized like a str.
+func (e *Encoder) bytes(b *Bytes) {
+	if e.proto < 3 {
+		e.fail(errors.New("pickle: bytes need protocol 3 or later (protocol 2 pickles them through a class)"))
+		return
+	}
+	if idx, ok := e.memo[b]; ok {
+		e.writeGet(idx)
+		return
+	}
+	n := len(b.B)
+	var h [9]byte
+	var hl int
+	switch {
+	case n <= 0xff:
+		h[0], h[1] = opShortBinBytes, byte(n)
+		hl = 2
+	case uint64(n) <= 0xffffffff:
+		h[0] = opBinBytes
+		binary.LittleEndian.PutUint32(h[1:], uint32(n))
+		hl = 5
+	default:
+		h[0] = opBinBytes8
+		binary.LittleEndian.PutUint64(h[1:], uint64(n))
+		hl = 9
+	}
+	e.write(h[:hl]...)
+	e.writeString(string(b.B))
+	e.memoPut(b)
 }
 
 func (e *Encoder) strHeaderAndData(s string) {

@@ -236,6 +236,51 @@ func (l *loader) step(start int, op byte) error {
 			return l.errf(start, "%v", err)
 		}
 		l.stack = append(l.stack, v)
+	case opLong4:
+		b, err := l.need(start, 4)
+		if err != nil {
+			return err
+		}
+		n := binary.LittleEndian.Uint32(b)
+		if n > 1<<16 {
+			return l.errf(start, "LONG4 of %d bytes", n)
+		}
+		d, err := l.need(start, int(n))
+		if err != nil {
+			return err
+		}
+		v, err := longValue(d)
+		if err != nil {
+			return l.errf(start, "%v", err)
+		}
+		l.stack = append(l.stack, v)
+	case opShortBinBytes, opBinBytes, opBinBytes8:
+		var n uint64
+		switch op {
+		case opShortBinBytes:
+			b, err := l.need(start, 1)
+			if err != nil {
+				return err
+			}
+			n = uint64(b[0])
+		case opBinBytes:
+			b, err := l.need(start, 4)
+			if err != nil {
+				return err
+			}
+			n = uint64(binary.LittleEndian.Uint32(b))
+		default:
+			b, err := l.need(start, 8)
+			if err != nil {
+				return err
+			}
+			n = binary.LittleEndian.Uint64(b)
+		}
+		if n > uint64(len(l.data)-l.pos) {
+			return l.errf(start, "bytes of %d bytes, only %d left", n, len(l.data)-l.pos)
+		}
+		d, _ := l.need(start, int(n))
+		l.stack = append(l.stack, &Bytes{B: append([]byte(nil), d...)})
 	case opBinFloat:
 		b, err := l.need(start, 8)
 		if err != nil {

@@ -507,3 +507,95 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	c.n += int64(len(p))
 	return len(p), nil
 }
+
+// TestBytesAndSharedTuples compares the writer's bytes objects and shared
+// tuples with CPython's (protocols 3 to 5; protocol 2 has no bytes opcode),
+// and checks that Load gives them back.
+func TestBytesAndSharedTuples(t *testing.T) {
+	cases := []pyCase{
+		{"bytes", func() any {
+			b := &Bytes{B: []byte("segments")}
+			return NewList(b, b, &Bytes{B: []byte{}}, &Bytes{B: bytes.Repeat([]byte("x"), 300)})
+		}, "b = b'segments'; obj = [b, b, b'', b'x'*300]"},
+		{"shared-tuples", func() any {
+			tp := &TupleObj{Items: []any{NewStr("f.py"), int64(3)}}
+			four := &TupleObj{Items: []any{int64(1), int64(2), int64(3), int64(4)}}
+			return NewList(tp, tp, four, four, &TupleObj{})
+		}, "tp = (S('f.py'), 3); four = (1, 2, 3, 4); obj = [tp, tp, four, four, ()]"},
+	}
+	snippets := make([]string, len(cases))
+	for i, c := range cases {
+		snippets[i] = c.py
+	}
+	for _, proto := range []int{3, 4, 5} {
+		want := cpythonDumps(t, proto, snippets)
+		for i, c := range cases {
+			t.Run(fmt.Sprintf("p%d/%s", proto, c.name), func(t *testing.T) {
+				got, err := Marshal(c.v(), Options{Protocol: proto})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want[i]) {
+					t.Fatalf("bytes differ at %d\n got: %s\nwant: %s", firstDiff(got, want[i]), clip(got), clip(want[i]))
+				}
+				if _, _, err := Load(got); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+	}
+	if _, err := Marshal(&Bytes{B: []byte("x")}, Options{Protocol: 2}); err == nil {
+		t.Error("bytes at protocol 2: no error")
+	}
+}
+
+// TestIntStyles writes every kind of int with each IntStyle and protocol:
+// CPython must read the numbers back (when python3 is there), and so must
+// Load; the styles must use only their opcodes.
+func TestIntStyles(t *testing.T) {
+	var ints pyCase
+	for _, c := range pyCases() {
+		if c.name == "ints" {
+			ints = c
+		}
+	}
+	want, _, err := Load(mustMarshal(t, ints.v(), Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, style := range []IntStyle{IntsLong1, IntsLong4} {
+		for _, proto := range []int{2, 3, 4, 5} {
+			t.Run(fmt.Sprintf("style%d/p%d", style, proto), func(t *testing.T) {
+				data := mustMarshal(t, ints.v(), Options{Protocol: proto, Ints: style})
+				got, st, err := Load(data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fmt.Sprint(got.(*List).Items) != fmt.Sprint(want.(*List).Items) {
+					t.Fatalf("read back %v, want %v", got.(*List).Items, want.(*List).Items)
+				}
+				short := st.Ops[opBinInt1] + st.Ops[opBinInt2] + st.Ops[opBinInt]
+				if short != 0 || (style == IntsLong1) != (st.Ops[opLong1] > 0) || (style == IntsLong4) != (st.Ops[opLong4] > 0) {
+					t.Fatalf("opcodes: %d short ints, %d LONG1, %d LONG4", short, st.Ops[opLong1], st.Ops[opLong4])
+				}
+				if _, err := exec.LookPath("python3"); err != nil {
+					return
+				}
+				src := fmt.Sprintf("import pickle, sys\nobj = pickle.loads(bytes.fromhex(%q))\n%s\nsys.exit(0 if obj == want else 1)\n",
+					hex.EncodeToString(data), strings.Replace(ints.py, "obj =", "want =", 1))
+				if out, err := exec.Command("python3", "-c", src).CombinedOutput(); err != nil {
+					t.Fatalf("CPython reads other numbers: %v %s", err, out)
+				}
+			})
+		}
+	}
+}
+
+func mustMarshal(t *testing.T, v any, opt Options) []byte {
+	t.Helper()
+	b, err := Marshal(v, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -22,6 +22,8 @@
 //	*Dict             dict (insertion order kept), shared by identity
 //	*List             list, shared by identity
 //	Tuple             tuple (a new object each time it is saved)
+//	*TupleObj         tuple, shared by identity
+//	*Bytes            bytes (protocol 3 and later), shared by identity
 //
 // As in CPython, the empty string and one-character Latin-1 strings are
 // singletons: every such string is the same object whichever way it is made.
@@ -83,6 +85,18 @@ func (l *List) Append(v any) { l.Items = append(l.Items, v) }
 // object, as the snapshot writers do for segment_pool_id.
 type Tuple []any
 
+// TupleObj is one Python tuple object: saving it again refers back to it
+// through the memo, as CPython does for a tuple shared by several
+// containers.
+type TupleObj struct {
+	Items []any
+}
+
+// Bytes is one Python bytes object, shared by identity like *Str.
+type Bytes struct {
+	B []byte
+}
+
 // AsString returns the text of a string or *Str value, and false for any
 // other value.
 func AsString(v any) (string, bool) {
@@ -91,6 +105,8 @@ func AsString(v any) (string, bool) {
 		return s, true
 	case *Str:
 		return s.S, true
+	case *Bytes:
+		return string(s.B), true
 	}
 	return "", false
 }
