@@ -45,6 +45,10 @@ type TraceDigest struct {
 	UnknownFrees int
 	// OOMs are the trace's OOM events with their index in the trace.
 	OOMs []IndexedEntry
+	// LastAlloc is the index of the trace's last event that allocated or
+	// mapped memory (alloc, segment_alloc, segment_map), -1 when none:
+	// with OOMs it tells whether the trace ends at an OOM.
+	LastAlloc int
 }
 
 // IndexedEntry is a trace event and its index in its device's trace.
@@ -170,7 +174,7 @@ func Reduce(s *Snapshot) *Snapshot {
 	if s.Traces != nil {
 		d.Digest.Traces = make([]TraceDigest, len(s.Traces))
 		for dev, tr := range s.Traces {
-			td := TraceDigest{Entries: len(tr), UnknownFrees: UnknownFrees(tr, OverflowScan)}
+			td := TraceDigest{Entries: len(tr), UnknownFrees: UnknownFrees(tr, OverflowScan), LastAlloc: lastAlloc(tr)}
 			for _, e := range s.OOMEntries(dev) {
 				e.Stack = stack(e.Stack)
 				td.OOMs = append(td.OOMs, e)
@@ -178,8 +182,43 @@ func Reduce(s *Snapshot) *Snapshot {
 			d.Digest.Traces[dev] = td
 		}
 	}
+	for _, n := range s.Notes {
+		n.Place, n.Problem, n.Assumed = intern(n.Place), intern(n.Problem), intern(n.Assumed)
+		d.Notes = append(d.Notes, n)
+	}
 	d.Stacks.Seal()
 	return d
+}
+
+// lastAlloc is the index of tr's last event that allocated or mapped
+// memory, -1 when none.
+func lastAlloc(tr []TraceEntry) int {
+	for i := len(tr) - 1; i >= 0; i-- {
+		switch tr[i].Action {
+		case ActionAlloc, ActionSegmentAlloc, ActionSegmentMap:
+			return i
+		}
+	}
+	return -1
+}
+
+// TraceEndsAtOOM reports whether device dev's trace holds an OOM event
+// after which nothing was allocated or mapped (only frees as the failed
+// step unwound): the file was written by an OOM observer or an except
+// handler, in the middle of the failing step. It reads the trace or, for
+// a digest, its summary.
+func (s *Snapshot) TraceEndsAtOOM(dev int) bool {
+	ooms := s.OOMEntries(dev)
+	if len(ooms) == 0 {
+		return false
+	}
+	last := -1
+	if s.Digest != nil {
+		last = s.Digest.Traces[dev].LastAlloc
+	} else {
+		last = lastAlloc(s.Traces[dev])
+	}
+	return ooms[len(ooms)-1].Index > last
 }
 
 // intern returns the canonical copy of str: the digests of a run repeat

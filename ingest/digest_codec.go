@@ -14,7 +14,10 @@ import (
 //	version  uvarint
 //	key      string: the content identity the digest was made from
 //	payload  container, generation, settings, frames, stacks, segments
-//	         with their blocks, the trace digests (see encodeDigest)
+//	         with their blocks, the trace digests, the decode notes (see
+//	         EncodeDigest)
+//
+// Version 2 added each trace digest's LastAlloc and the decode notes.
 //	crc      4 bytes, CRC-32C (Castagnoli) of everything before, little endian
 //
 // Integers are varints (signed ones zig-zag), strings a uvarint length and
@@ -24,7 +27,7 @@ import (
 
 // DigestVersion is the digest file format's version. Bump it whenever the
 // format or what a digest holds changes; older entries are then rebuilt.
-const DigestVersion = 1
+const DigestVersion = 2
 
 const digestMagic = "gpureport-digest\n"
 
@@ -117,6 +120,14 @@ func EncodeDigest(key string, c Container, s *Snapshot) ([]byte, error) {
 			w.uint(uint64(e.Stack))
 			w.uint(uint64(e.Action))
 		}
+		w.int(int64(t.LastAlloc))
+	}
+	w.uint(uint64(len(s.Notes)))
+	for _, n := range s.Notes {
+		w.str(n.Place)
+		w.str(n.Problem)
+		w.str(n.Assumed)
+		w.uint(uint64(n.Count))
 	}
 	w.b = binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, crcTable))
 	return w.b, nil
@@ -254,6 +265,19 @@ func DecodeDigest(b []byte) (key string, c Container, s *Snapshot, err error) {
 			}
 			t.OOMs = append(t.OOMs, e)
 		}
+		t.LastAlloc = int(r.int())
+		if r.err == nil && (t.LastAlloc < -1 || t.LastAlloc >= t.Entries) {
+			r.fail("last allocation %d of a %d-event trace", t.LastAlloc, t.Entries)
+		}
+	}
+	nn := r.count(4)
+	for i := 0; i < nn && r.err == nil; i++ {
+		n := DecodeNote{Place: intern(r.str()), Problem: intern(r.str()), Assumed: intern(r.str())}
+		n.Count = int(r.enum(math.MaxInt32))
+		if r.err == nil && n.Count < 1 {
+			r.fail("decode note with count %d", n.Count)
+		}
+		s.Notes = append(s.Notes, n)
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("%d bytes after the end", len(r.b))

@@ -58,7 +58,12 @@ func TestReduceKeepsWhatAnalysisReads(t *testing.T) {
 			if err != nil {
 				t.Skipf("does not decode: %v", err)
 			}
+			// A decode note must survive the digest and its file format.
+			full.Notes = append(full.Notes, DecodeNote{Place: "segments[0].segment_pool_id", Problem: "a string", Assumed: "(0, 0)", Count: 3})
 			d := Reduce(full)
+			if !reflect.DeepEqual(d.Notes, full.Notes) {
+				t.Errorf("notes %v, want %v", d.Notes, full.Notes)
+			}
 			if d.Traces != nil || d.Annotations != nil || d.Digest == nil {
 				t.Fatal("the digest keeps the trace or annotations")
 			}
@@ -68,6 +73,9 @@ func TestReduceKeepsWhatAnalysisReads(t *testing.T) {
 			for _, dev := range full.Devices() {
 				if d.TraceEntries(dev) != full.TraceEntries(dev) || d.EarlyUnknownFrees(dev) != full.EarlyUnknownFrees(dev) {
 					t.Errorf("device %d: trace summary differs", dev)
+				}
+				if d.TraceEndsAtOOM(dev) != full.TraceEndsAtOOM(dev) {
+					t.Errorf("device %d: trace ends at an OOM: digest %v, file %v", dev, d.TraceEndsAtOOM(dev), full.TraceEndsAtOOM(dev))
 				}
 				if len(d.OOMEntries(dev)) != len(full.OOMEntries(dev)) {
 					t.Errorf("device %d: %d OOMs, want %d", dev, len(d.OOMEntries(dev)), len(full.OOMEntries(dev)))
@@ -95,6 +103,14 @@ func TestReduceKeepsWhatAnalysisReads(t *testing.T) {
 			}
 			if key != "k1" || c2 != c {
 				t.Errorf("key %q container %q", key, c2)
+			}
+			if !reflect.DeepEqual(back.Notes, full.Notes) {
+				t.Errorf("notes read back %v, want %v", back.Notes, full.Notes)
+			}
+			for _, dev := range full.Devices() {
+				if back.TraceEndsAtOOM(dev) != full.TraceEndsAtOOM(dev) {
+					t.Errorf("device %d: trace-ends-at-OOM lost in the file format", dev)
+				}
 			}
 			if why := sameDigest(d, back); why != "" {
 				t.Errorf("the digest read back differs: %s", why)
