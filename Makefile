@@ -30,7 +30,7 @@ build:
 run: build
 	./$(BIN) --tz UTC testdata/sample-run
 
-test: vet lint unit fuzz-smoke
+test: vet lint deadcode unit fuzz-smoke
 
 # Users run gpureport on Windows and macOS laptops too: vet also builds
 # for them (without cgo, as the NVML recorder is Linux-only).

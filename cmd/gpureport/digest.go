@@ -80,7 +80,7 @@ func runDigest(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(positional) == 0 {
 		return usageError(stderr, "missing RUN_DIR")
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := newLogger(stderr, slog.LevelWarn)
 	prog := newProgress(stderr, quiet)
 	worst := exitOK
 	for _, dir := range positional {

@@ -261,24 +261,15 @@ func (a *Allocator) SetTime(us int64) {
 	}
 }
 
-// Now returns the allocator clock in microseconds.
-func (a *Allocator) Now() int64 { return a.now }
-
 // SetRecording turns stack and trace recording on or off
 // (_record_memory_history(enabled=...)). Blocks allocated while it is off
 // carry no context.
 func (a *Allocator) SetRecording(on bool) { a.recording = on }
 
-// Recording reports whether recording is on.
-func (a *Allocator) Recording() bool { return a.recording }
-
 // SetOverhead sets the device memory in use outside this allocator (CUDA
 // context, NCCL and cuBLAS workspaces, other processes), in bytes. It
 // lowers what cudaMalloc can get.
 func (a *Allocator) SetOverhead(n int64) { a.overhead = n }
-
-// Overhead returns the memory in use outside the allocator, in bytes.
-func (a *Allocator) Overhead() int64 { return a.overhead }
 
 // Config returns the allocator's configuration.
 func (a *Allocator) Config() Config { return a.cfg }
