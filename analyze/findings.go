@@ -151,6 +151,22 @@ const (
 	VerdictShrinking    = "shrinking"
 	VerdictFlat         = "flat"
 	VerdictInsufficient = "insufficient data"
+	// VerdictInconclusive is growth seen but not established.
+	VerdictInconclusive = "inconclusive"
+)
+
+// Trend states, design.md's names (Trend.State, summary.json "state").
+const (
+	// StateGrowing is significant growth whose 95% interval lies above 0.
+	StateGrowing = "growing"
+	// StateFlat is evidence of no meaningful growth (a falling series
+	// included).
+	StateFlat = "flat"
+	// StateInconclusive is growth seen but not established; Trend.Reason
+	// says what more data would decide it.
+	StateInconclusive = "inconclusive"
+	// StateInsufficient is fewer points than any test needs.
+	StateInsufficient = "insufficient"
 )
 
 // Device is the analysis of one (rank, device) series.
@@ -280,9 +296,18 @@ type Trend struct {
 	Slope, Lo, Hi float64
 	// Intercept is the fitted value at x = 0, in bytes, for drawing the line.
 	Intercept float64
-	// PValue is the two-sided Mann-Kendall p-value of no trend over the
-	// fitted points.
+	// PValue is the one-sided Mann-Kendall p-value of no trend against
+	// the direction seen (a rise when S > 0) over the fitted points; Test
+	// names the test and whether the p-value is exact.
 	PValue float64
+	Test   string
+	// State is design.md's trend state: StateGrowing, StateFlat,
+	// StateInconclusive or StateInsufficient.
+	State string
+	// MoreNeeded is, for an inconclusive or insufficient trend, about how
+	// many more points at the same pace would decide it (0 when unknown
+	// or not needed).
+	MoreNeeded int
 	// StepPValue is the p-value of growth left once the best single step
 	// is set aside (stratified Mann-Kendall); 1 when not computed.
 	StepPValue float64
@@ -313,7 +338,8 @@ type Trend struct {
 	// ChangePoint is the index of the best single level change (the first
 	// point after it), -1 when none mattered.
 	ChangePoint int
-	// Verdict is "growing", "shrinking", "flat" or "insufficient data".
+	// Verdict is "growing", "shrinking", "flat", "inconclusive" or
+	// "insufficient data".
 	Verdict string
 	// Reason explains the verdict with its numbers, one sentence.
 	Reason string
