@@ -208,11 +208,13 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 		alloc[i] = float64(p.Usage.Allocated)
 		res[i] = float64(p.Usage.Reserved)
 	}
-	refLevel := median(alloc)
+	// Off-phase snapshots (an OOM dump) are evidence, not trend points.
+	keep := s.trendIndex()
+	refLevel := median(pick(alloc, keep))
 	dr := rules
 	dr.RefLevel = refLevel
-	at := FitTrend(MetricAllocated, per, x, alloc, dr)
-	rt := FitTrend(MetricReserved, per, x, res, dr)
+	at := fitKept(MetricAllocated, per, x, alloc, keep, dr)
+	rt := fitKept(MetricReserved, per, x, res, keep, dr)
 	d.Trends = append(d.Trends, at, rt)
 	ut := gpuTrend(d, per, dr)
 	if ut != nil {
@@ -226,8 +228,8 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 
 	// Projections against capacity (less memory outside the allocator for
 	// the allocator's own series).
-	if d.Capacity > 0 && n > 1 {
-		span := x[n-1] - x[0]
+	if d.Capacity > 0 && len(keep) > 1 {
+		span := x[keep[len(keep)-1]] - x[keep[0]]
 		hoursPerX := paceHoursPerX(s)
 		outside := 0.0
 		if d.Reconciliation != nil && d.Reconciliation.Matched > 0 && !math.IsNaN(d.Reconciliation.Level) {
@@ -240,7 +242,7 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 				limit -= outside
 				basis += fmt.Sprintf(" minus %s outside the allocator", fmtBytes(int64(outside)))
 			}
-			lastX := x[n-1]
+			lastX := x[keep[len(keep)-1]]
 			if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
 				lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
 			}
@@ -261,17 +263,17 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 		}
 		nr := rules
 		nr.RefLevel = refLevel
-		if Drops(y, dropTolerance(y)) > 0 {
+		if ky := pick(y, keep); Drops(ky, dropTolerance(ky)) > 0 {
 			nr.Alpha = DefaultSuspectAlpha
 		}
-		t := FitTrend("no_stack_bytes", per, x, y, nr)
+		t := fitKept("no_stack_bytes", per, x, y, keep, nr)
 		d.Coverage.NoStackTrend = &t
 	}
-	ac = attributionContext{x: x, per: per, refLevel: refLevel, allocTr: &d.Trends[0], coverage: d.Coverage,
+	ac = attributionContext{x: x, keep: keep, per: per, refLevel: refLevel, allocTr: &d.Trends[0], coverage: d.Coverage,
 		rules: rules, suppress: opt.Suppressions, builtins: !opt.NoBuiltinSuppressions}
 	d.Groups, d.Suspects = findSuspects(sg, ac)
 
-	d.Fragmentation = analyzeFragmentation(s, x, per, rules)
+	d.Fragmentation = analyzeFragmentation(s, x, keep, per, rules)
 	if n > 0 {
 		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device)
 	}

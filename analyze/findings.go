@@ -239,6 +239,11 @@ func (d *Device) Trend(metric string) *Trend {
 type Point struct {
 	// Path is the snapshot file, relative to the run directory.
 	Path string
+	// Phase is "" for a periodic snapshot, a point of the trend. Otherwise
+	// it says why the snapshot was taken at another phase of a step (e.g.
+	// "OOM dump: its trace ends at an OOM"): such a snapshot is evidence
+	// for its event (the OOM explanation), never a point of a trend fit.
+	Phase string
 	// Step is the file-name step, ingest.NoStep when none.
 	Step int64
 	// Time is the latest trace time (UTC), zero when the file has none.
@@ -628,8 +633,28 @@ type OOM struct {
 	// TopLive are the signature groups holding the most live bytes at the
 	// OOM (at most 5), largest first.
 	TopLive []LiveGroup
-	// Class is "capacity" or "fragmentation".
+	// Class is the OOM's cause by design.md's definition, decided in this
+	// order: "leak" (the leak suspects' growth filled the device: without
+	// the LeakedBytes the request would have fit), "fragmentation" (device
+	// free plus cached free memory was at least the request) or
+	// "capacity" (live memory without any leak plus the request exceeds
+	// what the device offers).
 	Class string
+	// LeakedBytes is what the device's unsuppressed leak suspects had
+	// added by the OOM since their trends began, in bytes; LeakRate their
+	// summed growth, in bytes per LeakPer ("step" or "hour"); LeakSite the
+	// site of the largest. Zero when the device has no suspect.
+	LeakedBytes int64
+	LeakRate    float64
+	LeakPer     string
+	LeakSite    string
+	// Missing is the device memory the request lacked: the request minus
+	// the bytes CUDA reported free, at least 0.
+	Missing int64
+	// Earlier is, for a leak OOM, how many LeakPer units (steps) before
+	// the OOM the leak had not yet taken the Missing bytes: without the
+	// leak's growth over that stretch the request would have fit.
+	Earlier float64
 	// Explanation says, in a few sentences, why the request failed.
 	Explanation string
 	// Settings are the allocator settings in force.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"gpureport/ingest"
@@ -120,7 +121,111 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		}
 		s.Points = append(s.Points, p)
 	}
+	markPhases(s)
 	return s
+}
+
+// Snapshot phase (design.md): periodic dumps at the same point of a step
+// form the trend; a dump at another phase is evidence for its event. A
+// snapshot is taken off-phase when
+//
+//   - its path marks it: a file or folder name with an "oom" or "exit"
+//     word (torchtitan writes its out-of-memory dump to
+//     memory_snapshot/iteration_N_exit/), or
+//   - the data show it: the device's trace holds an OOM event after which
+//     nothing was allocated (only frees as the failed step unwound), so
+//     the file was written by an OOM observer or except handler, in the
+//     middle of the failing step, with its activations alive.
+//
+// A series keeps at least one trend point: a run whose only snapshot is
+// an OOM dump is fitted on it (there is nothing else).
+
+// markPhases sets Point.Phase on the off-phase snapshots of s.
+func markPhases(s *Series) {
+	phase := make([]string, len(s.Files))
+	off := 0
+	for i, f := range s.Files {
+		switch {
+		case pathMarksOffPhase(f.Path):
+			phase[i] = "marked by its path as an exit or OOM dump"
+		case traceEndsAtOOM(f.Snapshot, s.Device):
+			phase[i] = "OOM dump: its trace ends at an OOM (only frees after it)"
+		default:
+			continue
+		}
+		off++
+	}
+	if off == 0 || off == len(s.Files) {
+		return
+	}
+	for i := range s.Points {
+		s.Points[i].Phase = phase[i]
+	}
+}
+
+// pathMarksOffPhase reports whether a path names an exit or OOM dump: a
+// component with the word "oom" or "exit" between separators (_ - . /).
+func pathMarksOffPhase(path string) bool {
+	words := strings.FieldsFunc(strings.ToLower(path), func(r rune) bool {
+		return r == '/' || r == '\\' || r == '_' || r == '-' || r == '.'
+	})
+	for _, w := range words {
+		if w == "oom" || w == "exit" {
+			return true
+		}
+	}
+	return false
+}
+
+// traceEndsAtOOM reports whether device dev's trace in snap holds an OOM
+// event after which nothing was allocated or mapped.
+func traceEndsAtOOM(snap *ingest.Snapshot, dev int) bool {
+	if dev >= len(snap.Traces) {
+		return false
+	}
+	tr := snap.Traces[dev]
+	for i := len(tr) - 1; i >= 0; i-- {
+		switch tr[i].Action {
+		case ingest.ActionOOM:
+			return true
+		case ingest.ActionAlloc, ingest.ActionSegmentAlloc, ingest.ActionSegmentMap:
+			return false
+		}
+	}
+	return false
+}
+
+// trendIndex returns the indexes of the points that form the trend: the
+// periodic ones.
+func (s *Series) trendIndex() []int {
+	return trendIndexOf(s.Points)
+}
+
+// trendIndexOf returns the indexes of the periodic points.
+func trendIndexOf(pts []Point) []int {
+	out := make([]int, 0, len(pts))
+	for i, p := range pts {
+		if p.Phase == "" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// fitKept fits y against x over the points keep (indexes into both) and
+// maps the trend's point indexes (FitFrom, ChangePoint) back to x's.
+func fitKept(metric, per string, x, y []float64, keep []int, r TrendRules) Trend {
+	if len(keep) == len(x) {
+		return FitTrend(metric, per, x, y, r)
+	}
+	t := FitTrend(metric, per, pick(x, keep), pick(y, keep), r)
+	if t.FitFrom >= 0 && t.FitFrom < len(keep) {
+		t.FitFrom = keep[t.FitFrom]
+	}
+	if t.ChangePoint >= 0 && t.ChangePoint < len(keep) {
+		t.ChangePoint = keep[t.ChangePoint]
+	}
+	return t
 }
 
 // pointTime is the time used for the hours axis: the trace time when every
