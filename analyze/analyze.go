@@ -25,6 +25,11 @@ type Options struct {
 	// Horizon is the projection horizon in multiples of the run's length;
 	// 0 means DefaultHorizon.
 	Horizon float64
+	// CriticalWithin is the wall-clock time (--horizon) within which a
+	// leak projected to exhaust the device makes the verdict critical (as
+	// does exhaustion within the run's own length); 0 means
+	// DefaultCriticalWithin.
+	CriticalWithin time.Duration
 }
 
 // Analyze runs every analysis over a decoded run. It is pure and
@@ -49,7 +54,8 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	}
 	rules := DefaultTrendRules()
 	f.Thresholds = Thresholds{Alpha: rules.Alpha, SuspectAlpha: DefaultSuspectAlpha, MinPoints: rules.MinPoints,
-		MinGrowthBytes: int64(rules.MinGrowthBytes), MinGrowthShare: rules.MinGrowthShare, Horizon: horizon}
+		MinGrowthBytes: int64(rules.MinGrowthBytes), MinGrowthShare: rules.MinGrowthShare, Horizon: horizon,
+		CriticalWithin: cmp.Or(opt.CriticalWithin, DefaultCriticalWithin), InconclusiveP: InconclusiveP}
 
 	series := BuildSeries(run.Snapshots)
 	msBySeries, msOnly := matchMemStats(series, collectMemStats(run.Logs))

@@ -220,8 +220,11 @@ type Device struct {
 	// device's GPU (the nvidia-smi index GPUJoin names); nil when the logs
 	// have none.
 	Processes *ProcessSet
-	// Verdict is the series verdict of the primary trend (allocated):
-	// "growing", "shrinking", "flat" or "insufficient data".
+	// Verdict is the device's decision, shown the same way everywhere:
+	// VerdictLeak when the device has a leak (an unsuppressed suspect,
+	// growing stackless live memory, or growing memory_stats allocated
+	// memory), else the primary trend's (allocated) verdict: "growing",
+	// "shrinking", "flat", "inconclusive" or "insufficient data".
 	Verdict string
 }
 
@@ -522,6 +525,13 @@ type Suspect struct {
 	Evidence []string
 	// Suppressed names the suppression that matched, "" when none.
 	Suppressed string
+	// Projection is when the device's allocated memory, growing at this
+	// suspect's rate, reaches capacity (less the memory outside the
+	// allocator); nil when capacity is unknown.
+	Projection *Projection
+	// Severity is SeverityHigh, SeverityMedium or SeverityLow, from the
+	// time to capacity (not the leak's size).
+	Severity string
 }
 
 // Coverage says how much of the live memory carries allocation stacks.
@@ -718,6 +728,10 @@ type Verdict struct {
 	OutsideAllocatorLeak bool
 	Fragmentation        bool
 	OOM                  bool
+	// MemoryGrows is set when a device known only from GPU logs (no
+	// snapshots, no memory_stats) has growing used memory: a warning with
+	// no site, not a leak flag (used memory mixes PyTorch with the rest).
+	MemoryGrows bool
 	// Severity is "ok", "info", "warning" or "critical".
 	Severity string
 	// Headline is a one-line summary for banners and stdout.
@@ -773,6 +787,12 @@ type Thresholds struct {
 	MinGrowthShare float64
 	// Horizon is the projection horizon in multiples of the run's length.
 	Horizon float64
+	// CriticalWithin is the wall-clock time within which a projected
+	// exhaustion makes a leak critical (--horizon).
+	CriticalWithin time.Duration
+	// InconclusiveP is the one-sided p-value below which growth that is
+	// not established is reported as inconclusive rather than flat.
+	InconclusiveP float64
 }
 
 // MemoryStatsSeries is one (rank, device)'s torch.cuda.memory_stats()

@@ -25,15 +25,8 @@ import (
 //   - private pools (CUDA graphs, MemPool) apart, since the default pool
 //     cannot reuse their memory.
 //
-// Over the series, a device is called fragmented when the free bytes of
-// pinned segments grow (the trend rules of trend.go, against the steady
-// reserved level) faster than the live memory, at a cost (reserved or
-// cached free memory grows, or is cut back under pressure), while the free
-// memory is shattered at the end (external fragmentation at least
-// FragExternalMin) and the pinned segments hold a real share of reserved
-// memory (at least FragShareMin). Reserved memory that repeatedly falls
-// back (empty_cache, garbage collection) while allocated
-// memory is flat is reported as saw-tooth churn, not fragmentation.
+// Over the series, analyzeFragmentation decides whether the device is
+// fragmented (see there).
 
 // PinnedLiveShare is the live share at or below which a large segment
 // counts as pinned by a few small blocks.
@@ -117,9 +110,12 @@ func FragPointOf(s *ingest.Snapshot, dev int) FragPoint {
 //     of the reserved level. Variable batch shapes (heavy-tailed sequence
 //     lengths) do this.
 //
-// Neither is fragmentation when reserved memory is repeatedly given back
-// (SawTooth: periodic empty_cache(), or garbage collection), or when the
-// growth stops (warm-up: the trend rules' persistence rule).
+// Reserved memory that is repeatedly given back (SawTooth: periodic
+// empty_cache(), or garbage collection) is churn: it rules out the second
+// pattern (its rebuilds look like growth between releases), not the
+// first (pinned holes survive every release). Growth that stops is a
+// warm-up (the trend rules' persistence rule), and free memory left by a
+// leak's pinned segments is the leak's (pinnedByLeak).
 func analyzeFragmentation(s *Series, x []float64, keep []int, per string, rules TrendRules) *Fragmentation {
 	fr := &Fragmentation{}
 	n := len(s.Files)
@@ -200,12 +196,14 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per string, rules 
 	case m < rules.MinPoints:
 		fr.Reason = fmt.Sprintf("%d periodic snapshots: too few to judge fragmentation over time; at the last one %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",
 			m, 100*share, last.External)
-	case fr.SawTooth:
-		fr.Reason = fmt.Sprintf("reserved memory falls back %d times while live memory stays (empty_cache() or garbage collection): churn, not fragmentation", releases)
 	case growing && last.External >= FragExternalMin && share >= FragShareMin:
+		// Pinned holes survive empty_cache() and the allocator's own
+		// releases, so a saw-tooth does not excuse them.
 		fr.Fragmented = true
 		fr.Reason = fmt.Sprintf("free memory in segments pinned by a few small live blocks grows %s per %s (%s) to %s in %d segments, %.0f%% of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
 			fmtSigned(holes.Slope), per, fmtP(holes.PValue), fmtBytes(last.PinnedBytes), last.PinnedSegments, 100*share, fmtBytes(int64(allocGrowth)), fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
+	case fr.SawTooth:
+		fr.Reason = fmt.Sprintf("reserved memory falls back %d times while live memory stays (empty_cache() or garbage collection): churn, not fragmentation", releases)
 	case cacheGrows:
 		fr.Fragmented = true
 		fr.Reason = fmt.Sprintf("reserved memory grows %s per %s (%s) while allocated memory does not (%s), and cached free memory grows %s over the run to %s: requests of new sizes find no cached block that fits and get new segments; the largest free block is %s of %s free (external fragmentation %.2f)",

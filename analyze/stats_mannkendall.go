@@ -79,7 +79,7 @@ func MannKendall(y []float64) MKResult {
 	case n <= exactMaxN && !hasTies(y):
 		r.POneSided, r.Exact = exactMKUpper(n, math.Abs(s)), true
 	default:
-		r.POneSided = 1 - normalCDF(math.Abs(r.Z))
+		r.POneSided = twoSidedNormalP(r.Z) / 2
 	}
 	return r
 }
