@@ -225,8 +225,15 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	// significance test by chance, rarely the size test; a straight line
 	// of a few points cannot pass the significance test once split, but
 	// the line fits it better than any step.
+	sig := mk.POneSided < r.Alpha
 	c := FindStep(fy, 1)
-	if c.Index > 0 {
+	if !sig && c.Index > 0 && c.Explained >= stepPatternShare && c.Jump() > 0 {
+		// Not significant, and one clear level change holds the rise.
+		t.flatPattern(fy, y, idx, warm)
+		t.Reason = fmt.Sprintf("no significant growth (%s): one level change of %s at point %d holds the rise", fmtP(mk.POneSided), fmtSigned(c.Jump()), idx[c.Index])
+		return t
+	}
+	if sig && c.Index > 0 {
 		sm := StratifiedMannKendall(fy[:c.Index], fy[c.Index:])
 		t.StepPValue = sm.PValue
 		within := math.Max(withinSlope(fx, fy, c.Index), withinSenSlope(fx, fy, c.Index)) * span
@@ -248,7 +255,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	// growth would give it, the rise was a warm-up (a ramp, or a few early
 	// jumps) that has ended. Rises are measured robustly (tailRise) and
 	// scaled by x span, so a straight line scores 1.
-	if span > 0 {
+	if sig && span > 0 {
 		total := tailRise(fy)
 		for w := 1; w <= len(fy)/3 && len(fy)-w >= 3; w++ {
 			expected := total * (fx[len(fx)-1] - fx[w]) / span
@@ -263,7 +270,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 
 	// Growing: the test is significant and the slope's 95% interval lies
 	// above 0 (so the estimate, inside its interval, is above 0 too).
-	if mk.POneSided < r.Alpha && t.Lo > 0 {
+	if sig && t.Lo > 0 {
 		t.Verdict, t.State = VerdictGrowing, StateGrowing
 		t.Pattern = "steady growth"
 		if cuts := Segments(fy, 1, segmentPenalty(fy)); len(cuts) >= 2 && Drops(fy, dropTolerance(fy)) == 0 && bursty(fy, cuts) {
