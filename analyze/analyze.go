@@ -254,6 +254,7 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 			}
 			if p := Project(t, limit, lastX, span, hoursPerX, horizon); p != nil {
 				p.Basis = basis
+				withinHorizon(p, cmp.Or(opt.CriticalWithin, DefaultCriticalWithin))
 				t.Projection = p
 			}
 		}

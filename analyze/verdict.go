@@ -269,6 +269,7 @@ func projectSuspects(f *Findings, d *Device) {
 			continue
 		}
 		p.Basis = basis
+		withinHorizon(p, f.Thresholds.CriticalWithin)
 		sp.Projection = p
 		switch {
 		case p.Remaining <= span || (p.Hours > 0 && p.Hours <= f.Thresholds.CriticalWithin.Hours()):
@@ -276,6 +277,15 @@ func projectSuspects(f *Findings, d *Device) {
 		case !p.Beyond:
 			sp.Severity = SeverityMedium
 		}
+	}
+}
+
+// withinHorizon clears Beyond on a projection whose wall-clock time left
+// is within the critical horizon: "not within 10× the run's length" must
+// never describe a device that fills up before the horizon.
+func withinHorizon(p *Projection, critical time.Duration) {
+	if p.Hours > 0 && p.Hours <= critical.Hours() {
+		p.Beyond = false
 	}
 }
 
