@@ -4,10 +4,10 @@
 GO        ?= go
 BIN       := bin/gpureport
 PKGS      := ./... ./testdata/gen/... ./testdata/benchdecode/...
-SRC_DIRS  := cmd ingest analyze report templates testdata
+SRC_DIRS  := cmd ingest analyze evaluate report templates testdata
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Packages with fuzz targets; every Fuzz* function in them is run.
-FUZZ_PKGS := ./ingest ./analyze ./report ./cmd/gpureport ./testdata/gen/pickle
+FUZZ_PKGS := ./ingest ./analyze ./evaluate ./report ./cmd/gpureport ./testdata/gen/pickle
 FUZZEXEC  ?= 2000x
 # Corpus seed and cases per scenario for `make eval`. The analysis rules were
 # tuned on seeds 1-4; report on any other seed.
@@ -72,7 +72,10 @@ corpus:
 	rm -rf $(OUT)/corpus
 	$(GO) run ./testdata/gen corpus -o $(OUT)/corpus -seed $(EVAL_SEED) -n $(EVAL_N)
 
-# Labelled evaluation: precision, recall and top-1 suspect site.
+# Labelled evaluation (package evaluate): per-scenario and per-knob tables,
+# a confusion matrix per verdict flag and for the OOM cause, leak precision,
+# recall, top-1 site and suspects with a bad interval. Exits 4 when a target
+# of issue 12 is missed.
 eval: build corpus
 	./$(BIN) eval $(OUT)/corpus
 

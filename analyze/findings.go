@@ -24,7 +24,6 @@
 //	processes.go          per-process GPU memory from the GPU logs
 //	suppress.go           built-in and user suppressions
 //	verdict.go            the run verdict
-//	evaluate.go           scoring verdicts against a labelled corpus
 package analyze
 
 import (

@@ -39,25 +39,6 @@ func FuzzParseSuppressions(f *testing.F) {
 	})
 }
 
-// FuzzParseLabels checks labels.json parsing never panics and that a
-// parsed corpus can be evaluated.
-func FuzzParseLabels(f *testing.F) {
-	f.Add([]byte(labelsJSON))
-	f.Add([]byte(`{"cases": [{"name": "a", "leak_rank": 3}]}`))
-	f.Add([]byte(`{"cases": [{"name": "a"}, {"name": "a"}]}`))
-	f.Add([]byte(`[]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := ParseLabels("labels.json", data)
-		if err != nil {
-			return
-		}
-		ev := Evaluate(l, []CaseResult{{Case: l.Cases[0].Name, Got: Flags{Leak: true}}})
-		if ev.Overall.Cases != len(l.Cases) {
-			t.Fatalf("scored %d of %d cases", ev.Overall.Cases, len(l.Cases))
-		}
-	})
-}
-
 // FuzzFitTrend feeds arbitrary series (repeated x, constant runs, huge and
 // negative values) to the trend verdict: it must never panic, and a
 // verdict of "growing" must come with a positive slope and growth.

@@ -61,7 +61,8 @@ func TestEvalCommand(t *testing.T) {
 		code   int
 		want   []string
 	}{
-		{"all clean", []bool{false, false}, exitOK, []string{"2 cases", "clean", "targets", ": met"}},
+		{"all clean", []bool{false, false}, exitOK, []string{"2 cases", "clean", "confusion per flag", "OOM cause (rows: label",
+			"suspects with a bad interval", "targets: met"}},
 		{"missed leak", []bool{false, true}, exitFailOn, []string{"misclassified (1)", "case-b [leak-steady]: leak: got false, want true", "NOT met"}},
 	}
 	for _, tt := range tests {

@@ -26,6 +26,9 @@ func cmdRun(args []string, stdout io.Writer) error {
 	snapshots := fs.Int("snapshots", 0, "number of snapshots (default: drawn)")
 	entries := fs.Int("max-entries", -1, "trace ring size, 0 for state only (default: drawn)")
 	ranks := fs.Int("ranks", 0, "number of ranks (default: drawn)")
+	naming := fs.String("naming", "", "file names: step, index, epoch, timestamp or torchtitan (default: drawn)")
+	fileTimes := fs.String("file-times", "", "file modification times: dump or copied (default: drawn)")
+	oomDump := fs.String("oom-dump", "", "OOM dump: observer, exit or none (default: drawn)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -85,6 +88,19 @@ func cmdRun(args []string, stdout io.Writer) error {
 		if sp.LeakRank >= *ranks {
 			sp.LeakRank = *ranks - 1
 		}
+		// The drawn GPU map was for the drawn ranks: use GPUs 0..ranks-1.
+		sp.Knobs.GPUMap = nil
+		sp.Knobs.NodeGPUs = max(sp.Knobs.NodeGPUs, *ranks)
+		sp.Knobs.VisibleGPUs = max(sp.Knobs.VisibleGPUs, *ranks)
+	}
+	if *naming != "" {
+		sp.Knobs.Naming = train.Naming(*naming)
+	}
+	if *fileTimes != "" {
+		sp.Knobs.FileTimes = train.FileTimes(*fileTimes)
+	}
+	if *oomDump != "" {
+		sp.Knobs.OOMDump = train.OOMDump(*oomDump)
 	}
 	if err := sp.Validate(); err != nil {
 		return usageErr("%v", err)

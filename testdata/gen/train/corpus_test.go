@@ -5,15 +5,17 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gpureport/ingest"
+	"gpureport/testdata/gen/alloc"
 )
 
 // decodedRun is one case's snapshots as the project's decoder reads them.
@@ -22,35 +24,22 @@ type decodedRun struct {
 	step int64
 	snap *ingest.Snapshot
 	path string
+	oom  bool
 }
 
-func decodeRun(t *testing.T, dir string) []decodedRun {
+// decodeRun decodes a case's snapshot files, listed by its truth, with
+// their true rank and step (names need not carry either).
+func decodeRun(t *testing.T, dir string, files []FileTruth) []decodedRun {
 	t.Helper()
 	var out []decodedRun
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Base(p) == SmiFile {
-			return err
-		}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		s, _, err := ingest.DecodeFile(p, ingest.DecodeOptions{})
 		if err != nil {
 			t.Fatalf("decode %s: %v", p, err)
 		}
-		rank := ingest.RankFromPath(p)
-		if rank == ingest.NoRank {
-			rank = 0
-		}
-		out = append(out, decodedRun{rank: rank, step: ingest.StepFromName(p), snap: s, path: p})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+		out = append(out, decodedRun{rank: f.Rank, step: int64(f.Step), snap: s, path: p, oom: f.OOM})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].rank != out[j].rank {
-			return out[i].rank < out[j].rank
-		}
-		return out[i].step < out[j].step
-	})
 	return out
 }
 
@@ -83,8 +72,10 @@ func userFrame(s *ingest.Snapshot, id ingest.StackID) string {
 // TestCorpusLabelsMatchFiles decodes every case of a small corpus and
 // checks its label against the files: invariants of every snapshot, the
 // leak site's live bytes growing exactly on the labelled rank, no growing
-// planted site elsewhere, the oom event in OOM cases, and nvidia-smi
-// memory.used tracking reserved memory.
+// planted site elsewhere, the OOM as its dump mode leaves it (the oom event
+// in the dump's trace, or only train.log), the OOM cause from the labelled
+// numbers, file times as the knob says, and nvidia-smi memory.used of each
+// rank's mapped GPU tracking reserved memory.
 func TestCorpusLabelsMatchFiles(t *testing.T) {
 	dir := t.TempDir()
 	labels, err := WriteCorpus(dir, CorpusOptions{Seed: 7, PerScenario: 1, Jobs: 2})
@@ -96,23 +87,30 @@ func TestCorpusLabelsMatchFiles(t *testing.T) {
 	}
 	for _, c := range labels.Cases {
 		t.Run(c.Name, func(t *testing.T) {
-			if c.Expect != intent(c.Scenario) {
-				t.Errorf("expect %+v for scenario %s", c.Expect, c.Scenario)
+			if err := accept(c.Scenario, c.Expect); err != nil {
+				t.Errorf("scenario %s: %v", c.Scenario, err)
 			}
 			if c.CapacityBytes < 15<<30 || c.CapacityBytes > 81<<30 {
 				t.Errorf("capacity %d", c.CapacityBytes)
 			}
-			runs := decodeRun(t, filepath.Join(dir, c.Name))
-			if len(runs) != c.Truth.Snapshots*c.Truth.Ranks && c.Truth.Ranks == 1 {
-				t.Errorf("%d snapshot files, label says %d", len(runs), c.Truth.Snapshots)
-			}
+			runs := decodeRun(t, filepath.Join(dir, c.Name), c.Truth.Files)
 			byRank := map[int][]decodedRun{}
-			for _, r := range runs {
-				checkSnapshot(t, r)
+			var oomRun *decodedRun
+			for i, r := range runs {
+				checkSnapshot(t, r, c.Truth.Knobs)
+				if r.oom {
+					oomRun = &runs[i]
+					continue
+				}
 				byRank[r.rank] = append(byRank[r.rank], r)
 			}
 			if len(byRank) != c.Truth.Ranks {
 				t.Errorf("%d ranks on disk, label says %d", len(byRank), c.Truth.Ranks)
+			}
+			for rank, rs := range byRank {
+				if len(rs) != c.Truth.Snapshots {
+					t.Errorf("rank %d: %d periodic snapshots, label says %d", rank, len(rs), c.Truth.Snapshots)
+				}
 			}
 			if c.Expect.Leak {
 				site := c.LeakSites[0]
@@ -136,31 +134,120 @@ func TestCorpusLabelsMatchFiles(t *testing.T) {
 				t.Errorf("no leak but sites %v rank %v", c.LeakSites, c.LeakRank)
 			}
 			if c.Expect.OOM {
-				last := byRank[c.Truth.OOM.Rank]
-				s := last[len(last)-1]
-				if !strings.Contains(s.path, "_oom") {
-					t.Errorf("last snapshot %s is not the OOM dump", s.path)
-				}
-				if c.Truth.MaxEntries == 0 {
-					t.Error("OOM case without a trace")
-				} else {
-					tr := s.snap.Traces[c.Truth.OOM.Rank]
-					if e := tr[len(tr)-1]; e.Action != ingest.ActionOOM || e.Size != c.Truth.OOM.Rounded || int64(e.Addr) != c.Truth.OOM.DeviceFree {
-						t.Errorf("last trace entry %+v, want the oom event", e)
-					}
-				}
-				if c.Expect.Fragmentation != (c.Truth.OOM.Inactive > c.Truth.OOM.Rounded && c.Truth.OOM.LargestFree < c.Truth.OOM.Rounded) {
-					t.Errorf("fragmentation %v but OOM %+v", c.Expect.Fragmentation, *c.Truth.OOM)
-				}
+				checkOOM(t, filepath.Join(dir, c.Name), c, oomRun)
+			} else if oomRun != nil || c.Expect.OOMCause != "" {
+				t.Errorf("no OOM but dump %v, cause %q", oomRun != nil, c.Expect.OOMCause)
 			}
+			checkFileTimes(t, filepath.Join(dir, c.Name), c)
 			checkSmi(t, filepath.Join(dir, c.Name, SmiFile), c, byRank)
 		})
 	}
 }
 
-// checkSnapshot applies the invariants every real snapshot obeys.
-func checkSnapshot(t *testing.T, r decodedRun) {
+// checkOOM checks an OOM case's files against its dump mode and its cause
+// against the labelled numbers.
+func checkOOM(t *testing.T, dir string, c Label, oomRun *decodedRun) {
 	t.Helper()
+	o := c.Truth.OOM
+	if o == nil {
+		t.Fatal("OOM without truth")
+	}
+	info := OOMInfo{OOMError: alloc.OOMError{Rounded: o.Rounded, DeviceFree: o.DeviceFree, Inactive: o.Inactive}, LeakLive: o.LeakLive}
+	if got := info.Cause(); got != c.Expect.OOMCause || got != o.Cause {
+		t.Errorf("cause %q (truth %q), numbers say %q", c.Expect.OOMCause, o.Cause, got)
+	}
+	log, err := os.ReadFile(filepath.Join(dir, TrainLog))
+	if err != nil || !bytes.Contains(log, []byte("torch.OutOfMemoryError: CUDA out of memory.")) {
+		t.Errorf("train.log without the error: %v", err)
+	}
+	if o.Dump == OOMNone {
+		if oomRun != nil {
+			t.Errorf("dump mode none but %s", oomRun.path)
+		}
+		stats, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("memory_stats_rank%d.jsonl", o.Rank)))
+		lines := strings.Split(strings.TrimSpace(string(stats)), "\n")
+		if err != nil || !strings.Contains(lines[len(lines)-1], `"num_ooms": 1}`) {
+			t.Errorf("dump mode none: memory_stats does not end with the OOM (%v): %q", err, lines[len(lines)-1])
+		}
+		return
+	}
+	if oomRun == nil {
+		t.Fatalf("dump mode %s without an OOM dump", o.Dump)
+	}
+	if c.Truth.MaxEntries == 0 {
+		t.Fatal("OOM case without a trace")
+	}
+	tr := oomRun.snap.Traces[o.Rank]
+	at := -1
+	for i, e := range tr {
+		if e.Action == ingest.ActionOOM {
+			at = i
+		}
+	}
+	if at < 0 {
+		t.Fatalf("%s: no oom event in the trace", oomRun.path)
+	}
+	if e := tr[at]; e.Size != o.Rounded || int64(e.Addr) != o.DeviceFree {
+		t.Errorf("oom event %+v, truth %+v", e, *o)
+	}
+	after := tr[at+1:]
+	switch o.Dump {
+	case OOMObserver:
+		if len(after) != 0 {
+			t.Errorf("observer dump: %d events after the oom", len(after))
+		}
+	case OOMExit:
+		if len(after) == 0 {
+			t.Error("exit dump: nothing freed after the oom")
+		}
+		for _, e := range after {
+			if e.Action != ingest.ActionFreeRequested && e.Action != ingest.ActionFreeCompleted {
+				t.Fatalf("exit dump: %v after the oom", e.Action)
+			}
+		}
+	}
+}
+
+// checkFileTimes checks the snapshot modification times: at the dump time,
+// or all within a minute of each other (a copy) days after the traces.
+func checkFileTimes(t *testing.T, dir string, c Label) {
+	t.Helper()
+	var lo, hi time.Time
+	for _, f := range c.Truth.Files {
+		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f.Path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := st.ModTime()
+		if lo.IsZero() || m.Before(lo) {
+			lo = m
+		}
+		if m.After(hi) {
+			hi = m
+		}
+		dump := time.UnixMicro(f.TimeUS)
+		switch c.Truth.Knobs.FileTimes {
+		case TimesDump:
+			if d := m.Sub(dump); d < 0 || d > time.Second {
+				t.Errorf("%s: modified %v after its dump", f.Path, d)
+			}
+		case TimesCopied:
+			if m.Sub(dump) < 24*time.Hour {
+				t.Errorf("%s: copied %v after its dump", f.Path, m.Sub(dump))
+			}
+		}
+	}
+	if c.Truth.Knobs.FileTimes == TimesCopied && hi.Sub(lo) > time.Minute {
+		t.Errorf("copied files span %v", hi.Sub(lo))
+	}
+}
+
+// checkSnapshot applies the invariants every real snapshot obeys.
+func checkSnapshot(t *testing.T, r decodedRun, k Knobs) {
+	t.Helper()
+	if want := max(k.VisibleGPUs, 1); len(r.snap.Traces) != 0 && len(r.snap.Traces) < want {
+		t.Errorf("%s: %d device traces, %d GPUs visible", r.path, len(r.snap.Traces), want)
+	}
 	var prevEnd uint64
 	for i, seg := range r.snap.Segments {
 		if seg.Address < prevEnd {
@@ -192,8 +279,9 @@ func checkSnapshot(t *testing.T, r decodedRun) {
 	}
 }
 
-// checkSmi reads nvidia-smi.csv and checks that each GPU's memory.used
-// around each snapshot is at least that rank's reserved memory.
+// checkSmi reads nvidia-smi.csv and checks that it covers the node's
+// GPUs and that each rank's mapped GPU's memory.used around each snapshot
+// is at least that rank's reserved memory.
 func checkSmi(t *testing.T, path string, c Label, byRank map[int][]decodedRun) {
 	t.Helper()
 	f, err := os.Open(path)
@@ -203,17 +291,31 @@ func checkSmi(t *testing.T, path string, c Label, byRank map[int][]decodedRun) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Scan()
-	if h := sc.Text(); h != "timestamp, index, name, memory.used [MiB], memory.total [MiB], utilization.gpu [%]" {
+	header := "timestamp, index, name, memory.used [MiB], memory.total [MiB], utilization.gpu [%]"
+	cols := 6
+	if c.Truth.Knobs.SmiUUID {
+		header = "timestamp, index, uuid, name, memory.used [MiB], memory.total [MiB], utilization.gpu [%]"
+		cols = 7
+	}
+	if h := sc.Text(); h != header {
 		t.Fatalf("header %q", h)
 	}
 	maxUsed := map[int]int64{}
+	uuids := map[int]string{}
 	rows := 0
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), ", ")
-		if len(f) != 6 {
+		if len(f) != cols {
 			t.Fatalf("row %q", sc.Text())
 		}
 		idx, _ := strconv.Atoi(f[1])
+		if cols == 7 {
+			if u, ok := uuids[idx]; ok && u != f[2] || !strings.HasPrefix(f[2], "GPU-") {
+				t.Fatalf("row %q: uuid changed from %q", sc.Text(), u)
+			}
+			uuids[idx] = f[2]
+			f = append(f[:2], f[3:]...)
+		}
 		used, _ := strconv.ParseInt(strings.TrimSuffix(f[3], " MiB"), 10, 64)
 		total, _ := strconv.ParseInt(strings.TrimSuffix(f[4], " MiB"), 10, 64)
 		if f[2] != c.Truth.GPU || total<<20 != c.CapacityBytes || used > total {
@@ -222,7 +324,7 @@ func checkSmi(t *testing.T, path string, c Label, byRank map[int][]decodedRun) {
 		maxUsed[idx] = max(maxUsed[idx], used)
 		rows++
 	}
-	if rows == 0 || len(maxUsed) != c.Truth.Ranks {
+	if rows == 0 || len(maxUsed) != max(c.Truth.Knobs.NodeGPUs, c.Truth.Ranks) {
 		t.Fatalf("%d rows for %d GPUs", rows, len(maxUsed))
 	}
 	for rank, rs := range byRank {
@@ -234,8 +336,9 @@ func checkSmi(t *testing.T, path string, c Label, byRank map[int][]decodedRun) {
 			}
 			res = max(res, n)
 		}
-		if maxUsed[rank]<<20 < res {
-			t.Errorf("GPU %d: nvidia-smi never shows more than %d MiB, reserved reaches %d MiB", rank, maxUsed[rank], res>>20)
+		g := c.Truth.GPUMap[rank]
+		if maxUsed[g]<<20 < res {
+			t.Errorf("rank %d on GPU %d: nvidia-smi never shows more than %d MiB, reserved reaches %d MiB", rank, g, maxUsed[g], res>>20)
 		}
 	}
 }
@@ -243,7 +346,7 @@ func checkSmi(t *testing.T, path string, c Label, byRank map[int][]decodedRun) {
 // TestCorpusDeterministic writes part of a corpus with one and with two
 // workers: the files and labels must be identical.
 func TestCorpusDeterministic(t *testing.T) {
-	opt := CorpusOptions{Seed: 3, PerScenario: 1, Scenarios: []string{ScLeakSteady, ScFragOOM, ScMultiRank}}
+	opt := CorpusOptions{Seed: 3, PerScenario: 1, Scenarios: []string{ScLeakSteady, ScFragOOM, ScMultiRank, ScSeqTailOOM}}
 	a, b := t.TempDir(), t.TempDir()
 	opt.Jobs = 1
 	la, err := WriteCorpus(a, opt)
@@ -274,6 +377,9 @@ func hashTree(t *testing.T, dir string) [32]byte {
 		rel, _ := filepath.Rel(dir, p)
 		b, err := os.ReadFile(p)
 		h.Write([]byte(rel))
+		if st, err := os.Stat(p); err == nil {
+			h.Write([]byte(st.ModTime().UTC().Format(time.RFC3339Nano)))
+		}
 		h.Write(b)
 		return err
 	})

@@ -84,6 +84,36 @@ type Truth struct {
 	OutsideGrowth int64 `json:"outside_growth_bytes,omitempty"`
 	// OOM details.
 	OOM *OOMTruth `json:"oom,omitempty"`
+	// OOMDumpPath is the OOM dump's file ("" when none was taken).
+	OOMDumpPath string `json:"oom_dump_path,omitempty"`
+	// LeakRatePerStep is the leak's growth per step as a share of the
+	// first snapshot's allocated bytes.
+	LeakRatePerStep float64 `json:"leak_rate_per_step,omitempty"`
+	// ReservedGrowthSteps counts the dump intervals in which reserved
+	// memory rose by more than 1% (growth in steps).
+	ReservedGrowthSteps int `json:"reserved_growth_steps"`
+	// Knobs are the case's variations (knobs.go).
+	Knobs Knobs `json:"knobs"`
+	// StepsInNames is true when file names carry training steps (not
+	// indices, epochs or timestamps).
+	StepsInNames bool `json:"steps_in_names"`
+	// GPUMap is the nvidia-smi index of each rank's device (the join an
+	// analysis should find); DevicesOfRun the (rank, device) pairs with
+	// segments.
+	GPUMap       []int `json:"gpu_map"`
+	DevicesOfRun int   `json:"devices_of_run"`
+	// Files are the snapshot files with their rank, step and dump time,
+	// periodic and OOM dumps, in dump order.
+	Files []FileTruth `json:"files"`
+}
+
+// FileTruth is one snapshot file's ground truth.
+type FileTruth struct {
+	Path   string `json:"path"`
+	Rank   int    `json:"rank"`
+	Step   int    `json:"step"`
+	TimeUS int64  `json:"time_us"`
+	OOM    bool   `json:"oom,omitempty"`
 }
 
 // OOMTruth describes the failed allocation.
@@ -97,11 +127,19 @@ type OOMTruth struct {
 	Reserved    int64  `json:"reserved_bytes"`
 	Inactive    int64  `json:"inactive_bytes"`
 	LargestFree int64  `json:"largest_free_bytes"`
+	// LeakLive is the planted leak's live bytes at the failure.
+	LeakLive int64 `json:"leak_live_bytes"`
+	// Cause is design.md's OOM cause (Expect.OOMCause).
+	Cause string `json:"cause"`
+	// Dump is how the OOM was dumped (observer, exit, none).
+	Dump OOMDump `json:"dump"`
 }
 
-// Judge measures what happened in a run and checks it against what the
-// scenario meant to plant; an error says why the case is not usable (the
-// caller draws again).
+// Judge measures what happened in a run (labels from the simulation, as
+// design.md defines them) and checks it against what the scenario meant
+// to plant; an error says why the case is not usable (the caller draws
+// again). Trend truths come from the periodic dumps only: an OOM dump is
+// taken at another phase and is evidence for the OOM, not a trend point.
 func Judge(scenario string, sp *Spec, res *Result) (Label, error) {
 	lab := Label{Scenario: scenario, Seed: sp.Seed, CapacityBytes: sp.Capacity(), LeakSites: []string{}}
 	rank := 0
@@ -109,8 +147,18 @@ func Judge(scenario string, sp *Spec, res *Result) (Label, error) {
 		rank = sp.LeakRank
 	}
 	var snaps []SnapInfo
+	t := &lab.Truth
+	paths := map[string]bool{}
 	for _, s := range res.Snapshots {
-		if s.Rank == rank {
+		if paths[s.Path] {
+			return lab, fmt.Errorf("two snapshots named %s", s.Path)
+		}
+		paths[s.Path] = true
+		t.Files = append(t.Files, FileTruth{Path: s.Path, Rank: s.Rank, Step: s.Step, TimeUS: s.TimeUS, OOM: s.OOM})
+		if s.OOM {
+			t.OOMDumpPath = s.Path
+		}
+		if s.Rank == rank && !s.OOM {
 			snaps = append(snaps, s)
 		}
 	}
@@ -118,19 +166,28 @@ func Judge(scenario string, sp *Spec, res *Result) (Label, error) {
 		return lab, fmt.Errorf("only %d snapshots", len(snaps))
 	}
 	first, last := snaps[0], snaps[len(snaps)-1]
-	t := &lab.Truth
-	*t = Truth{GPU: sp.GPU.Name, Ranks: sp.Ranks, Snapshots: len(snaps), FirstStep: first.Step, LastStep: last.Step,
-		Interval: sp.Interval, Phase: sp.Phase, Torch: sp.Version, Format: string(sp.format()), Container: string(sp.container()),
-		Protocol: sp.protocol(), MaxEntries: sp.MaxEntries,
-		ReservedFirst: first.Reserved, ReservedLast: last.Reserved, AllocatedFirst: first.Allocated, AllocatedLast: last.Allocated,
-		InactiveLast: last.Inactive, LargestFree: last.LargestFree, EmptyCacheEvery: sp.EmptyCacheEvery,
-		OutsideGrowth: res.OutsideEnd - res.OutsideStart}
+	t.GPU, t.Ranks, t.Snapshots, t.FirstStep, t.LastStep = sp.GPU.Name, sp.Ranks, len(snaps), first.Step, last.Step
+	t.Interval, t.Phase, t.Torch, t.Format, t.Container = sp.Interval, sp.Phase, sp.Version, string(sp.format()), string(sp.container())
+	t.Protocol, t.MaxEntries = sp.protocol(), sp.MaxEntries
+	t.ReservedFirst, t.ReservedLast, t.AllocatedFirst, t.AllocatedLast = first.Reserved, last.Reserved, first.Allocated, last.Allocated
+	t.InactiveLast, t.LargestFree, t.EmptyCacheEvery = last.Inactive, last.LargestFree, sp.EmptyCacheEvery
+	t.OutsideGrowth = res.OutsideEnd - res.OutsideStart
+	t.Knobs = sp.Knobs
+	t.StepsInNames = sp.Knobs.Naming.StepInName()
+	t.GPUMap = make([]int, sp.Ranks)
+	for i := range t.GPUMap {
+		t.GPUMap[i] = sp.smiIndex(i)
+	}
+	t.DevicesOfRun = sp.Ranks
 	e := &lab.Expect
 	if l := sp.Leak; l != nil {
 		t.LeakBytesPerEvent, t.LeakEvery, t.LeakBurstPeriod, t.LeakBurstLen = l.Bytes, l.Every, l.BurstPeriod, l.BurstLen
 		t.LeakLiveFirst, t.LeakLiveLast = first.LeakLive, last.LeakLive
 		if last.Step > first.Step {
 			t.LeakGrowthPerStep = float64(last.LeakLive-first.LeakLive) / float64(last.Step-first.Step)
+		}
+		if first.Allocated > 0 {
+			t.LeakRatePerStep = t.LeakGrowthPerStep / float64(first.Allocated)
 		}
 		e.Leak = last.LeakLive > first.LeakLive
 		if e.Leak {
@@ -146,30 +203,19 @@ func Judge(scenario string, sp *Spec, res *Result) (Label, error) {
 	}
 	if o := res.OOM; o != nil {
 		e.OOM = true
+		e.OOMCause = o.Cause()
 		t.OOM = &OOMTruth{Rank: o.Rank, Step: o.Step, Site: o.Site, Requested: o.Requested, Rounded: o.Rounded,
-			DeviceFree: o.DeviceFree, Reserved: o.Reserved, Inactive: o.Inactive, LargestFree: o.LargestFree}
+			DeviceFree: o.DeviceFree, Reserved: o.Reserved, Inactive: o.Inactive, LargestFree: o.LargestFree,
+			LeakLive: o.LeakLive, Cause: e.OOMCause, Dump: sp.oomDump()}
+	}
+	t.ReservedGrowthSteps = reservedSteps(snaps)
+	e.Fragmentation = e.OOMCause == CauseFragmentation || (sp.EmptyCacheEvery == 0 && fragGrowth(sp, snaps))
+	e.OutsideAllocatorLeak = sp.OutsideGrowthMiBHour > 0 && float64(t.OutsideGrowth) > 0.02*float64(sp.Capacity())
+	if err := accept(scenario, *e); err != nil {
+		return lab, err
 	}
 	capB := float64(sp.Capacity())
-	if sp.Frag != nil {
-		if res.OOM != nil {
-			// The OOM is a fragmentation OOM: cached free memory exceeds
-			// the request, but no free block is large enough.
-			e.Fragmentation = res.OOM.Inactive > res.OOM.Rounded && res.OOM.LargestFree < res.OOM.Rounded
-		} else {
-			grew := float64(last.Reserved - first.Reserved)
-			e.Fragmentation = grew > 0.1*float64(first.Reserved) && grew > 0.03*capB &&
-				math.Abs(float64(last.Allocated-first.Allocated)) < 0.1*grew
-		}
-	}
-	e.OutsideAllocatorLeak = sp.OutsideGrowthMiBHour > 0 && float64(t.OutsideGrowth) > 0.02*capB
-	if *e != intent(scenario) {
-		return lab, fmt.Errorf("planned %+v, happened %+v", intent(scenario), *e)
-	}
 	switch scenario {
-	case ScGrowthOOM:
-		if o := res.OOM; o.Inactive >= o.Rounded {
-			return lab, fmt.Errorf("leak OOM with %d cached bytes for a %d-byte request (looks like fragmentation)", o.Inactive, o.Rounded)
-		}
 	case ScClean, ScWarmup, ScOneTime, ScOutside:
 		// No sustained growth of reserved memory in the second half.
 		mid := snaps[len(snaps)/2]
@@ -179,6 +225,50 @@ func Judge(scenario string, sp *Spec, res *Result) (Label, error) {
 	}
 	lab.Description = describe(scenario, sp, res)
 	return lab, nil
+}
+
+// Cause is design.md's OOM cause, decided in its order: leak when the
+// request would have fit without the planted leak's bytes; fragmentation
+// when device free plus cached free memory was at least the request;
+// capacity otherwise.
+func (o *OOMInfo) Cause() string {
+	switch {
+	case o.LeakLive > 0 && o.DeviceFree+o.LeakLive >= o.Rounded:
+		return CauseLeak
+	case o.DeviceFree+o.Inactive >= o.Rounded:
+		return CauseFragmentation
+	}
+	return CauseCapacity
+}
+
+// fragGrowth reports whether the periodic dumps show design.md's growth
+// form of fragmentation: reserved memory grows while allocated memory
+// does not, the growth is held as cached free (inactive) memory, and it
+// comes in at least two dump intervals (a single jump is warm-up). The
+// growth must exceed 10% of the first reserved bytes and 3% of the device
+// (smaller changes are the allocator settling, not a trend an analysis
+// should be asked to find), and allocated may move by at most a tenth of
+// it.
+func fragGrowth(sp *Spec, snaps []SnapInfo) bool {
+	first, last := snaps[0], snaps[len(snaps)-1]
+	grew := float64(last.Reserved - first.Reserved)
+	return grew > 0.1*float64(first.Reserved) && grew > 0.03*float64(sp.Capacity()) &&
+		math.Abs(float64(last.Allocated-first.Allocated)) < 0.1*grew &&
+		float64(last.Inactive-first.Inactive) > 0.5*grew &&
+		reservedSteps(snaps) >= 2
+}
+
+// reservedSteps counts the dump intervals in which reserved memory rose by
+// more than 1% of the first dump's reserved bytes (a new segment of any
+// size that matters, not rounding).
+func reservedSteps(snaps []SnapInfo) int {
+	n := 0
+	for i := 1; i < len(snaps); i++ {
+		if float64(snaps[i].Reserved-snaps[i-1].Reserved) > 0.01*float64(snaps[0].Reserved) {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Spec) format() layout.Format {
@@ -212,6 +302,8 @@ func describe(scenario string, sp *Spec, res *Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: ", scenario)
 	switch {
+	case sp.Knobs.SeqDist.heavy() && sp.Frag == nil && sp.Leak == nil:
+		fmt.Fprintf(&b, "%s sequence lengths (shape %.2f, median %d, truncated at %d tokens): reserved grows in steps at flat allocated", sp.Knobs.SeqDist, sp.Knobs.SeqShape, sp.SeqMin, sp.SeqMax)
 	case sp.Leak != nil && sp.Leak.BurstPeriod > 0:
 		fmt.Fprintf(&b, "leak of %s per step at %s in bursts of %d steps every %d steps from step %d", mibs(sp.Leak.Bytes), res.LeakSite, sp.Leak.BurstLen, sp.Leak.BurstPeriod, sp.Leak.StartStep)
 	case sp.Leak != nil:
@@ -222,7 +314,11 @@ func describe(scenario string, sp *Spec, res *Result) string {
 	case sp.OneTime != nil:
 		fmt.Fprintf(&b, "one-time buffer of %s at %s at step %d (not a leak)", mibs(sp.OneTime.Bytes), sp.OneTime.Site, sp.OneTime.Step)
 	case sp.OutsideGrowthMiBHour > 0:
-		fmt.Fprintf(&b, "memory outside the allocator grows %.0f MiB/hour; reserved flat", sp.OutsideGrowthMiBHour)
+		fmt.Fprintf(&b, "memory outside the allocator grows %.0f MiB/hour", sp.OutsideGrowthMiBHour)
+		if sp.OutsideStepSeconds > 0 {
+			fmt.Fprintf(&b, " in steps every %.0f s (evaluations)", sp.OutsideStepSeconds)
+		}
+		b.WriteString("; reserved flat")
 	case sp.EmptyCacheEvery > 0:
 		fmt.Fprintf(&b, "torch.cuda.empty_cache() every %d steps with variable sequence lengths; allocated flat", sp.EmptyCacheEvery)
 	case scenario == ScWarmup:
@@ -234,7 +330,10 @@ func describe(scenario string, sp *Spec, res *Result) string {
 		fmt.Fprintf(&b, " on rank %d of %d", sp.LeakRank, sp.Ranks)
 	}
 	if res.OOM != nil {
-		fmt.Fprintf(&b, "; out of memory at step %d (%s requested)", res.OOM.Step, mibs(res.OOM.Rounded))
+		fmt.Fprintf(&b, "; out of memory at step %d (%s requested, cause %s, dump %s)", res.OOM.Step, mibs(res.OOM.Rounded), res.OOM.Cause(), sp.oomDump())
+	}
+	if sp.EmptyCacheEvery > 0 && scenario != ScSawtooth {
+		fmt.Fprintf(&b, "; empty_cache() every %d steps", sp.EmptyCacheEvery)
 	}
 	fmt.Fprintf(&b, ". %d snapshots every %d steps from step %d (%s), %s, PyTorch %s %s layout, pickle protocol %d, %s; %d-block GPT hidden %d batch %d x %d-%d tokens",
 		sp.Snapshots, sp.Interval, sp.FirstDump, sp.Phase, sp.GPU.Name, sp.Version, sp.format(), sp.protocol(), sp.container(),
@@ -244,5 +343,6 @@ func describe(scenario string, sp *Spec, res *Result) string {
 	} else {
 		fmt.Fprintf(&b, ", trace of %d entries", sp.MaxEntries)
 	}
+	b.WriteString(sp.knobSummary())
 	return b.String()
 }

@@ -25,22 +25,40 @@ const (
 	ScMultiRank        = "multi-rank-leak"
 	ScSawtooth         = "sawtooth-empty-cache"
 	ScGrowthOOM        = "growth-to-oom"
+	// ScSeqTail is fragmentation from variable batch shapes: a
+	// heavy-tailed sequence-length distribution makes reserved memory grow
+	// in steps at flat allocated memory.
+	ScSeqTail = "seq-heavy-tail"
+	// ScSeqTailOOM is the same run pushed until a long batch fails to
+	// allocate (a fragmentation or a capacity OOM, as measured).
+	ScSeqTailOOM = "seq-heavy-tail-oom"
 )
 
 // Scenarios lists the corpus scenarios in corpus order.
 func Scenarios() []string {
 	return []string{ScClean, ScWarmup, ScOneTime, ScLeakSteady, ScLeakSlow, ScLeakIntermittent,
-		ScFrag, ScFragOOM, ScOutside, ScMultiRank, ScSawtooth, ScGrowthOOM}
+		ScFrag, ScFragOOM, ScOutside, ScMultiRank, ScSawtooth, ScGrowthOOM, ScSeqTail, ScSeqTailOOM}
 }
 
 // Expect is what truly happened in a run, as labels.json's expect holds
-// it.
+// it: design.md's verdict flags and the OOM cause, measured from the
+// simulation.
 type Expect struct {
 	Leak                 bool `json:"leak"`
 	OutsideAllocatorLeak bool `json:"outside_allocator_leak"`
 	Fragmentation        bool `json:"fragmentation"`
 	OOM                  bool `json:"oom"`
+	// OOMCause is design.md's cause of the OOM ("leak", "fragmentation"
+	// or "capacity"); "" without an OOM.
+	OOMCause string `json:"oom_cause,omitempty"`
 }
+
+// OOM causes, as design.md defines them.
+const (
+	CauseLeak          = "leak"
+	CauseFragmentation = "fragmentation"
+	CauseCapacity      = "capacity"
+)
 
 // intent returns what a scenario plants.
 func intent(sc string) Expect {
@@ -50,13 +68,33 @@ func intent(sc string) Expect {
 	case ScFrag:
 		return Expect{Fragmentation: true}
 	case ScFragOOM:
-		return Expect{Fragmentation: true, OOM: true}
+		return Expect{Fragmentation: true, OOM: true, OOMCause: CauseFragmentation}
 	case ScOutside:
 		return Expect{OutsideAllocatorLeak: true}
 	case ScGrowthOOM:
-		return Expect{Leak: true, OOM: true}
+		return Expect{Leak: true, OOM: true, OOMCause: CauseLeak}
+	case ScSeqTail:
+		return Expect{Fragmentation: true}
+	case ScSeqTailOOM:
+		return Expect{OOM: true}
 	}
 	return Expect{}
+}
+
+// accept checks what a case measured against what its scenario plants.
+// Most scenarios must show exactly their intent; a heavy-tail OOM may
+// end as a fragmentation or a capacity OOM (with the fragmentation flag
+// following the measurement).
+func accept(scenario string, e Expect) error {
+	want := intent(scenario)
+	if scenario == ScSeqTailOOM {
+		if e.OOM && !e.Leak && !e.OutsideAllocatorLeak && e.OOMCause != CauseLeak {
+			return nil
+		}
+	} else if e == want {
+		return nil
+	}
+	return fmt.Errorf("planned %+v, happened %+v", want, e)
 }
 
 // CaseSeed derives a case's seed from the corpus seed, the scenario and
@@ -81,8 +119,10 @@ func splitmix(x uint64) uint64 {
 // headroom).
 func Draw(scenario string, seed uint64) (*Spec, error) {
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	kr := knobRNG(seed)
 	sp := baseSpec(r, seed)
 	sp.Name = scenario
+	drawSeq(kr, scenario, sp)
 	switch scenario {
 	case ScClean:
 		// Flat from the first snapshot: no dump before the optimizer state
@@ -122,15 +162,36 @@ func Draw(scenario string, seed uint64) (*Spec, error) {
 		total := float64(sp.Capacity()) * (0.05 + 0.12*r.Float64())
 		sp.Leak = leakFor(r, sp, 1, period, 1+r.IntN(4), total)
 	case ScLeakSlow:
+		// Three kinds of slow leak: hidden in the activations' noise of
+		// mid-step dumps; a rate of 0.1-0.4% of allocated memory per step;
+		// and a tiny but certain one (0.3-1% of allocated over the whole
+		// run, dumped at the step boundary where nothing else moves,
+		// sometimes over only 5-8 snapshots).
+		variant := kr.IntN(3)
 		if sp.Phase == PhaseEnd || sp.Phase == PhaseStart {
 			sp.Phase = []Phase{PhaseAfterForward, PhaseAfterBackward, PhaseRandom}[r.IntN(3)]
 		}
+		if variant == 2 {
+			sp.Phase = []Phase{PhaseEnd, PhaseStart}[kr.IntN(2)]
+			sp.FirstDump = max(sp.FirstDump, 1)
+			if kr.Float64() < 0.5 {
+				sp.Snapshots = 5 + kr.IntN(4)
+			}
+		}
 		sp.SeqMin = max(8, int(float64(sp.SeqMax)*(0.4+0.4*r.Float64())))
-		noise, err := allocatedNoise(sp)
+		noise, mean, err := allocatedNoise(sp)
 		if err != nil {
 			return nil, err
 		}
 		total := math.Max(noise*(1.5+2.5*r.Float64()), 0.003*float64(sp.Capacity()))
+		switch variant {
+		case 1:
+			// Capped so the run does not run out of memory.
+			rate := mean * 0.001 * math.Pow(4, kr.Float64())
+			total = math.Min(rate*float64(sp.Steps()), 0.15*float64(sp.Capacity()))
+		case 2:
+			total = mean * (0.003 + 0.007*kr.Float64())
+		}
 		sp.Leak = leakFor(r, sp, 1+r.IntN(2), 0, 0, total)
 	case ScFrag, ScFragOOM:
 		sp.Phase = []Phase{PhaseEnd, PhaseStart}[r.IntN(2)]
@@ -164,6 +225,11 @@ func Draw(scenario string, seed uint64) (*Spec, error) {
 		hours := float64(sp.Steps()) * sp.StepSeconds / 3600
 		total := float64(sp.GPU.TotalMiB) * (0.04 + 0.12*r.Float64())
 		sp.OutsideGrowthMiBHour = total / hours
+		if kr.Float64() < 0.5 {
+			// Growth at every evaluation (NCCL communicators, eval
+			// buffers): 4-12 steps of growth over the run.
+			sp.OutsideStepSeconds = float64(sp.Steps()) * sp.StepSeconds / float64(4+kr.IntN(9))
+		}
 	case ScSawtooth:
 		sp.EmptyCacheEvery = 3 + r.IntN(10)
 		if sp.Interval%sp.EmptyCacheEvery == 0 {
@@ -177,22 +243,35 @@ func Draw(scenario string, seed uint64) (*Spec, error) {
 		if err != nil {
 			return nil, err
 		}
-		// Leak in pieces larger than the cached free memory, so the
-		// request that fails is one no cached block could have served
-		// (a plain out-of-memory, not fragmentation), and reach the
-		// headroom at 60-85% of the planned steps.
+		// Leak in pieces from a twentieth to twice the cached free
+		// memory, and reach the headroom at 60-85% of the planned steps.
+		// Small pieces leave cached free memory at the OOM larger than
+		// the request: still a leak OOM (design.md decides leak first).
 		piece := math.Max(float64(dr.inactive)*(0.7+1.3*r.Float64()), 0.01*float64(sp.Capacity()))
+		if kr.Float64() < 0.5 {
+			piece = math.Max(float64(dr.inactive)*(0.05+0.5*kr.Float64()), 1<<20)
+		}
 		total := head * (1.15 + 0.5*r.Float64())
 		every := max(1, int(float64(sp.Steps())*piece/total))
 		sp.Leak = leakFor(r, sp, every, 0, 0, total)
 		sp.UntilOOM = true
 		sp.MaxSteps = 3 * sp.Steps()
+	case ScSeqTail, ScSeqTailOOM:
+		if err := seqTail(kr, scenario, sp); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("unknown scenario %q (want one of %v)", scenario, Scenarios())
 	}
+	drawKnobs(kr, scenario, sp)
 	if sp.UntilOOM && sp.MaxEntries == 0 {
 		// The OOM must be visible: its event is the last in the trace.
 		sp.MaxEntries = 300 + r.IntN(2700)
+	}
+	if sp.UntilOOM && sp.Knobs.OOMDump == OOMExit {
+		// An exit dump follows the oom event with two events per freed
+		// block (a few hundred): keep the event in the ring.
+		sp.MaxEntries = max(sp.MaxEntries, 3000)
 	}
 	if err := sp.Validate(); err != nil {
 		return nil, err
@@ -334,18 +413,19 @@ func dry(sp *Spec) (*Result, error) {
 	return Run(&c, "")
 }
 
-// allocatedNoise returns the standard deviation of allocated bytes over
-// the dumps of sp without any planted leak.
-func allocatedNoise(sp *Spec) (float64, error) {
+// allocatedNoise returns the standard deviation and the mean of allocated
+// bytes over the dumps of sp without any planted leak.
+func allocatedNoise(sp *Spec) (sd, mean float64, err error) {
 	res, err := dry(sp)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	var xs []float64
 	for _, s := range res.Snapshots {
 		xs = append(xs, float64(s.Allocated))
+		mean += float64(s.Allocated)
 	}
-	return stddev(xs), nil
+	return stddev(xs), mean / float64(max(len(xs), 1)), nil
 }
 
 // dryStats are measurements of a run without planted behaviour.

@@ -40,6 +40,9 @@ type OOMInfo struct {
 	alloc.OOMError
 	// Site is the innermost user frame of the failed allocation.
 	Site string
+	// LeakLive is the bytes the planted leak held on the failing rank at
+	// the failure.
+	LeakLive int64
 }
 
 // Result is what a simulated run produced.
@@ -57,6 +60,10 @@ type Result struct {
 	// OutsideStart and OutsideEnd are the non-PyTorch bytes on the
 	// affected rank at the first and last dump.
 	OutsideStart, OutsideEnd int64
+	// PeakReserved is the most reserved bytes of any rank at any time.
+	PeakReserved int64
+	// MaxSeq is the longest padded sequence length of any step.
+	MaxSeq int
 	// SmiSamples is the number of nvidia-smi rows written.
 	SmiSamples int
 	// Files are the written files, relative to the run directory.
@@ -72,19 +79,6 @@ func (s *Spec) RankDir(rank int) string {
 		return ""
 	}
 	return fmt.Sprintf("rank%d", rank)
-}
-
-// SnapshotName returns a snapshot's file name.
-func (s *Spec) SnapshotName(step int, oom bool) string {
-	c := s.Container
-	if c == "" {
-		c = layout.Plain
-	}
-	name := fmt.Sprintf("snapshot_step_%06d", step)
-	if oom {
-		name += "_oom"
-	}
-	return name + c.Ext()
 }
 
 type tensor = *alloc.Block
@@ -109,6 +103,12 @@ type rank struct {
 	anns  []layout.Annotation
 
 	resTL []tlPoint
+	// dumps counts the rank's periodic dumps (the index in index and
+	// epoch file names).
+	dumps int
+	// stats are the rank's memory_stats JSON lines; ooms its OOM count.
+	stats []string
+	ooms  int
 }
 
 type pin struct {
@@ -175,6 +175,15 @@ func Run(spec *Spec, dir string) (*Result, error) {
 	}
 	if s.write {
 		if err := s.writeSmi(); err != nil {
+			return nil, err
+		}
+		if err := s.writeTrainLog(); err != nil {
+			return nil, err
+		}
+		if err := s.writeStats(); err != nil {
+			return nil, err
+		}
+		if err := s.setFileTimes(); err != nil {
 			return nil, err
 		}
 	}
@@ -259,11 +268,20 @@ func (s *sim) doStep(step int, dumps map[int]bool) (bool, error) {
 		}
 		err := s.step(rk, step, dumpAt)
 		if errors.Is(err, errOOM) {
+			switch s.spec.oomDump() {
+			case OOMExit:
+				s.unwind(rk)
+				s.dump(rk, step, true)
+			case OOMNone:
+				s.unwind(rk)
+			}
+			s.noteStats(rk, step, true)
 			return true, nil
 		}
 		if err != nil {
 			return false, err
 		}
+		s.noteStats(rk, step, false)
 	}
 	return false, nil
 }
@@ -324,7 +342,11 @@ func (s *sim) overhead(rk *rank, t int64) int64 {
 		o += sp.NCCLMiB << 20
 	}
 	if sp.OutsideGrowthMiBHour > 0 && t > s.t0 && (sp.OutsideRank < 0 || sp.OutsideRank == rk.idx) {
-		o += int64(sp.OutsideGrowthMiBHour * float64(t-s.t0) / 3.6e9 * (1 << 20))
+		el := float64(t - s.t0)
+		if q := sp.OutsideStepSeconds * 1e6; q > 0 {
+			el = math.Floor(el/q) * q
+		}
+		o += int64(sp.OutsideGrowthMiBHour * el / 3.6e9 * (1 << 20))
 	}
 	return o
 }
@@ -355,6 +377,7 @@ func (s *sim) tick(rk *rank) {
 
 func (s *sim) noteReserved(rk *rank) {
 	r := rk.a.Reserved()
+	s.res.PeakReserved = max(s.res.PeakReserved, r)
 	if n := len(rk.resTL); n == 0 || rk.resTL[n-1].reserved != r {
 		rk.resTL = append(rk.resTL, tlPoint{rk.clk, r})
 	}
@@ -368,8 +391,10 @@ func (s *sim) m(rk *rank, step int, n int64, st *site) (tensor, error) {
 	if err != nil {
 		var oe *alloc.OOMError
 		if errors.As(err, &oe) {
-			s.res.OOM = &OOMInfo{Rank: rk.idx, Step: step, TimeUS: rk.clk, OOMError: *oe, Site: st.user}
-			s.dump(rk, step, true)
+			s.res.OOM = &OOMInfo{Rank: rk.idx, Step: step, TimeUS: rk.clk, OOMError: *oe, Site: st.user, LeakLive: sumSizes(rk.leaked)}
+			if s.spec.oomDump() == OOMObserver {
+				s.dump(rk, step, true)
+			}
 			return nil, errOOM
 		}
 		return nil, err
@@ -418,16 +443,6 @@ func (s *sim) setup(rk *rank) error {
 	return nil
 }
 
-// seqLen draws step's padded sequence length.
-func (s *sim) seqLen(step int) int64 {
-	sp := s.spec
-	n := float64(sp.SeqMin + s.r.IntN(sp.SeqMax-sp.SeqMin+1))
-	if sp.SeqGrowth > 0 {
-		n *= 1 + sp.SeqGrowth*float64(step)/float64(max(sp.Steps()-1, 1))
-	}
-	return (int64(n) + 7) / 8 * 8
-}
-
 // step runs one training step of rank rk, dumping a snapshot at dumpAt
 // (none when empty).
 func (s *sim) step(rk *rank, step int, dumpAt Phase) error {
@@ -445,6 +460,7 @@ func (s *sim) step(rk *rank, step int, dumpAt Phase) error {
 		s.dump(rk, step, false)
 	}
 	S := s.seqLen(step)
+	s.res.MaxSeq = max(s.res.MaxSeq, int(S))
 	B, H, V := int64(sp.Batch), int64(sp.Hidden), int64(sp.Vocab)
 	ab := int64(sp.ActBytes)
 	act := B * S * H * ab
@@ -796,12 +812,15 @@ func (s *sim) dump(rk *rank, step int, oom bool) {
 	info.Inactive = info.Reserved - info.Active
 	trace := a.Trace()
 	info.TraceEntries = len(trace)
-	info.Path = filepath.ToSlash(filepath.Join(sp.RankDir(rk.idx), sp.SnapshotName(step, oom)))
+	info.Path = sp.snapshotPath(rk.idx, step, rk.dumps, rk.clk, oom)
+	if !oom {
+		rk.dumps++
+	}
 	if s.write {
 		opt := s.era.Layout
 		opt.Format = s.layoutFormat()
 		opt.Cpp = sp.Cpp
-		opt.Devices = sp.Ranks
+		opt.Devices = sp.visibleGPUs()
 		var anns []layout.Annotation
 		if len(trace) > 0 {
 			for _, an := range rk.anns {

@@ -180,6 +180,10 @@ type Spec struct {
 	OutsideGrowthMiBHour float64
 	// OutsideRank restricts outside growth to one rank (-1: all).
 	OutsideRank int
+	// OutsideStepSeconds makes the outside growth come in steps of that
+	// many seconds (an NCCL communicator or eval buffer added at every
+	// evaluation) instead of continuously; 0: continuous.
+	OutsideStepSeconds float64
 	// nvidia-smi logging: sample every SmiInterval seconds with
 	// SmiNoiseMiB standard deviation, from SmiLead seconds before the
 	// process starts to SmiTail seconds after it ends.
@@ -196,6 +200,10 @@ type Spec struct {
 	// until an allocation fails.
 	UntilOOM bool
 	MaxSteps int
+
+	// Knobs are the per-case variations of issue 12 (knobs.go); their
+	// zero values keep the original behaviour.
+	Knobs Knobs
 }
 
 // Capacity returns the device memory in bytes.
@@ -254,6 +262,9 @@ func (s *Spec) Validate() error {
 	}
 	if s.Cpp && s.Container == layout.Zip {
 		bad("the C++ pickler form is not written by torch.save")
+	}
+	if err := s.Knobs.valid(s.Ranks); err != nil {
+		bad("%v", err)
 	}
 	return errors.Join(errs...)
 }
