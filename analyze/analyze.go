@@ -181,8 +181,11 @@ func gpuJoins(series []*Series, logs []*ingest.GPULog) []gpuJoin {
 func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, ac attributionContext, note string) {
 	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
 	per := "step"
-	if s.Axis == AxisHours {
+	switch s.Axis {
+	case AxisHours:
 		per = "hour"
+	case AxisSnapshot:
+		per = "snapshot"
 	}
 	d.GPU = JoinGPU(s, run.Logs, join.index)
 	var shift time.Duration
@@ -393,6 +396,9 @@ func runNotes(f *Findings) []string {
 		}
 		if d.Coverage.TraceOverflow {
 			notes = append(notes, fmt.Sprintf("%s: trace window incomplete (%s); trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", where, d.Coverage.TraceEvidence))
+		}
+		if d.Order == OrderTraceTime && d.Axis == AxisHours && len(d.Points) > 1 && !slices.ContainsFunc(d.Points, func(p Point) bool { return p.Step == ingest.NoStep }) {
+			notes = append(notes, fmt.Sprintf("%s: the numbers in the snapshot names do not increase with the trace times, so they are not steps: rates are per hour of trace time", where))
 		}
 		if d.Order == OrderModTime && len(d.Points) > 1 {
 			notes = append(notes, fmt.Sprintf("%s: snapshots were ordered by file modification time (no trace times, no steps in the names): the order may be wrong if files were copied", where))

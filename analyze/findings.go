@@ -119,6 +119,11 @@ const (
 	// AxisReading is a reading's position in its log (0, 1, 2, ...), for
 	// readings that carry neither a step nor a time.
 	AxisReading Axis = "reading"
+	// AxisSnapshot is a snapshot's position in its series (0, 1, 2, ...),
+	// for snapshots without steps whose times span under MinHoursSpan: a
+	// per-hour rate from seconds of data is an extrapolation, not a
+	// measurement.
+	AxisSnapshot Axis = "snapshot"
 )
 
 // DeviceKey identifies a series: one device of one rank.
@@ -837,6 +842,12 @@ type MemoryStatsOOM struct {
 	// Before and After are num_ooms at Prev and at Index: After − Before
 	// out-of-memory errors happened in between.
 	Before, After int64
+	// Cause is the OOM's cause as far as the device's verdict tells it
+	// without the failed request (memory_stats do not record it): "leak"
+	// when the device leaks, "fragmentation" when it is fragmented,
+	// "capacity" when almost nothing was cached but free at the reading
+	// (under FragShareMin of reserved); "" when the readings cannot say.
+	Cause string
 }
 
 // AllocRetries is the cumulative num_alloc_retries counter (cudaMalloc

@@ -44,6 +44,13 @@ const (
 	// fragmentation, cached free memory must carry at least half of it
 	// (the rest may be live memory drifting within its noise).
 	FragCacheGrowthShare = 0.5
+	// fragRiseShare: a rise of reserved memory between snapshots counts
+	// when it is at least 1% of reserved (a new segment of a size that
+	// matters, not rounding).
+	fragRiseShare = 0.01
+	// fragMinRises: one rise at flat live memory can be the cache's
+	// warm-up; two or more mean requests keep missing the cache.
+	fragMinRises = 2
 	// sawDropShare: a fall of reserved memory by at least 10% between
 	// snapshots counts as a release; two or more make a saw-tooth.
 	sawDropShare = 0.1
@@ -108,7 +115,12 @@ func FragPointOf(s *ingest.Snapshot, dev int) FragPoint {
 //     allocated memory does not grow and cached free memory grows, by at
 //     least FragCacheGrowthShare of the reserved growth and FragShareMin
 //     of the reserved level. Variable batch shapes (heavy-tailed sequence
-//     lengths) do this.
+//     lengths) do this. With too few snapshots for a trend, the same
+//     shows as jumps: reserved never falls and rises at least fragMinRises
+//     times between snapshots while live memory does not (its range over
+//     the run stays under half the rises), at least once with the rise
+//     already cached but free, by FragShareMin of the first reserved
+//     level in all.
 //
 // Reserved memory that is repeatedly given back (SawTooth: periodic
 // empty_cache(), or garbage collection) is churn: it rules out the second
@@ -192,6 +204,28 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per string, rules 
 	cacheGrowth := math.Max(0, it.Growth)
 	cacheGrows := rt.Verdict == VerdictGrowing && it.Verdict == VerdictGrowing && at.State != StateGrowing &&
 		cacheGrowth >= FragCacheGrowthShare*rt.Growth && cacheGrowth >= FragShareMin*median(reserved)
+	// The same in a few jumps, too few for a trend: reserved memory rises
+	// between snapshots while live memory does not, although the cache
+	// already held at least as many free bytes as the rise (the requests
+	// did not fit it).
+	rises, missed, risen := 0, 0, 0.0
+	allocTol := dropTolerance(allocated)
+	for i := 1; i < m; i++ {
+		d := reserved[i] - reserved[i-1]
+		if d > math.Max(dropTolerance(reserved), fragRiseShare*reserved[i-1]) && allocated[i] <= allocated[i-1]+allocTol {
+			rises++
+			risen += d
+			if inactive[i-1] >= d {
+				missed++
+			}
+		}
+	}
+	// Live memory must not explain the rises: its whole range over the
+	// run stays under half of them; and the cache is never given back (a
+	// fall of reserved memory is a release: churn, or a warm-up settling).
+	allocRange := slices.Max(allocated) - slices.Min(allocated)
+	cacheJumps := rises >= fragMinRises && missed >= 1 && at.State != StateGrowing && risen >= FragShareMin*reserved[0] &&
+		allocRange <= 0.5*risen && Drops(reserved, dropTolerance(reserved)) == 0
 	switch {
 	case m < rules.MinPoints:
 		fr.Reason = fmt.Sprintf("%d periodic snapshots: too few to judge fragmentation over time; at the last one %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",
@@ -208,6 +242,10 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per string, rules 
 		fr.Fragmented = true
 		fr.Reason = fmt.Sprintf("reserved memory grows %s per %s (%s) while allocated memory does not (%s), and cached free memory grows %s over the run to %s: requests of new sizes find no cached block that fits and get new segments; the largest free block is %s of %s free (external fragmentation %.2f)",
 			fmtSigned(rt.Slope), per, fmtP(rt.PValue), at.Verdict, fmtBytes(int64(cacheGrowth)), fmtBytes(last.Inactive), fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
+	case cacheJumps:
+		fr.Fragmented = true
+		fr.Reason = fmt.Sprintf("reserved memory rose %d times by %s in all while live memory did not (%d times with at least as much already cached but free): requests of new sizes found no cached block that fits (at the end %s cached free, largest block %s, external fragmentation %.2f)",
+			rises, fmtBytes(int64(risen)), missed, fmtBytes(last.Inactive), fmtBytes(last.LargestFree), last.External)
 	case holes.Verdict == VerdictGrowing && !costs:
 		fr.Reason = fmt.Sprintf("pinned segments grow %s while reserved and cached free memory do not (%s): live tensors are moving into cached segments, not fragmenting them", fmtBytes(int64(holes.Growth)), rt.Pattern)
 	case holes.Verdict == VerdictGrowing && !growing:

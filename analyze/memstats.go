@@ -265,7 +265,7 @@ func (p placer) at(t time.Time) float64 {
 		return t.Sub(p.start).Hours()
 	case p.axis == AxisStep && len(p.knots) >= 2 && p.sorted:
 		return interpolateSorted(p.knots, float64(t.UnixNano())/1e9)
-	case p.axis == AxisStep && len(p.knots) >= 2:
+	case (p.axis == AxisStep || p.axis == AxisSnapshot) && len(p.knots) >= 2:
 		return interpolate(p.knots, float64(t.UnixNano())/1e9)
 	}
 	return math.NaN()
@@ -292,10 +292,14 @@ func interpolateSorted(knots [][2]float64, t float64) float64 {
 // seriesPlacer places times on a snapshot series' axis, as JoinGPU does.
 func seriesPlacer(s *Series, shift time.Duration) placer {
 	p := placer{axis: s.Axis, start: s.Start, shift: shift}
-	if s.Axis == AxisStep {
+	if s.Axis == AxisStep || s.Axis == AxisSnapshot {
 		for _, pt := range s.Points {
 			if !pt.Time.IsZero() {
-				p.knots = append(p.knots, [2]float64{float64(pt.Time.UnixNano()) / 1e9, float64(pt.Step)})
+				x := float64(pt.Step)
+				if s.Axis == AxisSnapshot {
+					x = pt.X
+				}
+				p.knots = append(p.knots, [2]float64{float64(pt.Time.UnixNano()) / 1e9, x})
 			}
 		}
 	}
@@ -326,6 +330,8 @@ func perOf(a Axis) string {
 		return "hour"
 	case AxisReading:
 		return "reading"
+	case AxisSnapshot:
+		return "snapshot"
 	}
 	return "step"
 }

@@ -225,8 +225,8 @@ func classifyOOM(o *OOM) {
 		fmt.Fprintf(&b, "This is a leak OOM: the leak at %s had added %s of live tensors by then, and the request lacked %s of device memory (%s requested, %s free), so without the leaked bytes the request would have fit.",
 			o.LeakSite, fmtBytes(o.LeakedBytes), fmtBytes(o.Missing), fmtBytes(o.Requested), fmtBytes(o.DeviceFree))
 		if o.Earlier > 0 {
-			fmt.Fprintf(&b, " At the leak's pace (%s per %s) it took those %s over its last %s %ss: that many %ss earlier, the OOM would not have happened.",
-				fmtSigned(o.LeakRate), o.LeakPer, fmtBytes(o.Missing), fmtCount(o.Earlier), o.LeakPer, o.LeakPer)
+			fmt.Fprintf(&b, " At the leak's pace (%s per %s) it took those %s over its last %s: %s earlier, the OOM would not have happened.",
+				fmtSigned(o.LeakRate), o.LeakPer, fmtBytes(o.Missing), strings.TrimPrefix(earlierText(o.Earlier, o.LeakPer), "about "), earlierText(o.Earlier, o.LeakPer))
 		}
 		if o.CachedFree > 0 {
 			fmt.Fprintf(&b, " The %s cached but free at the OOM (largest block %s) is not the cause: the leak must be fixed first.", fmtBytes(o.CachedFree), fmtBytes(o.LargestFree))

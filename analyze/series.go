@@ -99,10 +99,17 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		})
 	}
 	s.Axis = AxisHours
-	if allStep {
+	if allStep && (!allTime || stepsIncrease(files)) {
 		s.Axis = AxisStep
 	}
 	s.Files = files
+	if s.Axis == AxisHours && len(files) > 1 {
+		first := pointTime(files[0], latest[files[0]], allTime)
+		last := pointTime(files[len(files)-1], latest[files[len(files)-1]], allTime)
+		if last.Sub(first).Hours() < MinHoursSpan {
+			s.Axis = AxisSnapshot
+		}
+	}
 	for i, f := range files {
 		p := Point{Path: f.Path, Step: f.Step}
 		if us := latest[f]; us != 0 {
@@ -114,9 +121,12 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		if i == 0 {
 			s.Start = t
 		}
-		if s.Axis == AxisStep {
+		switch s.Axis {
+		case AxisStep:
 			p.X = float64(f.Step)
-		} else {
+		case AxisSnapshot:
+			p.X = float64(i)
+		default:
 			p.X = t.Sub(s.Start).Hours()
 		}
 		s.Points = append(s.Points, p)
@@ -226,6 +236,26 @@ func fitKept(metric, per string, x, y []float64, keep []int, r TrendRules) Trend
 		t.ChangePoint = keep[t.ChangePoint]
 	}
 	return t
+}
+
+// MinHoursSpan is the least time, in hours, that snapshots without steps
+// must span for rates per hour: one minute. Below it (file times from a
+// copy, a run of seconds) the series is placed by snapshot order instead
+// (AxisSnapshot).
+const MinHoursSpan = 1.0 / 60
+
+// stepsIncrease reports whether the file-name steps of files, in trace
+// time order, never decrease. When they do, the numbers in the names are
+// not steps (a timestamp's milliseconds, an index that restarts, an
+// epoch counter beside restarting steps), and the series falls back to
+// the hours axis of its trace times.
+func stepsIncrease(files []*ingest.SnapshotFile) bool {
+	for i := 1; i < len(files); i++ {
+		if files[i].Step < files[i-1].Step {
+			return false
+		}
+	}
+	return true
 }
 
 // pointTime is the time used for the hours axis: the trace time when every

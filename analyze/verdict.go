@@ -129,9 +129,20 @@ func decideVerdict(f *Findings) {
 					where, fmtRate(ut.Slope, ut.Lo, ut.Hi, ut.Per), fmtP(ut.PValue), fmtSigned(ut.Growth)))
 			}
 		}
+		statsOOMCauses(d, deviceLeak, fragmentedDevice(d))
 		if !deviceLeak {
 			if m := missingData(d); m != "" {
 				missing = append(missing, m)
+			}
+		}
+	}
+	for _, d := range f.Devices {
+		if d.MemoryStats == nil || hasSnapshotOOM(f, d.DeviceKey) {
+			continue
+		}
+		for _, o := range d.MemoryStats.OOMs {
+			if o.Cause != "" {
+				v.Reasons = append(v.Reasons, fmt.Sprintf("%s OOM on %s (torch.cuda.memory_stats): the cause follows the device's verdict, as memory_stats do not record the failed request", o.Cause, deviceName(d.DeviceKey)))
 			}
 		}
 	}
@@ -146,7 +157,7 @@ func decideVerdict(f *Findings) {
 		if o.Class == "leak" {
 			r += fmt.Sprintf("; the leak at %s had added %s, more than the %s the request lacked", o.LeakSite, fmtBytes(o.LeakedBytes), fmtBytes(o.Missing))
 			if o.Earlier > 0 {
-				r += fmt.Sprintf(": about %s %ss earlier the request would have fit", fmtCount(o.Earlier), o.LeakPer)
+				r += fmt.Sprintf(": %s earlier the request would have fit", earlierText(o.Earlier, o.LeakPer))
 			}
 		}
 		v.Reasons = append(v.Reasons, r)
@@ -199,11 +210,11 @@ func decideVerdict(f *Findings) {
 		n := int64(len(f.OOMs)) + statsOOMs
 		causes := map[string]int{}
 		var order []string
-		for _, o := range f.OOMs {
-			if causes[o.Class] == 0 {
-				order = append(order, o.Class)
+		for _, c := range OOMCauses(f) {
+			if causes[c] == 0 {
+				order = append(order, c)
 			}
-			causes[o.Class]++
+			causes[c]++
 		}
 		text := fmt.Sprintf("%d OOM", n)
 		if len(order) > 0 {
@@ -222,6 +233,73 @@ func decideVerdict(f *Findings) {
 		v.Headline = "Not enough data: " + strings.Join(missing, "; ")
 	default:
 		v.Headline = "No leak, fragmentation or OOM found"
+	}
+}
+
+// OOMCauses lists the causes of the run's OOMs: the snapshot OOMs' in
+// time order, then those of memory_stats OOMs that no snapshot explains
+// ("" causes left out).
+func OOMCauses(f *Findings) []string {
+	var out []string
+	for _, o := range f.OOMs {
+		if o.Class != "" {
+			out = append(out, o.Class)
+		}
+	}
+	for _, d := range f.Devices {
+		if d.MemoryStats == nil || hasSnapshotOOM(f, d.DeviceKey) {
+			continue
+		}
+		for _, o := range d.MemoryStats.OOMs {
+			if o.Cause != "" {
+				out = append(out, o.Cause)
+			}
+		}
+	}
+	return out
+}
+
+// hasSnapshotOOM reports whether a snapshot explains an OOM of device k.
+func hasSnapshotOOM(f *Findings, k DeviceKey) bool {
+	for _, o := range f.OOMs {
+		if o.Rank == k.Rank && o.Device == k.Device {
+			return true
+		}
+	}
+	return false
+}
+
+// fragmentedDevice reports whether device d itself is fragmented: by its
+// snapshots, or by allocation retries that keep rising while its live
+// memory does not grow.
+func fragmentedDevice(d *Device) bool {
+	if d.Fragmentation != nil && d.Fragmentation.Fragmented {
+		return true
+	}
+	ms := d.MemoryStats
+	at := d.Trend(MetricAllocated)
+	return ms != nil && ms.Retries != nil && ms.Retries.Growing && (at == nil || at.State != StateGrowing)
+}
+
+// statsOOMCauses sets the cause of device d's memory_stats OOMs from what
+// the device's verdict decided, in design.md's order (leak, then
+// fragmentation, then capacity).
+func statsOOMCauses(d *Device, leak, fragmented bool) {
+	ms := d.MemoryStats
+	if ms == nil {
+		return
+	}
+	for i := range ms.OOMs {
+		o := &ms.OOMs[i]
+		r := ms.Readings[o.Index]
+		switch {
+		case leak:
+			o.Cause = "leak"
+		case fragmented:
+			o.Cause = "fragmentation"
+		case r.Reserved > 0 && r.Allocated >= 0 && float64(r.Reserved-r.Allocated) < FragShareMin*float64(r.Reserved):
+			o.Cause = "capacity"
+		}
 	}
 }
 
@@ -336,9 +414,19 @@ func hoursText(p *Projection) string {
 	return fmt.Sprintf(" (about %s of wall-clock time)", fmtDuration(time.Duration(p.Hours*float64(time.Hour))))
 }
 
+// earlierText is "about 12 steps" or, on an hours axis, "about 45 min".
+func earlierText(v float64, per string) string {
+	if per == "hour" {
+		return "about " + fmtDuration(time.Duration(v*float64(time.Hour)))
+	}
+	return fmt.Sprintf("about %s %ss", fmtCount(v), per)
+}
+
 // fmtDuration is a rounded duration: "45 min", "3.2 h", "4.0 days".
 func fmtDuration(d time.Duration) string {
 	switch h := d.Hours(); {
+	case d < time.Minute:
+		return fmt.Sprintf("%.0f s", d.Seconds())
 	case h < 1:
 		return fmt.Sprintf("%.0f min", d.Minutes())
 	case h < 48:

@@ -219,6 +219,8 @@ func axisName(a analyze.Axis) string {
 		return "hours since first snapshot"
 	case analyze.AxisReading:
 		return "reading (position in the log)"
+	case analyze.AxisSnapshot:
+		return "snapshot (position in order)"
 	}
 	return "step"
 }

@@ -201,6 +201,9 @@ type SummaryTrend struct {
 	// SlopeBytesPerReading is set instead of both for readings with
 	// neither steps nor times (slope per position in the log).
 	SlopeBytesPerReading *float64 `json:"slope_bytes_per_reading,omitempty"`
+	// SlopeBytesPerSnapshot is set instead for snapshots placed by their
+	// order (no steps, under a minute of times).
+	SlopeBytesPerSnapshot *float64 `json:"slope_bytes_per_snapshot,omitempty"`
 	// Source is "memory_stats" for a trend fitted on torch.cuda.memory_stats()
 	// readings; absent for snapshots and GPU logs.
 	Source  string     `json:"source,omitempty"`
@@ -240,18 +243,21 @@ type SummaryVerdict struct {
 
 // SummarySuspect is a top leak suspect.
 type SummarySuspect struct {
-	Site               string     `json:"site"`
-	Function           string     `json:"function"`
-	Fingerprint        string     `json:"fingerprint"`
-	Device             int        `json:"device"`
-	Rank               *int       `json:"rank"`
-	GrowthBytesPerStep *float64   `json:"growth_bytes_per_step"`
-	GrowthBytesPerHour *float64   `json:"growth_bytes_per_hour,omitempty"`
-	CI95               []*float64 `json:"ci95"`
-	PValue             *float64   `json:"p_value"`
-	LastBytes          int64      `json:"last_bytes"`
-	Confidence         string     `json:"confidence,omitempty"`
-	Evidence           []string   `json:"evidence,omitempty"`
+	Site               string   `json:"site"`
+	Function           string   `json:"function"`
+	Fingerprint        string   `json:"fingerprint"`
+	Device             int      `json:"device"`
+	Rank               *int     `json:"rank"`
+	GrowthBytesPerStep *float64 `json:"growth_bytes_per_step"`
+	GrowthBytesPerHour *float64 `json:"growth_bytes_per_hour,omitempty"`
+	// GrowthBytesPerSnapshot replaces the per-step growth for snapshots
+	// placed by their order.
+	GrowthBytesPerSnapshot *float64   `json:"growth_bytes_per_snapshot,omitempty"`
+	CI95                   []*float64 `json:"ci95"`
+	PValue                 *float64   `json:"p_value"`
+	LastBytes              int64      `json:"last_bytes"`
+	Confidence             string     `json:"confidence,omitempty"`
+	Evidence               []string   `json:"evidence,omitempty"`
 	// Points, State and Test are the numbers the claim rests on besides
 	// the slope, interval and p-value; Severity comes from the time to
 	// capacity, HoursToCapacity and RemainingToCapacity (in steps or
@@ -350,9 +356,12 @@ func BuildSummary(f *analyze.Findings, opt Options) *Summary {
 				ss.HoursToCapacity = num(p.Hours)
 			}
 		}
-		if sus.Trend.Per == "hour" {
+		switch sus.Trend.Per {
+		case "hour":
 			ss.GrowthBytesPerHour = num(sus.Trend.Slope)
-		} else {
+		case "snapshot":
+			ss.GrowthBytesPerSnapshot = num(sus.Trend.Slope)
+		default:
 			ss.GrowthBytesPerStep = num(sus.Trend.Slope)
 		}
 		if n := len(sus.Bytes); n > 0 {
@@ -428,6 +437,8 @@ func summaryTrend(t *analyze.Trend) SummaryTrend {
 		st.SlopeBytesPerHour = num(t.Slope)
 	case "reading":
 		st.SlopeBytesPerReading = num(t.Slope)
+	case "snapshot":
+		st.SlopeBytesPerSnapshot = num(t.Slope)
 	default:
 		st.SlopeBytesPerStep = num(t.Slope)
 	}
