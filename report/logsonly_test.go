@@ -196,7 +196,7 @@ func TestLogsOnlyRuns(t *testing.T) {
 				t.Errorf("memory_stats OOM %v", o)
 			}
 			v := at(t, s, "verdict")
-			if at(t, v, "leak") != true || at(t, v, "oom") != true || at(t, v, "severity") != "critical" || at(t, v, "headline") != "Leak (no site: no snapshots); 1 OOM" {
+			if at(t, v, "leak") != true || at(t, v, "oom") != true || at(t, v, "severity") != "critical" || at(t, v, "headline") != "Leak (no site: no snapshots); 1 OOM (leak)" {
 				t.Errorf("verdict %v", v)
 			}
 			// Most process readings lie after the last memory_stats reading,
