@@ -30,6 +30,11 @@ type Options struct {
 	// Horizon is the projection horizon in multiples of the run's length;
 	// 0 means DefaultHorizon.
 	Horizon float64
+	// CriticalWithin is the wall-clock time (--horizon) within which a
+	// leak projected to exhaust the device makes the verdict critical (as
+	// does exhaustion within the run's own length); 0 means
+	// DefaultCriticalWithin.
+	CriticalWithin time.Duration
 }
 
 // capacitySource says where a user-set capacity came from and, when a GPU
@@ -67,7 +72,8 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	}
 	rules := DefaultTrendRules()
 	f.Thresholds = Thresholds{Alpha: rules.Alpha, SuspectAlpha: DefaultSuspectAlpha, MinPoints: rules.MinPoints,
-		MinGrowthBytes: int64(rules.MinGrowthBytes), MinGrowthShare: rules.MinGrowthShare, Horizon: horizon}
+		MinGrowthBytes: int64(rules.MinGrowthBytes), MinGrowthShare: rules.MinGrowthShare, Horizon: horizon,
+		CriticalWithin: cmp.Or(opt.CriticalWithin, DefaultCriticalWithin), InconclusiveP: InconclusiveP}
 
 	series := BuildSeries(run.Snapshots)
 	msBySeries, msOnly := matchMemStats(series, collectMemStats(run.Logs))
@@ -198,11 +204,13 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 		alloc[i] = float64(p.Usage.Allocated)
 		res[i] = float64(p.Usage.Reserved)
 	}
-	refLevel := median(alloc)
+	// Off-phase snapshots (an OOM dump) are evidence, not trend points.
+	keep := s.trendIndex()
+	refLevel := median(pick(alloc, keep))
 	dr := rules
 	dr.RefLevel = refLevel
-	at := FitTrend(MetricAllocated, per, x, alloc, dr)
-	rt := FitTrend(MetricReserved, per, x, res, dr)
+	at := fitKept(MetricAllocated, per, x, alloc, keep, dr)
+	rt := fitKept(MetricReserved, per, x, res, keep, dr)
 	d.Trends = append(d.Trends, at, rt)
 	ut := gpuTrend(d, per, dr)
 	if ut != nil {
@@ -216,8 +224,8 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 
 	// Projections against capacity (less memory outside the allocator for
 	// the allocator's own series).
-	if d.Capacity > 0 && n > 1 {
-		span := x[n-1] - x[0]
+	if d.Capacity > 0 && len(keep) > 1 {
+		span := x[keep[len(keep)-1]] - x[keep[0]]
 		hoursPerX := paceHoursPerX(s)
 		outside := 0.0
 		if d.Reconciliation != nil && d.Reconciliation.Matched > 0 && !math.IsNaN(d.Reconciliation.Level) {
@@ -230,12 +238,13 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 				limit -= outside
 				basis += fmt.Sprintf(" minus %s outside the allocator", fmtBytes(int64(outside)))
 			}
-			lastX := x[n-1]
+			lastX := x[keep[len(keep)-1]]
 			if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
 				lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
 			}
 			if p := Project(t, limit, lastX, span, hoursPerX, horizon); p != nil {
 				p.Basis = basis
+				withinHorizon(p, cmp.Or(opt.CriticalWithin, DefaultCriticalWithin))
 				t.Projection = p
 			}
 		}
@@ -251,17 +260,17 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 		}
 		nr := rules
 		nr.RefLevel = refLevel
-		if Drops(y, dropTolerance(y)) > 0 {
+		if ky := pick(y, keep); Drops(ky, dropTolerance(ky)) > 0 {
 			nr.Alpha = DefaultSuspectAlpha
 		}
-		t := FitTrend("no_stack_bytes", per, x, y, nr)
+		t := fitKept("no_stack_bytes", per, x, y, keep, nr)
 		d.Coverage.NoStackTrend = &t
 	}
-	ac = attributionContext{x: x, per: per, refLevel: refLevel, allocTr: &d.Trends[0], coverage: d.Coverage,
+	ac = attributionContext{x: x, keep: keep, per: per, refLevel: refLevel, allocTr: &d.Trends[0], coverage: d.Coverage,
 		rules: rules, suppress: opt.Suppressions, builtins: !opt.NoBuiltinSuppressions}
 	d.Groups, d.Suspects = findSuspects(sg, ac)
 
-	d.Fragmentation = analyzeFragmentation(s, x, per, rules)
+	d.Fragmentation = analyzeFragmentation(s, x, keep, per, rules)
 	if n > 0 {
 		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device)
 	}
@@ -406,6 +415,12 @@ func runNotes(f *Findings) []string {
 			add("trace-overflow", short, fmt.Sprintf("%s: trace window incomplete (%s); trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", where, d.Coverage.TraceEvidence),
 				func(list string, n int) string {
 					return fmt.Sprintf("trace window incomplete, ring buffer probably full, on %d devices: %s; trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", n, list)
+				})
+		}
+		if d.Order == OrderTraceTime && d.Axis == AxisHours && len(d.Points) > 1 && !slices.ContainsFunc(d.Points, func(p Point) bool { return p.Step == ingest.NoStep }) {
+			add("steps-not-increasing", short, fmt.Sprintf("%s: the numbers in the snapshot names do not increase with the trace times, so they are not steps: rates are per hour of trace time", where),
+				func(list string, n int) string {
+					return fmt.Sprintf("the numbers in the snapshot names do not increase with the trace times on %d devices (%s), so they are not steps: rates are per hour of trace time", n, list)
 				})
 		}
 		if len(d.Points) > 1 {

@@ -121,6 +121,7 @@ func buildGroups(s *Series) *seriesGroups {
 // attributionContext carries what the suspect tests need from the device.
 type attributionContext struct {
 	x        []float64
+	keep     []int // the periodic points, which form the trends
 	per      string
 	refLevel float64 // the device's steady allocated level, bytes
 	allocTr  *Trend  // the device's allocated trend
@@ -143,23 +144,27 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 		if g.Kind == SiteNone {
 			continue
 		}
-		y := make([]float64, len(g.Bytes))
-		lo, hi := math.Inf(1), math.Inf(-1)
+		all := make([]float64, len(g.Bytes))
 		for i, b := range g.Bytes {
-			y[i] = float64(b)
-			lo, hi = math.Min(lo, y[i]), math.Max(hi, y[i])
+			all[i] = float64(b)
 		}
-		// Cheap pre-filter: a group whose range is below the minimum
-		// growth cannot be a suspect.
+		// Only the periodic points count: a group that appears in an
+		// OOM dump (the failing step's activations) did not grow.
+		y := pick(all, ac.keep)
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range y {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		// Cheap pre-filter: a group that never changed cannot grow.
 		rules := ac.rules
 		rules.RefLevel = ac.refLevel
-		if hi-lo < math.Max(rules.MinGrowthBytes, rules.MinGrowthShare*ac.refLevel) {
+		if !(hi-lo > 0) {
 			continue
 		}
 		if Drops(y, dropTolerance(y)) > 0 {
 			rules.Alpha = DefaultSuspectAlpha
 		}
-		tr := FitTrend("live_bytes", ac.per, ac.x, y, rules)
+		tr := fitKept("live_bytes", ac.per, ac.x, all, ac.keep, rules)
 		if tr.Verdict == VerdictGrowing {
 			cands = append(cands, cand{gi, tr})
 		}
@@ -335,53 +340,57 @@ func coverageOf(sg *seriesGroups, files []*ingest.SnapshotFile, dev int) Coverag
 }
 
 // A leak that fires rarely (a large tensor kept every few hundred steps)
-// shows only one or two jumps before it exhausts the device, too few for
-// a trend. An OOM supplies the missing evidence: when a capacity OOM
-// happens (live tensors fill the device), a stack group that only ever
-// accumulated over the snapshots (its live bytes and blocks never fell)
-// and grew by more than the request was short is what filled the device.
-// Such a group becomes a suspect with the pattern "grew until the OOM".
-// Fragmentation OOMs are not used: there memory was free, only not in
-// one piece.
+// shows only a few jumps before it exhausts the device, which the trend
+// rules can take for one step or a warm-up. An OOM supplies the missing
+// evidence: when a device runs out of memory, a stack group that only
+// ever accumulated over the periodic snapshots (its live bytes and blocks
+// never fell) and whose growth is still significant by itself (the
+// one-sided test at Alpha, the slope's 95% interval above 0) is what
+// filled the device. Such a group becomes a suspect with the pattern
+// "grew until the OOM". A group without that support is not one, however
+// large it is in the OOM dump: the dump holds the failing step's
+// activations. Then each OOM's cause is decided (blameLeaks).
 
-// oomSuspects adds the groups that grew into a capacity OOM of d to its
-// suspects (or adds the evidence to an existing suspect).
+// oomSuspects adds the groups that grew into an OOM of d to its suspects
+// (or adds the evidence to an existing suspect), then decides the OOMs'
+// causes.
 func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
+	defer blameLeaks(d, ooms)
 	for _, o := range ooms {
-		if o.Rank != d.Rank || o.Device != d.Device || o.Class != "capacity" {
+		if o.Rank != d.Rank || o.Device != d.Device {
 			continue
 		}
-		short := o.Requested - o.DeviceFree - o.CachedFree
-		minGrowth := math.Max(ac.rules.MinGrowthBytes, ac.rules.MinGrowthShare*ac.refLevel)
 		best, bestGrowth := -1, 0.0
+		var bestTrend Trend
 		for gi := range d.Groups {
 			g := &d.Groups[gi]
-			if g.Other || g.Kind == SiteNone || len(g.Bytes) < 2 {
+			if g.Other || g.Kind == SiteNone || len(ac.keep) < 2 {
 				continue
 			}
-			y := make([]float64, len(g.Bytes))
+			all := make([]float64, len(g.Bytes))
 			for i, b := range g.Bytes {
-				y[i] = float64(b)
+				all[i] = float64(b)
 			}
+			y := pick(all, ac.keep)
+			first, last := ac.keep[0], ac.keep[len(ac.keep)-1]
 			growth := y[len(y)-1] - y[0]
-			if Drops(y, 0) > 0 || g.Blocks[len(g.Blocks)-1] <= g.Blocks[0] ||
-				growth < minGrowth || growth < float64(short) || growth <= bestGrowth {
+			if Drops(y, 0) > 0 || g.Blocks[last] <= g.Blocks[first] || !(growth > bestGrowth) {
 				continue
 			}
-			best, bestGrowth = gi, growth
+			rules := ac.rules
+			rules.RefLevel = ac.refLevel
+			tr := fitKept("live_bytes", ac.per, ac.x, all, ac.keep, rules)
+			if !(tr.PValue < rules.Alpha) || !(tr.Lo > 0) || !(tr.Slope > 0) {
+				continue
+			}
+			best, bestGrowth, bestTrend = gi, growth, tr
 		}
 		if best < 0 {
 			continue
 		}
 		g := &d.Groups[best]
-		// A shortfall is only said when there was one: "-4.36 GiB short"
-		// reads as nonsense.
-		req := fmtBytes(o.Requested) + " requested"
-		if short > 0 {
-			req += ", " + fmtBytes(short) + " short"
-		}
-		ev := fmt.Sprintf("the capacity OOM of %s (%s) came after this site's live memory grew by %s, never freed",
-			o.Path, req, fmtBytes(int64(bestGrowth)))
+		ev := fmt.Sprintf("the OOM of %s (%s requested, %s free on the device) came after this site's live memory grew by %s, never freed",
+			o.Path, fmtBytes(o.Requested), fmtBytes(o.DeviceFree), fmtBytes(int64(bestGrowth)))
 		found := false
 		for i := range d.Suspects {
 			if d.Suspects[i].Fingerprint == g.Fingerprint {
@@ -392,19 +401,8 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 		if found {
 			continue
 		}
-		y := make([]float64, len(g.Bytes))
-		for i, b := range g.Bytes {
-			y[i] = float64(b)
-		}
-		rules := ac.rules
-		rules.RefLevel = ac.refLevel
-		tr := FitTrend("live_bytes", ac.per, ac.x, y, rules)
-		if !(tr.Slope > 0) {
-			tr.Slope = bestGrowth / math.Max(ac.x[len(ac.x)-1]-ac.x[0], 1)
-			tr.Method = "growth from first to last snapshot"
-		}
-		tr.Verdict, tr.Pattern = VerdictGrowing, "grew until the OOM"
-		tr.Growth = bestGrowth
+		tr := bestTrend
+		tr.Verdict, tr.State, tr.Pattern = VerdictGrowing, StateGrowing, "grew until the OOM"
 		tr.Reason = fmt.Sprintf("grew %s over the run without ever falling and filled the device until the OOM (%s)", fmtBytes(int64(bestGrowth)), tr.Reason)
 		sp := Suspect{
 			Fingerprint: g.Fingerprint, Site: g.Site, Function: g.Function, File: g.File,
@@ -412,7 +410,7 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 		}
 		sp.Confidence, sp.Evidence = suspectConfidence(&sp, g, ac)
 		if sp.Confidence == "high" {
-			sp.Confidence = "medium" // one or two jumps, not a trend
+			sp.Confidence = "medium" // a few jumps, not a steady trend
 		}
 		sp.Evidence = append(sp.Evidence, ev)
 		sp.Suppressed = matchSuppression(ac.suppress, g.Signature, g.Stack)

@@ -163,6 +163,22 @@ const (
 	VerdictShrinking    = "shrinking"
 	VerdictFlat         = "flat"
 	VerdictInsufficient = "insufficient data"
+	// VerdictInconclusive is growth seen but not established.
+	VerdictInconclusive = "inconclusive"
+)
+
+// Trend states, design.md's names (Trend.State, summary.json "state").
+const (
+	// StateGrowing is significant growth whose 95% interval lies above 0.
+	StateGrowing = "growing"
+	// StateFlat is evidence of no meaningful growth (a falling series
+	// included).
+	StateFlat = "flat"
+	// StateInconclusive is growth seen but not established; Trend.Reason
+	// says what more data would decide it.
+	StateInconclusive = "inconclusive"
+	// StateInsufficient is fewer points than any test needs.
+	StateInsufficient = "insufficient"
 )
 
 // Device is the analysis of one (rank, device) series.
@@ -223,8 +239,11 @@ type Device struct {
 	// device's GPU (the nvidia-smi index GPUJoin names); nil when the logs
 	// have none.
 	Processes *ProcessSet
-	// Verdict is the series verdict of the primary trend (allocated):
-	// "growing", "shrinking", "flat" or "insufficient data".
+	// Verdict is the device's decision, shown the same way everywhere:
+	// VerdictLeak when the device has a leak (an unsuppressed suspect,
+	// growing stackless live memory, or growing memory_stats allocated
+	// memory), else the primary trend's (allocated) verdict: "growing",
+	// "shrinking", "flat", "inconclusive" or "insufficient data".
 	Verdict string
 }
 
@@ -242,6 +261,11 @@ func (d *Device) Trend(metric string) *Trend {
 type Point struct {
 	// Path is the snapshot file, relative to the run directory.
 	Path string
+	// Phase is "" for a periodic snapshot, a point of the trend. Otherwise
+	// it says why the snapshot was taken at another phase of a step (e.g.
+	// "OOM dump: its trace ends at an OOM"): such a snapshot is evidence
+	// for its event (the OOM explanation), never a point of a trend fit.
+	Phase string
 	// Step is the file-name step, ingest.NoStep when none.
 	Step int64
 	// Time is the latest trace time (UTC), zero when the file has none.
@@ -249,10 +273,6 @@ type Point struct {
 	// X is the point's position on the device's Axis (step, hours since
 	// the series' first snapshot, or position in the snapshot order).
 	X float64
-	// Phase is ingest.PhaseOOM for a dump written on an OOM or at exit
-	// (evidence for that event, not a trend point), else
-	// ingest.PhasePeriodic.
-	Phase ingest.Phase
 	// Usage is the device's memory accounting in this snapshot.
 	Usage Usage
 	// Pools splits Usage by pool (small/large, private pools apart).
@@ -303,9 +323,18 @@ type Trend struct {
 	Slope, Lo, Hi float64
 	// Intercept is the fitted value at x = 0, in bytes, for drawing the line.
 	Intercept float64
-	// PValue is the two-sided Mann-Kendall p-value of no trend over the
-	// fitted points.
+	// PValue is the one-sided Mann-Kendall p-value of no trend against
+	// the direction seen (a rise when S > 0) over the fitted points; Test
+	// names the test and whether the p-value is exact.
 	PValue float64
+	Test   string
+	// State is design.md's trend state: StateGrowing, StateFlat,
+	// StateInconclusive or StateInsufficient.
+	State string
+	// MoreNeeded is, for an inconclusive or insufficient trend, about how
+	// many more points at the same pace would decide it (0 when unknown
+	// or not needed).
+	MoreNeeded int
 	// StepPValue is the p-value of growth left once the best single step
 	// is set aside (stratified Mann-Kendall); 1 when not computed.
 	StepPValue float64
@@ -336,7 +365,8 @@ type Trend struct {
 	// ChangePoint is the index of the best single level change (the first
 	// point after it), -1 when none mattered.
 	ChangePoint int
-	// Verdict is "growing", "shrinking", "flat" or "insufficient data".
+	// Verdict is "growing", "shrinking", "flat", "inconclusive" or
+	// "insufficient data".
 	Verdict string
 	// Reason explains the verdict with its numbers, one sentence.
 	Reason string
@@ -514,6 +544,13 @@ type Suspect struct {
 	Evidence []string
 	// Suppressed names the suppression that matched, "" when none.
 	Suppressed string
+	// Projection is when the device's allocated memory, growing at this
+	// suspect's rate, reaches capacity (less the memory outside the
+	// allocator); nil when capacity is unknown.
+	Projection *Projection
+	// Severity is SeverityHigh, SeverityMedium or SeverityLow, from the
+	// time to capacity (not the leak's size).
+	Severity string
 }
 
 // Coverage says how much of the live memory carries allocation stacks.
@@ -625,8 +662,28 @@ type OOM struct {
 	// TopLive are the signature groups holding the most live bytes at the
 	// OOM (at most 5), largest first.
 	TopLive []LiveGroup
-	// Class is "capacity" or "fragmentation".
+	// Class is the OOM's cause by design.md's definition, decided in this
+	// order: "leak" (the leak suspects' growth filled the device: without
+	// the LeakedBytes the request would have fit), "fragmentation" (device
+	// free plus cached free memory was at least the request) or
+	// "capacity" (live memory without any leak plus the request exceeds
+	// what the device offers).
 	Class string
+	// LeakedBytes is what the device's unsuppressed leak suspects had
+	// added by the OOM since their trends began, in bytes; LeakRate their
+	// summed growth, in bytes per LeakPer ("step" or "hour"); LeakSite the
+	// site of the largest. Zero when the device has no suspect.
+	LeakedBytes int64
+	LeakRate    float64
+	LeakPer     string
+	LeakSite    string
+	// Missing is the device memory the request lacked: the request minus
+	// the bytes CUDA reported free, at least 0.
+	Missing int64
+	// Earlier is, for a leak OOM, how many LeakPer units (steps) before
+	// the OOM the leak had not yet taken the Missing bytes: without the
+	// leak's growth over that stretch the request would have fit.
+	Earlier float64
 	// Explanation says, in a few sentences, why the request failed.
 	Explanation string
 	// Settings are the allocator settings in force.
@@ -690,6 +747,10 @@ type Verdict struct {
 	OutsideAllocatorLeak bool
 	Fragmentation        bool
 	OOM                  bool
+	// MemoryGrows is set when a device known only from GPU logs (no
+	// snapshots, no memory_stats) has growing used memory: a warning with
+	// no site, not a leak flag (used memory mixes PyTorch with the rest).
+	MemoryGrows bool
 	// Severity is "ok", "info", "warning" or "critical".
 	Severity string
 	// Headline is a one-line summary for banners and stdout.
@@ -735,6 +796,12 @@ type Thresholds struct {
 	MinGrowthShare float64
 	// Horizon is the projection horizon in multiples of the run's length.
 	Horizon float64
+	// CriticalWithin is the wall-clock time within which a projected
+	// exhaustion makes a leak critical (--horizon).
+	CriticalWithin time.Duration
+	// InconclusiveP is the one-sided p-value below which growth that is
+	// not established is reported as inconclusive rather than flat.
+	InconclusiveP float64
 }
 
 // MemoryStatsSeries is one (rank, device)'s torch.cuda.memory_stats()
@@ -780,6 +847,12 @@ type MemoryStatsOOM struct {
 	// Before and After are num_ooms at Prev and at Index: After − Before
 	// out-of-memory errors happened in between.
 	Before, After int64
+	// Cause is the OOM's cause as far as the device's verdict tells it
+	// without the failed request (memory_stats do not record it): "leak"
+	// when the device leaks, "fragmentation" when it is fragmented,
+	// "capacity" when almost nothing was cached but free at the reading
+	// (under FragShareMin of reserved); "" when the readings cannot say.
+	Cause string
 }
 
 // AllocRetries is the cumulative num_alloc_retries counter (cudaMalloc

@@ -2,6 +2,8 @@ package analyze
 
 import (
 	"fmt"
+	"math"
+	"slices"
 
 	"gpureport/ingest"
 )
@@ -23,15 +25,8 @@ import (
 //   - private pools (CUDA graphs, MemPool) apart, since the default pool
 //     cannot reuse their memory.
 //
-// Over the series, a device is called fragmented when the free bytes of
-// pinned segments grow (the trend rules of trend.go, against the steady
-// reserved level) faster than the live memory, at a cost (reserved or
-// cached free memory grows, or is cut back under pressure), while the free
-// memory is shattered at the end (external fragmentation at least
-// FragExternalMin) and the pinned segments hold a real share of reserved
-// memory (at least FragShareMin). Reserved memory that repeatedly falls
-// back (empty_cache, garbage collection) while allocated
-// memory is flat is reported as saw-tooth churn, not fragmentation.
+// Over the series, analyzeFragmentation decides whether the device is
+// fragmented (see there).
 
 // PinnedLiveShare is the live share at or below which a large segment
 // counts as pinned by a few small blocks.
@@ -45,6 +40,17 @@ const (
 	// FragShareMin: the holes in used segments are at least 10% of
 	// reserved memory; below that fragmentation costs little.
 	FragShareMin = 0.1
+	// FragCacheGrowthShare: for reserved growth at flat live memory to be
+	// fragmentation, cached free memory must carry at least half of it
+	// (the rest may be live memory drifting within its noise).
+	FragCacheGrowthShare = 0.5
+	// fragRiseShare: a rise of reserved memory between snapshots counts
+	// when it is at least 1% of reserved (a new segment of a size that
+	// matters, not rounding).
+	fragRiseShare = 0.01
+	// fragMinRises: one rise at flat live memory can be the cache's
+	// warm-up; two or more mean requests keep missing the cache.
+	fragMinRises = 2
 	// sawDropShare: a fall of reserved memory by at least 10% between
 	// snapshots counts as a release; two or more make a saw-tooth.
 	sawDropShare = 0.1
@@ -93,47 +99,83 @@ func FragPointOf(s *ingest.Snapshot, dev int) FragPoint {
 }
 
 // analyzeFragmentation measures every point of a series and decides
-// whether the device is fragmented.
-func analyzeFragmentation(s *Series, x []float64, per string, rules TrendRules) *Fragmentation {
+// whether the device is fragmented, over the periodic points keep (an
+// OOM dump is evidence for its OOM, not a point of the trends).
+//
+// Two patterns make a device fragmented (design.md: cached-but-free
+// memory grows while live memory does not):
+//
+//   - pinned holes: the free bytes of pinned segments grow faster than
+//     live memory, at a cost (reserved or cached free memory grows, or is
+//     cut back under pressure), shattered at the end (external
+//     fragmentation at least FragExternalMin) and a real share of
+//     reserved memory (at least FragShareMin);
+//   - cache that does not fit: reserved memory grows (in steps: requests
+//     of new shapes that no cached block fits get new segments) while
+//     allocated memory does not grow and cached free memory grows, by at
+//     least FragCacheGrowthShare of the reserved growth and FragShareMin
+//     of the reserved level. Variable batch shapes (heavy-tailed sequence
+//     lengths) do this. With too few snapshots for a trend, the same
+//     shows as jumps: reserved never falls and rises at least fragMinRises
+//     times between snapshots while live memory does not (its range over
+//     the run stays under half the rises), at least once with the rise
+//     already cached but free, by FragShareMin of the first reserved
+//     level in all.
+//
+// Reserved memory that is repeatedly given back (SawTooth: periodic
+// empty_cache(), or garbage collection) is churn: it rules out the second
+// pattern (its rebuilds look like growth between releases), not the
+// first (pinned holes survive every release). Growth that stops is a
+// warm-up (the trend rules' persistence rule), and free memory left by a
+// leak's pinned segments is the leak's (pinnedByLeak).
+func analyzeFragmentation(s *Series, x []float64, keep []int, per string, rules TrendRules) *Fragmentation {
 	fr := &Fragmentation{}
 	n := len(s.Files)
-	inactive := make([]float64, n)
-	split := make([]float64, n)
-	pinned := make([]float64, n)
-	reserved := make([]float64, n)
-	allocated := make([]float64, n)
-	for i, f := range s.Files {
-		p := FragPointOf(f.Snapshot, s.Device)
-		fr.Points = append(fr.Points, p)
-		inactive[i] = float64(p.Inactive)
-		split[i] = float64(p.SplitInactive)
-		pinned[i] = float64(p.PinnedBytes)
-		reserved[i] = float64(s.Points[i].Usage.Reserved)
-		allocated[i] = float64(s.Points[i].Usage.Allocated)
+	for _, f := range s.Files {
+		fr.Points = append(fr.Points, FragPointOf(f.Snapshot, s.Device))
 	}
-	if n == 0 {
+	if n == 0 || len(keep) == 0 {
 		return fr
+	}
+	m := len(keep)
+	tx := pick(x, keep)
+	inactive := make([]float64, m)
+	split := make([]float64, m)
+	pinned := make([]float64, m)
+	reserved := make([]float64, m)
+	allocated := make([]float64, m)
+	for j, i := range keep {
+		p := fr.Points[i]
+		inactive[j] = float64(p.Inactive)
+		split[j] = float64(p.SplitInactive)
+		pinned[j] = float64(p.PinnedBytes)
+		reserved[j] = float64(s.Points[i].Usage.Reserved)
+		allocated[j] = float64(s.Points[i].Usage.Allocated)
 	}
 	r := rules
 	r.RefLevel = median(reserved)
-	it := FitTrend(MetricInactive, per, x, inactive, r)
+	it := FitTrend(MetricInactive, per, tx, inactive, r)
+	mapTrend(&it, keep)
 	fr.Trend = &it
-	st := FitTrend("split_inactive_bytes", per, x, split, r)
+	st := FitTrend("split_inactive_bytes", per, tx, split, r)
+	mapTrend(&st, keep)
 	fr.SplitTrend = &st
-	pt := FitTrend("pinned_free_bytes", per, x, pinned, r)
+	pt := FitTrend("pinned_free_bytes", per, tx, pinned, r)
+	mapTrend(&pt, keep)
 	fr.PinnedTrend = &pt
 
-	// Saw-tooth: repeated releases of reserved memory.
+	// Saw-tooth: repeated releases of reserved memory while live memory
+	// stays.
 	releases := 0
-	for i := 1; i < n; i++ {
+	for i := 1; i < m; i++ {
 		if reserved[i] < reserved[i-1]*(1-sawDropShare) && allocated[i] > allocated[i-1]-0.5*(reserved[i-1]-reserved[i]) {
 			releases++
 		}
 	}
 	fr.SawTooth = releases >= 2
 
-	last := fr.Points[n-1]
-	lastReserved := reserved[n-1]
+	last := fr.Points[keep[m-1]]
+	lastReserved := reserved[m-1]
 	share := 0.0
 	if lastReserved > 0 {
 		share = float64(last.PinnedBytes) / lastReserved
@@ -145,36 +187,87 @@ func analyzeFragmentation(s *Series, x []float64, per string, rules TrendRules) 
 	holes := pt
 	allocGrowth := 0.0
 	if holes.Verdict == VerdictGrowing {
-		from := holes.FitFrom
-		allocGrowth = TheilSen(x[from:], allocated[from:]).Slope * (x[n-1] - x[from])
+		from := max(0, slices.Index(keep, holes.FitFrom))
+		allocGrowth = TheilSen(tx[from:], allocated[from:]).Slope * (tx[m-1] - tx[from])
 	}
 	// Holes that grow only because live tensors moved into wholly free
 	// cached segments are not fragmentation either: nothing more is
 	// reserved. Fragmentation costs memory: reserved (or cached free)
 	// memory grows, or is repeatedly cut back (the allocator releasing its
 	// cache under pressure, the saw-tooth).
-	rt := FitTrend(MetricReserved, per, x, reserved, r)
+	rt := FitTrend(MetricReserved, per, tx, reserved, r)
+	at := FitTrend(MetricAllocated, per, tx, allocated, r)
 	costs := it.Verdict == VerdictGrowing || rt.Verdict == VerdictGrowing || releases > 0
 	growing := holes.Verdict == VerdictGrowing && allocGrowth < holes.Growth && costs
+	// Cache that does not fit: reserved and cached free memory grow
+	// together at flat live memory.
+	cacheGrowth := math.Max(0, it.Growth)
+	cacheGrows := rt.Verdict == VerdictGrowing && it.Verdict == VerdictGrowing && at.State != StateGrowing &&
+		cacheGrowth >= FragCacheGrowthShare*rt.Growth && cacheGrowth >= FragShareMin*median(reserved)
+	// The same in a few jumps, too few for a trend: reserved memory rises
+	// between snapshots while live memory does not, although the cache
+	// already held at least as many free bytes as the rise (the requests
+	// did not fit it).
+	rises, missed, risen := 0, 0, 0.0
+	allocTol := dropTolerance(allocated)
+	for i := 1; i < m; i++ {
+		d := reserved[i] - reserved[i-1]
+		if d > math.Max(dropTolerance(reserved), fragRiseShare*reserved[i-1]) && allocated[i] <= allocated[i-1]+allocTol {
+			rises++
+			risen += d
+			if inactive[i-1] >= d {
+				missed++
+			}
+		}
+	}
+	// Live memory must not explain the rises: its whole range over the
+	// run stays under half of them; and the cache is never given back (a
+	// fall of reserved memory is a release: churn, or a warm-up settling).
+	allocRange := slices.Max(allocated) - slices.Min(allocated)
+	cacheJumps := rises >= fragMinRises && missed >= 1 && at.State != StateGrowing && risen >= FragShareMin*reserved[0] &&
+		allocRange <= 0.5*risen && Drops(reserved, dropTolerance(reserved)) == 0
 	switch {
-	case n < rules.MinPoints:
-		fr.Reason = fmt.Sprintf("%d snapshots: too few to judge fragmentation over time; at the last one %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",
-			n, 100*share, last.External)
+	case m < rules.MinPoints:
+		fr.Reason = fmt.Sprintf("%d periodic snapshots: too few to judge fragmentation over time; at the last one %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",
+			m, 100*share, last.External)
 	case growing && last.External >= FragExternalMin && share >= FragShareMin:
+		// Pinned holes survive empty_cache() and the allocator's own
+		// releases, so a saw-tooth does not excuse them.
 		fr.Fragmented = true
 		fr.Reason = fmt.Sprintf("free memory in segments pinned by a few small live blocks grows %s per %s (%s) to %s in %d segments, %.0f%% of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
 			fmtSigned(holes.Slope), per, fmtP(holes.PValue), fmtBytes(last.PinnedBytes), last.PinnedSegments, 100*share, fmtBytes(int64(allocGrowth)), fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
 	case fr.SawTooth:
-		fr.Reason = fmt.Sprintf("reserved memory falls back %d times (empty_cache() or garbage collection): churn, not fragmentation", releases)
+		fr.Reason = fmt.Sprintf("reserved memory falls back %d times while live memory stays (empty_cache() or garbage collection): churn, not fragmentation", releases)
+	case cacheGrows:
+		fr.Fragmented = true
+		fr.Reason = fmt.Sprintf("reserved memory grows %s per %s (%s) while allocated memory does not (%s), and cached free memory grows %s over the run to %s: requests of new sizes find no cached block that fits and get new segments; the largest free block is %s of %s free (external fragmentation %.2f)",
+			fmtSigned(rt.Slope), per, fmtP(rt.PValue), at.Verdict, fmtBytes(int64(cacheGrowth)), fmtBytes(last.Inactive), fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
+	case cacheJumps:
+		fr.Fragmented = true
+		fr.Reason = fmt.Sprintf("reserved memory rose %d times by %s in all while live memory did not (%d times with at least as much already cached but free): requests of new sizes found no cached block that fits (at the end %s cached free, largest block %s, external fragmentation %.2f)",
+			rises, fmtBytes(int64(risen)), missed, fmtBytes(last.Inactive), fmtBytes(last.LargestFree), last.External)
 	case holes.Verdict == VerdictGrowing && !costs:
 		fr.Reason = fmt.Sprintf("pinned segments grow %s while reserved and cached free memory do not (%s): live tensors are moving into cached segments, not fragmenting them", fmtBytes(int64(holes.Growth)), rt.Pattern)
 	case holes.Verdict == VerdictGrowing && !growing:
 		fr.Reason = fmt.Sprintf("pinned segments grow %s, but live memory grows as much (%s): the holes are remainders of segments the live tensors occupy, not fragmentation", fmtBytes(int64(holes.Growth)), fmtBytes(int64(allocGrowth)))
 	case growing:
 		fr.Reason = fmt.Sprintf("cached free memory grows, but it is not shattered (external fragmentation %.2f, %.0f%% of reserved in holes of used segments)", last.External, 100*share)
+	case rt.Verdict == VerdictGrowing:
+		fr.Reason = fmt.Sprintf("reserved memory grows (%s), but with live memory (%s) or without cached free memory growing as much (%s): not fragmentation", rt.Pattern, at.Verdict, fmtBytes(int64(cacheGrowth)))
 	default:
-		fr.Reason = fmt.Sprintf("no growth of pinned segments (%s); at the last snapshot %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",
+		fr.Reason = fmt.Sprintf("no growth of pinned segments or of cached free memory (%s); at the last snapshot %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",
 			pt.Reason, 100*share, last.External)
 	}
 	return fr
+}
+
+// mapTrend maps a trend fitted over the points keep back to the series'
+// point indexes (FitFrom, ChangePoint).
+func mapTrend(t *Trend, keep []int) {
+	if t.FitFrom >= 0 && t.FitFrom < len(keep) {
+		t.FitFrom = keep[t.FitFrom]
+	}
+	if t.ChangePoint >= 0 && t.ChangePoint < len(keep) {
+		t.ChangePoint = keep[t.ChangePoint]
+	}
 }

@@ -96,7 +96,7 @@ func TestBuildSeriesOrderAndAxis(t *testing.T) {
 				}
 			}
 			for _, p := range s.Points {
-				if oom := strings.HasPrefix(p.Path, "oom_"); oom != (p.Phase == ingest.PhaseOOM) {
+				if oom := strings.HasPrefix(p.Path, "oom_"); oom != (p.Phase != "") {
 					t.Errorf("%s: phase %q", p.Path, p.Phase)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -22,13 +23,22 @@ import (
 // Before raising OOM the caching allocator has already returned every
 // wholly free cached segment to CUDA, so what remains cached and free at
 // the OOM is the holes inside segments that still hold live blocks. The
-// classification follows:
+// cause follows design.md, decided in this order:
 //
-//   - fragmentation OOM: the cached free memory alone could hold the
-//     request, yet its largest free block is smaller: the memory exists
-//     but not in one piece;
-//   - capacity OOM: otherwise: live tensors fill the device and no
-//     allocator setting can make room.
+//   - leak OOM: the device's leak suspects (significant growth, interval
+//     above 0) had added, since their trends began, at least the device
+//     memory the request lacked (the request minus CUDA's free bytes):
+//     without the leaked bytes the request would have fit. This comes
+//     first because a leak also leaves cached holes around the tensors
+//     it keeps, which would otherwise read as fragmentation; the leak is
+//     what the user must fix. The explanation says how many steps of the
+//     leak's growth the request lacked: that many steps earlier it would
+//     have fit;
+//   - fragmentation OOM: device free plus cached free memory was at least
+//     the request: the memory existed, not in one piece (expandable
+//     segments would have served it);
+//   - capacity OOM: otherwise: live tensors (without any leak) plus the
+//     request exceed what the device offers; no allocator setting helps.
 //
 // Each recommendation names the allocator setting (or code change) and
 // the observation it rests on; settings already in force are not
@@ -129,8 +139,48 @@ func explainOOM(f *ingest.SnapshotFile, snap *ingest.Snapshot, key DeviceKey, id
 		o.TopLive = o.TopLive[:topLiveAtOOM]
 	}
 	o.EstimatedCapacity = o.Reserved + o.DeviceFree
+	o.Missing = max(0, o.Requested-o.DeviceFree)
 	classifyOOM(&o)
 	return o
+}
+
+// blameLeaks sets, for every OOM of device d, the bytes its unsuppressed
+// leak suspects had added by the OOM, and classifies the OOM again: with a
+// leak that took what the request lacked, its cause is the leak.
+func blameLeaks(d *Device, ooms []OOM) {
+	for k := range ooms {
+		o := &ooms[k]
+		if o.Rank != d.Rank || o.Device != d.Device {
+			continue
+		}
+		at := len(d.Points) - 1
+		for i, p := range d.Points {
+			if p.Path == o.Path {
+				at = i
+			}
+		}
+		var leaked int64
+		var rate, top float64
+		per, site := "", ""
+		for i := range d.Suspects {
+			sp := &d.Suspects[i]
+			if sp.Suppressed != "" || at < 0 || at >= len(sp.Bytes) || sp.Trend.FitFrom >= len(sp.Bytes) {
+				continue
+			}
+			add := max(0, sp.Bytes[at]-sp.Bytes[max(0, sp.Trend.FitFrom)])
+			leaked += add
+			if sp.Trend.Slope > 0 {
+				rate += sp.Trend.Slope
+				per = sp.Trend.Per
+			}
+			if float64(add) > top {
+				top, site = float64(add), sp.Site
+			}
+		}
+		o.LeakedBytes, o.LeakRate, o.LeakPer, o.LeakSite = leaked, rate, per, site
+		o.Recommendations = nil
+		classifyOOM(o)
+	}
 }
 
 // classifyOOM sets Class, Explanation and Recommendations.
@@ -167,10 +217,30 @@ func classifyOOM(o *OOM) {
 			set.Conf, set.ExpandableSegments, maxSplitText(set.MaxSplitSize), set.GCThreshold)
 	}
 
-	if o.CachedFree >= o.Requested && o.LargestFree < o.Requested {
+	if o.LeakedBytes > 0 && o.Missing > 0 && o.LeakedBytes >= o.Missing {
+		o.Class = "leak"
+		o.Earlier = 0
+		if o.LeakRate > 0 {
+			o.Earlier = float64(o.Missing) / o.LeakRate
+		}
+		fmt.Fprintf(&b, "This is a leak OOM: the leak at %s had added %s of live tensors by then, and the request lacked %s of device memory (%s requested, %s free), so without the leaked bytes the request would have fit.",
+			o.LeakSite, fmtBytes(o.LeakedBytes), fmtBytes(o.Missing), fmtBytes(o.Requested), fmtBytes(o.DeviceFree))
+		if o.Earlier > 0 {
+			fmt.Fprintf(&b, " At the leak's pace (%s per %s) it took those %s over its last %s: %s earlier, the OOM would not have happened.",
+				fmtSigned(o.LeakRate), o.LeakPer, fmtBytes(o.Missing), strings.TrimPrefix(earlierText(o.Earlier, o.LeakPer), "about "), earlierText(o.Earlier, o.LeakPer))
+		}
+		if o.CachedFree > 0 {
+			fmt.Fprintf(&b, " The %s cached but free at the OOM (largest block %s) is not the cause: the leak must be fixed first.", fmtBytes(o.CachedFree), fmtBytes(o.LargestFree))
+		}
+		fmt.Fprintf(&b, " Allocator settings in force: %s.", conf)
+		o.Recommendations = append(o.Recommendations, Recommendation{
+			Setting:  fmt.Sprintf("fix the leak at %s (see the leak suspects): release the tensors it keeps, e.g. store loss.item() or detach() instead of the tensor", o.LeakSite),
+			Evidence: fmt.Sprintf("it had added %s by the OOM, more than the %s the request lacked", fmtBytes(o.LeakedBytes), fmtBytes(o.Missing)),
+		})
+	} else if o.DeviceFree+o.CachedFree >= o.Requested {
 		o.Class = "fragmentation"
-		fmt.Fprintf(&b, "This is a fragmentation OOM: the allocator held %s cached but free, more than the %s requested, but no free block was large enough (largest %s); the free memory is split into holes between live blocks. Allocator settings in force: %s.",
-			fmtBytes(o.CachedFree), fmtBytes(o.Requested), fmtBytes(o.LargestFree), conf)
+		fmt.Fprintf(&b, "This is a fragmentation OOM: %s free on the device plus %s cached but free is %s, at least the %s requested, but no free block was large enough (largest cached block %s); the free memory is split into holes between live blocks. Allocator settings in force: %s.",
+			fmtBytes(o.DeviceFree), fmtBytes(o.CachedFree), fmtBytes(o.DeviceFree+o.CachedFree), fmtBytes(o.Requested), fmtBytes(o.LargestFree), conf)
 		if !set.ExpandableSegments {
 			o.Recommendations = append(o.Recommendations, Recommendation{
 				Setting:  "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
@@ -192,14 +262,14 @@ func classifyOOM(o *OOM) {
 		}
 	} else {
 		o.Class = "capacity"
-		short := o.Requested - o.CachedFree - o.DeviceFree
-		if short > 0 {
-			fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s), and even with every cached byte reused the request was %s short, so no allocator setting can make room. Allocator settings in force: %s.",
-				fmtBytes(o.Allocated), capText, fmtBytes(short), conf)
-		} else {
-			fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled most of the device (%s of %s); neither the free device memory nor the largest cached hole could hold the request, though the two together were %s, enough only if the holes could be given back and re-mapped. Allocator settings in force: %s.",
-				fmtBytes(o.Allocated), capText, fmtBytes(o.CachedFree+o.DeviceFree), conf)
+		short := o.Requested - o.CachedFree - o.DeviceFree // > 0 here: not fragmentation
+		fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s), and even with every cached byte reused the request was %s short, so no allocator setting can make room.",
+			fmtBytes(o.Allocated), capText, fmtBytes(short))
+		if o.LeakedBytes > 0 {
+			fmt.Fprintf(&b, " The leak at %s had added %s by then, less than the %s of device memory the request lacked: without it live memory (%s) plus the request (%s) still exceeds what the device offers.",
+				o.LeakSite, fmtBytes(o.LeakedBytes), fmtBytes(o.Missing), fmtBytes(o.Allocated-o.LeakedBytes), fmtBytes(o.Requested))
 		}
+		fmt.Fprintf(&b, " Allocator settings in force: %s.", conf)
 		if o.FreedAfter > 0 {
 			fmt.Fprintf(&b, " %s was freed right after the OOM as the failed step unwound: mostly transient tensors (activations) of that step.", fmtBytes(o.FreedAfter))
 		}
@@ -215,12 +285,6 @@ func classifyOOM(o *OOM) {
 			Setting:  "reduce live memory: a smaller batch or sequence length, activation checkpointing (torch.utils.checkpoint), lower precision (bf16/fp16), or sharding the model",
 			Evidence: ev,
 		})
-		if short <= 0 && !set.ExpandableSegments {
-			o.Recommendations = append(o.Recommendations, Recommendation{
-				Setting:  "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
-				Evidence: fmt.Sprintf("%s free on the device plus %s in cached holes would have held the %s request; expandable segments can unmap the holes' pages and map the request contiguously, but the device stays nearly full", fmtBytes(o.DeviceFree), fmtBytes(o.CachedFree), fmtBytes(o.Requested)),
-			})
-		}
 		if set.ExpandableSegments {
 			o.Recommendations = append(o.Recommendations, Recommendation{
 				Setting:  "keep expandable_segments:True (already set); max_split_size_mb and garbage_collection_threshold will not help",
@@ -241,6 +305,17 @@ func splitSuggestionMiB(req int64) int64 {
 	}
 	p := int64(1) << (bits.Len64(uint64(mb)) - 1)
 	return min(p, 1024)
+}
+
+// fmtCount formats a count of steps (or hours): "12", "3.5", "0.25".
+func fmtCount(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 10:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2g", v)
 }
 
 func maxSplitText(v int64) string {

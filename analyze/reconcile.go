@@ -155,6 +155,18 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *
 		r.NoEnvelope = true
 		t := FitTrend(MetricNonPyTorch, per, mx, my, r)
 		rc.Trend = &t
+		// Used − reserved pairs readings and snapshots taken at slightly
+		// different moments: while reserved memory moves, that timing
+		// error drifts with it, a bias no test removes. Growth below the
+		// practical size (MinGrowthBytes, MinGrowthShare of reserved) is
+		// within that error, so only larger growth raises the flag.
+		minGrowth := math.Max(r.MinGrowthBytes, r.MinGrowthShare*r.RefLevel)
+		if t.Verdict == VerdictGrowing && t.Growth < minGrowth {
+			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s: it grows %s over the run (%s), less than the %s that matching snapshots to GPU readings can err by",
+				fmtBytes(int64(median(my))), fmtBytesF(t.Growth), fmtP(t.PValue), fmtBytesF(minGrowth))
+			rc.Level = median(my)
+			return rc
+		}
 		if t.Verdict == VerdictGrowing {
 			rc.OutsideLeak = true
 			rc.Reason = fmt.Sprintf("memory outside the caching allocator (nvidia-smi used − reserved) grows %s, %s, from a level of %s: NCCL, cuBLAS/cuDNN workspaces, extensions or other processes, not PyTorch tensors",

@@ -202,7 +202,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		timeOf = func(f *ingest.SnapshotFile) time.Time { return f.ModTime }
 	}
 	switch {
-	case allStep:
+	case allStep && (!allTime || stepsIncrease(files)):
 		s.Axis = AxisStep
 	case timeOf != nil && hoursSpan(files, timeOf) >= MinHoursAxisSpan:
 		s.Axis = AxisHours
@@ -211,7 +211,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	}
 	s.Files = files
 	for i, f := range files {
-		p := Point{Path: f.Path, Step: f.Step, Phase: f.Phase}
+		p := Point{Path: f.Path, Step: f.Step}
 		if us := latest[f]; us != 0 {
 			p.Time = time.UnixMicro(us).UTC()
 		}
@@ -234,7 +234,109 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		}
 		s.Points = append(s.Points, p)
 	}
+	markPhases(s)
 	return s
+}
+
+// Snapshot phase (design.md): periodic dumps at the same point of a step
+// form the trend; a dump at another phase is evidence for its event. A
+// snapshot is taken off-phase when
+//
+//   - its path marks it: ingest.ParseName set ingest.PhaseOOM (a file or
+//     folder name with an "oom", "exit" or "crash" word; torchtitan writes
+//     its out-of-memory dump to memory_snapshot/iteration_N_exit/), or the
+//     path has an "oom" or "exit" word, or
+//   - the data show it: the device's trace holds an OOM event after which
+//     nothing was allocated (ingest.Snapshot.TraceEndsAtOOM, which a digest
+//     answers too; only frees as the failed step unwound), so
+//     the file was written by an OOM observer or except handler, in the
+//     middle of the failing step, with its activations alive.
+//
+// A series keeps at least one trend point: a run whose only snapshot is
+// an OOM dump is fitted on it (there is nothing else).
+
+// markPhases sets Point.Phase on the off-phase snapshots of s.
+func markPhases(s *Series) {
+	phase := make([]string, len(s.Files))
+	off := 0
+	for i, f := range s.Files {
+		switch {
+		case f.Phase == ingest.PhaseOOM || pathMarksOffPhase(f.Path):
+			phase[i] = "marked by its path as an exit or OOM dump"
+		case f.Snapshot.TraceEndsAtOOM(s.Device):
+			phase[i] = "OOM dump: its trace ends at an OOM (only frees after it)"
+		default:
+			continue
+		}
+		off++
+	}
+	if off == 0 || off == len(s.Files) {
+		return
+	}
+	for i := range s.Points {
+		s.Points[i].Phase = phase[i]
+	}
+}
+
+// pathMarksOffPhase reports whether a path names an exit or OOM dump: a
+// component with the word "oom" or "exit" between separators (_ - . /).
+func pathMarksOffPhase(path string) bool {
+	words := strings.FieldsFunc(strings.ToLower(path), func(r rune) bool {
+		return r == '/' || r == '\\' || r == '_' || r == '-' || r == '.'
+	})
+	for _, w := range words {
+		if w == "oom" || w == "exit" {
+			return true
+		}
+	}
+	return false
+}
+
+// trendIndex returns the indexes of the points that form the trend: the
+// periodic ones.
+func (s *Series) trendIndex() []int {
+	return trendIndexOf(s.Points)
+}
+
+// trendIndexOf returns the indexes of the periodic points.
+func trendIndexOf(pts []Point) []int {
+	out := make([]int, 0, len(pts))
+	for i, p := range pts {
+		if p.Phase == "" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// fitKept fits y against x over the points keep (indexes into both) and
+// maps the trend's point indexes (FitFrom, ChangePoint) back to x's.
+func fitKept(metric, per string, x, y []float64, keep []int, r TrendRules) Trend {
+	if len(keep) == len(x) {
+		return FitTrend(metric, per, x, y, r)
+	}
+	t := FitTrend(metric, per, pick(x, keep), pick(y, keep), r)
+	if t.FitFrom >= 0 && t.FitFrom < len(keep) {
+		t.FitFrom = keep[t.FitFrom]
+	}
+	if t.ChangePoint >= 0 && t.ChangePoint < len(keep) {
+		t.ChangePoint = keep[t.ChangePoint]
+	}
+	return t
+}
+
+// stepsIncrease reports whether the file-name steps of files, in trace
+// time order, never decrease. When they do, the numbers in the names are
+// not steps (a timestamp's milliseconds, an index that restarts, an
+// epoch counter beside restarting steps), and the series falls back to
+// the hours axis of its trace times.
+func stepsIncrease(files []*ingest.SnapshotFile) bool {
+	for i := 1; i < len(files); i++ {
+		if files[i].Step < files[i-1].Step {
+			return false
+		}
+	}
+	return true
 }
 
 // hoursSpan is the time between the earliest and latest file, in hours.

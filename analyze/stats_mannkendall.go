@@ -37,6 +37,14 @@ type MKResult struct {
 	// under no trend.
 	S    float64
 	VarS float64
+	// POneSided is the one-sided p-value in the direction of S: the
+	// probability under no trend of an S at least as far from 0 on the
+	// same side (S ≥ s for a rise). Exact (Exact true) for series of at
+	// most exactMaxN points without ties, where the normal approximation
+	// is poor; the continuity-corrected normal approximation otherwise.
+	// 1 when S is 0.
+	POneSided float64
+	Exact     bool
 	// Z is the continuity-corrected normal score of S.
 	Z float64
 	// PValue is the two-sided p-value of no trend (1 when N < 3).
@@ -63,10 +71,60 @@ func MannKendall(y []float64) MKResult {
 	r.Tau = s / (float64(n*(n-1)) / 2)
 	r.Z = mkZ(r.S, r.VarS)
 	r.PValue = twoSidedNormalP(r.Z)
-	if r.VarS == 0 {
+	r.POneSided = 1
+	switch {
+	case r.VarS == 0:
 		r.PValue = 1
+	case s == 0:
+	case n <= exactMaxN && !hasTies(y):
+		r.POneSided, r.Exact = exactMKUpper(n, math.Abs(s)), true
+	default:
+		r.POneSided = twoSidedNormalP(r.Z) / 2
 	}
 	return r
+}
+
+// exactMaxN is the largest series for which the one-sided p-value is
+// computed exactly: 10! orderings are still exact in float64, and from
+// about 10 points on the normal approximation is within a few percent.
+const exactMaxN = 10
+
+// hasTies reports whether two values of y are equal.
+func hasTies(y []float64) bool {
+	s := slices.Clone(y)
+	slices.Sort(s)
+	for i := 1; i < len(s); i++ {
+		if s[i] == s[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
+// exactMKUpper is P(S ≥ s) under no trend for n distinct values: every
+// ordering is equally likely, and S = N − 2k where N = n(n−1)/2 and k is
+// the ordering's number of inversions (falling pairs), whose counts over
+// the n! orderings are the Mahonian numbers, built row by row.
+func exactMKUpper(n int, s float64) float64 {
+	pairs := n * (n - 1) / 2
+	counts := []float64{1} // orderings of 1 value by inversions
+	for m := 2; m <= n; m++ {
+		next := make([]float64, len(counts)+m-1)
+		for k, c := range counts {
+			for j := 0; j < m; j++ { // the new value adds 0..m-1 inversions
+				next[k+j] += c
+			}
+		}
+		counts = next
+	}
+	var total, upper float64
+	for k, c := range counts {
+		total += c
+		if float64(pairs-2*k) >= s-1e-9 {
+			upper += c
+		}
+	}
+	return upper / total
 }
 
 // StratifiedMannKendall is the Mann-Kendall test within blocks: S and

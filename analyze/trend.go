@@ -3,23 +3,33 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // The trend verdict of a memory series.
 //
+// A series is in one of design.md's four states:
+//
+//   - insufficient: fewer than MinPoints points (after warm-up);
+//   - growing: significant growth whose 95% interval lies above 0;
+//   - inconclusive: growth seen but not established; the reason says
+//     about how many more points would decide it;
+//   - flat: evidence of no meaningful growth (including a series that
+//     falls, Verdict "shrinking").
+//
 // A series is called growing only when all of these hold:
 //
 //  1. Enough data: at least MinPoints points (TrendRules.MinPoints).
-//     Fewer points cannot make Mann-Kendall significant at useful levels
-//     (n = 5 strictly rising points give p ≈ 0.03).
-//  2. Statistical support: the Mann-Kendall test rejects "no trend" at
-//     Alpha, with more rising pairs than falling ones. (Sen's interval is
-//     reported but not required to exclude 0: it is built from the same
-//     statistic, and with many tied values, as in a staircase of leaked
-//     tensors, it collapses onto 0 although the test is clear. When the
-//     Theil-Sen slope itself is 0 for that reason, the slope reported is
-//     Tukey's resistant line: the medians of the last and first thirds.)
-//  3. Not one step: the best single change in level (FindStep) does not
+//  2. Statistical support: the one-sided Mann-Kendall test of a rise
+//     rejects "no trend" at Alpha. Up to exactMaxN points without ties
+//     the p-value is exact, so 5 strictly rising points (p = 1/120 ≈
+//     0.0083) can be significant; the normal approximation is poor there.
+//  3. An interval above 0: the slope's 95% interval excludes 0. The
+//     slope is Theil-Sen with Sen's interval; when ties pin Theil-Sen to
+//     0 (a staircase of leaked tensors), the least-squares slope with its
+//     t interval is used instead (chooseSlope). Either way the estimate
+//     lies inside its own interval.
+//  4. Not one step: the best single change in level (FindStep) does not
 //     explain the rise. It explains it when the step fits the points at
 //     least as well as a straight line (sum of absolute deviations) and
 //     no growth remains on its two sides that is both significant
@@ -27,15 +37,18 @@ import (
 //     within the sides over the fitted span reaches the minimum growth).
 //     A buffer allocated once, the optimizer state created at the first
 //     step and a warm-up jump are one step each; a leak keeps adding.
-//  4. Persistence (the minimum-duration rule): after any prefix of at most
+//  5. Persistence (the minimum-duration rule): after any prefix of at most
 //     a third of the points, the rest still rises by at least PersistShare
 //     of what steady growth would give it. A warm-up ramp that flattened
 //     out fails; a leak that keeps going passes.
-//  5. Practical size (the minimum-effect rule): the fitted growth over the
-//     fitted range is at least MinGrowthBytes and at least MinGrowthShare
-//     of the reference level (the device's steady allocated memory), so a
-//     few MiB of statistically perfect growth are not a leak worth
-//     reporting.
+//
+// Size does not decide "growing": a small but certain growth is growing,
+// and its severity comes from its time to capacity (verdict.go). Size
+// decides "flat" against "inconclusive": growth that is not established
+// is flat when the upper end of its 95% interval, over the fitted range,
+// stays below MinGrowthBytes and MinGrowthShare of the reference level
+// (evidence that no growth that matters is there), or when the test sees
+// next to nothing (one-sided p ≥ InconclusiveP).
 //
 // Phase noise. When snapshots land at different phases of a training step
 // (mid-forward with activations alive, or after backward), the series is a
@@ -132,7 +145,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	t := Trend{Metric: metric, Per: per, N: n, Method: "Theil-Sen", ChangePoint: -1, StepPValue: 1,
 		Slope: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Intercept: math.NaN(), PValue: 1, R2: math.NaN()}
 	if n == 0 {
-		t.Verdict, t.Pattern, t.Reason = VerdictInsufficient, "too few points", "no points"
+		t.Verdict, t.State, t.Pattern, t.Reason = VerdictInsufficient, StateInsufficient, "too few points", "no points"
 		return t
 	}
 	x, y = x[:n], y[:n]
@@ -165,45 +178,41 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	}
 	t.fit(fx, fy, floor)
 	if len(fy) < r.MinPoints || n < r.MinPoints {
-		t.Verdict, t.Pattern = VerdictInsufficient, "too few points"
-		t.Reason = fmt.Sprintf("%d points; a trend verdict needs at least %d", n, r.MinPoints)
+		t.Verdict, t.State, t.Pattern = VerdictInsufficient, StateInsufficient, "too few points"
+		t.MoreNeeded = r.MinPoints - min(n, len(fy))
+		t.Reason = fmt.Sprintf("%d points; a trend verdict needs at least %d (about %d more)", n, r.MinPoints, t.MoreNeeded)
 		return t
 	}
 	mk := MannKendall(fy)
-	t.PValue = mk.PValue
+	t.PValue = mk.POneSided
+	t.Test = "Mann-Kendall, one-sided, normal approximation"
+	if mk.Exact {
+		t.Test = "Mann-Kendall, one-sided, exact"
+	}
+	if mk.POneSided < r.Alpha {
+		t.chooseSlope(fx, fy, mk.S)
+	}
 	ref := r.RefLevel
 	if ref <= 0 {
 		ref = math.Abs(t.Level)
 	}
+	// minGrowth is the growth over the fitted range that would matter: it
+	// no longer decides "growing" (a small but certain growth is growing,
+	// its severity comes from its time to capacity), only "flat": a series
+	// whose 95% upper bound stays below it shows evidence of no meaningful
+	// growth.
 	minGrowth := math.Max(r.MinGrowthBytes, r.MinGrowthShare*ref)
+	span := fx[len(fx)-1] - fx[0]
+	t.State = StateFlat
 
-	if mk.PValue >= r.Alpha || mk.S == 0 {
-		t.Verdict = VerdictFlat
-		t.Pattern = "flat"
-		if warm > 0 {
-			t.Pattern = "warm-up then flat"
-		} else if c := FindStep(fy, 1); c.Index > 0 && c.Explained >= stepPatternShare && c.Jump() > 0 {
-			t.Pattern, t.ChangePoint = "one-time step", idx[c.Index]
-			if c.Index <= len(fy)/3 {
-				t.Pattern = "warm-up then flat"
-			}
-		} else if Drops(y, dropTolerance(y)) >= 2 {
-			t.Pattern = "noisy, no trend"
-		}
-		t.Reason = fmt.Sprintf("no significant trend (Mann-Kendall %s; slope %s)", fmtP(mk.PValue), fmtRate(t.Slope, t.Lo, t.Hi, per))
-		return t
-	}
-	t.resistantFallback(fx, fy, mk.S)
-	if mk.S < 0 {
+	if mk.S < 0 && mk.POneSided < r.Alpha && t.Hi < 0 {
 		t.Verdict, t.Pattern = VerdictShrinking, "decreasing"
-		t.Reason = fmt.Sprintf("falls: %s, Mann-Kendall %s", fmtRate(t.Slope, t.Lo, t.Hi, per), fmtP(mk.PValue))
+		t.Reason = fmt.Sprintf("falls: %s, %s", fmtRate(t.Slope, t.Lo, t.Hi, per), fmtP(mk.POneSided))
 		return t
 	}
-
-	// Rule 5, early: a rise too small to matter needs no further test.
-	if t.Growth < minGrowth {
-		t.Verdict, t.Pattern = VerdictFlat, "flat"
-		t.Reason = fmt.Sprintf("grows %s over the fitted range, below the %s a leak must reach to matter", fmtBytesF(t.Growth), fmtBytesF(minGrowth))
+	if mk.S <= 0 || !(t.Slope > 0) || mk.POneSided >= InconclusiveP {
+		t.flatPattern(fy, y, idx, warm)
+		t.Reason = fmt.Sprintf("no significant growth (%s; slope %s)", fmtP(mk.POneSided), fmtRate(t.Slope, t.Lo, t.Hi, per))
 		return t
 	}
 
@@ -216,11 +225,18 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	// significance test by chance, rarely the size test; a straight line
 	// of a few points cannot pass the significance test once split, but
 	// the line fits it better than any step.
+	sig := mk.POneSided < r.Alpha
 	c := FindStep(fy, 1)
-	if c.Index > 0 {
+	if !sig && c.Index > 0 && c.Explained >= stepPatternShare && c.Jump() > 0 {
+		// Not significant, and one clear level change holds the rise.
+		t.flatPattern(fy, y, idx, warm)
+		t.Reason = fmt.Sprintf("no significant growth (%s): one level change of %s at point %d holds the rise", fmtP(mk.POneSided), fmtSigned(c.Jump()), idx[c.Index])
+		return t
+	}
+	if sig && c.Index > 0 {
 		sm := StratifiedMannKendall(fy[:c.Index], fy[c.Index:])
 		t.StepPValue = sm.PValue
-		within := math.Max(withinSlope(fx, fy, c.Index), withinSenSlope(fx, fy, c.Index)) * (fx[len(fx)-1] - fx[0])
+		within := math.Max(withinSlope(fx, fy, c.Index), withinSenSlope(fx, fy, c.Index)) * span
 		stepFits := stepL1(fy, c.Index) <= lineL1(fx, fy, t.Slope, t.Intercept)
 		if stepFits && (sm.PValue >= r.StepAlpha || sm.S <= 0 || !(within >= minGrowth)) {
 			t.ChangePoint = idx[c.Index]
@@ -233,18 +249,13 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 			return t
 		}
 	}
-	if !(t.Slope > 0) {
-		t.Verdict, t.Pattern = VerdictFlat, "flat"
-		t.Reason = fmt.Sprintf("after warm-up no growth remains (slope %s)", fmtRate(t.Slope, t.Lo, t.Hi, per))
-		return t
-	}
 
 	// Rule 4: persistence. If, after some prefix of at most a third of the
 	// points, the rest rises by less than PersistShare of what steady
 	// growth would give it, the rise was a warm-up (a ramp, or a few early
 	// jumps) that has ended. Rises are measured robustly (tailRise) and
 	// scaled by x span, so a straight line scores 1.
-	if span := fx[len(fx)-1] - fx[0]; span > 0 {
+	if sig && span > 0 {
 		total := tailRise(fy)
 		for w := 1; w <= len(fy)/3 && len(fy)-w >= 3; w++ {
 			expected := total * (fx[len(fx)-1] - fx[w]) / span
@@ -257,20 +268,84 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 		}
 	}
 
-	// Rule 5: practical size (again, after a warm-up refit).
-	if t.Growth < minGrowth {
-		t.Verdict, t.Pattern = VerdictFlat, "flat"
-		t.Reason = fmt.Sprintf("grows %s over the fitted range, below the %s a leak must reach to matter", fmtBytesF(t.Growth), fmtBytesF(minGrowth))
+	// Growing: the test is significant and the slope's 95% interval lies
+	// above 0 (so the estimate, inside its interval, is above 0 too).
+	if sig && t.Lo > 0 {
+		t.Verdict, t.State = VerdictGrowing, StateGrowing
+		t.Pattern = "steady growth"
+		if cuts := Segments(fy, 1, segmentPenalty(fy)); len(cuts) >= 2 && Drops(fy, dropTolerance(fy)) == 0 && bursty(fy, cuts) {
+			t.Pattern = "growth in bursts"
+		}
+		t.Reason = fmt.Sprintf("grows %s, %s; %s over the fitted range",
+			fmtRate(t.Slope, t.Lo, t.Hi, per), fmtP(t.PValue), fmtSigned(t.Growth))
 		return t
 	}
-	t.Verdict = VerdictGrowing
-	t.Pattern = "steady growth"
-	if cuts := Segments(fy, 1, segmentPenalty(fy)); len(cuts) >= 2 && Drops(fy, dropTolerance(fy)) == 0 && bursty(fy, cuts) {
-		t.Pattern = "growth in bursts"
+
+	// Growth seen, not established. Flat when even the interval's upper
+	// end would add less than what matters over the fitted range, or the
+	// test sees next to nothing; inconclusive otherwise, with the number
+	// of further points that would likely decide it.
+	why := fmt.Sprintf("%s > %g", fmtP(mk.POneSided), r.Alpha)
+	if mk.POneSided < r.Alpha {
+		why = "the slope's 95% interval reaches 0"
 	}
-	t.Reason = fmt.Sprintf("grows %s, Mann-Kendall %s; %s over the fitted range",
-		fmtRate(t.Slope, t.Lo, t.Hi, per), fmtP(t.PValue), fmtSigned(t.Growth))
+	if !(t.Hi*span >= minGrowth) {
+		t.Verdict, t.Pattern = VerdictFlat, "flat"
+		if Drops(y, dropTolerance(y)) >= 2 {
+			t.Pattern = "noisy, no trend"
+		}
+		t.Reason = fmt.Sprintf("no significant growth (%s; slope %s; at most %s over the fitted range)", why, fmtRate(t.Slope, t.Lo, t.Hi, per), fmtBytesF(math.Max(0, t.Hi*span)))
+		return t
+	}
+	t.Verdict, t.State, t.Pattern = VerdictInconclusive, StateInconclusive, "growth not established"
+	t.MoreNeeded = morePointsNeeded(fx, fy, r.Alpha)
+	more := "more points"
+	if t.MoreNeeded > 0 {
+		more = fmt.Sprintf("about %d more points", t.MoreNeeded)
+	}
+	t.Reason = fmt.Sprintf("grows %s, but the evidence is thin (%s); %s at the same pace would decide it", fmtRate(t.Slope, t.Lo, t.Hi, per), why, more)
 	return t
+}
+
+// InconclusiveP is the one-sided p-value below which growth that is not
+// established is still "seen": a series at most this unlikely under no
+// trend (10%, about one clean series in ten by chance) is reported as
+// inconclusive rather than flat.
+const InconclusiveP = 0.1
+
+// flatPattern describes a series without growth.
+func (t *Trend) flatPattern(fy, y []float64, idx []int, warm int) {
+	t.Verdict, t.Pattern = VerdictFlat, "flat"
+	switch c := FindStep(fy, 1); {
+	case warm > 0:
+		t.Pattern = "warm-up then flat"
+	case c.Index > 0 && c.Explained >= stepPatternShare && c.Jump() > 0:
+		t.Pattern, t.ChangePoint = "one-time step", idx[c.Index]
+		if c.Index <= len(fy)/3 {
+			t.Pattern = "warm-up then flat"
+		}
+	case Drops(y, dropTolerance(y)) >= 2:
+		t.Pattern = "noisy, no trend"
+	}
+}
+
+// morePointsNeeded estimates how many more points, continuing at the same
+// pace and noise, would make the growth significant: the least-squares t
+// statistic of a slope grows as n^1.5 for evenly spaced points, so n must
+// grow by (t_needed / t)^(2/3). 0 when the fit gives no estimate.
+func morePointsNeeded(x, y []float64, alpha float64) int {
+	f := OLS(x, y)
+	n := float64(len(y))
+	if !(f.Slope > 0) || !(f.SlopeSE > 0) {
+		return 0
+	}
+	tNow := f.Slope / f.SlopeSE
+	tNeed := studentTQuantile(1-alpha, n-2)
+	if tNow >= tNeed {
+		return 1
+	}
+	more := int(math.Ceil(n*math.Pow(tNeed/tNow, 2.0/3))) - len(y)
+	return max(1, more)
 }
 
 // pick returns v at the indexes idx.
@@ -417,25 +492,28 @@ func resistantSlope(x, y []float64) float64 {
 	return (median(y[len(y)-k:]) - median(y[:k])) / dx
 }
 
-// resistantFallback replaces a Theil-Sen slope that ties have pinned to 0
-// (or to the wrong side of it) while Mann-Kendall's S says which way the
-// series goes, by the resistant line's slope.
-func (t *Trend) resistantFallback(x, y []float64, s float64) {
-	if s == 0 || sign(t.Slope) == sign(s) {
+// chooseSlope settles the slope and its 95% interval of a series whose
+// test is significant. Theil-Sen with
+// Sen's interval is the estimate, unless ties pin it: memory series are
+// staircases of equal values (a stack group unchanged between snapshots),
+// where most pairwise slopes are 0, so the median slope, or an end of its
+// interval, is exactly 0 while Mann-Kendall's S says clearly which way the
+// series goes. Then the least-squares slope with its t interval replaces
+// both (Method says so): an estimate always comes with the interval built
+// around it, and lies inside it.
+func (t *Trend) chooseSlope(x, y []float64, s float64) {
+	tied := s != 0 && (sign(t.Slope) != sign(s) || (s > 0 && t.Lo == 0) || (s < 0 && t.Hi == 0))
+	inside := t.Lo <= t.Slope && t.Slope <= t.Hi
+	if !tied && inside {
 		return
 	}
-	rs := resistantSlope(x, y)
-	if math.IsNaN(rs) || sign(rs) != sign(s) {
+	f := OLS(x, y)
+	if math.IsNaN(f.Slope) || math.IsNaN(f.Lo) {
 		return
 	}
-	t.Slope = rs
-	res := make([]float64, len(y))
-	for i := range y {
-		res[i] = y[i] - rs*x[i]
-	}
-	t.Intercept = median(res)
+	t.Slope, t.Lo, t.Hi, t.Intercept = f.Slope, f.Lo, f.Hi, f.Intercept
 	t.Growth = t.Slope * (x[len(x)-1] - x[0])
-	t.Method += " (medians of the first and last thirds: Theil-Sen is 0 with this many ties)"
+	t.Method = strings.Replace(t.Method, "Theil-Sen", "least squares", 1) + " (Theil-Sen is 0 with this many ties)"
 }
 
 // tailRise is the robust rise of a series: the median of its last third

@@ -86,7 +86,7 @@ func TestFitTrendShapes(t *testing.T) {
 		{"leak under phase noise", 30, VerdictGrowing, ""},
 		{"leak bursts", 20, VerdictGrowing, "growth in bursts"},
 		{"warm-up then leak", 12, VerdictGrowing, "steady growth"},
-		{"tiny growth", 20, VerdictFlat, "flat"},
+		{"tiny growth", 20, VerdictGrowing, "steady growth"}, // small but certain: growing (design.md)
 		{"steady leak", 4, VerdictInsufficient, "too few points"},
 	}
 	for _, tt := range tests {

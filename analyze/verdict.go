@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"gpureport/ingest"
 )
@@ -27,10 +28,23 @@ import (
 // num_ooms counter rises between two readings, unless its snapshots
 // already explain an OOM.
 //
+// A device without snapshots, memory_stats readings or anything but GPU
+// log readings raises no flag (used memory mixes PyTorch with the rest),
+// but its used memory growing is a warning: "memory grows (no site: no
+// snapshots)" (Verdict.MemoryGrows).
+//
 // Severity: "critical" for an OOM, or a leak projected to exhaust the
-// device within the run's own length again; "warning" for any other
-// flag; "info" when no flag is raised but the data were too thin for a
-// verdict; "ok" otherwise.
+// device within the run's own length or within CriticalWithin (--horizon,
+// 24 h by default) of wall-clock time; "warning" for any other flag or
+// growing memory; "info" when nothing is raised but the data cannot say
+// so (a trend insufficient or inconclusive, or no device at all): the
+// headline then says "Not enough data" and what is missing; "ok"
+// otherwise. A leak's own severity (Suspect.Severity) follows its time to
+// capacity, not its size.
+
+// DefaultCriticalWithin: a leak that exhausts the device within a day
+// needs action before the next day's runs; 24 hours.
+const DefaultCriticalWithin = 24 * time.Hour
 
 func decideVerdict(f *Findings) {
 	v := &f.Verdict
@@ -40,11 +54,12 @@ func decideVerdict(f *Findings) {
 	}
 	var refs []ref
 	critical := false
-	insufficient := false
+	var missing []string // what a verdict lacks, for an info headline
 	var statsOOMs int64
 	statsLeak := false
 	for _, d := range f.Devices {
 		where := deviceName(d.DeviceKey)
+		projectSuspects(f, d)
 		for i := range d.Suspects {
 			sp := &d.Suspects[i]
 			if sp.Suppressed != "" {
@@ -59,29 +74,40 @@ func decideVerdict(f *Findings) {
 			}
 		}
 		at := d.Trend(MetricAllocated)
+		deviceLeak := false
 		if n > 0 {
-			v.Leak = true
+			deviceLeak = true
 			top := d.Suspects[0]
-			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %d suspect(s); the top one, %s in %s (fingerprint %s), grows %s, %s",
-				where, n, top.Site, top.Function, top.Fingerprint, fmtRate(top.Trend.Slope, top.Trend.Lo, top.Trend.Hi, top.Trend.Per), fmtP(top.Trend.PValue)))
+			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %d suspect(s); the top one, %s in %s (fingerprint %s), grows %s, %s, over %d snapshots (%s); %s",
+				where, n, top.Site, top.Function, top.Fingerprint, fmtRate(top.Trend.Slope, top.Trend.Lo, top.Trend.Hi, top.Trend.Per), fmtP(top.Trend.PValue), top.Trend.N, top.Trend.Test, leakSeverityText(&top)))
+			if top.Severity == SeverityHigh {
+				critical = true
+			}
 		} else if nt := d.Coverage.NoStackTrend; nt != nil && nt.Verdict == VerdictGrowing {
-			v.Leak = true
+			deviceLeak = true
 			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %s, %s; only %.0f%% of live bytes carry stacks",
 				where, fmtRate(nt.Slope, nt.Lo, nt.Hi, nt.Per), fmtP(nt.PValue), 100*d.Coverage.MinLiveWithStack))
 		}
 		ooms, leak := memStatsVerdict(f, d, v)
 		statsOOMs += ooms
 		if leak {
-			v.Leak, statsLeak = true, true
+			deviceLeak, statsLeak = true, true
 		}
-		if at != nil && at.Verdict == VerdictInsufficient {
-			insufficient = true
+		if deviceLeak {
+			v.Leak = true
+			// One decision shown everywhere: a device with a leak says
+			// so, whatever its allocated trend says on its own.
+			d.Verdict = VerdictLeak
 		}
-		if span, ok := deviceSpan(d); v.Leak && at != nil && at.Projection != nil && !at.Projection.Beyond && ok {
-			if at.Projection.Remaining <= span {
+		if span, ok := deviceSpan(d); deviceLeak && at != nil && at.Projection != nil && ok {
+			p := at.Projection
+			within := p.Remaining <= span
+			soon := p.Hours > 0 && p.Hours <= f.Thresholds.CriticalWithin.Hours()
+			if within || soon {
 				critical = true
-				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %.0f %ss (interval %.0f to %.0f), within the run's own length",
-					where, fmtBytes(at.Projection.Capacity), at.Projection.Remaining, at.Per, at.Projection.RemainingLo, at.Projection.RemainingHi))
+				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s (%s) in about %s %ss (interval %s to %s)%s, %s",
+					where, fmtBytes(p.Capacity), p.Basis, fmtCount(p.Remaining), at.Per, fmtCount(p.RemainingLo), fmtCount(p.RemainingHi), hoursText(p),
+					map[bool]string{true: "within the run's own length", false: "within " + fmtDuration(f.Thresholds.CriticalWithin)}[within]))
 			}
 		}
 		if d.Reconciliation != nil && d.Reconciliation.OutsideLeak {
@@ -92,6 +118,33 @@ func decideVerdict(f *Findings) {
 			v.Fragmentation = true
 			v.Reasons = append(v.Reasons, fmt.Sprintf("fragmentation on %s: %s", where, d.Fragmentation.Reason))
 		}
+		if ms := d.MemoryStats; ms != nil && ms.Retries != nil && ms.Retries.Growing && !deviceLeak && (at == nil || at.State != StateGrowing) {
+			v.Fragmentation = true
+			v.Reasons = append(v.Reasons, fmt.Sprintf("fragmentation on %s: %s while live memory does not grow: requests fail until the allocator frees its cache", where, ms.Retries.Reason))
+		}
+		if len(d.Points) == 0 && d.MemoryStats == nil {
+			if ut := d.Trend(MetricGPUUsed); ut != nil && ut.State == StateGrowing {
+				v.MemoryGrows = true
+				v.Reasons = append(v.Reasons, fmt.Sprintf("memory grows on %s (no site: no snapshots): nvidia-smi used memory grows %s, %s, %s over the fitted range; record snapshots (torch.cuda.memory._record_memory_history() and _dump_snapshot every few hundred steps) to find what grows",
+					where, fmtRate(ut.Slope, ut.Lo, ut.Hi, ut.Per), fmtP(ut.PValue), fmtSigned(ut.Growth)))
+			}
+		}
+		statsOOMCauses(d, deviceLeak, fragmentedDevice(d))
+		if !deviceLeak {
+			if m := missingData(d); m != "" {
+				missing = append(missing, m)
+			}
+		}
+	}
+	for _, d := range f.Devices {
+		if d.MemoryStats == nil || hasSnapshotOOM(f, d.DeviceKey) {
+			continue
+		}
+		for _, o := range d.MemoryStats.OOMs {
+			if o.Cause != "" {
+				v.Reasons = append(v.Reasons, fmt.Sprintf("%s OOM on %s (torch.cuda.memory_stats): the cause follows the device's verdict, as memory_stats do not record the failed request", o.Cause, deviceName(d.DeviceKey)))
+			}
+		}
 	}
 	for _, o := range f.OOMs {
 		v.OOM = true
@@ -99,7 +152,14 @@ func decideVerdict(f *Findings) {
 		if o.Class == "fragmentation" {
 			v.Fragmentation = true
 		}
-		v.Reasons = append(v.Reasons, oomReason(o))
+		r := oomReason(o)
+		if o.Class == "leak" {
+			r += fmt.Sprintf("; the leak at %s had added %s, more than the %s the request lacked", o.LeakSite, fmtBytes(o.LeakedBytes), fmtBytes(o.Missing))
+			if o.Earlier > 0 {
+				r += fmt.Sprintf(": %s earlier the request would have fit", earlierText(o.Earlier, o.LeakPer))
+			}
+		}
+		v.Reasons = append(v.Reasons, r)
 	}
 	slices.SortStableFunc(refs, func(a, b ref) int {
 		return cmp.Or(cmp.Compare(b.slope, a.slope), cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device), cmp.Compare(a.Index, b.Index))
@@ -112,12 +172,15 @@ func decideVerdict(f *Findings) {
 		v.OOM = true
 		critical = true
 	}
+	if len(f.Devices) == 0 {
+		missing = append(missing, "no device with snapshots or GPU readings")
+	}
 	switch {
 	case critical:
 		v.Severity = "critical"
-	case v.Leak || v.OutsideAllocatorLeak || v.Fragmentation:
+	case v.Leak || v.OutsideAllocatorLeak || v.Fragmentation || v.MemoryGrows:
 		v.Severity = "warning"
-	case insufficient || len(f.Devices) == 0:
+	case len(missing) > 0:
 		v.Severity = "info"
 	default:
 		v.Severity = "ok"
@@ -133,6 +196,9 @@ func decideVerdict(f *Findings) {
 			parts = append(parts, "leak (no site: stacks missing)")
 		}
 	}
+	if v.MemoryGrows && !v.Leak {
+		parts = append(parts, "memory grows (no site: no snapshots)")
+	}
 	if v.OutsideAllocatorLeak {
 		parts = append(parts, "memory outside PyTorch grows")
 	}
@@ -140,16 +206,261 @@ func decideVerdict(f *Findings) {
 		parts = append(parts, "fragmentation")
 	}
 	if v.OOM {
-		parts = append(parts, fmt.Sprintf("%d OOM", int64(len(f.OOMs))+statsOOMs))
+		n := int64(len(f.OOMs)) + statsOOMs
+		causes := map[string]int{}
+		var order []string
+		for _, c := range OOMCauses(f) {
+			if causes[c] == 0 {
+				order = append(order, c)
+			}
+			causes[c]++
+		}
+		text := fmt.Sprintf("%d OOM", n)
+		if len(order) > 0 {
+			var cs []string
+			for _, c := range order {
+				cs = append(cs, c)
+			}
+			text += " (" + strings.Join(cs, ", ") + ")"
+		}
+		parts = append(parts, text)
 	}
 	switch {
 	case len(parts) > 0:
 		v.Headline = capitalize(strings.Join(parts, "; "))
 	case v.Severity == "info":
-		v.Headline = "No verdict: too few snapshots for a trend"
+		v.Headline = "Not enough data: " + strings.Join(missing, "; ")
 	default:
 		v.Headline = "No leak, fragmentation or OOM found"
 	}
+}
+
+// OOMCauses lists the causes of the run's OOMs: the snapshot OOMs' in
+// time order, then those of memory_stats OOMs that no snapshot explains
+// ("" causes left out).
+func OOMCauses(f *Findings) []string {
+	var out []string
+	for _, o := range f.OOMs {
+		if o.Class != "" {
+			out = append(out, o.Class)
+		}
+	}
+	for _, d := range f.Devices {
+		if d.MemoryStats == nil || hasSnapshotOOM(f, d.DeviceKey) {
+			continue
+		}
+		for _, o := range d.MemoryStats.OOMs {
+			if o.Cause != "" {
+				out = append(out, o.Cause)
+			}
+		}
+	}
+	return out
+}
+
+// hasSnapshotOOM reports whether a snapshot explains an OOM of device k.
+func hasSnapshotOOM(f *Findings, k DeviceKey) bool {
+	for _, o := range f.OOMs {
+		if o.Rank == k.Rank && o.Device == k.Device {
+			return true
+		}
+	}
+	return false
+}
+
+// fragmentedDevice reports whether device d itself is fragmented: by its
+// snapshots, or by allocation retries that keep rising while its live
+// memory does not grow.
+func fragmentedDevice(d *Device) bool {
+	if d.Fragmentation != nil && d.Fragmentation.Fragmented {
+		return true
+	}
+	ms := d.MemoryStats
+	at := d.Trend(MetricAllocated)
+	return ms != nil && ms.Retries != nil && ms.Retries.Growing && (at == nil || at.State != StateGrowing)
+}
+
+// statsOOMCauses sets the cause of device d's memory_stats OOMs from what
+// the device's verdict decided, in design.md's order (leak, then
+// fragmentation, then capacity).
+func statsOOMCauses(d *Device, leak, fragmented bool) {
+	ms := d.MemoryStats
+	if ms == nil {
+		return
+	}
+	for i := range ms.OOMs {
+		o := &ms.OOMs[i]
+		r := ms.Readings[o.Index]
+		switch {
+		case leak:
+			o.Cause = "leak"
+		case fragmented:
+			o.Cause = "fragmentation"
+		case r.Reserved > 0 && r.Allocated >= 0 && float64(r.Reserved-r.Allocated) < FragShareMin*float64(r.Reserved):
+			o.Cause = "capacity"
+		}
+	}
+}
+
+// VerdictLeak is Device.Verdict for a device with a leak (an unsuppressed
+// suspect, or growing live memory without stacks or snapshots).
+const VerdictLeak = "leak"
+
+// Leak severities (Suspect.Severity), from the time to capacity.
+const (
+	// SeverityHigh: projected to exhaust the device within the run's own
+	// length or within Thresholds.CriticalWithin.
+	SeverityHigh = "high"
+	// SeverityMedium: within Thresholds.Horizon times the run's length.
+	SeverityMedium = "medium"
+	// SeverityLow: further than that, or capacity unknown: a small but
+	// certain leak.
+	SeverityLow = "low"
+)
+
+// projectSuspects sets each unsuppressed suspect's time to capacity and
+// severity: the device's allocated memory at its last periodic snapshot,
+// growing at the suspect's rate (and interval), against the capacity less
+// the memory outside the allocator.
+func projectSuspects(f *Findings, d *Device) {
+	keep := trendIndexOf(d.Points)
+	for i := range d.Suspects {
+		sp := &d.Suspects[i]
+		sp.Severity = SeverityLow
+		if sp.Suppressed != "" || d.Capacity <= 0 || len(keep) < 2 || !(sp.Trend.Slope > 0) {
+			continue
+		}
+		first, last := d.Points[keep[0]], d.Points[keep[len(keep)-1]]
+		limit := float64(d.Capacity)
+		basis := fmt.Sprintf("%s device memory (%s)", fmtBytes(d.Capacity), d.CapacitySource)
+		if rc := d.Reconciliation; rc != nil && rc.Matched > 0 && rc.Level > 0 {
+			limit -= rc.Level
+			basis += fmt.Sprintf(" minus %s outside the allocator", fmtBytes(int64(rc.Level)))
+		}
+		t := sp.Trend
+		t.Verdict = VerdictGrowing
+		t.Intercept = float64(last.Usage.Allocated) - t.Slope*last.X
+		span := last.X - first.X
+		p := Project(&t, limit, last.X, span, devicePace(d, keep), f.Thresholds.Horizon)
+		if p == nil {
+			continue
+		}
+		p.Basis = basis
+		withinHorizon(p, f.Thresholds.CriticalWithin)
+		sp.Projection = p
+		switch {
+		case p.Remaining <= span || (p.Hours > 0 && p.Hours <= f.Thresholds.CriticalWithin.Hours()):
+			sp.Severity = SeverityHigh
+		case !p.Beyond:
+			sp.Severity = SeverityMedium
+		}
+	}
+}
+
+// withinHorizon clears Beyond on a projection whose wall-clock time left
+// is within the critical horizon: "not within 10× the run's length" must
+// never describe a device that fills up before the horizon.
+func withinHorizon(p *Projection, critical time.Duration) {
+	if p.Hours > 0 && p.Hours <= critical.Hours() {
+		p.Beyond = false
+	}
+}
+
+// devicePace is the wall-clock hours per unit of the device's axis over
+// its periodic snapshots keep: 1 on an hours axis; from the snapshots'
+// trace times on a step axis; 0 when unknown.
+func devicePace(d *Device, keep []int) float64 {
+	if d.Axis == AxisHours {
+		return 1
+	}
+	first, last := -1, -1
+	for _, i := range keep {
+		if !d.Points[i].Time.IsZero() {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 || last <= first {
+		return 0
+	}
+	a, b := d.Points[first], d.Points[last]
+	if b.X <= a.X {
+		return 0
+	}
+	return b.Time.Sub(a.Time).Hours() / (b.X - a.X)
+}
+
+// leakSeverityText says a suspect's severity and time to capacity.
+func leakSeverityText(sp *Suspect) string {
+	p := sp.Projection
+	if p == nil {
+		return sp.Severity + " severity (no time to capacity: capacity unknown or too few snapshots)"
+	}
+	if p.Beyond {
+		return fmt.Sprintf("%s severity: at this rate it reaches %s only after %s %ss%s, beyond %g× the run's length", sp.Severity, fmtBytes(p.Capacity), fmtCount(p.Remaining), sp.Trend.Per, hoursText(p), p.Horizon)
+	}
+	return fmt.Sprintf("%s severity: at this rate the device (%s) is full in about %s %ss%s", sp.Severity, fmtBytes(p.Capacity), fmtCount(p.Remaining), sp.Trend.Per, hoursText(p))
+}
+
+// hoursText is " (about 45 min of wall-clock time)" for a projection with
+// a known pace, "" otherwise.
+func hoursText(p *Projection) string {
+	if p.Hours <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (about %s of wall-clock time)", fmtDuration(time.Duration(p.Hours*float64(time.Hour))))
+}
+
+// earlierText is "about 12 steps" or, on an hours axis, "about 45 min".
+func earlierText(v float64, per string) string {
+	if per == "hour" {
+		return "about " + fmtDuration(time.Duration(v*float64(time.Hour)))
+	}
+	return fmt.Sprintf("about %s %ss", fmtCount(v), per)
+}
+
+// fmtDuration is a rounded duration: "45 min", "3.2 h", "4.0 days".
+func fmtDuration(d time.Duration) string {
+	switch h := d.Hours(); {
+	case d < time.Minute:
+		return fmt.Sprintf("%.0f s", d.Seconds())
+	case h < 1:
+		return fmt.Sprintf("%.0f min", d.Minutes())
+	case h < 48:
+		return fmt.Sprintf("%.1f h", h)
+	default:
+		return fmt.Sprintf("%.1f days", h/24)
+	}
+}
+
+// missingData says what a device lacks for a verdict, "" when its trend
+// decided: its primary trend (allocated memory, else GPU used memory) is
+// insufficient or inconclusive, or it has none.
+func missingData(d *Device) string {
+	where := deviceName(d.DeviceKey)
+	t := d.Trend(MetricAllocated)
+	what := "snapshots"
+	if t == nil {
+		t = d.Trend(MetricGPUUsed)
+		what = "GPU readings"
+	}
+	switch {
+	case t == nil && len(d.Points) == 0 && d.GPU != nil:
+		return fmt.Sprintf("%s has %d GPU reading(s), too few for a trend", where, len(d.GPU.Used))
+	case t == nil:
+		return ""
+	case t.State == StateInsufficient:
+		return fmt.Sprintf("%s has %d %s usable for a trend; a verdict needs at least %d (%d more)", where, t.N, what, t.N+t.MoreNeeded, t.MoreNeeded)
+	case t.State == StateInconclusive:
+		more := "more " + what
+		if t.MoreNeeded > 0 {
+			more = fmt.Sprintf("about %d more %s", t.MoreNeeded, what)
+		}
+		return fmt.Sprintf("%s: %s grows %s per %s but the evidence is thin (%s); %s would decide it", where, t.Metric, fmtSigned(t.Slope), t.Per, fmtP(t.PValue), more)
+	}
+	return ""
 }
 
 // deviceName is "rank r, device d" or "device d".

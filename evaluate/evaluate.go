@@ -278,11 +278,8 @@ func ResultOf(name string, f *analyze.Findings) CaseResult {
 		Leak: f.Verdict.Leak, OutsideAllocatorLeak: f.Verdict.OutsideAllocatorLeak,
 		Fragmentation: f.Verdict.Fragmentation, OOM: f.Verdict.OOM,
 	}}
-	for _, o := range f.OOMs {
-		if o.Class != "" {
-			r.Got.OOMCause = o.Class
-			break
-		}
+	if c := analyze.OOMCauses(f); len(c) > 0 {
+		r.Got.OOMCause = c[0]
 	}
 	if len(f.Verdict.Suspects) > 0 {
 		if sp := f.Suspect(f.Verdict.Suspects[0]); sp != nil {

@@ -182,7 +182,7 @@ func TestLogsOnlyRuns(t *testing.T) {
 			d := at(t, s, "devices", 0)
 			tr := at(t, d, "trend")
 			if at(t, tr, "metric") != "allocated_bytes" || at(t, tr, "source") != "memory_stats" || at(t, tr, "slope_bytes_per_step") != float64(mib) ||
-				at(t, tr, "verdict") != "growing" || at(t, d, "verdict") != "growing" || at(t, d, "axis") != "step" {
+				at(t, tr, "verdict") != "growing" || at(t, d, "verdict") != "leak" || at(t, d, "axis") != "step" {
 				t.Errorf("device trend %v", tr)
 			}
 			ms := at(t, d, "memory_stats")
@@ -196,7 +196,7 @@ func TestLogsOnlyRuns(t *testing.T) {
 				t.Errorf("memory_stats OOM %v", o)
 			}
 			v := at(t, s, "verdict")
-			if at(t, v, "leak") != true || at(t, v, "oom") != true || at(t, v, "severity") != "critical" || at(t, v, "headline") != "Leak (no site: no snapshots); 1 OOM" {
+			if at(t, v, "leak") != true || at(t, v, "oom") != true || at(t, v, "severity") != "critical" || at(t, v, "headline") != "Leak (no site: no snapshots); 1 OOM (leak)" {
 				t.Errorf("verdict %v", v)
 			}
 			// Most process readings lie after the last memory_stats reading,

@@ -150,6 +150,10 @@ type SummarySnapshot struct {
 	Path string  `json:"path"`
 	Step *int64  `json:"step"`
 	Time *string `json:"time"`
+	// Phase is set for a snapshot taken at another phase than the
+	// periodic ones (an OOM dump): evidence for its event, not a trend
+	// point.
+	Phase string `json:"phase,omitempty"`
 	SummaryUsage
 }
 
@@ -219,6 +223,12 @@ type SummaryTrend struct {
 	Points  int        `json:"points"`
 	Pattern string     `json:"pattern,omitempty"`
 	Reason  string     `json:"reason,omitempty"`
+	// State is design.md's trend state (growing, flat, inconclusive,
+	// insufficient); Test the test behind p_value; MoreNeeded about how
+	// many more points would decide an inconclusive or insufficient trend.
+	State      string `json:"state,omitempty"`
+	Test       string `json:"test,omitempty"`
+	MoreNeeded int    `json:"more_needed,omitempty"`
 	// Projection fields: where the fit reaches capacity.
 	CapacityAt          *float64 `json:"capacity_at,omitempty"`
 	RemainingToCapacity *float64 `json:"remaining_to_capacity,omitempty"`
@@ -227,14 +237,17 @@ type SummaryTrend struct {
 
 // SummaryVerdict is the run's verdict.
 type SummaryVerdict struct {
-	Leak                 bool             `json:"leak"`
-	OutsideAllocatorLeak bool             `json:"outside_allocator_leak"`
-	Fragmentation        bool             `json:"fragmentation"`
-	OOM                  bool             `json:"oom"`
-	LeakSuspects         []SummarySuspect `json:"leak_suspects"`
-	Severity             string           `json:"severity"`
-	Headline             string           `json:"headline"`
-	Reasons              []string         `json:"reasons"`
+	Leak                 bool `json:"leak"`
+	OutsideAllocatorLeak bool `json:"outside_allocator_leak"`
+	Fragmentation        bool `json:"fragmentation"`
+	OOM                  bool `json:"oom"`
+	// MemoryGrows: GPU-log used memory grows on a device without
+	// snapshots (a warning with no site, not a leak flag).
+	MemoryGrows  bool             `json:"memory_grows,omitempty"`
+	LeakSuspects []SummarySuspect `json:"leak_suspects"`
+	Severity     string           `json:"severity"`
+	Headline     string           `json:"headline"`
+	Reasons      []string         `json:"reasons"`
 	// Suppressed counts the leak suspects that suppression rules took out
 	// of the verdict.
 	Suppressed SummarySuppressed `json:"suppressed"`
@@ -270,6 +283,16 @@ type SummarySuspect struct {
 	LastBytes              int64      `json:"last_bytes"`
 	Confidence             string     `json:"confidence,omitempty"`
 	Evidence               []string   `json:"evidence,omitempty"`
+	// Points, State and Test are the numbers the claim rests on besides
+	// the slope, interval and p-value; Severity comes from the time to
+	// capacity, HoursToCapacity and RemainingToCapacity (in steps or
+	// hours) when known.
+	Points              int      `json:"points"`
+	State               string   `json:"state,omitempty"`
+	Test                string   `json:"test,omitempty"`
+	Severity            string   `json:"severity,omitempty"`
+	RemainingToCapacity *float64 `json:"remaining_to_capacity,omitempty"`
+	HoursToCapacity     *float64 `json:"hours_to_capacity,omitempty"`
 }
 
 // SummaryOOM is one explained out-of-memory event.
@@ -286,6 +309,15 @@ type SummaryOOM struct {
 	LargestFreeBytes int64   `json:"largest_free_bytes"`
 	Class            string  `json:"class"`
 	Explanation      string  `json:"explanation"`
+	// MissingBytes is the device memory the request lacked (requested
+	// minus device free); LeakedBytes what the leak suspects had added by
+	// the OOM; for a leak OOM, Earlier is how many steps (or hours) before
+	// the OOM the request would have fit without the leak's growth.
+	MissingBytes int64    `json:"missing_bytes"`
+	LeakedBytes  int64    `json:"leaked_bytes,omitempty"`
+	LeakSite     string   `json:"leak_site,omitempty"`
+	Earlier      *float64 `json:"earlier,omitempty"`
+	EarlierPer   string   `json:"earlier_per,omitempty"`
 }
 
 // BuildSummary converts Findings to summary.json's structure.
@@ -327,10 +359,10 @@ func BuildSummary(f *analyze.Findings, opt Options) *Summary {
 	v := f.Verdict
 	s.Verdict = SummaryVerdict{
 		Leak: v.Leak, OutsideAllocatorLeak: v.OutsideAllocatorLeak, Fragmentation: v.Fragmentation, OOM: v.OOM,
-		LeakSuspects: []SummarySuspect{},
-		Severity:     severity(v),
-		Headline:     headline(f),
-		Reasons:      append([]string{}, v.Reasons...),
+		MemoryGrows: v.MemoryGrows, LeakSuspects: []SummarySuspect{},
+		Severity: severity(v),
+		Headline: headline(f),
+		Reasons:  append([]string{}, v.Reasons...),
 	}
 	n, rules := suppressedRules(f)
 	s.Verdict.Suppressed = SummarySuppressed{Suspects: n, Rules: []SummarySuppressor{}}
@@ -346,6 +378,13 @@ func BuildSummary(f *analyze.Findings, opt Options) *Summary {
 			Site: sus.Site, Function: sus.Function, Fingerprint: sus.Fingerprint,
 			Device: d.Device, Rank: rankPtr(d.Rank),
 			CI95: ci(sus.Trend), PValue: num(sus.Trend.PValue), Confidence: sus.Confidence, Evidence: sus.Evidence,
+			Points: sus.Trend.N, State: sus.Trend.State, Test: sus.Trend.Test, Severity: sus.Severity,
+		}
+		if p := sus.Projection; p != nil {
+			ss.RemainingToCapacity = num(p.Remaining)
+			if p.Hours > 0 {
+				ss.HoursToCapacity = num(p.Hours)
+			}
 		}
 		switch sus.Trend.Per {
 		case "hour":
@@ -361,12 +400,17 @@ func BuildSummary(f *analyze.Findings, opt Options) *Summary {
 		s.Verdict.LeakSuspects = append(s.Verdict.LeakSuspects, ss)
 	}
 	for _, o := range f.OOMs {
-		s.OOMs = append(s.OOMs, SummaryOOM{
+		so := SummaryOOM{
 			Path: o.Path, Device: o.Device, Rank: rankPtr(o.Rank), Time: timePtr(o.Time),
 			RequestedBytes: o.Requested, DeviceFreeBytes: o.DeviceFree, ReservedBytes: o.Reserved,
 			AllocatedBytes: o.Allocated, CachedFreeBytes: o.CachedFree, LargestFreeBytes: o.LargestFree,
 			Class: o.Class, Explanation: o.Explanation,
-		})
+			MissingBytes: o.Missing, LeakedBytes: o.LeakedBytes, LeakSite: o.LeakSite,
+		}
+		if o.Class == "leak" && o.Earlier > 0 {
+			so.Earlier, so.EarlierPer = num(o.Earlier), o.LeakPer
+		}
+		s.OOMs = append(s.OOMs, so)
 	}
 	return s
 }
@@ -382,7 +426,7 @@ func summaryDevice(d *analyze.Device) SummaryDevice {
 		sd.CapacityBytes = &c
 	}
 	for _, p := range d.Points {
-		ss := SummarySnapshot{Path: p.Path, Time: timePtr(p.Time), SummaryUsage: UsageFields(p.Usage)}
+		ss := SummarySnapshot{Path: p.Path, Time: timePtr(p.Time), Phase: p.Phase, SummaryUsage: UsageFields(p.Usage)}
 		if p.Step != ingest.NoStep {
 			st := p.Step
 			ss.Step = &st
@@ -418,7 +462,8 @@ func summaryDevice(d *analyze.Device) SummaryDevice {
 }
 
 func summaryTrend(t *analyze.Trend) SummaryTrend {
-	st := SummaryTrend{Metric: t.Metric, CI95: ci(*t), PValue: num(t.PValue), Verdict: t.Verdict, Method: t.Method, Points: t.N, Pattern: t.Pattern, Reason: t.Reason}
+	st := SummaryTrend{Metric: t.Metric, CI95: ci(*t), PValue: num(t.PValue), Verdict: t.Verdict, Method: t.Method, Points: t.N, Pattern: t.Pattern, Reason: t.Reason,
+		State: t.State, Test: t.Test, MoreNeeded: t.MoreNeeded}
 	switch t.Per {
 	case "hour":
 		st.SlopeBytesPerHour = num(t.Slope)

@@ -35,6 +35,9 @@ type reportOptions struct {
 	suppressions []analyze.Suppression
 	// noBuiltinSuppressions turns off the built-in benign patterns.
 	noBuiltinSuppressions bool
+	// horizon is --horizon: a leak projected to fill the device within it
+	// is critical.
+	horizon time.Duration
 	// failOn lists the verdict flags that make the exit code exitFailOn.
 	failOn []string
 	// pprofPath, when set, receives the leak attribution as a pprof profile.
@@ -112,6 +115,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		CapacitySource:        opt.capacitySource,
 		Suppressions:          opt.suppressions,
 		NoBuiltinSuppressions: opt.noBuiltinSuppressions,
+		CriticalWithin:        opt.horizon,
 	})
 	if err := report.Write(outDir, f, report.Options{GeneratedAt: generatedAt(), Version: version, Run: run}); err != nil {
 		return nil, &writeError{err}

@@ -1,0 +1,301 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"gpureport/ingest"
+)
+
+// TestTrendStates covers issue 12's failure class 2 and design.md's four
+// trend states, one case per shape.
+func TestTrendStates(t *testing.T) {
+	line := func(n int, base, slope float64, noise []float64) []float64 {
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = base + slope*float64(i)
+			if len(noise) > 0 {
+				y[i] += noise[i%len(noise)]
+			}
+		}
+		return y
+	}
+	steps := func(n int) []float64 {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(i)
+		}
+		return x
+	}
+	tests := []struct {
+		name     string
+		x, y     []float64
+		state    string
+		moreThan int // MoreNeeded must exceed this (−1: not checked)
+	}{
+		// +368,640 B per snapshot, perfectly linear over 21 snapshots:
+		// under 1% of the 40 GiB level, but certain.
+		{"small certain growth", steps(21), line(21, 40*float64(gib), 368640, nil), StateGrowing, -1},
+		// +830 KB per step over 5 snapshots with a few KB of noise:
+		// Mann-Kendall's normal p is 0.027, the exact one 1/120.
+		{"five rising points", steps(5), line(5, 20*float64(gib), 830e3, []float64{0, 9e3, -7e3, 4e3, -2e3}), StateGrowing, -1},
+		{"flat noise", steps(20), line(20, 8*float64(gib), 0, []float64{3e6, -5e6, 1e6, 4e6, -2e6, 0, -4e6}), StateFlat, -1},
+		{"one step", steps(12), line(12, 8*float64(gib), 0, []float64{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), StateFlat, -1},
+		// A rise seen in noisy points, not yet established.
+		{"thin growth", steps(8), line(8, float64(gib), 3e6, []float64{0, -6e6, 6e6, -6e6, 6e6, -6e6, 6e6, 0}), StateInconclusive, 0},
+		// The same noise at a level where even the interval's upper end
+		// is under 1% of it: evidence of no growth that matters.
+		{"thin growth, negligible", steps(8), line(8, 8*float64(gib), 3e6, []float64{0, -6e6, 6e6, -6e6, 6e6, -6e6, 6e6, 0}), StateFlat, -1},
+		{"three points", steps(3), line(3, 8*float64(gib), 1e6, nil), StateInsufficient, 1},
+	}
+	// A staircase of leaked tensors: ties pin Theil-Sen, the fallback
+	// must still give an interval around its estimate, above 0.
+	stairs := make([]float64, 15)
+	for i := range stairs {
+		stairs[i] = 6*float64(gib) + float64(i/3)*float64(100*mib)
+	}
+	tests = append(tests, struct {
+		name     string
+		x, y     []float64
+		state    string
+		moreThan int
+	}{"staircase", steps(15), stairs, StateGrowing, -1})
+	for _, tt := range tests {
+		tr := FitTrend(MetricAllocated, "step", tt.x, tt.y, DefaultTrendRules())
+		if tr.State != tt.state {
+			t.Errorf("%s: state %q (%s), want %q", tt.name, tr.State, tr.Reason, tt.state)
+			continue
+		}
+		if tt.moreThan >= 0 && tr.MoreNeeded <= tt.moreThan {
+			t.Errorf("%s: MoreNeeded %d, want > %d (%s)", tt.name, tr.MoreNeeded, tt.moreThan, tr.Reason)
+		}
+		if tt.state == StateInconclusive && !strings.Contains(tr.Reason, "more points") {
+			t.Errorf("%s: reason does not say what would decide it: %s", tt.name, tr.Reason)
+		}
+		checkInterval(t, tt.name, &tr)
+	}
+}
+
+// checkInterval asserts the interval rules every trend obeys: an estimate
+// inside its own interval, and a growing trend's interval above 0.
+func checkInterval(t *testing.T, what string, tr *Trend) {
+	t.Helper()
+	if tr.State == StateInsufficient || math.IsNaN(tr.Slope) {
+		return
+	}
+	if !(tr.Lo <= tr.Slope && tr.Slope <= tr.Hi) {
+		t.Errorf("%s: estimate %g outside its interval [%g, %g] (%s)", what, tr.Slope, tr.Lo, tr.Hi, tr.Method)
+	}
+	if tr.State == StateGrowing && !(tr.Lo > 0) {
+		t.Errorf("%s: growing with interval [%g, %g] reaching 0", what, tr.Lo, tr.Hi)
+	}
+}
+
+// oomRun builds a run of periodic snapshots (a 4 GiB model, a 2 GiB free
+// cache segment) plus, when dump is set, an OOM dump: a snapshot taken
+// mid-step whose trace ends at an OOM for req bytes with deviceFree bytes
+// free. leak bytes are kept per snapshot at train.py:57; activations of
+// the failing step (model.py:181) appear only in the dump; holes adds a
+// segment with that many cached free bytes in holes between live blocks
+// (largest hole holes/4).
+func oomRun(n int, leak, req, deviceFree, holes int64, dump bool) *ingest.Run {
+	var files []*ingest.SnapshotFile
+	leakAt := stackAt("train.py", 57, "train_step")
+	for i := range n + 1 {
+		if i == n && !dump {
+			break
+		}
+		b := newSnap()
+		b.segment(0, live(4*gib, stackAt("model.py", 20, "__init__")))
+		b.segment(0, free(2*gib))
+		if leak > 0 && i > 0 {
+			b.segment(0, live(int64(i)*leak, leakAt))
+		}
+		if holes > 0 {
+			q := holes / 4
+			b.segment(0, live(mib, stackAt("data.py", 9, "load")), free(q), live(mib, stackAt("data.py", 9, "load")), free(q),
+				live(mib, stackAt("data.py", 9, "load")), free(q), live(mib, stackAt("data.py", 9, "load")), free(q))
+		}
+		at := t0.Add(time.Duration(i) * time.Minute)
+		step := int64(100 * (i + 1))
+		path := fmt.Sprintf("snapshot_step_%06d.pickle", step)
+		if i == n {
+			b.segment(0, live(3*gib, stackAt("model.py", 181, "update_nodes")))
+			b.event(0, ingest.ActionAlloc, 0x10, 3*gib, at.UnixMicro()-10, stackAt("model.py", 181, "update_nodes"))
+			b.event(0, ingest.ActionOOM, uint64(deviceFree), req, at.UnixMicro(), stackAt("model.py", 181, "update_nodes"))
+			path = fmt.Sprintf("oom_dump_step_%06d.pickle", step-50)
+			step -= 50
+		} else {
+			b.event(0, ingest.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
+		}
+		files = append(files, file(b.done(), path, step, ingest.NoRank))
+	}
+	return &ingest.Run{Dir: "oom", Location: time.UTC, Snapshots: files}
+}
+
+// TestOOMRules covers issue 12's failure classes 1 and 5: a group seen
+// only in the OOM dump is no leak, and leak-driven OOMs are leak OOMs
+// even with cached free memory; design.md's order decides the rest.
+func TestOOMRules(t *testing.T) {
+	tests := []struct {
+		name    string
+		run     *ingest.Run
+		class   string
+		leak    bool
+		earlier bool
+	}{
+		// Class 1: 0 B for 31 snapshots, then the failing step's
+		// activations in a mid-step dump.
+		{"activations only in the dump", oomRun(31, 0, 4*gib, 100*mib, 0, true), "capacity", false, false},
+		// Class 5: a leak filled the device; cached holes at the end do
+		// not make it a fragmentation OOM.
+		{"leak with cached holes", oomRun(20, 200*mib, 2*gib, 300*mib, 3*gib, true), "leak", true, true},
+		{"holes and no leak", oomRun(20, 0, 2*gib, 300*mib, 3*gib, true), "fragmentation", false, false},
+		{"no room at all", oomRun(20, 0, 8*gib, 300*mib, 0, true), "capacity", false, false},
+	}
+	for _, tt := range tests {
+		f := Analyze(tt.run, Options{Capacity: 80 * gib})
+		if len(f.OOMs) != 1 {
+			t.Errorf("%s: %d OOMs, want 1", tt.name, len(f.OOMs))
+			continue
+		}
+		o := f.OOMs[0]
+		if o.Class != tt.class || f.Verdict.Leak != tt.leak || (o.Earlier > 0) != tt.earlier {
+			t.Errorf("%s: class %q leak %v earlier %g, want %q %v %v\n%s\n%s", tt.name, o.Class, f.Verdict.Leak, o.Earlier, tt.class, tt.leak, tt.earlier, o.Explanation, f.Verdict.Reasons)
+		}
+		d := f.Devices[0]
+		last := d.Points[len(d.Points)-1]
+		if last.Phase == "" {
+			t.Errorf("%s: the OOM dump %s is a trend point", tt.name, last.Path)
+		}
+		if n := d.Trends[0].N; n >= len(d.Points) {
+			t.Errorf("%s: allocated trend fitted on %d of %d points: the dump was included", tt.name, n, len(d.Points))
+		}
+		for i := range d.Suspects {
+			checkInterval(t, tt.name+" suspect "+d.Suspects[i].Site, &d.Suspects[i].Trend)
+		}
+		if tt.class == "leak" {
+			for _, w := range []string{"leak OOM", "train.py:57", "earlier"} {
+				if !strings.Contains(o.Explanation, w) {
+					t.Errorf("%s: explanation lacks %q: %s", tt.name, w, o.Explanation)
+				}
+			}
+			// 2 GiB requested, 300 MiB free: 1.71 GiB missing at 200 MiB
+			// per 100 steps is about 875 steps.
+			if want := float64(o.Missing) / (float64(200*mib) / 100); math.Abs(o.Earlier-want) > 0.05*want {
+				t.Errorf("%s: earlier %g steps, want about %g", tt.name, o.Earlier, want)
+			}
+		}
+		if negativeAmount.MatchString(o.Explanation) {
+			t.Errorf("%s: negative amount in %s", tt.name, o.Explanation)
+		}
+	}
+}
+
+// negativeAmount matches a negative byte amount such as "-4.36 GiB".
+var negativeAmount = regexp.MustCompile(`-[0-9.]+ (B|KiB|MiB|GiB|TiB)\b`)
+
+// fragRun builds snapshots whose live memory is flat while reserved
+// memory grows: shaped requests leave cached segments no later request
+// fits (variable batch shapes). With sawTooth the cache is instead given
+// back every third snapshot (empty_cache).
+func fragRun(n int, sawTooth bool) *ingest.Run {
+	var files []*ingest.SnapshotFile
+	for i := range n {
+		b := newSnap()
+		b.segment(0, live(4*gib, stackAt("model.py", 20, "__init__")))
+		k := i / 2 // a new cached segment every other snapshot
+		if sawTooth {
+			k = i % 3
+		}
+		for j := range k {
+			b.segment(0, free(int64(300+37*j)*mib))
+		}
+		at := t0.Add(time.Duration(i) * time.Minute)
+		b.event(0, ingest.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
+		step := int64(100 * (i + 1))
+		files = append(files, file(b.done(), fmt.Sprintf("snapshot_step_%06d.pickle", step), step, ingest.NoRank))
+	}
+	return &ingest.Run{Dir: "frag", Location: time.UTC, Snapshots: files}
+}
+
+// TestFragmentationRules covers issue 12's failure classes 3 and 4.
+func TestFragmentationRules(t *testing.T) {
+	tests := []struct {
+		name string
+		run  *ingest.Run
+		want bool
+	}{
+		{"reserved grows at flat live memory", fragRun(20, false), true},
+		{"empty_cache saw-tooth", fragRun(20, true), false},
+	}
+	for _, tt := range tests {
+		f := Analyze(tt.run, Options{})
+		if f.Verdict.Fragmentation != tt.want || f.Verdict.Leak {
+			t.Errorf("%s: fragmentation %v leak %v, want %v false: %s", tt.name, f.Verdict.Fragmentation, f.Verdict.Leak, tt.want, f.Devices[0].Fragmentation.Reason)
+		}
+	}
+}
+
+// TestLogsOnlyVerdicts covers issue 13 item 3: too little evidence is
+// "info: not enough data", growing used memory without snapshots a
+// warning.
+func TestLogsOnlyVerdicts(t *testing.T) {
+	logOf := func(used []int64) *ingest.GPULog {
+		l := &ingest.GPULog{Source: ingest.Source{Path: "nvidia-smi.csv"}, Format: ingest.FormatQueryCSV}
+		for i, u := range used {
+			l.Samples = append(l.Samples, ingest.GPUSample{Time: t0.Add(time.Duration(i) * time.Minute), GPU: 0, MemoryUsed: u,
+				MemoryTotal: 94 * gib, MemoryFree: ingest.Unknown, MemoryReserved: ingest.Unknown})
+		}
+		return l
+	}
+	climb := make([]int64, 60)
+	for i := range climb {
+		climb[i] = int64(i) * 1500 * mib
+	}
+	tests := []struct {
+		name, severity, headline string
+		used                     []int64
+	}{
+		{"one reading", "info", "Not enough data", []int64{10 * gib}},
+		{"climbs to 88 GiB", "warning", "Memory grows (no site: no snapshots)", climb},
+	}
+	for _, tt := range tests {
+		f := Analyze(&ingest.Run{Dir: "logs", Location: time.UTC, Logs: []*ingest.GPULog{logOf(tt.used)}}, Options{})
+		if f.Verdict.Severity != tt.severity || !strings.HasPrefix(f.Verdict.Headline, tt.headline) {
+			t.Errorf("%s: %s %q, want %s %q", tt.name, f.Verdict.Severity, f.Verdict.Headline, tt.severity, tt.headline)
+		}
+	}
+}
+
+// TestLeakSeverityFromTimeToCapacity: a small certain leak is a leak with
+// low severity; one that fills the device within the horizon is critical.
+func TestLeakSeverityFromTimeToCapacity(t *testing.T) {
+	tests := []struct {
+		name     string
+		perSnap  int64
+		severity string
+		suspect  string
+	}{
+		{"small certain leak", 2 * mib, "warning", SeverityLow},
+		{"fills the device today", 2 * gib, "critical", SeverityHigh},
+	}
+	for _, tt := range tests {
+		f := Analyze(oomRun(20, tt.perSnap, 0, 0, 0, false), Options{Capacity: 80 * gib})
+		if !f.Verdict.Leak || f.Verdict.Severity != tt.severity || len(f.Verdict.Suspects) == 0 {
+			t.Errorf("%s: leak %v severity %s, want true %s (%v)", tt.name, f.Verdict.Leak, f.Verdict.Severity, tt.severity, f.Verdict.Reasons)
+			continue
+		}
+		sp := f.Suspect(f.Verdict.Suspects[0])
+		if sp.Severity != tt.suspect || sp.Projection == nil {
+			t.Errorf("%s: suspect severity %q projection %v, want %q", tt.name, sp.Severity, sp.Projection, tt.suspect)
+		}
+		if d := f.Devices[0]; d.Verdict != VerdictLeak {
+			t.Errorf("%s: device verdict %q beside a leak headline", tt.name, d.Verdict)
+		}
+	}
+}
