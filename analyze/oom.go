@@ -310,8 +310,22 @@ func splitSuggestionMiB(req int64) int64 {
 // fmtCount formats a count of steps (or hours): "12", "3.5", "0.25".
 func fmtCount(v float64) string {
 	switch a := math.Abs(v); {
+	case a >= 1e15:
+		return fmt.Sprintf("%.3g", v)
 	case a >= 10:
-		return fmt.Sprintf("%.0f", v)
+		// Thousands separated, as the report writers print counts.
+		digits := fmt.Sprintf("%.0f", a)
+		var b strings.Builder
+		if v < 0 {
+			b.WriteByte('-')
+		}
+		for i, c := range digits {
+			if i > 0 && (len(digits)-i)%3 == 0 {
+				b.WriteByte(',')
+			}
+			b.WriteRune(c)
+		}
+		return b.String()
 	case a >= 1:
 		return fmt.Sprintf("%.1f", v)
 	}

@@ -105,9 +105,13 @@ func decideVerdict(f *Findings) {
 			soon := p.Hours > 0 && p.Hours <= f.Thresholds.CriticalWithin.Hours()
 			if within || soon {
 				critical = true
-				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s (%s) in about %s %ss (interval %s to %s)%s, %s",
-					where, fmtBytes(p.Capacity), p.Basis, fmtCount(p.Remaining), at.Per, fmtCount(p.RemainingLo), fmtCount(p.RemainingHi), hoursText(p),
-					map[bool]string{true: "within the run's own length", false: "within " + fmtDuration(f.Thresholds.CriticalWithin)}[within]))
+				wall := ""
+				if p.Hours > 0 {
+					wall = "; about " + fmtDuration(time.Duration(p.Hours*float64(time.Hour))) + " of wall-clock time"
+				}
+				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %s %ss (95%% interval %s to %s%s), %s; limit: %s",
+					where, fmtBytes(p.Capacity), fmtCount(p.Remaining), at.Per, fmtCount(p.RemainingLo), fmtCount(p.RemainingHi), wall,
+					map[bool]string{true: "within the run's own length", false: "within " + fmtDuration(f.Thresholds.CriticalWithin)}[within], p.Basis))
 			}
 		}
 		if d.Reconciliation != nil && d.Reconciliation.OutsideLeak {
