@@ -91,9 +91,21 @@ type joinInput struct {
 // identifiers of its memory_stats group g (nil when none).
 func seriesJoinInput(s *Series, g *memStatsGroup) joinInput {
 	in := joinInput{key: s.DeviceKey}
-	for _, p := range s.Points {
-		if !p.Time.IsZero() {
-			in.obs = append(in.obs, reservedAt{p.Time, p.Usage.Reserved})
+	for i, p := range s.Points {
+		t := p.Time
+		if t.IsZero() && i < len(s.Files) {
+			// Without trace times, a time in the file name (written by
+			// the dumping script, so when the snapshot was taken), or the
+			// file time when the series is ordered by it (not copied).
+			switch f := s.Files[i]; {
+			case f.OrderKind == ingest.OrderTimestamp:
+				t = time.Unix(0, f.Order).UTC()
+			case s.Order == OrderModTime:
+				t = f.ModTime
+			}
+		}
+		if !t.IsZero() {
+			in.obs = append(in.obs, reservedAt{t, p.Usage.Reserved})
 		}
 	}
 	if g != nil {
@@ -168,8 +180,10 @@ type trackScore struct {
 	// below is the number of matched times at which used < reserved
 	// beyond the slack.
 	below int
-	// spread is the median absolute deviation of used − reserved (bytes);
-	// gap its median.
+	// spread is the median absolute deviation of used − reserved around
+	// its own Theil-Sen line (bytes): memory outside the allocator that
+	// grows steadily on the right GPU (an outside-allocator leak) does not
+	// make it track worse. gap is the median of used − reserved.
 	spread, gap float64
 }
 
@@ -213,11 +227,35 @@ func scoreTracking(in joinInput, logs []*ingest.GPULog, gpu int) trackScore {
 	}
 	sc.gap = median(gaps)
 	dev := make([]float64, len(gaps))
-	for i, v := range gaps {
-		dev[i] = math.Abs(v - sc.gap)
+	if len(gaps) >= 3 {
+		xs := make([]float64, len(gaps))
+		for i := range xs {
+			xs[i] = float64(i)
+		}
+		fit := TheilSen(xs, gaps)
+		for i, v := range gaps {
+			dev[i] = math.Abs(v - (fit.Intercept + fit.Slope*xs[i]))
+		}
+	} else {
+		for i, v := range gaps {
+			dev[i] = math.Abs(v - sc.gap)
+		}
 	}
 	sc.spread = median(dev)
 	return sc
+}
+
+// closerAbove reports whether s sits clearly closer above the device's
+// reserved memory than o: its median gap is at most half of o's, and
+// smaller by trackClearBytes. Half, because the ranks of one job differ in
+// reserved memory by a few hundred MiB, so a neighbour rank's GPU can sit
+// a little closer above a device than its own; another job's memory on
+// top of this one's is a multiple of the CUDA context, not a fraction.
+// Between two GPUs that follow the device equally, the one with less
+// unexplained memory on top of reserved is the likelier: the other holds
+// another job's memory besides (or instead of) this process's.
+func (s trackScore) closerAbove(o trackScore) bool {
+	return s.ok() && o.ok() && o.gap-s.gap > trackClearBytes && s.gap <= o.gap/2
 }
 
 // gpuJoins chooses, for every device, the GPU of the logs whose readings
@@ -250,7 +288,19 @@ func gpuJoins(ins []joinInput, logs []*ingest.GPULog) []gpuJoin {
 	}
 	gpus := sortedKeys(logged)
 	byRank := len(ranks) > 1 && len(devs) == 1
+	// claimed holds the GPUs already joined to an earlier device: two
+	// processes rarely share a GPU, so a later device takes another one
+	// when another one tracks it too.
+	claimed := map[int]bool{}
+	defer func() {
+		for _, j := range out {
+			claimed[j.index] = true
+		}
+	}()
 	for i, in := range ins {
+		if i > 0 {
+			claimed[out[i-1].index] = true
+		}
 		// 3. The index rule, the default.
 		idx := gpuJoin{index: in.key.Device, method: JoinByIndex,
 			text: fmt.Sprintf("nvidia-smi GPU %d = CUDA device %d (same index)", in.key.Device, in.key.Device)}
@@ -280,6 +330,32 @@ func gpuJoins(ins []joinInput, logs []*ingest.GPULog) []gpuJoin {
 			}
 			return cmp.Or(cmp.Compare(a.spread, b.spread), cmp.Compare(a.gap, b.gap), cmp.Compare(a.gpu, b.gpu))
 		})
+		// A GPU another device took goes after every free one that
+		// tracks this device at all.
+		slices.SortStableFunc(scores, func(a, b trackScore) int {
+			ca, cb := claimed[a.gpu] && a.gpu != idx.index, claimed[b.gpu] && b.gpu != idx.index
+			if a.ok() && b.ok() && ca != cb {
+				if ca {
+					return 1
+				}
+				return -1
+			}
+			return 0
+		})
+		// When reserved memory barely moves, any GPU at a steady level
+		// above it "tracks" it: the spread says nothing, and the GPU
+		// closest above reserved memory is the likelier. Otherwise, among
+		// the GPUs that track about as well as the best, prefer the one
+		// closest above reserved memory.
+		flat := reservedSpread(in) <= trackClearBytes
+		for k := 1; k < len(scores); k++ {
+			if scores[0].ok() && claimed[scores[k].gpu] != claimed[scores[0].gpu] {
+				continue
+			}
+			if (flat || !scores[0].clearlyBetter(scores[k])) && scores[k].closerAbove(scores[0]) {
+				scores[0], scores[k] = scores[k], scores[0]
+			}
+		}
 		if len(scores) == 0 || !scores[0].ok() {
 			continue // no GPU tracks it: keep the index rule
 		}
@@ -291,7 +367,11 @@ func gpuJoins(ins []joinInput, logs []*ingest.GPULog) []gpuJoin {
 				cur, hasCur = s, true
 			}
 		}
-		if hasCur && (cur.gpu == best.gpu || !best.clearlyBetter(cur)) {
+		beats := !cur.ok() || best.closerAbove(cur) || (!flat && best.clearlyBetter(cur))
+		if claimed[cur.gpu] && hasCur && cur.gpu != best.gpu && !claimed[best.gpu] && best.ok() {
+			beats = true // the index GPU is another device's
+		}
+		if hasCur && (cur.gpu == best.gpu || !beats) {
 			// The index rule's GPU tracks the device as well as any: keep
 			// it, and say that the readings agree with it.
 			if cur.ok() && idx.method == JoinByRank && len(scores) > 1 && scores[1].gpu != cur.gpu && best.clearlyBetter(scores[1]) {
@@ -302,7 +382,7 @@ func gpuJoins(ins []joinInput, logs []*ingest.GPULog) []gpuJoin {
 		}
 		var close []string
 		for _, s := range scores[1:] {
-			if s.ok() && !best.clearlyBetter(s) {
+			if s.ok() && !best.clearlyBetter(s) && !best.closerAbove(s) {
 				close = append(close, fmt.Sprintf("GPU %d", s.gpu))
 			}
 		}
@@ -329,7 +409,7 @@ func indexVerdict(cur trackScore, has bool) string {
 	case !cur.ok():
 		return fmt.Sprintf("below reserved memory at %d of %d times", cur.below, cur.matched)
 	}
-	return "further from it"
+	return fmt.Sprintf("further from it, %s above", fmtBytes(int64(cur.gap)))
 }
 
 // joinByID maps a device by a UUID or a process id that an input gives
@@ -357,4 +437,21 @@ func appendAmbiguousJoin(notes []string, k DeviceKey, j gpuJoin) []string {
 		return notes
 	}
 	return appendOnce(notes, fmt.Sprintf("the GPU of %s is ambiguous: nvidia-smi GPU %d was chosen because its memory.used tracks reserved memory best, but %s tracks it about as well; log torch.cuda.get_device_properties(d).uuid in the memory_stats lines (key \"uuid\") to make the join certain", deviceName(k), j.index, j.ambiguous))
+}
+
+// reservedSpread is the median absolute deviation of a device's reserved
+// memory over its observations (bytes): how much there is to track.
+func reservedSpread(in joinInput) float64 {
+	if len(in.obs) == 0 {
+		return 0
+	}
+	v := make([]float64, len(in.obs))
+	for i, o := range in.obs {
+		v[i] = float64(o.reserved)
+	}
+	m := median(v)
+	for i := range v {
+		v[i] = math.Abs(v[i] - m)
+	}
+	return median(v)
 }

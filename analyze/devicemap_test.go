@@ -28,6 +28,15 @@ func growingObs(key DeviceKey, n int) joinInput {
 	return in
 }
 
+// flatObs is a device whose reserved memory stays at level.
+func flatObs(key DeviceKey, n int, level int64) joinInput {
+	in := joinInput{key: key}
+	for i := range n {
+		in.obs = append(in.obs, reservedAt{t0.Add(time.Duration(i) * time.Minute), level})
+	}
+	return in
+}
+
 func reservedLine(min float64) int64 { return 10*gib + int64(min*float64(gib)) }
 
 func TestGPUJoins(t *testing.T) {
@@ -140,6 +149,16 @@ func TestGPUJoins(t *testing.T) {
 			method: []JoinMethod{JoinByTracking, JoinByTracking}, ambiguous: []bool{false, false},
 		},
 		{
+			name: "outside-allocator growth on the right GPU, another job grows alike far above",
+			in:   []joinInput{flatObs(dev0, n, 7*gib)},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 5 * gib }, // below reserved
+				1: func(m float64) int64 { return 7*gib + 400*mib + int64(m*500)*mib },
+				4: func(m float64) int64 { return 11*gib + int64(m*400)*mib },
+			},
+			want: []int{1}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
+		},
+		{
 			name: "no timed evidence: index rule",
 			in:   []joinInput{{key: dev0}},
 			gpus: map[int]func(float64) int64{
@@ -193,5 +212,37 @@ func TestAnalyzeRemappedGPU(t *testing.T) {
 	}
 	if !f.Verdict.OutsideAllocatorLeak {
 		t.Errorf("outside-allocator growth on the remapped GPU was not flagged; reasons: %v", f.Verdict.Reasons)
+	}
+}
+
+// TestJoinInputTimes: snapshots without trace times are placed in time by
+// a timestamp in their file names, or by their file times when the series
+// is ordered by them, so a run of such files can still be joined by
+// tracking.
+func TestJoinInputTimes(t *testing.T) {
+	at := t0.Add(5 * time.Minute)
+	named := &ingest.SnapshotFile{Source: ingest.Source{Path: "snapshot_20260302-090500.pickle"}, Order: at.UnixNano(), OrderKind: ingest.OrderTimestamp}
+	plain := &ingest.SnapshotFile{Source: ingest.Source{Path: "snapshot.pickle", ModTime: at.Add(time.Minute)}}
+	pts := []Point{{Usage: Usage{Reserved: gib}}, {Usage: Usage{Reserved: 2 * gib}}}
+	for _, tt := range []struct {
+		name  string
+		order OrderRule
+		files []*ingest.SnapshotFile
+		want  []time.Time
+	}{
+		{"name timestamp", OrderNameTime, []*ingest.SnapshotFile{named, named}, []time.Time{at, at}},
+		{"file times", OrderModTime, []*ingest.SnapshotFile{plain, plain}, []time.Time{at.Add(time.Minute), at.Add(time.Minute)}},
+		{"copied: no time", OrderPath, []*ingest.SnapshotFile{plain, plain}, nil},
+	} {
+		in := seriesJoinInput(&Series{Order: tt.order, Points: pts, Files: tt.files}, nil)
+		if len(in.obs) != len(tt.want) {
+			t.Errorf("%s: %d observations, want %d", tt.name, len(in.obs), len(tt.want))
+			continue
+		}
+		for i, o := range in.obs {
+			if !o.t.Equal(tt.want[i]) || o.reserved != pts[i].Usage.Reserved {
+				t.Errorf("%s: observation %d = %v %d", tt.name, i, o.t, o.reserved)
+			}
+		}
 	}
 }

@@ -480,18 +480,6 @@ func lineL1(x, y []float64, slope, icpt float64) float64 {
 	return s
 }
 
-// resistantSlope is the slope of Tukey's resistant line: the median y of
-// the last third of the points minus that of the first third, over the
-// same difference of median x.
-func resistantSlope(x, y []float64) float64 {
-	k := max(1, len(y)/3)
-	dx := median(x[len(x)-k:]) - median(x[:k])
-	if dx == 0 {
-		return math.NaN()
-	}
-	return (median(y[len(y)-k:]) - median(y[:k])) / dx
-}
-
 // chooseSlope settles the slope and its 95% interval of a series whose
 // test is significant. Theil-Sen with
 // Sen's interval is the estimate, unless ties pin it: memory series are

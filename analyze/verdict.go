@@ -221,11 +221,7 @@ func decideVerdict(f *Findings) {
 		}
 		text := fmt.Sprintf("%d OOM", n)
 		if len(order) > 0 {
-			var cs []string
-			for _, c := range order {
-				cs = append(cs, c)
-			}
-			text += " (" + strings.Join(cs, ", ") + ")"
+			text += " (" + strings.Join(order, ", ") + ")"
 		}
 		parts = append(parts, text)
 	}
