@@ -151,7 +151,9 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device))
 	})
 	f.OtherProcesses = otherProcesses(procs, procClaimed, rules)
+	fromLog := len(f.OOMs)
 	f.OOMs = append(f.OOMs, trainingLogOOMs(run.Logs, f.OOMs, opt.Capacity)...)
+	blameTrainingLeaks(f, fromLog)
 	sortOOMs(f.OOMs)
 	f.Ranks = compareRanks(f.Devices)
 	// What the snapshot decoder had to assume, file by file.

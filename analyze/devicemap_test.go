@@ -246,3 +246,40 @@ func TestJoinInputTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainingLogLeakOOM: a training log's OOM message on a device whose
+// leak suspect had added more than the request lacked is a leak OOM
+// (design.md's first cause), even when free plus cached memory would have
+// covered the request; without the leak it stays a fragmentation OOM.
+func TestTrainingLogLeakOOM(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		leak int64
+		want string
+	}{
+		{"leaking device", 200 * mib, "leak"},
+		{"no leak", 0, "fragmentation"},
+	} {
+		sp := synthSpec{n: 12, seed: 4, rank: ingest.NoRank, leakPerSnap: tt.leak}
+		run := sp.run()
+		run.Logs = append(run.Logs, &ingest.GPULog{Source: ingest.Source{Path: "train.log"}, Format: ingest.FormatTrainingLog,
+			OOMs: []ingest.TrainingOOM{{Line: 40, Count: 1, Rank: ingest.NoRank, Device: 0, Requested: 2 * gib, Capacity: 80 * gib,
+				Free: 1 * gib, ProcessInUse: ingest.Unknown, Allocated: 70 * gib, Reserved: 79 * gib, ReservedUnallocated: 3 * gib}}})
+		f := Analyze(run, Options{})
+		var got []string
+		for _, o := range f.OOMs {
+			if o.Path == "train.log" {
+				got = append(got, o.Class)
+				if o.Class == "leak" && (o.LeakSite != "train.py:57" || o.Missing != 1*gib || o.LeakedBytes < o.Missing || !strings.Contains(o.Explanation, "leak OOM")) {
+					t.Errorf("%s: leak OOM without its numbers: site %q missing %d leaked %d\n%s", tt.name, o.LeakSite, o.Missing, o.LeakedBytes, o.Explanation)
+				}
+			}
+		}
+		if len(got) != 1 || got[0] != tt.want {
+			t.Errorf("%s: training-log OOM classes %v, want [%s]", tt.name, got, tt.want)
+		}
+		if tt.want == "leak" && f.Verdict.Fragmentation {
+			t.Errorf("%s: a leak OOM raised the fragmentation flag: %v", tt.name, f.Verdict.Reasons)
+		}
+	}
+}

@@ -184,6 +184,71 @@ func trainingOOM(path string, m ingest.TrainingOOM, capacity int64) OOM {
 	return o
 }
 
+// blameTrainingLeaks applies design.md's first OOM cause to the OOMs
+// that training logs report: when the device's unsuppressed leak
+// suspects had added at least the bytes the request lacked (requested
+// minus device free) by their last snapshot, the leak filled the device,
+// and the OOM is a leak OOM whatever cached memory was free. The leaked
+// bytes are counted to the last periodic snapshot, before the OOM, so they
+// understate the leak at the OOM: a leak cause is never claimed on bytes
+// that were not seen.
+func blameTrainingLeaks(f *Findings, from int) {
+	for k := from; k < len(f.OOMs); k++ {
+		o := &f.OOMs[k]
+		if o.Class == "unknown" || o.Requested < 0 || o.DeviceFree < 0 {
+			continue
+		}
+		for _, d := range f.Devices {
+			if d.Device != o.Device || (d.Rank != o.Rank && d.Rank != ingest.NoRank && o.Rank != ingest.NoRank) {
+				continue
+			}
+			var leaked int64
+			var rate, top float64
+			per, site := "", ""
+			for i := range d.Suspects {
+				sp := &d.Suspects[i]
+				n := len(sp.Bytes)
+				if sp.Suppressed != "" || n == 0 || sp.Trend.FitFrom >= n {
+					continue
+				}
+				last := n - 1
+				for last > 0 && last < len(d.Points) && d.Points[last].Phase != "" {
+					last--
+				}
+				add := max(0, sp.Bytes[last]-sp.Bytes[max(0, sp.Trend.FitFrom)])
+				leaked += add
+				if sp.Trend.Slope > 0 {
+					rate += sp.Trend.Slope
+					per = sp.Trend.Per
+				}
+				if float64(add) > top {
+					top, site = float64(add), sp.Site
+				}
+			}
+			missing := o.Requested - o.DeviceFree
+			if leaked <= 0 || missing <= 0 || leaked < missing {
+				continue
+			}
+			o.Class = "leak"
+			o.Missing, o.LeakedBytes, o.LeakRate, o.LeakPer, o.LeakSite = missing, leaked, rate, per, site
+			o.Earlier = 0
+			if rate > 0 {
+				o.Earlier = float64(missing) / rate
+			}
+			o.Explanation += fmt.Sprintf(" The leak at %s had added %s of live tensors by the last snapshot, more than the %s the request lacked (%s requested, %s free): without the leak the request would have fit, so this is a leak OOM; the cached free memory is not the cause.",
+				site, fmtBytes(leaked), fmtBytes(missing), fmtBytes(o.Requested), fmtBytes(o.DeviceFree))
+			if o.Earlier > 0 {
+				o.Explanation += fmt.Sprintf(" %s earlier, the OOM would not have happened.", capitalize(earlierText(o.Earlier, per)))
+			}
+			o.Recommendations = []Recommendation{{
+				Setting:  fmt.Sprintf("fix the leak at %s (see the leak suspects): release the tensors it keeps, e.g. store loss.item() or detach() instead of the tensor", site),
+				Evidence: fmt.Sprintf("it had added %s by the last snapshot, more than the %s the request lacked", fmtBytes(leaked), fmtBytes(missing)),
+			}}
+			break
+		}
+	}
+}
+
 // oomReason is the verdict's line for an OOM, leaving out figures the
 // OOM does not know (a training log's message has no largest free block).
 func oomReason(o OOM) string {
