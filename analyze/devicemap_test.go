@@ -283,3 +283,18 @@ func TestTrainingLogLeakOOM(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainingLogOOMSameRequest: a training log's message for the OOM a
+// snapshot already explains is not a second OOM, even when the message
+// numbers the GPU differently (same requested bytes).
+func TestTrainingLogOOMSameRequest(t *testing.T) {
+	known := []OOM{{Path: "oom.pickle", Rank: ingest.NoRank, Device: 0, Requested: 84934656}}
+	logs := []*ingest.GPULog{{Source: ingest.Source{Path: "train.log"}, OOMs: []ingest.TrainingOOM{
+		{Rank: ingest.NoRank, Device: 1, Requested: 84934656, Free: 1, Reserved: 1, Allocated: 1, ReservedUnallocated: 1, Capacity: 1},
+		{Rank: ingest.NoRank, Device: 1, Requested: 4096, Free: 1, Reserved: 1, Allocated: 1, ReservedUnallocated: 1, Capacity: 1},
+	}}}
+	got := trainingLogOOMs(logs, known, 0)
+	if len(got) != 1 || got[0].Requested != 4096 {
+		t.Errorf("got %d OOMs %+v, want only the 4096-byte one", len(got), got)
+	}
+}

@@ -90,8 +90,9 @@ func byReadingDevice(d *Device, logs []*ingest.GPULog, gpu int, rules TrendRules
 }
 
 // trainingLogOOMs makes OOM findings of the training logs' OOM messages.
-// known are the OOMs the snapshots explain; a message on a device one of
-// them covers (same device, and same rank when both know it) is left out.
+// known are the OOMs the snapshots explain; a message one of them covers
+// (same rank when both know it, and the same device or the same requested
+// bytes) is left out.
 // capacity is the device memory the run knows (0: unknown).
 func trainingLogOOMs(logs []*ingest.GPULog, known []OOM, capacity int64) []OOM {
 	var out []OOM
@@ -100,7 +101,12 @@ func trainingLogOOMs(logs []*ingest.GPULog, known []OOM, capacity int64) []OOM {
 			dev := max(m.Device, 0)
 			covered := false
 			for _, k := range known {
-				if k.Device == dev && (k.Rank == m.Rank || k.Rank == ingest.NoRank || m.Rank == ingest.NoRank) {
+				sameRank := k.Rank == m.Rank || k.Rank == ingest.NoRank || m.Rank == ingest.NoRank
+				// The same failed request, byte for byte, is the same OOM
+				// even when the message numbers the GPU otherwise than
+				// the snapshot (a physical index beside cuda:N).
+				sameRequest := m.Requested > 0 && k.Requested == m.Requested
+				if sameRank && (k.Device == dev || sameRequest) {
 					covered = true
 					break
 				}
