@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -296,5 +297,26 @@ func TestTrainingLogOOMSameRequest(t *testing.T) {
 	got := trainingLogOOMs(logs, known, 0)
 	if len(got) != 1 || got[0].Requested != 4096 {
 		t.Errorf("got %d OOMs %+v, want only the 4096-byte one", len(got), got)
+	}
+}
+
+// TestGPUTrendNoHourlyRateFromSeconds: GPU readings that cannot be placed
+// on the device's step axis are fitted per hour only when they span at
+// least MinHoursAxisSpan; readings seconds apart are fitted per reading.
+func TestGPUTrendNoHourlyRateFromSeconds(t *testing.T) {
+	for _, tt := range []struct {
+		gap  time.Duration
+		want string
+	}{{time.Second, "reading"}, {10 * time.Minute, "hour"}} {
+		g := &GPUSeries{}
+		for i := range 12 {
+			g.Times = append(g.Times, t0.Add(time.Duration(i)*tt.gap))
+			g.Used = append(g.Used, int64(i+1)*gib)
+			g.X = append(g.X, math.NaN())
+		}
+		tr := gpuTrend(&Device{GPU: g}, "step", DefaultTrendRules())
+		if tr == nil || tr.Per != tt.want {
+			t.Errorf("readings %v apart: trend %+v, want per %s", tt.gap, tr, tt.want)
+		}
 	}
 }

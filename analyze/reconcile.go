@@ -220,8 +220,19 @@ func gpuTrend(d *Device, per string, rules TrendRules) *Trend {
 		x, y, per = x[:0], y[:0], "hour"
 		lo, hi := busySpan(g.Used)
 		t0 := g.Times[lo]
+		// Readings spanning less than MinHoursAxisSpan give no per-hour
+		// rate (an hour's rate from seconds of data is an extrapolation):
+		// they are placed by their position instead.
+		byReading := hi > lo && g.Times[hi-1].Sub(t0).Hours() < MinHoursAxisSpan
+		if byReading {
+			per = "reading"
+		}
 		for i := lo; i < hi; i++ {
-			x = append(x, g.Times[i].Sub(t0).Hours())
+			if byReading {
+				x = append(x, float64(i-lo))
+			} else {
+				x = append(x, g.Times[i].Sub(t0).Hours())
+			}
 			y = append(y, float64(g.Used[i]))
 		}
 	}
