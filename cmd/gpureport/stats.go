@@ -27,7 +27,8 @@ blocks carry an allocation stack).
 
 --json prints one JSON object per file and line:
   {"path": ..., "devices": [{"device": 0, "reserved_bytes": ..., ...}]}
-with the snapshot field names of summary.json, plus "actions" and
+with the snapshot field names of summary.json, plus "notes" (what the
+decoder had to assume, when anything), "actions" and
 "stack_coverage".
 
 A file that cannot be decoded gets an error line on stderr naming the file
@@ -53,6 +54,9 @@ type statsDevice struct {
 type statsFile struct {
 	Path    string        `json:"path"`
 	Devices []statsDevice `json:"devices"`
+	// Notes are what the decoder had to assume, place first (absent for a
+	// file that reads as the format says).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // runStats is `gpureport stats`: decode each file and print its memory
@@ -118,6 +122,9 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // fileStats computes the accounting of every device of s.
 func fileStats(path string, s *ingest.Snapshot) statsFile {
 	sf := statsFile{Path: path, Devices: []statsDevice{}}
+	for _, n := range s.Notes {
+		sf.Notes = append(sf.Notes, n.String())
+	}
 	for _, d := range s.Devices() {
 		u := analyze.DeviceUsage(s, d)
 		cov, live := analyze.StackCoverage(s, d)
@@ -158,6 +165,9 @@ func printStats(w io.Writer, sf statsFile, s *ingest.Snapshot, c ingest.Containe
 	}
 	if s.Settings.Present && s.Settings.Conf != "" {
 		fmt.Fprintf(w, "  PYTORCH_CUDA_ALLOC_CONF=%s\n", s.Settings.Conf)
+	}
+	for _, n := range sf.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	if len(sf.Devices) == 0 {
 		fmt.Fprintln(w, "  no segments and no trace events")

@@ -12,6 +12,7 @@ import (
 	"gpureport/analyze"
 	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
+	"gpureport/testdata/gen/pickle"
 )
 
 // TestStatsJSON runs `gpureport stats --json` in-process on real snapshots
@@ -125,5 +126,48 @@ func TestStatsText(t *testing.T) {
 	stderr.Reset()
 	if code := run(context.Background(), []string{"stats", "-h"}, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "--json") || stderr.Len() != 0 {
 		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestStatsNotes: a snapshot whose fields had to be assumed (a block
+// without requested_size, a segment_pool_id of the wrong type) decodes,
+// and stats prints what was assumed, in text and in --json.
+func TestStatsNotes(t *testing.T) {
+	block := pickle.NewDict(3)
+	block.Set("size", int64(2<<20))
+	block.Set("state", "active_allocated")
+	seg := pickle.NewDict(6)
+	seg.Set("device", int64(0))
+	seg.Set("address", int64(1<<40))
+	seg.Set("total_size", int64(2<<20))
+	seg.Set("segment_type", "large")
+	seg.Set("segment_pool_id", "default")
+	seg.Set("blocks", pickle.NewList(block))
+	top := pickle.NewDict(1)
+	top.Set("segments", pickle.NewList(seg))
+	data, err := pickle.Marshal(top, pickle.Options{Protocol: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "assumed.pickle")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"stats", path}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if out := stdout.String(); !strings.Contains(out, "  note: segments[0].") || !strings.Contains(out, "assumed") {
+		t.Errorf("text output shows no decode note:\n%s", out)
+	}
+	stdout.Reset()
+	if code := run(context.Background(), []string{"stats", "--json", path}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("--json exit %d: %s", code, stderr.String())
+	}
+	var sf struct {
+		Notes []string `json:"notes"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &sf); err != nil || len(sf.Notes) == 0 {
+		t.Errorf("--json notes %v (err %v): %s", sf.Notes, err, stdout.String())
 	}
 }
