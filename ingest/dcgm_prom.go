@@ -167,22 +167,11 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 	lr := b.lines(r)
 	sc := newDCGMScrape(time.Time{})
 	for {
-		line, ok := lr.next()
+		s, n, ok := b.nextContent(lr)
 		if !ok {
 			break
 		}
-		n := lr.n
-		s := strings.TrimSpace(line)
-		switch {
-		case lr.long:
-			b.skip(n, kindLong, fmt.Sprintf("more than %d bytes", maxLineBytes))
-			continue
-		case s == "":
-			if lr.nuls > 0 {
-				b.skip(n, kindNUL, nulReason(lr.nuls))
-			}
-			continue
-		case strings.HasPrefix(s, "#"):
+		if strings.HasPrefix(s, "#") {
 			continue
 		}
 		if t, zoneless, ok := parseDateLine(s, b.opt.Location); ok {

@@ -294,6 +294,29 @@ func (b *logBuilder) lines(r io.Reader) *lineReader {
 	return b.lr
 }
 
+// nextContent returns the next line of lr with content, trimmed, and its
+// 1-based number. Over-long lines and blank lines of NUL bytes on the way
+// are recorded as skipped; ok is false at the end of the input.
+func (b *logBuilder) nextContent(lr *lineReader) (s string, n int, ok bool) {
+	for {
+		line, more := lr.next()
+		if !more {
+			return "", lr.n, false
+		}
+		s = strings.TrimSpace(line)
+		switch {
+		case lr.long:
+			b.skip(lr.n, kindLong, fmt.Sprintf("more than %d bytes", maxLineBytes))
+		case s == "":
+			if lr.nuls > 0 {
+				b.skip(lr.n, kindNUL, nulReason(lr.nuls))
+			}
+		default:
+			return s, lr.n, true
+		}
+	}
+}
+
 func newLogBuilder(format LogFormat, opt ReadOptions) *logBuilder {
 	return &logBuilder{
 		log:     &GPULog{Format: format},

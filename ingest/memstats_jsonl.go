@@ -82,21 +82,9 @@ func readMemoryStats(r io.Reader, b *logBuilder) error {
 	lr := b.lines(r)
 	devs := map[int]bool{}
 	for {
-		line, ok := lr.next()
+		s, n, ok := b.nextContent(lr)
 		if !ok {
 			break
-		}
-		n := lr.n
-		s := strings.TrimSpace(line)
-		switch {
-		case lr.long:
-			b.skip(n, kindLong, fmt.Sprintf("more than %d bytes", maxLineBytes))
-			continue
-		case s == "":
-			if lr.nuls > 0 {
-				b.skip(n, kindNUL, nulReason(lr.nuls))
-			}
-			continue
 		}
 		var obj map[string]any
 		d := json.NewDecoder(strings.NewReader(s))

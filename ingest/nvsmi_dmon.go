@@ -91,21 +91,9 @@ func readDmon(r io.Reader, b *logBuilder) error {
 	var rows []dmonRow
 	clockOnly := false
 	for {
-		line, ok := lr.next()
+		s, n, ok := b.nextContent(lr)
 		if !ok {
 			break
-		}
-		n := lr.n
-		s := strings.TrimSpace(line)
-		if lr.long {
-			b.skip(n, kindLong, fmt.Sprintf("more than %d bytes", maxLineBytes))
-			continue
-		}
-		if s == "" {
-			if lr.nuls > 0 {
-				b.skip(n, kindNUL, nulReason(lr.nuls))
-			}
-			continue
 		}
 		if strings.HasPrefix(s, "#") {
 			if isDmonUnits(s) {
