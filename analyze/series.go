@@ -244,8 +244,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 //
 //   - its path marks it: ingest.ParseName set ingest.PhaseOOM (a file or
 //     folder name with an "oom", "exit" or "crash" word; torchtitan writes
-//     its out-of-memory dump to memory_snapshot/iteration_N_exit/), or the
-//     path has an "oom" or "exit" word, or
+//     its out-of-memory dump to memory_snapshot/iteration_N_exit/), or
 //   - the data show it: the device's trace holds an OOM event after which
 //     nothing was allocated (ingest.Snapshot.TraceEndsAtOOM, which a digest
 //     answers too; only frees as the failed step unwound), so
@@ -261,7 +260,7 @@ func markPhases(s *Series) {
 	off := 0
 	for i, f := range s.Files {
 		switch {
-		case f.Phase == ingest.PhaseOOM || pathMarksOffPhase(f.Path):
+		case f.Phase == ingest.PhaseOOM:
 			phase[i] = "marked by its path as an exit or OOM dump"
 		case f.Snapshot.TraceEndsAtOOM(s.Device):
 			phase[i] = "OOM dump: its trace ends at an OOM (only frees after it)"
@@ -276,20 +275,6 @@ func markPhases(s *Series) {
 	for i := range s.Points {
 		s.Points[i].Phase = phase[i]
 	}
-}
-
-// pathMarksOffPhase reports whether a path names an exit or OOM dump: a
-// component with the word "oom" or "exit" between separators (_ - . /).
-func pathMarksOffPhase(path string) bool {
-	words := strings.FieldsFunc(strings.ToLower(path), func(r rune) bool {
-		return r == '/' || r == '\\' || r == '_' || r == '-' || r == '.'
-	})
-	for _, w := range words {
-		if w == "oom" || w == "exit" {
-			return true
-		}
-	}
-	return false
 }
 
 // trendIndex returns the indexes of the points that form the trend: the
