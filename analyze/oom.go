@@ -159,28 +159,33 @@ func blameLeaks(d *Device, ooms []OOM) {
 				at = i
 			}
 		}
-		var leaked int64
-		var rate, top float64
-		per, site := "", ""
-		for i := range d.Suspects {
-			sp := &d.Suspects[i]
-			if sp.Suppressed != "" || at < 0 || at >= len(sp.Bytes) || sp.Trend.FitFrom >= len(sp.Bytes) {
-				continue
-			}
-			add := max(0, sp.Bytes[at]-sp.Bytes[max(0, sp.Trend.FitFrom)])
-			leaked += add
-			if sp.Trend.Slope > 0 {
-				rate += sp.Trend.Slope
-				per = sp.Trend.Per
-			}
-			if float64(add) > top {
-				top, site = float64(add), sp.Site
-			}
-		}
-		o.LeakedBytes, o.LeakRate, o.LeakPer, o.LeakSite = leaked, rate, per, site
+		o.LeakedBytes, o.LeakRate, o.LeakPer, o.LeakSite = leakedBy(d, at)
 		o.Recommendations = nil
 		classifyOOM(o)
 	}
+}
+
+// leakedBy sums what the device's unsuppressed leak suspects had added
+// by point at (bytes since each one's fit began), their summed growth rate
+// per their axis unit, and the site that added most.
+func leakedBy(d *Device, at int) (leaked int64, rate float64, per, site string) {
+	var top float64
+	for i := range d.Suspects {
+		sp := &d.Suspects[i]
+		if sp.Suppressed != "" || at < 0 || at >= len(sp.Bytes) || sp.Trend.FitFrom >= len(sp.Bytes) {
+			continue
+		}
+		add := max(0, sp.Bytes[at]-sp.Bytes[max(0, sp.Trend.FitFrom)])
+		leaked += add
+		if sp.Trend.Slope > 0 {
+			rate += sp.Trend.Slope
+			per = sp.Trend.Per
+		}
+		if float64(add) > top {
+			top, site = float64(add), sp.Site
+		}
+	}
+	return leaked, rate, per, site
 }
 
 // classifyOOM sets Class, Explanation and Recommendations.

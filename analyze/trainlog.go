@@ -208,29 +208,11 @@ func blameTrainingLeaks(f *Findings, from int) {
 			if d.Device != o.Device || (d.Rank != o.Rank && d.Rank != ingest.NoRank && o.Rank != ingest.NoRank) {
 				continue
 			}
-			var leaked int64
-			var rate, top float64
-			per, site := "", ""
-			for i := range d.Suspects {
-				sp := &d.Suspects[i]
-				n := len(sp.Bytes)
-				if sp.Suppressed != "" || n == 0 || sp.Trend.FitFrom >= n {
-					continue
-				}
-				last := n - 1
-				for last > 0 && last < len(d.Points) && d.Points[last].Phase != "" {
-					last--
-				}
-				add := max(0, sp.Bytes[last]-sp.Bytes[max(0, sp.Trend.FitFrom)])
-				leaked += add
-				if sp.Trend.Slope > 0 {
-					rate += sp.Trend.Slope
-					per = sp.Trend.Per
-				}
-				if float64(add) > top {
-					top, site = float64(add), sp.Site
-				}
+			last := len(d.Points) - 1
+			for last > 0 && d.Points[last].Phase != "" {
+				last--
 			}
+			leaked, rate, per, site := leakedBy(d, last)
 			missing := o.Requested - o.DeviceFree
 			if leaked <= 0 || missing <= 0 || leaked < missing {
 				continue
