@@ -295,21 +295,32 @@ func detectClockOffset(d *Device) (ClockOffset, bool) {
 	return DetectClockOffset(snap, gpu)
 }
 
-// paceHoursPerX is the wall-clock hours per unit of the series axis: 1
-// on an hours axis; 0 (unknown) on the snapshot axis; on a step axis, the time between the first and last
-// timed snapshots over their step distance; 0 when unknown.
-func paceHoursPerX(s *Series) float64 {
-	switch s.Axis {
+// paceHoursPerX is the wall-clock hours per unit of the series axis over
+// all its snapshots (see pace).
+func paceHoursPerX(s *Series) float64 { return pace(s.Axis, s.Points, nil) }
+
+// pace is the wall-clock hours per unit of axis over the points keep
+// (indexes into pts; nil for all): 1 on an hours axis; 0 (unknown) on the
+// snapshot axis, which is chosen when the times span less than
+// MinHoursAxisSpan or are copy times, so there is no pace to trust; on a
+// step axis, the time between the first and last timed points over their
+// step distance; 0 when unknown.
+func pace(axis Axis, pts []Point, keep []int) float64 {
+	switch axis {
 	case AxisHours:
 		return 1
 	case AxisSnapshot:
-		// The snapshot axis is chosen when the times span less than
-		// MinHoursAxisSpan or are copy times: no pace to trust.
 		return 0
 	}
+	if keep == nil {
+		keep = make([]int, len(pts))
+		for i := range keep {
+			keep[i] = i
+		}
+	}
 	first, last := -1, -1
-	for i, p := range s.Points {
-		if !p.Time.IsZero() {
+	for _, i := range keep {
+		if !pts[i].Time.IsZero() {
 			if first < 0 {
 				first = i
 			}
@@ -319,7 +330,7 @@ func paceHoursPerX(s *Series) float64 {
 	if first < 0 || last <= first {
 		return 0
 	}
-	a, b := s.Points[first], s.Points[last]
+	a, b := pts[first], pts[last]
 	if b.X <= a.X {
 		return 0
 	}

@@ -341,7 +341,7 @@ func projectSuspects(f *Findings, d *Device) {
 		t.Verdict = VerdictGrowing
 		t.Intercept = float64(last.Usage.Allocated) - t.Slope*last.X
 		span := last.X - first.X
-		p := Project(&t, limit, last.X, span, devicePace(d, keep), f.Thresholds.Horizon)
+		p := Project(&t, limit, last.X, span, pace(d.Axis, d.Points, keep), f.Thresholds.Horizon)
 		if p == nil {
 			continue
 		}
@@ -364,32 +364,6 @@ func withinHorizon(p *Projection, critical time.Duration) {
 	if p.Hours > 0 && p.Hours <= critical.Hours() {
 		p.Beyond = false
 	}
-}
-
-// devicePace is the wall-clock hours per unit of the device's axis over
-// its periodic snapshots keep: 1 on an hours axis; from the snapshots'
-// trace times on a step axis; 0 when unknown.
-func devicePace(d *Device, keep []int) float64 {
-	if d.Axis == AxisHours {
-		return 1
-	}
-	first, last := -1, -1
-	for _, i := range keep {
-		if !d.Points[i].Time.IsZero() {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
-	if first < 0 || last <= first {
-		return 0
-	}
-	a, b := d.Points[first], d.Points[last]
-	if b.X <= a.X {
-		return 0
-	}
-	return b.Time.Sub(a.Time).Hours() / (b.X - a.X)
 }
 
 // leakSeverityText says a suspect's severity and time to capacity.
