@@ -474,7 +474,7 @@ func runNotes(f *Findings) []string {
 	}
 	notes = append(foldNotes(dn), notes...)
 	if n := len(f.Inputs.Skipped); n > 0 {
-		notes = append(notes, fmt.Sprintf("%d input file(s) could not be used (see the inputs table)", n))
+		notes = append(notes, countOf(n, "input file")+" could not be used (see the inputs table)")
 	}
 	return notes
 }

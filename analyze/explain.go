@@ -62,3 +62,12 @@ func fmtP(p float64) string {
 	}
 	return fmt.Sprintf("p = %.2g", p)
 }
+
+// countOf is "1 suspect" or "3 suspects": a count and its noun in the
+// right number.
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -78,8 +78,8 @@ func decideVerdict(f *Findings) {
 		if n > 0 {
 			deviceLeak = true
 			top := d.Suspects[0]
-			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %d suspect(s); the top one, %s in %s (fingerprint %s), grows %s, %s, over %d snapshots (%s); %s",
-				where, n, top.Site, top.Function, top.Fingerprint, fmtRate(top.Trend.Slope, top.Trend.Lo, top.Trend.Hi, top.Trend.Per), fmtP(top.Trend.PValue), top.Trend.N, top.Trend.Test, leakSeverityText(&top)))
+			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %s; the top one, %s in %s (fingerprint %s), grows %s, %s, over %d snapshots (%s); %s",
+				where, countOf(n, "suspect"), top.Site, top.Function, top.Fingerprint, fmtRate(top.Trend.Slope, top.Trend.Lo, top.Trend.Hi, top.Trend.Per), fmtP(top.Trend.PValue), top.Trend.N, top.Trend.Test, leakSeverityText(&top)))
 			if top.Severity == SeverityHigh {
 				critical = true
 			}
@@ -422,7 +422,7 @@ func missingData(d *Device) string {
 	}
 	switch {
 	case t == nil && len(d.Points) == 0 && d.GPU != nil:
-		return fmt.Sprintf("%s has %d GPU reading(s), too few for a trend", where, len(d.GPU.Used))
+		return fmt.Sprintf("%s has %s, too few for a trend", where, countOf(len(d.GPU.Used), "GPU reading"))
 	case t == nil:
 		return ""
 	case t.State == StateInsufficient:
