@@ -292,11 +292,6 @@ func gpuJoins(ins []joinInput, logs []*ingest.GPULog) []gpuJoin {
 	// processes rarely share a GPU, so a later device takes another one
 	// when another one tracks it too.
 	claimed := map[int]bool{}
-	defer func() {
-		for _, j := range out {
-			claimed[j.index] = true
-		}
-	}()
 	for i, in := range ins {
 		if i > 0 {
 			claimed[out[i-1].index] = true
