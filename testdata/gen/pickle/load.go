@@ -255,31 +255,10 @@ func (l *loader) step(start int, op byte) error {
 		}
 		l.stack = append(l.stack, v)
 	case opShortBinBytes, opBinBytes, opBinBytes8:
-		var n uint64
-		switch op {
-		case opShortBinBytes:
-			b, err := l.need(start, 1)
-			if err != nil {
-				return err
-			}
-			n = uint64(b[0])
-		case opBinBytes:
-			b, err := l.need(start, 4)
-			if err != nil {
-				return err
-			}
-			n = uint64(binary.LittleEndian.Uint32(b))
-		default:
-			b, err := l.need(start, 8)
-			if err != nil {
-				return err
-			}
-			n = binary.LittleEndian.Uint64(b)
+		d, err := l.sized(start, op == opShortBinBytes, op == opBinBytes, "bytes")
+		if err != nil {
+			return err
 		}
-		if n > uint64(len(l.data)-l.pos) {
-			return l.errf(start, "bytes of %d bytes, only %d left", n, len(l.data)-l.pos)
-		}
-		d, _ := l.need(start, int(n))
 		l.stack = append(l.stack, &Bytes{B: append([]byte(nil), d...)})
 	case opBinFloat:
 		b, err := l.need(start, 8)
@@ -288,31 +267,10 @@ func (l *loader) step(start int, op byte) error {
 		}
 		l.stack = append(l.stack, math.Float64frombits(binary.BigEndian.Uint64(b)))
 	case opShortBinUnicod, opBinUnicode, opBinUnicode8:
-		var n uint64
-		switch op {
-		case opShortBinUnicod:
-			b, err := l.need(start, 1)
-			if err != nil {
-				return err
-			}
-			n = uint64(b[0])
-		case opBinUnicode:
-			b, err := l.need(start, 4)
-			if err != nil {
-				return err
-			}
-			n = uint64(binary.LittleEndian.Uint32(b))
-		default:
-			b, err := l.need(start, 8)
-			if err != nil {
-				return err
-			}
-			n = binary.LittleEndian.Uint64(b)
+		d, err := l.sized(start, op == opShortBinUnicod, op == opBinUnicode, "string")
+		if err != nil {
+			return err
 		}
-		if n > uint64(len(l.data)-l.pos) {
-			return l.errf(start, "string of %d bytes, only %d left", n, len(l.data)-l.pos)
-		}
-		d, _ := l.need(start, int(n))
 		if !utf8.Valid(d) {
 			return l.errf(start, "string is not valid UTF-8")
 		}
@@ -477,4 +435,36 @@ func longValue(d []byte) (any, error) {
 		return u, nil
 	}
 	return int64(u), nil
+}
+
+// sized reads a length-prefixed payload: a 1-byte length when short, a
+// 4-byte one when mid, else an 8-byte one (the SHORT_/BIN/BIN8 forms of
+// BYTES and UNICODE), then that many bytes. what names the payload in the
+// error when the length runs past the data.
+func (l *loader) sized(start int, short, mid bool, what string) ([]byte, error) {
+	size := 8
+	switch {
+	case short:
+		size = 1
+	case mid:
+		size = 4
+	}
+	b, err := l.need(start, size)
+	if err != nil {
+		return nil, err
+	}
+	var n uint64
+	switch size {
+	case 1:
+		n = uint64(b[0])
+	case 4:
+		n = uint64(binary.LittleEndian.Uint32(b))
+	default:
+		n = binary.LittleEndian.Uint64(b)
+	}
+	if n > uint64(len(l.data)-l.pos) {
+		return nil, l.errf(start, "%s of %d bytes, only %d left", what, n, len(l.data)-l.pos)
+	}
+	d, _ := l.need(start, int(n))
+	return d, nil
 }
