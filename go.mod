@@ -25,3 +25,5 @@ require (
 	golang.org/x/crypto v0.53.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )
+
+replace github.com/NVIDIA/go-nvml v0.13.3-0 => ./third_party/go-nvml

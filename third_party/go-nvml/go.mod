@@ -1,0 +1,3 @@
+module github.com/NVIDIA/go-nvml
+
+go 1.20
