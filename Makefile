@@ -3,12 +3,12 @@
 #   make test   gofmt, vet, staticcheck, every test, short fuzz runs
 GO        ?= go
 BIN       := bin/gpureport
-PKGS      := ./... ./testdata/gen/... ./testdata/benchdecode/...
-SRC_DIRS  := cmd ingest analyze evaluate report templates testdata
+PKGS      := ./...
+SRC_DIRS  := cmd internal ingest analyze evaluate report templates testdata
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE  := golang.org/x/tools/cmd/deadcode@v0.52.0
 # Packages with fuzz targets; every Fuzz* function in them is run.
-FUZZ_PKGS := ./ingest ./analyze ./evaluate ./report ./cmd/gpureport ./testdata/gen/pickle
+FUZZ_PKGS := ./ingest ./analyze ./evaluate ./report ./cmd/gpureport ./internal/gen/pickle
 FUZZEXEC  ?= 2000x
 # Corpus seed and cases per scenario for `make eval`. The analysis rules were
 # tuned on seeds 1-4; report on any other seed.
@@ -87,12 +87,12 @@ fuzz:
 # Regenerate the bundled sample run and the log fixtures (their output is
 # committed; tests pin them).
 testdata:
-	$(GO) run ./testdata/gen sample -o testdata/sample-run
-	$(GO) run ./testdata/gen logs -o testdata/logs
+	$(GO) run ./internal/gen sample -o testdata/sample-run
+	$(GO) run ./internal/gen logs -o testdata/logs
 
 corpus:
 	rm -rf $(OUT)/corpus
-	$(GO) run ./testdata/gen corpus -o $(OUT)/corpus -seed $(EVAL_SEED) -n $(EVAL_N)
+	$(GO) run ./internal/gen corpus -o $(OUT)/corpus -seed $(EVAL_SEED) -n $(EVAL_N)
 
 # Labelled evaluation (package evaluate): per-scenario and per-knob tables,
 # a confusion matrix per verdict flag and for the OOM cause, leak precision,
@@ -106,7 +106,7 @@ bench:
 
 # Decoder vs CPython pickle.load on a generated ~200 MB snapshot.
 bench-decode: build
-	$(GO) run ./testdata/benchdecode -bin $(BIN)
+	$(GO) run ./internal/benchdecode -bin $(BIN)
 
 clean:
 	rm -rf bin $(OUT)
@@ -116,4 +116,4 @@ clean:
 # BENCH_SCALE_N=200 takes minutes of CPU and ~3.5 GB of memory (today's path).
 BENCH_SCALE_N ?= 200
 bench-scale: build
-	$(GO) run ./testdata/benchscale -bin $(BIN) -n $(BENCH_SCALE_N)
+	$(GO) run ./internal/benchscale -bin $(BIN) -n $(BENCH_SCALE_N)

@@ -9,7 +9,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
-	"gpureport/testdata/gen/train"
+	"gpureport/internal/gen/train"
 )
 
 // TestCorpusIntervals generates one case of every corpus scenario (a seed

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"gpureport/ingest"
-	"gpureport/testdata/gen/pickle"
+	"gpureport/internal/gen/pickle"
 )
 
 // TestDecodeNotesReachFindings: what the snapshot decoder had to assume

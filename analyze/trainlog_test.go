@@ -13,7 +13,7 @@ import (
 )
 
 // fixtureRun loads a run folder holding copies of the named fixtures of
-// testdata/logs (go run ./testdata/gen logs).
+// testdata/logs (go run ./internal/gen logs).
 func fixtureRun(t *testing.T, names ...string) *ingest.Run {
 	t.Helper()
 	dir := t.TempDir()

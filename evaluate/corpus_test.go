@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gpureport/testdata/gen/train"
+	"gpureport/internal/gen/train"
 )
 
 // TestGeneratedCorpus writes a small corpus with the project's generator

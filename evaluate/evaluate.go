@@ -1,5 +1,5 @@
 // Package evaluate scores the analysis's verdicts against a labelled
-// corpus (the project's generator writes one: `go run ./testdata/gen
+// corpus (the project's generator writes one: `go run ./internal/gen
 // corpus -o DIR` makes DIR/<case>/ run directories and DIR/labels.json)
 // and prints the scores. It is the one place of the evaluation: the eval
 // subcommand only loads and analyses the cases and calls it.
@@ -97,7 +97,7 @@ type Truth struct {
 	// in labels written before they existed.
 	DevicesOfRun int   `json:"devices_of_run"`
 	GPUMap       []int `json:"gpu_map"`
-	// Knobs are the case's variations (testdata/gen/train/knobs.go).
+	// Knobs are the case's variations (internal/gen/train/knobs.go).
 	Knobs struct {
 		SeqDist     string `json:"seq_dist"`
 		Naming      string `json:"naming"`

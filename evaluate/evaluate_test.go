@@ -15,7 +15,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-const labelsJSON = `{"generator": "gpureport testdata/gen", "seed": 7, "cases": [
+const labelsJSON = `{"generator": "gpureport internal/gen", "seed": 7, "cases": [
  {"name": "clean-000", "scenario": "clean", "seed": 1, "expect": {"leak": false, "outside_allocator_leak": false, "fragmentation": false, "oom": false}, "leak_sites": [], "leak_rank": null, "capacity_bytes": 85899345920, "description": "flat",
   "truth": {"ranks": 1, "phase": "end", "devices_of_run": 1, "gpu_map": [2], "knobs": {"seq_dist": "uniform", "naming": "index", "file_times": "copied", "oom_dump": "exit", "node_gpus": 4, "visible_gpus": 1, "gpu_map": [2]}}},
  {"name": "clean-001", "scenario": "clean", "seed": 2, "expect": {"leak": false, "outside_allocator_leak": false, "fragmentation": false, "oom": false}, "leak_sites": [], "leak_rank": null, "capacity_bytes": 85899345920, "description": "flat",

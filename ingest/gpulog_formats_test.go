@@ -12,7 +12,7 @@ import (
 	"gpureport/ingest/ingesttest"
 )
 
-// The generated fixtures in testdata/logs (go run ./testdata/gen logs):
+// The generated fixtures in testdata/logs (go run ./internal/gen logs):
 // each is recognised by content as its format and decodes to the readings
 // the generator wrote. Values were worked out from the generator's curve
 // (usedCurve: base, a ramp over 4 readings to the plateau, plus 0, 8 or

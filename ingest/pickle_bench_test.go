@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"gpureport/ingest/ingesttest"
-	"gpureport/testdata/gen/train"
+	"gpureport/internal/gen/train"
 )
 
 // Decoder benchmarks. MB/s counts pickle bytes (decompressed for gzip);
@@ -16,7 +16,7 @@ import (
 //	go test -run='^$' -bench=Decode -benchmem ./ingest
 
 // bigInput is a snapshot from the project's generator (go run
-// ./testdata/gen big), 100k trace entries (about 16 MB): a tenth of the
+// ./internal/gen big), 100k trace entries (about 16 MB): a tenth of the
 // benchmark command's file, big enough for the arena and the memo chunks.
 var bigSnapshotInput = sync.OnceValues(func() ([]byte, error) {
 	var b bytes.Buffer

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"gpureport/ingest/ingesttest"
-	"gpureport/testdata/gen/pickle"
+	"gpureport/internal/gen/pickle"
 )
 
 // The generalization test: every real snapshot, re-encoded the way other

@@ -11,7 +11,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
-	"gpureport/testdata/gen/pickle"
+	"gpureport/internal/gen/pickle"
 )
 
 // Untrusted text as it would come out of a snapshot: a frame name that

@@ -16,7 +16,7 @@ const evalUsage = `Usage:
   gpureport eval [flags] CORPUS_DIR
 
 Loads every case of a labelled corpus (CORPUS_DIR/labels.json and one run
-directory per case, as 'go run ./testdata/gen corpus -o CORPUS_DIR' writes
+directory per case, as 'go run ./internal/gen corpus -o CORPUS_DIR' writes
 them), analyses it with zoneless log times read as UTC, and prints
 the scores per scenario and per knob value, a confusion matrix per verdict
 flag and for the OOM cause, leak precision, recall and top-1 suspect site,
@@ -50,7 +50,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	labelsPath := filepath.Join(dir, "labels.json")
 	data, err := os.ReadFile(labelsPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpureport: eval: %v (is %s a corpus written by 'go run ./testdata/gen corpus -o %s'?)\n", err, dir, dir)
+		fmt.Fprintf(stderr, "gpureport: eval: %v (is %s a corpus written by 'go run ./internal/gen corpus -o %s'?)\n", err, dir, dir)
 		return exitNothingUsable
 	}
 	labels, err := evaluate.ParseLabels(labelsPath, data)

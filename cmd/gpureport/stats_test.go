@@ -12,7 +12,7 @@ import (
 	"gpureport/analyze"
 	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
-	"gpureport/testdata/gen/pickle"
+	"gpureport/internal/gen/pickle"
 )
 
 // TestStatsJSON runs `gpureport stats --json` in-process on real snapshots

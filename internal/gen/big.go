@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"gpureport/testdata/gen/train"
+	"gpureport/internal/gen/train"
 )
 
 func cmdBig(args []string, stdout io.Writer) error {

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gpureport/testdata/gen/train"
+	"gpureport/internal/gen/train"
 )
 
 func cmdSample(args []string, stdout io.Writer) error {

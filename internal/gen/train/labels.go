@@ -5,11 +5,11 @@ import (
 	"math"
 	"strings"
 
-	"gpureport/testdata/gen/layout"
+	"gpureport/internal/gen/layout"
 )
 
 // GeneratorName is labels.json's generator field.
-const GeneratorName = "gpureport testdata/gen"
+const GeneratorName = "gpureport internal/gen"
 
 // Labels is labels.json: the ground truth of a corpus.
 type Labels struct {
@@ -24,7 +24,7 @@ type Label struct {
 	Name string `json:"name"`
 	// Scenario is the kind of case (Scenarios).
 	Scenario string `json:"scenario"`
-	// Seed reproduces the case: go run ./testdata/gen run -scenario S -seed N.
+	// Seed reproduces the case: go run ./internal/gen run -scenario S -seed N.
 	Seed uint64 `json:"seed"`
 	// Expect is what truly happened in the simulation.
 	Expect Expect `json:"expect"`

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"gpureport/ingest"
-	"gpureport/testdata/gen/layout"
+	"gpureport/internal/gen/layout"
 )
 
 // TestKnobsVary draws many cases and checks that every value of every

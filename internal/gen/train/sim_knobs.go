@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"gpureport/testdata/gen/alloc"
+	"gpureport/internal/gen/alloc"
 )
 
 // TrainLog is the training log's name in a run directory (written for runs

@@ -5,7 +5,7 @@ import (
 	"path"
 	"strings"
 
-	"gpureport/testdata/gen/layout"
+	"gpureport/internal/gen/layout"
 )
 
 // Era is a PyTorch release as far as snapshots show it: the keys it

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"gpureport/testdata/gen/alloc"
-	"gpureport/testdata/gen/layout"
+	"gpureport/internal/gen/alloc"
+	"gpureport/internal/gen/layout"
 )
 
 // SnapInfo describes one dumped snapshot, measured from the simulator

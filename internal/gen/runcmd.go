@@ -7,8 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"gpureport/testdata/gen/layout"
-	"gpureport/testdata/gen/train"
+	"gpureport/internal/gen/layout"
+	"gpureport/internal/gen/train"
 )
 
 func cmdRun(args []string, stdout io.Writer) error {

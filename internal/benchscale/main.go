@@ -2,7 +2,7 @@
 // (today: every snapshot decoded and kept, --no-digest) against the digest
 // path, in one run:
 //
-//	go run ./testdata/benchscale [-bin B] [-n N] [-entries E] [-python K] [-today2n] [-keep]
+//	go run ./internal/benchscale [-bin B] [-n N] [-entries E] [-python K] [-today2n] [-keep]
 //
 // It generates one snapshot of about 50 MB (E trace entries, default 350k)
 // with the project's generator and makes runs of N and 2N step-named hard
@@ -85,10 +85,10 @@ func bench(bin string, n, entries, pyFiles int, today2n, keep bool) error {
 	}
 	snap := filepath.Join(dir, "snapshot.pickle")
 	extra := filepath.Join(dir, "extra.pickle")
-	if err := run("go", "run", "./testdata/gen", "big", "-o", snap, "-entries", strconv.Itoa(entries)); err != nil {
+	if err := run("go", "run", "./internal/gen", "big", "-o", snap, "-entries", strconv.Itoa(entries)); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
-	if err := run("go", "run", "./testdata/gen", "big", "-o", extra, "-entries", strconv.Itoa(entries+1000)); err != nil {
+	if err := run("go", "run", "./internal/gen", "big", "-o", extra, "-entries", strconv.Itoa(entries+1000)); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
 	st, err := os.Stat(snap)

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"gpureport/ingest"
-	"gpureport/testdata/gen/alloc"
+	"gpureport/internal/gen/alloc"
 )
 
 // decodedRun is one case's snapshots as the project's decoder reads them.

@@ -3,11 +3,11 @@
 // a simulated caching allocator driven by a toy training loop, with
 // matching nvidia-smi logs and exact ground-truth labels.
 //
-//	go run ./testdata/gen sample -o testdata/sample-run
-//	go run ./testdata/gen corpus -o /tmp/corpus [-seed S] [-n N]
-//	go run ./testdata/gen big -o /tmp/big.pickle [-entries 1400000]
-//	go run ./testdata/gen run -o DIR [flags]   (one custom run)
-//	go run ./testdata/gen logs -o testdata/logs (GPU-log fixtures)
+//	go run ./internal/gen sample -o testdata/sample-run
+//	go run ./internal/gen corpus -o /tmp/corpus [-seed S] [-n N]
+//	go run ./internal/gen big -o /tmp/big.pickle [-entries 1400000]
+//	go run ./internal/gen run -o DIR [flags]   (one custom run)
+//	go run ./internal/gen logs -o testdata/logs (GPU-log fixtures)
 //
 // All output is deterministic: the same arguments give byte-identical
 // files.
@@ -38,12 +38,12 @@ func commands() []command {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: go run ./testdata/gen COMMAND [flags]")
+	fmt.Fprintln(w, "usage: go run ./internal/gen COMMAND [flags]")
 	fmt.Fprintln(w, "commands:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "run 'go run ./testdata/gen COMMAND -h' for a command's flags")
+	fmt.Fprintln(w, "run 'go run ./internal/gen COMMAND -h' for a command's flags")
 }
 
 func main() {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"gpureport/testdata/gen/train"
+	"gpureport/internal/gen/train"
 )
 
 func cmdCorpus(args []string, stdout io.Writer) error {

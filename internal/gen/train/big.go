@@ -5,9 +5,9 @@ import (
 	"io"
 	"time"
 
-	"gpureport/testdata/gen/alloc"
-	"gpureport/testdata/gen/layout"
-	"gpureport/testdata/gen/pickle"
+	"gpureport/internal/gen/alloc"
+	"gpureport/internal/gen/layout"
+	"gpureport/internal/gen/pickle"
 )
 
 // BigSpec is the run behind the big benchmark snapshot: one H100 rank

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"gpureport/testdata/gen/layout"
+	"gpureport/internal/gen/layout"
 )
 
 // The knobs below are the ways real runs differ from one another that an

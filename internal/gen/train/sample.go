@@ -3,7 +3,7 @@ package train
 import (
 	"time"
 
-	"gpureport/testdata/gen/layout"
+	"gpureport/internal/gen/layout"
 )
 
 // SampleSpec is the bundled sample run (testdata/sample-run): one rank on

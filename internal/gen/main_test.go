@@ -12,7 +12,7 @@ import (
 
 	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
-	"gpureport/testdata/gen/train"
+	"gpureport/internal/gen/train"
 )
 
 var update = flag.Bool("update", false, "regenerate testdata/sample-run in place")
@@ -63,7 +63,7 @@ func TestSampleRunUpToDate(t *testing.T) {
 	want := listFiles(t, fresh)
 	got := listFiles(t, committed)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("testdata/sample-run holds %v, the generator writes %v (run go test ./testdata/gen -run TestSampleRunUpToDate -update)", got, want)
+		t.Fatalf("testdata/sample-run holds %v, the generator writes %v (run go test ./internal/gen -run TestSampleRunUpToDate -update)", got, want)
 	}
 	for _, f := range want {
 		a, err := os.ReadFile(filepath.Join(fresh, f))

@@ -17,8 +17,8 @@ package layout
 import (
 	"fmt"
 
-	"gpureport/testdata/gen/alloc"
-	"gpureport/testdata/gen/pickle"
+	"gpureport/internal/gen/alloc"
+	"gpureport/internal/gen/pickle"
 )
 
 // Frame is one stack frame. Two *Frame values with equal fields are still

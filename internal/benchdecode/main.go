@@ -1,11 +1,11 @@
 // Command benchdecode times gpureport's snapshot decoder against CPython's
 // pickle.load on the same big snapshot, side by side:
 //
-//	go run ./testdata/benchdecode [-bin B] [-keep] [-file F] [-entries N] [-runs R]
+//	go run ./internal/benchdecode [-bin B] [-keep] [-file F] [-entries N] [-runs R]
 //
 // Without -file it generates a snapshot of about 200 MB with N trace
 // entries (default 1.4M) whose frames are shared through the pickle memo,
-// using the project's generator (go run ./testdata/gen big). It builds
+// using the project's generator (go run ./internal/gen big). It builds
 // gpureport (or uses -bin, as make bench-decode does), then runs each of
 //
 //	python3 -c "import pickle; pickle.load(open(F,'rb'))"
@@ -70,12 +70,12 @@ func bench(bin, file string, keep bool, entries, runs int) error {
 		defer os.RemoveAll(dir)
 	}
 	if file == "" {
-		if _, err := os.Stat(filepath.Join("testdata", "gen")); err != nil {
-			return errors.New("testdata/gen not found: run from the repository root, or pass -file")
+		if _, err := os.Stat(filepath.Join("internal", "gen")); err != nil {
+			return errors.New("internal/gen not found: run from the repository root, or pass -file")
 		}
 		file = filepath.Join(dir, "big.pickle")
 		fmt.Printf("generating %s (%d trace entries)...\n", file, entries)
-		gen := exec.Command("go", "run", "./testdata/gen", "big", "-o", file, "-entries", strconv.Itoa(entries))
+		gen := exec.Command("go", "run", "./internal/gen", "big", "-o", file, "-entries", strconv.Itoa(entries))
 		gen.Stdout, gen.Stderr = os.Stderr, os.Stderr
 		if err := gen.Run(); err != nil {
 			return fmt.Errorf("generator: %w", err)

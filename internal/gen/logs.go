@@ -18,7 +18,7 @@ import (
 // with values from a simple deterministic memory curve. The ingest tests
 // read them and state what each must decode to.
 //
-//	go run ./testdata/gen logs -o testdata/logs
+//	go run ./internal/gen logs -o testdata/logs
 
 // logFixture is one generated file.
 type logFixture struct {

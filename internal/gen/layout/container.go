@@ -11,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"gpureport/testdata/gen/pickle"
+	"gpureport/internal/gen/pickle"
 )
 
 // Container is how a snapshot pickle is stored on disk.

@@ -26,7 +26,7 @@ func TestLogFixturesUpToDate(t *testing.T) {
 	}
 	want, got := listFiles(t, fresh), listFiles(t, committed)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("testdata/logs holds %v, the generator writes %v (go test ./testdata/gen -run TestLogFixturesUpToDate -update)", got, want)
+		t.Fatalf("testdata/logs holds %v, the generator writes %v (go test ./internal/gen -run TestLogFixturesUpToDate -update)", got, want)
 	}
 	for _, f := range want {
 		a, _ := os.ReadFile(filepath.Join(fresh, f))

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"gpureport/ingest"
-	"gpureport/testdata/gen/alloc"
-	"gpureport/testdata/gen/pickle"
+	"gpureport/internal/gen/alloc"
+	"gpureport/internal/gen/pickle"
 )
 
 // fixture builds a small allocator state with every block state, a

@@ -8,7 +8,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"gpureport/testdata/gen/layout"
+	"gpureport/internal/gen/layout"
 )
 
 // Scenario names, as labels.json spells them.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"gpureport/ingest"
-	"gpureport/testdata/gen/pickle"
+	"gpureport/internal/gen/pickle"
 )
 
 // TestWriteBigSmall writes a small "big" snapshot and checks it with the

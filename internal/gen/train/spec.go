@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"gpureport/testdata/gen/layout"
+	"gpureport/internal/gen/layout"
 )
 
 // Phase is the point within a training step at which snapshots are
