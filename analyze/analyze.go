@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"gpureport/analyze/stats"
 	"gpureport/ingest"
 )
 
@@ -208,7 +209,7 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 	}
 	// Off-phase snapshots (an OOM dump) are evidence, not trend points.
 	keep := s.trendIndex()
-	refLevel := median(pick(alloc, keep))
+	refLevel := stats.Median(pick(alloc, keep))
 	dr := rules
 	dr.RefLevel = refLevel
 	at := fitKept(MetricAllocated, per, x, alloc, keep, dr)
@@ -262,7 +263,7 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 		}
 		nr := rules
 		nr.RefLevel = refLevel
-		if ky := pick(y, keep); Drops(ky, dropTolerance(ky)) > 0 {
+		if ky := pick(y, keep); stats.Drops(ky, dropTolerance(ky)) > 0 {
 			nr.Alpha = DefaultSuspectAlpha
 		}
 		t := fitKept("no_stack_bytes", per, x, y, keep, nr)
@@ -416,7 +417,7 @@ func runNotes(f *Findings) []string {
 		}
 		if len(d.Points) > 0 && d.Coverage.Level != CoverageFull && d.Coverage.Level != "" {
 			level := map[string]string{CoveragePartial: "partial", CoverageLow: "unreliable"}[d.Coverage.Level]
-			pct := 100 * median(d.Coverage.PerPoint)
+			pct := 100 * stats.Median(d.Coverage.PerPoint)
 			add("coverage-"+d.Coverage.Level, fmt.Sprintf("%s %.0f%%", short, pct),
 				fmt.Sprintf("%s: only %.0f%% of live bytes carry allocation stacks in a typical snapshot (start torch.cuda.memory._record_memory_history() before the model is built): attribution is %s and suspects have lowered confidence",
 					where, pct, level),

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"gpureport/analyze/stats"
 	"gpureport/ingest"
 )
 
@@ -161,7 +162,7 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 		if !(hi-lo > 0) {
 			continue
 		}
-		if Drops(y, dropTolerance(y)) > 0 {
+		if stats.Drops(y, dropTolerance(y)) > 0 {
 			rules.Alpha = DefaultSuspectAlpha
 		}
 		tr := fitKept("live_bytes", ac.per, ac.x, all, ac.keep, rules)
@@ -283,7 +284,7 @@ func suspectConfidence(sp *Suspect, g *Group, ac attributionContext) (string, []
 		level = "medium"
 	}
 	if ac.coverage.Level != CoverageFull {
-		ev = append(ev, fmt.Sprintf("only %.0f%% of live bytes carry stacks in a typical snapshot: other growth may be unattributed", 100*median(ac.coverage.PerPoint)))
+		ev = append(ev, fmt.Sprintf("only %.0f%% of live bytes carry stacks in a typical snapshot: other growth may be unattributed", 100*stats.Median(ac.coverage.PerPoint)))
 	}
 	return level, ev
 }
@@ -320,7 +321,7 @@ func coverageOf(sg *seriesGroups, files []*ingest.SnapshotFile, dev int) Coverag
 	// The level follows the typical snapshot (the median share): the
 	// first snapshots of a run often hold little besides parameters
 	// allocated before recording began.
-	typical := median(c.PerPoint)
+	typical := stats.Median(c.PerPoint)
 	switch {
 	case len(c.PerPoint) == 0 || typical >= coverageFullShare:
 		c.Level = CoverageFull
@@ -374,7 +375,7 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 			y := pick(all, ac.keep)
 			first, last := ac.keep[0], ac.keep[len(ac.keep)-1]
 			growth := y[len(y)-1] - y[0]
-			if Drops(y, 0) > 0 || g.Blocks[last] <= g.Blocks[first] || !(growth > bestGrowth) {
+			if stats.Drops(y, 0) > 0 || g.Blocks[last] <= g.Blocks[first] || !(growth > bestGrowth) {
 				continue
 			}
 			rules := ac.rules

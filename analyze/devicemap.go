@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"gpureport/analyze/stats"
 	"gpureport/ingest"
 )
 
@@ -225,14 +226,14 @@ func scoreTracking(in joinInput, logs []*ingest.GPULog, gpu int) trackScore {
 	if len(gaps) == 0 {
 		return sc
 	}
-	sc.gap = median(gaps)
+	sc.gap = stats.Median(gaps)
 	dev := make([]float64, len(gaps))
 	if len(gaps) >= 3 {
 		xs := make([]float64, len(gaps))
 		for i := range xs {
 			xs[i] = float64(i)
 		}
-		fit := TheilSen(xs, gaps)
+		fit := stats.TheilSen(xs, gaps)
 		for i, v := range gaps {
 			dev[i] = math.Abs(v - (fit.Intercept + fit.Slope*xs[i]))
 		}
@@ -241,7 +242,7 @@ func scoreTracking(in joinInput, logs []*ingest.GPULog, gpu int) trackScore {
 			dev[i] = math.Abs(v - sc.gap)
 		}
 	}
-	sc.spread = median(dev)
+	sc.spread = stats.Median(dev)
 	return sc
 }
 
@@ -444,9 +445,9 @@ func reservedSpread(in joinInput) float64 {
 	for i, o := range in.obs {
 		v[i] = float64(o.reserved)
 	}
-	m := median(v)
+	m := stats.Median(v)
 	for i := range v {
 		v[i] = math.Abs(v[i] - m)
 	}
-	return median(v)
+	return stats.Median(v)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"gpureport/analyze/stats"
 	"gpureport/ingest"
 )
 
@@ -153,7 +154,7 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per string, rules 
 		allocated[j] = float64(s.Points[i].Usage.Allocated)
 	}
 	r := rules
-	r.RefLevel = median(reserved)
+	r.RefLevel = stats.Median(reserved)
 	it := FitTrend(MetricInactive, per, tx, inactive, r)
 	mapTrend(&it, keep)
 	fr.Trend = &it
@@ -188,7 +189,7 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per string, rules 
 	allocGrowth := 0.0
 	if holes.Verdict == VerdictGrowing {
 		from := max(0, slices.Index(keep, holes.FitFrom))
-		allocGrowth = TheilSen(tx[from:], allocated[from:]).Slope * (tx[m-1] - tx[from])
+		allocGrowth = stats.TheilSen(tx[from:], allocated[from:]).Slope * (tx[m-1] - tx[from])
 	}
 	// Holes that grow only because live tensors moved into wholly free
 	// cached segments are not fragmentation either: nothing more is
@@ -203,7 +204,7 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per string, rules 
 	// together at flat live memory.
 	cacheGrowth := math.Max(0, it.Growth)
 	cacheGrows := rt.Verdict == VerdictGrowing && it.Verdict == VerdictGrowing && at.State != StateGrowing &&
-		cacheGrowth >= FragCacheGrowthShare*rt.Growth && cacheGrowth >= FragShareMin*median(reserved)
+		cacheGrowth >= FragCacheGrowthShare*rt.Growth && cacheGrowth >= FragShareMin*stats.Median(reserved)
 	// The same in a few jumps, too few for a trend: reserved memory rises
 	// between snapshots while live memory does not, although the cache
 	// already held at least as many free bytes as the rise (the requests
@@ -225,7 +226,7 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per string, rules 
 	// fall of reserved memory is a release: churn, or a warm-up settling).
 	allocRange := slices.Max(allocated) - slices.Min(allocated)
 	cacheJumps := rises >= fragMinRises && missed >= 1 && at.State != StateGrowing && risen >= FragShareMin*reserved[0] &&
-		allocRange <= 0.5*risen && Drops(reserved, dropTolerance(reserved)) == 0
+		allocRange <= 0.5*risen && stats.Drops(reserved, dropTolerance(reserved)) == 0
 	switch {
 	case m < rules.MinPoints:
 		fr.Reason = fmt.Sprintf("%d periodic snapshots: too few to judge fragmentation over time; at the last one %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"gpureport/analyze/stats"
 	"gpureport/ingest"
 )
 
@@ -362,7 +363,7 @@ func memStatsTrends(ms *MemoryStatsSeries, per string, rules TrendRules) []Trend
 	var out []Trend
 	if len(alloc) > 0 {
 		x, y := split(alloc)
-		r.RefLevel = median(y)
+		r.RefLevel = stats.Median(y)
 		t := FitTrend(MetricAllocated, per, x, y, r)
 		t.Source = SourceMemoryStats
 		out = append(out, t)
@@ -446,7 +447,7 @@ func memStatsDevice(g *memStatsGroup, join gpuJoin, run *ingest.Run, opt Options
 		}
 	}
 	if len(alloc) > 0 {
-		dr.RefLevel = median(alloc)
+		dr.RefLevel = stats.Median(alloc)
 	}
 	if len(ms.Trends) > 0 && ms.Trends[0].Metric == MetricAllocated {
 		d.Verdict = ms.Trends[0].Verdict

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"gpureport/analyze/stats"
 )
 
 // Reconciliation sets the allocator's reserved memory beside what the
@@ -34,7 +36,7 @@ func matchWindow(g *GPUSeries) time.Duration {
 	for i := 1; i < len(g.Times); i++ {
 		gaps = append(gaps, g.Times[i].Sub(g.Times[i-1]).Seconds())
 	}
-	w := time.Duration(3 * median(gaps) * float64(time.Second))
+	w := time.Duration(3 * stats.Median(gaps) * float64(time.Second))
 	return min(max(w, 10*time.Second), 5*time.Minute)
 }
 
@@ -126,7 +128,7 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *
 	}
 	rc.Matched = len(my)
 	r := rules
-	r.RefLevel = median(reserved)
+	r.RefLevel = stats.Median(reserved)
 	if estimated && rc.Matched >= rules.MinPoints {
 		// An estimated placement is off by the process's set-up time and
 		// pace changes; while reserved memory changes, that error reads as
@@ -149,7 +151,7 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *
 		}
 	}
 	if rc.Matched >= rules.MinPoints {
-		rc.Level = median(my)
+		rc.Level = stats.Median(my)
 		// Used − reserved has no phase excursions (both move together
 		// with the cache); its noise is matching error, on both sides.
 		r.NoEnvelope = true
@@ -163,8 +165,8 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *
 		minGrowth := math.Max(r.MinGrowthBytes, r.MinGrowthShare*r.RefLevel)
 		if t.Verdict == VerdictGrowing && t.Growth < minGrowth {
 			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s: it grows %s over the run (%s), less than the %s that matching snapshots to GPU readings can err by",
-				fmtBytes(int64(median(my))), fmtBytesF(t.Growth), fmtP(t.PValue), fmtBytesF(minGrowth))
-			rc.Level = median(my)
+				fmtBytes(int64(stats.Median(my))), fmtBytesF(t.Growth), fmtP(t.PValue), fmtBytesF(minGrowth))
+			rc.Level = stats.Median(my)
 			return rc
 		}
 		if t.Verdict == VerdictGrowing {
@@ -265,7 +267,7 @@ func estimatedMatch(d *Device, x []float64) ([]float64, []float64, bool) {
 	for i := 1; i < n; i++ {
 		gaps = append(gaps, x[i]-x[i-1])
 	}
-	win := time.Duration(math.Max(perStep*median(gaps)/2, 1) * float64(time.Second))
+	win := time.Duration(math.Max(perStep*stats.Median(gaps)/2, 1) * float64(time.Second))
 	ys := make([]float64, n)
 	for i, p := range d.Points {
 		at := t0.Add(time.Duration(x[i] * perStep * float64(time.Second)))
@@ -277,7 +279,7 @@ func estimatedMatch(d *Device, x []float64) ([]float64, []float64, bool) {
 		}
 		ys[i] = math.NaN()
 		if len(near) > 0 {
-			ys[i] = median(near) - float64(p.Usage.Reserved)
+			ys[i] = stats.Median(near) - float64(p.Usage.Reserved)
 		}
 	}
 	return x, ys, true
@@ -292,7 +294,7 @@ func busySpan(used []int64) (int, int) {
 	for i, u := range used {
 		v[i] = float64(u)
 	}
-	half := median(v) / 2
+	half := stats.Median(v) / 2
 	lo, hi := 0, len(used)
 	for lo < hi && v[lo] < half {
 		lo++
@@ -317,8 +319,8 @@ func binMedians(x, y []float64, k int) ([]float64, []float64) {
 	for b := range k {
 		lo, hi := b*n/k, (b+1)*n/k
 		if hi > lo {
-			bx = append(bx, median(x[lo:hi]))
-			by = append(by, median(y[lo:hi]))
+			bx = append(bx, stats.Median(x[lo:hi]))
+			by = append(by, stats.Median(y[lo:hi]))
 		}
 	}
 	return bx, by

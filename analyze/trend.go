@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"gpureport/analyze/stats"
 )
 
 // The trend verdict of a memory series.
@@ -29,7 +31,7 @@ import (
 //     0 (a staircase of leaked tensors), the least-squares slope with its
 //     t interval is used instead (chooseSlope). Either way the estimate
 //     lies inside its own interval.
-//  4. Not one step: the best single change in level (FindStep) does not
+//  4. Not one step: the best single change in level (stats.FindStep) does not
 //     explain the rise. It explains it when the step fits the points at
 //     least as well as a straight line (sum of absolute deviations) and
 //     no growth remains on its two sides that is both significant
@@ -54,7 +56,7 @@ import (
 // (mid-forward with activations alive, or after backward), the series is a
 // persistent floor plus non-negative excursions. A series that falls
 // between snapshots more than once is fitted on its floor points
-// (FloorPoints: the snapshots within the floor's own noise of a line
+// (stats.FloorPoints: the snapshots within the floor's own noise of a line
 // through the trough envelope), the floor a leak raises. A series that
 // never falls (a pure accumulation) is fitted as is.
 //
@@ -156,12 +158,12 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	for i := range idx {
 		idx[i] = i
 	}
-	if !r.NoEnvelope && n >= 2*r.MinPoints-2 && Drops(y, dropTolerance(y)) >= 2 {
+	if !r.NoEnvelope && n >= 2*r.MinPoints-2 && stats.Drops(y, dropTolerance(y)) >= 2 {
 		w := 2
 		if n >= 16 {
 			w = 3
 		}
-		if keep := FloorPoints(x, y, w, dropTolerance(y)); len(keep) >= r.MinPoints {
+		if keep := stats.FloorPoints(x, y, w, dropTolerance(y)); len(keep) >= r.MinPoints {
 			idx = keep
 			fx, fy = pick(x, idx), pick(y, idx)
 			floor = fmt.Sprintf("the low points between drops (%d of %d points)", len(idx), n)
@@ -183,7 +185,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 		t.Reason = fmt.Sprintf("%d points; a trend verdict needs at least %d (about %d more)", n, r.MinPoints, t.MoreNeeded)
 		return t
 	}
-	mk := MannKendall(fy)
+	mk := stats.MannKendall(fy)
 	t.PValue = mk.POneSided
 	t.Test = "Mann-Kendall, one-sided, normal approximation"
 	if mk.Exact {
@@ -226,7 +228,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	// of a few points cannot pass the significance test once split, but
 	// the line fits it better than any step.
 	sig := mk.POneSided < r.Alpha
-	c := FindStep(fy, 1)
+	c := stats.FindStep(fy, 1)
 	if !sig && c.Index > 0 && c.Explained >= stepPatternShare && c.Jump() > 0 {
 		// Not significant, and one clear level change holds the rise.
 		t.flatPattern(fy, y, idx, warm)
@@ -234,7 +236,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 		return t
 	}
 	if sig && c.Index > 0 {
-		sm := StratifiedMannKendall(fy[:c.Index], fy[c.Index:])
+		sm := stats.StratifiedMannKendall(fy[:c.Index], fy[c.Index:])
 		t.StepPValue = sm.PValue
 		within := math.Max(withinSlope(fx, fy, c.Index), withinSenSlope(fx, fy, c.Index)) * span
 		stepFits := stepL1(fy, c.Index) <= lineL1(fx, fy, t.Slope, t.Intercept)
@@ -273,7 +275,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	if sig && t.Lo > 0 {
 		t.Verdict, t.State = VerdictGrowing, StateGrowing
 		t.Pattern = "steady growth"
-		if cuts := Segments(fy, 1, segmentPenalty(fy)); len(cuts) >= 2 && Drops(fy, dropTolerance(fy)) == 0 && bursty(fy, cuts) {
+		if cuts := stats.Segments(fy, 1, segmentPenalty(fy)); len(cuts) >= 2 && stats.Drops(fy, dropTolerance(fy)) == 0 && bursty(fy, cuts) {
 			t.Pattern = "growth in bursts"
 		}
 		t.Reason = fmt.Sprintf("grows %s, %s; %s over the fitted range",
@@ -291,7 +293,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	}
 	if !(t.Hi*span >= minGrowth) {
 		t.Verdict, t.Pattern = VerdictFlat, "flat"
-		if Drops(y, dropTolerance(y)) >= 2 {
+		if stats.Drops(y, dropTolerance(y)) >= 2 {
 			t.Pattern = "noisy, no trend"
 		}
 		t.Reason = fmt.Sprintf("no significant growth (%s; slope %s; at most %s over the fitted range)", why, fmtRate(t.Slope, t.Lo, t.Hi, per), fmtBytesF(math.Max(0, t.Hi*span)))
@@ -316,7 +318,7 @@ const InconclusiveP = 0.1
 // flatPattern describes a series without growth.
 func (t *Trend) flatPattern(fy, y []float64, idx []int, warm int) {
 	t.Verdict, t.Pattern = VerdictFlat, "flat"
-	switch c := FindStep(fy, 1); {
+	switch c := stats.FindStep(fy, 1); {
 	case warm > 0:
 		t.Pattern = "warm-up then flat"
 	case c.Index > 0 && c.Explained >= stepPatternShare && c.Jump() > 0:
@@ -324,7 +326,7 @@ func (t *Trend) flatPattern(fy, y []float64, idx []int, warm int) {
 		if c.Index <= len(fy)/3 {
 			t.Pattern = "warm-up then flat"
 		}
-	case Drops(y, dropTolerance(y)) >= 2:
+	case stats.Drops(y, dropTolerance(y)) >= 2:
 		t.Pattern = "noisy, no trend"
 	}
 }
@@ -334,13 +336,13 @@ func (t *Trend) flatPattern(fy, y []float64, idx []int, warm int) {
 // statistic of a slope grows as n^1.5 for evenly spaced points, so n must
 // grow by (t_needed / t)^(2/3). 0 when the fit gives no estimate.
 func morePointsNeeded(x, y []float64, alpha float64) int {
-	f := OLS(x, y)
+	f := stats.OLS(x, y)
 	n := float64(len(y))
 	if !(f.Slope > 0) || !(f.SlopeSE > 0) {
 		return 0
 	}
 	tNow := f.Slope / f.SlopeSE
-	tNeed := studentTQuantile(1-alpha, n-2)
+	tNeed := stats.StudentTQuantile(1-alpha, n-2)
 	if tNow >= tNeed {
 		return 1
 	}
@@ -357,20 +359,20 @@ func pick(v []float64, idx []int) []float64 {
 	return out
 }
 
-// fit sets the Theil-Sen line, OLS R², fitted range, level and growth
+// fit sets the Theil-Sen line, stats.OLS R², fitted range, level and growth
 // from the points; floor names the points when they are a series' floor.
 func (t *Trend) fit(x, y []float64, floor string) {
-	ts := TheilSen(x, y)
+	ts := stats.TheilSen(x, y)
 	t.Slope, t.Lo, t.Hi, t.Intercept = ts.Slope, ts.Lo, ts.Hi, ts.Intercept
 	t.N = len(x)
-	t.R2 = OLS(x, y).R2
+	t.R2 = stats.OLS(x, y).R2
 	t.Method = "Theil-Sen"
 	if floor != "" {
 		t.Method += " on " + floor
 	}
 	if len(x) > 0 {
 		t.FitX0, t.FitX1 = x[0], x[len(x)-1]
-		t.Level = median(y)
+		t.Level = stats.Median(y)
 		t.Growth = t.Slope * (t.FitX1 - t.FitX0)
 	}
 }
@@ -400,7 +402,7 @@ func warmupEnd(y []float64, minPoints int) int {
 		for i := k + 1; i < len(y); i++ {
 			steps = append(steps, math.Abs(y[i]-y[i-1]))
 		}
-		if gap > 3*median(steps) {
+		if gap > 3*stats.Median(steps) {
 			best = k
 		}
 	}
@@ -455,7 +457,7 @@ func withinSenSlope(x, y []float64, k int) float64 {
 	if len(slopes) == 0 {
 		return 0
 	}
-	return median(slopes)
+	return stats.Median(slopes)
 }
 
 // stepL1 is the sum of absolute deviations of y from the medians of its
@@ -463,7 +465,7 @@ func withinSenSlope(x, y []float64, k int) float64 {
 func stepL1(y []float64, k int) float64 {
 	var s float64
 	for _, part := range [][]float64{y[:k], y[k:]} {
-		m := median(part)
+		m := stats.Median(part)
 		for _, v := range part {
 			s += math.Abs(v - m)
 		}
@@ -490,12 +492,12 @@ func lineL1(x, y []float64, slope, icpt float64) float64 {
 // both (Method says so): an estimate always comes with the interval built
 // around it, and lies inside it.
 func (t *Trend) chooseSlope(x, y []float64, s float64) {
-	tied := s != 0 && (sign(t.Slope) != sign(s) || (s > 0 && t.Lo == 0) || (s < 0 && t.Hi == 0))
+	tied := s != 0 && (stats.Sign(t.Slope) != stats.Sign(s) || (s > 0 && t.Lo == 0) || (s < 0 && t.Hi == 0))
 	inside := t.Lo <= t.Slope && t.Slope <= t.Hi
 	if !tied && inside {
 		return
 	}
-	f := OLS(x, y)
+	f := stats.OLS(x, y)
 	if math.IsNaN(f.Slope) || math.IsNaN(f.Lo) {
 		return
 	}
@@ -508,24 +510,7 @@ func (t *Trend) chooseSlope(x, y []float64, s float64) {
 // minus the median of its first third (at least one point each).
 func tailRise(y []float64) float64 {
 	k := max(1, len(y)/3)
-	return median(y[len(y)-k:]) - median(y[:k])
-}
-
-// windowMid is the mean x of each window of w points, matching
-// TroughEnvelope's output.
-func windowMid(x []float64, w int) []float64 {
-	if w <= 1 || len(x) < w {
-		return x
-	}
-	out := make([]float64, len(x)-w+1)
-	for i := range out {
-		var s float64
-		for _, v := range x[i : i+w] {
-			s += v
-		}
-		out[i] = s / float64(w)
-	}
-	return out
+	return stats.Median(y[len(y)-k:]) - stats.Median(y[:k])
 }
 
 // dropTolerance is the smallest fall that counts as one: 0.1% of the
@@ -539,11 +524,11 @@ func dropTolerance(y []float64) float64 {
 	return math.Max(4096, 0.001*m)
 }
 
-// segmentPenalty is the BIC-style penalty for Segments: 2·σ²·ln n, with σ
+// segmentPenalty is the BIC-style penalty for stats.Segments: 2·σ²·ln n, with σ
 // the noise scale from first differences, at least a tiny positive floor
 // so a noise-free staircase is split at every stair.
 func segmentPenalty(y []float64) float64 {
-	s := noiseScale(y)
+	s := stats.NoiseScale(y)
 	p := 2 * s * s * math.Log(float64(len(y)))
 	return math.Max(p, 1)
 }

@@ -1,4 +1,4 @@
-package analyze
+package stats
 
 import (
 	"math"
@@ -68,7 +68,7 @@ func TheilSen(x, y []float64) TheilSenFit {
 	for i := range n {
 		res[i] = y[i] - f.Slope*x[i]
 	}
-	f.Intercept = median(res)
+	f.Intercept = Median(res)
 	return f
 }
 

@@ -1,4 +1,4 @@
-package analyze
+package stats
 
 import (
 	"cmp"
@@ -124,7 +124,7 @@ func sumSquares(v []float64) float64 {
 // noiseScale estimates the noise standard deviation of a series from its
 // first differences: MAD(Δy)/√2, which a trend or a few steps barely move
 // (a linear trend shifts every difference equally; a step changes one).
-func noiseScale(y []float64) float64 {
+func NoiseScale(y []float64) float64 {
 	if len(y) < 3 {
 		return 0
 	}
@@ -205,7 +205,7 @@ func FloorPoints(x, y []float64, w int, tol float64) []int {
 	}
 	s := 0.0
 	if len(below) >= 3 {
-		s = 1.4826 * median(below)
+		s = 1.4826 * Median(below)
 	}
 	var keep []int
 	for i, r := range res {
@@ -225,4 +225,21 @@ func FloorPoints(x, y []float64, w int, tol float64) []int {
 		slices.Sort(keep)
 	}
 	return keep
+}
+
+// windowMid is the mean x of each window of w points, matching
+// TroughEnvelope's output.
+func windowMid(x []float64, w int) []float64 {
+	if w <= 1 || len(x) < w {
+		return x
+	}
+	out := make([]float64, len(x)-w+1)
+	for i := range out {
+		var s float64
+		for _, v := range x[i : i+w] {
+			s += v
+		}
+		out[i] = s / float64(w)
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package analyze
+package stats
 
 import (
 	"math"
@@ -53,7 +53,7 @@ func studentTCDF(t, df float64) float64 {
 // studentTQuantile is the p-quantile of Student's t with df degrees of
 // freedom (0 < p < 1), found by bisection on studentTCDF, which is
 // monotone; 200 halvings of a bracket reach float64 precision.
-func studentTQuantile(p, df float64) float64 {
+func StudentTQuantile(p, df float64) float64 {
 	if p <= 0 || p >= 1 || df <= 0 {
 		return math.NaN()
 	}
@@ -149,7 +149,7 @@ func betaCF(a, b, x float64) float64 {
 }
 
 // median returns the median of v (NaN when empty). v is not modified.
-func median(v []float64) float64 {
+func Median(v []float64) float64 {
 	if len(v) == 0 {
 		return math.NaN()
 	}
@@ -167,10 +167,10 @@ func mad(v []float64) float64 {
 	if len(v) == 0 {
 		return math.NaN()
 	}
-	m := median(v)
+	m := Median(v)
 	d := make([]float64, len(v))
 	for i, x := range v {
 		d[i] = math.Abs(x - m)
 	}
-	return 1.4826 * median(d)
+	return 1.4826 * Median(d)
 }

@@ -1,4 +1,4 @@
-package analyze
+package stats
 
 import (
 	"math"
@@ -22,7 +22,7 @@ import (
 // where t runs over the sizes of groups of equal values. Memory series
 // have many ties (a stack group that did not change between snapshots), so
 // the correction matters. The p-value uses the normal approximation with a
-// continuity correction, Z = (S − sign(S)) / √Var(S), which is adequate
+// continuity correction, Z = (S − Sign(S)) / √Var(S), which is adequate
 // from about n = 8 and conservative below.
 //
 // Mann-Kendall alone raises many false alarms on memory series (Machida
@@ -63,7 +63,7 @@ func MannKendall(y []float64) MKResult {
 	var s float64
 	for i := 0; i < n-1; i++ {
 		for j := i + 1; j < n; j++ {
-			s += sign(y[j] - y[i])
+			s += Sign(y[j] - y[i])
 		}
 	}
 	r.S = s
@@ -184,7 +184,7 @@ func mkVariance(y []float64) float64 {
 	return v / 18
 }
 
-func sign(v float64) float64 {
+func Sign(v float64) float64 {
 	switch {
 	case v > 0:
 		return 1

@@ -1,4 +1,4 @@
-package analyze
+package stats
 
 import (
 	"math"
@@ -9,7 +9,7 @@ import (
 //
 // OLS was the project's first trend method and is kept for
 // comparison and for R²; the verdicts use the Theil-Sen slope and the
-// Mann-Kendall test (stats_theilsen.go, stats_mannkendall.go), which a
+// Mann-Kendall test (theilsen.go, mannkendall.go), which a
 // single outlier snapshot cannot drag around.
 type OLSFit struct {
 	// N is the number of points fitted.
@@ -68,7 +68,7 @@ func OLS(x, y []float64) OLSFit {
 	}
 	df := float64(n - 2)
 	f.SlopeSE = math.Sqrt(rss / df / sxx)
-	tq := studentTQuantile(0.975, df)
+	tq := StudentTQuantile(0.975, df)
 	f.Lo, f.Hi = f.Slope-tq*f.SlopeSE, f.Slope+tq*f.SlopeSE
 	switch {
 	case f.SlopeSE > 0:

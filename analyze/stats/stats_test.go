@@ -1,4 +1,4 @@
-package analyze
+package stats
 
 import (
 	"math"
@@ -22,11 +22,11 @@ func TestDistributions(t *testing.T) {
 		{"z 0.975", normalQuantile(0.975), 1.959963985},
 		{"z 0.5", normalQuantile(0.5), 0},
 		{"two-sided p z=1.96", twoSidedNormalP(1.96), 0.04999579},
-		{"t 0.975 df1", studentTQuantile(0.975, 1), 12.70620474},
-		{"t 0.975 df3", studentTQuantile(0.975, 3), 3.182446305},
-		{"t 0.975 df10", studentTQuantile(0.975, 10), 2.228138852},
-		{"t 0.975 df30", studentTQuantile(0.975, 30), 2.042272456},
-		{"t 0.025 df5", studentTQuantile(0.025, 5), -2.570581836},
+		{"t 0.975 df1", StudentTQuantile(0.975, 1), 12.70620474},
+		{"t 0.975 df3", StudentTQuantile(0.975, 3), 3.182446305},
+		{"t 0.975 df10", StudentTQuantile(0.975, 10), 2.228138852},
+		{"t 0.975 df30", StudentTQuantile(0.975, 30), 2.042272456},
+		{"t 0.025 df5", StudentTQuantile(0.025, 5), -2.570581836},
 		{"tcdf 2 df4", studentTCDF(2, 4), 0.9419417},
 		{"tcdf -1 df2", studentTCDF(-1, 2), 0.2113249},
 		{"two-sided p z=1.96", twoSidedNormalP(1.959963985), 0.05},
@@ -192,7 +192,7 @@ func TestSegmentsAndDrops(t *testing.T) {
 			t.Fatalf("envelope %v, want %v", env, want)
 		}
 	}
-	if s := noiseScale([]float64{0, 1, 2, 3, 4, 5}); s != 0 {
+	if s := NoiseScale([]float64{0, 1, 2, 3, 4, 5}); s != 0 {
 		t.Errorf("noise of a clean line %v, want 0", s)
 	}
 }
