@@ -4,11 +4,11 @@
 GO        ?= go
 BIN       := bin/gpureport
 PKGS      := ./...
-SRC_DIRS  := cmd internal ingest analyze evaluate report templates testdata
+SRC_DIRS  := cmd internal ingest analyze report templates testdata
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE  := golang.org/x/tools/cmd/deadcode@v0.52.0
 # Packages with fuzz targets; every Fuzz* function in them is run.
-FUZZ_PKGS := ./ingest ./analyze ./evaluate ./report ./cmd/gpureport ./internal/gen/pickle
+FUZZ_PKGS := ./ingest ./analyze ./internal/eval ./report ./cmd/gpureport ./internal/gen/pickle
 FUZZEXEC  ?= 2000x
 # Corpus seed and cases per scenario for `make eval`. The analysis rules were
 # tuned on seeds 1-4; report on any other seed.
@@ -94,7 +94,7 @@ corpus:
 	rm -rf $(OUT)/corpus
 	$(GO) run ./internal/gen corpus -o $(OUT)/corpus -seed $(EVAL_SEED) -n $(EVAL_N)
 
-# Labelled evaluation (package evaluate): per-scenario and per-knob tables,
+# Labelled evaluation (package internal/eval): per-scenario and per-knob tables,
 # a confusion matrix per verdict flag and for the OOM cause, leak precision,
 # recall, top-1 site and suspects with a bad interval. Exits 4 when a target
 # of issue 12 is missed.

@@ -1,6 +1,6 @@
 package analyze
 
-// The evaluation (package evaluate) imports analyze, so analyze's own
+// The evaluation (package internal/eval) imports analyze, so analyze's own
 // tests cannot use it; these are the few pieces of it they compare
 // verdicts with.
 

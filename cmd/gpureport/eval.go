@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"gpureport/evaluate"
+	"gpureport/internal/eval"
 )
 
 const evalUsage = `Usage:
@@ -53,38 +53,38 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpureport: eval: %v (is %s a corpus written by 'go run ./internal/gen corpus -o %s'?)\n", err, dir, dir)
 		return exitNothingUsable
 	}
-	labels, err := evaluate.ParseLabels(labelsPath, data)
+	labels, err := eval.ParseLabels(labelsPath, data)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpureport: eval: %v\n", err)
 		return exitNothingUsable
 	}
-	var results []evaluate.CaseResult
+	var results []eval.CaseResult
 	for i, c := range labels.Cases {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "gpureport: interrupted")
 			return exitInterrupted
 		}
-		r := evaluate.AnalyzeCase(ctx, filepath.Join(dir, c.Name), c.Name, jobs)
+		r := eval.AnalyzeCase(ctx, filepath.Join(dir, c.Name), c.Name, jobs)
 		results = append(results, r)
 		if verbose {
 			fmt.Fprintf(stderr, "[%d/%d] %s: %s%s\n", i+1, len(labels.Cases), c.Name, r.Headline, errSuffix(r.Err))
 		}
 	}
-	ev := evaluate.Evaluate(labels, results)
+	ev := eval.Evaluate(labels, results)
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		out := struct {
-			Corpus     string                `json:"corpus"`
-			Seed       int64                 `json:"seed"`
-			Evaluation any                   `json:"evaluation"`
-			Results    []evaluate.CaseResult `json:"results"`
+			Corpus     string            `json:"corpus"`
+			Seed       int64             `json:"seed"`
+			Evaluation any               `json:"evaluation"`
+			Results    []eval.CaseResult `json:"results"`
 		}{dir, labels.Seed, ev.JSON(), results}
 		if err := enc.Encode(out); err != nil {
 			fmt.Fprintf(stderr, "gpureport: eval: %v\n", err)
 			return exitWriteFailed
 		}
-	} else if err := evaluate.WriteText(stdout, dir, ev); err != nil {
+	} else if err := eval.WriteText(stdout, dir, ev); err != nil {
 		fmt.Fprintf(stderr, "gpureport: eval: %v\n", err)
 		return exitWriteFailed
 	}

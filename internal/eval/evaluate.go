@@ -16,7 +16,7 @@
 // "none" for no OOM label or no cause given. A suspect whose own 95%
 // interval includes 0 or excludes its estimate is counted as a bad
 // interval: design.md forbids both.
-package evaluate
+package eval
 
 import (
 	"cmp"
