@@ -1,4 +1,4 @@
-// Package evaluate scores the analysis's verdicts against a labelled
+// Package eval scores the analysis's verdicts against a labelled
 // corpus (the project's generator writes one: `go run ./internal/gen
 // corpus -o DIR` makes DIR/<case>/ run directories and DIR/labels.json)
 // and prints the scores. It is the one place of the evaluation: the eval
