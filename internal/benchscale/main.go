@@ -2,9 +2,10 @@
 // (today: every snapshot decoded and kept, --no-digest) against the digest
 // path, in one run:
 //
-//	go run ./internal/benchscale [-bin B] [-n N] [-entries E] [-python K] [-today2n] [-keep]
+//	go run ./internal/benchscale [-bin B] [-n N] [-entries E] [-extra-ops X] [-python K] [-today2n] [-keep]
 //
-// It generates one snapshot of about 50 MB (E trace entries, default 350k)
+// It generates one snapshot of about 50 MB (E trace entries, default 350k;
+// X extra operators per block, default 300: thousands of distinct stacks)
 // with the project's generator and makes runs of N and 2N step-named hard
 // links to it (default N = 200). It then times, as child processes with
 // their peak RSS from rusage:
@@ -56,18 +57,19 @@ func main() {
 		bin     = flag.String("bin", "", "gpureport binary (default: build one)")
 		n       = flag.Int("n", 200, "snapshots of the smaller run (the larger has twice as many)")
 		entries = flag.Int("entries", 350000, "trace entries of the generated snapshot (350k is about 58 MB)")
+		extra   = flag.Int("extra-ops", 300, "extra operators per block of the generated snapshot (300: thousands of distinct stacks)")
 		pyFiles = flag.Int("python", 3, "files CPython's pickle.load is timed on (scaled to N)")
 		today2n = flag.Bool("today2n", false, "also time the pre-digest path on 2N snapshots (memory grows ~55 MB per snapshot)")
 		keep    = flag.Bool("keep", false, "keep the working folder")
 	)
 	flag.Parse()
-	if err := bench(*bin, max(*n, 2), *entries, max(*pyFiles, 1), *today2n, *keep); err != nil {
+	if err := bench(*bin, max(*n, 2), *entries, *extra, max(*pyFiles, 1), *today2n, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "benchscale:", err)
 		os.Exit(1)
 	}
 }
 
-func bench(bin string, n, entries, pyFiles int, today2n, keep bool) error {
+func bench(bin string, n, entries, extraOps, pyFiles int, today2n, keep bool) error {
 	dir, err := os.MkdirTemp("", "benchscale-")
 	if err != nil {
 		return err
@@ -85,10 +87,11 @@ func bench(bin string, n, entries, pyFiles int, today2n, keep bool) error {
 	}
 	snap := filepath.Join(dir, "snapshot.pickle")
 	extra := filepath.Join(dir, "extra.pickle")
-	if err := run("go", "run", "./internal/gen", "big", "-o", snap, "-entries", strconv.Itoa(entries)); err != nil {
+	ops := strconv.Itoa(extraOps)
+	if err := run("go", "run", "./internal/gen", "big", "-o", snap, "-entries", strconv.Itoa(entries), "-extra-ops", ops); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
-	if err := run("go", "run", "./internal/gen", "big", "-o", extra, "-entries", strconv.Itoa(entries+1000)); err != nil {
+	if err := run("go", "run", "./internal/gen", "big", "-o", extra, "-entries", strconv.Itoa(entries+1000), "-extra-ops", ops); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
 	st, err := os.Stat(snap)
@@ -107,7 +110,7 @@ func bench(bin string, n, entries, pyFiles int, today2n, keep bool) error {
 		os.RemoveAll(out)
 		return timeRun(bin, append(append([]string{"-q", "-o", out}, args...), runDir)...)
 	}
-	fmt.Printf("snapshot: %.1f MB, %d trace entries; runs of %d and %d hard links; %d CPUs\n\n", float64(st.Size())/1e6, entries, n, 2*n, runtime.NumCPU())
+	fmt.Printf("snapshot: %.1f MB, %d trace entries, %d extra operators per block; runs of %d and %d hard links; %d CPUs\n\n", float64(st.Size())/1e6, entries, extraOps, n, 2*n, runtime.NumCPU())
 
 	add := func(name string, runDir string, args ...string) (result, error) {
 		r, err := report(runDir, args...)

@@ -16,6 +16,7 @@ func cmdBig(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("big", flag.ContinueOnError)
 	out := fs.String("o", "", "output snapshot file (required)")
 	entries := fs.Int("entries", 1400000, "trace entries of device 0")
+	extraOps := fs.Int("extra-ops", train.BigSpec().ExtraOps, "extra operators per block: about 10 distinct frame dicts each, so 300 makes thousands of distinct stacks")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -24,6 +25,9 @@ func cmdBig(args []string, stdout io.Writer) error {
 	}
 	if *entries < 1 {
 		return usageErr("-entries %d: want at least 1", *entries)
+	}
+	if *extraOps < 0 {
+		return usageErr("-extra-ops %d: want 0 or more", *extraOps)
 	}
 	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
 		return err
@@ -34,7 +38,9 @@ func cmdBig(args []string, stdout io.Writer) error {
 	}
 	start := time.Now()
 	bw := bufio.NewWriterSize(f, 1<<20)
-	res, err := train.WriteBig(bw, *entries)
+	spec := train.BigSpec()
+	spec.ExtraOps = *extraOps
+	res, err := train.WriteBigSpec(bw, spec, *entries)
 	if err == nil {
 		err = bw.Flush()
 	}

@@ -63,10 +63,16 @@ type BigResult struct {
 // there are, once more to stream the trace window, so memory stays
 // bounded whatever entries is.
 func WriteBig(w io.Writer, entries int) (*BigResult, error) {
+	return WriteBigSpec(w, BigSpec(), entries)
+}
+
+// WriteBigSpec is WriteBig for a variant of BigSpec: ExtraOps sets how
+// many distinct call sites (and so distinct frame dicts and stacks) the
+// trace has, about 10 per extra operator.
+func WriteBigSpec(w io.Writer, spec *Spec, entries int) (*BigResult, error) {
 	if entries < 1 {
 		return nil, fmt.Errorf("entries %d: want at least 1", entries)
 	}
-	spec := BigSpec()
 	spec.MaxEntries = entries
 	prog, err := newSpecProgram(spec)
 	if err != nil {
