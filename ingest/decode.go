@@ -24,6 +24,13 @@ type DecodeOptions struct {
 	// MaxDecompressed bounds the decompressed size of gzip and zip
 	// snapshots, in bytes; 0 means DefaultMaxDecompressed.
 	MaxDecompressed int64
+	// SkimTrace leaves the stacks of trace events out (TraceEntry.Stack is
+	// NoStack), except those of OOM events: what Reduce keeps of a trace.
+	// The frame dicts are still decoded (their notes are the file's), but
+	// no stack is built or interned for each of a million events, which is
+	// most of a full decode's work. A digest made from a skimmed snapshot
+	// equals one made from the full decode.
+	SkimTrace bool
 }
 
 // maxNesting bounds how deep containers may nest in a snapshot pickle.
@@ -142,7 +149,7 @@ func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container
 		return s, c, err
 	}
 	open := func() (io.Reader, error) { return io.NewSectionReader(ra, 0, size), nil }
-	s, err := decodePickle(open, size)
+	s, err := decodePickleMode(open, size, opt.SkimTrace)
 	return s, c, err
 }
 
@@ -171,7 +178,7 @@ func decodeLimited(open func() (io.Reader, error), opt DecodeOptions, what strin
 		}
 		return br, nil
 	}
-	s, err := decodePickle(limited, -1)
+	s, err := decodePickleMode(limited, -1, opt.SkimTrace)
 	if lr != nil && lr.hit {
 		return nil, fmt.Errorf("%s: decompressed data exceeds the %d-byte limit (raise it with --max-decompressed)", what, opt.maxDecompressed())
 	}
@@ -275,6 +282,12 @@ func dataMember(zr *zip.Reader) *zip.File {
 // fresh stream with the same machine in generic mode and converted from
 // the generic tree.
 func decodePickle(open func() (io.Reader, error), size int64) (s *Snapshot, err error) {
+	return decodePickleMode(open, size, false)
+}
+
+// decodePickleMode is decodePickle, skimming the trace when skim is set
+// (DecodeOptions.SkimTrace).
+func decodePickleMode(open func() (io.Reader, error), size int64, skim bool) (s *Snapshot, err error) {
 	// The decoder is fuzzed and must not panic on any input; should a bug
 	// slip through, it costs one file, not a nightly batch run.
 	defer func() {
@@ -282,7 +295,7 @@ func decodePickle(open func() (io.Reader, error), size int64) (s *Snapshot, err 
 			s, err = nil, &internalError{p}
 		}
 	}()
-	return decodePickleRaw(open, size)
+	return decodePickleRawMode(open, size, skim)
 }
 
 // internalError is a decoder panic turned into an error: a bug in
@@ -296,11 +309,24 @@ func (e *internalError) Error() string {
 
 // decodePickleRaw is decodePickle without the recovery, for fuzzing.
 func decodePickleRaw(open func() (io.Reader, error), size int64) (*Snapshot, error) {
+	return decodePickleRawMode(open, size, false)
+}
+
+// decodePickleRawMode is decodePickleRaw, skimming the trace when skim is
+// set. A skim that met an OOM event (errSkimmedOOM: its stack was not
+// built) decodes again without skimming.
+func decodePickleRawMode(open func() (io.Reader, error), size int64, skim bool) (*Snapshot, error) {
 	r, err := open()
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeFast(r, size, false)
+	s, err := decodeFastMode(r, size, false, skim)
+	if skim && errors.Is(err, errSkimmedOOM) {
+		if r, err = open(); err != nil {
+			return nil, err
+		}
+		s, err = decodeFastMode(r, size, false, false)
+	}
 	if !errors.Is(err, errFallback) {
 		return s, err
 	}
@@ -312,7 +338,13 @@ func decodePickleRaw(open func() (io.Reader, error), size int64) (*Snapshot, err
 
 // decodeFast runs the pickle machine over r once.
 func decodeFast(r io.Reader, size int64, generic bool) (*Snapshot, error) {
+	return decodeFastMode(r, size, generic, false)
+}
+
+// decodeFastMode is decodeFast, skimming the trace when skim is set.
+func decodeFastMode(r io.Reader, size int64, generic, skim bool) (*Snapshot, error) {
 	m := newVM(r, size, generic)
+	m.skim = skim && !generic
 	v, err := m.run()
 	if err != nil {
 		return nil, err

@@ -57,7 +57,10 @@ func (dl *digestLoader) load(c Candidate) (*Snapshot, Container, bool, error) {
 			}
 		}
 	}
-	s, cont, err := DecodeFile(c.Path, dl.opt.Decode)
+	// Reduce keeps no trace stacks but OOM events': skim past the rest.
+	skim := dl.opt.Decode
+	skim.SkimTrace = true
+	s, cont, err := DecodeFile(c.Path, skim)
 	if err != nil {
 		return nil, cont, false, err
 	}

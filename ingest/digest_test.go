@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"gpureport/ingest/ingesttest"
+	"gpureport/internal/gen/pickle"
 )
 
 // digestSources lists the sample run's snapshots and every real snapshot.
@@ -371,5 +373,173 @@ func TestLoadDigestFull(t *testing.T) {
 	}
 	if _, err := g.Full(); err == nil || !strings.Contains(err.Error(), "changed since it was digested") {
 		t.Errorf("Full of a changed file: %v", err)
+	}
+}
+
+// skimDiff decodes data in full and skimming its trace
+// (DecodeOptions.SkimTrace), and says how their digests differ ("" when
+// they are the same, to the byte of their encoding).
+func skimDiff(data []byte) (string, error) {
+	full, c, err := DecodeBytes(data, DecodeOptions{})
+	if err != nil {
+		return "", err
+	}
+	skim, c2, err := DecodeBytes(data, DecodeOptions{SkimTrace: true})
+	if err != nil {
+		return "", fmt.Errorf("skimming: %w", err)
+	}
+	a, b := Reduce(full), Reduce(skim)
+	if why := sameDigest(a, b); why != "" {
+		return why, nil
+	}
+	if !reflect.DeepEqual(a.Notes, b.Notes) {
+		return fmt.Sprintf("notes %v, skimmed %v", a.Notes, b.Notes), nil
+	}
+	ea, err := EncodeDigest("k", c, a)
+	if err != nil {
+		return "", err
+	}
+	eb, err := EncodeDigest("k", c2, b)
+	if err != nil {
+		return "", err
+	}
+	if !bytes.Equal(ea, eb) {
+		return "encoded digests", nil
+	}
+	return "", nil
+}
+
+// TestSkimmedDigestEqualsFull checks that skimming the trace changes how a
+// digest is made, not what it holds: on the sample run, every real
+// snapshot and the generated benchmark snapshot.
+func TestSkimmedDigestEqualsFull(t *testing.T) {
+	type input struct {
+		name string
+		data func() ([]byte, error)
+	}
+	var inputs []input
+	for _, p := range digestSources(t) {
+		inputs = append(inputs, input{filepath.Base(p), func() ([]byte, error) { return os.ReadFile(p) }})
+	}
+	inputs = append(inputs, input{"generated-big", bigSnapshotInput})
+	for _, in := range inputs {
+		t.Run(in.name, func(t *testing.T) {
+			data, err := in.data()
+			if err != nil {
+				t.Fatal(err)
+			}
+			why, err := skimDiff(data)
+			if err != nil {
+				t.Skipf("does not decode: %v", err)
+			}
+			if why != "" {
+				t.Errorf("the skimmed digest differs: %s", why)
+			}
+		})
+	}
+}
+
+// TestSkimKeepsOOMStacks builds snapshots whose trace ends at an OOM event
+// with a stack, with the event's keys in PyTorch's order and with frames
+// before action, and one without an OOM, and checks that the skimmed
+// digest equals the full one, keeps the OOM's stack, and skims the rest.
+func TestSkimKeepsOOMStacks(t *testing.T) {
+	frame := func(name string, line int) *pickle.Dict {
+		d := pickle.NewDict(3)
+		d.Set("filename", "/work/train.py")
+		d.Set("line", line)
+		d.Set("name", name)
+		return d
+	}
+	step, fwd := frame("train_step", 10), frame("forward", 20)
+	stack := pickle.NewList(fwd, step)
+	event := func(action string, addr, size int, frames *pickle.List, framesFirst bool) *pickle.Dict {
+		d := pickle.NewDict(6)
+		if framesFirst {
+			d.Set("frames", frames)
+		}
+		d.Set("action", action)
+		if action == "oom" {
+			d.Set("device_free", addr)
+		} else {
+			d.Set("addr", addr)
+		}
+		d.Set("size", size)
+		d.Set("stream", 0)
+		d.Set("time_us", 1000+addr%97)
+		if !framesFirst {
+			d.Set("frames", frames)
+		}
+		return d
+	}
+	for _, tc := range []struct{ framesFirst, oom bool }{{false, true}, {true, true}, {false, false}} {
+		framesFirst := tc.framesFirst
+		t.Run(fmt.Sprintf("frames-first=%v/oom=%v", tc.framesFirst, tc.oom), func(t *testing.T) {
+			block := pickle.NewDict(4)
+			block.Set("size", 1<<20)
+			block.Set("requested_size", 1<<20)
+			block.Set("state", "active_allocated")
+			block.Set("frames", stack)
+			seg := pickle.NewDict(8)
+			seg.Set("device", 0)
+			seg.Set("address", 1<<30)
+			seg.Set("total_size", 2<<20)
+			seg.Set("allocated_size", 1<<20)
+			seg.Set("active_size", 1<<20)
+			seg.Set("stream", 0)
+			seg.Set("segment_type", "large")
+			free := pickle.NewDict(3)
+			free.Set("size", 1<<20)
+			free.Set("state", "inactive")
+			free.Set("frames", pickle.NewList())
+			seg.Set("blocks", pickle.NewList(block, free))
+			oomStack := pickle.NewList(frame("backward", 30), step)
+			trace := pickle.NewList(
+				event("alloc", 1<<30, 1<<20, stack, framesFirst),
+				event("alloc", 1<<30+1<<20, 1<<20, pickle.NewList(frame("other", 40)), framesFirst),
+				event("free_requested", 1<<30+1<<20, 1<<20, pickle.NewList(frame("other", 40)), framesFirst),
+			)
+			if tc.oom {
+				trace.Append(event("oom", 4096, 8<<30, oomStack, framesFirst))
+			}
+			top := pickle.NewDict(2)
+			top.Set("segments", pickle.NewList(seg))
+			top.Set("device_traces", pickle.NewList(trace))
+			data, err := pickle.Marshal(top, pickle.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := decodeFast(bytes.NewReader(data), int64(len(data)), false); err != nil {
+				t.Fatalf("the fast path does not take the test's snapshot: %v", err)
+			}
+			why, err := skimDiff(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if why != "" {
+				t.Errorf("the skimmed digest differs: %s", why)
+			}
+			s, _, err := DecodeBytes(data, DecodeOptions{SkimTrace: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.oom {
+				// The second alloc's frames list is its own (the first
+				// one's is the block's): skimmed.
+				if s.Traces[0][1].Stack != NoStack {
+					t.Errorf("a skimmed alloc kept its stack")
+				}
+				return
+			}
+			// An OOM event makes the skim decode the file again in full.
+			ooms := s.OOMEntries(0)
+			if len(ooms) != 1 || !s.TraceEndsAtOOM(0) {
+				t.Fatalf("OOMs %v, ends at OOM %v", ooms, s.TraceEndsAtOOM(0))
+			}
+			got := s.Stacks.StackFrames(ooms[0].Stack)
+			if len(got) != 2 || got[0].Name != "backward" || got[1].Name != "train_step" {
+				t.Errorf("the OOM's stack is %v, want backward, train_step", got)
+			}
+		})
 	}
 }

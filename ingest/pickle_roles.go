@@ -31,6 +31,7 @@ const (
 	rTraces                // device_traces: list of per-device traces
 	rTrace                 // one device's trace list
 	rEntry                 // trace entry dict
+	rSkimmed               // a trace event's frames list when skimming: no stack is built
 )
 
 // keyCode names the snapshot's dict keys and enum strings, so dispatch on a
@@ -241,7 +242,7 @@ func listElem(r role, k vkind) (role, bool) {
 		return rBlock, k == kDict
 	case rHist:
 		return rHistEntry, k == kDict
-	case rFrames:
+	case rFrames, rSkimmed:
 		return rFrame, k == kDict
 	case rTraces:
 		return rTrace, k == kList
@@ -310,6 +311,9 @@ func (m *vm) keyRole(r role, key val, k vkind) role {
 		}
 	case rHistEntry, rEntry:
 		if c == cFrames && k == kList {
+			if r == rEntry && m.skim {
+				return rSkimmed
+			}
 			return rFrames
 		}
 	}
@@ -614,8 +618,11 @@ func (m *vm) appendItems(l *val, items []val) error {
 	if l.k != kList {
 		return m.failOp(ErrMalformed, "appends to a "+l.typeName()+", not a list")
 	}
-	if l.r == rFrames {
+	switch l.r {
+	case rFrames:
 		return m.appendFrames(l, items) // the bulk of a snapshot: one pass
+	case rSkimmed:
+		return m.skimFrames(l, items)
 	}
 	h, err := m.height(l.h, items)
 	if err != nil {
@@ -769,6 +776,27 @@ func (m *vm) appendFrames(l *val, items []val) error {
 		m.fscratch[p.id] = ids
 	}
 	return m.charge(4 * len(items))
+}
+
+// skimFrames is appendFrames for a skimmed frames list: the frame dicts
+// are finished (so that their notes are made, and their memo entries are
+// typed for later stacks), and only the nesting height is kept.
+func (m *vm) skimFrames(l *val, items []val) error {
+	h := l.h
+	for i := range items {
+		it := &items[i]
+		if it.h >= h {
+			h = it.h + 1
+		}
+		if it.k == kDict && it.r == rFrame && m.frames[it.x] == frOpen {
+			m.finishFrameDict(it.x, nil)
+		}
+	}
+	if h > maxNesting {
+		return m.failOp(ErrLimit, "containers nested deeper than "+strconv.Itoa(maxNesting)+" levels")
+	}
+	l.h = h
+	return nil
 }
 
 func (m *vm) releaseFrames(p *flistP) {
@@ -999,7 +1027,11 @@ func (m *vm) finishEntry(i uint64, items []val) error {
 	if timeUS.k != kUnset {
 		fl |= efTimed
 	}
-	if frames.k != kUnset {
+	if frames.k == kList && frames.r == rSkimmed {
+		if e.Action == ActionOOM {
+			return errSkimmedOOM
+		}
+	} else if frames.k != kUnset {
 		id, err := m.stackOf(frames)
 		if err != nil {
 			return err

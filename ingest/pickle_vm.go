@@ -46,6 +46,12 @@ const (
 // its role prediction; the caller decodes again in generic mode.
 var errFallback = errors.New("snapshot layout not handled by the fast path")
 
+// errSkimmedOOM means a skimming decode met an OOM event, whose frames it
+// had skimmed (a frames list's role is fixed when the list is made, before
+// its event's action is known); the caller decodes again without
+// skimming. Only snapshots written at an OOM pay the second pass.
+var errSkimmedOOM = errors.New("an OOM event's stack was skimmed")
+
 // vkind is the type of a machine value.
 type vkind uint8
 
@@ -90,6 +96,8 @@ type vm struct {
 
 	// generic makes every container generic (the fallback mode).
 	generic bool
+	// skim builds no stacks for trace events (DecodeOptions.SkimTrace).
+	skim bool
 
 	stack []val
 	marks []int

@@ -550,6 +550,10 @@ func TestRealSnapshotVariations(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkVariant(t, v, root, orig, got)
+				// Skimming the trace must not change the variant's digest.
+				if why, err := skimDiff(out); err != nil || why != "" {
+					t.Errorf("skimmed digest: %v %s", err, why)
+				}
 			})
 		}
 	}
