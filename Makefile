@@ -104,7 +104,8 @@ eval: build corpus
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./ingest ./analyze ./report ./cmd/gpureport
 
-# Decoder vs CPython pickle.load on a generated ~200 MB snapshot.
+# Decoder vs CPython pickle.load on a generated ~280 MB snapshot with
+# thousands of distinct stacks (target: at least 8x).
 bench-decode: build
 	$(GO) run ./internal/benchdecode -bin $(BIN)
 

@@ -2,8 +2,11 @@ package ingest
 
 import (
 	"bytes"
+	"sync"
 	"testing"
 	"time"
+
+	"gpureport/internal/gen/train"
 )
 
 // Digest benchmarks on the generated snapshot of the decoder benchmarks
@@ -41,6 +44,7 @@ func BenchmarkDigestGenerated(b *testing.B) {
 			Reduce(s)
 		}
 	})
+	b.Run("skim+reduce", func(b *testing.B) { benchSkim(b, data) })
 	b.Run("reduce", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
@@ -68,6 +72,53 @@ func BenchmarkDigestGenerated(b *testing.B) {
 			}
 		}
 	})
+}
+
+// benchSkim measures a digest made the way a cache miss makes it: a
+// skimming decode (DecodeOptions.SkimTrace), then Reduce.
+func benchSkim(b *testing.B, data []byte) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s, _, err := DecodeBytes(data, DecodeOptions{SkimTrace: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		Reduce(s)
+	}
+}
+
+// manyStacksInput is a generated snapshot with thousands of distinct
+// stacks (BigSpec with 300 extra operators per block: 1,654 distinct
+// frame dicts) and 200k trace events, about 40 MB.
+var manyStacksInput = sync.OnceValues(func() ([]byte, error) {
+	var b bytes.Buffer
+	spec := train.BigSpec()
+	spec.ExtraOps = 300
+	_, err := train.WriteBigSpec(&b, spec, 200_000)
+	return b.Bytes(), err
+})
+
+// BenchmarkDigestManyStacks compares the full decode with the skim that
+// digests use, on the snapshot with thousands of distinct stacks (issue
+// 10's digest-only target is 500 MB/s per core).
+func BenchmarkDigestManyStacks(b *testing.B) {
+	data, err := manyStacksInput()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("decode+reduce", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			s, _, err := DecodeBytes(data, DecodeOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			Reduce(s)
+		}
+	})
+	b.Run("skim+reduce", func(b *testing.B) { benchSkim(b, data) })
 }
 
 // BenchmarkContentKey measures keying a 64 MiB file held in memory: the

@@ -24,13 +24,15 @@ type LoadProgress struct {
 type digestLoader struct {
 	opt  LoadOptions
 	full *fullLoader
+	// stacks shares equal stack tables between the run's digests.
+	stacks *stackShare
 	// warnOnce limits cache write failures (a read-only or full disk) to
 	// one warning per run.
 	warnOnce sync.Once
 }
 
 func newDigestLoader(opt LoadOptions) *digestLoader {
-	return &digestLoader{opt: opt, full: &fullLoader{opt: opt.Decode, abs: map[string]string{}}}
+	return &digestLoader{opt: opt, full: &fullLoader{opt: opt.Decode, abs: map[string]string{}}, stacks: newStackShare()}
 }
 
 // load returns candidate c's snapshot, or its digest with LoadOptions.Digest,
@@ -50,6 +52,7 @@ func (dl *digestLoader) load(c Candidate) (*Snapshot, Container, bool, error) {
 			key = k
 			s, cont, err := cache.Get(key)
 			if err == nil {
+				dl.stacks.share(&s.Stacks)
 				return s, cont, true, nil
 			}
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -65,6 +68,7 @@ func (dl *digestLoader) load(c Candidate) (*Snapshot, Container, bool, error) {
 		return nil, cont, false, err
 	}
 	d := Reduce(s)
+	dl.stacks.share(&d.Stacks)
 	if key != "" {
 		// Store the digest only if the file did not change while it was
 		// decoded: it would be filed under the old content's key.
