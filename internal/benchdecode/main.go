@@ -27,10 +27,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
-	"syscall"
 	"time"
 )
 
@@ -153,19 +151,6 @@ func timeRun(name string, args ...string) (result, error) {
 		return result{}, err
 	}
 	return result{wall: wall, rss: maxRSS(cmd.ProcessState)}, nil
-}
-
-// maxRSS reads the child's peak RSS from its rusage: kilobytes on Linux,
-// bytes on macOS.
-func maxRSS(ps *os.ProcessState) int64 {
-	ru, ok := ps.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return 0
-	}
-	if runtime.GOOS == "darwin" {
-		return ru.Maxrss
-	}
-	return ru.Maxrss * 1024
 }
 
 // summarize returns the best run (least wall time; its RSS the least

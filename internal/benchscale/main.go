@@ -33,7 +33,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"syscall"
 	"time"
 )
 
@@ -224,17 +223,4 @@ func timeRun(name string, args ...string) (result, error) {
 	}
 	ps := cmd.ProcessState
 	return result{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), rss: maxRSS(ps)}, nil
-}
-
-// maxRSS reads the child's peak RSS from its rusage: kilobytes on Linux,
-// bytes on macOS.
-func maxRSS(ps *os.ProcessState) int64 {
-	ru, ok := ps.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return 0
-	}
-	if runtime.GOOS == "darwin" {
-		return ru.Maxrss
-	}
-	return ru.Maxrss * 1024
 }

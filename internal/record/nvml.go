@@ -1,6 +1,6 @@
 //go:build cgo && linux
 
-package main
+package record
 
 import (
 	"fmt"
@@ -17,16 +17,16 @@ type nvmlSource struct {
 	// (R510+), whose used excludes reserved memory, as nvidia-smi's does.
 	memV2   bool
 	devices []nvml.Device
-	info    []deviceInfo
+	info    []DeviceInfo
 }
 
-// openNVML initialises NVML and lists the GPUs. nvml.Init is checked
+// Open initialises NVML and lists the GPUs. nvml.Init is checked
 // before any other NVML call: after a failed Init, any other call (even
 // nvml.ErrorString) may abort the process when the library is missing,
 // so the message is made from the return code alone.
-func openNVML() (gpuSource, error) {
+func Open() (Source, error) {
 	if ret := nvml.Init(); ret != nvml.SUCCESS {
-		return nil, &unavailableError{msg: nvmlInitFailure(ret)}
+		return nil, &UnavailableError{Msg: nvmlInitFailure(ret)}
 	}
 	s := &nvmlSource{}
 	if v, ret := nvml.SystemGetDriverVersion(); ret == nvml.SUCCESS {
@@ -36,7 +36,7 @@ func openNVML() (gpuSource, error) {
 	n, ret := nvml.DeviceGetCount()
 	if ret != nvml.SUCCESS {
 		nvml.Shutdown()
-		return nil, &unavailableError{msg: "NVML cannot count the GPUs: " + nvml.ErrorString(ret)}
+		return nil, &UnavailableError{Msg: "NVML cannot count the GPUs: " + nvml.ErrorString(ret)}
 	}
 	for i := range n {
 		d, ret := nvml.DeviceGetHandleByIndex(i)
@@ -44,7 +44,7 @@ func openNVML() (gpuSource, error) {
 			nvml.Shutdown()
 			return nil, fmt.Errorf("NVML cannot open GPU %d: %s", i, nvml.ErrorString(ret))
 		}
-		info := deviceInfo{Index: i}
+		info := DeviceInfo{Index: i}
 		if v, ret := d.GetName(); ret == nvml.SUCCESS {
 			info.Name = v
 		}
@@ -87,7 +87,7 @@ func cString(b []int8) string {
 }
 
 func (s *nvmlSource) Driver() string                 { return s.driver }
-func (s *nvmlSource) Devices() ([]deviceInfo, error) { return s.info, nil }
+func (s *nvmlSource) Devices() ([]DeviceInfo, error) { return s.info, nil }
 func (s *nvmlSource) Close() error {
 	if ret := nvml.Shutdown(); ret != nvml.SUCCESS {
 		return fmt.Errorf("NVML shutdown: %s", nvml.ErrorString(ret))
@@ -102,8 +102,8 @@ func (s *nvmlSource) device(index int) (nvml.Device, error) {
 	return s.devices[index], nil
 }
 
-func (s *nvmlSource) Read(index int) (deviceReading, error) {
-	r := deviceReading{Total: -1, Used: -1, Free: -1, Reserved: -1, UtilGPU: math.NaN(), UtilMem: math.NaN(), PowerW: math.NaN()}
+func (s *nvmlSource) Read(index int) (DeviceReading, error) {
+	r := DeviceReading{Total: -1, Used: -1, Free: -1, Reserved: -1, UtilGPU: math.NaN(), UtilMem: math.NaN(), PowerW: math.NaN()}
 	d, err := s.device(index)
 	if err != nil {
 		return r, err
@@ -130,7 +130,7 @@ func (s *nvmlSource) Read(index int) (deviceReading, error) {
 	return r, nil
 }
 
-func (s *nvmlSource) Processes(index int) ([]procReading, error) {
+func (s *nvmlSource) Processes(index int) ([]ProcReading, error) {
 	d, err := s.device(index)
 	if err != nil {
 		return nil, err
@@ -139,9 +139,9 @@ func (s *nvmlSource) Processes(index int) ([]procReading, error) {
 	if ret != nvml.SUCCESS {
 		return nil, fmt.Errorf("processes: %s", nvml.ErrorString(ret))
 	}
-	out := make([]procReading, 0, len(ps))
+	out := make([]ProcReading, 0, len(ps))
 	for _, p := range ps {
-		pr := procReading{PID: int(p.Pid), Used: -1}
+		pr := ProcReading{PID: int(p.Pid), Used: -1}
 		// NVML_VALUE_NOT_AVAILABLE (all ones) where the driver cannot
 		// attribute memory to processes (Windows WDDM).
 		if p.UsedGpuMemory != math.MaxUint64 {
