@@ -171,7 +171,11 @@ func Reduce(s *Snapshot) *Snapshot {
 		}
 		d.Segments[i] = seg
 	}
-	if s.Traces != nil {
+	if s.skimmed != nil {
+		// A skim keeps no OOM event (an OOM makes it decode in full), so
+		// its summaries hold no stack to renumber.
+		d.Digest.Traces = s.skimmed
+	} else if s.Traces != nil {
 		d.Digest.Traces = make([]TraceDigest, len(s.Traces))
 		for dev, tr := range s.Traces {
 			td := TraceDigest{Entries: len(tr), UnknownFrees: UnknownFrees(tr, OverflowScan), LastAlloc: lastAlloc(tr)}

@@ -524,10 +524,9 @@ func TestSkimKeepsOOMStacks(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !tc.oom {
-				// The second alloc's frames list is its own (the first
-				// one's is the block's): skimmed.
-				if s.Traces[0][1].Stack != NoStack {
-					t.Errorf("a skimmed alloc kept its stack")
+				// Skimmed: no events kept, a summary instead.
+				if s.Traces != nil || len(s.skimmed) != 1 || s.skimmed[0].Entries != 3 || s.skimmed[0].LastAlloc != 1 {
+					t.Errorf("skimmed trace: events %v, summary %+v", s.Traces, s.skimmed)
 				}
 				return
 			}
@@ -541,5 +540,81 @@ func TestSkimKeepsOOMStacks(t *testing.T) {
 				t.Errorf("the OOM's stack is %v, want backward, train_step", got)
 			}
 		})
+	}
+}
+
+// TestSkimLongAppends checks a trace that PyTorch's C++ pickler writes as
+// one MARK ... APPENDS of 20,000 events, more than the skim's first ring
+// holds: the ring grows, the trace is still skimmed, and the digest equals
+// the full decode's.
+func TestSkimLongAppends(t *testing.T) {
+	frames := pickle.NewList(pickle.NewDict(0))
+	fr := frames.Items[0].(*pickle.Dict)
+	fr.Set("filename", "/work/train.py")
+	fr.Set("line", 7)
+	fr.Set("name", "train_step")
+	trace := pickle.NewList()
+	const n = 20_000
+	for i := range n {
+		e := pickle.NewDict(6)
+		action := "alloc"
+		if i%2 == 1 {
+			action = "free_completed"
+		}
+		e.Set("action", action)
+		e.Set("addr", 1<<30+(i/2)*512)
+		e.Set("size", 512)
+		e.Set("stream", 0)
+		e.Set("time_us", 1_000_000+i)
+		e.Set("frames", pickle.NewList(fr))
+		trace.Append(e)
+	}
+	top := pickle.NewDict(2)
+	top.Set("segments", pickle.NewList())
+	top.Set("device_traces", pickle.NewList(trace))
+	data, err := pickle.Marshal(top, pickle.Options{Protocol: 2, Style: pickle.TorchCpp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newVM(bytes.NewReader(data), int64(len(data)), false)
+	m.skim = true
+	v, err := m.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.finish(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Traces != nil || len(s.skimmed) != 1 || s.skimmed[0].Entries != n || s.skimmed[0].LastAlloc != n-2 {
+		t.Fatalf("not skimmed: %d traces, summary %+v", len(s.Traces), s.skimmed)
+	}
+	if len(m.ents.ring) <= skimRing {
+		t.Errorf("ring of %d: the test did not make it grow", len(m.ents.ring))
+	}
+	why, err := skimDiff(data)
+	if err != nil || why != "" {
+		t.Errorf("skimmed digest: %v %s", err, why)
+	}
+}
+
+// TestFlatFrameBit checks the skim's bitmap of memo slots holding flat
+// frame dicts: set within the memo's chunks only, and cleared when the
+// slot is set again (BINPUT may reuse a slot for another value).
+func TestFlatFrameBit(t *testing.T) {
+	m := newVM(bytes.NewReader(nil), 0, false)
+	if err := m.memoPut(5, val{k: kInt, x: 1}); err != nil {
+		t.Fatal(err)
+	}
+	m.markFlatFrame(5)
+	m.markFlatFrame(1 << 40) // no chunk: no bit
+	if len(m.flatFrames) != 1 || m.flatFrames[0] != 1<<5 {
+		t.Fatalf("bitmap %v", m.flatFrames)
+	}
+	if err := m.memoPut(5, val{k: kInt, x: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if m.flatFrames[0] != 0 {
+		t.Errorf("setting slot 5 again left its bit: %b", m.flatFrames[0])
 	}
 }

@@ -24,6 +24,11 @@ type entryChunk struct {
 
 // entryStore holds trace entries by creation index.
 type entryStore struct {
+	// ring, when set (skimming), holds the entries not yet appended to
+	// their trace list: entry i is ring[i%len(ring)], and its slot is
+	// reused once the entry has been folded into its trace's summary.
+	ring     []TraceEntry
+	rflags   []uint8
 	arena    []TraceEntry // entries 0..len(arena)-1 once sized
 	aflags   []uint8
 	chunks   []*entryChunk // entries from len(arena) on
@@ -33,6 +38,10 @@ type entryStore struct {
 
 // at returns entry i and its flags.
 func (es *entryStore) at(i uint64) (*TraceEntry, *uint8) {
+	if es.ring != nil {
+		j := i & uint64(len(es.ring)-1)
+		return &es.ring[j], &es.rflags[j]
+	}
 	if i < uint64(len(es.arena)) {
 		return &es.arena[i], &es.aflags[i]
 	}
@@ -42,9 +51,33 @@ func (es *entryStore) at(i uint64) (*TraceEntry, *uint8) {
 	return &c.e[j], &c.f[j]
 }
 
+// skimRing is the number of trace events a skim starts with room for: those
+// made but not yet appended to their trace list. CPython appends in batches
+// of 1000, so 8192 leaves room, and 320 KB of events stay in the CPU's cache
+// where a million would be written to memory once and never read again.
+// PyTorch's C++ pickler appends a whole list at once; the ring then doubles
+// as needed, up to the trace's size.
+const skimRing = 1 << 13
+
 // newEntry creates a trace entry and returns its index.
 func (m *vm) newEntry() (uint64, error) {
 	es := &m.ents
+	if m.skim {
+		if es.ring == nil {
+			es.ring = make([]TraceEntry, skimRing)
+			es.rflags = make([]uint8, skimRing)
+		}
+		if es.n-m.nextEntry >= len(es.ring) {
+			if err := m.growRing(); err != nil {
+				return 0, err
+			}
+		}
+		i := es.n
+		es.n++
+		j := i & (len(es.ring) - 1)
+		es.ring[j], es.rflags[j] = TraceEntry{}, 0
+		return uint64(i), nil
+	}
 	if es.n == 0 {
 		es.firstOff = m.offset()
 	}
@@ -63,6 +96,22 @@ func (m *vm) newEntry() (uint64, error) {
 	i := es.n
 	es.n++
 	return uint64(i), nil
+}
+
+// growRing doubles the skim's ring, keeping the events not yet appended
+// to their list (the others have been folded into their trace's summary).
+func (m *vm) growRing() error {
+	es := &m.ents
+	n := 2 * len(es.ring)
+	if err := m.charge(n * int(unsafe.Sizeof(TraceEntry{})+1)); err != nil {
+		return err
+	}
+	ring, flags := make([]TraceEntry, n), make([]uint8, n)
+	for k := m.nextEntry; k < es.n; k++ {
+		ring[k&(n-1)], flags[k&(n-1)] = es.ring[k&(len(es.ring)-1)], es.rflags[k&(len(es.ring)-1)]
+	}
+	es.ring, es.rflags = ring, flags
+	return nil
 }
 
 // maxArena bounds the arena (2.7 GB of address space, most of it never

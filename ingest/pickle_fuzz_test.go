@@ -100,8 +100,9 @@ func wellFormedDecodeErr(err error) bool {
 
 // FuzzDecode runs the machine in both modes over arbitrary bytes: it must
 // never panic, errors must be well formed, a success must be a valid
-// model, and the fast path must agree with the generic mode (they share
-// the pickle semantics; only the memory budget may differ).
+// model, the fast path must agree with the generic mode (they share the
+// pickle semantics; only the memory budget may differ), and a skim of the
+// trace must make the same digest.
 func FuzzDecode(f *testing.F) {
 	snapshotFuzzSeeds(f, 32<<10)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -125,6 +126,15 @@ func FuzzDecode(f *testing.F) {
 			}
 			if d := diffSnapshots(fast, gen); d != "" {
 				t.Fatalf("fast and generic disagree: %s", d)
+			}
+			// A skim must make the same digest as the full decode (or
+			// fail only for the memory budget).
+			if _, _, err := DecodeBytes(data, DecodeOptions{}); err == nil {
+				if why, err := skimDiff(data); err == nil && why != "" {
+					t.Fatalf("skimmed digest differs: %s", why)
+				} else if err != nil && !errors.Is(err, ErrLimit) {
+					t.Fatalf("the full decode succeeds but the skim fails: %v", err)
+				}
 			}
 		case ferr != nil && gerr != nil:
 			if !wellFormedDecodeErr(ferr) {

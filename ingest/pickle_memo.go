@@ -60,6 +60,9 @@ func (mm *memo) get(i uint64) (val, bool) {
 // the input allows.
 func (m *vm) memoPut(i uint64, v val) error {
 	mm := &m.memo
+	if w := i >> 6; w < uint64(len(m.flatFrames)) {
+		m.flatFrames[w] &^= 1 << (i & 63)
+	}
 	c := i >> memoChunkBits
 	var ch []uint64
 	if c < uint64(len(mm.chunks)) {

@@ -140,6 +140,13 @@ type (
 	traceP struct {
 		start, n int
 		timed    bool
+		// When skimming, the events are summarised as they are appended
+		// (their ring slots are then reused): the first OverflowScan
+		// events, the index of the last that allocated (-1: none) and
+		// the latest time.
+		head      []TraceEntry
+		lastAlloc int
+		latest    int64
 	}
 )
 
@@ -464,7 +471,7 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 		m.tracesL = append(m.tracesL, tracesP{})
 	case rTrace:
 		v.x = uint64(len(m.traceL))
-		m.traceL = append(m.traceL, traceP{})
+		m.traceL = append(m.traceL, traceP{lastAlloc: -1})
 	case rEntry:
 		i, err := m.newEntry()
 		if err != nil {
@@ -662,6 +669,10 @@ func (m *vm) appendItems(l *val, items []val) error {
 			if *fl&efTimed != 0 {
 				p.timed = true
 			}
+			if m.skim {
+				e, _ := m.entry(it.x)
+				p.fold(e)
+			}
 		}
 	case rTraces:
 		p := &m.tracesL[l.x]
@@ -778,6 +789,19 @@ func (m *vm) appendFrames(l *val, items []val) error {
 	return m.charge(4 * len(items))
 }
 
+// fold adds the next event of a skimmed trace to its summary.
+func (p *traceP) fold(e *TraceEntry) {
+	i := p.n - 1
+	if i < OverflowScan {
+		p.head = append(p.head, *e)
+	}
+	switch e.Action {
+	case ActionAlloc, ActionSegmentAlloc, ActionSegmentMap:
+		p.lastAlloc = i
+	}
+	p.latest = max(p.latest, e.TimeUS)
+}
+
 // skimFrames is appendFrames for a skimmed frames list: the frame dicts
 // are finished (so that their notes are made, and their memo entries are
 // typed for later stacks), and only the nesting height is kept.
@@ -788,8 +812,8 @@ func (m *vm) skimFrames(l *val, items []val) error {
 		if it.h >= h {
 			h = it.h + 1
 		}
-		if it.k == kDict && it.r == rFrame && m.frames[it.x] == frOpen {
-			m.finishFrameDict(it.x, nil)
+		if err := m.skimFrame(*it); err != nil {
+			return err
 		}
 	}
 	if h > maxNesting {
@@ -797,6 +821,36 @@ func (m *vm) skimFrames(l *val, items []val) error {
 	}
 	l.h = h
 	return nil
+}
+
+// skimFrame finishes one item of a skimmed frames list. An item that is no
+// valid frame dict falls back, as appendFrames's list would when its stack
+// is taken: the generic decode makes the note the full decode makes.
+func (m *vm) skimFrame(it val) error {
+	if it.k != kDict || it.r != rFrame {
+		return errFallback
+	}
+	f := m.frames[it.x]
+	if f == frOpen {
+		f = m.finishFrameDict(it.x, nil)
+	}
+	if f&frBad != 0 {
+		return errFallback
+	}
+	return nil
+}
+
+// markFlatFrame records that memo slot i holds a valid flat frame dict.
+// The bitmap covers only the memo's chunks, whose size the input bounds.
+func (m *vm) markFlatFrame(i uint64) {
+	if i>>memoChunkBits >= uint64(len(m.memo.chunks)) {
+		return // a spilled slot (a sparse, hostile number): no bit
+	}
+	w := i >> 6
+	for uint64(len(m.flatFrames)) <= w {
+		m.flatFrames = append(m.flatFrames, 0)
+	}
+	m.flatFrames[w] |= 1 << (i & 63)
 }
 
 func (m *vm) releaseFrames(p *flistP) {
@@ -1272,17 +1326,27 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 				return nil, errFallback
 			}
 			refs := m.tracesL[t.traces.x].refs
-			s.Traces = make([][]TraceEntry, len(refs))
-			done := map[uint32][]TraceEntry{}
-			for d, r := range refs {
-				tr := m.traceL[r]
-				timed = timed || tr.timed && tr.n > 0
-				if e, ok := done[r]; ok {
-					s.Traces[d] = e
-					continue
+			if m.skim {
+				s.skimmed = make([]TraceDigest, len(refs))
+				for d, r := range refs {
+					tr := &m.traceL[r]
+					timed = timed || tr.timed && tr.n > 0
+					s.skimmed[d] = TraceDigest{Entries: tr.n, UnknownFrees: UnknownFrees(tr.head, OverflowScan), LastAlloc: tr.lastAlloc}
+					s.skimmedLatestUS = max(s.skimmedLatestUS, tr.latest)
 				}
-				s.Traces[d] = m.ents.slice(tr.start, tr.n)
-				done[r] = s.Traces[d]
+			} else {
+				s.Traces = make([][]TraceEntry, len(refs))
+				done := map[uint32][]TraceEntry{}
+				for d, r := range refs {
+					tr := m.traceL[r]
+					timed = timed || tr.timed && tr.n > 0
+					if e, ok := done[r]; ok {
+						s.Traces[d] = e
+						continue
+					}
+					s.Traces[d] = m.ents.slice(tr.start, tr.n)
+					done[r] = s.Traces[d]
+				}
 			}
 		}
 		// Both are generic trees, read as the converter reads them.

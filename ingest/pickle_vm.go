@@ -98,6 +98,17 @@ type vm struct {
 	generic bool
 	// skim builds no stacks for trace events (DecodeOptions.SkimTrace).
 	skim bool
+	// skipFence is the fence of the MARK whose memo gets a skim did not
+	// push (frames of a skimmed trace event: only their nesting height,
+	// skipH, matters); 0 when none. The MARK must end in APPENDS onto
+	// that list, else the decode falls back (popMark).
+	skipFence int
+	skipH     uint32
+	// flatFrames has bit i set when memo slot i holds a finished, valid
+	// frame dict of height 1: a skim's memo gets of it need not load the
+	// slot (most of a skimmed trace is such gets). memoPut clears a bit
+	// when its slot is set again.
+	flatFrames []uint64
 
 	stack []val
 	marks []int
@@ -294,6 +305,19 @@ func (m *vm) popMark() ([]val, error) {
 		return nil, m.failOp(ErrMalformed, "no MARK to pop")
 	}
 	f := m.fence
+	if m.skipFence != 0 && f == m.skipFence {
+		// Memo gets under this MARK were skipped: only APPENDS onto the
+		// skimmed list below it may end it.
+		if m.op != opAppends {
+			return nil, errFallback
+		}
+		l := &m.stack[f-1]
+		l.h = max(l.h, m.skipH)
+		if l.h > maxNesting {
+			return nil, m.failOp(ErrLimit, "containers nested deeper than "+strconv.Itoa(maxNesting)+" levels")
+		}
+		m.skipFence, m.skipH = 0, 0
+	}
 	items := m.stack[f:]
 	m.stack = m.stack[:f]
 	m.marks = m.marks[:len(m.marks)-1]
@@ -411,6 +435,12 @@ func (m *vm) run() (val, error) {
 				err = m.exec(op)
 				break
 			}
+			skim := m.skim && m.fence > 0 && m.stack[m.fence-1].r == rSkimmed && m.stack[m.fence-1].k == kList
+			if skim && i>>6 < uint64(len(m.flatFrames)) && m.flatFrames[i>>6]&(1<<(i&63)) != 0 && (m.skipFence == 0 || m.skipFence == m.fence) {
+				m.skipH = max(m.skipH, 2) // a flat frame dict is 1 high
+				m.skipFence = m.fence
+				break
+			}
 			var v val
 			ok := false
 			if c := i >> memoChunkBits; c < uint64(len(m.memo.chunks)) {
@@ -424,6 +454,22 @@ func (m *vm) run() (val, error) {
 				if v, ok = m.memo.get(i); !ok {
 					return val{}, m.fail(ErrMemo, opNames[op]+" "+strconv.FormatUint(i, 10)+" refers to a memo slot never set")
 				}
+			}
+			if skim {
+				// A frame of a skimmed trace event: what APPENDS would do
+				// with it (skimFrames), without the push and pop.
+				if m.skipFence != 0 && m.skipFence != m.fence {
+					return val{}, errFallback // skimmed frames lists nested: no file does that
+				}
+				if err = m.skimFrame(v); err != nil {
+					break
+				}
+				m.skipH = max(m.skipH, v.h+1)
+				m.skipFence = m.fence
+				if v.h <= 1 {
+					m.markFlatFrame(i)
+				}
+				break
 			}
 			if len(m.stack) < cap(m.stack) {
 				m.stack = append(m.stack, v)

@@ -38,6 +38,11 @@ type Snapshot struct {
 	// it assumed instead, and segments whose blocks do not add up to their
 	// own totals; nil for a file that reads as the format says.
 	Notes []DecodeNote
+	// skimmed summarises the traces of a snapshot decoded with
+	// DecodeOptions.SkimTrace, which keeps no trace events (Traces is
+	// nil); skimmedLatestUS is their latest time_us. Reduce reads them.
+	skimmed         []TraceDigest
+	skimmedLatestUS int64
 }
 
 // Generation identifies a snapshot layout (see snapshot-format.md).
@@ -290,7 +295,7 @@ func (s *Snapshot) LatestTimeUS() int64 {
 	if s.Digest != nil {
 		return s.Digest.LatestUS
 	}
-	var t int64
+	t := s.skimmedLatestUS
 	for _, tr := range s.Traces {
 		for i := range tr {
 			if tr[i].TimeUS > t {
@@ -333,6 +338,11 @@ func (s *Snapshot) Devices() []int {
 			if tr.Entries > 0 {
 				seen[d] = true
 			}
+		}
+	}
+	for d, tr := range s.skimmed {
+		if tr.Entries > 0 {
+			seen[d] = true
 		}
 	}
 	out := make([]int, 0, len(seen))
