@@ -24,7 +24,8 @@ type LoadProgress struct {
 type digestLoader struct {
 	opt  LoadOptions
 	full *fullLoader
-	// stacks shares equal stack tables between the run's digests.
+	// stacks shares equal stack tables and segment lists between the
+	// run's digests.
 	stacks *stackShare
 	// warnOnce limits cache write failures (a read-only or full disk) to
 	// one warning per run.
@@ -52,7 +53,7 @@ func (dl *digestLoader) load(c Candidate) (*Snapshot, Container, bool, error) {
 			key = k
 			s, cont, err := cache.Get(key)
 			if err == nil {
-				dl.stacks.share(&s.Stacks)
+				dl.stacks.shareDigest(s)
 				return s, cont, true, nil
 			}
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -68,7 +69,7 @@ func (dl *digestLoader) load(c Candidate) (*Snapshot, Container, bool, error) {
 		return nil, cont, false, err
 	}
 	d := Reduce(s)
-	dl.stacks.share(&d.Stacks)
+	dl.stacks.shareDigest(d)
 	if key != "" {
 		// Store the digest only if the file did not change while it was
 		// decoded: it would be filed under the old content's key.

@@ -40,3 +40,24 @@ func TestStackShare(t *testing.T) {
 		t.Errorf("interning into a shared table changed the other: %v, %d stacks, %d frames", got, a.Len(), len(a.Frames))
 	}
 }
+
+// TestShareSegments checks that equal segment lists of two digests end up
+// sharing storage, and that lists differing in one block field or one
+// segment field do not.
+func TestShareSegments(t *testing.T) {
+	segs := func(blockSize int64, stream int64) *Snapshot {
+		return &Snapshot{Segments: []Segment{{Device: 0, Address: 1 << 30, TotalSize: 2 << 20, Stream: stream,
+			Blocks: []Block{{Address: 1 << 30, Size: blockSize, State: StateActiveAllocated, Stack: 1}}}}}
+	}
+	sh := newStackShare()
+	a, b, c, d := segs(1<<20, 0), segs(1<<20, 0), segs(2<<20, 0), segs(1<<20, 7)
+	for _, s := range []*Snapshot{a, b, c, d} {
+		sh.shareDigest(s)
+	}
+	if &a.Segments[0] != &b.Segments[0] {
+		t.Error("equal segment lists do not share storage")
+	}
+	if &a.Segments[0] == &c.Segments[0] || &a.Segments[0] == &d.Segments[0] {
+		t.Error("segment lists that differ share storage")
+	}
+}
