@@ -439,6 +439,7 @@ func (m *vm) run() (val, error) {
 			if skim && i>>6 < uint64(len(m.flatFrames)) && m.flatFrames[i>>6]&(1<<(i&63)) != 0 && (m.skipFence == 0 || m.skipFence == m.fence) {
 				m.skipH = max(m.skipH, 2) // a flat frame dict is 1 high
 				m.skipFence = m.fence
+				m.pos = m.skipFlatGets(m.pos)
 				break
 			}
 			var v val
