@@ -105,9 +105,13 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./ingest ./analyze ./report ./cmd/gpureport
 
 # Decoder vs CPython pickle.load on a generated ~280 MB snapshot with
-# thousands of distinct stacks (target: at least 8x).
+# thousands of distinct stacks (targets: full decode at least 8x faster,
+# digest-only reading at least 500 MB/s per core). BENCH_BASE=REV (a git
+# revision, e.g. main) also times that revision's gpureport in the same
+# run, for before/after figures.
+BENCH_BASE ?=
 bench-decode: build
-	$(GO) run ./internal/benchdecode -bin $(BIN)
+	$(GO) run ./internal/benchdecode -bin $(BIN) $(if $(BENCH_BASE),-base $(BENCH_BASE))
 
 clean:
 	rm -rf bin $(OUT)
@@ -115,6 +119,7 @@ clean:
 # Long runs (issue 10): today's full decode against digests, cached re-runs
 # and CPython, on runs of N and 2N hard links to one generated snapshot.
 # BENCH_SCALE_N=200 takes minutes of CPU and ~3.5 GB of memory (today's path).
+# BENCH_BASE=REV also times that git revision's first runs (see bench-decode).
 BENCH_SCALE_N ?= 200
 bench-scale: build
-	$(GO) run ./internal/benchscale -bin $(BIN) -n $(BENCH_SCALE_N)
+	$(GO) run ./internal/benchscale -bin $(BIN) -n $(BENCH_SCALE_N) $(if $(BENCH_BASE),-base $(BENCH_BASE))

@@ -35,6 +35,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"gpureport/internal/benchrun"
 )
 
 // Targets from the issues (3, then 10 for the speedup).
@@ -45,13 +47,6 @@ const (
 	// read per second of CPU time (one core), in MB (1e6 bytes).
 	minDigestMBps = 500.0
 )
-
-// result is one timed child process.
-type result struct {
-	wall time.Duration
-	cpu  time.Duration // user and system time
-	rss  int64         // peak resident set size, bytes
-}
 
 func main() {
 	var (
@@ -109,7 +104,7 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 	var baseBin string
 	if base != "" {
 		fmt.Printf("building gpureport at %s...\n", base)
-		if baseBin, err = buildRevision(base, dir); err != nil {
+		if baseBin, err = benchrun.BuildRevision(base, dir); err != nil {
 			return fmt.Errorf("-base %s: %w", base, err)
 		}
 	}
@@ -123,20 +118,20 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 	// The contenders, each run once per round, alternating.
 	type contender struct {
 		name string
-		run  func() (result, error)
-		rs   []result
+		run  func() (benchrun.Result, error)
+		rs   []benchrun.Result
 	}
-	stats := func(b string) func() (result, error) {
-		return func() (result, error) { return timeRun(b, "stats", file) }
+	stats := func(b string) func() (benchrun.Result, error) {
+		return func() (benchrun.Result, error) { return benchrun.Time(b, "stats", file) }
 	}
-	digest := func(b string) func() (result, error) {
-		return func() (result, error) {
+	digest := func(b string) func() (benchrun.Result, error) {
+		return func() (benchrun.Result, error) {
 			// A fresh cache each time: a hit would read no snapshot.
 			cache := filepath.Join(dir, "cache")
 			if err := os.RemoveAll(cache); err != nil {
-				return result{}, err
+				return benchrun.Result{}, err
 			}
-			return timeRun(b, "digest", "-q", "-j", "1", "--cache-dir", cache, digestRun)
+			return benchrun.Time(b, "digest", "-q", "-j", "1", "--cache-dir", cache, digestRun)
 		}
 	}
 	full := &contender{name: "gpureport stats", run: stats(bin)}
@@ -149,8 +144,8 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 	}
 	var py *contender
 	if perr == nil {
-		py = &contender{name: "python3 pickle.load", run: func() (result, error) {
-			return timeRun(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", file)
+		py = &contender{name: "python3 pickle.load", run: func() (benchrun.Result, error) {
+			return benchrun.Time(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", file)
 		}}
 		cs = append(cs, py)
 	}
@@ -169,25 +164,25 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 	fmt.Printf("\n%-26s %10s %10s %10s %10s %12s %10s\n", "", "best", "median", "best CPU", "MB/s/core", "peak RSS", "RSS/file")
 	for _, c := range cs {
 		best, med := summarize(c.rs)
-		fmt.Printf("%-26s %10s %10s %10s %10.0f %9.0f MB %9.2fx\n", c.name, sec(best.wall), sec(med.wall), sec(best.cpu),
-			size/1e6/best.cpu.Seconds(), float64(best.rss)/1e6, float64(best.rss)/size)
+		fmt.Printf("%-26s %10s %10s %10s %10.0f %9.0f MB %9.2fx\n", c.name, sec(best.Wall), sec(med.Wall), sec(best.CPU),
+			size/1e6/best.CPU.Seconds(), float64(best.RSS)/1e6, float64(best.RSS)/size)
 	}
 	fBest, fMed := summarize(full.rs)
 	dBest, _ := summarize(dig.rs)
-	ok := float64(fBest.rss)/size <= maxRSSFile
-	perCore := size / 1e6 / dBest.cpu.Seconds()
+	ok := float64(fBest.RSS)/size <= maxRSSFile
+	perCore := size / 1e6 / dBest.CPU.Seconds()
 	ok = ok && perCore >= minDigestMBps
 	if py == nil {
 		fmt.Printf("python3 not found (%v): no comparison\n", perr)
 	} else {
 		pBest, pMed := summarize(py.rs)
-		speedup := pBest.wall.Seconds() / fBest.wall.Seconds()
+		speedup := pBest.Wall.Seconds() / fBest.Wall.Seconds()
 		fmt.Printf("\nfull decode speedup over CPython (best/best): %.1fx (median/median %.1fx); target >= %.0fx\n",
-			speedup, pMed.wall.Seconds()/fMed.wall.Seconds(), minSpeedup)
+			speedup, pMed.Wall.Seconds()/fMed.Wall.Seconds(), minSpeedup)
 		ok = ok && speedup >= minSpeedup
 	}
 	fmt.Printf("digest-only reading: %.0f MB/s per core (file bytes over CPU time); target >= %.0f\n", perCore, minDigestMBps)
-	fmt.Printf("gpureport stats peak RSS: %.2fx the file; target <= %.1fx\n", float64(fBest.rss)/size, maxRSSFile)
+	fmt.Printf("gpureport stats peak RSS: %.2fx the file; target <= %.1fx\n", float64(fBest.RSS)/size, maxRSSFile)
 	if !ok {
 		return errors.New("a target was missed")
 	}
@@ -195,29 +190,14 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 	return nil
 }
 
-// timeRun runs a command with its output discarded and returns its wall
-// time and peak RSS.
-func timeRun(name string, args ...string) (result, error) {
-	cmd := exec.Command(name, args...)
-	cmd.Stderr = os.Stderr
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
-	if err != nil {
-		return result{}, err
-	}
-	ps := cmd.ProcessState
-	return result{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), rss: maxRSS(ps)}, nil
-}
-
 // summarize returns the best run (least wall time; its RSS the least
 // seen) and the median one.
-func summarize(rs []result) (best, median result) {
+func summarize(rs []benchrun.Result) (best, median benchrun.Result) {
 	s := slices.Clone(rs)
-	slices.SortFunc(s, func(a, b result) int { return int(a.wall - b.wall) })
+	slices.SortFunc(s, func(a, b benchrun.Result) int { return int(a.Wall - b.Wall) })
 	best, median = s[0], s[len(s)/2]
 	for _, r := range rs {
-		best.rss = min(best.rss, r.rss)
+		best.RSS = min(best.RSS, r.RSS)
 	}
 	return best, median
 }

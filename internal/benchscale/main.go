@@ -2,7 +2,7 @@
 // (today: every snapshot decoded and kept, --no-digest) against the digest
 // path, in one run:
 //
-//	go run ./internal/benchscale [-bin B] [-n N] [-entries E] [-extra-ops X] [-python K] [-today2n] [-keep]
+//	go run ./internal/benchscale [-bin B] [-base REV] [-n N] [-entries E] [-extra-ops X] [-python K] [-today2n] [-keep]
 //
 // It generates one snapshot of about 50 MB (E trace entries, default 350k;
 // X extra operators per block, default 300: thousands of distinct stacks)
@@ -18,6 +18,9 @@
 //   - digest, re-run after one more snapshot: the N run reported into a
 //     fresh cache, then a distinct snapshot added (generated with E+1000
 //     entries) and the run reported again;
+//   - with -base REV: the first runs on N and 2N links again with the
+//     gpureport of git revision REV (built from a copy of its tree), so
+//     that one run prints an earlier gpureport's figures beside today's;
 //   - CPython: python3 pickle.load of K of the files, scaled to N.
 //
 // It prints a table and the issue's targets, met or not. Run it from the
@@ -34,6 +37,8 @@ import (
 	"runtime"
 	"strconv"
 	"time"
+
+	"gpureport/internal/benchrun"
 )
 
 // Targets from issue 10.
@@ -44,13 +49,6 @@ const (
 	minVsCPython = 16.0    // first run's speedup over CPython pickle.load
 )
 
-// result is one timed child process: wall time, CPU time (user and
-// system: steadier than wall time on a busy machine) and peak RSS.
-type result struct {
-	wall, cpu time.Duration
-	rss       int64
-}
-
 func main() {
 	var (
 		bin     = flag.String("bin", "", "gpureport binary (default: build one)")
@@ -60,15 +58,16 @@ func main() {
 		pyFiles = flag.Int("python", 3, "files CPython's pickle.load is timed on (scaled to N)")
 		today2n = flag.Bool("today2n", false, "also time the pre-digest path on 2N snapshots (memory grows ~55 MB per snapshot)")
 		keep    = flag.Bool("keep", false, "keep the working folder")
+		base    = flag.String("base", "", "also time the first runs with the gpureport of this git revision (e.g. main), built from a copy of it")
 	)
 	flag.Parse()
-	if err := bench(*bin, max(*n, 2), *entries, *extra, max(*pyFiles, 1), *today2n, *keep); err != nil {
+	if err := bench(*bin, *base, max(*n, 2), *entries, *extra, max(*pyFiles, 1), *today2n, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "benchscale:", err)
 		os.Exit(1)
 	}
 }
 
-func bench(bin string, n, entries, extraOps, pyFiles int, today2n, keep bool) error {
+func bench(bin, base string, n, entries, extraOps, pyFiles int, today2n, keep bool) error {
 	dir, err := os.MkdirTemp("", "benchscale-")
 	if err != nil {
 		return err
@@ -82,6 +81,12 @@ func bench(bin string, n, entries, extraOps, pyFiles int, today2n, keep bool) er
 		bin = filepath.Join(dir, "gpureport")
 		if err := run("go", "build", "-o", bin, "./cmd/gpureport"); err != nil {
 			return fmt.Errorf("build: %w", err)
+		}
+	}
+	var baseBin string
+	if base != "" {
+		if baseBin, err = benchrun.BuildRevision(base, dir); err != nil {
+			return fmt.Errorf("-base %s: %w", base, err)
 		}
 	}
 	snap := filepath.Join(dir, "snapshot.pickle")
@@ -104,46 +109,57 @@ func bench(bin string, n, entries, extraOps, pyFiles int, today2n, keep bool) er
 	if err := links(snap, big, 2*n); err != nil {
 		return err
 	}
-	report := func(runDir string, args ...string) (result, error) {
+	report := func(runDir, b string, args ...string) (benchrun.Result, error) {
 		out := filepath.Join(dir, "out")
 		os.RemoveAll(out)
-		return timeRun(bin, append(append([]string{"-q", "-o", out}, args...), runDir)...)
+		return benchrun.Time(b, append(append([]string{"-q", "-o", out}, args...), runDir)...)
 	}
 	fmt.Printf("snapshot: %.1f MB, %d trace entries, %d extra operators per block; runs of %d and %d hard links; %d CPUs\n\n", float64(st.Size())/1e6, entries, extraOps, n, 2*n, runtime.NumCPU())
 
-	add := func(name string, runDir string, args ...string) (result, error) {
-		r, err := report(runDir, args...)
+	add := func(name, runDir, b string, args ...string) (benchrun.Result, error) {
+		r, err := report(runDir, b, args...)
 		if err != nil {
 			return r, fmt.Errorf("%s: %w", name, err)
 		}
-		fmt.Printf("%-48s %9.1f s %9.1f s %9.0f MB\n", name, r.wall.Seconds(), r.cpu.Seconds(), float64(r.rss)/1e6)
+		fmt.Printf("%-48s %9.1f s %9.1f s %9.0f MB\n", name, r.Wall.Seconds(), r.CPU.Seconds(), float64(r.RSS)/1e6)
 		return r, nil
 	}
 	fmt.Printf("%-48s %11s %11s %12s\n", "", "wall", "CPU", "peak RSS")
-	if _, err := add(fmt.Sprintf("today (--no-digest), %d snapshots", n), small, "--no-digest"); err != nil {
+	if _, err := add(fmt.Sprintf("today (--no-digest), %d snapshots", n), small, bin, "--no-digest"); err != nil {
 		return err
 	}
 	if today2n {
-		if _, err := add(fmt.Sprintf("today (--no-digest), %d snapshots", 2*n), big, "--no-digest"); err != nil {
+		if _, err := add(fmt.Sprintf("today (--no-digest), %d snapshots", 2*n), big, bin, "--no-digest"); err != nil {
 			return err
 		}
 	}
-	first, err := add(fmt.Sprintf("digest, first run (--no-cache), %d snapshots", n), small, "--no-cache")
+	first, err := add(fmt.Sprintf("digest, first run (--no-cache), %d snapshots", n), small, bin, "--no-cache")
 	if err != nil {
 		return err
 	}
-	first2, err := add(fmt.Sprintf("digest, first run (--no-cache), %d snapshots", 2*n), big, "--no-cache")
+	first2, err := add(fmt.Sprintf("digest, first run (--no-cache), %d snapshots", 2*n), big, bin, "--no-cache")
 	if err != nil {
 		return err
+	}
+	if baseBin != "" {
+		for _, r := range []struct {
+			dir   string
+			count int
+		}{{small, n}, {big, 2 * n}} {
+			name := fmt.Sprintf("at %s: first run (--no-cache), %d snapshots", base, r.count)
+			if _, err := add(name, r.dir, baseBin, "--no-cache"); err != nil {
+				return err
+			}
+		}
 	}
 	cache := filepath.Join(dir, "cache")
-	if _, err := add(fmt.Sprintf("digest, into an empty cache, %d snapshots", n), small, "--cache-dir", cache); err != nil {
+	if _, err := add(fmt.Sprintf("digest, into an empty cache, %d snapshots", n), small, bin, "--cache-dir", cache); err != nil {
 		return err
 	}
 	if err := os.Link(extra, filepath.Join(small, fmt.Sprintf("snapshot_step_%06d.pickle", (n+1)*10))); err != nil {
 		return err
 	}
-	rerun, err := add("digest, re-run after one more snapshot", small, "--cache-dir", cache)
+	rerun, err := add("digest, re-run after one more snapshot", small, bin, "--cache-dir", cache)
 	if err != nil {
 		return err
 	}
@@ -151,12 +167,12 @@ func bench(bin string, n, entries, extraOps, pyFiles int, today2n, keep bool) er
 	var py, pyCPU time.Duration
 	if python, perr := exec.LookPath("python3"); perr == nil {
 		for range pyFiles {
-			r, err := timeRun(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", snap)
+			r, err := benchrun.Time(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", snap)
 			if err != nil {
 				return fmt.Errorf("python3: %w", err)
 			}
-			py += r.wall
-			pyCPU += r.cpu
+			py += r.Wall
+			pyCPU += r.CPU
 		}
 		py = py * time.Duration(n) / time.Duration(pyFiles)
 		pyCPU = pyCPU * time.Duration(n) / time.Duration(pyFiles)
@@ -174,16 +190,16 @@ func bench(bin string, n, entries, extraOps, pyFiles int, today2n, keep bool) er
 		}
 		fmt.Printf("  %-58s %-22s %s\n", what, got, mark)
 	}
-	ratio := float64(first2.rss) / float64(first.rss)
+	ratio := float64(first2.RSS) / float64(first.RSS)
 	check(fmt.Sprintf("peak RSS %d / %d snapshots <= %.2fx", 2*n, n, maxRSSRatio), ratio <= maxRSSRatio, fmt.Sprintf("%.2fx", ratio))
-	check(fmt.Sprintf("peak RSS %d snapshots < 1 GB", 2*n), first2.rss < maxRSSBytes, fmt.Sprintf("%.0f MB", float64(first2.rss)/1e6))
-	rr := rerun.wall.Seconds() / first.wall.Seconds()
+	check(fmt.Sprintf("peak RSS %d snapshots < 1 GB", 2*n), first2.RSS < maxRSSBytes, fmt.Sprintf("%.0f MB", float64(first2.RSS)/1e6))
+	rr := rerun.Wall.Seconds() / first.Wall.Seconds()
 	check("re-run after one more snapshot <= 10% of the first run", rr <= maxRerun, fmt.Sprintf("%.1f%%", 100*rr))
-	fmt.Printf("  (CPU time: re-run %.1f%% of the first run)\n", 100*rerun.cpu.Seconds()/first.cpu.Seconds())
+	fmt.Printf("  (CPU time: re-run %.1f%% of the first run)\n", 100*rerun.CPU.Seconds()/first.CPU.Seconds())
 	if py > 0 {
-		sp := py.Seconds() / first.wall.Seconds()
+		sp := py.Seconds() / first.Wall.Seconds()
 		check(fmt.Sprintf("first run >= %.0fx CPython pickle.load", minVsCPython), sp >= minVsCPython, fmt.Sprintf("%.1fx", sp))
-		fmt.Printf("  (CPU time: CPython %.1f s against %.1f s, %.1fx per core)\n", pyCPU.Seconds(), first.cpu.Seconds(), pyCPU.Seconds()/first.cpu.Seconds())
+		fmt.Printf("  (CPU time: CPython %.1f s against %.1f s, %.1fx per core)\n", pyCPU.Seconds(), first.CPU.Seconds(), pyCPU.Seconds()/first.CPU.Seconds())
 	}
 	if !ok {
 		return errors.New("a target was missed")
@@ -208,19 +224,4 @@ func run(name string, args ...string) error {
 	cmd := exec.Command(name, args...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	return cmd.Run()
-}
-
-// timeRun runs a command with its output discarded and returns its wall
-// time and peak RSS.
-func timeRun(name string, args ...string) (result, error) {
-	cmd := exec.Command(name, args...)
-	cmd.Stderr = os.Stderr
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
-	if err != nil {
-		return result{}, err
-	}
-	ps := cmd.ProcessState
-	return result{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), rss: maxRSS(ps)}, nil
 }
