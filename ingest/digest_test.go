@@ -411,7 +411,8 @@ func skimDiff(data []byte) (string, error) {
 
 // TestSkimmedDigestEqualsFull checks that skimming the trace changes how a
 // digest is made, not what it holds: on the sample run, every real
-// snapshot and the generated benchmark snapshot.
+// snapshot and the generated benchmark snapshots (one with thousands of
+// distinct stacks).
 func TestSkimmedDigestEqualsFull(t *testing.T) {
 	type input struct {
 		name string
@@ -421,7 +422,7 @@ func TestSkimmedDigestEqualsFull(t *testing.T) {
 	for _, p := range digestSources(t) {
 		inputs = append(inputs, input{filepath.Base(p), func() ([]byte, error) { return os.ReadFile(p) }})
 	}
-	inputs = append(inputs, input{"generated-big", bigSnapshotInput})
+	inputs = append(inputs, input{"generated-big", bigSnapshotInput}, input{"generated-many-stacks", manyStacksInput})
 	for _, in := range inputs {
 		t.Run(in.name, func(t *testing.T) {
 			data, err := in.data()
