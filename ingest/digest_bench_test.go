@@ -74,6 +74,20 @@ func BenchmarkDigestGenerated(b *testing.B) {
 	})
 }
 
+// benchFullReduce measures a digest made from a full decode: the work of
+// a cache miss before skims, and of the snapshots drawn in detail.
+func benchFullReduce(b *testing.B, data []byte) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s, _, err := DecodeBytes(data, DecodeOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		Reduce(s)
+	}
+}
+
 // benchSkim measures a digest made the way a cache miss makes it: a
 // skimming decode (DecodeOptions.SkimTrace), then Reduce.
 func benchSkim(b *testing.B, data []byte) {
@@ -107,17 +121,7 @@ func BenchmarkDigestManyStacks(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("decode+reduce", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		b.ReportAllocs()
-		for b.Loop() {
-			s, _, err := DecodeBytes(data, DecodeOptions{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			Reduce(s)
-		}
-	})
+	b.Run("decode+reduce", func(b *testing.B) { benchFullReduce(b, data) })
 	b.Run("skim+reduce", func(b *testing.B) { benchSkim(b, data) })
 }
 
@@ -133,4 +137,24 @@ func BenchmarkContentKey(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkDigestTargetSize compares the full decode with the skim on a
+// snapshot of the size issue 10's targets name: 1.4M trace events and
+// thousands of distinct stacks (the generator's big file with 300 extra
+// operators per block, about 280 MB; `make bench-decode` times the same
+// file as a command, beside CPython). Generating it takes seconds and
+// holds it in memory: run it on its own.
+//
+//	go test -run='^$' -bench=DigestTargetSize -benchtime=5x ./ingest
+func BenchmarkDigestTargetSize(b *testing.B) {
+	var buf bytes.Buffer
+	spec := train.BigSpec()
+	spec.ExtraOps = 300
+	if _, err := train.WriteBigSpec(&buf, spec, 1_400_000); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.Run("decode+reduce", func(b *testing.B) { benchFullReduce(b, data) })
+	b.Run("skim+reduce", func(b *testing.B) { benchSkim(b, data) })
 }
