@@ -13,6 +13,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
+	"gpureport/internal/units"
 	"gpureport/report"
 )
 
@@ -106,7 +107,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if capacity != "" {
 		var desc string
-		if opt.capacity, desc, err = parseSizeUnit(capacity); err != nil {
+		if opt.capacity, desc, err = units.ParseSizeUnit(capacity); err != nil {
 			return usageError(stderr, "--capacity: %v; for example: gpureport --capacity 80GiB RUN_DIR", err)
 		}
 		opt.capacitySource = "--capacity " + desc
@@ -116,10 +117,10 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return usageError(stderr, "--gpu-log-columns: %v", err)
 		}
 	}
-	if opt.memoryBudget, err = parseSize(memory); err != nil {
+	if opt.memoryBudget, err = units.ParseSize(memory); err != nil {
 		return usageError(stderr, "--memory: %v", err)
 	}
-	if opt.maxDecompressed, err = parseSize(maxDecomp); err != nil {
+	if opt.maxDecompressed, err = units.ParseSize(maxDecomp); err != nil {
 		return usageError(stderr, "--max-decompressed: %v", err)
 	}
 	if err := opt.cache.parse(); err != nil {
