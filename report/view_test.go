@@ -50,7 +50,7 @@ func TestProjectionText(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.p
-			tr := &analyze.Trend{Per: c.per, Verdict: analyze.VerdictGrowing, Projection: &p}
+			tr := &analyze.Trend{Per: analyze.Axis(c.per), Verdict: analyze.VerdictGrowing, Projection: &p}
 			got := projectionText(tr, 100)
 			for _, w := range c.want {
 				if !strings.Contains(got, w) {
@@ -69,21 +69,9 @@ func TestProjectionText(t *testing.T) {
 	}
 }
 
-// TestProse: analysis prose gets its plurals right and loses nested
-// parentheses; a count of one takes the singular noun.
-func TestProse(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"leak on device 0: 1 suspect(s); the top one", "leak on device 0: 1 suspect; the top one"},
-		{"3 suspect(s)", "3 suspects"},
-		{"stays at 512 MiB (no significant trend (Mann-Kendall p = 0.41; slope +17.5 KiB per step (95% interval -21.8 KiB to +39.1 KiB)))",
-			"stays at 512 MiB (no significant trend, Mann-Kendall p = 0.41; slope +17.5 KiB per step, 95% interval -21.8 KiB to +39.1 KiB)"},
-		{"plain (one level) stays", "plain (one level) stays"},
-	}
-	for _, tt := range tests {
-		if got := prose(tt.in); got != tt.want {
-			t.Errorf("prose(%q)\n= %q\nwant %q", tt.in, got, tt.want)
-		}
-	}
+// TestCounted: a count of one takes the singular noun; counts have
+// thousands separators.
+func TestCounted(t *testing.T) {
 	if got := counted(1, "event"); got != "1 event" {
 		t.Errorf("counted(1) = %q", got)
 	}

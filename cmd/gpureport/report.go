@@ -76,7 +76,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.DurationVar(&opt.horizon, "horizon", analyze.DefaultCriticalWithin, "a leak projected to fill the device within `DURATION` (or within the run's own length) makes the verdict critical")
 	fs.StringVar(&opt.suppress, "suppress", "", "suppression `FILE`: leak fingerprints or site, function and frame patterns to ignore (see the README)")
 	fs.BoolVar(&opt.noBuiltinSuppressions, "no-builtin-suppressions", false, "also report benign patterns (optimizer state, cuDNN/cuBLAS workspaces, CUDA-graph pools, allocator warm-up)")
-	fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside-leak, oom, fragmentation")
+	fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside_allocator_leak, oom, fragmentation, or any")
 	fs.StringVar(&opt.pprofPath, "pprof", "", "also write the leak attribution as a pprof profile to `FILE`")
 	fs.IntVar(&opt.jobs, "j", 0, "decode `N` files at once (default: one per CPU); in --batch mode, N runs at once")
 	fs.StringVar(&memory, "memory", "2GiB", "bound on decoder memory in flight, `SIZE`")

@@ -61,8 +61,25 @@ func Hours(h float64) string {
 // Duration is Hours for a time.Duration: "45 min", "24.0 hours".
 func Duration(d time.Duration) string { return Hours(d.Hours()) }
 
+// Amount formats a count that may be fractional, such as a number of
+// steps to capacity: "3,327", "12", "3.5", "0.25".
+func Amount(v float64) string {
+	switch a := math.Abs(v); {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "n/a"
+	case a >= 1e15:
+		// Beyond float64's exact integers: no false digits.
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	case a >= 10 || v == math.Trunc(v):
+		return Count(int64(math.Round(v)))
+	case a >= 1:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 2, 64)
+}
+
 // AxisAmount formats an amount of x on a device axis: "1,200 steps",
-// "3.2 hours", "12 snapshots", "40 readings".
+// "1 step", "2.5 snapshots", "3.20 hours", "40 readings".
 func AxisAmount(x float64, per Per) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return "n/a"
@@ -70,11 +87,10 @@ func AxisAmount(x float64, per Per) string {
 	if per == PerHour {
 		return Hours(x)
 	}
-	n := int64(math.Round(x))
-	if n == 1 {
+	if x == 1 {
 		return "1 " + string(per.orStep())
 	}
-	return Count(n) + " " + per.orStep().Plural()
+	return Amount(x) + " " + per.orStep().Plural()
 }
 
 // Relative formats t relative to now: "just now", "5 min ago",
