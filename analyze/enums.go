@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"gpureport/internal/units"
@@ -123,15 +124,7 @@ const (
 // Rank orders severities, the most severe highest: ok 0, info 1, warning
 // 2, critical 3; an unknown severity ranks as ok.
 func (s Severity) Rank() int {
-	switch s {
-	case SeverityCritical:
-		return 3
-	case SeverityWarning:
-		return 2
-	case SeverityInfo:
-		return 1
-	}
-	return 0
+	return max(0, slices.Index([]Severity{SeverityOK, SeverityInfo, SeverityWarning, SeverityCritical}, s))
 }
 
 // LeakSeverity is a leak suspect's severity (Suspect.Severity), from its

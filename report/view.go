@@ -39,17 +39,7 @@ func severity(v analyze.Verdict) string {
 }
 
 // severityRank orders severities, most severe highest.
-func severityRank(s string) int {
-	switch s {
-	case "critical":
-		return 3
-	case "warning":
-		return 2
-	case "info":
-		return 1
-	}
-	return 0
-}
+func severityRank(s string) int { return analyze.Severity(s).Rank() }
 
 // headline returns the verdict's headline.
 func headline(f *analyze.Findings) string {
