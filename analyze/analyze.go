@@ -119,8 +119,8 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 			markPinningSuspects(d, last)
 			if share, sp := pinnedByLeak(d, last); d.Fragmentation.Fragmented && share >= PinningShare {
 				d.Fragmentation.Fragmented = false
-				d.Fragmentation.Reason = fmt.Sprintf("segments are pinned, but %.0f%% of the live bytes pinning them are leaked tensors of %s: a side effect of the leak, not fragmentation of its own; without it: %s",
-					100*share, sp.Site, d.Fragmentation.Reason)
+				d.Fragmentation.Reason = fmt.Sprintf("segments are pinned, but %s of the live bytes pinning them are leaked tensors of %s: a side effect of the leak, not fragmentation of its own; without it: %s",
+					units.Percent(share), sp.Site, d.Fragmentation.Reason)
 				sp.Evidence = append(sp.Evidence, "its tensors also pin cached segments, keeping them reserved (see fragmentation)")
 			}
 		}
@@ -417,9 +417,9 @@ func runNotes(f *Findings) []string {
 		}
 		if len(d.Points) > 0 && d.Coverage.Level != CoverageFull && d.Coverage.Level != "" {
 			level := map[string]string{CoveragePartial: "partial", CoverageLow: "unreliable"}[d.Coverage.Level]
-			pct := 100 * stats.Median(d.Coverage.PerPoint)
-			add("coverage-"+d.Coverage.Level, fmt.Sprintf("%s %.0f%%", where, pct),
-				fmt.Sprintf("%s: only %.0f%% of live bytes carry allocation stacks in a typical snapshot: attribution is %s and suspects have lowered confidence; start torch.cuda.memory._record_memory_history() before the model is built",
+			pct := units.Percent(stats.Median(d.Coverage.PerPoint))
+			add("coverage-"+d.Coverage.Level, where+" "+pct,
+				fmt.Sprintf("%s: only %s of live bytes carry allocation stacks in a typical snapshot: attribution is %s and suspects have lowered confidence; start torch.cuda.memory._record_memory_history() before the model is built",
 					where, pct, level),
 				func(list string, n int) string {
 					return fmt.Sprintf("allocation stacks cover only part of the live bytes on %d devices (%s, in a typical snapshot): attribution is %s and suspects have lowered confidence; start torch.cuda.memory._record_memory_history() before the model is built", n, list, level)

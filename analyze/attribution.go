@@ -272,7 +272,7 @@ func suspectConfidence(sp *Suspect, g *Group, ac attributionContext) (Confidence
 		ev = append(ev, fmt.Sprintf("fitted from snapshot %d, after a warm-up step", tr.FitFrom))
 	}
 	if !math.IsNaN(sp.Share) {
-		ev = append(ev, fmt.Sprintf("%.0f%% of the device's allocated growth", 100*sp.Share))
+		ev = append(ev, units.Percent(sp.Share)+" of the device's allocated growth")
 	}
 	if g.Kind != SiteUser {
 		ev = append(ev, fmt.Sprintf("no user frame in the stack: the site is a %s frame", g.Kind))
@@ -285,7 +285,7 @@ func suspectConfidence(sp *Suspect, g *Group, ac attributionContext) (Confidence
 		level = ConfidenceMedium
 	}
 	if ac.coverage.Level != CoverageFull {
-		ev = append(ev, fmt.Sprintf("only %.0f%% of live bytes carry stacks in a typical snapshot: other growth may be unattributed", 100*stats.Median(ac.coverage.PerPoint)))
+		ev = append(ev, fmt.Sprintf("only %s of live bytes carry stacks in a typical snapshot: other growth may be unattributed", units.Percent(stats.Median(ac.coverage.PerPoint))))
 	}
 	return level, ev
 }
@@ -487,7 +487,7 @@ func markPinningSuspects(d *Device, last *ingest.SnapshotFile) {
 			continue
 		}
 		sp.Suppressed = "built-in: pins fragmented segments (the fragmentation's cause, not a leak)"
-		sp.Evidence = append(sp.Evidence, fmt.Sprintf("%s of its %s live bytes sit in large segments that are at least %.0f%% free: it keeps them reserved", units.Bytes(pinned[key]), units.Bytes(lastBytes), 100*(1-PinnedLiveShare)))
+		sp.Evidence = append(sp.Evidence, fmt.Sprintf("%s of its %s live bytes sit in large segments that are at least %s free: it keeps them reserved", units.Bytes(pinned[key]), units.Bytes(lastBytes), units.Percent(1-PinnedLiveShare)))
 		if d.Fragmentation != nil {
 			d.Fragmentation.Reason += fmt.Sprintf("; the holes are pinned by %s in %s", sp.Site, sp.Function)
 		}

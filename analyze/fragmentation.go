@@ -230,14 +230,14 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 		allocRange <= 0.5*risen && stats.Drops(reserved, dropTolerance(reserved)) == 0
 	switch {
 	case m < rules.MinPoints:
-		fr.Reason = fmt.Sprintf("%d periodic snapshots: too few to judge fragmentation over time; at the last one %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",
-			m, 100*share, last.External)
+		fr.Reason = fmt.Sprintf("%d periodic snapshots: too few to judge fragmentation over time; at the last one %s of reserved memory sits in pinned segments, external fragmentation %.2f",
+			m, units.Percent(share), last.External)
 	case growing && last.External >= FragExternalMin && share >= FragShareMin:
 		// Pinned holes survive empty_cache() and the allocator's own
 		// releases, so a saw-tooth does not excuse them.
 		fr.Fragmented = true
-		fr.Reason = fmt.Sprintf("free memory in segments pinned by a few small live blocks grows %s, %s, to %s in %d segments, %.0f%% of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
-			units.Rate(holes.Slope, per), units.PValue(holes.PValue), units.Bytes(last.PinnedBytes), last.PinnedSegments, 100*share, units.Bytes(int64(allocGrowth)), units.Bytes(last.LargestFree), units.Bytes(last.Inactive), last.External)
+		fr.Reason = fmt.Sprintf("free memory in segments pinned by a few small live blocks grows %s, %s, to %s in %d segments, %s of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
+			units.Rate(holes.Slope, per), units.PValue(holes.PValue), units.Bytes(last.PinnedBytes), last.PinnedSegments, units.Percent(share), units.Bytes(int64(allocGrowth)), units.Bytes(last.LargestFree), units.Bytes(last.Inactive), last.External)
 	case fr.SawTooth:
 		fr.Reason = fmt.Sprintf("reserved memory falls back %d times while live memory stays (empty_cache() or garbage collection): churn, not fragmentation", releases)
 	case cacheGrows:
@@ -253,12 +253,12 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 	case holes.Verdict == VerdictGrowing && !growing:
 		fr.Reason = fmt.Sprintf("pinned segments grow %s, but live memory grows as much (%s): the holes are remainders of segments the live tensors occupy, not fragmentation", units.Bytes(int64(holes.Growth)), units.Bytes(int64(allocGrowth)))
 	case growing:
-		fr.Reason = fmt.Sprintf("cached free memory grows, but it is not shattered (external fragmentation %.2f, %.0f%% of reserved in holes of used segments)", last.External, 100*share)
+		fr.Reason = fmt.Sprintf("cached free memory grows, but it is not shattered (external fragmentation %.2f, %s of reserved in holes of used segments)", last.External, units.Percent(share))
 	case rt.Verdict == VerdictGrowing:
 		fr.Reason = fmt.Sprintf("reserved memory grows (%s), but with live memory (%s) or without cached free memory growing as much (%s): not fragmentation", rt.Pattern, at.Verdict, units.Bytes(int64(cacheGrowth)))
 	default:
-		fr.Reason = fmt.Sprintf("no growth of pinned segments or of cached free memory: %s; at the last snapshot %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",
-			pt.Reason, 100*share, last.External)
+		fr.Reason = fmt.Sprintf("no growth of pinned segments or of cached free memory: %s; at the last snapshot %s of reserved memory sits in pinned segments, external fragmentation %.2f",
+			pt.Reason, units.Percent(share), last.External)
 	}
 	return fr
 }

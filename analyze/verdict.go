@@ -85,8 +85,8 @@ func decideVerdict(f *Findings) {
 			}
 		} else if nt := d.Coverage.NoStackTrend; nt != nil && nt.Verdict == VerdictGrowing {
 			deviceLeak = true
-			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %s, %s; only %.0f%% of live bytes carry stacks",
-				where, units.RateCI(nt.Slope, nt.Lo, nt.Hi, nt.Per), units.PValue(nt.PValue), 100*d.Coverage.MinLiveWithStack))
+			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %s, %s; only %s of live bytes carry stacks",
+				where, units.RateCI(nt.Slope, nt.Lo, nt.Hi, nt.Per), units.PValue(nt.PValue), units.Percent(d.Coverage.MinLiveWithStack)))
 		}
 		ooms, leak := memStatsVerdict(f, d, v)
 		statsOOMs += ooms
