@@ -64,7 +64,7 @@ type OverviewRun struct {
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
 	// Severity ("ok", "info", "warning", "critical"), Headline and Flags
-	// (leak, outside-leak, oom, fragmentation) come from the verdict.
+	// (analyze.Flag's spelling) come from the verdict.
 	Severity string   `json:"severity,omitempty"`
 	Headline string   `json:"headline,omitempty"`
 	Flags    []string `json:"flags,omitempty"`
@@ -192,13 +192,8 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 		Snapshots: s.Inputs.Snapshots, Devices: len(s.Devices), ReportedAt: s.GeneratedAt, Slope: math.NaN(),
 	}
 	v := s.Verdict
-	for _, fl := range []struct {
-		on   bool
-		name string
-	}{{v.Leak, "leak"}, {v.OutsideAllocatorLeak, "outside-leak"}, {v.OOM, "oom"}, {v.Fragmentation, "fragmentation"}} {
-		if fl.on {
-			r.Flags = append(r.Flags, fl.name)
-		}
+	for _, fl := range v.Flagged().Flags() {
+		r.Flags = append(r.Flags, string(fl))
 	}
 	for _, d := range s.Devices {
 		for _, sn := range d.Snapshots {

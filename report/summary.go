@@ -253,6 +253,13 @@ type SummaryVerdict struct {
 	Suppressed SummarySuppressed `json:"suppressed"`
 }
 
+// Flagged returns the verdict's four flags as an analyze.Verdict (the
+// flags only), so a verdict read back from summary.json answers Has,
+// Flags and FlagText as a fresh one does.
+func (v SummaryVerdict) Flagged() analyze.Verdict {
+	return analyze.Verdict{Leak: v.Leak, OutsideAllocatorLeak: v.OutsideAllocatorLeak, Fragmentation: v.Fragmentation, OOM: v.OOM}
+}
+
 // SummarySuppressed counts suppressed leak suspects, in all and by rule.
 type SummarySuppressed struct {
 	Suspects int                 `json:"suspects"`

@@ -17,7 +17,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"gpureport/analyze"
 	"gpureport/ingest"
 	"gpureport/report"
 )
@@ -255,8 +254,7 @@ func reportOneRun(ctx context.Context, run runDir, opt reportOptions, key string
 
 // failOnMetSummary is failOnMet for a verdict read back from summary.json.
 func failOnMetSummary(s *report.Summary, failOn []string) []string {
-	v := s.Verdict
-	return failOnMet(analyze.Verdict{Leak: v.Leak, OutsideAllocatorLeak: v.OutsideAllocatorLeak, OOM: v.OOM, Fragmentation: v.Fragmentation}, failOn)
+	return failOnMet(s.Verdict.Flagged(), failOn)
 }
 
 // overviewRow makes the run's overview line, linking its report relative
