@@ -11,10 +11,6 @@ import (
 // interval, p-values, counts, durations); each returns "n/a" (or "") for
 // NaN and infinities rather than printing them.
 
-// ByteUnit returns the binary unit that suits a magnitude of n bytes and
-// its size in bytes: ("GiB", 1<<30) for n = 3<<30.
-func ByteUnit(n float64) (string, float64) { return units.BinaryUnit(n) }
-
 // Bytes formats a byte count: "512 B", "1.50 KiB", "80.0 GiB".
 func Bytes(n int64) string { return units.Bytes(n) }
 
