@@ -208,7 +208,7 @@ func classifyOOM(o *OOM) {
 	}
 	fmt.Fprintf(&b, "%s PyTorch held %s reserved, %s of it in live tensors; %s was cached but free, the largest free block %s. ",
 		state, units.Bytes(o.Reserved), units.Bytes(o.Allocated), units.Bytes(o.CachedFree), units.Bytes(o.LargestFree))
-	capText := fmt.Sprintf("about %s (reserved + free at the OOM)", units.Bytes(o.EstimatedCapacity))
+	capText := fmt.Sprintf("about %s, reserved + free at the OOM", units.Bytes(o.EstimatedCapacity))
 	if o.Capacity > 0 {
 		capText = units.Bytes(o.Capacity)
 	}

@@ -159,6 +159,7 @@ func TestOOMRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := Analyze(tt.run, Options{Capacity: 80 * gib})
+		CheckProse(t, t.Name(), f)
 		if len(f.OOMs) != 1 {
 			t.Errorf("%s: %d OOMs, want 1", tt.name, len(f.OOMs))
 			continue
@@ -235,6 +236,7 @@ func TestFragmentationRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := Analyze(tt.run, Options{})
+		CheckProse(t, t.Name(), f)
 		if f.Verdict.Fragmentation != tt.want || f.Verdict.Leak {
 			t.Errorf("%s: fragmentation %v leak %v, want %v false: %s", tt.name, f.Verdict.Fragmentation, f.Verdict.Leak, tt.want, f.Devices[0].Fragmentation.Reason)
 		}
