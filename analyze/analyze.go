@@ -10,6 +10,7 @@ import (
 
 	"gpureport/analyze/stats"
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // Options tune the analysis. The zero value is ready to use.
@@ -46,7 +47,7 @@ func (o Options) capacitySource(g *GPUSeries) string {
 		src = "--capacity"
 	}
 	if g != nil && g.Total > 0 && g.Total != o.Capacity {
-		src += fmt.Sprintf(", overriding the GPU log's memory.total %s", fmtBytes(g.Total))
+		src += fmt.Sprintf(", overriding the GPU log's memory.total %s", units.Bytes(g.Total))
 	}
 	return src
 }
@@ -111,15 +112,15 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		oomSuspects(d, ooms, ac)
 		fragmented := d.Fragmentation != nil && d.Fragmentation.Fragmented
 		for _, o := range ooms {
-			fragmented = fragmented || o.Class == "fragmentation"
+			fragmented = fragmented || o.Class == CauseFragmentation
 		}
 		if fragmented && len(s.Files) > 0 {
 			last := s.Files[len(s.Files)-1]
 			markPinningSuspects(d, last)
 			if share, sp := pinnedByLeak(d, last); d.Fragmentation.Fragmented && share >= PinningShare {
 				d.Fragmentation.Fragmented = false
-				d.Fragmentation.Reason = fmt.Sprintf("segments are pinned, but %.0f%% of the live bytes pinning them are leaked tensors of %s: a side effect of the leak, not fragmentation of its own (%s)",
-					100*share, sp.Site, d.Fragmentation.Reason)
+				d.Fragmentation.Reason = fmt.Sprintf("segments are pinned, but %s of the live bytes pinning them are leaked tensors of %s: a side effect of the leak, not fragmentation of its own; without it: %s",
+					units.Percent(share), sp.Site, d.Fragmentation.Reason)
 				sp.Evidence = append(sp.Evidence, "its tensors also pin cached segments, keeping them reserved (see fragmentation)")
 			}
 		}
@@ -175,7 +176,7 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 // for Findings.Notes ("" when none).
 func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, ac attributionContext, note string) {
 	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
-	per := perOf(s.Axis)
+	per := s.Axis
 	d.GPU = JoinGPU(s, run.Logs, join.index)
 	var shift time.Duration
 	if d.GPU != nil {
@@ -236,10 +237,10 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 		}
 		for i := range d.Trends {
 			t := &d.Trends[i]
-			limit, basis := float64(d.Capacity), fmt.Sprintf("%s device memory (%s)", fmtBytes(d.Capacity), d.CapacitySource)
+			limit, basis := float64(d.Capacity), fmt.Sprintf("%s device memory (%s)", units.Bytes(d.Capacity), d.CapacitySource)
 			if (t.Metric == MetricAllocated || t.Metric == MetricReserved) && outside > 0 {
 				limit -= outside
-				basis += fmt.Sprintf(" minus %s outside the allocator", fmtBytes(int64(outside)))
+				basis += fmt.Sprintf(" minus %s outside the allocator", units.Bytes(int64(outside)))
 			}
 			lastX := x[keep[len(keep)-1]]
 			if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
@@ -401,38 +402,37 @@ func runNotes(f *Findings) []string {
 	var notes []string
 	for _, d := range f.Devices {
 		where := deviceName(d.DeviceKey)
-		short := shortDeviceName(d.DeviceKey)
 		switch {
 		case len(d.Points) == 1:
-			add("one-snapshot", short, fmt.Sprintf("%s has one snapshot: no trend can be fitted; the trace window is the only evidence of growth", where),
+			add("one-snapshot", where, fmt.Sprintf("%s has one snapshot: no trend can be fitted; the trace window is the only evidence of growth", where),
 				func(list string, n int) string {
 					return fmt.Sprintf("%d devices have one snapshot each (%s): no trend can be fitted; the trace window is the only evidence of growth", n, list)
 				})
 		case len(d.Points) > 1 && len(d.Points) < f.Thresholds.MinPoints:
 			k := len(d.Points)
-			add(fmt.Sprintf("few-snapshots-%d", k), short, fmt.Sprintf("%s has %d snapshots: a trend verdict needs at least %d", where, k, f.Thresholds.MinPoints),
+			add(fmt.Sprintf("few-snapshots-%d", k), where, fmt.Sprintf("%s has %d snapshots: a trend verdict needs at least %d", where, k, f.Thresholds.MinPoints),
 				func(list string, n int) string {
 					return fmt.Sprintf("%d devices have %d snapshots each (%s): a trend verdict needs at least %d", n, k, list, f.Thresholds.MinPoints)
 				})
 		}
 		if len(d.Points) > 0 && d.Coverage.Level != CoverageFull && d.Coverage.Level != "" {
 			level := map[string]string{CoveragePartial: "partial", CoverageLow: "unreliable"}[d.Coverage.Level]
-			pct := 100 * stats.Median(d.Coverage.PerPoint)
-			add("coverage-"+d.Coverage.Level, fmt.Sprintf("%s %.0f%%", short, pct),
-				fmt.Sprintf("%s: only %.0f%% of live bytes carry allocation stacks in a typical snapshot (start torch.cuda.memory._record_memory_history() before the model is built): attribution is %s and suspects have lowered confidence",
+			pct := units.Percent(stats.Median(d.Coverage.PerPoint))
+			add("coverage-"+d.Coverage.Level, where+" "+pct,
+				fmt.Sprintf("%s: only %s of live bytes carry allocation stacks in a typical snapshot: attribution is %s and suspects have lowered confidence; start torch.cuda.memory._record_memory_history() before the model is built",
 					where, pct, level),
 				func(list string, n int) string {
-					return fmt.Sprintf("allocation stacks cover only part of the live bytes on %d devices (%s, in a typical snapshot; start torch.cuda.memory._record_memory_history() before the model is built): attribution is %s and suspects have lowered confidence", n, list, level)
+					return fmt.Sprintf("allocation stacks cover only part of the live bytes on %d devices (%s, in a typical snapshot): attribution is %s and suspects have lowered confidence; start torch.cuda.memory._record_memory_history() before the model is built", n, list, level)
 				})
 		}
 		if d.Coverage.TraceOverflow {
-			add("trace-overflow", short, fmt.Sprintf("%s: trace window incomplete (%s); trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", where, d.Coverage.TraceEvidence),
+			add("trace-overflow", where, fmt.Sprintf("%s: trace window incomplete, %s; trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", where, d.Coverage.TraceEvidence),
 				func(list string, n int) string {
 					return fmt.Sprintf("trace window incomplete, ring buffer probably full, on %d devices: %s; trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", n, list)
 				})
 		}
 		if d.Order == OrderTraceTime && d.Axis == AxisHours && len(d.Points) > 1 && !slices.ContainsFunc(d.Points, func(p Point) bool { return p.Step == ingest.NoStep }) {
-			add("steps-not-increasing", short, fmt.Sprintf("%s: the numbers in the snapshot names do not increase with the trace times, so they are not steps: rates are per hour of trace time", where),
+			add("steps-not-increasing", where, fmt.Sprintf("%s: the numbers in the snapshot names do not increase with the trace times, so they are not steps: rates are per hour of trace time", where),
 				func(list string, n int) string {
 					return fmt.Sprintf("the numbers in the snapshot names do not increase with the trace times on %d devices (%s), so they are not steps: rates are per hour of trace time", n, list)
 				})
@@ -440,31 +440,31 @@ func runNotes(f *Findings) []string {
 		if len(d.Points) > 1 {
 			switch d.Order {
 			case OrderModTime:
-				add("order-mtime", short, fmt.Sprintf("%s: snapshots were ordered by file modification time (no trace times, no steps in the names): the order may be wrong if files were copied", where),
+				add("order-mtime", where, fmt.Sprintf("%s: snapshots were ordered by file modification time (no trace times, no steps in the names): the order may be wrong if files were copied", where),
 					func(list string, n int) string {
 						return fmt.Sprintf("snapshots were ordered by file modification time on %d devices (%s; no trace times, no steps in the names): the order may be wrong if files were copied", n, list)
 					})
 			case OrderPath:
-				add("order-copied", short, fmt.Sprintf("%s: the snapshots' file modification times are copy times (seconds apart), so they were ordered by file name and placed by their order, not in time", where),
+				add("order-copied", where, fmt.Sprintf("%s: the snapshots' file modification times are copy times (seconds apart), so they were ordered by file name and placed by their order, not in time", where),
 					func(list string, n int) string {
 						return fmt.Sprintf("the snapshots' file modification times are copy times (seconds apart) on %d devices (%s), so they were ordered by file name and placed by their order, not in time", n, list)
 					})
 			case OrderNameEpoch, OrderNameIndex:
 				what := map[OrderRule]string{OrderNameEpoch: "epoch", OrderNameIndex: "dump counter"}[d.Order]
-				add("order-"+string(d.Order), short, fmt.Sprintf("%s: snapshots were ordered by the %s in their file names, which is not a step: rates are per snapshot or per hour, not per step", where, what),
+				add("order-"+string(d.Order), where, fmt.Sprintf("%s: snapshots were ordered by the %s in their file names, which is not a step: rates are per snapshot or per hour, not per step", where, what),
 					func(list string, n int) string {
 						return fmt.Sprintf("snapshots were ordered by the %s in their file names on %d devices (%s), which is not a step: rates are per snapshot or per hour, not per step", what, n, list)
 					})
 			}
 			if d.Axis == AxisSnapshot && d.Order != OrderPath {
-				add("axis-snapshot", short, fmt.Sprintf("%s: the snapshots have no steps, and their times (trace, file-name or file times) span less than %.0f minutes or are copy times, too little for per-hour rates: they are placed by their order", where, MinHoursAxisSpan*60),
+				add("axis-snapshot", where, fmt.Sprintf("%s: the snapshots have no steps, and their times (trace, file-name or file times) span less than %.0f minutes or are copy times, too little for per-hour rates: they are placed by their order", where, MinHoursAxisSpan*60),
 					func(list string, n int) string {
 						return fmt.Sprintf("snapshots on %d devices (%s) have no steps, and their times (trace, file-name or file times) span less than %.0f minutes or are copy times, too little for per-hour rates: they are placed by their order", n, list, MinHoursAxisSpan*60)
 					})
 			}
 		}
 		if d.Capacity == 0 && (len(d.Points) > 0 || d.MemoryStats != nil) {
-			add("capacity", short, "device capacity unknown (no memory.total in GPU logs): pass --capacity (e.g. 80GiB) for time-to-OOM projections",
+			add("capacity", where, "device capacity unknown (no memory.total in GPU logs): pass --capacity (e.g. 80GiB) for time-to-OOM projections",
 				func(list string, n int) string {
 					return fmt.Sprintf("device capacity unknown on %d devices (%s; no memory.total in GPU logs): pass --capacity (e.g. 80GiB) for time-to-OOM projections", n, list)
 				})
@@ -475,7 +475,7 @@ func runNotes(f *Findings) []string {
 	}
 	notes = append(foldNotes(dn), notes...)
 	if n := len(f.Inputs.Skipped); n > 0 {
-		notes = append(notes, countOf(n, "input file")+" could not be used (see the inputs table)")
+		notes = append(notes, units.CountOf(n, "input file")+" could not be used (see the inputs table)")
 	}
 	return notes
 }
@@ -523,15 +523,6 @@ func foldNotes(dn []deviceNote) []string {
 		out = append(out, g[0].many(list, len(g)))
 	}
 	return out
-}
-
-// shortDeviceName is a device's name in a folded note's list:
-// rank0/cuda:0, or cuda:0 without a rank.
-func shortDeviceName(k DeviceKey) string {
-	if k.Rank == ingest.NoRank {
-		return fmt.Sprintf("cuda:%d", k.Device)
-	}
-	return fmt.Sprintf("rank%d/cuda:%d", k.Rank, k.Device)
 }
 
 func appendOnce(s []string, v string) []string {

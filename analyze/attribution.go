@@ -8,6 +8,7 @@ import (
 
 	"gpureport/analyze/stats"
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // Leak attribution joins the snapshots of a device series by stack
@@ -123,7 +124,7 @@ func buildGroups(s *Series) *seriesGroups {
 type attributionContext struct {
 	x        []float64
 	keep     []int // the periodic points, which form the trends
-	per      string
+	per      units.Per
 	refLevel float64 // the device's steady allocated level, bytes
 	allocTr  *Trend  // the device's allocated trend
 	coverage Coverage
@@ -260,31 +261,31 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 }
 
 // suspectConfidence grades a suspect and lists the numbers behind it.
-func suspectConfidence(sp *Suspect, g *Group, ac attributionContext) (string, []string) {
+func suspectConfidence(sp *Suspect, g *Group, ac attributionContext) (Confidence, []string) {
 	tr := &sp.Trend
 	ev := []string{
 		fmt.Sprintf("live bytes grow %s, Mann-Kendall %s over %d snapshots",
-			fmtRate(tr.Slope, tr.Lo, tr.Hi, tr.Per), fmtP(tr.PValue), tr.N),
-		fmt.Sprintf("%s: %s over the fitted range; %d → %d blocks", tr.Pattern, fmtSigned(tr.Growth), g.Blocks[tr.FitFrom], g.Blocks[len(g.Blocks)-1]),
+			units.RateCI(tr.Slope, tr.Lo, tr.Hi, tr.Per), units.PValue(tr.PValue), tr.N),
+		fmt.Sprintf("%s: %s over the fitted range; %d → %d blocks", tr.Pattern, units.Signed(tr.Growth), g.Blocks[tr.FitFrom], g.Blocks[len(g.Blocks)-1]),
 	}
 	if tr.FitFrom > 0 {
 		ev = append(ev, fmt.Sprintf("fitted from snapshot %d, after a warm-up step", tr.FitFrom))
 	}
 	if !math.IsNaN(sp.Share) {
-		ev = append(ev, fmt.Sprintf("%.0f%% of the device's allocated growth", 100*sp.Share))
+		ev = append(ev, units.Percent(sp.Share)+" of the device's allocated growth")
 	}
 	if g.Kind != SiteUser {
 		ev = append(ev, fmt.Sprintf("no user frame in the stack: the site is a %s frame", g.Kind))
 	}
-	level := "high"
+	level := ConfidenceHigh
 	switch {
 	case ac.coverage.Level == CoverageLow || tr.N < 8 || g.Kind == SiteNative:
-		level = "low"
+		level = ConfidenceLow
 	case ac.coverage.Level == CoveragePartial || tr.PValue > 1e-4 || g.Kind != SiteUser:
-		level = "medium"
+		level = ConfidenceMedium
 	}
 	if ac.coverage.Level != CoverageFull {
-		ev = append(ev, fmt.Sprintf("only %.0f%% of live bytes carry stacks in a typical snapshot: other growth may be unattributed", 100*stats.Median(ac.coverage.PerPoint)))
+		ev = append(ev, fmt.Sprintf("only %s of live bytes carry stacks in a typical snapshot: other growth may be unattributed", units.Percent(stats.Median(ac.coverage.PerPoint))))
 	}
 	return level, ev
 }
@@ -391,7 +392,7 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 		}
 		g := &d.Groups[best]
 		ev := fmt.Sprintf("the OOM of %s (%s requested, %s free on the device) came after this site's live memory grew by %s, never freed",
-			o.Path, fmtBytes(o.Requested), fmtBytes(o.DeviceFree), fmtBytes(int64(bestGrowth)))
+			o.Path, units.Bytes(o.Requested), units.Bytes(o.DeviceFree), units.Bytes(int64(bestGrowth)))
 		found := false
 		for i := range d.Suspects {
 			if d.Suspects[i].Fingerprint == g.Fingerprint {
@@ -404,14 +405,14 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 		}
 		tr := bestTrend
 		tr.Verdict, tr.State, tr.Pattern = VerdictGrowing, StateGrowing, "grew until the OOM"
-		tr.Reason = fmt.Sprintf("grew %s over the run without ever falling and filled the device until the OOM (%s)", fmtBytes(int64(bestGrowth)), tr.Reason)
+		tr.Reason = fmt.Sprintf("grew %s over the run without ever falling and filled the device until the OOM; its trend alone: %s", units.Bytes(int64(bestGrowth)), tr.Reason)
 		sp := Suspect{
 			Fingerprint: g.Fingerprint, Site: g.Site, Function: g.Function, File: g.File,
 			Stack: g.Stack, User: g.User, Group: best, Bytes: g.Bytes, Blocks: g.Blocks, Trend: tr, Share: math.NaN(),
 		}
 		sp.Confidence, sp.Evidence = suspectConfidence(&sp, g, ac)
-		if sp.Confidence == "high" {
-			sp.Confidence = "medium" // a few jumps, not a steady trend
+		if sp.Confidence == ConfidenceHigh {
+			sp.Confidence = ConfidenceMedium // a few jumps, not a steady trend
 		}
 		sp.Evidence = append(sp.Evidence, ev)
 		sp.Suppressed = matchSuppression(ac.suppress, g.Signature, g.Stack)
@@ -486,7 +487,7 @@ func markPinningSuspects(d *Device, last *ingest.SnapshotFile) {
 			continue
 		}
 		sp.Suppressed = "built-in: pins fragmented segments (the fragmentation's cause, not a leak)"
-		sp.Evidence = append(sp.Evidence, fmt.Sprintf("%s of its %s live bytes sit in large segments that are at least %.0f%% free: it keeps them reserved", fmtBytes(pinned[key]), fmtBytes(lastBytes), 100*(1-PinnedLiveShare)))
+		sp.Evidence = append(sp.Evidence, fmt.Sprintf("%s of its %s live bytes sit in large segments that are at least %s free: it keeps them reserved", units.Bytes(pinned[key]), units.Bytes(lastBytes), units.Percent(1-PinnedLiveShare)))
 		if d.Fragmentation != nil {
 			d.Fragmentation.Reason += fmt.Sprintf("; the holes are pinned by %s in %s", sp.Site, sp.Function)
 		}

@@ -16,7 +16,8 @@ import (
 // the rules were not tuned on) and checks, on every case, the interval
 // rules of issue 12: no reported suspect's 95% interval includes 0 or
 // excludes its estimate, its test is significant, and every trend's
-// estimate lies inside its interval. It also checks design.md's OOM cause
+// estimate lies inside its interval, and every sentence reads flat
+// (CheckProse). It also checks design.md's OOM cause
 // order on the cases whose labels say what happened.
 func TestCorpusIntervals(t *testing.T) {
 	if testing.Short() {
@@ -34,6 +35,7 @@ func TestCorpusIntervals(t *testing.T) {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
 		f := analyze.Analyze(run, analyze.Options{})
+		analyze.CheckProse(t, c.Name, f)
 		for _, d := range f.Devices {
 			for i := range d.Trends {
 				tr := &d.Trends[i]

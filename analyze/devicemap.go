@@ -10,6 +10,7 @@ import (
 
 	"gpureport/analyze/stats"
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // Device mapping: which nvidia-smi (or NVML) GPU holds a process's CUDA
@@ -384,7 +385,7 @@ func gpuJoins(ins []joinInput, logs []*ingest.GPULog) []gpuJoin {
 		}
 		j := gpuJoin{index: best.gpu, method: JoinByTracking,
 			text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it; GPU %d is %s)",
-				best.gpu, deviceName(in.key), best.matched-best.below, best.matched, fmtBytes(int64(best.gap)), idx.index, indexVerdict(cur, hasCur))}
+				best.gpu, deviceName(in.key), best.matched-best.below, best.matched, units.Bytes(int64(best.gap)), idx.index, indexVerdict(cur, hasCur))}
 		if len(close) > 0 {
 			j.guess = true
 			j.ambiguous = strings.Join(close, ", ")
@@ -405,7 +406,7 @@ func indexVerdict(cur trackScore, has bool) string {
 	case !cur.ok():
 		return fmt.Sprintf("below reserved memory at %d of %d times", cur.below, cur.matched)
 	}
-	return fmt.Sprintf("further from it, %s above", fmtBytes(int64(cur.gap)))
+	return fmt.Sprintf("further from it, %s above", units.Bytes(int64(cur.gap)))
 }
 
 // joinByID maps a device by a UUID or a process id that an input gives

@@ -267,10 +267,11 @@ func TestTrainingLogLeakOOM(t *testing.T) {
 			OOMs: []ingest.TrainingOOM{{Line: 40, Count: 1, Rank: ingest.NoRank, Device: 0, Requested: 2 * gib, Capacity: 80 * gib,
 				Free: 1 * gib, ProcessInUse: ingest.Unknown, Allocated: 70 * gib, Reserved: 79 * gib, ReservedUnallocated: 3 * gib}}})
 		f := Analyze(run, Options{})
+		CheckProse(t, t.Name(), f)
 		var got []string
 		for _, o := range f.OOMs {
 			if o.Path == "train.log" {
-				got = append(got, o.Class)
+				got = append(got, string(o.Class))
 				if o.Class == "leak" && (o.LeakSite != "train.py:57" || o.Missing != 1*gib || o.LeakedBytes < o.Missing || !strings.Contains(o.Explanation, "leak OOM")) {
 					t.Errorf("%s: leak OOM without its numbers: site %q missing %d leaked %d\n%s", tt.name, o.LeakSite, o.Missing, o.LeakedBytes, o.Explanation)
 				}
@@ -306,7 +307,7 @@ func TestTrainingLogOOMSameRequest(t *testing.T) {
 func TestGPUTrendNoHourlyRateFromSeconds(t *testing.T) {
 	for _, tt := range []struct {
 		gap  time.Duration
-		want string
+		want Axis
 	}{{time.Second, "reading"}, {10 * time.Minute, "hour"}} {
 		g := &GPUSeries{}
 		for i := range 12 {

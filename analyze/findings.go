@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // Findings is everything the reports show about one run.
@@ -114,26 +115,6 @@ const (
 	OrderPath OrderRule = "file name (file times are copy times)"
 )
 
-// Axis is the x axis of a device's series.
-type Axis string
-
-// Axes: steps when every snapshot has a file-name step, else hours since
-// the first snapshot. A device without snapshots takes its axis from its
-// torch.cuda.memory_stats() readings (steps, else hours since the first
-// reading, else AxisReading) or, with GPU log readings only, hours since
-// the first reading.
-const (
-	AxisStep  Axis = "step"
-	AxisHours Axis = "hours"
-	// AxisReading is a reading's position in its log (0, 1, 2, ...), for
-	// readings that carry neither a step nor a time.
-	AxisReading Axis = "reading"
-	// AxisSnapshot is a snapshot's position in its series (0, 1, 2, ...),
-	// for snapshots with no step whose times are unknown, copy times, or
-	// span too little time for a per-hour rate (MinHoursAxisSpan).
-	AxisSnapshot Axis = "snapshot"
-)
-
 // DeviceKey identifies a series: one device of one rank.
 type DeviceKey struct {
 	// Rank is the distributed rank, ingest.NoRank when the paths give none.
@@ -165,20 +146,6 @@ const (
 	VerdictInsufficient = "insufficient data"
 	// VerdictInconclusive is growth seen but not established.
 	VerdictInconclusive = "inconclusive"
-)
-
-// Trend states, design.md's names (Trend.State, summary.json "state").
-const (
-	// StateGrowing is significant growth whose 95% interval lies above 0.
-	StateGrowing = "growing"
-	// StateFlat is evidence of no meaningful growth (a falling series
-	// included).
-	StateFlat = "flat"
-	// StateInconclusive is growth seen but not established; Trend.Reason
-	// says what more data would decide it.
-	StateInconclusive = "inconclusive"
-	// StateInsufficient is fewer points than any test needs.
-	StateInsufficient = "insufficient"
 )
 
 // Device is the analysis of one (rank, device) series.
@@ -313,9 +280,10 @@ type Trend struct {
 	// "reserved_bytes", "gpu_used_bytes", "non_pytorch_bytes",
 	// "inactive_bytes", or "live_bytes" for a stack group.
 	Metric string
-	// Per is the slope's unit of x: "step", "hour", or "reading" (a
-	// position in a log without steps or times).
-	Per string
+	// Per is the slope's unit of x: step, hour, reading (a position in a
+	// log without steps or times) or snapshot (a position in the
+	// snapshot order).
+	Per units.Per
 	// N is the number of points fitted.
 	N int
 	// Slope is the fitted growth in bytes per step (or hour), with its 95%
@@ -330,7 +298,7 @@ type Trend struct {
 	Test   string
 	// State is design.md's trend state: StateGrowing, StateFlat,
 	// StateInconclusive or StateInsufficient.
-	State string
+	State TrendState
 	// MoreNeeded is, for an inconclusive or insufficient trend, about how
 	// many more points at the same pace would decide it (0 when unknown
 	// or not needed).
@@ -537,9 +505,9 @@ type Suspect struct {
 	// allocated growth (0..1, may exceed 1 when other memory shrank); NaN
 	// when allocated did not grow.
 	Share float64
-	// Confidence is "high", "medium" or "low": lowered by low stack
-	// coverage, a trace that overflowed, few points or a weak p-value.
-	Confidence string
+	// Confidence is lowered by low stack coverage, a trace that
+	// overflowed, few points or a weak p-value.
+	Confidence Confidence
 	// Evidence lists the numbers behind the claim, one line each.
 	Evidence []string
 	// Suppressed names the suppression that matched, "" when none.
@@ -550,7 +518,7 @@ type Suspect struct {
 	Projection *Projection
 	// Severity is SeverityHigh, SeverityMedium or SeverityLow, from the
 	// time to capacity (not the leak's size).
-	Severity string
+	Severity LeakSeverity
 }
 
 // Coverage says how much of the live memory carries allocation stacks.
@@ -663,19 +631,17 @@ type OOM struct {
 	// OOM (at most 5), largest first.
 	TopLive []LiveGroup
 	// Class is the OOM's cause by design.md's definition, decided in this
-	// order: "leak" (the leak suspects' growth filled the device: without
-	// the LeakedBytes the request would have fit), "fragmentation" (device
-	// free plus cached free memory was at least the request) or
-	// "capacity" (live memory without any leak plus the request exceeds
-	// what the device offers).
-	Class string
+	// order: CauseLeak (without the LeakedBytes the request would have
+	// fit), CauseFragmentation or CauseCapacity; CauseUnknown for a
+	// training-log message without the numbers.
+	Class OOMCause
 	// LeakedBytes is what the device's unsuppressed leak suspects had
 	// added by the OOM since their trends began, in bytes; LeakRate their
-	// summed growth, in bytes per LeakPer ("step" or "hour"); LeakSite the
+	// summed growth, in bytes per LeakPer (step or hour); LeakSite the
 	// site of the largest. Zero when the device has no suspect.
 	LeakedBytes int64
 	LeakRate    float64
-	LeakPer     string
+	LeakPer     units.Per
 	LeakSite    string
 	// Missing is the device memory the request lacked: the request minus
 	// the bytes CUDA reported free, at least 0.
@@ -751,8 +717,9 @@ type Verdict struct {
 	// snapshots, no memory_stats) has growing used memory: a warning with
 	// no site, not a leak flag (used memory mixes PyTorch with the rest).
 	MemoryGrows bool
-	// Severity is "ok", "info", "warning" or "critical".
-	Severity string
+	// Severity is SeverityOK, SeverityInfo, SeverityWarning or
+	// SeverityCritical.
+	Severity Severity
 	// Headline is a one-line summary for banners and stdout.
 	Headline string
 	// Reasons give the numbers behind each flag.
@@ -848,11 +815,12 @@ type MemoryStatsOOM struct {
 	// out-of-memory errors happened in between.
 	Before, After int64
 	// Cause is the OOM's cause as far as the device's verdict tells it
-	// without the failed request (memory_stats do not record it): "leak"
-	// when the device leaks, "fragmentation" when it is fragmented,
-	// "capacity" when almost nothing was cached but free at the reading
-	// (under FragShareMin of reserved); "" when the readings cannot say.
-	Cause string
+	// without the failed request (memory_stats do not record it):
+	// CauseLeak when the device leaks, CauseFragmentation when it is
+	// fragmented, CauseCapacity when almost nothing was cached but free at
+	// the reading (under FragShareMin of reserved); "" when the readings
+	// cannot say.
+	Cause OOMCause
 }
 
 // AllocRetries is the cumulative num_alloc_retries counter (cudaMalloc

@@ -7,6 +7,7 @@ import (
 
 	"gpureport/analyze/stats"
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // Fragmentation is memory the allocator holds (reserved) but cannot use
@@ -129,7 +130,7 @@ func FragPointOf(s *ingest.Snapshot, dev int) FragPoint {
 // first (pinned holes survive every release). Growth that stops is a
 // warm-up (the trend rules' persistence rule), and free memory left by a
 // leak's pinned segments is the leak's (pinnedByLeak).
-func analyzeFragmentation(s *Series, x []float64, keep []int, per string, rules TrendRules) *Fragmentation {
+func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rules TrendRules) *Fragmentation {
 	fr := &Fragmentation{}
 	n := len(s.Files)
 	for _, f := range s.Files {
@@ -229,35 +230,35 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per string, rules 
 		allocRange <= 0.5*risen && stats.Drops(reserved, dropTolerance(reserved)) == 0
 	switch {
 	case m < rules.MinPoints:
-		fr.Reason = fmt.Sprintf("%d periodic snapshots: too few to judge fragmentation over time; at the last one %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",
-			m, 100*share, last.External)
+		fr.Reason = fmt.Sprintf("%d periodic snapshots: too few to judge fragmentation over time; at the last one %s of reserved memory sits in pinned segments, external fragmentation %.2f",
+			m, units.Percent(share), last.External)
 	case growing && last.External >= FragExternalMin && share >= FragShareMin:
 		// Pinned holes survive empty_cache() and the allocator's own
 		// releases, so a saw-tooth does not excuse them.
 		fr.Fragmented = true
-		fr.Reason = fmt.Sprintf("free memory in segments pinned by a few small live blocks grows %s per %s (%s) to %s in %d segments, %.0f%% of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
-			fmtSigned(holes.Slope), per, fmtP(holes.PValue), fmtBytes(last.PinnedBytes), last.PinnedSegments, 100*share, fmtBytes(int64(allocGrowth)), fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
+		fr.Reason = fmt.Sprintf("free memory in segments pinned by a few small live blocks grows %s, %s, to %s in %d segments, %s of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
+			units.Rate(holes.Slope, per), units.PValue(holes.PValue), units.Bytes(last.PinnedBytes), last.PinnedSegments, units.Percent(share), units.Bytes(int64(allocGrowth)), units.Bytes(last.LargestFree), units.Bytes(last.Inactive), last.External)
 	case fr.SawTooth:
 		fr.Reason = fmt.Sprintf("reserved memory falls back %d times while live memory stays (empty_cache() or garbage collection): churn, not fragmentation", releases)
 	case cacheGrows:
 		fr.Fragmented = true
-		fr.Reason = fmt.Sprintf("reserved memory grows %s per %s (%s) while allocated memory does not (%s), and cached free memory grows %s over the run to %s: requests of new sizes find no cached block that fits and get new segments; the largest free block is %s of %s free (external fragmentation %.2f)",
-			fmtSigned(rt.Slope), per, fmtP(rt.PValue), at.Verdict, fmtBytes(int64(cacheGrowth)), fmtBytes(last.Inactive), fmtBytes(last.LargestFree), fmtBytes(last.Inactive), last.External)
+		fr.Reason = fmt.Sprintf("reserved memory grows %s, %s, while allocated memory does not (%s), and cached free memory grows %s over the run to %s: requests of new sizes find no cached block that fits and get new segments; the largest free block is %s of %s free (external fragmentation %.2f)",
+			units.Rate(rt.Slope, per), units.PValue(rt.PValue), at.Verdict, units.Bytes(int64(cacheGrowth)), units.Bytes(last.Inactive), units.Bytes(last.LargestFree), units.Bytes(last.Inactive), last.External)
 	case cacheJumps:
 		fr.Fragmented = true
 		fr.Reason = fmt.Sprintf("reserved memory rose %d times by %s in all while live memory did not (%d times with at least as much already cached but free): requests of new sizes found no cached block that fits (at the end %s cached free, largest block %s, external fragmentation %.2f)",
-			rises, fmtBytes(int64(risen)), missed, fmtBytes(last.Inactive), fmtBytes(last.LargestFree), last.External)
+			rises, units.Bytes(int64(risen)), missed, units.Bytes(last.Inactive), units.Bytes(last.LargestFree), last.External)
 	case holes.Verdict == VerdictGrowing && !costs:
-		fr.Reason = fmt.Sprintf("pinned segments grow %s while reserved and cached free memory do not (%s): live tensors are moving into cached segments, not fragmenting them", fmtBytes(int64(holes.Growth)), rt.Pattern)
+		fr.Reason = fmt.Sprintf("pinned segments grow %s while reserved and cached free memory do not (%s): live tensors are moving into cached segments, not fragmenting them", units.Bytes(int64(holes.Growth)), rt.Pattern)
 	case holes.Verdict == VerdictGrowing && !growing:
-		fr.Reason = fmt.Sprintf("pinned segments grow %s, but live memory grows as much (%s): the holes are remainders of segments the live tensors occupy, not fragmentation", fmtBytes(int64(holes.Growth)), fmtBytes(int64(allocGrowth)))
+		fr.Reason = fmt.Sprintf("pinned segments grow %s, but live memory grows as much (%s): the holes are remainders of segments the live tensors occupy, not fragmentation", units.Bytes(int64(holes.Growth)), units.Bytes(int64(allocGrowth)))
 	case growing:
-		fr.Reason = fmt.Sprintf("cached free memory grows, but it is not shattered (external fragmentation %.2f, %.0f%% of reserved in holes of used segments)", last.External, 100*share)
+		fr.Reason = fmt.Sprintf("cached free memory grows, but it is not shattered (external fragmentation %.2f, %s of reserved in holes of used segments)", last.External, units.Percent(share))
 	case rt.Verdict == VerdictGrowing:
-		fr.Reason = fmt.Sprintf("reserved memory grows (%s), but with live memory (%s) or without cached free memory growing as much (%s): not fragmentation", rt.Pattern, at.Verdict, fmtBytes(int64(cacheGrowth)))
+		fr.Reason = fmt.Sprintf("reserved memory grows (%s), but with live memory (%s) or without cached free memory growing as much (%s): not fragmentation", rt.Pattern, at.Verdict, units.Bytes(int64(cacheGrowth)))
 	default:
-		fr.Reason = fmt.Sprintf("no growth of pinned segments or of cached free memory (%s); at the last snapshot %.0f%% of reserved memory sits in pinned segments, external fragmentation %.2f",
-			pt.Reason, 100*share, last.External)
+		fr.Reason = fmt.Sprintf("no growth of pinned segments or of cached free memory: %s; at the last snapshot %s of reserved memory sits in pinned segments, external fragmentation %.2f",
+			pt.Reason, units.Percent(share), last.External)
 	}
 	return fr
 }

@@ -148,7 +148,7 @@ func TestDevicesOfTheRun(t *testing.T) {
 			overflow = append(overflow, n)
 		}
 	}
-	if len(overflow) != 1 || !strings.Contains(overflow[0], "on 4 devices: rank0/cuda:0, rank1/cuda:1, rank2/cuda:2, rank3/cuda:3") {
+	if len(overflow) != 1 || !strings.Contains(overflow[0], "on 4 devices: rank 0 · cuda:0, rank 1 · cuda:1, rank 2 · cuda:2, rank 3 · cuda:3") {
 		t.Errorf("trace notes not folded: %q", overflow)
 	}
 	if len(f.Notes) > 6 {

@@ -10,6 +10,7 @@ import (
 
 	"gpureport/analyze/stats"
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // torch.cuda.memory_stats() readings (ingest.FormatMemoryStats: JSON lines
@@ -320,23 +321,7 @@ func memStatsPlacer(g *memStatsGroup, shift time.Duration) placer {
 	return p
 }
 
-// perOf is the slope unit of an axis.
-func perOf(a Axis) string {
-	switch a {
-	case AxisHours:
-		return "hour"
-	case AxisReading:
-		return "reading"
-	case AxisSnapshot:
-		return "snapshot"
-	}
-	return "step"
-}
-
-// memStatsTrends fits the allocated and reserved bytes of the readings
-// placed on the axis, with the device rules and the median allocated as
-// the steady level (as the snapshot trends are fitted).
-func memStatsTrends(ms *MemoryStatsSeries, per string, rules TrendRules) []Trend {
+func memStatsTrends(ms *MemoryStatsSeries, per units.Per, rules TrendRules) []Trend {
 	type pt struct{ x, y float64 }
 	var alloc, res []pt
 	for i, r := range ms.Readings {
@@ -389,7 +374,7 @@ func attachMemStats(d *Device, s *Series, g *memStatsGroup, rules TrendRules) {
 			ms.X[i] = p.at(r.Time)
 		}
 	}
-	ms.Trends = memStatsTrends(ms, perOf(d.Axis), rules)
+	ms.Trends = memStatsTrends(ms, d.Axis, rules)
 	d.MemoryStats = ms
 }
 
@@ -400,7 +385,7 @@ func attachMemStats(d *Device, s *Series, g *memStatsGroup, rules TrendRules) {
 func memStatsDevice(g *memStatsGroup, join gpuJoin, run *ingest.Run, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, note string) {
 	ms := g.ms
 	d = &Device{DeviceKey: g.key, Axis: g.axis, MemoryStats: ms, Verdict: VerdictInsufficient}
-	per := perOf(g.axis)
+	per := g.axis
 	place := memStatsPlacer(g, 0)
 	d.GPU = joinGPUPlaced(run.Logs, join.index, place)
 	if d.GPU != nil {
@@ -495,7 +480,7 @@ func projectMemStats(d *Device, g *memStatsGroup, horizon float64) {
 			lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
 		}
 		if p := Project(t, float64(d.Capacity), lastX, x1-x0, hoursPerX, horizon); p != nil {
-			p.Basis = fmt.Sprintf("%s device memory (%s)", fmtBytes(d.Capacity), d.CapacitySource)
+			p.Basis = fmt.Sprintf("%s device memory (%s)", units.Bytes(d.Capacity), d.CapacitySource)
 			t.Projection = p
 		}
 	}
@@ -567,7 +552,7 @@ func memStatsVerdict(f *Findings, d *Device, v *Verdict) (ooms int64, leak bool)
 	if at := d.Trend(MetricAllocated); len(d.Points) == 0 && at != nil && at.Source == SourceMemoryStats && at.Verdict == VerdictGrowing {
 		leak = true
 		v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: allocated memory (torch.cuda.memory_stats) grows %s, %s, %s over the fitted range; no attribution without snapshots: call torch.cuda.memory._record_memory_history() before training and torch.cuda.memory._dump_snapshot(path) every few hundred steps to find the site",
-			where, fmtRate(at.Slope, at.Lo, at.Hi, at.Per), fmtP(at.PValue), fmtSigned(at.Growth)))
+			where, units.RateCI(at.Slope, at.Lo, at.Hi, at.Per), units.PValue(at.PValue), units.Signed(at.Growth)))
 	}
 	for _, o := range f.OOMs {
 		if o.Rank == d.Rank && o.Device == d.Device {
@@ -581,13 +566,13 @@ func memStatsVerdict(f *Findings, d *Device, v *Verdict) (ooms int64, leak bool)
 			where, o.Before, o.After, readingName(p, o.Prev), readingName(r, o.Index))
 		var at []string
 		if r.Allocated >= 0 {
-			at = append(at, "allocated "+fmtBytes(r.Allocated))
+			at = append(at, "allocated "+units.Bytes(r.Allocated))
 		}
 		if r.Reserved >= 0 {
-			at = append(at, "reserved "+fmtBytes(r.Reserved))
+			at = append(at, "reserved "+units.Bytes(r.Reserved))
 		}
 		if d.Capacity > 0 {
-			at = append(at, "device "+fmtBytes(d.Capacity))
+			at = append(at, "device "+units.Bytes(d.Capacity))
 		}
 		if len(at) > 0 {
 			s += fmt.Sprintf("; at %s: %s", readingName(r, o.Index), strings.Join(at, ", "))
@@ -614,7 +599,7 @@ func memStatsNotes(d *Device) []string {
 	}
 	if at, st := d.Trend(MetricAllocated), statsTrend(ms, MetricAllocated); len(d.Points) > 0 && at != nil && at.Verdict == VerdictInsufficient && st != nil && st.Verdict == VerdictGrowing {
 		notes = append(notes, fmt.Sprintf("%s: too few snapshots for a trend, but allocated memory in its torch.cuda.memory_stats readings grows %s, %s (the snapshots decide the verdict; dump more of them for one)",
-			where, fmtRate(st.Slope, st.Lo, st.Hi, st.Per), fmtP(st.PValue)))
+			where, units.RateCI(st.Slope, st.Lo, st.Hi, st.Per), units.PValue(st.PValue)))
 	}
 	if len(d.Points) > 0 {
 		placed := 0

@@ -82,9 +82,9 @@ func TestMemoryStatsWithoutSnapshots(t *testing.T) {
 		readings  []statsReading
 		capacity  int64
 		leak, oom bool
-		severity  string
+		severity  Severity
 		axis      Axis
-		per       string
+		per       Axis
 		slope     float64 // allocated bytes per unit; NaN: not checked
 		verdict   string
 		reasons   []string // substrings, in order
@@ -93,10 +93,10 @@ func TestMemoryStatsWithoutSnapshots(t *testing.T) {
 	}{
 		{name: "leak and OOM", readings: statsSeries(100, leakingStats), capacity: 80 * gib,
 			leak: true, oom: true, severity: "critical", axis: AxisStep, per: "step", slope: float64(mib), verdict: VerdictGrowing,
-			reasons: []string{"leak on device 0: allocated memory (torch.cuda.memory_stats) grows +1.00 MiB per step",
+			reasons: []string{"leak on cuda:0: allocated memory (torch.cuda.memory_stats) grows +1.00 MiB/step",
 				"no attribution without snapshots: call torch.cuda.memory._record_memory_history()",
-				"OOM on device 0 (torch.cuda.memory_stats): num_ooms rose from 0 to 1 between step 690 and step 700; at step 700: allocated 4.68 GiB, reserved 5.68 GiB, device 80.0 GiB"},
-			notes: []string{"device 0: num_alloc_retries keeps growing: from 0 to 19 over 100 readings, rising at 19 of them, the last at step 950"}},
+				"OOM on cuda:0 (torch.cuda.memory_stats): num_ooms rose from 0 to 1 between step 690 and step 700; at step 700: allocated 4.68 GiB, reserved 5.68 GiB, device 80.0 GiB"},
+			notes: []string{"cuda:0: num_alloc_retries keeps growing: from 0 to 19 over 100 readings, rising at 19 of them, the last at step 950"}},
 		{name: "flat", readings: statsSeries(100, flatStats), capacity: 80 * gib,
 			severity: "ok", axis: AxisStep, per: "step", slope: 0, verdict: VerdictFlat,
 			noNotes: []string{"num_alloc_retries", "num_ooms"}},
@@ -120,7 +120,7 @@ func TestMemoryStatsWithoutSnapshots(t *testing.T) {
 			r.noStep, r.ooms, r.retries = true, 0, 0
 			return r
 		}), capacity: 80 * gib, leak: true, severity: "critical" /* full in about 11 h, within the 24 h horizon */, axis: AxisHours, per: "hour", slope: float64(mib * 7200), verdict: VerdictGrowing,
-			reasons: []string{"grows +7.03 GiB per hour"}},
+			reasons: []string{"grows +7.03 GiB/hour"}},
 		{name: "neither step nor time: reading axis", readings: statsSeries(40, func(i int) statsReading {
 			r := leakingStats(i)
 			r.noStep, r.noTime, r.ooms, r.retries = true, true, 0, 0
@@ -133,6 +133,7 @@ func TestMemoryStatsWithoutSnapshots(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			run := &ingest.Run{Dir: "stats", Location: time.UTC, Logs: []*ingest.GPULog{statsLog("stats.jsonl", tc.readings)}}
 			f := Analyze(run, Options{Capacity: tc.capacity})
+			CheckProse(t, t.Name(), f)
 			if len(f.Devices) != 1 {
 				t.Fatalf("%d devices, want 1", len(f.Devices))
 			}
@@ -328,7 +329,7 @@ func TestMemoryStatsRanks(t *testing.T) {
 	if len(keys) != 3 || keys[0].Rank != 0 || keys[1].Rank != 1 || keys[2].Rank != 2 {
 		t.Fatalf("devices %v, want ranks 0, 1, 2", keys)
 	}
-	if !f.Verdict.Leak || !strings.Contains(strings.Join(f.Verdict.Reasons, "\n"), "leak on rank 1, device 0") {
+	if !f.Verdict.Leak || !strings.Contains(strings.Join(f.Verdict.Reasons, "\n"), "leak on rank 1 · cuda:0") {
 		t.Errorf("verdict %+v", f.Verdict)
 	}
 	rc := f.Ranks
@@ -344,10 +345,11 @@ func TestMemoryStatsFewSnapshots(t *testing.T) {
 	run := synthSpec{n: 3, seed: 3, rank: ingest.NoRank, noPhase: true}.run()
 	run.Logs = append(run.Logs, statsLog("stats.jsonl", statsSeries(40, func(i int) statsReading { r := leakingStats(i); r.ooms = 0; return r })))
 	f := Analyze(run, Options{})
+	CheckProse(t, t.Name(), f)
 	if f.Verdict.Leak || f.Devices[0].Verdict != VerdictInsufficient {
 		t.Errorf("verdict %+v, device %q", f.Verdict, f.Devices[0].Verdict)
 	}
-	if !strings.Contains(strings.Join(f.Notes, "\n"), "device 0: too few snapshots for a trend, but allocated memory in its torch.cuda.memory_stats readings grows +1.00 MiB per step") {
+	if !strings.Contains(strings.Join(f.Notes, "\n"), "cuda:0: too few snapshots for a trend, but allocated memory in its torch.cuda.memory_stats readings grows +1.00 MiB/step") {
 		t.Errorf("notes %q", f.Notes)
 	}
 }

@@ -4,13 +4,13 @@ import (
 	"cmp"
 	"fmt"
 	"log/slog"
-	"math"
 	"math/bits"
 	"slices"
 	"strings"
 	"time"
 
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // An OOM explanation starts from the trace's `oom` entry (the rounded
@@ -168,7 +168,7 @@ func blameLeaks(d *Device, ooms []OOM) {
 // leakedBy sums what the device's unsuppressed leak suspects had added
 // by point at (bytes since each one's fit began), their summed growth rate
 // per their axis unit, and the site that added most.
-func leakedBy(d *Device, at int) (leaked int64, rate float64, per, site string) {
+func leakedBy(d *Device, at int) (leaked int64, rate float64, per units.Per, site string) {
 	var top float64
 	for i := range d.Suspects {
 		sp := &d.Suspects[i]
@@ -190,30 +190,27 @@ func leakedBy(d *Device, at int) (leaked int64, rate float64, per, site string) 
 
 // classifyOOM sets Class, Explanation and Recommendations.
 func classifyOOM(o *OOM) {
-	where := fmt.Sprintf("device %d", o.Device)
-	if o.Rank != ingest.NoRank {
-		where = fmt.Sprintf("rank %d, device %d", o.Rank, o.Device)
-	}
+	where := deviceName(DeviceKey{o.Rank, o.Device})
 	when := ""
 	if !o.Time.IsZero() {
 		when = " at " + o.Time.Format("2006-01-02 15:04:05 UTC")
 	}
 	site := ""
 	if o.Site != "" {
-		site = fmt.Sprintf(" (allocated at %s in %s)", o.Site, o.Function)
+		site = fmt.Sprintf(", allocated at %s in %s,", o.Site, o.Function)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s ran out of memory%s: a request for %s (%d bytes)%s failed with %s free on the device. ",
-		capitalize(where), when, fmtBytes(o.Requested), o.Requested, site, fmtBytes(o.DeviceFree))
+	fmt.Fprintf(&b, "Out of memory on %s%s: a request for %s (%d bytes)%s failed with %s free on the device. ",
+		where, when, units.Bytes(o.Requested), o.Requested, site, units.Bytes(o.DeviceFree))
 	state := "At that moment"
 	if o.Reconstructed {
 		state = "At that moment (rebuilt from the trace events after it)"
 	}
 	fmt.Fprintf(&b, "%s PyTorch held %s reserved, %s of it in live tensors; %s was cached but free, the largest free block %s. ",
-		state, fmtBytes(o.Reserved), fmtBytes(o.Allocated), fmtBytes(o.CachedFree), fmtBytes(o.LargestFree))
-	capText := fmt.Sprintf("about %s (reserved + free at the OOM)", fmtBytes(o.EstimatedCapacity))
+		state, units.Bytes(o.Reserved), units.Bytes(o.Allocated), units.Bytes(o.CachedFree), units.Bytes(o.LargestFree))
+	capText := fmt.Sprintf("about %s, reserved + free at the OOM", units.Bytes(o.EstimatedCapacity))
 	if o.Capacity > 0 {
-		capText = fmtBytes(o.Capacity)
+		capText = units.Bytes(o.Capacity)
 	}
 	set := o.Settings
 	conf := "defaults (no PYTORCH_CUDA_ALLOC_CONF recorded)"
@@ -223,66 +220,66 @@ func classifyOOM(o *OOM) {
 	}
 
 	if o.LeakedBytes > 0 && o.Missing > 0 && o.LeakedBytes >= o.Missing {
-		o.Class = "leak"
+		o.Class = CauseLeak
 		o.Earlier = 0
 		if o.LeakRate > 0 {
 			o.Earlier = float64(o.Missing) / o.LeakRate
 		}
 		fmt.Fprintf(&b, "This is a leak OOM: the leak at %s had added %s of live tensors by then, and the request lacked %s of device memory (%s requested, %s free), so without the leaked bytes the request would have fit.",
-			o.LeakSite, fmtBytes(o.LeakedBytes), fmtBytes(o.Missing), fmtBytes(o.Requested), fmtBytes(o.DeviceFree))
+			o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree))
 		if o.Earlier > 0 {
-			fmt.Fprintf(&b, " At the leak's pace (%s per %s) it took those %s over its last %s: %s earlier, the OOM would not have happened.",
-				fmtSigned(o.LeakRate), o.LeakPer, fmtBytes(o.Missing), strings.TrimPrefix(earlierText(o.Earlier, o.LeakPer), "about "), earlierText(o.Earlier, o.LeakPer))
+			fmt.Fprintf(&b, " At the leak's pace of %s it took those %s over its last %s: %s earlier, the OOM would not have happened.",
+				units.Rate(o.LeakRate, o.LeakPer), units.Bytes(o.Missing), strings.TrimPrefix(earlierText(o.Earlier, o.LeakPer), "about "), earlierText(o.Earlier, o.LeakPer))
 		}
 		if o.CachedFree > 0 {
-			fmt.Fprintf(&b, " The %s cached but free at the OOM (largest block %s) is not the cause: the leak must be fixed first.", fmtBytes(o.CachedFree), fmtBytes(o.LargestFree))
+			fmt.Fprintf(&b, " The %s cached but free at the OOM (largest block %s) is not the cause: the leak must be fixed first.", units.Bytes(o.CachedFree), units.Bytes(o.LargestFree))
 		}
 		fmt.Fprintf(&b, " Allocator settings in force: %s.", conf)
 		o.Recommendations = append(o.Recommendations, Recommendation{
 			Setting:  fmt.Sprintf("fix the leak at %s (see the leak suspects): release the tensors it keeps, e.g. store loss.item() or detach() instead of the tensor", o.LeakSite),
-			Evidence: fmt.Sprintf("it had added %s by the OOM, more than the %s the request lacked", fmtBytes(o.LeakedBytes), fmtBytes(o.Missing)),
+			Evidence: fmt.Sprintf("it had added %s by the OOM, more than the %s the request lacked", units.Bytes(o.LeakedBytes), units.Bytes(o.Missing)),
 		})
 	} else if o.DeviceFree+o.CachedFree >= o.Requested {
-		o.Class = "fragmentation"
+		o.Class = CauseFragmentation
 		fmt.Fprintf(&b, "This is a fragmentation OOM: %s free on the device plus %s cached but free is %s, at least the %s requested, but no free block was large enough (largest cached block %s); the free memory is split into holes between live blocks. Allocator settings in force: %s.",
-			fmtBytes(o.DeviceFree), fmtBytes(o.CachedFree), fmtBytes(o.DeviceFree+o.CachedFree), fmtBytes(o.Requested), fmtBytes(o.LargestFree), conf)
+			units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree), units.Bytes(o.DeviceFree+o.CachedFree), units.Bytes(o.Requested), units.Bytes(o.LargestFree), conf)
 		if !set.ExpandableSegments {
 			o.Recommendations = append(o.Recommendations, Recommendation{
 				Setting:  "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
-				Evidence: fmt.Sprintf("%s sat in holes while the request needed %s in one piece (largest hole %s); expandable segments grow one segment by mapping pages at its end, so a large request no longer needs a contiguous free block", fmtBytes(o.CachedFree), fmtBytes(o.Requested), fmtBytes(o.LargestFree)),
+				Evidence: fmt.Sprintf("%s sat in holes while the request needed %s in one piece (largest hole %s); expandable segments grow one segment by mapping pages at its end, so a large request no longer needs a contiguous free block", units.Bytes(o.CachedFree), units.Bytes(o.Requested), units.Bytes(o.LargestFree)),
 			})
 		}
 		if set.MaxSplitSize < 0 || !set.Present {
 			mb := splitSuggestionMiB(o.Requested)
 			o.Recommendations = append(o.Recommendations, Recommendation{
 				Setting:  fmt.Sprintf("PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:%d", mb),
-				Evidence: fmt.Sprintf("max_split_size is unset, so large cached blocks are split for small requests and the pieces pin them; blocks above %d MiB would then stay whole for requests like this one (%s)", mb, fmtBytes(o.Requested)),
+				Evidence: fmt.Sprintf("max_split_size is unset, so large cached blocks are split for small requests and the pieces pin them; blocks above %d MiB would then stay whole for requests like this one (%s)", mb, units.Bytes(o.Requested)),
 			})
 		}
 		if set.GCThreshold == 0 {
 			o.Recommendations = append(o.Recommendations, Recommendation{
 				Setting:  "PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.8",
-				Evidence: fmt.Sprintf("%s of the %s reserved was cached but unused at the OOM; with a threshold the allocator returns unused cached blocks once usage passes 80%% of the device, before a request fails", fmtBytes(o.CachedFree), fmtBytes(o.Reserved)),
+				Evidence: fmt.Sprintf("%s of the %s reserved was cached but unused at the OOM; with a threshold the allocator returns unused cached blocks once usage passes 80%% of the device, before a request fails", units.Bytes(o.CachedFree), units.Bytes(o.Reserved)),
 			})
 		}
 	} else {
-		o.Class = "capacity"
+		o.Class = CauseCapacity
 		short := o.Requested - o.CachedFree - o.DeviceFree // > 0 here: not fragmentation
 		fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s), and even with every cached byte reused the request was %s short, so no allocator setting can make room.",
-			fmtBytes(o.Allocated), capText, fmtBytes(short))
+			units.Bytes(o.Allocated), capText, units.Bytes(short))
 		if o.LeakedBytes > 0 {
 			fmt.Fprintf(&b, " The leak at %s had added %s by then, less than the %s of device memory the request lacked: without it live memory (%s) plus the request (%s) still exceeds what the device offers.",
-				o.LeakSite, fmtBytes(o.LeakedBytes), fmtBytes(o.Missing), fmtBytes(o.Allocated-o.LeakedBytes), fmtBytes(o.Requested))
+				o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing), units.Bytes(o.Allocated-o.LeakedBytes), units.Bytes(o.Requested))
 		}
 		fmt.Fprintf(&b, " Allocator settings in force: %s.", conf)
 		if o.FreedAfter > 0 {
-			fmt.Fprintf(&b, " %s was freed right after the OOM as the failed step unwound: mostly transient tensors (activations) of that step.", fmtBytes(o.FreedAfter))
+			fmt.Fprintf(&b, " %s was freed right after the OOM as the failed step unwound: mostly transient tensors (activations) of that step.", units.Bytes(o.FreedAfter))
 		}
-		ev := fmt.Sprintf("live tensors held %s when %s more was requested and only %s was free or cached", fmtBytes(o.Allocated), fmtBytes(o.Requested), fmtBytes(o.CachedFree+o.DeviceFree))
+		ev := fmt.Sprintf("live tensors held %s when %s more was requested and only %s was free or cached", units.Bytes(o.Allocated), units.Bytes(o.Requested), units.Bytes(o.CachedFree+o.DeviceFree))
 		if len(o.TopLive) > 0 {
 			var tops []string
 			for _, g := range o.TopLive[:min(3, len(o.TopLive))] {
-				tops = append(tops, fmt.Sprintf("%s %s (%s)", g.Site, g.Function, fmtBytes(g.Bytes)))
+				tops = append(tops, fmt.Sprintf("%s %s (%s)", g.Site, g.Function, units.Bytes(g.Bytes)))
 			}
 			ev += "; the largest holders: " + strings.Join(tops, ", ")
 		}
@@ -293,7 +290,7 @@ func classifyOOM(o *OOM) {
 		if set.ExpandableSegments {
 			o.Recommendations = append(o.Recommendations, Recommendation{
 				Setting:  "keep expandable_segments:True (already set); max_split_size_mb and garbage_collection_threshold will not help",
-				Evidence: fmt.Sprintf("only %s was cached but free at the OOM, so the allocator had nothing to reorganise", fmtBytes(o.CachedFree)),
+				Evidence: fmt.Sprintf("only %s was cached but free at the OOM, so the allocator had nothing to reorganise", units.Bytes(o.CachedFree)),
 			})
 		}
 	}
@@ -312,36 +309,11 @@ func splitSuggestionMiB(req int64) int64 {
 	return min(p, 1024)
 }
 
-// fmtCount formats a count of steps (or hours): "12", "3.5", "0.25".
-func fmtCount(v float64) string {
-	switch a := math.Abs(v); {
-	case a >= 1e15:
-		return fmt.Sprintf("%.3g", v)
-	case a >= 10:
-		// Thousands separated, as the report writers print counts.
-		digits := fmt.Sprintf("%.0f", a)
-		var b strings.Builder
-		if v < 0 {
-			b.WriteByte('-')
-		}
-		for i, c := range digits {
-			if i > 0 && (len(digits)-i)%3 == 0 {
-				b.WriteByte(',')
-			}
-			b.WriteRune(c)
-		}
-		return b.String()
-	case a >= 1:
-		return fmt.Sprintf("%.1f", v)
-	}
-	return fmt.Sprintf("%.2g", v)
-}
-
 func maxSplitText(v int64) string {
 	if v < 0 {
 		return "unset"
 	}
-	return fmtBytes(v)
+	return units.Bytes(v)
 }
 
 func capitalize(s string) string {

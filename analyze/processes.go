@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // Per-process GPU memory. The GPU logs' per-process readings (compute-apps
@@ -155,7 +156,7 @@ func processSet(list []*ProcessSeries, p *placer, axis Axis, rules TrendRules) *
 		if n := len(c.Used); n > 0 {
 			c.Last = c.Used[n-1]
 		}
-		c.Trend = processTrend(c, perOf(set.Axis), rules)
+		c.Trend = processTrend(c, set.Axis, rules)
 	}
 	slices.SortStableFunc(out, func(a, b ProcessSeries) int {
 		return cmp.Or(cmp.Compare(b.Peak, a.Peak), cmp.Compare(a.PID, b.PID), cmp.Compare(a.Name, b.Name))
@@ -168,7 +169,7 @@ func processSet(list []*ProcessSeries, p *placer, axis Axis, rules TrendRules) *
 // MinPoints readings are placed, else on hours since its first reading
 // when enough have times, else on the readings' positions. Nil with fewer
 // than MinPoints readings.
-func processTrend(s *ProcessSeries, per string, rules TrendRules) *Trend {
+func processTrend(s *ProcessSeries, per units.Per, rules TrendRules) *Trend {
 	if len(s.Used) < rules.MinPoints {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // Ranks of a data-parallel job run the same code on the same shapes, so
@@ -66,7 +67,7 @@ func compareRanks(devs []*Device) *RankComparison {
 	rc.Skew = maxPeak - minPeak
 	if n := len(suspectRanks); n == 0 || 2*n >= len(ranks) {
 		if n == 0 {
-			rc.Reason = fmt.Sprintf("no rank grows; peak allocated differs by %s across ranks", fmtBytes(rc.Skew))
+			rc.Reason = fmt.Sprintf("no rank grows; peak allocated differs by %s across ranks", units.Bytes(rc.Skew))
 		} else {
 			rc.Reason = fmt.Sprintf("%d of %d ranks grow: the growth is common to the ranks, no single outlier", n, len(ranks))
 		}
@@ -103,11 +104,11 @@ func compareRanks(devs []*Device) *RankComparison {
 	for _, sp := range bestDev.Suspects {
 		if sp.Suppressed == "" && len(fpRanks[sp.Fingerprint]) == 1 {
 			rc.OutlierSuspect = sp.Fingerprint
-			rc.Reason = fmt.Sprintf("rank %d grows and the others do not: its suspect %s (%s, fingerprint %s) grows %s per %s and is not a suspect on any other rank",
-				best, sp.Site, sp.Function, sp.Fingerprint, fmtSigned(sp.Trend.Slope), sp.Trend.Per)
+			rc.Reason = fmt.Sprintf("rank %d grows and the others do not: its suspect %s (%s, fingerprint %s) grows %s and is not a suspect on any other rank",
+				best, sp.Site, sp.Function, sp.Fingerprint, units.Rate(sp.Trend.Slope, sp.Trend.Per))
 			return rc
 		}
 	}
-	rc.Reason = fmt.Sprintf("rank %d grows (%s per step or hour) while ranks %s do not", best, fmtSigned(bestSlope), strings.Join(others, ", "))
+	rc.Reason = fmt.Sprintf("rank %d grows (%s) while ranks %s do not", best, units.Rate(bestSlope, bestDev.Axis), strings.Join(others, ", "))
 	return rc
 }

@@ -38,6 +38,7 @@ func TestRealSnapshotsAnalyse(t *testing.T) {
 		t.Run(ingesttest.Rel(t, path), func(t *testing.T) {
 			run := oneSnapshotRun(t, path)
 			f := Analyze(run, Options{})
+			CheckProse(t, t.Name(), f)
 			snap := run.Snapshots[0].Snapshot
 			var segDevs []int
 			for i := range snap.Segments {
@@ -93,6 +94,7 @@ func TestRealSnapshotsAnalyse(t *testing.T) {
 func TestRealExpandableOOMExplanation(t *testing.T) {
 	path := ingesttest.RealFiles(t, "snapshots", "code_location_expandable_multigpu_oom.pickle")[0]
 	f := Analyze(oneSnapshotRun(t, path), Options{})
+	CheckProse(t, t.Name(), f)
 	if len(f.OOMs) != 1 {
 		t.Fatalf("%d OOMs, want 1", len(f.OOMs))
 	}

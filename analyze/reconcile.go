@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gpureport/analyze/stats"
+	"gpureport/internal/units"
 )
 
 // Reconciliation sets the allocator's reserved memory beside what the
@@ -83,7 +84,7 @@ func nearestReading(g *GPUSeries, t time.Time, win time.Duration) int {
 }
 
 // reconcile compares d's GPU readings with its snapshots.
-func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *Trend) *Reconciliation {
+func reconcile(d *Device, x []float64, per units.Per, rules TrendRules, usedTrend *Trend) *Reconciliation {
 	if d.GPU == nil || len(d.Points) == 0 {
 		return nil
 	}
@@ -165,16 +166,16 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *
 		minGrowth := math.Max(r.MinGrowthBytes, r.MinGrowthShare*r.RefLevel)
 		if t.Verdict == VerdictGrowing && t.Growth < minGrowth {
 			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s: it grows %s over the run (%s), less than the %s that matching snapshots to GPU readings can err by",
-				fmtBytes(int64(stats.Median(my))), fmtBytesF(t.Growth), fmtP(t.PValue), fmtBytesF(minGrowth))
+				units.Bytes(int64(stats.Median(my))), units.BytesF(t.Growth), units.PValue(t.PValue), units.BytesF(minGrowth))
 			rc.Level = stats.Median(my)
 			return rc
 		}
 		if t.Verdict == VerdictGrowing {
 			rc.OutsideLeak = true
 			rc.Reason = fmt.Sprintf("memory outside the caching allocator (nvidia-smi used − reserved) grows %s, %s, from a level of %s: NCCL, cuBLAS/cuDNN workspaces, extensions or other processes, not PyTorch tensors",
-				fmtRate(t.Slope, t.Lo, t.Hi, per), fmtP(t.PValue), fmtBytes(int64(rc.Level)))
+				units.RateCI(t.Slope, t.Lo, t.Hi, per), units.PValue(t.PValue), units.Bytes(int64(rc.Level)))
 		} else {
-			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s (%s)", fmtBytes(int64(rc.Level)), t.Reason)
+			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s: %s", units.Bytes(int64(rc.Level)), t.Reason)
 		}
 		if estimated {
 			rc.Reason += "; the snapshots carry no times, so each was placed by its step on an even pace over the GPU log's busy period"
@@ -190,8 +191,8 @@ func reconcile(d *Device, x []float64, per string, rules TrendRules, usedTrend *
 		minGrowth := math.Max(rules.MinGrowthBytes, rules.MinGrowthShare*r.RefLevel)
 		if out := usedGrowth - resGrowth; out >= minGrowth && out >= 0.5*usedGrowth {
 			rc.OutsideLeak = true
-			rc.Reason = fmt.Sprintf("nvidia-smi used grows %s per %s (%s over the run) while reserved memory grows about %s; the snapshots carry no times to match them to readings, so the difference is inferred from the two series",
-				fmtSigned(usedTrend.Slope), usedTrend.Per, fmtBytes(int64(usedGrowth)), fmtBytes(int64(resGrowth)))
+			rc.Reason = fmt.Sprintf("nvidia-smi used grows %s, %s over the run, while reserved memory grows about %s; the snapshots carry no times to match them to readings, so the difference is inferred from the two series",
+				units.Rate(usedTrend.Slope, usedTrend.Per), units.Bytes(int64(usedGrowth)), units.Bytes(int64(resGrowth)))
 			return rc
 		}
 	}
@@ -206,7 +207,7 @@ const maxGPUPoints = 200
 
 // gpuTrend fits the GPU used series on the device axis (hours when the
 // axis is steps but readings cannot be placed on it).
-func gpuTrend(d *Device, per string, rules TrendRules) *Trend {
+func gpuTrend(d *Device, per units.Per, rules TrendRules) *Trend {
 	g := d.GPU
 	if g == nil || len(g.Used) == 0 {
 		return nil

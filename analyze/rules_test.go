@@ -34,7 +34,7 @@ func TestTrendStates(t *testing.T) {
 	tests := []struct {
 		name     string
 		x, y     []float64
-		state    string
+		state    TrendState
 		moreThan int // MoreNeeded must exceed this (−1: not checked)
 	}{
 		// +368,640 B per snapshot, perfectly linear over 21 snapshots:
@@ -61,7 +61,7 @@ func TestTrendStates(t *testing.T) {
 	tests = append(tests, struct {
 		name     string
 		x, y     []float64
-		state    string
+		state    TrendState
 		moreThan int
 	}{"staircase", steps(15), stairs, StateGrowing, -1})
 	for _, tt := range tests {
@@ -144,7 +144,7 @@ func TestOOMRules(t *testing.T) {
 	tests := []struct {
 		name    string
 		run     *ingest.Run
-		class   string
+		class   OOMCause
 		leak    bool
 		earlier bool
 	}{
@@ -159,6 +159,7 @@ func TestOOMRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := Analyze(tt.run, Options{Capacity: 80 * gib})
+		CheckProse(t, t.Name(), f)
 		if len(f.OOMs) != 1 {
 			t.Errorf("%s: %d OOMs, want 1", tt.name, len(f.OOMs))
 			continue
@@ -235,6 +236,7 @@ func TestFragmentationRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := Analyze(tt.run, Options{})
+		CheckProse(t, t.Name(), f)
 		if f.Verdict.Fragmentation != tt.want || f.Verdict.Leak {
 			t.Errorf("%s: fragmentation %v leak %v, want %v false: %s", tt.name, f.Verdict.Fragmentation, f.Verdict.Leak, tt.want, f.Devices[0].Fragmentation.Reason)
 		}
@@ -258,8 +260,10 @@ func TestLogsOnlyVerdicts(t *testing.T) {
 		climb[i] = int64(i) * 1500 * mib
 	}
 	tests := []struct {
-		name, severity, headline string
-		used                     []int64
+		name     string
+		severity Severity
+		headline string
+		used     []int64
 	}{
 		{"one reading", "info", "Not enough data", []int64{10 * gib}},
 		{"climbs to 88 GiB", "warning", "Memory grows (no site: no snapshots)", climb},
@@ -278,8 +282,8 @@ func TestLeakSeverityFromTimeToCapacity(t *testing.T) {
 	tests := []struct {
 		name     string
 		perSnap  int64
-		severity string
-		suspect  string
+		severity Severity
+		suspect  LeakSeverity
 	}{
 		{"small certain leak", 2 * mib, "warning", SeverityLow},
 		{"fills the device today", 2 * gib, "critical", SeverityHigh},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // Series is the ordered snapshots of one (rank, device), before any
@@ -296,7 +297,7 @@ func trendIndexOf(pts []Point) []int {
 
 // fitKept fits y against x over the points keep (indexes into both) and
 // maps the trend's point indexes (FitFrom, ChangePoint) back to x's.
-func fitKept(metric, per string, x, y []float64, keep []int, r TrendRules) Trend {
+func fitKept(metric string, per units.Per, x, y []float64, keep []int, r TrendRules) Trend {
 	if len(keep) == len(x) {
 		return FitTrend(metric, per, x, y, r)
 	}

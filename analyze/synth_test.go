@@ -149,6 +149,7 @@ func TestAnalyzeSyntheticRuns(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.spec.rank = ingest.NoRank
 			f := Analyze(tt.spec.run(), Options{})
+			CheckProse(t, t.Name(), f)
 			r := ResultOf(tt.name, f)
 			if r.Got != tt.want {
 				t.Errorf("flags %+v, want %+v; headline %q\nreasons: %s", r.Got, tt.want, f.Verdict.Headline, strings.Join(f.Verdict.Reasons, "\n"))
@@ -233,6 +234,7 @@ func TestAnalyzeFourRanksOneLeaking(t *testing.T) {
 		run.Logs = append(run.Logs, spec.log(fs, r))
 	}
 	f := Analyze(run, Options{})
+	CheckProse(t, t.Name(), f)
 	if len(f.Devices) != 4 || !f.Verdict.Leak {
 		t.Fatalf("%d devices, verdict %+v", len(f.Devices), f.Verdict)
 	}
@@ -264,6 +266,7 @@ func TestAnalyzeClockOffset(t *testing.T) {
 		run.Logs[0].Samples[i].Time = run.Logs[0].Samples[i].Time.Add(2 * time.Hour)
 	}
 	f := Analyze(run, Options{})
+	CheckProse(t, t.Name(), f)
 	notes := strings.Join(f.Notes, "\n")
 	if !strings.Contains(notes, "GPU log times look 2 h ahead of the snapshots") || !strings.Contains(notes, "--tz +02:00") {
 		t.Errorf("notes %q", notes)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // A snapshot's device_traces hold the last events of the caching
@@ -64,7 +65,7 @@ func TraceOverflow(s *ingest.Snapshot, dev int) (bool, string) {
 			}
 		case "trace_alloc_max_entries":
 			if m, err := strconv.Atoi(kv.Value); err == nil && m > 0 && n >= m {
-				return true, fmt.Sprintf("the trace holds %d events, trace_alloc_max_entries", n)
+				return true, fmt.Sprintf("the trace holds %s, trace_alloc_max_entries", units.CountOf(n, "event"))
 			}
 		}
 	}
@@ -72,9 +73,9 @@ func TraceOverflow(s *ingest.Snapshot, dev int) (bool, string) {
 	unknown := s.EarlyUnknownFrees(dev)
 	switch {
 	case unknown > 0:
-		return true, fmt.Sprintf("the trace starts with frees of %d blocks allocated before it (its %d events are the end of a longer history: the ring buffer was full or recording began late)", unknown, n)
+		return true, fmt.Sprintf("the trace starts with frees of %s allocated before it (its %s are the end of a longer history: the ring buffer was full or recording began late)", units.CountOf(unknown, "block"), units.CountOf(n, "event"))
 	case roundLength(n):
-		return true, fmt.Sprintf("the trace holds exactly %d events, a typical max_entries: the ring buffer is probably full", n)
+		return true, fmt.Sprintf("the trace holds exactly %s, a typical max_entries: the ring buffer is probably full", units.CountOf(n, "event"))
 	}
 	return false, ""
 }

@@ -22,13 +22,13 @@ func TestTraceOverflow(t *testing.T) {
 		why  string
 	}{
 		{"short complete trace", allocs(7).done(), false, ""},
-		{"round length", allocs(1000).done(), true, "exactly 1000 events"},
-		{"power of two", allocs(4096).done(), true, "exactly 4096 events"},
-		{"one entry", allocs(1).done(), true, "exactly 1 events"},
+		{"round length", allocs(1000).done(), true, "exactly 1,000 events"},
+		{"power of two", allocs(4096).done(), true, "exactly 4,096 events"},
+		{"one entry", allocs(1).done(), true, "exactly 1 event,"},
 		{"starts with frees", newSnap().segment(0, live(1*mib, nil)).
 			event(0, ingest.ActionFreeRequested, 0x99, 512, 0, nil).
 			event(0, ingest.ActionFreeCompleted, 0x99, 512, 0, nil).
-			event(0, ingest.ActionAlloc, 0x1000, 512, 0, nil).done(), true, "frees of 1 blocks"},
+			event(0, ingest.ActionAlloc, 0x1000, 512, 0, nil).done(), true, "frees of 1 block allocated"},
 		{"no trace", newSnap().segment(0, live(1*mib, nil)).done(), false, ""},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // GPU-log readings without times, and OOM messages of training logs.
@@ -144,7 +145,7 @@ func trainingOOM(path string, m ingest.TrainingOOM, capacity int64) OOM {
 	}
 	switch {
 	case m.Requested < 0 || m.Free < 0:
-		o.Class = "unknown"
+		o.Class = CauseUnknown
 		what := map[ingest.OOMKind]string{
 			ingest.OOMNCCL:      "NCCL could not allocate device memory",
 			ingest.OOMCUDAError: "a CUDA call ran out of device memory (outside PyTorch's caching allocator, e.g. a kernel launch or a library workspace)",
@@ -153,36 +154,36 @@ func trainingOOM(path string, m ingest.TrainingOOM, capacity int64) OOM {
 			what = "the job ran out of device memory"
 		}
 		if m.Requested >= 0 {
-			what += fmt.Sprintf(" (%s requested)", fmtBytes(m.Requested))
+			what += fmt.Sprintf(" (%s requested)", units.Bytes(m.Requested))
 		}
 		o.Explanation = fmt.Sprintf("%s, says %s; the message gives no free or reserved memory, so its cause cannot be classified. Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one.", what, where)
 	default:
 		cached := max(m.ReservedUnallocated, 0)
 		spare := m.Free + cached
 		var parts []string
-		parts = append(parts, fmt.Sprintf("PyTorch asked for %s on %s", fmtBytes(m.Requested), gpu))
+		parts = append(parts, fmt.Sprintf("PyTorch asked for %s on %s", units.Bytes(m.Requested), gpu))
 		if m.Capacity > 0 {
-			parts[0] += fmt.Sprintf(" (%s in all)", fmtBytes(m.Capacity))
+			parts[0] += fmt.Sprintf(" (%s in all)", units.Bytes(m.Capacity))
 		}
-		state := fmt.Sprintf("%s was free on the device", fmtBytes(m.Free))
+		state := fmt.Sprintf("%s was free on the device", units.Bytes(m.Free))
 		if m.ReservedUnallocated >= 0 {
-			state += fmt.Sprintf(" and %s was reserved by PyTorch but unallocated (%s together)", fmtBytes(m.ReservedUnallocated), fmtBytes(spare))
+			state += fmt.Sprintf(" and %s was reserved by PyTorch but unallocated (%s together)", units.Bytes(m.ReservedUnallocated), units.Bytes(spare))
 		}
 		parts = append(parts, state)
 		if m.Allocated >= 0 {
-			live := fmt.Sprintf("live tensors held %s", fmtBytes(m.Allocated))
+			live := fmt.Sprintf("live tensors held %s", units.Bytes(m.Allocated))
 			if m.ProcessInUse >= 0 {
-				live += fmt.Sprintf(" of the %s the process had in use", fmtBytes(m.ProcessInUse))
+				live += fmt.Sprintf(" of the %s the process had in use", units.Bytes(m.ProcessInUse))
 			}
 			parts = append(parts, live)
 		}
 		if m.ReservedUnallocated >= 0 && spare >= m.Requested {
-			o.Class = "fragmentation"
+			o.Class = CauseFragmentation
 			parts = append(parts, "free and cached memory together would have served the request, but not in one piece: fragmentation")
 			o.Recommendations = append(o.Recommendations, Recommendation{Setting: "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
-				Evidence: fmt.Sprintf("%s reserved but unallocated at the OOM, with %s free, covered the %s request", fmtBytes(cached), fmtBytes(m.Free), fmtBytes(m.Requested))})
+				Evidence: fmt.Sprintf("%s reserved but unallocated at the OOM, with %s free, covered the %s request", units.Bytes(cached), units.Bytes(m.Free), units.Bytes(m.Requested))})
 		} else {
-			o.Class = "capacity"
+			o.Class = CauseCapacity
 			parts = append(parts, "even all free and cached memory was less than the request: the job needs more memory than the device has")
 		}
 		o.Explanation = strings.Join(parts, "; ") + fmt.Sprintf(" (%s).", where)
@@ -201,7 +202,7 @@ func trainingOOM(path string, m ingest.TrainingOOM, capacity int64) OOM {
 func blameTrainingLeaks(f *Findings, from int) {
 	for k := from; k < len(f.OOMs); k++ {
 		o := &f.OOMs[k]
-		if o.Class == "unknown" || o.Requested < 0 || o.DeviceFree < 0 {
+		if o.Class == CauseUnknown || o.Requested < 0 || o.DeviceFree < 0 {
 			continue
 		}
 		for _, d := range f.Devices {
@@ -217,20 +218,20 @@ func blameTrainingLeaks(f *Findings, from int) {
 			if leaked <= 0 || missing <= 0 || leaked < missing {
 				continue
 			}
-			o.Class = "leak"
+			o.Class = CauseLeak
 			o.Missing, o.LeakedBytes, o.LeakRate, o.LeakPer, o.LeakSite = missing, leaked, rate, per, site
 			o.Earlier = 0
 			if rate > 0 {
 				o.Earlier = float64(missing) / rate
 			}
 			o.Explanation += fmt.Sprintf(" The leak at %s had added %s of live tensors by the last snapshot, more than the %s the request lacked (%s requested, %s free): without the leak the request would have fit, so this is a leak OOM; the cached free memory is not the cause.",
-				site, fmtBytes(leaked), fmtBytes(missing), fmtBytes(o.Requested), fmtBytes(o.DeviceFree))
+				site, units.Bytes(leaked), units.Bytes(missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree))
 			if o.Earlier > 0 {
 				o.Explanation += fmt.Sprintf(" %s earlier, the OOM would not have happened.", capitalize(earlierText(o.Earlier, per)))
 			}
 			o.Recommendations = []Recommendation{{
 				Setting:  fmt.Sprintf("fix the leak at %s (see the leak suspects): release the tensors it keeps, e.g. store loss.item() or detach() instead of the tensor", site),
-				Evidence: fmt.Sprintf("it had added %s by the last snapshot, more than the %s the request lacked", fmtBytes(leaked), fmtBytes(missing)),
+				Evidence: fmt.Sprintf("it had added %s by the last snapshot, more than the %s the request lacked", units.Bytes(leaked), units.Bytes(missing)),
 			}}
 			break
 		}
@@ -243,15 +244,15 @@ func oomReason(o OOM) string {
 	s := fmt.Sprintf("%s OOM on %s", o.Class, deviceName(DeviceKey{o.Rank, o.Device}))
 	var parts []string
 	if o.Requested >= 0 {
-		parts = append(parts, fmtBytes(o.Requested)+" requested")
+		parts = append(parts, units.Bytes(o.Requested)+" requested")
 	}
 	if o.DeviceFree >= 0 {
-		parts = append(parts, fmtBytes(o.DeviceFree)+" free on the device")
+		parts = append(parts, units.Bytes(o.DeviceFree)+" free on the device")
 	}
 	if o.LargestFree >= 0 {
-		parts = append(parts, "largest cached free block "+fmtBytes(o.LargestFree))
+		parts = append(parts, "largest cached free block "+units.Bytes(o.LargestFree))
 	} else if o.CachedFree >= 0 {
-		parts = append(parts, fmtBytes(o.CachedFree)+" cached free")
+		parts = append(parts, units.Bytes(o.CachedFree)+" cached free")
 	}
 	if len(parts) == 0 {
 		return s + " (" + o.Path + ")"

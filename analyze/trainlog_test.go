@@ -90,7 +90,7 @@ func TestTrainingLogOOMFindings(t *testing.T) {
 	const gib = 1 << 30
 	for _, tt := range []struct {
 		name      string
-		class     string
+		class     OOMCause
 		rank      int
 		requested int64
 		frag      bool

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"gpureport/analyze/stats"
+	"gpureport/internal/units"
 )
 
 // The trend verdict of a memory series.
@@ -142,7 +143,7 @@ func DefaultTrendRules() TrendRules {
 // FitTrend fits y against x (in order) under rules r and returns the
 // trend with its verdict. metric and per label it ("allocated_bytes",
 // "step").
-func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
+func FitTrend(metric string, per units.Per, x, y []float64, r TrendRules) Trend {
 	n := min(len(x), len(y))
 	t := Trend{Metric: metric, Per: per, N: n, Method: "Theil-Sen", ChangePoint: -1, StepPValue: 1,
 		Slope: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Intercept: math.NaN(), PValue: 1, R2: math.NaN()}
@@ -209,12 +210,12 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 
 	if mk.S < 0 && mk.POneSided < r.Alpha && t.Hi < 0 {
 		t.Verdict, t.Pattern = VerdictShrinking, "decreasing"
-		t.Reason = fmt.Sprintf("falls: %s, %s", fmtRate(t.Slope, t.Lo, t.Hi, per), fmtP(mk.POneSided))
+		t.Reason = fmt.Sprintf("falls: %s, %s", units.RateCI(t.Slope, t.Lo, t.Hi, per), units.PValue(mk.POneSided))
 		return t
 	}
 	if mk.S <= 0 || !(t.Slope > 0) || mk.POneSided >= InconclusiveP {
 		t.flatPattern(fy, y, idx, warm)
-		t.Reason = fmt.Sprintf("no significant growth (%s; slope %s)", fmtP(mk.POneSided), fmtRate(t.Slope, t.Lo, t.Hi, per))
+		t.Reason = fmt.Sprintf("no significant growth, %s; slope %s", units.PValue(mk.POneSided), units.RateCI(t.Slope, t.Lo, t.Hi, per))
 		return t
 	}
 
@@ -232,7 +233,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	if !sig && c.Index > 0 && c.Explained >= stepPatternShare && c.Jump() > 0 {
 		// Not significant, and one clear level change holds the rise.
 		t.flatPattern(fy, y, idx, warm)
-		t.Reason = fmt.Sprintf("no significant growth (%s): one level change of %s at point %d holds the rise", fmtP(mk.POneSided), fmtSigned(c.Jump()), idx[c.Index])
+		t.Reason = fmt.Sprintf("no significant growth, %s: one level change of %s at point %d holds the rise", units.PValue(mk.POneSided), units.Signed(c.Jump()), idx[c.Index])
 		return t
 	}
 	if sig && c.Index > 0 {
@@ -247,7 +248,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 			if c.Index <= len(fy)/3 {
 				t.Pattern = "warm-up then flat"
 			}
-			t.Reason = fmt.Sprintf("one level change of %s at point %d explains the rise (no trend on either side: %s)", fmtSigned(c.Jump()), t.ChangePoint, fmtP(sm.PValue))
+			t.Reason = fmt.Sprintf("one level change of %s at point %d explains the rise (no trend on either side: %s)", units.Signed(c.Jump()), t.ChangePoint, units.PValue(sm.PValue))
 			return t
 		}
 	}
@@ -264,7 +265,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 			if observed := tailRise(fy[w:]); expected > 0 && observed < r.PersistShare*expected {
 				t.Verdict, t.Pattern = VerdictFlat, "warm-up then flat"
 				t.ChangePoint = idx[w]
-				t.Reason = fmt.Sprintf("growth stopped after point %d: the rest rose %s where steady growth gives %s", idx[w], fmtBytesF(observed), fmtBytesF(expected))
+				t.Reason = fmt.Sprintf("growth stopped after point %d: the rest rose %s where steady growth gives %s", idx[w], units.BytesF(observed), units.BytesF(expected))
 				return t
 			}
 		}
@@ -279,7 +280,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 			t.Pattern = "growth in bursts"
 		}
 		t.Reason = fmt.Sprintf("grows %s, %s; %s over the fitted range",
-			fmtRate(t.Slope, t.Lo, t.Hi, per), fmtP(t.PValue), fmtSigned(t.Growth))
+			units.RateCI(t.Slope, t.Lo, t.Hi, per), units.PValue(t.PValue), units.Signed(t.Growth))
 		return t
 	}
 
@@ -287,7 +288,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	// end would add less than what matters over the fitted range, or the
 	// test sees next to nothing; inconclusive otherwise, with the number
 	// of further points that would likely decide it.
-	why := fmt.Sprintf("%s > %g", fmtP(mk.POneSided), r.Alpha)
+	why := fmt.Sprintf("%s > %g", units.PValue(mk.POneSided), r.Alpha)
 	if mk.POneSided < r.Alpha {
 		why = "the slope's 95% interval reaches 0"
 	}
@@ -296,7 +297,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 		if stats.Drops(y, dropTolerance(y)) >= 2 {
 			t.Pattern = "noisy, no trend"
 		}
-		t.Reason = fmt.Sprintf("no significant growth (%s; slope %s; at most %s over the fitted range)", why, fmtRate(t.Slope, t.Lo, t.Hi, per), fmtBytesF(math.Max(0, t.Hi*span)))
+		t.Reason = fmt.Sprintf("no significant growth, %s; slope %s; at most %s over the fitted range", why, units.RateCI(t.Slope, t.Lo, t.Hi, per), units.BytesF(math.Max(0, t.Hi*span)))
 		return t
 	}
 	t.Verdict, t.State, t.Pattern = VerdictInconclusive, StateInconclusive, "growth not established"
@@ -305,7 +306,7 @@ func FitTrend(metric, per string, x, y []float64, r TrendRules) Trend {
 	if t.MoreNeeded > 0 {
 		more = fmt.Sprintf("about %d more points", t.MoreNeeded)
 	}
-	t.Reason = fmt.Sprintf("grows %s, but the evidence is thin (%s); %s at the same pace would decide it", fmtRate(t.Slope, t.Lo, t.Hi, per), why, more)
+	t.Reason = fmt.Sprintf("grows %s, but the evidence is thin (%s); %s at the same pace would decide it", units.RateCI(t.Slope, t.Lo, t.Hi, per), why, more)
 	return t
 }
 

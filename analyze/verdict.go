@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // The run verdict raises four independent flags:
@@ -79,14 +79,14 @@ func decideVerdict(f *Findings) {
 			deviceLeak = true
 			top := d.Suspects[0]
 			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %s; the top one, %s in %s (fingerprint %s), grows %s, %s, over %d snapshots (%s); %s",
-				where, countOf(n, "suspect"), top.Site, top.Function, top.Fingerprint, fmtRate(top.Trend.Slope, top.Trend.Lo, top.Trend.Hi, top.Trend.Per), fmtP(top.Trend.PValue), top.Trend.N, top.Trend.Test, leakSeverityText(&top)))
+				where, units.CountOf(n, "suspect"), top.Site, top.Function, top.Fingerprint, units.RateCI(top.Trend.Slope, top.Trend.Lo, top.Trend.Hi, top.Trend.Per), units.PValue(top.Trend.PValue), top.Trend.N, top.Trend.Test, leakSeverityText(&top)))
 			if top.Severity == SeverityHigh {
 				critical = true
 			}
 		} else if nt := d.Coverage.NoStackTrend; nt != nil && nt.Verdict == VerdictGrowing {
 			deviceLeak = true
-			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %s, %s; only %.0f%% of live bytes carry stacks",
-				where, fmtRate(nt.Slope, nt.Lo, nt.Hi, nt.Per), fmtP(nt.PValue), 100*d.Coverage.MinLiveWithStack))
+			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %s, %s; only %s of live bytes carry stacks",
+				where, units.RateCI(nt.Slope, nt.Lo, nt.Hi, nt.Per), units.PValue(nt.PValue), units.Percent(d.Coverage.MinLiveWithStack)))
 		}
 		ooms, leak := memStatsVerdict(f, d, v)
 		statsOOMs += ooms
@@ -107,11 +107,11 @@ func decideVerdict(f *Findings) {
 				critical = true
 				wall := ""
 				if p.Hours > 0 {
-					wall = "; about " + fmtDuration(time.Duration(p.Hours*float64(time.Hour))) + " of wall-clock time"
+					wall = "; about " + units.Hours(p.Hours) + " of wall-clock time"
 				}
-				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %s %ss (95%% interval %s to %s%s), %s; limit: %s",
-					where, fmtBytes(p.Capacity), fmtCount(p.Remaining), at.Per, fmtCount(p.RemainingLo), fmtCount(p.RemainingHi), wall,
-					map[bool]string{true: "within the run's own length", false: "within " + fmtDuration(f.Thresholds.CriticalWithin)}[within], p.Basis))
+				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %s (95%% CI %s to %s%s), %s; limit: %s",
+					where, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, at.Per), units.AxisAmount(p.RemainingLo, at.Per), units.AxisAmount(p.RemainingHi, at.Per), wall,
+					map[bool]string{true: "within the run's own length", false: "within " + units.Duration(f.Thresholds.CriticalWithin)}[within], p.Basis))
 			}
 		}
 		if d.Reconciliation != nil && d.Reconciliation.OutsideLeak {
@@ -130,7 +130,7 @@ func decideVerdict(f *Findings) {
 			if ut := d.Trend(MetricGPUUsed); ut != nil && ut.State == StateGrowing {
 				v.MemoryGrows = true
 				v.Reasons = append(v.Reasons, fmt.Sprintf("memory grows on %s (no site: no snapshots): nvidia-smi used memory grows %s, %s, %s over the fitted range; record snapshots (torch.cuda.memory._record_memory_history() and _dump_snapshot every few hundred steps) to find what grows",
-					where, fmtRate(ut.Slope, ut.Lo, ut.Hi, ut.Per), fmtP(ut.PValue), fmtSigned(ut.Growth)))
+					where, units.RateCI(ut.Slope, ut.Lo, ut.Hi, ut.Per), units.PValue(ut.PValue), units.Signed(ut.Growth)))
 			}
 		}
 		statsOOMCauses(d, deviceLeak, fragmentedDevice(d))
@@ -153,12 +153,12 @@ func decideVerdict(f *Findings) {
 	for _, o := range f.OOMs {
 		v.OOM = true
 		critical = true
-		if o.Class == "fragmentation" {
+		if o.Class == CauseFragmentation {
 			v.Fragmentation = true
 		}
 		r := oomReason(o)
-		if o.Class == "leak" {
-			r += fmt.Sprintf("; the leak at %s had added %s, more than the %s the request lacked", o.LeakSite, fmtBytes(o.LeakedBytes), fmtBytes(o.Missing))
+		if o.Class == CauseLeak {
+			r += fmt.Sprintf("; the leak at %s had added %s, more than the %s the request lacked", o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing))
 			if o.Earlier > 0 {
 				r += fmt.Sprintf(": %s earlier the request would have fit", earlierText(o.Earlier, o.LeakPer))
 			}
@@ -181,19 +181,19 @@ func decideVerdict(f *Findings) {
 	}
 	switch {
 	case critical:
-		v.Severity = "critical"
+		v.Severity = SeverityCritical
 	case v.Leak || v.OutsideAllocatorLeak || v.Fragmentation || v.MemoryGrows:
-		v.Severity = "warning"
+		v.Severity = SeverityWarning
 	case len(missing) > 0:
-		v.Severity = "info"
+		v.Severity = SeverityInfo
 	default:
-		v.Severity = "ok"
+		v.Severity = SeverityOK
 	}
 	var parts []string
 	if v.Leak {
 		if len(v.Suspects) > 0 {
 			top := f.Suspect(v.Suspects[0])
-			parts = append(parts, fmt.Sprintf("leak at %s (%s per %s)", top.Site, fmtSigned(top.Trend.Slope), top.Trend.Per))
+			parts = append(parts, fmt.Sprintf("leak at %s (%s)", top.Site, units.Rate(top.Trend.Slope, top.Trend.Per)))
 		} else if statsLeak {
 			parts = append(parts, "leak (no site: no snapshots)")
 		} else {
@@ -211,11 +211,11 @@ func decideVerdict(f *Findings) {
 	}
 	if v.OOM {
 		n := int64(len(f.OOMs)) + statsOOMs
-		causes := map[string]int{}
+		causes := map[OOMCause]int{}
 		var order []string
 		for _, c := range OOMCauses(f) {
 			if causes[c] == 0 {
-				order = append(order, c)
+				order = append(order, string(c))
 			}
 			causes[c]++
 		}
@@ -228,7 +228,7 @@ func decideVerdict(f *Findings) {
 	switch {
 	case len(parts) > 0:
 		v.Headline = capitalize(strings.Join(parts, "; "))
-	case v.Severity == "info":
+	case v.Severity == SeverityInfo:
 		v.Headline = "Not enough data: " + strings.Join(missing, "; ")
 	default:
 		v.Headline = "No leak, fragmentation or OOM found"
@@ -238,8 +238,8 @@ func decideVerdict(f *Findings) {
 // OOMCauses lists the causes of the run's OOMs: the snapshot OOMs' in
 // time order, then those of memory_stats OOMs that no snapshot explains
 // ("" causes left out).
-func OOMCauses(f *Findings) []string {
-	var out []string
+func OOMCauses(f *Findings) []OOMCause {
+	var out []OOMCause
 	for _, o := range f.OOMs {
 		if o.Class != "" {
 			out = append(out, o.Class)
@@ -293,11 +293,11 @@ func statsOOMCauses(d *Device, leak, fragmented bool) {
 		r := ms.Readings[o.Index]
 		switch {
 		case leak:
-			o.Cause = "leak"
+			o.Cause = CauseLeak
 		case fragmented:
-			o.Cause = "fragmentation"
+			o.Cause = CauseFragmentation
 		case r.Reserved > 0 && r.Allocated >= 0 && float64(r.Reserved-r.Allocated) < FragShareMin*float64(r.Reserved):
-			o.Cause = "capacity"
+			o.Cause = CauseCapacity
 		}
 	}
 }
@@ -305,18 +305,6 @@ func statsOOMCauses(d *Device, leak, fragmented bool) {
 // VerdictLeak is Device.Verdict for a device with a leak (an unsuppressed
 // suspect, or growing live memory without stacks or snapshots).
 const VerdictLeak = "leak"
-
-// Leak severities (Suspect.Severity), from the time to capacity.
-const (
-	// SeverityHigh: projected to exhaust the device within the run's own
-	// length or within Thresholds.CriticalWithin.
-	SeverityHigh = "high"
-	// SeverityMedium: within Thresholds.Horizon times the run's length.
-	SeverityMedium = "medium"
-	// SeverityLow: further than that, or capacity unknown: a small but
-	// certain leak.
-	SeverityLow = "low"
-)
 
 // projectSuspects sets each unsuppressed suspect's time to capacity and
 // severity: the device's allocated memory at its last periodic snapshot,
@@ -332,10 +320,10 @@ func projectSuspects(f *Findings, d *Device) {
 		}
 		first, last := d.Points[keep[0]], d.Points[keep[len(keep)-1]]
 		limit := float64(d.Capacity)
-		basis := fmt.Sprintf("%s device memory (%s)", fmtBytes(d.Capacity), d.CapacitySource)
+		basis := fmt.Sprintf("%s device memory (%s)", units.Bytes(d.Capacity), d.CapacitySource)
 		if rc := d.Reconciliation; rc != nil && rc.Matched > 0 && rc.Level > 0 {
 			limit -= rc.Level
-			basis += fmt.Sprintf(" minus %s outside the allocator", fmtBytes(int64(rc.Level)))
+			basis += fmt.Sprintf(" minus %s outside the allocator", units.Bytes(int64(rc.Level)))
 		}
 		t := sp.Trend
 		t.Verdict = VerdictGrowing
@@ -370,12 +358,12 @@ func withinHorizon(p *Projection, critical time.Duration) {
 func leakSeverityText(sp *Suspect) string {
 	p := sp.Projection
 	if p == nil {
-		return sp.Severity + " severity (no time to capacity: capacity unknown or too few snapshots)"
+		return string(sp.Severity) + " severity (no time to capacity: capacity unknown or too few snapshots)"
 	}
 	if p.Beyond {
-		return fmt.Sprintf("%s severity: at this rate it reaches %s only after %s %ss%s, beyond %g× the run's length", sp.Severity, fmtBytes(p.Capacity), fmtCount(p.Remaining), sp.Trend.Per, hoursText(p), p.Horizon)
+		return fmt.Sprintf("%s severity: at this rate it reaches %s only after %s%s, beyond %g× the run's length", sp.Severity, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, sp.Trend.Per), hoursText(p), p.Horizon)
 	}
-	return fmt.Sprintf("%s severity: at this rate the device (%s) is full in about %s %ss%s", sp.Severity, fmtBytes(p.Capacity), fmtCount(p.Remaining), sp.Trend.Per, hoursText(p))
+	return fmt.Sprintf("%s severity: at this rate the device (%s) is full in about %s%s", sp.Severity, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, sp.Trend.Per), hoursText(p))
 }
 
 // hoursText is " (about 45 min of wall-clock time)" for a projection with
@@ -384,29 +372,12 @@ func hoursText(p *Projection) string {
 	if p.Hours <= 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (about %s of wall-clock time)", fmtDuration(time.Duration(p.Hours*float64(time.Hour))))
+	return " (about " + units.Hours(p.Hours) + " of wall-clock time)"
 }
 
 // earlierText is "about 12 steps" or, on an hours axis, "about 45 min".
-func earlierText(v float64, per string) string {
-	if per == "hour" {
-		return "about " + fmtDuration(time.Duration(v*float64(time.Hour)))
-	}
-	return fmt.Sprintf("about %s %ss", fmtCount(v), per)
-}
-
-// fmtDuration is a rounded duration: "45 min", "3.2 h", "4.0 days".
-func fmtDuration(d time.Duration) string {
-	switch h := d.Hours(); {
-	case d < time.Minute:
-		return fmt.Sprintf("%.0f s", d.Seconds())
-	case h < 1:
-		return fmt.Sprintf("%.0f min", d.Minutes())
-	case h < 48:
-		return fmt.Sprintf("%.1f h", h)
-	default:
-		return fmt.Sprintf("%.1f days", h/24)
-	}
+func earlierText(v float64, per units.Per) string {
+	return "about " + units.AxisAmount(v, per)
 }
 
 // missingData says what a device lacks for a verdict, "" when its trend
@@ -422,7 +393,7 @@ func missingData(d *Device) string {
 	}
 	switch {
 	case t == nil && len(d.Points) == 0 && d.GPU != nil:
-		return fmt.Sprintf("%s has %s, too few for a trend", where, countOf(len(d.GPU.Used), "GPU reading"))
+		return fmt.Sprintf("%s has %s, too few for a trend", where, units.CountOf(len(d.GPU.Used), "GPU reading"))
 	case t == nil:
 		return ""
 	case t.State == StateInsufficient:
@@ -432,37 +403,14 @@ func missingData(d *Device) string {
 		if t.MoreNeeded > 0 {
 			more = fmt.Sprintf("about %d more %s", t.MoreNeeded, what)
 		}
-		return fmt.Sprintf("%s: %s grows %s per %s but the evidence is thin (%s); %s would decide it", where, t.Metric, fmtSigned(t.Slope), t.Per, fmtP(t.PValue), more)
+		return fmt.Sprintf("%s: %s grows %s but the evidence is thin (%s); %s would decide it", where, t.Metric, units.Rate(t.Slope, t.Per), units.PValue(t.PValue), more)
 	}
 	return ""
 }
 
-// deviceName is "rank r, device d" or "device d".
-func deviceName(k DeviceKey) string {
-	if k.Rank == ingest.NoRank {
-		return fmt.Sprintf("device %d", k.Device)
-	}
-	return fmt.Sprintf("rank %d, device %d", k.Rank, k.Device)
-}
-
-// Flags lists the verdict's raised flags by the names --fail-on uses:
-// "leak", "outside-leak", "oom", "fragmentation".
-func (v Verdict) Flags() []string {
-	var out []string
-	if v.Leak {
-		out = append(out, "leak")
-	}
-	if v.OutsideAllocatorLeak {
-		out = append(out, "outside-leak")
-	}
-	if v.OOM {
-		out = append(out, "oom")
-	}
-	if v.Fragmentation {
-		out = append(out, "fragmentation")
-	}
-	return out
-}
+// deviceName names a device in a sentence: "cuda:0", or "rank 3 ·
+// cuda:0" in a run with ranks (units.Device, as every report names it).
+func deviceName(k DeviceKey) string { return units.Device(k.Rank, k.Device) }
 
 // deviceSpan is the length of a device's series on its axis: from the
 // first to the last snapshot, or, without snapshots, over its placed

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"gpureport/internal/units"
 )
 
 // How GPU logs are recognised (SniffLog) and read (DecodeLog):
@@ -594,7 +596,7 @@ func parseBytes(s string, unit int64) (int64, bool) {
 	if isNA(s) {
 		return Unknown, true
 	}
-	num, suf := splitUnit(s)
+	num, suf := units.SplitUnit(s)
 	if suf != "" {
 		u, ok := byteUnit(suf)
 		if !ok {
@@ -618,35 +620,14 @@ func parseBytes(s string, unit int64) (int64, bool) {
 	return int64(f * float64(unit)), true
 }
 
-// splitUnit splits "841 MiB" or "841MiB" into number and unit.
-func splitUnit(s string) (num, unit string) {
-	i := len(s)
-	for i > 0 {
-		c := s[i-1]
-		if c >= '0' && c <= '9' || c == '.' {
-			break
-		}
-		i--
-	}
-	return strings.TrimSpace(s[:i]), strings.TrimSpace(s[i:])
-}
-
 // byteUnit returns the size of a memory unit nvidia-smi or a user might
-// print; decimal spellings (MB, GB) mean binary units, as in nvidia-smi.
+// print, in bytes; decimal spellings (MB, GB) mean binary units, as in
+// nvidia-smi. An empty unit is not a unit here.
 func byteUnit(u string) (int64, bool) {
-	switch strings.ToLower(u) {
-	case "b", "bytes":
-		return 1, true
-	case "kib", "kb", "k":
-		return 1 << 10, true
-	case "mib", "mb", "m":
-		return mib, true
-	case "gib", "gb", "g":
-		return 1 << 30, true
-	case "tib", "tb", "t":
-		return 1 << 40, true
+	if strings.TrimSpace(u) == "" {
+		return 0, false
 	}
-	return 0, false
+	return units.UnitBytes(u, units.Binary)
 }
 
 // parseNumber parses "22 %", "33.09 W" or a bare number, with the given

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"gpureport/internal/units"
 )
 
 // The query CSV readers: nvidia-smi --query-gpu=... --format=csv and
@@ -313,7 +315,7 @@ func looksLikeHeaderlessRow(line string) bool {
 	}
 	for _, f := range fields {
 		f = strings.TrimSpace(f)
-		if num, unit := splitUnit(f); unit == "MiB" && num != "" {
+		if num, unit := units.SplitUnit(f); unit == "MiB" && num != "" {
 			if _, ok := atoi(num); ok {
 				return true
 			}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"gpureport/internal/units"
 )
 
 // A training job's own stdout/stderr, read for out-of-memory messages:
@@ -122,16 +124,9 @@ func parseSize(num, unit string) int64 {
 	if err != nil || f < 0 {
 		return Unknown
 	}
-	u := int64(1)
-	switch strings.ToUpper(unit) {
-	case "KIB", "KB":
-		u = 1 << 10
-	case "MIB", "MB":
-		u = 1 << 20
-	case "GIB", "GB":
-		u = 1 << 30
-	case "TIB", "TB":
-		u = 1 << 40
+	u, ok := units.UnitBytes(unit, units.Binary)
+	if !ok {
+		u = 1
 	}
 	if f*float64(u) > float64(maxMiB)*mib {
 		return Unknown

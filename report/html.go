@@ -38,7 +38,7 @@ type page struct {
 	Severity    string
 	Headline    string
 	Reasons     []string
-	Flags       []string
+	Flags       []analyze.Flag
 	Figures     []figureRow
 	Notes       []string
 	Devices     []deviceView
@@ -298,10 +298,10 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 		GeneratedAt: Timestamp(opt.GeneratedAt),
 		Version:     opt.Version,
 		Severity:    severity(f.Verdict),
-		Headline:    prose(headline(f)),
-		Reasons:     proseAll(f.Verdict.Reasons),
+		Headline:    headline(f),
+		Reasons:     f.Verdict.Reasons,
 		Flags:       f.Verdict.Flags(),
-		Notes:       proseAll(f.Notes),
+		Notes:       f.Notes,
 		Licenses:    templates.Licenses(),
 		Echarts:     template.JS(templates.Echarts),
 		Script:      template.JS(templates.MustRead("page.js")),
@@ -351,7 +351,7 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 		return nil, err
 	}
 	if r := f.Ranks; r != nil {
-		rv := &rankView{Reason: prose(r.Reason)}
+		rv := &rankView{Reason: r.Reason}
 		if r.Skew > 0 {
 			rv.Skew = Bytes(r.Skew)
 		}
@@ -405,7 +405,7 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 		t := &d.Trends[i]
 		dv.Trends = append(dv.Trends, trendRow{
 			Metric: metricLabel(t.Metric), Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
-			Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: prose(t.Reason),
+			Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: t.Reason,
 		})
 	}
 	var err error
@@ -420,7 +420,7 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 		dv.Frag = &fc
 	}
 	if fr := d.Fragmentation; fr != nil {
-		dv.FragReason, dv.Fragmented = prose(fr.Reason), fr.Fragmented
+		dv.FragReason, dv.Fragmented = fr.Reason, fr.Fragmented
 		if fr.SawTooth {
 			dv.FragNotes = append(dv.FragNotes, "Reserved memory repeatedly falls back while allocated is flat (empty_cache or the allocator's garbage collection): churn, not fragmentation.")
 		}
@@ -455,7 +455,7 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 		dv.Trace = tv
 	}
 	if r := d.Reconciliation; r != nil {
-		dv.Reconciliation = prose(r.Reason)
+		dv.Reconciliation = r.Reason
 		if dv.Reconciliation == "" && r.Matched > 0 {
 			dv.Reconciliation = fmt.Sprintf("Memory outside the PyTorch allocator (nvidia-smi used minus reserved): %s median over %d matched snapshots.", BytesF(r.Level), r.Matched)
 		}
@@ -496,7 +496,7 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 func buildOOM(o analyze.OOM) oomView {
 	v := oomView{
 		Where: o.Path + " on " + DeviceLabel(analyze.DeviceKey{Rank: o.Rank, Device: o.Device}),
-		Time:  Timestamp(o.Time), Class: o.Class, Explanation: o.Explanation,
+		Time:  Timestamp(o.Time), Class: string(o.Class), Explanation: o.Explanation,
 		Requested: oomBytes(o.Requested), DeviceFree: oomBytes(o.DeviceFree), Reserved: oomBytes(o.Reserved),
 		Allocated: oomBytes(o.Allocated), CachedFree: oomBytes(o.CachedFree), LargestFree: oomBytes(o.LargestFree),
 		Recommendations: o.Recommendations, Site: o.Site, Function: o.Function,
@@ -611,7 +611,7 @@ func buildSuspect(n int, d *analyze.Device, s *analyze.Suspect) (suspectView, er
 		}
 		v.Claim += "."
 	}
-	v.Confidence, v.Evidence = s.Confidence, proseAll(s.Evidence)
+	v.Confidence, v.Evidence = string(s.Confidence), s.Evidence
 	if finite(s.Share) && s.Share > 0 {
 		v.GrowthShare = Percent(s.Share)
 		v.Claim += fmt.Sprintf(" It accounts for %s of the device's allocated growth.", v.GrowthShare)
@@ -1068,7 +1068,7 @@ func buildStats(d *analyze.Device, m *analyze.MemoryStatsSeries, lx float64) *st
 			t := &m.Trends[i]
 			sv.Trends = append(sv.Trends, trendRow{
 				Metric: metricLabel(t.Metric) + " (memory_stats)", Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
-				Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: prose(t.Reason),
+				Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: t.Reason,
 			})
 		}
 	}

@@ -22,10 +22,10 @@ const maxMarkdownSkipped = 20
 func Markdown(f *analyze.Findings, opt Options) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# gpureport: %s\n\n", mdEscape(f.Run))
-	fmt.Fprintf(&b, "**Verdict: %s**: %s\n\n", strings.ToUpper(severity(f.Verdict)), mdEscape(prose(headline(f))))
+	fmt.Fprintf(&b, "**Verdict: %s**: %s\n\n", strings.ToUpper(severity(f.Verdict)), mdEscape(headline(f)))
 	sup := suppressedText(f)
 	for _, r := range f.Verdict.Reasons {
-		fmt.Fprintf(&b, "- %s\n", mdItem(prose(r)))
+		fmt.Fprintf(&b, "- %s\n", mdItem(r))
 	}
 	if sup != "" {
 		fmt.Fprintf(&b, "- %s\n", mdItem(sup))
@@ -146,7 +146,7 @@ func Markdown(f *analyze.Findings, opt Options) []byte {
 	if len(f.Notes) > 0 {
 		b.WriteString("## Notes\n\n")
 		for _, n := range f.Notes {
-			fmt.Fprintf(&b, "- %s\n", mdItem(prose(n)))
+			fmt.Fprintf(&b, "- %s\n", mdItem(n))
 		}
 		b.WriteString("\n")
 	}

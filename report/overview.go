@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"gpureport/internal/units"
 	"gpureport/templates"
 )
 
@@ -63,7 +64,7 @@ type OverviewRun struct {
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
 	// Severity ("ok", "info", "warning", "critical"), Headline and Flags
-	// (leak, outside-leak, oom, fragmentation) come from the verdict.
+	// (analyze.Flag's spelling) come from the verdict.
 	Severity string   `json:"severity,omitempty"`
 	Headline string   `json:"headline,omitempty"`
 	Flags    []string `json:"flags,omitempty"`
@@ -191,13 +192,8 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 		Snapshots: s.Inputs.Snapshots, Devices: len(s.Devices), ReportedAt: s.GeneratedAt, Slope: math.NaN(),
 	}
 	v := s.Verdict
-	for _, fl := range []struct {
-		on   bool
-		name string
-	}{{v.Leak, "leak"}, {v.OutsideAllocatorLeak, "outside-leak"}, {v.OOM, "oom"}, {v.Fragmentation, "fragmentation"}} {
-		if fl.on {
-			r.Flags = append(r.Flags, fl.name)
-		}
+	for _, fl := range v.Flagged().Flags() {
+		r.Flags = append(r.Flags, string(fl))
 	}
 	for _, d := range s.Devices {
 		for _, sn := range d.Snapshots {
@@ -224,10 +220,11 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 		} else if ls.GrowthBytesPerSnapshot != nil {
 			g, per = *ls.GrowthBytesPerSnapshot, "snapshot"
 		}
-		dev := fmt.Sprintf("cuda:%d", ls.Device)
+		rank := -1 // no rank, as ingest.NoRank
 		if ls.Rank != nil {
-			dev = fmt.Sprintf("rank %d · cuda:%d", *ls.Rank, ls.Device)
+			rank = *ls.Rank
 		}
+		dev := units.Device(rank, ls.Device)
 		r.Suspects = append(r.Suspects, OverviewSuspect{Fingerprint: ls.Fingerprint, Site: ls.Site, Function: ls.Function, Device: dev, Growth: g, Per: per})
 	}
 	return r
@@ -326,12 +323,12 @@ func OverviewHTML(o *Overview) ([]byte, error) {
 			Slope: "n/a", ReportedAt: r.ReportedAt,
 		}
 		if finite(r.Slope) {
-			v.Slope = Rate(r.Slope, r.SlopePer)
+			v.Slope = Rate(r.Slope, units.Per(r.SlopePer))
 		}
 		for _, s := range r.Suspects {
 			sv := overviewSuspectView{Fingerprint: s.Fingerprint, Short: shortFingerprint(s.Fingerprint), Site: s.Site, Function: s.Function, Device: s.Device, Growth: "n/a", New: s.New}
 			if finite(s.Growth) {
-				sv.Growth = Rate(s.Growth, s.Per)
+				sv.Growth = Rate(s.Growth, units.Per(s.Per))
 			}
 			if s.New {
 				p.NewSuspects++

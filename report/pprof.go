@@ -157,8 +157,8 @@ func buildProfile(f *analyze.Findings, opt Options) (*profile.Profile, error) {
 					if per == "" {
 						per = "step"
 					}
-					smp.NumLabel = map[string][]int64{"slope_bytes_per_" + per: {int64(math.Round(sus.Trend.Slope))}}
-					smp.NumUnit = map[string][]string{"slope_bytes_per_" + per: {"bytes"}}
+					smp.NumLabel = map[string][]int64{"slope_bytes_per_" + string(per): {int64(math.Round(sus.Trend.Slope))}}
+					smp.NumUnit = map[string][]string{"slope_bytes_per_" + string(per): {"bytes"}}
 				}
 			}
 			for _, fr := range stack {

@@ -253,6 +253,13 @@ type SummaryVerdict struct {
 	Suppressed SummarySuppressed `json:"suppressed"`
 }
 
+// Flagged returns the verdict's four flags as an analyze.Verdict (the
+// flags only), so a verdict read back from summary.json answers Has,
+// Flags and FlagText as a fresh one does.
+func (v SummaryVerdict) Flagged() analyze.Verdict {
+	return analyze.Verdict{Leak: v.Leak, OutsideAllocatorLeak: v.OutsideAllocatorLeak, Fragmentation: v.Fragmentation, OOM: v.OOM}
+}
+
 // SummarySuppressed counts suppressed leak suspects, in all and by rule.
 type SummarySuppressed struct {
 	Suspects int                 `json:"suspects"`
@@ -377,8 +384,8 @@ func BuildSummary(f *analyze.Findings, opt Options) *Summary {
 		ss := SummarySuspect{
 			Site: sus.Site, Function: sus.Function, Fingerprint: sus.Fingerprint,
 			Device: d.Device, Rank: rankPtr(d.Rank),
-			CI95: ci(sus.Trend), PValue: num(sus.Trend.PValue), Confidence: sus.Confidence, Evidence: sus.Evidence,
-			Points: sus.Trend.N, State: sus.Trend.State, Test: sus.Trend.Test, Severity: sus.Severity,
+			CI95: ci(sus.Trend), PValue: num(sus.Trend.PValue), Confidence: string(sus.Confidence), Evidence: sus.Evidence,
+			Points: sus.Trend.N, State: string(sus.Trend.State), Test: sus.Trend.Test, Severity: string(sus.Severity),
 		}
 		if p := sus.Projection; p != nil {
 			ss.RemainingToCapacity = num(p.Remaining)
@@ -404,11 +411,11 @@ func BuildSummary(f *analyze.Findings, opt Options) *Summary {
 			Path: o.Path, Device: o.Device, Rank: rankPtr(o.Rank), Time: timePtr(o.Time),
 			RequestedBytes: o.Requested, DeviceFreeBytes: o.DeviceFree, ReservedBytes: o.Reserved,
 			AllocatedBytes: o.Allocated, CachedFreeBytes: o.CachedFree, LargestFreeBytes: o.LargestFree,
-			Class: o.Class, Explanation: o.Explanation,
+			Class: string(o.Class), Explanation: o.Explanation,
 			MissingBytes: o.Missing, LeakedBytes: o.LeakedBytes, LeakSite: o.LeakSite,
 		}
-		if o.Class == "leak" && o.Earlier > 0 {
-			so.Earlier, so.EarlierPer = num(o.Earlier), o.LeakPer
+		if o.Class == analyze.CauseLeak && o.Earlier > 0 {
+			so.Earlier, so.EarlierPer = num(o.Earlier), string(o.LeakPer)
 		}
 		s.OOMs = append(s.OOMs, so)
 	}
@@ -463,7 +470,7 @@ func summaryDevice(d *analyze.Device) SummaryDevice {
 
 func summaryTrend(t *analyze.Trend) SummaryTrend {
 	st := SummaryTrend{Metric: t.Metric, CI95: ci(*t), PValue: num(t.PValue), Verdict: t.Verdict, Method: t.Method, Points: t.N, Pattern: t.Pattern, Reason: t.Reason,
-		State: t.State, Test: t.Test, MoreNeeded: t.MoreNeeded}
+		State: string(t.State), Test: t.Test, MoreNeeded: t.MoreNeeded}
 	switch t.Per {
 	case "hour":
 		st.SlopeBytesPerHour = num(t.Slope)

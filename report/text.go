@@ -77,9 +77,9 @@ func Text(w io.Writer, f *analyze.Findings) error {
 			RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue(t.PValue), Bytes(r.p.Peak))
 	}
 	sev := severity(f.Verdict)
-	fmt.Fprintf(bw, "verdict: %s: %s\n", strings.ToUpper(sev), cleanText(prose(headline(f))))
+	fmt.Fprintf(bw, "verdict: %s: %s\n", strings.ToUpper(sev), cleanText(headline(f)))
 	for _, r := range f.Verdict.Reasons {
-		fmt.Fprintf(bw, "  - %s\n", cleanText(prose(r)))
+		fmt.Fprintf(bw, "  - %s\n", cleanText(r))
 	}
 	if sup := suppressedText(f); sup != "" {
 		fmt.Fprintf(bw, "  %s\n", cleanText(sup))

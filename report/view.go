@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
 	"gpureport/analyze"
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // Helpers that turn Findings into the words and figures every writer
@@ -17,12 +17,7 @@ import (
 
 // DeviceLabel names a series for a reader: "rank 3 · cuda:0", or "cuda:0"
 // when the run has no ranks.
-func DeviceLabel(k analyze.DeviceKey) string {
-	if k.Rank == ingest.NoRank {
-		return fmt.Sprintf("cuda:%d", k.Device)
-	}
-	return fmt.Sprintf("rank %d · cuda:%d", k.Rank, k.Device)
-}
+func DeviceLabel(k analyze.DeviceKey) string { return units.Device(k.Rank, k.Device) }
 
 // deviceLabelASCII is DeviceLabel for plain-text outputs.
 func deviceLabelASCII(k analyze.DeviceKey) string {
@@ -40,21 +35,11 @@ func deviceAnchor(k analyze.DeviceKey) string {
 // severity returns the verdict's severity, deriving one from its flags
 // when the analysis left it empty.
 func severity(v analyze.Verdict) string {
-	return cmp.Or(v.Severity, "ok")
+	return string(cmp.Or(v.Severity, analyze.SeverityOK))
 }
 
 // severityRank orders severities, most severe highest.
-func severityRank(s string) int {
-	switch s {
-	case "critical":
-		return 3
-	case "warning":
-		return 2
-	case "info":
-		return 1
-	}
-	return 0
-}
+func severityRank(s string) int { return analyze.Severity(s).Rank() }
 
 // headline returns the verdict's headline.
 func headline(f *analyze.Findings) string {
@@ -416,68 +401,6 @@ func statsOOMText(m *analyze.MemoryStatsSeries, o analyze.MemoryStatsOOM) string
 		s += " (" + strings.Join(at, ", ") + ")"
 	}
 	return s
-}
-
-// pluralS matches a count before a word with an optional plural, "1
-// suspect(s)".
-var pluralS = regexp.MustCompile(`\b(\d[\d,]*) ([A-Za-z-]+)\(s\)`)
-
-// prose tidies a sentence the analysis wrote for a reader: "1 suspect(s)"
-// gets the right number ("1 suspect", "3 suspects"), and parentheses
-// inside parentheses, which pile up as ")))" when one finding quotes
-// another's reason, become commas: "(no significant trend (p = 0.41;
-// slope ... (95% interval ...)))" reads "(no significant trend, p = 0.41;
-// slope ..., 95% interval ...)". Only analysis prose goes through here:
-// file and frame names are shown as they are.
-func prose(s string) string {
-	s = pluralS.ReplaceAllStringFunc(s, func(m string) string {
-		sm := pluralS.FindStringSubmatch(m)
-		if sm[1] == "1" {
-			return sm[1] + " " + sm[2]
-		}
-		return sm[1] + " " + sm[2] + "s"
-	})
-	if !strings.Contains(s, "(") {
-		return s
-	}
-	var b strings.Builder
-	depth := 0
-	for _, r := range s {
-		switch {
-		case r == '(':
-			depth++
-			if depth > 1 {
-				// "x (y" -> "x, y"
-				trimmed := strings.TrimRight(b.String(), " ")
-				b.Reset()
-				b.WriteString(trimmed)
-				if !strings.HasSuffix(trimmed, ",") && !strings.HasSuffix(trimmed, ":") && !strings.HasSuffix(trimmed, ";") {
-					b.WriteString(",")
-				}
-				b.WriteString(" ")
-				continue
-			}
-		case r == ')' && depth > 0:
-			depth--
-			if depth > 0 {
-				continue
-			}
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// proseAll is prose over a list.
-func proseAll(list []string) []string {
-	if list == nil {
-		return nil
-	}
-	out := make([]string, len(list))
-	for i, s := range list {
-		out[i] = prose(s)
-	}
-	return out
 }
 
 // metricLabel names a trend's metric for a reader; summary.json and the

@@ -2,10 +2,12 @@ package report
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -50,7 +52,7 @@ func TestProjectionText(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.p
-			tr := &analyze.Trend{Per: c.per, Verdict: analyze.VerdictGrowing, Projection: &p}
+			tr := &analyze.Trend{Per: analyze.Axis(c.per), Verdict: analyze.VerdictGrowing, Projection: &p}
 			got := projectionText(tr, 100)
 			for _, w := range c.want {
 				if !strings.Contains(got, w) {
@@ -69,21 +71,9 @@ func TestProjectionText(t *testing.T) {
 	}
 }
 
-// TestProse: analysis prose gets its plurals right and loses nested
-// parentheses; a count of one takes the singular noun.
-func TestProse(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"leak on device 0: 1 suspect(s); the top one", "leak on device 0: 1 suspect; the top one"},
-		{"3 suspect(s)", "3 suspects"},
-		{"stays at 512 MiB (no significant trend (Mann-Kendall p = 0.41; slope +17.5 KiB per step (95% interval -21.8 KiB to +39.1 KiB)))",
-			"stays at 512 MiB (no significant trend, Mann-Kendall p = 0.41; slope +17.5 KiB per step, 95% interval -21.8 KiB to +39.1 KiB)"},
-		{"plain (one level) stays", "plain (one level) stays"},
-	}
-	for _, tt := range tests {
-		if got := prose(tt.in); got != tt.want {
-			t.Errorf("prose(%q)\n= %q\nwant %q", tt.in, got, tt.want)
-		}
-	}
+// TestCounted: a count of one takes the singular noun; counts have
+// thousands separators.
+func TestCounted(t *testing.T) {
 	if got := counted(1, "event"); got != "1 event" {
 		t.Errorf("counted(1) = %q", got)
 	}
@@ -183,5 +173,98 @@ func TestStackNumbering(t *testing.T) {
 	}
 	if n != len(stack) {
 		t.Errorf("%d frames listed, want %d", n, len(stack))
+	}
+}
+
+// summaryProseKeys are the summary.json keys whose strings are sentences
+// for a reader (the rest are names, paths and enumerations).
+var summaryProseKeys = map[string]bool{
+	"reason": true, "reasons": true, "explanation": true, "evidence": true, "notes": true,
+	"headline": true,
+}
+
+// TestSummarySentencesFlat: analyze composes its sentences flat, as the
+// writers show them unchanged: no sentence in the golden summary.json
+// files (the sample run's, the fixture's and the logs-only fixture's) has
+// doubled parentheses, parentheses back to back or inside parentheses, or
+// a "(s)" plural. A call such as empty_cache() is code, not a parenthesis.
+func TestSummarySentencesFlat(t *testing.T) {
+	files := []string{
+		filepath.Join("testdata", "golden", "summary.json"),
+		filepath.Join("testdata", "golden", "logs-only", "summary.json"),
+		filepath.Join("..", "testdata", "golden", "sample-run", "summary.json"),
+	}
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		n := 0
+		var walk func(v any, key string)
+		walk = func(v any, key string) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, x := range v {
+					walk(x, k)
+				}
+			case []any:
+				for _, x := range v {
+					walk(x, key)
+				}
+			case string:
+				if summaryProseKeys[key] {
+					n++
+					if why := parenFlaw(v); why != "" {
+						t.Errorf("%s: %s %s:\n%s", file, key, why, v)
+					}
+				}
+			}
+		}
+		walk(doc, "")
+		if n == 0 {
+			t.Errorf("%s: no sentences found", file)
+		}
+	}
+}
+
+// parenFlaws are what a flat sentence never has: a parenthesis opened
+// inside another (or doubled), parentheses back to back or closing twice,
+// and a "(s)" plural.
+var parenFlaws = []*regexp.Regexp{
+	regexp.MustCompile(`\([^()]*\(`),
+	regexp.MustCompile(`\)\s?\(`),
+	regexp.MustCompile(`\)\)`),
+	regexp.MustCompile(`\w\(s\)`),
+}
+
+// parenFlaw returns the first flaw of s's parentheses, "" when it reads
+// flat. A call such as empty_cache() is code, not a parenthesis.
+func parenFlaw(s string) string {
+	s = strings.ReplaceAll(s, "()", "")
+	for _, re := range parenFlaws {
+		if m := re.FindString(s); m != "" {
+			return "has " + m
+		}
+	}
+	return ""
+}
+
+func TestParenFlaw(t *testing.T) {
+	for s, bad := range map[string]bool{
+		"grows +1.00 MiB/step (95% CI +0.90 to +1.10 MiB), p<0.001": false,
+		"a (b; c), d (e)":                       false,
+		"(empty_cache() or garbage collection)": false,
+		"a (b (c))":                             true,
+		"a (b) (c)":                             true,
+		"x ((y)":                                true,
+		"1 suspect(s)":                          true,
+	} {
+		if got := parenFlaw(s) != ""; got != bad {
+			t.Errorf("parenFlaw(%q) = %q, want flawed %v", s, parenFlaw(s), bad)
+		}
 	}
 }

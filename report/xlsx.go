@@ -10,6 +10,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // Sheet names of report.xlsx, in order.
@@ -276,7 +277,7 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 			{"Run", fd.Run},
 			{"Severity", severity(fd.Verdict)},
 			{"Verdict", headline(fd)},
-			{"Flags", strings.Join(fd.Verdict.Flags(), ", ")},
+			{"Flags", fd.Verdict.FlagText()},
 			{"Inputs", inputsText(fd)},
 			{"Time zone of zoneless logs", fd.Location},
 		}
@@ -400,7 +401,7 @@ func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 	}
 	// unit formats an axis amount with its unit: "step 3,467" and
 	// "3,327 steps" on a step axis, hours otherwise.
-	unit := func(v float64, per string, at bool) any {
+	unit := func(v float64, per units.Per, at bool) any {
 		if !finite(v) {
 			return nil
 		}
@@ -421,7 +422,7 @@ func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 			}
 			for i := range trends {
 				t := &trends[i]
-				row := []any{deviceLabelASCII(d.DeviceKey), t.Metric, t.Per, t.N, mib(t.Slope), mib(t.Lo), mib(t.Hi), opt64(t.PValue),
+				row := []any{deviceLabelASCII(d.DeviceKey), t.Metric, string(t.Per), t.N, mib(t.Slope), mib(t.Lo), mib(t.Hi), opt64(t.PValue),
 					t.Method, t.Verdict, t.FitFrom + 1, nil, nil, nil, nil, projectionText(t, lastX(d)), trendSource(t)}
 				if p := t.Projection; p != nil {
 					row[11], row[12], row[13] = toGiB(p.Capacity), unit(p.X, t.Per, true), unit(p.Remaining, t.Per, false)

@@ -254,15 +254,7 @@ func reportOneRun(ctx context.Context, run runDir, opt reportOptions, key string
 
 // failOnMetSummary is failOnMet for a verdict read back from summary.json.
 func failOnMetSummary(s *report.Summary, failOn []string) []string {
-	v := s.Verdict
-	var met []string
-	for _, f := range failOn {
-		hit := map[string]bool{"leak": v.Leak, "outside-leak": v.OutsideAllocatorLeak, "oom": v.OOM, "fragmentation": v.Fragmentation}[f]
-		if hit {
-			met = append(met, f)
-		}
-	}
-	return met
+	return failOnMet(s.Verdict.Flagged(), failOn)
 }
 
 // overviewRow makes the run's overview line, linking its report relative

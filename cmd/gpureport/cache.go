@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 // cacheOptions choose how snapshots are read: as digests through the
@@ -32,7 +33,7 @@ func (c *cacheOptions) register(fs *flag.FlagSet) {
 
 // parse checks the flag values.
 func (c *cacheOptions) parse() error {
-	b, err := parseSize(c.size)
+	b, err := units.ParseSize(c.size)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
+	"gpureport/internal/units"
 	"gpureport/report"
 )
 
@@ -52,7 +53,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 2 {
 		return usageError(stderr, "diff: want two arguments, A and B (snapshot files or run directories), got %d", len(pos))
 	}
-	maxDecompressed, err := parseSize(maxDec)
+	maxDecompressed, err := units.ParseSize(maxDec)
 	if err != nil {
 		return usageError(stderr, "--max-decompressed: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"gpureport/ingest"
+	"gpureport/internal/units"
 )
 
 const digestUsage = `Usage:
@@ -53,7 +54,7 @@ func runDigest(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if cache.noCache || cache.noDigest {
 		return usageError(stderr, "--no-cache and --no-digest make no sense for digest")
 	}
-	maxDecompressed, err := parseSize(maxDecomp)
+	maxDecompressed, err := units.ParseSize(maxDecomp)
 	if err != nil {
 		return usageError(stderr, "--max-decompressed: %v", err)
 	}

@@ -2,39 +2,32 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"gpureport/analyze"
 )
 
-// failOnFlags are the verdict flags --fail-on accepts.
-var failOnFlags = []string{"leak", "outside-leak", "oom", "fragmentation"}
-
-// parseFailOn parses --fail-on's comma-separated list.
+// parseFailOn parses --fail-on's comma-separated list of verdict flags
+// into their one spelling (analyze.Flag's, as in summary.json); "any" or
+// "all" is every flag.
 func parseFailOn(s string) ([]string, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
 	var out []string
 	for _, f := range strings.Split(s, ",") {
-		f = strings.ToLower(strings.TrimSpace(f))
-		if f == "" {
+		switch f = strings.ToLower(strings.TrimSpace(f)); f {
+		case "":
 			continue
-		}
-		if f == "any" || f == "all" {
-			return failOnFlags, nil
-		}
-		ok := false
-		for _, k := range failOnFlags {
-			if f == k {
-				ok = true
+		case "any", "all":
+			out = out[:0]
+			for _, fl := range analyze.AllFlags() {
+				out = append(out, string(fl))
 			}
+			return out, nil
 		}
-		if !ok {
-			return nil, fmt.Errorf("unknown condition %q (want %s)", f, strings.Join(failOnFlags, ", "))
+		fl, err := analyze.ParseFlag(f)
+		if err != nil {
+			return nil, fmt.Errorf("unknown condition: %w", err)
 		}
-		out = append(out, f)
+		out = append(out, string(fl))
 	}
 	return out, nil
 }
@@ -42,9 +35,8 @@ func parseFailOn(s string) ([]string, error) {
 // failOnMet returns the conditions of failOn that the verdict meets.
 func failOnMet(v analyze.Verdict, failOn []string) []string {
 	var met []string
-	raised := v.Flags()
 	for _, f := range failOn {
-		if slices.Contains(raised, f) {
+		if v.Has(analyze.Flag(f)) {
 			met = append(met, f)
 		}
 	}

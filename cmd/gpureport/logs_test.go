@@ -36,7 +36,7 @@ func TestTrainingLogOnlyRun(t *testing.T) {
 	if code != exitFailOn {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
-	for _, want := range []string{"2 GPU logs (table, training-log)", "fragmentation OOM on rank 0, device 0: 2.00 GiB requested", "used peak 30.0 GiB of 32.0 GiB"} {
+	for _, want := range []string{"2 GPU logs (table, training-log)", "fragmentation OOM on rank 0 · cuda:0: 2.00 GiB requested", "used peak 30.0 GiB of 32.0 GiB"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}

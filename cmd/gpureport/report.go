@@ -13,6 +13,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
+	"gpureport/internal/units"
 	"gpureport/report"
 )
 
@@ -75,7 +76,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.DurationVar(&opt.horizon, "horizon", analyze.DefaultCriticalWithin, "a leak projected to fill the device within `DURATION` (or within the run's own length) makes the verdict critical")
 	fs.StringVar(&opt.suppress, "suppress", "", "suppression `FILE`: leak fingerprints or site, function and frame patterns to ignore (see the README)")
 	fs.BoolVar(&opt.noBuiltinSuppressions, "no-builtin-suppressions", false, "also report benign patterns (optimizer state, cuDNN/cuBLAS workspaces, CUDA-graph pools, allocator warm-up)")
-	fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside-leak, oom, fragmentation")
+	fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside_allocator_leak, oom, fragmentation, or any")
 	fs.StringVar(&opt.pprofPath, "pprof", "", "also write the leak attribution as a pprof profile to `FILE`")
 	fs.IntVar(&opt.jobs, "j", 0, "decode `N` files at once (default: one per CPU); in --batch mode, N runs at once")
 	fs.StringVar(&memory, "memory", "2GiB", "bound on decoder memory in flight, `SIZE`")
@@ -106,7 +107,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if capacity != "" {
 		var desc string
-		if opt.capacity, desc, err = parseSizeUnit(capacity); err != nil {
+		if opt.capacity, desc, err = units.ParseSizeUnit(capacity); err != nil {
 			return usageError(stderr, "--capacity: %v; for example: gpureport --capacity 80GiB RUN_DIR", err)
 		}
 		opt.capacitySource = "--capacity " + desc
@@ -116,10 +117,10 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return usageError(stderr, "--gpu-log-columns: %v", err)
 		}
 	}
-	if opt.memoryBudget, err = parseSize(memory); err != nil {
+	if opt.memoryBudget, err = units.ParseSize(memory); err != nil {
 		return usageError(stderr, "--memory: %v", err)
 	}
-	if opt.maxDecompressed, err = parseSize(maxDecomp); err != nil {
+	if opt.maxDecompressed, err = units.ParseSize(maxDecomp); err != nil {
 		return usageError(stderr, "--max-decompressed: %v", err)
 	}
 	if err := opt.cache.parse(); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
+	"gpureport/internal/units"
 	"gpureport/report"
 )
 
@@ -76,7 +77,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(files) == 0 {
 		return usageError(stderr, "stats: missing FILE")
 	}
-	limit, err := parseSize(maxDecomp)
+	limit, err := units.ParseSize(maxDecomp)
 	if err != nil {
 		return usageError(stderr, "stats: --max-decompressed: %v", err)
 	}

@@ -279,7 +279,7 @@ func ResultOf(name string, f *analyze.Findings) CaseResult {
 		Fragmentation: f.Verdict.Fragmentation, OOM: f.Verdict.OOM,
 	}}
 	if c := analyze.OOMCauses(f); len(c) > 0 {
-		r.Got.OOMCause = c[0]
+		r.Got.OOMCause = string(c[0])
 	}
 	if len(f.Verdict.Suspects) > 0 {
 		if sp := f.Suspect(f.Verdict.Suspects[0]); sp != nil {
