@@ -11,7 +11,9 @@ import (
 // vm.lim (the buffered data or the current FRAME's end).
 func TestSkipFlatGets(t *testing.T) {
 	binGet := func(i byte) []byte { return []byte{opBinGet, i} }
-	longGet := func(i uint32) []byte { return []byte{opLongBinGet, byte(i), byte(i >> 8), byte(i >> 16), byte(i >> 24)} }
+	longGet := func(i uint32) []byte {
+		return []byte{opLongBinGet, byte(i), byte(i >> 8), byte(i >> 16), byte(i >> 24)}
+	}
 	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 	tests := []struct {
 		name string
@@ -22,7 +24,7 @@ func TestSkipFlatGets(t *testing.T) {
 		{"all flat, to the end", cat(binGet(1), longGet(2), binGet(3)), -1, 9},
 		{"stops at a slot without its bit", cat(binGet(1), binGet(4), binGet(3)), -1, 2},
 		{"stops at a long get of a slot without its bit", cat(binGet(1), longGet(70)), -1, 2},
-		{"stops at a slot past the bitmap", cat(binGet(1), longGet(1 << 20)), -1, 2},
+		{"stops at a slot past the bitmap", cat(binGet(1), longGet(1<<20)), -1, 2},
 		{"stops at another opcode", cat(binGet(1), []byte{opAppends}, binGet(2)), -1, 2},
 		{"stops before an operand past lim", cat(binGet(1), longGet(2)), 5, 2},
 		{"stops before a short operand past lim", cat(binGet(1), binGet(2)), 3, 2},
