@@ -102,7 +102,7 @@ func batchRoot(t testing.TB, n int) string {
 	for i := 0; i < n; i++ {
 		files[fmt.Sprintf("exp%d/run%02d/snapshot_step_100.pickle", i%3, i)] = snap
 		files[fmt.Sprintf("exp%d/run%02d/snapshot_step_200.pickle", i%3, i)] = snap
-		// Runs two levels down are marked (rundirs.go).
+		// Runs two levels down are marked (internal/batch/rundirs.go).
 		files[fmt.Sprintf("exp%d/run%02d/%s", i%3, i, batch.RunMarker)] = nil
 	}
 	writeFiles(t, root, files)
