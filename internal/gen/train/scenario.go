@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gpureport/internal/gen/layout"
+	"gpureport/internal/labels"
 )
 
 // Scenario names, as labels.json spells them.
@@ -43,15 +44,7 @@ func Scenarios() []string {
 // Expect is what truly happened in a run, as labels.json's expect holds
 // it: design.md's verdict flags and the OOM cause, measured from the
 // simulation.
-type Expect struct {
-	Leak                 bool `json:"leak"`
-	OutsideAllocatorLeak bool `json:"outside_allocator_leak"`
-	Fragmentation        bool `json:"fragmentation"`
-	OOM                  bool `json:"oom"`
-	// OOMCause is design.md's cause of the OOM ("leak", "fragmentation"
-	// or "capacity"); "" without an OOM.
-	OOMCause string `json:"oom_cause,omitempty"`
-}
+type Expect = labels.Flags
 
 // OOM causes, as design.md defines them.
 const (
