@@ -66,24 +66,18 @@ func main() {
 }
 
 func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error {
-	dir, err := os.MkdirTemp("", "benchdecode-")
+	dir, cleanup, err := benchrun.WorkDir("benchdecode", keep)
 	if err != nil {
 		return err
 	}
-	if keep {
-		fmt.Printf("working folder: %s\n", dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
+	defer cleanup()
 	if file == "" {
 		if _, err := os.Stat(filepath.Join("internal", "gen")); err != nil {
 			return errors.New("internal/gen not found: run from the repository root, or pass -file")
 		}
 		file = filepath.Join(dir, "big.pickle")
 		fmt.Printf("generating %s (%d trace entries)...\n", file, entries)
-		gen := exec.Command("go", "run", "./internal/gen", "big", "-o", file, "-entries", strconv.Itoa(entries), "-extra-ops", strconv.Itoa(extraOps))
-		gen.Stdout, gen.Stderr = os.Stderr, os.Stderr
-		if err := gen.Run(); err != nil {
+		if err := benchrun.Run("go", "run", "./internal/gen", "big", "-o", file, "-entries", strconv.Itoa(entries), "-extra-ops", strconv.Itoa(extraOps)); err != nil {
 			return fmt.Errorf("generator: %w", err)
 		}
 	}
@@ -91,22 +85,9 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 	if err != nil {
 		return err
 	}
-	if bin == "" {
-		bin = filepath.Join(dir, "gpureport")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/gpureport")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("build gpureport: %w", err)
-		}
-	} else if _, err := os.Stat(bin); err != nil {
-		return fmt.Errorf("-bin: %w", err)
-	}
-	var baseBin string
-	if base != "" {
-		fmt.Printf("building gpureport at %s...\n", base)
-		if baseBin, err = benchrun.BuildRevision(base, dir); err != nil {
-			return fmt.Errorf("-base %s: %w", base, err)
-		}
+	bin, baseBin, err := benchrun.Binaries(bin, base, dir)
+	if err != nil {
+		return err
 	}
 	digestRun, err := linkRun(dir, file)
 	if err != nil {

@@ -68,34 +68,22 @@ func main() {
 }
 
 func bench(bin, base string, n, entries, extraOps, pyFiles int, today2n, keep bool) error {
-	dir, err := os.MkdirTemp("", "benchscale-")
+	dir, cleanup, err := benchrun.WorkDir("benchscale", keep)
 	if err != nil {
 		return err
 	}
-	if keep {
-		fmt.Printf("working folder: %s\n", dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
-	if bin == "" {
-		bin = filepath.Join(dir, "gpureport")
-		if err := run("go", "build", "-o", bin, "./cmd/gpureport"); err != nil {
-			return fmt.Errorf("build: %w", err)
-		}
-	}
-	var baseBin string
-	if base != "" {
-		if baseBin, err = benchrun.BuildRevision(base, dir); err != nil {
-			return fmt.Errorf("-base %s: %w", base, err)
-		}
+	defer cleanup()
+	bin, baseBin, err := benchrun.Binaries(bin, base, dir)
+	if err != nil {
+		return err
 	}
 	snap := filepath.Join(dir, "snapshot.pickle")
 	extra := filepath.Join(dir, "extra.pickle")
 	ops := strconv.Itoa(extraOps)
-	if err := run("go", "run", "./internal/gen", "big", "-o", snap, "-entries", strconv.Itoa(entries), "-extra-ops", ops); err != nil {
+	if err := benchrun.Run("go", "run", "./internal/gen", "big", "-o", snap, "-entries", strconv.Itoa(entries), "-extra-ops", ops); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
-	if err := run("go", "run", "./internal/gen", "big", "-o", extra, "-entries", strconv.Itoa(entries+1000), "-extra-ops", ops); err != nil {
+	if err := benchrun.Run("go", "run", "./internal/gen", "big", "-o", extra, "-entries", strconv.Itoa(entries+1000), "-extra-ops", ops); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
 	st, err := os.Stat(snap)
@@ -218,10 +206,4 @@ func links(file, dir string, count int) error {
 		}
 	}
 	return nil
-}
-
-func run(name string, args ...string) error {
-	cmd := exec.Command(name, args...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	return cmd.Run()
 }
