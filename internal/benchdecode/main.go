@@ -30,7 +30,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -93,7 +92,7 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 	if err != nil {
 		return err
 	}
-	python, perr := exec.LookPath("python3")
+	python, perr := benchrun.Python()
 	fmt.Printf("file: %s, %.1f MB\n", file, float64(st.Size())/1e6)
 
 	// The contenders, each run once per round, alternating.
@@ -126,7 +125,7 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 	var py *contender
 	if perr == nil {
 		py = &contender{name: "python3 pickle.load", run: func() (benchrun.Result, error) {
-			return benchrun.Time(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", file)
+			return benchrun.TimePickleLoad(python, file)
 		}}
 		cs = append(cs, py)
 	}
@@ -165,7 +164,7 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 	fmt.Printf("digest-only reading: %.0f MB/s per core (file bytes over CPU time); target >= %.0f\n", perCore, minDigestMBps)
 	fmt.Printf("gpureport stats peak RSS: %.2fx the file; target <= %.1fx\n", float64(fBest.RSS)/size, maxRSSFile)
 	if !ok {
-		return errors.New("a target was missed")
+		return benchrun.ErrMissed
 	}
 	fmt.Println("targets met")
 	return nil

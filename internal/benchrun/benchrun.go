@@ -6,6 +6,7 @@
 package benchrun
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -123,4 +124,16 @@ func Binaries(bin, base, dir string) (cur, baseBin string, err error) {
 		}
 	}
 	return bin, baseBin, nil
+}
+
+// ErrMissed is a benchmark's answer when a target was missed.
+var ErrMissed = errors.New("a target was missed")
+
+// Python returns the python3 that times CPython's pickle.load, the
+// reference decoder, or why there is none.
+func Python() (string, error) { return exec.LookPath("python3") }
+
+// TimePickleLoad times CPython's pickle.load of file with python.
+func TimePickleLoad(python, file string) (Result, error) {
+	return Time(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", file)
 }

@@ -28,11 +28,9 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -153,9 +151,9 @@ func bench(bin, base string, n, entries, extraOps, pyFiles int, today2n, keep bo
 	}
 
 	var py, pyCPU time.Duration
-	if python, perr := exec.LookPath("python3"); perr == nil {
+	if python, perr := benchrun.Python(); perr == nil {
 		for range pyFiles {
-			r, err := benchrun.Time(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", snap)
+			r, err := benchrun.TimePickleLoad(python, snap)
 			if err != nil {
 				return fmt.Errorf("python3: %w", err)
 			}
@@ -190,7 +188,7 @@ func bench(bin, base string, n, entries, extraOps, pyFiles int, today2n, keep bo
 		fmt.Printf("  (CPU time: CPython %.1f s against %.1f s, %.1fx per core)\n", pyCPU.Seconds(), first.CPU.Seconds(), pyCPU.Seconds()/first.CPU.Seconds())
 	}
 	if !ok {
-		return errors.New("a target was missed")
+		return benchrun.ErrMissed
 	}
 	return nil
 }
