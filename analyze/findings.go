@@ -196,6 +196,10 @@ type Device struct {
 	// its trace has allocation events: secondary evidence, the only kind
 	// a single-snapshot run has. Nil otherwise.
 	TraceWindow *TraceWindow
+	// Last is the decoded snapshot file of the last point (Points[n-1]),
+	// kept for raw views such as the report's segment map; nil without
+	// snapshots. Its Snapshot may be nil when only a digest was kept.
+	Last *ingest.SnapshotFile
 	// MemoryStats holds the device's torch.cuda.memory_stats() readings;
 	// nil when no memory-stats log covers it. Without snapshots they are
 	// the device's allocated and reserved series (Trends come from them);

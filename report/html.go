@@ -338,7 +338,7 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 			row.Projection = "n/a"
 		}
 		p.Figures = append(p.Figures, row)
-		dv, err := buildDevice(d, opt)
+		dv, err := buildDevice(d)
 		if err != nil {
 			return nil, err
 		}
@@ -384,7 +384,7 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 	return p, nil
 }
 
-func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
+func buildDevice(d *analyze.Device) (deviceView, error) {
 	dv := deviceView{
 		Label: DeviceLabel(d.DeviceKey), Anchor: deviceAnchor(d.DeviceKey),
 		Order: orderLabel(d.Order), Axis: axisName(d.Axis), Capacity: "unknown", Verdict: d.Verdict,
@@ -488,7 +488,7 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 				LargestFree: Bytes(pu.LargestFree), External: Percent(pu.ExternalFragmentation()),
 			})
 		}
-		dv.Map = buildSegmentMap(d, opt.Run)
+		dv.Map = buildSegmentMap(d)
 	}
 	return dv, nil
 }
@@ -700,24 +700,15 @@ func buildProvenance(f *analyze.Findings) provView {
 	return pv
 }
 
-// buildSegmentMap draws the device's last snapshot's segments, when the
-// decoded run is at hand: the largest maxMapSegments segments in address
-// order, each a bar of its blocks.
-func buildSegmentMap(d *analyze.Device, run *ingest.Run) *segmentMap {
-	if run == nil || len(d.Points) == 0 {
+// buildSegmentMap draws the segments of the device's last snapshot
+// (Device.Last), when it is still decoded: the largest maxMapSegments
+// segments in address order, each a bar of its blocks.
+func buildSegmentMap(d *analyze.Device) *segmentMap {
+	snap := d.Last
+	if len(d.Points) == 0 || snap == nil || snap.Snapshot == nil {
 		return nil
 	}
 	last := d.Points[len(d.Points)-1]
-	var snap *ingest.SnapshotFile
-	for _, s := range run.Snapshots {
-		if s.Path == last.Path && s.Rank == d.Rank {
-			snap = s
-			break
-		}
-	}
-	if snap == nil || snap.Snapshot == nil {
-		return nil
-	}
 	var segs []*ingest.Segment
 	for i := range snap.Snapshot.Segments {
 		if sg := &snap.Snapshot.Segments[i]; sg.Device == d.Device {

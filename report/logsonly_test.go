@@ -47,7 +47,6 @@ type rendered struct {
 func renderAll(t *testing.T, f *analyze.Findings, run *ingest.Run) rendered {
 	t.Helper()
 	opt := fixedOptions
-	opt.Run = run
 	var r rendered
 	sum, err := marshalSummary(BuildSummary(f, opt))
 	if err != nil {
@@ -288,7 +287,6 @@ func TestLogsOnlyGolden(t *testing.T) {
 	writeLeakingStats(t, dir)
 	f, run := logsOnlyRun(t, dir, "logs-only")
 	opt := fixedOptions
-	opt.Run = run
 	sum, err := marshalSummary(BuildSummary(f, opt))
 	if err != nil {
 		t.Fatal(err)

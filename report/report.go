@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"gpureport/analyze"
-	"gpureport/ingest"
 )
 
 // Report file names inside a report folder.
@@ -28,9 +27,6 @@ type Options struct {
 	GeneratedAt time.Time
 	// Version is gpureport's version string, printed in the reports.
 	Version string
-	// Run is the decoded run behind the Findings, for raw views such as
-	// the last snapshot's segment map; nil leaves those views out.
-	Run *ingest.Run
 }
 
 // Write writes index.html, report.xlsx, summary.json and summary.md into
