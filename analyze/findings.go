@@ -218,6 +218,21 @@ type Device struct {
 	Verdict string
 }
 
+// Peaks returns the device's peak allocated and reserved bytes: over its
+// snapshots, or over its memory_stats readings when it has no snapshots
+// (0 when neither knows).
+func (d *Device) Peaks() (allocated, reserved int64) {
+	for _, p := range d.Points {
+		allocated = max(allocated, p.Usage.Allocated)
+		reserved = max(reserved, p.Usage.Reserved)
+	}
+	if len(d.Points) == 0 && d.MemoryStats != nil {
+		a, r := d.MemoryStats.Peaks()
+		allocated, reserved = max(a, 0), max(r, 0)
+	}
+	return allocated, reserved
+}
+
 // Trend returns the device's trend of metric, nil when it has none.
 func (d *Device) Trend(metric string) *Trend {
 	for i := range d.Trends {

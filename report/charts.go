@@ -336,7 +336,7 @@ func timelineChart(d *analyze.Device) (chartView, error) {
 	} else if d.MemoryStats != nil {
 		x0, x1, haveX = finiteRange(d.MemoryStats.X)
 	}
-	if t := trendOf(d, "allocated_bytes"); t != nil && t.N >= 2 && finite(t.Slope) && haveX {
+	if t := d.Trend(analyze.MetricAllocated); t != nil && t.N >= 2 && finite(t.Slope) && haveX {
 		from := t.FitX0
 		if len(d.Points) > 0 {
 			from = d.Points[min(max(t.FitFrom, 0), len(d.Points)-1)].X
