@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -148,9 +147,6 @@ func diffTable(es []analyze.DiffEntry, all bool, limit int) (Table, []analyze.Di
 // WriteDiff writes index.html, report.xlsx, summary.json and summary.md
 // of a diff into dir, each atomically.
 func WriteDiff(dir string, d *DiffReport, opt Options) error {
-	if err := mkdir(dir); err != nil {
-		return err
-	}
 	page, err := DiffHTML(d, opt)
 	if err != nil {
 		return err
@@ -163,15 +159,7 @@ func WriteDiff(dir string, d *DiffReport, opt Options) error {
 	if err != nil {
 		return err
 	}
-	for _, fl := range []struct {
-		name string
-		data []byte
-	}{{HTMLFile, page}, {XLSXFile, xl}, {MarkdownFile, DiffMarkdown(d, opt)}, {SummaryFile, js}} {
-		if err := WriteFileAtomic(filepath.Join(dir, fl.name), fl.data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeFiles(dir, page, xl, DiffMarkdown(d, opt), js)
 }
 
 // DiffText writes the stdout table of a diff: the top changes by size.

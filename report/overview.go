@@ -102,55 +102,72 @@ type OverviewSuspect struct {
 // MarshalJSON encodes the run, with the slope null when unknown.
 func (r OverviewRun) MarshalJSON() ([]byte, error) {
 	type plain OverviewRun
-	return json.Marshal(struct {
-		plain
-		Slope *float64 `json:"slope_bytes"`
-	}{plain(r), num(r.Slope)})
+	return marshalWithNumber(plain(r), "slope_bytes", r.Slope)
 }
 
 // UnmarshalJSON decodes a run written by MarshalJSON.
 func (r *OverviewRun) UnmarshalJSON(b []byte) error {
 	type plain OverviewRun
-	var v struct {
-		plain
-		Slope *float64 `json:"slope_bytes"`
-	}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*r = OverviewRun(v.plain)
-	r.Slope = math.NaN()
-	if v.Slope != nil {
-		r.Slope = *v.Slope
-	}
-	return nil
+	var err error
+	r.Slope, err = unmarshalWithNumber(b, (*plain)(r), "slope_bytes")
+	return err
 }
 
 // MarshalJSON encodes the suspect, with the growth null when unknown.
 func (s OverviewSuspect) MarshalJSON() ([]byte, error) {
 	type plain OverviewSuspect
-	return json.Marshal(struct {
-		plain
-		Growth *float64 `json:"growth_bytes"`
-	}{plain(s), num(s.Growth)})
+	return marshalWithNumber(plain(s), "growth_bytes", s.Growth)
 }
 
 // UnmarshalJSON decodes a suspect written by MarshalJSON.
 func (s *OverviewSuspect) UnmarshalJSON(b []byte) error {
 	type plain OverviewSuspect
-	var v struct {
-		plain
-		Growth *float64 `json:"growth_bytes"`
+	var err error
+	s.Growth, err = unmarshalWithNumber(b, (*plain)(s), "growth_bytes")
+	return err
+}
+
+// marshalWithNumber encodes v, a struct, with one more field last: key,
+// x's value, or null when x is NaN or infinite (JSON has neither).
+func marshalWithNumber(v any, key string, x float64) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
+	n, err := json.Marshal(num(x))
+	if err != nil {
+		return nil, err
 	}
-	*s = OverviewSuspect(v.plain)
-	s.Growth = math.NaN()
-	if v.Growth != nil {
-		s.Growth = *v.Growth
+	k, _ := json.Marshal(key)
+	out := bytes.TrimSuffix(b, []byte("}"))
+	if len(out) > 1 {
+		out = append(out, ',')
 	}
-	return nil
+	out = append(append(append(out, k...), ':'), n...)
+	return append(out, '}'), nil
+}
+
+// unmarshalWithNumber decodes b into v, a struct, and returns the number
+// of its field key, which marshalWithNumber added: NaN when null or
+// absent.
+func unmarshalWithNumber(b []byte, v any, key string) (float64, error) {
+	if err := json.Unmarshal(b, v); err != nil {
+		return math.NaN(), err
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return math.NaN(), err
+	}
+	var x *float64
+	if r, ok := raw[key]; ok {
+		if err := json.Unmarshal(r, &x); err != nil {
+			return math.NaN(), fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	if x == nil {
+		return math.NaN(), nil
+	}
+	return *x, nil
 }
 
 // ReadSummary reads a run's summary.json.

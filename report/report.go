@@ -34,9 +34,6 @@ type Options struct {
 // synced and renamed into place, so a crash never leaves a half-written
 // report; summary.json, which batch mode reads back, is renamed last.
 func Write(dir string, f *analyze.Findings, opt Options) error {
-	if err := mkdir(dir); err != nil {
-		return err
-	}
 	html, err := HTML(f, opt)
 	if err != nil {
 		return err
@@ -49,16 +46,20 @@ func Write(dir string, f *analyze.Findings, opt Options) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", SummaryFile, err)
 	}
-	files := []struct {
+	return writeFiles(dir, html, xlsx, Markdown(f, opt), sum)
+}
+
+// writeFiles writes a report folder's four files (HTMLFile, XLSXFile,
+// MarkdownFile, SummaryFile, in that order) into dir, created if needed,
+// each to a temporary file, synced and renamed into place.
+func writeFiles(dir string, html, xlsx, md, sum []byte) error {
+	if err := mkdir(dir); err != nil {
+		return err
+	}
+	for _, fl := range []struct {
 		name string
 		data []byte
-	}{
-		{HTMLFile, html},
-		{XLSXFile, xlsx},
-		{MarkdownFile, Markdown(f, opt)},
-		{SummaryFile, sum},
-	}
-	for _, fl := range files {
+	}{{HTMLFile, html}, {XLSXFile, xlsx}, {MarkdownFile, md}, {SummaryFile, sum}} {
 		if err := WriteFileAtomic(filepath.Join(dir, fl.name), fl.data, 0o644); err != nil {
 			return err
 		}

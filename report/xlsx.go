@@ -29,7 +29,18 @@ const maxXLSXGPURows = 20_000
 // thinRows returns the indexes of the readings (times, used) to write: all
 // of them, or limit chosen by LTTB over time, which keeps peaks.
 func thinRows(times []time.Time, used []int64, limit int) []int {
-	n := len(used)
+	return lttbRows(len(used), limit, func(i int) (x, y float64) {
+		x = float64(i)
+		if i < len(times) && !times[i].IsZero() {
+			x = float64(times[i].UnixMilli())
+		}
+		return x, float64(used[i])
+	})
+}
+
+// lttbRows returns the indexes of n rows to write: all of them, or limit
+// chosen by LTTB over the points at(i), which keeps peaks.
+func lttbRows(n, limit int, at func(i int) (x, y float64)) []int {
 	if n <= limit {
 		idx := make([]int, n)
 		for i := range idx {
@@ -40,11 +51,7 @@ func thinRows(times []time.Time, used []int64, limit int) []int {
 	xs := make([]float64, n)
 	ys := make([]float64, n)
 	for i := range xs {
-		xs[i] = float64(i)
-		if i < len(times) && !times[i].IsZero() {
-			xs[i] = float64(times[i].UnixMilli())
-		}
-		ys[i] = float64(used[i])
+		xs[i], ys[i] = at(i)
 	}
 	return LTTB(xs, ys, limit)
 }
@@ -640,20 +647,9 @@ func trendSource(t *analyze.Trend) string {
 // memStatsRows returns the indexes of m's readings to write: all of them,
 // or maxXLSXGPURows chosen by LTTB on allocated bytes.
 func memStatsRows(m *analyze.MemoryStatsSeries) []int {
-	n := len(m.Readings)
-	if n <= maxXLSXGPURows {
-		idx := make([]int, n)
-		for i := range idx {
-			idx[i] = i
-		}
-		return idx
-	}
-	xs := make([]float64, n)
-	ys := make([]float64, n)
-	for i, r := range m.Readings {
-		xs[i], ys[i] = float64(i), float64(max(r.Allocated, 0))
-	}
-	return LTTB(xs, ys, maxXLSXGPURows)
+	return lttbRows(len(m.Readings), maxXLSXGPURows, func(i int) (x, y float64) {
+		return float64(i), float64(max(m.Readings[i].Allocated, 0))
+	})
 }
 
 // bytesCell is a byte count as a cell, empty when unknown.
