@@ -273,7 +273,12 @@ func breakable(s string) template.HTML {
 // fitted trend and projection band, fragmentation, OOM explanations, leak
 // suspects, the last snapshot's segment map and provenance.
 func HTML(f *analyze.Findings, opt Options) ([]byte, error) {
-	p, err := buildPage(f, opt)
+	return htmlOf(buildView(f), opt)
+}
+
+// htmlOf renders index.html of a view.
+func htmlOf(v *view, opt Options) ([]byte, error) {
+	p, err := buildPage(v, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -284,8 +289,8 @@ func HTML(f *analyze.Findings, opt Options) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func buildPage(f *analyze.Findings, opt Options) (*page, error) {
-	v := buildView(f)
+func buildPage(v *view, opt Options) (*page, error) {
+	f := v.f
 	p := &page{
 		Title:       "gpureport: " + v.Run,
 		Run:         v.Run,

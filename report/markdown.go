@@ -19,8 +19,11 @@ const maxMarkdownSkipped = 20
 // Markdown renders summary.md: a short digest to paste into a ticket with
 // the verdict, key figures, top suspects with fingerprints and what to try
 // next. Untrusted text (paths, frames) is escaped so it renders as text.
-func Markdown(f *analyze.Findings, opt Options) []byte {
-	v := buildView(f)
+func Markdown(f *analyze.Findings, opt Options) []byte { return markdownOf(buildView(f), opt) }
+
+// markdownOf renders summary.md of a view.
+func markdownOf(v *view, opt Options) []byte {
+	f := v.f
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# gpureport: %s\n\n", mdEscape(v.Run))
 	fmt.Fprintf(&b, "**Verdict: %s**: %s\n\n", strings.ToUpper(v.Severity), mdEscape(v.Headline))

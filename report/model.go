@@ -83,6 +83,9 @@ var suspectColumns = []Column{
 
 // view is the format-neutral model of one run's report.
 type view struct {
+	// f is the Findings the view shows, for what the writers lay out
+	// on their own (charts, sheets of raw readings, OOMs).
+	f *analyze.Findings
 	// Run, Severity ("ok" ... "critical") and Headline head every report;
 	// Reasons back the verdict and Suppressed says which suspects
 	// suppressions took out of it ("" when none).
@@ -145,7 +148,7 @@ func (p processItem) Text() string { return p.Label + p.Rest }
 // buildView builds the view model of f.
 func buildView(f *analyze.Findings) *view {
 	v := &view{
-		Run: f.Run, Severity: severity(f.Verdict), Headline: headline(f), Reasons: f.Verdict.Reasons,
+		f: f, Run: f.Run, Severity: severity(f.Verdict), Headline: headline(f), Reasons: f.Verdict.Reasons,
 		Suppressed: suppressedText(f), Inputs: inputsText(f), Notes: f.Notes,
 		Figures: Table{Columns: figureColumns},
 	}

@@ -30,23 +30,24 @@ type Options struct {
 }
 
 // Write writes index.html, report.xlsx, summary.json and summary.md into
-// dir (created if needed). Each file is written to a temporary file,
+// dir (created if needed), all four laid out from one view model. Each file is written to a temporary file,
 // synced and renamed into place, so a crash never leaves a half-written
 // report; summary.json, which batch mode reads back, is renamed last.
 func Write(dir string, f *analyze.Findings, opt Options) error {
-	html, err := HTML(f, opt)
+	v := buildView(f)
+	html, err := htmlOf(v, opt)
 	if err != nil {
 		return err
 	}
-	xlsx, err := XLSX(f, opt)
+	xlsx, err := xlsxOf(v, opt)
 	if err != nil {
 		return err
 	}
-	sum, err := marshalSummary(BuildSummary(f, opt))
+	sum, err := marshalSummary(summaryOf(v, opt))
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", SummaryFile, err)
 	}
-	return writeFiles(dir, html, xlsx, Markdown(f, opt), sum)
+	return writeFiles(dir, html, xlsx, markdownOf(v, opt), sum)
 }
 
 // writeFiles writes a report folder's four files (HTMLFile, XLSXFile,

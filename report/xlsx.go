@@ -101,10 +101,14 @@ type xlsxWriter struct {
 // sheet without rows keeps its header only); byte columns are numbers in
 // GiB or MiB with a unit format (raw byte counts follow), and the Trend
 // sheet has a native line chart of each device's timeline.
-func XLSX(fd *analyze.Findings, opt Options) ([]byte, error) {
+func XLSX(fd *analyze.Findings, opt Options) ([]byte, error) { return xlsxOf(buildView(fd), opt) }
+
+// xlsxOf renders report.xlsx of a view.
+func xlsxOf(v *view, opt Options) ([]byte, error) {
+	fd := v.f
 	f := excelize.NewFile()
 	defer f.Close()
-	w := &xlsxWriter{v: buildView(fd), f: f, styles: map[string]int{}}
+	w := &xlsxWriter{v: v, f: f, styles: map[string]int{}}
 	var err error
 	if w.header, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}}); err != nil {
 		return nil, err
