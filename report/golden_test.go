@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/xuri/excelize/v2"
 
 	"gpureport/analyze"
@@ -107,4 +108,22 @@ func TestDiffGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "diff/report.xlsx.txt", xlsxText(t, xl))
+}
+
+// TestLogProblems: every writer lists a GPU log's problems in the same
+// words and order: lines, then kinds (a count with its noun in the right
+// number), then the reader's notes.
+func TestLogProblems(t *testing.T) {
+	f := &analyze.Findings{}
+	f.Inputs.Logs = []analyze.LogInfo{{
+		Problems:   []ingest.LineProblem{{Line: 12, Reason: "bad number"}},
+		SkipCounts: []ingest.SkipCount{{Kind: "bad timestamp", Lines: 1}, {Kind: "short row", Lines: 3}},
+		Notes:      []string{"zoneless"},
+	}}
+	v := buildView(f)
+	got := v.Logs[0].all(f.Inputs.Logs[0].Notes)
+	want := []string{"line 12: bad number", "bad timestamp: 1 line", "short row: 3 lines", "zoneless"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("log problems (-want +got):\n%s", d)
+	}
 }

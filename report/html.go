@@ -353,7 +353,7 @@ func buildPage(v *view, opt Options) (*page, error) {
 		pv.Other = true
 		p.OtherProcs = pv
 	}
-	p.Prov = buildProvenance(f)
+	p.Prov = buildProvenance(v)
 	p.Methods = methods(f.Thresholds)
 	return p, nil
 }
@@ -616,17 +616,12 @@ func plural(n int) string {
 	return "s"
 }
 
-func buildProvenance(f *analyze.Findings) provView {
-	pv := provView{Location: cmp.Or(f.Location, "not recorded"), Inputs: inputsText(f), Skipped: f.Inputs.Skipped}
-	for _, l := range f.Inputs.Logs {
-		lr := logRow{Path: l.Path, Format: string(l.Format), Samples: Count(int64(l.Samples)), GPUs: fmt.Sprint(l.GPUs), SkippedLines: Count(int64(l.SkippedLines)), Notes: l.Notes}
-		for _, pr := range l.Problems {
-			lr.Problems = append(lr.Problems, fmt.Sprintf("line %d: %s", pr.Line, pr.Reason))
-		}
-		for _, c := range l.SkipCounts {
-			lr.SkipCounts = append(lr.SkipCounts, fmt.Sprintf("%s: %s", c.Kind, counted(c.Lines, "line")))
-		}
-		pv.Logs = append(pv.Logs, lr)
+func buildProvenance(v *view) provView {
+	f := v.f
+	pv := provView{Location: cmp.Or(f.Location, "not recorded"), Inputs: v.Inputs, Skipped: f.Inputs.Skipped}
+	for i, l := range f.Inputs.Logs {
+		pv.Logs = append(pv.Logs, logRow{Path: l.Path, Format: string(l.Format), Samples: Count(int64(l.Samples)), GPUs: fmt.Sprint(l.GPUs),
+			SkippedLines: Count(int64(l.SkippedLines)), Notes: l.Notes, Problems: v.Logs[i].Lines, SkipCounts: v.Logs[i].Kinds})
 	}
 	for _, d := range f.Devices {
 		pd := provDevice{

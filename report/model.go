@@ -105,6 +105,23 @@ type view struct {
 	Processes []processItem
 	// Notes are the analysis' notes.
 	Notes []string
+	// Logs are the problems of each GPU log, in Findings.Inputs.Logs'
+	// order.
+	Logs []logProblems
+}
+
+// logProblems are one GPU log's problems in words, as every writer lists
+// them.
+type logProblems struct {
+	// Lines are the problems at a line: "line 12: bad number".
+	Lines []string
+	// Kinds are the skipped lines by kind: "bad timestamp: 3 lines".
+	Kinds []string
+}
+
+// all lists the lines, then the kinds, then the reader's notes.
+func (p logProblems) all(notes []string) []string {
+	return append(append(append([]string{}, p.Lines...), p.Kinds...), notes...)
 }
 
 // deviceFigures are one device's key figures.
@@ -160,6 +177,16 @@ func buildView(f *analyze.Findings) *view {
 		}})
 	}
 	v.Suspects = suspectOrder(f)
+	for _, l := range f.Inputs.Logs {
+		var lp logProblems
+		for _, pr := range l.Problems {
+			lp.Lines = append(lp.Lines, fmt.Sprintf("line %d: %s", pr.Line, pr.Reason))
+		}
+		for _, c := range l.SkipCounts {
+			lp.Kinds = append(lp.Kinds, fmt.Sprintf("%s: %s", c.Kind, counted(c.Lines, "line")))
+		}
+		v.Logs = append(v.Logs, lp)
+	}
 	for _, r := range growingProcesses(f) {
 		t := r.p.Trend
 		v.Processes = append(v.Processes, processItem{procRef: r, Label: processLabel(r.p), Rest: fmt.Sprintf(" on %s: %s, %s; peak %s, last %s (%s, nvidia-smi)",

@@ -827,15 +827,8 @@ func (w *xlsxWriter) inputs(fd *analyze.Findings) error {
 				}
 			}
 		}
-		for _, l := range fd.Inputs.Logs {
-			var probs []string
-			for _, p := range l.Problems {
-				probs = append(probs, fmt.Sprintf("line %d: %s", p.Line, p.Reason))
-			}
-			for _, c := range l.SkipCounts {
-				probs = append(probs, fmt.Sprintf("%s: %d lines", c.Kind, c.Lines))
-			}
-			probs = append(probs, l.Notes...)
+		for i, l := range fd.Inputs.Logs {
+			probs := w.v.Logs[i].all(l.Notes)
 			if err := emit([]any{"gpu log", l.Path, string(l.Format), l.Samples, l.GPUs, l.SkippedLines, strings.Join(probs, "; ")}); err != nil {
 				return err
 			}
