@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"gpureport/analyze"
+	"gpureport/internal/units"
 )
 
 // The view model: what a report shows, built once from the Findings
@@ -43,6 +44,15 @@ func textCell(s string) Cell { return Cell{Text: s, Value: math.NaN()} }
 
 // byteCell is a byte count.
 func byteCell(n int64) Cell { return Cell{Text: Bytes(n), Value: float64(n), Unit: UnitBytes} }
+
+// rateCell is a growth rate in bytes per unit of per ("step", "hour"):
+// "+12.3 MiB/step", "n/a" when unknown.
+func rateCell(bytesPer float64, per string) Cell {
+	if !finite(bytesPer) {
+		return textCell("n/a")
+	}
+	return Cell{Text: Rate(bytesPer, units.Per(per)), Value: bytesPer, Unit: Unit("bytes/" + per)}
+}
 
 // Column heads a Table column.
 type Column struct {

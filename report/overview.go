@@ -337,16 +337,11 @@ func OverviewHTML(o *Overview) ([]byte, error) {
 		v := overviewRunView{
 			N: i + 1, Dir: runName(r.Dir, o.Roots), Link: r.Link, Status: r.Status, Error: r.Error, Severity: sev, Headline: r.Headline, Flags: r.Flags,
 			Snapshots: Count(int64(r.Snapshots)), PeakAllocated: Bytes(r.PeakAllocated), PeakReserved: Bytes(r.PeakReserved),
-			Slope: "n/a", ReportedAt: r.ReportedAt,
-		}
-		if finite(r.Slope) {
-			v.Slope = Rate(r.Slope, units.Per(r.SlopePer))
+			Slope: rateCell(r.Slope, r.SlopePer).Text, ReportedAt: r.ReportedAt,
 		}
 		for _, s := range r.Suspects {
-			sv := overviewSuspectView{Fingerprint: s.Fingerprint, Short: shortFingerprint(s.Fingerprint), Site: s.Site, Function: s.Function, Device: s.Device, Growth: "n/a", New: s.New}
-			if finite(s.Growth) {
-				sv.Growth = Rate(s.Growth, units.Per(s.Per))
-			}
+			sv := overviewSuspectView{Fingerprint: s.Fingerprint, Short: shortFingerprint(s.Fingerprint), Site: s.Site, Function: s.Function, Device: s.Device,
+				Growth: rateCell(s.Growth, s.Per).Text, New: s.New}
 			if s.New {
 				p.NewSuspects++
 			}
