@@ -212,18 +212,16 @@ func unitFor(maxBytes float64) (string, float64) {
 	}
 }
 
-// axisName is the x axis title of a device.
-func axisName(a analyze.Axis) string {
-	switch a {
-	case analyze.AxisHours:
-		return "hours since first snapshot"
-	case analyze.AxisReading:
-		return "reading (position in the log)"
-	case analyze.AxisSnapshot:
-		return "snapshot (position in order)"
-	}
-	return "step"
+// axisNames are the x axis titles of a device by its axis; any other axis
+// counts steps.
+var axisNames = map[analyze.Axis]string{
+	analyze.AxisHours:    "hours since first snapshot",
+	analyze.AxisReading:  "reading (position in the log)",
+	analyze.AxisSnapshot: "snapshot (position in order)",
 }
+
+// axisName is the x axis title of a device.
+func axisName(a analyze.Axis) string { return cmp.Or(axisNames[a], "step") }
 
 // deviceAxisName is the x axis title of a device's charts: axisName, but
 // hours count from the first reading on a device without snapshots.

@@ -363,15 +363,13 @@ func metricLabel(m string) string {
 	return strings.ReplaceAll(strings.TrimSuffix(m, "_bytes"), "_", " ")
 }
 
-// orderLabel says in plain words how snapshots were put in order.
-func orderLabel(o analyze.OrderRule) string {
-	switch o {
-	case analyze.OrderTraceTime:
-		return "the time of each snapshot's last trace event"
-	case analyze.OrderStep:
-		return "the step number in each file name"
-	case analyze.OrderModTime:
-		return "file modification time"
-	}
-	return string(o)
+// orderLabels say in plain words how snapshots were put in order; any
+// other rule reads as its own name.
+var orderLabels = map[analyze.OrderRule]string{
+	analyze.OrderTraceTime: "the time of each snapshot's last trace event",
+	analyze.OrderStep:      "the step number in each file name",
+	analyze.OrderModTime:   "file modification time",
 }
+
+// orderLabel says in plain words how snapshots were put in order.
+func orderLabel(o analyze.OrderRule) string { return cmp.Or(orderLabels[o], string(o)) }

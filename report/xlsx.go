@@ -400,18 +400,14 @@ func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 		{"Capacity (limit)", 12, fmtGiB}, {"Reaches capacity at", 16, fmtNum}, {"Remaining", 14, fmtNum}, {"Time left", 12, fmtHours}, {"Projection", 60, ""},
 		{"Source", 14, ""},
 	}
-	stepAt, err := w.style(fmtStepAt)
-	if err != nil {
-		return err
+	var ids [3]int
+	var err error
+	for i, nf := range []string{fmtStepAt, fmtSteps, fmtHours} {
+		if ids[i], err = w.style(nf); err != nil {
+			return err
+		}
 	}
-	steps, err := w.style(fmtSteps)
-	if err != nil {
-		return err
-	}
-	hours, err := w.style(fmtHours)
-	if err != nil {
-		return err
-	}
+	stepAt, steps, hours := ids[0], ids[1], ids[2]
 	// unit formats an axis amount with its unit: "step 3,467" and
 	// "3,327 steps" on a step axis, hours otherwise.
 	unit := func(v float64, per units.Per, at bool) any {
