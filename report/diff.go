@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -147,16 +148,10 @@ func diffTable(es []analyze.DiffEntry, all bool, limit int) (Table, []analyze.Di
 // WriteDiff writes index.html, report.xlsx, summary.json and summary.md
 // of a diff into dir, each atomically.
 func WriteDiff(dir string, d *DiffReport, opt Options) error {
-	page, err := DiffHTML(d, opt)
-	if err != nil {
-		return err
-	}
-	xl, err := DiffXLSX(d, opt)
-	if err != nil {
-		return err
-	}
-	js, err := DiffJSON(d, opt)
-	if err != nil {
+	page, errHTML := DiffHTML(d, opt)
+	xl, errXLSX := DiffXLSX(d, opt)
+	js, errJSON := DiffJSON(d, opt)
+	if err := errors.Join(errHTML, errXLSX, errJSON); err != nil {
 		return err
 	}
 	return writeFiles(dir, page, xl, DiffMarkdown(d, opt), js)

@@ -99,32 +99,31 @@ type OverviewSuspect struct {
 	New bool `json:"new"`
 }
 
+// overviewRunFields and overviewSuspectFields are OverviewRun and
+// OverviewSuspect without their JSON methods, for those methods to encode.
+type (
+	overviewRunFields     OverviewRun
+	overviewSuspectFields OverviewSuspect
+)
+
 // MarshalJSON encodes the run, with the slope null when unknown.
 func (r OverviewRun) MarshalJSON() ([]byte, error) {
-	type plain OverviewRun
-	return marshalWithNumber(plain(r), "slope_bytes", r.Slope)
+	return marshalWithNumber(overviewRunFields(r), "slope_bytes", r.Slope)
 }
 
 // UnmarshalJSON decodes a run written by MarshalJSON.
 func (r *OverviewRun) UnmarshalJSON(b []byte) error {
-	type plain OverviewRun
-	var err error
-	r.Slope, err = unmarshalWithNumber(b, (*plain)(r), "slope_bytes")
-	return err
+	return unmarshalWithNumber(b, (*overviewRunFields)(r), "slope_bytes", &r.Slope)
 }
 
 // MarshalJSON encodes the suspect, with the growth null when unknown.
 func (s OverviewSuspect) MarshalJSON() ([]byte, error) {
-	type plain OverviewSuspect
-	return marshalWithNumber(plain(s), "growth_bytes", s.Growth)
+	return marshalWithNumber(overviewSuspectFields(s), "growth_bytes", s.Growth)
 }
 
 // UnmarshalJSON decodes a suspect written by MarshalJSON.
 func (s *OverviewSuspect) UnmarshalJSON(b []byte) error {
-	type plain OverviewSuspect
-	var err error
-	s.Growth, err = unmarshalWithNumber(b, (*plain)(s), "growth_bytes")
-	return err
+	return unmarshalWithNumber(b, (*overviewSuspectFields)(s), "growth_bytes", &s.Growth)
 }
 
 // marshalWithNumber encodes v, a struct, with one more field last: key,
@@ -147,27 +146,28 @@ func marshalWithNumber(v any, key string, x float64) ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// unmarshalWithNumber decodes b into v, a struct, and returns the number
-// of its field key, which marshalWithNumber added: NaN when null or
+// unmarshalWithNumber decodes b into v, a struct, and sets *x to the
+// number of its field key, which marshalWithNumber added: NaN when null or
 // absent.
-func unmarshalWithNumber(b []byte, v any, key string) (float64, error) {
+func unmarshalWithNumber(b []byte, v any, key string, x *float64) error {
+	*x = math.NaN()
 	if err := json.Unmarshal(b, v); err != nil {
-		return math.NaN(), err
+		return err
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return math.NaN(), err
+		return err
 	}
-	var x *float64
+	var n *float64
 	if r, ok := raw[key]; ok {
-		if err := json.Unmarshal(r, &x); err != nil {
-			return math.NaN(), fmt.Errorf("%s: %w", key, err)
+		if err := json.Unmarshal(r, &n); err != nil {
+			return fmt.Errorf("%s: %w", key, err)
 		}
 	}
-	if x == nil {
-		return math.NaN(), nil
+	if n != nil {
+		*x = *n
 	}
-	return *x, nil
+	return nil
 }
 
 // ReadSummary reads a run's summary.json.
