@@ -233,7 +233,10 @@ func TestLockReleasedOnExit(t *testing.T) {
 			os.Exit(1)
 		}
 		fmt.Println("locked")
-		select {}
+		// Sleep, not select{}: the child runs without -test.timeout, so
+		// with no timer pending a bare select{} is a deadlock the runtime
+		// ends at once, dropping the lock before the parent tries it.
+		time.Sleep(time.Hour)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLockReleasedOnExit$")
