@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 
@@ -286,15 +287,14 @@ func rankCell(r int) any {
 // figures (their text, and the raw number with its unit where there is
 // one), the top suspects, notes and growing processes.
 func (w *xlsxWriter) summary(fd *analyze.Findings) error {
-	cols := []xcol{{"Field", 28, ""}, {"Value", 90, ""}, {"Number", 16, fmtNum}, {"Unit", 8, ""}}
 	limit := processRowLimit(countProcesses(fd))
 	v := w.v
-	_, err := w.table("Summary", "tSummary", cols, func(emit func([]any) error) error {
-		type field struct {
-			name string
-			c    Cell
-		}
-		var fields []field
+	type field struct {
+		name string
+		c    Cell
+	}
+	var fields []field
+	{
 		add := func(name, text string) { fields = append(fields, field{name, textCell(text)}) }
 		add("Run", v.Run)
 		add("Severity", v.Severity)
@@ -340,6 +340,17 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 			}
 			return nil
 		})
+	}
+	// The Field column fits its longest name ("rank 0 cuda:0: external
+	// fragmentation (last snapshot)"), so that a printed or PDF page does
+	// not cut the names; 28 characters at least, 60 at most, past which a
+	// name is rare and the Value column matters more.
+	fieldWidth := 28.0
+	for _, r := range fields {
+		fieldWidth = max(fieldWidth, min(60, float64(utf8.RuneCountInString(r.name)+2)))
+	}
+	cols := []xcol{{"Field", fieldWidth, ""}, {"Value", 90, ""}, {"Number", 16, fmtNum}, {"Unit", 8, ""}}
+	_, err := w.table("Summary", "tSummary", cols, func(emit func([]any) error) error {
 		for _, r := range fields {
 			var num, unit any
 			if finite(r.c.Value) {

@@ -33,6 +33,20 @@ func TestXLSX(t *testing.T) {
 		}
 		return v
 	}
+	// The Summary's Field column is as wide as its longest name, so a
+	// printed page does not cut "rank 0 cuda:0: external fragmentation
+	// (last snapshot)".
+	names, err := f.GetCols("Summary")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("Summary columns: %v", err)
+	}
+	longest := 0
+	for _, n := range names[0] {
+		longest = max(longest, len([]rune(n)))
+	}
+	if w, err := f.GetColWidth("Summary", "A"); err != nil || w < float64(min(longest, 58)) {
+		t.Errorf("Summary field column %.0f characters wide, its longest name %d (%v)", w, longest, err)
+	}
 	raw := func(sheet, ref string) string {
 		t.Helper()
 		v, err := f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
