@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"math/bits"
+	"slices"
 )
 
 // Opcodes written by the encoder (names as in CPython's pickletools).
@@ -24,6 +26,8 @@ const (
 	opBinGet         = 'h'
 	opLongBinGet     = 'j'
 	opEmptyList      = ']'
+	opList           = 'l'
+	opDict           = 'd'
 	opBinPut         = 'q'
 	opLongBinPut     = 'r'
 	opSetItem        = 's'
@@ -77,12 +81,22 @@ const (
 	// referenced more than once, MARK ... SETITEMS/APPENDS without
 	// batching, 8-byte LONG1 for ints outside int32.
 	TorchCpp
+	// Marks is a pickler that builds each list and dict after its items
+	// (MARK ... LIST, MARK ... DICT), as CPython's protocols 0 and 1 and
+	// some hand-written picklers do: protocol 2, strs memoized as CPython
+	// does, containers memoized after they are built and only when
+	// referenced more than once (as TorchCpp). It cannot stream
+	// (BeginDict, BeginList).
+	Marks
 )
 
 // String names the style as the command-line flag spells it.
 func (s Style) String() string {
-	if s == TorchCpp {
+	switch s {
+	case TorchCpp:
 		return "cpp"
+	case Marks:
+		return "marks"
 	}
 	return "cpython"
 }
@@ -152,8 +166,8 @@ func NewEncoder(w io.Writer, opt Options) (*Encoder, error) {
 	if p < 2 || p > 5 {
 		return nil, fmt.Errorf("pickle: protocol %d not supported (want 2-5)", p)
 	}
-	if opt.Style == TorchCpp && p != 2 {
-		return nil, fmt.Errorf("pickle: the C++ pickler style writes protocol 2, not %d", p)
+	if opt.Style != CPython && p != 2 {
+		return nil, fmt.Errorf("pickle: the %s pickler style writes protocol 2, not %d", opt.Style, p)
 	}
 	return &Encoder{
 		out:     w,
@@ -188,7 +202,7 @@ func (s *sliceWriter) Write(p []byte) (int, error) {
 
 // Encode writes the whole pickle of v: the protocol header, v and STOP.
 func (e *Encoder) Encode(v any) error {
-	if e.style == TorchCpp {
+	if e.style != CPython {
 		e.CountRefs(v)
 	}
 	e.Start()
@@ -197,7 +211,8 @@ func (e *Encoder) Encode(v any) error {
 }
 
 // CountRefs records how often each dict and list is referenced from v, for
-// the C++ style, which memoizes only containers referenced more than once.
+// the TorchCpp and Marks styles, which memoize only containers referenced
+// more than once.
 // Encode calls it; streaming writers call it for the shared subtrees they
 // will write.
 func (e *Encoder) CountRefs(v any) {
@@ -433,6 +448,8 @@ func (e *Encoder) Value(v any) {
 		} else {
 			e.uint64(x)
 		}
+	case *big.Int:
+		e.bigInt(x)
 	case float64:
 		var b [9]byte
 		b[0] = opBinFloat
@@ -560,6 +577,37 @@ func (e *Encoder) long4(u uint64, neg bool) {
 	e.write(b[:]...)
 }
 
+// bigInt writes an int of any size: as int64 or uint64 when it fits, else
+// as LONG1 (LONG4 beyond 255 bytes) of the fewest two's complement bytes,
+// as CPython's encode_long does.
+func (e *Encoder) bigInt(x *big.Int) {
+	switch {
+	case x.IsInt64():
+		e.int64(x.Int64())
+		return
+	case x.IsUint64():
+		e.uint64(x.Uint64())
+		return
+	}
+	n := (x.BitLen() + 8) / 8 // room for the sign bit
+	v := new(big.Int).Set(x)
+	if x.Sign() < 0 {
+		v.Add(v, new(big.Int).Lsh(big.NewInt(1), uint(8*n)))
+	}
+	le := v.FillBytes(make([]byte, n))
+	slices.Reverse(le)
+	// Drop redundant sign bytes.
+	for len(le) > 1 && (le[len(le)-1] == 0 && le[len(le)-2]&0x80 == 0 || le[len(le)-1] == 0xff && le[len(le)-2]&0x80 != 0) {
+		le = le[:len(le)-1]
+	}
+	if len(le) <= 0xff {
+		e.write(opLong1, byte(len(le)))
+	} else {
+		e.write(opLong4, byte(len(le)), byte(len(le)>>8), byte(len(le)>>16), byte(len(le)>>24))
+	}
+	e.write(le...)
+}
+
 // uint64 writes an int in [2^63, 2^64).
 func (e *Encoder) uint64(v uint64) {
 	if e.ints == IntsLong4 {
@@ -675,75 +723,70 @@ func (e *Encoder) strHeaderAndData(s string) {
 }
 
 func (e *Encoder) dict(d *Dict) {
-	if e.style == TorchCpp {
-		shared := e.refs[d] > 1
-		if shared {
-			if idx, ok := e.memo[d]; ok {
-				e.writeGet(idx)
-				return
-			}
-		}
-		e.enter()
-		e.write(opEmptyDict, opMark)
-		for _, it := range d.Items {
-			e.Value(it.Key)
-			e.Value(it.Value)
-		}
-		e.write1(opSetItems)
-		e.leave()
-		if shared {
-			e.memoPut(d)
-		}
-		return
-	}
-	if idx, ok := e.memo[d]; ok {
-		e.writeGet(idx)
-		return
-	}
-	e.write1(opEmptyDict)
-	e.memoPut(d)
-	b := e.openBatch(len(d.Items), false)
-	for _, it := range d.Items {
-		e.Value(it.Key)
-		e.Value(it.Value)
-		e.Next(&b)
-	}
-	e.End(&b)
+	e.container(d, len(d.Items), false, func(i int) {
+		e.Value(d.Items[i].Key)
+		e.Value(d.Items[i].Value)
+	})
 }
 
 func (e *Encoder) list(l *List) {
-	if e.style == TorchCpp {
-		shared := e.refs[l] > 1
-		if shared {
-			if idx, ok := e.memo[l]; ok {
-				e.writeGet(idx)
-				return
-			}
+	e.container(l, len(l.Items), true, func(i int) { e.Value(l.Items[i]) })
+}
+
+// container saves the dict or list obj of n items, item(i) saving the
+// i-th (a key and its value, for a dict). CPython memoizes it as it opens
+// it and adds its items in batches; TorchCpp and Marks build it whole and
+// memoize it afterwards, only when it is referenced more than once.
+func (e *Encoder) container(obj any, n int, list bool, item func(int)) {
+	if e.style == CPython {
+		if idx, ok := e.memo[obj]; ok {
+			e.writeGet(idx)
+			return
 		}
-		e.enter()
-		e.write(opEmptyList, opMark)
-		for _, it := range l.Items {
-			e.Value(it)
+		e.write1(pick(list, opEmptyList, opEmptyDict))
+		e.memoPut(obj)
+		b := e.openBatch(n, list)
+		for i := range n {
+			item(i)
+			e.Next(&b)
 		}
-		e.write1(opAppends)
-		e.leave()
-		if shared {
-			e.memoPut(l)
-		}
+		e.End(&b)
 		return
 	}
-	if idx, ok := e.memo[l]; ok {
-		e.writeGet(idx)
-		return
+	shared := e.refs[obj] > 1
+	if shared {
+		if idx, ok := e.memo[obj]; ok {
+			e.writeGet(idx)
+			return
+		}
 	}
-	e.write1(opEmptyList)
-	e.memoPut(l)
-	b := e.openBatch(len(l.Items), true)
-	for _, it := range l.Items {
-		e.Value(it)
-		e.Next(&b)
+	e.enter()
+	if e.style == Marks {
+		e.write1(opMark)
+	} else {
+		e.write(pick(list, opEmptyList, opEmptyDict), opMark)
 	}
-	e.End(&b)
+	for i := range n {
+		item(i)
+	}
+	switch {
+	case e.style == Marks:
+		e.write1(pick(list, opList, opDict))
+	default:
+		e.write1(pick(list, opAppends, opSetItems))
+	}
+	e.leave()
+	if shared {
+		e.memoPut(obj)
+	}
+}
+
+// pick returns a when list is true, else b.
+func pick(list bool, a, b byte) byte {
+	if list {
+		return a
+	}
+	return b
 }
 
 func (e *Encoder) tuple(t Tuple) {
@@ -797,34 +840,26 @@ func (e *Encoder) openBatch(n int, list bool) Batch {
 // BeginDict starts a new dict (one nobody refers to again) of exactly n
 // items: after it, save each key and value with Value (or nested streaming
 // calls) and call Next after each pair, then End.
-func (e *Encoder) BeginDict(n int) Batch {
-	if e.err != nil {
-		return Batch{n: n}
-	}
-	e.boundary()
-	if e.style == TorchCpp {
-		e.write1(opEmptyDict)
-	} else {
-		e.write1(opEmptyDict)
-		e.memoPut(nil)
-	}
-	return e.openBatch(n, false)
-}
+func (e *Encoder) BeginDict(n int) Batch { return e.begin(n, false) }
 
 // BeginList starts a new list (one nobody refers to again) of exactly n
 // items; call Next after each item, then End.
-func (e *Encoder) BeginList(n int) Batch {
+func (e *Encoder) BeginList(n int) Batch { return e.begin(n, true) }
+
+// begin opens a streamed dict or list of n items.
+func (e *Encoder) begin(n int, list bool) Batch {
+	if e.err == nil && e.style == Marks {
+		e.fail(errors.New("pickle: the marks style cannot stream containers"))
+	}
 	if e.err != nil {
-		return Batch{n: n, list: true}
+		return Batch{n: n, list: list}
 	}
 	e.boundary()
-	if e.style == TorchCpp {
-		e.write1(opEmptyList)
-	} else {
-		e.write1(opEmptyList)
+	e.write1(pick(list, opEmptyList, opEmptyDict))
+	if e.style == CPython {
 		e.memoPut(nil)
 	}
-	return e.openBatch(n, true)
+	return e.openBatch(n, list)
 }
 
 // Next marks the end of one item (a key and its value, for a dict).
@@ -867,24 +902,10 @@ func (e *Encoder) End(b *Batch) {
 	}
 	defer e.leave()
 	switch {
-	case e.style == TorchCpp:
-		if b.list {
-			e.write1(opAppends)
-		} else {
-			e.write1(opSetItems)
-		}
-	case b.n == 0:
-	case b.n == 1:
-		if b.list {
-			e.write1(opAppend)
-		} else {
-			e.write1(opSetItem)
-		}
+	case e.style != TorchCpp && b.n == 0:
+	case e.style != TorchCpp && b.n == 1:
+		e.write1(pick(b.list, opAppend, opSetItem))
 	default:
-		if b.list {
-			e.write1(opAppends)
-		} else {
-			e.write1(opSetItems)
-		}
+		e.write1(pick(b.list, opAppends, opSetItems))
 	}
 }

@@ -222,26 +222,15 @@ func (l *loader) step(start int, op byte) error {
 			return err
 		}
 		l.stack = append(l.stack, int64(int32(binary.LittleEndian.Uint32(b))))
-	case opLong1:
-		b, err := l.need(start, 1)
+	case opLong1, opLong4:
+		size := 1
+		if op == opLong4 {
+			size = 4
+		}
+		n, err := l.uarg(start, size)
 		if err != nil {
 			return err
 		}
-		d, err := l.need(start, int(b[0]))
-		if err != nil {
-			return err
-		}
-		v, err := longValue(d)
-		if err != nil {
-			return l.errf(start, "%v", err)
-		}
-		l.stack = append(l.stack, v)
-	case opLong4:
-		b, err := l.need(start, 4)
-		if err != nil {
-			return err
-		}
-		n := binary.LittleEndian.Uint32(b)
 		if n > 1<<16 {
 			return l.errf(start, "LONG4 of %d bytes", n)
 		}
@@ -279,6 +268,22 @@ func (l *loader) step(start int, op byte) error {
 		l.stack = append(l.stack, &Dict{})
 	case opEmptyList:
 		l.stack = append(l.stack, &List{})
+	case opList:
+		items, err := l.popMark(start)
+		if err != nil {
+			return err
+		}
+		l.stack = append(l.stack, &List{Items: items})
+	case opDict:
+		items, err := l.popMark(start)
+		if err != nil {
+			return err
+		}
+		if len(items)%2 != 0 {
+			return l.errf(start, "DICT with an odd number of values")
+		}
+		l.stack = append(l.stack, &Dict{})
+		return l.setItems(start, items)
 	case opEmptyTuple:
 		l.stack = append(l.stack, Tuple{})
 	case opTuple1, opTuple2, opTuple3:
@@ -331,30 +336,19 @@ func (l *loader) step(start int, op byte) error {
 		return l.appends(start, items)
 	case opMemoize:
 		return l.put(start, uint64(len(l.memo)))
-	case opBinPut:
-		b, err := l.need(start, 1)
+	case opBinPut, opLongBinPut, opBinGet, opLongBinGet:
+		size := 4
+		if op == opBinPut || op == opBinGet {
+			size = 1
+		}
+		i, err := l.uarg(start, size)
 		if err != nil {
 			return err
 		}
-		return l.put(start, uint64(b[0]))
-	case opLongBinPut:
-		b, err := l.need(start, 4)
-		if err != nil {
-			return err
+		if op == opBinPut || op == opLongBinPut {
+			return l.put(start, i)
 		}
-		return l.put(start, uint64(binary.LittleEndian.Uint32(b)))
-	case opBinGet:
-		b, err := l.need(start, 1)
-		if err != nil {
-			return err
-		}
-		return l.get(start, uint64(b[0]))
-	case opLongBinGet:
-		b, err := l.need(start, 4)
-		if err != nil {
-			return err
-		}
-		return l.get(start, uint64(binary.LittleEndian.Uint32(b)))
+		return l.get(start, i)
 	case '0': // POP
 		_, err := l.pop(start)
 		return err
@@ -441,6 +435,22 @@ func longValue(d []byte) (any, error) {
 // 4-byte one when mid, else an 8-byte one (the SHORT_/BIN/BIN8 forms of
 // BYTES and UNICODE), then that many bytes. what names the payload in the
 // error when the length runs past the data.
+// uarg reads an opcode's little-endian unsigned argument of size bytes
+// (1, 4 or 8).
+func (l *loader) uarg(start, size int) (uint64, error) {
+	b, err := l.need(start, size)
+	if err != nil {
+		return 0, err
+	}
+	switch size {
+	case 1:
+		return uint64(b[0]), nil
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b)), nil
+	}
+	return binary.LittleEndian.Uint64(b), nil
+}
+
 func (l *loader) sized(start int, short, mid bool, what string) ([]byte, error) {
 	size := 8
 	switch {
@@ -449,18 +459,9 @@ func (l *loader) sized(start int, short, mid bool, what string) ([]byte, error) 
 	case mid:
 		size = 4
 	}
-	b, err := l.need(start, size)
+	n, err := l.uarg(start, size)
 	if err != nil {
 		return nil, err
-	}
-	var n uint64
-	switch size {
-	case 1:
-		n = uint64(b[0])
-	case 4:
-		n = uint64(binary.LittleEndian.Uint32(b))
-	default:
-		n = binary.LittleEndian.Uint64(b)
 	}
 	if n > uint64(len(l.data)-l.pos) {
 		return nil, l.errf(start, "%s of %d bytes, only %d left", what, n, len(l.data)-l.pos)

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,6 +82,11 @@ func pyCases() []pyCase {
 				int64(-1<<31), int64(-1<<31-1), int64(1<<40), int64(1<<47+3), int64(1<<63-1), int64(-1<<63),
 				uint64(1<<63), ^uint64(0), int64(139686137346048), int64(-1<<40))
 		}, "obj = [0, 1, 255, 256, 65535, 65536, -1, -256, 2**31-1, 2**31, -2**31, -2**31-1, 2**40, 2**47+3, 2**63-1, -2**63, 2**63, 2**64-1, 139686137346048, -2**40]"},
+		{"big-ints", func() any {
+			num := func(s string) *big.Int { x, _ := new(big.Int).SetString(s, 0); return x }
+			return NewList(num("0x400000000000000000"), num("-0x400000000000000000"), num("0x10000000000000000"),
+				num("-0x8000000000000001"), new(big.Int).Lsh(big.NewInt(1), 2100), big.NewInt(-5), new(big.Int).SetUint64(1<<63))
+		}, "obj = [2**70, -(2**70), 2**64, -(2**63)-1, 2**2100, -5, 2**63]"},
 		{"floats-bools", func() any { return NewList(0.0, 1.5, -2.25, 1e300, true, false, nil) },
 			"obj = [0.0, 1.5, -2.25, 1e300, True, False, None]"},
 		{"strings", func() any {
@@ -375,6 +381,60 @@ a=pickle.load(open(sys.argv[1],'rb')); c=pickle.load(open(sys.argv[2],'rb'))
 assert a == c, (a, c)
 assert a['a'] is a['b'] and a['a'][0] is a['a'][1]
 print('ok')`, a, c).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Fatalf("python: %v\n%s", err, out)
+	}
+}
+
+// TestMarksStyle checks the Marks form: every list and dict built after
+// its items (MARK ... LIST/DICT), shared containers memoized after they
+// are built, and the same objects as CPython's pickle, identity included.
+func TestMarksStyle(t *testing.T) {
+	frame := NewDict(2)
+	frame.Set("name", "forward")
+	frame.Set("line", int64(88))
+	frames := NewList(frame, frame)
+	top := NewDict(3)
+	top.Set("a", frames)
+	top.Set("b", frames)
+	top.Set("empty", NewList())
+	b, err := Marshal(top, Options{Protocol: 2, Style: Marks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, st, err := Load(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Ops[opEmptyDict]+st.Ops[opEmptyList]+st.Ops[opSetItems]+st.Ops[opAppends] != 0 || st.Ops[opList] != 2 || st.Ops[opDict] != 2 {
+		t.Errorf("opcodes: %v", st.Ops)
+	}
+	// Shared: frame (twice in frames) and frames (twice in top).
+	if got := st.Ops[opBinPut] - st.Ops[opBinUnicode]; got != 2 {
+		t.Errorf("%d container BINPUTs, want 2", got)
+	}
+	if _, err := NewEncoder(&bytes.Buffer{}, Options{Protocol: 4, Style: Marks}); err == nil {
+		t.Error("marks style at protocol 4: no error")
+	}
+	e, err := NewEncoder(&bytes.Buffer{}, Options{Protocol: 2, Style: Marks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Start()
+	e.BeginList(0)
+	if e.Finish() == nil {
+		t.Error("marks style streamed a list")
+	}
+	py := python(t)
+	p := filepath.Join(t.TempDir(), "marks.pkl")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(py, "-c", `import pickle,sys
+a=pickle.load(open(sys.argv[1],'rb'))
+assert a == {'a': [{'name': 'forward', 'line': 88}]*2, 'b': [{'name': 'forward', 'line': 88}]*2, 'empty': []}, a
+assert a['a'] is a['b'] and a['a'][0] is a['a'][1]
+print('ok')`, p).CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {
 		t.Fatalf("python: %v\n%s", err, out)
 	}

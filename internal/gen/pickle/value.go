@@ -16,6 +16,7 @@
 //	bool              True / False
 //	int, int64        int
 //	uint64            int (addresses above 2^63 stay positive)
+//	*big.Int          int of any size
 //	float64           float
 //	string            a new str object each time it is saved
 //	*Str              one str object; later saves refer back to it
