@@ -972,24 +972,14 @@ func (lay *csvLayout) readStatsRecord(b *logBuilder, line int, rec []string, t t
 	s := MemoryStatsSample{Step: input.NoStep, Rank: input.NoRank, Time: t, Allocated: Unknown, Reserved: Unknown, Active: Unknown,
 		InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown}
 	found := false
+	// Where each memory_stats column goes; nil for other kinds.
+	fields := [...]*int64{colAllocated: &s.Allocated, colReserved: &s.Reserved, colActive: &s.Active,
+		colInactive: &s.InactiveSplit, colRetries: &s.NumAllocRetries, colOOMs: &s.NumOOMs}
 	for _, c := range lay.cols {
-		var dst *int64
-		switch c.kind {
-		case colAllocated:
-			dst = &s.Allocated
-		case colReserved:
-			dst = &s.Reserved
-		case colActive:
-			dst = &s.Active
-		case colInactive:
-			dst = &s.InactiveSplit
-		case colRetries:
-			dst = &s.NumAllocRetries
-		case colOOMs:
-			dst = &s.NumOOMs
-		default:
+		if int(c.kind) >= len(fields) || fields[c.kind] == nil {
 			continue
 		}
+		dst := fields[c.kind]
 		v := strings.TrimSpace(rec[c.idx])
 		if v == "" {
 			continue

@@ -187,47 +187,65 @@ func (c *converter) snapshot(v any) (_ *Snapshot, err error) {
 			s.Traces[d] = tr
 		}
 	}
-	if av := get(top, "allocator_settings"); av != nil {
-		if ad, ok := av.(*pyDict); ok {
-			s.Settings = settingsFrom(ad)
-		} else {
-			c.notes.add("allocator_settings", probNotDict, av, assumeNoSettings)
-		}
-	}
-	if ev := get(top, "external_annotations"); ev != nil {
-		if el, ok := seqOf(ev); ok {
-			s.Annotations = annotations(el, &c.notes)
-		} else {
-			c.notes.add("external_annotations", probNotList, ev, assumeNoAnnots)
-		}
-	}
-	switch {
-	case c.history:
-		s.Generation = GenHistory
-	case c.timed:
-		s.Generation = GenTimed
-	default:
-		s.Generation = GenFrames
-	}
+	readExtras(s, get(top, "allocator_settings"), get(top, "external_annotations"), &c.notes)
+	s.Generation = generationOf(c.history, c.timed)
 	return s, nil
+}
+
+// readExtras sets s's allocator settings and annotations from their
+// generic values (nil when absent or None), noting a value of the wrong
+// type. Both decoders read them this way.
+func readExtras(s *Snapshot, settings, annots any, ns *noteSet) {
+	if settings != nil {
+		if d, ok := settings.(*pyDict); ok {
+			s.Settings = settingsFrom(d)
+		} else {
+			ns.add("allocator_settings", probNotDict, settings, assumeNoSettings)
+		}
+	}
+	if annots != nil {
+		if l, ok := seqOf(annots); ok {
+			s.Annotations = annotations(l, ns)
+		} else {
+			ns.add("external_annotations", probNotList, annots, assumeNoAnnots)
+		}
+	}
+}
+
+// generationOf names the layout from what the file holds: block
+// histories, else timed trace events, else frames only.
+func generationOf(history, timed bool) Generation {
+	switch {
+	case history:
+		return GenHistory
+	case timed:
+		return GenTimed
+	}
+	return GenFrames
 }
 
 // segments converts the items of a segments list (where: the list, for
 // error offsets).
-func (c *converter) segments(path string, items []any, where any) (_ []Segment, err error) {
+func (c *converter) segments(path string, items []any, where any) ([]Segment, error) {
+	return convertDicts(path, items, where, "segment dict", c.segment)
+}
+
+// convertDicts converts each item of a list (where: the list) with one,
+// which gets the item's path; an item that is no dict fails as what.
+func convertDicts[T any](path string, items []any, where any, what string, one func(p string, d *pyDict, out *T) error) (_ []T, err error) {
 	defer func() { err = locate(err, where) }()
-	segs := make([]Segment, len(items))
-	for i, sv := range items {
+	out := make([]T, len(items))
+	for i, v := range items {
 		p := path + "[" + strconv.Itoa(i) + "]"
-		sd, ok := sv.(*pyDict)
+		d, ok := v.(*pyDict)
 		if !ok {
-			return nil, typeErr(p, "segment dict", sv)
+			return nil, typeErr(p, what, v)
 		}
-		if err := c.segment(p, sd, &segs[i]); err != nil {
+		if err := one(p, d, &out[i]); err != nil {
 			return nil, err
 		}
 	}
-	return segs, nil
+	return out, nil
 }
 
 func (c *converter) segment(p string, d *pyDict, s *Segment) (err error) {
@@ -396,18 +414,11 @@ func (c *converter) block(p string, d *pyDict, next uint64, b *Block) {
 }
 
 // trace converts the items of one device's trace list (where: the list).
-func (c *converter) trace(p string, items []any, where any) (_ []TraceEntry, err error) {
-	defer func() { err = locate(err, where) }()
-	tr := make([]TraceEntry, len(items))
-	for i, ev := range items {
-		ep := p + "[" + strconv.Itoa(i) + "]"
-		ed, ok := ev.(*pyDict)
-		if !ok {
-			return nil, typeErr(ep, "trace entry dict", ev)
-		}
-		c.entry(ep, ed, &tr[i])
-	}
-	return tr, nil
+func (c *converter) trace(p string, items []any, where any) ([]TraceEntry, error) {
+	return convertDicts(p, items, where, "trace entry dict", func(ep string, ed *pyDict, e *TraceEntry) error {
+		c.entry(ep, ed, e)
+		return nil
+	})
 }
 
 // entry converts one trace entry dict.

@@ -79,17 +79,12 @@ func UnknownFrees(tr []TraceEntry, limit int) int {
 // OOMEntries returns device dev's OOM events with their trace indexes,
 // from the trace or, for a digest, from its summary.
 func (s *Snapshot) OOMEntries(dev int) []IndexedEntry {
-	if s.Digest != nil {
-		if dev < 0 || dev >= len(s.Digest.Traces) {
-			return nil
-		}
-		return s.Digest.Traces[dev].OOMs
-	}
-	if dev < 0 || dev >= len(s.Traces) {
-		return nil
+	td, tr := s.traceOf(dev)
+	if td != nil {
+		return td.OOMs
 	}
 	var out []IndexedEntry
-	for i, e := range s.Traces[dev] {
+	for i, e := range tr {
 		if e.Action == ActionOOM {
 			out = append(out, IndexedEntry{Index: i, TraceEntry: e})
 		}
@@ -100,16 +95,26 @@ func (s *Snapshot) OOMEntries(dev int) []IndexedEntry {
 // EarlyUnknownFrees is UnknownFrees over the first OverflowScan events of
 // device dev's trace, from the trace or the digest.
 func (s *Snapshot) EarlyUnknownFrees(dev int) int {
+	td, tr := s.traceOf(dev)
+	if td != nil {
+		return td.UnknownFrees
+	}
+	return UnknownFrees(tr, OverflowScan)
+}
+
+// traceOf returns device dev's trace summary when s is a digest, else its
+// trace; both are nil when the device has none.
+func (s *Snapshot) traceOf(dev int) (*TraceDigest, []TraceEntry) {
 	if s.Digest != nil {
 		if dev < 0 || dev >= len(s.Digest.Traces) {
-			return 0
+			return nil, nil
 		}
-		return s.Digest.Traces[dev].UnknownFrees
+		return &s.Digest.Traces[dev], nil
 	}
 	if dev < 0 || dev >= len(s.Traces) {
-		return 0
+		return nil, nil
 	}
-	return UnknownFrees(s.Traces[dev], OverflowScan)
+	return nil, s.Traces[dev]
 }
 
 // Reduce returns the digest of s: a new Snapshot with the same generation,

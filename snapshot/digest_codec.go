@@ -302,24 +302,15 @@ func (r *digestReader) fail(format string, args ...any) {
 	r.b = nil
 }
 
-func (r *digestReader) uint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail("truncated number")
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
+func (r *digestReader) uint() uint64 { return readVarint(r, binary.Uvarint) }
+func (r *digestReader) int() int64   { return readVarint(r, binary.Varint) }
 
-func (r *digestReader) int() int64 {
+// readVarint reads one number with read (binary.Uvarint or Varint).
+func readVarint[T uint64 | int64](r *digestReader, read func([]byte) (T, int)) T {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(r.b)
+	v, n := read(r.b)
 	if n <= 0 {
 		r.fail("truncated number")
 		return 0

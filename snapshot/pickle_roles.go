@@ -175,6 +175,12 @@ const (
 // entry returns trace entry i and its flags.
 func (t *typed) entry(i uint64) (*TraceEntry, *uint8) { return t.ents.at(i) }
 
+// grow appends v to *s and returns its index.
+func grow[T any](s *[]T, v T) uint64 {
+	*s = append(*s, v)
+	return uint64(len(*s) - 1)
+}
+
 // table is a growable array in fixed-size chunks: for payloads created
 // once per trace entry, growing never copies.
 type table[T any] struct {
@@ -437,41 +443,30 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 		if err := m.charge(48); err != nil {
 			return err
 		}
-		v.x = uint64(len(m.gobjs))
-		m.gobjs = append(m.gobjs, o)
+		v.x = grow(&m.gobjs, o)
 	case rIgnore:
 	case rTop:
-		v.x = uint64(len(m.tops))
-		m.tops = append(m.tops, topP{})
+		v.x = grow(&m.tops, topP{})
 	case rSegs:
-		v.x = uint64(len(m.segsL))
-		m.segsL = append(m.segsL, segsP{})
+		v.x = grow(&m.segsL, segsP{})
 	case rSeg:
-		v.x = uint64(len(m.segs))
-		m.segs = append(m.segs, segP{})
+		v.x = grow(&m.segs, segP{})
 	case rBlocks:
-		v.x = uint64(len(m.blocksL))
-		m.blocksL = append(m.blocksL, blocksP{})
+		v.x = grow(&m.blocksL, blocksP{})
 	case rBlock:
-		v.x = uint64(len(m.blocks))
-		m.blocks = append(m.blocks, blockP{})
+		v.x = grow(&m.blocks, blockP{})
 	case rHist:
-		v.x = uint64(len(m.hists))
-		m.hists = append(m.hists, histP{})
+		v.x = grow(&m.hists, histP{})
 	case rHistEntry:
-		v.x = uint64(len(m.hents))
-		m.hents = append(m.hents, hentP{})
+		v.x = grow(&m.hents, hentP{})
 	case rFrames:
 		v.x = m.flists.add(flistP{})
 	case rFrame:
-		v.x = uint64(len(m.frames))
-		m.frames = append(m.frames, frOpen)
+		v.x = grow(&m.frames, frOpen)
 	case rTraces:
-		v.x = uint64(len(m.tracesL))
-		m.tracesL = append(m.tracesL, tracesP{})
+		v.x = grow(&m.tracesL, tracesP{})
 	case rTrace:
-		v.x = uint64(len(m.traceL))
-		m.traceL = append(m.traceL, traceP{lastAlloc: -1})
+		v.x = grow(&m.traceL, traceP{lastAlloc: -1})
 	case rEntry:
 		i, err := m.newEntry()
 		if err != nil {
@@ -527,8 +522,7 @@ func (m *vm) makeTuple(v *val, items []val) error {
 			return err
 		}
 	}
-	v.x = uint64(len(m.gobjs))
-	m.gobjs = append(m.gobjs, t)
+	v.x = grow(&m.gobjs, any(t))
 	return nil
 }
 
@@ -1350,36 +1344,19 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 			}
 		}
 		// Both are generic trees, read as the converter reads them.
-		if t.settings.k != kUnset && t.settings.k != kNone {
-			a, err := m.toAny(t.settings)
+		var extras [2]any
+		for i, x := range [2]val{t.settings, t.annotations} {
+			if x.k == kUnset || x.k == kNone {
+				continue
+			}
+			a, err := m.toAny(x)
 			if err != nil {
 				return nil, err
 			}
-			if d, ok := a.(*pyDict); ok {
-				s.Settings = settingsFrom(d)
-			} else {
-				m.notes.add("allocator_settings", probNotDict, a, assumeNoSettings)
-			}
+			extras[i] = a
 		}
-		if t.annotations.k != kUnset && t.annotations.k != kNone {
-			a, err := m.toAny(t.annotations)
-			if err != nil {
-				return nil, err
-			}
-			if l, ok := seqOf(a); ok {
-				s.Annotations = annotations(l, &m.notes)
-			} else {
-				m.notes.add("external_annotations", probNotList, a, assumeNoAnnots)
-			}
-		}
-		switch {
-		case sl.history:
-			s.Generation = GenHistory
-		case timed:
-			s.Generation = GenTimed
-		default:
-			s.Generation = GenFrames
-		}
+		readExtras(s, extras[0], extras[1], &m.notes)
+		s.Generation = generationOf(sl.history, timed)
 	default:
 		return nil, errFallback
 	}

@@ -537,22 +537,17 @@ func (m *vm) run() (val, error) {
 				u |= ^uint64(0) << (8 * n)
 			}
 			err = m.push(val{k: kInt, x: u})
-		case opAppends:
+		case opAppends, opSetItems:
 			m.pos++
 			var items []val
 			if items, err = m.popMark(); err == nil {
-				var l *val
-				if l, err = m.top(); err == nil {
-					err = m.appendItems(l, items)
-				}
-			}
-		case opSetItems:
-			m.pos++
-			var items []val
-			if items, err = m.popMark(); err == nil {
-				var d *val
-				if d, err = m.top(); err == nil {
-					err = m.setItems(d, items)
+				var c *val
+				switch c, err = m.top(); {
+				case err != nil:
+				case op == opAppends:
+					err = m.appendItems(c, items)
+				default:
+					err = m.setItems(c, items)
 				}
 			}
 		case opEmptyDict:

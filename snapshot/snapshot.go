@@ -356,14 +356,9 @@ func (s *Snapshot) Devices() []int {
 // TraceEntries returns the number of trace events of device d (0 when the
 // device has none).
 func (s *Snapshot) TraceEntries(d int) int {
-	if s.Digest != nil {
-		if d < 0 || d >= len(s.Digest.Traces) {
-			return 0
-		}
-		return s.Digest.Traces[d].Entries
+	td, tr := s.traceOf(d)
+	if td != nil {
+		return td.Entries
 	}
-	if d < 0 || d >= len(s.Traces) {
-		return 0
-	}
-	return len(s.Traces[d])
+	return len(tr)
 }

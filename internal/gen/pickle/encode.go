@@ -672,54 +672,45 @@ func (e *Encoder) bytes(b *Bytes) {
 		e.writeGet(idx)
 		return
 	}
-	n := len(b.B)
-	var h [9]byte
-	var hl int
-	switch {
-	case n <= 0xff:
-		h[0], h[1] = opShortBinBytes, byte(n)
-		hl = 2
-	case uint64(n) <= 0xffffffff:
-		h[0] = opBinBytes
-		binary.LittleEndian.PutUint32(h[1:], uint32(n))
-		hl = 5
-	default:
-		h[0] = opBinBytes8
-		binary.LittleEndian.PutUint64(h[1:], uint64(n))
-		hl = 9
-	}
-	e.write(h[:hl]...)
-	e.writeString(string(b.B))
+	e.headerAndData(string(b.B), true, [3]byte{opShortBinBytes, opBinBytes, opBinBytes8})
 	e.memoPut(b)
 }
 
+// strHeaderAndData writes a str's opcode, length and UTF-8 bytes.
 func (e *Encoder) strHeaderAndData(s string) {
-	n := len(s)
+	e.headerAndData(s, e.proto >= 4 && e.style == CPython, [3]byte{opShortBinUnicod, opBinUnicode, opBinUnicode8})
+}
+
+// headerAndData writes data with the opcode of ops (1-, 4- and 8-byte
+// length) that fits its length, the 1-byte one only when short allows it.
+func (e *Encoder) headerAndData(data string, short bool, ops [3]byte) {
+	n := len(data)
 	var h [9]byte
 	var hl int
 	switch {
-	case n <= 0xff && e.proto >= 4 && e.style == CPython:
-		h[0], h[1] = opShortBinUnicod, byte(n)
+	case n <= 0xff && short:
+		h[0], h[1] = ops[0], byte(n)
 		hl = 2
 	case uint64(n) <= 0xffffffff:
-		h[0] = opBinUnicode
+		h[0] = ops[1]
 		binary.LittleEndian.PutUint32(h[1:], uint32(n))
 		hl = 5
 	default:
-		h[0] = opBinUnicode8
+		h[0] = ops[2]
 		binary.LittleEndian.PutUint64(h[1:], uint64(n))
 		hl = 9
 	}
 	if e.framing && n >= frameSizeTarget {
-		// CPython's _Pickler_write_bytes: large payloads bypass framing.
+		// CPython's _Pickler_write_bytes: large payloads (str and bytes)
+		// bypass framing.
 		e.commitFrame()
 		e.flush()
 		e.emit(h[:hl])
-		e.emit([]byte(s))
+		e.emit([]byte(data))
 		return
 	}
 	e.write(h[:hl]...)
-	e.writeString(s)
+	e.writeString(data)
 }
 
 func (e *Encoder) dict(d *Dict) {

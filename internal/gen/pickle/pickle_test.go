@@ -575,8 +575,8 @@ func TestBytesAndSharedTuples(t *testing.T) {
 	cases := []pyCase{
 		{"bytes", func() any {
 			b := &Bytes{B: []byte("segments")}
-			return NewList(b, b, &Bytes{B: []byte{}}, &Bytes{B: bytes.Repeat([]byte("x"), 300)})
-		}, "b = b'segments'; obj = [b, b, b'', b'x'*300]"},
+			return NewList(b, b, &Bytes{B: []byte{}}, &Bytes{B: bytes.Repeat([]byte("x"), 300)}, &Bytes{B: bytes.Repeat([]byte("y"), 70000)})
+		}, "b = b'segments'; obj = [b, b, b'', b'x'*300, b'y'*70000]"},
 		{"shared-tuples", func() any {
 			tp := &TupleObj{Items: []any{NewStr("f.py"), int64(3)}}
 			four := &TupleObj{Items: []any{int64(1), int64(2), int64(3), int64(4)}}
