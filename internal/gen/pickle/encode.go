@@ -310,34 +310,18 @@ func (e *Encoder) boundary() {
 
 // write appends bytes to the current frame (opening one when framing and
 // none is open).
-func (e *Encoder) write(p ...byte) {
+func (e *Encoder) write(p ...byte) { appendOut(e, p) }
+
+func (e *Encoder) write1(b byte) { appendOut(e, []byte{b}) }
+
+func (e *Encoder) writeString(s string) { appendOut(e, s) }
+
+func appendOut[T []byte | string](e *Encoder, p T) {
 	if e.framing && !e.inFrame {
 		e.flush()
 		e.inFrame = true
 	}
 	e.buf = append(e.buf, p...)
-	if !e.framing && len(e.buf) >= frameSizeTarget {
-		e.flush()
-	}
-}
-
-func (e *Encoder) write1(b byte) {
-	if e.framing && !e.inFrame {
-		e.flush()
-		e.inFrame = true
-	}
-	e.buf = append(e.buf, b)
-	if !e.framing && len(e.buf) >= frameSizeTarget {
-		e.flush()
-	}
-}
-
-func (e *Encoder) writeString(s string) {
-	if e.framing && !e.inFrame {
-		e.flush()
-		e.inFrame = true
-	}
-	e.buf = append(e.buf, s...)
 	if !e.framing && len(e.buf) >= frameSizeTarget {
 		e.flush()
 	}

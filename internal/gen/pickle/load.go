@@ -268,72 +268,49 @@ func (l *loader) step(start int, op byte) error {
 		l.stack = append(l.stack, &Dict{})
 	case opEmptyList:
 		l.stack = append(l.stack, &List{})
-	case opList:
-		items, err := l.popMark(start)
-		if err != nil {
-			return err
-		}
-		l.stack = append(l.stack, &List{Items: items})
-	case opDict:
-		items, err := l.popMark(start)
-		if err != nil {
-			return err
-		}
-		if len(items)%2 != 0 {
-			return l.errf(start, "DICT with an odd number of values")
-		}
-		l.stack = append(l.stack, &Dict{})
-		return l.setItems(start, items)
 	case opEmptyTuple:
 		l.stack = append(l.stack, Tuple{})
-	case opTuple1, opTuple2, opTuple3:
-		n := int(op-opTuple1) + 1
-		t := make(Tuple, n)
-		for i := n - 1; i >= 0; i-- {
-			v, err := l.pop(start)
-			if err != nil {
-				return err
-			}
-			t[i] = v
-		}
-		l.stack = append(l.stack, t)
-	case opTuple:
-		items, err := l.popMark(start)
+	case opTuple1, opTuple2, opTuple3, opTuple:
+		items, err := l.items(start, op == opTuple, int(op-opTuple1)+1)
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, Tuple(items))
-	case opSetItem:
-		v, err := l.pop(start)
+	case opSetItem, opSetItems, opDict:
+		kv, err := l.items(start, op != opSetItem, 2)
 		if err != nil {
 			return err
 		}
-		k, err := l.pop(start)
+		if len(kv)%2 != 0 {
+			return l.errf(start, "SETITEMS or DICT with an odd number of values")
+		}
+		if op == opDict {
+			l.stack = append(l.stack, &Dict{})
+		}
+		d, err := topAs[*Dict](l, start, "SETITEM(S)")
 		if err != nil {
 			return err
 		}
-		return l.setItems(start, []any{k, v})
-	case opSetItems:
-		items, err := l.popMark(start)
+		for i := 0; i < len(kv); i += 2 {
+			switch kv[i].(type) {
+			case *Dict, *List:
+				return l.errf(start, "unhashable dict key %T", kv[i])
+			}
+			d.Items = append(d.Items, Item{kv[i], kv[i+1]})
+		}
+	case opAppend, opAppends, opList:
+		items, err := l.items(start, op != opAppend, 1)
 		if err != nil {
 			return err
 		}
-		if len(items)%2 != 0 {
-			return l.errf(start, "SETITEMS with an odd number of values")
+		if op == opList {
+			l.stack = append(l.stack, &List{})
 		}
-		return l.setItems(start, items)
-	case opAppend:
-		v, err := l.pop(start)
+		ls, err := topAs[*List](l, start, "APPEND(S)")
 		if err != nil {
 			return err
 		}
-		return l.appends(start, []any{v})
-	case opAppends:
-		items, err := l.popMark(start)
-		if err != nil {
-			return err
-		}
-		return l.appends(start, items)
+		ls.Items = append(ls.Items, items...)
 	case opMemoize:
 		return l.put(start, uint64(len(l.memo)))
 	case opBinPut, opLongBinPut, opBinGet, opLongBinGet:
@@ -363,36 +340,36 @@ func (l *loader) step(start int, op byte) error {
 	return nil
 }
 
-func (l *loader) setItems(start int, kv []any) error {
-	t, err := l.top(start)
-	if err != nil {
-		return err
+// items pops an opcode's operands: the values above the last MARK when
+// marked, else the top n values.
+func (l *loader) items(start int, marked bool, n int) ([]any, error) {
+	if marked {
+		return l.popMark(start)
 	}
-	d, ok := t.(*Dict)
-	if !ok {
-		return l.errf(start, "SETITEM(S) on a %T", t)
-	}
-	for i := 0; i < len(kv); i += 2 {
-		switch kv[i].(type) {
-		case *Dict, *List:
-			return l.errf(start, "unhashable dict key %T", kv[i])
+	out := make([]any, n)
+	for i := n - 1; i >= 0; i-- {
+		v, err := l.pop(start)
+		if err != nil {
+			return nil, err
 		}
-		d.Items = append(d.Items, Item{kv[i], kv[i+1]})
+		out[i] = v
 	}
-	return nil
+	return out, nil
 }
 
-func (l *loader) appends(start int, items []any) error {
+// topAs returns the top of the stack as a T; what names the opcode for
+// the error when it is something else.
+func topAs[T any](l *loader, start int, what string) (T, error) {
+	var c T
 	t, err := l.top(start)
 	if err != nil {
-		return err
+		return c, err
 	}
-	ls, ok := t.(*List)
+	c, ok := t.(T)
 	if !ok {
-		return l.errf(start, "APPEND(S) on a %T", t)
+		return c, l.errf(start, "%s on a %T", what, t)
 	}
-	ls.Items = append(ls.Items, items...)
-	return nil
+	return c, nil
 }
 
 // longValue decodes a LONG1 payload (little-endian two's complement).
