@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"gpureport/internal/pickleop"
 )
 
 // le32 and le64 encode little-endian operands.
@@ -129,7 +131,7 @@ func TestNotSnapshots(t *testing.T) {
 	data := writePickle(top, stylePy4)
 	_, _, err := DecodeBytes(data, DecodeOptions{})
 	var pe *pathError
-	if !errors.As(err, &pe) || pe.path != "segments[0].blocks[1]" || pe.at == 0 || data[pe.at-1] != opEmptyList {
+	if !errors.As(err, &pe) || pe.path != "segments[0].blocks[1]" || pe.at == 0 || data[pe.at-1] != pickleop.EmptyList {
 		t.Fatalf("got %v: want segments[0].blocks[1] located at the blocks list's EMPTY_LIST", err)
 	}
 }

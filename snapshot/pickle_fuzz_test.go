@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"gpureport/ingest/ingesttest"
+	"gpureport/internal/pickleop"
 )
 
 // Fuzz targets, each run in CI for a bounded time:
@@ -164,47 +165,47 @@ func gopickleSafe(data []byte) bool {
 		i++
 		var n uint64
 		switch op {
-		case opStop:
+		case pickleop.Stop:
 			return true
-		case opFrame, opBinUnicode8, opBinBytes8, opByteArray8:
+		case pickleop.Frame, pickleop.BinUnicode8, pickleop.BinBytes8, pickleop.ByteArray8:
 			if left() < 8 {
 				return true
 			}
 			n = binary.LittleEndian.Uint64(data[i:])
 			i += 8
-			if op == opFrame {
+			if op == pickleop.Frame {
 				if n > left() {
 					return false
 				}
 				continue
 			}
-		case opBinUnicode, opBinBytes, opBinString, opLong4:
+		case pickleop.BinUnicode, pickleop.BinBytes, pickleop.BinString, pickleop.Long4:
 			if left() < 4 {
 				return true
 			}
 			n = uint64(binary.LittleEndian.Uint32(data[i:]))
 			i += 4
-		case opShortBinUnicode, opShortBinBytes, opShortBinString, opLong1:
+		case pickleop.ShortBinUnicode, pickleop.ShortBinBytes, pickleop.ShortBinString, pickleop.Long1:
 			if left() < 1 {
 				return true
 			}
 			n = uint64(data[i])
 			i++
-		case opBinGet, opBinPut, opBinInt1, opProto, opExt1:
+		case pickleop.BinGet, pickleop.BinPut, pickleop.BinInt1, pickleop.Proto, pickleop.Ext1:
 			n = 1
-		case opBinInt2, opExt2:
+		case pickleop.BinInt2, pickleop.Ext2:
 			n = 2
-		case opBinInt, opLongBinGet, opLongBinPut, opExt4:
+		case pickleop.BinInt, pickleop.LongBinGet, pickleop.LongBinPut, pickleop.Ext4:
 			n = 4
-		case opBinFloat:
+		case pickleop.BinFloat:
 			n = 8
-		case opInt, opLong, opFloat, opString, opUnicode, opGet, opPut, opPersID, opGlobal, opInst:
+		case pickleop.Int, pickleop.Long, pickleop.Float, pickleop.String, pickleop.Unicode, pickleop.Get, pickleop.Put, pickleop.PersID, pickleop.Global, pickleop.Inst:
 			j := bytes.IndexByte(data[i:], '\n')
 			if j < 0 {
 				return true
 			}
 			i += j + 1
-			if op == opGlobal || op == opInst {
+			if op == pickleop.Global || op == pickleop.Inst {
 				if j = bytes.IndexByte(data[i:], '\n'); j < 0 {
 					return true
 				}

@@ -1,6 +1,10 @@
 package snapshot
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"gpureport/internal/pickleop"
+)
 
 // skipFlatGets returns the buffer index after the run of memo gets that
 // starts at p and whose slots all hold flat frame dicts (vm.flatFrames):
@@ -17,13 +21,13 @@ func (m *vm) skipFlatGets(p int) int {
 	for {
 		var i uint64
 		switch {
-		case p+2 <= lim && buf[p] == opBinGet:
+		case p+2 <= lim && buf[p] == pickleop.BinGet:
 			i = uint64(buf[p+1])
 			if i>>6 >= uint64(len(flat)) || flat[i>>6]&(1<<(i&63)) == 0 {
 				return p
 			}
 			p += 2
-		case p+5 <= lim && buf[p] == opLongBinGet:
+		case p+5 <= lim && buf[p] == pickleop.LongBinGet:
 			i = uint64(binary.LittleEndian.Uint32(buf[p+1:]))
 			if i>>6 >= uint64(len(flat)) || flat[i>>6]&(1<<(i&63)) == 0 {
 				return p

@@ -3,6 +3,8 @@ package snapshot
 import (
 	"bytes"
 	"testing"
+
+	"gpureport/internal/pickleop"
 )
 
 // TestSkipFlatGets checks where a run of memo gets of flat frame dicts
@@ -10,9 +12,9 @@ import (
 // something else), at any other opcode, and where an operand would pass
 // vm.lim (the buffered data or the current FRAME's end).
 func TestSkipFlatGets(t *testing.T) {
-	binGet := func(i byte) []byte { return []byte{opBinGet, i} }
+	binGet := func(i byte) []byte { return []byte{pickleop.BinGet, i} }
 	longGet := func(i uint32) []byte {
-		return []byte{opLongBinGet, byte(i), byte(i >> 8), byte(i >> 16), byte(i >> 24)}
+		return []byte{pickleop.LongBinGet, byte(i), byte(i >> 8), byte(i >> 16), byte(i >> 24)}
 	}
 	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 	tests := []struct {
@@ -25,7 +27,7 @@ func TestSkipFlatGets(t *testing.T) {
 		{"stops at a slot without its bit", cat(binGet(1), binGet(4), binGet(3)), -1, 2},
 		{"stops at a long get of a slot without its bit", cat(binGet(1), longGet(70)), -1, 2},
 		{"stops at a slot past the bitmap", cat(binGet(1), longGet(1<<20)), -1, 2},
-		{"stops at another opcode", cat(binGet(1), []byte{opAppends}, binGet(2)), -1, 2},
+		{"stops at another opcode", cat(binGet(1), []byte{pickleop.Appends}, binGet(2)), -1, 2},
 		{"stops before an operand past lim", cat(binGet(1), longGet(2)), 5, 2},
 		{"stops before a short operand past lim", cat(binGet(1), binGet(2)), 3, 2},
 		{"empty", nil, -1, 0},

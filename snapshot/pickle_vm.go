@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+
+	"gpureport/internal/pickleop"
 )
 
 // The fast snapshot decoder is a pickle machine (see pickle_ops.go for the
@@ -156,7 +158,7 @@ func (m *vm) fail(kind error, msg string) error {
 
 // failf is fail with the opcode's name in front of msg.
 func (m *vm) failOp(kind error, msg string) error {
-	return m.fail(kind, opName(m.op)+": "+msg)
+	return m.fail(kind, pickleop.Name(m.op)+": "+msg)
 }
 
 // fill makes at least n unread bytes available, reading (and growing the
@@ -174,7 +176,7 @@ func (m *vm) fill(n int) error {
 		if m.eof {
 			msg := ErrTruncated.Error()
 			if end := m.base + int64(m.end); end > m.opOff {
-				msg = opName(m.op) + ": the data ends at offset " + strconv.FormatInt(end, 10) + ", inside its operand (truncated file?)"
+				msg = pickleop.Name(m.op) + ": the data ends at offset " + strconv.FormatInt(end, 10) + ", inside its operand (truncated file?)"
 			}
 			return m.fail(ErrTruncated, msg)
 		}
@@ -308,7 +310,7 @@ func (m *vm) popMark() ([]val, error) {
 	if m.skipFence != 0 && f == m.skipFence {
 		// Memo gets under this MARK were skipped: only APPENDS onto the
 		// skimmed list below it may end it.
-		if m.op != opAppends {
+		if m.op != pickleop.Appends {
 			return nil, errFallback
 		}
 		l := &m.stack[f-1]
@@ -419,9 +421,9 @@ func (m *vm) run() (val, error) {
 		m.op = op
 		var err error
 		switch op {
-		case opBinGet, opLongBinGet:
+		case pickleop.BinGet, pickleop.LongBinGet:
 			var i uint64
-			if op == opBinGet {
+			if op == pickleop.BinGet {
 				i = uint64(m.buf[m.pos+1])
 				m.pos += 2
 			} else {
@@ -453,7 +455,7 @@ func (m *vm) run() (val, error) {
 			}
 			if !ok {
 				if v, ok = m.memo.get(i); !ok {
-					return val{}, m.fail(ErrMemo, opNames[op]+" "+strconv.FormatUint(i, 10)+" refers to a memo slot never set")
+					return val{}, m.memoMiss(op, i)
 				}
 			}
 			if skim {
@@ -477,7 +479,7 @@ func (m *vm) run() (val, error) {
 			} else {
 				err = m.pushGrow(v)
 			}
-		case opMemoize:
+		case pickleop.Memoize:
 			m.pos++
 			n := len(m.stack)
 			if n <= m.fence {
@@ -493,20 +495,20 @@ func (m *vm) run() (val, error) {
 				}
 			}
 			err = m.memoPut(i, v)
-		case opMark:
+		case pickleop.Mark:
 			m.pos++
 			if len(m.marks) >= maxMarks {
 				return val{}, m.failOp(ErrLimit, "MARKs nested deeper than "+strconv.Itoa(maxMarks)+" levels")
 			}
 			m.marks = append(m.marks, len(m.stack))
 			m.fence = len(m.stack)
-		case opBinInt1, opBinInt2, opBinInt:
+		case pickleop.BinInt1, pickleop.BinInt2, pickleop.BinInt:
 			var x uint64
 			switch op {
-			case opBinInt1:
+			case pickleop.BinInt1:
 				x = uint64(m.buf[m.pos+1])
 				m.pos += 2
-			case opBinInt2:
+			case pickleop.BinInt2:
 				x = uint64(binary.LittleEndian.Uint16(m.buf[m.pos+1:]))
 				m.pos += 3
 			default:
@@ -519,7 +521,7 @@ func (m *vm) run() (val, error) {
 				break
 			}
 			err = m.push(val{k: kInt, x: x})
-		case opLong1:
+		case pickleop.Long1:
 			// Addresses and times: up to 8 bytes, two's complement.
 			n := int(m.buf[m.pos+1])
 			if n > 8 || m.pos+2+n > m.lim {
@@ -537,26 +539,26 @@ func (m *vm) run() (val, error) {
 				u |= ^uint64(0) << (8 * n)
 			}
 			err = m.push(val{k: kInt, x: u})
-		case opAppends, opSetItems:
+		case pickleop.Appends, pickleop.SetItems:
 			m.pos++
 			var items []val
 			if items, err = m.popMark(); err == nil {
 				var c *val
 				switch c, err = m.top(); {
 				case err != nil:
-				case op == opAppends:
+				case op == pickleop.Appends:
 					err = m.appendItems(c, items)
 				default:
 					err = m.setItems(c, items)
 				}
 			}
-		case opEmptyDict:
+		case pickleop.EmptyDict:
 			m.pos++
 			err = m.pushContainer(kDict, nil)
-		case opEmptyList:
+		case pickleop.EmptyList:
 			m.pos++
 			err = m.pushContainer(kList, nil)
-		case opStop:
+		case pickleop.Stop:
 			m.pos++
 			v, e := m.pop()
 			if e != nil {
@@ -574,6 +576,12 @@ func (m *vm) run() (val, error) {
 			return val{}, err
 		}
 	}
+}
+
+// memoMiss is the error of a memo get (op) of slot i never set.
+func (m *vm) memoMiss(op byte, i uint64) error {
+	name, _ := pickleop.Lookup(op)
+	return m.fail(ErrMemo, name+" "+strconv.FormatUint(i, 10)+" refers to a memo slot never set")
 }
 
 // memoArg reads a memo index operand: one byte (BINGET, BINPUT) or four,
@@ -597,18 +605,18 @@ func (m *vm) memoArg(short bool) (uint64, error) {
 func (m *vm) exec(op byte) error {
 	var err error
 	switch op {
-	case opLongBinGet, opBinGet:
-		i, e := m.memoArg(op == opBinGet)
+	case pickleop.LongBinGet, pickleop.BinGet:
+		i, e := m.memoArg(op == pickleop.BinGet)
 		if e != nil {
 			return e
 		}
 		v, ok := m.memo.get(i)
 		if !ok {
-			return m.fail(ErrMemo, opNames[op]+" "+strconv.FormatUint(i, 10)+" refers to a memo slot never set")
+			return m.memoMiss(op, i)
 		}
 		err = m.push(v)
-	case opBinPut, opLongBinPut:
-		i, e := m.memoArg(op == opBinPut)
+	case pickleop.BinPut, pickleop.LongBinPut:
+		i, e := m.memoArg(op == pickleop.BinPut)
 		if e != nil {
 			return e
 		}
@@ -616,27 +624,27 @@ func (m *vm) exec(op byte) error {
 		if t, err = m.top(); err == nil {
 			err = m.memoPut(i, *t)
 		}
-	case opBinInt1:
+	case pickleop.BinInt1:
 		b, e := m.arg(1)
 		if e != nil {
 			return e
 		}
 		err = m.push(val{k: kInt, x: uint64(b[0])})
-	case opBinInt2:
+	case pickleop.BinInt2:
 		b, e := m.arg(2)
 		if e != nil {
 			return e
 		}
 		err = m.push(val{k: kInt, x: uint64(binary.LittleEndian.Uint16(b))})
-	case opBinInt:
+	case pickleop.BinInt:
 		b, e := m.arg(4)
 		if e != nil {
 			return e
 		}
 		err = m.push(val{k: kInt, x: uint64(int64(int32(binary.LittleEndian.Uint32(b))))})
-	case opLong1, opLong4:
+	case pickleop.Long1, pickleop.Long4:
 		var n uint64
-		if op == opLong1 {
+		if op == pickleop.Long1 {
 			b, e := m.arg(1)
 			if e != nil {
 				return e
@@ -668,8 +676,8 @@ func (m *vm) exec(op byte) error {
 			return e
 		}
 		err = m.push(v)
-	case opShortBinUnicode, opShortBinString, opBinUnicode, opBinString, opBinUnicode8,
-		opShortBinBytes, opBinBytes, opBinBytes8:
+	case pickleop.ShortBinUnicode, pickleop.ShortBinString, pickleop.BinUnicode, pickleop.BinString, pickleop.BinUnicode8,
+		pickleop.ShortBinBytes, pickleop.BinBytes, pickleop.BinBytes8:
 		// str and bytes alike: a snapshot's text may come as either
 		// (os.fsencode'd file names, Python 2 str), and means the same.
 		n, e := m.strLen(op)
@@ -685,21 +693,21 @@ func (m *vm) exec(op byte) error {
 			return e
 		}
 		err = m.push(val{k: kStr, x: uint64(id)})
-	case opNone:
+	case pickleop.None:
 		err = m.push(val{k: kNone})
-	case opNewTrue:
+	case pickleop.NewTrue:
 		err = m.push(val{k: kBool, x: 1})
-	case opNewFalse:
+	case pickleop.NewFalse:
 		err = m.push(val{k: kBool})
-	case opBinFloat:
+	case pickleop.BinFloat:
 		b, e := m.arg(8)
 		if e != nil {
 			return e
 		}
 		err = m.push(val{k: kFloat, x: binary.BigEndian.Uint64(b)})
-	case opEmptyTuple:
+	case pickleop.EmptyTuple:
 		err = m.pushContainer(kTuple, nil)
-	case opAppend:
+	case pickleop.Append:
 		var v val
 		if v, err = m.pop(); err == nil {
 			var l *val
@@ -708,7 +716,7 @@ func (m *vm) exec(op byte) error {
 				err = m.appendItems(l, one[:])
 			}
 		}
-	case opSetItem:
+	case pickleop.SetItem:
 		var kv [2]val
 		if kv[1], err = m.pop(); err == nil {
 			if kv[0], err = m.pop(); err == nil {
@@ -718,8 +726,8 @@ func (m *vm) exec(op byte) error {
 				}
 			}
 		}
-	case opTuple1, opTuple2, opTuple3:
-		n := int(op-opTuple1) + 1
+	case pickleop.Tuple1, pickleop.Tuple2, pickleop.Tuple3:
+		n := int(op-pickleop.Tuple1) + 1
 		if len(m.stack)-m.fence < n {
 			return m.failOp(ErrMalformed, "stack underflow")
 		}
@@ -727,7 +735,7 @@ func (m *vm) exec(op byte) error {
 		copy(items[:], m.stack[len(m.stack)-n:])
 		m.stack = m.stack[:len(m.stack)-n]
 		err = m.pushContainer(kTuple, items[:n])
-	case opTuple, opList, opDict:
+	case pickleop.Tuple, pickleop.List, pickleop.Dict:
 		var items []val
 		if items, err = m.popMark(); err == nil {
 			// items alias the stack above its new top; copy them
@@ -735,27 +743,27 @@ func (m *vm) exec(op byte) error {
 			cp := append([]val(nil), items...)
 			k := kTuple
 			switch op {
-			case opList:
+			case pickleop.List:
 				k = kList
-			case opDict:
+			case pickleop.Dict:
 				k = kDict
 			}
 			err = m.pushContainer(k, cp)
 		}
-	case opPop:
+	case pickleop.Pop:
 		if len(m.stack) == m.fence && len(m.marks) > 0 {
 			_, err = m.popMark()
 		} else {
 			_, err = m.pop()
 		}
-	case opPopMark:
+	case pickleop.PopMark:
 		_, err = m.popMark()
-	case opDup:
+	case pickleop.Dup:
 		var t *val
 		if t, err = m.top(); err == nil {
 			err = m.push(*t)
 		}
-	case opFrame:
+	case pickleop.Frame:
 		b, e := m.arg(8)
 		if e != nil {
 			return e
@@ -773,7 +781,7 @@ func (m *vm) exec(op byte) error {
 		}
 		m.frameEnd = o + int64(n)
 		m.setLim()
-	case opProto:
+	case pickleop.Proto:
 		b, e := m.arg(1)
 		if e != nil {
 			return e
@@ -782,13 +790,13 @@ func (m *vm) exec(op byte) error {
 			return m.failOp(ErrUnsupportedOpcode, "unsupported pickle protocol "+strconv.Itoa(int(b[0])))
 		}
 	default:
-		if isClassOpcode(op) {
+		if pickleop.IsClass(op) {
 			return m.failOp(ErrForbiddenOpcode, "not allowed: snapshots never construct classes or call functions")
 		}
-		if _, known := opNames[op]; known {
+		if _, known := pickleop.Lookup(op); known {
 			return m.failOp(ErrUnsupportedOpcode, "not supported: snapshot pickles never use it")
 		}
-		return m.fail(ErrUnsupportedOpcode, "unknown opcode "+opName(op)+": not a pickle, or corrupt")
+		return m.fail(ErrUnsupportedOpcode, "unknown opcode "+pickleop.Name(op)+": not a pickle, or corrupt")
 	}
 	return err
 }
@@ -797,19 +805,19 @@ func (m *vm) exec(op byte) error {
 func (m *vm) strLen(op byte) (uint64, error) {
 	var n uint64
 	switch op {
-	case opShortBinUnicode, opShortBinString, opShortBinBytes:
+	case pickleop.ShortBinUnicode, pickleop.ShortBinString, pickleop.ShortBinBytes:
 		b, err := m.arg(1)
 		if err != nil {
 			return 0, err
 		}
 		return uint64(b[0]), nil
-	case opBinUnicode, opBinBytes:
+	case pickleop.BinUnicode, pickleop.BinBytes:
 		b, err := m.arg(4)
 		if err != nil {
 			return 0, err
 		}
 		n = uint64(binary.LittleEndian.Uint32(b))
-	case opBinString:
+	case pickleop.BinString:
 		b, err := m.arg(4)
 		if err != nil {
 			return 0, err

@@ -9,47 +9,8 @@ import (
 	"math/big"
 	"math/bits"
 	"slices"
-)
 
-// Opcodes written by the encoder (names as in CPython's pickletools).
-const (
-	opMark           = '('
-	opStop           = '.'
-	opBinInt         = 'J'
-	opBinInt1        = 'K'
-	opBinInt2        = 'M'
-	opNone           = 'N'
-	opBinUnicode     = 'X'
-	opAppend         = 'a'
-	opEmptyDict      = '}'
-	opAppends        = 'e'
-	opBinGet         = 'h'
-	opLongBinGet     = 'j'
-	opEmptyList      = ']'
-	opList           = 'l'
-	opDict           = 'd'
-	opBinPut         = 'q'
-	opLongBinPut     = 'r'
-	opSetItem        = 's'
-	opTuple          = 't'
-	opEmptyTuple     = ')'
-	opSetItems       = 'u'
-	opBinFloat       = 'G'
-	opProto          = 0x80
-	opTuple1         = 0x85
-	opTuple2         = 0x86
-	opTuple3         = 0x87
-	opNewTrue        = 0x88
-	opNewFalse       = 0x89
-	opLong1          = 0x8a
-	opLong4          = 0x8b
-	opBinBytes       = 'B'
-	opShortBinBytes  = 'C'
-	opBinBytes8      = 0x8e
-	opShortBinUnicod = 0x8c
-	opBinUnicode8    = 0x8d
-	opMemoize        = 0x94
-	opFrame          = 0x95
+	"gpureport/internal/pickleop"
 )
 
 const (
@@ -265,7 +226,7 @@ func (e *Encoder) Start() {
 		return
 	}
 	e.started = true
-	e.buf = append(e.buf, opProto, byte(e.proto))
+	e.buf = append(e.buf, pickleop.Proto, byte(e.proto))
 	// CPython enables framing after writing PROTO, so the header is
 	// outside the first frame.
 	e.framing = e.proto >= 4
@@ -284,7 +245,7 @@ func (e *Encoder) Finish() error {
 		return errors.New("pickle: Finish inside an unfinished container")
 	}
 	e.finished = true
-	e.write1(opStop)
+	e.write1(pickleop.Stop)
 	e.commitFrame()
 	e.flush()
 	return e.err
@@ -336,7 +297,7 @@ func (e *Encoder) commitFrame() {
 	e.inFrame = false
 	if len(e.buf) >= frameSizeMin {
 		var h [9]byte
-		h[0] = opFrame
+		h[0] = pickleop.Frame
 		binary.LittleEndian.PutUint64(h[1:], uint64(len(e.buf)))
 		e.emit(h[:])
 	}
@@ -379,20 +340,20 @@ func (e *Encoder) memoPut(key any) {
 func (e *Encoder) writePut(idx uint32) {
 	switch {
 	case e.proto >= 4 && e.style == CPython:
-		e.write1(opMemoize)
+		e.write1(pickleop.Memoize)
 	case idx < 256:
-		e.write(opBinPut, byte(idx))
+		e.write(pickleop.BinPut, byte(idx))
 	default:
-		e.write(opLongBinPut, byte(idx), byte(idx>>8), byte(idx>>16), byte(idx>>24))
+		e.write(pickleop.LongBinPut, byte(idx), byte(idx>>8), byte(idx>>16), byte(idx>>24))
 	}
 }
 
 func (e *Encoder) writeGet(idx uint32) {
 	if idx < 256 {
-		e.write(opBinGet, byte(idx))
+		e.write(pickleop.BinGet, byte(idx))
 		return
 	}
-	e.write(opLongBinGet, byte(idx), byte(idx>>8), byte(idx>>16), byte(idx>>24))
+	e.write(pickleop.LongBinGet, byte(idx), byte(idx>>8), byte(idx>>16), byte(idx>>24))
 }
 
 // Forget drops obj (a *Str, *Dict or *List already written) from the
@@ -415,12 +376,12 @@ func (e *Encoder) Value(v any) {
 	e.boundary()
 	switch x := v.(type) {
 	case nil:
-		e.write1(opNone)
+		e.write1(pickleop.None)
 	case bool:
 		if x {
-			e.write1(opNewTrue)
+			e.write1(pickleop.NewTrue)
 		} else {
-			e.write1(opNewFalse)
+			e.write1(pickleop.NewFalse)
 		}
 	case int:
 		e.int64(int64(x))
@@ -436,26 +397,26 @@ func (e *Encoder) Value(v any) {
 		e.bigInt(x)
 	case float64:
 		var b [9]byte
-		b[0] = opBinFloat
+		b[0] = pickleop.BinFloat
 		binary.BigEndian.PutUint64(b[1:], math.Float64bits(x))
 		e.write(b[:]...)
 	case string:
 		e.str(x, nil)
 	case *Str:
 		if x == nil {
-			e.write1(opNone)
+			e.write1(pickleop.None)
 			return
 		}
 		e.str(x.S, x)
 	case *Dict:
 		if x == nil {
-			e.write1(opNone)
+			e.write1(pickleop.None)
 			return
 		}
 		e.dict(x)
 	case *List:
 		if x == nil {
-			e.write1(opNone)
+			e.write1(pickleop.None)
 			return
 		}
 		e.list(x)
@@ -463,7 +424,7 @@ func (e *Encoder) Value(v any) {
 		e.tuple(x)
 	case *TupleObj:
 		if x == nil {
-			e.write1(opNone)
+			e.write1(pickleop.None)
 			return
 		}
 		if idx, ok := e.memo[x]; ok {
@@ -476,7 +437,7 @@ func (e *Encoder) Value(v any) {
 		}
 	case *Bytes:
 		if x == nil {
-			e.write1(opNone)
+			e.write1(pickleop.None)
 			return
 		}
 		e.bytes(x)
@@ -497,18 +458,18 @@ func (e *Encoder) int64(v int64) {
 	if v >= math.MinInt32 && v <= math.MaxInt32 {
 		switch {
 		case v >= 0 && v <= 0xff:
-			e.write(opBinInt1, byte(v))
+			e.write(pickleop.BinInt1, byte(v))
 		case v >= 0 && v <= 0xffff:
-			e.write(opBinInt2, byte(v), byte(v>>8))
+			e.write(pickleop.BinInt2, byte(v), byte(v>>8))
 		default:
 			u := uint32(v)
-			e.write(opBinInt, byte(u), byte(u>>8), byte(u>>16), byte(u>>24))
+			e.write(pickleop.BinInt, byte(u), byte(u>>8), byte(u>>16), byte(u>>24))
 		}
 		return
 	}
 	if e.style == TorchCpp {
 		var b [10]byte
-		b[0], b[1] = opLong1, 8
+		b[0], b[1] = pickleop.Long1, 8
 		binary.LittleEndian.PutUint64(b[2:], uint64(v))
 		e.write(b[:]...)
 		return
@@ -521,7 +482,7 @@ func (e *Encoder) int64(v int64) {
 // -(2**(8j-1)), and no bytes at all for 0.
 func (e *Encoder) long1(v int64) {
 	if v == 0 {
-		e.write(opLong1, 0)
+		e.write(pickleop.Long1, 0)
 		return
 	}
 	var abs uint64
@@ -532,7 +493,7 @@ func (e *Encoder) long1(v int64) {
 	}
 	n := bits.Len64(abs)/8 + 1
 	var b [11]byte
-	b[0] = opLong1
+	b[0] = pickleop.Long1
 	u := uint64(v)
 	for i := 0; i < n; i++ {
 		if i < 8 {
@@ -552,7 +513,7 @@ func (e *Encoder) long1(v int64) {
 // when neg.
 func (e *Encoder) long4(u uint64, neg bool) {
 	var b [21]byte
-	b[0] = opLong4
+	b[0] = pickleop.Long4
 	binary.LittleEndian.PutUint32(b[1:], 16)
 	binary.LittleEndian.PutUint64(b[5:], u)
 	if neg {
@@ -585,9 +546,9 @@ func (e *Encoder) bigInt(x *big.Int) {
 		le = le[:len(le)-1]
 	}
 	if len(le) <= 0xff {
-		e.write(opLong1, byte(len(le)))
+		e.write(pickleop.Long1, byte(len(le)))
 	} else {
-		e.write(opLong4, byte(len(le)), byte(len(le)>>8), byte(len(le)>>16), byte(len(le)>>24))
+		e.write(pickleop.Long4, byte(len(le)), byte(len(le)>>8), byte(len(le)>>16), byte(len(le)>>24))
 	}
 	e.write(le...)
 }
@@ -603,44 +564,33 @@ func (e *Encoder) uint64(v uint64) {
 		return
 	}
 	var b [11]byte
-	b[0], b[1] = opLong1, 9
+	b[0], b[1] = pickleop.Long1, 9
 	binary.LittleEndian.PutUint64(b[2:], v)
 	e.write(b[:11]...)
 }
 
-// str saves a str; obj is its identity (nil for a fresh object).
+// str saves a str; obj is its identity (nil for a fresh object). The C++
+// pickler memoizes strs by value, CPython by identity except for its
+// singletons (the empty and one-character Latin-1 strs).
 func (e *Encoder) str(s string, obj *Str) {
-	if e.style == TorchCpp {
-		if idx, ok := e.strMemo[s]; ok {
-			e.writeGet(idx)
-			return
-		}
-		e.strHeaderAndData(s)
-		idx := e.memoLen
-		e.memoLen++
-		e.strMemo[s] = idx
-		e.writePut(idx)
+	byValue := e.style == TorchCpp || isSingletonStr(s)
+	var idx uint32
+	var ok bool
+	if byValue {
+		idx, ok = e.strMemo[s]
+	} else if obj != nil {
+		idx, ok = e.memo[obj]
+	}
+	if ok {
+		e.writeGet(idx)
 		return
 	}
-	single := isSingletonStr(s)
-	if single {
-		if idx, ok := e.strMemo[s]; ok {
-			e.writeGet(idx)
-			return
-		}
-	} else if obj != nil {
-		if idx, ok := e.memo[obj]; ok {
-			e.writeGet(idx)
-			return
-		}
-	}
 	e.strHeaderAndData(s)
-	idx := e.memoLen
+	idx = e.memoLen
 	e.memoLen++
-	switch {
-	case single:
+	if byValue {
 		e.strMemo[s] = idx
-	case obj != nil:
+	} else if obj != nil {
 		e.memo[obj] = idx
 	}
 	e.writePut(idx)
@@ -656,13 +606,13 @@ func (e *Encoder) bytes(b *Bytes) {
 		e.writeGet(idx)
 		return
 	}
-	e.headerAndData(string(b.B), true, [3]byte{opShortBinBytes, opBinBytes, opBinBytes8})
+	e.headerAndData(string(b.B), true, [3]byte{pickleop.ShortBinBytes, pickleop.BinBytes, pickleop.BinBytes8})
 	e.memoPut(b)
 }
 
 // strHeaderAndData writes a str's opcode, length and UTF-8 bytes.
 func (e *Encoder) strHeaderAndData(s string) {
-	e.headerAndData(s, e.proto >= 4 && e.style == CPython, [3]byte{opShortBinUnicod, opBinUnicode, opBinUnicode8})
+	e.headerAndData(s, e.proto >= 4 && e.style == CPython, [3]byte{pickleop.ShortBinUnicode, pickleop.BinUnicode, pickleop.BinUnicode8})
 }
 
 // headerAndData writes data with the opcode of ops (1-, 4- and 8-byte
@@ -718,7 +668,7 @@ func (e *Encoder) container(obj any, n int, list bool, item func(int)) {
 			e.writeGet(idx)
 			return
 		}
-		e.write1(pick(list, opEmptyList, opEmptyDict))
+		e.write1(pick(list, pickleop.EmptyList, pickleop.EmptyDict))
 		e.memoPut(obj)
 		b := e.openBatch(n, list)
 		for i := range n {
@@ -737,18 +687,18 @@ func (e *Encoder) container(obj any, n int, list bool, item func(int)) {
 	}
 	e.enter()
 	if e.style == Marks {
-		e.write1(opMark)
+		e.write1(pickleop.Mark)
 	} else {
-		e.write(pick(list, opEmptyList, opEmptyDict), opMark)
+		e.write(pick(list, pickleop.EmptyList, pickleop.EmptyDict), pickleop.Mark)
 	}
 	for i := range n {
 		item(i)
 	}
 	switch {
 	case e.style == Marks:
-		e.write1(pick(list, opList, opDict))
+		e.write1(pick(list, pickleop.List, pickleop.Dict))
 	default:
-		e.write1(pick(list, opAppends, opSetItems))
+		e.write1(pick(list, pickleop.Appends, pickleop.SetItems))
 	}
 	e.leave()
 	if shared {
@@ -766,7 +716,7 @@ func pick(list bool, a, b byte) byte {
 
 func (e *Encoder) tuple(t Tuple) {
 	if len(t) == 0 {
-		e.write1(opEmptyTuple)
+		e.write1(pickleop.EmptyTuple)
 		return
 	}
 	e.enter()
@@ -775,13 +725,13 @@ func (e *Encoder) tuple(t Tuple) {
 		for _, it := range t {
 			e.Value(it)
 		}
-		e.write1(opTuple1 + byte(len(t)-1))
+		e.write1(pickleop.Tuple1 + byte(len(t)-1))
 	} else {
-		e.write1(opMark)
+		e.write1(pickleop.Mark)
 		for _, it := range t {
 			e.Value(it)
 		}
-		e.write1(opTuple)
+		e.write1(pickleop.Tuple)
 	}
 	if e.style == CPython {
 		e.memoPut(nil)
@@ -807,7 +757,7 @@ type Batch struct {
 func (e *Encoder) openBatch(n int, list bool) Batch {
 	e.enter()
 	if n > 1 || (e.style == TorchCpp) {
-		e.write1(opMark)
+		e.write1(pickleop.Mark)
 	}
 	return Batch{n: n, list: list}
 }
@@ -830,7 +780,7 @@ func (e *Encoder) begin(n int, list bool) Batch {
 		return Batch{n: n, list: list}
 	}
 	e.boundary()
-	e.write1(pick(list, opEmptyList, opEmptyDict))
+	e.write1(pick(list, pickleop.EmptyList, pickleop.EmptyDict))
 	if e.style == CPython {
 		e.memoPut(nil)
 	}
@@ -857,12 +807,12 @@ func (e *Encoder) Next(b *Batch) {
 	// remain.
 	if b.list {
 		if b.i < b.n {
-			e.write(opAppends, opMark)
+			e.write(pickleop.Appends, pickleop.Mark)
 			b.inBatch = 0
 		}
 		return
 	}
-	e.write(opSetItems, opMark)
+	e.write(pickleop.SetItems, pickleop.Mark)
 	b.inBatch = 0
 }
 
@@ -879,8 +829,8 @@ func (e *Encoder) End(b *Batch) {
 	switch {
 	case e.style != TorchCpp && b.n == 0:
 	case e.style != TorchCpp && b.n == 1:
-		e.write1(pick(b.list, opAppend, opSetItem))
+		e.write1(pick(b.list, pickleop.Append, pickleop.SetItem))
 	default:
-		e.write1(pick(b.list, opAppends, opSetItems))
+		e.write1(pick(b.list, pickleop.Appends, pickleop.SetItems))
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"unicode/utf8"
+
+	"gpureport/internal/pickleop"
 )
 
 // ErrClass is wrapped by Load's error for a pickle that asks to construct
@@ -151,7 +153,7 @@ func (l *loader) run() (any, error) {
 				if len(l.stack) != 1 || len(l.marks) != 0 {
 					return nil, l.errf(start, "STOP with %d values and %d marks on the stack", len(l.stack), len(l.marks))
 				}
-				if op == opStop && !inFrame && l.st.Protocol >= 4 {
+				if op == pickleop.Stop && !inFrame && l.st.Protocol >= 4 {
 					l.st.Unframed++
 				}
 				return l.stack[0], nil
@@ -161,7 +163,7 @@ func (l *loader) run() (any, error) {
 		if l.frameEnd >= 0 && l.pos > l.frameEnd {
 			return nil, l.errf(start, "opcode 0x%02x crosses the end of its frame at %d", op, l.frameEnd)
 		}
-		if !inFrame && op != opFrame && op != opProto {
+		if !inFrame && op != pickleop.Frame && op != pickleop.Proto {
 			l.st.Unframed += l.pos - start
 		}
 	}
@@ -171,7 +173,7 @@ var errStop = errors.New("stop")
 
 func (l *loader) step(start int, op byte) error {
 	switch op {
-	case opProto:
+	case pickleop.Proto:
 		b, err := l.need(start, 1)
 		if err != nil {
 			return err
@@ -180,7 +182,7 @@ func (l *loader) step(start int, op byte) error {
 			return l.errf(start, "protocol %d not supported", b[0])
 		}
 		l.st.Protocol = int(b[0])
-	case opFrame:
+	case pickleop.Frame:
 		b, err := l.need(start, 8)
 		if err != nil {
 			return err
@@ -194,37 +196,37 @@ func (l *loader) step(start int, op byte) error {
 		}
 		l.st.Frames = append(l.st.Frames, n)
 		l.frameEnd = l.pos + int(n)
-	case opStop:
+	case pickleop.Stop:
 		return errStop
-	case opMark:
+	case pickleop.Mark:
 		l.marks = append(l.marks, len(l.stack))
-	case opNone:
+	case pickleop.None:
 		l.stack = append(l.stack, nil)
-	case opNewTrue:
+	case pickleop.NewTrue:
 		l.stack = append(l.stack, true)
-	case opNewFalse:
+	case pickleop.NewFalse:
 		l.stack = append(l.stack, false)
-	case opBinInt1:
+	case pickleop.BinInt1:
 		b, err := l.need(start, 1)
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, int64(b[0]))
-	case opBinInt2:
+	case pickleop.BinInt2:
 		b, err := l.need(start, 2)
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, int64(binary.LittleEndian.Uint16(b)))
-	case opBinInt:
+	case pickleop.BinInt:
 		b, err := l.need(start, 4)
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, int64(int32(binary.LittleEndian.Uint32(b))))
-	case opLong1, opLong4:
+	case pickleop.Long1, pickleop.Long4:
 		size := 1
-		if op == opLong4 {
+		if op == pickleop.Long4 {
 			size = 4
 		}
 		n, err := l.uarg(start, size)
@@ -243,20 +245,20 @@ func (l *loader) step(start int, op byte) error {
 			return l.errf(start, "%v", err)
 		}
 		l.stack = append(l.stack, v)
-	case opShortBinBytes, opBinBytes, opBinBytes8:
-		d, err := l.sized(start, op == opShortBinBytes, op == opBinBytes, "bytes")
+	case pickleop.ShortBinBytes, pickleop.BinBytes, pickleop.BinBytes8:
+		d, err := l.sized(start, op == pickleop.ShortBinBytes, op == pickleop.BinBytes, "bytes")
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, &Bytes{B: append([]byte(nil), d...)})
-	case opBinFloat:
+	case pickleop.BinFloat:
 		b, err := l.need(start, 8)
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, math.Float64frombits(binary.BigEndian.Uint64(b)))
-	case opShortBinUnicod, opBinUnicode, opBinUnicode8:
-		d, err := l.sized(start, op == opShortBinUnicod, op == opBinUnicode, "string")
+	case pickleop.ShortBinUnicode, pickleop.BinUnicode, pickleop.BinUnicode8:
+		d, err := l.sized(start, op == pickleop.ShortBinUnicode, op == pickleop.BinUnicode, "string")
 		if err != nil {
 			return err
 		}
@@ -264,27 +266,27 @@ func (l *loader) step(start int, op byte) error {
 			return l.errf(start, "string is not valid UTF-8")
 		}
 		l.stack = append(l.stack, &Str{S: string(d)})
-	case opEmptyDict:
+	case pickleop.EmptyDict:
 		l.stack = append(l.stack, &Dict{})
-	case opEmptyList:
+	case pickleop.EmptyList:
 		l.stack = append(l.stack, &List{})
-	case opEmptyTuple:
+	case pickleop.EmptyTuple:
 		l.stack = append(l.stack, Tuple{})
-	case opTuple1, opTuple2, opTuple3, opTuple:
-		items, err := l.items(start, op == opTuple, int(op-opTuple1)+1)
+	case pickleop.Tuple1, pickleop.Tuple2, pickleop.Tuple3, pickleop.Tuple:
+		items, err := l.items(start, op == pickleop.Tuple, int(op-pickleop.Tuple1)+1)
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, Tuple(items))
-	case opSetItem, opSetItems, opDict:
-		kv, err := l.items(start, op != opSetItem, 2)
+	case pickleop.SetItem, pickleop.SetItems, pickleop.Dict:
+		kv, err := l.items(start, op != pickleop.SetItem, 2)
 		if err != nil {
 			return err
 		}
 		if len(kv)%2 != 0 {
 			return l.errf(start, "SETITEMS or DICT with an odd number of values")
 		}
-		if op == opDict {
+		if op == pickleop.Dict {
 			l.stack = append(l.stack, &Dict{})
 		}
 		d, err := topAs[*Dict](l, start, "SETITEM(S)")
@@ -298,12 +300,12 @@ func (l *loader) step(start int, op byte) error {
 			}
 			d.Items = append(d.Items, Item{kv[i], kv[i+1]})
 		}
-	case opAppend, opAppends, opList:
-		items, err := l.items(start, op != opAppend, 1)
+	case pickleop.Append, pickleop.Appends, pickleop.List:
+		items, err := l.items(start, op != pickleop.Append, 1)
 		if err != nil {
 			return err
 		}
-		if op == opList {
+		if op == pickleop.List {
 			l.stack = append(l.stack, &List{})
 		}
 		ls, err := topAs[*List](l, start, "APPEND(S)")
@@ -311,30 +313,31 @@ func (l *loader) step(start int, op byte) error {
 			return err
 		}
 		ls.Items = append(ls.Items, items...)
-	case opMemoize:
+	case pickleop.Memoize:
 		return l.put(start, uint64(len(l.memo)))
-	case opBinPut, opLongBinPut, opBinGet, opLongBinGet:
+	case pickleop.BinPut, pickleop.LongBinPut, pickleop.BinGet, pickleop.LongBinGet:
 		size := 4
-		if op == opBinPut || op == opBinGet {
+		if op == pickleop.BinPut || op == pickleop.BinGet {
 			size = 1
 		}
 		i, err := l.uarg(start, size)
 		if err != nil {
 			return err
 		}
-		if op == opBinPut || op == opLongBinPut {
+		if op == pickleop.BinPut || op == pickleop.LongBinPut {
 			return l.put(start, i)
 		}
 		return l.get(start, i)
-	case '0': // POP
+	case pickleop.Pop:
 		_, err := l.pop(start)
 		return err
-	case '1': // POP_MARK
+	case pickleop.PopMark:
 		_, err := l.popMark(start)
 		return err
-	case 'c', 0x93, 'R', 'b', 'i', 'o', 0x81, 0x92, 'P', 'Q', 0x82, 0x83, 0x84:
-		return fmt.Errorf("pickle: offset %d: opcode 0x%02x: %w", start, op, ErrClass)
 	default:
+		if pickleop.IsClass(op) {
+			return fmt.Errorf("pickle: offset %d: opcode 0x%02x: %w", start, op, ErrClass)
+		}
 		return l.errf(start, "unsupported opcode 0x%02x", op)
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"gpureport/ingest/ingesttest"
+	"gpureport/internal/pickleop"
 )
 
 // python returns the python3 interpreter, skipping the test without one.
@@ -353,18 +354,18 @@ func TestCppStyle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Protocol != 2 || st.Ops[opFrame] != 0 || st.Ops[opMemoize] != 0 || st.Ops[opShortBinUnicod] != 0 {
-		t.Errorf("protocol %d, %d FRAME, %d MEMOIZE, %d SHORT_BINUNICODE", st.Protocol, st.Ops[opFrame], st.Ops[opMemoize], st.Ops[opShortBinUnicod])
+	if st.Protocol != 2 || st.Ops[pickleop.Frame] != 0 || st.Ops[pickleop.Memoize] != 0 || st.Ops[pickleop.ShortBinUnicode] != 0 {
+		t.Errorf("protocol %d, %d FRAME, %d MEMOIZE, %d SHORT_BINUNICODE", st.Protocol, st.Ops[pickleop.Frame], st.Ops[pickleop.Memoize], st.Ops[pickleop.ShortBinUnicode])
 	}
 	// Strings: a, b, addr, names, name, forward, filename, path, line, x.
-	if got := st.Ops[opBinUnicode]; got != 10 {
+	if got := st.Ops[pickleop.BinUnicode]; got != 10 {
 		t.Errorf("%d BINUNICODE, want 10 (each distinct string once)", got)
 	}
 	// Shared: frame (twice in frames) and frames (twice in top).
-	if got := st.Ops[opBinPut] - st.Ops[opBinUnicode]; got != 2 {
+	if got := st.Ops[pickleop.BinPut] - st.Ops[pickleop.BinUnicode]; got != 2 {
 		t.Errorf("%d container BINPUTs, want 2", got)
 	}
-	if !bytes.Contains(b, []byte{opLong1, 8}) {
+	if !bytes.Contains(b, []byte{pickleop.Long1, 8}) {
 		t.Error("address not written as an 8-byte LONG1")
 	}
 	py := python(t)
@@ -406,11 +407,11 @@ func TestMarksStyle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Ops[opEmptyDict]+st.Ops[opEmptyList]+st.Ops[opSetItems]+st.Ops[opAppends] != 0 || st.Ops[opList] != 2 || st.Ops[opDict] != 2 {
+	if st.Ops[pickleop.EmptyDict]+st.Ops[pickleop.EmptyList]+st.Ops[pickleop.SetItems]+st.Ops[pickleop.Appends] != 0 || st.Ops[pickleop.List] != 2 || st.Ops[pickleop.Dict] != 2 {
 		t.Errorf("opcodes: %v", st.Ops)
 	}
 	// Shared: frame (twice in frames) and frames (twice in top).
-	if got := st.Ops[opBinPut] - st.Ops[opBinUnicode]; got != 2 {
+	if got := st.Ops[pickleop.BinPut] - st.Ops[pickleop.BinUnicode]; got != 2 {
 		t.Errorf("%d container BINPUTs, want 2", got)
 	}
 	if _, err := NewEncoder(&bytes.Buffer{}, Options{Protocol: 4, Style: Marks}); err == nil {
@@ -634,9 +635,9 @@ func TestIntStyles(t *testing.T) {
 				if fmt.Sprint(got.(*List).Items) != fmt.Sprint(want.(*List).Items) {
 					t.Fatalf("read back %v, want %v", got.(*List).Items, want.(*List).Items)
 				}
-				short := st.Ops[opBinInt1] + st.Ops[opBinInt2] + st.Ops[opBinInt]
-				if short != 0 || (style == IntsLong1) != (st.Ops[opLong1] > 0) || (style == IntsLong4) != (st.Ops[opLong4] > 0) {
-					t.Fatalf("opcodes: %d short ints, %d LONG1, %d LONG4", short, st.Ops[opLong1], st.Ops[opLong4])
+				short := st.Ops[pickleop.BinInt1] + st.Ops[pickleop.BinInt2] + st.Ops[pickleop.BinInt]
+				if short != 0 || (style == IntsLong1) != (st.Ops[pickleop.Long1] > 0) || (style == IntsLong4) != (st.Ops[pickleop.Long4] > 0) {
+					t.Fatalf("opcodes: %d short ints, %d LONG1, %d LONG4", short, st.Ops[pickleop.Long1], st.Ops[pickleop.Long4])
 				}
 				if _, err := exec.LookPath("python3"); err != nil {
 					return
