@@ -510,16 +510,7 @@ func (c *converter) frame(p string, d *pyDict) FrameID {
 		return id
 	}
 	var f Frame
-	for _, k := range [...]struct {
-		key string
-		dst *string
-	}{{"filename", &f.File}, {"name", &f.Name}} {
-		v, present := d.get(k.key)
-		var pr fieldProblem
-		if *k.dst, pr = strOf(v, present); pr != probNone {
-			c.notes.add(p+"."+k.key, pr, v, assumeEmpty)
-		}
-	}
+	strFields(d, p, &c.notes, strField{"filename", &f.File}, strField{"name", &f.Name})
 	v := get(d, "line")
 	var pr fieldProblem
 	if f.Line, pr = lineField(numOf(v)); pr != probNone {
@@ -528,6 +519,24 @@ func (c *converter) frame(p string, d *pyDict) FrameID {
 	id := c.st.InternFrame(f)
 	c.frames[d] = id
 	return id
+}
+
+// strField is a str field of a dict and where its text goes.
+type strField struct {
+	key string
+	dst *string
+}
+
+// strFields reads the str fields of dict d (at path p), noting each that
+// is missing or no str (and taken as empty).
+func strFields(d *pyDict, p string, ns *noteSet, fields ...strField) {
+	for _, k := range fields {
+		v, present := d.get(k.key)
+		var pr fieldProblem
+		if *k.dst, pr = strOf(v, present); pr != probNone {
+			ns.add(p+"."+k.key, pr, v, assumeEmpty)
+		}
+	}
 }
 
 func settingsFrom(d *pyDict) AllocatorSettings {
@@ -573,16 +582,7 @@ func annotations(items []any, ns *noteSet) []Annotation {
 			continue
 		}
 		var a Annotation
-		for _, k := range [...]struct {
-			key string
-			dst *string
-		}{{"stage", &a.Stage}, {"name", &a.Name}} {
-			v, present := d.get(k.key)
-			var pr fieldProblem
-			if *k.dst, pr = strOf(v, present); pr != probNone {
-				ns.add(p+"."+k.key, pr, v, assumeEmpty)
-			}
-		}
+		strFields(d, p, ns, strField{"stage", &a.Stage}, strField{"name", &a.Name})
 		v := get(d, "device")
 		var pr fieldProblem
 		if a.Device, pr = deviceField(numOf(v)); pr != probNone {
