@@ -243,6 +243,15 @@ type typed struct {
 	nextEntry int
 }
 
+// keyOf returns the key code of dict key k: cUnknown for a str the
+// decoder has no use for, and for a key that is no str.
+func (m *vm) keyOf(k val) keyCode {
+	if k.k != kStr {
+		return cUnknown
+	}
+	return m.strInfo[k.x].code
+}
+
 // listElem returns the role of a container of kind k appended to a list of
 // role r, and false when such a list does not take it.
 func listElem(r role, k vkind) (role, bool) {
@@ -937,10 +946,7 @@ func (m *vm) setItems(d *val, items []val) error {
 	case rTop:
 		t := &m.tops[d.x]
 		for i := 0; i < len(items); i += 2 {
-			if items[i].k != kStr {
-				continue
-			}
-			switch m.strInfo[items[i].x].code {
+			switch m.keyOf(items[i]) {
 			case cSegments:
 				t.segments = items[i+1]
 			case cDeviceTraces:
@@ -971,10 +977,7 @@ func (m *vm) setItems(d *val, items []val) error {
 	case rHistEntry:
 		p := &m.hents[d.x]
 		for i := 0; i < len(items); i += 2 {
-			if items[i].k != kStr {
-				continue
-			}
-			switch m.strInfo[items[i].x].code {
+			switch m.keyOf(items[i]) {
 			case cRealSize:
 				p.realSize = items[i+1]
 			case cFrames:
@@ -993,10 +996,7 @@ func (m *vm) setItems(d *val, items []val) error {
 func (m *vm) finishFrameDict(i uint64, items []val) uint32 {
 	var file, name, line val
 	for j := 0; j < len(items); j += 2 {
-		if items[j].k != kStr {
-			continue
-		}
-		switch m.strInfo[items[j].x].code {
+		switch m.keyOf(items[j]) {
 		case cFilename:
 			file = items[j+1]
 		case cName:
@@ -1028,10 +1028,7 @@ func (m *vm) finishFrameDict(i uint64, items []val) uint32 {
 func (m *vm) finishEntry(i uint64, items []val) error {
 	var action, addr, devFree, size, stream, timeUS, frames val
 	for j := 0; j < len(items); j += 2 {
-		if items[j].k != kStr {
-			continue
-		}
-		switch m.strInfo[items[j].x].code {
+		switch m.keyOf(items[j]) {
 		case cAction:
 			action = items[j+1]
 		case cAddr:
@@ -1094,11 +1091,8 @@ func (m *vm) finishEntry(i uint64, items []val) error {
 func (m *vm) finishSeg(i uint64, items []val) error {
 	var dev, address, total, alloc, active, req, stream, segType, pool, expandable, frames, blocks val
 	for j := 0; j < len(items); j += 2 {
-		if items[j].k != kStr {
-			continue
-		}
 		v := items[j+1]
-		switch m.strInfo[items[j].x].code {
+		switch m.keyOf(items[j]) {
 		case cDevice:
 			dev = v
 		case cAddress:
@@ -1217,11 +1211,8 @@ func (m *vm) finishSeg(i uint64, items []val) error {
 func (m *vm) finishBlock(i uint64, items []val) error {
 	var size, req, state, address, frames, history val
 	for j := 0; j < len(items); j += 2 {
-		if items[j].k != kStr {
-			continue
-		}
 		v := items[j+1]
-		switch m.strInfo[items[j].x].code {
+		switch m.keyOf(items[j]) {
 		case cSize:
 			size = v
 		case cRequestedSize:
