@@ -497,27 +497,28 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 	return m.push(v)
 }
 
-// height returns the nesting height of a container holding items, on top
-// of its current height h, and fails past maxNesting.
-func (m *vm) height(h uint32, items []val) (uint32, error) {
+// raise lifts *h, the nesting height of a container, above the heights of
+// its items, and fails past maxNesting (leaving *h as it was).
+func (m *vm) raise(h *uint32, items []val) error {
+	x := *h
 	for i := range items {
-		if items[i].h >= h {
-			h = items[i].h + 1
+		if items[i].h >= x {
+			x = items[i].h + 1
 		}
 	}
-	if h > maxNesting {
-		return 0, m.failOp(ErrLimit, "containers nested deeper than "+strconv.Itoa(maxNesting)+" levels")
+	if x > maxNesting {
+		return m.failOp(ErrLimit, "containers nested deeper than "+strconv.Itoa(maxNesting)+" levels")
 	}
-	return h, nil
+	*h = x
+	return nil
 }
 
 // makeTuple fills in tuple v from its items.
 func (m *vm) makeTuple(v *val, items []val) error {
-	h, err := m.height(0, items)
-	if err != nil {
+	v.h = 0
+	if err := m.raise(&v.h, items); err != nil {
 		return err
 	}
-	v.h = h
 	if v.r != rGeneric {
 		v.r = rIgnore
 		return nil
@@ -527,6 +528,7 @@ func (m *vm) makeTuple(v *val, items []val) error {
 	}
 	t := make(pyTuple, len(items))
 	for i, it := range items {
+		var err error
 		if t[i], err = m.toAny(it); err != nil {
 			return err
 		}
@@ -634,11 +636,9 @@ func (m *vm) appendItems(l *val, items []val) error {
 	case rSkimmed:
 		return m.skimFrames(l, items)
 	}
-	h, err := m.height(l.h, items)
-	if err != nil {
+	if err := m.raise(&l.h, items); err != nil {
 		return err
 	}
-	l.h = h
 	switch l.r {
 	case rGeneric:
 		pl := m.gobjs[l.x].(*pyList)
@@ -918,11 +918,9 @@ func (m *vm) setItems(d *val, items []val) error {
 			return m.failOp(ErrMalformed, "unhashable dict key of type "+items[i].typeName())
 		}
 	}
-	h, err := m.height(d.h, items)
-	if err != nil {
+	if err := m.raise(&d.h, items); err != nil {
 		return err
 	}
-	d.h = h
 	switch d.r {
 	case rGeneric:
 		pd := m.gobjs[d.x].(*pyDict)
