@@ -65,7 +65,7 @@ func (s Style) String() string {
 // Options choose the pickle dialect.
 type Options struct {
 	// Protocol is the pickle protocol: 2, 3, 4 or 5; 0 means 4 (the
-	// default of Python 3.8-3.13). TorchCpp requires 2.
+	// default of Python 3.8-3.13). TorchCpp and Marks require 2.
 	Protocol int
 	// Style is the pickler imitated.
 	Style Style

@@ -1,6 +1,9 @@
 // Package pickle writes Python pickles byte for byte the way CPython's
 // pickler (and PyTorch's C++ pickler) writes them, for the generated test
-// snapshots of gpureport.
+// snapshots of gpureport. It is the project's one pickle writer: the
+// snapshot decoder's tests write their hand-built trees with it too, in
+// every dialect the decoder must read (Style, Options.Ints). Load reads
+// back what it writes (and any snapshot pickle) as the same tree, for tests.
 //
 // Values are a small tree that mirrors the Python objects a memory snapshot
 // holds. Object identity matters: CPython memoizes every str, dict, list and
