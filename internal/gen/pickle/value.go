@@ -2,7 +2,7 @@
 // pickler (and PyTorch's C++ pickler) writes them, for the generated test
 // snapshots of gpureport. It is the project's one pickle writer: the
 // snapshot decoder's tests write their hand-built trees with it too, in
-// every dialect the decoder must read (Style, Options.Ints). Load reads
+// the dialects the decoder must read (protocols 2 to 5, Style). Load reads
 // back what it writes (and any snapshot pickle) as the same tree, for tests.
 //
 // Values are a small tree that mirrors the Python objects a memory snapshot
