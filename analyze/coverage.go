@@ -8,20 +8,10 @@ import "gpureport/snapshot"
 // is nothing left unexplained.
 func StackCoverage(s *snapshot.Snapshot, dev int) (share float64, live int64) {
 	var with int64
-	for i := range s.Segments {
-		seg := &s.Segments[i]
-		if seg.Device != dev {
-			continue
-		}
-		for j := range seg.Blocks {
-			b := &seg.Blocks[j]
-			if b.State != snapshot.StateActiveAllocated {
-				continue
-			}
-			live += b.Size
-			if b.Stack != snapshot.NoStack {
-				with += b.Size
-			}
+	for b := range liveBlocks(s, dev) {
+		live += b.Size
+		if b.Stack != snapshot.NoStack {
+			with += b.Size
 		}
 	}
 	if live == 0 {

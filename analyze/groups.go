@@ -44,28 +44,18 @@ func groupLive(s *snapshot.Snapshot, dev int, cache *signatureCache) map[string]
 	out := map[string]*groupAcc{}
 	var last snapshot.StackID
 	var lastAcc *groupAcc
-	for i := range s.Segments {
-		seg := &s.Segments[i]
-		if seg.Device != dev {
-			continue
-		}
-		for j := range seg.Blocks {
-			b := &seg.Blocks[j]
-			if b.State != snapshot.StateActiveAllocated {
-				continue
+	for b := range liveBlocks(s, dev) {
+		// Neighbouring blocks often share a stack: skip the lookups.
+		if lastAcc == nil || b.Stack != last {
+			sig := cache.get(b.Stack)
+			acc := out[sig.Key]
+			if acc == nil {
+				acc = &groupAcc{sig: sig}
+				out[sig.Key] = acc
 			}
-			// Neighbouring blocks often share a stack: skip the lookups.
-			if lastAcc == nil || b.Stack != last {
-				sig := cache.get(b.Stack)
-				acc := out[sig.Key]
-				if acc == nil {
-					acc = &groupAcc{sig: sig}
-					out[sig.Key] = acc
-				}
-				last, lastAcc = b.Stack, acc
-			}
-			lastAcc.add(b.Size, b.Stack)
+			last, lastAcc = b.Stack, acc
 		}
+		lastAcc.add(b.Size, b.Stack)
 	}
 	return out
 }
@@ -154,12 +144,7 @@ type DiffEntry struct {
 func Diff(a, b []LiveGroup) []DiffEntry {
 	idx := map[string]int{}
 	var out []DiffEntry
-	for _, g := range a {
-		if i, ok := idx[g.Key]; ok {
-			out[i].BytesA += g.Bytes
-			out[i].BlocksA += g.Blocks
-			continue
-		}
+	for _, g := range MergeGroups(a) {
 		idx[g.Key] = len(out)
 		out = append(out, DiffEntry{Signature: g.Signature, Stack: g.Stack, User: g.User, BytesA: g.Bytes, BlocksA: g.Blocks})
 	}

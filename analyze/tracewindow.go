@@ -278,11 +278,7 @@ type piece struct {
 // the bytes freed after cut.
 func stateAt(s *snapshot.Snapshot, dev, cut int) (*memState, int64) {
 	m := &memState{}
-	for i := range s.Segments {
-		seg := &s.Segments[i]
-		if seg.Device != dev {
-			continue
-		}
+	for i, seg := range deviceSegments(s, dev) {
 		for j := range seg.Blocks {
 			b := &seg.Blocks[j]
 			st := pieceFree
@@ -340,32 +336,15 @@ func stateAt(s *snapshot.Snapshot, dev, cut int) (*memState, int64) {
 // set gives [lo, hi) the state st (and stack), splitting pieces at the
 // ends. Ranges outside every piece are ignored.
 func (m *memState) set(lo, hi uint64, st pieceState, stack snapshot.StackID) {
-	var out []piece
-	for _, p := range m.pieces {
-		if p.end <= lo || p.start >= hi {
-			out = append(out, p)
-			continue
-		}
-		if p.start < lo {
-			q := p
-			q.end = lo
-			out = append(out, q)
-		}
-		q := p
-		q.start, q.end = max(p.start, lo), min(p.end, hi)
-		q.state, q.stack = st, stack
-		out = append(out, q)
-		if p.end > hi {
-			q := p
-			q.start = hi
-			out = append(out, q)
-		}
-	}
-	m.pieces = out
+	m.cut(lo, hi, func(q *piece) { q.state, q.stack = st, stack })
 }
 
 // remove drops [lo, hi) from the reserved ranges.
-func (m *memState) remove(lo, hi uint64) {
+func (m *memState) remove(lo, hi uint64) { m.cut(lo, hi, nil) }
+
+// cut splits the pieces that overlap [lo, hi) at its ends; the part
+// inside is dropped, or kept as change leaves it when change is not nil.
+func (m *memState) cut(lo, hi uint64, change func(*piece)) {
 	var out []piece
 	for _, p := range m.pieces {
 		if p.end <= lo || p.start >= hi {
@@ -375,6 +354,12 @@ func (m *memState) remove(lo, hi uint64) {
 		if p.start < lo {
 			q := p
 			q.end = lo
+			out = append(out, q)
+		}
+		if change != nil {
+			q := p
+			q.start, q.end = max(p.start, lo), min(p.end, hi)
+			change(&q)
 			out = append(out, q)
 		}
 		if p.end > hi {

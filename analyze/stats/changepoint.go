@@ -109,11 +109,7 @@ func sumSquares(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
 	}
-	var m float64
-	for _, x := range v {
-		m += x
-	}
-	m /= float64(len(v))
+	m := mean(v)
 	var s float64
 	for _, x := range v {
 		s += (x - m) * (x - m)
@@ -160,18 +156,7 @@ func Drops(y []float64, tol float64) int {
 // after GC" of the JVM tools: a leak raises the floor, a phase only adds
 // excursions above it. The rolling minimum follows the floor.
 func TroughEnvelope(y []float64, w int) []float64 {
-	if w <= 1 || len(y) < w {
-		return y
-	}
-	out := make([]float64, len(y)-w+1)
-	for i := range out {
-		m := y[i]
-		for _, v := range y[i+1 : i+w] {
-			m = math.Min(m, v)
-		}
-		out[i] = m
-	}
-	return out
+	return perWindow(y, w, slices.Min)
 }
 
 // FloorPoints picks the points of y that lie on its floor: the points
@@ -230,16 +215,28 @@ func FloorPoints(x, y []float64, w int, tol float64) []int {
 // windowMid is the mean x of each window of w points, matching
 // TroughEnvelope's output.
 func windowMid(x []float64, w int) []float64 {
-	if w <= 1 || len(x) < w {
-		return x
+	return perWindow(x, w, mean)
+}
+
+// perWindow applies f to each window of w consecutive points of v, one
+// value per window start (len(v) − w + 1 values; v itself when w ≤ 1 or v
+// is shorter than w).
+func perWindow(v []float64, w int, f func([]float64) float64) []float64 {
+	if w <= 1 || len(v) < w {
+		return v
 	}
-	out := make([]float64, len(x)-w+1)
+	out := make([]float64, len(v)-w+1)
 	for i := range out {
-		var s float64
-		for _, v := range x[i : i+w] {
-			s += v
-		}
-		out[i] = s / float64(w)
+		out[i] = f(v[i : i+w])
 	}
 	return out
+}
+
+// mean is the arithmetic mean of v (NaN when v is empty).
+func mean(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
 }

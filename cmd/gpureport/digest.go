@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"gpureport/ingest"
+	"gpureport/internal/batch"
 	"gpureport/internal/units"
 	"gpureport/snapshot"
 )
@@ -59,7 +60,7 @@ func runDigest(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return usageError(stderr, "--max-decompressed: %v", err)
 	}
-	sh, err := parseShard(shardText)
+	sh, err := batch.ParseShard(shardText)
 	if err != nil {
 		return usageError(stderr, "--shard: %v", err)
 	}
@@ -111,7 +112,7 @@ type digestCounts struct {
 }
 
 // digestRun digests the snapshots of run dir that belong to shard sh.
-func digestRun(ctx context.Context, dir string, dc *ingest.DigestCache, sh shard, jobs int, opt snapshot.DecodeOptions, prog *progress, log *slog.Logger) (digestCounts, error) {
+func digestRun(ctx context.Context, dir string, dc *ingest.DigestCache, sh batch.Shard, jobs int, opt snapshot.DecodeOptions, prog *progress, log *slog.Logger) (digestCounts, error) {
 	cands, _, err := ingest.Discover(dir, nil)
 	if err != nil {
 		return digestCounts{}, err
@@ -119,7 +120,7 @@ func digestRun(ctx context.Context, dir string, dc *ingest.DigestCache, sh shard
 	var mine []ingest.Candidate
 	lp := ingest.LoadProgress{}
 	for _, c := range cands {
-		if c.Kind == ingest.KindSnapshot && sh.has(c.Rel) {
+		if c.Kind == ingest.KindSnapshot && sh.Has(c.Rel) {
 			mine = append(mine, c)
 			lp.TotalBytes += c.Bytes
 		}

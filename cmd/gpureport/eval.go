@@ -76,7 +76,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		enc.SetIndent("", "  ")
 		out := struct {
 			Corpus     string            `json:"corpus"`
-			Seed       int64             `json:"seed"`
+			Seed       uint64            `json:"seed"`
 			Evaluation any               `json:"evaluation"`
 			Results    []eval.CaseResult `json:"results"`
 		}{dir, labels.Seed, ev.JSON(), results}

@@ -13,6 +13,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/gpulog"
+	"gpureport/internal/batch"
 	"gpureport/internal/units"
 	"gpureport/report"
 )
@@ -65,7 +66,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		memory      string
 		maxDecomp   string
 		failOn      string
-		batch       bool
+		batchMode   bool
 		showVersion bool
 		verbose     bool
 	)
@@ -81,7 +82,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.IntVar(&opt.jobs, "j", 0, "decode `N` files at once (default: one per CPU); in --batch mode, N runs at once")
 	fs.StringVar(&memory, "memory", "2GiB", "bound on decoder memory in flight, `SIZE`")
 	fs.StringVar(&maxDecomp, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
-	fs.BoolVar(&batch, "batch", false, "treat the arguments as roots holding many runs: a run is a folder directly under a root that holds snapshots or GPU logs anywhere below it, or any folder marked with an empty "+RunMarker+" file; its subfolders (snapshots/, logs/, rank folders) belong to it; -o is then the overview folder (default ROOT/gpureport-overview)")
+	fs.BoolVar(&batchMode, "batch", false, "treat the arguments as roots holding many runs: a run is a folder directly under a root that holds snapshots or GPU logs anywhere below it, or any folder marked with an empty "+batch.RunMarker+" file; its subfolders (snapshots/, logs/, rank folders) belong to it; -o is then the overview folder (default ROOT/gpureport-overview)")
 	fs.StringVar(&opt.shard, "shard", "", "with --batch, report only share `I/N` of the runs (0 <= I < N), split by a hash of each run's path under its root")
 	opt.cache.register(fs)
 	fs.BoolVar(&opt.quiet, "q", false, "no progress output")
@@ -143,7 +144,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		level = slog.LevelDebug
 	}
 	log := newLogger(stderr, level)
-	if batch {
+	if batchMode {
 		return runBatch(ctx, positional, opt, stdout, stderr, log)
 	}
 	if len(positional) > 1 {

@@ -30,7 +30,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -66,24 +65,18 @@ func main() {
 }
 
 func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error {
-	dir, err := os.MkdirTemp("", "benchdecode-")
+	dir, cleanup, err := benchrun.WorkDir("benchdecode", keep)
 	if err != nil {
 		return err
 	}
-	if keep {
-		fmt.Printf("working folder: %s\n", dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
+	defer cleanup()
 	if file == "" {
 		if _, err := os.Stat(filepath.Join("internal", "gen")); err != nil {
 			return errors.New("internal/gen not found: run from the repository root, or pass -file")
 		}
 		file = filepath.Join(dir, "big.pickle")
 		fmt.Printf("generating %s (%d trace entries)...\n", file, entries)
-		gen := exec.Command("go", "run", "./internal/gen", "big", "-o", file, "-entries", strconv.Itoa(entries), "-extra-ops", strconv.Itoa(extraOps))
-		gen.Stdout, gen.Stderr = os.Stderr, os.Stderr
-		if err := gen.Run(); err != nil {
+		if err := benchrun.Run("go", "run", "./internal/gen", "big", "-o", file, "-entries", strconv.Itoa(entries), "-extra-ops", strconv.Itoa(extraOps)); err != nil {
 			return fmt.Errorf("generator: %w", err)
 		}
 	}
@@ -91,28 +84,15 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 	if err != nil {
 		return err
 	}
-	if bin == "" {
-		bin = filepath.Join(dir, "gpureport")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/gpureport")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("build gpureport: %w", err)
-		}
-	} else if _, err := os.Stat(bin); err != nil {
-		return fmt.Errorf("-bin: %w", err)
-	}
-	var baseBin string
-	if base != "" {
-		fmt.Printf("building gpureport at %s...\n", base)
-		if baseBin, err = benchrun.BuildRevision(base, dir); err != nil {
-			return fmt.Errorf("-base %s: %w", base, err)
-		}
+	bin, baseBin, err := benchrun.Binaries(bin, base, dir)
+	if err != nil {
+		return err
 	}
 	digestRun, err := linkRun(dir, file)
 	if err != nil {
 		return err
 	}
-	python, perr := exec.LookPath("python3")
+	python, perr := benchrun.Python()
 	fmt.Printf("file: %s, %.1f MB\n", file, float64(st.Size())/1e6)
 
 	// The contenders, each run once per round, alternating.
@@ -145,7 +125,7 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 	var py *contender
 	if perr == nil {
 		py = &contender{name: "python3 pickle.load", run: func() (benchrun.Result, error) {
-			return benchrun.Time(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", file)
+			return benchrun.TimePickleLoad(python, file)
 		}}
 		cs = append(cs, py)
 	}
@@ -184,7 +164,7 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 	fmt.Printf("digest-only reading: %.0f MB/s per core (file bytes over CPU time); target >= %.0f\n", perCore, minDigestMBps)
 	fmt.Printf("gpureport stats peak RSS: %.2fx the file; target <= %.1fx\n", float64(fBest.RSS)/size, maxRSSFile)
 	if !ok {
-		return errors.New("a target was missed")
+		return benchrun.ErrMissed
 	}
 	fmt.Println("targets met")
 	return nil

@@ -6,6 +6,7 @@
 package benchrun
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -79,4 +80,60 @@ func BuildRevision(rev, dir string) (string, error) {
 		return "", fmt.Errorf("go build: %w", err)
 	}
 	return bin, nil
+}
+
+// Run runs a command with its output on our stderr (build and generator
+// steps, whose output is progress, not a figure).
+func Run(name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return cmd.Run()
+}
+
+// WorkDir makes a temporary working folder named after prefix. With keep
+// it prints the folder and cleanup leaves it; otherwise cleanup removes
+// it.
+func WorkDir(prefix string, keep bool) (dir string, cleanup func(), err error) {
+	dir, err = os.MkdirTemp("", prefix+"-")
+	if err != nil {
+		return "", nil, err
+	}
+	if keep {
+		fmt.Printf("working folder: %s\n", dir)
+		return dir, func() {}, nil
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// Binaries returns the gpureport binaries to time: bin, or one built from
+// the working tree into dir when bin is ""; and, when base names a git
+// revision, that revision's gpureport built under dir ("" otherwise).
+func Binaries(bin, base, dir string) (cur, baseBin string, err error) {
+	if bin == "" {
+		bin = filepath.Join(dir, "gpureport")
+		if err := Run("go", "build", "-o", bin, "./cmd/gpureport"); err != nil {
+			return "", "", fmt.Errorf("build gpureport: %w", err)
+		}
+	} else if _, err := os.Stat(bin); err != nil {
+		return "", "", fmt.Errorf("-bin: %w", err)
+	}
+	if base != "" {
+		fmt.Printf("building gpureport at %s...\n", base)
+		if baseBin, err = BuildRevision(base, dir); err != nil {
+			return "", "", fmt.Errorf("-base %s: %w", base, err)
+		}
+	}
+	return bin, baseBin, nil
+}
+
+// ErrMissed is a benchmark's answer when a target was missed.
+var ErrMissed = errors.New("a target was missed")
+
+// Python returns the python3 that times CPython's pickle.load, the
+// reference decoder, or why there is none.
+func Python() (string, error) { return exec.LookPath("python3") }
+
+// TimePickleLoad times CPython's pickle.load of file with python.
+func TimePickleLoad(python, file string) (Result, error) {
+	return Time(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", file)
 }

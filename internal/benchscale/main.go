@@ -28,11 +28,9 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -68,34 +66,22 @@ func main() {
 }
 
 func bench(bin, base string, n, entries, extraOps, pyFiles int, today2n, keep bool) error {
-	dir, err := os.MkdirTemp("", "benchscale-")
+	dir, cleanup, err := benchrun.WorkDir("benchscale", keep)
 	if err != nil {
 		return err
 	}
-	if keep {
-		fmt.Printf("working folder: %s\n", dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
-	if bin == "" {
-		bin = filepath.Join(dir, "gpureport")
-		if err := run("go", "build", "-o", bin, "./cmd/gpureport"); err != nil {
-			return fmt.Errorf("build: %w", err)
-		}
-	}
-	var baseBin string
-	if base != "" {
-		if baseBin, err = benchrun.BuildRevision(base, dir); err != nil {
-			return fmt.Errorf("-base %s: %w", base, err)
-		}
+	defer cleanup()
+	bin, baseBin, err := benchrun.Binaries(bin, base, dir)
+	if err != nil {
+		return err
 	}
 	snap := filepath.Join(dir, "snapshot.pickle")
 	extra := filepath.Join(dir, "extra.pickle")
 	ops := strconv.Itoa(extraOps)
-	if err := run("go", "run", "./internal/gen", "big", "-o", snap, "-entries", strconv.Itoa(entries), "-extra-ops", ops); err != nil {
+	if err := benchrun.Run("go", "run", "./internal/gen", "big", "-o", snap, "-entries", strconv.Itoa(entries), "-extra-ops", ops); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
-	if err := run("go", "run", "./internal/gen", "big", "-o", extra, "-entries", strconv.Itoa(entries+1000), "-extra-ops", ops); err != nil {
+	if err := benchrun.Run("go", "run", "./internal/gen", "big", "-o", extra, "-entries", strconv.Itoa(entries+1000), "-extra-ops", ops); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
 	st, err := os.Stat(snap)
@@ -165,9 +151,9 @@ func bench(bin, base string, n, entries, extraOps, pyFiles int, today2n, keep bo
 	}
 
 	var py, pyCPU time.Duration
-	if python, perr := exec.LookPath("python3"); perr == nil {
+	if python, perr := benchrun.Python(); perr == nil {
 		for range pyFiles {
-			r, err := benchrun.Time(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", snap)
+			r, err := benchrun.TimePickleLoad(python, snap)
 			if err != nil {
 				return fmt.Errorf("python3: %w", err)
 			}
@@ -202,7 +188,7 @@ func bench(bin, base string, n, entries, extraOps, pyFiles int, today2n, keep bo
 		fmt.Printf("  (CPU time: CPython %.1f s against %.1f s, %.1fx per core)\n", pyCPU.Seconds(), first.CPU.Seconds(), pyCPU.Seconds()/first.CPU.Seconds())
 	}
 	if !ok {
-		return errors.New("a target was missed")
+		return benchrun.ErrMissed
 	}
 	return nil
 }
@@ -218,10 +204,4 @@ func links(file, dir string, count int) error {
 		}
 	}
 	return nil
-}
-
-func run(name string, args ...string) error {
-	cmd := exec.Command(name, args...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	return cmd.Run()
 }

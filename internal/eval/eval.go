@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"gpureport/analyze"
+	"gpureport/internal/labels"
 )
 
 // Targets for the evaluation (issue 12), on a corpus of fresh seeds.
@@ -52,33 +53,11 @@ const (
 )
 
 // Labels is a corpus's labels.json.
-type Labels struct {
-	// Generator names the program that wrote the corpus.
-	Generator string `json:"generator"`
-	// Seed is the corpus seed.
-	Seed int64 `json:"seed"`
-	// Cases are the labelled runs.
-	Cases []LabelCase `json:"cases"`
-}
+type Labels = labels.File[LabelCase]
 
 // LabelCase is one labelled run of the corpus.
 type LabelCase struct {
-	// Name is the case's directory under the corpus.
-	Name string `json:"name"`
-	// Scenario is the kind of run ("clean", "leak-steady", ...).
-	Scenario string `json:"scenario"`
-	// Seed is the generator's seed for this case.
-	Seed int64 `json:"seed"`
-	// Expect holds the true verdict flags and OOM cause.
-	Expect Flags `json:"expect"`
-	// LeakSites are the planted leaks' user frames as basename:line.
-	LeakSites []string `json:"leak_sites"`
-	// LeakRank is the leaking rank of a multi-rank case, nil otherwise.
-	LeakRank *int `json:"leak_rank"`
-	// CapacityBytes is the simulated device memory, bytes.
-	CapacityBytes int64 `json:"capacity_bytes"`
-	// Description says what the generator did.
-	Description string `json:"description"`
+	labels.Case
 	// Truth holds the generator's measurements; only the parts the
 	// evaluation breaks scores down by are read.
 	Truth Truth `json:"truth"`
@@ -154,27 +133,15 @@ func (c *LabelCase) Knobs() []Knob {
 }
 
 // Flags are the four verdict flags and the OOM cause.
-type Flags struct {
-	// Leak is a leak of PyTorch tensors (Verdict.Leak).
-	Leak bool `json:"leak"`
-	// OutsideAllocatorLeak is growth outside the caching allocator.
-	OutsideAllocatorLeak bool `json:"outside_allocator_leak"`
-	// Fragmentation is cached memory lost to holes.
-	Fragmentation bool `json:"fragmentation"`
-	// OOM is an out-of-memory event.
-	OOM bool `json:"oom"`
-	// OOMCause is the OOM's cause ("leak", "fragmentation", "capacity");
-	// "" without an OOM or a cause.
-	OOMCause string `json:"oom_cause,omitempty"`
-}
+type Flags = labels.Flags
 
 // FlagNames returns the flags' labels.json names in report order.
 func FlagNames() [4]string {
 	return [4]string{"leak", "outside_allocator_leak", "fragmentation", "oom"}
 }
 
-// get returns flag i of FlagNames().
-func (f Flags) get(i int) bool {
+// flagAt returns flag i of FlagNames() in f.
+func flagAt(f Flags, i int) bool {
 	return [4]bool{f.Leak, f.OutsideAllocatorLeak, f.Fragmentation, f.OOM}[i]
 }
 
@@ -427,7 +394,7 @@ type Miss struct {
 // Evaluation is the result of Evaluate.
 type Evaluation struct {
 	// Seed is the corpus seed.
-	Seed int64
+	Seed uint64
 	// Overall scores every case; ByScenario each scenario, sorted by name;
 	// ByKnob each knob value (Name "knob=value"), sorted by knob, then
 	// value.
@@ -516,7 +483,7 @@ func score(scores []*Score, c LabelCase, r CaseResult) []string {
 		wrong = append(wrong, "error: "+r.Err)
 	}
 	for i, name := range FlagNames() {
-		want, got := c.Expect.get(i), r.Got.get(i)
+		want, got := flagAt(c.Expect, i), flagAt(r.Got, i)
 		for _, sc := range scores {
 			sc.Flags[i].add(want, got)
 		}

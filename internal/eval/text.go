@@ -195,7 +195,7 @@ func (ev *Evaluation) JSON() any {
 		return out
 	}
 	return struct {
-		Seed       int64
+		Seed       uint64
 		Overall    scoreJSON
 		ByScenario []scoreJSON
 		ByKnob     []scoreJSON

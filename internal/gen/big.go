@@ -12,16 +12,12 @@ import (
 	"gpureport/internal/gen/train"
 )
 
-func cmdBig(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("big", flag.ContinueOnError)
+func cmdBig(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	out := fs.String("o", "", "output snapshot file (required)")
 	entries := fs.Int("entries", 1400000, "trace entries of device 0")
 	extraOps := fs.Int("extra-ops", train.BigSpec().ExtraOps, "extra operators per block: about 10 distinct frame dicts each, so 300 makes thousands of distinct stacks")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, out, "FILE"); err != nil {
 		return err
-	}
-	if *out == "" || fs.NArg() > 0 {
-		return usageErr("want -o FILE and no arguments")
 	}
 	if *entries < 1 {
 		return usageErr("-entries %d: want at least 1", *entries)

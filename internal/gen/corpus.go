@@ -14,18 +14,14 @@ import (
 	"gpureport/internal/gen/train"
 )
 
-func cmdCorpus(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("corpus", flag.ContinueOnError)
+func cmdCorpus(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	out := fs.String("o", "", "output directory (required); case directories in it are replaced")
 	seed := fs.Uint64("seed", 1, "corpus seed")
 	n := fs.Int("n", 5, "cases per scenario ("+fmt.Sprint(len(train.Scenarios()))+" scenarios)")
 	jobs := fs.Int("j", runtime.NumCPU(), "cases simulated at once (does not change the output)")
 	only := fs.String("scenarios", "", "comma-separated scenarios to write (default: all)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, out, "DIR"); err != nil {
 		return err
-	}
-	if *out == "" || fs.NArg() > 0 {
-		return usageErr("want -o DIR and no arguments")
 	}
 	if *n < 1 || *jobs < 1 {
 		return usageErr("-n and -j must be at least 1")

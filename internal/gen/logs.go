@@ -29,14 +29,10 @@ type logFixture struct {
 	data  string
 }
 
-func cmdLogs(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("logs", flag.ContinueOnError)
+func cmdLogs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	out := fs.String("o", "", "output folder (required; its fixture files are replaced)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, out, "DIR"); err != nil {
 		return err
-	}
-	if *out == "" || fs.NArg() > 0 {
-		return usageErr("want -o DIR and no arguments")
 	}
 	if err := writeLogFixtures(*out); err != nil {
 		return err

@@ -24,7 +24,9 @@ import (
 
 type command struct {
 	name, summary string
-	run           func(args []string, stdout io.Writer) error
+	// run registers the command's flags on fs (named after the command),
+	// parses args with parseFlags and runs the command.
+	run func(fs *flag.FlagSet, args []string, stdout io.Writer) error
 }
 
 func commands() []command {
@@ -58,7 +60,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			err := c.run(args[1:], stdout)
+			err := c.run(flag.NewFlagSet(c.name, flag.ContinueOnError), args[1:], stdout)
 			switch {
 			case errors.Is(err, flag.ErrHelp):
 				return 0
@@ -83,6 +85,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 var errUsage = errors.New("usage")
 
+// parseFlags parses a command's flags from args: every command takes
+// none but flags, and needs -o (out, naming a what: FILE or DIR).
+func parseFlags(fs *flag.FlagSet, args []string, out *string, what string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() > 0 {
+		return usageErr("want -o %s and no arguments", what)
+	}
+	return nil
+}
+
+// usageErr is a usage mistake (exit code 2), described by format and a.
 func usageErr(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, a...))
 }

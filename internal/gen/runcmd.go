@@ -11,8 +11,7 @@ import (
 	"gpureport/internal/gen/train"
 )
 
-func cmdRun(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+func cmdRun(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	out := fs.String("o", "", "output run directory (required; generated files in it are replaced)")
 	scenario := fs.String("scenario", train.ScClean, "scenario: "+strings.Join(train.Scenarios(), ", "))
 	seed := fs.Uint64("seed", 1, "seed of the draw (labels.json's seed reproduces a corpus case)")
@@ -29,11 +28,8 @@ func cmdRun(args []string, stdout io.Writer) error {
 	naming := fs.String("naming", "", "file names: step, index, epoch, timestamp or torchtitan (default: drawn)")
 	fileTimes := fs.String("file-times", "", "file modification times: dump or copied (default: drawn)")
 	oomDump := fs.String("oom-dump", "", "OOM dump: observer, exit or none (default: drawn)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, out, "DIR"); err != nil {
 		return err
-	}
-	if *out == "" || fs.NArg() > 0 {
-		return usageErr("want -o DIR and no arguments")
 	}
 	sp, err := train.Draw(*scenario, *seed)
 	if err != nil {

@@ -11,14 +11,10 @@ import (
 	"gpureport/internal/gen/train"
 )
 
-func cmdSample(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("sample", flag.ContinueOnError)
+func cmdSample(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	out := fs.String("o", "testdata/sample-run", "output run directory (replaced)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, out, "DIR"); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErr("unexpected arguments %v", fs.Args())
 	}
 	res, err := writeSample(*out)
 	if err != nil {

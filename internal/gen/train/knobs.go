@@ -343,32 +343,14 @@ func drawKnobs(r *rand.Rand, scenario string, sp *Spec) {
 		}
 	}
 	// Names.
-	switch x := r.Float64(); {
-	case x < 0.45:
-		k.Naming = NameStep
-	case x < 0.6:
-		k.Naming = NameIndex
-	case x < 0.7:
-		k.Naming = NameEpoch
-	case x < 0.85:
-		k.Naming = NameTimestamp
-	default:
-		k.Naming = NameTorchtitan
-	}
+	k.Naming = weighted(r, []float64{0.45, 0.6, 0.7, 0.85}, NameStep, NameIndex, NameEpoch, NameTimestamp, NameTorchtitan)
 	// File times: a fifth of the runs were copied without keeping times.
 	k.FileTimes = TimesDump
 	if r.Float64() < 0.2 {
 		k.FileTimes = TimesCopied
 	}
 	// The OOM dump (used only when the run runs out of memory).
-	switch x := r.Float64(); {
-	case x < 0.5:
-		k.OOMDump = OOMObserver
-	case x < 0.85:
-		k.OOMDump = OOMExit
-	default:
-		k.OOMDump = OOMNone
-	}
+	k.OOMDump = weighted(r, []float64{0.5, 0.85}, OOMObserver, OOMExit, OOMNone)
 	// The node: a workstation with the run's GPUs only, or a node of 2-8
 	// GPUs shared with other jobs. On a shared node either every GPU is
 	// visible (each snapshot lists them all, the ranks use the first ones)

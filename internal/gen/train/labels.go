@@ -6,37 +6,18 @@ import (
 	"strings"
 
 	"gpureport/internal/gen/layout"
+	"gpureport/internal/labels"
 )
 
 // GeneratorName is labels.json's generator field.
 const GeneratorName = "gpureport internal/gen"
 
 // Labels is labels.json: the ground truth of a corpus.
-type Labels struct {
-	Generator string  `json:"generator"`
-	Seed      uint64  `json:"seed"`
-	Cases     []Label `json:"cases"`
-}
+type Labels = labels.File[Label]
 
 // Label is the ground truth of one case (one run directory).
 type Label struct {
-	// Name is the case directory ("leak-steady-003").
-	Name string `json:"name"`
-	// Scenario is the kind of case (Scenarios).
-	Scenario string `json:"scenario"`
-	// Seed reproduces the case: go run ./internal/gen run -scenario S -seed N.
-	Seed uint64 `json:"seed"`
-	// Expect is what truly happened in the simulation.
-	Expect Expect `json:"expect"`
-	// LeakSites are the planted leaks' innermost user frames as
-	// basename:line (empty when nothing leaks).
-	LeakSites []string `json:"leak_sites"`
-	// LeakRank is the leaking rank of a multi-rank run (null otherwise).
-	LeakRank *int `json:"leak_rank"`
-	// CapacityBytes is the device memory (nvidia-smi memory.total).
-	CapacityBytes int64 `json:"capacity_bytes"`
-	// Description says in words what the run does.
-	Description string `json:"description"`
+	labels.Case
 	// Truth holds the measured details behind Expect.
 	Truth Truth `json:"truth"`
 }
@@ -141,7 +122,7 @@ type OOMTruth struct {
 // again). Trend truths come from the periodic dumps only: an OOM dump is
 // taken at another phase and is evidence for the OOM, not a trend point.
 func Judge(scenario string, sp *Spec, res *Result) (Label, error) {
-	lab := Label{Scenario: scenario, Seed: sp.Seed, CapacityBytes: sp.Capacity(), LeakSites: []string{}}
+	lab := Label{Case: labels.Case{Scenario: scenario, Seed: sp.Seed, CapacityBytes: sp.Capacity(), LeakSites: []string{}}}
 	rank := 0
 	if sp.Leak != nil {
 		rank = sp.LeakRank

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gpureport/internal/gen/layout"
+	"gpureport/internal/labels"
 )
 
 // Scenario names, as labels.json spells them.
@@ -43,15 +44,7 @@ func Scenarios() []string {
 // Expect is what truly happened in a run, as labels.json's expect holds
 // it: design.md's verdict flags and the OOM cause, measured from the
 // simulation.
-type Expect struct {
-	Leak                 bool `json:"leak"`
-	OutsideAllocatorLeak bool `json:"outside_allocator_leak"`
-	Fragmentation        bool `json:"fragmentation"`
-	OOM                  bool `json:"oom"`
-	// OOMCause is design.md's cause of the OOM ("leak", "fragmentation"
-	// or "capacity"); "" without an OOM.
-	OOMCause string `json:"oom_cause,omitempty"`
-}
+type Expect = labels.Flags
 
 // OOM causes, as design.md defines them.
 const (
@@ -305,22 +298,8 @@ func baseSpec(r *rand.Rand, seed uint64) *Spec {
 		CppStacks:   r.Float64() < 0.6,
 		OutsideRank: -1,
 	}
-	switch x := r.Float64(); {
-	case x < 0.08:
-		sp.Protocol = 5
-	case x < 0.10:
-		sp.Protocol = 2
-	default:
-		sp.Protocol = 4
-	}
-	switch x := r.Float64(); {
-	case x < 0.10:
-		sp.Container = layout.Gzip
-	case x < 0.15:
-		sp.Container = layout.Zip
-	default:
-		sp.Container = layout.Plain
-	}
+	sp.Protocol = weighted(r, []float64{0.08, 0.10}, 5, 2, 4)
+	sp.Container = weighted(r, []float64{0.10, 0.15}, layout.Gzip, layout.Zip, layout.Plain)
 	if r.Float64() < 0.1 {
 		sp.MaxEntries = 0
 	} else {
@@ -363,18 +342,7 @@ func baseSpec(r *rand.Rand, seed uint64) *Spec {
 	}
 	sp.FirstDump = []int{sp.Interval, 0, sp.Interval / 2}[r.IntN(3)]
 	sp.TailSteps = r.IntN(6)
-	switch x := r.Float64(); {
-	case x < 0.4:
-		sp.Phase = PhaseEnd
-	case x < 0.55:
-		sp.Phase = PhaseAfterForward
-	case x < 0.7:
-		sp.Phase = PhaseAfterBackward
-	case x < 0.85:
-		sp.Phase = PhaseStart
-	default:
-		sp.Phase = PhaseRandom
-	}
+	sp.Phase = weighted(r, []float64{0.4, 0.55, 0.7, 0.85}, PhaseEnd, PhaseAfterForward, PhaseAfterBackward, PhaseStart, PhaseRandom)
 	sp.StepSeconds = 0.2 + 2.3*r.Float64()
 	sp.StepJitter = 0.02 + 0.08*r.Float64()
 	sp.ContextMiB = 300 + int64(r.IntN(400))
@@ -383,6 +351,19 @@ func baseSpec(r *rand.Rand, seed uint64) *Spec {
 	sp.SmiLead = 3 + 17*r.Float64()
 	sp.SmiTail = 3 + 12*r.Float64()
 	return sp
+}
+
+// weighted draws one of vals with one r.Float64(): vals[i] for the first
+// cumulative bound bounds[i] the draw is below, the last value when it is
+// below none (len(vals) = len(bounds)+1).
+func weighted[T any](r *rand.Rand, bounds []float64, vals ...T) T {
+	x := r.Float64()
+	for i, b := range bounds {
+		if x < b {
+			return vals[i]
+		}
+	}
+	return vals[len(bounds)]
 }
 
 // paramBytes returns the bytes of the model's parameters.

@@ -1,4 +1,4 @@
-package main
+package batch
 
 import (
 	"fmt"
@@ -12,14 +12,14 @@ func FuzzParseShard(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		sh, err := parseShard(s)
+		sh, err := ParseShard(s)
 		if err != nil {
 			return
 		}
 		if sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count {
-			t.Fatalf("parseShard(%q) = %v", s, sh)
+			t.Fatalf("ParseShard(%q) = %v", s, sh)
 		}
-		back, err := parseShard(sh.String())
+		back, err := ParseShard(sh.String())
 		if err != nil || back != sh {
 			t.Fatalf("%q -> %v -> %v, %v", s, sh, back, err)
 		}

@@ -1,4 +1,4 @@
-package main
+package batch
 
 import (
 	"fmt"
@@ -32,8 +32,8 @@ import (
 // batch mode, at any depth under a batch root. Its content is not read.
 const RunMarker = ".gpureport-run"
 
-// runDir is a run directory found under a root.
-type runDir struct {
+// RunDir is a run directory found under a root.
+type RunDir struct {
 	// Path is the run directory as found (root joined with Rel).
 	Path string
 	// Root is the root argument it was found under.
@@ -44,10 +44,10 @@ type runDir struct {
 	Rel string
 }
 
-// findRunDirs applies the run rule above to the roots and returns their
+// FindRunDirs applies the run rule above to the roots and returns their
 // run directories, sorted by path, without duplicates. skip lists folders
 // not to enter (the overview folder).
-func findRunDirs(roots []string, skip []string) ([]runDir, error) {
+func FindRunDirs(roots []string, skip []string) ([]RunDir, error) {
 	var skipAbs []string
 	for _, s := range skip {
 		if a, err := filepath.Abs(s); err == nil {
@@ -59,7 +59,7 @@ func findRunDirs(roots []string, skip []string) ([]runDir, error) {
 		return err == nil && slices.Contains(skipAbs, a)
 	}
 	seen := map[string]bool{}
-	var out []runDir
+	var out []RunDir
 	for _, root := range roots {
 		st, err := os.Stat(root)
 		if err != nil {
@@ -75,7 +75,7 @@ func findRunDirs(roots []string, skip []string) ([]runDir, error) {
 			}
 			seen[a] = true
 			rel, _ := filepath.Rel(root, p)
-			out = append(out, runDir{Path: p, Root: root, Rel: filepath.ToSlash(rel)})
+			out = append(out, RunDir{Path: p, Root: root, Rel: filepath.ToSlash(rel)})
 		}
 		if isMarked(root) || holdsInputFile(root) {
 			add(root)
@@ -103,7 +103,7 @@ func findRunDirs(roots []string, skip []string) ([]runDir, error) {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b runDir) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out, func(a, b RunDir) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
 }
 

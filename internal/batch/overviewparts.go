@@ -1,4 +1,4 @@
-package main
+package batch
 
 import (
 	"encoding/json"
@@ -40,7 +40,7 @@ const partSchema = "gpureport/overview-part/v1"
 type overviewPart struct {
 	Schema string `json:"schema"`
 	// Shard is this part's shard; Started and Updated bracket its batch.
-	Shard   shard                `json:"shard"`
+	Shard   Shard                `json:"shard"`
 	Started time.Time            `json:"started"`
 	Updated time.Time            `json:"updated"`
 	Roots   []string             `json:"roots"`
@@ -51,7 +51,8 @@ type overviewPart struct {
 	KnownAfter  []string `json:"known_after"`
 }
 
-func partPath(overviewDir string, s shard) string {
+// partPath is the file of shard s's part in the overview folder.
+func partPath(overviewDir string, s Shard) string {
 	return filepath.Join(overviewDir, overviewStateDir, fmt.Sprintf("part-%d-of-%d.json", s.Index, s.Count))
 }
 
@@ -106,8 +107,9 @@ func writePart(overviewDir string, p *overviewPart) error {
 	return report.WriteFileAtomic(partPath(overviewDir, p.Shard), b, 0o644)
 }
 
-// mergeParts builds the overview from the parts with shard count n.
-func mergeParts(parts []*overviewPart, n int, now time.Time) *report.Overview {
+// mergeParts builds the overview from the parts with shard count n, as
+// made by gpureport version at now.
+func mergeParts(parts []*overviewPart, n int, now time.Time, version string) *report.Overview {
 	o := &report.Overview{GeneratedAt: now, Version: version}
 	for _, p := range parts {
 		if p.Shard.Count != n {
@@ -125,6 +127,7 @@ func mergeParts(parts []*overviewPart, n int, now time.Time) *report.Overview {
 	return o
 }
 
+// sortedKeys returns the keys of m, sorted.
 func sortedKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

@@ -1,9 +1,8 @@
-package main
+package batch
 
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,31 +10,29 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-
-	"gpureport/ingest"
 )
 
 // lockName is the lock file inside a report or overview folder.
 const lockName = ".lock"
 
-// errLocked means another gpureport holds the lock.
-var errLocked = errors.New("locked")
+// ErrLocked means another gpureport holds the lock.
+var ErrLocked = errors.New("locked")
 
-// lockAttempts bounds how often acquireLock retries when the lock file it
+// lockAttempts bounds how often Lock retries when the lock file it
 // locked was removed or replaced by its previous holder in the meantime:
 // each retry means another process released a lock in that instant, so a
 // handful is ample.
 const lockAttempts = 5
 
-// acquireLock takes the lock of folder dir (created if needed): an
+// Lock takes the lock of folder dir (created if needed): an
 // exclusive advisory lock (flock(2) on Unix, LockFileEx on Windows) on
 // the file dir/.lock. The kernel drops the lock when its holder exits,
 // however it exits, so a crashed run never leaves a lock behind; what the
 // file holds ("pid host start-time") only names the holder in the
 // message. The returned func releases the lock, and removes dir again
-// when acquireLock created it and nothing else was written there. The
-// error wraps errLocked, naming the holder, when the lock is held.
-func acquireLock(dir string) (func(), error) {
+// when Lock created it and nothing else was written there. The
+// error wraps ErrLocked, naming the holder, when the lock is held.
+func Lock(dir string) (func(), error) {
 	_, statErr := os.Stat(dir)
 	created := errors.Is(statErr, os.ErrNotExist)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -49,7 +46,7 @@ func acquireLock(dir string) (func(), error) {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		if !ok {
-			return nil, fmt.Errorf("%s is %w by %s", dir, errLocked, lockHolder(path))
+			return nil, fmt.Errorf("%s is %w by %s", dir, ErrLocked, lockHolder(path))
 		}
 		// The previous holder removes the file as it releases the lock:
 		// when it did so between our open and our lock, we hold a lock on
@@ -77,7 +74,7 @@ func acquireLock(dir string) (func(), error) {
 			}
 		}, nil
 	}
-	return nil, fmt.Errorf("%s is %w (its lock file keeps being replaced)", dir, errLocked)
+	return nil, fmt.Errorf("%s is %w (its lock file keeps being replaced)", dir, ErrLocked)
 }
 
 // samePath reports whether the file fl locked is still the one at path.
@@ -116,39 +113,17 @@ func parseLock(b []byte) (pid int, host, since string, ok bool) {
 	return pid, fields[1], strings.Join(fields[2:], " "), true
 }
 
-// lockReport takes the lock of a single run's report folder (outDir, or
-// RUN_DIR/gpureport). It returns a release func and exitOK, or the exit
-// code to stop with: exitLocked when another gpureport writes the same
-// report. A run directory that does not exist is left for reportRun to
-// report, rather than created here.
-func lockReport(runDir, outDir string, stderr io.Writer) (func(), int) {
-	if outDir == "" {
-		if st, err := os.Stat(runDir); err != nil || !st.IsDir() {
-			return func() {}, exitOK
-		}
+// LockReport takes the lock of a single run's report folder outDir, for
+// a report made outside a batch. A single-run report may use other
+// options than the nightly batch, so it also drops the batch's input
+// manifest: the next batch reports the run again instead of trusting this
+// report. The error wraps ErrLocked when another gpureport writes the
+// same report.
+func LockReport(outDir string) (func(), error) {
+	release, err := Lock(outDir)
+	if err != nil {
+		return nil, err
 	}
-	outDir = reportDir(runDir, outDir)
-	release, err := acquireLock(outDir)
-	switch {
-	case errors.Is(err, errLocked):
-		fmt.Fprintf(stderr, "gpureport: %v\n", err)
-		return nil, exitLocked
-	case err != nil:
-		fmt.Fprintf(stderr, "gpureport: %s\n", writeFailure(outDir, err))
-		return nil, exitWriteFailed
-	}
-	// A single-run report may use other options than the nightly batch:
-	// drop the batch's input manifest so the next batch reports the run
-	// again instead of trusting this report.
 	os.Remove(filepath.Join(outDir, manifestName))
-	return release, exitOK
-}
-
-// reportDir is the folder a single run's report goes to: -o, or
-// RUN_DIR/gpureport.
-func reportDir(runDir, outDir string) string {
-	if outDir != "" {
-		return outDir
-	}
-	return filepath.Join(runDir, ingest.OutputDirName)
+	return release, nil
 }

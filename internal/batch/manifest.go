@@ -1,4 +1,4 @@
-package main
+package batch
 
 import (
 	"encoding/json"
@@ -29,7 +29,7 @@ const manifestSchema = "gpureport/inputs/v1"
 type manifest struct {
 	Schema string `json:"schema"`
 	// Key identifies gpureport's version and the options that shape the
-	// report (see optionsKey).
+	// report (Options.Key).
 	Key   string         `json:"key"`
 	Files []manifestFile `json:"files"`
 }
