@@ -279,6 +279,7 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 	d.Fragmentation = analyzeFragmentation(s, x, keep, per, rules)
 	if n > 0 {
 		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device)
+		d.Last = s.Files[n-1]
 	}
 	return d, ac, note
 }

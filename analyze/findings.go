@@ -198,6 +198,10 @@ type Device struct {
 	// its trace has allocation events: secondary evidence, the only kind
 	// a single-snapshot run has. Nil otherwise.
 	TraceWindow *TraceWindow
+	// Last is the decoded snapshot file of the last point (Points[n-1]),
+	// kept for raw views such as the report's segment map; nil without
+	// snapshots. Its Snapshot may be nil when only a digest was kept.
+	Last *ingest.SnapshotFile
 	// MemoryStats holds the device's torch.cuda.memory_stats() readings;
 	// nil when no memory-stats log covers it. Without snapshots they are
 	// the device's allocated and reserved series (Trends come from them);
@@ -214,6 +218,21 @@ type Device struct {
 	// memory), else the primary trend's (allocated) verdict: "growing",
 	// "shrinking", "flat", "inconclusive" or "insufficient data".
 	Verdict string
+}
+
+// Peaks returns the device's peak allocated and reserved bytes: over its
+// snapshots, or over its memory_stats readings when it has no snapshots
+// (0 when neither knows).
+func (d *Device) Peaks() (allocated, reserved int64) {
+	for _, p := range d.Points {
+		allocated = max(allocated, p.Usage.Allocated)
+		reserved = max(reserved, p.Usage.Reserved)
+	}
+	if len(d.Points) == 0 && d.MemoryStats != nil {
+		a, r := d.MemoryStats.Peaks()
+		allocated, reserved = max(a, 0), max(r, 0)
+	}
+	return allocated, reserved
 }
 
 // Trend returns the device's trend of metric, nil when it has none.

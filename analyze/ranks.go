@@ -33,14 +33,7 @@ func compareRanks(devs []*Device) *RankComparison {
 	fpRanks := map[string]map[int]bool{}
 	for _, d := range devs {
 		s := RankSummary{Rank: d.Rank, Device: d.Device, Slope: math.NaN()}
-		for _, p := range d.Points {
-			s.PeakAllocated = max(s.PeakAllocated, p.Usage.Allocated)
-			s.PeakReserved = max(s.PeakReserved, p.Usage.Reserved)
-		}
-		if len(d.Points) == 0 && d.MemoryStats != nil {
-			a, r := d.MemoryStats.Peaks()
-			s.PeakAllocated, s.PeakReserved = max(a, 0), max(r, 0)
-		}
+		s.PeakAllocated, s.PeakReserved = d.Peaks()
 		if t := d.Trend(MetricAllocated); t != nil {
 			s.Slope = t.Slope
 			s.Growing = t.Verdict == VerdictGrowing

@@ -251,7 +251,7 @@ func TestHTMLInChromium(t *testing.T) {
 	}
 	const evilFrame = "</script><script>alert(1)</script>"
 	const evilFile = `"><img src=x onerror=alert(1)>`
-	f, run := fixtureFindings()
+	f, _ := fixtureFindings()
 	d := f.Devices[1]
 	d.Suspects[0].Function = evilFrame
 	d.Suspects[0].Stack[3].Name = evilFrame
@@ -260,7 +260,6 @@ func TestHTMLInChromium(t *testing.T) {
 	f.Inputs.Skipped[0].Path = evilFile
 	addStatsAndProcesses(f.Devices[0], evilFrame)
 	opt := fixedOptions
-	opt.Run = run
 	page, err := HTML(f, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -354,9 +353,8 @@ func TestLogsOnlyInChromium(t *testing.T) {
 		fmt.Fprintf(&apps, "%s, GPU-aaa, 7000, %s, %d MiB\n", smiStamp(logsStart.Add(time.Duration(i)*10*time.Second)), evilProcess2, 10+i)
 	}
 	writeRunFile(t, dir, "apps-evil.csv", apps.String())
-	f, run := logsOnlyRun(t, dir, "logs-only")
+	f, _ := logsOnlyRun(t, dir, "logs-only")
 	opt := fixedOptions
-	opt.Run = run
 	page, err := HTML(f, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -435,7 +433,6 @@ func TestSampleRunInChromium(t *testing.T) {
 	}
 	f := analyze.Analyze(run, analyze.Options{})
 	opt := fixedOptions
-	opt.Run = run
 	page, err := HTML(f, opt)
 	if err != nil {
 		t.Fatal(err)

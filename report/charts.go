@@ -212,18 +212,16 @@ func unitFor(maxBytes float64) (string, float64) {
 	}
 }
 
-// axisName is the x axis title of a device.
-func axisName(a analyze.Axis) string {
-	switch a {
-	case analyze.AxisHours:
-		return "hours since first snapshot"
-	case analyze.AxisReading:
-		return "reading (position in the log)"
-	case analyze.AxisSnapshot:
-		return "snapshot (position in order)"
-	}
-	return "step"
+// axisNames are the x axis titles of a device by its axis; any other axis
+// counts steps.
+var axisNames = map[analyze.Axis]string{
+	analyze.AxisHours:    "hours since first snapshot",
+	analyze.AxisReading:  "reading (position in the log)",
+	analyze.AxisSnapshot: "snapshot (position in order)",
 }
+
+// axisName is the x axis title of a device.
+func axisName(a analyze.Axis) string { return cmp.Or(axisNames[a], "step") }
 
 // deviceAxisName is the x axis title of a device's charts: axisName, but
 // hours count from the first reading on a device without snapshots.
@@ -292,21 +290,8 @@ func timelineChart(d *analyze.Device) (chartView, error) {
 			}
 		}
 	}
-	// The y axis fits the data: a capacity far above it (a 1.8 GiB leak
-	// on a 22 GiB device) would squash every line flat at the bottom, so
-	// it is then named in the chart's title instead of drawn.
-	capFar := d.Capacity > 0 && maxV > 0 && float64(d.Capacity) > capacityFarAbove*maxV
-	if d.Capacity > 0 && !capFar {
-		maxV = max(maxV, float64(d.Capacity))
-	}
-	unit, size := unitFor(maxV)
-	scale := func(pts []xy) []xy {
-		out := make([]xy, len(pts))
-		for i, p := range pts {
-			out[i] = xy{p.x, p.y / size}
-		}
-		return downsample(out)
-	}
+	unit, size, capFar := deviceYAxis(d, maxV)
+	scale := func(pts []xy) []xy { return scaled(pts, size) }
 	spec := chartSpec{
 		id: "timeline-" + deviceAnchor(d.DeviceKey), xName: deviceAxisName(d), yName: unit, zoom: true, height: 380,
 	}
@@ -336,7 +321,7 @@ func timelineChart(d *analyze.Device) (chartView, error) {
 	} else if d.MemoryStats != nil {
 		x0, x1, haveX = finiteRange(d.MemoryStats.X)
 	}
-	if t := trendOf(d, "allocated_bytes"); t != nil && t.N >= 2 && finite(t.Slope) && haveX {
+	if t := d.Trend(analyze.MetricAllocated); t != nil && t.N >= 2 && finite(t.Slope) && haveX {
 		from := t.FitX0
 		if len(d.Points) > 0 {
 			from = d.Points[min(max(t.FitFrom, 0), len(d.Points)-1)].X
@@ -398,21 +383,8 @@ func fragmentationChart(d *analyze.Device) (chartView, error) {
 		ext = append(ext, xy{p.X, 100 * p.Usage.ExternalFragmentation()})
 		maxV = max(maxV, float64(p.Usage.Inactive), float64(p.Usage.InternalWaste))
 	}
-	// The y axis fits the data: a capacity far above it (a 1.8 GiB leak
-	// on a 22 GiB device) would squash every line flat at the bottom, so
-	// it is then named in the chart's title instead of drawn.
-	capFar := d.Capacity > 0 && maxV > 0 && float64(d.Capacity) > capacityFarAbove*maxV
-	if d.Capacity > 0 && !capFar {
-		maxV = max(maxV, float64(d.Capacity))
-	}
-	unit, size := unitFor(maxV)
-	scale := func(pts []xy) []xy {
-		out := make([]xy, len(pts))
-		for i, p := range pts {
-			out[i] = xy{p.x, p.y / size}
-		}
-		return downsample(out)
-	}
+	unit, size, _ := deviceYAxis(d, maxV)
+	scale := func(pts []xy) []xy { return scaled(pts, size) }
 	spec := chartSpec{
 		id: "frag-" + deviceAnchor(d.DeviceKey), xName: axisName(d.Axis), yName: unit, y2Name: "external fragmentation %", y2Max: 100, zoom: true, height: 300,
 		series: []seriesSpec{
@@ -539,4 +511,27 @@ func processChart(id, xName string, set *analyze.ProcessSet, other bool) (*chart
 		return nil, err
 	}
 	return &c, nil
+}
+
+// deviceYAxis fits a device chart's y axis to data peaking at maxV bytes:
+// its unit and the bytes one unit holds. A capacity far above the data (a
+// 1.8 GiB leak on a 22 GiB device) would squash every line flat at the
+// bottom, so then capFar is true and the chart names it in its title
+// instead of drawing it.
+func deviceYAxis(d *analyze.Device, maxV float64) (unit string, size float64, capFar bool) {
+	capFar = d.Capacity > 0 && maxV > 0 && float64(d.Capacity) > capacityFarAbove*maxV
+	if d.Capacity > 0 && !capFar {
+		maxV = max(maxV, float64(d.Capacity))
+	}
+	unit, size = unitFor(maxV)
+	return unit, size, capFar
+}
+
+// scaled divides the points' y by size and downsamples them.
+func scaled(pts []xy, size float64) []xy {
+	out := make([]xy, len(pts))
+	for i, p := range pts {
+		out[i] = xy{p.x, p.y / size}
+	}
+	return downsample(out)
 }

@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
-	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,11 +53,16 @@ type DiffReport struct {
 	Total []analyze.DiffEntry
 }
 
-// diffTotals sums an entry list.
+// diffStatuses are the kinds of change a diff counts, in the order its
+// totals list them.
+var diffStatuses = []analyze.DiffStatus{analyze.DiffGrown, analyze.DiffShrunk, analyze.DiffNew, analyze.DiffGone}
+
+// diffTotals sums an entry list: live bytes on each side, and per kind of
+// change (diffStatuses' order) the signatures and the bytes they moved.
 type diffTotals struct {
-	a, b                         int64
-	grown, shrunk, newN, gone    int
-	grownB, shrunkB, newB, goneB int64
+	a, b  int64
+	n     [4]int
+	delta [4]int64
 }
 
 func totals(es []analyze.DiffEntry) diffTotals {
@@ -64,88 +70,113 @@ func totals(es []analyze.DiffEntry) diffTotals {
 	for _, e := range es {
 		t.a += e.BytesA
 		t.b += e.BytesB
-		switch e.Status {
-		case analyze.DiffGrown:
-			t.grown++
-			t.grownB += e.Delta
-		case analyze.DiffShrunk:
-			t.shrunk++
-			t.shrunkB += e.Delta
-		case analyze.DiffNew:
-			t.newN++
-			t.newB += e.Delta
-		case analyze.DiffGone:
-			t.gone++
-			t.goneB += e.Delta
+		if i := slices.Index(diffStatuses, e.Status); i >= 0 {
+			t.n[i]++
+			t.delta[i] += e.Delta
 		}
 	}
 	return t
 }
 
+// sentence says the totals in words, as the diff's page and summary.md
+// head themselves: "Live bytes 1.56 GiB → 3.26 GiB (+1.70 GiB): 1 grown
+// (+2.00 GiB), 1 shrunk (-256 MiB), 1 new (+8.00 MiB), 1 gone (-64.0 MiB)
+// signatures."
+func (t diffTotals) sentence() string {
+	return fmt.Sprintf("Live bytes %s → %s (%s): %s signatures.", Bytes(t.a), Bytes(t.b), SignedBytes(float64(t.b-t.a)), t.counts(true))
+}
+
+// counts lists the changes by kind: "1 grown, 1 shrunk, 1 new, 1 gone",
+// with the bytes each kind moved when withBytes ("1 grown (+2.00 GiB)").
+func (t diffTotals) counts(withBytes bool) string {
+	parts := make([]string, len(diffStatuses))
+	for i, st := range diffStatuses {
+		parts[i] = fmt.Sprintf("%d %s", t.n[i], st)
+		if withBytes {
+			parts[i] += " (" + SignedBytes(float64(t.delta[i])) + ")"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// diffColumns are the columns of a diff table.
+var diffColumns = []Column{
+	{Name: "Status"}, {Name: "Delta", Num: true}, {Name: "A", Num: true}, {Name: "B", Num: true},
+	{Name: "Blocks A", Num: true}, {Name: "Blocks B", Num: true},
+	{Name: "Site", Code: true}, {Name: "Function", Code: true}, {Name: "Fingerprint", Code: true},
+}
+
+// Columns of diffColumns the writers pick by position.
+const (
+	dcStatus = iota
+	dcDelta
+	dcA
+	dcB
+	dcBlocksA
+	dcBlocksB
+	dcSite
+	dcFunction
+	dcFingerprint
+)
+
+// diffTable is a diff's entries as a table, the diff's view model as a
+// profile is pprof's: the changed entries (every entry with all), at most
+// limit rows (no bound when limit < 0). It returns the entries shown, row
+// by row, and how many changed entries were left out.
+func diffTable(es []analyze.DiffEntry, all bool, limit int) (Table, []analyze.DiffEntry, int) {
+	t := Table{Columns: diffColumns}
+	var shown []analyze.DiffEntry
+	left := 0
+	for _, e := range es {
+		if e.Status == analyze.DiffSame && !all {
+			continue
+		}
+		if len(t.Rows) == limit {
+			left++
+			continue
+		}
+		count := func(n int) Cell { return Cell{Text: Count(int64(n)), Value: float64(n)} }
+		t.Rows = append(t.Rows, Row{Cells: []Cell{
+			textCell(string(e.Status)), {Text: SignedBytes(float64(e.Delta)), Value: float64(e.Delta), Unit: UnitBytes}, byteCell(e.BytesA), byteCell(e.BytesB),
+			count(e.BlocksA), count(e.BlocksB), textCell(e.Site), textCell(e.Function), textCell(e.Fingerprint),
+		}})
+		shown = append(shown, e)
+	}
+	return t, shown, left
+}
+
 // WriteDiff writes index.html, report.xlsx, summary.json and summary.md
 // of a diff into dir, each atomically.
 func WriteDiff(dir string, d *DiffReport, opt Options) error {
-	if err := mkdir(dir); err != nil {
+	page, errHTML := DiffHTML(d, opt)
+	xl, errXLSX := DiffXLSX(d, opt)
+	js, errJSON := DiffJSON(d, opt)
+	if err := errors.Join(errHTML, errXLSX, errJSON); err != nil {
 		return err
 	}
-	page, err := DiffHTML(d, opt)
-	if err != nil {
-		return err
-	}
-	xl, err := DiffXLSX(d, opt)
-	if err != nil {
-		return err
-	}
-	js, err := DiffJSON(d, opt)
-	if err != nil {
-		return err
-	}
-	for _, fl := range []struct {
-		name string
-		data []byte
-	}{{HTMLFile, page}, {XLSXFile, xl}, {MarkdownFile, DiffMarkdown(d, opt)}, {SummaryFile, js}} {
-		if err := WriteFileAtomic(filepath.Join(dir, fl.name), fl.data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeFiles(dir, page, xl, DiffMarkdown(d, opt), js)
 }
 
 // DiffText writes the stdout table of a diff: the top changes by size.
 func DiffText(w io.Writer, d *DiffReport, top int) error {
 	bw := bufio.NewWriter(w)
-	t := totals(d.Total)
 	fmt.Fprintf(bw, "A: %s (%s)\nB: %s (%s)\n", cleanText(d.A.Path), d.A.Kind, cleanText(d.B.Path), d.B.Kind)
-	fmt.Fprintf(bw, "live bytes %s -> %s (%s); %d grown, %d shrunk, %d new, %d gone signatures\n",
-		Bytes(t.a), Bytes(t.b), SignedBytes(float64(t.b-t.a)), t.grown, t.shrunk, t.newN, t.gone)
+	tt := totals(d.Total)
+	fmt.Fprintf(bw, "live bytes %s -> %s (%s); %s signatures\n", Bytes(tt.a), Bytes(tt.b), SignedBytes(float64(tt.b-tt.a)), tt.counts(false))
 	fmt.Fprintf(bw, "%-7s %12s %12s %12s  %-30s %-24s %s\n", "status", "delta", "A", "B", "site", "function", "fingerprint")
-	n := 0
-	for _, e := range d.Total {
-		if e.Status == analyze.DiffSame {
-			continue
-		}
-		if n == top {
-			fmt.Fprintf(bw, "... %d more changed signatures (see the report)\n", countChanged(d.Total)-n)
-			break
-		}
-		n++
-		fmt.Fprintf(bw, "%-7s %12s %12s %12s  %-30s %-24s %s\n", e.Status, SignedBytes(float64(e.Delta)), Bytes(e.BytesA), Bytes(e.BytesB),
-			clip(cleanText(e.Site), 30), clip(cleanText(e.Function), 24), e.Fingerprint)
+	t, _, left := diffTable(d.Total, false, top)
+	for _, r := range t.Rows {
+		c := r.Cells
+		fmt.Fprintf(bw, "%-7s %12s %12s %12s  %-30s %-24s %s\n", c[dcStatus].Text, c[dcDelta].Text, c[dcA].Text, c[dcB].Text,
+			clip(cleanText(c[dcSite].Text), 30), clip(cleanText(c[dcFunction].Text), 24), cleanText(c[dcFingerprint].Text))
 	}
-	if n == 0 {
+	if left > 0 {
+		fmt.Fprintf(bw, "... %d more changed signatures (see the report)\n", left)
+	}
+	if len(t.Rows) == 0 {
 		fmt.Fprintln(bw, "no signature changed")
 	}
 	return bw.Flush()
-}
-
-func countChanged(es []analyze.DiffEntry) int {
-	n := 0
-	for _, e := range es {
-		if e.Status != analyze.DiffSame {
-			n++
-		}
-	}
-	return n
 }
 
 func clip(s string, n int) string {
@@ -211,7 +242,7 @@ func entriesJSON(es []analyze.DiffEntry) []diffEntryJSON {
 func DiffJSON(d *DiffReport, opt Options) ([]byte, error) {
 	t := totals(d.Total)
 	j := diffJSON{Schema: DiffSchema, GeneratedAt: opt.GeneratedAt.UTC().Format(time.RFC3339), Version: opt.Version, A: d.A, B: d.B,
-		Totals:  diffTotalsJSON{BytesA: t.a, BytesB: t.b, Delta: t.b - t.a, Grown: t.grown, Shrunk: t.shrunk, New: t.newN, Gone: t.gone},
+		Totals:  diffTotalsJSON{BytesA: t.a, BytesB: t.b, Delta: t.b - t.a, Grown: t.n[0], Shrunk: t.n[1], New: t.n[2], Gone: t.n[3]},
 		Devices: []diffDeviceJSON{}, Entries: entriesJSON(d.Total)}
 	for _, dv := range d.Devices {
 		j.Devices = append(j.Devices, diffDeviceJSON{Device: dv.Device, Rank: rankPtr(dv.Rank), FileA: dv.FileA, FileB: dv.FileB, Entries: entriesJSON(dv.Entries)})
@@ -226,26 +257,16 @@ func DiffJSON(d *DiffReport, opt Options) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// maxDiffMarkdownRows bounds the changes listed in a diff's summary.md.
+const maxDiffMarkdownRows = 20
+
 // DiffMarkdown renders a diff's summary.md.
 func DiffMarkdown(d *DiffReport, opt Options) []byte {
 	var b bytes.Buffer
-	t := totals(d.Total)
 	fmt.Fprintf(&b, "# gpureport diff\n\n- A (base): %s (%s)\n- B: %s (%s)\n\n", mdCode(d.A.Path), d.A.Kind, mdCode(d.B.Path), d.B.Kind)
-	fmt.Fprintf(&b, "Live bytes %s → %s (**%s**): %d grown (%s), %d shrunk (%s), %d new (%s), %d gone (%s) signatures.\n\n",
-		Bytes(t.a), Bytes(t.b), SignedBytes(float64(t.b-t.a)), t.grown, SignedBytes(float64(t.grownB)), t.shrunk, SignedBytes(float64(t.shrunkB)),
-		t.newN, SignedBytes(float64(t.newB)), t.gone, SignedBytes(float64(t.goneB)))
-	b.WriteString("| Status | Delta | A | B | Site | Function | Fingerprint |\n|---|---:|---:|---:|---|---|---|\n")
-	n := 0
-	for _, e := range d.Total {
-		if e.Status == analyze.DiffSame {
-			continue
-		}
-		if n == 20 {
-			break
-		}
-		n++
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", e.Status, SignedBytes(float64(e.Delta)), Bytes(e.BytesA), Bytes(e.BytesB), mdCode(e.Site), mdCode(e.Function), mdCode(e.Fingerprint))
-	}
+	fmt.Fprintf(&b, "%s\n\n", mdEscape(totals(d.Total).sentence()))
+	t, _, _ := diffTable(d.Total, false, maxDiffMarkdownRows)
+	mdTable(&b, t)
 	fmt.Fprintf(&b, "\n_Generated by gpureport %s at %s._\n", mdEscape(opt.Version), Timestamp(opt.GeneratedAt))
 	return b.Bytes()
 }
@@ -274,32 +295,24 @@ type diffRow struct {
 
 var diffTemplate = template.Must(template.New("diff.html").Parse(templates.MustRead("diff.html")))
 
+// diffRows lays out the changed entries of es (at most maxDiffRows) for
+// the page, and counts the ones left out.
 func diffRows(es []analyze.DiffEntry) ([]diffRow, int) {
-	var rows []diffRow
-	changed := 0
-	for _, e := range es {
-		if e.Status == analyze.DiffSame {
-			continue
-		}
-		changed++
-		if len(rows) == maxDiffRows {
-			continue
-		}
-		r := diffRow{Status: string(e.Status), Delta: SignedBytes(float64(e.Delta)), A: Bytes(e.BytesA), B: Bytes(e.BytesB),
-			Site: e.Site, Function: e.Function, Fingerprint: e.Fingerprint, BlocksA: Count(int64(e.BlocksA)), BlocksB: Count(int64(e.BlocksB))}
-		r.Stack, _ = foldStack(e.Stack, e.User)
-		rows = append(rows, r)
+	t, shown, left := diffTable(es, false, maxDiffRows)
+	rows := make([]diffRow, len(t.Rows))
+	for i, r := range t.Rows {
+		c := r.Cells
+		rows[i] = diffRow{Status: c[dcStatus].Text, Delta: c[dcDelta].Text, A: c[dcA].Text, B: c[dcB].Text, Site: c[dcSite].Text,
+			Function: c[dcFunction].Text, Fingerprint: c[dcFingerprint].Text, BlocksA: c[dcBlocksA].Text, BlocksB: c[dcBlocksB].Text}
+		rows[i].Stack, _ = foldStack(shown[i].Stack, shown[i].User)
 	}
-	return rows, changed - len(rows)
+	return rows, left
 }
 
 // DiffHTML renders a diff's index.html: self-contained, no script.
 func DiffHTML(d *DiffReport, opt Options) ([]byte, error) {
-	t := totals(d.Total)
 	p := diffPage{GeneratedAt: Timestamp(opt.GeneratedAt), Version: opt.Version, A: d.A, B: d.B, CSS: template.CSS(templates.MustRead("style.css")),
-		Summary: fmt.Sprintf("Live bytes %s → %s (%s): %d grown (%s), %d shrunk (%s), %d new (%s), %d gone (%s) signatures.",
-			Bytes(t.a), Bytes(t.b), SignedBytes(float64(t.b-t.a)), t.grown, SignedBytes(float64(t.grownB)), t.shrunk, SignedBytes(float64(t.shrunkB)),
-			t.newN, SignedBytes(float64(t.newB)), t.gone, SignedBytes(float64(t.goneB)))}
+		Summary: totals(d.Total).sentence()}
 	rows, omitted := diffRows(d.Total)
 	p.Sections = append(p.Sections, diffSection{Title: "All devices", Rows: rows, Omitted: omitted})
 	if len(d.Devices) > 1 {
@@ -341,9 +354,11 @@ func DiffXLSX(d *DiffReport, opt Options) ([]byte, error) {
 	cols := []xcol{{"Device", 18, ""}, {"Status", 8, ""}, {"Delta", 13, fmtMiB}, {"A", 13, fmtMiB}, {"B", 13, fmtMiB},
 		{"Blocks A", 9, fmtBytes}, {"Blocks B", 9, fmtBytes}, {"Site", 30, ""}, {"Function", 24, ""}, {"Fingerprint", 16, ""}, {"delta_bytes", 16, fmtBytes}}
 	emitAll := func(emit func([]any) error, label string, es []analyze.DiffEntry) error {
-		for _, e := range es {
-			if err := emit([]any{label, string(e.Status), mib(float64(e.Delta)), mib(float64(e.BytesA)), mib(float64(e.BytesB)),
-				e.BlocksA, e.BlocksB, e.Site, e.Function, e.Fingerprint, e.Delta}); err != nil {
+		t, _, _ := diffTable(es, true, -1)
+		for _, r := range t.Rows {
+			c := r.Cells
+			if err := emit([]any{label, c[dcStatus].Text, mib(c[dcDelta].Value), mib(c[dcA].Value), mib(c[dcB].Value),
+				c[dcBlocksA].Value, c[dcBlocksB].Value, c[dcSite].Text, c[dcFunction].Text, c[dcFingerprint].Text, int64(c[dcDelta].Value)}); err != nil {
 				return err
 			}
 		}

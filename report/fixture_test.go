@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"gpureport/analyze"
@@ -144,11 +145,18 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 			d.Suspects = []analyze.Suspect{fixtureSuspect(d, "train.py", 57, "train_step", "7f3a9c01d2e4b5a6", leak),
 				fixtureSuspect(d, "data/cache.py", 12, "remember", "0c11d00d5eedf00d", 2*mibB)}
 			d.Suspects[1].Suppressed = "known: dataset cache"
+			// Each suspect names its group, as analyze's do: the leak is
+			// group 0; the cache gets a group of its own before "other".
+			cache := analyze.Group{Signature: analyze.Signature{Site: d.Suspects[1].Site, Function: d.Suspects[1].Function, Fingerprint: d.Suspects[1].Fingerprint},
+				Stack: d.Suspects[1].Stack, User: d.Suspects[1].User, Bytes: d.Suspects[1].Bytes, Blocks: d.Suspects[1].Blocks}
+			d.Groups = slices.Insert(d.Groups, len(d.Groups)-1, cache)
+			d.Suspects[0].Group, d.Suspects[1].Group = 0, len(d.Groups)-2
 			d.Suspects[0].Confidence, d.Suspects[0].Share = "high", 0.98
 			d.Suspects[0].Evidence = []string{"live bytes rose in 11 of 11 intervals", "+528 MiB over 1,100 steps", "92% of live bytes carry stacks"}
 		}
 		f.Devices = append(f.Devices, d)
-		run.Snapshots = append(run.Snapshots, fixtureSnapshotFile(d.Points[len(d.Points)-1].Path, rank))
+		d.Last = fixtureSnapshotFile(d.Points[len(d.Points)-1].Path, rank)
+		run.Snapshots = append(run.Snapshots, d.Last)
 	}
 	f.Ranks = &analyze.RankComparison{
 		Ranks: []analyze.RankSummary{

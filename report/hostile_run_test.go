@@ -108,7 +108,6 @@ func TestHostileSnapshotInChromium(t *testing.T) {
 		t.Fatalf("top suspect %q in %q, want the hostile frame", sp.Site, sp.Function)
 	}
 	opt := fixedOptions
-	opt.Run = run
 	page, err := HTML(f, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -42,7 +42,7 @@ type page struct {
 	Headline    string
 	Reasons     []string
 	Flags       []analyze.Flag
-	Figures     []figureRow
+	Figures     Table
 	Notes       []string
 	Devices     []deviceView
 	OOMs        []oomView
@@ -59,13 +59,6 @@ type page struct {
 	Script      template.JS
 	CSS         template.CSS
 	EchartsVer  string
-}
-
-type figureRow struct {
-	Device, Anchor                                  string
-	PeakAllocated, PeakReserved, PeakUsed, Capacity string
-	Trend, Projection, Fragmentation                string
-	Verdict                                         string
 }
 
 type deviceView struct {
@@ -283,7 +276,12 @@ func breakable(s string) template.HTML {
 // fitted trend and projection band, fragmentation, OOM explanations, leak
 // suspects, the last snapshot's segment map and provenance.
 func HTML(f *analyze.Findings, opt Options) ([]byte, error) {
-	p, err := buildPage(f, opt)
+	return htmlOf(buildView(f), opt)
+}
+
+// htmlOf renders index.html of a view.
+func htmlOf(v *view, opt Options) ([]byte, error) {
+	p, err := buildPage(v, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -294,54 +292,30 @@ func HTML(f *analyze.Findings, opt Options) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func buildPage(f *analyze.Findings, opt Options) (*page, error) {
+func buildPage(v *view, opt Options) (*page, error) {
+	f := v.f
 	p := &page{
-		Title:       "gpureport: " + f.Run,
-		Run:         f.Run,
+		Title:       "gpureport: " + v.Run,
+		Run:         v.Run,
 		GeneratedAt: Timestamp(opt.GeneratedAt),
 		Version:     opt.Version,
-		Severity:    severity(f.Verdict),
-		Headline:    headline(f),
-		Reasons:     f.Verdict.Reasons,
+		Severity:    v.Severity,
+		Headline:    v.Headline,
+		Reasons:     v.Reasons,
 		Flags:       f.Verdict.Flags(),
-		Notes:       f.Notes,
+		Figures:     v.Figures,
+		Notes:       v.Notes,
 		Licenses:    templates.Licenses(),
 		Echarts:     template.JS(templates.Echarts),
 		Script:      template.JS(templates.MustRead("page.js")),
 		CSS:         template.CSS(templates.MustRead("style.css")),
 		EchartsVer:  templates.EchartsVersion,
 	}
-	for _, n := range nextSteps(f) {
+	for _, n := range nextSteps(f, v) {
 		p.Next = append(p.Next, mdPlain(n))
 	}
 	for _, d := range f.Devices {
-		fg := deviceFigures(d)
-		row := figureRow{
-			Device: DeviceLabel(d.DeviceKey), Anchor: deviceAnchor(d.DeviceKey),
-			PeakAllocated: Bytes(fg.peakAllocated), PeakReserved: Bytes(fg.peakReserved),
-			PeakUsed: "n/a", Capacity: "unknown",
-			Trend:         trendText(fg.trend),
-			Projection:    projectionText(fg.trend, lastX(d)),
-			Fragmentation: fmt.Sprintf("%s external, %s cached free", Percent(fg.lastExternal), Bytes(fg.lastInactive)),
-			Verdict:       d.Verdict,
-		}
-		if fg.peakUsed > 0 {
-			row.PeakUsed = Bytes(fg.peakUsed)
-		}
-		if fg.capacity > 0 {
-			row.Capacity = capacityText(d)
-		}
-		if len(d.Points) == 0 {
-			row.Fragmentation = "n/a (no snapshots)"
-			if d.MemoryStats == nil {
-				row.PeakAllocated, row.PeakReserved = "n/a", "n/a"
-			}
-		}
-		if row.Projection == "" {
-			row.Projection = "n/a"
-		}
-		p.Figures = append(p.Figures, row)
-		dv, err := buildDevice(d, opt)
+		dv, err := buildDevice(d)
 		if err != nil {
 			return nil, err
 		}
@@ -350,7 +324,7 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 	for _, o := range f.OOMs {
 		p.OOMs = append(p.OOMs, buildOOM(o))
 	}
-	if err := buildSuspects(p, f); err != nil {
+	if err := buildSuspects(p, v); err != nil {
 		return nil, err
 	}
 	if r := f.Ranks; r != nil {
@@ -382,12 +356,12 @@ func buildPage(f *analyze.Findings, opt Options) (*page, error) {
 		pv.Other = true
 		p.OtherProcs = pv
 	}
-	p.Prov = buildProvenance(f)
+	p.Prov = buildProvenance(v)
 	p.Methods = methods(f.Thresholds)
 	return p, nil
 }
 
-func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
+func buildDevice(d *analyze.Device) (deviceView, error) {
 	dv := deviceView{
 		Label: DeviceLabel(d.DeviceKey), Anchor: deviceAnchor(d.DeviceKey),
 		Order: orderLabel(d.Order), Axis: axisName(d.Axis), Capacity: "unknown", Verdict: d.Verdict,
@@ -491,7 +465,7 @@ func buildDevice(d *analyze.Device, opt Options) (deviceView, error) {
 				LargestFree: Bytes(pu.LargestFree), External: Percent(pu.ExternalFragmentation()),
 			})
 		}
-		dv.Map = buildSegmentMap(d, opt.Run)
+		dv.Map = buildSegmentMap(d)
 	}
 	return dv, nil
 }
@@ -532,37 +506,15 @@ func buildOOM(o analyze.OOM) oomView {
 	return v
 }
 
-// buildSuspects lists the verdict's top suspects first, then every other
-// suspect by device, and the suppressed ones apart.
-func buildSuspects(p *page, f *analyze.Findings) error {
-	type item struct {
-		d *analyze.Device
-		i int
-	}
-	var order []item
-	seen := map[item]bool{}
-	for _, ref := range f.Verdict.Suspects {
-		d, s := lookupSuspect(f, ref)
-		if s != nil && !seen[item{d, ref.Index}] {
-			order = append(order, item{d, ref.Index})
-			seen[item{d, ref.Index}] = true
-		}
-	}
-	for _, d := range f.Devices {
-		for i := range d.Suspects {
-			if !seen[item{d, i}] {
-				order = append(order, item{d, i})
-				seen[item{d, i}] = true
-			}
-		}
-	}
+// buildSuspects lists the suspects in the view's order (the verdict's top
+// suspects first), the suppressed ones apart.
+func buildSuspects(p *page, v *view) error {
 	n := 0
-	for _, it := range order {
-		s := &it.d.Suspects[it.i]
+	for _, it := range v.Suspects {
+		s := it.s
 		if s.Suppressed != "" {
-			v := suspectView{Site: s.Site, Function: s.Function, Device: DeviceLabel(it.d.DeviceKey), Fingerprint: s.Fingerprint,
-				Rate: RateCI(s.Trend.Slope, s.Trend.Lo, s.Trend.Hi, s.Trend.Per), Suppressed: s.Suppressed}
-			p.Suppressed = append(p.Suppressed, v)
+			p.Suppressed = append(p.Suppressed, suspectView{Site: s.Site, Function: s.Function, Device: DeviceLabel(it.dev.DeviceKey), Fingerprint: s.Fingerprint,
+				Rate: it.Growth, Suppressed: s.Suppressed})
 			continue
 		}
 		n++
@@ -570,11 +522,11 @@ func buildSuspects(p *page, f *analyze.Findings) error {
 			p.MoreSusp++
 			continue
 		}
-		v, err := buildSuspect(n, it.d, s)
+		sv, err := buildSuspect(n, it.dev, s)
 		if err != nil {
 			return err
 		}
-		p.Suspects = append(p.Suspects, v)
+		p.Suspects = append(p.Suspects, sv)
 	}
 	return nil
 }
@@ -667,17 +619,12 @@ func plural(n int) string {
 	return "s"
 }
 
-func buildProvenance(f *analyze.Findings) provView {
-	pv := provView{Location: cmp.Or(f.Location, "not recorded"), Inputs: inputsText(f), Skipped: f.Inputs.Skipped}
-	for _, l := range f.Inputs.Logs {
-		lr := logRow{Path: l.Path, Format: string(l.Format), Samples: Count(int64(l.Samples)), GPUs: fmt.Sprint(l.GPUs), SkippedLines: Count(int64(l.SkippedLines)), Notes: l.Notes}
-		for _, pr := range l.Problems {
-			lr.Problems = append(lr.Problems, fmt.Sprintf("line %d: %s", pr.Line, pr.Reason))
-		}
-		for _, c := range l.SkipCounts {
-			lr.SkipCounts = append(lr.SkipCounts, fmt.Sprintf("%s: %s", c.Kind, counted(c.Lines, "line")))
-		}
-		pv.Logs = append(pv.Logs, lr)
+func buildProvenance(v *view) provView {
+	f := v.f
+	pv := provView{Location: cmp.Or(f.Location, "not recorded"), Inputs: v.Inputs, Skipped: f.Inputs.Skipped}
+	for i, l := range f.Inputs.Logs {
+		pv.Logs = append(pv.Logs, logRow{Path: l.Path, Format: string(l.Format), Samples: Count(int64(l.Samples)), GPUs: fmt.Sprint(l.GPUs),
+			SkippedLines: Count(int64(l.SkippedLines)), Notes: l.Notes, Problems: v.Logs[i].Lines, SkipCounts: v.Logs[i].Kinds})
 	}
 	for _, d := range f.Devices {
 		pd := provDevice{
@@ -703,24 +650,15 @@ func buildProvenance(f *analyze.Findings) provView {
 	return pv
 }
 
-// buildSegmentMap draws the device's last snapshot's segments, when the
-// decoded run is at hand: the largest maxMapSegments segments in address
-// order, each a bar of its blocks.
-func buildSegmentMap(d *analyze.Device, run *ingest.Run) *segmentMap {
-	if run == nil || len(d.Points) == 0 {
+// buildSegmentMap draws the segments of the device's last snapshot
+// (Device.Last), when it is still decoded: the largest maxMapSegments
+// segments in address order, each a bar of its blocks.
+func buildSegmentMap(d *analyze.Device) *segmentMap {
+	snap := d.Last
+	if len(d.Points) == 0 || snap == nil || snap.Snapshot == nil {
 		return nil
 	}
 	last := d.Points[len(d.Points)-1]
-	var snap *ingest.SnapshotFile
-	for _, s := range run.Snapshots {
-		if s.Path == last.Path && s.Rank == d.Rank {
-			snap = s
-			break
-		}
-	}
-	if snap == nil || snap.Snapshot == nil {
-		return nil
-	}
 	var segs []*snapshot.Segment
 	for i := range snap.Snapshot.Segments {
 		if sg := &snap.Snapshot.Segments[i]; sg.Device == d.Device {

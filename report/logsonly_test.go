@@ -47,7 +47,6 @@ type rendered struct {
 func renderAll(t *testing.T, f *analyze.Findings, run *ingest.Run) rendered {
 	t.Helper()
 	opt := fixedOptions
-	opt.Run = run
 	var r rendered
 	sum, err := marshalSummary(BuildSummary(f, opt))
 	if err != nil {
@@ -153,7 +152,7 @@ func TestLogsOnlyRuns(t *testing.T) {
 			if strings.Count(r.md, "(pid ") != 1 {
 				t.Errorf("summary.md lists more than the growing process:\n%s", r.md)
 			}
-			if want := "  process python (pid 4242) on cuda:0 grows: +720 MiB/hour"; !strings.Contains(r.text, want) {
+			if want := "  growing process python (pid 4242) on cuda:0: +720 MiB/hour"; !strings.Contains(r.text, want) {
 				t.Errorf("stdout lacks %q:\n%s", want, r.text)
 			}
 			if n := sheetRows(t, r.xlsx, "Processes"); n != 4 {
@@ -288,7 +287,6 @@ func TestLogsOnlyGolden(t *testing.T) {
 	writeLeakingStats(t, dir)
 	f, run := logsOnlyRun(t, dir, "logs-only")
 	opt := fixedOptions
-	opt.Run = run
 	sum, err := marshalSummary(BuildSummary(f, opt))
 	if err != nil {
 		t.Fatal(err)

@@ -99,56 +99,73 @@ type OverviewSuspect struct {
 	New bool `json:"new"`
 }
 
+// overviewRunFields and overviewSuspectFields are OverviewRun and
+// OverviewSuspect without their JSON methods, for those methods to encode.
+type (
+	overviewRunFields     OverviewRun
+	overviewSuspectFields OverviewSuspect
+)
+
 // MarshalJSON encodes the run, with the slope null when unknown.
 func (r OverviewRun) MarshalJSON() ([]byte, error) {
-	type plain OverviewRun
-	return json.Marshal(struct {
-		plain
-		Slope *float64 `json:"slope_bytes"`
-	}{plain(r), num(r.Slope)})
+	return marshalWithNumber(overviewRunFields(r), "slope_bytes", r.Slope)
 }
 
 // UnmarshalJSON decodes a run written by MarshalJSON.
 func (r *OverviewRun) UnmarshalJSON(b []byte) error {
-	type plain OverviewRun
-	var v struct {
-		plain
-		Slope *float64 `json:"slope_bytes"`
-	}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*r = OverviewRun(v.plain)
-	r.Slope = math.NaN()
-	if v.Slope != nil {
-		r.Slope = *v.Slope
-	}
-	return nil
+	return unmarshalWithNumber(b, (*overviewRunFields)(r), "slope_bytes", &r.Slope)
 }
 
 // MarshalJSON encodes the suspect, with the growth null when unknown.
 func (s OverviewSuspect) MarshalJSON() ([]byte, error) {
-	type plain OverviewSuspect
-	return json.Marshal(struct {
-		plain
-		Growth *float64 `json:"growth_bytes"`
-	}{plain(s), num(s.Growth)})
+	return marshalWithNumber(overviewSuspectFields(s), "growth_bytes", s.Growth)
 }
 
 // UnmarshalJSON decodes a suspect written by MarshalJSON.
 func (s *OverviewSuspect) UnmarshalJSON(b []byte) error {
-	type plain OverviewSuspect
-	var v struct {
-		plain
-		Growth *float64 `json:"growth_bytes"`
+	return unmarshalWithNumber(b, (*overviewSuspectFields)(s), "growth_bytes", &s.Growth)
+}
+
+// marshalWithNumber encodes v, a struct, with one more field last: key,
+// x's value, or null when x is NaN or infinite (JSON has neither).
+func marshalWithNumber(v any, key string, x float64) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(b, &v); err != nil {
+	n, err := json.Marshal(num(x))
+	if err != nil {
+		return nil, err
+	}
+	k, _ := json.Marshal(key)
+	out := bytes.TrimSuffix(b, []byte("}"))
+	if len(out) > 1 {
+		out = append(out, ',')
+	}
+	out = append(append(append(out, k...), ':'), n...)
+	return append(out, '}'), nil
+}
+
+// unmarshalWithNumber decodes b into v, a struct, and sets *x to the
+// number of its field key, which marshalWithNumber added: NaN when null or
+// absent.
+func unmarshalWithNumber(b []byte, v any, key string, x *float64) error {
+	*x = math.NaN()
+	if err := json.Unmarshal(b, v); err != nil {
 		return err
 	}
-	*s = OverviewSuspect(v.plain)
-	s.Growth = math.NaN()
-	if v.Growth != nil {
-		s.Growth = *v.Growth
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	var n *float64
+	if r, ok := raw[key]; ok {
+		if err := json.Unmarshal(r, &n); err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	if n != nil {
+		*x = *n
 	}
 	return nil
 }
@@ -320,16 +337,11 @@ func OverviewHTML(o *Overview) ([]byte, error) {
 		v := overviewRunView{
 			N: i + 1, Dir: runName(r.Dir, o.Roots), Link: r.Link, Status: r.Status, Error: r.Error, Severity: sev, Headline: r.Headline, Flags: r.Flags,
 			Snapshots: Count(int64(r.Snapshots)), PeakAllocated: Bytes(r.PeakAllocated), PeakReserved: Bytes(r.PeakReserved),
-			Slope: "n/a", ReportedAt: r.ReportedAt,
-		}
-		if finite(r.Slope) {
-			v.Slope = Rate(r.Slope, units.Per(r.SlopePer))
+			Slope: rateCell(r.Slope, r.SlopePer).Text, ReportedAt: r.ReportedAt,
 		}
 		for _, s := range r.Suspects {
-			sv := overviewSuspectView{Fingerprint: s.Fingerprint, Short: shortFingerprint(s.Fingerprint), Site: s.Site, Function: s.Function, Device: s.Device, Growth: "n/a", New: s.New}
-			if finite(s.Growth) {
-				sv.Growth = Rate(s.Growth, units.Per(s.Per))
-			}
+			sv := overviewSuspectView{Fingerprint: s.Fingerprint, Short: shortFingerprint(s.Fingerprint), Site: s.Site, Function: s.Function, Device: s.Device,
+				Growth: rateCell(s.Growth, s.Per).Text, New: s.New}
 			if s.New {
 				p.NewSuspects++
 			}

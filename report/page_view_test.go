@@ -117,9 +117,8 @@ func TestPagesAsSeen(t *testing.T) {
 	findChromium(t)
 	pages := map[string]func(t *testing.T) []byte{
 		"fixture": func(t *testing.T) []byte {
-			f, run := fixtureFindings()
+			f, _ := fixtureFindings()
 			opt := fixedOptions
-			opt.Run = run
 			page, err := HTML(f, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -136,7 +135,6 @@ func TestPagesAsSeen(t *testing.T) {
 				t.Fatal(err)
 			}
 			opt := fixedOptions
-			opt.Run = run
 			page, err := HTML(analyze.Analyze(run, analyze.Options{}), opt)
 			if err != nil {
 				t.Fatal(err)
@@ -147,9 +145,8 @@ func TestPagesAsSeen(t *testing.T) {
 			dir := t.TempDir()
 			writeSMILogs(t, dir, true)
 			writeLeakingStats(t, dir)
-			f, run := logsOnlyRun(t, dir, "logs-only")
+			f, _ := logsOnlyRun(t, dir, "logs-only")
 			opt := fixedOptions
-			opt.Run = run
 			page, err := HTML(f, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -226,7 +223,6 @@ func TestPrintedPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := fixedOptions
-	opt.Run = run
 	page, err := HTML(analyze.Analyze(run, analyze.Options{}), opt)
 	if err != nil {
 		t.Fatal(err)

@@ -193,19 +193,18 @@ func userLeaf(stack []snapshot.Frame) []snapshot.Frame {
 func pprofSources(d *analyze.Device) []pprofSeries {
 	var out []pprofSeries
 	if len(d.Groups) > 0 {
-		// A suspect belongs to the group with its fingerprint (Suspect.Group
-		// names it too; the fingerprint check guards against a stale index).
-		byFP := map[string]*analyze.Suspect{}
+		// Suspect.Group names the suspect's group.
+		bySuspect := map[int]*analyze.Suspect{}
 		for i := range d.Suspects {
-			if fp := d.Suspects[i].Fingerprint; fp != "" && byFP[fp] == nil {
-				byFP[fp] = &d.Suspects[i]
+			if g := d.Suspects[i].Group; g >= 0 && g < len(d.Groups) && bySuspect[g] == nil {
+				bySuspect[g] = &d.Suspects[i]
 			}
 		}
 		for i := range d.Groups {
 			g := &d.Groups[i]
 			s := pprofSeries{dev: d, site: g.Site, fn: g.Function, fp: g.Fingerprint, stack: g.Stack, bytes: g.Bytes, other: g.Other}
 			if !g.Other {
-				s.suspect = byFP[g.Fingerprint]
+				s.suspect = bySuspect[i]
 			}
 			out = append(out, s)
 		}

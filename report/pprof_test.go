@@ -31,9 +31,10 @@ func TestPprof(t *testing.T) {
 		}
 		t.Fatalf("sample types %v (default %s)", types, p.DefaultSampleType)
 	}
-	// 2 devices x 4 groups.
-	if len(p.Sample) != 8 {
-		t.Fatalf("%d samples, want 8", len(p.Sample))
+	// 2 devices x 4 groups, and rank 1's group of the suppressed cache
+	// suspect.
+	if len(p.Sample) != 9 {
+		t.Fatalf("%d samples, want 9", len(p.Sample))
 	}
 	var leak *profile.Sample
 	for _, s := range p.Sample {
@@ -107,5 +108,42 @@ func TestPprofEmpty(t *testing.T) {
 	p, err := profile.Parse(&buf)
 	if err != nil || len(p.Sample) != 0 {
 		t.Fatalf("%v, %d samples", err, len(p.Sample))
+	}
+}
+
+// TestPprofSuspectGroup: a suspect's labels go on the group its
+// Suspect.Group names, and on no other, whatever the fingerprints say.
+func TestPprofSuspectGroup(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		group int
+		want  string // site of the labelled group
+	}{
+		{"leak on its group", 0, "train.py:57"},
+		{"named by index only", 2, "optim.py:12"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, _ := fixtureFindings()
+			d := f.Devices[1]
+			d.Suspects = d.Suspects[:1]
+			d.Suspects[0].Group = tt.group
+			var buf bytes.Buffer
+			if err := Pprof(&buf, f, fixedOptions); err != nil {
+				t.Fatal(err)
+			}
+			p, err := profile.Parse(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var labelled []string
+			for _, s := range p.Sample {
+				if len(s.Label["suspect"]) > 0 {
+					labelled = append(labelled, s.Label["site"][0])
+				}
+			}
+			if len(labelled) != 1 || labelled[0] != tt.want {
+				t.Errorf("suspect labels on %q, want only %q", labelled, tt.want)
+			}
+		})
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"gpureport/analyze"
-	"gpureport/ingest"
 )
 
 // Report file names inside a report folder.
@@ -28,41 +27,40 @@ type Options struct {
 	GeneratedAt time.Time
 	// Version is gpureport's version string, printed in the reports.
 	Version string
-	// Run is the decoded run behind the Findings, for raw views such as
-	// the last snapshot's segment map; nil leaves those views out.
-	Run *ingest.Run
 }
 
 // Write writes index.html, report.xlsx, summary.json and summary.md into
-// dir (created if needed). Each file is written to a temporary file,
+// dir (created if needed), all four laid out from one view model. Each file is written to a temporary file,
 // synced and renamed into place, so a crash never leaves a half-written
 // report; summary.json, which batch mode reads back, is renamed last.
 func Write(dir string, f *analyze.Findings, opt Options) error {
-	if err := mkdir(dir); err != nil {
-		return err
-	}
-	html, err := HTML(f, opt)
+	v := buildView(f)
+	html, err := htmlOf(v, opt)
 	if err != nil {
 		return err
 	}
-	xlsx, err := XLSX(f, opt)
+	xlsx, err := xlsxOf(v, opt)
 	if err != nil {
 		return err
 	}
-	sum, err := marshalSummary(BuildSummary(f, opt))
+	sum, err := marshalSummary(summaryOf(v, opt))
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", SummaryFile, err)
 	}
-	files := []struct {
+	return writeFiles(dir, html, xlsx, markdownOf(v, opt), sum)
+}
+
+// writeFiles writes a report folder's four files (HTMLFile, XLSXFile,
+// MarkdownFile, SummaryFile, in that order) into dir, created if needed,
+// each to a temporary file, synced and renamed into place.
+func writeFiles(dir string, html, xlsx, md, sum []byte) error {
+	if err := mkdir(dir); err != nil {
+		return err
+	}
+	for _, fl := range []struct {
 		name string
 		data []byte
-	}{
-		{HTMLFile, html},
-		{XLSXFile, xlsx},
-		{MarkdownFile, Markdown(f, opt)},
-		{SummaryFile, sum},
-	}
-	for _, fl := range files {
+	}{{HTMLFile, html}, {XLSXFile, xlsx}, {MarkdownFile, md}, {SummaryFile, sum}} {
 		if err := WriteFileAtomic(filepath.Join(dir, fl.name), fl.data, 0o644); err != nil {
 			return err
 		}

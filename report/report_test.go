@@ -57,9 +57,8 @@ func withoutEcharts(t *testing.T, page []byte) []byte {
 }
 
 func TestGolden(t *testing.T) {
-	f, run := fixtureFindings()
+	f, _ := fixtureFindings()
 	opt := fixedOptions
-	opt.Run = run
 	sum, err := marshalSummary(BuildSummary(f, opt))
 	if err != nil {
 		t.Fatal(err)
@@ -79,9 +78,8 @@ func TestGolden(t *testing.T) {
 }
 
 func TestHTMLReproducible(t *testing.T) {
-	f, run := fixtureFindings()
+	f, _ := fixtureFindings()
 	opt := fixedOptions
-	opt.Run = run
 	a, err := HTML(f, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -158,9 +156,8 @@ func TestSummaryEmpty(t *testing.T) {
 // TestHTMLSelfContained: no script, style, image or link refers to the
 // network; the page's CSP forbids it too.
 func TestHTMLSelfContained(t *testing.T) {
-	f, run := fixtureFindings()
+	f, _ := fixtureFindings()
 	opt := fixedOptions
-	opt.Run = run
 	page, err := HTML(f, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +221,7 @@ func scripts(t *testing.T, page []byte) []string {
 func TestHTMLHostileNames(t *testing.T) {
 	const evilFrame = "</script><script>alert(1)</script>"
 	const evilFile = `"><img src=x onerror=alert(1)>`
-	f, run := fixtureFindings()
+	f, _ := fixtureFindings()
 	d := f.Devices[1]
 	d.Suspects[0].Function = evilFrame
 	d.Suspects[0].Site = evilFile + ":57"
@@ -235,7 +232,6 @@ func TestHTMLHostileNames(t *testing.T) {
 	f.Notes = append(f.Notes, "<!-- "+evilFrame+" \u2028")
 	f.Verdict.Headline = evilFrame
 	opt := fixedOptions
-	opt.Run = run
 	page, err := HTML(f, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -334,9 +330,8 @@ func TestScriptSafe(t *testing.T) {
 
 func TestWrite(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	f, run := fixtureFindings()
+	f, _ := fixtureFindings()
 	opt := fixedOptions
-	opt.Run = run
 	if err := Write(dir, f, opt); err != nil {
 		t.Fatal(err)
 	}

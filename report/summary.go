@@ -329,7 +329,12 @@ type SummaryOOM struct {
 }
 
 // BuildSummary converts Findings to summary.json's structure.
-func BuildSummary(f *analyze.Findings, opt Options) *Summary {
+func BuildSummary(f *analyze.Findings, opt Options) *Summary { return summaryOf(buildView(f), opt) }
+
+// summaryOf converts a view's Findings to summary.json's structure, its
+// leak suspects in the view's order.
+func summaryOf(vw *view, opt Options) *Summary {
+	f := vw.f
 	s := &Summary{
 		Schema:      SummarySchema,
 		Run:         f.Run,
@@ -377,11 +382,8 @@ func BuildSummary(f *analyze.Findings, opt Options) *Summary {
 	for _, r := range rules {
 		s.Verdict.Suppressed.Rules = append(s.Verdict.Suppressed.Rules, SummarySuppressor(r))
 	}
-	for _, ref := range v.Suspects {
-		d, sus := lookupSuspect(f, ref)
-		if sus == nil {
-			continue
-		}
+	for _, it := range vw.top() {
+		d, sus := it.dev, it.s
 		ss := SummarySuspect{
 			Site: sus.Site, Function: sus.Function, Fingerprint: sus.Fingerprint,
 			Device: d.Device, Rank: rankPtr(d.Rank),

@@ -29,36 +29,34 @@ const maxTextProcesses = 3
 // screen: at most maxTextDevices devices, maxTextProcesses processes and
 // maxTextSuspects suspects are listed.
 func Text(w io.Writer, f *analyze.Findings) error {
+	v := buildView(f)
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%s: %s\n", cleanText(f.Run), inputsText(f))
-	for i, d := range f.Devices {
+	fmt.Fprintf(bw, "%s: %s\n", cleanText(v.Run), v.Inputs)
+	for i, fg := range v.Devices {
 		if i == maxTextDevices {
-			fmt.Fprintf(bw, "  ... and %d more devices (see the report)\n", len(f.Devices)-i)
+			fmt.Fprintf(bw, "  ... and %d more devices (see the report)\n", len(v.Devices)-i)
 			break
 		}
-		fg := deviceFigures(d)
+		d := fg.dev
 		var line string
 		metric, trend := "allocated", fg.trend
 		switch {
 		case len(d.Points) == 0 && d.MemoryStats != nil:
 			// torch.cuda.memory_stats() lines stand in for snapshots.
-			line = fmt.Sprintf("  %-16s no snapshots; memory_stats peak reserved %s, allocated %s", deviceLabelASCII(d.DeviceKey), Bytes(fg.peakReserved), Bytes(fg.peakAllocated))
-			if fg.peakUsed > 0 {
-				line += ", nvidia-smi used " + Bytes(fg.peakUsed)
-			}
+			line = fmt.Sprintf("  %-16s no snapshots; memory_stats peak reserved %s, allocated %s", fg.ASCII, fg.PeakReserved.Text, fg.PeakAllocated.Text)
 			metric = "allocated (memory_stats)"
 		case len(d.Points) == 0:
 			// A GPU log without snapshots: the driver's view is all there is.
-			line = fmt.Sprintf("  %-16s no snapshots; nvidia-smi used peak %s", deviceLabelASCII(d.DeviceKey), Bytes(fg.peakUsed))
-			metric, trend = "nvidia-smi used", trendOf(d, "gpu_used_bytes")
+			line = fmt.Sprintf("  %-16s no snapshots; nvidia-smi used peak %s", fg.ASCII, fg.PeakUsed.Text)
+			metric, trend = "nvidia-smi used", d.Trend(analyze.MetricGPUUsed)
 		default:
-			line = fmt.Sprintf("  %-16s peak reserved %s, allocated %s", deviceLabelASCII(d.DeviceKey), Bytes(fg.peakReserved), Bytes(fg.peakAllocated))
-			if fg.peakUsed > 0 {
-				line += ", nvidia-smi used " + Bytes(fg.peakUsed)
-			}
+			line = fmt.Sprintf("  %-16s peak reserved %s, allocated %s", fg.ASCII, fg.PeakReserved.Text, fg.PeakAllocated.Text)
 		}
-		if fg.capacity > 0 {
-			line += " of " + capacityText(d)
+		if fg.PeakUsed.Unit == UnitBytes && (len(d.Points) > 0 || d.MemoryStats != nil) {
+			line += ", nvidia-smi used " + fg.PeakUsed.Text
+		}
+		if fg.Capacity.Unit == UnitBytes {
+			line += " of " + fg.Capacity.Text
 		}
 		fmt.Fprintln(bw, line)
 		fmt.Fprintf(bw, "  %-16s %s trend: %s\n", "", metric, trendText(trend))
@@ -66,32 +64,27 @@ func Text(w io.Writer, f *analyze.Findings) error {
 			fmt.Fprintf(bw, "  %-16s %s\n", "", p)
 		}
 	}
-	procs := growingProcesses(f)
-	for i, r := range procs {
+	for i, p := range v.Processes {
 		if i == maxTextProcesses {
-			fmt.Fprintf(bw, "  ... and %d more growing processes (see the report)\n", len(procs)-i)
+			fmt.Fprintf(bw, "  ... and %d more growing processes (see the report)\n", len(v.Processes)-i)
 			break
 		}
-		t := r.p.Trend
-		fmt.Fprintf(bw, "  process %s on %s grows: %s, %s; peak %s\n", cleanText(processLabel(r.p)), r.where(),
-			RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue(t.PValue), Bytes(r.p.Peak))
+		fmt.Fprintf(bw, "  growing process %s\n", cleanText(p.Text()))
 	}
-	sev := severity(f.Verdict)
-	fmt.Fprintf(bw, "verdict: %s: %s\n", strings.ToUpper(sev), cleanText(headline(f)))
-	for _, r := range f.Verdict.Reasons {
+	fmt.Fprintf(bw, "verdict: %s: %s\n", strings.ToUpper(v.Severity), cleanText(v.Headline))
+	for _, r := range v.Reasons {
 		fmt.Fprintf(bw, "  - %s\n", cleanText(r))
 	}
-	if sup := suppressedText(f); sup != "" {
-		fmt.Fprintf(bw, "  %s\n", cleanText(sup))
+	if v.Suppressed != "" {
+		fmt.Fprintf(bw, "  %s\n", cleanText(v.Suppressed))
 	}
-	sus := topSuspects(f)
-	for i, r := range sus {
+	top := v.top()
+	for i, it := range top {
 		if i == maxTextSuspects {
-			fmt.Fprintf(bw, "  ... and %d more suspects\n", len(sus)-i)
+			fmt.Fprintf(bw, "  ... and %d more suspects\n", len(top)-i)
 			break
 		}
-		fmt.Fprintf(bw, "  suspect %d: %s %s on %s, %s, fingerprint %s\n", i+1, cleanText(r.s.Site), cleanText(r.s.Function),
-			deviceLabelASCII(r.dev.DeviceKey), RateCI(r.s.Trend.Slope, r.s.Trend.Lo, r.s.Trend.Hi, r.s.Trend.Per), shortFingerprint(r.s.Fingerprint))
+		fmt.Fprintf(bw, "  suspect %d: %s\n", i+1, cleanText(it.sentence(shortFingerprint(it.s.Fingerprint))))
 	}
 	for i, s := range f.Inputs.Skipped {
 		if i == maxTextSkipped {
@@ -100,8 +93,8 @@ func Text(w io.Writer, f *analyze.Findings) error {
 		}
 		fmt.Fprintf(bw, "skipped %s: %s\n", cleanText(s.Path), cleanText(s.Reason))
 	}
-	if len(f.Notes) > 0 {
-		fmt.Fprintf(bw, "notes: %d (see the report)\n", len(f.Notes))
+	if len(v.Notes) > 0 {
+		fmt.Fprintf(bw, "notes: %d (see the report)\n", len(v.Notes))
 	}
 	return bw.Flush()
 }

@@ -48,36 +48,6 @@ func headline(f *analyze.Findings) string {
 	return cmp.Or(f.Verdict.Headline, "No verdict")
 }
 
-// figures are a device's key figures, in bytes.
-type figures struct {
-	peakAllocated, peakReserved, peakUsed, capacity int64
-	lastExternal                                    float64
-	lastInactive                                    int64
-	trend                                           *analyze.Trend
-}
-
-func deviceFigures(d *analyze.Device) figures {
-	var fg figures
-	for _, p := range d.Points {
-		fg.peakAllocated = max(fg.peakAllocated, p.Usage.Allocated)
-		fg.peakReserved = max(fg.peakReserved, p.Usage.Reserved)
-	}
-	if len(d.Points) == 0 && d.MemoryStats != nil {
-		a, r := d.MemoryStats.Peaks()
-		fg.peakAllocated, fg.peakReserved = max(a, 0), max(r, 0)
-	}
-	if d.GPU != nil {
-		fg.peakUsed = d.GPU.MaxUsed
-	}
-	fg.capacity = d.Capacity
-	if n := len(d.Points); n > 0 {
-		fg.lastExternal = d.Points[n-1].Usage.ExternalFragmentation()
-		fg.lastInactive = d.Points[n-1].Usage.Inactive
-	}
-	fg.trend = trendOf(d, "allocated_bytes")
-	return fg
-}
-
 // capacityText is a device's capacity for a key-figures cell: "22.5 GiB",
 // or with its source when the user set it ("74.5 GiB (--capacity 80GB =
 // 80×10^9 bytes)"), since a GB the user typed is not the GiB printed.
@@ -135,16 +105,6 @@ func suppressedText(f *analyze.Findings) string {
 		parts[i] = fmt.Sprintf("%d by %s", r.Suspects, r.Rule)
 	}
 	return fmt.Sprintf("%d leak suspect%s suppressed (not counted in the verdict): %s", total, plural(total), strings.Join(parts, ", "))
-}
-
-// trendOf returns d's trend of metric, nil when not fitted.
-func trendOf(d *analyze.Device, metric string) *analyze.Trend {
-	for i := range d.Trends {
-		if d.Trends[i].Metric == metric {
-			return &d.Trends[i]
-		}
-	}
-	return nil
 }
 
 // trendText is a trend in words: "+12.3 MiB/step (95% CI ...), p<0.001,
@@ -244,24 +204,6 @@ func lastX(d *analyze.Device) float64 {
 		}
 	}
 	return 0
-}
-
-// topSuspects resolves the verdict's suspect references, skipping
-// dangling ones.
-func topSuspects(f *analyze.Findings) []suspectRef {
-	var out []suspectRef
-	for _, ref := range f.Verdict.Suspects {
-		d, s := lookupSuspect(f, ref)
-		if s != nil {
-			out = append(out, suspectRef{d, s})
-		}
-	}
-	return out
-}
-
-type suspectRef struct {
-	dev *analyze.Device
-	s   *analyze.Suspect
 }
 
 // shortFingerprint shortens a fingerprint for tables: its first 12
@@ -423,15 +365,13 @@ func metricLabel(m string) string {
 	return strings.ReplaceAll(strings.TrimSuffix(m, "_bytes"), "_", " ")
 }
 
-// orderLabel says in plain words how snapshots were put in order.
-func orderLabel(o analyze.OrderRule) string {
-	switch o {
-	case analyze.OrderTraceTime:
-		return "the time of each snapshot's last trace event"
-	case analyze.OrderStep:
-		return "the step number in each file name"
-	case analyze.OrderModTime:
-		return "file modification time"
-	}
-	return string(o)
+// orderLabels say in plain words how snapshots were put in order; any
+// other rule reads as its own name.
+var orderLabels = map[analyze.OrderRule]string{
+	analyze.OrderTraceTime: "the time of each snapshot's last trace event",
+	analyze.OrderStep:      "the step number in each file name",
+	analyze.OrderModTime:   "file modification time",
 }
+
+// orderLabel says in plain words how snapshots were put in order.
+func orderLabel(o analyze.OrderRule) string { return cmp.Or(orderLabels[o], string(o)) }

@@ -91,13 +91,12 @@ func TestNotesAfterKeyFigures(t *testing.T) {
 		notes int
 		open  bool
 	}{{36, false}, {2, true}} {
-		f, run := fixtureFindings()
+		f, _ := fixtureFindings()
 		f.Notes = nil
 		for i := range tt.notes {
 			f.Notes = append(f.Notes, fmt.Sprintf("rank %d: trace window incomplete", i))
 		}
 		opt := fixedOptions
-		opt.Run = run
 		page, err := HTML(f, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -133,7 +132,7 @@ func TestSegmentMapProportionalAndSuspect(t *testing.T) {
 	if len(f.Devices) == 0 || len(f.Devices[0].Suspects) == 0 {
 		t.Fatal("the sample run has no suspect")
 	}
-	m := buildSegmentMap(f.Devices[0], run)
+	m := buildSegmentMap(f.Devices[0])
 	if m == nil || len(m.Segments) < 2 {
 		t.Fatal("no segment map")
 	}

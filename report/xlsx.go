@@ -29,7 +29,18 @@ const maxXLSXGPURows = 20_000
 // thinRows returns the indexes of the readings (times, used) to write: all
 // of them, or limit chosen by LTTB over time, which keeps peaks.
 func thinRows(times []time.Time, used []int64, limit int) []int {
-	n := len(used)
+	return lttbRows(len(used), limit, func(i int) (x, y float64) {
+		x = float64(i)
+		if i < len(times) && !times[i].IsZero() {
+			x = float64(times[i].UnixMilli())
+		}
+		return x, float64(used[i])
+	})
+}
+
+// lttbRows returns the indexes of n rows to write: all of them, or limit
+// chosen by LTTB over the points at(i), which keeps peaks.
+func lttbRows(n, limit int, at func(i int) (x, y float64)) []int {
 	if n <= limit {
 		idx := make([]int, n)
 		for i := range idx {
@@ -40,11 +51,7 @@ func thinRows(times []time.Time, used []int64, limit int) []int {
 	xs := make([]float64, n)
 	ys := make([]float64, n)
 	for i := range xs {
-		xs[i] = float64(i)
-		if i < len(times) && !times[i].IsZero() {
-			xs[i] = float64(times[i].UnixMilli())
-		}
-		ys[i] = float64(used[i])
+		xs[i], ys[i] = at(i)
 	}
 	return LTTB(xs, ys, limit)
 }
@@ -80,6 +87,8 @@ type xcol struct {
 
 // xlsxWriter holds the workbook and its styles while it is built.
 type xlsxWriter struct {
+	// v is the run's view model (nil for a diff's workbook).
+	v      *view
 	f      *excelize.File
 	styles map[string]int
 	header int
@@ -92,10 +101,14 @@ type xlsxWriter struct {
 // sheet without rows keeps its header only); byte columns are numbers in
 // GiB or MiB with a unit format (raw byte counts follow), and the Trend
 // sheet has a native line chart of each device's timeline.
-func XLSX(fd *analyze.Findings, opt Options) ([]byte, error) {
+func XLSX(fd *analyze.Findings, opt Options) ([]byte, error) { return xlsxOf(buildView(fd), opt) }
+
+// xlsxOf renders report.xlsx of a view.
+func xlsxOf(v *view, opt Options) ([]byte, error) {
+	fd := v.f
 	f := excelize.NewFile()
 	defer f.Close()
-	w := &xlsxWriter{f: f, styles: map[string]int{}}
+	w := &xlsxWriter{v: v, f: f, styles: map[string]int{}}
 	var err error
 	if w.header, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}}); err != nil {
 		return nil, err
@@ -269,70 +282,70 @@ func rankCell(r int) any {
 	return r
 }
 
+// summary writes the Summary sheet: the verdict, each device's key
+// figures (their text, and the raw number with its unit where there is
+// one), the top suspects, notes and growing processes.
 func (w *xlsxWriter) summary(fd *analyze.Findings) error {
-	cols := []xcol{{"Field", 28, ""}, {"Value", 90, ""}}
+	cols := []xcol{{"Field", 28, ""}, {"Value", 90, ""}, {"Number", 16, fmtNum}, {"Unit", 8, ""}}
 	limit := processRowLimit(countProcesses(fd))
+	v := w.v
 	_, err := w.table("Summary", "tSummary", cols, func(emit func([]any) error) error {
-		kv := [][2]string{
-			{"Run", fd.Run},
-			{"Severity", severity(fd.Verdict)},
-			{"Verdict", headline(fd)},
-			{"Flags", fd.Verdict.FlagText()},
-			{"Inputs", inputsText(fd)},
-			{"Time zone of zoneless logs", fd.Location},
+		type field struct {
+			name string
+			c    Cell
 		}
-		for _, r := range fd.Verdict.Reasons {
-			kv = append(kv, [2]string{"Reason", r})
+		var fields []field
+		add := func(name, text string) { fields = append(fields, field{name, textCell(text)}) }
+		add("Run", v.Run)
+		add("Severity", v.Severity)
+		add("Verdict", v.Headline)
+		add("Flags", fd.Verdict.FlagText())
+		add("Inputs", v.Inputs)
+		add("Time zone of zoneless logs", fd.Location)
+		for _, r := range v.Reasons {
+			add("Reason", r)
 		}
-		for _, d := range fd.Devices {
-			fg := deviceFigures(d)
-			lbl := deviceLabelASCII(d.DeviceKey)
-			kv = append(kv,
-				[2]string{lbl + ": peak allocated", Bytes(fg.peakAllocated)},
-				[2]string{lbl + ": peak reserved", Bytes(fg.peakReserved)},
-				[2]string{lbl + ": allocated trend", trendText(fg.trend)},
-			)
-			if fg.peakUsed > 0 {
-				kv = append(kv, [2]string{lbl + ": peak nvidia-smi used", Bytes(fg.peakUsed)})
-			}
-			if fg.capacity > 0 {
-				kv = append(kv, [2]string{lbl + ": capacity", capacityText(d)})
-			}
-			if p := projectionText(fg.trend, lastX(d)); p != "" {
-				kv = append(kv, [2]string{lbl + ": time to capacity", p})
+		if v.Suppressed != "" {
+			add("Suppressed", v.Suppressed)
+		}
+		for i := range v.Devices {
+			names, cells := v.deviceFields(i)
+			for j, c := range cells {
+				fields = append(fields, field{names[j], c})
 			}
 		}
-		for i, r := range topSuspects(fd) {
-			kv = append(kv, [2]string{fmt.Sprintf("Suspect %d", i+1), fmt.Sprintf("%s %s on %s, %s, fingerprint %s",
-				r.s.Site, r.s.Function, deviceLabelASCII(r.dev.DeviceKey), RateCI(r.s.Trend.Slope, r.s.Trend.Lo, r.s.Trend.Hi, r.s.Trend.Per), r.s.Fingerprint)})
+		for i, it := range v.top() {
+			add(fmt.Sprintf("Suspect %d", i+1), it.sentence(it.s.Fingerprint))
 		}
-		for _, n := range fd.Notes {
-			kv = append(kv, [2]string{"Note", n})
+		for _, n := range v.Notes {
+			add("Note", n)
 		}
-		for _, r := range growingProcesses(fd) {
-			t := r.p.Trend
-			kv = append(kv, [2]string{"Growing process", fmt.Sprintf("%s on %s: %s, %s; peak %s",
-				processLabel(r.p), r.where(), RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue(t.PValue), Bytes(r.p.Peak))})
+		for _, p := range v.Processes {
+			add("Growing process", p.Text())
 		}
 		for _, d := range fd.Devices {
 			if d.GPU != nil && len(d.GPU.Used) > maxXLSXGPURows {
-				kv = append(kv, [2]string{"Note", fmt.Sprintf("%s: %s GPU readings thinned to %s on the GPU samples sheet (LTTB, peaks kept)",
-					deviceLabelASCII(d.DeviceKey), Count(int64(len(d.GPU.Used))), Count(maxXLSXGPURows))})
+				add("Note", fmt.Sprintf("%s: %s GPU readings thinned to %s on the GPU samples sheet (LTTB, peaks kept)",
+					deviceLabelASCII(d.DeviceKey), Count(int64(len(d.GPU.Used))), Count(maxXLSXGPURows)))
 			}
 			if m := d.MemoryStats; m != nil && len(m.Readings) > maxXLSXGPURows {
-				kv = append(kv, [2]string{"Note", fmt.Sprintf("%s: %s memory_stats readings thinned to %s on the Memory stats sheet (LTTB on allocated, peaks kept)",
-					deviceLabelASCII(d.DeviceKey), Count(int64(len(m.Readings))), Count(maxXLSXGPURows))})
+				add("Note", fmt.Sprintf("%s: %s memory_stats readings thinned to %s on the Memory stats sheet (LTTB on allocated, peaks kept)",
+					deviceLabelASCII(d.DeviceKey), Count(int64(len(m.Readings))), Count(maxXLSXGPURows)))
 			}
 		}
 		_ = eachProcess(fd, func(d *analyze.Device, _ *analyze.ProcessSet, p *analyze.ProcessSeries) error {
 			if len(p.Used) > limit {
-				kv = append(kv, [2]string{"Note", fmt.Sprintf("%s: %s readings of process %s thinned to %s on the Process samples sheet (LTTB, peaks kept)",
-					processDevice(d), Count(int64(len(p.Used))), processLabel(p), Count(int64(limit)))})
+				add("Note", fmt.Sprintf("%s: %s readings of process %s thinned to %s on the Process samples sheet (LTTB, peaks kept)",
+					processDevice(d), Count(int64(len(p.Used))), processLabel(p), Count(int64(limit))))
 			}
 			return nil
 		})
-		for _, r := range kv {
-			if err := emit([]any{r[0], r[1]}); err != nil {
+		for _, r := range fields {
+			var num, unit any
+			if finite(r.c.Value) {
+				num, unit = r.c.Value, string(r.c.Unit)
+			}
+			if err := emit([]any{r.name, r.c.Text, num, unit}); err != nil {
 				return err
 			}
 		}
@@ -387,18 +400,14 @@ func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 		{"Capacity (limit)", 12, fmtGiB}, {"Reaches capacity at", 16, fmtNum}, {"Remaining", 14, fmtNum}, {"Time left", 12, fmtHours}, {"Projection", 60, ""},
 		{"Source", 14, ""},
 	}
-	stepAt, err := w.style(fmtStepAt)
-	if err != nil {
-		return err
+	var ids [3]int
+	var err error
+	for i, nf := range []string{fmtStepAt, fmtSteps, fmtHours} {
+		if ids[i], err = w.style(nf); err != nil {
+			return err
+		}
 	}
-	steps, err := w.style(fmtSteps)
-	if err != nil {
-		return err
-	}
-	hours, err := w.style(fmtHours)
-	if err != nil {
-		return err
-	}
+	stepAt, steps, hours := ids[0], ids[1], ids[2]
 	// unit formats an axis amount with its unit: "step 3,467" and
 	// "3,327 steps" on a step axis, hours otherwise.
 	unit := func(v float64, per units.Per, at bool) any {
@@ -486,41 +495,33 @@ func (w *xlsxWriter) suspects(fd *analyze.Findings) error {
 		{"Suppressed by", 16, ""}, {"Confidence", 10, ""}, {"Share of allocated growth", 12, fmtPercent}, {"Evidence", 60, ""},
 		{"Stack (innermost first)", 100, ""},
 	}
-	top := map[[2]int]bool{}
-	for _, r := range fd.Verdict.Suspects {
-		top[[2]int{r.Rank*1_000_000 + r.Device, r.Index}] = true
-	}
 	_, err := w.table("Suspects", "tSuspects", cols, func(emit func([]any) error) error {
-		n := 0
-		for _, d := range fd.Devices {
-			for i := range d.Suspects {
-				s := &d.Suspects[i]
-				n++
-				var first, last, blocks any
-				if k := len(s.Bytes); k > 0 {
-					first, last = mib(float64(s.Bytes[0])), mib(float64(s.Bytes[k-1]))
+		for n, it := range w.v.Suspects {
+			s, d := it.s, it.dev
+			var first, last, blocks any
+			if k := len(s.Bytes); k > 0 {
+				first, last = mib(float64(s.Bytes[0])), mib(float64(s.Bytes[k-1]))
+			}
+			if k := len(s.Blocks); k > 0 {
+				blocks = s.Blocks[k-1]
+			}
+			var frames []string
+			for j, fr := range s.Stack {
+				if j == 50 {
+					frames = append(frames, fmt.Sprintf("... %d more", len(s.Stack)-j))
+					break
 				}
-				if k := len(s.Blocks); k > 0 {
-					blocks = s.Blocks[k-1]
-				}
-				var frames []string
-				for j, fr := range s.Stack {
-					if j == 50 {
-						frames = append(frames, fmt.Sprintf("... %d more", len(s.Stack)-j))
-						break
-					}
-					frames = append(frames, frameText(fr))
-				}
-				isTop := ""
-				if top[[2]int{d.Rank*1_000_000 + d.Device, i}] {
-					isTop = "yes"
-				}
-				if err := emit([]any{n, deviceLabelASCII(d.DeviceKey), s.Site, s.Function, s.Fingerprint,
-					mib(s.Trend.Slope), mib(s.Trend.Lo), mib(s.Trend.Hi), s.Trend.Per, opt64(s.Trend.PValue),
-					first, last, blocks, isTop, s.Suppressed, s.Confidence, opt64(s.Share), strings.Join(s.Evidence, "; "),
-					strings.Join(frames, " <- ")}); err != nil {
-					return err
-				}
+				frames = append(frames, frameText(fr))
+			}
+			isTop := ""
+			if it.Top {
+				isTop = "yes"
+			}
+			if err := emit([]any{n + 1, deviceLabelASCII(d.DeviceKey), s.Site, s.Function, s.Fingerprint,
+				mib(s.Trend.Slope), mib(s.Trend.Lo), mib(s.Trend.Hi), s.Trend.Per, opt64(s.Trend.PValue),
+				first, last, blocks, isTop, s.Suppressed, s.Confidence, opt64(s.Share), strings.Join(s.Evidence, "; "),
+				strings.Join(frames, " <- ")}); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -646,20 +647,9 @@ func trendSource(t *analyze.Trend) string {
 // memStatsRows returns the indexes of m's readings to write: all of them,
 // or maxXLSXGPURows chosen by LTTB on allocated bytes.
 func memStatsRows(m *analyze.MemoryStatsSeries) []int {
-	n := len(m.Readings)
-	if n <= maxXLSXGPURows {
-		idx := make([]int, n)
-		for i := range idx {
-			idx[i] = i
-		}
-		return idx
-	}
-	xs := make([]float64, n)
-	ys := make([]float64, n)
-	for i, r := range m.Readings {
-		xs[i], ys[i] = float64(i), float64(max(r.Allocated, 0))
-	}
-	return LTTB(xs, ys, maxXLSXGPURows)
+	return lttbRows(len(m.Readings), maxXLSXGPURows, func(i int) (x, y float64) {
+		return float64(i), float64(max(m.Readings[i].Allocated, 0))
+	})
 }
 
 // bytesCell is a byte count as a cell, empty when unknown.
@@ -833,15 +823,8 @@ func (w *xlsxWriter) inputs(fd *analyze.Findings) error {
 				}
 			}
 		}
-		for _, l := range fd.Inputs.Logs {
-			var probs []string
-			for _, p := range l.Problems {
-				probs = append(probs, fmt.Sprintf("line %d: %s", p.Line, p.Reason))
-			}
-			for _, c := range l.SkipCounts {
-				probs = append(probs, fmt.Sprintf("%s: %d lines", c.Kind, c.Lines))
-			}
-			probs = append(probs, l.Notes...)
+		for i, l := range fd.Inputs.Logs {
+			probs := w.v.Logs[i].all(l.Notes)
 			if err := emit([]any{"gpu log", l.Path, string(l.Format), l.Samples, l.GPUs, l.SkippedLines, strings.Join(probs, "; ")}); err != nil {
 				return err
 			}

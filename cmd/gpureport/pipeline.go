@@ -119,7 +119,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		NoBuiltinSuppressions: opt.noBuiltinSuppressions,
 		CriticalWithin:        opt.horizon,
 	})
-	if err := report.Write(outDir, f, report.Options{GeneratedAt: generatedAt(), Version: version, Run: run}); err != nil {
+	if err := report.Write(outDir, f, report.Options{GeneratedAt: generatedAt(), Version: version}); err != nil {
 		return nil, &writeError{err}
 	}
 	return &runResult{findings: f, outDir: outDir}, nil
