@@ -4,11 +4,11 @@
 GO        ?= go
 BIN       := bin/gpureport
 PKGS      := ./...
-SRC_DIRS  := cmd internal ingest analyze report templates testdata
+SRC_DIRS  := cmd internal input snapshot gpulog ingest analyze report templates testdata
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE  := golang.org/x/tools/cmd/deadcode@v0.52.0
 # Packages with fuzz targets; every Fuzz* function in them is run.
-FUZZ_PKGS := ./ingest ./analyze ./internal/eval ./report ./cmd/gpureport ./internal/gen/pickle
+FUZZ_PKGS := ./snapshot ./gpulog ./ingest ./analyze ./internal/eval ./report ./cmd/gpureport ./internal/gen/pickle
 FUZZEXEC  ?= 2000x
 # Corpus seed and cases per scenario for `make eval`. The analysis rules were
 # tuned on seeds 1-4; report on any other seed.
@@ -102,7 +102,7 @@ eval: build corpus
 	./$(BIN) eval $(OUT)/corpus
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./ingest ./analyze ./report ./cmd/gpureport
+	$(GO) test -run '^$$' -bench . -benchmem ./snapshot ./gpulog ./ingest ./analyze ./report ./cmd/gpureport
 
 # Decoder vs CPython pickle.load on a generated ~280 MB snapshot with
 # thousands of distinct stacks (targets: full decode at least 8x faster,

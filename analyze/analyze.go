@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"gpureport/analyze/stats"
+	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/input"
 	"gpureport/internal/units"
 )
 
@@ -344,7 +346,7 @@ func pace(axis Axis, pts []Point, keep []int) float64 {
 // snapshots: GPU readings and their trend, and the GPU's processes unless
 // another device shows them (procClaimed, updated). GPUs in skip are left
 // out (a memory_stats device already shows them).
-func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules, skip, procClaimed map[int]bool, procs map[int][]*ProcessSeries) []*Device {
+func gpuOnlyDevices(logs []*gpulog.GPULog, opt Options, rules TrendRules, skip, procClaimed map[int]bool, procs map[int][]*ProcessSeries) []*Device {
 	idx := map[int]bool{}
 	for _, l := range logs {
 		for _, smp := range l.Samples {
@@ -356,7 +358,7 @@ func gpuOnlyDevices(logs []*ingest.GPULog, opt Options, rules TrendRules, skip, 
 		if skip[g] {
 			continue
 		}
-		s := &Series{DeviceKey: DeviceKey{Rank: ingest.NoRank, Device: g}, Axis: AxisHours}
+		s := &Series{DeviceKey: DeviceKey{Rank: input.NoRank, Device: g}, Axis: AxisHours}
 		d := &Device{DeviceKey: s.DeviceKey, Axis: AxisHours, Verdict: VerdictInsufficient}
 		byReading := byReadingDevice(d, logs, g, rules)
 		if !byReading {
@@ -432,7 +434,7 @@ func runNotes(f *Findings) []string {
 					return fmt.Sprintf("trace window incomplete, ring buffer probably full, on %d devices: %s; trace-based evidence (timeline, never-freed allocations, OOM state) covers only its window", n, list)
 				})
 		}
-		if d.Order == OrderTraceTime && d.Axis == AxisHours && len(d.Points) > 1 && !slices.ContainsFunc(d.Points, func(p Point) bool { return p.Step == ingest.NoStep }) {
+		if d.Order == OrderTraceTime && d.Axis == AxisHours && len(d.Points) > 1 && !slices.ContainsFunc(d.Points, func(p Point) bool { return p.Step == input.NoStep }) {
 			add("steps-not-increasing", where, fmt.Sprintf("%s: the numbers in the snapshot names do not increase with the trace times, so they are not steps: rates are per hour of trace time", where),
 				func(list string, n int) string {
 					return fmt.Sprintf("the numbers in the snapshot names do not increase with the trace times on %d devices (%s), so they are not steps: rates are per hour of trace time", n, list)

@@ -9,6 +9,7 @@ import (
 	"gpureport/analyze/stats"
 	"gpureport/ingest"
 	"gpureport/internal/units"
+	"gpureport/snapshot"
 )
 
 // Leak attribution joins the snapshots of a device series by stack
@@ -110,7 +111,7 @@ func buildGroups(s *Series) *seriesGroups {
 		a := byKey[k]
 		g := Group{Signature: a.sig, Bytes: a.bytes, Blocks: a.blocks}
 		if a.peakAt >= 0 {
-			if r := reps[a.peakAt][k]; r != nil && r.rep != ingest.NoStack {
+			if r := reps[a.peakAt][k]; r != nil && r.rep != snapshot.NoStack {
 				g.Stack = s.Files[a.peakAt].Snapshot.Stacks.StackFrames(r.rep)
 				g.User = UserMask(g.Stack)
 			}
@@ -445,17 +446,17 @@ const PinningShare = 0.5
 
 // pinnedBySignature sums, per signature key, the live bytes of device
 // dev's pinned segments in snapshot s.
-func pinnedBySignature(s *ingest.Snapshot, dev int) map[string]int64 {
+func pinnedBySignature(s *snapshot.Snapshot, dev int) map[string]int64 {
 	cache := newSignatureCache(&s.Stacks)
 	out := map[string]int64{}
 	for i := range s.Segments {
 		seg := &s.Segments[i]
-		if seg.Device != dev || seg.Pool == ingest.PoolSmall {
+		if seg.Device != dev || seg.Pool == snapshot.PoolSmall {
 			continue
 		}
 		var live int64
 		for j := range seg.Blocks {
-			if seg.Blocks[j].State == ingest.StateActiveAllocated {
+			if seg.Blocks[j].State == snapshot.StateActiveAllocated {
 				live += seg.Blocks[j].Size
 			}
 		}
@@ -463,7 +464,7 @@ func pinnedBySignature(s *ingest.Snapshot, dev int) map[string]int64 {
 			continue
 		}
 		for j := range seg.Blocks {
-			if b := &seg.Blocks[j]; b.State == ingest.StateActiveAllocated {
+			if b := &seg.Blocks[j]; b.State == snapshot.StateActiveAllocated {
 				out[cache.get(b.Stack).Key] += b.Size
 			}
 		}

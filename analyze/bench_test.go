@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"gpureport/ingest"
+	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // bigRun builds a run of n snapshots, each with about entries trace
@@ -17,7 +19,7 @@ import (
 func bigRun(n, entries, blocks int) *ingest.Run {
 	rng := rand.New(rand.NewPCG(1, 1))
 	b := newSnap()
-	var stacks [][]ingest.Frame
+	var stacks [][]snapshot.Frame
 	for i := range 1000 {
 		st := stackAt(fmt.Sprintf("mod%d.py", i%37), 10+i, fmt.Sprintf("f%d", i%91))
 		// Deep stacks, as real ones are (up to ~100 frames).
@@ -26,11 +28,11 @@ func bigRun(n, entries, blocks int) *ingest.Run {
 		}
 		stacks = append(stacks, st)
 	}
-	ids := make([]ingest.StackID, len(stacks))
+	ids := make([]snapshot.StackID, len(stacks))
 	for i, st := range stacks {
 		ids[i] = b.stack(st)
 	}
-	tr := make([]ingest.TraceEntry, 0, entries)
+	tr := make([]snapshot.TraceEntry, 0, entries)
 	t := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC).UnixMicro()
 	for len(tr) < entries {
 		addr := uint64(0x7f0000000000 + rng.IntN(1<<30)&^511)
@@ -38,26 +40,26 @@ func bigRun(n, entries, blocks int) *ingest.Run {
 		st := ids[rng.IntN(len(ids))]
 		t += 3
 		tr = append(tr,
-			ingest.TraceEntry{Action: ingest.ActionAlloc, Addr: addr, Size: size, TimeUS: t, Stack: st},
-			ingest.TraceEntry{Action: ingest.ActionFreeRequested, Addr: addr, Size: size, TimeUS: t + 1, Stack: st},
-			ingest.TraceEntry{Action: ingest.ActionFreeCompleted, Addr: addr, Size: size, TimeUS: t + 2, Stack: st})
+			snapshot.TraceEntry{Action: snapshot.ActionAlloc, Addr: addr, Size: size, TimeUS: t, Stack: st},
+			snapshot.TraceEntry{Action: snapshot.ActionFreeRequested, Addr: addr, Size: size, TimeUS: t + 1, Stack: st},
+			snapshot.TraceEntry{Action: snapshot.ActionFreeCompleted, Addr: addr, Size: size, TimeUS: t + 2, Stack: st})
 	}
 	b.s.Stacks.Seal()
 	stacksTable := b.s.Stacks
 
 	run := &ingest.Run{Dir: "big", Location: time.UTC}
 	for i := range n {
-		s := &ingest.Snapshot{Generation: ingest.GenTimed, Stacks: stacksTable, Traces: [][]ingest.TraceEntry{tr}}
+		s := &snapshot.Snapshot{Generation: snapshot.GenTimed, Stacks: stacksTable, Traces: [][]snapshot.TraceEntry{tr}}
 		addr := uint64(0x7f0000000000)
 		per := 64
 		for k := 0; k < blocks; k += per {
-			seg := ingest.Segment{Device: 0, Address: addr, Pool: ingest.PoolLarge}
+			seg := snapshot.Segment{Device: 0, Address: addr, Pool: snapshot.PoolLarge}
 			for j := range per {
 				size := int64(1 << 20)
 				if (k+j)%10 == 0 && (k+j)/10 > i*blocks/(10*n) {
-					seg.Blocks = append(seg.Blocks, ingest.Block{Address: addr, Size: size, State: ingest.StateInactive})
+					seg.Blocks = append(seg.Blocks, snapshot.Block{Address: addr, Size: size, State: snapshot.StateInactive})
 				} else {
-					seg.Blocks = append(seg.Blocks, ingest.Block{Address: addr, Size: size, RequestedSize: size, State: ingest.StateActiveAllocated, Stack: ids[(k+j)%len(ids)]})
+					seg.Blocks = append(seg.Blocks, snapshot.Block{Address: addr, Size: size, RequestedSize: size, State: snapshot.StateActiveAllocated, Stack: ids[(k+j)%len(ids)]})
 				}
 				seg.TotalSize += size
 				addr += uint64(size)
@@ -66,7 +68,7 @@ func bigRun(n, entries, blocks int) *ingest.Run {
 		}
 		step := int64(100 * (i + 1))
 		run.Snapshots = append(run.Snapshots, &ingest.SnapshotFile{
-			Source: ingest.Source{Path: fmt.Sprintf("snapshot_step_%06d.pickle", step)}, Step: step, Rank: ingest.NoRank, Snapshot: s,
+			Source: input.Source{Path: fmt.Sprintf("snapshot_step_%06d.pickle", step)}, Step: step, Rank: input.NoRank, Snapshot: s,
 		})
 	}
 	return run

@@ -3,13 +3,13 @@ package analyze
 import (
 	"iter"
 
-	"gpureport/ingest"
+	"gpureport/snapshot"
 )
 
 // deviceSegments yields the segments of device dev in snapshot s with
 // their index in s.Segments.
-func deviceSegments(s *ingest.Snapshot, dev int) iter.Seq2[int, *ingest.Segment] {
-	return func(yield func(int, *ingest.Segment) bool) {
+func deviceSegments(s *snapshot.Snapshot, dev int) iter.Seq2[int, *snapshot.Segment] {
+	return func(yield func(int, *snapshot.Segment) bool) {
 		for i := range s.Segments {
 			if seg := &s.Segments[i]; seg.Device == dev && !yield(i, seg) {
 				return
@@ -20,11 +20,11 @@ func deviceSegments(s *ingest.Snapshot, dev int) iter.Seq2[int, *ingest.Segment]
 
 // liveBlocks yields device dev's live (active_allocated) blocks in
 // snapshot s, in segment and address order.
-func liveBlocks(s *ingest.Snapshot, dev int) iter.Seq[*ingest.Block] {
-	return func(yield func(*ingest.Block) bool) {
+func liveBlocks(s *snapshot.Snapshot, dev int) iter.Seq[*snapshot.Block] {
+	return func(yield func(*snapshot.Block) bool) {
 		for _, seg := range deviceSegments(s, dev) {
 			for j := range seg.Blocks {
-				if b := &seg.Blocks[j]; b.State == ingest.StateActiveAllocated && !yield(b) {
+				if b := &seg.Blocks[j]; b.State == snapshot.StateActiveAllocated && !yield(b) {
 					return
 				}
 			}

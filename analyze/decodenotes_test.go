@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"gpureport/ingest"
+	"gpureport/input"
 	"gpureport/internal/gen/pickle"
+	"gpureport/snapshot"
 )
 
 // TestDecodeNotesReachFindings: what the snapshot decoder had to assume
@@ -43,12 +45,12 @@ func TestDecodeNotesReachFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := ingest.Decode(bytes.NewReader(data), int64(len(data)), ingest.DecodeOptions{})
+	s, _, err := snapshot.Decode(bytes.NewReader(data), int64(len(data)), snapshot.DecodeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := &ingest.Run{Dir: "run", Location: time.UTC, Snapshots: []*ingest.SnapshotFile{{
-		Source: ingest.Source{Path: "snapshots/rank0.pickle"}, Step: ingest.NoStep, Rank: ingest.NoRank, Snapshot: s}}}
+		Source: input.Source{Path: "snapshots/rank0.pickle"}, Step: input.NoStep, Rank: input.NoRank, Snapshot: s}}}
 	f := Analyze(run, Options{})
 	var found []string
 	for _, n := range f.Notes {

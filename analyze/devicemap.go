@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gpureport/analyze/stats"
+	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/internal/units"
 )
@@ -204,7 +205,7 @@ func (s trackScore) clearlyBetter(o trackScore) bool {
 
 // scoreTracking matches each observation to the GPU's reading nearest in
 // time (reconcile.go's window and interpolation) and scores the pairs.
-func scoreTracking(in joinInput, logs []*ingest.GPULog, gpu int) trackScore {
+func scoreTracking(in joinInput, logs []*gpulog.GPULog, gpu int) trackScore {
 	sc := trackScore{gpu: gpu, spread: math.Inf(1), gap: math.Inf(1)}
 	g := joinGPUPlaced(logs, gpu, placer{axis: AxisHours})
 	if g == nil || len(in.obs) == 0 {
@@ -262,7 +263,7 @@ func (s trackScore) closerAbove(o trackScore) bool {
 
 // gpuJoins chooses, for every device, the GPU of the logs whose readings
 // belong to it, by the rules at the top of this file.
-func gpuJoins(ins []joinInput, logs []*ingest.GPULog) []gpuJoin {
+func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 	out := make([]gpuJoin, len(ins))
 	ranks := map[int]bool{}
 	devs := map[int]bool{}

@@ -6,16 +6,18 @@ import (
 	"testing"
 	"time"
 
+	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/input"
 )
 
 // gpuTrace builds nvidia-smi readings of one GPU every 10 s over n
 // minutes, used(i) bytes at minute i.
-func gpuTrace(l *ingest.GPULog, gpu, n int, used func(min float64) int64) {
+func gpuTrace(l *gpulog.GPULog, gpu, n int, used func(min float64) int64) {
 	end := t0.Add(time.Duration(n-1) * time.Minute)
 	for t := t0; !t.After(end); t = t.Add(10 * time.Second) {
-		l.Samples = append(l.Samples, ingest.GPUSample{Time: t, GPU: gpu, MemoryUsed: used(t.Sub(t0).Minutes()),
-			MemoryTotal: 80 * gib, MemoryFree: ingest.Unknown, MemoryReserved: ingest.Unknown})
+		l.Samples = append(l.Samples, gpulog.GPUSample{Time: t, GPU: gpu, MemoryUsed: used(t.Sub(t0).Minutes()),
+			MemoryTotal: 80 * gib, MemoryFree: gpulog.Unknown, MemoryReserved: gpulog.Unknown})
 	}
 }
 
@@ -42,13 +44,13 @@ func reservedLine(min float64) int64 { return 10*gib + int64(min*float64(gib)) }
 
 func TestGPUJoins(t *testing.T) {
 	const n = 10
-	dev0 := DeviceKey{Rank: ingest.NoRank, Device: 0}
+	dev0 := DeviceKey{Rank: input.NoRank, Device: 0}
 	tests := []struct {
 		name      string
 		in        []joinInput
 		gpus      map[int]func(float64) int64 // readings per GPU index
 		uuids     map[int]string              // GPU index -> UUID in the log
-		procs     []ingest.ProcessSample
+		procs     []gpulog.ProcessSample
 		want      []int
 		method    []JoinMethod
 		ambiguous []bool
@@ -126,7 +128,7 @@ func TestGPUJoins(t *testing.T) {
 				0: func(float64) int64 { return 3 * gib },
 				6: func(float64) int64 { return 30 * gib },
 			},
-			procs: []ingest.ProcessSample{{Time: t0, GPU: 6, PID: 4242, UsedMemory: 29 * gib}},
+			procs: []gpulog.ProcessSample{{Time: t0, GPU: 6, PID: 4242, UsedMemory: 29 * gib}},
 			want:  []int{6}, method: []JoinMethod{JoinByUUID}, ambiguous: []bool{false},
 			textHas: "process 4242",
 		},
@@ -171,13 +173,13 @@ func TestGPUJoins(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := &ingest.GPULog{Source: ingest.Source{Path: "nvidia-smi.csv"}, Format: ingest.FormatQueryCSV}
+			l := &gpulog.GPULog{Source: input.Source{Path: "nvidia-smi.csv"}, Format: gpulog.FormatQueryCSV}
 			for _, g := range sortedKeys(tt.gpus) {
-				l.GPUs = append(l.GPUs, ingest.GPU{Index: g, UUID: tt.uuids[g]})
+				l.GPUs = append(l.GPUs, gpulog.GPU{Index: g, UUID: tt.uuids[g]})
 				gpuTrace(l, g, n, tt.gpus[g])
 			}
 			l.Processes = tt.procs
-			got := gpuJoins(tt.in, []*ingest.GPULog{l})
+			got := gpuJoins(tt.in, []*gpulog.GPULog{l})
 			for i, j := range got {
 				if j.index != tt.want[i] || j.method != tt.method[i] || (j.ambiguous != "") != tt.ambiguous[i] {
 					t.Errorf("device %d: joined GPU %d by %s (ambiguous %q), want GPU %d by %s (ambiguous %v)\n%s",
@@ -196,13 +198,13 @@ func TestGPUJoins(t *testing.T) {
 // NCCL-like growth outside the allocator on GPU 1: the outside-allocator
 // growth is found on the right GPU, and the report says how it joined.
 func TestAnalyzeRemappedGPU(t *testing.T) {
-	sp := synthSpec{n: 12, seed: 3, rank: ingest.NoRank, outsideRate: 100 * mib}
+	sp := synthSpec{n: 12, seed: 3, rank: input.NoRank, outsideRate: 100 * mib}
 	fs := sp.files()
 	right := sp.log(fs, 1)
-	other := &ingest.GPULog{Source: ingest.Source{Path: "nvidia-smi.csv"}}
+	other := &gpulog.GPULog{Source: input.Source{Path: "nvidia-smi.csv"}}
 	gpuTrace(other, 0, sp.n, func(float64) int64 { return 2 * gib })
 	right.Samples = append(right.Samples, other.Samples...)
-	run := &ingest.Run{Dir: "synth", Location: time.UTC, Snapshots: fs, Logs: []*ingest.GPULog{right}}
+	run := &ingest.Run{Dir: "synth", Location: time.UTC, Snapshots: fs, Logs: []*gpulog.GPULog{right}}
 	f := Analyze(run, Options{})
 	if len(f.Devices) == 0 || f.Devices[0].GPU == nil {
 		t.Fatalf("no GPU readings joined")
@@ -222,8 +224,8 @@ func TestAnalyzeRemappedGPU(t *testing.T) {
 // tracking.
 func TestJoinInputTimes(t *testing.T) {
 	at := t0.Add(5 * time.Minute)
-	named := &ingest.SnapshotFile{Source: ingest.Source{Path: "snapshot_20260302-090500.pickle"}, Order: at.UnixNano(), OrderKind: ingest.OrderTimestamp}
-	plain := &ingest.SnapshotFile{Source: ingest.Source{Path: "snapshot.pickle", ModTime: at.Add(time.Minute)}}
+	named := &ingest.SnapshotFile{Source: input.Source{Path: "snapshot_20260302-090500.pickle"}, Order: at.UnixNano(), OrderKind: ingest.OrderTimestamp}
+	plain := &ingest.SnapshotFile{Source: input.Source{Path: "snapshot.pickle", ModTime: at.Add(time.Minute)}}
 	pts := []Point{{Usage: Usage{Reserved: gib}}, {Usage: Usage{Reserved: 2 * gib}}}
 	for _, tt := range []struct {
 		name  string
@@ -261,11 +263,11 @@ func TestTrainingLogLeakOOM(t *testing.T) {
 		{"leaking device", 200 * mib, "leak"},
 		{"no leak", 0, "fragmentation"},
 	} {
-		sp := synthSpec{n: 12, seed: 4, rank: ingest.NoRank, leakPerSnap: tt.leak}
+		sp := synthSpec{n: 12, seed: 4, rank: input.NoRank, leakPerSnap: tt.leak}
 		run := sp.run()
-		run.Logs = append(run.Logs, &ingest.GPULog{Source: ingest.Source{Path: "train.log"}, Format: ingest.FormatTrainingLog,
-			OOMs: []ingest.TrainingOOM{{Line: 40, Count: 1, Rank: ingest.NoRank, Device: 0, Requested: 2 * gib, Capacity: 80 * gib,
-				Free: 1 * gib, ProcessInUse: ingest.Unknown, Allocated: 70 * gib, Reserved: 79 * gib, ReservedUnallocated: 3 * gib}}})
+		run.Logs = append(run.Logs, &gpulog.GPULog{Source: input.Source{Path: "train.log"}, Format: gpulog.FormatTrainingLog,
+			OOMs: []gpulog.TrainingOOM{{Line: 40, Count: 1, Rank: input.NoRank, Device: 0, Requested: 2 * gib, Capacity: 80 * gib,
+				Free: 1 * gib, ProcessInUse: gpulog.Unknown, Allocated: 70 * gib, Reserved: 79 * gib, ReservedUnallocated: 3 * gib}}})
 		f := Analyze(run, Options{})
 		CheckProse(t, t.Name(), f)
 		var got []string
@@ -290,10 +292,10 @@ func TestTrainingLogLeakOOM(t *testing.T) {
 // snapshot already explains is not a second OOM, even when the message
 // numbers the GPU differently (same requested bytes).
 func TestTrainingLogOOMSameRequest(t *testing.T) {
-	known := []OOM{{Path: "oom.pickle", Rank: ingest.NoRank, Device: 0, Requested: 84934656}}
-	logs := []*ingest.GPULog{{Source: ingest.Source{Path: "train.log"}, OOMs: []ingest.TrainingOOM{
-		{Rank: ingest.NoRank, Device: 1, Requested: 84934656, Free: 1, Reserved: 1, Allocated: 1, ReservedUnallocated: 1, Capacity: 1},
-		{Rank: ingest.NoRank, Device: 1, Requested: 4096, Free: 1, Reserved: 1, Allocated: 1, ReservedUnallocated: 1, Capacity: 1},
+	known := []OOM{{Path: "oom.pickle", Rank: input.NoRank, Device: 0, Requested: 84934656}}
+	logs := []*gpulog.GPULog{{Source: input.Source{Path: "train.log"}, OOMs: []gpulog.TrainingOOM{
+		{Rank: input.NoRank, Device: 1, Requested: 84934656, Free: 1, Reserved: 1, Allocated: 1, ReservedUnallocated: 1, Capacity: 1},
+		{Rank: input.NoRank, Device: 1, Requested: 4096, Free: 1, Reserved: 1, Allocated: 1, ReservedUnallocated: 1, Capacity: 1},
 	}}}
 	got := trainingLogOOMs(logs, known, 0)
 	if len(got) != 1 || got[0].Requested != 4096 {

@@ -29,8 +29,10 @@ package analyze
 import (
 	"time"
 
+	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/internal/units"
+	"gpureport/snapshot"
 )
 
 // Findings is everything the reports show about one run.
@@ -60,7 +62,7 @@ type Findings struct {
 	Thresholds Thresholds
 	// OtherProcesses are the per-process readings of the GPU logs that
 	// belong to no device of Devices: processes whose GPU the logs do not
-	// identify (ingest.ProcessSample.GPU -1), or on a GPU no series
+	// identify (gpulog.ProcessSample.GPU -1), or on a GPU no series
 	// covers. Listed once, apart; nil when there are none.
 	OtherProcesses *ProcessSet
 }
@@ -80,17 +82,17 @@ type LogInfo struct {
 	// Path is the log file, relative to the run directory; Format the
 	// format detected from its content.
 	Path   string
-	Format ingest.LogFormat
+	Format gpulog.LogFormat
 	// Samples counts readings of one GPU (or process) at one time.
 	Samples int
 	// GPUs counts the devices the log covers.
 	GPUs int
 	// SkippedLines counts unreadable lines; Problems says where and why.
 	SkippedLines int
-	Problems     []ingest.LineProblem
+	Problems     []gpulog.LineProblem
 	// SkipCounts splits SkippedLines by kind of problem, most frequent
 	// first.
-	SkipCounts []ingest.SkipCount
+	SkipCounts []gpulog.SkipCount
 	// Notes are the reader's caveats about the whole file (an assumed
 	// field order, dates taken from the file's modification time, ...).
 	Notes []string
@@ -117,7 +119,7 @@ const (
 
 // DeviceKey identifies a series: one device of one rank.
 type DeviceKey struct {
-	// Rank is the distributed rank, ingest.NoRank when the paths give none.
+	// Rank is the distributed rank, input.NoRank when the paths give none.
 	Rank int
 	// Device is the CUDA device index.
 	Device int
@@ -252,7 +254,7 @@ type Point struct {
 	// "OOM dump: its trace ends at an OOM"): such a snapshot is evidence
 	// for its event (the OOM explanation), never a point of a trend fit.
 	Phase string
-	// Step is the file-name step, ingest.NoStep when none.
+	// Step is the file-name step, input.NoStep when none.
 	Step int64
 	// Time is the latest trace time (UTC), zero when the file has none.
 	Time time.Time
@@ -489,7 +491,7 @@ type Group struct {
 	// Stack is a representative full stack (of the group's largest block
 	// in the snapshot where the group peaks), innermost first; User marks
 	// its user frames.
-	Stack []ingest.Frame
+	Stack []snapshot.Frame
 	User  []bool
 	// Bytes and Blocks are the group's live (active_allocated) bytes and
 	// block count at each point of the device series.
@@ -510,7 +512,7 @@ type Suspect struct {
 	File string
 	// Stack is a representative full stack, innermost first; User marks
 	// the frames outside torch, site-packages and the interpreter.
-	Stack []ingest.Frame
+	Stack []snapshot.Frame
 	User  []bool
 	// Group is the index of the suspect's group in Device.Groups.
 	Group int
@@ -588,7 +590,7 @@ type Reconciliation struct {
 type RankComparison struct {
 	// Ranks lists each rank's (device's) peak and slope.
 	Ranks []RankSummary
-	// Outlier is the rank whose growth differs, ingest.NoRank if none.
+	// Outlier is the rank whose growth differs, input.NoRank if none.
 	Outlier int
 	// OutlierSuspect is the fingerprint of the suspect that differs on the
 	// outlier rank, "" when none.
@@ -645,7 +647,7 @@ type OOM struct {
 	// Site and Function are the failing allocation's innermost user frame.
 	Site, Function string
 	// Stack is the failing allocation's stack, innermost first.
-	Stack []ingest.Frame
+	Stack []snapshot.Frame
 	// TopLive are the signature groups holding the most live bytes at the
 	// OOM (at most 5), largest first.
 	TopLive []LiveGroup
@@ -672,7 +674,7 @@ type OOM struct {
 	// Explanation says, in a few sentences, why the request failed.
 	Explanation string
 	// Settings are the allocator settings in force.
-	Settings ingest.AllocatorSettings
+	Settings snapshot.AllocatorSettings
 	// Recommendations are the changes to try, each tied to evidence.
 	Recommendations []Recommendation
 }
@@ -801,8 +803,8 @@ type MemoryStatsSeries struct {
 	// has one, else "time" when every reading has one, else "log order".
 	Order string
 	// Readings are the readings in Order. Byte and count fields are
-	// ingest.Unknown where a line lacked them.
-	Readings []ingest.MemoryStatsSample
+	// gpulog.Unknown where a line lacked them.
+	Readings []gpulog.MemoryStatsSample
 	// X places each reading on the device's axis; NaN where it cannot be
 	// placed (a reading without a step on a step axis and no snapshot
 	// times to interpolate, ...).

@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"gpureport/analyze/stats"
-	"gpureport/ingest"
 	"gpureport/internal/units"
+	"gpureport/snapshot"
 )
 
 // Fragmentation is memory the allocator holds (reserved) but cannot use
@@ -59,7 +59,7 @@ const (
 )
 
 // FragPointOf measures the fragmentation of device dev in snapshot s.
-func FragPointOf(s *ingest.Snapshot, dev int) FragPoint {
+func FragPointOf(s *snapshot.Snapshot, dev int) FragPoint {
 	var p FragPoint
 	u := DeviceUsage(s, dev)
 	p.Inactive, p.LargestFree, p.InternalWaste = u.Inactive, u.LargestFree, u.InternalWaste
@@ -75,7 +75,7 @@ func FragPointOf(s *ingest.Snapshot, dev int) FragPoint {
 			if b.State.Active() {
 				active += b.Size
 			}
-			if b.State == ingest.StateActiveAllocated {
+			if b.State == snapshot.StateActiveAllocated {
 				live += b.Size
 			}
 		}
@@ -85,7 +85,7 @@ func FragPointOf(s *ingest.Snapshot, dev int) FragPoint {
 		} else {
 			p.SplitInactive += free
 		}
-		if seg.Pool != ingest.PoolSmall && live > 0 && float64(live) <= PinnedLiveShare*float64(seg.TotalSize) {
+		if seg.Pool != snapshot.PoolSmall && live > 0 && float64(live) <= PinnedLiveShare*float64(seg.TotalSize) {
 			p.PinnedSegments++
 			p.PinnedBytes += free
 		}

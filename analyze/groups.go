@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"gpureport/ingest"
+	"gpureport/snapshot"
 )
 
 // LiveGroup is the live memory of one stack signature at one moment (a
@@ -17,7 +17,7 @@ type LiveGroup struct {
 	Blocks int
 	// Stack is a representative full stack (the group's largest block),
 	// innermost first; User marks its user frames.
-	Stack []ingest.Frame
+	Stack []snapshot.Frame
 	User  []bool
 }
 
@@ -27,11 +27,11 @@ type groupAcc struct {
 	sig      *Signature
 	bytes    int64
 	blocks   int
-	rep      ingest.StackID
+	rep      snapshot.StackID
 	repBytes int64
 }
 
-func (a *groupAcc) add(size int64, stack ingest.StackID) {
+func (a *groupAcc) add(size int64, stack snapshot.StackID) {
 	a.bytes += size
 	a.blocks++
 	if size > a.repBytes || a.blocks == 1 {
@@ -40,9 +40,9 @@ func (a *groupAcc) add(size int64, stack ingest.StackID) {
 }
 
 // groupLive sums device dev's live blocks by signature key.
-func groupLive(s *ingest.Snapshot, dev int, cache *signatureCache) map[string]*groupAcc {
+func groupLive(s *snapshot.Snapshot, dev int, cache *signatureCache) map[string]*groupAcc {
 	out := map[string]*groupAcc{}
-	var last ingest.StackID
+	var last snapshot.StackID
 	var lastAcc *groupAcc
 	for b := range liveBlocks(s, dev) {
 		// Neighbouring blocks often share a stack: skip the lookups.
@@ -63,7 +63,7 @@ func groupLive(s *ingest.Snapshot, dev int, cache *signatureCache) map[string]*g
 // GroupLive returns device dev's live memory in snapshot s grouped by
 // stack signature, largest first (ties by fingerprint). Blocks without
 // frames form the NoStackSite group.
-func GroupLive(s *ingest.Snapshot, dev int) []LiveGroup {
+func GroupLive(s *snapshot.Snapshot, dev int) []LiveGroup {
 	cache := newSignatureCache(&s.Stacks)
 	accs := groupLive(s, dev, cache)
 	out := make([]LiveGroup, 0, len(accs))
@@ -74,9 +74,9 @@ func GroupLive(s *ingest.Snapshot, dev int) []LiveGroup {
 	return out
 }
 
-func (a *groupAcc) liveGroup(st *ingest.Stacks) LiveGroup {
+func (a *groupAcc) liveGroup(st *snapshot.Stacks) LiveGroup {
 	g := LiveGroup{Signature: *a.sig, Bytes: a.bytes, Blocks: a.blocks}
-	if a.rep != ingest.NoStack {
+	if a.rep != snapshot.NoStack {
 		g.Stack = st.StackFrames(a.rep)
 		g.User = UserMask(g.Stack)
 	}
@@ -126,7 +126,7 @@ type DiffEntry struct {
 	Signature
 	// Stack is a representative stack (from B when present, else A);
 	// User marks its user frames.
-	Stack []ingest.Frame
+	Stack []snapshot.Frame
 	User  []bool
 	// BytesA, BytesB, BlocksA and BlocksB are the live bytes and blocks on
 	// each side (0 when absent).

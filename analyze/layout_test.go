@@ -7,24 +7,26 @@ import (
 	"time"
 
 	"gpureport/ingest"
+	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // namedFile wraps a snapshot as a run's file whose name gave no step but
 // maybe an order (ingest.ParseName), modified at mtime.
-func namedFile(s *ingest.Snapshot, path string, mtime time.Time) *ingest.SnapshotFile {
+func namedFile(s *snapshot.Snapshot, path string, mtime time.Time) *ingest.SnapshotFile {
 	n := ingest.ParseName(path)
 	return &ingest.SnapshotFile{
-		Source: ingest.Source{Path: path, ModTime: mtime},
+		Source: input.Source{Path: path, ModTime: mtime},
 		Step:   n.Step, Order: n.Order, OrderKind: n.OrderKind, Rank: n.Rank, Phase: n.Phase, Snapshot: s,
 	}
 }
 
 // liveSnap is a snapshot with size bytes live on device 0 and, when
 // traceUS is not 0, one trace event at that time.
-func liveSnap(size int64, traceUS int64) *ingest.Snapshot {
+func liveSnap(size int64, traceUS int64) *snapshot.Snapshot {
 	b := newSnap().segment(0, live(size, stackAt("train.py", 10, "step")), free(4*mib))
 	if traceUS != 0 {
-		b.event(0, ingest.ActionAlloc, 0x1000, 512, traceUS, nil)
+		b.event(0, snapshot.ActionAlloc, 0x1000, 512, traceUS, nil)
 	}
 	return b.done()
 }
@@ -128,7 +130,7 @@ func TestDevicesOfTheRun(t *testing.T) {
 				// An empty list per visible GPU, and on the others a
 				// stray free of a block the trace never saw: the
 				// "ring buffer full" signature.
-				b.event(dev, ingest.ActionFreeCompleted, 0x9000+uint64(dev), 512, int64(step+1)*1_000_000, nil)
+				b.event(dev, snapshot.ActionFreeCompleted, 0x9000+uint64(dev), 512, int64(step+1)*1_000_000, nil)
 			}
 			snaps = append(snaps, file(b.done(), fmt.Sprintf("rank%d/snap_step_%d.pickle", rank, step), int64(step), rank))
 		}
@@ -157,22 +159,22 @@ func TestDevicesOfTheRun(t *testing.T) {
 }
 
 func TestRankDevicesFallback(t *testing.T) {
-	traceOnly := newSnap().event(2, ingest.ActionAlloc, 0x1000, 512, 1, nil).done()
+	traceOnly := newSnap().event(2, snapshot.ActionAlloc, 0x1000, 512, 1, nil).done()
 	empty := newSnap().done()
 	tests := []struct {
 		name  string
-		snaps []*ingest.Snapshot
+		snaps []*snapshot.Snapshot
 		want  []int
 	}{
-		{"segments decide", []*ingest.Snapshot{newSnap().segment(3, live(mib, nil)).event(0, ingest.ActionAlloc, 1, 1, 1, nil).done()}, []int{3}},
-		{"segments in any snapshot", []*ingest.Snapshot{newSnap().segment(1, live(mib, nil)).done(), newSnap().segment(2, live(mib, nil)).done()}, []int{1, 2}},
-		{"no segments anywhere: devices with trace events", []*ingest.Snapshot{traceOnly}, []int{2}},
-		{"nothing at all: device 0", []*ingest.Snapshot{empty}, []int{0}},
+		{"segments decide", []*snapshot.Snapshot{newSnap().segment(3, live(mib, nil)).event(0, snapshot.ActionAlloc, 1, 1, 1, nil).done()}, []int{3}},
+		{"segments in any snapshot", []*snapshot.Snapshot{newSnap().segment(1, live(mib, nil)).done(), newSnap().segment(2, live(mib, nil)).done()}, []int{1, 2}},
+		{"no segments anywhere: devices with trace events", []*snapshot.Snapshot{traceOnly}, []int{2}},
+		{"nothing at all: device 0", []*snapshot.Snapshot{empty}, []int{0}},
 	}
 	for _, tt := range tests {
 		var files []*ingest.SnapshotFile
 		for i, s := range tt.snaps {
-			files = append(files, file(s, fmt.Sprintf("s_step_%d.pickle", i), int64(i), ingest.NoRank))
+			files = append(files, file(s, fmt.Sprintf("s_step_%d.pickle", i), int64(i), input.NoRank))
 		}
 		if got := RankDevices(files); fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)

@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"gpureport/analyze/stats"
+	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/input"
 	"gpureport/internal/units"
 )
 
-// torch.cuda.memory_stats() readings (ingest.FormatMemoryStats: JSON lines
+// torch.cuda.memory_stats() readings (gpulog.FormatMemoryStats: JSON lines
 // a training loop writes) give a device's allocated, reserved, active and
 // inactive-split bytes and the cumulative num_alloc_retries and num_ooms
 // counters over steps or time, without stacks.
@@ -69,13 +71,13 @@ type memStatsGroup struct {
 // collectMemStats groups the run's memory_stats readings by (rank,
 // device), orders each group and reads its counters. Groups are ordered by
 // rank, then device.
-func collectMemStats(logs []*ingest.GPULog) []*memStatsGroup {
+func collectMemStats(logs []*gpulog.GPULog) []*memStatsGroup {
 	byKey := map[DeviceKey]*memStatsGroup{}
 	for _, l := range logs {
 		pathRank := ingest.RankFromPath(l.Path)
 		for _, r := range l.MemoryStats {
 			k := DeviceKey{Rank: r.Rank, Device: r.Device}
-			if k.Rank == ingest.NoRank {
+			if k.Rank == input.NoRank {
 				k.Rank = pathRank
 			}
 			g := byKey[k]
@@ -107,7 +109,7 @@ func orderMemStats(g *memStatsGroup) {
 	ms := g.ms
 	allStep, allTime := true, true
 	for _, r := range ms.Readings {
-		allStep = allStep && r.Step != ingest.NoStep
+		allStep = allStep && r.Step != input.NoStep
 		allTime = allTime && !r.Time.IsZero()
 		if !r.Time.IsZero() && (g.start.IsZero() || r.Time.Before(g.start)) {
 			g.start = r.Time
@@ -116,12 +118,12 @@ func orderMemStats(g *memStatsGroup) {
 	switch {
 	case allStep:
 		ms.Order, g.axis = "step", AxisStep
-		slices.SortStableFunc(ms.Readings, func(a, b ingest.MemoryStatsSample) int {
+		slices.SortStableFunc(ms.Readings, func(a, b gpulog.MemoryStatsSample) int {
 			return cmp.Or(cmp.Compare(a.Step, b.Step), a.Time.Compare(b.Time))
 		})
 	case allTime:
 		ms.Order, g.axis = "time", AxisHours
-		slices.SortStableFunc(ms.Readings, func(a, b ingest.MemoryStatsSample) int { return a.Time.Compare(b.Time) })
+		slices.SortStableFunc(ms.Readings, func(a, b gpulog.MemoryStatsSample) int { return a.Time.Compare(b.Time) })
 	default:
 		ms.Order, g.axis = "log order", AxisReading
 	}
@@ -196,9 +198,9 @@ func memStatsCounters(ms *MemoryStatsSeries) {
 
 // readingName names a memory_stats reading for a sentence: "step 480",
 // else its time, else "reading 12" (its position, from 0).
-func readingName(r ingest.MemoryStatsSample, i int) string {
+func readingName(r gpulog.MemoryStatsSample, i int) string {
 	switch {
-	case r.Step != ingest.NoStep:
+	case r.Step != input.NoStep:
 		return fmt.Sprintf("step %d", r.Step)
 	case !r.Time.IsZero():
 		return r.Time.UTC().Format(time.RFC3339)
@@ -226,7 +228,7 @@ func matchMemStats(series []*Series, groups []*memStatsGroup) (bySeries []*memSt
 		}
 		cand := -1
 		for i, s := range series {
-			if bySeries[i] != nil || s.Device != g.key.Device || (s.Rank != ingest.NoRank && g.key.Rank != ingest.NoRank) {
+			if bySeries[i] != nil || s.Device != g.key.Device || (s.Rank != input.NoRank && g.key.Rank != input.NoRank) {
 				continue
 			}
 			if cand >= 0 {
@@ -368,7 +370,7 @@ func attachMemStats(d *Device, s *Series, g *memStatsGroup, rules TrendRules) {
 	ms := g.ms
 	p := seriesPlacer(s, 0)
 	for i, r := range ms.Readings {
-		if d.Axis == AxisStep && r.Step != ingest.NoStep {
+		if d.Axis == AxisStep && r.Step != input.NoStep {
 			ms.X[i] = float64(r.Step)
 		} else {
 			ms.X[i] = p.at(r.Time)
@@ -460,7 +462,7 @@ func projectMemStats(d *Device, g *memStatsGroup, horizon float64) {
 	case AxisHours:
 		hoursPerX = 1
 	case AxisStep:
-		var first, last *ingest.MemoryStatsSample
+		var first, last *gpulog.MemoryStatsSample
 		for i := range g.ms.Readings {
 			if r := &g.ms.Readings[i]; !r.Time.IsZero() {
 				if first == nil {
@@ -502,7 +504,7 @@ func finiteRange(x []float64) (first, last float64, ok bool) {
 
 // joinGPUPlaced collects the GPU log readings of GPU index gpu, in time
 // order (after p's clock shift), placed on an axis by p.
-func joinGPUPlaced(logs []*ingest.GPULog, gpu int, p placer) *GPUSeries {
+func joinGPUPlaced(logs []*gpulog.GPULog, gpu int, p placer) *GPUSeries {
 	g := &GPUSeries{}
 	type reading struct {
 		t           time.Time
@@ -626,9 +628,9 @@ func statsTrend(ms *MemoryStatsSeries, metric string) *Trend {
 }
 
 // Peaks returns the largest allocated and reserved bytes of the readings,
-// ingest.Unknown for a metric no reading has.
+// gpulog.Unknown for a metric no reading has.
 func (m *MemoryStatsSeries) Peaks() (allocated, reserved int64) {
-	allocated, reserved = ingest.Unknown, ingest.Unknown
+	allocated, reserved = gpulog.Unknown, gpulog.Unknown
 	for _, r := range m.Readings {
 		allocated, reserved = max(allocated, r.Allocated), max(reserved, r.Reserved)
 	}

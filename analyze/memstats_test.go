@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/input"
 )
 
 // statsReading is one memory_stats line for statsLog: allocated and
@@ -22,23 +24,23 @@ type statsReading struct {
 }
 
 // statsLog builds a memory-stats GPU log from readings.
-func statsLog(path string, rs []statsReading) *ingest.GPULog {
-	l := &ingest.GPULog{Source: ingest.Source{Path: path}, Format: ingest.FormatMemoryStats}
+func statsLog(path string, rs []statsReading) *gpulog.GPULog {
+	l := &gpulog.GPULog{Source: input.Source{Path: path}, Format: gpulog.FormatMemoryStats}
 	for _, r := range rs {
-		s := ingest.MemoryStatsSample{Step: r.step, Time: t0.Add(time.Duration(r.step) * 500 * time.Millisecond),
+		s := gpulog.MemoryStatsSample{Step: r.step, Time: t0.Add(time.Duration(r.step) * 500 * time.Millisecond),
 			Device: r.device, Rank: r.rank, Allocated: r.alloc, Reserved: r.reserved, Active: r.alloc, InactiveSplit: r.reserved - r.alloc,
 			NumAllocRetries: r.retries, NumOOMs: r.ooms}
 		if r.noStep {
-			s.Step = ingest.NoStep
+			s.Step = input.NoStep
 		}
 		if r.noTime {
 			s.Time = time.Time{}
 		}
 		if r.allocUnknown {
-			s.Allocated = ingest.Unknown
+			s.Allocated = gpulog.Unknown
 		}
 		if r.resUnknown {
-			s.Reserved = ingest.Unknown
+			s.Reserved = gpulog.Unknown
 		}
 		l.MemoryStats = append(l.MemoryStats, s)
 	}
@@ -52,7 +54,7 @@ func statsSeries(n int, f func(i int) statsReading) []statsReading {
 		out[i] = f(i)
 		out[i].step = int64(10 * i)
 		if out[i].rank == 0 {
-			out[i].rank = ingest.NoRank
+			out[i].rank = input.NoRank
 		}
 	}
 	return out
@@ -131,14 +133,14 @@ func TestMemoryStatsWithoutSnapshots(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			run := &ingest.Run{Dir: "stats", Location: time.UTC, Logs: []*ingest.GPULog{statsLog("stats.jsonl", tc.readings)}}
+			run := &ingest.Run{Dir: "stats", Location: time.UTC, Logs: []*gpulog.GPULog{statsLog("stats.jsonl", tc.readings)}}
 			f := Analyze(run, Options{Capacity: tc.capacity})
 			CheckProse(t, t.Name(), f)
 			if len(f.Devices) != 1 {
 				t.Fatalf("%d devices, want 1", len(f.Devices))
 			}
 			d := f.Devices[0]
-			if d.DeviceKey != (DeviceKey{Rank: ingest.NoRank, Device: 0}) || d.Axis != tc.axis || d.MemoryStats == nil || len(d.Points) != 0 {
+			if d.DeviceKey != (DeviceKey{Rank: input.NoRank, Device: 0}) || d.Axis != tc.axis || d.MemoryStats == nil || len(d.Points) != 0 {
 				t.Fatalf("device %+v axis %q memory stats %v points %d", d.DeviceKey, d.Axis, d.MemoryStats != nil, len(d.Points))
 			}
 			at := d.Trend(MetricAllocated)
@@ -205,7 +207,7 @@ func TestMemoryStatsProjection(t *testing.T) {
 		r.ooms = 0
 		return r
 	})
-	run := &ingest.Run{Dir: "stats", Location: time.UTC, Logs: []*ingest.GPULog{statsLog("stats.jsonl", rs)}}
+	run := &ingest.Run{Dir: "stats", Location: time.UTC, Logs: []*gpulog.GPULog{statsLog("stats.jsonl", rs)}}
 	f := Analyze(run, Options{Capacity: 5 * gib})
 	at := f.Devices[0].Trend(MetricAllocated)
 	p := at.Projection
@@ -223,7 +225,7 @@ func TestMemoryStatsProjection(t *testing.T) {
 // stay primary: growing memory_stats do not raise a leak over flat
 // snapshots, but a num_ooms rise still raises the OOM flag.
 func TestMemoryStatsBesideSnapshots(t *testing.T) {
-	sp := synthSpec{n: 12, seed: 3, rank: ingest.NoRank, noPhase: true}
+	sp := synthSpec{n: 12, seed: 3, rank: input.NoRank, noPhase: true}
 	run := sp.run()
 	// Snapshots are at steps 100..1200; readings every 10 steps from 0.
 	rs := statsSeries(130, leakingStats)
@@ -271,7 +273,7 @@ func TestMatchMemoryStats(t *testing.T) {
 		return out
 	}
 	group := func(k DeviceKey) *memStatsGroup { return &memStatsGroup{key: k} }
-	none := ingest.NoRank
+	none := input.NoRank
 	tests := []struct {
 		name      string
 		series    []*Series
@@ -318,7 +320,7 @@ func TestMemoryStatsRanks(t *testing.T) {
 	flat := statsSeries(40, flatStats)
 	leak := statsSeries(40, func(i int) statsReading { r := leakingStats(i); r.ooms = 0; return r })
 	ranked := statsSeries(40, func(i int) statsReading { r := flatStats(i); r.rank = 2; return r })
-	run := &ingest.Run{Dir: "ranks", Location: time.UTC, Logs: []*ingest.GPULog{
+	run := &ingest.Run{Dir: "ranks", Location: time.UTC, Logs: []*gpulog.GPULog{
 		statsLog("rank0/stats.jsonl", flat), statsLog("rank1/stats.jsonl", leak), statsLog("all.jsonl", ranked),
 	}}
 	f := Analyze(run, Options{})
@@ -342,7 +344,7 @@ func TestMemoryStatsRanks(t *testing.T) {
 // snapshots still decide (no leak), but a note says that the memory_stats
 // readings grow.
 func TestMemoryStatsFewSnapshots(t *testing.T) {
-	run := synthSpec{n: 3, seed: 3, rank: ingest.NoRank, noPhase: true}.run()
+	run := synthSpec{n: 3, seed: 3, rank: input.NoRank, noPhase: true}.run()
 	run.Logs = append(run.Logs, statsLog("stats.jsonl", statsSeries(40, func(i int) statsReading { r := leakingStats(i); r.ooms = 0; return r })))
 	f := Analyze(run, Options{})
 	CheckProse(t, t.Name(), f)
@@ -380,12 +382,12 @@ func FuzzLogsOnlyAnalysis(f *testing.F) {
 		if len(data) > 4096 {
 			return
 		}
-		stats := &ingest.GPULog{Source: ingest.Source{Path: "rank1/stats.jsonl"}, Format: ingest.FormatMemoryStats}
-		apps := &ingest.GPULog{Source: ingest.Source{Path: "apps.csv"}, Format: ingest.FormatComputeAppsCSV}
+		stats := &gpulog.GPULog{Source: input.Source{Path: "rank1/stats.jsonl"}, Format: gpulog.FormatMemoryStats}
+		apps := &gpulog.GPULog{Source: input.Source{Path: "apps.csv"}, Format: gpulog.FormatComputeAppsCSV}
 		smi := gpuLog(0, 20)
 		field := func(b byte, unit int64) int64 {
 			if b == 0xff {
-				return ingest.Unknown
+				return gpulog.Unknown
 			}
 			return int64(b) * unit
 		}
@@ -400,12 +402,12 @@ func FuzzLogsOnlyAnalysis(f *testing.F) {
 		for i := 0; i+6 <= len(data); i += 6 {
 			b := data[i : i+6]
 			if b[0]&1 == 0 {
-				s := ingest.MemoryStatsSample{Step: int64(b[1]) * 10, Time: t0.Add(time.Duration(b[2]) * time.Second), Device: int(b[0]>>1) % 2,
-					Rank: ingest.NoRank, Allocated: field(b[3], mib), Reserved: field(b[4], mib), Active: ingest.Unknown, InactiveSplit: ingest.Unknown,
+				s := gpulog.MemoryStatsSample{Step: int64(b[1]) * 10, Time: t0.Add(time.Duration(b[2]) * time.Second), Device: int(b[0]>>1) % 2,
+					Rank: input.NoRank, Allocated: field(b[3], mib), Reserved: field(b[4], mib), Active: gpulog.Unknown, InactiveSplit: gpulog.Unknown,
 					NumAllocRetries: field(b[5]%8, 1), NumOOMs: field(b[5]>>4, 1)}
 				switch b[0] >> 3 % 4 {
 				case 1:
-					s.Step = ingest.NoStep
+					s.Step = input.NoStep
 				case 2:
 					s.Time = time.Time{}
 				case 3:
@@ -414,7 +416,7 @@ func FuzzLogsOnlyAnalysis(f *testing.F) {
 				stats.MemoryStats = append(stats.MemoryStats, s)
 				continue
 			}
-			p := ingest.ProcessSample{Time: t0.Add(time.Duration(b[2]) * 10 * time.Second), GPU: int(b[1]%3) - 1, PID: int(b[3] % 4), Name: string(rune('a' + b[4]%3)), UsedMemory: field(b[5], mib)}
+			p := gpulog.ProcessSample{Time: t0.Add(time.Duration(b[2]) * 10 * time.Second), GPU: int(b[1]%3) - 1, PID: int(b[3] % 4), Name: string(rune('a' + b[4]%3)), UsedMemory: field(b[5], mib)}
 			if b[0]&2 != 0 {
 				p.Time = time.Time{}
 			}
@@ -426,9 +428,9 @@ func FuzzLogsOnlyAnalysis(f *testing.F) {
 		}
 		var snaps []*ingest.SnapshotFile
 		if len(data) > 0 && data[0]&4 != 0 {
-			snaps = synthSpec{n: 6, seed: 1, rank: ingest.NoRank, noPhase: true}.files()
+			snaps = synthSpec{n: 6, seed: 1, rank: input.NoRank, noPhase: true}.files()
 		}
-		run := &ingest.Run{Dir: "fuzz", Location: time.UTC, Snapshots: snaps, Logs: []*ingest.GPULog{apps, smi, stats}}
+		run := &ingest.Run{Dir: "fuzz", Location: time.UTC, Snapshots: snaps, Logs: []*gpulog.GPULog{apps, smi, stats}}
 		f := Analyze(run, Options{Capacity: 16 * gib})
 		readings, placedProcs := 0, 0
 		count := func(set *ProcessSet) {

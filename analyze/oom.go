@@ -11,6 +11,7 @@ import (
 
 	"gpureport/ingest"
 	"gpureport/internal/units"
+	"gpureport/snapshot"
 )
 
 // An OOM explanation starts from the trace's `oom` entry (the rounded
@@ -74,7 +75,7 @@ func explainOOMs(s *Series, capacity int64) []OOM {
 			// A digest holds no trace: the OOM's state is replayed from
 			// the file decoded in full.
 			snap, err := f.Full()
-			if err == nil && (s.Device >= len(snap.Traces) || e.Index >= len(snap.Traces[s.Device]) || snap.Traces[s.Device][e.Index].Action != ingest.ActionOOM) {
+			if err == nil && (s.Device >= len(snap.Traces) || e.Index >= len(snap.Traces[s.Device]) || snap.Traces[s.Device][e.Index].Action != snapshot.ActionOOM) {
 				err = fmt.Errorf("trace event %d of device %d is not the digest's OOM", e.Index, s.Device)
 			}
 			if err != nil {
@@ -89,7 +90,7 @@ func explainOOMs(s *Series, capacity int64) []OOM {
 
 // explainOOM explains the OOM at trace event idx of device key.Device in
 // file f, whose full decode is snap.
-func explainOOM(f *ingest.SnapshotFile, snap *ingest.Snapshot, key DeviceKey, idx int, capacity int64) OOM {
+func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, idx int, capacity int64) OOM {
 	tr := snap.Traces[key.Device]
 	e := &tr[idx]
 	o := OOM{Path: f.Path, Rank: key.Rank, Device: key.Device, Requested: e.Size, DeviceFree: int64(e.Addr),
@@ -97,7 +98,7 @@ func explainOOM(f *ingest.SnapshotFile, snap *ingest.Snapshot, key DeviceKey, id
 	if e.TimeUS > 0 {
 		o.Time = time.UnixMicro(e.TimeUS).UTC()
 	}
-	if e.Stack != ingest.NoStack {
+	if e.Stack != snapshot.NoStack {
 		o.Stack = snap.Stacks.StackFrames(e.Stack)
 		sig := SignatureOf(o.Stack)
 		o.Site, o.Function = sig.Site, sig.Function

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"gpureport/ingest"
+	"gpureport/gpulog"
 	"gpureport/internal/units"
 )
 
@@ -37,7 +37,7 @@ type procKey struct {
 
 // collectProcesses gathers the per-process readings of the logs into
 // series, by GPU index (-1 for unknown).
-func collectProcesses(logs []*ingest.GPULog) map[int][]*ProcessSeries {
+func collectProcesses(logs []*gpulog.GPULog) map[int][]*ProcessSeries {
 	byKey := map[procKey]*ProcessSeries{}
 	var keys []procKey
 	for _, l := range logs {

@@ -7,31 +7,33 @@ import (
 	"testing"
 	"time"
 
+	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
+	"gpureport/input"
 )
 
 // gpuLog builds a query-CSV log: GPU gpu every 10 s for n readings from
 // t0, used = 8 GiB, total 80 GiB.
-func gpuLog(gpu, n int) *ingest.GPULog {
-	l := &ingest.GPULog{Source: ingest.Source{Path: "nvidia-smi.csv"}, Format: ingest.FormatQueryCSV}
+func gpuLog(gpu, n int) *gpulog.GPULog {
+	l := &gpulog.GPULog{Source: input.Source{Path: "nvidia-smi.csv"}, Format: gpulog.FormatQueryCSV}
 	for i := range n {
-		l.Samples = append(l.Samples, ingest.GPUSample{Time: t0.Add(time.Duration(i) * 10 * time.Second), GPU: gpu,
-			MemoryUsed: 8 * gib, MemoryTotal: 80 * gib, MemoryFree: ingest.Unknown, MemoryReserved: ingest.Unknown})
+		l.Samples = append(l.Samples, gpulog.GPUSample{Time: t0.Add(time.Duration(i) * 10 * time.Second), GPU: gpu,
+			MemoryUsed: 8 * gib, MemoryTotal: 80 * gib, MemoryFree: gpulog.Unknown, MemoryReserved: gpulog.Unknown})
 	}
 	return l
 }
 
 // procLog builds a compute-apps log of one process: n readings every 10 s
 // from t0 (no times when untimed), used(i) bytes at reading i.
-func procLog(path string, gpu, pid int, name string, n int, untimed bool, used func(i int) int64) *ingest.GPULog {
-	l := &ingest.GPULog{Source: ingest.Source{Path: path}, Format: ingest.FormatComputeAppsCSV}
+func procLog(path string, gpu, pid int, name string, n int, untimed bool, used func(i int) int64) *gpulog.GPULog {
+	l := &gpulog.GPULog{Source: input.Source{Path: path}, Format: gpulog.FormatComputeAppsCSV}
 	for i := range n {
 		at := t0.Add(time.Duration(i) * 10 * time.Second)
 		if untimed {
 			at = time.Time{}
 		}
-		l.Processes = append(l.Processes, ingest.ProcessSample{Time: at, GPU: gpu, PID: pid, Name: name, UsedMemory: used(i)})
+		l.Processes = append(l.Processes, gpulog.ProcessSample{Time: at, GPU: gpu, PID: pid, Name: name, UsedMemory: used(i)})
 	}
 	return l
 }
@@ -47,7 +49,7 @@ func TestProcesses(t *testing.T) {
 		check func(t *testing.T, f *Findings)
 	}{
 		{"GPU log only: growing process, flat one, unknown GPU apart", func() *ingest.Run {
-			return &ingest.Run{Dir: "logs", Logs: []*ingest.GPULog{
+			return &ingest.Run{Dir: "logs", Logs: []*gpulog.GPULog{
 				gpuLog(0, 180),
 				procLog("apps.csv", 0, 4242, "python", 180, false, growing),
 				procLog("apps2.csv", 0, 4243, "dataloader", 180, false, flatUse),
@@ -80,7 +82,7 @@ func TestProcesses(t *testing.T) {
 			}
 		}},
 		{"same readings in two logs are read once; fewer than MinPoints: no trend", func() *ingest.Run {
-			return &ingest.Run{Dir: "logs", Logs: []*ingest.GPULog{
+			return &ingest.Run{Dir: "logs", Logs: []*gpulog.GPULog{
 				gpuLog(0, 4),
 				procLog("a.csv", 0, 7, "python", 4, false, growing),
 				procLog("b.csv", 0, 7, "python", 4, false, growing),
@@ -92,7 +94,7 @@ func TestProcesses(t *testing.T) {
 			}
 		}},
 		{"untimed readings: reading axis", func() *ingest.Run {
-			return &ingest.Run{Dir: "logs", Logs: []*ingest.GPULog{procLog("apps.csv", -1, 0, "", 46, true, growing)}}
+			return &ingest.Run{Dir: "logs", Logs: []*gpulog.GPULog{procLog("apps.csv", -1, 0, "", 46, true, growing)}}
 		}, func(t *testing.T, f *Findings) {
 			op := f.OtherProcesses
 			if len(f.Devices) != 0 || op == nil || op.Axis != AxisReading || op.Series[0].X[45] != 45 {
@@ -103,7 +105,7 @@ func TestProcesses(t *testing.T) {
 			}
 		}},
 		{"snapshots: processes on the step axis; another GPU's apart", func() *ingest.Run {
-			run := synthSpec{n: 12, seed: 3, rank: ingest.NoRank, noPhase: true}.run()
+			run := synthSpec{n: 12, seed: 3, rank: input.NoRank, noPhase: true}.run()
 			run.Logs = append(run.Logs, procLog("apps.csv", 0, 4242, "python", 60, false, growing),
 				procLog("apps1.csv", 1, 99, "other-job", 60, false, flatUse))
 			return run

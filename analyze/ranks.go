@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"gpureport/ingest"
+	"gpureport/input"
 	"gpureport/internal/units"
 )
 
@@ -27,7 +27,7 @@ func compareRanks(devs []*Device) *RankComparison {
 	if len(ranks) < 2 {
 		return nil
 	}
-	rc := &RankComparison{Outlier: ingest.NoRank}
+	rc := &RankComparison{Outlier: input.NoRank}
 	var minPeak, maxPeak int64 = math.MaxInt64, 0
 	suspectRanks := map[int][]*Device{}
 	fpRanks := map[string]map[int]bool{}
@@ -68,7 +68,7 @@ func compareRanks(devs []*Device) *RankComparison {
 	}
 	// The outlier: the suspect rank with the steepest top suspect (or
 	// allocated slope when it has no suspect).
-	best, bestSlope := ingest.NoRank, math.Inf(-1)
+	best, bestSlope := input.NoRank, math.Inf(-1)
 	var bestDev *Device
 	for r, ds := range suspectRanks {
 		for _, d := range ds {

@@ -9,12 +9,14 @@ import (
 
 	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
+	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // oneSnapshotRun wraps a decoded real file as a run of one snapshot.
 func oneSnapshotRun(t testing.TB, path string) *ingest.Run {
 	t.Helper()
-	s, c, err := ingest.DecodeFile(path, ingest.DecodeOptions{})
+	s, c, err := snapshot.DecodeFile(path, snapshot.DecodeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,8 +24,8 @@ func oneSnapshotRun(t testing.TB, path string) *ingest.Run {
 		Dir:      filepath.Dir(path),
 		Location: time.UTC,
 		Snapshots: []*ingest.SnapshotFile{{
-			Source:    ingest.Source{Path: filepath.Base(path)},
-			Container: c, Step: ingest.StepFromName(filepath.Base(path)), Rank: ingest.NoRank, Snapshot: s,
+			Source:    input.Source{Path: filepath.Base(path)},
+			Container: c, Step: ingest.StepFromName(filepath.Base(path)), Rank: input.NoRank, Snapshot: s,
 		}},
 	}
 }

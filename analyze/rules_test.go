@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // TestTrendStates covers issue 12's failure class 2 and design.md's four
@@ -125,14 +128,14 @@ func oomRun(n int, leak, req, deviceFree, holes int64, dump bool) *ingest.Run {
 		path := fmt.Sprintf("snapshot_step_%06d.pickle", step)
 		if i == n {
 			b.segment(0, live(3*gib, stackAt("model.py", 181, "update_nodes")))
-			b.event(0, ingest.ActionAlloc, 0x10, 3*gib, at.UnixMicro()-10, stackAt("model.py", 181, "update_nodes"))
-			b.event(0, ingest.ActionOOM, uint64(deviceFree), req, at.UnixMicro(), stackAt("model.py", 181, "update_nodes"))
+			b.event(0, snapshot.ActionAlloc, 0x10, 3*gib, at.UnixMicro()-10, stackAt("model.py", 181, "update_nodes"))
+			b.event(0, snapshot.ActionOOM, uint64(deviceFree), req, at.UnixMicro(), stackAt("model.py", 181, "update_nodes"))
 			path = fmt.Sprintf("oom_dump_step_%06d.pickle", step-50)
 			step -= 50
 		} else {
-			b.event(0, ingest.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
+			b.event(0, snapshot.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
 		}
-		files = append(files, file(b.done(), path, step, ingest.NoRank))
+		files = append(files, file(b.done(), path, step, input.NoRank))
 	}
 	return &ingest.Run{Dir: "oom", Location: time.UTC, Snapshots: files}
 }
@@ -217,9 +220,9 @@ func fragRun(n int, sawTooth bool) *ingest.Run {
 			b.segment(0, free(int64(300+37*j)*mib))
 		}
 		at := t0.Add(time.Duration(i) * time.Minute)
-		b.event(0, ingest.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
+		b.event(0, snapshot.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
 		step := int64(100 * (i + 1))
-		files = append(files, file(b.done(), fmt.Sprintf("snapshot_step_%06d.pickle", step), step, ingest.NoRank))
+		files = append(files, file(b.done(), fmt.Sprintf("snapshot_step_%06d.pickle", step), step, input.NoRank))
 	}
 	return &ingest.Run{Dir: "frag", Location: time.UTC, Snapshots: files}
 }
@@ -247,11 +250,11 @@ func TestFragmentationRules(t *testing.T) {
 // "info: not enough data", growing used memory without snapshots a
 // warning.
 func TestLogsOnlyVerdicts(t *testing.T) {
-	logOf := func(used []int64) *ingest.GPULog {
-		l := &ingest.GPULog{Source: ingest.Source{Path: "nvidia-smi.csv"}, Format: ingest.FormatQueryCSV}
+	logOf := func(used []int64) *gpulog.GPULog {
+		l := &gpulog.GPULog{Source: input.Source{Path: "nvidia-smi.csv"}, Format: gpulog.FormatQueryCSV}
 		for i, u := range used {
-			l.Samples = append(l.Samples, ingest.GPUSample{Time: t0.Add(time.Duration(i) * time.Minute), GPU: 0, MemoryUsed: u,
-				MemoryTotal: 94 * gib, MemoryFree: ingest.Unknown, MemoryReserved: ingest.Unknown})
+			l.Samples = append(l.Samples, gpulog.GPUSample{Time: t0.Add(time.Duration(i) * time.Minute), GPU: 0, MemoryUsed: u,
+				MemoryTotal: 94 * gib, MemoryFree: gpulog.Unknown, MemoryReserved: gpulog.Unknown})
 		}
 		return l
 	}
@@ -269,7 +272,7 @@ func TestLogsOnlyVerdicts(t *testing.T) {
 		{"climbs to 88 GiB", "warning", "Memory grows (no site: no snapshots)", climb},
 	}
 	for _, tt := range tests {
-		f := Analyze(&ingest.Run{Dir: "logs", Location: time.UTC, Logs: []*ingest.GPULog{logOf(tt.used)}}, Options{})
+		f := Analyze(&ingest.Run{Dir: "logs", Location: time.UTC, Logs: []*gpulog.GPULog{logOf(tt.used)}}, Options{})
 		if f.Verdict.Severity != tt.severity || !strings.HasPrefix(f.Verdict.Headline, tt.headline) {
 			t.Errorf("%s: %s %q, want %s %q", tt.name, f.Verdict.Severity, f.Verdict.Headline, tt.severity, tt.headline)
 		}

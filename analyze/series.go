@@ -8,8 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/input"
 	"gpureport/internal/units"
+	"gpureport/snapshot"
 )
 
 // Series is the ordered snapshots of one (rank, device), before any
@@ -141,7 +144,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	allStep := true
 	nameKind := periodic[0].OrderKind
 	for _, f := range periodic {
-		if f.Step == ingest.NoStep {
+		if f.Step == input.NoStep {
 			allStep = false
 		}
 		if f.OrderKind != nameKind {
@@ -152,7 +155,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		switch {
 		case f.Phase != ingest.PhaseOOM:
 			return 0
-		case allStep && f.Step == ingest.NoStep, !allStep && nameKind != ingest.OrderNone && f.OrderKind != nameKind:
+		case allStep && f.Step == input.NoStep, !allStep && nameKind != ingest.OrderNone && f.OrderKind != nameKind:
 			return 1
 		}
 		return 0
@@ -160,7 +163,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	anyLate, lastStep := false, int64(0)
 	for _, f := range files {
 		anyLate = anyLate || late(f) == 1
-		if f.Step != ingest.NoStep {
+		if f.Step != input.NoStep {
 			lastStep = max(lastStep, f.Step)
 		}
 	}
@@ -224,7 +227,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		switch s.Axis {
 		case AxisStep:
 			p.X = float64(f.Step)
-			if f.Step == ingest.NoStep {
+			if f.Step == input.NoStep {
 				// A stepless OOM dump: at or after the last step.
 				p.X = float64(lastStep)
 			}
@@ -247,7 +250,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 //     folder name with an "oom", "exit" or "crash" word; torchtitan writes
 //     its out-of-memory dump to memory_snapshot/iteration_N_exit/), or
 //   - the data show it: the device's trace holds an OOM event after which
-//     nothing was allocated (ingest.Snapshot.TraceEndsAtOOM, which a digest
+//     nothing was allocated (snapshot.Snapshot.TraceEndsAtOOM, which a digest
 //     answers too; only frees as the failed step unwound), so
 //     the file was written by an OOM observer or except handler, in the
 //     middle of the failing step, with its activations alive.
@@ -410,10 +413,10 @@ func digitPrefix(s string) string {
 // PoolUsages splits device dev's usage by pool: the default pool's small
 // and large segments, and each private pool (CUDA graphs, MemPool) apart.
 // Pools are listed small, large, then private pools by id.
-func PoolUsages(s *ingest.Snapshot, dev int) []PoolUsage {
+func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
 	type key struct {
 		private [2]int64
-		pool    ingest.Pool
+		pool    snapshot.Pool
 	}
 	m := map[key]*PoolUsage{}
 	var keys []key
@@ -454,7 +457,7 @@ func PoolUsages(s *ingest.Snapshot, dev int) []PoolUsage {
 // AxisStep by linear interpolation of step against trace time between
 // snapshots that have both (NaN outside that range or without two such
 // snapshots). gpu is the nvidia-smi index of the device.
-func JoinGPU(s *Series, logs []*ingest.GPULog, gpu int) *GPUSeries {
+func JoinGPU(s *Series, logs []*gpulog.GPULog, gpu int) *GPUSeries {
 	return joinGPUPlaced(logs, gpu, seriesPlacer(s, 0))
 }
 

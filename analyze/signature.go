@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gpureport/ingest"
+	"gpureport/snapshot"
 )
 
 // A stack signature names the allocation site of a block so that the
@@ -51,7 +51,7 @@ var (
 
 // IsNativeFrame reports whether f is a C++ frame: line 0, or a file that
 // is "??", empty or a C/C++/CUDA source.
-func IsNativeFrame(f ingest.Frame) bool {
+func IsNativeFrame(f snapshot.Frame) bool {
 	return f.Line <= 0 || f.File == "" || f.File == "??" || isNativeSource(f.File)
 }
 
@@ -71,7 +71,7 @@ func isNativeSource(file string) bool {
 
 // IsLibraryFrame reports whether the Python frame f belongs to torch, an
 // installed package, the interpreter, or code torch.compile generated.
-func IsLibraryFrame(f ingest.Frame) bool {
+func IsLibraryFrame(f snapshot.Frame) bool {
 	p := strings.ReplaceAll(f.File, `\`, "/")
 	switch {
 	case strings.HasPrefix(p, "<frozen"), strings.HasPrefix(p, "<built-in"):
@@ -100,12 +100,12 @@ func containsFold(s, sub string) bool {
 
 // IsUserFrame reports whether f is a frame of the user's own Python code:
 // neither native nor library.
-func IsUserFrame(f ingest.Frame) bool {
+func IsUserFrame(f snapshot.Frame) bool {
 	return !IsNativeFrame(f) && !IsLibraryFrame(f)
 }
 
 // UserMask marks the user frames of a stack.
-func UserMask(frames []ingest.Frame) []bool {
+func UserMask(frames []snapshot.Frame) []bool {
 	m := make([]bool, len(frames))
 	for i, f := range frames {
 		m[i] = IsUserFrame(f)
@@ -123,7 +123,7 @@ func baseName(p string) string {
 }
 
 // SignatureOf computes the signature of frames (innermost first).
-func SignatureOf(frames []ingest.Frame) Signature {
+func SignatureOf(frames []snapshot.Frame) Signature {
 	kinds := make([]frameKind, len(frames))
 	for i, f := range frames {
 		kinds[i] = kindOf(f)
@@ -141,7 +141,7 @@ const (
 	kindUser
 )
 
-func kindOf(f ingest.Frame) frameKind {
+func kindOf(f snapshot.Frame) frameKind {
 	switch {
 	case IsNativeFrame(f):
 		return kindNative
@@ -151,7 +151,7 @@ func kindOf(f ingest.Frame) frameKind {
 	return kindUser
 }
 
-func signatureOf(frames []ingest.Frame, kinds []frameKind) Signature {
+func signatureOf(frames []snapshot.Frame, kinds []frameKind) Signature {
 	if len(frames) == 0 {
 		return noStackSignature
 	}
@@ -227,8 +227,8 @@ func Fingerprint(key string) string {
 }
 
 // StackSignature is SignatureOf for an interned stack of a snapshot.
-func StackSignature(st *ingest.Stacks, id ingest.StackID) Signature {
-	if id == ingest.NoStack {
+func StackSignature(st *snapshot.Stacks, id snapshot.StackID) Signature {
+	if id == snapshot.NoStack {
 		return noStackSignature
 	}
 	return SignatureOf(st.StackFrames(id))
@@ -256,25 +256,25 @@ var allocatorPlumbing = []string{
 // millions of blocks and trace entries share a few thousand stacks, and
 // frame kinds per frame, since stacks share most of their frames.
 type signatureCache struct {
-	st    *ingest.Stacks
-	sigs  map[ingest.StackID]*Signature
+	st    *snapshot.Stacks
+	sigs  map[snapshot.StackID]*Signature
 	kinds []frameKind // by FrameID; 0 = not yet classified
 	none  Signature
 }
 
-func newSignatureCache(st *ingest.Stacks) *signatureCache {
-	return &signatureCache{st: st, sigs: map[ingest.StackID]*Signature{}, kinds: make([]frameKind, len(st.Frames)), none: noStackSignature}
+func newSignatureCache(st *snapshot.Stacks) *signatureCache {
+	return &signatureCache{st: st, sigs: map[snapshot.StackID]*Signature{}, kinds: make([]frameKind, len(st.Frames)), none: noStackSignature}
 }
 
-func (c *signatureCache) get(id ingest.StackID) *Signature {
-	if id == ingest.NoStack {
+func (c *signatureCache) get(id snapshot.StackID) *Signature {
+	if id == snapshot.NoStack {
 		return &c.none
 	}
 	if s, ok := c.sigs[id]; ok {
 		return s
 	}
 	ids := c.st.Stack(id)
-	frames := make([]ingest.Frame, len(ids))
+	frames := make([]snapshot.Frame, len(ids))
 	kinds := make([]frameKind, len(ids))
 	for i, fid := range ids {
 		frames[i] = c.st.Frames[fid]

@@ -4,30 +4,30 @@ import (
 	"regexp"
 	"testing"
 
-	"gpureport/ingest"
+	"gpureport/snapshot"
 )
 
 func TestFrameClassification(t *testing.T) {
 	tests := []struct {
-		f                    ingest.Frame
+		f                    snapshot.Frame
 		native, library, usr bool
 	}{
-		{ingest.Frame{File: "/home/u/proj/train.py", Line: 57, Name: "step"}, false, false, true},
-		{ingest.Frame{File: "??", Line: 0, Name: "malloc"}, true, false, false},
-		{ingest.Frame{File: "", Line: 0, Name: "cfunction_call"}, true, false, false},
-		{ingest.Frame{File: "CUDACachingAllocator.cpp", Line: 0, Name: "malloc"}, true, false, false},
-		{ingest.Frame{File: "python_variable_methods.cpp", Line: 12, Name: "x"}, true, false, false},
-		{ingest.Frame{File: "/x/lib/python3.12/site-packages/torch/nn/modules/module.py", Line: 1750, Name: "_call_impl"}, false, true, false},
-		{ingest.Frame{File: "/usr/lib/python3/dist-packages/numpy/core.py", Line: 3, Name: "f"}, false, true, false},
-		{ingest.Frame{File: "/usr/lib/python3.11/threading.py", Line: 975, Name: "run"}, false, true, false},
-		{ingest.Frame{File: "/opt/conda/lib/python3.10/runpy.py", Line: 86, Name: "_run_code"}, false, true, false},
-		{ingest.Frame{File: `C:\Python311\Lib\runpy.py`, Line: 86, Name: "_run_code"}, false, true, false},
-		{ingest.Frame{File: "<frozen runpy>", Line: 88, Name: "_run_code"}, false, true, false},
-		{ingest.Frame{File: "/src/pytorch/torch/optim/adam.py", Line: 400, Name: "_single_tensor_adam"}, false, true, false},
-		{ingest.Frame{File: "/tmp/torchinductor_alice/ab/cabc.py", Line: 40, Name: "call"}, false, true, false},
-		{ingest.Frame{File: "<ipython-input-3-abc>", Line: 4, Name: "<module>"}, false, false, true},
-		{ingest.Frame{File: "/home/u/.venv/lib/python3.12/site-packages/mylib/x.py", Line: 4, Name: "f"}, false, true, false},
-		{ingest.Frame{File: `D:\work\proj\train.py`, Line: 9, Name: "main"}, false, false, true},
+		{snapshot.Frame{File: "/home/u/proj/train.py", Line: 57, Name: "step"}, false, false, true},
+		{snapshot.Frame{File: "??", Line: 0, Name: "malloc"}, true, false, false},
+		{snapshot.Frame{File: "", Line: 0, Name: "cfunction_call"}, true, false, false},
+		{snapshot.Frame{File: "CUDACachingAllocator.cpp", Line: 0, Name: "malloc"}, true, false, false},
+		{snapshot.Frame{File: "python_variable_methods.cpp", Line: 12, Name: "x"}, true, false, false},
+		{snapshot.Frame{File: "/x/lib/python3.12/site-packages/torch/nn/modules/module.py", Line: 1750, Name: "_call_impl"}, false, true, false},
+		{snapshot.Frame{File: "/usr/lib/python3/dist-packages/numpy/core.py", Line: 3, Name: "f"}, false, true, false},
+		{snapshot.Frame{File: "/usr/lib/python3.11/threading.py", Line: 975, Name: "run"}, false, true, false},
+		{snapshot.Frame{File: "/opt/conda/lib/python3.10/runpy.py", Line: 86, Name: "_run_code"}, false, true, false},
+		{snapshot.Frame{File: `C:\Python311\Lib\runpy.py`, Line: 86, Name: "_run_code"}, false, true, false},
+		{snapshot.Frame{File: "<frozen runpy>", Line: 88, Name: "_run_code"}, false, true, false},
+		{snapshot.Frame{File: "/src/pytorch/torch/optim/adam.py", Line: 400, Name: "_single_tensor_adam"}, false, true, false},
+		{snapshot.Frame{File: "/tmp/torchinductor_alice/ab/cabc.py", Line: 40, Name: "call"}, false, true, false},
+		{snapshot.Frame{File: "<ipython-input-3-abc>", Line: 4, Name: "<module>"}, false, false, true},
+		{snapshot.Frame{File: "/home/u/.venv/lib/python3.12/site-packages/mylib/x.py", Line: 4, Name: "f"}, false, true, false},
+		{snapshot.Frame{File: `D:\work\proj\train.py`, Line: 9, Name: "main"}, false, false, true},
 	}
 	for _, tt := range tests {
 		if got := IsNativeFrame(tt.f); got != tt.native {
@@ -65,12 +65,12 @@ func TestSignatureOf(t *testing.T) {
 	siteEdit := stackAt("model.py", 89, "forward")
 	otherCaller := stackAt("model.py", 88, "forward")
 	otherCaller[5].Name = "evaluate"
-	libOnly := []ingest.Frame{cppFrame("malloc"), torchFrame("optim/adam.py", 400, "_single_tensor_adam"), torchFrame("optim/optimizer.py", 480, "wrapper")}
-	nativeOnly := []ingest.Frame{cppFrame("torch::unwind::unwind()"), cppFrame("at::native::relu"), cppFrame("torch::autograd::Engine::thread_main")}
+	libOnly := []snapshot.Frame{cppFrame("malloc"), torchFrame("optim/adam.py", 400, "_single_tensor_adam"), torchFrame("optim/optimizer.py", 480, "wrapper")}
+	nativeOnly := []snapshot.Frame{cppFrame("torch::unwind::unwind()"), cppFrame("at::native::relu"), cppFrame("torch::autograd::Engine::thread_main")}
 
 	tests := []struct {
 		name     string
-		frames   []ingest.Frame
+		frames   []snapshot.Frame
 		same     bool
 		site     string
 		kind     SiteKind

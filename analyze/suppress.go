@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gpureport/ingest"
+	"gpureport/snapshot"
 )
 
 // Suppressions mark leak suspects as known and benign: they stay in the
@@ -130,7 +130,7 @@ func isHex(s string) bool {
 
 // Matches reports whether rule s matches a suspect with signature sig and
 // stack frames.
-func (s Suppression) Matches(sig Signature, frames []ingest.Frame) bool {
+func (s Suppression) Matches(sig Signature, frames []snapshot.Frame) bool {
 	switch s.Kind {
 	case SuppressFingerprint:
 		return strings.HasPrefix(sig.Fingerprint, s.Pattern)
@@ -161,7 +161,7 @@ func glob(pattern, text string) bool {
 
 // matchSuppression returns the first user rule matching a suspect, as
 // text, or "".
-func matchSuppression(rules []Suppression, sig Signature, frames []ingest.Frame) string {
+func matchSuppression(rules []Suppression, sig Signature, frames []snapshot.Frame) string {
 	for _, r := range rules {
 		if r.Matches(sig, frames) {
 			return r.String()

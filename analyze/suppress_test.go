@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpureport/ingest"
+	"gpureport/snapshot"
 )
 
 func TestParseSuppressions(t *testing.T) {
@@ -52,7 +52,7 @@ func TestParseSuppressions(t *testing.T) {
 
 func TestSuppressionMatches(t *testing.T) {
 	frames := stackAt("train.py", 57, "train_step")
-	frames = append(frames, ingest.Frame{File: "/opt/apex/optimizers/fused_adam.py", Line: 10, Name: "step"})
+	frames = append(frames, snapshot.Frame{File: "/opt/apex/optimizers/fused_adam.py", Line: 10, Name: "step"})
 	sig := SignatureOf(frames)
 	tests := []struct {
 		rule string
@@ -84,15 +84,15 @@ func TestSuppressionMatches(t *testing.T) {
 func TestBuiltinSuppression(t *testing.T) {
 	tests := []struct {
 		name   string
-		frames []ingest.Frame
+		frames []snapshot.Frame
 		blocks []int
 		want   string
 	}{
-		{"cudnn", append([]ingest.Frame{cppFrame("at::native::getCudnnHandle workspace")}, stackAt("model.py", 9, "forward")...), []int{1, 2, 3}, "cuDNN/cuBLAS workspace"},
-		{"cublas", append([]ingest.Frame{cppFrame("at::cuda::getCurrentCUDABlasHandle()")}, stackAt("model.py", 9, "forward")...), []int{1, 2, 3}, "cuDNN/cuBLAS workspace"},
-		{"inductor", append([]ingest.Frame{torchFrame("_inductor/codecache.py", 10, "call")}, stackAt("model.py", 9, "forward")...), []int{1, 2, 3}, "torch.compile / CUDA graph memory"},
-		{"optimizer state settled", []ingest.Frame{torchFrame("optim/adam.py", 120, "_init_group"), userFrame("train.py", 70, "step")}, []int{0, 4, 4, 4, 4, 4}, "optimizer state (created at the first step)"},
-		{"optimizer still growing", []ingest.Frame{torchFrame("optim/adam.py", 120, "_init_group"), userFrame("train.py", 70, "step")}, []int{0, 1, 2, 3, 4, 5}, ""},
+		{"cudnn", append([]snapshot.Frame{cppFrame("at::native::getCudnnHandle workspace")}, stackAt("model.py", 9, "forward")...), []int{1, 2, 3}, "cuDNN/cuBLAS workspace"},
+		{"cublas", append([]snapshot.Frame{cppFrame("at::cuda::getCurrentCUDABlasHandle()")}, stackAt("model.py", 9, "forward")...), []int{1, 2, 3}, "cuDNN/cuBLAS workspace"},
+		{"inductor", append([]snapshot.Frame{torchFrame("_inductor/codecache.py", 10, "call")}, stackAt("model.py", 9, "forward")...), []int{1, 2, 3}, "torch.compile / CUDA graph memory"},
+		{"optimizer state settled", []snapshot.Frame{torchFrame("optim/adam.py", 120, "_init_group"), userFrame("train.py", 70, "step")}, []int{0, 4, 4, 4, 4, 4}, "optimizer state (created at the first step)"},
+		{"optimizer still growing", []snapshot.Frame{torchFrame("optim/adam.py", 120, "_init_group"), userFrame("train.py", 70, "step")}, []int{0, 1, 2, 3, 4, 5}, ""},
 		{"user leak", stackAt("train.py", 57, "train_step"), []int{1, 2, 3}, ""},
 	}
 	for _, tt := range tests {

@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // synthSpec describes a small synthetic training run, built in Go so the
@@ -17,7 +20,7 @@ import (
 type synthSpec struct {
 	n    int    // snapshots
 	seed uint64 // randomness of phases
-	rank int    // ingest.NoRank for single-process runs
+	rank int    // input.NoRank for single-process runs
 
 	leakPerSnap int64 // bytes leaked per snapshot at train.py:57
 	leakBurstAt []int // when set, leak only at these snapshot indexes
@@ -31,7 +34,7 @@ type synthSpec struct {
 
 var t0 = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 
-func (sp synthSpec) stack(b *snapBuilder, frames []ingest.Frame) []ingest.Frame {
+func (sp synthSpec) stack(b *snapBuilder, frames []snapshot.Frame) []snapshot.Frame {
 	if sp.noStacks {
 		return nil
 	}
@@ -41,7 +44,7 @@ func (sp synthSpec) stack(b *snapBuilder, frames []ingest.Frame) []ingest.Frame 
 // files builds the run's snapshot files.
 func (sp synthSpec) files() []*ingest.SnapshotFile {
 	rng := rand.New(rand.NewPCG(sp.seed, 5))
-	optim := []ingest.Frame{cppFrame("malloc"), torchFrame("optim/adam.py", 120, "_init_group"), userFrame("train.py", 70, "train_step")}
+	optim := []snapshot.Frame{cppFrame("malloc"), torchFrame("optim/adam.py", 120, "_init_group"), userFrame("train.py", 70, "train_step")}
 	var leaked int64
 	var out []*ingest.SnapshotFile
 	for i := range sp.n {
@@ -94,10 +97,10 @@ func (sp synthSpec) files() []*ingest.SnapshotFile {
 			}
 		}
 		at := t0.Add(time.Duration(i) * time.Minute)
-		b.event(0, ingest.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
+		b.event(0, snapshot.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
 		step := int64(100 * (i + 1))
 		path := fmt.Sprintf("snapshot_step_%06d.pickle", step)
-		if sp.rank != ingest.NoRank {
+		if sp.rank != input.NoRank {
 			path = fmt.Sprintf("rank%d/%s", sp.rank, path)
 		}
 		out = append(out, file(b.done(), path, step, sp.rank))
@@ -108,22 +111,22 @@ func (sp synthSpec) files() []*ingest.SnapshotFile {
 // log builds an nvidia-smi log for GPU gpu: a reading every 10 s from the
 // first snapshot to the last, used = reserved at the latest snapshot +
 // 600 MiB + the outside growth.
-func (sp synthSpec) log(files []*ingest.SnapshotFile, gpu int) *ingest.GPULog {
-	l := &ingest.GPULog{Source: ingest.Source{Path: "nvidia-smi.csv"}, Format: ingest.FormatQueryCSV}
+func (sp synthSpec) log(files []*ingest.SnapshotFile, gpu int) *gpulog.GPULog {
+	l := &gpulog.GPULog{Source: input.Source{Path: "nvidia-smi.csv"}, Format: gpulog.FormatQueryCSV}
 	end := t0.Add(time.Duration(sp.n-1) * time.Minute)
 	for t := t0; !t.After(end); t = t.Add(10 * time.Second) {
 		i := int(t.Sub(t0) / time.Minute)
 		res := DeviceUsage(files[i].Snapshot, 0).Reserved
 		outside := int64(float64(sp.outsideRate) * t.Sub(t0).Minutes())
-		l.Samples = append(l.Samples, ingest.GPUSample{Time: t, GPU: gpu, MemoryUsed: res + 600*mib + outside, MemoryTotal: 80 * gib,
-			MemoryFree: ingest.Unknown, MemoryReserved: ingest.Unknown})
+		l.Samples = append(l.Samples, gpulog.GPUSample{Time: t, GPU: gpu, MemoryUsed: res + 600*mib + outside, MemoryTotal: 80 * gib,
+			MemoryFree: gpulog.Unknown, MemoryReserved: gpulog.Unknown})
 	}
 	return l
 }
 
 func (sp synthSpec) run() *ingest.Run {
 	fs := sp.files()
-	return &ingest.Run{Dir: "synth", Location: time.UTC, Snapshots: fs, Logs: []*ingest.GPULog{sp.log(fs, 0)}}
+	return &ingest.Run{Dir: "synth", Location: time.UTC, Snapshots: fs, Logs: []*gpulog.GPULog{sp.log(fs, 0)}}
 }
 
 func TestAnalyzeSyntheticRuns(t *testing.T) {
@@ -147,7 +150,7 @@ func TestAnalyzeSyntheticRuns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.spec.rank = ingest.NoRank
+			tt.spec.rank = input.NoRank
 			f := Analyze(tt.spec.run(), Options{})
 			CheckProse(t, t.Name(), f)
 			r := ResultOf(tt.name, f)
@@ -182,7 +185,7 @@ func TestAnalyzeSyntheticRuns(t *testing.T) {
 }
 
 func TestAnalyzeSyntheticLeakDetails(t *testing.T) {
-	spec := synthSpec{n: 16, seed: 4, leakPerSnap: 24 * mib, rank: ingest.NoRank}
+	spec := synthSpec{n: 16, seed: 4, leakPerSnap: 24 * mib, rank: input.NoRank}
 	f := Analyze(spec.run(), Options{})
 	d := f.Devices[0]
 	if len(d.Suspects) != 1 {
@@ -260,7 +263,7 @@ func TestAnalyzeFourRanksOneLeaking(t *testing.T) {
 // UTC+2 machine's local time read as UTC): the analysis must say so and
 // still reconcile the log with the snapshots.
 func TestAnalyzeClockOffset(t *testing.T) {
-	spec := synthSpec{n: 20, seed: 11, rank: ingest.NoRank, sawTooth: true}
+	spec := synthSpec{n: 20, seed: 11, rank: input.NoRank, sawTooth: true}
 	run := spec.run()
 	for i := range run.Logs[0].Samples {
 		run.Logs[0].Samples[i].Time = run.Logs[0].Samples[i].Time.Add(2 * time.Hour)

@@ -10,6 +10,7 @@ import (
 
 	"gpureport/ingest"
 	"gpureport/internal/units"
+	"gpureport/snapshot"
 )
 
 // A snapshot's device_traces hold the last events of the caching
@@ -52,7 +53,7 @@ func roundUp(size int64) int64 {
 //   - its length is a round number (1, a power of ten, a multiple of
 //     1000 with one significant digit, or a power of two from 1024), the
 //     kind of max_entries people pass.
-func TraceOverflow(s *ingest.Snapshot, dev int) (bool, string) {
+func TraceOverflow(s *snapshot.Snapshot, dev int) (bool, string) {
 	n := s.TraceEntries(dev)
 	if n == 0 {
 		return false, ""
@@ -69,7 +70,7 @@ func TraceOverflow(s *ingest.Snapshot, dev int) (bool, string) {
 			}
 		}
 	}
-	// A digest has the count precomputed over ingest.OverflowScan events.
+	// A digest has the count precomputed over snapshot.OverflowScan events.
 	unknown := s.EarlyUnknownFrees(dev)
 	switch {
 	case unknown > 0:
@@ -113,7 +114,7 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
 	tr := s.Traces[dev]
 	allocs := 0
 	for i := range tr {
-		if tr[i].Action == ingest.ActionAlloc {
+		if tr[i].Action == snapshot.ActionAlloc {
 			allocs++
 		}
 	}
@@ -147,19 +148,19 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
 	// Walk forward: what was allocated in the window and never freed.
 	type live struct {
 		size  int64
-		stack ingest.StackID
+		stack snapshot.StackID
 	}
 	open := map[uint64]live{}
 	var order []uint64
 	for i := range tr {
 		e := &tr[i]
 		switch e.Action {
-		case ingest.ActionAlloc:
+		case snapshot.ActionAlloc:
 			if _, ok := open[e.Addr]; !ok {
 				order = append(order, e.Addr)
 			}
 			open[e.Addr] = live{roundUp(e.Size), e.Stack}
-		case ingest.ActionFreeRequested:
+		case snapshot.ActionFreeRequested:
 			if _, ok := open[e.Addr]; ok {
 				delete(open, e.Addr)
 			} else {
@@ -196,15 +197,15 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
 
 // eventDelta is the change an event makes to allocated and reserved
 // bytes.
-func eventDelta(e *ingest.TraceEntry) (alloc, reserved int64) {
+func eventDelta(e *snapshot.TraceEntry) (alloc, reserved int64) {
 	switch e.Action {
-	case ingest.ActionAlloc:
+	case snapshot.ActionAlloc:
 		return roundUp(e.Size), 0
-	case ingest.ActionFreeRequested:
+	case snapshot.ActionFreeRequested:
 		return -roundUp(e.Size), 0
-	case ingest.ActionSegmentAlloc, ingest.ActionSegmentMap:
+	case snapshot.ActionSegmentAlloc, snapshot.ActionSegmentMap:
 		return 0, e.Size
-	case ingest.ActionSegmentFree, ingest.ActionSegmentUnmap:
+	case snapshot.ActionSegmentFree, snapshot.ActionSegmentUnmap:
 		return 0, -e.Size
 	}
 	return 0, 0
@@ -213,7 +214,7 @@ func eventDelta(e *ingest.TraceEntry) (alloc, reserved int64) {
 // downsampleTimeline keeps at most maxPoints+1 points: the trace is cut
 // into maxPoints/2 buckets and each keeps its lowest and highest allocated
 // point, so peaks and troughs survive, and the last event is always kept.
-func downsampleTimeline(tr []ingest.TraceEntry, alloc, res []int64, maxPoints int) []TimelinePoint {
+func downsampleTimeline(tr []snapshot.TraceEntry, alloc, res []int64, maxPoints int) []TimelinePoint {
 	n := len(tr)
 	pt := func(i int) TimelinePoint {
 		return TimelinePoint{Index: i, TimeUS: tr[i].TimeUS, Allocated: alloc[i], Reserved: res[i]}
@@ -269,40 +270,40 @@ type piece struct {
 	seg        int // segment identity: pieces of different segments never merge
 	expandable bool
 	large      bool
-	stack      ingest.StackID
+	stack      snapshot.StackID
 }
 
 // stateAt rebuilds device dev's memory just after trace event cut, by
 // undoing every later event from the snapshot's state. It also returns
 // the bytes freed after cut.
-func stateAt(s *ingest.Snapshot, dev, cut int) (*memState, int64) {
+func stateAt(s *snapshot.Snapshot, dev, cut int) (*memState, int64) {
 	m := &memState{}
 	for i, seg := range deviceSegments(s, dev) {
 		for j := range seg.Blocks {
 			b := &seg.Blocks[j]
 			st := pieceFree
 			switch b.State {
-			case ingest.StateActiveAllocated:
+			case snapshot.StateActiveAllocated:
 				st = pieceLive
-			case ingest.StateActivePendingFree:
+			case snapshot.StateActivePendingFree:
 				st = piecePending
 			}
 			m.pieces = append(m.pieces, piece{start: b.Address, end: b.Address + uint64(b.Size), state: st, seg: i,
-				expandable: seg.Expandable, large: seg.Pool != ingest.PoolSmall, stack: b.Stack})
+				expandable: seg.Expandable, large: seg.Pool != snapshot.PoolSmall, stack: b.Stack})
 		}
 	}
 	slices.SortFunc(m.pieces, func(a, b piece) int { return cmp.Compare(a.start, b.start) })
 	var freed int64
 	tr := s.Traces[dev]
 	// The stack of each freed block is its latest alloc's.
-	allocStack := map[uint64]ingest.StackID{}
-	freeStack := map[int]ingest.StackID{}
+	allocStack := map[uint64]snapshot.StackID{}
+	freeStack := map[int]snapshot.StackID{}
 	for i := range tr {
 		e := &tr[i]
 		switch e.Action {
-		case ingest.ActionAlloc:
+		case snapshot.ActionAlloc:
 			allocStack[e.Addr] = e.Stack
-		case ingest.ActionFreeRequested:
+		case snapshot.ActionFreeRequested:
 			if i > cut {
 				st, ok := allocStack[e.Addr]
 				if !ok {
@@ -316,17 +317,17 @@ func stateAt(s *ingest.Snapshot, dev, cut int) (*memState, int64) {
 		e := &tr[i]
 		size := uint64(roundUp(e.Size))
 		switch e.Action {
-		case ingest.ActionAlloc:
-			m.set(e.Addr, e.Addr+size, pieceFree, ingest.NoStack)
-		case ingest.ActionFreeRequested:
+		case snapshot.ActionAlloc:
+			m.set(e.Addr, e.Addr+size, pieceFree, snapshot.NoStack)
+		case snapshot.ActionFreeRequested:
 			freed += int64(size)
 			m.set(e.Addr, e.Addr+size, pieceLive, freeStack[i])
-		case ingest.ActionFreeCompleted:
-			m.set(e.Addr, e.Addr+size, piecePending, ingest.NoStack)
-		case ingest.ActionSegmentAlloc, ingest.ActionSegmentMap:
+		case snapshot.ActionFreeCompleted:
+			m.set(e.Addr, e.Addr+size, piecePending, snapshot.NoStack)
+		case snapshot.ActionSegmentAlloc, snapshot.ActionSegmentMap:
 			m.remove(e.Addr, e.Addr+uint64(e.Size))
-		case ingest.ActionSegmentFree, ingest.ActionSegmentUnmap:
-			m.add(e.Addr, e.Addr+uint64(e.Size), e.Action == ingest.ActionSegmentUnmap)
+		case snapshot.ActionSegmentFree, snapshot.ActionSegmentUnmap:
+			m.add(e.Addr, e.Addr+uint64(e.Size), e.Action == snapshot.ActionSegmentUnmap)
 		}
 	}
 	return m, freed
@@ -334,7 +335,7 @@ func stateAt(s *ingest.Snapshot, dev, cut int) (*memState, int64) {
 
 // set gives [lo, hi) the state st (and stack), splitting pieces at the
 // ends. Ranges outside every piece are ignored.
-func (m *memState) set(lo, hi uint64, st pieceState, stack ingest.StackID) {
+func (m *memState) set(lo, hi uint64, st pieceState, stack snapshot.StackID) {
 	m.cut(lo, hi, func(q *piece) { q.state, q.stack = st, stack })
 }
 
@@ -426,7 +427,7 @@ func (m *memState) largestFree(large bool) int64 {
 }
 
 // liveGroups groups the live pieces by signature, largest first.
-func (m *memState) liveGroups(st *ingest.Stacks) []LiveGroup {
+func (m *memState) liveGroups(st *snapshot.Stacks) []LiveGroup {
 	cache := newSignatureCache(st)
 	accs := map[string]*groupAcc{}
 	for _, p := range m.pieces {

@@ -5,19 +5,21 @@ import (
 	"testing"
 
 	"gpureport/ingest"
+	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 func TestTraceOverflow(t *testing.T) {
 	allocs := func(n int) *snapBuilder {
 		b := newSnap().segment(0, live(1*mib, nil))
 		for i := range n {
-			b.event(0, ingest.ActionAlloc, uint64(0x1000*(i+1)), 512, 0, nil)
+			b.event(0, snapshot.ActionAlloc, uint64(0x1000*(i+1)), 512, 0, nil)
 		}
 		return b
 	}
 	tests := []struct {
 		name string
-		snap *ingest.Snapshot
+		snap *snapshot.Snapshot
 		want bool
 		why  string
 	}{
@@ -26,9 +28,9 @@ func TestTraceOverflow(t *testing.T) {
 		{"power of two", allocs(4096).done(), true, "exactly 4,096 events"},
 		{"one entry", allocs(1).done(), true, "exactly 1 event,"},
 		{"starts with frees", newSnap().segment(0, live(1*mib, nil)).
-			event(0, ingest.ActionFreeRequested, 0x99, 512, 0, nil).
-			event(0, ingest.ActionFreeCompleted, 0x99, 512, 0, nil).
-			event(0, ingest.ActionAlloc, 0x1000, 512, 0, nil).done(), true, "frees of 1 block allocated"},
+			event(0, snapshot.ActionFreeRequested, 0x99, 512, 0, nil).
+			event(0, snapshot.ActionFreeCompleted, 0x99, 512, 0, nil).
+			event(0, snapshot.ActionAlloc, 0x1000, 512, 0, nil).done(), true, "frees of 1 block allocated"},
 		{"no trace", newSnap().segment(0, live(1*mib, nil)).done(), false, ""},
 	}
 	for _, tt := range tests {
@@ -38,7 +40,7 @@ func TestTraceOverflow(t *testing.T) {
 		}
 	}
 	s := allocs(3).done()
-	s.Settings = ingest.AllocatorSettings{Present: true, Raw: []ingest.KeyValue{{Key: "trace_alloc_overflowed", Value: "True"}}}
+	s.Settings = snapshot.AllocatorSettings{Present: true, Raw: []snapshot.KeyValue{{Key: "trace_alloc_overflowed", Value: "True"}}}
 	if got, why := TraceOverflow(s, 0); !got || !strings.Contains(why, "trace_alloc_overflowed") {
 		t.Errorf("settings flag: %v %q", got, why)
 	}
@@ -50,12 +52,12 @@ func TestTraceWindow(t *testing.T) {
 	b := newSnap()
 	b.segment(0, live(2*mib, kept), free(18*mib))
 	seg := b.s.Segments[0].Address
-	b.event(0, ingest.ActionSegmentAlloc, seg, 20*mib, 10, nil).
-		event(0, ingest.ActionAlloc, seg+2*uint64(mib), 3*mib, 11, tmp).
-		event(0, ingest.ActionAlloc, seg, 2*mib-100, 12, kept). // rounded to 2 MiB
-		event(0, ingest.ActionFreeRequested, seg+2*uint64(mib), 3*mib, 13, tmp).
-		event(0, ingest.ActionFreeCompleted, seg+2*uint64(mib), 3*mib, 14, tmp)
-	w := TraceWindowOf(file(b.done(), "s.pickle", 1, ingest.NoRank), 0)
+	b.event(0, snapshot.ActionSegmentAlloc, seg, 20*mib, 10, nil).
+		event(0, snapshot.ActionAlloc, seg+2*uint64(mib), 3*mib, 11, tmp).
+		event(0, snapshot.ActionAlloc, seg, 2*mib-100, 12, kept). // rounded to 2 MiB
+		event(0, snapshot.ActionFreeRequested, seg+2*uint64(mib), 3*mib, 13, tmp).
+		event(0, snapshot.ActionFreeCompleted, seg+2*uint64(mib), 3*mib, 14, tmp)
+	w := TraceWindowOf(file(b.done(), "s.pickle", 1, input.NoRank), 0)
 	if w == nil {
 		t.Fatal("no trace window")
 	}
@@ -78,7 +80,7 @@ func TestTraceWindow(t *testing.T) {
 // 20 MiB segments, 30 MiB free in all, the largest hole 9 MiB. The trace
 // ends with an OOM for 16 MiB and, after it, frees and allocs that the
 // OOM explanation must undo.
-func fragSnapshot() *ingest.Snapshot {
+func fragSnapshot() *snapshot.Snapshot {
 	a := stackAt("model.py", 30, "forward")
 	b := newSnap()
 	// Segment 1 as the snapshot sees it: the 2 MiB block at its start
@@ -87,16 +89,16 @@ func fragSnapshot() *ingest.Snapshot {
 	// Segment 2: the 1 MiB block at +1 MiB was allocated after the OOM.
 	b.segment(0, live(1*mib, a), live(1*mib, a), free(8*mib), live(1*mib, a), free(9*mib))
 	s1, s2 := b.s.Segments[0].Address, b.s.Segments[1].Address
-	b.event(0, ingest.ActionAlloc, s1, 2*mib, 1, a).
-		event(0, ingest.ActionOOM, 2*uint64(mib), 16*mib, 2, stackAt("train.py", 40, "step")).
-		event(0, ingest.ActionFreeRequested, s1, 2*mib, 3, a).
-		event(0, ingest.ActionFreeCompleted, s1, 2*mib, 4, a).
-		event(0, ingest.ActionAlloc, s2+uint64(mib), 1*mib, 5, a)
+	b.event(0, snapshot.ActionAlloc, s1, 2*mib, 1, a).
+		event(0, snapshot.ActionOOM, 2*uint64(mib), 16*mib, 2, stackAt("train.py", 40, "step")).
+		event(0, snapshot.ActionFreeRequested, s1, 2*mib, 3, a).
+		event(0, snapshot.ActionFreeCompleted, s1, 2*mib, 4, a).
+		event(0, snapshot.ActionAlloc, s2+uint64(mib), 1*mib, 5, a)
 	return b.done()
 }
 
 func TestOOMFragmentationReplay(t *testing.T) {
-	run := &ingest.Run{Dir: "frag", Snapshots: []*ingest.SnapshotFile{file(fragSnapshot(), "oom.pickle", 5, ingest.NoRank)}}
+	run := &ingest.Run{Dir: "frag", Snapshots: []*ingest.SnapshotFile{file(fragSnapshot(), "oom.pickle", 5, input.NoRank)}}
 	f := Analyze(run, Options{})
 	if len(f.OOMs) != 1 {
 		t.Fatalf("%d OOMs", len(f.OOMs))
@@ -140,7 +142,7 @@ func TestOOMFragmentationReplay(t *testing.T) {
 	}
 	// With expandable segments in force, it is not recommended again.
 	s := fragSnapshot()
-	s.Settings = ingest.AllocatorSettings{Present: true, ExpandableSegments: true, MaxSplitSize: -1, Conf: "expandable_segments:True"}
+	s.Settings = snapshot.AllocatorSettings{Present: true, ExpandableSegments: true, MaxSplitSize: -1, Conf: "expandable_segments:True"}
 	run.Snapshots[0].Snapshot = s
 	for _, r := range Analyze(run, Options{}).OOMs[0].Recommendations {
 		if strings.Contains(r.Setting, "expandable_segments") {

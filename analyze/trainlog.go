@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"strings"
 
-	"gpureport/ingest"
+	"gpureport/gpulog"
+	"gpureport/input"
 	"gpureport/internal/units"
 )
 
 // GPU-log readings without times, and OOM messages of training logs.
 //
 // A GPU whose readings mostly have no time (a log the reader left in
-// reading order: ingest.TimingOrder) is shown on the reading-index axis:
+// reading order: gpulog.TimingOrder) is shown on the reading-index axis:
 // its readings in file order (logs in path order), numbered 0, 1, 2, ...,
 // so that its readings, maximum used and total are reported even with
 // one reading. Its trend, with enough readings, is per reading.
@@ -27,15 +28,15 @@ import (
 
 // readingOrderGPU reports whether GPU gpu's memory readings are better
 // placed by reading order: more of them lack a time (logs with
-// ingest.TimingOrder) than have one.
-func readingOrderGPU(logs []*ingest.GPULog, gpu int) bool {
+// gpulog.TimingOrder) than have one.
+func readingOrderGPU(logs []*gpulog.GPULog, gpu int) bool {
 	timed, untimed := 0, 0
 	for _, l := range logs {
 		for _, s := range l.Samples {
 			if s.GPU != gpu || s.MemoryUsed < 0 {
 				continue
 			}
-			if s.Time.IsZero() || l.Timing == ingest.TimingOrder {
+			if s.Time.IsZero() || l.Timing == gpulog.TimingOrder {
 				untimed++
 			} else {
 				timed++
@@ -47,7 +48,7 @@ func readingOrderGPU(logs []*ingest.GPULog, gpu int) bool {
 
 // joinGPUByReading collects GPU gpu's memory readings in file order on
 // the reading-index axis.
-func joinGPUByReading(logs []*ingest.GPULog, gpu int) *GPUSeries {
+func joinGPUByReading(logs []*gpulog.GPULog, gpu int) *GPUSeries {
 	g := &GPUSeries{}
 	for _, l := range logs {
 		n := 0
@@ -76,7 +77,7 @@ func joinGPUByReading(logs []*ingest.GPULog, gpu int) *GPUSeries {
 // reading-index axis, and a per-reading trend when there are enough
 // readings for one. It returns false when the GPU's readings have times
 // enough for the hours axis.
-func byReadingDevice(d *Device, logs []*ingest.GPULog, gpu int, rules TrendRules) bool {
+func byReadingDevice(d *Device, logs []*gpulog.GPULog, gpu int, rules TrendRules) bool {
 	if !readingOrderGPU(logs, gpu) {
 		return false
 	}
@@ -95,14 +96,14 @@ func byReadingDevice(d *Device, logs []*ingest.GPULog, gpu int, rules TrendRules
 // (same rank when both know it, and the same device or the same requested
 // bytes) is left out.
 // capacity is the device memory the run knows (0: unknown).
-func trainingLogOOMs(logs []*ingest.GPULog, known []OOM, capacity int64) []OOM {
+func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, capacity int64) []OOM {
 	var out []OOM
 	for _, l := range logs {
 		for _, m := range l.OOMs {
 			dev := max(m.Device, 0)
 			covered := false
 			for _, k := range known {
-				sameRank := k.Rank == m.Rank || k.Rank == ingest.NoRank || m.Rank == ingest.NoRank
+				sameRank := k.Rank == m.Rank || k.Rank == input.NoRank || m.Rank == input.NoRank
 				// The same failed request, byte for byte, is the same OOM
 				// even when the message numbers the GPU otherwise than
 				// the snapshot (a physical index beside cuda:N).
@@ -122,10 +123,10 @@ func trainingLogOOMs(logs []*ingest.GPULog, known []OOM, capacity int64) []OOM {
 }
 
 // trainingOOM converts one message.
-func trainingOOM(path string, m ingest.TrainingOOM, capacity int64) OOM {
+func trainingOOM(path string, m gpulog.TrainingOOM, capacity int64) OOM {
 	o := OOM{Path: path, Rank: m.Rank, Device: max(m.Device, 0), Time: m.Time,
 		Requested: m.Requested, DeviceFree: m.Free, Reserved: m.Reserved, Allocated: m.Allocated,
-		CachedFree: m.ReservedUnallocated, LargestFree: ingest.Unknown, Capacity: max(m.Capacity, capacity, 0)}
+		CachedFree: m.ReservedUnallocated, LargestFree: gpulog.Unknown, Capacity: max(m.Capacity, capacity, 0)}
 	if m.Capacity > 0 {
 		o.Capacity = m.Capacity
 	}
@@ -146,9 +147,9 @@ func trainingOOM(path string, m ingest.TrainingOOM, capacity int64) OOM {
 	switch {
 	case m.Requested < 0 || m.Free < 0:
 		o.Class = CauseUnknown
-		what := map[ingest.OOMKind]string{
-			ingest.OOMNCCL:      "NCCL could not allocate device memory",
-			ingest.OOMCUDAError: "a CUDA call ran out of device memory (outside PyTorch's caching allocator, e.g. a kernel launch or a library workspace)",
+		what := map[gpulog.OOMKind]string{
+			gpulog.OOMNCCL:      "NCCL could not allocate device memory",
+			gpulog.OOMCUDAError: "a CUDA call ran out of device memory (outside PyTorch's caching allocator, e.g. a kernel launch or a library workspace)",
 		}[m.Kind]
 		if what == "" {
 			what = "the job ran out of device memory"
@@ -206,7 +207,7 @@ func blameTrainingLeaks(f *Findings, from int) {
 			continue
 		}
 		for _, d := range f.Devices {
-			if d.Device != o.Device || (d.Rank != o.Rank && d.Rank != ingest.NoRank && o.Rank != ingest.NoRank) {
+			if d.Device != o.Device || (d.Rank != o.Rank && d.Rank != input.NoRank && o.Rank != input.NoRank) {
 				continue
 			}
 			last := len(d.Points) - 1

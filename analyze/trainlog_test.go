@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
+	"gpureport/input"
 )
 
 // fixtureRun loads a run folder holding copies of the named fixtures of
@@ -98,9 +100,9 @@ func TestTrainingLogOOMFindings(t *testing.T) {
 		// 1.23 GiB free + 1.20 GiB cached >= 2 GiB: fragmentation.
 		{"train_oom.log", "fragmentation", 0, 2 * gib, true},
 		// 5.69 MiB free + 1.42 GiB cached >= 20 MiB: fragmentation.
-		{"train_oom_legacy.log", "fragmentation", ingest.NoRank, 20 << 20, true},
-		{"train_nccl_oom.err", "unknown", ingest.NoRank, 6291456, false},
-		{"train_cuda_error.out", "unknown", ingest.NoRank, ingest.Unknown, false},
+		{"train_oom_legacy.log", "fragmentation", input.NoRank, 20 << 20, true},
+		{"train_nccl_oom.err", "unknown", input.NoRank, 6291456, false},
+		{"train_cuda_error.out", "unknown", input.NoRank, gpulog.Unknown, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := Analyze(fixtureRun(t, tt.name), Options{})
@@ -126,7 +128,7 @@ func TestTrainingLogOOMFindings(t *testing.T) {
 // TestCapacityOOM: a request larger than free plus cached memory is a
 // capacity OOM.
 func TestCapacityOOM(t *testing.T) {
-	m := ingest.TrainingOOM{Line: 3, Count: 1, Kind: ingest.OOMTorch, Rank: ingest.NoRank, Device: 1, Requested: 4 << 30,
+	m := gpulog.TrainingOOM{Line: 3, Count: 1, Kind: gpulog.OOMTorch, Rank: input.NoRank, Device: 1, Requested: 4 << 30,
 		Capacity: 80 << 30, Free: 1 << 30, Allocated: 70 << 30, ReservedUnallocated: 1 << 30, Reserved: 71 << 30, ProcessInUse: 78 << 30}
 	o := trainingOOM("out.log", m, 0)
 	if o.Class != "capacity" || o.Device != 1 || o.Capacity != 80<<30 || o.EstimatedCapacity != 72<<30 || len(o.Recommendations) != 0 {
@@ -140,13 +142,13 @@ func TestCapacityOOM(t *testing.T) {
 // TestTrainingOOMCoveredBySnapshot: a message on a device whose snapshot
 // already explains an OOM adds no second finding.
 func TestTrainingOOMCoveredBySnapshot(t *testing.T) {
-	l := &ingest.GPULog{Source: ingest.Source{Path: "out.log"}, OOMs: []ingest.TrainingOOM{{Line: 1, Count: 1, Kind: ingest.OOMCUDAError,
-		Rank: 2, Device: 0, Requested: ingest.Unknown, Free: ingest.Unknown, Capacity: ingest.Unknown, Allocated: ingest.Unknown,
-		Reserved: ingest.Unknown, ReservedUnallocated: ingest.Unknown, ProcessInUse: ingest.Unknown}}}
-	if got := trainingLogOOMs([]*ingest.GPULog{l}, []OOM{{Rank: 2, Device: 0}}, 0); len(got) != 0 {
+	l := &gpulog.GPULog{Source: input.Source{Path: "out.log"}, OOMs: []gpulog.TrainingOOM{{Line: 1, Count: 1, Kind: gpulog.OOMCUDAError,
+		Rank: 2, Device: 0, Requested: gpulog.Unknown, Free: gpulog.Unknown, Capacity: gpulog.Unknown, Allocated: gpulog.Unknown,
+		Reserved: gpulog.Unknown, ReservedUnallocated: gpulog.Unknown, ProcessInUse: gpulog.Unknown}}}
+	if got := trainingLogOOMs([]*gpulog.GPULog{l}, []OOM{{Rank: 2, Device: 0}}, 0); len(got) != 0 {
 		t.Errorf("%+v", got)
 	}
-	if got := trainingLogOOMs([]*ingest.GPULog{l}, []OOM{{Rank: 3, Device: 0}}, 0); len(got) != 1 {
+	if got := trainingLogOOMs([]*gpulog.GPULog{l}, []OOM{{Rank: 3, Device: 0}}, 0); len(got) != 1 {
 		t.Errorf("%+v", got)
 	}
 }

@@ -1,8 +1,6 @@
 package analyze
 
-import (
-	"gpureport/ingest"
-)
+import "gpureport/snapshot"
 
 // Usage is the memory accounting of one device in one snapshot, with the
 // meanings design.md gives. Byte fields are bytes.
@@ -40,7 +38,7 @@ func (u Usage) ExternalFragmentation() float64 {
 
 // DeviceUsage computes the Usage of device dev in snapshot s from its
 // segments and blocks (not from the segments' own totals).
-func DeviceUsage(s *ingest.Snapshot, dev int) Usage {
+func DeviceUsage(s *snapshot.Snapshot, dev int) Usage {
 	var u Usage
 	for i := range s.Segments {
 		seg := &s.Segments[i]
@@ -55,18 +53,18 @@ func DeviceUsage(s *ingest.Snapshot, dev int) Usage {
 	return u
 }
 
-func (u *Usage) add(seg *ingest.Segment) {
+func (u *Usage) add(seg *snapshot.Segment) {
 	u.Segments++
 	u.Reserved += seg.TotalSize
 	u.Blocks += len(seg.Blocks)
 	for j := range seg.Blocks {
 		b := &seg.Blocks[j]
 		switch b.State {
-		case ingest.StateActiveAllocated:
+		case snapshot.StateActiveAllocated:
 			u.Allocated += b.Size
 			u.Active += b.Size
 			u.Requested += b.RequestedSize
-		case ingest.StateActivePendingFree:
+		case snapshot.StateActivePendingFree:
 			u.Active += b.Size
 			u.Requested += b.RequestedSize
 		default:

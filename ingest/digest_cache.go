@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"gpureport/snapshot"
 )
 
 // DefaultDigestCacheBytes bounds the digest cache on disk (bytes): 1 GiB.
@@ -81,7 +83,7 @@ func ContentKey(path string) (string, error) {
 func contentKey(ra io.ReaderAt, size int64, mtime time.Time) (string, error) {
 	h := sha256.New()
 	var hdr [24]byte
-	binary.LittleEndian.PutUint64(hdr[0:], DigestVersion)
+	binary.LittleEndian.PutUint64(hdr[0:], snapshot.DigestVersion)
 	binary.LittleEndian.PutUint64(hdr[8:], uint64(size))
 	binary.LittleEndian.PutUint64(hdr[16:], uint64(mtime.UnixNano()))
 	h.Write(hdr[:])
@@ -112,7 +114,7 @@ func (c *DigestCache) path(key string) string {
 // one that does not read back whole (truncated, corrupt, written for
 // another key), is removed and reported as a miss with the reason, so the
 // caller rebuilds it.
-func (c *DigestCache) Get(key string) (*Snapshot, Container, error) {
+func (c *DigestCache) Get(key string) (*snapshot.Snapshot, snapshot.Container, error) {
 	if len(key) < 2 {
 		return nil, "", errors.New("digest cache: empty key")
 	}
@@ -121,9 +123,9 @@ func (c *DigestCache) Get(key string) (*Snapshot, Container, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	k, cont, s, err := DecodeDigest(b)
+	k, cont, s, err := snapshot.DecodeDigest(b)
 	if err == nil && k != key {
-		err = fmt.Errorf("%w: it records key %.12s", ErrDigestCorrupt, k)
+		err = fmt.Errorf("%w: it records key %.12s", snapshot.ErrDigestCorrupt, k)
 	}
 	if err != nil {
 		os.Remove(p)
@@ -137,11 +139,11 @@ func (c *DigestCache) Get(key string) (*Snapshot, Container, error) {
 
 // Put stores digest s of a file with container cont under key. The write
 // is atomic: readers see the old entry, none, or the new one whole.
-func (c *DigestCache) Put(key string, cont Container, s *Snapshot) error {
+func (c *DigestCache) Put(key string, cont snapshot.Container, s *snapshot.Snapshot) error {
 	if len(key) < 2 {
 		return errors.New("digest cache: empty key")
 	}
-	b, err := EncodeDigest(key, cont, s)
+	b, err := snapshot.EncodeDigest(key, cont, s)
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,13 @@ package ingest
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
 	"sync"
+
+	"gpureport/snapshot"
 )
 
 // LoadProgress is the state of a Load, for progress displays.
@@ -26,21 +30,21 @@ type digestLoader struct {
 	full *fullLoader
 	// stacks shares equal stack tables and segment lists between the
 	// run's digests.
-	stacks *stackShare
+	stacks *snapshot.Sharer
 	// warnOnce limits cache write failures (a read-only or full disk) to
 	// one warning per run.
 	warnOnce sync.Once
 }
 
 func newDigestLoader(opt LoadOptions) *digestLoader {
-	return &digestLoader{opt: opt, full: &fullLoader{opt: opt.Decode, abs: map[string]string{}}, stacks: newStackShare()}
+	return &digestLoader{opt: opt, full: &fullLoader{opt: opt.Decode, abs: map[string]string{}}, stacks: snapshot.NewSharer()}
 }
 
 // load returns candidate c's snapshot, or its digest with LoadOptions.Digest,
 // and whether that came from the cache.
-func (dl *digestLoader) load(c Candidate) (*Snapshot, Container, bool, error) {
+func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Container, bool, error) {
 	if !dl.opt.Digest {
-		s, cont, err := DecodeFile(c.Path, dl.opt.Decode)
+		s, cont, err := snapshot.DecodeFile(c.Path, dl.opt.Decode)
 		return s, cont, false, err
 	}
 	dl.full.mu.Lock()
@@ -53,7 +57,7 @@ func (dl *digestLoader) load(c Candidate) (*Snapshot, Container, bool, error) {
 			key = k
 			s, cont, err := cache.Get(key)
 			if err == nil {
-				dl.stacks.shareDigest(s)
+				dl.stacks.Share(s)
 				return s, cont, true, nil
 			}
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -64,12 +68,12 @@ func (dl *digestLoader) load(c Candidate) (*Snapshot, Container, bool, error) {
 	// Reduce keeps no trace stacks but OOM events': skim past the rest.
 	skim := dl.opt.Decode
 	skim.SkimTrace = true
-	s, cont, err := DecodeFile(c.Path, skim)
+	s, cont, err := snapshot.DecodeFile(c.Path, skim)
 	if err != nil {
 		return nil, cont, false, err
 	}
-	d := Reduce(s)
-	dl.stacks.shareDigest(d)
+	d := snapshot.Reduce(s)
+	dl.stacks.Share(d)
 	if key != "" {
 		// Store the digest only if the file did not change while it was
 		// decoded: it would be filed under the old content's key.
@@ -93,11 +97,60 @@ func (dl *digestLoader) attach(f *SnapshotFile) {
 // decoding the file when the cache has no valid entry for its current
 // content, and reports whether the entry was already there. It is the
 // work of one file of `gpureport digest`.
-func CacheDigest(cache *DigestCache, c Candidate, opt DecodeOptions) (cached bool, err error) {
+func CacheDigest(cache *DigestCache, c Candidate, opt snapshot.DecodeOptions) (cached bool, err error) {
 	if cache == nil {
 		return false, errors.New("CacheDigest: no cache")
 	}
 	dl := newDigestLoader(LoadOptions{Decode: opt, Digest: true, Cache: cache})
 	_, _, cached, err = dl.load(c)
 	return cached, err
+}
+
+// Full returns the fully decoded snapshot of f: f.Snapshot when it is not
+// a digest, else the file decoded again. Callers use it for the few files
+// whose trace they draw; the run keeps at most one such snapshot (the last
+// one asked for), so memory stays that of the largest single snapshot. It
+// fails when the file changed since it was digested, or no longer decodes.
+func (f *SnapshotFile) Full() (*snapshot.Snapshot, error) {
+	if f.Snapshot == nil || f.Snapshot.Digest == nil {
+		return f.Snapshot, nil
+	}
+	if f.full == nil {
+		return nil, fmt.Errorf("%s: only the digest of this snapshot is at hand", f.Path)
+	}
+	return f.full.get(f)
+}
+
+// fullLoader decodes the full snapshot of digested files, keeping the last
+// one (a report asks for the last snapshot of a series once per device).
+type fullLoader struct {
+	opt snapshot.DecodeOptions
+	mu  sync.Mutex
+	// abs maps a file's Source.Path to the path to open.
+	abs  map[string]string
+	last *SnapshotFile
+	snap *snapshot.Snapshot
+}
+
+func (l *fullLoader) get(f *SnapshotFile) (*snapshot.Snapshot, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.last == f {
+		return l.snap, nil
+	}
+	l.last, l.snap = nil, nil // let the previous one go before decoding
+	path := l.abs[f.Path]
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() != f.Bytes || !st.ModTime().Equal(f.ModTime) {
+		return nil, fmt.Errorf("%s: the file changed since it was digested (now %d bytes, modified %s)", path, st.Size(), st.ModTime().UTC().Format("2006-01-02T15:04:05Z"))
+	}
+	s, _, err := snapshot.DecodeFile(path, l.opt)
+	if err != nil {
+		return nil, err
+	}
+	l.last, l.snap = f, s
+	return s, nil
 }

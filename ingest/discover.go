@@ -8,6 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"gpureport/gpulog"
+	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // OutputDirName is the folder gpureport writes a run's report into, inside
@@ -23,9 +27,9 @@ type Candidate struct {
 	// Kind says how the file will be read.
 	Kind CandidateKind
 	// Log is the log format when Kind is KindLog.
-	Log LogFormat
+	Log gpulog.LogFormat
 	// Bytes is the file size; ModTime its modification time.
-	Source
+	input.Source
 }
 
 // CandidateKind says what a discovered file looks like.
@@ -57,7 +61,7 @@ func Discover(dir string, exclude []string) ([]Candidate, []Skipped, error) {
 
 // discover is Discover that also claims CSV files with the columns spec
 // names (nil: none) as GPU logs.
-func discover(dir string, exclude []string, spec *ColumnSpec) ([]Candidate, []Skipped, error) {
+func discover(dir string, exclude []string, spec *gpulog.ColumnSpec) ([]Candidate, []Skipped, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, nil, err
@@ -139,7 +143,7 @@ func isReportDir(p, name string) bool {
 // that is no GPU log is read through for an out-of-memory message (a
 // training job's stdout/stderr: FormatTrainingLog), unless its extension
 // says it is source code or configuration.
-func classify(p, rel string, spec *ColumnSpec) (Candidate, string, bool) {
+func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) {
 	ext := strings.ToLower(filepath.Ext(p))
 	promised := isSnapshotExt(ext) || ext == ".gz" || isLogExt(ext)
 	f, err := os.Open(p)
@@ -163,19 +167,19 @@ func classify(p, rel string, spec *ColumnSpec) (Candidate, string, bool) {
 		return Candidate{}, "", false
 	}
 	head = head[:n]
-	c := Candidate{Path: p, Rel: rel, Source: Source{Path: rel, Bytes: st.Size(), ModTime: st.ModTime()}}
-	if _, ok := SniffContainer(head); ok {
+	c := Candidate{Path: p, Rel: rel, Source: input.Source{Path: rel, Bytes: st.Size(), ModTime: st.ModTime()}}
+	if _, ok := snapshot.SniffContainer(head); ok {
 		c.Kind = KindSnapshot
 		return c, "", true
 	}
-	if lf, ok := SniffLogWith(head, spec); ok {
+	if lf, ok := gpulog.SniffLogWith(head, spec); ok {
 		c.Kind = KindLog
 		c.Log = lf
 		return c, "", true
 	}
 	if !notJobOutputExt(ext) && n > 0 {
-		if _, err := f.Seek(0, io.SeekStart); err == nil && SniffTrainingLog(f, head) {
-			c.Kind, c.Log = KindLog, FormatTrainingLog
+		if _, err := f.Seek(0, io.SeekStart); err == nil && gpulog.SniffTrainingLog(f, head) {
+			c.Kind, c.Log = KindLog, gpulog.FormatTrainingLog
 			return c, "", true
 		}
 	}

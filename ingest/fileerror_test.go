@@ -10,7 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // TestFileErrorNamesThePathOnce: DecodeFile and DecodeLog errors are
@@ -36,13 +39,13 @@ func TestFileErrorNamesThePathOnce(t *testing.T) {
 		err  func() error
 		is   error
 	}{
-		{"missing snapshot", missing, func() error { _, _, err := ingest.DecodeFile(missing, ingest.DecodeOptions{}); return err }, fs.ErrNotExist},
-		{"missing log", missing, func() error { _, err := ingest.DecodeLog(missing, ingest.FormatQueryCSV, time.UTC); return err }, fs.ErrNotExist},
-		{"no snapshot", ints, func() error { _, _, err := ingest.DecodeFile(ints, ingest.DecodeOptions{}); return err }, ingest.ErrNotSnapshot},
-		{"no readings", noReadings, func() error { _, err := ingest.DecodeLog(noReadings, ingest.FormatQueryCSV, time.UTC); return err }, ingest.ErrNoReadings},
+		{"missing snapshot", missing, func() error { _, _, err := snapshot.DecodeFile(missing, snapshot.DecodeOptions{}); return err }, fs.ErrNotExist},
+		{"missing log", missing, func() error { _, err := gpulog.DecodeLog(missing, gpulog.FormatQueryCSV, time.UTC); return err }, fs.ErrNotExist},
+		{"no snapshot", ints, func() error { _, _, err := snapshot.DecodeFile(ints, snapshot.DecodeOptions{}); return err }, snapshot.ErrNotSnapshot},
+		{"no readings", noReadings, func() error { _, err := gpulog.DecodeLog(noReadings, gpulog.FormatQueryCSV, time.UTC); return err }, gpulog.ErrNoReadings},
 	} {
 		err := c.err()
-		var fe *ingest.FileError
+		var fe *input.FileError
 		if !errors.As(err, &fe) || fe.Path != c.path {
 			t.Errorf("%s: %v is no *FileError for %s", c.name, err, c.path)
 			continue

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"gpureport/ingest/ingesttest"
+	"gpureport/input"
 )
 
 // TestLoadRunLayouts lays out the runs that common trainers write, with a
@@ -48,20 +49,20 @@ func TestLoadRunLayouts(t *testing.T) {
 			"local_rank_3/snapshot_step_5.pickle": {5, 3, OrderNone, 0, PhasePeriodic},
 		}},
 		{"step in folder names", map[string]want{
-			"snapshots/step_100/snap.pickle": {100, NoRank, OrderNone, 0, PhasePeriodic},
-			"snapshots/iter-200/snap.pickle": {200, NoRank, OrderNone, 0, PhasePeriodic},
+			"snapshots/step_100/snap.pickle": {100, input.NoRank, OrderNone, 0, PhasePeriodic},
+			"snapshots/iter-200/snap.pickle": {200, input.NoRank, OrderNone, 0, PhasePeriodic},
 		}},
 		{"index names", map[string]want{
-			"mem_snapshot_3.pkl":  {NoStep, NoRank, OrderIndex, 3, PhasePeriodic},
-			"mem_snapshot_10.pkl": {NoStep, NoRank, OrderIndex, 10, PhasePeriodic},
+			"mem_snapshot_3.pkl":  {input.NoStep, input.NoRank, OrderIndex, 3, PhasePeriodic},
+			"mem_snapshot_10.pkl": {input.NoStep, input.NoRank, OrderIndex, 10, PhasePeriodic},
 		}},
 		{"epoch names", map[string]want{
-			"snapshot_epoch4.pickle": {NoStep, NoRank, OrderEpoch, 4, PhasePeriodic},
-			"snapshot_epoch5.pickle": {NoStep, NoRank, OrderEpoch, 5, PhasePeriodic},
+			"snapshot_epoch4.pickle": {input.NoStep, input.NoRank, OrderEpoch, 4, PhasePeriodic},
+			"snapshot_epoch5.pickle": {input.NoStep, input.NoRank, OrderEpoch, 5, PhasePeriodic},
 		}},
 		{"timestamp names", map[string]want{
-			"snapshot_1700000000.pickle":      {NoStep, NoRank, OrderTimestamp, 1700000000e9, PhasePeriodic},
-			"snapshot_20231114_221320.pickle": {NoStep, NoRank, OrderTimestamp, 1700000000e9, PhasePeriodic},
+			"snapshot_1700000000.pickle":      {input.NoStep, input.NoRank, OrderTimestamp, 1700000000e9, PhasePeriodic},
+			"snapshot_20231114_221320.pickle": {input.NoStep, input.NoRank, OrderTimestamp, 1700000000e9, PhasePeriodic},
 		}},
 	}
 	for _, tt := range tests {
@@ -126,13 +127,13 @@ func FuzzParseName(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, p string) {
 		n := ParseName(p)
-		if n.Step < NoStep || n.Rank < NoRank {
+		if n.Step < input.NoStep || n.Rank < input.NoRank {
 			t.Errorf("%q: step %d rank %d", p, n.Step, n.Rank)
 		}
 		if n.OrderKind == OrderNone && n.Order != 0 {
 			t.Errorf("%q: order %d without a kind", p, n.Order)
 		}
-		if !strings.ContainsAny(p, "0123456789") && (n.Step != NoStep || n.OrderKind != OrderNone || n.Rank != NoRank) {
+		if !strings.ContainsAny(p, "0123456789") && (n.Step != input.NoStep || n.OrderKind != OrderNone || n.Rank != input.NoRank) {
 			t.Errorf("%q: no digits but %+v", p, n)
 		}
 		if n != ParseName(p) {

@@ -1,15 +1,17 @@
 package ingest
 
 import (
-	"archive/zip"
 	"cmp"
 	"context"
-	"encoding/binary"
-	"os"
+	"errors"
 	"runtime"
 	"slices"
 	"sync"
 	"time"
+
+	"gpureport/gpulog"
+	"gpureport/input"
+	"gpureport/snapshot"
 
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
@@ -33,17 +35,12 @@ const (
 	streamMemoryNum, streamMemoryDen = 3, 4
 	// decodeMemoryBase is the fixed part, bytes.
 	decodeMemoryBase = 4 << 20
-	// gzipMinRatio is the decompressed size assumed for a gzip file,
-	// relative to its compressed size, when its trailer says less (the
-	// trailer holds the size modulo 4 GiB). Real snapshots compress 15 to
-	// 30 times.
-	gzipMinRatio = 4
 )
 
 // LoadOptions tune Load. The zero value is ready to use.
 type LoadOptions struct {
 	// Decode tunes snapshot decoding.
-	Decode DecodeOptions
+	Decode snapshot.DecodeOptions
 	// Location is the zone for zoneless log timestamps; nil means the
 	// local zone of the machine running gpureport.
 	Location *time.Location
@@ -58,7 +55,7 @@ type LoadOptions struct {
 	Exclude []string
 	// Columns names the columns of GPU log CSVs that the heuristics
 	// cannot read (--gpu-log-columns); nil when not given.
-	Columns *ColumnSpec
+	Columns *gpulog.ColumnSpec
 	// Progress, when set, is called after each file is read, from one
 	// goroutine at a time, with the count done, the total and the file.
 	Progress func(done, total int, rel string)
@@ -171,7 +168,7 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 		}
 	}
 	slices.SortFunc(run.Skipped, func(a, b Skipped) int { return cmp.Compare(a.Path, b.Path) })
-	ResolveProcessGPUs(run.Logs)
+	gpulog.ResolveProcessGPUs(run.Logs)
 	return run, nil
 }
 
@@ -182,53 +179,17 @@ func estimateMemory(c Candidate) int64 {
 	if c.Kind != KindSnapshot {
 		return max(c.Bytes, 1<<20)
 	}
-	cont, decompressed := containerSize(c.Path, c.Bytes)
-	if cont == ContainerPickle {
+	cont, decompressed := snapshot.ContainerSize(c.Path, c.Bytes)
+	if cont == snapshot.ContainerPickle {
 		return decodeMemoryBase + c.Bytes*decodeMemoryNum/decodeMemoryDen
 	}
 	return decodeMemoryBase + decompressed*streamMemoryNum/streamMemoryDen
 }
 
-// containerSize sniffs a snapshot file's container and returns the size
-// of the pickle inside: the file size for a bare pickle, the trailer's
-// size for gzip (at least gzipMinRatio times the file), the data.pkl
-// member's declared size for a zip archive.
-func containerSize(path string, size int64) (Container, int64) {
-	f, err := os.Open(path)
-	if err != nil {
-		return ContainerPickle, size
-	}
-	defer f.Close()
-	var head [4]byte
-	n, _ := f.ReadAt(head[:], 0)
-	c, ok := SniffContainer(head[:n])
-	switch {
-	case !ok:
-		return ContainerPickle, size
-	case c == ContainerGzip:
-		var tail [4]byte
-		if size >= 18 {
-			if _, err := f.ReadAt(tail[:], size-4); err == nil {
-				return c, max(int64(binary.LittleEndian.Uint32(tail[:])), gzipMinRatio*size)
-			}
-		}
-		return c, gzipMinRatio * size
-	case c == ContainerZip:
-		zr, err := zip.NewReader(f, size)
-		if err == nil {
-			if m := dataMember(zr); m != nil && m.UncompressedSize64 < 1<<50 {
-				return c, int64(m.UncompressedSize64)
-			}
-		}
-		return c, size
-	}
-	return c, size
-}
-
 // loaded is the outcome of reading one candidate: exactly one field is set.
 type loaded struct {
 	snap *SnapshotFile
-	log  *GPULog
+	log  *gpulog.GPULog
 	skip *Skipped
 	// cached is true when snap's digest came from the cache.
 	cached bool
@@ -256,7 +217,7 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader)
 			Snapshot:  s,
 		}
 	case KindLog:
-		l, err := DecodeLogWith(c.Path, c.Log, ReadOptions{Location: loc, Columns: opt.Columns})
+		l, err := gpulog.DecodeLogWith(c.Path, c.Log, gpulog.ReadOptions{Location: loc, Columns: opt.Columns})
 		if err != nil {
 			r.skip = &Skipped{Path: c.Rel, Reason: skipReason(err)}
 			return r
@@ -304,4 +265,14 @@ func (b *budgeted) note(rel string, n int64) {
 	defer b.mu.Unlock()
 	b.inFlight += n
 	b.observe(rel, n, b.inFlight)
+}
+
+// skipReason is err's message without the file's path when err is a
+// *FileError: the reason a Skipped entry gives beside its path.
+func skipReason(err error) string {
+	var fe *input.FileError
+	if errors.As(err, &fe) {
+		return fe.Err.Error()
+	}
+	return err.Error()
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gpureport/ingest/ingesttest"
+	"gpureport/input"
+	"gpureport/internal/gen/layout"
 )
 
 // TestLoadMemoryBound loads a run of real snapshots (bare, gzipped and
@@ -34,8 +36,8 @@ func TestLoadMemoryBound(t *testing.T) {
 		write(filepath.Base(src), b)
 		write("again_"+filepath.Base(src), b)
 		if i == 0 {
-			write("gz_step_1.pickle.gz", snapGzip(b))
-			write("zip_step_2.pt", snapTorchSave(b))
+			write("gz_step_1.pickle.gz", wrap(t, b, layout.Gzip))
+			write("zip_step_2.pt", wrap(t, b, layout.Zip))
 		}
 		biggest = max(biggest, decodeMemoryBase+int64(len(b))*decodeMemoryNum/decodeMemoryDen)
 	}
@@ -84,12 +86,12 @@ func TestEstimateMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for name, data := range map[string][]byte{"a.pickle": b, "a.pickle.gz": snapGzip(b), "a.pt": snapTorchSave(b)} {
+	for name, data := range map[string][]byte{"a.pickle": b, "a.pickle.gz": wrap(t, b, layout.Gzip), "a.pt": wrap(t, b, layout.Zip)} {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		c := Candidate{Path: p, Rel: name, Kind: KindSnapshot, Source: Source{Bytes: int64(len(data))}}
+		c := Candidate{Path: p, Rel: name, Kind: KindSnapshot, Source: input.Source{Bytes: int64(len(data))}}
 		want := decodeMemoryBase + int64(len(b))*streamMemoryNum/streamMemoryDen
 		if name == "a.pickle" {
 			want = decodeMemoryBase + int64(len(b))*decodeMemoryNum/decodeMemoryDen
@@ -98,4 +100,14 @@ func TestEstimateMemory(t *testing.T) {
 			t.Errorf("%s (%d bytes): estimate %d, want %d", name, len(data), got, want)
 		}
 	}
+}
+
+// wrap stores pickle b in container c as the generator does.
+func wrap(tb testing.TB, b []byte, c layout.Container) []byte {
+	tb.Helper()
+	w, err := layout.Wrap(b, c)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return w
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"gpureport/input"
 )
 
 // Phase says at which point of training a snapshot was dumped.
@@ -103,17 +105,17 @@ func ParseName(rel string) NameInfo {
 	rel = strings.ReplaceAll(rel, `\`, "/")
 	dir, base := path.Split(rel)
 	base = trimSnapshotExt(base)
-	info := NameInfo{Step: NoStep, Rank: RankFromPath(rel)}
+	info := NameInfo{Step: input.NoStep, Rank: RankFromPath(rel)}
 	if phaseRE.MatchString(base) || phaseRE.MatchString(dir) {
 		info.Phase = PhaseOOM
 	}
 	info.Step = keywordStep(base)
-	if info.Step == NoStep {
+	if info.Step == input.NoStep {
 		// Steps from folder names, nearest folder first
 		// (memory_snapshot/iteration_20/rank0_memory_snapshot.pickle).
 		parts := strings.Split(strings.Trim(dir, "/"), "/")
 		for _, p := range slices.Backward(parts) {
-			if s := keywordStep(p); s != NoStep {
+			if s := keywordStep(p); s != input.NoStep {
 				info.Step = s
 				break
 			}
@@ -144,7 +146,7 @@ func trimSnapshotExt(base string) string {
 // keywordStep is the step an explicit keyword gives in one path component,
 // the last such keyword winning; NoStep when none.
 func keywordStep(s string) int64 {
-	best := NoStep
+	best := input.NoStep
 	for _, m := range stepKeywordRE.FindAllStringSubmatch(s, -1) {
 		if n, err := strconv.ParseInt(m[2], 10, 64); err == nil {
 			best = n
@@ -223,7 +225,7 @@ func RankFromPath(p string) int {
 			}
 		}
 	}
-	return NoRank
+	return input.NoRank
 }
 
 func isSnapshotExt(ext string) bool {

@@ -3,6 +3,8 @@ package ingest
 import (
 	"testing"
 	"time"
+
+	"gpureport/input"
 )
 
 func TestStepFromName(t *testing.T) {
@@ -16,25 +18,25 @@ func TestStepFromName(t *testing.T) {
 		{"global_step=30.pickle.gz", 30},
 		{"snapshot_epoch3_step12.pickle", 12},
 		// An epoch is not a step.
-		{"snapshot_epoch3.pt", NoStep},
-		{"snapshot_epoch4", NoStep},
+		{"snapshot_epoch3.pt", input.NoStep},
+		{"snapshot_epoch4", input.NoStep},
 		// A bare number is a dump counter, not a step.
-		{"snapshot_000120.pickle", NoStep},
-		{"mem_snapshot_3.pkl", NoStep},
-		{"rank2_snapshot_77.pickle", NoStep},
-		{"snapshot123.pickle", NoStep},
+		{"snapshot_000120.pickle", input.NoStep},
+		{"mem_snapshot_3.pkl", input.NoStep},
+		{"rank2_snapshot_77.pickle", input.NoStep},
+		{"snapshot123.pickle", input.NoStep},
 		// Timestamps are not steps.
-		{"snapshot_20241105_153012.pickle", NoStep},
-		{"snapshot_1700000000.pickle", NoStep},
-		{"rank_1.pickle", NoStep},
-		{"snapshot.pickle", NoStep},
-		{"cuda1.pickle", NoStep},
+		{"snapshot_20241105_153012.pickle", input.NoStep},
+		{"snapshot_1700000000.pickle", input.NoStep},
+		{"rank_1.pickle", input.NoStep},
+		{"snapshot.pickle", input.NoStep},
+		{"cuda1.pickle", input.NoStep},
 		// Steps from folder names, the nearest folder winning.
 		{"memory_snapshot/iteration_20/rank0_memory_snapshot.pickle", 20},
 		{"memory_snapshot/iteration_20_exit/rank3_memory_snapshot.pickle", 20},
 		{"step_10/sub/iter_7/snap.pickle", 7},
 		{"step_10/snap_step_11.pickle", 11},
-		{"epoch_2/snap.pickle", NoStep},
+		{"epoch_2/snap.pickle", input.NoStep},
 	}
 	for _, tt := range tests {
 		if got := StepFromName(tt.name); got != tt.want {
@@ -113,10 +115,10 @@ func TestRankFromPath(t *testing.T) {
 		{"run/r3/snap.pickle", 3},
 		{"r_5/snap.pickle", 5},
 		{"memory_snapshot/iteration_4/rank6_memory_snapshot.pickle", 6},
-		{"run/r3.pickle", NoRank},
-		{"run/ar3/snap.pickle", NoRank},
-		{"run/snap_1.pickle", NoRank},
-		{"run/cranky1/snap.pickle", NoRank},
+		{"run/r3.pickle", input.NoRank},
+		{"run/ar3/snap.pickle", input.NoRank},
+		{"run/snap_1.pickle", input.NoRank},
+		{"run/cranky1/snap.pickle", input.NoRank},
 		{"rank0/sub/rank1/snap.pickle", 1},
 		{"rank0/r1/snap.pickle", 1},
 	}

@@ -2,6 +2,10 @@ package ingest
 
 import (
 	"time"
+
+	"gpureport/gpulog"
+	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // Run is everything read from one training run directory: the decoded
@@ -13,36 +17,19 @@ type Run struct {
 	// by path); analysis orders them.
 	Snapshots []*SnapshotFile
 	// Logs are the decoded GPU logs, sorted by path.
-	Logs []*GPULog
+	Logs []*gpulog.GPULog
 	// Skipped lists the inputs that could not be used, with the reason.
 	Skipped []Skipped
 	// Location is the zone assumed for zoneless timestamps (nvidia-smi).
 	Location *time.Location
 }
 
-// Source describes an input file.
-type Source struct {
-	// Path is the file's path relative to the run directory, with forward
-	// slashes (the path as given when it is not under the run directory).
-	Path string
-	// Bytes is the file size on disk.
-	Bytes int64
-	// ModTime is the file's modification time.
-	ModTime time.Time
-}
-
-// NoStep and NoRank mark a step or rank that the file name does not give.
-const (
-	NoStep int64 = -1
-	NoRank int   = -1
-)
-
 // SnapshotFile is one snapshot file: where it came from, what its name
 // says, and its decoded content.
 type SnapshotFile struct {
-	Source
+	input.Source
 	// Container is how the pickle was wrapped.
-	Container Container
+	Container snapshot.Container
 	// Step is the training step parsed from the file name or its folders
 	// (ParseName), NoStep if none.
 	Step int64
@@ -61,20 +48,10 @@ type SnapshotFile struct {
 	Phase Phase
 	// Snapshot is the decoded content, or its digest (see Reduce and
 	// Full).
-	Snapshot *Snapshot
+	Snapshot *snapshot.Snapshot
 	// full decodes the whole file again when Snapshot is a digest.
 	full *fullLoader
 }
-
-// Container is the wrapping of a snapshot pickle on disk.
-type Container string
-
-// Containers, detected from the content (magic bytes), not the name.
-const (
-	ContainerPickle Container = "pickle"
-	ContainerGzip   Container = "gzip"
-	ContainerZip    Container = "zip" // torch.save archive, */data.pkl
-)
 
 // Skipped is an input that was not used, and why.
 type Skipped struct {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"gpureport/analyze"
+	"gpureport/gpulog"
 	"gpureport/ingest"
 )
 
@@ -305,8 +306,8 @@ func TestHTMLInChromium(t *testing.T) {
 func addStatsAndProcesses(d *analyze.Device, name string) {
 	m := &analyze.MemoryStatsSeries{Sources: []string{"stats.jsonl"}, Order: "step"}
 	for i, p := range d.Points {
-		m.Readings = append(m.Readings, ingest.MemoryStatsSample{Step: p.Step, Device: d.Device, Rank: d.Rank,
-			Allocated: p.Usage.Allocated + 64<<20, Reserved: p.Usage.Reserved, Active: ingest.Unknown, InactiveSplit: ingest.Unknown,
+		m.Readings = append(m.Readings, gpulog.MemoryStatsSample{Step: p.Step, Device: d.Device, Rank: d.Rank,
+			Allocated: p.Usage.Allocated + 64<<20, Reserved: p.Usage.Reserved, Active: gpulog.Unknown, InactiveSplit: gpulog.Unknown,
 			NumAllocRetries: int64(i), NumOOMs: 0})
 		m.X = append(m.X, p.X)
 	}

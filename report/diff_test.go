@@ -10,7 +10,8 @@ import (
 	"golang.org/x/net/html"
 
 	"gpureport/analyze"
-	"gpureport/ingest"
+	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 func fixtureDiff() *DiffReport {
@@ -25,7 +26,7 @@ func fixtureDiff() *DiffReport {
 	}
 	b := []analyze.LiveGroup{
 		{Signature: sig("train.py:57", "train_step", "aaaaaaaaaaaa"), Bytes: 3 << 30, Blocks: 30,
-			Stack: []ingest.Frame{{File: "/x/torch/nn/functional.py", Line: 1, Name: "linear"}, {File: "/home/u/train.py", Line: 57, Name: "train_step"}}, User: []bool{false, true}},
+			Stack: []snapshot.Frame{{File: "/x/torch/nn/functional.py", Line: 1, Name: "linear"}, {File: "/home/u/train.py", Line: 57, Name: "train_step"}}, User: []bool{false, true}},
 		{Signature: sig("model.py:12", "forward", "bbbbbbbbbbbb"), Bytes: 256 << 20, Blocks: 2},
 		{Signature: sig(`"><img src=x onerror=alert(1)>:9`, "</script><script>alert(1)</script>", "eeeeeeeeeeee"), Bytes: 8 << 20, Blocks: 1},
 		{Signature: sig("same.py:3", "same", "dddddddddddd"), Bytes: 1 << 20, Blocks: 1},
@@ -34,7 +35,7 @@ func fixtureDiff() *DiffReport {
 	return &DiffReport{
 		A:       DiffSide{Path: "runs/a/snap.pickle", Kind: "snapshot", Snapshots: 1, Files: []string{"snap.pickle"}},
 		B:       DiffSide{Path: "runs/b/snap.pickle", Kind: "snapshot", Snapshots: 1, Files: []string{"snap.pickle"}},
-		Devices: []DiffDevice{{DeviceKey: analyze.DeviceKey{Rank: ingest.NoRank, Device: 0}, FileA: "snap.pickle", FileB: "snap.pickle", Entries: es}},
+		Devices: []DiffDevice{{DeviceKey: analyze.DeviceKey{Rank: input.NoRank, Device: 0}, FileA: "snap.pickle", FileB: "snap.pickle", Entries: es}},
 		Total:   es,
 	}
 }

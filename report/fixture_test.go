@@ -7,7 +7,10 @@ import (
 	"time"
 
 	"gpureport/analyze"
+	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // Hand-built Findings fixtures, realistic and complete: a two-rank run of
@@ -28,8 +31,8 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 		Inputs: analyze.Inputs{
 			Snapshots: 24,
 			Logs: []analyze.LogInfo{
-				{Path: "logs/nvidia-smi.csv", Format: ingest.FormatQueryCSV, Samples: 240, GPUs: 2, SkippedLines: 1,
-					Problems: []ingest.LineProblem{{Line: 77, Reason: "3 fields, want 5"}}},
+				{Path: "logs/nvidia-smi.csv", Format: gpulog.FormatQueryCSV, Samples: 240, GPUs: 2, SkippedLines: 1,
+					Problems: []gpulog.LineProblem{{Line: 77, Reason: "3 fields, want 5"}}},
 			},
 			Skipped: []ingest.Skipped{{Path: "rank1/snapshot_step_1300.pickle", Reason: "truncated pickle at offset 4096: unexpected EOF"}},
 		},
@@ -169,10 +172,10 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 		Requested: 2 * gib, DeviceFree: 512 * mibB, Reserved: 78 * gib, Allocated: 71 * gib, CachedFree: 7 * gib, LargestFree: 1300 * mibB,
 		Class: "fragmentation",
 		Site:  "train.py:60", Function: "train_step", Reconstructed: true, FreedAfter: 3 * gib, EstimatedCapacity: 78*gib + 512*mibB,
-		Stack:       []ingest.Frame{{File: "/usr/lib/python3.11/site-packages/torch/nn/functional.py", Line: 2210, Name: "linear"}, {File: "/home/alice/proj/train.py", Line: 60, Name: "train_step"}},
+		Stack:       []snapshot.Frame{{File: "/usr/lib/python3.11/site-packages/torch/nn/functional.py", Line: 2210, Name: "linear"}, {File: "/home/alice/proj/train.py", Line: 60, Name: "train_step"}},
 		TopLive:     []analyze.LiveGroup{{Signature: analyze.Signature{Site: "train.py:57", Function: "train_step", Fingerprint: "7f3a9c01d2e4"}, Bytes: 40 * gib, Blocks: 400}},
 		Explanation: "7.0 GiB were cached free but the largest free block was 1.27 GiB, smaller than the 2.00 GiB request.",
-		Settings:    ingest.AllocatorSettings{Present: true, Conf: "max_split_size_mb:512", MaxSplitSize: 512 * mibB, Raw: []ingest.KeyValue{{Key: "max_split_size", Value: "536870912"}, {Key: "expandable_segments", Value: "False"}}},
+		Settings:    snapshot.AllocatorSettings{Present: true, Conf: "max_split_size_mb:512", MaxSplitSize: 512 * mibB, Raw: []snapshot.KeyValue{{Key: "max_split_size", Value: "536870912"}, {Key: "expandable_segments", Value: "False"}}},
 		Recommendations: []analyze.Recommendation{
 			{Setting: "expandable_segments:True", Evidence: "7.0 GiB cached free in 41 segments, none with a 2.00 GiB hole"},
 		},
@@ -193,7 +196,7 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 func fixtureSuspect(d *analyze.Device, file string, line int, fn, fp string, perPoint int64) analyze.Suspect {
 	s := analyze.Suspect{
 		Fingerprint: fp, Site: fmt.Sprintf("%s:%d", file, line), Function: fn,
-		Stack: []ingest.Frame{
+		Stack: []snapshot.Frame{
 			{File: "??", Name: "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(int, unsigned long, CUstream_st*)"},
 			{File: "/usr/lib/python3.11/site-packages/torch/_tensor.py", Line: 1512, Name: "__torch_function__"},
 			{File: "/usr/lib/python3.11/site-packages/torch/nn/functional.py", Line: 2210, Name: "embedding"},
@@ -215,26 +218,26 @@ func fixtureSuspect(d *analyze.Device, file string, line int, fn, fp string, per
 // fixtureSnapshotFile builds a small decoded snapshot with three segments
 // for the segment map.
 func fixtureSnapshotFile(path string, rank int) *ingest.SnapshotFile {
-	s := &ingest.Snapshot{Generation: ingest.GenTimed}
-	fr := s.Stacks.InternFrame(ingest.Frame{File: "/home/alice/proj/train.py", Line: 57, Name: "train_step"})
-	stack := s.Stacks.InternStack([]ingest.FrameID{fr})
+	s := &snapshot.Snapshot{Generation: snapshot.GenTimed}
+	fr := s.Stacks.InternFrame(snapshot.Frame{File: "/home/alice/proj/train.py", Line: 57, Name: "train_step"})
+	stack := s.Stacks.InternStack([]snapshot.FrameID{fr})
 	addr := uint64(0x7f0000000000)
 	for i := 0; i < 3; i++ {
-		seg := ingest.Segment{Device: 0, Address: addr, TotalSize: 20 * mibB, Pool: ingest.PoolLarge}
+		seg := snapshot.Segment{Device: 0, Address: addr, TotalSize: 20 * mibB, Pool: snapshot.PoolLarge}
 		b := addr
 		for j, sz := range []int64{8 * mibB, 2 * mibB, 6 * mibB, 4 * mibB} {
-			st := ingest.StateActiveAllocated
+			st := snapshot.StateActiveAllocated
 			if j%2 == 1 {
-				st = ingest.StateInactive
+				st = snapshot.StateInactive
 			}
-			seg.Blocks = append(seg.Blocks, ingest.Block{Address: b, Size: sz, RequestedSize: sz, State: st, Stack: stack})
+			seg.Blocks = append(seg.Blocks, snapshot.Block{Address: b, Size: sz, RequestedSize: sz, State: st, Stack: stack})
 			b += uint64(sz)
 		}
 		s.Segments = append(s.Segments, seg)
 		addr += 32 * mibB
 	}
 	s.Stacks.Seal()
-	return &ingest.SnapshotFile{Source: ingest.Source{Path: path}, Step: 1200, Rank: rank, Snapshot: s}
+	return &ingest.SnapshotFile{Source: input.Source{Path: path}, Step: 1200, Rank: rank, Snapshot: s}
 }
 
 // largeFindings is a synthetic large run: 8 devices x 100 snapshots with
@@ -261,7 +264,7 @@ func largeFindings() *analyze.Findings {
 		for s := 0; s < 7; s++ {
 			sus := analyze.Suspect{Fingerprint: fmt.Sprintf("%016x", dev*100+s), Site: fmt.Sprintf("model.py:%d", s), Function: "forward"}
 			for k := 0; k < 120; k++ {
-				sus.Stack = append(sus.Stack, ingest.Frame{File: fmt.Sprintf("/usr/lib/python3/site-packages/torch/nn/modules/module_%d.py", k), Line: k, Name: fmt.Sprintf("_call_impl_%d", k)})
+				sus.Stack = append(sus.Stack, snapshot.Frame{File: fmt.Sprintf("/usr/lib/python3/site-packages/torch/nn/modules/module_%d.py", k), Line: k, Name: fmt.Sprintf("_call_impl_%d", k)})
 				sus.User = append(sus.User, k%10 == 0)
 			}
 			for i := range d.Points {

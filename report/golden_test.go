@@ -11,7 +11,8 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"gpureport/analyze"
-	"gpureport/ingest"
+	"gpureport/gpulog"
+	"gpureport/input"
 )
 
 // xlsxText dumps every sheet of a workbook as text for a golden file: a
@@ -85,7 +86,7 @@ func TestDiffGolden(t *testing.T) {
 	// A second device, missing on side A, so the per-device parts show;
 	// the two devices split the entries.
 	d.Devices[0].Entries = d.Total[2:]
-	d.Devices = append(d.Devices, DiffDevice{DeviceKey: analyze.DeviceKey{Rank: ingest.NoRank, Device: 1}, FileB: "snap.pickle", Entries: d.Total[:2]})
+	d.Devices = append(d.Devices, DiffDevice{DeviceKey: analyze.DeviceKey{Rank: input.NoRank, Device: 1}, FileB: "snap.pickle", Entries: d.Total[:2]})
 	var text bytes.Buffer
 	if err := DiffText(&text, d, 3); err != nil {
 		t.Fatal(err)
@@ -116,8 +117,8 @@ func TestDiffGolden(t *testing.T) {
 func TestLogProblems(t *testing.T) {
 	f := &analyze.Findings{}
 	f.Inputs.Logs = []analyze.LogInfo{{
-		Problems:   []ingest.LineProblem{{Line: 12, Reason: "bad number"}},
-		SkipCounts: []ingest.SkipCount{{Kind: "bad timestamp", Lines: 1}, {Kind: "short row", Lines: 3}},
+		Problems:   []gpulog.LineProblem{{Line: 12, Reason: "bad number"}},
+		SkipCounts: []gpulog.SkipCount{{Kind: "bad timestamp", Lines: 1}, {Kind: "short row", Lines: 3}},
 		Notes:      []string{"zoneless"},
 	}}
 	v := buildView(f)

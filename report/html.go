@@ -10,7 +10,10 @@ import (
 	"time"
 
 	"gpureport/analyze"
+	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/input"
+	"gpureport/snapshot"
 	"gpureport/templates"
 )
 
@@ -329,14 +332,14 @@ func buildPage(v *view, opt Options) (*page, error) {
 		if r.Skew > 0 {
 			rv.Skew = Bytes(r.Skew)
 		}
-		if r.Outlier != ingest.NoRank {
+		if r.Outlier != input.NoRank {
 			rv.Outlier = fmt.Sprintf("rank %d", r.Outlier)
 		}
 		for _, rs := range r.Ranks {
 			row := rankRow{
 				Rank: fmt.Sprint(rs.Rank), Device: fmt.Sprintf("cuda:%d", rs.Device), PeakAllocated: Bytes(rs.PeakAllocated), PeakReserved: Bytes(rs.PeakReserved),
 				Slope: SignedBytes(rs.Slope), Growing: "no", Suspects: fmt.Sprint(rs.Suspects), TopSuspect: rs.TopSuspect,
-				Outlier: rs.Rank == r.Outlier && r.Outlier != ingest.NoRank,
+				Outlier: rs.Rank == r.Outlier && r.Outlier != input.NoRank,
 			}
 			if rs.Growing {
 				row.Growing = "yes"
@@ -449,7 +452,7 @@ func buildDevice(d *analyze.Device) (deviceView, error) {
 			Inactive: Bytes(u.Inactive), LargestFree: Bytes(u.LargestFree), External: Percent(u.ExternalFragmentation()),
 			Segments: Count(int64(u.Segments)), Blocks: Count(int64(u.Blocks)), Trace: Count(int64(u.TraceEntries)),
 		}
-		if pt.Step != ingest.NoStep {
+		if pt.Step != input.NoStep {
 			row.Step = Count(pt.Step)
 		}
 		dv.Rows = append(dv.Rows, row)
@@ -580,7 +583,7 @@ func buildSuspect(n int, d *analyze.Device, s *analyze.Suspect) (suspectView, er
 // foldStack splits a stack (innermost first) into user frames and runs of
 // library frames, which the page folds. It keeps at most maxStackFrames
 // frames and returns how many it cut.
-func foldStack(stack []ingest.Frame, user []bool) ([]stackPart, int) {
+func foldStack(stack []snapshot.Frame, user []bool) ([]stackPart, int) {
 	cut := 0
 	if len(stack) > maxStackFrames {
 		cut = len(stack) - maxStackFrames
@@ -656,7 +659,7 @@ func buildSegmentMap(d *analyze.Device) *segmentMap {
 		return nil
 	}
 	last := d.Points[len(d.Points)-1]
-	var segs []*ingest.Segment
+	var segs []*snapshot.Segment
 	for i := range snap.Snapshot.Segments {
 		if sg := &snap.Snapshot.Segments[i]; sg.Device == d.Device {
 			segs = append(segs, sg)
@@ -664,7 +667,7 @@ func buildSegmentMap(d *analyze.Device) *segmentMap {
 	}
 	m := &segmentMap{Device: DeviceLabel(d.DeviceKey), Path: last.Path}
 	if len(segs) > maxMapSegments {
-		slices.SortStableFunc(segs, func(a, b *ingest.Segment) int { return cmp.Compare(b.TotalSize, a.TotalSize) })
+		slices.SortStableFunc(segs, func(a, b *snapshot.Segment) int { return cmp.Compare(b.TotalSize, a.TotalSize) })
 		var rest int64
 		for _, sg := range segs[maxMapSegments:] {
 			rest += sg.TotalSize
@@ -672,7 +675,7 @@ func buildSegmentMap(d *analyze.Device) *segmentMap {
 		m.Omitted, m.Omitted2 = len(segs)-maxMapSegments, Bytes(rest)
 		segs = segs[:maxMapSegments]
 	}
-	slices.SortStableFunc(segs, func(a, b *ingest.Segment) int { return cmp.Compare(a.Address, b.Address) })
+	slices.SortStableFunc(segs, func(a, b *snapshot.Segment) int { return cmp.Compare(a.Address, b.Address) })
 	st := &snap.Snapshot.Stacks
 	var largest int64
 	for _, sg := range segs {
@@ -694,9 +697,9 @@ func buildSegmentMap(d *analyze.Device) *segmentMap {
 			suspect["site:"+s.Site] = label
 		}
 	}
-	seen := map[ingest.StackID]string{}
-	suspectOf := func(id ingest.StackID) string {
-		if len(suspect) == 0 || id == ingest.NoStack {
+	seen := map[snapshot.StackID]string{}
+	suspectOf := func(id snapshot.StackID) string {
+		if len(suspect) == 0 || id == snapshot.NoStack {
 			return ""
 		}
 		if l, ok := seen[id]; ok {
@@ -723,23 +726,23 @@ func buildSegmentMap(d *analyze.Device) *segmentMap {
 
 // segmentBlocks turns a segment's blocks into cells; tiny neighbours of
 // one state are merged so a segment has at most maxMapBlocks cells.
-func segmentBlocks(sg *ingest.Segment, st *ingest.Stacks, suspectOf func(ingest.StackID) string) []blockCell {
+func segmentBlocks(sg *snapshot.Segment, st *snapshot.Stacks, suspectOf func(snapshot.StackID) string) []blockCell {
 	if sg.TotalSize <= 0 {
 		return nil
 	}
 	minSize := sg.TotalSize / maxMapBlocks
 	type run struct {
-		state ingest.BlockState
+		state snapshot.BlockState
 		size  int64
 		n     int
-		first ingest.Block
+		first snapshot.Block
 		// suspect names the leak suspect the blocks belong to, "" for none.
 		suspect string
 	}
 	var runs []run
 	for _, b := range sg.Blocks {
 		sus := ""
-		if b.State != ingest.StateInactive {
+		if b.State != snapshot.StateInactive {
 			sus = suspectOf(b.Stack)
 		}
 		if k := len(runs); k > 0 && runs[k-1].state == b.State && runs[k-1].suspect == sus && (b.Size < minSize || runs[k-1].size < minSize) {
@@ -756,7 +759,7 @@ func segmentBlocks(sg *ingest.Segment, st *ingest.Stacks, suspectOf func(ingest.
 			c.Title = fmt.Sprintf("%d %s blocks, %s", r.n, r.state, Bytes(r.size))
 		} else {
 			c.Title = fmt.Sprintf("%s block, %s at 0x%x", r.state, Bytes(r.size), r.first.Address)
-			if r.first.Stack != ingest.NoStack {
+			if r.first.Stack != snapshot.NoStack {
 				if fr := st.StackFrames(r.first.Stack); len(fr) > 0 {
 					c.Title += "\n" + frameText(fr[0])
 				}
@@ -988,8 +991,8 @@ func processAxisName(set *analyze.ProcessSet, d *analyze.Device) string {
 // buildStats describes a device's memory_stats readings.
 func buildStats(d *analyze.Device, m *analyze.MemoryStatsSeries, lx float64) *statsView {
 	sv := &statsView{}
-	alloc := memStatsMax(m, func(r ingest.MemoryStatsSample) int64 { return r.Allocated })
-	res := memStatsMax(m, func(r ingest.MemoryStatsSample) int64 { return r.Reserved })
+	alloc := memStatsMax(m, func(r gpulog.MemoryStatsSample) int64 { return r.Allocated })
+	res := memStatsMax(m, func(r gpulog.MemoryStatsSample) int64 { return r.Reserved })
 	parts := []string{fmt.Sprintf("%s from %s, ordered by %s", counted(len(m.Readings), "reading"), strings.Join(m.Sources, ", "), m.Order)}
 	if alloc >= 0 {
 		parts = append(parts, "peak allocated "+Bytes(alloc))
@@ -997,7 +1000,7 @@ func buildStats(d *analyze.Device, m *analyze.MemoryStatsSeries, lx float64) *st
 	if res >= 0 {
 		parts = append(parts, "peak reserved "+Bytes(res))
 	}
-	if v := memStatsLast(m, func(r ingest.MemoryStatsSample) int64 { return r.NumOOMs }); v >= 0 {
+	if v := memStatsLast(m, func(r gpulog.MemoryStatsSample) int64 { return r.NumOOMs }); v >= 0 {
 		parts = append(parts, fmt.Sprintf("num_ooms %d at the last reading", v))
 	}
 	sv.Summary = strings.Join(parts, "; ") + "."

@@ -237,7 +237,7 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 		} else if ls.GrowthBytesPerSnapshot != nil {
 			g, per = *ls.GrowthBytesPerSnapshot, "snapshot"
 		}
-		rank := -1 // no rank, as ingest.NoRank
+		rank := -1 // no rank, as input.NoRank
 		if ls.Rank != nil {
 			rank = *ls.Rank
 		}

@@ -13,6 +13,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
+	"gpureport/input"
 )
 
 // The page tests look at a report the way a person does: in Chromium, at
@@ -165,7 +166,7 @@ func TestPagesAsSeen(t *testing.T) {
 // far above them), the projection takes at most a third of the x axis,
 // and the band's two edges share one legend name.
 func TestTimelineFitsData(t *testing.T) {
-	d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: ingest.NoRank}, Axis: analyze.AxisStep, Capacity: 22 << 30}
+	d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: input.NoRank}, Axis: analyze.AxisStep, Capacity: 22 << 30}
 	for i := range 14 {
 		d.Points = append(d.Points, analyze.Point{X: float64(10 * (i + 1)), Usage: analyze.Usage{Allocated: 1<<30 + int64(i)*64<<20, Reserved: 2 << 30}})
 	}

@@ -10,7 +10,8 @@ import (
 	"github.com/google/pprof/profile"
 
 	"gpureport/analyze"
-	"gpureport/ingest"
+	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // The leak attribution as a pprof profile (gzipped profile.proto), so
@@ -55,7 +56,7 @@ func WritePprof(path string, f *analyze.Findings, opt Options) error {
 
 // pointLabel names a device point's sample type.
 func pointLabel(d *analyze.Device, i int) string {
-	if d.Axis == analyze.AxisStep && d.Points[i].Step != ingest.NoStep {
+	if d.Axis == analyze.AxisStep && d.Points[i].Step != input.NoStep {
 		return "live_bytes_step_" + strconv.FormatInt(d.Points[i].Step, 10)
 	}
 	return "live_bytes_snapshot_" + strconv.Itoa(i+1)
@@ -66,7 +67,7 @@ type pprofSeries struct {
 	dev      *analyze.Device
 	site, fn string
 	fp       string
-	stack    []ingest.Frame
+	stack    []snapshot.Frame
 	bytes    []int64
 	suspect  *analyze.Suspect
 	other    bool
@@ -95,8 +96,8 @@ func buildProfile(f *analyze.Findings, opt Options) (*profile.Profile, error) {
 		}
 	}
 	funcs := map[[2]string]*profile.Function{}
-	locs := map[ingest.Frame]*profile.Location{}
-	location := func(fr ingest.Frame) *profile.Location {
+	locs := map[snapshot.Frame]*profile.Location{}
+	location := func(fr snapshot.Frame) *profile.Location {
 		if l, ok := locs[fr]; ok {
 			return l
 		}
@@ -134,7 +135,7 @@ func buildProfile(f *analyze.Findings, opt Options) (*profile.Profile, error) {
 				if site == "" {
 					site = "(no stack)"
 				}
-				stack = []ingest.Frame{{Name: site}}
+				stack = []snapshot.Frame{{Name: site}}
 			}
 			smp := &profile.Sample{Value: values, Label: map[string][]string{"device": {DeviceLabel(d.DeviceKey)}}}
 			if s.site != "" {
@@ -178,7 +179,7 @@ func buildProfile(f *analyze.Findings, opt Options) (*profile.Profile, error) {
 // ranks leaves, puts the user's allocation site (train_step) first rather
 // than torch::unwind::unwind or the caching allocator, which every sample
 // shares. A stack without a user frame is kept whole.
-func userLeaf(stack []ingest.Frame) []ingest.Frame {
+func userLeaf(stack []snapshot.Frame) []snapshot.Frame {
 	for i, fr := range stack {
 		if analyze.IsUserFrame(fr) {
 			return stack[i:]
@@ -228,12 +229,12 @@ func WriteDiffPprof(path string, d *DiffReport, opt Options) error {
 	if !opt.GeneratedAt.IsZero() {
 		p.TimeNanos = opt.GeneratedAt.UnixNano()
 	}
-	locs := map[ingest.Frame]*profile.Location{}
+	locs := map[snapshot.Frame]*profile.Location{}
 	funcs := map[[2]string]*profile.Function{}
 	for _, e := range d.Total {
 		stack := e.Stack
 		if len(stack) == 0 {
-			stack = []ingest.Frame{{Name: cmpOr(e.Site, "(no stack)")}}
+			stack = []snapshot.Frame{{Name: cmpOr(e.Site, "(no stack)")}}
 		}
 		smp := &profile.Sample{Value: []int64{e.Delta, e.BytesA, e.BytesB},
 			Label: map[string][]string{"status": {string(e.Status)}, "site": {e.Site}, "fingerprint": {e.Fingerprint}}}

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"gpureport/analyze"
-	"gpureport/ingest"
+	"gpureport/gpulog"
+	"gpureport/input"
 )
 
 // SummarySchema is the schema name of summary.json.
@@ -436,7 +437,7 @@ func summaryDevice(d *analyze.Device) SummaryDevice {
 	}
 	for _, p := range d.Points {
 		ss := SummarySnapshot{Path: p.Path, Time: timePtr(p.Time), Phase: p.Phase, SummaryUsage: UsageFields(p.Usage)}
-		if p.Step != ingest.NoStep {
+		if p.Step != input.NoStep {
 			st := p.Step
 			ss.Step = &st
 		}
@@ -529,17 +530,17 @@ func summaryMemoryStats(d *analyze.Device) *SummaryMemoryStats {
 		}
 		return &v
 	}
-	alloc := func(r ingest.MemoryStatsSample) int64 { return r.Allocated }
-	res := func(r ingest.MemoryStatsSample) int64 { return r.Reserved }
-	split := func(r ingest.MemoryStatsSample) int64 { return r.InactiveSplit }
+	alloc := func(r gpulog.MemoryStatsSample) int64 { return r.Allocated }
+	res := func(r gpulog.MemoryStatsSample) int64 { return r.Reserved }
+	split := func(r gpulog.MemoryStatsSample) int64 { return r.InactiveSplit }
 	sm := &SummaryMemoryStats{
 		Samples: len(m.Readings), Sources: append([]string{}, m.Sources...), Order: m.Order, Primary: len(d.Points) == 0,
 		AllocatedMaxBytes: known(memStatsMax(m, alloc)), AllocatedLastBytes: known(memStatsLast(m, alloc)),
 		ReservedMaxBytes: known(memStatsMax(m, res)), ReservedLastBytes: known(memStatsLast(m, res)),
-		ActiveMaxBytes:        known(memStatsMax(m, func(r ingest.MemoryStatsSample) int64 { return r.Active })),
+		ActiveMaxBytes:        known(memStatsMax(m, func(r gpulog.MemoryStatsSample) int64 { return r.Active })),
 		InactiveSplitMaxBytes: known(memStatsMax(m, split)), InactiveSplitLastBytes: known(memStatsLast(m, split)),
-		NumAllocRetries: known(memStatsLast(m, func(r ingest.MemoryStatsSample) int64 { return r.NumAllocRetries })),
-		NumOOMs:         known(memStatsLast(m, func(r ingest.MemoryStatsSample) int64 { return r.NumOOMs })),
+		NumAllocRetries: known(memStatsLast(m, func(r gpulog.MemoryStatsSample) int64 { return r.NumAllocRetries })),
+		NumOOMs:         known(memStatsLast(m, func(r gpulog.MemoryStatsSample) int64 { return r.NumOOMs })),
 		Trends:          []SummaryTrend{}, OOMs: []SummaryStatsOOM{},
 	}
 	if r := m.Retries; r != nil {
@@ -548,8 +549,8 @@ func summaryMemoryStats(d *analyze.Device) *SummaryMemoryStats {
 	for i := range m.Trends {
 		sm.Trends = append(sm.Trends, summaryTrend(&m.Trends[i]))
 	}
-	step := func(r ingest.MemoryStatsSample) *int64 {
-		if r.Step == ingest.NoStep {
+	step := func(r gpulog.MemoryStatsSample) *int64 {
+		if r.Step == input.NoStep {
 			return nil
 		}
 		return &r.Step
@@ -601,7 +602,7 @@ func round6(v float64) float64 {
 }
 
 func rankPtr(r int) *int {
-	if r == ingest.NoRank {
+	if r == input.NoRank {
 		return nil
 	}
 	return &r

@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"gpureport/analyze"
-	"gpureport/ingest"
+	"gpureport/gpulog"
+	"gpureport/input"
 	"gpureport/internal/units"
+	"gpureport/snapshot"
 )
 
 // Helpers that turn Findings into the words and figures every writer
@@ -26,7 +28,7 @@ func deviceLabelASCII(k analyze.DeviceKey) string {
 
 // deviceAnchor is a stable HTML id fragment for a series: "r0-d1", "rx-d0".
 func deviceAnchor(k analyze.DeviceKey) string {
-	if k.Rank == ingest.NoRank {
+	if k.Rank == input.NoRank {
 		return fmt.Sprintf("rx-d%d", k.Device)
 	}
 	return fmt.Sprintf("r%d-d%d", k.Rank, k.Device)
@@ -214,7 +216,7 @@ func shortFingerprint(fp string) string {
 }
 
 // frameText formats a frame as "name (file:line)".
-func frameText(fr ingest.Frame) string {
+func frameText(fr snapshot.Frame) string {
 	loc := fr.File
 	if fr.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", fr.File, fr.Line)
@@ -295,20 +297,20 @@ func growingProcesses(f *analyze.Findings) []procRef {
 }
 
 // memStatsLast returns the last known value of a memory_stats field,
-// ingest.Unknown when no reading has it.
-func memStatsLast(m *analyze.MemoryStatsSeries, get func(ingest.MemoryStatsSample) int64) int64 {
+// gpulog.Unknown when no reading has it.
+func memStatsLast(m *analyze.MemoryStatsSeries, get func(gpulog.MemoryStatsSample) int64) int64 {
 	for i := len(m.Readings) - 1; i >= 0; i-- {
 		if v := get(m.Readings[i]); v >= 0 {
 			return v
 		}
 	}
-	return ingest.Unknown
+	return gpulog.Unknown
 }
 
 // memStatsMax returns the largest known value of a memory_stats field,
-// ingest.Unknown when no reading has it.
-func memStatsMax(m *analyze.MemoryStatsSeries, get func(ingest.MemoryStatsSample) int64) int64 {
-	v := ingest.Unknown
+// gpulog.Unknown when no reading has it.
+func memStatsMax(m *analyze.MemoryStatsSeries, get func(gpulog.MemoryStatsSample) int64) int64 {
+	v := gpulog.Unknown
 	for _, r := range m.Readings {
 		v = max(v, get(r))
 	}
@@ -317,9 +319,9 @@ func memStatsMax(m *analyze.MemoryStatsSeries, get func(ingest.MemoryStatsSample
 
 // readingText names a memory_stats reading: "step 700", a timestamp, or
 // "reading 12".
-func readingText(r ingest.MemoryStatsSample, i int) string {
+func readingText(r gpulog.MemoryStatsSample, i int) string {
 	switch {
-	case r.Step != ingest.NoStep:
+	case r.Step != input.NoStep:
 		return "step " + Count(r.Step)
 	case !r.Time.IsZero():
 		return Timestamp(r.Time)

@@ -14,6 +14,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
+	"gpureport/snapshot"
 )
 
 // TestProjectionText: wherever a projection is shown it says the
@@ -159,7 +160,7 @@ func TestSegmentMapProportionalAndSuspect(t *testing.T) {
 // TestStackNumbering: frames keep one numbering across folded library
 // parts (the page lists them with these numbers), 1 = innermost.
 func TestStackNumbering(t *testing.T) {
-	stack := []ingest.Frame{{Name: "a"}, {Name: "b"}, {Name: "train_step"}, {Name: "main"}, {Name: "c"}}
+	stack := []snapshot.Frame{{Name: "a"}, {Name: "b"}, {Name: "train_step"}, {Name: "main"}, {Name: "c"}}
 	parts, _ := foldStack(stack, []bool{false, false, true, true, false})
 	n := 0
 	for _, p := range parts {

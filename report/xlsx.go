@@ -10,7 +10,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"gpureport/analyze"
-	"gpureport/ingest"
+	"gpureport/input"
 	"gpureport/internal/units"
 )
 
@@ -277,7 +277,7 @@ func xlsxTime(t time.Time) any {
 }
 
 func rankCell(r int) any {
-	if r == ingest.NoRank {
+	if r == input.NoRank {
 		return nil
 	}
 	return r
@@ -383,7 +383,7 @@ func (w *xlsxWriter) snapshots(fd *analyze.Findings) error {
 			for i, p := range d.Points {
 				u := p.Usage
 				var step any
-				if p.Step != ingest.NoStep {
+				if p.Step != input.NoStep {
 					step = p.Step
 				}
 				if err := emit([]any{
@@ -693,7 +693,7 @@ func (w *xlsxWriter) memoryStats(fd *analyze.Findings) error {
 			for _, i := range memStatsRows(m) {
 				r := m.Readings[i]
 				var step, x any
-				if r.Step != ingest.NoStep {
+				if r.Step != input.NoStep {
 					step = r.Step
 				}
 				if i < len(m.X) {

@@ -14,6 +14,7 @@ import (
 	"gpureport/ingest"
 	"gpureport/internal/units"
 	"gpureport/report"
+	"gpureport/snapshot"
 )
 
 const diffUsage = `Usage:
@@ -57,7 +58,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "--max-decompressed: %v", err)
 	}
-	dopt := ingest.DecodeOptions{MaxDecompressed: maxDecompressed}
+	dopt := snapshot.DecodeOptions{MaxDecompressed: maxDecompressed}
 	prog := newProgress(stderr, quiet)
 	a, ga, err := diffSide(ctx, pos[0], dopt, prog)
 	if err != nil {
@@ -135,14 +136,14 @@ type sideGroups struct {
 
 // diffSide reads one side: a snapshot file (every device in it) or a run
 // directory (the last snapshot of each device series).
-func diffSide(ctx context.Context, path string, opt ingest.DecodeOptions, prog *progress) (report.DiffSide, map[analyze.DeviceKey]sideGroups, error) {
+func diffSide(ctx context.Context, path string, opt snapshot.DecodeOptions, prog *progress) (report.DiffSide, map[analyze.DeviceKey]sideGroups, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return report.DiffSide{}, nil, err
 	}
 	out := map[analyze.DeviceKey]sideGroups{}
 	if !st.IsDir() {
-		s, _, err := ingest.DecodeFile(path, opt)
+		s, _, err := snapshot.DecodeFile(path, opt)
 		if err != nil {
 			return report.DiffSide{}, nil, fmt.Errorf("decode %s: %w", path, err)
 		}

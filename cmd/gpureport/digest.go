@@ -13,6 +13,7 @@ import (
 	"gpureport/ingest"
 	"gpureport/internal/batch"
 	"gpureport/internal/units"
+	"gpureport/snapshot"
 )
 
 const digestUsage = `Usage:
@@ -86,7 +87,7 @@ func runDigest(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	prog := newProgress(stderr, quiet)
 	worst := exitOK
 	for _, dir := range positional {
-		n, err := digestRun(ctx, dir, dc, sh, jobs, ingest.DecodeOptions{MaxDecompressed: maxDecompressed}, prog, log)
+		n, err := digestRun(ctx, dir, dc, sh, jobs, snapshot.DecodeOptions{MaxDecompressed: maxDecompressed}, prog, log)
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "gpureport: interrupted")
 			return exitInterrupted
@@ -111,7 +112,7 @@ type digestCounts struct {
 }
 
 // digestRun digests the snapshots of run dir that belong to shard sh.
-func digestRun(ctx context.Context, dir string, dc *ingest.DigestCache, sh batch.Shard, jobs int, opt ingest.DecodeOptions, prog *progress, log *slog.Logger) (digestCounts, error) {
+func digestRun(ctx context.Context, dir string, dc *ingest.DigestCache, sh batch.Shard, jobs int, opt snapshot.DecodeOptions, prog *progress, log *slog.Logger) (digestCounts, error) {
 	cands, _, err := ingest.Discover(dir, nil)
 	if err != nil {
 		return digestCounts{}, err

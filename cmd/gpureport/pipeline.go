@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"gpureport/analyze"
+	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/report"
+	"gpureport/snapshot"
 )
 
 // version is printed by --version and in the reports.
@@ -55,7 +57,7 @@ type reportOptions struct {
 	shard string
 	// columns names GPU log CSV columns the heuristics cannot read
 	// (--gpu-log-columns); nil when not given.
-	columns *ingest.ColumnSpec
+	columns *gpulog.ColumnSpec
 	// cache holds the digest cache options (--no-cache, --cache-dir,
 	// --cache-size, --no-digest).
 	cache cacheOptions
@@ -82,7 +84,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	}
 	prog.start("reading " + dir)
 	run, err := ingest.Load(ctx, dir, ingest.LoadOptions{
-		Decode:        ingest.DecodeOptions{MaxDecompressed: opt.maxDecompressed},
+		Decode:        snapshot.DecodeOptions{MaxDecompressed: opt.maxDecompressed},
 		Location:      opt.location,
 		Jobs:          opt.jobs,
 		MemoryBudget:  opt.memoryBudget,

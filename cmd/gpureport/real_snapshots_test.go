@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
+	"gpureport/snapshot"
 )
 
 // summarySnapshot is one entry of summary.json's devices[].snapshots[].
@@ -57,14 +57,14 @@ func TestRealSnapshotsSummaryExact(t *testing.T) {
 	if sum.Inputs.Snapshots != 51 || len(sum.Inputs.Skipped) != 0 {
 		t.Fatalf("inputs: %d snapshots, %d skipped; want 51, 0", sum.Inputs.Snapshots, len(sum.Inputs.Skipped))
 	}
-	decoded := map[string]*ingest.Snapshot{}
+	decoded := map[string]*snapshot.Snapshot{}
 	checked := 0
 	for _, d := range sum.Devices {
 		for _, got := range d.Snapshots {
 			s := decoded[got.Path]
 			if s == nil {
 				var err error
-				s, _, err = ingest.DecodeFile(filepath.Join(dir, filepath.FromSlash(got.Path)), ingest.DecodeOptions{})
+				s, _, err = snapshot.DecodeFile(filepath.Join(dir, filepath.FromSlash(got.Path)), snapshot.DecodeOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}

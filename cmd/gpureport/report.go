@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"gpureport/analyze"
-	"gpureport/ingest"
+	"gpureport/gpulog"
 	"gpureport/internal/batch"
 	"gpureport/internal/units"
 	"gpureport/report"
@@ -114,7 +114,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		opt.capacitySource = "--capacity " + desc
 	}
 	if columns != "" {
-		if opt.columns, err = ingest.ParseColumnSpec(columns); err != nil {
+		if opt.columns, err = gpulog.ParseColumnSpec(columns); err != nil {
 			return usageError(stderr, "--gpu-log-columns: %v", err)
 		}
 	}

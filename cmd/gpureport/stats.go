@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"gpureport/analyze"
-	"gpureport/ingest"
 	"gpureport/internal/units"
 	"gpureport/report"
+	"gpureport/snapshot"
 )
 
 const statsUsage = `Usage:
@@ -81,7 +81,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return usageError(stderr, "stats: --max-decompressed: %v", err)
 	}
-	opt := ingest.DecodeOptions{MaxDecompressed: limit}
+	opt := snapshot.DecodeOptions{MaxDecompressed: limit}
 	code = exitOK
 	for i, path := range files {
 		if ctx.Err() != nil {
@@ -89,10 +89,10 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return exitInterrupted
 		}
 		start := time.Now()
-		s, container, err := ingest.DecodeFile(path, opt)
+		s, container, err := snapshot.DecodeFile(path, opt)
 		took := time.Since(start)
 		if err != nil {
-			// DecodeFile's errors (*ingest.FileError) name the path.
+			// DecodeFile's errors (*input.FileError) name the path.
 			fmt.Fprintf(stderr, "gpureport: stats: %v\n", err)
 			code = exitNothingUsable
 			continue
@@ -121,7 +121,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 // fileStats computes the accounting of every device of s.
-func fileStats(path string, s *ingest.Snapshot) statsFile {
+func fileStats(path string, s *snapshot.Snapshot) statsFile {
 	sf := statsFile{Path: path, Devices: []statsDevice{}}
 	for _, n := range s.Notes {
 		sf.Notes = append(sf.Notes, n.String())
@@ -133,7 +133,7 @@ func fileStats(path string, s *ingest.Snapshot) statsFile {
 		acts := map[string]int{}
 		for a, n := range counts {
 			if n > 0 {
-				acts[ingest.Action(a).String()] = n
+				acts[snapshot.Action(a).String()] = n
 			}
 		}
 		sf.Devices = append(sf.Devices, statsDevice{
@@ -149,7 +149,7 @@ func fileStats(path string, s *ingest.Snapshot) statsFile {
 }
 
 // printStats writes the human-readable block of one file.
-func printStats(w io.Writer, sf statsFile, s *ingest.Snapshot, c ingest.Container, size int64, took time.Duration) {
+func printStats(w io.Writer, sf statsFile, s *snapshot.Snapshot, c snapshot.Container, size int64, took time.Duration) {
 	fmt.Fprintf(w, "%s\n", sf.Path)
 	fileSize := "?"
 	model := report.Bytes(s.ModelBytes())
@@ -182,8 +182,8 @@ func printStats(w io.Writer, sf statsFile, s *ingest.Snapshot, c ingest.Containe
 		fmt.Fprintf(w, "    %d segments, %d blocks, %d trace entries\n", d.Segments, d.Blocks, d.TraceEntries)
 		if len(d.Actions) > 0 {
 			var parts []string
-			for a := range ingest.NumActions {
-				name := ingest.Action(a).String()
+			for a := range snapshot.NumActions {
+				name := snapshot.Action(a).String()
 				if n := d.Actions[name]; n > 0 {
 					parts = append(parts, name+" "+strconv.Itoa(n))
 				}

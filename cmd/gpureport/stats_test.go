@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"gpureport/analyze"
-	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
 	"gpureport/internal/gen/pickle"
+	"gpureport/snapshot"
 )
 
 // TestStatsJSON runs `gpureport stats --json` in-process on real snapshots
@@ -54,7 +54,7 @@ func TestStatsJSON(t *testing.T) {
 		if len(raw) != 2 {
 			t.Errorf("top-level keys %v, want path and devices", raw)
 		}
-		s, _, err := ingest.DecodeFile(got.Path, ingest.DecodeOptions{})
+		s, _, err := snapshot.DecodeFile(got.Path, snapshot.DecodeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,8 +84,8 @@ func TestStatsJSON(t *testing.T) {
 			}
 			ga, _ := g["actions"].(map[string]any)
 			for a, n := range acts {
-				if n > 0 && ga[ingest.Action(a).String()] != float64(n) {
-					t.Errorf("%s device %d: actions %v, want %s %d", filepath.Base(got.Path), d, ga, ingest.Action(a), n)
+				if n > 0 && ga[snapshot.Action(a).String()] != float64(n) {
+					t.Errorf("%s device %d: actions %v, want %s %d", filepath.Base(got.Path), d, ga, snapshot.Action(a), n)
 				}
 			}
 		}

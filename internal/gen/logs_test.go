@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
 )
@@ -44,21 +45,21 @@ func TestLogFixturesDiscovered(t *testing.T) {
 	if err := writeLogFixtures(dir); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]ingest.LogFormat{
-		"epoch_seconds_nounits.csv": ingest.FormatQueryCSV, "epoch_millis.csv": ingest.FormatCSVColumns,
-		"elapsed_own_columns.csv": ingest.FormatCSVColumns, "table_then_query_csv.log": ingest.FormatTable,
-		"xml_no_timestamp.xml": ingest.FormatXML, "query_no_timestamp.csv": ingest.FormatQueryCSV,
-		"power_only_gpu.csv": ingest.FormatCSVColumns, "lightning_torch/metrics.csv": ingest.FormatLightningCSV,
-		"lightning_nvsmi/metrics.csv": ingest.FormatLightningCSV, "wandb_system.csv": ingest.FormatWandbCSV,
-		"dcgm_metrics.txt": ingest.FormatDCGMProm, "memory_stats_2026.jsonl": ingest.FormatMemoryStats,
-		"train_oom.log": ingest.FormatTrainingLog, "train_oom_legacy.log": ingest.FormatTrainingLog,
-		"train_nccl_oom.err": ingest.FormatTrainingLog, "train_cuda_error.out": ingest.FormatTrainingLog,
+	want := map[string]gpulog.LogFormat{
+		"epoch_seconds_nounits.csv": gpulog.FormatQueryCSV, "epoch_millis.csv": gpulog.FormatCSVColumns,
+		"elapsed_own_columns.csv": gpulog.FormatCSVColumns, "table_then_query_csv.log": gpulog.FormatTable,
+		"xml_no_timestamp.xml": gpulog.FormatXML, "query_no_timestamp.csv": gpulog.FormatQueryCSV,
+		"power_only_gpu.csv": gpulog.FormatCSVColumns, "lightning_torch/metrics.csv": gpulog.FormatLightningCSV,
+		"lightning_nvsmi/metrics.csv": gpulog.FormatLightningCSV, "wandb_system.csv": gpulog.FormatWandbCSV,
+		"dcgm_metrics.txt": gpulog.FormatDCGMProm, "memory_stats_2026.jsonl": gpulog.FormatMemoryStats,
+		"train_oom.log": gpulog.FormatTrainingLog, "train_oom_legacy.log": gpulog.FormatTrainingLog,
+		"train_nccl_oom.err": gpulog.FormatTrainingLog, "train_cuda_error.out": gpulog.FormatTrainingLog,
 	}
 	cands, skipped, err := ingest.Discover(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]ingest.LogFormat{}
+	got := map[string]gpulog.LogFormat{}
 	for _, c := range cands {
 		got[c.Rel] = c.Log
 	}

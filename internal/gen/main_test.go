@@ -13,6 +13,7 @@ import (
 	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
 	"gpureport/internal/gen/train"
+	"gpureport/snapshot"
 )
 
 var update = flag.Bool("update", false, "regenerate testdata/sample-run in place")
@@ -96,7 +97,7 @@ func TestSampleGroundTruth(t *testing.T) {
 	var steps []int64
 	var live []int64
 	for _, si := range res.Snapshots {
-		s, _, err := ingest.DecodeFile(filepath.Join(dir, si.Path), ingest.DecodeOptions{})
+		s, _, err := snapshot.DecodeFile(filepath.Join(dir, si.Path), snapshot.DecodeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,11 +120,11 @@ func TestSampleGroundTruth(t *testing.T) {
 
 // liveAt sums the active_allocated blocks whose innermost frame in file
 // (by base name) is at line.
-func liveAt(s *ingest.Snapshot, file string, line int) int64 {
+func liveAt(s *snapshot.Snapshot, file string, line int) int64 {
 	var n int64
 	for _, seg := range s.Segments {
 		for _, b := range seg.Blocks {
-			if b.State != ingest.StateActiveAllocated {
+			if b.State != snapshot.StateActiveAllocated {
 				continue
 			}
 			for _, f := range s.Stacks.StackFrames(b.Stack) {

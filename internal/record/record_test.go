@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"gpureport/ingest"
+	"gpureport/gpulog"
 )
 
 // fakeClock is a clock that moves only when the recorder sleeps (or a
@@ -90,16 +90,16 @@ func testRecord(t *testing.T, ctx context.Context, src *fakeSource, opt Options,
 }
 
 // decodeRecording sniffs and decodes a recorder file as discovery would.
-func decodeRecording(t *testing.T, path string) *ingest.GPULog {
+func decodeRecording(t *testing.T, path string) *gpulog.GPULog {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f, ok := ingest.SniffLog(b); !ok || f != ingest.FormatNVML {
+	if f, ok := gpulog.SniffLog(b); !ok || f != gpulog.FormatNVML {
 		t.Fatalf("%s sniffed as %q, %v; want nvml", path, f, ok)
 	}
-	l, err := ingest.DecodeLog(path, ingest.FormatNVML, time.UTC)
+	l, err := gpulog.DecodeLog(path, gpulog.FormatNVML, time.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	if p.GPU != 0 || p.UUID != "GPU-0000" || p.PID != 4242 || p.Name != "python train.py --lr=1,2" || p.UsedMemory != 901<<20 || !p.Time.Equal(recordStart) {
 		t.Errorf("process 0: %+v", p)
 	}
-	if p := apps.Processes[1]; p.PID != 7 || p.UsedMemory != ingest.Unknown {
+	if p := apps.Processes[1]; p.PID != 7 || p.UsedMemory != gpulog.Unknown {
 		t.Errorf("process 1: %+v", p)
 	}
 }
@@ -255,7 +255,7 @@ func TestRecordUnreadableGPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := decodeRecording(t, res.GPUPath)
-	if len(l.Samples) != 4 || l.Samples[1].MemoryUsed != ingest.Unknown || l.Samples[2].MemoryUsed != 1002<<20 {
+	if len(l.Samples) != 4 || l.Samples[1].MemoryUsed != gpulog.Unknown || l.Samples[2].MemoryUsed != 1002<<20 {
 		t.Errorf("samples %+v", l.Samples)
 	}
 }

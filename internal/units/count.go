@@ -124,7 +124,7 @@ func Timestamp(t time.Time) string {
 
 // Device names a CUDA device of a run for a reader: "cuda:0", or
 // "rank 3 · cuda:0" when the run has ranks. rank is negative when the run
-// has none (ingest.NoRank).
+// has none (input.NoRank).
 func Device(rank, device int) string {
 	if rank < 0 {
 		return fmt.Sprintf("cuda:%d", device)

@@ -65,7 +65,13 @@ func Encode(v any, opt FileOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch opt.Container {
+	return Wrap(data, opt.Container)
+}
+
+// Wrap stores the pickle data in container c ("" means Plain): gzipped,
+// in a torch.save archive, or as it is.
+func Wrap(data []byte, c Container) ([]byte, error) {
+	switch c {
 	case Gzip:
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)
@@ -81,7 +87,7 @@ func Encode(v any, opt FileOptions) ([]byte, error) {
 	case Plain, "":
 		return data, nil
 	}
-	return nil, fmt.Errorf("unknown container %q", opt.Container)
+	return nil, fmt.Errorf("unknown container %q", c)
 }
 
 // WriteFile writes the snapshot tree v to path, creating its directory.

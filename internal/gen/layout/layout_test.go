@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"gpureport/ingest"
 	"gpureport/internal/gen/alloc"
 	"gpureport/internal/gen/pickle"
+	"gpureport/snapshot"
 )
 
 // fixture builds a small allocator state with every block state, a
@@ -61,9 +61,9 @@ func fixture(t *testing.T, cfg alloc.Config) *alloc.Allocator {
 // production decoder. (The fast decoder is checked against gopickle in
 // ingest's own tests: gopickle is linked into tests only, not reachable
 // from here.)
-func decodeSnapshot(t *testing.T, data []byte) *ingest.Snapshot {
+func decodeSnapshot(t *testing.T, data []byte) *snapshot.Snapshot {
 	t.Helper()
-	s, _, err := ingest.Decode(bytes.NewReader(data), int64(len(data)), ingest.DecodeOptions{})
+	s, _, err := snapshot.Decode(bytes.NewReader(data), int64(len(data)), snapshot.DecodeOptions{})
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
@@ -71,7 +71,7 @@ func decodeSnapshot(t *testing.T, data []byte) *ingest.Snapshot {
 }
 
 // checkInvariants applies the rules every real snapshot obeys.
-func checkInvariants(t *testing.T, s *ingest.Snapshot) {
+func checkInvariants(t *testing.T, s *snapshot.Snapshot) {
 	t.Helper()
 	var prevEnd uint64
 	for i, seg := range s.Segments {
@@ -90,7 +90,7 @@ func checkInvariants(t *testing.T, s *ingest.Snapshot) {
 			}
 			next += uint64(b.Size)
 			total += b.Size
-			if b.State == ingest.StateActiveAllocated {
+			if b.State == snapshot.StateActiveAllocated {
 				allocd += b.Size
 			}
 			if b.State.Active() {
@@ -103,7 +103,7 @@ func checkInvariants(t *testing.T, s *ingest.Snapshot) {
 				total, allocd, active, req, seg.TotalSize, seg.AllocatedSize, seg.ActiveSize, seg.RequestedSize)
 		}
 		switch seg.Pool {
-		case ingest.PoolSmall:
+		case snapshot.PoolSmall:
 			if !seg.Expandable && seg.TotalSize != alloc.SmallBuffer {
 				t.Fatalf("small segment of %d bytes", seg.TotalSize)
 			}
@@ -112,7 +112,7 @@ func checkInvariants(t *testing.T, s *ingest.Snapshot) {
 					t.Fatalf("small-pool block of %d bytes", b.Size)
 				}
 			}
-		case ingest.PoolLarge:
+		case snapshot.PoolLarge:
 			if !seg.Expandable && seg.TotalSize%alloc.RoundLarge != 0 {
 				t.Fatalf("large segment of %d bytes", seg.TotalSize)
 			}
@@ -136,28 +136,28 @@ func TestShapesDecode(t *testing.T) {
 		opt  Options
 		cfg  alloc.Config
 		file FileOptions
-		gen  ingest.Generation
-		cont ingest.Container
+		gen  snapshot.Generation
+		cont snapshot.Container
 	}{
-		{"timed-p4", full, alloc.Config{}, FileOptions{Protocol: 4}, ingest.GenTimed, ingest.ContainerPickle},
-		{"timed-p5", full, alloc.Config{}, FileOptions{Protocol: 5}, ingest.GenTimed, ingest.ContainerPickle},
-		{"timed-p2", full, alloc.Config{}, FileOptions{Protocol: 2}, ingest.GenTimed, ingest.ContainerPickle},
-		{"timed-2.2", Options{Format: Timed}, alloc.Config{}, FileOptions{}, ingest.GenTimed, ingest.ContainerPickle},
-		{"cpp", Options{Format: Timed, Cpp: true}, alloc.Config{}, FileOptions{Cpp: true}, ingest.GenTimed, ingest.ContainerPickle},
-		{"frames", Options{Format: Frames, Devices: 4}, alloc.Config{}, FileOptions{}, ingest.GenFrames, ingest.ContainerPickle},
-		{"history", Options{Format: History}, alloc.Config{History: true}, FileOptions{}, ingest.GenHistory, ingest.ContainerPickle},
-		{"segments-list", Options{Format: SegmentsList}, alloc.Config{}, FileOptions{}, ingest.GenSegmentsList, ingest.ContainerPickle},
-		{"gzip", full, alloc.Config{}, FileOptions{Container: Gzip}, ingest.GenTimed, ingest.ContainerGzip},
-		{"zip", full, alloc.Config{}, FileOptions{Container: Zip}, ingest.GenTimed, ingest.ContainerZip},
-		{"expandable", full, alloc.Config{Expandable: true}, FileOptions{}, ingest.GenTimed, ingest.ContainerPickle},
-		{"max-split", full, alloc.Config{MaxSplitSize: 8 << 20}, FileOptions{}, ingest.GenTimed, ingest.ContainerPickle},
+		{"timed-p4", full, alloc.Config{}, FileOptions{Protocol: 4}, snapshot.GenTimed, snapshot.ContainerPickle},
+		{"timed-p5", full, alloc.Config{}, FileOptions{Protocol: 5}, snapshot.GenTimed, snapshot.ContainerPickle},
+		{"timed-p2", full, alloc.Config{}, FileOptions{Protocol: 2}, snapshot.GenTimed, snapshot.ContainerPickle},
+		{"timed-2.2", Options{Format: Timed}, alloc.Config{}, FileOptions{}, snapshot.GenTimed, snapshot.ContainerPickle},
+		{"cpp", Options{Format: Timed, Cpp: true}, alloc.Config{}, FileOptions{Cpp: true}, snapshot.GenTimed, snapshot.ContainerPickle},
+		{"frames", Options{Format: Frames, Devices: 4}, alloc.Config{}, FileOptions{}, snapshot.GenFrames, snapshot.ContainerPickle},
+		{"history", Options{Format: History}, alloc.Config{History: true}, FileOptions{}, snapshot.GenHistory, snapshot.ContainerPickle},
+		{"segments-list", Options{Format: SegmentsList}, alloc.Config{}, FileOptions{}, snapshot.GenSegmentsList, snapshot.ContainerPickle},
+		{"gzip", full, alloc.Config{}, FileOptions{Container: Gzip}, snapshot.GenTimed, snapshot.ContainerGzip},
+		{"zip", full, alloc.Config{}, FileOptions{Container: Zip}, snapshot.GenTimed, snapshot.ContainerZip},
+		{"expandable", full, alloc.Config{Expandable: true}, FileOptions{}, snapshot.GenTimed, snapshot.ContainerPickle},
+		{"max-split", full, alloc.Config{MaxSplitSize: 8 << 20}, FileOptions{}, snapshot.GenTimed, snapshot.ContainerPickle},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data, err := Encode(build(t, tc.opt, tc.cfg), tc.file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, c, err := ingest.Decode(bytes.NewReader(data), int64(len(data)), ingest.DecodeOptions{})
+			s, c, err := snapshot.Decode(bytes.NewReader(data), int64(len(data)), snapshot.DecodeOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,14 +169,14 @@ func TestShapesDecode(t *testing.T) {
 			if len(s.Segments) < 2 {
 				t.Errorf("%d segments", len(s.Segments))
 			}
-			if tc.gen == ingest.GenSegmentsList {
+			if tc.gen == snapshot.GenSegmentsList {
 				return
 			}
 			tr := s.Traces[0]
 			if len(tr) != 12 {
 				t.Fatalf("%d trace entries, want the ring's 12", len(tr))
 			}
-			if tr[0].Action != ingest.ActionFreeRequested && tr[0].Action != ingest.ActionFreeCompleted && tr[0].Action != ingest.ActionAlloc {
+			if tr[0].Action != snapshot.ActionFreeRequested && tr[0].Action != snapshot.ActionFreeCompleted && tr[0].Action != snapshot.ActionAlloc {
 				t.Errorf("trace starts with %s", tr[0].Action)
 			}
 			if want := max(tc.opt.Devices, 1); len(s.Traces) != want {
@@ -185,10 +185,10 @@ func TestShapesDecode(t *testing.T) {
 			var pending, noFrames int
 			for _, seg := range s.Segments {
 				for _, b := range seg.Blocks {
-					if b.State == ingest.StateActivePendingFree {
+					if b.State == snapshot.StateActivePendingFree {
 						pending++
 					}
-					if b.State == ingest.StateActiveAllocated && b.Stack == ingest.NoStack {
+					if b.State == snapshot.StateActiveAllocated && b.Stack == snapshot.NoStack {
 						noFrames++
 					}
 				}

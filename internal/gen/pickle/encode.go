@@ -6,46 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"math/bits"
-)
+	"slices"
 
-// Opcodes written by the encoder (names as in CPython's pickletools).
-const (
-	opMark           = '('
-	opStop           = '.'
-	opBinInt         = 'J'
-	opBinInt1        = 'K'
-	opBinInt2        = 'M'
-	opNone           = 'N'
-	opBinUnicode     = 'X'
-	opAppend         = 'a'
-	opEmptyDict      = '}'
-	opAppends        = 'e'
-	opBinGet         = 'h'
-	opLongBinGet     = 'j'
-	opEmptyList      = ']'
-	opBinPut         = 'q'
-	opLongBinPut     = 'r'
-	opSetItem        = 's'
-	opTuple          = 't'
-	opEmptyTuple     = ')'
-	opSetItems       = 'u'
-	opBinFloat       = 'G'
-	opProto          = 0x80
-	opTuple1         = 0x85
-	opTuple2         = 0x86
-	opTuple3         = 0x87
-	opNewTrue        = 0x88
-	opNewFalse       = 0x89
-	opLong1          = 0x8a
-	opLong4          = 0x8b
-	opBinBytes       = 'B'
-	opShortBinBytes  = 'C'
-	opBinBytes8      = 0x8e
-	opShortBinUnicod = 0x8c
-	opBinUnicode8    = 0x8d
-	opMemoize        = 0x94
-	opFrame          = 0x95
+	"gpureport/internal/pickleop"
 )
 
 const (
@@ -77,12 +42,22 @@ const (
 	// referenced more than once, MARK ... SETITEMS/APPENDS without
 	// batching, 8-byte LONG1 for ints outside int32.
 	TorchCpp
+	// Marks is a pickler that builds each list and dict after its items
+	// (MARK ... LIST, MARK ... DICT), as CPython's protocols 0 and 1 and
+	// some hand-written picklers do: protocol 2, strs memoized as CPython
+	// does, containers memoized after they are built and only when
+	// referenced more than once (as TorchCpp). It cannot stream
+	// (BeginDict, BeginList).
+	Marks
 )
 
 // String names the style as the command-line flag spells it.
 func (s Style) String() string {
-	if s == TorchCpp {
+	switch s {
+	case TorchCpp:
 		return "cpp"
+	case Marks:
+		return "marks"
 	}
 	return "cpython"
 }
@@ -90,7 +65,7 @@ func (s Style) String() string {
 // Options choose the pickle dialect.
 type Options struct {
 	// Protocol is the pickle protocol: 2, 3, 4 or 5; 0 means 4 (the
-	// default of Python 3.8-3.13). TorchCpp requires 2.
+	// default of Python 3.8-3.13). TorchCpp and Marks require 2.
 	Protocol int
 	// Style is the pickler imitated.
 	Style Style
@@ -152,8 +127,8 @@ func NewEncoder(w io.Writer, opt Options) (*Encoder, error) {
 	if p < 2 || p > 5 {
 		return nil, fmt.Errorf("pickle: protocol %d not supported (want 2-5)", p)
 	}
-	if opt.Style == TorchCpp && p != 2 {
-		return nil, fmt.Errorf("pickle: the C++ pickler style writes protocol 2, not %d", p)
+	if opt.Style != CPython && p != 2 {
+		return nil, fmt.Errorf("pickle: the %s pickler style writes protocol 2, not %d", opt.Style, p)
 	}
 	return &Encoder{
 		out:     w,
@@ -188,7 +163,7 @@ func (s *sliceWriter) Write(p []byte) (int, error) {
 
 // Encode writes the whole pickle of v: the protocol header, v and STOP.
 func (e *Encoder) Encode(v any) error {
-	if e.style == TorchCpp {
+	if e.style != CPython {
 		e.CountRefs(v)
 	}
 	e.Start()
@@ -197,7 +172,8 @@ func (e *Encoder) Encode(v any) error {
 }
 
 // CountRefs records how often each dict and list is referenced from v, for
-// the C++ style, which memoizes only containers referenced more than once.
+// the TorchCpp and Marks styles, which memoize only containers referenced
+// more than once.
 // Encode calls it; streaming writers call it for the shared subtrees they
 // will write.
 func (e *Encoder) CountRefs(v any) {
@@ -250,7 +226,7 @@ func (e *Encoder) Start() {
 		return
 	}
 	e.started = true
-	e.buf = append(e.buf, opProto, byte(e.proto))
+	e.buf = append(e.buf, pickleop.Proto, byte(e.proto))
 	// CPython enables framing after writing PROTO, so the header is
 	// outside the first frame.
 	e.framing = e.proto >= 4
@@ -269,7 +245,7 @@ func (e *Encoder) Finish() error {
 		return errors.New("pickle: Finish inside an unfinished container")
 	}
 	e.finished = true
-	e.write1(opStop)
+	e.write1(pickleop.Stop)
 	e.commitFrame()
 	e.flush()
 	return e.err
@@ -295,34 +271,18 @@ func (e *Encoder) boundary() {
 
 // write appends bytes to the current frame (opening one when framing and
 // none is open).
-func (e *Encoder) write(p ...byte) {
+func (e *Encoder) write(p ...byte) { appendOut(e, p) }
+
+func (e *Encoder) write1(b byte) { appendOut(e, []byte{b}) }
+
+func (e *Encoder) writeString(s string) { appendOut(e, s) }
+
+func appendOut[T []byte | string](e *Encoder, p T) {
 	if e.framing && !e.inFrame {
 		e.flush()
 		e.inFrame = true
 	}
 	e.buf = append(e.buf, p...)
-	if !e.framing && len(e.buf) >= frameSizeTarget {
-		e.flush()
-	}
-}
-
-func (e *Encoder) write1(b byte) {
-	if e.framing && !e.inFrame {
-		e.flush()
-		e.inFrame = true
-	}
-	e.buf = append(e.buf, b)
-	if !e.framing && len(e.buf) >= frameSizeTarget {
-		e.flush()
-	}
-}
-
-func (e *Encoder) writeString(s string) {
-	if e.framing && !e.inFrame {
-		e.flush()
-		e.inFrame = true
-	}
-	e.buf = append(e.buf, s...)
 	if !e.framing && len(e.buf) >= frameSizeTarget {
 		e.flush()
 	}
@@ -337,7 +297,7 @@ func (e *Encoder) commitFrame() {
 	e.inFrame = false
 	if len(e.buf) >= frameSizeMin {
 		var h [9]byte
-		h[0] = opFrame
+		h[0] = pickleop.Frame
 		binary.LittleEndian.PutUint64(h[1:], uint64(len(e.buf)))
 		e.emit(h[:])
 	}
@@ -380,20 +340,20 @@ func (e *Encoder) memoPut(key any) {
 func (e *Encoder) writePut(idx uint32) {
 	switch {
 	case e.proto >= 4 && e.style == CPython:
-		e.write1(opMemoize)
+		e.write1(pickleop.Memoize)
 	case idx < 256:
-		e.write(opBinPut, byte(idx))
+		e.write(pickleop.BinPut, byte(idx))
 	default:
-		e.write(opLongBinPut, byte(idx), byte(idx>>8), byte(idx>>16), byte(idx>>24))
+		e.write(pickleop.LongBinPut, byte(idx), byte(idx>>8), byte(idx>>16), byte(idx>>24))
 	}
 }
 
 func (e *Encoder) writeGet(idx uint32) {
 	if idx < 256 {
-		e.write(opBinGet, byte(idx))
+		e.write(pickleop.BinGet, byte(idx))
 		return
 	}
-	e.write(opLongBinGet, byte(idx), byte(idx>>8), byte(idx>>16), byte(idx>>24))
+	e.write(pickleop.LongBinGet, byte(idx), byte(idx>>8), byte(idx>>16), byte(idx>>24))
 }
 
 // Forget drops obj (a *Str, *Dict or *List already written) from the
@@ -416,12 +376,12 @@ func (e *Encoder) Value(v any) {
 	e.boundary()
 	switch x := v.(type) {
 	case nil:
-		e.write1(opNone)
+		e.write1(pickleop.None)
 	case bool:
 		if x {
-			e.write1(opNewTrue)
+			e.write1(pickleop.NewTrue)
 		} else {
-			e.write1(opNewFalse)
+			e.write1(pickleop.NewFalse)
 		}
 	case int:
 		e.int64(int64(x))
@@ -433,28 +393,30 @@ func (e *Encoder) Value(v any) {
 		} else {
 			e.uint64(x)
 		}
+	case *big.Int:
+		e.bigInt(x)
 	case float64:
 		var b [9]byte
-		b[0] = opBinFloat
+		b[0] = pickleop.BinFloat
 		binary.BigEndian.PutUint64(b[1:], math.Float64bits(x))
 		e.write(b[:]...)
 	case string:
 		e.str(x, nil)
 	case *Str:
 		if x == nil {
-			e.write1(opNone)
+			e.write1(pickleop.None)
 			return
 		}
 		e.str(x.S, x)
 	case *Dict:
 		if x == nil {
-			e.write1(opNone)
+			e.write1(pickleop.None)
 			return
 		}
 		e.dict(x)
 	case *List:
 		if x == nil {
-			e.write1(opNone)
+			e.write1(pickleop.None)
 			return
 		}
 		e.list(x)
@@ -462,7 +424,7 @@ func (e *Encoder) Value(v any) {
 		e.tuple(x)
 	case *TupleObj:
 		if x == nil {
-			e.write1(opNone)
+			e.write1(pickleop.None)
 			return
 		}
 		if idx, ok := e.memo[x]; ok {
@@ -475,7 +437,7 @@ func (e *Encoder) Value(v any) {
 		}
 	case *Bytes:
 		if x == nil {
-			e.write1(opNone)
+			e.write1(pickleop.None)
 			return
 		}
 		e.bytes(x)
@@ -496,18 +458,18 @@ func (e *Encoder) int64(v int64) {
 	if v >= math.MinInt32 && v <= math.MaxInt32 {
 		switch {
 		case v >= 0 && v <= 0xff:
-			e.write(opBinInt1, byte(v))
+			e.write(pickleop.BinInt1, byte(v))
 		case v >= 0 && v <= 0xffff:
-			e.write(opBinInt2, byte(v), byte(v>>8))
+			e.write(pickleop.BinInt2, byte(v), byte(v>>8))
 		default:
 			u := uint32(v)
-			e.write(opBinInt, byte(u), byte(u>>8), byte(u>>16), byte(u>>24))
+			e.write(pickleop.BinInt, byte(u), byte(u>>8), byte(u>>16), byte(u>>24))
 		}
 		return
 	}
 	if e.style == TorchCpp {
 		var b [10]byte
-		b[0], b[1] = opLong1, 8
+		b[0], b[1] = pickleop.Long1, 8
 		binary.LittleEndian.PutUint64(b[2:], uint64(v))
 		e.write(b[:]...)
 		return
@@ -520,7 +482,7 @@ func (e *Encoder) int64(v int64) {
 // -(2**(8j-1)), and no bytes at all for 0.
 func (e *Encoder) long1(v int64) {
 	if v == 0 {
-		e.write(opLong1, 0)
+		e.write(pickleop.Long1, 0)
 		return
 	}
 	var abs uint64
@@ -531,7 +493,7 @@ func (e *Encoder) long1(v int64) {
 	}
 	n := bits.Len64(abs)/8 + 1
 	var b [11]byte
-	b[0] = opLong1
+	b[0] = pickleop.Long1
 	u := uint64(v)
 	for i := 0; i < n; i++ {
 		if i < 8 {
@@ -551,13 +513,44 @@ func (e *Encoder) long1(v int64) {
 // when neg.
 func (e *Encoder) long4(u uint64, neg bool) {
 	var b [21]byte
-	b[0] = opLong4
+	b[0] = pickleop.Long4
 	binary.LittleEndian.PutUint32(b[1:], 16)
 	binary.LittleEndian.PutUint64(b[5:], u)
 	if neg {
 		binary.LittleEndian.PutUint64(b[13:], math.MaxUint64)
 	}
 	e.write(b[:]...)
+}
+
+// bigInt writes an int of any size: as int64 or uint64 when it fits, else
+// as LONG1 (LONG4 beyond 255 bytes) of the fewest two's complement bytes,
+// as CPython's encode_long does.
+func (e *Encoder) bigInt(x *big.Int) {
+	switch {
+	case x.IsInt64():
+		e.int64(x.Int64())
+		return
+	case x.IsUint64():
+		e.uint64(x.Uint64())
+		return
+	}
+	n := (x.BitLen() + 8) / 8 // room for the sign bit
+	v := new(big.Int).Set(x)
+	if x.Sign() < 0 {
+		v.Add(v, new(big.Int).Lsh(big.NewInt(1), uint(8*n)))
+	}
+	le := v.FillBytes(make([]byte, n))
+	slices.Reverse(le)
+	// Drop redundant sign bytes.
+	for len(le) > 1 && (le[len(le)-1] == 0 && le[len(le)-2]&0x80 == 0 || le[len(le)-1] == 0xff && le[len(le)-2]&0x80 != 0) {
+		le = le[:len(le)-1]
+	}
+	if len(le) <= 0xff {
+		e.write(pickleop.Long1, byte(len(le)))
+	} else {
+		e.write(pickleop.Long4, byte(len(le)), byte(len(le)>>8), byte(len(le)>>16), byte(len(le)>>24))
+	}
+	e.write(le...)
 }
 
 // uint64 writes an int in [2^63, 2^64).
@@ -571,44 +564,33 @@ func (e *Encoder) uint64(v uint64) {
 		return
 	}
 	var b [11]byte
-	b[0], b[1] = opLong1, 9
+	b[0], b[1] = pickleop.Long1, 9
 	binary.LittleEndian.PutUint64(b[2:], v)
 	e.write(b[:11]...)
 }
 
-// str saves a str; obj is its identity (nil for a fresh object).
+// str saves a str; obj is its identity (nil for a fresh object). The C++
+// pickler memoizes strs by value, CPython by identity except for its
+// singletons (the empty and one-character Latin-1 strs).
 func (e *Encoder) str(s string, obj *Str) {
-	if e.style == TorchCpp {
-		if idx, ok := e.strMemo[s]; ok {
-			e.writeGet(idx)
-			return
-		}
-		e.strHeaderAndData(s)
-		idx := e.memoLen
-		e.memoLen++
-		e.strMemo[s] = idx
-		e.writePut(idx)
+	byValue := e.style == TorchCpp || isSingletonStr(s)
+	var idx uint32
+	var ok bool
+	if byValue {
+		idx, ok = e.strMemo[s]
+	} else if obj != nil {
+		idx, ok = e.memo[obj]
+	}
+	if ok {
+		e.writeGet(idx)
 		return
 	}
-	single := isSingletonStr(s)
-	if single {
-		if idx, ok := e.strMemo[s]; ok {
-			e.writeGet(idx)
-			return
-		}
-	} else if obj != nil {
-		if idx, ok := e.memo[obj]; ok {
-			e.writeGet(idx)
-			return
-		}
-	}
 	e.strHeaderAndData(s)
-	idx := e.memoLen
+	idx = e.memoLen
 	e.memoLen++
-	switch {
-	case single:
+	if byValue {
 		e.strMemo[s] = idx
-	case obj != nil:
+	} else if obj != nil {
 		e.memo[obj] = idx
 	}
 	e.writePut(idx)
@@ -624,131 +606,117 @@ func (e *Encoder) bytes(b *Bytes) {
 		e.writeGet(idx)
 		return
 	}
-	n := len(b.B)
-	var h [9]byte
-	var hl int
-	switch {
-	case n <= 0xff:
-		h[0], h[1] = opShortBinBytes, byte(n)
-		hl = 2
-	case uint64(n) <= 0xffffffff:
-		h[0] = opBinBytes
-		binary.LittleEndian.PutUint32(h[1:], uint32(n))
-		hl = 5
-	default:
-		h[0] = opBinBytes8
-		binary.LittleEndian.PutUint64(h[1:], uint64(n))
-		hl = 9
-	}
-	e.write(h[:hl]...)
-	e.writeString(string(b.B))
+	e.headerAndData(string(b.B), true, [3]byte{pickleop.ShortBinBytes, pickleop.BinBytes, pickleop.BinBytes8})
 	e.memoPut(b)
 }
 
+// strHeaderAndData writes a str's opcode, length and UTF-8 bytes.
 func (e *Encoder) strHeaderAndData(s string) {
-	n := len(s)
+	e.headerAndData(s, e.proto >= 4 && e.style == CPython, [3]byte{pickleop.ShortBinUnicode, pickleop.BinUnicode, pickleop.BinUnicode8})
+}
+
+// headerAndData writes data with the opcode of ops (1-, 4- and 8-byte
+// length) that fits its length, the 1-byte one only when short allows it.
+func (e *Encoder) headerAndData(data string, short bool, ops [3]byte) {
+	n := len(data)
 	var h [9]byte
 	var hl int
 	switch {
-	case n <= 0xff && e.proto >= 4 && e.style == CPython:
-		h[0], h[1] = opShortBinUnicod, byte(n)
+	case n <= 0xff && short:
+		h[0], h[1] = ops[0], byte(n)
 		hl = 2
 	case uint64(n) <= 0xffffffff:
-		h[0] = opBinUnicode
+		h[0] = ops[1]
 		binary.LittleEndian.PutUint32(h[1:], uint32(n))
 		hl = 5
 	default:
-		h[0] = opBinUnicode8
+		h[0] = ops[2]
 		binary.LittleEndian.PutUint64(h[1:], uint64(n))
 		hl = 9
 	}
 	if e.framing && n >= frameSizeTarget {
-		// CPython's _Pickler_write_bytes: large payloads bypass framing.
+		// CPython's _Pickler_write_bytes: large payloads (str and bytes)
+		// bypass framing.
 		e.commitFrame()
 		e.flush()
 		e.emit(h[:hl])
-		e.emit([]byte(s))
+		e.emit([]byte(data))
 		return
 	}
 	e.write(h[:hl]...)
-	e.writeString(s)
+	e.writeString(data)
 }
 
 func (e *Encoder) dict(d *Dict) {
-	if e.style == TorchCpp {
-		shared := e.refs[d] > 1
-		if shared {
-			if idx, ok := e.memo[d]; ok {
-				e.writeGet(idx)
-				return
-			}
-		}
-		e.enter()
-		e.write(opEmptyDict, opMark)
-		for _, it := range d.Items {
-			e.Value(it.Key)
-			e.Value(it.Value)
-		}
-		e.write1(opSetItems)
-		e.leave()
-		if shared {
-			e.memoPut(d)
-		}
-		return
-	}
-	if idx, ok := e.memo[d]; ok {
-		e.writeGet(idx)
-		return
-	}
-	e.write1(opEmptyDict)
-	e.memoPut(d)
-	b := e.openBatch(len(d.Items), false)
-	for _, it := range d.Items {
-		e.Value(it.Key)
-		e.Value(it.Value)
-		e.Next(&b)
-	}
-	e.End(&b)
+	e.container(d, len(d.Items), false, func(i int) {
+		e.Value(d.Items[i].Key)
+		e.Value(d.Items[i].Value)
+	})
 }
 
 func (e *Encoder) list(l *List) {
-	if e.style == TorchCpp {
-		shared := e.refs[l] > 1
-		if shared {
-			if idx, ok := e.memo[l]; ok {
-				e.writeGet(idx)
-				return
-			}
+	e.container(l, len(l.Items), true, func(i int) { e.Value(l.Items[i]) })
+}
+
+// container saves the dict or list obj of n items, item(i) saving the
+// i-th (a key and its value, for a dict). CPython memoizes it as it opens
+// it and adds its items in batches; TorchCpp and Marks build it whole and
+// memoize it afterwards, only when it is referenced more than once.
+func (e *Encoder) container(obj any, n int, list bool, item func(int)) {
+	if e.style == CPython {
+		if idx, ok := e.memo[obj]; ok {
+			e.writeGet(idx)
+			return
 		}
-		e.enter()
-		e.write(opEmptyList, opMark)
-		for _, it := range l.Items {
-			e.Value(it)
+		e.write1(pick(list, pickleop.EmptyList, pickleop.EmptyDict))
+		e.memoPut(obj)
+		b := e.openBatch(n, list)
+		for i := range n {
+			item(i)
+			e.Next(&b)
 		}
-		e.write1(opAppends)
-		e.leave()
-		if shared {
-			e.memoPut(l)
-		}
+		e.End(&b)
 		return
 	}
-	if idx, ok := e.memo[l]; ok {
-		e.writeGet(idx)
-		return
+	shared := e.refs[obj] > 1
+	if shared {
+		if idx, ok := e.memo[obj]; ok {
+			e.writeGet(idx)
+			return
+		}
 	}
-	e.write1(opEmptyList)
-	e.memoPut(l)
-	b := e.openBatch(len(l.Items), true)
-	for _, it := range l.Items {
-		e.Value(it)
-		e.Next(&b)
+	e.enter()
+	if e.style == Marks {
+		e.write1(pickleop.Mark)
+	} else {
+		e.write(pick(list, pickleop.EmptyList, pickleop.EmptyDict), pickleop.Mark)
 	}
-	e.End(&b)
+	for i := range n {
+		item(i)
+	}
+	switch {
+	case e.style == Marks:
+		e.write1(pick(list, pickleop.List, pickleop.Dict))
+	default:
+		e.write1(pick(list, pickleop.Appends, pickleop.SetItems))
+	}
+	e.leave()
+	if shared {
+		e.memoPut(obj)
+	}
+}
+
+// pick returns a when list is true, else b.
+func pick(list bool, a, b byte) byte {
+	if list {
+		return a
+	}
+	return b
 }
 
 func (e *Encoder) tuple(t Tuple) {
 	if len(t) == 0 {
-		e.write1(opEmptyTuple)
+		e.write1(pickleop.EmptyTuple)
 		return
 	}
 	e.enter()
@@ -757,13 +725,13 @@ func (e *Encoder) tuple(t Tuple) {
 		for _, it := range t {
 			e.Value(it)
 		}
-		e.write1(opTuple1 + byte(len(t)-1))
+		e.write1(pickleop.Tuple1 + byte(len(t)-1))
 	} else {
-		e.write1(opMark)
+		e.write1(pickleop.Mark)
 		for _, it := range t {
 			e.Value(it)
 		}
-		e.write1(opTuple)
+		e.write1(pickleop.Tuple)
 	}
 	if e.style == CPython {
 		e.memoPut(nil)
@@ -789,7 +757,7 @@ type Batch struct {
 func (e *Encoder) openBatch(n int, list bool) Batch {
 	e.enter()
 	if n > 1 || (e.style == TorchCpp) {
-		e.write1(opMark)
+		e.write1(pickleop.Mark)
 	}
 	return Batch{n: n, list: list}
 }
@@ -797,34 +765,26 @@ func (e *Encoder) openBatch(n int, list bool) Batch {
 // BeginDict starts a new dict (one nobody refers to again) of exactly n
 // items: after it, save each key and value with Value (or nested streaming
 // calls) and call Next after each pair, then End.
-func (e *Encoder) BeginDict(n int) Batch {
-	if e.err != nil {
-		return Batch{n: n}
-	}
-	e.boundary()
-	if e.style == TorchCpp {
-		e.write1(opEmptyDict)
-	} else {
-		e.write1(opEmptyDict)
-		e.memoPut(nil)
-	}
-	return e.openBatch(n, false)
-}
+func (e *Encoder) BeginDict(n int) Batch { return e.begin(n, false) }
 
 // BeginList starts a new list (one nobody refers to again) of exactly n
 // items; call Next after each item, then End.
-func (e *Encoder) BeginList(n int) Batch {
+func (e *Encoder) BeginList(n int) Batch { return e.begin(n, true) }
+
+// begin opens a streamed dict or list of n items.
+func (e *Encoder) begin(n int, list bool) Batch {
+	if e.err == nil && e.style == Marks {
+		e.fail(errors.New("pickle: the marks style cannot stream containers"))
+	}
 	if e.err != nil {
-		return Batch{n: n, list: true}
+		return Batch{n: n, list: list}
 	}
 	e.boundary()
-	if e.style == TorchCpp {
-		e.write1(opEmptyList)
-	} else {
-		e.write1(opEmptyList)
+	e.write1(pick(list, pickleop.EmptyList, pickleop.EmptyDict))
+	if e.style == CPython {
 		e.memoPut(nil)
 	}
-	return e.openBatch(n, true)
+	return e.openBatch(n, list)
 }
 
 // Next marks the end of one item (a key and its value, for a dict).
@@ -847,12 +807,12 @@ func (e *Encoder) Next(b *Batch) {
 	// remain.
 	if b.list {
 		if b.i < b.n {
-			e.write(opAppends, opMark)
+			e.write(pickleop.Appends, pickleop.Mark)
 			b.inBatch = 0
 		}
 		return
 	}
-	e.write(opSetItems, opMark)
+	e.write(pickleop.SetItems, pickleop.Mark)
 	b.inBatch = 0
 }
 
@@ -867,24 +827,10 @@ func (e *Encoder) End(b *Batch) {
 	}
 	defer e.leave()
 	switch {
-	case e.style == TorchCpp:
-		if b.list {
-			e.write1(opAppends)
-		} else {
-			e.write1(opSetItems)
-		}
-	case b.n == 0:
-	case b.n == 1:
-		if b.list {
-			e.write1(opAppend)
-		} else {
-			e.write1(opSetItem)
-		}
+	case e.style != TorchCpp && b.n == 0:
+	case e.style != TorchCpp && b.n == 1:
+		e.write1(pick(b.list, pickleop.Append, pickleop.SetItem))
 	default:
-		if b.list {
-			e.write1(opAppends)
-		} else {
-			e.write1(opSetItems)
-		}
+		e.write1(pick(b.list, pickleop.Appends, pickleop.SetItems))
 	}
 }

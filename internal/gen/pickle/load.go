@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"unicode/utf8"
+
+	"gpureport/internal/pickleop"
 )
 
 // ErrClass is wrapped by Load's error for a pickle that asks to construct
@@ -151,7 +153,7 @@ func (l *loader) run() (any, error) {
 				if len(l.stack) != 1 || len(l.marks) != 0 {
 					return nil, l.errf(start, "STOP with %d values and %d marks on the stack", len(l.stack), len(l.marks))
 				}
-				if op == opStop && !inFrame && l.st.Protocol >= 4 {
+				if op == pickleop.Stop && !inFrame && l.st.Protocol >= 4 {
 					l.st.Unframed++
 				}
 				return l.stack[0], nil
@@ -161,7 +163,7 @@ func (l *loader) run() (any, error) {
 		if l.frameEnd >= 0 && l.pos > l.frameEnd {
 			return nil, l.errf(start, "opcode 0x%02x crosses the end of its frame at %d", op, l.frameEnd)
 		}
-		if !inFrame && op != opFrame && op != opProto {
+		if !inFrame && op != pickleop.Frame && op != pickleop.Proto {
 			l.st.Unframed += l.pos - start
 		}
 	}
@@ -171,7 +173,7 @@ var errStop = errors.New("stop")
 
 func (l *loader) step(start int, op byte) error {
 	switch op {
-	case opProto:
+	case pickleop.Proto:
 		b, err := l.need(start, 1)
 		if err != nil {
 			return err
@@ -180,7 +182,7 @@ func (l *loader) step(start int, op byte) error {
 			return l.errf(start, "protocol %d not supported", b[0])
 		}
 		l.st.Protocol = int(b[0])
-	case opFrame:
+	case pickleop.Frame:
 		b, err := l.need(start, 8)
 		if err != nil {
 			return err
@@ -194,54 +196,43 @@ func (l *loader) step(start int, op byte) error {
 		}
 		l.st.Frames = append(l.st.Frames, n)
 		l.frameEnd = l.pos + int(n)
-	case opStop:
+	case pickleop.Stop:
 		return errStop
-	case opMark:
+	case pickleop.Mark:
 		l.marks = append(l.marks, len(l.stack))
-	case opNone:
+	case pickleop.None:
 		l.stack = append(l.stack, nil)
-	case opNewTrue:
+	case pickleop.NewTrue:
 		l.stack = append(l.stack, true)
-	case opNewFalse:
+	case pickleop.NewFalse:
 		l.stack = append(l.stack, false)
-	case opBinInt1:
+	case pickleop.BinInt1:
 		b, err := l.need(start, 1)
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, int64(b[0]))
-	case opBinInt2:
+	case pickleop.BinInt2:
 		b, err := l.need(start, 2)
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, int64(binary.LittleEndian.Uint16(b)))
-	case opBinInt:
+	case pickleop.BinInt:
 		b, err := l.need(start, 4)
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, int64(int32(binary.LittleEndian.Uint32(b))))
-	case opLong1:
-		b, err := l.need(start, 1)
+	case pickleop.Long1, pickleop.Long4:
+		size := 1
+		if op == pickleop.Long4 {
+			size = 4
+		}
+		n, err := l.uarg(start, size)
 		if err != nil {
 			return err
 		}
-		d, err := l.need(start, int(b[0]))
-		if err != nil {
-			return err
-		}
-		v, err := longValue(d)
-		if err != nil {
-			return l.errf(start, "%v", err)
-		}
-		l.stack = append(l.stack, v)
-	case opLong4:
-		b, err := l.need(start, 4)
-		if err != nil {
-			return err
-		}
-		n := binary.LittleEndian.Uint32(b)
 		if n > 1<<16 {
 			return l.errf(start, "LONG4 of %d bytes", n)
 		}
@@ -254,20 +245,20 @@ func (l *loader) step(start int, op byte) error {
 			return l.errf(start, "%v", err)
 		}
 		l.stack = append(l.stack, v)
-	case opShortBinBytes, opBinBytes, opBinBytes8:
-		d, err := l.sized(start, op == opShortBinBytes, op == opBinBytes, "bytes")
+	case pickleop.ShortBinBytes, pickleop.BinBytes, pickleop.BinBytes8:
+		d, err := l.sized(start, op == pickleop.ShortBinBytes, op == pickleop.BinBytes, "bytes")
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, &Bytes{B: append([]byte(nil), d...)})
-	case opBinFloat:
+	case pickleop.BinFloat:
 		b, err := l.need(start, 8)
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, math.Float64frombits(binary.BigEndian.Uint64(b)))
-	case opShortBinUnicod, opBinUnicode, opBinUnicode8:
-		d, err := l.sized(start, op == opShortBinUnicod, op == opBinUnicode, "string")
+	case pickleop.ShortBinUnicode, pickleop.BinUnicode, pickleop.BinUnicode8:
+		d, err := l.sized(start, op == pickleop.ShortBinUnicode, op == pickleop.BinUnicode, "string")
 		if err != nil {
 			return err
 		}
@@ -275,130 +266,113 @@ func (l *loader) step(start int, op byte) error {
 			return l.errf(start, "string is not valid UTF-8")
 		}
 		l.stack = append(l.stack, &Str{S: string(d)})
-	case opEmptyDict:
+	case pickleop.EmptyDict:
 		l.stack = append(l.stack, &Dict{})
-	case opEmptyList:
+	case pickleop.EmptyList:
 		l.stack = append(l.stack, &List{})
-	case opEmptyTuple:
+	case pickleop.EmptyTuple:
 		l.stack = append(l.stack, Tuple{})
-	case opTuple1, opTuple2, opTuple3:
-		n := int(op-opTuple1) + 1
-		t := make(Tuple, n)
-		for i := n - 1; i >= 0; i-- {
-			v, err := l.pop(start)
-			if err != nil {
-				return err
-			}
-			t[i] = v
-		}
-		l.stack = append(l.stack, t)
-	case opTuple:
-		items, err := l.popMark(start)
+	case pickleop.Tuple1, pickleop.Tuple2, pickleop.Tuple3, pickleop.Tuple:
+		items, err := l.items(start, op == pickleop.Tuple, int(op-pickleop.Tuple1)+1)
 		if err != nil {
 			return err
 		}
 		l.stack = append(l.stack, Tuple(items))
-	case opSetItem:
-		v, err := l.pop(start)
+	case pickleop.SetItem, pickleop.SetItems, pickleop.Dict:
+		kv, err := l.items(start, op != pickleop.SetItem, 2)
 		if err != nil {
 			return err
 		}
-		k, err := l.pop(start)
+		if len(kv)%2 != 0 {
+			return l.errf(start, "SETITEMS or DICT with an odd number of values")
+		}
+		if op == pickleop.Dict {
+			l.stack = append(l.stack, &Dict{})
+		}
+		d, err := topAs[*Dict](l, start, "SETITEM(S)")
 		if err != nil {
 			return err
 		}
-		return l.setItems(start, []any{k, v})
-	case opSetItems:
-		items, err := l.popMark(start)
+		for i := 0; i < len(kv); i += 2 {
+			switch kv[i].(type) {
+			case *Dict, *List:
+				return l.errf(start, "unhashable dict key %T", kv[i])
+			}
+			d.Items = append(d.Items, Item{kv[i], kv[i+1]})
+		}
+	case pickleop.Append, pickleop.Appends, pickleop.List:
+		items, err := l.items(start, op != pickleop.Append, 1)
 		if err != nil {
 			return err
 		}
-		if len(items)%2 != 0 {
-			return l.errf(start, "SETITEMS with an odd number of values")
+		if op == pickleop.List {
+			l.stack = append(l.stack, &List{})
 		}
-		return l.setItems(start, items)
-	case opAppend:
-		v, err := l.pop(start)
+		ls, err := topAs[*List](l, start, "APPEND(S)")
 		if err != nil {
 			return err
 		}
-		return l.appends(start, []any{v})
-	case opAppends:
-		items, err := l.popMark(start)
-		if err != nil {
-			return err
-		}
-		return l.appends(start, items)
-	case opMemoize:
+		ls.Items = append(ls.Items, items...)
+	case pickleop.Memoize:
 		return l.put(start, uint64(len(l.memo)))
-	case opBinPut:
-		b, err := l.need(start, 1)
+	case pickleop.BinPut, pickleop.LongBinPut, pickleop.BinGet, pickleop.LongBinGet:
+		size := 4
+		if op == pickleop.BinPut || op == pickleop.BinGet {
+			size = 1
+		}
+		i, err := l.uarg(start, size)
 		if err != nil {
 			return err
 		}
-		return l.put(start, uint64(b[0]))
-	case opLongBinPut:
-		b, err := l.need(start, 4)
-		if err != nil {
-			return err
+		if op == pickleop.BinPut || op == pickleop.LongBinPut {
+			return l.put(start, i)
 		}
-		return l.put(start, uint64(binary.LittleEndian.Uint32(b)))
-	case opBinGet:
-		b, err := l.need(start, 1)
-		if err != nil {
-			return err
-		}
-		return l.get(start, uint64(b[0]))
-	case opLongBinGet:
-		b, err := l.need(start, 4)
-		if err != nil {
-			return err
-		}
-		return l.get(start, uint64(binary.LittleEndian.Uint32(b)))
-	case '0': // POP
+		return l.get(start, i)
+	case pickleop.Pop:
 		_, err := l.pop(start)
 		return err
-	case '1': // POP_MARK
+	case pickleop.PopMark:
 		_, err := l.popMark(start)
 		return err
-	case 'c', 0x93, 'R', 'b', 'i', 'o', 0x81, 0x92, 'P', 'Q', 0x82, 0x83, 0x84:
-		return fmt.Errorf("pickle: offset %d: opcode 0x%02x: %w", start, op, ErrClass)
 	default:
+		if pickleop.IsClass(op) {
+			return fmt.Errorf("pickle: offset %d: opcode 0x%02x: %w", start, op, ErrClass)
+		}
 		return l.errf(start, "unsupported opcode 0x%02x", op)
 	}
 	return nil
 }
 
-func (l *loader) setItems(start int, kv []any) error {
-	t, err := l.top(start)
-	if err != nil {
-		return err
+// items pops an opcode's operands: the values above the last MARK when
+// marked, else the top n values.
+func (l *loader) items(start int, marked bool, n int) ([]any, error) {
+	if marked {
+		return l.popMark(start)
 	}
-	d, ok := t.(*Dict)
-	if !ok {
-		return l.errf(start, "SETITEM(S) on a %T", t)
-	}
-	for i := 0; i < len(kv); i += 2 {
-		switch kv[i].(type) {
-		case *Dict, *List:
-			return l.errf(start, "unhashable dict key %T", kv[i])
+	out := make([]any, n)
+	for i := n - 1; i >= 0; i-- {
+		v, err := l.pop(start)
+		if err != nil {
+			return nil, err
 		}
-		d.Items = append(d.Items, Item{kv[i], kv[i+1]})
+		out[i] = v
 	}
-	return nil
+	return out, nil
 }
 
-func (l *loader) appends(start int, items []any) error {
+// topAs returns the top of the stack as a T; what names the opcode for
+// the error when it is something else.
+func topAs[T any](l *loader, start int, what string) (T, error) {
+	var c T
 	t, err := l.top(start)
 	if err != nil {
-		return err
+		return c, err
 	}
-	ls, ok := t.(*List)
+	c, ok := t.(T)
 	if !ok {
-		return l.errf(start, "APPEND(S) on a %T", t)
+		return c, l.errf(start, "%s on a %T", what, t)
 	}
-	ls.Items = append(ls.Items, items...)
-	return nil
+	return c, nil
 }
 
 // longValue decodes a LONG1 payload (little-endian two's complement).
@@ -441,6 +415,22 @@ func longValue(d []byte) (any, error) {
 // 4-byte one when mid, else an 8-byte one (the SHORT_/BIN/BIN8 forms of
 // BYTES and UNICODE), then that many bytes. what names the payload in the
 // error when the length runs past the data.
+// uarg reads an opcode's little-endian unsigned argument of size bytes
+// (1, 4 or 8).
+func (l *loader) uarg(start, size int) (uint64, error) {
+	b, err := l.need(start, size)
+	if err != nil {
+		return 0, err
+	}
+	switch size {
+	case 1:
+		return uint64(b[0]), nil
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b)), nil
+	}
+	return binary.LittleEndian.Uint64(b), nil
+}
+
 func (l *loader) sized(start int, short, mid bool, what string) ([]byte, error) {
 	size := 8
 	switch {
@@ -449,18 +439,9 @@ func (l *loader) sized(start int, short, mid bool, what string) ([]byte, error) 
 	case mid:
 		size = 4
 	}
-	b, err := l.need(start, size)
+	n, err := l.uarg(start, size)
 	if err != nil {
 		return nil, err
-	}
-	var n uint64
-	switch size {
-	case 1:
-		n = uint64(b[0])
-	case 4:
-		n = uint64(binary.LittleEndian.Uint32(b))
-	default:
-		n = binary.LittleEndian.Uint64(b)
 	}
 	if n > uint64(len(l.data)-l.pos) {
 		return nil, l.errf(start, "%s of %d bytes, only %d left", what, n, len(l.data)-l.pos)

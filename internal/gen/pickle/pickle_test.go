@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"gpureport/ingest/ingesttest"
+	"gpureport/internal/pickleop"
 )
 
 // python returns the python3 interpreter, skipping the test without one.
@@ -81,6 +83,11 @@ func pyCases() []pyCase {
 				int64(-1<<31), int64(-1<<31-1), int64(1<<40), int64(1<<47+3), int64(1<<63-1), int64(-1<<63),
 				uint64(1<<63), ^uint64(0), int64(139686137346048), int64(-1<<40))
 		}, "obj = [0, 1, 255, 256, 65535, 65536, -1, -256, 2**31-1, 2**31, -2**31, -2**31-1, 2**40, 2**47+3, 2**63-1, -2**63, 2**63, 2**64-1, 139686137346048, -2**40]"},
+		{"big-ints", func() any {
+			num := func(s string) *big.Int { x, _ := new(big.Int).SetString(s, 0); return x }
+			return NewList(num("0x400000000000000000"), num("-0x400000000000000000"), num("0x10000000000000000"),
+				num("-0x8000000000000001"), new(big.Int).Lsh(big.NewInt(1), 2100), big.NewInt(-5), new(big.Int).SetUint64(1<<63))
+		}, "obj = [2**70, -(2**70), 2**64, -(2**63)-1, 2**2100, -5, 2**63]"},
 		{"floats-bools", func() any { return NewList(0.0, 1.5, -2.25, 1e300, true, false, nil) },
 			"obj = [0.0, 1.5, -2.25, 1e300, True, False, None]"},
 		{"strings", func() any {
@@ -347,18 +354,18 @@ func TestCppStyle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Protocol != 2 || st.Ops[opFrame] != 0 || st.Ops[opMemoize] != 0 || st.Ops[opShortBinUnicod] != 0 {
-		t.Errorf("protocol %d, %d FRAME, %d MEMOIZE, %d SHORT_BINUNICODE", st.Protocol, st.Ops[opFrame], st.Ops[opMemoize], st.Ops[opShortBinUnicod])
+	if st.Protocol != 2 || st.Ops[pickleop.Frame] != 0 || st.Ops[pickleop.Memoize] != 0 || st.Ops[pickleop.ShortBinUnicode] != 0 {
+		t.Errorf("protocol %d, %d FRAME, %d MEMOIZE, %d SHORT_BINUNICODE", st.Protocol, st.Ops[pickleop.Frame], st.Ops[pickleop.Memoize], st.Ops[pickleop.ShortBinUnicode])
 	}
 	// Strings: a, b, addr, names, name, forward, filename, path, line, x.
-	if got := st.Ops[opBinUnicode]; got != 10 {
+	if got := st.Ops[pickleop.BinUnicode]; got != 10 {
 		t.Errorf("%d BINUNICODE, want 10 (each distinct string once)", got)
 	}
 	// Shared: frame (twice in frames) and frames (twice in top).
-	if got := st.Ops[opBinPut] - st.Ops[opBinUnicode]; got != 2 {
+	if got := st.Ops[pickleop.BinPut] - st.Ops[pickleop.BinUnicode]; got != 2 {
 		t.Errorf("%d container BINPUTs, want 2", got)
 	}
-	if !bytes.Contains(b, []byte{opLong1, 8}) {
+	if !bytes.Contains(b, []byte{pickleop.Long1, 8}) {
 		t.Error("address not written as an 8-byte LONG1")
 	}
 	py := python(t)
@@ -375,6 +382,60 @@ a=pickle.load(open(sys.argv[1],'rb')); c=pickle.load(open(sys.argv[2],'rb'))
 assert a == c, (a, c)
 assert a['a'] is a['b'] and a['a'][0] is a['a'][1]
 print('ok')`, a, c).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Fatalf("python: %v\n%s", err, out)
+	}
+}
+
+// TestMarksStyle checks the Marks form: every list and dict built after
+// its items (MARK ... LIST/DICT), shared containers memoized after they
+// are built, and the same objects as CPython's pickle, identity included.
+func TestMarksStyle(t *testing.T) {
+	frame := NewDict(2)
+	frame.Set("name", "forward")
+	frame.Set("line", int64(88))
+	frames := NewList(frame, frame)
+	top := NewDict(3)
+	top.Set("a", frames)
+	top.Set("b", frames)
+	top.Set("empty", NewList())
+	b, err := Marshal(top, Options{Protocol: 2, Style: Marks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, st, err := Load(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Ops[pickleop.EmptyDict]+st.Ops[pickleop.EmptyList]+st.Ops[pickleop.SetItems]+st.Ops[pickleop.Appends] != 0 || st.Ops[pickleop.List] != 2 || st.Ops[pickleop.Dict] != 2 {
+		t.Errorf("opcodes: %v", st.Ops)
+	}
+	// Shared: frame (twice in frames) and frames (twice in top).
+	if got := st.Ops[pickleop.BinPut] - st.Ops[pickleop.BinUnicode]; got != 2 {
+		t.Errorf("%d container BINPUTs, want 2", got)
+	}
+	if _, err := NewEncoder(&bytes.Buffer{}, Options{Protocol: 4, Style: Marks}); err == nil {
+		t.Error("marks style at protocol 4: no error")
+	}
+	e, err := NewEncoder(&bytes.Buffer{}, Options{Protocol: 2, Style: Marks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Start()
+	e.BeginList(0)
+	if e.Finish() == nil {
+		t.Error("marks style streamed a list")
+	}
+	py := python(t)
+	p := filepath.Join(t.TempDir(), "marks.pkl")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(py, "-c", `import pickle,sys
+a=pickle.load(open(sys.argv[1],'rb'))
+assert a == {'a': [{'name': 'forward', 'line': 88}]*2, 'b': [{'name': 'forward', 'line': 88}]*2, 'empty': []}, a
+assert a['a'] is a['b'] and a['a'][0] is a['a'][1]
+print('ok')`, p).CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {
 		t.Fatalf("python: %v\n%s", err, out)
 	}
@@ -515,8 +576,8 @@ func TestBytesAndSharedTuples(t *testing.T) {
 	cases := []pyCase{
 		{"bytes", func() any {
 			b := &Bytes{B: []byte("segments")}
-			return NewList(b, b, &Bytes{B: []byte{}}, &Bytes{B: bytes.Repeat([]byte("x"), 300)})
-		}, "b = b'segments'; obj = [b, b, b'', b'x'*300]"},
+			return NewList(b, b, &Bytes{B: []byte{}}, &Bytes{B: bytes.Repeat([]byte("x"), 300)}, &Bytes{B: bytes.Repeat([]byte("y"), 70000)})
+		}, "b = b'segments'; obj = [b, b, b'', b'x'*300, b'y'*70000]"},
 		{"shared-tuples", func() any {
 			tp := &TupleObj{Items: []any{NewStr("f.py"), int64(3)}}
 			four := &TupleObj{Items: []any{int64(1), int64(2), int64(3), int64(4)}}
@@ -574,9 +635,9 @@ func TestIntStyles(t *testing.T) {
 				if fmt.Sprint(got.(*List).Items) != fmt.Sprint(want.(*List).Items) {
 					t.Fatalf("read back %v, want %v", got.(*List).Items, want.(*List).Items)
 				}
-				short := st.Ops[opBinInt1] + st.Ops[opBinInt2] + st.Ops[opBinInt]
-				if short != 0 || (style == IntsLong1) != (st.Ops[opLong1] > 0) || (style == IntsLong4) != (st.Ops[opLong4] > 0) {
-					t.Fatalf("opcodes: %d short ints, %d LONG1, %d LONG4", short, st.Ops[opLong1], st.Ops[opLong4])
+				short := st.Ops[pickleop.BinInt1] + st.Ops[pickleop.BinInt2] + st.Ops[pickleop.BinInt]
+				if short != 0 || (style == IntsLong1) != (st.Ops[pickleop.Long1] > 0) || (style == IntsLong4) != (st.Ops[pickleop.Long4] > 0) {
+					t.Fatalf("opcodes: %d short ints, %d LONG1, %d LONG4", short, st.Ops[pickleop.Long1], st.Ops[pickleop.Long4])
 				}
 				if _, err := exec.LookPath("python3"); err != nil {
 					return

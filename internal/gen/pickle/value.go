@@ -1,6 +1,9 @@
 // Package pickle writes Python pickles byte for byte the way CPython's
 // pickler (and PyTorch's C++ pickler) writes them, for the generated test
-// snapshots of gpureport.
+// snapshots of gpureport. It is the project's one pickle writer: the
+// snapshot decoder's tests write their hand-built trees with it too, in
+// the dialects the decoder must read (protocols 2 to 5, Style). Load reads
+// back what it writes (and any snapshot pickle) as the same tree, for tests.
 //
 // Values are a small tree that mirrors the Python objects a memory snapshot
 // holds. Object identity matters: CPython memoizes every str, dict, list and
@@ -16,6 +19,7 @@
 //	bool              True / False
 //	int, int64        int
 //	uint64            int (addresses above 2^63 stay positive)
+//	*big.Int          int of any size
 //	float64           float
 //	string            a new str object each time it is saved
 //	*Str              one str object; later saves refer back to it

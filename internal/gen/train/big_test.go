@@ -5,8 +5,8 @@ import (
 	"crypto/sha256"
 	"testing"
 
-	"gpureport/ingest"
 	"gpureport/internal/gen/pickle"
+	"gpureport/snapshot"
 )
 
 // TestWriteBigSmall writes a small "big" snapshot and checks it with the
@@ -23,11 +23,11 @@ func TestWriteBigSmall(t *testing.T) {
 	if res.Bytes != int64(buf.Len()) || res.Entries != n || res.Events <= n {
 		t.Fatalf("result %+v for %d bytes", res, buf.Len())
 	}
-	s, _, err := ingest.Decode(bytes.NewReader(buf.Bytes()), int64(buf.Len()), ingest.DecodeOptions{})
+	s, _, err := snapshot.Decode(bytes.NewReader(buf.Bytes()), int64(buf.Len()), snapshot.DecodeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Generation != ingest.GenTimed || len(s.Traces) != 1 || len(s.Traces[0]) != n {
+	if s.Generation != snapshot.GenTimed || len(s.Traces) != 1 || len(s.Traces[0]) != n {
 		t.Fatalf("generation %s, %d traces", s.Generation, len(s.Traces))
 	}
 	tr := s.Traces[0]

@@ -14,15 +14,15 @@ import (
 	"testing"
 	"time"
 
-	"gpureport/ingest"
 	"gpureport/internal/gen/alloc"
+	"gpureport/snapshot"
 )
 
 // decodedRun is one case's snapshots as the project's decoder reads them.
 type decodedRun struct {
 	rank int
 	step int64
-	snap *ingest.Snapshot
+	snap *snapshot.Snapshot
 	path string
 	oom  bool
 }
@@ -34,7 +34,7 @@ func decodeRun(t *testing.T, dir string, files []FileTruth) []decodedRun {
 	var out []decodedRun
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		s, _, err := ingest.DecodeFile(p, ingest.DecodeOptions{})
+		s, _, err := snapshot.DecodeFile(p, snapshot.DecodeOptions{})
 		if err != nil {
 			t.Fatalf("decode %s: %v", p, err)
 		}
@@ -45,11 +45,11 @@ func decodeRun(t *testing.T, dir string, files []FileTruth) []decodedRun {
 
 // siteLive sums live blocks whose innermost frame under the project
 // directory is basename:line.
-func siteLive(s *ingest.Snapshot, site string) int64 {
+func siteLive(s *snapshot.Snapshot, site string) int64 {
 	var n int64
 	for _, seg := range s.Segments {
 		for _, b := range seg.Blocks {
-			if b.State != ingest.StateActiveAllocated {
+			if b.State != snapshot.StateActiveAllocated {
 				continue
 			}
 			if userFrame(s, b.Stack) == site {
@@ -60,7 +60,7 @@ func siteLive(s *ingest.Snapshot, site string) int64 {
 	return n
 }
 
-func userFrame(s *ingest.Snapshot, id ingest.StackID) string {
+func userFrame(s *snapshot.Snapshot, id snapshot.StackID) string {
 	for _, f := range s.Stacks.StackFrames(id) {
 		if strings.HasPrefix(f.File, "/") && !strings.Contains(f.File, "-packages/") {
 			return filepath.Base(f.File) + ":" + strconv.Itoa(f.Line)
@@ -180,7 +180,7 @@ func checkOOM(t *testing.T, dir string, c Label, oomRun *decodedRun) {
 	tr := oomRun.snap.Traces[o.Rank]
 	at := -1
 	for i, e := range tr {
-		if e.Action == ingest.ActionOOM {
+		if e.Action == snapshot.ActionOOM {
 			at = i
 		}
 	}
@@ -201,7 +201,7 @@ func checkOOM(t *testing.T, dir string, c Label, oomRun *decodedRun) {
 			t.Error("exit dump: nothing freed after the oom")
 		}
 		for _, e := range after {
-			if e.Action != ingest.ActionFreeRequested && e.Action != ingest.ActionFreeCompleted {
+			if e.Action != snapshot.ActionFreeRequested && e.Action != snapshot.ActionFreeCompleted {
 				t.Fatalf("exit dump: %v after the oom", e.Action)
 			}
 		}
@@ -262,7 +262,7 @@ func checkSnapshot(t *testing.T, r decodedRun, k Knobs) {
 			}
 			next += uint64(b.Size)
 			total += b.Size
-			if b.State == ingest.StateActiveAllocated {
+			if b.State == snapshot.StateActiveAllocated {
 				alloc += b.Size
 			}
 			if b.State.Active() {

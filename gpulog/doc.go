@@ -1,0 +1,19 @@
+// Package gpulog reads the GPU logs written beside a training run into one
+// model, GPULog: per-GPU memory samples (GPUSample), per-process samples
+// (ProcessSample), MIG instances, torch.cuda.memory_stats() samples
+// (MemoryStatsSample) and the out-of-memory messages of training logs
+// (TrainingOOM), with the lines it could not read and why.
+//
+// The readers: nvidia-smi's query CSV (with or without a header),
+// compute-apps CSV, dmon and pmon, the box table and -q -x XML; the CSV
+// that `gpureport record` writes; DCGM's Prometheus scrapes; JSON lines of
+// memory_stats(); CSV logs with memory columns (W&B, Lightning, or a
+// --columns spec); and training logs (stdout and stderr). SniffLog
+// recognises a format from a file's first bytes, ReadLog and DecodeLog
+// read it. Timestamps, units, UTF-16 text and bad lines are handled here,
+// so every reader yields the same kind of samples.
+//
+// It knows nothing of snapshots (package snapshot), of finding the files
+// of a run (package ingest), or of what the samples mean (package
+// analyze).
+package gpulog

@@ -1,0 +1,294 @@
+package gpulog
+
+import (
+	"time"
+
+	"gpureport/input"
+)
+
+// LogFormat names the format of a GPU log, as summary.json's
+// inputs.gpu_logs[].format spells it.
+type LogFormat string
+
+// GPU log formats.
+const (
+	// FormatQueryCSV is nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits].
+	FormatQueryCSV LogFormat = "query-csv"
+	// FormatComputeAppsCSV is nvidia-smi --query-compute-apps=... --format=csv.
+	FormatComputeAppsCSV LogFormat = "compute-apps-csv"
+	// FormatDmon is nvidia-smi dmon (and pmon) fixed-width output.
+	FormatDmon LogFormat = "dmon"
+	// FormatTable is the plain nvidia-smi box table, possibly repeated.
+	FormatTable LogFormat = "table"
+	// FormatXML is nvidia-smi -q -x, possibly several documents.
+	FormatXML LogFormat = "xml"
+	// FormatNVML is the query-CSV file written by `gpureport record`.
+	FormatNVML LogFormat = "nvml"
+	// FormatMemoryStats is JSON lines of torch.cuda.memory_stats().
+	FormatMemoryStats LogFormat = "memory-stats"
+	// FormatCSVColumns is a CSV a script wrote with columns of its own
+	// naming (mem_used_mb, memory_used, fb_used, gpu_mem_*, ...), read by
+	// the meaning of its column names (gpulog_columns.go).
+	FormatCSVColumns LogFormat = "csv-columns"
+	// FormatDCGMProm is DCGM exporter Prometheus text (DCGM_FI_DEV_FB_USED,
+	// DCGM_FI_DEV_FB_FREE, ...), one or more scrapes.
+	FormatDCGMProm LogFormat = "dcgm-prometheus"
+	// FormatWandbCSV is a Weights & Biases system-metrics CSV export
+	// (system.gpu.N.memoryAllocatedBytes, _timestamp, _runtime, ...).
+	FormatWandbCSV LogFormat = "wandb-csv"
+	// FormatLightningCSV is PyTorch Lightning's CSVLogger metrics.csv with
+	// DeviceStatsMonitor columns.
+	FormatLightningCSV LogFormat = "lightning-csv"
+	// FormatTrainingLog is a training job's own stdout/stderr, read for
+	// CUDA out-of-memory messages (trainlog.go).
+	FormatTrainingLog LogFormat = "training-log"
+)
+
+// GPULog is one decoded GPU log file.
+type GPULog struct {
+	input.Source
+	// Format is the format detected from the content.
+	Format LogFormat
+	// GPUs are the devices the log mentions, in order of first appearance.
+	GPUs []GPU
+	// Samples are device readings: one GPU at one time.
+	Samples []GPUSample
+	// Processes are per-process readings (compute-apps CSV, table process
+	// rows, XML processes, pmon).
+	Processes []ProcessSample
+	// MemoryStats are torch.cuda.memory_stats() readings (memory-stats
+	// format only).
+	MemoryStats []MemoryStatsSample
+	// MIG are readings of MIG devices (XML and table logs of GPUs in MIG
+	// mode); the parent GPU's sample holds the whole GPU's memory.
+	MIG []MIGSample
+	// Driver is the driver version the log states, "" when it does not.
+	Driver string
+	// Notes are caveats about the whole file that a reader of the report
+	// must see (an assumed field order, dates taken from the file's
+	// modification time, ...).
+	Notes []string
+	// SkippedLines counts lines (or XML documents) that could not be
+	// read.
+	SkippedLines int
+	// SkipCounts splits SkippedLines by kind of problem ("row of a
+	// different GPU", "NUL bytes only", ...), most frequent first.
+	SkipCounts []SkipCount
+	// Problems describes the first skipped lines: where and why, at most
+	// MaxProblems of them.
+	Problems []LineProblem
+	// Zoneless is true when the timestamps carried no zone and were read in
+	// the run's assumed location.
+	Zoneless bool
+	// Timing says how the readings are placed in time (TimingTimes when
+	// every reading has its own time).
+	Timing Timing
+	// OOMs are the out-of-memory messages of a training log, in file
+	// order (training-log format only).
+	OOMs []TrainingOOM
+}
+
+// Timing says how a log's readings are placed in time.
+type Timing string
+
+// How readings are placed in time.
+const (
+	// TimingTimes: every reading carries its own time (or the log has
+	// none of the kinds below).
+	TimingTimes Timing = "timestamps"
+	// TimingElapsed: times are elapsed seconds from an unknown start; they
+	// were anchored so that the last reading falls at the file's
+	// modification time (Notes say so).
+	TimingElapsed Timing = "elapsed"
+	// TimingInterval: readings without a time were placed after the last
+	// dated reading at the sampling interval the file's dated readings
+	// show.
+	TimingInterval Timing = "interval"
+	// TimingOrder: some readings have no time and none could be
+	// inferred; readings are placed by their position in the file (the
+	// reading index is the axis).
+	TimingOrder Timing = "reading-order"
+)
+
+// OOMKind says which message reported an out-of-memory error.
+type OOMKind string
+
+// Kinds of out-of-memory messages in training logs.
+const (
+	// OOMTorch is PyTorch's caching allocator message (torch 2.x:
+	// "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate ...
+	// GPU 0 has a total capacity of ...").
+	OOMTorch OOMKind = "torch"
+	// OOMTorchLegacy is the older form ("RuntimeError: CUDA out of
+	// memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total
+	// capacity; ...)").
+	OOMTorchLegacy OOMKind = "torch-legacy"
+	// OOMCUDAError is a raw CUDA error ("CUDA error: out of memory").
+	OOMCUDAError OOMKind = "cuda-error"
+	// OOMNCCL is an NCCL message about a failed CUDA allocation.
+	OOMNCCL OOMKind = "nccl"
+)
+
+// TrainingOOM is one out-of-memory message of a training log. Byte fields
+// are Unknown when the message does not give them.
+type TrainingOOM struct {
+	// Line is the 1-based line of the message; Count how many identical
+	// messages (same rank and numbers) it stands for, repeats included.
+	Line  int
+	Count int
+	// Kind says which message it was.
+	Kind OOMKind
+	// Rank is the distributed rank from a "[rank3]:" or "[default3]:"
+	// line prefix, NoRank when none; Device is the CUDA device the message
+	// names ("GPU 0"), -1 when it names none.
+	Rank   int
+	Device int
+	// Time is the time a log line prefix gives, zero when none.
+	Time time.Time
+	// Requested is the allocation that failed (bytes).
+	Requested int64
+	// Capacity is the device's total capacity as PyTorch reports it.
+	Capacity int64
+	// Free is the device memory CUDA reported free.
+	Free int64
+	// ProcessInUse is the memory this process has in use, non-PyTorch
+	// memory included (torch 2.x form).
+	ProcessInUse int64
+	// Allocated is the memory allocated by PyTorch (live tensors).
+	Allocated int64
+	// Reserved is the memory PyTorch's caching allocator holds in total
+	// (older form: "reserved in total by PyTorch"; newer form: allocated
+	// plus reserved-but-unallocated).
+	Reserved int64
+	// ReservedUnallocated is memory reserved by PyTorch but not allocated
+	// (cached free), the fragmentation evidence.
+	ReservedUnallocated int64
+	// Message is the message line as written (clipped to 500 bytes).
+	Message string
+}
+
+// LineProblem is one part of a log that was skipped.
+type LineProblem struct {
+	// Line is the 1-based line number.
+	Line int
+	// Reason says what was wrong.
+	Reason string
+}
+
+// SkipCount is how many lines of a log were skipped for one kind of
+// problem.
+type SkipCount struct {
+	// Kind names the problem.
+	Kind string
+	// Lines is the number of lines (or XML documents) skipped for it.
+	Lines int
+}
+
+// MaxProblems bounds GPULog.Problems; SkippedLines keeps the full count.
+const MaxProblems = 20
+
+// GPU identifies one device of a log.
+type GPU struct {
+	// Index is the device index nvidia-smi printed, -1 when not logged.
+	Index int
+	// UUID and BusID identify the device across logs; empty when not
+	// logged. BusID is normalised to nvidia-smi's long form with an
+	// 8-digit domain in upper case, e.g. "00000000:01:00.0".
+	UUID  string
+	BusID string
+	// Name is the product name (untrusted text).
+	Name string
+	// MemoryTotal is the framebuffer size in bytes, 0 when not logged.
+	MemoryTotal int64
+}
+
+// Unknown marks a byte count or counter that the log did not record.
+const Unknown int64 = -1
+
+// GPUSample is one reading of one GPU. Byte fields are Unknown when the
+// log does not have them; percentages are NaN then.
+type GPUSample struct {
+	// Time is when the reading was taken; zero when the log has no times.
+	Time time.Time
+	// GPU is the device index (position in GPUs order when the log has no
+	// index column).
+	GPU int
+	// MemoryUsed, MemoryTotal, MemoryFree and MemoryReserved are bytes.
+	MemoryUsed     int64
+	MemoryTotal    int64
+	MemoryFree     int64
+	MemoryReserved int64
+	// UtilizationGPU and UtilizationMemory are percent.
+	UtilizationGPU    float64
+	UtilizationMemory float64
+	// PowerW is the power draw in watts.
+	PowerW float64
+}
+
+// ProcessSample is one process's memory on one GPU at one time.
+type ProcessSample struct {
+	// Time is when the reading was taken; zero when unknown.
+	Time time.Time
+	// GPU is the device index, -1 when the log does not give it (a
+	// compute-apps CSV names the GPU by UUID or bus id only; see
+	// ResolveProcessGPUs) or the log's identifiers match none.
+	GPU int
+	// UUID and BusID identify the GPU when the log gives them ("" when
+	// not); BusID is normalised like GPU.BusID.
+	UUID  string
+	BusID string
+	// PID is the process id, 0 when not logged.
+	PID int
+	// Name is the process name (untrusted text).
+	Name string
+	// UsedMemory is bytes, Unknown when not logged.
+	UsedMemory int64
+}
+
+// MemoryStatsSample is one torch.cuda.memory_stats() reading. Byte and
+// count fields are Unknown when the line does not have them.
+type MemoryStatsSample struct {
+	// Step is the training step, NoStep when the line has none.
+	Step int64
+	// Time is when the reading was taken; zero when unknown.
+	Time time.Time
+	// Device is the CUDA device index (0 when the line does not say).
+	Device int
+	// Rank is the distributed rank the line gives, NoRank when none.
+	Rank int
+	// UUID is the device's UUID when the line gives one ("uuid",
+	// "device_uuid" or "gpu_uuid", e.g. from
+	// torch.cuda.get_device_properties(d).uuid), as written: with or
+	// without nvidia-smi's "GPU-" prefix; "" when not given. It maps the CUDA
+	// device to the nvidia-smi GPU whatever CUDA_VISIBLE_DEVICES was.
+	UUID string
+	// PID is the process id the line gives ("pid"), 0 when none; it maps
+	// the device to a GPU through compute-apps readings of that process.
+	PID int
+	// Allocated, Reserved, Active and InactiveSplit are current bytes
+	// (allocated_bytes.all.current and so on).
+	Allocated     int64
+	Reserved      int64
+	Active        int64
+	InactiveSplit int64
+	// NumAllocRetries and NumOOMs are cumulative counts.
+	NumAllocRetries int64
+	NumOOMs         int64
+}
+
+// MIGSample is one reading of one MIG device of a GPU in MIG mode.
+type MIGSample struct {
+	// Time is when the reading was taken; zero when unknown.
+	Time time.Time
+	// GPU is the parent device index; MIG the MIG device's index on it.
+	GPU int
+	MIG int
+	// GPUInstance and ComputeInstance are the GI and CI ids, -1 when not
+	// logged.
+	GPUInstance     int
+	ComputeInstance int
+	// MemoryUsed and MemoryTotal are the MIG device's framebuffer bytes,
+	// Unknown when not logged.
+	MemoryUsed  int64
+	MemoryTotal int64
+}

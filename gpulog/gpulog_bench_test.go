@@ -1,0 +1,63 @@
+package gpulog_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"gpureport/gpulog"
+	"gpureport/ingest/ingesttest"
+)
+
+// benchLog decodes one real log from memory b.N times, reporting MB/s and
+// GPU readings per decode.
+func benchLog(b *testing.B, rel string, format gpulog.LogFormat) {
+	data, err := os.ReadFile(filepath.Join(ingesttest.RealDir(b, "nvidia-smi"), filepath.FromSlash(rel)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var n int
+	for b.Loop() {
+		l, err := gpulog.ReadLog(bytes.NewReader(data), format, gpulog.ReadOptions{Location: time.UTC})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(l.Samples) + len(l.Processes)
+	}
+	b.ReportMetric(float64(n), "readings/op")
+}
+
+// The two large table logs (2.8 and 2.4 MB) are the hot path of log
+// reading; the query CSV and XML benchmarks cover the other readers.
+func BenchmarkReadTableL40S(b *testing.B) {
+	benchLog(b, "table/l40s_driver550_repeated_1575_samples.log", gpulog.FormatTable)
+}
+
+func BenchmarkReadTableRTX3060(b *testing.B) {
+	benchLog(b, "table/rtx3060laptop_driver530_repeated_1368_samples.log", gpulog.FormatTable)
+}
+
+func BenchmarkReadQueryCSV(b *testing.B) {
+	benchLog(b, "query-gpu-csv/rtx4090_query_gpu_power_draw.csv", gpulog.FormatQueryCSV)
+}
+
+func BenchmarkReadXML(b *testing.B) {
+	benchLog(b, "xml/telegraf_pro-6000-maxq-blackwell-v13.xml", gpulog.FormatXML)
+}
+
+func BenchmarkSniffLog(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(ingesttest.RealDir(b, "nvidia-smi"), "table", "l40s_driver550_repeated_1575_samples.log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	head := data[:8<<10]
+	for b.Loop() {
+		if _, ok := gpulog.SniffLog(head); !ok {
+			b.Fatal("not sniffed")
+		}
+	}
+}

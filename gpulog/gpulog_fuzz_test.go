@@ -1,0 +1,209 @@
+package gpulog_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"gpureport/gpulog"
+	"gpureport/ingest/ingesttest"
+)
+
+// Fuzz targets for every GPU log reader, seeded from the real files (cut
+// to their first 4 KiB: larger seeds make the engine spend the run
+// minimising them) and small inline logs. A reader must never panic, must
+// return a log or an error, and the log must satisfy checkLogInvariants.
+// CI runs each for a few seconds:
+//
+//	for f in FuzzQueryCSV FuzzDmon FuzzTable FuzzXML FuzzMemoryStats FuzzSniffLog \
+//		FuzzColumnsCSV FuzzWandbCSV FuzzLightningCSV FuzzDCGM FuzzTrainingLog; do
+//		go test ./gpulog -run='^$' -fuzz="^$f\$" -fuzztime=10s -fuzzminimizetime=5s || exit 1
+//	done
+
+// maxLogSeed bounds a seed taken from a real file, in bytes.
+const maxLogSeed = 4 << 10
+
+// realLogSeeds adds the real files under sub matching the patterns as seeds;
+// it adds nothing when the real data is not present.
+func realLogSeeds(f *testing.F, sub string, patterns ...string) {
+	base := os.Getenv("GPUREPORT_REAL_DATA")
+	if base == "" {
+		base = filepath.Join(ingesttest.RepoRoot(f), "..", "shared", "testdata-real")
+	}
+	for _, pat := range patterns {
+		files, _ := filepath.Glob(filepath.Join(base, sub, pat))
+		for _, p := range files {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			if len(b) > maxLogSeed {
+				b = b[:maxLogSeed]
+			}
+			f.Add(b)
+		}
+	}
+}
+
+func fuzzReader(f *testing.F, format gpulog.LogFormat) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := gpulog.ReadLog(bytes.NewReader(data), format, gpulog.ReadOptions{
+			Location: time.UTC, ModTime: time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)})
+		if err != nil {
+			if l != nil {
+				t.Fatal("log and error both returned")
+			}
+			return
+		}
+		if l.Format != format {
+			t.Fatalf("format %q, want %q", l.Format, format)
+		}
+		checkLogInvariants(t, l)
+	})
+}
+
+func FuzzQueryCSV(f *testing.F) {
+	realLogSeeds(f, "nvidia-smi", "query-gpu-csv/*", "query-compute-apps-csv/*", "mixed-hostile/*")
+	f.Add([]byte("timestamp, index, uuid, memory.used [MiB], memory.total [MiB]\n2024/03/01 10:00:00.000, 0, GPU-a, 1 MiB, 2 MiB\n0, x\n"))
+	f.Add([]byte("pid, process_name, used_gpu_memory [MiB]\n1, a,b,c, 5 MiB\n"))
+	f.Add([]byte("# gpureport record\ntimestamp, index, memory.used [MiB]\n2025-08-01T15:47:06.123+02:00, 0, 1 MiB"))
+	f.Add([]byte("timestamp, name, memory.used [MiB]\n2024/03/01 10:00:00.001, A, 1 MiB\n2024/03/01 10:00:00.002, A, 1 MiB\n2024/03/01 10:00:02.001, A, 1 MiB\n"))
+	f.Add(utf16("index, memory.used [MiB]\r\n0, 1 MiB\r\n", false))
+	fuzzReader(f, gpulog.FormatQueryCSV)
+}
+
+func FuzzDmon(f *testing.F) {
+	realLogSeeds(f, "nvidia-smi", "dmon/*")
+	f.Add([]byte("#Date       Time        gpu    fb  bar1\n#YYYYMMDD   HH:MM:SS    Idx    MB    MB\n 20240301   10:00:00      0  1234     5\n"))
+	f.Add([]byte("#Time gpu fb\n#HH:MM:SS Idx MB\n23:59:59 0 1\n00:00:01 0 2\n"))
+	f.Add([]byte("# gpu pid type fb command\n# Idx # C/G MB name\n 0 12 C 40 python x\n 1 - - - -\n"))
+	fuzzReader(f, gpulog.FormatDmon)
+}
+
+func FuzzTable(f *testing.F) {
+	realLogSeeds(f, "nvidia-smi", "table/*", "mixed-hostile/*")
+	f.Add([]byte(tableH100))
+	f.Add([]byte(tableMIG))
+	f.Add([]byte(tableWindows + "index, name, memory.used [MiB]\n0, x, 1 MiB\n"))
+	fuzzReader(f, gpulog.FormatTable)
+}
+
+func FuzzXML(f *testing.F) {
+	realLogSeeds(f, "nvidia-smi", "xml/*")
+	f.Add([]byte(xmlDoc + xmlDoc))
+	f.Add([]byte(xmlDoc[:400]))
+	fuzzReader(f, gpulog.FormatXML)
+}
+
+// fixtureSeeds adds the generated fixtures of testdata/logs as seeds.
+func fixtureSeeds(f *testing.F, names ...string) {
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(ingesttest.RepoRoot(f), "testdata", "logs", filepath.FromSlash(n)))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) > maxLogSeed {
+			b = b[:maxLogSeed]
+		}
+		f.Add(b)
+	}
+}
+
+func FuzzColumnsCSV(f *testing.F) {
+	realLogSeeds(f, "nvidia-smi", "query-gpu-csv/*")
+	fixtureSeeds(f, "epoch_millis.csv", "elapsed_own_columns.csv", "power_only_gpu.csv", "custom_columns.csv")
+	f.Add([]byte("ts,gpu,fb_used,fb_free\n1764189075,0,\"1\n2\",5\n1764189075,cuda:1,3 GiB,nan\n\"bad\n"))
+	fuzzReader(f, gpulog.FormatCSVColumns)
+}
+
+// FuzzColumnsSpec reads CSVs with a --gpu-log-columns spec.
+func FuzzColumnsSpec(f *testing.F) {
+	fixtureSeeds(f, "custom_columns.csv", "epoch_millis.csv")
+	spec, err := gpulog.ParseColumnSpec("time=when,used=x_used,total=x_cap,unit=GiB")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatCSVColumns, gpulog.ReadOptions{Location: time.UTC, Columns: spec})
+		if err == nil {
+			checkLogInvariants(t, l)
+		}
+	})
+}
+
+func FuzzWandbCSV(f *testing.F) {
+	fixtureSeeds(f, "wandb_system.csv")
+	fuzzReader(f, gpulog.FormatWandbCSV)
+}
+
+func FuzzLightningCSV(f *testing.F) {
+	fixtureSeeds(f, "lightning_torch/metrics.csv", "lightning_nvsmi/metrics.csv")
+	fuzzReader(f, gpulog.FormatLightningCSV)
+}
+
+func FuzzDCGM(f *testing.F) {
+	fixtureSeeds(f, "dcgm_metrics.txt")
+	f.Add([]byte("DCGM_FI_DEV_FB_USED{gpu=\"0\",UUID=\"GPU-a\\\"b\",GPU_I_ID=\"1\"} 5 1764189075000\nDCGM_FI_DEV_FB_USED{gpu=\"0\"} 6\nDCGM_FI_DEV_FB_FREE{gpu=\"x\"} 1\n"))
+	fuzzReader(f, gpulog.FormatDCGMProm)
+}
+
+func FuzzTrainingLog(f *testing.F) {
+	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out")
+	f.Add([]byte("[default3]:2024-05-01 12:00:00,123 RuntimeError: CUDA out of memory. Tried to allocate 99999999999 TiB (GPU 9; 1 bytes total capacity; 2 KiB already allocated; 3 MiB free; 4 GiB cached)\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
+		claimed := gpulog.SniffTrainingLog(bytes.NewReader(data), data)
+		if err != nil {
+			if claimed {
+				t.Fatalf("sniffed as a training log but read fails: %v", err)
+			}
+			return
+		}
+		if !claimed && bytes.IndexByte(data, 0) < 0 && len(data) > 0 {
+			t.Fatalf("read %d OOMs but not sniffed", len(l.OOMs))
+		}
+		for _, o := range l.OOMs {
+			if o.Count < 1 || o.Line < 1 {
+				t.Fatalf("OOM %+v", o)
+			}
+			for _, b := range []int64{o.Requested, o.Capacity, o.Free, o.Allocated, o.Reserved, o.ReservedUnallocated, o.ProcessInUse} {
+				if b < gpulog.Unknown {
+					t.Fatalf("negative byte count in %+v", o)
+				}
+			}
+		}
+	})
+}
+
+func FuzzMemoryStats(f *testing.F) {
+	f.Add([]byte(`{"step": 10, "time": 1709287200.5, "allocated_bytes.all.current": 1024, "reserved_bytes.all.current": 4096}` + "\n"))
+	f.Add([]byte(`{"iteration": 3, "rank": 2, "device": "cuda:1", "timestamp": "2024-03-01T10:00:00", "memory_stats": {"allocated_bytes": {"all": {"current": 100}}}}` + "\n"))
+	f.Add([]byte(`{"step": 1, "allocated_mb": 1.5e300, "memory_reserved": -4}` + "\nnot json\n"))
+	fuzzReader(f, gpulog.FormatMemoryStats)
+}
+
+// FuzzSniffLog checks that SniffLog never panics, and that whatever it
+// claims, the claimed reader takes without panicking.
+func FuzzSniffLog(f *testing.F) {
+	realLogSeeds(f, "nvidia-smi", "*/*")
+	f.Add([]byte("Epoch 1/10\nloss 0.3\n"))
+	f.Add([]byte(`{"step": 1, "allocated": 5}`))
+	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		format, ok := gpulog.SniffLog(data)
+		if !ok {
+			if format != "" {
+				t.Fatalf("unclaimed but format %q", format)
+			}
+			return
+		}
+		if again, _ := gpulog.SniffLog(data); again != format {
+			t.Fatalf("SniffLog not deterministic: %q then %q", format, again)
+		}
+		if l, err := gpulog.ReadLog(bytes.NewReader(data), format, gpulog.ReadOptions{}); err == nil {
+			checkLogInvariants(t, l)
+		}
+	})
+}

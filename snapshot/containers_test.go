@@ -1,0 +1,107 @@
+package snapshot
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// zipWith builds a zip archive of the given members; stored ones are not
+// compressed, as torch.save writes them.
+func snapZip(t *testing.T, members map[string][]byte, method uint16) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for name, data := range members {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: method})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestContainers decodes one snapshot in every container, detected by
+// content, and broken or hostile containers: bombs stop at the configured
+// decompression bound, corrupt ones fail with a clear error.
+func TestContainers(t *testing.T) {
+	pkl := writePickle(synthSnapshot(synthOpts{entries: 300, segments: 2, extras: true}), stylePy4)
+	want, _, err := DecodeBytes(pkl, DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A valid pickle of about 3 MB that compresses to almost nothing.
+	bomb := []byte("\x80\x04]\x94(" + strings.Repeat("N", 3<<20) + "e.")
+	var concat bytes.Buffer
+	half := len(pkl) / 2
+	concat.Write(snapGzip(pkl[:half]))
+	concat.Write(snapGzip(pkl[half:]))
+	gz := snapGzip(pkl)
+	badCRC := bytes.Clone(gz)
+	badCRC[len(badCRC)-5] ^= 0xff
+	limit := DecodeOptions{MaxDecompressed: 1 << 20}
+	for _, c := range []struct {
+		name string
+		data []byte
+		opt  DecodeOptions
+		cont Container
+		err  string // "" when it must decode to want
+	}{
+		{"pickle", pkl, DecodeOptions{}, ContainerPickle, ""},
+		{"gzip", gz, DecodeOptions{}, ContainerGzip, ""},
+		{"gzip of two members", concat.Bytes(), DecodeOptions{}, ContainerGzip, ""},
+		{"torch.save stored", snapZip(t, map[string][]byte{"archive/data.pkl": pkl, "archive/version": []byte("3\n")}, zip.Store), DecodeOptions{}, ContainerZip, ""},
+		{"torch.save deflated", snapZip(t, map[string][]byte{"snap/data.pkl": pkl}, zip.Deflate), DecodeOptions{}, ContainerZip, ""},
+		{"zip with data.pkl at the top", snapZip(t, map[string][]byte{"data.pkl": pkl}, zip.Store), DecodeOptions{}, ContainerZip, ""},
+		{"zip without data.pkl", snapZip(t, map[string][]byte{"archive/other.pkl": pkl}, zip.Store), DecodeOptions{}, ContainerZip, "without a data.pkl member"},
+		{"zip with data.pkl too deep", snapZip(t, map[string][]byte{"a/b/data.pkl": pkl}, zip.Store), DecodeOptions{}, ContainerZip, "without a data.pkl member"},
+		{"gzip bomb", snapGzip(bomb), limit, ContainerGzip, "decompressed data exceeds the 1048576-byte limit"},
+		{"zip bomb", snapZip(t, map[string][]byte{"archive/data.pkl": bomb}, zip.Deflate), limit, ContainerZip, "declared size 3145735 exceeds the 1048576-byte limit"},
+		{"truncated gzip", gz[:len(gz)/2], DecodeOptions{}, ContainerGzip, "the compressed data ends here (truncated file?)"},
+		{"gzip with a bad checksum", badCRC, DecodeOptions{}, ContainerGzip, "gzip data (offsets count decompressed bytes): offset " + strconv.Itoa(len(pkl)) + ": reading: gzip: invalid checksum"},
+		{"gzip of a pickle that is no snapshot", snapGzip([]byte("\x80\x04}\x94(\x8c\x08segments\x94K\x05u.")), DecodeOptions{}, ContainerGzip, "gzip data (offsets count decompressed bytes): offset 2: not a PyTorch memory snapshot: segments: expected list, got int"},
+		{"gzip of no pickle", snapGzip([]byte("hello")), DecodeOptions{}, ContainerGzip, `gzip data: not a pickle, gzip or torch.save zip file: the decompressed data starts with "hell"`},
+		{"zip of no pickle", snapZip(t, map[string][]byte{"archive/data.pkl": []byte("PK\x03\x04")}, zip.Store), DecodeOptions{}, ContainerZip, `zip member archive/data.pkl: not a pickle`},
+		{"empty", nil, DecodeOptions{}, "", "the file is empty"},
+		{"text", []byte("lr: 3e-4\n"), DecodeOptions{}, "", `it starts with "lr: "`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, cont, err := DecodeBytes(c.data, c.opt)
+			if cont != c.cont {
+				t.Errorf("container %q, want %q", cont, c.cont)
+			}
+			if c.err == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := diffSnapshots(s, want); d != "" {
+					t.Fatal(d)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Fatalf("got %v, want an error saying %q", err, c.err)
+			}
+		})
+	}
+	// A member whose header understates its size is caught by the zip
+	// reader's own check, or by the bound.
+	var lie bytes.Buffer
+	zw := zip.NewWriter(&lie)
+	w, err := zw.CreateRaw(&zip.FileHeader{Name: "archive/data.pkl", Method: zip.Store, CompressedSize64: uint64(len(bomb)), UncompressedSize64: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(bomb)
+	zw.Close()
+	if _, _, err := DecodeBytes(lie.Bytes(), limit); err == nil || !errors.Is(err, zip.ErrFormat) && !strings.Contains(err.Error(), "limit") {
+		t.Errorf("lying zip member: %v", err)
+	}
+}

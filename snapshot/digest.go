@@ -1,0 +1,238 @@
+package snapshot
+
+import (
+	"unique"
+)
+
+// A digest is a snapshot reduced to what the analysis of a whole run reads
+// from every file: the segments and blocks (usage, pools, fragmentation,
+// live memory per stack), the stacks those blocks and the OOM events name,
+// the allocator settings, and a summary of each device's trace (its
+// length, latest time, OOM events, and the frees of blocks allocated
+// before it). The trace itself, usually 90% or more of a decoded snapshot,
+// is dropped. A digest is an ordinary *Snapshot whose Digest field is set,
+// so every computation over segments gives the same numbers on both; the
+// few that need the trace (the trace window of the last snapshot, the
+// state replayed at an OOM) decode the file again with SnapshotFile.Full,
+// one file at a time.
+
+// OverflowScan is how many leading trace events are searched for frees of
+// blocks the trace never saw allocated (a sign the ring buffer dropped its
+// start). 4096 events: a few training steps of a real trace, enough to see
+// the steady state's frees, cheap to scan.
+const OverflowScan = 4096
+
+// Digest summarises the trace and annotations that Reduce dropped from a
+// snapshot.
+type Digest struct {
+	// LatestUS is the snapshot's LatestTimeUS before reduction
+	// (microseconds since the Unix epoch, UTC; 0 when it has no times).
+	LatestUS int64
+	// Traces summarises each device's trace, indexed like Snapshot.Traces;
+	// nil when the file has no device_traces.
+	Traces []TraceDigest
+}
+
+// TraceDigest summarises one device's trace ring buffer.
+type TraceDigest struct {
+	// Entries is the number of events.
+	Entries int
+	// UnknownFrees counts, among the first OverflowScan events, frees of
+	// addresses not allocated earlier in the trace.
+	UnknownFrees int
+	// OOMs are the trace's OOM events with their index in the trace.
+	OOMs []IndexedEntry
+	// LastAlloc is the index of the trace's last event that allocated or
+	// mapped memory (alloc, segment_alloc, segment_map), -1 when none:
+	// with OOMs it tells whether the trace ends at an OOM.
+	LastAlloc int
+}
+
+// IndexedEntry is a trace event and its index in its device's trace.
+type IndexedEntry struct {
+	// Index is the event's position in the device's trace, from 0.
+	Index int
+	TraceEntry
+}
+
+// UnknownFrees counts, among the first limit events of tr, frees of
+// addresses not allocated earlier in the trace.
+func UnknownFrees(tr []TraceEntry, limit int) int {
+	seen := map[uint64]bool{}
+	counted := map[uint64]bool{}
+	n := 0
+	for i := range tr[:min(len(tr), limit)] {
+		e := &tr[i]
+		switch e.Action {
+		case ActionAlloc:
+			seen[e.Addr] = true
+		case ActionFreeRequested, ActionFreeCompleted:
+			if !seen[e.Addr] && !counted[e.Addr] {
+				counted[e.Addr] = true
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// OOMEntries returns device dev's OOM events with their trace indexes,
+// from the trace or, for a digest, from its summary.
+func (s *Snapshot) OOMEntries(dev int) []IndexedEntry {
+	td, tr := s.traceOf(dev)
+	if td != nil {
+		return td.OOMs
+	}
+	var out []IndexedEntry
+	for i, e := range tr {
+		if e.Action == ActionOOM {
+			out = append(out, IndexedEntry{Index: i, TraceEntry: e})
+		}
+	}
+	return out
+}
+
+// EarlyUnknownFrees is UnknownFrees over the first OverflowScan events of
+// device dev's trace, from the trace or the digest.
+func (s *Snapshot) EarlyUnknownFrees(dev int) int {
+	td, tr := s.traceOf(dev)
+	if td != nil {
+		return td.UnknownFrees
+	}
+	return UnknownFrees(tr, OverflowScan)
+}
+
+// traceOf returns device dev's trace summary when s is a digest, else its
+// trace; both are nil when the device has none.
+func (s *Snapshot) traceOf(dev int) (*TraceDigest, []TraceEntry) {
+	if s.Digest != nil {
+		if dev < 0 || dev >= len(s.Digest.Traces) {
+			return nil, nil
+		}
+		return &s.Digest.Traces[dev], nil
+	}
+	if dev < 0 || dev >= len(s.Traces) {
+		return nil, nil
+	}
+	return nil, s.Traces[dev]
+}
+
+// Reduce returns the digest of s: a new Snapshot with the same generation,
+// settings and segments, only the stacks that the segments, blocks and OOM
+// events use (renumbered; frame text interned process-wide so that the
+// digests of a run share it), no trace and no annotations, and Digest set.
+// s is not modified. Reducing a digest returns it.
+func Reduce(s *Snapshot) *Snapshot {
+	if s.Digest != nil {
+		return s
+	}
+	d := &Snapshot{Generation: s.Generation, Settings: s.Settings, Digest: &Digest{LatestUS: s.LatestTimeUS()}}
+	// Empty lists are nil in a digest, as DecodeDigest makes them.
+	d.Settings.Raw = nil
+	for _, kv := range s.Settings.Raw {
+		d.Settings.Raw = append(d.Settings.Raw, KeyValue{Key: intern(kv.Key), Value: intern(kv.Value)})
+	}
+	d.Settings.Conf = intern(s.Settings.Conf)
+	remap := map[StackID]StackID{}
+	var frames []FrameID
+	stack := func(id StackID) StackID {
+		if id == NoStack {
+			return NoStack
+		}
+		if n, ok := remap[id]; ok {
+			return n
+		}
+		frames = frames[:0]
+		for _, f := range s.Stacks.Stack(id) {
+			fr := s.Stacks.Frames[f]
+			frames = append(frames, d.Stacks.InternFrame(Frame{File: intern(fr.File), Line: fr.Line, Name: intern(fr.Name)}))
+		}
+		n := d.Stacks.InternStack(frames)
+		remap[id] = n
+		return n
+	}
+	if len(s.Segments) > 0 {
+		d.Segments = make([]Segment, len(s.Segments))
+	}
+	nblocks := 0
+	for i := range s.Segments {
+		nblocks += len(s.Segments[i].Blocks)
+	}
+	blocks := make([]Block, 0, nblocks)
+	for i := range s.Segments {
+		seg := s.Segments[i]
+		seg.Stack = stack(seg.Stack)
+		start := len(blocks)
+		for _, b := range seg.Blocks {
+			b.Stack = stack(b.Stack)
+			blocks = append(blocks, b)
+		}
+		seg.Blocks = nil
+		if len(blocks) > start {
+			seg.Blocks = blocks[start:len(blocks):len(blocks)]
+		}
+		d.Segments[i] = seg
+	}
+	if s.skimmed != nil {
+		// A skim keeps no OOM event (an OOM makes it decode in full), so
+		// its summaries hold no stack to renumber.
+		d.Digest.Traces = s.skimmed
+	} else if s.Traces != nil {
+		d.Digest.Traces = make([]TraceDigest, len(s.Traces))
+		for dev, tr := range s.Traces {
+			td := TraceDigest{Entries: len(tr), UnknownFrees: UnknownFrees(tr, OverflowScan), LastAlloc: lastAlloc(tr)}
+			for _, e := range s.OOMEntries(dev) {
+				e.Stack = stack(e.Stack)
+				td.OOMs = append(td.OOMs, e)
+			}
+			d.Digest.Traces[dev] = td
+		}
+	}
+	for _, n := range s.Notes {
+		n.Place, n.Problem, n.Assumed = intern(n.Place), intern(n.Problem), intern(n.Assumed)
+		d.Notes = append(d.Notes, n)
+	}
+	d.Stacks.Seal()
+	return d
+}
+
+// lastAlloc is the index of tr's last event that allocated or mapped
+// memory, -1 when none.
+func lastAlloc(tr []TraceEntry) int {
+	for i := len(tr) - 1; i >= 0; i-- {
+		switch tr[i].Action {
+		case ActionAlloc, ActionSegmentAlloc, ActionSegmentMap:
+			return i
+		}
+	}
+	return -1
+}
+
+// TraceEndsAtOOM reports whether device dev's trace holds an OOM event
+// after which nothing was allocated or mapped (only frees as the failed
+// step unwound): the file was written by an OOM observer or an except
+// handler, in the middle of the failing step. It reads the trace or, for
+// a digest, its summary.
+func (s *Snapshot) TraceEndsAtOOM(dev int) bool {
+	ooms := s.OOMEntries(dev)
+	if len(ooms) == 0 {
+		return false
+	}
+	last := -1
+	if s.Digest != nil {
+		last = s.Digest.Traces[dev].LastAlloc
+	} else {
+		last = lastAlloc(s.Traces[dev])
+	}
+	return ooms[len(ooms)-1].Index > last
+}
+
+// intern returns the canonical copy of str: the digests of a run repeat
+// the same file and function names thousands of times, and the copy also
+// frees the decode buffer the original may point into.
+func intern(str string) string {
+	if str == "" {
+		return ""
+	}
+	return unique.Make(str).Value()
+}

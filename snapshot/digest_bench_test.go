@@ -1,0 +1,145 @@
+package snapshot
+
+import (
+	"bytes"
+	"sync"
+	"testing"
+
+	"gpureport/internal/gen/train"
+)
+
+// Digest benchmarks on the generated snapshot of the decoder benchmarks
+// (100k trace entries, about 16 MB). MB/s counts the snapshot's pickle
+// bytes, so each figure compares with BenchmarkDecodeGenerated/fast.
+//
+//	go test -run='^$' -bench=Digest -benchmem ./snapshot
+
+// BenchmarkDigestGenerated measures a digest made from the file (decode
+// and Reduce: the work of a cache miss), the reduction alone, and a
+// digest read back from its encoding (a cache hit), and reports the
+// digest's size in memory and encoded, per pickle byte.
+func BenchmarkDigestGenerated(b *testing.B) {
+	data, err := bigSnapshotInput()
+	if err != nil {
+		b.Fatal(err)
+	}
+	full, c, err := DecodeBytes(data, DecodeOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := Reduce(full)
+	enc, err := EncodeDigest("bench", c, d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("decode+reduce", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			s, _, err := DecodeBytes(data, DecodeOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			Reduce(s)
+		}
+	})
+	b.Run("skim+reduce", func(b *testing.B) { benchSkim(b, data) })
+	b.Run("reduce", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			Reduce(full)
+		}
+		b.ReportMetric(float64(d.ModelBytes())/float64(len(data)), "digest/B")
+	})
+	b.Run("encode", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := EncodeDigest("bench", c, d); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(enc))/float64(len(data)), "encoded/B")
+	})
+	b.Run("decode-digest", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, _, err := DecodeDigest(enc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// benchFullReduce measures a digest made from a full decode: the work of
+// a cache miss before skims, and of the snapshots drawn in detail.
+func benchFullReduce(b *testing.B, data []byte) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s, _, err := DecodeBytes(data, DecodeOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		Reduce(s)
+	}
+}
+
+// benchSkim measures a digest made the way a cache miss makes it: a
+// skimming decode (DecodeOptions.SkimTrace), then Reduce.
+func benchSkim(b *testing.B, data []byte) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s, _, err := DecodeBytes(data, DecodeOptions{SkimTrace: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		Reduce(s)
+	}
+}
+
+// manyStacksInput is a generated snapshot with thousands of distinct
+// stacks (BigSpec with 300 extra operators per block: 1,654 distinct
+// frame dicts) and 200k trace events, about 40 MB.
+var manyStacksInput = sync.OnceValues(func() ([]byte, error) {
+	var b bytes.Buffer
+	spec := train.BigSpec()
+	spec.ExtraOps = 300
+	_, err := train.WriteBigSpec(&b, spec, 200_000)
+	return b.Bytes(), err
+})
+
+// BenchmarkDigestManyStacks compares the full decode with the skim that
+// digests use, on the snapshot with thousands of distinct stacks (issue
+// 10's digest-only target is 500 MB/s per core).
+func BenchmarkDigestManyStacks(b *testing.B) {
+	data, err := manyStacksInput()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("decode+reduce", func(b *testing.B) { benchFullReduce(b, data) })
+	b.Run("skim+reduce", func(b *testing.B) { benchSkim(b, data) })
+}
+
+// BenchmarkDigestTargetSize compares the full decode with the skim on a
+// snapshot of the size issue 10's targets name: 1.4M trace events and
+// thousands of distinct stacks (the generator's big file with 300 extra
+// operators per block, about 280 MB; `make bench-decode` times the same
+// file as a command, beside CPython). Generating it takes seconds and
+// holds it in memory: run it on its own.
+//
+//	go test -run='^$' -bench=DigestTargetSize -benchtime=5x ./snapshot
+func BenchmarkDigestTargetSize(b *testing.B) {
+	var buf bytes.Buffer
+	spec := train.BigSpec()
+	spec.ExtraOps = 300
+	if _, err := train.WriteBigSpec(&buf, spec, 1_400_000); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.Run("decode+reduce", func(b *testing.B) { benchFullReduce(b, data) })
+	b.Run("skim+reduce", func(b *testing.B) { benchSkim(b, data) })
+}

@@ -1,0 +1,373 @@
+package snapshot
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+)
+
+// The digest file format (README "Digest cache"), version DigestVersion:
+//
+//	magic    "gpureport-digest\n" (17 bytes)
+//	version  uvarint
+//	key      string: the content identity the digest was made from
+//	payload  container, generation, settings, frames, stacks, segments
+//	         with their blocks, the trace digests, the decode notes (see
+//	         EncodeDigest)
+//
+// Version 2 added each trace digest's LastAlloc and the decode notes.
+//	crc      4 bytes, CRC-32C (Castagnoli) of everything before, little endian
+//
+// Integers are varints (signed ones zig-zag), strings a uvarint length and
+// the bytes. A reader refuses another version (ErrDigestVersion), a wrong
+// checksum, a count larger than the bytes left, and any index out of range
+// (ErrDigestCorrupt): a cache entry is rebuilt, never trusted.
+
+// DigestVersion is the digest file format's version. Bump it whenever the
+// format or what a digest holds changes; older entries are then rebuilt.
+const DigestVersion = 2
+
+const digestMagic = "gpureport-digest\n"
+
+// ErrDigestVersion is wrapped by DecodeDigest for a digest written by
+// another version of the format.
+var ErrDigestVersion = errors.New("digest format version differs")
+
+// ErrDigestCorrupt is wrapped by DecodeDigest for a digest that is not
+// well formed.
+var ErrDigestCorrupt = errors.New("corrupt digest")
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// EncodeDigest serialises digest s (made by Reduce) of a file with the
+// given container, recording key, the content identity it was made from.
+func EncodeDigest(key string, c Container, s *Snapshot) ([]byte, error) {
+	if s.Digest == nil {
+		return nil, errors.New("EncodeDigest: not a digest (call Reduce first)")
+	}
+	w := &digestWriter{b: make([]byte, 0, 4096)}
+	w.b = append(w.b, digestMagic...)
+	w.uint(DigestVersion)
+	w.str(key)
+	w.str(string(c))
+	w.str(string(s.Generation))
+	st := &s.Settings
+	w.bool(st.Present)
+	w.str(st.Conf)
+	w.int(st.MaxSplitSize)
+	w.uint(math.Float64bits(st.GCThreshold))
+	w.bool(st.ExpandableSegments)
+	w.uint(uint64(len(st.Raw)))
+	for _, kv := range st.Raw {
+		w.str(kv.Key)
+		w.str(kv.Value)
+	}
+	w.uint(uint64(len(s.Stacks.Frames)))
+	for _, f := range s.Stacks.Frames {
+		w.str(f.File)
+		w.int(int64(f.Line))
+		w.str(f.Name)
+	}
+	w.uint(uint64(s.Stacks.Len() - 1))
+	for id := 1; id < s.Stacks.Len(); id++ {
+		ids := s.Stacks.Stack(StackID(id))
+		w.uint(uint64(len(ids)))
+		for _, f := range ids {
+			w.uint(uint64(f))
+		}
+	}
+	w.uint(uint64(len(s.Segments)))
+	for i := range s.Segments {
+		sg := &s.Segments[i]
+		w.int(int64(sg.Device))
+		w.uint(sg.Address)
+		w.int(sg.TotalSize)
+		w.int(sg.AllocatedSize)
+		w.int(sg.ActiveSize)
+		w.int(sg.RequestedSize)
+		w.int(sg.Stream)
+		w.uint(uint64(sg.Pool))
+		w.int(sg.PrivatePool[0])
+		w.int(sg.PrivatePool[1])
+		w.bool(sg.Expandable)
+		w.uint(uint64(sg.Stack))
+		w.uint(uint64(len(sg.Blocks)))
+		for j := range sg.Blocks {
+			b := &sg.Blocks[j]
+			w.uint(b.Address)
+			w.int(b.Size)
+			w.int(b.RequestedSize)
+			w.uint(uint64(b.State))
+			w.uint(uint64(b.Stack))
+		}
+	}
+	d := s.Digest
+	w.int(d.LatestUS)
+	w.bool(d.Traces != nil)
+	w.uint(uint64(len(d.Traces)))
+	for _, t := range d.Traces {
+		w.uint(uint64(t.Entries))
+		w.uint(uint64(t.UnknownFrees))
+		w.uint(uint64(len(t.OOMs)))
+		for _, e := range t.OOMs {
+			w.uint(uint64(e.Index))
+			w.uint(e.Addr)
+			w.int(e.Size)
+			w.int(e.Stream)
+			w.int(e.TimeUS)
+			w.uint(uint64(e.Stack))
+			w.uint(uint64(e.Action))
+		}
+		w.int(int64(t.LastAlloc))
+	}
+	w.uint(uint64(len(s.Notes)))
+	for _, n := range s.Notes {
+		w.str(n.Place)
+		w.str(n.Problem)
+		w.str(n.Assumed)
+		w.uint(uint64(n.Count))
+	}
+	w.b = binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, crcTable))
+	return w.b, nil
+}
+
+type digestWriter struct{ b []byte }
+
+func (w *digestWriter) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+func (w *digestWriter) int(v int64)   { w.b = binary.AppendVarint(w.b, v) }
+func (w *digestWriter) str(s string)  { w.uint(uint64(len(s))); w.b = append(w.b, s...) }
+func (w *digestWriter) bool(v bool) {
+	if v {
+		w.b = append(w.b, 1)
+	} else {
+		w.b = append(w.b, 0)
+	}
+}
+
+// DecodeDigest reads a digest written by EncodeDigest and returns the key
+// it records, the file's container and the digest. Errors wrap
+// ErrDigestVersion or ErrDigestCorrupt.
+func DecodeDigest(b []byte) (key string, c Container, s *Snapshot, err error) {
+	if len(b) < len(digestMagic)+4 || string(b[:len(digestMagic)]) != digestMagic {
+		return "", "", nil, fmt.Errorf("%w: no digest header", ErrDigestCorrupt)
+	}
+	r := &digestReader{b: b[len(digestMagic) : len(b)-4]}
+	if v := r.uint(); r.err == nil && v != DigestVersion {
+		return "", "", nil, fmt.Errorf("%w: version %d, this gpureport reads version %d", ErrDigestVersion, v, DigestVersion)
+	}
+	body := b[:len(b)-4]
+	if got, want := crc32.Checksum(body, crcTable), binary.LittleEndian.Uint32(b[len(b)-4:]); got != want {
+		return "", "", nil, fmt.Errorf("%w: checksum %08x, expected %08x", ErrDigestCorrupt, got, want)
+	}
+	key = r.str()
+	c = Container(r.str())
+	s = &Snapshot{Generation: Generation(r.str()), Digest: &Digest{}}
+	st := &s.Settings
+	st.Present = r.bool()
+	st.Conf = intern(r.str())
+	st.MaxSplitSize = r.int()
+	st.GCThreshold = math.Float64frombits(r.uint())
+	st.ExpandableSegments = r.bool()
+	if n := r.count(2); n > 0 {
+		st.Raw = make([]KeyValue, n)
+		for i := range st.Raw {
+			st.Raw[i] = KeyValue{Key: intern(r.str()), Value: intern(r.str())}
+		}
+	}
+	nf := r.count(3)
+	for range nf {
+		f := Frame{File: intern(r.str()), Line: int(r.int()), Name: intern(r.str())}
+		// Frames are distinct by construction; append without interning
+		// so that a duplicate does not shift the IDs.
+		s.Stacks.Frames = append(s.Stacks.Frames, f)
+	}
+	ns := r.count(1)
+	var ids []FrameID
+	for id := 1; id <= ns && r.err == nil; id++ {
+		n := r.count(1)
+		ids = ids[:0]
+		for range n {
+			f := r.uint()
+			if f >= uint64(nf) {
+				r.fail("frame %d of %d", f, nf)
+				break
+			}
+			ids = append(ids, FrameID(f))
+		}
+		if r.err == nil && (len(ids) == 0 || s.Stacks.InternStack(ids) != StackID(id)) {
+			r.fail("stack %d is empty or repeats an earlier one", id)
+		}
+	}
+	stack := func() StackID {
+		v := r.uint()
+		if v > uint64(ns) {
+			r.fail("stack %d of %d", v, ns)
+			return NoStack
+		}
+		return StackID(v)
+	}
+	nseg := r.count(14)
+	if nseg > 0 {
+		s.Segments = make([]Segment, nseg)
+	}
+	for i := 0; i < nseg && r.err == nil; i++ {
+		sg := &s.Segments[i]
+		sg.Device = r.device()
+		sg.Address = r.uint()
+		sg.TotalSize = r.int()
+		sg.AllocatedSize = r.int()
+		sg.ActiveSize = r.int()
+		sg.RequestedSize = r.int()
+		sg.Stream = r.int()
+		sg.Pool = Pool(r.enum(uint64(PoolLarge)))
+		sg.PrivatePool = [2]int64{r.int(), r.int()}
+		sg.Expandable = r.bool()
+		sg.Stack = stack()
+		if nb := r.count(5); nb > 0 {
+			sg.Blocks = make([]Block, nb)
+			for j := range sg.Blocks {
+				b := &sg.Blocks[j]
+				b.Address = r.uint()
+				b.Size = r.int()
+				b.RequestedSize = r.int()
+				b.State = BlockState(r.enum(uint64(StateUnknown)))
+				b.Stack = stack()
+			}
+		}
+	}
+	d := s.Digest
+	d.LatestUS = r.int()
+	hasTraces := r.bool()
+	nd := r.count(3)
+	if hasTraces {
+		d.Traces = make([]TraceDigest, nd)
+	} else if nd > 0 {
+		r.fail("trace digests without traces")
+	}
+	for i := 0; i < len(d.Traces) && r.err == nil; i++ {
+		t := &d.Traces[i]
+		t.Entries = int(r.enum(math.MaxInt32))
+		t.UnknownFrees = int(r.enum(uint64(t.Entries)))
+		no := r.count(7)
+		for range no {
+			var e IndexedEntry
+			e.Index = int(r.uint())
+			e.Addr = r.uint()
+			e.Size = r.int()
+			e.Stream = r.int()
+			e.TimeUS = r.int()
+			e.Stack = stack()
+			e.Action = Action(r.enum(uint64(numActions - 1)))
+			if r.err == nil && e.Index >= t.Entries {
+				r.fail("OOM event %d of a %d-event trace", e.Index, t.Entries)
+			}
+			t.OOMs = append(t.OOMs, e)
+		}
+		t.LastAlloc = int(r.int())
+		if r.err == nil && (t.LastAlloc < -1 || t.LastAlloc >= t.Entries) {
+			r.fail("last allocation %d of a %d-event trace", t.LastAlloc, t.Entries)
+		}
+	}
+	nn := r.count(4)
+	for i := 0; i < nn && r.err == nil; i++ {
+		n := DecodeNote{Place: intern(r.str()), Problem: intern(r.str()), Assumed: intern(r.str())}
+		n.Count = int(r.enum(math.MaxInt32))
+		if r.err == nil && n.Count < 1 {
+			r.fail("decode note with count %d", n.Count)
+		}
+		s.Notes = append(s.Notes, n)
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.fail("%d bytes after the end", len(r.b))
+	}
+	if r.err != nil {
+		return "", "", nil, r.err
+	}
+	s.Stacks.Seal()
+	return key, c, s, nil
+}
+
+// digestReader reads the fields of a digest, keeping the first error.
+type digestReader struct {
+	b   []byte
+	err error
+}
+
+func (r *digestReader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: %s", ErrDigestCorrupt, fmt.Sprintf(format, args...))
+	}
+	r.b = nil
+}
+
+func (r *digestReader) uint() uint64 { return readVarint(r, binary.Uvarint) }
+func (r *digestReader) int() int64   { return readVarint(r, binary.Varint) }
+
+// readVarint reads one number with read (binary.Uvarint or Varint).
+func readVarint[T uint64 | int64](r *digestReader, read func([]byte) (T, int)) T {
+	if r.err != nil {
+		return 0
+	}
+	v, n := read(r.b)
+	if n <= 0 {
+		r.fail("truncated number")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *digestReader) bool() bool {
+	switch r.uint() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	r.fail("boolean out of range")
+	return false
+}
+
+// enum reads a number of at most hi.
+func (r *digestReader) enum(hi uint64) uint64 {
+	v := r.uint()
+	if v > hi {
+		r.fail("value %d above %d", v, hi)
+		return 0
+	}
+	return v
+}
+
+// device reads a device index: a CUDA device number, below 1<<16.
+func (r *digestReader) device() int {
+	v := r.int()
+	if v < 0 || v >= 1<<16 {
+		r.fail("device %d", v)
+		return 0
+	}
+	return int(v)
+}
+
+// count reads the length of a list whose items take at least min bytes
+// each (least), and refuses one longer than the bytes left could hold, so a
+// corrupt count cannot make the reader allocate much.
+func (r *digestReader) count(least int) int {
+	v := r.uint()
+	if r.err == nil && v > uint64(len(r.b)/least) {
+		r.fail("count %d with %d bytes left", v, len(r.b))
+		return 0
+	}
+	return int(v)
+}
+
+func (r *digestReader) str() string {
+	n := r.count(1)
+	if r.err != nil {
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}

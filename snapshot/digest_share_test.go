@@ -1,0 +1,63 @@
+package snapshot
+
+import (
+	"slices"
+	"testing"
+	"unsafe"
+)
+
+// TestStackShare checks that equal stack tables end up sharing storage,
+// that unequal ones do not, and that interning into a shared table later
+// never changes the table it shares with.
+func TestStackShare(t *testing.T) {
+	table := func(frames ...string) *Stacks {
+		s := &Stacks{}
+		var ids []FrameID
+		for i, name := range frames {
+			ids = append(ids, s.InternFrame(Frame{File: "train.py", Line: 10 + i, Name: name}))
+			s.InternStack(ids)
+		}
+		s.Seal()
+		return s
+	}
+	same := func(a, b *Stacks) bool {
+		return unsafe.SliceData(a.Frames) == unsafe.SliceData(b.Frames) && unsafe.SliceData(a.ids) == unsafe.SliceData(b.ids)
+	}
+	sh := NewSharer()
+	a, b, c := table("step", "forward", "linear"), table("step", "forward", "linear"), table("step", "forward", "conv")
+	for _, s := range []*Stacks{a, b, c} {
+		sh.shareStacks(s)
+	}
+	if !same(a, b) {
+		t.Error("equal tables do not share storage")
+	}
+	if same(a, c) {
+		t.Error("different tables share storage")
+	}
+	want := a.StackFrames(3)
+	b.InternStack([]FrameID{b.InternFrame(Frame{File: "x.py", Line: 1, Name: "new"})})
+	if got := a.StackFrames(3); !slices.Equal(got, want) || a.Len() != 4 || len(a.Frames) != 3 {
+		t.Errorf("interning into a shared table changed the other: %v, %d stacks, %d frames", got, a.Len(), len(a.Frames))
+	}
+}
+
+// TestShareSegments checks that equal segment lists of two digests end up
+// sharing storage, and that lists differing in one block field or one
+// segment field do not.
+func TestShareSegments(t *testing.T) {
+	segs := func(blockSize int64, stream int64) *Snapshot {
+		return &Snapshot{Segments: []Segment{{Device: 0, Address: 1 << 30, TotalSize: 2 << 20, Stream: stream,
+			Blocks: []Block{{Address: 1 << 30, Size: blockSize, State: StateActiveAllocated, Stack: 1}}}}}
+	}
+	sh := NewSharer()
+	a, b, c, d := segs(1<<20, 0), segs(1<<20, 0), segs(2<<20, 0), segs(1<<20, 7)
+	for _, s := range []*Snapshot{a, b, c, d} {
+		sh.Share(s)
+	}
+	if &a.Segments[0] != &b.Segments[0] {
+		t.Error("equal segment lists do not share storage")
+	}
+	if &a.Segments[0] == &c.Segments[0] || &a.Segments[0] == &d.Segments[0] {
+		t.Error("segment lists that differ share storage")
+	}
+}

@@ -1,0 +1,402 @@
+package snapshot
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"gpureport/ingest/ingesttest"
+	"gpureport/internal/gen/pickle"
+)
+
+// digestSources lists the sample run's snapshots and every real snapshot.
+func digestSources(tb testing.TB) []string {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(ingesttest.RepoRoot(tb), "testdata", "sample-run", "*.pickle"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return append(files, ingesttest.RealFiles(tb, "snapshots", "*.pickle", "*.pkl", "*.gz", "*.pt")...)
+}
+
+// sameDigest reports how two digests differ ("" when they do not): the
+// stacks are compared by their frames, not their interning tables.
+func sameDigest(a, b *Snapshot) string {
+	switch {
+	case a.Generation != b.Generation:
+		return "generation"
+	case !reflect.DeepEqual(a.Settings, b.Settings):
+		return "settings"
+	case !reflect.DeepEqual(a.Segments, b.Segments):
+		return "segments"
+	case !reflect.DeepEqual(a.Digest, b.Digest):
+		return "trace digest"
+	case a.Stacks.Len() != b.Stacks.Len():
+		return "stack count"
+	}
+	for id := range StackID(a.Stacks.Len()) {
+		if !reflect.DeepEqual(a.Stacks.StackFrames(id), b.Stacks.StackFrames(id)) {
+			return "stack frames"
+		}
+	}
+	return ""
+}
+
+// TestReduceKeepsWhatAnalysisReads checks, on every sample and real
+// snapshot, that a digest keeps the segments, blocks, stacks of live
+// blocks, settings, latest time, devices and trace lengths of the full
+// snapshot, and that it survives EncodeDigest/DecodeDigest unchanged.
+func TestReduceKeepsWhatAnalysisReads(t *testing.T) {
+	for _, p := range digestSources(t) {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			full, c, err := DecodeFile(p, DecodeOptions{})
+			if err != nil {
+				t.Skipf("does not decode: %v", err)
+			}
+			// A decode note must survive the digest and its file format.
+			full.Notes = append(full.Notes, DecodeNote{Place: "segments[0].segment_pool_id", Problem: "a string", Assumed: "(0, 0)", Count: 3})
+			d := Reduce(full)
+			if !reflect.DeepEqual(d.Notes, full.Notes) {
+				t.Errorf("notes %v, want %v", d.Notes, full.Notes)
+			}
+			if d.Traces != nil || d.Annotations != nil || d.Digest == nil {
+				t.Fatal("the digest keeps the trace or annotations")
+			}
+			if d.LatestTimeUS() != full.LatestTimeUS() || !reflect.DeepEqual(d.Devices(), full.Devices()) {
+				t.Errorf("latest time %d/%d, devices %v/%v", d.LatestTimeUS(), full.LatestTimeUS(), d.Devices(), full.Devices())
+			}
+			for _, dev := range full.Devices() {
+				if d.TraceEntries(dev) != full.TraceEntries(dev) || d.EarlyUnknownFrees(dev) != full.EarlyUnknownFrees(dev) {
+					t.Errorf("device %d: trace summary differs", dev)
+				}
+				if d.TraceEndsAtOOM(dev) != full.TraceEndsAtOOM(dev) {
+					t.Errorf("device %d: trace ends at an OOM: digest %v, file %v", dev, d.TraceEndsAtOOM(dev), full.TraceEndsAtOOM(dev))
+				}
+				if len(d.OOMEntries(dev)) != len(full.OOMEntries(dev)) {
+					t.Errorf("device %d: %d OOMs, want %d", dev, len(d.OOMEntries(dev)), len(full.OOMEntries(dev)))
+				}
+			}
+			if len(d.Segments) != len(full.Segments) {
+				t.Fatalf("%d segments, want %d", len(d.Segments), len(full.Segments))
+			}
+			for i := range full.Segments {
+				for j, b := range full.Segments[i].Blocks {
+					got := d.Segments[i].Blocks[j]
+					if got.Size != b.Size || got.State != b.State ||
+						!reflect.DeepEqual(d.Stacks.StackFrames(got.Stack), full.Stacks.StackFrames(b.Stack)) {
+						t.Fatalf("segment %d block %d differs", i, j)
+					}
+				}
+			}
+			b, err := EncodeDigest("k1", c, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			key, c2, back, err := DecodeDigest(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if key != "k1" || c2 != c {
+				t.Errorf("key %q container %q", key, c2)
+			}
+			if !reflect.DeepEqual(back.Notes, full.Notes) {
+				t.Errorf("notes read back %v, want %v", back.Notes, full.Notes)
+			}
+			for _, dev := range full.Devices() {
+				if back.TraceEndsAtOOM(dev) != full.TraceEndsAtOOM(dev) {
+					t.Errorf("device %d: trace-ends-at-OOM lost in the file format", dev)
+				}
+			}
+			if why := sameDigest(d, back); why != "" {
+				t.Errorf("the digest read back differs: %s", why)
+			}
+		})
+	}
+}
+
+// FuzzDecodeDigest feeds DecodeDigest arbitrary bytes, seeded with the
+// digests of real snapshots: it must never panic, and what it accepts must
+// encode and read back the same.
+func FuzzDecodeDigest(f *testing.F) {
+	for _, p := range digestSources(f) {
+		full, c, err := DecodeFile(p, DecodeOptions{})
+		if err != nil {
+			continue
+		}
+		b, err := EncodeDigest("seed", c, Reduce(full))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) <= 64<<10 {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		key, c, s, err := DecodeDigest(data)
+		if err != nil {
+			if !errors.Is(err, ErrDigestCorrupt) && !errors.Is(err, ErrDigestVersion) {
+				t.Fatalf("untyped error %v", err)
+			}
+			return
+		}
+		b, err := EncodeDigest(key, c, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, back, err := DecodeDigest(b)
+		if err != nil {
+			t.Fatalf("re-encoded digest does not read back: %v", err)
+		}
+		if why := sameDigest(s, back); why != "" {
+			t.Fatalf("re-encoded digest differs: %s", why)
+		}
+	})
+}
+
+// skimDiff decodes data in full and skimming its trace
+// (DecodeOptions.SkimTrace), and says how their digests differ ("" when
+// they are the same, to the byte of their encoding).
+func skimDiff(data []byte) (string, error) {
+	full, c, err := DecodeBytes(data, DecodeOptions{})
+	if err != nil {
+		return "", err
+	}
+	skim, c2, err := DecodeBytes(data, DecodeOptions{SkimTrace: true})
+	if err != nil {
+		return "", fmt.Errorf("skimming: %w", err)
+	}
+	a, b := Reduce(full), Reduce(skim)
+	if why := sameDigest(a, b); why != "" {
+		return why, nil
+	}
+	if !reflect.DeepEqual(a.Notes, b.Notes) {
+		return fmt.Sprintf("notes %v, skimmed %v", a.Notes, b.Notes), nil
+	}
+	ea, err := EncodeDigest("k", c, a)
+	if err != nil {
+		return "", err
+	}
+	eb, err := EncodeDigest("k", c2, b)
+	if err != nil {
+		return "", err
+	}
+	if !bytes.Equal(ea, eb) {
+		return "encoded digests", nil
+	}
+	return "", nil
+}
+
+// TestSkimmedDigestEqualsFull checks that skimming the trace changes how a
+// digest is made, not what it holds: on the sample run, every real
+// snapshot and the generated benchmark snapshots (one with thousands of
+// distinct stacks).
+func TestSkimmedDigestEqualsFull(t *testing.T) {
+	type input struct {
+		name string
+		data func() ([]byte, error)
+	}
+	var inputs []input
+	for _, p := range digestSources(t) {
+		inputs = append(inputs, input{filepath.Base(p), func() ([]byte, error) { return os.ReadFile(p) }})
+	}
+	inputs = append(inputs, input{"generated-big", bigSnapshotInput}, input{"generated-many-stacks", manyStacksInput})
+	for _, in := range inputs {
+		t.Run(in.name, func(t *testing.T) {
+			data, err := in.data()
+			if err != nil {
+				t.Fatal(err)
+			}
+			why, err := skimDiff(data)
+			if err != nil {
+				t.Skipf("does not decode: %v", err)
+			}
+			if why != "" {
+				t.Errorf("the skimmed digest differs: %s", why)
+			}
+		})
+	}
+}
+
+// TestSkimKeepsOOMStacks builds snapshots whose trace ends at an OOM event
+// with a stack, with the event's keys in PyTorch's order and with frames
+// before action, and one without an OOM, and checks that the skimmed
+// digest equals the full one, keeps the OOM's stack, and skims the rest.
+func TestSkimKeepsOOMStacks(t *testing.T) {
+	frame := func(name string, line int) *pickle.Dict {
+		d := pickle.NewDict(3)
+		d.Set("filename", "/work/train.py")
+		d.Set("line", line)
+		d.Set("name", name)
+		return d
+	}
+	step, fwd := frame("train_step", 10), frame("forward", 20)
+	stack := pickle.NewList(fwd, step)
+	event := func(action string, addr, size int, frames *pickle.List, framesFirst bool) *pickle.Dict {
+		d := pickle.NewDict(6)
+		if framesFirst {
+			d.Set("frames", frames)
+		}
+		d.Set("action", action)
+		if action == "oom" {
+			d.Set("device_free", addr)
+		} else {
+			d.Set("addr", addr)
+		}
+		d.Set("size", size)
+		d.Set("stream", 0)
+		d.Set("time_us", 1000+addr%97)
+		if !framesFirst {
+			d.Set("frames", frames)
+		}
+		return d
+	}
+	for _, tc := range []struct{ framesFirst, oom bool }{{false, true}, {true, true}, {false, false}} {
+		framesFirst := tc.framesFirst
+		t.Run(fmt.Sprintf("frames-first=%v/oom=%v", tc.framesFirst, tc.oom), func(t *testing.T) {
+			block := pickle.NewDict(4)
+			block.Set("size", 1<<20)
+			block.Set("requested_size", 1<<20)
+			block.Set("state", "active_allocated")
+			block.Set("frames", stack)
+			seg := pickle.NewDict(8)
+			seg.Set("device", 0)
+			seg.Set("address", 1<<30)
+			seg.Set("total_size", 2<<20)
+			seg.Set("allocated_size", 1<<20)
+			seg.Set("active_size", 1<<20)
+			seg.Set("stream", 0)
+			seg.Set("segment_type", "large")
+			free := pickle.NewDict(3)
+			free.Set("size", 1<<20)
+			free.Set("state", "inactive")
+			free.Set("frames", pickle.NewList())
+			seg.Set("blocks", pickle.NewList(block, free))
+			oomStack := pickle.NewList(frame("backward", 30), step)
+			trace := pickle.NewList(
+				event("alloc", 1<<30, 1<<20, stack, framesFirst),
+				event("alloc", 1<<30+1<<20, 1<<20, pickle.NewList(frame("other", 40)), framesFirst),
+				event("free_requested", 1<<30+1<<20, 1<<20, pickle.NewList(frame("other", 40)), framesFirst),
+			)
+			if tc.oom {
+				trace.Append(event("oom", 4096, 8<<30, oomStack, framesFirst))
+			}
+			top := pickle.NewDict(2)
+			top.Set("segments", pickle.NewList(seg))
+			top.Set("device_traces", pickle.NewList(trace))
+			data, err := pickle.Marshal(top, pickle.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := decodeFast(bytes.NewReader(data), int64(len(data)), false); err != nil {
+				t.Fatalf("the fast path does not take the test's snapshot: %v", err)
+			}
+			why, err := skimDiff(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if why != "" {
+				t.Errorf("the skimmed digest differs: %s", why)
+			}
+			s, _, err := DecodeBytes(data, DecodeOptions{SkimTrace: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.oom {
+				// Skimmed: no events kept, a summary instead.
+				if s.Traces != nil || len(s.skimmed) != 1 || s.skimmed[0].Entries != 3 || s.skimmed[0].LastAlloc != 1 {
+					t.Errorf("skimmed trace: events %v, summary %+v", s.Traces, s.skimmed)
+				}
+				return
+			}
+			// An OOM event makes the skim decode the file again in full.
+			ooms := s.OOMEntries(0)
+			if len(ooms) != 1 || !s.TraceEndsAtOOM(0) {
+				t.Fatalf("OOMs %v, ends at OOM %v", ooms, s.TraceEndsAtOOM(0))
+			}
+			got := s.Stacks.StackFrames(ooms[0].Stack)
+			if len(got) != 2 || got[0].Name != "backward" || got[1].Name != "train_step" {
+				t.Errorf("the OOM's stack is %v, want backward, train_step", got)
+			}
+		})
+	}
+}
+
+// TestSkimLongAppends checks a trace that PyTorch's C++ pickler writes as
+// one MARK ... APPENDS of 20,000 events, more than the skim's first ring
+// holds: the ring grows, the trace is still skimmed, and the digest equals
+// the full decode's.
+func TestSkimLongAppends(t *testing.T) {
+	frames := pickle.NewList(pickle.NewDict(0))
+	fr := frames.Items[0].(*pickle.Dict)
+	fr.Set("filename", "/work/train.py")
+	fr.Set("line", 7)
+	fr.Set("name", "train_step")
+	trace := pickle.NewList()
+	const n = 20_000
+	for i := range n {
+		e := pickle.NewDict(6)
+		action := "alloc"
+		if i%2 == 1 {
+			action = "free_completed"
+		}
+		e.Set("action", action)
+		e.Set("addr", 1<<30+(i/2)*512)
+		e.Set("size", 512)
+		e.Set("stream", 0)
+		e.Set("time_us", 1_000_000+i)
+		e.Set("frames", pickle.NewList(fr))
+		trace.Append(e)
+	}
+	top := pickle.NewDict(2)
+	top.Set("segments", pickle.NewList())
+	top.Set("device_traces", pickle.NewList(trace))
+	data, err := pickle.Marshal(top, pickle.Options{Protocol: 2, Style: pickle.TorchCpp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newVM(bytes.NewReader(data), int64(len(data)), false)
+	m.skim = true
+	v, err := m.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.finish(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Traces != nil || len(s.skimmed) != 1 || s.skimmed[0].Entries != n || s.skimmed[0].LastAlloc != n-2 {
+		t.Fatalf("not skimmed: %d traces, summary %+v", len(s.Traces), s.skimmed)
+	}
+	if len(m.ents.ring) <= skimRing {
+		t.Errorf("ring of %d: the test did not make it grow", len(m.ents.ring))
+	}
+	why, err := skimDiff(data)
+	if err != nil || why != "" {
+		t.Errorf("skimmed digest: %v %s", err, why)
+	}
+}
+
+// TestFlatFrameBit checks the skim's bitmap of memo slots holding flat
+// frame dicts: set within the memo's chunks only, and cleared when the
+// slot is set again (BINPUT may reuse a slot for another value).
+func TestFlatFrameBit(t *testing.T) {
+	m := newVM(bytes.NewReader(nil), 0, false)
+	if err := m.memoPut(5, val{k: kInt, x: 1}); err != nil {
+		t.Fatal(err)
+	}
+	m.markFlatFrame(5)
+	m.markFlatFrame(1 << 40) // no chunk: no bit
+	if len(m.flatFrames) != 1 || m.flatFrames[0] != 1<<5 {
+		t.Fatalf("bitmap %v", m.flatFrames)
+	}
+	if err := m.memoPut(5, val{k: kInt, x: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if m.flatFrames[0] != 0 {
+		t.Errorf("setting slot 5 again left its bit: %b", m.flatFrames[0])
+	}
+}

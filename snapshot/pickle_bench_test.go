@@ -1,0 +1,89 @@
+package snapshot
+
+import (
+	"bytes"
+	"os"
+	"sync"
+	"testing"
+
+	"gpureport/ingest/ingesttest"
+	"gpureport/internal/gen/train"
+)
+
+// Decoder benchmarks. MB/s counts pickle bytes (decompressed for gzip);
+// model/B is the decoded model's size per pickle byte.
+//
+//	go test -run='^$' -bench=Decode -benchmem ./snapshot
+
+// bigInput is a snapshot from the project's generator (go run
+// ./internal/gen big), 100k trace entries (about 16 MB): a tenth of the
+// benchmark command's file, big enough for the arena and the memo chunks.
+var bigSnapshotInput = sync.OnceValues(func() ([]byte, error) {
+	var b bytes.Buffer
+	_, err := train.WriteBig(&b, 100_000)
+	return b.Bytes(), err
+})
+
+// benchDecode decodes data (any container) whose pickle is size bytes.
+func benchSnapshotDecode(b *testing.B, data []byte, size int, opt DecodeOptions) {
+	b.Helper()
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	var model int64
+	for b.Loop() {
+		s, _, err := DecodeBytes(data, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		model = s.ModelBytes()
+	}
+	b.ReportMetric(float64(model)/float64(size), "model/B")
+}
+
+// BenchmarkDecodeGenerated decodes the generated snapshot: bare (the
+// fast path), gzipped (the streaming path), and with gopickle for
+// comparison.
+func BenchmarkDecodeGenerated(b *testing.B) {
+	data, err := bigSnapshotInput()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("fast", func(b *testing.B) { benchSnapshotDecode(b, data, len(data), DecodeOptions{}) })
+	b.Run("gzip", func(b *testing.B) { benchSnapshotDecode(b, snapGzip(data), len(data), DecodeOptions{}) })
+	b.Run("generic", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := decodeFast(bytes.NewReader(data), int64(len(data)), true); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("gopickle", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := DecodeReference(bytes.NewReader(data)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkDecodeReal decodes real snapshots of each layout: the largest
+// (timed, user_metadata), a frame-heavy one (95 frames per entry), the
+// legacy history layout and a segments-only list.
+func BenchmarkDecodeReal(b *testing.B) {
+	for _, name := range []string{
+		"wedsonlin_medium_512_training.pickle",
+		"ftcourse_memory_snapshot.pickle",
+		"flexgen_opt1.3b_snapshot_b.pickle",
+		"layoutediting_memory_snapshot_list.pkl",
+	} {
+		data, err := os.ReadFile(ingesttest.RealFiles(b, "snapshots", name)[0])
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) { benchSnapshotDecode(b, data, len(data), DecodeOptions{}) })
+	}
+}

@@ -1,0 +1,1360 @@
+package snapshot
+
+import (
+	"hash/maphash"
+	"math"
+	"slices"
+	"strconv"
+	"unsafe"
+)
+
+// role is what a container stands for in the snapshot schema. The role of
+// a new container is predicted from the stack when it is created (its
+// parent container and key) and checked when its parent consumes it: a
+// container consumed anywhere but where its role says makes the decode
+// fall back to generic mode (errFallback), so a wrong prediction costs time,
+// never correctness.
+type role uint8
+
+const (
+	rGeneric   role = iota // a generic value tree container (gobjs)
+	rIgnore                // contents never used (unknown keys)
+	rTop                   // the top-level snapshot dict
+	rSegs                  // list of segments
+	rSeg                   // segment dict
+	rBlocks                // list of blocks
+	rBlock                 // block dict
+	rHist                  // legacy block history list
+	rHistEntry             // history entry dict
+	rFrames                // frames list (a stack)
+	rFrame                 // frame dict
+	rTraces                // device_traces: list of per-device traces
+	rTrace                 // one device's trace list
+	rEntry                 // trace entry dict
+	rSkimmed               // a trace event's frames list when skimming: no stack is built
+)
+
+// keyCode names the snapshot's dict keys and enum strings, so dispatch on a
+// key is a switch on a small integer looked up once per distinct string.
+type keyCode uint8
+
+const (
+	cUnknown keyCode = iota
+	cSegments
+	cDeviceTraces
+	cAllocatorSettings
+	cExternalAnnotations
+	cDevice
+	cAddress
+	cTotalSize
+	cAllocatedSize
+	cActiveSize
+	cRequestedSize
+	cStream
+	cSegmentType
+	cSegmentPoolID
+	cIsExpandable
+	cFrames
+	cBlocks
+	cSize
+	cState
+	cHistory
+	cRealSize
+	cFilename
+	cLine
+	cName
+	cAction
+	cAddr
+	cTimeUS
+	cDeviceFree
+	cSmall
+	cLarge
+)
+
+// strInfo is what the decoder knows about an interned string.
+type strInfo struct {
+	code   keyCode
+	action Action     // ParseAction of the string
+	state  BlockState // ParseBlockState of the string
+}
+
+// keyCodes maps the strings the schema gives meaning to.
+var keyCodes = map[string]keyCode{
+	"segments": cSegments, "device_traces": cDeviceTraces,
+	"allocator_settings": cAllocatorSettings, "external_annotations": cExternalAnnotations,
+	"device": cDevice, "address": cAddress, "total_size": cTotalSize,
+	"allocated_size": cAllocatedSize, "active_size": cActiveSize,
+	"requested_size": cRequestedSize, "stream": cStream, "segment_type": cSegmentType,
+	"segment_pool_id": cSegmentPoolID, "is_expandable": cIsExpandable, "frames": cFrames,
+	"blocks": cBlocks, "size": cSize, "state": cState, "history": cHistory,
+	"real_size": cRealSize, "filename": cFilename, "line": cLine, "name": cName,
+	"action": cAction, "addr": cAddr, "time_us": cTimeUS, "device_free": cDeviceFree,
+	"small": cSmall, "large": cLarge,
+}
+
+// infoOf returns what the schema makes of string s.
+func infoOf(s string) strInfo {
+	return strInfo{code: keyCodes[s], action: ParseAction(s), state: ParseBlockState(s)}
+}
+
+// Payloads of the typed roles. A container value's x indexes the table of
+// its role.
+type (
+	topP struct {
+		segments, traces, settings, annotations val // kUnset when absent
+	}
+	segsP struct {
+		segs    []Segment
+		history bool
+	}
+	segP struct {
+		seg            Segment
+		final, history bool
+	}
+	blocksP struct {
+		blocks          []Block
+		noAddr          bool // some block has no address (legacy layout)
+		hasAddr         []bool
+		history, sealed bool
+	}
+	blockP struct {
+		b                       Block
+		final, hasAddr, history bool
+	}
+	histP struct {
+		first  val
+		n      int
+		sealed bool
+	}
+	hentP struct {
+		realSize, frames val
+		final            bool
+	}
+	flistP struct {
+		id    uint32 // scratch slot while open, StackID once interned
+		state uint8
+	}
+	tracesP struct {
+		refs []uint32
+	}
+	traceP struct {
+		start, n int
+		timed    bool
+		// When skimming, the events are summarised as they are appended
+		// (their ring slots are then reused): the first OverflowScan
+		// events, the index of the last that allocated (-1: none) and
+		// the latest time.
+		head      []TraceEntry
+		lastAlloc int
+		latest    int64
+	}
+)
+
+// Frames list states.
+const (
+	fsEmpty    uint8 = iota // no items yet
+	fsOpen                  // items in fscratch[id]
+	fsInterned              // used as a stack: id is its StackID; sealed
+	fsBad                   // holds something that is not a frame
+)
+
+// Frame dict states, in the top bits of typed.frames entries.
+const (
+	frOpen  uint32 = 0
+	frFinal uint32 = 1 << 31
+	frBad   uint32 = 1 << 30
+	frMask  uint32 = frBad - 1
+)
+
+// Trace entry flags.
+const (
+	efFinal uint8 = 1 << iota
+	efTimed
+)
+
+// entry returns trace entry i and its flags.
+func (t *typed) entry(i uint64) (*TraceEntry, *uint8) { return t.ents.at(i) }
+
+// grow appends v to *s and returns its index.
+func grow[T any](s *[]T, v T) uint64 {
+	*s = append(*s, v)
+	return uint64(len(*s) - 1)
+}
+
+// table is a growable array in fixed-size chunks: for payloads created
+// once per trace entry, growing never copies.
+type table[T any] struct {
+	c [][]T
+	n int
+}
+
+const tableChunkBits = 12
+
+// add appends v and returns its index.
+func (t *table[T]) add(v T) uint64 {
+	if t.n&(1<<tableChunkBits-1) == 0 {
+		t.c = append(t.c, make([]T, 1<<tableChunkBits))
+	}
+	i := t.n
+	t.c[i>>tableChunkBits][i&(1<<tableChunkBits-1)] = v
+	t.n++
+	return uint64(i)
+}
+
+// at returns element i.
+func (t *table[T]) at(i uint64) *T {
+	return &t.c[i>>tableChunkBits][i&(1<<tableChunkBits-1)]
+}
+
+type stackSlot struct {
+	h  uint64
+	id StackID
+}
+
+// stackCacheSize is the number of slots of the decoder's stack cache.
+const stackCacheSize = 1 << 12
+
+// stackCacheSeed seeds the stack cache's hash; any fixed seed will do, as
+// a collision only costs a lookup in Stacks.
+var stackCacheSeed = maphash.MakeSeed()
+
+// typed holds the payload tables of the fast path.
+type typed struct {
+	st       Stacks
+	tops     []topP
+	segsL    []segsP
+	segs     []segP
+	blocksL  []blocksP
+	blocks   []blockP
+	hists    []histP
+	hents    []hentP
+	flists   table[flistP]
+	fscratch [][]FrameID
+	ffree    []uint32
+	frames   []uint32
+	tracesL  []tracesP
+	traceL   []traceP
+	ents     entryStore
+	notes    noteSet
+	scache   *[stackCacheSize]stackSlot // allocated on first use
+	// nextEntry is the index of the next trace entry a trace list may
+	// take: entries are consumed in creation order, so every device's
+	// trace is a contiguous run of one shared array.
+	nextEntry int
+}
+
+// keyOf returns the key code of dict key k: cUnknown for a str the
+// decoder has no use for, and for a key that is no str.
+func (m *vm) keyOf(k val) keyCode {
+	if k.k != kStr {
+		return cUnknown
+	}
+	return m.strInfo[k.x].code
+}
+
+// listElem returns the role of a container of kind k appended to a list of
+// role r, and false when such a list does not take it.
+func listElem(r role, k vkind) (role, bool) {
+	switch r {
+	case rGeneric, rIgnore:
+		return r, true
+	case rSegs:
+		return rSeg, k == kDict
+	case rBlocks:
+		return rBlock, k == kDict
+	case rHist:
+		return rHistEntry, k == kDict
+	case rFrames, rSkimmed:
+		return rFrame, k == kDict
+	case rTraces:
+		return rTrace, k == kList
+	case rTrace:
+		return rEntry, k == kDict
+	}
+	return rIgnore, false
+}
+
+// elemRole is listElem's role, or rIgnore when the list does not take k.
+func elemRole(r role, k vkind) role {
+	if e, ok := listElem(r, k); ok {
+		return e
+	}
+	return rIgnore
+}
+
+// keyRole returns the role of a container of kind k stored under key in a
+// dict of role r.
+func (m *vm) keyRole(r role, key val, k vkind) role {
+	switch r {
+	case rGeneric, rIgnore:
+		return r
+	}
+	if key.k != kStr {
+		return rIgnore
+	}
+	c := m.strInfo[key.x].code
+	switch r {
+	case rTop:
+		switch c {
+		case cSegments:
+			if k == kList {
+				return rSegs
+			}
+		case cDeviceTraces:
+			if k == kList {
+				return rTraces
+			}
+		case cAllocatorSettings, cExternalAnnotations:
+			return rGeneric
+		}
+	case rSeg:
+		switch c {
+		case cBlocks:
+			if k == kList {
+				return rBlocks
+			}
+		case cFrames:
+			if k == kList {
+				return rFrames
+			}
+		case cSegmentPoolID:
+			return rGeneric
+		}
+	case rBlock:
+		switch c {
+		case cFrames:
+			if k == kList {
+				return rFrames
+			}
+		case cHistory:
+			if k == kList {
+				return rHist
+			}
+		}
+	case rHistEntry, rEntry:
+		if c == cFrames && k == kList {
+			if r == rEntry && m.skim {
+				return rSkimmed
+			}
+			return rFrames
+		}
+	}
+	return rIgnore
+}
+
+// dictFinal reports whether a typed dict has had its items set.
+func (m *vm) dictFinal(d val) bool {
+	switch d.r {
+	case rSeg:
+		return m.segs[d.x].final
+	case rBlock:
+		return m.blocks[d.x].final
+	case rHistEntry:
+		return m.hents[d.x].final
+	case rFrame:
+		return m.frames[d.x] != frOpen
+	case rEntry:
+		_, f := m.entry(d.x)
+		return *f&efFinal != 0
+	}
+	return false
+}
+
+// predict returns the role of a new container of kind k from the stack:
+// an item of a list (APPEND form: the list is on top; APPENDS form: the
+// list is below the MARK), or the value of the key on top of the stack
+// (SETITEM form: the dict is under the key; SETITEMS form: the dict is
+// below the MARK). Where the schema cannot tell the forms apart it leans on
+// what CPython and the C++ pickler write.
+func (m *vm) predict(k vkind) role {
+	s := m.stack
+	n, f := len(s), m.fence
+	if n > f {
+		top := s[n-1]
+		switch top.k {
+		case kList:
+			if r, ok := listElem(top.r, k); ok {
+				return r
+			}
+		case kDict:
+			// A finished sibling: handled below.
+		default:
+			// A key: is the dict right under it (SETITEM form)? That is
+			// ambiguous: [outer, MARK, 'k1', d, 'k2'] is d getting a
+			// single item, or outer's next key. A typed dict that has its
+			// items already cannot be getting more; an untyped one is
+			// taken as outer's value when the SETITEMS form fits. A wrong
+			// guess costs a fallback, not a wrong model.
+			if n-2 >= f && s[n-2].k == kDict {
+				d := s[n-2]
+				batch := f > 0 && s[f-1].k == kDict && (n-f)%2 == 1
+				useSingle := true
+				switch d.r {
+				case rTop:
+				case rSeg, rBlock, rHistEntry, rFrame, rEntry:
+					useSingle = !m.dictFinal(d)
+				default:
+					useSingle = !batch
+				}
+				if useSingle {
+					return m.keyRole(d.r, top, k)
+				}
+			}
+		}
+	}
+	if f > 0 {
+		p := s[f-1]
+		switch p.k {
+		case kList:
+			return elemRole(p.r, k)
+		case kDict:
+			if (n-f)%2 == 1 {
+				return m.keyRole(p.r, s[n-1], k)
+			}
+			return rIgnore
+		}
+		return rGeneric
+	}
+	if n == 0 {
+		switch k {
+		case kDict:
+			return rTop
+		case kList:
+			return rSegs
+		}
+	}
+	return rGeneric
+}
+
+// pushContainer creates a container of kind k, gives it items (the TUPLE,
+// LIST and DICT opcodes build containers from marked items) and pushes it.
+func (m *vm) pushContainer(k vkind, items []val) error {
+	r := rGeneric
+	if !m.generic {
+		r = m.predict(k)
+	}
+	v := val{k: k, r: r}
+	if k == kTuple {
+		if err := m.makeTuple(&v, items); err != nil {
+			return err
+		}
+		return m.push(v)
+	}
+	if err := m.charge(32); err != nil {
+		return err
+	}
+	switch r {
+	case rGeneric:
+		var o any = &pyList{at: m.opOff + 1}
+		if k == kDict {
+			o = &pyDict{at: m.opOff + 1}
+		}
+		if err := m.charge(48); err != nil {
+			return err
+		}
+		v.x = grow(&m.gobjs, o)
+	case rIgnore:
+	case rTop:
+		v.x = grow(&m.tops, topP{})
+	case rSegs:
+		v.x = grow(&m.segsL, segsP{})
+	case rSeg:
+		v.x = grow(&m.segs, segP{})
+	case rBlocks:
+		v.x = grow(&m.blocksL, blocksP{})
+	case rBlock:
+		v.x = grow(&m.blocks, blockP{})
+	case rHist:
+		v.x = grow(&m.hists, histP{})
+	case rHistEntry:
+		v.x = grow(&m.hents, hentP{})
+	case rFrames:
+		v.x = m.flists.add(flistP{})
+	case rFrame:
+		v.x = grow(&m.frames, frOpen)
+	case rTraces:
+		v.x = grow(&m.tracesL, tracesP{})
+	case rTrace:
+		v.x = grow(&m.traceL, traceP{lastAlloc: -1})
+	case rEntry:
+		i, err := m.newEntry()
+		if err != nil {
+			return err
+		}
+		v.x = i
+	}
+	if len(items) > 0 {
+		var err error
+		if k == kList {
+			err = m.appendItems(&v, items)
+		} else {
+			err = m.setItems(&v, items)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return m.push(v)
+}
+
+// raise lifts *h, the nesting height of a container, above the heights of
+// its items, and fails past maxNesting (leaving *h as it was).
+func (m *vm) raise(h *uint32, items []val) error {
+	x := *h
+	for i := range items {
+		if items[i].h >= x {
+			x = items[i].h + 1
+		}
+	}
+	if x > maxNesting {
+		return m.failOp(ErrLimit, "containers nested deeper than "+strconv.Itoa(maxNesting)+" levels")
+	}
+	*h = x
+	return nil
+}
+
+// makeTuple fills in tuple v from its items.
+func (m *vm) makeTuple(v *val, items []val) error {
+	v.h = 0
+	if err := m.raise(&v.h, items); err != nil {
+		return err
+	}
+	if v.r != rGeneric {
+		v.r = rIgnore
+		return nil
+	}
+	if err := m.charge(32 + 16*len(items)); err != nil {
+		return err
+	}
+	t := make(pyTuple, len(items))
+	for i, it := range items {
+		var err error
+		if t[i], err = m.toAny(it); err != nil {
+			return err
+		}
+	}
+	v.x = grow(&m.gobjs, any(t))
+	return nil
+}
+
+// typeName returns the Python type name of a machine value.
+func (v val) typeName() string {
+	switch v.k {
+	case kNone:
+		return "None"
+	case kBool:
+		return "bool"
+	case kInt, kBig:
+		return "int"
+	case kFloat:
+		return "float"
+	case kStr:
+		return "str"
+	case kTuple:
+		return "tuple"
+	case kList:
+		return "list"
+	case kDict:
+		return "dict"
+	}
+	return "nothing"
+}
+
+// toAny returns v as a generic tree value. Typed containers have no generic
+// form: meeting one means the prediction was wrong, and the decode falls
+// back.
+func (m *vm) toAny(v val) (any, error) {
+	switch v.k {
+	case kNone:
+		return nil, nil
+	case kBool:
+		return v.x != 0, nil
+	case kInt:
+		return int64(v.x), nil
+	case kBig:
+		return m.bigs[v.x], nil
+	case kFloat:
+		return math.Float64frombits(v.x), nil
+	case kStr:
+		return m.strs[v.x], nil
+	}
+	if v.r == rGeneric {
+		return m.gobjs[v.x], nil
+	}
+	return nil, errFallback
+}
+
+// num is numOf for machine values; kUnset (a missing key) reads as
+// absent. The common case, a plain int, is small enough to inline.
+func (m *vm) num(v val) (uint64, intState) {
+	if plainInt(v) {
+		return v.x, intOK
+	}
+	return numSlow(m, v)
+}
+
+// plainInt reports whether v is an int other than -1: what num reads as
+// intOK without looking further.
+func plainInt(v val) bool { return v.k == kInt && v.x != maxUint64 }
+
+func numSlow(m *vm, v val) (uint64, intState) {
+	switch v.k {
+	case kInt:
+		return 0, intUnknown // -1: the only kInt num leaves here
+	case kUnset, kNone:
+		return 0, intAbsent
+	case kBool:
+		return v.x, intOK
+	case kBig:
+		return bigNum(m.bigs[v.x])
+	case kFloat:
+		return floatNum(math.Float64frombits(v.x))
+	}
+	return 0, intNotInt
+}
+
+// text is strOf for machine values: ok is false when v is neither text
+// nor missing (nor None).
+func (m *vm) text(v val) (string, bool) {
+	switch v.k {
+	case kStr:
+		return m.strs[v.x], true
+	case kUnset, kNone:
+		return "", true
+	}
+	return "", false
+}
+
+// appendItems is APPEND and APPENDS: items go into list l.
+func (m *vm) appendItems(l *val, items []val) error {
+	if l.k != kList {
+		return m.failOp(ErrMalformed, "appends to a "+l.typeName()+", not a list")
+	}
+	switch l.r {
+	case rFrames:
+		return m.appendFrames(l, items) // the bulk of a snapshot: one pass
+	case rSkimmed:
+		return m.skimFrames(l, items)
+	}
+	if err := m.raise(&l.h, items); err != nil {
+		return err
+	}
+	switch l.r {
+	case rGeneric:
+		pl := m.gobjs[l.x].(*pyList)
+		if err := m.charge(16 * len(items)); err != nil {
+			return err
+		}
+		for _, it := range items {
+			a, err := m.toAny(it)
+			if err != nil {
+				return err
+			}
+			pl.items = append(pl.items, a)
+		}
+	case rIgnore:
+	case rTrace:
+		p := &m.traceL[l.x]
+		for _, it := range items {
+			i := int(it.x)
+			if it.k != kDict || it.r != rEntry || i != m.nextEntry || p.n > 0 && p.start+p.n != i {
+				return errFallback
+			}
+			_, fl := m.entry(it.x)
+			if *fl&efFinal == 0 {
+				return errFallback
+			}
+			if p.n == 0 {
+				p.start = i
+			}
+			p.n++
+			m.nextEntry++
+			if *fl&efTimed != 0 {
+				p.timed = true
+			}
+			if m.skim {
+				e, _ := m.entry(it.x)
+				p.fold(e)
+			}
+		}
+	case rTraces:
+		p := &m.tracesL[l.x]
+		for _, it := range items {
+			if it.k != kList || it.r != rTrace {
+				return errFallback
+			}
+			p.refs = append(p.refs, uint32(it.x))
+		}
+	case rSegs:
+		p := &m.segsL[l.x]
+		if err := m.charge(128 * len(items)); err != nil {
+			return err
+		}
+		for _, it := range items {
+			if it.k != kDict || it.r != rSeg || !m.segs[it.x].final {
+				return errFallback
+			}
+			sp := &m.segs[it.x]
+			p.segs = append(p.segs, sp.seg)
+			p.history = p.history || sp.history
+		}
+	case rBlocks:
+		p := &m.blocksL[l.x]
+		if p.sealed {
+			return errFallback
+		}
+		if err := m.charge(40 * len(items)); err != nil {
+			return err
+		}
+		for _, it := range items {
+			if it.k != kDict || it.r != rBlock || !m.blocks[it.x].final {
+				return errFallback
+			}
+			bp := &m.blocks[it.x]
+			p.blocks = append(p.blocks, bp.b)
+			p.hasAddr = append(p.hasAddr, bp.hasAddr)
+			p.noAddr = p.noAddr || !bp.hasAddr
+			p.history = p.history || bp.history
+		}
+	case rHist:
+		p := &m.hists[l.x]
+		if p.sealed {
+			return errFallback
+		}
+		if p.n == 0 && len(items) > 0 {
+			p.first = items[0]
+		}
+		p.n += len(items)
+	default:
+		return errFallback
+	}
+	return nil
+}
+
+// appendFrames adds frame dicts to frames list l, computing its nesting
+// height in the same pass. The IDs of open lists live in reusable scratch
+// slices, so a million short-lived frames lists cost one small table entry
+// each.
+func (m *vm) appendFrames(l *val, items []val) error {
+	h := l.h
+	p := m.flists.at(l.x)
+	switch p.state {
+	case fsInterned:
+		return errFallback // changed after use
+	case fsEmpty:
+		if len(items) == 0 {
+			return nil
+		}
+		if n := len(m.ffree); n > 0 {
+			p.id = m.ffree[n-1]
+			m.ffree = m.ffree[:n-1]
+		} else {
+			p.id = uint32(len(m.fscratch))
+			m.fscratch = append(m.fscratch, nil)
+		}
+		p.state = fsOpen
+	}
+	var ids []FrameID
+	if p.state == fsOpen {
+		ids = m.fscratch[p.id]
+	}
+	for i := range items {
+		it := &items[i]
+		if it.h >= h {
+			h = it.h + 1
+		}
+		if p.state != fsOpen {
+			continue // bad: only the height matters now
+		}
+		if it.k != kDict || it.r != rFrame {
+			m.releaseFrames(p)
+			p.state = fsBad
+			continue
+		}
+		f := m.frames[it.x]
+		if f == frOpen {
+			f = m.finishFrameDict(it.x, nil)
+		}
+		if f&frBad != 0 {
+			m.releaseFrames(p)
+			p.state = fsBad
+			continue
+		}
+		ids = append(ids, FrameID(f&frMask))
+	}
+	if h > maxNesting {
+		return m.failOp(ErrLimit, "containers nested deeper than "+strconv.Itoa(maxNesting)+" levels")
+	}
+	l.h = h
+	if p.state == fsOpen {
+		m.fscratch[p.id] = ids
+	}
+	return m.charge(4 * len(items))
+}
+
+// fold adds the next event of a skimmed trace to its summary.
+func (p *traceP) fold(e *TraceEntry) {
+	i := p.n - 1
+	if i < OverflowScan {
+		p.head = append(p.head, *e)
+	}
+	switch e.Action {
+	case ActionAlloc, ActionSegmentAlloc, ActionSegmentMap:
+		p.lastAlloc = i
+	}
+	p.latest = max(p.latest, e.TimeUS)
+}
+
+// skimFrames is appendFrames for a skimmed frames list: the frame dicts
+// are finished (so that their notes are made, and their memo entries are
+// typed for later stacks), and only the nesting height is kept.
+func (m *vm) skimFrames(l *val, items []val) error {
+	h := l.h
+	for i := range items {
+		it := &items[i]
+		if it.h >= h {
+			h = it.h + 1
+		}
+		if err := m.skimFrame(*it); err != nil {
+			return err
+		}
+	}
+	if h > maxNesting {
+		return m.failOp(ErrLimit, "containers nested deeper than "+strconv.Itoa(maxNesting)+" levels")
+	}
+	l.h = h
+	return nil
+}
+
+// skimFrame finishes one item of a skimmed frames list. An item that is no
+// valid frame dict falls back, as appendFrames's list would when its stack
+// is taken: the generic decode makes the note the full decode makes.
+func (m *vm) skimFrame(it val) error {
+	if it.k != kDict || it.r != rFrame {
+		return errFallback
+	}
+	f := m.frames[it.x]
+	if f == frOpen {
+		f = m.finishFrameDict(it.x, nil)
+	}
+	if f&frBad != 0 {
+		return errFallback
+	}
+	return nil
+}
+
+// markFlatFrame records that memo slot i holds a valid flat frame dict.
+// The bitmap covers only the memo's chunks, whose size the input bounds.
+func (m *vm) markFlatFrame(i uint64) {
+	if i>>memoChunkBits >= uint64(len(m.memo.chunks)) {
+		return // a spilled slot (a sparse, hostile number): no bit
+	}
+	w := i >> 6
+	for uint64(len(m.flatFrames)) <= w {
+		m.flatFrames = append(m.flatFrames, 0)
+	}
+	m.flatFrames[w] |= 1 << (i & 63)
+}
+
+func (m *vm) releaseFrames(p *flistP) {
+	if p.state == fsOpen {
+		m.fscratch[p.id] = m.fscratch[p.id][:0]
+		m.ffree = append(m.ffree, p.id)
+	}
+}
+
+// stackOf interns a frames value (None or a frames list) as a stack; the
+// list is sealed from then on.
+func (m *vm) stackOf(v val) (StackID, error) {
+	if v.k == kNone {
+		return NoStack, nil
+	}
+	if v.k != kList || v.r != rFrames {
+		return NoStack, errFallback
+	}
+	p := m.flists.at(v.x)
+	var ids []FrameID
+	switch p.state {
+	case fsInterned:
+		return StackID(p.id), nil
+	case fsBad:
+		return NoStack, errFallback
+	case fsOpen:
+		ids = m.fscratch[p.id]
+	}
+	// Most stacks repeat: a direct-mapped cache in front of InternStack
+	// answers them without its map.
+	var id StackID
+	h := maphash.Bytes(stackCacheSeed, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), 4*len(ids)))
+	if m.scache == nil {
+		m.scache = new([stackCacheSize]stackSlot)
+	}
+	slot := &m.scache[h&(stackCacheSize-1)]
+	if slot.id != NoStack && slot.h == h && slices.Equal(m.st.Stack(slot.id), ids) {
+		id = slot.id
+	} else {
+		before := len(m.st.ids)
+		id = m.st.InternStack(ids)
+		if err := m.charge(4*(len(m.st.ids)-before) + 16); err != nil {
+			return NoStack, err
+		}
+		slot.h, slot.id = h, id
+	}
+	m.releaseFrames(p)
+	p.state, p.id = fsInterned, uint32(id)
+	return id, nil
+}
+
+// setItems is SETITEM and SETITEMS: key/value pairs go into dict d.
+func (m *vm) setItems(d *val, items []val) error {
+	if len(items)%2 != 0 {
+		return m.failOp(ErrMalformed, "odd number of items (a key without a value)")
+	}
+	if d.k != kDict {
+		return m.failOp(ErrMalformed, "sets items of a "+d.typeName()+", not a dict")
+	}
+	for i := 0; i < len(items); i += 2 {
+		if k := items[i].k; k == kList || k == kDict {
+			return m.failOp(ErrMalformed, "unhashable dict key of type "+items[i].typeName())
+		}
+	}
+	if err := m.raise(&d.h, items); err != nil {
+		return err
+	}
+	switch d.r {
+	case rGeneric:
+		pd := m.gobjs[d.x].(*pyDict)
+		if err := m.charge(32 * len(items)); err != nil {
+			return err
+		}
+		for i := 0; i < len(items); i += 2 {
+			k, err := m.toAny(items[i])
+			if err != nil {
+				return err
+			}
+			v, err := m.toAny(items[i+1])
+			if err != nil {
+				return err
+			}
+			pd.set(k, v)
+		}
+		return nil
+	case rIgnore:
+		return nil
+	case rTop:
+		t := &m.tops[d.x]
+		for i := 0; i < len(items); i += 2 {
+			switch m.keyOf(items[i]) {
+			case cSegments:
+				t.segments = items[i+1]
+			case cDeviceTraces:
+				t.traces = items[i+1]
+			case cAllocatorSettings:
+				t.settings = items[i+1]
+			case cExternalAnnotations:
+				t.annotations = items[i+1]
+			}
+		}
+		return nil
+	}
+	if m.dictFinal(*d) {
+		return errFallback // changed after use, or set twice
+	}
+	switch d.r {
+	case rEntry:
+		return m.finishEntry(d.x, items)
+	case rFrame:
+		if m.finishFrameDict(d.x, items) == frBad {
+			return nil // only an error if a used stack holds it
+		}
+		return nil
+	case rSeg:
+		return m.finishSeg(d.x, items)
+	case rBlock:
+		return m.finishBlock(d.x, items)
+	case rHistEntry:
+		p := &m.hents[d.x]
+		for i := 0; i < len(items); i += 2 {
+			switch m.keyOf(items[i]) {
+			case cRealSize:
+				p.realSize = items[i+1]
+			case cFrames:
+				p.frames = items[i+1]
+			}
+		}
+		p.final = true
+		return nil
+	}
+	return errFallback
+}
+
+// finishFrameDict decodes a frame dict (items may be nil: an empty dict)
+// and returns its state word: frFinal|FrameID, or frBad when a field has
+// the wrong type.
+func (m *vm) finishFrameDict(i uint64, items []val) uint32 {
+	var file, name, line val
+	for j := 0; j < len(items); j += 2 {
+		switch m.keyOf(items[j]) {
+		case cFilename:
+			file = items[j+1]
+		case cName:
+			name = items[j+1]
+		case cLine:
+			line = items[j+1]
+		}
+	}
+	var f Frame
+	var okFile, okName bool
+	f.File, okFile = m.text(file)
+	f.Name, okName = m.text(name)
+	var p fieldProblem
+	f.Line, p = lineField(m.num(line))
+	ok := okFile && okName && p == probNone
+	st := frBad
+	if ok {
+		before := len(m.st.Frames)
+		st = frFinal | uint32(m.st.InternFrame(f))
+		if len(m.st.Frames) != before {
+			m.used += 64
+		}
+	}
+	m.frames[i] = st
+	return st
+}
+
+// finishEntry decodes a trace entry dict, as converter.trace does.
+func (m *vm) finishEntry(i uint64, items []val) error {
+	var action, addr, devFree, size, stream, timeUS, frames val
+	for j := 0; j < len(items); j += 2 {
+		switch m.keyOf(items[j]) {
+		case cAction:
+			action = items[j+1]
+		case cAddr:
+			addr = items[j+1]
+		case cDeviceFree:
+			devFree = items[j+1]
+		case cSize:
+			size = items[j+1]
+		case cStream:
+			stream = items[j+1]
+		case cTimeUS:
+			timeUS = items[j+1]
+		case cFrames:
+			frames = items[j+1]
+		}
+	}
+	if action.k != kStr {
+		return errFallback
+	}
+	e, flags := m.entry(i)
+	e.Action = m.strInfo[action.x].action
+	a := addr
+	if e.Action == ActionOOM {
+		a = devFree
+	}
+	if plainInt(a) && plainInt(size) && plainInt(stream) && plainInt(timeUS) && int64(size.x|timeUS.x) >= 0 {
+		// What the field rules make of plain ints, without the calls:
+		// most of a snapshot is trace entries.
+		e.Addr, e.Size, e.Stream, e.TimeUS = a.x, int64(size.x), int64(stream.x), int64(timeUS.x)
+	} else {
+		var p1, p2, p3, p4 fieldProblem
+		e.Addr, _, p1 = addrField(m.num(a))
+		e.Size, p2 = optSize(m.num(size))
+		e.Stream, p3 = streamField(m.num(stream))
+		e.TimeUS, p4 = optSize(m.num(timeUS))
+		if p1|p2|p3|p4 != probNone {
+			return errFallback // a note to make: the generic path makes it
+		}
+	}
+	fl := efFinal
+	if timeUS.k != kUnset {
+		fl |= efTimed
+	}
+	if frames.k == kList && frames.r == rSkimmed {
+		if e.Action == ActionOOM {
+			return errSkimmedOOM
+		}
+	} else if frames.k != kUnset {
+		id, err := m.stackOf(frames)
+		if err != nil {
+			return err
+		}
+		e.Stack = id
+	}
+	*flags = fl
+	return nil
+}
+
+// finishSeg decodes a segment dict, as converter.segment does.
+func (m *vm) finishSeg(i uint64, items []val) error {
+	var dev, address, total, alloc, active, req, stream, segType, pool, expandable, frames, blocks val
+	for j := 0; j < len(items); j += 2 {
+		v := items[j+1]
+		switch m.keyOf(items[j]) {
+		case cDevice:
+			dev = v
+		case cAddress:
+			address = v
+		case cTotalSize:
+			total = v
+		case cAllocatedSize:
+			alloc = v
+		case cActiveSize:
+			active = v
+		case cRequestedSize:
+			req = v
+		case cStream:
+			stream = v
+		case cSegmentType:
+			segType = v
+		case cSegmentPoolID:
+			pool = v
+		case cIsExpandable:
+			expandable = v
+		case cFrames:
+			frames = v
+		case cBlocks:
+			blocks = v
+		}
+	}
+	p := &m.segs[i]
+	s := &p.seg
+	var p1, p2, p3, p4 fieldProblem
+	s.Device, p1 = deviceField(m.num(dev))
+	s.Address, _, p2 = addrField(m.num(address))
+	s.Stream, p3 = streamField(m.num(stream))
+	x, st := m.num(expandable)
+	s.Expandable, p4 = boolField(x, st, expandable.k == kBool)
+	if p1|p2|p3|p4 != probNone {
+		return errFallback // a note to make: the generic path makes it
+	}
+	switch segType.k {
+	case kUnset, kNone:
+	case kStr:
+		switch m.strInfo[segType.x].code {
+		case cSmall:
+			s.Pool = PoolSmall
+		case cLarge:
+			s.Pool = PoolLarge
+		}
+	default:
+		return errFallback
+	}
+	if pool.k != kUnset && pool.k != kNone {
+		a, err := m.toAny(pool)
+		if err != nil {
+			return err
+		}
+		var ok bool
+		if s.PrivatePool, ok = poolPair(a); !ok {
+			return errFallback
+		}
+	}
+	if frames.k != kUnset {
+		id, err := m.stackOf(frames)
+		if err != nil {
+			return err
+		}
+		s.Stack = id
+	}
+	if blocks.k != kList || blocks.r != rBlocks {
+		return errFallback
+	}
+	bp := &m.blocksL[blocks.x]
+	if bp.sealed {
+		return errFallback // shared by two segments: let the generic path copy it
+	}
+	bp.sealed = true
+	if bp.blocks == nil {
+		bp.blocks = []Block{}
+	}
+	if bp.noAddr {
+		next := s.Address
+		for j := range bp.blocks {
+			if !bp.hasAddr[j] {
+				bp.blocks[j].Address = next
+			}
+			next = bp.blocks[j].Address + uint64(bp.blocks[j].Size)
+		}
+	}
+	s.Blocks = bp.blocks[:len(bp.blocks):len(bp.blocks)]
+	bp.hasAddr = nil
+	// Sizes: the segment's own totals, or where it has none, its blocks'.
+	var sums [4]int64
+	summed := false
+	for j, f := range [...]struct {
+		v   val
+		dst *int64
+	}{{total, &s.TotalSize}, {alloc, &s.AllocatedSize}, {active, &s.ActiveSize}, {req, &s.RequestedSize}} {
+		n, known, pr := sizeField(m.num(f.v))
+		switch {
+		case known:
+			*f.dst = n
+		case j == 0 || (pr != probMissing && pr != probUnknown):
+			return errFallback // a note to make
+		default:
+			if !summed {
+				sums[0], sums[1], sums[2], sums[3] = blockSums(s.Blocks)
+				summed = true
+			}
+			*f.dst = sums[j]
+		}
+	}
+	p.history = bp.history
+	p.final = true
+	return nil
+}
+
+// finishBlock decodes a block dict, as converter.block does.
+func (m *vm) finishBlock(i uint64, items []val) error {
+	var size, req, state, address, frames, history val
+	for j := 0; j < len(items); j += 2 {
+		v := items[j+1]
+		switch m.keyOf(items[j]) {
+		case cSize:
+			size = v
+		case cRequestedSize:
+			req = v
+		case cState:
+			state = v
+		case cAddress:
+			address = v
+		case cFrames:
+			frames = v
+		case cHistory:
+			history = v
+		}
+	}
+	p := &m.blocks[i]
+	b := &p.b
+	var known bool
+	var pr fieldProblem
+	if b.Size, known, _ = sizeField(m.num(size)); !known {
+		return errFallback // a note to make: the generic path makes it
+	}
+	if state.k != kStr {
+		return errFallback
+	}
+	if b.State = m.strInfo[state.x].state; b.State == StateUnknown {
+		return errFallback
+	}
+	if b.Address, p.hasAddr, pr = addrField(m.num(address)); pr != probNone {
+		return errFallback
+	}
+	if frames.k != kUnset {
+		id, err := m.stackOf(frames)
+		if err != nil {
+			return err
+		}
+		b.Stack = id
+	}
+	var real val
+	if history.k != kUnset && history.k != kNone {
+		p.history = true
+		if history.k != kList || history.r != rHist {
+			return errFallback
+		}
+		hp := &m.hists[history.x]
+		hp.sealed = true
+		if hp.n > 0 && b.State.Active() {
+			f := hp.first
+			if f.k != kDict || f.r != rHistEntry {
+				return errFallback
+			}
+			he := &m.hents[f.x]
+			he.final = true
+			real = he.realSize
+			if he.frames.k != kUnset && b.Stack == NoStack {
+				id, err := m.stackOf(he.frames)
+				if err != nil {
+					return err
+				}
+				b.Stack = id
+			}
+		}
+	}
+	rx, rst := m.num(req)
+	ax, ast := m.num(real)
+	if b.RequestedSize, pr = blockRequested(b.State.Active(), b.Size, rx, rst, ax, ast); pr != probNone {
+		return errFallback
+	}
+	p.final = true
+	return nil
+}
+
+// finish turns the value STOP returned into a Snapshot.
+func (m *vm) finish(v val) (*Snapshot, error) {
+	if m.generic {
+		a, err := m.toAny(v)
+		if err != nil {
+			return nil, err
+		}
+		return convertSnapshotAt(a, m.opOff+1)
+	}
+	s := &Snapshot{}
+	switch {
+	case v.k == kList && v.r == rSegs:
+		s.Segments = m.segsL[v.x].segs
+		s.Generation = GenSegmentsList
+	case v.k == kDict && v.r == rTop:
+		t := &m.tops[v.x]
+		if t.segments.k != kList || t.segments.r != rSegs {
+			return nil, errFallback
+		}
+		sl := &m.segsL[t.segments.x]
+		s.Segments = sl.segs
+		timed := false
+		if t.traces.k != kUnset && t.traces.k != kNone {
+			if t.traces.k != kList || t.traces.r != rTraces {
+				return nil, errFallback
+			}
+			refs := m.tracesL[t.traces.x].refs
+			if m.skim {
+				s.skimmed = make([]TraceDigest, len(refs))
+				for d, r := range refs {
+					tr := &m.traceL[r]
+					timed = timed || tr.timed && tr.n > 0
+					s.skimmed[d] = TraceDigest{Entries: tr.n, UnknownFrees: UnknownFrees(tr.head, OverflowScan), LastAlloc: tr.lastAlloc}
+					s.skimmedLatestUS = max(s.skimmedLatestUS, tr.latest)
+				}
+			} else {
+				s.Traces = make([][]TraceEntry, len(refs))
+				done := map[uint32][]TraceEntry{}
+				for d, r := range refs {
+					tr := m.traceL[r]
+					timed = timed || tr.timed && tr.n > 0
+					if e, ok := done[r]; ok {
+						s.Traces[d] = e
+						continue
+					}
+					s.Traces[d] = m.ents.slice(tr.start, tr.n)
+					done[r] = s.Traces[d]
+				}
+			}
+		}
+		// Both are generic trees, read as the converter reads them.
+		var extras [2]any
+		for i, x := range [2]val{t.settings, t.annotations} {
+			if x.k == kUnset || x.k == kNone {
+				continue
+			}
+			a, err := m.toAny(x)
+			if err != nil {
+				return nil, err
+			}
+			extras[i] = a
+		}
+		readExtras(s, extras[0], extras[1], &m.notes)
+		s.Generation = generationOf(sl.history, timed)
+	default:
+		return nil, errFallback
+	}
+	if s.Segments == nil {
+		s.Segments = []Segment{}
+	}
+	s.Stacks = m.st
+	s.Stacks.Seal()
+	checkSegments(s, &m.notes)
+	s.Notes = m.notes.notes
+	return s, nil
+}

@@ -1,0 +1,122 @@
+package snapshot
+
+import (
+	"hash/maphash"
+	"slices"
+	"unsafe"
+)
+
+// Frame is one stack frame as PyTorch records it.
+type Frame struct {
+	// File is the source file: an absolute path for Python frames; '??', ''
+	// or a basename for C++ frames. Untrusted text.
+	File string
+	// Line is the 1-based line number; 0 for C++ frames.
+	Line int
+	// Name is the function name. Untrusted text.
+	Name string
+}
+
+// FrameID indexes Stacks.Frames.
+type FrameID uint32
+
+// StackID names an interned stack in Stacks. NoStack is the empty stack.
+type StackID uint32
+
+// NoStack is the StackID of an empty (or missing) stack.
+const NoStack StackID = 0
+
+// Stacks interns the frames and stacks of one snapshot: equal frames get
+// one FrameID and equal frame sequences one StackID, so the millions of
+// frame references of a large trace cost one entry per distinct stack.
+// The zero value is ready to use.
+type Stacks struct {
+	// Frames holds every distinct frame; a FrameID indexes it.
+	Frames []Frame
+	// off[i]..off[i+1] delimits stack i+1's frame IDs in ids (stack 0 is
+	// the empty stack and is not stored).
+	off []uint32
+	ids []FrameID
+
+	frameIdx map[Frame]FrameID
+	stackIdx map[uint64][]StackID
+	seed     maphash.Seed
+}
+
+// Len returns the number of distinct stacks, counting the empty one.
+func (s *Stacks) Len() int { return len(s.off) + 1 }
+
+// Stack returns the frame IDs of stack id, innermost first. The slice
+// aliases internal storage and must not be modified.
+func (s *Stacks) Stack(id StackID) []FrameID {
+	if id == NoStack || int(id) > len(s.off) {
+		return nil
+	}
+	start := uint32(0)
+	if id > 1 {
+		start = s.off[id-2]
+	}
+	return s.ids[start:s.off[id-1]:s.off[id-1]]
+}
+
+// StackFrames returns the frames of stack id, innermost first (a copy).
+func (s *Stacks) StackFrames(id StackID) []Frame {
+	ids := s.Stack(id)
+	out := make([]Frame, len(ids))
+	for i, f := range ids {
+		out[i] = s.Frames[f]
+	}
+	return out
+}
+
+// InternFrame returns the FrameID of f, adding it when new.
+func (s *Stacks) InternFrame(f Frame) FrameID {
+	if id, ok := s.frameIdx[f]; ok {
+		return id
+	}
+	if s.frameIdx == nil {
+		s.frameIdx = make(map[Frame]FrameID)
+	}
+	id := FrameID(len(s.Frames))
+	s.Frames = append(s.Frames, f)
+	s.frameIdx[f] = id
+	return id
+}
+
+// InternStack returns the StackID of the frame sequence ids (innermost
+// first), adding it when new. An empty sequence is NoStack.
+func (s *Stacks) InternStack(ids []FrameID) StackID {
+	if len(ids) == 0 {
+		return NoStack
+	}
+	if s.stackIdx == nil {
+		s.stackIdx = make(map[uint64][]StackID)
+		s.seed = maphash.MakeSeed()
+	}
+	h := s.hashIDs(ids)
+	for _, cand := range s.stackIdx[h] {
+		if slices.Equal(s.Stack(cand), ids) {
+			return cand
+		}
+	}
+	s.ids = append(s.ids, ids...)
+	s.off = append(s.off, uint32(len(s.ids)))
+	id := StackID(len(s.off))
+	s.stackIdx[h] = append(s.stackIdx[h], id)
+	return id
+}
+
+// Seal drops the lookup tables used while interning; the Stacks stay
+// readable but can no longer be added to. Decoders call it when done.
+func (s *Stacks) Seal() {
+	s.frameIdx = nil
+	s.stackIdx = nil
+	s.ids = s.ids[:len(s.ids):len(s.ids)]
+}
+
+// hashIDs hashes the IDs' memory in one call: writing them four bytes at a
+// time was most of the cost of interning a million stacks.
+func (s *Stacks) hashIDs(ids []FrameID) uint64 {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), 4*len(ids))
+	return maphash.Bytes(s.seed, b)
+}
