@@ -2,6 +2,14 @@
 // self-contained HTML file, an XLSX workbook, summary.json and summary.md;
 // the batch overview page; and the leak attribution as a pprof profile.
 // It formats numbers; it never computes findings.
+//
+// Every writer lays out one format-neutral view model (model.go), built
+// once from the Findings: the headline, the key figures as a Table whose
+// Cells hold a raw value with its unit beside the text every format
+// prints, the suspects in one order, suppressions, notes and log
+// problems. html.go, xlsx.go, markdown.go, summary.go and text.go only
+// place it; a diff of two snapshots (diff.go) becomes the same kind of
+// Table. Numbers become words through internal/units alone.
 package report
 
 import (
