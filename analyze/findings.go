@@ -267,14 +267,6 @@ type Point struct {
 	Pools []PoolUsage
 }
 
-// PoolUsage is the Usage of one pool of a device in one snapshot.
-type PoolUsage struct {
-	// Pool is "small", "large", or "private (a, b)" for a CUDA graph or
-	// MemPool private pool.
-	Pool string
-	Usage
-}
-
 // GPUSeries holds a device's GPU log readings, in time order.
 type GPUSeries struct {
 	// Times are reading times; X the same on the device's axis where it

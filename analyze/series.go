@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/internal/units"
-	"gpureport/snapshot"
 )
 
 // Series is the ordered snapshots of one (rank, device), before any
@@ -408,48 +406,6 @@ func digitPrefix(s string) string {
 		i++
 	}
 	return s[:i]
-}
-
-// PoolUsages splits device dev's usage by pool: the default pool's small
-// and large segments, and each private pool (CUDA graphs, MemPool) apart.
-// Pools are listed small, large, then private pools by id.
-func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
-	type key struct {
-		private [2]int64
-		pool    snapshot.Pool
-	}
-	m := map[key]*PoolUsage{}
-	var keys []key
-	for i := range s.Segments {
-		seg := &s.Segments[i]
-		if seg.Device != dev {
-			continue
-		}
-		k := key{pool: seg.Pool}
-		name := seg.Pool.String()
-		if seg.PrivatePool != [2]int64{} {
-			k = key{private: seg.PrivatePool}
-			name = fmt.Sprintf("private (%d, %d)", seg.PrivatePool[0], seg.PrivatePool[1])
-		}
-		pu := m[k]
-		if pu == nil {
-			pu = &PoolUsage{Pool: name}
-			m[k] = pu
-			keys = append(keys, k)
-		}
-		pu.add(seg)
-	}
-	slices.SortFunc(keys, func(a, b key) int {
-		return cmp.Or(cmp.Compare(a.private[0], b.private[0]), cmp.Compare(a.private[1], b.private[1]), cmp.Compare(a.pool, b.pool))
-	})
-	out := make([]PoolUsage, 0, len(keys))
-	for _, k := range keys {
-		pu := m[k]
-		pu.Inactive = pu.Reserved - pu.Active
-		pu.InternalWaste = pu.Active - pu.Requested
-		out = append(out, *pu)
-	}
-	return out
 }
 
 // JoinGPU collects the GPU log readings of one device, in time order, and

@@ -1,6 +1,12 @@
 package analyze
 
-import "gpureport/snapshot"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"gpureport/snapshot"
+)
 
 // Usage is the memory accounting of one device in one snapshot, with the
 // meanings design.md gives. Byte fields are bytes.
@@ -47,10 +53,64 @@ func DeviceUsage(s *snapshot.Snapshot, dev int) Usage {
 		}
 		u.add(seg)
 	}
-	u.Inactive = u.Reserved - u.Active
-	u.InternalWaste = u.Active - u.Requested
+	u.finish()
 	u.TraceEntries = s.TraceEntries(dev)
 	return u
+}
+
+// finish derives Inactive and InternalWaste once the sums are in.
+func (u *Usage) finish() {
+	u.Inactive = u.Reserved - u.Active
+	u.InternalWaste = u.Active - u.Requested
+}
+
+// PoolUsage is the Usage of one pool of a device in one snapshot.
+type PoolUsage struct {
+	// Pool is "small", "large", or "private (a, b)" for a CUDA graph or
+	// MemPool private pool.
+	Pool string
+	Usage
+}
+
+// PoolUsages splits device dev's usage by pool: the default pool's small
+// and large segments, and each private pool (CUDA graphs, MemPool) apart.
+// Pools are listed small, large, then private pools by id.
+func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
+	type key struct {
+		private [2]int64
+		pool    snapshot.Pool
+	}
+	m := map[key]*PoolUsage{}
+	var keys []key
+	for i := range s.Segments {
+		seg := &s.Segments[i]
+		if seg.Device != dev {
+			continue
+		}
+		k := key{pool: seg.Pool}
+		name := seg.Pool.String()
+		if seg.PrivatePool != [2]int64{} {
+			k = key{private: seg.PrivatePool}
+			name = fmt.Sprintf("private (%d, %d)", seg.PrivatePool[0], seg.PrivatePool[1])
+		}
+		pu := m[k]
+		if pu == nil {
+			pu = &PoolUsage{Pool: name}
+			m[k] = pu
+			keys = append(keys, k)
+		}
+		pu.add(seg)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.private[0], b.private[0]), cmp.Compare(a.private[1], b.private[1]), cmp.Compare(a.pool, b.pool))
+	})
+	out := make([]PoolUsage, 0, len(keys))
+	for _, k := range keys {
+		pu := m[k]
+		pu.finish()
+		out = append(out, *pu)
+	}
+	return out
 }
 
 func (u *Usage) add(seg *snapshot.Segment) {
