@@ -2,12 +2,10 @@ package analyze
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"strings"
 	"time"
 
-	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/internal/units"
@@ -406,33 +404,6 @@ func digitPrefix(s string) string {
 		i++
 	}
 	return s[:i]
-}
-
-// JoinGPU collects the GPU log readings of one device, in time order, and
-// places them on the series axis: hours since Start on AxisHours; on
-// AxisStep by linear interpolation of step against trace time between
-// snapshots that have both (NaN outside that range or without two such
-// snapshots). gpu is the nvidia-smi index of the device.
-func JoinGPU(s *Series, logs []*gpulog.GPULog, gpu int) *GPUSeries {
-	return joinGPUPlaced(logs, gpu, seriesPlacer(s, 0))
-}
-
-// interpolate maps t through the piecewise-linear function given by knots
-// (sorted by their first coordinate); NaN outside the knots' range.
-func interpolate(knots [][2]float64, t float64) float64 {
-	if t < knots[0][0] || t > knots[len(knots)-1][0] {
-		return math.NaN()
-	}
-	for i := 1; i < len(knots); i++ {
-		a, b := knots[i-1], knots[i]
-		if t <= b[0] {
-			if b[0] == a[0] {
-				return b[1]
-			}
-			return a[1] + (t-a[0])/(b[0]-a[0])*(b[1]-a[1])
-		}
-	}
-	return knots[len(knots)-1][1]
 }
 
 func sortedKeys[V any](m map[int]V) []int {
