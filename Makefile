@@ -31,13 +31,17 @@ run: build
 
 test: vet lint deadcode unit fuzz-smoke
 
-# Users run gpureport on Windows and macOS laptops too: vet also builds
-# for them (without cgo, as the NVML recorder is Linux-only).
+# Users run gpureport on Windows and macOS laptops too: vet also vets and
+# builds for them (without cgo, as the NVML recorder is Linux-only), so the
+# files only those builds compile (the NVML stub, the portable RSS reader)
+# are vetted as well.
 vet: third-party
 	@bad=$$(gofmt -l $(SRC_DIRS)); if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet $(PKGS)
 	CGO_ENABLED=0 $(GO) build ./...
+	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) vet ./...
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build ./...
+	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) build ./...
 
 # third_party/go-nvml must be upstream's pinned release plus the one line its
@@ -60,8 +64,11 @@ deadcode:
 	@out=$$($(GO) run $(DEADCODE) -test $(PKGS)) || exit 1; \
 	if [ -n "$$out" ]; then echo "$$out"; echo "FAIL: unreachable functions"; exit 1; fi
 
+# The recorder's tests run a second time without cgo, as Windows and macOS
+# builds are: there Open must refuse with UnavailableError.
 unit:
 	$(GO) test -timeout 30m $(PKGS)
+	CGO_ENABLED=0 $(GO) test ./internal/record
 
 # Every fuzz target for FUZZEXEC executions each. The budget is a count, not a
 # duration: Go 1.26's fuzz coordinator can fail a run with "context deadline
