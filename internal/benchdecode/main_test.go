@@ -1,0 +1,25 @@
+package main
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"gpureport/internal/benchrun"
+)
+
+// TestBenchSmall runs the whole benchmark on a small generated snapshot,
+// so that make bench-decode cannot rot unnoticed: the generator, gpureport
+// stats, gpureport digest and python3 (when present) must each succeed.
+// The targets are meaningless at this size, so a missed target
+// (ErrMissed) passes.
+func TestBenchSmall(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	bin := filepath.Join(t.TempDir(), "gpureport")
+	if err := benchrun.Run("go", "build", "-o", bin, "./cmd/gpureport"); err != nil {
+		t.Fatalf("build gpureport: %v", err)
+	}
+	if err := bench(bin, "", "", false, 2000, 0, 1); err != nil && !errors.Is(err, benchrun.ErrMissed) {
+		t.Fatalf("bench: %v", err)
+	}
+}
