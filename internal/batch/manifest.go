@@ -1,7 +1,6 @@
 package batch
 
 import (
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,12 +17,6 @@ import (
 // into the report folder after the report, so a crash before it leaves
 // the run to be reported again next time. Re-checking costs one stat per
 // file, no reads.
-
-// manifestName is the manifest's file name inside a run's report folder.
-const manifestName = ".inputs.json"
-
-// manifestSchema names the manifest layout.
-const manifestSchema = "gpureport/inputs/v1"
 
 // manifest is the record of a report's inputs.
 type manifest struct {
@@ -85,12 +78,8 @@ func scanManifest(dir, outDir, key string) (*manifest, error) {
 // readManifest reads the manifest in outDir; nil when there is none or it
 // cannot be read (the run is then reported again).
 func readManifest(outDir string) *manifest {
-	b, err := os.ReadFile(filepath.Join(outDir, manifestName))
-	if err != nil {
-		return nil
-	}
 	var m manifest
-	if json.Unmarshal(b, &m) != nil || m.Schema != manifestSchema {
+	if readState(filepath.Join(outDir, manifestName), &m, &m.Schema, manifestSchema) != nil {
 		return nil
 	}
 	return &m
@@ -98,11 +87,7 @@ func readManifest(outDir string) *manifest {
 
 // writeManifest stores m in outDir atomically.
 func writeManifest(outDir string, m *manifest) error {
-	b, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	return report.WriteFileAtomic(filepath.Join(outDir, manifestName), b, 0o644)
+	return writeState(filepath.Join(outDir, manifestName), m, false)
 }
 
 // equal reports whether two manifests describe the same inputs and key.

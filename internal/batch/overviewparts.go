@@ -1,9 +1,9 @@
 package batch
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,12 +29,6 @@ import (
 // KnownBefore of parts written since (concurrent shards of the same
 // batch), so a fingerprint first seen in this batch is new in every shard
 // that sees it, and an old one is never new.
-
-// overviewStateDir is the state folder inside the overview folder.
-const overviewStateDir = ".gpureport"
-
-// partSchema names the part layout.
-const partSchema = "gpureport/overview-part/v1"
 
 // overviewPart is one shard's part of a batch overview.
 type overviewPart struct {
@@ -64,13 +58,14 @@ func readParts(overviewDir string) ([]*overviewPart, []string) {
 	var parts []*overviewPart
 	var warn []string
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
+		var p overviewPart
+		err := readState(f, &p, &p.Schema, partSchema)
+		var pe *fs.PathError
+		switch {
+		case errors.As(err, &pe):
 			warn = append(warn, fmt.Sprintf("%s: %v", f, err))
 			continue
-		}
-		var p overviewPart
-		if err := json.Unmarshal(b, &p); err != nil || p.Schema != partSchema {
+		case err != nil:
 			warn = append(warn, fmt.Sprintf("%s: not an overview part", f))
 			continue
 		}
@@ -97,14 +92,7 @@ func knownFingerprints(parts []*overviewPart, start time.Time) map[string]bool {
 
 // writePart stores the part atomically.
 func writePart(overviewDir string, p *overviewPart) error {
-	if err := os.MkdirAll(filepath.Join(overviewDir, overviewStateDir), 0o755); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(p, "", " ")
-	if err != nil {
-		return err
-	}
-	return report.WriteFileAtomic(partPath(overviewDir, p.Shard), b, 0o644)
+	return writeState(partPath(overviewDir, p.Shard), p, true)
 }
 
 // mergeParts builds the overview from the parts with shard count n, as
