@@ -105,7 +105,7 @@ corpus:
 # Labelled evaluation (package internal/eval): per-scenario and per-knob tables,
 # a confusion matrix per verdict flag and for the OOM cause, leak precision,
 # recall, top-1 site and suspects with a bad interval. Exits 4 when a target
-# of issue 12 is missed.
+# (internal/eval's Target* constants) is missed.
 eval: build corpus
 	./$(BIN) eval $(OUT)/corpus
 
@@ -124,7 +124,7 @@ bench-decode: build
 clean:
 	rm -rf bin $(OUT)
 
-# Long runs (issue 10): today's full decode against digests, cached re-runs
+# Long runs (README, "Long runs"): the pre-digest full decode against digests, cached re-runs
 # and CPython, on runs of N and 2N hard links to one generated snapshot.
 # BENCH_SCALE_N=200 takes minutes of CPU and ~3.5 GB of memory (today's path).
 # BENCH_BASE=REV also times that git revision's first runs (see bench-decode).

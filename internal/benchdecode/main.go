@@ -19,7 +19,7 @@
 // (from the child's rusage). With -base REV the gpureport of git revision
 // REV (built from a copy of its tree) is timed the same way beside it,
 // so that one run shows an earlier decoder's figures and today's. The
-// targets (issue 10) are a full decode at least 8x faster than
+// targets are a full decode at least 8x faster than
 // pickle.load, digest-only reading at least 500 MB/s per core, and a
 // full decode's peak RSS at most 1.5x the file size; the exit status is
 // 1 when one is missed. Run it from the repository root.
@@ -38,11 +38,11 @@ import (
 	"gpureport/internal/benchrun"
 )
 
-// Targets from the issues (3, then 10 for the speedup).
+// Targets for the decoder (README, "Long runs").
 const (
 	minSpeedup = 8.0
 	maxRSSFile = 1.5
-	// minDigestMBps is the digest-only target (issue 10): snapshot bytes
+	// minDigestMBps is the digest-only target: snapshot bytes
 	// read per second of CPU time (one core), in MB (1e6 bytes).
 	minDigestMBps = 500.0
 )

@@ -39,7 +39,7 @@ import (
 	"gpureport/internal/benchrun"
 )
 
-// Targets from issue 10.
+// Targets for long runs (README, "Long runs").
 const (
 	maxRSSRatio  = 1.25    // peak RSS at 2N over that at N
 	maxRSSBytes  = 1 << 30 // peak RSS at 2N, bytes
@@ -167,7 +167,7 @@ func bench(bin, base string, n, entries, extraOps, pyFiles int, today2n, keep bo
 		fmt.Println("python3 not found: no CPython comparison")
 	}
 
-	fmt.Println("\ntargets (issue 10):")
+	fmt.Println("\ntargets:")
 	ok := true
 	check := func(what string, met bool, got string) {
 		mark := "met"

@@ -32,7 +32,8 @@ import (
 	"gpureport/internal/labels"
 )
 
-// Targets for the evaluation (issue 12), on a corpus of fresh seeds.
+// Targets for the evaluation, on a corpus of fresh seeds (seeds the rules
+// were not tuned on).
 const (
 	// TargetPrecision and TargetRecall are the least leak precision and
 	// recall (ratios).

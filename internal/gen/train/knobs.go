@@ -12,7 +12,7 @@ import (
 )
 
 // The knobs below are the ways real runs differ from one another that an
-// analysis has been seen to trip on (issue 12): where in the step a dump
+// analysis has been seen to trip on: where in the step a dump
 // is taken, how sequence lengths vary, periodic empty_cache(), which
 // nvidia-smi GPU a process's cuda:N is, how files are named, whether file
 // times survived a copy, GPUs a process sees but does not use, and how an
@@ -106,8 +106,7 @@ const (
 	OOMNone OOMDump = "none"
 )
 
-// Knobs are the per-case variations of issue 12 (see the package comment
-// above). They are recorded in labels.json.
+// Knobs are the per-case variations (see the comment above). They are recorded in labels.json.
 type Knobs struct {
 	// SeqDist and SeqShape choose the sequence-length distribution.
 	SeqDist  SeqDist `json:"seq_dist"`

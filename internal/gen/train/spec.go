@@ -201,7 +201,7 @@ type Spec struct {
 	UntilOOM bool
 	MaxSteps int
 
-	// Knobs are the per-case variations of issue 12 (knobs.go); their
+	// Knobs are the per-case variations (knobs.go); their
 	// zero values keep the original behaviour.
 	Knobs Knobs
 }
