@@ -131,9 +131,10 @@ type trendRow struct {
 	Metric, Rate, PValue, Method, Verdict, Points, Projection, Reason string
 }
 
+// snapRow is one row of a device's per-snapshot table, the text of the
+// view model's cells.
 type snapRow struct {
-	Index                                              int
-	Path, Step, Time                                   string
+	Index, Path, Step, Time                            string
 	Allocated, Reserved, Active, Inactive, LargestFree string
 	External, Segments, Blocks, Trace                  string
 }
@@ -314,8 +315,8 @@ func buildPage(v *view, opt Options) (*page, error) {
 	for _, n := range nextSteps(f, v) {
 		p.Next = append(p.Next, mdPlain(n))
 	}
-	for _, d := range f.Devices {
-		dv, err := buildDevice(d)
+	for _, fg := range v.Devices {
+		dv, err := buildDevice(fg)
 		if err != nil {
 			return nil, err
 		}
@@ -361,7 +362,8 @@ func buildPage(v *view, opt Options) (*page, error) {
 	return p, nil
 }
 
-func buildDevice(d *analyze.Device) (deviceView, error) {
+func buildDevice(fg deviceFigures) (deviceView, error) {
+	d := fg.dev
 	dv := deviceView{
 		Label: DeviceLabel(d.DeviceKey), Anchor: deviceAnchor(d.DeviceKey),
 		Order: orderLabel(d.Order), Axis: axisName(d.Axis), Capacity: "unknown", Verdict: d.Verdict,
@@ -437,26 +439,7 @@ func buildDevice(d *analyze.Device) (deviceView, error) {
 			dv.Reconciliation = fmt.Sprintf("Memory outside the PyTorch allocator (nvidia-smi used minus reserved): %s median over %d matched snapshots.", BytesF(r.Level), r.Matched)
 		}
 	}
-	step := 1
-	if len(d.Points) > maxTableRows {
-		step = (len(d.Points) + maxTableRows - 1) / maxTableRows
-	}
-	for i, pt := range d.Points {
-		if i%step != 0 && i != len(d.Points)-1 {
-			continue
-		}
-		u := pt.Usage
-		row := snapRow{
-			Index: i + 1, Path: pt.Path, Step: "", Time: tableTime(pt.Time),
-			Allocated: Bytes(u.Allocated), Reserved: Bytes(u.Reserved), Active: Bytes(u.Active),
-			Inactive: Bytes(u.Inactive), LargestFree: Bytes(u.LargestFree), External: Percent(u.ExternalFragmentation()),
-			Segments: Count(int64(u.Segments)), Blocks: Count(int64(u.Blocks)), Trace: Count(int64(u.TraceEntries)),
-		}
-		if pt.Step != input.NoStep {
-			row.Step = Count(pt.Step)
-		}
-		dv.Rows = append(dv.Rows, row)
-	}
+	dv.Rows = snapRows(fg.Snapshots)
 	dv.RowsOmitted = len(d.Points) - len(dv.Rows)
 	if n := len(d.Points); n > 0 {
 		for _, pu := range d.Points[n-1].Pools {
@@ -468,6 +451,27 @@ func buildDevice(d *analyze.Device) (deviceView, error) {
 		dv.Map = buildSegmentMap(d)
 	}
 	return dv, nil
+}
+
+// snapRows lays out a device's per-snapshot table for the page: at most
+// maxTableRows rows, evenly thinned, the last one always kept.
+func snapRows(t Table) []snapRow {
+	step := 1
+	if len(t.Rows) > maxTableRows {
+		step = (len(t.Rows) + maxTableRows - 1) / maxTableRows
+	}
+	at := columnsOf(t, "#", "File", "Step", "Time (UTC)", "Allocated", "Reserved", "Active", "Cached free", "Largest free",
+		"External fragmentation", "Segments", "Blocks", "Trace entries")
+	var rows []snapRow
+	for i, r := range t.Rows {
+		if i%step != 0 && i != len(t.Rows)-1 {
+			continue
+		}
+		c := at(r)
+		rows = append(rows, snapRow{Index: c[0], Path: c[1], Step: c[2], Time: c[3], Allocated: c[4], Reserved: c[5], Active: c[6],
+			Inactive: c[7], LargestFree: c[8], External: c[9], Segments: c[10], Blocks: c[11], Trace: c[12]})
+	}
+	return rows
 }
 
 func buildOOM(o analyze.OOM) oomView {

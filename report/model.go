@@ -144,6 +144,8 @@ type deviceFigures struct {
 	Trend, Projection, Fragmentation                Cell
 	// trend is the allocated trend the cells describe, nil when none.
 	trend *analyze.Trend
+	// Snapshots is the device's per-snapshot table.
+	Snapshots Table
 }
 
 // suspectItem is one leak suspect of a device.
@@ -209,7 +211,8 @@ func buildView(f *analyze.Findings) *view {
 // snapshots lacks reads "n/a": fragmentation always, the allocator's
 // peaks too unless memory_stats readings stand in.
 func buildFigures(d *analyze.Device) deviceFigures {
-	fg := deviceFigures{dev: d, Label: DeviceLabel(d.DeviceKey), ASCII: deviceLabelASCII(d.DeviceKey), trend: d.Trend(analyze.MetricAllocated)}
+	fg := deviceFigures{dev: d, Label: DeviceLabel(d.DeviceKey), ASCII: deviceLabelASCII(d.DeviceKey), trend: d.Trend(analyze.MetricAllocated),
+		Snapshots: snapshotTable(d)}
 	alloc, res := d.Peaks()
 	fg.PeakAllocated, fg.PeakReserved = byteCell(alloc), byteCell(res)
 	if len(d.Points) == 0 && d.MemoryStats == nil {

@@ -256,6 +256,64 @@ func styleAt(styles []int, i int) int {
 	return 0
 }
 
+// tableSheet writes a data sheet laid out from view-model Tables, one
+// after the other: each sheet column shows the cells of the Table column
+// named like its header, or src[header]. A number cell is written as its
+// raw value in the unit of the column's number format (bytes as GiB or
+// MiB, a time as an Excel date); a text cell as its text; a cell without
+// a value is left empty.
+func (w *xlsxWriter) tableSheet(sheet, name string, cols []xcol, src map[string]string, ts []Table) error {
+	_, err := w.table(sheet, name, cols, func(emit func([]any) error) error {
+		idx := make([]int, len(cols))
+		for _, t := range ts {
+			for i, c := range cols {
+				n := c.name
+				if s, ok := src[n]; ok {
+					n = s
+				}
+				if idx[i] = t.col(n); idx[i] < 0 {
+					return fmt.Errorf("sheet %s: the view model has no column %q", sheet, n)
+				}
+			}
+			for _, r := range t.Rows {
+				vals := make([]any, len(cols))
+				for i, c := range cols {
+					vals[i] = xlsxValue(r.Cells[idx[i]], c.fmt)
+				}
+				if err := emit(vals); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+// xlsxValue is a Cell as a workbook value in a column of number format
+// numFmt: nil for no value, the text of a text cell, else the raw number
+// scaled to the format's unit.
+func xlsxValue(c Cell, numFmt string) any {
+	switch {
+	case c.Unit == UnitEmpty:
+		return nil
+	case c.Unit == UnitNone:
+		return c.Text
+	case !finite(c.Value):
+		return nil
+	case c.Unit == UnitTime:
+		// Unix milliseconds as an Excel serial date, as xlsxTime.
+		return c.Value/86_400_000 + 25569
+	}
+	switch numFmt {
+	case fmtGiB:
+		return c.Value / (1 << 30)
+	case fmtMiB:
+		return c.Value / (1 << 20)
+	}
+	return c.Value
+}
+
 func toGiB(b int64) float64 { return float64(b) / (1 << 30) }
 func mib(b float64) float64 { return b / (1 << 20) }
 func opt64(v float64) any {
@@ -377,30 +435,20 @@ var snapshotCols = []xcol{
 	{"requested_bytes", 16, fmtBytes}, {"inactive_bytes", 16, fmtBytes}, {"largest_free_bytes", 16, fmtBytes},
 }
 
-func (w *xlsxWriter) snapshots(fd *analyze.Findings) error {
-	_, err := w.table("Snapshots", "tSnapshots", snapshotCols, func(emit func([]any) error) error {
-		for _, d := range fd.Devices {
-			for i, p := range d.Points {
-				u := p.Usage
-				var step any
-				if p.Step != input.NoStep {
-					step = p.Step
-				}
-				if err := emit([]any{
-					deviceLabelASCII(d.DeviceKey), rankCell(d.Rank), d.Device, i + 1, p.Path, step,
-					xlsxTime(p.Time), string(d.Axis), p.X,
-					toGiB(u.Allocated), toGiB(u.Reserved), toGiB(u.Active), toGiB(u.Requested),
-					toGiB(u.Inactive), toGiB(u.LargestFree), mib(float64(u.InternalWaste)), u.ExternalFragmentation(),
-					u.Segments, u.Blocks, u.TraceEntries,
-					u.Allocated, u.Reserved, u.Active, u.Requested, u.Inactive, u.LargestFree,
-				}); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	return err
+// snapshotSources names the view-model column each raw byte column of
+// the Snapshots sheet shows.
+var snapshotSources = map[string]string{
+	"allocated_bytes": "Allocated", "reserved_bytes": "Reserved", "active_bytes": "Active",
+	"requested_bytes": "Requested", "inactive_bytes": "Cached free", "largest_free_bytes": "Largest free",
+}
+
+// snapshots writes every device's per-snapshot table.
+func (w *xlsxWriter) snapshots(*analyze.Findings) error {
+	ts := make([]Table, len(w.v.Devices))
+	for i, fg := range w.v.Devices {
+		ts[i] = fg.Snapshots
+	}
+	return w.tableSheet("Snapshots", "tSnapshots", snapshotCols, snapshotSources, ts)
 }
 
 func (w *xlsxWriter) trend(fd *analyze.Findings) error {

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"gpureport/analyze"
+	"gpureport/input"
+)
+
+// The per-device part of the view model: the tables that both the HTML
+// page and the workbook show (the page a readable cut of them, the
+// workbook every row), built once per device by buildView. Each Table
+// carries the device's identity columns (Device, Rank, CUDA device,
+// Axis) so the workbook can stack the devices' tables on one sheet; the
+// page lays out the columns it shows by name.
+
+// More units of Cell values, for the per-device tables.
+const (
+	// UnitCount is a whole number (a count, an index, a step).
+	UnitCount Unit = "count"
+	// UnitNumber is a plain number: a position on a device's axis.
+	UnitNumber Unit = "number"
+	// UnitTime is a moment in Unix milliseconds (UTC).
+	UnitTime Unit = "time"
+	// UnitEmpty marks a cell with no value at all, blank in every
+	// format (where UnitNone is text, possibly empty).
+	UnitEmpty Unit = "empty"
+)
+
+// countCell is a whole number, its text plain ("1234") or with
+// thousands separators (Count).
+func countCell[N int | int64](n N, sep bool) Cell {
+	s := fmt.Sprint(n)
+	if sep {
+		s = Count(int64(n))
+	}
+	return Cell{Text: s, Value: float64(n), Unit: UnitCount}
+}
+
+// shareCell is a fraction 0..1, printed as a percentage.
+func shareCell(x float64) Cell { return Cell{Text: Percent(x), Value: x, Unit: UnitShare} }
+
+// numberCell is a position on a device's axis.
+func numberCell(x float64) Cell { return Cell{Text: Number(x), Value: x, Unit: UnitNumber} }
+
+// timeCell is a moment, its text as the table prints it (text(t)); the
+// zero time has no value.
+func timeCell(t time.Time, text func(time.Time) string) Cell {
+	if t.IsZero() {
+		return Cell{Value: math.NaN(), Unit: UnitTime}
+	}
+	return Cell{Text: text(t), Value: float64(t.UnixMilli()), Unit: UnitTime}
+}
+
+// emptyCell is a cell with no value.
+func emptyCell() Cell { return Cell{Value: math.NaN(), Unit: UnitEmpty} }
+
+// rankCellOf is a device's rank, empty when the run has no ranks.
+func rankCellOf(r int) Cell {
+	if r == input.NoRank {
+		return Cell{Value: math.NaN(), Unit: UnitCount}
+	}
+	return countCell(r, false)
+}
+
+// col returns the index of the column named name, -1 when there is none.
+func (t Table) col(name string) int {
+	for i, c := range t.Columns {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// columnsOf returns a function that picks the texts of the named columns
+// of a row of t, in the order named; a name t lacks is a programming
+// error, caught by every test that renders a page.
+func columnsOf(t Table, names ...string) func(Row) []string {
+	idx := make([]int, len(names))
+	for i, n := range names {
+		if idx[i] = t.col(n); idx[i] < 0 {
+			panic("report: the view model has no column " + n)
+		}
+	}
+	return func(r Row) []string {
+		out := make([]string, len(idx))
+		for i, j := range idx {
+			out[i] = r.Cells[j].Text
+		}
+		return out
+	}
+}
+
+// deviceColumns head every per-device table: the device's identity.
+var deviceColumns = []Column{{Name: "Device"}, {Name: "Rank", Num: true}, {Name: "CUDA device", Num: true}}
+
+// deviceCells are a device's identity cells, in deviceColumns' order.
+func deviceCells(d *analyze.Device) []Cell {
+	return []Cell{textCell(deviceLabelASCII(d.DeviceKey)), rankCellOf(d.Rank), countCell(d.Device, false)}
+}
+
+// snapshotColumns are the columns of a device's per-snapshot table:
+// its identity, then one row per snapshot.
+var snapshotColumns = append(append([]Column{}, deviceColumns...), []Column{
+	{Name: "#", Num: true}, {Name: "File", Code: true}, {Name: "Step", Num: true}, {Name: "Time (UTC)"}, {Name: "Axis"}, {Name: "X", Num: true},
+	{Name: "Allocated", Num: true}, {Name: "Reserved", Num: true}, {Name: "Active", Num: true}, {Name: "Requested", Num: true},
+	{Name: "Cached free", Num: true}, {Name: "Largest free", Num: true}, {Name: "Internal waste", Num: true}, {Name: "External fragmentation", Num: true},
+	{Name: "Segments", Num: true}, {Name: "Blocks", Num: true}, {Name: "Trace entries", Num: true},
+}...)
+
+// snapshotTable is a device's per-snapshot table: usage, fragmentation
+// and sizes of each snapshot, in the device's order.
+func snapshotTable(d *analyze.Device) Table {
+	t := Table{Columns: snapshotColumns}
+	id := deviceCells(d)
+	for i, p := range d.Points {
+		u := p.Usage
+		step := Cell{Value: math.NaN(), Unit: UnitCount}
+		if p.Step != input.NoStep {
+			step = countCell(p.Step, true)
+		}
+		t.Rows = append(t.Rows, Row{Cells: append(append([]Cell{}, id...),
+			countCell(i+1, false), textCell(p.Path), step, timeCell(p.Time, tableTime), textCell(string(d.Axis)), numberCell(p.X),
+			byteCell(u.Allocated), byteCell(u.Reserved), byteCell(u.Active), byteCell(u.Requested),
+			byteCell(u.Inactive), byteCell(u.LargestFree), byteCell(u.InternalWaste), shareCell(u.ExternalFragmentation()),
+			countCell(u.Segments, true), countCell(u.Blocks, true), countCell(u.TraceEntries, true),
+		)})
+	}
+	return t
+}
