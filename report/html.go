@@ -410,7 +410,7 @@ func buildDevice(fg deviceFigures) (deviceView, error) {
 			dv.FragNotes = append(dv.FragNotes, "Free memory inside segments that also hold live blocks (empty_cache cannot return it): "+trendText(fr.SplitTrend)+".")
 		}
 	}
-	dv.Groups, dv.GroupsOmitted = groupRows(d)
+	dv.Groups, dv.GroupsOmitted = groupRows(fg)
 	if m := d.MemoryStats; m != nil {
 		dv.Stats = buildStats(d, m, lx)
 		if len(d.Points) == 0 {
@@ -819,47 +819,34 @@ func coverageText(c analyze.Coverage) string {
 // maxGroupRows bounds a device's table of top stack groups.
 const maxGroupRows = 15
 
-// groupRows lists a device's largest stack groups at the last snapshot.
-func groupRows(d *analyze.Device) ([]groupRow, int) {
-	n := len(d.Points)
-	if n == 0 || len(d.Groups) == 0 {
+// groupRows lays out a device's largest stack groups at the last
+// snapshot (at most maxGroupRows of its groups table) and counts the
+// rest.
+func groupRows(fg deviceFigures) ([]groupRow, int) {
+	t := fg.Groups
+	if len(fg.dev.Points) == 0 || len(t.Rows) == 0 {
 		return nil, 0
 	}
-	idx := make([]int, len(d.Groups))
-	for i := range idx {
-		idx[i] = i
+	lastCol := t.col("Live last")
+	last := func(r Row) float64 {
+		if v := r.Cells[lastCol].Value; finite(v) {
+			return v
+		}
+		return 0
 	}
-	last := func(g *analyze.Group) int64 {
-		if len(g.Bytes) == 0 {
-			return 0
+	rows := slices.Clone(t.Rows)
+	slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(last(b), last(a)) })
+	at := columnsOf(t, "Site", "Function", "Fingerprint", "Live first", "Live last", "Peak", "Blocks last")
+	var out []groupRow
+	for _, r := range rows[:min(len(rows), maxGroupRows)] {
+		c := at(r)
+		g := groupRow{Site: c[0], Function: c[1], Fingerprint: c[2], First: c[3], Last: c[4], Peak: c[5], Blocks: c[6]}
+		if r.Total {
+			g.Function, g.Fingerprint = "", ""
 		}
-		return g.Bytes[len(g.Bytes)-1]
+		out = append(out, g)
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(last(&d.Groups[b]), last(&d.Groups[a])) })
-	var rows []groupRow
-	for _, i := range idx {
-		if len(rows) == maxGroupRows {
-			break
-		}
-		g := &d.Groups[i]
-		r := groupRow{Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint}
-		if g.Other {
-			r.Site, r.Function, r.Fingerprint = "(all other groups)", "", ""
-		}
-		var peak int64
-		for _, b := range g.Bytes {
-			peak = max(peak, b)
-		}
-		if len(g.Bytes) > 0 {
-			r.First, r.Last = Bytes(g.Bytes[0]), Bytes(g.Bytes[len(g.Bytes)-1])
-		}
-		r.Peak = Bytes(peak)
-		if k := len(g.Blocks); k > 0 {
-			r.Blocks = Count(int64(g.Blocks[k-1]))
-		}
-		rows = append(rows, r)
-	}
-	return rows, len(d.Groups) - len(rows)
+	return out, len(t.Rows) - len(out)
 }
 
 func liveRowOf(g analyze.LiveGroup) liveRow {

@@ -65,9 +65,12 @@ type Column struct {
 }
 
 // Row is one row of a Table; Anchor, when set, is the HTML id fragment
-// its first cell links to.
+// its first cell links to. Total marks a row that sums other rows (the
+// stack groups beyond the analysis' limit), which a short layout shows
+// without the identifiers of any one of them.
 type Row struct {
 	Anchor string
+	Total  bool
 	Cells  []Cell
 }
 
@@ -144,8 +147,9 @@ type deviceFigures struct {
 	Trend, Projection, Fragmentation                Cell
 	// trend is the allocated trend the cells describe, nil when none.
 	trend *analyze.Trend
-	// Snapshots is the device's per-snapshot table.
-	Snapshots Table
+	// Snapshots is the device's per-snapshot table; Groups its stack
+	// groups.
+	Snapshots, Groups Table
 }
 
 // suspectItem is one leak suspect of a device.
@@ -212,7 +216,7 @@ func buildView(f *analyze.Findings) *view {
 // peaks too unless memory_stats readings stand in.
 func buildFigures(d *analyze.Device) deviceFigures {
 	fg := deviceFigures{dev: d, Label: DeviceLabel(d.DeviceKey), ASCII: deviceLabelASCII(d.DeviceKey), trend: d.Trend(analyze.MetricAllocated),
-		Snapshots: snapshotTable(d)}
+		Snapshots: snapshotTable(d), Groups: groupTable(d)}
 	alloc, res := d.Peaks()
 	fg.PeakAllocated, fg.PeakReserved = byteCell(alloc), byteCell(res)
 	if len(d.Points) == 0 && d.MemoryStats == nil {

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"gpureport/analyze"
@@ -128,6 +129,38 @@ func snapshotTable(d *analyze.Device) Table {
 			byteCell(u.Inactive), byteCell(u.LargestFree), byteCell(u.InternalWaste), shareCell(u.ExternalFragmentation()),
 			countCell(u.Segments, true), countCell(u.Blocks, true), countCell(u.TraceEntries, true),
 		)})
+	}
+	return t
+}
+
+// groupColumns are the columns of a device's stack groups table.
+var groupColumns = append(append([]Column{}, deviceColumns...), []Column{
+	{Name: "Site", Code: true}, {Name: "Function", Code: true}, {Name: "Fingerprint", Code: true}, {Name: "Kind"},
+	{Name: "Live first", Num: true}, {Name: "Live last", Num: true}, {Name: "Peak", Num: true}, {Name: "Blocks last", Num: true}, {Name: "File", Code: true},
+}...)
+
+// groupTable is a device's stack groups, in the analysis' order: live
+// bytes at the first and last snapshot and at their peak. The group that
+// sums the groups beyond the analysis' limit is a Total row.
+func groupTable(d *analyze.Device) Table {
+	t := Table{Columns: groupColumns}
+	id := deviceCells(d)
+	none := Cell{Value: math.NaN(), Unit: UnitBytes}
+	for i := range d.Groups {
+		g := &d.Groups[i]
+		first, last, peak, blocks := none, none, none, Cell{Value: math.NaN(), Unit: UnitCount}
+		if k := len(g.Bytes); k > 0 {
+			first, last, peak = byteCell(g.Bytes[0]), byteCell(g.Bytes[k-1]), byteCell(slices.Max(g.Bytes))
+		}
+		if k := len(g.Blocks); k > 0 {
+			blocks = countCell(g.Blocks[k-1], true)
+		}
+		site := g.Site
+		if g.Other {
+			site = "(all other groups)"
+		}
+		t.Rows = append(t.Rows, Row{Total: g.Other, Cells: append(append([]Cell{}, id...),
+			textCell(site), textCell(g.Function), textCell(g.Fingerprint), textCell(string(g.Kind)), first, last, peak, blocks, textCell(g.File))})
 	}
 	return t
 }

@@ -444,11 +444,7 @@ var snapshotSources = map[string]string{
 
 // snapshots writes every device's per-snapshot table.
 func (w *xlsxWriter) snapshots(*analyze.Findings) error {
-	ts := make([]Table, len(w.v.Devices))
-	for i, fg := range w.v.Devices {
-		ts[i] = fg.Snapshots
-	}
-	return w.tableSheet("Snapshots", "tSnapshots", snapshotCols, snapshotSources, ts)
+	return w.tableSheet("Snapshots", "tSnapshots", snapshotCols, snapshotSources, w.deviceTables(func(fg deviceFigures) Table { return fg.Snapshots }))
 }
 
 func (w *xlsxWriter) trend(fd *analyze.Findings) error {
@@ -590,38 +586,21 @@ func (w *xlsxWriter) suspects(fd *analyze.Findings) error {
 
 // groups lists every stack group of every device: live bytes first, last
 // and peak, for the analyses the suspects do not cover.
-func (w *xlsxWriter) groups(fd *analyze.Findings) error {
+func (w *xlsxWriter) groups(*analyze.Findings) error {
 	cols := []xcol{
 		{"Device", 18, ""}, {"Site", 30, ""}, {"Function", 24, ""}, {"Fingerprint", 16, ""}, {"Kind", 8, ""},
 		{"Live first", 13, fmtMiB}, {"Live last", 13, fmtMiB}, {"Peak", 13, fmtMiB}, {"Blocks last", 10, fmtBytes}, {"File", 50, ""},
 	}
-	_, err := w.table("Groups", "tGroups", cols, func(emit func([]any) error) error {
-		for _, d := range fd.Devices {
-			for i := range d.Groups {
-				g := &d.Groups[i]
-				var first, last, peak, blocks any
-				if k := len(g.Bytes); k > 0 {
-					var pk int64
-					for _, b := range g.Bytes {
-						pk = max(pk, b)
-					}
-					first, last, peak = mib(float64(g.Bytes[0])), mib(float64(g.Bytes[k-1])), mib(float64(pk))
-				}
-				if k := len(g.Blocks); k > 0 {
-					blocks = g.Blocks[k-1]
-				}
-				site := g.Site
-				if g.Other {
-					site = "(all other groups)"
-				}
-				if err := emit([]any{deviceLabelASCII(d.DeviceKey), site, g.Function, g.Fingerprint, string(g.Kind), first, last, peak, blocks, g.File}); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	return err
+	return w.tableSheet("Groups", "tGroups", cols, nil, w.deviceTables(func(fg deviceFigures) Table { return fg.Groups }))
+}
+
+// deviceTables lists a table of each device, in the devices' order.
+func (w *xlsxWriter) deviceTables(of func(deviceFigures) Table) []Table {
+	ts := make([]Table, len(w.v.Devices))
+	for i, fg := range w.v.Devices {
+		ts[i] = of(fg)
+	}
+	return ts
 }
 
 func (w *xlsxWriter) fragmentation(fd *analyze.Findings) error {
