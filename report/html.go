@@ -350,7 +350,7 @@ func buildPage(v *view, opt Options) (*page, error) {
 		p.Ranks = rv
 	}
 	if op := f.OtherProcesses; op != nil {
-		pv, err := buildProcs("processes-other", op, nil)
+		pv, err := buildProcs("processes-other", op, v.OtherProcesses, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -420,7 +420,7 @@ func buildDevice(fg deviceFigures) (deviceView, error) {
 		}
 	}
 	if d.Processes != nil {
-		pv, err := buildProcs("processes-"+deviceAnchor(d.DeviceKey), d.Processes, d)
+		pv, err := buildProcs("processes-"+deviceAnchor(d.DeviceKey), d.Processes, fg.Processes, d)
 		if err != nil {
 			return dv, err
 		}
@@ -935,26 +935,21 @@ func methods(t analyze.Thresholds) []string {
 // process is in report.xlsx and summary.json).
 const maxProcessRows = 50
 
-// buildProcs renders a process set: chart and table. d is the device the
-// processes run on, nil for the processes of no device.
-func buildProcs(id string, set *analyze.ProcessSet, d *analyze.Device) (*procView, error) {
+// buildProcs renders a process set: chart and table (t, at most
+// maxProcessRows rows). d is the device the processes run on, nil for the
+// processes of no device.
+func buildProcs(id string, set *analyze.ProcessSet, t Table, d *analyze.Device) (*procView, error) {
 	pv := &procView{Axis: processAxisName(set, d)}
-	for i := range set.Series {
-		p := &set.Series[i]
-		if len(pv.Rows) == maxProcessRows {
-			pv.Omitted = len(set.Series) - i
+	at := columnsOf(t, "Label", "GPU", "Readings", "First (UTC)", "Last (UTC)", "Peak", "Last used", "Trend", "Verdict")
+	for i, r := range t.Rows {
+		if i == maxProcessRows {
+			pv.Omitted = len(t.Rows) - i
 			break
 		}
-		row := procRow{Process: processLabel(p), Readings: Count(int64(len(p.Used))), Peak: Bytes(p.Peak), LastUsed: Bytes(p.Last), Trend: "too few readings"}
+		c := at(r)
+		row := procRow{Process: c[0], Readings: c[2], First: c[3], Last: c[4], Peak: c[5], LastUsed: c[6], Trend: c[7], Growing: c[8] == analyze.VerdictGrowing}
 		if d == nil {
-			row.GPU = otherGPULabel(p)
-		}
-		if n := len(p.Times); n > 0 {
-			row.First, row.Last = Timestamp(p.Times[0]), Timestamp(p.Times[n-1])
-		}
-		if p.Trend != nil {
-			row.Trend = trendText(p.Trend)
-			row.Growing = p.Trend.Verdict == analyze.VerdictGrowing
+			row.GPU = c[1]
 		}
 		pv.Rows = append(pv.Rows, row)
 	}

@@ -46,12 +46,13 @@ func textCell(s string) Cell { return Cell{Text: s, Value: math.NaN()} }
 func byteCell(n int64) Cell { return Cell{Text: Bytes(n), Value: float64(n), Unit: UnitBytes} }
 
 // rateCell is a growth rate in bytes per unit of per ("step", "hour"):
-// "+12.3 MiB/step", "n/a" when unknown.
+// "+12.3 MiB/step", "n/a" (and no value) when unknown.
 func rateCell(bytesPer float64, per string) Cell {
-	if !finite(bytesPer) {
-		return textCell("n/a")
+	c := Cell{Text: "n/a", Value: math.NaN(), Unit: Unit("bytes/" + per)}
+	if finite(bytesPer) {
+		c.Text, c.Value = Rate(bytesPer, units.Per(per)), bytesPer
 	}
-	return Cell{Text: Rate(bytesPer, units.Per(per)), Value: bytesPer, Unit: Unit("bytes/" + per)}
+	return c
 }
 
 // Column heads a Table column.
@@ -116,6 +117,9 @@ type view struct {
 	Suspects []suspectItem
 	// Processes are the processes whose used memory grows.
 	Processes []processItem
+	// OtherProcesses is the table of the processes of no device (no rows
+	// when there are none).
+	OtherProcesses Table
 	// Notes are the analysis' notes.
 	Notes []string
 	// Logs are the problems of each GPU log, in Findings.Inputs.Logs'
@@ -148,8 +152,8 @@ type deviceFigures struct {
 	// trend is the allocated trend the cells describe, nil when none.
 	trend *analyze.Trend
 	// Snapshots is the device's per-snapshot table; Groups its stack
-	// groups.
-	Snapshots, Groups Table
+	// groups; Processes its processes (no rows when none were logged).
+	Snapshots, Groups, Processes Table
 }
 
 // suspectItem is one leak suspect of a device.
@@ -193,6 +197,9 @@ func buildView(f *analyze.Findings) *view {
 		}})
 	}
 	v.Suspects = suspectOrder(f)
+	if op := f.OtherProcesses; op != nil {
+		v.OtherProcesses = processTable(op, nil)
+	}
 	for _, l := range f.Inputs.Logs {
 		var lp logProblems
 		for _, pr := range l.Problems {
@@ -217,6 +224,9 @@ func buildView(f *analyze.Findings) *view {
 func buildFigures(d *analyze.Device) deviceFigures {
 	fg := deviceFigures{dev: d, Label: DeviceLabel(d.DeviceKey), ASCII: deviceLabelASCII(d.DeviceKey), trend: d.Trend(analyze.MetricAllocated),
 		Snapshots: snapshotTable(d), Groups: groupTable(d)}
+	if d.Processes != nil {
+		fg.Processes = processTable(d.Processes, d)
+	}
 	alloc, res := d.Peaks()
 	fg.PeakAllocated, fg.PeakReserved = byteCell(alloc), byteCell(res)
 	if len(d.Points) == 0 && d.MemoryStats == nil {

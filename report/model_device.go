@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"gpureport/analyze"
@@ -25,6 +26,8 @@ const (
 	UnitNumber Unit = "number"
 	// UnitTime is a moment in Unix milliseconds (UTC).
 	UnitTime Unit = "time"
+	// UnitPValue is a p-value, 0..1.
+	UnitPValue Unit = "p-value"
 	// UnitEmpty marks a cell with no value at all, blank in every
 	// format (where UnitNone is text, possibly empty).
 	UnitEmpty Unit = "empty"
@@ -164,3 +167,51 @@ func groupTable(d *analyze.Device) Table {
 	}
 	return t
 }
+
+// processColumns are the columns of a table of processes. Process is the
+// logged name, Label the name with its pid as the page prints it.
+var processColumns = []Column{
+	{Name: "Device"}, {Name: "GPU", Num: true}, {Name: "PID", Num: true}, {Name: "Process", Code: true}, {Name: "Label", Code: true},
+	{Name: "Readings", Num: true}, {Name: "First (UTC)"}, {Name: "Last (UTC)"}, {Name: "Peak", Num: true}, {Name: "Last used", Num: true},
+	{Name: "Slope", Num: true}, {Name: "CI 95% low", Num: true}, {Name: "CI 95% high", Num: true}, {Name: "Per"}, {Name: "p-value", Num: true},
+	{Name: "Verdict"}, {Name: "Pattern"}, {Name: "Trend"}, {Name: "Logs", Code: true},
+}
+
+// processTable is a set of processes, one row each: readings, peak and
+// last used memory, and the trend of used memory ("too few readings"
+// when none was fitted). d is the device they run on, nil for the
+// processes of no device.
+func processTable(set *analyze.ProcessSet, d *analyze.Device) Table {
+	t := Table{Columns: processColumns}
+	dev := "(no device)"
+	if d != nil {
+		dev = deviceLabelASCII(d.DeviceKey)
+	}
+	for i := range set.Series {
+		p := &set.Series[i]
+		gpu := Cell{Text: otherGPULabel(p), Value: math.NaN(), Unit: UnitCount}
+		if p.GPU >= 0 {
+			gpu.Value = float64(p.GPU)
+		}
+		var first, last time.Time
+		if n := len(p.Times); n > 0 {
+			first, last = p.Times[0], p.Times[n-1]
+		}
+		none := emptyCell()
+		slope, lo, hi, per, pv, verdict, pattern, trend := none, none, none, none, none, textCell("too few readings"), none, textCell("too few readings")
+		if tr := p.Trend; tr != nil {
+			u := string(tr.Per)
+			slope, lo, hi, per = rateCell(tr.Slope, u), rateCell(tr.Lo, u), rateCell(tr.Hi, u), textCell(u)
+			pv, verdict, pattern, trend = pValueCell(tr.PValue), textCell(tr.Verdict), textCell(tr.Pattern), textCell(trendText(tr))
+		}
+		t.Rows = append(t.Rows, Row{Cells: []Cell{
+			textCell(dev), gpu, countCell(p.PID, false), textCell(p.Name), textCell(processLabel(p)),
+			countCell(len(p.Used), true), timeCell(first, Timestamp), timeCell(last, Timestamp), byteCell(p.Peak), byteCell(p.Last),
+			slope, lo, hi, per, pv, verdict, pattern, trend, textCell(strings.Join(p.Sources, ", ")),
+		}})
+	}
+	return t
+}
+
+// pValueCell is a p-value: "p=0.032", "p<0.001".
+func pValueCell(p float64) Cell { return Cell{Text: PValue(p), Value: p, Unit: UnitPValue} }

@@ -266,6 +266,9 @@ func (w *xlsxWriter) tableSheet(sheet, name string, cols []xcol, src map[string]
 	_, err := w.table(sheet, name, cols, func(emit func([]any) error) error {
 		idx := make([]int, len(cols))
 		for _, t := range ts {
+			if len(t.Rows) == 0 {
+				continue
+			}
 			for i, c := range cols {
 				n := c.name
 				if s, ok := src[n]; ok {
@@ -771,33 +774,21 @@ func processDevice(d *analyze.Device) string {
 	return deviceLabelASCII(d.DeviceKey)
 }
 
+// processSources names the view-model column of each Processes sheet
+// column whose name differs.
+var processSources = map[string]string{"used_max_bytes": "Peak", "used_last_bytes": "Last used"}
+
 // processes lists every process: peak, last and the trend of its used
-// memory.
-func (w *xlsxWriter) processes(fd *analyze.Findings) error {
+// memory; the processes of each device, then those of no device.
+func (w *xlsxWriter) processes(*analyze.Findings) error {
 	cols := []xcol{
 		{"Device", 18, ""}, {"GPU", 6, ""}, {"PID", 9, ""}, {"Process", 30, ""}, {"Readings", 9, fmtBytes},
 		{"First (UTC)", 20, fmtTime}, {"Last (UTC)", 20, fmtTime}, {"Peak", 13, fmtMiB}, {"Last used", 13, fmtMiB},
 		{"Slope", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"Per", 8, ""}, {"p-value", 10, fmtP},
 		{"Verdict", 16, ""}, {"Pattern", 18, ""}, {"used_max_bytes", 16, fmtBytes}, {"used_last_bytes", 16, fmtBytes}, {"Logs", 40, ""},
 	}
-	_, err := w.table("Processes", "tProcesses", cols, func(emit func([]any) error) error {
-		return eachProcess(fd, func(d *analyze.Device, _ *analyze.ProcessSet, p *analyze.ProcessSeries) error {
-			var gpu, first, last any
-			if p.GPU >= 0 {
-				gpu = p.GPU
-			}
-			if n := len(p.Times); n > 0 {
-				first, last = xlsxTime(p.Times[0]), xlsxTime(p.Times[n-1])
-			}
-			row := []any{processDevice(d), gpu, p.PID, p.Name, len(p.Used), first, last, mib(float64(p.Peak)), mib(float64(p.Last)),
-				nil, nil, nil, nil, nil, "too few readings", nil, p.Peak, p.Last, strings.Join(p.Sources, ", ")}
-			if t := p.Trend; t != nil {
-				row[9], row[10], row[11], row[12], row[13], row[14], row[15] = mib(t.Slope), mib(t.Lo), mib(t.Hi), t.Per, opt64(t.PValue), t.Verdict, t.Pattern
-			}
-			return emit(row)
-		})
-	})
-	return err
+	ts := append(w.deviceTables(func(fg deviceFigures) Table { return fg.Processes }), w.v.OtherProcesses)
+	return w.tableSheet("Processes", "tProcesses", cols, processSources, ts)
 }
 
 // maxXLSXProcessRows bounds the Process samples sheet: each process gets
