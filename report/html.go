@@ -514,7 +514,8 @@ func buildOOM(o analyze.OOM) oomView {
 // suspects first), the suppressed ones apart.
 func buildSuspects(p *page, v *view) error {
 	n := 0
-	for _, it := range v.Suspects {
+	at := columnsOf(v.SuspectTable, "Growth", "p-value", "Method", "Live first", "Live last", "Share of allocated", "Blocks")
+	for i, it := range v.Suspects {
 		s := it.s
 		if s.Suppressed != "" {
 			p.Suppressed = append(p.Suppressed, suspectView{Site: s.Site, Function: s.Function, Device: DeviceLabel(it.dev.DeviceKey), Fingerprint: s.Fingerprint,
@@ -526,8 +527,13 @@ func buildSuspects(p *page, v *view) error {
 			p.MoreSusp++
 			continue
 		}
-		sv, err := buildSuspect(n, it.dev, s)
-		if err != nil {
+		c := at(v.SuspectTable.Rows[i])
+		sv := suspectView{
+			N: n, Anchor: fmt.Sprintf("suspect-%d", n), Site: s.Site, Function: s.Function,
+			Device: DeviceLabel(it.dev.DeviceKey), Fingerprint: s.Fingerprint,
+			Rate: c[0], PValue: c[1], Method: c[2], First: c[3], Last: c[4], Share: c[5], Blocks: c[6],
+		}
+		if err := describeSuspect(&sv, n, it.dev, s); err != nil {
 			return err
 		}
 		p.Suspects = append(p.Suspects, sv)
@@ -535,22 +541,9 @@ func buildSuspects(p *page, v *view) error {
 	return nil
 }
 
-func buildSuspect(n int, d *analyze.Device, s *analyze.Suspect) (suspectView, error) {
-	v := suspectView{
-		N: n, Anchor: fmt.Sprintf("suspect-%d", n), Site: s.Site, Function: s.Function,
-		Device: DeviceLabel(d.DeviceKey), Fingerprint: s.Fingerprint,
-		Rate: RateCI(s.Trend.Slope, s.Trend.Lo, s.Trend.Hi, s.Trend.Per), PValue: PValue(s.Trend.PValue),
-		Method: s.Trend.Method,
-	}
-	if k := len(s.Bytes); k > 0 {
-		v.First, v.Last = Bytes(s.Bytes[0]), Bytes(s.Bytes[k-1])
-		if len(d.Points) >= k && d.Points[k-1].Usage.Allocated > 0 {
-			v.Share = Percent(float64(s.Bytes[k-1]) / float64(d.Points[k-1].Usage.Allocated))
-		}
-	}
-	if k := len(s.Blocks); k > 0 {
-		v.Blocks = fmt.Sprintf("%s to %s", Count(int64(s.Blocks[0])), Count(int64(s.Blocks[k-1])))
-	}
+// describeSuspect completes a suspect's section from its table cells:
+// the claim in words, confidence, evidence, stack and chart.
+func describeSuspect(v *suspectView, n int, d *analyze.Device, s *analyze.Suspect) error {
 	site := s.Site
 	if s.Function != "" {
 		site += " in " + s.Function
@@ -578,10 +571,10 @@ func buildSuspect(n int, d *analyze.Device, s *analyze.Suspect) (suspectView, er
 	v.Stack, v.FramesCut = foldStack(s.Stack, s.User)
 	c, err := suspectChart("suspect-chart-"+fmt.Sprint(n), d, s)
 	if err != nil {
-		return v, err
+		return err
 	}
 	v.Chart = &c
-	return v, nil
+	return nil
 }
 
 // foldStack splits a stack (innermost first) into user frames and runs of

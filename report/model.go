@@ -115,6 +115,8 @@ type view struct {
 	// Suspects are every leak suspect in one order: the verdict's top
 	// suspects first, then the others device by device.
 	Suspects []suspectItem
+	// SuspectTable is the suspects as a table, row i for Suspects[i].
+	SuspectTable Table
 	// Processes are the processes whose used memory grows.
 	Processes []processItem
 	// OtherProcesses is the table of the processes of no device (no rows
@@ -197,6 +199,7 @@ func buildView(f *analyze.Findings) *view {
 		}})
 	}
 	v.Suspects = suspectOrder(f)
+	v.SuspectTable = suspectTable(v.Suspects)
 	if op := f.OtherProcesses; op != nil {
 		v.OtherProcesses = processTable(op, nil)
 	}

@@ -215,3 +215,64 @@ func processTable(set *analyze.ProcessSet, d *analyze.Device) Table {
 
 // pValueCell is a p-value: "p=0.032", "p<0.001".
 func pValueCell(p float64) Cell { return Cell{Text: PValue(p), Value: p, Unit: UnitPValue} }
+
+// suspectTableColumns are the columns of the table of every leak
+// suspect.
+var suspectTableColumns = []Column{
+	{Name: "#", Num: true}, {Name: "Device"}, {Name: "Site", Code: true}, {Name: "Function", Code: true}, {Name: "Fingerprint", Code: true},
+	{Name: "Growth"}, {Name: "CI 95% low", Num: true}, {Name: "CI 95% high", Num: true}, {Name: "Per"}, {Name: "p-value", Num: true}, {Name: "Method"},
+	{Name: "Live first", Num: true}, {Name: "Live last", Num: true}, {Name: "Share of allocated", Num: true}, {Name: "Blocks", Num: true},
+	{Name: "Top verdict suspect"}, {Name: "Suppressed by"}, {Name: "Confidence"}, {Name: "Share of allocated growth", Num: true},
+	{Name: "Evidence"}, {Name: "Stack (innermost first)", Code: true},
+}
+
+// maxTableFrames bounds the frames of a suspect's stack in the suspects
+// table (a spreadsheet cell holds at most 32,767 characters; 50 frames
+// of a deep stack already read as a wall).
+const maxTableFrames = 50
+
+// suspectTable is every suspect in the view's order, a row each (row i
+// is items[i]): growth with its interval and p-value, live bytes at the
+// first and last snapshot (and as a share of allocated memory there),
+// blocks ("first to last", the value the last), suppression, confidence,
+// evidence and the stack.
+func suspectTable(items []suspectItem) Table {
+	t := Table{Columns: suspectTableColumns}
+	for n, it := range items {
+		s, d := it.s, it.dev
+		per := string(s.Trend.Per)
+		growth := rateCell(s.Trend.Slope, per)
+		growth.Text = it.Growth
+		none := Cell{Value: math.NaN(), Unit: UnitBytes}
+		first, last, share, blocks := none, none, Cell{Value: math.NaN(), Unit: UnitShare}, Cell{Value: math.NaN(), Unit: UnitCount}
+		if k := len(s.Bytes); k > 0 {
+			first, last = byteCell(s.Bytes[0]), byteCell(s.Bytes[k-1])
+			if len(d.Points) >= k && d.Points[k-1].Usage.Allocated > 0 {
+				share = shareCell(float64(s.Bytes[k-1]) / float64(d.Points[k-1].Usage.Allocated))
+			}
+		}
+		if k := len(s.Blocks); k > 0 {
+			blocks = Cell{Text: fmt.Sprintf("%s to %s", Count(int64(s.Blocks[0])), Count(int64(s.Blocks[k-1]))), Value: float64(s.Blocks[k-1]), Unit: UnitCount}
+		}
+		var frames []string
+		for j, fr := range s.Stack {
+			if j == maxTableFrames {
+				frames = append(frames, fmt.Sprintf("... %d more", len(s.Stack)-j))
+				break
+			}
+			frames = append(frames, frameText(fr))
+		}
+		top := ""
+		if it.Top {
+			top = "yes"
+		}
+		t.Rows = append(t.Rows, Row{Cells: []Cell{
+			countCell(n+1, false), textCell(deviceLabelASCII(d.DeviceKey)), textCell(s.Site), textCell(s.Function), textCell(s.Fingerprint),
+			growth, rateCell(s.Trend.Lo, per), rateCell(s.Trend.Hi, per), textCell(per), pValueCell(s.Trend.PValue), textCell(s.Trend.Method),
+			first, last, share, blocks,
+			textCell(top), textCell(s.Suppressed), textCell(string(s.Confidence)), shareCell(s.Share),
+			textCell(strings.Join(s.Evidence, "; ")), textCell(strings.Join(frames, " <- ")),
+		}})
+	}
+	return t
+}

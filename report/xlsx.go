@@ -545,7 +545,12 @@ func (w *xlsxWriter) timelineCharts(fd *analyze.Findings, trendRows int) error {
 	return nil
 }
 
-func (w *xlsxWriter) suspects(fd *analyze.Findings) error {
+// suspectSources names the view-model column of each Suspects sheet
+// column whose name differs.
+var suspectSources = map[string]string{"Blocks last": "Blocks"}
+
+// suspects lists every leak suspect in the view's order.
+func (w *xlsxWriter) suspects(*analyze.Findings) error {
 	cols := []xcol{
 		{"#", 5, ""}, {"Device", 18, ""}, {"Site", 30, ""}, {"Function", 24, ""}, {"Fingerprint", 20, ""},
 		{"Growth", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"Per", 6, ""}, {"p-value", 10, fmtP},
@@ -553,38 +558,7 @@ func (w *xlsxWriter) suspects(fd *analyze.Findings) error {
 		{"Suppressed by", 16, ""}, {"Confidence", 10, ""}, {"Share of allocated growth", 12, fmtPercent}, {"Evidence", 60, ""},
 		{"Stack (innermost first)", 100, ""},
 	}
-	_, err := w.table("Suspects", "tSuspects", cols, func(emit func([]any) error) error {
-		for n, it := range w.v.Suspects {
-			s, d := it.s, it.dev
-			var first, last, blocks any
-			if k := len(s.Bytes); k > 0 {
-				first, last = mib(float64(s.Bytes[0])), mib(float64(s.Bytes[k-1]))
-			}
-			if k := len(s.Blocks); k > 0 {
-				blocks = s.Blocks[k-1]
-			}
-			var frames []string
-			for j, fr := range s.Stack {
-				if j == 50 {
-					frames = append(frames, fmt.Sprintf("... %d more", len(s.Stack)-j))
-					break
-				}
-				frames = append(frames, frameText(fr))
-			}
-			isTop := ""
-			if it.Top {
-				isTop = "yes"
-			}
-			if err := emit([]any{n + 1, deviceLabelASCII(d.DeviceKey), s.Site, s.Function, s.Fingerprint,
-				mib(s.Trend.Slope), mib(s.Trend.Lo), mib(s.Trend.Hi), s.Trend.Per, opt64(s.Trend.PValue),
-				first, last, blocks, isTop, s.Suppressed, s.Confidence, opt64(s.Share), strings.Join(s.Evidence, "; "),
-				strings.Join(frames, " <- ")}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return err
+	return w.tableSheet("Suspects", "tSuspects", cols, suspectSources, []Table{w.v.SuspectTable})
 }
 
 // groups lists every stack group of every device: live bytes first, last
