@@ -11,7 +11,6 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/gpulog"
-	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/snapshot"
 	"gpureport/templates"
@@ -209,7 +208,7 @@ type provView struct {
 	Location string
 	Inputs   string
 	Logs     []logRow
-	Skipped  []ingest.Skipped
+	Skipped  []skippedRow
 	Devices  []provDevice
 }
 
@@ -218,6 +217,11 @@ type logRow struct {
 	Problems                                  []string
 	SkipCounts                                []string
 	Notes                                     []string
+}
+
+// skippedRow is a file the run skipped, and why.
+type skippedRow struct {
+	Path, Reason string
 }
 
 type provDevice struct {
@@ -618,10 +622,17 @@ func plural(n int) string {
 
 func buildProvenance(v *view) provView {
 	f := v.f
-	pv := provView{Location: cmp.Or(f.Location, "not recorded"), Inputs: v.Inputs, Skipped: f.Inputs.Skipped}
-	for i, l := range f.Inputs.Logs {
-		pv.Logs = append(pv.Logs, logRow{Path: l.Path, Format: string(l.Format), Samples: Count(int64(l.Samples)), GPUs: fmt.Sprint(l.GPUs),
-			SkippedLines: Count(int64(l.SkippedLines)), Notes: l.Notes, Problems: v.Logs[i].Lines, SkipCounts: v.Logs[i].Kinds})
+	pv := provView{Location: cmp.Or(f.Location, "not recorded"), Inputs: v.Inputs}
+	at := columnsOf(v.GPULogs, "File", "Format", "Samples", "GPUs", "Skipped lines")
+	for i, r := range v.GPULogs.Rows {
+		c := at(r)
+		pv.Logs = append(pv.Logs, logRow{Path: c[0], Format: c[1], Samples: c[2], GPUs: c[3], SkippedLines: c[4],
+			Notes: f.Inputs.Logs[i].Notes, Problems: v.Logs[i].Lines, SkipCounts: v.Logs[i].Kinds})
+	}
+	sk := skippedOf(v.Skipped)
+	for _, r := range v.Skipped.Rows {
+		c := sk(r)
+		pv.Skipped = append(pv.Skipped, skippedRow{Path: c[0], Reason: c[1]})
 	}
 	for _, d := range f.Devices {
 		pd := provDevice{

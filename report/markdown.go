@@ -91,14 +91,16 @@ func markdownOf(v *view, opt Options) []byte {
 		b.WriteString("\n")
 	}
 
-	if sk := f.Inputs.Skipped; len(sk) > 0 {
+	if sk := v.Skipped.Rows; len(sk) > 0 {
 		b.WriteString("## Skipped inputs\n\n")
-		for i, s := range sk {
+		at := skippedOf(v.Skipped)
+		for i, r := range sk {
 			if i == maxMarkdownSkipped {
 				fmt.Fprintf(&b, "- and %d more (summary.json lists them all)\n", len(sk)-i)
 				break
 			}
-			fmt.Fprintf(&b, "- %s: %s\n", mdCode(s.Path), mdEscape(s.Reason))
+			c := at(r)
+			fmt.Fprintf(&b, "- %s: %s\n", mdCode(c[0]), mdEscape(c[1]))
 		}
 		b.WriteString("\n")
 	}

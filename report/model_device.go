@@ -276,3 +276,40 @@ func suspectTable(items []suspectItem) Table {
 	}
 	return t
 }
+
+// inputColumns are the columns of the tables of inputs: snapshot files,
+// GPU logs and skipped files.
+var inputColumns = []Column{
+	{Name: "Kind"}, {Name: "File", Code: true}, {Name: "Format"}, {Name: "Samples", Num: true}, {Name: "GPUs", Num: true},
+	{Name: "Skipped lines", Num: true}, {Name: "Reason / problems"},
+}
+
+// skippedOf picks a skipped file's path and reason from a row of the
+// skipped table t.
+func skippedOf(t Table) func(Row) []string { return columnsOf(t, "File", "Reason / problems") }
+
+// inputTables are the run's inputs as three tables of inputColumns: the
+// snapshot files (each once, in the devices' order), the GPU logs with
+// their problems (lines, kinds, then the reader's notes) and the files
+// skipped with the reason.
+func inputTables(f *analyze.Findings, logs []logProblems) (snapshots, gpuLogs, skipped Table) {
+	snapshots, gpuLogs, skipped = Table{Columns: inputColumns}, Table{Columns: inputColumns}, Table{Columns: inputColumns}
+	none := emptyCell()
+	seen := map[string]bool{}
+	for _, d := range f.Devices {
+		for _, p := range d.Points {
+			if !seen[p.Path] {
+				seen[p.Path] = true
+				snapshots.Rows = append(snapshots.Rows, Row{Cells: []Cell{textCell("snapshot"), textCell(p.Path), none, none, none, none, none}})
+			}
+		}
+	}
+	for i, l := range f.Inputs.Logs {
+		gpuLogs.Rows = append(gpuLogs.Rows, Row{Cells: []Cell{textCell("gpu log"), textCell(l.Path), textCell(string(l.Format)),
+			countCell(l.Samples, true), countCell(l.GPUs, false), countCell(l.SkippedLines, true), textCell(strings.Join(logs[i].all(l.Notes), "; "))}})
+	}
+	for _, sk := range f.Inputs.Skipped {
+		skipped.Rows = append(skipped.Rows, Row{Cells: []Cell{textCell("skipped"), textCell(sk.Path), none, none, none, none, textCell(sk.Reason)}})
+	}
+	return snapshots, gpuLogs, skipped
+}

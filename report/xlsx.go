@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -811,33 +810,8 @@ func (w *xlsxWriter) processSamples(fd *analyze.Findings) error {
 	return err
 }
 
-func (w *xlsxWriter) inputs(fd *analyze.Findings) error {
+// inputs lists the inputs: snapshot files, GPU logs, skipped files.
+func (w *xlsxWriter) inputs(*analyze.Findings) error {
 	cols := []xcol{{"Kind", 12, ""}, {"File", 50, ""}, {"Format", 16, ""}, {"Samples", 10, fmtBytes}, {"GPUs", 6, ""}, {"Skipped lines", 10, fmtBytes}, {"Reason / problems", 80, ""}}
-	_, err := w.table("Inputs", "tInputs", cols, func(emit func([]any) error) error {
-		seen := map[string]bool{}
-		for _, d := range fd.Devices {
-			for _, p := range d.Points {
-				if seen[p.Path] {
-					continue
-				}
-				seen[p.Path] = true
-				if err := emit([]any{"snapshot", p.Path, nil, nil, nil, nil, nil}); err != nil {
-					return err
-				}
-			}
-		}
-		for i, l := range fd.Inputs.Logs {
-			probs := w.v.Logs[i].all(l.Notes)
-			if err := emit([]any{"gpu log", l.Path, string(l.Format), l.Samples, l.GPUs, l.SkippedLines, strings.Join(probs, "; ")}); err != nil {
-				return err
-			}
-		}
-		for _, s := range fd.Inputs.Skipped {
-			if err := emit([]any{"skipped", s.Path, nil, nil, nil, nil, s.Reason}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return err
+	return w.tableSheet("Inputs", "tInputs", cols, nil, []Table{w.v.SnapshotFiles, w.v.GPULogs, w.v.Skipped})
 }
