@@ -383,14 +383,7 @@ func buildDevice(fg deviceFigures) (deviceView, error) {
 			dv.Order = "memory_stats readings by " + m.Order
 		}
 	}
-	lx := lastX(d)
-	for i := range d.Trends {
-		t := &d.Trends[i]
-		dv.Trends = append(dv.Trends, trendRow{
-			Metric: metricLabel(t.Metric), Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
-			Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: t.Reason,
-		})
-	}
+	dv.Trends = trendRows(fg.Trends)
 	var err error
 	if dv.Timeline, err = timelineChart(d); err != nil {
 		return dv, err
@@ -416,7 +409,7 @@ func buildDevice(fg deviceFigures) (deviceView, error) {
 	}
 	dv.Groups, dv.GroupsOmitted = groupRows(fg)
 	if m := d.MemoryStats; m != nil {
-		dv.Stats = buildStats(d, m, lx)
+		dv.Stats = buildStats(fg, m)
 		if len(d.Points) == 0 {
 			dv.AxisNote = "No snapshots: allocated and reserved memory come from torch.cuda.memory_stats() readings."
 		} else {
@@ -978,8 +971,19 @@ func processAxisName(set *analyze.ProcessSet, d *analyze.Device) string {
 	return axisName(analyze.AxisReading)
 }
 
+// trendRows lays out a table of trends for the page.
+func trendRows(t Table) []trendRow {
+	at := columnsOf(t, "Label", "Slope", "p-value", "Method", "Verdict", "Points", "Projection", "Reason")
+	var rows []trendRow
+	for _, r := range t.Rows {
+		c := at(r)
+		rows = append(rows, trendRow{Metric: c[0], Rate: c[1], PValue: c[2], Method: c[3], Verdict: c[4], Points: c[5], Projection: c[6], Reason: c[7]})
+	}
+	return rows
+}
+
 // buildStats describes a device's memory_stats readings.
-func buildStats(d *analyze.Device, m *analyze.MemoryStatsSeries, lx float64) *statsView {
+func buildStats(fg deviceFigures, m *analyze.MemoryStatsSeries) *statsView {
 	sv := &statsView{}
 	alloc := memStatsMax(m, func(r gpulog.MemoryStatsSample) int64 { return r.Allocated })
 	res := memStatsMax(m, func(r gpulog.MemoryStatsSample) int64 { return r.Reserved })
@@ -994,15 +998,7 @@ func buildStats(d *analyze.Device, m *analyze.MemoryStatsSeries, lx float64) *st
 		parts = append(parts, fmt.Sprintf("num_ooms %d at the last reading", v))
 	}
 	sv.Summary = strings.Join(parts, "; ") + "."
-	if len(d.Points) > 0 {
-		for i := range m.Trends {
-			t := &m.Trends[i]
-			sv.Trends = append(sv.Trends, trendRow{
-				Metric: metricLabel(t.Metric) + " (memory_stats)", Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
-				Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: t.Reason,
-			})
-		}
-	}
+	sv.Trends = trendRows(fg.StatsTrends)
 	for _, o := range m.OOMs {
 		sv.OOMs = append(sv.OOMs, statsOOMText(m, o))
 	}

@@ -158,8 +158,10 @@ type deviceFigures struct {
 	// trend is the allocated trend the cells describe, nil when none.
 	trend *analyze.Trend
 	// Snapshots is the device's per-snapshot table; Groups its stack
-	// groups; Processes its processes (no rows when none were logged).
-	Snapshots, Groups, Processes Table
+	// groups; Processes its processes (no rows when none were logged);
+	// Trends its fitted trends, and StatsTrends those fitted on its
+	// memory_stats readings beside its snapshots (no rows without both).
+	Snapshots, Groups, Processes, Trends, StatsTrends Table
 }
 
 // suspectItem is one leak suspect of a device.
@@ -234,6 +236,10 @@ func buildFigures(d *analyze.Device) deviceFigures {
 		Snapshots: snapshotTable(d), Groups: groupTable(d)}
 	if d.Processes != nil {
 		fg.Processes = processTable(d.Processes, d)
+	}
+	fg.Trends = trendTable(d, d.Trends, "")
+	if m := d.MemoryStats; m != nil && len(d.Points) > 0 {
+		fg.StatsTrends = trendTable(d, m.Trends, " (memory_stats)")
 	}
 	alloc, res := d.Peaks()
 	fg.PeakAllocated, fg.PeakReserved = byteCell(alloc), byteCell(res)

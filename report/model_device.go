@@ -9,6 +9,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/input"
+	"gpureport/internal/units"
 )
 
 // The per-device part of the view model: the tables that both the HTML
@@ -28,6 +29,13 @@ const (
 	UnitTime Unit = "time"
 	// UnitPValue is a p-value, 0..1.
 	UnitPValue Unit = "p-value"
+	// UnitStep is a step number on a device's axis ("step 3,467");
+	// UnitSteps an amount of steps ("3,327 steps"). A device counted in
+	// readings or snapshots uses them too.
+	UnitStep  Unit = "step"
+	UnitSteps Unit = "steps"
+	// UnitHours is an amount of hours.
+	UnitHours Unit = "hours"
 	// UnitEmpty marks a cell with no value at all, blank in every
 	// format (where UnitNone is text, possibly empty).
 	UnitEmpty Unit = "empty"
@@ -80,12 +88,13 @@ func (t Table) col(name string) int {
 }
 
 // columnsOf returns a function that picks the texts of the named columns
-// of a row of t, in the order named; a name t lacks is a programming
-// error, caught by every test that renders a page.
+// of a row of t, in the order named. A table with rows that lacks a name
+// is a programming error, caught by every test that renders a page; a
+// table without rows (a zero Table) has no rows to pick from.
 func columnsOf(t Table, names ...string) func(Row) []string {
 	idx := make([]int, len(names))
 	for i, n := range names {
-		if idx[i] = t.col(n); idx[i] < 0 {
+		if idx[i] = t.col(n); idx[i] < 0 && len(t.Rows) > 0 {
 			panic("report: the view model has no column " + n)
 		}
 	}
@@ -312,4 +321,59 @@ func inputTables(f *analyze.Findings, logs []logProblems) (snapshots, gpuLogs, s
 		skipped.Rows = append(skipped.Rows, Row{Cells: []Cell{textCell("skipped"), textCell(sk.Path), none, none, none, none, textCell(sk.Reason)}})
 	}
 	return snapshots, gpuLogs, skipped
+}
+
+// trendColumns are the columns of a device's table of trends. Metric is
+// the series' name, Label as the page names it.
+var trendColumns = []Column{
+	{Name: "Device"}, {Name: "Metric"}, {Name: "Label"}, {Name: "Per"}, {Name: "Points", Num: true},
+	{Name: "Slope"}, {Name: "CI 95% low", Num: true}, {Name: "CI 95% high", Num: true}, {Name: "p-value", Num: true},
+	{Name: "Method"}, {Name: "Verdict"}, {Name: "Fit from #", Num: true},
+	{Name: "Capacity (limit)", Num: true}, {Name: "Reaches capacity at", Num: true}, {Name: "Remaining", Num: true}, {Name: "Time left", Num: true},
+	{Name: "Projection"}, {Name: "Reason"}, {Name: "Source"},
+}
+
+// trendTable is a table of a device's trends, a row each: the fitted
+// slope with its interval ("Slope"'s text is the rate with its
+// interval), p-value, verdict and the projection to capacity. suffix
+// follows each metric's label (" (memory_stats)").
+func trendTable(d *analyze.Device, trends []analyze.Trend, suffix string) Table {
+	t := Table{Columns: trendColumns}
+	lx := lastX(d)
+	for i := range trends {
+		tr := &trends[i]
+		per := string(tr.Per)
+		slope := rateCell(tr.Slope, per)
+		slope.Text = RateCI(tr.Slope, tr.Lo, tr.Hi, tr.Per)
+		capacity, at, remaining, left := emptyCell(), emptyCell(), emptyCell(), emptyCell()
+		if p := tr.Projection; p != nil {
+			capacity, at, remaining = byteCell(p.Capacity), axisCell(p.X, tr.Per, true), axisCell(p.Remaining, tr.Per, false)
+			if p.Hours > 0 {
+				left = Cell{Text: Hours(p.Hours), Value: p.Hours, Unit: UnitHours}
+			}
+		}
+		t.Rows = append(t.Rows, Row{Cells: []Cell{
+			textCell(deviceLabelASCII(d.DeviceKey)), textCell(tr.Metric), textCell(metricLabel(tr.Metric) + suffix), textCell(per), countCell(tr.N, false),
+			slope, rateCell(tr.Lo, per), rateCell(tr.Hi, per), pValueCell(tr.PValue),
+			textCell(tr.Method), textCell(tr.Verdict), countCell(tr.FitFrom+1, false),
+			capacity, at, remaining, left,
+			textCell(projectionText(tr, lx)), textCell(tr.Reason), textCell(trendSource(tr)),
+		}})
+	}
+	return t
+}
+
+// axisCell is an amount of x on a device's axis, or the position x when
+// at: hours on an hour axis, else steps.
+func axisCell(x float64, per units.Per, at bool) Cell {
+	c := Cell{Text: AxisAmount(x, per), Value: x, Unit: UnitSteps}
+	switch {
+	case !finite(x):
+		return Cell{Value: math.NaN(), Unit: UnitEmpty}
+	case per == units.PerHour:
+		c.Unit = UnitHours
+	case at:
+		c.Unit = UnitStep
+	}
+	return c
 }

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -10,7 +9,6 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/input"
-	"gpureport/internal/units"
 )
 
 // Sheet names of report.xlsx, in order.
@@ -262,7 +260,17 @@ func styleAt(styles []int, i int) int {
 // MiB, a time as an Excel date); a text cell as its text; a cell without
 // a value is left empty.
 func (w *xlsxWriter) tableSheet(sheet, name string, cols []xcol, src map[string]string, ts []Table) error {
-	_, err := w.table(sheet, name, cols, func(emit func([]any) error) error {
+	return w.tableSheetThen(sheet, name, cols, src, ts, nil)
+}
+
+// unitFormats are the number formats of the units whose format does not
+// depend on the column: an axis position or amount, whose unit (steps or
+// hours) is the row's device's.
+var unitFormats = map[Unit]string{UnitStep: fmtStepAt, UnitSteps: fmtSteps, UnitHours: fmtHours}
+
+// tableSheetThen is tableSheet with tableThen's hook.
+func (w *xlsxWriter) tableSheetThen(sheet, name string, cols []xcol, src map[string]string, ts []Table, then func(n int) error) error {
+	_, err := w.tableThen(sheet, name, cols, func(emit func([]any) error) error {
 		idx := make([]int, len(cols))
 		for _, t := range ts {
 			if len(t.Rows) == 0 {
@@ -280,7 +288,15 @@ func (w *xlsxWriter) tableSheet(sheet, name string, cols []xcol, src map[string]
 			for _, r := range t.Rows {
 				vals := make([]any, len(cols))
 				for i, c := range cols {
-					vals[i] = xlsxValue(r.Cells[idx[i]], c.fmt)
+					cell := r.Cells[idx[i]]
+					vals[i] = xlsxValue(cell, c.fmt)
+					if f, ok := unitFormats[cell.Unit]; ok && vals[i] != nil {
+						id, err := w.style(f)
+						if err != nil {
+							return err
+						}
+						vals[i] = excelize.Cell{Value: vals[i], StyleID: id}
+					}
 				}
 				if err := emit(vals); err != nil {
 					return err
@@ -288,7 +304,7 @@ func (w *xlsxWriter) tableSheet(sheet, name string, cols []xcol, src map[string]
 			}
 		}
 		return nil
-	})
+	}, then)
 	return err
 }
 
@@ -449,6 +465,9 @@ func (w *xlsxWriter) snapshots(*analyze.Findings) error {
 	return w.tableSheet("Snapshots", "tSnapshots", snapshotCols, snapshotSources, w.deviceTables(func(fg deviceFigures) Table { return fg.Snapshots }))
 }
 
+// trend lists every device's trends (those fitted on memory_stats
+// readings beside the snapshots' ones, for comparison), with the
+// timeline charts below.
 func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 	cols := []xcol{
 		{"Device", 18, ""}, {"Metric", 18, ""}, {"Per", 6, ""}, {"Points", 8, fmtBytes},
@@ -457,53 +476,18 @@ func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 		{"Capacity (limit)", 12, fmtGiB}, {"Reaches capacity at", 16, fmtNum}, {"Remaining", 14, fmtNum}, {"Time left", 12, fmtHours}, {"Projection", 60, ""},
 		{"Source", 14, ""},
 	}
-	var ids [3]int
-	var err error
-	for i, nf := range []string{fmtStepAt, fmtSteps, fmtHours} {
-		if ids[i], err = w.style(nf); err != nil {
+	// The axis units' formats are made first, so their style ids stay
+	// where they have always been.
+	for _, u := range []Unit{UnitStep, UnitSteps, UnitHours} {
+		if _, err := w.style(unitFormats[u]); err != nil {
 			return err
 		}
 	}
-	stepAt, steps, hours := ids[0], ids[1], ids[2]
-	// unit formats an axis amount with its unit: "step 3,467" and
-	// "3,327 steps" on a step axis, hours otherwise.
-	unit := func(v float64, per units.Per, at bool) any {
-		if !finite(v) {
-			return nil
-		}
-		switch {
-		case per == "hour":
-			return excelize.Cell{Value: v, StyleID: hours}
-		case at:
-			return excelize.Cell{Value: v, StyleID: stepAt}
-		}
-		return excelize.Cell{Value: v, StyleID: steps}
+	var ts []Table
+	for _, fg := range w.v.Devices {
+		ts = append(ts, fg.Trends, fg.StatsTrends)
 	}
-	_, err = w.tableThen("Trend", "tTrend", cols, func(emit func([]any) error) error {
-		for _, d := range fd.Devices {
-			trends := d.Trends
-			if m := d.MemoryStats; m != nil && len(d.Points) > 0 {
-				// Beside the snapshot trends, for comparison.
-				trends = append(slices.Clone(trends), m.Trends...)
-			}
-			for i := range trends {
-				t := &trends[i]
-				row := []any{deviceLabelASCII(d.DeviceKey), t.Metric, string(t.Per), t.N, mib(t.Slope), mib(t.Lo), mib(t.Hi), opt64(t.PValue),
-					t.Method, t.Verdict, t.FitFrom + 1, nil, nil, nil, nil, projectionText(t, lastX(d)), trendSource(t)}
-				if p := t.Projection; p != nil {
-					row[11], row[12], row[13] = toGiB(p.Capacity), unit(p.X, t.Per, true), unit(p.Remaining, t.Per, false)
-					if p.Hours > 0 {
-						row[14] = p.Hours
-					}
-				}
-				if err := emit(row); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}, func(n int) error { return w.timelineCharts(fd, n) })
-	return err
+	return w.tableSheetThen("Trend", "tTrend", cols, nil, ts, func(n int) error { return w.timelineCharts(fd, n) })
 }
 
 // timelineCharts adds one native line chart per device (up to
