@@ -326,8 +326,13 @@ func buildPage(v *view, opt Options) (*page, error) {
 		}
 		p.Devices = append(p.Devices, dv)
 	}
-	for _, o := range f.OOMs {
-		p.OOMs = append(p.OOMs, buildOOM(o))
+	at := columnsOf(v.OOMs, "File", "Device", "Requested", "Device free", "Reserved", "Allocated", "Cached free", "Largest free")
+	for i, o := range f.OOMs {
+		c := at(v.OOMs.Rows[i])
+		ov := buildOOM(o)
+		ov.Where = c[0] + " on " + c[1]
+		ov.Requested, ov.DeviceFree, ov.Reserved, ov.Allocated, ov.CachedFree, ov.LargestFree = c[2], c[3], c[4], c[5], c[6], c[7]
+		p.OOMs = append(p.OOMs, ov)
 	}
 	if err := buildSuspects(p, v); err != nil {
 		return nil, err
@@ -471,12 +476,11 @@ func snapRows(t Table) []snapRow {
 	return rows
 }
 
+// buildOOM describes an OOM beyond its row of the view's OOM table: its
+// time, class, limit, stack, largest live groups and allocator settings.
 func buildOOM(o analyze.OOM) oomView {
 	v := oomView{
-		Where: o.Path + " on " + DeviceLabel(analyze.DeviceKey{Rank: o.Rank, Device: o.Device}),
-		Time:  Timestamp(o.Time), Class: string(o.Class), Explanation: o.Explanation,
-		Requested: oomBytes(o.Requested), DeviceFree: oomBytes(o.DeviceFree), Reserved: oomBytes(o.Reserved),
-		Allocated: oomBytes(o.Allocated), CachedFree: oomBytes(o.CachedFree), LargestFree: oomBytes(o.LargestFree),
+		Time: Timestamp(o.Time), Class: string(o.Class), Explanation: o.Explanation,
 		Recommendations: o.Recommendations, Site: o.Site, Function: o.Function,
 	}
 	if o.Reconstructed {

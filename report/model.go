@@ -127,6 +127,8 @@ type view struct {
 	// Logs are the problems of each GPU log, in Findings.Inputs.Logs'
 	// order.
 	Logs []logProblems
+	// OOMs are the out-of-memory errors, row i for Findings.OOMs[i].
+	OOMs Table
 	// SnapshotFiles, GPULogs and Skipped are the inputs as tables: the
 	// snapshot files read, the GPU logs (row i for Logs[i]) and the
 	// files skipped with the reason.
@@ -220,6 +222,7 @@ func buildView(f *analyze.Findings) *view {
 		v.Logs = append(v.Logs, lp)
 	}
 	v.SnapshotFiles, v.GPULogs, v.Skipped = inputTables(f, v.Logs)
+	v.OOMs = oomTable(f.OOMs)
 	for _, r := range growingProcesses(f) {
 		t := r.p.Trend
 		v.Processes = append(v.Processes, processItem{procRef: r, Label: processLabel(r.p), Rest: fmt.Sprintf(" on %s: %s, %s; peak %s, last %s (%s, nvidia-smi)",

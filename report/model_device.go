@@ -377,3 +377,24 @@ func axisCell(x float64, per units.Per, at bool) Cell {
 	}
 	return c
 }
+
+// oomColumns are the columns of the table of out-of-memory errors.
+var oomColumns = []Column{
+	{Name: "File", Code: true}, {Name: "Device"}, {Name: "Explanation"}, {Name: "Requested", Num: true}, {Name: "Device free", Num: true},
+	{Name: "Reserved", Num: true}, {Name: "Allocated", Num: true}, {Name: "Cached free", Num: true}, {Name: "Largest free", Num: true},
+}
+
+// oomTable is the run's out-of-memory errors, a row each, in
+// Findings.OOMs' order: the allocator's state at the error ("unknown"
+// for a figure the input did not give).
+func oomTable(ooms []analyze.OOM) Table {
+	t := Table{Columns: oomColumns}
+	for _, o := range ooms {
+		t.Rows = append(t.Rows, Row{Cells: []Cell{
+			textCell(o.Path), textCell(DeviceLabel(analyze.DeviceKey{Rank: o.Rank, Device: o.Device})), textCell(o.Explanation),
+			oomByteCell(o.Requested), oomByteCell(o.DeviceFree), oomByteCell(o.Reserved), oomByteCell(o.Allocated),
+			oomByteCell(o.CachedFree), oomByteCell(o.LargestFree),
+		}})
+	}
+	return t
+}
