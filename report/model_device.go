@@ -12,12 +12,14 @@ import (
 	"gpureport/internal/units"
 )
 
-// The per-device part of the view model: the tables that both the HTML
-// page and the workbook show (the page a readable cut of them, the
-// workbook every row), built once per device by buildView. Each Table
-// carries the device's identity columns (Device, Rank, CUDA device,
-// Axis) so the workbook can stack the devices' tables on one sheet; the
-// page lays out the columns it shows by name.
+// The tables of the view model that more than one writer shows, built
+// once by buildView: per device its snapshots, stack groups, trends and
+// processes (the page shows a readable cut, the workbook every row), and
+// for the run its suspects, OOMs and inputs (also in summary.md and on
+// stdout). A per-device Table has a Device column (the snapshot and
+// group tables also Rank and CUDA device), so the workbook can stack the
+// devices' tables on one sheet; each writer picks the columns it shows by
+// name.
 
 // More units of Cell values, for the per-device tables.
 const (
