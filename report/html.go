@@ -11,7 +11,6 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/gpulog"
-	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/snapshot"
 	"gpureport/templates"
@@ -131,9 +130,10 @@ type trendRow struct {
 	Metric, Rate, PValue, Method, Verdict, Points, Projection, Reason string
 }
 
+// snapRow is one row of a device's per-snapshot table, the text of the
+// view model's cells.
 type snapRow struct {
-	Index                                              int
-	Path, Step, Time                                   string
+	Index, Path, Step, Time                            string
 	Allocated, Reserved, Active, Inactive, LargestFree string
 	External, Segments, Blocks, Trace                  string
 }
@@ -208,7 +208,7 @@ type provView struct {
 	Location string
 	Inputs   string
 	Logs     []logRow
-	Skipped  []ingest.Skipped
+	Skipped  []skippedRow
 	Devices  []provDevice
 }
 
@@ -217,6 +217,11 @@ type logRow struct {
 	Problems                                  []string
 	SkipCounts                                []string
 	Notes                                     []string
+}
+
+// skippedRow is a file the run skipped, and why.
+type skippedRow struct {
+	Path, Reason string
 }
 
 type provDevice struct {
@@ -314,15 +319,20 @@ func buildPage(v *view, opt Options) (*page, error) {
 	for _, n := range nextSteps(f, v) {
 		p.Next = append(p.Next, mdPlain(n))
 	}
-	for _, d := range f.Devices {
-		dv, err := buildDevice(d)
+	for _, fg := range v.Devices {
+		dv, err := buildDevice(fg)
 		if err != nil {
 			return nil, err
 		}
 		p.Devices = append(p.Devices, dv)
 	}
-	for _, o := range f.OOMs {
-		p.OOMs = append(p.OOMs, buildOOM(o))
+	at := columnsOf(v.OOMs, "File", "Device", "Requested", "Device free", "Reserved", "Allocated", "Cached free", "Largest free")
+	for i, o := range f.OOMs {
+		c := at(v.OOMs.Rows[i])
+		ov := buildOOM(o)
+		ov.Where = c[0] + " on " + c[1]
+		ov.Requested, ov.DeviceFree, ov.Reserved, ov.Allocated, ov.CachedFree, ov.LargestFree = c[2], c[3], c[4], c[5], c[6], c[7]
+		p.OOMs = append(p.OOMs, ov)
 	}
 	if err := buildSuspects(p, v); err != nil {
 		return nil, err
@@ -349,7 +359,7 @@ func buildPage(v *view, opt Options) (*page, error) {
 		p.Ranks = rv
 	}
 	if op := f.OtherProcesses; op != nil {
-		pv, err := buildProcs("processes-other", op, nil)
+		pv, err := buildProcs("processes-other", op, v.OtherProcesses, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -361,7 +371,8 @@ func buildPage(v *view, opt Options) (*page, error) {
 	return p, nil
 }
 
-func buildDevice(d *analyze.Device) (deviceView, error) {
+func buildDevice(fg deviceFigures) (deviceView, error) {
+	d := fg.dev
 	dv := deviceView{
 		Label: DeviceLabel(d.DeviceKey), Anchor: deviceAnchor(d.DeviceKey),
 		Order: orderLabel(d.Order), Axis: axisName(d.Axis), Capacity: "unknown", Verdict: d.Verdict,
@@ -377,14 +388,7 @@ func buildDevice(d *analyze.Device) (deviceView, error) {
 			dv.Order = "memory_stats readings by " + m.Order
 		}
 	}
-	lx := lastX(d)
-	for i := range d.Trends {
-		t := &d.Trends[i]
-		dv.Trends = append(dv.Trends, trendRow{
-			Metric: metricLabel(t.Metric), Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
-			Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: t.Reason,
-		})
-	}
+	dv.Trends = trendRows(fg.Trends)
 	var err error
 	if dv.Timeline, err = timelineChart(d); err != nil {
 		return dv, err
@@ -408,9 +412,9 @@ func buildDevice(d *analyze.Device) (deviceView, error) {
 			dv.FragNotes = append(dv.FragNotes, "Free memory inside segments that also hold live blocks (empty_cache cannot return it): "+trendText(fr.SplitTrend)+".")
 		}
 	}
-	dv.Groups, dv.GroupsOmitted = groupRows(d)
+	dv.Groups, dv.GroupsOmitted = groupRows(fg)
 	if m := d.MemoryStats; m != nil {
-		dv.Stats = buildStats(d, m, lx)
+		dv.Stats = buildStats(fg, m)
 		if len(d.Points) == 0 {
 			dv.AxisNote = "No snapshots: allocated and reserved memory come from torch.cuda.memory_stats() readings."
 		} else {
@@ -418,7 +422,7 @@ func buildDevice(d *analyze.Device) (deviceView, error) {
 		}
 	}
 	if d.Processes != nil {
-		pv, err := buildProcs("processes-"+deviceAnchor(d.DeviceKey), d.Processes, d)
+		pv, err := buildProcs("processes-"+deviceAnchor(d.DeviceKey), d.Processes, fg.Processes, d)
 		if err != nil {
 			return dv, err
 		}
@@ -437,26 +441,7 @@ func buildDevice(d *analyze.Device) (deviceView, error) {
 			dv.Reconciliation = fmt.Sprintf("Memory outside the PyTorch allocator (nvidia-smi used minus reserved): %s median over %d matched snapshots.", BytesF(r.Level), r.Matched)
 		}
 	}
-	step := 1
-	if len(d.Points) > maxTableRows {
-		step = (len(d.Points) + maxTableRows - 1) / maxTableRows
-	}
-	for i, pt := range d.Points {
-		if i%step != 0 && i != len(d.Points)-1 {
-			continue
-		}
-		u := pt.Usage
-		row := snapRow{
-			Index: i + 1, Path: pt.Path, Step: "", Time: tableTime(pt.Time),
-			Allocated: Bytes(u.Allocated), Reserved: Bytes(u.Reserved), Active: Bytes(u.Active),
-			Inactive: Bytes(u.Inactive), LargestFree: Bytes(u.LargestFree), External: Percent(u.ExternalFragmentation()),
-			Segments: Count(int64(u.Segments)), Blocks: Count(int64(u.Blocks)), Trace: Count(int64(u.TraceEntries)),
-		}
-		if pt.Step != input.NoStep {
-			row.Step = Count(pt.Step)
-		}
-		dv.Rows = append(dv.Rows, row)
-	}
+	dv.Rows = snapRows(fg.Snapshots)
 	dv.RowsOmitted = len(d.Points) - len(dv.Rows)
 	if n := len(d.Points); n > 0 {
 		for _, pu := range d.Points[n-1].Pools {
@@ -470,12 +455,32 @@ func buildDevice(d *analyze.Device) (deviceView, error) {
 	return dv, nil
 }
 
+// snapRows lays out a device's per-snapshot table for the page: at most
+// maxTableRows rows, evenly thinned, the last one always kept.
+func snapRows(t Table) []snapRow {
+	step := 1
+	if len(t.Rows) > maxTableRows {
+		step = (len(t.Rows) + maxTableRows - 1) / maxTableRows
+	}
+	at := columnsOf(t, "#", "File", "Step", "Time (UTC)", "Allocated", "Reserved", "Active", "Cached free", "Largest free",
+		"External fragmentation", "Segments", "Blocks", "Trace entries")
+	var rows []snapRow
+	for i, r := range t.Rows {
+		if i%step != 0 && i != len(t.Rows)-1 {
+			continue
+		}
+		c := at(r)
+		rows = append(rows, snapRow{Index: c[0], Path: c[1], Step: c[2], Time: c[3], Allocated: c[4], Reserved: c[5], Active: c[6],
+			Inactive: c[7], LargestFree: c[8], External: c[9], Segments: c[10], Blocks: c[11], Trace: c[12]})
+	}
+	return rows
+}
+
+// buildOOM describes an OOM beyond its row of the view's OOM table: its
+// time, class, limit, stack, largest live groups and allocator settings.
 func buildOOM(o analyze.OOM) oomView {
 	v := oomView{
-		Where: o.Path + " on " + DeviceLabel(analyze.DeviceKey{Rank: o.Rank, Device: o.Device}),
-		Time:  Timestamp(o.Time), Class: string(o.Class), Explanation: o.Explanation,
-		Requested: oomBytes(o.Requested), DeviceFree: oomBytes(o.DeviceFree), Reserved: oomBytes(o.Reserved),
-		Allocated: oomBytes(o.Allocated), CachedFree: oomBytes(o.CachedFree), LargestFree: oomBytes(o.LargestFree),
+		Time: Timestamp(o.Time), Class: string(o.Class), Explanation: o.Explanation,
 		Recommendations: o.Recommendations, Site: o.Site, Function: o.Function,
 	}
 	if o.Reconstructed {
@@ -510,7 +515,8 @@ func buildOOM(o analyze.OOM) oomView {
 // suspects first), the suppressed ones apart.
 func buildSuspects(p *page, v *view) error {
 	n := 0
-	for _, it := range v.Suspects {
+	at := columnsOf(v.SuspectTable, "Growth", "p-value", "Method", "Live first", "Live last", "Share of allocated", "Blocks")
+	for i, it := range v.Suspects {
 		s := it.s
 		if s.Suppressed != "" {
 			p.Suppressed = append(p.Suppressed, suspectView{Site: s.Site, Function: s.Function, Device: DeviceLabel(it.dev.DeviceKey), Fingerprint: s.Fingerprint,
@@ -522,8 +528,13 @@ func buildSuspects(p *page, v *view) error {
 			p.MoreSusp++
 			continue
 		}
-		sv, err := buildSuspect(n, it.dev, s)
-		if err != nil {
+		c := at(v.SuspectTable.Rows[i])
+		sv := suspectView{
+			N: n, Anchor: fmt.Sprintf("suspect-%d", n), Site: s.Site, Function: s.Function,
+			Device: DeviceLabel(it.dev.DeviceKey), Fingerprint: s.Fingerprint,
+			Rate: c[0], PValue: c[1], Method: c[2], First: c[3], Last: c[4], Share: c[5], Blocks: c[6],
+		}
+		if err := describeSuspect(&sv, n, it.dev, s); err != nil {
 			return err
 		}
 		p.Suspects = append(p.Suspects, sv)
@@ -531,22 +542,9 @@ func buildSuspects(p *page, v *view) error {
 	return nil
 }
 
-func buildSuspect(n int, d *analyze.Device, s *analyze.Suspect) (suspectView, error) {
-	v := suspectView{
-		N: n, Anchor: fmt.Sprintf("suspect-%d", n), Site: s.Site, Function: s.Function,
-		Device: DeviceLabel(d.DeviceKey), Fingerprint: s.Fingerprint,
-		Rate: RateCI(s.Trend.Slope, s.Trend.Lo, s.Trend.Hi, s.Trend.Per), PValue: PValue(s.Trend.PValue),
-		Method: s.Trend.Method,
-	}
-	if k := len(s.Bytes); k > 0 {
-		v.First, v.Last = Bytes(s.Bytes[0]), Bytes(s.Bytes[k-1])
-		if len(d.Points) >= k && d.Points[k-1].Usage.Allocated > 0 {
-			v.Share = Percent(float64(s.Bytes[k-1]) / float64(d.Points[k-1].Usage.Allocated))
-		}
-	}
-	if k := len(s.Blocks); k > 0 {
-		v.Blocks = fmt.Sprintf("%s to %s", Count(int64(s.Blocks[0])), Count(int64(s.Blocks[k-1])))
-	}
+// describeSuspect completes a suspect's section from its table cells:
+// the claim in words, confidence, evidence, stack and chart.
+func describeSuspect(v *suspectView, n int, d *analyze.Device, s *analyze.Suspect) error {
 	site := s.Site
 	if s.Function != "" {
 		site += " in " + s.Function
@@ -574,10 +572,10 @@ func buildSuspect(n int, d *analyze.Device, s *analyze.Suspect) (suspectView, er
 	v.Stack, v.FramesCut = foldStack(s.Stack, s.User)
 	c, err := suspectChart("suspect-chart-"+fmt.Sprint(n), d, s)
 	if err != nil {
-		return v, err
+		return err
 	}
 	v.Chart = &c
-	return v, nil
+	return nil
 }
 
 // foldStack splits a stack (innermost first) into user frames and runs of
@@ -621,10 +619,17 @@ func plural(n int) string {
 
 func buildProvenance(v *view) provView {
 	f := v.f
-	pv := provView{Location: cmp.Or(f.Location, "not recorded"), Inputs: v.Inputs, Skipped: f.Inputs.Skipped}
-	for i, l := range f.Inputs.Logs {
-		pv.Logs = append(pv.Logs, logRow{Path: l.Path, Format: string(l.Format), Samples: Count(int64(l.Samples)), GPUs: fmt.Sprint(l.GPUs),
-			SkippedLines: Count(int64(l.SkippedLines)), Notes: l.Notes, Problems: v.Logs[i].Lines, SkipCounts: v.Logs[i].Kinds})
+	pv := provView{Location: cmp.Or(f.Location, "not recorded"), Inputs: v.Inputs}
+	at := columnsOf(v.GPULogs, "File", "Format", "Samples", "GPUs", "Skipped lines")
+	for i, r := range v.GPULogs.Rows {
+		c := at(r)
+		pv.Logs = append(pv.Logs, logRow{Path: c[0], Format: c[1], Samples: c[2], GPUs: c[3], SkippedLines: c[4],
+			Notes: f.Inputs.Logs[i].Notes, Problems: v.Logs[i].Lines, SkipCounts: v.Logs[i].Kinds})
+	}
+	sk := skippedOf(v.Skipped)
+	for _, r := range v.Skipped.Rows {
+		c := sk(r)
+		pv.Skipped = append(pv.Skipped, skippedRow{Path: c[0], Reason: c[1]})
 	}
 	for _, d := range f.Devices {
 		pd := provDevice{
@@ -815,47 +820,34 @@ func coverageText(c analyze.Coverage) string {
 // maxGroupRows bounds a device's table of top stack groups.
 const maxGroupRows = 15
 
-// groupRows lists a device's largest stack groups at the last snapshot.
-func groupRows(d *analyze.Device) ([]groupRow, int) {
-	n := len(d.Points)
-	if n == 0 || len(d.Groups) == 0 {
+// groupRows lays out a device's largest stack groups at the last
+// snapshot (at most maxGroupRows of its groups table) and counts the
+// rest.
+func groupRows(fg deviceFigures) ([]groupRow, int) {
+	t := fg.Groups
+	if len(fg.dev.Points) == 0 || len(t.Rows) == 0 {
 		return nil, 0
 	}
-	idx := make([]int, len(d.Groups))
-	for i := range idx {
-		idx[i] = i
+	lastCol := t.col("Live last")
+	last := func(r Row) float64 {
+		if v := r.Cells[lastCol].Value; finite(v) {
+			return v
+		}
+		return 0
 	}
-	last := func(g *analyze.Group) int64 {
-		if len(g.Bytes) == 0 {
-			return 0
+	rows := slices.Clone(t.Rows)
+	slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(last(b), last(a)) })
+	at := columnsOf(t, "Site", "Function", "Fingerprint", "Live first", "Live last", "Peak", "Blocks last")
+	var out []groupRow
+	for _, r := range rows[:min(len(rows), maxGroupRows)] {
+		c := at(r)
+		g := groupRow{Site: c[0], Function: c[1], Fingerprint: c[2], First: c[3], Last: c[4], Peak: c[5], Blocks: c[6]}
+		if r.Total {
+			g.Function, g.Fingerprint = "", ""
 		}
-		return g.Bytes[len(g.Bytes)-1]
+		out = append(out, g)
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(last(&d.Groups[b]), last(&d.Groups[a])) })
-	var rows []groupRow
-	for _, i := range idx {
-		if len(rows) == maxGroupRows {
-			break
-		}
-		g := &d.Groups[i]
-		r := groupRow{Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint}
-		if g.Other {
-			r.Site, r.Function, r.Fingerprint = "(all other groups)", "", ""
-		}
-		var peak int64
-		for _, b := range g.Bytes {
-			peak = max(peak, b)
-		}
-		if len(g.Bytes) > 0 {
-			r.First, r.Last = Bytes(g.Bytes[0]), Bytes(g.Bytes[len(g.Bytes)-1])
-		}
-		r.Peak = Bytes(peak)
-		if k := len(g.Blocks); k > 0 {
-			r.Blocks = Count(int64(g.Blocks[k-1]))
-		}
-		rows = append(rows, r)
-	}
-	return rows, len(d.Groups) - len(rows)
+	return out, len(t.Rows) - len(out)
 }
 
 func liveRowOf(g analyze.LiveGroup) liveRow {
@@ -944,26 +936,21 @@ func methods(t analyze.Thresholds) []string {
 // process is in report.xlsx and summary.json).
 const maxProcessRows = 50
 
-// buildProcs renders a process set: chart and table. d is the device the
-// processes run on, nil for the processes of no device.
-func buildProcs(id string, set *analyze.ProcessSet, d *analyze.Device) (*procView, error) {
+// buildProcs renders a process set: chart and table (t, at most
+// maxProcessRows rows). d is the device the processes run on, nil for the
+// processes of no device.
+func buildProcs(id string, set *analyze.ProcessSet, t Table, d *analyze.Device) (*procView, error) {
 	pv := &procView{Axis: processAxisName(set, d)}
-	for i := range set.Series {
-		p := &set.Series[i]
-		if len(pv.Rows) == maxProcessRows {
-			pv.Omitted = len(set.Series) - i
+	at := columnsOf(t, "Label", "GPU", "Readings", "First (UTC)", "Last (UTC)", "Peak", "Last used", "Trend", "Verdict")
+	for i, r := range t.Rows {
+		if i == maxProcessRows {
+			pv.Omitted = len(t.Rows) - i
 			break
 		}
-		row := procRow{Process: processLabel(p), Readings: Count(int64(len(p.Used))), Peak: Bytes(p.Peak), LastUsed: Bytes(p.Last), Trend: "too few readings"}
+		c := at(r)
+		row := procRow{Process: c[0], Readings: c[2], First: c[3], Last: c[4], Peak: c[5], LastUsed: c[6], Trend: c[7], Growing: c[8] == analyze.VerdictGrowing}
 		if d == nil {
-			row.GPU = otherGPULabel(p)
-		}
-		if n := len(p.Times); n > 0 {
-			row.First, row.Last = Timestamp(p.Times[0]), Timestamp(p.Times[n-1])
-		}
-		if p.Trend != nil {
-			row.Trend = trendText(p.Trend)
-			row.Growing = p.Trend.Verdict == analyze.VerdictGrowing
+			row.GPU = c[1]
 		}
 		pv.Rows = append(pv.Rows, row)
 	}
@@ -988,8 +975,19 @@ func processAxisName(set *analyze.ProcessSet, d *analyze.Device) string {
 	return axisName(analyze.AxisReading)
 }
 
+// trendRows lays out a table of trends for the page.
+func trendRows(t Table) []trendRow {
+	at := columnsOf(t, "Label", "Slope", "p-value", "Method", "Verdict", "Points", "Projection", "Reason")
+	var rows []trendRow
+	for _, r := range t.Rows {
+		c := at(r)
+		rows = append(rows, trendRow{Metric: c[0], Rate: c[1], PValue: c[2], Method: c[3], Verdict: c[4], Points: c[5], Projection: c[6], Reason: c[7]})
+	}
+	return rows
+}
+
 // buildStats describes a device's memory_stats readings.
-func buildStats(d *analyze.Device, m *analyze.MemoryStatsSeries, lx float64) *statsView {
+func buildStats(fg deviceFigures, m *analyze.MemoryStatsSeries) *statsView {
 	sv := &statsView{}
 	alloc := memStatsMax(m, func(r gpulog.MemoryStatsSample) int64 { return r.Allocated })
 	res := memStatsMax(m, func(r gpulog.MemoryStatsSample) int64 { return r.Reserved })
@@ -1004,15 +1002,7 @@ func buildStats(d *analyze.Device, m *analyze.MemoryStatsSeries, lx float64) *st
 		parts = append(parts, fmt.Sprintf("num_ooms %d at the last reading", v))
 	}
 	sv.Summary = strings.Join(parts, "; ") + "."
-	if len(d.Points) > 0 {
-		for i := range m.Trends {
-			t := &m.Trends[i]
-			sv.Trends = append(sv.Trends, trendRow{
-				Metric: metricLabel(t.Metric) + " (memory_stats)", Rate: RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue: PValue(t.PValue),
-				Method: t.Method, Verdict: t.Verdict, Points: fmt.Sprint(t.N), Projection: projectionText(t, lx), Reason: t.Reason,
-			})
-		}
-	}
+	sv.Trends = trendRows(fg.StatsTrends)
 	for _, o := range m.OOMs {
 		sv.OOMs = append(sv.OOMs, statsOOMText(m, o))
 	}

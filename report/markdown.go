@@ -68,10 +68,11 @@ func markdownOf(v *view, opt Options) []byte {
 	}
 	if len(f.OOMs) > 0 || statsOOMs > 0 {
 		b.WriteString("## Out of memory\n\n")
-		for _, o := range f.OOMs {
+		at := columnsOf(v.OOMs, "File", "Device", "Explanation", "Requested", "Reserved", "Allocated", "Cached free", "Largest free")
+		for _, r := range v.OOMs.Rows {
+			c := at(r)
 			fmt.Fprintf(&b, "- %s, %s: %s (request %s; reserved %s, allocated %s, cached free %s, largest free block %s)\n",
-				mdCode(o.Path), mdEscape(DeviceLabel(analyze.DeviceKey{Rank: o.Rank, Device: o.Device})), mdEscape(o.Explanation),
-				oomBytes(o.Requested), oomBytes(o.Reserved), oomBytes(o.Allocated), oomBytes(o.CachedFree), oomBytes(o.LargestFree))
+				mdCode(c[0]), mdEscape(c[1]), mdEscape(c[2]), c[3], c[4], c[5], c[6], c[7])
 		}
 		for _, d := range f.Devices {
 			if m := d.MemoryStats; m != nil {
@@ -91,14 +92,16 @@ func markdownOf(v *view, opt Options) []byte {
 		b.WriteString("\n")
 	}
 
-	if sk := f.Inputs.Skipped; len(sk) > 0 {
+	if sk := v.Skipped.Rows; len(sk) > 0 {
 		b.WriteString("## Skipped inputs\n\n")
-		for i, s := range sk {
+		at := skippedOf(v.Skipped)
+		for i, r := range sk {
 			if i == maxMarkdownSkipped {
 				fmt.Fprintf(&b, "- and %d more (summary.json lists them all)\n", len(sk)-i)
 				break
 			}
-			fmt.Fprintf(&b, "- %s: %s\n", mdCode(s.Path), mdEscape(s.Reason))
+			c := at(r)
+			fmt.Fprintf(&b, "- %s: %s\n", mdCode(c[0]), mdEscape(c[1]))
 		}
 		b.WriteString("\n")
 	}

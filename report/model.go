@@ -46,12 +46,13 @@ func textCell(s string) Cell { return Cell{Text: s, Value: math.NaN()} }
 func byteCell(n int64) Cell { return Cell{Text: Bytes(n), Value: float64(n), Unit: UnitBytes} }
 
 // rateCell is a growth rate in bytes per unit of per ("step", "hour"):
-// "+12.3 MiB/step", "n/a" when unknown.
+// "+12.3 MiB/step", "n/a" (and no value) when unknown.
 func rateCell(bytesPer float64, per string) Cell {
-	if !finite(bytesPer) {
-		return textCell("n/a")
+	c := Cell{Text: "n/a", Value: math.NaN(), Unit: Unit("bytes/" + per)}
+	if finite(bytesPer) {
+		c.Text, c.Value = Rate(bytesPer, units.Per(per)), bytesPer
 	}
-	return Cell{Text: Rate(bytesPer, units.Per(per)), Value: bytesPer, Unit: Unit("bytes/" + per)}
+	return c
 }
 
 // Column heads a Table column.
@@ -65,9 +66,12 @@ type Column struct {
 }
 
 // Row is one row of a Table; Anchor, when set, is the HTML id fragment
-// its first cell links to.
+// its first cell links to. Total marks a row that sums other rows (the
+// stack groups beyond the analysis' limit), which a short layout shows
+// without the identifiers of any one of them.
 type Row struct {
 	Anchor string
+	Total  bool
 	Cells  []Cell
 }
 
@@ -111,13 +115,24 @@ type view struct {
 	// Suspects are every leak suspect in one order: the verdict's top
 	// suspects first, then the others device by device.
 	Suspects []suspectItem
+	// SuspectTable is the suspects as a table, row i for Suspects[i].
+	SuspectTable Table
 	// Processes are the processes whose used memory grows.
 	Processes []processItem
+	// OtherProcesses is the table of the processes of no device (no rows
+	// when there are none).
+	OtherProcesses Table
 	// Notes are the analysis' notes.
 	Notes []string
 	// Logs are the problems of each GPU log, in Findings.Inputs.Logs'
 	// order.
 	Logs []logProblems
+	// OOMs are the out-of-memory errors, row i for Findings.OOMs[i].
+	OOMs Table
+	// SnapshotFiles, GPULogs and Skipped are the inputs as tables: the
+	// snapshot files read, the GPU logs (row i for Logs[i]) and the
+	// files skipped with the reason.
+	SnapshotFiles, GPULogs, Skipped Table
 }
 
 // logProblems are one GPU log's problems in words, as every writer lists
@@ -144,6 +159,11 @@ type deviceFigures struct {
 	Trend, Projection, Fragmentation                Cell
 	// trend is the allocated trend the cells describe, nil when none.
 	trend *analyze.Trend
+	// Snapshots is the device's per-snapshot table; Groups its stack
+	// groups; Processes its processes (no rows when none were logged);
+	// Trends its fitted trends, and StatsTrends those fitted on its
+	// memory_stats readings beside its snapshots (no rows without both).
+	Snapshots, Groups, Processes, Trends, StatsTrends Table
 }
 
 // suspectItem is one leak suspect of a device.
@@ -187,6 +207,10 @@ func buildView(f *analyze.Findings) *view {
 		}})
 	}
 	v.Suspects = suspectOrder(f)
+	v.SuspectTable = suspectTable(v.Suspects)
+	if op := f.OtherProcesses; op != nil {
+		v.OtherProcesses = processTable(op, nil)
+	}
 	for _, l := range f.Inputs.Logs {
 		var lp logProblems
 		for _, pr := range l.Problems {
@@ -197,6 +221,8 @@ func buildView(f *analyze.Findings) *view {
 		}
 		v.Logs = append(v.Logs, lp)
 	}
+	v.SnapshotFiles, v.GPULogs, v.Skipped = inputTables(f, v.Logs)
+	v.OOMs = oomTable(f.OOMs)
 	for _, r := range growingProcesses(f) {
 		t := r.p.Trend
 		v.Processes = append(v.Processes, processItem{procRef: r, Label: processLabel(r.p), Rest: fmt.Sprintf(" on %s: %s, %s; peak %s, last %s (%s, nvidia-smi)",
@@ -209,7 +235,15 @@ func buildView(f *analyze.Findings) *view {
 // snapshots lacks reads "n/a": fragmentation always, the allocator's
 // peaks too unless memory_stats readings stand in.
 func buildFigures(d *analyze.Device) deviceFigures {
-	fg := deviceFigures{dev: d, Label: DeviceLabel(d.DeviceKey), ASCII: deviceLabelASCII(d.DeviceKey), trend: d.Trend(analyze.MetricAllocated)}
+	fg := deviceFigures{dev: d, Label: DeviceLabel(d.DeviceKey), ASCII: deviceLabelASCII(d.DeviceKey), trend: d.Trend(analyze.MetricAllocated),
+		Snapshots: snapshotTable(d), Groups: groupTable(d)}
+	if d.Processes != nil {
+		fg.Processes = processTable(d.Processes, d)
+	}
+	fg.Trends = trendTable(d, d.Trends, "")
+	if m := d.MemoryStats; m != nil && len(d.Points) > 0 {
+		fg.StatsTrends = trendTable(d, m.Trends, " (memory_stats)")
+	}
 	alloc, res := d.Peaks()
 	fg.PeakAllocated, fg.PeakReserved = byteCell(alloc), byteCell(res)
 	if len(d.Points) == 0 && d.MemoryStats == nil {

@@ -1,11 +1,13 @@
 package report
 
-// oomBytes formats a byte figure of an OOM: "unknown" for a figure the
-// input did not give (a training log's message has no largest free block,
-// an NCCL message no free memory), marked -1 (gpulog.Unknown).
-func oomBytes(n int64) string {
+import "math"
+
+// oomByteCell is a byte figure of an OOM: "unknown", with no value, for a
+// figure the input did not give (a training log's message has no largest
+// free block, an NCCL message no free memory), marked -1 (gpulog.Unknown).
+func oomByteCell(n int64) Cell {
 	if n < 0 {
-		return "unknown"
+		return Cell{Text: "unknown", Value: math.NaN(), Unit: UnitBytes}
 	}
-	return Bytes(n)
+	return byteCell(n)
 }

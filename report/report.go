@@ -3,13 +3,23 @@
 // the batch overview page; and the leak attribution as a pprof profile.
 // It formats numbers; it never computes findings.
 //
-// Every writer lays out one format-neutral view model (model.go), built
-// once from the Findings: the headline, the key figures as a Table whose
-// Cells hold a raw value with its unit beside the text every format
-// prints, the suspects in one order, suppressions, notes and log
-// problems. html.go, xlsx.go, markdown.go, summary.go and text.go only
-// place it; a diff of two snapshots (diff.go) becomes the same kind of
-// Table. Numbers become words through internal/units alone.
+// Every writer lays out one format-neutral view model (model.go,
+// model_device.go), built once from the Findings: the headline, the key
+// figures as a Table whose Cells hold a raw value with its unit beside
+// the text every format prints, the suspects in one order, suppressions,
+// notes and log problems, and the tables more than one writer shows: the
+// suspects (rates with their intervals, live bytes, blocks), each
+// device's snapshots, stack groups, trends (with memory_stats ones) and
+// processes, the processes of no device, the OOMs, and the inputs
+// (snapshot files, GPU logs, skipped files). html.go, xlsx.go,
+// markdown.go, summary.go and text.go only place it: the page prints a
+// Cell's Text, the workbook its raw Value in a number format chosen from
+// the column and the Cell's Unit. What one writer alone shows stays
+// with it: the charts and segment map of the page, and the workbook's
+// sheets of raw readings (fragmentation per snapshot, GPU samples,
+// memory_stats readings, process samples). A diff of two snapshots
+// (diff.go) becomes the same kind of Table. Numbers become words through
+// internal/units alone.
 package report
 
 import (

@@ -86,12 +86,14 @@ func Text(w io.Writer, f *analyze.Findings) error {
 		}
 		fmt.Fprintf(bw, "  suspect %d: %s\n", i+1, cleanText(it.sentence(shortFingerprint(it.s.Fingerprint))))
 	}
-	for i, s := range f.Inputs.Skipped {
+	at := skippedOf(v.Skipped)
+	for i, r := range v.Skipped.Rows {
 		if i == maxTextSkipped {
-			fmt.Fprintf(bw, "  ... and %d more skipped files (see summary.md)\n", len(f.Inputs.Skipped)-i)
+			fmt.Fprintf(bw, "  ... and %d more skipped files (see summary.md)\n", len(v.Skipped.Rows)-i)
 			break
 		}
-		fmt.Fprintf(bw, "skipped %s: %s\n", cleanText(s.Path), cleanText(s.Reason))
+		c := at(r)
+		fmt.Fprintf(bw, "skipped %s: %s\n", cleanText(c[0]), cleanText(c[1]))
 	}
 	if len(v.Notes) > 0 {
 		fmt.Fprintf(bw, "notes: %d (see the report)\n", len(v.Notes))

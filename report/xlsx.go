@@ -2,8 +2,6 @@ package report
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -11,7 +9,6 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/input"
-	"gpureport/internal/units"
 )
 
 // Sheet names of report.xlsx, in order.
@@ -256,6 +253,85 @@ func styleAt(styles []int, i int) int {
 	return 0
 }
 
+// tableSheet writes a data sheet laid out from view-model Tables, one
+// after the other: each sheet column shows the cells of the Table column
+// named like its header, or src[header]. A number cell is written as its
+// raw value in the unit of the column's number format (bytes as GiB or
+// MiB, a time as an Excel date); a text cell as its text; a cell without
+// a value is left empty.
+func (w *xlsxWriter) tableSheet(sheet, name string, cols []xcol, src map[string]string, ts []Table) error {
+	return w.tableSheetThen(sheet, name, cols, src, ts, nil)
+}
+
+// unitFormats are the number formats of the units whose format does not
+// depend on the column: an axis position or amount, whose unit (steps or
+// hours) is the row's device's.
+var unitFormats = map[Unit]string{UnitStep: fmtStepAt, UnitSteps: fmtSteps, UnitHours: fmtHours}
+
+// tableSheetThen is tableSheet with tableThen's hook.
+func (w *xlsxWriter) tableSheetThen(sheet, name string, cols []xcol, src map[string]string, ts []Table, then func(n int) error) error {
+	_, err := w.tableThen(sheet, name, cols, func(emit func([]any) error) error {
+		idx := make([]int, len(cols))
+		for _, t := range ts {
+			if len(t.Rows) == 0 {
+				continue
+			}
+			for i, c := range cols {
+				n := c.name
+				if s, ok := src[n]; ok {
+					n = s
+				}
+				if idx[i] = t.col(n); idx[i] < 0 {
+					return fmt.Errorf("sheet %s: the view model has no column %q", sheet, n)
+				}
+			}
+			for _, r := range t.Rows {
+				vals := make([]any, len(cols))
+				for i, c := range cols {
+					cell := r.Cells[idx[i]]
+					vals[i] = xlsxValue(cell, c.fmt)
+					if f, ok := unitFormats[cell.Unit]; ok && vals[i] != nil {
+						id, err := w.style(f)
+						if err != nil {
+							return err
+						}
+						vals[i] = excelize.Cell{Value: vals[i], StyleID: id}
+					}
+				}
+				if err := emit(vals); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}, then)
+	return err
+}
+
+// xlsxValue is a Cell as a workbook value in a column of number format
+// numFmt: nil for no value, the text of a text cell, else the raw number
+// scaled to the format's unit.
+func xlsxValue(c Cell, numFmt string) any {
+	switch {
+	case c.Unit == UnitEmpty:
+		return nil
+	case c.Unit == UnitNone:
+		return c.Text
+	case !finite(c.Value):
+		return nil
+	case c.Unit == UnitTime:
+		// Unix milliseconds as an Excel serial date, as xlsxTime.
+		return c.Value/86_400_000 + 25569
+	}
+	switch numFmt {
+	case fmtGiB:
+		return c.Value / (1 << 30)
+	case fmtMiB:
+		return c.Value / (1 << 20)
+	}
+	return c.Value
+}
+
 func toGiB(b int64) float64 { return float64(b) / (1 << 30) }
 func mib(b float64) float64 { return b / (1 << 20) }
 func opt64(v float64) any {
@@ -377,32 +453,21 @@ var snapshotCols = []xcol{
 	{"requested_bytes", 16, fmtBytes}, {"inactive_bytes", 16, fmtBytes}, {"largest_free_bytes", 16, fmtBytes},
 }
 
-func (w *xlsxWriter) snapshots(fd *analyze.Findings) error {
-	_, err := w.table("Snapshots", "tSnapshots", snapshotCols, func(emit func([]any) error) error {
-		for _, d := range fd.Devices {
-			for i, p := range d.Points {
-				u := p.Usage
-				var step any
-				if p.Step != input.NoStep {
-					step = p.Step
-				}
-				if err := emit([]any{
-					deviceLabelASCII(d.DeviceKey), rankCell(d.Rank), d.Device, i + 1, p.Path, step,
-					xlsxTime(p.Time), string(d.Axis), p.X,
-					toGiB(u.Allocated), toGiB(u.Reserved), toGiB(u.Active), toGiB(u.Requested),
-					toGiB(u.Inactive), toGiB(u.LargestFree), mib(float64(u.InternalWaste)), u.ExternalFragmentation(),
-					u.Segments, u.Blocks, u.TraceEntries,
-					u.Allocated, u.Reserved, u.Active, u.Requested, u.Inactive, u.LargestFree,
-				}); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	return err
+// snapshotSources names the view-model column each raw byte column of
+// the Snapshots sheet shows.
+var snapshotSources = map[string]string{
+	"allocated_bytes": "Allocated", "reserved_bytes": "Reserved", "active_bytes": "Active",
+	"requested_bytes": "Requested", "inactive_bytes": "Cached free", "largest_free_bytes": "Largest free",
 }
 
+// snapshots writes every device's per-snapshot table.
+func (w *xlsxWriter) snapshots(*analyze.Findings) error {
+	return w.tableSheet("Snapshots", "tSnapshots", snapshotCols, snapshotSources, w.deviceTables(func(fg deviceFigures) Table { return fg.Snapshots }))
+}
+
+// trend lists every device's trends (those fitted on memory_stats
+// readings beside the snapshots' ones, for comparison), with the
+// timeline charts below.
 func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 	cols := []xcol{
 		{"Device", 18, ""}, {"Metric", 18, ""}, {"Per", 6, ""}, {"Points", 8, fmtBytes},
@@ -411,53 +476,18 @@ func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 		{"Capacity (limit)", 12, fmtGiB}, {"Reaches capacity at", 16, fmtNum}, {"Remaining", 14, fmtNum}, {"Time left", 12, fmtHours}, {"Projection", 60, ""},
 		{"Source", 14, ""},
 	}
-	var ids [3]int
-	var err error
-	for i, nf := range []string{fmtStepAt, fmtSteps, fmtHours} {
-		if ids[i], err = w.style(nf); err != nil {
+	// The axis units' formats are made first, so their style ids stay
+	// where they have always been.
+	for _, u := range []Unit{UnitStep, UnitSteps, UnitHours} {
+		if _, err := w.style(unitFormats[u]); err != nil {
 			return err
 		}
 	}
-	stepAt, steps, hours := ids[0], ids[1], ids[2]
-	// unit formats an axis amount with its unit: "step 3,467" and
-	// "3,327 steps" on a step axis, hours otherwise.
-	unit := func(v float64, per units.Per, at bool) any {
-		if !finite(v) {
-			return nil
-		}
-		switch {
-		case per == "hour":
-			return excelize.Cell{Value: v, StyleID: hours}
-		case at:
-			return excelize.Cell{Value: v, StyleID: stepAt}
-		}
-		return excelize.Cell{Value: v, StyleID: steps}
+	var ts []Table
+	for _, fg := range w.v.Devices {
+		ts = append(ts, fg.Trends, fg.StatsTrends)
 	}
-	_, err = w.tableThen("Trend", "tTrend", cols, func(emit func([]any) error) error {
-		for _, d := range fd.Devices {
-			trends := d.Trends
-			if m := d.MemoryStats; m != nil && len(d.Points) > 0 {
-				// Beside the snapshot trends, for comparison.
-				trends = append(slices.Clone(trends), m.Trends...)
-			}
-			for i := range trends {
-				t := &trends[i]
-				row := []any{deviceLabelASCII(d.DeviceKey), t.Metric, string(t.Per), t.N, mib(t.Slope), mib(t.Lo), mib(t.Hi), opt64(t.PValue),
-					t.Method, t.Verdict, t.FitFrom + 1, nil, nil, nil, nil, projectionText(t, lastX(d)), trendSource(t)}
-				if p := t.Projection; p != nil {
-					row[11], row[12], row[13] = toGiB(p.Capacity), unit(p.X, t.Per, true), unit(p.Remaining, t.Per, false)
-					if p.Hours > 0 {
-						row[14] = p.Hours
-					}
-				}
-				if err := emit(row); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}, func(n int) error { return w.timelineCharts(fd, n) })
-	return err
+	return w.tableSheetThen("Trend", "tTrend", cols, nil, ts, func(n int) error { return w.timelineCharts(fd, n) })
 }
 
 // timelineCharts adds one native line chart per device (up to
@@ -498,7 +528,12 @@ func (w *xlsxWriter) timelineCharts(fd *analyze.Findings, trendRows int) error {
 	return nil
 }
 
-func (w *xlsxWriter) suspects(fd *analyze.Findings) error {
+// suspectSources names the view-model column of each Suspects sheet
+// column whose name differs.
+var suspectSources = map[string]string{"Blocks last": "Blocks"}
+
+// suspects lists every leak suspect in the view's order.
+func (w *xlsxWriter) suspects(*analyze.Findings) error {
 	cols := []xcol{
 		{"#", 5, ""}, {"Device", 18, ""}, {"Site", 30, ""}, {"Function", 24, ""}, {"Fingerprint", 20, ""},
 		{"Growth", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"Per", 6, ""}, {"p-value", 10, fmtP},
@@ -506,74 +541,26 @@ func (w *xlsxWriter) suspects(fd *analyze.Findings) error {
 		{"Suppressed by", 16, ""}, {"Confidence", 10, ""}, {"Share of allocated growth", 12, fmtPercent}, {"Evidence", 60, ""},
 		{"Stack (innermost first)", 100, ""},
 	}
-	_, err := w.table("Suspects", "tSuspects", cols, func(emit func([]any) error) error {
-		for n, it := range w.v.Suspects {
-			s, d := it.s, it.dev
-			var first, last, blocks any
-			if k := len(s.Bytes); k > 0 {
-				first, last = mib(float64(s.Bytes[0])), mib(float64(s.Bytes[k-1]))
-			}
-			if k := len(s.Blocks); k > 0 {
-				blocks = s.Blocks[k-1]
-			}
-			var frames []string
-			for j, fr := range s.Stack {
-				if j == 50 {
-					frames = append(frames, fmt.Sprintf("... %d more", len(s.Stack)-j))
-					break
-				}
-				frames = append(frames, frameText(fr))
-			}
-			isTop := ""
-			if it.Top {
-				isTop = "yes"
-			}
-			if err := emit([]any{n + 1, deviceLabelASCII(d.DeviceKey), s.Site, s.Function, s.Fingerprint,
-				mib(s.Trend.Slope), mib(s.Trend.Lo), mib(s.Trend.Hi), s.Trend.Per, opt64(s.Trend.PValue),
-				first, last, blocks, isTop, s.Suppressed, s.Confidence, opt64(s.Share), strings.Join(s.Evidence, "; "),
-				strings.Join(frames, " <- ")}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return err
+	return w.tableSheet("Suspects", "tSuspects", cols, suspectSources, []Table{w.v.SuspectTable})
 }
 
 // groups lists every stack group of every device: live bytes first, last
 // and peak, for the analyses the suspects do not cover.
-func (w *xlsxWriter) groups(fd *analyze.Findings) error {
+func (w *xlsxWriter) groups(*analyze.Findings) error {
 	cols := []xcol{
 		{"Device", 18, ""}, {"Site", 30, ""}, {"Function", 24, ""}, {"Fingerprint", 16, ""}, {"Kind", 8, ""},
 		{"Live first", 13, fmtMiB}, {"Live last", 13, fmtMiB}, {"Peak", 13, fmtMiB}, {"Blocks last", 10, fmtBytes}, {"File", 50, ""},
 	}
-	_, err := w.table("Groups", "tGroups", cols, func(emit func([]any) error) error {
-		for _, d := range fd.Devices {
-			for i := range d.Groups {
-				g := &d.Groups[i]
-				var first, last, peak, blocks any
-				if k := len(g.Bytes); k > 0 {
-					var pk int64
-					for _, b := range g.Bytes {
-						pk = max(pk, b)
-					}
-					first, last, peak = mib(float64(g.Bytes[0])), mib(float64(g.Bytes[k-1])), mib(float64(pk))
-				}
-				if k := len(g.Blocks); k > 0 {
-					blocks = g.Blocks[k-1]
-				}
-				site := g.Site
-				if g.Other {
-					site = "(all other groups)"
-				}
-				if err := emit([]any{deviceLabelASCII(d.DeviceKey), site, g.Function, g.Fingerprint, string(g.Kind), first, last, peak, blocks, g.File}); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	return err
+	return w.tableSheet("Groups", "tGroups", cols, nil, w.deviceTables(func(fg deviceFigures) Table { return fg.Groups }))
+}
+
+// deviceTables lists a table of each device, in the devices' order.
+func (w *xlsxWriter) deviceTables(of func(deviceFigures) Table) []Table {
+	ts := make([]Table, len(w.v.Devices))
+	for i, fg := range w.v.Devices {
+		ts[i] = of(fg)
+	}
+	return ts
 }
 
 func (w *xlsxWriter) fragmentation(fd *analyze.Findings) error {
@@ -744,33 +731,21 @@ func processDevice(d *analyze.Device) string {
 	return deviceLabelASCII(d.DeviceKey)
 }
 
+// processSources names the view-model column of each Processes sheet
+// column whose name differs.
+var processSources = map[string]string{"used_max_bytes": "Peak", "used_last_bytes": "Last used"}
+
 // processes lists every process: peak, last and the trend of its used
-// memory.
-func (w *xlsxWriter) processes(fd *analyze.Findings) error {
+// memory; the processes of each device, then those of no device.
+func (w *xlsxWriter) processes(*analyze.Findings) error {
 	cols := []xcol{
 		{"Device", 18, ""}, {"GPU", 6, ""}, {"PID", 9, ""}, {"Process", 30, ""}, {"Readings", 9, fmtBytes},
 		{"First (UTC)", 20, fmtTime}, {"Last (UTC)", 20, fmtTime}, {"Peak", 13, fmtMiB}, {"Last used", 13, fmtMiB},
 		{"Slope", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"Per", 8, ""}, {"p-value", 10, fmtP},
 		{"Verdict", 16, ""}, {"Pattern", 18, ""}, {"used_max_bytes", 16, fmtBytes}, {"used_last_bytes", 16, fmtBytes}, {"Logs", 40, ""},
 	}
-	_, err := w.table("Processes", "tProcesses", cols, func(emit func([]any) error) error {
-		return eachProcess(fd, func(d *analyze.Device, _ *analyze.ProcessSet, p *analyze.ProcessSeries) error {
-			var gpu, first, last any
-			if p.GPU >= 0 {
-				gpu = p.GPU
-			}
-			if n := len(p.Times); n > 0 {
-				first, last = xlsxTime(p.Times[0]), xlsxTime(p.Times[n-1])
-			}
-			row := []any{processDevice(d), gpu, p.PID, p.Name, len(p.Used), first, last, mib(float64(p.Peak)), mib(float64(p.Last)),
-				nil, nil, nil, nil, nil, "too few readings", nil, p.Peak, p.Last, strings.Join(p.Sources, ", ")}
-			if t := p.Trend; t != nil {
-				row[9], row[10], row[11], row[12], row[13], row[14], row[15] = mib(t.Slope), mib(t.Lo), mib(t.Hi), t.Per, opt64(t.PValue), t.Verdict, t.Pattern
-			}
-			return emit(row)
-		})
-	})
-	return err
+	ts := append(w.deviceTables(func(fg deviceFigures) Table { return fg.Processes }), w.v.OtherProcesses)
+	return w.tableSheet("Processes", "tProcesses", cols, processSources, ts)
 }
 
 // maxXLSXProcessRows bounds the Process samples sheet: each process gets
@@ -819,33 +794,8 @@ func (w *xlsxWriter) processSamples(fd *analyze.Findings) error {
 	return err
 }
 
-func (w *xlsxWriter) inputs(fd *analyze.Findings) error {
+// inputs lists the inputs: snapshot files, GPU logs, skipped files.
+func (w *xlsxWriter) inputs(*analyze.Findings) error {
 	cols := []xcol{{"Kind", 12, ""}, {"File", 50, ""}, {"Format", 16, ""}, {"Samples", 10, fmtBytes}, {"GPUs", 6, ""}, {"Skipped lines", 10, fmtBytes}, {"Reason / problems", 80, ""}}
-	_, err := w.table("Inputs", "tInputs", cols, func(emit func([]any) error) error {
-		seen := map[string]bool{}
-		for _, d := range fd.Devices {
-			for _, p := range d.Points {
-				if seen[p.Path] {
-					continue
-				}
-				seen[p.Path] = true
-				if err := emit([]any{"snapshot", p.Path, nil, nil, nil, nil, nil}); err != nil {
-					return err
-				}
-			}
-		}
-		for i, l := range fd.Inputs.Logs {
-			probs := w.v.Logs[i].all(l.Notes)
-			if err := emit([]any{"gpu log", l.Path, string(l.Format), l.Samples, l.GPUs, l.SkippedLines, strings.Join(probs, "; ")}); err != nil {
-				return err
-			}
-		}
-		for _, s := range fd.Inputs.Skipped {
-			if err := emit([]any{"skipped", s.Path, nil, nil, nil, nil, s.Reason}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return err
+	return w.tableSheet("Inputs", "tInputs", cols, nil, []Table{w.v.SnapshotFiles, w.v.GPULogs, w.v.Skipped})
 }
