@@ -791,25 +791,21 @@ func (s *sim) dump(rk *rank, step int, oom bool) {
 	for _, x := range rk.pins {
 		info.PinnedLive += x.b.Size
 	}
+	// The allocator keeps the byte totals as it goes (alloc's Check proves
+	// them equal to the blocks' sums); the rest is counted from the blocks.
+	info.Reserved, info.Allocated, info.Active = a.Reserved(), a.Allocated(), a.Active()
+	info.Inactive = info.Reserved - info.Active
 	for _, seg := range a.Segments() {
 		info.Segments++
-		info.Reserved += seg.Size
 		for _, b := range seg.Blocks() {
 			info.Blocks++
-			switch b.State {
-			case alloc.ActiveAllocated:
-				info.Allocated += b.Size
-				info.Active += b.Size
-				info.Requested += b.Requested
-			case alloc.ActivePendingFree:
-				info.Active += b.Size
-				info.Requested += b.Requested
-			default:
+			if b.State == alloc.Inactive {
 				info.LargestFree = max(info.LargestFree, b.Size)
+			} else {
+				info.Requested += b.Requested
 			}
 		}
 	}
-	info.Inactive = info.Reserved - info.Active
 	trace := a.Trace()
 	info.TraceEntries = len(trace)
 	info.Path = sp.snapshotPath(rk.idx, step, rk.dumps, rk.clk, oom)
