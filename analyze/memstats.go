@@ -469,39 +469,6 @@ func memStatsVerdict(f *Findings, d *Device, v *Verdict) (ooms int64, leak bool)
 	return ooms, leak
 }
 
-// memStatsNotes are the caveats a device's memory_stats readings call for:
-// a num_alloc_retries counter that keeps growing, OOMs before the log.
-func memStatsNotes(d *Device) []string {
-	ms := d.MemoryStats
-	if ms == nil {
-		return nil
-	}
-	where := deviceName(d.DeviceKey)
-	var notes []string
-	if ms.Retries != nil && ms.Retries.Growing {
-		notes = append(notes, fmt.Sprintf("%s: %s; try PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, or smaller or fixed-size batches", where, ms.Retries.Reason))
-	}
-	if ms.OOMsBefore > 0 {
-		notes = append(notes, fmt.Sprintf("%s: torch.cuda.memory_stats num_ooms is already %d at the first reading: out-of-memory errors happened before the log starts (caught by the training script, or before a restart)", where, ms.OOMsBefore))
-	}
-	if at, st := d.Trend(MetricAllocated), statsTrend(ms, MetricAllocated); len(d.Points) > 0 && at != nil && at.Verdict == VerdictInsufficient && st != nil && st.Verdict == VerdictGrowing {
-		notes = append(notes, fmt.Sprintf("%s: too few snapshots for a trend, but allocated memory in its torch.cuda.memory_stats readings grows %s, %s (the snapshots decide the verdict; dump more of them for one)",
-			where, units.RateCI(st.Slope, st.Lo, st.Hi, st.Per), units.PValue(st.PValue)))
-	}
-	if len(d.Points) > 0 {
-		placed := 0
-		for _, x := range ms.X {
-			if !math.IsNaN(x) {
-				placed++
-			}
-		}
-		if placed < len(ms.X) {
-			notes = append(notes, fmt.Sprintf("%s: %d of %d torch.cuda.memory_stats readings could not be placed on the snapshots' %s axis (they need a step, or a time within the timed snapshots)", where, len(ms.X)-placed, len(ms.X), d.Axis))
-		}
-	}
-	return notes
-}
-
 // statsTrend returns the memory_stats trend of metric, nil when none.
 func statsTrend(ms *MemoryStatsSeries, metric string) *Trend {
 	for i := range ms.Trends {
