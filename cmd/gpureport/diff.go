@@ -12,7 +12,6 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
-	"gpureport/internal/units"
 	"gpureport/report"
 	"gpureport/snapshot"
 )
@@ -37,15 +36,14 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		outDir  string
 		top     int
 		pprof   string
-		maxDec  string
 		quiet   bool
 		noFiles bool
 	)
 	fs.StringVar(&outDir, "o", "", "write the diff report to `DIR` (default: gpureport-diff beside B: in B's folder, or inside B when B is a run directory)")
 	fs.IntVar(&top, "n", 20, "print the `N` largest changes")
 	fs.StringVar(&pprof, "pprof", "", "also write the diff as a pprof profile to `FILE` (sample types bytes_a, bytes_b, delta_bytes)")
-	fs.StringVar(&maxDec, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
-	fs.BoolVar(&quiet, "q", false, "no progress output")
+	dec := addDecodeFlags(fs)
+	quietFlag(fs, &quiet)
 	fs.BoolVar(&noFiles, "no-report", false, "print the table only; write no report files")
 	pos, code, ok := parseArgs(fs, args, diffUsage, stdout, stderr)
 	if !ok {
@@ -54,11 +52,10 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 2 {
 		return usageError(stderr, "diff: want two arguments, A and B (snapshot files or run directories), got %d", len(pos))
 	}
-	maxDecompressed, err := units.ParseSize(maxDec)
+	dopt, err := dec.options()
 	if err != nil {
-		return usageError(stderr, "--max-decompressed: %v", err)
+		return usageError(stderr, "%v", err)
 	}
-	dopt := snapshot.DecodeOptions{MaxDecompressed: maxDecompressed}
 	prog := newProgress(stderr, quiet)
 	a, ga, err := diffSide(ctx, pos[0], dopt, prog)
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 
 	"gpureport/ingest"
 	"gpureport/internal/batch"
-	"gpureport/internal/units"
 	"gpureport/snapshot"
 )
 
@@ -38,14 +37,13 @@ func runDigest(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		jobs      int
 		quiet     bool
 		clear     bool
-		maxDecomp string
 	)
 	cache.register(fs)
 	fs.StringVar(&shardText, "shard", "", "digest only share `I/N` of each run's snapshots (0 <= I < N), split by a hash of each file's path under its run")
 	fs.IntVar(&jobs, "j", 0, "digest `N` files at once (default: one per CPU)")
-	fs.BoolVar(&quiet, "q", false, "no progress output")
+	quietFlag(fs, &quiet)
 	fs.BoolVar(&clear, "clear", false, "remove every digest from the cache folder and exit")
-	fs.StringVar(&maxDecomp, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
+	dec := addDecodeFlags(fs)
 	positional, code, ok := parseArgs(fs, args, digestUsage, stdout, stderr)
 	if !ok {
 		return code
@@ -56,9 +54,9 @@ func runDigest(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if cache.noCache || cache.noDigest {
 		return usageError(stderr, "--no-cache and --no-digest make no sense for digest")
 	}
-	maxDecompressed, err := units.ParseSize(maxDecomp)
+	dopt, err := dec.options()
 	if err != nil {
-		return usageError(stderr, "--max-decompressed: %v", err)
+		return usageError(stderr, "%v", err)
 	}
 	sh, err := batch.ParseShard(shardText)
 	if err != nil {
@@ -87,7 +85,7 @@ func runDigest(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	prog := newProgress(stderr, quiet)
 	worst := exitOK
 	for _, dir := range positional {
-		n, err := digestRun(ctx, dir, dc, sh, jobs, snapshot.DecodeOptions{MaxDecompressed: maxDecompressed}, prog, log)
+		n, err := digestRun(ctx, dir, dc, sh, jobs, dopt, prog, log)
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "gpureport: interrupted")
 			return exitInterrupted

@@ -48,8 +48,8 @@ type reportOptions struct {
 	jobs int
 	// memoryBudget bounds decode memory in flight, bytes.
 	memoryBudget int64
-	// maxDecompressed bounds a gzip/zip snapshot's decompressed size, bytes.
-	maxDecompressed int64
+	// decode are the snapshot decoder's options (--max-decompressed).
+	decode snapshot.DecodeOptions
 	// quiet silences progress output.
 	quiet bool
 	// shard is --shard "i/n": in batch mode, report only this share of the
@@ -84,7 +84,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	}
 	prog.start("reading " + dir)
 	run, err := ingest.Load(ctx, dir, ingest.LoadOptions{
-		Decode:        snapshot.DecodeOptions{MaxDecompressed: opt.maxDecompressed},
+		Decode:        opt.decode,
 		Location:      opt.location,
 		Jobs:          opt.jobs,
 		MemoryBudget:  opt.memoryBudget,

@@ -64,7 +64,6 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		capacity    string
 		columns     string
 		memory      string
-		maxDecomp   string
 		failOn      string
 		batchMode   bool
 		showVersion bool
@@ -81,11 +80,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.StringVar(&opt.pprofPath, "pprof", "", "also write the leak attribution as a pprof profile to `FILE`")
 	fs.IntVar(&opt.jobs, "j", 0, "decode `N` files at once (default: one per CPU); in --batch mode, N runs at once")
 	fs.StringVar(&memory, "memory", "2GiB", "bound on decoder memory in flight, `SIZE`")
-	fs.StringVar(&maxDecomp, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
+	dec := addDecodeFlags(fs)
 	fs.BoolVar(&batchMode, "batch", false, "treat the arguments as roots holding many runs: a run is a folder directly under a root that holds snapshots or GPU logs anywhere below it, or any folder marked with an empty "+batch.RunMarker+" file; its subfolders (snapshots/, logs/, rank folders) belong to it; -o is then the overview folder (default ROOT/gpureport-overview)")
 	fs.StringVar(&opt.shard, "shard", "", "with --batch, report only share `I/N` of the runs (0 <= I < N), split by a hash of each run's path under its root")
 	opt.cache.register(fs)
-	fs.BoolVar(&opt.quiet, "q", false, "no progress output")
+	quietFlag(fs, &opt.quiet)
 	fs.BoolVar(&verbose, "v", false, "verbose diagnostics on stderr")
 	fs.BoolVar(&showVersion, "version", false, "print the version and exit")
 	positional, code, ok := parseArgs(fs, args, reportUsage, stdout, stderr)
@@ -121,8 +120,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if opt.memoryBudget, err = units.ParseSize(memory); err != nil {
 		return usageError(stderr, "--memory: %v", err)
 	}
-	if opt.maxDecompressed, err = units.ParseSize(maxDecomp); err != nil {
-		return usageError(stderr, "--max-decompressed: %v", err)
+	if opt.decode, err = dec.options(); err != nil {
+		return usageError(stderr, "%v", err)
 	}
 	if err := opt.cache.parse(); err != nil {
 		return usageError(stderr, "--cache-size: %v", err)

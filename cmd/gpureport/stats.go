@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"gpureport/analyze"
-	"gpureport/internal/units"
 	"gpureport/report"
 	"gpureport/snapshot"
 )
@@ -65,11 +64,10 @@ type statsFile struct {
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gpureport stats", flag.ContinueOnError)
 	var (
-		asJSON    bool
-		maxDecomp string
+		asJSON bool
 	)
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object per file and line")
-	fs.StringVar(&maxDecomp, "max-decompressed", "16GiB", "largest decompressed `SIZE` a gzip/zip snapshot may have")
+	dec := addDecodeFlags(fs)
 	files, code, ok := parseArgs(fs, args, statsUsage, stdout, stderr)
 	if !ok {
 		return code
@@ -77,11 +75,10 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(files) == 0 {
 		return usageError(stderr, "stats: missing FILE")
 	}
-	limit, err := units.ParseSize(maxDecomp)
+	opt, err := dec.options()
 	if err != nil {
-		return usageError(stderr, "stats: --max-decompressed: %v", err)
+		return usageError(stderr, "stats: %v", err)
 	}
-	opt := snapshot.DecodeOptions{MaxDecompressed: limit}
 	code = exitOK
 	for i, path := range files {
 		if ctx.Err() != nil {
