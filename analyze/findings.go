@@ -1,29 +1,38 @@
 // Package analyze turns a decoded run (ingest.Run) into Findings: per
 // device series, trend fits, fragmentation, leak attribution,
-// reconciliation with GPU logs, OOM explanations and the verdict. Every
-// function here is pure: no I/O, no formatting.
+// reconciliation with GPU logs, OOM explanations and the verdict. It does
+// no I/O. Its sentences (reasons, explanations, evidence, notes) format
+// their figures with internal/units, as the report writers do, so a slope
+// reads the same in summary.json, on stdout and in every report; the
+// statistics themselves are in analyze/stats.
 //
 // Where each analysis lives:
 //
-//	stats_dist.go         normal and Student-t distributions, median, MAD
-//	stats_ols.go          ordinary least squares (kept for R² and comparison)
-//	stats_theilsen.go     Theil-Sen slope with Sen's interval
-//	stats_mannkendall.go  Mann-Kendall test, plain and stratified
-//	changepoint.go        level changes, trough envelope, floor points
-//	trend.go              the trend verdict combining the above; projection
-//	signature.go          stack signatures and fingerprints
-//	groups.go             live bytes by signature, diff of two groupings
-//	attribution.go        leak suspects across snapshots
-//	tracewindow.go        replay of a trace: timeline, never-freed, state at an OOM
-//	fragmentation.go      fragmentation per snapshot and pool
-//	oom.go                OOM explanations and recommendations
-//	reconcile.go          nvidia-smi used vs reserved
-//	clockskew.go          whole-hour clock offsets of GPU logs
-//	ranks.go              multi-rank comparison
-//	memstats.go           torch.cuda.memory_stats() JSON lines: series, trends, OOMs, retries
-//	processes.go          per-process GPU memory from the GPU logs
-//	suppress.go           built-in and user suppressions
-//	verdict.go            the run verdict
+//	analyze.go        the pipeline: Options, Analyze, one device's analysis
+//	findings.go       the Findings model that every report reads
+//	enums.go          the typed vocabularies (flags, severity, OOM cause, trend state...)
+//	series.go         snapshots into one ordered series per (rank, device), and its axis
+//	usage.go          memory accounting of a snapshot: per device and per pool
+//	blocks.go         iterators over a device's segments and live blocks
+//	coverage.go       how much of the live memory carries allocation stacks
+//	placement.go      where a reading's time lands on a device's axis
+//	devicemap.go      which nvidia-smi GPU holds each CUDA device (the GPU-log join)
+//	trend.go          the trend verdict from the statistics; projection to capacity
+//	signature.go      stack signatures and fingerprints
+//	groups.go         live bytes by signature, diff of two groupings
+//	attribution.go    leak suspects across snapshots
+//	tracewindow.go    replay of a trace: timeline, never-freed, state at an OOM
+//	fragmentation.go  fragmentation per snapshot and pool
+//	oom.go            OOM explanations and recommendations
+//	trainlog.go       OOM messages of training logs; GPU readings without times
+//	reconcile.go      nvidia-smi used vs reserved: memory outside the allocator
+//	clockskew.go      whole-hour clock offsets of GPU logs
+//	ranks.go          multi-rank comparison
+//	memstats.go       torch.cuda.memory_stats() JSON lines: series, trends, OOMs, retries
+//	processes.go      per-process GPU memory from the GPU logs
+//	suppress.go       built-in and user suppressions
+//	verdict.go        the run verdict
+//	notes.go          the caveats shown under the verdict
 package analyze
 
 import (

@@ -5,7 +5,8 @@
 // kernel-released flock(2)/LockFileEx locks through github.com/gofrs/flock)
 // unless its input manifest (manifest.go) says nothing changed since its
 // last report, and merges every shard's part (overviewparts.go) into one
-// overview page.
+// overview page. Both of those state files are named, versioned, read and
+// written in statefile.go.
 //
 // The package knows nothing of flags or exit codes: the command gives it
 // the roots, the options key and a function that reports one run, and
