@@ -29,7 +29,7 @@ import (
 // et al., ISSREW 2013): a single step (one buffer allocated once) or a
 // warm-up ramp makes every later pair rise. The trend code therefore
 // combines it with change-point handling, Theil-Sen effect sizes and
-// minimum-duration rules (trend.go).
+// minimum-duration rules (analyze/trend.go).
 type MKResult struct {
 	// N is the number of points.
 	N int

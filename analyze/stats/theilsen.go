@@ -17,7 +17,7 @@ import (
 // Sen's interval (Sen 1968; Gilbert 1987, §16.4) is distribution-free: it
 // counts off C = z₀.₉₇₅ · √Var(S) pairwise slopes on each side of the
 // median, where Var(S) is the tie-corrected variance of the Mann-Kendall
-// statistic (stats_mannkendall.go). With N′ pairwise slopes sorted
+// statistic (mannkendall.go). With N′ pairwise slopes sorted
 // ascending, the 95% bounds are the M₁-th and (M₂+1)-th of them, with
 // M₁ = (N′ − C)/2 and M₂ = (N′ + C)/2 (1-based, rounded to the nearest
 // index and clamped to the ends).
