@@ -643,39 +643,10 @@ func (m *vm) exec(op byte) error {
 		}
 		err = m.push(val{k: kInt, x: uint64(int64(int32(binary.LittleEndian.Uint32(b))))})
 	case pickleop.Long1, pickleop.Long4:
-		var n uint64
-		if op == pickleop.Long1 {
-			b, e := m.arg(1)
-			if e != nil {
-				return e
-			}
-			n = uint64(b[0])
-		} else {
-			b, e := m.arg(4)
-			if e != nil {
-				return e
-			}
-			ln := int32(binary.LittleEndian.Uint32(b))
-			if ln < 0 {
-				return m.failOp(ErrMalformed, "negative byte count")
-			}
-			if ln > maxLongLen {
-				return m.failOp(ErrLimit, "integer of "+strconv.Itoa(int(ln))+" bytes exceeds the "+strconv.Itoa(maxLongLen)+"-byte limit")
-			}
-			n = uint64(ln)
-			if err = m.checkLen(n, "integer"); err != nil {
-				return err
-			}
+		var v val
+		if v, err = m.longArg(op); err == nil {
+			err = m.push(v)
 		}
-		b, e := m.arg(int(n))
-		if e != nil {
-			return e
-		}
-		v, e := m.intVal(b)
-		if e != nil {
-			return e
-		}
-		err = m.push(v)
 	case pickleop.ShortBinUnicode, pickleop.ShortBinString, pickleop.BinUnicode, pickleop.BinString, pickleop.BinUnicode8,
 		pickleop.ShortBinBytes, pickleop.BinBytes, pickleop.BinBytes8:
 		// str and bytes alike: a snapshot's text may come as either
@@ -799,6 +770,41 @@ func (m *vm) exec(op byte) error {
 		return m.fail(ErrUnsupportedOpcode, "unknown opcode "+pickleop.Name(op)+": not a pickle, or corrupt")
 	}
 	return err
+}
+
+// longArg reads the operands of a LONG1 or LONG4 opcode (a byte count,
+// then that many bytes of little-endian two's complement) and returns the
+// integer, refusing counts beyond maxLongLen.
+func (m *vm) longArg(op byte) (val, error) {
+	var n uint64
+	if op == pickleop.Long1 {
+		b, err := m.arg(1)
+		if err != nil {
+			return val{}, err
+		}
+		n = uint64(b[0])
+	} else {
+		b, err := m.arg(4)
+		if err != nil {
+			return val{}, err
+		}
+		ln := int32(binary.LittleEndian.Uint32(b))
+		if ln < 0 {
+			return val{}, m.failOp(ErrMalformed, "negative byte count")
+		}
+		if ln > maxLongLen {
+			return val{}, m.failOp(ErrLimit, "integer of "+strconv.Itoa(int(ln))+" bytes exceeds the "+strconv.Itoa(maxLongLen)+"-byte limit")
+		}
+		n = uint64(ln)
+		if err := m.checkLen(n, "integer"); err != nil {
+			return val{}, err
+		}
+	}
+	b, err := m.arg(int(n))
+	if err != nil {
+		return val{}, err
+	}
+	return m.intVal(b)
 }
 
 // strLen reads the length operand of a string or bytes opcode and checks it.
