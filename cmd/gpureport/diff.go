@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,8 +29,7 @@ Flags:
 `
 
 // runDiff is `gpureport diff A B`.
-func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gpureport diff", flag.ContinueOnError)
+func runDiff(inv *invocation) int {
 	var (
 		outDir  string
 		top     int
@@ -39,31 +37,28 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		quiet   bool
 		noFiles bool
 	)
-	fs.StringVar(&outDir, "o", "", "write the diff report to `DIR` (default: gpureport-diff beside B: in B's folder, or inside B when B is a run directory)")
-	fs.IntVar(&top, "n", 20, "print the `N` largest changes")
-	fs.StringVar(&pprof, "pprof", "", "also write the diff as a pprof profile to `FILE` (sample types bytes_a, bytes_b, delta_bytes)")
-	dec := addDecodeFlags(fs)
-	quietFlag(fs, &quiet)
-	fs.BoolVar(&noFiles, "no-report", false, "print the table only; write no report files")
-	pos, code, ok := parseArgs(fs, args, diffUsage, stdout, stderr)
+	inv.fs.StringVar(&outDir, "o", "", "write the diff report to `DIR` (default: gpureport-diff beside B: in B's folder, or inside B when B is a run directory)")
+	inv.fs.IntVar(&top, "n", 20, "print the `N` largest changes")
+	inv.fs.StringVar(&pprof, "pprof", "", "also write the diff as a pprof profile to `FILE` (sample types bytes_a, bytes_b, delta_bytes)")
+	dec := addDecodeFlags(inv.fs)
+	quietFlag(inv.fs, &quiet)
+	inv.fs.BoolVar(&noFiles, "no-report", false, "print the table only; write no report files")
+	pos, code, ok := inv.parseN(2, "diff: want two arguments, A and B (snapshot files or run directories), got %d")
 	if !ok {
 		return code
 	}
-	if len(pos) != 2 {
-		return usageError(stderr, "diff: want two arguments, A and B (snapshot files or run directories), got %d", len(pos))
-	}
 	dopt, err := dec.options()
 	if err != nil {
-		return usageError(stderr, "%v", err)
+		return usageError(inv.stderr, "%v", err)
 	}
-	prog := newProgress(stderr, quiet)
-	a, ga, err := diffSide(ctx, pos[0], dopt, prog)
+	prog := newProgress(inv.stderr, quiet)
+	a, ga, err := diffSide(inv.ctx, pos[0], dopt, prog)
 	if err != nil {
-		return diffFail(stderr, err)
+		return diffFail(inv.stderr, err)
 	}
-	b, gb, err := diffSide(ctx, pos[1], dopt, prog)
+	b, gb, err := diffSide(inv.ctx, pos[1], dopt, prog)
 	if err != nil {
-		return diffFail(stderr, err)
+		return diffFail(inv.stderr, err)
 	}
 	d := &report.DiffReport{A: a, B: b}
 	keys := map[analyze.DeviceKey]bool{}
@@ -97,21 +92,21 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if !noFiles {
 		if err := report.WriteDiff(outDir, d, opt); err != nil {
-			fmt.Fprintf(stderr, "gpureport: %s\n", writeFailure(outDir, err))
+			fmt.Fprintf(inv.stderr, "gpureport: %s\n", writeFailure(outDir, err))
 			return exitWriteFailed
 		}
 	}
 	if pprof != "" {
 		if err := report.WriteDiffPprof(pprof, d, opt); err != nil {
-			fmt.Fprintf(stderr, "gpureport: %v\n", err)
+			fmt.Fprintf(inv.stderr, "gpureport: %v\n", err)
 			return exitWriteFailed
 		}
 	}
-	if err := report.DiffText(stdout, d, top); err != nil {
+	if err := report.DiffText(inv.stdout, d, top); err != nil {
 		return exitWriteFailed
 	}
 	if !noFiles {
-		fmt.Fprintf(stdout, "report: %s\n", outDir)
+		fmt.Fprintf(inv.stdout, "report: %s\n", outDir)
 	}
 	return exitOK
 }

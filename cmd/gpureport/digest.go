@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"path/filepath"
 	"runtime"
@@ -29,8 +27,7 @@ Flags:
 `
 
 // runDigest is `gpureport digest`: fill the digest cache, or clear it.
-func runDigest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gpureport digest", flag.ContinueOnError)
+func runDigest(inv *invocation) int {
 	var (
 		cache     cacheOptions
 		shardText string
@@ -38,64 +35,64 @@ func runDigest(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		quiet     bool
 		clear     bool
 	)
-	cache.register(fs)
-	fs.StringVar(&shardText, "shard", "", "digest only share `I/N` of each run's snapshots (0 <= I < N), split by a hash of each file's path under its run")
-	fs.IntVar(&jobs, "j", 0, "digest `N` files at once (default: one per CPU)")
-	quietFlag(fs, &quiet)
-	fs.BoolVar(&clear, "clear", false, "remove every digest from the cache folder and exit")
-	dec := addDecodeFlags(fs)
-	positional, code, ok := parseArgs(fs, args, digestUsage, stdout, stderr)
+	cache.register(inv.fs)
+	inv.fs.StringVar(&shardText, "shard", "", "digest only share `I/N` of each run's snapshots (0 <= I < N), split by a hash of each file's path under its run")
+	inv.fs.IntVar(&jobs, "j", 0, "digest `N` files at once (default: one per CPU)")
+	quietFlag(inv.fs, &quiet)
+	inv.fs.BoolVar(&clear, "clear", false, "remove every digest from the cache folder and exit")
+	dec := addDecodeFlags(inv.fs)
+	positional, code, ok := inv.parse()
 	if !ok {
 		return code
 	}
 	if err := cache.parse(); err != nil {
-		return usageError(stderr, "--cache-size: %v", err)
+		return usageError(inv.stderr, "--cache-size: %v", err)
 	}
 	if cache.noCache || cache.noDigest {
-		return usageError(stderr, "--no-cache and --no-digest make no sense for digest")
+		return usageError(inv.stderr, "--no-cache and --no-digest make no sense for digest")
 	}
 	dopt, err := dec.options()
 	if err != nil {
-		return usageError(stderr, "%v", err)
+		return usageError(inv.stderr, "%v", err)
 	}
 	sh, err := batch.ParseShard(shardText)
 	if err != nil {
-		return usageError(stderr, "--shard: %v", err)
+		return usageError(inv.stderr, "--shard: %v", err)
 	}
 	dc, err := cache.open()
 	if err != nil {
-		fmt.Fprintf(stderr, "gpureport digest: no cache folder: %v\n", err)
+		fmt.Fprintf(inv.stderr, "gpureport digest: no cache folder: %v\n", err)
 		return exitWriteFailed
 	}
 	if clear {
 		if len(positional) > 0 {
-			return usageError(stderr, "--clear takes no RUN_DIR")
+			return usageError(inv.stderr, "--clear takes no RUN_DIR")
 		}
 		if err := dc.Clear(); err != nil {
-			fmt.Fprintf(stderr, "gpureport digest: %v\n", err)
+			fmt.Fprintf(inv.stderr, "gpureport digest: %v\n", err)
 			return exitWriteFailed
 		}
-		fmt.Fprintf(stdout, "cleared %s\n", dc.Dir)
+		fmt.Fprintf(inv.stdout, "cleared %s\n", dc.Dir)
 		return exitOK
 	}
 	if len(positional) == 0 {
-		return usageError(stderr, "missing RUN_DIR")
+		return usageError(inv.stderr, "missing RUN_DIR")
 	}
-	log := newLogger(stderr, slog.LevelWarn)
-	prog := newProgress(stderr, quiet)
+	log := newLogger(inv.stderr, slog.LevelWarn)
+	prog := newProgress(inv.stderr, quiet)
 	worst := exitOK
 	for _, dir := range positional {
-		n, err := digestRun(ctx, dir, dc, sh, jobs, dopt, prog, log)
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "gpureport: interrupted")
+		n, err := digestRun(inv.ctx, dir, dc, sh, jobs, dopt, prog, log)
+		if inv.ctx.Err() != nil {
+			fmt.Fprintln(inv.stderr, "gpureport: interrupted")
 			return exitInterrupted
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "gpureport digest: %s: %v\n", dir, err)
+			fmt.Fprintf(inv.stderr, "gpureport digest: %s: %v\n", dir, err)
 			worst = max(worst, exitNothingUsable)
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: shard %s: %d snapshots, %d digested, %d already cached, %d skipped; cache %s\n",
+		fmt.Fprintf(inv.stdout, "%s: shard %s: %d snapshots, %d digested, %d already cached, %d skipped; cache %s\n",
 			dir, sh, n.files, n.files-n.cached-n.failed, n.cached, n.failed, dc.Dir)
 	}
 	if _, err := dc.Evict(); err != nil {

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -29,50 +26,46 @@ Flags:
 `
 
 // runEval is the eval subcommand: score verdicts on a labelled corpus.
-func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gpureport eval", flag.ContinueOnError)
+func runEval(inv *invocation) int {
 	var (
 		jobs    int
 		asJSON  bool
 		verbose bool
 	)
-	fs.IntVar(&jobs, "j", 0, "decode `N` files at once (default: one per CPU)")
-	fs.BoolVar(&asJSON, "json", false, "print the evaluation (and every case's result) as JSON instead of tables")
-	fs.BoolVar(&verbose, "v", false, "print every case's verdict as it is analysed")
-	positional, code, ok := parseArgs(fs, args, evalUsage, stdout, stderr)
+	inv.fs.IntVar(&jobs, "j", 0, "decode `N` files at once (default: one per CPU)")
+	inv.fs.BoolVar(&asJSON, "json", false, "print the evaluation (and every case's result) as JSON instead of tables")
+	inv.fs.BoolVar(&verbose, "v", false, "print every case's verdict as it is analysed")
+	positional, code, ok := inv.parseN(1, "eval: want one CORPUS_DIR, got %d arguments")
 	if !ok {
 		return code
-	}
-	if len(positional) != 1 {
-		return usageError(stderr, "eval: want one CORPUS_DIR, got %d arguments", len(positional))
 	}
 	dir := positional[0]
 	labelsPath := filepath.Join(dir, "labels.json")
 	data, err := os.ReadFile(labelsPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpureport: eval: %v (is %s a corpus written by 'go run ./internal/gen corpus -o %s'?)\n", err, dir, dir)
+		fmt.Fprintf(inv.stderr, "gpureport: eval: %v (is %s a corpus written by 'go run ./internal/gen corpus -o %s'?)\n", err, dir, dir)
 		return exitNothingUsable
 	}
 	labels, err := eval.ParseLabels(labelsPath, data)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpureport: eval: %v\n", err)
+		fmt.Fprintf(inv.stderr, "gpureport: eval: %v\n", err)
 		return exitNothingUsable
 	}
 	var results []eval.CaseResult
 	for i, c := range labels.Cases {
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "gpureport: interrupted")
+		if inv.ctx.Err() != nil {
+			fmt.Fprintln(inv.stderr, "gpureport: interrupted")
 			return exitInterrupted
 		}
-		r := eval.AnalyzeCase(ctx, filepath.Join(dir, c.Name), c.Name, jobs)
+		r := eval.AnalyzeCase(inv.ctx, filepath.Join(dir, c.Name), c.Name, jobs)
 		results = append(results, r)
 		if verbose {
-			fmt.Fprintf(stderr, "[%d/%d] %s: %s%s\n", i+1, len(labels.Cases), c.Name, r.Headline, errSuffix(r.Err))
+			fmt.Fprintf(inv.stderr, "[%d/%d] %s: %s%s\n", i+1, len(labels.Cases), c.Name, r.Headline, errSuffix(r.Err))
 		}
 	}
 	ev := eval.Evaluate(labels, results)
 	if asJSON {
-		enc := json.NewEncoder(stdout)
+		enc := json.NewEncoder(inv.stdout)
 		enc.SetIndent("", "  ")
 		out := struct {
 			Corpus     string            `json:"corpus"`
@@ -81,11 +74,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			Results    []eval.CaseResult `json:"results"`
 		}{dir, labels.Seed, ev.JSON(), results}
 		if err := enc.Encode(out); err != nil {
-			fmt.Fprintf(stderr, "gpureport: eval: %v\n", err)
+			fmt.Fprintf(inv.stderr, "gpureport: eval: %v\n", err)
 			return exitWriteFailed
 		}
-	} else if err := eval.WriteText(stdout, dir, ev); err != nil {
-		fmt.Fprintf(stderr, "gpureport: eval: %v\n", err)
+	} else if err := eval.WriteText(inv.stdout, dir, ev); err != nil {
+		fmt.Fprintf(inv.stderr, "gpureport: eval: %v\n", err)
 		return exitWriteFailed
 	}
 	if !ev.TargetsMet {

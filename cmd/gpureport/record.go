@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -38,37 +35,36 @@ or a build without cgo).
 Flags:
 `
 
-func runRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gpureport record", flag.ContinueOnError)
+func runRecord(inv *invocation) int {
 	var (
 		opt  record.Options
 		gpus string
 	)
-	fs.StringVar(&opt.Dir, "o", "", "write the recordings into `DIR` (created if missing; usually the run directory)")
-	fs.DurationVar(&opt.Interval, "interval", time.Second, "time between samples, e.g. 500ms, 1s, 1m")
-	fs.DurationVar(&opt.Duration, "duration", 0, "stop after this long, e.g. 2h (default: until Ctrl-C or SIGTERM)")
-	fs.StringVar(&gpus, "gpus", "", "comma-separated GPU `INDEXES` to record (default: all)")
-	pos, code, ok := parseArgs(fs, args, recordUsage, stdout, stderr)
+	inv.fs.StringVar(&opt.Dir, "o", "", "write the recordings into `DIR` (created if missing; usually the run directory)")
+	inv.fs.DurationVar(&opt.Interval, "interval", time.Second, "time between samples, e.g. 500ms, 1s, 1m")
+	inv.fs.DurationVar(&opt.Duration, "duration", 0, "stop after this long, e.g. 2h (default: until Ctrl-C or SIGTERM)")
+	inv.fs.StringVar(&gpus, "gpus", "", "comma-separated GPU `INDEXES` to record (default: all)")
+	pos, code, ok := inv.parse()
 	if !ok {
 		return code
 	}
 	switch {
 	case len(pos) > 0:
-		return usageError(stderr, "record: unexpected argument %q", pos[0])
+		return usageError(inv.stderr, "record: unexpected argument %q", pos[0])
 	case opt.Dir == "":
-		return usageError(stderr, "record: -o DIR is required")
+		return usageError(inv.stderr, "record: -o DIR is required")
 	case opt.Interval < 10*time.Millisecond:
-		return usageError(stderr, "record: --interval %v is too short (at least 10ms)", opt.Interval)
+		return usageError(inv.stderr, "record: --interval %v is too short (at least 10ms)", opt.Interval)
 	case opt.Duration < 0:
-		return usageError(stderr, "record: --duration %v is negative", opt.Duration)
+		return usageError(inv.stderr, "record: --duration %v is negative", opt.Duration)
 	}
 	var err error
 	if opt.GPUs, err = parseGPUList(gpus); err != nil {
-		return usageError(stderr, "record: --gpus: %v", err)
+		return usageError(inv.stderr, "record: --gpus: %v", err)
 	}
 	src, err := record.Open()
 	if err != nil {
-		fmt.Fprintf(stderr, "gpureport record: %v\n", err)
+		fmt.Fprintf(inv.stderr, "gpureport record: %v\n", err)
 		return exitUnavailable
 	}
 	defer src.Close()
@@ -76,18 +72,18 @@ func runRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	opt.Version = version
 	opt.Now = time.Now
 	opt.Sleep = record.Sleep
-	opt.Log = newLogger(stderr, slog.LevelWarn)
-	res, err := record.Record(ctx, src, opt, stderr)
+	opt.Log = newLogger(inv.stderr, slog.LevelWarn)
+	res, err := record.Record(inv.ctx, src, opt, inv.stderr)
 	switch {
 	case errors.Is(err, record.ErrSelection):
-		return usageError(stderr, "record: --gpus: %v", err)
+		return usageError(inv.stderr, "record: --gpus: %v", err)
 	case err != nil:
-		fmt.Fprintf(stderr, "gpureport record: %v\n", err)
+		fmt.Fprintf(inv.stderr, "gpureport record: %v\n", err)
 		return exitWriteFailed
 	}
-	fmt.Fprintf(stderr, "gpureport record: %d samples written\n", res.Samples)
-	fmt.Fprintln(stdout, res.GPUPath)
-	fmt.Fprintln(stdout, res.AppsPath)
+	fmt.Fprintf(inv.stderr, "gpureport record: %d samples written\n", res.Samples)
+	fmt.Fprintln(inv.stdout, res.GPUPath)
+	fmt.Fprintln(inv.stdout, res.AppsPath)
 	return exitOK
 }
 

@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -56,8 +54,7 @@ Exit codes:
 `
 
 // runReport is the default command: report one run (or many with --batch).
-func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gpureport", flag.ContinueOnError)
+func runReport(inv *invocation) int {
 	var (
 		opt         reportOptions
 		tz          string
@@ -69,167 +66,125 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		showVersion bool
 		verbose     bool
 	)
-	fs.StringVar(&opt.outDir, "o", "", "write the report to `DIR` (default RUN_DIR/gpureport)")
-	fs.StringVar(&tz, "tz", "", "time `ZONE` of zoneless nvidia-smi timestamps, e.g. Europe/Berlin or UTC (default: this machine's zone)")
-	fs.StringVar(&columns, "gpu-log-columns", "", "read GPU log CSVs whose column names cannot be guessed by these `COLUMNS`: time=COL,used=COL,total=COL[,free=COL][,gpu=COL][,unit=MiB] (header names; the unit is for values without one)")
-	fs.StringVar(&capacity, "capacity", "", "device memory `SIZE` with a unit: 80GiB (80×2^30 bytes) or 80GB (80×10^9 bytes); overrides the GPU logs' memory.total")
-	fs.DurationVar(&opt.horizon, "horizon", analyze.DefaultCriticalWithin, "a leak projected to fill the device within `DURATION` (or within the run's own length) makes the verdict critical")
-	fs.StringVar(&opt.suppress, "suppress", "", "suppression `FILE`: leak fingerprints or site, function and frame patterns to ignore (see the README)")
-	fs.BoolVar(&opt.noBuiltinSuppressions, "no-builtin-suppressions", false, "also report benign patterns (optimizer state, cuDNN/cuBLAS workspaces, CUDA-graph pools, allocator warm-up)")
-	fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside_allocator_leak, oom, fragmentation, or any")
-	fs.StringVar(&opt.pprofPath, "pprof", "", "also write the leak attribution as a pprof profile to `FILE`")
-	fs.IntVar(&opt.jobs, "j", 0, "decode `N` files at once (default: one per CPU); in --batch mode, N runs at once")
-	fs.StringVar(&memory, "memory", "2GiB", "bound on decoder memory in flight, `SIZE`")
-	dec := addDecodeFlags(fs)
-	fs.BoolVar(&batchMode, "batch", false, "treat the arguments as roots holding many runs: a run is a folder directly under a root that holds snapshots or GPU logs anywhere below it, or any folder marked with an empty "+batch.RunMarker+" file; its subfolders (snapshots/, logs/, rank folders) belong to it; -o is then the overview folder (default ROOT/gpureport-overview)")
-	fs.StringVar(&opt.shard, "shard", "", "with --batch, report only share `I/N` of the runs (0 <= I < N), split by a hash of each run's path under its root")
-	opt.cache.register(fs)
-	quietFlag(fs, &opt.quiet)
-	fs.BoolVar(&verbose, "v", false, "verbose diagnostics on stderr")
-	fs.BoolVar(&showVersion, "version", false, "print the version and exit")
-	positional, code, ok := parseArgs(fs, args, reportUsage, stdout, stderr)
+	inv.fs.StringVar(&opt.outDir, "o", "", "write the report to `DIR` (default RUN_DIR/gpureport)")
+	inv.fs.StringVar(&tz, "tz", "", "time `ZONE` of zoneless nvidia-smi timestamps, e.g. Europe/Berlin or UTC (default: this machine's zone)")
+	inv.fs.StringVar(&columns, "gpu-log-columns", "", "read GPU log CSVs whose column names cannot be guessed by these `COLUMNS`: time=COL,used=COL,total=COL[,free=COL][,gpu=COL][,unit=MiB] (header names; the unit is for values without one)")
+	inv.fs.StringVar(&capacity, "capacity", "", "device memory `SIZE` with a unit: 80GiB (80×2^30 bytes) or 80GB (80×10^9 bytes); overrides the GPU logs' memory.total")
+	inv.fs.DurationVar(&opt.horizon, "horizon", analyze.DefaultCriticalWithin, "a leak projected to fill the device within `DURATION` (or within the run's own length) makes the verdict critical")
+	inv.fs.StringVar(&opt.suppress, "suppress", "", "suppression `FILE`: leak fingerprints or site, function and frame patterns to ignore (see the README)")
+	inv.fs.BoolVar(&opt.noBuiltinSuppressions, "no-builtin-suppressions", false, "also report benign patterns (optimizer state, cuDNN/cuBLAS workspaces, CUDA-graph pools, allocator warm-up)")
+	inv.fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside_allocator_leak, oom, fragmentation, or any")
+	inv.fs.StringVar(&opt.pprofPath, "pprof", "", "also write the leak attribution as a pprof profile to `FILE`")
+	inv.fs.IntVar(&opt.jobs, "j", 0, "decode `N` files at once (default: one per CPU); in --batch mode, N runs at once")
+	inv.fs.StringVar(&memory, "memory", "2GiB", "bound on decoder memory in flight, `SIZE`")
+	dec := addDecodeFlags(inv.fs)
+	inv.fs.BoolVar(&batchMode, "batch", false, "treat the arguments as roots holding many runs: a run is a folder directly under a root that holds snapshots or GPU logs anywhere below it, or any folder marked with an empty "+batch.RunMarker+" file; its subfolders (snapshots/, logs/, rank folders) belong to it; -o is then the overview folder (default ROOT/gpureport-overview)")
+	inv.fs.StringVar(&opt.shard, "shard", "", "with --batch, report only share `I/N` of the runs (0 <= I < N), split by a hash of each run's path under its root")
+	opt.cache.register(inv.fs)
+	quietFlag(inv.fs, &opt.quiet)
+	inv.fs.BoolVar(&verbose, "v", false, "verbose diagnostics on stderr")
+	inv.fs.BoolVar(&showVersion, "version", false, "print the version and exit")
+	positional, code, ok := inv.parse()
 	if !ok {
 		if code == exitOK {
-			fmt.Fprint(stdout, exitCodesHelp)
+			fmt.Fprint(inv.stdout, exitCodesHelp)
 		}
 		return code
 	}
 	var err error
 	if showVersion {
-		fmt.Fprintln(stdout, "gpureport", version)
+		fmt.Fprintln(inv.stdout, "gpureport", version)
 		return exitOK
 	}
 	if len(positional) == 0 {
-		return usageError(stderr, "missing RUN_DIR")
+		return usageError(inv.stderr, "missing RUN_DIR")
 	}
 	if opt.location, err = parseZone(tz); err != nil {
-		return usageError(stderr, "--tz: %v", err)
+		return usageError(inv.stderr, "--tz: %v", err)
 	}
 	if capacity != "" {
 		var desc string
 		if opt.capacity, desc, err = units.ParseSizeUnit(capacity); err != nil {
-			return usageError(stderr, "--capacity: %v; for example: gpureport --capacity 80GiB RUN_DIR", err)
+			return usageError(inv.stderr, "--capacity: %v; for example: gpureport --capacity 80GiB RUN_DIR", err)
 		}
 		opt.capacitySource = "--capacity " + desc
 	}
 	if columns != "" {
 		if opt.columns, err = gpulog.ParseColumnSpec(columns); err != nil {
-			return usageError(stderr, "--gpu-log-columns: %v", err)
+			return usageError(inv.stderr, "--gpu-log-columns: %v", err)
 		}
 	}
 	if opt.memoryBudget, err = units.ParseSize(memory); err != nil {
-		return usageError(stderr, "--memory: %v", err)
+		return usageError(inv.stderr, "--memory: %v", err)
 	}
 	if opt.decode, err = dec.options(); err != nil {
-		return usageError(stderr, "%v", err)
+		return usageError(inv.stderr, "%v", err)
 	}
 	if err := opt.cache.parse(); err != nil {
-		return usageError(stderr, "--cache-size: %v", err)
+		return usageError(inv.stderr, "--cache-size: %v", err)
 	}
 	if opt.failOn, err = parseFailOn(failOn); err != nil {
-		return usageError(stderr, "--fail-on: %v", err)
+		return usageError(inv.stderr, "--fail-on: %v", err)
 	}
 	if opt.suppress != "" {
 		data, err := os.ReadFile(opt.suppress)
 		if err != nil {
-			return usageError(stderr, "--suppress: %v", err)
+			return usageError(inv.stderr, "--suppress: %v", err)
 		}
 		if opt.suppressions, err = analyze.ParseSuppressions(opt.suppress, data); err != nil {
-			return usageError(stderr, "--suppress: %v", err)
+			return usageError(inv.stderr, "--suppress: %v", err)
 		}
 	}
 	level := slog.LevelWarn
 	if verbose {
 		level = slog.LevelDebug
 	}
-	log := newLogger(stderr, level)
+	log := newLogger(inv.stderr, level)
 	if batchMode {
-		return runBatch(ctx, positional, opt, stdout, stderr, log)
+		return runBatch(inv.ctx, positional, opt, inv.stdout, inv.stderr, log)
 	}
 	if len(positional) > 1 {
-		return usageError(stderr, "one RUN_DIR expected, got %d (use --batch for many)", len(positional))
+		return usageError(inv.stderr, "one RUN_DIR expected, got %d (use --batch for many)", len(positional))
 	}
 	if msg, code, ok := checkRunDir(positional[0]); !ok {
-		fmt.Fprintf(stderr, "gpureport: %s\n", msg)
+		fmt.Fprintf(inv.stderr, "gpureport: %s\n", msg)
 		return code
 	}
-	release, code := lockReport(positional[0], opt.outDir, stderr)
+	release, code := lockReport(positional[0], opt.outDir, inv.stderr)
 	if code != exitOK {
 		return code
 	}
 	defer release()
-	res, err := reportRun(ctx, positional[0], opt, newProgress(stderr, opt.quiet), log)
+	res, err := reportRun(inv.ctx, positional[0], opt, newProgress(inv.stderr, opt.quiet), log)
 	switch {
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(stderr, "gpureport: interrupted")
+		fmt.Fprintln(inv.stderr, "gpureport: interrupted")
 		return exitInterrupted
 	case errors.Is(err, errNothingUsable):
-		fmt.Fprintf(stderr, "gpureport: %v\n", err)
+		fmt.Fprintf(inv.stderr, "gpureport: %v\n", err)
 		return exitNothingUsable
 	case isWriteError(err):
-		fmt.Fprintf(stderr, "gpureport: %s\n", writeFailure(reportDir(positional[0], opt.outDir), err))
+		fmt.Fprintf(inv.stderr, "gpureport: %s\n", writeFailure(reportDir(positional[0], opt.outDir), err))
 		return exitWriteFailed
 	case err != nil:
-		fmt.Fprintf(stderr, "gpureport: %v\n", err)
+		fmt.Fprintf(inv.stderr, "gpureport: %v\n", err)
 		return exitNothingUsable
 	}
 	if opt.pprofPath != "" {
 		if err := report.WritePprof(opt.pprofPath, res.findings, report.Options{GeneratedAt: generatedAt(), Version: version}); err != nil {
-			fmt.Fprintf(stderr, "gpureport: %s\n", writeFailure(opt.pprofPath, err))
+			fmt.Fprintf(inv.stderr, "gpureport: %s\n", writeFailure(opt.pprofPath, err))
 			return exitWriteFailed
 		}
 	}
-	if err := report.Text(stdout, res.findings); err != nil {
+	if err := report.Text(inv.stdout, res.findings); err != nil {
 		return exitWriteFailed
 	}
-	fmt.Fprintf(stdout, "report: %s\n", res.outDir)
+	fmt.Fprintf(inv.stdout, "report: %s\n", res.outDir)
 	if failed := failOnMet(res.findings.Verdict, opt.failOn); len(failed) > 0 {
-		fmt.Fprintf(stderr, "gpureport: --fail-on met: %s\n", strings.Join(failed, ", "))
+		fmt.Fprintf(inv.stderr, "gpureport: --fail-on met: %s\n", strings.Join(failed, ", "))
 		return exitFailOn
 	}
 	return exitOK
-}
-
-// parseArgs parses a command's flags, which may stand anywhere on the line,
-// and returns the positional arguments. On -h it prints usage and the flag
-// defaults to stdout and returns exitOK; on a bad flag (which the flag
-// package reports on stderr) it adds a hint and returns exitUsage. ok is
-// false in both cases: the command returns code.
-func parseArgs(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (pos []string, code int, ok bool) {
-	fs.SetOutput(stderr)
-	fs.Usage = func() {}
-	pos, err := parseInterspersed(fs, args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(stdout, usage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return nil, exitOK, false
-	case err != nil:
-		fmt.Fprintf(stderr, "Run '%s -h' for usage.\n", fs.Name())
-		return nil, exitUsage, false
-	}
-	return pos, exitOK, true
-}
-
-// parseInterspersed parses flags that may come before, between or after
-// the positional arguments, as users type `gpureport ./run42 -o out`.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return positional, nil
-		}
-		if rest[0] == "--" {
-			return append(positional, rest[1:]...), nil
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
 }
 
 // parseZone parses --tz: "" is the local zone; otherwise an IANA name

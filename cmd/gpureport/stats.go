@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -61,28 +59,27 @@ type statsFile struct {
 
 // runStats is `gpureport stats`: decode each file and print its memory
 // accounting.
-func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gpureport stats", flag.ContinueOnError)
+func runStats(inv *invocation) int {
 	var (
 		asJSON bool
 	)
-	fs.BoolVar(&asJSON, "json", false, "print one JSON object per file and line")
-	dec := addDecodeFlags(fs)
-	files, code, ok := parseArgs(fs, args, statsUsage, stdout, stderr)
+	inv.fs.BoolVar(&asJSON, "json", false, "print one JSON object per file and line")
+	dec := addDecodeFlags(inv.fs)
+	files, code, ok := inv.parse()
 	if !ok {
 		return code
 	}
 	if len(files) == 0 {
-		return usageError(stderr, "stats: missing FILE")
+		return usageError(inv.stderr, "stats: missing FILE")
 	}
 	opt, err := dec.options()
 	if err != nil {
-		return usageError(stderr, "stats: %v", err)
+		return usageError(inv.stderr, "stats: %v", err)
 	}
 	code = exitOK
 	for i, path := range files {
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "gpureport: interrupted")
+		if inv.ctx.Err() != nil {
+			fmt.Fprintln(inv.stderr, "gpureport: interrupted")
 			return exitInterrupted
 		}
 		start := time.Now()
@@ -90,7 +87,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		took := time.Since(start)
 		if err != nil {
 			// DecodeFile's errors (*input.FileError) name the path.
-			fmt.Fprintf(stderr, "gpureport: stats: %v\n", err)
+			fmt.Fprintf(inv.stderr, "gpureport: stats: %v\n", err)
 			code = exitNothingUsable
 			continue
 		}
@@ -98,21 +95,21 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if asJSON {
 			b, err := json.Marshal(sf)
 			if err != nil {
-				fmt.Fprintf(stderr, "gpureport: stats: %s: %v\n", path, err)
+				fmt.Fprintf(inv.stderr, "gpureport: stats: %s: %v\n", path, err)
 				code = exitNothingUsable
 				continue
 			}
-			fmt.Fprintf(stdout, "%s\n", b)
+			fmt.Fprintf(inv.stdout, "%s\n", b)
 			continue
 		}
 		if i > 0 {
-			fmt.Fprintln(stdout)
+			fmt.Fprintln(inv.stdout)
 		}
 		size := int64(-1)
 		if st, err := os.Stat(path); err == nil {
 			size = st.Size()
 		}
-		printStats(stdout, sf, s, container, size, took)
+		printStats(inv.stdout, sf, s, container, size, took)
 	}
 	return code
 }

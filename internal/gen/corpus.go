@@ -14,41 +14,41 @@ import (
 	"gpureport/internal/gen/train"
 )
 
-func cmdCorpus(fs *flag.FlagSet, args []string, stdout io.Writer) error {
-	out := fs.String("o", "", "output directory (required); case directories in it are replaced")
+// cmdCorpus is `gen corpus`: the labelled evaluation corpus and its
+// labels.json.
+func cmdCorpus(fs *flag.FlagSet) runFunc {
 	seed := fs.Uint64("seed", 1, "corpus seed")
 	n := fs.Int("n", 5, "cases per scenario ("+fmt.Sprint(len(train.Scenarios()))+" scenarios)")
 	jobs := fs.Int("j", runtime.NumCPU(), "cases simulated at once (does not change the output)")
 	only := fs.String("scenarios", "", "comma-separated scenarios to write (default: all)")
-	if err := parseFlags(fs, args, out, "DIR"); err != nil {
-		return err
-	}
-	if *n < 1 || *jobs < 1 {
-		return usageErr("-n and -j must be at least 1")
-	}
-	var scs []string
-	if *only != "" {
-		known := map[string]bool{}
-		for _, s := range train.Scenarios() {
-			known[s] = true
+	return func(out string, stdout io.Writer) error {
+		if *n < 1 || *jobs < 1 {
+			return usageErr("-n and -j must be at least 1")
 		}
-		for _, s := range strings.Split(*only, ",") {
-			if !known[s] {
-				return usageErr("unknown scenario %q (want %s)", s, strings.Join(train.Scenarios(), ", "))
+		var scs []string
+		if *only != "" {
+			known := map[string]bool{}
+			for _, s := range train.Scenarios() {
+				known[s] = true
 			}
-			scs = append(scs, s)
+			for _, s := range strings.Split(*only, ",") {
+				if !known[s] {
+					return usageErr("unknown scenario %q (want %s)", s, strings.Join(train.Scenarios(), ", "))
+				}
+				scs = append(scs, s)
+			}
 		}
+		start := time.Now()
+		labels, err := train.WriteCorpus(out, train.CorpusOptions{Seed: *seed, PerScenario: *n, Jobs: *jobs, Scenarios: scs})
+		if err != nil {
+			return err
+		}
+		if err := writeJSON(filepath.Join(out, "labels.json"), labels); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s: %d cases and labels.json in %.1fs\n", out, len(labels.Cases), time.Since(start).Seconds())
+		return nil
 	}
-	start := time.Now()
-	labels, err := train.WriteCorpus(*out, train.CorpusOptions{Seed: *seed, PerScenario: *n, Jobs: *jobs, Scenarios: scs})
-	if err != nil {
-		return err
-	}
-	if err := writeJSON(filepath.Join(*out, "labels.json"), labels); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %s: %d cases and labels.json in %.1fs\n", *out, len(labels.Cases), time.Since(start).Seconds())
-	return nil
 }
 
 // writeJSON writes v as indented JSON with a final newline.

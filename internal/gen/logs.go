@@ -29,16 +29,15 @@ type logFixture struct {
 	data  string
 }
 
-func cmdLogs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
-	out := fs.String("o", "", "output folder (required; its fixture files are replaced)")
-	if err := parseFlags(fs, args, out, "DIR"); err != nil {
-		return err
+// cmdLogs is `gen logs`: the GPU-log and training-log fixtures.
+func cmdLogs(*flag.FlagSet) runFunc {
+	return func(out string, stdout io.Writer) error {
+		if err := writeLogFixtures(out); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %d log fixtures to %s\n", len(logFixtures()), out)
+		return nil
 	}
-	if err := writeLogFixtures(*out); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %d log fixtures to %s\n", len(logFixtures()), *out)
-	return nil
 }
 
 func writeLogFixtures(dir string) error {

@@ -22,20 +22,44 @@ import (
 	"os"
 )
 
+// command is a generator command.
 type command struct {
 	name, summary string
-	// run registers the command's flags on fs (named after the command),
-	// parses args with parseFlags and runs the command.
-	run func(fs *flag.FlagSet, args []string, stdout io.Writer) error
+	// out is the command's -o flag, which invoke defines and checks.
+	out outFlag
+	// flags registers the command's other flags on fs (named after the
+	// command) and returns the function that runs the command once invoke
+	// has parsed them.
+	flags func(fs *flag.FlagSet) runFunc
 }
+
+// outFlag describes a command's -o, where it writes: every command takes
+// none but flags, and needs -o.
+type outFlag struct {
+	// what is what -o names, FILE or DIR, for the usage error.
+	what string
+	// def is the default; "" makes -o required.
+	def string
+	// help is the flag's help text.
+	help string
+}
+
+// runFunc runs a command whose flags are parsed, writing to out (its -o)
+// and reporting on stdout.
+type runFunc func(out string, stdout io.Writer) error
 
 func commands() []command {
 	return []command{
-		{"sample", "write the bundled sample run", cmdSample},
-		{"corpus", "write the labelled evaluation corpus", cmdCorpus},
-		{"big", "write one large protocol-4 snapshot for decoder benchmarks", cmdBig},
-		{"run", "write one run with chosen shapes and behaviour", cmdRun},
-		{"logs", "write the GPU-log and training-log fixtures (testdata/logs)", cmdLogs},
+		{"sample", "write the bundled sample run",
+			outFlag{"DIR", "testdata/sample-run", "output run directory (replaced)"}, cmdSample},
+		{"corpus", "write the labelled evaluation corpus",
+			outFlag{"DIR", "", "output directory (required); case directories in it are replaced"}, cmdCorpus},
+		{"big", "write one large protocol-4 snapshot for decoder benchmarks",
+			outFlag{"FILE", "", "output snapshot file (required)"}, cmdBig},
+		{"run", "write one run with chosen shapes and behaviour",
+			outFlag{"DIR", "", "output run directory (required; generated files in it are replaced)"}, cmdRun},
+		{"logs", "write the GPU-log and training-log fixtures (testdata/logs)",
+			outFlag{"DIR", "", "output folder (required; its fixture files are replaced)"}, cmdLogs},
 	}
 }
 
@@ -60,7 +84,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			err := c.run(flag.NewFlagSet(c.name, flag.ContinueOnError), args[1:], stdout)
+			err := c.invoke(args[1:], stdout)
 			switch {
 			case errors.Is(err, flag.ErrHelp):
 				return 0
@@ -85,16 +109,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 var errUsage = errors.New("usage")
 
-// parseFlags parses a command's flags from args: every command takes
-// none but flags, and needs -o (out, naming a what: FILE or DIR).
-func parseFlags(fs *flag.FlagSet, args []string, out *string, what string) error {
+// invoke parses args, the command's flags, and runs the command. A flag
+// error is the flag package's (which has printed it with the flags to
+// stderr, or the flags alone for -h: flag.ErrHelp); a missing -o or a
+// positional argument is a usage error.
+func (c command) invoke(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	out := fs.String("o", c.out.def, c.out.help)
+	run := c.flags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() > 0 {
-		return usageErr("want -o %s and no arguments", what)
+		return usageErr("want -o %s and no arguments", c.out.what)
 	}
-	return nil
+	return run(*out, stdout)
 }
 
 // usageErr is a usage mistake (exit code 2), described by format and a.

@@ -11,8 +11,9 @@ import (
 	"gpureport/internal/gen/train"
 )
 
-func cmdRun(fs *flag.FlagSet, args []string, stdout io.Writer) error {
-	out := fs.String("o", "", "output run directory (required; generated files in it are replaced)")
+// cmdRun is `gen run`: one run with chosen shapes and behaviour, and its
+// labels on stdout.
+func cmdRun(fs *flag.FlagSet) runFunc {
 	scenario := fs.String("scenario", train.ScClean, "scenario: "+strings.Join(train.Scenarios(), ", "))
 	seed := fs.Uint64("seed", 1, "seed of the draw (labels.json's seed reproduces a corpus case)")
 	format := fs.String("format", "", "snapshot layout: timed, frames, history or segments-list (default: the drawn PyTorch version's)")
@@ -28,93 +29,92 @@ func cmdRun(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	naming := fs.String("naming", "", "file names: step, index, epoch, timestamp or torchtitan (default: drawn)")
 	fileTimes := fs.String("file-times", "", "file modification times: dump or copied (default: drawn)")
 	oomDump := fs.String("oom-dump", "", "OOM dump: observer, exit or none (default: drawn)")
-	if err := parseFlags(fs, args, out, "DIR"); err != nil {
-		return err
-	}
-	sp, err := train.Draw(*scenario, *seed)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	if *version != "" {
-		if _, err := train.EraByVersion(*version); err != nil {
-			return usageErr("%v", err)
-		}
-		sp.Version = *version
-	}
-	if *format != "" {
-		f, err := layout.ParseFormat(*format)
+	return func(out string, stdout io.Writer) error {
+		sp, err := train.Draw(*scenario, *seed)
 		if err != nil {
 			return usageErr("%v", err)
 		}
-		sp.Format = f
-	}
-	if *protocol != 0 {
-		sp.Protocol = *protocol
-	}
-	n := 0
-	for _, b := range []bool{*gz, *zp, *plain} {
-		if b {
-			n++
+		if *version != "" {
+			if _, err := train.EraByVersion(*version); err != nil {
+				return usageErr("%v", err)
+			}
+			sp.Version = *version
 		}
-	}
-	switch {
-	case n > 1:
-		return usageErr("-gzip, -zip and -plain exclude each other")
-	case *gz:
-		sp.Container = layout.Gzip
-	case *zp:
-		sp.Container = layout.Zip
-	case *plain:
-		sp.Container = layout.Plain
-	}
-	if *cpp {
-		sp.Cpp, sp.Protocol = true, 2
-		if sp.Container == layout.Zip {
+		if *format != "" {
+			f, err := layout.ParseFormat(*format)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			sp.Format = f
+		}
+		if *protocol != 0 {
+			sp.Protocol = *protocol
+		}
+		n := 0
+		for _, b := range []bool{*gz, *zp, *plain} {
+			if b {
+				n++
+			}
+		}
+		switch {
+		case n > 1:
+			return usageErr("-gzip, -zip and -plain exclude each other")
+		case *gz:
+			sp.Container = layout.Gzip
+		case *zp:
+			sp.Container = layout.Zip
+		case *plain:
 			sp.Container = layout.Plain
 		}
-	}
-	if *snapshots > 0 {
-		sp.Snapshots = *snapshots
-	}
-	if *entries >= 0 {
-		sp.MaxEntries = *entries
-	}
-	if *ranks > 0 {
-		sp.Ranks = *ranks
-		if sp.LeakRank >= *ranks {
-			sp.LeakRank = *ranks - 1
+		if *cpp {
+			sp.Cpp, sp.Protocol = true, 2
+			if sp.Container == layout.Zip {
+				sp.Container = layout.Plain
+			}
 		}
-		// The drawn GPU map was for the drawn ranks: use GPUs 0..ranks-1.
-		sp.Knobs.GPUMap = nil
-		sp.Knobs.NodeGPUs = max(sp.Knobs.NodeGPUs, *ranks)
-		sp.Knobs.VisibleGPUs = max(sp.Knobs.VisibleGPUs, *ranks)
+		if *snapshots > 0 {
+			sp.Snapshots = *snapshots
+		}
+		if *entries >= 0 {
+			sp.MaxEntries = *entries
+		}
+		if *ranks > 0 {
+			sp.Ranks = *ranks
+			if sp.LeakRank >= *ranks {
+				sp.LeakRank = *ranks - 1
+			}
+			// The drawn GPU map was for the drawn ranks: use GPUs 0..ranks-1.
+			sp.Knobs.GPUMap = nil
+			sp.Knobs.NodeGPUs = max(sp.Knobs.NodeGPUs, *ranks)
+			sp.Knobs.VisibleGPUs = max(sp.Knobs.VisibleGPUs, *ranks)
+		}
+		if *naming != "" {
+			sp.Knobs.Naming = train.Naming(*naming)
+		}
+		if *fileTimes != "" {
+			sp.Knobs.FileTimes = train.FileTimes(*fileTimes)
+		}
+		if *oomDump != "" {
+			sp.Knobs.OOMDump = train.OOMDump(*oomDump)
+		}
+		if err := sp.Validate(); err != nil {
+			return usageErr("%v", err)
+		}
+		if err := cleanRunDir(out); err != nil {
+			return err
+		}
+		res, err := train.Run(sp, out)
+		if err != nil {
+			return err
+		}
+		lab, err := train.Judge(*scenario, sp, res)
+		if err != nil {
+			// Overrides can change what happens; say so but keep the files.
+			fmt.Fprintf(stdout, "note: this run does not show what %s plants (%v)\n", *scenario, err)
+		}
+		lab.Name = *scenario
+		b, _ := json.MarshalIndent(lab, "", "  ")
+		fmt.Fprintf(stdout, "wrote %s: %d files, %d bytes\n%s\n", out, len(res.Files), res.Bytes, b)
+		return nil
 	}
-	if *naming != "" {
-		sp.Knobs.Naming = train.Naming(*naming)
-	}
-	if *fileTimes != "" {
-		sp.Knobs.FileTimes = train.FileTimes(*fileTimes)
-	}
-	if *oomDump != "" {
-		sp.Knobs.OOMDump = train.OOMDump(*oomDump)
-	}
-	if err := sp.Validate(); err != nil {
-		return usageErr("%v", err)
-	}
-	if err := cleanRunDir(*out); err != nil {
-		return err
-	}
-	res, err := train.Run(sp, *out)
-	if err != nil {
-		return err
-	}
-	lab, err := train.Judge(*scenario, sp, res)
-	if err != nil {
-		// Overrides can change what happens; say so but keep the files.
-		fmt.Fprintf(stdout, "note: this run does not show what %s plants (%v)\n", *scenario, err)
-	}
-	lab.Name = *scenario
-	b, _ := json.MarshalIndent(lab, "", "  ")
-	fmt.Fprintf(stdout, "wrote %s: %d files, %d bytes\n%s\n", *out, len(res.Files), res.Bytes, b)
-	return nil
 }

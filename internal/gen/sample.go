@@ -11,17 +11,16 @@ import (
 	"gpureport/internal/gen/train"
 )
 
-func cmdSample(fs *flag.FlagSet, args []string, stdout io.Writer) error {
-	out := fs.String("o", "testdata/sample-run", "output run directory (replaced)")
-	if err := parseFlags(fs, args, out, "DIR"); err != nil {
-		return err
+// cmdSample is `gen sample`: the bundled sample run.
+func cmdSample(*flag.FlagSet) runFunc {
+	return func(out string, stdout io.Writer) error {
+		res, err := writeSample(out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s: %d snapshots, %d nvidia-smi rows, %d bytes\n", out, len(res.Snapshots), res.SmiSamples, res.Bytes)
+		return nil
 	}
-	res, err := writeSample(*out)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %s: %d snapshots, %d nvidia-smi rows, %d bytes\n", *out, len(res.Snapshots), res.SmiSamples, res.Bytes)
-	return nil
 }
 
 // writeSample regenerates the sample run into dir, replacing the files a
