@@ -40,10 +40,14 @@ func unitFor(n, base float64, names []string) (string, float64) {
 func Bytes(n int64) string { return BytesF(float64(n)) }
 
 // BytesF is Bytes for a fractional or negative byte count (a slope, a
-// difference): "-1.50 GiB", "0.5 B"; "n/a" for NaN and infinities.
+// difference): "-1.50 GiB", "0.5 B"; "n/a" for NaN and infinities. A
+// negative zero (a slope of -0.0 from the fit) is "0 B", not "-0 B".
 func BytesF(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return "n/a"
+	}
+	if x == 0 {
+		return "0 B"
 	}
 	unit, size := BinaryUnit(x)
 	if unit == "B" {

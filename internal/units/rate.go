@@ -46,8 +46,9 @@ func Rate(bytesPer float64, per Per) string {
 // RateCI formats a growth rate in bytes per unit of x with its 95%
 // confidence interval, as benchstat prints a figure with its
 // uncertainty: "+12.3 MiB/step (95% CI +11.1 to +13.5 MiB)". The interval
-// bounds use the unit of the largest of the three figures. Missing bounds
-// (NaN) print the rate alone.
+// bounds use the unit of the largest of the three figures; a bound of
+// exactly zero prints "0", as Signed prints a zero rate, not "0.00" or
+// "0.0". Missing bounds (NaN) print the rate alone.
 func RateCI(slope, lo, hi float64, per Per) string {
 	if math.IsNaN(slope) || math.IsInf(slope, 0) {
 		return "n/a"
@@ -57,6 +58,9 @@ func RateCI(slope, lo, hi float64, per Per) string {
 	}
 	unit, size := BinaryUnit(max(math.Abs(slope), math.Abs(lo), math.Abs(hi)))
 	bound := func(v float64) string {
+		if v == 0 {
+			return "0"
+		}
 		s := sig3(v / size)
 		if unit == "B" {
 			s = strconv.FormatFloat(v, 'f', 1, 64)

@@ -65,6 +65,10 @@ func TestRateCI(t *testing.T) {
 		{math.NaN(), 0, 0, PerStep, "n/a"},
 		// The bounds use the unit of the widest figure.
 		{500 << 10, 100 << 10, 2 << 20, PerReading, "+500 KiB/reading (95% CI +0.10 to +2.00 MiB)"},
+		// A zero bound is "0" whatever the unit, as a zero rate is "0 B".
+		{0, 0, 0, PerStep, "0 B/step (95% CI 0 to 0 B)"},
+		{0, 0, 20.7 * (1 << 10), PerStep, "0 B/step (95% CI 0 to +20.7 KiB)"},
+		{math.Copysign(0, -1), math.Copysign(0, -1), 1 << 10, PerHour, "0 B/hour (95% CI 0 to +1.00 KiB)"},
 	}
 	for _, tt := range tests {
 		if got := RateCI(tt.slope, tt.lo, tt.hi, tt.per); got != tt.want {
