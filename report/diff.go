@@ -393,9 +393,5 @@ func DiffXLSX(d *DiffReport, opt Options) ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	buf, err := f.WriteToBuffer()
-	if err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return workbookBytes(f)
 }

@@ -133,11 +133,7 @@ func xlsxOf(v *view, opt Options) ([]byte, error) {
 		return nil, err
 	}
 	f.SetActiveSheet(0)
-	buf, err := f.WriteToBuffer()
-	if err != nil {
-		return nil, fmt.Errorf("render %s: %w", XLSXFile, err)
-	}
-	return buf.Bytes(), nil
+	return workbookBytes(f)
 }
 
 func (w *xlsxWriter) style(numFmt string) (int, error) {

@@ -14,7 +14,7 @@ import (
 // snapshot are reported with every snapshot kept decoded in full
 // (--no-digest, the pre-digest path), as digests without the cache, as
 // digests written to a fresh cache, and as digests read back from it; the
-// summary.json, summary.md and index.html of all four are byte-identical
+// summary.json, summary.md, index.html and report.xlsx of all four are byte-identical
 // (SOURCE_DATE_EPOCH pins the report time, the only run-time field).
 func TestDigestReportsIdentical(t *testing.T) {
 	root := ingesttest.RepoRoot(t)
@@ -36,7 +36,7 @@ func TestDigestReportsIdentical(t *testing.T) {
 		{"digest, cold cache", nil},
 		{"digest, warm cache", nil},
 	}
-	files := []string{"summary.json", "summary.md", "index.html"}
+	files := []string{"summary.json", "summary.md", "index.html", "report.xlsx"}
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
 			cacheDir := t.TempDir()
