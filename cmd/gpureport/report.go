@@ -51,6 +51,11 @@ Exit codes:
   5    record: NVML unavailable (no NVIDIA driver, or a build without cgo)
   6    another gpureport is writing the same report (lock held)
   130  interrupted
+
+Environment:
+  SOURCE_DATE_EPOCH  report time in seconds since 1970 instead of now: two reports
+                     of the same run are then byte-identical
+  GOGC               garbage collector target (default here 50, not Go's 100)
 `
 
 // runReport is the default command: report one run (or many with --batch).

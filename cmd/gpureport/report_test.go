@@ -78,7 +78,7 @@ func TestReportNothingUsableNamesFiles(t *testing.T) {
 
 func TestHelpAndVersion(t *testing.T) {
 	code, out, _ := runCmd(t, "-h")
-	if code != exitOK || !strings.Contains(out, "Exit codes:") || !strings.Contains(out, "--batch") {
+	if code != exitOK || !strings.Contains(out, "Exit codes:") || !strings.Contains(out, "SOURCE_DATE_EPOCH") || !strings.Contains(out, "--batch") {
 		t.Errorf("-h: exit %d, output:\n%s", code, out)
 	}
 	code, out, _ = runCmd(t, "--version")
