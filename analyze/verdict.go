@@ -109,8 +109,8 @@ func decideVerdict(f *Findings) {
 				if p.Hours > 0 {
 					wall = "; about " + units.Hours(p.Hours) + " of wall-clock time"
 				}
-				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %s (95%% CI %s to %s%s), %s; limit: %s",
-					where, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, at.Per), units.AxisAmount(p.RemainingLo, at.Per), units.AxisAmount(p.RemainingHi, at.Per), wall,
+				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %s (95%% CI %s%s), %s; limit: %s",
+					where, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, at.Per), units.AxisRange(p.RemainingLo, p.RemainingHi, at.Per), wall,
 					map[bool]string{true: "within the run's own length", false: "within " + units.Duration(f.Thresholds.CriticalWithin)}[within], p.Basis))
 			}
 		}

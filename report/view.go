@@ -151,15 +151,7 @@ func projectionText(t *analyze.Trend, lastX float64) string {
 	}
 	ci := ""
 	if lo > 0 || hi > 0 {
-		his := "never"
-		if !math.IsInf(hi, 1) && !math.IsNaN(hi) {
-			his = AxisAmount(hi, t.Per)
-		}
-		los := AxisAmount(lo, t.Per)
-		if t.Per != "hour" && his != "never" {
-			los = strings.TrimSuffix(strings.TrimSuffix(los, " steps"), " snapshots")
-		}
-		ci = fmt.Sprintf("95%% CI %s to %s", los, his)
+		ci = "95% CI " + units.AxisRange(lo, hi, t.Per)
 	}
 	var s string
 	var extra []string
@@ -168,14 +160,10 @@ func projectionText(t *analyze.Trend, lastX float64) string {
 		s = fmt.Sprintf("reaches %s in about %s", Bytes(p.Capacity), Hours(p.Remaining))
 	case p.Hours > 0:
 		s = fmt.Sprintf("reaches %s in about %s at the run's pace", Bytes(p.Capacity), Hours(p.Hours))
-		if p.HoursLo > 0 {
-			hh := "never"
-			if !math.IsInf(p.HoursHi, 1) && !math.IsNaN(p.HoursHi) {
-				hh = Hours(p.HoursHi)
-			}
-			if hl := Hours(p.HoursLo); hl != hh {
-				extra = append(extra, fmt.Sprintf("95%% CI %s to %s", hl, hh))
-			}
+		// An interval whose ends read the same ("45 min to 45 min") says
+		// nothing the estimate does not.
+		if p.HoursLo > 0 && Hours(p.HoursLo) != Hours(p.HoursHi) {
+			extra = append(extra, "95% CI "+units.AxisRange(p.HoursLo, p.HoursHi, units.PerHour))
 		}
 		extra = append(extra, AxisAmount(p.Remaining, t.Per)+" at this rate")
 		ci = ""

@@ -93,6 +93,20 @@ func AxisAmount(x float64, per Per) string {
 	return Amount(x) + " " + per.orStep().Plural()
 }
 
+// AxisRange formats an interval of amounts of x, the unit said once:
+// "3,321 to 3,335 steps", "0.5 to 2 snapshots"; in hours each end has its
+// own unit ("10.6 hours to 2.89 days"); an unbounded upper end (NaN or
+// +Inf, a rate whose interval reaches 0) is "12 steps to never".
+func AxisRange(lo, hi float64, per Per) string {
+	if math.IsNaN(hi) || math.IsInf(hi, 1) {
+		return AxisAmount(lo, per) + " to never"
+	}
+	if per == PerHour {
+		return Hours(lo) + " to " + Hours(hi)
+	}
+	return Amount(lo) + " to " + AxisAmount(hi, per)
+}
+
 // Relative formats t relative to now: "just now", "5 min ago",
 // "3.0 hours ago", "in 2.00 days"; "n/a" for the zero time.
 func Relative(t, now time.Time) string {
