@@ -303,6 +303,40 @@ func TestTrainingLogOOMSameRequest(t *testing.T) {
 	}
 }
 
+// TestSameRequest: an OOM message's request, printed to two decimals of
+// its unit as PyTorch's format_size does, matches the snapshot's trace
+// size whether it prints that block size or the segment PyTorch tried to
+// allocate for it, and does not match another request.
+func TestSameRequest(t *testing.T) {
+	const mib, gib = 1 << 20, 1 << 30
+	// printed is what parsing "v unit" gives: the bytes (truncated) and
+	// the slack of two decimals.
+	printed := func(v float64, unit int64) (int64, int64) { return int64(v * float64(unit)), unit / 200 }
+	for _, tt := range []struct {
+		name        string
+		value       float64
+		unit, trace int64
+		want        bool
+	}{
+		{"block size, MiB", 793.71, mib, 832264704, true},        // 793.71 MiB is 832,262,799 bytes
+		{"segment size, MiB", 794.00, mib, 832264704, true},      // rounded up to 2 MiB
+		{"segment size, GiB", 1.91, gib, 2051063808, true},       // 1,956 MiB
+		{"small block, 2 MiB segment", 2.00, mib, 4096, true},    // up to 1 MiB: one 2 MiB segment
+		{"mid block, 20 MiB segment", 20.00, mib, 6 << 20, true}, // below 10 MiB: one 20 MiB segment
+		{"another request", 100.00, mib, 84934656, false},
+		{"next 2 MiB step", 796.00, mib, 832264704, false},
+		{"two decimals apart", 793.73, mib, 832264704, false},
+	} {
+		logged, slack := printed(tt.value, tt.unit)
+		if got := sameRequest(logged, slack, tt.trace); got != tt.want {
+			t.Errorf("%s: sameRequest(%d ± %d, trace %d) = %v, want %v (segment %d)", tt.name, logged, slack, tt.trace, got, tt.want, segmentSize(tt.trace))
+		}
+	}
+	if sameRequest(gpulog.Unknown, 0, 4096) || sameRequest(4096, 0, gpulog.Unknown) {
+		t.Error("an unknown request matched")
+	}
+}
+
 // TestGPUTrendNoHourlyRateFromSeconds: GPU readings that cannot be placed
 // on the device's step axis are fitted per hour only when they span at
 // least MinHoursAxisSpan; readings seconds apart are fitted per reading.

@@ -104,11 +104,10 @@ func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, capacity int64) []OOM {
 			covered := false
 			for _, k := range known {
 				sameRank := k.Rank == m.Rank || k.Rank == input.NoRank || m.Rank == input.NoRank
-				// The same failed request, byte for byte, is the same OOM
-				// even when the message numbers the GPU otherwise than
-				// the snapshot (a physical index beside cuda:N).
-				sameRequest := m.Requested > 0 && k.Requested == m.Requested
-				if sameRank && (k.Device == dev || sameRequest) {
+				// The same failed request is the same OOM even when the
+				// message numbers the GPU otherwise than the snapshot (a
+				// physical index beside cuda:N).
+				if sameRank && (k.Device == dev || sameRequest(m.Requested, m.RequestedSlack, k.Requested)) {
 					covered = true
 					break
 				}
@@ -120,6 +119,44 @@ func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, capacity int64) []OOM {
 		}
 	}
 	return out
+}
+
+// sameRequest reports whether an OOM message's request (logged bytes, as
+// printed, within slack of the truth) is the request a snapshot's OOM
+// event recorded (size: the rounded block size). PyTorch prints the size
+// of the segment it tried to allocate (format_size(alloc_size)) to two
+// decimals of its unit; a writer may print the block size itself; either
+// matches. Comparing byte for byte missed every message: "793.71 MiB" is
+// not the 832,264,704 bytes the trace holds.
+func sameRequest(logged, slack, size int64) bool {
+	if logged <= 0 || size <= 0 {
+		return false
+	}
+	// +1: parsing "793.71 MiB" truncates to whole bytes.
+	near := func(v int64) bool { return max(logged-v, v-logged) <= slack+1 }
+	return near(size) || near(segmentSize(size))
+}
+
+// segmentSize is the cudaMalloc size PyTorch's caching allocator asks
+// for to serve a block of size bytes (get_allocation_size in
+// c10/cuda/CUDACachingAllocator.cpp): a 2 MiB segment for blocks up to
+// 1 MiB, a 20 MiB one below 10 MiB, and above that the size rounded up
+// to a multiple of 2 MiB.
+func segmentSize(size int64) int64 {
+	const (
+		smallSize   = 1 << 20  // kSmallSize: largest small-pool block
+		smallBuffer = 2 << 20  // kSmallBuffer: segment for small blocks
+		minLarge    = 10 << 20 // kMinLargeAlloc: below it, one 20 MiB segment
+		largeBuffer = 20 << 20 // kLargeBuffer
+		roundLarge  = 2 << 20  // kRoundLarge: large segments' granularity
+	)
+	switch {
+	case size <= smallSize:
+		return smallBuffer
+	case size < minLarge:
+		return largeBuffer
+	}
+	return (size + roundLarge - 1) / roundLarge * roundLarge
 }
 
 // trainingOOM converts one message.

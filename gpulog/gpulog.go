@@ -145,8 +145,12 @@ type TrainingOOM struct {
 	Device int
 	// Time is the time a log line prefix gives, zero when none.
 	Time time.Time
-	// Requested is the allocation that failed (bytes).
-	Requested int64
+	// Requested is the allocation that failed (bytes), as printed: PyTorch
+	// prints it to two decimals of its unit ("793.71 MiB"), so the true
+	// size is within RequestedSlack bytes of it (half the value of the
+	// last printed digit; 0 for a count of bytes).
+	Requested      int64
+	RequestedSlack int64
 	// Capacity is the device's total capacity as PyTorch reports it.
 	Capacity int64
 	// Free is the device memory CUDA reported free.

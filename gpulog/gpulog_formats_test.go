@@ -227,10 +227,11 @@ func TestTrainingLogOOMs(t *testing.T) {
 		want []gpulog.TrainingOOM
 	}{
 		{"train_oom.log", []gpulog.TrainingOOM{{Line: 11, Count: 2, Kind: gpulog.OOMTorch, Rank: 0, Device: 0,
-			Requested: b(2 * gib), Capacity: b(79.10 * gib), Free: b(1.23 * gib), ProcessInUse: b(77.85 * gib),
+			// "2.00 GiB": the true size is within 0.005 GiB.
+			Requested: b(2 * gib), RequestedSlack: 5368709, Capacity: b(79.10 * gib), Free: b(1.23 * gib), ProcessInUse: b(77.85 * gib),
 			Allocated: b(75.10 * gib), ReservedUnallocated: b(1.20 * gib), Reserved: b(75.10*gib) + b(1.20*gib)}}},
 		{"train_oom_legacy.log", []gpulog.TrainingOOM{{Line: 5, Count: 1, Kind: gpulog.OOMTorchLegacy, Rank: input.NoRank, Device: 0,
-			Requested: b(20 * mb), Capacity: b(15.78 * gib), Allocated: b(13.2 * gib), Free: b(5.69 * mb), Reserved: b(14.62 * gib),
+			Requested: b(20 * mb), RequestedSlack: 5242, Capacity: b(15.78 * gib), Allocated: b(13.2 * gib), Free: b(5.69 * mb), Reserved: b(14.62 * gib),
 			ReservedUnallocated: b(14.62*gib) - b(13.2*gib), ProcessInUse: gpulog.Unknown}}},
 		// Two WARN lines of one NCCL failure: one event with the size.
 		{"train_nccl_oom.err", []gpulog.TrainingOOM{

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -136,11 +137,31 @@ func parseSize(num, unit string) int64 {
 }
 
 func sizeOf(re *regexp.Regexp, s string, i int) int64 {
+	n, _ := sizeAndSlack(re, s, i)
+	return n
+}
+
+// sizeAndSlack is sizeOf with how far the true size may be from the
+// printed one: half the value of the last printed digit ("793.71 MiB":
+// 0.005 MiB, 5,242 bytes; "20 B": 0).
+func sizeAndSlack(re *regexp.Regexp, s string, i int) (int64, int64) {
 	m := re.FindStringSubmatch(s)
 	if m == nil || len(m) < i+2 {
-		return Unknown
+		return Unknown, 0
 	}
-	return parseSize(m[i], m[i+1])
+	n := parseSize(m[i], m[i+1])
+	if n < 0 {
+		return n, 0
+	}
+	u, ok := units.UnitBytes(m[i+1], units.Binary)
+	if !ok {
+		u = 1
+	}
+	decimals := 0
+	if dot := strings.IndexByte(m[i], '.'); dot >= 0 {
+		decimals = len(m[i]) - dot - 1
+	}
+	return n, int64(0.5 * float64(u) / math.Pow10(decimals))
 }
 
 // parseOOM reads one message's numbers.
@@ -168,7 +189,7 @@ func (b *logBuilder) parseOOM(n int, line string, kind OOMKind) TrainingOOM {
 			}
 		}
 	}
-	o.Requested = sizeOf(reTried, msg, 1)
+	o.Requested, o.RequestedSlack = sizeAndSlack(reTried, msg, 1)
 	switch kind {
 	case OOMTorch:
 		if m := reNewCap.FindStringSubmatch(msg); m != nil {
