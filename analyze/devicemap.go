@@ -29,8 +29,10 @@ import (
 //     memory_stats line with "pid" whose process a compute-apps log shows
 //     on a GPU. The UUID is matched against the GPUs the logs list.
 //  2. By tracking: the GPU whose memory.used stays at or above the
-//     device's reserved memory at every matched time (the allocator's
-//     segments are part of the process's device memory) and follows it
+//     device's reserved memory at every matched time, at some reading
+//     within the match window of it (the allocator's segments are part of
+//     the process's device memory; a reading may precede a segment the
+//     snapshot holds by a sample), and follows it
 //     best: the smallest spread of used − reserved, which is the roughly
 //     constant CUDA context and library workspaces. A GPU busy with
 //     another job either sits below reserved at some time or drifts
@@ -181,7 +183,8 @@ type trackScore struct {
 	gpu     int
 	matched int
 	// below is the number of matched times at which used < reserved
-	// beyond the slack.
+	// beyond the slack, at the matched reading and at every other reading
+	// within the match window.
 	below int
 	// spread is the median absolute deviation of used − reserved around
 	// its own Theil-Sen line (bytes): memory outside the allocator that
@@ -220,7 +223,7 @@ func scoreTracking(in joinInput, logs []*gpulog.GPULog, gpu int) trackScore {
 		}
 		sc.matched++
 		slack := math.Max(trackSlackBytes, trackSlackShare*float64(o.reserved))
-		if used < float64(o.reserved)-slack {
+		if used < float64(o.reserved)-slack && maxUsedNear(g, o.t, win) < float64(o.reserved)-slack {
 			sc.below++
 		}
 		gaps = append(gaps, used-float64(o.reserved))
@@ -246,6 +249,20 @@ func scoreTracking(in joinInput, logs []*gpulog.GPULog, gpu int) trackScore {
 	}
 	sc.spread = stats.Median(dev)
 	return sc
+}
+
+// maxUsedNear is the largest memory.used reading within win of t (bytes;
+// -Inf when none). The reading nearest a snapshot may precede a segment
+// the snapshot already holds, or follow one it freed, when the two clocks
+// differ by a second or the snapshot falls between readings; the right
+// GPU holds the snapshot's reserved memory at some reading that close.
+func maxUsedNear(g *GPUSeries, t time.Time, win time.Duration) float64 {
+	i, _ := slices.BinarySearchFunc(g.Times, t.Add(-win), func(a, b time.Time) int { return a.Compare(b) })
+	m := math.Inf(-1)
+	for ; i < len(g.Times) && !g.Times[i].After(t.Add(win)); i++ {
+		m = max(m, float64(g.Used[i]))
+	}
+	return m
 }
 
 // closerAbove reports whether s sits clearly closer above the device's

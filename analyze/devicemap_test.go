@@ -162,6 +162,21 @@ func TestGPUJoins(t *testing.T) {
 			want: []int{1}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
 		},
 		{
+			// Reserved memory steps up by 1 GiB at each snapshot, and
+			// GPU 1's reading at the snapshot's second still shows the
+			// level before; the reading 10 s later holds it. Read at the
+			// nearest reading alone, GPU 1 sat below reserved at every
+			// snapshot and the idle-looking GPU 2 won.
+			name: "CUDA_VISIBLE_DEVICES=1, readings lag the snapshots by a sample",
+			in:   []joinInput{growingObs(dev0, n)},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 14 * gib },
+				1: func(m float64) int64 { return reservedLine(math.Floor(m-0.1)) + 600*mib },
+				2: func(float64) int64 { return 79 * gib },
+			},
+			want: []int{1}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
+		},
+		{
 			name: "no timed evidence: index rule",
 			in:   []joinInput{{key: dev0}},
 			gpus: map[int]func(float64) int64{
