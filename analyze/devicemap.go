@@ -101,11 +101,12 @@ func seriesJoinInput(s *Series, g *memStatsGroup) joinInput {
 		if t.IsZero() && i < len(s.Files) {
 			// Without trace times, a time in the file name (written by
 			// the dumping script, so when the snapshot was taken), or the
-			// file time when the series is ordered by it (not copied).
+			// file time when it is a write time, not a copy time, even
+			// when steps in the names ordered the series.
 			switch f := s.Files[i]; {
 			case f.OrderKind == ingest.OrderTimestamp:
 				t = time.Unix(0, f.Order).UTC()
-			case s.Order == OrderModTime:
+			case s.ModTimesWritten:
 				t = f.ModTime
 			}
 		}

@@ -243,16 +243,21 @@ func TestJoinInputTimes(t *testing.T) {
 	plain := &ingest.SnapshotFile{Source: input.Source{Path: "snapshot.pickle", ModTime: at.Add(time.Minute)}}
 	pts := []Point{{Usage: Usage{Reserved: gib}}, {Usage: Usage{Reserved: 2 * gib}}}
 	for _, tt := range []struct {
-		name  string
-		order OrderRule
-		files []*ingest.SnapshotFile
-		want  []time.Time
+		name    string
+		order   OrderRule
+		written bool // Series.ModTimesWritten
+		files   []*ingest.SnapshotFile
+		want    []time.Time
 	}{
-		{"name timestamp", OrderNameTime, []*ingest.SnapshotFile{named, named}, []time.Time{at, at}},
-		{"file times", OrderModTime, []*ingest.SnapshotFile{plain, plain}, []time.Time{at.Add(time.Minute), at.Add(time.Minute)}},
-		{"copied: no time", OrderPath, []*ingest.SnapshotFile{plain, plain}, nil},
+		{"name timestamp", OrderNameTime, false, []*ingest.SnapshotFile{named, named}, []time.Time{at, at}},
+		{"file times", OrderModTime, true, []*ingest.SnapshotFile{plain, plain}, []time.Time{at.Add(time.Minute), at.Add(time.Minute)}},
+		// Steps in the names order the series; the file times, written at
+		// each dump, still place the snapshots in time for the join.
+		{"steps in names, file times written", OrderStep, true, []*ingest.SnapshotFile{plain, plain}, []time.Time{at.Add(time.Minute), at.Add(time.Minute)}},
+		{"steps in names, copied", OrderStep, false, []*ingest.SnapshotFile{plain, plain}, nil},
+		{"copied: no time", OrderPath, false, []*ingest.SnapshotFile{plain, plain}, nil},
 	} {
-		in := seriesJoinInput(&Series{Order: tt.order, Points: pts, Files: tt.files}, nil)
+		in := seriesJoinInput(&Series{Order: tt.order, ModTimesWritten: tt.written, Points: pts, Files: tt.files}, nil)
 		if len(in.obs) != len(tt.want) {
 			t.Errorf("%s: %d observations, want %d", tt.name, len(in.obs), len(tt.want))
 			continue

@@ -47,31 +47,34 @@ func TestBuildSeriesOrderAndAxis(t *testing.T) {
 		files []in
 		order OrderRule
 		axis  Axis
+		// written is Series.ModTimesWritten: file times seconds apart or
+		// equal are copy times.
+		written bool
 	}{
 		{"a stepless OOM dump beside stepped ones keeps the step axis", []in{{"oom_snapshot.pickle", t0, 0, 2}, {"snap_step_2.pickle", t0, 0, 1}, {"snap_step_1.pickle", t0, 0, 0}},
-			OrderStep, AxisStep},
+			OrderStep, AxisStep, false},
 		{"a stamp-less OOM dump beside timestamped ones sorts last", []in{{"oom_snapshot.pickle", t0.Add(2 * time.Hour), 0, 2}, {"snap_20260302_100000.pickle", t0.Add(time.Hour), 0, 1}, {"snap_20260302_090000.pickle", t0, 0, 0}},
-			OrderNameTime, AxisHours},
+			OrderNameTime, AxisHours, true},
 		{"steps", []in{{"snap_step_20.pickle", t0, 0, 1}, {"snap_step_3.pickle", t0.Add(time.Hour), 0, 0}, {"snap_step_100.pickle", t0.Add(2 * time.Hour), 0, 2}},
-			OrderStep, AxisStep},
+			OrderStep, AxisStep, true},
 		{"index names are an order, not steps, with real file times", []in{{"mem_snapshot_2.pkl", t0.Add(time.Hour), 0, 1}, {"mem_snapshot_10.pkl", t0.Add(3 * time.Hour), 0, 2}, {"mem_snapshot_1.pkl", t0, 0, 0}},
-			OrderNameIndex, AxisHours},
+			OrderNameIndex, AxisHours, true},
 		{"epoch names are not steps", []in{{"snapshot_epoch4.pickle", t0.Add(3 * time.Hour), 0, 2}, {"snapshot_epoch2.pickle", t0, 0, 0}, {"snapshot_epoch3.pickle", t0.Add(time.Hour), 0, 1}},
-			OrderNameEpoch, AxisHours},
+			OrderNameEpoch, AxisHours, true},
 		{"timestamp names give the time axis", []in{{"snap_20260302_120000.pickle", t0, 0, 2}, {"snap_20260302_090000.pickle", t0, 0, 0}, {"snap_20260302_100000.pickle", t0, 0, 1}},
-			OrderNameTime, AxisHours},
+			OrderNameTime, AxisHours, false},
 		{"index names copied within seconds: order, no hours", []in{{"mem_snapshot_3.pkl", t0.Add(300 * time.Millisecond), 0, 2}, {"mem_snapshot_1.pkl", t0.Add(100 * time.Millisecond), 0, 0}, {"mem_snapshot_2.pkl", t0, 0, 1}},
-			OrderNameIndex, AxisSnapshot},
+			OrderNameIndex, AxisSnapshot, false},
 		{"unnamed files copied within seconds: by path", []in{{"b_snap.pickle", t0, 0, 1}, {"a_snap.pickle", t0.Add(400 * time.Millisecond), 0, 0}, {"c_snap.pickle", t0.Add(200 * time.Millisecond), 0, 2}},
-			OrderPath, AxisSnapshot},
+			OrderPath, AxisSnapshot, false},
 		{"copy times seconds apart while trace times span days", []in{{"b_snap.pickle", t0.Add(time.Second), t0.Add(-day).UnixMicro(), 1}, {"a_snap.pickle", t0.Add(3 * time.Second), 0, 0}, {"c_snap.pickle", t0.Add(2 * time.Second), t0.Add(day).UnixMicro(), 2}},
-			OrderPath, AxisSnapshot},
+			OrderPath, AxisSnapshot, false},
 		{"unnamed files written hours apart: file times", []in{{"y_snap.pickle", t0, 0, 0}, {"x_snap.pickle", t0.Add(time.Hour), 0, 1}, {"z_snap.pickle", t0.Add(2 * time.Hour), 0, 2}},
-			OrderModTime, AxisHours},
+			OrderModTime, AxisHours, true},
 		{"trace times of seconds: no per-hour axis", []in{{"c.pickle", t0, t0.Add(20 * time.Second).UnixMicro(), 2}, {"a.pickle", t0, t0.UnixMicro(), 0}, {"b.pickle", t0, t0.Add(10 * time.Second).UnixMicro(), 1}},
-			OrderTraceTime, AxisSnapshot},
+			OrderTraceTime, AxisSnapshot, false},
 		{"trace times of days", []in{{"c.pickle", t0, t0.Add(2 * day).UnixMicro(), 2}, {"a.pickle", t0, t0.UnixMicro(), 0}, {"b.pickle", t0, t0.Add(day).UnixMicro(), 1}},
-			OrderTraceTime, AxisHours},
+			OrderTraceTime, AxisHours, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,6 +89,9 @@ func TestBuildSeriesOrderAndAxis(t *testing.T) {
 				t.Fatalf("%d series", len(sorted))
 			}
 			s := sorted[0]
+			if s.ModTimesWritten != tt.written {
+				t.Errorf("ModTimesWritten %v, want %v", s.ModTimesWritten, tt.written)
+			}
 			if s.Order != tt.order || s.Axis != tt.axis {
 				t.Errorf("order %q axis %q, want %q %q", s.Order, s.Axis, tt.order, tt.axis)
 			}

@@ -25,6 +25,11 @@ type Series struct {
 	// Start is the time of the first point (trace time or modification
 	// time), the origin of AxisHours.
 	Start time.Time
+	// ModTimesWritten is true when the files' modification times are
+	// when they were written, not copy times (copyTimes), so that a file
+	// without a trace time can still be placed in time by its file time,
+	// whatever ordered the series.
+	ModTimesWritten bool
 }
 
 // MinHoursAxisSpan is the least time, in hours, that a series' snapshots
@@ -210,6 +215,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		s.Axis = AxisSnapshot
 	}
 	s.Files = files
+	s.ModTimesWritten = !copied && (!allTime || !copyTimes(files, latest, someTime))
 	for i, f := range files {
 		p := Point{Path: f.Path, Step: f.Step}
 		if us := latest[f]; us != 0 {
