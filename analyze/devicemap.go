@@ -209,9 +209,9 @@ func (s trackScore) clearlyBetter(o trackScore) bool {
 
 // scoreTracking matches each observation to the GPU's reading nearest in
 // time (reconcile.go's window and interpolation) and scores the pairs.
-func scoreTracking(in joinInput, logs []*gpulog.GPULog, gpu int) trackScore {
+// g is the GPU's readings in time order (nil when it has none).
+func scoreTracking(in joinInput, g *GPUSeries, gpu int) trackScore {
 	sc := trackScore{gpu: gpu, spread: math.Inf(1), gap: math.Inf(1)}
-	g := joinGPUPlaced(logs, gpu, placer{axis: AxisHours})
 	if g == nil || len(in.obs) == 0 {
 		return sc
 	}
@@ -308,6 +308,12 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 		}
 	}
 	gpus := sortedKeys(logged)
+	// Each GPU's readings in time order, built once for every device's
+	// scores.
+	placed := map[int]*GPUSeries{}
+	for _, g := range gpus {
+		placed[g] = joinGPUPlaced(logs, g, placer{axis: AxisHours})
+	}
 	byRank := len(ranks) > 1 && len(devs) == 1
 	// claimed holds the GPUs already joined to an earlier device: two
 	// processes rarely share a GPU, so a later device takes another one
@@ -335,7 +341,7 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 		// 2. By tracking.
 		scores := make([]trackScore, 0, len(gpus))
 		for _, g := range gpus {
-			scores = append(scores, scoreTracking(in, logs, g))
+			scores = append(scores, scoreTracking(in, placed[g], g))
 		}
 		slices.SortStableFunc(scores, func(a, b trackScore) int {
 			if a.ok() != b.ok() {
@@ -412,7 +418,102 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 		}
 		out[i] = j
 	}
-	return out
+	return assignInOrder(ins, placed, gpus, out)
+}
+
+// assignInOrder revisits the joins of a run with several devices when
+// the one-device-at-a-time rules left two devices on one GPU, put a later
+// device on a lower GPU, or left a device on a GPU whose memory.used does
+// not stay above its reserved memory. The ranks of one job run one
+// process per GPU, and torchrun's local rank r uses the r-th GPU of
+// CUDA_VISIBLE_DEVICES, which lists them in increasing order as
+// schedulers write it ("2,3,6,7"); so the devices, in rank order, take
+// GPUs in increasing index order, each a different one. Among those
+// assignments, the one with the most devices on a GPU that tracks them,
+// then the least spread and memory on top of reserved, is taken when
+// every device tracks its GPU; otherwise the joins stay as they were.
+// Joins by UUID or process id are evidence of their own and are never
+// moved (the pass is skipped when there is one).
+func assignInOrder(ins []joinInput, placed map[int]*GPUSeries, gpus []int, out []gpuJoin) []gpuJoin {
+	k, n := len(ins), len(gpus)
+	if k < 2 || n < k {
+		return out
+	}
+	for _, j := range out {
+		if j.method == JoinByUUID {
+			return out
+		}
+	}
+	score := make([][]trackScore, k)
+	for i, in := range ins {
+		score[i] = make([]trackScore, n)
+		for g := range gpus {
+			score[i][g] = scoreTracking(in, placed[gpus[g]], gpus[g])
+		}
+	}
+	// The greedy joins need revisiting only when they share a GPU, go
+	// back in GPU order, or one of them is not tracked.
+	broken := false
+	for i, j := range out {
+		g := slices.Index(gpus, j.index)
+		if g < 0 || !score[i][g].ok() || (i > 0 && j.index <= out[i-1].index) {
+			broken = true
+		}
+	}
+	if !broken {
+		return out
+	}
+	// best[i][g]: the best assignment of devices i.. to GPUs g.. in
+	// order; value: devices tracked (more is better), then the total of
+	// each tracked device's spread and gap (less is better): a GPU that
+	// follows the device as well but holds more memory on top of it holds
+	// another job's too, as closerAbove says.
+	type value struct {
+		tracked int
+		cost    float64
+	}
+	better := func(a, b value) bool {
+		return a.tracked > b.tracked || (a.tracked == b.tracked && a.cost < b.cost)
+	}
+	best := make([][]value, k+1)
+	take := make([][]bool, k+1)
+	for i := range best {
+		best[i] = make([]value, n+1)
+		take[i] = make([]bool, n+1)
+	}
+	for i := k - 1; i >= 0; i-- {
+		best[i][n] = value{tracked: -k - 1} // not enough GPUs left
+		for g := n - 1; g >= 0; g-- {
+			skip := best[i][g+1]
+			use := best[i+1][g+1]
+			if sc := score[i][g]; sc.ok() {
+				use.tracked++
+				use.cost += sc.spread + max(sc.gap, 0)
+			}
+			if better(use, skip) || use == skip {
+				best[i][g], take[i][g] = use, true
+			} else {
+				best[i][g] = skip
+			}
+		}
+	}
+	if best[0][0].tracked < k {
+		return out
+	}
+	res := slices.Clone(out)
+	for i, g := 0, 0; i < k; g++ {
+		if !take[i][g] {
+			continue
+		}
+		if res[i].index != gpus[g] {
+			sc := score[i][g]
+			res[i] = gpuJoin{index: gpus[g], method: JoinByTracking,
+				text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it; one GPU per device, in rank order)",
+					gpus[g], deviceName(ins[i].key), sc.matched-sc.below, sc.matched, units.Bytes(int64(sc.gap)))}
+		}
+		i++
+	}
+	return res
 }
 
 // indexVerdict says why the index rule's GPU lost to tracking.

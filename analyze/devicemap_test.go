@@ -177,6 +177,30 @@ func TestGPUJoins(t *testing.T) {
 			want: []int{1}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
 		},
 		{
+			// CUDA_VISIBLE_DEVICES=2,3,6,7: rank r is cuda:r on the r-th
+			// listed GPU. The four ranks reserve about the same, so each
+			// of the job's GPUs tracks every rank about as well; GPU 1
+			// runs another job that grows alike far above. One device at
+			// a time, cuda:1 stays on GPU 1 and two ranks share a GPU;
+			// in rank order, one GPU each, every rank is tracked.
+			name: "four ranks on GPUs 2,3,6,7: one GPU each, in rank order",
+			in: []joinInput{
+				growingObs(DeviceKey{Rank: 0, Device: 0}, n), growingObs(DeviceKey{Rank: 1, Device: 1}, n),
+				growingObs(DeviceKey{Rank: 2, Device: 2}, n), growingObs(DeviceKey{Rank: 3, Device: 3}, n),
+			},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 0 },
+				1: func(m float64) int64 { return reservedLine(m) + 20*gib },
+				2: func(m float64) int64 { return reservedLine(m) + 600*mib },
+				3: func(m float64) int64 { return reservedLine(m) + 620*mib },
+				4: func(float64) int64 { return 79 * gib },
+				6: func(m float64) int64 { return reservedLine(m) + 590*mib },
+				7: func(m float64) int64 { return reservedLine(m) + 610*mib },
+			},
+			want:   []int{2, 3, 6, 7},
+			method: []JoinMethod{JoinByTracking, JoinByTracking, JoinByTracking, JoinByTracking}, ambiguous: []bool{false, false, false, false},
+		},
+		{
 			name: "no timed evidence: index rule",
 			in:   []joinInput{{key: dev0}},
 			gpus: map[int]func(float64) int64{
