@@ -32,16 +32,22 @@ import (
 //     device's reserved memory at every matched time, at some reading
 //     within the match window of it (the allocator's segments are part of
 //     the process's device memory; a reading may precede a segment the
-//     snapshot holds by a sample), and follows it
-//     best: the smallest spread of used − reserved, which is the roughly
-//     constant CUDA context and library workspaces. A GPU busy with
-//     another job either sits below reserved at some time or drifts
-//     independently of it.
+//     snapshot holds by a sample), and follows it best: the smallest
+//     spread of used − reserved, which is the roughly constant CUDA
+//     context and library workspaces. A GPU busy with another job either
+//     sits below reserved at some time or drifts independently of it.
+//     A snapshot's time is its trace time, else a time in its file name,
+//     else its file time when that is a write time, not a copy time.
 //  3. By index: GPU N for cuda:N, or GPU r for rank r when every rank's
 //     snapshots are on one and the same CUDA device (one GPU per process,
 //     as torchrun sets it up). This is kept whenever tracking cannot tell
 //     the GPUs apart, or agrees with it, so the mapping only moves away from
 //     the index on evidence.
+//
+// The devices are joined one at a time. When that leaves two ranks on one
+// GPU, a later rank on a lower GPU, or a rank on a GPU that does not hold
+// its reserved memory, the ranks take their GPUs in rank order, one each
+// (assignInOrder), as torchrun's local ranks take CUDA_VISIBLE_DEVICES.
 //
 // The join says which rule chose it; a note warns when the choice is
 // ambiguous (another GPU tracks the device about as well).
