@@ -155,7 +155,7 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	})
 	f.OtherProcesses = otherProcesses(procs, procClaimed, rules)
 	fromLog := len(f.OOMs)
-	f.OOMs = append(f.OOMs, trainingLogOOMs(run.Logs, f.OOMs, opt.Capacity)...)
+	f.OOMs = append(f.OOMs, trainingLogOOMs(run.Logs, f.OOMs, f.Devices, opt.Capacity)...)
 	blameTrainingLeaks(f, fromLog)
 	sortOOMs(f.OOMs)
 	f.Ranks = compareRanks(f.Devices)

@@ -94,13 +94,14 @@ func byReadingDevice(d *Device, logs []*gpulog.GPULog, gpu int, rules TrendRules
 // trainingLogOOMs makes OOM findings of the training logs' OOM messages.
 // known are the OOMs the snapshots explain; a message one of them covers
 // (same rank when both know it, and the same device or the same requested
-// bytes) is left out.
+// bytes) is left out. devices are the run's devices, which give a
+// message's GPU number its device (messageDevice).
 // capacity is the device memory the run knows (0: unknown).
-func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, capacity int64) []OOM {
+func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, devices []*Device, capacity int64) []OOM {
 	var out []OOM
 	for _, l := range logs {
 		for _, m := range l.OOMs {
-			dev := max(m.Device, 0)
+			dev := max(messageDevice(m, devices), 0)
 			covered := false
 			for _, k := range known {
 				sameRank := k.Rank == m.Rank || k.Rank == input.NoRank || m.Rank == input.NoRank
@@ -115,10 +116,42 @@ func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, capacity int64) []OOM {
 			if covered {
 				continue
 			}
-			out = append(out, trainingOOM(l.Path, m, capacity))
+			out = append(out, trainingOOM(l.Path, m, dev, capacity))
 		}
 	}
 	return out
+}
+
+// messageDevice is the CUDA device of the run that an OOM message's
+// "GPU N" names. PyTorch prints the process's own device number, but a
+// wrapper or an older build may print the nvidia-smi index, which
+// CUDA_VISIBLE_DEVICES makes differ: when N is no device of the message's
+// rank, it is the device joined to nvidia-smi GPU N, or else the rank's
+// only device. N stays as it is when nothing decides (or the message
+// names no GPU: -1).
+func messageDevice(m gpulog.TrainingOOM, devices []*Device) int {
+	sameRank := func(d *Device) bool {
+		return d.Rank == m.Rank || d.Rank == input.NoRank || m.Rank == input.NoRank
+	}
+	var ofRank []*Device
+	for _, d := range devices {
+		if !sameRank(d) {
+			continue
+		}
+		if d.Device == m.Device {
+			return m.Device
+		}
+		ofRank = append(ofRank, d)
+	}
+	for _, d := range ofRank {
+		if d.GPU != nil && d.GPUIndex == m.Device && m.Device >= 0 {
+			return d.Device
+		}
+	}
+	if len(ofRank) == 1 {
+		return ofRank[0].Device
+	}
+	return m.Device
 }
 
 // sameRequest reports whether an OOM message's request (logged bytes, as
@@ -159,9 +192,10 @@ func segmentSize(size int64) int64 {
 	return (size + roundLarge - 1) / roundLarge * roundLarge
 }
 
-// trainingOOM converts one message.
-func trainingOOM(path string, m gpulog.TrainingOOM, capacity int64) OOM {
-	o := OOM{Path: path, Rank: m.Rank, Device: max(m.Device, 0), Time: m.Time,
+// trainingOOM converts one message, whose OOM happened on CUDA device
+// dev of the run (messageDevice).
+func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64) OOM {
+	o := OOM{Path: path, Rank: m.Rank, Device: dev, Time: m.Time,
 		Requested: m.Requested, DeviceFree: m.Free, Reserved: m.Reserved, Allocated: m.Allocated,
 		CachedFree: m.ReservedUnallocated, LargestFree: gpulog.Unknown, Capacity: max(m.Capacity, capacity, 0)}
 	if m.Capacity > 0 {
@@ -174,8 +208,13 @@ func trainingOOM(path string, m gpulog.TrainingOOM, capacity int64) OOM {
 	if m.Count > 1 {
 		where += fmt.Sprintf(" (written %d times)", m.Count)
 	}
-	if m.Device < 0 {
+	switch {
+	case m.Device < 0 && dev == 0:
 		where += "; the message names no device, so it is shown on device 0"
+	case m.Device < 0:
+		where += fmt.Sprintf("; the message names no device, and the run has one: %s", deviceName(DeviceKey{m.Rank, dev}))
+	case m.Device != dev:
+		where += fmt.Sprintf("; its GPU %d is the run's %s", m.Device, deviceName(DeviceKey{m.Rank, dev}))
 	}
 	gpu := "the GPU"
 	if m.Device >= 0 {

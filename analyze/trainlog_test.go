@@ -130,12 +130,46 @@ func TestTrainingLogOOMFindings(t *testing.T) {
 func TestCapacityOOM(t *testing.T) {
 	m := gpulog.TrainingOOM{Line: 3, Count: 1, Kind: gpulog.OOMTorch, Rank: input.NoRank, Device: 1, Requested: 4 << 30,
 		Capacity: 80 << 30, Free: 1 << 30, Allocated: 70 << 30, ReservedUnallocated: 1 << 30, Reserved: 71 << 30, ProcessInUse: 78 << 30}
-	o := trainingOOM("out.log", m, 0)
+	o := trainingOOM("out.log", m, 1, 0)
 	if o.Class != "capacity" || o.Device != 1 || o.Capacity != 80<<30 || o.EstimatedCapacity != 72<<30 || len(o.Recommendations) != 0 {
 		t.Errorf("%+v", o)
 	}
 	if !strings.Contains(o.Explanation, "line 3 of out.log") {
 		t.Errorf("explanation %q", o.Explanation)
+	}
+}
+
+// TestMessageDevice: an OOM message's "GPU N" is the run's device N when
+// the rank has one; else the device joined to nvidia-smi GPU N
+// (CUDA_VISIBLE_DEVICES); else the rank's only device; else N.
+func TestMessageDevice(t *testing.T) {
+	gpu := &GPUSeries{}
+	single := []*Device{{DeviceKey: DeviceKey{Rank: input.NoRank, Device: 0}, GPU: gpu, GPUIndex: 6}}
+	ranks := []*Device{
+		{DeviceKey: DeviceKey{Rank: 0, Device: 0}, GPU: gpu, GPUIndex: 2},
+		{DeviceKey: DeviceKey{Rank: 1, Device: 1}, GPU: gpu, GPUIndex: 3},
+	}
+	unjoined := []*Device{{DeviceKey: DeviceKey{Rank: 0, Device: 0}}, {DeviceKey: DeviceKey{Rank: 0, Device: 1}}}
+	for _, tt := range []struct {
+		name       string
+		rank, gpu  int
+		devices    []*Device
+		wantDevice int
+	}{
+		{"a device of the run", input.NoRank, 0, single, 0},
+		{"the nvidia-smi index of the joined GPU", input.NoRank, 6, single, 0},
+		{"no such device or GPU: the only device", input.NoRank, 4, single, 0},
+		{"no GPU named: the only device", input.NoRank, -1, single, 0},
+		{"rank 1's message naming its nvidia-smi GPU", 1, 3, ranks, 1},
+		{"rank 0's own device", 0, 0, ranks, 0},
+		{"rank 1's only device", 1, 7, ranks, 1},
+		{"two devices, neither joined: as written", 0, 5, unjoined, 5},
+		{"no devices: as written", 0, 2, nil, 2},
+	} {
+		m := gpulog.TrainingOOM{Rank: tt.rank, Device: tt.gpu}
+		if got := messageDevice(m, tt.devices); got != tt.wantDevice {
+			t.Errorf("%s: device %d, want %d", tt.name, got, tt.wantDevice)
+		}
 	}
 }
 
@@ -145,10 +179,10 @@ func TestTrainingOOMCoveredBySnapshot(t *testing.T) {
 	l := &gpulog.GPULog{Source: input.Source{Path: "out.log"}, OOMs: []gpulog.TrainingOOM{{Line: 1, Count: 1, Kind: gpulog.OOMCUDAError,
 		Rank: 2, Device: 0, Requested: gpulog.Unknown, Free: gpulog.Unknown, Capacity: gpulog.Unknown, Allocated: gpulog.Unknown,
 		Reserved: gpulog.Unknown, ReservedUnallocated: gpulog.Unknown, ProcessInUse: gpulog.Unknown}}}
-	if got := trainingLogOOMs([]*gpulog.GPULog{l}, []OOM{{Rank: 2, Device: 0}}, 0); len(got) != 0 {
+	if got := trainingLogOOMs([]*gpulog.GPULog{l}, []OOM{{Rank: 2, Device: 0}}, nil, 0); len(got) != 0 {
 		t.Errorf("%+v", got)
 	}
-	if got := trainingLogOOMs([]*gpulog.GPULog{l}, []OOM{{Rank: 3, Device: 0}}, 0); len(got) != 1 {
+	if got := trainingLogOOMs([]*gpulog.GPULog{l}, []OOM{{Rank: 3, Device: 0}}, nil, 0); len(got) != 1 {
 		t.Errorf("%+v", got)
 	}
 }
