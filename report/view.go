@@ -168,10 +168,15 @@ func projectionText(t *analyze.Trend, lastX float64) string {
 		extra = append(extra, AxisAmount(p.Remaining, t.Per)+" at this rate")
 		ci = ""
 	default:
-		s = fmt.Sprintf("reaches %s in about %s (the run's pace in time is unknown)", Bytes(p.Capacity), AxisAmount(p.Remaining, t.Per))
+		s = fmt.Sprintf("reaches %s in about %s", Bytes(p.Capacity), AxisAmount(p.Remaining, t.Per))
 	}
 	if ci != "" {
 		extra = append(extra, ci)
+	}
+	if t.Per != "hour" && p.Hours <= 0 {
+		// One pair of parentheses: "(95% CI 8.0 to 11 snapshots; the
+		// run's pace in time is unknown)".
+		extra = append(extra, "the run's pace in time is unknown")
 	}
 	if len(extra) > 0 {
 		s += " (" + strings.Join(extra, "; ") + ")"
