@@ -156,7 +156,7 @@ func projectionText(t *analyze.Trend, lastX float64) string {
 	var s string
 	var extra []string
 	switch {
-	case t.Per == "hour":
+	case t.Per == units.PerHour:
 		s = fmt.Sprintf("reaches %s in about %s", Bytes(p.Capacity), Hours(p.Remaining))
 	case p.Hours > 0:
 		s = fmt.Sprintf("reaches %s in about %s at the run's pace", Bytes(p.Capacity), Hours(p.Hours))
@@ -173,7 +173,7 @@ func projectionText(t *analyze.Trend, lastX float64) string {
 	if ci != "" {
 		extra = append(extra, ci)
 	}
-	if t.Per != "hour" && p.Hours <= 0 {
+	if t.Per != units.PerHour && p.Hours <= 0 {
 		// One pair of parentheses: "(95% CI 8.0 to 11 snapshots; the
 		// run's pace in time is unknown)".
 		extra = append(extra, "the run's pace in time is unknown")
