@@ -104,11 +104,10 @@ func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, devices []*Device, capa
 			dev := max(messageDevice(m, devices), 0)
 			covered := false
 			for _, k := range known {
-				sameRank := k.Rank == m.Rank || k.Rank == input.NoRank || m.Rank == input.NoRank
 				// The same failed request is the same OOM even when the
 				// message numbers the GPU otherwise than the snapshot (a
 				// physical index beside cuda:N).
-				if sameRank && (k.Device == dev || sameRequest(m.Requested, m.RequestedSlack, k.Requested)) {
+				if sameRank(k.Rank, m.Rank) && (k.Device == dev || sameRequest(m.Requested, m.RequestedSlack, k.Requested)) {
 					covered = true
 					break
 				}
@@ -122,6 +121,13 @@ func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, devices []*Device, capa
 	return out
 }
 
+// sameRank reports whether two ranks may be the same process's: equal,
+// or one of them unknown (input.NoRank: no rank in the paths or the log
+// line).
+func sameRank(a, b int) bool {
+	return a == b || a == input.NoRank || b == input.NoRank
+}
+
 // messageDevice is the CUDA device of the run that an OOM message's
 // "GPU N" names. PyTorch prints the process's own device number, but a
 // wrapper or an older build may print the nvidia-smi index, which
@@ -130,12 +136,9 @@ func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, devices []*Device, capa
 // only device. N stays as it is when nothing decides (or the message
 // names no GPU: -1).
 func messageDevice(m gpulog.TrainingOOM, devices []*Device) int {
-	sameRank := func(d *Device) bool {
-		return d.Rank == m.Rank || d.Rank == input.NoRank || m.Rank == input.NoRank
-	}
 	var ofRank []*Device
 	for _, d := range devices {
-		if !sameRank(d) {
+		if !sameRank(d.Rank, m.Rank) {
 			continue
 		}
 		if d.Device == m.Device {
@@ -283,7 +286,7 @@ func blameTrainingLeaks(f *Findings, from int) {
 			continue
 		}
 		for _, d := range f.Devices {
-			if d.Device != o.Device || (d.Rank != o.Rank && d.Rank != input.NoRank && o.Rank != input.NoRank) {
+			if d.Device != o.Device || !sameRank(d.Rank, o.Rank) {
 				continue
 			}
 			last := len(d.Points) - 1
