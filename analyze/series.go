@@ -168,7 +168,10 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 			lastStep = max(lastStep, f.Step)
 		}
 	}
-	copied := !allTime && copyTimes(files, latest, someTime)
+	// Copy times also rule the file times out for the GPU-log join when
+	// every file has a trace time; they only order files that have none.
+	copyTimed := copyTimes(files, latest, someTime)
+	copied := !allTime && copyTimed
 	files = slices.Clone(files)
 	byPath := func(a, b *ingest.SnapshotFile) int { return naturalCompare(a.Path, b.Path) }
 	switch {
@@ -215,7 +218,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		s.Axis = AxisSnapshot
 	}
 	s.Files = files
-	s.ModTimesWritten = !copied && (!allTime || !copyTimes(files, latest, someTime))
+	s.ModTimesWritten = !copyTimed
 	for i, f := range files {
 		p := Point{Path: f.Path, Step: f.Step}
 		if us := latest[f]; us != 0 {
