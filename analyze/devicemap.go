@@ -320,6 +320,9 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 	for _, g := range gpus {
 		placed[g] = joinGPUPlaced(logs, g, placer{axis: AxisHours})
 	}
+	// score[i][g] is how GPU gpus[g] tracks device i, for every device
+	// not joined by UUID; assignInOrder reuses them.
+	score := make([][]trackScore, len(ins))
 	byRank := len(ranks) > 1 && len(devs) == 1
 	// claimed holds the GPUs already joined to an earlier device: two
 	// processes rarely share a GPU, so a later device takes another one
@@ -345,10 +348,11 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 		}
 
 		// 2. By tracking.
-		scores := make([]trackScore, 0, len(gpus))
-		for _, g := range gpus {
-			scores = append(scores, scoreTracking(in, placed[g], g))
+		score[i] = make([]trackScore, len(gpus))
+		for gi, g := range gpus {
+			score[i][gi] = scoreTracking(in, placed[g], g)
 		}
+		scores := slices.Clone(score[i])
 		slices.SortStableFunc(scores, func(a, b trackScore) int {
 			if a.ok() != b.ok() {
 				if a.ok() {
@@ -424,7 +428,7 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 		}
 		out[i] = j
 	}
-	return assignInOrder(ins, placed, gpus, out)
+	return assignInOrder(ins, score, gpus, out)
 }
 
 // assignInOrder revisits the joins of a run with several devices when
@@ -440,7 +444,9 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 // every device tracks its GPU; otherwise the joins stay as they were.
 // Joins by UUID or process id are evidence of their own and are never
 // moved (the pass is skipped when there is one).
-func assignInOrder(ins []joinInput, placed map[int]*GPUSeries, gpus []int, out []gpuJoin) []gpuJoin {
+//
+// score[i][g] is how gpus[g] tracks device i (gpuJoins's scores).
+func assignInOrder(ins []joinInput, score [][]trackScore, gpus []int, out []gpuJoin) []gpuJoin {
 	k, n := len(ins), len(gpus)
 	if k < 2 || n < k {
 		return out
@@ -448,13 +454,6 @@ func assignInOrder(ins []joinInput, placed map[int]*GPUSeries, gpus []int, out [
 	for _, j := range out {
 		if j.method == JoinByUUID {
 			return out
-		}
-	}
-	score := make([][]trackScore, k)
-	for i, in := range ins {
-		score[i] = make([]trackScore, n)
-		for g := range gpus {
-			score[i][g] = scoreTracking(in, placed[gpus[g]], gpus[g])
 		}
 	}
 	// The greedy joins need revisiting only when they share a GPU, go
