@@ -1,9 +1,7 @@
 package report
 
 import (
-	"archive/zip"
 	"bytes"
-	"io"
 	"slices"
 	"testing"
 )
@@ -40,10 +38,7 @@ func TestWorkbookBytesDeterministic(t *testing.T) {
 					t.Fatalf("save %d differs from the first (%d bytes, want %d)", i+2, len(again), len(first))
 				}
 			}
-			zr, err := zip.NewReader(bytes.NewReader(first), int64(len(first)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			zr := openZip(t, first)
 			var names []string
 			for _, m := range zr.File {
 				names = append(names, m.Name)
@@ -51,7 +46,7 @@ func TestWorkbookBytesDeterministic(t *testing.T) {
 			if !slices.IsSorted(names) || names[0] != contentTypesName {
 				t.Errorf("members %q, want them in name order, %s first", names, contentTypesName)
 			}
-			exts := defaultExtensions(t, first)
+			exts := defaultExtensions(zipMember(t, zr, contentTypesName))
 			if len(exts) < 2 || !slices.IsSorted(exts) {
 				t.Errorf("[Content_Types].xml Default extensions %q, want them sorted", exts)
 			}
@@ -59,25 +54,11 @@ func TestWorkbookBytesDeterministic(t *testing.T) {
 	}
 }
 
-// defaultExtensions returns the Extension of every <Default> entry of an
-// xlsx file's [Content_Types].xml, in order.
-func defaultExtensions(t *testing.T, xlsx []byte) []string {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(xlsx), int64(len(xlsx)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc, err := zr.Open(contentTypesName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	data, err := io.ReadAll(rc)
-	if err != nil {
-		t.Fatal(err)
-	}
+// defaultExtensions returns the Extension of every <Default> entry of a
+// [Content_Types].xml, in order.
+func defaultExtensions(contentTypes []byte) []string {
 	var exts []string
-	for _, m := range defaultElem.FindAllSubmatch(data, -1) {
+	for _, m := range defaultElem.FindAllSubmatch(contentTypes, -1) {
 		exts = append(exts, string(m[1]))
 	}
 	return exts

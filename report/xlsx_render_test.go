@@ -57,24 +57,37 @@ var drawingRef = regexp.MustCompile(`<drawing[^>]*\b(r|relationships):id="rId\d+
 // name.
 func sheetXML(t *testing.T, b []byte) map[string]string {
 	t.Helper()
+	zr := openZip(t, b)
+	out := map[string]string{}
+	for i, name := range xlsxSheets {
+		out[name] = string(zipMember(t, zr, fmt.Sprintf("xl/worksheets/sheet%d.xml", i+1)))
+	}
+	return out
+}
+
+// openZip opens an xlsx file's zip archive.
+func openZip(t *testing.T, b []byte) *zip.Reader {
+	t.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]string{}
-	for i, name := range xlsxSheets {
-		f, err := zr.Open(fmt.Sprintf("xl/worksheets/sheet%d.xml", i+1))
-		if err != nil {
-			t.Fatalf("sheet %s: %v", name, err)
-		}
-		data, err := io.ReadAll(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[name] = string(data)
+	return zr
+}
+
+// zipMember returns the bytes of the archive member name.
+func zipMember(t *testing.T, zr *zip.Reader, name string) []byte {
+	t.Helper()
+	f, err := zr.Open(name)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
-	return out
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return data
 }
 
 // TestXLSXChartsAttached: the Trend sheet's XML names its drawing, so a
