@@ -30,15 +30,20 @@ import (
 // snapshot to be matched: 3 sampling intervals, at least 10 s and at most
 // 5 minutes.
 func matchWindow(g *GPUSeries) time.Duration {
+	return min(max(3*sampleInterval(g), 10*time.Second), 5*time.Minute)
+}
+
+// sampleInterval is the median time between g's readings, 0 with fewer
+// than two.
+func sampleInterval(g *GPUSeries) time.Duration {
 	if len(g.Times) < 2 {
-		return 10 * time.Second
+		return 0
 	}
 	gaps := make([]float64, 0, len(g.Times)-1)
 	for i := 1; i < len(g.Times); i++ {
 		gaps = append(gaps, g.Times[i].Sub(g.Times[i-1]).Seconds())
 	}
-	w := time.Duration(3 * stats.Median(gaps) * float64(time.Second))
-	return min(max(w, 10*time.Second), 5*time.Minute)
+	return time.Duration(stats.Median(gaps) * float64(time.Second))
 }
 
 // usedAt estimates memory.used at time t from the busy readings [lo, hi):
