@@ -32,10 +32,13 @@ import (
 //     device's reserved memory at every matched time, at some reading
 //     within the match window of it (the allocator's segments are part of
 //     the process's device memory; a reading may precede a segment the
-//     snapshot holds by a sample), and follows it best: the smallest
-//     spread of used − reserved, which is the roughly constant CUDA
-//     context and library workspaces. A GPU busy with another job either
-//     sits below reserved at some time or drifts independently of it.
+//     snapshot holds by a sample), above it at a typical time (the
+//     median, at the higher of the readings one sample either side: the
+//     device's GPU also holds the process's CUDA context), and follows it
+//     best: the smallest spread of used − reserved, which is the roughly
+//     constant CUDA context and library workspaces. A GPU busy with
+//     another job either sits below reserved at some time, sits just
+//     under it at most times, or drifts independently of it.
 //     A snapshot's time is its trace time, else a time in its file name,
 //     else its file time when that is a write time, not a copy time.
 //  3. By index: GPU N for cuda:N, or GPU r for rank r when every rank's
@@ -165,6 +168,8 @@ const (
 	// segment allocated or freed in between. 64 MiB covers both at the
 	// allocator's 2 MiB and 20 MiB segment granularity.
 	trackSlackBytes = 64 << 20
+	// trackRoundBytes is nvidia-smi's resolution: it prints whole MiB.
+	trackRoundBytes = 1 << 20
 	// trackSlackShare is the same slack as a share of reserved memory
 	// (2%), for large devices where one step's segments move more.
 	trackSlackShare = 0.02
@@ -196,13 +201,22 @@ type trackScore struct {
 	// spread is the median absolute deviation of used − reserved around
 	// its own Theil-Sen line (bytes): memory outside the allocator that
 	// grows steadily on the right GPU (an outside-allocator leak) does not
-	// make it track worse. gap is the median of used − reserved.
-	spread, gap float64
+	// make it track worse. gap is the median of used − reserved, and
+	// gapHigh the median of the highest reading within one sampling
+	// interval of the time − reserved.
+	spread, gap, gapHigh float64
 }
 
-// ok reports whether the GPU is a candidate at all.
+// ok reports whether the GPU is a candidate at all: logged at enough
+// snapshot times, at or above reserved memory at nearly all of them, and
+// above it at the median. The slack forgives single readings, but the
+// GPU that holds the device holds its reserved memory plus the process's
+// CUDA context (hundreds of MiB), so at a typical snapshot time its
+// memory.used is above reserved, at the reading before the snapshot or
+// the one after (a reading may lag a segment by one sample); a GPU below
+// it at most times holds another job of about the same size.
 func (s trackScore) ok() bool {
-	return s.matched >= trackMinMatched && float64(s.below) <= trackBelowShare*float64(s.matched)
+	return s.matched >= trackMinMatched && float64(s.below) <= trackBelowShare*float64(s.matched) && s.gapHigh >= -trackRoundBytes
 }
 
 // clearlyBetter reports whether s tracks the device clearly better than o.
@@ -217,12 +231,13 @@ func (s trackScore) clearlyBetter(o trackScore) bool {
 // time (reconcile.go's window and interpolation) and scores the pairs.
 // g is the GPU's readings in time order (nil when it has none).
 func scoreTracking(in joinInput, g *GPUSeries, gpu int) trackScore {
-	sc := trackScore{gpu: gpu, spread: math.Inf(1), gap: math.Inf(1)}
+	sc := trackScore{gpu: gpu, spread: math.Inf(1), gap: math.Inf(1), gapHigh: math.Inf(-1)}
 	if g == nil || len(in.obs) == 0 {
 		return sc
 	}
 	win := matchWindow(g)
-	var gaps []float64
+	step := sampleInterval(g)
+	var gaps, highs []float64
 	for _, o := range in.obs {
 		used, ok := usedAt(g, o.t, win, 0, len(g.Times))
 		if !ok {
@@ -234,11 +249,13 @@ func scoreTracking(in joinInput, g *GPUSeries, gpu int) trackScore {
 			sc.below++
 		}
 		gaps = append(gaps, used-float64(o.reserved))
+		highs = append(highs, maxUsedNear(g, o.t, step)-float64(o.reserved))
 	}
 	if len(gaps) == 0 {
 		return sc
 	}
 	sc.gap = stats.Median(gaps)
+	sc.gapHigh = stats.Median(highs)
 	dev := make([]float64, len(gaps))
 	if len(gaps) >= 3 {
 		xs := make([]float64, len(gaps))
@@ -528,8 +545,10 @@ func indexVerdict(cur trackScore, has bool) string {
 		return "not in the logs"
 	case cur.matched < trackMinMatched:
 		return "not logged at the snapshot times"
-	case !cur.ok():
+	case float64(cur.below) > trackBelowShare*float64(cur.matched):
 		return fmt.Sprintf("below reserved memory at %d of %d times", cur.below, cur.matched)
+	case !cur.ok():
+		return fmt.Sprintf("typically %s below reserved memory, with no room for a CUDA context", units.Bytes(int64(-cur.gapHigh)))
 	}
 	return fmt.Sprintf("further from it, %s above", units.Bytes(int64(cur.gap)))
 }

@@ -201,6 +201,31 @@ func TestGPUJoins(t *testing.T) {
 			method: []JoinMethod{JoinByTracking, JoinByTracking, JoinByTracking, JoinByTracking}, ambiguous: []bool{false, false, false, false},
 		},
 		{
+			// Another job of about the same size as this device sits a
+			// little below its reserved memory, within the per-reading
+			// slack, so it looked "at or above" reserved and, being
+			// closest to it, won. The device's own GPU holds reserved
+			// memory plus a CUDA context above it.
+			name: "another job just below reserved is not the device's GPU",
+			in:   []joinInput{flatObs(dev0, n, 20*gib)},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 0 },
+				2: func(float64) int64 { return 20*gib - 40*mib },
+				5: func(float64) int64 { return 20*gib + 500*mib },
+			},
+			want: []int{5}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
+		},
+		{
+			name: "the index GPU runs another job just below reserved",
+			in:   []joinInput{flatObs(dev0, n, 20*gib)},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 20*gib - 40*mib },
+				5: func(float64) int64 { return 20*gib + 500*mib },
+			},
+			want: []int{5}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
+			textHas: "GPU 0 is typically 40.0 MiB below reserved memory, with no room for a CUDA context",
+		},
+		{
 			name: "no timed evidence: index rule",
 			in:   []joinInput{{key: dev0}},
 			gpus: map[int]func(float64) int64{
