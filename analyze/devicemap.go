@@ -35,10 +35,13 @@ import (
 //     snapshot holds by a sample), above it at a typical time (the
 //     median, at the higher of the readings one sample either side: the
 //     device's GPU also holds the process's CUDA context), and follows it
-//     best: the smallest spread of used − reserved, which is the roughly
-//     constant CUDA context and library workspaces. A GPU busy with
-//     another job either sits below reserved at some time, sits just
-//     under it at most times, or drifts independently of it.
+//     best: at the most of the few snapshots at which reserved memory
+//     leaves the level it sits at most of the time, then with the
+//     smallest spread of used − reserved, which is the roughly constant
+//     CUDA context and library workspaces. A GPU busy with another job
+//     either sits below reserved at some time, sits just under it at most
+//     times, stays put when reserved memory moves, or drifts
+//     independently of it.
 //     A snapshot's time is its trace time, else a time in its file name,
 //     else its file time when that is a write time, not a copy time.
 //  3. By index: GPU N for cuda:N, or GPU r for rank r when every rank's
@@ -205,6 +208,10 @@ type trackScore struct {
 	// gapHigh the median of the highest reading within one sampling
 	// interval of the time − reserved.
 	spread, gap, gapHigh float64
+	// departures counts the matched times at which reserved memory is
+	// away from its usual level, and followed those at which memory.used
+	// moved with it (followDepartures).
+	departures, followed int
 }
 
 // ok reports whether the GPU is a candidate at all: logged at enough
@@ -219,12 +226,17 @@ func (s trackScore) ok() bool {
 	return s.matched >= trackMinMatched && float64(s.below) <= trackBelowShare*float64(s.matched) && s.gapHigh >= -trackRoundBytes
 }
 
-// clearlyBetter reports whether s tracks the device clearly better than o.
+// clearlyBetter reports whether s tracks the device clearly better than o:
+// it followed more of the device's departures from its usual level, or as
+// many with a clearly smaller spread.
 func (s trackScore) clearlyBetter(o trackScore) bool {
 	if !o.ok() {
 		return s.ok()
 	}
-	return s.ok() && o.spread > trackClearFactor*s.spread && o.spread-s.spread > trackClearBytes
+	if !s.ok() || s.followed != o.followed {
+		return s.ok() && s.followed > o.followed
+	}
+	return o.spread > trackClearFactor*s.spread && o.spread-s.spread > trackClearBytes
 }
 
 // scoreTracking matches each observation to the GPU's reading nearest in
@@ -238,41 +250,109 @@ func scoreTracking(in joinInput, g *GPUSeries, gpu int) trackScore {
 	win := matchWindow(g)
 	step := sampleInterval(g)
 	var gaps, highs []float64
+	var matched []reservedAt
 	for _, o := range in.obs {
 		used, ok := usedAt(g, o.t, win, 0, len(g.Times))
 		if !ok {
 			continue
 		}
 		sc.matched++
-		slack := math.Max(trackSlackBytes, trackSlackShare*float64(o.reserved))
-		if used < float64(o.reserved)-slack && maxUsedNear(g, o.t, win) < float64(o.reserved)-slack {
+		if used < float64(o.reserved)-trackSlack(o) && maxUsedNear(g, o.t, win) < float64(o.reserved)-trackSlack(o) {
 			sc.below++
 		}
 		gaps = append(gaps, used-float64(o.reserved))
 		highs = append(highs, maxUsedNear(g, o.t, step)-float64(o.reserved))
+		matched = append(matched, o)
 	}
 	if len(gaps) == 0 {
 		return sc
 	}
 	sc.gap = stats.Median(gaps)
 	sc.gapHigh = stats.Median(highs)
-	dev := make([]float64, len(gaps))
+	// line[i] is the expected used − reserved at matched time i: the
+	// Theil-Sen line through the gaps (their median with fewer than 3).
+	line := make([]float64, len(gaps))
+	for i := range line {
+		line[i] = sc.gap
+	}
 	if len(gaps) >= 3 {
 		xs := make([]float64, len(gaps))
 		for i := range xs {
 			xs[i] = float64(i)
 		}
 		fit := stats.TheilSen(xs, gaps)
-		for i, v := range gaps {
-			dev[i] = math.Abs(v - (fit.Intercept + fit.Slope*xs[i]))
-		}
-	} else {
-		for i, v := range gaps {
-			dev[i] = math.Abs(v - sc.gap)
+		for i := range line {
+			line[i] = fit.Intercept + fit.Slope*xs[i]
 		}
 	}
+	dev := make([]float64, len(gaps))
+	for i, v := range gaps {
+		dev[i] = math.Abs(v - line[i])
+	}
 	sc.spread = stats.Median(dev)
+	if reservedSpread(in) <= trackClearBytes {
+		sc.departures, sc.followed = followDepartures(g, matched, line, sc.spread, step)
+	}
 	return sc
+}
+
+// followText says how many of the device's departures from its usual
+// level the GPU followed, for a join's text ("" when none were counted).
+func (s trackScore) followText() string {
+	if s.departures == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", and moved with it at %d of the %d snapshots away from its usual level", s.followed, s.departures)
+}
+
+// trackSlack is how far memory.used may sit below o's reserved memory
+// and still count as at or above it (bytes).
+func trackSlack(o reservedAt) float64 {
+	return math.Max(trackSlackBytes, trackSlackShare*float64(o.reserved))
+}
+
+// followDepartures counts the matched times at which the device's
+// reserved memory is away from its median level by more than the slack
+// (after empty_cache(), at a long batch, at a warm-up step), and those at
+// which a reading within one sampling interval moved at least half as far
+// with it: used − reserved stayed within half the departure of the
+// expected line[i].
+//
+// scoreTracking asks for them only when reserved memory sits at one level
+// at most snapshots. Then any GPU at a steady level above it "tracks" it
+// by the spread, a median that passes over the few snapshots away from
+// that level, and those few are the evidence that tells the device's GPU
+// from another job's. A departure counts only when it is larger than
+// twice the GPU's own spread (noise, bytes): a GPU that strays that far
+// anyway lands near any level by chance.
+func followDepartures(g *GPUSeries, matched []reservedAt, line []float64, noise float64, step time.Duration) (departures, followed int) {
+	levels := make([]float64, len(matched))
+	for i, o := range matched {
+		levels[i] = float64(o.reserved)
+	}
+	level := stats.Median(levels)
+	for i, o := range matched {
+		d := math.Abs(float64(o.reserved) - level)
+		if d <= trackSlack(o) {
+			continue
+		}
+		departures++
+		if noise < d/2 && minDevNear(g, o.t, step, float64(o.reserved)+line[i]) < d/2 {
+			followed++
+		}
+	}
+	return departures, followed
+}
+
+// minDevNear is the smallest |memory.used − want| of the readings within
+// win of t (bytes; +Inf when none).
+func minDevNear(g *GPUSeries, t time.Time, win time.Duration, want float64) float64 {
+	i, _ := slices.BinarySearchFunc(g.Times, t.Add(-win), func(a, b time.Time) int { return a.Compare(b) })
+	m := math.Inf(1)
+	for ; i < len(g.Times) && !g.Times[i].After(t.Add(win)); i++ {
+		m = min(m, math.Abs(float64(g.Used[i])-want))
+	}
+	return m
 }
 
 // maxUsedNear is the largest memory.used reading within win of t (bytes;
@@ -298,8 +378,11 @@ func maxUsedNear(g *GPUSeries, t time.Time, win time.Duration) float64 {
 // Between two GPUs that follow the device equally, the one with less
 // unexplained memory on top of reserved is the likelier: the other holds
 // another job's memory besides (or instead of) this process's.
+//
+// A GPU that followed fewer of the device's departures from its usual
+// level is never closer above: it sits at a steady level the device left.
 func (s trackScore) closerAbove(o trackScore) bool {
-	return s.ok() && o.ok() && o.gap-s.gap > trackClearBytes && s.gap <= o.gap/2
+	return s.ok() && o.ok() && s.followed >= o.followed && o.gap-s.gap > trackClearBytes && s.gap <= o.gap/2
 }
 
 // gpuJoins chooses, for every device, the GPU of the logs whose readings
@@ -377,7 +460,7 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 				}
 				return 1
 			}
-			return cmp.Or(cmp.Compare(a.spread, b.spread), cmp.Compare(a.gap, b.gap), cmp.Compare(a.gpu, b.gpu))
+			return cmp.Or(cmp.Compare(b.followed, a.followed), cmp.Compare(a.spread, b.spread), cmp.Compare(a.gap, b.gap), cmp.Compare(a.gpu, b.gpu))
 		})
 		// A GPU another device took goes after every free one that
 		// tracks this device at all.
@@ -416,7 +499,7 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 				cur, hasCur = s, true
 			}
 		}
-		beats := !cur.ok() || best.closerAbove(cur) || (!flat && best.clearlyBetter(cur))
+		beats := !cur.ok() || best.followed > cur.followed || best.closerAbove(cur) || (!flat && best.clearlyBetter(cur))
 		if claimed[cur.gpu] && hasCur && cur.gpu != best.gpu && !claimed[best.gpu] && best.ok() {
 			beats = true // the index GPU is another device's
 		}
@@ -436,8 +519,8 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 			}
 		}
 		j := gpuJoin{index: best.gpu, method: JoinByTracking,
-			text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it; GPU %d is %s)",
-				best.gpu, deviceName(in.key), best.matched-best.below, best.matched, units.Bytes(int64(best.gap)), idx.index, indexVerdict(cur, hasCur))}
+			text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it%s; GPU %d is %s)",
+				best.gpu, deviceName(in.key), best.matched-best.below, best.matched, units.Bytes(int64(best.gap)), best.followText(), idx.index, indexVerdict(cur, hasCur))}
 		if len(close) > 0 {
 			j.guess = true
 			j.ambiguous = strings.Join(close, ", ")
@@ -530,8 +613,8 @@ func assignInOrder(ins []joinInput, score [][]trackScore, gpus []int, out []gpuJ
 		if res[i].index != gpus[g] {
 			sc := score[i][g]
 			res[i] = gpuJoin{index: gpus[g], method: JoinByTracking,
-				text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it; one GPU per device, in rank order)",
-					gpus[g], deviceName(ins[i].key), sc.matched-sc.below, sc.matched, units.Bytes(int64(sc.gap)))}
+				text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it%s; one GPU per device, in rank order)",
+					gpus[g], deviceName(ins[i].key), sc.matched-sc.below, sc.matched, units.Bytes(int64(sc.gap)), sc.followText())}
 		}
 		i++
 	}

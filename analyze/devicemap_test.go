@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -41,6 +42,29 @@ func flatObs(key DeviceKey, n int, level int64) joinInput {
 }
 
 func reservedLine(min float64) int64 { return 10*gib + int64(min*float64(gib)) }
+
+// dips are the minutes at which dippingObs's reserved memory is down.
+var dips = []int{2, 5, 8}
+
+// dippingLevel is level, less drop at the dip minutes (for 6 s around
+// them: the dip lasts under a sampling interval).
+func dippingLevel(min float64, level, drop int64, dips []int) int64 {
+	k := math.Round(min)
+	if math.Abs(min-k) < 0.1 && slices.Contains(dips, int(k)) {
+		return level - drop
+	}
+	return level
+}
+
+// dippingObs is a device whose reserved memory stays at level but for a
+// drop at the dip minutes, observed once a minute for n minutes.
+func dippingObs(key DeviceKey, n int, level, drop int64, dips []int) joinInput {
+	in := joinInput{key: key}
+	for i := range n {
+		in.obs = append(in.obs, reservedAt{t0.Add(time.Duration(i) * time.Minute), dippingLevel(float64(i), level, drop, dips)})
+	}
+	return in
+}
 
 func TestGPUJoins(t *testing.T) {
 	const n = 10
@@ -224,6 +248,22 @@ func TestGPUJoins(t *testing.T) {
 			},
 			want: []int{5}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
 			textHas: "GPU 0 is typically 40.0 MiB below reserved memory, with no room for a CUDA context",
+		},
+		{
+			// Reserved memory sits at 7 GiB and drops by 1 GiB right after
+			// empty_cache() at 3 of the 10 snapshots. Its median does not
+			// move, so any GPU at a steady level above 7 GiB "tracked"
+			// it, and GPU 2, another job steady just above, was closest
+			// above. GPU 6 holds the device: it drops with it.
+			name: "reserved leaves its level at a few snapshots: the GPU that moves with it",
+			in:   []joinInput{dippingObs(dev0, n, 7*gib, gib, dips)},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 0 },
+				2: func(float64) int64 { return 7*gib + 300*mib },
+				6: func(m float64) int64 { return dippingLevel(m, 7*gib, gib, dips) + 900*mib },
+			},
+			want: []int{6}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
+			textHas: "moved with it at 3 of the 3 snapshots away from its usual level",
 		},
 		{
 			name: "no timed evidence: index rule",
