@@ -35,13 +35,15 @@ import (
 //     snapshot holds by a sample), above it at a typical time (the
 //     median, at the higher of the readings one sample either side: the
 //     device's GPU also holds the process's CUDA context), and follows it
-//     best: at the most of the few snapshots at which reserved memory
-//     leaves the level it sits at most of the time, then with the
+//     best: first the GPU idle before the first snapshot and after the
+//     last (the process's lifetime), then the one that moves with
+//     reserved memory at the most of the few snapshots at which it leaves
+//     the level it sits at most of the time, then the one with the
 //     smallest spread of used − reserved, which is the roughly constant
 //     CUDA context and library workspaces. A GPU busy with another job
 //     either sits below reserved at some time, sits just under it at most
-//     times, stays put when reserved memory moves, or drifts
-//     independently of it.
+//     times, runs before and after the process, stays put when reserved
+//     memory moves, or drifts independently of it.
 //     A snapshot's time is its trace time, else a time in its file name,
 //     else its file time when that is a write time, not a copy time.
 //  3. By index: GPU N for cuda:N, or GPU r for rank r when every rank's
@@ -212,6 +214,17 @@ type trackScore struct {
 	// away from its usual level, and followed those at which memory.used
 	// moved with it (followDepartures).
 	departures, followed int
+	// lifetime is 1 when the GPU's readings show the process's life
+	// around the snapshots (lifetimeSeen), else 0.
+	lifetime int
+}
+
+// evidence compares the specific evidence of s and o (the process's
+// lifetime, then the departures followed): positive when s has more.
+// Either outweighs the spread and the gap, which another job at a steady
+// level can match as well as the device's own GPU.
+func (s trackScore) evidence(o trackScore) int {
+	return cmp.Or(cmp.Compare(s.lifetime, o.lifetime), cmp.Compare(s.followed, o.followed))
 }
 
 // ok reports whether the GPU is a candidate at all: logged at enough
@@ -227,14 +240,14 @@ func (s trackScore) ok() bool {
 }
 
 // clearlyBetter reports whether s tracks the device clearly better than o:
-// it followed more of the device's departures from its usual level, or as
-// many with a clearly smaller spread.
+// it has more specific evidence (evidence), or as much with a clearly
+// smaller spread.
 func (s trackScore) clearlyBetter(o trackScore) bool {
 	if !o.ok() {
 		return s.ok()
 	}
-	if !s.ok() || s.followed != o.followed {
-		return s.ok() && s.followed > o.followed
+	if !s.ok() || s.evidence(o) != 0 {
+		return s.ok() && s.evidence(o) > 0
 	}
 	return o.spread > trackClearFactor*s.spread && o.spread-s.spread > trackClearBytes
 }
@@ -293,16 +306,43 @@ func scoreTracking(in joinInput, g *GPUSeries, gpu int) trackScore {
 	if reservedSpread(in) <= trackClearBytes {
 		sc.departures, sc.followed = followDepartures(g, matched, line, sc.spread, step)
 	}
+	sc.lifetime = lifetimeSeen(g, matched[0].t, matched[len(matched)-1].t, win)
 	return sc
 }
 
-// followText says how many of the device's departures from its usual
-// level the GPU followed, for a join's text ("" when none were counted).
-func (s trackScore) followText() string {
-	if s.departures == 0 {
-		return ""
+// evidenceText says what specific evidence the GPU gave, for a join's
+// text: the process's lifetime, the departures from the device's usual
+// level it followed ("" when neither was seen).
+func (s trackScore) evidenceText() string {
+	t := ""
+	if s.lifetime > 0 {
+		t += ", busy from just before the first snapshot to just after the last"
 	}
-	return fmt.Sprintf(", and moved with it at %d of the %d snapshots away from its usual level", s.followed, s.departures)
+	if s.departures > 0 {
+		t += fmt.Sprintf(", and moved with it at %d of the %d snapshots away from its usual level", s.followed, s.departures)
+	}
+	return t
+}
+
+// lifetimeSeen is 1 when g's readings show the life of a process that
+// took snapshots from first to last, else 0: the GPU idle at the start of
+// the log and busy from at most win after the first snapshot (the process
+// created its context and reserved its memory), and busy until at least
+// win before the last one, then idle to the end of the log (the process
+// exited). Busy and idle are busySpan's. Logging usually starts before a
+// training process and outlives it, while another job on the node runs
+// through the whole log or starts and stops at times of its own; it may
+// start near the run's first snapshot by chance, but rarely also stop
+// near its last, so one end alone is not taken as evidence.
+func lifetimeSeen(g *GPUSeries, first, last time.Time, win time.Duration) int {
+	lo, hi := busySpan(g.Used)
+	if lo == 0 && hi == len(g.Used) {
+		return 0
+	}
+	if lo > 0 && !g.Times[lo].After(first.Add(win)) && hi < len(g.Used) && !g.Times[hi-1].Before(last.Add(-win)) {
+		return 1
+	}
+	return 0
 }
 
 // trackSlack is how far memory.used may sit below o's reserved memory
@@ -379,10 +419,11 @@ func maxUsedNear(g *GPUSeries, t time.Time, win time.Duration) float64 {
 // unexplained memory on top of reserved is the likelier: the other holds
 // another job's memory besides (or instead of) this process's.
 //
-// A GPU that followed fewer of the device's departures from its usual
-// level is never closer above: it sits at a steady level the device left.
+// A GPU with less specific evidence (evidence) is never closer above: it
+// runs before and after the process, or sits at a steady level the
+// device left.
 func (s trackScore) closerAbove(o trackScore) bool {
-	return s.ok() && o.ok() && s.followed >= o.followed && o.gap-s.gap > trackClearBytes && s.gap <= o.gap/2
+	return s.ok() && o.ok() && s.evidence(o) >= 0 && o.gap-s.gap > trackClearBytes && s.gap <= o.gap/2
 }
 
 // gpuJoins chooses, for every device, the GPU of the logs whose readings
@@ -460,7 +501,7 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 				}
 				return 1
 			}
-			return cmp.Or(cmp.Compare(b.followed, a.followed), cmp.Compare(a.spread, b.spread), cmp.Compare(a.gap, b.gap), cmp.Compare(a.gpu, b.gpu))
+			return cmp.Or(b.evidence(a), cmp.Compare(a.spread, b.spread), cmp.Compare(a.gap, b.gap), cmp.Compare(a.gpu, b.gpu))
 		})
 		// A GPU another device took goes after every free one that
 		// tracks this device at all.
@@ -499,7 +540,7 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 				cur, hasCur = s, true
 			}
 		}
-		beats := !cur.ok() || best.followed > cur.followed || best.closerAbove(cur) || (!flat && best.clearlyBetter(cur))
+		beats := !cur.ok() || best.evidence(cur) > 0 || best.closerAbove(cur) || (!flat && best.clearlyBetter(cur))
 		if claimed[cur.gpu] && hasCur && cur.gpu != best.gpu && !claimed[best.gpu] && best.ok() {
 			beats = true // the index GPU is another device's
 		}
@@ -520,7 +561,7 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 		}
 		j := gpuJoin{index: best.gpu, method: JoinByTracking,
 			text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it%s; GPU %d is %s)",
-				best.gpu, deviceName(in.key), best.matched-best.below, best.matched, units.Bytes(int64(best.gap)), best.followText(), idx.index, indexVerdict(cur, hasCur))}
+				best.gpu, deviceName(in.key), best.matched-best.below, best.matched, units.Bytes(int64(best.gap)), best.evidenceText(), idx.index, indexVerdict(cur, hasCur))}
 		if len(close) > 0 {
 			j.guess = true
 			j.ambiguous = strings.Join(close, ", ")
@@ -614,7 +655,7 @@ func assignInOrder(ins []joinInput, score [][]trackScore, gpus []int, out []gpuJ
 			sc := score[i][g]
 			res[i] = gpuJoin{index: gpus[g], method: JoinByTracking,
 				text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it%s; one GPU per device, in rank order)",
-					gpus[g], deviceName(ins[i].key), sc.matched-sc.below, sc.matched, units.Bytes(int64(sc.gap)), sc.followText())}
+					gpus[g], deviceName(ins[i].key), sc.matched-sc.below, sc.matched, units.Bytes(int64(sc.gap)), sc.evidenceText())}
 		}
 		i++
 	}

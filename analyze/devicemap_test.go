@@ -32,10 +32,14 @@ func growingObs(key DeviceKey, n int) joinInput {
 	return in
 }
 
-// flatObs is a device whose reserved memory stays at level.
-func flatObs(key DeviceKey, n int, level int64) joinInput {
+// flatObs is a device whose reserved memory stays at level, observed
+// once a minute for n minutes.
+func flatObs(key DeviceKey, n int, level int64) joinInput { return flatObsFrom(key, 0, n, level) }
+
+// flatObsFrom is flatObs observed at minutes [from, to).
+func flatObsFrom(key DeviceKey, from, to int, level int64) joinInput {
 	in := joinInput{key: key}
-	for i := range n {
+	for i := from; i < to; i++ {
 		in.obs = append(in.obs, reservedAt{t0.Add(time.Duration(i) * time.Minute), level})
 	}
 	return in
@@ -264,6 +268,46 @@ func TestGPUJoins(t *testing.T) {
 			},
 			want: []int{6}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
 			textHas: "moved with it at 3 of the 3 snapshots away from its usual level",
+		},
+		{
+			// Logging began before the process and outlived it: GPU 5 is
+			// idle before the first snapshot and after the last, and its
+			// memory.used also carries growth outside the allocator.
+			// GPU 3 runs another job through the whole log, steady just
+			// above the device's flat reserved memory, and was closest
+			// above it.
+			name: "the GPU idle before and after the snapshots holds the process",
+			in:   []joinInput{flatObsFrom(dev0, 1, n-1, 10*gib)},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 0 },
+				3: func(float64) int64 { return 10*gib + 300*mib },
+				5: func(m float64) int64 {
+					if m < 0.9 || m > n-2+0.1 {
+						return 0
+					}
+					return 11*gib + int64(m*100)*mib
+				},
+			},
+			want: []int{5}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
+			textHas: "busy from just before the first snapshot to just after the last",
+		},
+		{
+			// The process started before logging did; another job starts
+			// on GPU 4 just before the first snapshot and runs on. One
+			// end of a life near the snapshots is chance, not evidence.
+			name: "another job starting near the first snapshot is not the process",
+			in:   []joinInput{flatObsFrom(dev0, 1, n-1, 10*gib)},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 0 },
+				2: func(float64) int64 { return 10*gib + 400*mib },
+				4: func(m float64) int64 {
+					if m < 0.9 {
+						return 0
+					}
+					return 11*gib + 500*mib
+				},
+			},
+			want: []int{2}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
 		},
 		{
 			name: "no timed evidence: index rule",
