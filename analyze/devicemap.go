@@ -252,16 +252,35 @@ func (s trackScore) clearlyBetter(o trackScore) bool {
 	return o.spread > trackClearFactor*s.spread && o.spread-s.spread > trackClearBytes
 }
 
+// trackedGPU is one GPU's readings in time order with what tracking
+// needs of them whatever the device: computed once per GPU.
+type trackedGPU struct {
+	index int
+	s     *GPUSeries // nil when the GPU has no readings
+	// win is the match window, step the sampling interval; [lo, hi) are
+	// the readings of busySpan.
+	win, step time.Duration
+	lo, hi    int
+}
+
+// newTrackedGPU prepares GPU index's readings s for tracking.
+func newTrackedGPU(index int, s *GPUSeries) trackedGPU {
+	t := trackedGPU{index: index, s: s}
+	if s != nil {
+		t.win, t.step = matchWindow(s), sampleInterval(s)
+		t.lo, t.hi = busySpan(s.Used)
+	}
+	return t
+}
+
 // scoreTracking matches each observation to the GPU's reading nearest in
 // time (reconcile.go's window and interpolation) and scores the pairs.
-// g is the GPU's readings in time order (nil when it has none).
-func scoreTracking(in joinInput, g *GPUSeries, gpu int) trackScore {
-	sc := trackScore{gpu: gpu, spread: math.Inf(1), gap: math.Inf(1), gapHigh: math.Inf(-1)}
+func scoreTracking(in joinInput, tg trackedGPU) trackScore {
+	sc := trackScore{gpu: tg.index, spread: math.Inf(1), gap: math.Inf(1), gapHigh: math.Inf(-1)}
+	g, win, step := tg.s, tg.win, tg.step
 	if g == nil || len(in.obs) == 0 {
 		return sc
 	}
-	win := matchWindow(g)
-	step := sampleInterval(g)
 	var gaps, highs []float64
 	var matched []reservedAt
 	for _, o := range in.obs {
@@ -306,7 +325,7 @@ func scoreTracking(in joinInput, g *GPUSeries, gpu int) trackScore {
 	if reservedSpread(in) <= trackClearBytes {
 		sc.departures, sc.followed = followDepartures(g, matched, line, sc.spread, step)
 	}
-	sc.lifetime = lifetimeSeen(g, matched[0].t, matched[len(matched)-1].t, win)
+	sc.lifetime = tg.lifetimeSeen(matched[0].t, matched[len(matched)-1].t)
 	return sc
 }
 
@@ -324,7 +343,7 @@ func (s trackScore) evidenceText() string {
 	return t
 }
 
-// lifetimeSeen is 1 when g's readings show the life of a process that
+// lifetimeSeen is 1 when the GPU's readings show the life of a process that
 // took snapshots from first to last, else 0: the GPU idle at the start of
 // the log and busy from at most win after the first snapshot (the process
 // created its context and reserved its memory), and busy until at least
@@ -334,12 +353,9 @@ func (s trackScore) evidenceText() string {
 // through the whole log or starts and stops at times of its own; it may
 // start near the run's first snapshot by chance, but rarely also stop
 // near its last, so one end alone is not taken as evidence.
-func lifetimeSeen(g *GPUSeries, first, last time.Time, win time.Duration) int {
-	lo, hi := busySpan(g.Used)
-	if lo == 0 && hi == len(g.Used) {
-		return 0
-	}
-	if lo > 0 && !g.Times[lo].After(first.Add(win)) && hi < len(g.Used) && !g.Times[hi-1].Before(last.Add(-win)) {
+func (tg trackedGPU) lifetimeSeen(first, last time.Time) int {
+	g, lo, hi := tg.s, tg.lo, tg.hi
+	if lo > 0 && !g.Times[lo].After(first.Add(tg.win)) && hi < len(g.Used) && !g.Times[hi-1].Before(last.Add(-tg.win)) {
 		return 1
 	}
 	return 0
@@ -457,9 +473,9 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 	gpus := sortedKeys(logged)
 	// Each GPU's readings in time order, built once for every device's
 	// scores.
-	placed := map[int]*GPUSeries{}
-	for _, g := range gpus {
-		placed[g] = joinGPUPlaced(logs, g, placer{axis: AxisHours})
+	placed := make([]trackedGPU, len(gpus))
+	for gi, g := range gpus {
+		placed[gi] = newTrackedGPU(g, joinGPUPlaced(logs, g, placer{axis: AxisHours}))
 	}
 	// score[i][g] is how GPU gpus[g] tracks device i, for every device
 	// not joined by UUID; assignInOrder reuses them.
@@ -490,8 +506,8 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 
 		// 2. By tracking.
 		score[i] = make([]trackScore, len(gpus))
-		for gi, g := range gpus {
-			score[i][gi] = scoreTracking(in, placed[g], g)
+		for gi := range gpus {
+			score[i][gi] = scoreTracking(in, placed[gi])
 		}
 		scores := slices.Clone(score[i])
 		slices.SortStableFunc(scores, func(a, b trackScore) int {

@@ -510,3 +510,26 @@ func TestGPUTrendNoHourlyRateFromSeconds(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGPUJoins joins 8 ranks to 8 GPUs logged every 10 s for a day,
+// each rank with a snapshot every 15 minutes: the tracking scores of every
+// (device, GPU) pair.
+func BenchmarkGPUJoins(b *testing.B) {
+	const minutes = 24 * 60
+	l := &gpulog.GPULog{Source: input.Source{Path: "nvidia-smi.csv"}, Format: gpulog.FormatQueryCSV}
+	var ins []joinInput
+	for g := range 8 {
+		l.GPUs = append(l.GPUs, gpulog.GPU{Index: g})
+		gpuTrace(l, g, minutes, func(m float64) int64 { return 20*gib + int64(g)*gib + int64(m)*mib })
+		in := joinInput{key: DeviceKey{Rank: g, Device: 0}}
+		for i := 0; i < minutes; i += 15 {
+			in.obs = append(in.obs, reservedAt{t0.Add(time.Duration(i) * time.Minute), 19*gib + int64(g)*gib + int64(i)*mib})
+		}
+		ins = append(ins, in)
+	}
+	logs := []*gpulog.GPULog{l}
+	b.ReportAllocs()
+	for b.Loop() {
+		gpuJoins(ins, logs)
+	}
+}
