@@ -257,10 +257,8 @@ func (s trackScore) clearlyBetter(o trackScore) bool {
 type trackedGPU struct {
 	index int
 	s     *GPUSeries // nil when the GPU has no readings
-	// win is the match window, step the sampling interval; [lo, hi) are
-	// the readings of busySpan.
+	// win is the match window, step the sampling interval.
 	win, step time.Duration
-	lo, hi    int
 }
 
 // newTrackedGPU prepares GPU index's readings s for tracking.
@@ -268,7 +266,6 @@ func newTrackedGPU(index int, s *GPUSeries) trackedGPU {
 	t := trackedGPU{index: index, s: s}
 	if s != nil {
 		t.win, t.step = matchWindow(s), sampleInterval(s)
-		t.lo, t.hi = busySpan(s.Used)
 	}
 	return t
 }
@@ -325,7 +322,7 @@ func scoreTracking(in joinInput, tg trackedGPU) trackScore {
 	if reservedSpread(in) <= trackClearBytes {
 		sc.departures, sc.followed = followDepartures(g, matched, line, sc.spread, step)
 	}
-	sc.lifetime = tg.lifetimeSeen(matched[0].t, matched[len(matched)-1].t)
+	sc.lifetime = tg.lifetimeSeen(matched)
 	return sc
 }
 
@@ -343,22 +340,46 @@ func (s trackScore) evidenceText() string {
 	return t
 }
 
-// lifetimeSeen is 1 when the GPU's readings show the life of a process that
-// took snapshots from first to last, else 0: the GPU idle at the start of
-// the log and busy from at most win after the first snapshot (the process
-// created its context and reserved its memory), and busy until at least
-// win before the last one, then idle to the end of the log (the process
-// exited). Busy and idle are busySpan's. Logging usually starts before a
-// training process and outlives it, while another job on the node runs
-// through the whole log or starts and stops at times of its own; it may
-// start near the run's first snapshot by chance, but rarely also stop
-// near its last, so one end alone is not taken as evidence.
-func (tg trackedGPU) lifetimeSeen(first, last time.Time) int {
-	g, lo, hi := tg.s, tg.lo, tg.hi
-	if lo > 0 && !g.Times[lo].After(first.Add(tg.win)) && hi < len(g.Used) && !g.Times[hi-1].Before(last.Add(-tg.win)) {
-		return 1
+// lifetimeSeen is 1 when the GPU's readings show the life of a process
+// that took the matched snapshots, else 0: one stretch of readings at or
+// above half the device's smallest reserved memory (the process holds at
+// least its reserved memory; anything under half of it is not this
+// process), with readings under it on both sides, beginning at most win
+// after the first snapshot and ending at most win before the last.
+// Logging usually starts before a training process and outlives it,
+// while another job on the node runs through the whole log, comes and
+// goes, or starts and stops at times of its own; it may start near the
+// run's first snapshot by chance, but rarely also stop near its last, so
+// one end alone is not taken as evidence. The threshold is the device's,
+// not the log's: a run may fill only a small part of a long log.
+func (tg trackedGPU) lifetimeSeen(matched []reservedAt) int {
+	g := tg.s
+	least := math.Inf(1)
+	for _, o := range matched {
+		least = min(least, float64(o.reserved))
 	}
-	return 0
+	thr := least / 2
+	busy := func(i int) bool { return float64(g.Used[i]) >= thr }
+	lo, hi := 0, len(g.Used)
+	for lo < hi && !busy(lo) {
+		lo++
+	}
+	for hi > lo && !busy(hi-1) {
+		hi--
+	}
+	if lo == 0 || hi == len(g.Used) || hi <= lo {
+		return 0
+	}
+	for i := lo; i < hi; i++ {
+		if !busy(i) {
+			return 0 // two stretches: a job that comes and goes
+		}
+	}
+	first, last := matched[0].t, matched[len(matched)-1].t
+	if g.Times[lo].After(first.Add(tg.win)) || g.Times[hi-1].Before(last.Add(-tg.win)) {
+		return 0
+	}
+	return 1
 }
 
 // trackSlack is how far memory.used may sit below o's reserved memory

@@ -341,6 +341,34 @@ func TestGPUJoins(t *testing.T) {
 	}
 }
 
+// TestGPUJoinShortRunInLongLog: nvidia-smi logged for 10 hours and the
+// run lasted 10 minutes of it, so the device's GPU is idle for most of the
+// log. Its life still shows against the device's reserved memory, and
+// wins over another job steady just above reserved through the log.
+func TestGPUJoinShortRunInLongLog(t *testing.T) {
+	const hours = 10
+	l := &gpulog.GPULog{Source: input.Source{Path: "nvidia-smi.csv"}, Format: gpulog.FormatQueryCSV}
+	gpus := map[int]func(float64) int64{
+		0: func(float64) int64 { return 0 },
+		2: func(float64) int64 { return 10*gib + 300*mib },
+		5: func(m float64) int64 {
+			if m < 299.9 || m > 309.1 {
+				return 0
+			}
+			return 11 * gib
+		},
+	}
+	for _, g := range sortedKeys(gpus) {
+		l.GPUs = append(l.GPUs, gpulog.GPU{Index: g})
+		gpuTrace(l, g, hours*60, gpus[g])
+	}
+	in := flatObsFrom(DeviceKey{Rank: input.NoRank, Device: 0}, 300, 310, 10*gib)
+	j := gpuJoins([]joinInput{in}, []*gpulog.GPULog{l})[0]
+	if j.index != 5 || !strings.Contains(j.text, "busy from just before the first snapshot") {
+		t.Errorf("joined GPU %d, want GPU 5 by its lifetime:\n%s", j.index, j.text)
+	}
+}
+
 // TestAnalyzeRemappedGPU runs the whole analysis on a run whose process
 // used nvidia-smi GPU 1 as cuda:0, with GPU 0 busy with another job, and
 // NCCL-like growth outside the allocator on GPU 1: the outside-allocator
