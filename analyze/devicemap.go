@@ -46,6 +46,10 @@ import (
 //     memory moves, or drifts independently of it.
 //     A snapshot's time is its trace time, else a time in its file name,
 //     else its file time when that is a write time, not a copy time.
+//     When no snapshot has such a time, the one unclaimed GPU whose
+//     readings hold a whole process life inside the log (idle, busy in
+//     one stretch at the device's reserved memory, idle) is taken, if
+//     exactly one does (joinByLifetime).
 //  3. By index: GPU N for cuda:N, or GPU r for rank r when every rank's
 //     snapshots are on one and the same CUDA device (one GPU per process,
 //     as torchrun sets it up). This is kept whenever tracking cannot tell
@@ -69,6 +73,10 @@ const (
 	JoinByUUID JoinMethod = "uuid"
 	// JoinByTracking: the GPU whose used memory tracks reserved memory.
 	JoinByTracking JoinMethod = "tracking"
+	// JoinByLifetime: for snapshots without usable times, the one GPU
+	// busy for a single stretch inside the log at the device's reserved
+	// memory.
+	JoinByLifetime JoinMethod = "lifetime"
 	// JoinByIndex: nvidia-smi GPU N for CUDA device N.
 	JoinByIndex JoinMethod = "index"
 	// JoinByRank: nvidia-smi GPU r for rank r (a guess).
@@ -97,13 +105,14 @@ type reservedAt struct {
 }
 
 // joinInput is what gpuJoins knows of one device: its key, its reserved
-// memory over time, and the UUIDs and process ids that inputs attach to
-// it.
+// memory over time, its reserved memory at every periodic snapshot (timed
+// or not), and the UUIDs and process ids that inputs attach to it.
 type joinInput struct {
-	key   DeviceKey
-	obs   []reservedAt
-	uuids []string
-	pids  []int
+	key    DeviceKey
+	obs    []reservedAt
+	levels []int64
+	uuids  []string
+	pids   []int
 }
 
 // seriesJoinInput collects the evidence of a snapshot series, with the
@@ -126,6 +135,9 @@ func seriesJoinInput(s *Series, g *memStatsGroup) joinInput {
 		}
 		if !t.IsZero() {
 			in.obs = append(in.obs, reservedAt{t, p.Usage.Reserved})
+		}
+		if p.Phase == "" {
+			in.levels = append(in.levels, p.Usage.Reserved)
 		}
 	}
 	if g != nil {
@@ -353,33 +365,92 @@ func (s trackScore) evidenceText() string {
 // one end alone is not taken as evidence. The threshold is the device's,
 // not the log's: a run may fill only a small part of a long log.
 func (tg trackedGPU) lifetimeSeen(matched []reservedAt) int {
-	g := tg.s
-	least := math.Inf(1)
+	least := matched[0].reserved
 	for _, o := range matched {
-		least = min(least, float64(o.reserved))
+		least = min(least, o.reserved)
 	}
-	thr := least / 2
-	busy := func(i int) bool { return float64(g.Used[i]) >= thr }
-	lo, hi := 0, len(g.Used)
-	for lo < hi && !busy(lo) {
-		lo++
-	}
-	for hi > lo && !busy(hi-1) {
-		hi--
-	}
-	if lo == 0 || hi == len(g.Used) || hi <= lo {
+	lo, hi, ok := tg.lifeSpan(least)
+	if !ok {
 		return 0
 	}
-	for i := lo; i < hi; i++ {
-		if !busy(i) {
-			return 0 // two stretches: a job that comes and goes
-		}
-	}
+	g := tg.s
 	first, last := matched[0].t, matched[len(matched)-1].t
 	if g.Times[lo].After(first.Add(tg.win)) || g.Times[hi-1].Before(last.Add(-tg.win)) {
 		return 0
 	}
 	return 1
+}
+
+// lifeSpan finds the one stretch [lo, hi) of readings at or above half of
+// least (a device's smallest reserved memory, bytes), with readings under
+// it before and after; ok is false when the readings are busy from the
+// start or to the end of the log, or busy in more than one stretch (a
+// job that comes and goes).
+func (tg trackedGPU) lifeSpan(least int64) (lo, hi int, ok bool) {
+	used := tg.s.Used
+	thr := least / 2
+	lo, hi = 0, len(used)
+	for lo < hi && used[lo] < thr {
+		lo++
+	}
+	for hi > lo && used[hi-1] < thr {
+		hi--
+	}
+	if lo == 0 || hi == len(used) || hi <= lo {
+		return 0, 0, false
+	}
+	for _, u := range used[lo:hi] {
+		if u < thr {
+			return 0, 0, false
+		}
+	}
+	return lo, hi, true
+}
+
+// joinByLifetime joins a device whose snapshots have no usable times to
+// the one unclaimed GPU whose readings hold a whole process life at the
+// device's reserved memory (holdsLife), when exactly one does.
+func joinByLifetime(in joinInput, gpus []trackedGPU, claimed map[int]bool) (gpuJoin, bool) {
+	var found []trackedGPU
+	for _, tg := range gpus {
+		if tg.s != nil && !claimed[tg.index] && tg.holdsLife(in.levels) {
+			found = append(found, tg)
+		}
+	}
+	if len(found) != 1 {
+		return gpuJoin{}, false
+	}
+	tg := found[0]
+	return gpuJoin{index: tg.index, method: JoinByLifetime,
+		text: fmt.Sprintf("nvidia-smi GPU %d = %s (the snapshots have no usable times; GPU %d is the only GPU busy for one stretch inside the log, idle before and after it, at this device's reserved memory of up to %s)",
+			tg.index, deviceName(in.key), tg.index, units.Bytes(slices.Max(in.levels)))}, true
+}
+
+// holdsLife reports whether the GPU's readings hold one process life
+// (lifeSpan against the smallest of levels, the device's reserved memory
+// at its snapshots) whose typical reading is at or above the device's
+// typical reserved memory and whose highest reading is at or above its
+// highest, both within the tracking slack: the process holds at least
+// its reserved memory while it lives.
+func (tg trackedGPU) holdsLife(levels []int64) bool {
+	if len(levels) == 0 {
+		return false
+	}
+	lo, hi, ok := tg.lifeSpan(slices.Min(levels))
+	if !ok {
+		return false
+	}
+	v := make([]float64, hi-lo)
+	r := make([]float64, len(levels))
+	for i := range v {
+		v[i] = float64(tg.s.Used[lo+i])
+	}
+	for i, l := range levels {
+		r[i] = float64(l)
+	}
+	typ, peak := stats.Median(r), slices.Max(r)
+	return stats.Median(v) >= typ-trackSlack(reservedAt{reserved: int64(typ)}) &&
+		slices.Max(v) >= peak-trackSlack(reservedAt{reserved: int64(peak)})
 }
 
 // trackSlack is how far memory.used may sit below o's reserved memory
@@ -567,7 +638,15 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 			}
 		}
 		if len(scores) == 0 || !scores[0].ok() {
-			continue // no GPU tracks it: keep the index rule
+			// No GPU tracks it. Without usable snapshot times, one GPU
+			// that holds a process's whole life may still; else keep the
+			// index rule.
+			if len(in.obs) == 0 {
+				if j, ok := joinByLifetime(in, placed, claimed); ok {
+					out[i] = j
+				}
+			}
+			continue
 		}
 		best := scores[0]
 		var cur trackScore

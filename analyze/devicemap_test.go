@@ -47,6 +47,15 @@ func flatObsFrom(key DeviceKey, from, to int, level int64) joinInput {
 
 func reservedLine(min float64) int64 { return 10*gib + int64(min*float64(gib)) }
 
+// lifeAt is level from minute from to minute to, 0 outside: a process's
+// life in a GPU's readings.
+func lifeAt(min, from, to float64, level int64) int64 {
+	if min < from || min > to {
+		return 0
+	}
+	return level
+}
+
 // dips are the minutes at which dippingObs's reserved memory is down.
 var dips = []int{2, 5, 8}
 
@@ -308,6 +317,32 @@ func TestGPUJoins(t *testing.T) {
 				},
 			},
 			want: []int{2}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
+		},
+		{
+			// The snapshots have no trace times and copied file times:
+			// nothing places them in time. GPU 4 alone is busy for one
+			// stretch inside the log at the device's reserved memory;
+			// GPU 0 runs another job through the log, GPU 6 one that
+			// comes and goes.
+			name: "untimed snapshots: the one GPU holding a whole life at reserved memory",
+			in:   []joinInput{{key: dev0, levels: []int64{9 * gib, 10 * gib, 10 * gib}}},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 20 * gib },
+				4: func(m float64) int64 { return lifeAt(m, 2, 7, 10*gib+500*mib) },
+				6: func(m float64) int64 { return lifeAt(m, 1, 3, 12*gib) + lifeAt(m, 5, 8, 12*gib) },
+			},
+			want: []int{4}, method: []JoinMethod{JoinByLifetime}, ambiguous: []bool{false},
+			textHas: "only GPU busy for one stretch inside the log",
+		},
+		{
+			name: "untimed snapshots, two GPUs hold a life: index rule",
+			in:   []joinInput{{key: dev0, levels: []int64{9 * gib, 10 * gib, 10 * gib}}},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 20 * gib },
+				4: func(m float64) int64 { return lifeAt(m, 2, 7, 10*gib+500*mib) },
+				5: func(m float64) int64 { return lifeAt(m, 1, 8, 11*gib) },
+			},
+			want: []int{0}, method: []JoinMethod{JoinByIndex}, ambiguous: []bool{false},
 		},
 		{
 			name: "no timed evidence: index rule",

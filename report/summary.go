@@ -194,6 +194,8 @@ type SummaryGPUSamples struct {
 	// GPU is the nvidia-smi index of the GPU whose readings these are, and
 	// Join the rule that mapped the device to it: "uuid" (an input named
 	// its UUID or process), "tracking" (its memory.used follows reserved
+	// memory), "lifetime" (snapshots without usable times: the one GPU
+	// busy for a single stretch inside the log at the device's reserved
 	// memory), "index" (same index as the CUDA device) or "rank" (GPU r
 	// for rank r, a guess). JoinAmbiguous is true when another GPU tracked
 	// the device about as well. Absent without GPU readings.
