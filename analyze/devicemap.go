@@ -193,7 +193,11 @@ const (
 	// trackBelowShare is the share of matched times at which a GPU may sit
 	// below reserved (beyond the slack) and still be a candidate: 10%
 	// forgives a reading caught mid-step or across a clock jitter without
-	// accepting a GPU that is below for a sustained stretch.
+	// accepting a GPU that is below for a sustained stretch. One such
+	// time is forgiven however few there are (tooOftenBelow): a snapshot
+	// may catch a peak shorter than the sampling interval (an OOM dump,
+	// a long batch) that no reading shows, and with under 10 snapshots
+	// 10% would forgive none.
 	trackBelowShare = 0.10
 	// trackMinMatched is the fewest matched times tracking needs: with
 	// one or two, any GPU at or above reserved "tracks" it.
@@ -248,7 +252,13 @@ func (s trackScore) evidence(o trackScore) int {
 // the one after (a reading may lag a segment by one sample); a GPU below
 // it at most times holds another job of about the same size.
 func (s trackScore) ok() bool {
-	return s.matched >= trackMinMatched && float64(s.below) <= trackBelowShare*float64(s.matched) && s.gapHigh >= -trackRoundBytes
+	return s.matched >= trackMinMatched && !s.tooOftenBelow() && s.gapHigh >= -trackRoundBytes
+}
+
+// tooOftenBelow reports whether the GPU sat below reserved memory at more
+// matched times than tracking forgives (trackBelowShare).
+func (s trackScore) tooOftenBelow() bool {
+	return float64(s.below) > max(1, trackBelowShare*float64(s.matched))
 }
 
 // clearlyBetter reports whether s tracks the device clearly better than o:
@@ -785,7 +795,7 @@ func indexVerdict(cur trackScore, has bool) string {
 		return "not in the logs"
 	case cur.matched < trackMinMatched:
 		return "not logged at the snapshot times"
-	case float64(cur.below) > trackBelowShare*float64(cur.matched):
+	case cur.tooOftenBelow():
 		return fmt.Sprintf("below reserved memory at %d of %d times", cur.below, cur.matched)
 	case !cur.ok():
 		return fmt.Sprintf("typically %s below reserved memory, with no room for a CUDA context", units.Bytes(int64(-cur.gapHigh)))

@@ -345,6 +345,25 @@ func TestGPUJoins(t *testing.T) {
 			want: []int{0}, method: []JoinMethod{JoinByIndex}, ambiguous: []bool{false},
 		},
 		{
+			// Five snapshots, one of them at a peak of 14 GiB that lasts
+			// less than a sampling interval: GPU 5's readings never show
+			// it, so GPU 5 sat below reserved memory at 1 of 5 times, and
+			// with 10% of 5 forgiving none, only GPU 2, another job steady
+			// above the peak, was a candidate.
+			name: "one snapshot at a peak no reading shows is forgiven",
+			in: func() []joinInput {
+				in := flatObsFrom(dev0, 1, 6, 10*gib)
+				in.obs[2].reserved = 14 * gib
+				return []joinInput{in}
+			}(),
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 0 },
+				2: func(float64) int64 { return 14*gib + 500*mib },
+				5: func(m float64) int64 { return lifeAt(m, 0.9, 5.1, 10*gib+500*mib) },
+			},
+			want: []int{5}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
+		},
+		{
 			name: "no timed evidence: index rule",
 			in:   []joinInput{{key: dev0}},
 			gpus: map[int]func(float64) int64{
