@@ -395,6 +395,30 @@ func TestGPUJoins(t *testing.T) {
 	}
 }
 
+// TestGPUJoinDuplicateReadings: the same readings arrive three times
+// (a log concatenated with itself, or CSV, XML and a recorder sampling
+// the same instants), so two of every three gaps between readings are 0.
+// The sampling interval is still the time between distinct readings, and
+// the lagging readings of the device's GPU still join it.
+func TestGPUJoinDuplicateReadings(t *testing.T) {
+	const n = 10
+	var logs []*gpulog.GPULog
+	for range 3 {
+		l := &gpulog.GPULog{Source: input.Source{Path: "nvidia-smi.csv"}, Format: gpulog.FormatQueryCSV}
+		gpuTrace(l, 0, n, func(float64) int64 { return 14 * gib })
+		gpuTrace(l, 1, n, func(m float64) int64 { return reservedLine(math.Floor(m-0.1)) + 600*mib })
+		gpuTrace(l, 2, n, func(float64) int64 { return 79 * gib })
+		logs = append(logs, l)
+	}
+	if got := sampleInterval(joinGPUPlaced(logs, 1, placer{axis: AxisHours})); got != 10*time.Second {
+		t.Errorf("sampling interval %v, want 10s", got)
+	}
+	j := gpuJoins([]joinInput{growingObs(DeviceKey{Rank: input.NoRank, Device: 0}, n)}, logs)[0]
+	if j.index != 1 {
+		t.Errorf("joined GPU %d, want GPU 1:\n%s", j.index, j.text)
+	}
+}
+
 // TestGPUJoinShortRunInLongLog: nvidia-smi logged for 10 hours and the
 // run lasted 10 minutes of it, so the device's GPU is idle for most of the
 // log. Its life still shows against the device's reserved memory, and

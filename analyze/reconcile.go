@@ -33,15 +33,18 @@ func matchWindow(g *GPUSeries) time.Duration {
 	return min(max(3*sampleInterval(g), 10*time.Second), 5*time.Minute)
 }
 
-// sampleInterval is the median time between g's readings, 0 with fewer
-// than two.
+// sampleInterval is the median time between g's distinct reading times,
+// 0 with fewer than two. Readings at the same instant (a log read twice,
+// or two tools sampling together) are not a shorter interval.
 func sampleInterval(g *GPUSeries) time.Duration {
-	if len(g.Times) < 2 {
-		return 0
-	}
-	gaps := make([]float64, 0, len(g.Times)-1)
+	gaps := make([]float64, 0, len(g.Times))
 	for i := 1; i < len(g.Times); i++ {
-		gaps = append(gaps, g.Times[i].Sub(g.Times[i-1]).Seconds())
+		if d := g.Times[i].Sub(g.Times[i-1]); d > 0 {
+			gaps = append(gaps, d.Seconds())
+		}
+	}
+	if len(gaps) == 0 {
+		return 0
 	}
 	return time.Duration(stats.Median(gaps) * float64(time.Second))
 }
