@@ -308,7 +308,7 @@ func scoreTracking(in joinInput, tg trackedGPU) trackScore {
 			continue
 		}
 		sc.matched++
-		if used < float64(o.reserved)-trackSlack(o) && maxUsedNear(g, o.t, win) < float64(o.reserved)-trackSlack(o) {
+		if floor := float64(o.reserved) - trackSlack(o.reserved); used < floor && maxUsedNear(g, o.t, win) < floor {
 			sc.below++
 		}
 		gaps = append(gaps, used-float64(o.reserved))
@@ -459,14 +459,14 @@ func (tg trackedGPU) holdsLife(levels []int64) bool {
 		r[i] = float64(l)
 	}
 	typ, peak := stats.Median(r), slices.Max(r)
-	return stats.Median(v) >= typ-trackSlack(reservedAt{reserved: int64(typ)}) &&
-		slices.Max(v) >= peak-trackSlack(reservedAt{reserved: int64(peak)})
+	return stats.Median(v) >= typ-trackSlack(int64(typ)) &&
+		slices.Max(v) >= peak-trackSlack(int64(peak))
 }
 
-// trackSlack is how far memory.used may sit below o's reserved memory
-// and still count as at or above it (bytes).
-func trackSlack(o reservedAt) float64 {
-	return math.Max(trackSlackBytes, trackSlackShare*float64(o.reserved))
+// trackSlack is how far memory.used may sit below reserved memory of
+// reserved bytes and still count as at or above it (bytes).
+func trackSlack(reserved int64) float64 {
+	return math.Max(trackSlackBytes, trackSlackShare*float64(reserved))
 }
 
 // followDepartures counts the matched times at which the device's
@@ -491,7 +491,7 @@ func followDepartures(g *GPUSeries, matched []reservedAt, line []float64, noise 
 	level := stats.Median(levels)
 	for i, o := range matched {
 		d := math.Abs(float64(o.reserved) - level)
-		if d <= trackSlack(o) {
+		if d <= trackSlack(o.reserved) {
 			continue
 		}
 		departures++
