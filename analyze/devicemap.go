@@ -287,14 +287,17 @@ type trackedGPU struct {
 func newTrackedGPU(index int, s *GPUSeries) trackedGPU {
 	t := trackedGPU{index: index, s: s}
 	if s != nil {
-		t.win, t.step = matchWindow(s), sampleInterval(s)
+		t.step = sampleInterval(s)
+		t.win = windowOf(t.step)
 	}
 	return t
 }
 
 // scoreTracking matches each observation to the GPU's reading nearest in
 // time (reconcile.go's window and interpolation) and scores the pairs.
-func scoreTracking(in joinInput, tg trackedGPU) trackScore {
+// flat says that the device's reserved memory sits at one level at most
+// snapshots (reservedSpread), when departures from it are counted.
+func scoreTracking(in joinInput, tg trackedGPU, flat bool) trackScore {
 	sc := trackScore{gpu: tg.index, spread: math.Inf(1), gap: math.Inf(1), gapHigh: math.Inf(-1)}
 	g, win, step := tg.s, tg.win, tg.step
 	if g == nil || len(in.obs) == 0 {
@@ -341,7 +344,7 @@ func scoreTracking(in joinInput, tg trackedGPU) trackScore {
 		dev[i] = math.Abs(v - line[i])
 	}
 	sc.spread = stats.Median(dev)
-	if reservedSpread(in) <= trackClearBytes {
+	if flat {
 		sc.departures, sc.followed = followDepartures(g, matched, line, sc.spread, step)
 	}
 	sc.lifetime = tg.lifetimeSeen(matched)
@@ -421,9 +424,17 @@ func (tg trackedGPU) lifeSpan(least int64) (lo, hi int, ok bool) {
 // the one unclaimed GPU whose readings hold a whole process life at the
 // device's reserved memory (holdsLife), when exactly one does.
 func joinByLifetime(in joinInput, gpus []trackedGPU, claimed map[int]bool) (gpuJoin, bool) {
+	if len(in.levels) == 0 {
+		return gpuJoin{}, false
+	}
+	r := make([]float64, len(in.levels))
+	for i, l := range in.levels {
+		r[i] = float64(l)
+	}
+	least, typ, peak := slices.Min(in.levels), stats.Median(r), slices.Max(r)
 	var found []trackedGPU
 	for _, tg := range gpus {
-		if tg.s != nil && !claimed[tg.index] && tg.holdsLife(in.levels) {
+		if tg.s != nil && !claimed[tg.index] && tg.holdsLife(least, typ, peak) {
 			found = append(found, tg)
 		}
 	}
@@ -433,32 +444,24 @@ func joinByLifetime(in joinInput, gpus []trackedGPU, claimed map[int]bool) (gpuJ
 	tg := found[0]
 	return gpuJoin{index: tg.index, method: JoinByLifetime,
 		text: fmt.Sprintf("nvidia-smi GPU %d = %s (the snapshots have no usable times; GPU %d is the only GPU busy for one stretch inside the log, idle before and after it, at this device's reserved memory of up to %s)",
-			tg.index, deviceName(in.key), tg.index, units.Bytes(slices.Max(in.levels)))}, true
+			tg.index, deviceName(in.key), tg.index, units.Bytes(int64(peak)))}, true
 }
 
 // holdsLife reports whether the GPU's readings hold one process life
-// (lifeSpan against the smallest of levels, the device's reserved memory
-// at its snapshots) whose typical reading is at or above the device's
-// typical reserved memory and whose highest reading is at or above its
-// highest, both within the tracking slack: the process holds at least
-// its reserved memory while it lives.
-func (tg trackedGPU) holdsLife(levels []int64) bool {
-	if len(levels) == 0 {
-		return false
-	}
-	lo, hi, ok := tg.lifeSpan(slices.Min(levels))
+// (lifeSpan against least, the device's smallest reserved memory at its
+// snapshots) whose typical reading is at or above typ, the device's
+// median reserved memory, and whose highest reading is at or above peak,
+// its highest (bytes), both within the tracking slack: the process holds
+// at least its reserved memory while it lives.
+func (tg trackedGPU) holdsLife(least int64, typ, peak float64) bool {
+	lo, hi, ok := tg.lifeSpan(least)
 	if !ok {
 		return false
 	}
 	v := make([]float64, hi-lo)
-	r := make([]float64, len(levels))
 	for i := range v {
 		v[i] = float64(tg.s.Used[lo+i])
 	}
-	for i, l := range levels {
-		r[i] = float64(l)
-	}
-	typ, peak := stats.Median(r), slices.Max(r)
 	return stats.Median(v) >= typ-trackSlack(int64(typ)) &&
 		slices.Max(v) >= peak-trackSlack(int64(peak))
 }
@@ -505,12 +508,25 @@ func followDepartures(g *GPUSeries, matched []reservedAt, line []float64, noise 
 // minDevNear is the smallest |memory.used − want| of the readings within
 // win of t (bytes; +Inf when none).
 func minDevNear(g *GPUSeries, t time.Time, win time.Duration, want float64) float64 {
-	i, _ := slices.BinarySearchFunc(g.Times, t.Add(-win), func(a, b time.Time) int { return a.Compare(b) })
 	m := math.Inf(1)
-	for ; i < len(g.Times) && !g.Times[i].After(t.Add(win)); i++ {
-		m = min(m, math.Abs(float64(g.Used[i])-want))
+	for _, u := range usedWithin(g, t, win) {
+		m = min(m, math.Abs(float64(u)-want))
 	}
 	return m
+}
+
+// usedWithin is the memory.used readings of g within win of t (g's
+// readings are in time order).
+func usedWithin(g *GPUSeries, t time.Time, win time.Duration) []int64 {
+	i, _ := slices.BinarySearchFunc(g.Times, t.Add(-win), time.Time.Compare)
+	// j: the first reading after t+win.
+	j, _ := slices.BinarySearchFunc(g.Times, t.Add(win), func(a, b time.Time) int {
+		if a.After(b) {
+			return 1
+		}
+		return -1
+	})
+	return g.Used[i:max(i, j)]
 }
 
 // maxUsedNear is the largest memory.used reading within win of t (bytes;
@@ -519,10 +535,9 @@ func minDevNear(g *GPUSeries, t time.Time, win time.Duration, want float64) floa
 // differ by a second or the snapshot falls between readings; the right
 // GPU holds the snapshot's reserved memory at some reading that close.
 func maxUsedNear(g *GPUSeries, t time.Time, win time.Duration) float64 {
-	i, _ := slices.BinarySearchFunc(g.Times, t.Add(-win), func(a, b time.Time) int { return a.Compare(b) })
 	m := math.Inf(-1)
-	for ; i < len(g.Times) && !g.Times[i].After(t.Add(win)); i++ {
-		m = max(m, float64(g.Used[i]))
+	for _, u := range usedWithin(g, t, win) {
+		m = max(m, float64(u))
 	}
 	return m
 }
@@ -607,9 +622,10 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 		}
 
 		// 2. By tracking.
+		flat := reservedSpread(in) <= trackClearBytes
 		score[i] = make([]trackScore, len(gpus))
 		for gi := range gpus {
-			score[i][gi] = scoreTracking(in, placed[gi])
+			score[i][gi] = scoreTracking(in, placed[gi], flat)
 		}
 		scores := slices.Clone(score[i])
 		slices.SortStableFunc(scores, func(a, b trackScore) int {
@@ -638,7 +654,6 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 		// closest above reserved memory is the likelier. Otherwise, among
 		// the GPUs that track about as well as the best, prefer the one
 		// closest above reserved memory.
-		flat := reservedSpread(in) <= trackClearBytes
 		for k := 1; k < len(scores); k++ {
 			if scores[0].ok() && claimed[scores[k].gpu] != claimed[scores[0].gpu] {
 				continue

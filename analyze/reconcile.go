@@ -29,8 +29,11 @@ import (
 // matchWindow bounds how far (in time) a GPU reading may be from a
 // snapshot to be matched: 3 sampling intervals, at least 10 s and at most
 // 5 minutes.
-func matchWindow(g *GPUSeries) time.Duration {
-	return min(max(3*sampleInterval(g), 10*time.Second), 5*time.Minute)
+func matchWindow(g *GPUSeries) time.Duration { return windowOf(sampleInterval(g)) }
+
+// windowOf is matchWindow for readings every step.
+func windowOf(step time.Duration) time.Duration {
+	return min(max(3*step, 10*time.Second), 5*time.Minute)
 }
 
 // sampleInterval is the median time between g's distinct reading times,
