@@ -190,7 +190,7 @@ func Judge(scenario string, sp *Spec, res *Result) (Label, error) {
 			LeakLive: o.LeakLive, Cause: e.OOMCause, Dump: sp.oomDump()}
 	}
 	t.ReservedGrowthSteps = reservedSteps(snaps)
-	e.Fragmentation = e.OOMCause == CauseFragmentation || (sp.EmptyCacheEvery == 0 && fragGrowth(sp, snaps))
+	e.Fragmentation = e.OOMCause == CauseFragmentation || (sp.EmptyCacheEvery == 0 && anyRankFragGrowth(sp, res))
 	e.OutsideAllocatorLeak = sp.OutsideGrowthMiBHour > 0 && float64(t.OutsideGrowth) > 0.02*float64(sp.Capacity())
 	if err := accept(scenario, *e); err != nil {
 		return lab, err
@@ -242,6 +242,24 @@ func fragGrowth(sp *Spec, snaps []SnapInfo) bool {
 // reservedSteps counts the dump intervals in which reserved memory rose by
 // more than 1% of the first dump's reserved bytes (a new segment of any
 // size that matters, not rounding).
+// anyRankFragGrowth reports whether the periodic dumps of any rank show
+// fragGrowth: the fragmentation flag is the run's, and a rank other than
+// the leaking one fragments its cache just as well.
+func anyRankFragGrowth(sp *Spec, res *Result) bool {
+	byRank := map[int][]SnapInfo{}
+	for _, s := range res.Snapshots {
+		if !s.OOM {
+			byRank[s.Rank] = append(byRank[s.Rank], s)
+		}
+	}
+	for _, snaps := range byRank {
+		if fragGrowth(sp, snaps) {
+			return true
+		}
+	}
+	return false
+}
+
 func reservedSteps(snaps []SnapInfo) int {
 	n := 0
 	for i := 1; i < len(snaps); i++ {
