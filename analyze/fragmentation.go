@@ -117,12 +117,13 @@ func FragPointOf(s *snapshot.Snapshot, dev int) FragPoint {
 //     allocated memory does not grow and cached free memory grows, by at
 //     least FragCacheGrowthShare of the reserved growth and FragShareMin
 //     of the reserved level. Variable batch shapes (heavy-tailed sequence
-//     lengths) do this. With too few snapshots for a trend, the same
-//     shows as jumps: reserved never falls and rises at least fragMinRises
-//     times between snapshots while live memory does not (its range over
-//     the run stays under half the rises), at least once with the rise
-//     already cached but free, by FragShareMin of the first reserved
-//     level in all.
+//     lengths) do this. When the growth stops too soon for a trend, the
+//     same shows as jumps: reserved never falls and rises at least
+//     fragMinRises times between snapshots while live memory does not
+//     (its range over the run stays under half the rises), at least once
+//     while the cache held more free bytes than the largest new segment
+//     (the request would have fitted them as one block), by FragShareMin
+//     of the first reserved level in all.
 //
 // Reserved memory that is repeatedly given back (SawTooth: periodic
 // empty_cache(), or garbage collection) is churn: it rules out the second
@@ -212,12 +213,22 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 	// did not fit it).
 	rises, missed, risen := 0, 0, 0.0
 	allocTol := dropTolerance(allocated)
+	grown := make([]float64, m) // grown[i]: the largest new segment since i−1
 	for i := 1; i < m; i++ {
+		grown[i] = float64(largestNewSegment(s.Files[keep[i-1]].Snapshot, s.Files[keep[i]].Snapshot, s.Device))
 		d := reserved[i] - reserved[i-1]
 		if d > math.Max(dropTolerance(reserved), fragRiseShare*reserved[i-1]) && allocated[i] <= allocated[i-1]+allocTol {
 			rises++
 			risen += d
-			if inactive[i-1] >= d {
+			// A rise may be several requests, each given its own
+			// segment; the largest new segment bounds the largest of
+			// them. The cache missed when its free bytes could have held
+			// that request, had they been one block.
+			need := d
+			if grown[i] > 0 {
+				need = math.Min(d, grown[i])
+			}
+			if inactive[i-1] >= need {
 				missed++
 			}
 		}
@@ -246,7 +257,7 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 			units.Rate(rt.Slope, per), units.PValue(rt.PValue), at.Verdict, units.Bytes(int64(cacheGrowth)), units.Bytes(last.Inactive), units.Bytes(last.LargestFree), units.Bytes(last.Inactive), last.External)
 	case cacheJumps:
 		fr.Fragmented = true
-		fr.Reason = fmt.Sprintf("reserved memory rose %d times by %s in all while live memory did not (%d times with at least as much already cached but free): requests of new sizes found no cached block that fits (at the end %s cached free, largest block %s, external fragmentation %.2f)",
+		fr.Reason = fmt.Sprintf("reserved memory rose %d times by %s in all while live memory did not (%d times while the cache held more free bytes than the largest new segment): requests of new sizes found no cached block that fits (at the end %s cached free, largest block %s, external fragmentation %.2f)",
 			rises, units.Bytes(int64(risen)), missed, units.Bytes(last.Inactive), units.Bytes(last.LargestFree), last.External)
 	case holes.Verdict == VerdictGrowing && !costs:
 		fr.Reason = fmt.Sprintf("pinned segments grow %s while reserved and cached free memory do not (%s): live tensors are moving into cached segments, not fragmenting them", units.Bytes(int64(holes.Growth)), rt.Pattern)
@@ -261,6 +272,38 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 			pt.Reason, units.Percent(share), last.External)
 	}
 	return fr
+}
+
+// largestNewSegment is the largest growth of one segment of device dev
+// from prev to cur, in bytes: the size of a segment that prev does not
+// have, or what an expandable segment added in place. A cudaMalloc
+// serves one request (rounded up), so this bounds the largest request
+// that missed the cache between the two snapshots. 0 when no segment
+// grew.
+//
+// A segment is known by its address and size: the driver hands a freed
+// address out again, so a segment of another size at an old address is a
+// new one, unless it is expandable (those grow in place).
+func largestNewSegment(prev, cur *snapshot.Snapshot, dev int) int64 {
+	before := map[uint64]int64{}
+	for i := range prev.Segments {
+		if sg := &prev.Segments[i]; sg.Device == dev {
+			before[sg.Address] = sg.TotalSize
+		}
+	}
+	var most int64
+	for i := range cur.Segments {
+		sg := &cur.Segments[i]
+		if sg.Device != dev {
+			continue
+		}
+		grew := sg.TotalSize
+		if had, ok := before[sg.Address]; ok && (had == sg.TotalSize || sg.Expandable) {
+			grew -= had
+		}
+		most = max(most, grew)
+	}
+	return most
 }
 
 // mapTrend maps a trend fitted over the points keep back to the series'

@@ -227,18 +227,42 @@ func fragRun(n int, sawTooth bool) *ingest.Run {
 	return &ingest.Run{Dir: "frag", Location: time.UTC, Snapshots: files}
 }
 
+// cacheRun builds snapshots with 4 GiB of live memory in one segment and
+// cached[i] wholly free segments of seg bytes each in snapshot i. Segments
+// keep their addresses from one snapshot to the next (the first k are the
+// same segments), as the allocator's do.
+func cacheRun(seg int64, cached ...int) *ingest.Run {
+	var files []*ingest.SnapshotFile
+	for i, k := range cached {
+		b := newSnap()
+		b.segment(0, live(4*gib, stackAt("model.py", 20, "__init__")))
+		for range k {
+			b.segment(0, free(seg))
+		}
+		at := t0.Add(time.Duration(i) * time.Minute)
+		b.event(0, snapshot.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
+		step := int64(100 * (i + 1))
+		files = append(files, file(b.done(), fmt.Sprintf("snapshot_step_%06d.pickle", step), step, input.NoRank))
+	}
+	return &ingest.Run{Dir: "cache", Location: time.UTC, Snapshots: files}
+}
+
 // TestFragmentationRules covers issue 12's failure classes 3 and 4.
 func TestFragmentationRules(t *testing.T) {
 	tests := []struct {
-		name string
-		run  *ingest.Run
-		want bool
+		name     string
+		run      *ingest.Run
+		capacity int64
+		want     bool
 	}{
-		{"reserved grows at flat live memory", fragRun(20, false), true},
-		{"empty_cache saw-tooth", fragRun(20, true), false},
+		{"reserved grows at flat live memory", fragRun(20, false), 0, true},
+		{"empty_cache saw-tooth", fragRun(20, true), 0, false},
+		// Each rise is several new 300 MiB segments, more in all than
+		// the cache held free, but each fits what it held.
+		{"rises of several segments, each smaller than the cached free memory", cacheRun(300*mib, 1, 1, 4, 4, 13, 13, 13, 13, 13, 13), 0, true},
 	}
 	for _, tt := range tests {
-		f := Analyze(tt.run, Options{})
+		f := Analyze(tt.run, Options{Capacity: tt.capacity})
 		CheckProse(t, t.Name(), f)
 		if f.Verdict.Fragmentation != tt.want || f.Verdict.Leak {
 			t.Errorf("%s: fragmentation %v leak %v, want %v false: %s", tt.name, f.Verdict.Fragmentation, f.Verdict.Leak, tt.want, f.Devices[0].Fragmentation.Reason)
@@ -303,6 +327,32 @@ func TestLeakSeverityFromTimeToCapacity(t *testing.T) {
 		}
 		if d := f.Devices[0]; d.Verdict != VerdictLeak {
 			t.Errorf("%s: device verdict %q beside a leak headline", tt.name, d.Verdict)
+		}
+	}
+}
+
+// TestLargestNewSegment: a segment is new when its address is new, or
+// when an old address comes back with another size (the driver reuses
+// freed addresses); an expandable segment grows in place.
+func TestLargestNewSegment(t *testing.T) {
+	seg := func(addr uint64, size int64, expandable bool) snapshot.Segment {
+		return snapshot.Segment{Address: addr, TotalSize: size, Expandable: expandable}
+	}
+	snap := func(segs ...snapshot.Segment) *snapshot.Snapshot { return &snapshot.Snapshot{Segments: segs} }
+	prev := snap(seg(0x1000, gib, false), seg(0x2000, 2*gib, true))
+	tests := []struct {
+		name string
+		cur  *snapshot.Snapshot
+		want int64
+	}{
+		{"nothing changed", snap(seg(0x1000, gib, false), seg(0x2000, 2*gib, true)), 0},
+		{"a segment at a new address", snap(seg(0x1000, gib, false), seg(0x2000, 2*gib, true), seg(0x9000, 300*mib, false)), 300 * mib},
+		{"an old address with another size", snap(seg(0x1000, 512*mib, false), seg(0x2000, 2*gib, true)), 512 * mib},
+		{"an expandable segment grown in place", snap(seg(0x1000, gib, false), seg(0x2000, 3*gib, true)), gib},
+	}
+	for _, tt := range tests {
+		if got := largestNewSegment(prev, tt.cur, 0); got != tt.want {
+			t.Errorf("%s: %d bytes, want %d", tt.name, got, tt.want)
 		}
 	}
 }
