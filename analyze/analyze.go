@@ -229,13 +229,13 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 
 	// Projections against capacity (less memory outside the allocator for
 	// the allocator's own series).
+	outside := 0.0
+	if d.Reconciliation != nil && d.Reconciliation.Matched > 0 && !math.IsNaN(d.Reconciliation.Level) {
+		outside = math.Max(0, d.Reconciliation.Level)
+	}
 	if d.Capacity > 0 && len(keep) > 1 {
 		span := x[keep[len(keep)-1]] - x[keep[0]]
 		hoursPerX := paceHoursPerX(s)
-		outside := 0.0
-		if d.Reconciliation != nil && d.Reconciliation.Matched > 0 && !math.IsNaN(d.Reconciliation.Level) {
-			outside = math.Max(0, d.Reconciliation.Level)
-		}
 		for i := range d.Trends {
 			t := &d.Trends[i]
 			limit, basis := float64(d.Capacity), fmt.Sprintf("%s device memory (%s)", units.Bytes(d.Capacity), d.CapacitySource)
@@ -275,7 +275,11 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 		rules: rules, suppress: opt.Suppressions, builtins: !opt.NoBuiltinSuppressions}
 	d.Groups, d.Suspects = findSuspects(sg, ac)
 
-	d.Fragmentation = analyzeFragmentation(s, x, keep, per, rules)
+	ceiling := 0.0
+	if d.Capacity > 0 {
+		ceiling = float64(d.Capacity) - outside
+	}
+	d.Fragmentation = analyzeFragmentation(s, x, keep, per, rules, ceiling)
 	if n > 0 {
 		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device)
 		d.Last = s.Files[n-1]

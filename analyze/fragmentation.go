@@ -118,12 +118,13 @@ func FragPointOf(s *snapshot.Snapshot, dev int) FragPoint {
 //     least FragCacheGrowthShare of the reserved growth and FragShareMin
 //     of the reserved level. Variable batch shapes (heavy-tailed sequence
 //     lengths) do this. When the growth stops too soon for a trend, the
-//     same shows as jumps: reserved never falls and rises at least
-//     fragMinRises times between snapshots while live memory does not
-//     (its range over the run stays under half the rises), at least once
-//     while the cache held more free bytes than the largest new segment
-//     (the request would have fitted them as one block), by FragShareMin
-//     of the first reserved level in all.
+//     same shows as jumps: reserved never falls (but where the device is
+//     full, see ceiling) and rises at least fragMinRises times between
+//     snapshots while live memory does not (its range over the run stays
+//     under half the rises), at least once while the cache held more
+//     free bytes than the largest new segment (the request would have
+//     fitted them as one block), by FragShareMin of the first reserved
+//     level in all.
 //
 // Reserved memory that is repeatedly given back (SawTooth: periodic
 // empty_cache(), or garbage collection) is churn: it rules out the second
@@ -131,7 +132,15 @@ func FragPointOf(s *snapshot.Snapshot, dev int) FragPoint {
 // first (pinned holes survive every release). Growth that stops is a
 // warm-up (the trend rules' persistence rule), and free memory left by a
 // leak's pinned segments is the leak's (pinnedByLeak).
-func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rules TrendRules) *Fragmentation {
+//
+// ceiling is the most the allocator can reserve on the device, in bytes
+// (its memory less what lives outside the allocator), 0 when unknown. A
+// fall of reserved memory from where the run's largest request no longer
+// fits under it is the allocator freeing its cache to serve a request
+// (PyTorch releases cached blocks and retries when cudaMalloc fails):
+// pressure, which cached memory that does not fit causes, not a release
+// that settles it.
+func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rules TrendRules, ceiling float64) *Fragmentation {
 	fr := &Fragmentation{}
 	n := len(s.Files)
 	for _, f := range s.Files {
@@ -233,12 +242,26 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 			}
 		}
 	}
+	// Falls of reserved memory that give the cache back, less those
+	// forced at the ceiling (see above).
+	givenBack, forced := 0, 0
+	largest, resTol := slices.Max(grown), dropTolerance(reserved)
+	for i := 1; i < m; i++ {
+		switch {
+		case reserved[i] >= reserved[i-1]-resTol:
+		case ceiling > 0 && largest > 0 && reserved[i-1]+largest > ceiling:
+			forced++
+		default:
+			givenBack++
+		}
+	}
 	// Live memory must not explain the rises: its whole range over the
 	// run stays under half of them; and the cache is never given back (a
-	// fall of reserved memory is a release: churn, or a warm-up settling).
+	// fall of reserved memory is a release: churn, or a warm-up settling),
+	// unless the device was full.
 	allocRange := slices.Max(allocated) - slices.Min(allocated)
 	cacheJumps := rises >= fragMinRises && missed >= 1 && at.State != StateGrowing && risen >= FragShareMin*reserved[0] &&
-		allocRange <= 0.5*risen && stats.Drops(reserved, dropTolerance(reserved)) == 0
+		allocRange <= 0.5*risen && givenBack == 0
 	switch {
 	case m < rules.MinPoints:
 		fr.Reason = fmt.Sprintf("%d periodic snapshots: too few to judge fragmentation over time; at the last one %s of reserved memory sits in pinned segments, external fragmentation %.2f",
@@ -259,6 +282,9 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 		fr.Fragmented = true
 		fr.Reason = fmt.Sprintf("reserved memory rose %d times by %s in all while live memory did not (%d times while the cache held more free bytes than the largest new segment): requests of new sizes found no cached block that fits (at the end %s cached free, largest block %s, external fragmentation %.2f)",
 			rises, units.Bytes(int64(risen)), missed, units.Bytes(last.Inactive), units.Bytes(last.LargestFree), last.External)
+		if forced > 0 {
+			fr.Reason += fmt.Sprintf("; it fell %d times near the device's limit (%s for the allocator, where a %s segment no longer fits): the allocator freeing cache to serve requests, not giving it back", forced, units.Bytes(int64(ceiling)), units.Bytes(int64(largest)))
+		}
 	case holes.Verdict == VerdictGrowing && !costs:
 		fr.Reason = fmt.Sprintf("pinned segments grow %s while reserved and cached free memory do not (%s): live tensors are moving into cached segments, not fragmenting them", units.Bytes(int64(holes.Growth)), rt.Pattern)
 	case holes.Verdict == VerdictGrowing && !growing:

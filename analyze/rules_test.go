@@ -247,8 +247,15 @@ func cacheRun(seg int64, cached ...int) *ingest.Run {
 	return &ingest.Run{Dir: "cache", Location: time.UTC, Snapshots: files}
 }
 
-// TestFragmentationRules covers issue 12's failure classes 3 and 4.
+// TestFragmentationRules covers issue 12's failure classes 3 and 4, and
+// the cache that fills the device.
 func TestFragmentationRules(t *testing.T) {
+	// Reserved memory climbs to the device's memory at flat live memory,
+	// then the allocator frees one cached segment and takes one again,
+	// over and over: with 15.5 GiB of device memory, where the next
+	// 1 GiB segment no longer fits, that is the cache not fitting
+	// the requests; at 80 GiB the falls are releases (the cache settling).
+	toCeiling := cacheRun(gib, 2, 6, 9, 11, 10, 11, 10, 11, 10, 11, 10, 11)
 	tests := []struct {
 		name     string
 		run      *ingest.Run
@@ -260,12 +267,20 @@ func TestFragmentationRules(t *testing.T) {
 		// Each rise is several new 300 MiB segments, more in all than
 		// the cache held free, but each fits what it held.
 		{"rises of several segments, each smaller than the cached free memory", cacheRun(300*mib, 1, 1, 4, 4, 13, 13, 13, 13, 13, 13), 0, true},
+		{"cache filling the device, cut back at its ceiling", toCeiling, 15*gib + 512*mib, true},
+		{"the same falls far below the device's memory", toCeiling, 80 * gib, false},
+		{"the same falls, device memory unknown", toCeiling, 0, false},
 	}
 	for _, tt := range tests {
 		f := Analyze(tt.run, Options{Capacity: tt.capacity})
 		CheckProse(t, t.Name(), f)
 		if f.Verdict.Fragmentation != tt.want || f.Verdict.Leak {
 			t.Errorf("%s: fragmentation %v leak %v, want %v false: %s", tt.name, f.Verdict.Fragmentation, f.Verdict.Leak, tt.want, f.Devices[0].Fragmentation.Reason)
+		}
+		// The reason says why falls did not count as releases.
+		forced := strings.Contains(f.Devices[0].Fragmentation.Reason, "near the device's limit")
+		if want := tt.run == toCeiling && tt.want; forced != want {
+			t.Errorf("%s: reason names the device's limit: %v, want %v: %s", tt.name, forced, want, f.Devices[0].Fragmentation.Reason)
 		}
 	}
 }
