@@ -49,7 +49,10 @@ import (
 //     When no snapshot has such a time, the one unclaimed GPU whose
 //     readings hold a whole process life inside the log (idle, busy in
 //     one stretch at the device's reserved memory, idle) is taken, if
-//     exactly one does (joinByLifetime).
+//     exactly one does (joinByLifetime). The ranks of one job live
+//     together, so for several such devices the GPUs holding their lives
+//     are taken in order when there are exactly as many as devices
+//     (lifetimesInOrder).
 //  3. By index: GPU N for cuda:N, or GPU r for rank r when every rank's
 //     snapshots are on one and the same CUDA device (one GPU per process,
 //     as torchrun sets it up). This is kept whenever tracking cannot tell
@@ -424,27 +427,88 @@ func (tg trackedGPU) lifeSpan(least int64) (lo, hi int, ok bool) {
 // the one unclaimed GPU whose readings hold a whole process life at the
 // device's reserved memory (holdsLife), when exactly one does.
 func joinByLifetime(in joinInput, gpus []trackedGPU, claimed map[int]bool) (gpuJoin, bool) {
-	if len(in.levels) == 0 {
+	found := lifeHolders(in, gpus, claimed)
+	if len(found) != 1 {
 		return gpuJoin{}, false
+	}
+	g := found[0]
+	return gpuJoin{index: g, method: JoinByLifetime,
+		text: fmt.Sprintf("nvidia-smi GPU %d = %s (the snapshots have no usable times; GPU %d is the only GPU busy for one stretch inside the log, idle before and after it, at this device's reserved memory of up to %s)",
+			g, deviceName(in.key), g, units.Bytes(slices.Max(in.levels)))}, true
+}
+
+// lifeHolders lists, in index order, the GPUs not in taken whose
+// readings hold a whole process life at device in's reserved memory
+// (holdsLife).
+func lifeHolders(in joinInput, gpus []trackedGPU, taken map[int]bool) []int {
+	if len(in.levels) == 0 {
+		return nil
 	}
 	r := make([]float64, len(in.levels))
 	for i, l := range in.levels {
 		r[i] = float64(l)
 	}
 	least, typ, peak := slices.Min(in.levels), stats.Median(r), slices.Max(r)
-	var found []trackedGPU
+	var found []int
 	for _, tg := range gpus {
-		if tg.s != nil && !claimed[tg.index] && tg.holdsLife(least, typ, peak) {
-			found = append(found, tg)
+		if tg.s != nil && !taken[tg.index] && tg.holdsLife(least, typ, peak) {
+			found = append(found, tg.index)
 		}
 	}
-	if len(found) != 1 {
-		return gpuJoin{}, false
+	return found
+}
+
+// lifetimesInOrder joins the devices of a run whose snapshots have no
+// usable times, when one at a time could not: the ranks of one job live
+// and die together, so every rank's lifetime evidence names all of their
+// GPUs, and none is the only one. When the GPUs that hold a process life
+// at some of these devices' reserved memory are exactly as many as the
+// devices, the devices take them in order, one each, as torchrun's local
+// ranks take CUDA_VISIBLE_DEVICES in increasing order (assignInOrder);
+// each device's GPU must hold a life at its own reserved memory. Devices
+// joined by UUID or tracking keep their GPUs, which no other takes.
+func lifetimesInOrder(ins []joinInput, gpus []trackedGPU, out []gpuJoin) []gpuJoin {
+	var pending []int
+	taken := map[int]bool{}
+	for i, j := range out {
+		switch {
+		case j.method == JoinByUUID:
+			return out
+		case len(ins[i].obs) == 0 && j.method != JoinByTracking:
+			pending = append(pending, i)
+		default:
+			taken[j.index] = true
+		}
 	}
-	tg := found[0]
-	return gpuJoin{index: tg.index, method: JoinByLifetime,
-		text: fmt.Sprintf("nvidia-smi GPU %d = %s (the snapshots have no usable times; GPU %d is the only GPU busy for one stretch inside the log, idle before and after it, at this device's reserved memory of up to %s)",
-			tg.index, deviceName(in.key), tg.index, units.Bytes(int64(peak)))}, true
+	if len(pending) < 2 {
+		return out
+	}
+	holders := make([][]int, len(pending))
+	var all []int
+	for k, i := range pending {
+		holders[k] = lifeHolders(ins[i], gpus, taken)
+		all = append(all, holders[k]...)
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	if len(all) != len(pending) {
+		return out
+	}
+	for k := range pending {
+		if !slices.Contains(holders[k], all[k]) {
+			return out
+		}
+	}
+	list := make([]string, len(all))
+	for k, g := range all {
+		list[k] = fmt.Sprint(g)
+	}
+	for k, i := range pending {
+		out[i] = gpuJoin{index: all[k], method: JoinByLifetime,
+			text: fmt.Sprintf("nvidia-smi GPU %d = %s (the snapshots have no usable times; GPUs %s are the %d GPUs busy for one stretch inside the log, idle before and after it, at these %d devices' reserved memory, and the devices take them in order, as CUDA_VISIBLE_DEVICES lists them)",
+				all[k], deviceName(ins[i].key), strings.Join(list, ", "), len(all), len(pending))}
+	}
+	return out
 }
 
 // holdsLife reports whether the GPU's readings hold one process life
@@ -710,7 +774,7 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 		}
 		out[i] = j
 	}
-	return assignInOrder(ins, score, gpus, out)
+	return lifetimesInOrder(ins, placed, assignInOrder(ins, score, gpus, out))
 }
 
 // assignInOrder revisits the joins of a run with several devices when

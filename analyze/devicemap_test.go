@@ -345,6 +345,51 @@ func TestGPUJoins(t *testing.T) {
 			want: []int{0}, method: []JoinMethod{JoinByIndex}, ambiguous: []bool{false},
 		},
 		{
+			// Four ranks of one job on cuda:0..3 with
+			// CUDA_VISIBLE_DEVICES=1,2,3,6, snapshots without usable
+			// times. The four ranks live and die together, so each
+			// rank's lifetime evidence names all four GPUs; GPU 0 runs a
+			// saw-tooth job through the log, GPU 4 is idle.
+			name: "untimed ranks of one job: the GPUs holding their lives, in order",
+			in: []joinInput{
+				{key: DeviceKey{Rank: 0, Device: 0}, levels: []int64{9 * gib, 10 * gib, 10 * gib}},
+				{key: DeviceKey{Rank: 1, Device: 1}, levels: []int64{9 * gib, 10 * gib, 10 * gib}},
+				{key: DeviceKey{Rank: 2, Device: 2}, levels: []int64{9 * gib, 10 * gib, 12 * gib}},
+				{key: DeviceKey{Rank: 3, Device: 3}, levels: []int64{9 * gib, 10 * gib, 10 * gib}},
+			},
+			gpus: map[int]func(float64) int64{
+				0: func(m float64) int64 { return 20*gib + int64(math.Mod(m, 3)*float64(4*gib)) },
+				1: func(m float64) int64 { return lifeAt(m, 2, 7, 10*gib+500*mib) },
+				2: func(m float64) int64 { return lifeAt(m, 2, 7, 10*gib+500*mib) },
+				3: func(m float64) int64 { return lifeAt(m, 2, 7, 10*gib+500*mib) + lifeAt(m, 5, 7, 2*gib) },
+				4: func(float64) int64 { return 0 },
+				6: func(m float64) int64 { return lifeAt(m, 2, 7, 10*gib+500*mib) },
+			},
+			want:      []int{1, 2, 3, 6},
+			method:    []JoinMethod{JoinByLifetime, JoinByLifetime, JoinByLifetime, JoinByLifetime},
+			ambiguous: []bool{false, false, false, false},
+			textHas:   "the devices take them in order",
+		},
+		{
+			// The same with a fifth GPU holding a life at these levels:
+			// which four are the job's is not known, so the index rule
+			// stays.
+			name: "untimed ranks, more GPUs holding a life than ranks: index rule",
+			in: []joinInput{
+				{key: DeviceKey{Rank: 0, Device: 0}, levels: []int64{9 * gib, 10 * gib, 10 * gib}},
+				{key: DeviceKey{Rank: 1, Device: 1}, levels: []int64{9 * gib, 10 * gib, 10 * gib}},
+			},
+			gpus: map[int]func(float64) int64{
+				0: func(m float64) int64 { return 20 * gib },
+				1: func(m float64) int64 { return lifeAt(m, 2, 7, 10*gib+500*mib) },
+				2: func(m float64) int64 { return lifeAt(m, 2, 7, 10*gib+500*mib) },
+				3: func(m float64) int64 { return lifeAt(m, 1, 8, 11*gib) },
+			},
+			want:      []int{0, 1},
+			method:    []JoinMethod{JoinByIndex, JoinByIndex},
+			ambiguous: []bool{false, false},
+		},
+		{
 			// Five snapshots, one of them at a peak of 14 GiB that lasts
 			// less than a sampling interval: GPU 5's readings never show
 			// it, so GPU 5 sat below reserved memory at 1 of 5 times, and

@@ -196,9 +196,10 @@ type SummaryGPUSamples struct {
 	// its UUID or process), "tracking" (its memory.used follows reserved
 	// memory), "lifetime" (snapshots without usable times: the one GPU
 	// busy for a single stretch inside the log at the device's reserved
-	// memory), "index" (same index as the CUDA device) or "rank" (GPU r
-	// for rank r, a guess). JoinAmbiguous is true when another GPU tracked
-	// the device about as well. Absent without GPU readings.
+	// memory, or for the ranks of one job exactly as many such GPUs as
+	// ranks, in order), "index" (same index as the CUDA device) or "rank"
+	// (GPU r for rank r, a guess). JoinAmbiguous is true when another GPU
+	// tracked the device about as well. Absent without GPU readings.
 	GPU           *int   `json:"gpu,omitempty"`
 	Join          string `json:"join,omitempty"`
 	JoinAmbiguous bool   `json:"join_ambiguous,omitempty"`
