@@ -221,7 +221,7 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 	if ut != nil {
 		d.Trends = append(d.Trends, *ut)
 	}
-	d.Reconciliation = reconcile(d, x, per, dr, ut)
+	d.Reconciliation = reconcile(d, s.SnapshotTimes(), x, per, dr, ut)
 	if d.Reconciliation != nil && d.Reconciliation.Trend != nil {
 		d.Trends = append(d.Trends, *d.Reconciliation.Trend)
 	}

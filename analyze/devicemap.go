@@ -10,7 +10,6 @@ import (
 
 	"gpureport/analyze/stats"
 	"gpureport/gpulog"
-	"gpureport/ingest"
 	"gpureport/internal/units"
 )
 
@@ -122,21 +121,9 @@ type joinInput struct {
 // identifiers of its memory_stats group g (nil when none).
 func seriesJoinInput(s *Series, g *memStatsGroup) joinInput {
 	in := joinInput{key: s.DeviceKey}
+	times := s.SnapshotTimes()
 	for i, p := range s.Points {
-		t := p.Time
-		if t.IsZero() && i < len(s.Files) {
-			// Without trace times, a time in the file name (written by
-			// the dumping script, so when the snapshot was taken), or the
-			// file time when it is a write time, not a copy time, even
-			// when steps in the names ordered the series.
-			switch f := s.Files[i]; {
-			case f.OrderKind == ingest.OrderTimestamp:
-				t = time.Unix(0, f.Order).UTC()
-			case s.ModTimesWritten:
-				t = f.ModTime
-			}
-		}
-		if !t.IsZero() {
+		if t := times[i]; !t.IsZero() {
 			in.obs = append(in.obs, reservedAt{t, p.Usage.Reserved})
 		}
 		if p.Phase == "" {

@@ -93,9 +93,9 @@ func interpolateSorted(knots [][2]float64, t float64) float64 {
 func seriesPlacer(s *Series, shift time.Duration) placer {
 	p := placer{axis: s.Axis, start: s.Start, shift: shift}
 	if s.Axis == AxisStep || s.Axis == AxisSnapshot {
-		for _, pt := range s.Points {
-			if !pt.Time.IsZero() {
-				p.knots = append(p.knots, [2]float64{float64(pt.Time.UnixNano()) / 1e9, pt.X})
+		for i, t := range s.SnapshotTimes() {
+			if !t.IsZero() {
+				p.knots = append(p.knots, [2]float64{float64(t.UnixNano()) / 1e9, s.Points[i].X})
 			}
 		}
 	}

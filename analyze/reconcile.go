@@ -94,8 +94,9 @@ func nearestReading(g *GPUSeries, t time.Time, win time.Duration) int {
 	return best
 }
 
-// reconcile compares d's GPU readings with its snapshots.
-func reconcile(d *Device, x []float64, per units.Per, rules TrendRules, usedTrend *Trend) *Reconciliation {
+// reconcile compares d's GPU readings with its snapshots, taken at times
+// (Series.SnapshotTimes; zero where unknown).
+func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules TrendRules, usedTrend *Trend) *Reconciliation {
 	if d.GPU == nil || len(d.Points) == 0 {
 		return nil
 	}
@@ -107,13 +108,13 @@ func reconcile(d *Device, x []float64, per units.Per, rules TrendRules, usedTren
 	for i, p := range d.Points {
 		rc.NonPyTorch[i] = math.NaN()
 		reserved = append(reserved, float64(p.Usage.Reserved))
-		if p.Time.IsZero() {
+		if times[i].IsZero() {
 			continue
 		}
 		// Readings from before the process started or after it ended,
 		// and readings below reserved memory (impossible at the same
 		// moment), are not matches.
-		used, ok := usedAt(d.GPU, p.Time, win, lo, hi)
+		used, ok := usedAt(d.GPU, times[i], win, lo, hi)
 		if !ok || used < float64(p.Usage.Reserved) {
 			continue
 		}

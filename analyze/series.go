@@ -32,6 +32,30 @@ type Series struct {
 	ModTimesWritten bool
 }
 
+// SnapshotTimes gives each point the time its snapshot was taken, when
+// one is known: the trace's latest time, else a timestamp in its file name
+// (written by the dumping script), else its file time when the files'
+// times are write times (ModTimesWritten), even when steps in the names
+// ordered the series; the zero time otherwise. GPU readings are matched
+// to snapshots at these times: the GPU-log join, the placement of readings
+// on the step axis and the reconciliation of used with reserved memory.
+func (s *Series) SnapshotTimes() []time.Time {
+	ts := make([]time.Time, len(s.Points))
+	for i, p := range s.Points {
+		ts[i] = p.Time
+		if !ts[i].IsZero() || i >= len(s.Files) {
+			continue
+		}
+		switch f := s.Files[i]; {
+		case f.OrderKind == ingest.OrderTimestamp:
+			ts[i] = time.Unix(0, f.Order).UTC()
+		case s.ModTimesWritten:
+			ts[i] = f.ModTime
+		}
+	}
+	return ts
+}
+
 // MinHoursAxisSpan is the least time, in hours, that a series' snapshots
 // must span for an hours axis and per-hour rates: 0.1 h (6 minutes). A
 // per-hour rate from less than that extrapolates more than tenfold past

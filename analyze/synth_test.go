@@ -319,3 +319,27 @@ func TestAnalyzeDeterministic(t *testing.T) {
 		t.Errorf("two analyses of the same run differ:\n%s\n---\n%s", a, b)
 	}
 }
+
+// TestOutsideLeakWithoutTraceTimes: snapshots with no trace times (state
+// only, or history recorded without times) but written file times are
+// matched to GPU readings at their file times, as the GPU-log join
+// matches them, so growth outside the allocator is measured and found.
+// Reserved memory grows too (a leak of tensors), so placing the snapshots
+// by their steps on an even pace would not do.
+func TestOutsideLeakWithoutTraceTimes(t *testing.T) {
+	sp := synthSpec{n: 12, seed: 7, rank: input.NoRank, outsideRate: 100 * mib, leakPerSnap: 64 * mib, noPhase: true}
+	fs := sp.files()
+	l := sp.log(fs, 0)
+	for i, f := range fs {
+		f.Snapshot.Traces = nil
+		f.ModTime = t0.Add(time.Duration(i) * time.Minute)
+	}
+	f := Analyze(&ingest.Run{Dir: "synth", Location: time.UTC, Snapshots: fs, Logs: []*gpulog.GPULog{l}}, Options{})
+	d := f.Devices[0]
+	if d.Points[0].Time != (time.Time{}) {
+		t.Fatalf("point 0 has trace time %v; the test needs none", d.Points[0].Time)
+	}
+	if rc := d.Reconciliation; rc == nil || rc.Matched < len(fs)-1 || !f.Verdict.OutsideAllocatorLeak || !f.Verdict.Leak {
+		t.Errorf("outside-allocator growth not found from file times: reconciliation %+v; reasons %v", rc, f.Verdict.Reasons)
+	}
+}
