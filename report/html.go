@@ -421,6 +421,10 @@ func buildDevice(fg deviceFigures) (deviceView, error) {
 			dv.AxisNote = "Lighter lines: torch.cuda.memory_stats() readings, drawn beside the snapshots (the snapshots decide the verdict)."
 		}
 	}
+	if unplacedReadings(d) {
+		note := fmt.Sprintf("nvidia-smi memory.used is not drawn: the snapshots carry no usable times (trace times, times in the file names, or file write times) to place its readings on the %s axis; its trend above is over time.", deviceAxisName(d))
+		dv.AxisNote = strings.TrimSpace(dv.AxisNote + " " + note)
+	}
 	if d.Processes != nil {
 		pv, err := buildProcs("processes-"+deviceAnchor(d.DeviceKey), d.Processes, fg.Processes, d)
 		if err != nil {
@@ -799,6 +803,15 @@ func mdPlain(s string) string {
 	out := b.String()
 	out = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(out)
 	return out
+}
+
+// unplacedReadings reports whether d has GPU readings of which none
+// could be placed on its chart's x axis (so the timeline lacks them).
+func unplacedReadings(d *analyze.Device) bool {
+	if d.GPU == nil || len(d.GPU.Used) == 0 {
+		return false
+	}
+	return !slices.ContainsFunc(d.GPU.X, finite)
 }
 
 // coverageText is a device's stack coverage: "92% (full; lowest 85%)".
