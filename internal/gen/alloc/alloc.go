@@ -231,6 +231,10 @@ type Allocator struct {
 
 	// expandable: one segment per (pool, stream).
 	expSegs map[expKey]*Segment
+
+	// retries counts the allocations that needed the whole cache freed
+	// first (memory_stats' num_alloc_retries).
+	retries int64
 }
 
 type expKey struct {
@@ -277,6 +281,10 @@ func (a *Allocator) Config() Config { return a.cfg }
 // Reserved returns the bytes in segments (mapped bytes for expandable
 // segments).
 func (a *Allocator) Reserved() int64 { return a.reserved }
+
+// AllocRetries returns how many allocations had to free the whole cache
+// and retry cudaMalloc (torch.cuda.memory_stats()'s num_alloc_retries).
+func (a *Allocator) AllocRetries() int64 { return a.retries }
 
 // Allocated returns the bytes in active_allocated blocks.
 func (a *Allocator) Allocated() int64 { return a.allocated }
@@ -447,7 +455,10 @@ func (a *Allocator) Malloc(n int64, stream int64, ctx Ctx) (*Block, error) {
 			b = a.allocBlock(small, stream, segSize, ctx)
 		}
 		if b == nil {
+			// PyTorch's alloc_block counts num_alloc_retries on this,
+			// the retry after release_cached_blocks.
 			a.releaseCachedBlocks(ctx)
+			a.retries++
 			b = a.allocBlock(small, stream, segSize, ctx)
 		}
 		if b == nil {

@@ -272,9 +272,15 @@ func TestOOMReleasesCache(t *testing.T) {
 	y := mustMalloc(t, a, 30*mb)
 	mustFree(t, a, x)
 	mustFree(t, a, y)
+	if n := a.AllocRetries(); n != 0 {
+		t.Errorf("%d retries before any was needed", n)
+	}
 	b := mustMalloc(t, a, 50*mb)
 	if b.Size != 50*mb || a.Reserved() != 50*mb {
 		t.Errorf("block %d reserved %d", b.Size, a.Reserved())
+	}
+	if n := a.AllocRetries(); n != 1 {
+		t.Errorf("num_alloc_retries %d after one retry, want 1", n)
 	}
 	tr := actions(a)
 	want := []string{"segment_free", "segment_free", "segment_alloc", "alloc"}

@@ -47,6 +47,7 @@ func (a *Allocator) mallocExpandable(n, size int64, small bool, stream int64, ct
 	tail, mapBytes := need()
 	if mapBytes > a.DeviceFree() {
 		a.unmapFree(ctx)
+		a.retries++
 		tail, mapBytes = need()
 		if mapBytes > a.DeviceFree() {
 			return nil, a.oom(n, size, mapBytes, p, stream, ctx)

@@ -138,8 +138,8 @@ func (s *sim) noteStats(rk *rank, step int, oom bool) {
 	if oom {
 		rk.ooms++
 	}
-	line := fmt.Sprintf(`{"step": %d, "time": %.6f, "rank": %d, "device": %d, "allocated_bytes.all.current": %d, "reserved_bytes.all.current": %d, "active_bytes.all.current": %d, "inactive_split_bytes.all.current": %d, "num_ooms": %d}`,
-		step, float64(rk.clk)/1e6, rk.idx, rk.idx, a.Allocated(), a.Reserved(), a.Active(), inactiveSplit(a), rk.ooms)
+	line := fmt.Sprintf(`{"step": %d, "time": %.6f, "rank": %d, "device": %d, "allocated_bytes.all.current": %d, "reserved_bytes.all.current": %d, "active_bytes.all.current": %d, "inactive_split_bytes.all.current": %d, "num_alloc_retries": %d, "num_ooms": %d}`,
+		step, float64(rk.clk)/1e6, rk.idx, rk.idx, a.Allocated(), a.Reserved(), a.Active(), inactiveSplit(a), a.AllocRetries(), rk.ooms)
 	rk.stats = append(rk.stats, line)
 }
 
