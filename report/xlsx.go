@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"math"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -74,7 +76,21 @@ const (
 	fmtSteps  = `#,##0 "steps"`
 	fmtStepAt = `"step "#,##0`
 	fmtHours  = `#,##0.00 "h"`
+	// fmtWrap is not a number format: it marks a column of sentences
+	// (reasons, evidence, projections), wrapped within the column's width
+	// in a row made tall enough for them (wrappedLines), so that a long
+	// reason reads as a paragraph instead of running across the next
+	// columns and off the window.
+	fmtWrap = "@wrap"
 )
+
+// lineHeight is the height of one line of text in a row, in points: the
+// default row height of an 11-point Calibri workbook.
+const lineHeight = 15.0
+
+// maxRowLines caps a wrapped row's lines: Excel rows are at most 409
+// points tall.
+const maxRowLines = 27
 
 // xcol is a column of a data sheet: its header, width and number format.
 type xcol struct {
@@ -136,20 +152,40 @@ func xlsxOf(v *view, opt Options) ([]byte, error) {
 	return workbookBytes(f)
 }
 
+// style returns the id of the cell style of a column of number format
+// numFmt ("" for text, fmtWrap for sentences). Cells sit at the top of
+// their row, so a row made tall by a wrapped sentence reads from its top.
 func (w *xlsxWriter) style(numFmt string) (int, error) {
-	if numFmt == "" {
-		return 0, nil
-	}
 	if id, ok := w.styles[numFmt]; ok {
 		return id, nil
 	}
-	nf := numFmt
-	id, err := w.f.NewStyle(&excelize.Style{CustomNumFmt: &nf})
+	st := &excelize.Style{Alignment: &excelize.Alignment{Vertical: "top"}}
+	switch numFmt {
+	case "":
+	case fmtWrap:
+		st.Alignment.WrapText = true
+	default:
+		nf := numFmt
+		st.CustomNumFmt = &nf
+	}
+	id, err := w.f.NewStyle(st)
 	if err != nil {
 		return 0, err
 	}
 	w.styles[numFmt] = id
 	return id, nil
+}
+
+// wrappedLines estimates the lines text takes wrapped in a column width
+// characters wide. Excel's width unit is the width of a digit and
+// sentences average a little narrower, so the estimate errs towards a
+// spare line rather than cut one.
+func wrappedLines(text string, width float64) int {
+	n := 0
+	for _, line := range strings.Split(text, "\n") {
+		n += max(1, int(math.Ceil(float64(utf8.RuneCountInString(line))/max(width, 1))))
+	}
+	return min(n, maxRowLines)
 }
 
 // table streams a data sheet: a bold frozen header, then rows, as an Excel
@@ -177,11 +213,7 @@ func (w *xlsxWriter) tableThen(sheet, name string, cols []xcol, rows func(emit f
 		if styles[i], err = w.style(c.fmt); err != nil {
 			return 0, err
 		}
-		width := c.width
-		if width == 0 {
-			width = 14
-		}
-		if err := sw.SetColWidth(i+1, i+1, width); err != nil {
+		if err := sw.SetColWidth(i+1, i+1, widthOf(c)); err != nil {
 			return 0, err
 		}
 	}
@@ -201,6 +233,7 @@ func (w *xlsxWriter) tableThen(sheet, name string, cols []xcol, rows func(emit f
 			return nil
 		}
 		row := make([]any, len(vals))
+		lines := 1
 		for i, v := range vals {
 			switch x := v.(type) {
 			case nil:
@@ -212,7 +245,10 @@ func (w *xlsxWriter) tableThen(sheet, name string, cols []xcol, rows func(emit f
 				}
 				row[i] = excelize.Cell{Value: x, StyleID: styleAt(styles, i)}
 			case string:
-				row[i] = excelize.Cell{Value: cleanText(x)}
+				row[i] = excelize.Cell{Value: cleanText(x), StyleID: styleAt(styles, i)}
+				if i < len(cols) && cols[i].fmt == fmtWrap {
+					lines = max(lines, wrappedLines(x, widthOf(cols[i])))
+				}
 			case excelize.Cell:
 				// A cell whose format depends on the row (a unit).
 				row[i] = x
@@ -222,6 +258,9 @@ func (w *xlsxWriter) tableThen(sheet, name string, cols []xcol, rows func(emit f
 		}
 		n++
 		cell, _ := excelize.CoordinatesToCellName(1, n+1)
+		if lines > 1 {
+			return sw.SetRow(cell, row, excelize.RowOpts{Height: lineHeight * float64(lines)})
+		}
 		return sw.SetRow(cell, row)
 	}
 	if err := rows(emit); err != nil {
@@ -240,6 +279,14 @@ func (w *xlsxWriter) tableThen(sheet, name string, cols []xcol, rows func(emit f
 		}
 	}
 	return n, sw.Flush()
+}
+
+// widthOf is a column's width in characters, 14 when it gives none.
+func widthOf(c xcol) float64 {
+	if c.width == 0 {
+		return 14
+	}
+	return c.width
 }
 
 func styleAt(styles []int, i int) int {
@@ -421,7 +468,7 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 	for _, r := range fields {
 		fieldWidth = max(fieldWidth, min(60, float64(utf8.RuneCountInString(r.name)+2)))
 	}
-	cols := []xcol{{"Field", fieldWidth, ""}, {"Value", 90, ""}, {"Number", 16, fmtNum}, {"Unit", 8, ""}}
+	cols := []xcol{{"Field", fieldWidth, ""}, {"Value", 90, fmtWrap}, {"Number", 16, fmtNum}, {"Unit", 8, ""}}
 	_, err := w.table("Summary", "tSummary", cols, func(emit func([]any) error) error {
 		for _, r := range fields {
 			var num, unit any
@@ -469,7 +516,7 @@ func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 		{"Device", 18, ""}, {"Metric", 18, ""}, {"Per", 6, ""}, {"Points", 8, fmtBytes},
 		{"Slope", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"p-value", 10, fmtP},
 		{"Method", 10, ""}, {"Verdict", 16, ""}, {"Fit from #", 9, fmtBytes},
-		{"Capacity (limit)", 12, fmtGiB}, {"Reaches capacity at", 16, fmtNum}, {"Remaining", 14, fmtNum}, {"Time left", 12, fmtHours}, {"Projection", 60, ""},
+		{"Capacity (limit)", 12, fmtGiB}, {"Reaches capacity at", 16, fmtNum}, {"Remaining", 14, fmtNum}, {"Time left", 12, fmtHours}, {"Projection", 60, fmtWrap},
 		{"Source", 14, ""},
 	}
 	// The axis units' formats are made first, so their style ids stay
@@ -534,7 +581,7 @@ func (w *xlsxWriter) suspects(*analyze.Findings) error {
 		{"#", 5, ""}, {"Device", 18, ""}, {"Site", 30, ""}, {"Function", 24, ""}, {"Fingerprint", 20, ""},
 		{"Growth", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"Per", 6, ""}, {"p-value", 10, fmtP},
 		{"Live first", 13, fmtMiB}, {"Live last", 13, fmtMiB}, {"Blocks last", 10, fmtBytes}, {"Top verdict suspect", 10, ""},
-		{"Suppressed by", 16, ""}, {"Confidence", 10, ""}, {"Share of allocated growth", 12, fmtPercent}, {"Evidence", 60, ""},
+		{"Suppressed by", 16, ""}, {"Confidence", 10, ""}, {"Share of allocated growth", 12, fmtPercent}, {"Evidence", 60, fmtWrap},
 		{"Stack (innermost first)", 100, ""},
 	}
 	return w.tableSheet("Suspects", "tSuspects", cols, suspectSources, []Table{w.v.SuspectTable})
@@ -563,7 +610,7 @@ func (w *xlsxWriter) fragmentation(fd *analyze.Findings) error {
 	cols := []xcol{
 		{"Device", 18, ""}, {"#", 6, ""}, {"File", 40, ""}, {"X", 10, fmtNum},
 		{"Cached free", 13, fmtGiB}, {"Largest free", 13, fmtGiB}, {"External fragmentation", 12, fmtPercent},
-		{"Internal waste", 13, fmtMiB}, {"Pinned segments", 10, fmtBytes}, {"Pinned free", 13, fmtMiB}, {"Fragmented", 10, ""}, {"Reason", 60, ""},
+		{"Internal waste", 13, fmtMiB}, {"Pinned segments", 10, fmtBytes}, {"Pinned free", 13, fmtMiB}, {"Fragmented", 10, ""}, {"Reason", 60, fmtWrap},
 	}
 	_, err := w.table("Fragmentation", "tFragmentation", cols, func(emit func([]any) error) error {
 		for _, d := range fd.Devices {
@@ -792,6 +839,6 @@ func (w *xlsxWriter) processSamples(fd *analyze.Findings) error {
 
 // inputs lists the inputs: snapshot files, GPU logs, skipped files.
 func (w *xlsxWriter) inputs(*analyze.Findings) error {
-	cols := []xcol{{"Kind", 12, ""}, {"File", 50, ""}, {"Format", 16, ""}, {"Samples", 10, fmtBytes}, {"GPUs", 6, ""}, {"Skipped lines", 10, fmtBytes}, {"Reason / problems", 80, ""}}
+	cols := []xcol{{"Kind", 12, ""}, {"File", 50, ""}, {"Format", 16, ""}, {"Samples", 10, fmtBytes}, {"GPUs", 6, ""}, {"Skipped lines", 10, fmtBytes}, {"Reason / problems", 80, fmtWrap}}
 	return w.tableSheet("Inputs", "tInputs", cols, nil, []Table{w.v.SnapshotFiles, w.v.GPULogs, w.v.Skipped})
 }

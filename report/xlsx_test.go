@@ -3,25 +3,20 @@ package report
 import (
 	"bytes"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"gpureport/analyze"
 )
 
 // TestXLSX reopens the workbook with excelize and checks its sheets,
 // headers, values, number formats, frozen panes, tables and charts.
 func TestXLSX(t *testing.T) {
 	fd, _ := fixtureFindings()
-	b, err := XLSX(fd, fixedOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := excelize.OpenReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openXLSX(t, fd)
 	if got := f.GetSheetList(); !slices.Equal(got, xlsxSheets) {
 		t.Fatalf("sheets %v, want %v", got, xlsxSheets)
 	}
@@ -171,6 +166,64 @@ func checkSheets(t *testing.T, f *excelize.File, empty ...string) {
 func TestXLSXHostileText(t *testing.T) {
 	fd, _ := fixtureFindings()
 	fd.Devices[1].Suspects[0].Site = `=HYPERLINK("http://evil","x")`
+	f := openXLSX(t, fd)
+	formula, _ := f.GetCellFormula("Suspects", "C2")
+	v, _ := f.GetCellValue("Suspects", "C2")
+	if formula != "" || v != `=HYPERLINK("http://evil","x")` {
+		t.Errorf("formula %q, value %q: want a plain string", formula, v)
+	}
+}
+
+// TestXLSXWrapsSentences: a long reason wraps inside the Summary's Value
+// column, in a row tall enough for its lines, with the row's cells at its
+// top; a short one keeps the default height.
+func TestXLSXWrapsSentences(t *testing.T) {
+	fd, _ := fixtureFindings()
+	long := "fragmentation on rank 0 cuda:0: " + strings.Repeat("reserved memory rose while live memory did not; ", 8)
+	fd.Verdict.Reasons = append(fd.Verdict.Reasons, long)
+	f := openXLSX(t, fd)
+	rows, err := f.GetRows("Summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var longRow, shortRow int
+	for i, r := range rows {
+		if len(r) > 1 && r[1] == long {
+			longRow = i + 1
+		}
+		if len(r) > 1 && r[0] == "Severity" {
+			shortRow = i + 1
+		}
+	}
+	if longRow == 0 || shortRow == 0 {
+		t.Fatalf("rows of the long reason (%d) or the severity (%d) not found", longRow, shortRow)
+	}
+	// 400 characters in a 90-character column: 5 lines.
+	if h, err := f.GetRowHeight("Summary", longRow); err != nil || h < 5*lineHeight {
+		t.Errorf("long reason's row is %g points tall (%v), want at least %g", h, err, 5*lineHeight)
+	}
+	if h, err := f.GetRowHeight("Summary", shortRow); err != nil || h > lineHeight {
+		t.Errorf("severity row is %g points tall (%v), want the default", h, err)
+	}
+	for col, wrap := range map[string]bool{"A": false, "B": true} {
+		id, err := f.GetCellStyle("Summary", col+strconv.Itoa(longRow))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := f.GetStyle(id)
+		if err != nil || st.Alignment == nil {
+			t.Fatalf("%s%d: style %d has no alignment (%v)", col, longRow, id, err)
+		}
+		if st.Alignment.WrapText != wrap || st.Alignment.Vertical != "top" {
+			t.Errorf("%s%d: wrap %v vertical %q, want wrap %v at the top", col, longRow, st.Alignment.WrapText, st.Alignment.Vertical, wrap)
+		}
+	}
+}
+
+// openXLSX renders fd's workbook and opens it with excelize, closed when
+// the test ends.
+func openXLSX(t *testing.T, fd *analyze.Findings) *excelize.File {
+	t.Helper()
 	b, err := XLSX(fd, fixedOptions)
 	if err != nil {
 		t.Fatal(err)
@@ -179,10 +232,6 @@ func TestXLSXHostileText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	formula, _ := f.GetCellFormula("Suspects", "C2")
-	v, _ := f.GetCellValue("Suspects", "C2")
-	if formula != "" || v != `=HYPERLINK("http://evil","x")` {
-		t.Errorf("formula %q, value %q: want a plain string", formula, v)
-	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
