@@ -239,9 +239,6 @@ func fragGrowth(sp *Spec, snaps []SnapInfo) bool {
 		reservedSteps(snaps) >= 2
 }
 
-// reservedSteps counts the dump intervals in which reserved memory rose by
-// more than 1% of the first dump's reserved bytes (a new segment of any
-// size that matters, not rounding).
 // anyRankFragGrowth reports whether the periodic dumps of any rank show
 // fragGrowth: the fragmentation flag is the run's, and a rank other than
 // the leaking one fragments its cache just as well.
@@ -260,6 +257,9 @@ func anyRankFragGrowth(sp *Spec, res *Result) bool {
 	return false
 }
 
+// reservedSteps counts the dump intervals in which reserved memory rose by
+// more than 1% of the first dump's reserved bytes (a new segment of any
+// size that matters, not rounding).
 func reservedSteps(snaps []SnapInfo) int {
 	n := 0
 	for i := 1; i < len(snaps); i++ {
