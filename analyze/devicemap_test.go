@@ -290,12 +290,7 @@ func TestGPUJoins(t *testing.T) {
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 0 },
 				3: func(float64) int64 { return 10*gib + 300*mib },
-				5: func(m float64) int64 {
-					if m < 0.9 || m > n-2+0.1 {
-						return 0
-					}
-					return 11*gib + int64(m*100)*mib
-				},
+				5: func(m float64) int64 { return lifeAt(m, 0.9, n-2+0.1, 11*gib+int64(m*100)*mib) },
 			},
 			want: []int{5}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
 			textHas: "busy from just before the first snapshot to just after the last",
@@ -309,12 +304,7 @@ func TestGPUJoins(t *testing.T) {
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 0 },
 				2: func(float64) int64 { return 10*gib + 400*mib },
-				4: func(m float64) int64 {
-					if m < 0.9 {
-						return 0
-					}
-					return 11*gib + 500*mib
-				},
+				4: func(m float64) int64 { return lifeAt(m, 0.9, math.Inf(1), 11*gib+500*mib) },
 			},
 			want: []int{2}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
 		},

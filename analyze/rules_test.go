@@ -208,36 +208,33 @@ var negativeAmount = regexp.MustCompile(`-[0-9.]+ (B|KiB|MiB|GiB|TiB)\b`)
 // fits (variable batch shapes). With sawTooth the cache is instead given
 // back every third snapshot (empty_cache).
 func fragRun(n int, sawTooth bool) *ingest.Run {
-	var files []*ingest.SnapshotFile
-	for i := range n {
-		b := newSnap()
-		b.segment(0, live(4*gib, stackAt("model.py", 20, "__init__")))
-		k := i / 2 // a new cached segment every other snapshot
+	cached := make([]int, n)
+	for i := range cached {
+		cached[i] = i / 2 // a new cached segment every other snapshot
 		if sawTooth {
-			k = i % 3
+			cached[i] = i % 3
 		}
-		for j := range k {
-			b.segment(0, free(int64(300+37*j)*mib))
-		}
-		at := t0.Add(time.Duration(i) * time.Minute)
-		b.event(0, snapshot.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
-		step := int64(100 * (i + 1))
-		files = append(files, file(b.done(), fmt.Sprintf("snapshot_step_%06d.pickle", step), step, input.NoRank))
 	}
-	return &ingest.Run{Dir: "frag", Location: time.UTC, Snapshots: files}
+	return cachedRun(func(j int) int64 { return int64(300+37*j) * mib }, cached)
 }
 
-// cacheRun builds snapshots with 4 GiB of live memory in one segment and
-// cached[i] wholly free segments of seg bytes each in snapshot i. Segments
-// keep their addresses from one snapshot to the next (the first k are the
-// same segments), as the allocator's do.
+// cacheRun builds snapshots with cached[i] wholly free segments of seg
+// bytes each in snapshot i (cachedRun).
 func cacheRun(seg int64, cached ...int) *ingest.Run {
+	return cachedRun(func(int) int64 { return seg }, cached)
+}
+
+// cachedRun builds snapshots with 4 GiB of live memory in one segment and
+// cached[i] wholly free segments in snapshot i, the j-th of size(j)
+// bytes. Segments keep their addresses from one snapshot to the next (the
+// first k are the same segments), as the allocator's do.
+func cachedRun(size func(j int) int64, cached []int) *ingest.Run {
 	var files []*ingest.SnapshotFile
 	for i, k := range cached {
 		b := newSnap()
 		b.segment(0, live(4*gib, stackAt("model.py", 20, "__init__")))
-		for range k {
-			b.segment(0, free(seg))
+		for j := range k {
+			b.segment(0, free(size(j)))
 		}
 		at := t0.Add(time.Duration(i) * time.Minute)
 		b.event(0, snapshot.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
