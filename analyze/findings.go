@@ -198,6 +198,9 @@ type Device struct {
 	// Suspects are the leak suspects of this device, most growth first
 	// (suppressed ones included, marked, after the others).
 	Suspects []Suspect
+	// LeakSites are the unsuppressed suspects grouped by site (one
+	// suspect per call path), fastest site first (leaksites.go).
+	LeakSites []LeakSite
 	// Coverage says how much of the live memory the stacks explain.
 	Coverage Coverage
 	// Reconciliation compares nvidia-smi used with reserved; nil without

@@ -22,14 +22,16 @@ type synthSpec struct {
 	seed uint64 // randomness of phases
 	rank int    // input.NoRank for single-process runs
 
-	leakPerSnap int64 // bytes leaked per snapshot at train.py:57
-	leakBurstAt []int // when set, leak only at these snapshot indexes
-	oneTimeAt   int   // index at which a 300 MiB buffer appears at data.py:40 (0: never)
-	noPhase     bool  // activations always at the same phase
-	outsideRate int64 // bytes per snapshot that nvidia-smi used grows outside the allocator
-	sawTooth    bool  // a 1 GiB free cache segment comes and goes (empty_cache)
-	fragment    bool  // a new 200 MiB segment pinned by a 1 MiB block each snapshot
-	noStacks    bool  // blocks carry no frames
+	leakPerSnap  int64 // bytes leaked per snapshot at train.py:57
+	leakCallers  int   // when > 1, the leaked blocks take turns among this many call paths to train.py:57
+	leak2PerSnap int64 // bytes leaked per snapshot at a second site, metrics.py:41
+	leakBurstAt  []int // when set, leak only at these snapshot indexes
+	oneTimeAt    int   // index at which a 300 MiB buffer appears at data.py:40 (0: never)
+	noPhase      bool  // activations always at the same phase
+	outsideRate  int64 // bytes per snapshot that nvidia-smi used grows outside the allocator
+	sawTooth     bool  // a 1 GiB free cache segment comes and goes (empty_cache)
+	fragment     bool  // a new 200 MiB segment pinned by a 1 MiB block each snapshot
+	noStacks     bool  // blocks carry no frames
 }
 
 var t0 = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
@@ -80,10 +82,13 @@ func (sp synthSpec) files() []*ingest.SnapshotFile {
 		}
 		if leaked > 0 {
 			var lb []blk
-			for left := leaked; left > 0; left -= 4 * mib {
-				lb = append(lb, live(min(left, 4*mib), sp.stack(b, stackAt("train.py", 57, "train_step"))))
+			for k, left := 0, leaked; left > 0; k, left = k+1, left-4*mib {
+				lb = append(lb, live(min(left, 4*mib), sp.stack(b, leakPath(k%max(1, sp.leakCallers)))))
 			}
 			b.segment(0, lb...)
+		}
+		if sp.leak2PerSnap > 0 && i > 0 {
+			b.segment(0, live(int64(i)*sp.leak2PerSnap, sp.stack(b, stackAt("metrics.py", 41, "update"))))
 		}
 		if sp.oneTimeAt > 0 && i >= sp.oneTimeAt {
 			b.segment(0, live(300*mib, sp.stack(b, stackAt("data.py", 40, "prefetch"))))
@@ -106,6 +111,17 @@ func (sp synthSpec) files() []*ingest.SnapshotFile {
 		out = append(out, file(b.done(), path, step, sp.rank))
 	}
 	return out
+}
+
+// leakPath is call path c to the leak at train.py:57: train_step called
+// from main (c = 0), or from another function (signatures name outer
+// frames by function, not line).
+func leakPath(c int) []snapshot.Frame {
+	st := stackAt("train.py", 57, "train_step")
+	if c > 0 {
+		st[5] = userFrame("train.py", 120+c, fmt.Sprintf("run_stage_%d", c))
+	}
+	return st
 }
 
 // log builds an nvidia-smi log for GPU gpu: a reading every 10 s from the

@@ -50,7 +50,8 @@ func decideVerdict(f *Findings) {
 	v := &f.Verdict
 	type ref struct {
 		SuspectRef
-		slope float64
+		siteSlope, slope float64
+		site             int
 	}
 	var refs []ref
 	critical := false
@@ -59,13 +60,14 @@ func decideVerdict(f *Findings) {
 	statsLeak := false
 	for _, d := range f.Devices {
 		where := deviceName(d.DeviceKey)
-		projectSuspects(f, d)
+		projectLeaks(f, d)
 		for i := range d.Suspects {
 			sp := &d.Suspects[i]
 			if sp.Suppressed != "" {
 				continue
 			}
-			refs = append(refs, ref{SuspectRef{d.DeviceKey, i}, sp.Trend.Slope})
+			siteSlope, site := siteOrder(d, i)
+			refs = append(refs, ref{SuspectRef{d.DeviceKey, i}, siteSlope, sp.Trend.Slope, site})
 		}
 		n := 0
 		for i := range d.Suspects {
@@ -75,12 +77,19 @@ func decideVerdict(f *Findings) {
 		}
 		at := d.Trend(MetricAllocated)
 		deviceLeak := false
-		if n > 0 {
+		if n > 0 && len(d.LeakSites) > 0 {
 			deviceLeak = true
-			top := d.Suspects[0]
-			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %s; the top one, %s in %s (fingerprint %s), grows %s, %s, over %d snapshots (%s); %s",
-				where, units.CountOf(n, "suspect"), top.Site, top.Function, top.Fingerprint, units.RateCI(top.Trend.Slope, top.Trend.Lo, top.Trend.Hi, top.Trend.Per), units.PValue(top.Trend.PValue), top.Trend.N, top.Trend.Test, leakSeverityText(&top)))
-			if top.Severity == SeverityHigh {
+			ls := &d.LeakSites[0]
+			t := ls.Trend
+			if ls.Paths() == 1 {
+				top := &d.Suspects[ls.Suspects[0]]
+				v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %s; the top one, %s in %s (fingerprint %s), grows %s, %s, over %d snapshots (%s); %s",
+					where, units.CountOf(n, "suspect"), top.Site, top.Function, top.Fingerprint, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), t.N, t.Test, leakSeverityText(ls.Severity, ls.Projection, t.Per)))
+			} else {
+				v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %s; the top site, %s in %s, grows %s, %s, over %d snapshots (%s) through %d call paths (%s); %s",
+					where, units.CountOf(n, "suspect"), ls.Site, ls.Function, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), t.N, t.Test, ls.Paths(), ls.pathsText(d), leakSeverityText(ls.Severity, ls.Projection, t.Per)))
+			}
+			if ls.Severity == SeverityHigh {
 				critical = true
 			}
 		} else if nt := d.Coverage.NoStackTrend; nt != nil && nt.Verdict == VerdictGrowing {
@@ -166,7 +175,7 @@ func decideVerdict(f *Findings) {
 		v.Reasons = append(v.Reasons, r)
 	}
 	slices.SortStableFunc(refs, func(a, b ref) int {
-		return cmp.Or(cmp.Compare(b.slope, a.slope), cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device), cmp.Compare(a.Index, b.Index))
+		return cmp.Or(cmp.Compare(b.siteSlope, a.siteSlope), cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device), cmp.Compare(a.site, b.site), cmp.Compare(b.slope, a.slope), cmp.Compare(a.Index, b.Index))
 	})
 	for _, r := range refs {
 		v.Suspects = append(v.Suspects, r.SuspectRef)
@@ -192,8 +201,16 @@ func decideVerdict(f *Findings) {
 	var parts []string
 	if v.Leak {
 		if len(v.Suspects) > 0 {
-			top := f.Suspect(v.Suspects[0])
-			parts = append(parts, fmt.Sprintf("leak at %s (%s)", top.Site, units.Rate(top.Trend.Slope, top.Trend.Per)))
+			ref := v.Suspects[0]
+			top := f.Suspect(ref)
+			text := fmt.Sprintf("leak at %s (%s)", top.Site, units.Rate(top.Trend.Slope, top.Trend.Per))
+			if ls := f.Site(ref); ls != nil && ls.Paths() > 1 {
+				text = fmt.Sprintf("leak at %s (%s through %d call paths)", ls.Site, units.Rate(ls.Trend.Slope, ls.Trend.Per), ls.Paths())
+			}
+			if more := otherSites(f, top.Site); more > 0 {
+				text += fmt.Sprintf(" and %s", units.CountOf(more, "more site"))
+			}
+			parts = append(parts, text)
 		} else if statsLeak {
 			parts = append(parts, "leak (no site: no snapshots)")
 		} else {
@@ -306,43 +323,55 @@ func statsOOMCauses(d *Device, leak, fragmented bool) {
 // suspect, or growing live memory without stacks or snapshots).
 const VerdictLeak = "leak"
 
-// projectSuspects sets each unsuppressed suspect's time to capacity and
-// severity: the device's allocated memory at its last periodic snapshot,
-// growing at the suspect's rate (and interval), against the capacity less
-// the memory outside the allocator.
-func projectSuspects(f *Findings, d *Device) {
-	keep := trendIndexOf(d.Points)
+// projectLeaks sets the time to capacity and severity of each
+// unsuppressed suspect and each leak site of d (projectLeak).
+func projectLeaks(f *Findings, d *Device) {
 	for i := range d.Suspects {
 		sp := &d.Suspects[i]
-		sp.Severity = SeverityLow
-		if sp.Suppressed != "" || d.Capacity <= 0 || len(keep) < 2 || !(sp.Trend.Slope > 0) {
-			continue
-		}
-		first, last := d.Points[keep[0]], d.Points[keep[len(keep)-1]]
-		limit := float64(d.Capacity)
-		basis := fmt.Sprintf("%s device memory (%s)", units.Bytes(d.Capacity), d.CapacitySource)
-		if rc := d.Reconciliation; rc != nil && rc.Matched > 0 && rc.Level > 0 {
-			limit -= rc.Level
-			basis += fmt.Sprintf(" minus %s outside the allocator", units.Bytes(int64(rc.Level)))
-		}
-		t := sp.Trend
-		t.Verdict = VerdictGrowing
-		t.Intercept = float64(last.Usage.Allocated) - t.Slope*last.X
-		span := last.X - first.X
-		p := Project(&t, limit, last.X, span, pace(d.Axis, d.Points, keep), f.Thresholds.Horizon)
-		if p == nil {
-			continue
-		}
-		p.Basis = basis
-		withinHorizon(p, f.Thresholds.CriticalWithin)
-		sp.Projection = p
-		switch {
-		case p.Remaining <= span || (p.Hours > 0 && p.Hours <= f.Thresholds.CriticalWithin.Hours()):
-			sp.Severity = SeverityHigh
-		case !p.Beyond:
-			sp.Severity = SeverityMedium
+		sp.Projection, sp.Severity = nil, SeverityLow
+		if sp.Suppressed == "" {
+			sp.Projection, sp.Severity = projectLeak(f, d, sp.Trend)
 		}
 	}
+	for j := range d.LeakSites {
+		ls := &d.LeakSites[j]
+		ls.Projection, ls.Severity = projectLeak(f, d, ls.Trend)
+	}
+}
+
+// projectLeak is a leak's time to capacity and severity: the device's
+// allocated memory at its last periodic snapshot, growing at the leak's
+// rate t (and interval), against the capacity less the memory outside
+// the allocator. Nil and SeverityLow without a capacity, two periodic
+// snapshots or growth.
+func projectLeak(f *Findings, d *Device, t Trend) (*Projection, LeakSeverity) {
+	keep := trendIndexOf(d.Points)
+	if d.Capacity <= 0 || len(keep) < 2 || !(t.Slope > 0) {
+		return nil, SeverityLow
+	}
+	first, last := d.Points[keep[0]], d.Points[keep[len(keep)-1]]
+	limit := float64(d.Capacity)
+	basis := fmt.Sprintf("%s device memory (%s)", units.Bytes(d.Capacity), d.CapacitySource)
+	if rc := d.Reconciliation; rc != nil && rc.Matched > 0 && rc.Level > 0 {
+		limit -= rc.Level
+		basis += fmt.Sprintf(" minus %s outside the allocator", units.Bytes(int64(rc.Level)))
+	}
+	t.Verdict = VerdictGrowing
+	t.Intercept = float64(last.Usage.Allocated) - t.Slope*last.X
+	span := last.X - first.X
+	p := Project(&t, limit, last.X, span, pace(d.Axis, d.Points, keep), f.Thresholds.Horizon)
+	if p == nil {
+		return nil, SeverityLow
+	}
+	p.Basis = basis
+	withinHorizon(p, f.Thresholds.CriticalWithin)
+	switch {
+	case p.Remaining <= span || (p.Hours > 0 && p.Hours <= f.Thresholds.CriticalWithin.Hours()):
+		return p, SeverityHigh
+	case !p.Beyond:
+		return p, SeverityMedium
+	}
+	return p, SeverityLow
 }
 
 // withinHorizon clears Beyond on a projection whose wall-clock time left
@@ -354,16 +383,16 @@ func withinHorizon(p *Projection, critical time.Duration) {
 	}
 }
 
-// leakSeverityText says a suspect's severity and time to capacity.
-func leakSeverityText(sp *Suspect) string {
-	p := sp.Projection
+// leakSeverityText says a leak's severity and time to capacity, p its
+// projection (nil when unknown) on an axis per.
+func leakSeverityText(sev LeakSeverity, p *Projection, per units.Per) string {
 	if p == nil {
-		return string(sp.Severity) + " severity (no time to capacity: capacity unknown or too few snapshots)"
+		return string(sev) + " severity (no time to capacity: capacity unknown or too few snapshots)"
 	}
 	if p.Beyond {
-		return fmt.Sprintf("%s severity: at this rate it reaches %s only after %s%s, beyond %g× the run's length", sp.Severity, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, sp.Trend.Per), hoursText(p), p.Horizon)
+		return fmt.Sprintf("%s severity: at this rate it reaches %s only after %s%s, beyond %g× the run's length", sev, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, per), hoursText(p), p.Horizon)
 	}
-	return fmt.Sprintf("%s severity: at this rate the device (%s) is full in about %s%s", sp.Severity, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, sp.Trend.Per), hoursText(p))
+	return fmt.Sprintf("%s severity: at this rate the device (%s) is full in about %s%s", sev, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, per), hoursText(p))
 }
 
 // hoursText is " (about 45 min of wall-clock time)" for a projection with

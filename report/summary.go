@@ -249,9 +249,13 @@ type SummaryVerdict struct {
 	// snapshots (a warning with no site, not a leak flag).
 	MemoryGrows  bool             `json:"memory_grows,omitempty"`
 	LeakSuspects []SummarySuspect `json:"leak_suspects"`
-	Severity     string           `json:"severity"`
-	Headline     string           `json:"headline"`
-	Reasons      []string         `json:"reasons"`
+	// LeakSites are the leak suspects of each device grouped by site (one
+	// suspect per call path), in leak_suspects' order, each with the
+	// trend of their summed live bytes: how fast the site leaks.
+	LeakSites []SummaryLeakSite `json:"leak_sites"`
+	Severity  string            `json:"severity"`
+	Headline  string            `json:"headline"`
+	Reasons   []string          `json:"reasons"`
 	// Suppressed counts the leak suspects that suppression rules took out
 	// of the verdict.
 	Suppressed SummarySuppressed `json:"suppressed"`
@@ -275,6 +279,21 @@ type SummarySuppressed struct {
 type SummarySuppressor struct {
 	Rule     string `json:"rule"`
 	Suspects int    `json:"suspects"`
+}
+
+// SummaryLeakSite is one site of leak_sites: its suspects' fingerprints,
+// how many of its other call paths only accumulate, and the trend of the
+// live bytes of both summed, with the site's time to capacity in its
+// projection fields and its severity.
+type SummaryLeakSite struct {
+	Site              string       `json:"site"`
+	Function          string       `json:"function"`
+	Device            int          `json:"device"`
+	Rank              *int         `json:"rank"`
+	Fingerprints      []string     `json:"fingerprints"`
+	AccumulatingPaths int          `json:"accumulating_paths"`
+	Severity          string       `json:"severity"`
+	Trend             SummaryTrend `json:"trend"`
 }
 
 // SummarySuspect is a top leak suspect.
@@ -375,7 +394,7 @@ func summaryOf(vw *view, opt Options) *Summary {
 	v := f.Verdict
 	s.Verdict = SummaryVerdict{
 		Leak: v.Leak, OutsideAllocatorLeak: v.OutsideAllocatorLeak, Fragmentation: v.Fragmentation, OOM: v.OOM,
-		MemoryGrows: v.MemoryGrows, LeakSuspects: []SummarySuspect{},
+		MemoryGrows: v.MemoryGrows, LeakSuspects: []SummarySuspect{}, LeakSites: []SummaryLeakSite{},
 		Severity: severity(v),
 		Headline: headline(f),
 		Reasons:  append([]string{}, v.Reasons...),
@@ -385,6 +404,7 @@ func summaryOf(vw *view, opt Options) *Summary {
 	for _, r := range rules {
 		s.Verdict.Suppressed.Rules = append(s.Verdict.Suppressed.Rules, SummarySuppressor(r))
 	}
+	sites := map[*analyze.LeakSite]bool{}
 	for _, it := range vw.top() {
 		d, sus := it.dev, it.s
 		ss := SummarySuspect{
@@ -411,6 +431,10 @@ func summaryOf(vw *view, opt Options) *Summary {
 			ss.LastBytes = sus.Bytes[n-1]
 		}
 		s.Verdict.LeakSuspects = append(s.Verdict.LeakSuspects, ss)
+		if ls := d.SiteOf(it.index); ls != nil && !sites[ls] {
+			sites[ls] = true
+			s.Verdict.LeakSites = append(s.Verdict.LeakSites, summaryLeakSite(d, ls))
+		}
 	}
 	for _, o := range f.OOMs {
 		so := SummaryOOM{
@@ -630,4 +654,16 @@ func marshalSummary(s *Summary) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// summaryLeakSite is leak site ls of device d in summary.json.
+func summaryLeakSite(d *analyze.Device, ls *analyze.LeakSite) SummaryLeakSite {
+	sl := SummaryLeakSite{Site: ls.Site, Function: ls.Function, Device: d.Device, Rank: rankPtr(d.Rank), AccumulatingPaths: ls.Accumulating, Severity: string(ls.Severity)}
+	for _, i := range ls.Suspects {
+		sl.Fingerprints = append(sl.Fingerprints, d.Suspects[i].Fingerprint)
+	}
+	t := ls.Trend
+	t.Projection = ls.Projection
+	sl.Trend = summaryTrend(&t)
+	return sl
 }
