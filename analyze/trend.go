@@ -44,6 +44,10 @@ import (
 //     a third of the points, the rest still rises by at least PersistShare
 //     of what steady growth would give it. A warm-up ramp that flattened
 //     out fails; a leak that keeps going passes.
+//  6. Not stopped (the same at the other end, for a series that never
+//     falls): its last third is not a flat tail longer than twice any
+//     pause between its earlier rises (stoppedAt). A bounded cache that
+//     filled fails; a leak that pauses between bursts passes.
 //
 // Size does not decide "growing": a small but certain growth is growing,
 // and its severity comes from its time to capacity (verdict.go). Size
@@ -268,6 +272,18 @@ func FitTrend(metric string, per units.Per, x, y []float64, r TrendRules) Trend 
 				t.Reason = fmt.Sprintf("growth stopped after point %d: the rest rose %s where steady growth gives %s", idx[w], units.BytesF(observed), units.BytesF(expected))
 				return t
 			}
+		}
+	}
+
+	// Not stopped (rule 6 above; stoppedAt): the mirror of persistence at
+	// the other end, for series that never fall. A bounded cache that
+	// filled, or a warm-up that ended late, is not growing.
+	if sig {
+		if at, ok := stoppedAt(fy); ok {
+			t.Verdict, t.Pattern = VerdictFlat, "growth then plateau"
+			t.ChangePoint = idx[at]
+			t.Reason = fmt.Sprintf("grew until point %d, then stayed flat over the last %d points, a longer pause than any before: growth that stopped (a bounded cache that filled, or a warm-up that ended late)", idx[at], len(fy)-1-at)
+			return t
 		}
 	}
 
@@ -513,6 +529,37 @@ func tailRise(y []float64) float64 {
 	k := max(1, len(y)/3)
 	return stats.Median(y[len(y)-k:]) - stats.Median(y[:k])
 }
+
+// stoppedAt finds growth that stopped in y: a series that never falls
+// (a pure accumulation: tensors kept, never freed) and whose last rise, at
+// point at, is followed by a flat tail of at least a third of its
+// intervals (and at least minStoppedTail), longer than twice any pause
+// between its earlier rises. A leak that adds in bursts pauses as long
+// between them as at the end, so such a tail is not a pause of that kind.
+// Rises and falls count beyond dropTolerance.
+func stoppedAt(y []float64) (at int, ok bool) {
+	tol := dropTolerance(y)
+	if len(y) < 2 || stats.Drops(y, tol) > 0 {
+		return 0, false
+	}
+	last, pause, longest := -1, 0, 0
+	for i := 1; i < len(y); i++ {
+		if y[i] > y[i-1]+tol {
+			last, longest, pause = i, max(longest, pause), 0
+		} else {
+			pause++
+		}
+	}
+	tail := len(y) - 1 - last
+	if last < 0 || tail < minStoppedTail || 3*tail < len(y)-1 || tail <= 2*longest {
+		return 0, false
+	}
+	return last, true
+}
+
+// minStoppedTail is the fewest flat intervals at the end that can show
+// growth stopped: with fewer, a pause is too short to tell from a leak's.
+const minStoppedTail = 3
 
 // dropTolerance is the smallest fall that counts as one: 0.1% of the
 // series' largest magnitude, and at least 4 KiB, so allocator rounding

@@ -176,3 +176,61 @@ func TestProject(t *testing.T) {
 		t.Error("projection of a flat trend")
 	}
 }
+
+// TestFitTrendStoppedGrowth: a pure accumulation that stops for its last
+// third, longer than twice any pause before, is growth that stopped (a
+// bounded cache that filled); a leak that pauses between bursts as long
+// as it does at the end keeps growing, and so does one whose bursts come
+// at random.
+func TestFitTrendStoppedGrowth(t *testing.T) {
+	rules := DefaultTrendRules()
+	for _, n := range []int{10, 12, 20, 40} {
+		// Fills until the last third of the intervals, flat after.
+		full := n - 1 - (n+1)/3
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = base + float64(min(i, full))*20e6
+		}
+		tr := FitTrend(MetricAllocated, "step", xs(n), y, rules)
+		if tr.Verdict != VerdictFlat || tr.Pattern != "growth then plateau" || tr.ChangePoint != full {
+			t.Errorf("bounded cache (n=%d): %s / %s at %d (%s), want flat / growth then plateau at %d", n, tr.Verdict, tr.Pattern, tr.ChangePoint, tr.Reason, full)
+		}
+		// One point short of a third: a pause, not a stop.
+		for i := range y {
+			y[i] = base + float64(min(i, full+1))*20e6
+		}
+		if tr := FitTrend(MetricAllocated, "step", xs(n), y, rules); tr.Verdict != VerdictGrowing {
+			t.Errorf("cache filling until a shorter tail (n=%d): %s / %s (%s), want growing", n, tr.Verdict, tr.Pattern, tr.Reason)
+		}
+	}
+	for _, n := range []int{20, 24, 40} {
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = base + float64(i/4)*200e6 // a burst every 4 points, the run ending in a pause
+		}
+		if tr := FitTrend(MetricAllocated, "step", xs(n), y, rules); tr.Verdict != VerdictGrowing {
+			t.Errorf("periodic bursts (n=%d): %s / %s (%s), want growing", n, tr.Verdict, tr.Pattern, tr.Reason)
+		}
+	}
+	found, trials := 0, 0
+	for seed := range uint64(200) {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		for _, n := range []int{15, 25, 40} {
+			y := make([]float64, n)
+			level := 0.0
+			for i := range y {
+				if rng.Float64() < 0.35 {
+					level += 100e6
+				}
+				y[i] = base + level
+			}
+			if FitTrend(MetricAllocated, "step", xs(n), y, rules).Verdict == VerdictGrowing {
+				found++
+			}
+			trials++
+		}
+	}
+	if rate := float64(found) / float64(trials); rate < 0.95 {
+		t.Errorf("random bursts: found %d of %d (%.1f%%)", found, trials, 100*rate)
+	}
+}
