@@ -71,6 +71,8 @@ func FuzzQueryCSV(f *testing.F) {
 	f.Add([]byte("# gpureport record\ntimestamp, index, memory.used [MiB]\n2025-08-01T15:47:06.123+02:00, 0, 1 MiB"))
 	f.Add([]byte("timestamp, name, memory.used [MiB]\n2024/03/01 10:00:00.001, A, 1 MiB\n2024/03/01 10:00:00.002, A, 1 MiB\n2024/03/01 10:00:02.001, A, 1 MiB\n"))
 	f.Add(utf16("index, memory.used [MiB]\r\n0, 1 MiB\r\n", false))
+	f.Add([]byte("2024/03/01 10:00:00.000, 0, 81920, 1234\n2024/03/01 10:00:01.000, 0, 81920, 1300\n"))
+	f.Add([]byte("0, 1234 MiB, 81920 MiB\n1, 1 MiB, 81920 MiB\ntimestamp, memory.used [MiB]\n"))
 	fuzzReader(f, gpulog.FormatQueryCSV)
 }
 

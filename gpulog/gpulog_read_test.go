@@ -3,6 +3,7 @@ package gpulog_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -173,8 +174,29 @@ func TestReadQueryCSV(t *testing.T) {
 					t.Errorf("notes %q", l.Notes)
 				}
 			}},
-		{name: "noheader, unknown order", format: gpulog.FormatQueryCSV,
-			in:  "0, 1234 MiB, 81920 MiB\n1, 1 MiB, 81920 MiB\n",
+		// Header-less orders of a user's own choosing, read from the
+		// values: total is the memory column that never changes for a GPU.
+		{name: "noheader, index, used and total by their values", format: gpulog.FormatQueryCSV,
+			in:      "0, 1234 MiB, 81920 MiB\n1, 1 MiB, 81920 MiB\n0, 1300 MiB, 81920 MiB\n",
+			samples: []sampleWant{{0, 1234 * logMiB, 81920 * logMiB, ""}, {1, 1 * logMiB, 81920 * logMiB, ""}, {0, 1300 * logMiB, 81920 * logMiB, ""}}, gpus: 2,
+			check: func(t *testing.T, l *gpulog.GPULog) {
+				if len(l.Notes) == 0 || !strings.Contains(l.Notes[0], "columns read as index, memory.used, memory.total from their values") {
+					t.Errorf("notes %q", l.Notes)
+				}
+			}},
+		{name: "noheader, nounits, total before used", format: gpulog.FormatQueryCSV,
+			in:      "2024/03/01 10:00:00.000, 0, 81920, 1234\n2024/03/01 10:00:01.000, 0, 81920, 1300\n",
+			samples: []sampleWant{{0, 1234 * logMiB, 81920 * logMiB, ""}, {0, 1300 * logMiB, 81920 * logMiB, ""}}, gpus: 1},
+		{name: "noheader, name, index and a utilization column", format: gpulog.FormatQueryCSV,
+			in:      "2024/03/01 10:00:00.000, NVIDIA H100 80GB HBM3, 0, 35 %, 1000 MiB, 81559 MiB\n",
+			samples: []sampleWant{{0, 1000 * logMiB, 81559 * logMiB, ""}}, gpus: 1},
+		{name: "noheader, more rows than the inference looks at", format: gpulog.FormatQueryCSV,
+			in: headerlessRows(100), samples: headerlessWant(100), gpus: 1},
+		{name: "noheader, used, free and total cannot be told apart", format: gpulog.FormatQueryCSV,
+			in:  "0, 1234 MiB, 80686 MiB, 81920 MiB\n",
+			err: "without a header line"},
+		{name: "noheader, two memory columns that both change", format: gpulog.FormatQueryCSV,
+			in:  "0, 5 MiB, 7 MiB\n0, 6 MiB, 5 MiB\n",
 			err: "without a header line"},
 		{name: "compute-apps with uuid and a name holding commas", format: gpulog.FormatComputeAppsCSV,
 			in: "timestamp, gpu_uuid, gpu_bus_id, pid, process_name, used_gpu_memory [MiB]\n" +
@@ -608,4 +630,23 @@ func TestDecodeLogErrorsNameTheFile(t *testing.T) {
 	if !errors.Is(err, gpulog.ErrNoReadings) {
 		t.Errorf("error %v, want ErrNoReadings", err)
 	}
+}
+
+// headerlessRows is n rows of a header-less "index, memory.used,
+// memory.total" log of one GPU, used growing 1 MiB a row;
+// headerlessWant their readings.
+func headerlessRows(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "0, %d MiB, 1000 MiB\n", i)
+	}
+	return b.String()
+}
+
+func headerlessWant(n int) []sampleWant {
+	out := make([]sampleWant, n)
+	for i := range out {
+		out[i] = sampleWant{0, int64(i) * logMiB, 1000 * logMiB, ""}
+	}
+	return out
 }

@@ -55,6 +55,10 @@ type textState struct {
 	headerless     int
 	headerlessLine int
 	headerlessN    int
+	// pending are header-less rows of no known order, held until
+	// inferRows of them (or another kind of line, or the end) let
+	// inferHeaderless read their columns from their values.
+	pending []pendingRow
 	// table is the open table, nil when none.
 	table *tableParser
 	// pendingDate is a date line waiting for its table (line 0: none).
@@ -79,6 +83,7 @@ func readText(r io.Reader, b *logBuilder) error {
 	}
 	st.closeTable()
 	st.dropPendingDate()
+	st.resolvePending()
 	if len(st.rows) == 0 && st.headerless > 0 && len(b.log.MIG) == 0 {
 		return noHeaderError(st.headerlessLine, st.headerlessN)
 	}
@@ -117,6 +122,7 @@ func (st *textState) feed(line string) {
 		st.closeTable()
 	}
 	if isTableStart(trimmed) {
+		st.resolvePending()
 		t, dated := st.pendingDate, st.pendingDateLine > 0
 		if dated && st.pendingZoneless {
 			b.log.Zoneless = true
@@ -139,6 +145,7 @@ func (st *textState) feed(line string) {
 		return
 	}
 	if h, ok := parseCSVHeader(trimmed); ok {
+		st.resolvePending()
 		st.seqs++
 		h.seq = st.seqs
 		st.hdr = h
@@ -204,6 +211,19 @@ func (st *textState) headerlessRow(n int, line string) {
 			return
 		}
 	}
+	if len(fields) > 1 && st.lr.nuls == 0 {
+		st.pending = append(st.pending, pendingRow{n, line})
+		if len(st.pending) == inferRows {
+			st.resolvePending()
+		}
+		return
+	}
+	st.unknownOrder(n, line)
+}
+
+// unknownOrder skips a header-less row that no field order reads.
+func (st *textState) unknownOrder(n int, line string) {
+	fields := strings.Split(line, ",")
 	if st.headerless == 0 {
 		st.headerlessLine, st.headerlessN = n, len(fields)
 	}
@@ -213,6 +233,30 @@ func (st *textState) headerlessRow(n int, line string) {
 		return
 	}
 	st.skipWithNUL(n, "not an nvidia-smi line", fmt.Sprintf("no table, CSV header or CSV row: %q", clip(line)))
+}
+
+// resolvePending reads the pending header-less rows with the header
+// their values imply, or skips them when they imply none.
+func (st *textState) resolvePending() {
+	rows := st.pending
+	st.pending = nil
+	if len(rows) == 0 {
+		return
+	}
+	h, ok := inferHeaderless(rows)
+	if !ok {
+		for _, r := range rows {
+			st.unknownOrder(r.n, r.line)
+		}
+		return
+	}
+	st.seqs++
+	h.seq = st.seqs
+	st.hdr = h
+	st.b.note(fmt.Sprintf("no header line: columns read as %s from their values; a header line (--format=csv) would make it certain", strings.Join(h.keys, ", ")))
+	for _, r := range rows {
+		st.csvRow(r.n, h, r.line)
+	}
 }
 
 func (st *textState) openTable(n int, t time.Time, dated bool) {
