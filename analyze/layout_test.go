@@ -53,6 +53,10 @@ func TestBuildSeriesOrderAndAxis(t *testing.T) {
 	}{
 		{"a stepless OOM dump beside stepped ones keeps the step axis", []in{{"oom_snapshot.pickle", t0, 0, 2}, {"snap_step_2.pickle", t0, 0, 1}, {"snap_step_1.pickle", t0, 0, 0}},
 			OrderStep, AxisStep, false},
+		// The same with trace times of seconds: the dump sorts last by
+		// time, and its missing step is no decrease of the steps.
+		{"a stepless OOM dump beside stepped ones, every file with a trace time", []in{{"oom_snapshot.pickle", t0, t0.Add(20 * time.Second).UnixMicro(), 2}, {"snap_step_2.pickle", t0, t0.Add(10 * time.Second).UnixMicro(), 1}, {"snap_step_1.pickle", t0, t0.UnixMicro(), 0}},
+			OrderTraceTime, AxisStep, false},
 		{"a stamp-less OOM dump beside timestamped ones sorts last", []in{{"oom_snapshot.pickle", t0.Add(2 * time.Hour), 0, 2}, {"snap_20260302_100000.pickle", t0.Add(time.Hour), 0, 1}, {"snap_20260302_090000.pickle", t0, 0, 0}},
 			OrderNameTime, AxisHours, true},
 		{"steps", []in{{"snap_step_20.pickle", t0, 0, 1}, {"snap_step_3.pickle", t0.Add(time.Hour), 0, 0}, {"snap_step_100.pickle", t0.Add(2 * time.Hour), 0, 2}},

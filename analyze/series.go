@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -347,12 +348,19 @@ func fitKept(metric string, per units.Per, x, y []float64, keep []int, r TrendRu
 // time order, never decrease. When they do, the numbers in the names are
 // not steps (a timestamp's milliseconds, an index that restarts, an
 // epoch counter beside restarting steps), and the series falls back to
-// the hours axis of its trace times.
+// the hours axis of its trace times. Files without a step (a stepless
+// OOM dump beside the periodic ones) are passed over: they sit at the
+// last step.
 func stepsIncrease(files []*ingest.SnapshotFile) bool {
-	for i := 1; i < len(files); i++ {
-		if files[i].Step < files[i-1].Step {
+	prev := int64(math.MinInt64)
+	for _, f := range files {
+		if f.Step == input.NoStep {
+			continue
+		}
+		if f.Step < prev {
 			return false
 		}
+		prev = f.Step
 	}
 	return true
 }
