@@ -352,8 +352,9 @@ type Trend struct {
 	// for comparison.
 	R2 float64
 	// Pattern describes the shape: "steady growth", "growth in bursts",
-	// "one-time step", "warm-up then flat", "flat", "noisy, no trend",
-	// "saw-tooth", "decreasing", or "too few points".
+	// "flat, then growth" (fitted from its onset), "one-time step",
+	// "warm-up then flat", "growth then plateau", "flat", "noisy, no
+	// trend", "saw-tooth", "decreasing", or "too few points".
 	Pattern string
 	// ChangePoint is the index of the best single level change (the first
 	// point after it), -1 when none mattered.
@@ -366,6 +367,8 @@ type Trend struct {
 	// Projection forecasts when the metric reaches capacity; nil when
 	// capacity is unknown or the metric does not grow.
 	Projection *Projection
+	// onset is true when the fit starts at a growth onset (fitTrend).
+	onset bool
 }
 
 // Projection is a time-to-capacity forecast.

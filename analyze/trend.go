@@ -148,6 +148,17 @@ func DefaultTrendRules() TrendRules {
 // trend with its verdict. metric and per label it ("allocated_bytes",
 // "step").
 func FitTrend(metric string, per units.Per, x, y []float64, r TrendRules) Trend {
+	t := fitTrend(metric, per, x, y, r, true)
+	if t.onset && t.Verdict != VerdictGrowing {
+		// The onset is only a better account of growth; without growth
+		// the whole series speaks.
+		t = fitTrend(metric, per, x, y, r, false)
+	}
+	return t
+}
+
+// fitTrend is FitTrend, looking for a growth onset when onset is true.
+func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset bool) Trend {
 	n := min(len(x), len(y))
 	t := Trend{Metric: metric, Per: per, N: n, Method: "Theil-Sen", ChangePoint: -1, StepPValue: 1,
 		Slope: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Intercept: math.NaN(), PValue: 1, R2: math.NaN()}
@@ -181,6 +192,15 @@ func FitTrend(metric string, per units.Per, x, y []float64, r TrendRules) Trend 
 		fx, fy, idx = fx[warm:], fy[warm:], idx[warm:]
 		if warm > 0 {
 			t.FitFrom, t.ChangePoint = idx[0], idx[0]
+		}
+	}
+	// Onset: flat, then growth from a knot on (growthOnset). The rate is
+	// the growth's since it began, not a line's through the flat part.
+	if onset && len(fy) >= r.MinPoints {
+		if k := growthOnset(fx, fy, r.MinPoints); k > 0 {
+			fx, fy, idx = fx[k:], fy[k:], idx[k:]
+			t.FitFrom, t.ChangePoint = idx[0], idx[0]
+			t.onset = true
 		}
 	}
 	t.fit(fx, fy, floor)
@@ -297,6 +317,10 @@ func FitTrend(metric string, per units.Per, x, y []float64, r TrendRules) Trend 
 		}
 		t.Reason = fmt.Sprintf("grows %s, %s; %s over the fitted range",
 			units.RateCI(t.Slope, t.Lo, t.Hi, per), units.PValue(t.PValue), units.Signed(t.Growth))
+		if t.onset {
+			t.Pattern = "flat, then growth"
+			t.Reason += fmt.Sprintf(", from point %d on (flat before it)", idx[0])
+		}
 		return t
 	}
 
@@ -528,6 +552,38 @@ func (t *Trend) chooseSlope(x, y []float64, s float64) {
 func tailRise(y []float64) float64 {
 	k := max(1, len(y)/3)
 	return stats.Median(y[len(y)-k:]) - stats.Median(y[:k])
+}
+
+// Growth onset thresholds. A hinge (flat, then a line: stats.FindOnset)
+// replaces the straight line only when it fits far better and the rate
+// after the knot clearly differs from the line's.
+const (
+	// onsetFitShare: the hinge leaves at most a quarter of the line's
+	// squared deviation (half its RMS), which noise around a line does
+	// not reach.
+	onsetFitShare = 0.25
+	// onsetRateRatio: the growth after the knot is at least 1.1 times the
+	// whole series' Theil-Sen slope (the rate reported without the
+	// onset); closer, that rate is as good and keeps every point.
+	onsetRateRatio = 1.1
+	// onsetMinHead: at least 3 flat points, so one low point is not an
+	// onset (that is a warm-up, set aside before).
+	onsetMinHead = 3
+)
+
+// growthOnset returns the index where growth starts in a series that is
+// flat before it (the knot of the best hinge), 0 when a straight line
+// describes the series as well. The part after the knot keeps at least
+// minTail points.
+func growthOnset(x, y []float64, minTail int) int {
+	o := stats.FindOnset(x, y, onsetMinHead, minTail)
+	if o.Knot == 0 || !(o.LineRSS > 0) || o.RSS > onsetFitShare*o.LineRSS || !(o.Slope > 0) {
+		return 0
+	}
+	if whole := stats.TheilSen(x, y).Slope; !(o.Slope >= onsetRateRatio*whole) {
+		return 0
+	}
+	return o.Knot
 }
 
 // stoppedAt finds growth that stopped in y: a series that never falls

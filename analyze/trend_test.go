@@ -234,3 +234,44 @@ func TestFitTrendStoppedGrowth(t *testing.T) {
 		t.Errorf("random bursts: found %d of %d (%.1f%%)", found, trials, 100*rate)
 	}
 }
+
+// TestFitTrendOnset: a leak that starts mid-run is fitted from its onset,
+// so its rate is the rate it grows at, not a line's through the flat part
+// (which would put the time to capacity twice as far). A steady leak, a
+// one-time step and flat noise keep their fits.
+func TestFitTrendOnset(t *testing.T) {
+	rules := DefaultTrendRules()
+	const rate = 8e6 // bytes per 100-step interval
+	for _, tt := range []struct {
+		name    string
+		n       int
+		y       func(i, n int, r *rand.Rand) float64
+		verdict string
+		onset   int // FitFrom wanted, -1: no onset
+	}{
+		{"leak from the middle", 20, func(i, n int, r *rand.Rand) float64 {
+			return base + rate*math.Max(0, float64(i-10)) + 1e5*r.NormFloat64()
+		}, VerdictGrowing, 10},
+		{"leak from a third in", 30, func(i, n int, r *rand.Rand) float64 {
+			return base + rate*math.Max(0, float64(i-10)) + 1e5*r.NormFloat64()
+		}, VerdictGrowing, 10},
+		{"steady leak", 20, func(i, n int, r *rand.Rand) float64 { return base + rate*float64(i) + 1e5*r.NormFloat64() }, VerdictGrowing, -1},
+		{"one-time step", 20, shapes["one-time step"], VerdictFlat, -1},
+		{"flat noise", 20, shapes["flat noise"], VerdictFlat, -1},
+	} {
+		y := gen(tt.n, 3, tt.y)
+		tr := FitTrend(MetricAllocated, "step", xs(tt.n), y, rules)
+		if tr.Verdict != tt.verdict {
+			t.Errorf("%s: %s / %s (%s), want %s", tt.name, tr.Verdict, tr.Pattern, tr.Reason, tt.verdict)
+			continue
+		}
+		if onset := tr.Pattern == "flat, then growth"; onset != (tt.onset >= 0) || (onset && tr.FitFrom != tt.onset) {
+			t.Errorf("%s: pattern %q from %d, want onset at %d", tt.name, tr.Pattern, tr.FitFrom, tt.onset)
+		}
+		if tt.verdict == VerdictGrowing {
+			if want := rate / 100; !(math.Abs(tr.Slope-want) < 0.02*want) || !(tr.Lo <= want && want <= tr.Hi*1.0001) {
+				t.Errorf("%s: slope %g [%g, %g], want %g", tt.name, tr.Slope, tr.Lo, tr.Hi, want)
+			}
+		}
+	}
+}

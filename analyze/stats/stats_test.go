@@ -196,3 +196,40 @@ func TestSegmentsAndDrops(t *testing.T) {
 		t.Errorf("noise of a clean line %v, want 0", s)
 	}
 }
+
+// TestFindOnset: the hinge finds where a flat series starts to grow, at
+// the rate it grows, on levels of memory size (no cancellation in the
+// sums); on a straight line the hinge fits no better than the line.
+func TestFindOnset(t *testing.T) {
+	tests := []struct {
+		name      string
+		n, knot   int
+		slope     float64
+		wantKnot  int     // 0: no knot expected to matter
+		wantRatio float64 // RSS/LineRSS at most this (or at least, for no knot)
+	}{
+		{"flat, then growth at a third", 30, 10, 8e6, 10, 0.01},
+		{"flat, then growth at two thirds", 30, 20, 8e6, 20, 0.01},
+		{"a straight line", 30, 0, 8e6, 0, 0.9},
+	}
+	for _, tt := range tests {
+		rng := rand.New(rand.NewPCG(1, 2))
+		x, y := make([]float64, tt.n), make([]float64, tt.n)
+		for i := range x {
+			x[i] = float64(100 * i)
+			y[i] = 6e9 + tt.slope*math.Max(0, x[i]-float64(100*tt.knot)) + 1e5*rng.NormFloat64()
+		}
+		o := FindOnset(x, y, 3, 5)
+		ratio := o.RSS / o.LineRSS
+		if tt.wantKnot > 0 {
+			if o.Knot != tt.wantKnot || !near(o.Slope, tt.slope, 0.01) || ratio > tt.wantRatio || !near(o.Level, 6e9, 1e-4) {
+				t.Errorf("%s: knot %d slope %g level %g ratio %g, want knot %d slope %g ratio <= %g", tt.name, o.Knot, o.Slope, o.Level, ratio, tt.wantKnot, tt.slope, tt.wantRatio)
+			}
+		} else if ratio < tt.wantRatio {
+			t.Errorf("%s: hinge at %d fits a line %g times better", tt.name, o.Knot, 1/ratio)
+		}
+	}
+	if o := FindOnset([]float64{0, 1, 2}, []float64{1, 2, 3}, 3, 5); o.Knot != 0 {
+		t.Errorf("too few points: knot %d", o.Knot)
+	}
+}
