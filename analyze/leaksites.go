@@ -205,3 +205,18 @@ func otherSites(f *Findings, site string) int {
 	}
 	return len(seen) - 1
 }
+
+// leakRate is the summed rate of every leak site of f whose trend is per
+// unit per (sites on another axis left out), bytes per step, hour or
+// snapshot.
+func leakRate(f *Findings, per units.Per) float64 {
+	sum := 0.0
+	for _, d := range f.Devices {
+		for _, ls := range d.LeakSites {
+			if ls.Trend.Per == per && ls.Trend.Slope > 0 {
+				sum += ls.Trend.Slope
+			}
+		}
+	}
+	return sum
+}

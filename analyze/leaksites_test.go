@@ -55,7 +55,8 @@ func TestLeakSites(t *testing.T) {
 				t.Errorf("callers %d: evidence %q", tc.callers, ev)
 			}
 		}
-		headline := "Leak at train.py:57 (" + units.Rate(tr.Slope, tr.Per) + tc.paths + ") and 1 more site"
+		all := tr.Slope + d.LeakSites[1].Trend.Slope
+		headline := "Leak at train.py:57 (" + units.Rate(tr.Slope, tr.Per) + tc.paths + ") and 1 more site, " + units.Rate(all, tr.Per) + " in all"
 		if f.Verdict.Headline != headline {
 			t.Errorf("callers %d: headline %q, want %q", tc.callers, f.Verdict.Headline, headline)
 		}

@@ -203,12 +203,17 @@ func decideVerdict(f *Findings) {
 		if len(v.Suspects) > 0 {
 			ref := v.Suspects[0]
 			top := f.Suspect(ref)
-			text := fmt.Sprintf("leak at %s (%s)", top.Site, units.Rate(top.Trend.Slope, top.Trend.Per))
+			shown := top.Trend
+			text := fmt.Sprintf("leak at %s (%s)", top.Site, units.Rate(shown.Slope, shown.Per))
 			if ls := f.Site(ref); ls != nil && ls.Paths() > 1 {
-				text = fmt.Sprintf("leak at %s (%s through %d call paths)", ls.Site, units.Rate(ls.Trend.Slope, ls.Trend.Per), ls.Paths())
+				shown = ls.Trend
+				text = fmt.Sprintf("leak at %s (%s through %d call paths)", ls.Site, units.Rate(shown.Slope, shown.Per), ls.Paths())
 			}
 			if more := otherSites(f, top.Site); more > 0 {
 				text += fmt.Sprintf(" and %s", units.CountOf(more, "more site"))
+				if all := leakRate(f, shown.Per); all > shown.Slope {
+					text += ", " + units.Rate(all, shown.Per) + " in all"
+				}
 			}
 			parts = append(parts, text)
 		} else if statsLeak {
