@@ -179,6 +179,14 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 		if n >= 16 {
 			w = 3
 		}
+		// A window must hold a trough: with drops at a regular spacing of
+		// P ≥ minCycle points (a buffer flushed every P snapshots: a
+		// saw-tooth of live memory, not noise, whose drops come every
+		// other point or so and irregularly) it spans P+1 points, up to a
+		// third of the series.
+		if p := dropSpacing(y, dropTolerance(y)); p >= minCycle {
+			w = max(w, min(p+1, n/3))
+		}
 		if keep := stats.FloorPoints(x, y, w, dropTolerance(y)); len(keep) >= r.MinPoints {
 			idx = keep
 			fx, fy = pick(x, idx), pick(y, idx)
@@ -552,6 +560,38 @@ func (t *Trend) chooseSlope(x, y []float64, s float64) {
 func tailRise(y []float64) float64 {
 	k := max(1, len(y)/3)
 	return stats.Median(y[len(y)-k:]) - stats.Median(y[:k])
+}
+
+// minCycle is the shortest median spacing of drops, in points, read as a
+// cycle of live memory (a periodic flush) rather than phase noise: under
+// noise a drop follows every second point or so.
+const minCycle = 4
+
+// dropSpacing is the period of a cycle in y: the number of points from
+// one drop (a fall beyond tol) to the next when at least three drops come
+// at regular spacing (every gap within one point of the median), 0
+// otherwise. Noise drops at irregular spacing.
+func dropSpacing(y []float64, tol float64) int {
+	var at []int
+	for i := 1; i < len(y); i++ {
+		if y[i] < y[i-1]-tol {
+			at = append(at, i)
+		}
+	}
+	if len(at) < 3 {
+		return 0
+	}
+	gaps := make([]float64, len(at)-1)
+	for i := range gaps {
+		gaps[i] = float64(at[i+1] - at[i])
+	}
+	p := stats.Median(gaps)
+	for _, g := range gaps {
+		if math.Abs(g-p) > 1 {
+			return 0
+		}
+	}
+	return int(p)
 }
 
 // Growth onset thresholds. A hinge (flat, then a line: stats.FindOnset)

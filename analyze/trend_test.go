@@ -30,6 +30,14 @@ const base = 6e9 // a 6 GB steady level
 
 var shapes = map[string]shape{
 	"flat noise": func(i, n int, r *rand.Rand) float64 { return base + 30e6*r.NormFloat64() },
+	// Noise on a few discrete levels: runs of equal values, so drops come
+	// further apart than every other point, at no regular spacing.
+	"coarse noise": func(i, n int, r *rand.Rand) float64 {
+		if r.Float64() < 0.35 {
+			return base + 2e6*float64(r.IntN(3)-1)
+		}
+		return base
+	},
 	"phase noise": func(i, n int, r *rand.Rand) float64 {
 		return base + float64(r.IntN(2))*2e9 + 1e6*r.NormFloat64()
 	},
@@ -65,6 +73,12 @@ var shapes = map[string]shape{
 		return base + float64(i)*20e6
 	},
 	"tiny growth": func(i, n int, r *rand.Rand) float64 { return base + float64(i)*1024 },
+	// A buffer that fills for 10 snapshots and is flushed: a saw-tooth of
+	// live memory, with and without a leak under it.
+	"flushed buffer": func(i, n int, r *rand.Rand) float64 { return base + float64(i%10)*20e6 + 1e5*r.NormFloat64() },
+	"leak under a flushed buffer": func(i, n int, r *rand.Rand) float64 {
+		return base + float64(i)*5e6 + float64(i%10)*20e6 + 1e5*r.NormFloat64()
+	},
 }
 
 func TestFitTrendShapes(t *testing.T) {
@@ -88,6 +102,10 @@ func TestFitTrendShapes(t *testing.T) {
 		{"warm-up then leak", 12, VerdictGrowing, "steady growth"},
 		{"tiny growth", 20, VerdictGrowing, "steady growth"}, // small but certain: growing (design.md)
 		{"steady leak", 4, VerdictInsufficient, "too few points"},
+		{"flushed buffer", 31, VerdictFlat, ""},
+		{"flushed buffer", 40, VerdictFlat, ""},
+		{"leak under a flushed buffer", 31, VerdictGrowing, ""},
+		{"leak under a flushed buffer", 40, VerdictGrowing, ""},
 	}
 	for _, tt := range tests {
 		y := gen(tt.n, 7, shapes[tt.shape])
@@ -107,7 +125,7 @@ func TestFitTrendShapes(t *testing.T) {
 // TestFitTrendFalseAlarmRate measures how often series without a leak
 // are called growing, over many seeds: it must stay well under 1%.
 func TestFitTrendFalseAlarmRate(t *testing.T) {
-	for _, name := range []string{"flat noise", "phase noise", "warm-up jump", "warm-up ramp", "one-time step", "saw-tooth"} {
+	for _, name := range []string{"flat noise", "coarse noise", "phase noise", "warm-up jump", "warm-up ramp", "one-time step", "saw-tooth"} {
 		alarms, trials := 0, 0
 		for seed := range uint64(300) {
 			for _, n := range []int{8, 15, 25, 40} {
@@ -273,5 +291,24 @@ func TestFitTrendOnset(t *testing.T) {
 				t.Errorf("%s: slope %g [%g, %g], want %g", tt.name, tr.Slope, tr.Lo, tr.Hi, want)
 			}
 		}
+	}
+}
+
+// TestFitTrendIrregularDropsKeepTheWindow: a stack group's noise of a
+// few MiB around 745 MiB (a generated one-time-step run), whose drops come
+// every four points or so but irregularly, is no cycle: its floor is
+// fitted with the usual window, and it does not grow.
+func TestFitTrendIrregularDropsKeepTheWindow(t *testing.T) {
+	kib := []float64{762258, 764306, 765042, 765391, 764770, 766370, 763282, 765202, 765906, 765906, 765810, 765954, 763282, 765106,
+		764306, 764306, 764306, 764306, 765330, 764306, 763730, 765527, 765330, 764786, 765500, 765106, 764562, 763922, 764306, 765391,
+		765330, 765330, 764306, 765330, 765330}
+	y := make([]float64, len(kib))
+	for i, v := range kib {
+		y[i] = v * 1024
+	}
+	rules := DefaultTrendRules()
+	rules.RefLevel, rules.Alpha = 3e9, DefaultSuspectAlpha
+	if tr := FitTrend("live_bytes", "snapshot", xs(len(y)), y, rules); tr.Verdict == VerdictGrowing {
+		t.Errorf("%s / %s (%s, %s)", tr.Verdict, tr.Pattern, tr.Method, tr.Reason)
 	}
 }
