@@ -918,6 +918,8 @@ var methodTerms = []string{
 	"Slope: the Theil-Sen estimate, the median of the slopes between every pair of points, which a few outliers do not move; its 95% interval (CI) is where the true growth lies with 95% confidence. p: the Mann-Kendall trend test's probability of seeing this much steady change in a series that does not grow.",
 	"Time to capacity: where the fitted line, continued at the run's own pace, reaches the limit: the device's memory less the memory outside the allocator (nvidia-smi used minus reserved), since the allocator cannot use that part.",
 	"Stack coverage: the share of live bytes whose allocation stack was recorded; a leak can only be traced to a line of code where stacks exist.",
+	"Leak site: the line of your code where a suspect's tensors are allocated. A line reached through several call paths is one suspect per path; the site's rate sums them, with the line's other paths whose live bytes only accumulate, and the headline, the severity and the time to capacity use it.",
+	"Not a leak: a warm-up (a jump or ramp within the first third of the run), a buffer allocated once (one-time step), growth that stopped for the last third of the run (a bounded cache that filled), and a regular saw-tooth (a buffer filled and flushed). A leak that starts mid-run is fitted from where it starts, so its rate is the rate it grows at.",
 }
 
 // methods explains the page's terms and the thresholds the verdict
