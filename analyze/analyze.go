@@ -126,6 +126,7 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 			}
 		}
 		d.LeakSites = leakSites(d, ac)
+		d.Lockstep = lockstepSites(d, ac.keep)
 		f.OOMs = append(f.OOMs, ooms...)
 		if joins[i].guess && joins[i].method == JoinByRank {
 			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's snapshots are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")

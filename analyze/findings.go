@@ -201,6 +201,9 @@ type Device struct {
 	// LeakSites are the unsuppressed suspects grouped by site (one
 	// suspect per call path), fastest site first (leaksites.go).
 	LeakSites []LeakSite
+	// Lockstep lists the indices in LeakSites of the sites that grow in
+	// lockstep (lockstepSites), nil when fewer than MinLockstepSites do.
+	Lockstep []int
 	// Coverage says how much of the live memory the stacks explain.
 	Coverage Coverage
 	// Reconciliation compares nvidia-smi used with reserved; nil without

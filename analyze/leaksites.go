@@ -220,3 +220,61 @@ func leakRate(f *Findings, per units.Per) float64 {
 	}
 	return sum
 }
+
+// Several leak sites whose live block counts rise by the same number at
+// every interval between periodic snapshots grow in lockstep: one object
+// probably keeps them all alive. The classic case is a loss or an output
+// kept with its autograd graph (total_loss += loss instead of
+// loss.item()): every step then leaves one activation per layer alive,
+// at as many forward-pass lines, and the line to fix is in the training
+// loop, not among the allocation sites.
+
+// MinLockstepSites is the fewest sites that count as growing in
+// lockstep: two leaks of one tensor per step each agree by chance too
+// easily.
+const MinLockstepSites = 3
+
+// lockstepSites returns the indices in d.LeakSites of the largest set of
+// at least MinLockstepSites sites whose block counts, summed over their
+// suspects, rise by the same number at every interval between the
+// periodic points keep, and rise in at least half of them; nil when
+// there is none.
+func lockstepSites(d *Device, keep []int) []int {
+	if len(keep) < 3 || len(d.LeakSites) < MinLockstepSites {
+		return nil
+	}
+	by := map[string][]int{}
+	var order []string
+	for j := range d.LeakSites {
+		ls := &d.LeakSites[j]
+		deltas := make([]int, len(keep)-1)
+		rises := 0
+		for k := 1; k < len(keep); k++ {
+			for _, i := range ls.Suspects {
+				b := d.Suspects[i].Blocks
+				deltas[k-1] += b[keep[k]] - b[keep[k-1]]
+			}
+			if deltas[k-1] > 0 {
+				rises++
+			}
+		}
+		if 2*rises < len(deltas) {
+			continue
+		}
+		key := fmt.Sprint(deltas)
+		if by[key] == nil {
+			order = append(order, key)
+		}
+		by[key] = append(by[key], j)
+	}
+	var best []int
+	for _, key := range order {
+		if g := by[key]; len(g) > len(best) {
+			best = g
+		}
+	}
+	if len(best) < MinLockstepSites {
+		return nil
+	}
+	return best
+}

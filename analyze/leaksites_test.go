@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -125,5 +126,43 @@ func TestLeakSiteSumsAccumulatingPaths(t *testing.T) {
 	}
 	if !(ls.Trend.Slope > d.Suspects[0].Trend.Slope) {
 		t.Errorf("site slope %v, the suspect's %v: the sparse path adds to it", ls.Trend.Slope, d.Suspects[0].Trend.Slope)
+	}
+}
+
+// TestLockstepSites: sites whose block counts rise by the same number at
+// every interval grow in lockstep (one object holding them all, such as a
+// loss kept with its graph); two such sites, sites at different paces,
+// or sites that rarely rise do not.
+func TestLockstepSites(t *testing.T) {
+	keep := []int{0, 1, 2, 3, 4, 5}
+	device := func(blocks ...func(i int) int) *Device {
+		d := &Device{}
+		for j, f := range blocks {
+			b := make([]int, len(keep))
+			for i := range b {
+				b[i] = f(i)
+			}
+			d.Suspects = append(d.Suspects, Suspect{Blocks: b})
+			d.LeakSites = append(d.LeakSites, LeakSite{Site: fmt.Sprintf("model.py:%d", 80+j), Suspects: []int{j}})
+		}
+		return d
+	}
+	perStep := func(n int) func(int) int { return func(i int) int { return n * i } }
+	rare := func(i int) int { return i / 4 }
+	tests := []struct {
+		name string
+		d    *Device
+		want int
+	}{
+		{"four sites, one block each per interval", device(perStep(1), perStep(1), perStep(1), perStep(1)), 4},
+		{"three in lockstep, one faster", device(perStep(1), perStep(2), perStep(1), perStep(1)), 3},
+		{"two in lockstep", device(perStep(1), perStep(1), perStep(2)), 0},
+		{"three paces", device(perStep(1), perStep(2), perStep(3)), 0},
+		{"three that rise once", device(rare, rare, rare), 0},
+	}
+	for _, tt := range tests {
+		if got := lockstepSites(tt.d, keep); len(got) != tt.want {
+			t.Errorf("%s: lockstep %v, want %d sites", tt.name, got, tt.want)
+		}
 	}
 }

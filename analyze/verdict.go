@@ -89,6 +89,9 @@ func decideVerdict(f *Findings) {
 				v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %s; the top site, %s in %s, grows %s, %s, over %d snapshots (%s) through %d call paths (%s); %s",
 					where, units.CountOf(n, "suspect"), ls.Site, ls.Function, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), t.N, t.Test, ls.Paths(), ls.pathsText(d), leakSeverityText(ls.Severity, ls.Projection, t.Per)))
 			}
+			if slices.Contains(d.Lockstep, 0) {
+				v.Reasons[len(v.Reasons)-1] += fmt.Sprintf("; %d of its leak sites grow in lockstep (the same number of new live blocks at every snapshot): one object probably keeps them all alive, such as a loss or output kept with its autograd graph", len(d.Lockstep))
+			}
 			if ls.Severity == SeverityHigh {
 				critical = true
 			}

@@ -162,8 +162,13 @@ func nextSteps(f *analyze.Findings, v *view) []string {
 	top := v.top()
 	if len(top) > 0 && f.Verdict.Leak {
 		s := top[0].s
-		out = append(out, fmt.Sprintf("Look at %s in %s: tensors allocated there stay alive across steps. Check for tensors kept in lists, dicts, caches or closures, and for losses or outputs accumulated without `.item()` or `.detach()`.",
-			mdCode(s.Site), mdCode(s.Function)))
+		if sites, n := lockstepOf(top[0]); n > 0 {
+			out = append(out, fmt.Sprintf("%d leak sites grow in lockstep (%s): one object probably keeps all their tensors alive. Look in the training loop for what it keeps from every step, a loss or output accumulated without `.item()` or `.detach()` (which keeps its whole autograd graph), or a list of step outputs, rather than at the allocation lines.",
+				n, strings.Join(sites, ", ")))
+		} else {
+			out = append(out, fmt.Sprintf("Look at %s in %s: tensors allocated there stay alive across steps. Check for tensors kept in lists, dicts, caches or closures, and for losses or outputs accumulated without `.item()` or `.detach()`.",
+				mdCode(s.Site), mdCode(s.Function)))
+		}
 	}
 	if f.Verdict.Leak && len(top) == 0 && statsLeak(f) {
 		out = append(out, "The leak was seen in `torch.cuda.memory_stats()` readings only, which cannot say where: record snapshots to find the site. Call `torch.cuda.memory._record_memory_history(max_entries=100000)` before training and `torch.cuda.memory._dump_snapshot(f\"snapshot_step_{step}.pickle\")` every few hundred steps, then run gpureport on the folder again.")
@@ -175,6 +180,35 @@ func nextSteps(f *analyze.Findings, v *view) []string {
 		out = append(out, "Fragmentation: try `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`, which lets segments grow instead of leaving unusable holes.")
 	}
 	return out
+}
+
+// maxLockstepNamed bounds the sites a lockstep line names.
+const maxLockstepNamed = 5
+
+// lockstepOf names, in Markdown, the leak sites growing in lockstep with
+// suspect it's site (analyze.Device.Lockstep), the first
+// maxLockstepNamed of them, and counts them; 0 when its site is not among
+// them.
+func lockstepOf(it suspectItem) (names []string, n int) {
+	d := it.dev
+	ls := d.SiteOf(it.index)
+	if ls == nil {
+		return nil, 0
+	}
+	in := false
+	for k, j := range d.Lockstep {
+		in = in || &d.LeakSites[j] == ls
+		if k < maxLockstepNamed {
+			names = append(names, mdCode(d.LeakSites[j].Site))
+		}
+	}
+	if !in {
+		return nil, 0
+	}
+	if n := len(d.Lockstep); n > maxLockstepNamed {
+		names = append(names, fmt.Sprintf("and %d more", n-maxLockstepNamed))
+	}
+	return names, len(d.Lockstep)
 }
 
 // statsLeak reports whether a device without snapshots has a growing

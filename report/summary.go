@@ -294,6 +294,9 @@ type SummaryLeakSite struct {
 	AccumulatingPaths int          `json:"accumulating_paths"`
 	Severity          string       `json:"severity"`
 	Trend             SummaryTrend `json:"trend"`
+	// Lockstep is true when the site grows in lockstep with at least two
+	// other sites of its device (one object probably holds them all).
+	Lockstep bool `json:"lockstep,omitempty"`
 }
 
 // SummarySuspect is a top leak suspect.
@@ -665,5 +668,8 @@ func summaryLeakSite(d *analyze.Device, ls *analyze.LeakSite) SummaryLeakSite {
 	t := ls.Trend
 	t.Projection = ls.Projection
 	sl.Trend = summaryTrend(&t)
+	for _, j := range d.Lockstep {
+		sl.Lockstep = sl.Lockstep || &d.LeakSites[j] == ls
+	}
 	return sl
 }

@@ -268,3 +268,39 @@ func TestParenFlaw(t *testing.T) {
 		}
 	}
 }
+
+// TestNextStepsLockstep: when the top suspect's site grows in lockstep
+// with others, "What to try next" points at what the training loop keeps
+// from every step, naming the sites; otherwise at the top site.
+func TestNextStepsLockstep(t *testing.T) {
+	findings := func(lockstep []int) *analyze.Findings {
+		d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: -1}}
+		for j := range 7 {
+			d.Suspects = append(d.Suspects, analyze.Suspect{Site: fmt.Sprintf("model.py:%d", 80+j), Function: "forward", Fingerprint: fmt.Sprintf("%012d", j)})
+			d.LeakSites = append(d.LeakSites, analyze.LeakSite{Site: d.Suspects[j].Site, Function: "forward", Suspects: []int{j}})
+		}
+		d.Lockstep = lockstep
+		f := &analyze.Findings{Devices: []*analyze.Device{d}}
+		f.Verdict.Leak = true
+		for j := range d.Suspects {
+			f.Verdict.Suspects = append(f.Verdict.Suspects, analyze.SuspectRef{DeviceKey: d.DeviceKey, Index: j})
+		}
+		return f
+	}
+	tests := []struct {
+		name     string
+		lockstep []int
+		want     string
+	}{
+		{"seven in lockstep", []int{0, 1, 2, 3, 4, 5, 6}, "7 leak sites grow in lockstep (`model.py:80`, `model.py:81`, `model.py:82`, `model.py:83`, `model.py:84`, and 2 more)"},
+		{"lockstep without the top site", []int{1, 2, 3}, "Look at `model.py:80` in `forward`"},
+		{"none", nil, "Look at `model.py:80` in `forward`"},
+	}
+	for _, tt := range tests {
+		f := findings(tt.lockstep)
+		steps := strings.Join(nextSteps(f, buildView(f)), "\n")
+		if !strings.Contains(steps, tt.want) {
+			t.Errorf("%s: next steps %q, want %q", tt.name, steps, tt.want)
+		}
+	}
+}
