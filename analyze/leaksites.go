@@ -159,13 +159,22 @@ func siteTrend(bytes []int64, ac attributionContext) Trend {
 	return fitKept("live_bytes", ac.per, ac.x, all, ac.keep, rules)
 }
 
+// SiteIndex returns the index in d.LeakSites of the site that holds
+// suspect i of d, -1 when none does (a suppressed suspect).
+func (d *Device) SiteIndex(i int) int {
+	for j := range d.LeakSites {
+		if slices.Contains(d.LeakSites[j].Suspects, i) {
+			return j
+		}
+	}
+	return -1
+}
+
 // SiteOf returns the leak site that holds suspect i of d, nil when none
 // does (a suppressed suspect).
 func (d *Device) SiteOf(i int) *LeakSite {
-	for j := range d.LeakSites {
-		if slices.Contains(d.LeakSites[j].Suspects, i) {
-			return &d.LeakSites[j]
-		}
+	if j := d.SiteIndex(i); j >= 0 {
+		return &d.LeakSites[j]
 	}
 	return nil
 }
@@ -174,10 +183,8 @@ func (d *Device) SiteOf(i int) *LeakSite {
 // the site holding it and that site's index in d.LeakSites (the suspect's
 // own slope and -1 when no site holds it).
 func siteOrder(d *Device, i int) (slope float64, site int) {
-	for j := range d.LeakSites {
-		if slices.Contains(d.LeakSites[j].Suspects, i) {
-			return d.LeakSites[j].Trend.Slope, j
-		}
+	if j := d.SiteIndex(i); j >= 0 {
+		return d.LeakSites[j].Trend.Slope, j
 	}
 	return d.Suspects[i].Trend.Slope, -1
 }

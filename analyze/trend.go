@@ -174,7 +174,7 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 	for i := range idx {
 		idx[i] = i
 	}
-	if !r.NoEnvelope && n >= 2*r.MinPoints-2 && stats.Drops(y, dropTolerance(y)) >= 2 {
+	if tol := dropTolerance(y); !r.NoEnvelope && n >= 2*r.MinPoints-2 && stats.Drops(y, tol) >= 2 {
 		w := 2
 		if n >= 16 {
 			w = 3
@@ -184,10 +184,10 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 		// saw-tooth of live memory, not noise, whose drops come every
 		// other point or so and irregularly) it spans P+1 points, up to a
 		// third of the series.
-		if p := dropSpacing(y, dropTolerance(y)); p >= minCycle {
+		if p := dropSpacing(y, tol); p >= minCycle {
 			w = max(w, min(p+1, n/3))
 		}
-		if keep := stats.FloorPoints(x, y, w, dropTolerance(y)); len(keep) >= r.MinPoints {
+		if keep := stats.FloorPoints(x, y, w, tol); len(keep) >= r.MinPoints {
 			idx = keep
 			fx, fy = pick(x, idx), pick(y, idx)
 			floor = fmt.Sprintf("the low points between drops (%d of %d points)", len(idx), n)

@@ -334,26 +334,26 @@ const VerdictLeak = "leak"
 // projectLeaks sets the time to capacity and severity of each
 // unsuppressed suspect and each leak site of d (projectLeak).
 func projectLeaks(f *Findings, d *Device) {
+	keep := trendIndexOf(d.Points)
 	for i := range d.Suspects {
 		sp := &d.Suspects[i]
 		sp.Projection, sp.Severity = nil, SeverityLow
 		if sp.Suppressed == "" {
-			sp.Projection, sp.Severity = projectLeak(f, d, sp.Trend)
+			sp.Projection, sp.Severity = projectLeak(f, d, keep, sp.Trend)
 		}
 	}
 	for j := range d.LeakSites {
 		ls := &d.LeakSites[j]
-		ls.Projection, ls.Severity = projectLeak(f, d, ls.Trend)
+		ls.Projection, ls.Severity = projectLeak(f, d, keep, ls.Trend)
 	}
 }
 
 // projectLeak is a leak's time to capacity and severity: the device's
 // allocated memory at its last periodic snapshot, growing at the leak's
 // rate t (and interval), against the capacity less the memory outside
-// the allocator. Nil and SeverityLow without a capacity, two periodic
-// snapshots or growth.
-func projectLeak(f *Findings, d *Device, t Trend) (*Projection, LeakSeverity) {
-	keep := trendIndexOf(d.Points)
+// the allocator; keep are the device's periodic points. Nil and
+// SeverityLow without a capacity, two periodic snapshots or growth.
+func projectLeak(f *Findings, d *Device, keep []int, t Trend) (*Projection, LeakSeverity) {
 	if d.Capacity <= 0 || len(keep) < 2 || !(t.Slope > 0) {
 		return nil, SeverityLow
 	}

@@ -42,21 +42,22 @@ type pendingRow struct {
 	line string
 }
 
-// inferHeaderless returns the header the rows' values imply, with its
-// keys for the log's note, or false when they do not fit one.
+// inferHeaderless returns the header the rows' values imply (its keys
+// name the columns for the log's note), or false when they do not fit
+// one. Rows of another width than the first are left to fail against it.
 func inferHeaderless(rows []pendingRow) (*csvHeader, bool) {
 	if len(rows) == 0 {
 		return nil, false
 	}
 	width := len(strings.Split(rows[0].line, ","))
+	if width < 2 {
+		return nil, false
+	}
 	var table [][]string
 	for _, r := range rows {
 		if f := strings.Split(r.line, ","); len(f) == width {
 			table = append(table, f)
 		}
-	}
-	if width < 2 {
-		return nil, false
 	}
 	keys := make([]string, width)
 	unitsOf := make([]string, width)

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -191,19 +192,11 @@ const maxLockstepNamed = 5
 // them.
 func lockstepOf(it suspectItem) (names []string, n int) {
 	d := it.dev
-	ls := d.SiteOf(it.index)
-	if ls == nil {
+	if !slices.Contains(d.Lockstep, d.SiteIndex(it.index)) {
 		return nil, 0
 	}
-	in := false
-	for k, j := range d.Lockstep {
-		in = in || &d.LeakSites[j] == ls
-		if k < maxLockstepNamed {
-			names = append(names, mdCode(d.LeakSites[j].Site))
-		}
-	}
-	if !in {
-		return nil, 0
+	for _, j := range d.Lockstep[:min(len(d.Lockstep), maxLockstepNamed)] {
+		names = append(names, mdCode(d.LeakSites[j].Site))
 	}
 	if n := len(d.Lockstep); n > maxLockstepNamed {
 		names = append(names, fmt.Sprintf("and %d more", n-maxLockstepNamed))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"time"
 
 	"gpureport/analyze"
@@ -407,7 +408,11 @@ func summaryOf(vw *view, opt Options) *Summary {
 	for _, r := range rules {
 		s.Verdict.Suppressed.Rules = append(s.Verdict.Suppressed.Rules, SummarySuppressor(r))
 	}
-	sites := map[*analyze.LeakSite]bool{}
+	type siteKey struct {
+		d *analyze.Device
+		j int
+	}
+	sites := map[siteKey]bool{}
 	for _, it := range vw.top() {
 		d, sus := it.dev, it.s
 		ss := SummarySuspect{
@@ -434,9 +439,9 @@ func summaryOf(vw *view, opt Options) *Summary {
 			ss.LastBytes = sus.Bytes[n-1]
 		}
 		s.Verdict.LeakSuspects = append(s.Verdict.LeakSuspects, ss)
-		if ls := d.SiteOf(it.index); ls != nil && !sites[ls] {
-			sites[ls] = true
-			s.Verdict.LeakSites = append(s.Verdict.LeakSites, summaryLeakSite(d, ls))
+		if j := d.SiteIndex(it.index); j >= 0 && !sites[siteKey{d, j}] {
+			sites[siteKey{d, j}] = true
+			s.Verdict.LeakSites = append(s.Verdict.LeakSites, summaryLeakSite(d, j))
 		}
 	}
 	for _, o := range f.OOMs {
@@ -659,17 +664,16 @@ func marshalSummary(s *Summary) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// summaryLeakSite is leak site ls of device d in summary.json.
-func summaryLeakSite(d *analyze.Device, ls *analyze.LeakSite) SummaryLeakSite {
-	sl := SummaryLeakSite{Site: ls.Site, Function: ls.Function, Device: d.Device, Rank: rankPtr(d.Rank), AccumulatingPaths: ls.Accumulating, Severity: string(ls.Severity)}
+// summaryLeakSite is leak site j of device d in summary.json.
+func summaryLeakSite(d *analyze.Device, j int) SummaryLeakSite {
+	ls := &d.LeakSites[j]
+	sl := SummaryLeakSite{Site: ls.Site, Function: ls.Function, Device: d.Device, Rank: rankPtr(d.Rank), AccumulatingPaths: ls.Accumulating, Severity: string(ls.Severity),
+		Lockstep: slices.Contains(d.Lockstep, j)}
 	for _, i := range ls.Suspects {
 		sl.Fingerprints = append(sl.Fingerprints, d.Suspects[i].Fingerprint)
 	}
 	t := ls.Trend
 	t.Projection = ls.Projection
 	sl.Trend = summaryTrend(&t)
-	for _, j := range d.Lockstep {
-		sl.Lockstep = sl.Lockstep || &d.LeakSites[j] == ls
-	}
 	return sl
 }
