@@ -10,8 +10,9 @@
 // memory_stats(); CSV logs with memory columns (W&B, Lightning, or a
 // --columns spec); and training logs (stdout and stderr). SniffLog
 // recognises a format from a file's first bytes, ReadLog and DecodeLog
-// read it. Timestamps, units, UTF-16 text and bad lines are handled here,
-// so every reader yields the same kind of samples.
+// read it. Timestamps, units, UTF-16 text, gzip and bzip2 compression and
+// bad lines are handled here, so every reader yields the same kind of
+// samples.
 //
 // It knows nothing of snapshots (package snapshot), of finding the files
 // of a run (package ingest), or of what the samples mean (package

@@ -73,6 +73,8 @@ func FuzzQueryCSV(f *testing.F) {
 	f.Add(utf16("index, memory.used [MiB]\r\n0, 1 MiB\r\n", false))
 	f.Add([]byte("2024/03/01 10:00:00.000, 0, 81920, 1234\n2024/03/01 10:00:01.000, 0, 81920, 1300\n"))
 	f.Add([]byte("0, 1234 MiB, 81920 MiB\n1, 1 MiB, 81920 MiB\ntimestamp, memory.used [MiB]\n"))
+	f.Add(gzipped(f, "index, memory.used [MiB]\n0, 1 MiB\n", "0, 2 MiB\n"))
+	f.Add([]byte(bzip2Query))
 	fuzzReader(f, gpulog.FormatQueryCSV)
 }
 

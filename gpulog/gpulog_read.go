@@ -217,16 +217,25 @@ func DecodeLogWith(path string, format LogFormat, opt ReadOptions) (*GPULog, err
 // gave a reading.
 var ErrNoReadings = errors.New("no readings")
 
-// ReadLog reads a GPU log of the given format from r. Lines it cannot use
-// are counted in SkippedLines and described in Problems; the error is for
-// a log that cannot be read at all or gives no reading.
+// ReadLog reads a GPU log of the given format from r, which may be gzip-
+// or bzip2-compressed (gpulog_compressed.go). Lines it cannot use are
+// counted in SkippedLines and described in Problems; the error is for a
+// log that cannot be read at all or gives no reading.
 func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	if opt.Location == nil {
 		opt.Location = time.UTC
 	}
 	b := newLogBuilder(format, opt)
+	r, comp, err := Decompress(r)
+	if err != nil {
+		return nil, err
+	}
+	var broken *brokenStream
+	if comp != Uncompressed {
+		broken = &brokenStream{r: r, c: comp}
+		r = broken
+	}
 	r = maybeUTF16(r)
-	var err error
 	switch format {
 	case FormatQueryCSV, FormatComputeAppsCSV, FormatTable, FormatNVML:
 		err = readText(r, b)
@@ -250,11 +259,17 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	}
 	b.finish()
 	l := b.log
+	if n := broken.note(); n != "" {
+		b.note(n)
+	}
 	if len(l.Samples)+len(l.Processes)+len(l.MemoryStats)+len(l.MIG)+len(l.OOMs) == 0 {
 		msg := fmt.Sprintf("%s log: %v", format, ErrNoReadings)
 		if l.SkippedLines > 0 {
 			p := l.Problems[0]
 			msg += fmt.Sprintf(" (%d lines skipped; line %d: %s)", l.SkippedLines, p.Line, p.Reason)
+		}
+		if broken != nil && broken.err != nil {
+			msg += fmt.Sprintf(" (the %s stream breaks off after %d bytes: %v)", comp, broken.read, broken.err)
 		}
 		return nil, fmt.Errorf("%s: %w", msg, ErrNoReadings)
 	}

@@ -168,6 +168,12 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 	}
 	head = head[:n]
 	c := Candidate{Path: p, Rel: rel, Source: input.Source{Path: rel, Bytes: st.Size(), ModTime: st.ModTime()}}
+	if comp := gpulog.SniffCompression(head); comp != gpulog.Uncompressed {
+		if lf, ok := classifyCompressed(f, p, spec); ok {
+			c.Kind, c.Log = KindLog, lf
+			return c, "", true
+		}
+	}
 	if _, ok := snapshot.SniffContainer(head); ok {
 		c.Kind = KindSnapshot
 		return c, "", true
@@ -193,6 +199,41 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 		return Candidate{}, fmt.Sprintf("not a snapshot: no pickle, gzip or zip signature (starts with %q)", firstBytes(head, 16)), false
 	}
 	return Candidate{}, fmt.Sprintf("not a recognised GPU log (first line: %q)", firstLine(head, 80)), false
+}
+
+// classifyCompressed tells whether the compressed file f (at path p) holds
+// a text log, by the text it decompresses to: a GPU log format, or a
+// training log with an out-of-memory message (unless the name under the
+// compression extension says source code or data, as notJobOutputExt). A
+// compressed pickle, or text that is no log, is not claimed here: gzip
+// files go on to be tried as snapshots.
+func classifyCompressed(f io.ReadSeeker, p string, spec *gpulog.ColumnSpec) (gpulog.LogFormat, bool) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", false
+	}
+	text, _, err := gpulog.DecompressedHead(f, sniffLen)
+	if err != nil || len(text) == 0 {
+		return "", false
+	}
+	if _, ok := snapshot.SniffContainer(text); ok {
+		return "", false
+	}
+	if lf, ok := gpulog.SniffLogWith(text, spec); ok {
+		return lf, true
+	}
+	base := filepath.Base(p)
+	inner := strings.ToLower(filepath.Ext(strings.TrimSuffix(base, filepath.Ext(base))))
+	if notJobOutputExt(inner) {
+		return "", false
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", false
+	}
+	r, _, err := gpulog.Decompress(f)
+	if err == nil && gpulog.SniffTrainingLog(r, text) {
+		return gpulog.FormatTrainingLog, true
+	}
+	return "", false
 }
 
 func isLogExt(ext string) bool {
