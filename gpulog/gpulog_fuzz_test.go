@@ -194,6 +194,8 @@ func FuzzSniffLog(f *testing.F) {
 	realLogSeeds(f, "nvidia-smi", "*/*")
 	f.Add([]byte("Epoch 1/10\nloss 0.3\n"))
 	f.Add([]byte(`{"step": 1, "allocated": 5}`))
+	f.Add([]byte(prefixed(tableH100, func(int) string { return "2026-11-26T12:00:01.5Z " })))
+	f.Add([]byte("0: # gpu fb\n0: # Idx MB\n0:  0 12\n1:  0 13\n"))
 	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		format, ok := gpulog.SniffLog(data)

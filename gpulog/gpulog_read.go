@@ -61,6 +61,10 @@ const maxMiB = 8 << 20
 // "MB" in dmon and older tools, which also mean MiB).
 const mib = 1 << 20
 
+// sniffHead is how much of a log's text ReadLog looks at for a collector
+// prefix: as much as discovery sniffs (ingest's sniffLen).
+const sniffHead = 8 << 10
+
 // ReadOptions tune ReadLog. The zero value reads zoneless times as UTC.
 type ReadOptions struct {
 	// Location is the zone of zoneless timestamps; nil means UTC.
@@ -89,6 +93,19 @@ func SniffLogWith(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	if order := utf16Order(head); order != 0 {
 		head = utf16ToUTF8(head[2:], order)
 	}
+	if f, ok := sniffDistinct(head, spec); ok {
+		return f, true
+	}
+	if _, f, ok := learnPrefix(head, spec); ok {
+		return f, true
+	}
+	return sniffGuess(head, spec)
+}
+
+// sniffDistinct recognises the formats whose first lines are unlike any
+// other text: XML, dmon headers, DCGM scrapes, memory_stats JSON, the box
+// table, a query CSV header, a CSV with --gpu-log-columns' columns.
+func sniffDistinct(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	lines := headLines(head, 3)
 	if len(lines) == 0 {
 		return "", false
@@ -146,7 +163,19 @@ func SniffLogWith(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 		}
 		return FormatQueryCSV, true
 	}
-	if looksLikeHeaderlessRow(first) {
+	return "", false
+}
+
+// sniffGuess recognises the formats told by their values or by column
+// names that other CSVs share: header-less query CSV rows and CSVs with
+// memory columns. It runs after a collector prefix was looked for, which
+// would otherwise be read as a first column.
+func sniffGuess(head []byte, spec *ColumnSpec) (LogFormat, bool) {
+	lines := headLines(head, 1)
+	if len(lines) == 0 {
+		return "", false
+	}
+	if looksLikeHeaderlessRow(lines[0]) {
 		return FormatQueryCSV, true
 	}
 	if f, ok := sniffColumnsCSV(head, spec); ok {
@@ -236,6 +265,17 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		r = broken
 	}
 	r = maybeUTF16(r)
+	br := bufio.NewReaderSize(r, 64<<10)
+	r = br
+	var prefix *linePrefix
+	if head, _ := br.Peek(sniffHead); len(head) > 0 {
+		if _, ok := sniffDistinct(head, opt.Columns); !ok {
+			if p, f, ok := learnPrefix(head, opt.Columns); ok && f == format {
+				prefix = p
+				r = newPrefixStripper(br, p)
+			}
+		}
+	}
 	switch format {
 	case FormatQueryCSV, FormatComputeAppsCSV, FormatTable, FormatNVML:
 		err = readText(r, b)
@@ -259,6 +299,9 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	}
 	b.finish()
 	l := b.log
+	if prefix != nil {
+		b.note(prefix.note())
+	}
 	if n := broken.note(); n != "" {
 		b.note(n)
 	}

@@ -1,0 +1,226 @@
+package gpulog
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// A GPU log is often saved through something that writes its own text
+// before every line:
+//
+//	0: timestamp, index, memory.used [MiB]                    srun --label
+//	2026-11-26T12:00:01.123456789Z # gpu   fb  bar1            kubectl logs --timestamps, docker logs -t
+//	Nov 26 12:00:01 node7 gpumon[812]: Thu Nov 26 12:00:01 2026  journalctl, ts
+//	gpumon-1  | <?xml version="1.0" ?>                          docker compose logs
+//	2026-11-26 12:00:01,123 INFO monitor: index, memory.used    Python logging
+//
+// Rather than list collectors, gpulog learns the prefix from the file: the
+// start of the first line, up to a space, whose shape (runs of digits,
+// runs of letters, the punctuation between them) begins nearly every line
+// of the head, and without which the head is a GPU log SniffLog knows.
+// ReadLog then removes that prefix from every line that has it, and notes
+// it. A file that is a GPU log as it stands is never stripped.
+
+// prefixScanLines is how many non-blank head lines a prefix is checked
+// against.
+const prefixScanLines = 24
+
+// prefixMinShare is the share of the scanned head lines that must begin
+// with the prefix shape. A collector prefixes every line; a few lines
+// without it (a wrapped long line, a message of the collector's own) are
+// allowed, a prefix seen on half the lines is not one.
+const prefixMinShare = 0.9
+
+// prefixMaxLen bounds the prefix, in bytes: the longest collector prefixes
+// (journald's time, host, unit and pid; logging's time, level and logger
+// name) are under 80.
+const prefixMaxLen = 96
+
+// linePrefix is a collector's prefix learned from a file.
+type linePrefix struct {
+	re *regexp.Regexp
+	// example is the prefix of the first line, for the note.
+	example string
+}
+
+// learnPrefix finds the collector prefix of head (decompressed, UTF-8
+// text) and the format of the text after it; ok is false when no prefix
+// makes the head a GPU log.
+func learnPrefix(head []byte, spec *ColumnSpec) (p *linePrefix, f LogFormat, ok bool) {
+	lines := headLines(head, prefixScanLines)
+	if len(lines) < 2 {
+		return nil, "", false
+	}
+	first := lines[0]
+	type cut struct {
+		p        *linePrefix
+		stripped []byte
+	}
+	var cuts []cut
+	for k := 1; k < len(first) && k <= prefixMaxLen; k++ {
+		if first[k-1] != ' ' || first[k] == ' ' {
+			continue
+		}
+		// A prefix holding ", " or ";" would be CSV fields.
+		if strings.Contains(first[:k], ", ") || strings.Contains(first[:k], ";") {
+			continue
+		}
+		if splitsStamp(first, k) {
+			continue
+		}
+		re := prefixShape(first[:k])
+		if re == nil {
+			continue
+		}
+		stripped, n := stripHead(head, re)
+		if float64(n) < prefixMinShare*float64(len(lines)) {
+			continue
+		}
+		cuts = append(cuts, cut{&linePrefix{re: re, example: strings.TrimRight(first[:k], " ")}, stripped})
+	}
+	// A distinct format after some cut beats a guess after a shorter one:
+	// the date of "2026-11-26 12:00:01,123 INFO x: index, ..." is no
+	// prefix of a CSV whose first column is a time of day. A head that is
+	// a guessed format as it stands is only stripped to make it a distinct
+	// one: the first word of a header-less row's GPU name is no prefix.
+	sniffs := []func([]byte, *ColumnSpec) (LogFormat, bool){sniffDistinct}
+	if _, ok := sniffGuess(head, spec); !ok {
+		sniffs = append(sniffs, sniffGuess)
+	}
+	for _, sniff := range sniffs {
+		for _, c := range cuts {
+			if f, ok := sniff(c.stripped, spec); ok {
+				return c.p, f, true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+// splitsStamp reports whether a cut of line at k falls inside a timestamp
+// that starts the line: "2024/03/01 10:00:00.000, 0, 1234" is a
+// header-less row, not the prefix "2024/03/01" before a time of day.
+func splitsStamp(line string, k int) bool {
+	next := line[k:]
+	if i := strings.IndexAny(next, ",;|\t"); i >= 0 {
+		next = next[:i]
+	}
+	if i := strings.Index(next, "  "); i >= 0 {
+		next = next[:i]
+	}
+	_, _, ok := parseStamp(strings.TrimSpace(line[:k]+next), time.UTC)
+	return ok
+}
+
+// prefixShape turns the start of a line into a pattern of its shape:
+// digits and letters become runs of their class, spaces inside become any
+// run of blanks, other bytes stand for themselves. Leading blanks are
+// optional (srun pads task numbers); the final blanks are matched as they
+// are, so the text after the prefix keeps its indentation.
+func prefixShape(s string) *regexp.Regexp {
+	body := strings.TrimRight(s, " ")
+	tail := len(s) - len(body)
+	body = strings.TrimLeft(body, " ")
+	if body == "" {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(`^[ \t]*`)
+	for i := 0; i < len(body); {
+		c := rune(body[i])
+		j := i + 1
+		switch {
+		case c < 0x80 && unicode.IsDigit(c):
+			for j < len(body) && body[j] >= '0' && body[j] <= '9' {
+				j++
+			}
+			b.WriteString(`[0-9]+`)
+		case c < 0x80 && unicode.IsLetter(c):
+			for j < len(body) && body[j] < 0x80 && unicode.IsLetter(rune(body[j])) {
+				j++
+			}
+			b.WriteString(`[A-Za-z]+`)
+		case c == ' ' || c == '\t':
+			for j < len(body) && (body[j] == ' ' || body[j] == '\t') {
+				j++
+			}
+			b.WriteString(`[ \t]+`)
+		default:
+			b.WriteString(regexp.QuoteMeta(body[i:j]))
+		}
+		i = j
+	}
+	fmt.Fprintf(&b, ` {%d}`, tail)
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
+// stripHead removes re's match from the start of each line of head and
+// counts the non-blank lines that had it.
+func stripHead(head []byte, re *regexp.Regexp) ([]byte, int) {
+	var out bytes.Buffer
+	n := 0
+	for line := range bytes.Lines(head) {
+		if loc := re.FindIndex(line); loc != nil {
+			line = line[loc[1]:]
+			n++
+		}
+		out.Write(line)
+	}
+	return out.Bytes(), n
+}
+
+// note describes the prefix for GPULog.Notes.
+func (p *linePrefix) note() string {
+	return fmt.Sprintf("every line starts with text a log collector added (%q on the first line); it was removed before reading", p.example)
+}
+
+// prefixStripper reads r with p's prefix removed from the start of every
+// line that has it. Lines longer than its buffer are passed through after
+// their start.
+type prefixStripper struct {
+	br      *bufio.Reader
+	p       *linePrefix
+	pending []byte
+	// midLine is true while the rest of a long line is being passed on.
+	midLine bool
+	err     error
+}
+
+func newPrefixStripper(r io.Reader, p *linePrefix) *prefixStripper {
+	return &prefixStripper{br: bufio.NewReaderSize(r, 64<<10), p: p}
+}
+
+func (s *prefixStripper) Read(b []byte) (int, error) {
+	for len(s.pending) == 0 {
+		if s.err != nil {
+			return 0, s.err
+		}
+		line, err := s.br.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull:
+			err = nil
+		case err != nil:
+			s.err = err
+		}
+		if !s.midLine {
+			if loc := s.p.re.FindIndex(line); loc != nil {
+				line = line[loc[1]:]
+			}
+		}
+		s.midLine = len(line) > 0 && line[len(line)-1] != '\n'
+		s.pending = line
+	}
+	n := copy(b, s.pending)
+	s.pending = s.pending[n:]
+	return n, nil
+}
