@@ -161,6 +161,7 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	blameTrainingLeaks(f, fromLog)
 	sortOOMs(f.OOMs)
 	f.Ranks = compareRanks(f.Devices)
+	f.Notes = append(f.Notes, run.Notes...)
 	// What the snapshot decoder had to assume, file by file.
 	for _, sf := range run.Snapshots {
 		for _, n := range sf.Snapshot.Notes {

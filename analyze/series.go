@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"gpureport/ingest"
@@ -198,7 +197,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	copyTimed := copyTimes(files, latest, someTime)
 	copied := !allTime && copyTimed
 	files = slices.Clone(files)
-	byPath := func(a, b *ingest.SnapshotFile) int { return naturalCompare(a.Path, b.Path) }
+	byPath := func(a, b *ingest.SnapshotFile) int { return ingest.NaturalCompare(a.Path, b.Path) }
 	switch {
 	case allTime:
 		s.Order = OrderTraceTime
@@ -417,35 +416,6 @@ func copyTimes(files []*ingest.SnapshotFile, latest map[*ingest.SnapshotFile]int
 // takes well under a second to a few seconds, while a run that dumps
 // snapshots does so at most every few steps, many seconds apart.
 const copyBurst = 2 * time.Second
-
-// naturalCompare compares two paths with their digit runs compared as
-// numbers (step_9 before step_10).
-func naturalCompare(a, b string) int {
-	for a != "" && b != "" {
-		da, db := digitPrefix(a), digitPrefix(b)
-		if da != "" && db != "" {
-			ta, tb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
-			if c := cmp.Or(cmp.Compare(len(ta), len(tb)), strings.Compare(ta, tb)); c != 0 {
-				return c
-			}
-			a, b = a[len(da):], b[len(db):]
-			continue
-		}
-		if a[0] != b[0] {
-			return cmp.Compare(a[0], b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-func digitPrefix(s string) string {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return s[:i]
-}
 
 func sortedKeys[V any](m map[int]V) []int {
 	keys := make([]int, 0, len(m))

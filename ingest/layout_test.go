@@ -40,6 +40,18 @@ func TestLoadRunLayouts(t *testing.T) {
 			"rank0/snapshot_step_5.pickle": {5, 0, OrderNone, 0, PhasePeriodic},
 			"rank3/snapshot_step_5.pickle": {5, 3, OrderNone, 0, PhasePeriodic},
 		}},
+		// Local ranks on two nodes: Load numbers the four processes as
+		// global ranks (processes.go).
+		{"local rank folders on two nodes", map[string]want{
+			"node0/rank0/snapshot_step_5.pickle":  {5, 0, OrderNone, 0, PhasePeriodic},
+			"node0/rank0/snapshot_step_10.pickle": {10, 0, OrderNone, 0, PhasePeriodic},
+			"node0/rank1/snapshot_step_5.pickle":  {5, 1, OrderNone, 0, PhasePeriodic},
+			"node0/rank1/snapshot_step_10.pickle": {10, 1, OrderNone, 0, PhasePeriodic},
+			"node1/rank0/snapshot_step_5.pickle":  {5, 2, OrderNone, 0, PhasePeriodic},
+			"node1/rank0/snapshot_step_10.pickle": {10, 2, OrderNone, 0, PhasePeriodic},
+			"node1/rank1/snapshot_step_5.pickle":  {5, 3, OrderNone, 0, PhasePeriodic},
+			"node1/rank1/snapshot_step_10.pickle": {10, 3, OrderNone, 0, PhasePeriodic},
+		}},
 		{"rank folders rN", map[string]want{
 			"r0/snapshot_step_5.pickle": {5, 0, OrderNone, 0, PhasePeriodic},
 			"r3/snapshot_step_5.pickle": {5, 3, OrderNone, 0, PhasePeriodic},

@@ -168,6 +168,7 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 		}
 	}
 	slices.SortFunc(run.Skipped, func(a, b Skipped) int { return cmp.Compare(a.Path, b.Path) })
+	run.Notes = separateProcesses(run.Snapshots)
 	gpulog.ResolveProcessGPUs(run.Logs)
 	return run, nil
 }

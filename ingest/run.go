@@ -22,6 +22,9 @@ type Run struct {
 	Skipped []Skipped
 	// Location is the zone assumed for zoneless timestamps (nvidia-smi).
 	Location *time.Location
+	// Notes are what loading assumed that a reader must know (ranks
+	// numbered from paths, processes.go).
+	Notes []string
 }
 
 // SnapshotFile is one snapshot file: where it came from, what its name

@@ -1,0 +1,83 @@
+package ingest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"gpureport/input"
+)
+
+// filesAt makes the SnapshotFiles that loading makes of these paths
+// (ParseName), without content.
+func filesAt(paths []string) []*SnapshotFile {
+	var out []*SnapshotFile
+	for _, p := range paths {
+		n := ParseName(p)
+		out = append(out, &SnapshotFile{Source: input.Source{Path: p}, Step: n.Step, Order: n.Order, OrderKind: n.OrderKind, Rank: n.Rank, Phase: n.Phase})
+	}
+	return out
+}
+
+// expand writes pattern (with {p} for the process number and {s} for the
+// step) for processes 0..procs-1 and steps 5, 10, 15.
+func expand(pattern string, procs int, proc func(int) string) []string {
+	var out []string
+	for p := range procs {
+		for _, s := range []int{5, 10, 15} {
+			r := strings.NewReplacer("{p}", proc(p), "{s}", fmt.Sprint(s), "{node}", fmt.Sprint(p/2), "{local}", fmt.Sprint(p%2))
+			out = append(out, r.Replace(pattern))
+		}
+	}
+	return out
+}
+
+func TestSeparateProcesses(t *testing.T) {
+	num := func(p int) string { return fmt.Sprint(p) }
+	tests := []struct {
+		name  string
+		paths []string
+		// ranks are the ranks wanted for the paths, in order; nil means
+		// the ranks the paths give, and no note.
+		ranks []int
+	}{
+		{"local ranks on two nodes", expand("node{node}/rank{local}/snapshot_step_{s}.pickle", 4, num),
+			[]int{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3}},
+		{"host folders", expand("gpu-host-{p}/local_rank_0/step_{s}.pickle", 2, func(p int) string { return []string{"b", "a"}[p] }),
+			[]int{1, 1, 1, 0, 0, 0}},
+		{"worker folders, dump counters", expand("worker_{p}/snapshot_{s}.pickle", 3, num),
+			[]int{0, 0, 0, 1, 1, 1, 2, 2, 2}},
+		{"pid in the name", expand("snapshot_pid{p}_step{s}.pickle", 2, func(p int) string { return fmt.Sprint(4100 + 7*p) }),
+			[]int{0, 0, 0, 1, 1, 1}},
+		{"gpu in the name", expand("gpu{p}_step_{s}.pickle", 2, num), []int{0, 0, 0, 1, 1, 1}},
+		// What paths already tell apart, or cannot, stays as it is.
+		{"ranks of their own", expand("rank{p}/snapshot_step_{s}.pickle", 3, num), nil},
+		{"one process", expand("snapshot_step_{s}.pickle", 1, num), nil},
+		{"an OOM dump at a periodic step", []string{"snapshot_step_5.pickle", "snapshot_step_10.pickle", "oom_step_10.pickle"}, nil},
+		{"dumps before and after the optimizer step", append(expand("step_{s}_before.pickle", 1, num), expand("step_{s}_after.pickle", 1, num)...), nil},
+		{"a process with one dump", append(expand("worker_0/snapshot_step_{s}.pickle", 1, num), "worker_1/snapshot_step_5.pickle"), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := filesAt(tt.paths)
+			want := tt.ranks
+			if want == nil {
+				for _, f := range files {
+					want = append(want, f.Rank)
+				}
+			}
+			notes := separateProcesses(files)
+			for i, f := range files {
+				if f.Rank != want[i] {
+					t.Errorf("%s: rank %d, want %d", f.Path, f.Rank, want[i])
+				}
+			}
+			switch {
+			case tt.ranks == nil && notes != nil:
+				t.Errorf("notes %q, want none", notes)
+			case tt.ranks != nil && (len(notes) != 1 || !strings.Contains(notes[0], "numbered as ranks in path order")):
+				t.Errorf("notes %q, want one that says how ranks were numbered", notes)
+			}
+		})
+	}
+}
