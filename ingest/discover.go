@@ -37,7 +37,8 @@ type CandidateKind uint8
 
 // Candidate kinds.
 const (
-	// KindSnapshot is a pickle, gzip or zip file: a snapshot candidate.
+	// KindSnapshot is a pickle, gzip, zip or JSON snapshot file: a snapshot
+	// candidate.
 	KindSnapshot CandidateKind = iota + 1
 	// KindLog is a GPU log in a recognised format.
 	KindLog
@@ -196,7 +197,7 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 		return Candidate{}, "empty file", false
 	}
 	if isSnapshotExt(ext) || ext == ".gz" {
-		return Candidate{}, fmt.Sprintf("not a snapshot: no pickle, gzip or zip signature (starts with %q)", firstBytes(head, 16)), false
+		return Candidate{}, fmt.Sprintf("not a snapshot: no pickle, gzip or zip signature and no JSON snapshot (starts with %q)", firstBytes(head, 16)), false
 	}
 	return Candidate{}, fmt.Sprintf("not a recognised GPU log (first line: %q)", firstLine(head, 80)), false
 }

@@ -35,6 +35,10 @@ const (
 	streamMemoryNum, streamMemoryDen = 3, 4
 	// decodeMemoryBase is the fixed part, bytes.
 	decodeMemoryBase = 4 << 20
+	// jsonMemoryNum/jsonMemoryDen is the peak over a JSON snapshot's size:
+	// it is read into a generic value tree first, and a 138 MB JSON of a
+	// real snapshot peaked at 5 times its size.
+	jsonMemoryNum, jsonMemoryDen = 6, 1
 )
 
 // LoadOptions tune Load. The zero value is ready to use.
@@ -181,8 +185,11 @@ func estimateMemory(c Candidate) int64 {
 		return max(c.Bytes, 1<<20)
 	}
 	cont, decompressed := snapshot.ContainerSize(c.Path, c.Bytes)
-	if cont == snapshot.ContainerPickle {
+	switch cont {
+	case snapshot.ContainerPickle:
 		return decodeMemoryBase + c.Bytes*decodeMemoryNum/decodeMemoryDen
+	case snapshot.ContainerJSON:
+		return decodeMemoryBase + c.Bytes*jsonMemoryNum/jsonMemoryDen
 	}
 	return decodeMemoryBase + decompressed*streamMemoryNum/streamMemoryDen
 }

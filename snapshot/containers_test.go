@@ -67,7 +67,7 @@ func TestContainers(t *testing.T) {
 		{"truncated gzip", gz[:len(gz)/2], DecodeOptions{}, ContainerGzip, "the compressed data ends here (truncated file?)"},
 		{"gzip with a bad checksum", badCRC, DecodeOptions{}, ContainerGzip, "gzip data (offsets count decompressed bytes): offset " + strconv.Itoa(len(pkl)) + ": reading: gzip: invalid checksum"},
 		{"gzip of a pickle that is no snapshot", snapGzip([]byte("\x80\x04}\x94(\x8c\x08segments\x94K\x05u.")), DecodeOptions{}, ContainerGzip, "gzip data (offsets count decompressed bytes): offset 2: not a PyTorch memory snapshot: segments: expected list, got int"},
-		{"gzip of no pickle", snapGzip([]byte("hello")), DecodeOptions{}, ContainerGzip, `gzip data: not a pickle, gzip or torch.save zip file: the decompressed data starts with "hell"`},
+		{"gzip of no pickle", snapGzip([]byte("hello")), DecodeOptions{}, ContainerGzip, `gzip data: not a pickle, gzip, torch.save zip or JSON snapshot file: the decompressed data starts with "hell"`},
 		{"zip of no pickle", snapZip(t, map[string][]byte{"archive/data.pkl": []byte("PK\x03\x04")}, zip.Store), DecodeOptions{}, ContainerZip, `zip member archive/data.pkl: not a pickle`},
 		{"empty", nil, DecodeOptions{}, "", "the file is empty"},
 		{"text", []byte("lr: 3e-4\n"), DecodeOptions{}, "", `it starts with "lr: "`},

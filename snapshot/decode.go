@@ -47,8 +47,8 @@ func (o DecodeOptions) maxDecompressed() int64 {
 }
 
 // ErrNotPickle is wrapped by errors for files that are none of the
-// snapshot containers (pickle, gzip, zip).
-var ErrNotPickle = errors.New("not a pickle, gzip or torch.save zip file")
+// snapshot containers (pickle, gzip, zip, JSON).
+var ErrNotPickle = errors.New("not a pickle, gzip, torch.save zip or JSON snapshot file")
 
 // SniffContainer tells the container of a snapshot from its first bytes,
 // and false when they match none.
@@ -60,6 +60,8 @@ func SniffContainer(head []byte) (Container, bool) {
 		return ContainerZip, true
 	case len(head) >= 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5:
 		return ContainerPickle, true
+	case looksLikeJSONSnapshot(head):
+		return ContainerJSON, true
 	}
 	return "", false
 }
@@ -88,7 +90,7 @@ func DecodeFile(path string, opt DecodeOptions) (*Snapshot, Container, error) {
 // detected from the content. Errors about the pickle carry the byte offset
 // in the (decompressed) pickle stream.
 func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container, error) {
-	var head [4]byte
+	var head [jsonSniffLen]byte
 	n, err := ra.ReadAt(head[:], 0)
 	if n < len(head) && err != nil && err != io.EOF {
 		return nil, "", err
@@ -98,7 +100,7 @@ func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container
 		if n == 0 {
 			return nil, "", fmt.Errorf("%w: the file is empty", ErrNotPickle)
 		}
-		return nil, "", fmt.Errorf("%w: it starts with %q", ErrNotPickle, head[:n])
+		return nil, "", fmt.Errorf("%w: it starts with %q", ErrNotPickle, head[:min(n, 4)])
 	}
 	switch c {
 	case ContainerGzip:
@@ -114,6 +116,9 @@ func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container
 	case ContainerZip:
 		s, err := decodeZip(ra, size, opt)
 		return s, c, err
+	case ContainerJSON:
+		s, err := decodeJSON(io.NewSectionReader(ra, 0, size))
+		return s, c, err
 	}
 	open := func() (io.Reader, error) { return io.NewSectionReader(ra, 0, size), nil }
 	s, err := decodePickleMode(open, size, opt.SkimTrace)
@@ -124,28 +129,51 @@ func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container
 // decompression bound. what names the stream in errors.
 func decodeLimited(open func() (io.Reader, error), opt DecodeOptions, what string) (*Snapshot, error) {
 	var lr *limitReader
-	limited := func() (io.Reader, error) {
+	// openLimited opens the stream and tells a pickle from JSON inside.
+	openLimited := func() (io.Reader, bool, error) {
 		r, err := open()
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		lr = &limitReader{r: r, left: opt.maxDecompressed()}
 		// The container was recognised; say so when what it holds is no
 		// pickle, rather than decoding its first byte as an opcode.
 		br := bufio.NewReaderSize(lr, 1<<16)
-		head, perr := br.Peek(4)
-		if c, ok := SniffContainer(head); !ok || c != ContainerPickle {
+		head, perr := br.Peek(jsonSniffLen)
+		c, ok := SniffContainer(head)
+		if ok && c == ContainerJSON {
+			return br, true, nil
+		}
+		if !ok || c != ContainerPickle {
 			switch {
 			case lr.hit:
-				return br, nil // the caller reports the bound
+				return br, false, nil // the caller reports the bound
 			case perr != nil && perr != io.EOF:
-				return nil, fmt.Errorf("%s: %w", what, perr)
+				return nil, false, fmt.Errorf("%s: %w", what, perr)
 			}
-			return nil, fmt.Errorf("%s: %w: the decompressed data starts with %q", what, ErrNotPickle, head)
+			return nil, false, fmt.Errorf("%s: %w: the decompressed data starts with %q", what, ErrNotPickle, head[:min(len(head), 4)])
 		}
-		return br, nil
+		return br, false, nil
 	}
-	s, err := decodePickleMode(limited, -1, opt.SkimTrace)
+	first, isJSON, err := openLimited()
+	var s *Snapshot
+	switch {
+	case err != nil:
+	case isJSON:
+		s, err = decodeJSON(first)
+	default:
+		// The first decode reads the stream already open; a second one
+		// (decodePickleRawMode's retry without skimming) opens it again.
+		limited := func() (io.Reader, error) {
+			if r := first; r != nil {
+				first = nil
+				return r, nil
+			}
+			r, _, err := openLimited()
+			return r, err
+		}
+		s, err = decodePickleMode(limited, -1, opt.SkimTrace)
+	}
 	if lr != nil && lr.hit {
 		return nil, fmt.Errorf("%s: decompressed data exceeds the %d-byte limit (raise it with --max-decompressed)", what, opt.maxDecompressed())
 	}
@@ -327,6 +355,9 @@ const (
 	ContainerPickle Container = "pickle"
 	ContainerGzip   Container = "gzip"
 	ContainerZip    Container = "zip" // torch.save archive, */data.pkl
+	// ContainerJSON is the snapshot written as JSON (decode_json.go),
+	// bare or gzipped.
+	ContainerJSON Container = "json"
 )
 
 // gzipMinRatio is the decompressed size assumed for a gzip file, relative
@@ -344,7 +375,7 @@ func ContainerSize(path string, size int64) (Container, int64) {
 		return ContainerPickle, size
 	}
 	defer f.Close()
-	var head [4]byte
+	var head [jsonSniffLen]byte
 	n, _ := f.ReadAt(head[:], 0)
 	c, ok := SniffContainer(head[:n])
 	switch {

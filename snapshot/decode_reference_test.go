@@ -28,10 +28,19 @@ func DecodeBytes(b []byte, opt DecodeOptions) (*Snapshot, Container, error) {
 // the general-purpose reference decoder, and converts the result. It is
 // slow and memory-hungry; the fast decoder must agree with it on every
 // file. gopickle panics on some corrupt input: the panic becomes an error.
-func DecodeReference(r io.Reader) (s *Snapshot, err error) {
+func DecodeReference(r io.Reader) (*Snapshot, error) {
+	pv, err := referenceTree(r)
+	if err != nil {
+		return nil, err
+	}
+	return convertSnapshotAt(pv, 0)
+}
+
+// referenceTree unpickles r with gopickle into the generic value tree.
+func referenceTree(r io.Reader) (pv any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s, err = nil, fmt.Errorf("corrupt pickle (reference decoder panicked: %v)", p)
+			pv, err = nil, fmt.Errorf("corrupt pickle (reference decoder panicked: %v)", p)
 		}
 	}()
 	u := pickle.NewUnpickler(r)
@@ -45,11 +54,7 @@ func DecodeReference(r io.Reader) (s *Snapshot, err error) {
 		return nil, err
 	}
 	a := adapter{seen: map[any]any{}}
-	pv, err := a.value(v, 0)
-	if err != nil {
-		return nil, err
-	}
-	return convertSnapshotAt(pv, 0)
+	return a.value(v, 0)
 }
 
 // adapter converts gopickle's value tree into the generic tree, keeping

@@ -2,11 +2,11 @@
 // snapshot (torch.cuda.memory._snapshot()) and reads it: Snapshot with its
 // segments, blocks, trace events, allocator settings and annotations, the
 // interned frames and stacks (Stacks), and the decoder that builds them
-// from a bare pickle, a gzipped pickle or a torch.save archive (Decode,
-// DecodeFile). The decoder is a pickle machine of its own: a typed fast
-// path fills the model while it reads, a generic mode builds a Python value
-// tree for layouts the fast path does not know, and neither ever
-// constructs a class. Each field is read by meaning (decode_fields.go) and
+// from a bare pickle, a gzipped pickle, a torch.save archive or JSON
+// (Decode, DecodeFile). The decoder is a pickle machine of its own: a
+// typed fast path fills the model while it reads, a generic mode builds a
+// Python value tree for layouts the fast path does not know (and JSON is
+// read into the same tree), and neither ever constructs a class. Each field is read by meaning (decode_fields.go) and
 // every assumption made about a bad field is kept as a DecodeNote.
 //
 // It also holds a snapshot's digest: Reduce keeps what the analysis of a

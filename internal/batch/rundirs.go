@@ -14,7 +14,7 @@ import (
 // Run directories in batch mode.
 //
 // A run is a directory directly under a batch root that holds an input
-// file anywhere below it (a snapshot: pickle, gzip or zip content; or a GPU
+// file anywhere below it (a snapshot: pickle, gzip, zip or JSON content; or a GPU
 // log in a format gpureport reads), or any folder a user marks as a run by
 // putting an (empty) file named .gpureport-run in it (RunMarker). A run's
 // whole subtree belongs to it: snapshots/ beside logs/, per-rank folders
