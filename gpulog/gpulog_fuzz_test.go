@@ -156,6 +156,7 @@ func FuzzDCGM(f *testing.F) {
 func FuzzTrainingLog(f *testing.F) {
 	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out")
 	f.Add([]byte("[default3]:2024-05-01 12:00:00,123 RuntimeError: CUDA out of memory. Tried to allocate 99999999999 TiB (GPU 9; 1 bytes total capacity; 2 KiB already allocated; 3 MiB free; 4 GiB cached)\n"))
+	f.Add([]byte("step 7 | loss 1\n" + memorySummary("[rank2]: ", 1, "146836 KB", "4261 MB", 1, 3)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
 		claimed := gpulog.SniffTrainingLog(bytes.NewReader(data), data)
@@ -166,7 +167,12 @@ func FuzzTrainingLog(f *testing.F) {
 			return
 		}
 		if !claimed && bytes.IndexByte(data, 0) < 0 && len(data) > 0 {
-			t.Fatalf("read %d OOMs but not sniffed", len(l.OOMs))
+			t.Fatalf("read %d OOMs and %d memory summaries but not sniffed", len(l.OOMs), len(l.MemoryStats))
+		}
+		for _, r := range l.MemoryStats {
+			if r.Allocated < 0 && r.Reserved < 0 || r.Device < 0 {
+				t.Fatalf("memory summary reading %+v", r)
+			}
 		}
 		for _, o := range l.OOMs {
 			if o.Count < 1 || o.Line < 1 {

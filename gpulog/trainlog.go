@@ -9,12 +9,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"gpureport/input"
 	"gpureport/internal/units"
 )
 
-// A training job's own stdout/stderr, read for out-of-memory messages:
+// A training job's own stdout/stderr, read for out-of-memory messages
+// and for memory_summary() tables (trainlog_summary.go). The messages:
 //
 //   - PyTorch 2.x: "torch.OutOfMemoryError: CUDA out of memory. Tried to
 //     allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which
@@ -107,8 +109,20 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 	}
 	sc := bufio.NewScanner(io.LimitReader(r, maxTrainingLogScan))
 	sc.Buffer(make([]byte, 64<<10), maxLineBytes)
+	// Memory summary tables are followed as ReadLog follows them, so that
+	// a log is claimed exactly when one gives a reading.
+	var sum summaryState
+	scratch := newLogBuilder(FormatTrainingLog, ReadOptions{Location: time.UTC})
+	n := 0
 	for sc.Scan() {
 		line := sc.Bytes()
+		n++
+		if sum.cur != nil || reSummaryHeader.Match(line) {
+			sum.line(scratch, n, string(line))
+			if len(scratch.log.MemoryStats) > 0 {
+				return true
+			}
+		}
 		if !bytes.Contains(line, []byte("out of memory")) && !bytes.Contains(line, []byte("CUDA calloc")) {
 			continue
 		}
@@ -116,7 +130,8 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 			return true
 		}
 	}
-	return false
+	sum.flush(scratch)
+	return len(scratch.log.MemoryStats) > 0
 }
 
 // parseSize reads a regexp's number and unit submatches as bytes; PyTorch
@@ -169,26 +184,7 @@ func (b *logBuilder) parseOOM(n int, line string, kind OOMKind) TrainingOOM {
 	o := TrainingOOM{Line: n, Count: 1, Kind: kind, Rank: input.NoRank, Device: -1, Requested: Unknown, Capacity: Unknown,
 		Free: Unknown, ProcessInUse: Unknown, Allocated: Unknown, Reserved: Unknown, ReservedUnallocated: Unknown}
 	msg := line
-	if m := reDatePrefix.FindStringSubmatch(msg); m != nil {
-		stamp := m[1]
-		if m[2] != "" {
-			stamp += "." + m[2]
-		}
-		if t, zoneless, ok := parseStamp(strings.Replace(stamp, "T", " ", 1), b.opt.Location); ok {
-			o.Time = t
-			if zoneless {
-				b.log.Zoneless = true
-			}
-		}
-	}
-	if m := reRankPrefix.FindStringSubmatch(msg); m != nil {
-		if r, ok := atoi(m[2]); ok {
-			o.Rank = r
-			if m[1] == "default" {
-				b.note("ranks of OOM messages come from torchrun's \"[defaultN]:\" prefix, which is the local rank on its node")
-			}
-		}
-	}
+	o.Time, o.Rank = b.lineTimeRank(msg)
 	o.Requested, o.RequestedSlack = sizeAndSlack(reTried, msg, 1)
 	switch kind {
 	case OOMTorch:
@@ -230,6 +226,34 @@ func (b *logBuilder) parseOOM(n int, line string, kind OOMKind) TrainingOOM {
 	return o
 }
 
+// lineTimeRank reads the time and rank a training log line's prefix
+// gives: a leading date ("2024-05-01 12:00:00,123"), zero when none; a
+// "[rank3]:" or torchrun's "[default3]:", input.NoRank when none.
+func (b *logBuilder) lineTimeRank(line string) (t time.Time, rank int) {
+	rank = input.NoRank
+	if m := reDatePrefix.FindStringSubmatch(line); m != nil {
+		stamp := m[1]
+		if m[2] != "" {
+			stamp += "." + m[2]
+		}
+		if st, zoneless, ok := parseStamp(strings.Replace(stamp, "T", " ", 1), b.opt.Location); ok {
+			t = st
+			if zoneless {
+				b.log.Zoneless = true
+			}
+		}
+	}
+	if m := reRankPrefix.FindStringSubmatch(line); m != nil {
+		if r, ok := atoi(m[2]); ok {
+			rank = r
+			if m[1] == "default" {
+				b.note("ranks of OOM messages and memory summaries come from torchrun's \"[defaultN]:\" prefix, which is the local rank on its node")
+			}
+		}
+	}
+	return t, rank
+}
+
 // sameOOM reports whether two messages report the same event: same kind,
 // rank, device and numbers.
 func sameOOM(a, b TrainingOOM) bool {
@@ -250,6 +274,8 @@ const ncclEventLines = 10
 
 func readTrainingLog(r io.Reader, b *logBuilder) error {
 	lr := b.lines(r)
+	var sum summaryState
+	defer sum.flush(b)
 	for {
 		line, ok := lr.next()
 		if !ok {
@@ -257,6 +283,9 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 		}
 		if lr.long {
 			b.skip(lr.n, kindLong, fmt.Sprintf("more than %d bytes", maxLineBytes))
+			continue
+		}
+		if sum.line(b, lr.n, line) {
 			continue
 		}
 		kind, ok := classifyOOMLine(line)
