@@ -184,11 +184,7 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 		}
 		p, err := parsePromLine(s)
 		if err != nil {
-			if lr.unterminated {
-				b.skip(n, kindCut, err.Error())
-			} else {
-				b.skip(n, "unreadable metric line", err.Error())
-			}
+			b.skipRow(n, "unreadable metric line", err.Error())
 			continue
 		}
 		if !strings.HasPrefix(p.name, dcgmPrefix) {

@@ -33,6 +33,9 @@ const (
 	// FormatDCGMProm is DCGM exporter Prometheus text (DCGM_FI_DEV_FB_USED,
 	// DCGM_FI_DEV_FB_FREE, ...), one or more scrapes.
 	FormatDCGMProm LogFormat = "dcgm-prometheus"
+	// FormatDCGMDmon is DCGM's `dcgmi dmon` table: "#Entity" and "ID"
+	// header lines over "GPU N" rows (dcgm_dmon.go).
+	FormatDCGMDmon LogFormat = "dcgmi-dmon"
 	// FormatWandbCSV is a Weights & Biases system-metrics CSV export
 	// (system.gpu.N.memoryAllocatedBytes, _timestamp, _runtime, ...).
 	FormatWandbCSV LogFormat = "wandb-csv"

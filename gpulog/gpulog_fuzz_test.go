@@ -153,6 +153,12 @@ func FuzzDCGM(f *testing.F) {
 	fuzzReader(f, gpulog.FormatDCGMProm)
 }
 
+func FuzzDCGMDmon(f *testing.F) {
+	f.Add([]byte(dcgmDmon))
+	f.Add([]byte("#Entity FBFRE FBTTL FBRSV\nID\nGPU 2 70000 81559 500\nGPU-I 1 5 5 5\n#Entity FBUSD\nGPU 0 N/A\n"))
+	fuzzReader(f, gpulog.FormatDCGMDmon)
+}
+
 func FuzzTrainingLog(f *testing.F) {
 	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out")
 	f.Add([]byte("[default3]:2024-05-01 12:00:00,123 RuntimeError: CUDA out of memory. Tried to allocate 99999999999 TiB (GPU 9; 1 bytes total capacity; 2 KiB already allocated; 3 MiB free; 4 GiB cached)\n"))

@@ -124,6 +124,9 @@ func sniffDistinct(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 		if len(lines) > 1 && isDmonHeader(first) && isDmonUnits(lines[1]) {
 			return FormatDmon, true
 		}
+		if sniffDCGMDmon(lines) {
+			return FormatDCGMDmon, true
+		}
 		if sniffDCGM(lines) {
 			return FormatDCGMProm, true
 		}
@@ -289,6 +292,8 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		err = readColumnsCSV(r, b, opt.Columns)
 	case FormatDCGMProm:
 		err = readDCGM(r, b)
+	case FormatDCGMDmon:
+		err = readDCGMDmon(r, b)
 	case FormatTrainingLog:
 		err = readTrainingLog(r, b)
 	default:
@@ -412,6 +417,15 @@ func (b *logBuilder) skip(line int, kind, detail string) {
 	if line < ps[hi].Line {
 		ps[hi] = p
 	}
+}
+
+// skipRow records that row n could not be read, for the reason detail:
+// as the last line cut off when the input ended inside it, else as kind.
+func (b *logBuilder) skipRow(n int, kind, detail string) {
+	if b.lr != nil && b.lr.unterminated {
+		kind = kindCut
+	}
+	b.skip(n, kind, detail)
 }
 
 // finish orders the problems by line, counts skipped lines by kind and

@@ -96,11 +96,7 @@ func readMemoryStats(r io.Reader, b *logBuilder) error {
 			if err != nil {
 				detail = err.Error()
 			}
-			if lr.unterminated {
-				b.skip(n, kindCut, detail)
-			} else {
-				b.skip(n, "not a JSON object", detail)
-			}
+			b.skipRow(n, "not a JSON object", detail)
 			continue
 		}
 		if d.More() {

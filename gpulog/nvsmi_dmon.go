@@ -112,11 +112,7 @@ func readDmon(r io.Reader, b *logBuilder) error {
 		}
 		row, err := h.parseRow(b, s)
 		if err != nil {
-			if lr.unterminated {
-				b.skip(n, kindCut, err.Error())
-			} else {
-				b.skip(n, kindBadRow, err.Error())
-			}
+			b.skipRow(n, kindBadRow, err.Error())
 			continue
 		}
 		if row == nil {
