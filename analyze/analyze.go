@@ -79,7 +79,7 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		CriticalWithin: cmp.Or(opt.CriticalWithin, DefaultCriticalWithin), InconclusiveP: InconclusiveP}
 
 	series := BuildSeries(run.Snapshots)
-	msBySeries, msOnly := matchMemStats(series, collectMemStats(run.Logs))
+	msBySeries, msOnly := matchMemStats(series, collectMemStats(run))
 	procs := collectProcesses(run.Logs)
 	// Devices without snapshots but with memory_stats readings join the GPU
 	// logs by the same rule as snapshot series, decided over both.

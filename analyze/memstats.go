@@ -21,7 +21,8 @@ import (
 // counters over steps or time, without stacks.
 //
 // Grouping. Readings are grouped by (rank, device): the rank the line
-// gives, else the rank in the log's path (rank3/stats.jsonl), else none.
+// gives, else the rank in the log's path (rank3/stats.jsonl, or the
+// process folder loading numbered: ingest.Run.LogRank), else none.
 // Each group is ordered by step when every reading has one, else by time
 // when every reading has one, else kept in log order (logs by path).
 //
@@ -71,10 +72,10 @@ type memStatsGroup struct {
 // collectMemStats groups the run's memory_stats readings by (rank,
 // device), orders each group and reads its counters. Groups are ordered by
 // rank, then device.
-func collectMemStats(logs []*gpulog.GPULog) []*memStatsGroup {
+func collectMemStats(run *ingest.Run) []*memStatsGroup {
 	byKey := map[DeviceKey]*memStatsGroup{}
-	for _, l := range logs {
-		pathRank := ingest.RankFromPath(l.Path)
+	for _, l := range run.Logs {
+		pathRank := run.LogRank(l)
 		for _, r := range l.MemoryStats {
 			k := DeviceKey{Rank: r.Rank, Device: r.Device}
 			if k.Rank == input.NoRank {

@@ -172,7 +172,9 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 		}
 	}
 	slices.SortFunc(run.Skipped, func(a, b Skipped) int { return cmp.Compare(a.Path, b.Path) })
-	run.Notes = separateProcesses(run.Snapshots)
+	notes, dirRanks := separateProcesses(run.Snapshots)
+	run.Notes = notes
+	run.logRanks = logRanks(run.Logs, dirRanks)
 	gpulog.ResolveProcessGPUs(run.Logs)
 	return run, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpureport/gpulog"
 	"gpureport/input"
 )
 
@@ -139,8 +140,10 @@ const maxProcessNames = 8
 
 // separateProcesses gives the dumps of processes that share a rank in
 // their paths ranks of their own (see above), and returns the note that
-// says so; nil when every rank's dumps come from one process.
-func separateProcesses(files []*SnapshotFile) []string {
+// says so (nil when every rank's dumps come from one process) and, for
+// each process whose dumps fill a folder of their own, that folder's new
+// rank: the logs in it (a rank's memory_stats lines) are that process's.
+func separateProcesses(files []*SnapshotFile) (notes []string, dirRanks map[string]int) {
 	byRank := map[int][]*SnapshotFile{}
 	var ranks []int
 	for _, f := range files {
@@ -178,13 +181,23 @@ func separateProcesses(files []*SnapshotFile) []string {
 		}
 	}
 	if !split {
-		return nil
+		return nil, nil
 	}
 	slices.SortFunc(procs, func(a, b process) int { return cmp.Or(NaturalCompare(a.path, b.path), cmp.Compare(a.path, b.path)) })
 	var names []string
+	dirRanks = map[string]int{}
+	dirOwners := map[string]int{}
 	for i, p := range procs {
+		dirs := map[string]bool{}
 		for _, f := range p.files {
 			f.Rank = i
+			dirs[path.Dir(f.Path)] = true
+		}
+		for d := range dirs {
+			dirOwners[d]++
+			if len(dirs) == 1 && d != "." {
+				dirRanks[d] = i
+			}
 		}
 		if i < maxProcessNames {
 			names = append(names, fmt.Sprintf("rank %d %s", i, p.path))
@@ -193,9 +206,42 @@ func separateProcesses(files []*SnapshotFile) []string {
 	if len(procs) > maxProcessNames {
 		names = append(names, fmt.Sprintf("and %d more", len(procs)-maxProcessNames))
 	}
+	for d, n := range dirOwners {
+		if n > 1 {
+			delete(dirRanks, d)
+		}
+	}
 	return []string{fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s are dumps of one place in the run): "+
 		"the %d processes their paths tell apart are numbered as ranks in path order: %s",
-		clash[0], clash[1], len(procs), strings.Join(names, ", "))}
+		clash[0], clash[1], len(procs), strings.Join(names, ", "))}, dirRanks
+}
+
+// logRanks maps each log under a folder of dirRanks (or a folder below
+// one) to that folder's rank.
+func logRanks(logs []*gpulog.GPULog, dirRanks map[string]int) map[string]int {
+	if len(dirRanks) == 0 {
+		return nil
+	}
+	out := map[string]int{}
+	for _, l := range logs {
+		for d := path.Dir(l.Path); d != "." && d != "/"; d = path.Dir(d) {
+			if r, ok := dirRanks[d]; ok {
+				out[l.Path] = r
+				break
+			}
+		}
+	}
+	return out
+}
+
+// LogRank is the rank the path of log l gives: the rank of the process
+// folder it lies in when loading numbered the processes
+// (separateProcesses), else RankFromPath; input.NoRank when none.
+func (r *Run) LogRank(l *gpulog.GPULog) int {
+	if rank, ok := r.logRanks[l.Path]; ok {
+		return rank
+	}
+	return RankFromPath(l.Path)
 }
 
 // firstClash returns two files of group at the same place, if any.

@@ -2,9 +2,11 @@ package ingest
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
+	"gpureport/gpulog"
 	"gpureport/input"
 )
 
@@ -66,7 +68,7 @@ func TestSeparateProcesses(t *testing.T) {
 					want = append(want, f.Rank)
 				}
 			}
-			notes := separateProcesses(files)
+			notes, _ := separateProcesses(files)
 			for i, f := range files {
 				if f.Rank != want[i] {
 					t.Errorf("%s: rank %d, want %d", f.Path, f.Rank, want[i])
@@ -79,5 +81,29 @@ func TestSeparateProcesses(t *testing.T) {
 				t.Errorf("notes %q, want one that says how ranks were numbered", notes)
 			}
 		})
+	}
+}
+
+// TestLogRanksFollowProcesses checks that a log in a process's own folder
+// takes the rank loading gave that process, and that other logs keep the
+// rank their paths give.
+func TestLogRanksFollowProcesses(t *testing.T) {
+	files := filesAt(expand("node{node}/rank{local}/snapshot_step_{s}.pickle", 4, func(p int) string { return fmt.Sprint(p) }))
+	_, dirRanks := separateProcesses(files)
+	want := map[string]int{"node0/rank0": 0, "node0/rank1": 1, "node1/rank0": 2, "node1/rank1": 3}
+	if !maps.Equal(dirRanks, want) {
+		t.Fatalf("folder ranks %v, want %v", dirRanks, want)
+	}
+	logs := []*gpulog.GPULog{
+		{Source: input.Source{Path: "node1/rank0/memory_stats.jsonl"}},
+		{Source: input.Source{Path: "node1/rank1/logs/stats.jsonl"}},
+		{Source: input.Source{Path: "logs/rank5.jsonl"}},
+		{Source: input.Source{Path: "gpu.csv"}},
+	}
+	run := &Run{Logs: logs, logRanks: logRanks(logs, dirRanks)}
+	for i, w := range []int{2, 3, 5, input.NoRank} {
+		if got := run.LogRank(logs[i]); got != w {
+			t.Errorf("%s: rank %d, want %d", logs[i].Path, got, w)
+		}
 	}
 }

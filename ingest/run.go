@@ -25,6 +25,9 @@ type Run struct {
 	// Notes are what loading assumed that a reader must know (ranks
 	// numbered from paths, processes.go).
 	Notes []string
+	// logRanks maps a log's path to the rank of the process folder it lies
+	// in, when loading numbered processes (LogRank).
+	logRanks map[string]int
 }
 
 // SnapshotFile is one snapshot file: where it came from, what its name
