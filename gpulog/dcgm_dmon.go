@@ -3,8 +3,8 @@ package gpulog
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
+	"time"
 )
 
 // DCGM's command-line monitor, `dcgmi dmon -e 252,250,251,203,155`:
@@ -93,8 +93,7 @@ func readDCGMDmon(r io.Reader, b *logBuilder) error {
 
 // dcgmDmonRow reads a "GPU N v1 v2 ..." row under the named columns.
 func dcgmDmonRow(f, names []string) (GPUSample, error) {
-	s := GPUSample{MemoryUsed: Unknown, MemoryTotal: Unknown, MemoryFree: Unknown, MemoryReserved: Unknown,
-		UtilizationGPU: math.NaN(), UtilizationMemory: math.NaN(), PowerW: math.NaN()}
+	s := unknownSample(0, time.Time{})
 	if len(f) < 2 {
 		return s, fmt.Errorf("a GPU row without its index")
 	}

@@ -7,7 +7,7 @@
 // The readers: nvidia-smi's query CSV (with or without a header),
 // compute-apps CSV, dmon and pmon, the box table and -q -x XML; the CSV
 // that `gpureport record` writes; DCGM's Prometheus scrapes and dcgmi dmon
-// tables; JSON lines of memory_stats(); CSV logs with memory columns (W&B,
+// tables; gpustat's text and JSON; JSON lines of memory_stats(); CSV logs with memory columns (W&B,
 // Lightning, or a --columns spec); and training logs (stdout and stderr:
 // OOM messages and memory_summary() tables). A prefix a log collector
 // wrote before every line is learned and removed (gpulog_prefix.go). SniffLog

@@ -1,6 +1,7 @@
 package gpulog
 
 import (
+	"math"
 	"time"
 
 	"gpureport/input"
@@ -36,6 +37,10 @@ const (
 	// FormatDCGMDmon is DCGM's `dcgmi dmon` table: "#Entity" and "ID"
 	// header lines over "GPU N" rows (dcgm_dmon.go).
 	FormatDCGMDmon LogFormat = "dcgmi-dmon"
+	// FormatGpustat is gpustat's text output, FormatGpustatJSON its
+	// --json output (gpustat.go).
+	FormatGpustat     LogFormat = "gpustat"
+	FormatGpustatJSON LogFormat = "gpustat-json"
 	// FormatWandbCSV is a Weights & Biases system-metrics CSV export
 	// (system.gpu.N.memoryAllocatedBytes, _timestamp, _runtime, ...).
 	FormatWandbCSV LogFormat = "wandb-csv"
@@ -230,6 +235,13 @@ type GPUSample struct {
 	UtilizationMemory float64
 	// PowerW is the power draw in watts.
 	PowerW float64
+}
+
+// unknownSample is a reading of GPU gpu at t (zero: unknown) before any
+// value is read: byte fields Unknown, percentages and power NaN.
+func unknownSample(gpu int, t time.Time) GPUSample {
+	return GPUSample{Time: t, GPU: gpu, MemoryUsed: Unknown, MemoryTotal: Unknown, MemoryFree: Unknown, MemoryReserved: Unknown,
+		UtilizationGPU: math.NaN(), UtilizationMemory: math.NaN(), PowerW: math.NaN()}
 }
 
 // ProcessSample is one process's memory on one GPU at one time.

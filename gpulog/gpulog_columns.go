@@ -877,8 +877,7 @@ func (lay *csvLayout) readRecord(b *logBuilder, line int, rec []string) {
 	at := func(g int) *gpuReading {
 		r := readings[g]
 		if r == nil {
-			r = &gpuReading{s: GPUSample{Time: t, GPU: g, MemoryUsed: Unknown, MemoryTotal: Unknown, MemoryFree: Unknown, MemoryReserved: Unknown,
-				UtilizationGPU: math.NaN(), UtilizationMemory: math.NaN(), PowerW: math.NaN()}, usedPct: math.NaN()}
+			r = &gpuReading{s: unknownSample(g, t), usedPct: math.NaN()}
 			readings[g] = r
 			order = append(order, g)
 		}

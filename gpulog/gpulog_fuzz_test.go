@@ -159,6 +159,18 @@ func FuzzDCGMDmon(f *testing.F) {
 	fuzzReader(f, gpulog.FormatDCGMDmon)
 }
 
+func FuzzGpustat(f *testing.F) {
+	f.Add([]byte(gpustatText))
+	f.Add([]byte("[0] T4 | 40°C,   0 % |  1000 / 15109 MB | (Not Supported)\n[x] T4 | ?? | ?? / ?? MB | a/0(1M) b:c/9(99999999999M)\n"))
+	fuzzReader(f, gpulog.FormatGpustat)
+}
+
+func FuzzGpustatJSON(f *testing.F) {
+	f.Add([]byte(`{"query_time": "2026-11-26T12:00:00", "gpus": [{"index": 0, "memory.used": 5, "memory.total": 9, "processes": [{"pid": 1, "gpu_memory_usage": 3}]}]}` + "\n"))
+	f.Add([]byte(`{"query_time": 5, "gpus": [{"index": -1}, {"memory.used": -1e300}]} {"gpus": [{"index": 2, "memory.used": 1e30}]}`))
+	fuzzReader(f, gpulog.FormatGpustatJSON)
+}
+
 func FuzzTrainingLog(f *testing.F) {
 	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out")
 	f.Add([]byte("[default3]:2024-05-01 12:00:00,123 RuntimeError: CUDA out of memory. Tried to allocate 99999999999 TiB (GPU 9; 1 bytes total capacity; 2 KiB already allocated; 3 MiB free; 4 GiB cached)\n"))

@@ -137,7 +137,13 @@ func sniffDistinct(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 		if sniffMemoryStats(first) {
 			return FormatMemoryStats, true
 		}
+		if sniffGpustatJSON(head) {
+			return FormatGpustatJSON, true
+		}
 		return "", false
+	}
+	if sniffGpustat(lines) {
+		return FormatGpustat, true
 	}
 	// A table: its "| NVIDIA-SMI" banner, after the top border and the
 	// date line when they are there. A border alone is not enough: other
@@ -294,6 +300,10 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		err = readDCGM(r, b)
 	case FormatDCGMDmon:
 		err = readDCGMDmon(r, b)
+	case FormatGpustat:
+		err = readGpustat(r, b)
+	case FormatGpustatJSON:
+		err = readGpustatJSON(r, b)
 	case FormatTrainingLog:
 		err = readTrainingLog(r, b)
 	default:
