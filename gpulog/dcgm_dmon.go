@@ -83,6 +83,7 @@ func readDCGMDmon(r io.Reader, b *logBuilder) error {
 			continue
 		}
 		b.device(GPU{Index: sample.GPU})
+		sample.Time = b.lineTime(sample.Time, n)
 		b.log.Samples = append(b.log.Samples, sample)
 	}
 	if lr.err != nil {

@@ -25,7 +25,9 @@ import (
 // runs of letters, the punctuation between them) begins nearly every line
 // of the head, and without which the head is a GPU log SniffLog knows.
 // ReadLog then removes that prefix from every line that has it, and notes
-// it. A file that is a GPU log as it stands is never stripped.
+// it. A file that is a GPU log as it stands is never stripped. When the
+// prefix starts with a date and time (not syslog's, which has no year), a
+// reading without a time of its own takes its line's (logBuilder.lineTime).
 
 // prefixScanLines is how many non-blank head lines a prefix is checked
 // against.
@@ -47,6 +49,34 @@ type linePrefix struct {
 	re *regexp.Regexp
 	// example is the prefix of the first line, for the note.
 	example string
+	// stampTokens is how many leading blank-separated tokens of the
+	// prefix spell its time (kubectl's "2026-11-26T12:00:01.5Z" is one,
+	// logging's "2026-11-26 12:00:01,123" two); 0 when it holds none.
+	stampTokens int
+}
+
+// prefixStamp reads the time at the start of a prefix: its first n
+// tokens, with Python logging's comma before the milliseconds read as a
+// point and brackets around it dropped.
+func prefixStamp(prefix string, n int, loc *time.Location) (time.Time, bool) {
+	f := strings.Fields(prefix)
+	if n < 1 || len(f) < n {
+		return time.Time{}, false
+	}
+	s := strings.Trim(strings.Join(f[:n], " "), "[]")
+	s = strings.Replace(s, ",", ".", 1)
+	t, _, ok := parseStamp(s, loc)
+	return t, ok
+}
+
+// stampTokensOf finds how many leading tokens of prefix spell a time.
+func stampTokensOf(prefix string) int {
+	for n := min(len(strings.Fields(prefix)), 3); n >= 1; n-- {
+		if _, ok := prefixStamp(prefix, n, time.UTC); ok {
+			return n
+		}
+	}
+	return 0
 }
 
 // learnPrefix finds the collector prefix of head (decompressed, UTF-8
@@ -82,7 +112,8 @@ func learnPrefix(head []byte, spec *ColumnSpec) (p *linePrefix, f LogFormat, ok 
 		if float64(n) < prefixMinShare*float64(len(lines)) {
 			continue
 		}
-		cuts = append(cuts, cut{&linePrefix{re: re, example: strings.TrimRight(first[:k], " ")}, stripped})
+		ex := strings.TrimRight(first[:k], " ")
+		cuts = append(cuts, cut{&linePrefix{re: re, example: ex, stampTokens: stampTokensOf(ex)}, stripped})
 	}
 	// A distinct format after some cut beats a guess after a shorter one:
 	// the date of "2026-11-26 12:00:01,123 INFO x: index, ..." is no
@@ -186,18 +217,30 @@ func (p *linePrefix) note() string {
 
 // prefixStripper reads r with p's prefix removed from the start of every
 // line that has it. Lines longer than its buffer are passed through after
-// their start.
+// their start. When the prefix holds a time, times keeps each line's
+// (Unix nanoseconds, by 1-based line number; 0 for none).
 type prefixStripper struct {
 	br      *bufio.Reader
 	p       *linePrefix
+	loc     *time.Location
 	pending []byte
 	// midLine is true while the rest of a long line is being passed on.
 	midLine bool
 	err     error
+	line    int
+	times   []int64
 }
 
-func newPrefixStripper(r io.Reader, p *linePrefix) *prefixStripper {
-	return &prefixStripper{br: bufio.NewReaderSize(r, 64<<10), p: p}
+func newPrefixStripper(r io.Reader, p *linePrefix, loc *time.Location) *prefixStripper {
+	return &prefixStripper{br: bufio.NewReaderSize(r, 64<<10), p: p, loc: loc}
+}
+
+// lineTime is the time the prefix of line n gives, zero when none.
+func (s *prefixStripper) lineTime(n int) time.Time {
+	if s == nil || n < 1 || n >= len(s.times) || s.times[n] == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, s.times[n])
 }
 
 func (s *prefixStripper) Read(b []byte) (int, error) {
@@ -213,7 +256,14 @@ func (s *prefixStripper) Read(b []byte) (int, error) {
 			s.err = err
 		}
 		if !s.midLine {
+			s.line++
 			if loc := s.p.re.FindIndex(line); loc != nil {
+				if s.p.stampTokens > 0 {
+					if t, ok := prefixStamp(string(line[:loc[1]]), s.p.stampTokens, s.loc); ok {
+						s.times = append(s.times, make([]int64, s.line+1-len(s.times))...)
+						s.times[s.line] = t.UnixNano()
+					}
+				}
 				line = line[loc[1]:]
 			}
 		}

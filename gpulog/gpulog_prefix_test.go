@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -40,18 +41,22 @@ func TestReadPrefixedLog(t *testing.T) {
 		{"table", gpulog.FormatTable, tableH100},
 		{"xml", gpulog.FormatXML, strings.ReplaceAll(xmlDoc, "USED0", "5")},
 	}
+	// time, when set, is the time the prefix of 0-based line i gives.
 	collectors := []struct {
 		name   string
 		prefix func(i int) string
+		time   func(i int) time.Time
 	}{
-		{"srun --label", func(int) string { return "0: " }},
-		{"srun --label, padded", func(int) string { return "  3: " }},
-		{"kubectl logs --timestamps", func(i int) string { return fmt.Sprintf("2026-11-26T12:00:%02d.%09dZ ", i%60, 1000*i+7) }},
-		{"journalctl", func(i int) string { return fmt.Sprintf("Nov %2d 12:%02d:01 gpu-node7 gpumon[812]: ", 6+i%20, i%60) }},
-		{"docker compose logs", func(int) string { return "gpumon-1  | " }},
+		{"srun --label", func(int) string { return "0: " }, nil},
+		{"srun --label, padded", func(int) string { return "  3: " }, nil},
+		{"kubectl logs --timestamps", func(i int) string { return fmt.Sprintf("2026-11-26T12:00:%02d.%09dZ ", i%60, 1000*i+7) },
+			func(i int) time.Time { return time.Date(2026, 11, 26, 12, 0, i%60, 1000*i+7, time.UTC) }},
+		// A syslog time has no year: it is not read.
+		{"journalctl", func(i int) string { return fmt.Sprintf("Nov %2d 12:%02d:01 gpu-node7 gpumon[812]: ", 6+i%20, i%60) }, nil},
+		{"docker compose logs", func(int) string { return "gpumon-1  | " }, nil},
 		{"Python logging, two levels", func(i int) string {
 			return fmt.Sprintf("2026-11-26 12:00:%02d,%03d %s monitor: ", i%60, i%1000, []string{"INFO", "WARNING"}[i%2])
-		}},
+		}, func(i int) time.Time { return time.Date(2026, 11, 26, 12, 0, i%60, 1e6*(i%1000), time.UTC) }},
 	}
 	for _, base := range bases {
 		want, err := gpulog.ReadLog(strings.NewReader(base.text), base.format, gpulog.ReadOptions{})
@@ -73,7 +78,17 @@ func TestReadPrefixedLog(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d := cmp.Diff(want.Samples, got.Samples, cmpopts.EquateNaNs()); d != "" {
+				// Readings without a time of their own take their line's
+				// prefix time, where it gives one.
+				wantSamples := slices.Clone(want.Samples)
+				timed := 0
+				for i := range wantSamples {
+					if wantSamples[i].Time.IsZero() && c.time != nil {
+						wantSamples[i].Time = c.time(lineOfReading(base.text, i))
+						timed++
+					}
+				}
+				if d := cmp.Diff(wantSamples, got.Samples, cmpopts.EquateNaNs()); d != "" {
 					t.Errorf("readings differ from the bare log's (-bare +prefixed):\n%s", d)
 				}
 				if d := cmp.Diff(want.Processes, got.Processes); d != "" {
@@ -82,13 +97,41 @@ func TestReadPrefixedLog(t *testing.T) {
 				if got.SkippedLines != want.SkippedLines {
 					t.Errorf("%d lines skipped, the bare log %d", got.SkippedLines, want.SkippedLines)
 				}
-				if n := len(got.Notes); n != len(want.Notes)+1 || !strings.Contains(got.Notes[n-1], "log collector") ||
-					!slices.Equal(got.Notes[:n-1], want.Notes) {
-					t.Errorf("notes %q, want the bare log's %q and one about the prefix", got.Notes, want.Notes)
+				wantNotes := slices.Clone(want.Notes)
+				if timed > 0 {
+					wantNotes = slices.DeleteFunc(wantNotes, func(n string) bool { return strings.Contains(n, "has a time") })
+					wantNotes = append(wantNotes, "log collector", fmt.Sprintf("%d readings have no time of their own", timed))
+				} else {
+					wantNotes = append(wantNotes, "log collector")
+				}
+				if len(got.Notes) != len(wantNotes) {
+					t.Fatalf("notes %q, want %q", got.Notes, wantNotes)
+				}
+				for i, w := range wantNotes {
+					if !strings.Contains(got.Notes[i], w) {
+						t.Errorf("note %d %q, want one with %q", i, got.Notes[i], w)
+					}
 				}
 			})
 		}
 	}
+}
+
+// lineOfReading is the 0-based line of the text of a bare log that gives
+// its i-th reading, for the bases of TestReadPrefixedLog whose readings
+// have no times: one per data line, after the '#' header lines.
+func lineOfReading(text string, i int) int {
+	k := 0
+	for n, line := range strings.Split(text, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if k == i {
+			return n
+		}
+		k++
+	}
+	return -1
 }
 
 // TestPrefixIsNotLearnedFromContent checks texts whose line starts look

@@ -281,7 +281,8 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		if _, ok := sniffDistinct(head, opt.Columns); !ok {
 			if p, f, ok := learnPrefix(head, opt.Columns); ok && f == format {
 				prefix = p
-				r = newPrefixStripper(br, p)
+				b.prefix = newPrefixStripper(br, p, opt.Location)
+				r = b.prefix
 			}
 		}
 	}
@@ -316,6 +317,9 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	l := b.log
 	if prefix != nil {
 		b.note(prefix.note())
+	}
+	if b.prefixTimed > 0 {
+		b.note(fmt.Sprintf("%d readings have no time of their own: each takes the time the collector's prefix gives its line", b.prefixTimed))
 	}
 	if n := broken.note(); n != "" {
 		b.note(n)
@@ -362,6 +366,26 @@ type logBuilder struct {
 	// at elapsedWhere (anchorElapsed).
 	elapsed      bool
 	elapsedWhere string
+	// prefix removes a log collector's prefix from each line and keeps
+	// the times it gives; nil when the log has none.
+	prefix *prefixStripper
+	// prefixTimed counts readings timed by their line's prefix.
+	prefixTimed int
+}
+
+// lineTime returns t, or when t is zero the time the collector's prefix
+// of line n gives (zero when none): for logs whose readings carry no
+// time of their own (dmon, a query CSV without a timestamp column) saved
+// through kubectl logs --timestamps or Python logging.
+func (b *logBuilder) lineTime(t time.Time, n int) time.Time {
+	if !t.IsZero() {
+		return t
+	}
+	if lt := b.prefix.lineTime(n); !lt.IsZero() {
+		b.prefixTimed++
+		return lt
+	}
+	return t
 }
 
 // lines starts reading r line by line.

@@ -86,9 +86,9 @@ func readGpustat(r io.Reader, b *logBuilder) error {
 			b.skipRow(n, kindBadRow, err.Error())
 			continue
 		}
-		sample.Time = at
+		sample.Time = b.lineTime(at, n)
 		for i := range procs {
-			procs[i].Time = at
+			procs[i].Time = sample.Time
 		}
 		b.device(GPU{Index: sample.GPU, Name: m[2]})
 		b.log.Samples = append(b.log.Samples, sample)

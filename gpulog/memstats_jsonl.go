@@ -116,6 +116,7 @@ func readMemoryStats(r io.Reader, b *logBuilder) error {
 			}
 			smp.Time = t
 		}
+		smp.Time = b.lineTime(smp.Time, n)
 		devs[smp.Device] = true
 		if _, seen := b.byIndex[smp.Device]; !seen {
 			b.device(GPU{Index: smp.Device})

@@ -291,6 +291,7 @@ func (st *textState) emit() {
 				b.skip(r.line, kindOtherGPU, why)
 				continue
 			}
+			r.p.Time = b.lineTime(r.p.Time, r.line)
 			b.log.Processes = append(b.log.Processes, r.p)
 			continue
 		}
@@ -299,6 +300,7 @@ func (st *textState) emit() {
 			continue
 		}
 		r.s.GPU = r.gpu.Index
+		r.s.Time = b.lineTime(r.s.Time, r.line)
 		b.log.Samples = append(b.log.Samples, r.s)
 	}
 }
