@@ -721,10 +721,12 @@ func plausibleHeader(header []string) bool {
 	return true
 }
 
-// readColumnsCSV reads a csv-columns, wandb-csv or lightning-csv log. All
-// records are read first, so that a unit-less memory column's unit can be
-// decided from all its values.
-func readColumnsCSV(r io.Reader, b *logBuilder, spec *ColumnSpec) error {
+// readColumnsCSV reads a csv-columns, wandb-csv or lightning-csv log,
+// with the columns ReadOptions.Columns names when given. All records are
+// read first, so that a unit-less memory column's unit can be decided from
+// all its values.
+func readColumnsCSV(r io.Reader, b *logBuilder) error {
+	spec := b.opt.Columns
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.Comment = '#'

@@ -251,6 +251,16 @@ func DecodeLogWith(path string, format LogFormat, opt ReadOptions) (*GPULog, err
 	return l, nil
 }
 
+// logReaders are the readers of the formats, by format; never modified.
+var logReaders = map[LogFormat]func(io.Reader, *logBuilder) error{
+	FormatQueryCSV: readText, FormatComputeAppsCSV: readText, FormatTable: readText, FormatNVML: readText,
+	FormatDmon: readDmon, FormatXML: readXML, FormatMemoryStats: readMemoryStats,
+	FormatCSVColumns: readColumnsCSV, FormatWandbCSV: readColumnsCSV, FormatLightningCSV: readColumnsCSV,
+	FormatDCGMProm: readDCGM, FormatDCGMDmon: readDCGMDmon,
+	FormatGpustat: readGpustat, FormatGpustatJSON: readGpustatJSON,
+	FormatTrainingLog: readTrainingLog,
+}
+
 // ErrNoReadings is wrapped by ReadLog's error for a log in which no line
 // gave a reading.
 var ErrNoReadings = errors.New("no readings")
@@ -286,30 +296,11 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 			}
 		}
 	}
-	switch format {
-	case FormatQueryCSV, FormatComputeAppsCSV, FormatTable, FormatNVML:
-		err = readText(r, b)
-	case FormatDmon:
-		err = readDmon(r, b)
-	case FormatXML:
-		err = readXML(r, b)
-	case FormatMemoryStats:
-		err = readMemoryStats(r, b)
-	case FormatCSVColumns, FormatWandbCSV, FormatLightningCSV:
-		err = readColumnsCSV(r, b, opt.Columns)
-	case FormatDCGMProm:
-		err = readDCGM(r, b)
-	case FormatDCGMDmon:
-		err = readDCGMDmon(r, b)
-	case FormatGpustat:
-		err = readGpustat(r, b)
-	case FormatGpustatJSON:
-		err = readGpustatJSON(r, b)
-	case FormatTrainingLog:
-		err = readTrainingLog(r, b)
-	default:
+	read, ok := logReaders[format]
+	if !ok {
 		return nil, fmt.Errorf("unknown GPU log format %q", format)
 	}
+	err = read(r, b)
 	if err != nil {
 		return nil, err
 	}
