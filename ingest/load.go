@@ -173,7 +173,7 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 	}
 	slices.SortFunc(run.Skipped, func(a, b Skipped) int { return cmp.Compare(a.Path, b.Path) })
 	notes, dirRanks := separateProcesses(run.Snapshots)
-	run.Notes = notes
+	run.Notes = append(notes, separateHosts(run.Logs)...)
 	run.logRanks = logRanks(run.Logs, dirRanks)
 	gpulog.ResolveProcessGPUs(run.Logs)
 	return run, nil

@@ -1,0 +1,214 @@
+package ingest
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"gpureport/gpulog"
+)
+
+// A multi-node run leaves one GPU log per node (node0/gpu.csv,
+// node1/gpu.csv), and every node numbers its GPUs from 0. Read as one
+// machine's, node1's GPU 0 and node0's GPU 0 were one GPU: their readings
+// merged into a zigzag, and ranks joined the wrong node's GPUs.
+//
+// separateHosts finds such logs by their evidence: two logs that read the
+// same GPU index at the same times (within hostMatchWindow) but see
+// different used memory cannot be reading one GPU. Logs are taken in path
+// order; each joins the first host whose logs it agrees with or cannot be
+// compared with, else it starts a host of its own. The GPUs of the second
+// host are then renumbered after the first host's (its GPU 0 becomes GPU
+// N, N the first host's GPU count), and so on, which is also how torchrun
+// numbers global ranks across nodes, so "GPU r for rank r" still holds. A
+// note names each renumbered log and its offset. Logs with GPU UUIDs need
+// none of this when their UUIDs differ, but are treated alike.
+
+// hostMatchWindow is how close in time two readings must be to be
+// compared: sampling intervals are a second or more, and two loggers on
+// one machine read within a fraction of one.
+const hostMatchWindow = 2 * time.Second
+
+// hostMinPairs is the fewest compared reading pairs that decide whether
+// two logs read the same GPUs: one or two could be a coincidence of idle
+// GPUs on two hosts.
+const hostMinPairs = 3
+
+// hostSameSlack is how far apart two readings of one GPU may be, in bytes:
+// loggers sample a moment apart while a training step allocates and
+// frees, and round to MiB. Used memory of two different GPUs running the
+// same job differs by the CUDA context and the ranks' data, usually far
+// more; the relative slack is hostSameFraction of the larger reading.
+const (
+	hostSameSlack    = 64 << 20
+	hostSameFraction = 0.02
+)
+
+// gpuReadings are one log's readings of one GPU index, in time order.
+type gpuReadings struct {
+	t    []time.Time
+	used []int64
+}
+
+// logReadings indexes a log's timed memory.used readings by GPU index.
+func logReadings(l *gpulog.GPULog) map[int]*gpuReadings {
+	out := map[int]*gpuReadings{}
+	for _, s := range l.Samples {
+		if s.Time.IsZero() || s.MemoryUsed < 0 {
+			continue
+		}
+		g := out[s.GPU]
+		if g == nil {
+			g = &gpuReadings{}
+			out[s.GPU] = g
+		}
+		g.t = append(g.t, s.Time)
+		g.used = append(g.used, s.MemoryUsed)
+	}
+	for _, g := range out {
+		idx := make([]int, len(g.t))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return g.t[a].Compare(g.t[b]) })
+		t, u := make([]time.Time, len(idx)), make([]int64, len(idx))
+		for i, k := range idx {
+			t[i], u[i] = g.t[k], g.used[k]
+		}
+		g.t, g.used = t, u
+	}
+	return out
+}
+
+// sameGPUs compares two logs' readings of the GPU indexes they share at
+// matching times: agree or differ, or neither when too few pairs match.
+func sameGPUs(a, b map[int]*gpuReadings) (agree, differ bool) {
+	var same, diff int
+	for idx, ra := range a {
+		rb := b[idx]
+		if rb == nil {
+			continue
+		}
+		for i, t := range ra.t {
+			j, _ := slices.BinarySearchFunc(rb.t, t, func(x, y time.Time) int { return x.Compare(y) })
+			best := -1
+			for _, k := range []int{j - 1, j} {
+				if k >= 0 && k < len(rb.t) && absDur(rb.t[k].Sub(t)) <= hostMatchWindow &&
+					(best < 0 || absDur(rb.t[k].Sub(t)) < absDur(rb.t[best].Sub(t))) {
+					best = k
+				}
+			}
+			if best < 0 {
+				continue
+			}
+			d := ra.used[i] - rb.used[best]
+			if d < 0 {
+				d = -d
+			}
+			if d <= max(hostSameSlack, int64(hostSameFraction*float64(max(ra.used[i], rb.used[best])))) {
+				same++
+			} else {
+				diff++
+			}
+		}
+	}
+	if same+diff < hostMinPairs {
+		return false, false
+	}
+	// Most pairs decide: a few disagreements are readings taken across
+	// a step's allocation, a few agreements idle moments of two GPUs.
+	return 3*same >= 2*(same+diff), 3*diff >= 2*(same+diff)
+}
+
+func absDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+// separateHosts renumbers the GPUs of logs that read other machines'
+// GPUs (see above) and returns the note that says so; nil when the logs
+// read one machine.
+func separateHosts(logs []*gpulog.GPULog) []string {
+	type host struct {
+		logs     []*gpulog.GPULog
+		readings []map[int]*gpuReadings
+		maxIndex int
+	}
+	var hosts []*host
+	ordered := slices.Clone(logs)
+	slices.SortStableFunc(ordered, func(a, b *gpulog.GPULog) int { return cmp.Compare(a.Path, b.Path) })
+	for _, l := range ordered {
+		if len(l.Samples) == 0 && len(l.Processes) == 0 {
+			continue
+		}
+		r := logReadings(l)
+		placed := false
+		for _, h := range hosts {
+			differs := false
+			for _, hr := range h.readings {
+				if _, d := sameGPUs(r, hr); d {
+					differs = true
+					break
+				}
+			}
+			if !differs {
+				h.logs = append(h.logs, l)
+				h.readings = append(h.readings, r)
+				h.maxIndex = max(h.maxIndex, maxGPUIndex(l))
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			hosts = append(hosts, &host{logs: []*gpulog.GPULog{l}, readings: []map[int]*gpuReadings{r}, maxIndex: maxGPUIndex(l)})
+		}
+	}
+	if len(hosts) < 2 {
+		return nil
+	}
+	var moved []string
+	offset := hosts[0].maxIndex + 1
+	for _, h := range hosts[1:] {
+		for _, l := range h.logs {
+			shiftGPUs(l, offset)
+			moved = append(moved, fmt.Sprintf("%s as GPUs %d and up", l.Path, offset))
+		}
+		offset += h.maxIndex + 1
+	}
+	return []string{fmt.Sprintf("the GPU logs read %d machines (logs that read the same GPU number at the same times see different memory): "+
+		"the GPUs of each further machine are numbered after the ones before, as torchrun numbers ranks across nodes: %s",
+		len(hosts), strings.Join(moved, "; "))}
+}
+
+// maxGPUIndex is the highest GPU index a log reads (0 when none).
+func maxGPUIndex(l *gpulog.GPULog) int {
+	m := 0
+	for _, g := range l.GPUs {
+		m = max(m, g.Index)
+	}
+	return m
+}
+
+// shiftGPUs renumbers every GPU of log l by offset.
+func shiftGPUs(l *gpulog.GPULog, offset int) {
+	for i := range l.GPUs {
+		if l.GPUs[i].Index >= 0 {
+			l.GPUs[i].Index += offset
+		}
+	}
+	for i := range l.Samples {
+		l.Samples[i].GPU += offset
+	}
+	for i := range l.Processes {
+		if l.Processes[i].GPU >= 0 {
+			l.Processes[i].GPU += offset
+		}
+	}
+	for i := range l.MIG {
+		l.MIG[i].GPU += offset
+	}
+}
