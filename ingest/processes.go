@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"gpureport/gpulog"
 	"gpureport/input"
@@ -32,7 +33,9 @@ import (
 // one process. When that parts every such pair, into processes of at
 // least two dumps each that differ only in folders and numbers (not in
 // the words of their file names: step_5_before and step_5_after are two
-// dumps of one process), the processes are numbered as ranks in the
+// dumps of one process; nor only in an epoch number, nor in time ranges
+// that follow one another: epochs and a resumed job are stages of one
+// process), the processes are numbered as ranks in the
 // natural order of those paths (node0/rank1 before node1/rank0:
 // torchrun's global ranks, when nodes are numbered by node rank), and a
 // note says which path became which rank.
@@ -275,6 +278,9 @@ func partByPath(group []*SnapshotFile) (map[string][]*SnapshotFile, bool) {
 	// Processes differ in folders or numbers; file names that differ in
 	// words (step_5_before, step_5_after) are two dumps of one process.
 	var name string
+	// Nor are parts that differ only in an epoch number (epoch_2_iter_100:
+	// iterations counted within each epoch).
+	epochless := map[string]bool{}
 	for p, fs := range parts {
 		shape, _ := pathShape(path.Base(p))
 		if name == "" {
@@ -288,8 +294,51 @@ func partByPath(group []*SnapshotFile) (map[string][]*SnapshotFile, bool) {
 		if _, _, clash := firstClash(fs); clash {
 			return nil, false
 		}
+		epochless[epochRE.ReplaceAllStringFunc(p, func(m string) string { return strings.TrimRight(m, "0123456789") + "#" })] = true
+	}
+	if len(epochless) == 1 || sequential(parts) {
+		return nil, false
 	}
 	return parts, true
+}
+
+// sequential reports whether the parts' dumps follow one another in time,
+// each part ending before the next begins: stages of one process (epochs,
+// a job resumed from a checkpoint), not processes side by side. It is
+// false when some dump has no time (trace or file name).
+func sequential(parts map[string][]*SnapshotFile) bool {
+	type span struct{ lo, hi time.Time }
+	var spans []span
+	for _, fs := range parts {
+		var sp span
+		for _, f := range fs {
+			var t time.Time
+			var ok bool
+			if f.Snapshot != nil {
+				t, ok = f.Snapshot.LatestTime()
+			}
+			if !ok && f.OrderKind == OrderTimestamp {
+				t, ok = time.Unix(0, f.Order), true
+			}
+			if !ok {
+				return false
+			}
+			if sp.lo.IsZero() || t.Before(sp.lo) {
+				sp.lo = t
+			}
+			if t.After(sp.hi) {
+				sp.hi = t
+			}
+		}
+		spans = append(spans, sp)
+	}
+	slices.SortFunc(spans, func(a, b span) int { return a.lo.Compare(b.lo) })
+	for i := 1; i < len(spans); i++ {
+		if !spans[i-1].hi.Before(spans[i].lo) {
+			return false
+		}
+	}
+	return true
 }
 
 func firstPath(group []*SnapshotFile) string {

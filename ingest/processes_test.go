@@ -5,9 +5,11 @@ import (
 	"maps"
 	"strings"
 	"testing"
+	"time"
 
 	"gpureport/gpulog"
 	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // filesAt makes the SnapshotFiles that loading makes of these paths
@@ -58,6 +60,9 @@ func TestSeparateProcesses(t *testing.T) {
 		{"an OOM dump at a periodic step", []string{"snapshot_step_5.pickle", "snapshot_step_10.pickle", "oom_step_10.pickle"}, nil},
 		{"dumps before and after the optimizer step", append(expand("step_{s}_before.pickle", 1, num), expand("step_{s}_after.pickle", 1, num)...), nil},
 		{"a process with one dump", append(expand("worker_0/snapshot_step_{s}.pickle", 1, num), "worker_1/snapshot_step_5.pickle"), nil},
+		// Iterations counted within each epoch repeat, but the epochs are
+		// stages of one process.
+		{"iterations within epochs", expand("epoch_{p}_iter_{s}.pickle", 3, num), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,5 +110,33 @@ func TestLogRanksFollowProcesses(t *testing.T) {
 		if got := run.LogRank(logs[i]); got != w {
 			t.Errorf("%s: rank %d, want %d", logs[i].Path, got, w)
 		}
+	}
+}
+
+// TestResumedJobIsOneProcess: two folders whose dumps repeat the steps
+// but follow one another in time (a job resumed from a checkpoint into a
+// new folder) are one process; the same folders at the same times are
+// two.
+func TestResumedJobIsOneProcess(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name  string
+		later time.Duration
+		split bool
+	}{{"resumed an hour later", time.Hour, false}, {"side by side", time.Second, true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := filesAt(expand("attempt{p}/snapshot_step_{s}.pickle", 2, func(p int) string { return fmt.Sprint(p) }))
+			for i, f := range files {
+				at := t0.Add(time.Duration(i%3) * time.Minute)
+				if i >= 3 {
+					at = at.Add(tt.later)
+				}
+				f.Snapshot = &snapshot.Snapshot{Traces: [][]snapshot.TraceEntry{{{TimeUS: at.UnixMicro()}}}}
+			}
+			notes, _ := separateProcesses(files)
+			if split := notes != nil; split != tt.split {
+				t.Errorf("split %v, want %v (ranks %d, %d)", split, tt.split, files[0].Rank, files[3].Rank)
+			}
+		})
 	}
 }
