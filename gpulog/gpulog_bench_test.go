@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,6 +60,22 @@ func BenchmarkSniffLog(b *testing.B) {
 	for b.Loop() {
 		if _, ok := gpulog.SniffLog(head); !ok {
 			b.Fatal("not sniffed")
+		}
+	}
+}
+
+// BenchmarkSniffNotALog sniffs the start of a training job's own log, the
+// text file a run folder holds most often beside its GPU logs: every cut
+// of its first line is a possible collector prefix (gpulog_prefix.go).
+func BenchmarkSniffNotALog(b *testing.B) {
+	var sb strings.Builder
+	for i := range 200 {
+		sb.WriteString("2026-11-26 12:00:01,123 INFO trainer: step " + strconv.Itoa(i) + " loss 2.31 lr 3e-4 tokens/s 12345\n")
+	}
+	head := []byte(sb.String())[:8<<10]
+	for b.Loop() {
+		if f, ok := gpulog.SniffLog(head); ok {
+			b.Fatalf("sniffed as %s", f)
 		}
 	}
 }

@@ -101,7 +101,7 @@ func learnPrefix(head []byte, spec *ColumnSpec) (p *linePrefix, f LogFormat, ok 
 		if strings.Contains(first[:k], ", ") || strings.Contains(first[:k], ";") {
 			continue
 		}
-		if splitsStamp(first, k) {
+		if splitsStamp(first, k) || !plausibleStart(first[k:]) {
 			continue
 		}
 		re := prefixShape(first[:k])
@@ -132,6 +132,24 @@ func learnPrefix(head []byte, spec *ColumnSpec) (p *linePrefix, f LogFormat, ok 
 		}
 	}
 	return nil, "", false
+}
+
+// plausibleStart reports whether the text after a cut could begin a GPU
+// log: a cheap test before the cut's shape is compiled and the head
+// stripped and sniffed (a run folder's other text files are many).
+func plausibleStart(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch s[0] {
+	case '<', '#', '{', '|', '+', '[':
+		return true
+	}
+	if strings.HasPrefix(s, dcgmPrefix) || strings.Contains(s, ",") {
+		return true
+	}
+	_, _, ok := parseDateLine(s, time.UTC)
+	return ok
 }
 
 // splitsStamp reports whether a cut of line at k falls inside a timestamp

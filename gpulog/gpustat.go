@@ -50,6 +50,9 @@ func sniffGpustat(lines []string) bool {
 		if i > 1 {
 			break
 		}
+		if !strings.Contains(l, " MB |") {
+			continue // the memory column, checked before the regexps
+		}
 		if reGpustatLine.MatchString(strings.TrimSpace(reANSI.ReplaceAllString(l, ""))) {
 			return true
 		}
