@@ -5,16 +5,16 @@
 // (TrainingOOM), with the lines it could not read and why.
 //
 // The readers: nvidia-smi's query CSV (with or without a header),
-// compute-apps CSV, dmon and pmon, the box table and -q -x XML; the CSV
-// that `gpureport record` writes; DCGM's Prometheus scrapes and dcgmi dmon
-// tables; gpustat's text and JSON; JSON lines of memory_stats(); CSV logs with memory columns (W&B,
-// Lightning, or a --columns spec); and training logs (stdout and stderr:
-// OOM messages and memory_summary() tables). A prefix a log collector
-// wrote before every line is learned and removed (gpulog_prefix.go). SniffLog
-// recognises a format from a file's first bytes, ReadLog and DecodeLog
-// read it. Timestamps, units, UTF-16 text, gzip and bzip2 compression and
-// bad lines are handled here, so every reader yields the same kind of
-// samples.
+// compute-apps CSV, dmon and pmon, the box table, -q text and -q -x XML;
+// the CSV that `gpureport record` writes; DCGM's Prometheus scrapes and
+// dcgmi dmon tables; gpustat's text and JSON; JSON lines of memory_stats();
+// CSV logs with memory columns (W&B, Lightning, or a --columns spec); and
+// training logs (stdout and stderr: OOM messages and memory_summary()
+// tables). A prefix a log collector wrote before every line is learned and
+// removed (gpulog_prefix.go). SniffLog recognises a format from a file's
+// first bytes, ReadLog and DecodeLog read it. Timestamps, units, UTF-16
+// text, gzip and bzip2 compression and bad lines are handled here, so every
+// reader yields the same kind of samples.
 //
 // It knows nothing of snapshots (package snapshot), of finding the files
 // of a run (package ingest), or of what the samples mean (package

@@ -41,6 +41,9 @@ const (
 	// --json output (gpustat.go).
 	FormatGpustat     LogFormat = "gpustat"
 	FormatGpustatJSON LogFormat = "gpustat-json"
+	// FormatQueryText is nvidia-smi -q's human-readable report, one
+	// document per sample (nvsmi_query.go).
+	FormatQueryText LogFormat = "query-text"
 	// FormatWandbCSV is a Weights & Biases system-metrics CSV export
 	// (system.gpu.N.memoryAllocatedBytes, _timestamp, _runtime, ...).
 	FormatWandbCSV LogFormat = "wandb-csv"

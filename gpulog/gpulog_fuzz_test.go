@@ -171,6 +171,12 @@ func FuzzGpustatJSON(f *testing.F) {
 	fuzzReader(f, gpulog.FormatGpustatJSON)
 }
 
+func FuzzQueryText(f *testing.F) {
+	f.Add([]byte(queryDoc("Thu Nov 26 12:00:00 2026", 40000)))
+	f.Add([]byte("==============NVSMI LOG==============" + "\nGPU 00000000:01:00.0\n    FB Memory Usage\n        Used : x MiB\n    Processes\n        Process ID : y\n            Name : z\n"))
+	fuzzReader(f, gpulog.FormatQueryText)
+}
+
 func FuzzTrainingLog(f *testing.F) {
 	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out")
 	f.Add([]byte("[default3]:2024-05-01 12:00:00,123 RuntimeError: CUDA out of memory. Tried to allocate 99999999999 TiB (GPU 9; 1 bytes total capacity; 2 KiB already allocated; 3 MiB free; 4 GiB cached)\n"))

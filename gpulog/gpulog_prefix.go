@@ -39,6 +39,11 @@ const prefixScanLines = 24
 // allowed, a prefix seen on half the lines is not one.
 const prefixMinShare = 0.9
 
+// prefixFirstLines is how many of the head's first lines a prefix is
+// learned from: a blank line of the log is the prefix alone, and a log
+// may open with a few.
+const prefixFirstLines = 4
+
 // prefixMaxLen bounds the prefix, in bytes: the longest collector prefixes
 // (journald's time, host, unit and pid; logging's time, level and logger
 // name) are under 80.
@@ -87,33 +92,38 @@ func learnPrefix(head []byte, spec *ColumnSpec) (p *linePrefix, f LogFormat, ok 
 	if len(lines) < 2 {
 		return nil, "", false
 	}
-	first := lines[0]
+	// A blank line of the log is the prefix alone ("0:", a bare time), so
+	// the prefix is looked for in each of the first few lines.
 	type cut struct {
 		p        *linePrefix
 		stripped []byte
 	}
 	var cuts []cut
-	for k := 1; k < len(first) && k <= prefixMaxLen; k++ {
-		if first[k-1] != ' ' || first[k] == ' ' {
-			continue
+	tried := map[string]bool{}
+	for _, first := range lines[:min(len(lines), prefixFirstLines)] {
+		for k := 1; k < len(first) && k <= prefixMaxLen; k++ {
+			if first[k-1] != ' ' || first[k] == ' ' {
+				continue
+			}
+			// A prefix holding ", " or ";" would be CSV fields.
+			if strings.Contains(first[:k], ", ") || strings.Contains(first[:k], ";") {
+				continue
+			}
+			if splitsStamp(first, k) || !plausibleStart(first[k:]) {
+				continue
+			}
+			re := prefixShape(first[:k])
+			if re == nil || tried[re.String()] {
+				continue
+			}
+			tried[re.String()] = true
+			stripped, n := stripHead(head, re)
+			if float64(n) < prefixMinShare*float64(len(lines)) {
+				continue
+			}
+			ex := strings.TrimRight(first[:k], " ")
+			cuts = append(cuts, cut{&linePrefix{re: re, example: ex, stampTokens: stampTokensOf(ex)}, stripped})
 		}
-		// A prefix holding ", " or ";" would be CSV fields.
-		if strings.Contains(first[:k], ", ") || strings.Contains(first[:k], ";") {
-			continue
-		}
-		if splitsStamp(first, k) || !plausibleStart(first[k:]) {
-			continue
-		}
-		re := prefixShape(first[:k])
-		if re == nil {
-			continue
-		}
-		stripped, n := stripHead(head, re)
-		if float64(n) < prefixMinShare*float64(len(lines)) {
-			continue
-		}
-		ex := strings.TrimRight(first[:k], " ")
-		cuts = append(cuts, cut{&linePrefix{re: re, example: ex, stampTokens: stampTokensOf(ex)}, stripped})
 	}
 	// A distinct format after some cut beats a guess after a shorter one:
 	// the date of "2026-11-26 12:00:01,123 INFO x: index, ..." is no
@@ -142,7 +152,7 @@ func plausibleStart(s string) bool {
 		return false
 	}
 	switch s[0] {
-	case '<', '#', '{', '|', '+', '[':
+	case '<', '#', '{', '|', '+', '[', '=':
 		return true
 	}
 	if strings.HasPrefix(s, dcgmPrefix) || strings.Contains(s, ",") {

@@ -40,6 +40,8 @@ func TestReadPrefixedLog(t *testing.T) {
 		{"dmon", gpulog.FormatDmon, "# gpu     fb   bar1\n# Idx     MB     MB\n    0   1000      5\n    1   1100      5\n"},
 		{"table", gpulog.FormatTable, tableH100},
 		{"xml", gpulog.FormatXML, strings.ReplaceAll(xmlDoc, "USED0", "5")},
+		// Blank lines come out as the prefix alone.
+		{"nvidia-smi -q", gpulog.FormatQueryText, queryDoc("Thu Nov 26 12:00:00 2026", 40000)},
 	}
 	// time, when set, is the time the prefix of 0-based line i gives.
 	collectors := []struct {

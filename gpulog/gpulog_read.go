@@ -145,6 +145,9 @@ func sniffDistinct(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	if sniffGpustat(lines) {
 		return FormatGpustat, true
 	}
+	if strings.HasPrefix(first, nvsmiLogBanner) {
+		return FormatQueryText, true
+	}
 	// A table: its "| NVIDIA-SMI" banner, after the top border and the
 	// date line when they are there. A border alone is not enough: other
 	// tools draw the same ASCII tables.
@@ -258,7 +261,7 @@ var logReaders = map[LogFormat]func(io.Reader, *logBuilder) error{
 	FormatCSVColumns: readColumnsCSV, FormatWandbCSV: readColumnsCSV, FormatLightningCSV: readColumnsCSV,
 	FormatDCGMProm: readDCGM, FormatDCGMDmon: readDCGMDmon,
 	FormatGpustat: readGpustat, FormatGpustatJSON: readGpustatJSON,
-	FormatTrainingLog: readTrainingLog,
+	FormatTrainingLog: readTrainingLog, FormatQueryText: readQueryText,
 }
 
 // ErrNoReadings is wrapped by ReadLog's error for a log in which no line
@@ -383,6 +386,22 @@ func (b *logBuilder) lineTime(t time.Time, n int) time.Time {
 func (b *logBuilder) lines(r io.Reader) *lineReader {
 	b.lr = newLineReader(r)
 	return b.lr
+}
+
+// nextLine returns the next line of lr as it is (indentation kept) and
+// its 1-based number; over-long lines on the way are recorded as skipped.
+// ok is false at the end of the input.
+func (b *logBuilder) nextLine(lr *lineReader) (line string, n int, ok bool) {
+	for {
+		line, more := lr.next()
+		if !more {
+			return "", lr.n, false
+		}
+		if !lr.long {
+			return line, lr.n, true
+		}
+		b.skip(lr.n, kindLong, fmt.Sprintf("more than %d bytes", maxLineBytes))
+	}
 }
 
 // nextContent returns the next line of lr with content, trimmed, and its

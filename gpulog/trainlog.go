@@ -277,22 +277,18 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 	var sum summaryState
 	defer sum.flush(b)
 	for {
-		line, ok := lr.next()
+		line, ln, ok := b.nextLine(lr)
 		if !ok {
 			break
 		}
-		if lr.long {
-			b.skip(lr.n, kindLong, fmt.Sprintf("more than %d bytes", maxLineBytes))
-			continue
-		}
-		if sum.line(b, lr.n, line) {
+		if sum.line(b, ln, line) {
 			continue
 		}
 		kind, ok := classifyOOMLine(line)
 		if !ok {
 			continue
 		}
-		o := b.parseOOM(lr.n, line, kind)
+		o := b.parseOOM(ln, line, kind)
 		if n := len(b.log.OOMs); n > 0 && kind == OOMNCCL {
 			// NCCL reports one failure in several WARN lines (the CUDA
 			// error, then the allocation that failed): one event.

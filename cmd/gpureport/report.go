@@ -26,7 +26,7 @@ const reportUsage = `Usage:
   gpureport digest [--shard I/N] RUN_DIR...  digest snapshots into the cache
 
 gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
-gzip, torch.save, JSON) and GPU logs (nvidia-smi CSV, dmon, tables, XML, NVML
+gzip, torch.save, JSON) and GPU logs (nvidia-smi CSV, dmon, tables, -q text and XML, NVML
 recordings, DCGM, gpustat, memory_stats JSON lines, training logs; gzip or
 bzip2, with or without a log collector's line prefix) in RUN_DIR, and writes
 RUN_DIR/gpureport/{index.html,report.xlsx,summary.json,summary.md}.

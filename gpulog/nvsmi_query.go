@@ -1,0 +1,201 @@
+package gpulog
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// nvidia-smi -q (optionally -d MEMORY,UTILIZATION,POWER,PIDS and -l N):
+// the human-readable query, one document per sample:
+//
+//	==============NVSMI LOG==============
+//
+//	Timestamp                                 : Thu Nov 26 12:00:00 2026
+//	Driver Version                            : 535.54.03
+//	Attached GPUs                             : 2
+//	GPU 00000000:01:00.0
+//	    Product Name                          : NVIDIA A100-SXM4-80GB
+//	    GPU UUID                              : GPU-5f1c...
+//	    FB Memory Usage
+//	        Total                             : 81559 MiB
+//	        Reserved                          : 569 MiB
+//	        Used                              : 40000 MiB
+//	        Free                              : 40990 MiB
+//	    Utilization
+//	        Gpu                               : 99 %
+//	    GPU Power Readings
+//	        Power Draw                        : 250.00 W
+//	    Processes
+//	        Process ID                        : 4242
+//	            Name                          : python
+//	            Used GPU Memory               : 39000 MiB
+//
+// A "GPU <bus id>" line at the margin opens a GPU; the GPUs of a document
+// are numbered in the order listed, which is nvidia-smi's index order. A
+// key is read within the section (a line indented 4 without a value) it
+// follows: FB Memory Usage's Total, Reserved, Used and Free (MiB),
+// Utilization's Gpu and Memory (%), the Power Draw (or Instantaneous Power
+// Draw) of (GPU) Power Readings (W), and each process's Process ID and
+// Used GPU Memory. BAR1 and protected memory sections are not the
+// framebuffer and are ignored. The reading's time is the document's
+// Timestamp, in the zone of the machine that ran nvidia-smi.
+
+// nvsmiLogBanner opens every nvidia-smi -q document.
+const nvsmiLogBanner = "==============NVSMI LOG=============="
+
+// queryState follows one nvidia-smi -q log.
+type queryState struct {
+	b *logBuilder
+	// at is the current document's time; index the next GPU's number in
+	// it.
+	at    time.Time
+	index int
+	// gpu is the GPU being read (nil between GPUs), section the indent-4
+	// heading it is under, proc the process being read.
+	gpu     *GPUSample
+	gpuLine int
+	info    GPU
+	section string
+	proc    *ProcessSample
+	procs   []ProcessSample
+}
+
+func readQueryText(r io.Reader, b *logBuilder) error {
+	lr := b.lines(r)
+	st := &queryState{b: b}
+	for {
+		line, n, ok := b.nextLine(lr)
+		if !ok {
+			break
+		}
+		st.line(n, line)
+	}
+	st.closeGPU()
+	if lr.err != nil {
+		return fmt.Errorf("line %d: %w", lr.n+1, lr.err)
+	}
+	return nil
+}
+
+// line reads line n.
+func (st *queryState) line(n int, line string) {
+	body := strings.TrimLeft(line, " \t")
+	if strings.TrimSpace(body) == "" {
+		return
+	}
+	indent := len(line) - len(body)
+	key, val, hasVal := strings.Cut(body, ":")
+	key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+	switch {
+	case strings.HasPrefix(body, nvsmiLogBanner):
+		st.closeGPU()
+		st.at, st.index = time.Time{}, 0
+	case indent == 0 && strings.HasPrefix(body, "GPU ") && isBusID(strings.TrimSpace(body[4:])):
+		st.closeGPU()
+		st.gpuLine = n
+		s := unknownSample(st.index, st.b.lineTime(st.at, n))
+		st.gpu = &s
+		st.info = GPU{Index: st.index, BusID: normBusID(strings.TrimSpace(body[4:]))}
+		st.index++
+		st.section, st.proc = "", nil
+	case indent == 0 && key == "Timestamp" && hasVal:
+		if t, ok := st.b.time(val); ok {
+			st.at = t
+		}
+	case st.gpu == nil:
+	case indent <= 4 && !hasVal:
+		st.section, st.proc = key, nil
+	case indent <= 4:
+		st.section, st.proc = "", nil
+		switch key {
+		case "Product Name":
+			st.info.Name = val
+		case "GPU UUID":
+			st.info.UUID = val
+		}
+	default:
+		st.value(n, key, val)
+	}
+}
+
+// value reads a "key : value" line inside the current section.
+func (st *queryState) value(n int, key, val string) {
+	s := st.gpu
+	mem := func(dst *int64) {
+		if v, ok := parseBytes(val, mib); ok {
+			*dst = v
+		} else {
+			st.b.skipRow(n, kindBadRow, fmt.Sprintf("%s %q is not a memory size", key, clip(val)))
+		}
+	}
+	num := func(dst *float64, unit string) {
+		if v, ok := parseNumber(val, unit); ok {
+			*dst = v
+		}
+	}
+	switch st.section {
+	case "FB Memory Usage":
+		switch key {
+		case "Total":
+			mem(&s.MemoryTotal)
+		case "Reserved":
+			mem(&s.MemoryReserved)
+		case "Used":
+			mem(&s.MemoryUsed)
+		case "Free":
+			mem(&s.MemoryFree)
+		}
+	case "Utilization":
+		switch key {
+		case "Gpu":
+			num(&s.UtilizationGPU, "%")
+		case "Memory":
+			num(&s.UtilizationMemory, "%")
+		}
+	case "Power Readings", "GPU Power Readings":
+		if key == "Power Draw" || key == "Instantaneous Power Draw" {
+			num(&s.PowerW, "W")
+		}
+	case "Processes":
+		switch key {
+		case "Process ID":
+			pid, ok := atoi(val)
+			if !ok {
+				st.proc = nil
+				return
+			}
+			st.procs = append(st.procs, ProcessSample{Time: s.Time, GPU: s.GPU, PID: pid, UsedMemory: Unknown})
+			st.proc = &st.procs[len(st.procs)-1]
+		case "Name":
+			if st.proc != nil {
+				st.proc.Name = val
+			}
+		case "Used GPU Memory":
+			if st.proc != nil {
+				if v, ok := parseBytes(val, mib); ok {
+					st.proc.UsedMemory = v
+				}
+			}
+		}
+	}
+}
+
+// closeGPU keeps the GPU being read, with its processes.
+func (st *queryState) closeGPU() {
+	if st.gpu == nil {
+		return
+	}
+	b := st.b
+	if why := b.device(st.info); why != "" {
+		b.skip(st.gpuLine, kindOtherGPU, why)
+	} else {
+		b.log.Samples = append(b.log.Samples, *st.gpu)
+		for _, p := range st.procs {
+			p.UUID, p.BusID = st.info.UUID, st.info.BusID
+			b.log.Processes = append(b.log.Processes, p)
+		}
+	}
+	st.gpu, st.procs, st.proc = nil, nil, nil
+}
