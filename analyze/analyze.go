@@ -378,6 +378,7 @@ func gpuOnlyDevices(logs []*gpulog.GPULog, opt Options, rules TrendRules, skip, 
 			d.GPU = JoinGPU(s, logs, g)
 		}
 		d.GPUJoin = fmt.Sprintf("nvidia-smi GPU %d", g)
+		d.GPUIndex, d.GPUJoinMethod = g, JoinByIndex
 		switch {
 		case opt.Capacity > 0:
 			d.Capacity, d.CapacitySource = opt.Capacity, opt.capacitySource(d.GPU)
