@@ -46,6 +46,18 @@ const (
 	hostSameFraction = 0.02
 )
 
+// machineWide are the formats whose used memory is the whole GPU's, as
+// the driver counts it (NVML, nvidia-smi, DCGM, gpustat): two of them
+// reading one GPU at one time agree. A CSV of a script's own columns may
+// log PyTorch's allocated memory under a "used" name, which differs from
+// the driver's on the same GPU; such logs never start a machine of their
+// own and keep their GPU numbers.
+var machineWide = map[gpulog.LogFormat]bool{
+	gpulog.FormatQueryCSV: true, gpulog.FormatTable: true, gpulog.FormatXML: true, gpulog.FormatDmon: true,
+	gpulog.FormatNVML: true, gpulog.FormatDCGMProm: true, gpulog.FormatDCGMDmon: true,
+	gpulog.FormatGpustat: true, gpulog.FormatGpustatJSON: true, gpulog.FormatQueryText: true,
+}
+
 // gpuReadings are one log's readings of one GPU index, in time order.
 type gpuReadings struct {
 	t    []time.Time
@@ -142,7 +154,7 @@ func separateHosts(logs []*gpulog.GPULog) []string {
 	ordered := slices.Clone(logs)
 	slices.SortStableFunc(ordered, func(a, b *gpulog.GPULog) int { return cmp.Compare(a.Path, b.Path) })
 	for _, l := range ordered {
-		if len(l.Samples) == 0 && len(l.Processes) == 0 {
+		if len(l.Samples) == 0 || !machineWide[l.Format] {
 			continue
 		}
 		r := logReadings(l)

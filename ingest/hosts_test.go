@@ -12,7 +12,10 @@ import (
 // hostLog is a log at path of GPUs 0..gpus-1 read every second from t0
 // for n seconds; used gives GPU g's used MiB at second i.
 func hostLog(path string, gpus, n int, t0 time.Time, used func(g, i int) int64) *gpulog.GPULog {
-	l := &gpulog.GPULog{Source: input.Source{Path: path}}
+	l := &gpulog.GPULog{Source: input.Source{Path: path}, Format: gpulog.FormatQueryCSV}
+	if strings.HasSuffix(path, "metrics.csv") {
+		l.Format = gpulog.FormatCSVColumns
+	}
 	for g := range gpus {
 		l.GPUs = append(l.GPUs, gpulog.GPU{Index: g})
 	}
@@ -49,6 +52,10 @@ func TestSeparateHosts(t *testing.T) {
 		// before.
 		{"one after the other", []*gpulog.GPULog{
 			hostLog("day1.csv", 2, 20, t0, busy(3000)), hostLog("day2.csv", 2, 20, t0.Add(time.Hour), busy(9000))}, []int{0, 0}, false},
+		// A script's CSV may log PyTorch's allocated memory as "used": it
+		// differs from nvidia-smi's on the same GPU, and is no machine.
+		{"a script's own memory column", []*gpulog.GPULog{
+			hostLog("gpu.csv", 2, 20, t0, busy(9000)), hostLog("metrics.csv", 2, 20, t0, busy(3000))}, []int{0, 0}, false},
 		// Two idle readings alike are no evidence either way.
 		{"too few readings", []*gpulog.GPULog{
 			hostLog("node0/gpu.csv", 1, 2, t0, busy(3000)), hostLog("node1/gpu.csv", 1, 2, t0, busy(9000))}, []int{0, 0}, false},
