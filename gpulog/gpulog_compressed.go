@@ -63,23 +63,6 @@ func Decompress(r io.Reader) (io.Reader, Compression, error) {
 	return br, c, nil
 }
 
-// DecompressedHead returns up to n bytes of the text r holds (r
-// decompressed when its first bytes say so), and the compression. It
-// reads no more of r than it needs; a stream broken within the first n
-// bytes gives what came before the break.
-func DecompressedHead(r io.Reader, n int) ([]byte, Compression, error) {
-	dr, c, err := Decompress(r)
-	if err != nil {
-		return nil, c, err
-	}
-	head := make([]byte, n)
-	k, err := io.ReadFull(dr, head)
-	if k == 0 && err != nil && err != io.EOF {
-		return nil, c, fmt.Errorf("%s data: %w", c, err)
-	}
-	return head[:k], c, nil
-}
-
 // brokenStream reads a decompressed stream and ends it at the first error
 // instead of failing the read: the text before a damaged or cut part of a
 // compressed log is still read. err keeps the error, at the decompressed

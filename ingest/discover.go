@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"io/fs"
@@ -212,8 +213,15 @@ func classifyCompressed(f io.ReadSeeker, p string, spec *gpulog.ColumnSpec) (gpu
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return "", false
 	}
-	text, _, err := gpulog.DecompressedHead(f, sniffLen)
-	if err != nil || len(text) == 0 {
+	r, _, err := gpulog.Decompress(f)
+	if err != nil {
+		return "", false
+	}
+	// One decompression serves both sniffs: the head is peeked, and the
+	// training-log scan reads on from the start.
+	br := bufio.NewReaderSize(r, sniffLen)
+	text, _ := br.Peek(sniffLen)
+	if len(text) == 0 {
 		return "", false
 	}
 	if _, ok := snapshot.SniffContainer(text); ok {
@@ -227,11 +235,7 @@ func classifyCompressed(f io.ReadSeeker, p string, spec *gpulog.ColumnSpec) (gpu
 	if notJobOutputExt(inner) {
 		return "", false
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return "", false
-	}
-	r, _, err := gpulog.Decompress(f)
-	if err == nil && gpulog.SniffTrainingLog(r, text) {
+	if gpulog.SniffTrainingLog(br, text) {
 		return gpulog.FormatTrainingLog, true
 	}
 	return "", false
