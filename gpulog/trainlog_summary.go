@@ -41,7 +41,7 @@ var (
 	reSummaryHeader = regexp.MustCompile(`PyTorch CUDA memory summary, device ID (\d+)`)
 	reSummaryCounts = regexp.MustCompile(`CUDA OOMs:\s*(\d+)\s*\|\s*cudaMalloc retries:\s*(\d+)`)
 	reSummaryRow    = regexp.MustCompile(`\|\s*(Allocated memory|Active memory|GPU reserved memory|Reserved memory|Non-releasable memory)\s*\|\s*` +
-		`(\d+(?:\.\d+)?)\s*(B|KB|MB|GB|TB|PB|KiB|MiB|GiB|TiB|PiB)\s*\|`)
+		sizeRE + `\s*\|`)
 	reLogStep = regexp.MustCompile(`(?i)\b(?:global_step|step|iteration|iter)\b\s*[:=#]?\s*(\d+)`)
 )
 
