@@ -156,6 +156,9 @@ func separateProcesses(files []*SnapshotFile) (notes []string, dirRanks map[stri
 		byRank[f.Rank] = append(byRank[f.Rank], f)
 	}
 	slices.Sort(ranks)
+	// A process's path is its files' process path (processPaths); the
+	// path of a rank left whole is filled in only when some rank splits,
+	// as it is needed only to order the numbering.
 	type process struct {
 		path  string
 		files []*SnapshotFile
@@ -167,12 +170,12 @@ func separateProcesses(files []*SnapshotFile) (notes []string, dirRanks map[stri
 		group := byRank[r]
 		a, b, ok := firstClash(group)
 		if !ok {
-			procs = append(procs, process{path: firstPath(group), files: group})
+			procs = append(procs, process{files: group})
 			continue
 		}
 		parts, ok := partByPath(group)
 		if !ok {
-			procs = append(procs, process{path: firstPath(group), files: group})
+			procs = append(procs, process{files: group})
 			continue
 		}
 		if !split {
@@ -185,6 +188,11 @@ func separateProcesses(files []*SnapshotFile) (notes []string, dirRanks map[stri
 	}
 	if !split {
 		return nil, nil
+	}
+	for i := range procs {
+		if procs[i].path == "" {
+			procs[i].path = firstPath(procs[i].files)
+		}
 	}
 	slices.SortFunc(procs, func(a, b process) int { return cmp.Or(NaturalCompare(a.path, b.path), cmp.Compare(a.path, b.path)) })
 	var names []string
