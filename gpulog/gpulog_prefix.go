@@ -63,21 +63,20 @@ type linePrefix struct {
 // prefixStamp reads the time at the start of a prefix: its first n
 // tokens, with Python logging's comma before the milliseconds read as a
 // point and brackets around it dropped.
-func prefixStamp(prefix string, n int, loc *time.Location) (time.Time, bool) {
+func prefixStamp(prefix string, n int, loc *time.Location) (t time.Time, zoneless, ok bool) {
 	f := strings.Fields(prefix)
 	if n < 1 || len(f) < n {
-		return time.Time{}, false
+		return time.Time{}, false, false
 	}
 	s := strings.Trim(strings.Join(f[:n], " "), "[]")
 	s = strings.Replace(s, ",", ".", 1)
-	t, _, ok := parseStamp(s, loc)
-	return t, ok
+	return parseStamp(s, loc)
 }
 
 // stampTokensOf finds how many leading tokens of prefix spell a time.
 func stampTokensOf(prefix string) int {
 	for n := min(len(strings.Fields(prefix)), 3); n >= 1; n-- {
-		if _, ok := prefixStamp(prefix, n, time.UTC); ok {
+		if _, _, ok := prefixStamp(prefix, n, time.UTC); ok {
 			return n
 		}
 	}
@@ -257,6 +256,9 @@ type prefixStripper struct {
 	err     error
 	line    int
 	times   []int64
+	// zoneless is true when a prefix time had no zone (Python logging's)
+	// and was read in loc.
+	zoneless bool
 }
 
 func newPrefixStripper(r io.Reader, p *linePrefix, loc *time.Location) *prefixStripper {
@@ -287,9 +289,10 @@ func (s *prefixStripper) Read(b []byte) (int, error) {
 			s.line++
 			if loc := s.p.re.FindIndex(line); loc != nil {
 				if s.p.stampTokens > 0 {
-					if t, ok := prefixStamp(string(line[:loc[1]]), s.p.stampTokens, s.loc); ok {
+					if t, zoneless, ok := prefixStamp(string(line[:loc[1]]), s.p.stampTokens, s.loc); ok {
 						s.times = append(s.times, make([]int64, s.line+1-len(s.times))...)
 						s.times[s.line] = t.UnixNano()
+						s.zoneless = s.zoneless || zoneless
 					}
 				}
 				line = line[loc[1]:]

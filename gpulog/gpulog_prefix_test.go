@@ -90,6 +90,10 @@ func TestReadPrefixedLog(t *testing.T) {
 						timed++
 					}
 				}
+				// Python logging's times have no zone: the log says so.
+				if wantZoneless := want.Zoneless || timed > 0 && strings.HasPrefix(c.name, "Python"); got.Zoneless != wantZoneless {
+					t.Errorf("Zoneless %v, want %v", got.Zoneless, wantZoneless)
+				}
 				if d := cmp.Diff(wantSamples, got.Samples, cmpopts.EquateNaNs()); d != "" {
 					t.Errorf("readings differ from the bare log's (-bare +prefixed):\n%s", d)
 				}

@@ -377,6 +377,7 @@ func (b *logBuilder) lineTime(t time.Time, n int) time.Time {
 	}
 	if lt := b.prefix.lineTime(n); !lt.IsZero() {
 		b.prefixTimed++
+		b.log.Zoneless = b.log.Zoneless || b.prefix.zoneless
 		return lt
 	}
 	return t
