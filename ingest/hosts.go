@@ -58,68 +58,51 @@ var machineWide = map[gpulog.LogFormat]bool{
 	gpulog.FormatGpustat: true, gpulog.FormatGpustatJSON: true, gpulog.FormatQueryText: true,
 }
 
-// gpuReadings are one log's readings of one GPU index, in time order.
-type gpuReadings struct {
-	t    []time.Time
-	used []int64
+// reading is one timed memory.used reading, bytes.
+type reading struct {
+	t    time.Time
+	used int64
 }
 
-// logReadings indexes a log's timed memory.used readings by GPU index.
-func logReadings(l *gpulog.GPULog) map[int]*gpuReadings {
-	out := map[int]*gpuReadings{}
+// logReadings indexes a log's timed memory.used readings by GPU index,
+// each GPU's in time order.
+func logReadings(l *gpulog.GPULog) map[int][]reading {
+	out := map[int][]reading{}
 	for _, s := range l.Samples {
-		if s.Time.IsZero() || s.MemoryUsed < 0 {
-			continue
+		if !s.Time.IsZero() && s.MemoryUsed >= 0 {
+			out[s.GPU] = append(out[s.GPU], reading{s.Time, s.MemoryUsed})
 		}
-		g := out[s.GPU]
-		if g == nil {
-			g = &gpuReadings{}
-			out[s.GPU] = g
-		}
-		g.t = append(g.t, s.Time)
-		g.used = append(g.used, s.MemoryUsed)
 	}
-	for _, g := range out {
-		idx := make([]int, len(g.t))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortStableFunc(idx, func(a, b int) int { return g.t[a].Compare(g.t[b]) })
-		t, u := make([]time.Time, len(idx)), make([]int64, len(idx))
-		for i, k := range idx {
-			t[i], u[i] = g.t[k], g.used[k]
-		}
-		g.t, g.used = t, u
+	for _, rs := range out {
+		slices.SortStableFunc(rs, func(a, b reading) int { return a.t.Compare(b.t) })
 	}
 	return out
 }
 
 // sameGPUs compares two logs' readings of the GPU indexes they share at
 // matching times: agree or differ, or neither when too few pairs match.
-func sameGPUs(a, b map[int]*gpuReadings) (agree, differ bool) {
+func sameGPUs(a, b map[int][]reading) (agree, differ bool) {
 	var same, diff int
 	for idx, ra := range a {
 		rb := b[idx]
-		if rb == nil {
-			continue
-		}
-		for i, t := range ra.t {
-			j, _ := slices.BinarySearchFunc(rb.t, t, func(x, y time.Time) int { return x.Compare(y) })
+		for _, r := range ra {
+			// The reading of b nearest in time, if within the window.
+			j, _ := slices.BinarySearchFunc(rb, r.t, func(x reading, t time.Time) int { return x.t.Compare(t) })
 			best := -1
 			for _, k := range []int{j - 1, j} {
-				if k >= 0 && k < len(rb.t) && absDur(rb.t[k].Sub(t)) <= hostMatchWindow &&
-					(best < 0 || absDur(rb.t[k].Sub(t)) < absDur(rb.t[best].Sub(t))) {
+				if k >= 0 && k < len(rb) && rb[k].t.Sub(r.t).Abs() <= hostMatchWindow &&
+					(best < 0 || rb[k].t.Sub(r.t).Abs() < rb[best].t.Sub(r.t).Abs()) {
 					best = k
 				}
 			}
 			if best < 0 {
 				continue
 			}
-			d := ra.used[i] - rb.used[best]
+			d := r.used - rb[best].used
 			if d < 0 {
 				d = -d
 			}
-			if d <= max(hostSameSlack, int64(hostSameFraction*float64(max(ra.used[i], rb.used[best])))) {
+			if d <= max(hostSameSlack, int64(hostSameFraction*float64(max(r.used, rb[best].used)))) {
 				same++
 			} else {
 				diff++
@@ -134,20 +117,13 @@ func sameGPUs(a, b map[int]*gpuReadings) (agree, differ bool) {
 	return 3*same >= 2*(same+diff), 3*diff >= 2*(same+diff)
 }
 
-func absDur(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
-}
-
 // separateHosts renumbers the GPUs of logs that read other machines'
 // GPUs (see above) and returns the note that says so; nil when the logs
 // read one machine.
 func separateHosts(logs []*gpulog.GPULog) []string {
 	type host struct {
 		logs     []*gpulog.GPULog
-		readings []map[int]*gpuReadings
+		readings []map[int][]reading
 		maxIndex int
 	}
 	var hosts []*host
@@ -176,7 +152,7 @@ func separateHosts(logs []*gpulog.GPULog) []string {
 			}
 		}
 		if !placed {
-			hosts = append(hosts, &host{logs: []*gpulog.GPULog{l}, readings: []map[int]*gpuReadings{r}, maxIndex: maxGPUIndex(l)})
+			hosts = append(hosts, &host{logs: []*gpulog.GPULog{l}, readings: []map[int][]reading{r}, maxIndex: maxGPUIndex(l)})
 		}
 	}
 	if len(hosts) < 2 {
