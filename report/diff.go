@@ -293,7 +293,7 @@ type diffRow struct {
 	Stack                                                              []stackPart
 }
 
-var diffTemplate = template.Must(template.New("diff.html").Parse(templates.MustRead("diff.html")))
+var diffTemplate = templates.Page("diff.html", nil)
 
 // diffRows lays out the changed entries of es (at most maxDiffRows) for
 // the page, and counts the ones left out.

@@ -251,7 +251,7 @@ type blockCell struct {
 	Title string
 }
 
-var reportTemplate = template.Must(template.New("report.html").Funcs(pageFuncs).Parse(templates.MustRead("report.html")))
+var reportTemplate = templates.Page("report.html", pageFuncs)
 
 // tableTime is a UTC time for a table cell whose header says UTC:
 // "2026-03-02 09:00:08", which can wrap between date and time on a narrow

@@ -309,7 +309,7 @@ type overviewSuspectView struct {
 	New                                                bool
 }
 
-var overviewTemplate = template.Must(template.New("overview.html").Parse(templates.MustRead("overview.html")))
+var overviewTemplate = templates.Page("overview.html", nil)
 
 // OverviewHTML renders the overview page: one self-contained file (no
 // script at all), runs ranked by RankRuns.

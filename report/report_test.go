@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -365,5 +366,61 @@ func TestWriteFileAtomic(t *testing.T) {
 	// A folder that does not exist: an error naming the path, nothing left.
 	if err := WriteFileAtomic(filepath.Join(dir, "missing", "b"), []byte("x"), 0o644); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestPageHeads: every page starts with the shared head (templates/head.html)
+// and its own title; only the report page may run scripts, so only its
+// Content-Security-Policy names script-src, and the diff and overview
+// pages hold no <script> at all.
+func TestPageHeads(t *testing.T) {
+	f, _ := fixtureFindings()
+	report, err := HTML(f, fixedOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff, err := DiffHTML(fixtureDiff(), fixedOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	overview, err := OverviewHTML(&Overview{GeneratedAt: fixedOptions.GeneratedAt, Version: fixedOptions.Version, Roots: []string{"runs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const policy = `default-src 'none'; %sstyle-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'`
+	for _, tc := range []struct {
+		name, title, scriptSrc string
+		page                   []byte
+		scripts                int
+	}{
+		{"report", "gpureport: " + f.Run, "script-src 'unsafe-inline'; ", report, 2},
+		{"diff", "gpureport diff", "", diff, 0},
+		{"overview", "gpureport batch overview", "", overview, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			head := string(tc.page[:bytes.Index(tc.page, []byte("<body>"))])
+			if !strings.HasPrefix(head, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n") {
+				t.Errorf("page does not start with the shared head:\n%s", head[:min(len(head), 200)])
+			}
+			want := fmt.Sprintf(`<meta http-equiv="Content-Security-Policy" content="`+policy+`">`, tc.scriptSrc)
+			if !strings.Contains(head, want) {
+				t.Errorf("policy: want %s in the head", want)
+			}
+			if want := "<title>" + tc.title + "</title>"; !strings.Contains(head, want) {
+				t.Errorf("want %s in the head", want)
+			}
+			if want := `<meta name="generator" content="gpureport ` + fixedOptions.Version + `">`; !strings.Contains(head, want) {
+				t.Errorf("want %s in the head", want)
+			}
+			if !strings.HasSuffix(head, "</head>\n") {
+				t.Errorf("head does not end in </head>: …%s", head[max(0, len(head)-80):])
+			}
+			if got := len(scripts(t, []byte(head))); got != tc.scripts {
+				t.Errorf("%d <script> elements in the head, want %d", got, tc.scripts)
+			}
+			if got := len(scripts(t, tc.page)); tc.scripts == 0 && got != 0 {
+				t.Errorf("%d <script> elements in a page that may run none", got)
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ package templates
 
 import (
 	"embed"
+	"html/template"
 )
 
 // EchartsVersion is the version of the embedded echarts build.
@@ -46,10 +47,10 @@ func Licenses() []License {
 	}
 }
 
-// Pages holds the page templates (*.html), the style sheet (style.css) and
-// the page script (page.js).
+// Pages holds the page templates (*.html), the start they share
+// (head.html), the style sheet (style.css) and the page script (page.js).
 //
-//go:embed report.html overview.html diff.html style.css page.js
+//go:embed report.html overview.html diff.html head.html style.css page.js
 var Pages embed.FS
 
 // MustRead returns the named file of Pages; it panics when the file is
@@ -60,4 +61,14 @@ func MustRead(name string) string {
 		panic("templates: " + err.Error())
 	}
 	return string(b)
+}
+
+// Page returns the named page template (report.html, overview.html or
+// diff.html), parsed with funcs over head.html, the document start that
+// every page shares. It panics on a parse error, which is a build defect,
+// never an input problem.
+func Page(name string, funcs template.FuncMap) *template.Template {
+	t := template.New(name).Funcs(funcs)
+	template.Must(t.New("head.html").Parse(MustRead("head.html")))
+	return template.Must(t.Parse(MustRead(name)))
 }
