@@ -95,6 +95,36 @@ func TestFindRunDirs(t *testing.T) {
 	}
 }
 
+// TestFindRunDirsProjectRoots: for experiments/PROJECT/RUN the projects are
+// the roots, as `--batch -o experiments/overview experiments/*/` passes
+// them; the overview folder, a root too by the glob, is not entered.
+func TestFindRunDirsProjectRoots(t *testing.T) {
+	snap := []byte("\x80\x04\x95 fake pickle head")
+	exp := t.TempDir()
+	writeFiles(t, exp, map[string][]byte{
+		"projA/run1/snapshot_step_1.pickle":     snap,
+		"projA/run2/rank0/snapshot_1.pickle":    snap,
+		"projB/run7/snapshots/snap_1.pickle":    snap,
+		"overview/index.html":                   []byte("<html>"),
+		"overview/stale/snapshot_step_1.pickle": snap,
+	})
+	overview := filepath.Join(exp, "overview")
+	roots := []string{overview, filepath.Join(exp, "projA"), filepath.Join(exp, "projB")}
+	runs, err := FindRunDirs(roots, []string{overview})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range runs {
+		rel, _ := filepath.Rel(exp, r.Path)
+		got = append(got, filepath.ToSlash(rel)+" in "+filepath.Base(r.Root)+" as "+r.Rel)
+	}
+	want := []string{"projA/run1 in projA as run1", "projA/run2 in projA as run2", "projB/run7 in projB as run7"}
+	if !slices.Equal(got, want) {
+		t.Errorf("runs %q, want %q", got, want)
+	}
+}
+
 func TestFindRunDirsRootAndLinks(t *testing.T) {
 	snap := []byte("\x80\x04\x95 fake pickle head")
 	root := t.TempDir()

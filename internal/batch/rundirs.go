@@ -24,8 +24,10 @@ import (
 // deeper layout such as experiments/project/run7). A root that directly
 // holds an input file, or is marked, is itself one run. Hidden folders,
 // report folders (gpureport/, or any folder holding summary.json and
-// index.html), the overview folder and symbolic links to folders are
-// never entered. Files are told by their first bytes, as in single-run
+// index.html), the overview folder (even when given as a root, as a
+// shell glob ROOT/*/ does) and symbolic links to folders are never
+// entered. For deeper layouts such as experiments/project/run7 without
+// marks, the projects are the roots: --batch experiments/*/. Files are told by their first bytes, as in single-run
 // mode, not by their names.
 
 // RunMarker is the name of the file that marks a folder as one run in
@@ -67,6 +69,11 @@ func FindRunDirs(roots []string, skip []string) ([]RunDir, error) {
 		}
 		if !st.IsDir() {
 			return nil, fmt.Errorf("root %s is not a directory", root)
+		}
+		if skipped(root) {
+			// The overview folder among the roots, as a shell glob
+			// (ROOT/*/) passes it: never entered, as below a root.
+			continue
 		}
 		add := func(p string) {
 			a, _ := filepath.Abs(p)
