@@ -415,6 +415,10 @@ type Fragmentation struct {
 	// Fragmented is true when cached-but-unusable memory is large and
 	// persistent enough to matter.
 	Fragmented bool
+	// Expandable is true when the allocator used expandable segments on
+	// the device in some snapshot of the series (ExpandableInUse), so
+	// advice to turn them on does not apply.
+	Expandable bool
 	// SawTooth is true when reserved memory repeatedly falls back
 	// (empty_cache or the allocator's garbage collection) while allocated
 	// memory is flat: churn, not fragmentation.
@@ -685,6 +689,10 @@ type OOM struct {
 	Explanation string
 	// Settings are the allocator settings in force.
 	Settings snapshot.AllocatorSettings
+	// Expandable is true when the allocator used expandable segments on
+	// the device at the OOM (ExpandableInUse): Settings say so, or, where
+	// the snapshot records no settings, its segments do.
+	Expandable bool
 	// Recommendations are the changes to try, each tied to evidence.
 	Recommendations []Recommendation
 }

@@ -100,6 +100,52 @@ func FragPointOf(s *snapshot.Snapshot, dev int) FragPoint {
 	return p
 }
 
+// ExpandableSetting is the allocator setting that turns expandable
+// segments on, as recommendations name it.
+const ExpandableSetting = "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"
+
+// ExpandableAlready reports whether every fragmented device of f (a
+// fragmentation verdict, or an OOM caused by fragmentation) already used
+// expandable segments, so that advice to turn them on does not apply.
+// It is false when f knows of no such device.
+func (f *Findings) ExpandableAlready() bool {
+	n := 0
+	for _, d := range f.Devices {
+		if fr := d.Fragmentation; fr != nil && fr.Fragmented {
+			if !fr.Expandable {
+				return false
+			}
+			n++
+		}
+	}
+	for _, o := range f.OOMs {
+		if o.Class == CauseFragmentation {
+			if !o.Expandable {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// ExpandableInUse reports whether device dev's allocator used expandable
+// segments (expandable_segments:True) in snapshot s: its
+// allocator_settings say so (recorded since PyTorch 2.3), or a segment of
+// the device is marked is_expandable (marked since 2.1, so older runs
+// without settings still tell).
+func ExpandableInUse(s *snapshot.Snapshot, dev int) bool {
+	if s.Settings.ExpandableSegments {
+		return true
+	}
+	for i := range s.Segments {
+		if s.Segments[i].Device == dev && s.Segments[i].Expandable {
+			return true
+		}
+	}
+	return false
+}
+
 // analyzeFragmentation measures every point of a series and decides
 // whether the device is fragmented, over the periodic points keep (an
 // OOM dump is evidence for its OOM, not a point of the trends).
@@ -145,6 +191,7 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 	n := len(s.Files)
 	for _, f := range s.Files {
 		fr.Points = append(fr.Points, FragPointOf(f.Snapshot, s.Device))
+		fr.Expandable = fr.Expandable || ExpandableInUse(f.Snapshot, s.Device)
 	}
 	if n == 0 || len(keep) == 0 {
 		return fr

@@ -471,3 +471,19 @@ func FuzzLogsOnlyAnalysis(f *testing.F) {
 		}
 	})
 }
+
+// TestRetriesNoteExpandable: growing allocation retries advise expandable
+// segments unless the device's snapshots show them on already.
+func TestRetriesNoteExpandable(t *testing.T) {
+	for _, expandable := range []bool{false, true} {
+		d := &Device{DeviceKey: DeviceKey{Rank: input.NoRank}, Fragmentation: &Fragmentation{Expandable: expandable},
+			MemoryStats: &MemoryStatsSeries{Retries: &AllocRetries{First: 0, Last: 40, Rises: 9, Growing: true, Reason: "num_alloc_retries rose 9 times"}}}
+		notes := strings.Join(memStatsNotes(d), "\n")
+		if advised := strings.Contains(notes, ExpandableSetting); advised == expandable {
+			t.Errorf("expandable %v: note advises %s: %v: %s", expandable, ExpandableSetting, advised, notes)
+		}
+		if already := strings.Contains(notes, "already on"); already != expandable {
+			t.Errorf("expandable %v: note says already on: %v: %s", expandable, already, notes)
+		}
+	}
+}

@@ -166,7 +166,11 @@ func memStatsNotes(d *Device) []string {
 	where := deviceName(d.DeviceKey)
 	var notes []string
 	if ms.Retries != nil && ms.Retries.Growing {
-		notes = append(notes, fmt.Sprintf("%s: %s; try PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, or smaller or fixed-size batches", where, ms.Retries.Reason))
+		try := "try " + ExpandableSetting + ", or smaller or fixed-size batches"
+		if d.Fragmentation != nil && d.Fragmentation.Expandable {
+			try = "expandable segments are already on: try smaller or fixed-size batches"
+		}
+		notes = append(notes, fmt.Sprintf("%s: %s; %s", where, ms.Retries.Reason, try))
 	}
 	if ms.OOMsBefore > 0 {
 		notes = append(notes, fmt.Sprintf("%s: torch.cuda.memory_stats num_ooms is already %d at the first reading: out-of-memory errors happened before the log starts (caught by the training script, or before a restart)", where, ms.OOMsBefore))

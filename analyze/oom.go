@@ -94,7 +94,7 @@ func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, 
 	tr := snap.Traces[key.Device]
 	e := &tr[idx]
 	o := OOM{Path: f.Path, Rank: key.Rank, Device: key.Device, Requested: e.Size, DeviceFree: int64(e.Addr),
-		Settings: snap.Settings, Capacity: capacity}
+		Settings: snap.Settings, Expandable: ExpandableInUse(snap, key.Device), Capacity: capacity}
 	if e.TimeUS > 0 {
 		o.Time = time.UnixMicro(e.TimeUS).UTC()
 	}
@@ -215,6 +215,9 @@ func classifyOOM(o *OOM) {
 	}
 	set := o.Settings
 	conf := "defaults (no PYTORCH_CUDA_ALLOC_CONF recorded)"
+	if !set.Present && o.Expandable {
+		conf = "not recorded, but the segments are expandable, so expandable_segments:True"
+	}
 	if set.Present {
 		conf = fmt.Sprintf("PYTORCH_CUDA_ALLOC_CONF=%q (expandable_segments %v, max_split_size %s, garbage_collection_threshold %g)",
 			set.Conf, set.ExpandableSegments, maxSplitText(set.MaxSplitSize), set.GCThreshold)
@@ -244,17 +247,21 @@ func classifyOOM(o *OOM) {
 		o.Class = CauseFragmentation
 		fmt.Fprintf(&b, "This is a fragmentation OOM: %s free on the device plus %s cached but free is %s, at least the %s requested, but no free block was large enough (largest cached block %s); the free memory is split into holes between live blocks. Allocator settings in force: %s.",
 			units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree), units.Bytes(o.DeviceFree+o.CachedFree), units.Bytes(o.Requested), units.Bytes(o.LargestFree), conf)
-		if !set.ExpandableSegments {
+		if !o.Expandable {
 			o.Recommendations = append(o.Recommendations, Recommendation{
-				Setting:  "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+				Setting:  ExpandableSetting,
 				Evidence: fmt.Sprintf("%s sat in holes while the request needed %s in one piece (largest hole %s); expandable segments grow one segment by mapping pages at its end, so a large request no longer needs a contiguous free block", units.Bytes(o.CachedFree), units.Bytes(o.Requested), units.Bytes(o.LargestFree)),
 			})
 		}
 		if set.MaxSplitSize < 0 || !set.Present {
 			mb := splitSuggestionMiB(o.Requested)
+			unset := "max_split_size is unset, so"
+			if !set.Present {
+				unset = "the snapshot does not record max_split_size; unset (the default),"
+			}
 			o.Recommendations = append(o.Recommendations, Recommendation{
 				Setting:  fmt.Sprintf("PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:%d", mb),
-				Evidence: fmt.Sprintf("max_split_size is unset, so large cached blocks are split for small requests and the pieces pin them; blocks above %d MiB would then stay whole for requests like this one (%s)", mb, units.Bytes(o.Requested)),
+				Evidence: fmt.Sprintf("%s large cached blocks are split for small requests and the pieces pin them; blocks above %d MiB would then stay whole for requests like this one (%s)", unset, mb, units.Bytes(o.Requested)),
 			})
 		}
 		if set.GCThreshold == 0 {
@@ -288,7 +295,7 @@ func classifyOOM(o *OOM) {
 			Setting:  "reduce live memory: a smaller batch or sequence length, activation checkpointing (torch.utils.checkpoint), lower precision (bf16/fp16), or sharding the model",
 			Evidence: ev,
 		})
-		if set.ExpandableSegments {
+		if o.Expandable {
 			o.Recommendations = append(o.Recommendations, Recommendation{
 				Setting:  "keep expandable_segments:True (already set); max_split_size_mb and garbage_collection_threshold will not help",
 				Evidence: fmt.Sprintf("only %s was cached but free at the OOM, so the allocator had nothing to reorganise", units.Bytes(o.CachedFree)),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -366,5 +367,80 @@ func TestLargestNewSegment(t *testing.T) {
 		if got := largestNewSegment(prev, tt.cur, 0); got != tt.want {
 			t.Errorf("%s: %d bytes, want %d", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestExpandableAdvice: advice to turn expandable segments on is given
+// only where the allocator did not use them already, whether the
+// snapshots record allocator_settings (PyTorch 2.3 and later) or only
+// mark their segments is_expandable (2.1 and 2.2).
+func TestExpandableAdvice(t *testing.T) {
+	segments := func(r *ingest.Run) {
+		for _, f := range r.Snapshots {
+			for i := range f.Snapshot.Segments {
+				f.Snapshot.Segments[i].Expandable = true
+			}
+		}
+	}
+	settings := func(r *ingest.Run) {
+		for _, f := range r.Snapshots {
+			f.Snapshot.Settings = snapshot.AllocatorSettings{Present: true, Conf: "expandable_segments:True", ExpandableSegments: true, MaxSplitSize: -1}
+		}
+	}
+	for _, tc := range []struct {
+		name       string
+		mark       func(*ingest.Run)
+		expandable bool
+	}{
+		{"defaults", func(*ingest.Run) {}, false},
+		{"segments marked is_expandable, no settings", segments, true},
+		{"allocator_settings", settings, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// A fragmentation OOM: its recommendations.
+			r := oomRun(20, 0, 2*gib, 300*mib, 3*gib, true)
+			tc.mark(r)
+			f := Analyze(r, Options{Capacity: 80 * gib})
+			CheckProse(t, t.Name(), f)
+			if len(f.OOMs) != 1 || f.OOMs[0].Class != CauseFragmentation {
+				t.Fatalf("want one fragmentation OOM: %+v", f.OOMs)
+			}
+			o := f.OOMs[0]
+			advised := slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return r.Setting == ExpandableSetting })
+			if o.Expandable != tc.expandable || advised == tc.expandable || f.ExpandableAlready() != tc.expandable {
+				t.Errorf("OOM: expandable %v, advised %v, ExpandableAlready %v; want expandable %v\n%s\n%+v", o.Expandable, advised, f.ExpandableAlready(), tc.expandable, o.Explanation, o.Recommendations)
+			}
+			if seg := strings.Contains(o.Explanation, "the segments are expandable"); seg != (tc.name == "segments marked is_expandable, no settings") {
+				t.Errorf("OOM explanation names the expandable segments: %v: %s", seg, o.Explanation)
+			}
+			for _, rec := range o.Recommendations {
+				if strings.HasPrefix(rec.Setting, "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb") {
+					unknown := strings.Contains(rec.Evidence, "does not record max_split_size")
+					if want := tc.name != "allocator_settings"; unknown != want {
+						t.Errorf("max_split_size evidence says it is not recorded: %v, want %v: %s", unknown, want, rec.Evidence)
+					}
+				}
+			}
+
+			// A fragmented device without an OOM.
+			r = fragRun(20, false)
+			tc.mark(r)
+			f = Analyze(r, Options{})
+			if d := f.Devices[0]; !d.Fragmentation.Fragmented || d.Fragmentation.Expandable != tc.expandable || f.ExpandableAlready() != tc.expandable {
+				t.Errorf("fragmented %v, expandable %v, ExpandableAlready %v; want true %v %v", d.Fragmentation.Fragmented, d.Fragmentation.Expandable, f.ExpandableAlready(), tc.expandable, tc.expandable)
+			}
+		})
+	}
+}
+
+// TestExpandableInUse: per device, from either record.
+func TestExpandableInUse(t *testing.T) {
+	s := &snapshot.Snapshot{Segments: []snapshot.Segment{{Device: 0}, {Device: 1, Expandable: true}}}
+	if ExpandableInUse(s, 0) || !ExpandableInUse(s, 1) {
+		t.Errorf("segments: device 0 %v, device 1 %v; want false, true", ExpandableInUse(s, 0), ExpandableInUse(s, 1))
+	}
+	s.Settings.ExpandableSegments = true
+	if !ExpandableInUse(s, 0) {
+		t.Error("settings: device 0 not expandable")
 	}
 }

@@ -115,10 +115,22 @@ func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, devices []*Device, capa
 			if covered {
 				continue
 			}
-			out = append(out, trainingOOM(l.Path, m, dev, capacity))
+			out = append(out, trainingOOM(l.Path, m, dev, capacity, expandableOn(devices, m.Rank, dev)))
 		}
 	}
 	return out
+}
+
+// expandableOn reports whether the run's snapshots show device dev of
+// rank using expandable segments (Fragmentation.Expandable): a training
+// log's OOM message does not say.
+func expandableOn(devices []*Device, rank, dev int) bool {
+	for _, d := range devices {
+		if sameRank(d.Rank, rank) && d.Device == dev && d.Fragmentation != nil && d.Fragmentation.Expandable {
+			return true
+		}
+	}
+	return false
 }
 
 // sameRank reports whether two ranks may be the same process's: equal,
@@ -196,9 +208,10 @@ func segmentSize(size int64) int64 {
 }
 
 // trainingOOM converts one message, whose OOM happened on CUDA device
-// dev of the run (messageDevice).
-func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64) OOM {
-	o := OOM{Path: path, Rank: m.Rank, Device: dev, Time: m.Time,
+// dev of the run (messageDevice); expandable says that device used
+// expandable segments (expandableOn).
+func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64, expandable bool) OOM {
+	o := OOM{Path: path, Rank: m.Rank, Device: dev, Time: m.Time, Expandable: expandable,
 		Requested: m.Requested, DeviceFree: m.Free, Reserved: m.Reserved, Allocated: m.Allocated,
 		CachedFree: m.ReservedUnallocated, LargestFree: gpulog.Unknown, Capacity: max(m.Capacity, capacity, 0)}
 	if m.Capacity > 0 {
@@ -260,8 +273,10 @@ func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64) OOM
 		if m.ReservedUnallocated >= 0 && spare >= m.Requested {
 			o.Class = CauseFragmentation
 			parts = append(parts, "free and cached memory together would have served the request, but not in one piece: fragmentation")
-			o.Recommendations = append(o.Recommendations, Recommendation{Setting: "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
-				Evidence: fmt.Sprintf("%s reserved but unallocated at the OOM, with %s free, covered the %s request", units.Bytes(cached), units.Bytes(m.Free), units.Bytes(m.Requested))})
+			if !o.Expandable {
+				o.Recommendations = append(o.Recommendations, Recommendation{Setting: ExpandableSetting,
+					Evidence: fmt.Sprintf("%s reserved but unallocated at the OOM, with %s free, covered the %s request", units.Bytes(cached), units.Bytes(m.Free), units.Bytes(m.Requested))})
+			}
 		} else {
 			o.Class = CauseCapacity
 			parts = append(parts, "even all free and cached memory was less than the request: the job needs more memory than the device has")

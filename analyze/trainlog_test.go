@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -130,7 +131,7 @@ func TestTrainingLogOOMFindings(t *testing.T) {
 func TestCapacityOOM(t *testing.T) {
 	m := gpulog.TrainingOOM{Line: 3, Count: 1, Kind: gpulog.OOMTorch, Rank: input.NoRank, Device: 1, Requested: 4 << 30,
 		Capacity: 80 << 30, Free: 1 << 30, Allocated: 70 << 30, ReservedUnallocated: 1 << 30, Reserved: 71 << 30, ProcessInUse: 78 << 30}
-	o := trainingOOM("out.log", m, 1, 0)
+	o := trainingOOM("out.log", m, 1, 0, false)
 	if o.Class != "capacity" || o.Device != 1 || o.Capacity != 80<<30 || o.EstimatedCapacity != 72<<30 || len(o.Recommendations) != 0 {
 		t.Errorf("%+v", o)
 	}
@@ -184,5 +185,24 @@ func TestTrainingOOMCoveredBySnapshot(t *testing.T) {
 	}
 	if got := trainingLogOOMs([]*gpulog.GPULog{l}, []OOM{{Rank: 3, Device: 0}}, nil, 0); len(got) != 1 {
 		t.Errorf("%+v", got)
+	}
+}
+
+// TestFragmentationOOMFromLogExpandable: a training log's fragmentation OOM
+// advises expandable segments unless the run's snapshots show that device
+// using them already.
+func TestFragmentationOOMFromLogExpandable(t *testing.T) {
+	m := gpulog.TrainingOOM{Line: 9, Count: 1, Kind: gpulog.OOMTorch, Rank: input.NoRank, Device: 0, Requested: 2 << 30,
+		Capacity: 80 << 30, Free: 1 << 30, Allocated: 60 << 30, ReservedUnallocated: 6 << 30, Reserved: 66 << 30, ProcessInUse: 79 << 30}
+	for _, expandable := range []bool{false, true} {
+		o := trainingOOM("out.log", m, 0, 0, expandable)
+		advised := slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return r.Setting == ExpandableSetting })
+		if o.Class != CauseFragmentation || o.Expandable != expandable || advised == expandable {
+			t.Errorf("expandable %v: class %q, Expandable %v, advised %v", expandable, o.Class, o.Expandable, advised)
+		}
+	}
+	dev := &Device{DeviceKey: DeviceKey{Rank: input.NoRank, Device: 0}, Fragmentation: &Fragmentation{Expandable: true}}
+	if !expandableOn([]*Device{dev}, input.NoRank, 0) || expandableOn([]*Device{dev}, input.NoRank, 1) {
+		t.Error("expandableOn: want device 0 only")
 	}
 }

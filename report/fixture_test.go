@@ -177,7 +177,7 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 		Explanation: "7.0 GiB were cached free but the largest free block was 1.27 GiB, smaller than the 2.00 GiB request.",
 		Settings:    snapshot.AllocatorSettings{Present: true, Conf: "max_split_size_mb:512", MaxSplitSize: 512 * mibB, Raw: []snapshot.KeyValue{{Key: "max_split_size", Value: "536870912"}, {Key: "expandable_segments", Value: "False"}}},
 		Recommendations: []analyze.Recommendation{
-			{Setting: "expandable_segments:True", Evidence: "7.0 GiB cached free in 41 segments, none with a 2.00 GiB hole"},
+			{Setting: analyze.ExpandableSetting, Evidence: "7.0 GiB cached free in 41 segments, none with a 2.00 GiB hole"},
 		},
 	}}
 	f.Thresholds = analyze.Thresholds{Alpha: 0.01, SuspectAlpha: 0.001, MinPoints: 6, MinGrowthBytes: 64 * mibB, MinGrowthShare: 0.02, Horizon: 10}

@@ -177,8 +177,16 @@ func nextSteps(f *analyze.Findings, v *view) []string {
 	if f.Verdict.OutsideAllocatorLeak {
 		out = append(out, "Memory outside the PyTorch caching allocator grows (NCCL buffers, cuBLAS/cuDNN workspaces, other processes, `cudaMalloc` from extensions): compare per-process usage in nvidia-smi and the non-PyTorch series in the report.")
 	}
-	if f.Verdict.Fragmentation && !seen["expandable_segments:True"] {
-		out = append(out, "Fragmentation: try `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`, which lets segments grow instead of leaving unusable holes.")
+	switch {
+	case !f.Verdict.Fragmentation:
+	case f.ExpandableAlready():
+		line := "Fragmentation with expandable segments already on: the free memory lies in holes between live blocks. Pad variable shapes (sequence lengths, batch sizes) to a few fixed sizes so that freed blocks fit the next requests"
+		if gc := "PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.8"; !seen[gc] {
+			line += ", or try " + mdCode(gc) + " so that unused cached blocks are returned before memory runs out"
+		}
+		out = append(out, line+".")
+	case !seen[analyze.ExpandableSetting]:
+		out = append(out, "Fragmentation: try "+mdCode(analyze.ExpandableSetting)+", which lets segments grow instead of leaving unusable holes.")
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -302,5 +303,62 @@ func TestNextStepsLockstep(t *testing.T) {
 		if !strings.Contains(steps, tt.want) {
 			t.Errorf("%s: next steps %q, want %q", tt.name, steps, tt.want)
 		}
+	}
+}
+
+// TestNextStepsFragmentation: the fragmentation flag advises expandable
+// segments once (not again beside an OOM's recommendation of the same
+// setting), and not at all where every fragmented device already used
+// them: there it names what is left to try.
+func TestNextStepsFragmentation(t *testing.T) {
+	expandableOn := func(f *analyze.Findings) {
+		for _, d := range f.Devices {
+			if d.Fragmentation != nil {
+				d.Fragmentation.Expandable = true
+			}
+		}
+		for i := range f.OOMs {
+			f.OOMs[i].Expandable = true
+			f.OOMs[i].Recommendations = slices.DeleteFunc(f.OOMs[i].Recommendations, func(r analyze.Recommendation) bool {
+				return r.Setting == analyze.ExpandableSetting
+			})
+		}
+	}
+	noOOMs := func(f *analyze.Findings) { f.OOMs = nil }
+	tests := []struct {
+		name       string
+		change     []func(*analyze.Findings)
+		expandable int // lines that advise expandable segments
+		already    bool
+	}{
+		{"an OOM recommends them too", nil, 1, false},
+		{"the flag alone", []func(*analyze.Findings){noOOMs}, 1, false},
+		{"already on", []func(*analyze.Findings){expandableOn}, 0, true},
+		{"already on, no OOM", []func(*analyze.Findings){noOOMs, expandableOn}, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, _ := fixtureFindings()
+			for _, c := range tt.change {
+				c(f)
+			}
+			if !f.Verdict.Fragmentation {
+				t.Fatal("fixture without the fragmentation flag")
+			}
+			steps := nextSteps(f, buildView(f))
+			n := 0
+			for _, s := range steps {
+				if strings.Contains(s, analyze.ExpandableSetting) {
+					n++
+				}
+			}
+			joined := strings.Join(steps, "\n")
+			if n != tt.expandable {
+				t.Errorf("%d lines advise %s, want %d:\n%s", n, analyze.ExpandableSetting, tt.expandable, joined)
+			}
+			if got := strings.Contains(joined, "expandable segments already on"); got != tt.already {
+				t.Errorf("says expandable segments are already on: %v, want %v:\n%s", got, tt.already, joined)
+			}
+		})
 	}
 }
