@@ -214,7 +214,7 @@ func classifyOOM(o *OOM) {
 		capText = units.Bytes(o.Capacity)
 	}
 	set := o.Settings
-	conf := "defaults (no PYTORCH_CUDA_ALLOC_CONF recorded)"
+	conf := "not recorded in the snapshot (PyTorch records allocator_settings from 2.3 on)"
 	if !set.Present && o.Expandable {
 		conf = "not recorded, but the segments are expandable, so expandable_segments:True"
 	}

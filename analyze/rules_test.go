@@ -413,6 +413,11 @@ func TestExpandableAdvice(t *testing.T) {
 			if seg := strings.Contains(o.Explanation, "the segments are expandable"); seg != (tc.name == "segments marked is_expandable, no settings") {
 				t.Errorf("OOM explanation names the expandable segments: %v: %s", seg, o.Explanation)
 			}
+			// Settings the snapshot does not record are not called the
+			// defaults.
+			if unknown := strings.Contains(o.Explanation, "not recorded"); unknown != (tc.name != "allocator_settings") || strings.Contains(o.Explanation, "defaults") {
+				t.Errorf("OOM explanation on unrecorded settings: %s", o.Explanation)
+			}
 			for _, rec := range o.Recommendations {
 				if strings.HasPrefix(rec.Setting, "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb") {
 					unknown := strings.Contains(rec.Evidence, "does not record max_split_size")
