@@ -472,8 +472,9 @@ type Signature struct {
 	Fingerprint string
 	// Site is the innermost user frame as "basename:line" ("train.py:57");
 	// "(no stack)" for blocks without frames; for stacks without a user
-	// frame, the innermost Python frame, or "(native)" when only C++
-	// frames exist.
+	// frame, the innermost Python frame; for C++ frames only, the autograd
+	// node ("BmmBackward0 (autograd)"), else the outermost ATen operator
+	// ("aten::bmm"), else "(native)" (signature.go).
 	Site string
 	// Function is the site's function name.
 	Function string

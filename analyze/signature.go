@@ -30,6 +30,14 @@ import (
 // optimizer called from C++), and stacks without a Python frame to the
 // names of their C++ frames (kind "native"). Blocks without frames form
 // the "(no stack)" group: counted for coverage, never a suspect.
+//
+// C++-only stacks are common: with stacks="all", everything autograd's
+// backward pass allocates runs in the engine's own thread, where no
+// Python frame exists. Such a site is named after what a user can find
+// in the model (nativeSiteOf): the autograd node (BmmBackward0,
+// AccumulateGrad: the grad_fn names PyTorch shows), else the outermost
+// ATen operator (aten::bmm), else "(native)"; its Function is the
+// innermost C++ frame past the allocator, without its parameter list.
 
 // NoStackSite is the Site of the group of blocks without frames.
 const NoStackSite = "(no stack)"
@@ -180,7 +188,7 @@ func signatureOf(frames []snapshot.Frame, kinds []frameKind) Signature {
 				break
 			}
 		}
-		return finishSignature(Signature{Site: NativeSite, Function: fn, Kind: SiteNative}, b.String())
+		return finishSignature(Signature{Site: nativeSiteOf(frames), Function: cppShortName(fn), Kind: SiteNative}, b.String())
 	}
 	sf := frames[site]
 	sig := Signature{
@@ -209,6 +217,68 @@ func signatureOf(frames []snapshot.Frame, kinds []frameKind) Signature {
 		b.WriteString(f.Name)
 	}
 	return finishSignature(sig, b.String())
+}
+
+var (
+	// autogradNodeRE finds an autograd node's apply in a C++ frame:
+	// torch::autograd::generated::BmmBackward0::apply(...),
+	// torch::autograd::AccumulateGrad::apply(...).
+	autogradNodeRE = regexp.MustCompile(`torch::autograd::(?:generated::)?([A-Za-z_]\w*)::apply\(`)
+	// atenOpRE finds an ATen operator's entry point: at::_ops::bmm::call(...).
+	atenOpRE = regexp.MustCompile(`at::_ops::([A-Za-z_]\w*)::call\(`)
+)
+
+// AutogradSiteSuffix ends the Site of a C++-only stack that an autograd
+// node's backward made ("BmmBackward0 (autograd)").
+const AutogradSiteSuffix = " (autograd)"
+
+// nativeSiteOf names the site of a C++-only stack (innermost frame
+// first): "BmmBackward0 (autograd)" for the innermost autograd node, else
+// "aten::bmm" for the outermost ATen operator (the one called from
+// outside ATen; inner ones are its decomposition), else NativeSite.
+func nativeSiteOf(frames []snapshot.Frame) string {
+	op := ""
+	for _, f := range frames {
+		if m := autogradNodeRE.FindStringSubmatch(f.Name); m != nil {
+			return m[1] + AutogradSiteSuffix
+		}
+		if m := atenOpRE.FindStringSubmatch(f.Name); m != nil {
+			op = "aten::" + m[1]
+		}
+	}
+	if op != "" {
+		return op
+	}
+	return NativeSite
+}
+
+// cppShortName drops the return type and parameter list of a demangled
+// C++ function name: "void at::cuda::blas::gemm<float>(char, ...)" is
+// "at::cuda::blas::gemm<float>". "(anonymous namespace)" stays; a name
+// it cannot read is returned whole.
+func cppShortName(name string) string {
+	const anon = "(anonymous namespace)"
+	depth, start := 0, 0
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c == '<':
+			depth++
+		case c == '>':
+			depth--
+		case c == ' ' && depth == 0 && i+1 < len(name) && !strings.HasPrefix(name[i+1:], "namespace)"):
+			start = i + 1 // a return type before the name
+		case c == '(' && depth == 0:
+			if strings.HasPrefix(name[i:], anon) {
+				i += len(anon) - 1
+				continue
+			}
+			if i > start {
+				return name[start:i]
+			}
+			return name
+		}
+	}
+	return name
 }
 
 var noStackSignature = finishSignature(Signature{Site: NoStackSite, Kind: SiteNone}, "none")

@@ -67,6 +67,20 @@ func TestSignatureOf(t *testing.T) {
 	otherCaller[5].Name = "evaluate"
 	libOnly := []snapshot.Frame{cppFrame("malloc"), torchFrame("optim/adam.py", 400, "_single_tensor_adam"), torchFrame("optim/optimizer.py", 480, "wrapper")}
 	nativeOnly := []snapshot.Frame{cppFrame("torch::unwind::unwind()"), cppFrame("at::native::relu"), cppFrame("torch::autograd::Engine::thread_main")}
+	// A backward allocation as stacks="all" records it: C++ frames only,
+	// in autograd's engine thread.
+	backward := []snapshot.Frame{cppFrame("torch::unwind::unwind()"), cppFrame("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(signed char, unsigned long, CUstream_st*)"),
+		cppFrame("at::detail::empty_cuda(c10::ArrayRef<long>, c10::TensorOptions const&)"),
+		cppFrame("at::(anonymous namespace)::structured_bmm_out_cuda_functional::set_output_raw_strided(long, c10::ArrayRef<long>)"),
+		cppFrame("at::_ops::bmm::redispatch(c10::DispatchKeySet, at::Tensor const&, at::Tensor const&)"),
+		cppFrame("at::_ops::bmm::call(at::Tensor const&, at::Tensor const&)"),
+		cppFrame("torch::autograd::generated::BmmBackward0::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)"),
+		cppFrame("torch::autograd::Engine::thread_main(std::shared_ptr<torch::autograd::GraphTask> const&)")}
+	// A forward op reached from C++ without a Python frame (a kernel's
+	// workspace): the outermost operator names it.
+	op := []snapshot.Frame{cppFrame("c10::cuda::CUDACachingAllocator::Native::NativeCachingAllocator::allocate(unsigned long)"),
+		cppFrame("at::cuda::getNewWorkspace()"), cppFrame("void at::cuda::blas::gemm<float>(char, char, long)"),
+		cppFrame("at::_ops::addmm::call(at::Tensor const&, at::Tensor const&)"), cppFrame("at::_ops::linear::call(at::Tensor const&, at::Tensor const&)")}
 
 	tests := []struct {
 		name     string
@@ -82,6 +96,8 @@ func TestSignatureOf(t *testing.T) {
 		{"different caller", otherCaller, false, "model.py:88", SiteUser, "forward"},
 		{"library only", libOnly, false, "adam.py:400", SiteLibrary, "_single_tensor_adam"},
 		{"native only", nativeOnly, false, NativeSite, SiteNative, "at::native::relu"},
+		{"backward thread", backward, false, "BmmBackward0 (autograd)", SiteNative, "at::(anonymous namespace)::structured_bmm_out_cuda_functional::set_output_raw_strided"},
+		{"operator without Python", op, false, "aten::linear", SiteNative, "at::cuda::getNewWorkspace"},
 		{"no frames", nil, false, NoStackSite, SiteNone, ""},
 	}
 	for _, tt := range tests {
@@ -144,5 +160,24 @@ func TestGroupLiveAndDiff(t *testing.T) {
 	m := MergeGroups(GroupLive(a, 0), GroupLive(a, 1))
 	if m[0].Site != "model.py:88" || m[0].Bytes != 10*mib {
 		t.Errorf("merged %+v", m[0])
+	}
+}
+
+// TestCppShortName: return types and parameter lists go, namespaces and
+// template arguments stay.
+func TestCppShortName(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"at::native::mul(at::Tensor const&, at::Tensor const&)", "at::native::mul"},
+		{"void at::cuda::blas::gemm<float>(char, char, long)", "at::cuda::blas::gemm<float>"},
+		{"at::TensorBase at::detail::_empty_generic<long>(c10::ArrayRef<long>, c10::Allocator*)", "at::detail::_empty_generic<long>"},
+		{"at::(anonymous namespace)::wrapper_CUDA_bmm(at::Tensor const&)", "at::(anonymous namespace)::wrapper_CUDA_bmm"},
+		{"std::map<int, std::vector<long> > foo::bar(int)", "foo::bar"},
+		{"start_thread", "start_thread"},
+		{"(weird", "(weird"},
+		{"", ""},
+	} {
+		if got := cppShortName(tt.in); got != tt.want {
+			t.Errorf("cppShortName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

@@ -166,6 +166,12 @@ func nextSteps(f *analyze.Findings, v *view) []string {
 		if sites, n := lockstepOf(top[0]); n > 0 {
 			out = append(out, fmt.Sprintf("%d leak sites grow in lockstep (%s): one object probably keeps all their tensors alive. Look in the training loop for what it keeps from every step, a loss or output accumulated without `.item()` or `.detach()` (which keeps its whole autograd graph), or a list of step outputs, rather than at the allocation lines.",
 				n, strings.Join(sites, ", ")))
+		} else if native := top[0].siteKind() == analyze.SiteNative; native && strings.HasSuffix(s.Site, analyze.AutogradSiteSuffix) {
+			out = append(out, fmt.Sprintf("Tensors that autograd's backward pass makes at %s (in %s) stay alive across steps. Backward runs in autograd's own thread, so their stacks hold no Python frame; the node is the `grad_fn` of a forward operation. Check for gradients kept beyond the step: `.grad` never zeroed or set to None, `retain_grad()`, hooks that store gradients, `retain_graph=True`, and new leaf tensors with `requires_grad` made every step (`AccumulateGrad`).",
+				mdCode(s.Site), mdCode(s.Function)))
+		} else if native {
+			out = append(out, fmt.Sprintf("Look for what calls %s (in %s): tensors allocated there stay alive across steps, and their stacks hold C++ frames only, so the Python caller is not recorded. Record Python stacks too (`torch.cuda.memory._record_memory_history(stacks=\"all\")`) to find it.",
+				mdCode(s.Site), mdCode(s.Function)))
 		} else {
 			out = append(out, fmt.Sprintf("Look at %s in %s: tensors allocated there stay alive across steps. Check for tensors kept in lists, dicts, caches or closures, and for losses or outputs accumulated without `.item()` or `.detach()`.",
 				mdCode(s.Site), mdCode(s.Function)))

@@ -331,6 +331,15 @@ func (v *view) topTable(limit int) Table {
 // sentence is the suspect in one line of plain text: "train.py:57
 // train_step on rank 1 cuda:0, +492 KiB/step (95% CI ...), fingerprint
 // 7f3a9c01d2e4b5a6" (fp is the fingerprint as the writer shows it).
+// siteKind is the kind of frame the suspect's site is (its group's), ""
+// when the group is not known.
+func (it suspectItem) siteKind() analyze.SiteKind {
+	if g := it.s.Group; g >= 0 && g < len(it.dev.Groups) {
+		return it.dev.Groups[g].Kind
+	}
+	return ""
+}
+
 func (it suspectItem) sentence(fp string) string {
 	return fmt.Sprintf("%s %s on %s, %s, fingerprint %s", it.s.Site, it.s.Function, deviceLabelASCII(it.dev.DeviceKey), it.Growth, fp)
 }

@@ -362,3 +362,31 @@ func TestNextStepsFragmentation(t *testing.T) {
 		})
 	}
 }
+
+// TestNextStepsNativeSite: a leak site with C++ frames only is not sent
+// to a Python line: an autograd node's site points at gradients kept
+// beyond the step, an operator's at recording Python stacks.
+func TestNextStepsNativeSite(t *testing.T) {
+	for _, tt := range []struct {
+		site    string
+		kind    analyze.SiteKind
+		want    string
+		wantNot string
+	}{
+		{"MulBackward0 (autograd)", analyze.SiteNative, "autograd's backward pass makes at `MulBackward0 (autograd)`", "Look at"},
+		{"aten::linear", analyze.SiteNative, "C++ frames only", "autograd's backward"},
+		{"train.py:57", analyze.SiteUser, "Look at `train.py:57`", "C++ frames"},
+	} {
+		d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: -1}}
+		d.Groups = []analyze.Group{{Signature: analyze.Signature{Site: tt.site, Function: "fn", Kind: tt.kind}}}
+		d.Suspects = []analyze.Suspect{{Site: tt.site, Function: "fn", Fingerprint: "000000000001", Group: 0}}
+		d.LeakSites = []analyze.LeakSite{{Site: tt.site, Function: "fn", Suspects: []int{0}}}
+		f := &analyze.Findings{Devices: []*analyze.Device{d}}
+		f.Verdict.Leak = true
+		f.Verdict.Suspects = []analyze.SuspectRef{{DeviceKey: d.DeviceKey, Index: 0}}
+		steps := strings.Join(nextSteps(f, buildView(f)), "\n")
+		if !strings.Contains(steps, tt.want) || strings.Contains(steps, tt.wantNot) {
+			t.Errorf("%s: next steps %q, want %q and not %q", tt.site, steps, tt.want, tt.wantNot)
+		}
+	}
+}
