@@ -177,6 +177,13 @@ func nextSteps(f *analyze.Findings, v *view) []string {
 				mdCode(s.Site), mdCode(s.Function)))
 		}
 	}
+	if withStacks, ok := stacklessLeak(f); ok {
+		if withStacks {
+			out = append(out, "The growing memory is in blocks without stacks, so its site is unknown. With `stacks=\"python\"` (the default) allocations made in autograd's backward thread carry none: record with `torch.cuda.memory._record_memory_history(max_entries=100000, stacks=\"all\")` and gpureport names their autograd node.")
+		} else {
+			out = append(out, "The growing memory carries no stacks, so its site is unknown. Record them: call `torch.cuda.memory._record_memory_history(max_entries=100000, stacks=\"all\")` before training (PyTorch 2.1 and later keep each block's stack in the snapshot), keep dumping snapshots, and run gpureport on the folder again.")
+		}
+	}
 	if f.Verdict.Leak && len(top) == 0 && statsLeak(f) {
 		out = append(out, "The leak was seen in `torch.cuda.memory_stats()` readings only, which cannot say where: record snapshots to find the site. Call `torch.cuda.memory._record_memory_history(max_entries=100000)` before training and `torch.cuda.memory._dump_snapshot(f\"snapshot_step_{step}.pickle\")` every few hundred steps, then run gpureport on the folder again.")
 	}
@@ -220,6 +227,20 @@ func lockstepOf(it suspectItem) (names []string, n int) {
 
 // statsLeak reports whether a device without snapshots has a growing
 // allocated trend fitted on memory_stats readings.
+// stacklessLeak reports whether a device leaks without a site: no leak
+// site, but its live bytes without stacks grow (analyze's verdict); and
+// withStacks when some of its live bytes carry stacks (so history was
+// recorded, without stacks for some allocations).
+func stacklessLeak(f *analyze.Findings) (withStacks, ok bool) {
+	for _, d := range f.Devices {
+		if nt := d.Coverage.NoStackTrend; len(d.LeakSites) == 0 && nt != nil && nt.Verdict == analyze.VerdictGrowing {
+			ok = true
+			withStacks = withStacks || d.Coverage.MinLiveWithStack > 0
+		}
+	}
+	return withStacks, ok
+}
+
 func statsLeak(f *analyze.Findings) bool {
 	for _, d := range f.Devices {
 		if t := d.Trend(analyze.MetricAllocated); len(d.Points) == 0 && t != nil && t.Source == analyze.SourceMemoryStats && t.Verdict == analyze.VerdictGrowing {

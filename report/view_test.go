@@ -390,3 +390,39 @@ func TestNextStepsNativeSite(t *testing.T) {
 		}
 	}
 }
+
+// TestNextStepsStacklessLeak: a leak without a site says how to record
+// the stacks that would name it: history at all when no live bytes carry
+// stacks, stacks="all" when some do (the backward thread's have none
+// under the default stacks="python").
+func TestNextStepsStacklessLeak(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		withStack float64
+		growing   bool
+		want      string
+	}{
+		{"no stacks at all", 0, true, "carries no stacks"},
+		{"some stacks", 0.6, true, "autograd's backward thread"},
+		{"stackless memory flat", 0.6, false, ""},
+	} {
+		d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: -1}}
+		verdict := analyze.VerdictFlat
+		if tt.growing {
+			verdict = analyze.VerdictGrowing
+		}
+		d.Coverage = analyze.Coverage{MinLiveWithStack: tt.withStack, NoStackTrend: &analyze.Trend{Verdict: verdict}}
+		f := &analyze.Findings{Devices: []*analyze.Device{d}}
+		f.Verdict.Leak = tt.growing
+		steps := strings.Join(nextSteps(f, buildView(f)), "\n")
+		if tt.want == "" {
+			if strings.Contains(steps, "_record_memory_history") {
+				t.Errorf("%s: next steps %q advise recording stacks", tt.name, steps)
+			}
+			continue
+		}
+		if !strings.Contains(steps, tt.want) || !strings.Contains(steps, `stacks="all"`) {
+			t.Errorf("%s: next steps %q, want %q and stacks=\"all\"", tt.name, steps, tt.want)
+		}
+	}
+}
