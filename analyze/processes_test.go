@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
 	"gpureport/input"
+	"gpureport/internal/units"
 )
 
 // gpuLog builds a query-CSV log: GPU gpu every 10 s for n readings from
@@ -158,5 +160,66 @@ func TestRealComputeAppsLogsOnly(t *testing.T) {
 	}
 	if p.Trend == nil || p.Trend.Verdict != VerdictGrowing || p.Trend.Per != "reading" {
 		t.Errorf("trend %+v, want growing per reading", p.Trend)
+	}
+}
+
+// TestOutsideOwners: growth outside the allocator is put in the processes
+// that grow, and the run's own process is the one whose used memory
+// covers reserved memory at every snapshot, when exactly one does.
+func TestOutsideOwners(t *testing.T) {
+	const n = 10
+	times := make([]time.Time, n)
+	var points []Point
+	for i := range n {
+		times[i] = t0.Add(time.Duration(i) * time.Minute)
+		points = append(points, Point{Time: times[i], Usage: Usage{Reserved: 3 * gib}})
+	}
+	// proc logs one reading a minute: base + slope·i bytes.
+	proc := func(pid int, name string, base, slope int64) ProcessSeries {
+		p := ProcessSeries{PID: pid, Name: name, GPU: 0}
+		var y []float64
+		var x []float64
+		for i := range n {
+			p.Times = append(p.Times, times[i].Add(2*time.Second))
+			p.Used = append(p.Used, base+int64(i)*slope)
+			x = append(x, float64(i))
+			y = append(y, float64(base+int64(i)*slope))
+		}
+		tr := FitTrend(MetricProcessUsed, units.PerStep, x, y, DefaultTrendRules())
+		p.Trend = &tr
+		return p
+	}
+	train := proc(1111, "python train.py", 3*gib+500*mib, 0)
+	eval := proc(2222, "python eval.py", gib, 40*mib)
+	evalFlat := proc(2222, "python eval.py", gib, 0)
+	trainGrows := proc(1111, "python train.py", 3*gib+500*mib, 40*mib)
+	big := proc(3333, "python serve.py", 20*gib, 40*mib)
+	below := proc(1111, "python train.py", 3*gib+500*mib, 0)
+	below.Used[4] = 2 * gib // once below reserved: not the process holding it
+	tests := []struct {
+		name  string
+		procs []ProcessSeries
+		own   int
+		want  string
+	}{
+		{"another process grows", []ProcessSeries{train, eval}, 0, "put the growth in other processes: python eval.py (pid 2222) grows +40.0 MiB/step; this run's process, python train.py (pid 1111), the one holding the allocator's reserved memory, does not grow"},
+		{"the run's process grows", []ProcessSeries{trainGrows, evalFlat}, 0, "this run's process python train.py (pid 1111) grows +40.0 MiB/step"},
+		{"a larger neighbour covers reserved too", []ProcessSeries{big, train}, -1, "per-process readings on its GPU: python serve.py (pid 3333) grows +40.0 MiB/step; python train.py (pid 1111) does not"},
+		{"below reserved once", []ProcessSeries{below, eval}, -1, "per-process readings on its GPU: python eval.py (pid 2222) grows +40.0 MiB/step; python train.py (pid 1111) does not"},
+		{"one process", []ProcessSeries{trainGrows}, 0, ""},
+		{"none grows", []ProcessSeries{train, evalFlat}, 0, ""},
+	}
+	for _, tt := range tests {
+		d := &Device{Points: points, Processes: &ProcessSet{Series: tt.procs}}
+		if own := ownProcess(d, times, 5); own != tt.own {
+			t.Errorf("%s: own process %d, want %d", tt.name, own, tt.own)
+		}
+		got := outsideOwners(d, times, 5)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
+		if f := proseFlaw(got); f != "" {
+			t.Errorf("%s: %s in %q", tt.name, f, got)
+		}
 	}
 }

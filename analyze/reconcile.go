@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"gpureport/analyze/stats"
@@ -186,6 +187,9 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 			rc.OutsideLeak = true
 			rc.Reason = fmt.Sprintf("memory outside the caching allocator (nvidia-smi used − reserved) grows %s, %s, from a level of %s: NCCL, cuBLAS/cuDNN workspaces, extensions or other processes, not PyTorch tensors",
 				units.RateCI(t.Slope, t.Lo, t.Hi, per), units.PValue(t.PValue), units.Bytes(int64(rc.Level)))
+			if who := outsideOwners(d, times, rules.MinPoints); who != "" {
+				rc.Reason += "; " + who
+			}
 		} else {
 			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s: %s", units.Bytes(int64(rc.Level)), t.Reason)
 		}
@@ -205,6 +209,9 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 			rc.OutsideLeak = true
 			rc.Reason = fmt.Sprintf("nvidia-smi used grows %s, %s over the run, while reserved memory grows about %s; the snapshots carry no times to match them to readings, so the difference is inferred from the two series",
 				units.Rate(usedTrend.Slope, usedTrend.Per), units.Bytes(int64(usedGrowth)), units.Bytes(int64(resGrowth)))
+			if who := outsideOwners(d, times, rules.MinPoints); who != "" {
+				rc.Reason += "; " + who
+			}
 			return rc
 		}
 	}
@@ -337,4 +344,111 @@ func binMedians(x, y []float64, k int) ([]float64, []float64) {
 		}
 	}
 	return bx, by
+}
+
+// Whose is the growth? Memory outside the allocator, as nvidia-smi's used
+// minus reserved measures it, includes every other process on the GPU: an
+// evaluation job or a notebook sharing the card grows it as surely as a
+// leak in NCCL. Where the GPU logs read each process (compute-apps CSV,
+// the table's process rows, XML, pmon), outsideOwners names the processes
+// that grow, and which of them is the run's own where one can tell.
+
+// ownSlackBytes and ownSlackShare bound how far a process's used memory
+// may read below the allocator's reserved memory and still be the process
+// that holds it: a process holds at least what its allocator reserved, but
+// a reading and a snapshot are up to a match window apart, while reserved
+// memory can move; 64 MiB or 2% of reserved, the larger, as for readings
+// of two machines (ingest's host separation).
+const (
+	ownSlackBytes = 64 << 20
+	ownSlackShare = 0.02
+)
+
+// ownProcess returns the index in d.Processes.Series of the run's own
+// process: the one process whose used memory covers the allocator's
+// reserved memory (within the slack above) at every snapshot it can be
+// matched with in time, at least minMatched of them. It is -1 when no
+// process does, or more than one (a larger neighbour covers it too), so
+// that nothing is claimed without the evidence.
+func ownProcess(d *Device, times []time.Time, minMatched int) int {
+	own := -1
+	for i := range d.Processes.Series {
+		p := &d.Processes.Series[i]
+		g := &GPUSeries{}
+		for k, t := range p.Times {
+			if !t.IsZero() && k < len(p.Used) && (len(g.Times) == 0 || !t.Before(g.Times[len(g.Times)-1])) {
+				g.Times = append(g.Times, t)
+				g.Used = append(g.Used, p.Used[k])
+			}
+		}
+		win := matchWindow(g)
+		matched, below := 0, 0
+		for j, pt := range d.Points {
+			if j >= len(times) || times[j].IsZero() {
+				continue
+			}
+			k := nearestReading(g, times[j], win)
+			if k < 0 {
+				continue
+			}
+			matched++
+			res := float64(pt.Usage.Reserved)
+			if float64(g.Used[k]) < res-math.Max(ownSlackBytes, ownSlackShare*res) {
+				below++
+			}
+		}
+		if matched < minMatched || below > 0 {
+			continue
+		}
+		if own >= 0 {
+			return -1
+		}
+		own = i
+	}
+	return own
+}
+
+// outsideOwners says, from the per-process readings on the device's GPU,
+// whose memory grows: "" with fewer than two processes there (the one is
+// the run's own) or when none of them grows.
+func outsideOwners(d *Device, times []time.Time, minMatched int) string {
+	if d.Processes == nil || len(d.Processes.Series) < 2 {
+		return ""
+	}
+	growsText := func(p *ProcessSeries) string {
+		return p.Label() + " grows " + units.Rate(p.Trend.Slope, p.Trend.Per)
+	}
+	growing := func(p *ProcessSeries) bool { return p.Trend != nil && p.Trend.Verdict == VerdictGrowing }
+	own := ownProcess(d, times, minMatched)
+	var grow, still []string
+	for i := range d.Processes.Series {
+		p := &d.Processes.Series[i]
+		switch {
+		case i == own:
+		case growing(p):
+			grow = append(grow, growsText(p))
+		case p.Trend != nil:
+			still = append(still, p.Label())
+		}
+	}
+	if own >= 0 {
+		o := &d.Processes.Series[own]
+		switch {
+		case growing(o) && len(grow) > 0:
+			return fmt.Sprintf("per-process readings on its GPU: this run's process %s, and other processes grow too: %s", growsText(o), strings.Join(grow, "; "))
+		case growing(o):
+			return fmt.Sprintf("per-process readings on its GPU: this run's process %s", growsText(o))
+		case len(grow) > 0:
+			return fmt.Sprintf("per-process readings on its GPU put the growth in other processes: %s; this run's process, %s, the one holding the allocator's reserved memory, does not grow", strings.Join(grow, "; "), o.Label())
+		}
+		return ""
+	}
+	if len(grow) == 0 {
+		return ""
+	}
+	text := "per-process readings on its GPU: " + strings.Join(grow, "; ")
+	if len(still) > 0 {
+		text += fmt.Sprintf("; %s %s not", strings.Join(still, ", "), map[bool]string{true: "does", false: "do"}[len(still) == 1])
+	}
+	return text
 }

@@ -467,7 +467,7 @@ func processChart(id, xName string, set *analyze.ProcessSet, other bool) (*chart
 	maxV, n := 0.0, 0
 	for i := range top {
 		p := &top[i]
-		name := processLabel(p)
+		name := p.Label()
 		if other {
 			name += " on " + otherGPULabel(p)
 		}

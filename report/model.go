@@ -225,7 +225,7 @@ func buildView(f *analyze.Findings) *view {
 	v.OOMs = oomTable(f.OOMs)
 	for _, r := range growingProcesses(f) {
 		t := r.p.Trend
-		v.Processes = append(v.Processes, processItem{procRef: r, Label: processLabel(r.p), Rest: fmt.Sprintf(" on %s: %s, %s; peak %s, last %s (%s, nvidia-smi)",
+		v.Processes = append(v.Processes, processItem{procRef: r, Label: r.p.Label(), Rest: fmt.Sprintf(" on %s: %s, %s; peak %s, last %s (%s, nvidia-smi)",
 			r.where(), RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue(t.PValue), Bytes(r.p.Peak), Bytes(r.p.Last), counted(len(r.p.Used), "reading"))})
 	}
 	return v

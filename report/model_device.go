@@ -216,7 +216,7 @@ func processTable(set *analyze.ProcessSet, d *analyze.Device) Table {
 			pv, verdict, pattern, trend = pValueCell(tr.PValue), textCell(tr.Verdict), textCell(tr.Pattern), textCell(trendText(tr))
 		}
 		t.Rows = append(t.Rows, Row{Cells: []Cell{
-			textCell(dev), gpu, countCell(p.PID, false), textCell(p.Name), textCell(processLabel(p)),
+			textCell(dev), gpu, countCell(p.PID, false), textCell(p.Name), textCell(p.Label()),
 			countCell(len(p.Used), true), timeCell(first, Timestamp), timeCell(last, Timestamp), byteCell(p.Peak), byteCell(p.Last),
 			slope, lo, hi, per, pv, verdict, pattern, trend, textCell(strings.Join(p.Sources, ", ")),
 		}})

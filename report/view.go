@@ -232,19 +232,6 @@ func cleanText(s string) string {
 	}, s)
 }
 
-// processLabel names a process: "python (pid 4242)"; "(no name)" and
-// "pid not logged" stand in for what the log lacks.
-func processLabel(p *analyze.ProcessSeries) string {
-	name := p.Name
-	if name == "" {
-		name = "(no name)"
-	}
-	if p.PID == 0 {
-		return name + " (pid not logged)"
-	}
-	return fmt.Sprintf("%s (pid %d)", name, p.PID)
-}
-
 // otherGPULabel says where a process of Findings.OtherProcesses runs.
 func otherGPULabel(p *analyze.ProcessSeries) string {
 	if p.GPU < 0 {

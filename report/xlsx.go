@@ -455,7 +455,7 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 		_ = eachProcess(fd, func(d *analyze.Device, _ *analyze.ProcessSet, p *analyze.ProcessSeries) error {
 			if len(p.Used) > limit {
 				add("Note", fmt.Sprintf("%s: %s readings of process %s thinned to %s on the Process samples sheet (LTTB, peaks kept)",
-					processDevice(d), Count(int64(len(p.Used))), processLabel(p), Count(int64(limit))))
+					processDevice(d), Count(int64(len(p.Used))), p.Label(), Count(int64(limit))))
 			}
 			return nil
 		})
