@@ -155,6 +155,21 @@ const (
 	ConfidenceLow    Confidence = "low"
 )
 
+// OutsideOwner says whose memory grows outside the caching allocator on
+// a device's GPU, as per-process readings tell (Reconciliation.Owner).
+type OutsideOwner string
+
+// Outside owners.
+const (
+	// OwnerUnknown: no per-process readings, or they cannot tell the run's
+	// own process apart.
+	OwnerUnknown OutsideOwner = ""
+	// OwnerRun: the run's own process grows.
+	OwnerRun OutsideOwner = "run"
+	// OwnerOthers: only other processes on the GPU grow.
+	OwnerOthers OutsideOwner = "others"
+)
+
 // OOMCause is an out-of-memory error's cause by design.md's definition
 // (OOM.Class, MemoryStatsOOM.Cause).
 type OOMCause string

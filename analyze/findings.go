@@ -597,6 +597,10 @@ type Reconciliation struct {
 	Trend *Trend
 	// OutsideLeak is true when memory outside the caching allocator grows.
 	OutsideLeak bool
+	// Owner says whose that growth is, from the per-process readings on
+	// the device's GPU (reconcile.go): the run's own process, only other
+	// processes, or OwnerUnknown.
+	Owner OutsideOwner
 	// Reason explains OutsideLeak with numbers.
 	Reason string
 }

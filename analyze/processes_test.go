@@ -214,7 +214,10 @@ func TestOutsideOwners(t *testing.T) {
 		if own := ownProcess(d, times, 5); own != tt.own {
 			t.Errorf("%s: own process %d, want %d", tt.name, own, tt.own)
 		}
-		got := outsideOwners(d, times, 5)
+		got, owner := outsideOwners(d, times, 5)
+		if want := map[string]OutsideOwner{"another process grows": OwnerOthers, "the run's process grows": OwnerRun}[tt.name]; owner != want {
+			t.Errorf("%s: owner %q, want %q", tt.name, owner, want)
+		}
 		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
 			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
 		}

@@ -187,8 +187,9 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 			rc.OutsideLeak = true
 			rc.Reason = fmt.Sprintf("memory outside the caching allocator (nvidia-smi used − reserved) grows %s, %s, from a level of %s: NCCL, cuBLAS/cuDNN workspaces, extensions or other processes, not PyTorch tensors",
 				units.RateCI(t.Slope, t.Lo, t.Hi, per), units.PValue(t.PValue), units.Bytes(int64(rc.Level)))
-			if who := outsideOwners(d, times, rules.MinPoints); who != "" {
+			if who, owner := outsideOwners(d, times, rules.MinPoints); who != "" {
 				rc.Reason += "; " + who
+				rc.Owner = owner
 			}
 		} else {
 			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s: %s", units.Bytes(int64(rc.Level)), t.Reason)
@@ -209,8 +210,9 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 			rc.OutsideLeak = true
 			rc.Reason = fmt.Sprintf("nvidia-smi used grows %s, %s over the run, while reserved memory grows about %s; the snapshots carry no times to match them to readings, so the difference is inferred from the two series",
 				units.Rate(usedTrend.Slope, usedTrend.Per), units.Bytes(int64(usedGrowth)), units.Bytes(int64(resGrowth)))
-			if who := outsideOwners(d, times, rules.MinPoints); who != "" {
+			if who, owner := outsideOwners(d, times, rules.MinPoints); who != "" {
 				rc.Reason += "; " + who
+				rc.Owner = owner
 			}
 			return rc
 		}
@@ -409,11 +411,12 @@ func ownProcess(d *Device, times []time.Time, minMatched int) int {
 }
 
 // outsideOwners says, from the per-process readings on the device's GPU,
-// whose memory grows: "" with fewer than two processes there (the one is
-// the run's own) or when none of them grows.
-func outsideOwners(d *Device, times []time.Time, minMatched int) string {
+// whose memory grows, and sums it up as an OutsideOwner: "" with fewer
+// than two processes there (the one is the run's own) or when none of
+// them grows.
+func outsideOwners(d *Device, times []time.Time, minMatched int) (string, OutsideOwner) {
 	if d.Processes == nil || len(d.Processes.Series) < 2 {
-		return ""
+		return "", OwnerUnknown
 	}
 	growsText := func(p *ProcessSeries) string {
 		return p.Label() + " grows " + units.Rate(p.Trend.Slope, p.Trend.Per)
@@ -435,20 +438,20 @@ func outsideOwners(d *Device, times []time.Time, minMatched int) string {
 		o := &d.Processes.Series[own]
 		switch {
 		case growing(o) && len(grow) > 0:
-			return fmt.Sprintf("per-process readings on its GPU: this run's process %s, and other processes grow too: %s", growsText(o), strings.Join(grow, "; "))
+			return fmt.Sprintf("per-process readings on its GPU: this run's process %s, and other processes grow too: %s", growsText(o), strings.Join(grow, "; ")), OwnerRun
 		case growing(o):
-			return fmt.Sprintf("per-process readings on its GPU: this run's process %s", growsText(o))
+			return fmt.Sprintf("per-process readings on its GPU: this run's process %s", growsText(o)), OwnerRun
 		case len(grow) > 0:
-			return fmt.Sprintf("per-process readings on its GPU put the growth in other processes: %s; this run's process, %s, the one holding the allocator's reserved memory, does not grow", strings.Join(grow, "; "), o.Label())
+			return fmt.Sprintf("per-process readings on its GPU put the growth in other processes: %s; this run's process, %s, the one holding the allocator's reserved memory, does not grow", strings.Join(grow, "; "), o.Label()), OwnerOthers
 		}
-		return ""
+		return "", OwnerUnknown
 	}
 	if len(grow) == 0 {
-		return ""
+		return "", OwnerUnknown
 	}
 	text := "per-process readings on its GPU: " + strings.Join(grow, "; ")
 	if len(still) > 0 {
 		text += fmt.Sprintf("; %s %s not", strings.Join(still, ", "), map[bool]string{true: "does", false: "do"}[len(still) == 1])
 	}
-	return text
+	return text, OwnerUnknown
 }

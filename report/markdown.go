@@ -187,7 +187,9 @@ func nextSteps(f *analyze.Findings, v *view) []string {
 	if f.Verdict.Leak && len(top) == 0 && statsLeak(f) {
 		out = append(out, "The leak was seen in `torch.cuda.memory_stats()` readings only, which cannot say where: record snapshots to find the site. Call `torch.cuda.memory._record_memory_history(max_entries=100000)` before training and `torch.cuda.memory._dump_snapshot(f\"snapshot_step_{step}.pickle\")` every few hundred steps, then run gpureport on the folder again.")
 	}
-	if f.Verdict.OutsideAllocatorLeak {
+	if others := outsideInOthers(f); others != "" {
+		out = append(out, fmt.Sprintf("Memory outside the allocator grows in other processes on the same GPU (%s), not in this run: give them a GPU of their own, or look into them, before they run this job out of memory.", others))
+	} else if f.Verdict.OutsideAllocatorLeak {
 		out = append(out, "Memory outside the PyTorch caching allocator grows (NCCL buffers, cuBLAS/cuDNN workspaces, other processes, `cudaMalloc` from extensions): compare per-process usage in nvidia-smi and the non-PyTorch series in the report.")
 	}
 	switch {
@@ -227,6 +229,22 @@ func lockstepOf(it suspectItem) (names []string, n int) {
 
 // statsLeak reports whether a device without snapshots has a growing
 // allocated trend fitted on memory_stats readings.
+// outsideInOthers names, in Markdown, the devices whose growth outside the
+// allocator the per-process readings put in other processes only, ""
+// unless that holds for every device that grows outside it.
+func outsideInOthers(f *analyze.Findings) string {
+	var devs []string
+	for _, d := range f.Devices {
+		if rc := d.Reconciliation; rc != nil && rc.OutsideLeak {
+			if rc.Owner != analyze.OwnerOthers {
+				return ""
+			}
+			devs = append(devs, mdEscape(DeviceLabel(d.DeviceKey)))
+		}
+	}
+	return strings.Join(devs, ", ")
+}
+
 // stacklessLeak reports whether a device leaks without a site: no leak
 // site, but its live bytes without stacks grow (analyze's verdict); and
 // withStacks when some of its live bytes carry stacks (so history was

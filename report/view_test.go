@@ -426,3 +426,25 @@ func TestNextStepsStacklessLeak(t *testing.T) {
 		}
 	}
 }
+
+// TestNextStepsOutsideOwner: growth outside the allocator that the
+// per-process readings put in other processes is not sent to NCCL or
+// cuBLAS: the next step names the GPU's other processes.
+func TestNextStepsOutsideOwner(t *testing.T) {
+	for _, tt := range []struct {
+		owner analyze.OutsideOwner
+		want  string
+	}{
+		{analyze.OwnerOthers, "grows in other processes on the same GPU (cuda:0), not in this run"},
+		{analyze.OwnerRun, "NCCL buffers"},
+		{analyze.OwnerUnknown, "NCCL buffers"},
+	} {
+		d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: -1}, Reconciliation: &analyze.Reconciliation{OutsideLeak: true, Owner: tt.owner}}
+		f := &analyze.Findings{Devices: []*analyze.Device{d}}
+		f.Verdict.OutsideAllocatorLeak = true
+		steps := strings.Join(nextSteps(f, buildView(f)), "\n")
+		if !strings.Contains(steps, tt.want) {
+			t.Errorf("owner %q: next steps %q, want %q", tt.owner, steps, tt.want)
+		}
+	}
+}
