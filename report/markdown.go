@@ -227,8 +227,6 @@ func lockstepOf(it suspectItem) (names []string, n int) {
 	return names, len(d.Lockstep)
 }
 
-// statsLeak reports whether a device without snapshots has a growing
-// allocated trend fitted on memory_stats readings.
 // outsideInOthers names, in Markdown, the devices whose growth outside the
 // allocator the per-process readings put in other processes only, ""
 // unless that holds for every device that grows outside it.
@@ -259,6 +257,8 @@ func stacklessLeak(f *analyze.Findings) (withStacks, ok bool) {
 	return withStacks, ok
 }
 
+// statsLeak reports whether a device without snapshots has a growing
+// allocated trend fitted on memory_stats readings.
 func statsLeak(f *analyze.Findings) bool {
 	for _, d := range f.Devices {
 		if t := d.Trend(analyze.MetricAllocated); len(d.Points) == 0 && t != nil && t.Source == analyze.SourceMemoryStats && t.Verdict == analyze.VerdictGrowing {

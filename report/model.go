@@ -328,9 +328,6 @@ func (v *view) topTable(limit int) Table {
 	return t
 }
 
-// sentence is the suspect in one line of plain text: "train.py:57
-// train_step on rank 1 cuda:0, +492 KiB/step (95% CI ...), fingerprint
-// 7f3a9c01d2e4b5a6" (fp is the fingerprint as the writer shows it).
 // siteKind is the kind of frame the suspect's site is (its group's), ""
 // when the group is not known.
 func (it suspectItem) siteKind() analyze.SiteKind {
@@ -340,6 +337,9 @@ func (it suspectItem) siteKind() analyze.SiteKind {
 	return ""
 }
 
+// sentence is the suspect in one line of plain text: "train.py:57
+// train_step on rank 1 cuda:0, +492 KiB/step (95% CI ...), fingerprint
+// 7f3a9c01d2e4b5a6" (fp is the fingerprint as the writer shows it).
 func (it suspectItem) sentence(fp string) string {
 	return fmt.Sprintf("%s %s on %s, %s, fingerprint %s", it.s.Site, it.s.Function, deviceLabelASCII(it.dev.DeviceKey), it.Growth, fp)
 }
