@@ -250,6 +250,13 @@ func (d *Device) Peaks() (allocated, reserved int64) {
 	return allocated, reserved
 }
 
+// StacklessLeak reports whether the device leaks without a site: it has
+// no leak site, but the live bytes of its blocks without stacks grow.
+func (d *Device) StacklessLeak() bool {
+	nt := d.Coverage.NoStackTrend
+	return len(d.LeakSites) == 0 && nt != nil && nt.Verdict == VerdictGrowing
+}
+
 // Trend returns the device's trend of metric, nil when it has none.
 func (d *Device) Trend(metric string) *Trend {
 	for i := range d.Trends {

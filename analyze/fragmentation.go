@@ -104,6 +104,10 @@ func FragPointOf(s *snapshot.Snapshot, dev int) FragPoint {
 // segments on, as recommendations name it.
 const ExpandableSetting = "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"
 
+// GCThresholdSetting is the allocator setting that returns unused cached
+// blocks once usage passes 80% of the device, as recommendations name it.
+const GCThresholdSetting = "PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.8"
+
 // ExpandableAlready reports whether every fragmented device of f (a
 // fragmentation verdict, or an OOM caused by fragmentation) already used
 // expandable segments, so that advice to turn them on does not apply.

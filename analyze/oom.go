@@ -266,7 +266,7 @@ func classifyOOM(o *OOM) {
 		}
 		if set.GCThreshold == 0 {
 			o.Recommendations = append(o.Recommendations, Recommendation{
-				Setting:  "PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.8",
+				Setting:  GCThresholdSetting,
 				Evidence: fmt.Sprintf("%s of the %s reserved was cached but unused at the OOM; with a threshold the allocator returns unused cached blocks once usage passes 80%% of the device, before a request fails", units.Bytes(o.CachedFree), units.Bytes(o.Reserved)),
 			})
 		}

@@ -95,7 +95,8 @@ func decideVerdict(f *Findings) {
 			if ls.Severity == SeverityHigh {
 				critical = true
 			}
-		} else if nt := d.Coverage.NoStackTrend; nt != nil && nt.Verdict == VerdictGrowing {
+		} else if d.StacklessLeak() {
+			nt := d.Coverage.NoStackTrend
 			deviceLeak = true
 			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %s, %s; only %s of live bytes carry stacks",
 				where, units.RateCI(nt.Slope, nt.Lo, nt.Hi, nt.Per), units.PValue(nt.PValue), units.Percent(d.Coverage.MinLiveWithStack)))

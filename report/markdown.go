@@ -196,8 +196,8 @@ func nextSteps(f *analyze.Findings, v *view) []string {
 	case !f.Verdict.Fragmentation:
 	case f.ExpandableAlready():
 		line := "Fragmentation with expandable segments already on: the free memory lies in holes between live blocks. Pad variable shapes (sequence lengths, batch sizes) to a few fixed sizes so that freed blocks fit the next requests"
-		if gc := "PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.8"; !seen[gc] {
-			line += ", or try " + mdCode(gc) + " so that unused cached blocks are returned before memory runs out"
+		if !seen[analyze.GCThresholdSetting] {
+			line += ", or try " + mdCode(analyze.GCThresholdSetting) + " so that unused cached blocks are returned before memory runs out"
 		}
 		out = append(out, line+".")
 	case !seen[analyze.ExpandableSetting]:
@@ -243,13 +243,12 @@ func outsideInOthers(f *analyze.Findings) string {
 	return strings.Join(devs, ", ")
 }
 
-// stacklessLeak reports whether a device leaks without a site: no leak
-// site, but its live bytes without stacks grow (analyze's verdict); and
-// withStacks when some of its live bytes carry stacks (so history was
-// recorded, without stacks for some allocations).
+// stacklessLeak reports whether a device leaks without a site
+// (Device.StacklessLeak), and withStacks when some of its live bytes carry
+// stacks (so history was recorded, without stacks for some allocations).
 func stacklessLeak(f *analyze.Findings) (withStacks, ok bool) {
 	for _, d := range f.Devices {
-		if nt := d.Coverage.NoStackTrend; len(d.LeakSites) == 0 && nt != nil && nt.Verdict == analyze.VerdictGrowing {
+		if d.StacklessLeak() {
 			ok = true
 			withStacks = withStacks || d.Coverage.MinLiveWithStack > 0
 		}
