@@ -187,10 +187,7 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 			rc.OutsideLeak = true
 			rc.Reason = fmt.Sprintf("memory outside the caching allocator (nvidia-smi used − reserved) grows %s, %s, from a level of %s: NCCL, cuBLAS/cuDNN workspaces, extensions or other processes, not PyTorch tensors",
 				units.RateCI(t.Slope, t.Lo, t.Hi, per), units.PValue(t.PValue), units.Bytes(int64(rc.Level)))
-			if who, owner := outsideOwners(d, times, rules.MinPoints); who != "" {
-				rc.Reason += "; " + who
-				rc.Owner = owner
-			}
+			rc.attribute(d, times, rules.MinPoints)
 		} else {
 			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s: %s", units.Bytes(int64(rc.Level)), t.Reason)
 		}
@@ -210,10 +207,7 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 			rc.OutsideLeak = true
 			rc.Reason = fmt.Sprintf("nvidia-smi used grows %s, %s over the run, while reserved memory grows about %s; the snapshots carry no times to match them to readings, so the difference is inferred from the two series",
 				units.Rate(usedTrend.Slope, usedTrend.Per), units.Bytes(int64(usedGrowth)), units.Bytes(int64(resGrowth)))
-			if who, owner := outsideOwners(d, times, rules.MinPoints); who != "" {
-				rc.Reason += "; " + who
-				rc.Owner = owner
-			}
+			rc.attribute(d, times, rules.MinPoints)
 			return rc
 		}
 	}
@@ -408,6 +402,15 @@ func ownProcess(d *Device, times []time.Time, minMatched int) int {
 		own = i
 	}
 	return own
+}
+
+// attribute adds to rc, an outside leak of d, whose growth it is
+// (outsideOwners), when the per-process readings tell.
+func (rc *Reconciliation) attribute(d *Device, times []time.Time, minMatched int) {
+	if who, owner := outsideOwners(d, times, minMatched); who != "" {
+		rc.Reason += "; " + who
+		rc.Owner = owner
+	}
 }
 
 // outsideOwners says, from the per-process readings on the device's GPU,
