@@ -46,6 +46,9 @@ const (
 	// KindUnusable is a file whose name promises an input but whose content
 	// is none; it is reported as skipped.
 	KindUnusable
+	// KindCaptureManifest is a capture kit's manifest
+	// (CaptureManifestName), found by its name.
+	KindCaptureManifest
 )
 
 // sniffLen is how much of a file discovery reads to classify it.
@@ -146,6 +149,9 @@ func isReportDir(p, name string) bool {
 // training job's stdout/stderr: FormatTrainingLog), unless its extension
 // says it is source code or configuration.
 func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) {
+	if c, ok := classifyManifest(p, rel); ok {
+		return c, "", true
+	}
 	ext := strings.ToLower(filepath.Ext(p))
 	promised := isSnapshotExt(ext) || ext == ".gz" || isLogExt(ext)
 	f, err := os.Open(p)

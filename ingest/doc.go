@@ -3,7 +3,10 @@
 // report's own output and excluded paths left out), reads what their names
 // say (ParseName: step, rank, ordering number, OOM dumps), and loads them
 // in parallel within a memory budget (Load), listing every file it could
-// not use with the reason (Skipped).
+// not use with the reason (Skipped). The capture kit's manifests
+// (gpureport-capture.json, one per rank; ReadCaptureManifest) are found by
+// name and kept on the Run with the GPU UUIDs they give each rank's device
+// (Run.Captures, Run.DeviceUUIDs).
 //
 // Snapshots are decoded by package snapshot and GPU logs read by package
 // gpulog; ingest only decides which file goes where. For runs too large to

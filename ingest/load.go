@@ -167,6 +167,8 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 			run.Snapshots = append(run.Snapshots, r.snap)
 		case r.log != nil:
 			run.Logs = append(run.Logs, r.log)
+		case r.manifest != nil:
+			run.Captures = append(run.Captures, r.manifest)
 		case r.skip != nil:
 			run.Skipped = append(run.Skipped, *r.skip)
 		}
@@ -175,6 +177,8 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 	notes, dirRanks := separateProcesses(run.Snapshots)
 	run.Notes = append(notes, separateHosts(run.Logs)...)
 	run.logRanks = logRanks(run.Logs, dirRanks)
+	uuidNotes := run.addCaptures(dirRanks)
+	run.Notes = append(run.Notes, uuidNotes...)
 	gpulog.ResolveProcessGPUs(run.Logs)
 	return run, nil
 }
@@ -198,9 +202,10 @@ func estimateMemory(c Candidate) int64 {
 
 // loaded is the outcome of reading one candidate: exactly one field is set.
 type loaded struct {
-	snap *SnapshotFile
-	log  *gpulog.GPULog
-	skip *Skipped
+	snap     *SnapshotFile
+	log      *gpulog.GPULog
+	manifest *CaptureManifest
+	skip     *Skipped
 	// cached is true when snap's digest came from the cache.
 	cached bool
 }
@@ -234,6 +239,13 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader)
 		}
 		l.Source = c.Source
 		r.log = l
+	case KindCaptureManifest:
+		m, err := ReadCaptureManifest(c.Path, c.Rel)
+		if err != nil {
+			r.skip = &Skipped{Path: c.Rel, Reason: skipReason(err)}
+			return r
+		}
+		r.manifest = m
 	}
 	return r
 }

@@ -25,6 +25,12 @@ type Run struct {
 	// Notes are what loading assumed that a reader must know (ranks
 	// numbered from paths, processes.go).
 	Notes []string
+	// Captures are the capture kit's manifests (one per rank), ordered by
+	// rank then path; nil when the run was not captured with the kit.
+	Captures []*CaptureManifest
+	// DeviceUUIDs are the GPU UUIDs the manifests give the ranks' CUDA
+	// devices, ordered by rank then device: the GPU-log join's first rule.
+	DeviceUUIDs []DeviceUUID
 	// logRanks maps a log's path to the rank of the process folder it lies
 	// in, when loading numbered processes (LogRank).
 	logRanks map[string]int
