@@ -92,6 +92,15 @@ fuzz-smoke:
 fuzz:
 	$(MAKE) fuzz-smoke FUZZEXEC=200000x
 
+# The capture kit (python/): its unittest tests run against a stand-in for
+# torch, with no GPU and nothing to install; Debian's python3 (3.8 or
+# later) is enough.
+PYTHON ?= python3
+.PHONY: python-test
+test: python-test
+python-test:
+	cd python && $(PYTHON) -m unittest discover -s tests
+
 # Regenerate the bundled sample run and the log fixtures (their output is
 # committed; tests pin them).
 testdata:
