@@ -169,6 +169,8 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		}
 	}
 	f.Notes = append(f.Notes, runNotes(f)...)
+	f.Capture = captureFindings(run, f)
+	f.MissedOOM = missedOOM(run, f, f.Capture)
 	decideVerdict(f)
 	return f
 }

@@ -28,6 +28,7 @@
 //	reconcile.go      nvidia-smi used vs reserved: memory outside the allocator
 //	clockskew.go      whole-hour clock offsets of GPU logs
 //	ranks.go          multi-rank comparison
+//	capture.go        the capture kit's manifests; OOMs no snapshot was taken at
 //	memstats.go       torch.cuda.memory_stats() JSON lines: series, trends, OOMs, retries
 //	processes.go      per-process GPU memory from the GPU logs
 //	suppress.go       built-in and user suppressions
@@ -74,6 +75,12 @@ type Findings struct {
 	// identify (gpulog.ProcessSample.GPU -1), or on a GPU no series
 	// covers. Listed once, apart; nil when there are none.
 	OtherProcesses *ProcessSet
+	// Capture is what the capture kit's manifests say (capture.go); nil
+	// when the run was not captured with the kit.
+	Capture *Capture
+	// MissedOOM says that an OOM was seen with no snapshot taken at it;
+	// nil when every OOM has one, or there was none.
+	MissedOOM *MissedOOM
 }
 
 // Inputs summarises the run's input files.
