@@ -90,6 +90,7 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	for _, g := range msOnly {
 		joinIns = append(joinIns, memStatsJoinInput(g))
 	}
+	addCaptureUUIDs(joinIns, run.DeviceUUIDs)
 	joins := gpuJoins(joinIns, run.Logs)
 	procClaimed := map[int]bool{}
 	// A GPU's processes are shown on the first device that joins it.

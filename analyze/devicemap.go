@@ -10,6 +10,7 @@ import (
 
 	"gpureport/analyze/stats"
 	"gpureport/gpulog"
+	"gpureport/ingest"
 	"gpureport/internal/units"
 )
 
@@ -115,6 +116,8 @@ type joinInput struct {
 	levels []int64
 	uuids  []string
 	pids   []int
+	// captured are the UUIDs the capture kit's manifests give the device.
+	captured []ingest.DeviceUUID
 }
 
 // seriesJoinInput collects the evidence of a snapshot series, with the
@@ -156,6 +159,18 @@ func addMemStatsIDs(in *joinInput, g *memStatsGroup, withObs bool) {
 		}
 		if withObs && !r.Time.IsZero() && r.Reserved >= 0 {
 			in.obs = append(in.obs, reservedAt{r.Time, r.Reserved})
+		}
+	}
+}
+
+// addCaptureUUIDs gives each join input the GPU UUIDs the capture
+// manifests give its (rank, device).
+func addCaptureUUIDs(ins []joinInput, uuids []ingest.DeviceUUID) {
+	for i := range ins {
+		for _, u := range uuids {
+			if u.Rank == ins[i].key.Rank && u.Device == ins[i].key.Device {
+				ins[i].captured = append(ins[i].captured, u)
+			}
 		}
 	}
 }
@@ -872,6 +887,12 @@ func indexVerdict(cur trackScore, has bool) string {
 // joinByID maps a device by a UUID or a process id that an input gives
 // for it.
 func joinByID(in joinInput, byUUID map[string]int, pidGPU map[int]int, logged map[int]bool) (gpuJoin, bool) {
+	for _, c := range in.captured {
+		if g, ok := byUUID[normUUID(c.UUID)]; ok && logged[g] {
+			return gpuJoin{index: g, method: JoinByUUID,
+				text: fmt.Sprintf("nvidia-smi GPU %d = %s (same UUID GPU-%s in the capture manifest %s and the GPU log)", g, deviceName(in.key), normUUID(c.UUID), c.Source)}, true
+		}
+	}
 	for _, u := range in.uuids {
 		if g, ok := byUUID[u]; ok && logged[g] {
 			return gpuJoin{index: g, method: JoinByUUID,

@@ -1,0 +1,55 @@
+package analyze
+
+import (
+	"strings"
+	"testing"
+
+	"gpureport/gpulog"
+	"gpureport/ingest"
+)
+
+// TestCaptureUUIDJoin: the GPU UUID a capture manifest gives a rank's
+// device decides its GPU log, before tracking: with the UUID of the GPU
+// that tracks the device, and with the UUID of a GPU that does not.
+func TestCaptureUUIDJoin(t *testing.T) {
+	uuids := map[int]string{0: "GPU-aaaaaaaa-0000-4000-8000-000000000000", 1: "GPU-bbbbbbbb-0000-4000-8000-000000000001"}
+	for _, tt := range []struct {
+		name     string
+		manifest string // the UUID the manifest gives rank 0's cuda:0 ("" none)
+		want     int
+		method   JoinMethod
+	}{
+		{"no manifest: tracking", "", 1, JoinByTracking},
+		{"manifest names the tracking GPU", uuids[1], 1, JoinByUUID},
+		{"manifest names the other GPU, in nvidia-smi's case", strings.ToUpper(uuids[0]), 0, JoinByUUID},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sp := synthSpec{n: 12, seed: 3, rank: 0}
+			fs := sp.files()
+			l := sp.log(fs, 1)
+			other := &gpulog.GPULog{}
+			gpuTrace(other, 0, sp.n, func(float64) int64 { return 70 * gib })
+			l.Samples = append(l.Samples, other.Samples...)
+			l.GPUs = []gpulog.GPU{{Index: 0, UUID: uuids[0]}, {Index: 1, UUID: uuids[1]}}
+			run := &ingest.Run{Dir: "synth", Snapshots: fs, Logs: []*gpulog.GPULog{l}}
+			if tt.manifest != "" {
+				run.DeviceUUIDs = []ingest.DeviceUUID{{Rank: 0, Device: 0, UUID: tt.manifest, Source: "rank0/gpureport-capture.json"}}
+				run.Captures = []*ingest.CaptureManifest{{Path: "rank0/gpureport-capture.json", Rank: 0,
+					Device: &ingest.CaptureDevice{Index: 0, UUID: tt.manifest}}}
+			}
+			f := Analyze(run, Options{})
+			d := f.Devices[0]
+			if d.GPU == nil || d.GPUIndex != tt.want || d.GPUJoinMethod != tt.method {
+				t.Fatalf("joined GPU %d by %s (%q), want GPU %d by %s", d.GPUIndex, d.GPUJoinMethod, d.GPUJoin, tt.want, tt.method)
+			}
+			if tt.method == JoinByUUID {
+				if !strings.Contains(d.GPUJoin, "capture manifest rank0/gpureport-capture.json") {
+					t.Errorf("join text %q does not name the manifest", d.GPUJoin)
+				}
+				if got := f.Capture.UUIDJoins; len(got) != 1 || got[0] != d.DeviceKey {
+					t.Errorf("UUID joins %v, want %v", got, d.DeviceKey)
+				}
+			}
+		})
+	}
+}
