@@ -207,9 +207,11 @@ type rankRow struct {
 type provView struct {
 	Location string
 	Inputs   string
-	Logs     []logRow
-	Skipped  []skippedRow
-	Devices  []provDevice
+	// Capture is view.Capture.
+	Capture []string
+	Logs    []logRow
+	Skipped []skippedRow
+	Devices []provDevice
 }
 
 type logRow struct {
@@ -623,7 +625,7 @@ func plural(n int) string {
 
 func buildProvenance(v *view) provView {
 	f := v.f
-	pv := provView{Location: cmp.Or(f.Location, "not recorded"), Inputs: v.Inputs}
+	pv := provView{Location: cmp.Or(f.Location, "not recorded"), Inputs: v.Inputs, Capture: v.Capture}
 	at := columnsOf(v.GPULogs, "File", "Format", "Samples", "GPUs", "Skipped lines")
 	for i, r := range v.GPULogs.Rows {
 		c := at(r)

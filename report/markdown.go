@@ -85,6 +85,14 @@ func markdownOf(v *view, opt Options) []byte {
 		b.WriteString("\n")
 	}
 
+	if len(v.Capture) > 0 {
+		b.WriteString("## Capture\n\n")
+		for _, c := range v.Capture {
+			fmt.Fprintf(&b, "- %s\n", mdItem(c))
+		}
+		b.WriteString("\n")
+	}
+
 	if next := nextSteps(f, v); len(next) > 0 {
 		b.WriteString("## What to try next\n\n")
 		for _, n := range next {
@@ -202,6 +210,9 @@ func nextSteps(f *analyze.Findings, v *view) []string {
 		out = append(out, line+".")
 	case !seen[analyze.ExpandableSetting]:
 		out = append(out, "Fragmentation: try "+mdCode(analyze.ExpandableSetting)+", which lets segments grow instead of leaving unusable holes.")
+	}
+	if s := missedOOMStep(f.MissedOOM); s != "" {
+		out = append(out, s)
 	}
 	return out
 }

@@ -108,6 +108,9 @@ type view struct {
 	Suppressed              string
 	// Inputs summarises the inputs read ("24 snapshots, 1 GPU log ...").
 	Inputs string
+	// Capture says what the capture kit's manifests tell, a sentence each
+	// (captureLines); nil when the run was not captured with the kit.
+	Capture []string
 	// Figures are the key figures, a row per device.
 	Figures Table
 	// Devices are the devices' figures, in Figures' order.
@@ -196,7 +199,7 @@ func (p processItem) Text() string { return p.Label + p.Rest }
 func buildView(f *analyze.Findings) *view {
 	v := &view{
 		f: f, Run: f.Run, Severity: severity(f.Verdict), Headline: headline(f), Reasons: f.Verdict.Reasons,
-		Suppressed: suppressedText(f), Inputs: inputsText(f), Notes: f.Notes,
+		Suppressed: suppressedText(f), Inputs: inputsText(f), Capture: captureLines(f.Capture), Notes: f.Notes,
 		Figures: Table{Columns: figureColumns},
 	}
 	for _, d := range f.Devices {

@@ -33,6 +33,11 @@ type Summary struct {
 	// OtherProcesses are the processes of the GPU logs on no device of
 	// devices (GPU unknown, or a GPU no series covers); absent when none.
 	OtherProcesses []SummaryProcess `json:"other_processes,omitempty"`
+	// Capture is what the capture kit's manifests say; absent when the
+	// run was not captured with the kit. OOMWithoutSnapshot lists OOMs no
+	// snapshot was taken at; absent when none (capture.go).
+	Capture            *SummaryCapture   `json:"capture,omitempty"`
+	OOMWithoutSnapshot *SummaryMissedOOM `json:"oom_without_snapshot,omitempty"`
 }
 
 // SummaryInputs is summary.json's inputs.
@@ -389,6 +394,7 @@ func summaryOf(vw *view, opt Options) *Summary {
 	if op := f.OtherProcesses; op != nil {
 		s.OtherProcesses = summaryProcesses(op)
 	}
+	s.Capture, s.OOMWithoutSnapshot = summaryCapture(f.Capture), summaryMissedOOM(f.MissedOOM)
 	for _, sk := range f.Inputs.Skipped {
 		s.Inputs.Skipped = append(s.Inputs.Skipped, SummarySkipped{Path: sk.Path, Reason: sk.Reason})
 	}

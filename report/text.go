@@ -32,6 +32,12 @@ func Text(w io.Writer, f *analyze.Findings) error {
 	v := buildView(f)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s: %s\n", cleanText(v.Run), v.Inputs)
+	if len(v.Capture) > 0 {
+		fmt.Fprintf(bw, "capture: %s\n", cleanText(v.Capture[0]))
+	}
+	if s := missedOOMLine(f.MissedOOM); s != "" {
+		fmt.Fprintf(bw, "no OOM snapshot: %s\n", cleanText(s))
+	}
 	for i, fg := range v.Devices {
 		if i == maxTextDevices {
 			fmt.Fprintf(bw, "  ... and %d more devices (see the report)\n", len(v.Devices)-i)

@@ -1,0 +1,165 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"gpureport/analyze"
+	"gpureport/ingest"
+	"gpureport/ingest/ingesttest"
+	"gpureport/input"
+)
+
+func TestCaptureLines(t *testing.T) {
+	full := &analyze.Capture{
+		Manifests:   []string{"rank0/gpureport-capture.json", "rank1/gpureport-capture.json"},
+		KitVersions: []string{"0.1.0"}, TorchVersions: []string{"2.4.0"}, CUDAVersions: []string{"12.1"},
+		WorldSize: 4, Ranks: []int{0, 1}, MissingRanks: []int{2, 3},
+		Every: 100, MaxEntries: 100000, Stacks: "all",
+		Snapshots: 20, OOMSnapshots: 1, MemoryStatsLogs: 2, GPULogs: 1,
+		Skipped:   []string{"rank1/snapshot_step_000300.pickle"},
+		UUIDJoins: []analyze.DeviceKey{{Rank: 0, Device: 0}, {Rank: 1, Device: 1}},
+		OOMs:      3, OOMsWithoutSnapshot: 1, Unstopped: []int{1},
+		GatherMax: 1200 * time.Millisecond, WriteMax: 3400 * time.Millisecond, TraceEntries: 99000, DumpBytes: 24 << 20,
+		ErrorCount: 1, Errors: []string{"rank 1: dumping x: disk full"},
+		Problems: []string{"rank1/gpureport-capture.json: pid: not a number"},
+	}
+	want := []string{
+		`Captured with gpureport's capture kit 0.1.0 (torch 2.4.0, CUDA 12.1) on ranks 0, 1 of 4 (snapshots every 100 steps, max_entries 100000, stacks="all"); used 20 snapshots, 1 OOM snapshot, 2 memory_stats logs and 1 GPU log of its files.`,
+		"Joined to their GPU by the UUID in the capture manifest: rank 0 · cuda:0, rank 1 · cuda:1.",
+		"No capture manifest for ranks 2, 3 of the job's 4: those ranks did not run the kit, or wrote elsewhere.",
+		"The kit's files that could not be read (see the skipped inputs): rank1/snapshot_step_000300.pickle.",
+		"The capture of rank 1 never stopped: the process was killed, or the run is still going.",
+		"The kit's slowest dump took 1.2 s in torch.cuda.memory._snapshot() and 3.4 s to write; a dump is 24.0 MiB on average, with up to 99000 trace entries.",
+		"The kit's OOM observer saw 3 out-of-memory errors, 1 without a snapshot (the kit's limit per process, or a failed dump).",
+		"The kit recorded 1 error: rank 1: dumping x: disk full.",
+		"Capture manifest fields not used: rank1/gpureport-capture.json: pid: not a number.",
+	}
+	got := captureLines(full)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("capture lines (-want +got):\n%s", d)
+	}
+	if got := captureLines(nil); got != nil {
+		t.Errorf("no capture: %q", got)
+	}
+	minimal := captureLines(&analyze.Capture{Ranks: []int{0}, TraceEntries: -1, Stacks: "python"})
+	if want := `Captured with gpureport's capture kit on rank 0 (no periodic snapshots, max_entries 0, stacks="python"); used 0 snapshots, 0 OOM snapshots, 0 memory_stats logs and 0 GPU logs of its files.`; len(minimal) != 1 || minimal[0] != want {
+		t.Errorf("minimal capture: %q, want [%q]", minimal, want)
+	}
+}
+
+func TestMissedOOMStep(t *testing.T) {
+	src := []string{"train.log"}
+	for _, tt := range []struct {
+		m    *analyze.MissedOOM
+		want []string
+	}{
+		{nil, nil},
+		{&analyze.MissedOOM{Sources: src, Ranks: []int{input.NoRank}},
+			[]string{"The out-of-memory error in `train.log` has no snapshot taken at it: gpureport's capture kit would have caught it.", "gpureport_capture.start(run_dir, every=100)", "before the stack unwinds"}},
+		{&analyze.MissedOOM{Sources: src, Ranks: []int{3}}, []string{"at it (rank 3): gpureport's capture kit would have caught it"}},
+		{&analyze.MissedOOM{Sources: src, Ranks: []int{3}, Kit: true, Reason: analyze.MissedNoManifest}, []string{"no capture manifest", "Start the kit on every rank"}},
+		{&analyze.MissedOOM{Sources: src, Ranks: []int{0}, Kit: true, Reason: analyze.MissedObserverOff}, []string{"`oom_snapshot=False`"}},
+		{&analyze.MissedOOM{Sources: src, Ranks: []int{0}, Kit: true, Reason: analyze.MissedNotWritten}, []string{"`max_oom_snapshots`"}},
+		{&analyze.MissedOOM{Sources: src, Ranks: []int{0}, Kit: true, Reason: analyze.MissedNotCalled}, []string{"never called", "NCCL"}},
+	} {
+		got := missedOOMStep(tt.m)
+		if (got == "") != (tt.want == nil) {
+			t.Errorf("%+v: %q", tt.m, got)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%+v: %q lacks %q", tt.m, got, w)
+			}
+		}
+	}
+	m := &analyze.MissedOOM{Sources: []string{"a`b|c.log"}, Ranks: []int{0}}
+	if got := missedOOMStep(m); !strings.Contains(got, "`a'b¦c.log`") {
+		t.Errorf("a path from the run is not made a safe code span: %q", got)
+	}
+	if got, want := missedOOMLine(m), "The out-of-memory error in a'b¦c.log has no snapshot taken at it (rank 0): gpureport's capture kit would have caught it."; got != want {
+		t.Errorf("terminal line %q, want %q", got, want)
+	}
+}
+
+// TestCaptureInEveryWriter: a run captured with the kit says so, with the
+// kit's files it used, on stdout, in summary.md, in index.html and in
+// summary.json.
+func TestCaptureInEveryWriter(t *testing.T) {
+	run, err := ingest.Load(context.Background(), ingesttest.CaptureKitRun(t), ingest.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := analyze.Analyze(run, analyze.Options{})
+	const line = "Captured with gpureport's capture kit 0.1.0 (torch 2.4.0, CUDA 12.1) on ranks 0, 1 of 2"
+	const used = "used 7 snapshots, 1 OOM snapshot, 2 memory_stats logs and 0 GPU logs of its files"
+	var text bytes.Buffer
+	if err := Text(&text, f); err != nil {
+		t.Fatal(err)
+	}
+	page, err := HTML(f, fixedOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{
+		"stdout":     text.String(),
+		"summary.md": string(Markdown(f, fixedOptions)),
+		"index.html": string(page),
+	} {
+		plain := strings.NewReplacer(`\_`, "_", "&#39;", "'", "&#34;", `"`).Replace(out)
+		if !strings.Contains(plain, line) || !strings.Contains(plain, used) {
+			t.Errorf("%s does not say the run was captured with the kit and what it used", name)
+		}
+		if strings.Contains(plain, "no snapshot taken at it") {
+			t.Errorf("%s says an OOM was missed, but rank 1's has its snapshot", name)
+		}
+	}
+	b, err := marshalSummary(BuildSummary(f, fixedOptions))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Capture *SummaryCapture `json:"capture"`
+		Missed  json.RawMessage `json:"oom_without_snapshot"`
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Capture == nil || sum.Capture.Used != (SummaryCaptureUsed{Snapshots: 7, OOMSnapshots: 1, MemoryStatsLogs: 2}) ||
+		!cmp.Equal(sum.Capture.Ranks, []int{0, 1}) || sum.Capture.OOMs != 1 || sum.Missed != nil {
+		t.Errorf("summary.json capture %+v, oom_without_snapshot %s", sum.Capture, sum.Missed)
+	}
+}
+
+// TestCaptureTextIsEscaped: what a manifest says reaches every writer
+// escaped, as any text from a file does.
+func TestCaptureTextIsEscaped(t *testing.T) {
+	f, _ := fixtureFindings()
+	g := *f
+	g.Capture = &analyze.Capture{Ranks: []int{0}, KitVersions: []string{"<script>alert(1)</script>"}, TraceEntries: -1,
+		Errors: []string{"rank 0: *boom* \x1b[31m"}, ErrorCount: 1}
+	page, err := HTML(&g, fixedOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(page, []byte("<script>alert(1)")) || !bytes.Contains(page, []byte("&lt;script&gt;alert(1)")) {
+		t.Errorf("index.html does not escape the manifest's text")
+	}
+	md := string(Markdown(&g, fixedOptions))
+	if !strings.Contains(md, `\*boom\*`) || strings.Contains(md, "\x1b") {
+		t.Errorf("summary.md does not escape the manifest's text")
+	}
+	var text bytes.Buffer
+	if err := Text(&text, &g); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text.String(), "\x1b") {
+		t.Errorf("stdout passes an escape sequence through")
+	}
+}
