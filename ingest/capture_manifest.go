@@ -500,18 +500,22 @@ func (r *fieldReader) strMap(key string) map[string]string {
 	return out
 }
 
-func (r *fieldReader) strList(key string) []string {
+// list reads a JSON list; nil when absent or not a list (noted).
+func (r *fieldReader) list(key string) []any {
 	v, ok := r.get(key)
 	if !ok {
 		return nil
 	}
-	list, isList := v.([]any)
+	l, isList := v.([]any)
 	if !isList {
 		r.problem(key, "not a list")
-		return nil
 	}
+	return l
+}
+
+func (r *fieldReader) strList(key string) []string {
 	var out []string
-	for i, e := range list {
+	for i, e := range r.list(key) {
 		s, isStr := e.(string)
 		if !isStr {
 			r.problem(fmt.Sprintf("%s[%d]", key, i), "not a string")
@@ -540,17 +544,8 @@ func (r *fieldReader) object(key string) *fieldReader {
 }
 
 func (r *fieldReader) objList(key string) []*fieldReader {
-	v, ok := r.get(key)
-	if !ok {
-		return nil
-	}
-	list, isList := v.([]any)
-	if !isList {
-		r.problem(key, "not a list")
-		return nil
-	}
 	var out []*fieldReader
-	for i, e := range list {
+	for i, e := range r.list(key) {
 		o, isObj := e.(map[string]any)
 		if !isObj {
 			r.problem(fmt.Sprintf("%s[%d]", key, i), "not an object")

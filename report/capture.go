@@ -253,7 +253,7 @@ func summaryCapture(c *analyze.Capture) *SummaryCapture {
 	}
 	s := &SummaryCapture{
 		Manifests: c.Manifests, KitVersions: nonNil(c.KitVersions), TorchVersions: nonNil(c.TorchVersions),
-		CUDAVersions: nonNil(c.CUDAVersions), WorldSize: c.WorldSize, Ranks: nonNilInts(c.Ranks), MissingRanks: nonNilInts(c.MissingRanks),
+		CUDAVersions: nonNil(c.CUDAVersions), WorldSize: c.WorldSize, Ranks: nonNil(c.Ranks), MissingRanks: nonNil(c.MissingRanks),
 		Every: c.Every, MaxEntries: c.MaxEntries, Stacks: c.Stacks,
 		Used:    SummaryCaptureUsed{Snapshots: c.Snapshots, OOMSnapshots: c.OOMSnapshots, MemoryStatsLogs: c.MemoryStatsLogs, GPULogs: c.GPULogs},
 		Skipped: nonNil(c.Skipped), UUIDJoins: []SummaryDeviceRef{},
@@ -282,16 +282,11 @@ func summaryMissedOOM(m *analyze.MissedOOM) *SummaryMissedOOM {
 	return s
 }
 
-func nonNil(s []string) []string {
+// nonNil is s, or an empty slice for nil: summary.json lists are [],
+// never null.
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func nonNilInts(s []int) []int {
-	if s == nil {
-		return []int{}
+		return []T{}
 	}
 	return s
 }

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from . import _layout
+from . import _layout, _supervise
 
 #: nvidia-smi's query: the columns gpureport's nvidia-smi reader knows
 #: (timestamp, index, uuid, name, memory.used, memory.total,
@@ -84,11 +84,5 @@ class GPULogger:
     def stop(self):
         """Stop the logger and wait for it (at most STOP_TIMEOUT)."""
         p, self.proc = self.proc, None
-        if p is None or p.poll() is not None:
-            return
-        p.terminate()
-        try:
-            p.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
+        if p is not None and p.poll() is None:
+            _supervise.terminate(p, STOP_TIMEOUT)

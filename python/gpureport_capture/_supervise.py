@@ -74,7 +74,7 @@ def _watch(proc, parent, stopping):
         if rc is not None:
             return rc
         if stopping or not _parent_alive(parent):
-            _terminate(proc)
+            terminate(proc)
             return None
         time.sleep(POLL)
 
@@ -87,10 +87,12 @@ def _parent_alive(parent):
     return os.getppid() == parent
 
 
-def _terminate(proc):
+def terminate(proc, grace=GRACE):
+    """Terminate proc, and kill it when it has not exited after grace
+    seconds."""
     proc.terminate()
     try:
-        proc.wait(timeout=GRACE)
+        proc.wait(timeout=grace)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
