@@ -37,16 +37,17 @@ Local rank 0 of each machine also logs the GPUs in the background
 ``run42/gpu_logs/{host}/``, stopped when capture stops. Then run
 ``gpureport run42``.
 
-Sizing, measured on 35 real snapshots (PyTorch 2.1 to 2.9; README
-"Sizing the capture"): a trace entry costs 90 to 330 bytes on disk, so
-``max_entries`` adds that much per entry to every dump (100,000 entries:
-9 to 33 MB); the live blocks add their own, whatever ``max_entries`` is.
-``stacks="all"`` records C++ frames too: 1.5 to 2.4 times the trace bytes
-per entry of Python-only stacks, and slower dumps (C++ frames are
-symbolised when the snapshot is taken); it is what attributes allocations
-made on the autograd engine's backward thread, which have no Python
-frames. The manifest records each dump's trace entries, bytes and seconds,
-so a run measures its own cost.
+Sizing, measured on the 34 real snapshots of gpureport's test corpus with
+at least 1,000 trace entries (PyTorch 2.1 to 2.9; README "Sizing"): a
+trace entry costs 88 to 335 bytes in a dump, so ``max_entries`` adds that
+much per entry to every dump (100,000 entries: 9 to 33 MB); the live
+blocks add their own, whatever ``max_entries`` is. ``stacks="all"`` also
+records C++ frames: 1.4 to 2.5 times the trace bytes of the same events
+without them (estimated), a few microseconds more per allocation, and
+slower dumps while C++ frames are symbolised; it is what attributes
+allocations made on the autograd engine's backward thread, which have no
+Python frames. The manifest records each dump's trace entries, bytes and
+seconds, so a run measures its own cost.
 
 Importing this package needs no torch; torch is imported by start().
 Set ``GPUREPORT_CAPTURE=0`` to turn capture off without editing the

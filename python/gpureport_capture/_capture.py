@@ -14,10 +14,11 @@ from . import _gpulog, _layout, _manifest, _torchapi
 log = logging.getLogger("gpureport_capture")
 
 #: Default size of the allocator's trace ring buffer (entries). Real
-#: snapshots hold 90 to 330 bytes of trace per entry on disk (measured,
-#: README "Sizing"), so 100,000 entries add about 9 to 33 MB to each
-#: dump; a training step of a small transformer records about 20,000
-#: entries, so the buffer covers the last few steps before an OOM.
+#: snapshots hold 88 to 335 bytes of trace per entry (measured on 34 real
+#: snapshots, README "Sizing"), so 100,000 entries add 9 to 33 MB to each
+#: dump; one training step of a small transformer records about 20,000
+#: entries, so the buffer covers the last few steps before an OOM, which
+#: is what explaining an OOM needs.
 DEFAULT_MAX_ENTRIES = 100_000
 
 #: Default number of steps between snapshot dumps.
