@@ -173,9 +173,13 @@ func nameList(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// seconds prints a duration in seconds to three significant digits.
+// seconds prints a duration to three significant digits, in seconds
+// from one second up, else in milliseconds.
 func seconds(d time.Duration) string {
-	return fmt.Sprintf("%.3g s", d.Seconds())
+	if d >= time.Second {
+		return fmt.Sprintf("%.3g s", d.Seconds())
+	}
+	return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond))
 }
 
 // SummaryCapture is summary.json's capture: what the capture kit's
