@@ -173,10 +173,14 @@ class Capture:
                 "allocator_backend": _torchapi.allocator_backend(self.torch),
             }
             rec = self.manifest["recording"]
-            pinned = _torchapi.record_history(self.torch, self.settings["max_entries"], self.settings["stacks"],
-                                              self.settings["context"], self.settings["pinned_host"])
-            rec["history"] = "on"
-            rec["pinned_host_memory"] = "on" if pinned else ("unsupported" if self.settings["pinned_host"] else "off")
+            try:
+                pinned = _torchapi.record_history(self.torch, self.settings["max_entries"], self.settings["stacks"],
+                                                  self.settings["context"], self.settings["pinned_host"])
+                rec["history"] = "on"
+                rec["pinned_host_memory"] = "on" if pinned else ("unsupported" if self.settings["pinned_host"] else "off")
+            except Exception as e:  # noqa: BLE001 - e.g. the cudaMallocAsync backend records no history
+                rec["history"] = rec["pinned_host_memory"] = "failed"
+                self._error("recording allocation history: %s" % e)
             if self.settings["oom_snapshot"]:
                 # After _record_memory_history: attaching before the
                 # allocator exists crashed torch 2.0 (pytorch#102796).

@@ -272,6 +272,26 @@ class ManifestTest(CaptureCase):
                          ["gpureport-capture.json", "memory_stats.jsonl"])
 
 
+class HistoryFailureTest(CaptureCase):
+    def test_capture_goes_on_without_history(self):
+        # PyTorch refuses to record history with the cudaMallocAsync
+        # backend; the memory_stats lines and the manifest still come.
+        fake = fake_torch.make()
+
+        def refuse(**kw):
+            raise RuntimeError("memory history is not supported by cudaMallocAsync")
+
+        fake.cuda.memory._record_memory_history = refuse
+        with self.assertLogs("gpureport_capture", "WARNING"):
+            cap = self.capture(fake, every=0)
+        cap.step(0)
+        cap.stop()
+        m = read_manifest(self.run_dir)
+        self.assertEqual(m["recording"]["history"], "failed")
+        self.assertIn("cudaMallocAsync", m["errors"][0])
+        self.assertEqual(len(read_lines(self.run_dir)), 1)
+
+
 class PinnedHostTest(CaptureCase):
     def test_recorded_where_torch_has_it(self):
         cases = [
