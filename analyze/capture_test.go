@@ -2,7 +2,9 @@ package analyze
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	"gpureport/gpulog"
 	"gpureport/ingest"
@@ -150,5 +152,47 @@ func TestKitFilePatterns(t *testing.T) {
 		if got := [3]bool{k.snapshot(tt.path), k.oomSnapshot(tt.path), k.gpuLog(tt.path)}; got != [3]bool{tt.snap, tt.oom, tt.gpu} {
 			t.Errorf("%s: snapshot, OOM snapshot, GPU log = %v, want %v", tt.path, got, [3]bool{tt.snap, tt.oom, tt.gpu})
 		}
+	}
+}
+
+// TestCaptureFromManifests: what the manifests themselves say, summed
+// over ranks: missing ranks, ranks without an OOM observer or never
+// stopped, dump costs, errors (the first few, all counted), problems.
+func TestCaptureFromManifests(t *testing.T) {
+	stopped := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	var errs []string
+	for i := range maxCaptureErrors + 2 {
+		errs = append(errs, fmt.Sprintf("dump %d failed", i))
+	}
+	run := &ingest.Run{Dir: "run", Captures: []*ingest.CaptureManifest{
+		{Path: "rank0/gpureport-capture.json", Rank: 0, WorldSize: 4, KitVersion: "0.1.0", Stopped: stopped,
+			Torch:     ingest.CaptureTorch{Version: "2.3.1", CUDA: "12.1"},
+			Settings:  ingest.CaptureSettings{Every: 50, MaxEntries: 20000, Stacks: "all", OOMSnapshot: true},
+			Recording: map[string]string{"oom_observer": "unavailable"},
+			Dumps:     ingest.CaptureDumps{Count: 2, Bytes: 3000, TraceEntries: 20000, GatherMax: time.Second, WriteMax: 2 * time.Second},
+			OOMs:      []ingest.CaptureOOM{{Step: 3, Snapshot: "rank0/snapshot_oom_step_000003.pickle"}, {Step: 3}}},
+		{Path: "rank2/gpureport-capture.json", Rank: 2, WorldSize: 4, KitVersion: "0.1.0",
+			Torch:    ingest.CaptureTorch{Version: "2.4.0", CUDA: "12.1"},
+			Settings: ingest.CaptureSettings{OOMSnapshot: true},
+			Dumps:    ingest.CaptureDumps{Count: 1, Bytes: 6000, TraceEntries: -1, GatherMax: 3 * time.Second},
+			Errors:   errs, Problems: []string{"pid: not a number"}},
+	}}
+	got := captureFindings(run, &Findings{})
+	want := &Capture{
+		Manifests:   []string{"rank0/gpureport-capture.json", "rank2/gpureport-capture.json"},
+		KitVersions: []string{"0.1.0"}, TorchVersions: []string{"2.3.1", "2.4.0"}, CUDAVersions: []string{"12.1"},
+		WorldSize: 4, Ranks: []int{0, 2}, MissingRanks: []int{1, 3},
+		Every: 50, MaxEntries: 20000, Stacks: "all",
+		OOMs: 2, OOMsWithoutSnapshot: 1, NoObserver: []int{0}, Unstopped: []int{2},
+		GatherMax: 3 * time.Second, WriteMax: 2 * time.Second, TraceEntries: 20000, DumpBytes: 3000,
+		ErrorCount: maxCaptureErrors + 2, Errors: []string{"rank 2: dump 0 failed", "rank 2: dump 1 failed", "rank 2: dump 2 failed",
+			"rank 2: dump 3 failed", "rank 2: dump 4 failed"},
+		Problems: []string{"rank2/gpureport-capture.json: pid: not a number"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("capture (-want +got):\n%s", d)
+	}
+	if captureFindings(&ingest.Run{}, &Findings{}) != nil {
+		t.Errorf("a run without manifests has a capture")
 	}
 }

@@ -71,6 +71,9 @@ func captureLines(c *analyze.Capture) []string {
 	if len(c.Skipped) > 0 {
 		out = append(out, "The kit's files that could not be read (see the skipped inputs): "+nameList(c.Skipped)+".")
 	}
+	if len(c.NoObserver) > 0 {
+		out = append(out, fmt.Sprintf("No snapshot would be taken at an OOM on %s: the kit ran with oom_snapshot=False, or on a torch without the OOM observer.", plainRanks(c.NoObserver)))
+	}
 	if len(c.Unstopped) > 0 {
 		out = append(out, fmt.Sprintf("The capture of %s never stopped: the process was killed, or the run is still going.", plainRanks(c.Unstopped)))
 	}
@@ -206,6 +209,10 @@ type SummaryCapture struct {
 	// OOMs the kit's observer saw, and those it wrote no snapshot for.
 	OOMs                int `json:"ooms"`
 	OOMsWithoutSnapshot int `json:"ooms_without_snapshot"`
+	// NoOOMObserverRanks are the ranks that would take no OOM snapshot;
+	// UnstoppedRanks those whose capture never stopped.
+	NoOOMObserverRanks []int `json:"no_oom_observer_ranks"`
+	UnstoppedRanks     []int `json:"unstopped_ranks"`
 	// Dump costs: the slowest snapshot gather and write, seconds; the most
 	// trace entries of a dump (null when unknown); a dump's mean bytes.
 	DumpGatherSecondsMax float64  `json:"dump_gather_seconds_max"`
@@ -262,6 +269,7 @@ func summaryCapture(c *analyze.Capture) *SummaryCapture {
 		Used:    SummaryCaptureUsed{Snapshots: c.Snapshots, OOMSnapshots: c.OOMSnapshots, MemoryStatsLogs: c.MemoryStatsLogs, GPULogs: c.GPULogs},
 		Skipped: nonNil(c.Skipped), UUIDJoins: []SummaryDeviceRef{},
 		OOMs: c.OOMs, OOMsWithoutSnapshot: c.OOMsWithoutSnapshot,
+		NoOOMObserverRanks: nonNil(c.NoObserver), UnstoppedRanks: nonNil(c.Unstopped),
 		DumpGatherSecondsMax: c.GatherMax.Seconds(), DumpWriteSecondsMax: c.WriteMax.Seconds(), DumpBytesMean: c.DumpBytes,
 		ErrorCount: c.ErrorCount, Errors: nonNil(c.Errors), Problems: nonNil(c.Problems),
 	}
