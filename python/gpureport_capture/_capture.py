@@ -30,6 +30,12 @@ DEFAULT_EVERY = 100
 #: be the fatal one; each dump is as large as a periodic one.
 DEFAULT_MAX_OOM_SNAPSHOTS = 2
 
+#: Pickle protocol of the dumps: 4, what torch's own _dump_snapshot writes
+#: on Python 3.8 to 3.13. Python 3.14 defaults to 5, which PyTorch's
+#: memory viewer (pytorch.org/memory_viz) cannot open; gpureport reads
+#: both.
+PICKLE_PROTOCOL = 4
+
 #: Environment variable that turns capture off without editing the
 #: training script: 0, false, no or off.
 ENV_SWITCH = "GPUREPORT_CAPTURE"
@@ -298,7 +304,7 @@ class Capture:
             snap = _torchapi.snapshot(self.torch)
             t1 = time.perf_counter()
             with open(tmp, "wb") as f:
-                pickle.dump(snap, f)
+                pickle.dump(snap, f, protocol=PICKLE_PROTOCOL)
             os.replace(tmp, path)
             t2 = time.perf_counter()
         except Exception as e:  # noqa: BLE001 - a failed dump must not stop training
