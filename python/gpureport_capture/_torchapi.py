@@ -10,8 +10,8 @@ the manifest says so.
   ``record_pinned_host_memory`` since 2.14 (host_segments/host_traces in
   the snapshot).
 - ``torch.cuda.memory._snapshot()``: the dict _dump_snapshot pickles
-  (2.1+; the kit pickles it itself, so that a dump is written atomically and
-  timed).
+  (1.13+; blocks carry their own stacks from 2.1; the kit pickles it
+  itself, so that a dump is written atomically and timed).
 - ``torch._C._cuda_attach_out_of_memory_observer(fn)``: fn(device, alloc,
   device_alloc, device_free) is called before the allocator raises
   OutOfMemoryError, before the stack unwinds (2.0+; attached to every device
