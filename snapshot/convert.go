@@ -40,6 +40,7 @@ func convertSnapshotAt(v any, stopAt int64) (*Snapshot, error) {
 	}
 	s.Stacks = c.st
 	s.Stacks.Seal()
+	s.Meta, s.Pools = c.meta.texts, c.pools.pairs
 	checkSegments(s, &c.notes)
 	s.Notes = c.notes.notes
 	return s, nil
@@ -51,6 +52,11 @@ type converter struct {
 	tstacks map[*any]StackID // tuples of frames, by their first item
 	frames  map[*pyDict]FrameID
 	notes   noteSet
+	meta    metaTable
+	pools   poolTable
+	// host is set while host_segments are read: their device is
+	// HostDevice, whatever the field says.
+	host bool
 
 	history, timed bool
 	stopAt         int64
@@ -188,8 +194,68 @@ func (c *converter) snapshot(v any) (_ *Snapshot, err error) {
 		}
 	}
 	readExtras(s, get(top, "allocator_settings"), get(top, "external_annotations"), &c.notes)
+	if err := c.hostMemory(s, get(top, "host_segments"), get(top, "host_traces")); err != nil {
+		return nil, err
+	}
 	s.Generation = generationOf(c.history, c.timed)
 	return s, nil
+}
+
+// hostMemory sets s's pinned host memory from the values of host_segments
+// and host_traces (nil when absent or None). host_segments is a list of
+// segment dicts, as segments is; host_traces a list of trace entry dicts
+// (the host allocator has one ring buffer), or a list of such lists,
+// which are read one after the other. A value of another shape is noted
+// and left out; a segment or entry inside that is not a dict fails the
+// file, as it does in segments and device_traces. The fast decoder reads
+// host memory through this too.
+func (c *converter) hostMemory(s *Snapshot, segs, traces any) error {
+	if segs != nil {
+		items, ok := seqOf(segs)
+		if !ok {
+			c.notes.add("host_segments", probNotList, segs, assumeNoHost)
+		} else {
+			c.host = true
+			hs, err := c.segments("host_segments", items, segs)
+			c.host = false
+			if err != nil {
+				return err
+			}
+			s.HostSegments = hs
+		}
+	}
+	if traces == nil {
+		return nil
+	}
+	items, ok := seqOf(traces)
+	if !ok {
+		c.notes.add("host_traces", probNotList, traces, assumeNoHost)
+		return nil
+	}
+	nested := len(items) > 0
+	for _, it := range items {
+		if _, isList := seqOf(it); !isList {
+			nested = false
+		}
+	}
+	if !nested {
+		tr, err := c.trace("host_traces", items, traces)
+		if err != nil {
+			return err
+		}
+		s.HostTrace = tr
+		return nil
+	}
+	s.HostTrace = []TraceEntry{}
+	for i, it := range items {
+		el, _ := seqOf(it)
+		tr, err := c.trace("host_traces["+strconv.Itoa(i)+"]", el, it)
+		if err != nil {
+			return locate(err, traces)
+		}
+		s.HostTrace = append(s.HostTrace, tr...)
+	}
+	return nil
 }
 
 // readExtras sets s's allocator settings and annotations from their
@@ -260,7 +326,9 @@ func (c *converter) segment(p string, d *pyDict, s *Segment) (err error) {
 	}
 	var pr fieldProblem
 	v := get(d, "device")
-	if s.Device, pr = deviceField(numOf(v)); pr != probNone {
+	if c.host {
+		s.Device = HostDevice
+	} else if s.Device, pr = deviceField(numOf(v)); pr != probNone {
 		c.notes.add(p+".device", pr, v, assumeDevice0)
 	}
 	v = get(d, "address")
@@ -456,6 +524,24 @@ func (c *converter) entry(ep string, ed *pyDict, e *TraceEntry) {
 		}
 	}
 	e.Stack = c.stack(ep+".frames", ed)
+	if v, present := ed.get("user_metadata"); present {
+		str, pr := strOf(v, true)
+		if pr != probNone {
+			c.notes.add(ep+".user_metadata", pr, v, assumeNoMeta)
+		}
+		e.Meta = c.meta.id(str)
+	}
+	if v := get(ed, "pool_id"); v != nil {
+		pair, ok := poolPair(v)
+		switch {
+		case !ok:
+			c.notes.add(ep+".pool_id", probNotPair, v, assumeNoPoolID)
+		default:
+			if e.Pool, ok = c.pools.ref(pair); !ok {
+				c.notes.addText(ep+".pool_id", "one pool id more than the "+strconv.Itoa(maxPools)+" this reader keeps", assumeNoPoolID)
+			}
+		}
+	}
 }
 
 // stack interns the frames list under key "frames" of d (NoStack when it
@@ -511,6 +597,7 @@ func (c *converter) frame(p string, d *pyDict) FrameID {
 	}
 	var f Frame
 	strFields(d, p, &c.notes, strField{"filename", &f.File}, strField{"name", &f.Name})
+	fxFields(d, p, &c.notes, &f.FX)
 	v := get(d, "line")
 	var pr fieldProblem
 	if f.Line, pr = lineField(numOf(v)); pr != probNone {
@@ -519,6 +606,21 @@ func (c *converter) frame(p string, d *pyDict) FrameID {
 	id := c.st.InternFrame(f)
 	c.frames[d] = id
 	return id
+}
+
+// fxFields reads the FX node fields that augment_with_fx_traces adds to
+// a frame dict (fx_node_op, fx_node_name, fx_node_target,
+// fx_original_trace) into fx; absent ones stay empty, and one that is no
+// str is noted and taken as empty.
+func fxFields(d *pyDict, p string, ns *noteSet, fx *FXNode) {
+	for _, k := range [...]strField{{"fx_node_op", &fx.Op}, {"fx_node_name", &fx.Name}, {"fx_node_target", &fx.Target}, {"fx_original_trace", &fx.Trace}} {
+		if v, present := d.get(k.key); present {
+			var pr fieldProblem
+			if *k.dst, pr = strOf(v, true); pr != probNone {
+				ns.add(p+"."+k.key, pr, v, assumeEmpty)
+			}
+		}
+	}
 }
 
 // strField is a str field of a dict and where its text goes.

@@ -289,6 +289,9 @@ const (
 	assumeNoSettings   = "no allocator settings"
 	assumeNoAnnots     = "no annotations"
 	assumeSkipped      = "the item left out"
+	assumeNoMeta       = "no user_metadata"
+	assumeNoPoolID     = "no pool id"
+	assumeNoHost       = "no pinned host memory data"
 	assumeBlocksCount  = "total_size as reserved memory; the blocks for allocated, active and requested memory"
 )
 
@@ -430,4 +433,60 @@ func checkSegments(s *Snapshot, ns *noteSet) {
 		b.WriteString(" (a trimmed or edited file?)")
 		ns.addText("segments["+strconv.Itoa(i)+"]", b.String(), assumeBlocksCount)
 	}
+}
+
+// metaTable interns the user_metadata texts of a snapshot's trace events
+// (Snapshot.Meta): texts[0] is "", no metadata.
+type metaTable struct {
+	texts []string
+	idx   map[string]MetaID
+}
+
+// id returns the MetaID of text, adding it when new ("" is NoMeta).
+func (t *metaTable) id(text string) MetaID {
+	if text == "" {
+		return NoMeta
+	}
+	if id, ok := t.idx[text]; ok {
+		return id
+	}
+	if t.idx == nil {
+		t.idx = map[string]MetaID{}
+		t.texts = []string{""}
+	}
+	id := MetaID(len(t.texts))
+	t.texts = append(t.texts, intern(text))
+	t.idx[text] = id
+	return id
+}
+
+// maxPools bounds the distinct pool ids a snapshot's events may name
+// (TraceEntry.Pool is 16 bits): far more private pools than a process
+// makes (each CUDA graph or MemPool is one); events past the bound keep
+// no pool, with a note.
+const maxPools = 1<<16 - 1
+
+// poolTable interns the pool_id pairs of a snapshot's trace events
+// (Snapshot.Pools).
+type poolTable struct {
+	pairs [][2]int64
+	idx   map[[2]int64]uint16
+}
+
+// ref returns TraceEntry.Pool for pair p: one more than its index, and
+// false when the table is full.
+func (t *poolTable) ref(p [2]int64) (uint16, bool) {
+	if r, ok := t.idx[p]; ok {
+		return r, true
+	}
+	if len(t.pairs) >= maxPools {
+		return 0, false
+	}
+	if t.idx == nil {
+		t.idx = map[[2]int64]uint16{}
+	}
+	t.pairs = append(t.pairs, p)
+	r := uint16(len(t.pairs))
+	t.idx[p] = r
+	return r, true
 }

@@ -8,8 +8,11 @@ import (
 // from every file: the segments and blocks (usage, pools, fragmentation,
 // live memory per stack), the stacks those blocks and the OOM events name,
 // the allocator settings, and a summary of each device's trace (its
-// length, latest time, OOM events, and the frees of blocks allocated
-// before it). The trace itself, usually 90% or more of a decoded snapshot,
+// length, latest time, OOM events, the frees of blocks allocated before
+// it, and what it says of the live blocks: which were allocated in it,
+// with the user_metadata and annotations put on them, for their roles).
+// Pinned host memory is kept the same way: its segments, and a summary of
+// its trace. The trace itself, usually 90% or more of a decoded snapshot,
 // is dropped. A digest is an ordinary *Snapshot whose Digest field is set,
 // so every computation over segments gives the same numbers on both; the
 // few that need the trace (the trace window of the last snapshot, the
@@ -31,6 +34,9 @@ type Digest struct {
 	// Traces summarises each device's trace, indexed like Snapshot.Traces;
 	// nil when the file has no device_traces.
 	Traces []TraceDigest
+	// Host summarises the pinned host allocator's trace (host_traces);
+	// nil when the file has none.
+	Host *TraceDigest
 }
 
 // TraceDigest summarises one device's trace ring buffer.
@@ -46,6 +52,9 @@ type TraceDigest struct {
 	// mapped memory (alloc, segment_alloc, segment_map), -1 when none:
 	// with OOMs it tells whether the trace ends at an OOM.
 	LastAlloc int
+	// Live is what the trace says of the device's live blocks that were
+	// allocated in it (Snapshot.BlockTraces), by address.
+	Live []BlockTrace
 }
 
 // IndexedEntry is a trace event and its index in its device's trace.
@@ -118,10 +127,12 @@ func (s *Snapshot) traceOf(dev int) (*TraceDigest, []TraceEntry) {
 }
 
 // Reduce returns the digest of s: a new Snapshot with the same generation,
-// settings and segments, only the stacks that the segments, blocks and OOM
-// events use (renumbered; frame text interned process-wide so that the
-// digests of a run share it), no trace and no annotations, and Digest set.
-// s is not modified. Reducing a digest returns it.
+// settings, segments and host segments, only the stacks that the
+// segments, blocks and OOM events use (renumbered; frame text interned
+// process-wide so that the digests of a run share it), only the
+// user_metadata texts the live blocks' BlockTraces name (renumbered), no
+// trace and no annotations, and Digest set. s is not modified. Reducing a
+// digest returns it.
 func Reduce(s *Snapshot) *Snapshot {
 	if s.Digest != nil {
 		return s
@@ -145,22 +156,83 @@ func Reduce(s *Snapshot) *Snapshot {
 		frames = frames[:0]
 		for _, f := range s.Stacks.Stack(id) {
 			fr := s.Stacks.Frames[f]
-			frames = append(frames, d.Stacks.InternFrame(Frame{File: intern(fr.File), Line: fr.Line, Name: intern(fr.Name)}))
+			fx := FXNode{Op: intern(fr.FX.Op), Name: intern(fr.FX.Name), Target: intern(fr.FX.Target), Trace: intern(fr.FX.Trace)}
+			frames = append(frames, d.Stacks.InternFrame(Frame{File: intern(fr.File), Line: fr.Line, Name: intern(fr.Name), FX: fx}))
 		}
 		n := d.Stacks.InternStack(frames)
 		remap[id] = n
 		return n
 	}
-	if len(s.Segments) > 0 {
-		d.Segments = make([]Segment, len(s.Segments))
+	d.Segments = reduceSegments(s.Segments, stack)
+	d.HostSegments = reduceSegments(s.HostSegments, stack)
+	var meta metaTable
+	metaOf := func(id MetaID) MetaID { return meta.id(s.MetaText(id)) }
+	live := func(bts []BlockTrace) []BlockTrace {
+		var out []BlockTrace
+		for _, bt := range bts {
+			bt.Meta = metaOf(bt.Meta)
+			notes := bt.Notes
+			bt.Notes = nil
+			for _, n := range notes {
+				bt.Notes = append(bt.Notes, metaOf(n))
+			}
+			out = append(out, bt)
+		}
+		return out
 	}
+	digestOf := func(tr []TraceEntry, segs []Segment, dev int) TraceDigest {
+		td := TraceDigest{Entries: len(tr), UnknownFrees: UnknownFrees(tr, OverflowScan), LastAlloc: lastAlloc(tr)}
+		for i, e := range tr {
+			if e.Action == ActionOOM {
+				e.Stack, e.Meta = stack(e.Stack), metaOf(e.Meta)
+				td.OOMs = append(td.OOMs, IndexedEntry{Index: i, TraceEntry: e})
+			}
+		}
+		td.Live = live(liveOf(tr, segs, dev))
+		return td
+	}
+	if s.skimmed != nil {
+		// A skim keeps no OOM event (an OOM makes it decode in full), so
+		// its summaries hold no stack to renumber.
+		d.Digest.Traces = make([]TraceDigest, len(s.skimmed))
+		for dev, td := range s.skimmed {
+			td.Live = live(td.Live)
+			d.Digest.Traces[dev] = td
+		}
+	} else if s.Traces != nil {
+		d.Digest.Traces = make([]TraceDigest, len(s.Traces))
+		for dev, tr := range s.Traces {
+			d.Digest.Traces[dev] = digestOf(tr, s.Segments, dev)
+		}
+	}
+	if s.HostTrace != nil {
+		td := digestOf(s.HostTrace, s.HostSegments, HostDevice)
+		d.Digest.Host = &td
+	}
+	d.Meta = meta.texts
+	d.Pools = s.Pools
+	for _, n := range s.Notes {
+		n.Place, n.Problem, n.Assumed = intern(n.Place), intern(n.Problem), intern(n.Assumed)
+		d.Notes = append(d.Notes, n)
+	}
+	d.Stacks.Seal()
+	return d
+}
+
+// reduceSegments copies segs with their stacks renumbered by stack, the
+// blocks of all segments in one array; nil for none.
+func reduceSegments(segs []Segment, stack func(StackID) StackID) []Segment {
+	if len(segs) == 0 {
+		return nil
+	}
+	out := make([]Segment, len(segs))
 	nblocks := 0
-	for i := range s.Segments {
-		nblocks += len(s.Segments[i].Blocks)
+	for i := range segs {
+		nblocks += len(segs[i].Blocks)
 	}
 	blocks := make([]Block, 0, nblocks)
-	for i := range s.Segments {
-		seg := s.Segments[i]
+	for i := range segs {
+		seg := segs[i]
 		seg.Stack = stack(seg.Stack)
 		start := len(blocks)
 		for _, b := range seg.Blocks {
@@ -171,29 +243,9 @@ func Reduce(s *Snapshot) *Snapshot {
 		if len(blocks) > start {
 			seg.Blocks = blocks[start:len(blocks):len(blocks)]
 		}
-		d.Segments[i] = seg
+		out[i] = seg
 	}
-	if s.skimmed != nil {
-		// A skim keeps no OOM event (an OOM makes it decode in full), so
-		// its summaries hold no stack to renumber.
-		d.Digest.Traces = s.skimmed
-	} else if s.Traces != nil {
-		d.Digest.Traces = make([]TraceDigest, len(s.Traces))
-		for dev, tr := range s.Traces {
-			td := TraceDigest{Entries: len(tr), UnknownFrees: UnknownFrees(tr, OverflowScan), LastAlloc: lastAlloc(tr)}
-			for _, e := range s.OOMEntries(dev) {
-				e.Stack = stack(e.Stack)
-				td.OOMs = append(td.OOMs, e)
-			}
-			d.Digest.Traces[dev] = td
-		}
-	}
-	for _, n := range s.Notes {
-		n.Place, n.Problem, n.Assumed = intern(n.Place), intern(n.Problem), intern(n.Assumed)
-		d.Notes = append(d.Notes, n)
-	}
-	d.Stacks.Seal()
-	return d
+	return out
 }
 
 // lastAlloc is the index of tr's last event that allocated or mapped

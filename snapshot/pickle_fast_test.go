@@ -210,7 +210,7 @@ func TestUnusualLayouts(t *testing.T) {
 						nd.set(k, d.vals[j])
 					}
 				}
-				nd.set("user_metadata", []any{pyD(), pyD("k", pyL())}[i%2])
+				nd.set("extra_info", []any{pyD(), pyD("k", pyL())}[i%2])
 				if f != nil {
 					nd.set("frames", f)
 				}

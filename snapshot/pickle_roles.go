@@ -32,6 +32,7 @@ const (
 	rTrace                 // one device's trace list
 	rEntry                 // trace entry dict
 	rSkimmed               // a trace event's frames list when skimming: no stack is built
+	rPair                  // a trace event's pool_id tuple: x is its Pool reference
 )
 
 // keyCode names the snapshot's dict keys and enum strings, so dispatch on a
@@ -69,6 +70,14 @@ const (
 	cDeviceFree
 	cSmall
 	cLarge
+	cUserMetadata
+	cPoolID
+	cHostSegments
+	cHostTraces
+	cFXNodeOp
+	cFXNodeName
+	cFXNodeTarget
+	cFXOriginalTrace
 )
 
 // strInfo is what the decoder knows about an interned string.
@@ -90,6 +99,10 @@ var keyCodes = map[string]keyCode{
 	"real_size": cRealSize, "filename": cFilename, "line": cLine, "name": cName,
 	"action": cAction, "addr": cAddr, "time_us": cTimeUS, "device_free": cDeviceFree,
 	"small": cSmall, "large": cLarge,
+	"user_metadata": cUserMetadata, "pool_id": cPoolID,
+	"host_segments": cHostSegments, "host_traces": cHostTraces,
+	"fx_node_op": cFXNodeOp, "fx_node_name": cFXNodeName,
+	"fx_node_target": cFXNodeTarget, "fx_original_trace": cFXOriginalTrace,
 }
 
 // infoOf returns what the schema makes of string s.
@@ -102,6 +115,7 @@ func infoOf(s string) strInfo {
 type (
 	topP struct {
 		segments, traces, settings, annotations val // kUnset when absent
+		hostSegs, hostTraces                    val // generic trees (kUnset when absent)
 	}
 	segsP struct {
 		segs    []Segment
@@ -147,6 +161,7 @@ type (
 		head      []TraceEntry
 		lastAlloc int
 		latest    int64
+		live      liveTracker
 	}
 )
 
@@ -236,6 +251,9 @@ type typed struct {
 	traceL   []traceP
 	ents     entryStore
 	notes    noteSet
+	meta     metaTable
+	metaOf   map[uint32]MetaID // string id to MetaID
+	pools    poolTable
 	scache   *[stackCacheSize]stackSlot // allocated on first use
 	// nextEntry is the index of the next trace entry a trace list may
 	// take: entries are consumed in creation order, so every device's
@@ -304,7 +322,7 @@ func (m *vm) keyRole(r role, key val, k vkind) role {
 			if k == kList {
 				return rTraces
 			}
-		case cAllocatorSettings, cExternalAnnotations:
+		case cAllocatorSettings, cExternalAnnotations, cHostSegments, cHostTraces:
 			return rGeneric
 		}
 	case rSeg:
@@ -332,6 +350,12 @@ func (m *vm) keyRole(r role, key val, k vkind) role {
 			}
 		}
 	case rHistEntry, rEntry:
+		if r == rEntry && c == cPoolID {
+			if k == kTuple {
+				return rPair
+			}
+			return rGeneric
+		}
 		if c == cFrames && k == kList {
 			if r == rEntry && m.skim {
 				return rSkimmed
@@ -518,6 +542,18 @@ func (m *vm) makeTuple(v *val, items []val) error {
 	v.h = 0
 	if err := m.raise(&v.h, items); err != nil {
 		return err
+	}
+	if v.r == rPair {
+		// A pool id of two ints is interned as it is made: a million
+		// events name a handful of pools. Anything else is built as a
+		// tuple and read as the converter reads it.
+		if len(items) == 2 && plainInt(items[0]) && plainInt(items[1]) {
+			if ref, ok := m.pools.ref([2]int64{int64(items[0].x), int64(items[1].x)}); ok {
+				v.x = uint64(ref)
+				return nil
+			}
+		}
+		v.r = rGeneric
 	}
 	if v.r != rGeneric {
 		v.r = rIgnore
@@ -803,6 +839,7 @@ func (p *traceP) fold(e *TraceEntry) {
 		p.lastAlloc = i
 	}
 	p.latest = max(p.latest, e.TimeUS)
+	p.live.add(i, e)
 }
 
 // skimFrames is appendFrames for a skimmed frames list: the frame dicts
@@ -953,6 +990,10 @@ func (m *vm) setItems(d *val, items []val) error {
 				t.settings = items[i+1]
 			case cExternalAnnotations:
 				t.annotations = items[i+1]
+			case cHostSegments:
+				t.hostSegs = items[i+1]
+			case cHostTraces:
+				t.hostTraces = items[i+1]
 			}
 		}
 		return nil
@@ -993,14 +1034,17 @@ func (m *vm) setItems(d *val, items []val) error {
 // the wrong type.
 func (m *vm) finishFrameDict(i uint64, items []val) uint32 {
 	var file, name, line val
+	var fx [4]val // fx_node_op, fx_node_name, fx_node_target, fx_original_trace
 	for j := 0; j < len(items); j += 2 {
-		switch m.keyOf(items[j]) {
+		switch c := m.keyOf(items[j]); c {
 		case cFilename:
 			file = items[j+1]
 		case cName:
 			name = items[j+1]
 		case cLine:
 			line = items[j+1]
+		case cFXNodeOp, cFXNodeName, cFXNodeTarget, cFXOriginalTrace:
+			fx[c-cFXNodeOp] = items[j+1]
 		}
 	}
 	var f Frame
@@ -1010,6 +1054,11 @@ func (m *vm) finishFrameDict(i uint64, items []val) uint32 {
 	var p fieldProblem
 	f.Line, p = lineField(m.num(line))
 	ok := okFile && okName && p == probNone
+	for k, dst := range [...]*string{&f.FX.Op, &f.FX.Name, &f.FX.Target, &f.FX.Trace} {
+		var okFX bool
+		*dst, okFX = m.text(fx[k])
+		ok = ok && okFX
+	}
 	st := frBad
 	if ok {
 		before := len(m.st.Frames)
@@ -1024,9 +1073,13 @@ func (m *vm) finishFrameDict(i uint64, items []val) uint32 {
 
 // finishEntry decodes a trace entry dict, as converter.trace does.
 func (m *vm) finishEntry(i uint64, items []val) error {
-	var action, addr, devFree, size, stream, timeUS, frames val
+	var action, addr, devFree, size, stream, timeUS, frames, meta, pool val
 	for j := 0; j < len(items); j += 2 {
 		switch m.keyOf(items[j]) {
+		case cUserMetadata:
+			meta = items[j+1]
+		case cPoolID:
+			pool = items[j+1]
 		case cAction:
 			action = items[j+1]
 		case cAddr:
@@ -1066,6 +1119,9 @@ func (m *vm) finishEntry(i uint64, items []val) error {
 			return errFallback // a note to make: the generic path makes it
 		}
 	}
+	if err := m.entryMeta(e, meta, pool); err != nil {
+		return err
+	}
 	fl := efFinal
 	if timeUS.k != kUnset {
 		fl |= efTimed
@@ -1082,6 +1138,44 @@ func (m *vm) finishEntry(i uint64, items []val) error {
 		e.Stack = id
 	}
 	*flags = fl
+	return nil
+}
+
+// entryMeta sets e's user_metadata and pool id from their values, as
+// converter.entry reads them; a value that calls for a note falls back.
+func (m *vm) entryMeta(e *TraceEntry, meta, pool val) error {
+	switch meta.k {
+	case kUnset, kNone:
+	case kStr:
+		id, ok := m.metaOf[uint32(meta.x)]
+		if !ok {
+			id = m.meta.id(m.strs[meta.x])
+			if m.metaOf == nil {
+				m.metaOf = map[uint32]MetaID{}
+			}
+			m.metaOf[uint32(meta.x)] = id
+		}
+		e.Meta = id
+	default:
+		return errFallback
+	}
+	switch {
+	case pool.k == kUnset || pool.k == kNone:
+	case pool.r == rPair:
+		e.Pool = uint16(pool.x)
+	default:
+		a, err := m.toAny(pool)
+		if err != nil {
+			return err
+		}
+		pair, ok := poolPair(a)
+		if !ok {
+			return errFallback
+		}
+		if e.Pool, ok = m.pools.ref(pair); !ok {
+			return errFallback
+		}
+	}
 	return nil
 }
 
@@ -1314,7 +1408,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 				for d, r := range refs {
 					tr := &m.traceL[r]
 					timed = timed || tr.timed && tr.n > 0
-					s.skimmed[d] = TraceDigest{Entries: tr.n, UnknownFrees: UnknownFrees(tr.head, OverflowScan), LastAlloc: tr.lastAlloc}
+					s.skimmed[d] = TraceDigest{Entries: tr.n, UnknownFrees: UnknownFrees(tr.head, OverflowScan), LastAlloc: tr.lastAlloc, Live: tr.live.live(s.Segments, d)}
 					s.skimmedLatestUS = max(s.skimmedLatestUS, tr.latest)
 				}
 			} else {
@@ -1345,6 +1439,9 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 			extras[i] = a
 		}
 		readExtras(s, extras[0], extras[1], &m.notes)
+		if err := m.hostMemory(s, t); err != nil {
+			return nil, err
+		}
 		s.Generation = generationOf(sl.history, timed)
 	default:
 		return nil, errFallback
@@ -1354,7 +1451,33 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 	}
 	s.Stacks = m.st
 	s.Stacks.Seal()
+	s.Meta, s.Pools = m.meta.texts, m.pools.pairs
 	checkSegments(s, &m.notes)
 	s.Notes = m.notes.notes
 	return s, nil
+}
+
+// hostMemory reads the top-level dict's host_segments and host_traces,
+// which the fast path keeps as generic trees: the converter reads them
+// into s with the machine's stacks, metadata, pools and notes.
+func (m *vm) hostMemory(s *Snapshot, t *topP) error {
+	var vals [2]any
+	for i, x := range [2]val{t.hostSegs, t.hostTraces} {
+		if x.k == kUnset || x.k == kNone {
+			continue
+		}
+		a, err := m.toAny(x)
+		if err != nil {
+			return err
+		}
+		vals[i] = a
+	}
+	if vals[0] == nil && vals[1] == nil {
+		return nil
+	}
+	c := converter{st: m.st, stacks: map[*pyList]StackID{}, tstacks: map[*any]StackID{}, frames: map[*pyDict]FrameID{},
+		notes: m.notes, meta: m.meta, pools: m.pools}
+	err := c.hostMemory(s, vals[0], vals[1])
+	m.st, m.notes, m.meta, m.pools = c.st, c.notes, c.meta, c.pools
+	return err
 }

@@ -52,10 +52,27 @@ func diffSnapshots(a, b *Snapshot) string {
 			if !slices.Equal(a.Stacks.StackFrames(ea.Stack), b.Stacks.StackFrames(eb.Stack)) {
 				return fmt.Sprintf("device_traces[%d][%d] stack differs", d, i)
 			}
+			if why := diffEventMeta(a, b, &ea, &eb); why != "" {
+				return fmt.Sprintf("device_traces[%d][%d]: %s", d, i, why)
+			}
 			ea.Stack, eb.Stack = 0, 0
+			ea.Meta, eb.Meta, ea.Pool, eb.Pool = 0, 0, 0, 0
 			if ea != eb {
 				return fmt.Sprintf("device_traces[%d][%d]: %+v vs %+v", d, i, ea, eb)
 			}
+		}
+	}
+	if (a.HasHost()) != (b.HasHost()) {
+		return fmt.Sprintf("host memory %v vs %v", a.HasHost(), b.HasHost())
+	}
+	if a.HasHost() {
+		if (a.HostTrace == nil) != (b.HostTrace == nil) || (a.HostSegments == nil) != (b.HostSegments == nil) {
+			return "host segments or trace present in one only"
+		}
+		ha, hb := a.Host(), b.Host()
+		ha.Notes, hb.Notes = nil, nil
+		if d := diffSnapshots(ha, hb); d != "" {
+			return "host: " + d
 		}
 	}
 	if !reflect.DeepEqual(a.Settings, b.Settings) {
@@ -66,6 +83,20 @@ func diffSnapshots(a, b *Snapshot) string {
 	}
 	if !reflect.DeepEqual(a.Notes, b.Notes) {
 		return fmt.Sprintf("notes %v vs %v", a.Notes, b.Notes)
+	}
+	return ""
+}
+
+// diffEventMeta compares the user_metadata and pool id of two events by
+// their text and pair (their indexes depend on interning order).
+func diffEventMeta(a, b *Snapshot, ea, eb *TraceEntry) string {
+	if ma, mb := a.MetaText(ea.Meta), b.MetaText(eb.Meta); ma != mb {
+		return fmt.Sprintf("user_metadata %q vs %q", ma, mb)
+	}
+	pa, oka := a.PoolOf(ea)
+	pb, okb := b.PoolOf(eb)
+	if pa != pb || oka != okb {
+		return fmt.Sprintf("pool %v (%v) vs %v (%v)", pa, oka, pb, okb)
 	}
 	return ""
 }

@@ -38,6 +38,22 @@ type Snapshot struct {
 	// it assumed instead, and segments whose blocks do not add up to their
 	// own totals; nil for a file that reads as the format says.
 	Notes []DecodeNote
+	// Meta holds the distinct user_metadata texts of the trace events
+	// (TraceEntry.Meta and BlockTrace index it). Meta[0] is "", no
+	// metadata; Meta is nil when no event carries any.
+	Meta []string
+	// Pools holds the distinct pool_id pairs of the trace events
+	// (PyTorch 2.16 and later stamp one on every event): TraceEntry.Pool
+	// is one more than an index into it, 0 when the event has none.
+	Pools [][2]int64
+	// HostSegments are the segments of the pinned host memory allocator
+	// (host_segments: PyTorch 2.14 and later, recording with
+	// record_pinned_host_memory=True), their Device set to HostDevice;
+	// nil when the file has none. Host returns them as a snapshot.
+	HostSegments []Segment
+	// HostTrace is the pinned host allocator's trace ring buffer
+	// (host_traces), oldest first; nil when the file has none.
+	HostTrace []TraceEntry
 	// skimmed summarises the traces of a snapshot decoded with
 	// DecodeOptions.SkimTrace, which keeps no trace events (Traces is
 	// nil); skimmedLatestUS is their latest time_us. Reduce reads them.
@@ -195,8 +211,39 @@ type TraceEntry struct {
 	TimeUS int64
 	// Stack is the stack of the event, NoStack when it has none.
 	Stack StackID
+	// Meta is the event's user_metadata (Snapshot.Meta indexes it): the
+	// text torch.cuda.memory._set_memory_metadata set on the allocating
+	// thread (PyTorch 2.9 and later), or for ActionAnnotate the
+	// annotation torch.cuda.memory._annotate_tensor put on the block at
+	// Addr (2.14 and later). NoMeta when none.
+	Meta MetaID
 	// Action is what happened.
 	Action Action
+	// Pool is one more than the index of the event's pool_id in
+	// Snapshot.Pools (PyTorch 2.16 and later); 0 when it has none.
+	Pool uint16
+}
+
+// MetaID indexes Snapshot.Meta.
+type MetaID uint32
+
+// NoMeta is the MetaID of an event without user_metadata.
+const NoMeta MetaID = 0
+
+// MetaText returns the text of id ("" for NoMeta or an id out of range).
+func (s *Snapshot) MetaText(id MetaID) string {
+	if int(id) < len(s.Meta) {
+		return s.Meta[id]
+	}
+	return ""
+}
+
+// PoolOf returns the pool_id of event e, and false when it has none.
+func (s *Snapshot) PoolOf(e *TraceEntry) ([2]int64, bool) {
+	if e.Pool == 0 || int(e.Pool) > len(s.Pools) {
+		return [2]int64{}, false
+	}
+	return s.Pools[e.Pool-1], true
 }
 
 // Action is the kind of a trace event.

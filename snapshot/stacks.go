@@ -15,7 +15,27 @@ type Frame struct {
 	Line int
 	// Name is the function name. Untrusted text.
 	Name string
+	// FX is the FX graph node that ran at this line of FX-generated code,
+	// as torch.cuda.memory._snapshot(augment_with_fx_traces=True) adds it
+	// (fx_node_op, fx_node_name, fx_node_target, fx_original_trace); all
+	// empty for other frames.
+	FX FXNode
 }
+
+// FXNode is an FX graph node named on a frame of FX-generated code
+// (fx_generated_*.py). Untrusted text.
+type FXNode struct {
+	// Op is the node's opcode (call_function, placeholder, ...), Name its
+	// name in the graph (mm_3, primals_1, ...) and Target what it calls
+	// (aten.mm.default).
+	Op, Name, Target string
+	// Trace is the stack trace of the model code the node was traced
+	// from, as Python formats a traceback (innermost frame last).
+	Trace string
+}
+
+// IsZero reports whether n names no node.
+func (n FXNode) IsZero() bool { return n == FXNode{} }
 
 // FrameID indexes Stacks.Frames.
 type FrameID uint32
