@@ -17,7 +17,11 @@ import (
 //	         with their blocks, the trace digests, the decode notes (see
 //	         EncodeDigest)
 //
-// Version 2 added each trace digest's LastAlloc and the decode notes.
+// Version 2 added each trace digest's LastAlloc and the decode notes;
+// version 3 the frames' FX nodes, the user_metadata texts and pool ids,
+// each trace digest's live blocks (BlockTrace) and its OOM events'
+// metadata and pool, and pinned host memory (host segments, host trace
+// digest).
 //	crc      4 bytes, CRC-32C (Castagnoli) of everything before, little endian
 //
 // Integers are varints (signed ones zig-zag), strings a uvarint length and
@@ -27,7 +31,7 @@ import (
 
 // DigestVersion is the digest file format's version. Bump it whenever the
 // format or what a digest holds changes; older entries are then rebuilt.
-const DigestVersion = 2
+const DigestVersion = 3
 
 const digestMagic = "gpureport-digest\n"
 
@@ -69,6 +73,10 @@ func EncodeDigest(key string, c Container, s *Snapshot) ([]byte, error) {
 		w.str(f.File)
 		w.int(int64(f.Line))
 		w.str(f.Name)
+		w.str(f.FX.Op)
+		w.str(f.FX.Name)
+		w.str(f.FX.Target)
+		w.str(f.FX.Trace)
 	}
 	w.uint(uint64(s.Stacks.Len() - 1))
 	for id := 1; id < s.Stacks.Len(); id++ {
@@ -78,9 +86,44 @@ func EncodeDigest(key string, c Container, s *Snapshot) ([]byte, error) {
 			w.uint(uint64(f))
 		}
 	}
-	w.uint(uint64(len(s.Segments)))
-	for i := range s.Segments {
-		sg := &s.Segments[i]
+	w.uint(uint64(len(s.Meta)))
+	for _, m := range s.Meta {
+		w.str(m)
+	}
+	w.uint(uint64(len(s.Pools)))
+	for _, p := range s.Pools {
+		w.int(p[0])
+		w.int(p[1])
+	}
+	w.segments(s.Segments)
+	w.segments(s.HostSegments)
+	d := s.Digest
+	w.int(d.LatestUS)
+	w.bool(d.Traces != nil)
+	w.uint(uint64(len(d.Traces)))
+	for i := range d.Traces {
+		w.traceDigest(&d.Traces[i])
+	}
+	w.bool(d.Host != nil)
+	if d.Host != nil {
+		w.traceDigest(d.Host)
+	}
+	w.uint(uint64(len(s.Notes)))
+	for _, n := range s.Notes {
+		w.str(n.Place)
+		w.str(n.Problem)
+		w.str(n.Assumed)
+		w.uint(uint64(n.Count))
+	}
+	w.b = binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, crcTable))
+	return w.b, nil
+}
+
+// segments writes a segment list with its blocks.
+func (w *digestWriter) segments(segs []Segment) {
+	w.uint(uint64(len(segs)))
+	for i := range segs {
+		sg := &segs[i]
 		w.int(int64(sg.Device))
 		w.uint(sg.Address)
 		w.int(sg.TotalSize)
@@ -103,34 +146,35 @@ func EncodeDigest(key string, c Container, s *Snapshot) ([]byte, error) {
 			w.uint(uint64(b.Stack))
 		}
 	}
-	d := s.Digest
-	w.int(d.LatestUS)
-	w.bool(d.Traces != nil)
-	w.uint(uint64(len(d.Traces)))
-	for _, t := range d.Traces {
-		w.uint(uint64(t.Entries))
-		w.uint(uint64(t.UnknownFrees))
-		w.uint(uint64(len(t.OOMs)))
-		for _, e := range t.OOMs {
-			w.uint(uint64(e.Index))
-			w.uint(e.Addr)
-			w.int(e.Size)
-			w.int(e.Stream)
-			w.int(e.TimeUS)
-			w.uint(uint64(e.Stack))
-			w.uint(uint64(e.Action))
+}
+
+// traceDigest writes one trace digest.
+func (w *digestWriter) traceDigest(t *TraceDigest) {
+	w.uint(uint64(t.Entries))
+	w.uint(uint64(t.UnknownFrees))
+	w.uint(uint64(len(t.OOMs)))
+	for _, e := range t.OOMs {
+		w.uint(uint64(e.Index))
+		w.uint(e.Addr)
+		w.int(e.Size)
+		w.int(e.Stream)
+		w.int(e.TimeUS)
+		w.uint(uint64(e.Stack))
+		w.uint(uint64(e.Action))
+		w.uint(uint64(e.Meta))
+		w.uint(uint64(e.Pool))
+	}
+	w.int(int64(t.LastAlloc))
+	w.uint(uint64(len(t.Live)))
+	for _, bt := range t.Live {
+		w.uint(bt.Addr)
+		w.uint(uint64(bt.Alloc))
+		w.uint(uint64(bt.Meta))
+		w.uint(uint64(len(bt.Notes)))
+		for _, n := range bt.Notes {
+			w.uint(uint64(n))
 		}
-		w.int(int64(t.LastAlloc))
 	}
-	w.uint(uint64(len(s.Notes)))
-	for _, n := range s.Notes {
-		w.str(n.Place)
-		w.str(n.Problem)
-		w.str(n.Assumed)
-		w.uint(uint64(n.Count))
-	}
-	w.b = binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, crcTable))
-	return w.b, nil
 }
 
 type digestWriter struct{ b []byte }
@@ -176,9 +220,10 @@ func DecodeDigest(b []byte) (key string, c Container, s *Snapshot, err error) {
 			st.Raw[i] = KeyValue{Key: intern(r.str()), Value: intern(r.str())}
 		}
 	}
-	nf := r.count(3)
+	nf := r.count(7)
 	for range nf {
 		f := Frame{File: intern(r.str()), Line: int(r.int()), Name: intern(r.str())}
+		f.FX = FXNode{Op: intern(r.str()), Name: intern(r.str()), Target: intern(r.str()), Trace: intern(r.str())}
 		// Frames are distinct by construction; append without interning
 		// so that a duplicate does not shift the IDs.
 		s.Stacks.Frames = append(s.Stacks.Frames, f)
@@ -200,75 +245,44 @@ func DecodeDigest(b []byte) (key string, c Container, s *Snapshot, err error) {
 			r.fail("stack %d is empty or repeats an earlier one", id)
 		}
 	}
-	stack := func() StackID {
-		v := r.uint()
-		if v > uint64(ns) {
-			r.fail("stack %d of %d", v, ns)
-			return NoStack
+	r.stacks = ns
+	if nm := r.count(1); nm > 0 {
+		s.Meta = make([]string, nm)
+		for i := range s.Meta {
+			s.Meta[i] = intern(r.str())
 		}
-		return StackID(v)
-	}
-	nseg := r.count(14)
-	if nseg > 0 {
-		s.Segments = make([]Segment, nseg)
-	}
-	for i := 0; i < nseg && r.err == nil; i++ {
-		sg := &s.Segments[i]
-		sg.Device = r.device()
-		sg.Address = r.uint()
-		sg.TotalSize = r.int()
-		sg.AllocatedSize = r.int()
-		sg.ActiveSize = r.int()
-		sg.RequestedSize = r.int()
-		sg.Stream = r.int()
-		sg.Pool = Pool(r.enum(uint64(PoolLarge)))
-		sg.PrivatePool = [2]int64{r.int(), r.int()}
-		sg.Expandable = r.bool()
-		sg.Stack = stack()
-		if nb := r.count(5); nb > 0 {
-			sg.Blocks = make([]Block, nb)
-			for j := range sg.Blocks {
-				b := &sg.Blocks[j]
-				b.Address = r.uint()
-				b.Size = r.int()
-				b.RequestedSize = r.int()
-				b.State = BlockState(r.enum(uint64(StateUnknown)))
-				b.Stack = stack()
-			}
+		if r.err == nil && s.Meta[0] != "" {
+			r.fail("user_metadata 0 is not empty")
 		}
 	}
+	r.metas = len(s.Meta)
+	if np := r.count(2); np > 0 {
+		if np > maxPools {
+			r.fail("%d pool ids", np)
+		}
+		s.Pools = make([][2]int64, min(np, maxPools))
+		for i := range s.Pools {
+			s.Pools[i] = [2]int64{r.int(), r.int()}
+		}
+	}
+	r.pools = len(s.Pools)
+	s.Segments = r.segments(false)
+	s.HostSegments = r.segments(true)
 	d := s.Digest
 	d.LatestUS = r.int()
 	hasTraces := r.bool()
-	nd := r.count(3)
+	nd := r.count(4)
 	if hasTraces {
 		d.Traces = make([]TraceDigest, nd)
 	} else if nd > 0 {
 		r.fail("trace digests without traces")
 	}
 	for i := 0; i < len(d.Traces) && r.err == nil; i++ {
-		t := &d.Traces[i]
-		t.Entries = int(r.enum(math.MaxInt32))
-		t.UnknownFrees = int(r.enum(uint64(t.Entries)))
-		no := r.count(7)
-		for range no {
-			var e IndexedEntry
-			e.Index = int(r.uint())
-			e.Addr = r.uint()
-			e.Size = r.int()
-			e.Stream = r.int()
-			e.TimeUS = r.int()
-			e.Stack = stack()
-			e.Action = Action(r.enum(uint64(numActions - 1)))
-			if r.err == nil && e.Index >= t.Entries {
-				r.fail("OOM event %d of a %d-event trace", e.Index, t.Entries)
-			}
-			t.OOMs = append(t.OOMs, e)
-		}
-		t.LastAlloc = int(r.int())
-		if r.err == nil && (t.LastAlloc < -1 || t.LastAlloc >= t.Entries) {
-			r.fail("last allocation %d of a %d-event trace", t.LastAlloc, t.Entries)
-		}
+		d.Traces[i] = r.traceDigest()
+	}
+	if r.bool() {
+		td := r.traceDigest()
+		d.Host = &td
 	}
 	nn := r.count(4)
 	for i := 0; i < nn && r.err == nil; i++ {
@@ -289,10 +303,120 @@ func DecodeDigest(b []byte) (key string, c Container, s *Snapshot, err error) {
 	return key, c, s, nil
 }
 
+// stack reads a StackID of the digest's stacks.
+func (r *digestReader) stack() StackID {
+	v := r.uint()
+	if v > uint64(r.stacks) {
+		r.fail("stack %d of %d", v, r.stacks)
+		return NoStack
+	}
+	return StackID(v)
+}
+
+// meta reads a MetaID of the digest's user_metadata texts.
+func (r *digestReader) meta() MetaID {
+	v := r.uint()
+	if v > 0 && v >= uint64(r.metas) {
+		r.fail("user_metadata %d of %d", v, r.metas)
+		return NoMeta
+	}
+	return MetaID(v)
+}
+
+// segments reads a segment list with its blocks (nil when empty): the
+// host segments, whose device is HostDevice, or the devices'.
+func (r *digestReader) segments(host bool) []Segment {
+	nseg := r.count(14)
+	if nseg == 0 {
+		return nil
+	}
+	segs := make([]Segment, nseg)
+	for i := 0; i < nseg && r.err == nil; i++ {
+		sg := &segs[i]
+		if host {
+			if sg.Device = int(r.int()); sg.Device != HostDevice {
+				r.fail("host segment of device %d", sg.Device)
+			}
+		} else {
+			sg.Device = r.device()
+		}
+		sg.Address = r.uint()
+		sg.TotalSize = r.int()
+		sg.AllocatedSize = r.int()
+		sg.ActiveSize = r.int()
+		sg.RequestedSize = r.int()
+		sg.Stream = r.int()
+		sg.Pool = Pool(r.enum(uint64(PoolLarge)))
+		sg.PrivatePool = [2]int64{r.int(), r.int()}
+		sg.Expandable = r.bool()
+		sg.Stack = r.stack()
+		if nb := r.count(5); nb > 0 {
+			sg.Blocks = make([]Block, nb)
+			for j := range sg.Blocks {
+				b := &sg.Blocks[j]
+				b.Address = r.uint()
+				b.Size = r.int()
+				b.RequestedSize = r.int()
+				b.State = BlockState(r.enum(uint64(StateUnknown)))
+				b.Stack = r.stack()
+			}
+		}
+	}
+	return segs
+}
+
+// traceDigest reads one trace digest.
+func (r *digestReader) traceDigest() TraceDigest {
+	var t TraceDigest
+	t.Entries = int(r.enum(math.MaxInt32))
+	t.UnknownFrees = int(r.enum(uint64(t.Entries)))
+	no := r.count(9)
+	for i := 0; i < no && r.err == nil; i++ {
+		var e IndexedEntry
+		e.Index = int(r.uint())
+		e.Addr = r.uint()
+		e.Size = r.int()
+		e.Stream = r.int()
+		e.TimeUS = r.int()
+		e.Stack = r.stack()
+		e.Action = Action(r.enum(uint64(numActions - 1)))
+		e.Meta = r.meta()
+		e.Pool = uint16(r.enum(uint64(r.pools)))
+		if r.err == nil && e.Index >= t.Entries {
+			r.fail("OOM event %d of a %d-event trace", e.Index, t.Entries)
+		}
+		t.OOMs = append(t.OOMs, e)
+	}
+	t.LastAlloc = int(r.int())
+	if r.err == nil && (t.LastAlloc < -1 || t.LastAlloc >= t.Entries) {
+		r.fail("last allocation %d of a %d-event trace", t.LastAlloc, t.Entries)
+	}
+	nl := r.count(4)
+	for i := 0; i < nl && r.err == nil; i++ {
+		bt := BlockTrace{Addr: r.uint()}
+		bt.Alloc = int(r.enum(uint64(max(t.Entries-1, 0))))
+		bt.Meta = r.meta()
+		if nn := r.count(1); nn > 0 {
+			bt.Notes = make([]MetaID, nn)
+			for k := range bt.Notes {
+				bt.Notes[k] = r.meta()
+			}
+		}
+		if r.err == nil && i > 0 && t.Live[i-1].Addr >= bt.Addr {
+			r.fail("live blocks out of address order")
+		}
+		t.Live = append(t.Live, bt)
+	}
+	return t
+}
+
 // digestReader reads the fields of a digest, keeping the first error.
 type digestReader struct {
 	b   []byte
 	err error
+	// stacks, metas and pools are the sizes of the digest's tables, for
+	// checking the indexes into them.
+	stacks, metas, pools int
 }
 
 func (r *digestReader) fail(format string, args ...any) {
