@@ -100,9 +100,12 @@ const (
 	SegmentUnmap
 	Snapshot
 	OOM
+	// Annotate is torch.cuda.memory._annotate_tensor (PyTorch 2.14+): a
+	// note put on a live block after its allocation.
+	Annotate
 )
 
-var actionNames = [...]string{"alloc", "free_requested", "free_completed", "segment_alloc", "segment_free", "segment_map", "segment_unmap", "snapshot", "oom"}
+var actionNames = [...]string{"alloc", "free_requested", "free_completed", "segment_alloc", "segment_free", "segment_map", "segment_unmap", "snapshot", "oom", "annotate"}
 
 // String returns PyTorch's name of the action.
 func (a Action) String() string {
@@ -843,4 +846,12 @@ func (a *Allocator) Trace() []TraceEntry {
 // total active bytes.
 func (a *Allocator) RecordSnapshot() {
 	a.record(Snapshot, 0, a.active, 0, nil)
+}
+
+// Annotate records torch.cuda.memory._annotate_tensor on live block b:
+// an annotate event at the block's address with the block's size and the
+// context of the annotating call (which carries the annotation text for
+// the snapshot writer). It changes no allocator state.
+func (a *Allocator) Annotate(b *Block, ctx Ctx) {
+	a.record(Annotate, b.Addr, b.Size, b.Stream, a.ctxIfRecording(ctx))
 }

@@ -15,7 +15,9 @@
 package layout
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"gpureport/internal/gen/alloc"
 	"gpureport/internal/gen/pickle"
@@ -31,6 +33,17 @@ type Frame struct {
 	Name string
 	File string
 	Line int
+	// FX, when set, is the FX graph node this line of FX-generated code
+	// runs, written as the fx_node_* keys that
+	// _snapshot(augment_with_fx_traces=True) adds.
+	FX *FXNode
+}
+
+// FXNode is an FX graph node of a frame (see Frame.FX).
+type FXNode struct {
+	Op, Name, Target string
+	// Trace is the original model code's stack trace, as text.
+	Trace string
 }
 
 // Context is one captured traceback (an allocation's or a free's stack),
@@ -39,6 +52,11 @@ type Frame struct {
 type Context struct {
 	ID     uint64
 	Frames []*Frame
+	// Meta is the user_metadata of the events with this context (the
+	// text _set_memory_metadata had set when the block was allocated, or
+	// an annotate event's annotation); written only with
+	// Options.UserMetadata.
+	Meta string
 }
 
 // Format is a snapshot generation's on-disk layout.
@@ -80,8 +98,12 @@ type Options struct {
 	ExternalAnnotations bool
 	// CompileContext adds compile_context ('N/A') to trace entries (2.7+).
 	CompileContext bool
-	// UserMetadata adds user_metadata ('') to trace entries (2.9+).
+	// UserMetadata adds user_metadata to trace entries (2.9+): the
+	// event context's Meta, '' when it has none.
 	UserMetadata bool
+	// PoolIDs adds pool_id, the pair of the event's pool (Device.Pool),
+	// to trace entries (2.16+).
+	PoolIDs bool
 	// Cpp writes the form of PyTorch's C++ pickler
 	// (_memory_snapshot_pickled): timed layout with allocator_settings
 	// and nothing newer.
@@ -119,11 +141,41 @@ type Device struct {
 	Alloc *alloc.Allocator
 	// Trace is the trace ring as captured (Alloc.Trace()).
 	Trace []alloc.TraceEntry
+	// Pool is the segment_pool_id of the allocator's segments: (0, 0)
+	// for the default pool, else a CUDA graph or MemPool private pool.
+	// Several Devices of one device index, one per pool, make that
+	// device's segments; their traces are merged by time.
+	Pool [2]int64
+}
+
+// Host is the pinned host memory allocator's state, written as
+// host_segments and host_traces (PyTorch 2.14+,
+// record_pinned_host_memory=True). The host allocator does not split:
+// each segment is one block.
+type Host struct {
+	Segments []HostSegment
+	// Trace is its trace ring, oldest first.
+	Trace []alloc.TraceEntry
+}
+
+// HostSegment is one pinned host allocation (cudaHostAlloc).
+type HostSegment struct {
+	Addr uint64
+	// Size is the segment (and block) size, a power of two; Requested the
+	// size asked for.
+	Size, Requested int64
+	// Live reports an allocated block, else a cached free one.
+	Live bool
+	// Ctx is the allocation context.
+	Ctx alloc.Ctx
 }
 
 // Builder makes the object tree of one snapshot file. It holds the
 // per-file shared objects; use a new Builder for every file.
 type Builder struct {
+	// Host, when set, is written as host_segments and host_traces.
+	Host *Host
+
 	opt        Options
 	keys       map[string]*pickle.Str
 	frameDicts map[*Frame]*pickle.Dict
@@ -164,6 +216,14 @@ func (b *Builder) frameDict(f *Frame) *pickle.Dict {
 		d.Set(b.k("filename"), f.File)
 	}
 	d.Set(b.k("line"), int64(f.Line))
+	if x := f.FX; x != nil {
+		d.Set(b.k("fx_node_op"), x.Op)
+		d.Set(b.k("fx_node_name"), x.Name)
+		d.Set(b.k("fx_node_target"), x.Target)
+		if x.Trace != "" {
+			d.Set(b.k("fx_original_trace"), x.Trace)
+		}
+	}
 	b.frameDicts[f] = d
 	return d
 }
@@ -210,7 +270,29 @@ func (b *Builder) Build(devs []Device, set Settings, anns []Annotation) any {
 	if b.opt.ExternalAnnotations && !b.opt.Cpp {
 		top.Set(b.k("external_annotations"), b.Annotations(anns))
 	}
+	if b.Host != nil {
+		top.Set(b.k("host_segments"), b.hostSegments())
+		l := pickle.NewList()
+		for i := range b.Host.Trace {
+			l.Append(b.Entry(&b.Host.Trace[i]))
+		}
+		top.Set(b.k("host_traces"), l)
+	}
 	return top
+}
+
+// hostSegments returns host_segments: one segment dict per host
+// allocation, device -1, one block each.
+func (b *Builder) hostSegments() *pickle.List {
+	out := pickle.NewList()
+	for _, hs := range b.Host.Segments {
+		x := &alloc.Block{Addr: hs.Addr, Size: hs.Size, Requested: hs.Requested, Ctx: hs.Ctx}
+		if hs.Live {
+			x.State = alloc.ActiveAllocated
+		}
+		out.Append(b.segmentDict(-1, hs.Addr, hs.Size, 0, false, false, [2]int64{}, hs.Ctx, []*alloc.Block{x}))
+	}
+	return out
 }
 
 // Segments returns the segments list of all devices.
@@ -219,14 +301,18 @@ func (b *Builder) Segments(devs []Device) *pickle.List {
 	for _, d := range devs {
 		dev := d.Alloc.Config().Device
 		for _, s := range d.Alloc.Segments() {
-			out.Append(b.segment(dev, s))
+			out.Append(b.segment(dev, d.Pool, s))
 		}
 	}
 	return out
 }
 
-func (b *Builder) segment(dev int, s *alloc.Segment) *pickle.Dict {
-	blocks := s.Blocks()
+func (b *Builder) segment(dev int, pool [2]int64, s *alloc.Segment) *pickle.Dict {
+	return b.segmentDict(dev, s.Addr, s.Size, s.Stream, s.Small, s.Expandable, pool, s.Ctx, s.Blocks())
+}
+
+// segmentDict makes one segment dict of the given fields and blocks.
+func (b *Builder) segmentDict(dev int, addr uint64, size, stream int64, small, expandable bool, pool [2]int64, segCtx alloc.Ctx, blocks []*alloc.Block) *pickle.Dict {
 	var allocated, active, requested int64
 	for _, bl := range blocks {
 		switch bl.State {
@@ -241,13 +327,13 @@ func (b *Builder) segment(dev int, s *alloc.Segment) *pickle.Dict {
 	}
 	d := pickle.NewDict(13)
 	d.Set(b.k("device"), int64(dev))
-	d.Set(b.k("address"), s.Addr)
-	d.Set(b.k("total_size"), s.Size)
+	d.Set(b.k("address"), addr)
+	d.Set(b.k("total_size"), size)
 	d.Set(b.k("allocated_size"), allocated)
 	d.Set(b.k("active_size"), active)
 	d.Set(b.k("requested_size"), requested)
-	d.Set(b.k("stream"), s.Stream)
-	if s.Small {
+	d.Set(b.k("stream"), stream)
+	if small {
 		d.Set(b.k("segment_type"), b.k("small"))
 	} else {
 		d.Set(b.k("segment_type"), b.k("large"))
@@ -256,10 +342,10 @@ func (b *Builder) segment(dev int, s *alloc.Segment) *pickle.Dict {
 		d.Set(b.k("blocks"), b.historyBlocks(blocks))
 		return d
 	}
-	d.Set(b.k("segment_pool_id"), pickle.Tuple{int64(0), int64(0)})
-	d.Set(b.k("is_expandable"), s.Expandable)
-	ctx := s.Ctx
-	if s.Expandable {
+	d.Set(b.k("segment_pool_id"), pickle.Tuple{pool[0], pool[1]})
+	d.Set(b.k("is_expandable"), expandable)
+	ctx := segCtx
+	if expandable {
 		ctx = nil
 	}
 	// PyTorch adds frames at once when there is no traceback and after
@@ -308,10 +394,16 @@ func (b *Builder) historyBlocks(blocks []*alloc.Block) *pickle.List {
 // Traces returns device_traces: one list per visible device.
 func (b *Builder) Traces(devs []Device) *pickle.List {
 	n := b.opt.Devices
-	byDev := map[int][]alloc.TraceEntry{}
+	type pooled struct {
+		e    *alloc.TraceEntry
+		pool [2]int64
+	}
+	byDev := map[int][]pooled{}
 	for _, d := range devs {
 		dev := d.Alloc.Config().Device
-		byDev[dev] = d.Trace
+		for i := range d.Trace {
+			byDev[dev] = append(byDev[dev], pooled{&d.Trace[i], d.Pool})
+		}
 		if dev+1 > n {
 			n = dev + 1
 		}
@@ -321,9 +413,16 @@ func (b *Builder) Traces(devs []Device) *pickle.List {
 	}
 	out := pickle.NewList()
 	for dev := 0; dev < n; dev++ {
+		// The pools of one device record into one ring: merged by time,
+		// each pool's events in their order.
+		evs := byDev[dev]
+		slices.SortStableFunc(evs, func(a, b pooled) int { return cmp.Compare(a.e.TimeUS, b.e.TimeUS) })
 		l := pickle.NewList()
-		for i := range byDev[dev] {
-			l.Append(b.Entry(&byDev[dev][i]))
+		for _, p := range evs {
+			var buf [9]pickle.Item
+			d := pickle.NewDict(9)
+			d.Items = append(d.Items, b.entryItems(p.e, p.pool, buf[:0])...)
+			l.Append(d)
 		}
 		out.Append(l)
 	}
@@ -333,6 +432,11 @@ func (b *Builder) Traces(devs []Device) *pickle.List {
 // EntryItems returns the key/value pairs of one trace entry, in PyTorch's
 // order.
 func (b *Builder) EntryItems(e *alloc.TraceEntry, into []pickle.Item) []pickle.Item {
+	return b.entryItems(e, [2]int64{}, into)
+}
+
+// entryItems is EntryItems for an event of the given pool.
+func (b *Builder) entryItems(e *alloc.TraceEntry, pool [2]int64, into []pickle.Item) []pickle.Item {
 	it := into[:0]
 	it = append(it, pickle.Item{Key: b.k("action"), Value: b.k(e.Action.String())})
 	if e.Action == alloc.OOM {
@@ -349,7 +453,14 @@ func (b *Builder) EntryItems(e *alloc.TraceEntry, into []pickle.Item) []pickle.I
 			it = append(it, pickle.Item{Key: b.k("compile_context"), Value: "N/A"})
 		}
 		if b.opt.UserMetadata {
-			it = append(it, pickle.Item{Key: b.k("user_metadata"), Value: ""})
+			meta := ""
+			if c, ok := e.Ctx.(*Context); ok && c != nil {
+				meta = c.Meta
+			}
+			it = append(it, pickle.Item{Key: b.k("user_metadata"), Value: meta})
+		}
+		if b.opt.PoolIDs {
+			it = append(it, pickle.Item{Key: b.k("pool_id"), Value: pickle.Tuple{pool[0], pool[1]}})
 		}
 	}
 	if e.Ctx != nil && e.Action != alloc.Snapshot {

@@ -354,3 +354,74 @@ func TestParseFormat(t *testing.T) {
 		t.Error("unknown format accepted")
 	}
 }
+
+// TestRecentKeys builds a snapshot with what PyTorch 2.14-2.16 write
+// beside the older keys (user_metadata texts, pool ids on events, a
+// private pool's segments, an annotate event, an FX-augmented frame,
+// pinned host memory) and checks that the production decoder reads back
+// what was built.
+func TestRecentKeys(t *testing.T) {
+	opt := Options{Format: Timed, AllocatorSettings: true, ExternalAnnotations: true, CompileContext: true, UserMetadata: true, PoolIDs: true, Devices: 1}
+	def := alloc.New(alloc.Config{Capacity: 1 << 30, MaxEntries: 100})
+	graph := alloc.New(alloc.Config{Capacity: 1 << 30, MaxEntries: 100, BaseAddress: 0x7f4000000000})
+	fx := &Frame{Name: "forward", File: "/tmp/fx_generated_3a4b5c.py", Line: 12,
+		FX: &FXNode{Op: "call_function", Name: "mm_3", Target: "aten.mm.default", Trace: "File \"model.py\", line 40, in forward"}}
+	user := &Frame{Name: "train_step", File: "/home/user/proj/train.py", Line: 57}
+	def.SetTime(1772442000000000)
+	a, _ := def.Malloc(4<<20, 0, &Context{ID: 1, Frames: []*Frame{fx, user}, Meta: `{"role": "activations"}`})
+	graph.SetTime(1772442000000500)
+	graph.Malloc(8<<20, 0, &Context{ID: 2, Frames: []*Frame{user}})
+	def.SetTime(1772442000001000)
+	def.Annotate(a, &Context{ID: 3, Frames: []*Frame{user}, Meta: "kept for backward"})
+	b := NewBuilder(opt)
+	pin := &Frame{Name: "pin_memory", File: "/opt/conda/lib/python3.11/site-packages/torch/utils/data/_utils/pin_memory.py", Line: 73}
+	hctx := &Context{ID: 4, Frames: []*Frame{pin}, Meta: "batch"}
+	b.Host = &Host{
+		Segments: []HostSegment{{Addr: 0x10000000, Size: 1 << 20, Requested: 1000000, Live: true, Ctx: hctx}, {Addr: 0x10100000, Size: 1 << 21, Requested: 1 << 21}},
+		Trace:    []alloc.TraceEntry{{Action: alloc.Alloc, Addr: 0x10000000, Size: 1000000, TimeUS: 1772442000000100, Ctx: hctx}},
+	}
+	tree := b.Build([]Device{{Alloc: def, Trace: def.Trace()}, {Alloc: graph, Trace: graph.Trace(), Pool: [2]int64{1, 0}}}, Settings{MaxSplitSize: -1}, nil)
+	data, err := Encode(tree, FileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := decodeSnapshot(t, data)
+	checkInvariants(t, s)
+	if len(s.Notes) != 0 {
+		t.Errorf("notes %v", s.Notes)
+	}
+	pools := map[[2]int64]int{}
+	for _, seg := range s.Segments {
+		pools[seg.PrivatePool]++
+	}
+	if pools[[2]int64{0, 0}] != 1 || pools[[2]int64{1, 0}] != 1 {
+		t.Errorf("segments by pool %v", pools)
+	}
+	tr := s.Traces[0]
+	var acts []string
+	for i := range tr {
+		p, ok := s.PoolOf(&tr[i])
+		acts = append(acts, fmt.Sprintf("%s%v%v:%s", tr[i].Action, p, ok, s.MetaText(tr[i].Meta)))
+	}
+	// The segment_alloc runs on the allocating thread: it carries the
+	// thread's metadata too.
+	want := `[segment_alloc[0 0]true:{"role": "activations"} alloc[0 0]true:{"role": "activations"} segment_alloc[1 0]true: alloc[1 0]true: annotate[0 0]true:kept for backward]`
+	if got := fmt.Sprint(acts); got != want {
+		t.Errorf("events\n%s\nwant\n%s", got, want)
+	}
+	bts := s.BlockTraces(0)
+	if len(bts) != 2 || s.MetaText(bts[0].Meta) != `{"role": "activations"}` || len(bts[0].Notes) != 1 {
+		t.Errorf("block traces %+v", bts)
+	}
+	frames := s.Stacks.StackFrames(s.Segments[0].Blocks[0].Stack)
+	if len(frames) != 2 || frames[0].FX.Name != "mm_3" || frames[0].FX.Trace == "" || !frames[1].FX.IsZero() {
+		t.Errorf("block frames %+v", frames)
+	}
+	h := s.Host()
+	if h == nil || len(h.Segments) != 2 || h.Segments[0].Blocks[0].State != snapshot.StateActiveAllocated || h.Segments[1].Blocks[0].State != snapshot.StateInactive {
+		t.Fatalf("host %+v", h)
+	}
+	if hb := h.BlockTraces(0); len(hb) != 1 || h.MetaText(hb[0].Meta) != "batch" {
+		t.Errorf("host block traces %+v", hb)
+	}
+}
