@@ -4,11 +4,11 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"gpureport/analyze/frames"
 	"gpureport/snapshot"
 )
 
@@ -50,67 +50,17 @@ const NativeSite = "(native)"
 // the same for every allocation.
 const maxNativeKeyFrames = 24
 
-var (
-	// interpreterLibRE matches the standard library of a Python install:
-	// /usr/lib/python3.11/, /opt/conda/lib/python3.10/, C:\Python311\Lib\
-	// (after backslashes became slashes), .../lib64/python3.9/.
-	interpreterLibRE = regexp.MustCompile(`(?i)(^|/)lib(64)?/python\d+(\.\d+)?t?/|(^|/)python\d*/lib/`)
-)
-
-// IsNativeFrame reports whether f is a C++ frame: line 0, or a file that
-// is "??", empty or a C/C++/CUDA source.
-func IsNativeFrame(f snapshot.Frame) bool {
-	return f.Line <= 0 || f.File == "" || f.File == "??" || isNativeSource(f.File)
-}
-
-// isNativeSource reports whether a file name ends in a C, C++ or CUDA
-// source extension.
-func isNativeSource(file string) bool {
-	i := strings.LastIndexByte(file, '.')
-	if i < 0 || len(file)-i > 4 {
-		return false
-	}
-	switch strings.ToLower(file[i+1:]) {
-	case "c", "cc", "cpp", "cxx", "cu", "cuh", "h", "hh", "hpp", "hxx", "inl":
-		return true
-	}
-	return false
-}
+// IsNativeFrame reports whether f is a C++ frame (frames.IsNative).
+func IsNativeFrame(f snapshot.Frame) bool { return frames.IsNative(f) }
 
 // IsLibraryFrame reports whether the Python frame f belongs to torch, an
-// installed package, the interpreter, or code torch.compile generated.
-func IsLibraryFrame(f snapshot.Frame) bool {
-	p := strings.ReplaceAll(f.File, `\`, "/")
-	switch {
-	case strings.HasPrefix(p, "<frozen"), strings.HasPrefix(p, "<built-in"):
-		return true
-	case strings.Contains(p, "/site-packages/"), strings.Contains(p, "/dist-packages/"):
-		return true
-	case strings.HasPrefix(p, "torch/"), strings.Contains(p, "/torch/"):
-		return true
-	case strings.Contains(p, "/torchinductor_"), strings.Contains(p, "/triton/"):
-		return true
-	}
-	return containsFold(p, "python") && interpreterLibRE.MatchString(p)
-}
-
-// containsFold reports whether s contains the lower-case ASCII word sub in
-// any case.
-func containsFold(s, sub string) bool {
-	n := len(sub)
-	for i := 0; i+n <= len(s); i++ {
-		if strings.EqualFold(s[i:i+n], sub) {
-			return true
-		}
-	}
-	return false
-}
+// installed package, the interpreter, or code torch.compile generated
+// (frames.IsLibrary).
+func IsLibraryFrame(f snapshot.Frame) bool { return frames.IsLibrary(f) }
 
 // IsUserFrame reports whether f is a frame of the user's own Python code:
-// neither native nor library.
-func IsUserFrame(f snapshot.Frame) bool {
-	return !IsNativeFrame(f) && !IsLibraryFrame(f)
-}
+// neither native nor library (frames.IsUser).
+func IsUserFrame(f snapshot.Frame) bool { return frames.IsUser(f) }
 
 // UserMask marks the user frames of a stack.
 func UserMask(frames []snapshot.Frame) []bool {
@@ -219,15 +169,6 @@ func signatureOf(frames []snapshot.Frame, kinds []frameKind) Signature {
 	return finishSignature(sig, b.String())
 }
 
-var (
-	// autogradNodeRE finds an autograd node's apply in a C++ frame:
-	// torch::autograd::generated::BmmBackward0::apply(...),
-	// torch::autograd::AccumulateGrad::apply(...).
-	autogradNodeRE = regexp.MustCompile(`torch::autograd::(?:generated::)?([A-Za-z_]\w*)::apply\(`)
-	// atenOpRE finds an ATen operator's entry point: at::_ops::bmm::call(...).
-	atenOpRE = regexp.MustCompile(`at::_ops::([A-Za-z_]\w*)::call\(`)
-)
-
 // AutogradSiteSuffix ends the Site of a C++-only stack that an autograd
 // node's backward made ("BmmBackward0 (autograd)").
 const AutogradSiteSuffix = " (autograd)"
@@ -236,14 +177,14 @@ const AutogradSiteSuffix = " (autograd)"
 // first): "BmmBackward0 (autograd)" for the innermost autograd node, else
 // "aten::bmm" for the outermost ATen operator (the one called from
 // outside ATen; inner ones are its decomposition), else NativeSite.
-func nativeSiteOf(frames []snapshot.Frame) string {
+func nativeSiteOf(stack []snapshot.Frame) string {
 	op := ""
-	for _, f := range frames {
-		if m := autogradNodeRE.FindStringSubmatch(f.Name); m != nil {
-			return m[1] + AutogradSiteSuffix
+	for _, f := range stack {
+		if node, ok := frames.AutogradNode(f); ok {
+			return node + AutogradSiteSuffix
 		}
-		if m := atenOpRE.FindStringSubmatch(f.Name); m != nil {
-			op = "aten::" + m[1]
+		if name, ok := frames.ATenOp(f); ok {
+			op = "aten::" + name
 		}
 	}
 	if op != "" {
