@@ -36,12 +36,7 @@ const maxNeverFreed = 50
 // roundUp rounds a request to the allocator's 512-byte granularity (at
 // least 512 bytes), as CUDACachingAllocator's round_size does without
 // roundup_power2_divisions.
-func roundUp(size int64) int64 {
-	if size <= 512 {
-		return 512
-	}
-	return (size + 511) / 512 * 512
-}
+func roundUp(size int64) int64 { return snapshot.RoundedSize(size) }
 
 // TraceOverflow reports whether device dev's trace ring buffer of s lost
 // events, with the evidence:

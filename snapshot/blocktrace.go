@@ -119,3 +119,14 @@ func BlockTraceAt(bts []BlockTrace, addr uint64) (BlockTrace, bool) {
 	}
 	return bts[i], true
 }
+
+// RoundedSize returns the size of the block the caching allocator makes
+// for a request of n bytes without roundup_power2_divisions: n rounded up
+// to a multiple of 512 bytes (kMinBlockSize), at least 512. Trace events
+// record requests; replaying them in blocks needs this.
+func RoundedSize(n int64) int64 {
+	if n <= 512 {
+		return 512
+	}
+	return (n + 511) / 512 * 512
+}

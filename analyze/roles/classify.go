@@ -1,0 +1,223 @@
+package roles
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+
+	"gpureport/snapshot"
+)
+
+// Block is one live allocation to classify.
+type Block struct {
+	// Addr and Size are the block's address and size, bytes.
+	Addr uint64
+	Size int64
+	// Stack is its allocation stack.
+	Stack snapshot.StackID
+	// Pool is the segment_pool_id of its segment.
+	Pool [2]int64
+	// Alloc is the index of its alloc event in the trace, -1 when it was
+	// allocated before the trace's window (or the file has no trace).
+	Alloc int
+	// Meta is the user_metadata of its alloc event, Notes the annotations
+	// put on it since, oldest first.
+	Meta  string
+	Notes []string
+	// Freed is the index of the event that freed it after the moment
+	// classified, -1 when it is not freed within the trace; read only
+	// when Scene.Future is set.
+	Freed int
+}
+
+// Scene is one device at one moment: its live blocks, and what is known
+// of the moment.
+type Scene struct {
+	Stacks *snapshot.Stacks
+	Blocks []Block
+	// Pools gives the kind of the pools the blocks name; a pool missing
+	// from it is taken by its id alone.
+	Pools map[[2]int64]Pool
+	// Trace is the device's trace when at hand (nil for a digest): the
+	// lifetime rules read it.
+	Trace []snapshot.TraceEntry
+	// At is the index in Trace of the moment classified: its last event
+	// for a dump.
+	At int
+	// HasTrace reports that the file recorded events for the device, so
+	// a block the trace never saw allocated was allocated before its
+	// window.
+	HasTrace bool
+	// Future reports that the moment is inside the trace and the blocks'
+	// Freed say when each was freed after it.
+	Future bool
+	// OOM is the OOM event the moment is the dump of (the trace ends at
+	// it), nil otherwise.
+	OOM *snapshot.TraceEntry
+}
+
+// Reasons a block's role is unknown.
+const (
+	whyBeforeWindow = "no frames: allocated before the trace's window (before recording began, or before the ring buffer's oldest event)"
+	whyNotRecorded  = "no frames: the trace records no stacks (_record_memory_history without context)"
+	whyNoTrace      = "no frames, and no trace to tell when it was allocated"
+	ruleNoMatch     = "no rule names this stack"
+	ruleCppOnly     = "C++ frames only, outside autograd"
+	rulePool        = "CUDA-graph private pool (segment_pool_id)"
+)
+
+// classifier holds what Classify reads once per scene.
+type classifier struct {
+	sc             *Scene
+	cache          *stackCache
+	tl             *timeline
+	stacksRecorded bool
+}
+
+// Classify decides the role of every block of sc, in order, and returns
+// the decisions with their breakdown (which sums to the blocks' bytes).
+func Classify(sc *Scene) ([]Decision, Breakdown) {
+	c := &classifier{sc: sc, cache: newStackCache(sc.Stacks)}
+	for i := range sc.Blocks {
+		if sc.Blocks[i].Stack != snapshot.NoStack {
+			c.stacksRecorded = true
+			break
+		}
+	}
+	if !c.stacksRecorded {
+		for i := range sc.Trace {
+			if sc.Trace[i].Action == snapshot.ActionAlloc && sc.Trace[i].Stack != snapshot.NoStack {
+				c.stacksRecorded = true
+				break
+			}
+		}
+	}
+	if len(sc.Trace) > 0 {
+		c.tl = newTimeline(sc.Trace, c.cache, c.stacksRecorded)
+	}
+	out := make([]Decision, len(sc.Blocks))
+	var bd Breakdown
+	rules := map[string]*RuleShare{}
+	for i := range sc.Blocks {
+		b := &sc.Blocks[i]
+		out[i] = c.decide(b)
+		bd.add(b.Size, out[i], rules)
+	}
+	bd.finish(rules)
+	return out, bd
+}
+
+// decide returns block b's role and why (doc.go gives the order).
+func (c *classifier) decide(b *Block) Decision {
+	label, d, ok := labelDecision(b)
+	if ok {
+		return d
+	}
+	d = c.byStack(b)
+	if d.Label == "" {
+		d.Label = label
+	}
+	return d
+}
+
+// labelDecision returns the label on b (latest annotation first, then
+// the alloc-time user_metadata) and, when one names a role, the decision
+// it makes.
+func labelDecision(b *Block) (string, Decision, bool) {
+	first := ""
+	try := func(text, kind string) (Decision, bool) {
+		if text == "" {
+			return Decision{}, false
+		}
+		if first == "" {
+			first = text
+		}
+		r, ok := labelRole(text)
+		if !ok {
+			return Decision{}, false
+		}
+		return Decision{Role: r, Evidence: ByLabel, Rule: kind + " names " + r.String(), Label: text}, true
+	}
+	for _, n := range slices.Backward(b.Notes) {
+		if d, ok := try(n, "annotation (_annotate_tensor)"); ok {
+			return first, d, true
+		}
+	}
+	if d, ok := try(b.Meta, "user_metadata"); ok {
+		return first, d, true
+	}
+	return first, Decision{}, false
+}
+
+// byStack decides by pool, frame rules and lifetime.
+func (c *classifier) byStack(b *Block) Decision {
+	p, ok := c.sc.Pools[b.Pool]
+	if !ok {
+		p = poolKind(b.Pool, nil, c.cache)
+	}
+	if p.Kind.Graph() {
+		return Decision{Role: GraphPools, Evidence: ByFrame, Rule: rulePool}
+	}
+	st := c.cache.get(b.Stack)
+	if st.empty {
+		switch {
+		case b.Alloc >= 0 && c.stacksRecorded:
+			return c.byLifetime(b, st, backward)
+		case b.Alloc >= 0:
+			return Decision{Role: Unknown, Evidence: ByNothing, Rule: whyNotRecorded}
+		case c.sc.HasTrace:
+			return Decision{Role: Unknown, Evidence: ByNothing, Rule: whyBeforeWindow}
+		}
+		return Decision{Role: Unknown, Evidence: ByNothing, Rule: whyNoTrace}
+	}
+	ph := phaseOf(st)
+	for _, r := range frameRules {
+		if r.match(st, ph) {
+			return Decision{Role: r.role, Evidence: ByFrame, Rule: r.name}
+		}
+	}
+	if d, ok := c.byFX(b, st, ph); ok {
+		return d
+	}
+	if ph == noPhase && len(st.py) == 0 {
+		return Decision{Role: Other, Evidence: ByNothing, Rule: ruleCppOnly}
+	}
+	return c.byLifetime(b, st, ph)
+}
+
+// fxFrameRE reads one frame of an FX node's original trace, as Python
+// formats a traceback: File "model.py", line 40, in forward.
+var fxFrameRE = regexp.MustCompile(`File "([^"]+)", line (\d+), in (\S+)`)
+
+// byFX decides a block allocated by FX-generated code (torch.compile) by
+// the model code its FX node was traced from, a label that
+// augment_with_fx_traces put on the frame: a frame rule matching that
+// code decides, as a user label. Compiled backward code is left to its
+// own frames.
+func (c *classifier) byFX(b *Block, st *stack, ph phase) (Decision, bool) {
+	if len(st.fx) == 0 || ph == backward {
+		return Decision{}, false
+	}
+	fx := st.fx[0]
+	label := "FX node " + fx.Name
+	if fx.Target != "" {
+		label += " (" + fx.Target + ")"
+	}
+	var fs []snapshot.Frame
+	for _, m := range fxFrameRE.FindAllStringSubmatch(fx.Trace, -1) {
+		line, _ := strconv.Atoi(m[2])
+		fs = append(fs, snapshot.Frame{File: m[1], Line: max(line, 1), Name: m[3]})
+	}
+	slices.Reverse(fs) // a traceback lists the innermost frame last
+	ost := readStack(fs)
+	oph := phaseOf(ost)
+	for _, r := range frameRules {
+		if r.match(ost, oph) {
+			return Decision{Role: r.role, Evidence: ByLabel, Rule: "FX node's model code: " + r.name, Label: label}, true
+		}
+	}
+	if r, ok := labelRole(fx.Name + " " + fx.Target); ok {
+		return Decision{Role: r, Evidence: ByLabel, Rule: "FX node names " + r.String(), Label: label}, true
+	}
+	return Decision{}, false
+}

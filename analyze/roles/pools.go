@@ -1,0 +1,176 @@
+package roles
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"gpureport/snapshot"
+)
+
+// A segment's segment_pool_id says which pool serves it; the snapshot
+// says nothing else about the pool, so its kind is read from the id and
+// from the stacks of what was allocated in it, as PyTorch makes ids:
+//
+//   - (0, 0) is the default pool;
+//   - (N, 0) is a CUDA graph's own private pool: CUDAGraph::capture_begin
+//     without a pool argument takes {graph id, 0}
+//     (aten/src/ATen/cuda/CUDAGraph.cpp);
+//   - (0, N) comes from graph_pool_handle() or torch.cuda.MemPool, which
+//     both number {0, uid}: it is a cudagraph-trees pool when
+//     torch/_inductor/cudagraph_trees.py allocated in it
+//     (torch.compile(mode="reduce-overhead")), a symmetric-memory pool when
+//     torch.distributed._symmetric_memory or NCCL's symmetric allocator
+//     did, a CUDA graph's shared pool when torch.cuda.graphs did
+//     (make_graphed_callables, graph(pool=...)), else a MemPool;
+//   - any other pair is taken as a MemPool.
+//
+// A MemPool is named by the user_metadata of its allocations when that is
+// a JSON object with a "pool" or "name" field
+// (_set_memory_metadata({"pool": "comm-buffers"})), as oomscope reads
+// it; a snapshot never names a pool itself.
+
+// PoolKind is the kind of a memory pool.
+type PoolKind uint8
+
+// Pool kinds, as design.md names them.
+const (
+	PoolDefault PoolKind = iota
+	PoolCUDAGraph
+	PoolCUDAGraphTrees
+	PoolMemPool
+	PoolSymmetric
+)
+
+var poolKindNames = [...]string{"default", "cuda_graph", "cudagraph_trees", "mempool", "symmetric"}
+
+// String returns the kind's name ("cudagraph_trees").
+func (k PoolKind) String() string {
+	if int(k) < len(poolKindNames) {
+		return poolKindNames[k]
+	}
+	return "mempool"
+}
+
+// Graph reports whether the pool holds CUDA-graph memory (a graph's own
+// pool or cudagraph trees'): its blocks are GraphPools.
+func (k PoolKind) Graph() bool { return k == PoolCUDAGraph || k == PoolCUDAGraphTrees }
+
+// Pool is one pool of a device and what decided its kind.
+type Pool struct {
+	ID   [2]int64
+	Kind PoolKind
+	// Name is a MemPool's name from its allocations' user_metadata, ""
+	// when none names it.
+	Name string
+	// Why says how the kind was decided, for reports.
+	Why string
+}
+
+// Pools returns the pools of device dev's segments in s, by id (the
+// default pool first).
+func Pools(s *snapshot.Snapshot, dev int) []Pool {
+	type acc struct {
+		stacks []snapshot.StackID
+		addrs  []uint64
+	}
+	byID := map[[2]int64]*acc{}
+	for i := range s.Segments {
+		seg := &s.Segments[i]
+		if seg.Device != dev {
+			continue
+		}
+		a := byID[seg.PrivatePool]
+		if a == nil {
+			a = &acc{}
+			byID[seg.PrivatePool] = a
+		}
+		a.stacks = append(a.stacks, seg.Stack)
+		for _, b := range seg.Blocks {
+			a.stacks = append(a.stacks, b.Stack)
+			if b.State == snapshot.StateActiveAllocated {
+				a.addrs = append(a.addrs, b.Address)
+			}
+		}
+	}
+	bts := s.BlockTraces(dev)
+	cache := newStackCache(&s.Stacks)
+	out := make([]Pool, 0, len(byID))
+	for id, a := range byID {
+		p := poolKind(id, a.stacks, cache)
+		if p.Kind == PoolMemPool || p.Kind == PoolSymmetric {
+			p.Name = poolName(s, bts, a.addrs)
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b Pool) int {
+		return cmp.Or(cmp.Compare(a.ID[0], b.ID[0]), cmp.Compare(a.ID[1], b.ID[1]))
+	})
+	return out
+}
+
+// poolKind decides the kind of pool id from the stacks allocated in it.
+func poolKind(id [2]int64, stacks []snapshot.StackID, cache *stackCache) Pool {
+	p := Pool{ID: id}
+	switch {
+	case id == [2]int64{}:
+		p.Kind, p.Why = PoolDefault, "id (0, 0)"
+		return p
+	case id[1] == 0:
+		p.Kind, p.Why = PoolCUDAGraph, fmt.Sprintf("id (%d, 0): a CUDA graph's own pool", id[0])
+		return p
+	}
+	var trees, symmetric, graphs bool
+	for _, st := range stacks {
+		s := cache.get(st)
+		trees = trees || s.inFile("torch/_inductor/cudagraph_trees.py")
+		symmetric = symmetric || s.inFile("torch/distributed/_symmetric_memory") || s.cppHas("ncclMemAlloc", "symmetric", "Symmetric")
+		graphs = graphs || s.inFile("torch/cuda/graphs.py")
+	}
+	switch {
+	case trees:
+		p.Kind, p.Why = PoolCUDAGraphTrees, "allocated by torch/_inductor/cudagraph_trees.py"
+	case symmetric:
+		p.Kind, p.Why = PoolSymmetric, "allocated by symmetric memory (torch.distributed._symmetric_memory, NCCL)"
+	case graphs:
+		p.Kind, p.Why = PoolCUDAGraph, "allocated under torch.cuda.graphs (a shared graph pool)"
+	default:
+		p.Kind, p.Why = PoolMemPool, fmt.Sprintf("id (%d, %d): a torch.cuda.MemPool (no CUDA-graph or symmetric-memory frames)", id[0], id[1])
+	}
+	return p
+}
+
+// poolName returns the name the user_metadata of the live blocks at addrs
+// give their pool: a JSON object's "pool" or "name" field, the first
+// found; "" when none.
+func poolName(s *snapshot.Snapshot, bts []snapshot.BlockTrace, addrs []uint64) string {
+	for _, a := range addrs {
+		bt, ok := snapshot.BlockTraceAt(bts, a)
+		if !ok {
+			continue
+		}
+		if n := jsonName(s.MetaText(bt.Meta)); n != "" {
+			return n
+		}
+	}
+	return ""
+}
+
+// jsonName returns the "pool" or "name" field of a JSON object text.
+func jsonName(text string) string {
+	if !strings.HasPrefix(strings.TrimSpace(text), "{") {
+		return ""
+	}
+	var obj map[string]any
+	if json.Unmarshal([]byte(text), &obj) != nil {
+		return ""
+	}
+	for _, f := range []string{"pool", "name"} {
+		if v, ok := obj[f].(string); ok && v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,180 @@
+package roles
+
+import "strings"
+
+// The frame rules. Each names a pattern of an allocation stack through
+// which PyTorch (or a library built on it) allocates for one role only,
+// and the role; docs/roles.md gives each rule's source and versions. The
+// patterns read Python frames (file and function), C++ frame names
+// (recorded with _record_memory_history(stacks="all")) and autograd
+// nodes, so most rules hold for both kinds of stacks; the C++-only ones
+// say so.
+//
+// Rules are tried in order; the first that matches decides. A stack that
+// no rule matches is given a phase (backward, forward, optimizer step),
+// and its lifetime decides (lifetime.go).
+
+// phase is the part of a training step a stack says an allocation was
+// made in.
+type phase uint8
+
+const (
+	noPhase phase = iota
+	// forward: a module's forward (nn.Module.__call__), or compiled
+	// forward code.
+	forward
+	// backward: autograd's engine (its thread's C++ frames, an autograd
+	// node, a custom Function's backward, loss.backward()).
+	backward
+	// optimizerStep: an optimizer's step, outside its state
+	// initialisation.
+	optimizerStep
+)
+
+// rule is one frame rule.
+type rule struct {
+	// name says what the pattern is, as reports show it.
+	name string
+	role Role
+	// match reports whether stack s, of phase ph, is the rule's.
+	match func(s *stack, ph phase) bool
+}
+
+// optimizerFiles are where optimizers live: torch.optim and the
+// libraries whose optimizers keep their own state (8-bit, fused, ZeRO's
+// CPU/fused Adam, Adafactor).
+var optimizerFiles = []string{
+	"torch/optim/", "torch/distributed/optim/", "bitsandbytes/optim/", "apex/optimizers/",
+	"deepspeed/ops/adam/", "deepspeed/ops/lamb/", "deepspeed/ops/lion/", "transformers/optimization.py",
+	"torchao/optim/", "timm/optim/", "lion_pytorch/", "pytorch_optimizer/", "torch_optimizer/",
+}
+
+// inOptimizer reports whether s runs inside an optimizer: a frame in an
+// optimizer's file (torch.optim's Optimizer.step wrapper is on the stack
+// of every step of a torch.optim.Optimizer subclass, the user's own
+// included), except the learning-rate schedulers, which allocate nothing
+// the step keeps.
+func (s *stack) inOptimizer() bool {
+	for _, f := range s.py {
+		if strings.Contains(f.file, "torch/optim/lr_scheduler.py") {
+			continue
+		}
+		for _, o := range optimizerFiles {
+			if strings.Contains(f.file, o) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fsdpFiles are FullyShardedDataParallel's, in its two generations
+// (FSDP1 flat parameters, FSDP2 fully_shard).
+var fsdpFiles = []string{"torch/distributed/fsdp/", "torch/distributed/_composable/fsdp/"}
+
+// fsdpInner reports whether the innermost Python frame of s is FSDP's
+// own code: FSDP wraps the model's forward, so its frames are outside
+// every activation's stack too; only what FSDP allocates itself is its.
+func (s *stack) fsdpInner() bool {
+	if len(s.py) == 0 {
+		return false
+	}
+	for _, f := range fsdpFiles {
+		if strings.Contains(s.py[0].file, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// phaseOf returns the phase stack s names: backward first (autograd's
+// thread, or a backward function: a compiled backward also runs
+// forward-looking code), then forward (an optimizer closure's forward is
+// forward), then the optimizer step.
+func phaseOf(s *stack) phase {
+	switch {
+	case len(s.nodes) > 0, s.cppHas("torch::autograd::Engine::"),
+		s.call("torch/autograd/__init__.py", "backward", "_make_grads", "_engine_run_backward"),
+		s.call("torch/_tensor.py", "backward"), s.named("backward", "_backward_impl"):
+		return backward
+	case s.call("torch/nn/modules/module.py", "_call_impl", "_wrapped_call_impl", "__call__"), s.named("forward"),
+		s.inFile("torch/_dynamo/", "torch/_functorch/", "/torchinductor_", "fx_generated_"):
+		return forward
+	case s.inOptimizer():
+		return optimizerStep
+	}
+	return noPhase
+}
+
+// frameRules are the frame rules, in order.
+var frameRules = []rule{
+	{name: "cuBLAS workspace (CublasHandlePool)", role: Workspace, match: func(s *stack, _ phase) bool {
+		return s.cppHas("getNewWorkspace", "getCUDABlasLtWorkspace", "CublasHandlePool", "cublasLtWorkspace")
+	}},
+	{name: "cuDNN workspace", role: Workspace, match: func(s *stack, _ phase) bool {
+		for _, c := range s.cpp {
+			if (strings.Contains(c, "cudnn") || strings.Contains(c, "Cudnn")) && strings.Contains(c, "orkspace") {
+				return true
+			}
+		}
+		return false
+	}},
+	{name: "NCCL / symmetric-memory communication buffer", role: Workspace, match: func(s *stack, _ phase) bool {
+		return s.cppHas("ProcessGroupNCCL", "ncclMemAlloc", "NCCLComm") || s.inFile("torch/distributed/_symmetric_memory")
+	}},
+	{name: "CUDA graph capture (cudagraph trees, torch.cuda.graph)", role: GraphPools, match: func(s *stack, _ phase) bool {
+		return s.inFile("torch/_inductor/cudagraph_trees.py", "torch/cuda/graphs.py")
+	}},
+	{name: "AccumulateGrad (gradient accumulation into .grad)", role: Gradients, match: func(s *stack, _ phase) bool {
+		return s.node("AccumulateGrad") || s.cppHas("torch::autograd::AccumulateGrad::")
+	}},
+	{name: "DDP gradient bucket (c10d::Reducer)", role: Gradients, match: func(s *stack, _ phase) bool {
+		return s.cppHas("c10d::Reducer::")
+	}},
+	{name: "FSDP gradient reduce-scatter", role: Gradients, match: func(s *stack, _ phase) bool {
+		if !s.fsdpInner() {
+			return false
+		}
+		for _, f := range fsdpFiles {
+			if s.callWith(f, "reduce", "post_backward", "grad") {
+				return true
+			}
+		}
+		return false
+	}},
+	{name: "FSDP sharded or unsharded parameter", role: Parameters, match: func(s *stack, _ phase) bool {
+		return s.fsdpInner()
+	}},
+	{name: "ZeRO gradient partition or bucket (DeepSpeed)", role: Gradients, match: func(s *stack, _ phase) bool {
+		return s.callWith("deepspeed/runtime/zero/", "grad", "reduce", "bucket")
+	}},
+	{name: "ZeRO fp32 partition or optimizer state (DeepSpeed)", role: OptimizerState, match: func(s *stack, _ phase) bool {
+		return s.callWith("deepspeed/runtime/", "fp32", "optimizer_state", "initialize_optimizer")
+	}},
+	{name: "ZeRO parameter partition or gather (DeepSpeed)", role: Parameters, match: func(s *stack, _ phase) bool {
+		return s.inFile("deepspeed/runtime/zero/partition_parameters.py", "deepspeed/runtime/zero/partitioned_param_coordinator.py")
+	}},
+	{name: "optimizer state initialisation (_init_group, init_state)", role: OptimizerState, match: func(s *stack, ph phase) bool {
+		return ph != forward && ph != backward && s.inOptimizer() &&
+			s.named("_init_group", "_init_state", "init_state", "_init_states", "_lazy_init", "__init__")
+	}},
+	{name: "module parameters (nn.Module._apply, .to(), .cuda(), initialisation)", role: Parameters, match: func(s *stack, _ phase) bool {
+		return s.call("torch/nn/modules/module.py", "_apply", "to", "cuda", "to_empty", "_load_from_state_dict", "load_state_dict") ||
+			s.inFile("torch/nn/parameter.py", "torch/nn/init.py", "torch/nn/parallel/replicate.py", "bitsandbytes/nn/") ||
+			s.named("reset_parameters") || s.callWith("", "init_weight") ||
+			s.call("torch/nn/modules/", "__init__") ||
+			s.call("transformers/modeling_utils.py", "from_pretrained", "_load_pretrained_model", "_load_state_dict_into_meta_model",
+				"load_state_dict", "_load_state_dict_into_model", "to", "cuda", "tie_weights", "resize_token_embeddings", "post_init") ||
+			s.call("accelerate/utils/modeling.py", "set_module_tensor_to_device") || s.call("accelerate/big_modeling.py")
+	}},
+	{name: "data loader or batch transfer", role: Inputs, match: func(s *stack, _ phase) bool {
+		return s.inFile("torch/utils/data/", "accelerate/utils/operations.py", "accelerate/data_loader.py",
+			"torch/nn/parallel/scatter_gather.py", "torch_geometric/data/", "torchtnt/utils/device.py") ||
+			s.call("transformers/trainer.py", "_prepare_input", "_prepare_inputs") ||
+			s.callWith("apply_func.py", "move_data_to_device", "apply_to_collection") ||
+			s.named("transfer_batch_to_device")
+	}},
+	{name: "copy to the device outside the model (.to(), .cuda())", role: Inputs, match: func(s *stack, ph phase) bool {
+		return ph == noPhase && len(s.py) > 0 && s.cppHas("at::native::_to_copy(", "THPVariable_to(", "THPVariable_cuda(")
+	}},
+}

@@ -1,0 +1,169 @@
+package roles
+
+import "gpureport/snapshot"
+
+// SceneOf returns device dev of snapshot s at its dump: its live
+// (active_allocated) blocks with what the trace says of them
+// (snapshot.BlockTraces), its pools, and its trace when s is not a
+// digest. A device whose trace ends at an OOM is an OOM dump.
+func SceneOf(s *snapshot.Snapshot, dev int) *Scene {
+	sc := &Scene{Stacks: &s.Stacks, HasTrace: s.TraceEntries(dev) > 0, Pools: map[[2]int64]Pool{}}
+	for _, p := range Pools(s, dev) {
+		sc.Pools[p.ID] = p
+	}
+	bts := s.BlockTraces(dev)
+	for i := range s.Segments {
+		seg := &s.Segments[i]
+		if seg.Device != dev {
+			continue
+		}
+		for _, b := range seg.Blocks {
+			if b.State != snapshot.StateActiveAllocated {
+				continue
+			}
+			blk := Block{Addr: b.Address, Size: b.Size, Stack: b.Stack, Pool: seg.PrivatePool, Alloc: -1, Freed: -1}
+			if bt, ok := snapshot.BlockTraceAt(bts, b.Address); ok {
+				blk.Alloc, blk.Meta = bt.Alloc, s.MetaText(bt.Meta)
+				for _, n := range bt.Notes {
+					blk.Notes = append(blk.Notes, s.MetaText(n))
+				}
+			}
+			sc.Blocks = append(sc.Blocks, blk)
+		}
+	}
+	if s.Digest == nil && dev >= 0 && dev < len(s.Traces) {
+		sc.Trace = s.Traces[dev]
+	}
+	sc.At = s.TraceEntries(dev) - 1
+	if s.TraceEndsAtOOM(dev) {
+		ooms := s.OOMEntries(dev)
+		e := ooms[len(ooms)-1].TraceEntry
+		sc.OOM = &e
+	}
+	return sc
+}
+
+// ClassifySnapshot returns the roles of device dev's live memory in
+// snapshot s (a full snapshot or a digest): Classify of SceneOf.
+func ClassifySnapshot(s *snapshot.Snapshot, dev int) ([]Decision, Breakdown) {
+	return Classify(SceneOf(s, dev))
+}
+
+// SceneAt returns device dev of full snapshot s just after event at of
+// its trace: the blocks alive then, rebuilt as PyTorch's MemoryViz
+// rebuilds them, from the snapshot's own blocks and the trace:
+//
+//   - a live block of the snapshot that the trace never saw allocated
+//     was alive all along;
+//   - an allocation the trace frees without having seen it made (the
+//     ring buffer dropped its alloc, or recording began later) was alive
+//     until its free, without a stack;
+//   - an allocation made in the trace is alive from its alloc until its
+//     free (free_requested, or a free_completed whose free_requested was
+//     never recorded), with its event's stack, user_metadata and the
+//     annotations made up to the moment.
+//
+// Each block's Freed says when it was freed after the moment (Future is
+// set). Sizes are the blocks' where they are still live at the dump, else
+// the requests rounded as the allocator rounds them. It returns nil when
+// s has no trace for dev or at is out of range.
+func SceneAt(s *snapshot.Snapshot, dev, at int) *Scene {
+	if s.Digest != nil || dev < 0 || dev >= len(s.Traces) || at < -1 || at >= len(s.Traces[dev]) {
+		return nil
+	}
+	tr := s.Traces[dev]
+	sc := &Scene{Stacks: &s.Stacks, Trace: tr, At: at, HasTrace: true, Future: true, Pools: map[[2]int64]Pool{}}
+	for _, p := range Pools(s, dev) {
+		sc.Pools[p.ID] = p
+	}
+	type live struct {
+		size int64
+		pool [2]int64
+	}
+	atDump := map[uint64]live{}
+	var segs []*snapshot.Segment
+	for i := range s.Segments {
+		seg := &s.Segments[i]
+		if seg.Device != dev {
+			continue
+		}
+		segs = append(segs, seg)
+		for _, b := range seg.Blocks {
+			if b.State == snapshot.StateActiveAllocated {
+				atDump[b.Address] = live{b.Size, seg.PrivatePool}
+			}
+		}
+	}
+	poolOf := func(e *snapshot.TraceEntry) [2]int64 {
+		if p, ok := s.PoolOf(e); ok {
+			return p
+		}
+		for _, seg := range segs {
+			if e.Addr >= seg.Address && e.Addr < seg.Address+uint64(seg.TotalSize) {
+				return seg.PrivatePool
+			}
+		}
+		return [2]int64{}
+	}
+	open := map[uint64]int{} // address -> index in sc.Blocks of its open allocation
+	// requested holds the addresses freed by a free_requested whose
+	// free_completed is still to come: that free_completed frees nothing
+	// more.
+	requested := map[uint64]bool{}
+	free := func(i int, e *snapshot.TraceEntry) {
+		if j, ok := open[e.Addr]; ok {
+			sc.Blocks[j].Freed = i
+			delete(open, e.Addr)
+			return
+		}
+		// Allocated before the trace's window.
+		sc.Blocks = append(sc.Blocks, Block{Addr: e.Addr, Size: snapshot.RoundedSize(e.Size), Pool: poolOf(e), Alloc: -1, Freed: i})
+	}
+	for i := range tr {
+		e := &tr[i]
+		switch e.Action {
+		case snapshot.ActionAlloc:
+			b := Block{Addr: e.Addr, Size: snapshot.RoundedSize(e.Size), Stack: e.Stack, Pool: poolOf(e), Alloc: i, Meta: s.MetaText(e.Meta), Freed: -1}
+			open[e.Addr] = len(sc.Blocks)
+			sc.Blocks = append(sc.Blocks, b)
+		case snapshot.ActionFreeRequested:
+			free(i, e)
+			requested[e.Addr] = true
+		case snapshot.ActionFreeCompleted:
+			if requested[e.Addr] {
+				delete(requested, e.Addr)
+				continue
+			}
+			free(i, e)
+		case snapshot.ActionAnnotate:
+			if j, ok := open[e.Addr]; ok && i <= at && e.Meta != snapshot.NoMeta {
+				sc.Blocks[j].Notes = append(sc.Blocks[j].Notes, s.MetaText(e.Meta))
+			}
+		}
+	}
+	for j := range sc.Blocks {
+		b := &sc.Blocks[j]
+		if b.Freed < 0 {
+			if l, ok := atDump[b.Addr]; ok {
+				b.Size, b.Pool = l.size, l.pool
+				delete(atDump, b.Addr)
+			}
+		}
+	}
+	// Live at the dump, never seen allocated: alive all along.
+	for _, seg := range segs {
+		for _, b := range seg.Blocks {
+			if _, ok := atDump[b.Address]; ok && b.State == snapshot.StateActiveAllocated {
+				sc.Blocks = append(sc.Blocks, Block{Addr: b.Address, Size: b.Size, Stack: b.Stack, Pool: seg.PrivatePool, Alloc: -1, Freed: -1})
+			}
+		}
+	}
+	alive := sc.Blocks[:0]
+	for _, b := range sc.Blocks {
+		if b.Alloc <= at && (b.Freed < 0 || b.Freed > at) {
+			alive = append(alive, b)
+		}
+	}
+	sc.Blocks = alive
+	return sc
+}

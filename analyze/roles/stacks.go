@@ -1,0 +1,176 @@
+package roles
+
+import (
+	"strconv"
+	"strings"
+
+	"gpureport/analyze/frames"
+	"gpureport/snapshot"
+)
+
+// stack is what the rules read of one allocation stack, computed once per
+// interned stack: its Python frames (paths with forward slashes), its C++
+// frame names, the autograd nodes among them, and its call site.
+type stack struct {
+	py    []pyFrame
+	cpp   []string
+	nodes []string
+	fx    []snapshot.FXNode
+	// site identifies the operation that allocated (see siteOf).
+	site string
+	// empty reports a stack without frames.
+	empty bool
+}
+
+// pyFrame is a Python frame: its file (forward slashes) and function.
+type pyFrame struct {
+	file, name string
+}
+
+// stackCache computes stack values per StackID of one snapshot.
+type stackCache struct {
+	st *snapshot.Stacks
+	m  map[snapshot.StackID]*stack
+}
+
+func newStackCache(st *snapshot.Stacks) *stackCache {
+	return &stackCache{st: st, m: map[snapshot.StackID]*stack{}}
+}
+
+func (c *stackCache) get(id snapshot.StackID) *stack {
+	if s, ok := c.m[id]; ok {
+		return s
+	}
+	s := readStack(c.st.StackFrames(id))
+	c.m[id] = s
+	return s
+}
+
+// readStack builds the stack value of frames (innermost first).
+func readStack(fs []snapshot.Frame) *stack {
+	s := &stack{empty: len(fs) == 0}
+	for _, f := range fs {
+		if !f.FX.IsZero() {
+			s.fx = append(s.fx, f.FX)
+		}
+		if frames.IsNative(f) {
+			s.cpp = append(s.cpp, f.Name)
+			if n, ok := frames.AutogradNode(f); ok {
+				s.nodes = append(s.nodes, n)
+			}
+			continue
+		}
+		s.py = append(s.py, pyFrame{file: frames.Path(f.File), name: f.Name})
+	}
+	s.site = siteOf(fs, s)
+	return s
+}
+
+// siteOf names the operation an allocation belongs to, so that the
+// allocations of one operation (an output and its workspace, the pieces
+// of a foreach kernel) share it and consecutive operations differ: the
+// Python frames with their lines (with stacks="python" that is the whole
+// stack; with stacks="all" the C++ frames differ inside one operation),
+// else the innermost autograd node (a backward operation on autograd's
+// thread), else "" (no Python frames, no node: one site for all of them).
+func siteOf(fs []snapshot.Frame, s *stack) string {
+	var b strings.Builder
+	for _, f := range fs {
+		if frames.IsNative(f) {
+			continue
+		}
+		b.WriteString(f.File)
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(f.Line))
+		b.WriteByte('|')
+	}
+	if b.Len() > 0 {
+		return b.String()
+	}
+	if len(s.nodes) > 0 {
+		return "node:" + s.nodes[0]
+	}
+	return ""
+}
+
+// inFile reports whether some Python frame's file contains one of subs.
+func (s *stack) inFile(subs ...string) bool {
+	for _, f := range s.py {
+		for _, sub := range subs {
+			if strings.Contains(f.file, sub) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// call reports whether some Python frame in a file containing file runs
+// one of the functions names (any function when names is empty).
+func (s *stack) call(file string, names ...string) bool {
+	for _, f := range s.py {
+		if !strings.Contains(f.file, file) {
+			continue
+		}
+		if len(names) == 0 {
+			return true
+		}
+		for _, n := range names {
+			if f.name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// callWith reports whether some Python frame in a file containing file
+// runs a function whose name contains one of parts.
+func (s *stack) callWith(file string, parts ...string) bool {
+	for _, f := range s.py {
+		if !strings.Contains(f.file, file) {
+			continue
+		}
+		for _, p := range parts {
+			if strings.Contains(f.name, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// named reports whether some Python frame runs a function named one of
+// names.
+func (s *stack) named(names ...string) bool {
+	for _, f := range s.py {
+		for _, n := range names {
+			if f.name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cppHas reports whether some C++ frame's name contains one of subs.
+func (s *stack) cppHas(subs ...string) bool {
+	for _, c := range s.cpp {
+		for _, sub := range subs {
+			if strings.Contains(c, sub) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// node reports whether an autograd node named n made the allocation.
+func (s *stack) node(n string) bool {
+	for _, x := range s.nodes {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
