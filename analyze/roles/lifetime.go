@@ -83,12 +83,14 @@ func newTimeline(tr []snapshot.TraceEntry, cache *stackCache, stacksRecorded boo
 // lifetimeRules names each lifetime rule's decision, by phase.
 var lifetimeRules = struct {
 	diesInOp, inFlight                             string
-	forward, backwardGrad, backwardTemp, optState  string
+	forward, checkpointed                          string
+	backwardGrad, backwardTemp, optState           string
 	optTemp, backwardThreadGrad, backwardThreadTmp string
 }{
 	diesInOp:           "freed inside the operation that made it",
 	inFlight:           "in flight in the operation that ran out of memory",
 	forward:            "forward allocation alive after its operation",
+	checkpointed:       "forward allocation alive after its operation, under activation checkpointing (torch.utils.checkpoint)",
 	backwardGrad:       "backward output alive after its autograd node: a gradient",
 	backwardTemp:       "backward output freed before backward ended: an activation's gradient",
 	optState:           "optimizer-step allocation kept past the step",
@@ -129,6 +131,9 @@ func (c *classifier) byLifetime(b *Block, st *stack, ph phase) Decision {
 	}
 	switch ph {
 	case forward:
+		if st.inFile("torch/utils/checkpoint.py") {
+			return lt(Activations, lifetimeRules.checkpointed)
+		}
 		return lt(Activations, lifetimeRules.forward)
 	case backward:
 		if st.empty {

@@ -106,6 +106,13 @@ func phaseOf(s *stack) phase {
 	return noPhase
 }
 
+// Rule names the capacity-OOM levers read (levers.go).
+const (
+	ruleEightBit   = "8-bit optimizer state (bitsandbytes)"
+	rulePrefixZeRO = "ZeRO "
+	rulePrefixFSDP = "FSDP "
+)
+
 // frameRules are the frame rules, in order.
 var frameRules = []rule{
 	{name: "cuBLAS workspace (CublasHandlePool)", role: Workspace, match: func(s *stack, _ phase) bool {
@@ -153,6 +160,9 @@ var frameRules = []rule{
 	}},
 	{name: "ZeRO parameter partition or gather (DeepSpeed)", role: Parameters, match: func(s *stack, _ phase) bool {
 		return s.inFile("deepspeed/runtime/zero/partition_parameters.py", "deepspeed/runtime/zero/partitioned_param_coordinator.py")
+	}},
+	{name: ruleEightBit, role: OptimizerState, match: func(s *stack, ph phase) bool {
+		return ph != forward && ph != backward && s.inFile("bitsandbytes/optim/")
 	}},
 	{name: "optimizer state initialisation (_init_group, init_state)", role: OptimizerState, match: func(s *stack, ph phase) bool {
 		return ph != forward && ph != backward && s.inOptimizer() &&

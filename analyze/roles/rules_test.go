@@ -128,7 +128,7 @@ func TestRoleRules(t *testing.T) {
 		}, map[string]want{"m": {OptimizerState, ByLifetime, "kept past the step"}}},
 		{"optimizer state: bitsandbytes 8-bit init_state", func(f *fixture) {
 			f.alloc("s", 16<<20, bnbState, "")
-		}, map[string]want{"s": {OptimizerState, ByFrame, "init_state"}}},
+		}, map[string]want{"s": {OptimizerState, ByFrame, "8-bit"}}},
 		{"optimizer state: apex FusedAdam makes it in step", func(f *fixture) {
 			f.alloc("s", 16<<20, apexState, "")
 		}, map[string]want{"s": {OptimizerState, ByLifetime, "step"}}},

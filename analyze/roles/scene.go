@@ -167,3 +167,23 @@ func SceneAt(s *snapshot.Snapshot, dev, at int) *Scene {
 	sc.Blocks = alive
 	return sc
 }
+
+// OOMPhase returns the phase of the training step the moment's OOM
+// happened in, by the failing allocation's stack: "forward", "backward",
+// "optimizer step", or "" when the moment is no OOM dump or its stack
+// names none.
+func (sc *Scene) OOMPhase() string {
+	if sc.OOM == nil {
+		return ""
+	}
+	st := readStack(sc.Stacks.StackFrames(sc.OOM.Stack))
+	switch phaseOf(st) {
+	case forward:
+		return "forward"
+	case backward:
+		return "backward"
+	case optimizerStep:
+		return "optimizer step"
+	}
+	return ""
+}
