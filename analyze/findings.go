@@ -738,7 +738,8 @@ type TraceWindow struct {
 	// Timeline is allocated and reserved memory after events, at most
 	// MaxTimeline points (evenly spaced events, plus the extremes).
 	Timeline []TimelinePoint
-	// PeakAllocated is the largest allocated value over the window, bytes.
+	// PeakAllocated is the largest allocated value over the window,
+	// counting the state before its first event, bytes.
 	PeakAllocated int64
 	// NeverFreed groups the allocations made in the window and still live
 	// at its end, by signature, largest first (at most 50).
@@ -748,6 +749,8 @@ type TraceWindow struct {
 	// UnknownFrees counts frees of blocks allocated before the window
 	// (evidence that the ring buffer dropped older events).
 	UnknownFrees int
+	// Peak is the moment of PeakAllocated and the roles alive then.
+	Peak *TracePeak
 }
 
 // TimelinePoint is the memory after one trace event.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"gpureport/analyze/roles"
 	"gpureport/ingest"
 	"gpureport/internal/units"
 	"gpureport/snapshot"
@@ -45,9 +46,11 @@ func roundUp(size int64) int64 { return snapshot.RoundedSize(size) }
 //     trace_alloc_max_entries, in files that record them);
 //   - the trace starts with frees of blocks it never saw allocated (their
 //     alloc events were evicted, or recording began after them);
-//   - its length is a round number (1, a power of ten, a multiple of
-//     1000 with one significant digit, or a power of two from 1024), the
-//     kind of max_entries people pass.
+//   - its length is a round number (a power of ten from 1000, a multiple
+//     of 1000 with one significant digit, or a power of two from 1024),
+//     the kind of max_entries people pass. A one-event trace is not a
+//     full ring buffer: recording with enabled="state" keeps one event,
+//     which tells nothing of a history.
 func TraceOverflow(s *snapshot.Snapshot, dev int) (bool, string) {
 	n := s.TraceEntries(dev)
 	if n == 0 {
@@ -77,9 +80,6 @@ func TraceOverflow(s *snapshot.Snapshot, dev int) (bool, string) {
 }
 
 func roundLength(n int) bool {
-	if n == 1 {
-		return true
-	}
 	if n >= 1024 && n&(n-1) == 0 {
 		return true
 	}
@@ -94,9 +94,11 @@ func roundLength(n int) bool {
 
 // TraceWindowOf analyses device dev's trace in file f: the allocated and
 // reserved memory after each event (walked back from the snapshot's
-// state), the allocations never freed within the window, grouped by
-// signature, and the frees of blocks older than the window. It returns nil
-// when the trace has no allocation events.
+// state, so blocks alive when the trace began count until the trace
+// frees them, as in PyTorch's MemoryViz), the peak with the roles of the
+// blocks alive then, the allocations never freed within the window,
+// grouped by signature, and the frees of blocks older than the window. It
+// returns nil when the trace has no event that allocates or frees.
 func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
 	s, err := f.Full()
 	if err != nil {
@@ -107,15 +109,10 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
 		return nil
 	}
 	tr := s.Traces[dev]
-	allocs := 0
-	for i := range tr {
-		if tr[i].Action == snapshot.ActionAlloc {
-			allocs++
-		}
-	}
-	if allocs == 0 {
+	if !slices.ContainsFunc(tr, func(e snapshot.TraceEntry) bool { a, r := eventDelta(&e); return a != 0 || r != 0 }) {
 		return nil
 	}
+	solo := soloFrees(tr)
 	u := DeviceUsage(s, dev)
 	w := &TraceWindow{Path: f.Path, Entries: len(tr)}
 	if tr[0].TimeUS > 0 {
@@ -125,18 +122,30 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
 		w.End = time.UnixMicro(tr[len(tr)-1].TimeUS).UTC()
 	}
 
-	// Walk back: after[i] is the memory after event i.
+	// Walk back: after[i] is the memory after event i; a, after the
+	// loop, the memory before the first event.
 	alloc := make([]int64, len(tr))
 	res := make([]int64, len(tr))
 	a, r := u.Allocated, u.Reserved
+	negative := false
 	for i := len(tr) - 1; i >= 0; i-- {
 		alloc[i], res[i] = a, r
 		da, dr := eventDelta(&tr[i])
+		if solo[i] {
+			da = -roundUp(tr[i].Size)
+		}
 		a -= da
 		r -= dr
+		negative = negative || a < 0
 	}
+	peak := &TracePeak{Allocated: a, Index: -1}
 	for i := range alloc {
-		w.PeakAllocated = max(w.PeakAllocated, alloc[i])
+		if alloc[i] > peak.Allocated {
+			peak.Allocated, peak.Index = alloc[i], i
+		}
+	}
+	if t := tr[max(peak.Index, 0)].TimeUS; t > 0 {
+		peak.Time = time.UnixMicro(t).UTC()
 	}
 	w.Timeline = downsampleTimeline(tr, alloc, res, MaxTimeline)
 
@@ -155,7 +164,10 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
 				order = append(order, e.Addr)
 			}
 			open[e.Addr] = live{roundUp(e.Size), e.Stack}
-		case snapshot.ActionFreeRequested:
+		case snapshot.ActionFreeRequested, snapshot.ActionFreeCompleted:
+			if e.Action == snapshot.ActionFreeCompleted && !solo[i] {
+				continue
+			}
 			if _, ok := open[e.Addr]; ok {
 				delete(open, e.Addr)
 			} else {
@@ -165,10 +177,18 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
 	}
 	cache := newSignatureCache(&s.Stacks)
 	accs := map[string]*groupAcc{}
+	liveAt := map[uint64]bool{}
+	for b := range liveBlocks(s, dev) {
+		liveAt[b.Address] = true
+	}
+	var stray []int64
 	for _, addr := range order {
 		l, ok := open[addr]
 		if !ok {
 			continue
+		}
+		if !liveAt[addr] {
+			stray = append(stray, l.size)
 		}
 		delete(open, addr) // an address re-allocated after a free counts once
 		sig := cache.get(l.stack)
@@ -187,7 +207,90 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
 	if len(w.NeverFreed) > maxNeverFreed {
 		w.NeverFreed = w.NeverFreed[:maxNeverFreed]
 	}
+	peak.Notes = traceConsistency(s, dev, stray, negative)
+	if peak.Allocated < w.NeverFreedBytes {
+		// The walk back undid allocations the segments never held: the
+		// peak is at least what the trace leaves alive.
+		peak.Allocated, peak.Index, peak.Time, peak.LowerBound = w.NeverFreedBytes, len(tr)-1, w.End, true
+	}
+	w.PeakAllocated = peak.Allocated
+	if !peak.LowerBound {
+		if sc := roles.SceneAt(s, dev, peak.Index); sc != nil {
+			_, peak.Roles = roles.Classify(sc)
+		}
+	}
+	w.Peak = peak
 	return w
+}
+
+// TracePeak is the moment of a trace window's peak allocated memory and
+// what held it.
+type TracePeak struct {
+	// Allocated is the allocated memory at the peak, bytes
+	// (TraceWindow.PeakAllocated).
+	Allocated int64
+	// Index is the event after which the peak holds; -1 when the peak is
+	// the state before the first event (blocks alive when the trace
+	// began, which it then frees).
+	Index int
+	// Time is that event's time (the first event's for -1); zero when the
+	// trace records no time_us.
+	Time time.Time
+	// LowerBound reports that the trace and the segments disagree and the
+	// peak is only known to be at least Allocated (what the trace leaves
+	// alive); Roles are then not given.
+	LowerBound bool
+	// Roles are the roles of the blocks alive at the peak, replayed from
+	// the trace (roles.SceneAt); they sum to Allocated to within the
+	// allocator's rounding of requests in large-pool blocks.
+	Roles roles.Breakdown
+	// Notes say where the trace and the snapshot's segments disagree (a
+	// trimmed or edited file), nil when they agree.
+	Notes []string
+}
+
+// soloFrees marks the free_completed events of tr that free an
+// allocation by themselves: those without a free_requested of their
+// address before them since its last alloc (the ring buffer dropped it).
+func soloFrees(tr []snapshot.TraceEntry) []bool {
+	solo := make([]bool, len(tr))
+	requested := map[uint64]bool{}
+	for i := range tr {
+		e := &tr[i]
+		switch e.Action {
+		case snapshot.ActionFreeRequested:
+			requested[e.Addr] = true
+		case snapshot.ActionFreeCompleted:
+			if requested[e.Addr] {
+				delete(requested, e.Addr)
+			} else {
+				solo[i] = true
+			}
+		case snapshot.ActionAlloc:
+			delete(requested, e.Addr)
+		}
+	}
+	return solo
+}
+
+// traceConsistency says where device dev's trace and segments in s
+// disagree: allocations the trace leaves alive that are no live block of
+// the segments (stray: their count and bytes), and a walk back that went
+// below zero allocated bytes.
+func traceConsistency(s *snapshot.Snapshot, dev int, stray []int64, negative bool) []string {
+	var notes []string
+	if len(stray) > 0 {
+		var n int64
+		for _, b := range stray {
+			n += b
+		}
+		notes = append(notes, fmt.Sprintf("the trace leaves %s (%s) alive that the snapshot's segments do not hold: the file was trimmed or is inconsistent, so the window's memory is only known to be at least what the trace leaves alive",
+			units.CountOf(len(stray), "allocation"), units.Bytes(n)))
+	}
+	if negative {
+		notes = append(notes, "walked back from the snapshot's blocks, the trace frees more than was allocated: the file was trimmed or is inconsistent")
+	}
+	return notes
 }
 
 // eventDelta is the change an event makes to allocated and reserved

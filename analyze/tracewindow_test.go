@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"gpureport/analyze/roles"
 	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/snapshot"
@@ -26,7 +27,7 @@ func TestTraceOverflow(t *testing.T) {
 		{"short complete trace", allocs(7).done(), false, ""},
 		{"round length", allocs(1000).done(), true, "exactly 1,000 events"},
 		{"power of two", allocs(4096).done(), true, "exactly 4,096 events"},
-		{"one entry", allocs(1).done(), true, "exactly 1 event,"},
+		{"one entry is not a full ring buffer", allocs(1).done(), false, ""},
 		{"starts with frees", newSnap().segment(0, live(1*mib, nil)).
 			event(0, snapshot.ActionFreeRequested, 0x99, 512, 0, nil).
 			event(0, snapshot.ActionFreeCompleted, 0x99, 512, 0, nil).
@@ -159,5 +160,92 @@ func TestSplitSuggestion(t *testing.T) {
 		if got := splitSuggestionMiB(tt.req); got != tt.want {
 			t.Errorf("splitSuggestionMiB(%d) = %d, want %d", tt.req, got, tt.want)
 		}
+	}
+}
+
+// TestTraceWindowPeak checks the peak of a window walked back from the
+// snapshot's blocks, as MemoryViz draws it: blocks alive when the trace
+// began count until the trace frees them, a free_completed without its
+// free_requested is a free, a trace of frees only has a peak, and a trace
+// that leaves alive what the segments do not hold says so instead of
+// giving a peak below what it leaves alive. The roles at the peak come
+// from the trace's replay.
+func TestTraceWindowPeak(t *testing.T) {
+	fwd := stackAt("model.py", 88, "forward")
+	fwd2 := stackAt("model.py", 89, "forward")
+	const old = 0x7f00f0000000 // a block allocated before the trace
+	build := func(events func(b *snapBuilder, seg uint64)) *TraceWindow {
+		b := newSnap()
+		b.segment(0, live(512, fwd), free(2*mib-512))
+		events(b, b.s.Segments[0].Address)
+		return TraceWindowOf(file(b.done(), "s.pickle", 1, input.NoRank), 0)
+	}
+	for _, tc := range []struct {
+		name      string
+		events    func(b *snapBuilder, seg uint64)
+		peak      int64
+		index     int
+		lower     bool
+		roles     map[string]int64
+		noteParts []string
+	}{
+		{"a free of a block allocated before the trace, then 256 B", func(b *snapBuilder, seg uint64) {
+			b.event(0, snapshot.ActionFreeRequested, old, 90*mib, 10, nil).
+				event(0, snapshot.ActionFreeCompleted, old, 90*mib, 11, nil).
+				event(0, snapshot.ActionAlloc, seg, 256, 12, fwd)
+		}, 90 * mib, -1, false, map[string]int64{"unknown": 90 * mib}, nil},
+		{"a free_completed alone is a free", func(b *snapBuilder, seg uint64) {
+			b.event(0, snapshot.ActionFreeCompleted, old, 90*mib, 10, nil).
+				event(0, snapshot.ActionAlloc, seg, 256, 12, fwd)
+		}, 90 * mib, -1, false, map[string]int64{"unknown": 90 * mib}, nil},
+		{"frees only", func(b *snapBuilder, seg uint64) {
+			b.event(0, snapshot.ActionFreeRequested, old, 4*mib, 10, nil).
+				event(0, snapshot.ActionFreeRequested, old+4*uint64(mib), 4*mib, 11, nil)
+		}, 8*mib + 512, -1, false, map[string]int64{"unknown": 8 * mib, "activations": 512}, nil},
+		{"peak inside the window, with its roles", func(b *snapBuilder, seg uint64) {
+			b.event(0, snapshot.ActionAlloc, seg+uint64(mib), 600*kib, 10, fwd).
+				event(0, snapshot.ActionAlloc, seg+uint64(mib)+600*uint64(kib), 300*kib, 11, fwd).
+				event(0, snapshot.ActionFreeRequested, seg+uint64(mib)+600*uint64(kib), 300*kib, 12, fwd).
+				event(0, snapshot.ActionAlloc, seg+uint64(mib)+600*uint64(kib), 100*kib, 13, fwd2).
+				event(0, snapshot.ActionFreeRequested, seg+uint64(mib)+600*uint64(kib), 100*kib, 14, fwd2).
+				event(0, snapshot.ActionFreeRequested, seg+uint64(mib), 600*kib, 15, fwd).
+				event(0, snapshot.ActionAlloc, seg, 256, 16, fwd)
+		}, 900 * kib, 1, false, map[string]int64{"activations": 600 * kib, "temporaries": 300 * kib}, nil},
+		{"the trace leaves alive what the segments do not hold", func(b *snapBuilder, seg uint64) {
+			b.event(0, snapshot.ActionAlloc, 0x7f00e0000000, 50*mib, 10, fwd).
+				event(0, snapshot.ActionAlloc, seg, 256, 11, fwd)
+		}, 50*mib + 512, 1, true, nil, []string{"1 allocation (50", "trimmed or is inconsistent"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := build(tc.events)
+			if w == nil || w.Peak == nil {
+				t.Fatal("no trace window or peak")
+			}
+			p := w.Peak
+			if w.PeakAllocated != tc.peak || p.Allocated != tc.peak || p.Index != tc.index || p.LowerBound != tc.lower {
+				t.Errorf("peak %d at %d (lower bound %v), window %d; want %d at %d (%v)", p.Allocated, p.Index, p.LowerBound, w.PeakAllocated, tc.peak, tc.index, tc.lower)
+			}
+			if want := int64(10 + max(tc.index, 0)); !tc.lower && p.Time.UnixMicro() != want {
+				t.Errorf("peak time %d, want %d", p.Time.UnixMicro(), want)
+			}
+			for name, n := range tc.roles {
+				r, _ := roles.ParseRole(name)
+				if p.Roles.Bytes[r] != n {
+					t.Errorf("%s at the peak %d, want %d (roles %v)", name, p.Roles.Bytes[r], n, p.Roles.Bytes)
+				}
+			}
+			if tc.roles != nil && p.Roles.Allocated != tc.peak {
+				t.Errorf("roles sum to %d, peak %d", p.Roles.Allocated, tc.peak)
+			}
+			notes := strings.Join(p.Notes, " | ")
+			for _, part := range tc.noteParts {
+				if !strings.Contains(notes, part) {
+					t.Errorf("notes %q lack %q", notes, part)
+				}
+			}
+			if tc.noteParts == nil && len(p.Notes) > 0 {
+				t.Errorf("notes %q on a consistent trace", notes)
+			}
+		})
 	}
 }
