@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"gpureport/analyze/roles"
 	"gpureport/snapshot"
 )
 
@@ -25,6 +26,13 @@ type Usage struct {
 	LargestFree int64
 	// InternalWaste is Active - Requested: rounding waste inside blocks.
 	InternalWaste int64
+	// StrandedFree is the free bytes in segments that also hold active
+	// blocks: empty_cache() cannot return them, and only requests that
+	// fit their pieces can use them. ReusableFree is the free bytes
+	// empty_cache() can return: whole free segments, and the free blocks
+	// of expandable segments (their pages are unmapped one by one). The
+	// two sum to Inactive.
+	StrandedFree, ReusableFree int64
 	// Segments and Blocks count the device's segments and their blocks.
 	Segments int
 	Blocks   int
@@ -69,13 +77,26 @@ type PoolUsage struct {
 	// Pool is "small", "large", or "private (a, b)" for a CUDA graph or
 	// MemPool private pool.
 	Pool string
+	// ID is the pool's segment_pool_id ((0, 0) for the default pool's
+	// small and large parts).
+	ID [2]int64
+	// Kind is what kind of pool it is, and Name a MemPool's name from its
+	// allocations' user_metadata ("" when none); KindWhy says what decided
+	// the kind (roles.Pools).
+	Kind          roles.PoolKind
+	Name, KindWhy string
 	Usage
 }
 
 // PoolUsages splits device dev's usage by pool: the default pool's small
-// and large segments, and each private pool (CUDA graphs, MemPool) apart.
-// Pools are listed small, large, then private pools by id.
+// and large segments, and each private pool (CUDA graphs, MemPool) apart,
+// with each pool's kind. Pools are listed small, large, then private
+// pools by id.
 func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
+	kinds := map[[2]int64]roles.Pool{}
+	for _, p := range roles.Pools(s, dev) {
+		kinds[p.ID] = p
+	}
 	type key struct {
 		private [2]int64
 		pool    snapshot.Pool
@@ -95,7 +116,8 @@ func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
 		}
 		pu := m[k]
 		if pu == nil {
-			pu = &PoolUsage{Pool: name}
+			kind := kinds[seg.PrivatePool]
+			pu = &PoolUsage{Pool: name, ID: seg.PrivatePool, Kind: kind.Kind, Name: kind.Name, KindWhy: kind.Why}
 			m[k] = pu
 			keys = append(keys, k)
 		}
@@ -117,6 +139,7 @@ func (u *Usage) add(seg *snapshot.Segment) {
 	u.Segments++
 	u.Reserved += seg.TotalSize
 	u.Blocks += len(seg.Blocks)
+	var active int64
 	for j := range seg.Blocks {
 		b := &seg.Blocks[j]
 		switch b.State {
@@ -124,13 +147,22 @@ func (u *Usage) add(seg *snapshot.Segment) {
 			u.Allocated += b.Size
 			u.Active += b.Size
 			u.Requested += b.RequestedSize
+			active += b.Size
 		case snapshot.StateActivePendingFree:
 			u.Active += b.Size
 			u.Requested += b.RequestedSize
+			active += b.Size
 		default:
 			if b.Size > u.LargestFree {
 				u.LargestFree = b.Size
 			}
 		}
+	}
+	// Free is what the segment holds beyond its active blocks, as
+	// Inactive counts it.
+	if free := seg.TotalSize - active; active > 0 && !seg.Expandable {
+		u.StrandedFree += free
+	} else {
+		u.ReusableFree += free
 	}
 }

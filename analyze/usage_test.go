@@ -1,0 +1,55 @@
+package analyze
+
+import (
+	"testing"
+
+	"gpureport/analyze/roles"
+	"gpureport/snapshot"
+)
+
+// TestPoolUsagesKindsAndFreeMemory checks the per-pool accounting: each
+// pool's kind (from its id and the stacks allocated in it), and its free
+// memory split into stranded (in segments that also hold live blocks:
+// empty_cache() cannot return it) and reusable (whole free segments, and
+// the free blocks of expandable segments), which sum to its inactive
+// memory.
+func TestPoolUsagesKindsAndFreeMemory(t *testing.T) {
+	fwd := stackAt("model.py", 40, "forward")
+	trees := []snapshot.Frame{torchFrame("_inductor/cudagraph_trees.py", 2150, "run_eager"), userFrame("train.py", 57, "train_step")}
+	b := newSnap()
+	b.segment(0, live(4*mib, fwd), free(16*mib))                     // default large: 16 MiB stranded
+	b.segment(0, free(20*mib))                                       // default large: 20 MiB reusable
+	b.segment(0, live(512*kib, fwd), free(1536*kib))                 // default small: 1.5 MiB stranded
+	b.segment(0, live(2*mib, fwd), free(4*mib))                      // expandable: 4 MiB reusable
+	b.segment(0, live(8*mib, fwd), free(12*mib))                     // CUDA graph (1, 0): 12 MiB stranded
+	b.segment(0, live(8*mib, trees), free(2*mib), live(10*mib, fwd)) // cudagraph trees (0, 3): 2 MiB stranded
+	b.s.Segments[3].Expandable = true
+	b.s.Segments[4].PrivatePool = [2]int64{1, 0}
+	b.s.Segments[5].PrivatePool = [2]int64{0, 3}
+	s := b.done()
+	type want struct {
+		pool                         string
+		kind                         roles.PoolKind
+		inactive, stranded, reusable int64
+	}
+	wants := []want{
+		{"small", roles.PoolDefault, 1536 * kib, 1536 * kib, 0},
+		{"large", roles.PoolDefault, 40 * mib, 16 * mib, 24 * mib},
+		{"private (0, 3)", roles.PoolCUDAGraphTrees, 2 * mib, 2 * mib, 0},
+		{"private (1, 0)", roles.PoolCUDAGraph, 12 * mib, 12 * mib, 0},
+	}
+	got := PoolUsages(s, 0)
+	if len(got) != len(wants) {
+		t.Fatalf("%d pools: %+v", len(got), got)
+	}
+	for i, w := range wants {
+		g := got[i]
+		if g.Pool != w.pool || g.Kind != w.kind || g.KindWhy == "" || g.Inactive != w.inactive || g.StrandedFree != w.stranded || g.ReusableFree != w.reusable {
+			t.Errorf("pool %d: %s %s (%q) inactive %d stranded %d reusable %d; want %+v", i, g.Pool, g.Kind, g.KindWhy, g.Inactive, g.StrandedFree, g.ReusableFree, w)
+		}
+	}
+	u := DeviceUsage(s, 0)
+	if u.StrandedFree+u.ReusableFree != u.Inactive || u.StrandedFree != 30*mib+1536*kib {
+		t.Errorf("device: stranded %d + reusable %d, inactive %d", u.StrandedFree, u.ReusableFree, u.Inactive)
+	}
+}
