@@ -166,3 +166,19 @@ func (u *Usage) add(seg *snapshot.Segment) {
 		u.ReusableFree += free
 	}
 }
+
+// HostPinnedKind is the kind of the device that pinned host memory is
+// (design.md): the CUDA host caching allocator's segments, recorded with
+// _record_memory_history(record_pinned_host_memory=True).
+const HostPinnedKind = "host_pinned"
+
+// HostUsage is the Usage of the host_pinned device of snapshot s (its
+// pinned host segments, and the length of its host trace), and false
+// when s has no pinned host memory data.
+func HostUsage(s *snapshot.Snapshot) (Usage, bool) {
+	h := s.Host()
+	if h == nil {
+		return Usage{}, false
+	}
+	return DeviceUsage(h, 0), true
+}

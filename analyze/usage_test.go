@@ -53,3 +53,31 @@ func TestPoolUsagesKindsAndFreeMemory(t *testing.T) {
 		t.Errorf("device: stranded %d + reusable %d, inactive %d", u.StrandedFree, u.ReusableFree, u.Inactive)
 	}
 }
+
+// TestHostUsage accounts the pinned host memory of a snapshot and of its
+// digest, and none for a snapshot without it.
+func TestHostUsage(t *testing.T) {
+	pin := []snapshot.Frame{torchFrame("utils/data/_utils/pin_memory.py", 73, "pin_memory")}
+	b := newSnap()
+	b.segment(0, live(4*mib, stackAt("model.py", 40, "forward")))
+	b.segment(0, live(2*mib, pin))
+	b.segment(0, free(4*mib))
+	s := b.done()
+	if _, ok := HostUsage(s); ok {
+		t.Fatal("host usage of a snapshot without host memory")
+	}
+	s.HostSegments = s.Segments[1:]
+	s.Segments = s.Segments[:1]
+	for i := range s.HostSegments {
+		s.HostSegments[i].Device = snapshot.HostDevice
+	}
+	for _, snap := range []*snapshot.Snapshot{s, snapshot.Reduce(s)} {
+		u, ok := HostUsage(snap)
+		if !ok || u.Reserved != 6*mib || u.Allocated != 2*mib || u.ReusableFree != 4*mib || u.Segments != 2 {
+			t.Errorf("host usage %+v %v (digest %v)", u, ok, snap.Digest != nil)
+		}
+		if d := DeviceUsage(snap, 0); d.Reserved != 4*mib {
+			t.Errorf("device 0 reserved %d: host segments leaked into it", d.Reserved)
+		}
+	}
+}
