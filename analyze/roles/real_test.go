@@ -1,8 +1,10 @@
 package roles
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,6 +42,8 @@ func TestRealSnapshotsRolesSumToAllocated(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("no real snapshots")
 	}
+	corpus := map[string]int64{}
+	var corpusBytes int64
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-62s %4s %10s %8s %8s  %s\n", "file", "dev", "allocated", "unknown", "other", "rules deciding most bytes")
 	for _, f := range files {
@@ -79,6 +83,10 @@ func TestRealSnapshotsRolesSumToAllocated(t *testing.T) {
 			} else if !reflect.DeepEqual(dbd, bd) {
 				t.Errorf("%s device %d: digest roles %v differ from the full decode's %v", f, dev, dbd.Bytes, bd.Bytes)
 			}
+			for _, rs := range bd.Rules {
+				corpus[rs.Role.String()+": "+rs.Rule] += rs.Bytes
+			}
+			corpusBytes += bd.Allocated
 			var top []string
 			for i, rs := range bd.Rules {
 				if i == 3 {
@@ -91,4 +99,15 @@ func TestRealSnapshotsRolesSumToAllocated(t *testing.T) {
 		}
 	}
 	t.Log("\n" + table.String())
+	rules := make([]string, 0, len(corpus))
+	for r := range corpus {
+		rules = append(rules, r)
+	}
+	slices.SortFunc(rules, func(a, b string) int { return cmp.Or(cmp.Compare(corpus[b], corpus[a]), cmp.Compare(a, b)) })
+	var sum strings.Builder
+	fmt.Fprintf(&sum, "rules by bytes decided over all real snapshots (%.1f GiB):\n", float64(corpusBytes)/(1<<30))
+	for _, r := range rules {
+		fmt.Fprintf(&sum, "%6.1f%%  %s\n", 100*float64(corpus[r])/float64(max(corpusBytes, 1)), r)
+	}
+	t.Log("\n" + sum.String())
 }

@@ -119,12 +119,10 @@ var frameRules = []rule{
 		return s.cppHas("getNewWorkspace", "getCUDABlasLtWorkspace", "CublasHandlePool", "cublasLtWorkspace")
 	}},
 	{name: "cuDNN workspace", role: Workspace, match: func(s *stack, _ phase) bool {
-		for _, c := range s.cpp {
-			if (strings.Contains(c, "cudnn") || strings.Contains(c, "Cudnn")) && strings.Contains(c, "orkspace") {
-				return true
-			}
-		}
-		return false
+		// The v7 API allocates through a Workspace struct, the v8 API
+		// inside the plan's execution (run_conv_plan); a convolution's
+		// output is allocated outside both.
+		return s.cppHas("cudnn", "Cudnn", "CUDNN") && s.cppHas("Workspace::Workspace", "orkspace", "run_conv_plan", "run_single_conv")
 	}},
 	{name: "NCCL / symmetric-memory communication buffer", role: Workspace, match: func(s *stack, _ phase) bool {
 		return s.cppHas("ProcessGroupNCCL", "ncclMemAlloc", "NCCLComm") || s.inFile("torch/distributed/_symmetric_memory")

@@ -48,6 +48,16 @@ var (
 		&layout.Frame{File: "CublasHandlePool.cpp", Name: "at::cuda::(anonymous namespace)::getNewWorkspace()"},
 		&layout.Frame{File: "CublasHandlePool.cpp", Name: "at::cuda::getCurrentCUDABlasHandle()"},
 		cpp("at::_ops::mm::call(at::Tensor const&, at::Tensor const&)")), forwardAt(40))
+	// cudnnConv is a convolution's cuDNN v8 plan execution (its
+	// workspace) and cudnnOut the convolution's output, both under a
+	// module's forward (aten/src/ATen/native/cudnn/Conv_v8.cpp).
+	cudnnConv = stackOf(cppMalloc, frames1(
+		&layout.Frame{File: "Conv_v8.cpp", Name: "at::native::(anonymous namespace)::run_conv_plan(cudnnContext*, at::Tensor const&, at::Tensor const&, at::Tensor const&, cudnn_frontend::ExecutionPlan const&, at::native::ConvolutionBackend)"},
+		cpp("at::native::raw_cudnn_convolution_forward_out(at::Tensor const&, at::Tensor const&, at::Tensor const&, c10::ArrayRef<long>, c10::ArrayRef<long>, c10::ArrayRef<long>, long, bool, bool, bool)")),
+		frames1(py(site+"torch/nn/modules/conv.py", 549, "_conv_forward")), moduleCall, trainStep)
+	cudnnOut = stackOf(cppMalloc, frames1(
+		cpp("at::native::cudnn_convolution(at::Tensor const&, at::Tensor const&, c10::ArrayRef<long>, c10::ArrayRef<long>, c10::ArrayRef<long>, long, bool, bool, bool)")),
+		frames1(py(site+"torch/nn/modules/conv.py", 549, "_conv_forward")), moduleCall, trainStep)
 	// ncclBuffer is a ProcessGroupNCCL collective's flattened buffer.
 	ncclBuffer = stackOf(cppMalloc, frames1(
 		cpp("c10d::ProcessGroupNCCL::allgather_into_tensor_coalesced(std::vector<at::Tensor, std::allocator<at::Tensor> >&, std::vector<at::Tensor, std::allocator<at::Tensor> >&, c10d::AllgatherOptions const&)")),
@@ -158,6 +168,10 @@ func TestRoleRules(t *testing.T) {
 		{"workspace: cuBLAS", func(f *fixture) {
 			f.alloc("ws", 32<<20, cublasWorkspace, "")
 		}, map[string]want{"ws": {Workspace, ByFrame, "cuBLAS"}}},
+		{"workspace: cuDNN's plan execution, not the convolution's output", func(f *fixture) {
+			f.alloc("ws", 64<<20, cudnnConv, "")
+			f.alloc("out", 32<<20, cudnnOut, "")
+		}, map[string]want{"ws": {Workspace, ByFrame, "cuDNN"}, "out": {Activations, ByLifetime, "forward"}}},
 		{"workspace: NCCL", func(f *fixture) {
 			f.alloc("nccl", 32<<20, ncclBuffer, "")
 		}, map[string]want{"nccl": {Workspace, ByFrame, "NCCL"}}},
