@@ -46,6 +46,10 @@ func snapshotFuzzSeeds(f *testing.F, maxWhole int) {
 	for _, st := range []pickleStyle{stylePy4, stylePy5, stylePy2, styleCpp} {
 		f.Add(writePickle(synthSnapshot(synthOpts{entries: 30, segments: 3, extras: true}), st))
 		f.Add(writePickle(synthSnapshot(synthOpts{entries: 10, segments: 2, history: true, noTime: true}), st))
+		for _, nested := range []bool{false, true} {
+			tree, _ := recentKeysTree(nested) // the keys of PyTorch 2.12-2.16
+			f.Add(writePickle(tree, st))
+		}
 	}
 }
 
@@ -83,10 +87,30 @@ func checkSnapshotModel(s *Snapshot) error {
 		if tr == nil {
 			return fmt.Errorf("trace %d nil", d)
 		}
-		for i, e := range tr {
-			if e.Stack >= n || int(e.Action) >= NumActions {
-				return fmt.Errorf("trace %d entry %d: %+v", d, i, e)
-			}
+		if err := checkEntries(s, tr, n); err != nil {
+			return fmt.Errorf("trace %d: %w", d, err)
+		}
+	}
+	if err := checkEntries(s, s.HostTrace, n); err != nil {
+		return fmt.Errorf("host trace: %w", err)
+	}
+	for i, seg := range s.HostSegments {
+		if seg.Device != HostDevice || seg.Stack >= n || seg.Blocks == nil {
+			return fmt.Errorf("host segment %d: device %d, stack %d of %d", i, seg.Device, seg.Stack, n)
+		}
+	}
+	if len(s.Meta) > 0 && s.Meta[0] != "" {
+		return errors.New("user_metadata 0 is not empty")
+	}
+	return nil
+}
+
+// checkEntries checks that the trace entries of s name stacks, actions,
+// metadata and pools inside their tables (n stacks).
+func checkEntries(s *Snapshot, tr []TraceEntry, n StackID) error {
+	for i, e := range tr {
+		if e.Stack >= n || int(e.Action) >= NumActions || int(e.Meta) >= max(len(s.Meta), 1) || int(e.Pool) > len(s.Pools) {
+			return fmt.Errorf("entry %d: %+v", i, e)
 		}
 	}
 	return nil

@@ -203,13 +203,7 @@ func (c *classifier) byFX(b *Block, st *stack, ph phase) (Decision, bool) {
 	if fx.Target != "" {
 		label += " (" + fx.Target + ")"
 	}
-	var fs []snapshot.Frame
-	for _, m := range fxFrameRE.FindAllStringSubmatch(fx.Trace, -1) {
-		line, _ := strconv.Atoi(m[2])
-		fs = append(fs, snapshot.Frame{File: m[1], Line: max(line, 1), Name: m[3]})
-	}
-	slices.Reverse(fs) // a traceback lists the innermost frame last
-	ost := readStack(fs)
+	ost := readStack(fxFrames(fx.Trace))
 	oph := phaseOf(ost)
 	for _, r := range frameRules {
 		if r.match(ost, oph) {
@@ -220,4 +214,16 @@ func (c *classifier) byFX(b *Block, st *stack, ph phase) (Decision, bool) {
 		return Decision{Role: r, Evidence: ByLabel, Rule: "FX node names " + r.String(), Label: label}, true
 	}
 	return Decision{}, false
+}
+
+// fxFrames reads the frames of an FX node's original trace, innermost
+// first (a traceback lists the innermost frame last).
+func fxFrames(trace string) []snapshot.Frame {
+	var fs []snapshot.Frame
+	for _, m := range fxFrameRE.FindAllStringSubmatch(trace, -1) {
+		line, _ := strconv.Atoi(m[2])
+		fs = append(fs, snapshot.Frame{File: m[1], Line: max(line, 1), Name: m[3]})
+	}
+	slices.Reverse(fs)
+	return fs
 }

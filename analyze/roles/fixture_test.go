@@ -74,7 +74,7 @@ func forwardAt(line int) []*layout.Frame {
 // (and, on demand, private pools and the host allocator) and writes its
 // snapshot.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	dev   *alloc.Allocator
 	pools map[[2]int64]*alloc.Allocator
 	cur   *alloc.Allocator
@@ -85,10 +85,10 @@ type fixture struct {
 	addrs map[string]uint64
 }
 
-func newFixture(t *testing.T) *fixture { return newFixtureOf(t, 80<<30) }
+func newFixture(t testing.TB) *fixture { return newFixtureOf(t, 80<<30) }
 
 // newFixtureOf is newFixture with a device of capacity bytes.
-func newFixtureOf(t *testing.T, capacity int64) *fixture {
+func newFixtureOf(t testing.TB, capacity int64) *fixture {
 	f := &fixture{t: t, pools: map[[2]int64]*alloc.Allocator{}, now: 1772442000000000, marks: map[string]*alloc.Block{}, addrs: map[string]uint64{}}
 	f.dev = alloc.New(alloc.Config{Capacity: capacity, MaxEntries: 100000})
 	f.cur = f.dev
@@ -152,6 +152,16 @@ func (f *fixture) annotate(b *alloc.Block, text string) {
 
 // snapshot writes the scenario as a PyTorch 2.16 snapshot and decodes it.
 func (f *fixture) snapshot() *snapshot.Snapshot {
+	data := f.encode()
+	s, _, err := snapshot.Decode(bytes.NewReader(data), int64(len(data)), snapshot.DecodeOptions{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return s
+}
+
+// encode writes the scenario as a PyTorch 2.16 snapshot pickle.
+func (f *fixture) encode() []byte {
 	devs := []layout.Device{{Alloc: f.dev, Trace: f.dev.Trace()}}
 	for id, a := range f.pools {
 		devs = append(devs, layout.Device{Alloc: a, Trace: a.Trace(), Pool: id})
@@ -163,11 +173,7 @@ func (f *fixture) snapshot() *snapshot.Snapshot {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	s, _, err := snapshot.Decode(bytes.NewReader(data), int64(len(data)), snapshot.DecodeOptions{})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return s
+	return data
 }
 
 // decisions classifies device 0 of s and returns the decision of each
