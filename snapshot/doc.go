@@ -9,6 +9,11 @@
 // read into the same tree), and neither ever constructs a class. Each field is read by meaning (decode_fields.go) and
 // every assumption made about a bad field is kept as a DecodeNote.
 //
+// What only the trace says of a live block (that it was allocated in the
+// trace's window, the user_metadata and annotations put on it) is carried
+// onto it by BlockTraces; pinned host memory (host_segments, host_traces)
+// is kept apart and presented as a snapshot of its own by Host.
+//
 // It also holds a snapshot's digest: Reduce keeps what the analysis of a
 // whole run reads (segments, live stacks, a summary of each trace), the
 // skim (DecodeOptions.SkimTrace) makes the same digest without building

@@ -1,0 +1,63 @@
+package roles
+
+import (
+	"bytes"
+	"sync"
+	"testing"
+
+	"gpureport/internal/gen/train"
+	"gpureport/snapshot"
+)
+
+// Classification benchmarks on the generated snapshot of the decoder
+// benchmarks (100k trace entries): the roles at the dump (what a report
+// computes for every snapshot of a run) and at an event inside the trace
+// (the trace window's peak, once per device).
+//
+//	go test -run='^$' -bench=Classify -benchmem ./analyze/roles
+
+var bigOnce struct {
+	sync.Once
+	s   *snapshot.Snapshot
+	err error
+}
+
+func bigSnapshot(b *testing.B) *snapshot.Snapshot {
+	bigOnce.Do(func() {
+		var buf bytes.Buffer
+		if _, err := train.WriteBig(&buf, 100_000); err != nil {
+			bigOnce.err = err
+			return
+		}
+		bigOnce.s, _, bigOnce.err = snapshot.Decode(bytes.NewReader(buf.Bytes()), int64(buf.Len()), snapshot.DecodeOptions{})
+	})
+	if bigOnce.err != nil {
+		b.Fatal(bigOnce.err)
+	}
+	return bigOnce.s
+}
+
+func BenchmarkClassify(b *testing.B) {
+	s := bigSnapshot(b)
+	dev := s.Devices()[0]
+	d := snapshot.Reduce(s)
+	b.Run("dump", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ClassifySnapshot(s, dev)
+		}
+	})
+	b.Run("dump-digest", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ClassifySnapshot(d, dev)
+		}
+	})
+	b.Run("mid-trace", func(b *testing.B) {
+		b.ReportAllocs()
+		at := s.TraceEntries(dev) / 2
+		for b.Loop() {
+			Classify(SceneAt(s, dev, at))
+		}
+	})
+}
