@@ -134,6 +134,10 @@ const (
 	// memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total
 	// capacity; ...)").
 	OOMTorchLegacy OOMKind = "torch-legacy"
+	// OOMMPS is Apple's MPS allocator ("MPS backend out of memory (MPS
+	// allocated: ..., other allocations: ..., max allowed: ...). Tried to
+	// allocate ... on private pool").
+	OOMMPS OOMKind = "mps"
 	// OOMCUDAError is a raw CUDA error ("CUDA error: out of memory").
 	OOMCUDAError OOMKind = "cuda-error"
 	// OOMNCCL is an NCCL message about a failed CUDA allocation.
@@ -147,8 +151,11 @@ type TrainingOOM struct {
 	// messages (same rank and numbers) it stands for, repeats included.
 	Line  int
 	Count int
-	// Kind says which message it was.
-	Kind OOMKind
+	// Kind says which message it was; Backend names the allocator's
+	// device kind as the message does ("CUDA", "HIP", "NPU", "XPU",
+	// "MPS", ...; "" when it names none).
+	Kind    OOMKind
+	Backend string
 	// Rank is the distributed rank from a "[rank3]:" or "[default3]:"
 	// line prefix, NoRank when none; Device is the CUDA device the message
 	// names ("GPU 0"), -1 when it names none.
@@ -164,8 +171,10 @@ type TrainingOOM struct {
 	RequestedSlack int64
 	// Capacity is the device's total capacity as PyTorch reports it.
 	Capacity int64
-	// Free is the device memory CUDA reported free.
-	Free int64
+	// Free is the device memory CUDA reported free, FreeSlack how far the
+	// true figure may be from the printed one (as RequestedSlack).
+	Free      int64
+	FreeSlack int64
 	// ProcessInUse is the memory this process has in use, non-PyTorch
 	// memory included (torch 2.x form).
 	ProcessInUse int64
@@ -176,8 +185,21 @@ type TrainingOOM struct {
 	// plus reserved-but-unallocated).
 	Reserved int64
 	// ReservedUnallocated is memory reserved by PyTorch but not allocated
-	// (cached free), the fragmentation evidence.
+	// (cached free), the fragmentation evidence. PyTorch before 1.4 called
+	// it "cached".
 	ReservedUnallocated int64
+	// PrivatePools is the part of Allocated in private pools (CUDA graphs,
+	// MemPools), from "with X allocated in private pools".
+	PrivatePools int64
+	// Allowed is a cap on the process: set_per_process_memory_fraction's
+	// ("X allowed") or MPS's high watermark ("max allowed: X").
+	Allowed int64
+	// OtherProcesses is the memory other processes had in use on the
+	// device ("Process N has X memory in use", summed).
+	OtherProcesses int64
+	// OtherAllocations is MPS's "other allocations": memory of the
+	// process that its MPS allocator did not make.
+	OtherAllocations int64
 	// Message is the message line as written (clipped to 500 bytes).
 	Message string
 }

@@ -680,7 +680,10 @@ func layoutForFormat(format LogFormat, header []string, spec *ColumnSpec) *csvLa
 
 // sniffColumnsCSV tells whether the head of a file is a CSV whose header
 // layoutFor reads, and as which format. The header must be followed by
-// at least one record (a lone header line is no log yet).
+// records, and most of them (more than half, up to sniffRecords) must
+// have its number of fields: a format is decided by most of its lines,
+// not its first (a training log's first line with commas in it is no
+// header).
 func sniffColumnsCSV(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	r := csv.NewReader(strings.NewReader(string(head)))
 	r.FieldsPerRecord = -1
@@ -697,17 +700,44 @@ func sniffColumnsCSV(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	if lay == nil {
 		return "", false
 	}
-	if _, err := r.Read(); err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		var pe *csv.ParseError
-		if !errors.As(err, &pe) {
+	records, fit := 0, 0
+	for records < sniffRecords {
+		rec, err := r.Read()
+		if err != nil {
+			// The head may end inside a record: what was read decides.
+			break
+		}
+		records++
+		if len(rec) == len(header) {
+			fit++
+		}
+	}
+	if records == 0 {
+		// A lone header line is no log yet, unless the head ends inside
+		// the first record.
+		if len(head) < sniffHead || fit > 0 {
 			return "", false
 		}
+		return lay.format, true
+	}
+	if 2*fit <= records {
+		return "", false
 	}
 	return lay.format, true
 }
 
-// plausibleHeader rejects a first record that is data: a header's names
-// are not numbers.
+// sniffRecords is how many records after a CSV header sniffColumnsCSV
+// checks: as many as the head of a log holds in the common case, enough
+// that a stray line or two does not decide.
+const sniffRecords = 24
+
+// maxHeaderWords bounds the words of one header name: column names are a
+// few words ("Relative Time (Process)", "memory.used [MiB]"), a field of
+// a sentence cut at its commas is many.
+const maxHeaderWords = 8
+
+// plausibleHeader rejects a first record that is data or prose: a
+// header's names are not numbers, nor sentences.
 func plausibleHeader(header []string) bool {
 	for _, h := range header {
 		h = strings.TrimSpace(h)
@@ -715,6 +745,9 @@ func plausibleHeader(header []string) bool {
 			continue
 		}
 		if _, err := strconv.ParseFloat(h, 64); err == nil {
+			return false
+		}
+		if len(strings.Fields(h)) > maxHeaderWords {
 			return false
 		}
 	}

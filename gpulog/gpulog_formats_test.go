@@ -226,20 +226,25 @@ func TestTrainingLogOOMs(t *testing.T) {
 		name string
 		want []gpulog.TrainingOOM
 	}{
-		{"train_oom.log", []gpulog.TrainingOOM{{Line: 11, Count: 2, Kind: gpulog.OOMTorch, Rank: 0, Device: 0,
+		{"train_oom.log", []gpulog.TrainingOOM{{Line: 11, Count: 2, Kind: gpulog.OOMTorch, Backend: "CUDA", Rank: 0, Device: 0,
 			// "2.00 GiB": the true size is within 0.005 GiB.
-			Requested: b(2 * gib), RequestedSlack: 5368709, Capacity: b(79.10 * gib), Free: b(1.23 * gib), ProcessInUse: b(77.85 * gib),
-			Allocated: b(75.10 * gib), ReservedUnallocated: b(1.20 * gib), Reserved: b(75.10*gib) + b(1.20*gib)}}},
-		{"train_oom_legacy.log", []gpulog.TrainingOOM{{Line: 5, Count: 1, Kind: gpulog.OOMTorchLegacy, Rank: input.NoRank, Device: 0,
-			Requested: b(20 * mb), RequestedSlack: 5242, Capacity: b(15.78 * gib), Allocated: b(13.2 * gib), Free: b(5.69 * mb), Reserved: b(14.62 * gib),
-			ReservedUnallocated: b(14.62*gib) - b(13.2*gib), ProcessInUse: gpulog.Unknown}}},
-		// Two WARN lines of one NCCL failure: one event with the size.
+			Requested: b(2 * gib), RequestedSlack: 5368709, Capacity: b(79.10 * gib), Free: b(1.23 * gib), FreeSlack: 5368709, ProcessInUse: b(77.85 * gib),
+			Allocated: b(75.10 * gib), ReservedUnallocated: b(1.20 * gib), Reserved: b(75.10*gib) + b(1.20*gib),
+			PrivatePools: gpulog.Unknown, Allowed: gpulog.Unknown, OtherProcesses: gpulog.Unknown, OtherAllocations: gpulog.Unknown}}},
+		{"train_oom_legacy.log", []gpulog.TrainingOOM{{Line: 5, Count: 1, Kind: gpulog.OOMTorchLegacy, Backend: "CUDA", Rank: input.NoRank, Device: 0,
+			Requested: b(20 * mb), RequestedSlack: 5242, Capacity: b(15.78 * gib), Allocated: b(13.2 * gib), Free: b(5.69 * mb), FreeSlack: 5242, Reserved: b(14.62 * gib),
+			ReservedUnallocated: b(14.62*gib) - b(13.2*gib), ProcessInUse: gpulog.Unknown,
+			PrivatePools: gpulog.Unknown, Allowed: gpulog.Unknown, OtherProcesses: gpulog.Unknown, OtherAllocations: gpulog.Unknown}}},
+		// Two WARN lines of one NCCL failure: one event with the size, on
+		// the CUDA device of NCCL's "host:pid:tid [0]".
 		{"train_nccl_oom.err", []gpulog.TrainingOOM{
-			{Line: 2, Count: 1, Kind: gpulog.OOMNCCL, Rank: input.NoRank, Device: -1, Requested: 6291456, Capacity: gpulog.Unknown, Free: gpulog.Unknown,
-				ProcessInUse: gpulog.Unknown, Allocated: gpulog.Unknown, Reserved: gpulog.Unknown, ReservedUnallocated: gpulog.Unknown}}},
+			{Line: 2, Count: 1, Kind: gpulog.OOMNCCL, Rank: input.NoRank, Device: 0, Requested: 6291456, Capacity: gpulog.Unknown, Free: gpulog.Unknown,
+				ProcessInUse: gpulog.Unknown, Allocated: gpulog.Unknown, Reserved: gpulog.Unknown, ReservedUnallocated: gpulog.Unknown,
+				PrivatePools: gpulog.Unknown, Allowed: gpulog.Unknown, OtherProcesses: gpulog.Unknown, OtherAllocations: gpulog.Unknown}}},
 		{"train_cuda_error.out", []gpulog.TrainingOOM{{Line: 2, Count: 1, Kind: gpulog.OOMCUDAError, Rank: input.NoRank, Device: -1,
 			Requested: gpulog.Unknown, Capacity: gpulog.Unknown, Free: gpulog.Unknown, ProcessInUse: gpulog.Unknown, Allocated: gpulog.Unknown,
-			Reserved: gpulog.Unknown, ReservedUnallocated: gpulog.Unknown}}},
+			Reserved: gpulog.Unknown, ReservedUnallocated: gpulog.Unknown,
+			PrivatePools: gpulog.Unknown, Allowed: gpulog.Unknown, OtherProcesses: gpulog.Unknown, OtherAllocations: gpulog.Unknown}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			l := readFixture(t, tt.name, nil)

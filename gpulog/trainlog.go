@@ -5,43 +5,36 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
 	"gpureport/input"
-	"gpureport/internal/units"
 )
 
 // A training job's own stdout/stderr, read for out-of-memory messages
 // and for memory_summary() tables (trainlog_summary.go). The messages:
 //
-//   - PyTorch 2.x: "torch.OutOfMemoryError: CUDA out of memory. Tried to
-//     allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which
-//     1.23 GiB is free. [Process N has X memory in use.] Including
-//     non-PyTorch memory, this process has 77.85 GiB memory in use. Of the
-//     allocated memory 75.10 GiB is allocated by PyTorch, and 1.20 GiB is
-//     reserved by PyTorch but unallocated. ..." (2.0 and 2.1 spell
-//     "capacty");
-//   - before 2.0: "RuntimeError: CUDA out of memory. Tried to allocate
-//     20.00 MiB (GPU 0; 15.78 GiB total capacity; 13.2 GiB already
-//     allocated; 5.69 MiB free; 14.62 GiB reserved in total by PyTorch)"
-//     (older still: "... cached)");
-//   - "CUDA error: out of memory" (a kernel launch or cuBLAS/cuDNN
-//     workspace failing outside the caching allocator);
+//   - the caching allocator's, of every PyTorch version since 1.0 and of
+//     the backends that print its shape (HIP/ROCm, NPU, XPU, MLU, MUSA,
+//     and Apple's MPS), read by meaning (oom_message.go;
+//     docs/oom-messages.md lists the wordings);
+//   - "CUDA error: out of memory" and 1.0's "cuda runtime error (2) : out
+//     of memory" (a kernel launch or cuBLAS/cuDNN workspace failing
+//     outside the caching allocator);
 //   - NCCL's "Cuda failure 'out of memory'" and "Failed to CUDA calloc N
-//     bytes" warnings.
+//     bytes" warnings, whose "host:pid:tid [N]" names the CUDA device.
 //
-// ROCm's "HIP out of memory" is read like CUDA's. A "[rank3]:" prefix
-// (PyTorch's distributed error output) or "[default3]:" (torchrun --tee,
-// the local rank) gives the rank; a leading date ("2024-05-01
-// 12:00:00,123") the time. Identical messages (same rank, kind and
-// numbers: a traceback echoed by torchrun's error summary) count once,
-// with Count saying how often they were written. A quoted phrase that is
-// not followed by the message's numbers (Python source printed in a
-// traceback: `if "CUDA out of memory" in str(e)`) is not a message.
+// A line is read as a terminal shows it (visibleText: colour codes
+// removed, a progress bar redrawn with carriage returns passed over). Its
+// prefix gives the time and rank, in either order (trainlog_prefix.go). A
+// message that a console wrapped continues on the lines after it until
+// the message is whole (oomUnfinished) or a line starts something else.
+// Identical messages (same rank, kind and numbers: a traceback echoed by
+// torchrun's error summary) count once, with Count saying how often they
+// were written. A quoted phrase that is not followed by the message's
+// numbers (Python source printed in a traceback: `if "CUDA out of
+// memory" in str(e)`) is not a message.
 
 // maxTrainingLogScan bounds the bytes discovery reads of a text file to
 // find an OOM message: 1 GiB is far beyond a job's stdout (a verbose
@@ -52,43 +45,43 @@ const maxTrainingLogScan = 1 << 30
 // maxOOMMessage bounds TrainingOOM.Message, in bytes.
 const maxOOMMessage = 500
 
+// maxOOMContinuation bounds the lines a wrapped message continues on: the
+// longest message (2.x, with other processes and its advice) is about
+// 700 characters, nine lines at 80 columns.
+const maxOOMContinuation = 9
+
 var (
-	sizeRE       = `(\d+(?:\.\d+)?)\s*(bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)`
-	reOOMPhrase  = regexp.MustCompile(`(?:CUDA|HIP) out of memory`)
-	reTried      = regexp.MustCompile(`Tried to allocate ` + sizeRE)
-	reNewCap     = regexp.MustCompile(`GPU (\d+) has a total capac\w* of ` + sizeRE + ` of which ` + sizeRE + ` is free`)
-	reInUse      = regexp.MustCompile(`this process has ` + sizeRE + ` memory in use`)
-	reByPyTorch  = regexp.MustCompile(sizeRE + ` is allocated by PyTorch`)
-	reUnalloc    = regexp.MustCompile(sizeRE + ` is reserved by PyTorch but unallocated`)
-	reOldGPU     = regexp.MustCompile(`\(GPU (\d+);`)
-	reOldCap     = regexp.MustCompile(sizeRE + ` total capacity`)
-	reOldAlloc   = regexp.MustCompile(sizeRE + ` already allocated`)
-	reOldFree    = regexp.MustCompile(sizeRE + ` free`)
-	reOldRes     = regexp.MustCompile(sizeRE + ` reserved in total by PyTorch`)
-	reOldCached  = regexp.MustCompile(sizeRE + ` cached\)`)
-	reCalloc     = regexp.MustCompile(`Failed to CUDA calloc (\d+) bytes`)
-	reRankPrefix = regexp.MustCompile(`^\s*\[(rank|default|RANK |rank )(\d+)\]:?`)
-	reDatePrefix = regexp.MustCompile(`^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2})(?:[.,](\d{1,9}))?`)
+	sizeRE        = `(\d+(?:\.\d+)?)\s*(bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)`
+	reCUDARuntime = regexp.MustCompile(`cuda runtime error \(2\) : out of memory`)
+	reCalloc      = regexp.MustCompile(`Failed to CUDA [cm]alloc(?: async)? (\d+) bytes`)
+	// reRecordStart matches a line that starts something other than a
+	// message's continuation: a Python traceback, a source line quoted in
+	// one, an exception, another message.
+	reRecordStart = regexp.MustCompile(`^(?:Traceback |During handling|The above exception|File "|\w[\w.]*(?:Error|Exception|Warning):|\|)`)
 )
 
-// classifyOOMLine tells whether a line is an out-of-memory message, and
-// of which kind.
+// classifyOOMLine tells whether a line (as visibleText shows it) is an
+// out-of-memory message, and of which kind.
 func classifyOOMLine(line string) (OOMKind, bool) {
-	if !strings.Contains(line, "out of memory") && !strings.Contains(line, "CUDA calloc") {
+	if !strings.Contains(line, "out of memory") && !strings.Contains(line, "CUDA calloc") && !strings.Contains(line, "CUDA malloc") &&
+		!strings.Contains(line, "Out of memory") {
 		return "", false
 	}
-	if loc := reOOMPhrase.FindStringIndex(line); loc != nil {
+	if loc := reOOMMessageStart.FindStringIndex(line); loc != nil {
 		quoted := loc[0] > 0 && (line[loc[0]-1] == '"' || line[loc[0]-1] == '\'')
 		if quoted && !strings.Contains(line[loc[1]:], "Tried to allocate") {
 			return "", false
 		}
-		if strings.Contains(line, "(GPU ") && strings.Contains(line, "total capacity") {
+		switch {
+		case strings.Contains(line[loc[0]:], "MPS backend"):
+			return OOMMPS, true
+		case strings.Contains(line, "total capacity;"):
 			return OOMTorchLegacy, true
 		}
 		return OOMTorch, true
 	}
 	switch {
-	case strings.Contains(line, "CUDA error: out of memory"):
+	case strings.Contains(line, "CUDA error: out of memory"), reCUDARuntime.MatchString(line):
 		return OOMCUDAError, true
 	case strings.Contains(line, "Cuda failure 'out of memory'"), strings.Contains(line, "Cuda failure \"out of memory\""),
 		strings.Contains(line, "NCCL") && strings.Contains(line, "out of memory"):
@@ -123,10 +116,10 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 				return true
 			}
 		}
-		if !bytes.Contains(line, []byte("out of memory")) && !bytes.Contains(line, []byte("CUDA calloc")) {
+		if !mayBeOOMLine(line) {
 			continue
 		}
-		if _, ok := classifyOOMLine(string(line)); ok {
+		if _, ok := classifyOOMLine(visibleText(string(line))); ok {
 			return true
 		}
 	}
@@ -134,88 +127,47 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 	return len(scratch.log.MemoryStats) > 0
 }
 
-// parseSize reads a regexp's number and unit submatches as bytes; PyTorch
-// prints binary units (and "bytes" below 1 KiB).
-func parseSize(num, unit string) int64 {
-	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || f < 0 {
-		return Unknown
-	}
-	u, ok := units.UnitBytes(unit, units.Binary)
-	if !ok {
-		u = 1
-	}
-	if f*float64(u) > float64(maxMiB)*mib {
-		return Unknown
-	}
-	return int64(f * float64(u))
+// mayBeOOMLine is a quick test that rules out most lines before
+// classifyOOMLine looks at them.
+func mayBeOOMLine(line []byte) bool {
+	return bytes.Contains(line, []byte("out of memory")) || bytes.Contains(line, []byte("Out of memory")) ||
+		bytes.Contains(line, []byte("CUDA calloc")) || bytes.Contains(line, []byte("CUDA malloc"))
 }
 
-func sizeOf(re *regexp.Regexp, s string, i int) int64 {
-	n, _ := sizeAndSlack(re, s, i)
-	return n
-}
-
-// sizeAndSlack is sizeOf with how far the true size may be from the
-// printed one: half the value of the last printed digit ("793.71 MiB":
-// 0.005 MiB, 5,242 bytes; "20 B": 0).
-func sizeAndSlack(re *regexp.Regexp, s string, i int) (int64, int64) {
-	m := re.FindStringSubmatch(s)
-	if m == nil || len(m) < i+2 {
-		return Unknown, 0
-	}
-	n := parseSize(m[i], m[i+1])
-	if n < 0 {
-		return n, 0
-	}
-	u, ok := units.UnitBytes(m[i+1], units.Binary)
-	if !ok {
-		u = 1
-	}
-	decimals := 0
-	if dot := strings.IndexByte(m[i], '.'); dot >= 0 {
-		decimals = len(m[i]) - dot - 1
-	}
-	return n, int64(0.5 * float64(u) / math.Pow10(decimals))
-}
-
-// parseOOM reads one message's numbers.
-func (b *logBuilder) parseOOM(n int, line string, kind OOMKind) TrainingOOM {
+// parseOOM reads one message: its line n as visibleText shows it, with
+// the text of its continuation lines (cont, may be "").
+func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOOM {
 	o := TrainingOOM{Line: n, Count: 1, Kind: kind, Rank: input.NoRank, Device: -1, Requested: Unknown, Capacity: Unknown,
-		Free: Unknown, ProcessInUse: Unknown, Allocated: Unknown, Reserved: Unknown, ReservedUnallocated: Unknown}
-	msg := line
-	o.Time, o.Rank = b.lineTimeRank(msg)
-	o.Requested, o.RequestedSlack = sizeAndSlack(reTried, msg, 1)
-	switch kind {
-	case OOMTorch:
-		if m := reNewCap.FindStringSubmatch(msg); m != nil {
-			o.Device, _ = atoi(m[1])
-			o.Capacity = parseSize(m[2], m[3])
-			o.Free = parseSize(m[4], m[5])
+		Free: Unknown, ProcessInUse: Unknown, Allocated: Unknown, Reserved: Unknown, ReservedUnallocated: Unknown,
+		Allowed: Unknown, PrivatePools: Unknown, OtherProcesses: Unknown, OtherAllocations: Unknown}
+	o.Time, o.Rank = b.lineTimeRank(line)
+	msg := readLineHead(line).rest + cont
+	r := readOOMMessage(msg)
+	o.Backend, o.Device = r.backend, r.device
+	if kind == OOMTorch && r.legacy {
+		o.Kind = OOMTorchLegacy
+	}
+	o.Requested, o.RequestedSlack = r.requested, r.requestedSlack
+	o.Capacity, o.Free, o.FreeSlack = r.capacity, r.free, r.freeSlack
+	o.Allocated, o.ProcessInUse, o.Allowed = r.allocated, r.processInUse, r.allowed
+	o.PrivatePools, o.OtherProcesses, o.OtherAllocations = r.privatePools, r.otherProcesses, r.otherAllocs
+	switch {
+	case r.cached >= 0:
+		// Before 1.4 "cached" was the allocator's cache less what is
+		// allocated: reserved but unallocated.
+		o.ReservedUnallocated = r.cached
+		if r.allocated >= 0 {
+			o.Reserved = r.allocated + r.cached
 		}
-		o.ProcessInUse = sizeOf(reInUse, msg, 1)
-		o.Allocated = sizeOf(reByPyTorch, msg, 1)
-		o.ReservedUnallocated = sizeOf(reUnalloc, msg, 1)
-		if o.Allocated >= 0 && o.ReservedUnallocated >= 0 {
-			o.Reserved = o.Allocated + o.ReservedUnallocated
+	case r.reserved >= 0:
+		o.Reserved = r.reserved
+		if r.allocated >= 0 && r.reserved >= r.allocated {
+			o.ReservedUnallocated = r.reserved - r.allocated
 		}
-	case OOMTorchLegacy:
-		if m := reOldGPU.FindStringSubmatch(msg); m != nil {
-			o.Device, _ = atoi(m[1])
-		}
-		o.Capacity = sizeOf(reOldCap, msg, 1)
-		o.Allocated = sizeOf(reOldAlloc, msg, 1)
-		o.Free = sizeOf(reOldFree, msg, 1)
-		o.Reserved = sizeOf(reOldRes, msg, 1)
-		if o.Reserved < 0 {
-			o.Reserved = sizeOf(reOldCached, msg, 1)
-		}
-		if o.Reserved >= 0 && o.Allocated >= 0 && o.Reserved >= o.Allocated {
-			o.ReservedUnallocated = o.Reserved - o.Allocated
-		}
-	case OOMNCCL:
-		if m := reCalloc.FindStringSubmatch(msg); m != nil {
-			o.Requested = parseSize(m[1], "B")
+	case r.unallocated >= 0:
+		o.ReservedUnallocated = r.unallocated
+		if r.allocated >= 0 {
+			o.Reserved = r.allocated + r.unallocated
 		}
 	}
 	msg = strings.TrimSpace(msg)
@@ -226,40 +178,52 @@ func (b *logBuilder) parseOOM(n int, line string, kind OOMKind) TrainingOOM {
 	return o
 }
 
-// lineTimeRank reads the time and rank a training log line's prefix
-// gives: a leading date ("2024-05-01 12:00:00,123"), zero when none; a
-// "[rank3]:" or torchrun's "[default3]:", input.NoRank when none.
-func (b *logBuilder) lineTimeRank(line string) (t time.Time, rank int) {
-	rank = input.NoRank
-	if m := reDatePrefix.FindStringSubmatch(line); m != nil {
-		stamp := m[1]
-		if m[2] != "" {
-			stamp += "." + m[2]
-		}
-		if st, zoneless, ok := parseStamp(strings.Replace(stamp, "T", " ", 1), b.opt.Location); ok {
-			t = st
-			if zoneless {
-				b.log.Zoneless = true
-			}
-		}
+// oomUnfinished reports whether a message (compact text, as readOOMMessage
+// matches it) lacks its end, so that the next line continues it: a
+// parenthesis still open ("(GPU 0; ..." before 2.1, "(MPS allocated:
+// ..."), a request whose size or whose device clause has not come yet, or
+// a 2.1+ message that has not reached "... reserved by PyTorch but
+// unallocated".
+func oomUnfinished(c string, kind OOMKind) bool {
+	if kind != OOMTorch && kind != OOMTorchLegacy && kind != OOMMPS {
+		return false
 	}
-	if m := reRankPrefix.FindStringSubmatch(line); m != nil {
-		if r, ok := atoi(m[2]); ok {
-			rank = r
-			if m[1] == "default" {
-				b.note("ranks of OOM messages and memory summaries come from torchrun's \"[defaultN]:\" prefix, which is the local rank on its node")
-			}
-		}
+	start := strings.Index(c, "outofmemory")
+	if start < 0 {
+		start = 0
 	}
-	return t, rank
+	rest := c[start:]
+	if strings.Count(rest, "(") > strings.Count(rest, ")") {
+		return true
+	}
+	tried := strings.Index(rest, "triedtoallocate")
+	if tried < 0 {
+		// Every allocator message names its request: it has not come yet.
+		return true
+	}
+	after := rest[tried+len("triedtoallocate"):]
+	if !reQuantity.MatchString(after) {
+		return true
+	}
+	switch {
+	case kind == OOMMPS:
+		return !strings.Contains(after, "pool")
+	case strings.Contains(after, "totalcapacity;"):
+		// Before 2.1 the figures are in parentheses, closed by now.
+		return false
+	case strings.Contains(after, "capac"):
+		return !strings.Contains(after, "unallocated")
+	}
+	// The device clause has not come yet.
+	return true
 }
 
 // sameOOM reports whether two messages report the same event: same kind,
 // rank, device and numbers.
 func sameOOM(a, b TrainingOOM) bool {
-	return a.Kind == b.Kind && a.Rank == b.Rank && a.Device == b.Device && a.Requested == b.Requested &&
-		a.Capacity == b.Capacity && a.Free == b.Free && a.Allocated == b.Allocated && a.Reserved == b.Reserved &&
-		a.ReservedUnallocated == b.ReservedUnallocated && a.ProcessInUse == b.ProcessInUse
+	a.Line, a.Count, a.Time, a.Message = 0, 0, time.Time{}, ""
+	b.Line, b.Count, b.Time, b.Message = 0, 0, time.Time{}, ""
+	return a == b
 }
 
 // oomEchoLines bounds how far apart two identical messages may be to be
@@ -272,29 +236,103 @@ const oomEchoLines = 400
 // apart).
 const ncclEventLines = 10
 
+// trainingLines returns a training log's lines one at a time, as a
+// terminal shows them, with a line of look-ahead for wrapped messages.
+type trainingLines struct {
+	b  *logBuilder
+	lr *lineReader
+	// held is a line read ahead and not yet used (heldN its number).
+	held  string
+	heldN int
+	has   bool
+}
+
+func (tl *trainingLines) next() (string, int, bool) {
+	if tl.has {
+		tl.has = false
+		return tl.held, tl.heldN, true
+	}
+	return tl.b.nextLine(tl.lr)
+}
+
+func (tl *trainingLines) unread(line string, n int) {
+	tl.held, tl.heldN, tl.has = line, n, true
+}
+
+// continuation gathers the lines that continue a wrapped message whose
+// first line is first (after its prefix): their text, joined as written,
+// and the number of the last line used.
+func (tl *trainingLines) continuation(first string, kind OOMKind) string {
+	head := readLineHead(first)
+	text := head.rest
+	var cont strings.Builder
+	for range maxOOMContinuation {
+		if !oomUnfinished(compactText(text+cont.String()), kind) {
+			break
+		}
+		line, n, ok := tl.next()
+		if !ok {
+			break
+		}
+		v := visibleText(line)
+		if strings.TrimSpace(v) == "" {
+			tl.unread(line, n)
+			break
+		}
+		// A collector that prefixes every line writes the same rank
+		// before the continuation; another rank or a time starts a new
+		// record.
+		rest := v
+		if r, _, after, ok := rankToken(strings.TrimLeft(v, " \t")); ok {
+			if r != head.rank {
+				tl.unread(line, n)
+				break
+			}
+			rest = after
+		}
+		if readLineHead(rest).stamp != "" || reRecordStart.MatchString(strings.TrimLeft(rest, " ")) || mayBeOOMLine([]byte(rest)) {
+			tl.unread(line, n)
+			break
+		}
+		cont.WriteString(rest)
+	}
+	return cont.String()
+}
+
 func readTrainingLog(r io.Reader, b *logBuilder) error {
-	lr := b.lines(r)
+	tl := &trainingLines{b: b, lr: b.lines(r)}
 	var sum summaryState
 	defer sum.flush(b)
 	for {
-		line, ln, ok := b.nextLine(lr)
+		raw, ln, ok := tl.next()
 		if !ok {
 			break
+		}
+		line := raw
+		if strings.IndexByte(raw, '\r') >= 0 || strings.IndexByte(raw, 0x1b) >= 0 {
+			line = visibleText(raw)
 		}
 		if sum.line(b, ln, line) {
 			continue
 		}
+		if !mayBeOOMLine([]byte(line)) {
+			continue
+		}
+		line = visibleText(line)
 		kind, ok := classifyOOMLine(line)
 		if !ok {
 			continue
 		}
-		o := b.parseOOM(ln, line, kind)
+		o := b.parseOOM(ln, line, tl.continuation(line, kind), kind)
 		if n := len(b.log.OOMs); n > 0 && kind == OOMNCCL {
 			// NCCL reports one failure in several WARN lines (the CUDA
 			// error, then the allocation that failed): one event.
 			if prev := &b.log.OOMs[n-1]; prev.Kind == OOMNCCL && prev.Rank == o.Rank && o.Line-prev.Line <= ncclEventLines {
 				if prev.Requested < 0 {
 					prev.Requested = o.Requested
+				}
+				if prev.Device < 0 {
+					prev.Device = o.Device
 				}
 				continue
 			}
@@ -315,8 +353,8 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 			b.log.OOMs = append(b.log.OOMs, o)
 		}
 	}
-	if lr.err != nil {
-		return fmt.Errorf("line %d: %w", lr.n+1, lr.err)
+	if tl.lr.err != nil {
+		return fmt.Errorf("line %d: %w", tl.lr.n+1, tl.lr.err)
 	}
 	return nil
 }

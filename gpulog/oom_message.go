@@ -1,0 +1,349 @@
+package gpulog
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"gpureport/internal/units"
+)
+
+// An out-of-memory message is read by meaning, not by wording: it is a
+// list of quantities (a number and its byte unit), each bound to the
+// phrase written right before or right after it. PyTorch's allocators
+// have reworded the message many times since 1.0 (docs/oom-messages.md
+// lists every wording, with the versions that print it), and other
+// backends print the same shape with their own names; the phrases are
+// what stayed:
+//
+//	Tried to allocate X                    the request (the segment the allocator asked for)
+//	X total capacity / total capacity of X the device's memory
+//	X free / of which X is free            what the driver reported free
+//	X already allocated                    live tensors (before 2.1)
+//	X cached                               before 1.4: reserved minus allocated
+//	X reserved in total by PyTorch         1.4 to 2.0: all reserved memory
+//	X is allocated by PyTorch              2.1 on: live tensors, private pools included
+//	with X allocated in private pools      CUDA graphs' and MemPools' share of it
+//	X is reserved by PyTorch but unallocated   2.1 on: reserved minus allocated
+//	X allowed / max allowed: X             a cap on the process (memory fraction, MPS watermark)
+//	this process has X memory in use       the process, non-PyTorch memory included
+//	Process N has X memory in use          another process on the device
+//	MPS allocated: X, other allocations: X Apple's MPS allocator
+//	Failed to CUDA calloc N bytes          NCCL's failed allocation
+//
+// The binding ignores white space, case and the order of the phrases, so
+// a message wrapped by a console (at any column, even inside a number),
+// with colour codes, or with its clauses reordered reads the same. A
+// quantity whose phrase is cut off (a message pasted only in part) is
+// left unknown, never given to another field.
+
+// oomField is what a quantity of a message measures.
+type oomField uint8
+
+const (
+	fieldNone oomField = iota
+	fieldRequested
+	fieldCapacity
+	fieldFree
+	fieldAllocated
+	fieldCached
+	fieldReserved
+	fieldUnallocated
+	fieldPrivatePools
+	fieldAllowed
+	fieldProcessInUse
+	fieldOtherProcess
+	fieldOtherAllocations
+	// fieldIgnored marks quantities that are recognised but not kept (the
+	// NPU's "current active", LMS builds' "inactive"), so that no other
+	// phrase claims them.
+	fieldIgnored
+)
+
+// oomPhrase binds a quantity to a field: the compact text (lower case,
+// white space removed) that ends right before the quantity, and the one
+// that starts right after it; "" matches anything. beforeRE, when set,
+// replaces before.
+type oomPhrase struct {
+	before   string
+	beforeRE *regexp.Regexp
+	after    string
+	field    oomField
+}
+
+// oomPhrases are the phrases of every wording (see the comment above).
+var oomPhrases = []oomPhrase{
+	{before: "triedtoallocate", field: fieldRequested},
+	{beforeRE: regexp.MustCompile(`failedtocuda[cm]alloc(?:async)?$`), field: fieldRequested},
+	{after: "totalcapacity", field: fieldCapacity},
+	// 2.0 and 2.1 spell "capacty".
+	{before: "capacityof", field: fieldCapacity},
+	{before: "capactyof", field: fieldCapacity},
+	{before: "ofwhich", after: "isfree", field: fieldFree},
+	{after: "free", field: fieldFree},
+	{after: "alreadyallocated", field: fieldAllocated},
+	{after: "cached", field: fieldCached},
+	{after: "reservedintotalbypytorch", field: fieldReserved},
+	{after: "isallocatedbypytorch", field: fieldAllocated},
+	{after: "allocatedinprivatepools", field: fieldPrivatePools},
+	{after: "isreservedbypytorchbutunallocated", field: fieldUnallocated},
+	{after: "allowed", field: fieldAllowed},
+	{before: "maxallowed:", field: fieldAllowed},
+	{before: "thisprocesshas", after: "memoryinuse", field: fieldProcessInUse},
+	{beforeRE: regexp.MustCompile(`process\d+has$`), after: "memoryinuse", field: fieldOtherProcess},
+	{before: "mpsallocated:", field: fieldAllocated},
+	{before: "otherallocations:", field: fieldOtherAllocations},
+	{after: "currentactive", field: fieldIgnored},
+	{after: "inactive", field: fieldIgnored},
+}
+
+// minCutPhrase is the shortest start of a phrase that binds a quantity at
+// the very end of a message that was cut off: two letters ("re") could
+// begin several phrases, three rarely do, and a tie binds nothing.
+const minCutPhrase = 3
+
+var (
+	// reQuantity finds sizes in compact text. PyTorch's format_size
+	// prints "N bytes" below 1 KiB, else two decimals of KiB, MiB or GiB;
+	// MPS and older backends print KB, MB, GB for the same binary units.
+	reQuantity = regexp.MustCompile(`(\d+(?:\.\d+)?)(bytes|byte|kib|mib|gib|tib|kb|mb|gb|tb|b)`)
+	// reOOMDevice finds the device a message names: "GPU 0 has a total
+	// capacity" (2.1 on; some builds print the index as a raw byte, so
+	// device 0 shows as nothing), "(GPU 0;" (before 2.1; NPU, MLU and
+	// "Device" alike), NCCL's "host:pid:tid [2]" (the CUDA device).
+	reOOMDevice = regexp.MustCompile(`(?:gpu|npu|mlu|musa|xpu|device)(\d+|[\x01-\x08\x0e-\x1f])?hasatotalcapac|\((?:gpu|npu|mlu|musa|device)(\d+);|:\d+:\d+\[(\d+)\]`)
+	// reOOMBackend names the allocator that failed.
+	reOOMBackend = regexp.MustCompile(`\b(CUDA|HIP|NPU|XPU|MLU|MUSA|DPCPP|OpenCL|MPS backend) out of memory`)
+)
+
+// oomReading is what a message's quantities say, in bytes (Unknown where
+// it does not say).
+type oomReading struct {
+	requested, requestedSlack     int64
+	capacity, free, freeSlack     int64
+	allocated, cached, reserved   int64
+	unallocated, privatePools     int64
+	allowed, processInUse         int64
+	otherProcesses, otherAllocs   int64
+	device                        int
+	backend                       string
+	legacy, mps, anyQuantityBound bool
+}
+
+// compactText lower-cases s and removes its white space and control
+// characters below 0x20 that are white space (tabs, returns): the form
+// phrases are matched in.
+func compactText(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// readOOMMessage binds the quantities of one message (its text after the
+// line prefix, continuation lines joined) to their fields.
+func readOOMMessage(msg string) oomReading {
+	r := oomReading{requested: Unknown, capacity: Unknown, free: Unknown, allocated: Unknown, cached: Unknown, reserved: Unknown,
+		unallocated: Unknown, privatePools: Unknown, allowed: Unknown, processInUse: Unknown, otherProcesses: Unknown,
+		otherAllocs: Unknown, device: -1}
+	if m := reOOMBackend.FindStringSubmatch(msg); m != nil {
+		r.backend = strings.TrimSuffix(m[1], " backend")
+	}
+	c := compactText(msg)
+	r.mps = r.backend == "MPS"
+	r.legacy = strings.Contains(c, "totalcapacity;")
+	if m := reOOMDevice.FindStringSubmatch(c); m != nil {
+		switch {
+		case m[1] != "":
+			if n, ok := atoi(m[1]); ok {
+				r.device = n
+			} else {
+				r.device = int(m[1][0])
+			}
+		case m[2] != "":
+			r.device, _ = atoi(m[2])
+		case m[3] != "":
+			r.device, _ = atoi(m[3])
+		}
+	}
+	for _, loc := range reQuantity.FindAllStringSubmatchIndex(c, -1) {
+		num, unit := c[loc[2]:loc[3]], c[loc[4]:loc[5]]
+		field := bindQuantity(c[:loc[0]], c[loc[1]:])
+		if field == fieldNone || field == fieldIgnored {
+			continue
+		}
+		v, slack := sizeWithSlack(num, unit)
+		if v < 0 {
+			continue
+		}
+		r.anyQuantityBound = true
+		set := func(dst *int64) {
+			if *dst < 0 {
+				*dst = v
+			}
+		}
+		switch field {
+		case fieldRequested:
+			if r.requested < 0 {
+				r.requested, r.requestedSlack = v, slack
+			}
+		case fieldCapacity:
+			set(&r.capacity)
+		case fieldFree:
+			if r.free < 0 {
+				r.free, r.freeSlack = v, slack
+			}
+		case fieldAllocated:
+			set(&r.allocated)
+		case fieldCached:
+			set(&r.cached)
+		case fieldReserved:
+			set(&r.reserved)
+		case fieldUnallocated:
+			set(&r.unallocated)
+		case fieldPrivatePools:
+			set(&r.privatePools)
+		case fieldAllowed:
+			set(&r.allowed)
+		case fieldProcessInUse:
+			set(&r.processInUse)
+		case fieldOtherProcess:
+			r.otherProcesses = max(r.otherProcesses, 0) + v
+		case fieldOtherAllocations:
+			set(&r.otherAllocs)
+		}
+	}
+	return r
+}
+
+// bindQuantity is the field of the quantity between the compact texts pre
+// and post (see oomPhrases); fieldNone when no phrase, or more than one
+// field, fits.
+func bindQuantity(pre, post string) oomField {
+	best, bestLen, tie := fieldNone, -1, false
+	consider := func(f oomField, n int) {
+		switch {
+		case n > bestLen:
+			best, bestLen, tie = f, n, false
+		case n == bestLen && f != best:
+			tie = true
+		}
+	}
+	for _, p := range oomPhrases {
+		n := 0
+		switch {
+		case p.beforeRE != nil:
+			loc := p.beforeRE.FindStringIndex(pre)
+			if loc == nil {
+				continue
+			}
+			n += loc[1] - loc[0]
+		case p.before != "":
+			if !strings.HasSuffix(pre, p.before) {
+				continue
+			}
+			n += len(p.before)
+		}
+		if p.after != "" {
+			switch {
+			case strings.HasPrefix(post, p.after):
+				n += len(p.after)
+			case len(post) >= minCutPhrase && strings.HasPrefix(p.after, post):
+				// The message ends inside the phrase: cut short.
+				n += len(post)
+			default:
+				continue
+			}
+		}
+		if n > 0 {
+			consider(p.field, n)
+		}
+	}
+	if tie {
+		return fieldNone
+	}
+	return best
+}
+
+// sizeWithSlack reads a number and its unit as bytes, and how far the
+// true size may be from the printed one: half the value of the last
+// printed digit ("793.71 MiB": 0.005 MiB, 5,242 bytes; "20 bytes": 0).
+// PyTorch prints binary units, KB, MB and GB included. Unknown when the
+// value is out of range.
+func sizeWithSlack(num, unit string) (int64, int64) {
+	n := parseSize(num, unit)
+	if n < 0 {
+		return n, 0
+	}
+	u, ok := units.UnitBytes(unit, units.Binary)
+	if !ok {
+		u = 1
+	}
+	decimals := 0
+	if dot := strings.IndexByte(num, '.'); dot >= 0 {
+		decimals = len(num) - dot - 1
+	}
+	return n, int64(0.5 * float64(u) / math.Pow10(decimals))
+}
+
+// parseSize reads a number and its unit as bytes; PyTorch prints binary
+// units (and "bytes" below 1 KiB). Unknown when the number does not
+// parse or is beyond maxMiB.
+func parseSize(num, unit string) int64 {
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || f < 0 {
+		return Unknown
+	}
+	u, ok := units.UnitBytes(unit, units.Binary)
+	if !ok {
+		u = 1
+	}
+	if f*float64(u) > float64(maxMiB)*mib {
+		return Unknown
+	}
+	return int64(f * float64(u))
+}
+
+// reOOMMessageStart finds where an allocator's out-of-memory message
+// starts, for the backends that print the caching allocator's shape
+// ("CUDA out of memory", "HIP out of memory", "MPS backend out of
+// memory", and the device-neutral "torch.OutOfMemoryError: Out of
+// memory. Tried to allocate").
+var reOOMMessageStart = regexp.MustCompile(`(?:\b(?:CUDA|HIP|NPU|XPU|MLU|MUSA|DPCPP|OpenCL) out of memory|MPS backend out of memory|OutOfMemoryError: Out of memory|\bOut of memory\. Tried to allocate)`)
+
+// reTermCodes matches a terminal colour or cursor sequence, with or without
+// its escape byte (a log pasted into a web page loses the byte and keeps
+// "[31m").
+var reTermCodes = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\[[0-9;]{1,12}m`)
+
+// visibleText is what a terminal shows of a log line: colour codes
+// removed and, where a carriage return moved back to the start of the
+// line (a progress bar redrawn in place), the part that holds an
+// out-of-memory message, else the last part written.
+func visibleText(line string) string {
+	if strings.IndexByte(line, 0x1b) >= 0 || strings.IndexByte(line, '[') >= 0 {
+		line = reTermCodes.ReplaceAllString(line, "")
+	}
+	if strings.IndexByte(line, '\r') < 0 {
+		return line
+	}
+	parts := strings.Split(line, "\r")
+	last := ""
+	for i := len(parts) - 1; i >= 0; i-- {
+		p := parts[i]
+		if mayBeOOMLine([]byte(p)) {
+			return p
+		}
+		if last == "" && strings.TrimSpace(p) != "" {
+			last = p
+		}
+	}
+	return last
+}
