@@ -176,6 +176,11 @@ type OOMCause string
 
 // OOM causes, decided in this order.
 const (
+	// CauseLimit: the device's own free memory was at least the request,
+	// yet the allocation failed: a cap on the process (memory fraction,
+	// MIG or MPS limit), a driver that reports memory it will not give
+	// (Windows WDDM), or another process that took it in the meantime.
+	CauseLimit OOMCause = "limit"
 	// CauseLeak: the leak suspects' growth filled the device; without it
 	// the request would have fit.
 	CauseLeak OOMCause = "leak"

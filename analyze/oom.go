@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/internal/units"
 	"gpureport/snapshot"
@@ -26,6 +27,8 @@ import (
 // the OOM is the holes inside segments that still hold live blocks. The
 // cause follows design.md, decided in this order:
 //
+//   - limit OOM: the device reported at least the memory the allocator
+//     asked for free, yet the allocation failed (oomlimit.go);
 //   - leak OOM: the device's leak suspects (significant growth, interval
 //     above 0) had added, since their trends began, at least the device
 //     memory the request lacked (the request minus CUDA's free bytes):
@@ -223,7 +226,12 @@ func classifyOOM(o *OOM) {
 			set.Conf, set.ExpandableSegments, maxSplitText(set.MaxSplitSize), set.GCThreshold)
 	}
 
-	if o.LeakedBytes > 0 && o.Missing > 0 && o.LeakedBytes >= o.Missing {
+	if need := limitRequest(o.Requested, o.Expandable); limitOOM(o.DeviceFree, 0, need, 0) {
+		o.Class = CauseLimit
+		b.WriteString(limitText(o, need, gpulog.Unknown))
+		fmt.Fprintf(&b, " Allocator settings in force: %s.", conf)
+		o.Recommendations = append(o.Recommendations, limitChecks(o, gpulog.Unknown, gpulog.Unknown)...)
+	} else if o.LeakedBytes > 0 && o.Missing > 0 && o.LeakedBytes >= o.Missing {
 		o.Class = CauseLeak
 		o.Earlier = 0
 		if o.LeakRate > 0 {
@@ -272,9 +280,8 @@ func classifyOOM(o *OOM) {
 		}
 	} else {
 		o.Class = CauseCapacity
-		short := o.Requested - o.CachedFree - o.DeviceFree // > 0 here: not fragmentation
-		fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s), and even with every cached byte reused the request was %s short, so no allocator setting can make room.",
-			units.Bytes(o.Allocated), capText, units.Bytes(short))
+		fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s); the request lacked %s of device memory (%s requested, %s free), more than the %s cached but free, so no allocator setting can make room.",
+			units.Bytes(o.Allocated), capText, units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree))
 		if o.LeakedBytes > 0 {
 			fmt.Fprintf(&b, " The leak at %s had added %s by then, less than the %s of device memory the request lacked: without it live memory (%s) plus the request (%s) still exceeds what the device offers.",
 				o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing), units.Bytes(o.Allocated-o.LeakedBytes), units.Bytes(o.Requested))

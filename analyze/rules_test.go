@@ -12,6 +12,7 @@ import (
 	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/input"
+	"gpureport/internal/units"
 	"gpureport/snapshot"
 )
 
@@ -160,6 +161,12 @@ func TestOOMRules(t *testing.T) {
 		{"leak with cached holes", oomRun(20, 200*mib, 2*gib, 300*mib, 3*gib, true), "leak", true, true},
 		{"holes and no leak", oomRun(20, 0, 2*gib, 300*mib, 3*gib, true), "fragmentation", false, false},
 		{"no room at all", oomRun(20, 0, 8*gib, 300*mib, 0, true), "capacity", false, false},
+		// Issue 28 class 9: the device had more free than the request: a
+		// limit OOM, decided before the leak the run also has.
+		{"free beyond the request", oomRun(20, 200*mib, 2*gib, 3*gib, 3*gib, true), "limit", true, false},
+		// Free beyond the 5 MiB block but short of the 20 MiB segment the
+		// allocator asks the driver for: no limit.
+		{"free short of the segment", oomRun(20, 0, 5*mib, 10*mib, 0, true), "fragmentation", false, false},
 	}
 	for _, tt := range tests {
 		f := Analyze(tt.run, Options{Capacity: 80 * gib})
@@ -197,6 +204,11 @@ func TestOOMRules(t *testing.T) {
 		}
 		if negativeAmount.MatchString(o.Explanation) {
 			t.Errorf("%s: negative amount in %s", tt.name, o.Explanation)
+		}
+		// Issue 28 point 11: the shortfall the explanation states is
+		// summary.json's missing_bytes.
+		if want := "lacked " + units.Bytes(o.Missing); (tt.class == "capacity" || tt.class == "leak") && !strings.Contains(o.Explanation, want) {
+			t.Errorf("%s: explanation does not state the %s missing: %s", tt.name, units.Bytes(o.Missing), o.Explanation)
 		}
 	}
 }

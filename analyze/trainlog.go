@@ -20,11 +20,14 @@ import (
 // An OOM message in a training log becomes an OOM finding with the
 // message's numbers, unless a snapshot already explains an OOM on the
 // same device. Its class follows the design's order where the numbers
-// allow: fragmentation when device free plus PyTorch's
+// allow: limit when the device's free memory alone was at least the
+// request (oomlimit.go), fragmentation when device free plus PyTorch's
 // reserved-but-unallocated memory was at least the request (contiguous
 // free memory would have served it), else capacity; "unknown" when the
-// message gives no numbers (NCCL, raw CUDA errors). A leak cannot be told
-// from a message alone.
+// message gives no free memory (NCCL, raw CUDA errors, XPU builds that
+// print none). An MPS message gives no free memory but a watermark: its
+// OOM is capacity (mpsOOM). A leak cannot be told from a message alone
+// (blameTrainingLeaks uses the snapshots).
 
 // readingOrderGPU reports whether GPU gpu's memory readings are better
 // placed by reading order: more of them lack a time (logs with
@@ -236,7 +239,12 @@ func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64, exp
 	if m.Device >= 0 {
 		gpu = fmt.Sprintf("GPU %d", m.Device)
 	}
+	if m.Requested >= 0 && m.Free >= 0 {
+		o.Missing = max(0, m.Requested-m.Free)
+	}
 	switch {
+	case m.Kind == gpulog.OOMMPS && m.Requested >= 0 && m.Allocated >= 0:
+		mpsOOM(&o, m, where)
 	case m.Requested < 0 || m.Free < 0:
 		o.Class = CauseUnknown
 		what := map[gpulog.OOMKind]string{
@@ -249,7 +257,11 @@ func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64, exp
 		if m.Requested >= 0 {
 			what += fmt.Sprintf(" (%s requested)", units.Bytes(m.Requested))
 		}
-		o.Explanation = fmt.Sprintf("%s, says %s; the message gives no free or reserved memory, so its cause cannot be classified. Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one.", what, where)
+		missing := "free or reserved memory"
+		if m.Free < 0 && (m.Capacity >= 0 || m.ReservedUnallocated >= 0) {
+			missing = "the device's free memory"
+		}
+		o.Explanation = fmt.Sprintf("%s, says %s; the message gives no %s, so its cause cannot be classified. Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one.", what, where, missing)
 	default:
 		cached := max(m.ReservedUnallocated, 0)
 		spare := m.Free + cached
@@ -270,20 +282,61 @@ func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64, exp
 			}
 			parts = append(parts, live)
 		}
-		if m.ReservedUnallocated >= 0 && spare >= m.Requested {
+		if m.OtherProcesses > 0 {
+			parts = append(parts, fmt.Sprintf("other processes had %s in use", units.Bytes(m.OtherProcesses)))
+		}
+		tail := ""
+		switch {
+		case limitOOM(m.Free, m.FreeSlack, m.Requested, m.RequestedSlack):
+			o.Class = CauseLimit
+			tail = " " + limitText(&o, m.Requested, m.Allowed)
+			o.Recommendations = limitChecks(&o, m.Allowed, m.OtherProcesses)
+		case m.ReservedUnallocated >= 0 && cached > 0 && spare-m.FreeSlack >= m.Requested+m.RequestedSlack:
 			o.Class = CauseFragmentation
-			parts = append(parts, "free and cached memory together would have served the request, but not in one piece: fragmentation")
+			parts = append(parts, fmt.Sprintf("the request lacked %s of device memory, and the cached free memory would have covered it, but not in one piece: fragmentation", units.Bytes(o.Missing)))
 			if !o.Expandable {
 				o.Recommendations = append(o.Recommendations, Recommendation{Setting: ExpandableSetting,
 					Evidence: fmt.Sprintf("%s reserved but unallocated at the OOM, with %s free, covered the %s request", units.Bytes(cached), units.Bytes(m.Free), units.Bytes(m.Requested))})
 			}
-		} else {
+		case o.Missing == 0:
+			// Free and requested are equal as printed: too close to
+			// tell a limit from a full device.
 			o.Class = CauseCapacity
-			parts = append(parts, "even all free and cached memory was less than the request: the job needs more memory than the device has")
+			parts = append(parts, "the free memory equals the request as the message rounds them, so the device was full to within that rounding: the job needs more memory than the device has")
+		default:
+			o.Class = CauseCapacity
+			parts = append(parts, fmt.Sprintf("the request lacked %s of device memory, more than all cached free memory: the job needs more memory than the device has", units.Bytes(o.Missing)))
 		}
-		o.Explanation = strings.Join(parts, "; ") + fmt.Sprintf(" (%s).", where)
+		o.Explanation = strings.Join(parts, "; ") + fmt.Sprintf(" (%s).", where) + tail
 	}
 	return o
+}
+
+// mpsOOM classifies an MPS message, which gives no free device memory:
+// MPS's allocator refuses once its allocations, the process's other
+// allocations and the request pass the high watermark ("max allowed"), or
+// when Metal cannot map the buffer. Either way live memory and the request
+// exceed what the process may use: capacity, against the watermark when
+// the message gives one.
+func mpsOOM(o *OOM, m gpulog.TrainingOOM, where string) {
+	o.Class = CauseCapacity
+	used := m.Allocated + max(m.OtherAllocations, 0)
+	s := fmt.Sprintf("MPS asked for %s with %s allocated by its allocator and %s by other allocations", units.Bytes(m.Requested), units.Bytes(m.Allocated), units.Bytes(max(m.OtherAllocations, 0)))
+	if m.Allowed > 0 {
+		o.Missing = max(0, used+m.Requested-m.Allowed)
+		s += fmt.Sprintf("; the high watermark allows %s, so the request lacked %s: a capacity OOM against the watermark", units.Bytes(m.Allowed), units.Bytes(o.Missing))
+		o.Recommendations = append(o.Recommendations, Recommendation{
+			Setting:  "reduce live memory (a smaller batch, lower precision), or raise PYTORCH_MPS_HIGH_WATERMARK_RATIO (0.0 removes the cap and may make the system unstable)",
+			Evidence: fmt.Sprintf("%s in use plus %s requested passes the %s allowed", units.Bytes(used), units.Bytes(m.Requested), units.Bytes(m.Allowed)),
+		})
+	} else {
+		s += "; with the watermark off, Metal could not map the buffer: the device's unified memory is full, a capacity OOM"
+		o.Recommendations = append(o.Recommendations, Recommendation{
+			Setting:  "reduce live memory: a smaller batch, lower precision (fp16/bf16), or activation checkpointing",
+			Evidence: fmt.Sprintf("%s in use when %s more was requested", units.Bytes(used), units.Bytes(m.Requested)),
+		})
+	}
+	o.Explanation = s + fmt.Sprintf(" (%s).", where)
 }
 
 // blameTrainingLeaks applies design.md's first OOM cause to the OOMs
@@ -297,7 +350,7 @@ func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64, exp
 func blameTrainingLeaks(f *Findings, from int) {
 	for k := from; k < len(f.OOMs); k++ {
 		o := &f.OOMs[k]
-		if o.Class == CauseUnknown || o.Requested < 0 || o.DeviceFree < 0 {
+		if o.Class == CauseUnknown || o.Class == CauseLimit || o.Requested < 0 || o.DeviceFree < 0 {
 			continue
 		}
 		for _, d := range f.Devices {

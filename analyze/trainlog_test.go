@@ -206,3 +206,67 @@ func TestFragmentationOOMFromLogExpandable(t *testing.T) {
 		t.Error("expandableOn: want device 0 only")
 	}
 }
+
+// TestTrainingOOMCause: a training log's OOM is classified in design.md's
+// order from the message's figures (issue 28 classes 1 and 9): limit when
+// the device's free memory alone covered the request beyond the printed
+// rounding, then fragmentation when free plus cached did, else capacity;
+// an MPS message is capacity against its watermark. MissingBytes is the
+// request less free memory, the shortfall the explanation states.
+func TestTrainingOOMCause(t *testing.T) {
+	unknown := gpulog.Unknown
+	msg := func(req, reqSlack, free, freeSlack, alloc, unalloc, allowed, others int64) gpulog.TrainingOOM {
+		res := unknown
+		if alloc >= 0 && unalloc >= 0 {
+			res = alloc + unalloc
+		}
+		return gpulog.TrainingOOM{Line: 7, Count: 1, Kind: gpulog.OOMTorch, Rank: input.NoRank, Device: 0, Requested: req, RequestedSlack: reqSlack,
+			Capacity: 64 << 30, Free: free, FreeSlack: freeSlack, Allocated: alloc, ReservedUnallocated: unalloc, Reserved: res,
+			ProcessInUse: unknown, PrivatePools: unknown, Allowed: allowed, OtherProcesses: others, OtherAllocations: unknown}
+	}
+	mps := gpulog.TrainingOOM{Line: 2, Count: 1, Kind: gpulog.OOMMPS, Backend: "MPS", Rank: input.NoRank, Device: -1, Requested: 512 << 20,
+		Capacity: unknown, Free: unknown, Allocated: 8 << 30, OtherAllocations: 1 << 30, Allowed: 9 << 30, Reserved: unknown,
+		ReservedUnallocated: unknown, ProcessInUse: unknown, PrivatePools: unknown, OtherProcesses: unknown}
+	for _, tt := range []struct {
+		name     string
+		m        gpulog.TrainingOOM
+		class    OOMCause
+		missing  int64
+		says     []string
+		checkFor string
+	}{
+		// A ROCm log: 612 MiB free for a 100 MiB request.
+		{"free covers the request", msg(100<<20, 5242, 612<<20, 5242, 62<<30, 890<<20, unknown, unknown), CauseLimit, 0,
+			[]string{"limit OOM", "612 MiB free"}, "per_process_memory_fraction"},
+		{"free covers it, under a memory fraction", msg(4<<30, 0, 52<<30, 0, 21<<30, 1<<30, 24<<30, unknown), CauseLimit, 0,
+			[]string{"24.0 GiB allowed"}, "raise or remove torch.cuda.set_per_process_memory_fraction"},
+		{"free covers it, other processes on the GPU", msg(1<<30, 0, 2<<30, 0, 50<<30, 0, unknown, 3<<30), CauseLimit, 0,
+			[]string{"other processes had 3.00 GiB"}, "other processes on the GPU"},
+		// Equal as printed: within the rounding, not beyond it.
+		{"free equals the request as printed", msg(20<<20, 5242, 20<<20, 5242, 10<<30, 0, unknown, unknown), CauseCapacity, 0, nil, ""},
+		// Before 1.4: 576 KiB free and 30.96 MiB cached for 1 MiB.
+		{"cached covers the rest", msg(1<<20, 5, 576<<10, 5, 10<<30, 31<<20, unknown, unknown), CauseFragmentation, 448 << 10,
+			[]string{"lacked 448 KiB"}, ExpandableSetting},
+		{"nothing covers it", msg(4<<30, 0, 1<<30, 0, 70<<30, 1<<30, unknown, unknown), CauseCapacity, 3 << 30,
+			[]string{"lacked 3.00 GiB"}, ""},
+		{"MPS past its watermark", mps, CauseCapacity, 512 << 20, []string{"high watermark allows 9.00 GiB", "lacked 512 MiB"}, "PYTORCH_MPS_HIGH_WATERMARK_RATIO"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := trainingOOM("out.log", tt.m, 0, 0, false)
+			if o.Class != tt.class || o.Missing != tt.missing {
+				t.Fatalf("class %q missing %d, want %q %d\n%s", o.Class, o.Missing, tt.class, tt.missing, o.Explanation)
+			}
+			for _, w := range tt.says {
+				if !strings.Contains(o.Explanation, w) {
+					t.Errorf("explanation lacks %q: %s", w, o.Explanation)
+				}
+			}
+			if tt.checkFor != "" && !slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return strings.Contains(r.Setting, tt.checkFor) }) {
+				t.Errorf("no recommendation %q in %+v", tt.checkFor, o.Recommendations)
+			}
+			if negativeAmount.MatchString(o.Explanation) {
+				t.Errorf("negative amount in %s", o.Explanation)
+			}
+		})
+	}
+}
