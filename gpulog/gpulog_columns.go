@@ -227,7 +227,40 @@ func nameWords(name string) []string {
 		}
 	}
 	flush()
-	return words
+	var out []string
+	for _, w := range words {
+		out = append(out, splitGlued(w)...)
+	}
+	return out
+}
+
+// gluedVocabulary are the words a column name may glue together without a
+// separator or case change ("memoryused", "gpumemtotal", "vramfree").
+var gluedVocabulary = []string{"memory", "mem", "framebuffer", "vram", "fb", "gpu", "used", "usage", "total", "free", "max",
+	"available", "capacity", "util", "mib", "gib", "mb", "gb", "bytes"}
+
+// splitGlued splits a lower-case word into words of gluedVocabulary when
+// it is made of them entirely (longest first), else returns it whole.
+func splitGlued(w string) []string {
+	if slices.Contains(gluedVocabulary, w) || len(w) < 5 {
+		return []string{w}
+	}
+	var parts []string
+	rest := w
+	for rest != "" {
+		found := ""
+		for _, v := range gluedVocabulary {
+			if strings.HasPrefix(rest, v) && len(v) > len(found) {
+				found = v
+			}
+		}
+		if found == "" {
+			return []string{w}
+		}
+		parts = append(parts, found)
+		rest = rest[len(found):]
+	}
+	return parts
 }
 
 func hasWord(words []string, set ...string) bool {
@@ -336,6 +369,16 @@ func classifyColumn(i int, name string) column {
 		}
 	}
 	isMem := hasWord(words, memWords...)
+	if isMem && memoryMax(words) {
+		// "Memory Max", "max_mem_mib": the most the device holds, as a
+		// used/max pair writes it; a maximum of used or allocated memory
+		// is a peak, not a reading, and is left alone.
+		c.kind = colTotal
+		if unit, pct, ok := memUnit(words); ok && !pct {
+			c.unit = unit
+		}
+		return c
+	}
 	if isMem && !hasWord(words, notMemWords...) {
 		unit, pct, hasUnit := memUnit(words)
 		switch {
@@ -363,6 +406,17 @@ func classifyColumn(i int, name string) column {
 		c.kind = colPower
 	}
 	return c
+}
+
+// memoryMax reports whether a memory column's words name its maximum
+// (the device's capacity): "max" with nothing that makes it a peak of a
+// measured value, nor a word notMemWords excludes otherwise.
+func memoryMax(words []string) bool {
+	if !hasWord(words, "max", "maximum") || hasWord(words, usedWords...) || hasWord(words, freeWords...) {
+		return false
+	}
+	rest := without(words, func(w string) bool { return w == "max" || w == "maximum" })
+	return !hasWord(rest, notMemWords...)
 }
 
 // wandbStyleMemory reports whether words end in "gpu N memory".
@@ -424,7 +478,47 @@ func genericLayout(header []string) *csvLayout {
 		}
 		lay.add(c)
 	}
+	if lay.gpuSpecific {
+		// A bare memory column ("mem", "Memory (MiB)") of a GPU log is its
+		// used memory.
+		for i := range lay.cols {
+			c := &lay.cols[i]
+			if c.kind == colNone && bareMemory(nameWords(c.name)) {
+				c.kind, c.guessedUsed = colUsed, true
+				if unit, pct, ok := memUnit(nameWords(c.name)); ok {
+					c.unit, c.pct = unit, pct
+				}
+			}
+		}
+	}
 	return lay
+}
+
+// bareMemory reports whether a column name is a memory word and at most a
+// unit: "mem", "memory", "Memory (MiB)".
+func bareMemory(words []string) bool {
+	rest := without(words, func(w string) bool { _, _, ok := memUnit([]string{w}); return ok })
+	return len(rest) == 1 && (rest[0] == "mem" || rest[0] == "memory")
+}
+
+// hostHeader reports whether some column of a header names the host
+// (cpu, ram, swap, rss, host): a system monitor's CSV, whose memory
+// columns are the host's.
+func hostHeader(header []string) bool {
+	for _, h := range header {
+		if hasWord(nameWords(h), "cpu", "ram", "swap", "rss", "host", "disk", "load") {
+			return true
+		}
+	}
+	return false
+}
+
+// hasDevicePair reports whether the layout has used memory beside a total
+// or free column: what a device's memory log writes, and what no other
+// memory log does in the same shape (a host's memory would name ram, rss
+// or swap, which are not memory columns here).
+func (lay *csvLayout) hasDevicePair() bool {
+	return lay.has(colUsed) && (lay.has(colTotal) || lay.has(colFree))
 }
 
 // add records a column, keeping the first time, GPU, name, UUID and step
@@ -647,7 +741,7 @@ func layoutFor(header []string, spec *ColumnSpec) *csvLayout {
 		return lay
 	}
 	lay := genericLayout(header)
-	if lay.hasMemory() && lay.gpuSpecific {
+	if lay.hasMemory() && lay.gpuSpecific || lay.hasDevicePair() && lay.timeCol >= 0 && !hostHeader(header) {
 		return lay
 	}
 	// A GPU log without memory columns (utilization, power): read, and

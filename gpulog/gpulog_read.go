@@ -193,6 +193,70 @@ func sniffGuess(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	if f, ok := sniffColumnsCSV(head, spec); ok {
 		return f, true
 	}
+	return sniffMajority(head)
+}
+
+// sniffMajority decides a log whose first lines are none of the formats
+// by most of its head's lines: nvidia-smi tables (with the NVIDIA-SMI
+// banner) and the date lines before them, or a query CSV header and the
+// rows under it. The line-oriented reader (readText) reads those lines
+// and skips and counts the rest (a script's echo, a shell trace).
+func sniffMajority(head []byte) (LogFormat, bool) {
+	lines := headLines(head, 1<<30)
+	if len(lines) < 3 {
+		return "", false
+	}
+	// The last line may be cut by the end of the head.
+	if len(head) >= sniffHead {
+		lines = lines[:len(lines)-1]
+	}
+	tableLines, banner := 0, false
+	csvLines, apps := 0, false
+	var hdr *csvHeader
+	// block counts the lines of the box-drawn block being read; it counts
+	// as table lines once the NVIDIA-SMI banner shows it is nvidia-smi's
+	// (other tools, a memory_summary() among them, draw boxes too).
+	block, inSMI := 0, false
+	endBlock := func() {
+		if inSMI {
+			tableLines += block
+		}
+		block, inSMI = 0, false
+	}
+	for _, l := range lines {
+		if l[0] == '|' || l[0] == '+' {
+			if strings.HasPrefix(l, "| NVIDIA-SMI ") {
+				if inSMI {
+					endBlock()
+				}
+				inSMI, banner = true, true
+			}
+			block++
+			continue
+		}
+		endBlock()
+		if _, _, ok := parseDateLine(l, time.UTC); ok {
+			tableLines++
+			continue
+		}
+		if h, ok := parseCSVHeader(l); ok {
+			hdr, apps = h, h.apps
+			csvLines++
+			continue
+		}
+		if hdr != nil && len(strings.Split(l, ",")) == len(hdr.keys) {
+			csvLines++
+		}
+	}
+	endBlock()
+	switch {
+	case banner && 2*tableLines > len(lines):
+		return FormatTable, true
+	case hdr != nil && 2*csvLines > len(lines) && apps:
+		return FormatComputeAppsCSV, true
+	case hdr != nil && 2*csvLines > len(lines):
+		return FormatQueryCSV, true
+	}
 	return "", false
 }
 
@@ -823,22 +887,34 @@ func parseDate(s string, loc *time.Location) (time.Time, bool, bool) {
 
 // parseDateLine recognises the date line printed above an nvidia-smi
 // table (or by a script's `date` before it): the whole line is a date, or
-// a date followed by " - text". zoneless is true when the date had no
-// zone and was read in loc.
+// a date followed by " - text", possibly inside a marker ("==== date
+// ====") and in any of date(1)'s forms (dateline.go). zoneless is true
+// when the date had no zone and was read in loc.
 func parseDateLine(s string, loc *time.Location) (t time.Time, zoneless, ok bool) {
 	s = strings.TrimSpace(s)
-	if s == "" || strings.ContainsAny(s, "|+,") {
+	if s == "" {
 		return time.Time{}, false, false
 	}
-	if t, zl, ok := parseStamp(s, loc); ok {
-		return t, zl, true
+	if !strings.ContainsAny(s, "|+,") {
+		if t, zl, ok := parseStamp(s, loc); ok {
+			return t, zl, true
+		}
+		if i := strings.Index(s, " - "); i > 0 {
+			if t, zl, ok := parseStamp(s[:i], loc); ok {
+				return t, zl, true
+			}
+		}
 	}
-	if i := strings.Index(s, " - "); i > 0 {
-		if t, zl, ok := parseStamp(s[:i], loc); ok {
+	u := unmarkDate(s)
+	if u == "" || strings.ContainsAny(u, "|") {
+		return time.Time{}, false, false
+	}
+	if u != s && !strings.ContainsAny(u, "+,") {
+		if t, zl, ok := parseStamp(u, loc); ok {
 			return t, zl, true
 		}
 	}
-	return time.Time{}, false, false
+	return parseDateWords(u, loc)
 }
 
 // normBusID normalises a PCI bus id to nvidia-smi's long form:

@@ -313,8 +313,10 @@ const maxGPUsPerSample = 64
 // the index is the row's position within its sample. Samples are found
 // from the timestamps when the rows have them (rows of one sample are
 // milliseconds apart, samples an interval apart: see samplePeriod), else
-// from repeated headers (each sample printed its own header); failing
-// both, every row is GPU 0.
+// from repeated headers (each sample printed its own header), else from a
+// pattern of the rows' identifying values (name, memory total, UUID, bus
+// id) that repeats with a fixed period (rowPeriod). Failing all, every
+// row is GPU 0: one GPU read again and again is one GPU.
 func assignIndexes(rows []reading) {
 	var idx []int
 	for i := range rows {
@@ -351,18 +353,66 @@ func assignIndexes(rows []reading) {
 		}
 		return
 	}
-	pos := 0
+	// Header segments: more than one means the header was printed before
+	// each sample.
+	segments := 0
 	for j, i := range idx {
-		if j > 0 && rows[i].seq == rows[idx[j-1]].seq {
-			pos++
-		} else {
-			pos = 0
+		if j == 0 || rows[i].seq != rows[idx[j-1]].seq {
+			segments++
 		}
-		if pos >= maxGPUsPerSample {
-			pos = 0
-		}
-		rows[i].gpu.Index = pos
 	}
+	if segments > 1 {
+		pos := 0
+		for j, i := range idx {
+			if j > 0 && rows[i].seq == rows[idx[j-1]].seq {
+				pos++
+			} else {
+				pos = 0
+			}
+			if pos >= maxGPUsPerSample {
+				pos = 0
+			}
+			rows[i].gpu.Index = pos
+		}
+		return
+	}
+	keys := make([]string, len(idx))
+	for j, i := range idx {
+		g := rows[i].gpu
+		keys[j] = fmt.Sprintf("%s|%d|%s|%s", g.Name, g.MemoryTotal, g.UUID, g.BusID)
+	}
+	k := rowPeriod(keys)
+	for j, i := range idx {
+		rows[i].gpu.Index = j % k
+	}
+}
+
+// rowPeriod is the number of GPUs a series of index-less rows cycles
+// through: the smallest k (up to maxGPUsPerSample) with which every row's
+// identifying key equals the key k rows before, over at least two full
+// periods; 1 when the keys do not repeat that way (every row alike, or no
+// pattern), so rows are never split without evidence.
+func rowPeriod(keys []string) int {
+	n := len(keys)
+	for k := 2; k <= min(maxGPUsPerSample, n/2); k++ {
+		ok := true
+		for i := k; i < n && ok; i++ {
+			ok = keys[i] == keys[i-k]
+		}
+		if !ok {
+			continue
+		}
+		// A period of alike keys is k = 1 repeated: no evidence of k GPUs.
+		distinct := false
+		for i := 1; i < k && !distinct; i++ {
+			distinct = keys[i] != keys[0]
+		}
+		if distinct {
+			return k
+		}
+		return 1
+	}
+	return 1
 }
 
 // samplePeriod finds k, the number of rows per sample, in a series of row
