@@ -56,6 +56,13 @@ func (o Options) capacitySource(g *GPUSeries) string {
 // Analyze runs every analysis over a decoded run. It is pure and
 // deterministic: the same run and options give the same Findings.
 func Analyze(run *ingest.Run, opt Options) *Findings {
+	// Used memory given as a share of the device becomes bytes where a
+	// total is known (the logs are copied, not changed).
+	if logs := gpulog.ResolveShares(run.Logs, opt.Capacity); !slices.Equal(logs, run.Logs) {
+		r := *run
+		r.Logs = logs
+		run = &r
+	}
 	f := &Findings{Run: run.Dir}
 	if run.Location != nil {
 		f.Location = run.Location.String()
@@ -64,7 +71,7 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	f.Inputs.Skipped = run.Skipped
 	for _, l := range run.Logs {
 		f.Inputs.Logs = append(f.Inputs.Logs, LogInfo{
-			Path: l.Path, Format: l.Format, Samples: len(l.Samples) + len(l.Processes) + len(l.MemoryStats),
+			Path: l.Path, Format: l.Format, Samples: len(l.Samples) + len(l.Processes) + len(l.MemoryStats) + len(l.MIG),
 			GPUs: len(l.GPUs), SkippedLines: l.SkippedLines, Problems: l.Problems,
 			SkipCounts: l.SkipCounts, Notes: l.Notes,
 		})
@@ -152,9 +159,11 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	}
 	if len(series) == 0 {
 		f.Devices = append(f.Devices, gpuOnlyDevices(run.Logs, opt, rules, gpuClaimed, procClaimed, procs)...)
+		f.Devices = append(f.Devices, shareDevices(run.Logs, f.Devices)...)
 	}
+	f.Devices = append(f.Devices, migDevices(run.Logs, opt, rules)...)
 	slices.SortStableFunc(f.Devices, func(a, b *Device) int {
-		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device))
+		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device), cmp.Compare(a.MIG, b.MIG))
 	})
 	f.OtherProcesses = otherProcesses(procs, procClaimed, rules)
 	fromLog := len(f.OOMs)
@@ -367,32 +376,9 @@ func gpuOnlyDevices(logs []*gpulog.GPULog, opt Options, rules TrendRules, skip, 
 		if skip[g] {
 			continue
 		}
-		s := &Series{DeviceKey: DeviceKey{Rank: input.NoRank, Device: g}, Axis: AxisHours}
-		d := &Device{DeviceKey: s.DeviceKey, Axis: AxisHours, Verdict: VerdictInsufficient}
-		byReading := byReadingDevice(d, logs, g, rules)
-		if !byReading {
-			d.GPU = JoinGPU(s, logs, g)
-		}
-		if d.GPU == nil {
+		d, s := gpuOnlyDevice(logs, DeviceKey{Rank: input.NoRank, Device: g}, opt, rules)
+		if d == nil {
 			continue
-		}
-		if !byReading && len(d.GPU.Times) > 0 {
-			s.Start = d.GPU.Times[0]
-			d.GPU = JoinGPU(s, logs, g)
-		}
-		d.GPUJoin = fmt.Sprintf("nvidia-smi GPU %d", g)
-		d.GPUIndex, d.GPUJoinMethod = g, JoinByIndex
-		switch {
-		case opt.Capacity > 0:
-			d.Capacity, d.CapacitySource = opt.Capacity, opt.capacitySource(d.GPU)
-		case d.GPU.Total > 0:
-			d.Capacity, d.CapacitySource = d.GPU.Total, "GPU log memory.total"
-		}
-		r := rules
-		if !byReading {
-			if t := gpuTrend(d, "hour", r); t != nil {
-				d.Trends = append(d.Trends, *t)
-			}
 		}
 		if list := procs[g]; len(list) > 0 && !procClaimed[g] {
 			procClaimed[g] = true
@@ -402,4 +388,42 @@ func gpuOnlyDevices(logs []*gpulog.GPULog, opt Options, rules TrendRules, skip, 
 		out = append(out, d)
 	}
 	return out
+}
+
+// gpuOnlyDevice makes the device key of the readings of GPU key.Device in
+// logs: its GPU series on the hours axis (or, for readings without times,
+// the reading axis) and its trend, and the series that places its
+// readings; nil when the logs hold no memory reading of it.
+func gpuOnlyDevice(logs []*gpulog.GPULog, key DeviceKey, opt Options, rules TrendRules) (*Device, *Series) {
+	g := key.Device
+	s := &Series{DeviceKey: key, Axis: AxisHours}
+	d := &Device{DeviceKey: s.DeviceKey, Axis: AxisHours, Verdict: VerdictInsufficient}
+	byReading := byReadingDevice(d, logs, g, rules)
+	if !byReading {
+		d.GPU = JoinGPU(s, logs, g)
+	}
+	if d.GPU == nil {
+		return nil, nil
+	}
+	if !byReading && len(d.GPU.Times) > 0 {
+		s.Start = d.GPU.Times[0]
+		d.GPU = JoinGPU(s, logs, g)
+	}
+	d.GPUJoin = fmt.Sprintf("nvidia-smi GPU %d", g)
+	if key.MIG != "" {
+		d.GPUJoin += " MIG " + key.MIG
+	}
+	d.GPUIndex, d.GPUJoinMethod = g, JoinByIndex
+	switch {
+	case opt.Capacity > 0:
+		d.Capacity, d.CapacitySource = opt.Capacity, opt.capacitySource(d.GPU)
+	case d.GPU.Total > 0:
+		d.Capacity, d.CapacitySource = d.GPU.Total, "GPU log memory.total"
+	}
+	if !byReading {
+		if t := gpuTrend(d, "hour", rules); t != nil {
+			d.Trends = append(d.Trends, *t)
+		}
+	}
+	return d, s
 }

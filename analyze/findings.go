@@ -137,8 +137,13 @@ const (
 type DeviceKey struct {
 	// Rank is the distributed rank, input.NoRank when the paths give none.
 	Rank int
-	// Device is the CUDA device index.
+	// Device is the CUDA device index (for a device known only from GPU
+	// logs, the nvidia-smi index).
 	Device int
+	// MIG names the MIG device of GPU Device that this device is, by its
+	// GPU instance and, when logged, compute instance ("GI 7", "GI 7 CI
+	// 0"); "" for a whole GPU or a CUDA device.
+	MIG string
 }
 
 // Trend metrics, as summary.json names them.
@@ -180,6 +185,10 @@ type Device struct {
 	Points []Point
 	// GPU holds the GPU log readings joined to this device; nil if none.
 	GPU *GPUSeries
+	// UsedShare holds used memory as a percent of the device, for a GPU
+	// whose logs give only that share and no total (shares.go); nil
+	// otherwise.
+	UsedShare *ShareSeries
 	// GPUJoin says how the GPU log device was chosen for this series
 	// (e.g. "nvidia-smi index 2 = rank 2 (guess: every rank's snapshots
 	// are on cuda:0)"); empty without GPU readings.

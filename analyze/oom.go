@@ -194,7 +194,7 @@ func leakedBy(d *Device, at int) (leaked int64, rate float64, per units.Per, sit
 
 // classifyOOM sets Class, Explanation and Recommendations.
 func classifyOOM(o *OOM) {
-	where := deviceName(DeviceKey{o.Rank, o.Device})
+	where := deviceName(DeviceKey{Rank: o.Rank, Device: o.Device})
 	when := ""
 	if !o.Time.IsZero() {
 		when = " at " + o.Time.Format("2006-01-02 15:04:05 UTC")

@@ -231,9 +231,9 @@ func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64, exp
 	case m.Device < 0 && dev == 0:
 		where += "; the message names no device, so it is shown on device 0"
 	case m.Device < 0:
-		where += fmt.Sprintf("; the message names no device, and the run has one: %s", deviceName(DeviceKey{m.Rank, dev}))
+		where += fmt.Sprintf("; the message names no device, and the run has one: %s", deviceName(DeviceKey{Rank: m.Rank, Device: dev}))
 	case m.Device != dev:
-		where += fmt.Sprintf("; its GPU %d is the run's %s", m.Device, deviceName(DeviceKey{m.Rank, dev}))
+		where += fmt.Sprintf("; its GPU %d is the run's %s", m.Device, deviceName(DeviceKey{Rank: m.Rank, Device: dev}))
 	}
 	gpu := "the GPU"
 	if m.Device >= 0 {
@@ -389,7 +389,7 @@ func blameTrainingLeaks(f *Findings, from int) {
 // oomReason is the verdict's line for an OOM, leaving out figures the
 // OOM does not know (a training log's message has no largest free block).
 func oomReason(o OOM) string {
-	s := fmt.Sprintf("%s OOM on %s", o.Class, deviceName(DeviceKey{o.Rank, o.Device}))
+	s := fmt.Sprintf("%s OOM on %s", o.Class, deviceName(DeviceKey{Rank: o.Rank, Device: o.Device}))
 	var parts []string
 	if o.Requested >= 0 {
 		parts = append(parts, units.Bytes(o.Requested)+" requested")

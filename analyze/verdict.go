@@ -432,6 +432,8 @@ func missingData(d *Device) string {
 	switch {
 	case t == nil && len(d.Points) == 0 && d.GPU != nil:
 		return fmt.Sprintf("%s has %s, too few for a trend", where, units.CountOf(len(d.GPU.Used), "GPU reading"))
+	case t == nil && d.UsedShare != nil:
+		return fmt.Sprintf("%s has %s of used memory as a percent of the device and no total: pass --capacity (or add an nvidia-smi log of the GPU) to read them as bytes and fit a trend", where, units.CountOf(len(d.UsedShare.Percent), "reading"))
 	case t == nil:
 		return ""
 	case t.State == StateInsufficient:
@@ -446,9 +448,18 @@ func missingData(d *Device) string {
 	return ""
 }
 
-// deviceName names a device in a sentence: "cuda:0", or "rank 3 ·
-// cuda:0" in a run with ranks (units.Device, as every report names it).
-func deviceName(k DeviceKey) string { return units.Device(k.Rank, k.Device) }
+// deviceName names a device in a sentence (DeviceKey.Name).
+func deviceName(k DeviceKey) string { return k.Name() }
+
+// Name names the device as every report does: "cuda:0", "rank 3 ·
+// cuda:0" in a run with ranks (units.Device), "cuda:0 · MIG GI 7" for a
+// MIG device.
+func (k DeviceKey) Name() string {
+	if k.MIG != "" {
+		return units.Device(k.Rank, k.Device) + " · MIG " + k.MIG
+	}
+	return units.Device(k.Rank, k.Device)
+}
 
 // deviceSpan is the length of a device's series on its axis: from the
 // first to the last snapshot, or, without snapshots, over its placed

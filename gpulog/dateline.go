@@ -52,11 +52,14 @@ func parseDateWords(s string, loc *time.Location) (t time.Time, zoneless, ok boo
 	if len(words) < 4 || len(words) > 8 {
 		return time.Time{}, false, false
 	}
-	for i, w := range words {
+	for _, w := range words {
+		// "Sun, 02 Mar", "Sunday, March 2, 2025": a comma ends a word.
+		w = strings.TrimSuffix(w, ",")
+		if w == "" {
+			return time.Time{}, false, false
+		}
 		lw := strings.ToLower(w)
 		switch {
-		case strings.HasSuffix(lw, ",") && i == 0 && weekdayNames[strings.TrimSuffix(lw, ",")[:min(3, len(lw)-1)]]:
-			sawWeekday = true
 		case weekdayNames[lw] || len(lw) > 3 && weekdayNames[lw[:3]] && strings.HasSuffix(lw, "day"):
 			if sawWeekday {
 				return time.Time{}, false, false

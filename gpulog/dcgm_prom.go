@@ -166,6 +166,9 @@ func newDCGMScrape(t time.Time) *dcgmScrape {
 func readDCGM(r io.Reader, b *logBuilder) error {
 	lr := b.lines(r)
 	sc := newDCGMScrape(time.Time{})
+	// metrics counts DCGM sample lines, memory those of framebuffer
+	// fields, so that a scrape without any says why it gives no reading.
+	metrics, memory := 0, 0
 	for {
 		s, n, ok := b.nextContent(lr)
 		if !ok {
@@ -190,9 +193,14 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 		if !strings.HasPrefix(p.name, dcgmPrefix) {
 			continue
 		}
+		metrics++
 		field := dcgmField(p.name)
 		if field == "" {
 			continue
+		}
+		switch field {
+		case "used", "free", "total":
+			memory++
 		}
 		idx, ok := atoi(p.labels["gpu"])
 		if !ok {
@@ -254,6 +262,12 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 		return fmt.Errorf("line %d: %w", lr.n+1, lr.err)
 	}
 	b.flushDCGM(sc)
+	if metrics > 0 && memory == 0 {
+		b.note(fmt.Sprintf("%d DCGM metric lines, none of them a framebuffer field (DCGM_FI_DEV_FB_USED, _FREE, _TOTAL): the exporter's counters list leaves GPU memory out; add those fields to it", metrics))
+		if len(b.log.Samples)+len(b.log.MIG) == 0 {
+			return fmt.Errorf("%d DCGM metric lines and no framebuffer field (DCGM_FI_DEV_FB_USED, _FREE, _TOTAL): the exporter's counters list leaves GPU memory out; add those fields to it", metrics)
+		}
+	}
 	return nil
 }
 

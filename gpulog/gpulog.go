@@ -1,7 +1,9 @@
 package gpulog
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"gpureport/input"
@@ -255,6 +257,11 @@ type GPUSample struct {
 	MemoryTotal    int64
 	MemoryFree     int64
 	MemoryReserved int64
+	// MemoryUsedPercent is used memory as a percent of the device's total,
+	// for logs that give the share and neither bytes nor the total (a W&B
+	// memoryAllocated export); NaN otherwise. ResolveShares turns it into
+	// bytes where a total is known.
+	MemoryUsedPercent float64
 	// UtilizationGPU and UtilizationMemory are percent.
 	UtilizationGPU    float64
 	UtilizationMemory float64
@@ -266,7 +273,7 @@ type GPUSample struct {
 // value is read: byte fields Unknown, percentages and power NaN.
 func unknownSample(gpu int, t time.Time) GPUSample {
 	return GPUSample{Time: t, GPU: gpu, MemoryUsed: Unknown, MemoryTotal: Unknown, MemoryFree: Unknown, MemoryReserved: Unknown,
-		UtilizationGPU: math.NaN(), UtilizationMemory: math.NaN(), PowerW: math.NaN()}
+		MemoryUsedPercent: math.NaN(), UtilizationGPU: math.NaN(), UtilizationMemory: math.NaN(), PowerW: math.NaN()}
 }
 
 // ProcessSample is one process's memory on one GPU at one time.
@@ -320,6 +327,16 @@ type MemoryStatsSample struct {
 	NumOOMs         int64
 }
 
+// GPUReading is the MIG reading as a reading of a device of its own: the
+// MIG device's used and total memory at the reading's time, under its
+// parent's index (other fields unknown). The MIG device is told apart by
+// its GPU and compute instance ids, which the caller keeps.
+func (m MIGSample) GPUReading() GPUSample {
+	s := unknownSample(m.GPU, m.Time)
+	s.MemoryUsed, s.MemoryTotal = m.MemoryUsed, m.MemoryTotal
+	return s
+}
+
 // MIGSample is one reading of one MIG device of a GPU in MIG mode.
 type MIGSample struct {
 	// Time is when the reading was taken; zero when unknown.
@@ -335,4 +352,58 @@ type MIGSample struct {
 	// Unknown when not logged.
 	MemoryUsed  int64
 	MemoryTotal int64
+}
+
+// ResolveShares reads the used-memory shares of logs (MemoryUsedPercent,
+// a W&B memoryAllocated export) as bytes where the device's total is
+// known: capacity when it is not 0 (--capacity, bytes), else the largest
+// memory total another reading of the same GPU index gives, in any of the
+// logs. It returns the logs with those readings converted, and a note on
+// each log it changed; a log it does not change is returned as it is, and
+// no log is modified in place. Readings without a total keep their share.
+func ResolveShares(logs []*GPULog, capacity int64) []*GPULog {
+	totals := map[int]int64{}
+	for _, l := range logs {
+		for _, s := range l.Samples {
+			totals[s.GPU] = max(totals[s.GPU], s.MemoryTotal)
+		}
+		for _, g := range l.GPUs {
+			if g.Index >= 0 {
+				totals[g.Index] = max(totals[g.Index], g.MemoryTotal)
+			}
+		}
+	}
+	out := make([]*GPULog, len(logs))
+	for i, l := range logs {
+		out[i] = l
+		var samples []GPUSample
+		n := 0
+		src := "--capacity"
+		for j, s := range l.Samples {
+			if math.IsNaN(s.MemoryUsedPercent) || s.MemoryUsed >= 0 {
+				continue
+			}
+			total := capacity
+			if total <= 0 {
+				total, src = totals[s.GPU], "another log's memory total"
+			}
+			if total <= 0 {
+				continue
+			}
+			if samples == nil {
+				samples = slices.Clone(l.Samples)
+			}
+			samples[j].MemoryUsed = int64(s.MemoryUsedPercent / 100 * float64(total))
+			samples[j].MemoryTotal = total
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		c := *l
+		c.Samples = samples
+		c.Notes = append(slices.Clip(l.Notes), fmt.Sprintf("%d readings of used memory as a percent of the device read as bytes of the device's total (from %s)", n, src))
+		out[i] = &c
+	}
+	return out
 }

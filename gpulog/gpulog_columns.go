@@ -1073,6 +1073,9 @@ func (lay *csvLayout) readRecord(b *logBuilder, line int, rec []string) {
 			b.note("memory total derived from used bytes and used percent (used / share); it is exact to the percentage's rounding")
 		case s.MemoryUsed < 0 && !math.IsNaN(r.usedPct) && s.MemoryTotal >= 0:
 			s.MemoryUsed = int64(r.usedPct / 100 * float64(s.MemoryTotal))
+		case s.MemoryUsed < 0 && !math.IsNaN(r.usedPct):
+			// A share without a total: kept as the share (ResolveShares).
+			s.MemoryUsedPercent = r.usedPct
 		}
 		if s.MemoryTotal < 0 && s.MemoryUsed >= 0 && s.MemoryFree >= 0 {
 			s.MemoryTotal = s.MemoryUsed + s.MemoryFree

@@ -247,5 +247,15 @@ func (b *logBuilder) noteNoMemory() {
 			return
 		}
 	}
+	shares := 0
+	for _, s := range l.Samples {
+		if !math.IsNaN(s.MemoryUsedPercent) {
+			shares++
+		}
+	}
+	if shares > 0 {
+		b.note(fmt.Sprintf("%d readings give used memory as a percent of the device and no total: read as bytes where --capacity or another log gives the device's total, else shown as a percent", shares))
+		return
+	}
 	b.note(fmt.Sprintf("this log has no memory columns: its %d readings give no used or total memory, so no device is shown for them", len(l.Samples)))
 }

@@ -105,6 +105,7 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 	// Memory summary tables are followed as ReadLog follows them, so that
 	// a log is claimed exactly when one gives a reading.
 	var sum summaryState
+	var comp composerState
 	scratch := newLogBuilder(FormatTrainingLog, ReadOptions{Location: time.UTC})
 	n := 0
 	for sc.Scan() {
@@ -112,6 +113,12 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 		n++
 		if sum.cur != nil || reSummaryHeader.Match(line) {
 			sum.line(scratch, n, string(line))
+			if len(scratch.log.MemoryStats) > 0 {
+				return true
+			}
+		}
+		if bytes.Contains(line, []byte("memory/")) || bytes.Contains(line, []byte("[batch=")) {
+			comp.line(scratch, string(line))
 			if len(scratch.log.MemoryStats) > 0 {
 				return true
 			}
@@ -124,6 +131,7 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 		}
 	}
 	sum.flush(scratch)
+	comp.flush(scratch)
 	return len(scratch.log.MemoryStats) > 0
 }
 
@@ -302,7 +310,9 @@ func (tl *trainingLines) continuation(first string, kind OOMKind) string {
 func readTrainingLog(r io.Reader, b *logBuilder) error {
 	tl := &trainingLines{b: b, lr: b.lines(r)}
 	var sum summaryState
+	var comp composerState
 	defer sum.flush(b)
+	defer comp.flush(b)
 	for {
 		raw, ln, ok := tl.next()
 		if !ok {
@@ -312,7 +322,7 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 		if strings.IndexByte(raw, '\r') >= 0 || strings.IndexByte(raw, 0x1b) >= 0 {
 			line = visibleText(raw)
 		}
-		if sum.line(b, ln, line) {
+		if sum.line(b, ln, line) || comp.line(b, line) {
 			continue
 		}
 		if !mayBeOOMLine([]byte(line)) {

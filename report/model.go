@@ -253,8 +253,12 @@ func buildFigures(d *analyze.Device) deviceFigures {
 		fg.PeakAllocated, fg.PeakReserved = textCell("n/a"), textCell("n/a")
 	}
 	fg.PeakUsed = textCell("n/a")
-	if d.GPU != nil && d.GPU.MaxUsed > 0 {
+	switch {
+	case d.GPU != nil && len(d.GPU.Used) > 0:
+		// A reading of 0 MiB is a reading.
 		fg.PeakUsed = byteCell(d.GPU.MaxUsed)
+	case d.UsedShare != nil:
+		fg.PeakUsed = textCell(fmt.Sprintf("%.1f%% of the device", d.UsedShare.MaxPercent))
 	}
 	fg.Capacity = textCell("unknown")
 	if d.Capacity > 0 {

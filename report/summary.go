@@ -77,8 +77,11 @@ type SummarySkipped struct {
 
 // SummaryDevice is one (rank, device) series in devices.
 type SummaryDevice struct {
-	Device        int                `json:"device"`
-	Rank          *int               `json:"rank"`
+	Device int  `json:"device"`
+	Rank   *int `json:"rank"`
+	// MIG names the MIG device of GPU Device this device is ("GI 7 CI
+	// 0"); absent for a whole GPU or a CUDA device.
+	MIG           string             `json:"mig,omitempty"`
 	CapacityBytes *int64             `json:"capacity_bytes"`
 	Order         string             `json:"order,omitempty"`
 	Axis          string             `json:"axis,omitempty"`
@@ -468,7 +471,7 @@ func summaryOf(vw *view, opt Options) *Summary {
 
 func summaryDevice(d *analyze.Device) SummaryDevice {
 	sd := SummaryDevice{
-		Device: d.Device, Rank: rankPtr(d.Rank), Order: string(d.Order), Axis: string(d.Axis),
+		Device: d.Device, Rank: rankPtr(d.Rank), MIG: d.MIG, Order: string(d.Order), Axis: string(d.Axis),
 		Snapshots: []SummarySnapshot{}, Trends: []SummaryTrend{},
 		StackCoverage: round6(d.Coverage.LiveWithStack), Verdict: d.Verdict,
 	}

@@ -19,7 +19,7 @@ import (
 
 // DeviceLabel names a series for a reader: "rank 3 · cuda:0", or "cuda:0"
 // when the run has no ranks.
-func DeviceLabel(k analyze.DeviceKey) string { return units.Device(k.Rank, k.Device) }
+func DeviceLabel(k analyze.DeviceKey) string { return k.Name() }
 
 // deviceLabelASCII is DeviceLabel for plain-text outputs.
 func deviceLabelASCII(k analyze.DeviceKey) string {
@@ -28,10 +28,14 @@ func deviceLabelASCII(k analyze.DeviceKey) string {
 
 // deviceAnchor is a stable HTML id fragment for a series: "r0-d1", "rx-d0".
 func deviceAnchor(k analyze.DeviceKey) string {
+	a := fmt.Sprintf("r%d-d%d", k.Rank, k.Device)
 	if k.Rank == input.NoRank {
-		return fmt.Sprintf("rx-d%d", k.Device)
+		a = fmt.Sprintf("rx-d%d", k.Device)
 	}
-	return fmt.Sprintf("r%d-d%d", k.Rank, k.Device)
+	if k.MIG != "" {
+		a += "-mig-" + strings.ToLower(strings.ReplaceAll(k.MIG, " ", "-"))
+	}
+	return a
 }
 
 // severity returns the verdict's severity, deriving one from its flags

@@ -65,7 +65,7 @@ func usedCurve(i int, base, plateau float64) float64 {
 }
 
 func logFixtures() []logFixture {
-	return []logFixture{
+	return append([]logFixture{
 		{"epoch_seconds_nounits.csv", "a user's script: nvidia-smi field names, Unix-epoch seconds, no units (issue 11 item 4)", epochNoUnits()},
 		{"epoch_millis.csv", "the same with time.time()*1000 and memory in GiB in the header", epochMillis()},
 		{"elapsed_own_columns.csv", "a script's own columns, elapsed seconds, a quoted note holding a newline (item 5)", elapsedOwnColumns()},
@@ -83,7 +83,7 @@ func logFixtures() []logFixture {
 		{"train_oom_legacy.log", "a job's stdout with the pre-2.0 OOM message", trainOOMLegacy()},
 		{"train_nccl_oom.err", "a job's stderr with NCCL's CUDA allocation failure", trainNCCL()},
 		{"train_cuda_error.out", "a job's stdout with a raw CUDA error: out of memory", trainCUDAError()},
-	}
+	}, pastedFixtures()...)
 }
 
 func epochNoUnits() string {

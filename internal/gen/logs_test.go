@@ -54,6 +54,13 @@ func TestLogFixturesDiscovered(t *testing.T) {
 		"dcgm_metrics.txt": gpulog.FormatDCGMProm, "memory_stats_2026.jsonl": gpulog.FormatMemoryStats,
 		"train_oom.log": gpulog.FormatTrainingLog, "train_oom_legacy.log": gpulog.FormatTrainingLog,
 		"train_nccl_oom.err": gpulog.FormatTrainingLog, "train_cuda_error.out": gpulog.FormatTrainingLog,
+		// Issue 28's classes.
+		"train_oom_cached.log": gpulog.FormatTrainingLog, "train_oom_first_line.log": gpulog.FormatTrainingLog,
+		"query_noheader_one_gpu.csv": gpulog.FormatQueryCSV, "train_oom_no_index.log": gpulog.FormatTrainingLog,
+		"train_nccl_device.err": gpulog.FormatTrainingLog, "train_oom_time_rank.log": gpulog.FormatTrainingLog,
+		"table_date_loop.log": gpulog.FormatTable, "memory_used_max.csv": gpulog.FormatCSVColumns,
+		"train_oom_rocm_limit.log": gpulog.FormatTrainingLog, "wandb_chart_percent.csv": gpulog.FormatWandbCSV,
+		"dcgm_mig_metrics.txt": gpulog.FormatDCGMProm, "composer_memory_monitor.log": gpulog.FormatTrainingLog,
 	}
 	cands, skipped, err := ingest.Discover(dir, nil)
 	if err != nil {
