@@ -160,3 +160,24 @@ func TestPastedRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestPastedZeroUsedPeak (issue 28, point 11): an idle GPU's readings of
+// 0 MiB are readings: the used peak is 0 B, not "n/a".
+func TestPastedZeroUsedPeak(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("timestamp, index, memory.used [MiB], memory.total [MiB]\n")
+	for i := 0; i < 6; i++ {
+		b.WriteString("2025/03/02 08:11:5" + string(rune('0'+i)) + ".000, 0, 0 MiB, 81559 MiB\n")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "gpu.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd(t, "-q", "--tz", "UTC", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "used peak 0 B of 79.6 GiB") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,8 +18,8 @@ import (
 const statsUsage = `Usage:
   gpureport stats [--json] [--max-decompressed SIZE] FILE...
 
-Prints the memory accounting of each snapshot file (pickle, .pkl, gzip or
-torch.save zip), per device: reserved, allocated, active, requested and
+Prints the memory accounting of each snapshot file (a pickle, a JSON
+snapshot, either gzipped, or a torch.save zip), per device: reserved, allocated, active, requested and
 inactive bytes, the largest free block, segment, block and trace entry
 counts, trace actions, and the stack coverage (the share of live bytes whose
 blocks carry an allocation stack).
@@ -30,7 +31,7 @@ decoder had to assume, when anything), "actions" and
 "stack_coverage".
 
 A file that cannot be decoded gets an error line on stderr naming the file
-and the offset; the other files are still printed, and the exit code is 2.
+and the offset (in the pickle stream, or the byte of the JSON text); the other files are still printed, and the exit code is 2.
 
 Flags:
 `
@@ -142,6 +143,37 @@ func fileStats(path string, s *snapshot.Snapshot) statsFile {
 	return sf
 }
 
+// containerName names a snapshot file's container as stats prints it:
+// "pickle", "JSON", "zip", or for gzip what it holds, "gzip (pickle)" or
+// "gzip (JSON)", so that a JSON snapshot is never taken for a pickle.
+func containerName(path string, c snapshot.Container) string {
+	switch c {
+	case snapshot.ContainerJSON:
+		return "JSON"
+	case snapshot.ContainerGzip:
+	default:
+		return string(c)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return string(c)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return string(c)
+	}
+	head := make([]byte, 4<<10)
+	n, _ := io.ReadFull(zr, head)
+	switch inner, _ := snapshot.SniffContainer(head[:n]); inner {
+	case snapshot.ContainerJSON:
+		return "gzip (JSON)"
+	case snapshot.ContainerPickle:
+		return "gzip (pickle)"
+	}
+	return string(c)
+}
+
 // printStats writes the human-readable block of one file.
 func printStats(w io.Writer, sf statsFile, s *snapshot.Snapshot, c snapshot.Container, size int64, took time.Duration) {
 	fmt.Fprintf(w, "%s\n", sf.Path)
@@ -154,7 +186,7 @@ func printStats(w io.Writer, sf statsFile, s *snapshot.Snapshot, c snapshot.Cont
 		}
 	}
 	fmt.Fprintf(w, "  %s, %s layout, %s, decoded in %s; %d stacks of %d frames, model %s\n",
-		c, s.Generation, fileSize, took.Round(time.Millisecond), s.Stacks.Len()-1, len(s.Stacks.Frames), model)
+		containerName(sf.Path, c), s.Generation, fileSize, took.Round(time.Millisecond), s.Stacks.Len()-1, len(s.Stacks.Frames), model)
 	if t, ok := s.LatestTime(); ok {
 		fmt.Fprintf(w, "  latest event %s\n", t.Format(time.RFC3339))
 	}

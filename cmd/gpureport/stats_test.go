@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"os"
@@ -169,5 +170,36 @@ func TestStatsNotes(t *testing.T) {
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &sf); err != nil || len(sf.Notes) == 0 {
 		t.Errorf("--json notes %v (err %v): %s", sf.Notes, err, stdout.String())
+	}
+}
+
+// TestStatsJSONSnapshot: stats names a JSON snapshot's container as JSON,
+// bare or gzipped, never "pickle" (issue 28, point 11).
+func TestStatsJSONSnapshot(t *testing.T) {
+	const doc = `{"segments": [{"device": 0, "address": 4096, "total_size": 2097152, "allocated_size": 1048576, "active_size": 1048576, ` +
+		`"requested_size": 1048576, "stream": 0, "segment_type": "small", "blocks": [{"address": 4096, "size": 1048576, "requested_size": 1048576, ` +
+		`"state": "active_allocated", "frames": []}, {"address": 1052672, "size": 1048576, "requested_size": 0, "state": "inactive", "frames": []}]}], ` +
+		`"device_traces": [[]]}`
+	dir := t.TempDir()
+	bare := filepath.Join(dir, "snapshot.json")
+	if err := os.WriteFile(bare, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(doc))
+	zw.Close()
+	zipped := filepath.Join(dir, "snapshot.json.gz")
+	if err := os.WriteFile(zipped, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{bare: "  JSON, frames layout", zipped: "  gzip (JSON), frames layout"} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), []string{"stats", path}, &stdout, &stderr); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", path, code, stderr.String())
+		}
+		if out := stdout.String(); !strings.Contains(out, want) || strings.Contains(out, "pickle") {
+			t.Errorf("%s:\n%s", path, out)
+		}
 	}
 }
