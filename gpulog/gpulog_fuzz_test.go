@@ -178,7 +178,13 @@ func FuzzQueryText(f *testing.F) {
 }
 
 func FuzzTrainingLog(f *testing.F) {
-	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out")
+	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out",
+		"train_oom_cached.log", "train_oom_first_line.log", "train_oom_no_index.log", "train_nccl_device.err", "train_oom_time_rank.log",
+		"train_oom_rocm_limit.log", "composer_memory_monitor.log")
+	for _, w := range oomWordings {
+		f.Add([]byte(w.msg + "\n"))
+		f.Add([]byte(wrapAt("2025-03-02 08:11:59 [rank6]: "+w.msg, 80)))
+	}
 	f.Add([]byte("[default3]:2024-05-01 12:00:00,123 RuntimeError: CUDA out of memory. Tried to allocate 99999999999 TiB (GPU 9; 1 bytes total capacity; 2 KiB already allocated; 3 MiB free; 4 GiB cached)\n"))
 	f.Add([]byte("step 7 | loss 1\n" + memorySummary("[rank2]: ", 1, "146836 KB", "4261 MB", 1, 3)))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -202,7 +208,8 @@ func FuzzTrainingLog(f *testing.F) {
 			if o.Count < 1 || o.Line < 1 {
 				t.Fatalf("OOM %+v", o)
 			}
-			for _, b := range []int64{o.Requested, o.Capacity, o.Free, o.Allocated, o.Reserved, o.ReservedUnallocated, o.ProcessInUse} {
+			for _, b := range []int64{o.Requested, o.Capacity, o.Free, o.Allocated, o.Reserved, o.ReservedUnallocated, o.ProcessInUse,
+				o.PrivatePools, o.Allowed, o.OtherProcesses, o.OtherAllocations, o.RequestedSlack, o.FreeSlack} {
 				if b < gpulog.Unknown {
 					t.Fatalf("negative byte count in %+v", o)
 				}
@@ -226,7 +233,8 @@ func FuzzSniffLog(f *testing.F) {
 	f.Add([]byte(`{"step": 1, "allocated": 5}`))
 	f.Add([]byte(prefixed(tableH100, func(int) string { return "2026-11-26T12:00:01.5Z " })))
 	f.Add([]byte("0: # gpu fb\n0: # Idx MB\n0:  0 12\n1:  0 13\n"))
-	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv")
+	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv",
+		"table_date_loop.log", "memory_used_max.csv", "query_noheader_one_gpu.csv", "train_oom_first_line.log", "wandb_chart_percent.csv", "dcgm_mig_metrics.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		format, ok := gpulog.SniffLog(data)
 		if !ok {
