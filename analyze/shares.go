@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -45,7 +44,7 @@ func shareDevices(logs []*gpulog.GPULog, have []*Device) []*Device {
 	for _, l := range logs {
 		used := map[int]bool{}
 		for _, s := range l.Samples {
-			if shown[s.GPU] || math.IsNaN(s.MemoryUsedPercent) || s.MemoryUsed >= 0 {
+			if shown[s.GPU] || !s.HasUsedPercent || s.MemoryUsed >= 0 {
 				continue
 			}
 			g := series[s.GPU]

@@ -259,9 +259,11 @@ type GPUSample struct {
 	MemoryReserved int64
 	// MemoryUsedPercent is used memory as a percent of the device's total,
 	// for logs that give the share and neither bytes nor the total (a W&B
-	// memoryAllocated export); NaN otherwise. ResolveShares turns it into
-	// bytes where a total is known.
+	// memoryAllocated export), when HasUsedPercent is set (the zero value
+	// is no share). ResolveShares turns it into bytes where a total is
+	// known.
 	MemoryUsedPercent float64
+	HasUsedPercent    bool
 	// UtilizationGPU and UtilizationMemory are percent.
 	UtilizationGPU    float64
 	UtilizationMemory float64
@@ -273,7 +275,7 @@ type GPUSample struct {
 // value is read: byte fields Unknown, percentages and power NaN.
 func unknownSample(gpu int, t time.Time) GPUSample {
 	return GPUSample{Time: t, GPU: gpu, MemoryUsed: Unknown, MemoryTotal: Unknown, MemoryFree: Unknown, MemoryReserved: Unknown,
-		MemoryUsedPercent: math.NaN(), UtilizationGPU: math.NaN(), UtilizationMemory: math.NaN(), PowerW: math.NaN()}
+		UtilizationGPU: math.NaN(), UtilizationMemory: math.NaN(), PowerW: math.NaN()}
 }
 
 // ProcessSample is one process's memory on one GPU at one time.
@@ -380,7 +382,7 @@ func ResolveShares(logs []*GPULog, capacity int64) []*GPULog {
 		n := 0
 		src := "--capacity"
 		for j, s := range l.Samples {
-			if math.IsNaN(s.MemoryUsedPercent) || s.MemoryUsed >= 0 {
+			if !s.HasUsedPercent || s.MemoryUsed >= 0 {
 				continue
 			}
 			total := capacity

@@ -1075,7 +1075,7 @@ func (lay *csvLayout) readRecord(b *logBuilder, line int, rec []string) {
 			s.MemoryUsed = int64(r.usedPct / 100 * float64(s.MemoryTotal))
 		case s.MemoryUsed < 0 && !math.IsNaN(r.usedPct):
 			// A share without a total: kept as the share (ResolveShares).
-			s.MemoryUsedPercent = r.usedPct
+			s.MemoryUsedPercent, s.HasUsedPercent = r.usedPct, true
 		}
 		if s.MemoryTotal < 0 && s.MemoryUsed >= 0 && s.MemoryFree >= 0 {
 			s.MemoryTotal = s.MemoryUsed + s.MemoryFree

@@ -249,7 +249,7 @@ func (b *logBuilder) noteNoMemory() {
 	}
 	shares := 0
 	for _, s := range l.Samples {
-		if !math.IsNaN(s.MemoryUsedPercent) {
+		if s.HasUsedPercent {
 			shares++
 		}
 	}
