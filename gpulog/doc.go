@@ -9,10 +9,12 @@
 // the CSV that `gpureport record` writes; DCGM's Prometheus scrapes and
 // dcgmi dmon tables; gpustat's text and JSON; JSON lines of memory_stats();
 // CSV logs with memory columns (W&B, Lightning, or a --columns spec); and
-// training logs (stdout and stderr: OOM messages and memory_summary()
-// tables). A prefix a log collector wrote before every line is learned and
+// training logs (stdout and stderr: OOM messages, read by meaning in
+// oom_message.go, memory_summary() tables and Composer's MemoryMonitor
+// lines). A prefix a log collector wrote before every line is learned and
 // removed (gpulog_prefix.go). SniffLog recognises a format from a file's
-// first bytes, ReadLog and DecodeLog read it. Timestamps, units, UTF-16
+// first lines, or by most of the lines of its head when its first are
+// none of the formats; ReadLog and DecodeLog read it. Timestamps, units, UTF-16
 // text, gzip and bzip2 compression and bad lines are handled here, so every
 // reader yields the same kind of samples.
 //

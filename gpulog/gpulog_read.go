@@ -43,6 +43,14 @@ import (
 // UTF-16 files with a byte order mark (PowerShell's redirection) are read
 // as their UTF-8 text.
 //
+// A CSV whose columns are read by meaning is claimed only when its header
+// is names (not numbers, nor a sentence cut at its commas) and most of
+// the records after it have its number of fields. A file whose first
+// content is none of the above is decided by most of its head's lines
+// (sniffMajority): nvidia-smi tables with their banner and the date lines
+// before them, or a query CSV header and its rows; the reader skips and
+// counts the other lines (a script's echo, a shell trace).
+//
 // A file that mixes formats is classified by its first usable content, and
 // the line-oriented nvidia-smi reader (query-gpu CSV, compute-apps CSV,
 // tables, NVML recordings) reads all of those formats wherever they occur
