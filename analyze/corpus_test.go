@@ -17,7 +17,7 @@ import (
 // rules of issue 12: no reported suspect's 95% interval includes 0 or
 // excludes its estimate, its test is significant, and every trend's
 // estimate lies inside its interval, and every sentence reads flat
-// (CheckProse). It also checks design.md's OOM cause
+// (CheckProse). It also checks docs/design.md's OOM cause
 // order on the cases whose labels say what happened.
 func TestCorpusIntervals(t *testing.T) {
 	if testing.Short() {

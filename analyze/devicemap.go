@@ -22,7 +22,7 @@ import (
 // GPU's memory, and growth outside the allocator (NCCL communicators, say)
 // is missed or invented.
 //
-// The rule, in order (design.md, "GPU-log join"):
+// The rule, in order (docs/design.md, "GPU-log join"):
 //
 //  1. By UUID, when an input names the device's UUID: a memory_stats line
 //     with "uuid" (torch.cuda.get_device_properties(d).uuid), or a

@@ -546,7 +546,7 @@ func TestJoinInputTimes(t *testing.T) {
 
 // TestTrainingLogLeakOOM: a training log's OOM message on a device whose
 // leak suspect had added more than the request lacked is a leak OOM
-// (design.md's first cause), even when free plus cached memory would have
+// (docs/design.md's first cause), even when free plus cached memory would have
 // covered the request; without the leak it stays a fragmentation OOM.
 func TestTrainingLogLeakOOM(t *testing.T) {
 	for _, tt := range []struct {

@@ -170,7 +170,7 @@ const (
 	OwnerOthers OutsideOwner = "others"
 )
 
-// OOMCause is an out-of-memory error's cause by design.md's definition
+// OOMCause is an out-of-memory error's cause by docs/design.md's definition
 // (OOM.Class, MemoryStatsOOM.Cause).
 type OOMCause string
 
@@ -195,7 +195,7 @@ const (
 	CauseUnknown OOMCause = "unknown"
 )
 
-// TrendState is design.md's trend state (Trend.State, summary.json
+// TrendState is docs/design.md's trend state (Trend.State, summary.json
 // "state").
 type TrendState string
 

@@ -117,7 +117,7 @@ type LogInfo struct {
 // OrderRule says how a device's snapshots were put in order.
 type OrderRule string
 
-// Ordering rules, in design.md's order of preference.
+// Ordering rules, in docs/design.md's order of preference.
 const (
 	OrderTraceTime OrderRule = "trace time_us"
 	OrderStep      OrderRule = "file-name step"
@@ -347,7 +347,7 @@ type Trend struct {
 	// names the test and whether the p-value is exact.
 	PValue float64
 	Test   string
-	// State is design.md's trend state: StateGrowing, StateFlat,
+	// State is docs/design.md's trend state: StateGrowing, StateFlat,
 	// StateInconclusive or StateInsufficient.
 	State TrendState
 	// MoreNeeded is, for an inconclusive or insufficient trend, about how
@@ -693,7 +693,7 @@ type OOM struct {
 	// TopLive are the signature groups holding the most live bytes at the
 	// OOM (at most 5), largest first.
 	TopLive []LiveGroup
-	// Class is the OOM's cause by design.md's definition, decided in this
+	// Class is the OOM's cause by docs/design.md's definition, decided in this
 	// order: CauseLeak (without the LeakedBytes the request would have
 	// fit), CauseFragmentation or CauseCapacity; CauseUnknown for a
 	// training-log message without the numbers.

@@ -154,7 +154,7 @@ func ExpandableInUse(s *snapshot.Snapshot, dev int) bool {
 // whether the device is fragmented, over the periodic points keep (an
 // OOM dump is evidence for its OOM, not a point of the trends).
 //
-// Two patterns make a device fragmented (design.md: cached-but-free
+// Two patterns make a device fragmented (docs/design.md: cached-but-free
 // memory grows while live memory does not):
 //
 //   - pinned holes: the free bytes of pinned segments grow faster than

@@ -25,7 +25,7 @@ import (
 // Before raising OOM the caching allocator has already returned every
 // wholly free cached segment to CUDA, so what remains cached and free at
 // the OOM is the holes inside segments that still hold live blocks. The
-// cause follows design.md, decided in this order:
+// cause follows docs/design.md, decided in this order:
 //
 //   - limit OOM: the device reported at least the memory the allocator
 //     asked for free, yet the allocation failed (oomlimit.go);

@@ -16,7 +16,7 @@ import (
 	"gpureport/snapshot"
 )
 
-// TestTrendStates covers issue 12's failure class 2 and design.md's four
+// TestTrendStates covers issue 12's failure class 2 and docs/design.md's four
 // trend states, one case per shape.
 func TestTrendStates(t *testing.T) {
 	line := func(n int, base, slope float64, noise []float64) []float64 {
@@ -144,7 +144,7 @@ func oomRun(n int, leak, req, deviceFree, holes int64, dump bool) *ingest.Run {
 
 // TestOOMRules covers issue 12's failure classes 1 and 5: a group seen
 // only in the OOM dump is no leak, and leak-driven OOMs are leak OOMs
-// even with cached free memory; design.md's order decides the rest.
+// even with cached free memory; docs/design.md's order decides the rest.
 func TestOOMRules(t *testing.T) {
 	tests := []struct {
 		name    string

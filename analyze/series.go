@@ -75,7 +75,7 @@ const MinHoursAxisSpan = 0.1
 const copyTimeRatio = 10
 
 // BuildSeries groups the run's snapshots into one series per (rank,
-// device), orders each series and places it on an axis, as design.md says:
+// device), orders each series and places it on an axis, as docs/design.md says:
 //
 //   - order by the trace's latest time_us when every snapshot of the
 //     series has one, else by the file-name step when every one has a
@@ -93,7 +93,7 @@ const copyTimeRatio = 10
 //     phase so trends can leave it out.
 //
 // The devices of a rank are those with segments in some snapshot of that
-// rank (design.md: a GPU a snapshot merely lists, with an empty or stray
+// rank (docs/design.md: a GPU a snapshot merely lists, with an empty or stray
 // trace, is not a device of the run); a rank whose snapshots have no
 // segments anywhere keeps the devices with trace events, else device 0,
 // so its snapshots still show. A file contributes a point to every device
@@ -271,7 +271,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	return s
 }
 
-// Snapshot phase (design.md): periodic dumps at the same point of a step
+// Snapshot phase (docs/design.md): periodic dumps at the same point of a step
 // form the trend; a dump at another phase is evidence for its event. A
 // snapshot is taken off-phase when
 //

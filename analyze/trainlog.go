@@ -339,7 +339,7 @@ func mpsOOM(o *OOM, m gpulog.TrainingOOM, where string) {
 	o.Explanation = s + fmt.Sprintf(" (%s).", where)
 }
 
-// blameTrainingLeaks applies design.md's first OOM cause to the OOMs
+// blameTrainingLeaks applies docs/design.md's first OOM cause to the OOMs
 // that training logs report: when the device's unsuppressed leak
 // suspects had added at least the bytes the request lacked (requested
 // minus device free) by their last snapshot, the leak filled the device,

@@ -11,7 +11,7 @@ import (
 
 // The trend verdict of a memory series.
 //
-// A series is in one of design.md's four states:
+// A series is in one of docs/design.md's four states:
 //
 //   - insufficient: fewer than MinPoints points (after warm-up);
 //   - growing: significant growth whose 95% interval lies above 0;

@@ -100,7 +100,7 @@ func TestFitTrendShapes(t *testing.T) {
 		{"leak under phase noise", 30, VerdictGrowing, ""},
 		{"leak bursts", 20, VerdictGrowing, "growth in bursts"},
 		{"warm-up then leak", 12, VerdictGrowing, "steady growth"},
-		{"tiny growth", 20, VerdictGrowing, "steady growth"}, // small but certain: growing (design.md)
+		{"tiny growth", 20, VerdictGrowing, "steady growth"}, // small but certain: growing (docs/design.md)
 		{"steady leak", 4, VerdictInsufficient, "too few points"},
 		{"flushed buffer", 31, VerdictFlat, ""},
 		{"flushed buffer", 40, VerdictFlat, ""},

@@ -10,7 +10,7 @@ import (
 )
 
 // Usage is the memory accounting of one device in one snapshot, with the
-// meanings design.md gives. Byte fields are bytes.
+// meanings docs/design.md gives. Byte fields are bytes.
 type Usage struct {
 	// Reserved is the sum of segment sizes (memory held from CUDA).
 	Reserved int64

@@ -307,7 +307,7 @@ func fragmentedDevice(d *Device) bool {
 }
 
 // statsOOMCauses sets the cause of device d's memory_stats OOMs from what
-// the device's verdict decided, in design.md's order (leak, then
+// the device's verdict decided, in docs/design.md's order (leak, then
 // fragmentation, then capacity).
 func statsOOMCauses(d *Device, leak, fragmented bool) {
 	ms := d.MemoryStats

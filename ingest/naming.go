@@ -18,7 +18,7 @@ type Phase string
 // Snapshot phases. A periodic dump is taken at the same point of every
 // N-th step and forms the trend; an OOM (or exit) dump is taken when the
 // run failed, mid-step: it is evidence for that event, not a trend point
-// (design.md, "Snapshot phase").
+// (docs/design.md, "Snapshot phase").
 const (
 	// PhasePeriodic is a regular dump (the default when the name says
 	// nothing else).

@@ -94,7 +94,7 @@ func TestHTMLReproducible(t *testing.T) {
 	}
 }
 
-// TestSummarySchema checks summary.json against design.md's field names.
+// TestSummarySchema checks summary.json against docs/design.md's field names.
 func TestSummarySchema(t *testing.T) {
 	f, _ := fixtureFindings()
 	b, err := marshalSummary(BuildSummary(f, fixedOptions))

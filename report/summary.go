@@ -15,7 +15,7 @@ import (
 // SummarySchema is the schema name of summary.json.
 const SummarySchema = "gpureport/summary/v1"
 
-// Summary is summary.json, as design.md specifies it. Field names are a
+// Summary is summary.json, as docs/design.md specifies it. Field names are a
 // contract with cron jobs and dashboards: fields are added, never renamed.
 // Byte fields are bytes; slopes are bytes per step (or per hour); nullable
 // fields are pointers.
@@ -90,7 +90,7 @@ type SummaryDevice struct {
 	Trend         SummaryTrend       `json:"trend"`
 	// Trends lists every fitted metric (Trend is the allocated_bytes one).
 	Trends []SummaryTrend `json:"trends"`
-	// Fragmented and StackCoverage are additions to design.md's schema.
+	// Fragmented and StackCoverage are additions to docs/design.md's schema.
 	Fragmented    bool    `json:"fragmented"`
 	StackCoverage float64 `json:"stack_coverage"`
 	Verdict       string  `json:"verdict"`
@@ -168,7 +168,7 @@ type SummarySnapshot struct {
 }
 
 // SummaryUsage is a device's memory accounting in one snapshot, with
-// design.md's summary.json names; `gpureport stats --json` prints the same
+// docs/design.md's summary.json names; `gpureport stats --json` prints the same
 // fields. Bytes are bytes.
 type SummaryUsage struct {
 	ReservedBytes    int64 `json:"reserved_bytes"`
@@ -236,7 +236,7 @@ type SummaryTrend struct {
 	Points  int        `json:"points"`
 	Pattern string     `json:"pattern,omitempty"`
 	Reason  string     `json:"reason,omitempty"`
-	// State is design.md's trend state (growing, flat, inconclusive,
+	// State is docs/design.md's trend state (growing, flat, inconclusive,
 	// insufficient); Test the test behind p_value; MoreNeeded about how
 	// many more points would decide an inconclusive or insufficient trend.
 	State      string `json:"state,omitempty"`

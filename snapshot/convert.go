@@ -11,7 +11,7 @@ import (
 var ErrNotSnapshot = errors.New("not a PyTorch memory snapshot")
 
 // convertSnapshotAt turns a generic Python value tree into a Snapshot. It
-// accepts every generation described in snapshot-format.md: a dict with
+// accepts every generation described in docs/snapshot-format.md: a dict with
 // segments (and optionally device_traces, allocator_settings,
 // external_annotations), or a bare list of segments.
 //

@@ -61,7 +61,7 @@ type Snapshot struct {
 	skimmedLatestUS int64
 }
 
-// Generation identifies a snapshot layout (see snapshot-format.md).
+// Generation identifies a snapshot layout (see docs/snapshot-format.md).
 type Generation string
 
 // Snapshot generations, oldest first.

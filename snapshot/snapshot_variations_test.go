@@ -223,7 +223,7 @@ type snapVariation struct {
 }
 
 // optionalKeys are the keys a snapshot may lack, depending on the PyTorch
-// version that wrote it (snapshot-format.md).
+// version that wrote it (docs/snapshot-format.md).
 var optionalKeys = []string{"time_us", "requested_size", "frames", "allocator_settings", "external_annotations",
 	"user_metadata", "compile_context", "is_expandable", "segment_pool_id", "stream"}
 
@@ -408,7 +408,7 @@ type devTotals struct {
 }
 
 // snapTotals computes the totals of every device with segments or trace
-// events, by the definitions of design.md.
+// events, by the definitions of docs/design.md.
 func snapTotals(s *Snapshot) map[int]devTotals {
 	out := map[int]devTotals{}
 	for _, seg := range s.Segments {

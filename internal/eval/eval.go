@@ -11,11 +11,11 @@
 // 1 (no false alarm was raised), and when nothing is labelled positive
 // recall is 1. Top-1 site accuracy is the share of leak-labelled cases
 // whose first verdict suspect's site (basename:line) is one of the planted
-// leak sites (a missed leak counts as a miss). The OOM cause (design.md:
+// leak sites (a missed leak counts as a miss). The OOM cause (docs/design.md:
 // leak, fragmentation, capacity) is scored as a 4x4 confusion matrix with
 // "none" for no OOM label or no cause given. A suspect whose own 95%
 // interval includes 0 or excludes its estimate is counted as a bad
-// interval: design.md forbids both.
+// interval: docs/design.md forbids both.
 package eval
 
 import (
@@ -146,7 +146,7 @@ func flagAt(f Flags, i int) bool {
 	return [4]bool{f.Leak, f.OutsideAllocatorLeak, f.Fragmentation, f.OOM}[i]
 }
 
-// CauseNames are the rows and columns of the OOM cause matrix: design.md's
+// CauseNames are the rows and columns of the OOM cause matrix: docs/design.md's
 // three causes, then "none" (no OOM label, or no cause given).
 func CauseNames() [4]string { return [4]string{"leak", "fragmentation", "capacity", "none"} }
 
@@ -202,7 +202,7 @@ type CaseResult struct {
 	BadIntervals     int      `json:"bad_intervals"`
 	BadIntervalSites []string `json:"bad_interval_sites,omitempty"`
 	// ShortHourRates counts the trends (device metrics and suspects) given
-	// per hour from less than MinHourSpan of data: design.md forbids
+	// per hour from less than MinHourSpan of data: docs/design.md forbids
 	// per-hour rates from seconds of data (copied file times).
 	ShortHourRates int `json:"short_hour_rates"`
 	// SnapshotDevices counts the devices with snapshot points; Joins
@@ -286,7 +286,7 @@ func ResultOf(name string, f *analyze.Findings) CaseResult {
 	return r
 }
 
-// BadInterval reports whether a suspect's trend breaks design.md's rule
+// BadInterval reports whether a suspect's trend breaks docs/design.md's rule
 // for leak suspects (a 95% interval that excludes 0 and contains the
 // estimate), and says how.
 func BadInterval(t analyze.Trend) (bool, string) {

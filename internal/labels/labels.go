@@ -47,7 +47,7 @@ type Flags struct {
 	Fragmentation bool `json:"fragmentation"`
 	// OOM is an out-of-memory event.
 	OOM bool `json:"oom"`
-	// OOMCause is design.md's cause of the OOM ("leak", "fragmentation" or
+	// OOMCause is docs/design.md's cause of the OOM ("leak", "fragmentation" or
 	// "capacity"); "" without an OOM or a cause.
 	OOMCause string `json:"oom_cause,omitempty"`
 }

@@ -110,14 +110,14 @@ type OOMTruth struct {
 	LargestFree int64  `json:"largest_free_bytes"`
 	// LeakLive is the planted leak's live bytes at the failure.
 	LeakLive int64 `json:"leak_live_bytes"`
-	// Cause is design.md's OOM cause (Expect.OOMCause).
+	// Cause is docs/design.md's OOM cause (Expect.OOMCause).
 	Cause string `json:"cause"`
 	// Dump is how the OOM was dumped (observer, exit, none).
 	Dump OOMDump `json:"dump"`
 }
 
 // Judge measures what happened in a run (labels from the simulation, as
-// design.md defines them) and checks it against what the scenario meant
+// docs/design.md defines them) and checks it against what the scenario meant
 // to plant; an error says why the case is not usable (the caller draws
 // again). Trend truths come from the periodic dumps only: an OOM dump is
 // taken at another phase and is evidence for the OOM, not a trend point.
@@ -208,7 +208,7 @@ func Judge(scenario string, sp *Spec, res *Result) (Label, error) {
 	return lab, nil
 }
 
-// Cause is design.md's OOM cause, decided in its order: leak when the
+// Cause is docs/design.md's OOM cause, decided in its order: leak when the
 // request would have fit without the planted leak's bytes; fragmentation
 // when device free plus cached free memory was at least the request;
 // capacity otherwise.
@@ -222,7 +222,7 @@ func (o *OOMInfo) Cause() string {
 	return CauseCapacity
 }
 
-// fragGrowth reports whether the periodic dumps show design.md's growth
+// fragGrowth reports whether the periodic dumps show docs/design.md's growth
 // form of fragmentation: reserved memory grows while allocated memory
 // does not, the growth is held as cached free (inactive) memory, and it
 // comes in at least two dump intervals (a single jump is warm-up). The

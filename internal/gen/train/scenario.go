@@ -42,11 +42,11 @@ func Scenarios() []string {
 }
 
 // Expect is what truly happened in a run, as labels.json's expect holds
-// it: design.md's verdict flags and the OOM cause, measured from the
+// it: docs/design.md's verdict flags and the OOM cause, measured from the
 // simulation.
 type Expect = labels.Flags
 
-// OOM causes, as design.md defines them.
+// OOM causes, as docs/design.md defines them.
 const (
 	CauseLeak          = "leak"
 	CauseFragmentation = "fragmentation"
@@ -239,7 +239,7 @@ func Draw(scenario string, seed uint64) (*Spec, error) {
 		// Leak in pieces from a twentieth to twice the cached free
 		// memory, and reach the headroom at 60-85% of the planned steps.
 		// Small pieces leave cached free memory at the OOM larger than
-		// the request: still a leak OOM (design.md decides leak first).
+		// the request: still a leak OOM (docs/design.md decides leak first).
 		piece := math.Max(float64(dr.inactive)*(0.7+1.3*r.Float64()), 0.01*float64(sp.Capacity()))
 		if kr.Float64() < 0.5 {
 			piece = math.Max(float64(dr.inactive)*(0.05+0.5*kr.Float64()), 1<<20)

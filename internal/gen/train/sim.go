@@ -23,7 +23,7 @@ type SnapInfo struct {
 	Bytes int64
 	// TimeUS is the dump time (microseconds since the epoch, UTC).
 	TimeUS int64
-	// Byte totals over the rank's segments, as design.md defines them.
+	// Byte totals over the rank's segments, as docs/design.md defines them.
 	Reserved, Allocated, Active, Requested, Inactive, LargestFree int64
 	Segments, Blocks, TraceEntries                                int
 	// LeakLive is the bytes held by planted-leak blocks; OneTimeLive by
