@@ -12,6 +12,7 @@ import (
 	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/internal/units"
+	"gpureport/placement"
 )
 
 // Options tune the analysis. The zero value is ready to use.
@@ -53,16 +54,15 @@ func (o Options) capacitySource(g *GPUSeries) string {
 	return src
 }
 
-// Analyze runs every analysis over a decoded run. It is pure and
-// deterministic: the same run and options give the same Findings.
-func Analyze(run *ingest.Run, opt Options) *Findings {
+// Analyze runs every analysis over a decoded run, after package placement
+// has decided where each of its inputs belongs. It is pure and
+// deterministic: the same run and options give the same Findings, and
+// the run is not modified.
+func Analyze(read *ingest.Run, opt Options) *Findings {
+	run := placement.Place(read)
 	// Used memory given as a share of the device becomes bytes where a
-	// total is known (the logs are copied, not changed).
-	if logs := gpulog.ResolveShares(run.Logs, opt.Capacity); !slices.Equal(logs, run.Logs) {
-		r := *run
-		r.Logs = logs
-		run = &r
-	}
+	// total is known (the logs are placement's copies, not changed).
+	run.Logs = gpulog.ResolveShares(run.Logs, opt.Capacity)
 	f := &Findings{Run: run.Dir}
 	if run.Location != nil {
 		f.Location = run.Location.String()
@@ -90,15 +90,14 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 	procs := collectProcesses(run.Logs)
 	// Devices without snapshots but with memory_stats readings join the GPU
 	// logs by the same rule as snapshot series, decided over both.
-	joinIns := make([]joinInput, 0, len(series)+len(msOnly))
+	joinIns := make([]placement.JoinInput, 0, len(series)+len(msOnly))
 	for i, s := range series {
 		joinIns = append(joinIns, seriesJoinInput(s, msBySeries[i]))
 	}
 	for _, g := range msOnly {
 		joinIns = append(joinIns, memStatsJoinInput(g))
 	}
-	addCaptureUUIDs(joinIns, run.DeviceUUIDs)
-	joins := gpuJoins(joinIns, run.Logs)
+	joins := run.JoinGPUs(joinIns)
 	procClaimed := map[int]bool{}
 	// A GPU's processes are shown on the first device that joins it.
 	unclaimed := func(gpu int) map[int][]*ProcessSeries {
@@ -109,7 +108,7 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		return procs
 	}
 	for i, s := range series {
-		d, ac, note := analyzeDevice(s, run, joins[i], opt, rules, horizon, unclaimed(joins[i].index))
+		d, ac, note := analyzeDevice(s, run, joins[i], opt, rules, horizon, unclaimed(joins[i].GPU))
 		if g := msBySeries[i]; g != nil {
 			attachMemStats(d, s, g, rules)
 		}
@@ -136,26 +135,30 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 		d.LeakSites = leakSites(d, ac)
 		d.Lockstep = lockstepSites(d, ac.keep)
 		f.OOMs = append(f.OOMs, ooms...)
-		if joins[i].guess && joins[i].method == JoinByRank {
+		if joins[i].Guess && joins[i].Method == placement.JoinByRank {
 			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's snapshots are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")
 		}
-		f.Notes = appendAmbiguousJoin(f.Notes, s.DeviceKey, joins[i])
+		if n := joins[i].AmbiguityNote(s.DeviceKey); n != "" {
+			f.Notes = appendOnce(f.Notes, n)
+		}
 	}
 	gpuClaimed := map[int]bool{}
 	for j, g := range msOnly {
 		join := joins[len(series)+j]
-		d, note := memStatsDevice(g, join, run, opt, rules, horizon, unclaimed(join.index))
+		d, note := memStatsDevice(g, join, run, opt, rules, horizon, unclaimed(join.GPU))
 		f.Devices = append(f.Devices, d)
 		if d.GPU != nil {
-			gpuClaimed[join.index] = true
+			gpuClaimed[join.GPU] = true
 		}
 		if note != "" {
 			f.Notes = appendOnce(f.Notes, note)
 		}
-		if join.guess && join.method == JoinByRank {
+		if join.Guess && join.Method == placement.JoinByRank {
 			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's memory_stats readings are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")
 		}
-		f.Notes = appendAmbiguousJoin(f.Notes, g.key, join)
+		if n := join.AmbiguityNote(g.key); n != "" {
+			f.Notes = appendOnce(f.Notes, n)
+		}
 	}
 	if len(series) == 0 {
 		f.Devices = append(f.Devices, gpuOnlyDevices(run.Logs, opt, rules, gpuClaimed, procClaimed, procs)...)
@@ -190,22 +193,22 @@ func Analyze(run *ingest.Run, opt Options) *Findings {
 // the device takes those of the GPU it joins. It returns the attribution
 // context for the OOM-linked suspects, and note, a clock-offset warning
 // for Findings.Notes ("" when none).
-func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, ac attributionContext, note string) {
+func analyzeDevice(s *Series, run *placement.Run, join placement.Join, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, ac attributionContext, note string) {
 	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
 	per := s.Axis
-	d.GPU = JoinGPU(s, run.Logs, join.index)
+	d.GPU = JoinGPU(s, run.Logs, join.GPU)
 	var shift time.Duration
 	if d.GPU != nil {
-		d.GPUJoin = join.text
-		d.GPUIndex, d.GPUJoinMethod, d.GPUJoinAmbiguous = join.index, join.method, join.ambiguous != ""
+		d.GPUJoin = join.Text
+		d.GPUIndex, d.GPUJoinMethod, d.GPUJoinAmbiguous = join.GPU, join.Method, join.Ambiguous != ""
 		if off, ok := detectClockOffset(d); ok {
 			note = off.Note(run.Location, d.GPU.Times[0])
 			shift = off.Shift
-			d.GPU = joinGPUPlaced(run.Logs, join.index, seriesPlacer(s, off.Shift))
+			d.GPU = placement.GPUReadings(run.Logs, join.GPU, seriesPlacer(s, off.Shift))
 			d.GPUJoin += fmt.Sprintf("; log times moved %+d h to match the snapshots", -off.Hours())
 		}
 	}
-	if list := procs[join.index]; len(list) > 0 {
+	if list := procs[join.GPU]; len(list) > 0 {
 		p := seriesPlacer(s, shift)
 		d.Processes = processSet(list, &p, s.Axis, rules)
 	}
@@ -300,22 +303,6 @@ func analyzeDevice(s *Series, run *ingest.Run, join gpuJoin, opt Options, rules 
 		d.Last = s.Files[n-1]
 	}
 	return d, ac, note
-}
-
-// detectClockOffset compares the device's snapshots (trace times,
-// reserved bytes) with its GPU readings for a whole-hour clock offset
-// (clockskew.go). Without snapshot times there is nothing to compare.
-func detectClockOffset(d *Device) (ClockOffset, bool) {
-	var snap, gpu []TimedValue
-	for _, p := range d.Points {
-		if !p.Time.IsZero() {
-			snap = append(snap, TimedValue{Time: p.Time, Value: p.Usage.Reserved})
-		}
-	}
-	for i, t := range d.GPU.Times {
-		gpu = append(gpu, TimedValue{Time: t, Value: d.GPU.Used[i]})
-	}
-	return DetectClockOffset(snap, gpu)
 }
 
 // paceHoursPerX is the wall-clock hours per unit of the series axis over
@@ -413,7 +400,7 @@ func gpuOnlyDevice(logs []*gpulog.GPULog, key DeviceKey, opt Options, rules Tren
 	if key.MIG != "" {
 		d.GPUJoin += " MIG " + key.MIG
 	}
-	d.GPUIndex, d.GPUJoinMethod = g, JoinByIndex
+	d.GPUIndex, d.GPUJoinMethod = g, placement.JoinByIndex
 	switch {
 	case opt.Capacity > 0:
 		d.Capacity, d.CapacitySource = opt.Capacity, opt.capacitySource(d.GPU)

@@ -8,6 +8,7 @@ import (
 
 	"gpureport/ingest"
 	"gpureport/input"
+	"gpureport/placement"
 )
 
 // The capture kit, and the OOM snapshot a run lacks.
@@ -123,7 +124,7 @@ const (
 )
 
 // captureFindings sums up the run's manifests (nil when it has none).
-func captureFindings(run *ingest.Run, f *Findings) *Capture {
+func captureFindings(run *placement.Run, f *Findings) *Capture {
 	if len(run.Captures) == 0 {
 		return nil
 	}
@@ -200,7 +201,7 @@ func captureFindings(run *ingest.Run, f *Findings) *Capture {
 		}
 	}
 	for _, d := range f.Devices {
-		if d.GPU != nil && d.GPUJoinMethod == JoinByUUID && slices.ContainsFunc(run.DeviceUUIDs, func(u ingest.DeviceUUID) bool {
+		if d.GPU != nil && d.GPUJoinMethod == placement.JoinByUUID && slices.ContainsFunc(run.DeviceUUIDs, func(u placement.DeviceUUID) bool {
 			return u.Rank == d.Rank && u.Device == d.Device
 		}) {
 			c.UUIDJoins = append(c.UUIDJoins, d.DeviceKey)
@@ -294,7 +295,7 @@ func (k kitFiles) gpuLog(p string) bool {
 // missedOOM finds the OOMs no snapshot was taken at (nil when there are
 // none): training-log OOMs and memory_stats OOM rises that no snapshot
 // explains, on a rank without an OOM-phase dump.
-func missedOOM(run *ingest.Run, f *Findings, c *Capture) *MissedOOM {
+func missedOOM(run *placement.Run, f *Findings, c *Capture) *MissedOOM {
 	isSnapshot := map[string]bool{}
 	dumped := map[int]bool{}
 	for _, s := range run.Snapshots {

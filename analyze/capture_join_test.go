@@ -6,6 +6,7 @@ import (
 
 	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/placement"
 )
 
 // TestCaptureUUIDJoin: the GPU UUID a capture manifest gives a rank's
@@ -17,11 +18,11 @@ func TestCaptureUUIDJoin(t *testing.T) {
 		name     string
 		manifest string // the UUID the manifest gives rank 0's cuda:0 ("" none)
 		want     int
-		method   JoinMethod
+		method   placement.JoinMethod
 	}{
-		{"no manifest: tracking", "", 1, JoinByTracking},
-		{"manifest names the tracking GPU", uuids[1], 1, JoinByUUID},
-		{"manifest names the other GPU, in nvidia-smi's case", strings.ToUpper(uuids[0]), 0, JoinByUUID},
+		{"no manifest: tracking", "", 1, placement.JoinByTracking},
+		{"manifest names the tracking GPU", uuids[1], 1, placement.JoinByUUID},
+		{"manifest names the other GPU, in nvidia-smi's case", strings.ToUpper(uuids[0]), 0, placement.JoinByUUID},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			sp := synthSpec{n: 12, seed: 3, rank: 0}
@@ -33,7 +34,6 @@ func TestCaptureUUIDJoin(t *testing.T) {
 			l.GPUs = []gpulog.GPU{{Index: 0, UUID: uuids[0]}, {Index: 1, UUID: uuids[1]}}
 			run := &ingest.Run{Dir: "synth", Snapshots: fs, Logs: []*gpulog.GPULog{l}}
 			if tt.manifest != "" {
-				run.DeviceUUIDs = []ingest.DeviceUUID{{Rank: 0, Device: 0, UUID: tt.manifest, Source: "rank0/gpureport-capture.json"}}
 				run.Captures = []*ingest.CaptureManifest{{Path: "rank0/gpureport-capture.json", Rank: 0,
 					Device: &ingest.CaptureDevice{Index: 0, UUID: tt.manifest}}}
 			}
@@ -42,7 +42,7 @@ func TestCaptureUUIDJoin(t *testing.T) {
 			if d.GPU == nil || d.GPUIndex != tt.want || d.GPUJoinMethod != tt.method {
 				t.Fatalf("joined GPU %d by %s (%q), want GPU %d by %s", d.GPUIndex, d.GPUJoinMethod, d.GPUJoin, tt.want, tt.method)
 			}
-			if tt.method == JoinByUUID {
+			if tt.method == placement.JoinByUUID {
 				if !strings.Contains(d.GPUJoin, "capture manifest rank0/gpureport-capture.json") {
 					t.Errorf("join text %q does not name the manifest", d.GPUJoin)
 				}

@@ -10,6 +10,7 @@ import (
 	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
 	"gpureport/input"
+	"gpureport/placement"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -177,7 +178,7 @@ func TestCaptureFromManifests(t *testing.T) {
 			Dumps:    ingest.CaptureDumps{Count: 1, Bytes: 6000, TraceEntries: -1, GatherMax: 3 * time.Second},
 			Errors:   errs, Problems: []string{"pid: not a number"}},
 	}}
-	got := captureFindings(run, &Findings{})
+	got := captureFindings(placement.Place(run), &Findings{})
 	want := &Capture{
 		Manifests:   []string{"rank0/gpureport-capture.json", "rank2/gpureport-capture.json"},
 		KitVersions: []string{"0.1.0"}, TorchVersions: []string{"2.3.1", "2.4.0"}, CUDAVersions: []string{"12.1"},
@@ -192,7 +193,7 @@ func TestCaptureFromManifests(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("capture (-want +got):\n%s", d)
 	}
-	if captureFindings(&ingest.Run{}, &Findings{}) != nil {
+	if captureFindings(placement.Place(&ingest.Run{}), &Findings{}) != nil {
 		t.Errorf("a run without manifests has a capture")
 	}
 }

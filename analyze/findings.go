@@ -1,4 +1,5 @@
-// Package analyze turns a decoded run (ingest.Run) into Findings: per
+// Package analyze turns a decoded run (ingest.Run) into Findings: it has
+// package placement decide where each input belongs, then builds per
 // device series, trend fits, fragmentation, leak attribution,
 // reconciliation with GPU logs, OOM explanations and the verdict. It does
 // no I/O. Its sentences (reasons, explanations, evidence, notes) format
@@ -15,8 +16,7 @@
 //	usage.go          memory accounting of a snapshot: per device and per pool
 //	blocks.go         iterators over a device's segments and live blocks
 //	coverage.go       how much of the live memory carries allocation stacks
-//	placement.go      where a reading's time lands on a device's axis
-//	devicemap.go      which nvidia-smi GPU holds each CUDA device (the GPU-log join)
+//	gpujoin.go        a series' evidence for the GPU join, the placers of its axis (package placement)
 //	trend.go          the trend verdict from the statistics; projection to capacity
 //	signature.go      stack signatures and fingerprints
 //	groups.go         live bytes by signature, diff of two groupings
@@ -26,7 +26,6 @@
 //	oom.go            OOM explanations and recommendations
 //	trainlog.go       OOM messages of training logs; GPU readings without times
 //	reconcile.go      nvidia-smi used vs reserved: memory outside the allocator
-//	clockskew.go      whole-hour clock offsets of GPU logs
 //	ranks.go          multi-rank comparison
 //	capture.go        the capture kit's manifests; OOMs no snapshot was taken at
 //	memstats.go       torch.cuda.memory_stats() JSON lines: series, trends, OOMs, retries
@@ -42,6 +41,7 @@ import (
 	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/internal/units"
+	"gpureport/placement"
 	"gpureport/snapshot"
 )
 
@@ -133,18 +133,9 @@ const (
 	OrderPath OrderRule = "file name (file times are copy times)"
 )
 
-// DeviceKey identifies a series: one device of one rank.
-type DeviceKey struct {
-	// Rank is the distributed rank, input.NoRank when the paths give none.
-	Rank int
-	// Device is the CUDA device index (for a device known only from GPU
-	// logs, the nvidia-smi index).
-	Device int
-	// MIG names the MIG device of GPU Device that this device is, by its
-	// GPU instance and, when logged, compute instance ("GI 7", "GI 7 CI
-	// 0"); "" for a whole GPU or a CUDA device.
-	MIG string
-}
+// DeviceKey identifies a series: one device of one rank, the place
+// package placement decides for each input.
+type DeviceKey = placement.DeviceKey
 
 // Trend metrics, as summary.json names them.
 const (
@@ -195,10 +186,10 @@ type Device struct {
 	GPUJoin string
 	// GPUIndex is the nvidia-smi index of the GPU joined (meaningful only
 	// when GPU is not nil); GPUJoinMethod the rule that chose it
-	// (devicemap.go); GPUJoinAmbiguous is true when another GPU tracked
+	// (placement.JoinGPUs); GPUJoinAmbiguous is true when another GPU tracked
 	// the device about as well.
 	GPUIndex         int
-	GPUJoinMethod    JoinMethod
+	GPUJoinMethod    placement.JoinMethod
 	GPUJoinAmbiguous bool
 	// Trends are the fitted trends, one per metric that has data, in the
 	// order allocated, reserved, gpu used, non-PyTorch. Trends[0] (when
@@ -305,21 +296,9 @@ type Point struct {
 	Pools []PoolUsage
 }
 
-// GPUSeries holds a device's GPU log readings, in time order.
-type GPUSeries struct {
-	// Times are reading times; X the same on the device's axis where it
-	// can be placed (NaN otherwise).
-	Times []time.Time
-	X     []float64
-	// Used is memory.used in bytes per reading.
-	Used []int64
-	// Total is memory.total in bytes (largest seen), 0 when not logged.
-	Total int64
-	// MaxUsed is the largest Used.
-	MaxUsed int64
-	// Sources lists the logs the readings came from.
-	Sources []string
-}
+// GPUSeries holds a device's GPU log readings, in time order, placed on
+// its axis by package placement.
+type GPUSeries = placement.GPUSeries
 
 // Trend is a fitted trend of one metric against the device's axis.
 //

@@ -10,9 +10,9 @@ import (
 
 	"gpureport/analyze/stats"
 	"gpureport/gpulog"
-	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/internal/units"
+	"gpureport/placement"
 )
 
 // torch.cuda.memory_stats() readings (gpulog.FormatMemoryStats: JSON lines
@@ -22,7 +22,7 @@ import (
 //
 // Grouping. Readings are grouped by (rank, device): the rank the line
 // gives, else the rank in the log's path (rank3/stats.jsonl, or the
-// process folder loading numbered: ingest.Run.LogRank), else none.
+// rank folder placement numbered: placement.Run.LogRank), else none.
 // Each group is ordered by step when every reading has one, else by time
 // when every reading has one, else kept in log order (logs by path).
 //
@@ -72,7 +72,7 @@ type memStatsGroup struct {
 // collectMemStats groups the run's memory_stats readings by (rank,
 // device), orders each group and reads its counters. Groups are ordered by
 // rank, then device.
-func collectMemStats(run *ingest.Run) []*memStatsGroup {
+func collectMemStats(run *placement.Run) []*memStatsGroup {
 	byKey := map[DeviceKey]*memStatsGroup{}
 	for _, l := range run.Logs {
 		pathRank := run.LogRank(l)
@@ -297,7 +297,7 @@ func attachMemStats(d *Device, s *Series, g *memStatsGroup, rules TrendRules) {
 		if d.Axis == AxisStep && r.Step != input.NoStep {
 			ms.X[i] = float64(r.Step)
 		} else {
-			ms.X[i] = p.at(r.Time)
+			ms.X[i] = p.At(r.Time)
 		}
 	}
 	ms.Trends = memStatsTrends(ms, d.Axis, rules)
@@ -308,37 +308,37 @@ func attachMemStats(d *Device, s *Series, g *memStatsGroup, rules TrendRules) {
 // snapshot series: their axis, the GPU log readings of the joined GPU,
 // the allocated and reserved trends with projections, and the processes
 // of that GPU. note is a clock-offset warning ("" when none).
-func memStatsDevice(g *memStatsGroup, join gpuJoin, run *ingest.Run, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, note string) {
+func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, note string) {
 	ms := g.ms
 	d = &Device{DeviceKey: g.key, Axis: g.axis, MemoryStats: ms, Verdict: VerdictInsufficient}
 	per := g.axis
 	place := memStatsPlacer(g, 0)
-	d.GPU = joinGPUPlaced(run.Logs, join.index, place)
+	d.GPU = placement.GPUReadings(run.Logs, join.GPU, place)
 	if d.GPU != nil {
-		d.GPUJoin = join.text
-		d.GPUIndex, d.GPUJoinMethod, d.GPUJoinAmbiguous = join.index, join.method, join.ambiguous != ""
-		var stats, gpu []TimedValue
+		d.GPUJoin = join.Text
+		d.GPUIndex, d.GPUJoinMethod, d.GPUJoinAmbiguous = join.GPU, join.Method, join.Ambiguous != ""
+		var stats, gpu []placement.TimedValue
 		for _, r := range ms.Readings {
 			if !r.Time.IsZero() && r.Reserved >= 0 {
-				stats = append(stats, TimedValue{Time: r.Time, Value: r.Reserved})
+				stats = append(stats, placement.TimedValue{Time: r.Time, Value: r.Reserved})
 			}
 		}
 		// The offset test pairs every reading with the log for 29 shifts;
 		// a few hundred evenly spaced readings decide it as well.
 		if n := len(stats); n > maxMemStatsPoints {
-			thin := make([]TimedValue, 0, maxMemStatsPoints)
+			thin := make([]placement.TimedValue, 0, maxMemStatsPoints)
 			for i := range maxMemStatsPoints {
 				thin = append(thin, stats[i*n/maxMemStatsPoints])
 			}
 			stats = thin
 		}
 		for i, t := range d.GPU.Times {
-			gpu = append(gpu, TimedValue{Time: t, Value: d.GPU.Used[i]})
+			gpu = append(gpu, placement.TimedValue{Time: t, Value: d.GPU.Used[i]})
 		}
-		if off, ok := DetectClockOffset(stats, gpu); ok {
+		if off, ok := placement.DetectClockOffset(stats, gpu); ok {
 			note = strings.ReplaceAll(off.Note(run.Location, d.GPU.Times[0]), "the snapshots", "the torch.cuda.memory_stats readings")
-			place.shift = off.Shift
-			d.GPU = joinGPUPlaced(run.Logs, join.index, place)
+			place.Shift = off.Shift
+			d.GPU = placement.GPUReadings(run.Logs, join.GPU, place)
 			d.GPUJoin += fmt.Sprintf("; log times moved %+d h to match the memory_stats readings", -off.Hours())
 		}
 	}
@@ -367,7 +367,7 @@ func memStatsDevice(g *memStatsGroup, join gpuJoin, run *ingest.Run, opt Options
 		d.Trends = append(d.Trends, *ut)
 	}
 	projectMemStats(d, g, horizon)
-	if list := procs[join.index]; len(list) > 0 {
+	if list := procs[join.GPU]; len(list) > 0 {
 		d.Processes = processSet(list, &place, g.axis, rules)
 	}
 	return d, note

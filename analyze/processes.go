@@ -9,6 +9,7 @@ import (
 
 	"gpureport/gpulog"
 	"gpureport/internal/units"
+	"gpureport/placement"
 )
 
 // Per-process GPU memory. The GPU logs' per-process readings (compute-apps
@@ -106,7 +107,7 @@ const minPlacedShare = 0.5
 // time), they all go on hours since the first reading instead, or on
 // their positions when some reading has no time. The series are copied,
 // so that one GPU's processes can be shown on several devices.
-func processSet(list []*ProcessSeries, p *placer, axis Axis, rules TrendRules) *ProcessSet {
+func processSet(list []*ProcessSeries, p *placement.Placer, axis Axis, rules TrendRules) *ProcessSet {
 	set := &ProcessSet{Axis: axis, OnDeviceAxis: p != nil}
 	out := make([]ProcessSeries, len(list))
 	placed, total, timed := 0, 0, true
@@ -117,7 +118,7 @@ func processSet(list []*ProcessSeries, p *placer, axis Axis, rules TrendRules) *
 		for j, t := range c.Times {
 			c.X[j] = math.NaN()
 			if p != nil {
-				c.X[j] = p.at(t)
+				c.X[j] = p.At(t)
 			}
 			total++
 			if !math.IsNaN(c.X[j]) {

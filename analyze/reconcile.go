@@ -3,7 +3,6 @@ package analyze
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -20,80 +19,13 @@ import (
 // PyTorch, and must not be reported as a PyTorch leak (nor hidden).
 //
 // Each snapshot is matched to the GPU reading nearest in time, within
-// matchWindow of it, among the readings of the busy period (busySpan) and
-// at or above reserved memory; the difference series is tested with the device
-// trend rules (trend.go), its reference level being the device's reserved
+// the readings' match window of it (placement.GPUSeries.MatchWindow),
+// among the readings of the busy period (busySpan) and at or above
+// reserved memory; the difference series is tested with the device trend
+// rules (trend.go), its reference level being the device's reserved
 // memory. Without snapshot times the snapshots cannot be matched; then a
 // growing nvidia-smi used series beside a reserved series that is not
 // growing is reported instead.
-
-// matchWindow bounds how far (in time) a GPU reading may be from a
-// snapshot to be matched: 3 sampling intervals, at least 10 s and at most
-// 5 minutes.
-func matchWindow(g *GPUSeries) time.Duration { return windowOf(sampleInterval(g)) }
-
-// windowOf is matchWindow for readings every step.
-func windowOf(step time.Duration) time.Duration {
-	return min(max(3*step, 10*time.Second), 5*time.Minute)
-}
-
-// sampleInterval is the median time between g's distinct reading times,
-// 0 with fewer than two. Readings at the same instant (a log read twice,
-// or two tools sampling together) are not a shorter interval.
-func sampleInterval(g *GPUSeries) time.Duration {
-	gaps := make([]float64, 0, len(g.Times))
-	for i := 1; i < len(g.Times); i++ {
-		if d := g.Times[i].Sub(g.Times[i-1]); d > 0 {
-			gaps = append(gaps, d.Seconds())
-		}
-	}
-	if len(gaps) == 0 {
-		return 0
-	}
-	return time.Duration(stats.Median(gaps) * float64(time.Second))
-}
-
-// usedAt estimates memory.used at time t from the busy readings [lo, hi):
-// linear interpolation between the readings on either side of t when both
-// lie within win of it (sampling every few seconds would otherwise add the
-// growth between a reading and the snapshot as noise), else the nearest
-// reading within win. ok is false when no reading is close enough.
-func usedAt(g *GPUSeries, t time.Time, win time.Duration, lo, hi int) (float64, bool) {
-	i, _ := slices.BinarySearchFunc(g.Times, t, func(a, b time.Time) int { return a.Compare(b) })
-	if i > lo && i < hi && g.Times[i].Sub(t) <= win && t.Sub(g.Times[i-1]) <= win {
-		a, b := g.Times[i-1], g.Times[i]
-		if span := b.Sub(a); span > 0 {
-			f := float64(t.Sub(a)) / float64(span)
-			return float64(g.Used[i-1]) + f*float64(g.Used[i]-g.Used[i-1]), true
-		}
-		return float64(g.Used[i]), true
-	}
-	j := nearestReading(g, t, win)
-	if j < lo || j >= hi {
-		return 0, false
-	}
-	return float64(g.Used[j]), true
-}
-
-// nearestReading returns the index of the GPU reading nearest t within
-// win, or -1.
-func nearestReading(g *GPUSeries, t time.Time, win time.Duration) int {
-	i, _ := slices.BinarySearchFunc(g.Times, t, func(a, b time.Time) int { return a.Compare(b) })
-	best, bestD := -1, win+1
-	for _, j := range []int{i - 1, i} {
-		if j < 0 || j >= len(g.Times) {
-			continue
-		}
-		d := g.Times[j].Sub(t)
-		if d < 0 {
-			d = -d
-		}
-		if d <= win && d < bestD {
-			best, bestD = j, d
-		}
-	}
-	return best
-}
 
 // reconcile compares d's GPU readings with its snapshots, taken at times
 // (Series.SnapshotTimes; zero where unknown).
@@ -102,7 +34,7 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 		return nil
 	}
 	rc := &Reconciliation{NonPyTorch: make([]float64, len(d.Points))}
-	win := matchWindow(d.GPU)
+	win := d.GPU.MatchWindow()
 	lo, hi := busySpan(d.GPU.Used)
 	var mx, my []float64
 	var reserved []float64
@@ -115,7 +47,7 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 		// Readings from before the process started or after it ended,
 		// and readings below reserved memory (impossible at the same
 		// moment), are not matches.
-		used, ok := usedAt(d.GPU, times[i], win, lo, hi)
+		used, ok := d.GPU.UsedAt(times[i], win, lo, hi)
 		if !ok || used < float64(p.Usage.Reserved) {
 			continue
 		}
@@ -377,13 +309,13 @@ func ownProcess(d *Device, times []time.Time, minMatched int) int {
 				g.Used = append(g.Used, p.Used[k])
 			}
 		}
-		win := matchWindow(g)
+		win := g.MatchWindow()
 		matched, below := 0, 0
 		for j, pt := range d.Points {
 			if j >= len(times) || times[j].IsZero() {
 				continue
 			}
-			k := nearestReading(g, times[j], win)
+			k := g.Nearest(times[j], win)
 			if k < 0 {
 				continue
 			}

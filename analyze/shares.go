@@ -7,6 +7,7 @@ import (
 
 	"gpureport/gpulog"
 	"gpureport/input"
+	"gpureport/placement"
 )
 
 // A GPU log may give used memory only as a percent of the device (a W&B
@@ -86,7 +87,7 @@ func shareDevices(logs []*gpulog.GPULog, have []*Device) []*Device {
 			s.Percent = append(s.Percent, g.Percent[i])
 		}
 		out = append(out, &Device{DeviceKey: DeviceKey{Rank: input.NoRank, Device: gpu}, Axis: AxisHours, Verdict: VerdictInsufficient,
-			UsedShare: s, GPUIndex: gpu, GPUJoin: fmt.Sprintf("nvidia-smi GPU %d (used memory as a percent of the device)", gpu), GPUJoinMethod: JoinByIndex})
+			UsedShare: s, GPUIndex: gpu, GPUJoin: fmt.Sprintf("nvidia-smi GPU %d (used memory as a percent of the device)", gpu), GPUJoinMethod: placement.JoinByIndex})
 	}
 	return out
 }

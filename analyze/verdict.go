@@ -451,15 +451,6 @@ func missingData(d *Device) string {
 // deviceName names a device in a sentence (DeviceKey.Name).
 func deviceName(k DeviceKey) string { return k.Name() }
 
-// Name names the device as every report does: "cuda:0", "rank 3 ·
-// cuda:0" in a run with ranks (units.Device), "cuda:0 · MIG GI 7" for a
-// MIG device.
-func (k DeviceKey) Name() string {
-	if k.MIG != "" {
-		return units.Device(k.Rank, k.Device) + " · MIG " + k.MIG
-	}
-	return units.Device(k.Rank, k.Device)
-}
 
 // deviceSpan is the length of a device's series on its axis: from the
 // first to the last snapshot, or, without snapshots, over its placed

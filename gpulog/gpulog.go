@@ -283,8 +283,9 @@ type ProcessSample struct {
 	// Time is when the reading was taken; zero when unknown.
 	Time time.Time
 	// GPU is the device index, -1 when the log does not give it (a
-	// compute-apps CSV names the GPU by UUID or bus id only; see
-	// ResolveProcessGPUs) or the log's identifiers match none.
+	// compute-apps CSV names the GPU by UUID or bus id only; package
+	// placement resolves those from the run's other logs) or the log's
+	// identifiers match none.
 	GPU int
 	// UUID and BusID identify the GPU when the log gives them ("" when
 	// not); BusID is normalised like GPU.BusID.

@@ -8,6 +8,7 @@ import (
 	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/ingest/ingesttest"
+	"gpureport/placement"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -103,11 +104,12 @@ func TestCaptureKitRun(t *testing.T) {
 	if len(m.Problems) > 0 || len(run.Captures[0].Problems) > 0 {
 		t.Errorf("problems reading the kit's manifests: %q %q", run.Captures[0].Problems, m.Problems)
 	}
-	wantUUIDs := []ingest.DeviceUUID{
+	// Placement gives each UUID its rank's device.
+	wantUUIDs := []placement.DeviceUUID{
 		{Rank: 0, Device: 0, UUID: uuids[0], Source: "rank0/gpureport-capture.json"},
 		{Rank: 1, Device: 1, UUID: uuids[1], Source: "rank1/gpureport-capture.json"},
 	}
-	if d := cmp.Diff(wantUUIDs, run.DeviceUUIDs); d != "" {
+	if d := cmp.Diff(wantUUIDs, placement.Place(run).DeviceUUIDs); d != "" {
 		t.Errorf("device UUIDs (-want +got):\n%s", d)
 	}
 }

@@ -568,68 +568,6 @@ func clipText(s string) string {
 	return s[:cut] + "..."
 }
 
-// DeviceUUID is a GPU UUID a capture manifest gives one rank's CUDA
-// device: the mapping the GPU-log join uses before any other rule.
-type DeviceUUID struct {
-	// Rank and Device are the rank and its CUDA device index.
-	Rank, Device int
-	// UUID is the GPU's UUID as the manifest spells it (nvidia-smi's
-	// GPU-... form).
-	UUID string
-	// Source is the manifest's path.
-	Source string
-}
-
-// captureUUIDs is the device-to-GPU mapping the manifests give, ordered by
-// rank and device, and notes for the ranks whose manifests disagree (two
-// manifests of one rank and device naming different GPUs: neither is
-// used). dirRanks renumbers a manifest in a process folder as loading
-// numbered that folder's snapshots (separateProcesses).
-func captureUUIDs(ms []*CaptureManifest, dirRanks map[string]int) ([]DeviceUUID, []string) {
-	type key struct{ rank, device int }
-	byKey := map[key][]DeviceUUID{}
-	var keys []key
-	for _, m := range ms {
-		if m.Device == nil || m.Device.UUID == "" {
-			continue
-		}
-		rank := m.Rank
-		for d := path.Dir(m.Path); d != "." && d != "/"; d = path.Dir(d) {
-			if r, ok := dirRanks[d]; ok {
-				rank = r
-				break
-			}
-		}
-		k := key{rank, m.Device.Index}
-		if _, seen := byKey[k]; !seen {
-			keys = append(keys, k)
-		}
-		byKey[k] = append(byKey[k], DeviceUUID{Rank: rank, Device: m.Device.Index, UUID: m.Device.UUID, Source: m.Path})
-	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if a.rank != b.rank {
-			return a.rank - b.rank
-		}
-		return a.device - b.device
-	})
-	var out []DeviceUUID
-	var notes []string
-	for _, k := range keys {
-		us := byKey[k]
-		agree := true
-		for _, u := range us[1:] {
-			agree = agree && strings.EqualFold(u.UUID, us[0].UUID)
-		}
-		if !agree {
-			notes = append(notes, fmt.Sprintf("the capture manifests %s and %s give rank %d cuda:%d different GPUs (%s, %s); neither is used to find its GPU log",
-				us[0].Source, us[1].Source, k.rank, k.device, us[0].UUID, us[1].UUID))
-			continue
-		}
-		out = append(out, us[0])
-	}
-	return out, notes
-}
-
 // classifyManifest claims a capture manifest by its file name.
 func classifyManifest(p, rel string) (Candidate, bool) {
 	if !strings.EqualFold(filepath.Base(p), CaptureManifestName) {
@@ -641,18 +579,4 @@ func classifyManifest(p, rel string) (Candidate, bool) {
 	}
 	return Candidate{Path: p, Rel: rel, Kind: KindCaptureManifest,
 		Source: input.Source{Path: rel, Bytes: st.Size(), ModTime: st.ModTime()}}, true
-}
-
-// addCaptures orders the run's manifests and derives the device UUIDs
-// from them; it returns the notes on manifests that disagree.
-func (r *Run) addCaptures(dirRanks map[string]int) []string {
-	slices.SortFunc(r.Captures, func(a, b *CaptureManifest) int {
-		if a.Rank != b.Rank {
-			return a.Rank - b.Rank
-		}
-		return strings.Compare(a.Path, b.Path)
-	})
-	var notes []string
-	r.DeviceUUIDs, notes = captureUUIDs(r.Captures, dirRanks)
-	return notes
 }

@@ -5,8 +5,8 @@
 // in parallel within a memory budget (Load), listing every file it could
 // not use with the reason (Skipped). The capture kit's manifests
 // (gpureport-capture.json, one per rank; ReadCaptureManifest) are found by
-// name and kept on the Run with the GPU UUIDs they give each rank's device
-// (Run.Captures, Run.DeviceUUIDs).
+// name and kept on the Run (Run.Captures); which rank's device the GPU
+// UUIDs they give belong to is placement's (placement.Run.DeviceUUIDs).
 //
 // Snapshots are decoded by package snapshot and GPU logs read by package
 // gpulog; ingest only decides which file goes where. For runs too large to
@@ -14,5 +14,6 @@
 // content-keyed cache on disk (DigestCache), and decodes a digested file
 // in full again on demand (SnapshotFile.Full).
 //
-// It computes nothing about the run: that is package analyze.
+// It decides nothing about the run: which rank, machine and GPU each input
+// belongs to is package placement's, and the analysis is package analyze's.
 package ingest

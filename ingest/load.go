@@ -174,12 +174,9 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 		}
 	}
 	slices.SortFunc(run.Skipped, func(a, b Skipped) int { return cmp.Compare(a.Path, b.Path) })
-	notes, dirRanks := separateProcesses(run.Snapshots)
-	run.Notes = append(notes, separateHosts(run.Logs)...)
-	run.logRanks = logRanks(run.Logs, dirRanks)
-	uuidNotes := run.addCaptures(dirRanks)
-	run.Notes = append(run.Notes, uuidNotes...)
-	gpulog.ResolveProcessGPUs(run.Logs)
+	slices.SortFunc(run.Captures, func(a, b *CaptureManifest) int {
+		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Path, b.Path))
+	})
 	return run, nil
 }
 

@@ -202,6 +202,13 @@ func nameOrder(base string) (int64, OrderKind) {
 	return 0, OrderNone
 }
 
+// EpochShape is p with the digits of every epoch number in it (epoch3,
+// epoch_3, ep-3) written as one "#": paths that differ only there name
+// stages of one training process, not processes side by side.
+func EpochShape(p string) string {
+	return epochRE.ReplaceAllStringFunc(p, func(m string) string { return strings.TrimRight(m, "0123456789") + "#" })
+}
+
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // RankFromPath parses a distributed rank from any component of a path

@@ -9,7 +9,9 @@ import (
 )
 
 // Run is everything read from one training run directory: the decoded
-// snapshots, the GPU logs and the files that could not be used.
+// snapshots, the GPU logs and the files that could not be used, as read.
+// Which rank, machine and GPU each input belongs to is decided later, by
+// package placement.
 type Run struct {
 	// Dir is the run directory as given.
 	Dir string
@@ -22,18 +24,9 @@ type Run struct {
 	Skipped []Skipped
 	// Location is the zone assumed for zoneless timestamps (nvidia-smi).
 	Location *time.Location
-	// Notes are what loading assumed that a reader must know (ranks
-	// numbered from paths, processes.go).
-	Notes []string
 	// Captures are the capture kit's manifests (one per rank), ordered by
 	// rank then path; nil when the run was not captured with the kit.
 	Captures []*CaptureManifest
-	// DeviceUUIDs are the GPU UUIDs the manifests give the ranks' CUDA
-	// devices, ordered by rank then device: the GPU-log join's first rule.
-	DeviceUUIDs []DeviceUUID
-	// logRanks maps a log's path to the rank of the process folder it lies
-	// in, when loading numbered processes (LogRank).
-	logRanks map[string]int
 }
 
 // SnapshotFile is one snapshot file: where it came from, what its name
@@ -51,7 +44,8 @@ type SnapshotFile struct {
 	Order int64
 	// OrderKind says what Order is.
 	OrderKind OrderKind
-	// Rank is the distributed rank parsed from the path, NoRank if none.
+	// Rank is the distributed rank parsed from the path, NoRank if none
+	// (package placement numbers ranks that paths do not tell apart).
 	Rank int
 	// Phase is when the snapshot was dumped: PhasePeriodic, or PhaseOOM
 	// for a dump written on an OOM or at exit (torchtitan's

@@ -11,6 +11,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
+	"gpureport/placement"
 	"gpureport/report"
 	"gpureport/snapshot"
 )
@@ -157,7 +158,9 @@ func diffSide(ctx context.Context, path string, opt snapshot.DecodeOptions, prog
 		return report.DiffSide{}, nil, fmt.Errorf("%s holds no usable snapshot (%d files skipped)", path, len(run.Skipped))
 	}
 	side := report.DiffSide{Path: path, Kind: "run", Snapshots: len(run.Snapshots)}
-	for _, s := range analyze.BuildSeries(run.Snapshots) {
+	// Each series is one device of one rank: placement numbers the ranks
+	// that the paths do not tell apart.
+	for _, s := range analyze.BuildSeries(placement.Place(run).Snapshots) {
 		if len(s.Files) == 0 {
 			continue
 		}

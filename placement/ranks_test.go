@@ -1,4 +1,4 @@
-package ingest
+package placement
 
 import (
 	"fmt"
@@ -8,35 +8,36 @@ import (
 	"time"
 
 	"gpureport/gpulog"
+	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/snapshot"
 )
 
 // filesAt makes the SnapshotFiles that loading makes of these paths
-// (ParseName), without content.
-func filesAt(paths []string) []*SnapshotFile {
-	var out []*SnapshotFile
+// (ingest.ParseName), without content.
+func filesAt(paths []string) []*ingest.SnapshotFile {
+	var out []*ingest.SnapshotFile
 	for _, p := range paths {
-		n := ParseName(p)
-		out = append(out, &SnapshotFile{Source: input.Source{Path: p}, Step: n.Step, Order: n.Order, OrderKind: n.OrderKind, Rank: n.Rank, Phase: n.Phase})
+		n := ingest.ParseName(p)
+		out = append(out, &ingest.SnapshotFile{Source: input.Source{Path: p}, Step: n.Step, Order: n.Order, OrderKind: n.OrderKind, Rank: n.Rank, Phase: n.Phase})
 	}
 	return out
 }
 
-// expand writes pattern (with {p} for the process number and {s} for the
-// step) for processes 0..procs-1 and steps 5, 10, 15.
-func expand(pattern string, procs int, proc func(int) string) []string {
+// expand writes pattern (with {p} for the rank's number and {s} for the
+// step) for ranks 0..ranks-1 and steps 5, 10, 15.
+func expand(pattern string, ranks int, rank func(int) string) []string {
 	var out []string
-	for p := range procs {
+	for p := range ranks {
 		for _, s := range []int{5, 10, 15} {
-			r := strings.NewReplacer("{p}", proc(p), "{s}", fmt.Sprint(s), "{node}", fmt.Sprint(p/2), "{local}", fmt.Sprint(p%2))
+			r := strings.NewReplacer("{p}", rank(p), "{s}", fmt.Sprint(s), "{node}", fmt.Sprint(p/2), "{local}", fmt.Sprint(p%2))
 			out = append(out, r.Replace(pattern))
 		}
 	}
 	return out
 }
 
-func TestSeparateProcesses(t *testing.T) {
+func TestSeparateRanks(t *testing.T) {
 	num := func(p int) string { return fmt.Sprint(p) }
 	tests := []struct {
 		name  string
@@ -56,12 +57,12 @@ func TestSeparateProcesses(t *testing.T) {
 		{"gpu in the name", expand("gpu{p}_step_{s}.pickle", 2, num), []int{0, 0, 0, 1, 1, 1}},
 		// What paths already tell apart, or cannot, stays as it is.
 		{"ranks of their own", expand("rank{p}/snapshot_step_{s}.pickle", 3, num), nil},
-		{"one process", expand("snapshot_step_{s}.pickle", 1, num), nil},
+		{"one rank", expand("snapshot_step_{s}.pickle", 1, num), nil},
 		{"an OOM dump at a periodic step", []string{"snapshot_step_5.pickle", "snapshot_step_10.pickle", "oom_step_10.pickle"}, nil},
 		{"dumps before and after the optimizer step", append(expand("step_{s}_before.pickle", 1, num), expand("step_{s}_after.pickle", 1, num)...), nil},
-		{"a process with one dump", append(expand("worker_0/snapshot_step_{s}.pickle", 1, num), "worker_1/snapshot_step_5.pickle"), nil},
+		{"a rank with one dump", append(expand("worker_0/snapshot_step_{s}.pickle", 1, num), "worker_1/snapshot_step_5.pickle"), nil},
 		// Iterations counted within each epoch repeat, but the epochs are
-		// stages of one process.
+		// stages of one rank.
 		{"iterations within epochs", expand("epoch_{p}_iter_{s}.pickle", 3, num), nil},
 	}
 	for _, tt := range tests {
@@ -73,7 +74,7 @@ func TestSeparateProcesses(t *testing.T) {
 					want = append(want, f.Rank)
 				}
 			}
-			notes, _ := separateProcesses(files)
+			notes, _ := separateRanks(files)
 			for i, f := range files {
 				if f.Rank != want[i] {
 					t.Errorf("%s: rank %d, want %d", f.Path, f.Rank, want[i])
@@ -89,12 +90,12 @@ func TestSeparateProcesses(t *testing.T) {
 	}
 }
 
-// TestLogRanksFollowProcesses checks that a log in a process's own folder
-// takes the rank loading gave that process, and that other logs keep the
+// TestLogRanksFollowRankFolders checks that a log in a rank's own folder
+// takes the rank placement gave that rank, and that other logs keep the
 // rank their paths give.
-func TestLogRanksFollowProcesses(t *testing.T) {
+func TestLogRanksFollowRankFolders(t *testing.T) {
 	files := filesAt(expand("node{node}/rank{local}/snapshot_step_{s}.pickle", 4, func(p int) string { return fmt.Sprint(p) }))
-	_, dirRanks := separateProcesses(files)
+	_, dirRanks := separateRanks(files)
 	want := map[string]int{"node0/rank0": 0, "node0/rank1": 1, "node1/rank0": 2, "node1/rank1": 3}
 	if !maps.Equal(dirRanks, want) {
 		t.Fatalf("folder ranks %v, want %v", dirRanks, want)
@@ -105,7 +106,7 @@ func TestLogRanksFollowProcesses(t *testing.T) {
 		{Source: input.Source{Path: "logs/rank5.jsonl"}},
 		{Source: input.Source{Path: "gpu.csv"}},
 	}
-	run := &Run{Logs: logs, logRanks: logRanks(logs, dirRanks)}
+	run := &Run{Run: ingest.Run{Logs: logs}, logRanks: logRanks(logs, dirRanks)}
 	for i, w := range []int{2, 3, 5, input.NoRank} {
 		if got := run.LogRank(logs[i]); got != w {
 			t.Errorf("%s: rank %d, want %d", logs[i].Path, got, w)
@@ -113,11 +114,10 @@ func TestLogRanksFollowProcesses(t *testing.T) {
 	}
 }
 
-// TestResumedJobIsOneProcess: two folders whose dumps repeat the steps
-// but follow one another in time (a job resumed from a checkpoint into a
-// new folder) are one process; the same folders at the same times are
-// two.
-func TestResumedJobIsOneProcess(t *testing.T) {
+// TestResumedJobIsOneRank: two folders whose dumps repeat the steps but
+// follow one another in time (a job resumed from a checkpoint into a new
+// folder) are one rank; the same folders at the same times are two.
+func TestResumedJobIsOneRank(t *testing.T) {
 	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		name  string
@@ -133,7 +133,7 @@ func TestResumedJobIsOneProcess(t *testing.T) {
 				}
 				f.Snapshot = &snapshot.Snapshot{Traces: [][]snapshot.TraceEntry{{{TimeUS: at.UnixMicro()}}}}
 			}
-			notes, _ := separateProcesses(files)
+			notes, _ := separateRanks(files)
 			if split := notes != nil; split != tt.split {
 				t.Errorf("split %v, want %v (ranks %d, %d)", split, tt.split, files[0].Rank, files[3].Rank)
 			}

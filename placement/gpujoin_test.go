@@ -1,6 +1,7 @@
-package analyze
+package placement
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -8,8 +9,16 @@ import (
 	"time"
 
 	"gpureport/gpulog"
-	"gpureport/ingest"
 	"gpureport/input"
+	"gpureport/internal/units"
+)
+
+// t0 is when the test logs begin.
+var t0 = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+
+const (
+	mib = int64(1) << 20
+	gib = int64(1) << 30
 )
 
 // gpuTrace builds nvidia-smi readings of one GPU every 10 s over n
@@ -24,23 +33,23 @@ func gpuTrace(l *gpulog.GPULog, gpu, n int, used func(min float64) int64) {
 
 // growingObs is a device whose reserved memory grows from 10 GiB by
 // 1 GiB a minute, observed once a minute for n minutes.
-func growingObs(key DeviceKey, n int) joinInput {
-	in := joinInput{key: key}
+func growingObs(key DeviceKey, n int) JoinInput {
+	in := JoinInput{Key: key}
 	for i := range n {
-		in.obs = append(in.obs, reservedAt{t0.Add(time.Duration(i) * time.Minute), 10*gib + int64(i)*gib})
+		in.Reserved = append(in.Reserved, TimedValue{t0.Add(time.Duration(i) * time.Minute), 10*gib + int64(i)*gib})
 	}
 	return in
 }
 
 // flatObs is a device whose reserved memory stays at level, observed
 // once a minute for n minutes.
-func flatObs(key DeviceKey, n int, level int64) joinInput { return flatObsFrom(key, 0, n, level) }
+func flatObs(key DeviceKey, n int, level int64) JoinInput { return flatObsFrom(key, 0, n, level) }
 
 // flatObsFrom is flatObs observed at minutes [from, to).
-func flatObsFrom(key DeviceKey, from, to int, level int64) joinInput {
-	in := joinInput{key: key}
+func flatObsFrom(key DeviceKey, from, to int, level int64) JoinInput {
+	in := JoinInput{Key: key}
 	for i := from; i < to; i++ {
-		in.obs = append(in.obs, reservedAt{t0.Add(time.Duration(i) * time.Minute), level})
+		in.Reserved = append(in.Reserved, TimedValue{t0.Add(time.Duration(i) * time.Minute), level})
 	}
 	return in
 }
@@ -71,10 +80,10 @@ func dippingLevel(min float64, level, drop int64, dips []int) int64 {
 
 // dippingObs is a device whose reserved memory stays at level but for a
 // drop at the dip minutes, observed once a minute for n minutes.
-func dippingObs(key DeviceKey, n int, level, drop int64, dips []int) joinInput {
-	in := joinInput{key: key}
+func dippingObs(key DeviceKey, n int, level, drop int64, dips []int) JoinInput {
+	in := JoinInput{Key: key}
 	for i := range n {
-		in.obs = append(in.obs, reservedAt{t0.Add(time.Duration(i) * time.Minute), dippingLevel(float64(i), level, drop, dips)})
+		in.Reserved = append(in.Reserved, TimedValue{t0.Add(time.Duration(i) * time.Minute), dippingLevel(float64(i), level, drop, dips)})
 	}
 	return in
 }
@@ -84,7 +93,7 @@ func TestGPUJoins(t *testing.T) {
 	dev0 := DeviceKey{Rank: input.NoRank, Device: 0}
 	tests := []struct {
 		name      string
-		in        []joinInput
+		in        []JoinInput
 		gpus      map[int]func(float64) int64 // readings per GPU index
 		uuids     map[int]string              // GPU index -> UUID in the log
 		procs     []gpulog.ProcessSample
@@ -95,7 +104,7 @@ func TestGPUJoins(t *testing.T) {
 	}{
 		{
 			name: "index GPU tracks: kept",
-			in:   []joinInput{growingObs(dev0, n)},
+			in:   []JoinInput{growingObs(dev0, n)},
 			gpus: map[int]func(float64) int64{
 				0: func(m float64) int64 { return reservedLine(m) + 600*mib },
 				1: func(float64) int64 { return 70 * gib }, // another job, flat
@@ -104,7 +113,7 @@ func TestGPUJoins(t *testing.T) {
 		},
 		{
 			name: "CUDA_VISIBLE_DEVICES=1: cuda:0 is GPU 1, GPU 0 runs another job below reserved",
-			in:   []joinInput{growingObs(dev0, n)},
+			in:   []JoinInput{growingObs(dev0, n)},
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 5 * gib },
 				1: func(m float64) int64 { return reservedLine(m) + 600*mib },
@@ -115,7 +124,7 @@ func TestGPUJoins(t *testing.T) {
 		},
 		{
 			name: "remapped, with NCCL growth outside the allocator on the right GPU",
-			in:   []joinInput{growingObs(dev0, n)},
+			in:   []JoinInput{growingObs(dev0, n)},
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 12 * gib },
 				1: func(m float64) int64 { return reservedLine(m) + 600*mib + int64(m)*100*mib },
@@ -124,7 +133,7 @@ func TestGPUJoins(t *testing.T) {
 		},
 		{
 			name: "only GPU 3 logged (nvidia-smi -i 3): joined by tracking",
-			in:   []joinInput{growingObs(dev0, n)},
+			in:   []JoinInput{growingObs(dev0, n)},
 			gpus: map[int]func(float64) int64{
 				3: func(m float64) int64 { return reservedLine(m) + 500*mib },
 			},
@@ -132,7 +141,7 @@ func TestGPUJoins(t *testing.T) {
 		},
 		{
 			name: "two GPUs track equally, neither is the index: ambiguous",
-			in:   []joinInput{growingObs(dev0, n)},
+			in:   []JoinInput{growingObs(dev0, n)},
 			gpus: map[int]func(float64) int64{
 				2: func(m float64) int64 { return reservedLine(m) + 600*mib },
 				3: func(m float64) int64 { return reservedLine(m) + 610*mib },
@@ -142,10 +151,10 @@ func TestGPUJoins(t *testing.T) {
 		},
 		{
 			name: "UUID in memory_stats wins over tracking",
-			in: func() []joinInput {
+			in: func() []JoinInput {
 				in := growingObs(dev0, n)
 				in.uuids = []string{normUUID("8a3c0b1e-0000-4000-8000-000000000005")}
-				return []joinInput{in}
+				return []JoinInput{in}
 			}(),
 			gpus: map[int]func(float64) int64{
 				0: func(m float64) int64 { return reservedLine(m) + 600*mib },
@@ -157,9 +166,9 @@ func TestGPUJoins(t *testing.T) {
 		},
 		{
 			name: "pid in memory_stats found in compute-apps",
-			in: func() []joinInput {
-				in := joinInput{key: dev0, pids: []int{4242}}
-				return []joinInput{in}
+			in: func() []JoinInput {
+				in := JoinInput{Key: dev0, pids: []int{4242}}
+				return []JoinInput{in}
 			}(),
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 3 * gib },
@@ -171,12 +180,12 @@ func TestGPUJoins(t *testing.T) {
 		},
 		{
 			name: "torchrun ranks all on cuda:0, GPUs tracked per rank",
-			in: []joinInput{
+			in: []JoinInput{
 				growingObs(DeviceKey{Rank: 0, Device: 0}, n),
-				func() joinInput {
-					in := joinInput{key: DeviceKey{Rank: 1, Device: 0}}
+				func() JoinInput {
+					in := JoinInput{Key: DeviceKey{Rank: 1, Device: 0}}
 					for i := range n {
-						in.obs = append(in.obs, reservedAt{t0.Add(time.Duration(i) * time.Minute), 20 * gib})
+						in.Reserved = append(in.Reserved, TimedValue{t0.Add(time.Duration(i) * time.Minute), 20 * gib})
 					}
 					return in
 				}(),
@@ -190,7 +199,7 @@ func TestGPUJoins(t *testing.T) {
 		},
 		{
 			name: "outside-allocator growth on the right GPU, another job grows alike far above",
-			in:   []joinInput{flatObs(dev0, n, 7*gib)},
+			in:   []JoinInput{flatObs(dev0, n, 7*gib)},
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 5 * gib }, // below reserved
 				1: func(m float64) int64 { return 7*gib + 400*mib + int64(m*500)*mib },
@@ -205,7 +214,7 @@ func TestGPUJoins(t *testing.T) {
 			// nearest reading alone, GPU 1 sat below reserved at every
 			// snapshot and the idle-looking GPU 2 won.
 			name: "CUDA_VISIBLE_DEVICES=1, readings lag the snapshots by a sample",
-			in:   []joinInput{growingObs(dev0, n)},
+			in:   []JoinInput{growingObs(dev0, n)},
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 14 * gib },
 				1: func(m float64) int64 { return reservedLine(math.Floor(m-0.1)) + 600*mib },
@@ -221,7 +230,7 @@ func TestGPUJoins(t *testing.T) {
 			// a time, cuda:1 stays on GPU 1 and two ranks share a GPU;
 			// in rank order, one GPU each, every rank is tracked.
 			name: "four ranks on GPUs 2,3,6,7: one GPU each, in rank order",
-			in: []joinInput{
+			in: []JoinInput{
 				growingObs(DeviceKey{Rank: 0, Device: 0}, n), growingObs(DeviceKey{Rank: 1, Device: 1}, n),
 				growingObs(DeviceKey{Rank: 2, Device: 2}, n), growingObs(DeviceKey{Rank: 3, Device: 3}, n),
 			},
@@ -244,7 +253,7 @@ func TestGPUJoins(t *testing.T) {
 			// closest to it, won. The device's own GPU holds reserved
 			// memory plus a CUDA context above it.
 			name: "another job just below reserved is not the device's GPU",
-			in:   []joinInput{flatObs(dev0, n, 20*gib)},
+			in:   []JoinInput{flatObs(dev0, n, 20*gib)},
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 0 },
 				2: func(float64) int64 { return 20*gib - 40*mib },
@@ -254,7 +263,7 @@ func TestGPUJoins(t *testing.T) {
 		},
 		{
 			name: "the index GPU runs another job just below reserved",
-			in:   []joinInput{flatObs(dev0, n, 20*gib)},
+			in:   []JoinInput{flatObs(dev0, n, 20*gib)},
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 20*gib - 40*mib },
 				5: func(float64) int64 { return 20*gib + 500*mib },
@@ -269,7 +278,7 @@ func TestGPUJoins(t *testing.T) {
 			// it, and GPU 2, another job steady just above, was closest
 			// above. GPU 6 holds the device: it drops with it.
 			name: "reserved leaves its level at a few snapshots: the GPU that moves with it",
-			in:   []joinInput{dippingObs(dev0, n, 7*gib, gib, dips)},
+			in:   []JoinInput{dippingObs(dev0, n, 7*gib, gib, dips)},
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 0 },
 				2: func(float64) int64 { return 7*gib + 300*mib },
@@ -286,7 +295,7 @@ func TestGPUJoins(t *testing.T) {
 			// above the device's flat reserved memory, and was closest
 			// above it.
 			name: "the GPU idle before and after the snapshots holds the process",
-			in:   []joinInput{flatObsFrom(dev0, 1, n-1, 10*gib)},
+			in:   []JoinInput{flatObsFrom(dev0, 1, n-1, 10*gib)},
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 0 },
 				3: func(float64) int64 { return 10*gib + 300*mib },
@@ -300,7 +309,7 @@ func TestGPUJoins(t *testing.T) {
 			// on GPU 4 just before the first snapshot and runs on. One
 			// end of a life near the snapshots is chance, not evidence.
 			name: "another job starting near the first snapshot is not the process",
-			in:   []joinInput{flatObsFrom(dev0, 1, n-1, 10*gib)},
+			in:   []JoinInput{flatObsFrom(dev0, 1, n-1, 10*gib)},
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 0 },
 				2: func(float64) int64 { return 10*gib + 400*mib },
@@ -315,7 +324,7 @@ func TestGPUJoins(t *testing.T) {
 			// GPU 0 runs another job through the log, GPU 6 one that
 			// comes and goes.
 			name: "untimed snapshots: the one GPU holding a whole life at reserved memory",
-			in:   []joinInput{{key: dev0, levels: []int64{9 * gib, 10 * gib, 10 * gib}}},
+			in:   []JoinInput{{Key: dev0, Levels: []int64{9 * gib, 10 * gib, 10 * gib}}},
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 20 * gib },
 				4: func(m float64) int64 { return lifeAt(m, 2, 7, 10*gib+500*mib) },
@@ -326,7 +335,7 @@ func TestGPUJoins(t *testing.T) {
 		},
 		{
 			name: "untimed snapshots, two GPUs hold a life: index rule",
-			in:   []joinInput{{key: dev0, levels: []int64{9 * gib, 10 * gib, 10 * gib}}},
+			in:   []JoinInput{{Key: dev0, Levels: []int64{9 * gib, 10 * gib, 10 * gib}}},
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 20 * gib },
 				4: func(m float64) int64 { return lifeAt(m, 2, 7, 10*gib+500*mib) },
@@ -341,11 +350,11 @@ func TestGPUJoins(t *testing.T) {
 			// rank's lifetime evidence names all four GPUs; GPU 0 runs a
 			// saw-tooth job through the log, GPU 4 is idle.
 			name: "untimed ranks of one job: the GPUs holding their lives, in order",
-			in: []joinInput{
-				{key: DeviceKey{Rank: 0, Device: 0}, levels: []int64{9 * gib, 10 * gib, 10 * gib}},
-				{key: DeviceKey{Rank: 1, Device: 1}, levels: []int64{9 * gib, 10 * gib, 10 * gib}},
-				{key: DeviceKey{Rank: 2, Device: 2}, levels: []int64{9 * gib, 10 * gib, 12 * gib}},
-				{key: DeviceKey{Rank: 3, Device: 3}, levels: []int64{9 * gib, 10 * gib, 10 * gib}},
+			in: []JoinInput{
+				{Key: DeviceKey{Rank: 0, Device: 0}, Levels: []int64{9 * gib, 10 * gib, 10 * gib}},
+				{Key: DeviceKey{Rank: 1, Device: 1}, Levels: []int64{9 * gib, 10 * gib, 10 * gib}},
+				{Key: DeviceKey{Rank: 2, Device: 2}, Levels: []int64{9 * gib, 10 * gib, 12 * gib}},
+				{Key: DeviceKey{Rank: 3, Device: 3}, Levels: []int64{9 * gib, 10 * gib, 10 * gib}},
 			},
 			gpus: map[int]func(float64) int64{
 				0: func(m float64) int64 { return 20*gib + int64(math.Mod(m, 3)*float64(4*gib)) },
@@ -365,9 +374,9 @@ func TestGPUJoins(t *testing.T) {
 			// which four are the job's is not known, so the index rule
 			// stays.
 			name: "untimed ranks, more GPUs holding a life than ranks: index rule",
-			in: []joinInput{
-				{key: DeviceKey{Rank: 0, Device: 0}, levels: []int64{9 * gib, 10 * gib, 10 * gib}},
-				{key: DeviceKey{Rank: 1, Device: 1}, levels: []int64{9 * gib, 10 * gib, 10 * gib}},
+			in: []JoinInput{
+				{Key: DeviceKey{Rank: 0, Device: 0}, Levels: []int64{9 * gib, 10 * gib, 10 * gib}},
+				{Key: DeviceKey{Rank: 1, Device: 1}, Levels: []int64{9 * gib, 10 * gib, 10 * gib}},
 			},
 			gpus: map[int]func(float64) int64{
 				0: func(m float64) int64 { return 20 * gib },
@@ -386,10 +395,10 @@ func TestGPUJoins(t *testing.T) {
 			// with 10% of 5 forgiving none, only GPU 2, another job steady
 			// above the peak, was a candidate.
 			name: "one snapshot at a peak no reading shows is forgiven",
-			in: func() []joinInput {
+			in: func() []JoinInput {
 				in := flatObsFrom(dev0, 1, 6, 10*gib)
-				in.obs[2].reserved = 14 * gib
-				return []joinInput{in}
+				in.Reserved[2].Value = 14 * gib
+				return []JoinInput{in}
 			}(),
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 0 },
@@ -400,7 +409,7 @@ func TestGPUJoins(t *testing.T) {
 		},
 		{
 			name: "no timed evidence: index rule",
-			in:   []joinInput{{key: dev0}},
+			in:   []JoinInput{{Key: dev0}},
 			gpus: map[int]func(float64) int64{
 				0: func(float64) int64 { return 5 * gib },
 				1: func(float64) int64 { return 7 * gib },
@@ -411,19 +420,19 @@ func TestGPUJoins(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := &gpulog.GPULog{Source: input.Source{Path: "nvidia-smi.csv"}, Format: gpulog.FormatQueryCSV}
-			for _, g := range sortedKeys(tt.gpus) {
+			for _, g := range slices.Sorted(maps.Keys(tt.gpus)) {
 				l.GPUs = append(l.GPUs, gpulog.GPU{Index: g, UUID: tt.uuids[g]})
 				gpuTrace(l, g, n, tt.gpus[g])
 			}
 			l.Processes = tt.procs
-			got := gpuJoins(tt.in, []*gpulog.GPULog{l})
+			got := joinGPUs(tt.in, []*gpulog.GPULog{l})
 			for i, j := range got {
-				if j.index != tt.want[i] || j.method != tt.method[i] || (j.ambiguous != "") != tt.ambiguous[i] {
+				if j.GPU != tt.want[i] || j.Method != tt.method[i] || (j.Ambiguous != "") != tt.ambiguous[i] {
 					t.Errorf("device %d: joined GPU %d by %s (ambiguous %q), want GPU %d by %s (ambiguous %v)\n%s",
-						i, j.index, j.method, j.ambiguous, tt.want[i], tt.method[i], tt.ambiguous[i], j.text)
+						i, j.GPU, j.Method, j.Ambiguous, tt.want[i], tt.method[i], tt.ambiguous[i], j.Text)
 				}
-				if tt.textHas != "" && i == 0 && !strings.Contains(j.text, tt.textHas) {
-					t.Errorf("join text %q lacks %q", j.text, tt.textHas)
+				if tt.textHas != "" && i == 0 && !strings.Contains(j.Text, tt.textHas) {
+					t.Errorf("join text %q lacks %q", j.Text, tt.textHas)
 				}
 			}
 		})
@@ -445,12 +454,12 @@ func TestGPUJoinDuplicateReadings(t *testing.T) {
 		gpuTrace(l, 2, n, func(float64) int64 { return 79 * gib })
 		logs = append(logs, l)
 	}
-	if got := sampleInterval(joinGPUPlaced(logs, 1, placer{axis: AxisHours})); got != 10*time.Second {
+	if got := GPUReadings(logs, 1, Placer{Axis: units.PerHour}).SampleInterval(); got != 10*time.Second {
 		t.Errorf("sampling interval %v, want 10s", got)
 	}
-	j := gpuJoins([]joinInput{growingObs(DeviceKey{Rank: input.NoRank, Device: 0}, n)}, logs)[0]
-	if j.index != 1 {
-		t.Errorf("joined GPU %d, want GPU 1:\n%s", j.index, j.text)
+	j := joinGPUs([]JoinInput{growingObs(DeviceKey{Rank: input.NoRank, Device: 0}, n)}, logs)[0]
+	if j.GPU != 1 {
+		t.Errorf("joined GPU %d, want GPU 1:\n%s", j.GPU, j.Text)
 	}
 }
 
@@ -471,184 +480,14 @@ func TestGPUJoinShortRunInLongLog(t *testing.T) {
 			return 11 * gib
 		},
 	}
-	for _, g := range sortedKeys(gpus) {
+	for _, g := range slices.Sorted(maps.Keys(gpus)) {
 		l.GPUs = append(l.GPUs, gpulog.GPU{Index: g})
 		gpuTrace(l, g, hours*60, gpus[g])
 	}
 	in := flatObsFrom(DeviceKey{Rank: input.NoRank, Device: 0}, 300, 310, 10*gib)
-	j := gpuJoins([]joinInput{in}, []*gpulog.GPULog{l})[0]
-	if j.index != 5 || !strings.Contains(j.text, "busy from just before the first snapshot") {
-		t.Errorf("joined GPU %d, want GPU 5 by its lifetime:\n%s", j.index, j.text)
-	}
-}
-
-// TestAnalyzeRemappedGPU runs the whole analysis on a run whose process
-// used nvidia-smi GPU 1 as cuda:0, with GPU 0 busy with another job, and
-// NCCL-like growth outside the allocator on GPU 1: the outside-allocator
-// growth is found on the right GPU, and the report says how it joined.
-func TestAnalyzeRemappedGPU(t *testing.T) {
-	sp := synthSpec{n: 12, seed: 3, rank: input.NoRank, outsideRate: 100 * mib}
-	fs := sp.files()
-	right := sp.log(fs, 1)
-	other := &gpulog.GPULog{Source: input.Source{Path: "nvidia-smi.csv"}}
-	gpuTrace(other, 0, sp.n, func(float64) int64 { return 2 * gib })
-	right.Samples = append(right.Samples, other.Samples...)
-	run := &ingest.Run{Dir: "synth", Location: time.UTC, Snapshots: fs, Logs: []*gpulog.GPULog{right}}
-	f := Analyze(run, Options{})
-	if len(f.Devices) == 0 || f.Devices[0].GPU == nil {
-		t.Fatalf("no GPU readings joined")
-	}
-	d := f.Devices[0]
-	if !strings.Contains(d.GPUJoin, "nvidia-smi GPU 1") || !strings.Contains(d.GPUJoin, "tracks") {
-		t.Errorf("GPUJoin = %q, want GPU 1 by tracking", d.GPUJoin)
-	}
-	if !f.Verdict.OutsideAllocatorLeak {
-		t.Errorf("outside-allocator growth on the remapped GPU was not flagged; reasons: %v", f.Verdict.Reasons)
-	}
-}
-
-// TestJoinInputTimes: snapshots without trace times are placed in time by
-// a timestamp in their file names, or by their file times when the series
-// is ordered by them, so a run of such files can still be joined by
-// tracking.
-func TestJoinInputTimes(t *testing.T) {
-	at := t0.Add(5 * time.Minute)
-	named := &ingest.SnapshotFile{Source: input.Source{Path: "snapshot_20260302-090500.pickle"}, Order: at.UnixNano(), OrderKind: ingest.OrderTimestamp}
-	plain := &ingest.SnapshotFile{Source: input.Source{Path: "snapshot.pickle", ModTime: at.Add(time.Minute)}}
-	pts := []Point{{Usage: Usage{Reserved: gib}}, {Usage: Usage{Reserved: 2 * gib}}}
-	for _, tt := range []struct {
-		name    string
-		order   OrderRule
-		written bool // Series.ModTimesWritten
-		files   []*ingest.SnapshotFile
-		want    []time.Time
-	}{
-		{"name timestamp", OrderNameTime, false, []*ingest.SnapshotFile{named, named}, []time.Time{at, at}},
-		{"file times", OrderModTime, true, []*ingest.SnapshotFile{plain, plain}, []time.Time{at.Add(time.Minute), at.Add(time.Minute)}},
-		// Steps in the names order the series; the file times, written at
-		// each dump, still place the snapshots in time for the join.
-		{"steps in names, file times written", OrderStep, true, []*ingest.SnapshotFile{plain, plain}, []time.Time{at.Add(time.Minute), at.Add(time.Minute)}},
-		{"steps in names, copied", OrderStep, false, []*ingest.SnapshotFile{plain, plain}, nil},
-		{"copied: no time", OrderPath, false, []*ingest.SnapshotFile{plain, plain}, nil},
-	} {
-		in := seriesJoinInput(&Series{Order: tt.order, ModTimesWritten: tt.written, Points: pts, Files: tt.files}, nil)
-		if len(in.obs) != len(tt.want) {
-			t.Errorf("%s: %d observations, want %d", tt.name, len(in.obs), len(tt.want))
-			continue
-		}
-		for i, o := range in.obs {
-			if !o.t.Equal(tt.want[i]) || o.reserved != pts[i].Usage.Reserved {
-				t.Errorf("%s: observation %d = %v %d", tt.name, i, o.t, o.reserved)
-			}
-		}
-	}
-}
-
-// TestTrainingLogLeakOOM: a training log's OOM message on a device whose
-// leak suspect had added more than the request lacked is a leak OOM
-// (docs/design.md's first cause), even when free plus cached memory would have
-// covered the request; without the leak it stays a fragmentation OOM.
-func TestTrainingLogLeakOOM(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		leak int64
-		want string
-	}{
-		{"leaking device", 200 * mib, "leak"},
-		{"no leak", 0, "fragmentation"},
-	} {
-		sp := synthSpec{n: 12, seed: 4, rank: input.NoRank, leakPerSnap: tt.leak}
-		run := sp.run()
-		run.Logs = append(run.Logs, &gpulog.GPULog{Source: input.Source{Path: "train.log"}, Format: gpulog.FormatTrainingLog,
-			OOMs: []gpulog.TrainingOOM{{Line: 40, Count: 1, Rank: input.NoRank, Device: 0, Requested: 2 * gib, Capacity: 80 * gib,
-				Free: 1 * gib, ProcessInUse: gpulog.Unknown, Allocated: 70 * gib, Reserved: 79 * gib, ReservedUnallocated: 3 * gib}}})
-		f := Analyze(run, Options{})
-		CheckProse(t, t.Name(), f)
-		var got []string
-		for _, o := range f.OOMs {
-			if o.Path == "train.log" {
-				got = append(got, string(o.Class))
-				if o.Class == "leak" && (o.LeakSite != "train.py:57" || o.Missing != 1*gib || o.LeakedBytes < o.Missing || !strings.Contains(o.Explanation, "leak OOM")) {
-					t.Errorf("%s: leak OOM without its numbers: site %q missing %d leaked %d\n%s", tt.name, o.LeakSite, o.Missing, o.LeakedBytes, o.Explanation)
-				}
-			}
-		}
-		if len(got) != 1 || got[0] != tt.want {
-			t.Errorf("%s: training-log OOM classes %v, want [%s]", tt.name, got, tt.want)
-		}
-		if tt.want == "leak" && f.Verdict.Fragmentation {
-			t.Errorf("%s: a leak OOM raised the fragmentation flag: %v", tt.name, f.Verdict.Reasons)
-		}
-	}
-}
-
-// TestTrainingLogOOMSameRequest: a training log's message for the OOM a
-// snapshot already explains is not a second OOM, even when the message
-// numbers the GPU differently (same requested bytes).
-func TestTrainingLogOOMSameRequest(t *testing.T) {
-	known := []OOM{{Path: "oom.pickle", Rank: input.NoRank, Device: 0, Requested: 84934656}}
-	logs := []*gpulog.GPULog{{Source: input.Source{Path: "train.log"}, OOMs: []gpulog.TrainingOOM{
-		{Rank: input.NoRank, Device: 1, Requested: 84934656, Free: 1, Reserved: 1, Allocated: 1, ReservedUnallocated: 1, Capacity: 1},
-		{Rank: input.NoRank, Device: 1, Requested: 4096, Free: 1, Reserved: 1, Allocated: 1, ReservedUnallocated: 1, Capacity: 1},
-	}}}
-	got := trainingLogOOMs(logs, known, nil, 0)
-	if len(got) != 1 || got[0].Requested != 4096 {
-		t.Errorf("got %d OOMs %+v, want only the 4096-byte one", len(got), got)
-	}
-}
-
-// TestSameRequest: an OOM message's request, printed to two decimals of
-// its unit as PyTorch's format_size does, matches the snapshot's trace
-// size whether it prints that block size or the segment PyTorch tried to
-// allocate for it, and does not match another request.
-func TestSameRequest(t *testing.T) {
-	const mib, gib = 1 << 20, 1 << 30
-	// printed is what parsing "v unit" gives: the bytes (truncated) and
-	// the slack of two decimals.
-	printed := func(v float64, unit int64) (int64, int64) { return int64(v * float64(unit)), unit / 200 }
-	for _, tt := range []struct {
-		name        string
-		value       float64
-		unit, trace int64
-		want        bool
-	}{
-		{"block size, MiB", 793.71, mib, 832264704, true},        // 793.71 MiB is 832,262,799 bytes
-		{"segment size, MiB", 794.00, mib, 832264704, true},      // rounded up to 2 MiB
-		{"segment size, GiB", 1.91, gib, 2051063808, true},       // 1,956 MiB
-		{"small block, 2 MiB segment", 2.00, mib, 4096, true},    // up to 1 MiB: one 2 MiB segment
-		{"mid block, 20 MiB segment", 20.00, mib, 6 << 20, true}, // below 10 MiB: one 20 MiB segment
-		{"another request", 100.00, mib, 84934656, false},
-		{"next 2 MiB step", 796.00, mib, 832264704, false},
-		{"two decimals apart", 793.73, mib, 832264704, false},
-	} {
-		logged, slack := printed(tt.value, tt.unit)
-		if got := sameRequest(logged, slack, tt.trace); got != tt.want {
-			t.Errorf("%s: sameRequest(%d ± %d, trace %d) = %v, want %v (segment %d)", tt.name, logged, slack, tt.trace, got, tt.want, segmentSize(tt.trace))
-		}
-	}
-	if sameRequest(gpulog.Unknown, 0, 4096) || sameRequest(4096, 0, gpulog.Unknown) {
-		t.Error("an unknown request matched")
-	}
-}
-
-// TestGPUTrendNoHourlyRateFromSeconds: GPU readings that cannot be placed
-// on the device's step axis are fitted per hour only when they span at
-// least MinHoursAxisSpan; readings seconds apart are fitted per reading.
-func TestGPUTrendNoHourlyRateFromSeconds(t *testing.T) {
-	for _, tt := range []struct {
-		gap  time.Duration
-		want Axis
-	}{{time.Second, "reading"}, {10 * time.Minute, "hour"}} {
-		g := &GPUSeries{}
-		for i := range 12 {
-			g.Times = append(g.Times, t0.Add(time.Duration(i)*tt.gap))
-			g.Used = append(g.Used, int64(i+1)*gib)
-			g.X = append(g.X, math.NaN())
-		}
-		tr := gpuTrend(&Device{GPU: g}, "step", DefaultTrendRules())
-		if tr == nil || tr.Per != tt.want {
-			t.Errorf("readings %v apart: trend %+v, want per %s", tt.gap, tr, tt.want)
-		}
+	j := joinGPUs([]JoinInput{in}, []*gpulog.GPULog{l})[0]
+	if j.GPU != 5 || !strings.Contains(j.Text, "busy from just before the first snapshot") {
+		t.Errorf("joined GPU %d, want GPU 5 by its lifetime:\n%s", j.GPU, j.Text)
 	}
 }
 
@@ -658,19 +497,19 @@ func TestGPUTrendNoHourlyRateFromSeconds(t *testing.T) {
 func BenchmarkGPUJoins(b *testing.B) {
 	const minutes = 24 * 60
 	l := &gpulog.GPULog{Source: input.Source{Path: "nvidia-smi.csv"}, Format: gpulog.FormatQueryCSV}
-	var ins []joinInput
+	var ins []JoinInput
 	for g := range 8 {
 		l.GPUs = append(l.GPUs, gpulog.GPU{Index: g})
 		gpuTrace(l, g, minutes, func(m float64) int64 { return 20*gib + int64(g)*gib + int64(m)*mib })
-		in := joinInput{key: DeviceKey{Rank: g, Device: 0}}
+		in := JoinInput{Key: DeviceKey{Rank: g, Device: 0}}
 		for i := 0; i < minutes; i += 15 {
-			in.obs = append(in.obs, reservedAt{t0.Add(time.Duration(i) * time.Minute), 19*gib + int64(g)*gib + int64(i)*mib})
+			in.Reserved = append(in.Reserved, TimedValue{t0.Add(time.Duration(i) * time.Minute), 19*gib + int64(g)*gib + int64(i)*mib})
 		}
 		ins = append(ins, in)
 	}
 	logs := []*gpulog.GPULog{l}
 	b.ReportAllocs()
 	for b.Loop() {
-		gpuJoins(ins, logs)
+		joinGPUs(ins, logs)
 	}
 }

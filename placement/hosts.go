@@ -1,4 +1,4 @@
-package ingest
+package placement
 
 import (
 	"cmp"
@@ -181,8 +181,12 @@ func maxGPUIndex(l *gpulog.GPULog) int {
 	return m
 }
 
-// shiftGPUs renumbers every GPU of log l by offset.
+// shiftGPUs renumbers every GPU of log l by offset. It writes new
+// slices: l is placement's own copy of a log, whose slices are still the
+// log as read.
 func shiftGPUs(l *gpulog.GPULog, offset int) {
+	l.GPUs, l.Samples = slices.Clone(l.GPUs), slices.Clone(l.Samples)
+	l.Processes, l.MIG = slices.Clone(l.Processes), slices.Clone(l.MIG)
 	for i := range l.GPUs {
 		if l.GPUs[i].Index >= 0 {
 			l.GPUs[i].Index += offset

@@ -1,4 +1,4 @@
-package analyze
+package placement
 
 import (
 	"fmt"

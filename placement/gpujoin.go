@@ -1,8 +1,9 @@
-package analyze
+package placement
 
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -10,11 +11,10 @@ import (
 
 	"gpureport/analyze/stats"
 	"gpureport/gpulog"
-	"gpureport/ingest"
 	"gpureport/internal/units"
 )
 
-// Device mapping: which nvidia-smi (or NVML) GPU holds a process's CUDA
+// The GPU join: which nvidia-smi (or NVML) GPU holds a rank's CUDA
 // device. A process's cuda:N is not necessarily nvidia-smi GPU N:
 // CUDA_VISIBLE_DEVICES, Slurm's GPU binding and container runtimes
 // renumber the devices a process sees, so on a multi-GPU node cuda:0 of a
@@ -86,89 +86,65 @@ const (
 	JoinByRank JoinMethod = "rank"
 )
 
-// gpuJoin says which GPU log device a series joins.
-type gpuJoin struct {
-	index int
-	text  string
-	// method is the rule that chose index.
-	method JoinMethod
-	// guess is true when the join is an assumption a reader should check
+// Join says which GPU of the logs a device joins, and why.
+type Join struct {
+	// GPU is the nvidia-smi index of the GPU.
+	GPU int
+	// Text says which rule chose GPU, with its evidence, for the report.
+	Text string
+	// Method is the rule that chose GPU.
+	Method JoinMethod
+	// Guess is true when the join is an assumption a reader should check
 	// (the rank rule, or an ambiguous tracking choice).
-	guess bool
-	// ambiguous names the GPUs that tracked the device about as well as
+	Guess bool
+	// Ambiguous names the GPUs that tracked the device about as well as
 	// the chosen one ("" when none).
-	ambiguous string
+	Ambiguous string
 }
 
-// reservedAt is one observation of a device's reserved bytes at a time,
-// the evidence tracking compares GPU readings with.
-type reservedAt struct {
-	t        time.Time
-	reserved int64
-}
-
-// joinInput is what gpuJoins knows of one device: its key, its reserved
+// JoinInput is what JoinGPUs knows of one device: its key, its reserved
 // memory over time, its reserved memory at every periodic snapshot (timed
 // or not), and the UUIDs and process ids that inputs attach to it.
-type joinInput struct {
-	key    DeviceKey
-	obs    []reservedAt
-	levels []int64
-	uuids  []string
-	pids   []int
-	// captured are the UUIDs the capture kit's manifests give the device.
-	captured []ingest.DeviceUUID
+type JoinInput struct {
+	Key DeviceKey
+	// Reserved are the device's reserved bytes at known times (its
+	// snapshots, or its memory_stats readings), the evidence tracking
+	// compares GPU readings with.
+	Reserved []TimedValue
+	// Levels are its reserved bytes at every periodic snapshot, timed or
+	// not, the evidence of a GPU that holds its life (joinByLifetime).
+	Levels []int64
+	// uuids (normalised, normUUID) and pids are the identifiers inputs
+	// give for the device (AddUUID, AddPID).
+	uuids []string
+	pids  []int
+	// captured are the UUIDs the capture kit's manifests give the device
+	// (Run.DeviceUUIDs).
+	captured []DeviceUUID
 }
 
-// seriesJoinInput collects the evidence of a snapshot series, with the
-// identifiers of its memory_stats group g (nil when none).
-func seriesJoinInput(s *Series, g *memStatsGroup) joinInput {
-	in := joinInput{key: s.DeviceKey}
-	times := s.SnapshotTimes()
-	for i, p := range s.Points {
-		if t := times[i]; !t.IsZero() {
-			in.obs = append(in.obs, reservedAt{t, p.Usage.Reserved})
-		}
-		if p.Phase == "" {
-			in.levels = append(in.levels, p.Usage.Reserved)
-		}
+// AddUUID adds a GPU UUID an input gives for the device, as written (with
+// or without nvidia-smi's "GPU-" prefix); "" and repeats are ignored.
+func (in *JoinInput) AddUUID(u string) {
+	if u := normUUID(u); u != "" && !slices.Contains(in.uuids, u) {
+		in.uuids = append(in.uuids, u)
 	}
-	if g != nil {
-		addMemStatsIDs(&in, g, len(in.obs) == 0)
-	}
-	return in
 }
 
-// memStatsJoinInput collects the evidence of a device known only from
-// memory_stats readings.
-func memStatsJoinInput(g *memStatsGroup) joinInput {
-	in := joinInput{key: g.key}
-	addMemStatsIDs(&in, g, true)
-	return in
-}
-
-// addMemStatsIDs adds the UUIDs and pids a group's readings carry, and
-// (when withObs) their timed reserved readings as tracking evidence.
-func addMemStatsIDs(in *joinInput, g *memStatsGroup, withObs bool) {
-	for _, r := range g.ms.Readings {
-		if u := normUUID(r.UUID); u != "" && !slices.Contains(in.uuids, u) {
-			in.uuids = append(in.uuids, u)
-		}
-		if r.PID > 0 && !slices.Contains(in.pids, r.PID) {
-			in.pids = append(in.pids, r.PID)
-		}
-		if withObs && !r.Time.IsZero() && r.Reserved >= 0 {
-			in.obs = append(in.obs, reservedAt{r.Time, r.Reserved})
-		}
+// AddPID adds the id of a process that ran on the device; 0 (not logged)
+// and repeats are ignored.
+func (in *JoinInput) AddPID(pid int) {
+	if pid > 0 && !slices.Contains(in.pids, pid) {
+		in.pids = append(in.pids, pid)
 	}
 }
 
 // addCaptureUUIDs gives each join input the GPU UUIDs the capture
 // manifests give its (rank, device).
-func addCaptureUUIDs(ins []joinInput, uuids []ingest.DeviceUUID) {
+func addCaptureUUIDs(ins []JoinInput, uuids []DeviceUUID) {
 	for i := range ins {
 		for _, u := range uuids {
-			if u.Rank == ins[i].key.Rank && u.Device == ins[i].key.Device {
+			if u.Rank == ins[i].Key.Rank && u.Device == ins[i].Key.Device {
 				ins[i].captured = append(ins[i].captured, u)
 			}
 		}
@@ -292,35 +268,35 @@ type trackedGPU struct {
 func newTrackedGPU(index int, s *GPUSeries) trackedGPU {
 	t := trackedGPU{index: index, s: s}
 	if s != nil {
-		t.step = sampleInterval(s)
+		t.step = s.SampleInterval()
 		t.win = windowOf(t.step)
 	}
 	return t
 }
 
 // scoreTracking matches each observation to the GPU's reading nearest in
-// time (reconcile.go's window and interpolation) and scores the pairs.
-// flat says that the device's reserved memory sits at one level at most
+// time (GPUSeries.UsedAt, within the readings' match window) and scores
+// the pairs. flat says that the device's reserved memory sits at one level at most
 // snapshots (reservedSpread), when departures from it are counted.
-func scoreTracking(in joinInput, tg trackedGPU, flat bool) trackScore {
+func scoreTracking(in JoinInput, tg trackedGPU, flat bool) trackScore {
 	sc := trackScore{gpu: tg.index, spread: math.Inf(1), gap: math.Inf(1), gapHigh: math.Inf(-1)}
 	g, win, step := tg.s, tg.win, tg.step
-	if g == nil || len(in.obs) == 0 {
+	if g == nil || len(in.Reserved) == 0 {
 		return sc
 	}
 	var gaps, highs []float64
-	var matched []reservedAt
-	for _, o := range in.obs {
-		used, ok := usedAt(g, o.t, win, 0, len(g.Times))
+	var matched []TimedValue
+	for _, o := range in.Reserved {
+		used, ok := g.UsedAt(o.Time, win, 0, len(g.Times))
 		if !ok {
 			continue
 		}
 		sc.matched++
-		if floor := float64(o.reserved) - trackSlack(o.reserved); used < floor && maxUsedNear(g, o.t, win) < floor {
+		if floor := float64(o.Value) - trackSlack(o.Value); used < floor && maxUsedNear(g, o.Time, win) < floor {
 			sc.below++
 		}
-		gaps = append(gaps, used-float64(o.reserved))
-		highs = append(highs, maxUsedNear(g, o.t, step)-float64(o.reserved))
+		gaps = append(gaps, used-float64(o.Value))
+		highs = append(highs, maxUsedNear(g, o.Time, step)-float64(o.Value))
 		matched = append(matched, o)
 	}
 	if len(gaps) == 0 {
@@ -382,17 +358,17 @@ func (s trackScore) evidenceText() string {
 // run's first snapshot by chance, but rarely also stop near its last, so
 // one end alone is not taken as evidence. The threshold is the device's,
 // not the log's: a run may fill only a small part of a long log.
-func (tg trackedGPU) lifetimeSeen(matched []reservedAt) int {
-	least := matched[0].reserved
+func (tg trackedGPU) lifetimeSeen(matched []TimedValue) int {
+	least := matched[0].Value
 	for _, o := range matched {
-		least = min(least, o.reserved)
+		least = min(least, o.Value)
 	}
 	lo, hi, ok := tg.lifeSpan(least)
 	if !ok {
 		return 0
 	}
 	g := tg.s
-	first, last := matched[0].t, matched[len(matched)-1].t
+	first, last := matched[0].Time, matched[len(matched)-1].Time
 	if g.Times[lo].After(first.Add(tg.win)) || g.Times[hi-1].Before(last.Add(-tg.win)) {
 		return 0
 	}
@@ -428,29 +404,29 @@ func (tg trackedGPU) lifeSpan(least int64) (lo, hi int, ok bool) {
 // joinByLifetime joins a device whose snapshots have no usable times to
 // the one unclaimed GPU whose readings hold a whole process life at the
 // device's reserved memory (holdsLife), when exactly one does.
-func joinByLifetime(in joinInput, gpus []trackedGPU, claimed map[int]bool) (gpuJoin, bool) {
+func joinByLifetime(in JoinInput, gpus []trackedGPU, claimed map[int]bool) (Join, bool) {
 	found := lifeHolders(in, gpus, claimed)
 	if len(found) != 1 {
-		return gpuJoin{}, false
+		return Join{}, false
 	}
 	g := found[0]
-	return gpuJoin{index: g, method: JoinByLifetime,
-		text: fmt.Sprintf("nvidia-smi GPU %d = %s (the snapshots have no usable times; GPU %d is the only GPU busy for one stretch inside the log, idle before and after it, at this device's reserved memory of up to %s)",
-			g, deviceName(in.key), g, units.Bytes(slices.Max(in.levels)))}, true
+	return Join{GPU: g, Method: JoinByLifetime,
+		Text: fmt.Sprintf("nvidia-smi GPU %d = %s (the snapshots have no usable times; GPU %d is the only GPU busy for one stretch inside the log, idle before and after it, at this device's reserved memory of up to %s)",
+			g, in.Key.Name(), g, units.Bytes(slices.Max(in.Levels)))}, true
 }
 
 // lifeHolders lists, in index order, the GPUs not in taken whose
 // readings hold a whole process life at device in's reserved memory
 // (holdsLife).
-func lifeHolders(in joinInput, gpus []trackedGPU, taken map[int]bool) []int {
-	if len(in.levels) == 0 {
+func lifeHolders(in JoinInput, gpus []trackedGPU, taken map[int]bool) []int {
+	if len(in.Levels) == 0 {
 		return nil
 	}
-	r := make([]float64, len(in.levels))
-	for i, l := range in.levels {
+	r := make([]float64, len(in.Levels))
+	for i, l := range in.Levels {
 		r[i] = float64(l)
 	}
-	least, typ, peak := slices.Min(in.levels), stats.Median(r), slices.Max(r)
+	least, typ, peak := slices.Min(in.Levels), stats.Median(r), slices.Max(r)
 	var found []int
 	for _, tg := range gpus {
 		if tg.s != nil && !taken[tg.index] && tg.holdsLife(least, typ, peak) {
@@ -469,17 +445,17 @@ func lifeHolders(in joinInput, gpus []trackedGPU, taken map[int]bool) []int {
 // ranks take CUDA_VISIBLE_DEVICES in increasing order (assignInOrder);
 // each device's GPU must hold a life at its own reserved memory. Devices
 // joined by UUID or tracking keep their GPUs, which no other takes.
-func lifetimesInOrder(ins []joinInput, gpus []trackedGPU, out []gpuJoin) []gpuJoin {
+func lifetimesInOrder(ins []JoinInput, gpus []trackedGPU, out []Join) []Join {
 	var pending []int
 	taken := map[int]bool{}
 	for i, j := range out {
 		switch {
-		case j.method == JoinByUUID:
+		case j.Method == JoinByUUID:
 			return out
-		case len(ins[i].obs) == 0 && j.method != JoinByTracking:
+		case len(ins[i].Reserved) == 0 && j.Method != JoinByTracking:
 			pending = append(pending, i)
 		default:
-			taken[j.index] = true
+			taken[j.GPU] = true
 		}
 	}
 	if len(pending) < 2 {
@@ -506,9 +482,9 @@ func lifetimesInOrder(ins []joinInput, gpus []trackedGPU, out []gpuJoin) []gpuJo
 		list[k] = fmt.Sprint(g)
 	}
 	for k, i := range pending {
-		out[i] = gpuJoin{index: all[k], method: JoinByLifetime,
-			text: fmt.Sprintf("nvidia-smi GPU %d = %s (the snapshots have no usable times; GPUs %s are the %d GPUs busy for one stretch inside the log, idle before and after it, at these %d devices' reserved memory, and the devices take them in order, as CUDA_VISIBLE_DEVICES lists them)",
-				all[k], deviceName(ins[i].key), strings.Join(list, ", "), len(all), len(pending))}
+		out[i] = Join{GPU: all[k], Method: JoinByLifetime,
+			Text: fmt.Sprintf("nvidia-smi GPU %d = %s (the snapshots have no usable times; GPUs %s are the %d GPUs busy for one stretch inside the log, idle before and after it, at these %d devices' reserved memory, and the devices take them in order, as CUDA_VISIBLE_DEVICES lists them)",
+				all[k], ins[i].Key.Name(), strings.Join(list, ", "), len(all), len(pending))}
 	}
 	return out
 }
@@ -552,19 +528,19 @@ func trackSlack(reserved int64) float64 {
 // from another job's. A departure counts only when it is larger than
 // twice the GPU's own spread (noise, bytes): a GPU that strays that far
 // anyway lands near any level by chance.
-func followDepartures(g *GPUSeries, matched []reservedAt, line []float64, noise float64, step time.Duration) (departures, followed int) {
+func followDepartures(g *GPUSeries, matched []TimedValue, line []float64, noise float64, step time.Duration) (departures, followed int) {
 	levels := make([]float64, len(matched))
 	for i, o := range matched {
-		levels[i] = float64(o.reserved)
+		levels[i] = float64(o.Value)
 	}
 	level := stats.Median(levels)
 	for i, o := range matched {
-		d := math.Abs(float64(o.reserved) - level)
-		if d <= trackSlack(o.reserved) {
+		d := math.Abs(float64(o.Value) - level)
+		if d <= trackSlack(o.Value) {
 			continue
 		}
 		departures++
-		if noise < d/2 && minDevNear(g, o.t, step, float64(o.reserved)+line[i]) < d/2 {
+		if noise < d/2 && minDevNear(g, o.Time, step, float64(o.Value)+line[i]) < d/2 {
 			followed++
 		}
 	}
@@ -625,15 +601,25 @@ func (s trackScore) closerAbove(o trackScore) bool {
 	return s.ok() && o.ok() && s.evidence(o) >= 0 && o.gap-s.gap > trackClearBytes && s.gap <= o.gap/2
 }
 
-// gpuJoins chooses, for every device, the GPU of the logs whose readings
-// belong to it, by the rules at the top of this file.
-func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
-	out := make([]gpuJoin, len(ins))
+// JoinGPUs chooses, for every device of ins, the GPU of the run's logs
+// whose readings belong to it, by the rules at the top of this file, with
+// the UUIDs the capture manifests give the devices (Run.DeviceUUIDs)
+// first; the joins are in the order of ins.
+func (r *Run) JoinGPUs(ins []JoinInput) []Join {
+	addCaptureUUIDs(ins, r.DeviceUUIDs)
+	return joinGPUs(ins, r.Logs)
+}
+
+// joinGPUs is JoinGPUs over logs, with the devices' evidence as given.
+// The logs are placed ones (Run.Logs): GPUs numbered across machines,
+// process readings on their GPUs.
+func joinGPUs(ins []JoinInput, logs []*gpulog.GPULog) []Join {
+	out := make([]Join, len(ins))
 	ranks := map[int]bool{}
 	devs := map[int]bool{}
 	for _, in := range ins {
-		ranks[in.key.Rank] = true
-		devs[in.key.Device] = true
+		ranks[in.Key.Rank] = true
+		devs[in.Key.Device] = true
 	}
 	logged := map[int]bool{}
 	byUUID := map[string]int{}
@@ -653,12 +639,12 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 			}
 		}
 	}
-	gpus := sortedKeys(logged)
+	gpus := slices.Sorted(maps.Keys(logged))
 	// Each GPU's readings in time order, built once for every device's
 	// scores.
 	placed := make([]trackedGPU, len(gpus))
 	for gi, g := range gpus {
-		placed[gi] = newTrackedGPU(g, joinGPUPlaced(logs, g, placer{axis: AxisHours}))
+		placed[gi] = newTrackedGPU(g, GPUReadings(logs, g, Placer{Axis: units.PerHour}))
 	}
 	// score[i][g] is how GPU gpus[g] tracks device i, for every device
 	// not joined by UUID; assignInOrder reuses them.
@@ -670,14 +656,14 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 	claimed := map[int]bool{}
 	for i, in := range ins {
 		if i > 0 {
-			claimed[out[i-1].index] = true
+			claimed[out[i-1].GPU] = true
 		}
 		// 3. The index rule, the default.
-		idx := gpuJoin{index: in.key.Device, method: JoinByIndex,
-			text: fmt.Sprintf("nvidia-smi GPU %d = CUDA device %d (same index)", in.key.Device, in.key.Device)}
-		if byRank && in.key.Rank >= 0 && logged[in.key.Rank] {
-			idx = gpuJoin{index: in.key.Rank, method: JoinByRank, guess: true,
-				text: fmt.Sprintf("nvidia-smi GPU %d = rank %d (guess: every rank's snapshots are on CUDA device %d)", in.key.Rank, in.key.Rank, in.key.Device)}
+		idx := Join{GPU: in.Key.Device, Method: JoinByIndex,
+			Text: fmt.Sprintf("nvidia-smi GPU %d = CUDA device %d (same index)", in.Key.Device, in.Key.Device)}
+		if byRank && in.Key.Rank >= 0 && logged[in.Key.Rank] {
+			idx = Join{GPU: in.Key.Rank, Method: JoinByRank, Guess: true,
+				Text: fmt.Sprintf("nvidia-smi GPU %d = rank %d (guess: every rank's snapshots are on CUDA device %d)", in.Key.Rank, in.Key.Rank, in.Key.Device)}
 		}
 		out[i] = idx
 
@@ -706,7 +692,7 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 		// A GPU another device took goes after every free one that
 		// tracks this device at all.
 		slices.SortStableFunc(scores, func(a, b trackScore) int {
-			ca, cb := claimed[a.gpu] && a.gpu != idx.index, claimed[b.gpu] && b.gpu != idx.index
+			ca, cb := claimed[a.gpu] && a.gpu != idx.GPU, claimed[b.gpu] && b.gpu != idx.GPU
 			if a.ok() && b.ok() && ca != cb {
 				if ca {
 					return 1
@@ -732,7 +718,7 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 			// No GPU tracks it. Without usable snapshot times, one GPU
 			// that holds a process's whole life may still; else keep the
 			// index rule.
-			if len(in.obs) == 0 {
+			if len(in.Reserved) == 0 {
 				if j, ok := joinByLifetime(in, placed, claimed); ok {
 					out[i] = j
 				}
@@ -743,7 +729,7 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 		var cur trackScore
 		hasCur := false
 		for _, s := range scores {
-			if s.gpu == idx.index && logged[idx.index] {
+			if s.gpu == idx.GPU && logged[idx.GPU] {
 				cur, hasCur = s, true
 			}
 		}
@@ -754,9 +740,9 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 		if hasCur && (cur.gpu == best.gpu || !beats) {
 			// The index rule's GPU tracks the device as well as any: keep
 			// it, and say that the readings agree with it.
-			if cur.ok() && idx.method == JoinByRank && len(scores) > 1 && scores[1].gpu != cur.gpu && best.clearlyBetter(scores[1]) {
-				out[i].guess = false
-				out[i].text += "; its memory.used tracks this rank's reserved memory"
+			if cur.ok() && idx.Method == JoinByRank && len(scores) > 1 && scores[1].gpu != cur.gpu && best.clearlyBetter(scores[1]) {
+				out[i].Guess = false
+				out[i].Text += "; its memory.used tracks this rank's reserved memory"
 			}
 			continue
 		}
@@ -766,13 +752,13 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 				close = append(close, fmt.Sprintf("GPU %d", s.gpu))
 			}
 		}
-		j := gpuJoin{index: best.gpu, method: JoinByTracking,
-			text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it%s; GPU %d is %s)",
-				best.gpu, deviceName(in.key), best.matched-best.below, best.matched, units.Bytes(int64(best.gap)), best.evidenceText(), idx.index, indexVerdict(cur, hasCur))}
+		j := Join{GPU: best.gpu, Method: JoinByTracking,
+			Text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it%s; GPU %d is %s)",
+				best.gpu, in.Key.Name(), best.matched-best.below, best.matched, units.Bytes(int64(best.gap)), best.evidenceText(), idx.GPU, indexVerdict(cur, hasCur))}
 		if len(close) > 0 {
-			j.guess = true
-			j.ambiguous = strings.Join(close, ", ")
-			j.text += "; ambiguous: " + j.ambiguous + " tracks it about as well"
+			j.Guess = true
+			j.Ambiguous = strings.Join(close, ", ")
+			j.Text += "; ambiguous: " + j.Ambiguous + " tracks it about as well"
 		}
 		out[i] = j
 	}
@@ -793,14 +779,14 @@ func gpuJoins(ins []joinInput, logs []*gpulog.GPULog) []gpuJoin {
 // Joins by UUID or process id are evidence of their own and are never
 // moved (the pass is skipped when there is one).
 //
-// score[i][g] is how gpus[g] tracks device i (gpuJoins's scores).
-func assignInOrder(ins []joinInput, score [][]trackScore, gpus []int, out []gpuJoin) []gpuJoin {
+// score[i][g] is how gpus[g] tracks device i (joinGPUs's scores).
+func assignInOrder(ins []JoinInput, score [][]trackScore, gpus []int, out []Join) []Join {
 	k, n := len(ins), len(gpus)
 	if k < 2 || n < k {
 		return out
 	}
 	for _, j := range out {
-		if j.method == JoinByUUID {
+		if j.Method == JoinByUUID {
 			return out
 		}
 	}
@@ -808,8 +794,8 @@ func assignInOrder(ins []joinInput, score [][]trackScore, gpus []int, out []gpuJ
 	// back in GPU order, or one of them is not tracked.
 	broken := false
 	for i, j := range out {
-		g := slices.Index(gpus, j.index)
-		if g < 0 || !score[i][g].ok() || (i > 0 && j.index <= out[i-1].index) {
+		g := slices.Index(gpus, j.GPU)
+		if g < 0 || !score[i][g].ok() || (i > 0 && j.GPU <= out[i-1].GPU) {
 			broken = true
 		}
 	}
@@ -858,11 +844,11 @@ func assignInOrder(ins []joinInput, score [][]trackScore, gpus []int, out []gpuJ
 		if !take[i][g] {
 			continue
 		}
-		if res[i].index != gpus[g] {
+		if res[i].GPU != gpus[g] {
 			sc := score[i][g]
-			res[i] = gpuJoin{index: gpus[g], method: JoinByTracking,
-				text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it%s; one GPU per device, in rank order)",
-					gpus[g], deviceName(ins[i].key), sc.matched-sc.below, sc.matched, units.Bytes(int64(sc.gap)), sc.evidenceText())}
+			res[i] = Join{GPU: gpus[g], Method: JoinByTracking,
+				Text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it%s; one GPU per device, in rank order)",
+					gpus[g], ins[i].Key.Name(), sc.matched-sc.below, sc.matched, units.Bytes(int64(sc.gap)), sc.evidenceText())}
 		}
 		i++
 	}
@@ -886,46 +872,47 @@ func indexVerdict(cur trackScore, has bool) string {
 
 // joinByID maps a device by a UUID or a process id that an input gives
 // for it.
-func joinByID(in joinInput, byUUID map[string]int, pidGPU map[int]int, logged map[int]bool) (gpuJoin, bool) {
+func joinByID(in JoinInput, byUUID map[string]int, pidGPU map[int]int, logged map[int]bool) (Join, bool) {
 	for _, c := range in.captured {
 		if g, ok := byUUID[normUUID(c.UUID)]; ok && logged[g] {
-			return gpuJoin{index: g, method: JoinByUUID,
-				text: fmt.Sprintf("nvidia-smi GPU %d = %s (same UUID GPU-%s in the capture manifest %s and the GPU log)", g, deviceName(in.key), normUUID(c.UUID), c.Source)}, true
+			return Join{GPU: g, Method: JoinByUUID,
+				Text: fmt.Sprintf("nvidia-smi GPU %d = %s (same UUID GPU-%s in the capture manifest %s and the GPU log)", g, in.Key.Name(), normUUID(c.UUID), c.Source)}, true
 		}
 	}
 	for _, u := range in.uuids {
 		if g, ok := byUUID[u]; ok && logged[g] {
-			return gpuJoin{index: g, method: JoinByUUID,
-				text: fmt.Sprintf("nvidia-smi GPU %d = %s (same UUID GPU-%s in memory_stats and the GPU log)", g, deviceName(in.key), u)}, true
+			return Join{GPU: g, Method: JoinByUUID,
+				Text: fmt.Sprintf("nvidia-smi GPU %d = %s (same UUID GPU-%s in memory_stats and the GPU log)", g, in.Key.Name(), u)}, true
 		}
 	}
 	for _, p := range in.pids {
 		if g, ok := pidGPU[p]; ok && logged[g] {
-			return gpuJoin{index: g, method: JoinByUUID,
-				text: fmt.Sprintf("nvidia-smi GPU %d = %s (process %d of memory_stats runs on it in the compute-apps log)", g, deviceName(in.key), p)}, true
+			return Join{GPU: g, Method: JoinByUUID,
+				Text: fmt.Sprintf("nvidia-smi GPU %d = %s (process %d of memory_stats runs on it in the compute-apps log)", g, in.Key.Name(), p)}, true
 		}
 	}
-	return gpuJoin{}, false
+	return Join{}, false
 }
 
-// appendAmbiguousJoin adds a warning to notes when a device's GPU was
-// chosen by tracking among GPUs that follow it about equally well.
-func appendAmbiguousJoin(notes []string, k DeviceKey, j gpuJoin) []string {
-	if j.ambiguous == "" {
-		return notes
+// AmbiguityNote is the warning for a device k whose GPU was chosen by
+// tracking among GPUs that follow it about equally well; "" when the join
+// is not ambiguous.
+func (j Join) AmbiguityNote(k DeviceKey) string {
+	if j.Ambiguous == "" {
+		return ""
 	}
-	return appendOnce(notes, fmt.Sprintf("the GPU of %s is ambiguous: nvidia-smi GPU %d was chosen because its memory.used tracks reserved memory best, but %s tracks it about as well; log torch.cuda.get_device_properties(d).uuid in the memory_stats lines (key \"uuid\") to make the join certain", deviceName(k), j.index, j.ambiguous))
+	return fmt.Sprintf("the GPU of %s is ambiguous: nvidia-smi GPU %d was chosen because its memory.used tracks reserved memory best, but %s tracks it about as well; log torch.cuda.get_device_properties(d).uuid in the memory_stats lines (key \"uuid\") to make the join certain", k.Name(), j.GPU, j.Ambiguous)
 }
 
 // reservedSpread is the median absolute deviation of a device's reserved
 // memory over its observations (bytes): how much there is to track.
-func reservedSpread(in joinInput) float64 {
-	if len(in.obs) == 0 {
+func reservedSpread(in JoinInput) float64 {
+	if len(in.Reserved) == 0 {
 		return 0
 	}
-	v := make([]float64, len(in.obs))
-	for i, o := range in.obs {
-		v[i] = float64(o.reserved)
+	v := make([]float64, len(in.Reserved))
+	for i, o := range in.Reserved {
+		v[i] = float64(o.Value)
 	}
 	m := stats.Median(v)
 	for i := range v {

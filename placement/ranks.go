@@ -1,4 +1,4 @@
-package ingest
+package placement
 
 import (
 	"cmp"
@@ -10,40 +10,48 @@ import (
 	"time"
 
 	"gpureport/gpulog"
+	"gpureport/ingest"
 	"gpureport/input"
 )
 
-// One process's dumps form one series: analysis groups a run's snapshots
-// by the rank their paths give (RankFromPath) and the CUDA device inside
-// them. Paths do not always give each process a rank of its own:
+// One rank's dumps form one series: analysis groups a run's snapshots by
+// the rank their paths give (ingest.RankFromPath) and the CUDA device
+// inside them. Paths do not always give each rank a number of its own:
 //
 //	node0/rank0/…, node1/rank0/…     local ranks on several nodes
 //	worker_3/…, proc3_step_5, gpu3_step_5, snapshot_pid4103_step5
-//	                                 no rank word, each process on its cuda:0
+//	                                 no rank word, each rank on its cuda:0
 //
-// Grouped by rank alone, such dumps alternate in one series that has every
-// step twice, and the trend is fitted to the zigzag between processes.
+// Grouped by the rank in their paths alone, such dumps alternate in one
+// series that has every step twice, and the trend is fitted to the zigzag
+// between ranks.
 //
-// separateProcesses finds these runs by their evidence: two dumps that
-// share a rank and a place in the run (phase and step, or phase and order
-// number) cannot come from one process. It then reads each file's process
-// from its path with the numbers that place the file set aside (the step
-// or order number, and numbers that differ from file to file): what is
-// left, its folders and other numbers, is the same for all the dumps of
-// one process. When that parts every such pair, into processes of at
+// separateRanks finds these runs by their evidence: two dumps that share
+// a path rank and a place in the run (phase and step, or phase and order
+// number) cannot come from one rank. It then reads each file's rank path
+// (rankPaths): its path with the numbers that place the file set aside
+// (the step or order number, and numbers that differ from file to file);
+// what is left, its folders and other numbers, is the same for all the
+// dumps of one rank. When that parts every such pair, into ranks of at
 // least two dumps each that differ only in folders and numbers (not in
 // the words of their file names: step_5_before and step_5_after are two
-// dumps of one process; nor only in an epoch number, nor in time ranges
+// dumps of one rank; nor only in an epoch number, nor in time ranges
 // that follow one another: epochs and a resumed job are stages of one
-// process), the processes are numbered as ranks in the
-// natural order of those paths (node0/rank1 before node1/rank0:
-// torchrun's global ranks, when nodes are numbered by node rank), and a
-// note says which path became which rank.
+// rank), the ranks are numbered in the natural order of those paths
+// (node0/rank1 before node1/rank0: torchrun's global ranks, when nodes
+// are numbered by node rank), and a note says which path became which
+// rank. A folder that holds the dumps of one such rank alone is a rank
+// folder: the logs in it (a rank's memory_stats lines) are that rank's
+// (Run.LogRank).
+//
+// Vocabulary: a rank is one training process of the job, the writer of
+// one series of dumps; "process" in this package means an operating
+// system process, as the GPU logs' per-process readings (PIDs) do.
 
-// placeKey is where a dump falls in its process's run.
+// placeKey is where a dump falls in its rank's run.
 type placeKey struct {
-	phase Phase
-	kind  OrderKind
+	phase ingest.Phase
+	kind  ingest.OrderKind
 	// step says n is a step; otherwise n is an order number of kind.
 	step bool
 	n    int64
@@ -51,11 +59,11 @@ type placeKey struct {
 
 // placeOf returns f's place, and false when its name gives none (its
 // order then comes from its content or file time).
-func placeOf(f *SnapshotFile) (placeKey, bool) {
+func placeOf(f *ingest.SnapshotFile) (placeKey, bool) {
 	switch {
 	case f.Step != input.NoStep:
 		return placeKey{phase: f.Phase, step: true, n: f.Step}, true
-	case f.OrderKind != OrderNone:
+	case f.OrderKind != ingest.OrderNone:
 		return placeKey{phase: f.Phase, kind: f.OrderKind, n: f.Order}, true
 	}
 	return placeKey{}, false
@@ -82,11 +90,11 @@ func pathShape(p string) (shape string, nums []string) {
 	return b.String(), nums
 }
 
-// processPaths returns, for each file, its path with the numbers that
-// place it among its process's dumps written as "*": within the files of
-// one path shape, a digit run that equals the file's step or order number
-// in every file, or that differs in every file.
-func processPaths(files []*SnapshotFile) []string {
+// rankPaths returns, for each file, its path with the numbers that place
+// it among its rank's dumps written as "*": within the files of one path
+// shape, a digit run that equals the file's step or order number in every
+// file, or that differs in every file.
+func rankPaths(files []*ingest.SnapshotFile) []string {
 	type shaped struct {
 		i    int
 		nums []string
@@ -138,16 +146,17 @@ func processPaths(files []*SnapshotFile) []string {
 	return out
 }
 
-// maxProcessNames bounds the processes a note names one by one.
-const maxProcessNames = 8
+// maxRankNames bounds the ranks a note names one by one: a note is read,
+// and eight path-to-rank pairs show the pattern of any numbering.
+const maxRankNames = 8
 
-// separateProcesses gives the dumps of processes that share a rank in
-// their paths ranks of their own (see above), and returns the note that
-// says so (nil when every rank's dumps come from one process) and, for
-// each process whose dumps fill a folder of their own, that folder's new
-// rank: the logs in it (a rank's memory_stats lines) are that process's.
-func separateProcesses(files []*SnapshotFile) (notes []string, dirRanks map[string]int) {
-	byRank := map[int][]*SnapshotFile{}
+// separateRanks gives the dumps of ranks that share a rank number in
+// their paths numbers of their own (see above), setting each file's Rank,
+// and returns the note that says so (nil when every path rank's dumps
+// come from one rank) and, for each rank whose dumps fill a folder of
+// their own, that rank folder's new rank.
+func separateRanks(files []*ingest.SnapshotFile) (notes []string, dirRanks map[string]int) {
+	byRank := map[int][]*ingest.SnapshotFile{}
 	var ranks []int
 	for _, f := range files {
 		if _, ok := byRank[f.Rank]; !ok {
@@ -156,26 +165,26 @@ func separateProcesses(files []*SnapshotFile) (notes []string, dirRanks map[stri
 		byRank[f.Rank] = append(byRank[f.Rank], f)
 	}
 	slices.Sort(ranks)
-	// A process's path is its files' process path (processPaths); the
-	// path of a rank left whole is filled in only when some rank splits,
+	// A rank's path is its files' rank path (rankPaths); the path of a
+	// path rank left whole is filled in only when some path rank splits,
 	// as it is needed only to order the numbering.
-	type process struct {
+	type rankDumps struct {
 		path  string
-		files []*SnapshotFile
+		files []*ingest.SnapshotFile
 	}
-	var procs []process
+	var found []rankDumps
 	var clash [2]string
 	split := false
 	for _, r := range ranks {
 		group := byRank[r]
 		a, b, ok := firstClash(group)
 		if !ok {
-			procs = append(procs, process{files: group})
+			found = append(found, rankDumps{files: group})
 			continue
 		}
 		parts, ok := partByPath(group)
 		if !ok {
-			procs = append(procs, process{files: group})
+			found = append(found, rankDumps{files: group})
 			continue
 		}
 		if !split {
@@ -183,22 +192,24 @@ func separateProcesses(files []*SnapshotFile) (notes []string, dirRanks map[stri
 		}
 		split = true
 		for p, fs := range parts {
-			procs = append(procs, process{path: p, files: fs})
+			found = append(found, rankDumps{path: p, files: fs})
 		}
 	}
 	if !split {
 		return nil, nil
 	}
-	for i := range procs {
-		if procs[i].path == "" {
-			procs[i].path = firstPath(procs[i].files)
+	for i := range found {
+		if found[i].path == "" {
+			found[i].path = firstPath(found[i].files)
 		}
 	}
-	slices.SortFunc(procs, func(a, b process) int { return cmp.Or(NaturalCompare(a.path, b.path), cmp.Compare(a.path, b.path)) })
+	slices.SortFunc(found, func(a, b rankDumps) int {
+		return cmp.Or(ingest.NaturalCompare(a.path, b.path), cmp.Compare(a.path, b.path))
+	})
 	var names []string
 	dirRanks = map[string]int{}
 	dirOwners := map[string]int{}
-	for i, p := range procs {
+	for i, p := range found {
 		dirs := map[string]bool{}
 		for _, f := range p.files {
 			f.Rank = i
@@ -210,12 +221,12 @@ func separateProcesses(files []*SnapshotFile) (notes []string, dirRanks map[stri
 				dirRanks[d] = i
 			}
 		}
-		if i < maxProcessNames {
+		if i < maxRankNames {
 			names = append(names, fmt.Sprintf("rank %d %s", i, p.path))
 		}
 	}
-	if len(procs) > maxProcessNames {
-		names = append(names, fmt.Sprintf("and %d more", len(procs)-maxProcessNames))
+	if len(found) > maxRankNames {
+		names = append(names, fmt.Sprintf("and %d more", len(found)-maxRankNames))
 	}
 	for d, n := range dirOwners {
 		if n > 1 {
@@ -224,11 +235,11 @@ func separateProcesses(files []*SnapshotFile) (notes []string, dirRanks map[stri
 	}
 	return []string{fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s are dumps of one place in the run): "+
 		"the %d processes their paths tell apart are numbered as ranks in path order: %s",
-		clash[0], clash[1], len(procs), strings.Join(names, ", "))}, dirRanks
+		clash[0], clash[1], len(found), strings.Join(names, ", "))}, dirRanks
 }
 
-// logRanks maps each log under a folder of dirRanks (or a folder below
-// one) to that folder's rank.
+// logRanks maps each log under a rank folder of dirRanks (or a folder
+// below one) to that folder's rank.
 func logRanks(logs []*gpulog.GPULog, dirRanks map[string]int) map[string]int {
 	if len(dirRanks) == 0 {
 		return nil
@@ -245,19 +256,9 @@ func logRanks(logs []*gpulog.GPULog, dirRanks map[string]int) map[string]int {
 	return out
 }
 
-// LogRank is the rank the path of log l gives: the rank of the process
-// folder it lies in when loading numbered the processes
-// (separateProcesses), else RankFromPath; input.NoRank when none.
-func (r *Run) LogRank(l *gpulog.GPULog) int {
-	if rank, ok := r.logRanks[l.Path]; ok {
-		return rank
-	}
-	return RankFromPath(l.Path)
-}
-
 // firstClash returns two files of group at the same place, if any.
-func firstClash(group []*SnapshotFile) (a, b *SnapshotFile, ok bool) {
-	seen := map[placeKey]*SnapshotFile{}
+func firstClash(group []*ingest.SnapshotFile) (a, b *ingest.SnapshotFile, ok bool) {
+	seen := map[placeKey]*ingest.SnapshotFile{}
 	for _, f := range group {
 		pl, ok := placeOf(f)
 		if !ok {
@@ -271,20 +272,20 @@ func firstClash(group []*SnapshotFile) (a, b *SnapshotFile, ok bool) {
 	return nil, nil, false
 }
 
-// partByPath parts a rank's files by their process paths, and reports
-// whether the parts are processes: at least two, each with at least two
-// dumps and no two at the same place.
-func partByPath(group []*SnapshotFile) (map[string][]*SnapshotFile, bool) {
-	paths := processPaths(group)
-	parts := map[string][]*SnapshotFile{}
+// partByPath parts a path rank's files by their rank paths, and reports
+// whether the parts are ranks: at least two, each with at least two dumps
+// and no two at the same place.
+func partByPath(group []*ingest.SnapshotFile) (map[string][]*ingest.SnapshotFile, bool) {
+	paths := rankPaths(group)
+	parts := map[string][]*ingest.SnapshotFile{}
 	for i, f := range group {
 		parts[paths[i]] = append(parts[paths[i]], f)
 	}
 	if len(parts) < 2 {
 		return nil, false
 	}
-	// Processes differ in folders or numbers; file names that differ in
-	// words (step_5_before, step_5_after) are two dumps of one process.
+	// Ranks differ in folders or numbers; file names that differ in words
+	// (step_5_before, step_5_after) are two dumps of one rank.
 	var name string
 	// Nor are parts that differ only in an epoch number (epoch_2_iter_100:
 	// iterations counted within each epoch).
@@ -302,7 +303,7 @@ func partByPath(group []*SnapshotFile) (map[string][]*SnapshotFile, bool) {
 		if _, _, clash := firstClash(fs); clash {
 			return nil, false
 		}
-		epochless[epochRE.ReplaceAllStringFunc(p, func(m string) string { return strings.TrimRight(m, "0123456789") + "#" })] = true
+		epochless[ingest.EpochShape(p)] = true
 	}
 	if len(epochless) == 1 || sequential(parts) {
 		return nil, false
@@ -311,10 +312,10 @@ func partByPath(group []*SnapshotFile) (map[string][]*SnapshotFile, bool) {
 }
 
 // sequential reports whether the parts' dumps follow one another in time,
-// each part ending before the next begins: stages of one process (epochs,
-// a job resumed from a checkpoint), not processes side by side. It is
-// false when some dump has no time (trace or file name).
-func sequential(parts map[string][]*SnapshotFile) bool {
+// each part ending before the next begins: stages of one rank (epochs, a
+// job resumed from a checkpoint), not ranks side by side. It is false
+// when some dump has no time (trace or file name).
+func sequential(parts map[string][]*ingest.SnapshotFile) bool {
 	type span struct{ lo, hi time.Time }
 	var spans []span
 	for _, fs := range parts {
@@ -325,7 +326,7 @@ func sequential(parts map[string][]*SnapshotFile) bool {
 			if f.Snapshot != nil {
 				t, ok = f.Snapshot.LatestTime()
 			}
-			if !ok && f.OrderKind == OrderTimestamp {
+			if !ok && f.OrderKind == ingest.OrderTimestamp {
 				t, ok = time.Unix(0, f.Order), true
 			}
 			if !ok {
@@ -349,7 +350,8 @@ func sequential(parts map[string][]*SnapshotFile) bool {
 	return true
 }
 
-func firstPath(group []*SnapshotFile) string {
-	paths := processPaths(group)
-	return slices.MinFunc(paths, func(a, b string) int { return cmp.Or(NaturalCompare(a, b), cmp.Compare(a, b)) })
+// firstPath is the first of group's rank paths in natural order.
+func firstPath(group []*ingest.SnapshotFile) string {
+	paths := rankPaths(group)
+	return slices.MinFunc(paths, func(a, b string) int { return cmp.Or(ingest.NaturalCompare(a, b), cmp.Compare(a, b)) })
 }

@@ -1,0 +1,44 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+
+	"gpureport/ingest/ingesttest"
+	"gpureport/input"
+)
+
+// FuzzParseName checks that any path parses without panic into a
+// consistent NameInfo: steps and ranks are not negative unless absent, an
+// order is set only with its kind, and a path without digits has neither
+// a step, an order nor a rank. Seeds are the real snapshots' names and
+// the names common trainers write (placement's TestPlaceRunLayouts lays
+// out whole runs of them).
+func FuzzParseName(f *testing.F) {
+	for _, p := range ingesttest.RealFiles(f, "snapshots", "*") {
+		f.Add(ingesttest.Rel(f, p))
+	}
+	for _, s := range []string{
+		"outputs/memory_snapshot/iteration_24_exit/rank1_memory_snapshot.pickle",
+		"r3/mem_snapshot_3.pkl", "local_rank_2/snapshot_epoch4.pickle",
+		"snapshot_20231114_221320.pickle", "snapshot_1700000000123.pickle.gz",
+		"step_10/sub/iter_7/snap.pickle", `win\rank2\snap_step_9.pkl`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		n := ParseName(p)
+		if n.Step < input.NoStep || n.Rank < input.NoRank {
+			t.Errorf("%q: step %d rank %d", p, n.Step, n.Rank)
+		}
+		if n.OrderKind == OrderNone && n.Order != 0 {
+			t.Errorf("%q: order %d without a kind", p, n.Order)
+		}
+		if !strings.ContainsAny(p, "0123456789") && (n.Step != input.NoStep || n.OrderKind != OrderNone || n.Rank != input.NoRank) {
+			t.Errorf("%q: no digits but %+v", p, n)
+		}
+		if n != ParseName(p) {
+			t.Errorf("%q: not deterministic", p)
+		}
+	})
+}

@@ -1,0 +1,77 @@
+package placement
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"gpureport/ingest"
+)
+
+// The capture kit writes a manifest per rank (ingest.CaptureManifest)
+// that names the GPU UUID of the rank's CUDA device: the GPU join's first
+// rule, before any evidence from readings. A manifest in a rank folder
+// that placement renumbered (ranks.go) speaks for that folder's new rank.
+
+// DeviceUUID is a GPU UUID a capture manifest gives one rank's CUDA
+// device: the mapping the GPU-log join uses before any other rule.
+type DeviceUUID struct {
+	// Rank and Device are the rank and its CUDA device index.
+	Rank, Device int
+	// UUID is the GPU's UUID as the manifest spells it (nvidia-smi's
+	// GPU-... form).
+	UUID string
+	// Source is the manifest's path.
+	Source string
+}
+
+// captureUUIDs is the device-to-GPU mapping the manifests give, ordered by
+// rank and device, and notes for the ranks whose manifests disagree (two
+// manifests of one rank and device naming different GPUs: neither is
+// used). dirRanks renumbers a manifest in a rank folder as placement
+// numbered that folder's snapshots (separateRanks).
+func captureUUIDs(ms []*ingest.CaptureManifest, dirRanks map[string]int) ([]DeviceUUID, []string) {
+	type key struct{ rank, device int }
+	byKey := map[key][]DeviceUUID{}
+	var keys []key
+	for _, m := range ms {
+		if m.Device == nil || m.Device.UUID == "" {
+			continue
+		}
+		rank := m.Rank
+		for d := path.Dir(m.Path); d != "." && d != "/"; d = path.Dir(d) {
+			if r, ok := dirRanks[d]; ok {
+				rank = r
+				break
+			}
+		}
+		k := key{rank, m.Device.Index}
+		if _, seen := byKey[k]; !seen {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], DeviceUUID{Rank: rank, Device: m.Device.Index, UUID: m.Device.UUID, Source: m.Path})
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.rank != b.rank {
+			return a.rank - b.rank
+		}
+		return a.device - b.device
+	})
+	var out []DeviceUUID
+	var notes []string
+	for _, k := range keys {
+		us := byKey[k]
+		agree := true
+		for _, u := range us[1:] {
+			agree = agree && strings.EqualFold(u.UUID, us[0].UUID)
+		}
+		if !agree {
+			notes = append(notes, fmt.Sprintf("the capture manifests %s and %s give rank %d cuda:%d different GPUs (%s, %s); neither is used to find its GPU log",
+				us[0].Source, us[1].Source, k.rank, k.device, us[0].UUID, us[1].UUID))
+			continue
+		}
+		out = append(out, us[0])
+	}
+	return out, notes
+}

@@ -1,0 +1,88 @@
+package placement
+
+import (
+	"gpureport/gpulog"
+	"gpureport/ingest"
+	"gpureport/internal/units"
+)
+
+// DeviceKey is a place an input is decided to belong to: one CUDA device
+// of one rank. Analysis keeps one series per key.
+type DeviceKey struct {
+	// Rank is the distributed rank, input.NoRank when the paths give none.
+	Rank int
+	// Device is the CUDA device index (for a device known only from GPU
+	// logs, the nvidia-smi index).
+	Device int
+	// MIG names the MIG device of GPU Device that this device is, by its
+	// GPU instance and, when logged, compute instance ("GI 7", "GI 7 CI
+	// 0"); "" for a whole GPU or a CUDA device.
+	MIG string
+}
+
+// Name names the device as every report does: "cuda:0", "rank 3 ·
+// cuda:0" in a run with ranks (units.Device), "cuda:0 · MIG GI 7" for a
+// MIG device.
+func (k DeviceKey) Name() string {
+	if k.MIG != "" {
+		return units.Device(k.Rank, k.Device) + " · MIG " + k.MIG
+	}
+	return units.Device(k.Rank, k.Device)
+}
+
+// Run is a run's inputs with their places decided: a copy of the run as
+// read whose Snapshots carry the ranks placement numbered and whose Logs
+// number GPUs across machines, with the GPU of every process reading that
+// names it by UUID or bus id; Notes say what placement assumed.
+type Run struct {
+	ingest.Run
+	// Notes are what placement assumed that a reader must know (ranks
+	// numbered from paths, GPUs numbered across machines, capture
+	// manifests that disagree), one sentence each.
+	Notes []string
+	// DeviceUUIDs are the GPU UUIDs the capture manifests give the ranks'
+	// CUDA devices, ordered by rank then device: the GPU join's first rule
+	// (captures.go).
+	DeviceUUIDs []DeviceUUID
+	// logRanks maps a log's path to the rank of the rank folder it lies
+	// in, when placement numbered ranks (LogRank).
+	logRanks map[string]int
+}
+
+// Place decides where each input of run belongs, in this order: the rank
+// of every snapshot (ranks.go), the machine of every GPU log, its GPUs
+// numbered after the machines before it (hosts.go), the rank and device
+// of every GPU UUID a capture manifest gives (captures.go), and the GPU of
+// every process reading (processgpus.go). run is not modified: the snapshots and
+// logs of the result are copies, sharing what placement does not change.
+func Place(run *ingest.Run) *Run {
+	out := &Run{Run: *run}
+	out.Snapshots = make([]*ingest.SnapshotFile, len(run.Snapshots))
+	for i, f := range run.Snapshots {
+		c := *f
+		out.Snapshots[i] = &c
+	}
+	out.Logs = make([]*gpulog.GPULog, len(run.Logs))
+	for i, l := range run.Logs {
+		c := *l
+		out.Logs[i] = &c
+	}
+	notes, dirRanks := separateRanks(out.Snapshots)
+	out.Notes = append(notes, separateHosts(out.Logs)...)
+	out.logRanks = logRanks(out.Logs, dirRanks)
+	var uuidNotes []string
+	out.DeviceUUIDs, uuidNotes = captureUUIDs(out.Captures, dirRanks)
+	out.Notes = append(out.Notes, uuidNotes...)
+	resolveProcessGPUs(out.Logs)
+	return out
+}
+
+// LogRank is the rank the path of log l gives: the rank of the rank folder
+// it lies in when placement numbered the ranks (separateRanks), else
+// ingest.RankFromPath; input.NoRank when none.
+func (r *Run) LogRank(l *gpulog.GPULog) int {
+	if rank, ok := r.logRanks[l.Path]; ok {
+		return rank
+	}
+	return ingest.RankFromPath(l.Path)
+}
