@@ -58,7 +58,7 @@ lint:
 	$(GO) run $(STATICCHECK) $(PKGS)
 
 # Functions that no main and no test reaches; fails when there are any.
-# -test counts tests as callers: a test-helper package (ingest/ingesttest)
+# -test counts tests as callers: a test-helper package (internal/testutil)
 # has no other.
 deadcode:
 	@out=$$($(GO) run $(DEADCODE) -test $(PKGS)) || exit 1; \

@@ -8,8 +8,8 @@ import (
 
 	"gpureport/gpulog"
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
 	"gpureport/input"
+	"gpureport/internal/testutil"
 	"gpureport/placement"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,11 +17,11 @@ import (
 )
 
 // TestCaptureKitFindings: a run the capture kit wrote (its torch
-// stand-in; ingesttest.CaptureKitRun) is reported as captured with the
+// stand-in; testutil.CaptureKitRun) is reported as captured with the
 // kit, with the kit's files it used counted by kind, and rank 1's OOM is
 // explained from the kit's OOM snapshot, so nothing is missed.
 func TestCaptureKitFindings(t *testing.T) {
-	run, err := ingest.Load(context.Background(), ingesttest.CaptureKitRun(t), ingest.LoadOptions{})
+	run, err := ingest.Load(context.Background(), testutil.CaptureKitRun(t), ingest.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

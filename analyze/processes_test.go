@@ -10,8 +10,8 @@ import (
 
 	"gpureport/gpulog"
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
 	"gpureport/input"
+	"gpureport/internal/testutil"
 	"gpureport/internal/units"
 )
 
@@ -140,7 +140,7 @@ func TestProcesses(t *testing.T) {
 // its 46 readings are one process of no device, on the reading axis, and
 // its growth from 1 MiB to 898 MiB is found.
 func TestRealComputeAppsLogsOnly(t *testing.T) {
-	path := ingesttest.RealFiles(t, "nvidia-smi", "paddle_used_gpu_memory_l.csv")[0]
+	path := testutil.RealFiles(t, "nvidia-smi", "paddle_used_gpu_memory_l.csv")[0]
 	// The file is alone in its folder: load that folder in place.
 	run, err := ingest.Load(context.Background(), filepath.Dir(path), ingest.LoadOptions{Location: time.UTC})
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
 	"gpureport/input"
+	"gpureport/internal/testutil"
 	"gpureport/snapshot"
 )
 
@@ -35,9 +35,9 @@ func oneSnapshotRun(t testing.TB, path string) *ingest.Run {
 // that matches the accounting, a verdict, and groups that sum to the live
 // bytes.
 func TestRealSnapshotsAnalyse(t *testing.T) {
-	files := ingesttest.RealFiles(t, "snapshots", "*.pickle", "*.pkl")
+	files := testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl")
 	for _, path := range files {
-		t.Run(ingesttest.Rel(t, path), func(t *testing.T) {
+		t.Run(testutil.Rel(t, path), func(t *testing.T) {
 			run := oneSnapshotRun(t, path)
 			f := Analyze(run, Options{})
 			CheckProse(t, t.Name(), f)
@@ -94,7 +94,7 @@ func TestRealSnapshotsAnalyse(t *testing.T) {
 // the pickle (python3: the oom entry of device_traces[1], the 87
 // free_requested events after it, and device 1's segments).
 func TestRealExpandableOOMExplanation(t *testing.T) {
-	path := ingesttest.RealFiles(t, "snapshots", "code_location_expandable_multigpu_oom.pickle")[0]
+	path := testutil.RealFiles(t, "snapshots", "code_location_expandable_multigpu_oom.pickle")[0]
 	f := Analyze(oneSnapshotRun(t, path), Options{})
 	CheckProse(t, t.Name(), f)
 	if len(f.OOMs) != 1 {

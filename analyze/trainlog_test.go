@@ -11,8 +11,8 @@ import (
 
 	"gpureport/gpulog"
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
 	"gpureport/input"
+	"gpureport/internal/testutil"
 )
 
 // fixtureRun loads a run folder holding copies of the named fixtures of
@@ -21,7 +21,7 @@ func fixtureRun(t *testing.T, names ...string) *ingest.Run {
 	t.Helper()
 	dir := t.TempDir()
 	for _, n := range names {
-		data, err := os.ReadFile(filepath.Join(ingesttest.RepoRoot(t), "testdata", "logs", filepath.FromSlash(n)))
+		data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "testdata", "logs", filepath.FromSlash(n)))
 		if err != nil {
 			t.Fatal(err)
 		}

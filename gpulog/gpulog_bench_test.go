@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"gpureport/gpulog"
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // benchLog decodes one real log from memory b.N times, reporting MB/s and
 // GPU readings per decode.
 func benchLog(b *testing.B, rel string, format gpulog.LogFormat) {
-	data, err := os.ReadFile(filepath.Join(ingesttest.RealDir(b, "nvidia-smi"), filepath.FromSlash(rel)))
+	data, err := os.ReadFile(filepath.Join(testutil.RealDir(b, "nvidia-smi"), filepath.FromSlash(rel)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func BenchmarkReadXML(b *testing.B) {
 }
 
 func BenchmarkSniffLog(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join(ingesttest.RealDir(b, "nvidia-smi"), "table", "l40s_driver550_repeated_1575_samples.log"))
+	data, err := os.ReadFile(filepath.Join(testutil.RealDir(b, "nvidia-smi"), "table", "l40s_driver550_repeated_1575_samples.log"))
 	if err != nil {
 		b.Fatal(err)
 	}

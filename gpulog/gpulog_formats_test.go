@@ -10,8 +10,8 @@ import (
 
 	"gpureport/gpulog"
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
 	"gpureport/input"
+	"gpureport/internal/testutil"
 )
 
 // The generated fixtures in testdata/logs (go run ./internal/gen logs):
@@ -26,7 +26,7 @@ var fixtureModTime = time.Date(2025, 11, 26, 21, 0, 0, 0, time.UTC)
 
 func fixturePath(t *testing.T, name string) string {
 	t.Helper()
-	return filepath.Join(ingesttest.RepoRoot(t), "testdata", "logs", filepath.FromSlash(name))
+	return filepath.Join(testutil.RepoRoot(t), "testdata", "logs", filepath.FromSlash(name))
 }
 
 func readFixture(t *testing.T, name string, spec *gpulog.ColumnSpec) *gpulog.GPULog {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"gpureport/gpulog"
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // Fuzz targets for every GPU log reader, seeded from the real files (cut
@@ -30,7 +30,7 @@ const maxLogSeed = 4 << 10
 func realLogSeeds(f *testing.F, sub string, patterns ...string) {
 	base := os.Getenv("GPUREPORT_REAL_DATA")
 	if base == "" {
-		base = filepath.Join(ingesttest.RepoRoot(f), "..", "shared", "testdata-real")
+		base = filepath.Join(testutil.RepoRoot(f), "..", "shared", "testdata-real")
 	}
 	for _, pat := range patterns {
 		files, _ := filepath.Glob(filepath.Join(base, sub, pat))
@@ -104,7 +104,7 @@ func FuzzXML(f *testing.F) {
 // fixtureSeeds adds the generated fixtures of testdata/logs as seeds.
 func fixtureSeeds(f *testing.F, names ...string) {
 	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(ingesttest.RepoRoot(f), "testdata", "logs", filepath.FromSlash(n)))
+		b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(f), "testdata", "logs", filepath.FromSlash(n)))
 		if err != nil {
 			f.Fatal(err)
 		}

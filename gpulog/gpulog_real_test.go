@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"gpureport/gpulog"
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 const logMiB = 1 << 20
@@ -95,8 +95,8 @@ func sniffFile(t *testing.T, path string) (gpulog.LogFormat, bool) {
 // by content as the right format and gives the counts and values read by
 // hand from the file.
 func TestRealGPULogs(t *testing.T) {
-	dir := ingesttest.RealDir(t, "nvidia-smi")
-	files := ingesttest.RealFiles(t, "nvidia-smi")
+	dir := testutil.RealDir(t, "nvidia-smi")
+	files := testutil.RealFiles(t, "nvidia-smi")
 	listed := map[string]bool{}
 	for _, tt := range realLogs {
 		listed[tt.path] = true
@@ -196,7 +196,7 @@ func checkLogInvariants(t *testing.T, l *gpulog.GPULog) {
 // rows of the second GPU writing the same file, and rows garbled where the
 // two writers overlapped; its NUL bytes are reported.
 func TestRealHostileFile(t *testing.T) {
-	path := filepath.Join(ingesttest.RealDir(t, "nvidia-smi"), "mixed-hostile", "v100_table_then_csv_with_NUL_bytes.csv")
+	path := filepath.Join(testutil.RealDir(t, "nvidia-smi"), "mixed-hostile", "v100_table_then_csv_with_NUL_bytes.csv")
 	l, err := gpulog.DecodeLog(path, gpulog.FormatTable, time.UTC)
 	if err != nil {
 		t.Fatal(err)

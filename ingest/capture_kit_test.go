@@ -7,19 +7,19 @@ import (
 
 	"gpureport/gpulog"
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 	"gpureport/placement"
 
 	"github.com/google/go-cmp/cmp"
 )
 
 // TestCaptureKitRun reads a run the capture kit wrote (python/, against
-// its torch stand-in; ingesttest.CaptureKitRun): the file names it gives
+// its torch stand-in; testutil.CaptureKitRun): the file names it gives
 // must put every snapshot on its rank and step, make the OOM dump an
 // OOM-phase dump, its memory_stats lines must be read with their steps,
 // ranks, devices and UUIDs, and its manifests must give each rank's GPU.
 func TestCaptureKitRun(t *testing.T) {
-	dir := ingesttest.CaptureKitRun(t)
+	dir := testutil.CaptureKitRun(t)
 	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

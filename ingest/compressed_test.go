@@ -5,12 +5,11 @@ import (
 	"compress/gzip"
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"gpureport/gpulog"
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 func gzipBytes(tb testing.TB, b []byte) []byte {
@@ -31,7 +30,7 @@ func gzipBytes(tb testing.TB, b []byte) []byte {
 // one, a gzipped snapshot stays a snapshot, and compressed data files are
 // not scanned for out-of-memory messages.
 func TestLoadCompressedInputs(t *testing.T) {
-	real := ingesttest.RealFiles(t, "snapshots", "tiny_2dev_expandable_maxsplit128.pickle")[0]
+	real := testutil.RealFiles(t, "snapshots", "tiny_2dev_expandable_maxsplit128.pickle")[0]
 	pickle, err := os.ReadFile(real)
 	if err != nil {
 		t.Fatal(err)
@@ -47,15 +46,7 @@ func TestLoadCompressedInputs(t *testing.T) {
 		// Source and data quote OOM messages; they are no job output.
 		"data/errors.json.gz": gzipBytes(t, []byte(`{"msg": "`+oom[:len(oom)-1]+`"}`+"\n")),
 	}
-	for rel, b := range files {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteFiles(t, dir, files)
 	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -11,14 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 	"gpureport/snapshot"
 )
 
 // cacheSource is a snapshot of the sample run, to put through the cache.
 func cacheSource(tb testing.TB) string {
 	tb.Helper()
-	files, err := filepath.Glob(filepath.Join(ingesttest.RepoRoot(tb), "testdata", "sample-run", "*.pickle"))
+	files, err := filepath.Glob(filepath.Join(testutil.RepoRoot(tb), "testdata", "sample-run", "*.pickle"))
 	if err != nil || len(files) == 0 {
 		tb.Fatalf("sample run: %v", err)
 	}
@@ -197,7 +197,7 @@ func TestDigestCacheEvict(t *testing.T) {
 // same snapshot as DecodeFile, and that Full refuses a file that changed
 // after it was digested instead of mixing two contents.
 func TestLoadDigestFull(t *testing.T) {
-	src, err := filepath.Glob(filepath.Join(ingesttest.RepoRoot(t), "testdata", "sample-run", "*.pickle"))
+	src, err := filepath.Glob(filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run", "*.pickle"))
 	if err != nil || len(src) < 2 {
 		t.Fatalf("sample run: %v", err)
 	}

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
 	"gpureport/input"
 	"gpureport/internal/gen/layout"
+	"gpureport/internal/testutil"
 )
 
 // TestLoadMemoryBound loads a run of real snapshots (bare, gzipped and
@@ -19,7 +19,7 @@ import (
 // only while the semaphore holds it, so the check does not depend on
 // timing.
 func TestLoadMemoryBound(t *testing.T) {
-	srcs := ingesttest.RealFiles(t, "snapshots", "cs336_ctx128_fullstep.pickle", "cs336_ctx256_fullstep.pickle",
+	srcs := testutil.RealFiles(t, "snapshots", "cs336_ctx128_fullstep.pickle", "cs336_ctx256_fullstep.pickle",
 		"wedsonlin_medium_512_training.pickle", "wedsonlin_medium_1024_training.pickle")
 	dir := t.TempDir()
 	write := func(name string, b []byte) {
@@ -80,7 +80,7 @@ func TestLoadMemoryBound(t *testing.T) {
 // TestEstimateMemory: the estimate follows the decompressed size a
 // container records, not the compressed file size.
 func TestEstimateMemory(t *testing.T) {
-	src := ingesttest.RealFiles(t, "snapshots", "cs336_ctx128_fullstep.pickle")[0]
+	src := testutil.RealFiles(t, "snapshots", "cs336_ctx128_fullstep.pickle")[0]
 	b, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 func copyFile(t *testing.T, src, dst string) {
@@ -29,19 +29,13 @@ func copyFile(t *testing.T, src, dst string) {
 // folder) from one real snapshot plus broken inputs and a previous report,
 // and checks what Load uses and what it lists as skipped.
 func TestLoadSkipsBadFilesAndOwnOutput(t *testing.T) {
-	real := ingesttest.RealFiles(t, "snapshots", "cs336_silmont_mem_snapshot_small.pickle")[0]
+	real := testutil.RealFiles(t, "snapshots", "cs336_silmont_mem_snapshot_small.pickle")[0]
 	dir := t.TempDir()
 	copyFile(t, real, filepath.Join(dir, "rank_1", "snapshot_step_5.pickle"))
 	copyFile(t, real, filepath.Join(dir, "gpureport", "old_step_1.pickle")) // own output: never read
 	write := func(rel, content string) {
 		t.Helper()
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testutil.WriteFile(t, filepath.Join(dir, rel), []byte(content))
 	}
 	write("truncated.pickle", "\x80\x04\x95\x10\x00\x00\x00\x00\x00\x00\x00}\x94(")
 	write("ints.pkl", "\x80\x04]\x94(K\x01K\x02e.")

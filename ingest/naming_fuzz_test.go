@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
 	"gpureport/input"
+	"gpureport/internal/testutil"
 )
 
 // FuzzParseName checks that any path parses without panic into a
@@ -15,8 +15,8 @@ import (
 // the names common trainers write (placement's TestPlaceRunLayouts lays
 // out whole runs of them).
 func FuzzParseName(f *testing.F) {
-	for _, p := range ingesttest.RealFiles(f, "snapshots", "*") {
-		f.Add(ingesttest.Rel(f, p))
+	for _, p := range testutil.RealFiles(f, "snapshots", "*") {
+		f.Add(testutil.Rel(f, p))
 	}
 	for _, s := range []string{
 		"outputs/memory_snapshot/iteration_24_exit/rank1_memory_snapshot.pickle",

@@ -11,8 +11,8 @@ import (
 
 	"gpureport/gpulog"
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
 	"gpureport/input"
+	"gpureport/internal/testutil"
 	"gpureport/placement"
 )
 
@@ -21,7 +21,7 @@ import (
 // what ingest.Load reads from the names (step, rank, order and phase) and
 // the ranks Place decides.
 func TestPlaceRunLayouts(t *testing.T) {
-	real := ingesttest.RealFiles(t, "snapshots", "tiny_2dev_expandable_maxsplit128.pickle")[0]
+	real := testutil.RealFiles(t, "snapshots", "tiny_2dev_expandable_maxsplit128.pickle")[0]
 	type want struct {
 		step  int64
 		rank  int
@@ -135,13 +135,7 @@ func TestPlaceGPULogs(t *testing.T) {
 	dir := t.TempDir()
 	write := func(rel, content string) {
 		t.Helper()
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testutil.WriteFile(t, filepath.Join(dir, rel), []byte(content))
 	}
 	write("logs/gpu.csv", "timestamp, index, uuid, memory.used [MiB], memory.total [MiB]\n"+
 		"2024/03/01 10:00:00.000, 0, GPU-a, 100 MiB, 1000 MiB\n2024/03/01 10:00:00.000, 1, GPU-b, 200 MiB, 1000 MiB\n")
@@ -152,7 +146,7 @@ func TestPlaceGPULogs(t *testing.T) {
 	write("config.yaml", "lr: 3e-4\n")
 	write("README.md", "# run 42\n")
 	write("metrics.csv", "step,loss\n1,0.5\n")
-	real := ingesttest.RealFiles(t, "nvidia-smi", "a100_driver555_four_samples.log")[0]
+	real := testutil.RealFiles(t, "nvidia-smi", "a100_driver555_four_samples.log")[0]
 	b, err := os.ReadFile(real)
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"gpureport/analyze"
 	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/internal/testutil"
 )
 
 // The browser test loads a report in real headless Chromium (Debian's
@@ -352,7 +353,7 @@ func TestLogsOnlyInChromium(t *testing.T) {
 	for i := range 30 {
 		fmt.Fprintf(&apps, "%s, GPU-aaa, 7000, %s, %d MiB\n", smiStamp(logsStart.Add(time.Duration(i)*10*time.Second)), evilProcess2, 10+i)
 	}
-	writeRunFile(t, dir, "apps-evil.csv", apps.String())
+	testutil.WriteFile(t, filepath.Join(dir, "apps-evil.csv"), []byte(apps.String()))
 	f, _ := logsOnlyRun(t, dir, "logs-only")
 	opt := fixedOptions
 	page, err := HTML(f, opt)

@@ -12,8 +12,8 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
 	"gpureport/input"
+	"gpureport/internal/testutil"
 )
 
 func TestCaptureLines(t *testing.T) {
@@ -93,7 +93,7 @@ func TestMissedOOMStep(t *testing.T) {
 // kit's files it used, on stdout, in summary.md, in index.html and in
 // summary.json.
 func TestCaptureInEveryWriter(t *testing.T) {
-	run, err := ingest.Load(context.Background(), ingesttest.CaptureKitRun(t), ingest.LoadOptions{})
+	run, err := ingest.Load(context.Background(), testutil.CaptureKitRun(t), ingest.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

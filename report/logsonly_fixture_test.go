@@ -2,11 +2,12 @@ package report
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"gpureport/internal/testutil"
 )
 
 // Logs-only runs for the end-to-end tests: GPU logs and memory_stats
@@ -21,18 +22,6 @@ const (
 	evilProcess  = "</script><script>alert(1)</script>"
 	evilProcess2 = "<img src=x onerror=alert(2)>"
 )
-
-// writeRunFile writes content to dir/rel.
-func writeRunFile(t testing.TB, dir, rel, content string) {
-	t.Helper()
-	p := filepath.Join(dir, rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // smiStamp is nvidia-smi's timestamp format.
 func smiStamp(t time.Time) string { return t.Format("2006/01/02 15:04:05.000") }
@@ -65,8 +54,8 @@ func writeSMILogs(t testing.TB, dir string, stats bool) {
 		fmt.Fprintf(&apps, "%s, GPU-bbb, 5000, python, 3000 MiB\n", ts)
 		fmt.Fprintf(&apps, "%s, GPU-zzz, 6000, %s, 100 MiB\n", ts, evilProcess)
 	}
-	writeRunFile(t, dir, "nvidia-smi.csv", gpu.String())
-	writeRunFile(t, dir, "apps.csv", apps.String())
+	testutil.WriteFile(t, filepath.Join(dir, "nvidia-smi.csv"), []byte(gpu.String()))
+	testutil.WriteFile(t, filepath.Join(dir, "apps.csv"), []byte(apps.String()))
 }
 
 // memStatsLine is one torch.cuda.memory_stats() JSON line.
@@ -91,7 +80,7 @@ func writeLeakingStats(t testing.TB, dir string) {
 		}
 		b.WriteString(memStatsLine(step, logsStart.Add(time.Duration(step)*500*time.Millisecond), alloc, alloc+1<<30, int64(step/50), ooms))
 	}
-	writeRunFile(t, dir, "stats.jsonl", b.String())
+	testutil.WriteFile(t, filepath.Join(dir, "stats.jsonl"), []byte(b.String()))
 }
 
 // writeFlatStats writes stats.jsonl: 100 flat readings (allocated 4 GiB
@@ -104,5 +93,5 @@ func writeFlatStats(t testing.TB, dir string) {
 		alloc := int64(4<<30) + int64((i*7)%7-3)<<20
 		b.WriteString(memStatsLine(step, logsStart.Add(time.Duration(step)*500*time.Millisecond), alloc, 6<<30, 0, 0))
 	}
-	writeRunFile(t, dir, "stats.jsonl", b.String())
+	testutil.WriteFile(t, filepath.Join(dir, "stats.jsonl"), []byte(b.String()))
 }

@@ -13,7 +13,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // Runs with GPU logs and no snapshots, end to end: files written to a
@@ -261,7 +261,7 @@ func TestLogsOnlyRuns(t *testing.T) {
 			if tc.write != nil {
 				tc.write(t, dir)
 			} else {
-				dir = filepath.Dir(ingesttest.RealFiles(t, "nvidia-smi", "paddle_used_gpu_memory_l.csv")[0])
+				dir = filepath.Dir(testutil.RealFiles(t, "nvidia-smi", "paddle_used_gpu_memory_l.csv")[0])
 			}
 			f, run := logsOnlyRun(t, dir, "logs-only")
 			r := renderAll(t, f, run)

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,39 +11,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
 
 	"gpureport/analyze"
+	"gpureport/internal/testutil"
 	"gpureport/templates"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 var fixedOptions = Options{GeneratedAt: time.Date(2025, 3, 14, 12, 0, 0, 0, time.UTC), Version: "0.1.0-test"}
 
 // golden compares got with testdata/golden/name, or rewrites it with
-// -update. A difference is printed whole, line by line (go-cmp), so one
-// run shows every changed line of every golden file.
+// -update (testutil.Golden).
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -run %s -update to create it)", err, t.Name())
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s differs from the golden file (-want +got; run go test ./report -run %s -update if the change is intended):\n%s", name, t.Name(), d)
-	}
+	testutil.Golden(t, filepath.Join("testdata", "golden", name), got)
 }
 
 // withoutEcharts replaces the inlined echarts build, which the golden

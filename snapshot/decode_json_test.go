@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // writeJSON writes a generic value tree as json.dump would: tuples as
@@ -74,12 +74,12 @@ func writeJSONList(b *bytes.Buffer, items []any) {
 // checks that each decodes to what its pickle decodes to.
 func TestDecodeJSONMatchesPickle(t *testing.T) {
 	n := 0
-	for _, f := range ingesttest.RealFiles(t, "snapshots", "*.pickle", "*.pkl") {
+	for _, f := range testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl") {
 		if st, err := os.Stat(f); err != nil || st.Size() > 512<<10 {
 			continue
 		}
 		n++
-		t.Run(ingesttest.Rel(t, f), func(t *testing.T) {
+		t.Run(testutil.Rel(t, f), func(t *testing.T) {
 			raw, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
@@ -158,7 +158,7 @@ func TestDecodeJSONErrors(t *testing.T) {
 // internal error), and a success is a valid model. Seeds are the start of
 // the real snapshots under 128 KiB as JSON, and synthetic ones.
 func FuzzDecodeJSON(f *testing.F) {
-	for _, p := range ingesttest.RealFiles(f, "snapshots", "*.pickle", "*.pkl") {
+	for _, p := range testutil.RealFiles(f, "snapshots", "*.pickle", "*.pkl") {
 		raw, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

@@ -9,18 +9,18 @@ import (
 	"reflect"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
 	"gpureport/internal/gen/pickle"
+	"gpureport/internal/testutil"
 )
 
 // digestSources lists the sample run's snapshots and every real snapshot.
 func digestSources(tb testing.TB) []string {
 	tb.Helper()
-	files, err := filepath.Glob(filepath.Join(ingesttest.RepoRoot(tb), "testdata", "sample-run", "*.pickle"))
+	files, err := filepath.Glob(filepath.Join(testutil.RepoRoot(tb), "testdata", "sample-run", "*.pickle"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return append(files, ingesttest.RealFiles(tb, "snapshots", "*.pickle", "*.pkl", "*.gz", "*.pt")...)
+	return append(files, testutil.RealFiles(tb, "snapshots", "*.pickle", "*.pkl", "*.gz", "*.pt")...)
 }
 
 // sameDigest reports how two digests differ ("" when they do not): the

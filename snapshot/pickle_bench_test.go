@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
 	"gpureport/internal/gen/train"
+	"gpureport/internal/testutil"
 )
 
 // Decoder benchmarks. MB/s counts pickle bytes (decompressed for gzip);
@@ -80,7 +80,7 @@ func BenchmarkDecodeReal(b *testing.B) {
 		"flexgen_opt1.3b_snapshot_b.pickle",
 		"layoutediting_memory_snapshot_list.pkl",
 	} {
-		data, err := os.ReadFile(ingesttest.RealFiles(b, "snapshots", name)[0])
+		data, err := os.ReadFile(testutil.RealFiles(b, "snapshots", name)[0])
 		if err != nil {
 			b.Fatal(err)
 		}

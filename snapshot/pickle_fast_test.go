@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // decodeModes decodes a bare pickle three ways: the fast path (which must
@@ -38,8 +38,8 @@ func decodeModes(t *testing.T, data []byte) (fast, generic, ref *Snapshot) {
 // fast path (no fallback allowed), the generic mode and gopickle, and
 // requires the three models to be equal.
 func TestFastMatchesReferenceOnRealFiles(t *testing.T) {
-	for _, f := range ingesttest.RealFiles(t, "snapshots", "*.pickle", "*.pkl") {
-		t.Run(ingesttest.Rel(t, f), func(t *testing.T) {
+	for _, f := range testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl") {
+		t.Run(testutil.Rel(t, f), func(t *testing.T) {
 			data, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
@@ -142,7 +142,7 @@ type snapFile struct {
 func realSnapshotsUpTo(tb testing.TB, maxSize int) []snapFile {
 	tb.Helper()
 	var out []snapFile
-	for _, f := range ingesttest.RealFiles(tb, "snapshots", "*.pickle", "*.pkl") {
+	for _, f := range testutil.RealFiles(tb, "snapshots", "*.pickle", "*.pkl") {
 		st, err := os.Stat(f)
 		if err != nil {
 			tb.Fatal(err)
@@ -154,7 +154,7 @@ func realSnapshotsUpTo(tb testing.TB, maxSize int) []snapFile {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		out = append(out, snapFile{ingesttest.Rel(tb, f), data})
+		out = append(out, snapFile{testutil.Rel(tb, f), data})
 	}
 	return out
 }
@@ -294,7 +294,7 @@ func TestUnusualLayouts(t *testing.T) {
 // TestFastMatchesReferenceOnSampleRun does the same for the snapshots the
 // project's generator made for the bundled sample run.
 func TestFastMatchesReferenceOnSampleRun(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(ingesttest.RepoRoot(t), "testdata", "sample-run", "*.pickle"))
+	files, err := filepath.Glob(filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run", "*.pickle"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no sample-run snapshots (%v)", err)
 	}

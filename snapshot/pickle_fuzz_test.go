@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
 	"gpureport/internal/pickleop"
+	"gpureport/internal/testutil"
 )
 
 // Fuzz targets, each run in CI for a bounded time:
@@ -31,7 +31,7 @@ import (
 // fuzzSeeds adds the real snapshots (small ones whole, large ones as
 // prefixes and truncations) and synthetic snapshots in every pickler style.
 func snapshotFuzzSeeds(f *testing.F, maxWhole int) {
-	for _, p := range ingesttest.RealFiles(f, "snapshots", "*.pickle", "*.pkl") {
+	for _, p := range testutil.RealFiles(f, "snapshots", "*.pickle", "*.pkl") {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

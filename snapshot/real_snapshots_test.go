@@ -3,7 +3,7 @@ package snapshot_test
 import (
 	"testing"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 	"gpureport/snapshot"
 )
 
@@ -13,12 +13,12 @@ import (
 // active_size the sum of active blocks, requested_size the requested sum of
 // active blocks; blocks are contiguous from the segment start.
 func TestRealSnapshotsSelfConsistent(t *testing.T) {
-	files := ingesttest.RealFiles(t, "snapshots", "*.pickle", "*.pkl")
+	files := testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl")
 	if len(files) != 51 {
 		t.Errorf("found %d real snapshots, want 51", len(files))
 	}
 	for _, f := range files {
-		t.Run(ingesttest.Rel(t, f), func(t *testing.T) {
+		t.Run(testutil.Rel(t, f), func(t *testing.T) {
 			s, c, err := snapshot.DecodeFile(f, snapshot.DecodeOptions{})
 			if err != nil {
 				t.Fatal(err)

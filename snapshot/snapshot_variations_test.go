@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
 	"gpureport/internal/gen/pickle"
+	"gpureport/internal/testutil"
 )
 
 // The generalization test: every real snapshot, re-encoded the way other
@@ -510,7 +510,7 @@ const variationBytes = 1536 << 10
 // one file, so none passes vacuously.
 func TestRealSnapshotVariations(t *testing.T) {
 	vs := snapVariations()
-	files := ingesttest.RealFiles(t, "snapshots", "*.pickle", "*.pkl")
+	files := testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl")
 	changed := make([]int, len(vs))
 	hits := make([]int, len(vs))
 	planned, ran := 0, 0
@@ -628,7 +628,7 @@ func dedupeKeys(root any) bool {
 // (one bit each) and seeds their randomness.
 func FuzzSnapshotVariations(f *testing.F) {
 	vs := snapVariations()
-	for _, p := range ingesttest.RealFiles(f, "snapshots", "*.pickle", "*.pkl") {
+	for _, p := range testutil.RealFiles(f, "snapshots", "*.pickle", "*.pkl") {
 		if st, err := os.Stat(p); err != nil || st.Size() > 64<<10 {
 			continue
 		}

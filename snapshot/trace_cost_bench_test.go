@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // minCostEntries is the fewest trace entries a real snapshot needs to be
@@ -24,7 +24,7 @@ const minCostEntries = 4000
 //
 //	go test -run='^$' -bench=TraceEntryCost ./snapshot
 func BenchmarkTraceEntryCost(b *testing.B) {
-	for _, p := range ingesttest.RealFiles(b, "snapshots", "*.pickle") {
+	for _, p := range testutil.RealFiles(b, "snapshots", "*.pickle") {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			b.Fatal(err)

@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
 	"gpureport/internal/gen/layout"
+	"gpureport/internal/testutil"
 	"gpureport/snapshot"
 )
 
@@ -16,7 +16,7 @@ import (
 // frame read is a Python frame. Seeded with the user_metadata of the real
 // snapshots and labels as programs write them.
 func FuzzLabels(f *testing.F) {
-	for _, p := range ingesttest.RealFiles(f, "snapshots", "*.pickle") {
+	for _, p := range testutil.RealFiles(f, "snapshots", "*.pickle") {
 		s, _, err := snapshot.DecodeFile(p, snapshot.DecodeOptions{})
 		if err != nil {
 			continue
@@ -51,7 +51,7 @@ func FuzzLabels(f *testing.F) {
 // classified (at the dump, the allocated bytes). Seeded with the small
 // real snapshots and a generated one with every recent key.
 func FuzzClassify(f *testing.F) {
-	for _, p := range ingesttest.RealFiles(f, "snapshots", "*.pickle") {
+	for _, p := range testutil.RealFiles(f, "snapshots", "*.pickle") {
 		if data, err := os.ReadFile(p); err == nil && len(data) < 200_000 {
 			f.Add(data)
 		}

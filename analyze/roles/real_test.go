@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 	"gpureport/snapshot"
 )
 
@@ -38,7 +38,7 @@ func allocatedOf(s *snapshot.Snapshot, dev int) int64 {
 // file and device, the share of unknown and other memory and the rules
 // that decided the most bytes.
 func TestRealSnapshotsRolesSumToAllocated(t *testing.T) {
-	files := ingesttest.RealFiles(t, "snapshots", "*.pickle", "*.pkl")
+	files := testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl")
 	if len(files) == 0 {
 		t.Skip("no real snapshots")
 	}
@@ -94,7 +94,7 @@ func TestRealSnapshotsRolesSumToAllocated(t *testing.T) {
 				}
 				top = append(top, fmt.Sprintf("%s %.0f%% (%s)", rs.Role, 100*float64(rs.Bytes)/float64(max(bd.Allocated, 1)), rs.Rule))
 			}
-			fmt.Fprintf(&table, "%-62s %4d %9.1fM %7.1f%% %7.1f%%  %s\n", ingesttest.Rel(t, f), dev, float64(want)/(1<<20),
+			fmt.Fprintf(&table, "%-62s %4d %9.1fM %7.1f%% %7.1f%%  %s\n", testutil.Rel(t, f), dev, float64(want)/(1<<20),
 				100*bd.Fraction(Unknown), 100*bd.Fraction(Other), strings.Join(top, "; "))
 		}
 	}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"gpureport/ingest/ingesttest"
 	"gpureport/internal/batch"
+	"gpureport/internal/testutil"
 	"gpureport/report"
 )
 
@@ -21,7 +21,7 @@ import (
 // place from the shared real test data).
 func tinySnapshot(t testing.TB) []byte {
 	t.Helper()
-	files := ingesttest.RealFiles(t, "snapshots", "tiny_2dev_expandable_maxsplit128.pickle")
+	files := testutil.RealFiles(t, "snapshots", "tiny_2dev_expandable_maxsplit128.pickle")
 	b, err := os.ReadFile(files[0])
 	if err != nil {
 		t.Fatal(err)
@@ -29,25 +29,11 @@ func tinySnapshot(t testing.TB) []byte {
 	return b
 }
 
-// writeFiles creates files (path -> content) under dir.
-func writeFiles(t testing.TB, dir string, files map[string][]byte) {
-	t.Helper()
-	for p, b := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestBatchEmptyRoot checks that a root without runs creates nothing: no
 // overview folder, no report folder.
 func TestBatchEmptyRoot(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string][]byte{"notes/readme.txt": []byte("hi")})
+	testutil.WriteFiles(t, root, map[string][]byte{"notes/readme.txt": []byte("hi")})
 	code, _, errs := runTB(t, "--batch", "-q", root)
 	if code != exitNothingUsable || !strings.Contains(errs, "no run directories") {
 		t.Errorf("exit %d, stderr %s", code, errs)
@@ -75,7 +61,7 @@ func TestBatchNestedRuns(t *testing.T) {
 		files[r+"/snapshots/snapshot_step_200.pickle"] = snap
 		files[r+"/logs/nvidia-smi.csv"] = []byte("timestamp, index, memory.used [MiB], memory.total [MiB]\n2024/01/01 00:00:00.000, 0, 100 MiB, 24576 MiB\n2024/01/01 00:00:01.000, 0, 110 MiB, 24576 MiB\n")
 	}
-	writeFiles(t, root, files)
+	testutil.WriteFiles(t, root, files)
 	overview := filepath.Join(t.TempDir(), "overview")
 	code, out, errs := runTB(t, "--batch", "-q", "-o", overview, root)
 	if code != exitOK || !strings.Contains(out, "3 runs (3 reported") {
@@ -105,7 +91,7 @@ func batchRoot(t testing.TB, n int) string {
 		// Runs two levels down are marked (internal/batch/rundirs.go).
 		files[fmt.Sprintf("exp%d/run%02d/%s", i%3, i, batch.RunMarker)] = nil
 	}
-	writeFiles(t, root, files)
+	testutil.WriteFiles(t, root, files)
 	return root
 }
 
@@ -149,7 +135,7 @@ func TestBatch(t *testing.T) {
 	}
 
 	// A new snapshot in one run: only that run is reported again.
-	writeFiles(t, root, map[string][]byte{"exp1/run01/snapshot_step_300.pickle": tinySnapshot(t)})
+	testutil.WriteFiles(t, root, map[string][]byte{"exp1/run01/snapshot_step_300.pickle": tinySnapshot(t)})
 	code, out, _ = runTB(t, "--batch", "-q", "-o", overview, root)
 	if code != exitOK || !strings.Contains(out, "4 runs (1 reported, 3 unchanged") {
 		t.Errorf("third pass: exit %d, %s", code, out)
@@ -260,7 +246,7 @@ func BenchmarkBatchUnchanged(b *testing.B) {
 			files[fmt.Sprintf("exp%d/run%03d/rank%d/snapshot_step_%d.pickle", i%10, i, k%2, k)] = snap
 		}
 	}
-	writeFiles(b, root, files)
+	testutil.WriteFiles(b, root, files)
 	overview := filepath.Join(b.TempDir(), "ov")
 	if code, out, errs := runTB(b, "--batch", "-q", "-o", overview, root); code != exitOK {
 		b.Fatalf("exit %d\n%s%s", code, out, errs)
@@ -296,7 +282,7 @@ func TestSingleRunPprof(t *testing.T) {
 }
 
 func TestDiffCommand(t *testing.T) {
-	files := ingesttest.RealFiles(t, "snapshots", "cs336_ctx128_forward.pickle", "cs336_ctx512_forward.pickle")
+	files := testutil.RealFiles(t, "snapshots", "cs336_ctx128_forward.pickle", "cs336_ctx512_forward.pickle")
 	if len(files) != 2 {
 		t.Skipf("want the two cs336 forward snapshots, found %d", len(files))
 	}
@@ -330,7 +316,7 @@ func TestDiffCommand(t *testing.T) {
 // TestSampleRunReport reports the generated sample run end to end and
 // reads the outputs back.
 func TestSampleRunReport(t *testing.T) {
-	dir := filepath.Join(ingesttest.RepoRoot(t), "testdata", "sample-run")
+	dir := filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("no testdata/sample-run")
 	}

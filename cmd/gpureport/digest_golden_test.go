@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // TestDigestReportsIdentical proves that digesting changes how a report is
@@ -17,7 +17,7 @@ import (
 // summary.json, summary.md, index.html and report.xlsx of all four are byte-identical
 // (SOURCE_DATE_EPOCH pins the report time, the only run-time field).
 func TestDigestReportsIdentical(t *testing.T) {
-	root := ingesttest.RepoRoot(t)
+	root := testutil.RepoRoot(t)
 	t.Setenv("SOURCE_DATE_EPOCH", "1772442000")
 	runs := []struct {
 		name string
@@ -25,7 +25,7 @@ func TestDigestReportsIdentical(t *testing.T) {
 		args []string
 	}{
 		{"sample run", filepath.Join(root, "testdata", "sample-run"), []string{"--tz", "UTC"}},
-		{"real snapshots", ingesttest.RealDir(t, "snapshots"), nil},
+		{"real snapshots", testutil.RealDir(t, "snapshots"), nil},
 	}
 	modes := []struct {
 		name string
@@ -75,7 +75,7 @@ func TestDigestReportsIdentical(t *testing.T) {
 // digested again, not served from the cache: a report after one snapshot
 // is replaced by another (same name) describes the new content.
 func TestDigestCacheChangedFile(t *testing.T) {
-	root := ingesttest.RepoRoot(t)
+	root := testutil.RepoRoot(t)
 	t.Setenv("SOURCE_DATE_EPOCH", "1772442000")
 	src := filepath.Join(root, "testdata", "sample-run")
 	run := t.TempDir()

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // TestDigestShards digests a run in two shards and checks that the shards
 // split its snapshots between them, that a later whole-run digest finds
 // every one cached, and that --clear empties the cache.
 func TestDigestShards(t *testing.T) {
-	root := ingesttest.RepoRoot(t)
+	root := testutil.RepoRoot(t)
 	names, err := filepath.Glob(filepath.Join(root, "testdata", "sample-run", "snapshot_step_*.pickle"))
 	if err != nil || len(names) < 6 {
 		t.Fatalf("sample run: %v, %d snapshots", err, len(names))

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // TestWriteFailure: a report that cannot be written says which folder and
@@ -45,7 +45,7 @@ func TestUnwritableRunDir(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("running as root, which may write any folder; TestWriteFailure covers the message")
 	}
-	root := ingesttest.RepoRoot(t)
+	root := testutil.RepoRoot(t)
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")
 	if err := os.CopyFS(run, os.DirFS(filepath.Join(root, "testdata", "sample-run"))); err != nil {
@@ -109,7 +109,7 @@ func TestRunArgumentMistakes(t *testing.T) {
 // TestDiffWritesBesideInputs: without -o, diff writes gpureport-diff into
 // the folder of B (a snapshot) or into B (a run), never the current folder.
 func TestDiffWritesBesideInputs(t *testing.T) {
-	root := ingesttest.RepoRoot(t)
+	root := testutil.RepoRoot(t)
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")
 	if err := os.CopyFS(run, os.DirFS(filepath.Join(root, "testdata", "sample-run"))); err != nil {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // writeCorpus makes a corpus in a temporary folder: each case is a run
@@ -17,7 +17,7 @@ import (
 // data, copied only into the temporary folder), labelled as given.
 func writeCorpus(t *testing.T, leakLabels ...bool) string {
 	t.Helper()
-	src := ingesttest.RealFiles(t, "snapshots", "cs336_silmont_mem_snapshot_small.pickle")[0]
+	src := testutil.RealFiles(t, "snapshots", "cs336_silmont_mem_snapshot_small.pickle")[0]
 	data, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)

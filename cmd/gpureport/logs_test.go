@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // copyFixtures copies generated fixtures of testdata/logs into a new run
@@ -16,7 +16,7 @@ func copyFixtures(t *testing.T, names ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, n := range names {
-		data, err := os.ReadFile(filepath.Join(ingesttest.RepoRoot(t), "testdata", "logs", filepath.FromSlash(n)))
+		data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "testdata", "logs", filepath.FromSlash(n)))
 		if err != nil {
 			t.Fatal(err)
 		}

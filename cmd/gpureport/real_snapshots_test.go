@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 	"gpureport/snapshot"
 )
 
@@ -31,7 +31,7 @@ type summarySnapshot struct {
 // counts, the largest inactive block and the trace length, read from the
 // decoded file independently of the analysis.
 func TestRealSnapshotsSummaryExact(t *testing.T) {
-	dir := ingesttest.RealDir(t, "snapshots")
+	dir := testutil.RealDir(t, "snapshots")
 	out := t.TempDir()
 	code, stdout, stderr := runCmd(t, "-q", "-o", out, dir)
 	if code != exitOK {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gpureport/internal/testutil"
 )
 
 // runCmd runs gpureport in-process and returns its exit code and output.
@@ -48,20 +50,12 @@ func TestReportUsageErrors(t *testing.T) {
 
 func TestReportNothingUsableNamesFiles(t *testing.T) {
 	dir := t.TempDir()
-	for name, content := range map[string]string{
-		"garbage.csv":      "\x00\x01\x02 not a log at all\n",
-		"broken.pickle":    "\x80\x04\x95\xff\xff",
-		"weights.pt":       "PK\x03\x04 nonsense",
-		"notes/readme.txt": "hello",
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteFiles(t, dir, map[string][]byte{
+		"garbage.csv":      []byte("\x00\x01\x02 not a log at all\n"),
+		"broken.pickle":    []byte("\x80\x04\x95\xff\xff"),
+		"weights.pt":       []byte("PK\x03\x04 nonsense"),
+		"notes/readme.txt": []byte("hello"),
+	})
 	code, _, stderr := runCmd(t, "-q", dir)
 	if code != exitNothingUsable {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitNothingUsable, stderr)

@@ -2,19 +2,15 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/pprof/profile"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // TestSampleRunGolden reports the bundled sample run end to end (discover,
 // decode, analyse, write) and compares summary.json and summary.md with the
@@ -22,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // generated_at).
 // Regenerate them with `go test ./cmd/gpureport -run SampleRun -update`.
 func TestSampleRunGolden(t *testing.T) {
-	root := ingesttest.RepoRoot(t)
+	root := testutil.RepoRoot(t)
 	t.Chdir(root)
 	t.Setenv("SOURCE_DATE_EPOCH", "1772442000") // 2026-03-02T09:00:00Z
 	out := t.TempDir()
@@ -39,9 +35,9 @@ func TestSampleRunGolden(t *testing.T) {
 		}
 	}
 	golden := filepath.Join(root, "testdata", "golden", "sample-run")
-	compareGolden(t, filepath.Join(golden, "summary.json"), normaliseSummary(t, readFile(t, filepath.Join(out, "summary.json"))))
-	compareGolden(t, filepath.Join(golden, "summary.md"), readFile(t, filepath.Join(out, "summary.md")))
-	compareGolden(t, filepath.Join(golden, "stdout.txt"), []byte(strings.ReplaceAll(stdout, out, "OUT")))
+	testutil.Golden(t, filepath.Join(golden, "summary.json"), normaliseSummary(t, readFile(t, filepath.Join(out, "summary.json"))))
+	testutil.Golden(t, filepath.Join(golden, "summary.md"), readFile(t, filepath.Join(out, "summary.md")))
+	testutil.Golden(t, filepath.Join(golden, "stdout.txt"), []byte(strings.ReplaceAll(stdout, out, "OUT")))
 }
 
 func readFile(t *testing.T, p string) []byte {
@@ -67,34 +63,12 @@ func normaliseSummary(t *testing.T, b []byte) []byte {
 	return b
 }
 
-// compareGolden compares got with the golden file, or rewrites it with
-// -update. A difference is printed whole, line by line (go-cmp).
-func compareGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s differs from the golden file (-want +got; run with -update after checking the change):\n%s", filepath.Base(path), d)
-	}
-}
-
 // TestSuppressAndFailOn checks --fail-on leak on the sample run's planted
 // leak (exit 4), and that a suppression file naming its fingerprint turns
 // the verdict back to no leak (exit 0), while a malformed one is a usage
 // error naming the file and line.
 func TestSuppressAndFailOn(t *testing.T) {
-	root := ingesttest.RepoRoot(t)
+	root := testutil.RepoRoot(t)
 	t.Chdir(root)
 	code, stdout, stderr := runCmd(t, "-q", "--tz", "UTC", "-o", t.TempDir(), "--fail-on", "leak", "testdata/sample-run")
 	if code != exitFailOn || !strings.Contains(stderr, "--fail-on met: leak") {
@@ -159,7 +133,7 @@ func TestSuppressAndFailOn(t *testing.T) {
 // memory.total is used, and every output says it is the user's figure, in
 // decimal gigabytes, overriding the log's.
 func TestCapacityOverride(t *testing.T) {
-	root := ingesttest.RepoRoot(t)
+	root := testutil.RepoRoot(t)
 	t.Chdir(root)
 	out := t.TempDir()
 	code, stdout, stderr := runCmd(t, "-q", "--tz", "UTC", "-o", out, "--capacity", "80GB", "testdata/sample-run")
@@ -187,7 +161,7 @@ func TestCapacityOverride(t *testing.T) {
 // takes its time stamp from SOURCE_DATE_EPOCH, as the other outputs do,
 // so two builds of the same run give the same bytes.
 func TestPprofSourceDateEpoch(t *testing.T) {
-	root := ingesttest.RepoRoot(t)
+	root := testutil.RepoRoot(t)
 	t.Chdir(root)
 	t.Setenv("SOURCE_DATE_EPOCH", "1772442000")
 	path := filepath.Join(t.TempDir(), "leaks.pb.gz")

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"gpureport/analyze"
-	"gpureport/ingest/ingesttest"
 	"gpureport/internal/gen/pickle"
+	"gpureport/internal/testutil"
 	"gpureport/snapshot"
 )
 
@@ -21,7 +21,7 @@ import (
 // the accounting analyze computes, an error line on stderr naming the
 // broken file and the offset, and exit code 2 after printing the rest.
 func TestStatsJSON(t *testing.T) {
-	files := ingesttest.RealFiles(t, "snapshots",
+	files := testutil.RealFiles(t, "snapshots",
 		"code_location_expandable_multigpu_oom.pickle", // 3 devices, oom, segment_map
 		"flexgen_opt1.3b_oom_snapshot.pickle",          // legacy history layout
 		"layoutediting_memory_snapshot_list.pkl",       // segments-only list, device 1
@@ -96,7 +96,7 @@ func TestStatsJSON(t *testing.T) {
 // TestStatsText checks the human-readable output of one multi-device file
 // and the usage errors.
 func TestStatsText(t *testing.T) {
-	f := ingesttest.RealFiles(t, "snapshots", "code_location_expandable_multigpu_oom.pickle")[0]
+	f := testutil.RealFiles(t, "snapshots", "code_location_expandable_multigpu_oom.pickle")[0]
 	var stdout, stderr bytes.Buffer
 	if code := run(context.Background(), []string{"stats", f}, &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())

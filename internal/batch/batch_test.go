@@ -11,21 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// writeFiles creates files (path -> content) under dir.
-func writeFiles(t testing.TB, dir string, files map[string][]byte) {
-	t.Helper()
-	for p, b := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"gpureport/internal/testutil"
+)
 
 func TestFindRunDirs(t *testing.T) {
 	snap := []byte("\x80\x04\x95 fake pickle head")
@@ -79,7 +67,7 @@ func TestFindRunDirs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeFiles(t, root, tt.files)
+			testutil.WriteFiles(t, root, tt.files)
 			runs, err := FindRunDirs([]string{root}, []string{filepath.Join(root, "gpureport-overview")})
 			if err != nil {
 				t.Fatal(err)
@@ -101,7 +89,7 @@ func TestFindRunDirs(t *testing.T) {
 func TestFindRunDirsProjectRoots(t *testing.T) {
 	snap := []byte("\x80\x04\x95 fake pickle head")
 	exp := t.TempDir()
-	writeFiles(t, exp, map[string][]byte{
+	testutil.WriteFiles(t, exp, map[string][]byte{
 		"projA/run1/snapshot_step_1.pickle":     snap,
 		"projA/run2/rank0/snapshot_1.pickle":    snap,
 		"projB/run7/snapshots/snap_1.pickle":    snap,
@@ -128,7 +116,7 @@ func TestFindRunDirsProjectRoots(t *testing.T) {
 func TestFindRunDirsRootAndLinks(t *testing.T) {
 	snap := []byte("\x80\x04\x95 fake pickle head")
 	root := t.TempDir()
-	writeFiles(t, root, map[string][]byte{
+	testutil.WriteFiles(t, root, map[string][]byte{
 		"a/snapshot_1.pickle":        snap,
 		"a/deeper/snapshot_2.pickle": snap,
 		"store/snap_9.pickle":        snap, // linked into g below
@@ -298,7 +286,7 @@ func TestLockReleasedOnExit(t *testing.T) {
 
 func TestManifest(t *testing.T) {
 	run := t.TempDir()
-	writeFiles(t, run, map[string][]byte{
+	testutil.WriteFiles(t, run, map[string][]byte{
 		"snap_1.pickle":        []byte("a"),
 		"rank0/snap_2.pickle":  []byte("bb"),
 		"gpureport/index.html": []byte("report"),
@@ -324,13 +312,13 @@ func TestManifest(t *testing.T) {
 		t.Error("unchanged run reads as changed")
 	}
 	// Writing the report does not change the inputs.
-	writeFiles(t, run, map[string][]byte{"gpureport/summary.json": []byte("{}")})
+	testutil.WriteFiles(t, run, map[string][]byte{"gpureport/summary.json": []byte("{}")})
 	if again, _ := scanManifest(run, out, "k"); !again.equal(m1) {
 		t.Error("a report file counted as input")
 	}
 	changes := []func(){
-		func() { writeFiles(t, run, map[string][]byte{"snap_3.pickle": []byte("c")}) },
-		func() { writeFiles(t, run, map[string][]byte{"snap_1.pickle": []byte("longer")}) },
+		func() { testutil.WriteFiles(t, run, map[string][]byte{"snap_3.pickle": []byte("c")}) },
+		func() { testutil.WriteFiles(t, run, map[string][]byte{"snap_1.pickle": []byte("longer")}) },
 		func() {
 			later := time.Now().Add(time.Hour)
 			os.Chtimes(filepath.Join(run, "rank0", "snap_2.pickle"), later, later)

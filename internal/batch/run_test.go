@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"gpureport/analyze"
+	"gpureport/internal/testutil"
 	"gpureport/report"
 )
 
@@ -23,7 +24,7 @@ func TestRunOutcomes(t *testing.T) {
 	for _, r := range []string{"ok", "empty", "unwritable", "locked", "broken"} {
 		files[r+"/"+RunMarker] = nil
 	}
-	writeFiles(t, root, files)
+	testutil.WriteFiles(t, root, files)
 	// Another gpureport holds the report folder of run "locked".
 	release, err := Lock(filepath.Join(root, "locked", "gpureport"))
 	if err != nil {
@@ -100,7 +101,7 @@ func TestRunErrors(t *testing.T) {
 		t.Error("missing root: no error")
 	}
 	root := t.TempDir()
-	writeFiles(t, root, map[string][]byte{"r/" + RunMarker: nil})
+	testutil.WriteFiles(t, root, map[string][]byte{"r/" + RunMarker: nil})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	called := false

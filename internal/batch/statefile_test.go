@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gpureport/internal/testutil"
 )
 
 // TestStateFilesOfOtherLayouts: a state file of another layout, or not
@@ -39,7 +41,7 @@ func TestStateFilesOfOtherLayouts(t *testing.T) {
 					t.Fatal(err)
 				}
 			default:
-				writeFiles(t, filepath.Dir(path), map[string][]byte{filepath.Base(path): tc.content})
+				testutil.WriteFiles(t, filepath.Dir(path), map[string][]byte{filepath.Base(path): tc.content})
 			}
 			parts, warn := readParts(dir)
 			if tc.wantPart != (len(parts) == 1) {
@@ -55,7 +57,7 @@ func TestStateFilesOfOtherLayouts(t *testing.T) {
 	}
 	t.Run("manifest of another layout", func(t *testing.T) {
 		out := t.TempDir()
-		writeFiles(t, out, map[string][]byte{manifestName: []byte(`{"schema":"gpureport/inputs/v0","key":"k","files":[]}`)})
+		testutil.WriteFiles(t, out, map[string][]byte{manifestName: []byte(`{"schema":"gpureport/inputs/v0","key":"k","files":[]}`)})
 		if m := readManifest(out); m != nil {
 			t.Errorf("readManifest = %+v, want nil for another layout", m)
 		}

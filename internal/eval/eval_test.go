@@ -3,17 +3,14 @@ package eval
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"gpureport/analyze"
+	"gpureport/internal/testutil"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 const labelsJSON = `{"generator": "gpureport internal/gen", "seed": 7, "cases": [
  {"name": "clean-000", "scenario": "clean", "seed": 1, "expect": {"leak": false, "outside_allocator_leak": false, "fragmentation": false, "oom": false}, "leak_sites": [], "leak_rank": null, "capacity_bytes": 85899345920, "description": "flat",
@@ -198,22 +195,7 @@ func TestWriteText(t *testing.T) {
 			if err := WriteText(&b, "corpus", Evaluate(labels, tc.results)); err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", tc.name+".golden")
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(b.Bytes(), want) {
-				t.Errorf("output differs from %s (go test ./evaluate -update):\n%s", golden, b.String())
-			}
+			testutil.Golden(t, filepath.Join("testdata", tc.name+".golden"), b.Bytes())
 			for _, w := range tc.want {
 				if !strings.Contains(b.String(), w) {
 					t.Errorf("output lacks %q", w)

@@ -9,14 +9,14 @@ import (
 
 	"gpureport/gpulog"
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // TestLogFixturesUpToDate regenerates the log fixtures and compares them
 // with the committed testdata/logs byte for byte; -update rewrites them.
 func TestLogFixturesUpToDate(t *testing.T) {
-	committed := filepath.Join(ingesttest.RepoRoot(t), "testdata", "logs")
-	if *update {
+	committed := filepath.Join(testutil.RepoRoot(t), "testdata", "logs")
+	if testutil.Update() {
 		if err := writeLogFixtures(committed); err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,12 +10,10 @@ import (
 	"testing"
 
 	"gpureport/ingest"
-	"gpureport/ingest/ingesttest"
 	"gpureport/internal/gen/train"
+	"gpureport/internal/testutil"
 	"gpureport/snapshot"
 )
-
-var update = flag.Bool("update", false, "regenerate testdata/sample-run in place")
 
 // listFiles returns the generated files under dir (relative, slash
 // separated), skipping a report folder and the README.
@@ -51,8 +48,8 @@ func listFiles(t *testing.T, dir string) []string {
 // the committed testdata/sample-run byte for byte, so nobody edits it by
 // hand. Run with -update to rewrite it.
 func TestSampleRunUpToDate(t *testing.T) {
-	committed := filepath.Join(ingesttest.RepoRoot(t), "testdata", "sample-run")
-	if *update {
+	committed := filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run")
+	if testutil.Update() {
 		if _, err := writeSample(committed); err != nil {
 			t.Fatal(err)
 		}

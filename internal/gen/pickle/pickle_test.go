@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpureport/ingest/ingesttest"
 	"gpureport/internal/pickleop"
+	"gpureport/internal/testutil"
 )
 
 // python returns the python3 interpreter, skipping the test without one.
@@ -192,9 +192,9 @@ func clip(b []byte) string {
 // identical, which checks key order handling, the identity memo, string
 // singletons, int widths, batching and framing against real files.
 func TestRealSnapshotsRoundTrip(t *testing.T) {
-	files := ingesttest.RealFiles(t, "snapshots", "*.pickle", "*.pkl")
+	files := testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl")
 	for _, f := range files {
-		t.Run(ingesttest.Rel(t, f), func(t *testing.T) {
+		t.Run(testutil.Rel(t, f), func(t *testing.T) {
 			data, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)

@@ -1,7 +1,11 @@
-// Package ingesttest helps tests find their inputs: the real-world files in
-// ../shared/testdata-real (read in place, never copied into this
-// repository) and the project's own generated testdata.
-package ingesttest
+// Package testutil holds what the tests of several packages share: where
+// their inputs are (the real-world files in ../shared/testdata-real, read
+// in place and never copied into this repository, and the project's own
+// generated testdata: realdata.go), golden files compared whole or
+// rewritten with -update, and files written into a test's folder
+// (files.go), and the capture kit's run made by its own script
+// (capturekit.go). Only tests import it.
+package testutil
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package ingesttest
+package testutil
 
 import (
 	"os/exec"
