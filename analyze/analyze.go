@@ -31,14 +31,15 @@ type Options struct {
 	// NoBuiltinSuppressions turns off the built-in benign patterns
 	// (BuiltinSuppression).
 	NoBuiltinSuppressions bool
-	// Horizon is the projection horizon in multiples of the run's length;
-	// 0 means DefaultHorizon.
-	Horizon float64
-	// CriticalWithin is the wall-clock time (--horizon) within which a
+	// ExtrapolationRuns is how far ahead a projection is read, in lengths
+	// of the run: one further ahead is a long extrapolation (Projection.
+	// Beyond); 0 means DefaultExtrapolationRuns.
+	ExtrapolationRuns float64
+	// Horizon is the wall-clock time (--horizon) within which a
 	// leak projected to exhaust the device makes the verdict critical (as
 	// does exhaustion within the run's own length); 0 means
-	// DefaultCriticalWithin.
-	CriticalWithin time.Duration
+	// DefaultHorizon.
+	Horizon time.Duration
 }
 
 // capacitySource says where a user-set capacity came from and, when a GPU
@@ -63,7 +64,7 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	// Used memory given as a share of the device becomes bytes where a
 	// total is known (the logs are placement's copies, not changed).
 	run.Logs = gpulog.ResolveShares(run.Logs, opt.Capacity)
-	f := &Findings{Run: run.Dir}
+	f := &Findings{RunDir: run.Dir}
 	if run.Location != nil {
 		f.Location = run.Location.String()
 	}
@@ -76,14 +77,14 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 			SkipCounts: l.SkipCounts, Notes: l.Notes,
 		})
 	}
-	horizon := opt.Horizon
-	if horizon <= 0 {
-		horizon = DefaultHorizon
+	runs := opt.ExtrapolationRuns
+	if runs <= 0 {
+		runs = DefaultExtrapolationRuns
 	}
 	rules := DefaultTrendRules()
 	f.Thresholds = Thresholds{Alpha: rules.Alpha, SuspectAlpha: DefaultSuspectAlpha, MinPoints: rules.MinPoints,
-		MinGrowthBytes: int64(rules.MinGrowthBytes), MinGrowthShare: rules.MinGrowthShare, Horizon: horizon,
-		CriticalWithin: cmp.Or(opt.CriticalWithin, DefaultCriticalWithin), InconclusiveP: InconclusiveP}
+		MinGrowthBytes: int64(rules.MinGrowthBytes), MinGrowthShare: rules.MinGrowthShare, ExtrapolationRuns: runs,
+		Horizon: cmp.Or(opt.Horizon, DefaultHorizon), InconclusiveP: InconclusiveP}
 
 	series := BuildSeries(run.Snapshots)
 	msBySeries, msOnly := matchMemStats(series, collectMemStats(run))
@@ -108,7 +109,7 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 		return procs
 	}
 	for i, s := range series {
-		d, ac, note := analyzeDevice(s, run, joins[i], opt, rules, horizon, unclaimed(joins[i].GPU))
+		d, ac, note := analyzeDevice(s, run, joins[i], opt, rules, runs, unclaimed(joins[i].GPU))
 		if g := msBySeries[i]; g != nil {
 			attachMemStats(d, s, g, rules)
 		}
@@ -145,7 +146,7 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	gpuClaimed := map[int]bool{}
 	for j, g := range msOnly {
 		join := joins[len(series)+j]
-		d, note := memStatsDevice(g, join, run, opt, rules, horizon, unclaimed(join.GPU))
+		d, note := memStatsDevice(g, join, run, opt, rules, runs, unclaimed(join.GPU))
 		f.Devices = append(f.Devices, d)
 		if d.GPU != nil {
 			gpuClaimed[join.GPU] = true
@@ -193,7 +194,7 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 // the device takes those of the GPU it joins. It returns the attribution
 // context for the OOM-linked suspects, and note, a clock-offset warning
 // for Findings.Notes ("" when none).
-func analyzeDevice(s *Series, run *placement.Run, join placement.Join, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, ac attributionContext, note string) {
+func analyzeDevice(s *Series, run *placement.Run, join placement.Join, opt Options, rules TrendRules, runs float64, procs map[int][]*ProcessSeries) (d *Device, ac attributionContext, note string) {
 	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
 	per := s.Axis
 	d.GPU = JoinGPU(s, run.Logs, join.GPU)
@@ -265,9 +266,9 @@ func analyzeDevice(s *Series, run *placement.Run, join placement.Join, opt Optio
 			if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
 				lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
 			}
-			if p := Project(t, limit, lastX, span, hoursPerX, horizon); p != nil {
+			if p := Project(t, limit, lastX, span, hoursPerX, runs); p != nil {
 				p.Basis = basis
-				withinHorizon(p, cmp.Or(opt.CriticalWithin, DefaultCriticalWithin))
+				withinHorizon(p, cmp.Or(opt.Horizon, DefaultHorizon))
 				t.Projection = p
 			}
 		}

@@ -134,9 +134,10 @@ type LeakSeverity string
 // Leak severities.
 const (
 	// SeverityHigh: projected to exhaust the device within the run's own
-	// length or within Thresholds.CriticalWithin.
+	// length or within Thresholds.Horizon.
 	SeverityHigh LeakSeverity = "high"
-	// SeverityMedium: within Thresholds.Horizon times the run's length.
+	// SeverityMedium: within Thresholds.ExtrapolationRuns times the run's
+	// length.
 	SeverityMedium LeakSeverity = "medium"
 	// SeverityLow: further than that, or capacity unknown: a small but
 	// certain leak.

@@ -47,8 +47,8 @@ import (
 
 // Findings is everything the reports show about one run.
 type Findings struct {
-	// Run is the run directory as given.
-	Run string
+	// RunDir is the run directory as given (summary.json's "run").
+	RunDir string
 	// Inputs summarises what was read and skipped.
 	Inputs Inputs
 	// Location is the zone assumed for zoneless log timestamps.
@@ -394,11 +394,11 @@ type Projection struct {
 	// Hours is the wall-clock estimate of the time left, with its interval
 	// [HoursLo, HoursHi]; 0 when the run's pace is unknown.
 	Hours, HoursLo, HoursHi float64
-	// Beyond is true when the projection lies beyond Horizon times the run's
-	// length, where it means little: report "not within Horizon× the
-	// run's length".
-	Beyond  bool
-	Horizon float64
+	// Beyond is true when the projection lies beyond ExtrapolationRuns
+	// times the run's length, where it means little: report "not within
+	// ExtrapolationRuns× the run's length".
+	Beyond            bool
+	ExtrapolationRuns float64
 }
 
 // Fragmentation is the fragmentation analysis of a device series.
@@ -810,11 +810,12 @@ type Thresholds struct {
 	// device's steady allocated level.
 	MinGrowthBytes int64
 	MinGrowthShare float64
-	// Horizon is the projection horizon in multiples of the run's length.
-	Horizon float64
-	// CriticalWithin is the wall-clock time within which a projected
+	// ExtrapolationRuns is how far ahead a projection is read, in lengths
+	// of the run (Options.ExtrapolationRuns).
+	ExtrapolationRuns float64
+	// Horizon is the wall-clock time within which a projected
 	// exhaustion makes a leak critical (--horizon).
-	CriticalWithin time.Duration
+	Horizon time.Duration
 	// InconclusiveP is the one-sided p-value below which growth that is
 	// not established is reported as inconclusive rather than flat.
 	InconclusiveP float64

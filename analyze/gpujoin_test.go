@@ -21,7 +21,6 @@ func gpuTrace(l *gpulog.GPULog, gpu, n int, used func(min float64) int64) {
 	}
 }
 
-
 // TestAnalyzeRemappedGPU runs the whole analysis on a run whose process
 // used nvidia-smi GPU 1 as cuda:0, with GPU 0 busy with another job, and
 // NCCL-like growth outside the allocator on GPU 1: the outside-allocator

@@ -308,7 +308,7 @@ func attachMemStats(d *Device, s *Series, g *memStatsGroup, rules TrendRules) {
 // snapshot series: their axis, the GPU log readings of the joined GPU,
 // the allocated and reserved trends with projections, and the processes
 // of that GPU. note is a clock-offset warning ("" when none).
-func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, opt Options, rules TrendRules, horizon float64, procs map[int][]*ProcessSeries) (d *Device, note string) {
+func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, opt Options, rules TrendRules, runs float64, procs map[int][]*ProcessSeries) (d *Device, note string) {
 	ms := g.ms
 	d = &Device{DeviceKey: g.key, Axis: g.axis, MemoryStats: ms, Verdict: VerdictInsufficient}
 	per := g.axis
@@ -366,7 +366,7 @@ func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, o
 	if ut := gpuTrend(d, per, dr); ut != nil {
 		d.Trends = append(d.Trends, *ut)
 	}
-	projectMemStats(d, g, horizon)
+	projectMemStats(d, g, runs)
 	if list := procs[join.GPU]; len(list) > 0 {
 		d.Processes = processSet(list, &place, g.axis, rules)
 	}
@@ -376,7 +376,7 @@ func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, o
 // projectMemStats projects a memory_stats device's growing trends against
 // its capacity, as analyzeDevice does for snapshot devices (without the
 // memory outside the allocator, which needs snapshot times to measure).
-func projectMemStats(d *Device, g *memStatsGroup, horizon float64) {
+func projectMemStats(d *Device, g *memStatsGroup, runs float64) {
 	x0, x1, ok := finiteRange(d.MemoryStats.X)
 	if d.Capacity <= 0 || !ok || x1 <= x0 {
 		return
@@ -405,7 +405,7 @@ func projectMemStats(d *Device, g *memStatsGroup, horizon float64) {
 		if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
 			lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
 		}
-		if p := Project(t, float64(d.Capacity), lastX, x1-x0, hoursPerX, horizon); p != nil {
+		if p := Project(t, float64(d.Capacity), lastX, x1-x0, hoursPerX, runs); p != nil {
 			p.Basis = fmt.Sprintf("%s device memory (%s)", units.Bytes(d.Capacity), d.CapacitySource)
 			t.Projection = p
 		}

@@ -127,9 +127,10 @@ const (
 	// level change explains at least 80% of its variance (a description
 	// only; it decides nothing).
 	stepPatternShare = 0.8
-	// DefaultHorizon: projections beyond 10 times the run's length are
-	// reported as "not within 10× the run's length".
-	DefaultHorizon = 10
+	// DefaultExtrapolationRuns: projections beyond 10 times the run's
+	// length are reported as "not within 10× the run's length": ten times
+	// the data seen is as far as a straight line is worth reading.
+	DefaultExtrapolationRuns = 10
 )
 
 // DefaultTrendRules returns the rules for a device series.
@@ -693,17 +694,18 @@ func bursty(y []float64, cuts []int) bool {
 // Project forecasts when a growing trend reaches limit (bytes): the x
 // where the fitted line, anchored at the last fitted point, crosses it,
 // with an interval from the slope's interval. lastX is the last point's x,
-// span the run's length on the axis (for the horizon), hoursPerX the
+// span the run's length on the axis (runs of it bound the projection:
+// ExtrapolationRuns), hoursPerX the
 // wall-clock pace (hours per step, or 1 on an hours axis; 0 when unknown).
-func Project(t *Trend, limit float64, lastX, span, hoursPerX, horizon float64) *Projection {
+func Project(t *Trend, limit float64, lastX, span, hoursPerX, runs float64) *Projection {
 	if t.Verdict != VerdictGrowing || !(t.Slope > 0) || limit <= 0 {
 		return nil
 	}
-	if horizon <= 0 {
-		horizon = DefaultHorizon
+	if runs <= 0 {
+		runs = DefaultExtrapolationRuns
 	}
 	now := t.Intercept + t.Slope*lastX
-	p := &Projection{Capacity: int64(limit), Horizon: horizon}
+	p := &Projection{Capacity: int64(limit), ExtrapolationRuns: runs}
 	left := limit - now
 	if left <= 0 {
 		p.X, p.XLo, p.XHi = lastX, lastX, lastX
@@ -719,7 +721,7 @@ func Project(t *Trend, limit float64, lastX, span, hoursPerX, horizon float64) *
 	if hoursPerX > 0 {
 		p.Hours, p.HoursLo, p.HoursHi = p.Remaining*hoursPerX, p.RemainingLo*hoursPerX, p.RemainingHi*hoursPerX
 	}
-	if span > 0 && p.Remaining > horizon*span {
+	if span > 0 && p.Remaining > runs*span {
 		p.Beyond = true
 	}
 	return p

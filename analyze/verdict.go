@@ -34,7 +34,7 @@ import (
 // snapshots)" (Verdict.MemoryGrows).
 //
 // Severity: "critical" for an OOM, or a leak projected to exhaust the
-// device within the run's own length or within CriticalWithin (--horizon,
+// device within the run's own length or within Horizon (--horizon,
 // 24 h by default) of wall-clock time; "warning" for any other flag or
 // growing memory; "info" when nothing is raised but the data cannot say
 // so (a trend insufficient or inconclusive, or no device at all): the
@@ -42,9 +42,9 @@ import (
 // otherwise. A leak's own severity (Suspect.Severity) follows its time to
 // capacity, not its size.
 
-// DefaultCriticalWithin: a leak that exhausts the device within a day
+// DefaultHorizon: a leak that exhausts the device within a day
 // needs action before the next day's runs; 24 hours.
-const DefaultCriticalWithin = 24 * time.Hour
+const DefaultHorizon = 24 * time.Hour
 
 func decideVerdict(f *Findings) {
 	v := &f.Verdict
@@ -115,7 +115,7 @@ func decideVerdict(f *Findings) {
 		if span, ok := deviceSpan(d); deviceLeak && at != nil && at.Projection != nil && ok {
 			p := at.Projection
 			within := p.Remaining <= span
-			soon := p.Hours > 0 && p.Hours <= f.Thresholds.CriticalWithin.Hours()
+			soon := p.Hours > 0 && p.Hours <= f.Thresholds.Horizon.Hours()
 			if within || soon {
 				critical = true
 				wall := ""
@@ -124,7 +124,7 @@ func decideVerdict(f *Findings) {
 				}
 				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %s (95%% CI %s%s), %s; limit: %s",
 					where, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, at.Per), units.AxisRange(p.RemainingLo, p.RemainingHi, at.Per), wall,
-					map[bool]string{true: "within the run's own length", false: "within " + units.Duration(f.Thresholds.CriticalWithin)}[within], p.Basis))
+					map[bool]string{true: "within the run's own length", false: "within " + units.Duration(f.Thresholds.Horizon)}[within], p.Basis))
 			}
 		}
 		if d.Reconciliation != nil && d.Reconciliation.OutsideLeak {
@@ -368,14 +368,14 @@ func projectLeak(f *Findings, d *Device, keep []int, t Trend) (*Projection, Leak
 	t.Verdict = VerdictGrowing
 	t.Intercept = float64(last.Usage.Allocated) - t.Slope*last.X
 	span := last.X - first.X
-	p := Project(&t, limit, last.X, span, pace(d.Axis, d.Points, keep), f.Thresholds.Horizon)
+	p := Project(&t, limit, last.X, span, pace(d.Axis, d.Points, keep), f.Thresholds.ExtrapolationRuns)
 	if p == nil {
 		return nil, SeverityLow
 	}
 	p.Basis = basis
-	withinHorizon(p, f.Thresholds.CriticalWithin)
+	withinHorizon(p, f.Thresholds.Horizon)
 	switch {
-	case p.Remaining <= span || (p.Hours > 0 && p.Hours <= f.Thresholds.CriticalWithin.Hours()):
+	case p.Remaining <= span || (p.Hours > 0 && p.Hours <= f.Thresholds.Horizon.Hours()):
 		return p, SeverityHigh
 	case !p.Beyond:
 		return p, SeverityMedium
@@ -399,7 +399,7 @@ func leakSeverityText(sev LeakSeverity, p *Projection, per units.Per) string {
 		return string(sev) + " severity (no time to capacity: capacity unknown or too few snapshots)"
 	}
 	if p.Beyond {
-		return fmt.Sprintf("%s severity: at this rate it reaches %s only after %s%s, beyond %g× the run's length", sev, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, per), hoursText(p), p.Horizon)
+		return fmt.Sprintf("%s severity: at this rate it reaches %s only after %s%s, beyond %g× the run's length", sev, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, per), hoursText(p), p.ExtrapolationRuns)
 	}
 	return fmt.Sprintf("%s severity: at this rate the device (%s) is full in about %s%s", sev, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, per), hoursText(p))
 }

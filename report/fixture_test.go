@@ -26,7 +26,7 @@ const mibB = 1 << 20
 // run (for the segment map).
 func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 	f := &analyze.Findings{
-		Run:      "/data/experiments/run42",
+		RunDir:   "/data/experiments/run42",
 		Location: "Europe/Berlin",
 		Inputs: analyze.Inputs{
 			Snapshots: 24,
@@ -38,7 +38,7 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 		},
 		Notes: []string{"Stack coverage on rank 0 is 62%: allocations made before _record_memory_history have no frames."},
 	}
-	run := &ingest.Run{Dir: f.Run, Location: time.UTC}
+	run := &ingest.Run{Dir: f.RunDir, Location: time.UTC}
 	for rank := 0; rank < 2; rank++ {
 		d := &analyze.Device{
 			DeviceKey: analyze.DeviceKey{Rank: rank, Device: 0},
@@ -98,7 +98,7 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 			// projection falls within the horizon.
 			limit := float64(40 * gib)
 			left := limit - (at.Intercept + slope*1200)
-			at.Projection = &analyze.Projection{Capacity: int64(limit), Basis: "40.0 GiB --capacity", Horizon: 10,
+			at.Projection = &analyze.Projection{Capacity: int64(limit), Basis: "40.0 GiB --capacity", ExtrapolationRuns: 10,
 				Remaining: left / slope, RemainingLo: left / hi, RemainingHi: left / lo}
 			at.Projection.X, at.Projection.XLo, at.Projection.XHi = 1200+at.Projection.Remaining, 1200+at.Projection.RemainingLo, 1200+at.Projection.RemainingHi
 			pace := 10.0 / 60 / 100 // hours per step
@@ -180,7 +180,7 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 			{Setting: analyze.ExpandableSetting, Evidence: "7.0 GiB cached free in 41 segments, none with a 2.00 GiB hole"},
 		},
 	}}
-	f.Thresholds = analyze.Thresholds{Alpha: 0.01, SuspectAlpha: 0.001, MinPoints: 6, MinGrowthBytes: 64 * mibB, MinGrowthShare: 0.02, Horizon: 10}
+	f.Thresholds = analyze.Thresholds{Alpha: 0.01, SuspectAlpha: 0.001, MinPoints: 6, MinGrowthBytes: 64 * mibB, MinGrowthShare: 0.02, ExtrapolationRuns: 10}
 	f.Verdict = analyze.Verdict{
 		Leak: true, OOM: true, Fragmentation: true, Severity: "critical",
 		Headline: "Memory leak on rank 1: +480 KiB/step from train.py:57 (train_step); out of memory at step 1200",
@@ -244,7 +244,7 @@ func fixtureSnapshotFile(path string, rank int) *ingest.SnapshotFile {
 // 1M trace entries each, a day of one-second nvidia-smi readings per
 // device and 50 suspects with 120-frame stacks.
 func largeFindings() *analyze.Findings {
-	f := &analyze.Findings{Run: "/data/big", Inputs: analyze.Inputs{Snapshots: 800}}
+	f := &analyze.Findings{RunDir: "/data/big", Inputs: analyze.Inputs{Snapshots: 800}}
 	for dev := 0; dev < 8; dev++ {
 		d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: dev, Device: 0}, Capacity: 80 * gib, Axis: analyze.AxisStep, Order: analyze.OrderStep, Verdict: "growing"}
 		for i := 0; i < 100; i++ {

@@ -943,8 +943,8 @@ func methods(t analyze.Thresholds) []string {
 	if t.MinGrowthBytes > 0 || t.MinGrowthShare > 0 {
 		out = append(out, fmt.Sprintf("Growth must total at least %s and %s of the steady allocated level to count as a leak.", Bytes(t.MinGrowthBytes), Percent(t.MinGrowthShare)))
 	}
-	if t.Horizon > 0 {
-		out = append(out, fmt.Sprintf("A projection further ahead than %s× the run's length is marked as a long extrapolation.", Number(t.Horizon)))
+	if t.ExtrapolationRuns > 0 {
+		out = append(out, fmt.Sprintf("A projection further ahead than %s× the run's length is marked as a long extrapolation.", Number(t.ExtrapolationRuns)))
 	}
 	return out
 }

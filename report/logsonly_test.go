@@ -32,7 +32,7 @@ func logsOnlyRun(t *testing.T, dir, name string) (*analyze.Findings, *ingest.Run
 		t.Fatalf("%d snapshots in a logs-only run", len(run.Snapshots))
 	}
 	f := analyze.Analyze(run, analyze.Options{})
-	f.Run = name
+	f.RunDir = name
 	return f, run
 }
 

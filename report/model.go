@@ -198,7 +198,7 @@ func (p processItem) Text() string { return p.Label + p.Rest }
 // buildView builds the view model of f.
 func buildView(f *analyze.Findings) *view {
 	v := &view{
-		f: f, Run: f.Run, Severity: severity(f.Verdict), Headline: headline(f), Reasons: f.Verdict.Reasons,
+		f: f, Run: f.RunDir, Severity: severity(f.Verdict), Headline: headline(f), Reasons: f.Verdict.Reasons,
 		Suppressed: suppressedText(f), Inputs: inputsText(f), Capture: captureLines(f.Capture), Notes: f.Notes,
 		Figures: Table{Columns: figureColumns},
 	}

@@ -77,7 +77,7 @@ func buildProfile(f *analyze.Findings, opt Options) (*profile.Profile, error) {
 	p := &profile.Profile{
 		SampleType:        []*profile.ValueType{{Type: pprofGrowth, Unit: "bytes"}},
 		DefaultSampleType: pprofGrowth,
-		Comments: []string{"gpureport " + opt.Version + ": leak attribution of " + f.Run,
+		Comments: []string{"gpureport " + opt.Version + ": leak attribution of " + f.RunDir,
 			"library frames (torch, the allocator, installed packages) below the innermost user frame are trimmed: the leaf is the user's line"},
 	}
 	if !opt.GeneratedAt.IsZero() {

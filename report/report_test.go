@@ -123,7 +123,7 @@ func TestSummarySchema(t *testing.T) {
 // TestSummaryEmpty: a run without devices still writes valid JSON whose
 // arrays are [] (not null), so consumers can iterate.
 func TestSummaryEmpty(t *testing.T) {
-	b, err := marshalSummary(BuildSummary(&analyze.Findings{Run: "x"}, fixedOptions))
+	b, err := marshalSummary(BuildSummary(&analyze.Findings{RunDir: "x"}, fixedOptions))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,7 +373,7 @@ func TestPageHeads(t *testing.T) {
 		page                   []byte
 		scripts                int
 	}{
-		{"report", "gpureport: " + f.Run, "script-src 'unsafe-inline'; ", report, 2},
+		{"report", "gpureport: " + f.RunDir, "script-src 'unsafe-inline'; ", report, 2},
 		{"diff", "gpureport diff", "", diff, 0},
 		{"overview", "gpureport batch overview", "", overview, 0},
 	} {

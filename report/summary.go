@@ -371,7 +371,7 @@ func summaryOf(vw *view, opt Options) *Summary {
 	f := vw.f
 	s := &Summary{
 		Schema:      SummarySchema,
-		Run:         f.Run,
+		Run:         f.RunDir,
 		GeneratedAt: opt.GeneratedAt.UTC().Format(time.RFC3339),
 		Version:     opt.Version,
 		Location:    f.Location,

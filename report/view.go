@@ -186,7 +186,7 @@ func projectionText(t *analyze.Trend, lastX float64) string {
 		s += " (" + strings.Join(extra, "; ") + ")"
 	}
 	if p.Beyond {
-		s += fmt.Sprintf(", more than %s× the run's length ahead, so a long extrapolation", Number(p.Horizon))
+		s += fmt.Sprintf(", more than %s× the run's length ahead, so a long extrapolation", Number(p.ExtrapolationRuns))
 	}
 	return s + limit
 }

@@ -143,7 +143,7 @@ func xlsxOf(v *view, opt Options) ([]byte, error) {
 		}
 	}
 	if err := f.SetDocProps(&excelize.DocProperties{
-		Creator: "gpureport " + opt.Version, Title: "gpureport: " + cleanText(fd.Run),
+		Creator: "gpureport " + opt.Version, Title: "gpureport: " + cleanText(fd.RunDir),
 		Created: opt.GeneratedAt.UTC().Format(time.RFC3339), Modified: opt.GeneratedAt.UTC().Format(time.RFC3339),
 	}); err != nil {
 		return nil, err

@@ -117,7 +117,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		CapacitySource:        opt.capacitySource,
 		Suppressions:          opt.suppressions,
 		NoBuiltinSuppressions: opt.noBuiltinSuppressions,
-		CriticalWithin:        opt.horizon,
+		Horizon:               opt.horizon,
 	})
 	if err := report.Write(outDir, f, report.Options{GeneratedAt: generatedAt(), Version: version}); err != nil {
 		return nil, &writeError{err}

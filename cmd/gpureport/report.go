@@ -77,7 +77,7 @@ func runReport(inv *invocation) int {
 	inv.fs.StringVar(&tz, "tz", "", "time `ZONE` of zoneless nvidia-smi timestamps, e.g. Europe/Berlin or UTC (default: this machine's zone)")
 	inv.fs.StringVar(&columns, "gpu-log-columns", "", "read GPU log CSVs whose column names cannot be guessed by these `COLUMNS`: time=COL,used=COL,total=COL[,free=COL][,gpu=COL][,unit=MiB] (header names; the unit is for values without one)")
 	inv.fs.StringVar(&capacity, "capacity", "", "device memory `SIZE` with a unit: 80GiB (80×2^30 bytes) or 80GB (80×10^9 bytes); overrides the GPU logs' memory.total")
-	inv.fs.DurationVar(&opt.horizon, "horizon", analyze.DefaultCriticalWithin, "a leak projected to fill the device within `DURATION` (or within the run's own length) makes the verdict critical")
+	inv.fs.DurationVar(&opt.horizon, "horizon", analyze.DefaultHorizon, "a leak projected to fill the device within `DURATION` (or within the run's own length) makes the verdict critical")
 	inv.fs.StringVar(&opt.suppress, "suppress", "", "suppression `FILE`: leak fingerprints or site, function and frame patterns to ignore (see the README)")
 	inv.fs.BoolVar(&opt.noBuiltinSuppressions, "no-builtin-suppressions", false, "also report benign patterns (optimizer state, cuDNN/cuBLAS workspaces, CUDA-graph pools, allocator warm-up)")
 	inv.fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside_allocator_leak, oom, fragmentation, or any")

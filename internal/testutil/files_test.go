@@ -28,7 +28,7 @@ func (r *recorder) run(f func()) {
 	<-done
 }
 
-func (r *recorder) Helper() {}
+func (r *recorder) Helper()      {}
 func (r *recorder) Name() string { return "TestSomething" }
 func (r *recorder) Errorf(format string, args ...any) {
 	r.errors = append(r.errors, fmt.Sprintf(format, args...))
