@@ -46,11 +46,11 @@ vet: third-party
 
 # third_party/go-nvml must be upstream's pinned release plus the one line its
 # README.gpureport.md explains (the module proxy and checksum database say
-# what upstream is).
+# what upstream is; `sync.sh update VERSION` moves to another release).
 # `go install ./cmd/gpureport` must compile it without a warning; -a compiles
 # it afresh, as a new machine would.
 third-party:
-	./third_party/go-nvml/third-party-check.sh
+	./third_party/go-nvml/sync.sh check
 	@out=$$(CGO_ENABLED=1 $(GO) build -a github.com/NVIDIA/go-nvml/pkg/nvml 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; echo "FAIL: compiling go-nvml printed the above"; exit 1; fi
 
