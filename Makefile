@@ -1,12 +1,18 @@
 # gpureport. A fresh machine needs two commands:
 #   make run    build gpureport and report the bundled sample run
-#   make test   gofmt, vet, staticcheck, every test, short fuzz runs
+#   make test   gofmt, vet, staticcheck, deadcode, every test, short fuzz runs
+# Between them, while working:
+#   make check  gofmt, vet, staticcheck and the unit tests in -short mode,
+#               offline, in under 3 minutes on 2 cores
 GO        ?= go
 BIN       := bin/gpureport
 PKGS      := ./...
-SRC_DIRS  := cmd internal input snapshot gpulog ingest analyze report templates testdata
-STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
-DEADCODE  := golang.org/x/tools/cmd/deadcode@v0.52.0
+SRC_DIRS  := cmd internal input snapshot gpulog ingest placement analyze report templates testdata docs
+# The linters are tool lines of go.mod (pinned there: staticcheck from
+# honnef.co/go/tools, deadcode from golang.org/x/tools), built from the
+# module cache like any dependency.
+STATICCHECK := $(GO) tool staticcheck
+DEADCODE  := $(GO) tool deadcode
 # Packages with fuzz targets, found rather than listed, so that a target
 # that moves or is added is never left out; every Fuzz* function in them is run.
 FUZZ_PKGS := $(sort $(patsubst %/,./%,$(dir $(shell grep -rl --include='*_test.go' '^func Fuzz' $(SRC_DIRS)))))
@@ -17,7 +23,7 @@ EVAL_SEED ?= 7
 EVAL_N    ?= 5
 OUT       := out
 
-.PHONY: all build run test check vet third-party lint deadcode unit fuzz fuzz-smoke testdata corpus eval \
+.PHONY: all build run test check fmt vet third-party lint deadcode unit fuzz fuzz-smoke testdata corpus eval \
 	bench bench-decode bench-scale clean
 
 all: build
@@ -31,12 +37,25 @@ run: build
 
 test: vet lint deadcode unit fuzz-smoke
 
+# The everyday gate, a subset of test: no network (GOPROXY=off: go.mod's
+# modules must be in the module cache, as after one `go mod download` or one
+# `make test`), no cross builds, no third-party check, no deadcode, and the
+# tests in -short mode, which leave out the slow ones (headless Chromium,
+# LibreOffice, the generated corpus, long decoder sweeps) that test runs.
+check: export GOPROXY := off
+check: fmt
+	$(GO) vet $(PKGS)
+	$(STATICCHECK) $(PKGS)
+	$(GO) test -short $(PKGS)
+
+fmt:
+	@bad=$$(gofmt -l $(SRC_DIRS)); if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
+
 # Users run gpureport on Windows and macOS laptops too: vet also vets and
 # builds for them (without cgo, as the NVML recorder is Linux-only), so the
 # files only those builds compile (the NVML stub, the portable RSS reader)
 # are vetted as well.
-vet: third-party
-	@bad=$$(gofmt -l $(SRC_DIRS)); if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
+vet: third-party fmt
 	$(GO) vet $(PKGS)
 	CGO_ENABLED=0 $(GO) build ./...
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) vet ./...
@@ -55,13 +74,13 @@ third-party:
 	if [ -n "$$out" ]; then echo "$$out"; echo "FAIL: compiling go-nvml printed the above"; exit 1; fi
 
 lint:
-	$(GO) run $(STATICCHECK) $(PKGS)
+	$(STATICCHECK) $(PKGS)
 
 # Functions that no main and no test reaches; fails when there are any.
 # -test counts tests as callers: a test-helper package (internal/testutil)
 # has no other.
 deadcode:
-	@out=$$($(GO) run $(DEADCODE) -test $(PKGS)) || exit 1; \
+	@out=$$($(DEADCODE) -test $(PKGS)) || exit 1; \
 	if [ -n "$$out" ]; then echo "$$out"; echo "FAIL: unreachable functions"; exit 1; fi
 
 # The recorder's tests run a second time without cgo, as Windows and macOS

@@ -14,6 +14,9 @@ import (
 // digests and cache, python3 when present) must succeed. The targets are
 // meaningless at this size, so a missed target (ErrMissed) passes.
 func TestBenchSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds gpureport and times it: make test runs it, make check (-short) does not")
+	}
 	t.Chdir(filepath.Join("..", ".."))
 	bin := filepath.Join(t.TempDir(), "gpureport")
 	if err := benchrun.Run("go", "build", "-o", bin, "./cmd/gpureport"); err != nil {
