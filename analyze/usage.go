@@ -168,7 +168,7 @@ func (u *Usage) add(seg *snapshot.Segment) {
 }
 
 // HostPinnedKind is the kind of the device that pinned host memory is
-// (design.md): the CUDA host caching allocator's segments, recorded with
+// (docs/design.md): the CUDA host caching allocator's segments, recorded with
 // _record_memory_history(record_pinned_host_memory=True).
 const HostPinnedKind = "host_pinned"
 

@@ -35,7 +35,7 @@ import (
 // PoolKind is the kind of a memory pool.
 type PoolKind uint8
 
-// Pool kinds, as design.md names them.
+// Pool kinds, as docs/design.md names them.
 const (
 	PoolDefault PoolKind = iota
 	PoolCUDAGraph

@@ -13,7 +13,7 @@ import (
 )
 
 // allocatedOf sums device dev's active_allocated blocks: allocated bytes
-// as design.md defines them.
+// as docs/design.md defines them.
 func allocatedOf(s *snapshot.Snapshot, dev int) int64 {
 	var n int64
 	for _, seg := range s.Segments {

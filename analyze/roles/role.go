@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// Role is what a live block holds (design.md, "Roles of live memory").
+// Role is what a live block holds (docs/design.md, "Roles of live memory").
 type Role uint8
 
 // Roles, in the order reports list them.
