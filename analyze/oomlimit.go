@@ -6,7 +6,7 @@ import (
 	"gpureport/internal/units"
 )
 
-// The OOM cause decided first (design.md): limit. The allocator asks the
+// The OOM cause decided first (docs/design.md): limit. The allocator asks the
 // driver for a segment (or, with expandable segments, for pages at the
 // end of one); when the driver reported at least that much free and the
 // request still failed, neither the cache nor live tensors explain the
@@ -44,7 +44,7 @@ func limitRequest(size int64, expandable bool) int64 {
 }
 
 // limitOOM reports whether free device memory (within freeSlack of the
-// printed figure) was at least need (within needSlack): design.md's
+// printed figure) was at least need (within needSlack): docs/design.md's
 // limit cause.
 func limitOOM(free, freeSlack, need, needSlack int64) bool {
 	return free >= 0 && need > 0 && free-freeSlack >= need+needSlack

@@ -207,7 +207,7 @@ func TestFragmentationOOMFromLogExpandable(t *testing.T) {
 	}
 }
 
-// TestTrainingOOMCause: a training log's OOM is classified in design.md's
+// TestTrainingOOMCause: a training log's OOM is classified in docs/design.md's
 // order from the message's figures (issue 28 classes 1 and 9): limit when
 // the device's free memory alone covered the request beyond the printed
 // rounding, then fragmentation when free plus cached did, else capacity;

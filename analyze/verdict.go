@@ -451,7 +451,6 @@ func missingData(d *Device) string {
 // deviceName names a device in a sentence (DeviceKey.Name).
 func deviceName(k DeviceKey) string { return k.Name() }
 
-
 // deviceSpan is the length of a device's series on its axis: from the
 // first to the last snapshot, or, without snapshots, over its placed
 // memory_stats readings; false when it has fewer than two.

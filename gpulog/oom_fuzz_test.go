@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"gpureport/ingest/ingesttest"
+	"gpureport/internal/testutil"
 )
 
 // Fuzz targets of the parsers behind issue 28: the reading of an OOM
@@ -56,7 +56,7 @@ func FuzzOOMMessage(f *testing.F) {
 func FuzzDateLine(f *testing.F) {
 	base := os.Getenv("GPUREPORT_REAL_DATA")
 	if base == "" {
-		base = filepath.Join(ingesttest.RepoRoot(f), "..", "shared", "testdata-real")
+		base = filepath.Join(testutil.RepoRoot(f), "..", "shared", "testdata-real")
 	}
 	files, _ := filepath.Glob(filepath.Join(base, "nvidia-smi", "table", "*"))
 	for _, p := range files {

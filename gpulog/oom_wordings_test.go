@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"gpureport/gpulog"
-	"gpureport/ingest/ingesttest"
 	"gpureport/input"
+	"gpureport/internal/testutil"
 )
 
 // oomWording is one out-of-memory message as an allocator prints it, in
@@ -224,7 +224,7 @@ func TestOOMWordings(t *testing.T) {
 // TestOOMWordingsDocumented: every wording has its row in
 // docs/oom-messages.md, and every row there is a wording read here.
 func TestOOMWordingsDocumented(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(ingesttest.RepoRoot(t), "docs", "oom-messages.md"))
+	b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "docs", "docs/oom-messages.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
