@@ -224,7 +224,7 @@ func TestOOMWordings(t *testing.T) {
 // TestOOMWordingsDocumented: every wording has its row in
 // docs/oom-messages.md, and every row there is a wording read here.
 func TestOOMWordingsDocumented(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "docs", "docs/oom-messages.md"))
+	b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "docs", "oom-messages.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
