@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/input"
-	"gpureport/internal/units"
 	"gpureport/placement"
 )
 
@@ -42,17 +40,20 @@ type Options struct {
 	Horizon time.Duration
 }
 
-// capacitySource says where a user-set capacity came from and, when a GPU
-// log gives a different memory.total, that the option overrides it.
-func (o Options) capacitySource(g *GPUSeries) string {
-	src := o.CapacitySource
-	if src == "" {
-		src = "--capacity"
+// setCapacity sets a device's capacity and where it came from: the
+// user's --capacity, which overrides a GPU log's memory.total, else the
+// memory.total of the GPU readings joined to it.
+func (o Options) setCapacity(d *Device) {
+	switch {
+	case o.Capacity > 0:
+		d.Capacity = o.Capacity
+		d.CapacitySource = CapacitySource{Option: cmp.Or(o.CapacitySource, "--capacity")}
+		if g := d.GPU; g != nil && g.Total > 0 && g.Total != o.Capacity {
+			d.CapacitySource.Overrides = g.Total
+		}
+	case d.GPU != nil && d.GPU.Total > 0:
+		d.Capacity = d.GPU.Total
 	}
-	if g != nil && g.Total > 0 && g.Total != o.Capacity {
-		src += fmt.Sprintf(", overriding the GPU log's memory.total %s", units.Bytes(g.Total))
-	}
-	return src
 }
 
 // Analyze runs every analysis over a decoded run, after package placement
@@ -114,34 +115,33 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 			attachMemStats(d, s, g, rules)
 		}
 		f.Devices = append(f.Devices, d)
-		if note != "" {
-			f.Notes = appendOnce(f.Notes, note)
-		}
+		f.addText(note)
 		ooms := explainOOMs(s, d.Capacity)
 		oomSuspects(d, ooms, ac)
 		fragmented := d.Fragmentation != nil && d.Fragmentation.Fragmented
 		for _, o := range ooms {
-			fragmented = fragmented || o.Class == CauseFragmentation
+			fragmented = fragmented || o.Cause == CauseFragmentation
 		}
 		if fragmented && len(s.Files) > 0 {
 			last := s.Files[len(s.Files)-1]
 			markPinningSuspects(d, last)
 			if share, sp := pinnedByLeak(d, last); d.Fragmentation.Fragmented && share >= PinningShare {
 				d.Fragmentation.Fragmented = false
-				d.Fragmentation.Reason = fmt.Sprintf("segments are pinned, but %s of the live bytes pinning them are leaked tensors of %s: a side effect of the leak, not fragmentation of its own; without it: %s",
-					units.Percent(share), sp.Site, d.Fragmentation.Reason)
-				sp.Evidence = append(sp.Evidence, "its tensors also pin cached segments, keeping them reserved (see fragmentation)")
+				d.Fragmentation.Why.LeakShare, d.Fragmentation.Why.LeakSite = share, sp.Site
+				sp.Evidence = append(sp.Evidence, Evidence{Kind: EvidencePinsSegments})
 			}
 		}
 		d.LeakSites = leakSites(d, ac)
 		d.Lockstep = lockstepSites(d, ac.keep)
+		lastShares(d)
+		if n := len(s.Files); n > 0 {
+			d.Segments = segmentMapOf(d, s.Files[n-1])
+		}
 		f.OOMs = append(f.OOMs, ooms...)
 		if joins[i].Guess && joins[i].Method == placement.JoinByRank {
-			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's snapshots are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")
+			f.addRankJoinNote(d)
 		}
-		if n := joins[i].AmbiguityNote(s.DeviceKey); n != "" {
-			f.Notes = appendOnce(f.Notes, n)
-		}
+		f.addText(joins[i].AmbiguityNote(s.DeviceKey))
 	}
 	gpuClaimed := map[int]bool{}
 	for j, g := range msOnly {
@@ -151,21 +151,21 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 		if d.GPU != nil {
 			gpuClaimed[join.GPU] = true
 		}
-		if note != "" {
-			f.Notes = appendOnce(f.Notes, note)
-		}
+		f.addText(note)
 		if join.Guess && join.Method == placement.JoinByRank {
-			f.Notes = appendOnce(f.Notes, "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's memory_stats readings are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong")
+			f.addRankJoinNote(d)
 		}
-		if n := join.AmbiguityNote(g.key); n != "" {
-			f.Notes = appendOnce(f.Notes, n)
-		}
+		f.addText(join.AmbiguityNote(g.key))
 	}
 	if len(series) == 0 {
 		f.Devices = append(f.Devices, gpuOnlyDevices(run.Logs, opt, rules, gpuClaimed, procClaimed, procs)...)
 		f.Devices = append(f.Devices, shareDevices(run.Logs, f.Devices)...)
 	}
 	f.Devices = append(f.Devices, migDevices(run.Logs, opt, rules)...)
+	for _, d := range f.Devices {
+		d.PrimaryMetric = primaryMetric(d)
+		setPeaks(d)
+	}
 	slices.SortStableFunc(f.Devices, func(a, b *Device) int {
 		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device), cmp.Compare(a.MIG, b.MIG))
 	})
@@ -175,17 +175,20 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	blameTrainingLeaks(f, fromLog)
 	sortOOMs(f.OOMs)
 	f.Ranks = compareRanks(f.Devices)
-	f.Notes = append(f.Notes, run.Notes...)
+	for _, n := range run.Notes {
+		f.Notes = append(f.Notes, Note{Kind: NoteText, Text: n})
+	}
 	// What the snapshot decoder had to assume, file by file.
 	for _, sf := range run.Snapshots {
 		for _, n := range sf.Snapshot.Notes {
-			f.Notes = append(f.Notes, sf.Path+": "+n.String())
+			f.Notes = append(f.Notes, Note{Kind: NoteText, Text: sf.Path + ": " + n.String()})
 		}
 	}
-	f.Notes = append(f.Notes, runNotes(f)...)
+	runNotes(f)
 	f.Capture = captureFindings(run, f)
 	f.MissedOOM = missedOOM(run, f, f.Capture)
 	decideVerdict(f)
+	decideNextSteps(f)
 	return f
 }
 
@@ -206,19 +209,14 @@ func analyzeDevice(s *Series, run *placement.Run, join placement.Join, opt Optio
 			note = off.Note(run.Location, d.GPU.Times[0])
 			shift = off.Shift
 			d.GPU = placement.GPUReadings(run.Logs, join.GPU, seriesPlacer(s, off.Shift))
-			d.GPUJoin += fmt.Sprintf("; log times moved %+d h to match the snapshots", -off.Hours())
+			d.ClockShift = -off.Hours()
 		}
 	}
 	if list := procs[join.GPU]; len(list) > 0 {
 		p := seriesPlacer(s, shift)
 		d.Processes = processSet(list, &p, s.Axis, rules)
 	}
-	switch {
-	case opt.Capacity > 0:
-		d.Capacity, d.CapacitySource = opt.Capacity, opt.capacitySource(d.GPU)
-	case d.GPU != nil && d.GPU.Total > 0:
-		d.Capacity, d.CapacitySource = d.GPU.Total, "GPU log memory.total"
-	}
+	opt.setCapacity(d)
 	n := len(s.Points)
 	x := make([]float64, n)
 	alloc := make([]float64, n)
@@ -244,7 +242,6 @@ func analyzeDevice(s *Series, run *placement.Run, join placement.Join, opt Optio
 	if d.Reconciliation != nil && d.Reconciliation.Trend != nil {
 		d.Trends = append(d.Trends, *d.Reconciliation.Trend)
 	}
-	d.Verdict = d.Trends[0].Verdict
 
 	// Projections against capacity (less memory outside the allocator for
 	// the allocator's own series).
@@ -257,17 +254,17 @@ func analyzeDevice(s *Series, run *placement.Run, join placement.Join, opt Optio
 		hoursPerX := paceHoursPerX(s)
 		for i := range d.Trends {
 			t := &d.Trends[i]
-			limit, basis := float64(d.Capacity), fmt.Sprintf("%s device memory (%s)", units.Bytes(d.Capacity), d.CapacitySource)
+			limit, off := float64(d.Capacity), 0.0
 			if (t.Metric == MetricAllocated || t.Metric == MetricReserved) && outside > 0 {
 				limit -= outside
-				basis += fmt.Sprintf(" minus %s outside the allocator", units.Bytes(int64(outside)))
+				off = outside
 			}
 			lastX := x[keep[len(keep)-1]]
 			if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
 				lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
 			}
 			if p := Project(t, limit, lastX, span, hoursPerX, runs); p != nil {
-				p.Basis = basis
+				p.Outside = int64(off)
 				withinHorizon(p, cmp.Or(opt.Horizon, DefaultHorizon))
 				t.Projection = p
 			}
@@ -301,9 +298,57 @@ func analyzeDevice(s *Series, run *placement.Run, join placement.Join, opt Optio
 	d.Fragmentation = analyzeFragmentation(s, x, keep, per, rules, ceiling)
 	if n > 0 {
 		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device)
-		d.Last = s.Files[n-1]
 	}
 	return d, ac, note
+}
+
+// addRankJoinNote notes, once, that GPU readings were joined to ranks by
+// guessing rank r used GPU r; d is the first device joined so (the note
+// says what its series are made of).
+func (f *Findings) addRankJoinNote(d *Device) {
+	for _, n := range f.Notes {
+		if n.Kind == NoteRankJoin && (len(f.device(n.Device).Points) > 0) == (len(d.Points) > 0) {
+			return
+		}
+	}
+	f.Notes = append(f.Notes, Note{Kind: NoteRankJoin, Device: d.DeviceKey})
+}
+
+// primaryMetric chooses a device's primary trend (Device.PrimaryMetric):
+// allocated bytes when the device has that trend (from its snapshots, or
+// from its memory_stats readings without them), else nvidia-smi used
+// bytes for a device known only from GPU logs; "" when it has neither.
+func primaryMetric(d *Device) string {
+	for _, m := range []string{MetricAllocated, MetricGPUUsed} {
+		if d.Trend(m) != nil {
+			return m
+		}
+	}
+	return ""
+}
+
+// lastShares sets each suspect's live bytes at the last snapshot as a
+// share of the device's allocated bytes there (Suspect.LastShare).
+func lastShares(d *Device) {
+	for i := range d.Suspects {
+		sp := &d.Suspects[i]
+		sp.LastShare = math.NaN()
+		if k := len(sp.Bytes); k > 0 && len(d.Points) >= k && d.Points[k-1].Usage.Allocated > 0 {
+			sp.LastShare = float64(sp.Bytes[k-1]) / float64(d.Points[k-1].Usage.Allocated)
+		}
+	}
+}
+
+// setPeaks sets a device's peak allocated and reserved bytes: over its
+// snapshots, or over its memory_stats readings when it has no snapshots.
+func setPeaks(d *Device) {
+	for _, p := range d.Points {
+		d.PeakAllocated = max(d.PeakAllocated, p.Usage.Allocated)
+		d.PeakReserved = max(d.PeakReserved, p.Usage.Reserved)
+	}
+	if len(d.Points) == 0 && d.MemoryStats != nil {
+		d.PeakAllocated, d.PeakReserved = max(d.MemoryStats.Max.Allocated, 0), max(d.MemoryStats.Max.Reserved, 0)
+	}
 }
 
 // paceHoursPerX is the wall-clock hours per unit of the series axis over
@@ -385,7 +430,7 @@ func gpuOnlyDevices(logs []*gpulog.GPULog, opt Options, rules TrendRules, skip, 
 func gpuOnlyDevice(logs []*gpulog.GPULog, key DeviceKey, opt Options, rules TrendRules) (*Device, *Series) {
 	g := key.Device
 	s := &Series{DeviceKey: key, Axis: AxisHours}
-	d := &Device{DeviceKey: s.DeviceKey, Axis: AxisHours, Verdict: VerdictInsufficient}
+	d := &Device{DeviceKey: s.DeviceKey, Axis: AxisHours}
 	byReading := byReadingDevice(d, logs, g, rules)
 	if !byReading {
 		d.GPU = JoinGPU(s, logs, g)
@@ -397,17 +442,8 @@ func gpuOnlyDevice(logs []*gpulog.GPULog, key DeviceKey, opt Options, rules Tren
 		s.Start = d.GPU.Times[0]
 		d.GPU = JoinGPU(s, logs, g)
 	}
-	d.GPUJoin = fmt.Sprintf("nvidia-smi GPU %d", g)
-	if key.MIG != "" {
-		d.GPUJoin += " MIG " + key.MIG
-	}
 	d.GPUIndex, d.GPUJoinMethod = g, placement.JoinByIndex
-	switch {
-	case opt.Capacity > 0:
-		d.Capacity, d.CapacitySource = opt.Capacity, opt.capacitySource(d.GPU)
-	case d.GPU.Total > 0:
-		d.Capacity, d.CapacitySource = d.GPU.Total, "GPU log memory.total"
-	}
+	opt.setCapacity(d)
 	if !byReading {
 		if t := gpuTrend(d, "hour", rules); t != nil {
 			d.Trends = append(d.Trends, *t)

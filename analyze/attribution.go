@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 
@@ -168,7 +167,7 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 			rules.Alpha = DefaultSuspectAlpha
 		}
 		tr := fitKept("live_bytes", ac.per, ac.x, all, ac.keep, rules)
-		if tr.Verdict == VerdictGrowing {
+		if tr.State == StateGrowing {
 			cands = append(cands, cand{gi, tr})
 		}
 	}
@@ -262,21 +261,20 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 }
 
 // suspectConfidence grades a suspect and lists the numbers behind it.
-func suspectConfidence(sp *Suspect, g *Group, ac attributionContext) (Confidence, []string) {
+func suspectConfidence(sp *Suspect, g *Group, ac attributionContext) (Confidence, []Evidence) {
 	tr := &sp.Trend
-	ev := []string{
-		fmt.Sprintf("live bytes grow %s, Mann-Kendall %s over %d snapshots",
-			units.RateCI(tr.Slope, tr.Lo, tr.Hi, tr.Per), units.PValue(tr.PValue), tr.N),
-		fmt.Sprintf("%s: %s over the fitted range; %d → %d blocks", tr.Pattern, units.Signed(tr.Growth), g.Blocks[tr.FitFrom], g.Blocks[len(g.Blocks)-1]),
+	ev := []Evidence{
+		{Kind: EvidenceGrowth},
+		{Kind: EvidenceShape, Bytes: int64(g.Blocks[tr.FitFrom]), Of: int64(g.Blocks[len(g.Blocks)-1])},
 	}
 	if tr.FitFrom > 0 {
-		ev = append(ev, fmt.Sprintf("fitted from snapshot %d, after a warm-up step", tr.FitFrom))
+		ev = append(ev, Evidence{Kind: EvidenceWarmUp})
 	}
 	if !math.IsNaN(sp.Share) {
-		ev = append(ev, units.Percent(sp.Share)+" of the device's allocated growth")
+		ev = append(ev, Evidence{Kind: EvidenceShare})
 	}
 	if g.Kind != SiteUser {
-		ev = append(ev, fmt.Sprintf("no user frame in the stack: the site is a %s frame", g.Kind))
+		ev = append(ev, Evidence{Kind: EvidenceNoUserFrame, SiteKind: g.Kind})
 	}
 	level := ConfidenceHigh
 	switch {
@@ -286,7 +284,7 @@ func suspectConfidence(sp *Suspect, g *Group, ac attributionContext) (Confidence
 		level = ConfidenceMedium
 	}
 	if ac.coverage.Level != CoverageFull {
-		ev = append(ev, fmt.Sprintf("only %s of live bytes carry stacks in a typical snapshot: other growth may be unattributed", units.Percent(stats.Median(ac.coverage.PerPoint))))
+		ev = append(ev, Evidence{Kind: EvidenceCoverage, Share: stats.Median(ac.coverage.PerPoint)})
 	}
 	return level, ev
 }
@@ -333,9 +331,10 @@ func coverageOf(sg *seriesGroups, files []*ingest.SnapshotFile, dev int) Coverag
 		c.Level = CoverageLow
 	}
 	for _, f := range files {
-		if over, why := TraceOverflow(f.Snapshot, dev); over {
+		if o, over := TraceOverflow(f.Snapshot, dev); over {
 			c.TraceOverflow = true
-			c.TraceEvidence = f.Path + ": " + why
+			c.Overflow = o
+			c.Overflow.Path = f.Path
 			break
 		}
 	}
@@ -392,8 +391,7 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 			continue
 		}
 		g := &d.Groups[best]
-		ev := fmt.Sprintf("the OOM of %s (%s requested, %s free on the device) came after this site's live memory grew by %s, never freed",
-			o.Path, units.Bytes(o.Requested), units.Bytes(o.DeviceFree), units.Bytes(int64(bestGrowth)))
+		ev := Evidence{Kind: EvidenceOOM, Path: o.Path, Bytes: o.Requested, Of: o.DeviceFree, Grew: int64(bestGrowth)}
 		found := false
 		for i := range d.Suspects {
 			if d.Suspects[i].Fingerprint == g.Fingerprint {
@@ -405,8 +403,8 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 			continue
 		}
 		tr := bestTrend
-		tr.Verdict, tr.State, tr.Pattern = VerdictGrowing, StateGrowing, "grew until the OOM"
-		tr.Reason = fmt.Sprintf("grew %s over the run without ever falling and filled the device until the OOM; its trend alone: %s", units.Bytes(int64(bestGrowth)), tr.Reason)
+		tr.State, tr.Pattern = StateGrowing, PatternUntilOOM
+		tr.Why.UntilOOM = bestGrowth
 		sp := Suspect{
 			Fingerprint: g.Fingerprint, Site: g.Site, Function: g.Function, File: g.File,
 			Stack: g.Stack, User: g.User, Group: best, Bytes: g.Bytes, Blocks: g.Blocks, Trend: tr, Share: math.NaN(),
@@ -488,9 +486,9 @@ func markPinningSuspects(d *Device, last *ingest.SnapshotFile) {
 			continue
 		}
 		sp.Suppressed = "built-in: pins fragmented segments (the fragmentation's cause, not a leak)"
-		sp.Evidence = append(sp.Evidence, fmt.Sprintf("%s of its %s live bytes sit in large segments that are at least %s free: it keeps them reserved", units.Bytes(pinned[key]), units.Bytes(lastBytes), units.Percent(1-PinnedLiveShare)))
+		sp.Evidence = append(sp.Evidence, Evidence{Kind: EvidencePinning, Bytes: pinned[key], Of: lastBytes})
 		if d.Fragmentation != nil {
-			d.Fragmentation.Reason += fmt.Sprintf("; the holes are pinned by %s in %s", sp.Site, sp.Function)
+			d.Fragmentation.Why.PinnedBy = append(d.Fragmentation.Why.PinnedBy, SiteRef{sp.Site, sp.Function})
 		}
 		changed = true
 	}

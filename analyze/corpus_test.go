@@ -51,8 +51,8 @@ func TestCorpusIntervals(t *testing.T) {
 			}
 		}
 		for _, o := range f.OOMs {
-			if c.Expect.Leak && !c.Expect.Fragmentation && o.Class == "fragmentation" {
-				t.Errorf("%s: a leak-driven OOM called %q: %s", c.Name, o.Class, o.Explanation)
+			if c.Expect.Leak && !c.Expect.Fragmentation && o.Cause == "fragmentation" {
+				t.Errorf("%s: a leak-driven OOM called %q: %+v", c.Name, o.Cause, o)
 			}
 		}
 	}

@@ -54,12 +54,12 @@ func TestDecodeNotesReachFindings(t *testing.T) {
 	f := Analyze(run, Options{})
 	var found []string
 	for _, n := range f.Notes {
-		if strings.HasPrefix(n, "snapshots/rank0.pickle: ") {
-			found = append(found, n)
+		if n.Kind == NoteText && strings.HasPrefix(n.Text, "snapshots/rank0.pickle: ") {
+			found = append(found, n.Text)
 		}
 	}
 	if len(found) != 1 || !strings.Contains(found[0], "segments[0]: its 2 blocks do not add up to the segment's own totals: total_size 20971520 (blocks 6291456) (a trimmed or edited file?)") {
-		t.Fatalf("decode notes in findings: %q (all notes %q)", found, f.Notes)
+		t.Fatalf("decode notes in findings: %q (all notes %+v)", found, f.Notes)
 	}
 	if len(f.Devices) != 1 || f.Devices[0].Points[0].Usage.Reserved != 20<<20 {
 		t.Fatalf("reserved memory is not total_size")

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"gpureport/gpulog"
 	"gpureport/internal/units"
 )
 
@@ -172,7 +173,7 @@ const (
 )
 
 // OOMCause is an out-of-memory error's cause by docs/design.md's definition
-// (OOM.Class, MemoryStatsOOM.Cause).
+// (OOM.Cause, MemoryStatsOOM.Cause).
 type OOMCause string
 
 // OOM causes, decided in this order.
@@ -212,4 +213,379 @@ const (
 	StateInconclusive TrendState = "inconclusive"
 	// StateInsufficient is fewer points than any test needs.
 	StateInsufficient TrendState = "insufficient"
+)
+
+// Status is a series' or a device's decision in one word: summary.json's
+// "verdict" of a trend and of a device, and the Verdict column of every
+// report. A trend's Status follows its State (Trend.Status); a device's
+// is StatusLeak or its primary trend's (Device.Status).
+type Status string
+
+// Statuses.
+const (
+	// StatusLeak: the device has a leak (devices only).
+	StatusLeak Status = "leak"
+	// StatusGrowing: StateGrowing.
+	StatusGrowing Status = "growing"
+	// StatusShrinking: StateFlat for a series that falls significantly
+	// (PatternDecreasing).
+	StatusShrinking Status = "shrinking"
+	// StatusFlat: any other StateFlat.
+	StatusFlat Status = "flat"
+	// StatusInconclusive: StateInconclusive.
+	StatusInconclusive Status = "inconclusive"
+	// StatusInsufficient: StateInsufficient, or a device without a
+	// primary trend.
+	StatusInsufficient Status = "insufficient data"
+)
+
+// Status is the trend's decision in one word: its State, told apart
+// from a flat series when the series falls.
+func (t *Trend) Status() Status {
+	switch t.State {
+	case StateGrowing:
+		return StatusGrowing
+	case StateInconclusive:
+		return StatusInconclusive
+	case StateFlat:
+		if t.Pattern == PatternDecreasing {
+			return StatusShrinking
+		}
+		return StatusFlat
+	}
+	return StatusInsufficient
+}
+
+// Pattern describes the shape of a series (Trend.Pattern): how it grew,
+// or why it is not growing. It decides nothing; its spelling is how every
+// report names the shape.
+type Pattern string
+
+// Patterns.
+const (
+	PatternSteady     Pattern = "steady growth"
+	PatternBursts     Pattern = "growth in bursts"
+	PatternOnset      Pattern = "flat, then growth"
+	PatternStep       Pattern = "one-time step"
+	PatternWarmUp     Pattern = "warm-up then flat"
+	PatternPlateau    Pattern = "growth then plateau"
+	PatternFlat       Pattern = "flat"
+	PatternNoisy      Pattern = "noisy, no trend"
+	PatternDecreasing Pattern = "decreasing"
+	PatternTooFew     Pattern = "too few points"
+	PatternNotShown   Pattern = "growth not established"
+	PatternUntilOOM   Pattern = "grew until the OOM"
+)
+
+// Estimators of a trend's slope (Trend.Method).
+const (
+	MethodTheilSen     = "Theil-Sen"
+	MethodLeastSquares = "least squares"
+)
+
+// FragRule names the pattern that decided whether a device is fragmented
+// (FragWhy.Rule; analyzeFragmentation states the rules).
+type FragRule string
+
+// Fragmentation rules, in the order they are tried.
+const (
+	// FragTooFew: too few periodic snapshots to judge.
+	FragTooFew FragRule = "too few snapshots"
+	// FragPinnedHoles: fragmented: pinned segments' free bytes grow.
+	FragPinnedHoles FragRule = "pinned holes"
+	// FragSawTooth: reserved memory is given back again and again.
+	FragSawTooth FragRule = "saw-tooth"
+	// FragCacheGrows: fragmented: reserved and cached free memory grow at
+	// flat live memory.
+	FragCacheGrows FragRule = "cache grows"
+	// FragCacheJumps: fragmented: the same in a few jumps.
+	FragCacheJumps FragRule = "cache jumps"
+	// FragMoving: pinned segments grow, at no cost.
+	FragMoving FragRule = "live memory moving"
+	// FragRemainders: pinned segments grow with live memory.
+	FragRemainders FragRule = "remainders"
+	// FragNotShattered: cached free memory grows, not shattered.
+	FragNotShattered FragRule = "not shattered"
+	// FragWithLive: reserved memory grows with live memory.
+	FragWithLive FragRule = "with live memory"
+	// FragNone: nothing grows.
+	FragNone FragRule = "none"
+)
+
+// EvidenceKind names an observation behind a leak suspect (Evidence).
+type EvidenceKind string
+
+// Evidence kinds, in the order attribution adds them.
+const (
+	// EvidenceGrowth: the live bytes' trend.
+	EvidenceGrowth EvidenceKind = "growth"
+	// EvidenceShape: the trend's pattern, growth and block counts.
+	EvidenceShape EvidenceKind = "shape"
+	// EvidenceWarmUp: the fit starts after a warm-up step.
+	EvidenceWarmUp EvidenceKind = "warm-up"
+	// EvidenceShare: the suspect's share of the device's growth.
+	EvidenceShare EvidenceKind = "share"
+	// EvidenceNoUserFrame: the stack has no user frame.
+	EvidenceNoUserFrame EvidenceKind = "no user frame"
+	// EvidenceCoverage: low stack coverage.
+	EvidenceCoverage EvidenceKind = "coverage"
+	// EvidenceOOM: the group grew into an OOM.
+	EvidenceOOM EvidenceKind = "oom"
+	// EvidencePaths: one of several call paths to a leak site.
+	EvidencePaths EvidenceKind = "paths"
+	// EvidencePinsSegments: its tensors pin cached segments, the
+	// fragmentation seen (the leak's side effect).
+	EvidencePinsSegments EvidenceKind = "pins segments"
+	// EvidencePinning: most of its live bytes sit in pinned segments.
+	EvidencePinning EvidenceKind = "pinning"
+)
+
+// OutsideRule names what decided whether memory outside the caching
+// allocator grows (OutsideWhy.Rule; reconcile.go).
+type OutsideRule string
+
+// Outside rules.
+const (
+	// OutsideUnmatched: snapshots without times over a reserved series
+	// that changes cannot be matched to readings.
+	OutsideUnmatched OutsideRule = "unmatched"
+	// OutsideWithinError: it grows, by less than matching can err by.
+	OutsideWithinError OutsideRule = "within error"
+	// OutsideFlat: the trend of used − reserved does not grow.
+	OutsideFlat OutsideRule = "flat"
+	// OutsideGrows: the trend of used − reserved grows: a leak outside.
+	OutsideGrows OutsideRule = "grows"
+	// OutsideInferred: without times, used grows far more than reserved.
+	OutsideInferred OutsideRule = "inferred"
+	// OutsideTooFew: too few snapshots matched a reading.
+	OutsideTooFew OutsideRule = "too few matched"
+)
+
+// ReasonKind names a finding behind the verdict (Reason.Kind), in the
+// order decideVerdict adds them for a device.
+type ReasonKind string
+
+// Reason kinds.
+const (
+	// ReasonLeak: leak suspects; the device's top leak site (LeakSites[0])
+	// leads.
+	ReasonLeak ReasonKind = "leak"
+	// ReasonStacklessLeak: live memory without stacks grows
+	// (Coverage.NoStackTrend).
+	ReasonStacklessLeak ReasonKind = "stackless leak"
+	// ReasonStatsLeak: allocated memory of memory_stats readings grows on
+	// a device without snapshots.
+	ReasonStatsLeak ReasonKind = "memory_stats leak"
+	// ReasonStatsOOM: num_ooms rose between two memory_stats readings.
+	ReasonStatsOOM ReasonKind = "memory_stats oom"
+	// ReasonExhaustion: a leaking device's allocated memory reaches its
+	// capacity soon (the allocated trend's Projection).
+	ReasonExhaustion ReasonKind = "exhaustion"
+	// ReasonOutsideLeak: memory outside the allocator grows
+	// (Reconciliation).
+	ReasonOutsideLeak ReasonKind = "outside leak"
+	// ReasonFragmentation: the device is fragmented (Fragmentation).
+	ReasonFragmentation ReasonKind = "fragmentation"
+	// ReasonRetries: allocation retries keep rising at flat live memory
+	// (MemoryStats.Retries).
+	ReasonRetries ReasonKind = "retries"
+	// ReasonMemoryGrows: GPU-log used memory grows on a device known only
+	// from GPU logs.
+	ReasonMemoryGrows ReasonKind = "memory grows"
+	// ReasonStatsOOMCause: the cause given to a memory_stats OOM.
+	ReasonStatsOOMCause ReasonKind = "memory_stats oom cause"
+	// ReasonOOM: an explained OOM (Findings.OOMs).
+	ReasonOOM ReasonKind = "oom"
+)
+
+// NoSite says why a leak has no site (Verdict.NoSite).
+type NoSite string
+
+// Reasons a leak has no site.
+const (
+	// NoSiteSnapshots: only memory_stats readings show it.
+	NoSiteSnapshots NoSite = "no snapshots"
+	// NoSiteStacks: its memory carries no stacks.
+	NoSiteStacks NoSite = "stacks missing"
+)
+
+// StepKind names a thing to try (NextStep, Recommendation).
+type StepKind string
+
+// Steps an OOM recommends.
+const (
+	// StepFixLeak: fix the leak that filled the device (OOM.LeakSite).
+	StepFixLeak StepKind = "fix leak"
+	// StepExpandable: turn on expandable segments (ExpandableSetting).
+	StepExpandable StepKind = "expandable segments"
+	// StepMaxSplit: set max_split_size_mb (Recommendation.MaxSplitMiB).
+	StepMaxSplit StepKind = "max split size"
+	// StepGCThreshold: set the garbage-collection threshold
+	// (GCThresholdSetting).
+	StepGCThreshold StepKind = "gc threshold"
+	// StepReduceLive: reduce live memory (a capacity OOM).
+	StepReduceLive StepKind = "reduce live memory"
+	// StepKeepExpandable: expandable segments are on; no allocator setting
+	// helps a capacity OOM.
+	StepKeepExpandable StepKind = "keep expandable segments"
+	// StepMPSWatermark: reduce live memory or raise MPS's high watermark
+	// (an MPS OOM past OOMMessage.Allowed).
+	StepMPSWatermark StepKind = "mps watermark"
+	// StepLimitFraction: raise or remove the per-process memory fraction
+	// (a limit OOM whose message printed the cap, OOMMessage.Allowed).
+	StepLimitFraction StepKind = "raise memory fraction"
+	// StepLimitOthers: check the other processes on the GPU (a limit OOM
+	// whose message counts their memory, OOMMessage.OtherProcesses).
+	StepLimitOthers StepKind = "check other processes"
+	// StepLimitCap: check for a cap that prints no figure: the memory
+	// fraction, a MIG instance, a CUDA MPS client limit (a limit OOM
+	// without a printed cap).
+	StepLimitCap StepKind = "check for a cap"
+	// StepLimitWDDM: a Windows WDDM driver reports free memory it does
+	// not give (every limit OOM).
+	StepLimitWDDM StepKind = "check for WDDM"
+)
+
+// Steps the run's flags call for.
+const (
+	// StepLookLockstep: the top leak site grows in lockstep with others.
+	StepLookLockstep StepKind = "look at lockstep sites"
+	// StepLookAutograd: the top leak site is an autograd node.
+	StepLookAutograd StepKind = "look at autograd node"
+	// StepLookNative: the top leak site has C++ frames only.
+	StepLookNative StepKind = "look at native site"
+	// StepLookSite: the top leak site is a line of user code.
+	StepLookSite StepKind = "look at site"
+	// StepRecordStacks: a leak without stacks; record them.
+	StepRecordStacks StepKind = "record stacks"
+	// StepRecordSnapshots: a leak seen in memory_stats only; record
+	// snapshots.
+	StepRecordSnapshots StepKind = "record snapshots"
+	// StepOutsideOthers: other processes' memory grows on the GPU.
+	StepOutsideOthers StepKind = "other processes grow"
+	// StepOutsideAllocator: memory outside the allocator grows.
+	StepOutsideAllocator StepKind = "outside the allocator grows"
+	// StepPadShapes: fragmentation with expandable segments already on.
+	StepPadShapes StepKind = "pad shapes"
+	// StepTryExpandable: fragmentation; try expandable segments.
+	StepTryExpandable StepKind = "try expandable segments"
+	// StepSnapshotAtOOM: an OOM with no snapshot taken at it
+	// (Findings.MissedOOM); capture one.
+	StepSnapshotAtOOM StepKind = "snapshot at OOM"
+)
+
+// OOMMessageKind says which message of a training log reported an OOM
+// (OOMMessage.Kind): gpulog.OOMKind's spelling.
+type OOMMessageKind string
+
+// OOM message kinds.
+const (
+	// MessageCUDA is a raw CUDA error ("CUDA error: out of memory").
+	MessageCUDA = OOMMessageKind(gpulog.OOMCUDAError)
+	// MessageNCCL is an NCCL message about a failed CUDA allocation.
+	MessageNCCL = OOMMessageKind(gpulog.OOMNCCL)
+	// MessageMPS is Apple's MPS allocator message, which gives no free
+	// device memory but its high watermark (OOMMessage.Allowed).
+	MessageMPS = OOMMessageKind(gpulog.OOMMPS)
+)
+
+// NoteKind names a caveat (Note.Kind).
+type NoteKind string
+
+// Notes about a device, which the reports fold when several devices have
+// them.
+const (
+	// NoteOneSnapshot: one snapshot, no trend.
+	NoteOneSnapshot NoteKind = "one snapshot"
+	// NoteFewSnapshots: fewer snapshots than a trend needs (Count).
+	NoteFewSnapshots NoteKind = "few snapshots"
+	// NoteCoverage: stacks cover part of the live bytes (Level, Share).
+	NoteCoverage NoteKind = "coverage"
+	// NoteTraceOverflow: the trace window is incomplete
+	// (Coverage.Overflow).
+	NoteTraceOverflow NoteKind = "trace overflow"
+	// NoteStepsNotIncreasing: the numbers in the names are not steps.
+	NoteStepsNotIncreasing NoteKind = "steps not increasing"
+	// NoteOrderModTime: ordered by file modification time.
+	NoteOrderModTime NoteKind = "ordered by file time"
+	// NoteOrderCopied: file times are copy times; ordered by name.
+	NoteOrderCopied NoteKind = "copied files"
+	// NoteOrderName: ordered by a file-name number that is not a step
+	// (Order).
+	NoteOrderName NoteKind = "ordered by a name number"
+	// NoteAxisSnapshot: placed by their order (no steps, too little
+	// time).
+	NoteAxisSnapshot NoteKind = "snapshot axis"
+	// NoteCapacity: the device's capacity is unknown.
+	NoteCapacity NoteKind = "capacity unknown"
+)
+
+// Notes about a device's memory_stats readings.
+const (
+	// NoteRetries: num_alloc_retries keeps growing (MemoryStats.Retries).
+	NoteRetries NoteKind = "retries"
+	// NoteOOMsBefore: num_ooms is above 0 at the first reading (Count).
+	NoteOOMsBefore NoteKind = "ooms before the log"
+	// NoteStatsGrow: too few snapshots, but memory_stats allocated grows.
+	NoteStatsGrow NoteKind = "memory_stats grow"
+	// NoteUnplaced: readings not placed on the snapshots' axis (Count).
+	NoteUnplaced NoteKind = "unplaced readings"
+)
+
+// Notes about the run.
+const (
+	// NoteSkipped: input files that could not be used (Count).
+	NoteSkipped NoteKind = "skipped"
+	// NoteRankJoin: GPU readings joined to ranks by guessing rank r used
+	// GPU r (Device is the first device joined so).
+	NoteRankJoin NoteKind = "rank join guessed"
+	// NoteText: the words of an input's reader or of the GPU join (Text).
+	NoteText NoteKind = "text"
+)
+
+// OverflowRule names what shows a trace window incomplete (Overflow).
+type OverflowRule string
+
+// Overflow rules, in the order TraceOverflow tries them.
+const (
+	// OverflowFlag: allocator_settings.trace_alloc_overflowed is set.
+	OverflowFlag OverflowRule = "overflowed"
+	// OverflowMaxEntries: the trace holds trace_alloc_max_entries events.
+	OverflowMaxEntries OverflowRule = "max entries"
+	// OverflowEarlyFrees: the trace starts with frees of blocks it never
+	// saw allocated.
+	OverflowEarlyFrees OverflowRule = "early frees"
+	// OverflowRoundLength: its length is a typical max_entries.
+	OverflowRoundLength OverflowRule = "round length"
+)
+
+// TrendRule names the rule that decided a trend's State (TrendWhy.Rule;
+// trend.go states the rules).
+type TrendRule string
+
+// Trend rules.
+const (
+	// RuleNoPoints: the series is empty.
+	RuleNoPoints TrendRule = "no points"
+	// RuleTooFew: fewer points than TrendWhy.MinPoints.
+	RuleTooFew TrendRule = "too few points"
+	// RuleFalls: a significant fall (PatternDecreasing).
+	RuleFalls TrendRule = "falls"
+	// RuleNoGrowth: the test sees no rise.
+	RuleNoGrowth TrendRule = "no growth"
+	// RuleStepHolds: no significant rise, and one level change holds it.
+	RuleStepHolds TrendRule = "a step holds the rise"
+	// RuleOneStep: a significant rise that one level change explains.
+	RuleOneStep TrendRule = "one step"
+	// RuleStopped: the rise ended after a warm-up (persistence).
+	RuleStopped TrendRule = "growth stopped"
+	// RulePlateau: the rise ended in a long flat tail.
+	RulePlateau TrendRule = "plateau"
+	// RuleGrows: growing.
+	RuleGrows TrendRule = "grows"
+	// RuleBounded: growth not established, and too small to matter even
+	// at its interval's upper end.
+	RuleBounded TrendRule = "bounded"
+	// RuleThin: growth seen, not established (inconclusive).
+	RuleThin TrendRule = "thin evidence"
 )

@@ -63,10 +63,13 @@ type Findings struct {
 	OOMs []OOM
 	// Verdict is the run's overall verdict.
 	Verdict Verdict
+	// NextSteps are the things to try next, each tied to a finding, most
+	// pressing first: the OOMs' recommendations, then one step per flag.
+	NextSteps []NextStep
 	// Notes are warnings and caveats a reader must see (clock offsets,
-	// low stack coverage, trace overflow, guessed GPU joins, ...), one
-	// sentence each, most important first.
-	Notes []string
+	// low stack coverage, trace overflow, guessed GPU joins, ...), in the
+	// order the reports list them (notes.go).
+	Notes []Note
 	// Thresholds are the rules the verdict applied, for the report's
 	// methods section.
 	Thresholds Thresholds
@@ -81,6 +84,34 @@ type Findings struct {
 	// MissedOOM says that an OOM was seen with no snapshot taken at it;
 	// nil when every OOM has one, or there was none.
 	MissedOOM *MissedOOM
+}
+
+// Note is a caveat a reader must see: its kind, the device it is about
+// (for a device's note), and the figures of its kind.
+type Note struct {
+	// Kind names the caveat.
+	Kind NoteKind
+	// Device is the device a device's note is about.
+	Device DeviceKey
+	// Count is a count the kind names: NoteFewSnapshots, the device's
+	// snapshots; NoteOOMsBefore, num_ooms at the first reading;
+	// NoteUnplaced, the readings not placed; NoteSkipped, the files
+	// skipped.
+	Count int
+	// Level and Share are the device's stack coverage level and the
+	// share of live bytes with stacks in a typical snapshot
+	// (NoteCoverage).
+	Level string
+	Share float64
+	// Order is the file-name number that ordered the snapshots
+	// (NoteOrderName).
+	Order OrderRule
+	// Expandable is true when expandable segments are already on
+	// (NoteRetries).
+	Expandable bool
+	// Text is a note in the words of an input's reader (ingest, the
+	// snapshot decoder) or of the GPU join (NoteText).
+	Text string
 }
 
 // Inputs summarises the run's input files.
@@ -152,23 +183,13 @@ const (
 // torch.cuda.memory_stats() readings instead of snapshots.
 const SourceMemoryStats = "memory_stats"
 
-// Trend verdicts.
-const (
-	VerdictGrowing      = "growing"
-	VerdictShrinking    = "shrinking"
-	VerdictFlat         = "flat"
-	VerdictInsufficient = "insufficient data"
-	// VerdictInconclusive is growth seen but not established.
-	VerdictInconclusive = "inconclusive"
-)
-
 // Device is the analysis of one (rank, device) series.
 type Device struct {
 	DeviceKey
 	// Capacity is the device's memory in bytes (from GPU logs or the
 	// --capacity option); 0 when unknown. CapacitySource says which.
 	Capacity       int64
-	CapacitySource string
+	CapacitySource CapacitySource
 	// Order is the rule that ordered the snapshots; Axis the x axis.
 	Order OrderRule
 	Axis  Axis
@@ -180,10 +201,16 @@ type Device struct {
 	// whose logs give only that share and no total (shares.go); nil
 	// otherwise.
 	UsedShare *ShareSeries
-	// GPUJoin says how the GPU log device was chosen for this series
-	// (e.g. "nvidia-smi index 2 = rank 2 (guess: every rank's snapshots
-	// are on cuda:0)"); empty without GPU readings.
+	// GPUJoin says, in the GPU join's words (placement.JoinGPUs), how the GPU
+	// log device was chosen for this series (e.g. "nvidia-smi index 2 =
+	// rank 2 (guess: every rank's snapshots are on cuda:0)"); empty
+	// without GPU readings, and for a device known only from its GPU's
+	// readings (GPUJoinMethod JoinByIndex).
 	GPUJoin string
+	// ClockShift is how many hours the GPU log's times were moved to
+	// match the device's snapshots (or memory_stats readings) after a
+	// whole-hour clock offset (placement.DetectClockOffset); 0 when they were not.
+	ClockShift int
 	// GPUIndex is the nvidia-smi index of the GPU joined (meaningful only
 	// when GPU is not nil); GPUJoinMethod the rule that chose it
 	// (placement.JoinGPUs); GPUJoinAmbiguous is true when another GPU tracked
@@ -220,10 +247,10 @@ type Device struct {
 	// its trace has allocation events: secondary evidence, the only kind
 	// a single-snapshot run has. Nil otherwise.
 	TraceWindow *TraceWindow
-	// Last is the decoded snapshot file of the last point (Points[n-1]),
-	// kept for raw views such as the report's segment map; nil without
-	// snapshots. Its Snapshot may be nil when only a digest was kept.
-	Last *ingest.SnapshotFile
+	// Segments are the segments and blocks of the last snapshot
+	// (Points[n-1]), for the report's segment map; nil without snapshots,
+	// or when only a digest of the last one was kept.
+	Segments *SegmentMap
 	// MemoryStats holds the device's torch.cuda.memory_stats() readings;
 	// nil when no memory-stats log covers it. Without snapshots they are
 	// the device's allocated and reserved series (Trends come from them);
@@ -234,34 +261,38 @@ type Device struct {
 	// device's GPU (the nvidia-smi index GPUJoin names); nil when the logs
 	// have none.
 	Processes *ProcessSet
-	// Verdict is the device's decision, shown the same way everywhere:
-	// VerdictLeak when the device has a leak (an unsuppressed suspect,
-	// growing stackless live memory, or growing memory_stats allocated
-	// memory), else the primary trend's (allocated) verdict: "growing",
-	// "shrinking", "flat", "inconclusive" or "insufficient data".
-	Verdict string
+	// PeakAllocated and PeakReserved are the device's peak allocated and
+	// reserved bytes: over its snapshots, or over its memory_stats
+	// readings when it has no snapshots (0 when neither knows).
+	PeakAllocated, PeakReserved int64
+	// PrimaryMetric names the device's primary trend (Primary), the one
+	// its Status and every report's device row describe: allocated bytes
+	// (of its snapshots, else of its memory_stats readings), else, for a
+	// device known only from GPU logs, nvidia-smi used bytes; "" when the
+	// device has neither.
+	PrimaryMetric string
+	// Status is the device's decision, set once by the analysis and shown
+	// the same way everywhere: StatusLeak when the device has a leak (an
+	// unsuppressed suspect, growing stackless live memory, or growing
+	// memory_stats allocated memory), else the primary trend's Status;
+	// StatusInsufficient without a primary trend.
+	Status Status
 }
 
-// Peaks returns the device's peak allocated and reserved bytes: over its
-// snapshots, or over its memory_stats readings when it has no snapshots
-// (0 when neither knows).
-func (d *Device) Peaks() (allocated, reserved int64) {
-	for _, p := range d.Points {
-		allocated = max(allocated, p.Usage.Allocated)
-		reserved = max(reserved, p.Usage.Reserved)
+// Primary returns the device's primary trend (PrimaryMetric), nil when it
+// has none.
+func (d *Device) Primary() *Trend {
+	if d.PrimaryMetric == "" {
+		return nil
 	}
-	if len(d.Points) == 0 && d.MemoryStats != nil {
-		a, r := d.MemoryStats.Peaks()
-		allocated, reserved = max(a, 0), max(r, 0)
-	}
-	return allocated, reserved
+	return d.Trend(d.PrimaryMetric)
 }
 
 // StacklessLeak reports whether the device leaks without a site: it has
 // no leak site, but the live bytes of its blocks without stacks grow.
 func (d *Device) StacklessLeak() bool {
 	nt := d.Coverage.NoStackTrend
-	return len(d.LeakSites) == 0 && nt != nil && nt.Verdict == VerdictGrowing
+	return len(d.LeakSites) == 0 && nt != nil && nt.State == StateGrowing
 }
 
 // Trend returns the device's trend of metric, nil when it has none.
@@ -272,6 +303,17 @@ func (d *Device) Trend(metric string) *Trend {
 		}
 	}
 	return nil
+}
+
+// CapacitySource says where a device's capacity came from.
+type CapacitySource struct {
+	// Option is how the user set it, as Options.CapacitySource words it
+	// ("--capacity 80GB = 80×10^9 bytes"); "" when it is a GPU log's
+	// memory.total.
+	Option string
+	// Overrides is the GPU log's memory.total that Option overrides, in
+	// bytes; 0 when the log gives none or the same.
+	Overrides int64
 }
 
 // Point is one snapshot of a device series.
@@ -326,8 +368,8 @@ type Trend struct {
 	// names the test and whether the p-value is exact.
 	PValue float64
 	Test   string
-	// State is docs/design.md's trend state: StateGrowing, StateFlat,
-	// StateInconclusive or StateInsufficient.
+	// State is docs/design.md's trend state, the trend's decision:
+	// StateGrowing, StateFlat, StateInconclusive or StateInsufficient.
 	State TrendState
 	// MoreNeeded is, for an inconclusive or insufficient trend, about how
 	// many more points at the same pace would decide it (0 when unknown
@@ -336,9 +378,17 @@ type Trend struct {
 	// StepPValue is the p-value of growth left once the best single step
 	// is set aside (stratified Mann-Kendall); 1 when not computed.
 	StepPValue float64
-	// Method names the estimator, e.g. "Theil-Sen" or "Theil-Sen on trough
-	// envelope".
+	// Method names the estimator: MethodTheilSen, or MethodLeastSquares
+	// where ties pin Theil-Sen to 0 (Tied).
 	Method string
+	// Tied is true when ties pinned Theil-Sen to 0, so the least-squares
+	// slope and its t interval replaced it (chooseSlope).
+	Tied bool
+	// Given is the number of points given to the fit, before the floor,
+	// warm-up and onset were set aside (N counts those fitted); Floor,
+	// when not 0, is how many of them were the series' floor (the low
+	// points between drops), the points fitted under phase noise.
+	Given, Floor int
 	// Source names the readings fitted when they are not the metric's
 	// usual ones: SourceMemoryStats for allocated and reserved bytes from
 	// torch.cuda.memory_stats() lines; "" otherwise.
@@ -356,19 +406,16 @@ type Trend struct {
 	// R2 is the R² of an ordinary least-squares fit of the same points,
 	// for comparison.
 	R2 float64
-	// Pattern describes the shape: "steady growth", "growth in bursts",
-	// "flat, then growth" (fitted from its onset), "one-time step",
-	// "warm-up then flat", "growth then plateau", "flat", "noisy, no
-	// trend", "saw-tooth", "decreasing", or "too few points".
-	Pattern string
+	// Pattern describes the shape of the series (steady growth, a
+	// one-time step, a plateau, ...). It decides nothing: State is the
+	// decision, and Status its one word.
+	Pattern Pattern
 	// ChangePoint is the index of the best single level change (the first
 	// point after it), -1 when none mattered.
 	ChangePoint int
-	// Verdict is "growing", "shrinking", "flat", "inconclusive" or
-	// "insufficient data".
-	Verdict string
-	// Reason explains the verdict with its numbers, one sentence.
-	Reason string
+	// Why is the rule that decided State, with the figures it compared
+	// (trend.go); the reports word it.
+	Why TrendWhy
 	// Projection forecasts when the metric reaches capacity; nil when
 	// capacity is unknown or the metric does not grow.
 	Projection *Projection
@@ -376,14 +423,42 @@ type Trend struct {
 	onset bool
 }
 
+// TrendWhy is the rule that decided a trend's State and the figures it
+// compared: what a reader needs to follow the decision.
+type TrendWhy struct {
+	// Rule names the rule.
+	Rule TrendRule
+	// MinPoints is the fewest points a verdict needs (RuleTooFew); Alpha
+	// the significance level the test was held to (RuleBounded,
+	// RuleThin: the p-value missed it, or the interval reached 0).
+	MinPoints int
+	Alpha     float64
+	// Jump is the level change, in bytes, and At the point after it
+	// (RuleStepHolds; RuleOneStep's point is ChangePoint).
+	Jump float64
+	At   int
+	// Observed is what the points after the warm-up rose, and Expected
+	// what steady growth would give them, in bytes (RuleStopped).
+	Observed, Expected float64
+	// Tail is the number of flat points at the end (RulePlateau).
+	Tail int
+	// Bound is the most the slope's 95% interval allows over the fitted
+	// range, in bytes (RuleBounded).
+	Bound float64
+	// UntilOOM is, for a stack group that grew into an OOM, what it grew
+	// over the run, in bytes (PatternUntilOOM): that growth, not Rule,
+	// made it growing; 0 otherwise.
+	UntilOOM float64
+}
+
 // Projection is a time-to-capacity forecast.
 type Projection struct {
-	// Capacity is the limit projected against, in bytes (device memory,
-	// less the memory outside the allocator when it is known).
+	// Capacity is the limit projected against, in bytes: the device's
+	// memory (Device.Capacity) less Outside.
 	Capacity int64
-	// Basis says what the limit is, e.g. "80.0 GiB memory.total minus
-	// 1.2 GiB outside the allocator".
-	Basis string
+	// Outside is the memory outside the allocator taken off the device's
+	// memory, in bytes; 0 when none was.
+	Outside int64
 	// X is where the fit reaches Capacity on the device axis, with its
 	// interval [XLo, XHi] from the slope interval (XHi is +Inf when the
 	// interval's low slope does not grow).
@@ -425,8 +500,53 @@ type Fragmentation struct {
 	// (empty_cache or the allocator's garbage collection) while allocated
 	// memory is flat: churn, not fragmentation.
 	SawTooth bool
-	// Reason explains Fragmented (or why not) with numbers.
-	Reason string
+	// Why is what decided Fragmented, with the figures it compared.
+	Why FragWhy
+}
+
+// FragWhy is what decided whether a device is fragmented
+// (analyzeFragmentation), with the figures the decision compared.
+type FragWhy struct {
+	// Rule names the pattern found.
+	Rule FragRule
+	// Periodic is the number of periodic snapshots judged; Last the state
+	// of the last of them, and PinnedShare its pinned free bytes as a
+	// share of its reserved memory.
+	Periodic    int
+	Last        FragPoint
+	PinnedShare float64
+	// AllocGrowth is the growth of live memory over the pinned trend's
+	// fitted range, and CacheGrowth that of cached free memory, in bytes.
+	AllocGrowth, CacheGrowth float64
+	// Reserved and Allocated are the trends of reserved and live memory
+	// over the periodic snapshots.
+	Reserved, Allocated Trend
+	// Releases counts the falls of reserved memory while live memory
+	// stays (the saw-tooth).
+	Releases int
+	// Rises counts the rises of reserved memory at flat live memory,
+	// Risen their sum in bytes, and Missed those while the cache held
+	// more free bytes than the largest new segment; Forced counts the
+	// falls near the device's limit, where Ceiling is the most the
+	// allocator can reserve and LargestNew the largest new segment, in
+	// bytes (FragCacheJumps).
+	Rises, Missed, Forced int
+	Risen                 float64
+	Ceiling, LargestNew   float64
+	// PinnedBy are the leak suspects whose tensors pin the fragmented
+	// segments, taken out of the leak verdict (markPinningSuspects).
+	PinnedBy []SiteRef
+	// LeakShare is, when a leak's tensors pin the segments, their share of
+	// the live bytes that pin them, and LeakSite the leak's site: then the
+	// holes are the leak's, not fragmentation (pinnedByLeak); 0 otherwise.
+	LeakShare float64
+	LeakSite  string
+}
+
+// SiteRef names an allocation site: its innermost user frame
+// ("train.py:57") and function.
+type SiteRef struct {
+	Site, Function string
 }
 
 // FragPoint is the fragmentation state of one snapshot.
@@ -486,6 +606,11 @@ type Signature struct {
 	Kind SiteKind
 }
 
+// Frame is one frame of a stack: its file (untrusted text), line (0
+// for C++ frames) and function name (untrusted text), as the snapshot
+// decoder reads it.
+type Frame = snapshot.Frame
+
 // SiteKind says where a signature's site comes from.
 type SiteKind string
 
@@ -508,7 +633,7 @@ type Group struct {
 	// Stack is a representative full stack (of the group's largest block
 	// in the snapshot where the group peaks), innermost first; User marks
 	// its user frames.
-	Stack []snapshot.Frame
+	Stack []Frame
 	User  []bool
 	// Bytes and Blocks are the group's live (active_allocated) bytes and
 	// block count at each point of the device series.
@@ -529,7 +654,7 @@ type Suspect struct {
 	File string
 	// Stack is a representative full stack, innermost first; User marks
 	// the frames outside torch, site-packages and the interpreter.
-	Stack []snapshot.Frame
+	Stack []Frame
 	User  []bool
 	// Group is the index of the suspect's group in Device.Groups.
 	Group int
@@ -543,11 +668,16 @@ type Suspect struct {
 	// allocated growth (0..1, may exceed 1 when other memory shrank); NaN
 	// when allocated did not grow.
 	Share float64
+	// LastShare is the suspect's live bytes at the last snapshot as a
+	// share of the device's allocated bytes there (0..1); NaN when
+	// unknown.
+	LastShare float64
 	// Confidence is lowered by low stack coverage, a trace that
 	// overflowed, few points or a weak p-value.
 	Confidence Confidence
-	// Evidence lists the numbers behind the claim, one line each.
-	Evidence []string
+	// Evidence lists the observations behind the claim, each with its
+	// figures, in the order found.
+	Evidence []Evidence
 	// Suppressed names the suppression that matched, "" when none.
 	Suppressed string
 	// Projection is when the device's allocated memory, growing at this
@@ -557,6 +687,28 @@ type Suspect struct {
 	// Severity is SeverityHigh, SeverityMedium or SeverityLow, from the
 	// time to capacity (not the leak's size).
 	Severity LeakSeverity
+}
+
+// Evidence is one observation behind a leak suspect. Kind says which;
+// the figures of its kind are set, the rest are zero. Most kinds read
+// their figures from the suspect itself (its trend, share, site).
+type Evidence struct {
+	// Kind names the observation.
+	Kind EvidenceKind
+	// Bytes and Of: EvidenceShape, the live blocks at the first fitted and
+	// the last snapshot; EvidencePinning, the live bytes in pinned
+	// segments and all live bytes; EvidenceOOM, the request that failed
+	// and the device's free bytes then.
+	Bytes, Of int64
+	// Share is the median share of live bytes with stacks
+	// (EvidenceCoverage).
+	Share float64
+	// SiteKind is the kind of frame the site is (EvidenceNoUserFrame).
+	SiteKind SiteKind
+	// Path is the snapshot of the OOM, and Grew what the group grew
+	// before it, in bytes (EvidenceOOM).
+	Path string
+	Grew int64
 }
 
 // Coverage says how much of the live memory carries allocation stacks.
@@ -571,9 +723,8 @@ type Coverage struct {
 	// TraceOverflow is true when a trace ring buffer was full, so early
 	// events were lost.
 	TraceOverflow bool
-	// TraceEvidence says why TraceOverflow was set (or the trace is
-	// partial), empty otherwise.
-	TraceEvidence string
+	// Overflow says why TraceOverflow was set; its Rule is "" otherwise.
+	Overflow Overflow
 	// Level is "full" (≥ 90% of live bytes have stacks in the median
 	// snapshot), "partial" (≥ 50%) or "low"; confidence in attribution
 	// drops with it.
@@ -582,6 +733,19 @@ type Coverage struct {
 	// frames (metric "no_stack_bytes"); when it grows, memory leaks where
 	// no stack can name the site. Nil without such bytes.
 	NoStackTrend *Trend
+}
+
+// Overflow says why a snapshot's trace window looks incomplete
+// (TraceOverflow), with the figures that show it.
+type Overflow struct {
+	// Rule names what shows it.
+	Rule OverflowRule
+	// Path is the snapshot file; Entries its trace events on the device;
+	// EarlyFrees the frees of blocks allocated before the window
+	// (OverflowEarlyFrees).
+	Path       string
+	Entries    int
+	EarlyFrees int
 }
 
 // Reconciliation compares the device's nvidia-smi used memory with the
@@ -603,8 +767,46 @@ type Reconciliation struct {
 	// the device's GPU (reconcile.go): the run's own process, only other
 	// processes, or OwnerUnknown.
 	Owner OutsideOwner
-	// Reason explains OutsideLeak with numbers.
-	Reason string
+	// Why is what decided OutsideLeak, with the figures it compared.
+	Why OutsideWhy
+}
+
+// OutsideWhy is what decided whether memory outside the caching allocator
+// grows (reconcile.go), with the figures the decision compared beside
+// the Reconciliation's own (Level, Matched, Trend).
+type OutsideWhy struct {
+	// Rule names the case.
+	Rule OutsideRule
+	// ReservedPattern is the shape of reserved memory that made the
+	// estimated matches untrustworthy (OutsideUnmatched).
+	ReservedPattern Pattern
+	// MinGrowth is the growth, in bytes, that matching snapshots to GPU
+	// readings can err by (OutsideWithinError).
+	MinGrowth float64
+	// UsedGrowth and ReservedGrowth are what nvidia-smi used and reserved
+	// memory grew over the run, in bytes (OutsideInferred).
+	UsedGrowth, ReservedGrowth float64
+	// Window is how far in time a reading may be from a snapshot to
+	// match, and MinPoints the fewest matches needed (OutsideTooFew).
+	Window    time.Duration
+	MinPoints int
+	// Estimated is true when the snapshots carry no times and were placed
+	// by their step on an even pace over the GPU log's busy period.
+	Estimated bool
+	// Owners are the per-process readings that tell whose memory grows;
+	// nil when they do not tell.
+	Owners *ProcessOwners
+}
+
+// ProcessOwners sorts the processes on a device's GPU (indexes in
+// Device.Processes.Series) by whether their memory grows.
+type ProcessOwners struct {
+	// Own is the run's own process, the one holding the allocator's
+	// reserved memory; -1 when the readings cannot tell it apart.
+	Own int
+	// Growing are the other processes whose memory grows, Still those
+	// whose memory does not.
+	Growing, Still []int
 }
 
 // RankComparison compares the ranks of a multi-rank run.
@@ -614,12 +816,20 @@ type RankComparison struct {
 	// Outlier is the rank whose growth differs, input.NoRank if none.
 	Outlier int
 	// OutlierSuspect is the fingerprint of the suspect that differs on the
-	// outlier rank, "" when none.
+	// outlier rank, "" when none; OutlierRef points at it.
 	OutlierSuspect string
+	OutlierRef     *SuspectRef
+	// OutlierSlope is the outlier's steepest growth (its top suspect's, or
+	// its allocated trend's), in bytes per OutlierPer; Others are the
+	// ranks that do not grow, in order.
+	OutlierSlope float64
+	OutlierPer   units.Per
+	Others       []int
 	// Skew is the largest minus the smallest peak allocated, in bytes.
 	Skew int64
-	// Reason says why, with the suspect that differs.
-	Reason string
+	// Growing counts the ranks with a growing device or a leak suspect,
+	// Of all the ranks: no outlier when none grows or at least half do.
+	Growing, Of int
 }
 
 // RankSummary is one rank's line in the rank comparison.
@@ -632,7 +842,7 @@ type RankSummary struct {
 	PeakReserved  int64
 	// Slope is the allocated trend's slope in bytes per step (or hour).
 	Slope float64
-	// Growing is the allocated trend's verdict == "growing".
+	// Growing is true when the allocated trend is growing.
 	Growing bool
 	// Suspects counts the rank's unsuppressed leak suspects; TopSuspect is
 	// the first one's site.
@@ -667,16 +877,23 @@ type OOM struct {
 	Capacity, EstimatedCapacity int64
 	// Site and Function are the failing allocation's innermost user frame.
 	Site, Function string
-	// Stack is the failing allocation's stack, innermost first.
-	Stack []snapshot.Frame
+	// Stack is the failing allocation's stack, innermost first; User
+	// marks its user frames.
+	Stack []Frame
+	User  []bool
 	// TopLive are the signature groups holding the most live bytes at the
 	// OOM (at most 5), largest first.
 	TopLive []LiveGroup
-	// Class is the OOM's cause by docs/design.md's definition, decided in this
-	// order: CauseLeak (without the LeakedBytes the request would have
-	// fit), CauseFragmentation or CauseCapacity; CauseUnknown for a
+	// Cause is the OOM's cause by docs/design.md's definition (summary.json
+	// ooms[].class), decided in this order: CauseLimit (the device had
+	// Asked free), CauseLeak (without the LeakedBytes the request would
+	// have fit), CauseFragmentation or CauseCapacity; CauseUnknown for a
 	// training-log message without the numbers.
-	Class OOMCause
+	Cause OOMCause
+	// Asked is, for a limit OOM, what the allocator asked the driver for,
+	// in bytes: the segment (or expandable pages) serving a snapshot's
+	// request, a message's printed request; 0 otherwise.
+	Asked int64
 	// LeakedBytes is what the device's unsuppressed leak suspects had
 	// added by the OOM since their trends began, in bytes; LeakRate their
 	// summed growth, in bytes per LeakPer (step or hour); LeakSite the
@@ -692,8 +909,9 @@ type OOM struct {
 	// the OOM the leak had not yet taken the Missing bytes: without the
 	// leak's growth over that stretch the request would have fit.
 	Earlier float64
-	// Explanation says, in a few sentences, why the request failed.
-	Explanation string
+	// Message is what a training log's OOM message said; nil for an OOM
+	// a snapshot recorded.
+	Message *OOMMessage
 	// Settings are the allocator settings in force.
 	Settings snapshot.AllocatorSettings
 	// Expandable is true when the allocator used expandable segments on
@@ -704,12 +922,66 @@ type OOM struct {
 	Recommendations []Recommendation
 }
 
-// Recommendation is a change to try and the evidence for it.
+// Recommendation is a change to try for one OOM: its kind, and the
+// figures of its kind besides the OOM's own, which it rests on.
 type Recommendation struct {
-	// Setting is what to change, e.g. "expandable_segments:True".
-	Setting string
-	// Evidence is the observation that motivates it.
-	Evidence string
+	// Kind names the change.
+	Kind StepKind
+	// MaxSplitMiB is the max_split_size_mb to set (StepMaxSplit).
+	MaxSplitMiB int64
+}
+
+// OOMMessage is what a training log's OOM message said (OOM.Message),
+// beside the figures the OOM holds.
+type OOMMessage struct {
+	// Line is the message's line in the log (OOM.Path); Count how many
+	// times the log has it.
+	Line, Count int
+	// Kind says which message it is.
+	Kind OOMMessageKind
+	// GPU is the GPU number the message names, -1 when it names none.
+	GPU int
+	// Total is the device's memory the message gives, and ProcessInUse
+	// the memory the process had in use, in bytes; gpulog.Unknown when it
+	// does not give them.
+	Total, ProcessInUse int64
+	// Allowed is the cap on the process the message prints, in bytes:
+	// set_per_process_memory_fraction's "X allowed", or MPS's high
+	// watermark ("max allowed"); gpulog.Unknown when it prints none.
+	Allowed int64
+	// OtherProcesses is the memory other processes had in use on the
+	// device, in bytes ("Process N has X memory in use", summed);
+	// OtherAllocations MPS's "other allocations", memory of the process
+	// its MPS allocator did not make. gpulog.Unknown when not printed.
+	OtherProcesses, OtherAllocations int64
+	// Fits is true when the device's free memory and PyTorch's cached
+	// free memory together were at least the request beyond the printed
+	// rounding: the memory was there, not in one piece.
+	Fits bool
+}
+
+// NextStep is one thing to try next for the run, decided from a finding
+// (decideNextSteps): its kind and the figures of its kind.
+type NextStep struct {
+	// Kind names the step.
+	Kind StepKind
+	// OOM is, for a step an OOM recommends, its index in Findings.OOMs
+	// (-1 otherwise), and Recommendation the recommendation.
+	OOM            int
+	Recommendation Recommendation
+	// Suspect is the leak suspect a look at the code is about
+	// (StepLookLockstep, StepLookAutograd, StepLookNative, StepLookSite).
+	Suspect SuspectRef
+	// Devices are the devices where other processes' memory grows
+	// (StepOutsideOthers).
+	Devices []DeviceKey
+	// WithStacks is true when some live bytes carry stacks, so history
+	// was recorded, without stacks for some allocations
+	// (StepRecordStacks).
+	WithStacks bool
+	// GCThreshold is true when the garbage-collection threshold is worth
+	// trying too, no OOM having suggested it (StepPadShapes).
+	GCThreshold bool
 }
 
 // TraceWindow is what one snapshot's trace ring buffer shows on its own:
@@ -769,13 +1041,61 @@ type Verdict struct {
 	// Severity is SeverityOK, SeverityInfo, SeverityWarning or
 	// SeverityCritical.
 	Severity Severity
-	// Headline is a one-line summary for banners and stdout.
-	Headline string
-	// Reasons give the numbers behind each flag.
-	Reasons []string
+	// Reasons are the findings behind the flags, in the order the
+	// reports list them.
+	Reasons []Reason
 	// Suspects are the top leak suspects across devices, most growth
 	// first (unsuppressed only).
 	Suspects []SuspectRef
+	// OtherSites counts the leak sites besides the top suspect's (a site
+	// leaking on several ranks counts once), and SitesRate is the summed
+	// rate of every leak site on the top suspect's axis, in bytes per
+	// unit: what the headline adds to the top leak.
+	OtherSites int
+	SitesRate  float64
+	// NoSite says why a leak has no site, for a leak without suspects.
+	NoSite NoSite
+	// OOMs counts the out-of-memory errors: the explained ones and the
+	// rises of memory_stats num_ooms that no snapshot explains; OOMCauses
+	// lists their causes in that order (unknown ones left out).
+	OOMs      int64
+	OOMCauses []OOMCause
+	// Suppressed counts the leak suspects suppressions took out of the
+	// verdict, by rule, most suspects first.
+	Suppressed []SuppressedRule
+	// Undecided are the devices whose primary trend decided nothing
+	// (insufficient or inconclusive, or too few GPU readings for one)
+	// and that have no leak: what an info verdict lacks.
+	Undecided []DeviceKey
+}
+
+// SuppressedRule is a suppression rule and how many leak suspects it
+// took out of the verdict.
+type SuppressedRule struct {
+	Rule     string
+	Suspects int
+}
+
+// Reason is one finding behind the verdict: its kind, the device it is
+// on, and where its figures are. Most kinds read them from the device
+// (its leak sites, trends, reconciliation, fragmentation, memory_stats
+// readings); the fields below hold the rest.
+type Reason struct {
+	// Kind names the finding.
+	Kind ReasonKind
+	// Device is the device it is on.
+	Device DeviceKey
+	// Index is the OOM's index: in the device's MemoryStats.OOMs for
+	// ReasonStatsOOM and ReasonStatsOOMCause, in Findings.OOMs for
+	// ReasonOOM.
+	Index int
+	// Suspects counts the device's unsuppressed leak suspects
+	// (ReasonLeak).
+	Suspects int
+	// WithinRun is true when the device fills within the run's own
+	// length, false when within Thresholds.CriticalWithin of wall-clock
+	// time (ReasonExhaustion).
+	WithinRun bool
 }
 
 // SuspectRef points at a suspect of one device.
@@ -845,6 +1165,9 @@ type MemoryStatsSeries struct {
 	// device's Trends start with the same two; with snapshots these are
 	// shown beside the snapshot trends and decide nothing.
 	Trends []Trend
+	// Max and Last are the largest and the last known value of each field
+	// over the readings, gpulog.Unknown where no reading has it.
+	Max, Last MemoryStatsFigures
 	// OOMs are the rises of num_ooms between consecutive readings.
 	OOMs []MemoryStatsOOM
 	// OOMsBefore is num_ooms at the first reading that has it: OOMs that
@@ -855,15 +1178,35 @@ type MemoryStatsSeries struct {
 	Retries *AllocRetries
 }
 
+// MemoryStatsFigures are figures of torch.cuda.memory_stats() readings:
+// bytes, and the counters num_alloc_retries and num_ooms; gpulog.Unknown
+// (-1) where unknown.
+type MemoryStatsFigures struct {
+	Allocated, Reserved, Active, InactiveSplit int64
+	NumAllocRetries, NumOOMs                   int64
+}
+
+// Reading names one reading of a MemoryStatsSeries: its position in
+// Readings, its step (input.NoStep when it has none) and its time (zero
+// when it has none).
+type Reading struct {
+	Index int
+	Step  int64
+	Time  time.Time
+}
+
 // MemoryStatsOOM is a rise of the cumulative num_ooms counter between two
 // consecutive readings of a MemoryStatsSeries.
 type MemoryStatsOOM struct {
-	// Index is the reading (in Readings) where num_ooms had risen, Prev
-	// the reading before it that has num_ooms.
-	Index, Prev int
-	// Before and After are num_ooms at Prev and at Index: After − Before
+	// At is the reading where num_ooms had risen, Prev the reading before
+	// it that has num_ooms.
+	At, Prev Reading
+	// Before and After are num_ooms at Prev and at At: After − Before
 	// out-of-memory errors happened in between.
 	Before, After int64
+	// Allocated and Reserved are the bytes at At, gpulog.Unknown where
+	// the reading lacks them.
+	Allocated, Reserved int64
 	// Cause is the OOM's cause as far as the device's verdict tells it
 	// without the failed request (memory_stats do not record it):
 	// CauseLeak when the device leaks, CauseFragmentation when it is
@@ -887,8 +1230,10 @@ type AllocRetries struct {
 	// MinRetryRises rises, some in the last third of the readings and some
 	// before it.
 	Growing bool
-	// Reason says what the counter did, with the numbers.
-	Reason string
+	// Readings counts the readings that have the counter; LastRise is the
+	// last reading where it had risen (meaningful when Rises > 0).
+	Readings int
+	LastRise Reading
 }
 
 // ProcessSet is the per-process GPU memory of one device (or the processes

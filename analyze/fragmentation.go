@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -112,7 +111,7 @@ const GCThresholdSetting = "PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold
 // fragmentation verdict, or an OOM caused by fragmentation) already used
 // expandable segments, so that advice to turn them on does not apply.
 // It is false when f knows of no such device.
-func (f *Findings) ExpandableAlready() bool {
+func (f *Findings) expandableAlready() bool {
 	n := 0
 	for _, d := range f.Devices {
 		if fr := d.Fragmentation; fr != nil && fr.Fragmented {
@@ -123,7 +122,7 @@ func (f *Findings) ExpandableAlready() bool {
 		}
 	}
 	for _, o := range f.OOMs {
-		if o.Class == CauseFragmentation {
+		if o.Cause == CauseFragmentation {
 			if !o.Expandable {
 				return false
 			}
@@ -249,7 +248,7 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 	// segments leaves holes too, but in proportion to what it keeps alive.
 	holes := pt
 	allocGrowth := 0.0
-	if holes.Verdict == VerdictGrowing {
+	if holes.State == StateGrowing {
 		from := max(0, slices.Index(keep, holes.FitFrom))
 		allocGrowth = stats.TheilSen(tx[from:], allocated[from:]).Slope * (tx[m-1] - tx[from])
 	}
@@ -260,12 +259,12 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 	// cache under pressure, the saw-tooth).
 	rt := FitTrend(MetricReserved, per, tx, reserved, r)
 	at := FitTrend(MetricAllocated, per, tx, allocated, r)
-	costs := it.Verdict == VerdictGrowing || rt.Verdict == VerdictGrowing || releases > 0
-	growing := holes.Verdict == VerdictGrowing && allocGrowth < holes.Growth && costs
+	costs := it.State == StateGrowing || rt.State == StateGrowing || releases > 0
+	growing := holes.State == StateGrowing && allocGrowth < holes.Growth && costs
 	// Cache that does not fit: reserved and cached free memory grow
 	// together at flat live memory.
 	cacheGrowth := math.Max(0, it.Growth)
-	cacheGrows := rt.Verdict == VerdictGrowing && it.Verdict == VerdictGrowing && at.State != StateGrowing &&
+	cacheGrows := rt.State == StateGrowing && it.State == StateGrowing && at.State != StateGrowing &&
 		cacheGrowth >= FragCacheGrowthShare*rt.Growth && cacheGrowth >= FragShareMin*stats.Median(reserved)
 	// The same in a few jumps, too few for a trend: reserved memory rises
 	// between snapshots while live memory does not, although the cache
@@ -313,40 +312,32 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 	allocRange := slices.Max(allocated) - slices.Min(allocated)
 	cacheJumps := rises >= fragMinRises && missed >= 1 && at.State != StateGrowing && risen >= FragShareMin*reserved[0] &&
 		allocRange <= 0.5*risen && givenBack == 0
+	fr.Why = FragWhy{Periodic: m, Last: last, PinnedShare: share, AllocGrowth: allocGrowth, CacheGrowth: cacheGrowth,
+		Reserved: rt, Allocated: at, Releases: releases, Rises: rises, Missed: missed, Risen: risen, Forced: forced,
+		Ceiling: ceiling, LargestNew: largest}
 	switch {
 	case m < rules.MinPoints:
-		fr.Reason = fmt.Sprintf("%d periodic snapshots: too few to judge fragmentation over time; at the last one %s of reserved memory sits in pinned segments, external fragmentation %.2f",
-			m, units.Percent(share), last.External)
+		fr.Why.Rule = FragTooFew
 	case growing && last.External >= FragExternalMin && share >= FragShareMin:
 		// Pinned holes survive empty_cache() and the allocator's own
 		// releases, so a saw-tooth does not excuse them.
-		fr.Fragmented = true
-		fr.Reason = fmt.Sprintf("free memory in segments pinned by a few small live blocks grows %s, %s, to %s in %d segments, %s of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
-			units.Rate(holes.Slope, per), units.PValue(holes.PValue), units.Bytes(last.PinnedBytes), last.PinnedSegments, units.Percent(share), units.Bytes(int64(allocGrowth)), units.Bytes(last.LargestFree), units.Bytes(last.Inactive), last.External)
+		fr.Fragmented, fr.Why.Rule = true, FragPinnedHoles
 	case fr.SawTooth:
-		fr.Reason = fmt.Sprintf("reserved memory falls back %d times while live memory stays (empty_cache() or garbage collection): churn, not fragmentation", releases)
+		fr.Why.Rule = FragSawTooth
 	case cacheGrows:
-		fr.Fragmented = true
-		fr.Reason = fmt.Sprintf("reserved memory grows %s, %s, while allocated memory does not (%s), and cached free memory grows %s over the run to %s: requests of new sizes find no cached block that fits and get new segments; the largest free block is %s of %s free (external fragmentation %.2f)",
-			units.Rate(rt.Slope, per), units.PValue(rt.PValue), at.Verdict, units.Bytes(int64(cacheGrowth)), units.Bytes(last.Inactive), units.Bytes(last.LargestFree), units.Bytes(last.Inactive), last.External)
+		fr.Fragmented, fr.Why.Rule = true, FragCacheGrows
 	case cacheJumps:
-		fr.Fragmented = true
-		fr.Reason = fmt.Sprintf("reserved memory rose %d times by %s in all while live memory did not (%d times while the cache held more free bytes than the largest new segment): requests of new sizes found no cached block that fits (at the end %s cached free, largest block %s, external fragmentation %.2f)",
-			rises, units.Bytes(int64(risen)), missed, units.Bytes(last.Inactive), units.Bytes(last.LargestFree), last.External)
-		if forced > 0 {
-			fr.Reason += fmt.Sprintf("; it fell %d times near the device's limit (%s for the allocator, where a %s segment no longer fits): the allocator freeing cache to serve requests, not giving it back", forced, units.Bytes(int64(ceiling)), units.Bytes(int64(largest)))
-		}
-	case holes.Verdict == VerdictGrowing && !costs:
-		fr.Reason = fmt.Sprintf("pinned segments grow %s while reserved and cached free memory do not (%s): live tensors are moving into cached segments, not fragmenting them", units.Bytes(int64(holes.Growth)), rt.Pattern)
-	case holes.Verdict == VerdictGrowing && !growing:
-		fr.Reason = fmt.Sprintf("pinned segments grow %s, but live memory grows as much (%s): the holes are remainders of segments the live tensors occupy, not fragmentation", units.Bytes(int64(holes.Growth)), units.Bytes(int64(allocGrowth)))
+		fr.Fragmented, fr.Why.Rule = true, FragCacheJumps
+	case holes.State == StateGrowing && !costs:
+		fr.Why.Rule = FragMoving
+	case holes.State == StateGrowing && !growing:
+		fr.Why.Rule = FragRemainders
 	case growing:
-		fr.Reason = fmt.Sprintf("cached free memory grows, but it is not shattered (external fragmentation %.2f, %s of reserved in holes of used segments)", last.External, units.Percent(share))
-	case rt.Verdict == VerdictGrowing:
-		fr.Reason = fmt.Sprintf("reserved memory grows (%s), but with live memory (%s) or without cached free memory growing as much (%s): not fragmentation", rt.Pattern, at.Verdict, units.Bytes(int64(cacheGrowth)))
+		fr.Why.Rule = FragNotShattered
+	case rt.State == StateGrowing:
+		fr.Why.Rule = FragWithLive
 	default:
-		fr.Reason = fmt.Sprintf("no growth of pinned segments or of cached free memory: %s; at the last snapshot %s of reserved memory sits in pinned segments, external fragmentation %.2f",
-			pt.Reason, units.Percent(share), last.External)
+		fr.Why.Rule = FragNone
 	}
 	return fr
 }

@@ -64,7 +64,7 @@ func FuzzFitTrend(f *testing.F) {
 			y[i] = float64(b) * float64(1<<20) * float64(1+i%3)
 		}
 		tr := FitTrend(MetricAllocated, "step", x, y, DefaultTrendRules())
-		if tr.Verdict == VerdictGrowing && !(tr.Slope > 0 && tr.Growth > 0) {
+		if tr.State == StateGrowing && !(tr.Slope > 0 && tr.Growth > 0) {
 			t.Fatalf("growing with slope %v growth %v", tr.Slope, tr.Growth)
 		}
 	})

@@ -106,9 +106,9 @@ func TestTrainingLogLeakOOM(t *testing.T) {
 		var got []string
 		for _, o := range f.OOMs {
 			if o.Path == "train.log" {
-				got = append(got, string(o.Class))
-				if o.Class == "leak" && (o.LeakSite != "train.py:57" || o.Missing != 1*gib || o.LeakedBytes < o.Missing || !strings.Contains(o.Explanation, "leak OOM")) {
-					t.Errorf("%s: leak OOM without its numbers: site %q missing %d leaked %d\n%s", tt.name, o.LeakSite, o.Missing, o.LeakedBytes, o.Explanation)
+				got = append(got, string(o.Cause))
+				if o.Cause == "leak" && (o.LeakSite != "train.py:57" || o.Missing != 1*gib || o.LeakedBytes < o.Missing || o.Message == nil) {
+					t.Errorf("%s: leak OOM without its numbers: site %q missing %d leaked %d, message %+v", tt.name, o.LeakSite, o.Missing, o.LeakedBytes, o.Message)
 				}
 			}
 		}

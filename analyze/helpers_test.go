@@ -131,3 +131,32 @@ const (
 	mib = int64(1) << 20
 	gib = int64(1) << 30
 )
+
+// hasEvidence reports whether a suspect's evidence has an observation of
+// kind k.
+func hasEvidence(sp *Suspect, k EvidenceKind) bool {
+	for _, e := range sp.Evidence {
+		if e.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// reasonKinds lists the kinds of the verdict's reasons, in order.
+func reasonKinds(v Verdict) []ReasonKind {
+	out := make([]ReasonKind, len(v.Reasons))
+	for i, r := range v.Reasons {
+		out[i] = r.Kind
+	}
+	return out
+}
+
+// noteKinds lists the kinds of the notes, in order.
+func noteKinds(ns []Note) []NoteKind {
+	out := make([]NoteKind, len(ns))
+	for i, n := range ns {
+		out[i] = n.Kind
+	}
+	return out
+}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
 	"gpureport/analyze/stats"
 	"gpureport/internal/units"
@@ -96,10 +95,8 @@ func leakSites(d *Device, ac attributionContext) []LeakSite {
 			return cmp.Compare(d.Suspects[b].Trend.Slope, d.Suspects[a].Trend.Slope)
 		})
 		ls.Trend = siteTrend(ls.Bytes, ac)
-		ev := fmt.Sprintf("one of %d call paths to %s (%s), which together grow %s, %s",
-			ls.Paths(), ls.Site, ls.pathsText(d), units.RateCI(ls.Trend.Slope, ls.Trend.Lo, ls.Trend.Hi, ls.Trend.Per), units.PValue(ls.Trend.PValue))
 		for _, i := range ls.Suspects {
-			d.Suspects[i].Evidence = append(d.Suspects[i].Evidence, ev)
+			d.Suspects[i].Evidence = append(d.Suspects[i].Evidence, Evidence{Kind: EvidencePaths})
 		}
 	}
 	slices.SortStableFunc(sites, func(a, b LeakSite) int {
@@ -111,23 +108,6 @@ func leakSites(d *Device, ac attributionContext) []LeakSite {
 // Paths is the number of call paths summed at the site: its suspects and
 // its accumulating paths.
 func (ls *LeakSite) Paths() int { return len(ls.Suspects) + ls.Accumulating }
-
-// pathsText names the site's paths: "suspects 16c2108f7b58,
-// 9cd14a7c2865; 9 more only accumulate" (d is the site's device).
-func (ls *LeakSite) pathsText(d *Device) string {
-	fps := make([]string, len(ls.Suspects))
-	for k, i := range ls.Suspects {
-		fps[k] = d.Suspects[i].Fingerprint
-	}
-	text := "suspect " + fps[0]
-	if len(fps) > 1 {
-		text = "suspects " + strings.Join(fps, ", ")
-	}
-	if ls.Accumulating > 0 {
-		text += fmt.Sprintf("; %d more only accumulate", ls.Accumulating)
-	}
-	return text
-}
 
 // accumulates reports whether live bytes never fell between the
 // periodic points keep and ended higher than they began.

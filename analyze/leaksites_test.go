@@ -3,7 +3,6 @@ package analyze
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"gpureport/input"
@@ -51,22 +50,16 @@ func TestLeakSites(t *testing.T) {
 			if n > 1 && !(sp.Projection.Remaining > 2*ls.Projection.Remaining) {
 				t.Errorf("callers %d: a path fills the device in %v, the site in %v: the site must be about 3× sooner", tc.callers, sp.Projection.Remaining, ls.Projection.Remaining)
 			}
-			ev := strings.Join(sp.Evidence, "\n")
-			if has := strings.Contains(ev, "one of 3 call paths to train.py:57"); has != (n > 1) {
-				t.Errorf("callers %d: evidence %q", tc.callers, ev)
+			if has := hasEvidence(sp, EvidencePaths); has != (n > 1) {
+				t.Errorf("callers %d: evidence %+v, want a call paths line: %v", tc.callers, sp.Evidence, n > 1)
 			}
 		}
 		all := tr.Slope + d.LeakSites[1].Trend.Slope
-		headline := "Leak at train.py:57 (" + units.Rate(tr.Slope, tr.Per) + tc.paths + ") and 1 more site, " + units.Rate(all, tr.Per) + " in all"
-		if f.Verdict.Headline != headline {
-			t.Errorf("callers %d: headline %q, want %q", tc.callers, f.Verdict.Headline, headline)
+		if v := f.Verdict; v.OtherSites != 1 || v.SitesRate != all {
+			t.Errorf("callers %d: headline's other sites %d at %v in all, want 1 at %v", tc.callers, v.OtherSites, v.SitesRate, all)
 		}
-		top := "the top one, train.py:57"
-		if n > 1 {
-			top = "the top site, train.py:57 in train_step, grows " + units.RateCI(tr.Slope, tr.Lo, tr.Hi, tr.Per)
-		}
-		if r := f.Verdict.Reasons[0]; !strings.Contains(r, top) || strings.Contains(r, "call paths") != (n > 1) {
-			t.Errorf("callers %d: reason %q, want it to hold %q", tc.callers, r, top)
+		if r := f.Verdict.Reasons[0]; r.Kind != ReasonLeak || r.Device != d.DeviceKey || d.LeakSites[0].Site != "train.py:57" {
+			t.Errorf("callers %d: first reason %+v, top site %q; want the leak at train.py:57", tc.callers, r, d.LeakSites[0].Site)
 		}
 		// The site's paths come first in the verdict, together.
 		if len(f.Verdict.Suspects) != n+1 {
@@ -121,8 +114,8 @@ func TestLeakSiteSumsAccumulatingPaths(t *testing.T) {
 	if ls.Accumulating != 1 || ls.Paths() != 2 || !slices.Equal(ls.Bytes, want) {
 		t.Errorf("site: %d accumulating paths, bytes %v; want 1 and %v", ls.Accumulating, ls.Bytes, want)
 	}
-	if ev := strings.Join(d.Suspects[0].Evidence, "\n"); !strings.Contains(ev, "one of 2 call paths to cache.py:44 (suspect aaaaaaaaaaaa; 1 more only accumulate)") {
-		t.Errorf("evidence %q", ev)
+	if !hasEvidence(&d.Suspects[0], EvidencePaths) || ls.Site != "cache.py:44" || len(ls.Suspects) != 1 || d.Suspects[ls.Suspects[0]].Fingerprint != "aaaaaaaaaaaa" {
+		t.Errorf("evidence %+v, site %q of suspects %v: want the call paths to cache.py:44 of suspect aaaaaaaaaaaa", d.Suspects[0].Evidence, ls.Site, ls.Suspects)
 	}
 	if !(ls.Trend.Slope > d.Suspects[0].Trend.Slope) {
 		t.Errorf("site slope %v, the suspect's %v: the sparse path adds to it", ls.Trend.Slope, d.Suspects[0].Trend.Slope)

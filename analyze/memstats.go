@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -145,6 +144,7 @@ func orderMemStats(g *memStatsGroup) {
 // and what num_alloc_retries did. A counter that falls (a new process, or
 // reset_accumulated_memory_stats) starts over from its new value.
 func memStatsCounters(ms *MemoryStatsSeries) {
+	ms.Max, ms.Last = memStatsFigures(ms.Readings)
 	prev := -1
 	for i, r := range ms.Readings {
 		if r.NumOOMs < 0 {
@@ -154,7 +154,8 @@ func memStatsCounters(ms *MemoryStatsSeries) {
 		case prev < 0:
 			ms.OOMsBefore = r.NumOOMs
 		case r.NumOOMs > ms.Readings[prev].NumOOMs:
-			ms.OOMs = append(ms.OOMs, MemoryStatsOOM{Index: i, Prev: prev, Before: ms.Readings[prev].NumOOMs, After: r.NumOOMs})
+			ms.OOMs = append(ms.OOMs, MemoryStatsOOM{At: readingOf(ms.Readings, i), Prev: readingOf(ms.Readings, prev),
+				Before: ms.Readings[prev].NumOOMs, After: r.NumOOMs, Allocated: r.Allocated, Reserved: r.Reserved})
 		}
 		prev = i
 	}
@@ -169,7 +170,7 @@ func memStatsCounters(ms *MemoryStatsSeries) {
 		return
 	}
 	n := len(known)
-	ar := &AllocRetries{First: ms.Readings[known[0]].NumAllocRetries, Last: ms.Readings[known[n-1]].NumAllocRetries}
+	ar := &AllocRetries{First: ms.Readings[known[0]].NumAllocRetries, Last: ms.Readings[known[n-1]].NumAllocRetries, Readings: n}
 	early, late := false, false
 	lastRise := -1
 	for j := 1; j < n; j++ {
@@ -184,29 +185,37 @@ func memStatsCounters(ms *MemoryStatsSeries) {
 		}
 	}
 	ar.Growing = ar.Rises >= MinRetryRises && early && late
-	switch {
-	case ar.Rises == 0:
-		ar.Reason = fmt.Sprintf("num_alloc_retries stays at %d over %d readings", ar.Last, n)
-	case ar.Growing:
-		ar.Reason = fmt.Sprintf("num_alloc_retries keeps growing: from %d to %d over %d readings, rising at %d of them, the last at %s: cudaMalloc failed and the caching allocator had to free its cache to satisfy requests (fragmentation or memory pressure; each retry also synchronizes the device)",
-			ar.First, ar.Last, n, ar.Rises, readingName(ms.Readings[lastRise], lastRise))
-	default:
-		ar.Reason = fmt.Sprintf("num_alloc_retries rose from %d to %d at %d of %d readings, the last at %s, and does not keep growing",
-			ar.First, ar.Last, ar.Rises, n, readingName(ms.Readings[lastRise], lastRise))
+	if lastRise >= 0 {
+		ar.LastRise = readingOf(ms.Readings, lastRise)
 	}
 	ms.Retries = ar
 }
 
-// readingName names a memory_stats reading for a sentence: "step 480",
-// else its time, else "reading 12" (its position, from 0).
-func readingName(r gpulog.MemoryStatsSample, i int) string {
-	switch {
-	case r.Step != input.NoStep:
-		return fmt.Sprintf("step %d", r.Step)
-	case !r.Time.IsZero():
-		return r.Time.UTC().Format(time.RFC3339)
+// readingOf names reading i of rs.
+func readingOf(rs []gpulog.MemoryStatsSample, i int) Reading {
+	return Reading{Index: i, Step: rs[i].Step, Time: rs[i].Time}
+}
+
+// memStatsFigures returns the largest and the last known value of each
+// field of the readings, gpulog.Unknown where no reading has it.
+func memStatsFigures(rs []gpulog.MemoryStatsSample) (most, last MemoryStatsFigures) {
+	u := gpulog.Unknown
+	most = MemoryStatsFigures{u, u, u, u, u, u}
+	last = most
+	for _, r := range rs {
+		f := MemoryStatsFigures{r.Allocated, r.Reserved, r.Active, r.InactiveSplit, r.NumAllocRetries, r.NumOOMs}
+		most = MemoryStatsFigures{max(most.Allocated, f.Allocated), max(most.Reserved, f.Reserved), max(most.Active, f.Active),
+			max(most.InactiveSplit, f.InactiveSplit), max(most.NumAllocRetries, f.NumAllocRetries), max(most.NumOOMs, f.NumOOMs)}
+		known := func(v, was int64) int64 {
+			if v >= 0 {
+				return v
+			}
+			return was
+		}
+		last = MemoryStatsFigures{known(f.Allocated, last.Allocated), known(f.Reserved, last.Reserved), known(f.Active, last.Active),
+			known(f.InactiveSplit, last.InactiveSplit), known(f.NumAllocRetries, last.NumAllocRetries), known(f.NumOOMs, last.NumOOMs)}
 	}
-	return fmt.Sprintf("reading %d", i)
+	return most, last
 }
 
 // matchMemStats joins memory_stats groups to snapshot series: bySeries[i]
@@ -310,7 +319,7 @@ func attachMemStats(d *Device, s *Series, g *memStatsGroup, rules TrendRules) {
 // of that GPU. note is a clock-offset warning ("" when none).
 func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, opt Options, rules TrendRules, runs float64, procs map[int][]*ProcessSeries) (d *Device, note string) {
 	ms := g.ms
-	d = &Device{DeviceKey: g.key, Axis: g.axis, MemoryStats: ms, Verdict: VerdictInsufficient}
+	d = &Device{DeviceKey: g.key, Axis: g.axis, MemoryStats: ms}
 	per := g.axis
 	place := memStatsPlacer(g, 0)
 	d.GPU = placement.GPUReadings(run.Logs, join.GPU, place)
@@ -339,15 +348,10 @@ func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, o
 			note = strings.ReplaceAll(off.Note(run.Location, d.GPU.Times[0]), "the snapshots", "the torch.cuda.memory_stats readings")
 			place.Shift = off.Shift
 			d.GPU = placement.GPUReadings(run.Logs, join.GPU, place)
-			d.GPUJoin += fmt.Sprintf("; log times moved %+d h to match the memory_stats readings", -off.Hours())
+			d.ClockShift = -off.Hours()
 		}
 	}
-	switch {
-	case opt.Capacity > 0:
-		d.Capacity, d.CapacitySource = opt.Capacity, opt.capacitySource(d.GPU)
-	case d.GPU != nil && d.GPU.Total > 0:
-		d.Capacity, d.CapacitySource = d.GPU.Total, "GPU log memory.total"
-	}
+	opt.setCapacity(d)
 	ms.Trends = memStatsTrends(ms, per, rules)
 	d.Trends = slices.Clone(ms.Trends)
 	dr := rules
@@ -359,9 +363,6 @@ func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, o
 	}
 	if len(alloc) > 0 {
 		dr.RefLevel = stats.Median(alloc)
-	}
-	if len(ms.Trends) > 0 && ms.Trends[0].Metric == MetricAllocated {
-		d.Verdict = ms.Trends[0].Verdict
 	}
 	if ut := gpuTrend(d, per, dr); ut != nil {
 		d.Trends = append(d.Trends, *ut)
@@ -405,10 +406,7 @@ func projectMemStats(d *Device, g *memStatsGroup, runs float64) {
 		if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
 			lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
 		}
-		if p := Project(t, float64(d.Capacity), lastX, x1-x0, hoursPerX, runs); p != nil {
-			p.Basis = fmt.Sprintf("%s device memory (%s)", units.Bytes(d.Capacity), d.CapacitySource)
-			t.Projection = p
-		}
+		t.Projection = Project(t, float64(d.Capacity), lastX, x1-x0, hoursPerX, runs)
 	}
 }
 
@@ -431,41 +429,22 @@ func finiteRange(x []float64) (first, last float64, ok bool) {
 // snapshots has a growing allocated trend, an OOM for each rise of num_ooms
 // on a device where the snapshots explain none. It returns how many OOMs
 // it counted and whether it raised the leak flag.
-func memStatsVerdict(f *Findings, d *Device, v *Verdict) (ooms int64, leak bool) {
+func memStatsVerdict(f *Findings, d *Device) (ooms int64, leak bool) {
 	ms := d.MemoryStats
 	if ms == nil {
 		return 0, false
 	}
-	where := deviceName(d.DeviceKey)
-	if at := d.Trend(MetricAllocated); len(d.Points) == 0 && at != nil && at.Source == SourceMemoryStats && at.Verdict == VerdictGrowing {
+	v := &f.Verdict
+	if at := d.Trend(MetricAllocated); len(d.Points) == 0 && at != nil && at.Source == SourceMemoryStats && at.State == StateGrowing {
 		leak = true
-		v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: allocated memory (torch.cuda.memory_stats) grows %s, %s, %s over the fitted range; no attribution without snapshots: call torch.cuda.memory._record_memory_history() before training and torch.cuda.memory._dump_snapshot(path) every few hundred steps to find the site",
-			where, units.RateCI(at.Slope, at.Lo, at.Hi, at.Per), units.PValue(at.PValue), units.Signed(at.Growth)))
+		v.Reasons = append(v.Reasons, Reason{Kind: ReasonStatsLeak, Device: d.DeviceKey})
 	}
-	for _, o := range f.OOMs {
-		if o.Rank == d.Rank && o.Device == d.Device {
-			return 0, leak
-		}
+	if hasSnapshotOOM(f, d.DeviceKey) {
+		return 0, leak
 	}
-	for _, o := range ms.OOMs {
+	for i, o := range ms.OOMs {
 		ooms += o.After - o.Before
-		r, p := ms.Readings[o.Index], ms.Readings[o.Prev]
-		s := fmt.Sprintf("OOM on %s (torch.cuda.memory_stats): num_ooms rose from %d to %d between %s and %s",
-			where, o.Before, o.After, readingName(p, o.Prev), readingName(r, o.Index))
-		var at []string
-		if r.Allocated >= 0 {
-			at = append(at, "allocated "+units.Bytes(r.Allocated))
-		}
-		if r.Reserved >= 0 {
-			at = append(at, "reserved "+units.Bytes(r.Reserved))
-		}
-		if d.Capacity > 0 {
-			at = append(at, "device "+units.Bytes(d.Capacity))
-		}
-		if len(at) > 0 {
-			s += fmt.Sprintf("; at %s: %s", readingName(r, o.Index), strings.Join(at, ", "))
-		}
-		v.Reasons = append(v.Reasons, s)
+		v.Reasons = append(v.Reasons, Reason{Kind: ReasonStatsOOM, Device: d.DeviceKey, Index: i})
 	}
 	return ooms, leak
 }
@@ -478,14 +457,4 @@ func statsTrend(ms *MemoryStatsSeries, metric string) *Trend {
 		}
 	}
 	return nil
-}
-
-// Peaks returns the largest allocated and reserved bytes of the readings,
-// gpulog.Unknown for a metric no reading has.
-func (m *MemoryStatsSeries) Peaks() (allocated, reserved int64) {
-	allocated, reserved = gpulog.Unknown, gpulog.Unknown
-	for _, r := range m.Readings {
-		allocated, reserved = max(allocated, r.Allocated), max(reserved, r.Reserved)
-	}
-	return allocated, reserved
 }

@@ -2,7 +2,7 @@ package analyze
 
 import (
 	"math"
-	"strings"
+	"slices"
 	"testing"
 	"time"
 
@@ -88,26 +88,24 @@ func TestMemoryStatsWithoutSnapshots(t *testing.T) {
 		axis      Axis
 		per       Axis
 		slope     float64 // allocated bytes per unit; NaN: not checked
-		verdict   string
-		reasons   []string // substrings, in order
-		notes     []string // substrings of some note
-		noNotes   []string // substrings no note may hold
+		verdict   Status
+		reasons   []ReasonKind // in order
+		notes     []NoteKind   // kinds some note has
+		noNotes   []NoteKind   // kinds no note may have
 	}{
 		{name: "leak and OOM", readings: statsSeries(100, leakingStats), capacity: 80 * gib,
-			leak: true, oom: true, severity: "critical", axis: AxisStep, per: "step", slope: float64(mib), verdict: VerdictGrowing,
-			reasons: []string{"leak on cuda:0: allocated memory (torch.cuda.memory_stats) grows +1.00 MiB/step",
-				"no attribution without snapshots: call torch.cuda.memory._record_memory_history()",
-				"OOM on cuda:0 (torch.cuda.memory_stats): num_ooms rose from 0 to 1 between step 690 and step 700; at step 700: allocated 4.68 GiB, reserved 5.68 GiB, device 80.0 GiB"},
-			notes: []string{"cuda:0: num_alloc_retries keeps growing: from 0 to 19 over 100 readings, rising at 19 of them, the last at step 950"}},
+			leak: true, oom: true, severity: "critical", axis: AxisStep, per: "step", slope: float64(mib), verdict: StatusGrowing,
+			reasons: []ReasonKind{ReasonStatsLeak, ReasonStatsOOM},
+			notes:   []NoteKind{NoteRetries}},
 		{name: "flat", readings: statsSeries(100, flatStats), capacity: 80 * gib,
-			severity: "ok", axis: AxisStep, per: "step", slope: 0, verdict: VerdictFlat,
-			noNotes: []string{"num_alloc_retries", "num_ooms"}},
+			severity: "ok", axis: AxisStep, per: "step", slope: 0, verdict: StatusFlat,
+			noNotes: []NoteKind{NoteRetries, NoteOOMsBefore}},
 		{name: "few retries early: no note", readings: statsSeries(60, func(i int) statsReading {
 			r := flatStats(i)
 			r.retries = int64(min(i, 3))
 			return r
-		}), severity: "ok", axis: AxisStep, per: "step", slope: 0, verdict: VerdictFlat,
-			notes: []string{"device capacity unknown"}, noNotes: []string{"num_alloc_retries"}},
+		}), severity: "ok", axis: AxisStep, per: "step", slope: 0, verdict: StatusFlat,
+			notes: []NoteKind{NoteCapacity}, noNotes: []NoteKind{NoteRetries}},
 		{name: "OOMs before the log, counter reset", readings: statsSeries(30, func(i int) statsReading {
 			r := flatStats(i)
 			r.ooms = 2
@@ -115,21 +113,21 @@ func TestMemoryStatsWithoutSnapshots(t *testing.T) {
 				r.ooms = 0 // a new process
 			}
 			return r
-		}), capacity: 16 * gib, severity: "ok", axis: AxisStep, per: "step", slope: 0, verdict: VerdictFlat,
-			notes: []string{"num_ooms is already 2 at the first reading"}},
+		}), capacity: 16 * gib, severity: "ok", axis: AxisStep, per: "step", slope: 0, verdict: StatusFlat,
+			notes: []NoteKind{NoteOOMsBefore}},
 		{name: "times only: hours axis", readings: statsSeries(40, func(i int) statsReading {
 			r := leakingStats(i)
 			r.noStep, r.ooms, r.retries = true, 0, 0
 			return r
-		}), capacity: 80 * gib, leak: true, severity: "critical" /* full in about 11 h, within the 24 h horizon */, axis: AxisHours, per: "hour", slope: float64(mib * 7200), verdict: VerdictGrowing,
-			reasons: []string{"grows +7.03 GiB/hour"}},
+		}), capacity: 80 * gib, leak: true, severity: "critical" /* full in about 11 h, within the 24 h horizon */, axis: AxisHours, per: "hour", slope: float64(mib * 7200), verdict: StatusGrowing,
+			reasons: []ReasonKind{ReasonStatsLeak}},
 		{name: "neither step nor time: reading axis", readings: statsSeries(40, func(i int) statsReading {
 			r := leakingStats(i)
 			r.noStep, r.noTime, r.ooms, r.retries = true, true, 0, 0
 			return r
-		}), leak: true, severity: "warning", axis: AxisReading, per: "reading", slope: float64(10 * mib), verdict: VerdictGrowing},
+		}), leak: true, severity: "warning", axis: AxisReading, per: "reading", slope: float64(10 * mib), verdict: StatusGrowing},
 		{name: "four readings: insufficient", readings: statsSeries(4, leakingStats),
-			severity: "info", axis: AxisStep, per: "step", slope: math.NaN(), verdict: VerdictInsufficient},
+			severity: "info", axis: AxisStep, per: "step", slope: math.NaN(), verdict: StatusInsufficient},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,10 +144,10 @@ func TestMemoryStatsWithoutSnapshots(t *testing.T) {
 			at := d.Trend(MetricAllocated)
 			wantDev := tc.verdict
 			if tc.leak {
-				wantDev = VerdictLeak // one decision: the device shows its leak
+				wantDev = StatusLeak // one decision: the device shows its leak
 			}
-			if at == nil || at.Source != SourceMemoryStats || at.Per != tc.per || at.Verdict != tc.verdict || d.Verdict != wantDev {
-				t.Fatalf("allocated trend %+v, device verdict %q", at, d.Verdict)
+			if at == nil || at.Source != SourceMemoryStats || at.Per != tc.per || at.Status() != tc.verdict || d.Status != wantDev {
+				t.Fatalf("allocated trend %+v, device verdict %q", at, d.Status)
 			}
 			if rt := d.Trend(MetricReserved); rt == nil || rt.Source != SourceMemoryStats {
 				t.Errorf("reserved trend %+v", rt)
@@ -161,23 +159,32 @@ func TestMemoryStatsWithoutSnapshots(t *testing.T) {
 			if v.Leak != tc.leak || v.OOM != tc.oom || v.Fragmentation || v.OutsideAllocatorLeak || v.Severity != tc.severity {
 				t.Errorf("verdict %+v, want leak %v oom %v severity %s", v, tc.leak, tc.oom, tc.severity)
 			}
-			checkInOrder(t, "reasons", v.Reasons, tc.reasons)
-			all := strings.Join(f.Notes, "\n")
+			checkInOrder(t, "reasons", reasonKinds(v), tc.reasons)
+			kinds := noteKinds(f.Notes)
 			for _, n := range tc.notes {
-				if !strings.Contains(all, n) {
-					t.Errorf("no note says %q:\n%s", n, all)
+				if !slices.Contains(kinds, n) {
+					t.Errorf("no note %q: %v", n, kinds)
 				}
 			}
 			for _, n := range tc.noNotes {
-				if strings.Contains(all, n) {
-					t.Errorf("a note says %q:\n%s", n, all)
+				if slices.Contains(kinds, n) {
+					t.Errorf("a note %q: %v", n, kinds)
 				}
 			}
-			if tc.leak && (!strings.Contains(v.Headline, "no site: no snapshots") || len(v.Suspects) != 0) {
-				t.Errorf("headline %q, %d suspects", v.Headline, len(v.Suspects))
+			if tc.leak && (v.NoSite != NoSiteSnapshots || len(v.Suspects) != 0) {
+				t.Errorf("leak without a site %q, %d suspects; want no site: no snapshots", v.NoSite, len(v.Suspects))
 			}
-			if tc.oom && !strings.Contains(v.Headline, "1 OOM") {
-				t.Errorf("headline %q", v.Headline)
+			if tc.oom && v.OOMs != 1 {
+				t.Errorf("%d OOMs, want 1", v.OOMs)
+			}
+			if tc.name == "leak and OOM" {
+				o := d.MemoryStats.OOMs[0]
+				if o.Prev.Step != 690 || o.At.Step != 700 || o.Before != 0 || o.After != 1 || o.Allocated != 4*gib+700*mib || o.Reserved != 5*gib+700*mib {
+					t.Errorf("memory_stats OOM %+v, want num_ooms 0 → 1 between steps 690 and 700 at 4 GiB + 700 MiB allocated", o)
+				}
+				if r := d.MemoryStats.Retries; r == nil || !r.Growing || r.First != 0 || r.Last != 19 || r.Readings != 100 || r.Rises != 19 || r.LastRise.Step != 950 {
+					t.Errorf("retries %+v, want growing from 0 to 19 over 100 readings, rising at 19, the last at step 950", r)
+				}
 			}
 		})
 	}
@@ -185,16 +192,16 @@ func TestMemoryStatsWithoutSnapshots(t *testing.T) {
 
 // checkInOrder checks that each of want is a substring of some element of
 // got, in order.
-func checkInOrder(t *testing.T, what string, got, want []string) {
+func checkInOrder[T comparable](t *testing.T, what string, got, want []T) {
 	t.Helper()
 	j := 0
 	for _, g := range got {
-		for j < len(want) && strings.Contains(g, want[j]) {
+		for j < len(want) && g == want[j] {
 			j++
 		}
 	}
 	if j < len(want) {
-		t.Errorf("%s lack %q (in order):\n%s", what, want[j], strings.Join(got, "\n"))
+		t.Errorf("%s lack %v (in order): %v", what, want[j], got)
 	}
 }
 
@@ -243,23 +250,26 @@ func TestMemoryStatsBesideSnapshots(t *testing.T) {
 	if d.MemoryStats == nil || len(d.Points) != 12 {
 		t.Fatalf("memory stats %v, %d points", d.MemoryStats != nil, len(d.Points))
 	}
-	if at := d.Trend(MetricAllocated); at.Source != "" || at.Verdict != VerdictFlat {
+	if at := d.Trend(MetricAllocated); at.Source != "" || at.Status() != StatusFlat {
 		t.Errorf("primary allocated trend %+v: want the snapshots' flat trend", at)
 	}
 	m := d.MemoryStats
 	if m.X[3] != 30 || math.Abs(m.X[5]-(100+25.0/60*100)) > 1e-9 || !math.IsNaN(m.X[6]) || m.X[129] != 1290 {
 		t.Errorf("X = %v ... : want the readings' steps, the time-placed step, NaN", m.X[:8])
 	}
-	if len(m.Trends) != 2 || m.Trends[0].Verdict != VerdictGrowing || m.Trends[0].Source != SourceMemoryStats || m.Trends[0].N != 129 {
+	if len(m.Trends) != 2 || m.Trends[0].State != StateGrowing || m.Trends[0].Source != SourceMemoryStats || m.Trends[0].N != 129 {
 		t.Errorf("memory_stats trends %+v", m.Trends)
 	}
 	v := f.Verdict
 	if v.Leak || !v.OOM || v.Severity != "critical" {
 		t.Errorf("verdict %+v: want no leak (snapshots decide) and the OOM", v)
 	}
-	checkInOrder(t, "reasons", v.Reasons, []string{"num_ooms rose from 0 to 1 between step 690 and step 700"})
-	if !strings.Contains(strings.Join(f.Notes, "\n"), "1 of 130 torch.cuda.memory_stats readings could not be placed") {
-		t.Errorf("notes %q", f.Notes)
+	checkInOrder(t, "reasons", reasonKinds(v), []ReasonKind{ReasonStatsOOM})
+	if o := m.OOMs[0]; o.Prev.Step != 690 || o.At.Step != 700 {
+		t.Errorf("memory_stats OOM %+v, want between steps 690 and 700", o)
+	}
+	if !slices.Contains(f.Notes, Note{Kind: NoteUnplaced, Device: d.DeviceKey, Count: 1}) {
+		t.Errorf("notes %+v, want 1 reading not placed", f.Notes)
 	}
 }
 
@@ -331,8 +341,8 @@ func TestMemoryStatsRanks(t *testing.T) {
 	if len(keys) != 3 || keys[0].Rank != 0 || keys[1].Rank != 1 || keys[2].Rank != 2 {
 		t.Fatalf("devices %v, want ranks 0, 1, 2", keys)
 	}
-	if !f.Verdict.Leak || !strings.Contains(strings.Join(f.Verdict.Reasons, "\n"), "leak on rank 1 · cuda:0") {
-		t.Errorf("verdict %+v", f.Verdict)
+	if !f.Verdict.Leak || !slices.Contains(f.Verdict.Reasons, Reason{Kind: ReasonStatsLeak, Device: DeviceKey{Rank: 1, Device: 0}}) {
+		t.Errorf("verdict %+v, want the leak on rank 1", f.Verdict)
 	}
 	rc := f.Ranks
 	if rc == nil || rc.Outlier != 1 || rc.Ranks[1].PeakAllocated != 4*gib+390*mib {
@@ -348,11 +358,11 @@ func TestMemoryStatsFewSnapshots(t *testing.T) {
 	run.Logs = append(run.Logs, statsLog("stats.jsonl", statsSeries(40, func(i int) statsReading { r := leakingStats(i); r.ooms = 0; return r })))
 	f := Analyze(run, Options{})
 	CheckProse(t, t.Name(), f)
-	if f.Verdict.Leak || f.Devices[0].Verdict != VerdictInsufficient {
-		t.Errorf("verdict %+v, device %q", f.Verdict, f.Devices[0].Verdict)
+	if f.Verdict.Leak || f.Devices[0].Status != StatusInsufficient {
+		t.Errorf("verdict %+v, device %q", f.Verdict, f.Devices[0].Status)
 	}
-	if !strings.Contains(strings.Join(f.Notes, "\n"), "cuda:0: too few snapshots for a trend, but allocated memory in its torch.cuda.memory_stats readings grows +1.00 MiB/step") {
-		t.Errorf("notes %q", f.Notes)
+	if !slices.Contains(noteKinds(f.Notes), NoteStatsGrow) {
+		t.Errorf("notes %+v, want that the memory_stats readings grow", f.Notes)
 	}
 }
 
@@ -443,7 +453,7 @@ func FuzzLogsOnlyAnalysis(f *testing.F) {
 				t.Fatalf("%d X for %d readings", len(m.X), len(m.Readings))
 			}
 			for _, o := range m.OOMs {
-				if o.Prev >= o.Index || o.After <= o.Before || m.Readings[o.Index].NumOOMs != o.After || m.Readings[o.Prev].NumOOMs != o.Before {
+				if o.Prev.Index >= o.At.Index || o.After <= o.Before || m.Readings[o.At.Index].NumOOMs != o.After || m.Readings[o.Prev.Index].NumOOMs != o.Before {
 					t.Fatalf("OOM event %+v", o)
 				}
 			}
@@ -465,13 +475,11 @@ func FuzzLogsOnlyAnalysis(f *testing.F) {
 func TestRetriesNoteExpandable(t *testing.T) {
 	for _, expandable := range []bool{false, true} {
 		d := &Device{DeviceKey: DeviceKey{Rank: input.NoRank}, Fragmentation: &Fragmentation{Expandable: expandable},
-			MemoryStats: &MemoryStatsSeries{Retries: &AllocRetries{First: 0, Last: 40, Rises: 9, Growing: true, Reason: "num_alloc_retries rose 9 times"}}}
-		notes := strings.Join(memStatsNotes(d), "\n")
-		if advised := strings.Contains(notes, ExpandableSetting); advised == expandable {
-			t.Errorf("expandable %v: note advises %s: %v: %s", expandable, ExpandableSetting, advised, notes)
-		}
-		if already := strings.Contains(notes, "already on"); already != expandable {
-			t.Errorf("expandable %v: note says already on: %v: %s", expandable, already, notes)
+			MemoryStats: &MemoryStatsSeries{Retries: &AllocRetries{First: 0, Last: 40, Rises: 9, Growing: true}}}
+		f := &Findings{Devices: []*Device{d}}
+		memStatsNotes(f, d)
+		if len(f.Notes) != 1 || f.Notes[0].Kind != NoteRetries || f.Notes[0].Expandable != expandable {
+			t.Errorf("expandable %v: notes %+v, want a retries note that says whether expandable segments are on", expandable, f.Notes)
 		}
 	}
 }

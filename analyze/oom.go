@@ -6,10 +6,8 @@ import (
 	"log/slog"
 	"math/bits"
 	"slices"
-	"strings"
 	"time"
 
-	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/internal/units"
 	"gpureport/snapshot"
@@ -103,6 +101,7 @@ func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, 
 	}
 	if e.Stack != snapshot.NoStack {
 		o.Stack = snap.Stacks.StackFrames(e.Stack)
+		o.User = UserMask(o.Stack)
 		sig := SignatureOf(o.Stack)
 		o.Site, o.Function = sig.Site, sig.Function
 	}
@@ -164,7 +163,6 @@ func blameLeaks(d *Device, ooms []OOM) {
 			}
 		}
 		o.LeakedBytes, o.LeakRate, o.LeakPer, o.LeakSite = leakedBy(d, at)
-		o.Recommendations = nil
 		classifyOOM(o)
 	}
 }
@@ -192,124 +190,39 @@ func leakedBy(d *Device, at int) (leaked int64, rate float64, per units.Per, sit
 	return leaked, rate, per, site
 }
 
-// classifyOOM sets Class, Explanation and Recommendations.
+// classifyOOM sets the OOM's Cause, Earlier and Recommendations (each
+// with the figures behind it, which the OOM holds: the reports word them).
 func classifyOOM(o *OOM) {
-	where := deviceName(DeviceKey{Rank: o.Rank, Device: o.Device})
-	when := ""
-	if !o.Time.IsZero() {
-		when = " at " + o.Time.Format("2006-01-02 15:04:05 UTC")
-	}
-	site := ""
-	if o.Site != "" {
-		site = fmt.Sprintf(", allocated at %s in %s,", o.Site, o.Function)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Out of memory on %s%s: a request for %s (%d bytes)%s failed with %s free on the device. ",
-		where, when, units.Bytes(o.Requested), o.Requested, site, units.Bytes(o.DeviceFree))
-	state := "At that moment"
-	if o.Reconstructed {
-		state = "At that moment (rebuilt from the trace events after it)"
-	}
-	fmt.Fprintf(&b, "%s PyTorch held %s reserved, %s of it in live tensors; %s was cached but free, the largest free block %s. ",
-		state, units.Bytes(o.Reserved), units.Bytes(o.Allocated), units.Bytes(o.CachedFree), units.Bytes(o.LargestFree))
-	capText := fmt.Sprintf("about %s, reserved + free at the OOM", units.Bytes(o.EstimatedCapacity))
-	if o.Capacity > 0 {
-		capText = units.Bytes(o.Capacity)
-	}
 	set := o.Settings
-	conf := "not recorded in the snapshot (PyTorch records allocator_settings from 2.3 on)"
-	if !set.Present && o.Expandable {
-		conf = "not recorded, but the segments are expandable, so expandable_segments:True"
-	}
-	if set.Present {
-		conf = fmt.Sprintf("PYTORCH_CUDA_ALLOC_CONF=%q (expandable_segments %v, max_split_size %s, garbage_collection_threshold %g)",
-			set.Conf, set.ExpandableSegments, maxSplitText(set.MaxSplitSize), set.GCThreshold)
-	}
-
-	if need := limitRequest(o.Requested, o.Expandable); limitOOM(o.DeviceFree, 0, need, 0) {
-		o.Class = CauseLimit
-		b.WriteString(limitText(o, need, gpulog.Unknown))
-		fmt.Fprintf(&b, " Allocator settings in force: %s.", conf)
-		o.Recommendations = append(o.Recommendations, limitChecks(o, gpulog.Unknown, gpulog.Unknown)...)
-	} else if o.LeakedBytes > 0 && o.Missing > 0 && o.LeakedBytes >= o.Missing {
-		o.Class = CauseLeak
-		o.Earlier = 0
+	o.Recommendations, o.Earlier = nil, 0
+	switch need := limitRequest(o.Requested, o.Expandable); {
+	case limitOOM(o.DeviceFree, 0, need, 0):
+		o.Cause, o.Asked = CauseLimit, need
+		o.Recommendations = limitChecks(o)
+	case o.LeakedBytes > 0 && o.Missing > 0 && o.LeakedBytes >= o.Missing:
+		o.Cause = CauseLeak
 		if o.LeakRate > 0 {
 			o.Earlier = float64(o.Missing) / o.LeakRate
 		}
-		fmt.Fprintf(&b, "This is a leak OOM: the leak at %s had added %s of live tensors by then, and the request lacked %s of device memory (%s requested, %s free), so without the leaked bytes the request would have fit.",
-			o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree))
-		if o.Earlier > 0 {
-			fmt.Fprintf(&b, " At the leak's pace of %s it took those %s over its last %s: %s earlier, the OOM would not have happened.",
-				units.Rate(o.LeakRate, o.LeakPer), units.Bytes(o.Missing), strings.TrimPrefix(earlierText(o.Earlier, o.LeakPer), "about "), earlierText(o.Earlier, o.LeakPer))
-		}
-		if o.CachedFree > 0 {
-			fmt.Fprintf(&b, " The %s cached but free at the OOM (largest block %s) is not the cause: the leak must be fixed first.", units.Bytes(o.CachedFree), units.Bytes(o.LargestFree))
-		}
-		fmt.Fprintf(&b, " Allocator settings in force: %s.", conf)
-		o.Recommendations = append(o.Recommendations, Recommendation{
-			Setting:  fmt.Sprintf("fix the leak at %s (see the leak suspects): release the tensors it keeps, e.g. store loss.item() or detach() instead of the tensor", o.LeakSite),
-			Evidence: fmt.Sprintf("it had added %s by the OOM, more than the %s the request lacked", units.Bytes(o.LeakedBytes), units.Bytes(o.Missing)),
-		})
-	} else if o.DeviceFree+o.CachedFree >= o.Requested {
-		o.Class = CauseFragmentation
-		fmt.Fprintf(&b, "This is a fragmentation OOM: %s free on the device plus %s cached but free is %s, at least the %s requested, but no free block was large enough (largest cached block %s); the free memory is split into holes between live blocks. Allocator settings in force: %s.",
-			units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree), units.Bytes(o.DeviceFree+o.CachedFree), units.Bytes(o.Requested), units.Bytes(o.LargestFree), conf)
+		o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepFixLeak})
+	case o.DeviceFree+o.CachedFree >= o.Requested:
+		o.Cause = CauseFragmentation
 		if !o.Expandable {
-			o.Recommendations = append(o.Recommendations, Recommendation{
-				Setting:  ExpandableSetting,
-				Evidence: fmt.Sprintf("%s sat in holes while the request needed %s in one piece (largest hole %s); expandable segments grow one segment by mapping pages at its end, so a large request no longer needs a contiguous free block", units.Bytes(o.CachedFree), units.Bytes(o.Requested), units.Bytes(o.LargestFree)),
-			})
+			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepExpandable})
 		}
 		if set.MaxSplitSize < 0 || !set.Present {
-			mb := splitSuggestionMiB(o.Requested)
-			unset := "max_split_size is unset, so"
-			if !set.Present {
-				unset = "the snapshot does not record max_split_size; unset (the default),"
-			}
-			o.Recommendations = append(o.Recommendations, Recommendation{
-				Setting:  fmt.Sprintf("PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:%d", mb),
-				Evidence: fmt.Sprintf("%s large cached blocks are split for small requests and the pieces pin them; blocks above %d MiB would then stay whole for requests like this one (%s)", unset, mb, units.Bytes(o.Requested)),
-			})
+			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepMaxSplit, MaxSplitMiB: splitSuggestionMiB(o.Requested)})
 		}
 		if set.GCThreshold == 0 {
-			o.Recommendations = append(o.Recommendations, Recommendation{
-				Setting:  GCThresholdSetting,
-				Evidence: fmt.Sprintf("%s of the %s reserved was cached but unused at the OOM; with a threshold the allocator returns unused cached blocks once usage passes 80%% of the device, before a request fails", units.Bytes(o.CachedFree), units.Bytes(o.Reserved)),
-			})
+			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepGCThreshold})
 		}
-	} else {
-		o.Class = CauseCapacity
-		fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s); the request lacked %s of device memory (%s requested, %s free), more than the %s cached but free, so no allocator setting can make room.",
-			units.Bytes(o.Allocated), capText, units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree))
-		if o.LeakedBytes > 0 {
-			fmt.Fprintf(&b, " The leak at %s had added %s by then, less than the %s of device memory the request lacked: without it live memory (%s) plus the request (%s) still exceeds what the device offers.",
-				o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing), units.Bytes(o.Allocated-o.LeakedBytes), units.Bytes(o.Requested))
-		}
-		fmt.Fprintf(&b, " Allocator settings in force: %s.", conf)
-		if o.FreedAfter > 0 {
-			fmt.Fprintf(&b, " %s was freed right after the OOM as the failed step unwound: mostly transient tensors (activations) of that step.", units.Bytes(o.FreedAfter))
-		}
-		ev := fmt.Sprintf("live tensors held %s when %s more was requested and only %s was free or cached", units.Bytes(o.Allocated), units.Bytes(o.Requested), units.Bytes(o.CachedFree+o.DeviceFree))
-		if len(o.TopLive) > 0 {
-			var tops []string
-			for _, g := range o.TopLive[:min(3, len(o.TopLive))] {
-				tops = append(tops, fmt.Sprintf("%s %s (%s)", g.Site, g.Function, units.Bytes(g.Bytes)))
-			}
-			ev += "; the largest holders: " + strings.Join(tops, ", ")
-		}
-		o.Recommendations = append(o.Recommendations, Recommendation{
-			Setting:  "reduce live memory: a smaller batch or sequence length, activation checkpointing (torch.utils.checkpoint), lower precision (bf16/fp16), or sharding the model",
-			Evidence: ev,
-		})
+	default:
+		o.Cause = CauseCapacity
+		o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepReduceLive})
 		if o.Expandable {
-			o.Recommendations = append(o.Recommendations, Recommendation{
-				Setting:  "keep expandable_segments:True (already set); max_split_size_mb and garbage_collection_threshold will not help",
-				Evidence: fmt.Sprintf("only %s was cached but free at the OOM, so the allocator had nothing to reorganise", units.Bytes(o.CachedFree)),
-			})
+			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepKeepExpandable})
 		}
 	}
-	o.Explanation = b.String()
 }
 
 // splitSuggestionMiB picks max_split_size_mb: the largest power of two at
@@ -322,20 +235,6 @@ func splitSuggestionMiB(req int64) int64 {
 	}
 	p := int64(1) << (bits.Len64(uint64(mb)) - 1)
 	return min(p, 1024)
-}
-
-func maxSplitText(v int64) string {
-	if v < 0 {
-		return "unset"
-	}
-	return units.Bytes(v)
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // sortOOMs orders OOMs by time, then rank and device.

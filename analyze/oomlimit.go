@@ -1,11 +1,5 @@
 package analyze
 
-import (
-	"fmt"
-
-	"gpureport/internal/units"
-)
-
 // The OOM cause decided first (docs/design.md): limit. The allocator asks the
 // driver for a segment (or, with expandable segments, for pages at the
 // end of one); when the driver reported at least that much free and the
@@ -50,46 +44,26 @@ func limitOOM(free, freeSlack, need, needSlack int64) bool {
 	return free >= 0 && need > 0 && free-freeSlack >= need+needSlack
 }
 
-// limitChecks are the recommendations of a limit OOM: what to check, each
-// with the figure that points to it. allowed is the cap the message
-// printed (Unknown when none), reserved the allocator's memory at the
-// OOM, others the memory other processes had in use (Unknown when not
-// known).
-func limitChecks(o *OOM, allowed, others int64) []Recommendation {
+// limitChecks are the recommendations of a limit OOM: what to check,
+// each resting on a figure the OOM holds. A cap the message printed
+// (OOMMessage.Allowed) points to the memory fraction; memory that other
+// processes had in use (OOMMessage.OtherProcesses) to them; without a
+// printed cap, the caps that print none (fraction, MIG, MPS); and always
+// a Windows WDDM driver.
+func limitChecks(o *OOM) []Recommendation {
+	allowed, others := int64(-1), int64(-1)
+	if m := o.Message; m != nil {
+		allowed, others = m.Allowed, m.OtherProcesses
+	}
 	var out []Recommendation
 	if allowed >= 0 {
-		out = append(out, Recommendation{
-			Setting:  "raise or remove torch.cuda.set_per_process_memory_fraction: the allocator refuses requests past the fraction without asking the driver",
-			Evidence: fmt.Sprintf("the process was allowed %s and held %s reserved when it asked for %s more", units.Bytes(allowed), units.Bytes(max(o.Reserved, 0)), units.Bytes(o.Requested)),
-		})
+		out = append(out, Recommendation{Kind: StepLimitFraction})
 	}
 	if others > 0 {
-		out = append(out, Recommendation{
-			Setting:  "check the other processes on the GPU (nvidia-smi --query-compute-apps=pid,used_memory --format=csv): one may have allocated between the driver's report and the failed allocation",
-			Evidence: fmt.Sprintf("other processes had %s in use", units.Bytes(others)),
-		})
+		out = append(out, Recommendation{Kind: StepLimitOthers})
 	}
-	free := fmt.Sprintf("the driver reported %s free against a request of %s", units.Bytes(o.DeviceFree), units.Bytes(o.Requested))
 	if allowed < 0 {
-		out = append(out, Recommendation{
-			Setting:  "check for a cap on the process: torch.cuda.get_per_process_memory_fraction(), a MIG instance (nvidia-smi -L lists MIG devices), or a CUDA MPS client limit (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT)",
-			Evidence: free,
-		})
+		out = append(out, Recommendation{Kind: StepLimitCap})
 	}
-	out = append(out, Recommendation{
-		Setting:  "on Windows, WDDM drivers report free memory they do not give: leave headroom or use a TCC-mode GPU",
-		Evidence: free,
-	})
-	return out
-}
-
-// limitText is the explanation's sentence for a limit OOM; need is what
-// the allocator asked the driver for.
-func limitText(o *OOM, need, allowed int64) string {
-	s := fmt.Sprintf("This is a limit OOM: the device reported %s free, at least the %s the allocator asked for, yet the allocation failed. Neither cached memory nor live tensors explain it: something capped the process or took the memory",
-		units.Bytes(o.DeviceFree), units.Bytes(need))
-	if allowed >= 0 {
-		s += fmt.Sprintf(" (the message says %s allowed: set_per_process_memory_fraction caps the process there)", units.Bytes(allowed))
-	}
-	return s + ". Check for a cap on the process (torch.cuda.set_per_process_memory_fraction, a MIG instance, a CUDA MPS client limit), a Windows WDDM driver, and other processes on the GPU."
+	return append(out, Recommendation{Kind: StepLimitWDDM})
 }

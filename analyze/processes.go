@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strconv"
 	"time"
 
 	"gpureport/gpulog"
@@ -229,17 +228,4 @@ func otherProcesses(procs map[int][]*ProcessSeries, claimed map[int]bool, rules 
 		return nil
 	}
 	return processSet(list, nil, AxisReading, rules)
-}
-
-// Label names the process: "python (pid 4242)"; "(no name)" and "pid not
-// logged" stand in for what the log lacks.
-func (p *ProcessSeries) Label() string {
-	name := p.Name
-	if name == "" {
-		name = "(no name)"
-	}
-	if p.PID == 0 {
-		return name + " (pid not logged)"
-	}
-	return name + " (pid " + strconv.Itoa(p.PID) + ")"
 }

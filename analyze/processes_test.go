@@ -2,9 +2,9 @@ package analyze
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -69,10 +69,10 @@ func TestProcesses(t *testing.T) {
 			if p.PID != 4242 || p.Name != "python" || p.GPU != 0 || len(p.Used) != 180 || p.Peak != 2358*mib || p.Last != 2358*mib || p.X[6] != 1.0/60 {
 				t.Errorf("first process %+v", p)
 			}
-			if p.Trend == nil || p.Trend.Verdict != VerdictGrowing || p.Trend.Per != "hour" || p.Trend.Metric != MetricProcessUsed || math.Abs(p.Trend.Slope-720*float64(mib)) > 1 {
+			if p.Trend == nil || p.Trend.State != StateGrowing || p.Trend.Per != "hour" || p.Trend.Metric != MetricProcessUsed || math.Abs(p.Trend.Slope-720*float64(mib)) > 1 {
 				t.Errorf("growing process trend %+v, want +720 MiB per hour", p.Trend)
 			}
-			if q := ps.Series[1]; q.PID != 4243 || q.Trend == nil || q.Trend.Verdict != VerdictFlat {
+			if q := ps.Series[1]; q.PID != 4243 || q.Trend == nil || q.Trend.Status() != StatusFlat {
 				t.Errorf("second process %+v", q)
 			}
 			op := f.OtherProcesses
@@ -102,7 +102,7 @@ func TestProcesses(t *testing.T) {
 			if len(f.Devices) != 0 || op == nil || op.Axis != AxisReading || op.Series[0].X[45] != 45 {
 				t.Fatalf("devices %d, other processes %+v", len(f.Devices), op)
 			}
-			if tr := op.Series[0].Trend; tr == nil || tr.Per != "reading" || tr.Slope != 2*float64(mib) || tr.Verdict != VerdictGrowing {
+			if tr := op.Series[0].Trend; tr == nil || tr.Per != "reading" || tr.Slope != 2*float64(mib) || tr.State != StateGrowing {
 				t.Errorf("trend %+v, want +2 MiB per reading", tr)
 			}
 		}},
@@ -158,7 +158,7 @@ func TestRealComputeAppsLogsOnly(t *testing.T) {
 	if p.PID != 0 || p.Name != "" || p.GPU != -1 || len(p.Used) != 46 || p.Peak != 898*mib || p.Last != 898*mib || p.Used[0] != mib {
 		t.Errorf("process %+v", p)
 	}
-	if p.Trend == nil || p.Trend.Verdict != VerdictGrowing || p.Trend.Per != "reading" {
+	if p.Trend == nil || p.Trend.State != StateGrowing || p.Trend.Per != "reading" {
 		t.Errorf("trend %+v, want growing per reading", p.Trend)
 	}
 }
@@ -200,29 +200,28 @@ func TestOutsideOwners(t *testing.T) {
 		name  string
 		procs []ProcessSeries
 		own   int
-		want  string
+		owner OutsideOwner
+		want  *ProcessOwners // nil: the readings do not tell
 	}{
-		{"another process grows", []ProcessSeries{train, eval}, 0, "put the growth in other processes: python eval.py (pid 2222) grows +40.0 MiB/step; this run's process, python train.py (pid 1111), the one holding the allocator's reserved memory, does not grow"},
-		{"the run's process grows", []ProcessSeries{trainGrows, evalFlat}, 0, "this run's process python train.py (pid 1111) grows +40.0 MiB/step"},
-		{"a larger neighbour covers reserved too", []ProcessSeries{big, train}, -1, "per-process readings on its GPU: python serve.py (pid 3333) grows +40.0 MiB/step; python train.py (pid 1111) does not"},
-		{"below reserved once", []ProcessSeries{below, eval}, -1, "per-process readings on its GPU: python eval.py (pid 2222) grows +40.0 MiB/step; python train.py (pid 1111) does not"},
-		{"one process", []ProcessSeries{trainGrows}, 0, ""},
-		{"none grows", []ProcessSeries{train, evalFlat}, 0, ""},
+		{"another process grows", []ProcessSeries{train, eval}, 0, OwnerOthers, &ProcessOwners{Own: 0, Growing: []int{1}}},
+		{"the run's process grows", []ProcessSeries{trainGrows, evalFlat}, 0, OwnerRun, &ProcessOwners{Own: 0, Still: []int{1}}},
+		{"a larger neighbour covers reserved too", []ProcessSeries{big, train}, -1, OwnerUnknown, &ProcessOwners{Own: -1, Growing: []int{0}, Still: []int{1}}},
+		{"below reserved once", []ProcessSeries{below, eval}, -1, OwnerUnknown, &ProcessOwners{Own: -1, Growing: []int{1}, Still: []int{0}}},
+		{"one process", []ProcessSeries{trainGrows}, 0, OwnerUnknown, nil},
+		{"none grows", []ProcessSeries{train, evalFlat}, 0, OwnerUnknown, nil},
 	}
 	for _, tt := range tests {
 		d := &Device{Points: points, Processes: &ProcessSet{Series: tt.procs}}
 		if own := ownProcess(d, times, 5); own != tt.own {
 			t.Errorf("%s: own process %d, want %d", tt.name, own, tt.own)
 		}
-		got, owner := outsideOwners(d, times, 5)
-		if want := map[string]OutsideOwner{"another process grows": OwnerOthers, "the run's process grows": OwnerRun}[tt.name]; owner != want {
-			t.Errorf("%s: owner %q, want %q", tt.name, owner, want)
+		rc := &Reconciliation{}
+		rc.attribute(d, times, 5)
+		if rc.Owner != tt.owner {
+			t.Errorf("%s: owner %q, want %q", tt.name, rc.Owner, tt.owner)
 		}
-		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
-			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
-		}
-		if f := proseFlaw(got); f != "" {
-			t.Errorf("%s: %s in %q", tt.name, f, got)
+		if fmt.Sprint(rc.Why.Owners) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: owners %+v, want %+v", tt.name, rc.Why.Owners, tt.want)
 		}
 	}
 }

@@ -6,10 +6,12 @@ import (
 	"testing"
 )
 
-// proseFields are the Findings fields that hold sentences for a reader.
+// proseFields are the Findings fields that still hold sentences: the
+// words of the inputs' readers and of the GPU join, which the Findings
+// pass on (Note.Text, Device.GPUJoin). The rest the reports word from
+// typed data (package report/words, whose tests check its sentences).
 var proseFields = map[string]bool{
-	"Reason": true, "Reasons": true, "Explanation": true, "Evidence": true, "Notes": true,
-	"Headline": true, "Setting": true, "GPUJoin": true, "Basis": true, "TraceEvidence": true,
+	"Text": true, "GPUJoin": true,
 }
 
 // allProse returns every sentence of f: the string fields named in

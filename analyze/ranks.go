@@ -1,12 +1,9 @@
 package analyze
 
 import (
-	"fmt"
 	"math"
-	"strings"
 
 	"gpureport/input"
-	"gpureport/internal/units"
 )
 
 // Ranks of a data-parallel job run the same code on the same shapes, so
@@ -33,10 +30,10 @@ func compareRanks(devs []*Device) *RankComparison {
 	fpRanks := map[string]map[int]bool{}
 	for _, d := range devs {
 		s := RankSummary{Rank: d.Rank, Device: d.Device, Slope: math.NaN()}
-		s.PeakAllocated, s.PeakReserved = d.Peaks()
+		s.PeakAllocated, s.PeakReserved = d.PeakAllocated, d.PeakReserved
 		if t := d.Trend(MetricAllocated); t != nil {
 			s.Slope = t.Slope
-			s.Growing = t.Verdict == VerdictGrowing
+			s.Growing = t.State == StateGrowing
 		}
 		for _, sp := range d.Suspects {
 			if sp.Suppressed != "" {
@@ -58,12 +55,8 @@ func compareRanks(devs []*Device) *RankComparison {
 		rc.Ranks = append(rc.Ranks, s)
 	}
 	rc.Skew = maxPeak - minPeak
+	rc.Growing, rc.Of = len(suspectRanks), len(ranks)
 	if n := len(suspectRanks); n == 0 || 2*n >= len(ranks) {
-		if n == 0 {
-			rc.Reason = fmt.Sprintf("no rank grows; peak allocated differs by %s across ranks", units.Bytes(rc.Skew))
-		} else {
-			rc.Reason = fmt.Sprintf("%d of %d ranks grow: the growth is common to the ranks, no single outlier", n, len(ranks))
-		}
 		return rc
 	}
 	// The outlier: the suspect rank with the steepest top suspect (or
@@ -87,21 +80,18 @@ func compareRanks(devs []*Device) *RankComparison {
 			}
 		}
 	}
-	rc.Outlier = best
-	var others []string
+	rc.Outlier, rc.OutlierSlope, rc.OutlierPer = best, bestSlope, bestDev.Axis
 	for _, r := range sortedKeys(ranks) {
 		if len(suspectRanks[r]) == 0 {
-			others = append(others, fmt.Sprint(r))
+			rc.Others = append(rc.Others, r)
 		}
 	}
-	for _, sp := range bestDev.Suspects {
+	for i, sp := range bestDev.Suspects {
 		if sp.Suppressed == "" && len(fpRanks[sp.Fingerprint]) == 1 {
 			rc.OutlierSuspect = sp.Fingerprint
-			rc.Reason = fmt.Sprintf("rank %d grows and the others do not: its suspect %s (%s, fingerprint %s) grows %s and is not a suspect on any other rank",
-				best, sp.Site, sp.Function, sp.Fingerprint, units.Rate(sp.Trend.Slope, sp.Trend.Per))
+			rc.OutlierRef = &SuspectRef{bestDev.DeviceKey, i}
 			return rc
 		}
 	}
-	rc.Reason = fmt.Sprintf("rank %d grows (%s) while ranks %s do not", best, units.Rate(bestSlope, bestDev.Axis), strings.Join(others, ", "))
 	return rc
 }

@@ -1,9 +1,7 @@
 package analyze
 
 import (
-	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"gpureport/analyze/stats"
@@ -35,6 +33,7 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 	}
 	rc := &Reconciliation{NonPyTorch: make([]float64, len(d.Points))}
 	win := d.GPU.MatchWindow()
+	rc.Why.Window, rc.Why.MinPoints = win, rules.MinPoints
 	lo, hi := busySpan(d.GPU.Used)
 	var mx, my []float64
 	var reserved []float64
@@ -87,8 +86,8 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 				ry = append(ry, float64(d.Points[i].Usage.Reserved))
 			}
 		}
-		if rt := FitTrend(MetricReserved, per, rx, ry, r); rt.Verdict == VerdictGrowing || rt.Verdict == VerdictShrinking {
-			rc.Reason = fmt.Sprintf("the snapshots carry no times and reserved memory changes (%s), so they cannot be matched to GPU readings closely enough to measure memory outside the allocator", rt.Pattern)
+		if rt := FitTrend(MetricReserved, per, rx, ry, r); rt.State == StateGrowing || rt.Status() == StatusShrinking {
+			rc.Why.Rule, rc.Why.ReservedPattern = OutsideUnmatched, rt.Pattern
 			rc.Matched = 0
 			for i := range rc.NonPyTorch {
 				rc.NonPyTorch[i] = math.NaN()
@@ -109,41 +108,32 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 		// practical size (MinGrowthBytes, MinGrowthShare of reserved) is
 		// within that error, so only larger growth raises the flag.
 		minGrowth := math.Max(r.MinGrowthBytes, r.MinGrowthShare*r.RefLevel)
-		if t.Verdict == VerdictGrowing && t.Growth < minGrowth {
-			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s: it grows %s over the run (%s), less than the %s that matching snapshots to GPU readings can err by",
-				units.Bytes(int64(stats.Median(my))), units.BytesF(t.Growth), units.PValue(t.PValue), units.BytesF(minGrowth))
-			rc.Level = stats.Median(my)
+		if t.State == StateGrowing && t.Growth < minGrowth {
+			rc.Why.Rule, rc.Why.MinGrowth = OutsideWithinError, minGrowth
 			return rc
 		}
-		if t.Verdict == VerdictGrowing {
-			rc.OutsideLeak = true
-			rc.Reason = fmt.Sprintf("memory outside the caching allocator (nvidia-smi used − reserved) grows %s, %s, from a level of %s: NCCL, cuBLAS/cuDNN workspaces, extensions or other processes, not PyTorch tensors",
-				units.RateCI(t.Slope, t.Lo, t.Hi, per), units.PValue(t.PValue), units.Bytes(int64(rc.Level)))
+		rc.Why.Rule, rc.Why.Estimated = OutsideFlat, estimated
+		if t.State == StateGrowing {
+			rc.OutsideLeak, rc.Why.Rule = true, OutsideGrows
 			rc.attribute(d, times, rules.MinPoints)
-		} else {
-			rc.Reason = fmt.Sprintf("memory outside the caching allocator stays at about %s: %s", units.Bytes(int64(rc.Level)), t.Reason)
-		}
-		if estimated {
-			rc.Reason += "; the snapshots carry no times, so each was placed by its step on an even pace over the GPU log's busy period"
 		}
 		return rc
 	}
 	// No times to match: compare how much each series grew. Used memory
 	// that grows by far more than reserved memory (at least half its own
 	// growth, and the minimum growth) grows outside the allocator.
-	if usedTrend != nil && usedTrend.Verdict == VerdictGrowing && len(reserved) >= rules.MinPoints {
+	if usedTrend != nil && usedTrend.State == StateGrowing && len(reserved) >= rules.MinPoints {
 		usedGrowth := usedTrend.Growth
 		resGrowth := math.Max(0, tailRise(reserved)*1.5) // thirds' medians see 2/3 of a linear rise
 		minGrowth := math.Max(rules.MinGrowthBytes, rules.MinGrowthShare*r.RefLevel)
 		if out := usedGrowth - resGrowth; out >= minGrowth && out >= 0.5*usedGrowth {
 			rc.OutsideLeak = true
-			rc.Reason = fmt.Sprintf("nvidia-smi used grows %s, %s over the run, while reserved memory grows about %s; the snapshots carry no times to match them to readings, so the difference is inferred from the two series",
-				units.Rate(usedTrend.Slope, usedTrend.Per), units.Bytes(int64(usedGrowth)), units.Bytes(int64(resGrowth)))
+			rc.Why.Rule, rc.Why.UsedGrowth, rc.Why.ReservedGrowth = OutsideInferred, usedGrowth, resGrowth
 			rc.attribute(d, times, rules.MinPoints)
 			return rc
 		}
 	}
-	rc.Reason = fmt.Sprintf("only %d snapshots could be matched in time to a GPU reading (within %s); at least %d are needed", rc.Matched, win, rules.MinPoints)
+	rc.Why.Rule = OutsideTooFew
 	return rc
 }
 
@@ -336,57 +326,38 @@ func ownProcess(d *Device, times []time.Time, minMatched int) int {
 	return own
 }
 
-// attribute adds to rc, an outside leak of d, whose growth it is
-// (outsideOwners), when the per-process readings tell.
+// attribute records for rc, an outside leak of d, whose growth it is,
+// when the per-process readings on the device's GPU tell: the run's own
+// process (ownProcess), the other processes that grow and those that do
+// not, summed up as Owner. Nothing is recorded with fewer than two
+// processes there (the one is the run's own), or when none of them
+// grows.
 func (rc *Reconciliation) attribute(d *Device, times []time.Time, minMatched int) {
-	if who, owner := outsideOwners(d, times, minMatched); who != "" {
-		rc.Reason += "; " + who
-		rc.Owner = owner
-	}
-}
-
-// outsideOwners says, from the per-process readings on the device's GPU,
-// whose memory grows, and sums it up as an OutsideOwner: "" with fewer
-// than two processes there (the one is the run's own) or when none of
-// them grows.
-func outsideOwners(d *Device, times []time.Time, minMatched int) (string, OutsideOwner) {
 	if d.Processes == nil || len(d.Processes.Series) < 2 {
-		return "", OwnerUnknown
+		return
 	}
-	growsText := func(p *ProcessSeries) string {
-		return p.Label() + " grows " + units.Rate(p.Trend.Slope, p.Trend.Per)
-	}
-	growing := func(p *ProcessSeries) bool { return p.Trend != nil && p.Trend.Verdict == VerdictGrowing }
+	growing := func(p *ProcessSeries) bool { return p.Trend != nil && p.Trend.State == StateGrowing }
 	own := ownProcess(d, times, minMatched)
-	var grow, still []string
+	var grow, still []int
 	for i := range d.Processes.Series {
 		p := &d.Processes.Series[i]
 		switch {
 		case i == own:
 		case growing(p):
-			grow = append(grow, growsText(p))
+			grow = append(grow, i)
 		case p.Trend != nil:
-			still = append(still, p.Label())
+			still = append(still, i)
 		}
 	}
-	if own >= 0 {
-		o := &d.Processes.Series[own]
-		switch {
-		case growing(o) && len(grow) > 0:
-			return fmt.Sprintf("per-process readings on its GPU: this run's process %s, and other processes grow too: %s", growsText(o), strings.Join(grow, "; ")), OwnerRun
-		case growing(o):
-			return fmt.Sprintf("per-process readings on its GPU: this run's process %s", growsText(o)), OwnerRun
-		case len(grow) > 0:
-			return fmt.Sprintf("per-process readings on its GPU put the growth in other processes: %s; this run's process, %s, the one holding the allocator's reserved memory, does not grow", strings.Join(grow, "; "), o.Label()), OwnerOthers
-		}
-		return "", OwnerUnknown
+	owner := OwnerUnknown
+	switch {
+	case own >= 0 && growing(&d.Processes.Series[own]):
+		owner = OwnerRun
+	case own >= 0 && len(grow) > 0:
+		owner = OwnerOthers
+	case own >= 0 || len(grow) == 0:
+		return
 	}
-	if len(grow) == 0 {
-		return "", OwnerUnknown
-	}
-	text := "per-process readings on its GPU: " + strings.Join(grow, "; ")
-	if len(still) > 0 {
-		text += fmt.Sprintf("; %s %s not", strings.Join(still, ", "), map[bool]string{true: "does", false: "do"}[len(still) == 1])
-	}
-	return text, OwnerUnknown
+	rc.Owner = owner
+	rc.Why.Owners = &ProcessOwners{Own: own, Growing: grow, Still: still}
 }

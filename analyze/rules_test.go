@@ -3,7 +3,6 @@ package analyze
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -72,14 +71,14 @@ func TestTrendStates(t *testing.T) {
 	for _, tt := range tests {
 		tr := FitTrend(MetricAllocated, "step", tt.x, tt.y, DefaultTrendRules())
 		if tr.State != tt.state {
-			t.Errorf("%s: state %q (%s), want %q", tt.name, tr.State, tr.Reason, tt.state)
+			t.Errorf("%s: state %q (%s), want %q", tt.name, tr.State, tr.Why.Rule, tt.state)
 			continue
 		}
 		if tt.moreThan >= 0 && tr.MoreNeeded <= tt.moreThan {
-			t.Errorf("%s: MoreNeeded %d, want > %d (%s)", tt.name, tr.MoreNeeded, tt.moreThan, tr.Reason)
+			t.Errorf("%s: MoreNeeded %d, want > %d (%s)", tt.name, tr.MoreNeeded, tt.moreThan, tr.Why.Rule)
 		}
-		if tt.state == StateInconclusive && !strings.Contains(tr.Reason, "more points") {
-			t.Errorf("%s: reason does not say what would decide it: %s", tt.name, tr.Reason)
+		if tt.state == StateInconclusive && tr.Why.Rule != RuleThin {
+			t.Errorf("%s: rule %q, want %q, which says what would decide it", tt.name, tr.Why.Rule, RuleThin)
 		}
 		checkInterval(t, tt.name, &tr)
 	}
@@ -176,8 +175,8 @@ func TestOOMRules(t *testing.T) {
 			continue
 		}
 		o := f.OOMs[0]
-		if o.Class != tt.class || f.Verdict.Leak != tt.leak || (o.Earlier > 0) != tt.earlier {
-			t.Errorf("%s: class %q leak %v earlier %g, want %q %v %v\n%s\n%s", tt.name, o.Class, f.Verdict.Leak, o.Earlier, tt.class, tt.leak, tt.earlier, o.Explanation, f.Verdict.Reasons)
+		if o.Cause != tt.class || f.Verdict.Leak != tt.leak || (o.Earlier > 0) != tt.earlier {
+			t.Errorf("%s: class %q leak %v earlier %g, want %q %v %v\n%+v", tt.name, o.Cause, f.Verdict.Leak, o.Earlier, tt.class, tt.leak, tt.earlier, f.Verdict.Reasons)
 		}
 		d := f.Devices[0]
 		last := d.Points[len(d.Points)-1]
@@ -191,10 +190,8 @@ func TestOOMRules(t *testing.T) {
 			checkInterval(t, tt.name+" suspect "+d.Suspects[i].Site, &d.Suspects[i].Trend)
 		}
 		if tt.class == "leak" {
-			for _, w := range []string{"leak OOM", "train.py:57", "earlier"} {
-				if !strings.Contains(o.Explanation, w) {
-					t.Errorf("%s: explanation lacks %q: %s", tt.name, w, o.Explanation)
-				}
+			if o.LeakSite != "train.py:57" || !(o.Earlier > 0) || len(o.Recommendations) != 1 || o.Recommendations[0].Kind != StepFixLeak {
+				t.Errorf("%s: leak site %q, earlier %g, recommendations %+v: want train.py:57 to fix, and how much earlier it would have fit", tt.name, o.LeakSite, o.Earlier, o.Recommendations)
 			}
 			// 2 GiB requested, 300 MiB free: 1.71 GiB missing at 200 MiB
 			// per 100 steps is about 875 steps.
@@ -202,19 +199,23 @@ func TestOOMRules(t *testing.T) {
 				t.Errorf("%s: earlier %g steps, want about %g", tt.name, o.Earlier, want)
 			}
 		}
-		if negativeAmount.MatchString(o.Explanation) {
-			t.Errorf("%s: negative amount in %s", tt.name, o.Explanation)
+		for _, b := range []int64{o.Requested, o.DeviceFree, o.Reserved, o.Allocated, o.CachedFree, o.LargestFree, o.Missing, o.LeakedBytes, o.FreedAfter} {
+			if b < 0 {
+				t.Errorf("%s: negative amount in %+v", tt.name, o)
+				break
+			}
+		}
+		e := explain(t, &o)
+		if negativeAmount.MatchString(e) {
+			t.Errorf("%s: negative amount in %s", tt.name, e)
 		}
 		// Issue 28 point 11: the shortfall the explanation states is
 		// summary.json's missing_bytes.
-		if want := "lacked " + units.Bytes(o.Missing); (tt.class == "capacity" || tt.class == "leak") && !strings.Contains(o.Explanation, want) {
-			t.Errorf("%s: explanation does not state the %s missing: %s", tt.name, units.Bytes(o.Missing), o.Explanation)
+		if want := "lacked " + units.Bytes(o.Missing); (tt.class == "capacity" || tt.class == "leak") && !strings.Contains(e, want) {
+			t.Errorf("%s: explanation does not state the %s missing: %s", tt.name, units.Bytes(o.Missing), e)
 		}
 	}
 }
-
-// negativeAmount matches a negative byte amount such as "-4.36 GiB".
-var negativeAmount = regexp.MustCompile(`-[0-9.]+ (B|KiB|MiB|GiB|TiB)\b`)
 
 // fragRun builds snapshots whose live memory is flat while reserved
 // memory grows: shaped requests leave cached segments no later request
@@ -284,13 +285,14 @@ func TestFragmentationRules(t *testing.T) {
 	for _, tt := range tests {
 		f := Analyze(tt.run, Options{Capacity: tt.capacity})
 		CheckProse(t, t.Name(), f)
+		w := f.Devices[0].Fragmentation.Why
 		if f.Verdict.Fragmentation != tt.want || f.Verdict.Leak {
-			t.Errorf("%s: fragmentation %v leak %v, want %v false: %s", tt.name, f.Verdict.Fragmentation, f.Verdict.Leak, tt.want, f.Devices[0].Fragmentation.Reason)
+			t.Errorf("%s: fragmentation %v leak %v, want %v false: %+v", tt.name, f.Verdict.Fragmentation, f.Verdict.Leak, tt.want, w)
 		}
 		// The reason says why falls did not count as releases.
-		forced := strings.Contains(f.Devices[0].Fragmentation.Reason, "near the device's limit")
+		forced := w.Rule == FragCacheJumps && w.Forced > 0 && w.Ceiling > 0
 		if want := tt.run == toCeiling && tt.want; forced != want {
-			t.Errorf("%s: reason names the device's limit: %v, want %v: %s", tt.name, forced, want, f.Devices[0].Fragmentation.Reason)
+			t.Errorf("%s: falls forced at the device's limit: %v, want %v: %+v", tt.name, forced, want, w)
 		}
 	}
 }
@@ -312,18 +314,25 @@ func TestLogsOnlyVerdicts(t *testing.T) {
 		climb[i] = int64(i) * 1500 * mib
 	}
 	tests := []struct {
-		name     string
-		severity Severity
-		headline string
-		used     []int64
+		name      string
+		severity  Severity
+		grows     bool
+		undecided bool
+		status    Status
+		used      []int64
 	}{
-		{"one reading", "info", "Not enough data", []int64{10 * gib}},
-		{"climbs to 88 GiB", "warning", "Memory grows (no site: no snapshots)", climb},
+		{"one reading", "info", false, true, StatusInsufficient, []int64{10 * gib}},
+		{"climbs to 88 GiB", "warning", true, false, StatusGrowing, climb},
 	}
 	for _, tt := range tests {
 		f := Analyze(&ingest.Run{Dir: "logs", Location: time.UTC, Logs: []*gpulog.GPULog{logOf(tt.used)}}, Options{})
-		if f.Verdict.Severity != tt.severity || !strings.HasPrefix(f.Verdict.Headline, tt.headline) {
-			t.Errorf("%s: %s %q, want %s %q", tt.name, f.Verdict.Severity, f.Verdict.Headline, tt.severity, tt.headline)
+		v := f.Verdict
+		if v.Severity != tt.severity || v.MemoryGrows != tt.grows || (len(v.Undecided) > 0) != tt.undecided {
+			t.Errorf("%s: %s, memory grows %v, undecided %v; want %s %v %v", tt.name, v.Severity, v.MemoryGrows, v.Undecided, tt.severity, tt.grows, tt.undecided)
+		}
+		// The device's own status says what the verdict says of it.
+		if d := f.Devices[0]; d.Status != tt.status || d.PrimaryMetric != MetricGPUUsed && tt.grows {
+			t.Errorf("%s: device status %q of %q, want %q of %s", tt.name, d.Status, d.PrimaryMetric, tt.status, MetricGPUUsed)
 		}
 	}
 }
@@ -350,8 +359,8 @@ func TestLeakSeverityFromTimeToCapacity(t *testing.T) {
 		if sp.Severity != tt.suspect || sp.Projection == nil {
 			t.Errorf("%s: suspect severity %q projection %v, want %q", tt.name, sp.Severity, sp.Projection, tt.suspect)
 		}
-		if d := f.Devices[0]; d.Verdict != VerdictLeak {
-			t.Errorf("%s: device verdict %q beside a leak headline", tt.name, d.Verdict)
+		if d := f.Devices[0]; d.Status != StatusLeak {
+			t.Errorf("%s: device verdict %q beside a leak headline", tt.name, d.Status)
 		}
 	}
 }
@@ -414,37 +423,31 @@ func TestExpandableAdvice(t *testing.T) {
 			tc.mark(r)
 			f := Analyze(r, Options{Capacity: 80 * gib})
 			CheckProse(t, t.Name(), f)
-			if len(f.OOMs) != 1 || f.OOMs[0].Class != CauseFragmentation {
+			if len(f.OOMs) != 1 || f.OOMs[0].Cause != CauseFragmentation {
 				t.Fatalf("want one fragmentation OOM: %+v", f.OOMs)
 			}
 			o := f.OOMs[0]
-			advised := slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return r.Setting == ExpandableSetting })
-			if o.Expandable != tc.expandable || advised == tc.expandable || f.ExpandableAlready() != tc.expandable {
-				t.Errorf("OOM: expandable %v, advised %v, ExpandableAlready %v; want expandable %v\n%s\n%+v", o.Expandable, advised, f.ExpandableAlready(), tc.expandable, o.Explanation, o.Recommendations)
+			advised := slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return r.Kind == StepExpandable })
+			if o.Expandable != tc.expandable || advised == tc.expandable || f.expandableAlready() != tc.expandable {
+				t.Errorf("OOM: expandable %v, advised %v, expandableAlready %v; want expandable %v\n%+v", o.Expandable, advised, f.expandableAlready(), tc.expandable, o.Recommendations)
 			}
-			if seg := strings.Contains(o.Explanation, "the segments are expandable"); seg != (tc.name == "segments marked is_expandable, no settings") {
-				t.Errorf("OOM explanation names the expandable segments: %v: %s", seg, o.Explanation)
+			// Settings the snapshot does not record are not taken for the
+			// defaults: the OOM says they are not recorded (and the
+			// reports say so, package words).
+			if recorded := o.Settings.Present; recorded != (tc.name == "allocator_settings") {
+				t.Errorf("OOM settings recorded %v: %+v", recorded, o.Settings)
 			}
-			// Settings the snapshot does not record are not called the
-			// defaults.
-			if unknown := strings.Contains(o.Explanation, "not recorded"); unknown != (tc.name != "allocator_settings") || strings.Contains(o.Explanation, "defaults") {
-				t.Errorf("OOM explanation on unrecorded settings: %s", o.Explanation)
-			}
-			for _, rec := range o.Recommendations {
-				if strings.HasPrefix(rec.Setting, "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb") {
-					unknown := strings.Contains(rec.Evidence, "does not record max_split_size")
-					if want := tc.name != "allocator_settings"; unknown != want {
-						t.Errorf("max_split_size evidence says it is not recorded: %v, want %v: %s", unknown, want, rec.Evidence)
-					}
-				}
+			split := slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return r.Kind == StepMaxSplit && r.MaxSplitMiB > 0 })
+			if !split {
+				t.Errorf("no max_split_size_mb recommended for a fragmentation OOM without it: %+v", o.Recommendations)
 			}
 
 			// A fragmented device without an OOM.
 			r = fragRun(20, false)
 			tc.mark(r)
 			f = Analyze(r, Options{})
-			if d := f.Devices[0]; !d.Fragmentation.Fragmented || d.Fragmentation.Expandable != tc.expandable || f.ExpandableAlready() != tc.expandable {
-				t.Errorf("fragmented %v, expandable %v, ExpandableAlready %v; want true %v %v", d.Fragmentation.Fragmented, d.Fragmentation.Expandable, f.ExpandableAlready(), tc.expandable, tc.expandable)
+			if d := f.Devices[0]; !d.Fragmentation.Fragmented || d.Fragmentation.Expandable != tc.expandable || f.expandableAlready() != tc.expandable {
+				t.Errorf("fragmented %v, expandable %v, expandableAlready %v; want true %v %v", d.Fragmentation.Fragmented, d.Fragmentation.Expandable, f.expandableAlready(), tc.expandable, tc.expandable)
 			}
 		})
 	}

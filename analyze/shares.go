@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -86,8 +85,8 @@ func shareDevices(logs []*gpulog.GPULog, have []*Device) []*Device {
 			s.Times = append(s.Times, g.Times[i])
 			s.Percent = append(s.Percent, g.Percent[i])
 		}
-		out = append(out, &Device{DeviceKey: DeviceKey{Rank: input.NoRank, Device: gpu}, Axis: AxisHours, Verdict: VerdictInsufficient,
-			UsedShare: s, GPUIndex: gpu, GPUJoin: fmt.Sprintf("nvidia-smi GPU %d (used memory as a percent of the device)", gpu), GPUJoinMethod: placement.JoinByIndex})
+		out = append(out, &Device{DeviceKey: DeviceKey{Rank: input.NoRank, Device: gpu}, Axis: AxisHours,
+			UsedShare: s, GPUIndex: gpu, GPUJoinMethod: placement.JoinByIndex})
 	}
 	return out
 }

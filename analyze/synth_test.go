@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -171,10 +172,10 @@ func TestAnalyzeSyntheticRuns(t *testing.T) {
 			CheckProse(t, t.Name(), f)
 			r := ResultOf(tt.name, f)
 			if r.Got != tt.want {
-				t.Errorf("flags %+v, want %+v; headline %q\nreasons: %s", r.Got, tt.want, f.Verdict.Headline, strings.Join(f.Verdict.Reasons, "\n"))
+				t.Errorf("flags %+v, want %+v; reasons: %+v", r.Got, tt.want, f.Verdict.Reasons)
 				for _, d := range f.Devices {
 					for _, tr := range d.Trends {
-						t.Logf("%s: %s %s (%s)", tr.Metric, tr.Verdict, tr.Pattern, tr.Reason)
+						t.Logf("%s: %s %s (%s)", tr.Metric, tr.Status(), tr.Pattern, tr.Why.Rule)
 					}
 				}
 			}
@@ -183,13 +184,13 @@ func TestAnalyzeSyntheticRuns(t *testing.T) {
 			}
 			d := f.Devices[0]
 			if d.Fragmentation.Fragmented != tt.fragment {
-				t.Errorf("fragmented %v: %s", d.Fragmentation.Fragmented, d.Fragmentation.Reason)
+				t.Errorf("fragmented %v: %+v", d.Fragmentation.Fragmented, d.Fragmentation.Why)
 			}
 			if tt.spec.sawTooth && !d.Fragmentation.SawTooth {
-				t.Errorf("saw-tooth not seen: %s", d.Fragmentation.Reason)
+				t.Errorf("saw-tooth not seen: %+v", d.Fragmentation.Why)
 			}
-			if d.Capacity != 80*gib || d.CapacitySource != "GPU log memory.total" {
-				t.Errorf("capacity %d from %q", d.Capacity, d.CapacitySource)
+			if d.Capacity != 80*gib || d.CapacitySource != (CapacitySource{}) {
+				t.Errorf("capacity %d from %+v", d.Capacity, d.CapacitySource)
 			}
 			if d.Reconciliation == nil || d.Reconciliation.Matched != tt.spec.n {
 				t.Errorf("reconciliation %+v", d.Reconciliation)
@@ -219,7 +220,7 @@ func TestAnalyzeSyntheticLeakDetails(t *testing.T) {
 		t.Errorf("suspect group index %d points at %s", sp.Group, g.Site)
 	}
 	at := d.Trend(MetricAllocated)
-	if at.Verdict != VerdictGrowing || at.Projection == nil || at.Projection.Remaining <= 0 || at.Projection.Hours <= 0 {
+	if at.State != StateGrowing || at.Projection == nil || at.Projection.Remaining <= 0 || at.Projection.Hours <= 0 {
 		t.Errorf("allocated trend %+v projection %+v", at, at.Projection)
 	}
 	// The suspect explains the device's growth (the device slope is fitted
@@ -270,7 +271,7 @@ func TestAnalyzeFourRanksOneLeaking(t *testing.T) {
 			t.Errorf("rank %d joined %q", d.Rank, d.GPUJoin)
 		}
 	}
-	if !strings.Contains(strings.Join(f.Notes, "\n"), "rank r used GPU r") {
+	if !slices.Contains(noteKinds(f.Notes), NoteRankJoin) {
 		t.Errorf("notes lack the join guess: %v", f.Notes)
 	}
 }
@@ -286,13 +287,16 @@ func TestAnalyzeClockOffset(t *testing.T) {
 	}
 	f := Analyze(run, Options{})
 	CheckProse(t, t.Name(), f)
-	notes := strings.Join(f.Notes, "\n")
-	if !strings.Contains(notes, "GPU log times look 2 h ahead of the snapshots") || !strings.Contains(notes, "--tz +02:00") {
-		t.Errorf("notes %q", notes)
+	var notes []string
+	for _, n := range f.Notes {
+		notes = append(notes, n.Text)
+	}
+	if all := strings.Join(notes, "\n"); !strings.Contains(all, "GPU log times look 2 h ahead of the snapshots") || !strings.Contains(all, "--tz +02:00") {
+		t.Errorf("notes %q", all)
 	}
 	d := f.Devices[0]
-	if d.Reconciliation == nil || d.Reconciliation.Matched != spec.n || !strings.Contains(d.GPUJoin, "moved -2 h") {
-		t.Errorf("join %q reconciliation %+v", d.GPUJoin, d.Reconciliation)
+	if d.Reconciliation == nil || d.Reconciliation.Matched != spec.n || d.ClockShift != -2 {
+		t.Errorf("clock shift %d reconciliation %+v", d.ClockShift, d.Reconciliation)
 	}
 	if f.Verdict.OutsideAllocatorLeak {
 		t.Errorf("outside leak from a shifted clock: %v", f.Verdict.Reasons)
@@ -315,7 +319,7 @@ func TestAnalyzeDeterministic(t *testing.T) {
 	}
 	digest := func(f *Findings) string {
 		var b strings.Builder
-		fmt.Fprintf(&b, "%+v\n%q\n", f.Verdict, f.Notes)
+		fmt.Fprintf(&b, "%+v\n%+v\n", f.Verdict, f.Notes)
 		for _, d := range f.Devices {
 			for _, g := range d.Groups {
 				fmt.Fprintf(&b, "%s %s %v\n", g.Fingerprint, g.Site, g.Bytes)
@@ -323,7 +327,7 @@ func TestAnalyzeDeterministic(t *testing.T) {
 			for _, s := range d.Suspects {
 				fmt.Fprintf(&b, "%s %s %v %v %s\n", s.Fingerprint, s.Site, s.Trend.Slope, s.Evidence, s.Suppressed)
 			}
-			fmt.Fprintf(&b, "%s\n", d.Fragmentation.Reason)
+			fmt.Fprintf(&b, "%+v\n", d.Fragmentation.Why)
 		}
 		if f.Ranks != nil {
 			fmt.Fprintf(&b, "%+v\n", *f.Ranks)

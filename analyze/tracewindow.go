@@ -51,32 +51,37 @@ func roundUp(size int64) int64 { return snapshot.RoundedSize(size) }
 //     the kind of max_entries people pass. A one-event trace is not a
 //     full ring buffer: recording with enabled="state" keeps one event,
 //     which tells nothing of a history.
-func TraceOverflow(s *snapshot.Snapshot, dev int) (bool, string) {
+func TraceOverflow(s *snapshot.Snapshot, dev int) (Overflow, bool) {
 	n := s.TraceEntries(dev)
 	if n == 0 {
-		return false, ""
+		return Overflow{}, false
 	}
+	o := Overflow{Entries: n}
 	for _, kv := range s.Settings.Raw {
 		switch kv.Key {
 		case "trace_alloc_overflowed":
 			if kv.Value == "True" || kv.Value == "true" || kv.Value == "1" {
-				return true, "allocator_settings.trace_alloc_overflowed is set"
+				o.Rule = OverflowFlag
+				return o, true
 			}
 		case "trace_alloc_max_entries":
 			if m, err := strconv.Atoi(kv.Value); err == nil && m > 0 && n >= m {
-				return true, fmt.Sprintf("the trace holds %s, trace_alloc_max_entries", units.CountOf(n, "event"))
+				o.Rule = OverflowMaxEntries
+				return o, true
 			}
 		}
 	}
 	// A digest has the count precomputed over snapshot.OverflowScan events.
-	unknown := s.EarlyUnknownFrees(dev)
+	o.EarlyFrees = s.EarlyUnknownFrees(dev)
 	switch {
-	case unknown > 0:
-		return true, fmt.Sprintf("the trace starts with frees of %s allocated before it (its %s are the end of a longer history: the ring buffer was full or recording began late)", units.CountOf(unknown, "block"), units.CountOf(n, "event"))
+	case o.EarlyFrees > 0:
+		o.Rule = OverflowEarlyFrees
 	case roundLength(n):
-		return true, fmt.Sprintf("the trace holds exactly %s, a typical max_entries: the ring buffer is probably full", units.CountOf(n, "event"))
+		o.Rule = OverflowRoundLength
+	default:
+		return Overflow{}, false
 	}
-	return false, ""
+	return o, true
 }
 
 func roundLength(n int) bool {

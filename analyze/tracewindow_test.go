@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,29 +22,28 @@ func TestTraceOverflow(t *testing.T) {
 	tests := []struct {
 		name string
 		snap *snapshot.Snapshot
-		want bool
-		why  string
+		want Overflow // Rule "": complete
 	}{
-		{"short complete trace", allocs(7).done(), false, ""},
-		{"round length", allocs(1000).done(), true, "exactly 1,000 events"},
-		{"power of two", allocs(4096).done(), true, "exactly 4,096 events"},
-		{"one entry is not a full ring buffer", allocs(1).done(), false, ""},
+		{"short complete trace", allocs(7).done(), Overflow{}},
+		{"round length", allocs(1000).done(), Overflow{Rule: OverflowRoundLength, Entries: 1000}},
+		{"power of two", allocs(4096).done(), Overflow{Rule: OverflowRoundLength, Entries: 4096}},
+		{"one entry is not a full ring buffer", allocs(1).done(), Overflow{}},
 		{"starts with frees", newSnap().segment(0, live(1*mib, nil)).
 			event(0, snapshot.ActionFreeRequested, 0x99, 512, 0, nil).
 			event(0, snapshot.ActionFreeCompleted, 0x99, 512, 0, nil).
-			event(0, snapshot.ActionAlloc, 0x1000, 512, 0, nil).done(), true, "frees of 1 block allocated"},
-		{"no trace", newSnap().segment(0, live(1*mib, nil)).done(), false, ""},
+			event(0, snapshot.ActionAlloc, 0x1000, 512, 0, nil).done(), Overflow{Rule: OverflowEarlyFrees, Entries: 3, EarlyFrees: 1}},
+		{"no trace", newSnap().segment(0, live(1*mib, nil)).done(), Overflow{}},
 	}
 	for _, tt := range tests {
-		got, why := TraceOverflow(tt.snap, 0)
-		if got != tt.want || !strings.Contains(why, tt.why) {
-			t.Errorf("%s: %v %q", tt.name, got, why)
+		got, over := TraceOverflow(tt.snap, 0)
+		if got != tt.want || over != (tt.want.Rule != "") {
+			t.Errorf("%s: %+v %v, want %+v", tt.name, got, over, tt.want)
 		}
 	}
 	s := allocs(3).done()
 	s.Settings = snapshot.AllocatorSettings{Present: true, Raw: []snapshot.KeyValue{{Key: "trace_alloc_overflowed", Value: "True"}}}
-	if got, why := TraceOverflow(s, 0); !got || !strings.Contains(why, "trace_alloc_overflowed") {
-		t.Errorf("settings flag: %v %q", got, why)
+	if got, over := TraceOverflow(s, 0); !over || got.Rule != OverflowFlag {
+		t.Errorf("settings flag: %+v %v", got, over)
 	}
 }
 
@@ -122,21 +122,15 @@ func TestOOMFragmentationReplay(t *testing.T) {
 			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
 		}
 	}
-	if o.Class != "fragmentation" || !o.Reconstructed || o.Site != "train.py:40" {
-		t.Errorf("class %q reconstructed %v site %q", o.Class, o.Reconstructed, o.Site)
+	if o.Cause != "fragmentation" || !o.Reconstructed || o.Site != "train.py:40" {
+		t.Errorf("class %q reconstructed %v site %q", o.Cause, o.Reconstructed, o.Site)
 	}
-	var settings []string
+	var kinds []StepKind
 	for _, r := range o.Recommendations {
-		settings = append(settings, r.Setting)
-		if r.Evidence == "" {
-			t.Errorf("recommendation %q without evidence", r.Setting)
-		}
+		kinds = append(kinds, r.Kind)
 	}
-	joined := strings.Join(settings, "\n")
-	for _, want := range []string{"expandable_segments:True", "max_split_size_mb:", "garbage_collection_threshold:"} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("recommendations lack %s: %v", want, settings)
-		}
+	if want := []StepKind{StepExpandable, StepMaxSplit, StepGCThreshold}; !slices.Equal(kinds, want) {
+		t.Errorf("recommendations %v, want %v", kinds, want)
 	}
 	if !f.Verdict.OOM || !f.Verdict.Fragmentation || f.Verdict.Leak {
 		t.Errorf("verdict %+v", f.Verdict)
@@ -146,8 +140,8 @@ func TestOOMFragmentationReplay(t *testing.T) {
 	s.Settings = snapshot.AllocatorSettings{Present: true, ExpandableSegments: true, MaxSplitSize: -1, Conf: "expandable_segments:True"}
 	run.Snapshots[0].Snapshot = s
 	for _, r := range Analyze(run, Options{}).OOMs[0].Recommendations {
-		if strings.Contains(r.Setting, "expandable_segments") {
-			t.Errorf("recommended %q although it is set", r.Setting)
+		if r.Kind == StepExpandable {
+			t.Errorf("recommended %q although it is set", r.Kind)
 		}
 	}
 }

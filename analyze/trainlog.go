@@ -1,12 +1,8 @@
 package analyze
 
 import (
-	"fmt"
-	"strings"
-
 	"gpureport/gpulog"
 	"gpureport/input"
-	"gpureport/internal/units"
 )
 
 // GPU-log readings without times, and OOM messages of training logs.
@@ -223,91 +219,28 @@ func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64, exp
 	if m.Reserved >= 0 && m.Free >= 0 {
 		o.EstimatedCapacity = m.Reserved + m.Free
 	}
-	where := fmt.Sprintf("line %d of %s", m.Line, path)
-	if m.Count > 1 {
-		where += fmt.Sprintf(" (written %d times)", m.Count)
-	}
-	switch {
-	case m.Device < 0 && dev == 0:
-		where += "; the message names no device, so it is shown on device 0"
-	case m.Device < 0:
-		where += fmt.Sprintf("; the message names no device, and the run has one: %s", deviceName(DeviceKey{Rank: m.Rank, Device: dev}))
-	case m.Device != dev:
-		where += fmt.Sprintf("; its GPU %d is the run's %s", m.Device, deviceName(DeviceKey{Rank: m.Rank, Device: dev}))
-	}
-	gpu := "the GPU"
-	if m.Device >= 0 {
-		gpu = fmt.Sprintf("GPU %d", m.Device)
-	}
+	o.Message = &OOMMessage{Line: m.Line, Count: m.Count, Kind: OOMMessageKind(m.Kind), GPU: m.Device, Total: m.Capacity,
+		ProcessInUse: m.ProcessInUse, Allowed: m.Allowed, OtherProcesses: m.OtherProcesses, OtherAllocations: m.OtherAllocations}
 	if m.Requested >= 0 && m.Free >= 0 {
 		o.Missing = max(0, m.Requested-m.Free)
 	}
 	switch {
 	case m.Kind == gpulog.OOMMPS && m.Requested >= 0 && m.Allocated >= 0:
-		mpsOOM(&o, m, where)
+		mpsOOM(&o, m)
 	case m.Requested < 0 || m.Free < 0:
-		o.Class = CauseUnknown
-		what := map[gpulog.OOMKind]string{
-			gpulog.OOMNCCL:      "NCCL could not allocate device memory",
-			gpulog.OOMCUDAError: "a CUDA call ran out of device memory (outside PyTorch's caching allocator, e.g. a kernel launch or a library workspace)",
-		}[m.Kind]
-		if what == "" {
-			what = "the job ran out of device memory"
+		o.Cause = CauseUnknown
+	case limitOOM(m.Free, m.FreeSlack, m.Requested, m.RequestedSlack):
+		o.Cause, o.Asked = CauseLimit, m.Requested
+		o.Recommendations = limitChecks(&o)
+	case m.ReservedUnallocated > 0 && m.Free+m.ReservedUnallocated-m.FreeSlack >= m.Requested+m.RequestedSlack:
+		o.Cause, o.Message.Fits = CauseFragmentation, true
+		if !o.Expandable {
+			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepExpandable})
 		}
-		if m.Requested >= 0 {
-			what += fmt.Sprintf(" (%s requested)", units.Bytes(m.Requested))
-		}
-		missing := "free or reserved memory"
-		if m.Free < 0 && (m.Capacity >= 0 || m.ReservedUnallocated >= 0) {
-			missing = "the device's free memory"
-		}
-		o.Explanation = fmt.Sprintf("%s, says %s; the message gives no %s, so its cause cannot be classified. Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one.", what, where, missing)
 	default:
-		cached := max(m.ReservedUnallocated, 0)
-		spare := m.Free + cached
-		var parts []string
-		parts = append(parts, fmt.Sprintf("PyTorch asked for %s on %s", units.Bytes(m.Requested), gpu))
-		if m.Capacity > 0 {
-			parts[0] += fmt.Sprintf(" (%s in all)", units.Bytes(m.Capacity))
-		}
-		state := fmt.Sprintf("%s was free on the device", units.Bytes(m.Free))
-		if m.ReservedUnallocated >= 0 {
-			state += fmt.Sprintf(" and %s was reserved by PyTorch but unallocated (%s together)", units.Bytes(m.ReservedUnallocated), units.Bytes(spare))
-		}
-		parts = append(parts, state)
-		if m.Allocated >= 0 {
-			live := fmt.Sprintf("live tensors held %s", units.Bytes(m.Allocated))
-			if m.ProcessInUse >= 0 {
-				live += fmt.Sprintf(" of the %s the process had in use", units.Bytes(m.ProcessInUse))
-			}
-			parts = append(parts, live)
-		}
-		if m.OtherProcesses > 0 {
-			parts = append(parts, fmt.Sprintf("other processes had %s in use", units.Bytes(m.OtherProcesses)))
-		}
-		tail := ""
-		switch {
-		case limitOOM(m.Free, m.FreeSlack, m.Requested, m.RequestedSlack):
-			o.Class = CauseLimit
-			tail = " " + limitText(&o, m.Requested, m.Allowed)
-			o.Recommendations = limitChecks(&o, m.Allowed, m.OtherProcesses)
-		case m.ReservedUnallocated >= 0 && cached > 0 && spare-m.FreeSlack >= m.Requested+m.RequestedSlack:
-			o.Class = CauseFragmentation
-			parts = append(parts, fmt.Sprintf("the request lacked %s of device memory, and the cached free memory would have covered it, but not in one piece: fragmentation", units.Bytes(o.Missing)))
-			if !o.Expandable {
-				o.Recommendations = append(o.Recommendations, Recommendation{Setting: ExpandableSetting,
-					Evidence: fmt.Sprintf("%s reserved but unallocated at the OOM, with %s free, covered the %s request", units.Bytes(cached), units.Bytes(m.Free), units.Bytes(m.Requested))})
-			}
-		case o.Missing == 0:
-			// Free and requested are equal as printed: too close to
-			// tell a limit from a full device.
-			o.Class = CauseCapacity
-			parts = append(parts, "the free memory equals the request as the message rounds them, so the device was full to within that rounding: the job needs more memory than the device has")
-		default:
-			o.Class = CauseCapacity
-			parts = append(parts, fmt.Sprintf("the request lacked %s of device memory, more than all cached free memory: the job needs more memory than the device has", units.Bytes(o.Missing)))
-		}
-		o.Explanation = strings.Join(parts, "; ") + fmt.Sprintf(" (%s).", where) + tail
+		// Missing is 0 when free and requested are equal as printed:
+		// too close to tell a limit from a full device.
+		o.Cause = CauseCapacity
 	}
 	return o
 }
@@ -318,25 +251,14 @@ func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64, exp
 // when Metal cannot map the buffer. Either way live memory and the request
 // exceed what the process may use: capacity, against the watermark when
 // the message gives one.
-func mpsOOM(o *OOM, m gpulog.TrainingOOM, where string) {
-	o.Class = CauseCapacity
-	used := m.Allocated + max(m.OtherAllocations, 0)
-	s := fmt.Sprintf("MPS asked for %s with %s allocated by its allocator and %s by other allocations", units.Bytes(m.Requested), units.Bytes(m.Allocated), units.Bytes(max(m.OtherAllocations, 0)))
+func mpsOOM(o *OOM, m gpulog.TrainingOOM) {
+	o.Cause = CauseCapacity
 	if m.Allowed > 0 {
-		o.Missing = max(0, used+m.Requested-m.Allowed)
-		s += fmt.Sprintf("; the high watermark allows %s, so the request lacked %s: a capacity OOM against the watermark", units.Bytes(m.Allowed), units.Bytes(o.Missing))
-		o.Recommendations = append(o.Recommendations, Recommendation{
-			Setting:  "reduce live memory (a smaller batch, lower precision), or raise PYTORCH_MPS_HIGH_WATERMARK_RATIO (0.0 removes the cap and may make the system unstable)",
-			Evidence: fmt.Sprintf("%s in use plus %s requested passes the %s allowed", units.Bytes(used), units.Bytes(m.Requested), units.Bytes(m.Allowed)),
-		})
-	} else {
-		s += "; with the watermark off, Metal could not map the buffer: the device's unified memory is full, a capacity OOM"
-		o.Recommendations = append(o.Recommendations, Recommendation{
-			Setting:  "reduce live memory: a smaller batch, lower precision (fp16/bf16), or activation checkpointing",
-			Evidence: fmt.Sprintf("%s in use when %s more was requested", units.Bytes(used), units.Bytes(m.Requested)),
-		})
+		o.Missing = max(0, m.Allocated+max(m.OtherAllocations, 0)+m.Requested-m.Allowed)
+		o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepMPSWatermark})
+		return
 	}
-	o.Explanation = s + fmt.Sprintf(" (%s).", where)
+	o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepReduceLive})
 }
 
 // blameTrainingLeaks applies docs/design.md's first OOM cause to the OOMs
@@ -350,7 +272,7 @@ func mpsOOM(o *OOM, m gpulog.TrainingOOM, where string) {
 func blameTrainingLeaks(f *Findings, from int) {
 	for k := from; k < len(f.OOMs); k++ {
 		o := &f.OOMs[k]
-		if o.Class == CauseUnknown || o.Class == CauseLimit || o.Requested < 0 || o.DeviceFree < 0 {
+		if o.Cause == CauseUnknown || o.Cause == CauseLimit || o.Requested < 0 || o.DeviceFree < 0 {
 			continue
 		}
 		for _, d := range f.Devices {
@@ -366,44 +288,14 @@ func blameTrainingLeaks(f *Findings, from int) {
 			if leaked <= 0 || missing <= 0 || leaked < missing {
 				continue
 			}
-			o.Class = CauseLeak
+			o.Cause = CauseLeak
 			o.Missing, o.LeakedBytes, o.LeakRate, o.LeakPer, o.LeakSite = missing, leaked, rate, per, site
 			o.Earlier = 0
 			if rate > 0 {
 				o.Earlier = float64(missing) / rate
 			}
-			o.Explanation += fmt.Sprintf(" The leak at %s had added %s of live tensors by the last snapshot, more than the %s the request lacked (%s requested, %s free): without the leak the request would have fit, so this is a leak OOM; the cached free memory is not the cause.",
-				site, units.Bytes(leaked), units.Bytes(missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree))
-			if o.Earlier > 0 {
-				o.Explanation += fmt.Sprintf(" %s earlier, the OOM would not have happened.", capitalize(earlierText(o.Earlier, per)))
-			}
-			o.Recommendations = []Recommendation{{
-				Setting:  fmt.Sprintf("fix the leak at %s (see the leak suspects): release the tensors it keeps, e.g. store loss.item() or detach() instead of the tensor", site),
-				Evidence: fmt.Sprintf("it had added %s by the last snapshot, more than the %s the request lacked", units.Bytes(leaked), units.Bytes(missing)),
-			}}
+			o.Recommendations = []Recommendation{{Kind: StepFixLeak}}
 			break
 		}
 	}
-}
-
-// oomReason is the verdict's line for an OOM, leaving out figures the
-// OOM does not know (a training log's message has no largest free block).
-func oomReason(o OOM) string {
-	s := fmt.Sprintf("%s OOM on %s", o.Class, deviceName(DeviceKey{Rank: o.Rank, Device: o.Device}))
-	var parts []string
-	if o.Requested >= 0 {
-		parts = append(parts, units.Bytes(o.Requested)+" requested")
-	}
-	if o.DeviceFree >= 0 {
-		parts = append(parts, units.Bytes(o.DeviceFree)+" free on the device")
-	}
-	if o.LargestFree >= 0 {
-		parts = append(parts, "largest cached free block "+units.Bytes(o.LargestFree))
-	} else if o.CachedFree >= 0 {
-		parts = append(parts, units.Bytes(o.CachedFree)+" cached free")
-	}
-	if len(parts) == 0 {
-		return s + " (" + o.Path + ")"
-	}
-	return s + ": " + strings.Join(parts, ", ")
 }

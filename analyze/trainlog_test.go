@@ -111,16 +111,14 @@ func TestTrainingLogOOMFindings(t *testing.T) {
 				t.Fatalf("OOMs %+v", f.OOMs)
 			}
 			o := f.OOMs[0]
-			if o.Class != tt.class || o.Rank != tt.rank || o.Requested != tt.requested || o.Path != tt.name {
+			if o.Cause != tt.class || o.Rank != tt.rank || o.Requested != tt.requested || o.Path != tt.name {
 				t.Errorf("OOM %+v", o)
 			}
 			if !f.Verdict.OOM || f.Verdict.Fragmentation != tt.frag || f.Verdict.Severity != "critical" {
 				t.Errorf("verdict %+v", f.Verdict)
 			}
-			for _, r := range f.Verdict.Reasons {
-				if strings.Contains(r, "-1 B") {
-					t.Errorf("reason with an unknown figure: %q", r)
-				}
+			if o.Message == nil || o.Message.Line == 0 {
+				t.Errorf("OOM message %+v: want the line that reported it", o.Message)
 			}
 		})
 	}
@@ -132,11 +130,11 @@ func TestCapacityOOM(t *testing.T) {
 	m := gpulog.TrainingOOM{Line: 3, Count: 1, Kind: gpulog.OOMTorch, Rank: input.NoRank, Device: 1, Requested: 4 << 30,
 		Capacity: 80 << 30, Free: 1 << 30, Allocated: 70 << 30, ReservedUnallocated: 1 << 30, Reserved: 71 << 30, ProcessInUse: 78 << 30}
 	o := trainingOOM("out.log", m, 1, 0, false)
-	if o.Class != "capacity" || o.Device != 1 || o.Capacity != 80<<30 || o.EstimatedCapacity != 72<<30 || len(o.Recommendations) != 0 {
+	if o.Cause != "capacity" || o.Device != 1 || o.Capacity != 80<<30 || o.EstimatedCapacity != 72<<30 || len(o.Recommendations) != 0 {
 		t.Errorf("%+v", o)
 	}
-	if !strings.Contains(o.Explanation, "line 3 of out.log") {
-		t.Errorf("explanation %q", o.Explanation)
+	if m := o.Message; m == nil || m.Line != 3 || m.GPU != 1 || m.Fits || m.ProcessInUse != 78<<30 || o.Path != "out.log" {
+		t.Errorf("message %+v of %s: want line 3 of out.log, GPU 1, not fitting, 78 GiB in use", m, o.Path)
 	}
 }
 
@@ -196,9 +194,9 @@ func TestFragmentationOOMFromLogExpandable(t *testing.T) {
 		Capacity: 80 << 30, Free: 1 << 30, Allocated: 60 << 30, ReservedUnallocated: 6 << 30, Reserved: 66 << 30, ProcessInUse: 79 << 30}
 	for _, expandable := range []bool{false, true} {
 		o := trainingOOM("out.log", m, 0, 0, expandable)
-		advised := slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return r.Setting == ExpandableSetting })
-		if o.Class != CauseFragmentation || o.Expandable != expandable || advised == expandable {
-			t.Errorf("expandable %v: class %q, Expandable %v, advised %v", expandable, o.Class, o.Expandable, advised)
+		advised := slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return r.Kind == StepExpandable })
+		if o.Cause != CauseFragmentation || o.Expandable != expandable || advised == expandable {
+			t.Errorf("expandable %v: class %q, Expandable %v, advised %v", expandable, o.Cause, o.Expandable, advised)
 		}
 	}
 	dev := &Device{DeviceKey: DeviceKey{Rank: input.NoRank, Device: 0}, Fragmentation: &Fragmentation{Expandable: true}}
@@ -253,19 +251,27 @@ func TestTrainingOOMCause(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			o := trainingOOM("out.log", tt.m, 0, 0, false)
-			if o.Class != tt.class || o.Missing != tt.missing {
-				t.Fatalf("class %q missing %d, want %q %d\n%s", o.Class, o.Missing, tt.class, tt.missing, o.Explanation)
+			e := explain(t, &o)
+			if o.Cause != tt.class || o.Missing != tt.missing {
+				t.Fatalf("class %q missing %d, want %q %d\n%s", o.Cause, o.Missing, tt.class, tt.missing, e)
 			}
 			for _, w := range tt.says {
-				if !strings.Contains(o.Explanation, w) {
-					t.Errorf("explanation lacks %q: %s", w, o.Explanation)
+				if !strings.Contains(e, w) {
+					t.Errorf("explanation lacks %q: %s", w, e)
 				}
 			}
-			if tt.checkFor != "" && !slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return strings.Contains(r.Setting, tt.checkFor) }) {
-				t.Errorf("no recommendation %q in %+v", tt.checkFor, o.Recommendations)
+			var recs []string
+			for _, r := range o.Recommendations {
+				recs = append(recs, setting(t, &o, r))
 			}
-			if negativeAmount.MatchString(o.Explanation) {
-				t.Errorf("negative amount in %s", o.Explanation)
+			if tt.checkFor != "" && !slices.ContainsFunc(recs, func(r string) bool { return strings.Contains(r, tt.checkFor) }) {
+				t.Errorf("no recommendation %q in %q", tt.checkFor, recs)
+			}
+			if negativeAmount.MatchString(e) {
+				t.Errorf("negative amount in %s", e)
+			}
+			if why := proseFlaw(e); why != "" {
+				t.Errorf("explanation %s: %s", why, e)
 			}
 		})
 	}

@@ -1,9 +1,7 @@
 package analyze
 
 import (
-	"fmt"
 	"math"
-	"strings"
 
 	"gpureport/analyze/stats"
 	"gpureport/internal/units"
@@ -18,7 +16,7 @@ import (
 //   - inconclusive: growth seen but not established; the reason says
 //     about how many more points would decide it;
 //   - flat: evidence of no meaningful growth (including a series that
-//     falls, Verdict "shrinking").
+//     falls, Status "shrinking").
 //
 // A series is called growing only when all of these hold:
 //
@@ -150,7 +148,7 @@ func DefaultTrendRules() TrendRules {
 // "step").
 func FitTrend(metric string, per units.Per, x, y []float64, r TrendRules) Trend {
 	t := fitTrend(metric, per, x, y, r, true)
-	if t.onset && t.Verdict != VerdictGrowing {
+	if t.onset && t.State != StateGrowing {
 		// The onset is only a better account of growth; without growth
 		// the whole series speaks.
 		t = fitTrend(metric, per, x, y, r, false)
@@ -161,16 +159,16 @@ func FitTrend(metric string, per units.Per, x, y []float64, r TrendRules) Trend 
 // fitTrend is FitTrend, looking for a growth onset when onset is true.
 func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset bool) Trend {
 	n := min(len(x), len(y))
-	t := Trend{Metric: metric, Per: per, N: n, Method: "Theil-Sen", ChangePoint: -1, StepPValue: 1,
+	t := Trend{Metric: metric, Per: per, N: n, Given: n, Method: MethodTheilSen, ChangePoint: -1, StepPValue: 1,
 		Slope: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Intercept: math.NaN(), PValue: 1, R2: math.NaN()}
+	t.Why.MinPoints, t.Why.Alpha = r.MinPoints, r.Alpha
 	if n == 0 {
-		t.Verdict, t.State, t.Pattern, t.Reason = VerdictInsufficient, StateInsufficient, "too few points", "no points"
+		t.State, t.Pattern, t.Why.Rule = StateInsufficient, PatternTooFew, RuleNoPoints
 		return t
 	}
 	x, y = x[:n], y[:n]
 	fx, fy := x, y
 	// Phase noise: fit the floor.
-	floor := ""           // which points were fitted, for Method
 	idx := make([]int, n) // fitted point -> original index
 	for i := range idx {
 		idx[i] = i
@@ -191,7 +189,7 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 		if keep := stats.FloorPoints(x, y, w, tol); len(keep) >= r.MinPoints {
 			idx = keep
 			fx, fy = pick(x, idx), pick(y, idx)
-			floor = fmt.Sprintf("the low points between drops (%d of %d points)", len(idx), n)
+			t.Floor = len(idx)
 		}
 	}
 	// Warm-up: set aside a prefix lying wholly below the rest.
@@ -212,11 +210,11 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 			t.onset = true
 		}
 	}
-	t.fit(fx, fy, floor)
+	t.fit(fx, fy)
 	if len(fy) < r.MinPoints || n < r.MinPoints {
-		t.Verdict, t.State, t.Pattern = VerdictInsufficient, StateInsufficient, "too few points"
+		t.State, t.Pattern = StateInsufficient, PatternTooFew
 		t.MoreNeeded = r.MinPoints - min(n, len(fy))
-		t.Reason = fmt.Sprintf("%d points; a trend verdict needs at least %d (about %d more)", n, r.MinPoints, t.MoreNeeded)
+		t.Why.Rule = RuleTooFew
 		return t
 	}
 	mk := stats.MannKendall(fy)
@@ -242,13 +240,12 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 	t.State = StateFlat
 
 	if mk.S < 0 && mk.POneSided < r.Alpha && t.Hi < 0 {
-		t.Verdict, t.Pattern = VerdictShrinking, "decreasing"
-		t.Reason = fmt.Sprintf("falls: %s, %s", units.RateCI(t.Slope, t.Lo, t.Hi, per), units.PValue(mk.POneSided))
+		t.Pattern, t.Why.Rule = PatternDecreasing, RuleFalls
 		return t
 	}
 	if mk.S <= 0 || !(t.Slope > 0) || mk.POneSided >= InconclusiveP {
 		t.flatPattern(fy, y, idx, warm)
-		t.Reason = fmt.Sprintf("no significant growth, %s; slope %s", units.PValue(mk.POneSided), units.RateCI(t.Slope, t.Lo, t.Hi, per))
+		t.Why.Rule = RuleNoGrowth
 		return t
 	}
 
@@ -266,7 +263,7 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 	if !sig && c.Index > 0 && c.Explained >= stepPatternShare && c.Jump() > 0 {
 		// Not significant, and one clear level change holds the rise.
 		t.flatPattern(fy, y, idx, warm)
-		t.Reason = fmt.Sprintf("no significant growth, %s: one level change of %s at point %d holds the rise", units.PValue(mk.POneSided), units.Signed(c.Jump()), idx[c.Index])
+		t.Why.Rule, t.Why.Jump, t.Why.At = RuleStepHolds, c.Jump(), idx[c.Index]
 		return t
 	}
 	if sig && c.Index > 0 {
@@ -276,12 +273,11 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 		stepFits := stepL1(fy, c.Index) <= lineL1(fx, fy, t.Slope, t.Intercept)
 		if stepFits && (sm.PValue >= r.StepAlpha || sm.S <= 0 || !(within >= minGrowth)) {
 			t.ChangePoint = idx[c.Index]
-			t.Verdict = VerdictFlat
-			t.Pattern = "one-time step"
+			t.Pattern = PatternStep
 			if c.Index <= len(fy)/3 {
-				t.Pattern = "warm-up then flat"
+				t.Pattern = PatternWarmUp
 			}
-			t.Reason = fmt.Sprintf("one level change of %s at point %d explains the rise (no trend on either side: %s)", units.Signed(c.Jump()), t.ChangePoint, units.PValue(sm.PValue))
+			t.Why.Rule, t.Why.Jump = RuleOneStep, c.Jump()
 			return t
 		}
 	}
@@ -296,9 +292,9 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 		for w := 1; w <= len(fy)/3 && len(fy)-w >= 3; w++ {
 			expected := total * (fx[len(fx)-1] - fx[w]) / span
 			if observed := tailRise(fy[w:]); expected > 0 && observed < r.PersistShare*expected {
-				t.Verdict, t.Pattern = VerdictFlat, "warm-up then flat"
+				t.Pattern = PatternWarmUp
 				t.ChangePoint = idx[w]
-				t.Reason = fmt.Sprintf("growth stopped after point %d: the rest rose %s where steady growth gives %s", idx[w], units.BytesF(observed), units.BytesF(expected))
+				t.Why.Rule, t.Why.Observed, t.Why.Expected = RuleStopped, observed, expected
 				return t
 			}
 		}
@@ -309,9 +305,9 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 	// filled, or a warm-up that ended late, is not growing.
 	if sig {
 		if at, ok := stoppedAt(fy); ok {
-			t.Verdict, t.Pattern = VerdictFlat, "growth then plateau"
+			t.Pattern = PatternPlateau
 			t.ChangePoint = idx[at]
-			t.Reason = fmt.Sprintf("grew until point %d, then stayed flat over the last %d points, a longer pause than any before: growth that stopped (a bounded cache that filled, or a warm-up that ended late)", idx[at], len(fy)-1-at)
+			t.Why.Rule, t.Why.Tail = RulePlateau, len(fy)-1-at
 			return t
 		}
 	}
@@ -319,16 +315,13 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 	// Growing: the test is significant and the slope's 95% interval lies
 	// above 0 (so the estimate, inside its interval, is above 0 too).
 	if sig && t.Lo > 0 {
-		t.Verdict, t.State = VerdictGrowing, StateGrowing
-		t.Pattern = "steady growth"
+		t.State, t.Pattern = StateGrowing, PatternSteady
 		if cuts := stats.Segments(fy, 1, segmentPenalty(fy)); len(cuts) >= 2 && stats.Drops(fy, dropTolerance(fy)) == 0 && bursty(fy, cuts) {
-			t.Pattern = "growth in bursts"
+			t.Pattern = PatternBursts
 		}
-		t.Reason = fmt.Sprintf("grows %s, %s; %s over the fitted range",
-			units.RateCI(t.Slope, t.Lo, t.Hi, per), units.PValue(t.PValue), units.Signed(t.Growth))
+		t.Why.Rule = RuleGrows
 		if t.onset {
-			t.Pattern = "flat, then growth"
-			t.Reason += fmt.Sprintf(", from point %d on (flat before it)", idx[0])
+			t.Pattern = PatternOnset
 		}
 		return t
 	}
@@ -337,25 +330,17 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 	// end would add less than what matters over the fitted range, or the
 	// test sees next to nothing; inconclusive otherwise, with the number
 	// of further points that would likely decide it.
-	why := fmt.Sprintf("%s > %g", units.PValue(mk.POneSided), r.Alpha)
-	if mk.POneSided < r.Alpha {
-		why = "the slope's 95% interval reaches 0"
-	}
 	if !(t.Hi*span >= minGrowth) {
-		t.Verdict, t.Pattern = VerdictFlat, "flat"
+		t.Pattern = PatternFlat
 		if stats.Drops(y, dropTolerance(y)) >= 2 {
-			t.Pattern = "noisy, no trend"
+			t.Pattern = PatternNoisy
 		}
-		t.Reason = fmt.Sprintf("no significant growth, %s; slope %s; at most %s over the fitted range", why, units.RateCI(t.Slope, t.Lo, t.Hi, per), units.BytesF(math.Max(0, t.Hi*span)))
+		t.Why.Rule, t.Why.Bound = RuleBounded, math.Max(0, t.Hi*span)
 		return t
 	}
-	t.Verdict, t.State, t.Pattern = VerdictInconclusive, StateInconclusive, "growth not established"
+	t.State, t.Pattern = StateInconclusive, PatternNotShown
 	t.MoreNeeded = morePointsNeeded(fx, fy, r.Alpha)
-	more := "more points"
-	if t.MoreNeeded > 0 {
-		more = fmt.Sprintf("about %d more points", t.MoreNeeded)
-	}
-	t.Reason = fmt.Sprintf("grows %s, but the evidence is thin (%s); %s at the same pace would decide it", units.RateCI(t.Slope, t.Lo, t.Hi, per), why, more)
+	t.Why.Rule = RuleThin
 	return t
 }
 
@@ -367,17 +352,17 @@ const InconclusiveP = 0.1
 
 // flatPattern describes a series without growth.
 func (t *Trend) flatPattern(fy, y []float64, idx []int, warm int) {
-	t.Verdict, t.Pattern = VerdictFlat, "flat"
+	t.Pattern = PatternFlat
 	switch c := stats.FindStep(fy, 1); {
 	case warm > 0:
-		t.Pattern = "warm-up then flat"
+		t.Pattern = PatternWarmUp
 	case c.Index > 0 && c.Explained >= stepPatternShare && c.Jump() > 0:
-		t.Pattern, t.ChangePoint = "one-time step", idx[c.Index]
+		t.Pattern, t.ChangePoint = PatternStep, idx[c.Index]
 		if c.Index <= len(fy)/3 {
-			t.Pattern = "warm-up then flat"
+			t.Pattern = PatternWarmUp
 		}
 	case stats.Drops(y, dropTolerance(y)) >= 2:
-		t.Pattern = "noisy, no trend"
+		t.Pattern = PatternNoisy
 	}
 }
 
@@ -410,16 +395,13 @@ func pick(v []float64, idx []int) []float64 {
 }
 
 // fit sets the Theil-Sen line, stats.OLS R², fitted range, level and growth
-// from the points; floor names the points when they are a series' floor.
-func (t *Trend) fit(x, y []float64, floor string) {
+// from the points.
+func (t *Trend) fit(x, y []float64) {
 	ts := stats.TheilSen(x, y)
 	t.Slope, t.Lo, t.Hi, t.Intercept = ts.Slope, ts.Lo, ts.Hi, ts.Intercept
 	t.N = len(x)
 	t.R2 = stats.OLS(x, y).R2
-	t.Method = "Theil-Sen"
-	if floor != "" {
-		t.Method += " on " + floor
-	}
+	t.Method = MethodTheilSen
 	if len(x) > 0 {
 		t.FitX0, t.FitX1 = x[0], x[len(x)-1]
 		t.Level = stats.Median(y)
@@ -553,7 +535,7 @@ func (t *Trend) chooseSlope(x, y []float64, s float64) {
 	}
 	t.Slope, t.Lo, t.Hi, t.Intercept = f.Slope, f.Lo, f.Hi, f.Intercept
 	t.Growth = t.Slope * (x[len(x)-1] - x[0])
-	t.Method = strings.Replace(t.Method, "Theil-Sen", "least squares", 1) + " (Theil-Sen is 0 with this many ties)"
+	t.Method, t.Tied = MethodLeastSquares, true
 }
 
 // tailRise is the robust rise of a series: the median of its last third
@@ -698,7 +680,7 @@ func bursty(y []float64, cuts []int) bool {
 // ExtrapolationRuns), hoursPerX the
 // wall-clock pace (hours per step, or 1 on an hours axis; 0 when unknown).
 func Project(t *Trend, limit float64, lastX, span, hoursPerX, runs float64) *Projection {
-	if t.Verdict != VerdictGrowing || !(t.Slope > 0) || limit <= 0 {
+	if t.State != StateGrowing || !(t.Slope > 0) || limit <= 0 {
 		return nil
 	}
 	if runs <= 0 {

@@ -85,33 +85,33 @@ func TestFitTrendShapes(t *testing.T) {
 	tests := []struct {
 		shape   string
 		n       int
-		verdict string
-		pattern string
+		verdict Status
+		pattern Pattern
 	}{
-		{"flat noise", 20, VerdictFlat, ""},
-		{"phase noise", 20, VerdictFlat, ""},
-		{"warm-up jump", 12, VerdictFlat, "warm-up then flat"},
-		{"warm-up ramp", 20, VerdictFlat, ""},
-		{"one-time step", 20, VerdictFlat, "one-time step"},
-		{"one-time step", 8, VerdictFlat, "one-time step"},
-		{"saw-tooth", 20, VerdictFlat, ""},
-		{"steady leak", 8, VerdictGrowing, "steady growth"},
-		{"steady leak", 40, VerdictGrowing, "steady growth"},
-		{"leak under phase noise", 30, VerdictGrowing, ""},
-		{"leak bursts", 20, VerdictGrowing, "growth in bursts"},
-		{"warm-up then leak", 12, VerdictGrowing, "steady growth"},
-		{"tiny growth", 20, VerdictGrowing, "steady growth"}, // small but certain: growing (docs/design.md)
-		{"steady leak", 4, VerdictInsufficient, "too few points"},
-		{"flushed buffer", 31, VerdictFlat, ""},
-		{"flushed buffer", 40, VerdictFlat, ""},
-		{"leak under a flushed buffer", 31, VerdictGrowing, ""},
-		{"leak under a flushed buffer", 40, VerdictGrowing, ""},
+		{"flat noise", 20, StatusFlat, ""},
+		{"phase noise", 20, StatusFlat, ""},
+		{"warm-up jump", 12, StatusFlat, "warm-up then flat"},
+		{"warm-up ramp", 20, StatusFlat, ""},
+		{"one-time step", 20, StatusFlat, "one-time step"},
+		{"one-time step", 8, StatusFlat, "one-time step"},
+		{"saw-tooth", 20, StatusFlat, ""},
+		{"steady leak", 8, StatusGrowing, "steady growth"},
+		{"steady leak", 40, StatusGrowing, "steady growth"},
+		{"leak under phase noise", 30, StatusGrowing, ""},
+		{"leak bursts", 20, StatusGrowing, "growth in bursts"},
+		{"warm-up then leak", 12, StatusGrowing, "steady growth"},
+		{"tiny growth", 20, StatusGrowing, "steady growth"}, // small but certain: growing (docs/design.md)
+		{"steady leak", 4, StatusInsufficient, "too few points"},
+		{"flushed buffer", 31, StatusFlat, ""},
+		{"flushed buffer", 40, StatusFlat, ""},
+		{"leak under a flushed buffer", 31, StatusGrowing, ""},
+		{"leak under a flushed buffer", 40, StatusGrowing, ""},
 	}
 	for _, tt := range tests {
 		y := gen(tt.n, 7, shapes[tt.shape])
 		tr := FitTrend(MetricAllocated, "step", xs(tt.n), y, DefaultTrendRules())
-		if tr.Verdict != tt.verdict || (tt.pattern != "" && tr.Pattern != tt.pattern) {
-			t.Errorf("%s (n=%d): %s / %s (%s), want %s / %s", tt.shape, tt.n, tr.Verdict, tr.Pattern, tr.Reason, tt.verdict, tt.pattern)
+		if tr.Status() != tt.verdict || (tt.pattern != "" && tr.Pattern != tt.pattern) {
+			t.Errorf("%s (n=%d): %s / %s (%s), want %s / %s", tt.shape, tt.n, tr.Status(), tr.Pattern, tr.Why.Rule, tt.verdict, tt.pattern)
 		}
 	}
 	// Warm-up is excluded from the fit of a leak after it.
@@ -130,7 +130,7 @@ func TestFitTrendFalseAlarmRate(t *testing.T) {
 		for seed := range uint64(300) {
 			for _, n := range []int{8, 15, 25, 40} {
 				y := gen(n, seed, shapes[name])
-				if FitTrend(MetricAllocated, "step", xs(n), y, DefaultTrendRules()).Verdict == VerdictGrowing {
+				if FitTrend(MetricAllocated, "step", xs(n), y, DefaultTrendRules()).State == StateGrowing {
 					alarms++
 				}
 				trials++
@@ -163,7 +163,7 @@ func TestFitTrendPower(t *testing.T) {
 		for seed := range uint64(100) {
 			for _, n := range tt.ns {
 				y := gen(n, seed, shapes[name])
-				if FitTrend(MetricAllocated, "step", xs(n), y, DefaultTrendRules()).Verdict == VerdictGrowing {
+				if FitTrend(MetricAllocated, "step", xs(n), y, DefaultTrendRules()).State == StateGrowing {
 					found++
 				}
 				trials++
@@ -176,7 +176,7 @@ func TestFitTrendPower(t *testing.T) {
 }
 
 func TestProject(t *testing.T) {
-	tr := Trend{Verdict: VerdictGrowing, Slope: 1e6, Lo: 0.5e6, Hi: 2e6, Intercept: 1e9}
+	tr := Trend{State: StateGrowing, Slope: 1e6, Lo: 0.5e6, Hi: 2e6, Intercept: 1e9}
 	p := Project(&tr, 2e9, 500, 500, 0.01, 10)
 	// Now 1.5e9, 0.5e9 left: 500 steps at 1e6/step, [250, 1000].
 	if p == nil || p.Remaining != 500 || p.RemainingLo != 250 || p.RemainingHi != 1000 || p.X != 1000 || p.Hours != 5 || p.Beyond {
@@ -189,7 +189,7 @@ func TestProject(t *testing.T) {
 	if p := Project(&tr, 2e9, 500, 500, 0, 10); !math.IsInf(p.RemainingHi, 1) {
 		t.Errorf("interval with a non-growing low slope: %+v", p)
 	}
-	flat := Trend{Verdict: VerdictFlat, Slope: 1}
+	flat := Trend{State: StateFlat, Slope: 1}
 	if Project(&flat, 2e9, 0, 1, 0, 10) != nil {
 		t.Error("projection of a flat trend")
 	}
@@ -210,15 +210,15 @@ func TestFitTrendStoppedGrowth(t *testing.T) {
 			y[i] = base + float64(min(i, full))*20e6
 		}
 		tr := FitTrend(MetricAllocated, "step", xs(n), y, rules)
-		if tr.Verdict != VerdictFlat || tr.Pattern != "growth then plateau" || tr.ChangePoint != full {
-			t.Errorf("bounded cache (n=%d): %s / %s at %d (%s), want flat / growth then plateau at %d", n, tr.Verdict, tr.Pattern, tr.ChangePoint, tr.Reason, full)
+		if tr.Status() != StatusFlat || tr.Pattern != "growth then plateau" || tr.ChangePoint != full {
+			t.Errorf("bounded cache (n=%d): %s / %s at %d (%s), want flat / growth then plateau at %d", n, tr.Status(), tr.Pattern, tr.ChangePoint, tr.Why.Rule, full)
 		}
 		// One point short of a third: a pause, not a stop.
 		for i := range y {
 			y[i] = base + float64(min(i, full+1))*20e6
 		}
-		if tr := FitTrend(MetricAllocated, "step", xs(n), y, rules); tr.Verdict != VerdictGrowing {
-			t.Errorf("cache filling until a shorter tail (n=%d): %s / %s (%s), want growing", n, tr.Verdict, tr.Pattern, tr.Reason)
+		if tr := FitTrend(MetricAllocated, "step", xs(n), y, rules); tr.State != StateGrowing {
+			t.Errorf("cache filling until a shorter tail (n=%d): %s / %s (%s), want growing", n, tr.Status(), tr.Pattern, tr.Why.Rule)
 		}
 	}
 	for _, n := range []int{20, 24, 40} {
@@ -226,8 +226,8 @@ func TestFitTrendStoppedGrowth(t *testing.T) {
 		for i := range y {
 			y[i] = base + float64(i/4)*200e6 // a burst every 4 points, the run ending in a pause
 		}
-		if tr := FitTrend(MetricAllocated, "step", xs(n), y, rules); tr.Verdict != VerdictGrowing {
-			t.Errorf("periodic bursts (n=%d): %s / %s (%s), want growing", n, tr.Verdict, tr.Pattern, tr.Reason)
+		if tr := FitTrend(MetricAllocated, "step", xs(n), y, rules); tr.State != StateGrowing {
+			t.Errorf("periodic bursts (n=%d): %s / %s (%s), want growing", n, tr.Status(), tr.Pattern, tr.Why.Rule)
 		}
 	}
 	found, trials := 0, 0
@@ -242,7 +242,7 @@ func TestFitTrendStoppedGrowth(t *testing.T) {
 				}
 				y[i] = base + level
 			}
-			if FitTrend(MetricAllocated, "step", xs(n), y, rules).Verdict == VerdictGrowing {
+			if FitTrend(MetricAllocated, "step", xs(n), y, rules).State == StateGrowing {
 				found++
 			}
 			trials++
@@ -264,29 +264,29 @@ func TestFitTrendOnset(t *testing.T) {
 		name    string
 		n       int
 		y       func(i, n int, r *rand.Rand) float64
-		verdict string
+		verdict Status
 		onset   int // FitFrom wanted, -1: no onset
 	}{
 		{"leak from the middle", 20, func(i, n int, r *rand.Rand) float64 {
 			return base + rate*math.Max(0, float64(i-10)) + 1e5*r.NormFloat64()
-		}, VerdictGrowing, 10},
+		}, StatusGrowing, 10},
 		{"leak from a third in", 30, func(i, n int, r *rand.Rand) float64 {
 			return base + rate*math.Max(0, float64(i-10)) + 1e5*r.NormFloat64()
-		}, VerdictGrowing, 10},
-		{"steady leak", 20, func(i, n int, r *rand.Rand) float64 { return base + rate*float64(i) + 1e5*r.NormFloat64() }, VerdictGrowing, -1},
-		{"one-time step", 20, shapes["one-time step"], VerdictFlat, -1},
-		{"flat noise", 20, shapes["flat noise"], VerdictFlat, -1},
+		}, StatusGrowing, 10},
+		{"steady leak", 20, func(i, n int, r *rand.Rand) float64 { return base + rate*float64(i) + 1e5*r.NormFloat64() }, StatusGrowing, -1},
+		{"one-time step", 20, shapes["one-time step"], StatusFlat, -1},
+		{"flat noise", 20, shapes["flat noise"], StatusFlat, -1},
 	} {
 		y := gen(tt.n, 3, tt.y)
 		tr := FitTrend(MetricAllocated, "step", xs(tt.n), y, rules)
-		if tr.Verdict != tt.verdict {
-			t.Errorf("%s: %s / %s (%s), want %s", tt.name, tr.Verdict, tr.Pattern, tr.Reason, tt.verdict)
+		if tr.Status() != tt.verdict {
+			t.Errorf("%s: %s / %s (%s), want %s", tt.name, tr.Status(), tr.Pattern, tr.Why.Rule, tt.verdict)
 			continue
 		}
 		if onset := tr.Pattern == "flat, then growth"; onset != (tt.onset >= 0) || (onset && tr.FitFrom != tt.onset) {
 			t.Errorf("%s: pattern %q from %d, want onset at %d", tt.name, tr.Pattern, tr.FitFrom, tt.onset)
 		}
-		if tt.verdict == VerdictGrowing {
+		if tt.verdict == StatusGrowing {
 			if want := rate / 100; !(math.Abs(tr.Slope-want) < 0.02*want) || !(tr.Lo <= want && want <= tr.Hi*1.0001) {
 				t.Errorf("%s: slope %g [%g, %g], want %g", tt.name, tr.Slope, tr.Lo, tr.Hi, want)
 			}
@@ -308,7 +308,7 @@ func TestFitTrendIrregularDropsKeepTheWindow(t *testing.T) {
 	}
 	rules := DefaultTrendRules()
 	rules.RefLevel, rules.Alpha = 3e9, DefaultSuspectAlpha
-	if tr := FitTrend("live_bytes", "snapshot", xs(len(y)), y, rules); tr.Verdict == VerdictGrowing {
-		t.Errorf("%s / %s (%s, %s)", tr.Verdict, tr.Pattern, tr.Method, tr.Reason)
+	if tr := FitTrend("live_bytes", "snapshot", xs(len(y)), y, rules); tr.State == StateGrowing {
+		t.Errorf("%s / %s (%s, %s)", tr.Status(), tr.Pattern, tr.Method, tr.Why.Rule)
 	}
 }

@@ -2,12 +2,8 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
-	"strings"
 	"time"
-
-	"gpureport/internal/units"
 )
 
 // The run verdict raises four independent flags:
@@ -55,62 +51,51 @@ func decideVerdict(f *Findings) {
 	}
 	var refs []ref
 	critical := false
-	var missing []string // what a verdict lacks, for an info headline
+	undecided := false // a device lacks data for a verdict
 	var statsOOMs int64
 	statsLeak := false
+	reason := func(kind ReasonKind, d *Device) *Reason {
+		v.Reasons = append(v.Reasons, Reason{Kind: kind, Device: d.DeviceKey})
+		return &v.Reasons[len(v.Reasons)-1]
+	}
 	for _, d := range f.Devices {
-		where := deviceName(d.DeviceKey)
 		projectLeaks(f, d)
+		n := 0
 		for i := range d.Suspects {
 			sp := &d.Suspects[i]
 			if sp.Suppressed != "" {
 				continue
 			}
+			n++
 			siteSlope, site := siteOrder(d, i)
 			refs = append(refs, ref{SuspectRef{d.DeviceKey, i}, siteSlope, sp.Trend.Slope, site})
-		}
-		n := 0
-		for i := range d.Suspects {
-			if d.Suspects[i].Suppressed == "" {
-				n++
-			}
 		}
 		at := d.Trend(MetricAllocated)
 		deviceLeak := false
 		if n > 0 && len(d.LeakSites) > 0 {
 			deviceLeak = true
-			ls := &d.LeakSites[0]
-			t := ls.Trend
-			if ls.Paths() == 1 {
-				top := &d.Suspects[ls.Suspects[0]]
-				v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %s; the top one, %s in %s (fingerprint %s), grows %s, %s, over %d snapshots (%s); %s",
-					where, units.CountOf(n, "suspect"), top.Site, top.Function, top.Fingerprint, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), t.N, t.Test, leakSeverityText(ls.Severity, ls.Projection, t.Per)))
-			} else {
-				v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s: %s; the top site, %s in %s, grows %s, %s, over %d snapshots (%s) through %d call paths (%s); %s",
-					where, units.CountOf(n, "suspect"), ls.Site, ls.Function, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), t.N, t.Test, ls.Paths(), ls.pathsText(d), leakSeverityText(ls.Severity, ls.Projection, t.Per)))
-			}
-			if slices.Contains(d.Lockstep, 0) {
-				v.Reasons[len(v.Reasons)-1] += fmt.Sprintf("; %d of its leak sites grow in lockstep (the same number of new live blocks at every snapshot): one object probably keeps them all alive, such as a loss or output kept with its autograd graph", len(d.Lockstep))
-			}
-			if ls.Severity == SeverityHigh {
+			reason(ReasonLeak, d).Suspects = n
+			if d.LeakSites[0].Severity == SeverityHigh {
 				critical = true
 			}
 		} else if d.StacklessLeak() {
-			nt := d.Coverage.NoStackTrend
 			deviceLeak = true
-			v.Reasons = append(v.Reasons, fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %s, %s; only %s of live bytes carry stacks",
-				where, units.RateCI(nt.Slope, nt.Lo, nt.Hi, nt.Per), units.PValue(nt.PValue), units.Percent(d.Coverage.MinLiveWithStack)))
+			reason(ReasonStacklessLeak, d)
 		}
-		ooms, leak := memStatsVerdict(f, d, v)
+		ooms, leak := memStatsVerdict(f, d)
 		statsOOMs += ooms
 		if leak {
 			deviceLeak, statsLeak = true, true
 		}
+		// One decision shown everywhere: a device with a leak says so,
+		// whatever its primary trend says on its own.
+		d.Status = StatusInsufficient
+		if p := d.Primary(); p != nil {
+			d.Status = p.Status()
+		}
 		if deviceLeak {
 			v.Leak = true
-			// One decision shown everywhere: a device with a leak says
-			// so, whatever its allocated trend says on its own.
-			d.Verdict = VerdictLeak
+			d.Status = StatusLeak
 		}
 		if span, ok := deviceSpan(d); deviceLeak && at != nil && at.Projection != nil && ok {
 			p := at.Projection
@@ -118,65 +103,50 @@ func decideVerdict(f *Findings) {
 			soon := p.Hours > 0 && p.Hours <= f.Thresholds.Horizon.Hours()
 			if within || soon {
 				critical = true
-				wall := ""
-				if p.Hours > 0 {
-					wall = "; about " + units.Hours(p.Hours) + " of wall-clock time"
-				}
-				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %s (95%% CI %s%s), %s; limit: %s",
-					where, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, at.Per), units.AxisRange(p.RemainingLo, p.RemainingHi, at.Per), wall,
-					map[bool]string{true: "within the run's own length", false: "within " + units.Duration(f.Thresholds.Horizon)}[within], p.Basis))
+				reason(ReasonExhaustion, d).WithinRun = within
 			}
 		}
 		if d.Reconciliation != nil && d.Reconciliation.OutsideLeak {
 			v.OutsideAllocatorLeak = true
-			v.Reasons = append(v.Reasons, fmt.Sprintf("leak outside the allocator on %s: %s", where, d.Reconciliation.Reason))
+			reason(ReasonOutsideLeak, d)
 		}
 		if d.Fragmentation != nil && d.Fragmentation.Fragmented {
 			v.Fragmentation = true
-			v.Reasons = append(v.Reasons, fmt.Sprintf("fragmentation on %s: %s", where, d.Fragmentation.Reason))
+			reason(ReasonFragmentation, d)
 		}
 		if ms := d.MemoryStats; ms != nil && ms.Retries != nil && ms.Retries.Growing && !deviceLeak && (at == nil || at.State != StateGrowing) {
 			v.Fragmentation = true
-			v.Reasons = append(v.Reasons, fmt.Sprintf("fragmentation on %s: %s while live memory does not grow: requests fail until the allocator frees its cache", where, ms.Retries.Reason))
+			reason(ReasonRetries, d)
 		}
 		if len(d.Points) == 0 && d.MemoryStats == nil {
 			if ut := d.Trend(MetricGPUUsed); ut != nil && ut.State == StateGrowing {
 				v.MemoryGrows = true
-				v.Reasons = append(v.Reasons, fmt.Sprintf("memory grows on %s (no site: no snapshots): nvidia-smi used memory grows %s, %s, %s over the fitted range; record snapshots (torch.cuda.memory._record_memory_history() and _dump_snapshot every few hundred steps) to find what grows",
-					where, units.RateCI(ut.Slope, ut.Lo, ut.Hi, ut.Per), units.PValue(ut.PValue), units.Signed(ut.Growth)))
+				reason(ReasonMemoryGrows, d)
 			}
 		}
 		statsOOMCauses(d, deviceLeak, fragmentedDevice(d))
-		if !deviceLeak {
-			if m := missingData(d); m != "" {
-				missing = append(missing, m)
-			}
+		if !deviceLeak && lacksData(d) {
+			v.Undecided = append(v.Undecided, d.DeviceKey)
+			undecided = true
 		}
 	}
 	for _, d := range f.Devices {
 		if d.MemoryStats == nil || hasSnapshotOOM(f, d.DeviceKey) {
 			continue
 		}
-		for _, o := range d.MemoryStats.OOMs {
+		for i, o := range d.MemoryStats.OOMs {
 			if o.Cause != "" {
-				v.Reasons = append(v.Reasons, fmt.Sprintf("%s OOM on %s (torch.cuda.memory_stats): the cause follows the device's verdict, as memory_stats do not record the failed request", o.Cause, deviceName(d.DeviceKey)))
+				reason(ReasonStatsOOMCause, d).Index = i
 			}
 		}
 	}
-	for _, o := range f.OOMs {
+	for i, o := range f.OOMs {
 		v.OOM = true
 		critical = true
-		if o.Class == CauseFragmentation {
+		if o.Cause == CauseFragmentation {
 			v.Fragmentation = true
 		}
-		r := oomReason(o)
-		if o.Class == CauseLeak {
-			r += fmt.Sprintf("; the leak at %s had added %s, more than the %s the request lacked", o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing))
-			if o.Earlier > 0 {
-				r += fmt.Sprintf(": %s earlier the request would have fit", earlierText(o.Earlier, o.LeakPer))
-			}
-		}
-		v.Reasons = append(v.Reasons, r)
+		v.Reasons = append(v.Reasons, Reason{Kind: ReasonOOM, Device: DeviceKey{Rank: o.Rank, Device: o.Device}, Index: i})
 	}
 	slices.SortStableFunc(refs, func(a, b ref) int {
 		return cmp.Or(cmp.Compare(b.siteSlope, a.siteSlope), cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device), cmp.Compare(a.site, b.site), cmp.Compare(b.slope, a.slope), cmp.Compare(a.Index, b.Index))
@@ -189,86 +159,70 @@ func decideVerdict(f *Findings) {
 		v.OOM = true
 		critical = true
 	}
-	if len(f.Devices) == 0 {
-		missing = append(missing, "no device with snapshots or GPU readings")
-	}
+	undecided = undecided || len(f.Devices) == 0
 	switch {
 	case critical:
 		v.Severity = SeverityCritical
 	case v.Leak || v.OutsideAllocatorLeak || v.Fragmentation || v.MemoryGrows:
 		v.Severity = SeverityWarning
-	case len(missing) > 0:
+	case undecided:
 		v.Severity = SeverityInfo
 	default:
 		v.Severity = SeverityOK
 	}
-	var parts []string
-	if v.Leak {
-		if len(v.Suspects) > 0 {
-			ref := v.Suspects[0]
-			top := f.Suspect(ref)
-			shown := top.Trend
-			text := fmt.Sprintf("leak at %s (%s)", top.Site, units.Rate(shown.Slope, shown.Per))
-			if ls := f.Site(ref); ls != nil && ls.Paths() > 1 {
-				shown = ls.Trend
-				text = fmt.Sprintf("leak at %s (%s through %d call paths)", ls.Site, units.Rate(shown.Slope, shown.Per), ls.Paths())
-			}
-			if more := otherSites(f, top.Site); more > 0 {
-				text += fmt.Sprintf(" and %s", units.CountOf(more, "more site"))
-				if all := leakRate(f, shown.Per); all > shown.Slope {
-					text += ", " + units.Rate(all, shown.Per) + " in all"
-				}
-			}
-			parts = append(parts, text)
-		} else if statsLeak {
-			parts = append(parts, "leak (no site: no snapshots)")
-		} else {
-			parts = append(parts, "leak (no site: stacks missing)")
-		}
-	}
-	if v.MemoryGrows && !v.Leak {
-		parts = append(parts, "memory grows (no site: no snapshots)")
-	}
-	if v.OutsideAllocatorLeak {
-		parts = append(parts, "memory outside PyTorch grows")
-	}
-	if v.Fragmentation {
-		parts = append(parts, "fragmentation")
-	}
-	if v.OOM {
-		n := int64(len(f.OOMs)) + statsOOMs
-		causes := map[OOMCause]int{}
-		var order []string
-		for _, c := range OOMCauses(f) {
-			if causes[c] == 0 {
-				order = append(order, string(c))
-			}
-			causes[c]++
-		}
-		text := fmt.Sprintf("%d OOM", n)
-		if len(order) > 0 {
-			text += " (" + strings.Join(order, ", ") + ")"
-		}
-		parts = append(parts, text)
-	}
+	// What the headline says beside the flags.
 	switch {
-	case len(parts) > 0:
-		v.Headline = capitalize(strings.Join(parts, "; "))
-	case v.Severity == SeverityInfo:
-		v.Headline = "Not enough data: " + strings.Join(missing, "; ")
+	case !v.Leak:
+	case len(v.Suspects) > 0:
+		top := f.Suspect(v.Suspects[0])
+		per := top.Trend.Per
+		if ls := f.Site(v.Suspects[0]); ls != nil && ls.Paths() > 1 {
+			per = ls.Trend.Per
+		}
+		v.OtherSites, v.SitesRate = otherSites(f, top.Site), leakRate(f, per)
+	case statsLeak:
+		v.NoSite = NoSiteSnapshots
 	default:
-		v.Headline = "No leak, fragmentation or OOM found"
+		v.NoSite = NoSiteStacks
 	}
+	v.OOMs = int64(len(f.OOMs)) + statsOOMs
+	v.OOMCauses = oomCauses(f)
+	v.Suppressed = suppressedRules(f)
 }
 
-// OOMCauses lists the causes of the run's OOMs: the snapshot OOMs' in
+// suppressedRules counts the suspects that suppressions took out of the
+// verdict, by rule, most suspects first.
+func suppressedRules(f *Findings) []SuppressedRule {
+	var rules []SuppressedRule
+	idx := map[string]int{}
+	for _, d := range f.Devices {
+		for i := range d.Suspects {
+			r := d.Suspects[i].Suppressed
+			if r == "" {
+				continue
+			}
+			if j, ok := idx[r]; ok {
+				rules[j].Suspects++
+				continue
+			}
+			idx[r] = len(rules)
+			rules = append(rules, SuppressedRule{Rule: r, Suspects: 1})
+		}
+	}
+	slices.SortStableFunc(rules, func(a, b SuppressedRule) int {
+		return cmp.Or(cmp.Compare(b.Suspects, a.Suspects), cmp.Compare(a.Rule, b.Rule))
+	})
+	return rules
+}
+
+// oomCauses lists the causes of the run's OOMs: the snapshot OOMs' in
 // time order, then those of memory_stats OOMs that no snapshot explains
 // ("" causes left out).
-func OOMCauses(f *Findings) []OOMCause {
+func oomCauses(f *Findings) []OOMCause {
 	var out []OOMCause
 	for _, o := range f.OOMs {
-		if o.Class != "" {
-			out = append(out, o.Class)
+		if o.Cause != "" {
+			out = append(out, o.Cause)
 		}
 	}
 	for _, d := range f.Devices {
@@ -316,7 +270,7 @@ func statsOOMCauses(d *Device, leak, fragmented bool) {
 	}
 	for i := range ms.OOMs {
 		o := &ms.OOMs[i]
-		r := ms.Readings[o.Index]
+		r := o
 		switch {
 		case leak:
 			o.Cause = CauseLeak
@@ -327,10 +281,6 @@ func statsOOMCauses(d *Device, leak, fragmented bool) {
 		}
 	}
 }
-
-// VerdictLeak is Device.Verdict for a device with a leak (an unsuppressed
-// suspect, or growing live memory without stacks or snapshots).
-const VerdictLeak = "leak"
 
 // projectLeaks sets the time to capacity and severity of each
 // unsuppressed suspect and each leak site of d (projectLeak).
@@ -359,20 +309,19 @@ func projectLeak(f *Findings, d *Device, keep []int, t Trend) (*Projection, Leak
 		return nil, SeverityLow
 	}
 	first, last := d.Points[keep[0]], d.Points[keep[len(keep)-1]]
-	limit := float64(d.Capacity)
-	basis := fmt.Sprintf("%s device memory (%s)", units.Bytes(d.Capacity), d.CapacitySource)
+	limit, outside := float64(d.Capacity), 0.0
 	if rc := d.Reconciliation; rc != nil && rc.Matched > 0 && rc.Level > 0 {
 		limit -= rc.Level
-		basis += fmt.Sprintf(" minus %s outside the allocator", units.Bytes(int64(rc.Level)))
+		outside = rc.Level
 	}
-	t.Verdict = VerdictGrowing
+	t.State = StateGrowing
 	t.Intercept = float64(last.Usage.Allocated) - t.Slope*last.X
 	span := last.X - first.X
 	p := Project(&t, limit, last.X, span, pace(d.Axis, d.Points, keep), f.Thresholds.ExtrapolationRuns)
 	if p == nil {
 		return nil, SeverityLow
 	}
-	p.Basis = basis
+	p.Outside = int64(outside)
 	withinHorizon(p, f.Thresholds.Horizon)
 	switch {
 	case p.Remaining <= span || (p.Hours > 0 && p.Hours <= f.Thresholds.Horizon.Hours()):
@@ -392,64 +341,16 @@ func withinHorizon(p *Projection, critical time.Duration) {
 	}
 }
 
-// leakSeverityText says a leak's severity and time to capacity, p its
-// projection (nil when unknown) on an axis per.
-func leakSeverityText(sev LeakSeverity, p *Projection, per units.Per) string {
-	if p == nil {
-		return string(sev) + " severity (no time to capacity: capacity unknown or too few snapshots)"
-	}
-	if p.Beyond {
-		return fmt.Sprintf("%s severity: at this rate it reaches %s only after %s%s, beyond %g× the run's length", sev, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, per), hoursText(p), p.ExtrapolationRuns)
-	}
-	return fmt.Sprintf("%s severity: at this rate the device (%s) is full in about %s%s", sev, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, per), hoursText(p))
-}
-
-// hoursText is " (about 45 min of wall-clock time)" for a projection with
-// a known pace, "" otherwise.
-func hoursText(p *Projection) string {
-	if p.Hours <= 0 {
-		return ""
-	}
-	return " (about " + units.Hours(p.Hours) + " of wall-clock time)"
-}
-
-// earlierText is "about 12 steps" or, on an hours axis, "about 45 min".
-func earlierText(v float64, per units.Per) string {
-	return "about " + units.AxisAmount(v, per)
-}
-
-// missingData says what a device lacks for a verdict, "" when its trend
-// decided: its primary trend (allocated memory, else GPU used memory) is
-// insufficient or inconclusive, or it has none.
-func missingData(d *Device) string {
-	where := deviceName(d.DeviceKey)
-	t := d.Trend(MetricAllocated)
-	what := "snapshots"
+// lacksData reports whether a device's primary trend decided nothing:
+// it is insufficient or inconclusive, or the device has GPU readings but
+// too few for a trend, or only used shares without a total (UsedShare).
+func lacksData(d *Device) bool {
+	t := d.Primary()
 	if t == nil {
-		t = d.Trend(MetricGPUUsed)
-		what = "GPU readings"
+		return len(d.Points) == 0 && (d.GPU != nil || d.UsedShare != nil)
 	}
-	switch {
-	case t == nil && len(d.Points) == 0 && d.GPU != nil:
-		return fmt.Sprintf("%s has %s, too few for a trend", where, units.CountOf(len(d.GPU.Used), "GPU reading"))
-	case t == nil && d.UsedShare != nil:
-		return fmt.Sprintf("%s has %s of used memory as a percent of the device and no total: pass --capacity (or add an nvidia-smi log of the GPU) to read them as bytes and fit a trend", where, units.CountOf(len(d.UsedShare.Percent), "reading"))
-	case t == nil:
-		return ""
-	case t.State == StateInsufficient:
-		return fmt.Sprintf("%s has %d %s usable for a trend; a verdict needs at least %d (%d more)", where, t.N, what, t.N+t.MoreNeeded, t.MoreNeeded)
-	case t.State == StateInconclusive:
-		more := "more " + what
-		if t.MoreNeeded > 0 {
-			more = fmt.Sprintf("about %d more %s", t.MoreNeeded, what)
-		}
-		return fmt.Sprintf("%s: %s grows %s but the evidence is thin (%s); %s would decide it", where, t.Metric, units.Rate(t.Slope, t.Per), units.PValue(t.PValue), more)
-	}
-	return ""
+	return t.State == StateInsufficient || t.State == StateInconclusive
 }
-
-// deviceName names a device in a sentence (DeviceKey.Name).
-func deviceName(k DeviceKey) string { return k.Name() }
 
 // deviceSpan is the length of a device's series on its axis: from the
 // first to the last snapshot, or, without snapshots, over its placed

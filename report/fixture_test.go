@@ -36,14 +36,14 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 			},
 			Skipped: []ingest.Skipped{{Path: "rank1/snapshot_step_1300.pickle", Reason: "truncated pickle at offset 4096: unexpected EOF"}},
 		},
-		Notes: []string{"Stack coverage on rank 0 is 62%: allocations made before _record_memory_history have no frames."},
+		Notes: []analyze.Note{{Kind: analyze.NoteCoverage, Device: analyze.DeviceKey{Rank: 0, Device: 0}, Level: analyze.CoveragePartial, Share: 0.62}},
 	}
 	run := &ingest.Run{Dir: f.RunDir, Location: time.UTC}
 	for rank := 0; rank < 2; rank++ {
 		d := &analyze.Device{
 			DeviceKey: analyze.DeviceKey{Rank: rank, Device: 0},
-			Capacity:  80 * gib, CapacitySource: "GPU log memory.total",
-			Order: analyze.OrderTraceTime, Axis: analyze.AxisStep,
+			Capacity:  80 * gib,
+			Order:     analyze.OrderTraceTime, Axis: analyze.AxisStep,
 			Coverage: analyze.Coverage{LiveWithStack: 0.62 + 0.3*float64(rank)},
 		}
 		leak := int64(0)
@@ -81,38 +81,41 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 		}
 		d.GPU = g
 		slope, lo, hi := float64(leak)/100, float64(leak)/100*0.9, float64(leak)/100*1.1
-		verdict := "growing"
+		state := analyze.StateGrowing
 		pval := 1e-6
 		if rank == 0 {
-			slope, lo, hi, verdict, pval = 120_000, -2e5, 4.4e5, "flat", 0.41
+			slope, lo, hi, state, pval = 120_000, -2e5, 4.4e5, analyze.StateFlat, 0.41
 		}
 		at := analyze.Trend{Metric: "allocated_bytes", Per: "step", N: 10, Slope: slope, Lo: lo, Hi: hi,
 			Intercept: 20*gib - slope*100, PValue: pval, StepPValue: 0.002, Method: "Theil-Sen", FitFrom: 2, FitX0: 300, FitX1: 1200,
-			Growth: slope * 900, Level: 20 * gib, R2: 0.97, ChangePoint: -1, Verdict: verdict, Pattern: "steady growth",
-			Reason: "Mann-Kendall p<0.001 and the slope interval lies above zero; growth continues in the second half."}
+			Growth: slope * 900, Level: 20 * gib, R2: 0.97, ChangePoint: -1, State: state, Pattern: analyze.PatternSteady,
+			Why: analyze.TrendWhy{Rule: analyze.RuleGrows, MinPoints: 6, Alpha: 0.01}}
 		if rank == 0 {
-			at.Pattern, at.Reason = "noisy, no trend", "Mann-Kendall p=0.41: no trend."
+			at.Pattern, at.Why.Rule = analyze.PatternNoisy, analyze.RuleNoGrowth
 		}
 		if rank == 1 {
 			// As analyze.Project computes it, with a 40 GiB limit so the
 			// projection falls within the horizon.
 			limit := float64(40 * gib)
 			left := limit - (at.Intercept + slope*1200)
-			at.Projection = &analyze.Projection{Capacity: int64(limit), Basis: "40.0 GiB --capacity", ExtrapolationRuns: 10,
+			at.Projection = &analyze.Projection{Capacity: int64(limit), Outside: 80*gib - int64(limit), ExtrapolationRuns: 10,
 				Remaining: left / slope, RemainingLo: left / hi, RemainingHi: left / lo}
 			at.Projection.X, at.Projection.XLo, at.Projection.XHi = 1200+at.Projection.Remaining, 1200+at.Projection.RemainingLo, 1200+at.Projection.RemainingHi
 			pace := 10.0 / 60 / 100 // hours per step
 			at.Projection.Hours, at.Projection.HoursLo, at.Projection.HoursHi = at.Projection.Remaining*pace, at.Projection.RemainingLo*pace, at.Projection.RemainingHi*pace
 		}
 		d.Trends = []analyze.Trend{at,
-			{Metric: "reserved_bytes", Per: "step", N: 10, Slope: slope * 1.25, Lo: lo * 1.25, Hi: hi * 1.25, Intercept: 26 * gib, PValue: pval, Method: "Theil-Sen", FitFrom: 2, Verdict: verdict},
+			{Metric: "reserved_bytes", Per: "step", N: 10, Slope: slope * 1.25, Lo: lo * 1.25, Hi: hi * 1.25, Intercept: 26 * gib, PValue: pval, Method: "Theil-Sen", FitFrom: 2, State: state,
+				Growth: slope * 1.25 * 900, Why: at.Why},
 		}
-		d.Verdict = verdict
+		d.PrimaryMetric, d.Status = analyze.MetricAllocated, analyze.Status(state)
 		d.GPUJoin = fmt.Sprintf("nvidia-smi index %d = rank %d (guess: every rank's snapshots are on cuda:0)", rank, rank)
 		d.Coverage.Level = "partial"
 		d.Coverage.MinLiveWithStack = 0.5
 		d.Coverage.PerPoint = []float64{0.5, d.Coverage.LiveWithStack}
-		d.Reconciliation = &analyze.Reconciliation{Matched: 12, Level: 900 * mibB, Reason: "nvidia-smi shows 900 MiB more than reserved, flat: CUDA context and NCCL."}
+		d.Reconciliation = &analyze.Reconciliation{Matched: 12, Level: 900 * mibB, Why: analyze.OutsideWhy{Rule: analyze.OutsideFlat},
+			Trend: &analyze.Trend{Metric: analyze.MetricNonPyTorch, Per: "step", N: 12, Slope: 0, Lo: -2e5, Hi: 2e5, PValue: 0.5, State: analyze.StateFlat,
+				Pattern: analyze.PatternFlat, Why: analyze.TrendWhy{Rule: analyze.RuleNoGrowth}}}
 		d.TraceWindow = &analyze.TraceWindow{Path: d.Points[11].Path, Entries: 50000, Start: fixtureStart.Add(110 * time.Minute), End: fixtureStart.Add(2 * time.Hour),
 			PeakAllocated: 21 * gib, NeverFreedBytes: 96 * mibB, UnknownFrees: 12,
 			NeverFreed: []analyze.LiveGroup{{Signature: analyze.Signature{Site: "train.py:57", Function: "train_step", Fingerprint: "7f3a9c01d2e4"}, Bytes: 96 * mibB, Blocks: 2}}}
@@ -134,12 +137,15 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 			d.Groups = append(d.Groups, g)
 		}
 		d.Groups = append(d.Groups, analyze.Group{Signature: analyze.Signature{Site: "(other)"}, Other: true, Bytes: make([]int64, 12), Blocks: make([]int, 12)})
-		fr := &analyze.Fragmentation{Reason: "cached free memory stays at 6.0 GiB while the largest free block shrinks to 1.3 GiB"}
+		fr := &analyze.Fragmentation{Why: analyze.FragWhy{Rule: analyze.FragSawTooth, Releases: 3}}
 		for _, p := range d.Points {
 			fr.Points = append(fr.Points, analyze.FragPoint{Inactive: p.Usage.Inactive, LargestFree: p.Usage.LargestFree,
 				External: p.Usage.ExternalFragmentation(), InternalWaste: p.Usage.InternalWaste, PinnedSegments: 3, PinnedBytes: 40 * mibB})
 		}
 		fr.Fragmented = rank == 1
+		if fr.Fragmented {
+			fr.Why = analyze.FragWhy{Rule: analyze.FragCacheJumps, Periodic: 12, Last: fr.Points[11], Rises: 4, Risen: 1536 * mibB, Missed: 2}
+		}
 		d.Fragmentation = fr
 		if rank == 1 {
 			d.Suspects = []analyze.Suspect{fixtureSuspect(d, "train.py", 57, "train_step", "7f3a9c01d2e4b5a6", leak),
@@ -152,11 +158,22 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 			d.Groups = slices.Insert(d.Groups, len(d.Groups)-1, cache)
 			d.Suspects[0].Group, d.Suspects[1].Group = 0, len(d.Groups)-2
 			d.Suspects[0].Confidence, d.Suspects[0].Share = "high", 0.98
-			d.Suspects[0].Evidence = []string{"live bytes rose in 11 of 11 intervals", "+528 MiB over 1,100 steps", "92% of live bytes carry stacks"}
+			d.Suspects[0].Evidence = []analyze.Evidence{{Kind: analyze.EvidenceGrowth}, {Kind: analyze.EvidenceShape, Bytes: 10, Of: 43},
+				{Kind: analyze.EvidenceCoverage, Share: 0.92}}
+			d.LeakSites = []analyze.LeakSite{{Site: "train.py:57", Function: "train_step", Trend: d.Suspects[0].Trend, Suspects: []int{0},
+				Severity: analyze.SeverityMedium, Projection: at.Projection, Bytes: d.Suspects[0].Bytes}}
+		}
+		for i := range d.Suspects {
+			sp := &d.Suspects[i]
+			sp.LastShare = float64(sp.Bytes[11]) / float64(d.Points[11].Usage.Allocated)
+		}
+		for _, p := range d.Points {
+			d.PeakAllocated, d.PeakReserved = max(d.PeakAllocated, p.Usage.Allocated), max(d.PeakReserved, p.Usage.Reserved)
 		}
 		f.Devices = append(f.Devices, d)
-		d.Last = fixtureSnapshotFile(d.Points[len(d.Points)-1].Path, rank)
-		run.Snapshots = append(run.Snapshots, d.Last)
+		last := fixtureSnapshotFile(d.Points[len(d.Points)-1].Path, rank)
+		d.Segments = fixtureSegments(last.Snapshot, len(d.Suspects) > 0)
+		run.Snapshots = append(run.Snapshots, last)
 	}
 	f.Ranks = &analyze.RankComparison{
 		Ranks: []analyze.RankSummary{
@@ -164,31 +181,37 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 			{Rank: 1, PeakAllocated: f.Devices[1].Points[11].Usage.Allocated, PeakReserved: f.Devices[1].Points[11].Usage.Reserved, Slope: float64(48*mibB) / 100,
 				Growing: true, Suspects: 1, TopSuspect: "train.py:57"},
 		},
-		Outlier: 1, OutlierSuspect: "7f3a9c01d2e4b5a6", Skew: 528 * mibB,
-		Reason: "rank 1 grows by +480 KiB/step while rank 0 is flat; the difference is train.py:57 train_step",
+		Outlier: 1, OutlierSuspect: "7f3a9c01d2e4b5a6", OutlierRef: &analyze.SuspectRef{DeviceKey: analyze.DeviceKey{Rank: 1, Device: 0}, Index: 0},
+		Skew: 528 * mibB, Growing: 1, Of: 2, Others: []int{0},
 	}
 	f.OOMs = []analyze.OOM{{
 		Path: "rank1/snapshot_step_1200.pickle", Rank: 1, Device: 0, Time: fixtureStart.Add(2 * time.Hour),
 		Requested: 2 * gib, DeviceFree: 512 * mibB, Reserved: 78 * gib, Allocated: 71 * gib, CachedFree: 7 * gib, LargestFree: 1300 * mibB,
-		Class: "fragmentation",
+		Cause: "fragmentation",
 		Site:  "train.py:60", Function: "train_step", Reconstructed: true, FreedAfter: 3 * gib, EstimatedCapacity: 78*gib + 512*mibB,
-		Stack:       []snapshot.Frame{{File: "/usr/lib/python3.11/site-packages/torch/nn/functional.py", Line: 2210, Name: "linear"}, {File: "/home/alice/proj/train.py", Line: 60, Name: "train_step"}},
-		TopLive:     []analyze.LiveGroup{{Signature: analyze.Signature{Site: "train.py:57", Function: "train_step", Fingerprint: "7f3a9c01d2e4"}, Bytes: 40 * gib, Blocks: 400}},
-		Explanation: "7.0 GiB were cached free but the largest free block was 1.27 GiB, smaller than the 2.00 GiB request.",
-		Settings:    snapshot.AllocatorSettings{Present: true, Conf: "max_split_size_mb:512", MaxSplitSize: 512 * mibB, Raw: []snapshot.KeyValue{{Key: "max_split_size", Value: "536870912"}, {Key: "expandable_segments", Value: "False"}}},
-		Recommendations: []analyze.Recommendation{
-			{Setting: analyze.ExpandableSetting, Evidence: "7.0 GiB cached free in 41 segments, none with a 2.00 GiB hole"},
-		},
+		Stack:           []snapshot.Frame{{File: "/usr/lib/python3.11/site-packages/torch/nn/functional.py", Line: 2210, Name: "linear"}, {File: "/home/alice/proj/train.py", Line: 60, Name: "train_step"}},
+		User:            []bool{false, true},
+		TopLive:         []analyze.LiveGroup{{Signature: analyze.Signature{Site: "train.py:57", Function: "train_step", Fingerprint: "7f3a9c01d2e4"}, Bytes: 40 * gib, Blocks: 400}},
+		Settings:        snapshot.AllocatorSettings{Present: true, Conf: "max_split_size_mb:512", MaxSplitSize: 512 * mibB, Raw: []snapshot.KeyValue{{Key: "max_split_size", Value: "536870912"}, {Key: "expandable_segments", Value: "False"}}},
+		Recommendations: []analyze.Recommendation{{Kind: analyze.StepExpandable}},
 	}}
 	f.Thresholds = analyze.Thresholds{Alpha: 0.01, SuspectAlpha: 0.001, MinPoints: 6, MinGrowthBytes: 64 * mibB, MinGrowthShare: 0.02, ExtrapolationRuns: 10}
+	rank1 := analyze.DeviceKey{Rank: 1, Device: 0}
 	f.Verdict = analyze.Verdict{
 		Leak: true, OOM: true, Fragmentation: true, Severity: "critical",
-		Headline: "Memory leak on rank 1: +480 KiB/step from train.py:57 (train_step); out of memory at step 1200",
-		Reasons: []string{
-			"allocated memory on rank 1 cuda:0 grows +480 KiB/step (95% CI +432 to +528 KiB), p<0.001",
-			"an out-of-memory error at step 1200 on rank 1 was caused by fragmentation",
+		Reasons: []analyze.Reason{
+			{Kind: analyze.ReasonLeak, Device: rank1, Suspects: 1},
+			{Kind: analyze.ReasonFragmentation, Device: rank1},
+			{Kind: analyze.ReasonOOM, Device: rank1, Index: 0},
 		},
-		Suspects: []analyze.SuspectRef{{DeviceKey: analyze.DeviceKey{Rank: 1, Device: 0}, Index: 0}},
+		Suspects:   []analyze.SuspectRef{{DeviceKey: rank1, Index: 0}},
+		OOMs:       1,
+		OOMCauses:  []analyze.OOMCause{analyze.CauseFragmentation},
+		Suppressed: []analyze.SuppressedRule{{Rule: "known: dataset cache", Suspects: 1}},
+	}
+	f.NextSteps = []analyze.NextStep{
+		{Kind: analyze.StepExpandable, OOM: 0, Recommendation: analyze.Recommendation{Kind: analyze.StepExpandable}},
+		{Kind: analyze.StepLookSite, OOM: -1, Suspect: analyze.SuspectRef{DeviceKey: rank1, Index: 0}},
 	}
 	return f, run
 }
@@ -210,9 +233,32 @@ func fixtureSuspect(d *analyze.Device, file string, line int, fn, fp string, per
 		s.Bytes = append(s.Bytes, 64*mibB+int64(i)*perPoint)
 		s.Blocks = append(s.Blocks, 10+i*3)
 	}
-	s.Trend = analyze.Trend{Metric: "suspect_bytes", Per: "step", N: len(d.Points), Slope: float64(perPoint) / 100,
-		Lo: float64(perPoint) / 100 * 0.95, Hi: float64(perPoint) / 100 * 1.05, Intercept: float64(64*mibB) - float64(perPoint), PValue: 2e-5, Method: "Theil-Sen", Verdict: "growing"}
+	s.Trend = analyze.Trend{Metric: "suspect_bytes", Per: "step", N: len(d.Points), Slope: float64(perPoint) / 100, Growth: float64(perPoint) * 11,
+		Lo: float64(perPoint) / 100 * 0.95, Hi: float64(perPoint) / 100 * 1.05, Intercept: float64(64*mibB) - float64(perPoint), PValue: 2e-5, Method: "Theil-Sen", Test: "Mann-Kendall, one-sided, exact", State: analyze.StateGrowing,
+		Pattern: analyze.PatternSteady, Why: analyze.TrendWhy{Rule: analyze.RuleGrows}}
 	return s
+}
+
+// fixtureSegments lays out a fixture snapshot's segments as the analysis
+// does (analyze.SegmentMap), its allocated blocks the leak suspect's when
+// suspect is set.
+func fixtureSegments(s *snapshot.Snapshot, suspect bool) *analyze.SegmentMap {
+	m := &analyze.SegmentMap{}
+	for _, sg := range s.Segments {
+		ms := analyze.MapSegment{Address: sg.Address, Size: sg.TotalSize, Pool: sg.Pool.String(), Stream: sg.Stream}
+		for _, b := range sg.Blocks {
+			mb := analyze.MapBlock{Address: b.Address, Size: b.Size, State: b.State.String(), Suspect: -1}
+			if fr := s.Stacks.StackFrames(b.Stack); len(fr) > 0 {
+				mb.Frame, mb.HasFrame = fr[0], true
+			}
+			if suspect && b.State != snapshot.StateInactive {
+				mb.Suspect = 0
+			}
+			ms.Blocks = append(ms.Blocks, mb)
+		}
+		m.Segments = append(m.Segments, ms)
+	}
+	return m
 }
 
 // fixtureSnapshotFile builds a small decoded snapshot with three segments
@@ -246,7 +292,7 @@ func fixtureSnapshotFile(path string, rank int) *ingest.SnapshotFile {
 func largeFindings() *analyze.Findings {
 	f := &analyze.Findings{RunDir: "/data/big", Inputs: analyze.Inputs{Snapshots: 800}}
 	for dev := 0; dev < 8; dev++ {
-		d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: dev, Device: 0}, Capacity: 80 * gib, Axis: analyze.AxisStep, Order: analyze.OrderStep, Verdict: "growing"}
+		d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: dev, Device: 0}, Capacity: 80 * gib, Axis: analyze.AxisStep, Order: analyze.OrderStep, PrimaryMetric: analyze.MetricAllocated, Status: analyze.StatusGrowing}
 		for i := 0; i < 100; i++ {
 			a := 10*gib + int64(i)*100*mibB
 			d.Points = append(d.Points, analyze.Point{Path: fmt.Sprintf("rank%d/snapshot_%05d.pickle", dev, i*50), Step: int64(i * 50), X: float64(i * 50),
@@ -260,7 +306,7 @@ func largeFindings() *analyze.Findings {
 		}
 		g.MaxUsed = g.Used[len(g.Used)-1]
 		d.GPU = g
-		d.Trends = []analyze.Trend{{Metric: "allocated_bytes", Per: "step", N: 100, Slope: 2 * mibB, Lo: 1.9 * mibB, Hi: 2.1 * mibB, Intercept: 10 * gib, PValue: 1e-9, Method: "OLS", Verdict: "growing"}}
+		d.Trends = []analyze.Trend{{Metric: "allocated_bytes", Per: "step", N: 100, Slope: 2 * mibB, Lo: 1.9 * mibB, Hi: 2.1 * mibB, Intercept: 10 * gib, PValue: 1e-9, Method: "OLS", State: "growing"}}
 		for s := 0; s < 7; s++ {
 			sus := analyze.Suspect{Fingerprint: fmt.Sprintf("%016x", dev*100+s), Site: fmt.Sprintf("model.py:%d", s), Function: "forward"}
 			for k := 0; k < 120; k++ {
@@ -271,7 +317,7 @@ func largeFindings() *analyze.Findings {
 				sus.Bytes = append(sus.Bytes, int64(i)*mibB)
 				sus.Blocks = append(sus.Blocks, i)
 			}
-			sus.Trend = analyze.Trend{Per: "step", N: 100, Slope: mibB / 50, Lo: mibB / 60, Hi: mibB / 40, PValue: 1e-5, Verdict: "growing"}
+			sus.Trend = analyze.Trend{Per: "step", N: 100, Slope: mibB / 50, Lo: mibB / 60, Hi: mibB / 40, PValue: 1e-5, State: "growing"}
 			d.Suspects = append(d.Suspects, sus)
 		}
 		f.Devices = append(f.Devices, d)

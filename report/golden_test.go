@@ -122,7 +122,7 @@ func TestLogProblems(t *testing.T) {
 		Notes:      []string{"zoneless"},
 	}}
 	v := buildView(f)
-	got := v.Logs[0].all(f.Inputs.Logs[0].Notes)
+	got := v.GPULogs[0].problems()
 	want := []string{"line 12: bad number", "bad timestamp: 1 line", "short row: 3 lines", "zoneless"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("log problems (-want +got):\n%s", d)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -306,4 +307,75 @@ func TestLogsOnlyGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "logs-only/stdout.txt", text.Bytes())
+}
+
+// TestLogsOnlyAgrees: a run with GPU logs only, where GPU 0's used memory
+// grows, says the same of cuda:0 everywhere: the verdict's reason, the
+// device's row of key figures (page, summary.md, stdout, workbook) and
+// summary.json name its state ("growing") and its rate (+720 MiB/hour),
+// the one decision the analysis made (its primary trend, nvidia-smi used
+// memory); cuda:1's flat memory is flat everywhere.
+func TestLogsOnlyAgrees(t *testing.T) {
+	dir := t.TempDir()
+	writeSMILogs(t, dir, false)
+	f, run := logsOnlyRun(t, dir, "gpu-logs-only")
+	r := renderAll(t, f, run)
+	const rate = "+720 MiB/hour"
+	for _, tc := range []struct {
+		dev           int
+		state, metric string
+		rate          string
+	}{{0, "growing", "nvidia-smi used", rate}, {1, "flat", "nvidia-smi used", "0 B/hour"}} {
+		d := f.Devices[tc.dev]
+		if d.PrimaryMetric != analyze.MetricGPUUsed || string(d.Status) != tc.state {
+			t.Fatalf("cuda:%d: primary %q status %q, want %s %s", tc.dev, d.PrimaryMetric, d.Status, analyze.MetricGPUUsed, tc.state)
+		}
+		row := fmt.Sprintf("| cuda:%d | n/a | n/a |", tc.dev)
+		line := ""
+		for _, l := range strings.Split(r.md, "\n") {
+			if strings.HasPrefix(l, row) {
+				line = l
+			}
+		}
+		if !strings.Contains(line, tc.metric+": "+tc.rate) || !strings.HasSuffix(line, "| "+tc.state+" |") {
+			t.Errorf("summary.md row of cuda:%d %q, want %s %s and %s", tc.dev, line, tc.metric, tc.rate, tc.state)
+		}
+		// The device's trend in summary.json is its primary trend.
+		if m, v := at(t, r.summary, "devices", tc.dev, "trend", "metric"), at(t, r.summary, "devices", tc.dev, "trend", "verdict"); m != analyze.MetricGPUUsed || v != tc.state {
+			t.Errorf("summary.json cuda:%d trend %v %v, want %s %s", tc.dev, m, v, analyze.MetricGPUUsed, tc.state)
+		}
+		if v := at(t, r.summary, "devices", tc.dev, "verdict"); v != tc.state {
+			t.Errorf("summary.json cuda:%d verdict %v, want %s", tc.dev, v, tc.state)
+		}
+		fields := map[string]string{}
+		rows, err := r.xlsx.GetRows("Summary")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range rows {
+			if len(row) > 1 {
+				fields[row[0]] = row[1]
+			}
+		}
+		if v := fields[fmt.Sprintf("cuda:%d: verdict", tc.dev)]; v != tc.state {
+			t.Errorf("workbook cuda:%d verdict %q, want %s", tc.dev, v, tc.state)
+		}
+		if v := fields[fmt.Sprintf("cuda:%d: trend (95%% CI)", tc.dev)]; !strings.HasPrefix(v, tc.metric+": "+tc.rate) {
+			t.Errorf("workbook cuda:%d trend %q, want %s %s", tc.dev, v, tc.metric, tc.rate)
+		}
+		if !strings.Contains(r.text, tc.metric+" trend: "+tc.rate) {
+			t.Errorf("stdout lacks cuda:%d's %s trend %s:\n%s", tc.dev, tc.metric, tc.rate, r.text)
+		}
+		if !strings.Contains(r.html, tc.metric+": "+strings.ReplaceAll(tc.rate, "+", "&#43;")) {
+			t.Errorf("page lacks cuda:%d's %s trend %s", tc.dev, tc.metric, tc.rate)
+		}
+	}
+	// The verdict says the same of cuda:0.
+	reasons := at(t, r.summary, "verdict", "reasons").([]any)
+	if len(reasons) != 1 || !strings.Contains(reasons[0].(string), "memory grows on cuda:0") || !strings.Contains(reasons[0].(string), "grows "+rate) {
+		t.Errorf("verdict reasons %v, want that cuda:0's memory grows %s", reasons, rate)
+	}
+	if s := at(t, r.summary, "verdict", "severity"); s != "warning" {
+		t.Errorf("severity %v, want warning", s)
+	}
 }

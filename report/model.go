@@ -1,284 +1,199 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
-	"math"
-	"unicode"
-	"unicode/utf8"
+	"slices"
+	"strings"
 
 	"gpureport/analyze"
+	"gpureport/input"
 	"gpureport/internal/units"
+	"gpureport/report/words"
 )
 
 // The view model: what a report shows, built once from the Findings
-// (buildView) and laid out by each writer (HTML, Markdown, XLSX, stdout),
-// as pprof's report.TextItems or x/perf's benchtab.Table. Each value is
-// held both raw, with its unit, for the workbook's number cells, and as
-// the text every writer prints, so the writers cannot drift apart.
-
-// Unit says what a Cell's raw Value counts.
-type Unit string
-
-// Units of Cell values.
-const (
-	// UnitNone marks a cell with no number (text only).
-	UnitNone Unit = ""
-	// UnitBytes counts bytes.
-	UnitBytes Unit = "bytes"
-	// UnitShare is a fraction, 0..1 (printed as a percentage).
-	UnitShare Unit = "share"
-)
-
-// Cell is one value of a Table: Text is how every writer prints it
-// (formatted by internal/units, "n/a" where the value does not exist);
-// Value is the raw number in Unit, NaN for a text-only or missing value.
-type Cell struct {
-	Text  string
-	Value float64
-	Unit  Unit
-}
-
-// textCell is a cell of text only.
-func textCell(s string) Cell { return Cell{Text: s, Value: math.NaN()} }
-
-// byteCell is a byte count.
-func byteCell(n int64) Cell { return Cell{Text: Bytes(n), Value: float64(n), Unit: UnitBytes} }
-
-// rateCell is a growth rate in bytes per unit of per ("step", "hour"):
-// "+12.3 MiB/step", "n/a" (and no value) when unknown.
-func rateCell(bytesPer float64, per string) Cell {
-	c := Cell{Text: "n/a", Value: math.NaN(), Unit: Unit("bytes/" + per)}
-	if finite(bytesPer) {
-		c.Text, c.Value = Rate(bytesPer, units.Per(per)), bytesPer
-	}
-	return c
-}
-
-// Column heads a Table column.
-type Column struct {
-	// Name is the column's header.
-	Name string
-	// Num right-aligns the column (figures); Code marks untrusted
-	// identifiers (sites, functions, fingerprints) that Markdown shows as
-	// code spans.
-	Num, Code bool
-}
-
-// Row is one row of a Table; Anchor, when set, is the HTML id fragment
-// its first cell links to. Total marks a row that sums other rows (the
-// stack groups beyond the analysis' limit), which a short layout shows
-// without the identifiers of any one of them.
-type Row struct {
-	Anchor string
-	Total  bool
-	Cells  []Cell
-}
-
-// Table is a format-neutral table: its columns and rows, each row with
-// one Cell per column.
-type Table struct {
-	Columns []Column
-	Rows    []Row
-}
-
-// figureColumns are the key figures' columns, one per device row.
-var figureColumns = []Column{
-	{Name: "Device"}, {Name: "Peak allocated", Num: true}, {Name: "Peak reserved", Num: true},
-	{Name: "Peak used (nvidia-smi)", Num: true}, {Name: "Capacity", Num: true}, {Name: "Allocated trend (95% CI)"},
-	{Name: "Time to capacity"}, {Name: "External fragmentation (last snapshot)"}, {Name: "Verdict"},
-}
-
-// suspectColumns are the columns of the verdict's top suspects.
-var suspectColumns = []Column{
-	{Name: "#", Num: true}, {Name: "Site", Code: true}, {Name: "Function", Code: true}, {Name: "Device"},
-	{Name: "Growth"}, {Name: "Live at end", Num: true}, {Name: "Fingerprint", Code: true},
-}
+// (buildView) and laid out by each writer (HTML, Markdown, XLSX,
+// summary.json, stdout), as pprof's report.TextItems or x/perf's
+// benchtab.Table. Every item is a typed struct whose values are Cells,
+// held raw with their unit and as the text every writer prints, and
+// whose sentences come from package words; so the writers cannot drift
+// apart. The model files (model*.go) are the only ones that read the
+// Findings; a writer reads the view, and reaches each value by its field.
 
 // view is the format-neutral model of one run's report.
 type view struct {
-	// f is the Findings the view shows, for what the writers lay out
-	// on their own (charts, sheets of raw readings, OOMs).
-	f *analyze.Findings
 	// Run, Severity ("ok" ... "critical") and Headline head every report;
-	// Reasons back the verdict and Suppressed says which suspects
-	// suppressions took out of it ("" when none).
+	// Flags are the raised flags; Reasons back the verdict and Suppressed
+	// says which suspects suppressions took out of it ("" when none).
 	Run, Severity, Headline string
+	Flags                   []analyze.Flag
 	Reasons                 []string
 	Suppressed              string
-	// Inputs summarises the inputs read ("24 snapshots, 1 GPU log ...").
-	Inputs string
-	// Capture says what the capture kit's manifests tell, a sentence each
-	// (captureLines); nil when the run was not captured with the kit.
-	Capture []string
-	// Figures are the key figures, a row per device.
-	Figures Table
-	// Devices are the devices' figures, in Figures' order.
-	Devices []deviceFigures
+	// Inputs summarises the inputs read ("24 snapshots, 1 GPU log ...");
+	// Location is the zone assumed for zoneless log timestamps.
+	Inputs, Location string
+	// Capture says what the capture kit's manifests tell, a sentence each;
+	// nil when the run was not captured with the kit. MissedOOM says
+	// which OOM no snapshot was taken at ("" when none).
+	Capture   []string
+	MissedOOM string
+	// Devices are the devices, in the Findings' order.
+	Devices []deviceItem
 	// Suspects are every leak suspect in one order: the verdict's top
 	// suspects first, then the others device by device.
 	Suspects []suspectItem
-	// SuspectTable is the suspects as a table, row i for Suspects[i].
-	SuspectTable Table
 	// Processes are the processes whose used memory grows.
 	Processes []processItem
-	// OtherProcesses is the table of the processes of no device (no rows
-	// when there are none).
-	OtherProcesses Table
-	// Notes are the analysis' notes.
-	Notes []string
-	// Logs are the problems of each GPU log, in Findings.Inputs.Logs'
-	// order.
-	Logs []logProblems
-	// OOMs are the out-of-memory errors, row i for Findings.OOMs[i].
-	OOMs Table
-	// SnapshotFiles, GPULogs and Skipped are the inputs as tables: the
-	// snapshot files read, the GPU logs (row i for Logs[i]) and the
-	// files skipped with the reason.
-	SnapshotFiles, GPULogs, Skipped Table
+	// OtherProcesses are the processes of no device; nil when none.
+	OtherProcesses *processSet
+	// Notes are the caveats under the verdict; NextSteps what to try next.
+	Notes     []string
+	NextSteps []words.Sentence
+	// OOMs are the explained out-of-memory errors; StatsOOMs the rises of
+	// memory_stats num_ooms, device by device.
+	OOMs      []oomItem
+	StatsOOMs []statsOOMItem
+	// Ranks compares the ranks of a multi-rank run; nil otherwise.
+	Ranks *rankItem
+	// SnapshotFiles, GPULogs and Skipped are the inputs: the snapshot
+	// files read, the GPU logs with their problems, and the files
+	// skipped with the reason.
+	SnapshotFiles []inputItem
+	GPULogs       []logItem
+	Skipped       []inputItem
+	// Methods explain the page's terms and the thresholds applied.
+	Methods []string
+	// summary is summary.json less the time and version it is written
+	// with.
+	summary *Summary
 }
-
-// logProblems are one GPU log's problems in words, as every writer lists
-// them.
-type logProblems struct {
-	// Lines are the problems at a line: "line 12: bad number".
-	Lines []string
-	// Kinds are the skipped lines by kind: "bad timestamp: 3 lines".
-	Kinds []string
-}
-
-// all lists the lines, then the kinds, then the reader's notes.
-func (p logProblems) all(notes []string) []string {
-	return append(append(append([]string{}, p.Lines...), p.Kinds...), notes...)
-}
-
-// deviceFigures are one device's key figures.
-type deviceFigures struct {
-	dev *analyze.Device
-	// Label names the device ("rank 1 · cuda:0"), ASCII for plain text.
-	Label, ASCII string
-	// PeakAllocated ... Fragmentation are the device's cells of Figures.
-	PeakAllocated, PeakReserved, PeakUsed, Capacity Cell
-	Trend, Projection, Fragmentation                Cell
-	// trend is the allocated trend the cells describe, nil when none.
-	trend *analyze.Trend
-	// Snapshots is the device's per-snapshot table; Groups its stack
-	// groups; Processes its processes (no rows when none were logged);
-	// Trends its fitted trends, and StatsTrends those fitted on its
-	// memory_stats readings beside its snapshots (no rows without both).
-	Snapshots, Groups, Processes, Trends, StatsTrends Table
-}
-
-// suspectItem is one leak suspect of a device.
-type suspectItem struct {
-	dev *analyze.Device
-	s   *analyze.Suspect
-	// index is the suspect's position in dev.Suspects.
-	index int
-	// Top is true for the verdict's top suspects.
-	Top bool
-	// Growth is the suspect's rate with its interval; PValue its p.
-	Growth, PValue string
-	// Live is the suspect's live bytes at the last snapshot.
-	Live Cell
-}
-
-// processItem is a process whose used memory grows, in words every
-// writer prints as "<Label><Rest>": "python (pid 4242)" and " on cuda:0:
-// +720 MiB/hour (95% CI ...), p<0.001; peak 2.30 GiB, last 2.30 GiB (180
-// readings, nvidia-smi)".
-type processItem struct {
-	procRef
-	Label, Rest string
-}
-
-// Text is the whole sentence.
-func (p processItem) Text() string { return p.Label + p.Rest }
 
 // buildView builds the view model of f.
 func buildView(f *analyze.Findings) *view {
 	v := &view{
-		f: f, Run: f.RunDir, Severity: severity(f.Verdict), Headline: headline(f), Reasons: f.Verdict.Reasons,
-		Suppressed: suppressedText(f), Inputs: inputsText(f), Capture: captureLines(f.Capture), Notes: f.Notes,
-		Figures: Table{Columns: figureColumns},
+		Run: f.RunDir, Severity: severity(f.Verdict), Headline: words.Headline(f), Flags: f.Verdict.Flags(),
+		Reasons: words.Reasons(f), Suppressed: words.Suppressed(f), Inputs: inputsText(f), Location: f.Location,
+		Capture: words.Capture(f.Capture),
+		Notes:   words.Notes(f), NextSteps: words.NextSteps(f), Methods: words.Methods(f.Thresholds),
 	}
 	for _, d := range f.Devices {
-		fg := buildFigures(d)
-		v.Devices = append(v.Devices, fg)
-		v.Figures.Rows = append(v.Figures.Rows, Row{Anchor: deviceAnchor(d.DeviceKey), Cells: []Cell{
-			textCell(fg.Label), fg.PeakAllocated, fg.PeakReserved, fg.PeakUsed, fg.Capacity, fg.Trend, fg.Projection, fg.Fragmentation, textCell(d.Verdict),
-		}})
+		v.Devices = append(v.Devices, buildDevice(f, d))
 	}
-	v.Suspects = suspectOrder(f)
-	v.SuspectTable = suspectTable(v.Suspects)
+	v.Suspects = suspectItems(f)
 	if op := f.OtherProcesses; op != nil {
-		v.OtherProcesses = processTable(op, nil)
+		v.OtherProcesses = buildProcessSet("processes-other", nil, op)
 	}
-	for _, l := range f.Inputs.Logs {
-		var lp logProblems
-		for _, pr := range l.Problems {
-			lp.Lines = append(lp.Lines, fmt.Sprintf("line %d: %s", pr.Line, pr.Reason))
-		}
-		for _, c := range l.SkipCounts {
-			lp.Kinds = append(lp.Kinds, fmt.Sprintf("%s: %s", c.Kind, counted(c.Lines, "line")))
-		}
-		v.Logs = append(v.Logs, lp)
-	}
-	v.SnapshotFiles, v.GPULogs, v.Skipped = inputTables(f, v.Logs)
-	v.OOMs = oomTable(f.OOMs)
 	for _, r := range growingProcesses(f) {
-		t := r.p.Trend
-		v.Processes = append(v.Processes, processItem{procRef: r, Label: r.p.Label(), Rest: fmt.Sprintf(" on %s: %s, %s; peak %s, last %s (%s, nvidia-smi)",
-			r.where(), RateCI(t.Slope, t.Lo, t.Hi, t.Per), PValue(t.PValue), Bytes(r.p.Peak), Bytes(r.p.Last), counted(len(r.p.Used), "reading"))})
+		v.Processes = append(v.Processes, processItem{Label: words.Process(r.p), Rest: words.GrowingProcess(r.dev, r.p)})
 	}
+	for i := range f.OOMs {
+		v.OOMs = append(v.OOMs, buildOOM(&f.OOMs[i]))
+	}
+	for _, d := range f.Devices {
+		if m := d.MemoryStats; m != nil {
+			for _, o := range m.OOMs {
+				v.StatsOOMs = append(v.StatsOOMs, statsOOMItem{Device: words.Device(d.DeviceKey), Text: words.StatsOOM(o)})
+			}
+		}
+	}
+	v.Ranks = buildRanks(f)
+	if seen, _ := words.MissedOOM(f.MissedOOM); seen != nil {
+		v.MissedOOM = seen.String()
+	}
+	v.SnapshotFiles, v.GPULogs, v.Skipped = inputItems(f)
+	v.summary = summaryOf(f, v)
 	return v
 }
 
-// buildFigures computes a device's key figures. What a device without
-// snapshots lacks reads "n/a": fragmentation always, the allocator's
-// peaks too unless memory_stats readings stand in.
-func buildFigures(d *analyze.Device) deviceFigures {
-	fg := deviceFigures{dev: d, Label: DeviceLabel(d.DeviceKey), ASCII: deviceLabelASCII(d.DeviceKey), trend: d.Trend(analyze.MetricAllocated),
-		Snapshots: snapshotTable(d), Groups: groupTable(d)}
-	if d.Processes != nil {
-		fg.Processes = processTable(d.Processes, d)
+// inputsText summarises the inputs: "120 snapshots, 2 GPU logs
+// (query-csv, dmon), 1 skipped".
+func inputsText(f *analyze.Findings) string {
+	s := units.CountOf(f.Inputs.Snapshots, "snapshot") + ", " + units.CountOf(len(f.Inputs.Logs), "GPU log")
+	var formats []string
+	for _, l := range f.Inputs.Logs {
+		if !slices.Contains(formats, string(l.Format)) {
+			formats = append(formats, string(l.Format))
+		}
 	}
-	fg.Trends = trendTable(d, d.Trends, "")
-	if m := d.MemoryStats; m != nil && len(d.Points) > 0 {
-		fg.StatsTrends = trendTable(d, m.Trends, " (memory_stats)")
+	if len(formats) > 0 {
+		s += " (" + strings.Join(formats, ", ") + ")"
 	}
-	alloc, res := d.Peaks()
-	fg.PeakAllocated, fg.PeakReserved = byteCell(alloc), byteCell(res)
-	if len(d.Points) == 0 && d.MemoryStats == nil {
-		fg.PeakAllocated, fg.PeakReserved = textCell("n/a"), textCell("n/a")
+	lines := 0
+	for _, l := range f.Inputs.Logs {
+		lines += l.SkippedLines
 	}
-	fg.PeakUsed = textCell("n/a")
-	switch {
-	case d.GPU != nil && len(d.GPU.Used) > 0:
-		// A reading of 0 MiB is a reading.
-		fg.PeakUsed = byteCell(d.GPU.MaxUsed)
-	case d.UsedShare != nil:
-		fg.PeakUsed = textCell(fmt.Sprintf("%.1f%% of the device", d.UsedShare.MaxPercent))
+	if lines > 0 {
+		s += ", " + units.CountOf(lines, "unreadable log line") + " skipped"
 	}
-	fg.Capacity = textCell("unknown")
-	if d.Capacity > 0 {
-		fg.Capacity = Cell{Text: capacityText(d), Value: float64(d.Capacity), Unit: UnitBytes}
-	}
-	fg.Trend = textCell(trendText(fg.trend))
-	fg.Projection = textCell(cmp.Or(projectionText(fg.trend, lastX(d)), "n/a"))
-	fg.Fragmentation = textCell("n/a (no snapshots)")
-	if n := len(d.Points); n > 0 {
-		u := d.Points[n-1].Usage
-		ext := u.ExternalFragmentation()
-		fg.Fragmentation = Cell{Text: fmt.Sprintf("%s of %s cached free", Percent(ext), Bytes(u.Inactive)), Value: ext, Unit: UnitShare}
-	}
-	return fg
+	return s + ", " + units.CountOf(len(f.Inputs.Skipped), "file") + " skipped"
 }
 
-// suspectOrder lists every suspect once: the verdict's top suspects in
+// figureColumns are the key figures' columns, a row per device.
+var figureColumns = []column[deviceItem]{
+	{Name: "Device", Of: func(d deviceItem) Cell { return textCell(d.Label) }},
+	{Name: "Peak allocated", Num: true, Of: func(d deviceItem) Cell { return d.PeakAllocated }},
+	{Name: "Peak reserved", Num: true, Of: func(d deviceItem) Cell { return d.PeakReserved }},
+	{Name: "Peak used (nvidia-smi)", Num: true, Of: func(d deviceItem) Cell { return d.PeakUsed }},
+	{Name: "Capacity", Num: true, Of: func(d deviceItem) Cell { return d.Capacity }},
+	{Name: "Trend (95% CI)", Of: func(d deviceItem) Cell { return d.Trend }},
+	{Name: "Time to capacity", Of: func(d deviceItem) Cell { return d.Projection }},
+	{Name: "External fragmentation (last snapshot)", Of: func(d deviceItem) Cell { return d.Fragmentation }},
+	{Name: "Verdict", Of: func(d deviceItem) Cell { return d.Verdict }},
+}
+
+// figures is the key figures as a table, a row per device.
+func (v *view) figures() Table {
+	return tableOf(v.Devices, figureColumns, func(d deviceItem) string { return d.Anchor })
+}
+
+// suspectItem is one leak suspect of a device, with everything every
+// writer shows of it.
+type suspectItem struct {
+	// Device names its device; Key is the device's key.
+	Device, DeviceASCII string
+	Key                 analyze.DeviceKey
+	// Site, Function and Fingerprint identify it; Top is true for the
+	// verdict's top suspects; Suppressed names the suppression that
+	// matched ("" when none).
+	Site, Function, Fingerprint string
+	Top                         bool
+	Suppressed                  string
+	// Growth is its rate with its interval (the raw slope its Value), Lo
+	// and Hi the interval's ends, Per the unit of x; PValue its p; Method
+	// how the slope was fitted.
+	Growth, Lo, Hi, PValue Cell
+	Per                    units.Per
+	Method                 string
+	// First and Last are its live bytes at the first and last snapshot;
+	// LastShare the last as a share of allocated memory; Blocks its live
+	// blocks ("first to last", the value the last).
+	First, Last, LastShare, Blocks Cell
+	// Confidence and GrowthShare (its share of the device's allocated
+	// growth); Evidence the observations behind it; Claim what its
+	// section claims; Sentence it in one line with its full fingerprint,
+	// Short with the fingerprint shortened (shortFingerprint).
+	Confidence  string
+	GrowthShare Cell
+	Evidence    []string
+	Claim       string
+	Sentence    string
+	Short       string
+	// Stack is its representative stack, innermost first; User marks the
+	// user frames.
+	Stack []analyze.Frame
+	User  []bool
+	// Chart draws its live bytes and fitted growth.
+	Chart chartSpec
+	// index is its position in its device's Suspects; json its entry of
+	// summary.json's leak_suspects.
+	index int
+	json  SummarySuspect
+}
+
+// suspectItems lists every suspect once: the verdict's top suspects in
 // the verdict's order (dangling references skipped), then the other
 // suspects device by device.
-func suspectOrder(f *analyze.Findings) []suspectItem {
+func suspectItems(f *analyze.Findings) []suspectItem {
 	type key struct {
 		d *analyze.Device
 		i int
@@ -290,16 +205,13 @@ func suspectOrder(f *analyze.Findings) []suspectItem {
 			return
 		}
 		seen[key{d, i}] = true
-		s := &d.Suspects[i]
-		it := suspectItem{dev: d, s: s, index: i, Top: top, Growth: RateCI(s.Trend.Slope, s.Trend.Lo, s.Trend.Hi, s.Trend.Per), PValue: PValue(s.Trend.PValue), Live: byteCell(0)}
-		if n := len(s.Bytes); n > 0 {
-			it.Live = byteCell(s.Bytes[n-1])
-		}
-		out = append(out, it)
+		out = append(out, buildSuspect(d, i, top))
 	}
 	for _, ref := range f.Verdict.Suspects {
-		if d, s := lookupSuspect(f, ref); s != nil {
-			add(d, ref.Index, true)
+		for _, d := range f.Devices {
+			if d.DeviceKey == ref.DeviceKey && ref.Index >= 0 && ref.Index < len(d.Suspects) {
+				add(d, ref.Index, true)
+			}
 		}
 	}
 	for _, d := range f.Devices {
@@ -308,6 +220,34 @@ func suspectOrder(f *analyze.Findings) []suspectItem {
 		}
 	}
 	return out
+}
+
+// buildSuspect builds the item of suspect i of device d.
+func buildSuspect(d *analyze.Device, i int, top bool) suspectItem {
+	s := &d.Suspects[i]
+	t := &s.Trend
+	growth := rateCell(t.Slope, t.Per)
+	growth.Text = units.RateCI(t.Slope, t.Lo, t.Hi, t.Per)
+	it := suspectItem{
+		Device: words.Device(d.DeviceKey), DeviceASCII: words.DeviceASCII(d.DeviceKey), Key: d.DeviceKey,
+		Site: s.Site, Function: s.Function, Fingerprint: s.Fingerprint, Top: top, Suppressed: s.Suppressed,
+		Growth: growth, Lo: rateCell(t.Lo, t.Per), Hi: rateCell(t.Hi, t.Per), PValue: pValueCell(t.PValue), Per: t.Per, Method: words.Method(t),
+		First: noneCell(UnitBytes), Last: noneCell(UnitBytes), LastShare: noneCell(UnitShare), Blocks: noneCell(UnitCount),
+		Confidence: string(s.Confidence), GrowthShare: shareCell(s.Share), Evidence: words.Evidence(d, i),
+		Claim: words.Claim(d, s), Sentence: words.Suspect(d, s, s.Fingerprint), Short: words.Suspect(d, s, shortFingerprint(s.Fingerprint)), Stack: s.Stack, User: s.User,
+		Chart: suspectChart(d, s), index: i,
+	}
+	if k := len(s.Bytes); k > 0 {
+		it.First, it.Last = byteCell(s.Bytes[0]), byteCell(s.Bytes[k-1])
+	}
+	if finite(s.LastShare) {
+		it.LastShare = shareCell(s.LastShare)
+	}
+	if k := len(s.Blocks); k > 0 {
+		it.Blocks = Cell{Text: fmt.Sprintf("%s to %s", units.Count(int64(s.Blocks[0])), units.Count(int64(s.Blocks[k-1]))), Value: float64(s.Blocks[k-1]), Unit: UnitCount}
+	}
+	it.json = summarySuspect(d, i)
+	return it
 }
 
 // top returns the verdict's top suspects.
@@ -319,55 +259,207 @@ func (v *view) top() []suspectItem {
 	return v.Suspects[:n]
 }
 
+// topColumns are the columns of the verdict's top suspects; the row's
+// number is the item's position.
+var topColumns = []column[numbered[suspectItem]]{
+	{Name: "#", Num: true, Of: func(n numbered[suspectItem]) Cell { return countCell(n.N, false) }},
+	{Name: "Site", Code: true, Of: func(n numbered[suspectItem]) Cell { return textCell(n.It.Site) }},
+	{Name: "Function", Code: true, Of: func(n numbered[suspectItem]) Cell { return textCell(n.It.Function) }},
+	{Name: "Device", Of: func(n numbered[suspectItem]) Cell { return textCell(n.It.Device) }},
+	{Name: "Growth", Of: func(n numbered[suspectItem]) Cell { return textCell(n.It.Growth.Text + ", " + n.It.PValue.Text) }},
+	{Name: "Live at end", Num: true, Of: func(n numbered[suspectItem]) Cell { return n.It.Last }},
+	{Name: "Fingerprint", Code: true, Of: func(n numbered[suspectItem]) Cell { return textCell(n.It.Fingerprint) }},
+}
+
+// numbered is an item with its number in a list, from 1.
+type numbered[R any] struct {
+	N  int
+	It R
+}
+
+// numberedOf numbers items from 1, at most limit of them (all when
+// limit < 0).
+func numberedOf[R any](items []R, limit int) []numbered[R] {
+	if limit >= 0 && len(items) > limit {
+		items = items[:limit]
+	}
+	out := make([]numbered[R], len(items))
+	for i, it := range items {
+		out[i] = numbered[R]{i + 1, it}
+	}
+	return out
+}
+
 // topTable is the verdict's top suspects as a table, at most limit rows.
 func (v *view) topTable(limit int) Table {
-	t := Table{Columns: suspectColumns}
-	for i, it := range v.top() {
-		if i == limit {
-			break
+	return tableOf(numberedOf(v.top(), limit), topColumns, nil)
+}
+
+// processItem is a process whose used memory grows, in words every
+// writer prints as "<Label><Rest>": "python (pid 4242)" and " on cuda:0:
+// +720 MiB/hour (95% CI ...), p<0.001; peak 2.30 GiB, last 2.30 GiB (180
+// readings, nvidia-smi)".
+type processItem struct {
+	Label, Rest string
+}
+
+// Text is the whole sentence.
+func (p processItem) Text() string { return p.Label + p.Rest }
+
+// oomItem is one explained out-of-memory error.
+type oomItem struct {
+	// Path is the file that recorded it, Device its device; Where both
+	// ("rank1/snapshot.pickle on rank 1 · cuda:0"); Time when (RFC 3339,
+	// "" when unknown); Cause its cause.
+	Path, Device, Where, Time, Cause string
+	// Explanation says why the request failed; State, for a state rebuilt
+	// from the trace, says so; Limit is the device's memory.
+	Explanation, State, Limit string
+	// Requested ... LargestFree are the allocator's figures at the OOM
+	// ("unknown" where the input did not give them).
+	Requested, DeviceFree, Reserved, Allocated, CachedFree, LargestFree Cell
+	// Site and Function are the failing allocation's; Stack its stack,
+	// innermost first, User its user frames.
+	Site, Function string
+	Stack          []analyze.Frame
+	User           []bool
+	// TopLive are the largest live groups at the OOM.
+	TopLive []liveRow
+	// Settings are the allocator settings recorded; Recommendations what
+	// to try.
+	Settings        string
+	Recommendations []words.Sentence
+}
+
+// buildOOM builds an OOM's item.
+func buildOOM(o *analyze.OOM) oomItem {
+	it := oomItem{
+		Path: o.Path, Device: words.Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device}), Time: units.Timestamp(o.Time), Cause: string(o.Cause),
+		Explanation: words.Explanation(o), Site: o.Site, Function: o.Function, Stack: o.Stack, User: o.User, Settings: words.Settings(o),
+		Requested: oomByteCell(o.Requested), DeviceFree: oomByteCell(o.DeviceFree), Reserved: oomByteCell(o.Reserved),
+		Allocated: oomByteCell(o.Allocated), CachedFree: oomByteCell(o.CachedFree), LargestFree: oomByteCell(o.LargestFree),
+	}
+	it.Where = it.Path + " on " + it.Device
+	if o.Reconstructed {
+		it.State = fmt.Sprintf("State at the OOM rebuilt from the trace (the snapshot was taken later; %s were freed in between).", units.Bytes(o.FreedAfter))
+	}
+	switch {
+	case o.Capacity > 0:
+		it.Limit = units.Bytes(o.Capacity)
+	case o.EstimatedCapacity > 0:
+		it.Limit = "at least " + units.Bytes(o.EstimatedCapacity) + " (reserved + free at the OOM)"
+	}
+	for _, g := range o.TopLive {
+		it.TopLive = append(it.TopLive, liveRowOf(g))
+	}
+	for _, r := range o.Recommendations {
+		it.Recommendations = append(it.Recommendations, words.Recommendation(o, r))
+	}
+	return it
+}
+
+// statsOOMItem is a rise of memory_stats num_ooms on a device.
+type statsOOMItem struct {
+	Device, Text string
+}
+
+// liveRow is a signature group's live memory at one moment.
+type liveRow struct {
+	Site, Function, Fingerprint, Bytes, Blocks string
+}
+
+func liveRowOf(g analyze.LiveGroup) liveRow {
+	return liveRow{Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint, Bytes: units.Bytes(g.Bytes), Blocks: units.Count(int64(g.Blocks))}
+}
+
+// rankItem compares the ranks of a run.
+type rankItem struct {
+	Rows    []rankRow
+	Outlier string
+	Reason  string
+	Skew    string
+}
+
+// rankRow is one rank's line of the comparison.
+type rankRow struct {
+	Rank, Device, PeakAllocated, PeakReserved, Slope, Growing, Suspects, TopSuspect string
+	Outlier                                                                         bool
+}
+
+// buildRanks builds the comparison of ranks, nil without one.
+func buildRanks(f *analyze.Findings) *rankItem {
+	r := f.Ranks
+	if r == nil {
+		return nil
+	}
+	rv := &rankItem{Reason: words.Ranks(f)}
+	if r.Skew > 0 {
+		rv.Skew = units.Bytes(r.Skew)
+	}
+	if r.Outlier != input.NoRank {
+		rv.Outlier = fmt.Sprintf("rank %d", r.Outlier)
+	}
+	for _, rs := range r.Ranks {
+		row := rankRow{
+			Rank: fmt.Sprint(rs.Rank), Device: fmt.Sprintf("cuda:%d", rs.Device), PeakAllocated: units.Bytes(rs.PeakAllocated), PeakReserved: units.Bytes(rs.PeakReserved),
+			Slope: units.Signed(rs.Slope), Growing: "no", Suspects: fmt.Sprint(rs.Suspects), TopSuspect: rs.TopSuspect,
+			Outlier: rs.Rank == r.Outlier && r.Outlier != input.NoRank,
 		}
-		s := it.s
-		t.Rows = append(t.Rows, Row{Cells: []Cell{
-			{Text: fmt.Sprint(i + 1), Value: float64(i + 1)}, textCell(s.Site), textCell(s.Function), textCell(DeviceLabel(it.dev.DeviceKey)),
-			textCell(it.Growth + ", " + it.PValue), it.Live, textCell(s.Fingerprint),
-		}})
-	}
-	return t
-}
-
-// siteKind is the kind of frame the suspect's site is (its group's), ""
-// when the group is not known.
-func (it suspectItem) siteKind() analyze.SiteKind {
-	if g := it.s.Group; g >= 0 && g < len(it.dev.Groups) {
-		return it.dev.Groups[g].Kind
-	}
-	return ""
-}
-
-// sentence is the suspect in one line of plain text: "train.py:57
-// train_step on rank 1 cuda:0, +492 KiB/step (95% CI ...), fingerprint
-// 7f3a9c01d2e4b5a6" (fp is the fingerprint as the writer shows it).
-func (it suspectItem) sentence(fp string) string {
-	return fmt.Sprintf("%s %s on %s, %s, fingerprint %s", it.s.Site, it.s.Function, deviceLabelASCII(it.dev.DeviceKey), it.Growth, fp)
-}
-
-// fieldName is a column's name inside a "device: field" label: its first
-// letter lower-cased ("peak allocated").
-func fieldName(c Column) string {
-	r, n := utf8.DecodeRuneInString(c.Name)
-	return string(unicode.ToLower(r)) + c.Name[n:]
-}
-
-// deviceFields lists a device's key figures as ("rank 0 cuda:0: peak
-// allocated", cell) pairs, for a two-column layout.
-func (v *view) deviceFields(i int) (names []string, cells []Cell) {
-	row := v.Figures.Rows[i]
-	for j, c := range v.Figures.Columns {
-		if j == 0 {
-			continue
+		if rs.Growing {
+			row.Growing = "yes"
 		}
-		names = append(names, v.Devices[i].ASCII+": "+fieldName(c))
-		cells = append(cells, row.Cells[j])
+		rv.Rows = append(rv.Rows, row)
 	}
-	return names, cells
+	return rv
+}
+
+// inputItem is one input file: a snapshot file read, or a file skipped
+// and why.
+type inputItem struct {
+	Path, Reason string
+}
+
+// logItem is one GPU log read, with its problems in words.
+type logItem struct {
+	Path, Format              string
+	Samples, GPUs, Skipped    Cell
+	Lines, Kinds, Notes       []string
+	skipCounts                []SummarySkipCount
+	samples, gpus, skippedRaw int
+}
+
+// problems lists the log's problems: the lines, then the kinds, then
+// the reader's notes.
+func (l logItem) problems() []string {
+	return append(append(append([]string{}, l.Lines...), l.Kinds...), l.Notes...)
+}
+
+// inputItems are the run's inputs: the snapshot files (each once, in the
+// devices' order), the GPU logs and the files skipped.
+func inputItems(f *analyze.Findings) (snapshots []inputItem, logs []logItem, skipped []inputItem) {
+	seen := map[string]bool{}
+	for _, d := range f.Devices {
+		for _, p := range d.Points {
+			if !seen[p.Path] {
+				seen[p.Path] = true
+				snapshots = append(snapshots, inputItem{Path: p.Path})
+			}
+		}
+	}
+	for _, l := range f.Inputs.Logs {
+		li := logItem{Path: l.Path, Format: string(l.Format), Samples: countCell(l.Samples, true), GPUs: countCell(l.GPUs, false),
+			Skipped: countCell(l.SkippedLines, true), Notes: l.Notes, samples: l.Samples, gpus: l.GPUs, skippedRaw: l.SkippedLines}
+		for _, pr := range l.Problems {
+			li.Lines = append(li.Lines, fmt.Sprintf("line %d: %s", pr.Line, pr.Reason))
+		}
+		for _, c := range l.SkipCounts {
+			li.Kinds = append(li.Kinds, c.Kind+": "+units.CountOf(c.Lines, "line"))
+			li.skipCounts = append(li.skipCounts, SummarySkipCount{Kind: c.Kind, Lines: c.Lines})
+		}
+		logs = append(logs, li)
+	}
+	for _, sk := range f.Inputs.Skipped {
+		skipped = append(skipped, inputItem{Path: sk.Path, Reason: sk.Reason})
+	}
+	return snapshots, logs, skipped
 }

@@ -1,8 +1,8 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -10,393 +10,474 @@ import (
 	"gpureport/analyze"
 	"gpureport/input"
 	"gpureport/internal/units"
+	"gpureport/report/words"
 )
 
-// The tables of the view model that more than one writer shows, built
-// once by buildView: per device its snapshots, stack groups, trends and
-// processes (the page shows a readable cut, the workbook every row), and
-// for the run its suspects, OOMs and inputs (also in summary.md and on
-// stdout). A per-device Table has a Device column (the snapshot and
-// group tables also Rank and CUDA device), so the workbook can stack the
-// devices' tables on one sheet; each writer picks the columns it shows by
-// name.
+// A device's items: its key figures, its tables (snapshots, stack groups,
+// trends, processes, fragmentation), the sections of the page (trace
+// window, memory_stats readings, segment map, provenance) and its
+// charts. A per-device table's rows carry the device's identity, so the
+// workbook can stack every device's table on one sheet.
 
-// More units of Cell values, for the per-device tables.
+// deviceItem is everything the reports show of one device.
+type deviceItem struct {
+	// Key identifies it; Label names it ("rank 1 · cuda:0"), ASCII for
+	// plain text; Anchor is its HTML id fragment.
+	Key                  analyze.DeviceKey
+	Label, ASCII, Anchor string
+	// Kind says what its series is made of.
+	Kind deviceKind
+	// PeakAllocated ... Verdict are its key figures (figureColumns).
+	PeakAllocated, PeakReserved, PeakUsed, Capacity Cell
+	Trend, Projection, Fragmentation, Verdict       Cell
+	// Metric names its primary trend ("allocated", "nvidia-smi used"),
+	// "" when it has none; TrendText is that trend in words.
+	Metric, TrendText string
+	// Order, Axis, CapacityText and Coverage describe its series on the
+	// page; AxisUnit is its axis' unit ("step", "hour").
+	Order, Axis, CapacityText, Coverage string
+	AxisUnit                            string
+	// Snapshots, Groups, Trends (and StatsTrends, those fitted on its
+	// memory_stats readings beside its snapshots) are its tables.
+	Snapshots   []snapshotRow
+	Groups      []groupRow
+	Trends      []trendRow
+	StatsTrends []trendRow
+	// Processes are the processes on its GPU; nil when none were logged.
+	Processes *processSet
+	// Frag is its fragmentation; Reconciliation what memory outside the
+	// allocator does; AxisNote what its timeline does not draw.
+	Frag           fragItem
+	Reconciliation string
+	AxisNote       string
+	// Trace is what its last snapshot's trace shows; Stats its
+	// memory_stats readings; Map its last snapshot's segments. Nil when
+	// it has none.
+	Trace *traceItem
+	Stats *statsItem
+	Map   *segmentMapItem
+	// Timeline is its chart of memory over time.
+	Timeline chartSpec
+	// Prov is its line of the page's provenance.
+	Prov provItem
+	// GPU and MemoryStats are its raw readings, which the workbook lists
+	// (nil when it has none).
+	GPU         *analyze.GPUSeries
+	MemoryStats *analyze.MemoryStatsSeries
+	// json is its entry of summary.json's devices.
+	json SummaryDevice
+}
+
+// deviceKind says what a device's series is made of.
+type deviceKind int
+
 const (
-	// UnitCount is a whole number (a count, an index, a step).
-	UnitCount Unit = "count"
-	// UnitNumber is a plain number: a position on a device's axis.
-	UnitNumber Unit = "number"
-	// UnitTime is a moment in Unix milliseconds (UTC).
-	UnitTime Unit = "time"
-	// UnitPValue is a p-value, 0..1.
-	UnitPValue Unit = "p-value"
-	// UnitStep is a step number on a device's axis ("step 3,467");
-	// UnitSteps an amount of steps ("3,327 steps"). A device counted in
-	// readings or snapshots uses them too.
-	UnitStep  Unit = "step"
-	UnitSteps Unit = "steps"
-	// UnitHours is an amount of hours.
-	UnitHours Unit = "hours"
-	// UnitEmpty marks a cell with no value at all, blank in every
-	// format (where UnitNone is text, possibly empty).
-	UnitEmpty Unit = "empty"
+	// kindSnapshots: snapshots.
+	kindSnapshots deviceKind = iota
+	// kindMemoryStats: torch.cuda.memory_stats readings, no snapshots.
+	kindMemoryStats
+	// kindGPU: GPU log readings only.
+	kindGPU
 )
 
-// countCell is a whole number, its text plain ("1234") or with
-// thousands separators (Count).
-func countCell[N int | int64](n N, sep bool) Cell {
-	s := fmt.Sprint(n)
-	if sep {
-		s = Count(int64(n))
+// buildDevice builds device d's item.
+func buildDevice(f *analyze.Findings, d *analyze.Device) deviceItem {
+	it := deviceItem{
+		Key: d.DeviceKey, Label: words.Device(d.DeviceKey), ASCII: words.DeviceASCII(d.DeviceKey), Anchor: deviceAnchor(d.DeviceKey),
+		Order: words.Order(d), Axis: words.DeviceAxis(d), AxisUnit: string(d.Axis), CapacityText: "unknown", Coverage: units.Percent(d.Coverage.LiveWithStack),
+		Snapshots: snapshotRows(d), Groups: groupRows(d), Trends: trendRows(d, d.Trends, ""),
+		Reconciliation: words.Outside(d), AxisNote: words.AxisNote(d), Timeline: timelineChart(d),
+		GPU: d.GPU, MemoryStats: d.MemoryStats, Prov: provOf(d),
 	}
-	return Cell{Text: s, Value: float64(n), Unit: UnitCount}
+	switch {
+	case len(d.Points) > 0:
+		it.Kind = kindSnapshots
+	case d.MemoryStats != nil:
+		it.Kind = kindMemoryStats
+	default:
+		it.Kind = kindGPU
+	}
+	if d.Capacity > 0 {
+		it.CapacityText = units.Bytes(d.Capacity) + " (" + words.CapacitySource(d) + ")"
+	}
+	if it.Kind != kindSnapshots {
+		it.Coverage = "n/a (no snapshots)"
+	}
+	if m := d.MemoryStats; m != nil && len(d.Points) > 0 {
+		it.StatsTrends = trendRows(d, m.Trends, " (memory_stats)")
+	}
+	if d.Processes != nil {
+		it.Processes = buildProcessSet("processes-"+deviceAnchor(d.DeviceKey), d, d.Processes)
+	}
+	if m := d.MemoryStats; m != nil {
+		it.Stats = buildStats(m, it.StatsTrends)
+	}
+	if tw := d.TraceWindow; tw != nil {
+		it.Trace = buildTrace(d, tw)
+	}
+	it.Frag = buildFrag(d)
+	it.Map = buildSegmentMap(d)
+
+	// The key figures. What a device without snapshots lacks reads
+	// "n/a": fragmentation always, the allocator's peaks too unless
+	// memory_stats readings stand in.
+	it.PeakAllocated, it.PeakReserved = byteCell(d.PeakAllocated), byteCell(d.PeakReserved)
+	if it.Kind == kindGPU {
+		it.PeakAllocated, it.PeakReserved = textCell("n/a"), textCell("n/a")
+	}
+	it.PeakUsed = textCell("n/a")
+	switch {
+	case d.GPU != nil && len(d.GPU.Used) > 0:
+		// A reading of 0 MiB is a reading.
+		it.PeakUsed = byteCell(d.GPU.MaxUsed)
+	case d.UsedShare != nil:
+		it.PeakUsed = Cell{Text: words.UsedShare(d.UsedShare), Value: d.UsedShare.MaxPercent / 100, Unit: UnitShare}
+	}
+	it.Capacity = textCell(words.Capacity(d))
+	if d.Capacity > 0 {
+		it.Capacity.Value, it.Capacity.Unit = float64(d.Capacity), UnitBytes
+	}
+	primary := d.Primary()
+	it.Metric, it.TrendText = words.TrendName(primary), words.Trend(primary)
+	it.Trend = textCell(it.TrendText)
+	if primary != nil {
+		it.Trend = textCell(it.Metric + ": " + it.TrendText)
+	}
+	it.Projection = textCell(cmp.Or(words.Projection(d, primary), "n/a"))
+	it.Fragmentation = textCell("n/a (no snapshots)")
+	if n := len(d.Points); n > 0 {
+		u := d.Points[n-1].Usage
+		ext := u.ExternalFragmentation()
+		it.Fragmentation = Cell{Text: fmt.Sprintf("%s of %s cached free", units.Percent(ext), units.Bytes(u.Inactive)), Value: ext, Unit: UnitShare}
+	}
+	it.Verdict = textCell(string(d.Status))
+	it.json = summaryDevice(f, d, it)
+	return it
 }
 
-// shareCell is a fraction 0..1, printed as a percentage.
-func shareCell(x float64) Cell { return Cell{Text: Percent(x), Value: x, Unit: UnitShare} }
-
-// numberCell is a position on a device's axis.
-func numberCell(x float64) Cell { return Cell{Text: Number(x), Value: x, Unit: UnitNumber} }
-
-// timeCell is a moment, its text as the table prints it (text(t)); the
-// zero time has no value.
-func timeCell(t time.Time, text func(time.Time) string) Cell {
-	if t.IsZero() {
-		return Cell{Value: math.NaN(), Unit: UnitTime}
+// fields lists a device's key figures as ("rank 0 cuda:0: peak
+// allocated", cell) pairs, for a two-column layout.
+func (d deviceItem) fields() (names []string, cells []Cell) {
+	for _, c := range figureColumns[1:] {
+		names = append(names, d.ASCII+": "+strings.ToLower(c.Name[:1])+c.Name[1:])
+		cells = append(cells, c.Of(d))
 	}
-	return Cell{Text: text(t), Value: float64(t.UnixMilli()), Unit: UnitTime}
+	return names, cells
 }
 
-// emptyCell is a cell with no value.
-func emptyCell() Cell { return Cell{Value: math.NaN(), Unit: UnitEmpty} }
-
-// rankCellOf is a device's rank, empty when the run has no ranks.
-func rankCellOf(r int) Cell {
-	if r == input.NoRank {
-		return Cell{Value: math.NaN(), Unit: UnitCount}
-	}
-	return countCell(r, false)
+// snapshotRow is one snapshot of a device: its usage, fragmentation and
+// sizes.
+type snapshotRow struct {
+	Device                                              string
+	Rank, CUDA, Index                                   Cell
+	File                                                string
+	Step, Time                                          Cell
+	Axis                                                string
+	X                                                   Cell
+	Allocated, Reserved, Active, Requested              Cell
+	CachedFree, LargestFree, InternalWaste, ExternalFrg Cell
+	Segments, Blocks, TraceEntries                      Cell
 }
 
-// col returns the index of the column named name, -1 when there is none.
-func (t Table) col(name string) int {
-	for i, c := range t.Columns {
-		if c.Name == name {
-			return i
-		}
-	}
-	return -1
-}
-
-// columnsOf returns a function that picks the texts of the named columns
-// of a row of t, in the order named. A table with rows that lacks a name
-// is a programming error, caught by every test that renders a page; a
-// table without rows (a zero Table) has no rows to pick from.
-func columnsOf(t Table, names ...string) func(Row) []string {
-	idx := make([]int, len(names))
-	for i, n := range names {
-		if idx[i] = t.col(n); idx[i] < 0 && len(t.Rows) > 0 {
-			panic("report: the view model has no column " + n)
-		}
-	}
-	return func(r Row) []string {
-		out := make([]string, len(idx))
-		for i, j := range idx {
-			out[i] = r.Cells[j].Text
-		}
-		return out
-	}
-}
-
-// deviceColumns head every per-device table: the device's identity.
-var deviceColumns = []Column{{Name: "Device"}, {Name: "Rank", Num: true}, {Name: "CUDA device", Num: true}}
-
-// deviceCells are a device's identity cells, in deviceColumns' order.
-func deviceCells(d *analyze.Device) []Cell {
-	return []Cell{textCell(deviceLabelASCII(d.DeviceKey)), rankCellOf(d.Rank), countCell(d.Device, false)}
-}
-
-// snapshotColumns are the columns of a device's per-snapshot table:
-// its identity, then one row per snapshot.
-var snapshotColumns = append(append([]Column{}, deviceColumns...), []Column{
-	{Name: "#", Num: true}, {Name: "File", Code: true}, {Name: "Step", Num: true}, {Name: "Time (UTC)"}, {Name: "Axis"}, {Name: "X", Num: true},
-	{Name: "Allocated", Num: true}, {Name: "Reserved", Num: true}, {Name: "Active", Num: true}, {Name: "Requested", Num: true},
-	{Name: "Cached free", Num: true}, {Name: "Largest free", Num: true}, {Name: "Internal waste", Num: true}, {Name: "External fragmentation", Num: true},
-	{Name: "Segments", Num: true}, {Name: "Blocks", Num: true}, {Name: "Trace entries", Num: true},
-}...)
-
-// snapshotTable is a device's per-snapshot table: usage, fragmentation
-// and sizes of each snapshot, in the device's order.
-func snapshotTable(d *analyze.Device) Table {
-	t := Table{Columns: snapshotColumns}
-	id := deviceCells(d)
+// snapshotRows are a device's snapshots, in the device's order.
+func snapshotRows(d *analyze.Device) []snapshotRow {
+	out := make([]snapshotRow, 0, len(d.Points))
 	for i, p := range d.Points {
 		u := p.Usage
-		step := Cell{Value: math.NaN(), Unit: UnitCount}
+		step := noneCell(UnitCount)
 		if p.Step != input.NoStep {
 			step = countCell(p.Step, true)
 		}
-		t.Rows = append(t.Rows, Row{Cells: append(append([]Cell{}, id...),
-			countCell(i+1, false), textCell(p.Path), step, timeCell(p.Time, tableTime), textCell(string(d.Axis)), numberCell(p.X),
-			byteCell(u.Allocated), byteCell(u.Reserved), byteCell(u.Active), byteCell(u.Requested),
-			byteCell(u.Inactive), byteCell(u.LargestFree), byteCell(u.InternalWaste), shareCell(u.ExternalFragmentation()),
-			countCell(u.Segments, true), countCell(u.Blocks, true), countCell(u.TraceEntries, true),
-		)})
+		out = append(out, snapshotRow{
+			Device: words.DeviceASCII(d.DeviceKey), Rank: rankCellOf(d.Rank), CUDA: countCell(d.Device, false),
+			Index: countCell(i+1, false), File: p.Path, Step: step, Time: timeCell(p.Time, tableTime), Axis: string(d.Axis), X: numberCell(p.X),
+			Allocated: byteCell(u.Allocated), Reserved: byteCell(u.Reserved), Active: byteCell(u.Active), Requested: byteCell(u.Requested),
+			CachedFree: byteCell(u.Inactive), LargestFree: byteCell(u.LargestFree), InternalWaste: byteCell(u.InternalWaste), ExternalFrg: shareCell(u.ExternalFragmentation()),
+			Segments: countCell(u.Segments, true), Blocks: countCell(u.Blocks, true), TraceEntries: countCell(u.TraceEntries, true),
+		})
 	}
-	return t
+	return out
 }
 
-// groupColumns are the columns of a device's stack groups table.
-var groupColumns = append(append([]Column{}, deviceColumns...), []Column{
-	{Name: "Site", Code: true}, {Name: "Function", Code: true}, {Name: "Fingerprint", Code: true}, {Name: "Kind"},
-	{Name: "Live first", Num: true}, {Name: "Live last", Num: true}, {Name: "Peak", Num: true}, {Name: "Blocks last", Num: true}, {Name: "File", Code: true},
-}...)
+// tableTime is a UTC time for a table cell whose header says UTC:
+// "2026-03-02 09:00:08", which can wrap between date and time on a narrow
+// page (RFC 3339's "T" and "Z" cannot).
+func tableTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.DateTime)
+}
 
-// groupTable is a device's stack groups, in the analysis' order: live
-// bytes at the first and last snapshot and at their peak. The group that
-// sums the groups beyond the analysis' limit is a Total row.
-func groupTable(d *analyze.Device) Table {
-	t := Table{Columns: groupColumns}
-	id := deviceCells(d)
-	none := Cell{Value: math.NaN(), Unit: UnitBytes}
+// groupRow is one stack group of a device: its live bytes at the first
+// and last snapshot and at its peak. Total marks the group that sums the
+// groups beyond the analysis' limit, which a short layout shows without
+// the identifiers of any one group.
+type groupRow struct {
+	Device                            string
+	Site, Function, Fingerprint, Kind string
+	File                              string
+	First, Last, Peak, Blocks         Cell
+	Total                             bool
+}
+
+// groupRows are a device's stack groups, in the analysis' order.
+func groupRows(d *analyze.Device) []groupRow {
+	out := make([]groupRow, 0, len(d.Groups))
 	for i := range d.Groups {
 		g := &d.Groups[i]
-		first, last, peak, blocks := none, none, none, Cell{Value: math.NaN(), Unit: UnitCount}
+		r := groupRow{Device: words.DeviceASCII(d.DeviceKey), Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint, Kind: string(g.Kind), File: g.File,
+			First: noneCell(UnitBytes), Last: noneCell(UnitBytes), Peak: noneCell(UnitBytes), Blocks: noneCell(UnitCount), Total: g.Other}
 		if k := len(g.Bytes); k > 0 {
-			first, last, peak = byteCell(g.Bytes[0]), byteCell(g.Bytes[k-1]), byteCell(slices.Max(g.Bytes))
+			r.First, r.Last, r.Peak = byteCell(g.Bytes[0]), byteCell(g.Bytes[k-1]), byteCell(slices.Max(g.Bytes))
 		}
 		if k := len(g.Blocks); k > 0 {
-			blocks = countCell(g.Blocks[k-1], true)
+			r.Blocks = countCell(g.Blocks[k-1], true)
 		}
-		site := g.Site
 		if g.Other {
-			site = "(all other groups)"
+			r.Site = "(all other groups)"
 		}
-		t.Rows = append(t.Rows, Row{Total: g.Other, Cells: append(append([]Cell{}, id...),
-			textCell(site), textCell(g.Function), textCell(g.Fingerprint), textCell(string(g.Kind)), first, last, peak, blocks, textCell(g.File))})
+		out = append(out, r)
 	}
-	return t
+	return out
 }
 
-// processColumns are the columns of a table of processes. Process is the
-// logged name, Label the name with its pid as the page prints it.
-var processColumns = []Column{
-	{Name: "Device"}, {Name: "GPU", Num: true}, {Name: "PID", Num: true}, {Name: "Process", Code: true}, {Name: "Label", Code: true},
-	{Name: "Readings", Num: true}, {Name: "First (UTC)"}, {Name: "Last (UTC)"}, {Name: "Peak", Num: true}, {Name: "Last used", Num: true},
-	{Name: "Slope", Num: true}, {Name: "CI 95% low", Num: true}, {Name: "CI 95% high", Num: true}, {Name: "Per"}, {Name: "p-value", Num: true},
-	{Name: "Verdict"}, {Name: "Pattern"}, {Name: "Trend"}, {Name: "Logs", Code: true},
+// trendRow is one fitted trend of a device: the slope with its interval
+// (Slope's text is the rate with its interval), p-value, verdict and the
+// projection to capacity.
+type trendRow struct {
+	Device, Metric, Label string
+	Per                   units.Per
+	Points                Cell
+	Slope, Lo, Hi, PValue Cell
+	Method, Verdict       string
+	FitFrom               Cell
+	Limit, ReachesAt      Cell
+	Remaining, TimeLeft   Cell
+	Projection, Reason    string
+	Source                string
+	// json is its entry of summary.json's trends.
+	json SummaryTrend
 }
 
-// processTable is a set of processes, one row each: readings, peak and
-// last used memory, and the trend of used memory ("too few readings"
-// when none was fitted). d is the device they run on, nil for the
-// processes of no device.
-func processTable(set *analyze.ProcessSet, d *analyze.Device) Table {
-	t := Table{Columns: processColumns}
+// trendRows are a device's trends, a row each; suffix follows each
+// metric's label (" (memory_stats)").
+func trendRows(d *analyze.Device, trends []analyze.Trend, suffix string) []trendRow {
+	out := make([]trendRow, 0, len(trends))
+	for i := range trends {
+		tr := &trends[i]
+		slope := rateCell(tr.Slope, tr.Per)
+		slope.Text = units.RateCI(tr.Slope, tr.Lo, tr.Hi, tr.Per)
+		r := trendRow{
+			Device: words.DeviceASCII(d.DeviceKey), Metric: tr.Metric, Label: words.Metric(tr.Metric) + suffix, Per: tr.Per, Points: countCell(tr.N, false),
+			Slope: slope, Lo: rateCell(tr.Lo, tr.Per), Hi: rateCell(tr.Hi, tr.Per), PValue: pValueCell(tr.PValue),
+			Method: words.Method(tr), Verdict: string(tr.Status()), FitFrom: countCell(tr.FitFrom+1, false),
+			Limit: emptyCell(), ReachesAt: emptyCell(), Remaining: emptyCell(), TimeLeft: emptyCell(),
+			Projection: words.Projection(d, tr), Reason: words.TrendReason(tr), Source: words.TrendSource(tr),
+			json: summaryTrend(tr),
+		}
+		if p := tr.Projection; p != nil {
+			r.Limit, r.ReachesAt, r.Remaining = byteCell(p.Capacity), axisCell(p.X, tr.Per, true), axisCell(p.Remaining, tr.Per, false)
+			if p.Hours > 0 {
+				r.TimeLeft = Cell{Text: units.Hours(p.Hours), Value: p.Hours, Unit: UnitHours}
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// processSet is a set of processes (of a device's GPU, or of no device):
+// a row each, their chart, and the raw readings the workbook lists.
+type processSet struct {
+	// Axis titles the chart's x axis; Other is true for the processes of
+	// no device.
+	Axis  string
+	Other bool
+	Rows  []processRow
+	Chart *chartSpec
+	// Set is the raw readings.
+	Set *analyze.ProcessSet
+}
+
+// processRow is one process: readings, peak and last used memory, and the
+// trend of its used memory ("too few readings" when none was fitted).
+type processRow struct {
+	Device, Process, Label, Logs string
+	GPU, PID, Readings           Cell
+	First, Last, Peak, LastUsed  Cell
+	Slope, Lo, Hi, PValue        Cell
+	Per, Verdict, Pattern, Trend Cell
+	Growing                      bool
+	// json is its entry of summary.json.
+	json SummaryProcess
+}
+
+// buildProcessSet builds a set of processes; d is the device they run
+// on, nil for the processes of no device.
+func buildProcessSet(id string, d *analyze.Device, set *analyze.ProcessSet) *processSet {
+	ps := &processSet{Axis: processAxis(set, d), Other: d == nil, Set: set}
 	dev := "(no device)"
 	if d != nil {
-		dev = deviceLabelASCII(d.DeviceKey)
+		dev = words.DeviceASCII(d.DeviceKey)
 	}
 	for i := range set.Series {
 		p := &set.Series[i]
-		gpu := Cell{Text: otherGPULabel(p), Value: math.NaN(), Unit: UnitCount}
-		if p.GPU >= 0 {
-			gpu.Value = float64(p.GPU)
+		gpu := Cell{Text: words.OtherGPU(p), Value: float64(p.GPU), Unit: UnitCount}
+		if p.GPU < 0 {
+			gpu.Value = nan()
 		}
 		var first, last time.Time
 		if n := len(p.Times); n > 0 {
 			first, last = p.Times[0], p.Times[n-1]
 		}
 		none := emptyCell()
-		slope, lo, hi, per, pv, verdict, pattern, trend := none, none, none, none, none, textCell("too few readings"), none, textCell("too few readings")
+		r := processRow{Device: dev, Process: p.Name, Label: words.Process(p), Logs: strings.Join(p.Sources, ", "),
+			GPU: gpu, PID: countCell(p.PID, false), Readings: countCell(len(p.Used), true),
+			First: timeCell(first, units.Timestamp), Last: timeCell(last, units.Timestamp), Peak: byteCell(p.Peak), LastUsed: byteCell(p.Last),
+			Slope: none, Lo: none, Hi: none, Per: none, PValue: none, Verdict: textCell("too few readings"), Pattern: none, Trend: textCell("too few readings"),
+			json: summaryProcess(p)}
 		if tr := p.Trend; tr != nil {
-			u := string(tr.Per)
-			slope, lo, hi, per = rateCell(tr.Slope, u), rateCell(tr.Lo, u), rateCell(tr.Hi, u), textCell(u)
-			pv, verdict, pattern, trend = pValueCell(tr.PValue), textCell(tr.Verdict), textCell(tr.Pattern), textCell(trendText(tr))
+			r.Slope, r.Lo, r.Hi, r.Per = rateCell(tr.Slope, tr.Per), rateCell(tr.Lo, tr.Per), rateCell(tr.Hi, tr.Per), textCell(string(tr.Per))
+			r.PValue, r.Verdict, r.Pattern, r.Trend = pValueCell(tr.PValue), textCell(string(tr.Status())), textCell(string(tr.Pattern)), textCell(words.Trend(tr))
+			r.Growing = tr.State == analyze.StateGrowing
 		}
-		t.Rows = append(t.Rows, Row{Cells: []Cell{
-			textCell(dev), gpu, countCell(p.PID, false), textCell(p.Name), textCell(p.Label()),
-			countCell(len(p.Used), true), timeCell(first, Timestamp), timeCell(last, Timestamp), byteCell(p.Peak), byteCell(p.Last),
-			slope, lo, hi, per, pv, verdict, pattern, trend, textCell(strings.Join(p.Sources, ", ")),
-		}})
+		ps.Rows = append(ps.Rows, r)
 	}
-	return t
+	ps.Chart = processChart(id, ps.Axis, set, d == nil)
+	return ps
 }
 
-// pValueCell is a p-value: "p=0.032", "p<0.001".
-func pValueCell(p float64) Cell { return Cell{Text: PValue(p), Value: p, Unit: UnitPValue} }
-
-// suspectTableColumns are the columns of the table of every leak
-// suspect.
-var suspectTableColumns = []Column{
-	{Name: "#", Num: true}, {Name: "Device"}, {Name: "Site", Code: true}, {Name: "Function", Code: true}, {Name: "Fingerprint", Code: true},
-	{Name: "Growth"}, {Name: "CI 95% low", Num: true}, {Name: "CI 95% high", Num: true}, {Name: "Per"}, {Name: "p-value", Num: true}, {Name: "Method"},
-	{Name: "Live first", Num: true}, {Name: "Live last", Num: true}, {Name: "Share of allocated", Num: true}, {Name: "Blocks", Num: true},
-	{Name: "Top verdict suspect"}, {Name: "Suppressed by"}, {Name: "Confidence"}, {Name: "Share of allocated growth", Num: true},
-	{Name: "Evidence"}, {Name: "Stack (innermost first)", Code: true},
-}
-
-// maxTableFrames bounds the frames of a suspect's stack in the suspects
-// table (a spreadsheet cell holds at most 32,767 characters; 50 frames
-// of a deep stack already read as a wall).
-const maxTableFrames = 50
-
-// suspectTable is every suspect in the view's order, a row each (row i
-// is items[i]): growth with its interval and p-value, live bytes at the
-// first and last snapshot (and as a share of allocated memory there),
-// blocks ("first to last", the value the last), suppression, confidence,
-// evidence and the stack.
-func suspectTable(items []suspectItem) Table {
-	t := Table{Columns: suspectTableColumns}
-	for n, it := range items {
-		s, d := it.s, it.dev
-		per := string(s.Trend.Per)
-		growth := rateCell(s.Trend.Slope, per)
-		growth.Text = it.Growth
-		none := Cell{Value: math.NaN(), Unit: UnitBytes}
-		first, last, share, blocks := none, none, Cell{Value: math.NaN(), Unit: UnitShare}, Cell{Value: math.NaN(), Unit: UnitCount}
-		if k := len(s.Bytes); k > 0 {
-			first, last = byteCell(s.Bytes[0]), byteCell(s.Bytes[k-1])
-			if len(d.Points) >= k && d.Points[k-1].Usage.Allocated > 0 {
-				share = shareCell(float64(s.Bytes[k-1]) / float64(d.Points[k-1].Usage.Allocated))
-			}
-		}
-		if k := len(s.Blocks); k > 0 {
-			blocks = Cell{Text: fmt.Sprintf("%s to %s", Count(int64(s.Blocks[0])), Count(int64(s.Blocks[k-1]))), Value: float64(s.Blocks[k-1]), Unit: UnitCount}
-		}
-		var frames []string
-		for j, fr := range s.Stack {
-			if j == maxTableFrames {
-				frames = append(frames, fmt.Sprintf("... %d more", len(s.Stack)-j))
-				break
-			}
-			frames = append(frames, frameText(fr))
-		}
-		top := ""
-		if it.Top {
-			top = "yes"
-		}
-		t.Rows = append(t.Rows, Row{Cells: []Cell{
-			countCell(n+1, false), textCell(deviceLabelASCII(d.DeviceKey)), textCell(s.Site), textCell(s.Function), textCell(s.Fingerprint),
-			growth, rateCell(s.Trend.Lo, per), rateCell(s.Trend.Hi, per), textCell(per), pValueCell(s.Trend.PValue), textCell(s.Trend.Method),
-			first, last, share, blocks,
-			textCell(top), textCell(s.Suppressed), textCell(string(s.Confidence)), shareCell(s.Share),
-			textCell(strings.Join(s.Evidence, "; ")), textCell(strings.Join(frames, " <- ")),
-		}})
-	}
-	return t
-}
-
-// inputColumns are the columns of the tables of inputs: snapshot files,
-// GPU logs and skipped files.
-var inputColumns = []Column{
-	{Name: "Kind"}, {Name: "File", Code: true}, {Name: "Format"}, {Name: "Samples", Num: true}, {Name: "GPUs", Num: true},
-	{Name: "Skipped lines", Num: true}, {Name: "Reason / problems"},
-}
-
-// skippedOf picks a skipped file's path and reason from a row of the
-// skipped table t.
-func skippedOf(t Table) func(Row) []string { return columnsOf(t, "File", "Reason / problems") }
-
-// inputTables are the run's inputs as three tables of inputColumns: the
-// snapshot files (each once, in the devices' order), the GPU logs with
-// their problems (lines, kinds, then the reader's notes) and the files
-// skipped with the reason.
-func inputTables(f *analyze.Findings, logs []logProblems) (snapshots, gpuLogs, skipped Table) {
-	snapshots, gpuLogs, skipped = Table{Columns: inputColumns}, Table{Columns: inputColumns}, Table{Columns: inputColumns}
-	none := emptyCell()
-	seen := map[string]bool{}
-	for _, d := range f.Devices {
-		for _, p := range d.Points {
-			if !seen[p.Path] {
-				seen[p.Path] = true
-				snapshots.Rows = append(snapshots.Rows, Row{Cells: []Cell{textCell("snapshot"), textCell(p.Path), none, none, none, none, none}})
-			}
-		}
-	}
-	for i, l := range f.Inputs.Logs {
-		gpuLogs.Rows = append(gpuLogs.Rows, Row{Cells: []Cell{textCell("gpu log"), textCell(l.Path), textCell(string(l.Format)),
-			countCell(l.Samples, true), countCell(l.GPUs, false), countCell(l.SkippedLines, true), textCell(strings.Join(logs[i].all(l.Notes), "; "))}})
-	}
-	for _, sk := range f.Inputs.Skipped {
-		skipped.Rows = append(skipped.Rows, Row{Cells: []Cell{textCell("skipped"), textCell(sk.Path), none, none, none, none, textCell(sk.Reason)}})
-	}
-	return snapshots, gpuLogs, skipped
-}
-
-// trendColumns are the columns of a device's table of trends. Metric is
-// the series' name, Label as the page names it.
-var trendColumns = []Column{
-	{Name: "Device"}, {Name: "Metric"}, {Name: "Label"}, {Name: "Per"}, {Name: "Points", Num: true},
-	{Name: "Slope"}, {Name: "CI 95% low", Num: true}, {Name: "CI 95% high", Num: true}, {Name: "p-value", Num: true},
-	{Name: "Method"}, {Name: "Verdict"}, {Name: "Fit from #", Num: true},
-	{Name: "Capacity (limit)", Num: true}, {Name: "Reaches capacity at", Num: true}, {Name: "Remaining", Num: true}, {Name: "Time left", Num: true},
-	{Name: "Projection"}, {Name: "Reason"}, {Name: "Source"},
-}
-
-// trendTable is a table of a device's trends, a row each: the fitted
-// slope with its interval ("Slope"'s text is the rate with its
-// interval), p-value, verdict and the projection to capacity. suffix
-// follows each metric's label (" (memory_stats)").
-func trendTable(d *analyze.Device, trends []analyze.Trend, suffix string) Table {
-	t := Table{Columns: trendColumns}
-	lx := lastX(d)
-	for i := range trends {
-		tr := &trends[i]
-		per := string(tr.Per)
-		slope := rateCell(tr.Slope, per)
-		slope.Text = RateCI(tr.Slope, tr.Lo, tr.Hi, tr.Per)
-		capacity, at, remaining, left := emptyCell(), emptyCell(), emptyCell(), emptyCell()
-		if p := tr.Projection; p != nil {
-			capacity, at, remaining = byteCell(p.Capacity), axisCell(p.X, tr.Per, true), axisCell(p.Remaining, tr.Per, false)
-			if p.Hours > 0 {
-				left = Cell{Text: Hours(p.Hours), Value: p.Hours, Unit: UnitHours}
-			}
-		}
-		t.Rows = append(t.Rows, Row{Cells: []Cell{
-			textCell(deviceLabelASCII(d.DeviceKey)), textCell(tr.Metric), textCell(metricLabel(tr.Metric) + suffix), textCell(per), countCell(tr.N, false),
-			slope, rateCell(tr.Lo, per), rateCell(tr.Hi, per), pValueCell(tr.PValue),
-			textCell(tr.Method), textCell(tr.Verdict), countCell(tr.FitFrom+1, false),
-			capacity, at, remaining, left,
-			textCell(projectionText(tr, lx)), textCell(tr.Reason), textCell(trendSource(tr)),
-		}})
-	}
-	return t
-}
-
-// axisCell is an amount of x on a device's axis, or the position x when
-// at: hours on an hour axis, else steps.
-func axisCell(x float64, per units.Per, at bool) Cell {
-	c := Cell{Text: AxisAmount(x, per), Value: x, Unit: UnitSteps}
+// processAxis is the x axis title of a process chart.
+func processAxis(set *analyze.ProcessSet, d *analyze.Device) string {
 	switch {
-	case !finite(x):
-		return Cell{Value: math.NaN(), Unit: UnitEmpty}
-	case per == units.PerHour:
-		c.Unit = UnitHours
-	case at:
-		c.Unit = UnitStep
+	case set.OnDeviceAxis && d != nil:
+		return words.DeviceAxis(d)
+	case set.Axis == analyze.AxisHours:
+		return "hours since first process reading"
 	}
-	return c
+	return words.Axis(analyze.AxisReading)
 }
 
-// oomColumns are the columns of the table of out-of-memory errors.
-var oomColumns = []Column{
-	{Name: "File", Code: true}, {Name: "Device"}, {Name: "Explanation"}, {Name: "Requested", Num: true}, {Name: "Device free", Num: true},
-	{Name: "Reserved", Num: true}, {Name: "Allocated", Num: true}, {Name: "Cached free", Num: true}, {Name: "Largest free", Num: true},
+// fragItem is a device's fragmentation: the decision in words, remarks,
+// the pools at the last snapshot, each snapshot's state and a chart.
+type fragItem struct {
+	Fragmented bool
+	Reason     string
+	Notes      []string
+	Pools      []poolRow
+	Rows       []fragRow
+	Chart      *chartSpec
 }
 
-// oomTable is the run's out-of-memory errors, a row each, in
-// Findings.OOMs' order: the allocator's state at the error ("unknown"
-// for a figure the input did not give).
-func oomTable(ooms []analyze.OOM) Table {
-	t := Table{Columns: oomColumns}
-	for _, o := range ooms {
-		t.Rows = append(t.Rows, Row{Cells: []Cell{
-			textCell(o.Path), textCell(DeviceLabel(analyze.DeviceKey{Rank: o.Rank, Device: o.Device})), textCell(o.Explanation),
-			oomByteCell(o.Requested), oomByteCell(o.DeviceFree), oomByteCell(o.Reserved), oomByteCell(o.Allocated),
-			oomByteCell(o.CachedFree), oomByteCell(o.LargestFree),
-		}})
+// poolRow is one pool at a device's last snapshot.
+type poolRow struct {
+	Pool, Reserved, Allocated, Inactive, LargestFree, External string
+}
+
+// fragRow is one snapshot's fragmentation.
+type fragRow struct {
+	Device                                            string
+	Index                                             int
+	File                                              string
+	X                                                 float64
+	Inactive, LargestFree, InternalWaste, PinnedBytes int64
+	External                                          float64
+	PinnedSegments                                    int
+	// Reason is the device's decision, on its last row only.
+	Reason string
+}
+
+// buildFrag builds a device's fragmentation item.
+func buildFrag(d *analyze.Device) fragItem {
+	fi := fragItem{Reason: words.Fragmentation(d), Notes: words.FragNotes(d)}
+	fr := d.Fragmentation
+	if fr != nil {
+		fi.Fragmented = fr.Fragmented
 	}
-	return t
+	n := len(d.Points)
+	if n == 0 {
+		return fi
+	}
+	fc := fragmentationChart(d)
+	fi.Chart = &fc
+	for _, pu := range d.Points[n-1].Pools {
+		fi.Pools = append(fi.Pools, poolRow{
+			Pool: pu.Pool, Reserved: units.Bytes(pu.Reserved), Allocated: units.Bytes(pu.Allocated), Inactive: units.Bytes(pu.Inactive),
+			LargestFree: units.Bytes(pu.LargestFree), External: units.Percent(pu.ExternalFragmentation()),
+		})
+	}
+	for i, p := range d.Points {
+		r := fragRow{Device: words.DeviceASCII(d.DeviceKey), Index: i + 1, File: p.Path, X: p.X,
+			Inactive: p.Usage.Inactive, LargestFree: p.Usage.LargestFree, External: p.Usage.ExternalFragmentation(), InternalWaste: p.Usage.InternalWaste}
+		if fr != nil && i < len(fr.Points) {
+			fp := fr.Points[i]
+			r.Inactive, r.LargestFree, r.External, r.InternalWaste = fp.Inactive, fp.LargestFree, fp.External, fp.InternalWaste
+			r.PinnedSegments, r.PinnedBytes = fp.PinnedSegments, fp.PinnedBytes
+		}
+		if i == n-1 {
+			r.Reason = fi.Reason
+		}
+		fi.Rows = append(fi.Rows, r)
+	}
+	return fi
+}
+
+// traceItem is what a device's last snapshot's trace shows on its own.
+type traceItem struct {
+	Path, Summary string
+	Chart         *chartSpec
+	NeverFreed    []liveRow
+}
+
+// maxNeverFreedRows bounds the never-freed groups listed.
+const maxNeverFreedRows = 20
+
+// buildTrace builds a device's trace window item.
+func buildTrace(d *analyze.Device, tw *analyze.TraceWindow) *traceItem {
+	ti := &traceItem{Path: tw.Path, Summary: words.TraceSummary(tw), Chart: traceChart(d, tw)}
+	for _, g := range tw.NeverFreed[:min(len(tw.NeverFreed), maxNeverFreedRows)] {
+		ti.NeverFreed = append(ti.NeverFreed, liveRowOf(g))
+	}
+	return ti
+}
+
+// statsItem is a device's torch.cuda.memory_stats readings.
+type statsItem struct {
+	Summary string
+	Trends  []trendRow
+	OOMs    []string
+	Retries string
+}
+
+// buildStats builds a device's memory_stats item.
+func buildStats(m *analyze.MemoryStatsSeries, trends []trendRow) *statsItem {
+	sv := &statsItem{Summary: words.StatsSummary(m), Trends: trends}
+	for _, o := range m.OOMs {
+		sv.OOMs = append(sv.OOMs, words.StatsOOM(o))
+	}
+	if m.Retries != nil {
+		sv.Retries = words.Retries(m.Retries) + "."
+	}
+	return sv
+}
+
+// provItem is a device's line of the page's provenance.
+type provItem struct {
+	Label, Order, Axis, Files, Coverage, Overflow, Capacity, GPUJoin string
+}
+
+// provOf builds a device's provenance line.
+func provOf(d *analyze.Device) provItem {
+	pd := provItem{
+		Label: words.Device(d.DeviceKey), Order: words.OrderRule(d.Order), Axis: words.Axis(d.Axis),
+		Files: units.Count(int64(len(d.Points))), Coverage: words.Coverage(d.Coverage), Overflow: words.TraceWindow(d.Coverage), Capacity: "unknown", GPUJoin: words.GPUJoin(d),
+	}
+	if d.Capacity > 0 {
+		pd.Capacity = units.Bytes(d.Capacity) + " from " + words.CapacitySource(d)
+	}
+	if len(d.Points) == 0 && d.MemoryStats != nil {
+		pd.Order = "memory_stats readings by " + d.MemoryStats.Order
+	}
+	return pd
 }

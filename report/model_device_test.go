@@ -4,44 +4,44 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"gpureport/analyze"
 )
 
-// TestViewTables: every table of the view model, for runs with
-// snapshots, with many devices and with GPU logs only, has one cell per
-// column in every row, a text cell holds no number, and the workbook
-// finds every column it lays out.
-func TestViewTables(t *testing.T) {
+// TestViewItems: the items of the view model, for runs with snapshots,
+// with many devices and with GPU logs only: a snapshot row per snapshot,
+// every table's text cells hold no number, and the workbook lays out
+// every sheet.
+func TestViewItems(t *testing.T) {
 	fix, _ := fixtureFindings()
 	dir := t.TempDir()
 	writeSMILogs(t, dir, true)
 	writeLeakingStats(t, dir)
 	logs, _ := logsOnlyRun(t, dir, "logs-only")
-	for name, v := range map[string]*view{"fixture": buildView(fix), "large": buildView(largeFindings()), "logs-only": buildView(logs)} {
-		tables := map[string]Table{
-			"figures": v.Figures, "suspects": v.SuspectTable, "ooms": v.OOMs, "snapshot files": v.SnapshotFiles,
-			"gpu logs": v.GPULogs, "skipped": v.Skipped, "other processes": v.OtherProcesses,
+	for name, f := range map[string]*analyze.Findings{"fixture": fix, "large": largeFindings(), "logs-only": logs} {
+		v := buildView(f)
+		if len(v.Devices) != len(f.Devices) {
+			t.Fatalf("%s: %d device items for %d devices", name, len(v.Devices), len(f.Devices))
 		}
 		rows := 0
-		for i, fg := range v.Devices {
-			for part, tb := range map[string]Table{"snapshots": fg.Snapshots, "groups": fg.Groups, "processes": fg.Processes, "trends": fg.Trends, "stats trends": fg.StatsTrends} {
-				tables[fg.ASCII+" "+part] = tb
+		for i, d := range v.Devices {
+			rows += len(d.Snapshots)
+			if len(d.Snapshots) != len(f.Devices[i].Points) {
+				t.Errorf("%s: device %d has %d snapshot rows for %d snapshots", name, i, len(d.Snapshots), len(f.Devices[i].Points))
 			}
-			rows += len(fg.Snapshots.Rows)
-			if len(fg.Snapshots.Rows) != len(fg.dev.Points) {
-				t.Errorf("%s: device %d has %d snapshot rows for %d snapshots", name, i, len(fg.Snapshots.Rows), len(fg.dev.Points))
+			checkCells(t, name+" "+d.ASCII+" snapshots", d.Snapshots, snapshotCols)
+			checkCells(t, name+" "+d.ASCII+" trends", append(d.Trends, d.StatsTrends...), trendCols)
+			checkCells(t, name+" "+d.ASCII+" groups", d.Groups, groupCols)
+			if d.Processes != nil {
+				checkCells(t, name+" "+d.ASCII+" processes", d.Processes.Rows, processCols)
 			}
 		}
 		if name != "logs-only" && rows == 0 {
 			t.Errorf("%s: no snapshot rows", name)
 		}
-		if len(v.SuspectTable.Rows) != len(v.Suspects) {
-			t.Errorf("%s: %d suspect rows for %d suspects", name, len(v.SuspectTable.Rows), len(v.Suspects))
-		}
-		for tn, tb := range tables {
+		checkCells(t, name+" suspects", numberedOf(v.Suspects, -1), suspectCols)
+		for tn, tb := range map[string]Table{"figures": v.figures(), "top suspects": v.topTable(-1)} {
 			for i, r := range tb.Rows {
-				if len(r.Cells) != len(tb.Columns) {
-					t.Errorf("%s %s row %d: %d cells for %d columns", name, tn, i, len(r.Cells), len(tb.Columns))
-				}
 				for j, c := range r.Cells {
 					if (c.Unit == UnitNone || c.Unit == UnitEmpty) && !math.IsNaN(c.Value) {
 						t.Errorf("%s %s row %d column %q: text cell with value %v", name, tn, i, tb.Columns[j].Name, c.Value)
@@ -51,6 +51,19 @@ func TestViewTables(t *testing.T) {
 		}
 		if _, err := xlsxOf(v, fixedOptions); err != nil {
 			t.Errorf("%s: workbook: %v", name, err)
+		}
+	}
+}
+
+// checkCells checks the cells of items in the workbook's columns: a text
+// cell holds no number.
+func checkCells[R any](t *testing.T, what string, items []R, cols []xcolumn[R]) {
+	t.Helper()
+	for i, it := range items {
+		for _, c := range cols {
+			if cell := c.of(it); (cell.Unit == UnitNone || cell.Unit == UnitEmpty) && !math.IsNaN(cell.Value) {
+				t.Errorf("%s row %d column %q: text cell with value %v", what, i, c.name, cell.Value)
+			}
 		}
 	}
 }

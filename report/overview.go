@@ -316,12 +316,12 @@ var overviewTemplate = templates.Page("overview.html", nil)
 func OverviewHTML(o *Overview) ([]byte, error) {
 	runs := slices.Clone(o.Runs)
 	RankRuns(runs)
-	p := overviewPage{GeneratedAt: Timestamp(o.GeneratedAt), Version: o.Version, Roots: o.Roots, CSS: template.CSS(templates.MustRead("style.css"))}
+	p := overviewPage{GeneratedAt: units.Timestamp(o.GeneratedAt), Version: o.Version, Roots: o.Roots, CSS: template.CSS(templates.MustRead("style.css"))}
 	for _, s := range o.Shards {
 		if len(o.Shards) == 1 && s.Shard == "0/1" {
 			break // not sharded: nothing to say
 		}
-		p.Shards = append(p.Shards, overviewShardView{Shard: s.Shard, Updated: Timestamp(s.Updated) + " (" + Relative(s.Updated, o.GeneratedAt) + ")", Runs: Count(int64(s.Runs))})
+		p.Shards = append(p.Shards, overviewShardView{Shard: s.Shard, Updated: units.Timestamp(s.Updated) + " (" + units.Relative(s.Updated, o.GeneratedAt) + ")", Runs: units.Count(int64(s.Runs))})
 	}
 	counts := map[string]int{}
 	for i, r := range runs {
@@ -336,12 +336,12 @@ func OverviewHTML(o *Overview) ([]byte, error) {
 		counts[sev]++
 		v := overviewRunView{
 			N: i + 1, Dir: runName(r.Dir, o.Roots), Link: r.Link, Status: r.Status, Error: r.Error, Severity: sev, Headline: r.Headline, Flags: r.Flags,
-			Snapshots: Count(int64(r.Snapshots)), PeakAllocated: Bytes(r.PeakAllocated), PeakReserved: Bytes(r.PeakReserved),
-			Slope: rateCell(r.Slope, r.SlopePer).Text, ReportedAt: r.ReportedAt,
+			Snapshots: units.Count(int64(r.Snapshots)), PeakAllocated: units.Bytes(r.PeakAllocated), PeakReserved: units.Bytes(r.PeakReserved),
+			Slope: rateCell(r.Slope, units.Per(r.SlopePer)).Text, ReportedAt: r.ReportedAt,
 		}
 		for _, s := range r.Suspects {
 			sv := overviewSuspectView{Fingerprint: s.Fingerprint, Short: shortFingerprint(s.Fingerprint), Site: s.Site, Function: s.Function, Device: s.Device,
-				Growth: rateCell(s.Growth, s.Per).Text, New: s.New}
+				Growth: rateCell(s.Growth, units.Per(s.Per)).Text, New: s.New}
 			if s.New {
 				p.NewSuspects++
 			}

@@ -166,14 +166,14 @@ func TestPagesAsSeen(t *testing.T) {
 // far above them), the projection takes at most a third of the x axis,
 // and the band's two edges share one legend name.
 func TestTimelineFitsData(t *testing.T) {
-	d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: input.NoRank}, Axis: analyze.AxisStep, Capacity: 22 << 30}
+	d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: input.NoRank}, Axis: analyze.AxisStep, Capacity: 22 << 30, PrimaryMetric: analyze.MetricAllocated}
 	for i := range 14 {
 		d.Points = append(d.Points, analyze.Point{X: float64(10 * (i + 1)), Usage: analyze.Usage{Allocated: 1<<30 + int64(i)*64<<20, Reserved: 2 << 30}})
 	}
-	d.Trends = []analyze.Trend{{Metric: analyze.MetricAllocated, Per: "step", N: 14, Verdict: analyze.VerdictGrowing,
+	d.Trends = []analyze.Trend{{Metric: analyze.MetricAllocated, Per: "step", N: 14, State: analyze.StateGrowing,
 		Slope: 6.4 * (1 << 20), Lo: 6 * (1 << 20), Hi: 7 * (1 << 20), Intercept: 1<<30 - 64<<20,
 		Projection: &analyze.Projection{Capacity: 22 << 30, X: 3400, Remaining: 3260}}}
-	cv, err := timelineChart(d)
+	cv, err := timelineChart(d).render()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestTimelineFitsData(t *testing.T) {
 	// Near capacity, the line is drawn.
 	d.Capacity = 3 << 30
 	d.Trends[0].Projection.Capacity = 3 << 30
-	cv, err = timelineChart(d)
+	cv, err = timelineChart(d).render()
 	if err != nil {
 		t.Fatal(err)
 	}

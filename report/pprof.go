@@ -11,7 +11,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/input"
-	"gpureport/snapshot"
+	"gpureport/report/words"
 )
 
 // The leak attribution as a pprof profile (gzipped profile.proto), so
@@ -67,7 +67,8 @@ type pprofSeries struct {
 	dev      *analyze.Device
 	site, fn string
 	fp       string
-	stack    []snapshot.Frame
+	stack    []analyze.Frame
+	user     []bool
 	bytes    []int64
 	suspect  *analyze.Suspect
 	other    bool
@@ -96,8 +97,8 @@ func buildProfile(f *analyze.Findings, opt Options) (*profile.Profile, error) {
 		}
 	}
 	funcs := map[[2]string]*profile.Function{}
-	locs := map[snapshot.Frame]*profile.Location{}
-	location := func(fr snapshot.Frame) *profile.Location {
+	locs := map[analyze.Frame]*profile.Location{}
+	location := func(fr analyze.Frame) *profile.Location {
 		if l, ok := locs[fr]; ok {
 			return l
 		}
@@ -129,15 +130,15 @@ func buildProfile(f *analyze.Findings, opt Options) (*profile.Profile, error) {
 					values[typeIdx[pointLabel(d, i)]] = b
 				}
 			}
-			stack := userLeaf(s.stack)
+			stack := userLeaf(s.stack, s.user)
 			if len(stack) == 0 {
 				site := s.site
 				if site == "" {
 					site = "(no stack)"
 				}
-				stack = []snapshot.Frame{{Name: site}}
+				stack = []analyze.Frame{{Name: site}}
 			}
-			smp := &profile.Sample{Value: values, Label: map[string][]string{"device": {DeviceLabel(d.DeviceKey)}}}
+			smp := &profile.Sample{Value: values, Label: map[string][]string{"device": {words.Device(d.DeviceKey)}}}
 			if s.site != "" {
 				smp.Label["site"] = []string{s.site}
 			}
@@ -175,13 +176,14 @@ func buildProfile(f *analyze.Findings, opt Options) (*profile.Profile, error) {
 }
 
 // userLeaf trims the library and native frames below a stack's innermost
-// user frame (stacks are innermost first), so that `pprof -top`, which
-// ranks leaves, puts the user's allocation site (train_step) first rather
-// than torch::unwind::unwind or the caching allocator, which every sample
+// user frame (stacks are innermost first; user marks the user frames, as
+// the analysis found them), so that `pprof -top`, which ranks leaves,
+// puts the user's allocation site (train_step) first rather than
+// torch::unwind::unwind or the caching allocator, which every sample
 // shares. A stack without a user frame is kept whole.
-func userLeaf(stack []snapshot.Frame) []snapshot.Frame {
-	for i, fr := range stack {
-		if analyze.IsUserFrame(fr) {
+func userLeaf(stack []analyze.Frame, user []bool) []analyze.Frame {
+	for i := range stack {
+		if i < len(user) && user[i] {
 			return stack[i:]
 		}
 	}
@@ -202,7 +204,7 @@ func pprofSources(d *analyze.Device) []pprofSeries {
 		}
 		for i := range d.Groups {
 			g := &d.Groups[i]
-			s := pprofSeries{dev: d, site: g.Site, fn: g.Function, fp: g.Fingerprint, stack: g.Stack, bytes: g.Bytes, other: g.Other}
+			s := pprofSeries{dev: d, site: g.Site, fn: g.Function, fp: g.Fingerprint, stack: g.Stack, user: g.User, bytes: g.Bytes, other: g.Other}
 			if !g.Other {
 				s.suspect = bySuspect[i]
 			}
@@ -212,7 +214,7 @@ func pprofSources(d *analyze.Device) []pprofSeries {
 	}
 	for i := range d.Suspects {
 		s := &d.Suspects[i]
-		out = append(out, pprofSeries{dev: d, site: s.Site, fn: s.Function, fp: s.Fingerprint, stack: s.Stack, bytes: s.Bytes, suspect: s})
+		out = append(out, pprofSeries{dev: d, site: s.Site, fn: s.Function, fp: s.Fingerprint, stack: s.Stack, user: s.User, bytes: s.Bytes, suspect: s})
 	}
 	return out
 }
@@ -229,12 +231,12 @@ func WriteDiffPprof(path string, d *DiffReport, opt Options) error {
 	if !opt.GeneratedAt.IsZero() {
 		p.TimeNanos = opt.GeneratedAt.UnixNano()
 	}
-	locs := map[snapshot.Frame]*profile.Location{}
+	locs := map[analyze.Frame]*profile.Location{}
 	funcs := map[[2]string]*profile.Function{}
 	for _, e := range d.Total {
 		stack := e.Stack
 		if len(stack) == 0 {
-			stack = []snapshot.Frame{{Name: cmpOr(e.Site, "(no stack)")}}
+			stack = []analyze.Frame{{Name: cmpOr(e.Site, "(no stack)")}}
 		}
 		smp := &profile.Sample{Value: []int64{e.Delta, e.BytesA, e.BytesB},
 			Label: map[string][]string{"status": {string(e.Status)}, "site": {e.Site}, "fingerprint": {e.Fingerprint}}}

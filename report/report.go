@@ -61,7 +61,7 @@ func Write(dir string, f *analyze.Findings, opt Options) error {
 	if err != nil {
 		return err
 	}
-	sum, err := marshalSummary(summaryOf(v, opt))
+	sum, err := marshalSummary(summaryFor(v, opt))
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", SummaryFile, err)
 	}

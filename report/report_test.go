@@ -210,8 +210,7 @@ func TestHTMLHostileNames(t *testing.T) {
 	d.Suspects[0].Stack[3].File = evilFile
 	d.Points[11].Path = evilFile + ".pickle"
 	f.Inputs.Skipped[0].Path = evilFile
-	f.Notes = append(f.Notes, "<!-- "+evilFrame+" \u2028")
-	f.Verdict.Headline = evilFrame
+	f.Notes = append(f.Notes, analyze.Note{Kind: analyze.NoteText, Text: "<!-- " + evilFrame + " \u2028"})
 	opt := fixedOptions
 	page, err := HTML(f, opt)
 	if err != nil {

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"slices"
 	"time"
 
 	"gpureport/analyze"
-	"gpureport/gpulog"
 	"gpureport/input"
+	"gpureport/internal/units"
 )
 
 // SummarySchema is the schema name of summary.json.
@@ -30,12 +29,15 @@ type Summary struct {
 	Verdict     SummaryVerdict  `json:"verdict"`
 	OOMs        []SummaryOOM    `json:"ooms"`
 	Notes       []string        `json:"notes"`
+	// NextSteps are what to try next, each tied to a finding, in the
+	// reports' words; absent when there is nothing to try.
+	NextSteps []string `json:"next_steps,omitempty"`
 	// OtherProcesses are the processes of the GPU logs on no device of
 	// devices (GPU unknown, or a GPU no series covers); absent when none.
 	OtherProcesses []SummaryProcess `json:"other_processes,omitempty"`
 	// Capture is what the capture kit's manifests say; absent when the
 	// run was not captured with the kit. OOMWithoutSnapshot lists OOMs no
-	// snapshot was taken at; absent when none (capture.go).
+	// snapshot was taken at; absent when none.
 	Capture            *SummaryCapture   `json:"capture,omitempty"`
 	OOMWithoutSnapshot *SummaryMissedOOM `json:"oom_without_snapshot,omitempty"`
 }
@@ -363,263 +365,15 @@ type SummaryOOM struct {
 }
 
 // BuildSummary converts Findings to summary.json's structure.
-func BuildSummary(f *analyze.Findings, opt Options) *Summary { return summaryOf(buildView(f), opt) }
+func BuildSummary(f *analyze.Findings, opt Options) *Summary { return summaryFor(buildView(f), opt) }
 
-// summaryOf converts a view's Findings to summary.json's structure, its
-// leak suspects in the view's order.
-func summaryOf(vw *view, opt Options) *Summary {
-	f := vw.f
-	s := &Summary{
-		Schema:      SummarySchema,
-		Run:         f.RunDir,
-		GeneratedAt: opt.GeneratedAt.UTC().Format(time.RFC3339),
-		Version:     opt.Version,
-		Location:    f.Location,
-		Inputs: SummaryInputs{
-			Snapshots: f.Inputs.Snapshots,
-			GPULogs:   []SummaryLog{},
-			Skipped:   []SummarySkipped{},
-		},
-		Devices: []SummaryDevice{},
-		OOMs:    []SummaryOOM{},
-		Notes:   append([]string{}, f.Notes...),
-	}
-	for _, l := range f.Inputs.Logs {
-		sl := SummaryLog{
-			Path: l.Path, Format: string(l.Format), Samples: l.Samples, GPUs: l.GPUs, SkippedLines: l.SkippedLines,
-			Notes: l.Notes,
-		}
-		for _, c := range l.SkipCounts {
-			sl.SkipCounts = append(sl.SkipCounts, SummarySkipCount{Kind: c.Kind, Lines: c.Lines})
-		}
-		s.Inputs.GPULogs = append(s.Inputs.GPULogs, sl)
-	}
-	if op := f.OtherProcesses; op != nil {
-		s.OtherProcesses = summaryProcesses(op)
-	}
-	s.Capture, s.OOMWithoutSnapshot = summaryCapture(f.Capture), summaryMissedOOM(f.MissedOOM)
-	for _, sk := range f.Inputs.Skipped {
-		s.Inputs.Skipped = append(s.Inputs.Skipped, SummarySkipped{Path: sk.Path, Reason: sk.Reason})
-	}
-	for _, d := range f.Devices {
-		s.Devices = append(s.Devices, summaryDevice(d))
-	}
-	v := f.Verdict
-	s.Verdict = SummaryVerdict{
-		Leak: v.Leak, OutsideAllocatorLeak: v.OutsideAllocatorLeak, Fragmentation: v.Fragmentation, OOM: v.OOM,
-		MemoryGrows: v.MemoryGrows, LeakSuspects: []SummarySuspect{}, LeakSites: []SummaryLeakSite{},
-		Severity: severity(v),
-		Headline: headline(f),
-		Reasons:  append([]string{}, v.Reasons...),
-	}
-	n, rules := suppressedRules(f)
-	s.Verdict.Suppressed = SummarySuppressed{Suspects: n, Rules: []SummarySuppressor{}}
-	for _, r := range rules {
-		s.Verdict.Suppressed.Rules = append(s.Verdict.Suppressed.Rules, SummarySuppressor(r))
-	}
-	type siteKey struct {
-		d *analyze.Device
-		j int
-	}
-	sites := map[siteKey]bool{}
-	for _, it := range vw.top() {
-		d, sus := it.dev, it.s
-		ss := SummarySuspect{
-			Site: sus.Site, Function: sus.Function, Fingerprint: sus.Fingerprint,
-			Device: d.Device, Rank: rankPtr(d.Rank),
-			CI95: ci(sus.Trend), PValue: num(sus.Trend.PValue), Confidence: string(sus.Confidence), Evidence: sus.Evidence,
-			Points: sus.Trend.N, State: string(sus.Trend.State), Test: sus.Trend.Test, Severity: string(sus.Severity),
-		}
-		if p := sus.Projection; p != nil {
-			ss.RemainingToCapacity = num(p.Remaining)
-			if p.Hours > 0 {
-				ss.HoursToCapacity = num(p.Hours)
-			}
-		}
-		switch sus.Trend.Per {
-		case "hour":
-			ss.GrowthBytesPerHour = num(sus.Trend.Slope)
-		case "snapshot":
-			ss.GrowthBytesPerSnapshot = num(sus.Trend.Slope)
-		default:
-			ss.GrowthBytesPerStep = num(sus.Trend.Slope)
-		}
-		if n := len(sus.Bytes); n > 0 {
-			ss.LastBytes = sus.Bytes[n-1]
-		}
-		s.Verdict.LeakSuspects = append(s.Verdict.LeakSuspects, ss)
-		if j := d.SiteIndex(it.index); j >= 0 && !sites[siteKey{d, j}] {
-			sites[siteKey{d, j}] = true
-			s.Verdict.LeakSites = append(s.Verdict.LeakSites, summaryLeakSite(d, j))
-		}
-	}
-	for _, o := range f.OOMs {
-		so := SummaryOOM{
-			Path: o.Path, Device: o.Device, Rank: rankPtr(o.Rank), Time: timePtr(o.Time),
-			RequestedBytes: o.Requested, DeviceFreeBytes: o.DeviceFree, ReservedBytes: o.Reserved,
-			AllocatedBytes: o.Allocated, CachedFreeBytes: o.CachedFree, LargestFreeBytes: o.LargestFree,
-			Class: string(o.Class), Explanation: o.Explanation,
-			MissingBytes: o.Missing, LeakedBytes: o.LeakedBytes, LeakSite: o.LeakSite,
-		}
-		if o.Class == analyze.CauseLeak && o.Earlier > 0 {
-			so.Earlier, so.EarlierPer = num(o.Earlier), string(o.LeakPer)
-		}
-		s.OOMs = append(s.OOMs, so)
-	}
-	return s
-}
-
-func summaryDevice(d *analyze.Device) SummaryDevice {
-	sd := SummaryDevice{
-		Device: d.Device, Rank: rankPtr(d.Rank), MIG: d.MIG, Order: string(d.Order), Axis: string(d.Axis),
-		Snapshots: []SummarySnapshot{}, Trends: []SummaryTrend{},
-		StackCoverage: round6(d.Coverage.LiveWithStack), Verdict: d.Verdict,
-	}
-	if d.Capacity > 0 {
-		c := d.Capacity
-		sd.CapacityBytes = &c
-	}
-	for _, p := range d.Points {
-		ss := SummarySnapshot{Path: p.Path, Time: timePtr(p.Time), Phase: p.Phase, SummaryUsage: UsageFields(p.Usage)}
-		if p.Step != input.NoStep {
-			st := p.Step
-			ss.Step = &st
-		}
-		sd.Snapshots = append(sd.Snapshots, ss)
-	}
-	if g := d.GPU; g != nil {
-		gi := d.GPUIndex
-		sd.GPUSamples = &SummaryGPUSamples{Samples: len(g.Used), MemoryUsedMaxBytes: g.MaxUsed, MemoryTotalBytes: g.Total,
-			GPU: &gi, Join: string(d.GPUJoinMethod), JoinAmbiguous: d.GPUJoinAmbiguous}
-	}
-	if d.Processes != nil {
-		if sd.GPUSamples == nil {
-			sd.GPUSamples = &SummaryGPUSamples{}
-		}
-		sd.GPUSamples.Processes = summaryProcesses(d.Processes)
-	}
-	if d.MemoryStats != nil {
-		sd.MemoryStats = summaryMemoryStats(d)
-	}
-	sd.Trend = SummaryTrend{Metric: "allocated_bytes", CI95: []*float64{}, Verdict: d.Verdict}
-	for i := range d.Trends {
-		st := summaryTrend(&d.Trends[i])
-		sd.Trends = append(sd.Trends, st)
-		if d.Trends[i].Metric == "allocated_bytes" {
-			sd.Trend = st
-		}
-	}
-	if d.Fragmentation != nil {
-		sd.Fragmented = d.Fragmentation.Fragmented
-	}
-	return sd
-}
-
-func summaryTrend(t *analyze.Trend) SummaryTrend {
-	st := SummaryTrend{Metric: t.Metric, CI95: ci(*t), PValue: num(t.PValue), Verdict: t.Verdict, Method: t.Method, Points: t.N, Pattern: t.Pattern, Reason: t.Reason,
-		State: string(t.State), Test: t.Test, MoreNeeded: t.MoreNeeded}
-	switch t.Per {
-	case "hour":
-		st.SlopeBytesPerHour = num(t.Slope)
-	case "reading":
-		st.SlopeBytesPerReading = num(t.Slope)
-	case "snapshot":
-		st.SlopeBytesPerSnapshot = num(t.Slope)
-	default:
-		st.SlopeBytesPerStep = num(t.Slope)
-	}
-	st.Source = t.Source
-	if p := t.Projection; p != nil {
-		st.CapacityAt = num(p.X)
-		st.RemainingToCapacity = num(p.Remaining)
-		if p.Hours > 0 {
-			st.HoursToCapacity = num(p.Hours)
-		}
-	}
-	return st
-}
-
-// summaryProcesses lists a process set for summary.json.
-func summaryProcesses(set *analyze.ProcessSet) []SummaryProcess {
-	out := []SummaryProcess{}
-	for i := range set.Series {
-		p := &set.Series[i]
-		sp := SummaryProcess{
-			PID: p.PID, Name: p.Name, Samples: len(p.Used), UsedMaxBytes: p.Peak, UsedLastBytes: p.Last,
-			Sources: append([]string{}, p.Sources...),
-		}
-		if p.GPU >= 0 {
-			g := p.GPU
-			sp.GPU = &g
-		}
-		if n := len(p.Times); n > 0 {
-			sp.FirstTime, sp.LastTime = timePtr(p.Times[0]), timePtr(p.Times[n-1])
-		}
-		if p.Trend != nil {
-			st := summaryTrend(p.Trend)
-			sp.Trend = &st
-			sp.Growing = p.Trend.Verdict == analyze.VerdictGrowing
-		}
-		out = append(out, sp)
-	}
-	return out
-}
-
-// summaryMemoryStats summarises a device's memory_stats readings.
-func summaryMemoryStats(d *analyze.Device) *SummaryMemoryStats {
-	m := d.MemoryStats
-	known := func(v int64) *int64 {
-		if v < 0 {
-			return nil
-		}
-		return &v
-	}
-	alloc := func(r gpulog.MemoryStatsSample) int64 { return r.Allocated }
-	res := func(r gpulog.MemoryStatsSample) int64 { return r.Reserved }
-	split := func(r gpulog.MemoryStatsSample) int64 { return r.InactiveSplit }
-	sm := &SummaryMemoryStats{
-		Samples: len(m.Readings), Sources: append([]string{}, m.Sources...), Order: m.Order, Primary: len(d.Points) == 0,
-		AllocatedMaxBytes: known(memStatsMax(m, alloc)), AllocatedLastBytes: known(memStatsLast(m, alloc)),
-		ReservedMaxBytes: known(memStatsMax(m, res)), ReservedLastBytes: known(memStatsLast(m, res)),
-		ActiveMaxBytes:        known(memStatsMax(m, func(r gpulog.MemoryStatsSample) int64 { return r.Active })),
-		InactiveSplitMaxBytes: known(memStatsMax(m, split)), InactiveSplitLastBytes: known(memStatsLast(m, split)),
-		NumAllocRetries: known(memStatsLast(m, func(r gpulog.MemoryStatsSample) int64 { return r.NumAllocRetries })),
-		NumOOMs:         known(memStatsLast(m, func(r gpulog.MemoryStatsSample) int64 { return r.NumOOMs })),
-		Trends:          []SummaryTrend{}, OOMs: []SummaryStatsOOM{},
-	}
-	if r := m.Retries; r != nil {
-		sm.AllocRetriesGrowing, sm.AllocRetries = r.Growing, r.Reason
-	}
-	for i := range m.Trends {
-		sm.Trends = append(sm.Trends, summaryTrend(&m.Trends[i]))
-	}
-	step := func(r gpulog.MemoryStatsSample) *int64 {
-		if r.Step == input.NoStep {
-			return nil
-		}
-		return &r.Step
-	}
-	for _, o := range m.OOMs {
-		r, p := m.Readings[o.Index], m.Readings[o.Prev]
-		sm.OOMs = append(sm.OOMs, SummaryStatsOOM{
-			Step: step(r), Time: timePtr(r.Time), PreviousStep: step(p), PreviousTime: timePtr(p.Time),
-			NumOOMsBefore: o.Before, NumOOMsAfter: o.After, AllocatedBytes: known(r.Allocated), ReservedBytes: known(r.Reserved),
-		})
-	}
-	return sm
-}
-
-// lookupSuspect resolves a SuspectRef; nil when it points nowhere.
-func lookupSuspect(f *analyze.Findings, ref analyze.SuspectRef) (*analyze.Device, *analyze.Suspect) {
-	for _, d := range f.Devices {
-		if d.DeviceKey == ref.DeviceKey {
-			if ref.Index >= 0 && ref.Index < len(d.Suspects) {
-				return d, &d.Suspects[ref.Index]
-			}
-			return d, nil
-		}
-	}
-	return nil, nil
+// summaryFor is the view's summary.json, written at opt's time by opt's
+// version.
+func summaryFor(v *view, opt Options) *Summary {
+	s := *v.summary
+	s.GeneratedAt = opt.GeneratedAt.UTC().Format(time.RFC3339)
+	s.Version = opt.Version
+	return &s
 }
 
 func ci(t analyze.Trend) []*float64 {
@@ -656,7 +410,7 @@ func timePtr(t time.Time) *string {
 	if t.IsZero() {
 		return nil
 	}
-	s := Timestamp(t)
+	s := units.Timestamp(t)
 	return &s
 }
 
@@ -673,16 +427,68 @@ func marshalSummary(s *Summary) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// summaryLeakSite is leak site j of device d in summary.json.
-func summaryLeakSite(d *analyze.Device, j int) SummaryLeakSite {
-	ls := &d.LeakSites[j]
-	sl := SummaryLeakSite{Site: ls.Site, Function: ls.Function, Device: d.Device, Rank: rankPtr(d.Rank), AccumulatingPaths: ls.Accumulating, Severity: string(ls.Severity),
-		Lockstep: slices.Contains(d.Lockstep, j)}
-	for _, i := range ls.Suspects {
-		sl.Fingerprints = append(sl.Fingerprints, d.Suspects[i].Fingerprint)
-	}
-	t := ls.Trend
-	t.Projection = ls.Projection
-	sl.Trend = summaryTrend(&t)
-	return sl
+// SummaryCapture is summary.json's capture: what the capture kit's
+// manifests say (analyze.Capture); absent without the kit.
+type SummaryCapture struct {
+	Manifests     []string `json:"manifests"`
+	KitVersions   []string `json:"kit_versions"`
+	TorchVersions []string `json:"torch_versions"`
+	CUDAVersions  []string `json:"cuda_versions"`
+	WorldSize     int      `json:"world_size"`
+	Ranks         []int    `json:"ranks"`
+	MissingRanks  []int    `json:"missing_ranks"`
+	// Every is steps between dumps; MaxEntries the trace ring buffer's
+	// entries; Stacks "python" or "all".
+	Every      int64  `json:"every"`
+	MaxEntries int64  `json:"max_entries"`
+	Stacks     string `json:"stacks"`
+	// Used counts the kit's files read, by kind; Skipped lists those that
+	// could not be read.
+	Used    SummaryCaptureUsed `json:"used"`
+	Skipped []string           `json:"skipped"`
+	// UUIDJoins are the devices joined to their GPU by a manifest's UUID.
+	UUIDJoins []SummaryDeviceRef `json:"uuid_joins"`
+	// OOMs the kit's observer saw, and those it wrote no snapshot for.
+	OOMs                int `json:"ooms"`
+	OOMsWithoutSnapshot int `json:"ooms_without_snapshot"`
+	// NoOOMObserverRanks are the ranks that would take no OOM snapshot;
+	// UnstoppedRanks those whose capture never stopped.
+	NoOOMObserverRanks []int `json:"no_oom_observer_ranks"`
+	UnstoppedRanks     []int `json:"unstopped_ranks"`
+	// Dump costs: the slowest snapshot gather and write, seconds; the most
+	// trace entries of a dump (null when unknown); a dump's mean bytes.
+	DumpGatherSecondsMax float64  `json:"dump_gather_seconds_max"`
+	DumpWriteSecondsMax  float64  `json:"dump_write_seconds_max"`
+	TraceEntriesMax      *int64   `json:"trace_entries_max"`
+	DumpBytesMean        int64    `json:"dump_bytes_mean"`
+	ErrorCount           int      `json:"error_count"`
+	Errors               []string `json:"errors"`
+	Problems             []string `json:"problems"`
+}
+
+// SummaryCaptureUsed counts the capture kit's files read, by kind.
+type SummaryCaptureUsed struct {
+	Snapshots       int `json:"snapshots"`
+	OOMSnapshots    int `json:"oom_snapshots"`
+	MemoryStatsLogs int `json:"memory_stats_logs"`
+	GPULogs         int `json:"gpu_logs"`
+}
+
+// SummaryDeviceRef names one device: its rank (null when none) and CUDA
+// device index.
+type SummaryDeviceRef struct {
+	Rank   *int `json:"rank"`
+	Device int  `json:"device"`
+}
+
+// SummaryMissedOOM is summary.json's oom_without_snapshot: OOMs seen with
+// no snapshot taken at them (analyze.MissedOOM); absent when none.
+type SummaryMissedOOM struct {
+	Sources []string `json:"sources"`
+	Ranks   []*int   `json:"ranks"`
+	// Kit is true when the run was captured with the kit; Reason then
+	// says why it dumped none: no-manifest, observer-off, not-written or
+	// observer-not-called ("" without the kit).
+	Kit    bool   `json:"kit"`
+	Reason string `json:"reason"`
 }

@@ -11,6 +11,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/input"
+	"gpureport/internal/units"
 )
 
 // Sheet names of report.xlsx, in order.
@@ -119,7 +120,6 @@ func XLSX(fd *analyze.Findings, opt Options) ([]byte, error) { return xlsxOf(bui
 
 // xlsxOf renders report.xlsx of a view.
 func xlsxOf(v *view, opt Options) ([]byte, error) {
-	fd := v.f
 	f := excelize.NewFile()
 	defer f.Close()
 	w := &xlsxWriter{v: v, f: f, styles: map[string]int{}}
@@ -135,15 +135,15 @@ func xlsxOf(v *view, opt Options) ([]byte, error) {
 			return nil, err
 		}
 	}
-	steps := []func(*analyze.Findings) error{w.summary, w.snapshots, w.trend, w.suspects, w.groups, w.fragmentation, w.gpuSamples,
+	steps := []func() error{w.summary, w.snapshots, w.trend, w.suspects, w.groups, w.fragmentation, w.gpuSamples,
 		w.memoryStats, w.processes, w.processSamples, w.inputs}
 	for _, st := range steps {
-		if err := st(fd); err != nil {
+		if err := st(); err != nil {
 			return nil, fmt.Errorf("render %s: %w", XLSXFile, err)
 		}
 	}
 	if err := f.SetDocProps(&excelize.DocProperties{
-		Creator: "gpureport " + opt.Version, Title: "gpureport: " + cleanText(fd.RunDir),
+		Creator: "gpureport " + opt.Version, Title: "gpureport: " + cleanText(v.Run),
 		Created: opt.GeneratedAt.UTC().Format(time.RFC3339), Modified: opt.GeneratedAt.UTC().Format(time.RFC3339),
 	}); err != nil {
 		return nil, err
@@ -296,14 +296,21 @@ func styleAt(styles []int, i int) int {
 	return 0
 }
 
-// tableSheet writes a data sheet laid out from view-model Tables, one
-// after the other: each sheet column shows the cells of the Table column
-// named like its header, or src[header]. A number cell is written as its
-// raw value in the unit of the column's number format (bytes as GiB or
-// MiB, a time as an Excel date); a text cell as its text; a cell without
-// a value is left empty.
-func (w *xlsxWriter) tableSheet(sheet, name string, cols []xcol, src map[string]string, ts []Table) error {
-	return w.tableSheetThen(sheet, name, cols, src, ts, nil)
+// xcolumn is a column of a data sheet of items of type R: its header,
+// width and number format, and the item's cell it shows.
+type xcolumn[R any] struct {
+	xcol
+	of func(R) Cell
+}
+
+// xc makes an xcolumn.
+func xc[R any](name string, width float64, numFmt string, of func(R) Cell) xcolumn[R] {
+	return xcolumn[R]{xcol{name, width, numFmt}, of}
+}
+
+// xt is an xcolumn of text.
+func xt[R any](name string, width float64, of func(R) string) xcolumn[R] {
+	return xcolumn[R]{xcol{name, width, ""}, func(r R) Cell { return textCell(of(r)) }}
 }
 
 // unitFormats are the number formats of the units whose format does not
@@ -311,39 +318,32 @@ func (w *xlsxWriter) tableSheet(sheet, name string, cols []xcol, src map[string]
 // hours) is the row's device's.
 var unitFormats = map[Unit]string{UnitStep: fmtStepAt, UnitSteps: fmtSteps, UnitHours: fmtHours}
 
-// tableSheetThen is tableSheet with tableThen's hook.
-func (w *xlsxWriter) tableSheetThen(sheet, name string, cols []xcol, src map[string]string, ts []Table, then func(n int) error) error {
-	_, err := w.tableThen(sheet, name, cols, func(emit func([]any) error) error {
-		idx := make([]int, len(cols))
-		for _, t := range ts {
-			if len(t.Rows) == 0 {
-				continue
-			}
+// itemSheet writes a data sheet of items, a row each, and runs then (a
+// tableThen hook) after them. A number cell is written as its raw value
+// in the unit of the column's number format (bytes as GiB or MiB, a time
+// as an Excel date); a text cell as its text; a cell without a value is
+// left empty.
+func itemSheet[R any](w *xlsxWriter, sheet, name string, cols []xcolumn[R], items []R, then func(n int) error) error {
+	heads := make([]xcol, len(cols))
+	for i, c := range cols {
+		heads[i] = c.xcol
+	}
+	_, err := w.tableThen(sheet, name, heads, func(emit func([]any) error) error {
+		for _, it := range items {
+			vals := make([]any, len(cols))
 			for i, c := range cols {
-				n := c.name
-				if s, ok := src[n]; ok {
-					n = s
-				}
-				if idx[i] = t.col(n); idx[i] < 0 {
-					return fmt.Errorf("sheet %s: the view model has no column %q", sheet, n)
+				cell := c.of(it)
+				vals[i] = xlsxValue(cell, c.fmt)
+				if f, ok := unitFormats[cell.Unit]; ok && vals[i] != nil {
+					id, err := w.style(f)
+					if err != nil {
+						return err
+					}
+					vals[i] = excelize.Cell{Value: vals[i], StyleID: id}
 				}
 			}
-			for _, r := range t.Rows {
-				vals := make([]any, len(cols))
-				for i, c := range cols {
-					cell := r.Cells[idx[i]]
-					vals[i] = xlsxValue(cell, c.fmt)
-					if f, ok := unitFormats[cell.Unit]; ok && vals[i] != nil {
-						id, err := w.style(f)
-						if err != nil {
-							return err
-						}
-						vals[i] = excelize.Cell{Value: vals[i], StyleID: id}
-					}
-				}
-				if err := emit(vals); err != nil {
-					return err
-				}
+			if err := emit(vals); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -404,10 +404,10 @@ func rankCell(r int) any {
 
 // summary writes the Summary sheet: the verdict, each device's key
 // figures (their text, and the raw number with its unit where there is
-// one), the top suspects, notes and growing processes.
-func (w *xlsxWriter) summary(fd *analyze.Findings) error {
-	limit := processRowLimit(countProcesses(fd))
+// one), the top suspects, what to try next, notes and growing processes.
+func (w *xlsxWriter) summary() error {
 	v := w.v
+	limit := processRowLimit(countProcesses(v))
 	type field struct {
 		name string
 		c    Cell
@@ -418,23 +418,30 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 		add("Run", v.Run)
 		add("Severity", v.Severity)
 		add("Verdict", v.Headline)
-		add("Flags", fd.Verdict.FlagText())
+		flags := make([]string, len(v.Flags))
+		for i, f := range v.Flags {
+			flags[i] = string(f)
+		}
+		add("Flags", strings.Join(flags, ", "))
 		add("Inputs", v.Inputs)
-		add("Time zone of zoneless logs", fd.Location)
+		add("Time zone of zoneless logs", v.Location)
 		for _, r := range v.Reasons {
 			add("Reason", r)
 		}
 		if v.Suppressed != "" {
 			add("Suppressed", v.Suppressed)
 		}
-		for i := range v.Devices {
-			names, cells := v.deviceFields(i)
+		for _, d := range v.Devices {
+			names, cells := d.fields()
 			for j, c := range cells {
 				fields = append(fields, field{names[j], c})
 			}
 		}
 		for i, it := range v.top() {
-			add(fmt.Sprintf("Suspect %d", i+1), it.sentence(it.s.Fingerprint))
+			add(fmt.Sprintf("Suspect %d", i+1), it.Sentence)
+		}
+		for _, n := range v.NextSteps {
+			add("Next step", n.String())
 		}
 		for _, n := range v.Notes {
 			add("Note", n)
@@ -442,20 +449,20 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 		for _, p := range v.Processes {
 			add("Growing process", p.Text())
 		}
-		for _, d := range fd.Devices {
+		for _, d := range v.Devices {
 			if d.GPU != nil && len(d.GPU.Used) > maxXLSXGPURows {
 				add("Note", fmt.Sprintf("%s: %s GPU readings thinned to %s on the GPU samples sheet (LTTB, peaks kept)",
-					deviceLabelASCII(d.DeviceKey), Count(int64(len(d.GPU.Used))), Count(maxXLSXGPURows)))
+					d.ASCII, units.Count(int64(len(d.GPU.Used))), units.Count(maxXLSXGPURows)))
 			}
 			if m := d.MemoryStats; m != nil && len(m.Readings) > maxXLSXGPURows {
 				add("Note", fmt.Sprintf("%s: %s memory_stats readings thinned to %s on the Memory stats sheet (LTTB on allocated, peaks kept)",
-					deviceLabelASCII(d.DeviceKey), Count(int64(len(m.Readings))), Count(maxXLSXGPURows)))
+					d.ASCII, units.Count(int64(len(m.Readings))), units.Count(maxXLSXGPURows)))
 			}
 		}
-		_ = eachProcess(fd, func(d *analyze.Device, _ *analyze.ProcessSet, p *analyze.ProcessSeries) error {
+		_ = eachProcess(v, func(set *processSet, r *processRow, p *analyze.ProcessSeries) error {
 			if len(p.Used) > limit {
 				add("Note", fmt.Sprintf("%s: %s readings of process %s thinned to %s on the Process samples sheet (LTTB, peaks kept)",
-					processDevice(d), Count(int64(len(p.Used))), p.Label(), Count(int64(limit))))
+					r.Device, units.Count(int64(len(p.Used))), r.Label, units.Count(int64(limit))))
 			}
 			return nil
 		})
@@ -486,39 +493,69 @@ func (w *xlsxWriter) summary(fd *analyze.Findings) error {
 
 // snapshotCols are the Snapshots sheet's columns; timeline charts refer to
 // the X (column I), allocated (J) and reserved (K) columns.
-var snapshotCols = []xcol{
-	{"Device", 18, ""}, {"Rank", 6, ""}, {"CUDA device", 8, ""}, {"#", 6, ""}, {"File", 40, ""}, {"Step", 10, fmtBytes},
-	{"Time (UTC)", 20, fmtTime}, {"Axis", 8, ""}, {"X", 10, fmtNum},
-	{"Allocated", 13, fmtGiB}, {"Reserved", 13, fmtGiB}, {"Active", 13, fmtGiB}, {"Requested", 13, fmtGiB},
-	{"Cached free", 13, fmtGiB}, {"Largest free", 13, fmtGiB}, {"Internal waste", 13, fmtMiB}, {"External fragmentation", 12, fmtPercent},
-	{"Segments", 10, fmtBytes}, {"Blocks", 10, fmtBytes}, {"Trace entries", 12, fmtBytes},
-	{"allocated_bytes", 16, fmtBytes}, {"reserved_bytes", 16, fmtBytes}, {"active_bytes", 16, fmtBytes},
-	{"requested_bytes", 16, fmtBytes}, {"inactive_bytes", 16, fmtBytes}, {"largest_free_bytes", 16, fmtBytes},
+var snapshotCols = []xcolumn[snapshotRow]{
+	xt("Device", 18, func(r snapshotRow) string { return r.Device }),
+	xc("Rank", 6, "", func(r snapshotRow) Cell { return r.Rank }),
+	xc("CUDA device", 8, "", func(r snapshotRow) Cell { return r.CUDA }),
+	xc("#", 6, "", func(r snapshotRow) Cell { return r.Index }),
+	xt("File", 40, func(r snapshotRow) string { return r.File }),
+	xc("Step", 10, fmtBytes, func(r snapshotRow) Cell { return r.Step }),
+	xc("Time (UTC)", 20, fmtTime, func(r snapshotRow) Cell { return r.Time }),
+	xt("Axis", 8, func(r snapshotRow) string { return r.Axis }),
+	xc("X", 10, fmtNum, func(r snapshotRow) Cell { return r.X }),
+	xc("Allocated", 13, fmtGiB, func(r snapshotRow) Cell { return r.Allocated }),
+	xc("Reserved", 13, fmtGiB, func(r snapshotRow) Cell { return r.Reserved }),
+	xc("Active", 13, fmtGiB, func(r snapshotRow) Cell { return r.Active }),
+	xc("Requested", 13, fmtGiB, func(r snapshotRow) Cell { return r.Requested }),
+	xc("Cached free", 13, fmtGiB, func(r snapshotRow) Cell { return r.CachedFree }),
+	xc("Largest free", 13, fmtGiB, func(r snapshotRow) Cell { return r.LargestFree }),
+	xc("Internal waste", 13, fmtMiB, func(r snapshotRow) Cell { return r.InternalWaste }),
+	xc("External fragmentation", 12, fmtPercent, func(r snapshotRow) Cell { return r.ExternalFrg }),
+	xc("Segments", 10, fmtBytes, func(r snapshotRow) Cell { return r.Segments }),
+	xc("Blocks", 10, fmtBytes, func(r snapshotRow) Cell { return r.Blocks }),
+	xc("Trace entries", 12, fmtBytes, func(r snapshotRow) Cell { return r.TraceEntries }),
+	xc("allocated_bytes", 16, fmtBytes, func(r snapshotRow) Cell { return r.Allocated }),
+	xc("reserved_bytes", 16, fmtBytes, func(r snapshotRow) Cell { return r.Reserved }),
+	xc("active_bytes", 16, fmtBytes, func(r snapshotRow) Cell { return r.Active }),
+	xc("requested_bytes", 16, fmtBytes, func(r snapshotRow) Cell { return r.Requested }),
+	xc("inactive_bytes", 16, fmtBytes, func(r snapshotRow) Cell { return r.CachedFree }),
+	xc("largest_free_bytes", 16, fmtBytes, func(r snapshotRow) Cell { return r.LargestFree }),
 }
 
-// snapshotSources names the view-model column each raw byte column of
-// the Snapshots sheet shows.
-var snapshotSources = map[string]string{
-	"allocated_bytes": "Allocated", "reserved_bytes": "Reserved", "active_bytes": "Active",
-	"requested_bytes": "Requested", "inactive_bytes": "Cached free", "largest_free_bytes": "Largest free",
+// snapshots writes every device's snapshots.
+func (w *xlsxWriter) snapshots() error {
+	var rows []snapshotRow
+	for _, d := range w.v.Devices {
+		rows = append(rows, d.Snapshots...)
+	}
+	return itemSheet(w, "Snapshots", "tSnapshots", snapshotCols, rows, nil)
 }
 
-// snapshots writes every device's per-snapshot table.
-func (w *xlsxWriter) snapshots(*analyze.Findings) error {
-	return w.tableSheet("Snapshots", "tSnapshots", snapshotCols, snapshotSources, w.deviceTables(func(fg deviceFigures) Table { return fg.Snapshots }))
+// trendCols are the Trend sheet's columns.
+var trendCols = []xcolumn[trendRow]{
+	xt("Device", 18, func(r trendRow) string { return r.Device }),
+	xt("Metric", 18, func(r trendRow) string { return r.Metric }),
+	xt("Per", 6, func(r trendRow) string { return string(r.Per) }),
+	xc("Points", 8, fmtBytes, func(r trendRow) Cell { return r.Points }),
+	xc("Slope", 14, fmtMiB, func(r trendRow) Cell { return r.Slope }),
+	xc("CI 95% low", 14, fmtMiB, func(r trendRow) Cell { return r.Lo }),
+	xc("CI 95% high", 14, fmtMiB, func(r trendRow) Cell { return r.Hi }),
+	xc("p-value", 10, fmtP, func(r trendRow) Cell { return r.PValue }),
+	xt("Method", 10, func(r trendRow) string { return r.Method }),
+	xt("Verdict", 16, func(r trendRow) string { return r.Verdict }),
+	xc("Fit from #", 9, fmtBytes, func(r trendRow) Cell { return r.FitFrom }),
+	xc("Capacity (limit)", 12, fmtGiB, func(r trendRow) Cell { return r.Limit }),
+	xc("Reaches capacity at", 16, fmtNum, func(r trendRow) Cell { return r.ReachesAt }),
+	xc("Remaining", 14, fmtNum, func(r trendRow) Cell { return r.Remaining }),
+	xc("Time left", 12, fmtHours, func(r trendRow) Cell { return r.TimeLeft }),
+	xc("Projection", 60, fmtWrap, func(r trendRow) Cell { return textCell(r.Projection) }),
+	xt("Source", 14, func(r trendRow) string { return r.Source }),
 }
 
 // trend lists every device's trends (those fitted on memory_stats
 // readings beside the snapshots' ones, for comparison), with the
 // timeline charts below.
-func (w *xlsxWriter) trend(fd *analyze.Findings) error {
-	cols := []xcol{
-		{"Device", 18, ""}, {"Metric", 18, ""}, {"Per", 6, ""}, {"Points", 8, fmtBytes},
-		{"Slope", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"p-value", 10, fmtP},
-		{"Method", 10, ""}, {"Verdict", 16, ""}, {"Fit from #", 9, fmtBytes},
-		{"Capacity (limit)", 12, fmtGiB}, {"Reaches capacity at", 16, fmtNum}, {"Remaining", 14, fmtNum}, {"Time left", 12, fmtHours}, {"Projection", 60, fmtWrap},
-		{"Source", 14, ""},
-	}
+func (w *xlsxWriter) trend() error {
 	// The axis units' formats are made first, so their style ids stay
 	// where they have always been.
 	for _, u := range []Unit{UnitStep, UnitSteps, UnitHours} {
@@ -526,21 +563,21 @@ func (w *xlsxWriter) trend(fd *analyze.Findings) error {
 			return err
 		}
 	}
-	var ts []Table
-	for _, fg := range w.v.Devices {
-		ts = append(ts, fg.Trends, fg.StatsTrends)
+	var rows []trendRow
+	for _, d := range w.v.Devices {
+		rows = append(append(rows, d.Trends...), d.StatsTrends...)
 	}
-	return w.tableSheetThen("Trend", "tTrend", cols, nil, ts, func(n int) error { return w.timelineCharts(fd, n) })
+	return itemSheet(w, "Trend", "tTrend", trendCols, rows, w.timelineCharts)
 }
 
 // timelineCharts adds one native line chart per device (up to
 // maxXLSXCharts) below the Trend table, drawing allocated and reserved GiB
 // from the Snapshots sheet against X.
-func (w *xlsxWriter) timelineCharts(fd *analyze.Findings, trendRows int) error {
+func (w *xlsxWriter) timelineCharts(trendRows int) error {
 	row := 2 // first data row of Snapshots
 	top := trendRows + 4
-	for i, d := range fd.Devices {
-		n := len(d.Points)
+	for i, d := range w.v.Devices {
+		n := len(d.Snapshots)
 		if n == 0 {
 			continue
 		}
@@ -556,9 +593,9 @@ func (w *xlsxWriter) timelineCharts(fd *analyze.Findings, trendRows int) error {
 				{Name: "'Snapshots'!$J$1", Categories: ref("I"), Values: ref("J")},
 				{Name: "'Snapshots'!$K$1", Categories: ref("I"), Values: ref("K")},
 			},
-			Title:     excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Timeline " + deviceLabelASCII(d.DeviceKey) + " (GiB)"}}},
+			Title:     excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Timeline " + d.ASCII + " (GiB)"}}},
 			Legend:    excelize.ChartLegend{Position: "bottom"},
-			XAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: axisName(d.Axis)}}}},
+			XAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: d.Prov.Axis}}}},
 			YAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "GiB"}}}},
 			Dimension: excelize.ChartDimension{Width: 720, Height: 300},
 		}
@@ -571,67 +608,94 @@ func (w *xlsxWriter) timelineCharts(fd *analyze.Findings, trendRows int) error {
 	return nil
 }
 
-// suspectSources names the view-model column of each Suspects sheet
-// column whose name differs.
-var suspectSources = map[string]string{"Blocks last": "Blocks"}
+// suspectCols are the Suspects sheet's columns.
+var suspectCols = []xcolumn[numbered[suspectItem]]{
+	xc("#", 5, "", func(n numbered[suspectItem]) Cell { return countCell(n.N, false) }),
+	xt("Device", 18, func(n numbered[suspectItem]) string { return n.It.DeviceASCII }),
+	xt("Site", 30, func(n numbered[suspectItem]) string { return n.It.Site }),
+	xt("Function", 24, func(n numbered[suspectItem]) string { return n.It.Function }),
+	xt("Fingerprint", 20, func(n numbered[suspectItem]) string { return n.It.Fingerprint }),
+	xc("Growth", 14, fmtMiB, func(n numbered[suspectItem]) Cell { return n.It.Growth }),
+	xc("CI 95% low", 14, fmtMiB, func(n numbered[suspectItem]) Cell { return n.It.Lo }),
+	xc("CI 95% high", 14, fmtMiB, func(n numbered[suspectItem]) Cell { return n.It.Hi }),
+	xt("Per", 6, func(n numbered[suspectItem]) string { return string(n.It.Per) }),
+	xc("p-value", 10, fmtP, func(n numbered[suspectItem]) Cell { return n.It.PValue }),
+	xc("Live first", 13, fmtMiB, func(n numbered[suspectItem]) Cell { return n.It.First }),
+	xc("Live last", 13, fmtMiB, func(n numbered[suspectItem]) Cell { return n.It.Last }),
+	xc("Blocks last", 10, fmtBytes, func(n numbered[suspectItem]) Cell { return n.It.Blocks }),
+	xt("Top verdict suspect", 10, func(n numbered[suspectItem]) string { return map[bool]string{true: "yes"}[n.It.Top] }),
+	xt("Suppressed by", 16, func(n numbered[suspectItem]) string { return n.It.Suppressed }),
+	xt("Confidence", 10, func(n numbered[suspectItem]) string { return n.It.Confidence }),
+	xc("Share of allocated growth", 12, fmtPercent, func(n numbered[suspectItem]) Cell { return n.It.GrowthShare }),
+	xc("Evidence", 60, fmtWrap, func(n numbered[suspectItem]) Cell { return textCell(strings.Join(n.It.Evidence, "; ")) }),
+	xt("Stack (innermost first)", 100, func(n numbered[suspectItem]) string { return stackText(n.It.Stack) }),
+}
+
+// maxTableFrames bounds the frames of a suspect's stack on the Suspects
+// sheet (a spreadsheet cell holds at most 32,767 characters; 50 frames of
+// a deep stack already read as a wall).
+const maxTableFrames = 50
+
+// stackText is a stack in one line, innermost first: "f (a.py:1) <- g
+// (b.py:2)", at most maxTableFrames frames.
+func stackText(stack []analyze.Frame) string {
+	var frames []string
+	for j, fr := range stack {
+		if j == maxTableFrames {
+			frames = append(frames, fmt.Sprintf("... %d more", len(stack)-j))
+			break
+		}
+		frames = append(frames, frameText(fr))
+	}
+	return strings.Join(frames, " <- ")
+}
 
 // suspects lists every leak suspect in the view's order.
-func (w *xlsxWriter) suspects(*analyze.Findings) error {
-	cols := []xcol{
-		{"#", 5, ""}, {"Device", 18, ""}, {"Site", 30, ""}, {"Function", 24, ""}, {"Fingerprint", 20, ""},
-		{"Growth", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"Per", 6, ""}, {"p-value", 10, fmtP},
-		{"Live first", 13, fmtMiB}, {"Live last", 13, fmtMiB}, {"Blocks last", 10, fmtBytes}, {"Top verdict suspect", 10, ""},
-		{"Suppressed by", 16, ""}, {"Confidence", 10, ""}, {"Share of allocated growth", 12, fmtPercent}, {"Evidence", 60, fmtWrap},
-		{"Stack (innermost first)", 100, ""},
-	}
-	return w.tableSheet("Suspects", "tSuspects", cols, suspectSources, []Table{w.v.SuspectTable})
+func (w *xlsxWriter) suspects() error {
+	return itemSheet(w, "Suspects", "tSuspects", suspectCols, numberedOf(w.v.Suspects, -1), nil)
+}
+
+// groupCols are the Groups sheet's columns.
+var groupCols = []xcolumn[groupRow]{
+	xt("Device", 18, func(r groupRow) string { return r.Device }),
+	xt("Site", 30, func(r groupRow) string { return r.Site }),
+	xt("Function", 24, func(r groupRow) string { return r.Function }),
+	xt("Fingerprint", 16, func(r groupRow) string { return r.Fingerprint }),
+	xt("Kind", 8, func(r groupRow) string { return r.Kind }),
+	xc("Live first", 13, fmtMiB, func(r groupRow) Cell { return r.First }),
+	xc("Live last", 13, fmtMiB, func(r groupRow) Cell { return r.Last }),
+	xc("Peak", 13, fmtMiB, func(r groupRow) Cell { return r.Peak }),
+	xc("Blocks last", 10, fmtBytes, func(r groupRow) Cell { return r.Blocks }),
+	xt("File", 50, func(r groupRow) string { return r.File }),
 }
 
 // groups lists every stack group of every device: live bytes first, last
 // and peak, for the analyses the suspects do not cover.
-func (w *xlsxWriter) groups(*analyze.Findings) error {
-	cols := []xcol{
-		{"Device", 18, ""}, {"Site", 30, ""}, {"Function", 24, ""}, {"Fingerprint", 16, ""}, {"Kind", 8, ""},
-		{"Live first", 13, fmtMiB}, {"Live last", 13, fmtMiB}, {"Peak", 13, fmtMiB}, {"Blocks last", 10, fmtBytes}, {"File", 50, ""},
+func (w *xlsxWriter) groups() error {
+	var rows []groupRow
+	for _, d := range w.v.Devices {
+		rows = append(rows, d.Groups...)
 	}
-	return w.tableSheet("Groups", "tGroups", cols, nil, w.deviceTables(func(fg deviceFigures) Table { return fg.Groups }))
+	return itemSheet(w, "Groups", "tGroups", groupCols, rows, nil)
 }
 
-// deviceTables lists a table of each device, in the devices' order.
-func (w *xlsxWriter) deviceTables(of func(deviceFigures) Table) []Table {
-	ts := make([]Table, len(w.v.Devices))
-	for i, fg := range w.v.Devices {
-		ts[i] = of(fg)
-	}
-	return ts
-}
-
-func (w *xlsxWriter) fragmentation(fd *analyze.Findings) error {
+// fragmentation lists each snapshot's fragmentation, the device's
+// decision on its last row.
+func (w *xlsxWriter) fragmentation() error {
 	cols := []xcol{
 		{"Device", 18, ""}, {"#", 6, ""}, {"File", 40, ""}, {"X", 10, fmtNum},
 		{"Cached free", 13, fmtGiB}, {"Largest free", 13, fmtGiB}, {"External fragmentation", 12, fmtPercent},
 		{"Internal waste", 13, fmtMiB}, {"Pinned segments", 10, fmtBytes}, {"Pinned free", 13, fmtMiB}, {"Fragmented", 10, ""}, {"Reason", 60, fmtWrap},
 	}
 	_, err := w.table("Fragmentation", "tFragmentation", cols, func(emit func([]any) error) error {
-		for _, d := range fd.Devices {
-			fragmented, reason := "", ""
-			if d.Fragmentation != nil {
-				reason = d.Fragmentation.Reason
-				if d.Fragmentation.Fragmented {
-					fragmented = "yes"
-				}
+		for _, d := range w.v.Devices {
+			fragmented := ""
+			if d.Frag.Fragmented {
+				fragmented = "yes"
 			}
-			for i, p := range d.Points {
-				fp := analyze.FragPoint{Inactive: p.Usage.Inactive, LargestFree: p.Usage.LargestFree, External: p.Usage.ExternalFragmentation(), InternalWaste: p.Usage.InternalWaste}
-				if d.Fragmentation != nil && i < len(d.Fragmentation.Points) {
-					fp = d.Fragmentation.Points[i]
-				}
-				r := ""
-				if i == len(d.Points)-1 {
-					r = reason
-				}
-				if err := emit([]any{deviceLabelASCII(d.DeviceKey), i + 1, p.Path, p.X, toGiB(fp.Inactive), toGiB(fp.LargestFree), fp.External,
-					mib(float64(fp.InternalWaste)), fp.PinnedSegments, mib(float64(fp.PinnedBytes)), fragmented, r}); err != nil {
+			for _, r := range d.Frag.Rows {
+				if err := emit([]any{r.Device, r.Index, r.File, r.X, toGiB(r.Inactive), toGiB(r.LargestFree), r.External,
+					mib(float64(r.InternalWaste)), r.PinnedSegments, mib(float64(r.PinnedBytes)), fragmented, r.Reason}); err != nil {
 					return err
 				}
 			}
@@ -641,10 +705,12 @@ func (w *xlsxWriter) fragmentation(fd *analyze.Findings) error {
 	return err
 }
 
-func (w *xlsxWriter) gpuSamples(fd *analyze.Findings) error {
+// gpuSamples lists every device's GPU readings (thinned with LTTB past
+// maxXLSXGPURows).
+func (w *xlsxWriter) gpuSamples() error {
 	cols := []xcol{{"Device", 18, ""}, {"Time (UTC)", 20, fmtTime}, {"X", 10, fmtNum}, {"Used", 13, fmtGiB}, {"used_bytes", 16, fmtBytes}, {"Total", 13, fmtGiB}}
 	_, err := w.table("GPU samples", "tGPUSamples", cols, func(emit func([]any) error) error {
-		for _, d := range fd.Devices {
+		for _, d := range w.v.Devices {
 			g := d.GPU
 			if g == nil {
 				continue
@@ -662,7 +728,7 @@ func (w *xlsxWriter) gpuSamples(fd *analyze.Findings) error {
 				if g.Total > 0 {
 					total = toGiB(g.Total)
 				}
-				if err := emit([]any{deviceLabelASCII(d.DeviceKey), t, x, toGiB(u), u, total}); err != nil {
+				if err := emit([]any{d.ASCII, t, x, toGiB(u), u, total}); err != nil {
 					return err
 				}
 			}
@@ -670,19 +736,6 @@ func (w *xlsxWriter) gpuSamples(fd *analyze.Findings) error {
 		return nil
 	})
 	return err
-}
-
-// trendSource names what a trend was fitted on, for the Trend sheet.
-func trendSource(t *analyze.Trend) string {
-	switch {
-	case t.Source != "":
-		return t.Source
-	case t.Metric == analyze.MetricGPUUsed:
-		return "GPU logs"
-	case t.Metric == analyze.MetricNonPyTorch:
-		return "snapshots + GPU logs"
-	}
-	return "snapshots"
 }
 
 // memStatsRows returns the indexes of m's readings to write: all of them,
@@ -705,7 +758,7 @@ func bytesCell(b int64, conv func(int64) float64) any {
 }
 
 // memoryStats lists the torch.cuda.memory_stats readings of every device.
-func (w *xlsxWriter) memoryStats(fd *analyze.Findings) error {
+func (w *xlsxWriter) memoryStats() error {
 	cols := []xcol{
 		{"Device", 18, ""}, {"Rank", 6, ""}, {"CUDA device", 8, ""}, {"#", 7, ""}, {"Step", 10, fmtBytes}, {"Time (UTC)", 20, fmtTime},
 		{"Axis", 8, ""}, {"X", 10, fmtNum},
@@ -715,13 +768,13 @@ func (w *xlsxWriter) memoryStats(fd *analyze.Findings) error {
 	}
 	toMiB := func(b int64) float64 { return mib(float64(b)) }
 	_, err := w.table("Memory stats", "tMemoryStats", cols, func(emit func([]any) error) error {
-		for _, d := range fd.Devices {
+		for _, d := range w.v.Devices {
 			m := d.MemoryStats
 			if m == nil {
 				continue
 			}
 			for _, i := range memStatsRows(m) {
-				r := m.Readings[i]
+				r := &m.Readings[i]
 				var step, x any
 				if r.Step != input.NoStep {
 					step = r.Step
@@ -729,7 +782,7 @@ func (w *xlsxWriter) memoryStats(fd *analyze.Findings) error {
 				if i < len(m.X) {
 					x = opt64(m.X[i])
 				}
-				if err := emit([]any{deviceLabelASCII(d.DeviceKey), rankCell(d.Rank), d.Device, i + 1, step, xlsxTime(r.Time), string(d.Axis), x,
+				if err := emit([]any{d.ASCII, rankCell(d.Key.Rank), d.Key.Device, i + 1, step, xlsxTime(r.Time), d.AxisUnit, x,
 					bytesCell(r.Allocated, toGiB), bytesCell(r.Reserved, toGiB), bytesCell(r.Active, toGiB), bytesCell(r.InactiveSplit, toMiB),
 					bytesCell(r.NumAllocRetries, nil), bytesCell(r.NumOOMs, nil),
 					bytesCell(r.Allocated, nil), bytesCell(r.Reserved, nil), bytesCell(r.Active, nil), bytesCell(r.InactiveSplit, nil),
@@ -744,21 +797,18 @@ func (w *xlsxWriter) memoryStats(fd *analyze.Findings) error {
 }
 
 // eachProcess calls fn for every process of every device, then for the
-// processes of no device (d nil).
-func eachProcess(fd *analyze.Findings, fn func(d *analyze.Device, set *analyze.ProcessSet, p *analyze.ProcessSeries) error) error {
-	for _, d := range fd.Devices {
-		if d.Processes == nil {
+// processes of no device.
+func eachProcess(v *view, fn func(set *processSet, r *processRow, p *analyze.ProcessSeries) error) error {
+	sets := make([]*processSet, 0, len(v.Devices)+1)
+	for _, d := range v.Devices {
+		sets = append(sets, d.Processes)
+	}
+	for _, set := range append(sets, v.OtherProcesses) {
+		if set == nil {
 			continue
 		}
-		for i := range d.Processes.Series {
-			if err := fn(d, d.Processes, &d.Processes.Series[i]); err != nil {
-				return err
-			}
-		}
-	}
-	if op := fd.OtherProcesses; op != nil {
-		for i := range op.Series {
-			if err := fn(nil, op, &op.Series[i]); err != nil {
+		for i := range set.Rows {
+			if err := fn(set, &set.Rows[i], &set.Set.Series[i]); err != nil {
 				return err
 			}
 		}
@@ -766,29 +816,38 @@ func eachProcess(fd *analyze.Findings, fn func(d *analyze.Device, set *analyze.P
 	return nil
 }
 
-// processDevice is the Device column of a process row.
-func processDevice(d *analyze.Device) string {
-	if d == nil {
-		return "(no device)"
-	}
-	return deviceLabelASCII(d.DeviceKey)
+// processCols are the Processes sheet's columns.
+var processCols = []xcolumn[processRow]{
+	xt("Device", 18, func(r processRow) string { return r.Device }),
+	xc("GPU", 6, "", func(r processRow) Cell { return r.GPU }),
+	xc("PID", 9, "", func(r processRow) Cell { return r.PID }),
+	xt("Process", 30, func(r processRow) string { return r.Process }),
+	xc("Readings", 9, fmtBytes, func(r processRow) Cell { return r.Readings }),
+	xc("First (UTC)", 20, fmtTime, func(r processRow) Cell { return r.First }),
+	xc("Last (UTC)", 20, fmtTime, func(r processRow) Cell { return r.Last }),
+	xc("Peak", 13, fmtMiB, func(r processRow) Cell { return r.Peak }),
+	xc("Last used", 13, fmtMiB, func(r processRow) Cell { return r.LastUsed }),
+	xc("Slope", 14, fmtMiB, func(r processRow) Cell { return r.Slope }),
+	xc("CI 95% low", 14, fmtMiB, func(r processRow) Cell { return r.Lo }),
+	xc("CI 95% high", 14, fmtMiB, func(r processRow) Cell { return r.Hi }),
+	xc("Per", 8, "", func(r processRow) Cell { return r.Per }),
+	xc("p-value", 10, fmtP, func(r processRow) Cell { return r.PValue }),
+	xc("Verdict", 16, "", func(r processRow) Cell { return r.Verdict }),
+	xc("Pattern", 18, "", func(r processRow) Cell { return r.Pattern }),
+	xc("used_max_bytes", 16, fmtBytes, func(r processRow) Cell { return r.Peak }),
+	xc("used_last_bytes", 16, fmtBytes, func(r processRow) Cell { return r.LastUsed }),
+	xt("Logs", 40, func(r processRow) string { return r.Logs }),
 }
-
-// processSources names the view-model column of each Processes sheet
-// column whose name differs.
-var processSources = map[string]string{"used_max_bytes": "Peak", "used_last_bytes": "Last used"}
 
 // processes lists every process: peak, last and the trend of its used
 // memory; the processes of each device, then those of no device.
-func (w *xlsxWriter) processes(*analyze.Findings) error {
-	cols := []xcol{
-		{"Device", 18, ""}, {"GPU", 6, ""}, {"PID", 9, ""}, {"Process", 30, ""}, {"Readings", 9, fmtBytes},
-		{"First (UTC)", 20, fmtTime}, {"Last (UTC)", 20, fmtTime}, {"Peak", 13, fmtMiB}, {"Last used", 13, fmtMiB},
-		{"Slope", 14, fmtMiB}, {"CI 95% low", 14, fmtMiB}, {"CI 95% high", 14, fmtMiB}, {"Per", 8, ""}, {"p-value", 10, fmtP},
-		{"Verdict", 16, ""}, {"Pattern", 18, ""}, {"used_max_bytes", 16, fmtBytes}, {"used_last_bytes", 16, fmtBytes}, {"Logs", 40, ""},
-	}
-	ts := append(w.deviceTables(func(fg deviceFigures) Table { return fg.Processes }), w.v.OtherProcesses)
-	return w.tableSheet("Processes", "tProcesses", cols, processSources, ts)
+func (w *xlsxWriter) processes() error {
+	var rows []processRow
+	_ = eachProcess(w.v, func(_ *processSet, r *processRow, _ *analyze.ProcessSeries) error {
+		rows = append(rows, *r)
+		return nil
+	})
+	return itemSheet(w, "Processes", "tProcesses", processCols, rows, nil)
 }
 
 // maxXLSXProcessRows bounds the Process samples sheet: each process gets
@@ -802,22 +861,22 @@ func processRowLimit(n int) int {
 
 // countProcesses is the number of processes the Process samples sheet
 // lists.
-func countProcesses(fd *analyze.Findings) int {
+func countProcesses(v *view) int {
 	n := 0
-	_ = eachProcess(fd, func(*analyze.Device, *analyze.ProcessSet, *analyze.ProcessSeries) error { n++; return nil })
+	_ = eachProcess(v, func(*processSet, *processRow, *analyze.ProcessSeries) error { n++; return nil })
 	return n
 }
 
 // processSamples lists every process reading (at most processRowLimit
 // per process, thinned with LTTB).
-func (w *xlsxWriter) processSamples(fd *analyze.Findings) error {
-	limit := processRowLimit(countProcesses(fd))
+func (w *xlsxWriter) processSamples() error {
+	limit := processRowLimit(countProcesses(w.v))
 	cols := []xcol{
 		{"Device", 18, ""}, {"GPU", 6, ""}, {"PID", 9, ""}, {"Process", 30, ""}, {"Time (UTC)", 20, fmtTime},
 		{"Axis", 10, ""}, {"X", 10, fmtNum}, {"Used", 13, fmtMiB}, {"used_bytes", 16, fmtBytes},
 	}
 	_, err := w.table("Process samples", "tProcessSamples", cols, func(emit func([]any) error) error {
-		return eachProcess(fd, func(d *analyze.Device, set *analyze.ProcessSet, p *analyze.ProcessSeries) error {
+		return eachProcess(w.v, func(set *processSet, r *processRow, p *analyze.ProcessSeries) error {
 			var gpu any
 			if p.GPU >= 0 {
 				gpu = p.GPU
@@ -827,7 +886,7 @@ func (w *xlsxWriter) processSamples(fd *analyze.Findings) error {
 				if i < len(p.X) {
 					x = opt64(p.X[i])
 				}
-				if err := emit([]any{processDevice(d), gpu, p.PID, p.Name, xlsxTime(p.Times[i]), string(set.Axis), x, mib(float64(p.Used[i])), p.Used[i]}); err != nil {
+				if err := emit([]any{r.Device, gpu, p.PID, p.Name, xlsxTime(p.Times[i]), string(set.Set.Axis), x, mib(float64(p.Used[i])), p.Used[i]}); err != nil {
 					return err
 				}
 			}
@@ -837,8 +896,38 @@ func (w *xlsxWriter) processSamples(fd *analyze.Findings) error {
 	return err
 }
 
+// inputRow is one row of the Inputs sheet: a snapshot file, a GPU log or
+// a file skipped.
+type inputRow struct {
+	Kind, File                          string
+	Format, Samples, GPUs, SkippedLines Cell
+	Reason                              Cell
+}
+
+// inputCols are the Inputs sheet's columns.
+var inputCols = []xcolumn[inputRow]{
+	xt("Kind", 12, func(r inputRow) string { return r.Kind }),
+	xt("File", 50, func(r inputRow) string { return r.File }),
+	xc("Format", 16, "", func(r inputRow) Cell { return r.Format }),
+	xc("Samples", 10, fmtBytes, func(r inputRow) Cell { return r.Samples }),
+	xc("GPUs", 6, "", func(r inputRow) Cell { return r.GPUs }),
+	xc("Skipped lines", 10, fmtBytes, func(r inputRow) Cell { return r.SkippedLines }),
+	xc("Reason / problems", 80, fmtWrap, func(r inputRow) Cell { return r.Reason }),
+}
+
 // inputs lists the inputs: snapshot files, GPU logs, skipped files.
-func (w *xlsxWriter) inputs(*analyze.Findings) error {
-	cols := []xcol{{"Kind", 12, ""}, {"File", 50, ""}, {"Format", 16, ""}, {"Samples", 10, fmtBytes}, {"GPUs", 6, ""}, {"Skipped lines", 10, fmtBytes}, {"Reason / problems", 80, fmtWrap}}
-	return w.tableSheet("Inputs", "tInputs", cols, nil, []Table{w.v.SnapshotFiles, w.v.GPULogs, w.v.Skipped})
+func (w *xlsxWriter) inputs() error {
+	var rows []inputRow
+	none := emptyCell()
+	for _, s := range w.v.SnapshotFiles {
+		rows = append(rows, inputRow{Kind: "snapshot", File: s.Path, Format: none, Samples: none, GPUs: none, SkippedLines: none, Reason: none})
+	}
+	for _, l := range w.v.GPULogs {
+		rows = append(rows, inputRow{Kind: "gpu log", File: l.Path, Format: textCell(l.Format), Samples: l.Samples, GPUs: l.GPUs, SkippedLines: l.Skipped,
+			Reason: textCell(strings.Join(l.problems(), "; "))})
+	}
+	for _, s := range w.v.Skipped {
+		rows = append(rows, inputRow{Kind: "skipped", File: s.Path, Format: none, Samples: none, GPUs: none, SkippedLines: none, Reason: textCell(s.Reason)})
+	}
+	return itemSheet(w, "Inputs", "tInputs", inputCols, rows, nil)
 }

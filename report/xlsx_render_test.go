@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gpureport/report/words"
 )
 
 // testOutputDir is where a test saves what a person would look at
@@ -162,7 +164,7 @@ func TestXLSXInLibreOffice(t *testing.T) {
 	}
 	run(pdftoppm, "-png", "-r", "60", pdf, filepath.Join(out, "page"))
 	for _, d := range fd.Devices {
-		title := "Timeline " + deviceLabelASCII(d.DeviceKey)
+		title := "Timeline " + words.DeviceASCII(d.DeviceKey)
 		page := -1
 		for i, p := range pages {
 			if strings.Contains(p, title) {

@@ -174,13 +174,13 @@ func TestXLSXHostileText(t *testing.T) {
 	}
 }
 
-// TestXLSXWrapsSentences: a long reason wraps inside the Summary's Value
+// TestXLSXWrapsSentences: a long note wraps inside the Summary's Value
 // column, in a row tall enough for its lines, with the row's cells at its
 // top; a short one keeps the default height.
 func TestXLSXWrapsSentences(t *testing.T) {
 	fd, _ := fixtureFindings()
 	long := "fragmentation on rank 0 cuda:0: " + strings.Repeat("reserved memory rose while live memory did not; ", 8)
-	fd.Verdict.Reasons = append(fd.Verdict.Reasons, long)
+	fd.Notes = append(fd.Notes, analyze.Note{Kind: analyze.NoteText, Text: long})
 	f := openXLSX(t, fd)
 	rows, err := f.GetRows("Summary")
 	if err != nil {
@@ -196,11 +196,11 @@ func TestXLSXWrapsSentences(t *testing.T) {
 		}
 	}
 	if longRow == 0 || shortRow == 0 {
-		t.Fatalf("rows of the long reason (%d) or the severity (%d) not found", longRow, shortRow)
+		t.Fatalf("rows of the long note (%d) or the severity (%d) not found", longRow, shortRow)
 	}
 	// 400 characters in a 90-character column: 5 lines.
 	if h, err := f.GetRowHeight("Summary", longRow); err != nil || h < 5*lineHeight {
-		t.Errorf("long reason's row is %g points tall (%v), want at least %g", h, err, 5*lineHeight)
+		t.Errorf("long note's row is %g points tall (%v), want at least %g", h, err, 5*lineHeight)
 	}
 	if h, err := f.GetRowHeight("Summary", shortRow); err != nil || h > lineHeight {
 		t.Errorf("severity row is %g points tall (%v), want the default", h, err)

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"gpureport/ingest"
-	"gpureport/report"
+	"gpureport/internal/units"
 )
 
 // progress reports long work on stderr: a redrawn bar on a terminal, and
@@ -131,12 +131,12 @@ func (p *progress) updateLoad(lp ingest.LoadProgress) {
 	if s := elapsed.Seconds(); s > 0 {
 		rate = float64(lp.DoneBytes) / s
 	}
-	figures := fmt.Sprintf("%d/%d files, %s of %s", lp.Done, lp.Total, report.Bytes(lp.DoneBytes), report.Bytes(lp.TotalBytes))
+	figures := fmt.Sprintf("%d/%d files, %s of %s", lp.Done, lp.Total, units.Bytes(lp.DoneBytes), units.Bytes(lp.TotalBytes))
 	if lp.Cached > 0 {
 		figures += fmt.Sprintf(" (%d cached)", lp.Cached)
 	}
 	if rate > 0 && lp.Done > 0 {
-		figures += fmt.Sprintf(", %s/s", report.Bytes(int64(rate)))
+		figures += fmt.Sprintf(", %s/s", units.Bytes(int64(rate)))
 		if left := lp.TotalBytes - lp.DoneBytes; left > 0 {
 			figures += ", ETA " + time.Duration(float64(left)/rate*float64(time.Second)).Round(time.Second).String()
 		}

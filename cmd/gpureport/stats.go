@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"gpureport/analyze"
+	"gpureport/internal/units"
 	"gpureport/report"
 	"gpureport/snapshot"
 )
@@ -178,9 +179,9 @@ func containerName(path string, c snapshot.Container) string {
 func printStats(w io.Writer, sf statsFile, s *snapshot.Snapshot, c snapshot.Container, size int64, took time.Duration) {
 	fmt.Fprintf(w, "%s\n", sf.Path)
 	fileSize := "?"
-	model := report.Bytes(s.ModelBytes())
+	model := units.Bytes(s.ModelBytes())
 	if size >= 0 {
-		fileSize = report.Bytes(size)
+		fileSize = units.Bytes(size)
 		if size > 0 {
 			model += fmt.Sprintf(" (%.2fx the file)", float64(s.ModelBytes())/float64(size))
 		}
@@ -202,9 +203,9 @@ func printStats(w io.Writer, sf statsFile, s *snapshot.Snapshot, c snapshot.Cont
 	for _, d := range sf.Devices {
 		fmt.Fprintf(w, "  device %d\n", d.Device)
 		fmt.Fprintf(w, "    reserved %s  allocated %s  active %s  requested %s\n",
-			report.Bytes(d.ReservedBytes), report.Bytes(d.AllocatedBytes), report.Bytes(d.ActiveBytes), report.Bytes(d.RequestedBytes))
+			units.Bytes(d.ReservedBytes), units.Bytes(d.AllocatedBytes), units.Bytes(d.ActiveBytes), units.Bytes(d.RequestedBytes))
 		fmt.Fprintf(w, "    inactive %s  largest free %s  external fragmentation %.2f  internal waste %s\n",
-			report.Bytes(d.InactiveBytes), report.Bytes(d.LargestFreeBytes), d.usage.ExternalFragmentation(), report.Bytes(d.usage.InternalWaste))
+			units.Bytes(d.InactiveBytes), units.Bytes(d.LargestFreeBytes), d.usage.ExternalFragmentation(), units.Bytes(d.usage.InternalWaste))
 		fmt.Fprintf(w, "    %d segments, %d blocks, %d trace entries\n", d.Segments, d.Blocks, d.TraceEntries)
 		if len(d.Actions) > 0 {
 			var parts []string
@@ -217,7 +218,7 @@ func printStats(w io.Writer, sf statsFile, s *snapshot.Snapshot, c snapshot.Cont
 			fmt.Fprintf(w, "    actions: %s\n", strings.Join(parts, ", "))
 		}
 		if d.live > 0 {
-			fmt.Fprintf(w, "    stack coverage %.1f%% of %s live\n", 100*d.StackCoverage, report.Bytes(d.live))
+			fmt.Fprintf(w, "    stack coverage %.1f%% of %s live\n", 100*d.StackCoverage, units.Bytes(d.live))
 		} else {
 			fmt.Fprintln(w, "    stack coverage: no live bytes")
 		}

@@ -23,13 +23,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"gpureport/analyze"
 	"gpureport/internal/labels"
+	"gpureport/report/words"
 )
 
 // Targets for the evaluation, on a corpus of fresh seeds (seeds the rules
@@ -236,17 +236,13 @@ type Join struct {
 	Rank, Device, GPU int
 }
 
-// joinIndexRE finds the nvidia-smi index in a device's GPUJoin text
-// ("nvidia-smi GPU 2 = rank 2 ...", "nvidia-smi index 2 = ...").
-var joinIndexRE = regexp.MustCompile(`(?:GPU|index) (\d+)`)
-
 // ResultOf extracts a case result from Findings.
 func ResultOf(name string, f *analyze.Findings) CaseResult {
-	r := CaseResult{Case: name, TopRank: -1, Headline: f.Verdict.Headline, Got: Flags{
+	r := CaseResult{Case: name, TopRank: -1, Headline: words.Headline(f), Got: Flags{
 		Leak: f.Verdict.Leak, OutsideAllocatorLeak: f.Verdict.OutsideAllocatorLeak,
 		Fragmentation: f.Verdict.Fragmentation, OOM: f.Verdict.OOM,
 	}}
-	if c := analyze.OOMCauses(f); len(c) > 0 {
+	if c := f.Verdict.OOMCauses; len(c) > 0 {
 		r.Got.OOMCause = string(c[0])
 	}
 	if len(f.Verdict.Suspects) > 0 {
@@ -259,8 +255,8 @@ func ResultOf(name string, f *analyze.Findings) CaseResult {
 		if len(d.Points) > 0 {
 			r.SnapshotDevices++
 			j := Join{Rank: max(d.Rank, 0), Device: d.Device, GPU: -1}
-			if m := joinIndexRE.FindStringSubmatch(d.GPUJoin); d.GPU != nil && m != nil {
-				j.GPU, _ = strconv.Atoi(m[1])
+			if d.GPU != nil {
+				j.GPU = d.GPUIndex
 			}
 			r.Joins = append(r.Joins, j)
 		}

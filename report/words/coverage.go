@@ -1,0 +1,73 @@
+package words
+
+import (
+	"strings"
+
+	"gpureport/analyze"
+	"gpureport/internal/units"
+)
+
+// Coverage is a device's stack coverage: "92% (full; lowest 85%)".
+func Coverage(c analyze.Coverage) string {
+	s := units.Percent(c.LiveWithStack)
+	var extra []string
+	if c.Level != "" {
+		extra = append(extra, c.Level)
+	}
+	if len(c.PerPoint) > 1 && c.MinLiveWithStack < c.LiveWithStack {
+		extra = append(extra, "lowest "+units.Percent(c.MinLiveWithStack))
+	}
+	if len(extra) > 0 {
+		s += " (" + strings.Join(extra, "; ") + ")"
+	}
+	return s
+}
+
+// Overflow says why a trace window looks incomplete:
+// "snapshot_step_10.pickle: the trace holds exactly 1,000 events, a
+// typical max_entries: the ring buffer is probably full"; "" when it
+// does not.
+func Overflow(o analyze.Overflow) string {
+	var why string
+	switch o.Rule {
+	case analyze.OverflowFlag:
+		why = "allocator_settings.trace_alloc_overflowed is set"
+	case analyze.OverflowMaxEntries:
+		why = "the trace holds " + units.CountOf(o.Entries, "event") + ", trace_alloc_max_entries"
+	case analyze.OverflowEarlyFrees:
+		why = "the trace starts with frees of " + units.CountOf(o.EarlyFrees, "block") + " allocated before it (its " + units.CountOf(o.Entries, "event") + " are the end of a longer history: the ring buffer was full or recording began late)"
+	case analyze.OverflowRoundLength:
+		why = "the trace holds exactly " + units.CountOf(o.Entries, "event") + ", a typical max_entries: the ring buffer is probably full"
+	default:
+		return ""
+	}
+	return o.Path + ": " + why
+}
+
+// TraceWindow says whether a device's trace window is complete, for the
+// page's provenance: "no", or "yes: " and why.
+func TraceWindow(c analyze.Coverage) string {
+	if !c.TraceOverflow {
+		return "no"
+	}
+	if s := Overflow(c.Overflow); s != "" {
+		return "yes: " + s
+	}
+	return "yes: the trace ring buffer was full, early events were lost"
+}
+
+// TraceSummary sums up what a snapshot's trace shows on its own: "50,000
+// trace events; peak allocated in the window 21.0 GiB; 96.0 MiB allocated
+// in the window and never freed; <start> to <end>; 12 frees of blocks
+// allocated before the window (the ring buffer dropped older events)."
+func TraceSummary(tw *analyze.TraceWindow) string {
+	s := units.CountOf(tw.Entries, "trace event") + "; peak allocated in the window " + units.Bytes(tw.PeakAllocated) + "; " +
+		units.Bytes(tw.NeverFreedBytes) + " allocated in the window and never freed"
+	if !tw.Start.IsZero() && !tw.End.IsZero() {
+		s += "; " + units.Timestamp(tw.Start) + " to " + units.Timestamp(tw.End)
+	}
+	if tw.UnknownFrees > 0 {
+		s += "; " + units.CountOf(tw.UnknownFrees, "free") + " of blocks allocated before the window (the ring buffer dropped older events)"
+	}
+	return s + "."
+}

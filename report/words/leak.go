@@ -1,0 +1,131 @@
+package words
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"strings"
+
+	"gpureport/analyze"
+	"gpureport/internal/units"
+)
+
+// Evidence lists the observations behind suspect i of device d, one line
+// each, in the order the analysis found them.
+func Evidence(d *analyze.Device, i int) []string {
+	sp := &d.Suspects[i]
+	tr := &sp.Trend
+	out := make([]string, 0, len(sp.Evidence))
+	for _, e := range sp.Evidence {
+		var s string
+		switch e.Kind {
+		case analyze.EvidenceGrowth:
+			s = fmt.Sprintf("live bytes grow %s, Mann-Kendall %s over %d snapshots", units.RateCI(tr.Slope, tr.Lo, tr.Hi, tr.Per), units.PValue(tr.PValue), tr.N)
+		case analyze.EvidenceShape:
+			s = fmt.Sprintf("%s: %s over the fitted range; %d → %d blocks", tr.Pattern, units.Signed(tr.Growth), e.Bytes, e.Of)
+		case analyze.EvidenceWarmUp:
+			s = fmt.Sprintf("fitted from snapshot %d, after a warm-up step", tr.FitFrom)
+		case analyze.EvidenceShare:
+			s = units.Percent(sp.Share) + " of the device's allocated growth"
+		case analyze.EvidenceNoUserFrame:
+			s = fmt.Sprintf("no user frame in the stack: the site is a %s frame", e.SiteKind)
+		case analyze.EvidenceCoverage:
+			s = fmt.Sprintf("only %s of live bytes carry stacks in a typical snapshot: other growth may be unattributed", units.Percent(e.Share))
+		case analyze.EvidenceOOM:
+			s = fmt.Sprintf("the OOM of %s (%s requested, %s free on the device) came after this site's live memory grew by %s, never freed",
+				e.Path, units.Bytes(e.Bytes), units.Bytes(e.Of), units.Bytes(e.Grew))
+		case analyze.EvidencePaths:
+			if ls := d.SiteOf(i); ls != nil {
+				t := ls.Trend
+				s = fmt.Sprintf("one of %d call paths to %s (%s), which together grow %s, %s",
+					ls.Paths(), ls.Site, paths(d, ls), units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue))
+			}
+		case analyze.EvidencePinsSegments:
+			s = "its tensors also pin cached segments, keeping them reserved (see fragmentation)"
+		case analyze.EvidencePinning:
+			s = fmt.Sprintf("%s of its %s live bytes sit in large segments that are at least %s free: it keeps them reserved",
+				units.Bytes(e.Bytes), units.Bytes(e.Of), units.Percent(1-analyze.PinnedLiveShare))
+		}
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// paths names a leak site's call paths: "suspects 16c2108f7b58,
+// 9cd14a7c2865; 9 more only accumulate".
+func paths(d *analyze.Device, ls *analyze.LeakSite) string {
+	fps := make([]string, len(ls.Suspects))
+	for k, i := range ls.Suspects {
+		fps[k] = d.Suspects[i].Fingerprint
+	}
+	text := "suspect " + fps[0]
+	if len(fps) > 1 {
+		text = "suspects " + strings.Join(fps, ", ")
+	}
+	if ls.Accumulating > 0 {
+		text += fmt.Sprintf("; %d more only accumulate", ls.Accumulating)
+	}
+	return text
+}
+
+// Suspect is a suspect in one line of plain text: "train.py:57
+// train_step on rank 1 cuda:0, +492 KiB/step (95% CI ...), fingerprint
+// 7f3a9c01d2e4b5a6"; fp is the fingerprint as the writer shows it.
+func Suspect(d *analyze.Device, sp *analyze.Suspect, fp string) string {
+	t := sp.Trend
+	return fmt.Sprintf("%s %s on %s, %s, fingerprint %s", sp.Site, sp.Function, DeviceASCII(d.DeviceKey), units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), fp)
+}
+
+// Claim is what a suspect's section claims, in sentences: "The live
+// memory allocated at train.py:57 in train_step on cuda:0 grows by +492
+// KiB/step (95% CI +467 to +516 KiB; p<0.001, Theil-Sen fit over 12
+// snapshots). It holds 1.50 GiB at the last snapshot, 7.5% of allocated
+// memory. It accounts for 98.0% of the device's allocated growth."
+func Claim(d *analyze.Device, sp *analyze.Suspect) string {
+	t := sp.Trend
+	site := sp.Site
+	if sp.Function != "" {
+		site += " in " + sp.Function
+	}
+	// One pair of parentheses.
+	rate := units.RateCI(t.Slope, t.Lo, t.Hi, t.Per)
+	detail := fmt.Sprintf("%s, %s fit over %s", units.PValue(t.PValue), cmp.Or(Method(&t), "trend"), units.CountOf(t.N, "snapshot"))
+	if strings.HasSuffix(rate, ")") {
+		rate = strings.TrimSuffix(rate, ")") + "; " + detail + ")"
+	} else {
+		rate += " (" + detail + ")"
+	}
+	s := fmt.Sprintf("The live memory allocated at %s on %s grows by %s.", site, Device(d.DeviceKey), rate)
+	if n := len(sp.Bytes); n > 0 {
+		s += " It holds " + units.Bytes(sp.Bytes[n-1]) + " at the last snapshot"
+		if finite(sp.LastShare) {
+			s += ", " + units.Percent(sp.LastShare) + " of allocated memory"
+		}
+		s += "."
+	}
+	if finite(sp.Share) && sp.Share > 0 {
+		s += fmt.Sprintf(" It accounts for %s of the device's allocated growth.", units.Percent(sp.Share))
+	}
+	return s
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// Suppressed says how many suspects suppressions took out of the verdict
+// and by which rules: "2 leak suspects suppressed (not counted in the
+// verdict): 1 by known: dataset cache, 1 by built-in: optimizer state";
+// "" when none were.
+func Suppressed(f *analyze.Findings) string {
+	total := 0
+	parts := make([]string, len(f.Verdict.Suppressed))
+	for i, r := range f.Verdict.Suppressed {
+		total += r.Suspects
+		parts[i] = fmt.Sprintf("%d by %s", r.Suspects, r.Rule)
+	}
+	if total == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s suppressed (not counted in the verdict): %s", units.CountOf(total, "leak suspect"), strings.Join(parts, ", "))
+}

@@ -1,0 +1,234 @@
+package words
+
+import (
+	"cmp"
+	"strconv"
+	"strings"
+
+	"gpureport/analyze"
+	"gpureport/input"
+	"gpureport/internal/units"
+)
+
+// Device names a device: "rank 3 · cuda:0", or "cuda:0" in a run without
+// ranks, "cuda:0 · MIG GI 7" for a MIG device (analyze.DeviceKey.Name).
+func Device(k analyze.DeviceKey) string { return k.Name() }
+
+// DeviceASCII is Device for plain-text outputs: "rank 3 cuda:0".
+func DeviceASCII(k analyze.DeviceKey) string {
+	return strings.ReplaceAll(Device(k), " · ", " ")
+}
+
+// UsedShare is a GPU's peak used memory as a share of the device, for a
+// GPU whose logs give only that share: "74.8% of the device".
+func UsedShare(s *analyze.ShareSeries) string {
+	return units.Percent(s.MaxPercent/100) + " of the device"
+}
+
+// Reading names a memory_stats reading: "step 1,200", its time, or
+// "reading 12" (its position, from 0).
+func Reading(r analyze.Reading) string {
+	switch {
+	case r.Step != input.NoStep:
+		return "step " + units.Count(r.Step)
+	case !r.Time.IsZero():
+		return units.Timestamp(r.Time)
+	}
+	return "reading " + strconv.Itoa(r.Index)
+}
+
+// Process names a process as the logs give it: "python (pid 4242)",
+// "(no name) (pid 7)", "python (pid not logged)".
+func Process(p *analyze.ProcessSeries) string {
+	name := cmp.Or(p.Name, "(no name)")
+	if p.PID == 0 {
+		return name + " (pid not logged)"
+	}
+	return name + " (pid " + strconv.Itoa(p.PID) + ")"
+}
+
+// OtherGPU says where a process of no device runs: "unknown GPU", "GPU 3
+// (no series)".
+func OtherGPU(p *analyze.ProcessSeries) string {
+	if p.GPU < 0 {
+		return "unknown GPU"
+	}
+	return "GPU " + strconv.Itoa(p.GPU) + " (no series)"
+}
+
+// Metric names a trend's metric for a reader ("allocated", "nvidia-smi
+// used"); summary.json and the workbook keep the field names.
+func Metric(m string) string {
+	switch m {
+	case analyze.MetricAllocated:
+		return "allocated"
+	case analyze.MetricReserved:
+		return "reserved"
+	case analyze.MetricGPUUsed:
+		return "nvidia-smi used"
+	case analyze.MetricNonPyTorch:
+		return "outside the allocator (used − reserved)"
+	case analyze.MetricInactive:
+		return "cached free"
+	}
+	return strings.ReplaceAll(strings.TrimSuffix(m, "_bytes"), "_", " ")
+}
+
+// TrendName names a trend: its metric, marked when it was fitted on
+// memory_stats readings ("allocated (memory_stats)"); "" for none.
+func TrendName(t *analyze.Trend) string {
+	if t == nil {
+		return ""
+	}
+	if t.Source == analyze.SourceMemoryStats {
+		return Metric(t.Metric) + " (memory_stats)"
+	}
+	return Metric(t.Metric)
+}
+
+// TrendSource names what a trend was fitted on: "snapshots", "GPU logs",
+// "snapshots + GPU logs", "memory_stats".
+func TrendSource(t *analyze.Trend) string {
+	switch {
+	case t.Source != "":
+		return t.Source
+	case t.Metric == analyze.MetricGPUUsed:
+		return "GPU logs"
+	case t.Metric == analyze.MetricNonPyTorch:
+		return "snapshots + GPU logs"
+	}
+	return "snapshots"
+}
+
+// orders say in plain words how snapshots were put in order; any other
+// rule reads as its own name.
+var orders = map[analyze.OrderRule]string{
+	analyze.OrderTraceTime: "the time of each snapshot's last trace event",
+	analyze.OrderStep:      "the step number in each file name",
+	analyze.OrderModTime:   "file modification time",
+}
+
+// OrderRule says in plain words how snapshots were put in order.
+func OrderRule(o analyze.OrderRule) string { return cmp.Or(orders[o], string(o)) }
+
+// Order says in plain words how a device's series was put in order.
+func Order(d *analyze.Device) string {
+	switch {
+	case len(d.Points) > 0:
+		return OrderRule(d.Order)
+	case d.MemoryStats != nil:
+		return "memory_stats readings by " + d.MemoryStats.Order
+	}
+	return "GPU log time"
+}
+
+// axes are the x axis titles of a device by its axis; any other axis
+// counts steps.
+var axes = map[analyze.Axis]string{
+	analyze.AxisHours:    "hours since first snapshot",
+	analyze.AxisReading:  "reading (position in the log)",
+	analyze.AxisSnapshot: "snapshot (position in order)",
+}
+
+// Axis is the title of an x axis: "step", "hours since first snapshot".
+func Axis(a analyze.Axis) string { return cmp.Or(axes[a], "step") }
+
+// DeviceAxis is the title of a device's x axis: Axis, but hours count
+// from the first reading on a device without snapshots.
+func DeviceAxis(d *analyze.Device) string {
+	if len(d.Points) == 0 && d.Axis == analyze.AxisHours {
+		return "hours since first reading"
+	}
+	return Axis(d.Axis)
+}
+
+// CapacitySource says where a device's capacity came from: "GPU log
+// memory.total", or the user's option ("--capacity 80GB = 80×10^9
+// bytes, overriding the GPU log's memory.total 79.6 GiB").
+func CapacitySource(d *analyze.Device) string {
+	s := d.CapacitySource
+	if s.Option == "" {
+		return "GPU log memory.total"
+	}
+	if s.Overrides > 0 {
+		return s.Option + ", overriding the GPU log's memory.total " + units.Bytes(s.Overrides)
+	}
+	return s.Option
+}
+
+// Capacity is a device's capacity for a key-figures cell: "22.5 GiB",
+// or with its source when the user set it ("74.5 GiB (--capacity 80GB =
+// 80×10^9 bytes)"), since a GB the user typed is not the GiB printed;
+// "unknown" when unknown.
+func Capacity(d *analyze.Device) string {
+	switch {
+	case d.Capacity <= 0:
+		return "unknown"
+	case d.CapacitySource.Option != "":
+		return units.Bytes(d.Capacity) + " (" + CapacitySource(d) + ")"
+	}
+	return units.Bytes(d.Capacity)
+}
+
+// GPUJoin says how a device's GPU readings were chosen: the join's words,
+// with the clock offset the log's times were moved by; "" without GPU
+// readings.
+func GPUJoin(d *analyze.Device) string {
+	if d.GPU == nil && d.UsedShare == nil {
+		return ""
+	}
+	s := d.GPUJoin
+	if s == "" {
+		s = "nvidia-smi GPU " + strconv.Itoa(d.GPUIndex)
+		if d.MIG != "" {
+			s += " MIG " + d.MIG
+		}
+		if d.GPU == nil {
+			s += " (used memory as a percent of the device)"
+		}
+	}
+	if d.ClockShift != 0 {
+		what := "the snapshots"
+		if len(d.Points) == 0 {
+			what = "the memory_stats readings"
+		}
+		sign := "+"
+		if d.ClockShift < 0 {
+			sign = ""
+		}
+		s += "; log times moved " + sign + strconv.Itoa(d.ClockShift) + " h to match " + what
+	}
+	return s
+}
+
+// AxisNote says what a device's timeline draws beside its snapshots, or
+// cannot draw: memory_stats readings, GPU readings without usable times;
+// "" when nothing needs saying.
+func AxisNote(d *analyze.Device) string {
+	var parts []string
+	if d.MemoryStats != nil {
+		if len(d.Points) == 0 {
+			parts = append(parts, "No snapshots: allocated and reserved memory come from torch.cuda.memory_stats() readings.")
+		} else {
+			parts = append(parts, "Lighter lines: torch.cuda.memory_stats() readings, drawn beside the snapshots (the snapshots decide the verdict).")
+		}
+	}
+	if unplaced(d) {
+		parts = append(parts, "nvidia-smi memory.used is not drawn: the snapshots carry no usable times (trace times, times in the file names, or file write times) to place its readings on the "+DeviceAxis(d)+" axis; its trend above is over time.")
+	}
+	return strings.Join(parts, " ")
+}
+
+// unplaced reports whether d has GPU readings of which none could be
+// placed on its chart's x axis.
+func unplaced(d *analyze.Device) bool {
+	if d.GPU == nil || len(d.GPU.Used) == 0 {
+		return false
+	}
+	for _, x := range d.GPU.X {
+		if finite(x) {
+			return false
+		}
+	}
+	return true
+}

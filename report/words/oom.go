@@ -1,0 +1,338 @@
+package words
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"gpureport/analyze"
+	"gpureport/internal/units"
+)
+
+// Explanation says, in a few sentences, why an OOM's request failed: the
+// allocator's state at the OOM and its cause (docs/design.md's order: limit,
+// leak, fragmentation, capacity), with the settings in force.
+func Explanation(o *analyze.OOM) string {
+	if o.Message != nil {
+		return messageExplanation(o)
+	}
+	where := Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device})
+	when := ""
+	if !o.Time.IsZero() {
+		when = " at " + o.Time.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	site := ""
+	if o.Site != "" {
+		site = fmt.Sprintf(", allocated at %s in %s,", o.Site, o.Function)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Out of memory on %s%s: a request for %s (%d bytes)%s failed with %s free on the device. ",
+		where, when, units.Bytes(o.Requested), o.Requested, site, units.Bytes(o.DeviceFree))
+	state := "At that moment"
+	if o.Reconstructed {
+		state = "At that moment (rebuilt from the trace events after it)"
+	}
+	fmt.Fprintf(&b, "%s PyTorch held %s reserved, %s of it in live tensors; %s was cached but free, the largest free block %s. ",
+		state, units.Bytes(o.Reserved), units.Bytes(o.Allocated), units.Bytes(o.CachedFree), units.Bytes(o.LargestFree))
+	conf := settings(o)
+	switch o.Cause {
+	case analyze.CauseLimit:
+		fmt.Fprintf(&b, "%s Allocator settings in force: %s.", limitText(o), conf)
+	case analyze.CauseLeak:
+		fmt.Fprintf(&b, "This is a leak OOM: the leak at %s had added %s of live tensors by then, and the request lacked %s of device memory (%s requested, %s free), so without the leaked bytes the request would have fit.",
+			o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree))
+		if o.Earlier > 0 {
+			fmt.Fprintf(&b, " At the leak's pace of %s it took those %s over its last %s: about %s earlier, the OOM would not have happened.",
+				units.Rate(o.LeakRate, o.LeakPer), units.Bytes(o.Missing), units.AxisAmount(o.Earlier, o.LeakPer), units.AxisAmount(o.Earlier, o.LeakPer))
+		}
+		if o.CachedFree > 0 {
+			fmt.Fprintf(&b, " The %s cached but free at the OOM (largest block %s) is not the cause: the leak must be fixed first.", units.Bytes(o.CachedFree), units.Bytes(o.LargestFree))
+		}
+		fmt.Fprintf(&b, " Allocator settings in force: %s.", conf)
+	case analyze.CauseFragmentation:
+		fmt.Fprintf(&b, "This is a fragmentation OOM: %s free on the device plus %s cached but free is %s, at least the %s requested, but no free block was large enough (largest cached block %s); the free memory is split into holes between live blocks. Allocator settings in force: %s.",
+			units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree), units.Bytes(o.DeviceFree+o.CachedFree), units.Bytes(o.Requested), units.Bytes(o.LargestFree), conf)
+	default:
+		capText := fmt.Sprintf("about %s, reserved + free at the OOM", units.Bytes(o.EstimatedCapacity))
+		if o.Capacity > 0 {
+			capText = units.Bytes(o.Capacity)
+		}
+		fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s); the request lacked %s of device memory (%s requested, %s free), more than the %s cached but free, so no allocator setting can make room.",
+			units.Bytes(o.Allocated), capText, units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree))
+		if o.LeakedBytes > 0 {
+			fmt.Fprintf(&b, " The leak at %s had added %s by then, less than the %s of device memory the request lacked: without it live memory (%s) plus the request (%s) still exceeds what the device offers.",
+				o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing), units.Bytes(o.Allocated-o.LeakedBytes), units.Bytes(o.Requested))
+		}
+		fmt.Fprintf(&b, " Allocator settings in force: %s.", conf)
+		if o.FreedAfter > 0 {
+			fmt.Fprintf(&b, " %s was freed right after the OOM as the failed step unwound: mostly transient tensors (activations) of that step.", units.Bytes(o.FreedAfter))
+		}
+	}
+	return b.String()
+}
+
+// settings names the allocator settings in force at an OOM.
+func settings(o *analyze.OOM) string {
+	set := o.Settings
+	switch {
+	case set.Present:
+		split := "unset"
+		if set.MaxSplitSize >= 0 {
+			split = units.Bytes(set.MaxSplitSize)
+		}
+		return fmt.Sprintf("PYTORCH_CUDA_ALLOC_CONF=%q (expandable_segments %v, max_split_size %s, garbage_collection_threshold %g)",
+			set.Conf, set.ExpandableSegments, split, set.GCThreshold)
+	case o.Expandable:
+		return "not recorded, but the segments are expandable, so expandable_segments:True"
+	}
+	return "not recorded in the snapshot (PyTorch records allocator_settings from 2.3 on)"
+}
+
+// Settings lists the allocator settings an OOM's snapshot records:
+// "PYTORCH_CUDA_ALLOC_CONF=...; key=value, ..."; "" when it records none.
+func Settings(o *analyze.OOM) string {
+	set := o.Settings
+	if !set.Present {
+		return ""
+	}
+	kv := make([]string, 0, len(set.Raw))
+	for _, r := range set.Raw {
+		kv = append(kv, r.Key+"="+r.Value)
+	}
+	s := strings.Join(kv, ", ")
+	if set.Conf != "" {
+		s = "PYTORCH_CUDA_ALLOC_CONF=" + set.Conf + "; " + s
+	}
+	return s
+}
+
+// messageExplanation explains an OOM a training log's message reports,
+// with the numbers the message gives.
+func messageExplanation(o *analyze.OOM) string {
+	m := o.Message
+	where := fmt.Sprintf("line %d of %s", m.Line, o.Path)
+	if m.Count > 1 {
+		where += fmt.Sprintf(" (written %d times)", m.Count)
+	}
+	dev := Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device})
+	switch {
+	case m.GPU < 0 && o.Device == 0:
+		where += "; the message names no device, so it is shown on device 0"
+	case m.GPU < 0:
+		where += "; the message names no device, and the run has one: " + dev
+	case m.GPU != o.Device:
+		where += fmt.Sprintf("; its GPU %d is the run's %s", m.GPU, dev)
+	}
+	if m.Kind == analyze.MessageMPS && o.Cause != analyze.CauseUnknown {
+		return mpsExplanation(o) + " (" + where + ")."
+	}
+	if o.Cause == analyze.CauseUnknown {
+		what := "the job ran out of device memory"
+		switch m.Kind {
+		case analyze.MessageNCCL:
+			what = "NCCL could not allocate device memory"
+		case analyze.MessageCUDA:
+			what = "a CUDA call ran out of device memory (outside PyTorch's caching allocator, e.g. a kernel launch or a library workspace)"
+		}
+		if o.Requested >= 0 {
+			what += " (" + units.Bytes(o.Requested) + " requested)"
+		}
+		gives := "free or reserved memory"
+		if o.DeviceFree < 0 && (m.Total >= 0 || o.CachedFree >= 0) {
+			gives = "the device's free memory"
+		}
+		return what + ", says " + where + "; the message gives no " + gives + ", so its cause cannot be classified. Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one."
+	}
+	gpu := "the GPU"
+	if m.GPU >= 0 {
+		gpu = "GPU " + strconv.Itoa(m.GPU)
+	}
+	parts := []string{"PyTorch asked for " + units.Bytes(o.Requested) + " on " + gpu}
+	if m.Total > 0 {
+		parts[0] += " (" + units.Bytes(m.Total) + " in all)"
+	}
+	state := units.Bytes(o.DeviceFree) + " was free on the device"
+	if o.CachedFree >= 0 {
+		state += fmt.Sprintf(" and %s was reserved by PyTorch but unallocated (%s together)", units.Bytes(o.CachedFree), units.Bytes(o.DeviceFree+o.CachedFree))
+	}
+	parts = append(parts, state)
+	if o.Allocated >= 0 {
+		live := "live tensors held " + units.Bytes(o.Allocated)
+		if m.ProcessInUse >= 0 {
+			live += " of the " + units.Bytes(m.ProcessInUse) + " the process had in use"
+		}
+		parts = append(parts, live)
+	}
+	if m.OtherProcesses > 0 {
+		parts = append(parts, "other processes had "+units.Bytes(m.OtherProcesses)+" in use")
+	}
+	switch {
+	case o.Cause == analyze.CauseLimit:
+		// The limit's sentences follow the message's figures.
+	case m.Fits:
+		parts = append(parts, "the request lacked "+units.Bytes(o.Missing)+" of device memory, and the cached free memory would have covered it, but not in one piece: fragmentation")
+	case o.Missing == 0:
+		parts = append(parts, "the free memory equals the request as the message rounds them, so the device was full to within that rounding: the job needs more memory than the device has")
+	default:
+		parts = append(parts, "the request lacked "+units.Bytes(o.Missing)+" of device memory, more than all cached free memory: the job needs more memory than the device has")
+	}
+	s := strings.Join(parts, "; ") + " (" + where + ")."
+	if o.Cause == analyze.CauseLimit {
+		s += " " + limitText(o)
+	}
+	if o.Cause == analyze.CauseLeak {
+		s += fmt.Sprintf(" The leak at %s had added %s of live tensors by the last snapshot, more than the %s the request lacked (%s requested, %s free): without the leak the request would have fit, so this is a leak OOM; the cached free memory is not the cause.",
+			o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree))
+		if o.Earlier > 0 {
+			s += " About " + units.AxisAmount(o.Earlier, o.LeakPer) + " earlier, the OOM would not have happened."
+		}
+	}
+	return s
+}
+
+// limitText says why an OOM is a limit OOM, and what to check: the
+// device had at least what the allocator asked for free, so something
+// capped the process (the cap the message printed, when it did) or took
+// the memory.
+func limitText(o *analyze.OOM) string {
+	s := fmt.Sprintf("This is a limit OOM: the device reported %s free, at least the %s the allocator asked for, yet the allocation failed. Neither cached memory nor live tensors explain it: something capped the process or took the memory",
+		units.Bytes(o.DeviceFree), units.Bytes(o.Asked))
+	if m := o.Message; m != nil && m.Allowed >= 0 {
+		s += " (the message says " + units.Bytes(m.Allowed) + " allowed: set_per_process_memory_fraction caps the process there)"
+	}
+	return s + ". Check for a cap on the process (torch.cuda.set_per_process_memory_fraction, a MIG instance, a CUDA MPS client limit), a Windows WDDM driver, and other processes on the GPU."
+}
+
+// mpsExplanation explains an MPS message's OOM, a capacity OOM against
+// the high watermark, or, with the watermark off, of unified memory.
+func mpsExplanation(o *analyze.OOM) string {
+	m := o.Message
+	s := fmt.Sprintf("MPS asked for %s with %s allocated by its allocator and %s by other allocations",
+		units.Bytes(o.Requested), units.Bytes(o.Allocated), units.Bytes(max(m.OtherAllocations, 0)))
+	if m.Allowed > 0 {
+		return s + fmt.Sprintf("; the high watermark allows %s, so the request lacked %s: a capacity OOM against the watermark", units.Bytes(m.Allowed), units.Bytes(o.Missing))
+	}
+	return s + "; with the watermark off, Metal could not map the buffer: the device's unified memory is full, a capacity OOM"
+}
+
+// mpsInUse is the memory an MPS process had in use at its OOM: its MPS
+// allocations and its other allocations.
+func mpsInUse(o *analyze.OOM) int64 {
+	return o.Allocated + max(o.Message.OtherAllocations, 0)
+}
+
+// OOMReason is the verdict's line for an OOM, leaving out figures the
+// OOM does not know (a training log's message has no largest free
+// block), and for a leak OOM what the leak had added.
+func OOMReason(o *analyze.OOM) string {
+	s := fmt.Sprintf("%s OOM on %s", o.Cause, Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device}))
+	var parts []string
+	if o.Requested >= 0 {
+		parts = append(parts, units.Bytes(o.Requested)+" requested")
+	}
+	if o.DeviceFree >= 0 {
+		parts = append(parts, units.Bytes(o.DeviceFree)+" free on the device")
+	}
+	if o.LargestFree >= 0 {
+		parts = append(parts, "largest cached free block "+units.Bytes(o.LargestFree))
+	} else if o.CachedFree >= 0 {
+		parts = append(parts, units.Bytes(o.CachedFree)+" cached free")
+	}
+	if len(parts) == 0 {
+		s += " (" + o.Path + ")"
+	} else {
+		s += ": " + strings.Join(parts, ", ")
+	}
+	if o.Cause == analyze.CauseLeak {
+		s += fmt.Sprintf("; the leak at %s had added %s, more than the %s the request lacked", o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing))
+		if o.Earlier > 0 {
+			s += ": about " + units.AxisAmount(o.Earlier, o.LeakPer) + " earlier the request would have fit"
+		}
+	}
+	return s
+}
+
+// Recommendation words a change to try for an OOM: the setting (code),
+// then the observation it rests on.
+func Recommendation(o *analyze.OOM, r analyze.Recommendation) Sentence {
+	return sentence(code(setting(o, r)), ": "+because(o, r))
+}
+
+// setting is what a recommendation changes, as the user would type it (or
+// the change to make in the code).
+func setting(o *analyze.OOM, r analyze.Recommendation) string {
+	switch r.Kind {
+	case analyze.StepFixLeak:
+		return "fix the leak at " + o.LeakSite + " (see the leak suspects): release the tensors it keeps, e.g. store loss.item() or detach() instead of the tensor"
+	case analyze.StepExpandable:
+		return analyze.ExpandableSetting
+	case analyze.StepMaxSplit:
+		return "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:" + strconv.FormatInt(r.MaxSplitMiB, 10)
+	case analyze.StepGCThreshold:
+		return analyze.GCThresholdSetting
+	case analyze.StepReduceLive:
+		return "reduce live memory: a smaller batch or sequence length, activation checkpointing (torch.utils.checkpoint), lower precision (bf16/fp16), or sharding the model"
+	case analyze.StepKeepExpandable:
+		return "keep expandable_segments:True (already set); max_split_size_mb and garbage_collection_threshold will not help"
+	case analyze.StepMPSWatermark:
+		return "reduce live memory (a smaller batch, lower precision), or raise PYTORCH_MPS_HIGH_WATERMARK_RATIO (0.0 removes the cap and may make the system unstable)"
+	case analyze.StepLimitFraction:
+		return "raise or remove torch.cuda.set_per_process_memory_fraction: the allocator refuses requests past the fraction without asking the driver"
+	case analyze.StepLimitOthers:
+		return "check the other processes on the GPU (nvidia-smi --query-compute-apps=pid,used_memory --format=csv): one may have allocated between the driver's report and the failed allocation"
+	case analyze.StepLimitCap:
+		return "check for a cap on the process: torch.cuda.get_per_process_memory_fraction(), a MIG instance (nvidia-smi -L lists MIG devices), or a CUDA MPS client limit (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT)"
+	case analyze.StepLimitWDDM:
+		return "on Windows, WDDM drivers report free memory they do not give: leave headroom or use a TCC-mode GPU"
+	}
+	return string(r.Kind)
+}
+
+// because is the observation a recommendation rests on.
+func because(o *analyze.OOM, r analyze.Recommendation) string {
+	switch r.Kind {
+	case analyze.StepFixLeak:
+		by := "by the OOM"
+		if o.Message != nil {
+			by = "by the last snapshot"
+		}
+		return fmt.Sprintf("it had added %s %s, more than the %s the request lacked", units.Bytes(o.LeakedBytes), by, units.Bytes(o.Missing))
+	case analyze.StepExpandable:
+		if o.Message != nil {
+			return fmt.Sprintf("%s reserved but unallocated at the OOM, with %s free, covered the %s request", units.Bytes(max(o.CachedFree, 0)), units.Bytes(o.DeviceFree), units.Bytes(o.Requested))
+		}
+		return fmt.Sprintf("%s sat in holes while the request needed %s in one piece (largest hole %s); expandable segments grow one segment by mapping pages at its end, so a large request no longer needs a contiguous free block", units.Bytes(o.CachedFree), units.Bytes(o.Requested), units.Bytes(o.LargestFree))
+	case analyze.StepMaxSplit:
+		unset := "max_split_size is unset, so"
+		if !o.Settings.Present {
+			unset = "the snapshot does not record max_split_size; unset (the default),"
+		}
+		return fmt.Sprintf("%s large cached blocks are split for small requests and the pieces pin them; blocks above %d MiB would then stay whole for requests like this one (%s)", unset, r.MaxSplitMiB, units.Bytes(o.Requested))
+	case analyze.StepGCThreshold:
+		return fmt.Sprintf("%s of the %s reserved was cached but unused at the OOM; with a threshold the allocator returns unused cached blocks once usage passes 80%% of the device, before a request fails", units.Bytes(o.CachedFree), units.Bytes(o.Reserved))
+	case analyze.StepReduceLive:
+		if o.Message != nil && o.Message.Kind == analyze.MessageMPS {
+			return fmt.Sprintf("%s in use when %s more was requested", units.Bytes(mpsInUse(o)), units.Bytes(o.Requested))
+		}
+		s := fmt.Sprintf("live tensors held %s when %s more was requested and only %s was free or cached", units.Bytes(o.Allocated), units.Bytes(o.Requested), units.Bytes(o.CachedFree+o.DeviceFree))
+		if len(o.TopLive) > 0 {
+			var tops []string
+			for _, g := range o.TopLive[:min(3, len(o.TopLive))] {
+				tops = append(tops, fmt.Sprintf("%s %s (%s)", g.Site, g.Function, units.Bytes(g.Bytes)))
+			}
+			s += "; the largest holders: " + strings.Join(tops, ", ")
+		}
+		return s
+	case analyze.StepKeepExpandable:
+		return fmt.Sprintf("only %s was cached but free at the OOM, so the allocator had nothing to reorganise", units.Bytes(o.CachedFree))
+	case analyze.StepMPSWatermark:
+		return fmt.Sprintf("%s in use plus %s requested passes the %s allowed", units.Bytes(mpsInUse(o)), units.Bytes(o.Requested), units.Bytes(o.Message.Allowed))
+	case analyze.StepLimitFraction:
+		return fmt.Sprintf("the process was allowed %s and held %s reserved when it asked for %s more", units.Bytes(o.Message.Allowed), units.Bytes(max(o.Reserved, 0)), units.Bytes(o.Requested))
+	case analyze.StepLimitOthers:
+		return "other processes had " + units.Bytes(o.Message.OtherProcesses) + " in use"
+	case analyze.StepLimitCap, analyze.StepLimitWDDM:
+		return fmt.Sprintf("the driver reported %s free against a request of %s", units.Bytes(o.DeviceFree), units.Bytes(o.Requested))
+	}
+	return ""
+}

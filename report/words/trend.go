@@ -1,0 +1,209 @@
+package words
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"gpureport/analyze"
+	"gpureport/internal/units"
+)
+
+// Trend is a trend in a few words: "+12.3 MiB/step (95% CI ...), p<0.001,
+// growing (steady growth)"; "insufficient data (3 points)"; "no trend
+// fitted" for none.
+func Trend(t *analyze.Trend) string {
+	if t == nil {
+		return "no trend fitted"
+	}
+	if t.State == analyze.StateInsufficient {
+		return fmt.Sprintf("insufficient data (%s)", units.CountOf(t.N, "point"))
+	}
+	st := t.Status()
+	s := units.RateCI(t.Slope, t.Lo, t.Hi, t.Per) + ", " + units.PValue(t.PValue) + ", " + string(st)
+	if t.Pattern != "" && string(t.Pattern) != string(st) {
+		s += " (" + string(t.Pattern) + ")"
+	}
+	return s
+}
+
+// Method names how a trend's slope was estimated: "Theil-Sen", "Theil-Sen
+// on the low points between drops (8 of 20 points)", "least squares
+// (Theil-Sen is 0 with this many ties)".
+func Method(t *analyze.Trend) string {
+	s := t.Method
+	if t.Floor > 0 {
+		s += fmt.Sprintf(" on the low points between drops (%d of %d points)", t.Floor, t.Given)
+	}
+	if t.Tied {
+		s += " (Theil-Sen is 0 with this many ties)"
+	}
+	return s
+}
+
+// TrendReason says why a trend's State is what it is, with its numbers.
+func TrendReason(t *analyze.Trend) string {
+	s := trendRule(t)
+	if g := t.Why.UntilOOM; g > 0 {
+		s = fmt.Sprintf("grew %s over the run without ever falling and filled the device until the OOM; its trend alone: %s", units.Bytes(int64(g)), s)
+	}
+	return s
+}
+
+// trendRule words the rule that decided a trend (trend.go in analyze).
+func trendRule(t *analyze.Trend) string {
+	w := t.Why
+	rate := units.RateCI(t.Slope, t.Lo, t.Hi, t.Per)
+	switch w.Rule {
+	case analyze.RuleNoPoints:
+		return "no points"
+	case analyze.RuleTooFew:
+		return fmt.Sprintf("%d points; a trend verdict needs at least %d (about %d more)", t.Given, w.MinPoints, t.MoreNeeded)
+	case analyze.RuleFalls:
+		return "falls: " + rate + ", " + units.PValue(t.PValue)
+	case analyze.RuleNoGrowth:
+		return "no significant growth, " + units.PValue(t.PValue) + "; slope " + rate
+	case analyze.RuleStepHolds:
+		return fmt.Sprintf("no significant growth, %s: one level change of %s at point %d holds the rise", units.PValue(t.PValue), units.Signed(w.Jump), w.At)
+	case analyze.RuleOneStep:
+		return fmt.Sprintf("one level change of %s at point %d explains the rise (no trend on either side: %s)", units.Signed(w.Jump), t.ChangePoint, units.PValue(t.StepPValue))
+	case analyze.RuleStopped:
+		return fmt.Sprintf("growth stopped after point %d: the rest rose %s where steady growth gives %s", t.ChangePoint, units.BytesF(w.Observed), units.BytesF(w.Expected))
+	case analyze.RulePlateau:
+		return fmt.Sprintf("grew until point %d, then stayed flat over the last %d points, a longer pause than any before: growth that stopped (a bounded cache that filled, or a warm-up that ended late)", t.ChangePoint, w.Tail)
+	case analyze.RuleGrows:
+		s := "grows " + rate + ", " + units.PValue(t.PValue) + "; " + units.Signed(t.Growth) + " over the fitted range"
+		if t.Pattern == analyze.PatternOnset {
+			s += fmt.Sprintf(", from point %d on (flat before it)", t.FitFrom)
+		}
+		return s
+	case analyze.RuleBounded:
+		return "no significant growth, " + notEstablished(t) + "; slope " + rate + "; at most " + units.BytesF(w.Bound) + " over the fitted range"
+	case analyze.RuleThin:
+		more := "more points"
+		if t.MoreNeeded > 0 {
+			more = fmt.Sprintf("about %d more points", t.MoreNeeded)
+		}
+		return "grows " + rate + ", but the evidence is thin (" + notEstablished(t) + "); " + more + " at the same pace would decide it"
+	}
+	return ""
+}
+
+// notEstablished says why growth seen was not established: the p-value
+// missed the level, or the slope's interval reaches 0.
+func notEstablished(t *analyze.Trend) string {
+	if t.PValue < t.Why.Alpha {
+		return "the slope's 95% interval reaches 0"
+	}
+	return units.PValue(t.PValue) + " > " + strconv.FormatFloat(t.Why.Alpha, 'g', -1, 64)
+}
+
+// Basis says what a projection's limit is: "22.5 GiB device memory (GPU
+// log memory.total) minus 512 MiB outside the allocator".
+func Basis(d *analyze.Device, p *analyze.Projection) string {
+	s := units.Bytes(d.Capacity) + " device memory (" + CapacitySource(d) + ")"
+	if p.Outside > 0 {
+		s += " minus " + units.Bytes(p.Outside) + " outside the allocator"
+	}
+	return s
+}
+
+// Projection says when a trend of device d reaches its limit, wall-clock
+// time first: "reaches 22.0 GiB in about 45 min at the run's pace (3,327
+// steps at this rate); limit: 22.5 GiB device memory (nvidia-smi) minus
+// 512 MiB outside the allocator"; "" when the trend has no projection. A
+// projection further ahead than the horizon times the run's length still
+// says when (the run's own pace is what a user plans by) and adds that
+// it is a long extrapolation.
+func Projection(d *analyze.Device, t *analyze.Trend) string {
+	if t == nil || t.Projection == nil {
+		return ""
+	}
+	p := t.Projection
+	limit := "; limit: " + Basis(d, p)
+	if math.IsNaN(p.Remaining) {
+		return ""
+	}
+	if p.Remaining <= 0 {
+		return fmt.Sprintf("already at or over the limit (%s)%s", units.Bytes(p.Capacity), limit)
+	}
+	lo, hi := p.RemainingLo, p.RemainingHi
+	if lo == 0 && hi == 0 && (p.XLo != 0 || p.XHi != 0) {
+		lastX := LastX(d)
+		lo, hi = max(p.XLo-lastX, 0), p.XHi-lastX
+	}
+	ci := ""
+	if lo > 0 || hi > 0 {
+		ci = "95% CI " + units.AxisRange(lo, hi, t.Per)
+	}
+	var s string
+	var extra []string
+	switch {
+	case t.Per == units.PerHour:
+		s = fmt.Sprintf("reaches %s in about %s", units.Bytes(p.Capacity), units.Hours(p.Remaining))
+	case p.Hours > 0:
+		s = fmt.Sprintf("reaches %s in about %s at the run's pace", units.Bytes(p.Capacity), units.Hours(p.Hours))
+		// An interval whose ends read the same ("45 min to 45 min") says
+		// nothing the estimate does not.
+		if p.HoursLo > 0 && units.Hours(p.HoursLo) != units.Hours(p.HoursHi) {
+			extra = append(extra, "95% CI "+units.AxisRange(p.HoursLo, p.HoursHi, units.PerHour))
+		}
+		extra = append(extra, units.AxisAmount(p.Remaining, t.Per)+" at this rate")
+		ci = ""
+	default:
+		s = fmt.Sprintf("reaches %s in about %s", units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, t.Per))
+	}
+	if ci != "" {
+		extra = append(extra, ci)
+	}
+	if t.Per != units.PerHour && p.Hours <= 0 {
+		// One pair of parentheses: "(95% CI 8.0 to 11 snapshots; the
+		// run's pace in time is unknown)".
+		extra = append(extra, "the run's pace in time is unknown")
+	}
+	if len(extra) > 0 {
+		s += " (" + strings.Join(extra, "; ") + ")"
+	}
+	if p.Beyond {
+		s += fmt.Sprintf(", more than %s× the run's length ahead, so a long extrapolation", units.Number(p.ExtrapolationRuns))
+	}
+	return s + limit
+}
+
+// LastX is the position of a device's last point on its axis: its last
+// snapshot, else its last placed memory_stats reading; 0 without either.
+func LastX(d *analyze.Device) float64 {
+	if n := len(d.Points); n > 0 {
+		return d.Points[n-1].X
+	}
+	if m := d.MemoryStats; m != nil {
+		for i := len(m.X) - 1; i >= 0; i-- {
+			if x := m.X[i]; !math.IsNaN(x) && !math.IsInf(x, 0) {
+				return x
+			}
+		}
+	}
+	return 0
+}
+
+// severity says a leak's severity and time to capacity, p its projection
+// (nil when unknown) on an axis per.
+func severity(sev analyze.LeakSeverity, p *analyze.Projection, per units.Per) string {
+	if p == nil {
+		return string(sev) + " severity (no time to capacity: capacity unknown or too few snapshots)"
+	}
+	if p.Beyond {
+		return fmt.Sprintf("%s severity: at this rate it reaches %s only after %s%s, beyond %g× the run's length", sev, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, per), wallClock(p), p.ExtrapolationRuns)
+	}
+	return fmt.Sprintf("%s severity: at this rate the device (%s) is full in about %s%s", sev, units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, per), wallClock(p))
+}
+
+// wallClock is " (about 45 min of wall-clock time)" for a projection
+// with a known pace, "" otherwise.
+func wallClock(p *analyze.Projection) string {
+	if p.Hours <= 0 {
+		return ""
+	}
+	return " (about " + units.Hours(p.Hours) + " of wall-clock time)"
+}

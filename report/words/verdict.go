@@ -1,0 +1,223 @@
+package words
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"gpureport/analyze"
+	"gpureport/internal/units"
+)
+
+// Headline is the verdict in one line, for banners and stdout: what was
+// found ("Leak at train.py:57 (+6.22 MiB/step); 1 OOM (leak)"), or what
+// is missing for a verdict ("Not enough data: ...").
+func Headline(f *analyze.Findings) string {
+	v := &f.Verdict
+	var parts []string
+	if v.Leak {
+		parts = append(parts, leakHeadline(f))
+	}
+	if v.MemoryGrows && !v.Leak {
+		parts = append(parts, "memory grows (no site: no snapshots)")
+	}
+	if v.OutsideAllocatorLeak {
+		parts = append(parts, "memory outside PyTorch grows")
+	}
+	if v.Fragmentation {
+		parts = append(parts, "fragmentation")
+	}
+	if v.OOM {
+		var causes []string
+		for _, c := range v.OOMCauses {
+			if !slices.Contains(causes, string(c)) {
+				causes = append(causes, string(c))
+			}
+		}
+		text := fmt.Sprintf("%d OOM", v.OOMs)
+		if len(causes) > 0 {
+			text += " (" + strings.Join(causes, ", ") + ")"
+		}
+		parts = append(parts, text)
+	}
+	switch {
+	case len(parts) > 0:
+		return capitalize(strings.Join(parts, "; "))
+	case v.Severity == analyze.SeverityInfo:
+		return "Not enough data: " + strings.Join(missing(f), "; ")
+	case v.Severity == "":
+		return "No verdict"
+	}
+	return "No leak, fragmentation or OOM found"
+}
+
+// leakHeadline is the headline's leak: the top suspect's site and rate
+// (its site's, summed over its call paths, when it has several), and the
+// other sites.
+func leakHeadline(f *analyze.Findings) string {
+	v := &f.Verdict
+	if len(v.Suspects) == 0 || f.Suspect(v.Suspects[0]) == nil {
+		if v.NoSite == analyze.NoSiteSnapshots {
+			return "leak (no site: no snapshots)"
+		}
+		return "leak (no site: stacks missing)"
+	}
+	top := f.Suspect(v.Suspects[0])
+	shown := top.Trend
+	text := fmt.Sprintf("leak at %s (%s)", top.Site, units.Rate(shown.Slope, shown.Per))
+	if ls := f.Site(v.Suspects[0]); ls != nil && ls.Paths() > 1 {
+		shown = ls.Trend
+		text = fmt.Sprintf("leak at %s (%s through %d call paths)", ls.Site, units.Rate(shown.Slope, shown.Per), ls.Paths())
+	}
+	if v.OtherSites > 0 {
+		text += " and " + units.CountOf(v.OtherSites, "more site")
+		if v.SitesRate > shown.Slope {
+			text += ", " + units.Rate(v.SitesRate, shown.Per) + " in all"
+		}
+	}
+	return text
+}
+
+// missing says what the verdict lacks, device by device.
+func missing(f *analyze.Findings) []string {
+	var out []string
+	for _, k := range f.Verdict.Undecided {
+		if d := device(f, k); d != nil {
+			out = append(out, undecided(d))
+		}
+	}
+	if len(f.Devices) == 0 {
+		out = append(out, "no device with snapshots or GPU readings")
+	}
+	return out
+}
+
+// undecided says what a device lacks for a verdict: its primary trend is
+// insufficient or inconclusive, or it has too few GPU readings for one,
+// or only used shares without the device's total.
+func undecided(d *analyze.Device) string {
+	where := Device(d.DeviceKey)
+	t := d.Primary()
+	what := "snapshots"
+	if d.PrimaryMetric != analyze.MetricAllocated {
+		what = "GPU readings"
+	}
+	switch {
+	case t == nil && d.GPU == nil && d.UsedShare != nil:
+		return fmt.Sprintf("%s has %s of used memory as a percent of the device and no total: pass --capacity (or add an nvidia-smi log of the GPU) to read them as bytes and fit a trend", where, units.CountOf(len(d.UsedShare.Percent), "reading"))
+	case t == nil:
+		return fmt.Sprintf("%s has %s, too few for a trend", where, units.CountOf(len(d.GPU.Used), "GPU reading"))
+	case t.State == analyze.StateInsufficient:
+		return fmt.Sprintf("%s has %d %s usable for a trend; a verdict needs at least %d (%d more)", where, t.N, what, t.N+t.MoreNeeded, t.MoreNeeded)
+	}
+	more := "more " + what
+	if t.MoreNeeded > 0 {
+		more = fmt.Sprintf("about %d more %s", t.MoreNeeded, what)
+	}
+	return fmt.Sprintf("%s: %s grows %s but the evidence is thin (%s); %s would decide it", where, t.Metric, units.Rate(t.Slope, t.Per), units.PValue(t.PValue), more)
+}
+
+// Reasons are the reasons behind the verdict, one sentence each, in the
+// verdict's order.
+func Reasons(f *analyze.Findings) []string {
+	out := make([]string, 0, len(f.Verdict.Reasons))
+	for _, r := range f.Verdict.Reasons {
+		if s := Reason(f, r); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Reason is one reason behind the verdict, with its numbers.
+func Reason(f *analyze.Findings, r analyze.Reason) string {
+	where := Device(r.Device)
+	if r.Kind == analyze.ReasonOOM {
+		if r.Index < 0 || r.Index >= len(f.OOMs) {
+			return ""
+		}
+		return OOMReason(&f.OOMs[r.Index])
+	}
+	d := device(f, r.Device)
+	if d == nil {
+		return ""
+	}
+	switch r.Kind {
+	case analyze.ReasonLeak:
+		return leakReason(d, r.Suspects)
+	case analyze.ReasonStacklessLeak:
+		nt := d.Coverage.NoStackTrend
+		return fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %s, %s; only %s of live bytes carry stacks",
+			where, units.RateCI(nt.Slope, nt.Lo, nt.Hi, nt.Per), units.PValue(nt.PValue), units.Percent(d.Coverage.MinLiveWithStack))
+	case analyze.ReasonStatsLeak:
+		at := d.Trend(analyze.MetricAllocated)
+		return fmt.Sprintf("leak on %s: allocated memory (torch.cuda.memory_stats) grows %s, %s, %s over the fitted range; no attribution without snapshots: call torch.cuda.memory._record_memory_history() before training and torch.cuda.memory._dump_snapshot(path) every few hundred steps to find the site",
+			where, units.RateCI(at.Slope, at.Lo, at.Hi, at.Per), units.PValue(at.PValue), units.Signed(at.Growth))
+	case analyze.ReasonStatsOOM:
+		return statsOOMReason(d, r.Index)
+	case analyze.ReasonExhaustion:
+		return exhaustion(f, d, r.WithinRun)
+	case analyze.ReasonOutsideLeak:
+		return "leak outside the allocator on " + where + ": " + Outside(d)
+	case analyze.ReasonFragmentation:
+		return "fragmentation on " + where + ": " + Fragmentation(d)
+	case analyze.ReasonRetries:
+		return "fragmentation on " + where + ": " + Retries(d.MemoryStats.Retries) + " while live memory does not grow: requests fail until the allocator frees its cache"
+	case analyze.ReasonMemoryGrows:
+		ut := d.Trend(analyze.MetricGPUUsed)
+		return fmt.Sprintf("memory grows on %s (no site: no snapshots): nvidia-smi used memory grows %s, %s, %s over the fitted range; record snapshots (torch.cuda.memory._record_memory_history() and _dump_snapshot every few hundred steps) to find what grows",
+			where, units.RateCI(ut.Slope, ut.Lo, ut.Hi, ut.Per), units.PValue(ut.PValue), units.Signed(ut.Growth))
+	case analyze.ReasonStatsOOMCause:
+		o := d.MemoryStats.OOMs[r.Index]
+		return fmt.Sprintf("%s OOM on %s (torch.cuda.memory_stats): the cause follows the device's verdict, as memory_stats do not record the failed request", o.Cause, where)
+	}
+	return ""
+}
+
+// leakReason is the reason of a device's leak: its top leak site, with
+// its severity, and the sites that grow in lockstep with it.
+func leakReason(d *analyze.Device, suspects int) string {
+	where := Device(d.DeviceKey)
+	ls := &d.LeakSites[0]
+	t := ls.Trend
+	var s string
+	if ls.Paths() == 1 {
+		top := &d.Suspects[ls.Suspects[0]]
+		s = fmt.Sprintf("leak on %s: %s; the top one, %s in %s (fingerprint %s), grows %s, %s, over %d snapshots (%s); %s",
+			where, units.CountOf(suspects, "suspect"), top.Site, top.Function, top.Fingerprint, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), t.N, t.Test, severity(ls.Severity, ls.Projection, t.Per))
+	} else {
+		s = fmt.Sprintf("leak on %s: %s; the top site, %s in %s, grows %s, %s, over %d snapshots (%s) through %d call paths (%s); %s",
+			where, units.CountOf(suspects, "suspect"), ls.Site, ls.Function, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), t.N, t.Test, ls.Paths(), paths(d, ls), severity(ls.Severity, ls.Projection, t.Per))
+	}
+	if slices.Contains(d.Lockstep, 0) {
+		s += fmt.Sprintf("; %d of its leak sites grow in lockstep (the same number of new live blocks at every snapshot): one object probably keeps them all alive, such as a loss or output kept with its autograd graph", len(d.Lockstep))
+	}
+	return s
+}
+
+// exhaustion says when a leaking device's allocated memory reaches its
+// limit: within the run's own length, or within the critical horizon.
+func exhaustion(f *analyze.Findings, d *analyze.Device, withinRun bool) string {
+	at := d.Trend(analyze.MetricAllocated)
+	p := at.Projection
+	wall := ""
+	if p.Hours > 0 {
+		wall = "; about " + units.Hours(p.Hours) + " of wall-clock time"
+	}
+	within := "within " + units.Duration(f.Thresholds.Horizon)
+	if withinRun {
+		within = "within the run's own length"
+	}
+	return fmt.Sprintf("%s: at this rate allocated memory reaches %s in about %s (95%% CI %s%s), %s; limit: %s",
+		Device(d.DeviceKey), units.Bytes(p.Capacity), units.AxisAmount(p.Remaining, at.Per), units.AxisRange(p.RemainingLo, p.RemainingHi, at.Per), wall, within, Basis(d, p))
+}
+
+// device returns the device of key k, nil when there is none.
+func device(f *analyze.Findings, k analyze.DeviceKey) *analyze.Device {
+	for _, d := range f.Devices {
+		if d.DeviceKey == k {
+			return d
+		}
+	}
+	return nil
+}
