@@ -195,14 +195,6 @@ func breakable(s string) template.HTML {
 	return template.HTML(e)
 }
 
-// HTML renders index.html: one self-contained page (echarts inlined, no
-// network) with the verdict, key figures, per device timelines with the
-// fitted trend and projection band, fragmentation, OOM explanations, leak
-// suspects, the last snapshot's segment map and provenance.
-func HTML(f *analyze.Findings, opt Options) ([]byte, error) {
-	return htmlOf(buildView(f), opt)
-}
-
 // htmlOf renders index.html of a view.
 func htmlOf(v *view, opt Options) ([]byte, error) {
 	p, err := buildPage(v, opt)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode"
 
-	"gpureport/analyze"
 	"gpureport/internal/units"
 	"gpureport/report/words"
 )
@@ -17,11 +16,6 @@ const maxMarkdownSuspects = 5
 // maxMarkdownSkipped bounds the skipped files named in summary.md, so a
 // folder of 1,000 unreadable files does not bury the verdict.
 const maxMarkdownSkipped = 20
-
-// Markdown renders summary.md: a short digest to paste into a ticket with
-// the verdict, key figures, top suspects with fingerprints and what to try
-// next. Untrusted text (paths, frames) is escaped so it renders as text.
-func Markdown(f *analyze.Findings, opt Options) []byte { return markdownOf(buildView(f), opt) }
 
 // markdownOf renders summary.md of a view.
 func markdownOf(v *view, opt Options) []byte {

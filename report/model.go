@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -462,4 +463,51 @@ func inputItems(f *analyze.Findings) (snapshots []inputItem, logs []logItem, ski
 		skipped = append(skipped, inputItem{Path: sk.Path, Reason: sk.Reason})
 	}
 	return snapshots, logs, skipped
+}
+
+// deviceAnchor is a stable HTML id fragment for a series: "r0-d1", "rx-d0",
+// "rx-d0-mig-gi-7" for a MIG device.
+func deviceAnchor(k analyze.DeviceKey) string {
+	a := fmt.Sprintf("r%d-d%d", k.Rank, k.Device)
+	if k.Rank == input.NoRank {
+		a = fmt.Sprintf("rx-d%d", k.Device)
+	}
+	if k.MIG != "" {
+		a += "-mig-" + strings.ToLower(strings.ReplaceAll(k.MIG, " ", "-"))
+	}
+	return a
+}
+
+// severity returns the verdict's severity, "ok" when the analysis left
+// it empty.
+func severity(v analyze.Verdict) string {
+	return string(cmp.Or(v.Severity, analyze.SeverityOK))
+}
+
+// procRef is a process and the device it was found on (nil for
+// Findings.OtherProcesses).
+type procRef struct {
+	dev *analyze.Device
+	p   *analyze.ProcessSeries
+}
+
+// growingProcesses lists the processes whose used memory grows, device by
+// device (the largest peak first), then the other processes.
+func growingProcesses(f *analyze.Findings) []procRef {
+	var out []procRef
+	add := func(d *analyze.Device, set *analyze.ProcessSet) {
+		if set == nil {
+			return
+		}
+		for i := range set.Series {
+			if t := set.Series[i].Trend; t != nil && t.State == analyze.StateGrowing {
+				out = append(out, procRef{d, &set.Series[i]})
+			}
+		}
+	}
+	for _, d := range f.Devices {
+		add(d, d.Processes)
+	}
+	add(nil, f.OtherProcesses)
+	return out
 }

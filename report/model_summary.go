@@ -284,13 +284,6 @@ func summaryLeakSite(d *analyze.Device, j int) SummaryLeakSite {
 	return sl
 }
 
-func rankRef(r int) *int {
-	if r == input.NoRank {
-		return nil
-	}
-	return &r
-}
-
 func summaryCapture(c *analyze.Capture) *SummaryCapture {
 	if c == nil {
 		return nil
@@ -311,7 +304,7 @@ func summaryCapture(c *analyze.Capture) *SummaryCapture {
 		s.TraceEntriesMax = &n
 	}
 	for _, k := range c.UUIDJoins {
-		s.UUIDJoins = append(s.UUIDJoins, SummaryDeviceRef{Rank: rankRef(k.Rank), Device: k.Device})
+		s.UUIDJoins = append(s.UUIDJoins, SummaryDeviceRef{Rank: rankPtr(k.Rank), Device: k.Device})
 	}
 	return s
 }
@@ -322,7 +315,7 @@ func summaryMissedOOM(m *analyze.MissedOOM) *SummaryMissedOOM {
 	}
 	s := &SummaryMissedOOM{Sources: m.Sources, Ranks: []*int{}, Kit: m.Kit, Reason: string(m.Reason)}
 	for _, r := range m.Ranks {
-		s.Ranks = append(s.Ranks, rankRef(r))
+		s.Ranks = append(s.Ranks, rankPtr(r))
 	}
 	return s
 }
@@ -334,4 +327,28 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// UsageFields converts a Usage to its summary.json fields.
+func UsageFields(u analyze.Usage) SummaryUsage {
+	return SummaryUsage{
+		ReservedBytes: u.Reserved, AllocatedBytes: u.Allocated, ActiveBytes: u.Active,
+		RequestedBytes: u.Requested, InactiveBytes: u.Inactive, LargestFreeBytes: u.LargestFree,
+		Segments: u.Segments, Blocks: u.Blocks, TraceEntries: u.TraceEntries,
+	}
+}
+
+// Flagged returns the verdict's four flags as an analyze.Verdict (the
+// flags only), so a verdict read back from summary.json answers Has,
+// Flags and FlagText as a fresh one does.
+func (v SummaryVerdict) Flagged() analyze.Verdict {
+	return analyze.Verdict{Leak: v.Leak, OutsideAllocatorLeak: v.OutsideAllocatorLeak, Fragmentation: v.Fragmentation, OOM: v.OOM}
+}
+
+func ci(t analyze.Trend) []*float64 {
+	lo, hi := num(t.Lo), num(t.Hi)
+	if lo == nil && hi == nil {
+		return []*float64{}
+	}
+	return []*float64{lo, hi}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"gpureport/analyze"
 	"gpureport/internal/units"
 	"gpureport/templates"
 )
@@ -381,3 +382,6 @@ func runName(dir string, roots []string) string {
 	}
 	return filepath.Base(dir)
 }
+
+// severityRank orders severities, most severe highest.
+func severityRank(s string) int { return analyze.Severity(s).Rank() }

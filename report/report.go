@@ -1,29 +1,42 @@
 // Package report writes a run's Findings as static reports: one
-// self-contained HTML file, an XLSX workbook, summary.json and summary.md;
-// the batch overview page; and the leak attribution as a pprof profile.
-// It formats numbers; it never computes findings.
+// self-contained HTML file, an XLSX workbook, summary.json and summary.md,
+// the short stdout summary; the batch overview page; and the leak
+// attribution as a pprof profile. It lays out what the analysis decided
+// in the words of package report/words; it never decides anything.
 //
-// Every writer lays out one format-neutral view model (model.go,
-// model_device.go), built once from the Findings: the headline, the key
-// figures as a Table whose Cells hold a raw value with its unit beside
-// the text every format prints, the suspects in one order, suppressions,
-// notes and log problems, and the tables more than one writer shows: the
-// suspects (rates with their intervals, live bytes, blocks), each
-// device's snapshots, stack groups, trends (with memory_stats ones) and
-// processes, the processes of no device, the OOMs, and the inputs
-// (snapshot files, GPU logs, skipped files). html.go, xlsx.go,
-// markdown.go, summary.go and text.go only place it: the page prints a
-// Cell's Text, the workbook its raw Value in a number format chosen from
-// the column and the Cell's Unit. What one writer alone shows stays
-// with it: the charts and segment map of the page, and the workbook's
-// sheets of raw readings (fragmentation per snapshot, GPU samples,
-// memory_stats readings, process samples). A diff of two snapshots
-// (diff.go) becomes the same kind of Table. Numbers become words through
-// internal/units alone.
+// Every run report is laid out from one view model, built once from the
+// Findings (buildView), as pprof's report.TextItems: typed items whose
+// values are Cells, each held raw with its unit and as the text every
+// format prints. A writer reaches a value by the item's field, and a
+// table's columns say which field each header shows, so renaming a header
+// breaks nothing. Only the model files read the Findings; the writers
+// read the view (TestWritersReadTheView).
+//
+//	report.go         the API: Write, HTML, XLSX, Markdown, Text, BuildSummary
+//	model.go          the view: verdict, suspects, processes, OOMs, ranks, inputs
+//	model_device.go   a device's items: key figures, snapshots, groups, trends, processes, fragmentation
+//	model_charts.go   the page's charts as specs, with their points
+//	model_segments.go the segment map of a device's last snapshot
+//	model_summary.go  summary.json's model
+//	table.go          Cell, its units, and tables laid out from items by columns
+//	html.go           index.html (templates/report.html), charts.go renders the chart specs
+//	xlsx.go           report.xlsx, a sheet per table and the raw readings; xlsx_bytes.go its bytes
+//	markdown.go       summary.md
+//	summary.go        summary.json's schema
+//	text.go           the stdout summary
+//	view.go           helpers the writers share (untrusted text, frames)
+//	diff.go           the diff of two snapshots, its own model and writers
+//	overview.go       the batch overview page from summary.json files
+//	pprof.go          the leak attribution as a pprof profile
+//	atomic.go         files written atomically
+//	lttb.go           down-sampling of long series for charts and sheets
+//
+// Numbers become words through internal/units alone.
 package report
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -92,3 +105,35 @@ func mkdir(dir string) error {
 	}
 	return nil
 }
+
+// HTML renders index.html: one self-contained page (echarts inlined, no
+// network) with the verdict, key figures, per device timelines with the
+// fitted trend and projection band, fragmentation, OOM explanations, leak
+// suspects, the last snapshot's segment map and provenance.
+func HTML(f *analyze.Findings, opt Options) ([]byte, error) {
+	return htmlOf(buildView(f), opt)
+}
+
+// Markdown renders summary.md: a short digest to paste into a ticket with
+// the verdict, key figures, top suspects with fingerprints and what to try
+// next. Untrusted text (paths, frames) is escaped so it renders as text.
+func Markdown(f *analyze.Findings, opt Options) []byte { return markdownOf(buildView(f), opt) }
+
+// Text writes the short stdout summary of a report: inputs found, per
+// device peak reserved and allocated, its primary trend's slope with its
+// 95% interval, processes whose memory grows, and the verdict. It fits
+// one screen: at most maxTextDevices devices, maxTextProcesses processes
+// and maxTextSuspects suspects are listed.
+func Text(w io.Writer, f *analyze.Findings) error { return textOf(w, buildView(f)) }
+
+// XLSX renders report.xlsx: sheets Summary, Snapshots, Trend, Suspects,
+// Groups, Fragmentation, GPU samples, Memory stats (torch.cuda.memory_stats
+// readings), Processes (one row per process), Process samples (their
+// readings) and Inputs, each a filterable table with a frozen header (a
+// sheet without rows keeps its header only); byte columns are numbers in
+// GiB or MiB with a unit format (raw byte counts follow), and the Trend
+// sheet has a native line chart of each device's timeline.
+func XLSX(fd *analyze.Findings, opt Options) ([]byte, error) { return xlsxOf(buildView(fd), opt) }
+
+// BuildSummary converts Findings to summary.json's structure.
+func BuildSummary(f *analyze.Findings, opt Options) *Summary { return summaryFor(buildView(f), opt) }

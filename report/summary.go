@@ -6,7 +6,6 @@ import (
 	"math"
 	"time"
 
-	"gpureport/analyze"
 	"gpureport/input"
 	"gpureport/internal/units"
 )
@@ -184,15 +183,6 @@ type SummaryUsage struct {
 	TraceEntries     int   `json:"trace_entries"`
 }
 
-// UsageFields converts a Usage to its summary.json fields.
-func UsageFields(u analyze.Usage) SummaryUsage {
-	return SummaryUsage{
-		ReservedBytes: u.Reserved, AllocatedBytes: u.Allocated, ActiveBytes: u.Active,
-		RequestedBytes: u.Requested, InactiveBytes: u.Inactive, LargestFreeBytes: u.LargestFree,
-		Segments: u.Segments, Blocks: u.Blocks, TraceEntries: u.TraceEntries,
-	}
-}
-
 // SummaryGPUSamples summarises a device's GPU log readings.
 type SummaryGPUSamples struct {
 	Samples            int   `json:"samples"`
@@ -270,13 +260,6 @@ type SummaryVerdict struct {
 	// Suppressed counts the leak suspects that suppression rules took out
 	// of the verdict.
 	Suppressed SummarySuppressed `json:"suppressed"`
-}
-
-// Flagged returns the verdict's four flags as an analyze.Verdict (the
-// flags only), so a verdict read back from summary.json answers Has,
-// Flags and FlagText as a fresh one does.
-func (v SummaryVerdict) Flagged() analyze.Verdict {
-	return analyze.Verdict{Leak: v.Leak, OutsideAllocatorLeak: v.OutsideAllocatorLeak, Fragmentation: v.Fragmentation, OOM: v.OOM}
 }
 
 // SummarySuppressed counts suppressed leak suspects, in all and by rule.
@@ -364,9 +347,6 @@ type SummaryOOM struct {
 	EarlierPer   string   `json:"earlier_per,omitempty"`
 }
 
-// BuildSummary converts Findings to summary.json's structure.
-func BuildSummary(f *analyze.Findings, opt Options) *Summary { return summaryFor(buildView(f), opt) }
-
 // summaryFor is the view's summary.json, written at opt's time by opt's
 // version.
 func summaryFor(v *view, opt Options) *Summary {
@@ -374,14 +354,6 @@ func summaryFor(v *view, opt Options) *Summary {
 	s.GeneratedAt = opt.GeneratedAt.UTC().Format(time.RFC3339)
 	s.Version = opt.Version
 	return &s
-}
-
-func ci(t analyze.Trend) []*float64 {
-	lo, hi := num(t.Lo), num(t.Hi)
-	if lo == nil && hi == nil {
-		return []*float64{}
-	}
-	return []*float64{lo, hi}
 }
 
 // num returns a pointer to v, nil for NaN and infinities (JSON null).

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"gpureport/analyze"
 )
 
 // maxTextDevices bounds the devices listed on stdout, to keep the summary
@@ -21,13 +19,6 @@ const maxTextSkipped = 5
 
 // maxTextProcesses bounds the growing processes listed on stdout.
 const maxTextProcesses = 3
-
-// Text writes the short stdout summary of a report: inputs found, per
-// device peak reserved and allocated, its primary trend's slope with its
-// 95% interval, processes whose memory grows, and the verdict. It fits
-// one screen: at most maxTextDevices devices, maxTextProcesses processes
-// and maxTextSuspects suspects are listed.
-func Text(w io.Writer, f *analyze.Findings) error { return textOf(w, buildView(f)) }
 
 // textOf writes the stdout summary of a view.
 func textOf(w io.Writer, v *view) error {

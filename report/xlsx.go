@@ -109,15 +109,6 @@ type xlsxWriter struct {
 	header int
 }
 
-// XLSX renders report.xlsx: sheets Summary, Snapshots, Trend, Suspects,
-// Groups, Fragmentation, GPU samples, Memory stats (torch.cuda.memory_stats
-// readings), Processes (one row per process), Process samples (their
-// readings) and Inputs, each a filterable table with a frozen header (a
-// sheet without rows keeps its header only); byte columns are numbers in
-// GiB or MiB with a unit format (raw byte counts follow), and the Trend
-// sheet has a native line chart of each device's timeline.
-func XLSX(fd *analyze.Findings, opt Options) ([]byte, error) { return xlsxOf(buildView(fd), opt) }
-
 // xlsxOf renders report.xlsx of a view.
 func xlsxOf(v *view, opt Options) ([]byte, error) {
 	f := excelize.NewFile()
