@@ -2,11 +2,9 @@ package report
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -105,98 +103,5 @@ func TestStackNumbering(t *testing.T) {
 	}
 	if n != len(stack) {
 		t.Errorf("%d frames listed, want %d", n, len(stack))
-	}
-}
-
-// summaryProseKeys are the summary.json keys whose strings are sentences
-// for a reader (the rest are names, paths and enumerations).
-var summaryProseKeys = map[string]bool{
-	"reason": true, "reasons": true, "explanation": true, "evidence": true, "notes": true,
-	"headline": true,
-}
-
-// TestSummarySentencesFlat: analyze composes its sentences flat, as the
-// writers show them unchanged: no sentence in the golden summary.json
-// files (the sample run's, the fixture's and the logs-only fixture's) has
-// doubled parentheses, parentheses back to back or inside parentheses, or
-// a "(s)" plural. A call such as empty_cache() is code, not a parenthesis.
-func TestSummarySentencesFlat(t *testing.T) {
-	files := []string{
-		filepath.Join("testdata", "golden", "summary.json"),
-		filepath.Join("testdata", "golden", "logs-only", "summary.json"),
-		filepath.Join("..", "testdata", "golden", "sample-run", "summary.json"),
-	}
-	for _, file := range files {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc any
-		if err := json.Unmarshal(b, &doc); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		n := 0
-		var walk func(v any, key string)
-		walk = func(v any, key string) {
-			switch v := v.(type) {
-			case map[string]any:
-				for k, x := range v {
-					walk(x, k)
-				}
-			case []any:
-				for _, x := range v {
-					walk(x, key)
-				}
-			case string:
-				if summaryProseKeys[key] {
-					n++
-					if why := parenFlaw(v); why != "" {
-						t.Errorf("%s: %s %s:\n%s", file, key, why, v)
-					}
-				}
-			}
-		}
-		walk(doc, "")
-		if n == 0 {
-			t.Errorf("%s: no sentences found", file)
-		}
-	}
-}
-
-// parenFlaws are what a flat sentence never has: a parenthesis opened
-// inside another (or doubled), parentheses back to back or closing twice,
-// and a "(s)" plural.
-var parenFlaws = []*regexp.Regexp{
-	regexp.MustCompile(`\([^()]*\(`),
-	regexp.MustCompile(`\)\s?\(`),
-	regexp.MustCompile(`\)\)`),
-	regexp.MustCompile(`\w\(s\)`),
-}
-
-// parenFlaw returns the first flaw of s's parentheses, "" when it reads
-// flat. A call such as empty_cache() is code, not a parenthesis.
-func parenFlaw(s string) string {
-	s = strings.ReplaceAll(s, "()", "")
-	for _, re := range parenFlaws {
-		if m := re.FindString(s); m != "" {
-			return "has " + m
-		}
-	}
-	return ""
-}
-
-func TestParenFlaw(t *testing.T) {
-	for s, bad := range map[string]bool{
-		"grows +1.00 MiB/step (95% CI +0.90 to +1.10 MiB), p<0.001": false,
-		"a (b; c), d (e)":                       false,
-		"(empty_cache() or garbage collection)": false,
-		"a (b (c))":                             true,
-		"a (b) (c)":                             true,
-		"x ((y)":                                true,
-		"1 suspect(s)":                          true,
-	} {
-		if got := parenFlaw(s) != ""; got != bad {
-			t.Errorf("parenFlaw(%q) = %q, want flawed %v", s, parenFlaw(s), bad)
-		}
 	}
 }

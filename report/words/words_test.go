@@ -1,8 +1,11 @@
 package words
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -367,5 +370,60 @@ func TestNotesFolded(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("notes\n%q\nwant\n%q", got, want)
+	}
+}
+
+// summaryProseKeys are the summary.json keys whose strings are sentences
+// for a reader (the rest are names, paths and enumerations).
+var summaryProseKeys = map[string]bool{
+	"reason": true, "reasons": true, "explanation": true, "evidence": true, "notes": true,
+	"headline": true,
+}
+
+// TestSummarySentencesFlat: the words are flat as every report shows
+// them: no sentence in the golden summary.json files (the sample run's,
+// the fixture's and the logs-only fixture's) has doubled parentheses,
+// parentheses back to back or inside parentheses, or a "(s)" plural. A
+// call such as empty_cache() is code, not a parenthesis.
+func TestSummarySentencesFlat(t *testing.T) {
+	files := []string{
+		filepath.Join("..", "testdata", "golden", "summary.json"),
+		filepath.Join("..", "testdata", "golden", "logs-only", "summary.json"),
+		filepath.Join("..", "..", "testdata", "golden", "sample-run", "summary.json"),
+	}
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		n := 0
+		var walk func(v any, key string)
+		walk = func(v any, key string) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, x := range v {
+					walk(x, k)
+				}
+			case []any:
+				for _, x := range v {
+					walk(x, key)
+				}
+			case string:
+				if summaryProseKeys[key] {
+					n++
+					if why := flaw(v); why != "" {
+						t.Errorf("%s: %s %s:\n%s", file, key, why, v)
+					}
+				}
+			}
+		}
+		walk(doc, "")
+		if n == 0 {
+			t.Errorf("%s: no sentences found", file)
+		}
 	}
 }
