@@ -9,7 +9,6 @@ import (
 	"gpureport/analyze/stats"
 	"gpureport/gpulog"
 	"gpureport/ingest"
-	"gpureport/input"
 	"gpureport/placement"
 )
 
@@ -40,28 +39,74 @@ type Options struct {
 	Horizon time.Duration
 }
 
-// setCapacity sets a device's capacity and where it came from: the
-// user's --capacity, which overrides a GPU log's memory.total, else the
-// memory.total of the GPU readings joined to it.
-func (o Options) setCapacity(d *Device) {
-	switch {
-	case o.Capacity > 0:
-		d.Capacity = o.Capacity
-		d.CapacitySource = CapacitySource{Option: cmp.Or(o.CapacitySource, "--capacity")}
-		if g := d.GPU; g != nil && g.Total > 0 && g.Total != o.Capacity {
-			d.CapacitySource.Overrides = g.Total
-		}
-	case d.GPU != nil && d.GPU.Total > 0:
-		d.Capacity = d.GPU.Total
-	}
-}
-
-// Analyze runs every analysis over a decoded run, after package placement
-// has decided where each of its inputs belongs. It is pure and
+// Analyze runs the analysis over a decoded run, after package placement
+// has decided where each of its inputs belongs, stage by stage, as
+// pprof's driver reads: each stage takes what the ones before it made
+// and leaves its output, a type of its own, for the next. It is pure and
 // deterministic: the same run and options give the same Findings, and
 // the run is not modified.
+//
+//  1. series         the snapshots as one ordered series per (rank, device),
+//     each snapshot's accounting (series.go, usage.go): []*Series
+//  2. devices        a device per series, memory_stats group, GPU and MIG
+//     device, with its GPU readings, clock, processes and capacity
+//     (devices.go; the GPU join's evidence in gpujoin.go, MIG devices
+//     in mig.go, GPUs known by used shares in shares.go): []*deviceRun
+//  3. trends         each device's trends, the memory outside the allocator
+//     and projections (devicetrends.go): trendFit
+//  4. attribution    stack groups, stack coverage and leak suspects, and the
+//     last trace window (attribution.go, tracewindow.go):
+//     attributionContext
+//  5. fragmentation  per snapshot and over the series (fragmentation.go):
+//     *Fragmentation
+//  6. ooms           the OOMs the snapshots record, the groups that grew into
+//     them, their causes (oom.go): []OOM
+//  7. sites          suspects that pin fragmented segments, leak sites,
+//     lockstep, the segment map (attribution.go, leaksites.go,
+//     segmentmap.go)
+//  8. run            the training logs' OOMs, the ranks compared, the capture
+//     kit's manifests and the OOMs no snapshot was taken at
+//     (trainlog.go, ranks.go, capture.go)
+//  9. verdict        notes, the verdict, what to try next (notes.go,
+//     verdict.go, nextsteps.go)
 func Analyze(read *ingest.Run, opt Options) *Findings {
-	run := placement.Place(read)
+	a := newAnalysis(placement.Place(read), opt)
+	series := BuildSeries(a.in.Snapshots)
+	devs := a.devices(series)
+	for _, dr := range devs {
+		a.trends(dr)
+	}
+	for _, dr := range devs {
+		a.attribute(dr)
+	}
+	for _, dr := range devs {
+		a.fragmentation(dr)
+	}
+	for _, dr := range devs {
+		a.ooms(dr)
+	}
+	for _, dr := range devs {
+		a.sites(dr)
+	}
+	a.run(devs)
+	a.verdict()
+	return a.f
+}
+
+// analysis is a run being analysed: its inputs, placed, and options, the
+// trend rules, how many run lengths a projection reaches
+// (ExtrapolationRuns), and the Findings the stages fill.
+type analysis struct {
+	in    *placement.Run
+	opt   Options
+	rules TrendRules
+	runs  float64
+	f     *Findings
+}
+
+// newAnalysis starts the Findings of run, whose inputs package placement
+// has placed: its inputs and the thresholds the verdict will apply.
+func newAnalysis(run *placement.Run, opt Options) *analysis {
 	// Used memory given as a share of the device becomes bytes where a
 	// total is known (the logs are placement's copies, not changed).
 	run.Logs = gpulog.ResolveShares(run.Logs, opt.Capacity)
@@ -86,232 +131,138 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	f.Thresholds = Thresholds{Alpha: rules.Alpha, SuspectAlpha: DefaultSuspectAlpha, MinPoints: rules.MinPoints,
 		MinGrowthBytes: int64(rules.MinGrowthBytes), MinGrowthShare: rules.MinGrowthShare, ExtrapolationRuns: runs,
 		Horizon: cmp.Or(opt.Horizon, DefaultHorizon), InconclusiveP: InconclusiveP}
+	return &analysis{in: run, opt: opt, rules: rules, runs: runs, f: f}
+}
 
-	series := BuildSeries(run.Snapshots)
-	msBySeries, msOnly := matchMemStats(series, collectMemStats(run))
-	procs := collectProcesses(run.Logs)
-	// Devices without snapshots but with memory_stats readings join the GPU
-	// logs by the same rule as snapshot series, decided over both.
-	joinIns := make([]placement.JoinInput, 0, len(series)+len(msOnly))
-	for i, s := range series {
-		joinIns = append(joinIns, seriesJoinInput(s, msBySeries[i]))
+// attribute groups a snapshot device's live memory by allocation stack,
+// measures the stacks' coverage and the trend of the memory without
+// stacks, and finds its leak suspects (stage 4); the last snapshot's
+// trace window is the secondary evidence a single snapshot has.
+func (a *analysis) attribute(dr *deviceRun) {
+	s, d, fit := dr.s, dr.d, &dr.fit
+	if s == nil {
+		return
 	}
-	for _, g := range msOnly {
-		joinIns = append(joinIns, memStatsJoinInput(g))
+	sg := buildGroups(s)
+	d.Coverage = coverageOf(sg, s.Files, s.Device)
+	if peak(sg.noStack) > 0 {
+		y := make([]float64, len(sg.noStack))
+		for i, b := range sg.noStack {
+			y[i] = float64(b)
+		}
+		nr := a.rules
+		nr.RefLevel = fit.refLevel
+		if ky := pick(y, fit.keep); stats.Drops(ky, dropTolerance(ky)) > 0 {
+			nr.Alpha = DefaultSuspectAlpha
+		}
+		t := fitKept("no_stack_bytes", fit.per, fit.x, y, fit.keep, nr)
+		d.Coverage.NoStackTrend = &t
 	}
-	joins := run.JoinGPUs(joinIns)
-	procClaimed := map[int]bool{}
-	// A GPU's processes are shown on the first device that joins it.
-	unclaimed := func(gpu int) map[int][]*ProcessSeries {
-		if procClaimed[gpu] {
-			return nil
-		}
-		procClaimed[gpu] = true
-		return procs
+	dr.ac = attributionContext{x: fit.x, keep: fit.keep, per: fit.per, refLevel: fit.refLevel, allocTr: &d.Trends[0], coverage: d.Coverage,
+		rules: a.rules, suppress: a.opt.Suppressions, builtins: !a.opt.NoBuiltinSuppressions}
+	d.Groups, d.Suspects = findSuspects(sg, dr.ac)
+	if n := len(s.Files); n > 0 {
+		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device)
 	}
-	for i, s := range series {
-		d, ac, note := analyzeDevice(s, run, joins[i], opt, rules, runs, unclaimed(joins[i].GPU))
-		if g := msBySeries[i]; g != nil {
-			attachMemStats(d, s, g, rules)
-		}
-		f.Devices = append(f.Devices, d)
-		f.addText(note)
-		ooms := explainOOMs(s, d.Capacity)
-		oomSuspects(d, ooms, ac)
-		fragmented := d.Fragmentation != nil && d.Fragmentation.Fragmented
-		for _, o := range ooms {
-			fragmented = fragmented || o.Cause == CauseFragmentation
-		}
-		if fragmented && len(s.Files) > 0 {
-			last := s.Files[len(s.Files)-1]
-			markPinningSuspects(d, last)
-			if share, sp := pinnedByLeak(d, last); d.Fragmentation.Fragmented && share >= PinningShare {
-				d.Fragmentation.Fragmented = false
-				d.Fragmentation.Why.LeakShare, d.Fragmentation.Why.LeakSite = share, sp.Site
-				sp.Evidence = append(sp.Evidence, Evidence{Kind: EvidencePinsSegments})
-			}
-		}
-		d.LeakSites = leakSites(d, ac)
-		d.Lockstep = lockstepSites(d, ac.keep)
-		lastShares(d)
-		if n := len(s.Files); n > 0 {
-			d.Segments = segmentMapOf(d, s.Files[n-1])
-		}
-		f.OOMs = append(f.OOMs, ooms...)
-		if joins[i].Guess && joins[i].Method == placement.JoinByRank {
-			f.addRankJoinNote(d)
-		}
-		f.addText(joins[i].AmbiguityNote(s.DeviceKey))
+}
+
+// fragmentation measures a snapshot device's fragmentation and decides
+// whether it is fragmented (stage 5), against what the allocator can
+// reserve: the device's memory less what lives outside the allocator.
+func (a *analysis) fragmentation(dr *deviceRun) {
+	s, d, fit := dr.s, dr.d, &dr.fit
+	if s == nil {
+		return
 	}
-	gpuClaimed := map[int]bool{}
-	for j, g := range msOnly {
-		join := joins[len(series)+j]
-		d, note := memStatsDevice(g, join, run, opt, rules, runs, unclaimed(join.GPU))
-		f.Devices = append(f.Devices, d)
-		if d.GPU != nil {
-			gpuClaimed[join.GPU] = true
-		}
-		f.addText(note)
-		if join.Guess && join.Method == placement.JoinByRank {
-			f.addRankJoinNote(d)
-		}
-		f.addText(join.AmbiguityNote(g.key))
+	ceiling := 0.0
+	if d.Capacity > 0 {
+		ceiling = float64(d.Capacity) - fit.outside
 	}
-	if len(series) == 0 {
-		f.Devices = append(f.Devices, gpuOnlyDevices(run.Logs, opt, rules, gpuClaimed, procClaimed, procs)...)
-		f.Devices = append(f.Devices, shareDevices(run.Logs, f.Devices)...)
+	d.Fragmentation = analyzeFragmentation(s, fit.x, fit.keep, fit.per, a.rules, ceiling)
+}
+
+// ooms explains the OOMs a snapshot device's trace records, adds the
+// stack groups that grew into them to its suspects and decides their
+// causes (stage 6).
+func (a *analysis) ooms(dr *deviceRun) {
+	if dr.s == nil {
+		return
 	}
-	f.Devices = append(f.Devices, migDevices(run.Logs, opt, rules)...)
-	for _, d := range f.Devices {
-		d.PrimaryMetric = primaryMetric(d)
-		setPeaks(d)
+	dr.ooms = explainOOMs(dr.s, dr.d.Capacity)
+	oomSuspects(dr.d, dr.ooms, dr.ac)
+}
+
+// sites settles a snapshot device's leak suspects (stage 7): those whose
+// tensors pin its fragmented segments are the fragmentation's cause, and
+// a leak that pins them makes the holes its own; the rest are grouped by
+// site, the sites that grow in lockstep found, and the last snapshot laid
+// out for the segment map.
+func (a *analysis) sites(dr *deviceRun) {
+	s, d := dr.s, dr.d
+	if s == nil {
+		return
+	}
+	fragmented := d.Fragmentation != nil && d.Fragmentation.Fragmented
+	for _, o := range dr.ooms {
+		fragmented = fragmented || o.Cause == CauseFragmentation
+	}
+	if fragmented && len(s.Files) > 0 {
+		last := s.Files[len(s.Files)-1]
+		markPinningSuspects(d, last)
+		if share, sp := pinnedByLeak(d, last); d.Fragmentation.Fragmented && share >= PinningShare {
+			d.Fragmentation.Fragmented = false
+			d.Fragmentation.Why.LeakShare, d.Fragmentation.Why.LeakSite = share, sp.Site
+			sp.Evidence = append(sp.Evidence, Evidence{Kind: EvidencePinsSegments})
+		}
+	}
+	d.LeakSites = leakSites(d, dr.ac)
+	d.Lockstep = lockstepSites(d, dr.ac.keep)
+	lastShares(d)
+	if n := len(s.Files); n > 0 {
+		d.Segments = segmentMapOf(d, s.Files[n-1])
+	}
+	a.f.OOMs = append(a.f.OOMs, dr.ooms...)
+}
+
+// run completes what concerns the run as a whole (stage 8): each device's
+// primary trend and peaks, the devices in order, the processes of no
+// device, the training logs' OOMs (blamed on the leaks that filled the
+// device), the comparison of ranks, what the capture kit's manifests say
+// and the OOMs no snapshot was taken at.
+func (a *analysis) run(devs []*deviceRun) {
+	f := a.f
+	for _, dr := range devs {
+		dr.d.PrimaryMetric = primaryMetric(dr.d)
+		setPeaks(dr.d)
 	}
 	slices.SortStableFunc(f.Devices, func(a, b *Device) int {
 		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device), cmp.Compare(a.MIG, b.MIG))
 	})
-	f.OtherProcesses = otherProcesses(procs, procClaimed, rules)
 	fromLog := len(f.OOMs)
-	f.OOMs = append(f.OOMs, trainingLogOOMs(run.Logs, f.OOMs, f.Devices, opt.Capacity)...)
+	f.OOMs = append(f.OOMs, trainingLogOOMs(a.in.Logs, f.OOMs, f.Devices, a.opt.Capacity)...)
 	blameTrainingLeaks(f, fromLog)
 	sortOOMs(f.OOMs)
 	f.Ranks = compareRanks(f.Devices)
-	for _, n := range run.Notes {
+	f.Capture = captureFindings(a.in, f)
+	f.MissedOOM = missedOOM(a.in, f, f.Capture)
+}
+
+// verdict adds the caveats of the inputs' readers and of every device,
+// decides the verdict and what to try next (stage 9).
+func (a *analysis) verdict() {
+	f := a.f
+	for _, n := range a.in.Notes {
 		f.Notes = append(f.Notes, Note{Kind: NoteText, Text: n})
 	}
 	// What the snapshot decoder had to assume, file by file.
-	for _, sf := range run.Snapshots {
+	for _, sf := range a.in.Snapshots {
 		for _, n := range sf.Snapshot.Notes {
 			f.Notes = append(f.Notes, Note{Kind: NoteText, Text: sf.Path + ": " + n.String()})
 		}
 	}
 	runNotes(f)
-	f.Capture = captureFindings(run, f)
-	f.MissedOOM = missedOOM(run, f, f.Capture)
 	decideVerdict(f)
 	decideNextSteps(f)
-	return f
-}
-
-// analyzeDevice runs the per-device analyses of one series. procs are the
-// run's process series by GPU index (nil when another device shows them);
-// the device takes those of the GPU it joins. It returns the attribution
-// context for the OOM-linked suspects, and note, a clock-offset warning
-// for Findings.Notes ("" when none).
-func analyzeDevice(s *Series, run *placement.Run, join placement.Join, opt Options, rules TrendRules, runs float64, procs map[int][]*ProcessSeries) (d *Device, ac attributionContext, note string) {
-	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
-	per := s.Axis
-	d.GPU = JoinGPU(s, run.Logs, join.GPU)
-	var shift time.Duration
-	if d.GPU != nil {
-		d.GPUJoin = join.Text
-		d.GPUIndex, d.GPUJoinMethod, d.GPUJoinAmbiguous = join.GPU, join.Method, join.Ambiguous != ""
-		if off, ok := detectClockOffset(d); ok {
-			note = off.Note(run.Location, d.GPU.Times[0])
-			shift = off.Shift
-			d.GPU = placement.GPUReadings(run.Logs, join.GPU, seriesPlacer(s, off.Shift))
-			d.ClockShift = -off.Hours()
-		}
-	}
-	if list := procs[join.GPU]; len(list) > 0 {
-		p := seriesPlacer(s, shift)
-		d.Processes = processSet(list, &p, s.Axis, rules)
-	}
-	opt.setCapacity(d)
-	n := len(s.Points)
-	x := make([]float64, n)
-	alloc := make([]float64, n)
-	res := make([]float64, n)
-	for i, p := range s.Points {
-		x[i] = p.X
-		alloc[i] = float64(p.Usage.Allocated)
-		res[i] = float64(p.Usage.Reserved)
-	}
-	// Off-phase snapshots (an OOM dump) are evidence, not trend points.
-	keep := s.trendIndex()
-	refLevel := stats.Median(pick(alloc, keep))
-	dr := rules
-	dr.RefLevel = refLevel
-	at := fitKept(MetricAllocated, per, x, alloc, keep, dr)
-	rt := fitKept(MetricReserved, per, x, res, keep, dr)
-	d.Trends = append(d.Trends, at, rt)
-	ut := gpuTrend(d, per, dr)
-	if ut != nil {
-		d.Trends = append(d.Trends, *ut)
-	}
-	d.Reconciliation = reconcile(d, s.SnapshotTimes(), x, per, dr, ut)
-	if d.Reconciliation != nil && d.Reconciliation.Trend != nil {
-		d.Trends = append(d.Trends, *d.Reconciliation.Trend)
-	}
-
-	// Projections against capacity (less memory outside the allocator for
-	// the allocator's own series).
-	outside := 0.0
-	if d.Reconciliation != nil && d.Reconciliation.Matched > 0 && !math.IsNaN(d.Reconciliation.Level) {
-		outside = math.Max(0, d.Reconciliation.Level)
-	}
-	if d.Capacity > 0 && len(keep) > 1 {
-		span := x[keep[len(keep)-1]] - x[keep[0]]
-		hoursPerX := paceHoursPerX(s)
-		for i := range d.Trends {
-			t := &d.Trends[i]
-			limit, off := float64(d.Capacity), 0.0
-			if (t.Metric == MetricAllocated || t.Metric == MetricReserved) && outside > 0 {
-				limit -= outside
-				off = outside
-			}
-			lastX := x[keep[len(keep)-1]]
-			if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
-				lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
-			}
-			if p := Project(t, limit, lastX, span, hoursPerX, runs); p != nil {
-				p.Outside = int64(off)
-				withinHorizon(p, cmp.Or(opt.Horizon, DefaultHorizon))
-				t.Projection = p
-			}
-		}
-	}
-
-	// Leak attribution.
-	sg := buildGroups(s)
-	d.Coverage = coverageOf(sg, s.Files, s.Device)
-	if peak(sg.noStack) > 0 {
-		y := make([]float64, n)
-		for i, b := range sg.noStack {
-			y[i] = float64(b)
-		}
-		nr := rules
-		nr.RefLevel = refLevel
-		if ky := pick(y, keep); stats.Drops(ky, dropTolerance(ky)) > 0 {
-			nr.Alpha = DefaultSuspectAlpha
-		}
-		t := fitKept("no_stack_bytes", per, x, y, keep, nr)
-		d.Coverage.NoStackTrend = &t
-	}
-	ac = attributionContext{x: x, keep: keep, per: per, refLevel: refLevel, allocTr: &d.Trends[0], coverage: d.Coverage,
-		rules: rules, suppress: opt.Suppressions, builtins: !opt.NoBuiltinSuppressions}
-	d.Groups, d.Suspects = findSuspects(sg, ac)
-
-	ceiling := 0.0
-	if d.Capacity > 0 {
-		ceiling = float64(d.Capacity) - outside
-	}
-	d.Fragmentation = analyzeFragmentation(s, x, keep, per, rules, ceiling)
-	if n > 0 {
-		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device)
-	}
-	return d, ac, note
-}
-
-// addRankJoinNote notes, once, that GPU readings were joined to ranks by
-// guessing rank r used GPU r; d is the first device joined so (the note
-// says what its series are made of).
-func (f *Findings) addRankJoinNote(d *Device) {
-	for _, n := range f.Notes {
-		if n.Kind == NoteRankJoin && (len(f.device(n.Device).Points) > 0) == (len(d.Points) > 0) {
-			return
-		}
-	}
-	f.Notes = append(f.Notes, Note{Kind: NoteRankJoin, Device: d.DeviceKey})
 }
 
 // primaryMetric chooses a device's primary trend (Device.PrimaryMetric):
@@ -349,105 +300,4 @@ func setPeaks(d *Device) {
 	if len(d.Points) == 0 && d.MemoryStats != nil {
 		d.PeakAllocated, d.PeakReserved = max(d.MemoryStats.Max.Allocated, 0), max(d.MemoryStats.Max.Reserved, 0)
 	}
-}
-
-// paceHoursPerX is the wall-clock hours per unit of the series axis over
-// all its snapshots (see pace).
-func paceHoursPerX(s *Series) float64 { return pace(s.Axis, s.Points, nil) }
-
-// pace is the wall-clock hours per unit of axis over the points keep
-// (indexes into pts; nil for all): 1 on an hours axis; 0 (unknown) on the
-// snapshot axis, which is chosen when the times span less than
-// MinHoursAxisSpan or are copy times, so there is no pace to trust; on a
-// step axis, the time between the first and last timed points over their
-// step distance; 0 when unknown.
-func pace(axis Axis, pts []Point, keep []int) float64 {
-	switch axis {
-	case AxisHours:
-		return 1
-	case AxisSnapshot:
-		return 0
-	}
-	if keep == nil {
-		keep = make([]int, len(pts))
-		for i := range keep {
-			keep[i] = i
-		}
-	}
-	first, last := -1, -1
-	for _, i := range keep {
-		if !pts[i].Time.IsZero() {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
-	if first < 0 || last <= first {
-		return 0
-	}
-	a, b := pts[first], pts[last]
-	if b.X <= a.X {
-		return 0
-	}
-	return b.Time.Sub(a.Time).Hours() / (b.X - a.X)
-}
-
-// gpuOnlyDevices makes a device per GPU of the logs when the run has no
-// snapshots: GPU readings and their trend, and the GPU's processes unless
-// another device shows them (procClaimed, updated). GPUs in skip are left
-// out (a memory_stats device already shows them).
-func gpuOnlyDevices(logs []*gpulog.GPULog, opt Options, rules TrendRules, skip, procClaimed map[int]bool, procs map[int][]*ProcessSeries) []*Device {
-	idx := map[int]bool{}
-	for _, l := range logs {
-		for _, smp := range l.Samples {
-			idx[smp.GPU] = true
-		}
-	}
-	var out []*Device
-	for _, g := range sortedKeys(idx) {
-		if skip[g] {
-			continue
-		}
-		d, s := gpuOnlyDevice(logs, DeviceKey{Rank: input.NoRank, Device: g}, opt, rules)
-		if d == nil {
-			continue
-		}
-		if list := procs[g]; len(list) > 0 && !procClaimed[g] {
-			procClaimed[g] = true
-			p := seriesPlacer(s, 0)
-			d.Processes = processSet(list, &p, AxisHours, rules)
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
-// gpuOnlyDevice makes the device key of the readings of GPU key.Device in
-// logs: its GPU series on the hours axis (or, for readings without times,
-// the reading axis) and its trend, and the series that places its
-// readings; nil when the logs hold no memory reading of it.
-func gpuOnlyDevice(logs []*gpulog.GPULog, key DeviceKey, opt Options, rules TrendRules) (*Device, *Series) {
-	g := key.Device
-	s := &Series{DeviceKey: key, Axis: AxisHours}
-	d := &Device{DeviceKey: s.DeviceKey, Axis: AxisHours}
-	byReading := byReadingDevice(d, logs, g, rules)
-	if !byReading {
-		d.GPU = JoinGPU(s, logs, g)
-	}
-	if d.GPU == nil {
-		return nil, nil
-	}
-	if !byReading && len(d.GPU.Times) > 0 {
-		s.Start = d.GPU.Times[0]
-		d.GPU = JoinGPU(s, logs, g)
-	}
-	d.GPUIndex, d.GPUJoinMethod = g, placement.JoinByIndex
-	opt.setCapacity(d)
-	if !byReading {
-		if t := gpuTrend(d, "hour", rules); t != nil {
-			d.Trends = append(d.Trends, *t)
-		}
-	}
-	return d, s
 }

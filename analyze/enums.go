@@ -215,6 +215,19 @@ const (
 	StateInsufficient TrendState = "insufficient"
 )
 
+// Phase says why a snapshot was taken at another phase of a step than the
+// periodic ones (Point.Phase); its spelling is summary.json's "phase".
+type Phase string
+
+// Phases of off-phase snapshots.
+const (
+	// PhaseExitDump: its path marks it as an exit or OOM dump
+	// (ingest.PhaseOOM).
+	PhaseExitDump Phase = "marked by its path as an exit or OOM dump"
+	// PhaseOOMDump: its trace ends at an OOM, only frees after it.
+	PhaseOOMDump Phase = "OOM dump: its trace ends at an OOM (only frees after it)"
+)
+
 // Status is a series' or a device's decision in one word: summary.json's
 // "verdict" of a trend and of a device, and the Verdict column of every
 // report. A trend's Status follows its State (Trend.Status); a device's

@@ -1,38 +1,45 @@
 // Package analyze turns a decoded run (ingest.Run) into Findings: it has
 // package placement decide where each input belongs, then builds per
 // device series, trend fits, fragmentation, leak attribution,
-// reconciliation with GPU logs, OOM explanations and the verdict. It does
-// no I/O. Its sentences (reasons, explanations, evidence, notes) format
-// their figures with internal/units, as the report writers do, so a slope
-// reads the same in summary.json, on stdout and in every report; the
-// statistics themselves are in analyze/stats.
+// reconciliation with GPU logs, OOM explanations, the verdict and what to
+// try next. It does no I/O and writes no sentences: every finding is
+// data, a kind with its figures (the rule that decided a trend, the cause
+// of an OOM, a reason behind the verdict, a note, a next step), which the
+// reports word (package report/words). The statistics themselves are in
+// analyze/stats.
 //
-// Where each analysis lives:
+// Analyze runs the stages in order (analyze.go lists them); where each
+// lives:
 //
-//	analyze.go        the pipeline: Options, Analyze, one device's analysis
+//	analyze.go        the pipeline: Options, Analyze and its stages
 //	findings.go       the Findings model that every report reads
-//	enums.go          the typed vocabularies (flags, severity, OOM cause, trend state...)
-//	series.go         snapshots into one ordered series per (rank, device), and its axis
+//	enums.go          the typed vocabularies (flags, statuses, rules, kinds...)
+//	series.go         stage 1: snapshots into one ordered series per (rank, device), and its axis
 //	usage.go          memory accounting of a snapshot: per device and per pool
 //	blocks.go         iterators over a device's segments and live blocks
-//	coverage.go       how much of the live memory carries allocation stacks
+//	devices.go        stage 2: a device per series, memory_stats group and GPU
 //	gpujoin.go        a series' evidence for the GPU join, the placers of its axis (package placement)
+//	processes.go      per-process GPU memory from the GPU logs
+//	memstats.go       torch.cuda.memory_stats() JSON lines: series, trends, OOMs, retries
+//	devicetrends.go   stage 3: a device's trends and their projections
 //	trend.go          the trend verdict from the statistics; projection to capacity
+//	reconcile.go      nvidia-smi used vs reserved: memory outside the allocator
+//	coverage.go       how much of the live memory carries allocation stacks
 //	signature.go      stack signatures and fingerprints
 //	groups.go         live bytes by signature, diff of two groupings
-//	attribution.go    leak suspects across snapshots
+//	attribution.go    stage 4: leak suspects across snapshots
+//	suppress.go       built-in and user suppressions
 //	tracewindow.go    replay of a trace: timeline, never-freed, state at an OOM
-//	fragmentation.go  fragmentation per snapshot and pool
-//	oom.go            OOM explanations and recommendations
+//	fragmentation.go  stage 5: fragmentation per snapshot and pool
+//	oom.go            stage 6: OOM explanations and recommendations
+//	leaksites.go      stage 7: suspects grouped by site, sites in lockstep
+//	segmentmap.go     the last snapshot's segments and blocks, for the segment map
 //	trainlog.go       OOM messages of training logs; GPU readings without times
-//	reconcile.go      nvidia-smi used vs reserved: memory outside the allocator
 //	ranks.go          multi-rank comparison
 //	capture.go        the capture kit's manifests; OOMs no snapshot was taken at
-//	memstats.go       torch.cuda.memory_stats() JSON lines: series, trends, OOMs, retries
-//	processes.go      per-process GPU memory from the GPU logs
-//	suppress.go       built-in and user suppressions
-//	verdict.go        the run verdict
 //	notes.go          the caveats shown under the verdict
+//	verdict.go        stage 9: the run verdict
+//	nextsteps.go      what to try next
 package analyze
 
 import (
@@ -321,10 +328,10 @@ type Point struct {
 	// Path is the snapshot file, relative to the run directory.
 	Path string
 	// Phase is "" for a periodic snapshot, a point of the trend. Otherwise
-	// it says why the snapshot was taken at another phase of a step (e.g.
-	// "OOM dump: its trace ends at an OOM"): such a snapshot is evidence
-	// for its event (the OOM explanation), never a point of a trend fit.
-	Phase string
+	// it says why the snapshot was taken at another phase of a step
+	// (PhaseExitDump, PhaseOOMDump): such a snapshot is evidence for its
+	// event (the OOM explanation), never a point of a trend fit.
+	Phase Phase
 	// Step is the file-name step, input.NoStep when none.
 	Step int64
 	// Time is the latest trace time (UTC), zero when the file has none.

@@ -313,14 +313,13 @@ func attachMemStats(d *Device, s *Series, g *memStatsGroup, rules TrendRules) {
 	d.MemoryStats = ms
 }
 
-// memStatsDevice builds a device from memory_stats readings that join no
-// snapshot series: their axis, the GPU log readings of the joined GPU,
-// the allocated and reserved trends with projections, and the processes
-// of that GPU. note is a clock-offset warning ("" when none).
-func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, opt Options, rules TrendRules, runs float64, procs map[int][]*ProcessSeries) (d *Device, note string) {
+// memStatsDevice places a device made of memory_stats readings that join
+// no snapshot series (the devices stage): their axis, the GPU log
+// readings of the joined GPU, its capacity and the processes of that
+// GPU. note is a clock-offset warning ("" when none).
+func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, opt Options, rules TrendRules, procs map[int][]*ProcessSeries) (d *Device, note string) {
 	ms := g.ms
 	d = &Device{DeviceKey: g.key, Axis: g.axis, MemoryStats: ms}
-	per := g.axis
 	place := memStatsPlacer(g, 0)
 	d.GPU = placement.GPUReadings(run.Logs, join.GPU, place)
 	if d.GPU != nil {
@@ -352,6 +351,17 @@ func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, o
 		}
 	}
 	opt.setCapacity(d)
+	if list := procs[join.GPU]; len(list) > 0 {
+		d.Processes = processSet(list, &place, g.axis, rules)
+	}
+	return d, note
+}
+
+// memStatsDeviceTrends fits the trends of a device made of memory_stats
+// readings (the trends stage): its allocated and reserved memory, its
+// GPU's used memory, and their projections against its capacity.
+func memStatsDeviceTrends(d *Device, g *memStatsGroup, rules TrendRules, runs float64) {
+	ms, per := g.ms, g.axis
 	ms.Trends = memStatsTrends(ms, per, rules)
 	d.Trends = slices.Clone(ms.Trends)
 	dr := rules
@@ -368,10 +378,6 @@ func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, o
 		d.Trends = append(d.Trends, *ut)
 	}
 	projectMemStats(d, g, runs)
-	if list := procs[join.GPU]; len(list) > 0 {
-		d.Processes = processSet(list, &place, g.axis, rules)
-	}
-	return d, note
 }
 
 // projectMemStats projects a memory_stats device's growing trends against

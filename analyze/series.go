@@ -289,14 +289,14 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 
 // markPhases sets Point.Phase on the off-phase snapshots of s.
 func markPhases(s *Series) {
-	phase := make([]string, len(s.Files))
+	phase := make([]Phase, len(s.Files))
 	off := 0
 	for i, f := range s.Files {
 		switch {
 		case f.Phase == ingest.PhaseOOM:
-			phase[i] = "marked by its path as an exit or OOM dump"
+			phase[i] = PhaseExitDump
 		case f.Snapshot.TraceEndsAtOOM(s.Device):
-			phase[i] = "OOM dump: its trace ends at an OOM (only frees after it)"
+			phase[i] = PhaseOOMDump
 		default:
 			continue
 		}

@@ -109,7 +109,7 @@ func summaryDevice(f *analyze.Findings, d *analyze.Device, it deviceItem) Summar
 		sd.CapacityBytes = &c
 	}
 	for _, p := range d.Points {
-		ss := SummarySnapshot{Path: p.Path, Time: timePtr(p.Time), Phase: p.Phase, SummaryUsage: UsageFields(p.Usage)}
+		ss := SummarySnapshot{Path: p.Path, Time: timePtr(p.Time), Phase: string(p.Phase), SummaryUsage: UsageFields(p.Usage)}
 		if p.Step != input.NoStep {
 			st := p.Step
 			ss.Step = &st

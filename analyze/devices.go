@@ -1,0 +1,208 @@
+package analyze
+
+import (
+	"cmp"
+	"time"
+
+	"gpureport/gpulog"
+	"gpureport/input"
+	"gpureport/placement"
+)
+
+// The devices stage: a device for each snapshot series, for each group of
+// memory_stats readings that joins no series, in a run without snapshots
+// for each GPU of the logs (a GPU whose logs give only its used share
+// too: shares.go), and for each MIG device of the logs (mig.go). Each
+// gets the GPU log readings of the GPU it joins (placement.JoinGPUs),
+// moved by a whole-hour clock offset when the log's clock differs
+// (placement.DetectClockOffset), the processes of that GPU (each GPU's on
+// the first device that joins it) and its capacity. The notes of the join
+// (a clock offset, a guessed or ambiguous join) are added device by
+// device.
+
+// deviceRun is one device through the stages: the device, what it is made
+// of, and what each stage leaves for the next.
+type deviceRun struct {
+	d *Device
+	// s is its snapshot series, nil for a device without snapshots; ms its
+	// memory_stats readings that join no series, nil otherwise.
+	s  *Series
+	ms *memStatsGroup
+	// fit is what the trends stage measured; ac the attribution's context;
+	// ooms the OOMs its snapshots record.
+	fit  trendFit
+	ac   attributionContext
+	ooms []OOM
+}
+
+// devices makes the run's devices from its series, memory_stats readings
+// and GPU logs (stage 2), and adds them to the Findings in that order.
+func (a *analysis) devices(series []*Series) []*deviceRun {
+	run, f := a.in, a.f
+	msBySeries, msOnly := matchMemStats(series, collectMemStats(run))
+	procs := collectProcesses(run.Logs)
+	// Devices without snapshots but with memory_stats readings join the GPU
+	// logs by the same rule as snapshot series, decided over both.
+	joinIns := make([]placement.JoinInput, 0, len(series)+len(msOnly))
+	for i, s := range series {
+		joinIns = append(joinIns, seriesJoinInput(s, msBySeries[i]))
+	}
+	for _, g := range msOnly {
+		joinIns = append(joinIns, memStatsJoinInput(g))
+	}
+	joins := run.JoinGPUs(joinIns)
+	procClaimed := map[int]bool{}
+	// A GPU's processes are shown on the first device that joins it.
+	unclaimed := func(gpu int) map[int][]*ProcessSeries {
+		if procClaimed[gpu] {
+			return nil
+		}
+		procClaimed[gpu] = true
+		return procs
+	}
+	var out []*deviceRun
+	joinNotes := func(d *Device, k DeviceKey, join placement.Join, clock string) {
+		f.Devices = append(f.Devices, d)
+		f.addText(clock)
+		if join.Guess && join.Method == placement.JoinByRank {
+			f.addRankJoinNote(d)
+		}
+		f.addText(join.AmbiguityNote(k))
+	}
+	for i, s := range series {
+		d, note := snapshotDevice(s, run, joins[i], a.opt, a.rules, unclaimed(joins[i].GPU))
+		out = append(out, &deviceRun{d: d, s: s, ms: msBySeries[i]})
+		joinNotes(d, s.DeviceKey, joins[i], note)
+	}
+	gpuClaimed := map[int]bool{}
+	for j, g := range msOnly {
+		join := joins[len(series)+j]
+		d, note := memStatsDevice(g, join, run, a.opt, a.rules, unclaimed(join.GPU))
+		if d.GPU != nil {
+			gpuClaimed[join.GPU] = true
+		}
+		out = append(out, &deviceRun{d: d, ms: g})
+		joinNotes(d, g.key, join, note)
+	}
+	var logOnly []*Device
+	if len(series) == 0 {
+		logOnly = gpuOnlyDevices(run.Logs, a.opt, a.rules, gpuClaimed, procClaimed, procs)
+		logOnly = append(logOnly, shareDevices(run.Logs, append(f.Devices[:len(f.Devices):len(f.Devices)], logOnly...))...)
+	}
+	for _, d := range append(logOnly, migDevices(run.Logs, a.opt, a.rules)...) {
+		out = append(out, &deviceRun{d: d})
+		f.Devices = append(f.Devices, d)
+	}
+	f.OtherProcesses = otherProcesses(procs, procClaimed, a.rules)
+	return out
+}
+
+// snapshotDevice places the device of one snapshot series: the GPU
+// readings of the GPU it joins, on its axis (moved by a clock offset the
+// snapshots show), the processes of that GPU (procs by GPU index, nil when
+// another device shows them) and its capacity. note is a clock-offset
+// warning for Findings.Notes ("" when none).
+func snapshotDevice(s *Series, run *placement.Run, join placement.Join, opt Options, rules TrendRules, procs map[int][]*ProcessSeries) (d *Device, note string) {
+	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
+	d.GPU = JoinGPU(s, run.Logs, join.GPU)
+	var shift time.Duration
+	if d.GPU != nil {
+		d.GPUJoin = join.Text
+		d.GPUIndex, d.GPUJoinMethod, d.GPUJoinAmbiguous = join.GPU, join.Method, join.Ambiguous != ""
+		if off, ok := detectClockOffset(d); ok {
+			note = off.Note(run.Location, d.GPU.Times[0])
+			shift = off.Shift
+			d.GPU = placement.GPUReadings(run.Logs, join.GPU, seriesPlacer(s, off.Shift))
+			d.ClockShift = -off.Hours()
+		}
+	}
+	if list := procs[join.GPU]; len(list) > 0 {
+		p := seriesPlacer(s, shift)
+		d.Processes = processSet(list, &p, s.Axis, rules)
+	}
+	opt.setCapacity(d)
+	return d, note
+}
+
+// setCapacity sets a device's capacity and where it came from: the
+// user's --capacity, which overrides a GPU log's memory.total, else the
+// memory.total of the GPU readings joined to it.
+func (o Options) setCapacity(d *Device) {
+	switch {
+	case o.Capacity > 0:
+		d.Capacity = o.Capacity
+		d.CapacitySource = CapacitySource{Option: cmp.Or(o.CapacitySource, "--capacity")}
+		if g := d.GPU; g != nil && g.Total > 0 && g.Total != o.Capacity {
+			d.CapacitySource.Overrides = g.Total
+		}
+	case d.GPU != nil && d.GPU.Total > 0:
+		d.Capacity = d.GPU.Total
+	}
+}
+
+// addRankJoinNote notes, once, that GPU readings were joined to ranks by
+// guessing rank r used GPU r; d is the first device joined so (the note
+// says what its series are made of).
+func (f *Findings) addRankJoinNote(d *Device) {
+	for _, n := range f.Notes {
+		if n.Kind == NoteRankJoin && (len(f.device(n.Device).Points) > 0) == (len(d.Points) > 0) {
+			return
+		}
+	}
+	f.Notes = append(f.Notes, Note{Kind: NoteRankJoin, Device: d.DeviceKey})
+}
+
+// gpuOnlyDevices makes a device per GPU of the logs when the run has no
+// snapshots: its GPU readings, capacity and the GPU's processes unless
+// another device shows them (procClaimed, updated). GPUs in skip are left
+// out (a memory_stats device already shows them).
+func gpuOnlyDevices(logs []*gpulog.GPULog, opt Options, rules TrendRules, skip, procClaimed map[int]bool, procs map[int][]*ProcessSeries) []*Device {
+	idx := map[int]bool{}
+	for _, l := range logs {
+		for _, smp := range l.Samples {
+			idx[smp.GPU] = true
+		}
+	}
+	var out []*Device
+	for _, g := range sortedKeys(idx) {
+		if skip[g] {
+			continue
+		}
+		d, s := gpuOnlyDevice(logs, DeviceKey{Rank: input.NoRank, Device: g}, opt, rules)
+		if d == nil {
+			continue
+		}
+		if list := procs[g]; len(list) > 0 && !procClaimed[g] {
+			procClaimed[g] = true
+			p := seriesPlacer(s, 0)
+			d.Processes = processSet(list, &p, AxisHours, rules)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// gpuOnlyDevice makes the device key of the readings of GPU key.Device in
+// logs: its GPU series on the hours axis (or, for readings without times,
+// the reading axis, with its per-reading trend) and its capacity, and the
+// series that places its readings; nil when the logs hold no memory
+// reading of it.
+func gpuOnlyDevice(logs []*gpulog.GPULog, key DeviceKey, opt Options, rules TrendRules) (*Device, *Series) {
+	g := key.Device
+	s := &Series{DeviceKey: key, Axis: AxisHours}
+	d := &Device{DeviceKey: s.DeviceKey, Axis: AxisHours}
+	byReading := byReadingDevice(d, logs, g, rules)
+	if !byReading {
+		d.GPU = JoinGPU(s, logs, g)
+	}
+	if d.GPU == nil {
+		return nil, nil
+	}
+	if !byReading && len(d.GPU.Times) > 0 {
+		s.Start = d.GPU.Times[0]
+		d.GPU = JoinGPU(s, logs, g)
+	}
+	d.GPUIndex, d.GPUJoinMethod = g, placement.JoinByIndex
+	opt.setCapacity(d)
+	return d, s
+}

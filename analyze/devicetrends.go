@@ -1,0 +1,152 @@
+package analyze
+
+import (
+	"cmp"
+	"math"
+
+	"gpureport/analyze/stats"
+	"gpureport/internal/units"
+)
+
+// The trends stage: a device's trends of allocated and reserved memory
+// (its snapshots', else its memory_stats readings'), of its GPU's used
+// memory and of the memory outside the caching allocator, and their
+// projections against its capacity. The memory_stats readings of a
+// snapshot device are placed on its axis and fitted beside the snapshots,
+// which stay primary.
+
+// trendFit is what the trends stage measured of a snapshot device, which
+// the later stages fit against: the points' positions on its axis, the
+// periodic points (an OOM dump is evidence, not a trend point), the level
+// growth is compared with, and the memory outside the allocator, in bytes.
+type trendFit struct {
+	x        []float64
+	keep     []int
+	per      units.Per
+	refLevel float64
+	outside  float64
+}
+
+// trends fits a device's trends and projects them (stage 3).
+func (a *analysis) trends(dr *deviceRun) {
+	switch {
+	case dr.s != nil:
+		dr.fit = a.snapshotTrends(dr.d, dr.s)
+		if dr.ms != nil {
+			attachMemStats(dr.d, dr.s, dr.ms, a.rules)
+		}
+	case dr.ms != nil:
+		memStatsDeviceTrends(dr.d, dr.ms, a.rules, a.runs)
+	case dr.d.Axis != AxisReading:
+		// A GPU known from its logs alone, over hours; one read in
+		// reading order got its per-reading trend as it was placed
+		// (byReadingDevice).
+		if t := gpuTrend(dr.d, "hour", a.rules); t != nil {
+			dr.d.Trends = append(dr.d.Trends, *t)
+		}
+	}
+}
+
+// snapshotTrends fits a snapshot device's trends of allocated, reserved
+// and GPU used memory, reconciles used with reserved memory, and projects
+// the trends against the device's capacity, less the memory outside the
+// allocator for the allocator's own series.
+func (a *analysis) snapshotTrends(d *Device, s *Series) trendFit {
+	per := s.Axis
+	n := len(s.Points)
+	x := make([]float64, n)
+	alloc := make([]float64, n)
+	res := make([]float64, n)
+	for i, p := range s.Points {
+		x[i] = p.X
+		alloc[i] = float64(p.Usage.Allocated)
+		res[i] = float64(p.Usage.Reserved)
+	}
+	// Off-phase snapshots (an OOM dump) are evidence, not trend points.
+	keep := s.trendIndex()
+	refLevel := stats.Median(pick(alloc, keep))
+	dr := a.rules
+	dr.RefLevel = refLevel
+	at := fitKept(MetricAllocated, per, x, alloc, keep, dr)
+	rt := fitKept(MetricReserved, per, x, res, keep, dr)
+	d.Trends = append(d.Trends, at, rt)
+	ut := gpuTrend(d, per, dr)
+	if ut != nil {
+		d.Trends = append(d.Trends, *ut)
+	}
+	d.Reconciliation = reconcile(d, s.SnapshotTimes(), x, per, dr, ut)
+	if d.Reconciliation != nil && d.Reconciliation.Trend != nil {
+		d.Trends = append(d.Trends, *d.Reconciliation.Trend)
+	}
+
+	// Projections against capacity (less memory outside the allocator for
+	// the allocator's own series).
+	outside := 0.0
+	if d.Reconciliation != nil && d.Reconciliation.Matched > 0 && !math.IsNaN(d.Reconciliation.Level) {
+		outside = math.Max(0, d.Reconciliation.Level)
+	}
+	if d.Capacity > 0 && len(keep) > 1 {
+		span := x[keep[len(keep)-1]] - x[keep[0]]
+		hoursPerX := paceHoursPerX(s)
+		for i := range d.Trends {
+			t := &d.Trends[i]
+			limit, off := float64(d.Capacity), 0.0
+			if (t.Metric == MetricAllocated || t.Metric == MetricReserved) && outside > 0 {
+				limit -= outside
+				off = outside
+			}
+			lastX := x[keep[len(keep)-1]]
+			if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
+				lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
+			}
+			if p := Project(t, limit, lastX, span, hoursPerX, a.runs); p != nil {
+				p.Outside = int64(off)
+				withinHorizon(p, cmp.Or(a.opt.Horizon, DefaultHorizon))
+				t.Projection = p
+			}
+		}
+	}
+	return trendFit{x: x, keep: keep, per: per, refLevel: refLevel, outside: outside}
+}
+
+// paceHoursPerX is the wall-clock hours per unit of the series axis over
+// all its snapshots (see pace).
+func paceHoursPerX(s *Series) float64 { return pace(s.Axis, s.Points, nil) }
+
+// pace is the wall-clock hours per unit of axis over the points keep
+// (indexes into pts; nil for all): 1 on an hours axis; 0 (unknown) on the
+// snapshot axis, which is chosen when the times span less than
+// MinHoursAxisSpan or are copy times, so there is no pace to trust; on a
+// step axis, the time between the first and last timed points over their
+// step distance; 0 when unknown.
+func pace(axis Axis, pts []Point, keep []int) float64 {
+	switch axis {
+	case AxisHours:
+		return 1
+	case AxisSnapshot:
+		return 0
+	}
+	if keep == nil {
+		keep = make([]int, len(pts))
+		for i := range keep {
+			keep[i] = i
+		}
+	}
+	first, last := -1, -1
+	for _, i := range keep {
+		if !pts[i].Time.IsZero() {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 || last <= first {
+		return 0
+	}
+	a, b := pts[first], pts[last]
+	if b.X <= a.X {
+		return 0
+	}
+	return b.Time.Sub(a.Time).Hours() / (b.X - a.X)
+}
