@@ -26,6 +26,13 @@
 //	methods.go        the terms a report uses and the thresholds it applied
 //	processes.go      processes whose memory grows
 //
+// To give a new finding its words: in package analyze, give it a kind
+// (a ReasonKind, NoteKind, EvidenceKind, StepKind, OOMCause, a rule...)
+// and, as typed fields, the figures its sentence needs; here, add the
+// case of that kind to the function of its topic (Reason, Note,
+// Evidence, NextStep, Explanation...) or a file for a new topic, and pin
+// the sentence in words_test.go. The writers then show it everywhere.
+//
 // Untrusted text (paths, frames, process names) is put in as it is; each
 // writer escapes what it prints.
 package words

@@ -52,7 +52,7 @@ func Explanation(o *analyze.OOM) string {
 	case analyze.CauseFragmentation:
 		fmt.Fprintf(&b, "This is a fragmentation OOM: %s free on the device plus %s cached but free is %s, at least the %s requested, but no free block was large enough (largest cached block %s); the free memory is split into holes between live blocks. Allocator settings in force: %s.",
 			units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree), units.Bytes(o.DeviceFree+o.CachedFree), units.Bytes(o.Requested), units.Bytes(o.LargestFree), conf)
-	default:
+	case analyze.CauseCapacity:
 		capText := fmt.Sprintf("about %s, reserved + free at the OOM", units.Bytes(o.EstimatedCapacity))
 		if o.Capacity > 0 {
 			capText = units.Bytes(o.Capacity)
@@ -67,6 +67,9 @@ func Explanation(o *analyze.OOM) string {
 		if o.FreedAfter > 0 {
 			fmt.Fprintf(&b, " %s was freed right after the OOM as the failed step unwound: mostly transient tensors (activations) of that step.", units.Bytes(o.FreedAfter))
 		}
+	default:
+		// A cause without sentences of its own yet says its name.
+		fmt.Fprintf(&b, "Its cause: %s. Allocator settings in force: %s.", o.Cause, conf)
 	}
 	return b.String()
 }
