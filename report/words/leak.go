@@ -45,6 +45,9 @@ func Evidence(d *analyze.Device, i int) []string {
 		case analyze.EvidencePinning:
 			s = fmt.Sprintf("%s of its %s live bytes sit in large segments that are at least %s free: it keeps them reserved",
 				units.Bytes(e.Bytes), units.Bytes(e.Of), units.Percent(1-analyze.PinnedLiveShare))
+		default:
+			// A kind without a sentence of its own yet says its name.
+			s = string(e.Kind)
 		}
 		if s != "" {
 			out = append(out, s)

@@ -64,7 +64,8 @@ func NextStep(f *analyze.Findings, s analyze.NextStep) Sentence {
 		}
 		return append(append(seen, Part{Text: " "}), todo...)
 	}
-	return nil
+	// A kind without a sentence of its own yet says its name.
+	return sentence(string(s.Kind))
 }
 
 // look says where to look for the top leak: the sites growing in

@@ -125,6 +125,10 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 		}
 		return "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's " + what + " are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong"
 	}
+	if n.Kind != analyze.NoteText && n.Text == "" {
+		// A kind without a sentence of its own yet says its name.
+		return where + ": " + string(n.Kind)
+	}
 	return n.Text
 }
 

@@ -171,7 +171,8 @@ func Reason(f *analyze.Findings, r analyze.Reason) string {
 		o := d.MemoryStats.OOMs[r.Index]
 		return fmt.Sprintf("%s OOM on %s (torch.cuda.memory_stats): the cause follows the device's verdict, as memory_stats do not record the failed request", o.Cause, where)
 	}
-	return ""
+	// A kind without a sentence of its own yet says its name.
+	return string(r.Kind) + " on " + where
 }
 
 // leakReason is the reason of a device's leak: its top leak site, with
