@@ -25,6 +25,7 @@
 //	nextsteps.go      what to try next
 //	methods.go        the terms a report uses and the thresholds it applied
 //	processes.go      processes whose memory grows
+//	capture.go        the capture kit's manifests; an OOM no snapshot was taken at
 //
 // To give a new finding its words: in package analyze, give it a kind
 // (a ReasonKind, NoteKind, EvidenceKind, StepKind, OOMCause, a rule...)
