@@ -2,8 +2,8 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
+	"strconv"
 
 	"gpureport/gpulog"
 	"gpureport/input"
@@ -28,11 +28,11 @@ type migKey struct {
 // migLabel names a MIG device by its instance ids, "GI 7" or "GI 7 CI 0".
 func migLabel(m gpulog.MIGSample) string {
 	if m.GPUInstance < 0 {
-		return fmt.Sprintf("%d", m.MIG)
+		return strconv.Itoa(m.MIG)
 	}
-	s := fmt.Sprintf("GI %d", m.GPUInstance)
+	s := "GI " + strconv.Itoa(m.GPUInstance)
 	if m.ComputeInstance >= 0 {
-		s += fmt.Sprintf(" CI %d", m.ComputeInstance)
+		s += " CI " + strconv.Itoa(m.ComputeInstance)
 	}
 	return s
 }

@@ -142,7 +142,7 @@ func messageExplanation(o *analyze.OOM) string {
 		}
 		gives := "free or reserved memory"
 		if o.DeviceFree < 0 && (m.Total >= 0 || o.CachedFree >= 0) {
-			gives = "the device's free memory"
+			gives = "free device memory"
 		}
 		return what + ", says " + where + "; the message gives no " + gives + ", so its cause cannot be classified. Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one."
 	}
