@@ -18,6 +18,8 @@
 //	usage.go          memory accounting of a snapshot: per device and per pool
 //	blocks.go         iterators over a device's segments and live blocks
 //	devices.go        stage 2: a device per series, memory_stats group and GPU
+//	mig.go            MIG devices of the GPU logs, each a device of its own
+//	shares.go         GPUs whose logs give used memory only as a share of the device
 //	gpujoin.go        a series' evidence for the GPU join, the placers of its axis (package placement)
 //	processes.go      per-process GPU memory from the GPU logs
 //	memstats.go       torch.cuda.memory_stats() JSON lines: series, trends, OOMs, retries
@@ -32,6 +34,7 @@
 //	tracewindow.go    replay of a trace: timeline, never-freed, state at an OOM
 //	fragmentation.go  stage 5: fragmentation per snapshot and pool
 //	oom.go            stage 6: OOM explanations and recommendations
+//	oomlimit.go       the limit cause, decided first, and what to check
 //	leaksites.go      stage 7: suspects grouped by site, sites in lockstep
 //	segmentmap.go     the last snapshot's segments and blocks, for the segment map
 //	trainlog.go       OOM messages of training logs; GPU readings without times
