@@ -252,7 +252,7 @@ func (a *analysis) run(devs []*deviceRun) {
 func (a *analysis) verdict() {
 	f := a.f
 	for _, n := range a.in.Notes {
-		f.Notes = append(f.Notes, Note{Kind: NoteText, Text: n})
+		f.Notes = append(f.Notes, Note{Kind: NoteKind(n.Kind), Place: &n})
 	}
 	// What the snapshot decoder had to assume, file by file.
 	for _, sf := range a.in.Snapshots {

@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -75,13 +74,20 @@ type Capture struct {
 	GatherMax, WriteMax time.Duration
 	TraceEntries        int64
 	DumpBytes           int64
-	// Errors are the kit's own failures, "rank: error", at most
-	// maxCaptureErrors; ErrorCount counts them all.
-	Errors     []string
+	// Errors are the kit's own failures, at most maxCaptureErrors;
+	// ErrorCount counts them all.
+	Errors     []CaptureError
 	ErrorCount int
 	// Problems are the manifest fields gpureport could not use,
 	// "path: field: why".
 	Problems []string
+}
+
+// CaptureError is one failure the kit recorded in a rank's manifest.
+type CaptureError struct {
+	// Rank is the manifest's rank; Message the kit's words.
+	Rank    int
+	Message string
 }
 
 // maxCaptureErrors bounds the kit errors Capture lists: the first say what
@@ -162,7 +168,7 @@ func captureFindings(run *placement.Run, f *Findings) *Capture {
 		for _, e := range m.Errors {
 			c.ErrorCount++
 			if len(c.Errors) < maxCaptureErrors {
-				c.Errors = append(c.Errors, fmt.Sprintf("rank %d: %s", m.Rank, e))
+				c.Errors = append(c.Errors, CaptureError{Rank: m.Rank, Message: e})
 			}
 		}
 		for _, p := range m.Problems {

@@ -40,11 +40,11 @@ func TestCaptureUUIDJoin(t *testing.T) {
 			f := Analyze(run, Options{})
 			d := f.Devices[0]
 			if d.GPU == nil || d.GPUIndex != tt.want || d.GPUJoinMethod != tt.method {
-				t.Fatalf("joined GPU %d by %s (%q), want GPU %d by %s", d.GPUIndex, d.GPUJoinMethod, d.GPUJoin, tt.want, tt.method)
+				t.Fatalf("joined GPU %d by %s (%+v), want GPU %d by %s", d.GPUIndex, d.GPUJoinMethod, d.GPUJoin, tt.want, tt.method)
 			}
 			if tt.method == placement.JoinByUUID {
-				if !strings.Contains(d.GPUJoin, "capture manifest rank0/gpureport-capture.json") {
-					t.Errorf("join text %q does not name the manifest", d.GPUJoin)
+				if d.GPUJoin.ID.Manifest != "rank0/gpureport-capture.json" {
+					t.Errorf("join %+v does not name the manifest", d.GPUJoin)
 				}
 				if got := f.Capture.UUIDJoins; len(got) != 1 || got[0] != d.DeviceKey {
 					t.Errorf("UUID joins %v, want %v", got, d.DeviceKey)

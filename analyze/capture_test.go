@@ -186,8 +186,8 @@ func TestCaptureFromManifests(t *testing.T) {
 		Every: 50, MaxEntries: 20000, Stacks: "all",
 		OOMs: 2, OOMsWithoutSnapshot: 1, NoObserver: []int{0}, Unstopped: []int{2},
 		GatherMax: 3 * time.Second, WriteMax: 2 * time.Second, TraceEntries: 20000, DumpBytes: 3000,
-		ErrorCount: maxCaptureErrors + 2, Errors: []string{"rank 2: dump 0 failed", "rank 2: dump 1 failed", "rank 2: dump 2 failed",
-			"rank 2: dump 3 failed", "rank 2: dump 4 failed"},
+		ErrorCount: maxCaptureErrors + 2, Errors: []CaptureError{{2, "dump 0 failed"}, {2, "dump 1 failed"}, {2, "dump 2 failed"},
+			{2, "dump 3 failed"}, {2, "dump 4 failed"}},
 		Problems: []string{"rank2/gpureport-capture.json: pid: not a number"},
 	}
 	if d := cmp.Diff(want, got); d != "" {

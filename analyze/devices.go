@@ -61,18 +61,22 @@ func (a *analysis) devices(series []*Series) []*deviceRun {
 		return procs
 	}
 	var out []*deviceRun
-	joinNotes := func(d *Device, k DeviceKey, join placement.Join, clock string) {
+	joinNotes := func(d *Device, join placement.Join, clock Note) {
 		f.Devices = append(f.Devices, d)
-		f.addText(clock)
+		if clock.Kind != "" {
+			f.addNote(clock)
+		}
 		if join.Guess && join.Method == placement.JoinByRank {
 			f.addRankJoinNote(d)
 		}
-		f.addText(join.AmbiguityNote(k))
+		if d.GPUJoin != nil && len(d.GPUJoin.Ambiguous) > 0 {
+			f.addNote(Note{Kind: NoteJoinAmbiguous, Device: d.DeviceKey})
+		}
 	}
 	for i, s := range series {
 		d, note := snapshotDevice(s, run, joins[i], a.opt, a.rules, unclaimed(joins[i].GPU))
 		out = append(out, &deviceRun{d: d, s: s, ms: msBySeries[i]})
-		joinNotes(d, s.DeviceKey, joins[i], note)
+		joinNotes(d, joins[i], note)
 	}
 	gpuClaimed := map[int]bool{}
 	for j, g := range msOnly {
@@ -82,7 +86,7 @@ func (a *analysis) devices(series []*Series) []*deviceRun {
 			gpuClaimed[join.GPU] = true
 		}
 		out = append(out, &deviceRun{d: d, ms: g})
-		joinNotes(d, g.key, join, note)
+		joinNotes(d, join, note)
 	}
 	var logOnly []*Device
 	if len(series) == 0 {
@@ -101,16 +105,15 @@ func (a *analysis) devices(series []*Series) []*deviceRun {
 // readings of the GPU it joins, on its axis (moved by a clock offset the
 // snapshots show), the processes of that GPU (procs by GPU index, nil when
 // another device shows them) and its capacity. note is a clock-offset
-// warning for Findings.Notes ("" when none).
-func snapshotDevice(s *Series, run *placement.Run, join placement.Join, opt Options, rules TrendRules, procs map[int][]*ProcessSeries) (d *Device, note string) {
+// warning for Findings.Notes (NoteClockOffset; its Kind is "" when none).
+func snapshotDevice(s *Series, run *placement.Run, join placement.Join, opt Options, rules TrendRules, procs map[int][]*ProcessSeries) (d *Device, note Note) {
 	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
 	d.GPU = JoinGPU(s, run.Logs, join.GPU)
 	var shift time.Duration
 	if d.GPU != nil {
-		d.GPUJoin = join.Text
-		d.GPUIndex, d.GPUJoinMethod, d.GPUJoinAmbiguous = join.GPU, join.Method, join.Ambiguous != ""
+		d.setJoin(join)
 		if off, ok := detectClockOffset(d); ok {
-			note = off.Note(run.Location, d.GPU.Times[0])
+			note = Note{Kind: NoteClockOffset, Clock: off.Explain(run.Location, d.GPU.Times[0])}
 			shift = off.Shift
 			d.GPU = placement.GPUReadings(run.Logs, join.GPU, seriesPlacer(s, off.Shift))
 			d.ClockShift = -off.Hours()
@@ -122,6 +125,12 @@ func snapshotDevice(s *Series, run *placement.Run, join placement.Join, opt Opti
 	}
 	opt.setCapacity(d)
 	return d, note
+}
+
+// setJoin records on d the join that chose its GPU readings.
+func (d *Device) setJoin(j placement.Join) {
+	d.GPUJoin = &j
+	d.GPUIndex, d.GPUJoinMethod, d.GPUJoinAmbiguous = j.GPU, j.Method, len(j.Ambiguous) > 0
 }
 
 // setCapacity sets a device's capacity and where it came from: the

@@ -7,6 +7,7 @@ import (
 
 	"gpureport/gpulog"
 	"gpureport/internal/units"
+	"gpureport/placement"
 )
 
 // The analysis's enumerations. Each is a string type whose value is its
@@ -552,7 +553,19 @@ const (
 	// NoteRankJoin: GPU readings joined to ranks by guessing rank r used
 	// GPU r (Device is the first device joined so).
 	NoteRankJoin NoteKind = "rank join guessed"
-	// NoteText: the words of an input's reader or of the GPU join (Text).
+	// NoteJoinAmbiguous: the device's GPU was chosen by tracking among
+	// GPUs that follow it about equally well (its Device.GPUJoin).
+	NoteJoinAmbiguous NoteKind = "GPU join ambiguous"
+	// NoteClockOffset: a GPU log's clock is whole hours off the
+	// snapshots' (Clock); NoteClockOffsetStats: off the memory_stats
+	// readings' of a device without snapshots.
+	NoteClockOffset      NoteKind = "clock offset"
+	NoteClockOffsetStats NoteKind = "clock offset to memory_stats"
+	// What placement assumed (Place): package placement's note kinds.
+	NoteRanksNumbered     = NoteKind(placement.NoteRanksNumbered)
+	NoteMachinesNumbered  = NoteKind(placement.NoteMachinesNumbered)
+	NoteManifestsDisagree = NoteKind(placement.NoteManifestsDisagree)
+	// NoteText: the words of an input's reader (Text).
 	NoteText NoteKind = "text"
 )
 

@@ -119,8 +119,14 @@ type Note struct {
 	// Expandable is true when expandable segments are already on
 	// (NoteRetries).
 	Expandable bool
-	// Text is a note in the words of an input's reader (ingest, the
-	// snapshot decoder) or of the GPU join (NoteText).
+	// Clock is a GPU log's clock offset (NoteClockOffset,
+	// NoteClockOffsetStats).
+	Clock ClockNote
+	// Place is what placement assumed (NoteRanksNumbered,
+	// NoteMachinesNumbered, NoteManifestsDisagree).
+	Place *PlaceNote
+	// Text is a note in the words of an input's reader (the snapshot
+	// decoder; NoteText).
 	Text string
 }
 
@@ -178,6 +184,17 @@ const (
 // package placement decides for each input.
 type DeviceKey = placement.DeviceKey
 
+// Join is how a device's GPU of the logs was chosen (Device.GPUJoin):
+// package placement decides it.
+type Join = placement.Join
+
+// ClockNote is a GPU log's whole-hour clock offset as a note states it
+// (Note.Clock).
+type ClockNote = placement.ClockNote
+
+// PlaceNote is what placement assumed about the run's inputs (Note.Place).
+type PlaceNote = placement.Note
+
 // Trend metrics, as summary.json names them.
 const (
 	MetricAllocated  = "allocated_bytes"
@@ -211,12 +228,11 @@ type Device struct {
 	// whose logs give only that share and no total (shares.go); nil
 	// otherwise.
 	UsedShare *ShareSeries
-	// GPUJoin says, in the GPU join's words (placement.JoinGPUs), how the GPU
-	// log device was chosen for this series (e.g. "nvidia-smi index 2 =
-	// rank 2 (guess: every rank's snapshots are on cuda:0)"); empty
-	// without GPU readings, and for a device known only from its GPU's
-	// readings (GPUJoinMethod JoinByIndex).
-	GPUJoin string
+	// GPUJoin is how the GPU of the logs was chosen for this device: the
+	// rule and its evidence (placement.JoinGPUs); nil without GPU
+	// readings, and for a device known only from its GPU's readings
+	// (GPUJoinMethod JoinByIndex).
+	GPUJoin *Join
 	// ClockShift is how many hours the GPU log's times were moved to
 	// match the device's snapshots (or memory_stats readings) after a
 	// whole-hour clock offset (placement.DetectClockOffset); 0 when they were not.

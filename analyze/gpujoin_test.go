@@ -2,13 +2,13 @@ package analyze
 
 import (
 	"math"
-	"strings"
 	"testing"
 	"time"
 
 	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/input"
+	"gpureport/placement"
 )
 
 // gpuTrace builds nvidia-smi readings of one GPU every 10 s over n
@@ -38,8 +38,8 @@ func TestAnalyzeRemappedGPU(t *testing.T) {
 		t.Fatalf("no GPU readings joined")
 	}
 	d := f.Devices[0]
-	if !strings.Contains(d.GPUJoin, "nvidia-smi GPU 1") || !strings.Contains(d.GPUJoin, "tracks") {
-		t.Errorf("GPUJoin = %q, want GPU 1 by tracking", d.GPUJoin)
+	if j := d.GPUJoin; j == nil || j.GPU != 1 || j.Method != placement.JoinByTracking || j.Track.Tracked == 0 {
+		t.Errorf("GPUJoin = %+v, want GPU 1 by tracking", j)
 	}
 	if !f.Verdict.OutsideAllocatorLeak {
 		t.Errorf("outside-allocator growth on the remapped GPU was not flagged; reasons: %v", f.Verdict.Reasons)

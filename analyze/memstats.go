@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"gpureport/analyze/stats"
@@ -316,15 +315,15 @@ func attachMemStats(d *Device, s *Series, g *memStatsGroup, rules TrendRules) {
 // memStatsDevice places a device made of memory_stats readings that join
 // no snapshot series (the devices stage): their axis, the GPU log
 // readings of the joined GPU, its capacity and the processes of that
-// GPU. note is a clock-offset warning ("" when none).
-func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, opt Options, rules TrendRules, procs map[int][]*ProcessSeries) (d *Device, note string) {
+// GPU. note is a clock-offset warning (NoteClockOffsetStats; its Kind is
+// "" when none).
+func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, opt Options, rules TrendRules, procs map[int][]*ProcessSeries) (d *Device, note Note) {
 	ms := g.ms
 	d = &Device{DeviceKey: g.key, Axis: g.axis, MemoryStats: ms}
 	place := memStatsPlacer(g, 0)
 	d.GPU = placement.GPUReadings(run.Logs, join.GPU, place)
 	if d.GPU != nil {
-		d.GPUJoin = join.Text
-		d.GPUIndex, d.GPUJoinMethod, d.GPUJoinAmbiguous = join.GPU, join.Method, join.Ambiguous != ""
+		d.setJoin(join)
 		var stats, gpu []placement.TimedValue
 		for _, r := range ms.Readings {
 			if !r.Time.IsZero() && r.Reserved >= 0 {
@@ -344,7 +343,7 @@ func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, o
 			gpu = append(gpu, placement.TimedValue{Time: t, Value: d.GPU.Used[i]})
 		}
 		if off, ok := placement.DetectClockOffset(stats, gpu); ok {
-			note = strings.ReplaceAll(off.Note(run.Location, d.GPU.Times[0]), "the snapshots", "the torch.cuda.memory_stats readings")
+			note = Note{Kind: NoteClockOffsetStats, Clock: off.Explain(run.Location, d.GPU.Times[0])}
 			place.Shift = off.Shift
 			d.GPU = placement.GPUReadings(run.Logs, join.GPU, place)
 			d.ClockShift = -off.Hours()

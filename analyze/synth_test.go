@@ -11,6 +11,7 @@ import (
 	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/input"
+	"gpureport/placement"
 	"gpureport/snapshot"
 )
 
@@ -267,8 +268,8 @@ func TestAnalyzeFourRanksOneLeaking(t *testing.T) {
 		t.Fatalf("rank comparison %+v", rc)
 	}
 	for _, d := range f.Devices {
-		if !strings.Contains(d.GPUJoin, fmt.Sprintf("GPU %d = rank %d", d.Rank, d.Rank)) {
-			t.Errorf("rank %d joined %q", d.Rank, d.GPUJoin)
+		if j := d.GPUJoin; j == nil || j.GPU != d.Rank || j.Method != placement.JoinByRank {
+			t.Errorf("rank %d joined %+v", d.Rank, j)
 		}
 	}
 	if !slices.Contains(noteKinds(f.Notes), NoteRankJoin) {
@@ -287,12 +288,8 @@ func TestAnalyzeClockOffset(t *testing.T) {
 	}
 	f := Analyze(run, Options{})
 	CheckProse(t, t.Name(), f)
-	var notes []string
-	for _, n := range f.Notes {
-		notes = append(notes, n.Text)
-	}
-	if all := strings.Join(notes, "\n"); !strings.Contains(all, "GPU log times look 2 h ahead of the snapshots") || !strings.Contains(all, "--tz +02:00") {
-		t.Errorf("notes %q", all)
+	if want := (Note{Kind: NoteClockOffset, Clock: ClockNote{Hours: 2, ReadAs: "UTC", Zone: "+02:00"}}); !slices.Contains(f.Notes, want) {
+		t.Errorf("notes %+v lack %+v", f.Notes, want)
 	}
 	d := f.Devices[0]
 	if d.Reconciliation == nil || d.Reconciliation.Matched != spec.n || d.ClockShift != -2 {

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"log/slog"
 	"slices"
 	"strconv"
@@ -10,7 +9,6 @@ import (
 
 	"gpureport/analyze/roles"
 	"gpureport/ingest"
-	"gpureport/internal/units"
 	"gpureport/snapshot"
 )
 
@@ -212,7 +210,10 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
 	if len(w.NeverFreed) > maxNeverFreed {
 		w.NeverFreed = w.NeverFreed[:maxNeverFreed]
 	}
-	peak.Notes = traceConsistency(s, dev, stray, negative)
+	peak.Stray, peak.OverFreed = len(stray), negative
+	for _, b := range stray {
+		peak.StrayBytes += b
+	}
 	if peak.Allocated < w.NeverFreedBytes {
 		// The walk back undid allocations the segments never held: the
 		// peak is at least what the trace leaves alive.
@@ -249,9 +250,14 @@ type TracePeak struct {
 	// the trace (roles.SceneAt); they sum to Allocated to within the
 	// allocator's rounding of requests in large-pool blocks.
 	Roles roles.Breakdown
-	// Notes say where the trace and the snapshot's segments disagree (a
-	// trimmed or edited file), nil when they agree.
-	Notes []string
+	// Stray and StrayBytes are the allocations the trace leaves alive
+	// that are no live block of the snapshot's segments (count, bytes),
+	// and OverFreed is true when, walked back from the segments' blocks,
+	// the trace frees more than was allocated: either says the file was
+	// trimmed or edited. All are zero when the trace and segments agree.
+	Stray      int
+	StrayBytes int64
+	OverFreed  bool
 }
 
 // soloFrees marks the free_completed events of tr that free an
@@ -276,26 +282,6 @@ func soloFrees(tr []snapshot.TraceEntry) []bool {
 		}
 	}
 	return solo
-}
-
-// traceConsistency says where device dev's trace and segments in s
-// disagree: allocations the trace leaves alive that are no live block of
-// the segments (stray: their count and bytes), and a walk back that went
-// below zero allocated bytes.
-func traceConsistency(s *snapshot.Snapshot, dev int, stray []int64, negative bool) []string {
-	var notes []string
-	if len(stray) > 0 {
-		var n int64
-		for _, b := range stray {
-			n += b
-		}
-		notes = append(notes, fmt.Sprintf("the trace leaves %s (%s) alive that the snapshot's segments do not hold: the file was trimmed or is inconsistent, so the window's memory is only known to be at least what the trace leaves alive",
-			units.CountOf(len(stray), "allocation"), units.Bytes(n)))
-	}
-	if negative {
-		notes = append(notes, "walked back from the snapshot's blocks, the trace frees more than was allocated: the file was trimmed or is inconsistent")
-	}
-	return notes
 }
 
 // eventDelta is the change an event makes to allocated and reserved

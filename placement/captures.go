@@ -1,7 +1,6 @@
 package placement
 
 import (
-	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -31,7 +30,7 @@ type DeviceUUID struct {
 // manifests of one rank and device naming different GPUs: neither is
 // used). dirRanks renumbers a manifest in a rank folder as placement
 // numbered that folder's snapshots (separateRanks).
-func captureUUIDs(ms []*ingest.CaptureManifest, dirRanks map[string]int) ([]DeviceUUID, []string) {
+func captureUUIDs(ms []*ingest.CaptureManifest, dirRanks map[string]int) ([]DeviceUUID, []Note) {
 	type key struct{ rank, device int }
 	byKey := map[key][]DeviceUUID{}
 	var keys []key
@@ -59,7 +58,7 @@ func captureUUIDs(ms []*ingest.CaptureManifest, dirRanks map[string]int) ([]Devi
 		return a.device - b.device
 	})
 	var out []DeviceUUID
-	var notes []string
+	var notes []Note
 	for _, k := range keys {
 		us := byKey[k]
 		agree := true
@@ -67,8 +66,8 @@ func captureUUIDs(ms []*ingest.CaptureManifest, dirRanks map[string]int) ([]Devi
 			agree = agree && strings.EqualFold(u.UUID, us[0].UUID)
 		}
 		if !agree {
-			notes = append(notes, fmt.Sprintf("the capture manifests %s and %s give rank %d cuda:%d different GPUs (%s, %s); neither is used to find its GPU log",
-				us[0].Source, us[1].Source, k.rank, k.device, us[0].UUID, us[1].UUID))
+			notes = append(notes, Note{Kind: NoteManifestsDisagree, Manifests: &ManifestClash{Rank: k.rank, Device: k.device,
+				Paths: [2]string{us[0].Source, us[1].Source}, UUIDs: [2]string{us[0].UUID, us[1].UUID}}})
 			continue
 		}
 		out = append(out, us[0])

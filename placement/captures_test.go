@@ -1,7 +1,6 @@
 package placement
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -35,7 +34,8 @@ func TestCaptureUUIDs(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("UUIDs (-want +got):\n%s", d)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "rank 4 cuda:0 different GPUs (GPU-c, GPU-d)") {
-		t.Errorf("notes %q, want one on rank 4", notes)
+	if len(notes) != 1 || notes[0].Kind != NoteManifestsDisagree || *notes[0].Manifests != (ManifestClash{Rank: 4, Device: 0,
+		Paths: [2]string{"a/rank4/gpureport-capture.json", "b/rank4/gpureport-capture.json"}, UUIDs: [2]string{"GPU-c", "GPU-d"}}) {
+		t.Errorf("notes %+v, want one on rank 4", notes)
 	}
 }

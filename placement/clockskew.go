@@ -231,31 +231,28 @@ func formatOffset(sec int) string {
 	return fmt.Sprintf("%c%02d:%02d", sign, sec/3600, sec/60%60)
 }
 
-// Note is the warning for Findings.Notes, e.g. "GPU log times look 2 h
-// ahead of the snapshots: the log was probably written in UTC+02:00 but
-// read as UTC; rerun with --tz +02:00". assumed is the zone the log was
-// read in (the --tz zone), at a time of the log.
-func (o ClockOffset) Note(assumed *time.Location, at time.Time) string {
+// ClockNote is what a report says of a clock offset: how far the GPU
+// log's times are off, the zone they were read in, and the --tz value
+// that undoes the offset (package report/words words it).
+type ClockNote struct {
+	// Hours is how many hours the log's times are ahead of the device's
+	// (negative: behind); never 0.
+	Hours int
+	// ReadAs is the zone the log was read in, as a UTC offset ("UTC",
+	// "+04:00").
+	ReadAs string
+	// Zone is the --tz value that undoes the offset (SuggestedZone); ""
+	// when no real zone does: the clock of the machine that wrote the log
+	// was wrong.
+	Zone string
+}
+
+// Explain is the offset as a report states it. assumed is the zone the
+// log was read in (the --tz zone), at a time of the log.
+func (o ClockOffset) Explain(assumed *time.Location, at time.Time) ClockNote {
 	if assumed == nil {
 		assumed = time.UTC
 	}
-	h := o.Hours()
-	dir := "ahead of"
-	if h < 0 {
-		dir, h = "behind", -h
-	}
 	_, off := at.In(assumed).Zone()
-	read := formatOffset(off)
-	if read != "UTC" {
-		read = "UTC" + read
-	}
-	zone := o.SuggestedZone(assumed, at)
-	if zone == "" {
-		return fmt.Sprintf("GPU log times look %d h %s the snapshots (read as %s); no time zone explains that: check the clock of the machine that wrote the log", h, dir, read)
-	}
-	written := zone
-	if zone != "UTC" {
-		written = "UTC" + zone
-	}
-	return fmt.Sprintf("GPU log times look %d h %s the snapshots: the log was probably written in %s but read as %s; rerun with --tz %s", h, dir, written, read, zone)
+	return ClockNote{Hours: o.Hours(), ReadAs: formatOffset(off), Zone: o.SuggestedZone(assumed, at)}
 }

@@ -89,28 +89,27 @@ func TestDetectClockOffsetTooLittleData(t *testing.T) {
 	}
 }
 
-func TestClockOffsetNote(t *testing.T) {
+// TestClockOffsetExplain: an offset is stated as the hours the log is
+// off, the zone it was read in and the --tz value that undoes it (none
+// beyond real zones).
+func TestClockOffsetExplain(t *testing.T) {
 	plus4 := time.FixedZone("UTC+4", 4*3600)
 	at := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		shift   time.Duration
 		assumed *time.Location
-		zone    string
-		note    string
+		want    ClockNote
 	}{
-		{-2 * time.Hour, plus4, "+02:00", "GPU log times look 2 h behind the snapshots: the log was probably written in UTC+02:00 but read as UTC+04:00; rerun with --tz +02:00"},
-		{2 * time.Hour, time.UTC, "+02:00", "GPU log times look 2 h ahead of the snapshots: the log was probably written in UTC+02:00 but read as UTC; rerun with --tz +02:00"},
-		{-4 * time.Hour, plus4, "UTC", "GPU log times look 4 h behind the snapshots: the log was probably written in UTC but read as UTC+04:00; rerun with --tz UTC"},
-		{-5 * time.Hour, time.UTC, "-05:00", "GPU log times look 5 h behind the snapshots: the log was probably written in UTC-05:00 but read as UTC; rerun with --tz -05:00"},
-		{14 * time.Hour, plus4, "", "GPU log times look 14 h ahead of the snapshots (read as UTC+04:00); no time zone explains that: check the clock of the machine that wrote the log"},
+		{-2 * time.Hour, plus4, ClockNote{Hours: -2, ReadAs: "+04:00", Zone: "+02:00"}},
+		{2 * time.Hour, time.UTC, ClockNote{Hours: 2, ReadAs: "UTC", Zone: "+02:00"}},
+		{-4 * time.Hour, plus4, ClockNote{Hours: -4, ReadAs: "+04:00", Zone: "UTC"}},
+		{-5 * time.Hour, nil, ClockNote{Hours: -5, ReadAs: "UTC", Zone: "-05:00"}},
+		{14 * time.Hour, plus4, ClockNote{Hours: 14, ReadAs: "+04:00"}},
 	}
 	for _, tt := range tests {
 		o := ClockOffset{Shift: tt.shift}
-		if z := o.SuggestedZone(tt.assumed, at); z != tt.zone {
-			t.Errorf("shift %v: zone %q, want %q", tt.shift, z, tt.zone)
-		}
-		if n := o.Note(tt.assumed, at); n != tt.note {
-			t.Errorf("shift %v:\n got %q\nwant %q", tt.shift, n, tt.note)
+		if got := o.Explain(tt.assumed, at); got != tt.want {
+			t.Errorf("shift %v: %+v, want %+v", tt.shift, got, tt.want)
 		}
 	}
 }

@@ -11,6 +11,10 @@
 // each device's reserved memory over time, which analysis measures; it
 // takes that evidence as JoinInput and answers with a Join per device.
 //
+// Placement decides facts, never sentences: a Join carries its rule and
+// the figures that rule saw, a Note what placement assumed, a ClockNote a
+// clock offset, each as typed fields; package report/words says them.
+//
 // Vocabulary: a rank is one training process of the job, the writer of
 // one series of snapshots; a process is an operating-system process, as
 // the GPU logs' per-process readings (PIDs) see it; a host is a machine
@@ -19,7 +23,7 @@
 //
 // Where each decision lives:
 //
-//	place.go          Place, the placed Run, DeviceKey
+//	place.go          Place, the placed Run, DeviceKey, the Notes of what it assumed
 //	captures.go       the GPU UUIDs the capture kit's manifests give ranks' devices
 //	ranks.go          ranks that paths do not tell apart, and the logs in their folders
 //	hosts.go          GPU logs of several machines: GPUs numbered across them

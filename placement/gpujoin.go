@@ -2,7 +2,6 @@ package placement
 
 import (
 	"cmp"
-	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -86,20 +85,119 @@ const (
 	JoinByRank JoinMethod = "rank"
 )
 
-// Join says which GPU of the logs a device joins, and why.
+// Join says which GPU of the logs a device joins, and why: the rule that
+// chose it and the evidence that rule saw, as figures (package
+// report/words says it in words).
 type Join struct {
 	// GPU is the nvidia-smi index of the GPU.
 	GPU int
-	// Text says which rule chose GPU, with its evidence, for the report.
-	Text string
 	// Method is the rule that chose GPU.
 	Method JoinMethod
 	// Guess is true when the join is an assumption a reader should check
 	// (the rank rule, or an ambiguous tracking choice).
 	Guess bool
-	// Ambiguous names the GPUs that tracked the device about as well as
-	// the chosen one ("" when none).
-	Ambiguous string
+	// Confirmed is true when the rank rule's GPU tracks the rank's
+	// reserved memory clearly better than any other GPU (JoinByRank;
+	// Guess is then false).
+	Confirmed bool
+	// Ambiguous lists the GPUs that tracked the device about as well as
+	// GPU, best first (JoinByTracking; nil when none).
+	Ambiguous []int
+	// ID is the identifier that joined the device (JoinByUUID).
+	ID JoinID
+	// Track is how GPU's memory.used follows the device's reserved memory
+	// (JoinByTracking).
+	Track Tracking
+	// Life is the evidence of a process life on GPU (JoinByLifetime).
+	Life LifeEvidence
+}
+
+// JoinID is the identifier an input gave for a device that joined it to
+// a GPU of the logs (JoinByUUID).
+type JoinID struct {
+	// UUID is the GPU's UUID as normUUID writes it (lower case, without
+	// nvidia-smi's "GPU-"); "" when a process id joined the device.
+	UUID string
+	// Manifest is the path of the capture manifest that gave the UUID;
+	// "" when a memory_stats line gave it.
+	Manifest string
+	// PID is the memory_stats process that a compute-apps log shows on
+	// the GPU; 0 when a UUID joined the device.
+	PID int
+}
+
+// Tracking is how one GPU's memory.used followed a device's reserved
+// memory at the snapshot times (JoinByTracking), and why the index rule's
+// GPU lost.
+type Tracking struct {
+	// Tracked is the number of the Matched snapshot times (those with a
+	// reading near them) at which memory.used was at or above reserved
+	// memory.
+	Tracked, Matched int
+	// Above is the median of memory.used minus reserved memory (bytes;
+	// negative when the GPU typically sits below it).
+	Above int64
+	// Lifetime is true when the GPU was busy from just before the first
+	// snapshot to just after the last (the process's life).
+	Lifetime bool
+	// Departures counts the snapshot times at which reserved memory was
+	// away from its usual level, and Followed those at which memory.used
+	// moved with it.
+	Departures, Followed int
+	// InRankOrder is true when the devices took one GPU each in rank
+	// order (the one-device-at-a-time rules had put two on one GPU, or
+	// one on a GPU that does not hold its memory); Index is then unset.
+	InRankOrder bool
+	// Index is how the index rule's GPU fared.
+	Index IndexOutcome
+}
+
+// IndexLoss names why tracking chose another GPU than the index rule's
+// (IndexOutcome.Loss).
+type IndexLoss string
+
+// Why the index rule's GPU lost.
+const (
+	// IndexNotLogged: no log reads the GPU.
+	IndexNotLogged IndexLoss = "not in the logs"
+	// IndexNotAtTimes: too few of its readings are near snapshot times.
+	IndexNotAtTimes IndexLoss = "not logged at the snapshot times"
+	// IndexBelow: it sat below reserved memory at too many times (Below
+	// of Matched).
+	IndexBelow IndexLoss = "below reserved memory"
+	// IndexNoRoom: it typically sat Gap bytes below reserved memory,
+	// leaving no room for the process's CUDA context.
+	IndexNoRoom IndexLoss = "no room for a CUDA context"
+	// IndexFurther: it tracks too, but sits further above reserved
+	// memory, by Gap bytes.
+	IndexFurther IndexLoss = "further above"
+)
+
+// IndexOutcome is how the index rule's GPU (GPU N for cuda:N) fared
+// against the GPU tracking chose.
+type IndexOutcome struct {
+	// GPU is the index rule's GPU.
+	GPU int
+	// Loss says why it lost.
+	Loss IndexLoss
+	// Below and Matched: at Below of Matched snapshot times it sat below
+	// reserved memory (IndexBelow).
+	Below, Matched int
+	// Gap is how far below reserved memory it typically sat (IndexNoRoom)
+	// or how far above (IndexFurther), bytes.
+	Gap int64
+}
+
+// LifeEvidence is what the lifetime rule saw (JoinByLifetime): GPUs busy
+// for one stretch inside the log at the device's reserved memory, idle
+// before and after.
+type LifeEvidence struct {
+	// Peak is the device's highest reserved memory (bytes).
+	Peak int64
+	// InOrder lists the GPUs that hold such a life for the run's devices
+	// without usable times, which took them in order, as
+	// CUDA_VISIBLE_DEVICES lists them; nil when GPU was the only one.
+	InOrder []int
 }
 
 // JoinInput is what JoinGPUs knows of one device: its key, its reserved
@@ -332,18 +430,10 @@ func scoreTracking(in JoinInput, tg trackedGPU, flat bool) trackScore {
 	return sc
 }
 
-// evidenceText says what specific evidence the GPU gave, for a join's
-// text: the process's lifetime, the departures from the device's usual
-// level it followed ("" when neither was seen).
-func (s trackScore) evidenceText() string {
-	t := ""
-	if s.lifetime > 0 {
-		t += ", busy from just before the first snapshot to just after the last"
-	}
-	if s.departures > 0 {
-		t += fmt.Sprintf(", and moved with it at %d of the %d snapshots away from its usual level", s.followed, s.departures)
-	}
-	return t
+// tracking is the score's figures as a join states them.
+func (s trackScore) tracking() Tracking {
+	return Tracking{Tracked: s.matched - s.below, Matched: s.matched, Above: int64(s.gap),
+		Lifetime: s.lifetime > 0, Departures: s.departures, Followed: s.followed}
 }
 
 // lifetimeSeen is 1 when the GPU's readings show the life of a process
@@ -410,9 +500,7 @@ func joinByLifetime(in JoinInput, gpus []trackedGPU, claimed map[int]bool) (Join
 		return Join{}, false
 	}
 	g := found[0]
-	return Join{GPU: g, Method: JoinByLifetime,
-		Text: fmt.Sprintf("nvidia-smi GPU %d = %s (the snapshots have no usable times; GPU %d is the only GPU busy for one stretch inside the log, idle before and after it, at this device's reserved memory of up to %s)",
-			g, in.Key.Name(), g, units.Bytes(slices.Max(in.Levels)))}, true
+	return Join{GPU: g, Method: JoinByLifetime, Life: LifeEvidence{Peak: slices.Max(in.Levels)}}, true
 }
 
 // lifeHolders lists, in index order, the GPUs not in taken whose
@@ -477,14 +565,8 @@ func lifetimesInOrder(ins []JoinInput, gpus []trackedGPU, out []Join) []Join {
 			return out
 		}
 	}
-	list := make([]string, len(all))
-	for k, g := range all {
-		list[k] = fmt.Sprint(g)
-	}
 	for k, i := range pending {
-		out[i] = Join{GPU: all[k], Method: JoinByLifetime,
-			Text: fmt.Sprintf("nvidia-smi GPU %d = %s (the snapshots have no usable times; GPUs %s are the %d GPUs busy for one stretch inside the log, idle before and after it, at these %d devices' reserved memory, and the devices take them in order, as CUDA_VISIBLE_DEVICES lists them)",
-				all[k], ins[i].Key.Name(), strings.Join(list, ", "), len(all), len(pending))}
+		out[i] = Join{GPU: all[k], Method: JoinByLifetime, Life: LifeEvidence{Peak: slices.Max(ins[i].Levels), InOrder: all}}
 	}
 	return out
 }
@@ -659,11 +741,9 @@ func joinGPUs(ins []JoinInput, logs []*gpulog.GPULog) []Join {
 			claimed[out[i-1].GPU] = true
 		}
 		// 3. The index rule, the default.
-		idx := Join{GPU: in.Key.Device, Method: JoinByIndex,
-			Text: fmt.Sprintf("nvidia-smi GPU %d = CUDA device %d (same index)", in.Key.Device, in.Key.Device)}
+		idx := Join{GPU: in.Key.Device, Method: JoinByIndex}
 		if byRank && in.Key.Rank >= 0 && logged[in.Key.Rank] {
-			idx = Join{GPU: in.Key.Rank, Method: JoinByRank, Guess: true,
-				Text: fmt.Sprintf("nvidia-smi GPU %d = rank %d (guess: every rank's snapshots are on CUDA device %d)", in.Key.Rank, in.Key.Rank, in.Key.Device)}
+			idx = Join{GPU: in.Key.Rank, Method: JoinByRank, Guess: true}
 		}
 		out[i] = idx
 
@@ -741,25 +821,18 @@ func joinGPUs(ins []JoinInput, logs []*gpulog.GPULog) []Join {
 			// The index rule's GPU tracks the device as well as any: keep
 			// it, and say that the readings agree with it.
 			if cur.ok() && idx.Method == JoinByRank && len(scores) > 1 && scores[1].gpu != cur.gpu && best.clearlyBetter(scores[1]) {
-				out[i].Guess = false
-				out[i].Text += "; its memory.used tracks this rank's reserved memory"
+				out[i].Guess, out[i].Confirmed = false, true
 			}
 			continue
 		}
-		var close []string
+		j := Join{GPU: best.gpu, Method: JoinByTracking, Track: best.tracking()}
+		j.Track.Index = indexOutcome(idx.GPU, cur, hasCur)
 		for _, s := range scores[1:] {
 			if s.ok() && !best.clearlyBetter(s) && !best.closerAbove(s) {
-				close = append(close, fmt.Sprintf("GPU %d", s.gpu))
+				j.Ambiguous = append(j.Ambiguous, s.gpu)
 			}
 		}
-		j := Join{GPU: best.gpu, Method: JoinByTracking,
-			Text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it%s; GPU %d is %s)",
-				best.gpu, in.Key.Name(), best.matched-best.below, best.matched, units.Bytes(int64(best.gap)), best.evidenceText(), idx.GPU, indexVerdict(cur, hasCur))}
-		if len(close) > 0 {
-			j.Guess = true
-			j.Ambiguous = strings.Join(close, ", ")
-			j.Text += "; ambiguous: " + j.Ambiguous + " tracks it about as well"
-		}
+		j.Guess = len(j.Ambiguous) > 0
 		out[i] = j
 	}
 	return lifetimesInOrder(ins, placed, assignInOrder(ins, score, gpus, out))
@@ -845,29 +918,31 @@ func assignInOrder(ins []JoinInput, score [][]trackScore, gpus []int, out []Join
 			continue
 		}
 		if res[i].GPU != gpus[g] {
-			sc := score[i][g]
-			res[i] = Join{GPU: gpus[g], Method: JoinByTracking,
-				Text: fmt.Sprintf("nvidia-smi GPU %d = %s (its memory.used tracks this device's reserved memory at %d of %d snapshot times, %s above it%s; one GPU per device, in rank order)",
-					gpus[g], ins[i].Key.Name(), sc.matched-sc.below, sc.matched, units.Bytes(int64(sc.gap)), sc.evidenceText())}
+			res[i] = Join{GPU: gpus[g], Method: JoinByTracking, Track: score[i][g].tracking()}
+			res[i].Track.InRankOrder = true
 		}
 		i++
 	}
 	return res
 }
 
-// indexVerdict says why the index rule's GPU lost to tracking.
-func indexVerdict(cur trackScore, has bool) string {
+// indexOutcome says why the index rule's GPU (gpu, scored cur; has is
+// false when no log reads it) lost to tracking.
+func indexOutcome(gpu int, cur trackScore, has bool) IndexOutcome {
+	o := IndexOutcome{GPU: gpu, Below: cur.below, Matched: cur.matched}
 	switch {
 	case !has:
-		return "not in the logs"
+		o.Loss = IndexNotLogged
 	case cur.matched < trackMinMatched:
-		return "not logged at the snapshot times"
+		o.Loss = IndexNotAtTimes
 	case cur.tooOftenBelow():
-		return fmt.Sprintf("below reserved memory at %d of %d times", cur.below, cur.matched)
+		o.Loss = IndexBelow
 	case !cur.ok():
-		return fmt.Sprintf("typically %s below reserved memory, with no room for a CUDA context", units.Bytes(int64(-cur.gapHigh)))
+		o.Loss, o.Gap = IndexNoRoom, int64(-cur.gapHigh)
+	default:
+		o.Loss, o.Gap = IndexFurther, int64(cur.gap)
 	}
-	return fmt.Sprintf("further from it, %s above", units.Bytes(int64(cur.gap)))
+	return o
 }
 
 // joinByID maps a device by a UUID or a process id that an input gives
@@ -875,33 +950,20 @@ func indexVerdict(cur trackScore, has bool) string {
 func joinByID(in JoinInput, byUUID map[string]int, pidGPU map[int]int, logged map[int]bool) (Join, bool) {
 	for _, c := range in.captured {
 		if g, ok := byUUID[normUUID(c.UUID)]; ok && logged[g] {
-			return Join{GPU: g, Method: JoinByUUID,
-				Text: fmt.Sprintf("nvidia-smi GPU %d = %s (same UUID GPU-%s in the capture manifest %s and the GPU log)", g, in.Key.Name(), normUUID(c.UUID), c.Source)}, true
+			return Join{GPU: g, Method: JoinByUUID, ID: JoinID{UUID: normUUID(c.UUID), Manifest: c.Source}}, true
 		}
 	}
 	for _, u := range in.uuids {
 		if g, ok := byUUID[u]; ok && logged[g] {
-			return Join{GPU: g, Method: JoinByUUID,
-				Text: fmt.Sprintf("nvidia-smi GPU %d = %s (same UUID GPU-%s in memory_stats and the GPU log)", g, in.Key.Name(), u)}, true
+			return Join{GPU: g, Method: JoinByUUID, ID: JoinID{UUID: u}}, true
 		}
 	}
 	for _, p := range in.pids {
 		if g, ok := pidGPU[p]; ok && logged[g] {
-			return Join{GPU: g, Method: JoinByUUID,
-				Text: fmt.Sprintf("nvidia-smi GPU %d = %s (process %d of memory_stats runs on it in the compute-apps log)", g, in.Key.Name(), p)}, true
+			return Join{GPU: g, Method: JoinByUUID, ID: JoinID{PID: p}}, true
 		}
 	}
 	return Join{}, false
-}
-
-// AmbiguityNote is the warning for a device k whose GPU was chosen by
-// tracking among GPUs that follow it about equally well; "" when the join
-// is not ambiguous.
-func (j Join) AmbiguityNote(k DeviceKey) string {
-	if j.Ambiguous == "" {
-		return ""
-	}
-	return fmt.Sprintf("the GPU of %s is ambiguous: nvidia-smi GPU %d was chosen because its memory.used tracks reserved memory best, but %s tracks it about as well; log torch.cuda.get_device_properties(d).uuid in the memory_stats lines (key \"uuid\") to make the join certain", k.Name(), j.GPU, j.Ambiguous)
 }
 
 // reservedSpread is the median absolute deviation of a device's reserved

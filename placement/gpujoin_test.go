@@ -4,7 +4,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -100,7 +99,8 @@ func TestGPUJoins(t *testing.T) {
 		want      []int
 		method    []JoinMethod
 		ambiguous []bool
-		textHas   string
+		// why checks the evidence of the first device's join.
+		why func(Join) bool
 	}{
 		{
 			name: "index GPU tracks: kept",
@@ -120,7 +120,7 @@ func TestGPUJoins(t *testing.T) {
 				2: func(float64) int64 { return 79 * gib },
 			},
 			want: []int{1}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
-			textHas: "below reserved memory",
+			why: func(j Join) bool { return j.Track.Index.Loss == IndexBelow },
 		},
 		{
 			name: "remapped, with NCCL growth outside the allocator on the right GPU",
@@ -147,7 +147,7 @@ func TestGPUJoins(t *testing.T) {
 				3: func(m float64) int64 { return reservedLine(m) + 610*mib },
 			},
 			want: []int{2}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{true},
-			textHas: "ambiguous",
+			why: func(j Join) bool { return len(j.Ambiguous) > 0 },
 		},
 		{
 			name: "UUID in memory_stats wins over tracking",
@@ -162,7 +162,7 @@ func TestGPUJoins(t *testing.T) {
 			},
 			uuids: map[int]string{0: "GPU-00000000-0000-4000-8000-000000000000", 5: "GPU-8A3C0B1E-0000-4000-8000-000000000005"},
 			want:  []int{5}, method: []JoinMethod{JoinByUUID}, ambiguous: []bool{false},
-			textHas: "same UUID",
+			why: func(j Join) bool { return j.ID.UUID != "" && j.ID.PID == 0 },
 		},
 		{
 			name: "pid in memory_stats found in compute-apps",
@@ -176,7 +176,7 @@ func TestGPUJoins(t *testing.T) {
 			},
 			procs: []gpulog.ProcessSample{{Time: t0, GPU: 6, PID: 4242, UsedMemory: 29 * gib}},
 			want:  []int{6}, method: []JoinMethod{JoinByUUID}, ambiguous: []bool{false},
-			textHas: "process 4242",
+			why: func(j Join) bool { return j.ID.PID == 4242 && j.ID.UUID == "" },
 		},
 		{
 			name: "torchrun ranks all on cuda:0, GPUs tracked per rank",
@@ -269,7 +269,9 @@ func TestGPUJoins(t *testing.T) {
 				5: func(float64) int64 { return 20*gib + 500*mib },
 			},
 			want: []int{5}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
-			textHas: "GPU 0 is typically 40.0 MiB below reserved memory, with no room for a CUDA context",
+			why: func(j Join) bool {
+				return j.Track.Index == IndexOutcome{GPU: 0, Loss: IndexNoRoom, Matched: 10, Gap: 40 * mib}
+			},
 		},
 		{
 			// Reserved memory sits at 7 GiB and drops by 1 GiB right after
@@ -285,7 +287,7 @@ func TestGPUJoins(t *testing.T) {
 				6: func(m float64) int64 { return dippingLevel(m, 7*gib, gib, dips) + 900*mib },
 			},
 			want: []int{6}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
-			textHas: "moved with it at 3 of the 3 snapshots away from its usual level",
+			why: func(j Join) bool { return j.Track.Departures == 3 && j.Track.Followed == 3 },
 		},
 		{
 			// Logging began before the process and outlived it: GPU 5 is
@@ -302,7 +304,7 @@ func TestGPUJoins(t *testing.T) {
 				5: func(m float64) int64 { return lifeAt(m, 0.9, n-2+0.1, 11*gib+int64(m*100)*mib) },
 			},
 			want: []int{5}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
-			textHas: "busy from just before the first snapshot to just after the last",
+			why: func(j Join) bool { return j.Track.Lifetime },
 		},
 		{
 			// The process started before logging did; another job starts
@@ -331,7 +333,7 @@ func TestGPUJoins(t *testing.T) {
 				6: func(m float64) int64 { return lifeAt(m, 1, 3, 12*gib) + lifeAt(m, 5, 8, 12*gib) },
 			},
 			want: []int{4}, method: []JoinMethod{JoinByLifetime}, ambiguous: []bool{false},
-			textHas: "only GPU busy for one stretch inside the log",
+			why: func(j Join) bool { return j.Life.Peak > 0 && j.Life.InOrder == nil },
 		},
 		{
 			name: "untimed snapshots, two GPUs hold a life: index rule",
@@ -367,7 +369,7 @@ func TestGPUJoins(t *testing.T) {
 			want:      []int{1, 2, 3, 6},
 			method:    []JoinMethod{JoinByLifetime, JoinByLifetime, JoinByLifetime, JoinByLifetime},
 			ambiguous: []bool{false, false, false, false},
-			textHas:   "the devices take them in order",
+			why:       func(j Join) bool { return len(j.Life.InOrder) == 4 },
 		},
 		{
 			// The same with a fifth GPU holding a life at these levels:
@@ -427,12 +429,12 @@ func TestGPUJoins(t *testing.T) {
 			l.Processes = tt.procs
 			got := joinGPUs(tt.in, []*gpulog.GPULog{l})
 			for i, j := range got {
-				if j.GPU != tt.want[i] || j.Method != tt.method[i] || (j.Ambiguous != "") != tt.ambiguous[i] {
-					t.Errorf("device %d: joined GPU %d by %s (ambiguous %q), want GPU %d by %s (ambiguous %v)\n%s",
-						i, j.GPU, j.Method, j.Ambiguous, tt.want[i], tt.method[i], tt.ambiguous[i], j.Text)
+				if j.GPU != tt.want[i] || j.Method != tt.method[i] || (len(j.Ambiguous) > 0) != tt.ambiguous[i] {
+					t.Errorf("device %d: joined GPU %d by %s (ambiguous %v), want GPU %d by %s (ambiguous %v)\n%+v",
+						i, j.GPU, j.Method, j.Ambiguous, tt.want[i], tt.method[i], tt.ambiguous[i], j)
 				}
-				if tt.textHas != "" && i == 0 && !strings.Contains(j.Text, tt.textHas) {
-					t.Errorf("join text %q lacks %q", j.Text, tt.textHas)
+				if tt.why != nil && i == 0 && !tt.why(j) {
+					t.Errorf("join evidence not as wanted: %+v", j)
 				}
 			}
 		})
@@ -459,7 +461,7 @@ func TestGPUJoinDuplicateReadings(t *testing.T) {
 	}
 	j := joinGPUs([]JoinInput{growingObs(DeviceKey{Rank: input.NoRank, Device: 0}, n)}, logs)[0]
 	if j.GPU != 1 {
-		t.Errorf("joined GPU %d, want GPU 1:\n%s", j.GPU, j.Text)
+		t.Errorf("joined GPU %d, want GPU 1:\n%+v", j.GPU, j)
 	}
 }
 
@@ -486,8 +488,8 @@ func TestGPUJoinShortRunInLongLog(t *testing.T) {
 	}
 	in := flatObsFrom(DeviceKey{Rank: input.NoRank, Device: 0}, 300, 310, 10*gib)
 	j := joinGPUs([]JoinInput{in}, []*gpulog.GPULog{l})[0]
-	if j.GPU != 5 || !strings.Contains(j.Text, "busy from just before the first snapshot") {
-		t.Errorf("joined GPU %d, want GPU 5 by its lifetime:\n%s", j.GPU, j.Text)
+	if j.GPU != 5 || !j.Track.Lifetime {
+		t.Errorf("joined GPU %d, want GPU 5 by its lifetime:\n%+v", j.GPU, j)
 	}
 }
 

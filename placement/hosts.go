@@ -2,9 +2,7 @@ package placement
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"gpureport/gpulog"
@@ -120,7 +118,7 @@ func sameGPUs(a, b map[int][]reading) (agree, differ bool) {
 // separateHosts renumbers the GPUs of logs that read other machines'
 // GPUs (see above) and returns the note that says so; nil when the logs
 // read one machine.
-func separateHosts(logs []*gpulog.GPULog) []string {
+func separateHosts(logs []*gpulog.GPULog) []Note {
 	type host struct {
 		logs     []*gpulog.GPULog
 		readings []map[int][]reading
@@ -158,18 +156,16 @@ func separateHosts(logs []*gpulog.GPULog) []string {
 	if len(hosts) < 2 {
 		return nil
 	}
-	var moved []string
+	var moved []MovedLog
 	offset := hosts[0].maxIndex + 1
 	for _, h := range hosts[1:] {
 		for _, l := range h.logs {
 			shiftGPUs(l, offset)
-			moved = append(moved, fmt.Sprintf("%s as GPUs %d and up", l.Path, offset))
+			moved = append(moved, MovedLog{Path: l.Path, FirstGPU: offset})
 		}
 		offset += h.maxIndex + 1
 	}
-	return []string{fmt.Sprintf("the GPU logs read %d machines (logs that read the same GPU number at the same times see different memory): "+
-		"the GPUs of each further machine are numbered after the ones before, as torchrun numbers ranks across nodes: %s",
-		len(hosts), strings.Join(moved, "; "))}
+	return []Note{{Kind: NoteMachinesNumbered, Machines: &MachineNumbering{Machines: len(hosts), Moved: moved}}}
 }
 
 // maxGPUIndex is the highest GPU index a log reads (0 when none).

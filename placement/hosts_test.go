@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,8 +69,19 @@ func TestSeparateHosts(t *testing.T) {
 					t.Errorf("%s: first GPU %d (listed %d), want %d", l.Path, got, l.GPUs[0].Index, tt.first[i])
 				}
 			}
-			if tt.note != (len(notes) == 1 && strings.Contains(notes[0], "machines")) {
-				t.Errorf("notes %q, want a note: %v", notes, tt.note)
+			if tt.note != (len(notes) == 1 && notes[0].Kind == NoteMachinesNumbered) {
+				t.Fatalf("notes %+v, want a note: %v", notes, tt.note)
+			}
+			if tt.note {
+				var moved []MovedLog
+				for i, l := range tt.logs {
+					if tt.first[i] > 0 {
+						moved = append(moved, MovedLog{Path: l.Path, FirstGPU: tt.first[i]})
+					}
+				}
+				if m := notes[0].Machines; !slices.Equal(m.Moved, moved) || m.Machines != len(moved)+1 {
+					t.Errorf("note says %+v, want %d machines, moved %+v", m, len(moved)+1, moved)
+				}
 			}
 		})
 	}

@@ -36,10 +36,10 @@ func (k DeviceKey) Name() string {
 // names it by UUID or bus id; Notes say what placement assumed.
 type Run struct {
 	ingest.Run
-	// Notes are what placement assumed that a reader must know (ranks
+	// Notes are what placement assumed that a reader must know: ranks
 	// numbered from paths, GPUs numbered across machines, capture
-	// manifests that disagree), one sentence each.
-	Notes []string
+	// manifests that disagree.
+	Notes []Note
 	// DeviceUUIDs are the GPU UUIDs the capture manifests give the ranks'
 	// CUDA devices, ordered by rank then device: the GPU join's first rule
 	// (captures.go).
@@ -70,7 +70,7 @@ func Place(run *ingest.Run) *Run {
 	notes, dirRanks := separateRanks(out.Snapshots)
 	out.Notes = append(notes, separateHosts(out.Logs)...)
 	out.logRanks = logRanks(out.Logs, dirRanks)
-	var uuidNotes []string
+	var uuidNotes []Note
 	out.DeviceUUIDs, uuidNotes = captureUUIDs(out.Captures, dirRanks)
 	out.Notes = append(out.Notes, uuidNotes...)
 	resolveProcessGPUs(out.Logs)
@@ -85,4 +85,70 @@ func (r *Run) LogRank(l *gpulog.GPULog) int {
 		return rank
 	}
 	return ingest.RankFromPath(l.Path)
+}
+
+// NoteKind names what placement assumed (Note.Kind).
+type NoteKind string
+
+// What placement may assume.
+const (
+	// NoteRanksNumbered: the snapshot paths do not give each process a
+	// rank of its own, so the processes were numbered as ranks in path
+	// order (Note.Ranks).
+	NoteRanksNumbered NoteKind = "ranks numbered by path"
+	// NoteMachinesNumbered: the GPU logs read several machines, whose GPUs
+	// were numbered one machine after another (Note.Machines).
+	NoteMachinesNumbered NoteKind = "GPUs numbered across machines"
+	// NoteManifestsDisagree: two capture manifests give one rank's device
+	// different GPUs, and neither is used (Note.Manifests).
+	NoteManifestsDisagree NoteKind = "capture manifests disagree"
+)
+
+// Note is one thing placement assumed, as its kind and the figures of
+// that kind (package report/words words it); the fields of other kinds
+// are zero.
+type Note struct {
+	Kind NoteKind
+	// Ranks is how processes were numbered (NoteRanksNumbered).
+	Ranks *RankNumbering
+	// Machines is how GPUs were numbered (NoteMachinesNumbered).
+	Machines *MachineNumbering
+	// Manifests are the manifests that disagree (NoteManifestsDisagree).
+	Manifests *ManifestClash
+}
+
+// RankNumbering is how placement numbered processes that the snapshot
+// paths do not tell apart (ranks.go).
+type RankNumbering struct {
+	// Clash are two dumps of one place in the run: the evidence that
+	// their paths' rank holds several processes.
+	Clash [2]string
+	// Paths are the processes' paths in rank order: Paths[r] is rank r.
+	Paths []string
+}
+
+// MachineNumbering is how placement numbered the GPUs of logs that read
+// several machines (hosts.go).
+type MachineNumbering struct {
+	// Machines is the number of machines the logs read.
+	Machines int
+	// Moved are the logs of the machines after the first, with the
+	// number their GPUs now start at.
+	Moved []MovedLog
+}
+
+// MovedLog is a GPU log whose GPUs were renumbered.
+type MovedLog struct {
+	// Path is the log's path; FirstGPU the number its GPU 0 now has.
+	Path     string
+	FirstGPU int
+}
+
+// ManifestClash is two capture manifests that give one rank's CUDA
+// device different GPUs (captures.go).
+type ManifestClash struct {
+	// Rank and Device name the device.
+	Rank, Device int
+	// Paths are the manifests; UUIDs the GPUs each gives, as written.
+	Paths, UUIDs [2]string
 }

@@ -70,7 +70,7 @@ func TestPlaceLeavesTheRunAsRead(t *testing.T) {
 			t.Errorf("process on GPU-b placed on GPU %d, want 3 (node1's GPU 1)", g)
 		}
 		if len(placed.Notes) != 2 {
-			t.Errorf("notes %q, want one on ranks and one on machines", placed.Notes)
+			t.Errorf("notes %+v, want one on ranks and one on machines", placed.Notes)
 		}
 	}
 	for i, f := range read.Snapshots {

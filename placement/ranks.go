@@ -2,7 +2,6 @@ package placement
 
 import (
 	"cmp"
-	"fmt"
 	"path"
 	"slices"
 	"strconv"
@@ -146,16 +145,12 @@ func rankPaths(files []*ingest.SnapshotFile) []string {
 	return out
 }
 
-// maxRankNames bounds the ranks a note names one by one: a note is read,
-// and eight path-to-rank pairs show the pattern of any numbering.
-const maxRankNames = 8
-
 // separateRanks gives the dumps of ranks that share a rank number in
 // their paths numbers of their own (see above), setting each file's Rank,
 // and returns the note that says so (nil when every path rank's dumps
 // come from one rank) and, for each rank whose dumps fill a folder of
 // their own, that rank folder's new rank.
-func separateRanks(files []*ingest.SnapshotFile) (notes []string, dirRanks map[string]int) {
+func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[string]int) {
 	byRank := map[int][]*ingest.SnapshotFile{}
 	var ranks []int
 	for _, f := range files {
@@ -206,7 +201,7 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []string, dirRanks map[s
 	slices.SortFunc(found, func(a, b rankDumps) int {
 		return cmp.Or(ingest.NaturalCompare(a.path, b.path), cmp.Compare(a.path, b.path))
 	})
-	var names []string
+	paths := make([]string, len(found))
 	dirRanks = map[string]int{}
 	dirOwners := map[string]int{}
 	for i, p := range found {
@@ -221,21 +216,14 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []string, dirRanks map[s
 				dirRanks[d] = i
 			}
 		}
-		if i < maxRankNames {
-			names = append(names, fmt.Sprintf("rank %d %s", i, p.path))
-		}
-	}
-	if len(found) > maxRankNames {
-		names = append(names, fmt.Sprintf("and %d more", len(found)-maxRankNames))
+		paths[i] = p.path
 	}
 	for d, n := range dirOwners {
 		if n > 1 {
 			delete(dirRanks, d)
 		}
 	}
-	return []string{fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s are dumps of one place in the run): "+
-		"the %d processes their paths tell apart are numbered as ranks in path order: %s",
-		clash[0], clash[1], len(found), strings.Join(names, ", "))}, dirRanks
+	return []Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths}}}, dirRanks
 }
 
 // logRanks maps each log under a rank folder of dirRanks (or a folder

@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,9 +83,9 @@ func TestSeparateRanks(t *testing.T) {
 			}
 			switch {
 			case tt.ranks == nil && notes != nil:
-				t.Errorf("notes %q, want none", notes)
-			case tt.ranks != nil && (len(notes) != 1 || !strings.Contains(notes[0], "numbered as ranks in path order")):
-				t.Errorf("notes %q, want one that says how ranks were numbered", notes)
+				t.Errorf("notes %+v, want none", notes)
+			case tt.ranks != nil && (len(notes) != 1 || notes[0].Kind != NoteRanksNumbered || len(notes[0].Ranks.Paths) != slices.Max(want)+1):
+				t.Errorf("notes %+v, want one that says how ranks were numbered", notes)
 			}
 		})
 	}

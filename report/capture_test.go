@@ -70,7 +70,7 @@ func TestCaptureTextIsEscaped(t *testing.T) {
 	f, _ := fixtureFindings()
 	g := *f
 	g.Capture = &analyze.Capture{Ranks: []int{0}, KitVersions: []string{"<script>alert(1)</script>"}, TraceEntries: -1,
-		Errors: []string{"rank 0: *boom* \x1b[31m"}, ErrorCount: 1}
+		Errors: []analyze.CaptureError{{Rank: 0, Message: "*boom* \x1b[31m"}}, ErrorCount: 1}
 	g.MissedOOM = &analyze.MissedOOM{Sources: []string{"a`b|c.log"}, Ranks: []int{0}}
 	g.NextSteps = append(g.NextSteps, analyze.NextStep{Kind: analyze.StepSnapshotAtOOM, OOM: -1})
 	page, err := HTML(&g, fixedOptions)

@@ -10,6 +10,7 @@ import (
 	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/input"
+	"gpureport/placement"
 	"gpureport/snapshot"
 )
 
@@ -109,7 +110,7 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 				Growth: slope * 1.25 * 900, Why: at.Why},
 		}
 		d.PrimaryMetric, d.Status = analyze.MetricAllocated, analyze.Status(state)
-		d.GPUJoin = fmt.Sprintf("nvidia-smi index %d = rank %d (guess: every rank's snapshots are on cuda:0)", rank, rank)
+		d.GPUJoin = &analyze.Join{GPU: rank, Method: placement.JoinByRank, Guess: true}
 		d.Coverage.Level = "partial"
 		d.Coverage.MinLiveWithStack = 0.5
 		d.Coverage.PerPoint = []float64{0.5, d.Coverage.LiveWithStack}

@@ -297,7 +297,7 @@ func summaryCapture(c *analyze.Capture) *SummaryCapture {
 		OOMs: c.OOMs, OOMsWithoutSnapshot: c.OOMsWithoutSnapshot,
 		NoOOMObserverRanks: nonNil(c.NoObserver), UnstoppedRanks: nonNil(c.Unstopped),
 		DumpGatherSecondsMax: c.GatherMax.Seconds(), DumpWriteSecondsMax: c.WriteMax.Seconds(), DumpBytesMean: c.DumpBytes,
-		ErrorCount: c.ErrorCount, Errors: nonNil(c.Errors), Problems: nonNil(c.Problems),
+		ErrorCount: c.ErrorCount, Errors: words.CaptureErrors(c), Problems: nonNil(c.Problems),
 	}
 	if c.TraceEntries >= 0 {
 		n := c.TraceEntries

@@ -87,10 +87,20 @@ func Capture(c *analyze.Capture) []string {
 		out = append(out, s+".")
 	}
 	if c.ErrorCount > 0 {
-		out = append(out, "The kit recorded "+units.CountOf(c.ErrorCount, "error")+": "+strings.Join(c.Errors, "; ")+".")
+		out = append(out, "The kit recorded "+units.CountOf(c.ErrorCount, "error")+": "+strings.Join(CaptureErrors(c), "; ")+".")
 	}
 	if len(c.Problems) > 0 {
 		out = append(out, "Capture manifest fields not used: "+nameList(c.Problems)+".")
+	}
+	return out
+}
+
+// CaptureErrors are the kit's errors that c lists, each with its rank:
+// "rank 2: dump 0 failed".
+func CaptureErrors(c *analyze.Capture) []string {
+	out := make([]string, len(c.Errors))
+	for i, e := range c.Errors {
+		out[i] = "rank " + strconv.Itoa(e.Rank) + ": " + e.Message
 	}
 	return out
 }

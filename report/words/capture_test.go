@@ -22,7 +22,7 @@ func TestCaptureLines(t *testing.T) {
 		UUIDJoins: []analyze.DeviceKey{{Rank: 0, Device: 0}, {Rank: 1, Device: 1}},
 		OOMs:      3, OOMsWithoutSnapshot: 1, Unstopped: []int{1}, NoObserver: []int{0},
 		GatherMax: 52 * time.Microsecond, WriteMax: 3400 * time.Millisecond, TraceEntries: 99000, DumpBytes: 24 << 20,
-		ErrorCount: 1, Errors: []string{"rank 1: dumping x: disk full"},
+		ErrorCount: 1, Errors: []analyze.CaptureError{{Rank: 1, Message: "dumping x: disk full"}},
 		Problems: []string{"rank1/gpureport-capture.json: pid: not a number"},
 	}
 	want := []string{

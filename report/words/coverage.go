@@ -69,5 +69,26 @@ func TraceSummary(tw *analyze.TraceWindow) string {
 	if tw.UnknownFrees > 0 {
 		s += "; " + units.CountOf(tw.UnknownFrees, "free") + " of blocks allocated before the window (the ring buffer dropped older events)"
 	}
+	for _, n := range tracePeakNotes(tw.Peak) {
+		s += "; " + n
+	}
 	return s + "."
+}
+
+// tracePeakNotes say where a trace window's trace and its snapshot's
+// segments disagree, which bounds its peak from below (a trimmed or
+// edited file); nil when they agree.
+func tracePeakNotes(p *analyze.TracePeak) []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	if p.Stray > 0 {
+		out = append(out, "the trace leaves "+units.CountOf(p.Stray, "allocation")+" ("+units.Bytes(p.StrayBytes)+
+			") alive that the snapshot's segments do not hold: the file was trimmed or is inconsistent, so the window's memory is only known to be at least what the trace leaves alive")
+	}
+	if p.OverFreed {
+		out = append(out, "walked back from the snapshot's blocks, the trace frees more than was allocated: the file was trimmed or is inconsistent")
+	}
+	return out
 }

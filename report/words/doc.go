@@ -26,6 +26,7 @@
 //	methods.go        the terms a report uses and the thresholds it applied
 //	processes.go      processes whose memory grows
 //	capture.go        the capture kit's manifests; an OOM no snapshot was taken at
+//	placement.go      the GPU join and its evidence, clock offsets, what placement assumed
 //
 // To give a new finding its words: in package analyze, give it a kind
 // (a ReasonKind, NoteKind, EvidenceKind, StepKind, OOMCause, a rule...)

@@ -170,37 +170,6 @@ func Capacity(d *analyze.Device) string {
 	return units.Bytes(d.Capacity)
 }
 
-// GPUJoin says how a device's GPU readings were chosen: the join's words,
-// with the clock offset the log's times were moved by; "" without GPU
-// readings.
-func GPUJoin(d *analyze.Device) string {
-	if d.GPU == nil && d.UsedShare == nil {
-		return ""
-	}
-	s := d.GPUJoin
-	if s == "" {
-		s = "nvidia-smi GPU " + strconv.Itoa(d.GPUIndex)
-		if d.MIG != "" {
-			s += " MIG " + d.MIG
-		}
-		if d.GPU == nil {
-			s += " (used memory as a percent of the device)"
-		}
-	}
-	if d.ClockShift != 0 {
-		what := "the snapshots"
-		if len(d.Points) == 0 {
-			what = "the memory_stats readings"
-		}
-		sign := "+"
-		if d.ClockShift < 0 {
-			sign = ""
-		}
-		s += "; log times moved " + sign + strconv.Itoa(d.ClockShift) + " h to match " + what
-	}
-	return s
-}
-
 // AxisNote says what a device's timeline draws beside its snapshots, or
 // cannot draw: memory_stats readings, GPU readings without usable times;
 // "" when nothing needs saying.

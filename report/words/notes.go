@@ -124,6 +124,18 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 			what = "memory_stats readings"
 		}
 		return "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's " + what + " are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong"
+	case analyze.NoteJoinAmbiguous:
+		if d != nil && d.GPUJoin != nil && len(d.GPUJoin.Ambiguous) > 0 {
+			return joinAmbiguous(d)
+		}
+	case analyze.NoteClockOffset:
+		return clockOffset(n.Clock, "the snapshots")
+	case analyze.NoteClockOffsetStats:
+		return clockOffset(n.Clock, "the torch.cuda.memory_stats readings")
+	case analyze.NoteRanksNumbered, analyze.NoteMachinesNumbered, analyze.NoteManifestsDisagree:
+		if n.Place != nil {
+			return placeNote(n.Place)
+		}
 	}
 	if n.Kind != analyze.NoteText && n.Text == "" {
 		// A kind without a sentence of its own yet says its name.
