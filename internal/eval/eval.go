@@ -12,8 +12,8 @@
 // recall is 1. Top-1 site accuracy is the share of leak-labelled cases
 // whose first verdict suspect's site (basename:line) is one of the planted
 // leak sites (a missed leak counts as a miss). The OOM cause (docs/design.md:
-// leak, fragmentation, capacity) is scored as a 4x4 confusion matrix with
-// "none" for no OOM label or no cause given. A suspect whose own 95%
+// leak, fragmentation, capacity, limit) is scored as a 5x5 confusion matrix
+// with "none" for no OOM label or no cause given. A suspect whose own 95%
 // interval includes 0 or excludes its estimate is counted as a bad
 // interval: docs/design.md forbids both.
 package eval
@@ -146,20 +146,26 @@ func flagAt(f Flags, i int) bool {
 	return [4]bool{f.Leak, f.OutsideAllocatorLeak, f.Fragmentation, f.OOM}[i]
 }
 
+// numCauses is the number of rows and columns of the OOM cause matrix.
+const numCauses = 5
+
 // CauseNames are the rows and columns of the OOM cause matrix: docs/design.md's
-// three causes, then "none" (no OOM label, or no cause given).
-func CauseNames() [4]string { return [4]string{"leak", "fragmentation", "capacity", "none"} }
+// four causes (limit: the device had the memory free, yet a cap on the
+// process refused it), then "none" (no OOM label, or no cause given).
+func CauseNames() [numCauses]string {
+	return [numCauses]string{string(analyze.CauseLeak), string(analyze.CauseFragmentation), string(analyze.CauseCapacity), string(analyze.CauseLimit), "none"}
+}
 
 // causeIndex returns a cause's row or column; an unknown cause counts as
 // none.
 func causeIndex(c string) int {
 	names := CauseNames()
-	for i, n := range names[:3] {
+	for i, n := range names[:numCauses-1] {
 		if c == n {
 			return i
 		}
 	}
-	return 3
+	return numCauses - 1
 }
 
 // ParseLabels parses labels.json; name is used in errors.
@@ -348,7 +354,7 @@ type Score struct {
 	Flags [4]Confusion
 	// Cause is the OOM cause matrix: Cause[labelled][analysis], indices in
 	// CauseNames() order.
-	Cause [4][4]int
+	Cause [numCauses][numCauses]int
 	// OOMCases counts OOM-labelled cases, CauseHits those whose cause is
 	// right.
 	OOMCases, CauseHits int

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,8 +71,9 @@ func TestEvaluate(t *testing.T) {
 	if oom := o.Flags[3]; oom.TP != 1 || oom.FN != 1 || oom.Recall != 0.5 || oom.Precision != 1 {
 		t.Errorf("oom confusion %+v", oom)
 	}
-	// Rows: label, columns: analysis (leak, fragmentation, capacity, none).
-	wantCause := [4][4]int{{0, 0, 0, 1}, {0, 0, 1, 0}, {0, 0, 0, 0}, {0, 0, 0, 5}}
+	// Rows: label, columns: analysis (leak, fragmentation, capacity,
+	// limit, none).
+	wantCause := [numCauses][numCauses]int{{0, 0, 0, 0, 1}, {0, 0, 1, 0, 0}, {}, {}, {0, 0, 0, 0, 5}}
 	if o.Cause != wantCause || o.OOMCases != 2 || o.CauseHits != 0 {
 		t.Errorf("cause matrix %v, %d/%d", o.Cause, o.CauseHits, o.OOMCases)
 	}
@@ -132,6 +134,46 @@ func TestEvaluate(t *testing.T) {
 	perfect[2].Suspects, perfect[2].BadIntervals = 1, 1
 	if ev := Evaluate(labels, perfect); ev.TargetsMet || ev.Overall.BadIntervals != 1 {
 		t.Errorf("a bad interval met the targets: %+v", ev.Overall)
+	}
+}
+
+// TestCauseLimit: a limit OOM (docs/design.md: the device had the memory
+// free, a cap on the process refused it) has a row and a column of its
+// own in the cause matrix; it never counts as "none".
+func TestCauseLimit(t *testing.T) {
+	labels, err := ParseLabels("labels.json", []byte(`{"cases": [
+ {"name": "cap-000", "scenario": "memory-fraction-oom", "seed": 1, "expect": {"oom": true, "oom_cause": "limit"}, "leak_sites": [], "capacity_bytes": 85899345920}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := CauseNames()
+	limit, none := slices.Index(names[:], "limit"), numCauses-1
+	tests := []struct {
+		got   string
+		col   int
+		hits  int
+		wrong string
+	}{
+		{"limit", limit, 1, ""},
+		{"capacity", slices.Index(names[:], "capacity"), 0, "oom cause: got capacity, want limit"},
+		{"", none, 0, "oom cause: got none, want limit"},
+	}
+	for _, tt := range tests {
+		t.Run("got "+tt.got, func(t *testing.T) {
+			ev := Evaluate(labels, []CaseResult{{Case: "cap-000", Got: Flags{OOM: true, OOMCause: tt.got}, TopRank: -1}})
+			var want [numCauses][numCauses]int
+			want[limit][tt.col] = 1
+			if o := ev.Overall; o.Cause != want || o.OOMCases != 1 || o.CauseHits != tt.hits {
+				t.Errorf("cause matrix %v, %d/%d; want %v", o.Cause, o.CauseHits, o.OOMCases, want)
+			}
+			var wrong string
+			if len(ev.Misses) > 0 {
+				wrong = strings.Join(ev.Misses[0].Wrong, "; ")
+			}
+			if wrong != tt.wrong {
+				t.Errorf("misses %q, want %q", wrong, tt.wrong)
+			}
+		})
 	}
 }
 
@@ -215,7 +257,7 @@ func TestJSON(t *testing.T) {
 	}
 	var back struct {
 		Overall struct {
-			Cause [4][4]int
+			Cause [numCauses][numCauses]int
 			Top1  *float64
 		}
 		ByScenario []struct {
@@ -226,7 +268,7 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
-	if back.Overall.Cause[0][3] != 1 || back.Overall.Top1 == nil || back.ByScenario[0].Top1 != nil {
+	if back.Overall.Cause[0][numCauses-1] != 1 || back.Overall.Top1 == nil || back.ByScenario[0].Top1 != nil {
 		t.Errorf("JSON %s", b)
 	}
 }
