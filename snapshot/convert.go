@@ -69,6 +69,10 @@ type pathError struct {
 	path string
 	msg  string
 	at   int64 // offset+1 of the enclosing container's opcode; 0 if unknown
+	// json is true when at counts bytes of JSON text, not of a pickle
+	// stream: the error then says "JSON at byte N", as the JSON reader's
+	// own errors do.
+	json bool
 }
 
 func (e *pathError) Error() string {
@@ -77,7 +81,10 @@ func (e *pathError) Error() string {
 		msg += e.path + ": "
 	}
 	msg += e.msg
-	if e.at > 0 {
+	switch {
+	case e.at > 0 && e.json:
+		msg = "JSON at byte " + strconv.FormatInt(e.at-1, 10) + ": " + msg
+	case e.at > 0:
 		msg = "offset " + strconv.FormatInt(e.at-1, 10) + ": " + msg
 	}
 	return msg

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"slices"
 	"strconv"
 )
 
@@ -28,9 +29,12 @@ var snapshotKeys = []string{"segments", "device_traces", "allocator_settings", "
 
 // looksLikeJSONSnapshot reports whether head, the start of a file, is a
 // JSON snapshot: an object whose first key is one of snapshotKeys (as
-// json.dump writes _snapshot()'s dict), or an array
-// whose text soon names a segment's address and total_size (a
-// memory_snapshot() list). memory_stats() lines and other JSON are not.
+// json.dump writes _snapshot()'s dict), or any of whose top-level keys
+// within head is "segments" or "device_traces" holding a list (a dict
+// that gained a key before them, or was rewritten in another order); or an
+// array whose text soon names a segment's address and total_size (a
+// memory_snapshot() list). memory_stats() lines, the capture kit's
+// manifests and other JSON are not.
 func looksLikeJSONSnapshot(head []byte) bool {
 	t := bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	t = bytes.TrimLeft(t, " \t\r\n")
@@ -45,11 +49,53 @@ func looksLikeJSONSnapshot(head []byte) bool {
 				return true
 			}
 		}
-		return false
+		return hasTopLevelList(t, "segments", "device_traces")
 	case bytes.HasPrefix(t, []byte("[")):
 		return bytes.Contains(t, []byte(`"total_size"`)) && bytes.Contains(t, []byte(`"address"`))
 	}
 	return false
+}
+
+// hasTopLevelList reports whether the JSON object that t begins with has,
+// before t ends (it may be cut anywhere), one of keys at its top level
+// with a list as its value.
+func hasTopLevelList(t []byte, keys ...string) bool {
+	d := json.NewDecoder(bytes.NewReader(t))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	for {
+		k, err := d.Token()
+		if err != nil {
+			return false
+		}
+		key, ok := k.(string)
+		if !ok {
+			return false // the object's end
+		}
+		v, err := d.Token()
+		if err != nil {
+			return false
+		}
+		if v == json.Delim('[') && slices.Contains(keys, key) {
+			return true
+		}
+		// Skip the value: a scalar, or a container to its end.
+		for depth := 0; ; {
+			switch v {
+			case json.Delim('['), json.Delim('{'):
+				depth++
+			case json.Delim(']'), json.Delim('}'):
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+			if v, err = d.Token(); err != nil {
+				return false
+			}
+		}
+	}
 }
 
 // decodeJSON reads a JSON snapshot from r.
@@ -72,7 +118,11 @@ func decodeJSON(r io.Reader) (s *Snapshot, err error) {
 	if _, err := d.Token(); !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("JSON: more than one value (byte %d)", d.InputOffset())
 	}
-	return convertSnapshotAt(v, 0)
+	s, err = convertSnapshotAt(v, 0)
+	if pe := (*pathError)(nil); errors.As(err, &pe) {
+		pe.json = true
+	}
+	return s, err
 }
 
 // jsonValue reads one JSON value from d into the generic value tree.

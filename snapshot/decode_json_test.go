@@ -98,10 +98,20 @@ func TestDecodeJSONMatchesPickle(t *testing.T) {
 			zw := gzip.NewWriter(&gz)
 			zw.Write(js.Bytes())
 			zw.Close()
-			for _, c := range []struct {
+			cases := []struct {
 				data []byte
 				cont Container
-			}{{js.Bytes(), ContainerJSON}, {gz.Bytes(), ContainerGzip}} {
+			}{{js.Bytes(), ContainerJSON}, {gz.Bytes(), ContainerGzip}}
+			if js.Bytes()[0] == '{' {
+				// A key of no snapshot first (a tool that adds its own,
+				// or a dict rewritten in another order) still reads.
+				lead := append([]byte(`{"written_by": {"tool": "x", "steps": [1, [2]]}, `), js.Bytes()[1:]...)
+				cases = append(cases, struct {
+					data []byte
+					cont Container
+				}{lead, ContainerJSON})
+			}
+			for _, c := range cases {
 				if got, ok := SniffContainer(c.data[:min(len(c.data), 8<<10)]); !ok || got != c.cont {
 					t.Errorf("SniffContainer = %q, %v; want %q", got, ok, c.cont)
 				}
@@ -131,6 +141,9 @@ func TestDecodeJSONErrors(t *testing.T) {
 		`{"segmentation": [1, 2]}`,
 		`[1, 2, 3]`,
 		`"segments"`,
+		`{"schema": 1, "kit": {"name": "gpureport-capture"}, "allocator_settings": {}, "ooms": []}`,
+		`{"name": "x", "segments": 5, "device_traces": {"a": [1]}}`,
+		`{"meta": {"segments": [1]}}`,
 	} {
 		if c, ok := SniffContainer([]byte(notSnapshot)); ok {
 			t.Errorf("%s: SniffContainer = %q", notSnapshot, c)
@@ -142,6 +155,7 @@ func TestDecodeJSONErrors(t *testing.T) {
 		is   error
 	}{
 		{`{"segments": 5}`, "segments", ErrNotSnapshot},
+		{`{"version": 2, "segments": [{"device": 0, "blocks": 7}]}`, "JSON at byte 28: not a PyTorch memory snapshot: segments[0]", ErrNotSnapshot},
 		{`{"segments": [{"device": 0, "address": 1, "total_size": 2, "blocks": [`, "byte 70: unexpected EOF", io.ErrUnexpectedEOF},
 		{`{"segments": []} {"segments": []}`, "more than one value", nil},
 		{`{"segments": [` + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + `]}`, "nested deeper", ErrLimit},

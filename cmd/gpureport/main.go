@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"gpureport/snapshot"
 )
 
 // command is a gpureport subcommand.
@@ -204,7 +206,7 @@ func checkRunDir(dir string) (string, int, bool) {
 		}
 		return fmt.Sprintf("cannot read %s: %v", dir, err), exitNothingUsable, false
 	case !st.IsDir():
-		if isSnapshotName(dir) {
+		if isSnapshotFile(dir) {
 			return fmt.Sprintf("%s is a file, not a run folder; for the memory accounting of one snapshot run: gpureport stats %s", dir, dir), exitUsage, false
 		}
 		return fmt.Sprintf("%s is a file, not a run folder; pass the folder that holds it: gpureport %s", dir, filepath.Dir(dir)), exitUsage, false
@@ -212,12 +214,21 @@ func checkRunDir(dir string) (string, int, bool) {
 	return "", exitOK, true
 }
 
-// isSnapshotName reports whether a file name looks like a memory snapshot
-// (what `gpureport stats` reads) rather than a GPU log.
-func isSnapshotName(name string) bool {
+// isSnapshotFile reports whether a file looks like a memory snapshot
+// (what `gpureport stats` reads) rather than a GPU log: by its name, or by
+// its content (a JSON snapshot, or a snapshot under any name).
+func isSnapshotFile(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".pickle", ".pkl", ".gz", ".pt", ".pth", ".zip":
 		return true
 	}
-	return false
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 4<<10)
+	n, _ := io.ReadFull(f, head)
+	_, ok := snapshot.SniffContainer(head[:n])
+	return ok
 }

@@ -108,7 +108,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	}
 	if len(run.Snapshots) == 0 && len(run.Logs) == 0 {
 		if len(run.Skipped) == 0 {
-			return nil, fmt.Errorf("%w: %s holds no snapshot (*.pickle, *.pkl, gzip, torch.save) and no GPU log", errNothingUsable, dir)
+			return nil, fmt.Errorf("%w: %s holds no snapshot (pickle, JSON, gzip, torch.save) and no GPU log", errNothingUsable, dir)
 		}
 		return nil, fmt.Errorf("%w: every input in %s was skipped (%d files)", errNothingUsable, dir, len(run.Skipped))
 	}

@@ -174,32 +174,51 @@ func TestStatsNotes(t *testing.T) {
 }
 
 // TestStatsJSONSnapshot: stats names a JSON snapshot's container as JSON,
-// bare or gzipped, never "pickle" (issue 28, point 11).
+// bare, gzipped or with a key of no snapshot first, and a broken one's
+// place as a byte of the JSON text, never "pickle" or a pickle offset
+// (issue 28, point 11); a JSON snapshot given as the run folder is
+// pointed to stats.
 func TestStatsJSONSnapshot(t *testing.T) {
 	const doc = `{"segments": [{"device": 0, "address": 4096, "total_size": 2097152, "allocated_size": 1048576, "active_size": 1048576, ` +
 		`"requested_size": 1048576, "stream": 0, "segment_type": "small", "blocks": [{"address": 4096, "size": 1048576, "requested_size": 1048576, ` +
 		`"state": "active_allocated", "frames": []}, {"address": 1052672, "size": 1048576, "requested_size": 0, "state": "inactive", "frames": []}]}], ` +
 		`"device_traces": [[]]}`
-	dir := t.TempDir()
-	bare := filepath.Join(dir, "snapshot.json")
-	if err := os.WriteFile(bare, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
 	zw.Write([]byte(doc))
 	zw.Close()
-	zipped := filepath.Join(dir, "snapshot.json.gz")
-	if err := os.WriteFile(zipped, gz.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
+	dir := t.TempDir()
+	tests := []struct {
+		name, data string
+		code       int
+		// out is what stdout (exit 0) or stderr (otherwise) says.
+		out string
+	}{
+		{"snapshot.json", doc, exitOK, "  JSON, frames layout"},
+		{"snapshot.json.gz", gz.String(), exitOK, "  gzip (JSON), frames layout"},
+		{"keyed.json", `{"written_by": {"tool": "x", "steps": [1, 2]}, ` + doc[1:], exitOK, "  JSON, frames layout"},
+		{"broken.json", `{"written_by": 1, "segments": [{"device": 0, "blocks": 7}]}`, exitNothingUsable, "JSON at byte 31: not a PyTorch memory snapshot"},
 	}
-	for path, want := range map[string]string{bare: "  JSON, frames layout", zipped: "  gzip (JSON), frames layout"} {
-		var stdout, stderr bytes.Buffer
-		if code := run(context.Background(), []string{"stats", path}, &stdout, &stderr); code != exitOK {
-			t.Fatalf("%s: exit %d: %s", path, code, stderr.String())
-		}
-		if out := stdout.String(); !strings.Contains(out, want) || strings.Contains(out, "pickle") {
-			t.Errorf("%s:\n%s", path, out)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, tt.name)
+			if err := os.WriteFile(path, []byte(tt.data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{"stats", path}, &stdout, &stderr)
+			out := stdout.String()
+			if code != exitOK {
+				out = stderr.String()
+			}
+			if code != tt.code || !strings.Contains(out, tt.out) || strings.Contains(out, "pickle") || strings.Contains(out, "offset") {
+				t.Errorf("exit %d, want %d with %q:\n%s", code, tt.code, tt.out, out)
+			}
+		})
+	}
+	var stdout, stderr bytes.Buffer
+	keyed := filepath.Join(dir, "keyed.json")
+	if code := run(context.Background(), []string{keyed}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "gpureport stats "+keyed) {
+		t.Errorf("a JSON snapshot as the run folder: exit %d, stderr %q; want the stats command", code, stderr.String())
 	}
 }
