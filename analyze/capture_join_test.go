@@ -53,3 +53,37 @@ func TestCaptureUUIDJoin(t *testing.T) {
 		})
 	}
 }
+
+// TestCaptureCapacity: a capture manifest's device memory is a device's
+// capacity when neither --capacity nor a GPU log gives one, and says so;
+// a manifest of another device gives none.
+func TestCaptureCapacity(t *testing.T) {
+	const manifest = "rank0/gpureport-capture.json"
+	for _, tt := range []struct {
+		name     string
+		log      bool  // the run has a GPU log of the device (80 GiB)
+		option   int64 // --capacity
+		device   int   // the manifest's CUDA device
+		want     int64
+		wantFrom CapacitySource
+	}{
+		{"manifest only", false, 0, 0, 40 * gib, CapacitySource{Manifest: manifest}},
+		{"manifest of another device", false, 0, 1, 0, CapacitySource{}},
+		{"a GPU log wins", true, 0, 0, 80 * gib, CapacitySource{}},
+		{"--capacity wins", false, 24 * gib, 0, 24 * gib, CapacitySource{Option: "--capacity"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sp := synthSpec{n: 8, seed: 3, rank: 0}
+			run := sp.run()
+			if !tt.log {
+				run.Logs = nil
+			}
+			run.Captures = []*ingest.CaptureManifest{{Path: manifest, Rank: 0, Device: &ingest.CaptureDevice{Index: tt.device, TotalMemory: 40 * gib}}}
+			f := Analyze(run, Options{Capacity: tt.option})
+			d := f.Devices[0]
+			if d.Capacity != tt.want || d.CapacitySource != tt.wantFrom {
+				t.Errorf("capacity %d from %+v, want %d from %+v", d.Capacity, d.CapacitySource, tt.want, tt.wantFrom)
+			}
+		})
+	}
+}

@@ -123,7 +123,7 @@ func snapshotDevice(s *Series, run *placement.Run, join placement.Join, opt Opti
 		p := seriesPlacer(s, shift)
 		d.Processes = processSet(list, &p, s.Axis, rules)
 	}
-	opt.setCapacity(d)
+	opt.setCapacity(d, run)
 	return d, note
 }
 
@@ -135,8 +135,9 @@ func (d *Device) setJoin(j placement.Join) {
 
 // setCapacity sets a device's capacity and where it came from: the
 // user's --capacity, which overrides a GPU log's memory.total, else the
-// memory.total of the GPU readings joined to it.
-func (o Options) setCapacity(d *Device) {
+// memory.total of the GPU readings joined to it, else the device memory
+// a capture manifest of run gives (run nil: none).
+func (o Options) setCapacity(d *Device, run *placement.Run) {
 	switch {
 	case o.Capacity > 0:
 		d.Capacity = o.Capacity
@@ -146,6 +147,10 @@ func (o Options) setCapacity(d *Device) {
 		}
 	case d.GPU != nil && d.GPU.Total > 0:
 		d.Capacity = d.GPU.Total
+	case run != nil:
+		if m, ok := run.ManifestMemory(d.DeviceKey); ok {
+			d.Capacity, d.CapacitySource = m.Total, CapacitySource{Manifest: m.Source}
+		}
 	}
 }
 
@@ -212,6 +217,6 @@ func gpuOnlyDevice(logs []*gpulog.GPULog, key DeviceKey, opt Options, rules Tren
 		d.GPU = JoinGPU(s, logs, g)
 	}
 	d.GPUIndex, d.GPUJoinMethod = g, placement.JoinByIndex
-	opt.setCapacity(d)
+	opt.setCapacity(d, nil)
 	return d, s
 }

@@ -213,8 +213,9 @@ const SourceMemoryStats = "memory_stats"
 // Device is the analysis of one (rank, device) series.
 type Device struct {
 	DeviceKey
-	// Capacity is the device's memory in bytes (from GPU logs or the
-	// --capacity option); 0 when unknown. CapacitySource says which.
+	// Capacity is the device's memory in bytes (from the --capacity
+	// option, GPU logs or a capture manifest); 0 when unknown.
+	// CapacitySource says which.
 	Capacity       int64
 	CapacitySource CapacitySource
 	// Order is the rule that ordered the snapshots; Axis the x axis.
@@ -335,11 +336,14 @@ func (d *Device) Trend(metric string) *Trend {
 type CapacitySource struct {
 	// Option is how the user set it, as Options.CapacitySource words it
 	// ("--capacity 80GB = 80×10^9 bytes"); "" when it is a GPU log's
-	// memory.total.
+	// memory.total or a capture manifest's (Manifest).
 	Option string
 	// Overrides is the GPU log's memory.total that Option overrides, in
 	// bytes; 0 when the log gives none or the same.
 	Overrides int64
+	// Manifest is the capture manifest whose device total_memory is the
+	// capacity, when neither the user nor a GPU log gave one; "" otherwise.
+	Manifest string
 }
 
 // Point is one snapshot of a device series.

@@ -349,7 +349,7 @@ func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, o
 			d.ClockShift = -off.Hours()
 		}
 	}
-	opt.setCapacity(d)
+	opt.setCapacity(d, run)
 	if list := procs[join.GPU]; len(list) > 0 {
 		d.Processes = processSet(list, &place, g.axis, rules)
 	}

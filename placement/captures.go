@@ -38,13 +38,7 @@ func captureUUIDs(ms []*ingest.CaptureManifest, dirRanks map[string]int) ([]Devi
 		if m.Device == nil || m.Device.UUID == "" {
 			continue
 		}
-		rank := m.Rank
-		for d := path.Dir(m.Path); d != "." && d != "/"; d = path.Dir(d) {
-			if r, ok := dirRanks[d]; ok {
-				rank = r
-				break
-			}
-		}
+		rank := manifestRank(m, dirRanks)
 		k := key{rank, m.Device.Index}
 		if _, seen := byKey[k]; !seen {
 			keys = append(keys, k)
@@ -73,4 +67,54 @@ func captureUUIDs(ms []*ingest.CaptureManifest, dirRanks map[string]int) ([]Devi
 		out = append(out, us[0])
 	}
 	return out, notes
+}
+
+// manifestRank is the rank manifest m speaks for: the rank of the rank
+// folder it lies in, as placement renumbered it (dirRanks), else its own.
+func manifestRank(m *ingest.CaptureManifest, dirRanks map[string]int) int {
+	for d := path.Dir(m.Path); d != "." && d != "/"; d = path.Dir(d) {
+		if r, ok := dirRanks[d]; ok {
+			return r
+		}
+	}
+	return m.Rank
+}
+
+// DeviceMemory is the memory a capture manifest gives one rank's CUDA
+// device (torch.cuda.get_device_properties(d).total_memory): its capacity
+// when no GPU log reads the GPU.
+type DeviceMemory struct {
+	// Key is the rank and its CUDA device.
+	Key DeviceKey
+	// Total is the device's memory, bytes.
+	Total int64
+	// Source is the manifest's path.
+	Source string
+}
+
+// captureMemory lists the device memory the manifests give, the first
+// manifest in path order for each rank and device (the manifests of one
+// device name one GPU, whose memory does not change).
+func captureMemory(ms []*ingest.CaptureManifest, dirRanks map[string]int) []DeviceMemory {
+	var out []DeviceMemory
+	for _, m := range ms {
+		if m.Device == nil || m.Device.TotalMemory <= 0 {
+			continue
+		}
+		k := DeviceKey{Rank: manifestRank(m, dirRanks), Device: m.Device.Index}
+		if !slices.ContainsFunc(out, func(d DeviceMemory) bool { return d.Key == k }) {
+			out = append(out, DeviceMemory{Key: k, Total: m.Device.TotalMemory, Source: m.Path})
+		}
+	}
+	return out
+}
+
+// ManifestMemory is the memory a capture manifest gives device k; false
+// when none does.
+func (r *Run) ManifestMemory(k DeviceKey) (DeviceMemory, bool) {
+	i := slices.IndexFunc(r.deviceMemory, func(d DeviceMemory) bool { return d.Key == k })
+	if i < 0 {
+		return DeviceMemory{}, false
+	}
+	return r.deviceMemory[i], true
 }

@@ -47,6 +47,9 @@ type Run struct {
 	// logRanks maps a log's path to the rank of the rank folder it lies
 	// in, when placement numbered ranks (LogRank).
 	logRanks map[string]int
+	// deviceMemory is the device memory the capture manifests give
+	// (ManifestMemory).
+	deviceMemory []DeviceMemory
 }
 
 // Place decides where each input of run belongs, in this order: the rank
@@ -73,6 +76,7 @@ func Place(run *ingest.Run) *Run {
 	var uuidNotes []Note
 	out.DeviceUUIDs, uuidNotes = captureUUIDs(out.Captures, dirRanks)
 	out.Notes = append(out.Notes, uuidNotes...)
+	out.deviceMemory = captureMemory(out.Captures, dirRanks)
 	resolveProcessGPUs(out.Logs)
 	return out
 }

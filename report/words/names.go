@@ -143,11 +143,16 @@ func DeviceAxis(d *analyze.Device) string {
 }
 
 // CapacitySource says where a device's capacity came from: "GPU log
-// memory.total", or the user's option ("--capacity 80GB = 80×10^9
-// bytes, overriding the GPU log's memory.total 79.6 GiB").
+// memory.total", the user's option ("--capacity 80GB = 80×10^9 bytes,
+// overriding the GPU log's memory.total 79.6 GiB"), or a capture
+// manifest ("the GPU's total memory in the capture manifest
+// rank0/gpureport-capture.json").
 func CapacitySource(d *analyze.Device) string {
 	s := d.CapacitySource
-	if s.Option == "" {
+	switch {
+	case s.Manifest != "":
+		return "the GPU's total memory in the capture manifest " + s.Manifest
+	case s.Option == "":
 		return "GPU log memory.total"
 	}
 	if s.Overrides > 0 {
@@ -164,7 +169,7 @@ func Capacity(d *analyze.Device) string {
 	switch {
 	case d.Capacity <= 0:
 		return "unknown"
-	case d.CapacitySource.Option != "":
+	case d.CapacitySource.Option != "" || d.CapacitySource.Manifest != "":
 		return units.Bytes(d.Capacity) + " (" + CapacitySource(d) + ")"
 	}
 	return units.Bytes(d.Capacity)
