@@ -122,6 +122,9 @@ func newAnalysis(run *placement.Run, opt Options) *analysis {
 			GPUs: len(l.GPUs), SkippedLines: l.SkippedLines, Problems: l.Problems,
 			SkipCounts: l.SkipCounts, Notes: l.Notes,
 		})
+		if z, ok := run.LogZones[l.Path]; ok {
+			f.Inputs.Logs[len(f.Inputs.Logs)-1].Zone = &z
+		}
 	}
 	runs := opt.ExtrapolationRuns
 	if runs <= 0 {

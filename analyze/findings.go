@@ -159,6 +159,10 @@ type LogInfo struct {
 	// Notes are the reader's caveats about the whole file (an assumed
 	// field order, dates taken from the file's modification time, ...).
 	Notes []string
+	// Zone is the UTC offset a capture manifest gave the log's zoneless
+	// times, which were read in it instead of Findings.Location; nil when
+	// they were not.
+	Zone *ingest.LogZone
 }
 
 // OrderRule says how a device's snapshots were put in order.

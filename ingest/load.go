@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -124,6 +126,33 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 	if opt.ProgressBytes != nil {
 		opt.ProgressBytes(lp)
 	}
+	// finished counts candidate i as read.
+	finished := func(i int) {
+		c := cands[i]
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if progress != nil {
+			progress(done, len(cands), c.Rel)
+		}
+		if opt.ProgressBytes != nil {
+			lp.Done, lp.DoneBytes, lp.Rel = done, lp.DoneBytes+c.Bytes, c.Rel
+			if results[i].cached {
+				lp.Cached++
+			}
+			opt.ProgressBytes(lp)
+		}
+	}
+	// The manifests first: they are small, and they give the zone of the
+	// kit's GPU logs.
+	var zones []kitZone
+	for i, c := range cands {
+		if c.Kind == KindCaptureManifest {
+			results[i] = loadOne(c, opt, loc, dl)
+			zones = appendKitZone(zones, results[i].manifest)
+			finished(i)
+		}
+	}
 	// At most jobs files at once, started in order; each also waits for
 	// its estimated memory under the budget.
 	var g errgroup.Group
@@ -132,27 +161,22 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 		if ctx.Err() != nil {
 			break
 		}
+		if cands[i].Kind == KindCaptureManifest {
+			continue
+		}
 		g.Go(func() error {
 			c := cands[i]
 			w := min(estimateMemory(c), budget)
 			if err := sem.acquire(ctx, c.Rel, w); err != nil {
 				return nil // cancelled: reported below
 			}
-			results[i] = loadOne(c, opt, loc, dl)
+			z, byKit := kitZoneOf(zones, c, opt.Location)
+			results[i] = loadOne(c, opt, cmp.Or(z.loc, loc), dl)
+			if r := results[i].log; byKit && r != nil && r.Zoneless {
+				results[i].zone = &z.LogZone
+			}
 			sem.release(c.Rel, w)
-			mu.Lock()
-			done++
-			if progress != nil {
-				progress(done, len(cands), c.Rel)
-			}
-			if opt.ProgressBytes != nil {
-				lp.Done, lp.DoneBytes, lp.Rel = done, lp.DoneBytes+c.Bytes, c.Rel
-				if results[i].cached {
-					lp.Cached++
-				}
-				opt.ProgressBytes(lp)
-			}
-			mu.Unlock()
+			finished(i)
 			return nil
 		})
 	}
@@ -167,6 +191,12 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 			run.Snapshots = append(run.Snapshots, r.snap)
 		case r.log != nil:
 			run.Logs = append(run.Logs, r.log)
+			if r.zone != nil {
+				if run.LogZones == nil {
+					run.LogZones = map[string]LogZone{}
+				}
+				run.LogZones[r.log.Path] = *r.zone
+			}
 		case r.manifest != nil:
 			run.Captures = append(run.Captures, r.manifest)
 		case r.skip != nil:
@@ -205,6 +235,44 @@ type loaded struct {
 	skip     *Skipped
 	// cached is true when snap's digest came from the cache.
 	cached bool
+	// zone is the capture manifest's zone log was read in; nil when the
+	// run's was.
+	zone *LogZone
+}
+
+// kitZone is the zone of the GPU logs under one manifest's gpu_log_dir.
+type kitZone struct {
+	LogZone
+	dir string
+	loc *time.Location
+}
+
+// appendKitZone adds the zone manifest m gives the GPU logs under its
+// gpu_log_dir (m nil, without that folder or without utc_offset_seconds:
+// none).
+func appendKitZone(zones []kitZone, m *CaptureManifest) []kitZone {
+	if m == nil || m.Files.GPULogDir == "" || !m.HasUTCOffset {
+		return zones
+	}
+	return append(zones, kitZone{LogZone: LogZone{Offset: m.UTCOffset, Manifest: m.Path}, dir: m.Files.GPULogDir,
+		loc: time.FixedZone("", int(m.UTCOffset/time.Second))})
+}
+
+// kitZoneOf is the zone of candidate c when it is a GPU log the kit wrote
+// (under a manifest's gpu_log_dir) and the user gave no zone (set nil):
+// the kit's nvidia-smi CSV has zoneless local times, and the manifest
+// records the machine's offset. false otherwise.
+func kitZoneOf(zones []kitZone, c Candidate, set *time.Location) (kitZone, bool) {
+	if set != nil || c.Kind != KindLog {
+		return kitZone{}, false
+	}
+	rel := filepath.ToSlash(c.Rel)
+	for _, z := range zones {
+		if strings.HasPrefix(rel, strings.TrimSuffix(z.dir, "/")+"/") {
+			return z, true
+		}
+	}
+	return kitZone{}, false
 }
 
 // loadOne decodes one candidate.

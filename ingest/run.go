@@ -27,6 +27,20 @@ type Run struct {
 	// Captures are the capture kit's manifests (one per rank), ordered by
 	// rank then path; nil when the run was not captured with the kit.
 	Captures []*CaptureManifest
+	// LogZones are the GPU logs whose zoneless timestamps were read in the
+	// UTC offset a capture manifest gives their machine instead of
+	// Location (no --tz given), by log path.
+	LogZones map[string]LogZone
+}
+
+// LogZone is the zone a capture manifest gave a GPU log of the kit
+// (captured under the manifest's gpu_log_dir): the machine's UTC offset
+// when the capture started.
+type LogZone struct {
+	// Offset is the UTC offset the log's zoneless times were read in.
+	Offset time.Duration
+	// Manifest is the manifest's path.
+	Manifest string
 }
 
 // SnapshotFile is one snapshot file: where it came from, what its name

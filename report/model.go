@@ -450,6 +450,9 @@ func inputItems(f *analyze.Findings) (snapshots []inputItem, logs []logItem, ski
 	for _, l := range f.Inputs.Logs {
 		li := logItem{Path: l.Path, Format: string(l.Format), Samples: countCell(l.Samples, true), GPUs: countCell(l.GPUs, false),
 			Skipped: countCell(l.SkippedLines, true), Notes: l.Notes, samples: l.Samples, gpus: l.GPUs, skippedRaw: l.SkippedLines}
+		if z := words.LogZone(l); z != "" {
+			li.Notes = append(slices.Clip(li.Notes), z)
+		}
 		for _, pr := range l.Problems {
 			li.Lines = append(li.Lines, fmt.Sprintf("line %d: %s", pr.Line, pr.Reason))
 		}

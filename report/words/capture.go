@@ -105,6 +105,21 @@ func CaptureErrors(c *analyze.Capture) []string {
 	return out
 }
 
+// LogZone says in which zone a GPU log of the capture kit was read, when
+// its manifest gave it: "zoneless times read in UTC+02:00, the UTC offset
+// the capture manifest rank0/gpureport-capture.json records for its
+// machine (no --tz given)"; "" when the log was read in the run's zone.
+func LogZone(l analyze.LogInfo) string {
+	if l.Zone == nil {
+		return ""
+	}
+	off := "UTC"
+	if l.Zone.Offset != 0 {
+		off = time.Unix(0, 0).In(time.FixedZone("", int(l.Zone.Offset/time.Second))).Format("-07:00")
+	}
+	return "zoneless times read in " + utcZone(off) + ", the UTC offset the capture manifest " + l.Zone.Manifest + " records for its machine (no --tz given)"
+}
+
 // MissedOOM says which out-of-memory errors no snapshot was taken at
 // (seen), and what to do so that one is (todo): start the capture kit,
 // or, with the kit, why it took none; both nil when no OOM was missed.

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"gpureport/analyze"
+	"gpureport/ingest"
 	"gpureport/input"
 )
 
@@ -90,4 +91,26 @@ func nextStep(m *analyze.MissedOOM) string {
 		}
 	}
 	return b.String()
+}
+
+// TestLogZone: a kit GPU log read in its manifest's UTC offset says so,
+// with the offset and the manifest; one read in the run's zone says
+// nothing.
+func TestLogZone(t *testing.T) {
+	for _, tt := range []struct {
+		zone *ingest.LogZone
+		want string
+	}{
+		{nil, ""},
+		{&ingest.LogZone{Offset: 2 * time.Hour, Manifest: "rank0/gpureport-capture.json"},
+			"zoneless times read in UTC+02:00, the UTC offset the capture manifest rank0/gpureport-capture.json records for its machine (no --tz given)"},
+		{&ingest.LogZone{Offset: -(5*time.Hour + 30*time.Minute), Manifest: "m.json"},
+			"zoneless times read in UTC-05:30, the UTC offset the capture manifest m.json records for its machine (no --tz given)"},
+		{&ingest.LogZone{Manifest: "m.json"},
+			"zoneless times read in UTC, the UTC offset the capture manifest m.json records for its machine (no --tz given)"},
+	} {
+		if got := LogZone(analyze.LogInfo{Path: "gpu_logs/h/nvidia-smi.csv", Zone: tt.zone}); got != tt.want {
+			t.Errorf("\n got %q\nwant %q", got, tt.want)
+		}
+	}
 }
