@@ -22,14 +22,6 @@ func (f *Findings) addNote(n Note) {
 	}
 }
 
-// addText appends the words of an input's reader or of the GPU join as a
-// NoteText, once.
-func (f *Findings) addText(text string) {
-	if text != "" {
-		f.addNote(Note{Kind: NoteText, Text: text})
-	}
-}
-
 // runNotes adds the caveats a reader must see about each device, then
 // those of its memory_stats readings, then the skipped inputs.
 func runNotes(f *Findings) {

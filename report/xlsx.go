@@ -416,6 +416,9 @@ func (w *xlsxWriter) summary() error {
 		add("Flags", strings.Join(flags, ", "))
 		add("Inputs", v.Inputs)
 		add("Time zone of zoneless logs", v.Location)
+		for _, c := range v.Capture {
+			add("Capture", c)
+		}
 		for _, r := range v.Reasons {
 			add("Reason", r)
 		}
