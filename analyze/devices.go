@@ -93,9 +93,13 @@ func (a *analysis) devices(series []*Series) []*deviceRun {
 		logOnly = gpuOnlyDevices(run.Logs, a.opt, a.rules, gpuClaimed, procClaimed, procs)
 		logOnly = append(logOnly, shareDevices(run.Logs, append(f.Devices[:len(f.Devices):len(f.Devices)], logOnly...))...)
 	}
-	for _, d := range append(logOnly, migDevices(run.Logs, a.opt, a.rules)...) {
+	migs := migDevices(run.Logs, a.opt, a.rules)
+	for _, d := range append(logOnly, migs...) {
 		out = append(out, &deviceRun{d: d})
 		f.Devices = append(f.Devices, d)
+	}
+	if len(migs) > 0 && len(series)+len(msOnly) > 0 {
+		f.addNote(Note{Kind: NoteMIGApart, Device: migs[0].DeviceKey, Count: len(migs)})
 	}
 	f.OtherProcesses = otherProcesses(procs, procClaimed, a.rules)
 	return out

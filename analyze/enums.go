@@ -553,6 +553,11 @@ const (
 	// NoteRankJoin: GPU readings joined to ranks by guessing rank r used
 	// GPU r (Device is the first device joined so).
 	NoteRankJoin NoteKind = "rank join guessed"
+	// NoteMIGApart: the GPU logs read Count MIG devices (Device is the
+	// first), shown apart from the snapshots' or memory_stats' devices:
+	// a process sees its MIG device as cuda:0, and the logs name no MIG
+	// device UUID to join them by (mig.go).
+	NoteMIGApart NoteKind = "MIG devices shown apart"
 	// NoteJoinAmbiguous: the device's GPU was chosen by tracking among
 	// GPUs that follow it about equally well (its Device.GPUJoin).
 	NoteJoinAmbiguous NoteKind = "GPU join ambiguous"

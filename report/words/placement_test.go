@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"gpureport/analyze"
+	"gpureport/input"
 	"gpureport/placement"
 )
 
@@ -82,6 +83,12 @@ func TestPlacementNotes(t *testing.T) {
 			Manifests: &placement.ManifestClash{Rank: 4, Device: 0, Paths: [2]string{"a/m.json", "b/m.json"}, UUIDs: [2]string{"GPU-c", "GPU-d"}}}},
 			"the capture manifests a/m.json and b/m.json give rank 4 · cuda:0 different GPUs (GPU-c, GPU-d); neither is used to find its GPU log"},
 	}
+	tests = append(tests, struct {
+		name string
+		note analyze.Note
+		want string
+	}{"MIG devices apart", analyze.Note{Kind: analyze.NoteMIGApart, Device: analyze.DeviceKey{Rank: input.NoRank, Device: 1, MIG: "GI 7"}, Count: 2},
+		"the GPU logs read 2 MIG devices (cuda:1 · MIG GI 7 first): they are shown as devices of their own, apart from the devices of the snapshots and memory_stats readings, since a process sees its MIG device as cuda:0 and the logs name no MIG device UUID to join them by"})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := Note(f, tt.note); got != tt.want {
