@@ -38,12 +38,19 @@ func convertSnapshotAt(v any, stopAt int64) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Stacks = c.st
-	s.Stacks.Seal()
-	s.Meta, s.Pools = c.meta.texts, c.pools.pairs
-	checkSegments(s, &c.notes)
-	s.Notes = c.notes.notes
+	finish(s, c.st, &c.meta, &c.pools, &c.notes)
 	return s, nil
+}
+
+// finish gives s what a decoder collected besides its segments and
+// traces: the stack table (sealed), the metadata texts and pool ids, and
+// the notes, with those of checking its segments. Both decoders end so.
+func finish(s *Snapshot, st Stacks, meta *metaTable, pools *poolTable, notes *noteSet) {
+	s.Stacks = st
+	s.Stacks.Seal()
+	s.Meta, s.Pools = meta.texts, pools.pairs
+	checkSegments(s, notes)
+	s.Notes = notes.notes
 }
 
 type converter struct {

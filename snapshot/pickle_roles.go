@@ -1449,11 +1449,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 	if s.Segments == nil {
 		s.Segments = []Segment{}
 	}
-	s.Stacks = m.st
-	s.Stacks.Seal()
-	s.Meta, s.Pools = m.meta.texts, m.pools.pairs
-	checkSegments(s, &m.notes)
-	s.Notes = m.notes.notes
+	finish(s, m.st, &m.meta, &m.pools, &m.notes)
 	return s, nil
 }
 
