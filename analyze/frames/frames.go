@@ -92,22 +92,22 @@ var (
 // AutogradNode returns the autograd node (BmmBackward0, AccumulateGrad)
 // whose apply the C++ frame f is, and false for any other frame.
 func AutogradNode(f snapshot.Frame) (string, bool) {
-	if !strings.Contains(f.Name, "::apply(") {
-		return "", false
-	}
-	if m := autogradNodeRE.FindStringSubmatch(f.Name); m != nil {
-		return m[1], true
-	}
-	return "", false
+	return nameIn(f, "::apply(", autogradNodeRE)
 }
 
 // ATenOp returns the ATen operator (bmm) whose entry point the C++ frame
 // f is, and false for any other frame.
 func ATenOp(f snapshot.Frame) (string, bool) {
-	if !strings.Contains(f.Name, "::call(") {
+	return nameIn(f, "::call(", atenOpRE)
+}
+
+// nameIn returns re's first group in the frame's name. The test for
+// marker first skips, cheaply, the many frames re cannot match.
+func nameIn(f snapshot.Frame, marker string, re *regexp.Regexp) (string, bool) {
+	if !strings.Contains(f.Name, marker) {
 		return "", false
 	}
-	if m := atenOpRE.FindStringSubmatch(f.Name); m != nil {
+	if m := re.FindStringSubmatch(f.Name); m != nil {
 		return m[1], true
 	}
 	return "", false

@@ -1,6 +1,7 @@
 package roles
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -95,74 +96,39 @@ func siteOf(fs []snapshot.Frame, s *stack) string {
 
 // inFile reports whether some Python frame's file contains one of subs.
 func (s *stack) inFile(subs ...string) bool {
-	for _, f := range s.py {
-		for _, sub := range subs {
-			if strings.Contains(f.file, sub) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.py, func(f pyFrame) bool { return containsAny(f.file, subs) })
 }
 
 // call reports whether some Python frame in a file containing file runs
 // one of the functions names (any function when names is empty).
 func (s *stack) call(file string, names ...string) bool {
-	for _, f := range s.py {
-		if !strings.Contains(f.file, file) {
-			continue
-		}
-		if len(names) == 0 {
-			return true
-		}
-		for _, n := range names {
-			if f.name == n {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.py, func(f pyFrame) bool {
+		return strings.Contains(f.file, file) && (len(names) == 0 || slices.Contains(names, f.name))
+	})
 }
 
 // callWith reports whether some Python frame in a file containing file
 // runs a function whose name contains one of parts.
 func (s *stack) callWith(file string, parts ...string) bool {
-	for _, f := range s.py {
-		if !strings.Contains(f.file, file) {
-			continue
-		}
-		for _, p := range parts {
-			if strings.Contains(f.name, p) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.py, func(f pyFrame) bool {
+		return strings.Contains(f.file, file) && containsAny(f.name, parts)
+	})
 }
 
 // named reports whether some Python frame runs a function named one of
 // names.
 func (s *stack) named(names ...string) bool {
-	for _, f := range s.py {
-		for _, n := range names {
-			if f.name == n {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.py, func(f pyFrame) bool { return slices.Contains(names, f.name) })
 }
 
 // cppHas reports whether some C++ frame's name contains one of subs.
 func (s *stack) cppHas(subs ...string) bool {
-	for _, c := range s.cpp {
-		for _, sub := range subs {
-			if strings.Contains(c, sub) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.cpp, func(c string) bool { return containsAny(c, subs) })
+}
+
+// containsAny reports whether x contains one of subs.
+func containsAny(x string, subs []string) bool {
+	return slices.ContainsFunc(subs, func(sub string) bool { return strings.Contains(x, sub) })
 }
 
 // node reports whether an autograd node named n made the allocation.
