@@ -6,6 +6,7 @@
 //	go run ./internal/gen sample -o testdata/sample-run
 //	go run ./internal/gen corpus -o /tmp/corpus [-seed S] [-n N]
 //	go run ./internal/gen big -o /tmp/big.pickle [-entries 1400000]
+//	go run ./internal/gen shape -o /tmp/s.pickle [-shape ordinary] [-ooms 2]
 //	go run ./internal/gen run -o DIR [flags]   (one custom run)
 //	go run ./internal/gen logs -o testdata/logs (GPU-log fixtures)
 //
@@ -56,6 +57,8 @@ func commands() []command {
 			outFlag{"DIR", "", "output directory (required); case directories in it are replaced"}, cmdCorpus},
 		{"big", "write one large protocol-4 snapshot for decoder benchmarks",
 			outFlag{"FILE", "", "output snapshot file (required)"}, cmdBig},
+		{"shape", "write one snapshot of a chosen shape (blocks, events, stacks, OOMs) for benchmarks",
+			outFlag{"FILE", "", "output snapshot file (required)"}, cmdShape},
 		{"run", "write one run with chosen shapes and behaviour",
 			outFlag{"DIR", "", "output run directory (required; generated files in it are replaced)"}, cmdRun},
 		{"logs", "write the GPU-log and training-log fixtures (testdata/logs)",

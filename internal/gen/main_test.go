@@ -172,3 +172,29 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf("sample: exit %d, %q %q", code, out.String(), errb.String())
 	}
 }
+
+// TestShapeCommand runs gen shape: a small shape is written and described,
+// and a bad shape or flag is a usage error.
+func TestShapeCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s.pickle")
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-tensors", "50", "-events", "300", "-stacks", "20", "-ooms", "1", "-depth", "0"}, 0, "300 trace entries (1 OOM)"},
+		{[]string{"-shape", "few", "-tensors", "10", "-events", "600", "-stacks", "10"}, 0, "600 trace entries (0 OOM)"},
+		{[]string{"-shape", "huge"}, 2, `-shape "huge"`},
+		{[]string{"-ooms", "-1"}, 2, "-ooms -1"},
+	}
+	for _, tc := range tests {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"shape", "-o", out}, tc.args...), &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
+			t.Errorf("shape %v: exit %d, %q %q; want exit %d and %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.want)
+		}
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,234 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"gpureport/internal/gen/alloc"
+	"gpureport/internal/gen/layout"
+	"gpureport/internal/gen/pickle"
+)
+
+// Shape is a snapshot of a chosen make-up, for the decoder and long-run
+// benchmarks: how many tensors are alive at the dump (and so how many
+// blocks the segments hold), how long the trace is, how many distinct
+// allocation stacks there are and how many caught OOM events the trace
+// keeps. The training step behind it is abstract (a model's tensors, then
+// steps that allocate and free temporaries), but everything in the file is
+// as PyTorch 2.6 and CPython's pickle.dump write it: one dict per distinct
+// frame, referenced from every frames list that holds it (the memo gets
+// that make most of a real snapshot), one frames list per captured
+// traceback, timed trace events.
+type Shape struct {
+	// Tensors is the number of tensors alive at the dump (parameters,
+	// gradients and optimizer states): each is a block, and the segments
+	// add one free remainder block per partly used segment.
+	Tensors int
+	// Events is the trace ring's size: the trace holds the last Events
+	// events (the run makes more, so that the ring is full).
+	Events int
+	// Stacks is the number of distinct allocation sites, and so distinct
+	// stacks, that tensors and temporaries are allocated at.
+	Stacks int
+	// OOMs is the number of caught OOM events at the end of the last step
+	// (a training loop that catches torch.cuda.OutOfMemoryError and goes
+	// on): they are in the trace, and so in every snapshot of a run made
+	// of copies of the file.
+	OOMs int
+	// PythonDepth is the number of the user's nested module calls above
+	// the operator in every stack (each adds its forward frame and the
+	// module-call frames); with the C++ frames it sets the frames per
+	// stack, and so the file's size per block and event.
+	PythonDepth int
+	// Seed drives every random choice.
+	Seed uint64
+}
+
+// Shapes the benchmarks name. Their sizes are those of snapshots made
+// elsewhere: FewBlocks the long-trace file the digest cache was first
+// measured on, Ordinary a 3 MB snapshot of a mid-sized model (10k blocks,
+// 10k events, 3,000 stacks), Large a mixture-of-experts model's 48 MB
+// snapshot (175k parameter and optimizer-state tensors).
+var (
+	FewBlocks = Shape{Tensors: 300, Events: 60_000, Stacks: 3000, PythonDepth: 3, Seed: 1}
+	Ordinary  = Shape{Tensors: 9_500, Events: 10_000, Stacks: 3000, PythonDepth: 0, Seed: 2}
+	Large     = Shape{Tensors: 161_000, Events: 10_000, Stacks: 3000, PythonDepth: 6, Seed: 3}
+)
+
+// ShapeResult describes a written shape snapshot.
+type ShapeResult struct {
+	// Segments, Blocks and Entries count what the file holds; OOMs the
+	// OOM events in its trace.
+	Segments, Blocks, Entries, OOMs int
+	// Frames is the number of distinct frame dicts; Bytes the file size.
+	Frames int
+	Bytes  int64
+}
+
+// shapeStepAllocs is the number of temporaries a step allocates (and
+// frees): each makes three events (alloc, free_requested,
+// free_completed), so a 10k-event trace holds the last 17 steps.
+const shapeStepAllocs = 200
+
+// shapeCapacity is the simulated device's memory: an 80 GB H100's.
+const shapeCapacity = 81559 << 20
+
+// shapeLive is the bytes the tensors alive at the dump take in all, half
+// the device: a model that fits with room for its activations.
+const shapeLive = 40 << 30
+
+// WriteShape writes one snapshot of shape sh (pickle protocol 4, as
+// CPython's pickle.dump writes PyTorch 2.6's _snapshot()) to w.
+func WriteShape(w io.Writer, sh Shape) (*ShapeResult, error) {
+	if sh.Tensors < 1 || sh.Events < 1 || sh.Stacks < 1 || sh.OOMs < 0 || sh.PythonDepth < 0 {
+		return nil, fmt.Errorf("shape %+v: want at least one tensor, event and stack", sh)
+	}
+	era, err := EraByVersion("2.6")
+	if err != nil {
+		return nil, err
+	}
+	c := newCatalog(Env{Era: era, SitePackages: "/opt/conda/lib/python3.12/site-packages", Project: "/workspace/moe", CppStacks: true})
+	sites := c.shapeSites(sh.Stacks, sh.PythonDepth)
+	frees := c.shapeFreeSites()
+	r := rand.New(rand.NewPCG(sh.Seed, 0x5ba9e))
+	a := alloc.New(alloc.Config{Capacity: shapeCapacity, MaxEntries: sh.Events, BaseAddress: 0x300000000})
+	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC).UnixMicro()
+	tick := func() {
+		now += 20 + int64(r.IntN(60))
+		a.SetTime(now)
+	}
+
+	// The model: its tensors, in the order a model is built and its
+	// optimizer initialised, each at one of the sites.
+	mean := float64(shapeLive) / float64(sh.Tensors)
+	for i := range sh.Tensors {
+		tick()
+		s := sites[(i*7919)%len(sites)]
+		if _, err := a.Malloc(tensorSize(r, mean), 0, c.ctx(s)); err != nil {
+			return nil, fmt.Errorf("shape: tensor %d: %w", i, err)
+		}
+	}
+	// The steps: temporaries allocated and freed, until the ring holds
+	// only steps' events.
+	events := 0
+	for step := range sh.Events/(3*shapeStepAllocs) + 2 {
+		var temps []*alloc.Block
+		for range shapeStepAllocs {
+			tick()
+			b, err := a.Malloc(tensorSize(r, 4<<20), 0, c.ctx(sites[r.IntN(len(sites))]))
+			if err != nil {
+				return nil, fmt.Errorf("shape: step %d: %w", step, err)
+			}
+			temps = append(temps, b)
+			events += 3
+		}
+		for j := len(temps) - 1; j >= 0; j-- {
+			tick()
+			a.Free(temps[j], c.ctx(frees[j%len(frees)]))
+		}
+		a.ProcessEvents()
+	}
+	if events < sh.Events {
+		return nil, fmt.Errorf("shape: %d events do not fill a ring of %d", events, sh.Events)
+	}
+	// Caught OOMs: requests larger than the device (a batch-size probe),
+	// recorded and their cached segments released; then one more
+	// temporary, so that the trace does not end at an OOM (as the file an
+	// OOM handler writes does).
+	for range sh.OOMs {
+		tick()
+		if _, err := a.Malloc(shapeCapacity, 0, c.ctx(sites[r.IntN(len(sites))])); err == nil {
+			return nil, errors.New("shape: the OOM probe did not fail")
+		}
+	}
+	if sh.OOMs > 0 {
+		tick()
+		b, err := a.Malloc(tensorSize(r, 4<<20), 0, c.ctx(sites[r.IntN(len(sites))]))
+		if err != nil {
+			return nil, fmt.Errorf("shape: after the OOMs: %w", err)
+		}
+		tick()
+		a.Free(b, c.ctx(frees[0]))
+		a.ProcessEvents()
+	}
+
+	opt := era.Layout
+	opt.Devices = 1
+	b := layout.NewBuilder(opt)
+	tree := b.Build([]layout.Device{{Alloc: a, Trace: a.Trace()}}, layout.Settings{MaxSplitSize: -1}, nil)
+	cw := &countWriter{w: w}
+	if err := pickleEncode(cw, tree); err != nil {
+		return nil, err
+	}
+	res := &ShapeResult{Entries: len(a.Trace()), Frames: b.FrameDicts(), Bytes: cw.n}
+	for _, sg := range a.Segments() {
+		res.Segments++
+		res.Blocks += len(sg.Blocks())
+	}
+	for _, e := range a.Trace() {
+		if e.Action == alloc.OOM {
+			res.OOMs++
+		}
+	}
+	if res.OOMs != sh.OOMs {
+		return nil, fmt.Errorf("shape: a trace of %d events keeps %d of the %d OOM events", sh.Events, res.OOMs, sh.OOMs)
+	}
+	return res, nil
+}
+
+// pickleEncode writes tree as CPython's pickle.dump writes it (protocol 4).
+func pickleEncode(w io.Writer, tree any) error {
+	enc, err := pickle.NewEncoder(w, pickle.Options{Protocol: 4})
+	if err != nil {
+		return err
+	}
+	return enc.Encode(tree)
+}
+
+// tensorSize draws a tensor size of mean bytes on average, spread over a
+// factor of 128 (a power of two from 1 to 64, times 1 to 2), in whole
+// 512-byte units.
+func tensorSize(r *rand.Rand, mean float64) int64 {
+	// The mean of 2^k for k in 0..6 is 127/7; of 1+u, 1.5.
+	const spreadMean = 127.0 / 7 * 1.5
+	x := mean / spreadMean * float64(uint64(1)<<uint(r.IntN(7))) * (1 + r.Float64())
+	return max(512, int64(x)/512*512)
+}
+
+// shapeSites returns n distinct allocation sites: an operator (one of a
+// few kernels) called from a helper (one of 300 lines) in a module nested
+// depth levels deep in a model of experts, each level a line picked from
+// the site's number, so that sites share most frames (as the modules of
+// one model do) and every stack is distinct.
+func (c *catalog) shapeSites(n, depth int) []*site {
+	kernels := [][]string{kLinear(), kMatmul(), kElementwise(), kGelu(), kSoftmax(), kLayerNorm(), kClone(), kCopy()}
+	files := []string{"experts.py", "router.py", "moe.py", "attention.py", "block.py"}
+	out := make([]*site, 0, n)
+	for i := range n {
+		// The innermost user frame: one of 300 call sites of a helper.
+		levels := [][]pyFrame{{{c.proj("ops.py"), 100 + i%300, "apply"}}}
+		x := i / len(kernels)
+		for d := range depth {
+			f := files[d%len(files)]
+			levels = append(levels, []pyFrame{{c.proj(f), 20 + 3*(x%24), "forward"}})
+			x /= 24
+		}
+		// The rest of the number picks the block's line, so that sites
+		// stay distinct however small depth is.
+		out = append(out, c.stack(op(kernels[i%len(kernels)]...), c.inBlock(72+x, levels...)))
+	}
+	return out
+}
+
+// shapeFreeSites returns the sites that free a shape's temporaries.
+func (c *catalog) shapeFreeSites() []*site {
+	m := c.proj(modelPy)
+	var out []*site
+	for i := range 8 {
+		out = append(out, c.stack(withFree(cppPyDealloc()), c.inBlock(72+i%2, []pyFrame{{m, 45 + i, "forward"}})))
+	}
+	return out
+}

@@ -1,0 +1,92 @@
+package train
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"testing"
+
+	"gpureport/internal/gen/pickle"
+	"gpureport/internal/pickleop"
+	"gpureport/snapshot"
+)
+
+// TestWriteShape writes small shapes and checks them with the project's
+// decoder and the writer's own reader: the trace holds exactly the
+// requested events and OOMs, the blocks are the tensors plus their
+// segments' free remainders, the stacks are as many as asked, and the
+// frames lists are built from memo gets of shared frame dicts, as
+// pickle.dump writes PyTorch's snapshots. The same shape writes the same
+// bytes.
+func TestWriteShape(t *testing.T) {
+	tests := []struct {
+		name string
+		sh   Shape
+	}{
+		{"few tensors", Shape{Tensors: 20, Events: 3000, Stacks: 40, PythonDepth: 2, Seed: 1}},
+		{"many tensors", Shape{Tensors: 2000, Events: 700, Stacks: 300, Seed: 2}},
+		{"with OOMs", Shape{Tensors: 200, Events: 1500, Stacks: 50, OOMs: 3, PythonDepth: 1, Seed: 3}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			res, err := WriteShape(&buf, tc.sh)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Bytes != int64(buf.Len()) || res.Entries != tc.sh.Events || res.OOMs != tc.sh.OOMs {
+				t.Fatalf("result %+v for %d bytes of %+v", res, buf.Len(), tc.sh)
+			}
+			s, _, err := snapshot.Decode(bytes.NewReader(buf.Bytes()), int64(buf.Len()), snapshot.DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Generation != snapshot.GenTimed || len(s.Traces) != 1 || len(s.Traces[0]) != tc.sh.Events {
+				t.Fatalf("generation %s, %d traces", s.Generation, len(s.Traces))
+			}
+			if n := len(s.OOMEntries(0)); n != tc.sh.OOMs {
+				t.Errorf("%d OOM events, want %d", n, tc.sh.OOMs)
+			}
+			blocks, live := 0, 0
+			for _, sg := range s.Segments {
+				blocks += len(sg.Blocks)
+				for _, b := range sg.Blocks {
+					if b.State.Active() {
+						live++
+					}
+				}
+			}
+			if blocks != res.Blocks || live != tc.sh.Tensors || len(s.Segments) != res.Segments {
+				t.Errorf("%d blocks (%d live) in %d segments; result %+v, %d tensors", blocks, live, len(s.Segments), res, tc.sh.Tensors)
+			}
+			// Every site is used at least once by a tensor or a recent
+			// temporary, and the free sites add a few.
+			if n := s.Stacks.Len() - 1; n < tc.sh.Stacks*9/10 || n > tc.sh.Stacks+20 {
+				t.Errorf("%d distinct stacks, want about %d", n, tc.sh.Stacks)
+			}
+			_, st, err := pickle.Load(buf.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			gets := st.Ops[pickleop.BinGet] + st.Ops[pickleop.LongBinGet]
+			if st.Protocol != 4 || gets < 10*(blocks+tc.sh.Events) {
+				t.Errorf("protocol %d, %d memo gets for %d blocks and %d events", st.Protocol, gets, blocks, tc.sh.Events)
+			}
+			var again bytes.Buffer
+			if _, err := WriteShape(&again, tc.sh); err != nil {
+				t.Fatal(err)
+			}
+			if sha256.Sum256(buf.Bytes()) != sha256.Sum256(again.Bytes()) {
+				t.Error("the same shape wrote different bytes")
+			}
+		})
+	}
+}
+
+// TestWriteShapeRefuses checks that an empty shape is an error.
+func TestWriteShapeRefuses(t *testing.T) {
+	for _, sh := range []Shape{{}, {Tensors: 1, Events: 1}, {Tensors: 1, Stacks: 1}, {Events: 1, Stacks: 1}, {Tensors: 1, Events: 1, Stacks: 1, OOMs: -1}} {
+		if _, err := WriteShape(&bytes.Buffer{}, sh); err == nil {
+			t.Errorf("%+v: no error", sh)
+		}
+	}
+}
