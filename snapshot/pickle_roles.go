@@ -110,48 +110,67 @@ func infoOf(s string) strInfo {
 	return strInfo{code: keyCodes[s], action: ParseAction(s), state: ParseBlockState(s)}
 }
 
-// Payloads of the typed roles. A container value's x indexes the table of
-// its role.
+// Payloads of the typed roles: what the decoder keeps of a container of
+// that role while the pickle builds it. A container value's x indexes the
+// table of its role (typed).
 type (
-	topP struct {
+	// topDict is the snapshot's top-level dict (rTop): its values by key.
+	topDict struct {
 		segments, traces, settings, annotations val // kUnset when absent
 		hostSegs, hostTraces                    val // generic trees (kUnset when absent)
 	}
-	segsP struct {
+	// segmentList is the segments list (rSegs): its finished segments,
+	// and whether any came in the legacy history layout.
+	segmentList struct {
 		segs    []Segment
 		history bool
 	}
-	segP struct {
+	// segmentDict is one segment dict (rSeg), decoded once its items are
+	// set (final).
+	segmentDict struct {
 		seg            Segment
 		final, history bool
 	}
-	blocksP struct {
+	// blockList is a segment's blocks list (rBlocks); sealed once its
+	// segment took it.
+	blockList struct {
 		blocks          []Block
 		noAddr          bool // some block has no address (legacy layout)
 		hasAddr         []bool
 		history, sealed bool
 	}
-	blockP struct {
+	// blockDict is one block dict (rBlock), decoded once its items are
+	// set (final).
+	blockDict struct {
 		b                       Block
 		final, hasAddr, history bool
 	}
-	histP struct {
+	// historyList is a legacy block's history list (rHist): its first
+	// entry, the only one read, and its length.
+	historyList struct {
 		first  val
 		n      int
 		sealed bool
 	}
-	hentP struct {
+	// historyEntry is one legacy history entry dict (rHistEntry).
+	historyEntry struct {
 		realSize, frames val
 		final            bool
 	}
-	flistP struct {
+	// framesList is a frames list (rFrames, rSkimmed): its frame IDs
+	// while open (in frameScratch), its StackID once used as a stack.
+	framesList struct {
 		id    uint32 // scratch slot while open, StackID once interned
 		state uint8
 	}
-	tracesP struct {
+	// deviceTraces is the device_traces list (rTraces): its per-device
+	// trace lists, by index into traceLists.
+	deviceTraces struct {
 		refs []uint32
 	}
-	traceP struct {
+	// traceList is one device's trace list (rTrace): a run of trace
+	// entries, start to start+n, in creation order.
+	traceList struct {
 		start, n int
 		timed    bool
 		// When skimming, the events are summarised as they are appended
@@ -168,12 +187,12 @@ type (
 // Frames list states.
 const (
 	fsEmpty    uint8 = iota // no items yet
-	fsOpen                  // items in fscratch[id]
+	fsOpen                  // items in frameScratch[id]
 	fsInterned              // used as a stack: id is its StackID; sealed
 	fsBad                   // holds something that is not a frame
 )
 
-// Frame dict states, in the top bits of typed.frames entries.
+// Frame dict states, in the top bits of typed.frameDicts entries.
 const (
 	frOpen  uint32 = 0
 	frFinal uint32 = 1 << 31
@@ -233,28 +252,34 @@ const stackCacheSize = 1 << 12
 // a collision only costs a lookup in Stacks.
 var stackCacheSeed = maphash.MakeSeed()
 
-// typed holds the payload tables of the fast path.
+// typed holds the payload tables of the fast path: one table per role,
+// which a container value of that role indexes (val.x).
 type typed struct {
-	st       Stacks
-	tops     []topP
-	segsL    []segsP
-	segs     []segP
-	blocksL  []blocksP
-	blocks   []blockP
-	hists    []histP
-	hents    []hentP
-	flists   table[flistP]
-	fscratch [][]FrameID
-	ffree    []uint32
-	frames   []uint32
-	tracesL  []tracesP
-	traceL   []traceP
-	ents     entryStore
-	notes    noteSet
-	meta     metaTable
-	metaOf   map[uint32]MetaID // string id to MetaID
-	pools    poolTable
-	scache   *[stackCacheSize]stackSlot // allocated on first use
+	st               Stacks
+	topDicts         []topDict      // rTop
+	segmentLists     []segmentList  // rSegs
+	segmentDicts     []segmentDict  // rSeg
+	blockLists       []blockList    // rBlocks
+	blockDicts       []blockDict    // rBlock
+	historyLists     []historyList  // rHist
+	historyEntries   []historyEntry // rHistEntry
+	framesLists      table[framesList]
+	deviceTraceLists []deviceTraces // rTraces
+	traceLists       []traceList    // rTrace
+	// frameDicts holds each frame dict's state word (rFrame): frOpen,
+	// frBad, or frFinal with its FrameID.
+	frameDicts []uint32
+	// frameScratch holds the frame IDs of the frames lists still open
+	// (rFrames, rSkimmed), one slice each, reused through freeScratch,
+	// the indexes of the slices free for the next list.
+	frameScratch [][]FrameID
+	freeScratch  []uint32
+	ents         entryStore
+	notes        noteSet
+	meta         metaTable
+	metaOf       map[uint32]MetaID // string id to MetaID
+	pools        poolTable
+	scache       *[stackCacheSize]stackSlot // allocated on first use
 	// nextEntry is the index of the next trace entry a trace list may
 	// take: entries are consumed in creation order, so every device's
 	// trace is a contiguous run of one shared array.
@@ -370,13 +395,13 @@ func (m *vm) keyRole(r role, key val, k vkind) role {
 func (m *vm) dictFinal(d val) bool {
 	switch d.r {
 	case rSeg:
-		return m.segs[d.x].final
+		return m.segmentDicts[d.x].final
 	case rBlock:
-		return m.blocks[d.x].final
+		return m.blockDicts[d.x].final
 	case rHistEntry:
-		return m.hents[d.x].final
+		return m.historyEntries[d.x].final
 	case rFrame:
-		return m.frames[d.x] != frOpen
+		return m.frameDicts[d.x] != frOpen
 	case rEntry:
 		_, f := m.entry(d.x)
 		return *f&efFinal != 0
@@ -479,27 +504,27 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 		v.x = grow(&m.gobjs, o)
 	case rIgnore:
 	case rTop:
-		v.x = grow(&m.tops, topP{})
+		v.x = grow(&m.topDicts, topDict{})
 	case rSegs:
-		v.x = grow(&m.segsL, segsP{})
+		v.x = grow(&m.segmentLists, segmentList{})
 	case rSeg:
-		v.x = grow(&m.segs, segP{})
+		v.x = grow(&m.segmentDicts, segmentDict{})
 	case rBlocks:
-		v.x = grow(&m.blocksL, blocksP{})
+		v.x = grow(&m.blockLists, blockList{})
 	case rBlock:
-		v.x = grow(&m.blocks, blockP{})
+		v.x = grow(&m.blockDicts, blockDict{})
 	case rHist:
-		v.x = grow(&m.hists, histP{})
+		v.x = grow(&m.historyLists, historyList{})
 	case rHistEntry:
-		v.x = grow(&m.hents, hentP{})
+		v.x = grow(&m.historyEntries, historyEntry{})
 	case rFrames:
-		v.x = m.flists.add(flistP{})
+		v.x = m.framesLists.add(framesList{})
 	case rFrame:
-		v.x = grow(&m.frames, frOpen)
+		v.x = grow(&m.frameDicts, frOpen)
 	case rTraces:
-		v.x = grow(&m.tracesL, tracesP{})
+		v.x = grow(&m.deviceTraceLists, deviceTraces{})
 	case rTrace:
-		v.x = grow(&m.traceL, traceP{lastAlloc: -1})
+		v.x = grow(&m.traceLists, traceList{lastAlloc: -1})
 	case rEntry:
 		i, err := m.newEntry()
 		if err != nil {
@@ -690,7 +715,7 @@ func (m *vm) appendItems(l *val, items []val) error {
 		}
 	case rIgnore:
 	case rTrace:
-		p := &m.traceL[l.x]
+		p := &m.traceLists[l.x]
 		for _, it := range items {
 			i := int(it.x)
 			if it.k != kDict || it.r != rEntry || i != m.nextEntry || p.n > 0 && p.start+p.n != i {
@@ -714,7 +739,7 @@ func (m *vm) appendItems(l *val, items []val) error {
 			}
 		}
 	case rTraces:
-		p := &m.tracesL[l.x]
+		p := &m.deviceTraceLists[l.x]
 		for _, it := range items {
 			if it.k != kList || it.r != rTrace {
 				return errFallback
@@ -722,20 +747,20 @@ func (m *vm) appendItems(l *val, items []val) error {
 			p.refs = append(p.refs, uint32(it.x))
 		}
 	case rSegs:
-		p := &m.segsL[l.x]
+		p := &m.segmentLists[l.x]
 		if err := m.charge(128 * len(items)); err != nil {
 			return err
 		}
 		for _, it := range items {
-			if it.k != kDict || it.r != rSeg || !m.segs[it.x].final {
+			if it.k != kDict || it.r != rSeg || !m.segmentDicts[it.x].final {
 				return errFallback
 			}
-			sp := &m.segs[it.x]
+			sp := &m.segmentDicts[it.x]
 			p.segs = append(p.segs, sp.seg)
 			p.history = p.history || sp.history
 		}
 	case rBlocks:
-		p := &m.blocksL[l.x]
+		p := &m.blockLists[l.x]
 		if p.sealed {
 			return errFallback
 		}
@@ -743,17 +768,17 @@ func (m *vm) appendItems(l *val, items []val) error {
 			return err
 		}
 		for _, it := range items {
-			if it.k != kDict || it.r != rBlock || !m.blocks[it.x].final {
+			if it.k != kDict || it.r != rBlock || !m.blockDicts[it.x].final {
 				return errFallback
 			}
-			bp := &m.blocks[it.x]
+			bp := &m.blockDicts[it.x]
 			p.blocks = append(p.blocks, bp.b)
 			p.hasAddr = append(p.hasAddr, bp.hasAddr)
 			p.noAddr = p.noAddr || !bp.hasAddr
 			p.history = p.history || bp.history
 		}
 	case rHist:
-		p := &m.hists[l.x]
+		p := &m.historyLists[l.x]
 		if p.sealed {
 			return errFallback
 		}
@@ -773,7 +798,7 @@ func (m *vm) appendItems(l *val, items []val) error {
 // each.
 func (m *vm) appendFrames(l *val, items []val) error {
 	h := l.h
-	p := m.flists.at(l.x)
+	p := m.framesLists.at(l.x)
 	switch p.state {
 	case fsInterned:
 		return errFallback // changed after use
@@ -781,18 +806,18 @@ func (m *vm) appendFrames(l *val, items []val) error {
 		if len(items) == 0 {
 			return nil
 		}
-		if n := len(m.ffree); n > 0 {
-			p.id = m.ffree[n-1]
-			m.ffree = m.ffree[:n-1]
+		if n := len(m.freeScratch); n > 0 {
+			p.id = m.freeScratch[n-1]
+			m.freeScratch = m.freeScratch[:n-1]
 		} else {
-			p.id = uint32(len(m.fscratch))
-			m.fscratch = append(m.fscratch, nil)
+			p.id = uint32(len(m.frameScratch))
+			m.frameScratch = append(m.frameScratch, nil)
 		}
 		p.state = fsOpen
 	}
 	var ids []FrameID
 	if p.state == fsOpen {
-		ids = m.fscratch[p.id]
+		ids = m.frameScratch[p.id]
 	}
 	for i := range items {
 		it := &items[i]
@@ -807,7 +832,7 @@ func (m *vm) appendFrames(l *val, items []val) error {
 			p.state = fsBad
 			continue
 		}
-		f := m.frames[it.x]
+		f := m.frameDicts[it.x]
 		if f == frOpen {
 			f = m.finishFrameDict(it.x, nil)
 		}
@@ -823,13 +848,13 @@ func (m *vm) appendFrames(l *val, items []val) error {
 	}
 	l.h = h
 	if p.state == fsOpen {
-		m.fscratch[p.id] = ids
+		m.frameScratch[p.id] = ids
 	}
 	return m.charge(4 * len(items))
 }
 
 // fold adds the next event of a skimmed trace to its summary.
-func (p *traceP) fold(e *TraceEntry) {
+func (p *traceList) fold(e *TraceEntry) {
 	i := p.n - 1
 	if i < OverflowScan {
 		p.head = append(p.head, *e)
@@ -870,7 +895,7 @@ func (m *vm) skimFrame(it val) error {
 	if it.k != kDict || it.r != rFrame {
 		return errFallback
 	}
-	f := m.frames[it.x]
+	f := m.frameDicts[it.x]
 	if f == frOpen {
 		f = m.finishFrameDict(it.x, nil)
 	}
@@ -893,10 +918,10 @@ func (m *vm) markFlatFrame(i uint64) {
 	m.flatFrames[w] |= 1 << (i & 63)
 }
 
-func (m *vm) releaseFrames(p *flistP) {
+func (m *vm) releaseFrames(p *framesList) {
 	if p.state == fsOpen {
-		m.fscratch[p.id] = m.fscratch[p.id][:0]
-		m.ffree = append(m.ffree, p.id)
+		m.frameScratch[p.id] = m.frameScratch[p.id][:0]
+		m.freeScratch = append(m.freeScratch, p.id)
 	}
 }
 
@@ -909,7 +934,7 @@ func (m *vm) stackOf(v val) (StackID, error) {
 	if v.k != kList || v.r != rFrames {
 		return NoStack, errFallback
 	}
-	p := m.flists.at(v.x)
+	p := m.framesLists.at(v.x)
 	var ids []FrameID
 	switch p.state {
 	case fsInterned:
@@ -917,7 +942,7 @@ func (m *vm) stackOf(v val) (StackID, error) {
 	case fsBad:
 		return NoStack, errFallback
 	case fsOpen:
-		ids = m.fscratch[p.id]
+		ids = m.frameScratch[p.id]
 	}
 	// Most stacks repeat: a direct-mapped cache in front of InternStack
 	// answers them without its map.
@@ -979,7 +1004,7 @@ func (m *vm) setItems(d *val, items []val) error {
 	case rIgnore:
 		return nil
 	case rTop:
-		t := &m.tops[d.x]
+		t := &m.topDicts[d.x]
 		for i := 0; i < len(items); i += 2 {
 			switch m.keyOf(items[i]) {
 			case cSegments:
@@ -1014,7 +1039,7 @@ func (m *vm) setItems(d *val, items []val) error {
 	case rBlock:
 		return m.finishBlock(d.x, items)
 	case rHistEntry:
-		p := &m.hents[d.x]
+		p := &m.historyEntries[d.x]
 		for i := 0; i < len(items); i += 2 {
 			switch m.keyOf(items[i]) {
 			case cRealSize:
@@ -1067,7 +1092,7 @@ func (m *vm) finishFrameDict(i uint64, items []val) uint32 {
 			m.used += 64
 		}
 	}
-	m.frames[i] = st
+	m.frameDicts[i] = st
 	return st
 }
 
@@ -1211,7 +1236,7 @@ func (m *vm) finishSeg(i uint64, items []val) error {
 			blocks = v
 		}
 	}
-	p := &m.segs[i]
+	p := &m.segmentDicts[i]
 	s := &p.seg
 	var p1, p2, p3, p4 fieldProblem
 	s.Device, p1 = deviceField(m.num(dev))
@@ -1254,7 +1279,7 @@ func (m *vm) finishSeg(i uint64, items []val) error {
 	if blocks.k != kList || blocks.r != rBlocks {
 		return errFallback
 	}
-	bp := &m.blocksL[blocks.x]
+	bp := &m.blockLists[blocks.x]
 	if bp.sealed {
 		return errFallback // shared by two segments: let the generic path copy it
 	}
@@ -1319,7 +1344,7 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 			history = v
 		}
 	}
-	p := &m.blocks[i]
+	p := &m.blockDicts[i]
 	b := &p.b
 	var known bool
 	var pr fieldProblem
@@ -1348,14 +1373,14 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 		if history.k != kList || history.r != rHist {
 			return errFallback
 		}
-		hp := &m.hists[history.x]
+		hp := &m.historyLists[history.x]
 		hp.sealed = true
 		if hp.n > 0 && b.State.Active() {
 			f := hp.first
 			if f.k != kDict || f.r != rHistEntry {
 				return errFallback
 			}
-			he := &m.hents[f.x]
+			he := &m.historyEntries[f.x]
 			he.final = true
 			real = he.realSize
 			if he.frames.k != kUnset && b.Stack == NoStack {
@@ -1388,25 +1413,25 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 	s := &Snapshot{}
 	switch {
 	case v.k == kList && v.r == rSegs:
-		s.Segments = m.segsL[v.x].segs
+		s.Segments = m.segmentLists[v.x].segs
 		s.Generation = GenSegmentsList
 	case v.k == kDict && v.r == rTop:
-		t := &m.tops[v.x]
+		t := &m.topDicts[v.x]
 		if t.segments.k != kList || t.segments.r != rSegs {
 			return nil, errFallback
 		}
-		sl := &m.segsL[t.segments.x]
+		sl := &m.segmentLists[t.segments.x]
 		s.Segments = sl.segs
 		timed := false
 		if t.traces.k != kUnset && t.traces.k != kNone {
 			if t.traces.k != kList || t.traces.r != rTraces {
 				return nil, errFallback
 			}
-			refs := m.tracesL[t.traces.x].refs
+			refs := m.deviceTraceLists[t.traces.x].refs
 			if m.skim {
 				s.skimmed = make([]TraceDigest, len(refs))
 				for d, r := range refs {
-					tr := &m.traceL[r]
+					tr := &m.traceLists[r]
 					timed = timed || tr.timed && tr.n > 0
 					s.skimmed[d] = TraceDigest{Entries: tr.n, UnknownFrees: UnknownFrees(tr.head, OverflowScan), LastAlloc: tr.lastAlloc, Live: tr.live.live(s.Segments, d)}
 					s.skimmedLatestUS = max(s.skimmedLatestUS, tr.latest)
@@ -1415,7 +1440,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 				s.Traces = make([][]TraceEntry, len(refs))
 				done := map[uint32][]TraceEntry{}
 				for d, r := range refs {
-					tr := m.traceL[r]
+					tr := m.traceLists[r]
 					timed = timed || tr.timed && tr.n > 0
 					if e, ok := done[r]; ok {
 						s.Traces[d] = e
@@ -1456,7 +1481,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 // hostMemory reads the top-level dict's host_segments and host_traces,
 // which the fast path keeps as generic trees: the converter reads them
 // into s with the machine's stacks, metadata, pools and notes.
-func (m *vm) hostMemory(s *Snapshot, t *topP) error {
+func (m *vm) hostMemory(s *Snapshot, t *topDict) error {
 	var vals [2]any
 	for i, x := range [2]val{t.hostSegs, t.hostTraces} {
 		if x.k == kUnset || x.k == kNone {
