@@ -308,15 +308,15 @@ func decodePickleRaw(open func() (io.Reader, error), size int64) (*Snapshot, err
 }
 
 // decodePickleRawMode is decodePickleRaw, skimming the trace when skim is
-// set. A skim that met an OOM event (errSkimmedOOM: its stack was not
-// built) decodes again without skimming.
+// set. A skim that needed a stack it had dropped (errSkimmedStack)
+// decodes again without skimming.
 func decodePickleRawMode(open func() (io.Reader, error), size int64, skim bool) (*Snapshot, error) {
 	r, err := open()
 	if err != nil {
 		return nil, err
 	}
 	s, err := decodeFastMode(r, size, false, skim)
-	if skim && errors.Is(err, errSkimmedOOM) {
+	if skim && errors.Is(err, errSkimmedStack) {
 		if r, err = open(); err != nil {
 			return nil, err
 		}

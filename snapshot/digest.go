@@ -192,10 +192,16 @@ func Reduce(s *Snapshot) *Snapshot {
 		return td
 	}
 	if s.skimmed != nil {
-		// A skim keeps no OOM event (an OOM makes it decode in full), so
-		// its summaries hold no stack to renumber.
+		// A skim keeps its OOM events, whose stacks and texts are
+		// renumbered in the order digestOf does.
 		d.Digest.Traces = make([]TraceDigest, len(s.skimmed))
 		for dev, td := range s.skimmed {
+			ooms := td.OOMs
+			td.OOMs = nil
+			for _, e := range ooms {
+				e.Stack, e.Meta = stack(e.Stack), metaOf(e.Meta)
+				td.OOMs = append(td.OOMs, e)
+			}
 			td.Live = live(td.Live)
 			d.Digest.Traces[dev] = td
 		}

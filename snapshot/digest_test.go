@@ -221,10 +221,14 @@ func TestSkimmedDigestEqualsFull(t *testing.T) {
 	}
 }
 
-// TestSkimKeepsOOMStacks builds snapshots whose trace ends at an OOM event
-// with a stack, with the event's keys in PyTorch's order and with frames
-// before action, and one without an OOM, and checks that the skimmed
-// digest equals the full one, keeps the OOM's stack, and skims the rest.
+// TestSkimKeepsOOMStacks builds snapshots whose trace holds an OOM event
+// with a stack: with the event's keys in PyTorch's order and with frames
+// before action, with the OOM's frames list made by the segment_free
+// events just before it (the cached segments the failed allocation
+// released first), and made by an event far before it; and one without
+// an OOM. The skimmed digest equals the full one and keeps the OOM's
+// stack; the skim decodes the file once, but for a list it had dropped
+// (the event far before), where it decodes the file again in full.
 func TestSkimKeepsOOMStacks(t *testing.T) {
 	frame := func(name string, line int) *pickle.Dict {
 		d := pickle.NewDict(3)
@@ -254,9 +258,26 @@ func TestSkimKeepsOOMStacks(t *testing.T) {
 		}
 		return d
 	}
-	for _, tc := range []struct{ framesFirst, oom bool }{{false, true}, {true, true}, {false, false}} {
-		framesFirst := tc.framesFirst
-		t.Run(fmt.Sprintf("frames-first=%v/oom=%v", tc.framesFirst, tc.oom), func(t *testing.T) {
+	const (
+		oomOwn       = iota // the OOM's frames list is its own
+		oomAfterFree        // made by the segment_free events just before
+		oomFarAfter         // made by an event with others between
+	)
+	tests := []struct {
+		name        string
+		framesFirst bool
+		oom         bool
+		share       int
+		again       bool // decoded again in full
+	}{
+		{"PyTorch's key order", false, true, oomOwn, false},
+		{"frames before action", true, true, oomOwn, false},
+		{"list made by the segment_free events before", false, true, oomAfterFree, false},
+		{"list made by an event far before", false, true, oomFarAfter, true},
+		{"no OOM", false, false, oomOwn, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
 			block := pickle.NewDict(4)
 			block.Set("size", 1<<20)
 			block.Set("requested_size", 1<<20)
@@ -276,13 +297,20 @@ func TestSkimKeepsOOMStacks(t *testing.T) {
 			free.Set("frames", pickle.NewList())
 			seg.Set("blocks", pickle.NewList(block, free))
 			oomStack := pickle.NewList(frame("backward", 30), step)
-			trace := pickle.NewList(
-				event("alloc", 1<<30, 1<<20, stack, framesFirst),
-				event("alloc", 1<<30+1<<20, 1<<20, pickle.NewList(frame("other", 40)), framesFirst),
-				event("free_requested", 1<<30+1<<20, 1<<20, pickle.NewList(frame("other", 40)), framesFirst),
-			)
+			other := pickle.NewList(frame("other", 40))
+			ff := tc.framesFirst
+			trace := pickle.NewList(event("alloc", 1<<30, 1<<20, stack, ff))
+			if tc.share == oomFarAfter {
+				trace.Append(event("alloc", 1<<32, 4<<20, oomStack, ff))
+			}
+			trace.Append(event("alloc", 1<<30+1<<20, 1<<20, other, ff))
+			trace.Append(event("free_requested", 1<<30+1<<20, 1<<20, other, ff))
+			if tc.share == oomAfterFree {
+				trace.Append(event("segment_free", 1<<33, 2<<20, oomStack, ff))
+				trace.Append(event("segment_free", 1<<34, 2<<20, oomStack, ff))
+			}
 			if tc.oom {
-				trace.Append(event("oom", 4096, 8<<30, oomStack, framesFirst))
+				trace.Append(event("oom", 4096, 8<<30, oomStack, ff))
 			}
 			top := pickle.NewDict(2)
 			top.Set("segments", pickle.NewList(seg))
@@ -305,19 +333,21 @@ func TestSkimKeepsOOMStacks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if again := s.Traces != nil; again != tc.again || !again && len(s.skimmed) != 1 {
+				t.Errorf("decoded again in full: %v, want %v (summary %+v)", again, tc.again, s.skimmed)
+			}
+			d := Reduce(s)
+			ooms := d.OOMEntries(0)
 			if !tc.oom {
-				// Skimmed: no events kept, a summary instead.
-				if s.Traces != nil || len(s.skimmed) != 1 || s.skimmed[0].Entries != 3 || s.skimmed[0].LastAlloc != 1 {
-					t.Errorf("skimmed trace: events %v, summary %+v", s.Traces, s.skimmed)
+				if len(ooms) != 0 || d.Digest.Traces[0].LastAlloc != 1 {
+					t.Errorf("OOMs %v, summary %+v", ooms, d.Digest.Traces[0])
 				}
 				return
 			}
-			// An OOM event makes the skim decode the file again in full.
-			ooms := s.OOMEntries(0)
-			if len(ooms) != 1 || !s.TraceEndsAtOOM(0) {
-				t.Fatalf("OOMs %v, ends at OOM %v", ooms, s.TraceEndsAtOOM(0))
+			if len(ooms) != 1 || !d.TraceEndsAtOOM(0) {
+				t.Fatalf("OOMs %v, ends at OOM %v", ooms, d.TraceEndsAtOOM(0))
 			}
-			got := s.Stacks.StackFrames(ooms[0].Stack)
+			got := d.Stacks.StackFrames(ooms[0].Stack)
 			if len(got) != 2 || got[0].Name != "backward" || got[1].Name != "train_step" {
 				t.Errorf("the OOM's stack is %v, want backward, train_step", got)
 			}
@@ -377,26 +407,5 @@ func TestSkimLongAppends(t *testing.T) {
 	why, err := skimDiff(data)
 	if err != nil || why != "" {
 		t.Errorf("skimmed digest: %v %s", err, why)
-	}
-}
-
-// TestFlatFrameBit checks the skim's bitmap of memo slots holding flat
-// frame dicts: set within the memo's chunks only, and cleared when the
-// slot is set again (BINPUT may reuse a slot for another value).
-func TestFlatFrameBit(t *testing.T) {
-	m := newVM(bytes.NewReader(nil), 0, false)
-	if err := m.memoPut(5, val{k: kInt, x: 1}); err != nil {
-		t.Fatal(err)
-	}
-	m.markFlatFrame(5)
-	m.markFlatFrame(1 << 40) // no chunk: no bit
-	if len(m.flatFrames) != 1 || m.flatFrames[0] != 1<<5 {
-		t.Fatalf("bitmap %v", m.flatFrames)
-	}
-	if err := m.memoPut(5, val{k: kInt, x: 2}); err != nil {
-		t.Fatal(err)
-	}
-	if m.flatFrames[0] != 0 {
-		t.Errorf("setting slot 5 again left its bit: %b", m.flatFrames[0])
 	}
 }

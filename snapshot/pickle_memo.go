@@ -60,8 +60,8 @@ func (mm *memo) get(i uint64) (val, bool) {
 // the input allows.
 func (m *vm) memoPut(i uint64, v val) error {
 	mm := &m.memo
-	if w := i >> 6; w < uint64(len(m.flatFrames)) {
-		m.flatFrames[w] &^= 1 << (i & 63)
+	if i < uint64(len(m.frameSlots)) {
+		m.frameSlots[i] = 0
 	}
 	c := i >> memoChunkBits
 	var ch []uint64

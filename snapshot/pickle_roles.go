@@ -1,11 +1,8 @@
 package snapshot
 
 import (
-	"hash/maphash"
 	"math"
-	"slices"
 	"strconv"
-	"unsafe"
 )
 
 // role is what a container stands for in the snapshot schema. The role of
@@ -175,21 +172,14 @@ type (
 		timed    bool
 		// When skimming, the events are summarised as they are appended
 		// (their ring slots are then reused): the first OverflowScan
-		// events, the index of the last that allocated (-1: none) and
-		// the latest time.
+		// events, the OOM events, the index of the last that allocated
+		// (-1: none) and the latest time.
 		head      []TraceEntry
+		ooms      []IndexedEntry
 		lastAlloc int
 		latest    int64
 		live      liveTracker
 	}
-)
-
-// Frames list states.
-const (
-	fsEmpty    uint8 = iota // no items yet
-	fsOpen                  // items in frameScratch[id]
-	fsInterned              // used as a stack: id is its StackID; sealed
-	fsBad                   // holds something that is not a frame
 )
 
 // Frame dict states, in the top bits of typed.frameDicts entries.
@@ -240,18 +230,6 @@ func (t *table[T]) at(i uint64) *T {
 	return &t.c[i>>tableChunkBits][i&(1<<tableChunkBits-1)]
 }
 
-type stackSlot struct {
-	h  uint64
-	id StackID
-}
-
-// stackCacheSize is the number of slots of the decoder's stack cache.
-const stackCacheSize = 1 << 12
-
-// stackCacheSeed seeds the stack cache's hash; any fixed seed will do, as
-// a collision only costs a lookup in Stacks.
-var stackCacheSeed = maphash.MakeSeed()
-
 // typed holds the payload tables of the fast path: one table per role,
 // which a container value of that role indexes (val.x).
 type typed struct {
@@ -279,7 +257,10 @@ type typed struct {
 	meta         metaTable
 	metaOf       map[uint32]MetaID // string id to MetaID
 	pools        poolTable
-	scache       *[stackCacheSize]stackSlot // allocated on first use
+	// stackTab finds the StackID of a frames list's IDs (internStack);
+	// stackCount is the stacks in it.
+	stackTab   []stackSlot
+	stackCount int
 	// nextEntry is the index of the next trace entry a trace list may
 	// take: entries are consumed in creation order, so every device's
 	// trace is a contiguous run of one shared array.
@@ -517,7 +498,7 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 		v.x = grow(&m.historyLists, historyList{})
 	case rHistEntry:
 		v.x = grow(&m.historyEntries, historyEntry{})
-	case rFrames:
+	case rFrames, rSkimmed:
 		v.x = m.framesLists.add(framesList{})
 	case rFrame:
 		v.x = grow(&m.frameDicts, frOpen)
@@ -692,10 +673,8 @@ func (m *vm) appendItems(l *val, items []val) error {
 		return m.failOp(ErrMalformed, "appends to a "+l.typeName()+", not a list")
 	}
 	switch l.r {
-	case rFrames:
+	case rFrames, rSkimmed:
 		return m.appendFrames(l, items) // the bulk of a snapshot: one pass
-	case rSkimmed:
-		return m.skimFrames(l, items)
 	}
 	if err := m.raise(&l.h, items); err != nil {
 		return err
@@ -792,72 +771,14 @@ func (m *vm) appendItems(l *val, items []val) error {
 	return nil
 }
 
-// appendFrames adds frame dicts to frames list l, computing its nesting
-// height in the same pass. The IDs of open lists live in reusable scratch
-// slices, so a million short-lived frames lists cost one small table entry
-// each.
-func (m *vm) appendFrames(l *val, items []val) error {
-	h := l.h
-	p := m.framesLists.at(l.x)
-	switch p.state {
-	case fsInterned:
-		return errFallback // changed after use
-	case fsEmpty:
-		if len(items) == 0 {
-			return nil
-		}
-		if n := len(m.freeScratch); n > 0 {
-			p.id = m.freeScratch[n-1]
-			m.freeScratch = m.freeScratch[:n-1]
-		} else {
-			p.id = uint32(len(m.frameScratch))
-			m.frameScratch = append(m.frameScratch, nil)
-		}
-		p.state = fsOpen
-	}
-	var ids []FrameID
-	if p.state == fsOpen {
-		ids = m.frameScratch[p.id]
-	}
-	for i := range items {
-		it := &items[i]
-		if it.h >= h {
-			h = it.h + 1
-		}
-		if p.state != fsOpen {
-			continue // bad: only the height matters now
-		}
-		if it.k != kDict || it.r != rFrame {
-			m.releaseFrames(p)
-			p.state = fsBad
-			continue
-		}
-		f := m.frameDicts[it.x]
-		if f == frOpen {
-			f = m.finishFrameDict(it.x, nil)
-		}
-		if f&frBad != 0 {
-			m.releaseFrames(p)
-			p.state = fsBad
-			continue
-		}
-		ids = append(ids, FrameID(f&frMask))
-	}
-	if h > maxNesting {
-		return m.failOp(ErrLimit, "containers nested deeper than "+strconv.Itoa(maxNesting)+" levels")
-	}
-	l.h = h
-	if p.state == fsOpen {
-		m.frameScratch[p.id] = ids
-	}
-	return m.charge(4 * len(items))
-}
-
 // fold adds the next event of a skimmed trace to its summary.
 func (p *traceList) fold(e *TraceEntry) {
 	i := p.n - 1
 	if i < OverflowScan {
 		p.head = append(p.head, *e)
+	}
+	if e.Action == ActionOOM {
+		p.ooms = append(p.ooms, IndexedEntry{Index: i, TraceEntry: *e})
 	}
 	switch e.Action {
 	case ActionAlloc, ActionSegmentAlloc, ActionSegmentMap:
@@ -865,106 +786,6 @@ func (p *traceList) fold(e *TraceEntry) {
 	}
 	p.latest = max(p.latest, e.TimeUS)
 	p.live.add(i, e)
-}
-
-// skimFrames is appendFrames for a skimmed frames list: the frame dicts
-// are finished (so that their notes are made, and their memo entries are
-// typed for later stacks), and only the nesting height is kept.
-func (m *vm) skimFrames(l *val, items []val) error {
-	h := l.h
-	for i := range items {
-		it := &items[i]
-		if it.h >= h {
-			h = it.h + 1
-		}
-		if err := m.skimFrame(*it); err != nil {
-			return err
-		}
-	}
-	if h > maxNesting {
-		return m.failOp(ErrLimit, "containers nested deeper than "+strconv.Itoa(maxNesting)+" levels")
-	}
-	l.h = h
-	return nil
-}
-
-// skimFrame finishes one item of a skimmed frames list. An item that is no
-// valid frame dict falls back, as appendFrames's list would when its stack
-// is taken: the generic decode makes the note the full decode makes.
-func (m *vm) skimFrame(it val) error {
-	if it.k != kDict || it.r != rFrame {
-		return errFallback
-	}
-	f := m.frameDicts[it.x]
-	if f == frOpen {
-		f = m.finishFrameDict(it.x, nil)
-	}
-	if f&frBad != 0 {
-		return errFallback
-	}
-	return nil
-}
-
-// markFlatFrame records that memo slot i holds a valid flat frame dict.
-// The bitmap covers only the memo's chunks, whose size the input bounds.
-func (m *vm) markFlatFrame(i uint64) {
-	if i>>memoChunkBits >= uint64(len(m.memo.chunks)) {
-		return // a spilled slot (a sparse, hostile number): no bit
-	}
-	w := i >> 6
-	for uint64(len(m.flatFrames)) <= w {
-		m.flatFrames = append(m.flatFrames, 0)
-	}
-	m.flatFrames[w] |= 1 << (i & 63)
-}
-
-func (m *vm) releaseFrames(p *framesList) {
-	if p.state == fsOpen {
-		m.frameScratch[p.id] = m.frameScratch[p.id][:0]
-		m.freeScratch = append(m.freeScratch, p.id)
-	}
-}
-
-// stackOf interns a frames value (None or a frames list) as a stack; the
-// list is sealed from then on.
-func (m *vm) stackOf(v val) (StackID, error) {
-	if v.k == kNone {
-		return NoStack, nil
-	}
-	if v.k != kList || v.r != rFrames {
-		return NoStack, errFallback
-	}
-	p := m.framesLists.at(v.x)
-	var ids []FrameID
-	switch p.state {
-	case fsInterned:
-		return StackID(p.id), nil
-	case fsBad:
-		return NoStack, errFallback
-	case fsOpen:
-		ids = m.frameScratch[p.id]
-	}
-	// Most stacks repeat: a direct-mapped cache in front of InternStack
-	// answers them without its map.
-	var id StackID
-	h := maphash.Bytes(stackCacheSeed, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), 4*len(ids)))
-	if m.scache == nil {
-		m.scache = new([stackCacheSize]stackSlot)
-	}
-	slot := &m.scache[h&(stackCacheSize-1)]
-	if slot.id != NoStack && slot.h == h && slices.Equal(m.st.Stack(slot.id), ids) {
-		id = slot.id
-	} else {
-		before := len(m.st.ids)
-		id = m.st.InternStack(ids)
-		if err := m.charge(4*(len(m.st.ids)-before) + 16); err != nil {
-			return NoStack, err
-		}
-		slot.h, slot.id = h, id
-	}
-	m.releaseFrames(p)
-	p.state, p.id = fsInterned, uint32(id)
-	return id, nil
 }
 
 // setItems is SETITEM and SETITEMS: key/value pairs go into dict d.
@@ -1152,9 +973,15 @@ func (m *vm) finishEntry(i uint64, items []val) error {
 		fl |= efTimed
 	}
 	if frames.k == kList && frames.r == rSkimmed {
+		// A skim keeps only an OOM event's stack.
 		if e.Action == ActionOOM {
-			return errSkimmedOOM
+			id, err := m.stackOf(frames)
+			if err != nil {
+				return err
+			}
+			e.Stack = id
 		}
+		m.skimmedDone(frames)
 	} else if frames.k != kUnset {
 		id, err := m.stackOf(frames)
 		if err != nil {
@@ -1433,7 +1260,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 				for d, r := range refs {
 					tr := &m.traceLists[r]
 					timed = timed || tr.timed && tr.n > 0
-					s.skimmed[d] = TraceDigest{Entries: tr.n, UnknownFrees: UnknownFrees(tr.head, OverflowScan), LastAlloc: tr.lastAlloc, Live: tr.live.live(s.Segments, d)}
+					s.skimmed[d] = TraceDigest{Entries: tr.n, UnknownFrees: UnknownFrees(tr.head, OverflowScan), OOMs: tr.ooms, LastAlloc: tr.lastAlloc, Live: tr.live.live(s.Segments, d)}
 					s.skimmedLatestUS = max(s.skimmedLatestUS, tr.latest)
 				}
 			} else {

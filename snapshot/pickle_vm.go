@@ -48,12 +48,6 @@ const (
 // its role prediction; the caller decodes again in generic mode.
 var errFallback = errors.New("snapshot layout not handled by the fast path")
 
-// errSkimmedOOM means a skimming decode met an OOM event, whose frames it
-// had skimmed (a frames list's role is fixed when the list is made, before
-// its event's action is known); the caller decodes again without
-// skimming. Only snapshots written at an OOM pay the second pass.
-var errSkimmedOOM = errors.New("an OOM event's stack was skimmed")
-
 // vkind is the type of a machine value.
 type vkind uint8
 
@@ -98,19 +92,25 @@ type vm struct {
 
 	// generic makes every container generic (the fallback mode).
 	generic bool
-	// skim builds no stacks for trace events (DecodeOptions.SkimTrace).
-	skim bool
-	// skipFence is the fence of the MARK whose memo gets a skim did not
-	// push (frames of a skimmed trace event: only their nesting height,
-	// skipH, matters); 0 when none. The MARK must end in APPENDS onto
-	// that list, else the decode falls back (popMark).
+	// skim builds no stacks for trace events but OOM events'
+	// (DecodeOptions.SkimTrace); skimPending is the frames list (index
+	// plus one; 0: none) of the last skimmed event, kept until an event
+	// uses another (skimmedDone).
+	skim        bool
+	skimPending uint64
+	// skipFence is the fence of the MARK whose items were gathered
+	// straight into the frames list below it (gatherFrames) instead of
+	// being pushed; skipH is their nesting height. 0 when none. The MARK
+	// must end in APPENDS onto that list, else the decode falls back
+	// (popMark).
 	skipFence int
 	skipH     uint32
-	// flatFrames has bit i set when memo slot i holds a finished, valid
-	// frame dict of height 1: a skim's memo gets of it need not load the
-	// slot (most of a skimmed trace is such gets). memoPut clears a bit
-	// when its slot is set again.
-	flatFrames []uint64
+	// frameSlots[i] is the FrameID plus one of the finished, valid flat
+	// frame dict memo slot i holds, 0 for any other slot: most memo gets
+	// of a snapshot are of such slots, inside frames lists, and are
+	// gathered without loading the slot (gatherFrames). memoPut clears a
+	// slot that is set again.
+	frameSlots []uint32
 
 	stack []val
 	marks []int
@@ -284,7 +284,7 @@ func (m *vm) pushGrow(v val) error {
 func (m *vm) pop() (val, error) {
 	n := len(m.stack)
 	if n <= m.fence {
-		return val{}, m.failOp(ErrMalformed, "stack underflow")
+		return val{}, m.underflow()
 	}
 	v := m.stack[n-1]
 	m.stack = m.stack[:n-1]
@@ -295,7 +295,7 @@ func (m *vm) pop() (val, error) {
 func (m *vm) top() (*val, error) {
 	n := len(m.stack)
 	if n <= m.fence {
-		return nil, m.failOp(ErrMalformed, "stack underflow")
+		return nil, m.underflow()
 	}
 	return &m.stack[n-1], nil
 }
@@ -308,8 +308,8 @@ func (m *vm) popMark() ([]val, error) {
 	}
 	f := m.fence
 	if m.skipFence != 0 && f == m.skipFence {
-		// Memo gets under this MARK were skipped: only APPENDS onto the
-		// skimmed list below it may end it.
+		// Memo gets under this MARK were gathered into the frames list
+		// below it: only APPENDS onto that list may end it.
 		if m.op != pickleop.Appends {
 			return nil, errFallback
 		}
@@ -437,12 +437,11 @@ func (m *vm) run() (val, error) {
 				err = m.exec(op)
 				break
 			}
-			skim := m.skim && m.fence > 0 && m.stack[m.fence-1].r == rSkimmed && m.stack[m.fence-1].k == kList
-			if skim && i>>6 < uint64(len(m.flatFrames)) && m.flatFrames[i>>6]&(1<<(i&63)) != 0 && (m.skipFence == 0 || m.skipFence == m.fence) {
-				m.skipH = max(m.skipH, 2) // a flat frame dict is 1 high
-				m.skipFence = m.fence
-				m.pos = m.skipFlatGets(m.pos)
-				break
+			if m.fence > 0 && len(m.stack) == m.fence && i < uint64(len(m.frameSlots)) && m.frameSlots[i] != 0 {
+				var done bool
+				if done, err = m.gatherFrames(i); done || err != nil {
+					break
+				}
 			}
 			var v val
 			ok := false
@@ -458,21 +457,10 @@ func (m *vm) run() (val, error) {
 					return val{}, m.memoMiss(op, i)
 				}
 			}
-			if skim {
-				// A frame of a skimmed trace event: what APPENDS would do
-				// with it (skimFrames), without the push and pop.
-				if m.skipFence != 0 && m.skipFence != m.fence {
-					return val{}, errFallback // skimmed frames lists nested: no file does that
-				}
-				if err = m.skimFrame(v); err != nil {
+			if v.k == kDict && v.r == rFrame && v.h <= 1 {
+				if err = m.noteFrameSlot(i, v); err != nil {
 					break
 				}
-				m.skipH = max(m.skipH, v.h+1)
-				m.skipFence = m.fence
-				if v.h <= 1 {
-					m.markFlatFrame(i)
-				}
-				break
 			}
 			if len(m.stack) < cap(m.stack) {
 				m.stack = append(m.stack, v)
@@ -483,7 +471,7 @@ func (m *vm) run() (val, error) {
 			m.pos++
 			n := len(m.stack)
 			if n <= m.fence {
-				return val{}, m.failOp(ErrMalformed, "stack underflow")
+				return val{}, m.underflow()
 			}
 			v := m.stack[n-1]
 			i := uint64(m.memo.n)
@@ -700,7 +688,7 @@ func (m *vm) exec(op byte) error {
 	case pickleop.Tuple1, pickleop.Tuple2, pickleop.Tuple3:
 		n := int(op-pickleop.Tuple1) + 1
 		if len(m.stack)-m.fence < n {
-			return m.failOp(ErrMalformed, "stack underflow")
+			return m.underflow()
 		}
 		var items [3]val
 		copy(items[:], m.stack[len(m.stack)-n:])

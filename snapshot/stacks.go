@@ -119,11 +119,17 @@ func (s *Stacks) InternStack(ids []FrameID) StackID {
 			return cand
 		}
 	}
-	s.ids = append(s.ids, ids...)
-	s.off = append(s.off, uint32(len(s.ids)))
-	id := StackID(len(s.off))
+	id := s.add(ids)
 	s.stackIdx[h] = append(s.stackIdx[h], id)
 	return id
+}
+
+// add appends ids as a new stack, without looking for an equal one: for
+// the decoder, which keeps its own table of the stacks it added.
+func (s *Stacks) add(ids []FrameID) StackID {
+	s.ids = append(s.ids, ids...)
+	s.off = append(s.off, uint32(len(s.ids)))
+	return StackID(len(s.off))
 }
 
 // Seal drops the lookup tables used while interning; the Stacks stay
