@@ -87,3 +87,41 @@ func BenchmarkDecodeReal(b *testing.B) {
 		b.Run(name, func(b *testing.B) { benchSnapshotDecode(b, data, len(data), DecodeOptions{}) })
 	}
 }
+
+// shapeInputs holds the generator's benchmark shapes (gen shape), made on
+// first use: few blocks and a long trace (10 MB), an ordinary snapshot
+// (10k blocks, 10k events, 3,000 stacks, 3.5 MB), a large model's (175k
+// blocks, 49 MB; seconds to generate), and the ordinary one with two
+// caught OOM events in its trace.
+var shapeInputs = map[string]func() ([]byte, error){
+	"few":          shapeInput(train.FewBlocks, 0),
+	"ordinary":     shapeInput(train.Ordinary, 0),
+	"ordinary-oom": shapeInput(train.Ordinary, 2),
+	"large":        shapeInput(train.Large, 0),
+}
+
+func shapeInput(sh train.Shape, ooms int) func() ([]byte, error) {
+	sh.OOMs = ooms
+	return sync.OnceValues(func() ([]byte, error) {
+		var b bytes.Buffer
+		_, err := train.WriteShape(&b, sh)
+		return b.Bytes(), err
+	})
+}
+
+// BenchmarkDecodeShapes decodes the generator's benchmark shapes in full
+// and skimmed (as a digest is made): snapshots whose frames lists are all
+// memo gets of shared frame dicts, as pickle.dump writes them, with few
+// or 175k blocks. `make bench-decode` compares such files with CPython.
+//
+//	go test -run='^$' -bench=DecodeShapes -benchmem ./snapshot
+func BenchmarkDecodeShapes(b *testing.B) {
+	for _, name := range []string{"few", "ordinary", "ordinary-oom", "large"} {
+		data, err := shapeInputs[name]()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name+"/full", func(b *testing.B) { benchSnapshotDecode(b, data, len(data), DecodeOptions{}) })
+		b.Run(name+"/skim", func(b *testing.B) { benchSnapshotDecode(b, data, len(data), DecodeOptions{SkimTrace: true}) })
+	}
+}

@@ -181,6 +181,11 @@ func TestUnusualLayouts(t *testing.T) {
 			b, _ := segs(top)[0].(*pyDict).get("blocks")
 			segs(top)[1].(*pyDict).set("blocks", b)
 		}, true},
+		{"block dict in two segments' lists", func(top *pyDict) {
+			b0, _ := segs(top)[0].(*pyDict).get("blocks")
+			b1, _ := segs(top)[1].(*pyDict).get("blocks")
+			b1.(*pyList).items = append(b1.(*pyList).items, b0.(*pyList).items[0])
+		}, true},
 		{"entry appended twice", func(top *pyDict) {
 			tr := trace0(top)
 			tr.items = append(tr.items, tr.items[3])

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/maphash"
-	"slices"
 	"strconv"
 	"unsafe"
 
@@ -281,14 +280,15 @@ func (m *vm) internStack(ids []FrameID) (StackID, error) {
 	if len(ids) == 0 {
 		return NoStack, nil
 	}
-	h := maphash.Bytes(stackSeed, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), 4*len(ids)))
+	key := idBytes(ids)
+	h := maphash.String(stackSeed, key)
 	if len(m.stackTab) == 0 {
 		m.stackTab = make([]stackSlot, 1024)
 	}
 	mask := uint64(len(m.stackTab) - 1)
 	j := h & mask
 	for ; m.stackTab[j].id != NoStack; j = (j + 1) & mask {
-		if s := m.stackTab[j]; s.h == h && slices.Equal(m.st.Stack(s.id), ids) {
+		if s := m.stackTab[j]; s.h == h && idBytes(m.st.Stack(s.id)) == key {
 			return s.id, nil
 		}
 	}
@@ -301,6 +301,13 @@ func (m *vm) internStack(ids []FrameID) (StackID, error) {
 		m.growStackTab()
 	}
 	return id, nil
+}
+
+// idBytes returns the memory of ids as a string, without copying: what
+// the stack table hashes and compares (a string comparison is one
+// vectorised memory compare).
+func idBytes(ids []FrameID) string {
+	return unsafe.String((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), 4*len(ids))
 }
 
 // growStackTab doubles the stack table.

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -116,31 +117,40 @@ type (
 		segments, traces, settings, annotations val // kUnset when absent
 		hostSegs, hostTraces                    val // generic trees (kUnset when absent)
 	}
-	// segmentList is the segments list (rSegs): its finished segments,
-	// and whether any came in the legacy history layout.
+	// segmentList is the segments list (rSegs): n segments, which are
+	// typed.segments[start:start+n] as long as its segment dicts were
+	// made one after another (every real file), else a copy (copied:
+	// segs); and whether any came in the legacy history layout.
 	segmentList struct {
-		segs    []Segment
-		history bool
+		start, n int
+		copied   bool
+		segs     []Segment
+		history  bool
 	}
-	// segmentDict is one segment dict (rSeg), decoded once its items are
-	// set (final).
+	// segmentDict is one segment dict (rSeg): the segment itself is
+	// typed.segments at the same index, decoded once its items are set
+	// (final).
 	segmentDict struct {
-		seg            Segment
 		final, history bool
 	}
-	// blockList is a segment's blocks list (rBlocks); sealed once its
-	// segment took it.
+	// blockList is a segment's blocks list (rBlocks): n blocks, which
+	// are typed.blocks[start:start+n] as long as its block dicts were
+	// made one after another (every real file), else a copy (copied:
+	// blocks, and hasAddr, whether each has its address). Sealed once
+	// its segment took it.
 	blockList struct {
+		start, n        int
+		copied          bool
 		blocks          []Block
-		noAddr          bool // some block has no address (legacy layout)
 		hasAddr         []bool
+		noAddr          bool // some block has no address (legacy layout)
 		history, sealed bool
 	}
-	// blockDict is one block dict (rBlock), decoded once its items are
-	// set (final).
+	// blockDict is one block dict (rBlock): the block itself is
+	// typed.blocks at the same index, decoded once its items are set
+	// (final); taken once a blocks list holds it.
 	blockDict struct {
-		b                       Block
-		final, hasAddr, history bool
+		final, hasAddr, history, taken bool
 	}
 	// historyList is a legacy block's history list (rHist): its first
 	// entry, the only one read, and its length.
@@ -199,8 +209,13 @@ const (
 // entry returns trace entry i and its flags.
 func (t *typed) entry(i uint64) (*TraceEntry, *uint8) { return t.ents.at(i) }
 
-// grow appends v to *s and returns its index.
+// grow appends v to *s and returns its index. The tables double as they
+// grow (append grows large slices by a quarter, which copies a table of a
+// hundred thousand blocks five times over).
 func grow[T any](s *[]T, v T) uint64 {
+	if len(*s) == cap(*s) {
+		*s = slices.Grow(*s, max(len(*s), 16))
+	}
 	*s = append(*s, v)
 	return uint64(len(*s) - 1)
 }
@@ -233,12 +248,18 @@ func (t *table[T]) at(i uint64) *T {
 // typed holds the payload tables of the fast path: one table per role,
 // which a container value of that role indexes (val.x).
 type typed struct {
-	st               Stacks
-	topDicts         []topDict      // rTop
-	segmentLists     []segmentList  // rSegs
-	segmentDicts     []segmentDict  // rSeg
-	blockLists       []blockList    // rBlocks
-	blockDicts       []blockDict    // rBlock
+	st           Stacks
+	topDicts     []topDict     // rTop
+	segmentLists []segmentList // rSegs
+	segmentDicts []segmentDict // rSeg
+	// segments holds every segment dict's segment, by the dict's index:
+	// the segments list is a run of it.
+	segments   []Segment
+	blockLists []blockList // rBlocks
+	blockDicts []blockDict // rBlock
+	// blocks holds every block dict's block, by the dict's index: the
+	// blocks lists of the snapshot's segments are runs of it.
+	blocks           []Block
 	historyLists     []historyList  // rHist
 	historyEntries   []historyEntry // rHistEntry
 	framesLists      table[framesList]
@@ -490,10 +511,12 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 		v.x = grow(&m.segmentLists, segmentList{})
 	case rSeg:
 		v.x = grow(&m.segmentDicts, segmentDict{})
+		grow(&m.segments, Segment{})
 	case rBlocks:
 		v.x = grow(&m.blockLists, blockList{})
 	case rBlock:
 		v.x = grow(&m.blockDicts, blockDict{})
+		grow(&m.blocks, Block{})
 	case rHist:
 		v.x = grow(&m.historyLists, historyList{})
 	case rHistEntry:
@@ -727,34 +750,61 @@ func (m *vm) appendItems(l *val, items []val) error {
 		}
 	case rSegs:
 		p := &m.segmentLists[l.x]
-		if err := m.charge(128 * len(items)); err != nil {
+		if err := m.charge(4 * len(items)); err != nil {
 			return err
 		}
 		for _, it := range items {
 			if it.k != kDict || it.r != rSeg || !m.segmentDicts[it.x].final {
 				return errFallback
 			}
-			sp := &m.segmentDicts[it.x]
-			p.segs = append(p.segs, sp.seg)
-			p.history = p.history || sp.history
+			if i := int(it.x); !p.copied && (p.n == 0 || p.start+p.n == i) {
+				if p.n == 0 {
+					p.start = i
+				}
+			} else {
+				if !p.copied {
+					if err := m.charge(128 * p.n); err != nil {
+						return err
+					}
+					p.segs = append([]Segment(nil), m.segments[p.start:p.start+p.n]...)
+					p.copied = true
+				}
+				p.segs = append(p.segs, m.segments[i])
+			}
+			p.n++
+			p.history = p.history || m.segmentDicts[it.x].history
 		}
 	case rBlocks:
 		p := &m.blockLists[l.x]
 		if p.sealed {
 			return errFallback
 		}
-		if err := m.charge(40 * len(items)); err != nil {
+		if err := m.charge(4 * len(items)); err != nil {
 			return err
 		}
 		for _, it := range items {
-			if it.k != kDict || it.r != rBlock || !m.blockDicts[it.x].final {
+			if it.k != kDict || it.r != rBlock {
 				return errFallback
 			}
-			bp := &m.blockDicts[it.x]
-			p.blocks = append(p.blocks, bp.b)
-			p.hasAddr = append(p.hasAddr, bp.hasAddr)
-			p.noAddr = p.noAddr || !bp.hasAddr
-			p.history = p.history || bp.history
+			bd := &m.blockDicts[it.x]
+			if !bd.final || bd.taken {
+				return errFallback // not decoded, or in two lists: let the generic path copy it
+			}
+			bd.taken = true
+			if i := int(it.x); !p.copied && (p.n == 0 || p.start+p.n == i) {
+				if p.n == 0 {
+					p.start = i
+				}
+			} else {
+				if err := m.copyBlocks(p); err != nil {
+					return err
+				}
+				p.blocks = append(p.blocks, m.blocks[i])
+				p.hasAddr = append(p.hasAddr, bd.hasAddr)
+			}
+			p.n++
+			p.noAddr = p.noAddr || !bd.hasAddr
+			p.history = p.history || bd.history
 		}
 	case rHist:
 		p := &m.historyLists[l.x]
@@ -1064,7 +1114,7 @@ func (m *vm) finishSeg(i uint64, items []val) error {
 		}
 	}
 	p := &m.segmentDicts[i]
-	s := &p.seg
+	s := &m.segments[i]
 	var p1, p2, p3, p4 fieldProblem
 	s.Device, p1 = deviceField(m.num(dev))
 	s.Address, _, p2 = addrField(m.num(address))
@@ -1111,20 +1161,24 @@ func (m *vm) finishSeg(i uint64, items []val) error {
 		return errFallback // shared by two segments: let the generic path copy it
 	}
 	bp.sealed = true
-	if bp.blocks == nil {
-		bp.blocks = []Block{}
+	s.Blocks = bp.blocks
+	if !bp.copied {
+		s.Blocks = m.blocks[bp.start : bp.start+bp.n : bp.start+bp.n]
+	}
+	if s.Blocks == nil {
+		s.Blocks = []Block{}
 	}
 	if bp.noAddr {
 		next := s.Address
-		for j := range bp.blocks {
-			if !bp.hasAddr[j] {
-				bp.blocks[j].Address = next
+		for j := range s.Blocks {
+			has := bp.copied && bp.hasAddr[j] || !bp.copied && m.blockDicts[bp.start+j].hasAddr
+			if !has {
+				s.Blocks[j].Address = next
 			}
-			next = bp.blocks[j].Address + uint64(bp.blocks[j].Size)
+			next = s.Blocks[j].Address + uint64(s.Blocks[j].Size)
 		}
 	}
-	s.Blocks = bp.blocks[:len(bp.blocks):len(bp.blocks)]
-	bp.hasAddr = nil
+	bp.blocks, bp.hasAddr = nil, nil
 	// Sizes: the segment's own totals, or where it has none, its blocks'.
 	var sums [4]int64
 	summed := false
@@ -1172,7 +1226,7 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 		}
 	}
 	p := &m.blockDicts[i]
-	b := &p.b
+	b := &m.blocks[i]
 	var known bool
 	var pr fieldProblem
 	if b.Size, known, _ = sizeField(m.num(size)); !known {
@@ -1240,7 +1294,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 	s := &Snapshot{}
 	switch {
 	case v.k == kList && v.r == rSegs:
-		s.Segments = m.segmentLists[v.x].segs
+		s.Segments = m.segmentsOf(&m.segmentLists[v.x])
 		s.Generation = GenSegmentsList
 	case v.k == kDict && v.r == rTop:
 		t := &m.topDicts[v.x]
@@ -1248,7 +1302,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 			return nil, errFallback
 		}
 		sl := &m.segmentLists[t.segments.x]
-		s.Segments = sl.segs
+		s.Segments = m.segmentsOf(sl)
 		timed := false
 		if t.traces.k != kUnset && t.traces.k != kNone {
 			if t.traces.k != kList || t.traces.r != rTraces {
@@ -1328,4 +1382,31 @@ func (m *vm) hostMemory(s *Snapshot, t *topDict) error {
 	err := c.hostMemory(s, vals[0], vals[1])
 	m.st, m.notes, m.meta, m.pools = c.st, c.notes, c.meta, c.pools
 	return err
+}
+
+// copyBlocks turns blocks list p, a run of typed.blocks so far, into a
+// copy of its own: the next block dict it takes was not made right after
+// its last one.
+func (m *vm) copyBlocks(p *blockList) error {
+	if p.copied {
+		return nil
+	}
+	if err := m.charge(48 * p.n); err != nil {
+		return err
+	}
+	p.blocks = append([]Block(nil), m.blocks[p.start:p.start+p.n]...)
+	p.hasAddr = make([]bool, p.n)
+	for j := range p.n {
+		p.hasAddr[j] = m.blockDicts[p.start+j].hasAddr
+	}
+	p.copied = true
+	return nil
+}
+
+// segmentsOf returns the segments of segments list p.
+func (m *vm) segmentsOf(p *segmentList) []Segment {
+	if p.copied {
+		return p.segs
+	}
+	return m.segments[p.start : p.start+p.n : p.start+p.n]
 }

@@ -110,8 +110,15 @@ func (s *Stacks) InternStack(ids []FrameID) StackID {
 		return NoStack
 	}
 	if s.stackIdx == nil {
+		// Index the stacks already there, added without the index (add:
+		// the decoder keeps its own, then the converter may add the
+		// stacks of host memory).
 		s.stackIdx = make(map[uint64][]StackID)
 		s.seed = maphash.MakeSeed()
+		for id := StackID(1); int(id) < s.Len(); id++ {
+			h := s.hashIDs(s.Stack(id))
+			s.stackIdx[h] = append(s.stackIdx[h], id)
+		}
 	}
 	h := s.hashIDs(ids)
 	for _, cand := range s.stackIdx[h] {
@@ -127,6 +134,11 @@ func (s *Stacks) InternStack(ids []FrameID) StackID {
 // add appends ids as a new stack, without looking for an equal one: for
 // the decoder, which keeps its own table of the stacks it added.
 func (s *Stacks) add(ids []FrameID) StackID {
+	if cap(s.ids)-len(s.ids) < len(ids) {
+		// Double: append grows a large slice by a quarter, copying the
+		// frame IDs of thousands of stacks many times over.
+		s.ids = slices.Grow(s.ids, max(len(ids), len(s.ids)))
+	}
 	s.ids = append(s.ids, ids...)
 	s.off = append(s.off, uint32(len(s.ids)))
 	return StackID(len(s.off))
