@@ -152,10 +152,13 @@ bench-decode: build
 clean:
 	rm -rf bin $(OUT)
 
-# Long runs (README, "Long runs"): the pre-digest full decode against digests, cached re-runs
-# and CPython, on runs of N and 2N hard links to one generated snapshot.
-# BENCH_SCALE_N=200 takes minutes of CPU and ~3.5 GB of memory (today's path).
-# BENCH_BASE=REV also times that git revision's first runs (see bench-decode).
-BENCH_SCALE_N ?= 200
+# Long runs (README, "Long runs"): first runs, re-runs after one more
+# snapshot, peak RSS and CPython's pickle.load, on runs of distinct copies
+# of generated snapshots of three shapes (few blocks, ordinary, a large
+# model's), with and without caught OOM events. The default takes about
+# 15 minutes on 2 cores; BENCH_SCALE_ARGS='-large-n 200,400' is the full
+# table (about 40 minutes, 20 GB of disk). BENCH_BASE=REV also times that
+# git revision's gpureport in the same run (see bench-decode).
+BENCH_SCALE_ARGS ?=
 bench-scale: build
-	$(GO) run ./internal/benchscale -bin $(BIN) -n $(BENCH_SCALE_N) $(if $(BENCH_BASE),-base $(BENCH_BASE))
+	$(GO) run ./internal/benchscale -bin $(BIN) $(BENCH_SCALE_ARGS) $(if $(BENCH_BASE),-base $(BENCH_BASE))

@@ -137,3 +137,31 @@ func Python() (string, error) { return exec.LookPath("python3") }
 func TimePickleLoad(python, file string) (Result, error) {
 	return Time(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", file)
 }
+
+// pickleLoadAll loads every file named with pickle.load, one after
+// another in one process, and prints the wall and CPU seconds that took.
+const pickleLoadAll = `import pickle, sys, time
+w, c = time.perf_counter(), time.process_time()
+for f in sys.argv[1:]:
+    with open(f, 'rb') as fh:
+        pickle.load(fh)
+print(time.perf_counter() - w, time.process_time() - c)`
+
+// TimePickleLoadAll times CPython's pickle.load of files, one after
+// another in one process, as that process measures it: without the
+// interpreter's start, which would weigh on a run of small files. RSS is
+// the process's peak.
+func TimePickleLoadAll(python string, files []string) (Result, error) {
+	cmd := exec.Command(python, append([]string{"-c", pickleLoadAll}, files...)...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return Result{}, err
+	}
+	var wall, cpu float64
+	if _, err := fmt.Sscan(string(out), &wall, &cpu); err != nil {
+		return Result{}, fmt.Errorf("python3 printed %q: %w", out, err)
+	}
+	sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+	return Result{Wall: sec(wall), CPU: sec(cpu), RSS: maxRSS(cmd.ProcessState)}, nil
+}

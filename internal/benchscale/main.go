@@ -1,39 +1,46 @@
-// Command benchscale measures reports over long runs, the pre-digest path
-// (today: every snapshot decoded and kept, --no-digest) against the digest
-// path, in one run:
+// Command benchscale measures reports over long runs of distinct
+// snapshots, as a run of a real training job has them:
 //
-//	go run ./internal/benchscale [-bin B] [-base REV] [-n N] [-entries E] [-extra-ops X] [-python K] [-today2n] [-keep]
+//	go run ./internal/benchscale [-bin B] [-base REV] [-shapes few,ordinary,large] [-oom both]
+//	        [-n 200,400] [-large-n 60,120] [-python-max 200] [-large-python-max 20] [-keep]
 //
-// It generates one snapshot of about 50 MB (E trace entries, default 350k;
-// X extra operators per block, default 300: thousands of distinct stacks)
-// with the project's generator and makes runs of N and 2N step-named hard
-// links to it (default N = 200). It then times, as child processes with
-// their peak RSS from rusage:
+// For each shape (gen shape: few blocks and a long trace, 10 MB; an
+// ordinary snapshot, 10k blocks, 10k events and 3,000 stacks, 3.5 MB; a
+// large model's, 175k blocks, 49 MB), without and with two caught OOM
+// events in the trace, it writes one snapshot and makes distinct copies of
+// it, each its own file with its own modification time (so its own cache
+// entry: hard links to one file share one), and then, for each run length
+// N, times as child processes, with their peak RSS from rusage:
 //
-//   - today: gpureport --no-digest on N links (and 2N with -today2n: it
-//     needs about 55 MB of memory per snapshot);
-//   - digest, first run: gpureport --no-cache on N and 2N links (every file
-//     digested; hard links share one content key, so with the cache on,
-//     all but the first link would be cache hits and prove nothing);
-//   - digest, re-run after one more snapshot: the N run reported into a
-//     fresh cache, then a distinct snapshot added (generated with E+1000
-//     entries) and the run reported again;
-//   - with -base REV: the first runs on N and 2N links again with the
-//     gpureport of git revision REV (built from a copy of its tree), so
-//     that one run prints an earlier gpureport's figures beside today's;
-//   - CPython: python3 pickle.load of K of the files, scaled to N.
+//   - the first run: gpureport over the N files into an empty cache folder
+//     of the run's own (--cache-dir);
+//   - the re-run after one more snapshot: one more copy added, the same
+//     cache, so N files come from the cache and one is digested;
+//   - CPython: python3 loading the same files with pickle.load in one
+//     process (at most -python-max of them, -large-python-max for the
+//     large shape; a longer run's time is scaled from them).
 //
-// It prints a table and the issue's targets, met or not. Run it from the
-// repository root; it needs about 60 MB of disk and minutes of CPU.
+// With -base REV the gpureport of git revision REV (built from a copy of
+// its tree) is timed the same way in the same run, so the table shows an
+// earlier gpureport's figures beside today's. It prints one table and
+// the long-run targets, met or not, and needs the disk for max(N)+1
+// copies of one shape at a time (large: 49 MB each).
+//
+// The default (-n 200,400, -large-n 60,120, both OOM variants) takes
+// about 15 minutes on 2 cores and 6 GB of disk; the full table of issue
+// 30, -large-n 200,400, takes about 40 minutes and 20 GB.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"gpureport/internal/benchrun"
@@ -41,167 +48,344 @@ import (
 
 // Targets for long runs (README, "Long runs").
 const (
-	maxRSSRatio  = 1.25    // peak RSS at 2N over that at N
-	maxRSSBytes  = 1 << 30 // peak RSS at 2N, bytes
+	maxRSSRatio  = 1.25    // peak RSS at the longest run over that at the shortest
 	maxRerun     = 0.10    // re-run time over first-run time
 	minVsCPython = 16.0    // first run's speedup over CPython pickle.load
+	maxRSSSmall  = 300e6   // peak RSS of the longest run of ordinary snapshots, bytes
+	maxRSSLarge  = 1 << 30 // peak RSS of the longest run of large snapshots, bytes
 )
+
+// config is what one benchmark run measures.
+type config struct {
+	bin, base string
+	shapes    []string
+	ooms      []int // caught OOM events per snapshot: 0, 2 or both
+	ns        []int // run lengths
+	largeNs   []int // run lengths of the large shape
+	// pythonMax and largePythonMax bound the files CPython's pickle.load
+	// is timed on; a longer run's time is scaled from them.
+	pythonMax, largePythonMax int
+	keep      bool
+	// genArgs are extra gen shape flags per shape (tests make tiny ones).
+	genArgs map[string][]string
+}
 
 func main() {
 	var (
-		bin     = flag.String("bin", "", "gpureport binary (default: build one)")
-		n       = flag.Int("n", 200, "snapshots of the smaller run (the larger has twice as many)")
-		entries = flag.Int("entries", 350000, "trace entries of the generated snapshot (350k is about 58 MB)")
-		extra   = flag.Int("extra-ops", 300, "extra operators per block of the generated snapshot (300: thousands of distinct stacks)")
-		pyFiles = flag.Int("python", 3, "files CPython's pickle.load is timed on (scaled to N)")
-		today2n = flag.Bool("today2n", false, "also time the pre-digest path on 2N snapshots (memory grows ~55 MB per snapshot)")
-		keep    = flag.Bool("keep", false, "keep the working folder")
-		base    = flag.String("base", "", "also time the first runs with the gpureport of this git revision (e.g. main), built from a copy of it")
+		cfg     config
+		shapes  = flag.String("shapes", "few,ordinary,large", "shapes to run (gen shape -shape)")
+		oom     = flag.String("oom", "both", "snapshots without caught OOM events (no), with two in every trace (yes), or both")
+		ns      = flag.String("n", "200,400", "run lengths (snapshots) of the few and ordinary shapes")
+		largeNs = flag.String("large-n", "60,120", "run lengths of the large shape (49 MB a snapshot: 200,400 is the full table)")
 	)
+	flag.StringVar(&cfg.bin, "bin", "", "gpureport binary (default: build one)")
+	flag.StringVar(&cfg.base, "base", "", "also time the gpureport of this git revision (e.g. main), built from a copy of it")
+	flag.IntVar(&cfg.pythonMax, "python-max", 200, "files CPython's pickle.load is timed on at most, in one process (a longer run's time is scaled)")
+	flag.IntVar(&cfg.largePythonMax, "large-python-max", 20, "-python-max for the large shape (1.5 s a file)")
+	flag.BoolVar(&cfg.keep, "keep", false, "keep the working folder")
 	flag.Parse()
-	if err := bench(*bin, *base, max(*n, 2), *entries, *extra, max(*pyFiles, 1), *today2n, *keep); err != nil {
+	var err error
+	cfg.shapes = strings.Split(*shapes, ",")
+	if cfg.ns, err = intList(*ns); err == nil {
+		cfg.largeNs, err = intList(*largeNs)
+	}
+	switch *oom {
+	case "no":
+		cfg.ooms = []int{0}
+	case "yes":
+		cfg.ooms = []int{2}
+	case "both":
+		cfg.ooms = []int{0, 2}
+	default:
+		err = fmt.Errorf("-oom %q: want no, yes or both", *oom)
+	}
+	if err == nil {
+		err = bench(cfg)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchscale:", err)
 		os.Exit(1)
 	}
 }
 
-func bench(bin, base string, n, entries, extraOps, pyFiles int, today2n, keep bool) error {
-	dir, cleanup, err := benchrun.WorkDir("benchscale", keep)
+// intList parses a comma-separated list of positive integers.
+func intList(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q: want positive integers separated by commas", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// row is one run's figures, for one gpureport binary.
+type row struct {
+	shape, binary string
+	ooms, n       int
+	first, rerun  benchrun.Result
+	python        time.Duration // CPython over the same n files (scaled), 0: not timed
+	pyFiles       int
+}
+
+func bench(cfg config) error {
+	dir, cleanup, err := benchrun.WorkDir("benchscale", cfg.keep)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	bin, baseBin, err := benchrun.Binaries(bin, base, dir)
+	bin, baseBin, err := benchrun.Binaries(cfg.bin, cfg.base, dir)
 	if err != nil {
 		return err
 	}
-	snap := filepath.Join(dir, "snapshot.pickle")
-	extra := filepath.Join(dir, "extra.pickle")
-	ops := strconv.Itoa(extraOps)
-	if err := benchrun.Run("go", "run", "./internal/gen", "big", "-o", snap, "-entries", strconv.Itoa(entries), "-extra-ops", ops); err != nil {
-		return fmt.Errorf("generate: %w", err)
+	gen := filepath.Join(dir, "gen")
+	if err := benchrun.Run("go", "build", "-o", gen, "./internal/gen"); err != nil {
+		return fmt.Errorf("build the generator: %w", err)
 	}
-	if err := benchrun.Run("go", "run", "./internal/gen", "big", "-o", extra, "-entries", strconv.Itoa(entries+1000), "-extra-ops", ops); err != nil {
-		return fmt.Errorf("generate: %w", err)
+	binaries := []struct{ name, path string }{{"this", bin}}
+	if baseBin != "" {
+		binaries = append(binaries, struct{ name, path string }{cfg.base, baseBin})
 	}
-	st, err := os.Stat(snap)
-	if err != nil {
-		return err
+	python, perr := benchrun.Python()
+	if perr != nil {
+		fmt.Println("python3 not found: no CPython comparison")
 	}
-	small, big := filepath.Join(dir, "run-n"), filepath.Join(dir, "run-2n")
-	if err := links(snap, small, n); err != nil {
-		return err
-	}
-	if err := links(snap, big, 2*n); err != nil {
-		return err
-	}
-	report := func(runDir, b string, args ...string) (benchrun.Result, error) {
-		out := filepath.Join(dir, "out")
-		os.RemoveAll(out)
-		return benchrun.Time(b, append(append([]string{"-q", "-o", out}, args...), runDir)...)
-	}
-	fmt.Printf("snapshot: %.1f MB, %d trace entries, %d extra operators per block; runs of %d and %d hard links; %d CPUs\n\n", float64(st.Size())/1e6, entries, extraOps, n, 2*n, runtime.NumCPU())
-
-	add := func(name, runDir, b string, args ...string) (benchrun.Result, error) {
-		r, err := report(runDir, b, args...)
-		if err != nil {
-			return r, fmt.Errorf("%s: %w", name, err)
+	fmt.Printf("%d CPUs; distinct copies of one generated snapshot per shape, each its own file and modification time\n\n", runtime.NumCPU())
+	var rows []row
+	for _, shape := range cfg.shapes {
+		ns := cfg.ns
+		if shape == "large" {
+			ns = cfg.largeNs
 		}
-		fmt.Printf("%-48s %9.1f s %9.1f s %9.0f MB\n", name, r.Wall.Seconds(), r.CPU.Seconds(), float64(r.RSS)/1e6)
-		return r, nil
+		for _, ooms := range cfg.ooms {
+			rs, err := benchShape(cfg, dir, gen, python, binaries, shape, ooms, ns)
+			if err != nil {
+				return fmt.Errorf("%s: %w", shape, err)
+			}
+			rows = append(rows, rs...)
+		}
 	}
-	fmt.Printf("%-48s %11s %11s %12s\n", "", "wall", "CPU", "peak RSS")
-	if _, err := add(fmt.Sprintf("today (--no-digest), %d snapshots", n), small, bin, "--no-digest"); err != nil {
+	printTable(os.Stdout, rows)
+	if !checkTargets(os.Stdout, rows) {
+		return benchrun.ErrMissed
+	}
+	return nil
+}
+
+// benchShape measures one shape with ooms OOM events per snapshot over
+// runs of ns snapshots, with each binary.
+func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, path string }, shape string, ooms int, ns []int) ([]row, error) {
+	work := filepath.Join(dir, fmt.Sprintf("%s-oom%d", shape, ooms))
+	defer os.RemoveAll(work) // one shape's copies on disk at a time
+	base := filepath.Join(work, "base.pickle")
+	args := append([]string{"shape", "-shape", shape, "-ooms", strconv.Itoa(ooms), "-o", base}, cfg.genArgs[shape]...)
+	if err := benchrun.Run(gen, args...); err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
+	}
+	maxN := 0
+	for _, n := range ns {
+		maxN = max(maxN, n)
+	}
+	pool := filepath.Join(work, "pool")
+	files, err := copies(base, pool, maxN+1)
+	if err != nil {
+		return nil, err
+	}
+	var rows []row
+	pythonMax := cfg.pythonMax
+	if shape == "large" {
+		pythonMax = cfg.largePythonMax
+	}
+	pyTimes := map[int]time.Duration{} // CPython's time by files loaded
+	for _, n := range ns {
+		var py time.Duration
+		pyFiles := min(n, pythonMax)
+		if python != "" {
+			if _, done := pyTimes[pyFiles]; !done {
+				r, err := benchrun.TimePickleLoadAll(python, files[:pyFiles])
+				if err != nil {
+					return nil, fmt.Errorf("python3: %w", err)
+				}
+				pyTimes[pyFiles] = r.Wall
+			}
+			py = pyTimes[pyFiles] * time.Duration(n) / time.Duration(pyFiles)
+		}
+		for _, b := range binaries {
+			run := filepath.Join(work, fmt.Sprintf("run-%d-%s", n, b.name))
+			if err := linkRun(files[:n], run); err != nil {
+				return nil, err
+			}
+			cache := filepath.Join(work, "cache-"+filepath.Base(run))
+			report := func() (benchrun.Result, error) {
+				out := filepath.Join(work, "out")
+				os.RemoveAll(out)
+				return benchrun.Time(b.path, "-q", "-o", out, "--cache-dir", cache, run)
+			}
+			first, err := report()
+			if err != nil {
+				return nil, fmt.Errorf("%s, %d snapshots, first run: %w", b.name, n, err)
+			}
+			// One more snapshot arrives: a distinct file, digested; the
+			// others come from the cache.
+			if err := os.Link(files[n], filepath.Join(run, filepath.Base(files[n]))); err != nil {
+				return nil, err
+			}
+			rerun, err := report()
+			if err != nil {
+				return nil, fmt.Errorf("%s, %d snapshots, re-run: %w", b.name, n, err)
+			}
+			r := row{shape: shape, binary: b.name, ooms: ooms, n: n, first: first, rerun: rerun, python: py, pyFiles: pyFiles}
+			printRow(os.Stderr, r)
+			rows = append(rows, r)
+			os.RemoveAll(run)
+			os.RemoveAll(cache)
+		}
+	}
+	return rows, nil
+}
+
+// copies writes count distinct copies of file into dir, step-named, each
+// with its own modification time (a minute apart, in order), and returns
+// their paths.
+func copies(file, dir string, count int) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	start := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	var out []string
+	for i := range count {
+		p := filepath.Join(dir, fmt.Sprintf("snapshot_step_%06d.pickle", (i+1)*10))
+		if err := copyFile(file, p); err != nil {
+			return nil, err
+		}
+		t := start.Add(time.Duration(i) * time.Minute)
+		if err := os.Chtimes(p, t, t); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
 		return err
 	}
-	if today2n {
-		if _, err := add(fmt.Sprintf("today (--no-digest), %d snapshots", 2*n), big, bin, "--no-digest"); err != nil {
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// linkRun makes a run folder of hard links to files: distinct files, so
+// each keeps its own content key.
+func linkRun(files []string, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.Link(f, filepath.Join(dir, filepath.Base(f))); err != nil && !errors.Is(err, os.ErrExist) {
 			return err
 		}
 	}
-	first, err := add(fmt.Sprintf("digest, first run (--no-cache), %d snapshots", n), small, bin, "--no-cache")
-	if err != nil {
-		return err
-	}
-	first2, err := add(fmt.Sprintf("digest, first run (--no-cache), %d snapshots", 2*n), big, bin, "--no-cache")
-	if err != nil {
-		return err
-	}
-	if baseBin != "" {
-		for _, r := range []struct {
-			dir   string
-			count int
-		}{{small, n}, {big, 2 * n}} {
-			name := fmt.Sprintf("at %s: first run (--no-cache), %d snapshots", base, r.count)
-			if _, err := add(name, r.dir, baseBin, "--no-cache"); err != nil {
-				return err
-			}
-		}
-	}
-	cache := filepath.Join(dir, "cache")
-	if _, err := add(fmt.Sprintf("digest, into an empty cache, %d snapshots", n), small, bin, "--cache-dir", cache); err != nil {
-		return err
-	}
-	if err := os.Link(extra, filepath.Join(small, fmt.Sprintf("snapshot_step_%06d.pickle", (n+1)*10))); err != nil {
-		return err
-	}
-	rerun, err := add("digest, re-run after one more snapshot", small, bin, "--cache-dir", cache)
-	if err != nil {
-		return err
-	}
+	return nil
+}
 
-	var py, pyCPU time.Duration
-	if python, perr := benchrun.Python(); perr == nil {
-		for range pyFiles {
-			r, err := benchrun.TimePickleLoad(python, snap)
-			if err != nil {
-				return fmt.Errorf("python3: %w", err)
-			}
-			py += r.Wall
-			pyCPU += r.CPU
-		}
-		py = py * time.Duration(n) / time.Duration(pyFiles)
-		pyCPU = pyCPU * time.Duration(n) / time.Duration(pyFiles)
-		fmt.Printf("%-48s %9.1f s %9.1f s   (%d files timed, scaled to %d)\n", "CPython pickle.load, one core", py.Seconds(), pyCPU.Seconds(), pyFiles, n)
-	} else {
-		fmt.Println("python3 not found: no CPython comparison")
+func oomLabel(n int) string {
+	if n == 0 {
+		return "no"
 	}
+	return strconv.Itoa(n)
+}
 
-	fmt.Println("\ntargets:")
+// printRow prints one row as it is measured (progress, on stderr).
+func printRow(w io.Writer, r row) {
+	fmt.Fprintf(w, "%s, OOMs %s, %d snapshots, %s: first run %.1f s, %.0f MB; re-run %.1f s\n",
+		r.shape, oomLabel(r.ooms), r.n, r.binary, r.first.Wall.Seconds(), float64(r.first.RSS)/1e6, r.rerun.Wall.Seconds())
+}
+
+// printTable prints the figures as one Markdown table.
+func printTable(w io.Writer, rows []row) {
+	fmt.Fprintln(w, "| shape | OOMs | N | gpureport | first run (CPU) | peak RSS | re-run after one more (% of first) | CPython pickle.load, one process | first run vs CPython |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	for _, r := range rows {
+		py, vs := "", ""
+		if r.python > 0 {
+			py = fmt.Sprintf("%.1f s", r.python.Seconds())
+			if r.pyFiles < r.n {
+				py += fmt.Sprintf(" (%d files, scaled)", r.pyFiles)
+			}
+			vs = fmt.Sprintf("%.1fx", r.python.Seconds()/r.first.Wall.Seconds())
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %s | %.1f s (%.1f s) | %.0f MB | %.1f s (%.0f%%) | %s | %s |\n",
+			r.shape, oomLabel(r.ooms), r.n, r.binary, r.first.Wall.Seconds(), r.first.CPU.Seconds(), float64(r.first.RSS)/1e6,
+			r.rerun.Wall.Seconds(), 100*r.rerun.Wall.Seconds()/r.first.Wall.Seconds(), py, vs)
+	}
+}
+
+// checkTargets prints the long-run targets for this gpureport's rows, met
+// or missed, and reports whether all were met.
+func checkTargets(w io.Writer, rows []row) bool {
+	fmt.Fprintln(w, "\ntargets (this gpureport):")
 	ok := true
 	check := func(what string, met bool, got string) {
 		mark := "met"
 		if !met {
 			mark, ok = "MISSED", false
 		}
-		fmt.Printf("  %-58s %-22s %s\n", what, got, mark)
+		fmt.Fprintf(w, "  %-64s %-10s %s\n", what, got, mark)
 	}
-	ratio := float64(first2.RSS) / float64(first.RSS)
-	check(fmt.Sprintf("peak RSS %d / %d snapshots <= %.2fx", 2*n, n, maxRSSRatio), ratio <= maxRSSRatio, fmt.Sprintf("%.2fx", ratio))
-	check(fmt.Sprintf("peak RSS %d snapshots < 1 GB", 2*n), first2.RSS < maxRSSBytes, fmt.Sprintf("%.0f MB", float64(first2.RSS)/1e6))
-	rr := rerun.Wall.Seconds() / first.Wall.Seconds()
-	check("re-run after one more snapshot <= 10% of the first run", rr <= maxRerun, fmt.Sprintf("%.1f%%", 100*rr))
-	fmt.Printf("  (CPU time: re-run %.1f%% of the first run)\n", 100*rerun.CPU.Seconds()/first.CPU.Seconds())
-	if py > 0 {
-		sp := py.Seconds() / first.Wall.Seconds()
-		check(fmt.Sprintf("first run >= %.0fx CPython pickle.load", minVsCPython), sp >= minVsCPython, fmt.Sprintf("%.1fx", sp))
-		fmt.Printf("  (CPU time: CPython %.1f s against %.1f s, %.1fx per core)\n", pyCPU.Seconds(), first.CPU.Seconds(), pyCPU.Seconds()/first.CPU.Seconds())
+	type key struct {
+		shape string
+		ooms  int
 	}
-	if !ok {
-		return benchrun.ErrMissed
-	}
-	return nil
-}
-
-// links fills dir with count step-named hard links to file.
-func links(file, dir string, count int) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for i := 1; i <= count; i++ {
-		if err := os.Link(file, filepath.Join(dir, fmt.Sprintf("snapshot_step_%06d.pickle", i*10))); err != nil {
-			return err
+	shortest, longest := map[key]row{}, map[key]row{}
+	var keys []key
+	for _, r := range rows {
+		if r.binary != "this" {
+			continue
+		}
+		k := key{r.shape, r.ooms}
+		if _, seen := shortest[k]; !seen {
+			keys = append(keys, k)
+			shortest[k], longest[k] = r, r
+		}
+		if r.n < shortest[k].n {
+			shortest[k] = r
+		}
+		if r.n > longest[k].n {
+			longest[k] = r
+		}
+		name := fmt.Sprintf("%s, OOMs %s, %d", r.shape, oomLabel(r.ooms), r.n)
+		rr := r.rerun.Wall.Seconds() / r.first.Wall.Seconds()
+		check(name+": re-run <= 10% of the first run", rr <= maxRerun, fmt.Sprintf("%.0f%%", 100*rr))
+		if r.python > 0 {
+			sp := r.python.Seconds() / r.first.Wall.Seconds()
+			check(fmt.Sprintf("%s: first run >= %.0fx CPython", name, minVsCPython), sp >= minVsCPython, fmt.Sprintf("%.1fx", sp))
 		}
 	}
-	return nil
+	for _, k := range keys {
+		s, l := shortest[k], longest[k]
+		name := fmt.Sprintf("%s, OOMs %s", k.shape, oomLabel(k.ooms))
+		if l.n > s.n {
+			ratio := float64(l.first.RSS) / float64(s.first.RSS)
+			check(fmt.Sprintf("%s: peak RSS %d / %d <= %.2fx", name, l.n, s.n, maxRSSRatio), ratio <= maxRSSRatio, fmt.Sprintf("%.2fx", ratio))
+		}
+		switch k.shape {
+		case "ordinary":
+			check(fmt.Sprintf("%s: peak RSS %d < 300 MB", name, l.n), float64(l.first.RSS) < maxRSSSmall, fmt.Sprintf("%.0f MB", float64(l.first.RSS)/1e6))
+		case "large":
+			check(fmt.Sprintf("%s: peak RSS %d < 1 GB", name, l.n), l.first.RSS < maxRSSLarge, fmt.Sprintf("%.0f MB", float64(l.first.RSS)/1e6))
+		}
+	}
+	return ok
 }
