@@ -144,20 +144,27 @@ func Reduce(s *Snapshot) *Snapshot {
 		d.Settings.Raw = append(d.Settings.Raw, KeyValue{Key: intern(kv.Key), Value: intern(kv.Value)})
 	}
 	d.Settings.Conf = intern(s.Settings.Conf)
-	remap := map[StackID]StackID{}
+	// Stacks and frames are renumbered in the order the segments use
+	// them; each distinct frame is interned once (a stack repeats most of
+	// its frames in thousands of others).
+	remap := make([]StackID, s.Stacks.Len())
+	frameIDs := make([]FrameID, len(s.Stacks.Frames)) // new ID plus one; 0: not yet
 	var frames []FrameID
 	stack := func(id StackID) StackID {
-		if id == NoStack {
+		if id == NoStack || int(id) >= len(remap) {
 			return NoStack
 		}
-		if n, ok := remap[id]; ok {
+		if n := remap[id]; n != NoStack {
 			return n
 		}
 		frames = frames[:0]
 		for _, f := range s.Stacks.Stack(id) {
-			fr := s.Stacks.Frames[f]
-			fx := FXNode{Op: intern(fr.FX.Op), Name: intern(fr.FX.Name), Target: intern(fr.FX.Target), Trace: intern(fr.FX.Trace)}
-			frames = append(frames, d.Stacks.InternFrame(Frame{File: intern(fr.File), Line: fr.Line, Name: intern(fr.Name), FX: fx}))
+			if frameIDs[f] == 0 {
+				fr := s.Stacks.Frames[f]
+				fx := FXNode{Op: intern(fr.FX.Op), Name: intern(fr.FX.Name), Target: intern(fr.FX.Target), Trace: intern(fr.FX.Trace)}
+				frameIDs[f] = d.Stacks.InternFrame(Frame{File: intern(fr.File), Line: fr.Line, Name: intern(fr.Name), FX: fx}) + 1
+			}
+			frames = append(frames, frameIDs[f]-1)
 		}
 		n := d.Stacks.InternStack(frames)
 		remap[id] = n

@@ -141,13 +141,19 @@ func (m *vm) sizeArena() {
 }
 
 // slice returns entries start..start+n as one slice: a view of the arena
-// when they all lie in it, else a copy gathered from the chunks.
+// or of one chunk when they all lie in it, else a copy gathered from the
+// chunks.
 func (es *entryStore) slice(start, n int) []TraceEntry {
 	if n == 0 {
 		return []TraceEntry{}
 	}
 	if start+n <= len(es.arena) {
 		return es.arena[start : start+n : start+n]
+	}
+	if j := start - len(es.arena); j >= 0 && j>>entryChunkBits == (j+n-1)>>entryChunkBits {
+		c := es.chunks[j>>entryChunkBits]
+		k := j & (1<<entryChunkBits - 1)
+		return c.e[k : k+n : k+n]
 	}
 	out := make([]TraceEntry, n)
 	for i := 0; i < n; {
