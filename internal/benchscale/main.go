@@ -7,10 +7,12 @@
 // For each shape (gen shape: few blocks and a long trace, 10 MB; an
 // ordinary snapshot, 10k blocks, 10k events and 3,000 stacks, 3.5 MB; a
 // large model's, 175k blocks, 49 MB), without and with two caught OOM
-// events in the trace, it writes one snapshot and makes distinct copies of
-// it, each its own file with its own modification time (so its own cache
-// entry: hard links to one file share one), and then, for each run length
-// N, times as child processes, with their peak RSS from rusage:
+// events in the trace, it writes distinct copies of one snapshot (gen
+// shape -copies), each its own file with its own modification time and
+// content (one block asks for a few bytes less in each: the digests of
+// identical copies would share their segments, and hard links to one
+// file share one cache entry), and then, for each run length N, times as
+// child processes, with their peak RSS from rusage:
 //
 //   - the first run: gpureport over the N files into an empty cache folder
 //     of the run's own (--cache-dir);
@@ -65,7 +67,7 @@ type config struct {
 	// pythonMax and largePythonMax bound the files CPython's pickle.load
 	// is timed on; a longer run's time is scaled from them.
 	pythonMax, largePythonMax int
-	keep      bool
+	keep                      bool
 	// genArgs are extra gen shape flags per shape (tests make tiny ones).
 	genArgs map[string][]string
 }
@@ -179,19 +181,18 @@ func bench(cfg config) error {
 func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, path string }, shape string, ooms int, ns []int) ([]row, error) {
 	work := filepath.Join(dir, fmt.Sprintf("%s-oom%d", shape, ooms))
 	defer os.RemoveAll(work) // one shape's copies on disk at a time
-	base := filepath.Join(work, "base.pickle")
-	args := append([]string{"shape", "-shape", shape, "-ooms", strconv.Itoa(ooms), "-o", base}, cfg.genArgs[shape]...)
-	if err := benchrun.Run(gen, args...); err != nil {
-		return nil, fmt.Errorf("generate: %w", err)
-	}
 	maxN := 0
 	for _, n := range ns {
 		maxN = max(maxN, n)
 	}
 	pool := filepath.Join(work, "pool")
-	files, err := copies(base, pool, maxN+1)
-	if err != nil {
-		return nil, err
+	args := append([]string{"shape", "-shape", shape, "-ooms", strconv.Itoa(ooms), "-copies", strconv.Itoa(maxN + 1), "-o", pool}, cfg.genArgs[shape]...)
+	if err := benchrun.Run(gen, args...); err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
+	}
+	files, err := filepath.Glob(filepath.Join(pool, "snapshot_step_*.pickle"))
+	if err != nil || len(files) != maxN+1 {
+		return nil, fmt.Errorf("generate: %d copies in %s, want %d (%v)", len(files), pool, maxN+1, err)
 	}
 	var rows []row
 	pythonMax := cfg.pythonMax
@@ -244,46 +245,6 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 		}
 	}
 	return rows, nil
-}
-
-// copies writes count distinct copies of file into dir, step-named, each
-// with its own modification time (a minute apart, in order), and returns
-// their paths.
-func copies(file, dir string, count int) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	start := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	var out []string
-	for i := range count {
-		p := filepath.Join(dir, fmt.Sprintf("snapshot_step_%06d.pickle", (i+1)*10))
-		if err := copyFile(file, p); err != nil {
-			return nil, err
-		}
-		t := start.Add(time.Duration(i) * time.Minute)
-		if err := os.Chtimes(p, t, t); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // linkRun makes a run folder of hard links to files: distinct files, so

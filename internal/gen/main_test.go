@@ -197,4 +197,26 @@ func TestShapeCommand(t *testing.T) {
 	if _, err := os.Stat(out); err != nil {
 		t.Error(err)
 	}
+	// A run of distinct copies: their own content and modification time.
+	dir := filepath.Join(t.TempDir(), "run")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"shape", "-o", dir, "-copies", "3", "-tensors", "50", "-events", "300", "-stacks", "20"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("shape -copies 3: exit %d, %s", code, stderr.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "snapshot_step_*.pickle"))
+	if len(files) != 3 {
+		t.Fatalf("-copies 3 wrote %v", files)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		st, err2 := os.Stat(f)
+		if err != nil || err2 != nil {
+			t.Fatal(err, err2)
+		}
+		if seen[string(data)] || seen[st.ModTime().String()] {
+			t.Errorf("%s repeats another copy's content or modification time", f)
+		}
+		seen[string(data)], seen[st.ModTime().String()] = true, true
+	}
 }

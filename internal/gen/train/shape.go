@@ -1,15 +1,20 @@
 package train
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"gpureport/internal/gen/alloc"
 	"gpureport/internal/gen/layout"
 	"gpureport/internal/gen/pickle"
+	"gpureport/internal/pickleop"
 )
 
 // Shape is a snapshot of a chosen make-up, for the decoder and long-run
@@ -66,6 +71,23 @@ type ShapeResult struct {
 	// Frames is the number of distinct frame dicts; Bytes the file size.
 	Frames int
 	Bytes  int64
+	// VariantAt are the byte offsets of the 4-byte operands (BININT,
+	// little endian) that hold VariantSize, the requested size of a live
+	// block alone in its segment, in the block and in its segment:
+	// SetVariant writes copies that differ there.
+	VariantAt   []int64
+	VariantSize int32
+}
+
+// SetVariant makes data, the snapshot written with result r, its copy
+// number i (from 0, less than VariantSize): the largest live block asks
+// for i bytes less than in copy 0, which its size allows. The copies of
+// a run are then distinct snapshots, as a run's are (the digests of equal
+// segment lists would share them), of the same size and make-up.
+func (r *ShapeResult) SetVariant(data []byte, i int) {
+	for _, at := range r.VariantAt {
+		binary.LittleEndian.PutUint32(data[at:], uint32(r.VariantSize)-uint32(i))
+	}
 }
 
 // shapeStepAllocs is the number of temporaries a step allocates (and
@@ -81,7 +103,8 @@ const shapeCapacity = 81559 << 20
 const shapeLive = 40 << 30
 
 // WriteShape writes one snapshot of shape sh (pickle protocol 4, as
-// CPython's pickle.dump writes PyTorch 2.6's _snapshot()) to w.
+// CPython's pickle.dump writes PyTorch 2.6's _snapshot()) to w. The
+// result tells how to make distinct copies of it (Variant).
 func WriteShape(w io.Writer, sh Shape) (*ShapeResult, error) {
 	if sh.Tensors < 1 || sh.Events < 1 || sh.Stacks < 1 || sh.OOMs < 0 || sh.PythonDepth < 0 {
 		return nil, fmt.Errorf("shape %+v: want at least one tensor, event and stack", sh)
@@ -155,15 +178,59 @@ func WriteShape(w io.Writer, sh Shape) (*ShapeResult, error) {
 		a.ProcessEvents()
 	}
 
+	// Live blocks of 1 MiB to 2 GiB alone in their segment ask for one
+	// byte less than their size, so that copies can ask for a few bytes
+	// less each in one of them (SetVariant), in the block and in its
+	// segment's requested_size.
+	var vary []*alloc.Block
+	for _, sg := range a.Segments() {
+		var live []*alloc.Block
+		for _, bl := range sg.Blocks() {
+			if bl.State != alloc.Inactive {
+				live = append(live, bl)
+			}
+		}
+		if len(live) == 1 && live[0].State == alloc.ActiveAllocated && live[0].Size >= 1<<20 && live[0].Size < 1<<31 {
+			live[0].Requested = live[0].Size - 1
+			vary = append(vary, live[0])
+		}
+	}
+	slices.SortStableFunc(vary, func(x, y *alloc.Block) int { return cmp.Compare(y.Size, x.Size) })
+
 	opt := era.Layout
 	opt.Devices = 1
 	b := layout.NewBuilder(opt)
 	tree := b.Build([]layout.Device{{Alloc: a, Trace: a.Trace()}}, layout.Settings{MaxSplitSize: -1}, nil)
-	cw := &countWriter{w: w}
-	if err := pickleEncode(cw, tree); err != nil {
+	var buf bytes.Buffer
+	if err := pickleEncode(&buf, tree); err != nil {
 		return nil, err
 	}
-	res := &ShapeResult{Entries: len(a.Trace()), Frames: b.FrameDicts(), Bytes: cw.n}
+	data := buf.Bytes()
+	res := &ShapeResult{Entries: len(a.Trace()), Frames: b.FrameDicts(), Bytes: int64(len(data))}
+	// The first of them whose requested size is written twice, in the
+	// block and in its segment, and nowhere else.
+	for _, bl := range vary {
+		pat := binary.LittleEndian.AppendUint32([]byte{pickleop.BinInt}, uint32(bl.Requested))
+		var at []int64
+		for off := 0; ; {
+			j := bytes.Index(data[off:], pat)
+			if j < 0 {
+				break
+			}
+			at = append(at, int64(off+j+1))
+			off += j + 1
+		}
+		if len(at) == 2 {
+			res.VariantAt, res.VariantSize = at, int32(bl.Requested)
+			break
+		}
+	}
+	if res.VariantAt == nil {
+		return nil, errors.New("shape: no live block of 1 MiB to 2 GiB alone in its segment to make copies differ in")
+	}
+	if _, err := w.Write(data); err != nil {
+		return nil, err
+	}
 	for _, sg := range a.Segments() {
 		res.Segments++
 		res.Blocks += len(sg.Blocks())

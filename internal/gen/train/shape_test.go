@@ -3,6 +3,7 @@ package train
 import (
 	"bytes"
 	"crypto/sha256"
+	"slices"
 	"testing"
 
 	"gpureport/internal/gen/pickle"
@@ -87,6 +88,60 @@ func TestWriteShapeRefuses(t *testing.T) {
 	for _, sh := range []Shape{{}, {Tensors: 1, Events: 1}, {Tensors: 1, Stacks: 1}, {Events: 1, Stacks: 1}, {Tensors: 1, Events: 1, Stacks: 1, OOMs: -1}} {
 		if _, err := WriteShape(&bytes.Buffer{}, sh); err == nil {
 			t.Errorf("%+v: no error", sh)
+		}
+	}
+}
+
+// TestShapeVariants checks the copies a run is made of: copy i differs
+// from the snapshot only in one live block's requested size (and its
+// segment's), which is i bytes less, and decodes without a note.
+func TestShapeVariants(t *testing.T) {
+	var buf bytes.Buffer
+	res, err := WriteShape(&buf, Shape{Tensors: 60, Events: 700, Stacks: 30, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := buf.Bytes()
+	requested := func(data []byte) map[int64]int64 {
+		s, _, err := snapshot.Decode(bytes.NewReader(data), int64(len(data)), snapshot.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Notes) > 0 {
+			t.Errorf("decode notes: %v", s.Notes)
+		}
+		out := map[int64]int64{}
+		for _, sg := range s.Segments {
+			for _, b := range sg.Blocks {
+				if b.State.Active() {
+					out[int64(b.Address)] = b.RequestedSize
+				}
+			}
+		}
+		return out
+	}
+	want := requested(base)
+	for _, i := range []int{0, 1, 37} {
+		data := slices.Clone(base)
+		res.SetVariant(data, i)
+		diff := 0
+		for j := range data {
+			if data[j] != base[j] {
+				diff++
+			}
+		}
+		got := requested(data)
+		changed := 0
+		for addr, r := range got {
+			if r != want[addr] {
+				changed++
+				if want[addr]-r != int64(i) || r != int64(res.VariantSize)-int64(i) {
+					t.Errorf("copy %d: block %#x asks for %d, copy 0 for %d", i, addr, r, want[addr])
+				}
+			}
+		}
+		if wantChanged := min(i, 1); changed != wantChanged || diff > 8 || len(got) != len(want) {
+			t.Errorf("copy %d: %d blocks changed (want %d), %d bytes differ", i, changed, wantChanged, diff)
 		}
 	}
 }
