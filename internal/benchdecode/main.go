@@ -1,13 +1,14 @@
 // Command benchdecode times gpureport's snapshot decoder against CPython's
 // pickle.load on the same big snapshot, side by side:
 //
-//	go run ./internal/benchdecode [-bin B] [-base REV] [-keep] [-file F] [-entries N] [-extra-ops X] [-runs R]
+//	go run ./internal/benchdecode [-bin B] [-base REV] [-keep] [-file F] [-shape S] [-entries N] [-extra-ops X] [-runs R]
 //
 // Without -file it generates a snapshot of about 280 MB with N trace
 // entries (default 1.4M) and X extra operators per block (default 300:
 // 1,654 distinct frame dicts, thousands of distinct stacks), whose frames
 // are shared through the pickle memo, using the project's generator (go
-// run ./internal/gen big). It builds
+// run ./internal/gen big); with -shape, a snapshot of that shape instead
+// (go run ./internal/gen shape: few, ordinary or large). It builds
 // gpureport (or uses -bin, as make bench-decode does), then runs each of
 //
 //	gpureport stats F                       (the full decode)
@@ -51,6 +52,7 @@ func main() {
 	var (
 		bin     = flag.String("bin", "", "gpureport binary to time (default: build one)")
 		file    = flag.String("file", "", "time this snapshot instead of generating one")
+		shape   = flag.String("shape", "", "generate a snapshot of this shape (gen shape -shape: few, ordinary, large) instead of the big one")
 		keep    = flag.Bool("keep", false, "keep the generated snapshot and binary (their folder is printed)")
 		entries = flag.Int("entries", 1400000, "trace entries of the generated snapshot")
 		extra   = flag.Int("extra-ops", 300, "extra operators per block of the generated snapshot (300: thousands of distinct stacks)")
@@ -58,13 +60,13 @@ func main() {
 		base    = flag.String("base", "", "also time the gpureport of this git revision (e.g. main), built from a copy of it")
 	)
 	flag.Parse()
-	if err := bench(*bin, *file, *base, *keep, *entries, *extra, max(*runs, 1)); err != nil {
+	if err := bench(*bin, *file, *base, *shape, *keep, *entries, *extra, max(*runs, 1)); err != nil {
 		fmt.Fprintln(os.Stderr, "benchdecode:", err)
 		os.Exit(1)
 	}
 }
 
-func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error {
+func bench(bin, file, base, shape string, keep bool, entries, extraOps, runs int) error {
 	dir, cleanup, err := benchrun.WorkDir("benchdecode", keep)
 	if err != nil {
 		return err
@@ -75,8 +77,12 @@ func bench(bin, file, base string, keep bool, entries, extraOps, runs int) error
 			return errors.New("internal/gen not found: run from the repository root, or pass -file")
 		}
 		file = filepath.Join(dir, "big.pickle")
-		fmt.Printf("generating %s (%d trace entries)...\n", file, entries)
-		if err := benchrun.Run("go", "run", "./internal/gen", "big", "-o", file, "-entries", strconv.Itoa(entries), "-extra-ops", strconv.Itoa(extraOps)); err != nil {
+		args := []string{"run", "./internal/gen", "big", "-o", file, "-entries", strconv.Itoa(entries), "-extra-ops", strconv.Itoa(extraOps)}
+		if shape != "" {
+			args = []string{"run", "./internal/gen", "shape", "-shape", shape, "-o", file}
+		}
+		fmt.Printf("generating %s...\n", file)
+		if err := benchrun.Run("go", args...); err != nil {
 			return fmt.Errorf("generator: %w", err)
 		}
 	}
