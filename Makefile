@@ -144,10 +144,12 @@ bench:
 # thousands of distinct stacks (targets: full decode at least 8x faster,
 # digest-only reading at least 500 MB/s per core). BENCH_BASE=REV (a git
 # revision, e.g. main) also times that revision's gpureport in the same
-# run, for before/after figures.
+# run, for before/after figures. BENCH_DECODE_ARGS='-shape ordinary' (or
+# few, large) times a snapshot of that shape of gen shape instead.
 BENCH_BASE ?=
+BENCH_DECODE_ARGS ?=
 bench-decode: build
-	$(GO) run ./internal/benchdecode -bin $(BIN) $(if $(BENCH_BASE),-base $(BENCH_BASE))
+	$(GO) run ./internal/benchdecode -bin $(BIN) $(BENCH_DECODE_ARGS) $(if $(BENCH_BASE),-base $(BENCH_BASE))
 
 clean:
 	rm -rf bin $(OUT)
