@@ -17,16 +17,18 @@ const (
 	memoChunkBits = 14
 	memoChunk     = 1 << memoChunkBits
 
-	// A packed slot: kind (4 bits), role (4), height (11), payload (45).
-	// Zero is an unset slot.
+	// A packed slot: kind (4 bits), role (5), height (10: maxNesting
+	// fits), payload (45). Zero is an unset slot.
 	packXBits  = 45
-	packHBits  = 11
+	packHBits  = 10
 	packXMask  = 1<<packXBits - 1
 	packHMask  = 1<<packHBits - 1
 	packSpill  = 0xf // kind nibble of a slot whose value is in spill
 	packHShift = packXBits
 	packRShift = packXBits + packHBits
-	packKShift = packRShift + 4
+	packRBits  = 5
+	packRMask  = 1<<packRBits - 1
+	packKShift = packRShift + packRBits
 )
 
 func pack(v val) (uint64, bool) {
@@ -37,7 +39,7 @@ func pack(v val) (uint64, bool) {
 }
 
 func unpack(s uint64) val {
-	return val{k: vkind(s >> packKShift), r: role(s>>packRShift) & 0xf, h: uint32(s>>packHShift) & packHMask, x: s & packXMask}
+	return val{k: vkind(s >> packKShift), r: role(s>>packRShift) & packRMask, h: uint32(s>>packHShift) & packHMask, x: s & packXMask}
 }
 
 // get returns slot i.

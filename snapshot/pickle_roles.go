@@ -31,6 +31,7 @@ const (
 	rEntry                 // trace entry dict
 	rSkimmed               // a trace event's frames list when skimming: no stack is built
 	rPair                  // a trace event's pool_id tuple: x is its Pool reference
+	rSegPool               // a segment's segment_pool_id tuple of two ints: x indexes segmentPools
 )
 
 // keyCode names the snapshot's dict keys and enum strings, so dispatch on a
@@ -259,7 +260,9 @@ type typed struct {
 	blockDicts []blockDict // rBlock
 	// blocks holds every block dict's block, by the dict's index: the
 	// blocks lists of the snapshot's segments are runs of it.
-	blocks           []Block
+	blocks []Block
+	// segmentPools holds the segments' segment_pool_id pairs (rSegPool).
+	segmentPools     [][2]int64
 	historyLists     []historyList  // rHist
 	historyEntries   []historyEntry // rHistEntry
 	framesLists      table[framesList]
@@ -363,6 +366,9 @@ func (m *vm) keyRole(r role, key val, k vkind) role {
 				return rFrames
 			}
 		case cSegmentPoolID:
+			if k == kTuple {
+				return rSegPool
+			}
 			return rGeneric
 		}
 	case rBlock:
@@ -581,6 +587,15 @@ func (m *vm) makeTuple(v *val, items []val) error {
 				v.x = uint64(ref)
 				return nil
 			}
+		}
+		v.r = rGeneric
+	}
+	if v.r == rSegPool {
+		// Every segment has one: two ints kept as they are, without a
+		// generic tuple each.
+		if len(items) == 2 && plainInt(items[0]) && plainInt(items[1]) {
+			v.x = grow(&m.segmentPools, [2]int64{int64(items[0].x), int64(items[1].x)})
+			return nil
 		}
 		v.r = rGeneric
 	}
@@ -1136,7 +1151,9 @@ func (m *vm) finishSeg(i uint64, items []val) error {
 	default:
 		return errFallback
 	}
-	if pool.k != kUnset && pool.k != kNone {
+	if pool.k == kTuple && pool.r == rSegPool {
+		s.PrivatePool = m.segmentPools[pool.x]
+	} else if pool.k != kUnset && pool.k != kNone {
 		a, err := m.toAny(pool)
 		if err != nil {
 			return err
