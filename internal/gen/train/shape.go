@@ -50,6 +50,10 @@ type Shape struct {
 	PythonDepth int
 	// Seed drives every random choice.
 	Seed uint64
+	// Live is the bytes the tensors take in all; 0 is shapeLive (half an
+	// H100). With Tensors it sets the mean tensor size, and so how many
+	// tensors share a segment.
+	Live int64
 }
 
 // Shapes the benchmarks name. Their sizes are those of snapshots made
@@ -72,21 +76,24 @@ type ShapeResult struct {
 	Frames int
 	Bytes  int64
 	// VariantAt are the byte offsets of the 4-byte operands (BININT,
-	// little endian) that hold VariantSize, the requested size of a live
-	// block alone in its segment, in the block and in its segment:
-	// SetVariant writes copies that differ there.
+	// little endian) that hold the requested size of one live block and
+	// its segment's requested_size: SetVariant writes copies that differ
+	// there. VariantSize is the block's requested size in copy 0, bytes.
 	VariantAt   []int64
 	VariantSize int32
+	// variantBase is the value at each of VariantAt in copy 0.
+	variantBase []int32
 }
 
 // SetVariant makes data, the snapshot written with result r, its copy
-// number i (from 0, less than VariantSize): the largest live block asks
-// for i bytes less than in copy 0, which its size allows. The copies of
+// number i (from 0, less than VariantSize): the largest live block that
+// can vary asks for i bytes less than in copy 0, which its size allows,
+// and its segment's requested_size is i bytes less too. The copies of
 // a run are then distinct snapshots, as a run's are (the digests of equal
 // segment lists would share them), of the same size and make-up.
 func (r *ShapeResult) SetVariant(data []byte, i int) {
-	for _, at := range r.VariantAt {
-		binary.LittleEndian.PutUint32(data[at:], uint32(r.VariantSize)-uint32(i))
+	for k, at := range r.VariantAt {
+		binary.LittleEndian.PutUint32(data[at:], uint32(r.variantBase[k])-uint32(i))
 	}
 }
 
@@ -126,7 +133,11 @@ func WriteShape(w io.Writer, sh Shape) (*ShapeResult, error) {
 
 	// The model: its tensors, in the order a model is built and its
 	// optimizer initialised, each at one of the sites.
-	mean := float64(shapeLive) / float64(sh.Tensors)
+	live := sh.Live
+	if live <= 0 {
+		live = shapeLive
+	}
+	mean := float64(live) / float64(sh.Tensors)
 	for i := range sh.Tensors {
 		tick()
 		s := sites[(i*7919)%len(sites)]
@@ -178,24 +189,37 @@ func WriteShape(w io.Writer, sh Shape) (*ShapeResult, error) {
 		a.ProcessEvents()
 	}
 
-	// Live blocks of 1 MiB to 2 GiB alone in their segment ask for one
-	// byte less than their size, so that copies can ask for a few bytes
-	// less each in one of them (SetVariant), in the block and in its
-	// segment's requested_size.
-	var vary []*alloc.Block
+	// Live blocks of 1 MiB to 2 GiB ask for one byte less than their
+	// size, so that copies can ask for a few bytes less each in one of
+	// them (SetVariant), in the block and in its segment's requested_size.
+	// A large model's blocks share their segments, so the segment's sum is
+	// a number of its own (the same one when the block is alone).
+	type variant struct {
+		block            *alloc.Block
+		segmentRequested int64 // the segment's requested_size in copy 0
+	}
+	var vary []variant
 	for _, sg := range a.Segments() {
-		var live []*alloc.Block
+		var mine []*alloc.Block
 		for _, bl := range sg.Blocks() {
-			if bl.State != alloc.Inactive {
-				live = append(live, bl)
+			if bl.State == alloc.ActiveAllocated && bl.Size >= 1<<20 && bl.Size < 1<<31 {
+				bl.Requested = bl.Size - 1
+				mine = append(mine, bl)
 			}
 		}
-		if len(live) == 1 && live[0].State == alloc.ActiveAllocated && live[0].Size >= 1<<20 && live[0].Size < 1<<31 {
-			live[0].Requested = live[0].Size - 1
-			vary = append(vary, live[0])
+		var requested int64 // as the layout sums it
+		for _, bl := range sg.Blocks() {
+			if bl.State != alloc.Inactive {
+				requested += bl.Requested
+			}
+		}
+		if requested < 1<<31 {
+			for _, bl := range mine {
+				vary = append(vary, variant{bl, requested})
+			}
 		}
 	}
-	slices.SortStableFunc(vary, func(x, y *alloc.Block) int { return cmp.Compare(y.Size, x.Size) })
+	slices.SortStableFunc(vary, func(x, y variant) int { return cmp.Compare(y.block.Size, x.block.Size) })
 
 	opt := era.Layout
 	opt.Devices = 1
@@ -207,23 +231,33 @@ func WriteShape(w io.Writer, sh Shape) (*ShapeResult, error) {
 	}
 	data := buf.Bytes()
 	res := &ShapeResult{Entries: len(a.Trace()), Frames: b.FrameDicts(), Bytes: int64(len(data))}
-	// The first of them whose requested size is written twice, in the
-	// block and in its segment, and nowhere else.
-	for _, bl := range vary {
-		pat := binary.LittleEndian.AppendUint32([]byte{pickleop.BinInt}, uint32(bl.Requested))
+	// The first of them whose requested size and its segment's are
+	// written once each (twice, the same number, when it is alone in its
+	// segment), and nowhere else.
+	offsets := func(v int64) []int64 {
+		pat := binary.LittleEndian.AppendUint32([]byte{pickleop.BinInt}, uint32(v))
 		var at []int64
 		for off := 0; ; {
 			j := bytes.Index(data[off:], pat)
 			if j < 0 {
-				break
+				return at
 			}
 			at = append(at, int64(off+j+1))
 			off += j + 1
 		}
-		if len(at) == 2 {
-			res.VariantAt, res.VariantSize = at, int32(bl.Requested)
-			break
+	}
+	for _, v := range vary {
+		block, seg := offsets(v.block.Requested), offsets(v.segmentRequested)
+		switch {
+		case v.segmentRequested == v.block.Requested && len(block) == 2:
+			res.VariantAt, res.variantBase = block, []int32{int32(v.block.Requested), int32(v.block.Requested)}
+		case v.segmentRequested != v.block.Requested && len(block) == 1 && len(seg) == 1:
+			res.VariantAt, res.variantBase = []int64{block[0], seg[0]}, []int32{int32(v.block.Requested), int32(v.segmentRequested)}
+		default:
+			continue
 		}
+		res.VariantSize = int32(v.block.Requested)
+		break
 	}
 	if res.VariantAt == nil {
 		return nil, errors.New("shape: no live block of 1 MiB to 2 GiB alone in its segment to make copies differ in")

@@ -94,14 +94,32 @@ func TestWriteShapeRefuses(t *testing.T) {
 
 // TestShapeVariants checks the copies a run is made of: copy i differs
 // from the snapshot only in one live block's requested size (and its
-// segment's), which is i bytes less, and decodes without a note.
+// segment's), which is i bytes less, and decodes without a note; the
+// block may be alone in its segment or share it (a large model's
+// tensors, a quarter MB each, share their segments).
 func TestShapeVariants(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sh   Shape
+		// neighbours is how many other live blocks share the varied
+		// block's segment.
+		neighbours func(int) bool
+	}{
+		{"alone", Shape{Tensors: 60, Events: 700, Stacks: 30, Seed: 4}, func(n int) bool { return n == 0 }},
+		{"shared", Shape{Tensors: 2000, Events: 700, Stacks: 30, Seed: 4, Live: 2000 << 18}, func(n int) bool { return n > 0 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testShapeVariants(t, tc.sh, tc.neighbours) })
+	}
+}
+
+func testShapeVariants(t *testing.T, sh Shape, neighbours func(int) bool) {
 	var buf bytes.Buffer
-	res, err := WriteShape(&buf, Shape{Tensors: 60, Events: 700, Stacks: 30, Seed: 4})
+	res, err := WriteShape(&buf, sh)
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := buf.Bytes()
+	others := map[int64]int{} // live blocks beside each live block in its segment
 	requested := func(data []byte) map[int64]int64 {
 		s, _, err := snapshot.Decode(bytes.NewReader(data), int64(len(data)), snapshot.DecodeOptions{})
 		if err != nil {
@@ -112,10 +130,20 @@ func TestShapeVariants(t *testing.T) {
 		}
 		out := map[int64]int64{}
 		for _, sg := range s.Segments {
+			var sum int64
+			var live []int64
 			for _, b := range sg.Blocks {
 				if b.State.Active() {
 					out[int64(b.Address)] = b.RequestedSize
+					sum += b.RequestedSize
+					live = append(live, int64(b.Address))
 				}
+			}
+			for _, addr := range live {
+				others[addr] = len(live) - 1
+			}
+			if sum != sg.RequestedSize {
+				t.Errorf("segment %#x: requested_size %d, its blocks ask for %d", sg.Address, sg.RequestedSize, sum)
 			}
 		}
 		return out
@@ -137,6 +165,9 @@ func TestShapeVariants(t *testing.T) {
 				changed++
 				if want[addr]-r != int64(i) || r != int64(res.VariantSize)-int64(i) {
 					t.Errorf("copy %d: block %#x asks for %d, copy 0 for %d", i, addr, r, want[addr])
+				}
+				if !neighbours(others[addr]) {
+					t.Errorf("copy %d: block %#x has %d blocks beside it in its segment", i, addr, others[addr])
 				}
 			}
 		}
