@@ -102,6 +102,13 @@ func (r *ShapeResult) SetVariant(data []byte, i int) {
 // free_completed), so a 10k-event trace holds the last 17 steps.
 const shapeStepAllocs = 200
 
+// varyOffsets is how many distinct odd amounts under 512 bytes the
+// blocks of one size that copies may vary in ask for less than their
+// size: a number below their size's 512-byte rounding names its block's
+// size and amount, so blocks of equal size and distinct amounts never
+// write the same requested_size.
+const varyOffsets = 256
+
 // shapeCapacity is the simulated device's memory: an 80 GB H100's.
 const shapeCapacity = 81559 << 20
 
@@ -189,21 +196,27 @@ func WriteShape(w io.Writer, sh Shape) (*ShapeResult, error) {
 		a.ProcessEvents()
 	}
 
-	// Live blocks of 1 MiB to 2 GiB ask for one byte less than their
-	// size, so that copies can ask for a few bytes less each in one of
-	// them (SetVariant), in the block and in its segment's requested_size.
-	// A large model's blocks share their segments, so the segment's sum is
-	// a number of its own (the same one when the block is alone).
+	// Live blocks of over 1 MiB (large-pool blocks, which may exceed
+	// their request by up to 1 MiB) and under 2 GiB ask for an odd number
+	// of bytes less than their size, so that copies can ask for a few
+	// bytes less each in one of them (SetVariant), in the block and in its
+	// segment's requested_size. The amount differs between blocks of one
+	// size (up to varyOffsets of them), so that the number is written
+	// once in the file; a large model's blocks share their segments, so
+	// the segment's sum is a number of its own (the same one when the
+	// block is alone).
 	type variant struct {
 		block            *alloc.Block
 		segmentRequested int64 // the segment's requested_size in copy 0
 	}
 	var vary []variant
+	bySize := map[int64]int64{} // candidates of each size so far
 	for _, sg := range a.Segments() {
 		var mine []*alloc.Block
 		for _, bl := range sg.Blocks() {
-			if bl.State == alloc.ActiveAllocated && bl.Size >= 1<<20 && bl.Size < 1<<31 {
-				bl.Requested = bl.Size - 1
+			if bl.State == alloc.ActiveAllocated && bl.Size > 1<<20 && bl.Size < 1<<31 {
+				bl.Requested = bl.Size - 1 - 2*(bySize[bl.Size]%varyOffsets)
+				bySize[bl.Size]++
 				mine = append(mine, bl)
 			}
 		}
@@ -260,7 +273,7 @@ func WriteShape(w io.Writer, sh Shape) (*ShapeResult, error) {
 		break
 	}
 	if res.VariantAt == nil {
-		return nil, errors.New("shape: no live block of 1 MiB to 2 GiB alone in its segment to make copies differ in")
+		return nil, errors.New("shape: no live block of 1 MiB to 2 GiB whose requested size and its segment's are written once, to make copies differ in")
 	}
 	if _, err := w.Write(data); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package train
 import (
 	"bytes"
 	"crypto/sha256"
+	"maps"
 	"slices"
 	"testing"
 
@@ -107,6 +108,8 @@ func TestShapeVariants(t *testing.T) {
 	}{
 		{"alone", Shape{Tensors: 60, Events: 700, Stacks: 30, Seed: 4}, func(n int) bool { return n == 0 }},
 		{"shared", Shape{Tensors: 2000, Events: 700, Stacks: 30, Seed: 4, Live: 2000 << 18}, func(n int) bool { return n > 0 }},
+		// A large model's: many blocks of each size over 1 MiB.
+		{"many of one size", Shape{Tensors: 16000, Events: 700, Stacks: 30, Seed: 4, Live: 16000 << 18}, func(n int) bool { return n > 0 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) { testShapeVariants(t, tc.sh, tc.neighbours) })
 	}
@@ -149,6 +152,31 @@ func testShapeVariants(t *testing.T, sh Shape, neighbours func(int) bool) {
 		return out
 	}
 	want := requested(base)
+	// Blocks of one size that copies may vary in ask for distinct sizes,
+	// so that each number is written once (else a large model, with
+	// thousands of blocks of each size, has none to vary).
+	s, _, err := snapshot.Decode(bytes.NewReader(base), int64(len(base)), snapshot.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asks := map[[2]int64]int{}
+	bySize := map[int64]int{}
+	for _, sg := range s.Segments {
+		for _, b := range sg.Blocks {
+			if b.State == snapshot.StateActiveAllocated && b.Size > 1<<20 {
+				asks[[2]int64{b.Size, b.RequestedSize}]++
+				bySize[b.Size]++
+			}
+		}
+	}
+	for k, n := range asks {
+		if n > 1 && bySize[k[0]] <= 256 {
+			t.Errorf("%d blocks of %d bytes ask for %d", n, k[0], k[1])
+		}
+	}
+	if sh.Tensors > 10000 && !slices.ContainsFunc(slices.Collect(maps.Values(bySize)), func(n int) bool { return n > 1 }) {
+		t.Errorf("no two blocks over 1 MiB of one size: the check above checks nothing")
+	}
 	for _, i := range []int{0, 1, 37} {
 		data := slices.Clone(base)
 		res.SetVariant(data, i)
