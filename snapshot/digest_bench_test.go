@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -142,4 +143,79 @@ func BenchmarkDigestTargetSize(b *testing.B) {
 	data := buf.Bytes()
 	b.Run("decode+reduce", func(b *testing.B) { benchFullReduce(b, data) })
 	b.Run("skim+reduce", func(b *testing.B) { benchSkim(b, data) })
+}
+
+// BenchmarkDigestHeld measures what a run keeps in memory per snapshot
+// block while the report is made: the digests of heldDigests distinct
+// snapshots of a generator shape, each made the way a load makes it (a
+// cache miss: skim and Reduce; a cache hit: DecodeDigest of its entry)
+// and passed through one Sharer, as ingest does. The copies differ in one
+// block, so their stack tables are shared and their segment lists are
+// not, as in a run whose allocator state changes from step to step.
+// B/block is the live heap after a collection, per block held.
+//
+//	go test -run='^$' -bench=DigestHeld ./snapshot
+func BenchmarkDigestHeld(b *testing.B) {
+	for _, name := range []string{"ordinary", "ordinary-oom", "large"} {
+		data, err := shapeInputs[name]()
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, c, err := DecodeBytes(data, DecodeOptions{SkimTrace: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := Reduce(s)
+		enc, err := EncodeDigest("bench", c, d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		blocks := 0
+		for _, sg := range d.Segments {
+			blocks += len(sg.Blocks)
+		}
+		b.Run(name+"/reduce", func(b *testing.B) {
+			benchHeld(b, blocks, func() *Snapshot { return Reduce(s) })
+		})
+		b.Run(name+"/cached", func(b *testing.B) {
+			benchHeld(b, blocks, func() *Snapshot {
+				_, _, d, err := DecodeDigest(enc)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return d
+			})
+		})
+	}
+}
+
+// heldDigests is how many digests BenchmarkDigestHeld holds at once: enough
+// that the per-digest cost dominates the Sharer's fixed cost and the
+// heap's noise, few enough for the large shape (175k blocks each).
+const heldDigests = 16
+
+// benchHeld holds heldDigests digests made by digest, each with blocks
+// blocks, and reports the live heap they cost per block.
+func benchHeld(b *testing.B, blocks int, digest func() *Snapshot) {
+	var perBlock float64
+	for b.Loop() {
+		held := make([]*Snapshot, heldDigests)
+		sharer := NewSharer()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for i := range held {
+			d := digest()
+			// Distinct copies: one block asks for i more bytes.
+			d.Segments[0].Blocks[0].RequestedSize += int64(i)
+			sharer.Share(d)
+			held[i] = d
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(held)
+		runtime.KeepAlive(sharer)
+		perBlock = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(heldDigests*blocks)
+	}
+	b.ReportMetric(perBlock, "B/block")
 }

@@ -9,33 +9,42 @@ import (
 	"unsafe"
 )
 
-// Sharer lets the digests of one load share their stack tables and
-// segment lists. A run's snapshots mostly hold the same live blocks under
-// the same stacks (a training step's allocator state repeats from step to
-// step unless something leaks), and Reduce numbers a digest's stacks and
-// frames in the order its segments list them, so consecutive digests often
-// have equal tables and equal segments: sharing one copy keeps a run's
-// memory from growing by a table (tens to hundreds of KB with thousands of
-// distinct stacks) and a segment list (about 40 bytes a block) per
-// snapshot. Both are compared in full, never trusted by their hash, and
-// digests are never modified after loading.
+// Sharer lets the digests of one load share their stack tables, segment
+// lists and block lists. A run's snapshots mostly hold the same live
+// blocks under the same stacks (a training step's allocator state repeats
+// from step to step unless something leaks: the parameters' and optimizer
+// states' segments do not change), and Reduce numbers a digest's stacks
+// and frames in the order its segments list them, so consecutive digests
+// often have equal tables, equal segment lists, and where the lists
+// differ (the activations' segments), equal blocks in most segments:
+// sharing one copy keeps a run's memory from growing by a table (tens to
+// hundreds of KB with thousands of distinct stacks) and by 32 bytes a
+// block per snapshot. All are compared in full, never trusted by their
+// hash, and digests are never modified after loading.
 type Sharer struct {
 	mu     sync.Mutex
 	seed   maphash.Seed
 	byHash map[uint64][]*Stacks
 	segs   map[uint64][][]Segment
+	blocks map[uint64][][]Block
 }
 
 // NewSharer returns an empty Sharer; it is safe for concurrent use.
 func NewSharer() *Sharer {
-	return &Sharer{seed: maphash.MakeSeed(), byHash: map[uint64][]*Stacks{}, segs: map[uint64][][]Segment{}}
+	return &Sharer{seed: maphash.MakeSeed(), byHash: map[uint64][]*Stacks{}, segs: map[uint64][][]Segment{}, blocks: map[uint64][][]Block{}}
 }
 
-// Share shares digest d's stack table and segment list.
+// Share shares digest d's stack table and segment list or, when the list
+// is new, the blocks of each of its segments.
 func (t *Sharer) Share(d *Snapshot) {
 	t.shareStacks(&d.Stacks)
 	d.Segments = slices.Clip(d.Segments)
-	h := t.hashSegments(d.Segments)
+	hashes := make([]uint64, len(d.Segments))
+	var words []uint64
+	for i := range d.Segments {
+		hashes[i], words = t.hashBlocks(d.Segments[i].Blocks, words)
+	}
+	h := t.hashSegments(d.Segments, hashes)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, c := range t.segs[h] {
@@ -44,27 +53,70 @@ func (t *Sharer) Share(d *Snapshot) {
 			return
 		}
 	}
+	t.shareBlocks(d.Segments, hashes)
 	t.segs[h] = append(t.segs[h], d.Segments)
 }
 
-func (t *Sharer) hashSegments(segs []Segment) uint64 {
-	var h maphash.Hash
-	h.SetSeed(t.seed)
-	var n [8]byte
-	word := func(v uint64) {
-		binary.LittleEndian.PutUint64(n[:], v)
-		h.Write(n[:])
-	}
+// shareBlocks makes each segment of segs use an equal block list seen
+// before, or records it for later ones; hashes are the lists' hashes
+// (hashBlocks). Decoders put all blocks of a snapshot in one array, which
+// stays in memory as long as one segment points into it: when some
+// segments now share, the others' blocks are copied to an array of their
+// own, so the decoder's array is let go.
+func (t *Sharer) shareBlocks(segs []Segment, hashes []uint64) {
+	shared := make([]bool, len(segs))
+	some, rest := false, 0
 	for i := range segs {
-		sg := &segs[i]
-		word(sg.Address)
-		word(uint64(sg.TotalSize))
-		word(uint64(len(sg.Blocks)))
-		for _, b := range sg.Blocks {
-			word(b.Address ^ uint64(b.Size)<<1 ^ uint64(b.Stack)<<40 ^ uint64(b.State)<<56)
+		bl := segs[i].Blocks
+		if len(bl) == 0 {
+			continue
+		}
+		for _, c := range t.blocks[hashes[i]] {
+			if slices.Equal(c, bl) {
+				segs[i].Blocks, shared[i], some = c, true, true
+				break
+			}
+		}
+		if !shared[i] {
+			rest += len(bl)
 		}
 	}
-	return h.Sum64()
+	if some && rest > 0 {
+		own := make([]Block, 0, rest)
+		for i := range segs {
+			if !shared[i] && len(segs[i].Blocks) > 0 {
+				start := len(own)
+				own = append(own, segs[i].Blocks...)
+				segs[i].Blocks = own[start:len(own):len(own)]
+			}
+		}
+	}
+	for i := range segs {
+		if !shared[i] && len(segs[i].Blocks) > 0 {
+			segs[i].Blocks = slices.Clip(segs[i].Blocks)
+			t.blocks[hashes[i]] = append(t.blocks[hashes[i]], segs[i].Blocks)
+		}
+	}
+}
+
+// hashBlocks hashes a block list, every field of every block, using
+// words as scratch space (returned for the next call).
+func (t *Sharer) hashBlocks(bl []Block, words []uint64) (uint64, []uint64) {
+	words = words[:0]
+	for _, b := range bl {
+		words = append(words, b.Address, uint64(b.Size), uint64(b.RequestedSize), uint64(b.Stack)|uint64(b.State)<<32)
+	}
+	return maphash.Bytes(t.seed, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), 8*len(words))), words
+}
+
+// hashSegments hashes a segment list from its segments' places and the
+// hashes of their block lists.
+func (t *Sharer) hashSegments(segs []Segment, blockHashes []uint64) uint64 {
+	words := make([]uint64, 0, 3*len(segs))
+	for i := range segs {
+		words = append(words, segs[i].Address, uint64(segs[i].TotalSize), blockHashes[i])
+	}
+	return maphash.Bytes(t.seed, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), 8*len(words)))
 }
 
 // segmentsEqual compares two segment lists field by field, blocks included.
