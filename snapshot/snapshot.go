@@ -95,16 +95,17 @@ type Segment struct {
 	RequestedSize int64
 	// Stream is the CUDA stream the segment belongs to (0 = default stream).
 	Stream int64
-	// Pool is the size class the segment serves.
-	Pool Pool
 	// PrivatePool is segment_pool_id: (0, 0) for the default pool, anything
 	// else for a CUDA graph or MemPool private pool.
 	PrivatePool [2]int64
-	// Expandable reports is_expandable (expandable_segments:True).
-	Expandable bool
 	// Stack is the stack of the cudaMalloc that created the segment (often
 	// empty).
 	Stack StackID
+	// Pool is the size class the segment serves. (The narrow fields sit
+	// together: a run holds a Segment per segment of every digest.)
+	Pool Pool
+	// Expandable reports is_expandable (expandable_segments:True).
+	Expandable bool
 	// Blocks split the segment, contiguous by address from Address.
 	Blocks []Block
 }
