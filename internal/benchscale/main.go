@@ -129,6 +129,7 @@ type row struct {
 	ooms, n       int
 	first, rerun  benchrun.Result
 	python        time.Duration // CPython over the same n files (scaled), 0: not timed
+	pythonCPU     time.Duration // its CPU time (scaled)
 	pyFiles       int
 }
 
@@ -164,6 +165,8 @@ func bench(cfg config) error {
 		for _, ooms := range cfg.ooms {
 			rs, err := benchShape(cfg, dir, gen, python, binaries, shape, ooms, ns)
 			if err != nil {
+				// The rows measured so far took minutes: print them.
+				printTable(os.Stdout, rows)
 				return fmt.Errorf("%s: %w", shape, err)
 			}
 			rows = append(rows, rs...)
@@ -199,9 +202,9 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 	if shape == "large" {
 		pythonMax = cfg.largePythonMax
 	}
-	pyTimes := map[int]time.Duration{} // CPython's time by files loaded
+	pyTimes := map[int]benchrun.Result{} // CPython's times by files loaded
 	for _, n := range ns {
-		var py time.Duration
+		var py, pyCPU time.Duration
 		pyFiles := min(n, pythonMax)
 		if python != "" {
 			if _, done := pyTimes[pyFiles]; !done {
@@ -209,9 +212,10 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 				if err != nil {
 					return nil, fmt.Errorf("python3: %w", err)
 				}
-				pyTimes[pyFiles] = r.Wall
+				pyTimes[pyFiles] = r
 			}
-			py = pyTimes[pyFiles] * time.Duration(n) / time.Duration(pyFiles)
+			py = pyTimes[pyFiles].Wall * time.Duration(n) / time.Duration(pyFiles)
+			pyCPU = pyTimes[pyFiles].CPU * time.Duration(n) / time.Duration(pyFiles)
 		}
 		for _, b := range binaries {
 			run := filepath.Join(work, fmt.Sprintf("run-%d-%s", n, b.name))
@@ -237,7 +241,7 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 			if err != nil {
 				return nil, fmt.Errorf("%s, %d snapshots, re-run: %w", b.name, n, err)
 			}
-			r := row{shape: shape, binary: b.name, ooms: ooms, n: n, first: first, rerun: rerun, python: py, pyFiles: pyFiles}
+			r := row{shape: shape, binary: b.name, ooms: ooms, n: n, first: first, rerun: rerun, python: py, pythonCPU: pyCPU, pyFiles: pyFiles}
 			printRow(os.Stderr, r)
 			rows = append(rows, r)
 			os.RemoveAll(run)
@@ -270,18 +274,19 @@ func oomLabel(n int) string {
 
 // printRow prints one row as it is measured (progress, on stderr).
 func printRow(w io.Writer, r row) {
-	fmt.Fprintf(w, "%s, OOMs %s, %d snapshots, %s: first run %.1f s, %.0f MB; re-run %.1f s\n",
-		r.shape, oomLabel(r.ooms), r.n, r.binary, r.first.Wall.Seconds(), float64(r.first.RSS)/1e6, r.rerun.Wall.Seconds())
+	fmt.Fprintf(w, "%s, OOMs %s, %d snapshots, %s: first run %.1f s (CPU %.1f s), %.0f MB; re-run %.1f s (CPU %.1f s); CPython %.1f s (CPU %.1f s)\n",
+		r.shape, oomLabel(r.ooms), r.n, r.binary, r.first.Wall.Seconds(), r.first.CPU.Seconds(), float64(r.first.RSS)/1e6,
+		r.rerun.Wall.Seconds(), r.rerun.CPU.Seconds(), r.python.Seconds(), r.pythonCPU.Seconds())
 }
 
 // printTable prints the figures as one Markdown table.
 func printTable(w io.Writer, rows []row) {
-	fmt.Fprintln(w, "| shape | OOMs | N | gpureport | first run (CPU) | peak RSS | re-run after one more (% of first) | CPython pickle.load, one process | first run vs CPython |")
+	fmt.Fprintln(w, "| shape | OOMs | N | gpureport | first run (CPU) | peak RSS | re-run after one more (% of first) | CPython pickle.load, one process (CPU) | first run vs CPython |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		py, vs := "", ""
 		if r.python > 0 {
-			py = fmt.Sprintf("%.1f s", r.python.Seconds())
+			py = fmt.Sprintf("%.1f s (%.1f s)", r.python.Seconds(), r.pythonCPU.Seconds())
 			if r.pyFiles < r.n {
 				py += fmt.Sprintf(" (%d files, scaled)", r.pyFiles)
 			}
