@@ -157,10 +157,15 @@ clean:
 # Long runs (README, "Long runs"): first runs, re-runs after one more
 # snapshot, peak RSS and CPython's pickle.load, on runs of distinct copies
 # of generated snapshots of three shapes (few blocks, ordinary, a large
-# model's), with and without caught OOM events. The default takes about
-# 15 minutes on 2 cores; BENCH_SCALE_ARGS='-large-n 200,400' is the full
-# table (about 40 minutes, 20 GB of disk). BENCH_BASE=REV also times that
-# git revision's gpureport in the same run (see bench-decode).
+# model's), with and without caught OOM events. Durations measured on the
+# shared 2-core VM (they double when others build): the few and ordinary
+# shapes, both OOM variants, N 200 and 400, took 40 minutes at a load of
+# 12-19; BENCH_SCALE_ARGS='-shapes ordinary,large -oom no -large-n 40,80'
+# took 7 minutes at a load of 6-14 (the figures in docs/fold.md, section
+# 7). The default adds the few shape, the OOM variants and large N 60,120
+# (about an hour, 6 GB of disk); '-large-n 200,400' is issue 30's full
+# table (20 GB of disk, an hour more). BENCH_BASE=REV also times that git
+# revision's gpureport in the same run (see bench-decode).
 BENCH_SCALE_ARGS ?=
 bench-scale: build
 	$(GO) run ./internal/benchscale -bin $(BIN) $(BENCH_SCALE_ARGS) $(if $(BENCH_BASE),-base $(BENCH_BASE))

@@ -29,8 +29,9 @@
 // copies of one shape at a time (large: 49 MB each).
 //
 // The default (-n 200,400, -large-n 60,120, both OOM variants) takes
-// about 15 minutes on 2 cores and 6 GB of disk; the full table of issue
-// 30, -large-n 200,400, takes about 40 minutes and 20 GB.
+// about an hour on the shared 2-core VM and 6 GB of disk; the full table
+// of issue 30, -large-n 200,400, an hour more and 20 GB (the Makefile's
+// bench-scale comment gives measured durations).
 package main
 
 import (
