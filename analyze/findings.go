@@ -402,6 +402,10 @@ type Trend struct {
 	// names the test and whether the p-value is exact.
 	PValue float64
 	Test   string
+	// VarFactor is the Hamed-Rao factor by which serial correlation of the
+	// fitted points widened the test's variance and the slope's interval
+	// (stats.ModifiedMannKendall); 1 for independent-looking points.
+	VarFactor float64
 	// State is docs/design.md's trend state, the trend's decision:
 	// StateGrowing, StateFlat, StateInconclusive or StateInsufficient.
 	State TrendState

@@ -25,6 +25,11 @@ import (
 //     rejects "no trend" at Alpha. Up to exactMaxN points without ties
 //     the p-value is exact, so 5 strictly rising points (p = 1/120 ≈
 //     0.0083) can be significant; the normal approximation is poor there.
+//     Its variance is corrected for serial correlation (Hamed and Rao,
+//     stats.ModifiedMannKendall): snapshots of memory that changes more
+//     slowly than the dumps come are not independent, and a wandering
+//     series would otherwise pass for a rise; Sen's interval widens by
+//     the same factor.
 //  3. An interval above 0: the slope's 95% interval excludes 0. The
 //     slope is Theil-Sen with Sen's interval; when ties pin Theil-Sen to
 //     0 (a staircase of leaked tensors), the least-squares slope with its
@@ -210,18 +215,22 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 			t.onset = true
 		}
 	}
-	t.fit(fx, fy)
+	mk := stats.ModifiedMannKendall(fx, fy)
+	t.fit(fx, fy, mk.VarFactor)
 	if len(fy) < r.MinPoints || n < r.MinPoints {
 		t.State, t.Pattern = StateInsufficient, PatternTooFew
 		t.MoreNeeded = r.MinPoints - min(n, len(fy))
 		t.Why.Rule = RuleTooFew
 		return t
 	}
-	mk := stats.MannKendall(fy)
 	t.PValue = mk.POneSided
+	t.VarFactor = mk.VarFactor
 	t.Test = "Mann-Kendall, one-sided, normal approximation"
-	if mk.Exact {
+	switch {
+	case mk.Exact:
 		t.Test = "Mann-Kendall, one-sided, exact"
+	case mk.VarFactor > 1:
+		t.Test = "Mann-Kendall, one-sided, Hamed-Rao variance correction for serial correlation"
 	}
 	if mk.POneSided < r.Alpha {
 		t.chooseSlope(fx, fy, mk.S)
@@ -395,9 +404,11 @@ func pick(v []float64, idx []int) []float64 {
 }
 
 // fit sets the Theil-Sen line, stats.OLS R², fitted range, level and growth
-// from the points.
-func (t *Trend) fit(x, y []float64) {
-	ts := stats.TheilSen(x, y)
+// from the points. varFactor (at least 1) widens Sen's interval for
+// serial correlation, as the test's variance is widened
+// (stats.ModifiedMannKendall).
+func (t *Trend) fit(x, y []float64, varFactor float64) {
+	ts := stats.TheilSenCorrected(x, y, varFactor)
 	t.Slope, t.Lo, t.Hi, t.Intercept = ts.Slope, ts.Lo, ts.Hi, ts.Intercept
 	t.N = len(x)
 	t.R2 = stats.OLS(x, y).R2
@@ -533,7 +544,10 @@ func (t *Trend) chooseSlope(x, y []float64, s float64) {
 	if math.IsNaN(f.Slope) || math.IsNaN(f.Lo) {
 		return
 	}
-	t.Slope, t.Lo, t.Hi, t.Intercept = f.Slope, f.Lo, f.Hi, f.Intercept
+	// Serial correlation leaves fewer independent points than there are
+	// (the test's variance factor): the t interval widens by its root.
+	half := (f.Hi - f.Lo) / 2 * math.Sqrt(math.Max(1, t.VarFactor))
+	t.Slope, t.Lo, t.Hi, t.Intercept = f.Slope, f.Slope-half, f.Slope+half, f.Intercept
 	t.Growth = t.Slope * (x[len(x)-1] - x[0])
 	t.Method, t.Tied = MethodLeastSquares, true
 }

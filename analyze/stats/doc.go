@@ -12,6 +12,15 @@
 //     tends to rise with its order", exact below 10 points without ties and
 //     normal-approximated (with the tie correction) above. Its p-value says
 //     how surprising the rise would be if the series were flat.
+//   - ModifiedMannKendall and HamedRaoFactor: the same test with Hamed and
+//     Rao's correction for serial correlation (hamedrao.go). Mann-Kendall's
+//     variance assumes independent points, but snapshots of a container
+//     that spans several dumps, or of anything that wanders slowly, are
+//     alike from one to the next, and such a series rises for a stretch
+//     by chance far more often than independent noise does. The correction
+//     inflates Var(S) by the effective sample size the ranks'
+//     autocorrelation implies (never deflates it), and TheilSenCorrected
+//     widens Sen's interval by the same factor, so test and interval agree.
 //   - OLS: least squares with its t interval, used where ties pin
 //     Theil-Sen's slope to 0 (a staircase of equal steps) and for R².
 //   - FindStep, Segments, Drops, TroughEnvelope and FloorPoints: change

@@ -51,6 +51,10 @@ type MKResult struct {
 	PValue float64
 	// Tau is Kendall's tau-a, S / (n(n−1)/2), between −1 and 1.
 	Tau float64
+	// VarFactor is the factor by which VarS was inflated for serial
+	// correlation (ModifiedMannKendall, hamedrao.go); 0 or 1 for the plain
+	// test.
+	VarFactor float64
 }
 
 // MannKendall tests y (in order) for a monotone trend.

@@ -37,7 +37,13 @@ type TheilSenFit struct {
 
 // TheilSen fits y against x. With fewer than two distinct x values the
 // statistics are NaN.
-func TheilSen(x, y []float64) TheilSenFit {
+func TheilSen(x, y []float64) TheilSenFit { return TheilSenCorrected(x, y, 1) }
+
+// TheilSenCorrected is TheilSen with Sen's interval built on Var(S)
+// multiplied by varFactor (at least 1): the Hamed-Rao factor of serially
+// correlated points (hamedrao.go) widens the interval as it widens the
+// test.
+func TheilSenCorrected(x, y []float64, varFactor float64) TheilSenFit {
 	n := min(len(x), len(y))
 	f := TheilSenFit{N: n, Slope: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Intercept: math.NaN()}
 	slopes := make([]float64, 0, n*(n-1)/2)
@@ -59,7 +65,7 @@ func TheilSen(x, y []float64) TheilSenFit {
 	} else {
 		f.Slope = (slopes[m/2-1] + slopes[m/2]) / 2
 	}
-	c := z975 * math.Sqrt(mkVariance(y[:n]))
+	c := z975 * math.Sqrt(math.Max(1, varFactor)*mkVariance(y[:n]))
 	m1 := int(math.Round((float64(m) - c) / 2))
 	m2 := int(math.Round((float64(m)+c)/2)) + 1
 	f.Lo = slopes[clampIndex(m1-1, m)]
