@@ -148,6 +148,8 @@ func (a *analysis) attribute(dr *deviceRun) {
 	}
 	sg := buildGroups(s)
 	d.Coverage = coverageOf(sg, s.Files, s.Device)
+	dr.ac = attributionContext{x: fit.x, keep: fit.keep, per: fit.per, refLevel: fit.refLevel, allocTr: &d.Trends[0],
+		rules: a.rules, suppress: a.opt.Suppressions, builtins: !a.opt.NoBuiltinSuppressions}
 	if peak(sg.noStack) > 0 {
 		y := make([]float64, len(sg.noStack))
 		for i, b := range sg.noStack {
@@ -159,10 +161,15 @@ func (a *analysis) attribute(dr *deviceRun) {
 			nr.Alpha = DefaultSuspectAlpha
 		}
 		t := fitKept("no_stack_bytes", fit.per, fit.x, y, fit.keep, nr)
+		// Stackless blocks that turn over are a container, as with stacks.
+		if t.State == StateGrowing {
+			if ev := survivalEvidence(sg.survival.Group(noStackSignature.Key), dr.ac); ev.Form == SurvivalTurnedOver {
+				t.State, t.Pattern, t.Why = StateFlat, PatternTurnedOver, TrendWhy{Rule: RuleTurnedOver}
+			}
+		}
 		d.Coverage.NoStackTrend = &t
 	}
-	dr.ac = attributionContext{x: fit.x, keep: fit.keep, per: fit.per, refLevel: fit.refLevel, allocTr: &d.Trends[0], coverage: d.Coverage,
-		rules: a.rules, suppress: a.opt.Suppressions, builtins: !a.opt.NoBuiltinSuppressions}
+	dr.ac.coverage = d.Coverage
 	d.Groups, d.Suspects = findSuspects(sg, dr.ac)
 	if n := len(s.Files); n > 0 {
 		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device)

@@ -62,6 +62,8 @@ type seriesGroups struct {
 	groups  []Group
 	noStack []int64 // live bytes without frames per point
 	liveAll []int64 // all live bytes per point
+	// survival follows the blocks over the periodic points (survival.go).
+	survival *Survival
 }
 
 // buildGroups sums each point's live blocks by signature.
@@ -76,11 +78,18 @@ func buildGroups(s *Series) *seriesGroups {
 	}
 	byKey := map[string]*acc{}
 	var order []string
-	sg := &seriesGroups{noStack: make([]int64, n), liveAll: make([]int64, n)}
+	sg := &seriesGroups{noStack: make([]int64, n), liveAll: make([]int64, n), survival: newSurvival()}
+	periodic := make([]bool, n)
+	for _, i := range s.trendIndex() {
+		periodic[i] = true
+	}
 	reps := make([]map[string]*groupAcc, n)
 	for i, f := range s.Files {
 		cache := newSignatureCache(&f.Snapshot.Stacks)
 		gs := groupLive(f.Snapshot, s.Device, cache)
+		if periodic[i] {
+			sg.survival.Observe(f.Snapshot, s.Device, cache)
+		}
 		reps[i] = gs
 		keys := make([]string, 0, len(gs))
 		for k := range gs {
@@ -139,6 +148,7 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 	type cand struct {
 		g     int
 		trend Trend
+		surv  *SurvivalEvidence
 	}
 	var cands []cand
 	for gi := range sg.groups {
@@ -167,9 +177,16 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 			rules.Alpha = DefaultSuspectAlpha
 		}
 		tr := fitKept("live_bytes", ac.per, ac.x, all, ac.keep, rules)
-		if tr.State == StateGrowing {
-			cands = append(cands, cand{gi, tr})
+		if tr.State != StateGrowing {
+			continue
 		}
+		// Growing bytes are a leak only if they survive (survival.go):
+		// a group that replaces its blocks is a bounded container.
+		ev := survivalEvidence(sg.survival.Group(g.Key), ac)
+		if ev.Form == SurvivalTurnedOver {
+			continue
+		}
+		cands = append(cands, cand{gi, tr, ev})
 	}
 	slices.SortFunc(cands, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(b.trend.Slope, a.trend.Slope), cmp.Compare(sg.groups[a.g].Fingerprint, sg.groups[b.g].Fingerprint))
@@ -239,7 +256,7 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 		sp := Suspect{
 			Fingerprint: g.Fingerprint, Site: g.Site, Function: g.Function, File: g.File,
 			Stack: g.Stack, User: g.User, Group: pos[newIndex[c.g]],
-			Bytes: g.Bytes, Blocks: g.Blocks, Trend: c.trend, Share: math.NaN(),
+			Bytes: g.Bytes, Blocks: g.Blocks, Trend: c.trend, Share: math.NaN(), Survival: c.surv,
 		}
 		if ac.allocTr != nil && ac.allocTr.Slope > 0 {
 			sp.Share = c.trend.Slope / ac.allocTr.Slope
@@ -269,6 +286,9 @@ func suspectConfidence(sp *Suspect, g *Group, ac attributionContext) (Confidence
 	}
 	if tr.FitFrom > 0 {
 		ev = append(ev, Evidence{Kind: EvidenceWarmUp})
+	}
+	if sp.Survival != nil && sp.Survival.Snapshots > 0 {
+		ev = append(ev, Evidence{Kind: EvidenceSurvival})
 	}
 	if !math.IsNaN(sp.Share) {
 		ev = append(ev, Evidence{Kind: EvidenceShare})

@@ -289,6 +289,9 @@ const (
 	PatternTooFew     Pattern = "too few points"
 	PatternNotShown   Pattern = "growth not established"
 	PatternUntilOOM   Pattern = "grew until the OOM"
+	// PatternTurnedOver: growing bytes in blocks that are replaced, a
+	// bounded container's (survival.go).
+	PatternTurnedOver Pattern = "blocks turn over"
 )
 
 // Estimators of a trend's slope (Trend.Method).
@@ -352,6 +355,9 @@ const (
 	EvidencePinsSegments EvidenceKind = "pins segments"
 	// EvidencePinning: most of its live bytes sit in pinned segments.
 	EvidencePinning EvidenceKind = "pinning"
+	// EvidenceSurvival: what following its blocks across the snapshots
+	// shows (Suspect.Survival).
+	EvidenceSurvival EvidenceKind = "survival"
 )
 
 // OutsideRule names what decided whether memory outside the caching
@@ -619,4 +625,28 @@ const (
 	RuleBounded TrendRule = "bounded"
 	// RuleThin: growth seen, not established (inconclusive).
 	RuleThin TrendRule = "thin evidence"
+	// RuleTurnedOver: the bytes grow, but in blocks that are replaced:
+	// what the group keeps does not grow (survival.go).
+	RuleTurnedOver TrendRule = "turned over"
+)
+
+// SurvivalForm is what the survival of a growing stack group's blocks
+// shows (survival.go): whether its growth is kept or turned over.
+type SurvivalForm string
+
+// Survival forms.
+const (
+	// SurvivalKept: the bytes in its blocks that outlive every block it
+	// freed grow: it keeps tensors (a leak).
+	SurvivalKept SurvivalForm = "kept"
+	// SurvivalRecreated: its largest block is re-created bigger at every
+	// snapshot and never smaller: one tensor rebuilt larger each time
+	// (torch.cat onto a history tensor), a leak.
+	SurvivalRecreated SurvivalForm = "re-created bigger"
+	// SurvivalTurnedOver: it replaces its blocks and what it keeps does
+	// not grow: a bounded container of recent tensors, not a leak.
+	SurvivalTurnedOver SurvivalForm = "turned over"
+	// SurvivalUnknown: too few snapshots outlast the lifetime of the
+	// blocks it freed to tell.
+	SurvivalUnknown SurvivalForm = "unknown"
 )

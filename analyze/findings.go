@@ -445,8 +445,8 @@ type Trend struct {
 	// for comparison.
 	R2 float64
 	// Pattern describes the shape of the series (steady growth, a
-	// one-time step, a plateau, ...). It decides nothing: State is the
-	// decision, and Status its one word.
+	// one-time step, a plateau, blocks that turn over, ...). It decides
+	// nothing: State is the decision, and Status its one word.
 	Pattern Pattern
 	// ChangePoint is the index of the best single level change (the first
 	// point after it), -1 when none mattered.
@@ -718,6 +718,10 @@ type Suspect struct {
 	Evidence []Evidence
 	// Suppressed names the suppression that matched, "" when none.
 	Suppressed string
+	// Survival is what following the suspect's blocks across the
+	// snapshots shows (survival.go); nil for a suspect found another way
+	// (grown until an OOM).
+	Survival *SurvivalEvidence
 	// Projection is when the device's allocated memory, growing at this
 	// suspect's rate, reaches capacity (less the memory outside the
 	// allocator); nil when capacity is unknown.
@@ -747,6 +751,34 @@ type Evidence struct {
 	// before it, in bytes (EvidenceOOM).
 	Path string
 	Grew int64
+}
+
+// SurvivalEvidence is what the survival of a growing group's blocks shows
+// (survival.go).
+type SurvivalEvidence struct {
+	// Form is the verdict: kept, re-created bigger, turned over, unknown.
+	Form SurvivalForm
+	// Turnover is the longest lifetime, in periodic snapshots, of a block
+	// of the group that went away (0 when none did); Deaths counts them.
+	Turnover, Deaths int
+	// Kept is the trend of the bytes of the blocks alive at the last
+	// snapshot that were born by each snapshot, over the snapshots older
+	// than Turnover; nil when too few are.
+	Kept *Trend
+	// Largest is the trend of the group's largest block, set when Form is
+	// SurvivalRecreated.
+	Largest *Trend
+	// Survivors is the bytes at the last periodic snapshot in blocks that
+	// were alive at the one before; KeptBytes the bytes of the blocks
+	// alive at the last snapshot; Blocks the group's blocks there and Old
+	// those born before the last Turnover+1 snapshots.
+	Survivors, KeptBytes int64
+	Blocks, Old          int
+	// LargestFirst and LargestLast are the group's largest block at the
+	// first and the last periodic snapshot, in bytes.
+	LargestFirst, LargestLast int64
+	// Snapshots is the number of periodic snapshots followed.
+	Snapshots int
 }
 
 // Coverage says how much of the live memory carries allocation stacks.

@@ -45,6 +45,8 @@ func Evidence(d *analyze.Device, i int) []string {
 		case analyze.EvidencePinning:
 			s = fmt.Sprintf("%s of its %s live bytes sit in large segments that are at least %s free: it keeps them reserved",
 				units.Bytes(e.Bytes), units.Bytes(e.Of), units.Percent(1-analyze.PinnedLiveShare))
+		case analyze.EvidenceSurvival:
+			s = Survival(sp.Survival)
 		default:
 			// A kind without a sentence of its own yet says its name.
 			s = string(e.Kind)
@@ -54,6 +56,33 @@ func Evidence(d *analyze.Device, i int) []string {
 		}
 	}
 	return out
+}
+
+// Survival says what following a suspect's blocks across the snapshots
+// showed, "" when they were not followed.
+func Survival(sv *analyze.SurvivalEvidence) string {
+	if sv == nil || sv.Snapshots == 0 {
+		return ""
+	}
+	switch sv.Form {
+	case analyze.SurvivalKept:
+		freed := "none of its blocks was freed"
+		if sv.Deaths > 0 {
+			freed = fmt.Sprintf("%d of them older than any of the %d blocks it freed, which lived at most %s", sv.Old, sv.Deaths, units.CountOf(sv.Turnover, "snapshot"))
+		}
+		k := sv.Kept
+		return fmt.Sprintf("survival: the bytes of the blocks it keeps to the last snapshot grow %s; %s live there in %s, %s",
+			units.RateCI(k.Slope, k.Lo, k.Hi, k.Per), units.Bytes(sv.KeptBytes), units.CountOf(sv.Blocks, "block"), freed)
+	case analyze.SurvivalRecreated:
+		l := sv.Largest
+		return fmt.Sprintf("survival: its largest block grows %s and is never smaller at the next snapshot, from %s to %s: one tensor re-created bigger each time, such as torch.cat onto a history tensor",
+			units.RateCI(l.Slope, l.Lo, l.Hi, l.Per), units.Bytes(sv.LargestFirst), units.Bytes(sv.LargestLast))
+	case analyze.SurvivalTurnedOver:
+		return fmt.Sprintf("survival: its blocks turn over, the freed ones after at most %s, and the bytes of those it keeps do not grow: a bounded container of recent tensors",
+			units.CountOf(sv.Turnover, "snapshot"))
+	}
+	return fmt.Sprintf("survival: its freed blocks lived up to %s, too long for %s to tell kept blocks from replaced ones",
+		units.CountOf(sv.Turnover, "snapshot"), units.CountOf(sv.Snapshots, "snapshot"))
 }
 
 // paths names a leak site's call paths: "suspects 16c2108f7b58,

@@ -86,6 +86,8 @@ func trendRule(t *analyze.Trend) string {
 			more = fmt.Sprintf("about %d more points", t.MoreNeeded)
 		}
 		return "grows " + rate + ", but the evidence is thin (" + notEstablished(t) + "); " + more + " at the same pace would decide it"
+	case analyze.RuleTurnedOver:
+		return "grows " + rate + ", but in blocks that are replaced: what it keeps does not grow, a bounded container of recent tensors"
 	}
 	return ""
 }

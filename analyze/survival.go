@@ -1,0 +1,246 @@
+package analyze
+
+import (
+	"gpureport/analyze/stats"
+	"gpureport/snapshot"
+)
+
+// Leak evidence is survival (design.md): a leak's bytes are in blocks that
+// outlive the snapshots around them. A stack group's live bytes can grow
+// for two reasons that its byte count cannot tell apart:
+//
+//   - it keeps tensors: the same blocks are there snapshot after snapshot
+//     and new ones join them (a list that is appended to and never
+//     cleared), or one tensor is re-created bigger each time (torch.cat
+//     onto a history tensor: one block that grows);
+//   - it holds a bounded set of recent tensors whose sizes vary (a rolling
+//     window of the last W batches' outputs, a replay buffer that fills to
+//     a cap and then overwrites, a cache of the last K eval outputs): it
+//     replaces its blocks, and its bytes wander with the sizes it holds,
+//     upward for a long stretch by chance.
+//
+// Survival tells them apart. A block is known across the periodic
+// snapshots of a device by its identity: its address, its size and its
+// stack group (a freed block's address is handed out again, but rarely to
+// a block of the same size made by the same code at the moment of a
+// dump). Following the blocks from one snapshot to the next gives each
+// block its birth (the snapshot where it was first seen) and, for blocks
+// that went away, their lifetime in snapshots. Per group:
+//
+//   - Survivors: the bytes at a snapshot in blocks already alive at the
+//     snapshot before (what the three-snapshot technique of leak hunting
+//     calls the objects that outlived the snapshots around them);
+//   - Turnover: the longest lifetime of any of its blocks that went away,
+//     in snapshots (0 when none did): how long the group keeps a block it
+//     does not keep for good;
+//   - Kept: at each snapshot, the bytes of the blocks still alive at the
+//     last snapshot that were born by then. For a leak it is the leaked
+//     bytes, and it grows; for a container every block alive at the last
+//     snapshot is younger than the turnover, so over the snapshots older
+//     than that Kept is 0 (or the odd block whose identity was reused);
+//   - Largest: the group's largest live block at each snapshot: the
+//     history tensor re-created bigger each time grows it without ever
+//     falling back.
+//
+// survivalEvidence (attribution.go) reads these for a group whose bytes
+// grow. Survival is a fold: Observe takes the snapshots one at a time, in
+// order, and keeps only the live blocks' identities and births and a few
+// numbers per group and snapshot, never an earlier snapshot.
+
+// blockID identifies a live block across the snapshots of one device.
+type blockID struct {
+	addr  uint64
+	size  int64
+	group int32
+}
+
+// Survival follows one device's live blocks across its periodic snapshots
+// (see above). The zero value is not ready: use newSurvival.
+type Survival struct {
+	index  map[string]int32  // signature key -> group index
+	groups []groupSurvival   // by group index
+	live   map[blockID]int32 // live blocks at the last snapshot -> birth
+	points int               // snapshots observed
+}
+
+// groupSurvival is one group's survival so far.
+type groupSurvival struct {
+	survivors []int64 // per snapshot observed (shorter until the group appears)
+	largest   []int64
+	turnover  int // longest lifetime of a block that went away, in snapshots
+	deaths    int // blocks that went away
+}
+
+func newSurvival() *Survival {
+	return &Survival{index: map[string]int32{}, live: map[blockID]int32{}}
+}
+
+// Observe follows device dev's live blocks into snapshot s, the next
+// periodic snapshot in order; cache names their stack groups.
+func (sv *Survival) Observe(s *snapshot.Snapshot, dev int, cache *signatureCache) {
+	k := int32(sv.points)
+	next := make(map[blockID]int32, len(sv.live))
+	var lastStack snapshot.StackID
+	var lastGroup int32 = -1
+	for b := range liveBlocks(s, dev) {
+		if lastGroup < 0 || b.Stack != lastStack {
+			lastStack, lastGroup = b.Stack, sv.group(cache.get(b.Stack).Key)
+		}
+		gs := &sv.groups[lastGroup]
+		gs.grow(sv.points + 1)
+		id := blockID{addr: b.Address, size: b.Size, group: lastGroup}
+		born, ok := sv.live[id]
+		if ok {
+			gs.survivors[k] += b.Size
+			delete(sv.live, id)
+		} else {
+			born = k
+		}
+		if had, dup := next[id]; dup {
+			born = min(born, had) // a file listing a block twice
+		}
+		next[id] = born
+		gs.largest[k] = max(gs.largest[k], b.Size)
+	}
+	// The blocks not seen again went away between the snapshots: they
+	// were seen at born..k-1.
+	for id, born := range sv.live {
+		gs := &sv.groups[id.group]
+		gs.turnover = max(gs.turnover, int(k-born))
+		gs.deaths++
+	}
+	sv.live = next
+	sv.points++
+}
+
+// group returns the index of the group with signature key, adding it.
+func (sv *Survival) group(key string) int32 {
+	if g, ok := sv.index[key]; ok {
+		return g
+	}
+	g := int32(len(sv.groups))
+	sv.index[key] = g
+	sv.groups = append(sv.groups, groupSurvival{})
+	return g
+}
+
+// grow extends the per-snapshot series to n snapshots.
+func (gs *groupSurvival) grow(n int) {
+	for len(gs.survivors) < n {
+		gs.survivors = append(gs.survivors, 0)
+		gs.largest = append(gs.largest, 0)
+	}
+}
+
+// GroupSurvival is one stack group's survival over the snapshots observed
+// so far (see the comment at the top of the file). Series are indexed by
+// the snapshots observed (the device's periodic snapshots), in bytes.
+type GroupSurvival struct {
+	// Survivors is the bytes in blocks already alive at the snapshot
+	// before (0 at the first).
+	Survivors []int64
+	// Kept is the bytes of the blocks alive at the last snapshot that
+	// were born at or before each snapshot (non-decreasing).
+	Kept []int64
+	// Largest is the group's largest live block at each snapshot.
+	Largest []int64
+	// Turnover is the longest lifetime, in snapshots, of a block of the
+	// group that went away; 0 when none did. Deaths counts those blocks.
+	Turnover, Deaths int
+	// Blocks is the group's live blocks at the last snapshot; Born
+	// counts those born at each snapshot.
+	Blocks int
+	Born   []int
+}
+
+// Group returns the survival of the group with signature key; nil when no
+// snapshot observed had a live block of it.
+func (sv *Survival) Group(key string) *GroupSurvival {
+	g, ok := sv.index[key]
+	if !ok {
+		return nil
+	}
+	gs := &sv.groups[g]
+	gs.grow(sv.points)
+	out := &GroupSurvival{
+		Survivors: append([]int64(nil), gs.survivors...),
+		Largest:   append([]int64(nil), gs.largest...),
+		Kept:      make([]int64, sv.points),
+		Born:      make([]int, sv.points),
+		Turnover:  gs.turnover, Deaths: gs.deaths,
+	}
+	for id, born := range sv.live {
+		if id.group == g {
+			out.Kept[born] += id.size
+			out.Born[born]++
+			out.Blocks++
+		}
+	}
+	for i := 1; i < len(out.Kept); i++ {
+		out.Kept[i] += out.Kept[i-1]
+	}
+	return out
+}
+
+// survivalEvidence judges a group whose live bytes grow by the survival
+// of its blocks gs over the periodic points of ac (see the top of the
+// file):
+//
+//   - kept: Kept grows, under the device's trend rules, over the
+//     snapshots older than the group's turnover (a block born there and
+//     alive at the end outlived every block the group let go). A leak
+//     keeps what it adds; a container's blocks alive at the end are all
+//     younger than its turnover, so Kept stays flat there;
+//   - re-created bigger: the largest block never falls between snapshots
+//     and grows under the same rules;
+//   - turned over: neither, with at least the rules' fewest points older
+//     than the turnover;
+//   - unknown: neither, with fewer (a short run, or blocks that live
+//     nearly as long as it): the bytes' trend alone decides.
+func survivalEvidence(gs *GroupSurvival, ac attributionContext) *SurvivalEvidence {
+	ev := &SurvivalEvidence{Form: SurvivalUnknown}
+	x := pick(ac.x, ac.keep)
+	m := len(x)
+	if gs == nil || m == 0 || len(gs.Kept) != m {
+		return ev
+	}
+	ev.Turnover, ev.Deaths, ev.Blocks, ev.Survivors = gs.Turnover, gs.Deaths, gs.Blocks, gs.Survivors[m-1]
+	ev.KeptBytes, ev.Snapshots = gs.Kept[m-1], m
+	ev.LargestFirst, ev.LargestLast = gs.Largest[0], gs.Largest[m-1]
+	upto := m - gs.Turnover // snapshots 0..upto-1 are older than the turnover
+	for _, n := range gs.Born[:max(upto, 0)] {
+		ev.Old += n
+	}
+	r := ac.rules
+	r.RefLevel = ac.refLevel
+	if upto >= r.MinPoints {
+		kt := FitTrend("kept_bytes", ac.per, x[:upto], int64s(gs.Kept[:upto]), r)
+		mapTrend(&kt, ac.keep)
+		ev.Kept = &kt
+		if kt.State == StateGrowing {
+			ev.Form = SurvivalKept
+			return ev
+		}
+	}
+	if ly := int64s(gs.Largest); stats.Drops(ly, dropTolerance(ly)) == 0 {
+		lt := FitTrend("largest_block_bytes", ac.per, x, ly, r)
+		mapTrend(&lt, ac.keep)
+		if lt.State == StateGrowing {
+			ev.Form, ev.Largest = SurvivalRecreated, &lt
+			return ev
+		}
+	}
+	if ev.Kept != nil {
+		ev.Form = SurvivalTurnedOver
+	}
+	return ev
+}
+
+// int64s converts byte counts to float64 for the statistics.
+func int64s(v []int64) []float64 {
+	out := make([]float64, len(v))
+	for i, b := range v {
+		out[i] = float64(b)
+	}
+	return out
+}

@@ -1,0 +1,196 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"gpureport/analyze/stats"
+	"gpureport/ingest"
+	"gpureport/input"
+	"gpureport/snapshot"
+)
+
+// sblock is a live block placed at a fixed address, for runs whose block
+// identities a test controls.
+type sblock struct {
+	addr   uint64
+	size   int64
+	frames []snapshot.Frame
+}
+
+// slot is the address of the i-th block slot: 1 GiB apart, so that no two
+// slots' segments overlap.
+func slot(i int) uint64 { return 0x7f0000000000 + uint64(i+1)<<30 }
+
+// blocksRun makes a run of one snapshot per element of snaps: a 2 GiB
+// parameter segment, then each block in a segment of its own at its
+// address, every 100 steps.
+func blocksRun(snaps [][]sblock) *ingest.Run {
+	run := &ingest.Run{Dir: "survival", Location: time.UTC}
+	for i, blocks := range snaps {
+		b := newSnap()
+		b.segment(0, live(2*gib, stackAt("model.py", 20, "__init__")))
+		sorted := slices.Clone(blocks)
+		slices.SortFunc(sorted, func(x, y sblock) int { return int(x.addr>>20) - int(y.addr>>20) })
+		for _, x := range sorted {
+			b.next = x.addr
+			b.segment(0, live(x.size, x.frames))
+		}
+		at := t0.Add(time.Duration(i) * time.Minute)
+		b.event(0, snapshot.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
+		step := int64(100 * (i + 1))
+		run.Snapshots = append(run.Snapshots, file(b.done(), fmt.Sprintf("snapshot_step_%06d.pickle", step), step, input.NoRank))
+	}
+	return run
+}
+
+// window returns n snapshots of a container at train.py:90 that holds the
+// blocks of the last life snapshots, perSnap new ones each, whose sizes
+// are log-normal (σ 0.8, a heavy tail) around a median that drifts by
+// drift per snapshot (a share of the first median, 2 MiB): the wandering
+// of a rolling window of variable-size batches. frames nil makes them
+// stackless.
+func window(n, life, perSnap int, drift float64, seed uint64, frames []snapshot.Frame) [][]sblock {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	sizes := map[int]int64{}
+	out := make([][]sblock, n)
+	for k := range n {
+		for j := range perSnap {
+			median := 2 * float64(mib) * (1 + drift*float64(k))
+			sizes[k*perSnap+j] = (int64(median*math.Exp(0.8*rng.NormFloat64())) + 511) / 512 * 512
+		}
+		for b := max(0, k-life+1); b <= k; b++ {
+			for j := range perSnap {
+				id := b*perSnap + j
+				out[k] = append(out[k], sblock{addr: slot(id), size: sizes[id], frames: frames})
+			}
+		}
+	}
+	return out
+}
+
+func TestSurvivalFold(t *testing.T) {
+	list := stackAt("train.py", 57, "train_step")
+	win := stackAt("train.py", 90, "train_step")
+	// The list keeps a block per snapshot; the window holds two blocks
+	// for one snapshot each; one window block reappears with the same
+	// address and size (a reused identity).
+	snaps := [][]sblock{
+		{{slot(0), 4 * mib, list}, {slot(10), 3 * mib, win}, {slot(11), 5 * mib, win}},
+		{{slot(0), 4 * mib, list}, {slot(1), 4 * mib, list}, {slot(12), 2 * mib, win}, {slot(13), 6 * mib, win}},
+		{{slot(0), 4 * mib, list}, {slot(1), 4 * mib, list}, {slot(2), 4 * mib, list}, {slot(12), 2 * mib, win}, {slot(14), 1 * mib, win}},
+	}
+	run := blocksRun(snaps)
+	sv := newSurvival()
+	for _, f := range run.Snapshots {
+		sv.Observe(f.Snapshot, 0, newSignatureCache(&f.Snapshot.Stacks))
+	}
+	l := sv.Group(SignatureOf(list).Key)
+	w := sv.Group(SignatureOf(win).Key)
+	if l == nil || w == nil {
+		t.Fatalf("groups %v %v", l, w)
+	}
+	want := GroupSurvival{Survivors: []int64{0, 4 * mib, 8 * mib}, Kept: []int64{4 * mib, 8 * mib, 12 * mib},
+		Largest: []int64{4 * mib, 4 * mib, 4 * mib}, Blocks: 3, Born: []int{1, 1, 1}}
+	if fmt.Sprint(*l) != fmt.Sprint(want) {
+		t.Errorf("list: %+v\nwant %+v", *l, want)
+	}
+	// Window: slot 12 survives once (lifetime so far 2); the blocks of
+	// snapshot 0 and slot 13 lived one snapshot each.
+	want = GroupSurvival{Survivors: []int64{0, 0, 2 * mib}, Kept: []int64{0, 2 * mib, 3 * mib},
+		Largest: []int64{5 * mib, 6 * mib, 2 * mib}, Turnover: 1, Deaths: 3, Blocks: 2, Born: []int{0, 1, 1}}
+	if fmt.Sprint(*w) != fmt.Sprint(want) {
+		t.Errorf("window: %+v\nwant %+v", *w, want)
+	}
+	if g := sv.Group("no such key"); g != nil {
+		t.Errorf("unknown group %+v", g)
+	}
+}
+
+// TestSurvivalDecidesGrowth runs the analysis on runs whose block
+// identities are set by hand: growth that keeps its blocks (a list, a
+// history tensor re-created bigger) is a leak; growth of a container that
+// replaces its blocks is not, however its sizes drift; the same holds
+// for blocks without stacks.
+func TestSurvivalDecidesGrowth(t *testing.T) {
+	site := stackAt("train.py", 57, "train_step")
+	list := make([][]sblock, 16)
+	for k := range list {
+		for b := 0; b <= k; b++ {
+			list[k] = append(list[k], sblock{slot(b), 24 * mib, site})
+		}
+	}
+	history := make([][]sblock, 16)
+	for k := range history {
+		// A new block at the next address each time, 8 MiB bigger.
+		history[k] = []sblock{{slot(k), int64(k+1) * 8 * mib, site}}
+	}
+	tests := []struct {
+		name  string
+		snaps [][]sblock
+		leak  bool
+		form  SurvivalForm
+		// growing says the group's bytes grow under the trend rules (so
+		// survival, not the trend, decides).
+		growing bool
+	}{
+		{"list that keeps its tensors", list, true, SurvivalKept, true},
+		{"history re-created bigger", history, true, SurvivalRecreated, true},
+		{"window of one snapshot, drifting up", window(24, 1, 6, 0.15, 1, site), false, "", true},
+		{"window of three snapshots, drifting up", window(24, 3, 3, 0.06, 2, site), false, "", true},
+		{"stackless window, drifting up", window(24, 2, 6, 0.15, 3, nil), false, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Analyze(blocksRun(tt.snaps), Options{})
+			CheckProse(t, t.Name(), f)
+			if f.Verdict.Leak != tt.leak {
+				t.Errorf("leak %v, want %v", f.Verdict.Leak, tt.leak)
+			}
+			d := f.Devices[0]
+			var bytes []float64
+			for _, g := range d.Groups {
+				if g.Site == "train.py:57" || g.Kind == SiteNone && g.Site == NoStackSite {
+					bytes = int64s(g.Bytes)
+				}
+			}
+			r := DefaultTrendRules()
+			r.RefLevel = stats2GiB
+			if stats.Drops(bytes, dropTolerance(bytes)) > 0 {
+				r.Alpha = DefaultSuspectAlpha // as findSuspects holds such groups
+			}
+			if tr := FitTrend("live_bytes", "step", d.xs(), bytes, r); (tr.State == StateGrowing) != tt.growing {
+				t.Errorf("the group's bytes: %s (%s), want growing %v", tr.State, tr.Why.Rule, tt.growing)
+			}
+			if !tt.leak {
+				if len(d.Suspects) != 0 {
+					t.Errorf("suspects %+v", d.Suspects[0].Evidence)
+				}
+				return
+			}
+			if len(d.Suspects) != 1 || d.Suspects[0].Survival == nil {
+				t.Fatalf("suspects %+v", d.Suspects)
+			}
+			sp := d.Suspects[0]
+			if sp.Survival.Form != tt.form || !slices.Contains(sp.Evidence, Evidence{Kind: EvidenceSurvival}) {
+				t.Errorf("survival %+v, evidence %v", sp.Survival, sp.Evidence)
+			}
+		})
+	}
+}
+
+// stats2GiB is the steady allocated level of blocksRun's parameters.
+const stats2GiB = float64(2 * gib)
+
+// xs returns the device's points' x.
+func (d *Device) xs() []float64 {
+	x := make([]float64, len(d.Points))
+	for i, p := range d.Points {
+		x[i] = p.X
+	}
+	return x
+}
