@@ -184,9 +184,16 @@ type Segment struct {
 	Expandable bool
 	// Ctx is the context of the allocation that created the segment.
 	Ctx Ctx
+	// Pool is segment_pool_id: (0, 0) for the default pool, else the
+	// private pool (a CUDA graph's, MallocIn) the segment serves.
+	Pool PoolID
 
 	head *Block
 }
+
+// PoolID names a private memory pool as snapshots do (segment_pool_id);
+// the zero value is the default pool.
+type PoolID [2]int64
 
 // OOMError describes an allocation that failed. The allocator state is
 // left as PyTorch leaves it (cached blocks released, an oom trace entry).
@@ -234,6 +241,10 @@ type Allocator struct {
 
 	// expandable: one segment per (pool, stream).
 	expSegs map[expKey]*Segment
+
+	// private holds the free blocks of each private pool (MallocIn):
+	// small and large, as for the default pool.
+	private map[PoolID]*[2]pool
 
 	// retries counts the allocations that needed the whole cache freed
 	// first (memory_stats' num_alloc_retries).
@@ -405,6 +416,53 @@ func (a *Allocator) poolOf(small bool) *pool {
 		return &a.small
 	}
 	return &a.large
+}
+
+// poolIn returns the free list of private pool id for the size class.
+func (a *Allocator) poolIn(id PoolID, small bool) *pool {
+	if id == (PoolID{}) {
+		return a.poolOf(small)
+	}
+	if a.private == nil {
+		a.private = map[PoolID]*[2]pool{}
+	}
+	pp := a.private[id]
+	if pp == nil {
+		pp = &[2]pool{{small: true}, {}}
+		a.private[id] = pp
+	}
+	if small {
+		return &pp[0]
+	}
+	return &pp[1]
+}
+
+// MallocIn allocates n bytes on stream in private pool id, as allocations
+// during a CUDA graph capture do: the pool's segments serve only its own
+// requests, and empty_cache() does not return them (the graph keeps its
+// pool). The zero id is Malloc. Private pools never use expandable
+// segments.
+func (a *Allocator) MallocIn(n int64, stream int64, id PoolID, ctx Ctx) (*Block, error) {
+	if id == (PoolID{}) {
+		return a.Malloc(n, stream, ctx)
+	}
+	if n < 0 {
+		return nil, fmt.Errorf("alloc: negative size %d", n)
+	}
+	a.processEvents()
+	ctx = a.ctxIfRecording(ctx)
+	size := a.RoundSize(n)
+	small := IsSmall(size)
+	p := a.poolIn(id, small)
+	segSize := SegmentSize(size)
+	b := a.getFreeBlock(p, stream, size)
+	if b == nil {
+		if b = a.allocBlock(small, stream, segSize, ctx); b == nil {
+			return nil, a.oom(n, size, segSize, p, stream, ctx)
+		}
+		b.seg.Pool = id
+	}
+	return a.allocFound(b, p, n, size, ctx), nil
 }
 
 // record adds a trace event (when recording).
@@ -671,7 +729,7 @@ func (a *Allocator) freeBlock(b *Block, ctx Ctx) {
 	b.State = Inactive
 	b.Ctx = nil
 	b.freeCtx = nil
-	p := a.poolOf(b.seg.Small)
+	p := a.poolIn(b.seg.Pool, b.seg.Small)
 	if b.prev != nil && b.prev.State == Inactive && b.prev.mapped {
 		pr := b.prev
 		p.remove(pr)

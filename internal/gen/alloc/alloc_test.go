@@ -498,3 +498,49 @@ func BenchmarkMallocFree(b *testing.B) {
 		}
 	}
 }
+
+// TestPrivatePool allocates in a CUDA graph's private pool: its segments
+// carry the pool's id, serve only its requests, and survive empty_cache.
+func TestPrivatePool(t *testing.T) {
+	a := New(Config{Capacity: 8 * gb})
+	g := PoolID{1, 7}
+	x, err := a.MallocIn(30*mb, 0, g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := a.MallocIn(5*mb, 0, g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.seg.Pool != g || y.seg.Pool != g {
+		t.Errorf("pools %v %v, want %v", x.seg.Pool, y.seg.Pool, g)
+	}
+	a.Free(x, nil)
+	// A default-pool request of the freed size gets a segment of its
+	// own: the graph's free block is not for it.
+	z, err := a.Malloc(30*mb, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if z.seg == x.seg || z.seg.Pool != (PoolID{}) {
+		t.Errorf("default request served from the private pool (%v)", z.seg.Pool)
+	}
+	// The pool's own request reuses it.
+	w, err := a.MallocIn(30*mb, 0, g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.seg != x.seg {
+		t.Errorf("private request got a new segment")
+	}
+	a.Free(w, nil)
+	a.Free(z, nil)
+	before := a.Reserved()
+	a.EmptyCache(nil)
+	if got := a.Reserved(); got != before-30*mb {
+		t.Errorf("reserved %d after empty_cache, want %d (only the default segment returned)", got, before-30*mb)
+	}
+	if err := a.Check(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -5,6 +5,8 @@ import "fmt"
 // Check verifies the allocator's invariants, the ones every real snapshot
 // obeys and a few of the simulator's own: segments sorted and disjoint;
 // blocks contiguous from their segment's start and summing to its size;
+// free blocks in the free lists of their segment's pool (private pools
+// apart);
 // sizes and addresses multiples of 512; small segments 2 MiB; no two
 // neighbouring free blocks; the free pools holding exactly the free
 // blocks; and the running totals equal to the block sums.
@@ -60,12 +62,21 @@ func (a *Allocator) Check() error {
 		reserved += s.Size
 	}
 	n := 0
-	for _, p := range []*pool{&a.small, &a.large} {
+	type idPool struct {
+		id PoolID
+		p  *pool
+	}
+	pools := []idPool{{PoolID{}, &a.small}, {PoolID{}, &a.large}}
+	for id, pp := range a.private {
+		pools = append(pools, idPool{id, &pp[0]}, idPool{id, &pp[1]})
+	}
+	for _, ip := range pools {
+		p := ip.p
 		for i, b := range p.free {
 			if !free[b] {
 				return fmt.Errorf("pool holds block %#x (%s) that is not a free block of a segment", b.Addr, b.State)
 			}
-			if b.seg.Small != p.small {
+			if b.seg.Small != p.small || b.seg.Pool != ip.id {
 				return fmt.Errorf("block %#x in the wrong pool", b.Addr)
 			}
 			if i > 0 {

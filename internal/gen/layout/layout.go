@@ -308,6 +308,10 @@ func (b *Builder) Segments(devs []Device) *pickle.List {
 }
 
 func (b *Builder) segment(dev int, pool [2]int64, s *alloc.Segment) *pickle.Dict {
+	if pool == ([2]int64{}) {
+		// A private pool inside the device's own allocator (MallocIn).
+		pool = [2]int64(s.Pool)
+	}
 	return b.segmentDict(dev, s.Addr, s.Size, s.Stream, s.Small, s.Expandable, pool, s.Ctx, s.Blocks())
 }
 
