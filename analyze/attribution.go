@@ -123,6 +123,9 @@ func buildGroups(s *Series) *seriesGroups {
 				g.Stack = s.Files[a.peakAt].Snapshot.Stacks.StackFrames(r.rep)
 				g.User = UserMask(g.Stack)
 			}
+			if r := reps[a.peakAt][k]; r != nil && r.bytes > 0 && r.private == r.bytes {
+				g.Private = true
+			}
 		}
 		sg.groups = append(sg.groups, g)
 	}

@@ -605,8 +605,9 @@ type FragPoint struct {
 	PinnedSegments int
 	PinnedBytes    int64
 	// PrivatePoolBytes is memory reserved by private pools (CUDA graphs,
-	// MemPool), shown apart because the default pool cannot reuse it.
-	PrivatePoolBytes int64
+	// MemPool), shown apart because the default pool cannot reuse it;
+	// PrivateInactive the free bytes in them.
+	PrivatePoolBytes, PrivateInactive int64
 	// Pools gives the fragmentation of each pool (small, large, private).
 	Pools []PoolFrag
 }
@@ -679,6 +680,10 @@ type Group struct {
 	Blocks []int
 	// Other marks the group that sums every group beyond MaxGroups.
 	Other bool
+	// Private marks a group whose live blocks all sit in private pools
+	// (CUDA graphs, torch.compile's cudagraph trees, MemPool) where its
+	// live bytes peak.
+	Private bool
 }
 
 // Suspect is a leak suspect: a stack signature whose live bytes grow.

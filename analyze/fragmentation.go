@@ -84,12 +84,16 @@ func FragPointOf(s *snapshot.Snapshot, dev int) FragPoint {
 		} else {
 			p.SplitInactive += free
 		}
+		if seg.PrivatePool != [2]int64{} {
+			// A private pool's free memory is its graph's workspace for
+			// the next replay, not holes the default pool's requests miss.
+			p.PrivatePoolBytes += seg.TotalSize
+			p.PrivateInactive += free
+			continue
+		}
 		if seg.Pool != snapshot.PoolSmall && live > 0 && float64(live) <= PinnedLiveShare*float64(seg.TotalSize) {
 			p.PinnedSegments++
 			p.PinnedBytes += free
-		}
-		if seg.PrivatePool != [2]int64{} {
-			p.PrivatePoolBytes += seg.TotalSize
 		}
 	}
 	for _, pu := range PoolUsages(s, dev) {
@@ -206,12 +210,14 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 	pinned := make([]float64, m)
 	reserved := make([]float64, m)
 	allocated := make([]float64, m)
+	// The series are the default pool's: private pools (CUDA graphs,
+	// MemPool) keep their memory for their own requests by design.
 	for j, i := range keep {
 		p := fr.Points[i]
-		inactive[j] = float64(p.Inactive)
+		inactive[j] = float64(p.Inactive - p.PrivateInactive)
 		split[j] = float64(p.SplitInactive)
 		pinned[j] = float64(p.PinnedBytes)
-		reserved[j] = float64(s.Points[i].Usage.Reserved)
+		reserved[j] = float64(s.Points[i].Usage.Reserved - p.PrivatePoolBytes)
 		allocated[j] = float64(s.Points[i].Usage.Allocated)
 	}
 	r := rules
@@ -362,7 +368,7 @@ func largestNewSegment(prev, cur *snapshot.Snapshot, dev int) int64 {
 	var most int64
 	for i := range cur.Segments {
 		sg := &cur.Segments[i]
-		if sg.Device != dev {
+		if sg.Device != dev || sg.PrivatePool != [2]int64{} {
 			continue
 		}
 		grew := sg.TotalSize

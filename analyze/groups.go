@@ -29,6 +29,8 @@ type groupAcc struct {
 	blocks   int
 	rep      snapshot.StackID
 	repBytes int64
+	// private is the bytes in private pools (segment_pool_id not (0, 0)).
+	private int64
 }
 
 func (a *groupAcc) add(size int64, stack snapshot.StackID) {
@@ -44,18 +46,28 @@ func groupLive(s *snapshot.Snapshot, dev int, cache *signatureCache) map[string]
 	out := map[string]*groupAcc{}
 	var last snapshot.StackID
 	var lastAcc *groupAcc
-	for b := range liveBlocks(s, dev) {
-		// Neighbouring blocks often share a stack: skip the lookups.
-		if lastAcc == nil || b.Stack != last {
-			sig := cache.get(b.Stack)
-			acc := out[sig.Key]
-			if acc == nil {
-				acc = &groupAcc{sig: sig}
-				out[sig.Key] = acc
+	for _, seg := range deviceSegments(s, dev) {
+		private := seg.PrivatePool != [2]int64{}
+		for j := range seg.Blocks {
+			b := &seg.Blocks[j]
+			if b.State != snapshot.StateActiveAllocated {
+				continue
 			}
-			last, lastAcc = b.Stack, acc
+			// Neighbouring blocks often share a stack: skip the lookups.
+			if lastAcc == nil || b.Stack != last {
+				sig := cache.get(b.Stack)
+				acc := out[sig.Key]
+				if acc == nil {
+					acc = &groupAcc{sig: sig}
+					out[sig.Key] = acc
+				}
+				last, lastAcc = b.Stack, acc
+			}
+			lastAcc.add(b.Size, b.Stack)
+			if private {
+				lastAcc.private += b.Size
+			}
 		}
-		lastAcc.add(b.Size, b.Stack)
 	}
 	return out
 }

@@ -178,10 +178,18 @@ func matchSuppression(rules []Suppression, sig Signature, frames []snapshot.Fram
 //   - "torch.compile / CUDA graph memory": a frame of torch._inductor,
 //     torch._dynamo, CUDA graph trees or torch.cuda.graphs (compiled
 //     graphs and their private pools grow as new shapes are compiled);
+//   - "private pool memory (CUDA graphs, MemPool)": every live block of
+//     the group sits in a private pool (Group.Private). A graph keeps the
+//     static tensors of its capture for its replays; capturing another
+//     (a new shape) adds a pool, a step up that is not a leak, whatever
+//     frames the capture ran under;
 //   - "optimizer state (created at the first step)": torch.optim frames
 //     and a block count that stopped growing within the first third of
 //     the series (state tensors are created once per parameter).
 func BuiltinSuppression(g *Group) string {
+	if g.Private {
+		return "private pool memory (CUDA graphs, MemPool)"
+	}
 	optim := false
 	for _, f := range g.Stack {
 		file := strings.ReplaceAll(f.File, `\`, "/")
