@@ -64,10 +64,10 @@ func leakHeadline(f *analyze.Findings) string {
 	}
 	top := f.Suspect(v.Suspects[0])
 	shown := top.Trend
-	text := fmt.Sprintf("leak at %s (%s)", top.Site, units.Rate(shown.Slope, shown.Per))
+	text := "leak at " + withAside(top.Site, units.Rate(shown.Slope, shown.Per))
 	if ls := f.Site(v.Suspects[0]); ls != nil && ls.Paths() > 1 {
 		shown = ls.Trend
-		text = fmt.Sprintf("leak at %s (%s through %d call paths)", ls.Site, units.Rate(shown.Slope, shown.Per), ls.Paths())
+		text = "leak at " + withAside(ls.Site, fmt.Sprintf("%s through %d call paths", units.Rate(shown.Slope, shown.Per), ls.Paths()))
 	}
 	if v.OtherSites > 0 {
 		text += " and " + units.CountOf(v.OtherSites, "more site")
@@ -221,4 +221,14 @@ func device(f *analyze.Findings, k analyze.DeviceKey) *analyze.Device {
 		}
 	}
 	return nil
+}
+
+// withAside adds aside to name in parentheses, or after a comma when name
+// already ends in one (a C++-only site, "MulBackward0 (autograd)"), so
+// that parentheses never stand back to back.
+func withAside(name, aside string) string {
+	if strings.HasSuffix(name, ")") {
+		return name + ", " + aside
+	}
+	return name + " (" + aside + ")"
 }
