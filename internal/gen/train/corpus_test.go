@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,7 +45,8 @@ func decodeRun(t *testing.T, dir string, files []FileTruth) []decodedRun {
 }
 
 // siteLive sums live blocks whose innermost frame under the project
-// directory is basename:line.
+// directory is basename:line, or, for a stack without one, whose autograd
+// node is the site's ("MulBackward0 (autograd)").
 func siteLive(s *snapshot.Snapshot, site string) int64 {
 	var n int64
 	for _, seg := range s.Segments {
@@ -52,12 +54,32 @@ func siteLive(s *snapshot.Snapshot, site string) int64 {
 			if b.State != snapshot.StateActiveAllocated {
 				continue
 			}
-			if userFrame(s, b.Stack) == site {
+			if userFrame(s, b.Stack) == site || autogradNode(s, b.Stack) == site {
 				n += b.Size
 			}
 		}
 	}
 	return n
+}
+
+// autogradNodeRE finds an autograd node's apply in a C++ frame name.
+var autogradNodeRE = regexp.MustCompile(`torch::autograd::generated::(\w+)::apply\(`)
+
+// autogradNode names the autograd node of a stack without Python frames
+// as "Node (autograd)", "" for other stacks.
+func autogradNode(s *snapshot.Snapshot, id snapshot.StackID) string {
+	frames := s.Stacks.StackFrames(id)
+	for _, f := range frames {
+		if f.Line > 0 {
+			return ""
+		}
+	}
+	for _, f := range frames {
+		if m := autogradNodeRE.FindStringSubmatch(f.Name); m != nil {
+			return m[1] + " (autograd)"
+		}
+	}
+	return ""
 }
 
 func userFrame(s *snapshot.Snapshot, id snapshot.StackID) string {

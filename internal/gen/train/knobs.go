@@ -136,6 +136,10 @@ type Knobs struct {
 	// OtherWork describes what the GPUs outside the run do, by nvidia-smi
 	// index ("idle", "flat", "growing", "sawtooth").
 	OtherWork map[int]string `json:"other_work,omitempty"`
+	// Guise is the form a scenario's class takes in this case (a rolling
+	// window, a replay buffer or an eval cache; a graph captured once or
+	// twice; ...), "" for scenarios with one form.
+	Guise string `json:"guise,omitempty"`
 }
 
 // nodeGPUs returns the GPUs in the nvidia-smi log.

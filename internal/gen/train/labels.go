@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"gpureport/internal/gen/layout"
@@ -229,13 +230,34 @@ func (o *OOMInfo) Cause() string {
 // growth must exceed 10% of the first reserved bytes and 3% of the device
 // (smaller changes are the allocator settling, not a trend an analysis
 // should be asked to find), and allocated may move by at most a tenth of
-// it.
+// it. Allocated memory's movement is that of its level, the median of
+// the last third of the dumps against the first third's, so that live
+// memory that wanders (a container of variable-size tensors) does not
+// count as moving for where its first and last dump happen to fall.
+// The growth must go on past the first third of the dumps, by at least a
+// quarter of what steady growth would add over the rest (the persistence
+// rule of analyze's trends): growth that stops there is the cache's
+// warm-up, which design.md says is not fragmentation. Everything is the
+// default pool's: a private pool (a CUDA graph's) keeps its memory for
+// its own replays.
 func fragGrowth(sp *Spec, snaps []SnapInfo) bool {
 	first, last := snaps[0], snaps[len(snaps)-1]
-	grew := float64(last.Reserved - first.Reserved)
-	return grew > 0.1*float64(first.Reserved) && grew > 0.03*float64(sp.Capacity()) &&
-		math.Abs(float64(last.Allocated-first.Allocated)) < 0.1*grew &&
-		float64(last.Inactive-first.Inactive) > 0.5*grew &&
+	reserved := func(s SnapInfo) int64 { return s.Reserved - s.PrivateReserved }
+	inactive := func(s SnapInfo) int64 { return s.Inactive - s.PrivateInactive }
+	grew := float64(reserved(last) - reserved(first))
+	k := max(1, len(snaps)/3)
+	level := func(part []SnapInfo) float64 {
+		v := make([]float64, len(part))
+		for i, s := range part {
+			v[i] = float64(s.Allocated - s.PrivateAllocated)
+		}
+		slices.Sort(v)
+		return (v[(len(v)-1)/2] + v[len(v)/2]) / 2
+	}
+	persists := float64(reserved(last)-reserved(snaps[k])) >= 0.25*grew*float64(len(snaps)-1-k)/float64(len(snaps)-1)
+	return grew > 0.1*float64(reserved(first)) && grew > 0.03*float64(sp.Capacity()) && persists &&
+		math.Abs(level(snaps[len(snaps)-k:])-level(snaps[:k])) < 0.1*grew &&
+		float64(inactive(last)-inactive(first)) > 0.5*grew &&
 		reservedSteps(snaps) >= 2
 }
 
@@ -263,7 +285,8 @@ func anyRankFragGrowth(sp *Spec, res *Result) bool {
 func reservedSteps(snaps []SnapInfo) int {
 	n := 0
 	for i := 1; i < len(snaps); i++ {
-		if float64(snaps[i].Reserved-snaps[i-1].Reserved) > 0.01*float64(snaps[0].Reserved) {
+		d := (snaps[i].Reserved - snaps[i].PrivateReserved) - (snaps[i-1].Reserved - snaps[i-1].PrivateReserved)
+		if float64(d) > 0.01*float64(snaps[0].Reserved-snaps[0].PrivateReserved) {
 			n++
 		}
 	}
@@ -301,6 +324,18 @@ func describe(scenario string, sp *Spec, res *Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: ", scenario)
 	switch {
+	case sp.Bounded != nil:
+		bd := sp.Bounded
+		fmt.Fprintf(&b, "bounded container (%s) of at most %d tensors, %d added every %d step(s), log-normal sizes (median %s, sigma %.2f, at most %s): not a leak", bd.Kind, bd.Cap, bd.Add, bd.Every, mibs(bd.Median), bd.Sigma, mibs(bd.Max))
+	case sp.KV != nil:
+		kv := sp.KV
+		fmt.Fprintf(&b, "generation phases of %d steps every %d steps: %d KV caches re-created %d tokens longer per step from a %d-token prompt (%s per token), freed after each phase", kv.Len, kv.Every, kv.Layers, kv.Tokens, kv.Prompt, mibs(kv.TokenBytes))
+	case sp.Graph != nil:
+		fmt.Fprintf(&b, "CUDA graph captured at steps %v into private pools (%s static in %d blocks each, compiled %v): not a leak", sp.Graph.Steps, mibs(sp.Graph.Bytes), sp.Graph.Blocks, sp.Graph.Compiled)
+	case sp.Leak != nil && sp.Leak.Mode == LeakConcat:
+		fmt.Fprintf(&b, "history tensor at %s re-created %s bigger every %d step(s) from step %d (torch.cat)", res.LeakSite, mibs(sp.Leak.Bytes), sp.Leak.Every, sp.Leak.StartStep)
+	case scenario == ScHealthyLong:
+		fmt.Fprintf(&b, "healthy: gradient accumulation over %d steps, mixed precision %v, uniform sequence lengths", max(sp.Accum, 1), sp.AMP)
 	case sp.Knobs.SeqDist.heavy() && sp.Frag == nil && sp.Leak == nil:
 		fmt.Fprintf(&b, "%s sequence lengths (shape %.2f, median %d, truncated at %d tokens): reserved grows in steps at flat allocated", sp.Knobs.SeqDist, sp.Knobs.SeqShape, sp.SeqMin, sp.SeqMax)
 	case sp.Leak != nil && sp.Leak.BurstPeriod > 0:

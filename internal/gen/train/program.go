@@ -17,6 +17,9 @@ type program struct {
 
 	leak, oneTime, fragBig, fragPin, fragFree *site
 
+	// plants are the sites of the other planted behaviours (plants.go).
+	plants *plantSites
+
 	// extra are additional element-wise operators in every block (more
 	// distinct frames and events, for the big snapshot).
 	extra []*site
@@ -251,6 +254,10 @@ func (p *program) leakSite(name string) (*site, error) {
 		// self._pinned.append(batch.cuda(non_blocking=True))
 		d := c.proj(dataPy)
 		return c.stack(op(kCopy()...), append([]pyFrame{{d, 64, "__next__"}}, c.trainStep(50)...)), nil
+	case ConcatLeakSite:
+		return p.concatLeakSite(), nil
+	case BackwardLeakSite:
+		return p.backwardLeakSite(), nil
 	}
 	return nil, fmt.Errorf("unknown leak site %q (want one of %v)", name, LeakSites())
 }

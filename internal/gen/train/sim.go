@@ -29,6 +29,9 @@ type SnapInfo struct {
 	// LeakLive is the bytes held by planted-leak blocks; OneTimeLive by
 	// the one-time buffer; PinnedLive by the fragmentation pins.
 	LeakLive, OneTimeLive, PinnedLive int64
+	// PrivateReserved, PrivateAllocated and PrivateInactive are the part
+	// of Reserved, Allocated and Inactive in private pools (CUDA graphs).
+	PrivateReserved, PrivateAllocated, PrivateInactive int64
 	// OOM marks the snapshot dumped by the out-of-memory handler.
 	OOM bool
 }
@@ -98,6 +101,8 @@ type rank struct {
 	leaked                  []tensor
 	oneTime                 []tensor
 	pins                    []pin
+	// bounded, kv and graphs are the plants' live tensors (plants.go).
+	bounded, kv, graphs []tensor
 
 	saved [][]tensor // per layer, saved activations
 	anns  []layout.Annotation
@@ -208,6 +213,7 @@ func newSpecProgram(spec *Spec) (*program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
 	}
+	prog.plants = newPlantSites(prog.c, spec)
 	return prog, nil
 }
 
@@ -459,6 +465,9 @@ func (s *sim) step(rk *rank, step int, dumpAt Phase) error {
 	if dumpAt == PhaseStart {
 		s.dump(rk, step, false)
 	}
+	if err := s.captureStep(rk, step); err != nil {
+		return err
+	}
 	S := s.seqLen(step)
 	s.res.MaxSeq = max(s.res.MaxSeq, int(S))
 	B, H, V := int64(sp.Batch), int64(sp.Hidden), int64(sp.Vocab)
@@ -504,6 +513,11 @@ func (s *sim) step(rk *rank, step int, dumpAt Phase) error {
 			return b, err
 		}
 		if _, err := mm(act, p.ln); err != nil {
+			return err
+		}
+		casts, err := s.casts(rk, step)
+		sv = append(sv, casts...)
+		if err != nil {
 			return err
 		}
 		if rk.cublas == nil {
@@ -564,10 +578,13 @@ func (s *sim) step(rk *rank, step int, dumpAt Phase) error {
 	if err != nil {
 		return err
 	}
-	if leaking && (sp.Leak.Site == "train.py:57" || sp.Leak.Site == "metrics.py:41") {
+	if leaking && (sp.Leak.Site == "train.py:57" || sp.Leak.Site == "metrics.py:41" || sp.Leak.Site == ConcatLeakSite) {
 		if err := s.leak(rk, step); err != nil {
 			return err
 		}
+	}
+	if err := s.boundedStep(rk, step); err != nil {
+		return err
 	}
 	if dumpAt == PhaseAfterForward {
 		s.dump(rk, step, false)
@@ -670,39 +687,46 @@ func (s *sim) step(rk *rank, step int, dumpAt Phase) error {
 			return err
 		}
 	}
+	if leaking && sp.Leak.Site == BackwardLeakSite {
+		if err := s.leak(rk, step); err != nil {
+			return err
+		}
+	}
 	if dumpAt == PhaseAfterBackward {
 		s.dump(rk, step, false)
 	}
 
-	// Optimizer.
-	s.phase(rk, step, 0.85, 0.97, 6*len(s.paramSizes)+4)
-	s.annotate(rk, "START", "Optimizer.step#AdamW.step")
-	if rk.optState == nil {
-		for _, n := range s.paramSizes {
-			for range 2 {
-				b, err := s.m(rk, step, n, p.optInit)
-				if err != nil {
-					return err
+	// Optimizer (with gradient accumulation, every Accum steps only).
+	if sp.optimizerStep(step) {
+		s.phase(rk, step, 0.85, 0.97, 6*len(s.paramSizes)+4)
+		s.annotate(rk, "START", "Optimizer.step#AdamW.step")
+		if rk.optState == nil {
+			for _, n := range s.paramSizes {
+				for range 2 {
+					b, err := s.m(rk, step, n, p.optInit)
+					if err != nil {
+						return err
+					}
+					rk.optState = append(rk.optState, b)
 				}
-				rk.optState = append(rk.optState, b)
 			}
 		}
-	}
-	for _, n := range s.paramSizes {
-		b, err := s.m(rk, step, n, p.optTemp)
-		if err != nil {
-			return err
+		for _, n := range s.paramSizes {
+			b, err := s.m(rk, step, n, p.optTemp)
+			if err != nil {
+				return err
+			}
+			stepTemps = append(stepTemps, b)
 		}
-		stepTemps = append(stepTemps, b)
+		s.freeAll(rk, stepTemps, p.freeOpt)
+		s.annotate(rk, "END", "Optimizer.step#AdamW.step")
+		s.annotate(rk, "START", "Optimizer.zero_grad#AdamW.zero_grad")
+		if sp.GradsToNone {
+			s.freeAll(rk, rk.grads, p.freeZeroGrad)
+			rk.grads = nil
+		}
+		s.annotate(rk, "END", "Optimizer.zero_grad#AdamW.zero_grad")
 	}
-	s.freeAll(rk, stepTemps, p.freeOpt)
-	s.annotate(rk, "END", "Optimizer.step#AdamW.step")
-	s.annotate(rk, "START", "Optimizer.zero_grad#AdamW.zero_grad")
-	if sp.GradsToNone {
-		s.freeAll(rk, rk.grads, p.freeZeroGrad)
-		rk.grads = nil
-	}
-	s.annotate(rk, "END", "Optimizer.zero_grad#AdamW.zero_grad")
 	// The step's Python objects die when train_step returns.
 	s.phase(rk, step, 0.97, 1, 8)
 	s.freeAll(rk, []tensor{loss, labels, ids}, p.freeStepEnd)
@@ -713,6 +737,9 @@ func (s *sim) step(rk *rank, step int, dumpAt Phase) error {
 		}
 		rk.oneTime = append(rk.oneTime, b)
 	}
+	if err := s.kvStep(rk, step); err != nil {
+		return err
+	}
 	if dumpAt == PhaseEnd {
 		s.dump(rk, step, false)
 	}
@@ -720,9 +747,20 @@ func (s *sim) step(rk *rank, step int, dumpAt Phase) error {
 }
 
 func (s *sim) leak(rk *rank, step int) error {
-	b, err := s.m(rk, step, s.spec.Leak.Bytes, s.prog.leak)
+	n := s.spec.Leak.Bytes
+	concat := s.spec.Leak.Mode == LeakConcat && len(rk.leaked) > 0
+	if concat {
+		// torch.cat([history, x]): a new tensor of both, then the old
+		// history goes.
+		n += rk.leaked[0].Requested
+	}
+	b, err := s.m(rk, step, n, s.prog.leak)
 	if err != nil {
 		return err
+	}
+	if concat {
+		s.free(rk, rk.leaked[0], s.prog.freeStepEnd)
+		rk.leaked = rk.leaked[:0]
 	}
 	rk.leaked = append(rk.leaked, b)
 	s.res.LeakEvents++
@@ -797,12 +835,23 @@ func (s *sim) dump(rk *rank, step int, oom bool) {
 	info.Inactive = info.Reserved - info.Active
 	for _, seg := range a.Segments() {
 		info.Segments++
+		private := seg.Pool != (alloc.PoolID{})
+		if private {
+			info.PrivateReserved += seg.Size
+		}
 		for _, b := range seg.Blocks() {
 			info.Blocks++
 			if b.State == alloc.Inactive {
 				info.LargestFree = max(info.LargestFree, b.Size)
 			} else {
 				info.Requested += b.Requested
+			}
+			switch {
+			case !private:
+			case b.State == alloc.Inactive:
+				info.PrivateInactive += b.Size
+			case b.State == alloc.ActiveAllocated:
+				info.PrivateAllocated += b.Size
 			}
 		}
 	}

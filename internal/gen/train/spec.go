@@ -65,6 +65,8 @@ type Leak struct {
 	Bytes int64
 	// Every leaks on steps StartStep, StartStep+Every, ...
 	Every int
+	// Mode is how the leak keeps its bytes (LeakAppend, LeakConcat).
+	Mode LeakMode
 	// StartStep is the first leaking step.
 	StartStep int
 	// BurstPeriod and BurstLen make the leak intermittent: it happens only
@@ -105,6 +107,73 @@ type OneTime struct {
 type Frag struct {
 	BigStart, BigEnd int64
 	Stages, Pins     int
+}
+
+// LeakMode is how a planted leak keeps its bytes.
+type LeakMode string
+
+// Leak modes.
+const (
+	// LeakAppend keeps a new tensor at every leak event (a list that is
+	// appended to and never cleared): the default.
+	LeakAppend LeakMode = ""
+	// LeakConcat re-creates one history tensor bigger at every leak event
+	// (torch.cat([history, x])): the old one is freed, so no block
+	// survives, but the one that is alive keeps growing.
+	LeakConcat LeakMode = "concat"
+)
+
+// BoundedKind is a kind of bounded container of recent tensors.
+type BoundedKind string
+
+// Bounded container kinds.
+const (
+	// BoundedWindow is a rolling window (deque(maxlen=Cap)) of the last
+	// steps' outputs, appended every step.
+	BoundedWindow BoundedKind = "window"
+	// BoundedReplay is a replay buffer that fills to Cap entries and
+	// then overwrites its oldest.
+	BoundedReplay BoundedKind = "replay"
+	// BoundedEvalCache keeps the outputs of the last evaluations: Add
+	// generated outputs every Every steps, the oldest dropped beyond Cap.
+	BoundedEvalCache BoundedKind = "eval-cache"
+)
+
+// Bounded plants a bounded container of recent tensors (not a leak):
+// every Every steps Add tensors are appended, and once it holds Cap the
+// oldest are dropped. Each tensor's size is log-normal (median Median
+// bytes, Sigma the standard deviation of its log: a heavy tail, like
+// generated or unpadded sequence lengths), truncated at Max.
+type Bounded struct {
+	Kind            BoundedKind
+	Cap, Add, Every int
+	Median, Max     int64
+	Sigma           float64
+}
+
+// KVPhases plants periodic generation (or evaluation) phases: every Every
+// steps, a phase of Len steps runs generation after the training step, in
+// which each of Layers key/value caches is re-created Tokens tokens longer
+// (torch.cat) at every step, from a prompt of Prompt tokens; the caches
+// are freed when the phase ends. TokenBytes is one token's bytes in one
+// layer's cache. Not a leak: the memory goes when the phase does.
+type KVPhases struct {
+	Every, Len, Layers, Tokens, Prompt int
+	TokenBytes                         int64
+}
+
+// GraphCapture plants CUDA graph captures (or torch.compile's cudagraph
+// trees): at each of Steps, a graph is captured into a private pool of its
+// own, which keeps Blocks static tensors of Bytes in all alive for the
+// rest of the run, beside the capture's freed intermediates. Compiled
+// marks torch.compile (reduce-overhead) frames rather than a
+// torch.cuda.graph capture in the user's code. Captured once, memory is
+// flat after; twice, it steps once more. Not a leak.
+type GraphCapture struct {
+	Steps    []int
+	Bytes    int64
+	Blocks   int
+	Compiled bool
 }
 
 // Spec describes one simulated run completely: the same Spec always
@@ -196,6 +265,20 @@ type Spec struct {
 	OneTime         *OneTime
 	EmptyCacheEvery int
 	Frag            *Frag
+	// Bounded, KV and Graph plant growth that is not a leak: a bounded
+	// container of recent tensors, generation phases with KV caches, CUDA
+	// graph captures (plants.go).
+	Bounded *Bounded
+	KV      *KVPhases
+	Graph   *GraphCapture
+	// Accum is gradient accumulation: optimizer.step() and zero_grad()
+	// run every Accum steps (each step of the simulation is then one
+	// micro-batch); 0 or 1 every step.
+	Accum int
+	// AMP runs the forward pass under autocast: each block's weights are
+	// cast to half precision for the forward, kept for backward and freed
+	// there.
+	AMP bool
 	// UntilOOM keeps training past the planned dumps (up to MaxSteps)
 	// until an allocation fails.
 	UntilOOM bool
@@ -253,6 +336,18 @@ func (s *Spec) Validate() error {
 	}
 	if s.Leak != nil && (s.Leak.Bytes <= 0 || s.LeakRank < 0 || s.LeakRank >= s.Ranks) {
 		bad("leak of %d bytes on rank %d", s.Leak.Bytes, s.LeakRank)
+	}
+	if b := s.Bounded; b != nil && (b.Cap < 1 || b.Add < 1 || b.Every < 1 || b.Median < 1 || b.Max < b.Median || b.Sigma < 0) {
+		bad("bounded container %+v", *b)
+	}
+	if kv := s.KV; kv != nil && (kv.Every < 2 || kv.Len < 1 || kv.Len >= kv.Every || kv.Layers < 1 || kv.TokenBytes < 1) {
+		bad("KV phases %+v", *kv)
+	}
+	if g := s.Graph; g != nil && (len(g.Steps) == 0 || g.Bytes < 1 || g.Blocks < 1) {
+		bad("graph capture %+v", *g)
+	}
+	if s.Accum < 0 {
+		bad("gradient accumulation %d", s.Accum)
 	}
 	if s.UntilOOM && s.MaxSteps < s.Steps() {
 		bad("max steps %d below the planned %d", s.MaxSteps, s.Steps())
