@@ -544,3 +544,31 @@ func TestPrivatePool(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestExpandableMaxSplit: with max_split_size set, a free range of at
+// least that size inside an expandable segment is not handed to a
+// smaller request (get_free_block's oversize rule, PyTorch #193400), so
+// the allocator maps more at the end; a free tail of any size is taken
+// as it is.
+func TestExpandableMaxSplit(t *testing.T) {
+	a := newTest(t, Config{Expandable: true, MaxSplitSize: 64 * mb, Capacity: 2 * gb})
+	big := mustMalloc(t, a, 100*mb)
+	mustMalloc(t, a, 20*mb) // a fence after it, filling its page
+	mustFree(t, a, big)
+	before := a.Reserved()
+	x := mustMalloc(t, a, 10*mb)
+	if x.Addr == big.Addr || a.Reserved() <= before {
+		t.Errorf("a 10 MiB request reused the 100 MiB free range (reserved %d -> %d)", before, a.Reserved())
+	}
+	// Free everything after the fence: the tail is free and large; a
+	// smaller request takes it without mapping.
+	mustFree(t, a, x)
+	before = a.Reserved()
+	y := mustMalloc(t, a, 10*mb)
+	if a.Reserved() != before || y.Addr == big.Addr {
+		t.Errorf("reserved %d -> %d, block at %#x (the stranded range is at %#x)", before, a.Reserved(), y.Addr, big.Addr)
+	}
+	if err := a.Check(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -14,8 +14,8 @@ func pageSize(small bool) int64 {
 }
 
 // mallocExpandable serves a request with expandable_segments:True: best
-// fit among free blocks, else map more pages at the end of the pool's
-// segment (segment_map events). Freed memory is unmapped from the end of
+// fit among free blocks, else the segment's free tail, mapping more pages
+// at its end when it is too short (segment_map events). Freed memory is unmapped from the end of
 // the mapped range by empty_cache (segment_unmap); the mapped range stays
 // contiguous, so each expandable segment is reported as one segment.
 func (a *Allocator) mallocExpandable(n, size int64, small bool, stream int64, ctx Ctx) (*Block, error) {
@@ -45,6 +45,13 @@ func (a *Allocator) mallocExpandable(n, size int64, small bool, stream int64, ct
 		return tail, (want + page - 1) / page * page
 	}
 	tail, mapBytes := need()
+	if mapBytes <= 0 {
+		// The free tail is already large enough: PyTorch's
+		// try_allocate_expandable_block takes it as it is, whatever
+		// get_free_block's oversize rule said of it.
+		p.remove(tail)
+		return a.allocFound(tail, p, n, size, ctx), nil
+	}
 	if mapBytes > a.DeviceFree() {
 		a.unmapFree(ctx)
 		a.retries++
