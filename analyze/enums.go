@@ -308,6 +308,10 @@ type FragRule string
 const (
 	// FragTooFew: too few periodic snapshots to judge.
 	FragTooFew FragRule = "too few snapshots"
+	// FragSplitExpandable: fragmented by max_split_size_mb beside
+	// expandable segments: free ranges the oversize rule strands hold a
+	// large share of reserved memory (PyTorch #193400).
+	FragSplitExpandable FragRule = "max_split_size with expandable segments"
 	// FragPinnedHoles: fragmented: pinned segments' free bytes grow.
 	FragPinnedHoles FragRule = "pinned holes"
 	// FragSawTooth: reserved memory is given back again and again.
@@ -440,6 +444,10 @@ const (
 	StepExpandable StepKind = "expandable segments"
 	// StepMaxSplit: set max_split_size_mb (Recommendation.MaxSplitMiB).
 	StepMaxSplit StepKind = "max split size"
+	// StepRemoveMaxSplit: remove max_split_size_mb (Recommendation.
+	// MaxSplitMiB, the size set) and keep expandable segments: beside
+	// them its oversize rule strands free ranges (PyTorch #193400).
+	StepRemoveMaxSplit StepKind = "remove max split size"
 	// StepGCThreshold: set the garbage-collection threshold
 	// (GCThresholdSetting).
 	StepGCThreshold StepKind = "gc threshold"

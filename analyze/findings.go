@@ -538,6 +538,12 @@ type Fragmentation struct {
 	// (empty_cache or the allocator's garbage collection) while allocated
 	// memory is flat: churn, not fragmentation.
 	SawTooth bool
+	// SplitExpandable is true when max_split_size_mb and expandable
+	// segments are both set and free ranges the allocator will not reuse
+	// for smaller requests hold a large share of reserved memory
+	// (FragPoint.OversizeFree): remove max_split_size_mb, keep expandable
+	// segments.
+	SplitExpandable bool
 	// Why is what decided Fragmented, with the figures it compared.
 	Why FragWhy
 }
@@ -579,6 +585,12 @@ type FragWhy struct {
 	// holes are the leak's, not fragmentation (pinnedByLeak); 0 otherwise.
 	LeakShare float64
 	LeakSite  string
+	// OversizeShare is the median share of reserved memory in free ranges
+	// the oversize rule strands inside expandable segments, and
+	// MaxSplitSize max_split_size in bytes (FragSplitExpandable, and
+	// beside FragTooFew when SplitExpandable).
+	OversizeShare float64
+	MaxSplitSize  int64
 }
 
 // SiteRef names an allocation site: its innermost user frame
@@ -608,6 +620,12 @@ type FragPoint struct {
 	// MemPool), shown apart because the default pool cannot reuse it;
 	// PrivateInactive the free bytes in them.
 	PrivatePoolBytes, PrivateInactive int64
+	// OversizeFree is the free bytes inside expandable segments in blocks
+	// of at least max_split_size that do not end their segment, when both
+	// settings are on: the allocator's oversize rule keeps requests below
+	// max_split_size out of them, expandable segments or not (PyTorch
+	// #193400), so it maps new memory at a segment's end instead.
+	OversizeFree int64
 	// Pools gives the fragmentation of each pool (small, large, private).
 	Pools []PoolFrag
 }
@@ -1002,7 +1020,8 @@ type OOM struct {
 type Recommendation struct {
 	// Kind names the change.
 	Kind StepKind
-	// MaxSplitMiB is the max_split_size_mb to set (StepMaxSplit).
+	// MaxSplitMiB is the max_split_size_mb to set (StepMaxSplit), or the
+	// one set that should go (StepRemoveMaxSplit).
 	MaxSplitMiB int64
 }
 

@@ -63,6 +63,10 @@ func FragPointOf(s *snapshot.Snapshot, dev int) FragPoint {
 	u := DeviceUsage(s, dev)
 	p.Inactive, p.LargestFree, p.InternalWaste = u.Inactive, u.LargestFree, u.InternalWaste
 	p.External = u.ExternalFragmentation()
+	ms := int64(-1)
+	if s.Settings.Present && s.Settings.ExpandableSegments {
+		ms = s.Settings.MaxSplitSize
+	}
 	for i := range s.Segments {
 		seg := &s.Segments[i]
 		if seg.Device != dev {
@@ -83,6 +87,15 @@ func FragPointOf(s *snapshot.Snapshot, dev int) FragPoint {
 			p.FreeSegmentBytes += free
 		} else {
 			p.SplitInactive += free
+		}
+		if seg.Expandable && ms > 0 {
+			// The last block is the segment's tail, which the allocator
+			// grows and uses whatever its size.
+			for j := range seg.Blocks[:max(len(seg.Blocks)-1, 0)] {
+				if b := &seg.Blocks[j]; b.State == snapshot.StateInactive && b.Size >= ms {
+					p.OversizeFree += b.Size
+				}
+			}
 		}
 		if seg.PrivatePool != [2]int64{} {
 			// A private pool's free memory is its graph's workspace for
@@ -110,6 +123,36 @@ const ExpandableSetting = "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"
 // GCThresholdSetting is the allocator setting that returns unused cached
 // blocks once usage passes 80% of the device, as recommendations name it.
 const GCThresholdSetting = "PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.8"
+
+// NoMaxSplitSetting is the advice for max_split_size_mb set beside
+// expandable segments: the oversize rule it brings strands free ranges
+// inside expandable segments (PyTorch #193400), and expandable segments
+// already do what max_split_size_mb was for.
+const NoMaxSplitSetting = "remove max_split_size_mb from PYTORCH_CUDA_ALLOC_CONF and keep expandable_segments:True"
+
+// SplitExpandable reports whether f's fragmentation comes from
+// max_split_size_mb beside expandable segments: a fragmented device whose
+// stranded oversize ranges are large (Fragmentation.SplitExpandable), or
+// a fragmentation OOM under both settings.
+func (f *Findings) SplitExpandable() bool {
+	for _, d := range f.Devices {
+		if fr := d.Fragmentation; fr != nil && fr.Fragmented && fr.SplitExpandable {
+			return true
+		}
+	}
+	for _, o := range f.OOMs {
+		if o.Cause == CauseFragmentation && o.splitExpandable() {
+			return true
+		}
+	}
+	return false
+}
+
+// splitExpandable reports whether the OOM's allocator had expandable
+// segments and max_split_size_mb both on.
+func (o *OOM) splitExpandable() bool {
+	return o.Expandable && o.Settings.Present && o.Settings.MaxSplitSize >= 0
+}
 
 // ExpandableAlready reports whether every fragmented device of f (a
 // fragmentation verdict, or an OOM caused by fragmentation) already used
@@ -178,6 +221,12 @@ func ExpandableInUse(s *snapshot.Snapshot, dev int) bool {
 //     free bytes than the largest new segment (the request would have
 //     fitted them as one block), by FragShareMin of the first reserved
 //     level in all.
+//
+// A third pattern is a setting's: with max_split_size_mb and expandable
+// segments both on, the free ranges of at least max_split_size inside
+// expandable segments (FragPoint.OversizeFree) are stranded, and when
+// they hold FragShareMin of reserved memory in the typical snapshot the
+// device is fragmented by that setting (SplitExpandable).
 //
 // Reserved memory that is repeatedly given back (SawTooth: periodic
 // empty_cache(), or garbage collection) is churn: it rules out the second
@@ -318,12 +367,30 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 	allocRange := slices.Max(allocated) - slices.Min(allocated)
 	cacheJumps := rises >= fragMinRises && missed >= 1 && at.State != StateGrowing && risen >= FragShareMin*reserved[0] &&
 		allocRange <= 0.5*risen && givenBack == 0
+	// max_split_size_mb with expandable segments: free ranges the oversize
+	// rule keeps from smaller requests hold a large share of reserved
+	// memory in the typical snapshot (docs/design.md: cached free memory
+	// that stays large while live memory does not).
+	oversize := make([]float64, m)
+	for j, i := range keep {
+		if reserved[j] > 0 {
+			oversize[j] = float64(fr.Points[i].OversizeFree) / reserved[j]
+		}
+	}
+	fr.SplitExpandable = stats.Median(oversize) >= FragShareMin
 	fr.Why = FragWhy{Periodic: m, Last: last, PinnedShare: share, AllocGrowth: allocGrowth, CacheGrowth: cacheGrowth,
 		Reserved: rt, Allocated: at, Releases: releases, Rises: rises, Missed: missed, Risen: risen, Forced: forced,
 		Ceiling: ceiling, LargestNew: largest}
+	if fr.SplitExpandable {
+		fr.Why.OversizeShare = stats.Median(oversize)
+		fr.Why.MaxSplitSize = s.Files[keep[m-1]].Snapshot.Settings.MaxSplitSize
+	}
 	switch {
 	case m < rules.MinPoints:
 		fr.Why.Rule = FragTooFew
+	case fr.SplitExpandable:
+		fr.Fragmented = true
+		fr.Why.Rule = FragSplitExpandable
 	case growing && last.External >= FragExternalMin && share >= FragShareMin:
 		// Pinned holes survive empty_cache() and the allocator's own
 		// releases, so a saw-tooth does not excuse them.

@@ -88,6 +88,10 @@ func decideNextSteps(f *Findings) {
 	}
 	switch {
 	case !v.Fragmentation:
+	case f.SplitExpandable():
+		if !offered[StepRemoveMaxSplit] {
+			step(StepRemoveMaxSplit)
+		}
 	case f.expandableAlready():
 		step(StepPadShapes).GCThreshold = !offered[StepGCThreshold]
 	case !offered[StepExpandable]:

@@ -210,7 +210,9 @@ func classifyOOM(o *OOM) {
 		if !o.Expandable {
 			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepExpandable})
 		}
-		if set.MaxSplitSize < 0 || !set.Present {
+		if o.splitExpandable() {
+			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepRemoveMaxSplit, MaxSplitMiB: set.MaxSplitSize >> 20})
+		} else if set.MaxSplitSize < 0 || !set.Present {
 			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepMaxSplit, MaxSplitMiB: splitSuggestionMiB(o.Requested)})
 		}
 		if set.GCThreshold == 0 {

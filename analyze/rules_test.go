@@ -408,6 +408,11 @@ func TestExpandableAdvice(t *testing.T) {
 			f.Snapshot.Settings = snapshot.AllocatorSettings{Present: true, Conf: "expandable_segments:True", ExpandableSegments: true, MaxSplitSize: -1}
 		}
 	}
+	splitToo := func(r *ingest.Run) {
+		for _, f := range r.Snapshots {
+			f.Snapshot.Settings = snapshot.AllocatorSettings{Present: true, Conf: "expandable_segments:True,max_split_size_mb:64", ExpandableSegments: true, MaxSplitSize: 64 * mib}
+		}
+	}
 	for _, tc := range []struct {
 		name       string
 		mark       func(*ingest.Run)
@@ -416,6 +421,9 @@ func TestExpandableAdvice(t *testing.T) {
 		{"defaults", func(*ingest.Run) {}, false},
 		{"segments marked is_expandable, no settings", segments, true},
 		{"allocator_settings", settings, true},
+		// Both settings (PyTorch #193400): remove max_split_size_mb, and
+		// recommend neither setting that is already on.
+		{"allocator_settings with max_split_size", splitToo, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// A fragmentation OOM: its recommendations.
@@ -434,12 +442,20 @@ func TestExpandableAdvice(t *testing.T) {
 			// Settings the snapshot does not record are not taken for the
 			// defaults: the OOM says they are not recorded (and the
 			// reports say so, package words).
-			if recorded := o.Settings.Present; recorded != (tc.name == "allocator_settings") {
+			both := tc.name == "allocator_settings with max_split_size"
+			if recorded := o.Settings.Present; recorded != strings.HasPrefix(tc.name, "allocator_settings") {
 				t.Errorf("OOM settings recorded %v: %+v", recorded, o.Settings)
 			}
+			// max_split_size_mb is advised where it is not set, and where
+			// it is set beside expandable segments (PyTorch #193400) its
+			// removal is.
 			split := slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return r.Kind == StepMaxSplit && r.MaxSplitMiB > 0 })
-			if !split {
-				t.Errorf("no max_split_size_mb recommended for a fragmentation OOM without it: %+v", o.Recommendations)
+			if split == both {
+				t.Errorf("max_split_size_mb recommended %v, want %v: %+v", split, !both, o.Recommendations)
+			}
+			removed := slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return r.Kind == StepRemoveMaxSplit && r.MaxSplitMiB == 64 })
+			if removed != both || f.SplitExpandable() != both {
+				t.Errorf("advice to remove max_split_size_mb %v, SplitExpandable %v; want %v: %+v", removed, f.SplitExpandable(), both, o.Recommendations)
 			}
 
 			// A fragmented device without an OOM.

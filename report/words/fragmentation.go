@@ -33,8 +33,14 @@ func fragRule(d *analyze.Device, w *analyze.FragWhy) string {
 	rt, at, holes := &w.Reserved, &w.Allocated, d.Fragmentation.PinnedTrend
 	switch w.Rule {
 	case analyze.FragTooFew:
-		return fmt.Sprintf("%d periodic snapshots: too few to judge fragmentation over time; at the last one %s of reserved memory sits in pinned segments, external fragmentation %.2f",
+		s := fmt.Sprintf("%d periodic snapshots: too few to judge fragmentation over time; at the last one %s of reserved memory sits in pinned segments, external fragmentation %.2f",
 			w.Periodic, share, last.External)
+		if d.Fragmentation.SplitExpandable {
+			s += "; " + splitExpandable(w)
+		}
+		return s
+	case analyze.FragSplitExpandable:
+		return fmt.Sprintf("%s; live memory is %s", splitExpandable(w), at.Status())
 	case analyze.FragPinnedHoles:
 		return fmt.Sprintf("free memory in segments pinned by a few small live blocks grows %s, %s, to %s in %d segments, %s of reserved, while live memory grows only %s; the largest free block is %s of %s free (external fragmentation %.2f)",
 			units.Rate(holes.Slope, holes.Per), units.PValue(holes.PValue), units.Bytes(last.PinnedBytes), last.PinnedSegments, share, units.Bytes(int64(w.AllocGrowth)), units.Bytes(last.LargestFree), units.Bytes(last.Inactive), last.External)
@@ -61,6 +67,13 @@ func fragRule(d *analyze.Device, w *analyze.FragWhy) string {
 	}
 	return fmt.Sprintf("no growth of pinned segments or of cached free memory: %s; at the last snapshot %s of reserved memory sits in pinned segments, external fragmentation %.2f",
 		TrendReason(holes), share, last.External)
+}
+
+// splitExpandable words the free ranges that max_split_size_mb beside
+// expandable segments strands (FragSplitExpandable).
+func splitExpandable(w *analyze.FragWhy) string {
+	return fmt.Sprintf("max_split_size_mb with expandable segments: in a typical snapshot %s of reserved memory (%s at the last) sits in free ranges of at least max_split_size (%s) inside expandable segments, which the allocator never hands to smaller requests (its oversize rule applies to expandable segments too, PyTorch #193400), so it maps new memory at the segments' ends instead",
+		units.Percent(w.OversizeShare), units.Bytes(w.Last.OversizeFree), units.Bytes(w.MaxSplitSize))
 }
 
 // FragNotes are the remarks under a device's fragmentation chart: churn,

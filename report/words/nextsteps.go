@@ -55,6 +55,8 @@ func NextStep(f *analyze.Findings, s analyze.NextStep) Sentence {
 			out = append(out, sentence(", or try ", code(analyze.GCThresholdSetting), " so that unused cached blocks are returned before memory runs out")...)
 		}
 		return append(out, Part{Text: "."})
+	case analyze.StepRemoveMaxSplit:
+		return sentence("Fragmentation with expandable segments already on and max_split_size_mb set: free ranges of at least that size inside expandable segments are not reused for smaller requests (PyTorch #193400). Try ", code(analyze.NoMaxSplitSetting), ".")
 	case analyze.StepTryExpandable:
 		return sentence("Fragmentation: try ", code(analyze.ExpandableSetting), ", which lets segments grow instead of leaving unusable holes.")
 	case analyze.StepSnapshotAtOOM:

@@ -271,6 +271,8 @@ func setting(o *analyze.OOM, r analyze.Recommendation) string {
 		return analyze.ExpandableSetting
 	case analyze.StepMaxSplit:
 		return "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:" + strconv.FormatInt(r.MaxSplitMiB, 10)
+	case analyze.StepRemoveMaxSplit:
+		return analyze.NoMaxSplitSetting
 	case analyze.StepGCThreshold:
 		return analyze.GCThresholdSetting
 	case analyze.StepReduceLive:
@@ -311,6 +313,8 @@ func because(o *analyze.OOM, r analyze.Recommendation) string {
 			unset = "the snapshot does not record max_split_size; unset (the default),"
 		}
 		return fmt.Sprintf("%s large cached blocks are split for small requests and the pieces pin them; blocks above %d MiB would then stay whole for requests like this one (%s)", unset, r.MaxSplitMiB, units.Bytes(o.Requested))
+	case analyze.StepRemoveMaxSplit:
+		return fmt.Sprintf("expandable segments are on and max_split_size is %d MiB: the allocator does not hand free ranges of that size or more to smaller requests even inside expandable segments (PyTorch #193400), so %s cached free did not serve this one", r.MaxSplitMiB, units.Bytes(o.CachedFree))
 	case analyze.StepGCThreshold:
 		return fmt.Sprintf("%s of the %s reserved was cached but unused at the OOM; with a threshold the allocator returns unused cached blocks once usage passes 80%% of the device, before a request fails", units.Bytes(o.CachedFree), units.Bytes(o.Reserved))
 	case analyze.StepReduceLive:
