@@ -234,12 +234,8 @@ func (o *OOMInfo) Cause() string {
 // the last third of the dumps against the first third's, so that live
 // memory that wanders (a container of variable-size tensors) does not
 // count as moving for where its first and last dump happen to fall.
-// The growth must go on past the first third of the dumps, by at least a
-// quarter of what steady growth would add over the rest (the persistence
-// rule of analyze's trends): growth that stops there is the cache's
-// warm-up, which design.md says is not fragmentation. Everything is the
-// default pool's: a private pool (a CUDA graph's) keeps its memory for
-// its own replays.
+// Everything is the default pool's: a private pool (a CUDA graph's) keeps
+// its memory for its own replays.
 func fragGrowth(sp *Spec, snaps []SnapInfo) bool {
 	first, last := snaps[0], snaps[len(snaps)-1]
 	reserved := func(s SnapInfo) int64 { return s.Reserved - s.PrivateReserved }
@@ -254,8 +250,7 @@ func fragGrowth(sp *Spec, snaps []SnapInfo) bool {
 		slices.Sort(v)
 		return (v[(len(v)-1)/2] + v[len(v)/2]) / 2
 	}
-	persists := float64(reserved(last)-reserved(snaps[k])) >= 0.25*grew*float64(len(snaps)-1-k)/float64(len(snaps)-1)
-	return grew > 0.1*float64(reserved(first)) && grew > 0.03*float64(sp.Capacity()) && persists &&
+	return grew > 0.1*float64(reserved(first)) && grew > 0.03*float64(sp.Capacity()) &&
 		math.Abs(level(snaps[len(snaps)-k:])-level(snaps[:k])) < 0.1*grew &&
 		float64(inactive(last)-inactive(first)) > 0.5*grew &&
 		reservedSteps(snaps) >= 2
