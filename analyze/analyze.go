@@ -253,6 +253,10 @@ func (a *analysis) run(devs []*deviceRun) {
 	blameTrainingLeaks(f, fromLog)
 	sortOOMs(f.OOMs)
 	f.Ranks = compareRanks(f.Devices)
+	heavyRoles(f.Ranks, devs)
+	for _, ex := range heavyOf(f.Ranks) {
+		f.Notes = append(f.Notes, Note{Kind: NoteHeavyRank, Device: ex.DeviceKey})
+	}
 	f.Capture = captureFindings(a.in, f)
 	f.MissedOOM = missedOOM(a.in, f, f.Capture)
 }

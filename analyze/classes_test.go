@@ -145,3 +145,52 @@ func TestSplitExpandableStrandsMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestHeavyRank runs a generated four-rank run in which one rank keeps
+// buffers the others do not: the rank test names that rank, by about the
+// buffers' bytes, in their stack; the same run without them names none.
+func TestHeavyRank(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates runs")
+	}
+	for _, heavy := range []bool{false, true} {
+		sp, err := train.Draw(train.ScMultiRank, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp.Leak, sp.Heavy = nil, nil
+		const bytes = 1 << 30
+		if heavy {
+			sp.Heavy = &train.HeavyRank{Rank: 2, Bytes: bytes, Blocks: 2}
+		}
+		dir := t.TempDir()
+		if _, err := train.Run(sp, dir); err != nil {
+			t.Fatal(err)
+		}
+		f := analyzeDir(t, dir)
+		if f.Ranks == nil {
+			t.Fatal("no rank comparison")
+		}
+		h := f.Ranks.Heavy
+		if !heavy {
+			if len(h) != 0 {
+				t.Errorf("heavy ranks %+v in a run whose ranks hold the same", h)
+			}
+			continue
+		}
+		if len(h) != 1 || h[0].Rank != 2 || len(h[0].Stacks) == 0 || h[0].Stacks[0].Site != "train.py:133" {
+			t.Fatalf("heavy ranks %+v", h)
+		}
+		if ex := h[0].Excess; ex < bytes*9/10 || ex > bytes*11/10 {
+			t.Errorf("excess %d, want about %d", ex, bytes)
+		}
+		k := slices.IndexFunc(f.Notes, func(n analyze.Note) bool { return n.Kind == analyze.NoteHeavyRank && n.Device == h[0].DeviceKey })
+		if k < 0 || !strings.Contains(words.Note(f, f.Notes[k]), "above the median of the other ranks' peaks") {
+			t.Errorf("no note on the heavy rank: %v", f.Notes)
+		}
+		// The buffers' stack names no role: the difference is "other".
+		if len(h[0].Roles) == 0 || h[0].Roles[0].Role != "other" || h[0].Roles[0].Excess < bytes*9/10 {
+			t.Errorf("roles of the difference %+v", h[0].Roles)
+		}
+	}
+}

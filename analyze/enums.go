@@ -544,6 +544,9 @@ const (
 	// NoteAxisSnapshot: placed by their order (no steps, too little
 	// time).
 	NoteAxisSnapshot NoteKind = "snapshot axis"
+	// NoteHeavyRank: the device's peak allocated memory stands above the
+	// other ranks' (RankComparison.Heavy).
+	NoteHeavyRank NoteKind = "heavy rank"
 	// NoteCapacity: the device's capacity is unknown.
 	NoteCapacity NoteKind = "capacity unknown"
 )

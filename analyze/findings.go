@@ -923,6 +923,45 @@ type RankComparison struct {
 	// Growing counts the ranks with a growing device or a leak suspect,
 	// Of all the ranks: no outlier when none grows or at least half do.
 	Growing, Of int
+	// Heavy lists the series whose peak allocated memory stands clearly
+	// above the others' (ranks.go), heaviest first; nil when none does.
+	Heavy []RankExcess
+}
+
+// RankExcess is a series (a rank's device) whose peak allocated memory
+// stands above its peers' by the test of ranks.go.
+type RankExcess struct {
+	DeviceKey
+	// Peak is its peak allocated bytes over its periodic snapshots;
+	// PeersMedian the median of the other series' peaks; Excess their
+	// difference, in bytes.
+	Peak, PeersMedian, Excess int64
+	// Z is the peak's robust z-score across the series (above
+	// HeavyRankZ).
+	Z float64
+	// Stacks are the signatures that hold the difference, largest excess
+	// first.
+	Stacks []StackExcess
+	// Roles splits the difference by role of live memory
+	// (docs/design.md, "Roles of live memory"), at the last snapshots: the
+	// roles whose bytes stand above the median of the other series', by
+	// how much, largest first; nil when the snapshots were not kept.
+	Roles []RoleExcess
+}
+
+// StackExcess is one signature's share of a heavy rank's excess.
+type StackExcess struct {
+	Signature
+	// Bytes is its live bytes at the heavy series' peak; PeersBytes the
+	// median of its bytes at the other series' peaks; Excess the
+	// difference.
+	Bytes, PeersBytes, Excess int64
+}
+
+// RoleExcess is one role's share of a heavy rank's excess, in bytes.
+type RoleExcess struct {
+	Role   string
+	Excess int64
 }
 
 // RankSummary is one rank's line in the rank comparison.

@@ -100,6 +100,8 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 		return fmt.Sprintf("%s: snapshots were ordered by the %s in their file names, which is not a step: rates are per snapshot or per hour, not per step", where, nameNumber(n.Order))
 	case analyze.NoteAxisSnapshot:
 		return fmt.Sprintf("%s: the snapshots have no steps, and their times (trace, file-name or file times) span less than %.0f minutes or are copy times, too little for per-hour rates: they are placed by their order", where, analyze.MinHoursAxisSpan*60)
+	case analyze.NoteHeavyRank:
+		return heavyRank(f, n.Device)
 	case analyze.NoteCapacity:
 		return "device capacity unknown (no memory.total in GPU logs): pass --capacity (e.g. 80GiB) for time-to-OOM projections"
 	case analyze.NoteRetries:

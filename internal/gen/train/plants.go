@@ -34,6 +34,7 @@ type plantSites struct {
 	kv, kvFree            *site
 	graphStatic, graphTmp *site
 	cast                  *site
+	heavy                 *site
 }
 
 // newPlantSites builds the plants' sites for spec's program.
@@ -80,6 +81,11 @@ func newPlantSites(c *catalog, spec *Spec) *plantSites {
 		}
 		ps.graphStatic = c.stack(op(kLinear()...), frames)
 		ps.graphTmp = c.stack(op(kGelu()...), frames)
+	}
+	if spec.Heavy != nil {
+		// gathered = [torch.empty_like(out) for _ in range(world)] on
+		// the rank that gathers.
+		ps.heavy = c.stack(op(kZerosLike()...), []pyFrame{{t, 133, "<listcomp>"}, {t, 133, "main"}, {t, 152, "<module>"}})
 	}
 	if spec.AMP {
 		// autocast's cached weight casts, made by F.linear in the block.
@@ -197,6 +203,22 @@ func (s *sim) mIn(rk *rank, step int, n int64, id alloc.PoolID, st *site) (tenso
 		return nil, err
 	}
 	return b, nil
+}
+
+// heavyStep makes the heavy rank's buffers at the first step.
+func (s *sim) heavyStep(rk *rank, step int) error {
+	h := s.spec.Heavy
+	if h == nil || rk.idx != h.Rank || step != 0 {
+		return nil
+	}
+	for range h.Blocks {
+		b, err := s.m(rk, step, h.Bytes/int64(h.Blocks), s.prog.plants.heavy)
+		if err != nil {
+			return err
+		}
+		rk.heavy = append(rk.heavy, b)
+	}
+	return nil
 }
 
 // casts makes autocast's half-precision copies of one block's four

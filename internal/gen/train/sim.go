@@ -102,7 +102,7 @@ type rank struct {
 	oneTime                 []tensor
 	pins                    []pin
 	// bounded, kv and graphs are the plants' live tensors (plants.go).
-	bounded, kv, graphs []tensor
+	bounded, kv, graphs, heavy []tensor
 
 	saved [][]tensor // per layer, saved activations
 	anns  []layout.Annotation
@@ -466,6 +466,9 @@ func (s *sim) step(rk *rank, step int, dumpAt Phase) error {
 		s.dump(rk, step, false)
 	}
 	if err := s.captureStep(rk, step); err != nil {
+		return err
+	}
+	if err := s.heavyStep(rk, step); err != nil {
 		return err
 	}
 	S := s.seqLen(step)

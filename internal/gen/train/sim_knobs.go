@@ -20,7 +20,7 @@ const TrainLog = "train.log"
 // optimizer state, workspace, or planted long-lived tensor.
 func (s *sim) unwind(rk *rank) {
 	keep := map[*alloc.Block]bool{}
-	for _, set := range [][]tensor{rk.params, rk.grads, rk.optState, rk.leaked, rk.oneTime, {rk.cublas}, rk.bounded, rk.kv, rk.graphs} {
+	for _, set := range [][]tensor{rk.params, rk.grads, rk.optState, rk.leaked, rk.oneTime, {rk.cublas}, rk.bounded, rk.kv, rk.graphs, rk.heavy} {
 		for _, b := range set {
 			if b != nil {
 				keep[b] = true

@@ -176,6 +176,15 @@ type GraphCapture struct {
 	Compiled bool
 }
 
+// HeavyRank makes one rank hold more than the others: at its first step,
+// rank Rank keeps Blocks tensors of Bytes in all for the rest of the run
+// (rank 0 gathering the other ranks' outputs for evaluation or logging).
+type HeavyRank struct {
+	Rank   int
+	Bytes  int64
+	Blocks int
+}
+
 // Spec describes one simulated run completely: the same Spec always
 // produces the same files.
 type Spec struct {
@@ -271,6 +280,8 @@ type Spec struct {
 	Bounded *Bounded
 	KV      *KVPhases
 	Graph   *GraphCapture
+	// Heavy makes one rank hold more than the others (not a leak).
+	Heavy *HeavyRank
 	// Accum is gradient accumulation: optimizer.step() and zero_grad()
 	// run every Accum steps (each step of the simulation is then one
 	// micro-batch); 0 or 1 every step.
@@ -345,6 +356,9 @@ func (s *Spec) Validate() error {
 	}
 	if g := s.Graph; g != nil && (len(g.Steps) == 0 || g.Bytes < 1 || g.Blocks < 1) {
 		bad("graph capture %+v", *g)
+	}
+	if h := s.Heavy; h != nil && (h.Rank < 0 || h.Rank >= s.Ranks || h.Bytes < 1 || h.Blocks < 1) {
+		bad("heavy rank %+v of %d", *h, s.Ranks)
 	}
 	if s.Accum < 0 {
 		bad("gradient accumulation %d", s.Accum)
