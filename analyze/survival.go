@@ -23,7 +23,10 @@ import (
 // snapshots of a device by its identity: its address, its size and its
 // stack group (a freed block's address is handed out again, but rarely to
 // a block of the same size made by the same code at the moment of a
-// dump). Following the blocks from one snapshot to the next gives each
+// dump). Where the snapshot's trace saw the block allocated, the
+// allocation itself decides (snapshot.BlockTraces): a block allocated
+// after the previous snapshot, or at another time than the one seen
+// there, is a new block at an old address. Following the blocks from one snapshot to the next gives each
 // block its birth (the snapshot where it was first seen) and, for blocks
 // that went away, their lifetime in snapshots. Per group:
 //
@@ -57,10 +60,18 @@ type blockID struct {
 // Survival follows one device's live blocks across its periodic snapshots
 // (see above). The zero value is not ready: use newSurvival.
 type Survival struct {
-	index  map[string]int32  // signature key -> group index
-	groups []groupSurvival   // by group index
-	live   map[blockID]int32 // live blocks at the last snapshot -> birth
-	points int               // snapshots observed
+	index  map[string]int32     // signature key -> group index
+	groups []groupSurvival      // by group index
+	live   map[blockID]lifetime // live blocks at the last snapshot
+	points int                  // snapshots observed
+	prevUS int64                // the last snapshot's latest time, 0 unknown
+}
+
+// lifetime is a live block's birth: the snapshot it was first seen in,
+// and the time of its allocation when a trace saw it (0 unknown).
+type lifetime struct {
+	born int32
+	us   int64
 }
 
 // groupSurvival is one group's survival so far.
@@ -72,14 +83,15 @@ type groupSurvival struct {
 }
 
 func newSurvival() *Survival {
-	return &Survival{index: map[string]int32{}, live: map[blockID]int32{}}
+	return &Survival{index: map[string]int32{}, live: map[blockID]lifetime{}}
 }
 
 // Observe follows device dev's live blocks into snapshot s, the next
 // periodic snapshot in order; cache names their stack groups.
 func (sv *Survival) Observe(s *snapshot.Snapshot, dev int, cache *signatureCache) {
 	k := int32(sv.points)
-	next := make(map[blockID]int32, len(sv.live))
+	next := make(map[blockID]lifetime, len(sv.live))
+	births := s.BlockTraces(dev)
 	var lastStack snapshot.StackID
 	var lastGroup int32 = -1
 	for b := range liveBlocks(s, dev) {
@@ -89,28 +101,46 @@ func (sv *Survival) Observe(s *snapshot.Snapshot, dev int, cache *signatureCache
 		gs := &sv.groups[lastGroup]
 		gs.grow(sv.points + 1)
 		id := blockID{addr: b.Address, size: b.Size, group: lastGroup}
-		born, ok := sv.live[id]
+		us := birthTime(births, b.Address)
+		life, ok := sv.live[id]
+		if ok && us > 0 && (sv.prevUS > 0 && us > sv.prevUS || life.us > 0 && us != life.us) {
+			// The trace saw it allocated anew: the old block went away
+			// (counted below), this one is new.
+			ok = false
+		}
 		if ok {
 			gs.survivors[k] += b.Size
 			delete(sv.live, id)
+			life.us = max(life.us, us)
 		} else {
-			born = k
+			life = lifetime{born: k, us: us}
 		}
 		if had, dup := next[id]; dup {
-			born = min(born, had) // a file listing a block twice
+			life.born = min(life.born, had.born) // a file listing a block twice
 		}
-		next[id] = born
+		next[id] = life
 		gs.largest[k] = max(gs.largest[k], b.Size)
 	}
 	// The blocks not seen again went away between the snapshots: they
 	// were seen at born..k-1.
-	for id, born := range sv.live {
+	for id, life := range sv.live {
 		gs := &sv.groups[id.group]
-		gs.turnover = max(gs.turnover, int(k-born))
+		gs.turnover = max(gs.turnover, int(k-life.born))
 		gs.deaths++
 	}
 	sv.live = next
 	sv.points++
+	sv.prevUS = s.LatestTimeUS()
+}
+
+// birthTime is the allocation time the trace gives the live block at
+// addr (births by address), 0 when the trace did not see it allocated.
+func birthTime(births []snapshot.BlockTrace, addr uint64) int64 {
+	bt, ok := snapshot.BlockTraceAt(births, addr)
+	if !ok {
+		return 0
+	}
+	return bt.TimeUS
 }
 
 // group returns the index of the group with signature key, adding it.
@@ -169,10 +199,10 @@ func (sv *Survival) Group(key string) *GroupSurvival {
 		Born:      make([]int, sv.points),
 		Turnover:  gs.turnover, Deaths: gs.deaths,
 	}
-	for id, born := range sv.live {
+	for id, life := range sv.live {
 		if id.group == g {
-			out.Kept[born] += id.size
-			out.Born[born]++
+			out.Kept[life.born] += id.size
+			out.Born[life.born]++
 			out.Blocks++
 		}
 	}

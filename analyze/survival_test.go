@@ -194,3 +194,39 @@ func (d *Device) xs() []float64 {
 	}
 	return x
 }
+
+// TestSurvivalTraceBirths: a block at the same address, of the same size
+// and stack, is a new one when the snapshot's trace saw it allocated after
+// the previous snapshot; without such an event it is the same block.
+func TestSurvivalTraceBirths(t *testing.T) {
+	site := stackAt("train.py", 66, "train_step")
+	run := blocksRun([][]sblock{
+		{{slot(0), 4 * mib, site}, {slot(1), 4 * mib, site}},
+		{{slot(0), 4 * mib, site}, {slot(1), 4 * mib, site}},
+	})
+	// Snapshot 1's trace: slot 0 freed and allocated again a minute after
+	// snapshot 0 (its snapshot event is at t0).
+	s1 := run.Snapshots[1].Snapshot
+	again := t0.Add(30 * time.Second).UnixMicro()
+	s1.Traces[0] = append([]snapshot.TraceEntry{
+		{Action: snapshot.ActionFreeCompleted, Addr: slot(0), Size: 4 * mib, TimeUS: again - 1},
+		{Action: snapshot.ActionAlloc, Addr: slot(0), Size: 4 * mib, TimeUS: again},
+	}, s1.Traces[0]...)
+	sv := newSurvival()
+	for _, f := range run.Snapshots {
+		sv.Observe(f.Snapshot, 0, newSignatureCache(&f.Snapshot.Stacks))
+	}
+	g := sv.Group(SignatureOf(site).Key)
+	if g.Survivors[1] != 4*mib || g.Turnover != 1 || g.Deaths != 1 || fmt.Sprint(g.Born) != "[1 1]" {
+		t.Errorf("survival %+v: want slot 1 to survive and slot 0 to be born again", *g)
+	}
+	// Digested, the same.
+	sv = newSurvival()
+	for _, f := range run.Snapshots {
+		d := snapshot.Reduce(f.Snapshot)
+		sv.Observe(d, 0, newSignatureCache(&d.Stacks))
+	}
+	if d := sv.Group(SignatureOf(site).Key); fmt.Sprint(*d) != fmt.Sprint(*g) {
+		t.Errorf("from digests %+v, want %+v", *d, *g)
+	}
+}

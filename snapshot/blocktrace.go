@@ -27,8 +27,12 @@ import (
 type BlockTrace struct {
 	// Addr is the block's address.
 	Addr uint64
-	// Alloc is the index of the block's alloc event in the device's trace.
-	Alloc int
+	// Alloc is the index of the block's alloc event in the device's trace;
+	// TimeUS its time (microseconds since the Unix epoch, UTC; 0 when the
+	// trace has no times): with it a block allocated anew at an old
+	// address is told from one that stayed (analyze's survival).
+	Alloc  int
+	TimeUS int64
 	// Meta is the user_metadata of the alloc event (NoMeta: none).
 	Meta MetaID
 	// Notes are the annotations put on the block since it was allocated,
@@ -49,7 +53,7 @@ func (t *liveTracker) add(i int, e *TraceEntry) {
 		if t.open == nil {
 			t.open = map[uint64]BlockTrace{}
 		}
-		t.open[e.Addr] = BlockTrace{Addr: e.Addr, Alloc: i, Meta: e.Meta}
+		t.open[e.Addr] = BlockTrace{Addr: e.Addr, Alloc: i, TimeUS: e.TimeUS, Meta: e.Meta}
 	case ActionFreeRequested, ActionFreeCompleted:
 		// After its free_requested the address is closed already; a
 		// free_completed alone is the free of an allocation whose

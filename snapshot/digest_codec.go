@@ -21,7 +21,7 @@ import (
 // version 3 the frames' FX nodes, the user_metadata texts and pool ids,
 // each trace digest's live blocks (BlockTrace) and its OOM events'
 // metadata and pool, and pinned host memory (host segments, host trace
-// digest).
+// digest); version 4 each live block's allocation time.
 //	crc      4 bytes, CRC-32C (Castagnoli) of everything before, little endian
 //
 // Integers are varints (signed ones zig-zag), strings a uvarint length and
@@ -31,7 +31,7 @@ import (
 
 // DigestVersion is the digest file format's version. Bump it whenever the
 // format or what a digest holds changes; older entries are then rebuilt.
-const DigestVersion = 3
+const DigestVersion = 4
 
 const digestMagic = "gpureport-digest\n"
 
@@ -169,6 +169,7 @@ func (w *digestWriter) traceDigest(t *TraceDigest) {
 	for _, bt := range t.Live {
 		w.uint(bt.Addr)
 		w.uint(uint64(bt.Alloc))
+		w.int(bt.TimeUS)
 		w.uint(uint64(bt.Meta))
 		w.uint(uint64(len(bt.Notes)))
 		for _, n := range bt.Notes {
@@ -391,10 +392,11 @@ func (r *digestReader) traceDigest() TraceDigest {
 	if r.err == nil && (t.LastAlloc < -1 || t.LastAlloc >= t.Entries) {
 		r.fail("last allocation %d of a %d-event trace", t.LastAlloc, t.Entries)
 	}
-	nl := r.count(4)
+	nl := r.count(5)
 	for i := 0; i < nl && r.err == nil; i++ {
 		bt := BlockTrace{Addr: r.uint()}
 		bt.Alloc = int(r.enum(uint64(max(t.Entries-1, 0))))
+		bt.TimeUS = r.int()
 		bt.Meta = r.meta()
 		if nn := r.count(1); nn > 0 {
 			bt.Notes = make([]MetaID, nn)

@@ -134,8 +134,8 @@ func checkRecentKeys(t *testing.T, s *Snapshot, base uint64) {
 	if len(bts[0].Notes) != 1 || s.MetaText(bts[0].Notes[0]) != "retained by autograd" {
 		t.Errorf("block A's annotations %v", bts[0].Notes)
 	}
-	if bts[1].Meta != NoMeta || bts[1].Notes != nil || bts[1].Alloc != 4 {
-		t.Errorf("block B %+v: allocated by event 4, no metadata, the empty annotation dropped", bts[1])
+	if bts[1].Meta != NoMeta || bts[1].Notes != nil || bts[1].Alloc != 4 || bts[1].TimeUS != 1_700_000_000_000_000 {
+		t.Errorf("block B %+v: allocated by event 4 at its time, no metadata, the empty annotation dropped", bts[1])
 	}
 	if _, ok := BlockTraceAt(bts, base+4<<20); ok {
 		t.Error("block P was allocated before the trace")
