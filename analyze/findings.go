@@ -618,8 +618,9 @@ type FragPoint struct {
 	PinnedBytes    int64
 	// PrivatePoolBytes is memory reserved by private pools (CUDA graphs,
 	// MemPool), shown apart because the default pool cannot reuse it;
-	// PrivateInactive the free bytes in them.
-	PrivatePoolBytes, PrivateInactive int64
+	// PrivateAllocated and PrivateInactive the live and free bytes in
+	// them.
+	PrivatePoolBytes, PrivateAllocated, PrivateInactive int64
 	// OversizeFree is the free bytes inside expandable segments in blocks
 	// of at least max_split_size that do not end their segment, when both
 	// settings are on: the allocator's oversize rule keeps requests below

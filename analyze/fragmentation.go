@@ -101,6 +101,7 @@ func FragPointOf(s *snapshot.Snapshot, dev int) FragPoint {
 			// A private pool's free memory is its graph's workspace for
 			// the next replay, not holes the default pool's requests miss.
 			p.PrivatePoolBytes += seg.TotalSize
+			p.PrivateAllocated += live
 			p.PrivateInactive += free
 			continue
 		}
@@ -267,7 +268,7 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 		split[j] = float64(p.SplitInactive)
 		pinned[j] = float64(p.PinnedBytes)
 		reserved[j] = float64(s.Points[i].Usage.Reserved - p.PrivatePoolBytes)
-		allocated[j] = float64(s.Points[i].Usage.Allocated)
+		allocated[j] = float64(s.Points[i].Usage.Allocated - p.PrivateAllocated)
 	}
 	r := rules
 	r.RefLevel = stats.Median(reserved)
