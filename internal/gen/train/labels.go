@@ -3,7 +3,6 @@ package train
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"gpureport/internal/gen/layout"
@@ -230,10 +229,12 @@ func (o *OOMInfo) Cause() string {
 // growth must exceed 10% of the first reserved bytes and 3% of the device
 // (smaller changes are the allocator settling, not a trend an analysis
 // should be asked to find), and allocated may move by at most a tenth of
-// it. Allocated memory's movement is that of its level, the median of
-// the last third of the dumps against the first third's, so that live
-// memory that wanders (a container of variable-size tensors) does not
-// count as moving for where its first and last dump happen to fall.
+// it. Allocated memory's movement is that of its floor, the least of the
+// last third of the dumps against the first third's: a dump holds the
+// persistent memory plus what its point in the step holds, and memory
+// that wanders (activations caught at random phases, a container of
+// variable-size tensors) does not count as moving for where its first and
+// last dump happen to fall.
 // Everything is the default pool's: a private pool (a CUDA graph's) keeps
 // its memory for its own replays.
 func fragGrowth(sp *Spec, snaps []SnapInfo) bool {
@@ -243,12 +244,11 @@ func fragGrowth(sp *Spec, snaps []SnapInfo) bool {
 	grew := float64(reserved(last) - reserved(first))
 	k := max(1, len(snaps)/3)
 	level := func(part []SnapInfo) float64 {
-		v := make([]float64, len(part))
-		for i, s := range part {
-			v[i] = float64(s.Allocated - s.PrivateAllocated)
+		v := float64(part[0].Allocated - part[0].PrivateAllocated)
+		for _, s := range part[1:] {
+			v = min(v, float64(s.Allocated-s.PrivateAllocated))
 		}
-		slices.Sort(v)
-		return (v[(len(v)-1)/2] + v[len(v)/2]) / 2
+		return v
 	}
 	return grew > 0.1*float64(reserved(first)) && grew > 0.03*float64(sp.Capacity()) &&
 		math.Abs(level(snaps[len(snaps)-k:])-level(snaps[:k])) < 0.1*grew &&
