@@ -29,6 +29,7 @@
 //	coverage.go       how much of the live memory carries allocation stacks
 //	signature.go      stack signatures and fingerprints
 //	groups.go         live bytes by signature, diff of two groupings
+//	survival.go       blocks followed across snapshots: kept or turned over
 //	attribution.go    stage 4: leak suspects across snapshots
 //	suppress.go       built-in and user suppressions
 //	tracewindow.go    replay of a trace: timeline, never-freed, state at an OOM
@@ -38,7 +39,7 @@
 //	leaksites.go      stage 7: suspects grouped by site, sites in lockstep
 //	segmentmap.go     the last snapshot's segments and blocks, for the segment map
 //	trainlog.go       OOM messages of training logs; GPU readings without times
-//	ranks.go          multi-rank comparison
+//	ranks.go          multi-rank comparison; a rank that holds more
 //	capture.go        the capture kit's manifests; OOMs no snapshot was taken at
 //	notes.go          the caveats shown under the verdict
 //	verdict.go        stage 9: the run verdict

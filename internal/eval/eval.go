@@ -86,6 +86,7 @@ type Truth struct {
 		NodeGPUs    int    `json:"node_gpus"`
 		VisibleGPUs int    `json:"visible_gpus"`
 		GPUMap      []int  `json:"gpu_map"`
+		Guise       string `json:"guise"`
 	} `json:"knobs"`
 }
 
@@ -130,6 +131,7 @@ func (c *LabelCase) Knobs() []Knob {
 		ec = "yes"
 	}
 	add("empty_cache", ec)
+	add("guise", k.Guise)
 	return out
 }
 

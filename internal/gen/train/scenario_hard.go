@@ -120,7 +120,10 @@ func drawKV(kr *rand.Rand, sp *Spec) {
 		sp.FirstDump++
 	}
 	sp.KV = kv
-	sp.Knobs.Guise = fmt.Sprintf("phase %d of every %d steps", kv.Len, kv.Every)
+	sp.Knobs.Guise = "phases of 2-4 steps"
+	if kv.Len > 4 {
+		sp.Knobs.Guise = "phases of 5-9 steps"
+	}
 }
 
 // longRun makes a run of minSnaps to minSnaps+spread snapshots, every 1 to
@@ -155,6 +158,13 @@ func drawVerySlow(r, kr *rand.Rand, sp *Spec) error {
 		sp.Snapshots = n
 	}
 	sp.Leak = leakFor(r, sp, 1+kr.IntN(2), 0, 0, rate*float64(sp.Snapshots))
-	sp.Knobs.Guise = fmt.Sprintf("%.2f%% of allocated per snapshot", 100*rate/mean)
+	switch share := rate / mean; {
+	case share < 0.001:
+		sp.Knobs.Guise = "under 0.1% per snapshot"
+	case share < 0.002:
+		sp.Knobs.Guise = "0.1-0.2% per snapshot"
+	default:
+		sp.Knobs.Guise = "over 0.2% per snapshot"
+	}
 	return nil
 }
