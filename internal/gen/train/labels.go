@@ -258,12 +258,25 @@ func fragGrowth(sp *Spec, snaps []SnapInfo) bool {
 
 // anyRankFragGrowth reports whether the periodic dumps of any rank show
 // fragGrowth: the fragmentation flag is the run's, and a rank other than
-// the leaking one fragments its cache just as well.
+// the leaking one fragments its cache just as well. Dumps before the
+// first optimizer step are left out when enough remain: the optimizer
+// state it creates, and the cache's first filling, are the warm-up
+// design.md does not count.
 func anyRankFragGrowth(sp *Spec, res *Result) bool {
 	byRank := map[int][]SnapInfo{}
 	for _, s := range res.Snapshots {
 		if !s.OOM {
 			byRank[s.Rank] = append(byRank[s.Rank], s)
+		}
+	}
+	warm := max(sp.Accum, 1)
+	for r, snaps := range byRank {
+		i := 0
+		for i < len(snaps) && snaps[i].Step < warm {
+			i++
+		}
+		if len(snaps)-i >= 5 {
+			byRank[r] = snaps[i:]
 		}
 	}
 	for _, snaps := range byRank {
