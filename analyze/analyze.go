@@ -148,7 +148,7 @@ func (a *analysis) attribute(dr *deviceRun) {
 	}
 	sg := buildGroups(s)
 	d.Coverage = coverageOf(sg, s.Files, s.Device)
-	dr.ac = attributionContext{x: fit.x, keep: fit.keep, per: fit.per, refLevel: fit.refLevel, allocTr: &d.Trends[0],
+	dr.ac = attributionContext{x: fit.x, keep: fit.keep, per: fit.per, refLevel: fit.refLevel, allocTr: &d.Trends[0], survival: sg.survival,
 		rules: a.rules, suppress: a.opt.Suppressions, builtins: !a.opt.NoBuiltinSuppressions}
 	if peak(sg.noStack) > 0 {
 		y := make([]float64, len(sg.noStack))

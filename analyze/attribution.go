@@ -140,6 +140,7 @@ type attributionContext struct {
 	refLevel float64 // the device's steady allocated level, bytes
 	allocTr  *Trend  // the device's allocated trend
 	coverage Coverage
+	survival *Survival // the series' blocks followed (survival.go)
 	rules    TrendRules
 	suppress []Suppression
 	builtins bool
@@ -372,7 +373,12 @@ func coverageOf(sg *seriesGroups, files []*ingest.SnapshotFile, dev int) Coverag
 // never fell) and whose growth is still significant by itself (the
 // one-sided test at Alpha, the slope's 95% interval above 0) is what
 // filled the device. Such a group becomes a suspect with the pattern
-// "grew until the OOM". A group without that support is not one, however
+// "grew until the OOM". When none of the group's blocks ever went away
+// between the periodic snapshots (survival.go), what the OOM's dump
+// holds of it is what it kept, not the failing step's tensors: the dump
+// is then its last observation and joins the test, which a leak that
+// ran the device out after four periodic snapshots needs (no four points
+// reach p < 1%). A group without that support is not one, however
 // large it is in the OOM dump: the dump holds the failing step's
 // activations. Then each OOM's cause is decided (blameLeaks).
 
@@ -385,6 +391,12 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 		if o.Rank != d.Rank || o.Device != d.Device {
 			continue
 		}
+		at := -1 // the OOM's dump among the points
+		for i, p := range d.Points {
+			if p.Path == o.Path && p.Phase != "" {
+				at = i
+			}
+		}
 		best, bestGrowth := -1, 0.0
 		var bestTrend Trend
 		for gi := range d.Groups {
@@ -396,15 +408,19 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 			for i, b := range g.Bytes {
 				all[i] = float64(b)
 			}
-			y := pick(all, ac.keep)
-			first, last := ac.keep[0], ac.keep[len(ac.keep)-1]
+			keep := ac.keep
+			if at > keep[len(keep)-1] && ac.survival != nil && ac.survival.kept(g.Key) {
+				keep = append(slices.Clone(keep), at)
+			}
+			y := pick(all, keep)
+			first, last := keep[0], keep[len(keep)-1]
 			growth := y[len(y)-1] - y[0]
 			if stats.Drops(y, 0) > 0 || g.Blocks[last] <= g.Blocks[first] || !(growth > bestGrowth) {
 				continue
 			}
 			rules := ac.rules
 			rules.RefLevel = ac.refLevel
-			tr := fitKept("live_bytes", ac.per, ac.x, all, ac.keep, rules)
+			tr := fitKept("live_bytes", ac.per, ac.x, all, keep, rules)
 			if !(tr.PValue < rules.Alpha) || !(tr.Lo > 0) || !(tr.Slope > 0) {
 				continue
 			}

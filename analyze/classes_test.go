@@ -194,3 +194,57 @@ func TestHeavyRank(t *testing.T) {
 		}
 	}
 }
+
+// TestLeakOOMAfterFourSnapshots runs a generated leak, a piece every
+// step, that fills the device after four periodic snapshots, too few for
+// a trend test to reach 1% (four rising points: p = 1/24): the OOM's dump
+// is the leak's last observation, since none of its blocks ever went
+// away, and the OOM is a leak OOM, for each way the OOM is dumped.
+func TestLeakOOMAfterFourSnapshots(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates runs")
+	}
+	for _, dump := range []train.OOMDump{train.OOMObserver, train.OOMExit} {
+		sp, err := train.Draw(train.ScGrowthOOM, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp.Knobs.OOMDump = dump
+		// Pieces leaked every step, so that it grows between any two
+		// dumps.
+		sp.Leak.Bytes = max(1<<20, sp.Leak.Bytes/int64(2*sp.Leak.Every))
+		sp.Leak.Every = 1
+		res, err := train.Run(sp, "") // where the OOM comes
+		if err != nil || res.OOM == nil {
+			t.Fatalf("dry run: %v, OOM %v", err, res.OOM)
+		}
+		// Four periodic dumps before the failing step.
+		sp.FirstDump = res.OOM.Step / 10
+		sp.Interval = (res.OOM.Step-sp.FirstDump)/4 + 1
+		sp.Snapshots = 9
+		sp.MaxSteps = max(sp.MaxSteps, 3*sp.Steps())
+		dir := t.TempDir()
+		res, err = train.Run(sp, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lab, err := train.Judge(train.ScGrowthOOM, sp, res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		periodic := 0
+		for _, s := range res.Snapshots {
+			if !s.OOM {
+				periodic++
+			}
+		}
+		if periodic != 4 || lab.Expect.OOMCause != train.CauseLeak {
+			t.Fatalf("%d periodic dumps, cause %q: the case is not the one wanted", periodic, lab.Expect.OOMCause)
+		}
+		f := analyzeDir(t, dir)
+		r := eval.ResultOf("four", f)
+		if !r.Got.Leak || r.Got.OOMCause != train.CauseLeak || !slices.Contains(lab.LeakSites, r.TopSite) {
+			t.Errorf("dump %s: flags %+v, top site %q; want a leak OOM at %v (headline %q)", dump, r.Got, r.TopSite, lab.LeakSites, words.Headline(f))
+		}
+	}
+}

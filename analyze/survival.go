@@ -154,6 +154,13 @@ func (sv *Survival) group(key string) int32 {
 	return g
 }
 
+// kept reports whether the group with signature key had live blocks and
+// none of them ever went away.
+func (sv *Survival) kept(key string) bool {
+	g, ok := sv.index[key]
+	return ok && sv.groups[g].deaths == 0
+}
+
 // grow extends the per-snapshot series to n snapshots.
 func (gs *groupSurvival) grow(n int) {
 	for len(gs.survivors) < n {
