@@ -945,9 +945,9 @@ type RankExcess struct {
 	// first.
 	Stacks []StackExcess
 	// Roles splits the difference by role of live memory
-	// (docs/design.md, "Roles of live memory"), at the last snapshots: the
-	// roles whose bytes stand above the median of the other series', by
-	// how much, largest first; nil when the snapshots were not kept.
+	// (docs/design.md, "Roles of live memory"), at each series' peak
+	// snapshot: the roles whose bytes stand above the median of the other
+	// series', by how much, largest first.
 	Roles []RoleExcess
 }
 

@@ -5,7 +5,7 @@ import (
 	"gpureport/snapshot"
 )
 
-// Leak evidence is survival (design.md): a leak's bytes are in blocks that
+// Leak evidence is survival (docs/design.md): a leak's bytes are in blocks that
 // outlive the snapshots around them. A stack group's live bytes can grow
 // for two reasons that its byte count cannot tell apart:
 //

@@ -261,7 +261,7 @@ func fragGrowth(sp *Spec, snaps []SnapInfo) bool {
 // the leaking one fragments its cache just as well. Dumps before the
 // first optimizer step are left out when enough remain: the optimizer
 // state it creates, and the cache's first filling, are the warm-up
-// design.md does not count.
+// docs/design.md does not count.
 func anyRankFragGrowth(sp *Spec, res *Result) bool {
 	byRank := map[int][]SnapInfo{}
 	for _, s := range res.Snapshots {
