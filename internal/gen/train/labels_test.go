@@ -3,25 +3,26 @@ package train
 import "testing"
 
 // TestFragmentationLabelIsTheRuns: the fragmentation flag is the run's,
-// so a rank other than the leaking one that fragments its cache sets it.
+// so a rank other than the leaking one that fragments its cache sets it;
+// growth by the first optimizer step is warm-up.
 func TestFragmentationLabelIsTheRuns(t *testing.T) {
 	const gib = int64(1) << 30
 	sp := &Spec{GPU: GPU{"NVIDIA A100-SXM4-40GB", 40960}}
-	// series gives one rank's periodic dumps: 3 GiB allocated throughout,
-	// reserved from 6 GiB up by the given GiB steps, the rise held as
-	// cached free memory.
-	series := func(rank int, rises ...int64) []SnapInfo {
+	// series gives one rank's periodic dumps from step first on: 3 GiB
+	// allocated throughout, reserved from 6 GiB up by the given GiB steps,
+	// the rise held as cached free memory.
+	series := func(rank, first int, rises ...int64) []SnapInfo {
 		reserved := 6 * gib
 		var out []SnapInfo
 		for i := range 8 {
 			if i < len(rises) {
 				reserved += rises[i] * gib
 			}
-			out = append(out, SnapInfo{Rank: rank, Step: i, Allocated: 3 * gib, Reserved: reserved, Inactive: reserved - 3*gib})
+			out = append(out, SnapInfo{Rank: rank, Step: first + i, Allocated: 3 * gib, Reserved: reserved, Inactive: reserved - 3*gib})
 		}
 		return out
 	}
-	flat, grows := series(0), series(1, 0, 2, 0, 2)
+	flat, grows := series(0, 1), series(1, 1, 0, 2, 0, 2)
 	tests := []struct {
 		name  string
 		snaps []SnapInfo
@@ -30,6 +31,9 @@ func TestFragmentationLabelIsTheRuns(t *testing.T) {
 		{"flat rank", flat, false},
 		{"growing rank", grows, true},
 		{"a flat rank beside a growing one", append(append([]SnapInfo{}, flat...), grows...), true},
+		// From step 0 on, 5 GiB in two rises; from step 1 on, 1 GiB.
+		{"warm-up at the first step", series(0, 0, 0, 4, 0, 1), false},
+		{"the same growth after the first step", series(0, 1, 0, 4, 0, 1), true},
 	}
 	for _, tt := range tests {
 		if got := anyRankFragGrowth(sp, &Result{Spec: sp, Snapshots: tt.snaps}); got != tt.want {
