@@ -152,7 +152,7 @@ func (f *Findings) SplitExpandable() bool {
 // splitExpandable reports whether the OOM's allocator had expandable
 // segments and max_split_size_mb both on.
 func (o *OOM) splitExpandable() bool {
-	return o.Expandable && o.Settings.Present && o.Settings.MaxSplitSize >= 0
+	return o.Expandable && o.Settings.Present && o.Settings.MaxSplitSize > 0
 }
 
 // ExpandableAlready reports whether every fragmented device of f (a
