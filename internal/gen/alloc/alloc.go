@@ -446,13 +446,10 @@ func (a *Allocator) MallocIn(n int64, stream int64, id PoolID, ctx Ctx) (*Block,
 	if id == (PoolID{}) {
 		return a.Malloc(n, stream, ctx)
 	}
-	if n < 0 {
-		return nil, fmt.Errorf("alloc: negative size %d", n)
+	size, small, ctx, err := a.begin(n, ctx)
+	if err != nil {
+		return nil, err
 	}
-	a.processEvents()
-	ctx = a.ctxIfRecording(ctx)
-	size := a.RoundSize(n)
-	small := IsSmall(size)
 	p := a.poolIn(id, small)
 	segSize := SegmentSize(size)
 	b := a.getFreeBlock(p, stream, size)
@@ -493,17 +490,27 @@ func (a *Allocator) ctxIfRecording(ctx Ctx) Ctx {
 	return ctx
 }
 
+// begin starts a request for n bytes, as every malloc does: it processes
+// the events that completed, drops ctx unless history is recorded, and
+// returns the rounded size (bytes) and whether it is served from the small
+// pool.
+func (a *Allocator) begin(n int64, ctx Ctx) (size int64, small bool, _ Ctx, _ error) {
+	if n < 0 {
+		return 0, false, nil, fmt.Errorf("alloc: negative size %d", n)
+	}
+	a.processEvents()
+	size = a.RoundSize(n)
+	return size, IsSmall(size), a.ctxIfRecording(ctx), nil
+}
+
 // Malloc allocates n bytes on stream for the context ctx. It returns an
 // *OOMError when the device has no room, after releasing cached segments
 // and recording an oom event, as PyTorch does.
 func (a *Allocator) Malloc(n int64, stream int64, ctx Ctx) (*Block, error) {
-	if n < 0 {
-		return nil, fmt.Errorf("alloc: negative size %d", n)
+	size, small, ctx, err := a.begin(n, ctx)
+	if err != nil {
+		return nil, err
 	}
-	a.processEvents()
-	ctx = a.ctxIfRecording(ctx)
-	size := a.RoundSize(n)
-	small := IsSmall(size)
 	p := a.poolOf(small)
 	if a.cfg.Expandable {
 		return a.mallocExpandable(n, size, small, stream, ctx)
