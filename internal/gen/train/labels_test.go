@@ -1,6 +1,9 @@
 package train
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestFragmentationLabelIsTheRuns: the fragmentation flag is the run's,
 // so a rank other than the leaking one that fragments its cache sets it;
@@ -43,5 +46,45 @@ func TestFragmentationLabelIsTheRuns(t *testing.T) {
 	// The leaking rank alone, as the label used to judge it, misses it.
 	if fragGrowth(sp, flat) {
 		t.Errorf("the flat rank alone reads as fragmentation")
+	}
+}
+
+// TestLeakLabelWantsRepeatedGrowth: a planted leak is labelled a leak
+// only when the periodic snapshots see its bytes rise at least twice; a
+// single rise (pieces so large that the device runs out at the third) is
+// a one-time step, and the draw is rejected for a leak scenario.
+func TestLeakLabelWantsRepeatedGrowth(t *testing.T) {
+	const gib = int64(1) << 30
+	tests := []struct {
+		name  string
+		live  []int64 // the leak's live GiB at each periodic snapshot
+		rises int
+		leak  bool
+	}{
+		{"flat", []int64{1, 1, 1, 1, 1}, 0, false},
+		{"one step", []int64{7, 7, 7, 14, 14, 14}, 1, false},
+		{"two steps", []int64{7, 7, 14, 14, 21, 21}, 2, true},
+		{"every snapshot", []int64{1, 2, 3, 4, 5}, 4, true},
+		{"freed and made again", []int64{2, 0, 2, 2, 2}, 1, false},
+	}
+	for _, tt := range tests {
+		var snaps []SnapInfo
+		for i, l := range tt.live {
+			snaps = append(snaps, SnapInfo{Path: fmt.Sprintf("snapshot_%d.pickle", i), Step: 10 * i, Allocated: 20 * gib, Reserved: 22 * gib, LeakLive: l * gib})
+		}
+		if got := leakRises(snaps); got != tt.rises {
+			t.Errorf("%s: %d rises, want %d", tt.name, got, tt.rises)
+		}
+		sp, err := Draw(ScLeakSteady, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lab, err := Judge(ScLeakSteady, sp, &Result{Spec: sp, Snapshots: snaps, LeakSite: "train.py:57"})
+		if lab.Expect.Leak != tt.leak {
+			t.Errorf("%s: leak label %v, want %v", tt.name, lab.Expect.Leak, tt.leak)
+		}
+		if (err == nil) != tt.leak {
+			t.Errorf("%s: the leak scenario's draw accepted %v (err %v), want %v", tt.name, err == nil, err, tt.leak)
+		}
 	}
 }
