@@ -52,6 +52,13 @@ const (
 	// fragMinRises: one rise at flat live memory can be the cache's
 	// warm-up; two or more mean requests keep missing the cache.
 	fragMinRises = 2
+	// fragDeviceShare: jumps of reserved memory that add up to less than
+	// 3% of what the allocator can reserve on the device (ceiling) are
+	// the cache settling to the run's sizes: fragmentation that small
+	// costs the job little (the generator's label asks the same of the
+	// growth). FragShareMin alone, a share of the first reserved level,
+	// let a few hundred MiB on a large device count.
+	fragDeviceShare = 0.03
 	// sawDropShare: a fall of reserved memory by at least 10% between
 	// snapshots counts as a release; two or more make a saw-tooth.
 	sawDropShare = 0.1
@@ -221,7 +228,7 @@ func ExpandableInUse(s *snapshot.Snapshot, dev int) bool {
 //     under half the rises), at least once while the cache held more
 //     free bytes than the largest new segment (the request would have
 //     fitted them as one block), by FragShareMin of the first reserved
-//     level in all.
+//     level and fragDeviceShare of the ceiling in all.
 //
 // A third pattern is a setting's: with max_split_size_mb and expandable
 // segments both on, the free ranges of at least max_split_size inside
@@ -367,7 +374,7 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 	// unless the device was full.
 	allocRange := slices.Max(allocated) - slices.Min(allocated)
 	cacheJumps := rises >= fragMinRises && missed >= 1 && at.State != StateGrowing && risen >= FragShareMin*reserved[0] &&
-		allocRange <= 0.5*risen && givenBack == 0
+		risen >= fragDeviceShare*ceiling && allocRange <= 0.5*risen && givenBack == 0
 	// max_split_size_mb with expandable segments: free ranges the oversize
 	// rule keeps from smaller requests hold a large share of reserved
 	// memory in the typical snapshot (docs/design.md: cached free memory

@@ -278,6 +278,12 @@ func TestFragmentationRules(t *testing.T) {
 		// Each rise is several new 300 MiB segments, more in all than
 		// the cache held free, but each fits what it held.
 		{"rises of several segments, each smaller than the cached free memory", cacheRun(300*mib, 1, 1, 4, 4, 13, 13, 13, 13, 13, 13), 0, true},
+		{"the same rises on a 40 GiB device", cacheRun(300*mib, 1, 1, 4, 4, 13, 13, 13, 13, 13, 13), 40 * gib, true},
+		// 600 MiB of jumps: 14% of the first reserved level, but under
+		// 3% of an 80 GiB device (the cache settling); with the device
+		// unknown only the first counts.
+		{"small rises on a large device", cacheRun(300*mib, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3), 80 * gib, false},
+		{"small rises, device memory unknown", cacheRun(300*mib, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3), 0, true},
 		{"cache filling the device, cut back at its ceiling", toCeiling, 15*gib + 512*mib, true},
 		{"the same falls far below the device's memory", toCeiling, 80 * gib, false},
 		{"the same falls, device memory unknown", toCeiling, 0, false},
