@@ -112,6 +112,16 @@ func CacheDigest(cache *DigestCache, c Candidate, opt snapshot.DecodeOptions) (c
 // one asked for), so memory stays that of the largest single snapshot. It
 // fails when the file changed since it was digested, or no longer decodes.
 func (f *SnapshotFile) Full() (*snapshot.Snapshot, error) {
+	if f.hostOf != nil {
+		s, err := f.hostOf.Full()
+		if err != nil {
+			return nil, err
+		}
+		if h := s.Host(); h != nil {
+			return h, nil
+		}
+		return nil, fmt.Errorf("%s: the full snapshot holds no pinned host memory, unlike its digest", f.Path)
+	}
 	if f.Snapshot == nil || f.Snapshot.Digest == nil {
 		return f.Snapshot, nil
 	}
@@ -119,6 +129,23 @@ func (f *SnapshotFile) Full() (*snapshot.Snapshot, error) {
 		return nil, fmt.Errorf("%s: only the digest of this snapshot is at hand", f.Path)
 	}
 	return f.full.get(f)
+}
+
+// HostFile returns the pinned host memory of f as a file of its own: the
+// same source, name and rank, whose Snapshot is f.Snapshot.Host() (the host
+// allocator as device 0) and whose Full is that of f's full decode. It is
+// nil when f holds no pinned host memory data. f is not modified.
+func (f *SnapshotFile) HostFile() *SnapshotFile {
+	if f.Snapshot == nil {
+		return nil
+	}
+	h := f.Snapshot.Host()
+	if h == nil {
+		return nil
+	}
+	hf := *f
+	hf.Snapshot, hf.full, hf.hostOf = h, nil, f
+	return &hf
 }
 
 // fullLoader decodes the full snapshot of digested files, keeping the last

@@ -71,6 +71,9 @@ type SnapshotFile struct {
 	Snapshot *snapshot.Snapshot
 	// full decodes the whole file again when Snapshot is a digest.
 	full *fullLoader
+	// hostOf is, for the file HostFile made, the file whose pinned host
+	// memory it is; nil otherwise.
+	hostOf *SnapshotFile
 }
 
 // Skipped is an input that was not used, and why.

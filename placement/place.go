@@ -18,12 +18,21 @@ type DeviceKey struct {
 	// GPU instance and, when logged, compute instance ("GI 7", "GI 7 CI
 	// 0"); "" for a whole GPU or a CUDA device.
 	MIG string
+	// Host marks the rank's pinned host memory (the CUDA host caching
+	// allocator's segments, docs/design.md's host_pinned device): a
+	// device of its own, not the CUDA device Device (which is then 0,
+	// the index of the host allocator in snapshot.Snapshot.Host).
+	Host bool
 }
 
 // Name names the device as every report does: "cuda:0", "rank 3 ·
 // cuda:0" in a run with ranks (units.Device), "cuda:0 · MIG GI 7" for a
-// MIG device.
+// MIG device, "pinned host" and "rank 3 · pinned host" for the pinned host
+// memory.
 func (k DeviceKey) Name() string {
+	if k.Host {
+		return units.Host(k.Rank)
+	}
 	if k.MIG != "" {
 		return units.Device(k.Rank, k.Device) + " · MIG " + k.MIG
 	}

@@ -145,3 +145,13 @@ func Device(rank, device int) string {
 	}
 	return fmt.Sprintf("rank %d · cuda:%d", rank, device)
 }
+
+// Host names the pinned host memory of a run's process for a reader:
+// "pinned host", or "rank 3 · pinned host" when the run has ranks
+// (negative rank: none, input.NoRank).
+func Host(rank int) string {
+	if rank < 0 {
+		return "pinned host"
+	}
+	return fmt.Sprintf("rank %d · pinned host", rank)
+}

@@ -134,6 +134,8 @@ func TestSmallFormats(t *testing.T) {
 		{Timestamp(time.Time{}), ""},
 		{Device(-1, 0), "cuda:0"},
 		{Device(3, 1), "rank 3 · cuda:1"},
+		{Host(-1), "pinned host"},
+		{Host(2), "rank 2 · pinned host"},
 		{PerHour.Plural(), "hours"},
 	}
 	for i, tt := range tests {
