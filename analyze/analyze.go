@@ -181,7 +181,9 @@ func (a *analysis) attribute(dr *deviceRun) {
 // reserve: the device's memory less what lives outside the allocator.
 func (a *analysis) fragmentation(dr *deviceRun) {
 	s, d, fit := dr.s, dr.d, &dr.fit
-	if s == nil {
+	if s == nil || d.Host {
+		// The host allocator rounds each pinned block up to a power of
+		// two and never splits one: it has no holes to fragment.
 		return
 	}
 	ceiling := 0.0
@@ -195,7 +197,9 @@ func (a *analysis) fragmentation(dr *deviceRun) {
 // stack groups that grew into them to its suspects and decides their
 // causes (stage 6).
 func (a *analysis) ooms(dr *deviceRun) {
-	if dr.s == nil {
+	if dr.s == nil || dr.d.Host {
+		// An OOM explanation weighs device memory (CUDA's free bytes, the
+		// device's capacity); a failed cudaHostAlloc is not one.
 		return
 	}
 	dr.ooms = explainOOMs(dr.s, dr.d.Capacity)
@@ -246,7 +250,7 @@ func (a *analysis) run(devs []*deviceRun) {
 		setPeaks(dr.d)
 	}
 	slices.SortStableFunc(f.Devices, func(a, b *Device) int {
-		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device), cmp.Compare(a.MIG, b.MIG))
+		return cmp.Or(cmp.Compare(a.Rank, b.Rank), compareBool(a.Host, b.Host), cmp.Compare(a.Device, b.Device), cmp.Compare(a.MIG, b.MIG))
 	})
 	fromLog := len(f.OOMs)
 	f.OOMs = append(f.OOMs, trainingLogOOMs(a.in.Logs, f.OOMs, f.Devices, a.opt.Capacity)...)
@@ -277,6 +281,17 @@ func (a *analysis) verdict() {
 	runNotes(f)
 	decideVerdict(f)
 	decideNextSteps(f)
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // primaryMetric chooses a device's primary trend (Device.PrimaryMetric):

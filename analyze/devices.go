@@ -12,13 +12,14 @@ import (
 // The devices stage: a device for each snapshot series, for each group of
 // memory_stats readings that joins no series, in a run without snapshots
 // for each GPU of the logs (a GPU whose logs give only its used share
-// too: shares.go), and for each MIG device of the logs (mig.go). Each
-// gets the GPU log readings of the GPU it joins (placement.JoinGPUs),
-// moved by a whole-hour clock offset when the log's clock differs
-// (placement.DetectClockOffset), the processes of that GPU (each GPU's on
-// the first device that joins it) and its capacity. The notes of the join
-// (a clock offset, a guessed or ambiguous join) are added device by
-// device.
+// too: shares.go), for each MIG device of the logs (mig.go), and for
+// each rank's pinned host memory (a series of its own, with no GPU and no
+// capacity). Each CUDA device gets the GPU log readings of the GPU it
+// joins (placement.JoinGPUs), moved by a whole-hour clock offset when the
+// log's clock differs (placement.DetectClockOffset), the processes of
+// that GPU (each GPU's on the first device that joins it) and its
+// capacity. The notes of the join (a clock offset, a guessed or ambiguous
+// join) are added device by device.
 
 // deviceRun is one device through the stages: the device, what it is made
 // of, and what each stage leaves for the next.
@@ -37,8 +38,18 @@ type deviceRun struct {
 
 // devices makes the run's devices from its series, memory_stats readings
 // and GPU logs (stage 2), and adds them to the Findings in that order.
-func (a *analysis) devices(series []*Series) []*deviceRun {
+func (a *analysis) devices(all []*Series) []*deviceRun {
 	run, f := a.in, a.f
+	// Pinned host memory joins no GPU and no memory_stats readings: its
+	// devices come after the CUDA devices, each its series alone.
+	var series, host []*Series
+	for _, s := range all {
+		if s.Host {
+			host = append(host, s)
+		} else {
+			series = append(series, s)
+		}
+	}
 	msBySeries, msOnly := matchMemStats(series, collectMemStats(run))
 	procs := collectProcesses(run.Logs)
 	// Devices without snapshots but with memory_stats readings join the GPU
@@ -100,6 +111,11 @@ func (a *analysis) devices(series []*Series) []*deviceRun {
 	}
 	if len(migs) > 0 && len(series)+len(msOnly) > 0 {
 		f.addNote(Note{Kind: NoteMIGApart, Device: migs[0].DeviceKey, Count: len(migs)})
+	}
+	for _, s := range host {
+		d := &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
+		out = append(out, &deviceRun{d: d, s: s})
+		f.Devices = append(f.Devices, d)
 	}
 	f.OtherProcesses = otherProcesses(procs, procClaimed, a.rules)
 	return out

@@ -21,7 +21,15 @@ import (
 // fingerprint is not a suspect on any other rank.
 
 // compareRanks compares the ranks of a run; nil with fewer than two ranks.
-func compareRanks(devs []*Device) *RankComparison {
+func compareRanks(all []*Device) *RankComparison {
+	// Ranks are compared by their CUDA devices; pinned host memory is no
+	// rank's device memory.
+	var devs []*Device
+	for _, d := range all {
+		if !d.Host {
+			devs = append(devs, d)
+		}
+	}
 	ranks := map[int]bool{}
 	for _, d := range devs {
 		ranks[d.Rank] = true

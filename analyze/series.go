@@ -99,7 +99,9 @@ const copyTimeRatio = 10
 // so its snapshots still show. A file contributes a point to every device
 // of its rank, with zero usage where the file has no segments on it (an
 // empty snapshot is a real observation: nothing was allocated). Series are
-// ordered by rank, then device.
+// ordered by rank, then device; then come the ranks' pinned host memory
+// (docs/design.md's host_pinned device: DeviceKey.Host, device 0 of
+// snapshot.Snapshot.Host), a series of the files that recorded it.
 func BuildSeries(snaps []*ingest.SnapshotFile) []*Series {
 	byRank := map[int][]*ingest.SnapshotFile{}
 	for _, f := range snaps {
@@ -116,6 +118,32 @@ func BuildSeries(snaps []*ingest.SnapshotFile) []*Series {
 		for _, dev := range RankDevices(files) {
 			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev}, files, latest))
 		}
+	}
+	for _, rank := range sortedKeys(byRank) {
+		if host := hostFiles(byRank[rank], latest); host != nil {
+			out = append(out, buildOne(DeviceKey{Rank: rank, Host: true}, host, latest))
+		}
+	}
+	return out
+}
+
+// hostFiles returns the pinned host memory of a rank's snapshot files
+// (ingest.SnapshotFile.HostFile), each placed in time where its file is
+// (latest, updated); nil unless some file has host segments: like a CUDA
+// device, the host_pinned device exists where memory was pinned. Files
+// that did not record host memory are left out, not taken as empty.
+func hostFiles(files []*ingest.SnapshotFile, latest map[*ingest.SnapshotFile]int64) []*ingest.SnapshotFile {
+	var out []*ingest.SnapshotFile
+	segments := false
+	for _, f := range files {
+		if h := f.HostFile(); h != nil {
+			latest[h] = latest[f]
+			segments = segments || len(h.Snapshot.Segments) > 0
+			out = append(out, h)
+		}
+	}
+	if !segments {
+		return nil
 	}
 	return out
 }

@@ -149,7 +149,7 @@ func sameRank(a, b int) bool {
 func messageDevice(m gpulog.TrainingOOM, devices []*Device) int {
 	var ofRank []*Device
 	for _, d := range devices {
-		if !sameRank(d.Rank, m.Rank) {
+		if !sameRank(d.Rank, m.Rank) || d.Host {
 			continue
 		}
 		if d.Device == m.Device {
@@ -276,7 +276,7 @@ func blameTrainingLeaks(f *Findings, from int) {
 			continue
 		}
 		for _, d := range f.Devices {
-			if d.Device != o.Device || !sameRank(d.Rank, o.Rank) {
+			if d.Device != o.Device || !sameRank(d.Rank, o.Rank) || d.Host {
 				continue
 			}
 			last := len(d.Points) - 1

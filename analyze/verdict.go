@@ -241,7 +241,7 @@ func oomCauses(f *Findings) []OOMCause {
 // hasSnapshotOOM reports whether a snapshot explains an OOM of device k.
 func hasSnapshotOOM(f *Findings, k DeviceKey) bool {
 	for _, o := range f.OOMs {
-		if o.Rank == k.Rank && o.Device == k.Device {
+		if o.Rank == k.Rank && o.Device == k.Device && !k.Host {
 			return true
 		}
 	}
