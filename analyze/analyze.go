@@ -57,17 +57,21 @@ type Options struct {
 //  4. attribution    stack groups, stack coverage and leak suspects, and the
 //     last trace window (attribution.go, tracewindow.go):
 //     attributionContext
-//  5. fragmentation  per snapshot and over the series (fragmentation.go):
+//  5. roles          what holds the memory: the roles of every snapshot and
+//     of each leak suspect (memroles.go): Point.Roles, Suspect.Roles
+//  6. fragmentation  per snapshot and over the series (fragmentation.go):
 //     *Fragmentation
-//  6. ooms           the OOMs the snapshots record, the groups that grew into
-//     them, their causes (oom.go): []OOM
-//  7. sites          suspects that pin fragmented segments, leak sites,
+//  7. ooms           the OOMs the snapshots record, the groups that grew into
+//     them, the roles at each, their causes and, at a capacity OOM, the
+//     levers (oom.go, memroles.go): []OOM
+//  8. sites          suspects that pin fragmented segments, leak sites,
 //     lockstep, the segment map (attribution.go, leaksites.go,
 //     segmentmap.go)
-//  8. run            the training logs' OOMs, the ranks compared, the capture
-//     kit's manifests and the OOMs no snapshot was taken at
-//     (trainlog.go, ranks.go, capture.go)
-//  9. verdict        notes, the verdict, what to try next (notes.go,
+//  9. run            the training logs' OOMs, the ranks compared, the capture
+//     kit's manifests, the OOMs no snapshot was taken at and the moment
+//     the roles' one line is about (trainlog.go, ranks.go, capture.go,
+//     memroles.go)
+//  10. verdict       notes, the verdict, what to try next (notes.go,
 //     verdict.go, nextsteps.go)
 func Analyze(read *ingest.Run, opt Options) *Findings {
 	a := newAnalysis(placement.Place(read), opt)
@@ -78,6 +82,9 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	}
 	for _, dr := range devs {
 		a.attribute(dr)
+	}
+	for _, dr := range devs {
+		a.roles(dr)
 	}
 	for _, dr := range devs {
 		a.fragmentation(dr)
@@ -202,7 +209,7 @@ func (a *analysis) ooms(dr *deviceRun) {
 		// device's capacity); a failed cudaHostAlloc is not one.
 		return
 	}
-	dr.ooms = explainOOMs(dr.s, dr.d.Capacity)
+	dr.ooms = explainOOMs(dr.s, dr.d.Capacity, dataRanks(a.f.Devices))
 	oomSuspects(dr.d, dr.ooms, dr.ac)
 }
 
@@ -256,6 +263,7 @@ func (a *analysis) run(devs []*deviceRun) {
 	f.OOMs = append(f.OOMs, trainingLogOOMs(a.in.Logs, f.OOMs, f.Devices, a.opt.Capacity)...)
 	blameTrainingLeaks(f, fromLog)
 	sortOOMs(f.OOMs)
+	f.Held = heldMoment(f)
 	f.Ranks = compareRanks(f.Devices)
 	heavyRoles(f.Ranks, devs)
 	for _, ex := range heavyOf(f.Ranks) {

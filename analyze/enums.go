@@ -456,6 +456,10 @@ const (
 	// StepKeepExpandable: expandable segments are on; no allocator setting
 	// helps a capacity OOM.
 	StepKeepExpandable StepKind = "keep expandable segments"
+	// StepLever: at a capacity OOM, change what holds one role of the live
+	// memory (Recommendation.Lever: activation checkpointing, an 8-bit
+	// optimizer, sharding ...), with the bytes it would free.
+	StepLever StepKind = "change a role"
 	// StepMPSWatermark: reduce live memory or raise MPS's high watermark
 	// (an MPS OOM past OOMMessage.Allowed).
 	StepMPSWatermark StepKind = "mps watermark"

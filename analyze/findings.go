@@ -49,6 +49,7 @@ package analyze
 import (
 	"time"
 
+	"gpureport/analyze/roles"
 	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/internal/units"
@@ -95,6 +96,19 @@ type Findings struct {
 	// MissedOOM says that an OOM was seen with no snapshot taken at it;
 	// nil when every OOM has one, or there was none.
 	MissedOOM *MissedOOM
+	// Held is the moment whose roles the reports' one line of roles
+	// names (memroles.go); nil when no device's roles are known.
+	Held *Held
+}
+
+// Held is a moment whose roles the reports sum up in one line: an OOM
+// (OOM >= 0, an index in Findings.OOMs) or, without one, the snapshot of
+// most allocated memory of the device that allocated most (Point, an index
+// in that device's Points).
+type Held struct {
+	Device DeviceKey
+	OOM    int
+	Point  int
 }
 
 // Note is a caveat a reader must see: its kind, the device it is about
@@ -371,6 +385,11 @@ type Point struct {
 	Usage Usage
 	// Pools splits Usage by pool (small/large, private pools apart).
 	Pools []PoolUsage
+	// Roles is what holds the snapshot's live memory (docs/design.md's
+	// roles, decided by package analyze/roles): each role's bytes,
+	// summing to Usage.Allocated, with the evidence that decided them;
+	// nil where the snapshot could not be classified.
+	Roles *roles.Breakdown
 }
 
 // GPUSeries holds a device's GPU log readings, in time order, placed on
@@ -754,6 +773,20 @@ type Suspect struct {
 	// Severity is SeverityHigh, SeverityMedium or SeverityLow, from the
 	// time to capacity (not the leak's size).
 	Severity LeakSeverity
+	// Roles is what the suspect's live blocks hold at the last snapshot
+	// (memroles.go); nil when it has none there.
+	Roles *SuspectRoles
+}
+
+// SuspectRoles is what a leak suspect's live blocks hold at the last
+// snapshot: "the leak is activations kept across steps".
+type SuspectRoles struct {
+	// Bytes are the suspect's live bytes per role.
+	Bytes [roles.NumRoles]int64
+	// Role is the role holding most of them, and Evidence what decided
+	// the role of most of its bytes.
+	Role     roles.Role
+	Evidence roles.Evidence
 }
 
 // Evidence is one observation behind a leak suspect. Kind says which;
@@ -1054,6 +1087,23 @@ type OOM struct {
 	Expandable bool
 	// Recommendations are the changes to try, each tied to evidence.
 	Recommendations []Recommendation
+	// Roles are the roles of the live memory at the OOM: the blocks alive
+	// at its trace event, rebuilt from the snapshot and its trace
+	// (roles.SceneAt) and classified as at a dump; they sum to Allocated
+	// to within the allocator's rounding of requests. Nil when the
+	// trace cannot rebuild them (an OOM a training log reports).
+	Roles *roles.Breakdown
+	// Phase is the phase of the training step the failing allocation ran
+	// in ("forward", "backward", "optimizer step"), "" when its stack
+	// names none.
+	Phase string
+	// Ranks is the number of ranks of the run, over which the levers that
+	// shard would spread a role.
+	Ranks int
+	// Levers are, for a capacity OOM, the changes of roles.Levers with the
+	// bytes each would free (estimates), largest first; nil otherwise.
+	// The recommendations name them (StepLever).
+	Levers []roles.Lever
 }
 
 // Recommendation is a change to try for one OOM: its kind, and the
@@ -1064,6 +1114,9 @@ type Recommendation struct {
 	// MaxSplitMiB is the max_split_size_mb to set (StepMaxSplit), or the
 	// one set that should go (StepRemoveMaxSplit).
 	MaxSplitMiB int64
+	// Lever is the change of one role and what it would free
+	// (StepLever).
+	Lever roles.Lever
 }
 
 // OOMMessage is what a training log's OOM message said (OOM.Message),

@@ -3,6 +3,8 @@ package analyze
 import (
 	"slices"
 	"strings"
+
+	"gpureport/analyze/roles"
 )
 
 // What to try next. Each OOM carries the changes to try for it
@@ -29,16 +31,17 @@ import (
 // decideNextSteps sets f.NextSteps from the OOMs and the verdict.
 func decideNextSteps(f *Findings) {
 	type key struct {
-		kind StepKind
-		mib  int64
-		site string
+		kind  StepKind
+		mib   int64
+		site  string
+		lever roles.LeverKind
 	}
 	seen := map[key]bool{}
 	offered := map[StepKind]bool{}
 	var out []NextStep
 	for i, o := range f.OOMs {
 		for _, r := range o.Recommendations {
-			k := key{kind: r.Kind, mib: r.MaxSplitMiB}
+			k := key{kind: r.Kind, mib: r.MaxSplitMiB, lever: r.Lever.Kind}
 			if r.Kind == StepFixLeak {
 				k.site = o.LeakSite
 			}

@@ -41,6 +41,9 @@ import (
 //     segments would have served it);
 //   - capacity OOM: otherwise: live tensors (without any leak) plus the
 //     request exceed what the device offers; no allocator setting helps.
+//     What to change follows from what holds the memory: the roles at the
+//     OOM give a lever for each large role, with the bytes it would free
+//     (memroles.go, roles.Levers).
 //
 // Each recommendation names the allocator setting (or code change) and
 // the observation it rests on; settings already in force are not
@@ -59,7 +62,7 @@ const topLiveAtOOM = 5
 // event can appear in the traces of several snapshots (the ring buffer
 // keeps it); the first snapshot that holds it is used, as its state is the
 // closest.
-func explainOOMs(s *Series, capacity int64) []OOM {
+func explainOOMs(s *Series, capacity int64, ranks int) []OOM {
 	type key struct {
 		t, size int64
 		free    uint64
@@ -83,19 +86,19 @@ func explainOOMs(s *Series, capacity int64) []OOM {
 				slog.Warn("OOM not explained: the snapshot no longer decodes as digested", "file", f.Path, "err", err)
 				continue
 			}
-			out = append(out, explainOOM(f, snap, s.DeviceKey, e.Index, capacity))
+			out = append(out, explainOOM(f, snap, s.DeviceKey, e.Index, capacity, ranks))
 		}
 	}
 	return out
 }
 
 // explainOOM explains the OOM at trace event idx of device key.Device in
-// file f, whose full decode is snap.
-func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, idx int, capacity int64) OOM {
+// file f, whose full decode is snap, in a run of ranks ranks.
+func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, idx int, capacity int64, ranks int) OOM {
 	tr := snap.Traces[key.Device]
 	e := &tr[idx]
 	o := OOM{Path: f.Path, Rank: key.Rank, Device: key.Device, Requested: e.Size, DeviceFree: int64(e.Addr),
-		Settings: snap.Settings, Expandable: ExpandableInUse(snap, key.Device), Capacity: capacity}
+		Settings: snap.Settings, Expandable: ExpandableInUse(snap, key.Device), Capacity: capacity, Ranks: ranks}
 	if e.TimeUS > 0 {
 		o.Time = time.UnixMicro(e.TimeUS).UTC()
 	}
@@ -143,6 +146,7 @@ func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, 
 	}
 	o.EstimatedCapacity = o.Reserved + o.DeviceFree
 	o.Missing = max(0, o.Requested-o.DeviceFree)
+	oomRoles(&o, snap, key.Device, idx)
 	classifyOOM(&o)
 	return o
 }
@@ -194,7 +198,7 @@ func leakedBy(d *Device, at int) (leaked int64, rate float64, per units.Per, sit
 // with the figures behind it, which the OOM holds: the reports word them).
 func classifyOOM(o *OOM) {
 	set := o.Settings
-	o.Recommendations, o.Earlier = nil, 0
+	o.Recommendations, o.Earlier, o.Levers = nil, 0, nil
 	switch need := limitRequest(o.Requested, o.Expandable); {
 	case limitOOM(o.DeviceFree, 0, need, 0):
 		o.Cause, o.Asked = CauseLimit, need
@@ -220,7 +224,15 @@ func classifyOOM(o *OOM) {
 		}
 	default:
 		o.Cause = CauseCapacity
-		o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepReduceLive})
+		// What holds the memory says what to change: a lever per large
+		// role; without roles, the changes that reduce any live memory.
+		o.Levers = oomLevers(o)
+		for _, l := range o.Levers {
+			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepLever, Lever: l})
+		}
+		if len(o.Levers) == 0 {
+			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepReduceLive})
+		}
 		if o.Expandable {
 			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepKeepExpandable})
 		}
