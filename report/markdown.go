@@ -31,6 +31,9 @@ func markdownOf(v *view, opt Options) []byte {
 	if len(v.Reasons) > 0 || v.Suppressed != "" {
 		b.WriteString("\n")
 	}
+	if v.Held != "" {
+		fmt.Fprintf(&b, "**What holds the memory**: %s\n\n", mdEscape(v.Held))
+	}
 
 	if len(v.Devices) > 0 {
 		b.WriteString("## Key figures\n\n")

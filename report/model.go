@@ -50,6 +50,9 @@ type view struct {
 	// Notes are the caveats under the verdict; NextSteps what to try next.
 	Notes     []string
 	NextSteps []words.Sentence
+	// Held is the one line of roles: what held the live memory at the
+	// first OOM, or at the peak snapshot ("" when no roles are known).
+	Held string
 	// OOMs are the explained out-of-memory errors; StatsOOMs the rises of
 	// memory_stats num_ooms, device by device.
 	OOMs      []oomItem
@@ -76,6 +79,7 @@ func buildView(f *analyze.Findings) *view {
 		Reasons: words.Reasons(f), Suppressed: words.Suppressed(f), Inputs: inputsText(f), Location: f.Location,
 		Capture: words.Capture(f.Capture),
 		Notes:   words.Notes(f), NextSteps: words.NextSteps(f), Methods: words.Methods(f.Thresholds),
+		Held: words.Held(f),
 	}
 	for _, d := range f.Devices {
 		v.Devices = append(v.Devices, buildDevice(f, d))

@@ -79,11 +79,13 @@ func summaryOf(f *analyze.Findings, v *view) *Summary {
 		if o.Cause == analyze.CauseLeak && o.Earlier > 0 {
 			so.Earlier, so.EarlierPer = num(o.Earlier), string(o.LeakPer)
 		}
+		summaryOOMRoles(&so, o)
 		s.OOMs = append(s.OOMs, so)
 	}
 	for _, n := range v.NextSteps {
 		s.NextSteps = append(s.NextSteps, n.String())
 	}
+	s.RolesHeld = v.Held
 	return s
 }
 
@@ -108,8 +110,14 @@ func summaryDevice(f *analyze.Findings, d *analyze.Device, it deviceItem) Summar
 		c := d.Capacity
 		sd.CapacityBytes = &c
 	}
-	for _, p := range d.Points {
+	if d.Host {
+		sd.Kind = analyze.HostPinnedKind
+	}
+	sd.TraceWindow = summaryTraceWindow(d.TraceWindow)
+	for i := range d.Points {
+		p := &d.Points[i]
 		ss := SummarySnapshot{Path: p.Path, Time: timePtr(p.Time), Phase: string(p.Phase), SummaryUsage: UsageFields(p.Usage)}
+		summarySnapshotRoles(&ss, p)
 		if p.Step != input.NoStep {
 			st := p.Step
 			ss.Step = &st
@@ -267,6 +275,7 @@ func summarySuspect(d *analyze.Device, i int) SummarySuspect {
 	if n := len(sus.Bytes); n > 0 {
 		ss.LastBytes = sus.Bytes[n-1]
 	}
+	summarySuspectRoles(&ss, sus)
 	return ss
 }
 

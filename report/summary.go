@@ -39,6 +39,10 @@ type Summary struct {
 	// snapshot was taken at; absent when none.
 	Capture            *SummaryCapture   `json:"capture,omitempty"`
 	OOMWithoutSnapshot *SummaryMissedOOM `json:"oom_without_snapshot,omitempty"`
+	// RolesHeld is the reports' one line of roles: what held the live
+	// memory at the first OOM, or without one at the peak snapshot;
+	// absent when no roles are known.
+	RolesHeld string `json:"roles_held,omitempty"`
 }
 
 // SummaryInputs is summary.json's inputs.
@@ -82,7 +86,10 @@ type SummaryDevice struct {
 	Rank   *int `json:"rank"`
 	// MIG names the MIG device of GPU Device this device is ("GI 7 CI
 	// 0"); absent for a whole GPU or a CUDA device.
-	MIG           string             `json:"mig,omitempty"`
+	MIG string `json:"mig,omitempty"`
+	// Kind is "host_pinned" for a rank's pinned host memory (docs/design.md),
+	// absent for a GPU.
+	Kind          string             `json:"kind,omitempty"`
 	CapacityBytes *int64             `json:"capacity_bytes"`
 	Order         string             `json:"order,omitempty"`
 	Axis          string             `json:"axis,omitempty"`
@@ -98,6 +105,9 @@ type SummaryDevice struct {
 	// MemoryStats summarises the device's torch.cuda.memory_stats()
 	// readings; absent when it has none.
 	MemoryStats *SummaryMemoryStats `json:"memory_stats,omitempty"`
+	// TraceWindow is the peak of the last snapshot's trace window, with
+	// the roles at it; absent without a trace.
+	TraceWindow *SummaryTraceWindow `json:"trace_window,omitempty"`
 }
 
 // SummaryMemoryStats is a device's torch.cuda.memory_stats() readings.
@@ -166,6 +176,15 @@ type SummarySnapshot struct {
 	// point.
 	Phase string `json:"phase,omitempty"`
 	SummaryUsage
+	// RolesBytes is what holds the allocated bytes, {role: bytes} with
+	// every role present, summing to allocated_bytes; RolesEvidence splits
+	// each role's bytes by what decided them, and RolesCertainty says it in
+	// a sentence. Absent when the snapshot could not be classified.
+	RolesBytes     map[string]int64            `json:"roles_bytes,omitempty"`
+	RolesEvidence  map[string]map[string]int64 `json:"roles_evidence,omitempty"`
+	RolesCertainty string                      `json:"roles_certainty,omitempty"`
+	// Pools splits the snapshot by pool (docs/design.md's pools).
+	Pools []SummaryPool `json:"pools,omitempty"`
 }
 
 // SummaryUsage is a device's memory accounting in one snapshot, with
@@ -320,6 +339,10 @@ type SummarySuspect struct {
 	Severity            string   `json:"severity,omitempty"`
 	RemainingToCapacity *float64 `json:"remaining_to_capacity,omitempty"`
 	HoursToCapacity     *float64 `json:"hours_to_capacity,omitempty"`
+	// Role is the role of most of the suspect's live bytes at the last
+	// snapshot, and RolesBytes all of them by role; absent when unknown.
+	Role       string           `json:"role,omitempty"`
+	RolesBytes map[string]int64 `json:"roles_bytes,omitempty"`
 }
 
 // SummaryOOM is one explained out-of-memory event.
@@ -345,6 +368,16 @@ type SummaryOOM struct {
 	LeakSite     string   `json:"leak_site,omitempty"`
 	Earlier      *float64 `json:"earlier,omitempty"`
 	EarlierPer   string   `json:"earlier_per,omitempty"`
+	// RolesBytes is what held the live memory at the OOM, {role: bytes};
+	// Phase the step's phase the failing allocation ran in; Levers, for a
+	// capacity OOM, the changes that would shrink its roles with the
+	// bytes each would free (estimates), largest first, and
+	// LeversMostFreedBytes the most they free together (per role the
+	// largest, summed). Absent when the roles are unknown.
+	RolesBytes           map[string]int64 `json:"roles_bytes,omitempty"`
+	Phase                string           `json:"phase,omitempty"`
+	Levers               []SummaryLever   `json:"levers,omitempty"`
+	LeversMostFreedBytes int64            `json:"levers_most_freed_bytes,omitempty"`
 }
 
 // summaryFor is the view's summary.json, written at opt's time by opt's

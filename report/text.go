@@ -72,6 +72,9 @@ func textOf(w io.Writer, v *view) error {
 	if v.Suppressed != "" {
 		fmt.Fprintf(bw, "  %s\n", cleanText(v.Suppressed))
 	}
+	if v.Held != "" {
+		fmt.Fprintf(bw, "roles: %s\n", cleanText(v.Held))
+	}
 	top := v.top()
 	for i, it := range top {
 		if i == maxTextSuspects {

@@ -140,6 +140,9 @@ func Claim(d *analyze.Device, sp *analyze.Suspect) string {
 	if finite(sp.Share) && sp.Share > 0 {
 		s += fmt.Sprintf(" It accounts for %s of the device's allocated growth.", units.Percent(sp.Share))
 	}
+	if r := SuspectRole(sp); r != "" {
+		s += " " + r
+	}
 	return s
 }
 

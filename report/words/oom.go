@@ -63,6 +63,9 @@ func Explanation(o *analyze.OOM) string {
 			fmt.Fprintf(&b, " The leak at %s had added %s by then, less than the %s of device memory the request lacked: without it live memory (%s) plus the request (%s) still exceeds what the device offers.",
 				o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing), units.Bytes(o.Allocated-o.LeakedBytes), units.Bytes(o.Requested))
 		}
+		if r := CapacityRoles(o); r != "" {
+			b.WriteString(" " + r)
+		}
 		fmt.Fprintf(&b, " Allocator settings in force: %s.", conf)
 		if o.FreedAfter > 0 {
 			fmt.Fprintf(&b, " %s was freed right after the OOM as the failed step unwound: mostly transient tensors (activations) of that step.", units.Bytes(o.FreedAfter))
@@ -277,6 +280,8 @@ func setting(o *analyze.OOM, r analyze.Recommendation) string {
 		return analyze.GCThresholdSetting
 	case analyze.StepReduceLive:
 		return "reduce live memory: a smaller batch or sequence length, activation checkpointing (torch.utils.checkpoint), lower precision (bf16/fp16), or sharding the model"
+	case analyze.StepLever:
+		return lever(o, r.Lever)
 	case analyze.StepKeepExpandable:
 		return "keep expandable_segments:True (already set); max_split_size_mb and garbage_collection_threshold will not help"
 	case analyze.StepMPSWatermark:
@@ -330,6 +335,8 @@ func because(o *analyze.OOM, r analyze.Recommendation) string {
 			s += "; the largest holders: " + strings.Join(tops, ", ")
 		}
 		return s
+	case analyze.StepLever:
+		return leverBecause(o, r.Lever)
 	case analyze.StepKeepExpandable:
 		return fmt.Sprintf("only %s was cached but free at the OOM, so the allocator had nothing to reorganise", units.Bytes(o.CachedFree))
 	case analyze.StepMPSWatermark:
