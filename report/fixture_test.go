@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gpureport/analyze"
+	"gpureport/analyze/roles"
 	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/input"
@@ -70,6 +71,7 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 					{Pool: "large", Usage: analyze.Usage{Reserved: res - 2*gib, Allocated: alloc - gib, Active: alloc - gib, Inactive: res - alloc - gib, LargestFree: u.LargestFree}},
 				},
 			}
+			p.Roles = fixtureRoles(alloc, int64(i)*leak)
 			d.Points = append(d.Points, p)
 			for k := 0; k < 10; k++ {
 				t := p.Time.Add(time.Duration(k) * time.Minute)
@@ -120,6 +122,8 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 		d.TraceWindow = &analyze.TraceWindow{Path: d.Points[11].Path, Entries: 50000, Start: fixtureStart.Add(110 * time.Minute), End: fixtureStart.Add(2 * time.Hour),
 			PeakAllocated: 21 * gib, NeverFreedBytes: 96 * mibB, UnknownFrees: 12,
 			NeverFreed: []analyze.LiveGroup{{Signature: analyze.Signature{Site: "train.py:57", Function: "train_step", Fingerprint: "7f3a9c01d2e4"}, Bytes: 96 * mibB, Blocks: 2}}}
+		d.TraceWindow.Peak = &analyze.TracePeak{Allocated: 21 * gib, Index: 31250, Time: fixtureStart.Add(115 * time.Minute),
+			Roles: *fixtureRoles(21*gib, int64(11)*leak)}
 		for k := 0; k < 40; k++ {
 			a := 20*gib + int64(k%8)*256*mibB
 			d.TraceWindow.Timeline = append(d.TraceWindow.Timeline, analyze.TimelinePoint{Index: k * 1250, Allocated: a, Reserved: 26 * gib})
@@ -159,6 +163,9 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 			d.Groups = slices.Insert(d.Groups, len(d.Groups)-1, cache)
 			d.Suspects[0].Group, d.Suspects[1].Group = 0, len(d.Groups)-2
 			d.Suspects[0].Confidence, d.Suspects[0].Share = "high", 0.98
+			d.Suspects[0].Roles = &analyze.SuspectRoles{Role: roles.Activations, Evidence: roles.ByLifetime}
+			d.Suspects[0].Roles.Bytes[roles.Activations] = d.Suspects[0].Bytes[11] - 2*mibB
+			d.Suspects[0].Roles.Bytes[roles.Unknown] = 2 * mibB
 			d.Suspects[0].Evidence = []analyze.Evidence{{Kind: analyze.EvidenceGrowth}, {Kind: analyze.EvidenceShape, Bytes: 10, Of: 43},
 				{Kind: analyze.EvidenceCoverage, Share: 0.92}}
 			d.LeakSites = []analyze.LeakSite{{Site: "train.py:57", Function: "train_step", Trend: d.Suspects[0].Trend, Suspects: []int{0},
@@ -195,7 +202,11 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 		TopLive:         []analyze.LiveGroup{{Signature: analyze.Signature{Site: "train.py:57", Function: "train_step", Fingerprint: "7f3a9c01d2e4"}, Bytes: 40 * gib, Blocks: 400}},
 		Settings:        snapshot.AllocatorSettings{Present: true, Conf: "max_split_size_mb:512", MaxSplitSize: 512 * mibB, Raw: []snapshot.KeyValue{{Key: "max_split_size", Value: "536870912"}, {Key: "expandable_segments", Value: "False"}}},
 		Recommendations: []analyze.Recommendation{{Kind: analyze.StepExpandable}},
+		Roles:           fixtureRoles(71*gib, 528*mibB),
+		Phase:           "forward",
+		Ranks:           2,
 	}}
+	f.Held = &analyze.Held{Device: analyze.DeviceKey{Rank: 1, Device: 0}, OOM: 0, Point: -1}
 	f.Thresholds = analyze.Thresholds{Alpha: 0.01, SuspectAlpha: 0.001, MinPoints: 6, MinGrowthBytes: 64 * mibB, MinGrowthShare: 0.02, ExtrapolationRuns: 10}
 	rank1 := analyze.DeviceKey{Rank: 1, Device: 0}
 	f.Verdict = analyze.Verdict{
@@ -215,6 +226,43 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 		{Kind: analyze.StepLookSite, OOM: -1, Suspect: analyze.SuspectRef{DeviceKey: rank1, Index: 0}},
 	}
 	return f, run
+}
+
+// fixtureRoles is a fixture's roles of alloc allocated bytes, leaked of
+// them activations kept across steps: a model trained with Adam in fp32
+// (optimizer state twice the parameters), decided mostly by frame rules.
+func fixtureRoles(alloc, leaked int64) *roles.Breakdown {
+	bd := &roles.Breakdown{Allocated: alloc}
+	fixed := map[roles.Role]int64{
+		roles.Parameters: alloc / 8, roles.Gradients: alloc / 8, roles.OptimizerState: alloc / 4,
+		roles.Inputs: 256 * mibB, roles.Workspace: 32 * mibB, roles.Other: 48 * mibB, roles.Unknown: 200 * mibB,
+		roles.Temporaries: 96 * mibB,
+	}
+	rest := alloc
+	for r, n := range fixed {
+		bd.Bytes[r] = n
+		rest -= n
+	}
+	bd.Bytes[roles.Activations] = rest
+	for r := range roles.NumRoles {
+		bd.Blocks[r] = int(bd.Bytes[r] / (4 * mibB))
+		switch r {
+		case roles.Unknown, roles.Other:
+			bd.ByEvidence[r][roles.ByNothing] = bd.Bytes[r]
+		case roles.Activations:
+			bd.ByEvidence[r][roles.ByLifetime] = bd.Bytes[r] - leaked/2
+			bd.ByEvidence[r][roles.ByFrame] = leaked / 2
+		case roles.Temporaries:
+			bd.ByEvidence[r][roles.ByLifetime] = bd.Bytes[r]
+		default:
+			bd.ByEvidence[r][roles.ByFrame] = bd.Bytes[r]
+		}
+	}
+	bd.Rules = []roles.RuleShare{
+		{Rule: "forward alloc alive after its op", Role: roles.Activations, Evidence: roles.ByLifetime, Bytes: bd.Bytes[roles.Activations]},
+		{Rule: "no frames, allocated before the trace began", Role: roles.Unknown, Evidence: roles.ByNothing, Bytes: bd.Bytes[roles.Unknown]},
+	}
+	return bd
 }
 
 func fixtureSuspect(d *analyze.Device, file string, line int, fn, fp string, perPoint int64) analyze.Suspect {

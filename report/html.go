@@ -24,6 +24,10 @@ type page struct {
 	Version     string
 	Severity    string
 	Headline    string
+	Held        string
+	// HasRoles is set when some device's roles are known (the page's
+	// "What holds the memory" section).
+	HasRoles bool
 	Reasons     []string
 	Flags       []analyze.Flag
 	Figures     Table
@@ -69,6 +73,13 @@ type deviceView struct {
 	AxisNote       string
 	Stats          *statsView
 	Procs          *procView
+	Roles          *rolesView
+}
+
+// rolesView is what holds a device's memory on the page.
+type rolesView struct {
+	*rolesItem
+	Chart chartView
 }
 
 // statsView is a device's torch.cuda.memory_stats readings.
@@ -227,6 +238,7 @@ func buildPage(v *view, opt Options) (*page, error) {
 		Version:     opt.Version,
 		Severity:    v.Severity,
 		Headline:    v.Headline,
+		Held:        v.Held,
 		Reasons:     v.Reasons,
 		Flags:       v.Flags,
 		Figures:     v.figures(),
@@ -246,6 +258,7 @@ func buildPage(v *view, opt Options) (*page, error) {
 			return nil, err
 		}
 		p.Devices = append(p.Devices, dv)
+		p.HasRoles = p.HasRoles || dv.Roles != nil
 	}
 	for _, o := range v.OOMs {
 		ov := oomView{oomItem: o, Class: o.Cause}
@@ -296,6 +309,13 @@ func deviceViewOf(d deviceItem) (deviceView, error) {
 			return dv, err
 		}
 		dv.Procs = pv
+	}
+	if ri := d.Roles; ri != nil {
+		c, err := ri.Chart.render()
+		if err != nil {
+			return dv, err
+		}
+		dv.Roles = &rolesView{rolesItem: ri, Chart: c}
 	}
 	if tw := d.Trace; tw != nil {
 		tv := &traceView{Path: tw.Path, Summary: tw.Summary, NeverFreed: tw.NeverFreed}

@@ -58,6 +58,8 @@ type deviceItem struct {
 	Map   *segmentMapItem
 	// Timeline is its chart of memory over time.
 	Timeline chartSpec
+	// Roles is what holds its memory; nil when no snapshot has roles.
+	Roles *rolesItem
 	// Prov is its line of the page's provenance.
 	Prov provItem
 	// GPU and MemoryStats are its raw readings, which the workbook lists
@@ -87,7 +89,7 @@ func buildDevice(f *analyze.Findings, d *analyze.Device) deviceItem {
 		Order: words.Order(d), Axis: words.DeviceAxis(d), AxisUnit: string(d.Axis), CapacityText: "unknown", Coverage: units.Percent(d.Coverage.LiveWithStack),
 		Snapshots: snapshotRows(d), Groups: groupRows(d), Trends: trendRows(d, d.Trends, ""),
 		Reconciliation: words.Outside(d), AxisNote: words.AxisNote(d), Timeline: timelineChart(d),
-		GPU: d.GPU, MemoryStats: d.MemoryStats, Prov: provOf(d),
+		GPU: d.GPU, MemoryStats: d.MemoryStats, Prov: provOf(d), Roles: buildRoles(f, d),
 	}
 	switch {
 	case len(d.Points) > 0:

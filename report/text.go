@@ -72,9 +72,6 @@ func textOf(w io.Writer, v *view) error {
 	if v.Suppressed != "" {
 		fmt.Fprintf(bw, "  %s\n", cleanText(v.Suppressed))
 	}
-	if v.Held != "" {
-		fmt.Fprintf(bw, "roles: %s\n", cleanText(v.Held))
-	}
 	top := v.top()
 	for i, it := range top {
 		if i == maxTextSuspects {
@@ -82,6 +79,9 @@ func textOf(w io.Writer, v *view) error {
 			break
 		}
 		fmt.Fprintf(bw, "  suspect %d: %s\n", i+1, cleanText(it.Short))
+	}
+	if v.Held != "" {
+		fmt.Fprintf(bw, "roles: %s\n", cleanText(v.Held))
 	}
 	for i, r := range v.Skipped {
 		if i == maxTextSkipped {
