@@ -27,26 +27,26 @@ type page struct {
 	Held        string
 	// HasRoles is set when some device's roles are known (the page's
 	// "What holds the memory" section).
-	HasRoles bool
-	Reasons     []string
-	Flags       []analyze.Flag
-	Figures     Table
-	Notes       []string
-	Devices     []deviceView
-	OOMs        []oomView
-	Suspects    []suspectView
-	MoreSusp    int
-	Suppressed  []suspectView
-	Ranks       *rankItem
-	OtherProcs  *procView
-	Prov        provView
-	Next        []words.Sentence
-	Methods     []string
-	Licenses    []templates.License
-	Echarts     template.JS
-	Script      template.JS
-	CSS         template.CSS
-	EchartsVer  string
+	HasRoles   bool
+	Reasons    []string
+	Flags      []analyze.Flag
+	Figures    Table
+	Notes      []string
+	Devices    []deviceView
+	OOMs       []oomView
+	Suspects   []suspectView
+	MoreSusp   int
+	Suppressed []suspectView
+	Ranks      *rankItem
+	OtherProcs *procView
+	Prov       provView
+	Next       []words.Sentence
+	Methods    []string
+	Licenses   []templates.License
+	Echarts    template.JS
+	Script     template.JS
+	CSS        template.CSS
+	EchartsVer string
 }
 
 // deviceView is a device's parts of the page.
