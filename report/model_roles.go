@@ -33,8 +33,9 @@ type rolesItem struct {
 	Pools []rolePoolRow
 	// Certainty says how sure the roles at the peak snapshot are.
 	Certainty string
-	// Snapshots are the roles of every snapshot, for the workbook.
-	Snapshots []roleSnapshotRow
+	// Snapshots are the roles of every snapshot, for the workbook, and
+	// MomentRows those of the OOMs and the trace's peak.
+	Snapshots, MomentRows []roleSnapshotRow
 }
 
 // roleMoment is the roles at one moment: its title ("peak snapshot",
@@ -63,10 +64,13 @@ type rolePoolRow struct {
 	StrandedFree, ReusableFree         Cell
 }
 
-// roleSnapshotRow is the roles of one snapshot: its device, index, file,
-// position on the axis and the bytes of each role.
+// roleSnapshotRow is the roles of one snapshot or moment: its device,
+// what moment it is ("snapshot", "OOM", "trace peak"), the snapshot's
+// index (0 for another moment), file, position on the axis and the bytes
+// of each role.
 type roleSnapshotRow struct {
 	Device    string
+	Moment    string
 	Index     int
 	Path      string
 	X         Cell
@@ -101,9 +105,11 @@ func buildRoles(f *analyze.Findings, d *analyze.Device) *rolesItem {
 			title += " (in " + o.Phase + ")"
 		}
 		it.Moments = append(it.Moments, roleMomentOf(title, o.Path, o.Roles))
+		it.MomentRows = append(it.MomentRows, roleRowOf(d, "OOM", 0, o.Path, noneCell(UnitNumber), o.Roles))
 	}
 	if tw := d.TraceWindow; tw != nil && tw.Peak != nil && !tw.Peak.LowerBound {
 		it.Moments = append(it.Moments, roleMomentOf(fmt.Sprintf("At the peak inside the last trace (event %d)", tw.Peak.Index), tw.Path, &tw.Peak.Roles))
+		it.MomentRows = append(it.MomentRows, roleRowOf(d, "trace peak", 0, tw.Path, noneCell(UnitNumber), &tw.Peak.Roles))
 	}
 	for _, pu := range pp.Pools {
 		kind := pu.Kind.String()
@@ -119,13 +125,18 @@ func buildRoles(f *analyze.Findings, d *analyze.Device) *rolesItem {
 		if p.Roles == nil {
 			continue
 		}
-		r := roleSnapshotRow{Device: words.DeviceASCII(d.DeviceKey), Index: i + 1, Path: p.Path, X: numberCell(p.X), Allocated: byteCell(p.Roles.Allocated)}
-		for k := range roles.NumRoles {
-			r.Bytes[k] = byteCell(p.Roles.Bytes[k])
-		}
-		it.Snapshots = append(it.Snapshots, r)
+		it.Snapshots = append(it.Snapshots, roleRowOf(d, "snapshot", i+1, p.Path, numberCell(p.X), p.Roles))
 	}
 	return it
+}
+
+// roleRowOf is the workbook's row of breakdown bd of device d.
+func roleRowOf(d *analyze.Device, moment string, index int, path string, x Cell, bd *roles.Breakdown) roleSnapshotRow {
+	r := roleSnapshotRow{Device: words.DeviceASCII(d.DeviceKey), Moment: moment, Index: index, Path: path, X: x, Allocated: byteCell(bd.Allocated)}
+	for k := range roles.NumRoles {
+		r.Bytes[k] = byteCell(bd.Bytes[k])
+	}
+	return r
 }
 
 // roleMomentOf is the table of breakdown bd at one moment.

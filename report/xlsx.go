@@ -15,7 +15,7 @@ import (
 )
 
 // Sheet names of report.xlsx, in order.
-var xlsxSheets = []string{"Summary", "Snapshots", "Trend", "Suspects", "Groups", "Fragmentation", "GPU samples",
+var xlsxSheets = []string{"Summary", "Snapshots", "Trend", "Suspects", "Groups", "Fragmentation", "Roles", "GPU samples",
 	"Memory stats", "Processes", "Process samples", "Inputs"}
 
 // maxXLSXRows is the most data rows a sheet gets (Excel's limit is
@@ -126,7 +126,7 @@ func xlsxOf(v *view, opt Options) ([]byte, error) {
 			return nil, err
 		}
 	}
-	steps := []func() error{w.summary, w.snapshots, w.trend, w.suspects, w.groups, w.fragmentation, w.gpuSamples,
+	steps := []func() error{w.summary, w.snapshots, w.trend, w.suspects, w.groups, w.fragmentation, w.roles, w.gpuSamples,
 		w.memoryStats, w.processes, w.processSamples, w.inputs}
 	for _, st := range steps {
 		if err := st(); err != nil {

@@ -92,9 +92,9 @@ func zipMember(t *testing.T, zr *zip.Reader, name string) []byte {
 	return data
 }
 
-// TestXLSXChartsAttached: the Trend sheet's XML names its drawing, so a
-// spreadsheet program shows the charts (excelize drops the element of a
-// chart added after its stream writer was flushed).
+// TestXLSXChartsAttached: the Trend and Roles sheets' XML name their
+// drawings, so a spreadsheet program shows the charts (excelize drops the
+// element of a chart added after its stream writer was flushed).
 func TestXLSXChartsAttached(t *testing.T) {
 	fd, _ := fixtureFindings()
 	b, err := XLSX(fd, fixedOptions)
@@ -102,12 +102,13 @@ func TestXLSXChartsAttached(t *testing.T) {
 		t.Fatal(err)
 	}
 	sheets := sheetXML(t, b)
-	if !drawingRef.MatchString(sheets["Trend"]) {
-		t.Errorf("Trend sheet XML has no <drawing r:id>; its charts are invisible:\n%s", tail(sheets["Trend"], 600))
-	}
+	charted := map[string]bool{"Trend": true, "Roles": true}
 	for name, x := range sheets {
-		if name != "Trend" && strings.Contains(x, "<drawing") {
-			t.Errorf("sheet %s has a drawing; only Trend has charts", name)
+		switch has := drawingRef.MatchString(x); {
+		case charted[name] && !has:
+			t.Errorf("%s sheet XML has no <drawing r:id>; its charts are invisible:\n%s", name, tail(x, 600))
+		case !charted[name] && strings.Contains(x, "<drawing"):
+			t.Errorf("sheet %s has a drawing; only Trend and Roles have charts", name)
 		}
 	}
 }
@@ -115,8 +116,9 @@ func TestXLSXChartsAttached(t *testing.T) {
 // TestXLSXInLibreOffice opens the workbook the way a user does: LibreOffice
 // converts it to PDF, poppler renders each page to PNG (kept in the test's
 // output folder). The PDF must carry the cells (a run name, a p-value as
-// "< 0.001", projection units) and each device's chart: its title drawn
-// on a page whose image has the series' coloured lines.
+// "< 0.001", projection units) and each device's charts, its timeline and
+// its stacked roles: each title drawn on a page whose image has the
+// series' coloured lines or areas.
 func TestXLSXInLibreOffice(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts LibreOffice")
@@ -163,8 +165,11 @@ func TestXLSXInLibreOffice(t *testing.T) {
 		t.Error(`a p-value prints as "0.0000"`)
 	}
 	run(pdftoppm, "-png", "-r", "60", pdf, filepath.Join(out, "page"))
+	var titles []string
 	for _, d := range fd.Devices {
-		title := "Timeline " + words.DeviceASCII(d.DeviceKey)
+		titles = append(titles, "Timeline "+words.DeviceASCII(d.DeviceKey), "What holds the memory, "+words.DeviceASCII(d.DeviceKey))
+	}
+	for _, title := range titles {
 		page := -1
 		for i, p := range pages {
 			if strings.Contains(p, title) {
