@@ -214,7 +214,7 @@ func lever(o *analyze.OOM, l roles.Lever) string {
 	case roles.SmallerMicroBatch:
 		return "halve the micro-batch and double the gradient-accumulation steps"
 	case roles.ActivationCheckpointing:
-		return "activation checkpointing (torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False) around the largest blocks)"
+		return "activation checkpointing: wrap the largest blocks in torch.utils.checkpoint.checkpoint with use_reentrant=False"
 	case roles.EightBitOptimizer:
 		return "an 8-bit optimizer (bitsandbytes.optim.AdamW8bit)"
 	case roles.ShardOptimizerState:
