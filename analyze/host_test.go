@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"gpureport/analyze/roles"
 	"gpureport/ingest"
 	"gpureport/snapshot"
 )
@@ -93,6 +94,21 @@ func TestPinnedHostDevice(t *testing.T) {
 	}
 	if f.Ranks != nil {
 		t.Errorf("one rank compared with its own pinned host memory: %+v", f.Ranks)
+	}
+	// Roles like any device's: the pinned batches are inputs, the leak is
+	// input batches kept across steps.
+	for i, p := range host.Points {
+		if p.Roles == nil || p.Roles.Allocated != p.Usage.Allocated || p.Roles.Bytes[roles.Inputs] != p.Usage.Allocated {
+			t.Errorf("host point %d: roles %+v of %d allocated, want all inputs", i, p.Roles, p.Usage.Allocated)
+		}
+	}
+	if len(host.Suspects) > 0 {
+		if sr := host.Suspects[0].Roles; sr == nil || sr.Role != roles.Inputs || sr.Bytes[roles.Inputs] != n*16*mib {
+			t.Errorf("host suspect roles %+v, want %d bytes of inputs", sr, n*16*mib)
+		}
+	}
+	if h := f.Held; h == nil || h.Device != gpu.DeviceKey || h.OOM != -1 {
+		t.Errorf("held %+v, want the peak of cuda:0", h)
 	}
 }
 

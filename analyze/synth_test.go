@@ -217,6 +217,23 @@ func TestAnalyzeSyntheticLeakDetails(t *testing.T) {
 	if sp.Confidence != "high" || sp.Function != "train_step" || sp.Fingerprint != SignatureOf(stackAt("train.py", 57, "train_step")).Fingerprint {
 		t.Errorf("suspect %+v", sp)
 	}
+	// Every snapshot's roles sum to its allocated bytes, and the suspect's
+	// live bytes at the last snapshot have roles.
+	for i, p := range d.Points {
+		if p.Roles == nil || p.Roles.Allocated != p.Usage.Allocated {
+			t.Errorf("point %d: roles %+v of %d allocated", i, p.Roles, p.Usage.Allocated)
+		}
+	}
+	if sr := sp.Roles; sr == nil {
+		t.Error("the suspect has no roles")
+	} else if sum := func() (s int64) {
+		for _, n := range sr.Bytes {
+			s += n
+		}
+		return s
+	}(); sum != sp.Bytes[len(sp.Bytes)-1] {
+		t.Errorf("suspect roles sum to %d, its live bytes are %d", sum, sp.Bytes[len(sp.Bytes)-1])
+	}
 	if g := d.Groups[sp.Group]; g.Fingerprint != sp.Fingerprint {
 		t.Errorf("suspect group index %d points at %s", sp.Group, g.Site)
 	}
