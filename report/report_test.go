@@ -209,6 +209,10 @@ func TestHTMLHostileNames(t *testing.T) {
 	d.Suspects[0].Stack[3].Name = evilFrame
 	d.Suspects[0].Stack[3].File = evilFile
 	d.Points[11].Path = evilFile + ".pickle"
+	// A MemPool's name comes from the file's user_metadata; the roles'
+	// section shows it in its pool table.
+	d.Points[11].Pools[1].Name = evilFile
+	f.OOMs[0].Path = evilFile
 	f.Inputs.Skipped[0].Path = evilFile
 	f.Notes = append(f.Notes, analyze.Note{Kind: analyze.NoteText, Text: "<!-- " + evilFrame + " \u2028"})
 	opt := fixedOptions
@@ -247,6 +251,9 @@ func TestHTMLHostileNames(t *testing.T) {
 	}
 	if !bytes.Contains(page, []byte("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;")) {
 		t.Error("the hostile frame name is not shown as text")
+	}
+	if !bytes.Contains(page, []byte("<td>default &#34;&gt;&lt;img src=x onerror=alert(1)&gt;</td>")) {
+		t.Error("the hostile pool name is not shown as text in the roles' pool table")
 	}
 }
 
