@@ -183,6 +183,16 @@ var frameRules = []rule{
 			s.named("transfer_batch_to_device")
 	}},
 	{name: "copy to the device outside the model (.to(), .cuda())", role: Inputs, match: func(s *stack, ph phase) bool {
-		return ph == noPhase && len(s.py) > 0 && s.cppHas("at::native::_to_copy(", "THPVariable_to(", "THPVariable_cuda(")
+		return ph == noPhase && len(s.py) > 0 && s.cppHas("at::native::_to_copy(", "THPVariable_to(", "THPVariable_cuda(") && !dtypeOnly(s)
 	}},
+}
+
+// dtypeOnly reports whether a _to_copy is a conversion of dtype on the
+// same device (x.float(), x.to(torch.bfloat16)), not a copy to the
+// device: the overloads python_variable_methods.cpp's dispatch_to and
+// ATen's at::native::to take for a dtype alone, and THPVariable_to_type,
+// which .float(), .half(), .long() ... call (frames of the real
+// snapshots; a .to(device, dtype) takes the Device overload).
+func dtypeOnly(s *stack) bool {
+	return s.cppHas("dispatch_to(at::Tensor const&, c10::ScalarType,", "at::native::to(at::Tensor const&, c10::ScalarType,", "THPVariable_to_type(")
 }

@@ -42,6 +42,15 @@ var (
 		cpp("at::_ops::_to_copy::call(at::Tensor const&, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, bool, std::optional<c10::MemoryFormat>)"),
 		&layout.Frame{File: "python_variable_methods.cpp", Name: "torch::autograd::THPVariable_to(_object*, _object*, _object*)"},
 		cpp("_PyEval_EvalFrameDefault")), trainStep)
+	// toFloat is logits.float() in the training loop: a conversion of
+	// dtype, not a copy to the device (stacks="all").
+	toFloat = stackOf(cppMalloc, frames1(
+		cpp("at::native::_to_copy(at::Tensor const&, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, bool, std::optional<c10::MemoryFormat>)"),
+		cpp("at::native::to(at::Tensor const&, c10::ScalarType, bool, bool, std::optional<c10::MemoryFormat>)"),
+		&layout.Frame{File: "python_variable_methods.cpp", Name: "torch::autograd::dispatch_to(at::Tensor const&, c10::ScalarType, bool, bool, std::optional<c10::MemoryFormat>)"},
+		&layout.Frame{File: "python_variable_methods.cpp", Name: "torch::autograd::THPVariable_to_type(_object*, c10::ScalarType, std::optional<c10::MemoryFormat>)"},
+		&layout.Frame{File: "python_variable_methods.cpp", Name: "torch::autograd::THPVariable_float(_object*, _object*, _object*)"},
+		cpp("_PyEval_EvalFrameDefault")), trainStep)
 	// cublasWorkspace is cuBLAS's workspace, made on the first matmul of
 	// a stream (aten/src/ATen/cuda/CublasHandlePool.cpp).
 	cublasWorkspace = stackOf(cppMalloc, frames1(
@@ -162,6 +171,9 @@ func TestRoleRules(t *testing.T) {
 		{"inputs: batch.to(device)", func(f *fixture) {
 			f.alloc("x", 8<<20, batchTo, "")
 		}, map[string]want{"x": {Inputs, ByFrame, "copy to the device"}}},
+		{"not inputs: logits.float(), a conversion of dtype", func(f *fixture) {
+			f.alloc("x", 8<<20, toFloat, "")
+		}, map[string]want{"x": {Other, ByNothing, ""}}},
 		{"inputs: accelerate send_to_device", func(f *fixture) {
 			f.alloc("x", 8<<20, sendToDevice, "")
 		}, map[string]want{"x": {Inputs, ByFrame, "data loader"}}},

@@ -306,6 +306,20 @@ func kEmbedding() []string {
 	}
 }
 
+// kFloat is x.float(): a conversion of dtype on the same device, through
+// THPVariable_to_type and the ScalarType overloads of dispatch_to and
+// at::native::to (as PyTorch 2.x's real snapshots record it).
+func kFloat() []string {
+	return []string{
+		"at::native::_to_copy(at::Tensor const&, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, bool, std::optional<c10::MemoryFormat>)",
+		"at::_ops::_to_copy::call(at::Tensor const&, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, bool, std::optional<c10::MemoryFormat>)",
+		"at::native::to(at::Tensor const&, c10::ScalarType, bool, bool, std::optional<c10::MemoryFormat>)",
+		"python_variable_methods.cpp|torch::autograd::dispatch_to(at::Tensor const&, c10::ScalarType, bool, bool, std::optional<c10::MemoryFormat>)",
+		"python_variable_methods.cpp|torch::autograd::THPVariable_to_type(_object*, c10::ScalarType, std::optional<c10::MemoryFormat>)",
+		"python_variable_methods.cpp|torch::autograd::THPVariable_float(_object*, _object*, _object*)",
+	}
+}
+
 func kCopy() []string {
 	return []string{
 		"at::native::_to_copy(at::Tensor const&, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, bool, std::optional<c10::MemoryFormat>)",

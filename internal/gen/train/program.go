@@ -242,7 +242,7 @@ func (p *program) leakSite(name string) (*site, error) {
 		return nil, nil
 	case "train.py:57":
 		// debug_outputs.append(logits.float())
-		return c.stack(op(kCopy()...), c.trainStep(57)), nil
+		return c.stack(op(kFloat()...), c.trainStep(57)), nil
 	case "model.py:88":
 		// self._cache[key] = h.detach().clone()
 		m := c.proj(modelPy)
