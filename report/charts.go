@@ -50,10 +50,14 @@ type seriesSpec struct {
 	step  bool
 }
 
-// chartSpec is a line chart over a value x axis.
+// chartSpec is a line chart over a value x axis, or over a category
+// axis when categories is set: echarts stacks series (stack) only on a
+// category axis, where it adds them by position; each series then has a
+// point per category, and only the points' y is drawn.
 type chartSpec struct {
 	id, title    string
 	xName, yName string
+	categories   []string
 	y2Name       string
 	y2Max        float64
 	height       int
@@ -71,7 +75,7 @@ func (c chartSpec) render() (chartView, error) {
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom", Type: "scroll"}),
 		charts.WithGridOpts(opts.Grid{Left: "64", Right: "64", Top: "40", Bottom: "64", ContainLabel: opts.Bool(true)}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: c.xName, NameLocation: "middle", NameGap: 28, Scale: opts.Bool(true)}),
+		charts.WithXAxisOpts(c.xAxis()),
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: c.yName, Scale: opts.Bool(false)}),
 	}
 	if c.title != "" {
@@ -81,6 +85,9 @@ func (c chartSpec) render() (chartView, error) {
 		global = append(global, charts.WithDataZoomOpts(opts.DataZoom{Type: "inside"}))
 	}
 	line.SetGlobalOptions(global...)
+	if c.categories != nil {
+		line.SetXAxis(c.categories)
+	}
 	if c.y2Name != "" {
 		y2 := opts.YAxis{Type: "value", Name: c.y2Name, Min: 0}
 		if c.y2Max > 0 {
@@ -92,6 +99,10 @@ func (c chartSpec) render() (chartView, error) {
 		data := make([]opts.LineData, 0, len(s.points))
 		for _, p := range s.points {
 			if !finite(p.x) || !finite(p.y) {
+				continue
+			}
+			if c.categories != nil {
+				data = append(data, opts.LineData{Value: round4(p.y)})
 				continue
 			}
 			data = append(data, opts.LineData{Value: []any{round4(p.x), round4(p.y)}})
@@ -132,6 +143,15 @@ func (c chartSpec) render() (chartView, error) {
 		h = 360
 	}
 	return chartView{ID: c.id, Height: h, Option: js}, nil
+}
+
+// xAxis is the chart's x axis: a value axis, or a category axis without
+// gaps at its ends (areas start and end at the first and last category).
+func (c chartSpec) xAxis() opts.XAxis {
+	if c.categories != nil {
+		return opts.XAxis{Type: "category", Name: c.xName, NameLocation: "middle", NameGap: 28, BoundaryGap: opts.Bool(false), Data: c.categories}
+	}
+	return opts.XAxis{Type: "value", Name: c.xName, NameLocation: "middle", NameGap: 28, Scale: opts.Bool(true)}
 }
 
 // scriptSafe turns the JSON option go-echarts rendered into a JavaScript

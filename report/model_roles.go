@@ -150,10 +150,11 @@ func roleMomentOf(title, path string, bd *roles.Breakdown) roleMoment {
 	return m
 }
 
-// rolesChart stacks the bytes of each role over a device's snapshots; a
-// role that holds nothing in any snapshot is left out. Every series has
-// a point at every snapshot (the stack adds them by position), and long
-// series are thinned at the same snapshots for every role.
+// rolesChart stacks the bytes of each role over a device's snapshots, on
+// a category axis of the snapshots' positions (echarts stacks only
+// there); a role that holds nothing in any snapshot is left out. Every
+// series has a point at every snapshot, and long series are thinned at
+// the same snapshots for every role.
 func rolesChart(d *analyze.Device) chartSpec {
 	var idx []int
 	maxV := 0.0
@@ -176,7 +177,11 @@ func rolesChart(d *analyze.Device) chartSpec {
 		idx = keep
 	}
 	unit, size := unitFor(maxV)
-	spec := chartSpec{id: "roles-" + deviceAnchor(d.DeviceKey), xName: words.DeviceAxis(d), yName: unit, zoom: true, height: 340}
+	spec := chartSpec{id: "roles-" + deviceAnchor(d.DeviceKey), xName: words.DeviceAxis(d), yName: unit, zoom: true, height: 340,
+		categories: make([]string, 0, len(idx))}
+	for _, i := range idx {
+		spec.categories = append(spec.categories, units.Number(d.Points[i].X))
+	}
 	for r := range roles.NumRoles {
 		if !held[r] {
 			continue

@@ -52,6 +52,12 @@ func (w *xlsxWriter) roles() error {
 // maxXLSXCharts) below the Roles table, the roles' GiB against X, a
 // series for each role that holds bytes in some snapshot of the device.
 func (w *xlsxWriter) rolesCharts(tableRows int) error {
+	// Printed (or converted to PDF) on a landscape page, a chart is not
+	// cut across pages.
+	landscape := "landscape"
+	if err := w.f.SetPageLayout("Roles", &excelize.PageLayoutOptions{Orientation: &landscape}); err != nil {
+		return err
+	}
 	row := 2 // first data row
 	top := tableRows + 4
 	charts := 0
@@ -89,13 +95,13 @@ func (w *xlsxWriter) rolesCharts(tableRows int) error {
 			Legend:    excelize.ChartLegend{Position: "right"},
 			XAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: d.Prov.Axis}}}},
 			YAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "GiB"}}}},
-			Dimension: excelize.ChartDimension{Width: 820, Height: 340},
+			Dimension: excelize.ChartDimension{Width: 700, Height: 300},
 		}
 		if err := w.f.AddChart("Roles", fmt.Sprintf("A%d", top), chart); err != nil {
 			return err
 		}
 		charts++
-		top += 19
+		top += 17
 	}
 	return nil
 }
