@@ -425,6 +425,9 @@ func (w *xlsxWriter) summary() error {
 		if v.Suppressed != "" {
 			add("Suppressed", v.Suppressed)
 		}
+		if v.Held != "" {
+			add("What holds the memory", v.Held)
+		}
 		for _, d := range v.Devices {
 			names, cells := d.fields()
 			for j, c := range cells {
