@@ -482,6 +482,11 @@ func deviceAnchor(k analyze.DeviceKey) string {
 	if k.MIG != "" {
 		a += "-mig-" + strings.ToLower(strings.ReplaceAll(k.MIG, " ", "-"))
 	}
+	if k.Host {
+		// The rank's pinned host memory is presented as device 0 of
+		// its own allocator: its anchor must not be cuda:0's.
+		a += "-host"
+	}
 	return a
 }
 
