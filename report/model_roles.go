@@ -92,6 +92,14 @@ func buildRoles(f *analyze.Findings, d *analyze.Device) *rolesItem {
 	it := &rolesItem{Chart: rolesChart(d)}
 	pp := &d.Points[peak]
 	it.Moments = append(it.Moments, roleMomentOf(fmt.Sprintf("At the peak snapshot (#%d)", peak+1), pp.Path, pp.Roles))
+	// The dumps taken at an OOM or at exit: the state the job died in,
+	// beside the roles rebuilt at the OOM's own event below.
+	for i := range d.Points {
+		p := &d.Points[i]
+		if i != peak && p.Roles != nil && (p.Phase == analyze.PhaseOOMDump || p.Phase == analyze.PhaseExitDump) {
+			it.Moments = append(it.Moments, roleMomentOf(fmt.Sprintf("At the OOM or exit dump (#%d)", i+1), p.Path, p.Roles))
+		}
+	}
 	for i := range f.OOMs {
 		o := &f.OOMs[i]
 		if o.Roles == nil || o.Rank != d.Rank || o.Device != d.Device || d.Host {
