@@ -119,7 +119,8 @@ func TestXLSX(t *testing.T) {
 	if got := raw("Trend", "H4"); got != "0.000001" {
 		t.Errorf("Trend!H4 p-value raw = %q, want the exact number", got)
 	}
-	// Native charts: one per device, on the Trend sheet.
+	// Native charts: two per device, its timeline on the Trend sheet and
+	// its roles on the Roles sheet.
 	var charts int
 	f.Pkg.Range(func(k, v any) bool {
 		if strings.HasPrefix(k.(string), "xl/charts/chart") {
@@ -127,8 +128,8 @@ func TestXLSX(t *testing.T) {
 		}
 		return true
 	})
-	if charts != 2 {
-		t.Errorf("%d charts, want 2 (one per device)", charts)
+	if charts != 4 {
+		t.Errorf("%d charts, want 4 (two per device)", charts)
 	}
 }
 
