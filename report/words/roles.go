@@ -184,8 +184,12 @@ func SuspectRole(sp *analyze.Suspect) string {
 		roles.Other:          "memory of no known role",
 		roles.Unknown:        "memory of unknown role (no stacks)",
 	}[sr.Role]
-	return fmt.Sprintf("The leak is %s (%s of its %s at the last snapshot, decided by %s).",
-		what, units.Bytes(sr.Bytes[sr.Role]), units.Bytes(total), sr.Evidence)
+	decided := "decided by " + sr.Evidence.String()
+	if sr.Evidence == roles.ByNothing {
+		decided = "no rule named a role for its stack"
+	}
+	return fmt.Sprintf("The leak is %s (%s of its %s at the last snapshot, %s).",
+		what, units.Bytes(sr.Bytes[sr.Role]), units.Bytes(total), decided)
 }
 
 // CapacityRoles is what a capacity OOM's explanation adds from its

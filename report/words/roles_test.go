@@ -86,6 +86,9 @@ func TestSuspectRole(t *testing.T) {
 	sp := &analyze.Suspect{Roles: &analyze.SuspectRoles{Role: roles.Activations, Evidence: roles.ByLifetime}}
 	sp.Roles.Bytes[roles.Activations], sp.Roles.Bytes[roles.Unknown] = 4*gib, 100*mib
 	contains(t, "suspect role", SuspectRole(sp), []string{"The leak is activations kept across steps", "4.00 GiB of its 4.10 GiB", "decided by lifetime"}, nil)
+	sp.Roles = &analyze.SuspectRoles{Role: roles.Other, Evidence: roles.ByNothing}
+	sp.Roles.Bytes[roles.Other] = gib
+	contains(t, "suspect of no role", SuspectRole(sp), []string{"The leak is memory of no known role", "no rule named a role for its stack"}, []string{"decided by none"})
 	if SuspectRole(&analyze.Suspect{}) != "" {
 		t.Error("a suspect without roles has one")
 	}
