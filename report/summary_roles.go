@@ -107,7 +107,7 @@ func summaryTraceWindow(w *analyze.TraceWindow) *SummaryTraceWindow {
 	}
 	p := w.Peak
 	st := &SummaryTraceWindow{Path: w.Path, Entries: w.Entries, PeakAllocatedBytes: p.Allocated, Time: timePtr(p.Time),
-		EventIndex: p.Index, LowerBound: p.LowerBound, Notes: p.Notes}
+		EventIndex: p.Index, LowerBound: p.LowerBound, Notes: words.TracePeakNotes(p)}
 	if !p.LowerBound {
 		st.RolesBytes = rolesJSON(&p.Roles.Bytes)
 	}

@@ -69,16 +69,16 @@ func TraceSummary(tw *analyze.TraceWindow) string {
 	if tw.UnknownFrees > 0 {
 		s += "; " + units.CountOf(tw.UnknownFrees, "free") + " of blocks allocated before the window (the ring buffer dropped older events)"
 	}
-	for _, n := range tracePeakNotes(tw.Peak) {
+	for _, n := range TracePeakNotes(tw.Peak) {
 		s += "; " + n
 	}
 	return s + "."
 }
 
-// tracePeakNotes say where a trace window's trace and its snapshot's
+// TracePeakNotes say where a trace window's trace and its snapshot's
 // segments disagree, which bounds its peak from below (a trimmed or
 // edited file); nil when they agree.
-func tracePeakNotes(p *analyze.TracePeak) []string {
+func TracePeakNotes(p *analyze.TracePeak) []string {
 	if p == nil {
 		return nil
 	}
