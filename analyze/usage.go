@@ -81,10 +81,11 @@ type PoolUsage struct {
 	// small and large parts).
 	ID [2]int64
 	// Kind is what kind of pool it is, and Name a MemPool's name from its
-	// allocations' user_metadata ("" when none); KindWhy says what decided
-	// the kind (roles.Pools).
-	Kind          roles.PoolKind
-	Name, KindWhy string
+	// allocations' user_metadata ("" when none); KindDecided says what
+	// decided the kind (roles.Pools).
+	Kind        roles.PoolKind
+	Name        string
+	KindDecided roles.PoolEvidence
 	Usage
 }
 
@@ -117,7 +118,7 @@ func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
 		pu := m[k]
 		if pu == nil {
 			kind := kinds[seg.PrivatePool]
-			pu = &PoolUsage{Pool: name, ID: seg.PrivatePool, Kind: kind.Kind, Name: kind.Name, KindWhy: kind.Why}
+			pu = &PoolUsage{Pool: name, ID: seg.PrivatePool, Kind: kind.Kind, Name: kind.Name, KindDecided: kind.Decided}
 			m[k] = pu
 			keys = append(keys, k)
 		}

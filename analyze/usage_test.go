@@ -44,8 +44,8 @@ func TestPoolUsagesKindsAndFreeMemory(t *testing.T) {
 	}
 	for i, w := range wants {
 		g := got[i]
-		if g.Pool != w.pool || g.Kind != w.kind || g.KindWhy == "" || g.Inactive != w.inactive || g.StrandedFree != w.stranded || g.ReusableFree != w.reusable {
-			t.Errorf("pool %d: %s %s (%q) inactive %d stranded %d reusable %d; want %+v", i, g.Pool, g.Kind, g.KindWhy, g.Inactive, g.StrandedFree, g.ReusableFree, w)
+		if g.Pool != w.pool || g.Kind != w.kind || g.KindDecided == 0 || g.Inactive != w.inactive || g.StrandedFree != w.stranded || g.ReusableFree != w.reusable {
+			t.Errorf("pool %d: %s %s (decided by %d) inactive %d stranded %d reusable %d; want %+v", i, g.Pool, g.Kind, g.KindDecided, g.Inactive, g.StrandedFree, g.ReusableFree, w)
 		}
 	}
 	u := DeviceUsage(s, 0)

@@ -3,7 +3,6 @@ package roles
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -65,9 +64,32 @@ type Pool struct {
 	// Name is a MemPool's name from its allocations' user_metadata, ""
 	// when none names it.
 	Name string
-	// Why says how the kind was decided, for reports.
-	Why string
+	// Decided says what decided the kind.
+	Decided PoolEvidence
 }
+
+// PoolEvidence says what decided a pool's kind: its id alone, or the
+// frames of the stacks allocated in it.
+type PoolEvidence uint8
+
+const (
+	// PoolByDefaultID: the id is (0, 0), the default pool.
+	PoolByDefaultID PoolEvidence = iota + 1
+	// PoolByGraphID: the id's second half is 0, which only a CUDA graph's
+	// own pool has (graph pools count up the first half).
+	PoolByGraphID
+	// PoolByTreesFrames: allocated by torch/_inductor/cudagraph_trees.py.
+	PoolByTreesFrames
+	// PoolBySymmetricFrames: allocated by symmetric memory
+	// (torch.distributed._symmetric_memory, NCCL's ncclMemAlloc).
+	PoolBySymmetricFrames
+	// PoolByGraphsFrames: allocated under torch/cuda/graphs.py, a graph
+	// pool shared by several graphs.
+	PoolByGraphsFrames
+	// PoolByNoFrames: a private pool with none of the frames above, which
+	// leaves a torch.cuda.MemPool.
+	PoolByNoFrames
+)
 
 // Pools returns the pools of device dev's segments in s, by id (the
 // default pool first).
@@ -116,10 +138,10 @@ func poolKind(id [2]int64, stacks []snapshot.StackID, cache *stackCache) Pool {
 	p := Pool{ID: id}
 	switch {
 	case id == [2]int64{}:
-		p.Kind, p.Why = PoolDefault, "id (0, 0)"
+		p.Kind, p.Decided = PoolDefault, PoolByDefaultID
 		return p
 	case id[1] == 0:
-		p.Kind, p.Why = PoolCUDAGraph, fmt.Sprintf("id (%d, 0): a CUDA graph's own pool", id[0])
+		p.Kind, p.Decided = PoolCUDAGraph, PoolByGraphID
 		return p
 	}
 	var trees, symmetric, graphs bool
@@ -131,13 +153,13 @@ func poolKind(id [2]int64, stacks []snapshot.StackID, cache *stackCache) Pool {
 	}
 	switch {
 	case trees:
-		p.Kind, p.Why = PoolCUDAGraphTrees, "allocated by torch/_inductor/cudagraph_trees.py"
+		p.Kind, p.Decided = PoolCUDAGraphTrees, PoolByTreesFrames
 	case symmetric:
-		p.Kind, p.Why = PoolSymmetric, "allocated by symmetric memory (torch.distributed._symmetric_memory, NCCL)"
+		p.Kind, p.Decided = PoolSymmetric, PoolBySymmetricFrames
 	case graphs:
-		p.Kind, p.Why = PoolCUDAGraph, "allocated under torch.cuda.graphs (a shared graph pool)"
+		p.Kind, p.Decided = PoolCUDAGraph, PoolByGraphsFrames
 	default:
-		p.Kind, p.Why = PoolMemPool, fmt.Sprintf("id (%d, %d): a torch.cuda.MemPool (no CUDA-graph or symmetric-memory frames)", id[0], id[1])
+		p.Kind, p.Decided = PoolMemPool, PoolByNoFrames
 	}
 	return p
 }

@@ -31,21 +31,22 @@ func TestPoolKinds(t *testing.T) {
 		got[p.ID] = p
 	}
 	for _, w := range []struct {
-		id   [2]int64
-		kind PoolKind
-		name string
+		id      [2]int64
+		kind    PoolKind
+		name    string
+		decided PoolEvidence
 	}{
-		{[2]int64{0, 0}, PoolDefault, ""},
-		{[2]int64{1, 0}, PoolCUDAGraph, ""},
-		{[2]int64{0, 3}, PoolCUDAGraphTrees, ""},
-		{[2]int64{0, 4}, PoolCUDAGraph, ""},
-		{[2]int64{0, 5}, PoolMemPool, "comm-buffers"},
-		{[2]int64{0, 6}, PoolSymmetric, ""},
-		{[2]int64{0, 7}, PoolMemPool, ""},
+		{[2]int64{0, 0}, PoolDefault, "", PoolByDefaultID},
+		{[2]int64{1, 0}, PoolCUDAGraph, "", PoolByGraphID},
+		{[2]int64{0, 3}, PoolCUDAGraphTrees, "", PoolByTreesFrames},
+		{[2]int64{0, 4}, PoolCUDAGraph, "", PoolByGraphsFrames},
+		{[2]int64{0, 5}, PoolMemPool, "comm-buffers", PoolByNoFrames},
+		{[2]int64{0, 6}, PoolSymmetric, "", PoolBySymmetricFrames},
+		{[2]int64{0, 7}, PoolMemPool, "", PoolByNoFrames},
 	} {
 		p, ok := got[w.id]
-		if !ok || p.Kind != w.kind || p.Name != w.name || p.Why == "" {
-			t.Errorf("pool %v: %+v, want %s named %q", w.id, p, w.kind, w.name)
+		if !ok || p.Kind != w.kind || p.Name != w.name || p.Decided != w.decided {
+			t.Errorf("pool %v: %+v, want %s named %q decided by %d", w.id, p, w.kind, w.name, w.decided)
 		}
 	}
 	if len(got) != 7 {
