@@ -77,23 +77,12 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	a := newAnalysis(placement.Place(read), opt)
 	series := BuildSeries(a.in.Snapshots)
 	devs := a.devices(series)
-	for _, dr := range devs {
-		a.trends(dr)
-	}
-	for _, dr := range devs {
-		a.attribute(dr)
-	}
-	for _, dr := range devs {
-		a.roles(dr)
-	}
-	for _, dr := range devs {
-		a.fragmentation(dr)
-	}
-	for _, dr := range devs {
-		a.ooms(dr)
-	}
-	for _, dr := range devs {
-		a.sites(dr)
+	// Each device stage runs over every device before the next starts:
+	// a later stage may read what an earlier one decided on any device.
+	for _, stage := range []func(*deviceRun){a.trends, a.attribute, a.roles, a.fragmentation, a.ooms, a.sites} {
+		for _, dr := range devs {
+			stage(dr)
+		}
 	}
 	a.run(devs)
 	a.verdict()
