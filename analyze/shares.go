@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -18,13 +19,19 @@ import (
 // share of the device; no trend in bytes can be fitted to it, and the
 // device's verdict says what would give one.
 
-// ShareSeries is a GPU's used memory as a percent of the device, in time
-// order (readings without a time last, in file order).
+// ShareSeries is a GPU's used memory as a percent of the device: in time
+// order (readings without a time last, in file order) on the hours axis,
+// in file order on the reading axis.
 type ShareSeries struct {
 	// Times are the reading times (zero when a reading has none);
 	// Percent the used share of each, 0 to 100.
 	Times   []time.Time
 	Percent []float64
+	// X places each reading on the device's axis, as GPUSeries.X does:
+	// hours since the first timed reading on AxisHours (NaN for a reading
+	// without a time), the reading's position (0, 1, 2, ...) on
+	// AxisReading.
+	X []float64
 	// MaxPercent is the largest Percent.
 	MaxPercent float64
 	// Sources lists the logs the readings came from.
@@ -64,29 +71,57 @@ func shareDevices(logs []*gpulog.GPULog, have []*Device) []*Device {
 	var out []*Device
 	for _, gpu := range sortedKeys(series) {
 		g := series[gpu]
-		order := make([]int, len(g.Times))
-		for i := range order {
-			order[i] = i
+		axis := AxisHours
+		if readingOrder(logs, func(s *gpulog.GPUSample) bool { return s.GPU == gpu && s.HasUsedPercent && s.MemoryUsed < 0 }) {
+			axis = AxisReading
 		}
-		slices.SortStableFunc(order, func(a, b int) int {
-			ta, tb := g.Times[a], g.Times[b]
-			switch {
-			case ta.IsZero() && tb.IsZero():
-				return 0
-			case ta.IsZero():
-				return 1
-			case tb.IsZero():
-				return -1
-			}
-			return ta.Compare(tb)
-		})
-		s := &ShareSeries{MaxPercent: g.MaxPercent, Sources: g.Sources}
-		for _, i := range order {
-			s.Times = append(s.Times, g.Times[i])
-			s.Percent = append(s.Percent, g.Percent[i])
-		}
-		out = append(out, &Device{DeviceKey: DeviceKey{Rank: input.NoRank, Device: gpu}, Axis: AxisHours,
-			UsedShare: s, GPUIndex: gpu, GPUJoinMethod: placement.JoinByIndex})
+		out = append(out, &Device{DeviceKey: DeviceKey{Rank: input.NoRank, Device: gpu}, Axis: axis,
+			UsedShare: placeShares(g, axis), GPUIndex: gpu, GPUJoinMethod: placement.JoinByIndex})
 	}
 	return out
+}
+
+// placeShares returns g's readings placed on axis: in file order at their
+// positions on AxisReading; on AxisHours in time order (readings without
+// a time last, at NaN), at hours since the first.
+func placeShares(g *ShareSeries, axis Axis) *ShareSeries {
+	s := &ShareSeries{MaxPercent: g.MaxPercent, Sources: g.Sources}
+	if axis == AxisReading {
+		s.Times, s.Percent = g.Times, g.Percent
+		for i := range g.Percent {
+			s.X = append(s.X, float64(i))
+		}
+		return s
+	}
+	order := make([]int, len(g.Times))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		ta, tb := g.Times[a], g.Times[b]
+		switch {
+		case ta.IsZero() && tb.IsZero():
+			return 0
+		case ta.IsZero():
+			return 1
+		case tb.IsZero():
+			return -1
+		}
+		return ta.Compare(tb)
+	})
+	var start time.Time
+	for _, i := range order {
+		t := g.Times[i]
+		x := math.NaN()
+		if !t.IsZero() {
+			if start.IsZero() {
+				start = t
+			}
+			x = t.Sub(start).Hours()
+		}
+		s.Times = append(s.Times, t)
+		s.Percent = append(s.Percent, g.Percent[i])
+		s.X = append(s.X, x)
+	}
+	return s
 }

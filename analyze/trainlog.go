@@ -29,10 +29,18 @@ import (
 // placed by reading order: more of them lack a time (logs with
 // gpulog.TimingOrder) than have one.
 func readingOrderGPU(logs []*gpulog.GPULog, gpu int) bool {
+	return readingOrder(logs, func(s *gpulog.GPUSample) bool { return s.GPU == gpu && s.MemoryUsed >= 0 })
+}
+
+// readingOrder reports whether the readings of logs that keep selects are
+// better placed by reading order: more of them lack a time (or come from
+// logs with gpulog.TimingOrder) than have one.
+func readingOrder(logs []*gpulog.GPULog, keep func(s *gpulog.GPUSample) bool) bool {
 	timed, untimed := 0, 0
 	for _, l := range logs {
-		for _, s := range l.Samples {
-			if s.GPU != gpu || s.MemoryUsed < 0 {
+		for i := range l.Samples {
+			s := &l.Samples[i]
+			if !keep(s) {
 				continue
 			}
 			if s.Time.IsZero() || l.Timing == gpulog.TimingOrder {
