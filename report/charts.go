@@ -60,9 +60,12 @@ type chartSpec struct {
 	categories   []string
 	y2Name       string
 	y2Max        float64
-	height       int
-	series       []seriesSpec
-	zoom         bool
+	// yMax, when above 0, fixes the left y axis to [0, yMax] (a percent
+	// axis is 0 to 100 whatever the data).
+	yMax   float64
+	height int
+	series []seriesSpec
+	zoom   bool
 }
 
 // render builds the chart with go-echarts and returns its view. Points
@@ -76,7 +79,7 @@ func (c chartSpec) render() (chartView, error) {
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom", Type: "scroll"}),
 		charts.WithGridOpts(opts.Grid{Left: "64", Right: "64", Top: "40", Bottom: "64", ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(c.xAxis()),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: c.yName, Scale: opts.Bool(false)}),
+		charts.WithYAxisOpts(c.yAxis()),
 	}
 	if c.title != "" {
 		global = append(global, charts.WithTitleOpts(opts.Title{Title: c.title, Left: "center", TitleStyle: &opts.TextStyle{FontSize: 12, FontWeight: "normal"}}))
@@ -152,6 +155,15 @@ func (c chartSpec) xAxis() opts.XAxis {
 		return opts.XAxis{Type: "category", Name: c.xName, NameLocation: "middle", NameGap: 28, BoundaryGap: opts.Bool(false), Data: c.categories}
 	}
 	return opts.XAxis{Type: "value", Name: c.xName, NameLocation: "middle", NameGap: 28, Scale: opts.Bool(true)}
+}
+
+// yAxis is the chart's left y axis: from 0, up to yMax when set.
+func (c chartSpec) yAxis() opts.YAxis {
+	y := opts.YAxis{Type: "value", Name: c.yName, Scale: opts.Bool(false)}
+	if c.yMax > 0 {
+		y.Min, y.Max = 0, c.yMax
+	}
+	return y
 }
 
 // scriptSafe turns the JSON option go-echarts rendered into a JavaScript

@@ -23,6 +23,9 @@ const capacityFarAbove = 2.0
 // memory, its torch.cuda.memory_stats readings, the fitted allocated trend
 // and its projection band up to capacity.
 func timelineChart(d *analyze.Device) chartSpec {
+	if d.UsedShare != nil {
+		return shareChart(d)
+	}
 	var alloc, res, used, msAlloc, msRes []xy
 	maxV := 0.0
 	for _, p := range d.Points {
@@ -116,6 +119,22 @@ func timelineChart(d *analyze.Device) chartSpec {
 		spec.series = append(spec.series, seriesSpec{name: "capacity", points: []xy{{x0, float64(d.Capacity) / size}, {x1, float64(d.Capacity) / size}}, dashed: true, color: colorCapacity})
 	}
 	return spec
+}
+
+// shareChart draws the used memory of a device known only as a percent
+// of the device (analyze.ShareSeries) on a 0-100 % axis.
+func shareChart(d *analyze.Device) chartSpec {
+	s := d.UsedShare
+	var pts []xy
+	for i, p := range s.Percent {
+		if i < len(s.X) && finite(s.X[i]) {
+			pts = append(pts, xy{s.X[i], p})
+		}
+	}
+	return chartSpec{
+		id: "timeline-" + deviceAnchor(d.DeviceKey), xName: words.DeviceAxis(d), yName: "% of device", yMax: 100, zoom: true, height: 380,
+		series: []seriesSpec{{name: "used (% of device)", points: downsample(pts), symbols: len(pts) <= 60, color: colorUsed}},
+	}
 }
 
 // projectionEnd is where the projection band ends on the x axis: where the

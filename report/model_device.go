@@ -66,6 +66,9 @@ type deviceItem struct {
 	// (nil when it has none).
 	GPU         *analyze.GPUSeries
 	MemoryStats *analyze.MemoryStatsSeries
+	// Share is its used memory as a percent of the device, for a GPU
+	// whose logs give no bytes and no total (nil otherwise).
+	Share *analyze.ShareSeries
 	// json is its entry of summary.json's devices.
 	json SummaryDevice
 }
@@ -89,7 +92,7 @@ func buildDevice(f *analyze.Findings, d *analyze.Device) deviceItem {
 		Order: words.Order(d), Axis: words.DeviceAxis(d), AxisUnit: string(d.Axis), CapacityText: "unknown", Coverage: units.Percent(d.Coverage.LiveWithStack),
 		Snapshots: snapshotRows(d), Groups: groupRows(d), Trends: trendRows(d, d.Trends, ""),
 		Reconciliation: words.Outside(d), AxisNote: words.AxisNote(d), Timeline: timelineChart(d),
-		GPU: d.GPU, MemoryStats: d.MemoryStats, Prov: provOf(d), Roles: buildRoles(f, d),
+		GPU: d.GPU, MemoryStats: d.MemoryStats, Share: d.UsedShare, Prov: provOf(d), Roles: buildRoles(f, d),
 	}
 	switch {
 	case len(d.Points) > 0:

@@ -451,6 +451,10 @@ func (w *xlsxWriter) summary() error {
 				add("Note", fmt.Sprintf("%s: %s GPU readings thinned to %s on the GPU samples sheet (LTTB, peaks kept)",
 					d.ASCII, units.Count(int64(len(d.GPU.Used))), units.Count(maxXLSXGPURows)))
 			}
+			if s := d.Share; s != nil && len(s.Percent) > maxXLSXGPURows {
+				add("Note", fmt.Sprintf("%s: %s readings of used share thinned to %s on the GPU samples sheet (LTTB, peaks kept)",
+					d.ASCII, units.Count(int64(len(s.Percent))), units.Count(maxXLSXGPURows)))
+			}
 			if m := d.MemoryStats; m != nil && len(m.Readings) > maxXLSXGPURows {
 				add("Note", fmt.Sprintf("%s: %s memory_stats readings thinned to %s on the Memory stats sheet (LTTB on allocated, peaks kept)",
 					d.ASCII, units.Count(int64(len(m.Readings))), units.Count(maxXLSXGPURows)))
@@ -703,11 +707,16 @@ func (w *xlsxWriter) fragmentation() error {
 }
 
 // gpuSamples lists every device's GPU readings (thinned with LTTB past
-// maxXLSXGPURows).
+// maxXLSXGPURows): used bytes, or, for a GPU whose logs give only a
+// percent of the device, that percent (Used share) and no bytes.
 func (w *xlsxWriter) gpuSamples() error {
-	cols := []xcol{{"Device", 18, ""}, {"Time (UTC)", 20, fmtTime}, {"X", 10, fmtNum}, {"Used", 13, fmtGiB}, {"used_bytes", 16, fmtBytes}, {"Total", 13, fmtGiB}}
+	cols := []xcol{{"Device", 18, ""}, {"Time (UTC)", 20, fmtTime}, {"X", 10, fmtNum}, {"Used", 13, fmtGiB}, {"used_bytes", 16, fmtBytes}, {"Total", 13, fmtGiB},
+		{"Used share", 11, fmtPercent}}
 	_, err := w.table("GPU samples", "tGPUSamples", cols, func(emit func([]any) error) error {
 		for _, d := range w.v.Devices {
+			if err := shareSamples(d, emit); err != nil {
+				return err
+			}
 			g := d.GPU
 			if g == nil {
 				continue
@@ -725,7 +734,7 @@ func (w *xlsxWriter) gpuSamples() error {
 				if g.Total > 0 {
 					total = toGiB(g.Total)
 				}
-				if err := emit([]any{d.ASCII, t, x, toGiB(u), u, total}); err != nil {
+				if err := emit([]any{d.ASCII, t, x, toGiB(u), u, total, nil}); err != nil {
 					return err
 				}
 			}
@@ -733,6 +742,35 @@ func (w *xlsxWriter) gpuSamples() error {
 		return nil
 	})
 	return err
+}
+
+// shareSamples emits the GPU samples rows of a device's used shares (its
+// readings as a percent of the device, stored as a fraction), thinned
+// like its byte readings; nothing when it has none.
+func shareSamples(d deviceItem, emit func([]any) error) error {
+	s := d.Share
+	if s == nil {
+		return nil
+	}
+	for _, i := range shareRows(s) {
+		var t, x any
+		if i < len(s.Times) {
+			t = xlsxTime(s.Times[i])
+		}
+		if i < len(s.X) {
+			x = opt64(s.X[i])
+		}
+		if err := emit([]any{d.ASCII, t, x, nil, nil, nil, s.Percent[i] / 100}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// shareRows returns the indexes of s's readings to write: all of them, or
+// maxXLSXGPURows chosen by LTTB in reading order, which keeps peaks.
+func shareRows(s *analyze.ShareSeries) []int {
+	return lttbRows(len(s.Percent), maxXLSXGPURows, func(i int) (x, y float64) { return float64(i), s.Percent[i] })
 }
 
 // memStatsRows returns the indexes of m's readings to write: all of them,
