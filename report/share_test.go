@@ -59,7 +59,8 @@ func chartOptions(t *testing.T, page string) map[string]map[string]any {
 // TestShareOnlyRun: a run whose only input is a W&B export of used memory
 // as a percent of the device, with no total anywhere, draws the percents
 // on the device's timeline (0-100 % axis, one point per reading on the
-// reading axis) and lists them on the workbook's GPU samples sheet.
+// reading axis) with a line saying why in percent, and lists them on the
+// workbook's GPU samples sheet.
 func TestShareOnlyRun(t *testing.T) {
 	for _, n := range []int{1, 12, 200} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
@@ -102,6 +103,10 @@ func TestShareOnlyRun(t *testing.T) {
 			x := opt["xAxis"].([]any)[0].(map[string]any)
 			if x["name"] != "reading (position in the log)" {
 				t.Errorf("x axis %q", x["name"])
+			}
+
+			if !strings.Contains(r.html, "Used memory as a percent of the device, as wandb.csv gives it") {
+				t.Error("the page does not say what the timeline of percents draws")
 			}
 
 			rows, err := r.xlsx.GetRows("GPU samples", excelize.Options{RawCellValue: true})

@@ -176,8 +176,9 @@ func Capacity(d *analyze.Device) string {
 }
 
 // AxisNote says what a device's timeline draws beside its snapshots, or
-// cannot draw: memory_stats readings, GPU readings without usable times;
-// "" when nothing needs saying.
+// cannot draw: memory_stats readings, used memory known only as a
+// percent of the device, GPU readings without usable times; "" when
+// nothing needs saying.
 func AxisNote(d *analyze.Device) string {
 	var parts []string
 	if d.MemoryStats != nil {
@@ -186,6 +187,9 @@ func AxisNote(d *analyze.Device) string {
 		} else {
 			parts = append(parts, "Lighter lines: torch.cuda.memory_stats() readings, drawn beside the snapshots (the snapshots decide the verdict).")
 		}
+	}
+	if s := d.UsedShare; s != nil {
+		parts = append(parts, "Used memory as a percent of the device, as "+strings.Join(s.Sources, ", ")+" gives it: no log gives the device's total, so it is not drawn in bytes (pass --capacity to read it as bytes).")
 	}
 	if unplaced(d) {
 		parts = append(parts, "nvidia-smi memory.used is not drawn: the snapshots carry no usable times (trace times, times in the file names, or file write times) to place its readings on the "+DeviceAxis(d)+" axis; its trend above is over time.")
