@@ -109,7 +109,8 @@ func checkPageAsSeen(t *testing.T, name string, page []byte) {
 }
 
 // TestPagesAsSeen checks the fixture's two-rank report, the bundled
-// sample run and a logs-only run at both widths.
+// sample run, a logs-only run and a run whose only GPU log gives used
+// memory as a percent of the device, at both widths.
 func TestPagesAsSeen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
@@ -153,8 +154,18 @@ func TestPagesAsSeen(t *testing.T) {
 			}
 			return page
 		},
+		"share-only": func(t *testing.T) []byte {
+			dir := t.TempDir()
+			writeSharePercent(t, dir, 12)
+			f, _ := logsOnlyRun(t, dir, "share-only")
+			page, err := HTML(f, fixedOptions)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return page
+		},
 	}
-	for _, name := range []string{"fixture", "sample-run", "logs-only"} {
+	for _, name := range []string{"fixture", "sample-run", "logs-only", "share-only"} {
 		t.Run(name, func(t *testing.T) {
 			checkPageAsSeen(t, name, pages[name](t))
 		})
