@@ -257,8 +257,8 @@ func mad(v []float64) float64 {
 
 // heavyRoles splits each heavy series' excess by role of live memory:
 // the roles of its snapshot at its peak against the median of the same
-// role in the other series' snapshots at theirs (package roles classifies
-// them; a digest does as well as the file). Roles above the peers' are
+// role in the other series' snapshots at theirs (the roles stage has
+// classified every snapshot: Point.Roles). Roles above the peers' are
 // kept, largest excess first.
 func heavyRoles(rc *RankComparison, devs []*deviceRun) {
 	if rc == nil || len(rc.Heavy) == 0 {
@@ -279,11 +279,10 @@ func heavyRoles(rc *RankComparison, devs []*deviceRun) {
 				at = i
 			}
 		}
-		if at < 0 {
+		if at < 0 || dr.d.Points[at].Roles == nil {
 			continue
 		}
-		_, bd := roles.ClassifySnapshot(dr.s.Files[at].Snapshot, dr.s.Device)
-		peaks = append(peaks, atPeak{dr.d.DeviceKey, bd.Bytes})
+		peaks = append(peaks, atPeak{dr.d.DeviceKey, dr.d.Points[at].Roles.Bytes})
 	}
 	for h := range rc.Heavy {
 		ex := &rc.Heavy[h]
