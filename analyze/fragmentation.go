@@ -64,10 +64,11 @@ const (
 	sawDropShare = 0.1
 )
 
-// FragPointOf measures the fragmentation of device dev in snapshot s.
-func FragPointOf(s *snapshot.Snapshot, dev int) FragPoint {
+// fragPointOf measures the fragmentation of device dev in snapshot s,
+// whose usage and pools BuildSeries has measured already (pt).
+func fragPointOf(s *snapshot.Snapshot, dev int, pt *Point) FragPoint {
 	var p FragPoint
-	u := DeviceUsage(s, dev)
+	u := pt.Usage
 	p.Inactive, p.LargestFree, p.InternalWaste = u.Inactive, u.LargestFree, u.InternalWaste
 	p.External = u.ExternalFragmentation()
 	ms := int64(-1)
@@ -117,7 +118,7 @@ func FragPointOf(s *snapshot.Snapshot, dev int) FragPoint {
 			p.PinnedBytes += free
 		}
 	}
-	for _, pu := range PoolUsages(s, dev) {
+	for _, pu := range pt.Pools {
 		p.Pools = append(p.Pools, PoolFrag{Pool: pu.Pool, Reserved: pu.Reserved, Inactive: pu.Inactive,
 			LargestFree: pu.LargestFree, External: pu.ExternalFragmentation()})
 	}
@@ -253,8 +254,8 @@ func ExpandableInUse(s *snapshot.Snapshot, dev int) bool {
 func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rules TrendRules, ceiling float64) *Fragmentation {
 	fr := &Fragmentation{}
 	n := len(s.Files)
-	for _, f := range s.Files {
-		fr.Points = append(fr.Points, FragPointOf(f.Snapshot, s.Device))
+	for i, f := range s.Files {
+		fr.Points = append(fr.Points, fragPointOf(f.Snapshot, s.Device, &s.Points[i]))
 		fr.Expandable = fr.Expandable || ExpandableInUse(f.Snapshot, s.Device)
 	}
 	if n == 0 || len(keep) == 0 {
