@@ -1,8 +1,6 @@
 package report
 
 import (
-	"fmt"
-
 	"gpureport/analyze"
 	"gpureport/analyze/roles"
 	"gpureport/internal/units"
@@ -80,24 +78,19 @@ type roleSnapshotRow struct {
 
 // buildRoles builds device d's roles item; nil without roles.
 func buildRoles(f *analyze.Findings, d *analyze.Device) *rolesItem {
-	peak := -1
-	for i, p := range d.Points {
-		if p.Roles != nil && (peak < 0 || p.Usage.Allocated > d.Points[peak].Usage.Allocated) {
-			peak = i
-		}
-	}
-	if peak < 0 {
+	peak := d.PeakPoint()
+	if peak < 0 || d.Points[peak].Roles == nil {
 		return nil
 	}
 	it := &rolesItem{Chart: rolesChart(d)}
 	pp := &d.Points[peak]
-	it.Moments = append(it.Moments, roleMomentOf(fmt.Sprintf("At the peak snapshot (#%d)", peak+1), pp.Path, pp.Roles))
+	it.Moments = append(it.Moments, roleMomentOf(words.RolesAtPeak(peak+1), pp.Path, pp.Roles))
 	// The dumps taken at an OOM or at exit: the state the job died in,
 	// beside the roles rebuilt at the OOM's own event below.
 	for i := range d.Points {
 		p := &d.Points[i]
 		if i != peak && p.Roles != nil && (p.Phase == analyze.PhaseOOMDump || p.Phase == analyze.PhaseExitDump) {
-			it.Moments = append(it.Moments, roleMomentOf(fmt.Sprintf("At the OOM or exit dump (#%d)", i+1), p.Path, p.Roles))
+			it.Moments = append(it.Moments, roleMomentOf(words.RolesAtDump(i+1), p.Path, p.Roles))
 		}
 	}
 	for i := range f.OOMs {
@@ -105,18 +98,11 @@ func buildRoles(f *analyze.Findings, d *analyze.Device) *rolesItem {
 		if o.Roles == nil || o.Rank != d.Rank || o.Device != d.Device || d.Host {
 			continue
 		}
-		title := "At the OOM"
-		if !o.Time.IsZero() {
-			title += " at " + units.Timestamp(o.Time)
-		}
-		if o.Phase != "" {
-			title += " (in " + o.Phase + ")"
-		}
-		it.Moments = append(it.Moments, roleMomentOf(title, o.Path, o.Roles))
+		it.Moments = append(it.Moments, roleMomentOf(words.RolesAtOOM(o), o.Path, o.Roles))
 		it.MomentRows = append(it.MomentRows, roleRowOf(d, "OOM", 0, o.Path, noneCell(UnitNumber), o.Roles))
 	}
 	if tw := d.TraceWindow; tw != nil && tw.Peak != nil && !tw.Peak.LowerBound {
-		it.Moments = append(it.Moments, roleMomentOf(fmt.Sprintf("At the peak inside the last trace (event %d)", tw.Peak.Index), tw.Path, &tw.Peak.Roles))
+		it.Moments = append(it.Moments, roleMomentOf(words.RolesAtTracePeak(tw.Peak.Index), tw.Path, &tw.Peak.Roles))
 		it.MomentRows = append(it.MomentRows, roleRowOf(d, "trace peak", 0, tw.Path, noneCell(UnitNumber), &tw.Peak.Roles))
 	}
 	for _, pu := range pp.Pools {

@@ -245,3 +245,29 @@ func leverBecause(o *analyze.OOM, l roles.Lever) string {
 	}
 	return fmt.Sprintf("would free about %s%s at the OOM (an estimate): %s", units.Bytes(l.Bytes), of, l.Basis)
 }
+
+// RolesAtPeak titles the roles of the peak snapshot, the n-th (from 1).
+func RolesAtPeak(n int) string { return fmt.Sprintf("At the peak snapshot (#%d)", n) }
+
+// RolesAtDump titles the roles of the n-th snapshot (from 1), taken at
+// an OOM or at exit.
+func RolesAtDump(n int) string { return fmt.Sprintf("At the OOM or exit dump (#%d)", n) }
+
+// RolesAtOOM titles the roles rebuilt at OOM o's own trace event, with
+// its time and the phase of the step when known.
+func RolesAtOOM(o *analyze.OOM) string {
+	title := "At the OOM"
+	if !o.Time.IsZero() {
+		title += " at " + units.Timestamp(o.Time)
+	}
+	if o.Phase != "" {
+		title += " (in " + o.Phase + ")"
+	}
+	return title
+}
+
+// RolesAtTracePeak titles the roles at the peak inside the last trace,
+// trace event index.
+func RolesAtTracePeak(index int) string {
+	return fmt.Sprintf("At the peak inside the last trace (event %d)", index)
+}
