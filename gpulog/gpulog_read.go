@@ -899,6 +899,18 @@ func parseDate(s string, loc *time.Location) (time.Time, bool, bool) {
 // ====") and in any of date(1)'s forms (dateline.go). zoneless is true
 // when the date had no zone and was read in loc.
 func parseDateLine(s string, loc *time.Location) (t time.Time, zoneless, ok bool) {
+	t, zoneless, ok = readDateLine(s, loc)
+	// A clock's date line reads a year from 1970 (the Unix epoch, where
+	// system clocks start) on; an earlier year ("0225") is digits that
+	// happen to fit the layout, not a reading.
+	if !ok || t.Year() < 1970 || t.Year() > 9999 {
+		return time.Time{}, false, false
+	}
+	return t, zoneless, true
+}
+
+// readDateLine is parseDateLine without the plausibility of the year.
+func readDateLine(s string, loc *time.Location) (t time.Time, zoneless, ok bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return time.Time{}, false, false

@@ -109,3 +109,21 @@ func FuzzLineHead(f *testing.F) {
 		}
 	})
 }
+
+// TestDateLineYears: a date line is a clock's reading, so a year before
+// the Unix epoch is refused, in every layout parseDateLine reads.
+func TestDateLineYears(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		ok   bool
+	}{
+		{"Fri Aug  1 05:47:06 2025", true},
+		{"Fri Aug 1 5:47:06 0225", false},
+		{"==== Fri Aug 1 05:47:06 UTC 1969 ====", false},
+		{"Thu Jan  1 00:00:00 UTC 1970", true},
+	} {
+		if _, _, ok := parseDateLine(tt.line, time.UTC); ok != tt.ok {
+			t.Errorf("%q: read %v, want %v", tt.line, ok, tt.ok)
+		}
+	}
+}
