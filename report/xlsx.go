@@ -195,6 +195,11 @@ func (w *xlsxWriter) table(sheet, name string, cols []xcol, rows func(emit func(
 // keeps its parts and relationships but the sheet never names it, and no
 // spreadsheet program shows it.
 func (w *xlsxWriter) tableThen(sheet, name string, cols []xcol, rows func(emit func([]any) error) error, then func(n int) error) (int, error) {
+	// The stream writes the sheet's properties (fit to page) when it
+	// starts, so the print layout is set before it.
+	if err := w.printLayout(sheet, cols); err != nil {
+		return 0, err
+	}
 	sw, err := w.f.NewStreamWriter(sheet)
 	if err != nil {
 		return 0, err
@@ -270,6 +275,42 @@ func (w *xlsxWriter) tableThen(sheet, name string, cols []xcol, rows func(emit f
 		}
 	}
 	return n, sw.Flush()
+}
+
+// printPageWidth is the printable width of a landscape A4 or Letter page
+// at 100 % in column-width units (the width of a digit in the default
+// font, as Excel and LibreOffice measure columns): about 26 cm between
+// the default margins, at about 0.2 cm a unit.
+const printPageWidth = 125.0
+
+// minPrintScale is the smallest scale a sheet is shrunk to so that its
+// columns print on one page wide: at half size, 11-point text prints as
+// 5.5-point, the smallest a reader can still read on paper. A wider sheet
+// prints at 100 % across pages, its columns in page order.
+const minPrintScale = 0.5
+
+// printLayout sets how a sheet prints (or converts to PDF): on landscape
+// pages, and shrunk to one page wide when its columns fit at no less than
+// minPrintScale, so that a row's cells share a page (the Summary sheet's
+// field beside its value) instead of each column printing on pages of its
+// own. Rows run on over as many pages as they need.
+func (w *xlsxWriter) printLayout(sheet string, cols []xcol) error {
+	landscape := "landscape"
+	total := 0.0
+	for _, c := range cols {
+		total += widthOf(c)
+	}
+	lay := &excelize.PageLayoutOptions{Orientation: &landscape}
+	if total*minPrintScale > printPageWidth {
+		return w.f.SetPageLayout(sheet, lay)
+	}
+	// FitToHeight 0: as many pages high as the rows need.
+	wide, high, fit := 1, 0, true
+	lay.FitToWidth, lay.FitToHeight = &wide, &high
+	if err := w.f.SetPageLayout(sheet, lay); err != nil {
+		return err
+	}
+	return w.f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit})
 }
 
 // widthOf is a column's width in characters, 14 when it gives none.

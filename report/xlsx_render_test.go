@@ -113,6 +113,35 @@ func TestXLSXChartsAttached(t *testing.T) {
 	}
 }
 
+// TestXLSXPrintLayout checks how each sheet prints: landscape, and the
+// sheets narrow enough (Summary, Inputs) shrunk to one page wide so that
+// a row's cells share a page, while a wide one (Snapshots, dozens of
+// columns) prints at full size across pages rather than unreadably small.
+func TestXLSXPrintLayout(t *testing.T) {
+	fd, _ := fixtureFindings()
+	b, err := XLSX(fd, fixedOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sheets := sheetXML(t, b)
+	for _, tc := range []struct {
+		sheet string
+		fit   bool
+	}{{"Summary", true}, {"Inputs", true}, {"Snapshots", false}} {
+		x, ok := sheets[tc.sheet]
+		if !ok {
+			t.Fatalf("no sheet %s", tc.sheet)
+		}
+		if !strings.Contains(x, `orientation="landscape"`) {
+			t.Errorf("%s does not print landscape:\n%s", tc.sheet, tail(x, 600))
+		}
+		fits := strings.Contains(x, `fitToPage="1"`) || strings.Contains(x, `fitToPage="true"`)
+		if fits != tc.fit || strings.Contains(x, `fitToWidth="1"`) != tc.fit {
+			t.Errorf("%s: fit to one page wide = %v, want %v:\n%s", tc.sheet, fits, tc.fit, tail(x, 600))
+		}
+	}
+}
+
 // TestXLSXInLibreOffice opens the workbook the way a user does: LibreOffice
 // converts it to PDF, poppler renders each page to PNG (kept in the test's
 // output folder). The PDF must carry the cells (a run name, a p-value as
@@ -159,6 +188,13 @@ func TestXLSXInLibreOffice(t *testing.T) {
 	for _, want := range []string{"/data/experiments/run42", "< 0.001", "allocated_bytes"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the PDF has no %q", want)
+		}
+	}
+	// The Summary sheet prints one page wide: a field's name and its
+	// value on the same page.
+	for _, p := range pages {
+		if strings.Contains(p, "/data/experiments/run42") && !strings.Contains(p, "Field") {
+			t.Errorf("the Summary's value column prints on a page without its field column:\n%s", tail(p, 800))
 		}
 	}
 	if strings.Contains(text, "0.0000") {

@@ -52,12 +52,6 @@ func (w *xlsxWriter) roles() error {
 // maxXLSXCharts) below the Roles table, the roles' GiB against X, a
 // series for each role that holds bytes in some snapshot of the device.
 func (w *xlsxWriter) rolesCharts(tableRows int) error {
-	// Printed (or converted to PDF) on a landscape page, a chart is not
-	// cut across pages.
-	landscape := "landscape"
-	if err := w.f.SetPageLayout("Roles", &excelize.PageLayoutOptions{Orientation: &landscape}); err != nil {
-		return err
-	}
 	row := 2 // first data row
 	top := tableRows + 4
 	charts := 0
