@@ -129,6 +129,9 @@ func summaryDevice(f *analyze.Findings, d *analyze.Device, it deviceItem) Summar
 		sd.GPUSamples = &SummaryGPUSamples{Samples: len(g.Used), MemoryUsedMaxBytes: g.MaxUsed, MemoryTotalBytes: g.Total,
 			GPU: &gi, Join: string(d.GPUJoinMethod), JoinAmbiguous: d.GPUJoinAmbiguous}
 	}
+	if u := d.UsedShare; u != nil {
+		sd.GPUShare = &SummaryGPUShare{Samples: len(u.Percent), MemoryUsedMaxPercent: u.MaxPercent, Sources: u.Sources}
+	}
 	if it.Processes != nil {
 		if sd.GPUSamples == nil {
 			sd.GPUSamples = &SummaryGPUSamples{}

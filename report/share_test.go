@@ -109,6 +109,15 @@ func TestShareOnlyRun(t *testing.T) {
 				t.Error("the page does not say what the timeline of percents draws")
 			}
 
+			dev := r.summary["devices"].([]any)[0].(map[string]any)
+			if dev["gpu_samples"] != nil {
+				t.Errorf("summary.json gpu_samples %v, want null: no reading gives bytes", dev["gpu_samples"])
+			}
+			wantShare := map[string]any{"samples": float64(n), "memory_used_max_percent": slices.Max(want), "sources": []any{"wandb.csv"}}
+			if d := cmp.Diff(wantShare, dev["gpu_share"], cmpopts.EquateApprox(0, 1e-9)); d != "" {
+				t.Errorf("summary.json gpu_share (-want +got):\n%s", d)
+			}
+
 			rows, err := r.xlsx.GetRows("GPU samples", excelize.Options{RawCellValue: true})
 			if err != nil {
 				t.Fatal(err)

@@ -95,6 +95,10 @@ type SummaryDevice struct {
 	Axis          string             `json:"axis,omitempty"`
 	Snapshots     []SummarySnapshot  `json:"snapshots"`
 	GPUSamples    *SummaryGPUSamples `json:"gpu_samples"`
+	// GPUShare summarises the readings of a GPU whose logs give its used
+	// memory only as a percent of the device, with no total to read it
+	// in bytes (a W&B export); absent otherwise.
+	GPUShare *SummaryGPUShare `json:"gpu_share,omitempty"`
 	Trend         SummaryTrend       `json:"trend"`
 	// Trends lists every fitted metric (Trend is the allocated_bytes one).
 	Trends []SummaryTrend `json:"trends"`
@@ -200,6 +204,15 @@ type SummaryUsage struct {
 	Segments         int   `json:"segments"`
 	Blocks           int   `json:"blocks"`
 	TraceEntries     int   `json:"trace_entries"`
+}
+
+// SummaryGPUShare summarises a GPU's readings of used memory as a
+// percent of the device: how many there are and the largest, 0 to 100,
+// and the logs they came from.
+type SummaryGPUShare struct {
+	Samples              int      `json:"samples"`
+	MemoryUsedMaxPercent float64  `json:"memory_used_max_percent"`
+	Sources              []string `json:"sources"`
 }
 
 // SummaryGPUSamples summarises a device's GPU log readings.
