@@ -99,7 +99,7 @@ type SummaryDevice struct {
 	// memory only as a percent of the device, with no total to read it
 	// in bytes (a W&B export); absent otherwise.
 	GPUShare *SummaryGPUShare `json:"gpu_share,omitempty"`
-	Trend         SummaryTrend       `json:"trend"`
+	Trend    SummaryTrend     `json:"trend"`
 	// Trends lists every fitted metric (Trend is the allocated_bytes one).
 	Trends []SummaryTrend `json:"trends"`
 	// Fragmented and StackCoverage are additions to docs/design.md's schema.
