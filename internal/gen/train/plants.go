@@ -47,16 +47,16 @@ func newPlantSites(c *catalog, spec *Spec) *plantSites {
 		case BoundedReplay:
 			// self.buffer.append(traj.detach()) in ReplayBuffer.add.
 			r := c.proj("replay.py")
-			ps.bounded = c.stack(op(kClone()...), append([]pyFrame{{r, 42, "add"}}, c.trainStep(67)...))
+			ps.bounded = c.stack(op(kClone.frames()...), append([]pyFrame{{r, 42, "add"}}, c.trainStep(67)...))
 			ps.boundedFree = c.stack(withFree(cppPyDealloc()), append([]pyFrame{{r, 44, "add"}}, c.trainStep(67)...))
 		case BoundedEvalCache:
 			// self.last_outputs.append(model.generate(batch)) in evaluate.
 			e := c.proj("eval.py")
-			ps.bounded = c.stack(op(kCopy()...), append([]pyFrame{{e, 58, "evaluate"}}, mainFrames...))
+			ps.bounded = c.stack(op(kCopy.frames()...), append([]pyFrame{{e, 58, "evaluate"}}, mainFrames...))
 			ps.boundedFree = c.stack(withFree(cppPyDealloc()), append([]pyFrame{{e, 60, "evaluate"}}, mainFrames...))
 		default:
 			// recent.append(logits.detach().clone()), recent a deque.
-			ps.bounded = c.stack(op(kClone()...), c.trainStep(66))
+			ps.bounded = c.stack(op(kClone.frames()...), c.trainStep(66))
 			ps.boundedFree = c.stack(withFree(cppPyDealloc()), c.trainStep(66))
 		}
 	}
@@ -66,7 +66,7 @@ func newPlantSites(c *catalog, spec *Spec) *plantSites {
 		gen := c.chain([]pyFrame{{m, 142, "forward"}}, []pyFrame{{m, 72, "forward"}})
 		gen = append(gen, pyFrame{m, 170, "generate"}, pyFrame{c.proj("eval.py"), 31, "generate_samples"})
 		gen = append(gen, mainFrames...)
-		ps.kv = c.stack(op(kCat()...), gen)
+		ps.kv = c.stack(op(kCat.frames()...), gen)
 		ps.kvFree = c.stack(withFree(cppPyDealloc()), gen)
 	}
 	if g := spec.Graph; g != nil {
@@ -79,17 +79,17 @@ func newPlantSites(c *catalog, spec *Spec) *plantSites {
 			// static_out = model(static_in) under torch.cuda.graph(g).
 			frames = append(c.chain(c.linear(), []pyFrame{{m, 115, "forward"}}), pyFrame{t, 128, "capture_graph"}, pyFrame{t, 135, "main"}, pyFrame{t, 152, "<module>"})
 		}
-		ps.graphStatic = c.stack(op(kLinear()...), frames)
-		ps.graphTmp = c.stack(op(kGelu()...), frames)
+		ps.graphStatic = c.stack(op(kLinear.frames()...), frames)
+		ps.graphTmp = c.stack(op(kGelu.frames()...), frames)
 	}
 	if spec.Heavy != nil {
 		// gathered = [torch.empty_like(out) for _ in range(world)] on
 		// the rank that gathers.
-		ps.heavy = c.stack(op(kZerosLike()...), []pyFrame{{t, 133, "<listcomp>"}, {t, 133, "main"}, {t, 152, "<module>"}})
+		ps.heavy = c.stack(op(kZerosLike.frames()...), []pyFrame{{t, 133, "<listcomp>"}, {t, 133, "main"}, {t, 152, "<module>"}})
 	}
 	if spec.AMP {
 		// autocast's cached weight casts, made by F.linear in the block.
-		ps.cast = c.stack(op(kAutocastCast()...), c.inBlock(72, c.linear(), []pyFrame{{m, 41, "forward"}}))
+		ps.cast = c.stack(op(kAutocastCast.frames()...), c.inBlock(72, c.linear(), []pyFrame{{m, 41, "forward"}}))
 	}
 	return ps
 }
@@ -97,12 +97,12 @@ func newPlantSites(c *catalog, spec *Spec) *plantSites {
 // concatLeakSite and backwardLeakSite are the sites of the two hard leaks.
 func (p *program) concatLeakSite() *site {
 	c := p.c
-	return c.stack(op(kCat()...), append([]pyFrame{{c.proj(metricsPy), 55, "update"}}, c.trainStep(58)...))
+	return c.stack(op(kCat.frames()...), append([]pyFrame{{c.proj(metricsPy), 55, "update"}}, c.trainStep(58)...))
 }
 
 func (p *program) backwardLeakSite() *site {
 	c := p.c
-	s := c.stack(append(op(kMulBackward()...), cppAutograd()...), nil)
+	s := c.stack(append(op(kMulBackward.frames()...), cppAutograd()...), nil)
 	s.user = BackwardLeakSite
 	return s
 }
@@ -243,34 +243,4 @@ func (s *sim) casts(rk *rank, step int) ([]tensor, error) {
 // steps and gradients are zeroed.
 func (s *Spec) optimizerStep(step int) bool {
 	return s.Accum <= 1 || (step+1)%s.Accum == 0
-}
-
-func kCat() []string {
-	return []string{
-		"RegisterCUDA_0.cpp|at::(anonymous namespace)::structured_cat_out_cuda_functional::set_output_raw_strided(long, c10::ArrayRef<long>, c10::ArrayRef<long>, c10::TensorOptions, c10::ArrayRef<at::Dimname>)",
-		"at::meta::structured_cat::meta(c10::IListRef<at::Tensor> const&, long)",
-		"at::_ops::cat::call(c10::IListRef<at::Tensor> const&, long)",
-		"python_torch_functions_0.cpp|torch::autograd::THPVariable_cat(_object*, _object*, _object*)",
-	}
-}
-
-func kMulBackward() []string {
-	return []string{
-		"RegisterCUDA_0.cpp|at::(anonymous namespace)::create_out(c10::ArrayRef<long>, c10::ArrayRef<long>, c10::TensorOptions const&)",
-		"at::TensorIteratorBase::build_borrowing_binary_op(at::TensorBase const&, at::TensorBase const&, at::TensorBase const&)",
-		"at::_ops::mul_Tensor::call(at::Tensor const&, at::Tensor const&)",
-		"FunctionsManual.cpp|torch::autograd::generated::details::mul_tensor_backward(at::Tensor const&, at::Tensor const&, c10::ScalarType)",
-		"Functions.cpp|torch::autograd::generated::MulBackward0::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)",
-		"|torch::autograd::Node::operator()(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)",
-	}
-}
-
-func kAutocastCast() []string {
-	return []string{
-		"at::native::_to_copy(at::Tensor const&, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, bool, std::optional<c10::MemoryFormat>)",
-		"at::_ops::_to_copy::call(at::Tensor const&, std::optional<c10::ScalarType>, std::optional<c10::Layout>, std::optional<c10::Device>, std::optional<bool>, bool, std::optional<c10::MemoryFormat>)",
-		"autocast_mode.cpp|at::autocast::cached_cast(c10::ScalarType, at::Tensor const&, c10::DeviceType)",
-		"autocast_mode.h|at::autocast::WrapFunction_<(at::autocast::CastPolicy)0, (c10::DeviceType)1, at::Tensor (at::Tensor const&, at::Tensor const&, std::optional<at::Tensor> const&), &at::_ops::linear::call>::call(at::Tensor const&, at::Tensor const&, std::optional<at::Tensor> const&)",
-		"python_nn_functions.cpp|torch::autograd::THPVariable_linear(_object*, _object*, _object*)",
-	}
 }

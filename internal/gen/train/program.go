@@ -181,36 +181,36 @@ func newProgram(c *catalog, leakSite, oneTimeSite string, extraOps int) (*progra
 	fn := c.torch("nn/functional.py")
 	at := func(line int) []pyFrame { return []pyFrame{{m, line, "forward"}} }
 	mod := c.torch("nn/modules/module.py")
-	p.paramInit = c.stack(op(kCopy()...), []pyFrame{{mod, 1341, "convert"}, {mod, 942, "_apply"}, {mod, 915, "_apply"}, {mod, 915, "_apply"}, {mod, 1355, "to"}, {t, 131, "main"}, {t, 152, "<module>"}})
-	p.data = c.stack(op(kCopy()...), c.trainStep(52))
+	p.paramInit = c.stack(op(kCopy.frames()...), []pyFrame{{mod, 1341, "convert"}, {mod, 942, "_apply"}, {mod, 915, "_apply"}, {mod, 915, "_apply"}, {mod, 1355, "to"}, {t, 131, "main"}, {t, 152, "<module>"}})
+	p.data = c.stack(op(kCopy.frames()...), c.trainStep(52))
 	sp, fe, xl := 163, 2233, 3059
 	if c.newer("2.5") {
 		sp, fe, xl = 190, 2551, 3494
 	}
-	p.embed = c.stack(op(kEmbedding()...), c.inGPT(110, []pyFrame{{fn, fe, "embedding"}, {c.torch("nn/modules/sparse.py"), sp, "forward"}}))
-	p.ln = c.stack(op(kLayerNorm()...), c.inBlock(72, c.layerNorm()))
-	p.qkv = c.stack(op(kLinear()...), c.inBlock(72, c.linear(), at(41)))
-	p.scores = c.stack(op(kMatmul()...), c.inBlock(72, at(44)))
-	p.softmax = c.stack(op(kSoftmax()...), c.inBlock(72, at(45)))
-	p.attnOut = c.stack(op(kMatmul()...), c.inBlock(72, at(46)))
-	p.proj = c.stack(op(kLinear()...), c.inBlock(72, c.linear(), at(47)))
-	p.resid = c.stack(op(kElementwise()...), c.inBlock(72))
-	p.fc1 = c.stack(op(kLinear()...), c.inBlock(73, c.linear(), at(61)))
-	p.gelu = c.stack(op(kGelu()...), c.inBlock(73, at(62)))
-	p.fc2 = c.stack(op(kLinear()...), c.inBlock(73, c.linear(), at(63)))
-	p.lmHead = c.stack(op(kLinear()...), c.inGPT(115, c.linear()))
-	p.xent = c.stack(op(kCrossEntropy()...), append([]pyFrame{{fn, xl, "cross_entropy"}}, c.trainStep(56)...))
+	p.embed = c.stack(op(kEmbedding.frames()...), c.inGPT(110, []pyFrame{{fn, fe, "embedding"}, {c.torch("nn/modules/sparse.py"), sp, "forward"}}))
+	p.ln = c.stack(op(kLayerNorm.frames()...), c.inBlock(72, c.layerNorm()))
+	p.qkv = c.stack(op(kLinear.frames()...), c.inBlock(72, c.linear(), at(41)))
+	p.scores = c.stack(op(kMatmul.frames()...), c.inBlock(72, at(44)))
+	p.softmax = c.stack(op(kSoftmax.frames()...), c.inBlock(72, at(45)))
+	p.attnOut = c.stack(op(kMatmul.frames()...), c.inBlock(72, at(46)))
+	p.proj = c.stack(op(kLinear.frames()...), c.inBlock(72, c.linear(), at(47)))
+	p.resid = c.stack(op(kElementwise.frames()...), c.inBlock(72))
+	p.fc1 = c.stack(op(kLinear.frames()...), c.inBlock(73, c.linear(), at(61)))
+	p.gelu = c.stack(op(kGelu.frames()...), c.inBlock(73, at(62)))
+	p.fc2 = c.stack(op(kLinear.frames()...), c.inBlock(73, c.linear(), at(63)))
+	p.lmHead = c.stack(op(kLinear.frames()...), c.inGPT(115, c.linear()))
+	p.xent = c.stack(op(kCrossEntropy.frames()...), append([]pyFrame{{fn, xl, "cross_entropy"}}, c.trainStep(56)...))
 	p.loss = p.xent
-	autogradAlloc := func(kernel ...string) *site {
-		return c.stack(append(op(kernel...), cppAutograd()...), nil)
+	autogradAlloc := func(k kernel) *site {
+		return c.stack(append(op(k.frames()...), cppAutograd()...), nil)
 	}
-	p.bwdMM = autogradAlloc(kBackwardMM()...)
-	p.bwdElem = autogradAlloc("Functions.cpp|torch::autograd::generated::GeluBackward0::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)", "|torch::autograd::Node::operator()(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)")
-	p.accGrad = autogradAlloc(kAccumulateGrad()...)
-	p.cublas = c.stack(op(kCublasWorkspace()...), c.inBlock(72, c.linear(), at(41)))
+	p.bwdMM = autogradAlloc(kBackwardMM)
+	p.bwdElem = autogradAlloc(kGeluBackward)
+	p.accGrad = autogradAlloc(kAccumulateGrad)
+	p.cublas = c.stack(op(kCublasWorkspace.frames()...), c.inBlock(72, c.linear(), at(41)))
 	a := c.torch("optim/adamw.py")
-	p.optInit = c.stack(op(kZerosLike()...), c.optimPy(pyFrame{a, 156, "_init_group"}))
-	p.optTemp = c.stack(op(kForeach()...), c.optimPy(pyFrame{a, 585, "_multi_tensor_adamw"}))
+	p.optInit = c.stack(op(kZerosLike.frames()...), c.optimPy(pyFrame{a, 156, "_init_group"}))
+	p.optTemp = c.stack(op(kForeach.frames()...), c.optimPy(pyFrame{a, 585, "_multi_tensor_adamw"}))
 
 	p.freeFwd = c.stack(withFree(cppPyDealloc()), c.inBlock(72, at(45)))
 	p.freeBwd = c.stack(append(withFree(nil, "|torch::autograd::SavedVariable::reset_data()", "Functions.h|torch::autograd::generated::AddmmBackward0::release_variables()", "|torch::autograd::Node::operator()(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)"), cppAutograd()...), nil)
@@ -229,8 +229,8 @@ func newProgram(c *catalog, leakSite, oneTimeSite string, extraOps int) (*progra
 		return nil, err
 	}
 	d := c.proj(dataPy)
-	p.fragBig = c.stack(op(kCopy()...), append([]pyFrame{{d, 118, "pack_batch"}, {d, 131, "__next__"}}, c.trainStep(51)...))
-	p.fragPin = c.stack(op(kClone()...), append([]pyFrame{{d, 124, "pack_batch"}, {d, 131, "__next__"}}, c.trainStep(51)...))
+	p.fragBig = c.stack(op(kCopy.frames()...), append([]pyFrame{{d, 118, "pack_batch"}, {d, 131, "__next__"}}, c.trainStep(51)...))
+	p.fragPin = c.stack(op(kClone.frames()...), append([]pyFrame{{d, 124, "pack_batch"}, {d, 131, "__next__"}}, c.trainStep(51)...))
 	p.fragFree = c.stack(withFree(cppPyDealloc()), append([]pyFrame{{d, 127, "pack_batch"}, {d, 131, "__next__"}}, c.trainStep(51)...))
 	return p, nil
 }
@@ -242,18 +242,18 @@ func (p *program) leakSite(name string) (*site, error) {
 		return nil, nil
 	case "train.py:57":
 		// debug_outputs.append(logits.float())
-		return c.stack(op(kFloat()...), c.trainStep(57)), nil
+		return c.stack(op(kFloat.frames()...), c.trainStep(57)), nil
 	case "model.py:88":
 		// self._cache[key] = h.detach().clone()
 		m := c.proj(modelPy)
-		return c.stack(op(kClone()...), c.inBlock(72, []pyFrame{{m, 88, "forward"}})), nil
+		return c.stack(op(kClone.frames()...), c.inBlock(72, []pyFrame{{m, 88, "forward"}})), nil
 	case "metrics.py:41":
 		// self.preds.append(logits.softmax(-1))
-		return c.stack(op(kSoftmax()...), append([]pyFrame{{c.proj(metricsPy), 41, "update"}}, c.trainStep(58)...)), nil
+		return c.stack(op(kSoftmax.frames()...), append([]pyFrame{{c.proj(metricsPy), 41, "update"}}, c.trainStep(58)...)), nil
 	case "data.py:64":
 		// self._pinned.append(batch.cuda(non_blocking=True))
 		d := c.proj(dataPy)
-		return c.stack(op(kCopy()...), append([]pyFrame{{d, 64, "__next__"}}, c.trainStep(50)...)), nil
+		return c.stack(op(kCopy.frames()...), append([]pyFrame{{d, 64, "__next__"}}, c.trainStep(50)...)), nil
 	case ConcatLeakSite:
 		return p.concatLeakSite(), nil
 	case BackwardLeakSite:
@@ -271,7 +271,7 @@ func (p *program) oneTimeSite(name string) (*site, error) {
 	case "ema.py:31":
 		// self.shadow = {k: v.detach().clone() for k, v in ...}
 		e := c.proj(emaPy)
-		return c.stack(op(kClone()...), []pyFrame{{e, 31, "<dictcomp>"}, {e, 31, "__init__"}, {t, 137, "main"}, {t, 152, "<module>"}}), nil
+		return c.stack(op(kClone.frames()...), []pyFrame{{e, 31, "<dictcomp>"}, {e, 31, "__init__"}, {t, 137, "main"}, {t, 152, "<module>"}}), nil
 	case "train.py:137":
 		// eval_buffer = torch.empty(...)
 		return c.stack(op(), []pyFrame{{t, 137, "main"}, {t, 152, "<module>"}}), nil

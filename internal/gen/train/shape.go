@@ -318,7 +318,7 @@ func tensorSize(r *rand.Rand, mean float64) int64 {
 // the site's number, so that sites share most frames (as the modules of
 // one model do) and every stack is distinct.
 func (c *catalog) shapeSites(n, depth int) []*site {
-	kernels := [][]string{kLinear(), kMatmul(), kElementwise(), kGelu(), kSoftmax(), kLayerNorm(), kClone(), kCopy()}
+	kernels := []kernel{kLinear, kMatmul, kElementwise, kGelu, kSoftmax, kLayerNorm, kClone, kCopy}
 	files := []string{"experts.py", "router.py", "moe.py", "attention.py", "block.py"}
 	out := make([]*site, 0, n)
 	for i := range n {
@@ -332,7 +332,7 @@ func (c *catalog) shapeSites(n, depth int) []*site {
 		}
 		// The rest of the number picks the block's line, so that sites
 		// stay distinct however small depth is.
-		out = append(out, c.stack(op(kernels[i%len(kernels)]...), c.inBlock(72+x, levels...)))
+		out = append(out, c.stack(op(kernels[i%len(kernels)].frames()...), c.inBlock(72+x, levels...)))
 	}
 	return out
 }
