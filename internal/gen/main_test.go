@@ -186,6 +186,8 @@ func TestShapeCommand(t *testing.T) {
 		{[]string{"-shape", "few", "-tensors", "10", "-events", "600", "-stacks", "10"}, 0, "600 trace entries (0 OOM)"},
 		{[]string{"-shape", "huge"}, 2, `-shape "huge"`},
 		{[]string{"-ooms", "-1"}, 2, "-ooms -1"},
+		// A given value is used, 0 too: it no longer stands for "the shape's".
+		{[]string{"-shape", "few", "-tensors", "0"}, 1, "want at least one tensor"},
 	}
 	for _, tc := range tests {
 		var stdout, stderr bytes.Buffer

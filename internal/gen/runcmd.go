@@ -18,14 +18,14 @@ func cmdRun(fs *flag.FlagSet) runFunc {
 	seed := fs.Uint64("seed", 1, "seed of the draw (labels.json's seed reproduces a corpus case)")
 	format := fs.String("format", "", "snapshot layout: timed, frames, history or segments-list (default: the drawn PyTorch version's)")
 	version := fs.String("torch", "", "PyTorch version imitated, 2.0-2.9 (default: drawn)")
-	protocol := fs.Int("protocol", 0, "pickle protocol 2, 4 or 5 (default: drawn)")
+	protocol := overrideFlag(fs, "protocol", "pickle protocol `n`: 2, 4 or 5 (default: drawn)", parseInt)
 	cpp := fs.Bool("cpp", false, "write the C++ pickler form (_memory_snapshot_pickled: protocol 2, BINPUT memo)")
 	gz := fs.Bool("gzip", false, "gzip the snapshots (.pickle.gz)")
 	zp := fs.Bool("zip", false, "write torch.save zip archives (.pt)")
 	plain := fs.Bool("plain", false, "write bare pickles (.pickle)")
-	snapshots := fs.Int("snapshots", 0, "number of snapshots (default: drawn)")
-	entries := fs.Int("max-entries", -1, "trace ring size, 0 for state only (default: drawn)")
-	ranks := fs.Int("ranks", 0, "number of ranks (default: drawn)")
+	snapshots := overrideFlag(fs, "snapshots", "`n` snapshots (default: drawn)", parseInt)
+	entries := overrideFlag(fs, "max-entries", "a trace ring of `n` entries, 0 for state only (default: drawn)", parseInt)
+	ranks := overrideFlag(fs, "ranks", "`n` ranks (default: drawn)", parseInt)
 	naming := fs.String("naming", "", "file names: step, index, epoch, timestamp or torchtitan (default: drawn)")
 	fileTimes := fs.String("file-times", "", "file modification times: dump or copied (default: drawn)")
 	oomDump := fs.String("oom-dump", "", "OOM dump: observer, exit or none (default: drawn)")
@@ -47,9 +47,7 @@ func cmdRun(fs *flag.FlagSet) runFunc {
 			}
 			sp.Format = f
 		}
-		if *protocol != 0 {
-			sp.Protocol = *protocol
-		}
+		protocol.apply(&sp.Protocol)
 		n := 0
 		for _, b := range []bool{*gz, *zp, *plain} {
 			if b {
@@ -72,21 +70,17 @@ func cmdRun(fs *flag.FlagSet) runFunc {
 				sp.Container = layout.Plain
 			}
 		}
-		if *snapshots > 0 {
-			sp.Snapshots = *snapshots
-		}
-		if *entries >= 0 {
-			sp.MaxEntries = *entries
-		}
-		if *ranks > 0 {
-			sp.Ranks = *ranks
-			if sp.LeakRank >= *ranks {
-				sp.LeakRank = *ranks - 1
+		snapshots.apply(&sp.Snapshots)
+		entries.apply(&sp.MaxEntries)
+		if ranks.given {
+			sp.Ranks = ranks.value
+			if sp.LeakRank >= sp.Ranks {
+				sp.LeakRank = sp.Ranks - 1
 			}
 			// The drawn GPU map was for the drawn ranks: use GPUs 0..ranks-1.
 			sp.Knobs.GPUMap = nil
-			sp.Knobs.NodeGPUs = max(sp.Knobs.NodeGPUs, *ranks)
-			sp.Knobs.VisibleGPUs = max(sp.Knobs.VisibleGPUs, *ranks)
+			sp.Knobs.NodeGPUs = max(sp.Knobs.NodeGPUs, sp.Ranks)
+			sp.Knobs.VisibleGPUs = max(sp.Knobs.VisibleGPUs, sp.Ranks)
 		}
 		if *naming != "" {
 			sp.Knobs.Naming = train.Naming(*naming)

@@ -17,33 +17,23 @@ import (
 // benchmarks, or a run of distinct copies of it (-copies).
 func cmdShape(fs *flag.FlagSet) runFunc {
 	name := fs.String("shape", "ordinary", "the shape to start from: few (300 tensors, 60k events), ordinary (10k blocks, 10k events, 3 MB) or large (175k blocks, 48 MB); the flags below change it")
-	tensors := fs.Int("tensors", 0, "tensors alive at the dump (0: the shape's)")
-	events := fs.Int("events", 0, "trace events (0: the shape's)")
-	stacks := fs.Int("stacks", 0, "distinct allocation stacks (0: the shape's)")
-	depth := fs.Int("depth", -1, "nested module calls above each operator (-1: the shape's)")
+	tensors := overrideFlag(fs, "tensors", "`n` tensors alive at the dump (default: the shape's)", parseInt)
+	events := overrideFlag(fs, "events", "`n` trace events (default: the shape's)", parseInt)
+	stacks := overrideFlag(fs, "stacks", "`n` distinct allocation stacks (default: the shape's)", parseInt)
+	depth := overrideFlag(fs, "depth", "`n` nested module calls above each operator (default: the shape's)", parseInt)
 	ooms := fs.Int("ooms", 0, "caught OOM events in the last step's trace")
-	seed := fs.Uint64("seed", 0, "random seed (0: the shape's)")
+	seed := overrideFlag(fs, "seed", "`seed` of the random draws (default: the shape's)", parseUint64)
 	copies := fs.Int("copies", 0, "write this many distinct copies into the folder -o (snapshot_step_000010.pickle, ...), a minute apart, instead of one file")
 	return func(out string, stdout io.Writer) error {
 		sh, err := shapeNamed(*name)
 		if err != nil {
 			return err
 		}
-		if *tensors > 0 {
-			sh.Tensors = *tensors
-		}
-		if *events > 0 {
-			sh.Events = *events
-		}
-		if *stacks > 0 {
-			sh.Stacks = *stacks
-		}
-		if *depth >= 0 {
-			sh.PythonDepth = *depth
-		}
-		if *seed > 0 {
-			sh.Seed = *seed
-		}
+		tensors.apply(&sh.Tensors)
+		events.apply(&sh.Events)
+		stacks.apply(&sh.Stacks)
+		depth.apply(&sh.PythonDepth)
+		seed.apply(&sh.Seed)
 		if *ooms < 0 {
 			return usageErr("-ooms %d: want 0 or more", *ooms)
 		}
