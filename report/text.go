@@ -30,11 +30,7 @@ func textOf(w io.Writer, v *view) error {
 	if v.MissedOOM != "" {
 		fmt.Fprintf(bw, "no OOM snapshot: %s\n", cleanText(v.MissedOOM))
 	}
-	for i, d := range v.Devices {
-		if i == maxTextDevices {
-			fmt.Fprintf(bw, "  ... and %d more devices (see the report)\n", len(v.Devices)-i)
-			break
-		}
+	eachCapped(bw, v.Devices, maxTextDevices, "devices (see the report)", func(_ int, d deviceItem) {
 		var line string
 		switch d.Kind {
 		case kindMemoryStats:
@@ -57,14 +53,10 @@ func textOf(w io.Writer, v *view) error {
 		if p := d.Projection.Text; p != "n/a" {
 			fmt.Fprintf(bw, "  %-16s %s\n", "", p)
 		}
-	}
-	for i, p := range v.Processes {
-		if i == maxTextProcesses {
-			fmt.Fprintf(bw, "  ... and %d more growing processes (see the report)\n", len(v.Processes)-i)
-			break
-		}
+	})
+	eachCapped(bw, v.Processes, maxTextProcesses, "growing processes (see the report)", func(_ int, p processItem) {
 		fmt.Fprintf(bw, "  growing process %s\n", cleanText(p.Text()))
-	}
+	})
 	fmt.Fprintf(bw, "verdict: %s: %s\n", strings.ToUpper(v.Severity), cleanText(v.Headline))
 	for _, r := range v.Reasons {
 		fmt.Fprintf(bw, "  - %s\n", cleanText(r))
@@ -72,26 +64,31 @@ func textOf(w io.Writer, v *view) error {
 	if v.Suppressed != "" {
 		fmt.Fprintf(bw, "  %s\n", cleanText(v.Suppressed))
 	}
-	top := v.top()
-	for i, it := range top {
-		if i == maxTextSuspects {
-			fmt.Fprintf(bw, "  ... and %d more suspects\n", len(top)-i)
-			break
-		}
+	eachCapped(bw, v.top(), maxTextSuspects, "suspects", func(i int, it suspectItem) {
 		fmt.Fprintf(bw, "  suspect %d: %s\n", i+1, cleanText(it.Short))
-	}
+	})
 	if v.Held != "" {
 		fmt.Fprintf(bw, "roles: %s\n", cleanText(v.Held))
 	}
-	for i, r := range v.Skipped {
-		if i == maxTextSkipped {
-			fmt.Fprintf(bw, "  ... and %d more skipped files (see summary.md)\n", len(v.Skipped)-i)
-			break
-		}
+	eachCapped(bw, v.Skipped, maxTextSkipped, "skipped files (see summary.md)", func(_ int, r inputItem) {
 		fmt.Fprintf(bw, "skipped %s: %s\n", cleanText(r.Path), cleanText(r.Reason))
-	}
+	})
 	if len(v.Notes) > 0 {
 		fmt.Fprintf(bw, "notes: %d (see the report)\n", len(v.Notes))
 	}
 	return bw.Flush()
+}
+
+// eachCapped calls line for each of the first limit items (with its
+// index from 0) and, when more remain, writes one line counting them
+// ("  ... and 4 more suspects"), so that a long list keeps the summary on
+// one screen; rest names the items left out and where to find them.
+func eachCapped[T any](w io.Writer, items []T, limit int, rest string, line func(i int, it T)) {
+	for i, it := range items {
+		if i == limit {
+			fmt.Fprintf(w, "  ... and %d more %s\n", len(items)-i, rest)
+			return
+		}
+		line(i, it)
+	}
 }
