@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"gpureport/analyze"
@@ -124,7 +123,7 @@ func Certainty(bd *roles.Breakdown) string {
 	var parts []string
 	for e := range roles.NumEvidence {
 		if by[e] > 0 && known > 0 {
-			parts = append(parts, units.Percent(float64(by[e])/float64(known))+" by "+evidenceWords(e))
+			parts = append(parts, units.Percent(float64(by[e])/float64(known))+" by "+evidenceWords[e])
 		}
 	}
 	s := ""
@@ -143,18 +142,14 @@ func Certainty(bd *roles.Breakdown) string {
 	return s
 }
 
-// evidenceWords names a kind of evidence in the plural ("frame rules"),
-// as Certainty lists them; "no evidence" for roles decided by default.
-func evidenceWords(e roles.Evidence) string {
-	switch e {
-	case roles.ByLabel:
-		return "user labels"
-	case roles.ByFrame:
-		return "frame rules"
-	case roles.ByLifetime:
-		return "lifetimes"
-	}
-	return "no evidence (other)"
+// evidenceWords name each kind of evidence in the plural ("frame
+// rules"), as Certainty lists them; "no evidence" for roles decided by
+// default.
+var evidenceWords = [roles.NumEvidence]string{
+	roles.ByLabel:    "user labels",
+	roles.ByFrame:    "frame rules",
+	roles.ByLifetime: "lifetimes",
+	roles.ByNothing:  "no evidence (other)",
 }
 
 // SuspectRole says what a leak suspect's live blocks are: "The leak is
@@ -211,28 +206,33 @@ func CapacityRoles(o *analyze.OOM) string {
 	return s
 }
 
+// leverSteps are what each lever that needs no figure asks the user to
+// do, as they would type it or do it; the sharding levers, which name the
+// run's ranks, are in shardLevers.
+var leverSteps = map[roles.LeverKind]string{
+	roles.SmallerMicroBatch:       "halve the micro-batch and double the gradient-accumulation steps",
+	roles.ActivationCheckpointing: "activation checkpointing: wrap the largest blocks in torch.utils.checkpoint.checkpoint with use_reentrant=False",
+	roles.EightBitOptimizer:       "an 8-bit optimizer (bitsandbytes.optim.AdamW8bit)",
+	roles.FusedOptimizer:          "a fused optimizer step (fused=True)",
+	roles.GradientsToNone:         "optimizer.zero_grad(set_to_none=True) before forward",
+	roles.ExpandableSegments:      analyze.ExpandableSetting,
+}
+
+// shardLevers are the sharding levers: what each shards over the ranks
+// and the ZeRO stage (or FSDP) that does it.
+var shardLevers = map[roles.LeverKind]struct{ what, how string }{
+	roles.ShardOptimizerState: {"optimizer state", "ZeRO-1, FSDP"},
+	roles.ShardGradients:      {"gradients", "ZeRO-2, FSDP"},
+	roles.ShardParameters:     {"parameters", "ZeRO-3, FSDP"},
+}
+
 // lever is what a lever changes, as the user would type it or do it.
 func lever(o *analyze.OOM, l roles.Lever) string {
-	n := strconv.Itoa(o.Ranks)
-	switch l.Kind {
-	case roles.SmallerMicroBatch:
-		return "halve the micro-batch and double the gradient-accumulation steps"
-	case roles.ActivationCheckpointing:
-		return "activation checkpointing: wrap the largest blocks in torch.utils.checkpoint.checkpoint with use_reentrant=False"
-	case roles.EightBitOptimizer:
-		return "an 8-bit optimizer (bitsandbytes.optim.AdamW8bit)"
-	case roles.ShardOptimizerState:
-		return "shard the optimizer state over the " + n + " ranks (ZeRO-1, FSDP)"
-	case roles.FusedOptimizer:
-		return "a fused optimizer step (fused=True)"
-	case roles.GradientsToNone:
-		return "optimizer.zero_grad(set_to_none=True) before forward"
-	case roles.ShardGradients:
-		return "shard the gradients over the " + n + " ranks (ZeRO-2, FSDP)"
-	case roles.ShardParameters:
-		return "shard the parameters over the " + n + " ranks (ZeRO-3, FSDP)"
-	case roles.ExpandableSegments:
-		return analyze.ExpandableSetting
+	if s, ok := leverSteps[l.Kind]; ok {
+		return s
+	}
+	if sh, ok := shardLevers[l.Kind]; ok {
+		return fmt.Sprintf("shard the %s over the %d ranks (%s)", sh.what, o.Ranks, sh.how)
 	}
 	return l.Kind.String()
 }

@@ -120,3 +120,42 @@ func TestCapacityLevers(t *testing.T) {
 		}
 	}
 }
+
+// TestLeverWords pins what each lever asks the user to do: the sharding
+// levers name the run's ranks, the others are one fixed instruction, and
+// a kind with no words of its own falls back to its name.
+func TestLeverWords(t *testing.T) {
+	o := &analyze.OOM{Ranks: 8}
+	for _, c := range []struct {
+		kind roles.LeverKind
+		want string
+	}{
+		{roles.SmallerMicroBatch, "halve the micro-batch and double the gradient-accumulation steps"},
+		{roles.ActivationCheckpointing, "activation checkpointing: wrap the largest blocks in torch.utils.checkpoint.checkpoint with use_reentrant=False"},
+		{roles.EightBitOptimizer, "an 8-bit optimizer (bitsandbytes.optim.AdamW8bit)"},
+		{roles.ShardOptimizerState, "shard the optimizer state over the 8 ranks (ZeRO-1, FSDP)"},
+		{roles.FusedOptimizer, "a fused optimizer step (fused=True)"},
+		{roles.GradientsToNone, "optimizer.zero_grad(set_to_none=True) before forward"},
+		{roles.ShardGradients, "shard the gradients over the 8 ranks (ZeRO-2, FSDP)"},
+		{roles.ShardParameters, "shard the parameters over the 8 ranks (ZeRO-3, FSDP)"},
+		{roles.ExpandableSegments, "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"},
+		{roles.ExpandableSegments + 1, "lever"},
+	} {
+		if got := lever(o, roles.Lever{Kind: c.kind}); got != c.want {
+			t.Errorf("lever %d: got %q, want %q", c.kind, got, c.want)
+		}
+	}
+}
+
+// TestEvidenceWords pins how Certainty names each kind of evidence.
+func TestEvidenceWords(t *testing.T) {
+	want := []string{"user labels", "frame rules", "lifetimes", "no evidence (other)"}
+	for e := range roles.NumEvidence {
+		bd := &roles.Breakdown{Allocated: 1}
+		bd.Bytes[roles.Other] = 1
+		bd.ByEvidence[roles.Other][e] = 1
+		if got, w := Certainty(bd), "100% by "+want[e]+"."; !strings.Contains(got, w) {
+			t.Errorf("evidence %v: got %q, want it to contain %q", e, got, w)
+		}
+	}
+}
