@@ -7,6 +7,7 @@ import (
 
 	"gpureport/gpulog"
 	"gpureport/input"
+	"gpureport/internal/bykey"
 	"gpureport/placement"
 )
 
@@ -54,11 +55,7 @@ func shareDevices(logs []*gpulog.GPULog, have []*Device) []*Device {
 			if shown[s.GPU] || !s.HasUsedPercent || s.MemoryUsed >= 0 {
 				continue
 			}
-			g := series[s.GPU]
-			if g == nil {
-				g = &ShareSeries{}
-				series[s.GPU] = g
-			}
+			g := bykey.Entry(series, s.GPU, func() *ShareSeries { return &ShareSeries{} })
 			g.Times = append(g.Times, s.Time)
 			g.Percent = append(g.Percent, s.MemoryUsedPercent)
 			g.MaxPercent = max(g.MaxPercent, s.MemoryUsedPercent)

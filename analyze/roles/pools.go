@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"gpureport/internal/bykey"
 	"gpureport/snapshot"
 )
 
@@ -104,11 +105,7 @@ func Pools(s *snapshot.Snapshot, dev int) []Pool {
 		if seg.Device != dev {
 			continue
 		}
-		a := byID[seg.PrivatePool]
-		if a == nil {
-			a = &acc{}
-			byID[seg.PrivatePool] = a
-		}
+		a := bykey.Entry(byID, seg.PrivatePool, func() *acc { return &acc{} })
 		a.stacks = append(a.stacks, seg.Stack)
 		for _, b := range seg.Blocks {
 			a.stacks = append(a.stacks, b.Stack)
