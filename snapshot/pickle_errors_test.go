@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"gpureport/internal/pickleop"
 )
@@ -164,6 +165,11 @@ func TestMemoryBudget(t *testing.T) {
 		}
 		if m.used > 2*(m.budget+budgetPerByte*int64(len(containers))) {
 			t.Errorf("used %d bytes before stopping", m.used)
+		}
+		// Each dict on an empty stack is a top-level dict: its payload
+		// is charged in full, not as a small container.
+		if held := int64(len(m.topDicts)) * int64(unsafe.Sizeof(topDict{})); m.used < held {
+			t.Errorf("containers (generic %v): %d top-level dicts hold %d bytes, %d charged", generic, len(m.topDicts), held, m.used)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unsafe"
 )
 
 // role is what a container stands for in the snapshot schema. The role of
@@ -77,6 +78,8 @@ const (
 	cFXNodeName
 	cFXNodeTarget
 	cFXOriginalTrace
+
+	numKeys // how many key codes there are: the length of a dictValues
 )
 
 // strInfo is what the decoder knows about an interned string.
@@ -109,15 +112,28 @@ func infoOf(s string) strInfo {
 	return strInfo{code: keyCodes[s], action: ParseAction(s), state: ParseBlockState(s)}
 }
 
+// dictValues holds a dict's values by the key codes of their keys: kUnset
+// where the dict has no such key. The values of the keys the schema has no
+// use for all land in dictValues[cUnknown], which nothing reads.
+type dictValues [numKeys]val
+
+// setValues stores the value of each key/value pair of items in v at the
+// key's code. A key given twice keeps its last value, as in a Python dict.
+func (m *vm) setValues(v *dictValues, items []val) {
+	for j := 0; j < len(items); j += 2 {
+		v[m.keyOf(items[j])] = items[j+1]
+	}
+}
+
 // Payloads of the typed roles: what the decoder keeps of a container of
 // that role while the pickle builds it. A container value's x indexes the
 // table of its role (typed).
 type (
-	// topDict is the snapshot's top-level dict (rTop): its values by key.
-	topDict struct {
-		segments, traces, settings, annotations val // kUnset when absent
-		hostSegs, hostTraces                    val // generic trees (kUnset when absent)
-	}
+	// topDict is the snapshot's top-level dict (rTop): its values by key,
+	// gathered over every SETITEM(S) that fills it. The allocator
+	// settings, the external annotations and the host memory are generic
+	// trees.
+	topDict = dictValues
 	// segmentList is the segments list (rSegs): n segments, which are
 	// typed.segments[start:start+n] as long as its segment dicts were
 	// made one after another (every real file), else a copy (copied:
@@ -512,6 +528,11 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 		v.x = grow(&m.gobjs, o)
 	case rIgnore:
 	case rTop:
+		// A real file has one, but every dict made on an empty stack is
+		// one: charged in full, a run of them stays within the budget.
+		if err := m.charge(int(unsafe.Sizeof(topDict{}))); err != nil {
+			return err
+		}
 		v.x = grow(&m.topDicts, topDict{})
 	case rSegs:
 		v.x = grow(&m.segmentLists, segmentList{})
@@ -890,23 +911,7 @@ func (m *vm) setItems(d *val, items []val) error {
 	case rIgnore:
 		return nil
 	case rTop:
-		t := &m.topDicts[d.x]
-		for i := 0; i < len(items); i += 2 {
-			switch m.keyOf(items[i]) {
-			case cSegments:
-				t.segments = items[i+1]
-			case cDeviceTraces:
-				t.traces = items[i+1]
-			case cAllocatorSettings:
-				t.settings = items[i+1]
-			case cExternalAnnotations:
-				t.annotations = items[i+1]
-			case cHostSegments:
-				t.hostSegs = items[i+1]
-			case cHostTraces:
-				t.hostTraces = items[i+1]
-			}
-		}
+		m.setValues(&m.topDicts[d.x], items)
 		return nil
 	}
 	if m.dictFinal(*d) {
@@ -925,16 +930,9 @@ func (m *vm) setItems(d *val, items []val) error {
 	case rBlock:
 		return m.finishBlock(d.x, items)
 	case rHistEntry:
-		p := &m.historyEntries[d.x]
-		for i := 0; i < len(items); i += 2 {
-			switch m.keyOf(items[i]) {
-			case cRealSize:
-				p.realSize = items[i+1]
-			case cFrames:
-				p.frames = items[i+1]
-			}
-		}
-		p.final = true
+		var v dictValues
+		m.setValues(&v, items)
+		m.historyEntries[d.x] = historyEntry{realSize: v[cRealSize], frames: v[cFrames], final: true}
 		return nil
 	}
 	return errFallback
@@ -944,30 +942,21 @@ func (m *vm) setItems(d *val, items []val) error {
 // and returns its state word: frFinal|FrameID, or frBad when a field has
 // the wrong type.
 func (m *vm) finishFrameDict(i uint64, items []val) uint32 {
-	var file, name, line val
-	var fx [4]val // fx_node_op, fx_node_name, fx_node_target, fx_original_trace
-	for j := 0; j < len(items); j += 2 {
-		switch c := m.keyOf(items[j]); c {
-		case cFilename:
-			file = items[j+1]
-		case cName:
-			name = items[j+1]
-		case cLine:
-			line = items[j+1]
-		case cFXNodeOp, cFXNodeName, cFXNodeTarget, cFXOriginalTrace:
-			fx[c-cFXNodeOp] = items[j+1]
-		}
-	}
+	var v dictValues
+	m.setValues(&v, items)
 	var f Frame
 	var okFile, okName bool
-	f.File, okFile = m.text(file)
-	f.Name, okName = m.text(name)
+	f.File, okFile = m.text(v[cFilename])
+	f.Name, okName = m.text(v[cName])
 	var p fieldProblem
-	f.Line, p = lineField(m.num(line))
+	f.Line, p = lineField(m.num(v[cLine]))
 	ok := okFile && okName && p == probNone
-	for k, dst := range [...]*string{&f.FX.Op, &f.FX.Name, &f.FX.Target, &f.FX.Trace} {
+	for _, fx := range [...]struct {
+		c   keyCode
+		dst *string
+	}{{cFXNodeOp, &f.FX.Op}, {cFXNodeName, &f.FX.Name}, {cFXNodeTarget, &f.FX.Target}, {cFXOriginalTrace, &f.FX.Trace}} {
 		var okFX bool
-		*dst, okFX = m.text(fx[k])
+		*fx.dst, okFX = m.text(v[fx.c])
 		ok = ok && okFX
 	}
 	st := frBad
@@ -984,37 +973,17 @@ func (m *vm) finishFrameDict(i uint64, items []val) uint32 {
 
 // finishEntry decodes a trace entry dict, as converter.trace does.
 func (m *vm) finishEntry(i uint64, items []val) error {
-	var action, addr, devFree, size, stream, timeUS, frames, meta, pool val
-	for j := 0; j < len(items); j += 2 {
-		switch m.keyOf(items[j]) {
-		case cUserMetadata:
-			meta = items[j+1]
-		case cPoolID:
-			pool = items[j+1]
-		case cAction:
-			action = items[j+1]
-		case cAddr:
-			addr = items[j+1]
-		case cDeviceFree:
-			devFree = items[j+1]
-		case cSize:
-			size = items[j+1]
-		case cStream:
-			stream = items[j+1]
-		case cTimeUS:
-			timeUS = items[j+1]
-		case cFrames:
-			frames = items[j+1]
-		}
-	}
+	var v dictValues
+	m.setValues(&v, items)
+	action, size, stream, timeUS, frames := v[cAction], v[cSize], v[cStream], v[cTimeUS], v[cFrames]
 	if action.k != kStr {
 		return errFallback
 	}
 	e, flags := m.entry(i)
 	e.Action = m.strInfo[action.x].action
-	a := addr
+	a := v[cAddr]
 	if e.Action == ActionOOM {
-		a = devFree
+		a = v[cDeviceFree]
 	}
 	if plainInt(a) && plainInt(size) && plainInt(stream) && plainInt(timeUS) && int64(size.x|timeUS.x) >= 0 {
 		// What the field rules make of plain ints, without the calls:
@@ -1030,7 +999,7 @@ func (m *vm) finishEntry(i uint64, items []val) error {
 			return errFallback // a note to make: the generic path makes it
 		}
 	}
-	if err := m.entryMeta(e, meta, pool); err != nil {
+	if err := m.entryMeta(e, v[cUserMetadata], v[cPoolID]); err != nil {
 		return err
 	}
 	fl := efFinal
@@ -1098,42 +1067,15 @@ func (m *vm) entryMeta(e *TraceEntry, meta, pool val) error {
 
 // finishSeg decodes a segment dict, as converter.segment does.
 func (m *vm) finishSeg(i uint64, items []val) error {
-	var dev, address, total, alloc, active, req, stream, segType, pool, expandable, frames, blocks val
-	for j := 0; j < len(items); j += 2 {
-		v := items[j+1]
-		switch m.keyOf(items[j]) {
-		case cDevice:
-			dev = v
-		case cAddress:
-			address = v
-		case cTotalSize:
-			total = v
-		case cAllocatedSize:
-			alloc = v
-		case cActiveSize:
-			active = v
-		case cRequestedSize:
-			req = v
-		case cStream:
-			stream = v
-		case cSegmentType:
-			segType = v
-		case cSegmentPoolID:
-			pool = v
-		case cIsExpandable:
-			expandable = v
-		case cFrames:
-			frames = v
-		case cBlocks:
-			blocks = v
-		}
-	}
+	var v dictValues
+	m.setValues(&v, items)
+	segType, pool, expandable, frames, blocks := v[cSegmentType], v[cSegmentPoolID], v[cIsExpandable], v[cFrames], v[cBlocks]
 	p := &m.segmentDicts[i]
 	s := &m.segments[i]
 	var p1, p2, p3, p4 fieldProblem
-	s.Device, p1 = deviceField(m.num(dev))
-	s.Address, _, p2 = addrField(m.num(address))
-	s.Stream, p3 = streamField(m.num(stream))
+	s.Device, p1 = deviceField(m.num(v[cDevice]))
+	s.Address, _, p2 = addrField(m.num(v[cAddress]))
+	s.Stream, p3 = streamField(m.num(v[cStream]))
 	x, st := m.num(expandable)
 	s.Expandable, p4 = boolField(x, st, expandable.k == kBool)
 	if p1|p2|p3|p4 != probNone {
@@ -1200,10 +1142,10 @@ func (m *vm) finishSeg(i uint64, items []val) error {
 	var sums [4]int64
 	summed := false
 	for j, f := range [...]struct {
-		v   val
+		c   keyCode
 		dst *int64
-	}{{total, &s.TotalSize}, {alloc, &s.AllocatedSize}, {active, &s.ActiveSize}, {req, &s.RequestedSize}} {
-		n, known, pr := sizeField(m.num(f.v))
+	}{{cTotalSize, &s.TotalSize}, {cAllocatedSize, &s.AllocatedSize}, {cActiveSize, &s.ActiveSize}, {cRequestedSize, &s.RequestedSize}} {
+		n, known, pr := sizeField(m.num(v[f.c]))
 		switch {
 		case known:
 			*f.dst = n
@@ -1224,29 +1166,14 @@ func (m *vm) finishSeg(i uint64, items []val) error {
 
 // finishBlock decodes a block dict, as converter.block does.
 func (m *vm) finishBlock(i uint64, items []val) error {
-	var size, req, state, address, frames, history val
-	for j := 0; j < len(items); j += 2 {
-		v := items[j+1]
-		switch m.keyOf(items[j]) {
-		case cSize:
-			size = v
-		case cRequestedSize:
-			req = v
-		case cState:
-			state = v
-		case cAddress:
-			address = v
-		case cFrames:
-			frames = v
-		case cHistory:
-			history = v
-		}
-	}
+	var v dictValues
+	m.setValues(&v, items)
+	state, frames, history := v[cState], v[cFrames], v[cHistory]
 	p := &m.blockDicts[i]
 	b := &m.blocks[i]
 	var known bool
 	var pr fieldProblem
-	if b.Size, known, _ = sizeField(m.num(size)); !known {
+	if b.Size, known, _ = sizeField(m.num(v[cSize])); !known {
 		return errFallback // a note to make: the generic path makes it
 	}
 	if state.k != kStr {
@@ -1255,7 +1182,7 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 	if b.State = m.strInfo[state.x].state; b.State == StateUnknown {
 		return errFallback
 	}
-	if b.Address, p.hasAddr, pr = addrField(m.num(address)); pr != probNone {
+	if b.Address, p.hasAddr, pr = addrField(m.num(v[cAddress])); pr != probNone {
 		return errFallback
 	}
 	if frames.k != kUnset {
@@ -1290,7 +1217,7 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 			}
 		}
 	}
-	rx, rst := m.num(req)
+	rx, rst := m.num(v[cRequestedSize])
 	ax, ast := m.num(real)
 	if b.RequestedSize, pr = blockRequested(b.State.Active(), b.Size, rx, rst, ax, ast); pr != probNone {
 		return errFallback
@@ -1315,17 +1242,18 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 		s.Generation = GenSegmentsList
 	case v.k == kDict && v.r == rTop:
 		t := &m.topDicts[v.x]
-		if t.segments.k != kList || t.segments.r != rSegs {
+		segs, traces := t[cSegments], t[cDeviceTraces]
+		if segs.k != kList || segs.r != rSegs {
 			return nil, errFallback
 		}
-		sl := &m.segmentLists[t.segments.x]
+		sl := &m.segmentLists[segs.x]
 		s.Segments = m.segmentsOf(sl)
 		timed := false
-		if t.traces.k != kUnset && t.traces.k != kNone {
-			if t.traces.k != kList || t.traces.r != rTraces {
+		if traces.k != kUnset && traces.k != kNone {
+			if traces.k != kList || traces.r != rTraces {
 				return nil, errFallback
 			}
-			refs := m.deviceTraceLists[t.traces.x].refs
+			refs := m.deviceTraceLists[traces.x].refs
 			if m.skim {
 				s.skimmed = make([]TraceDigest, len(refs))
 				for d, r := range refs {
@@ -1351,7 +1279,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 		}
 		// Both are generic trees, read as the converter reads them.
 		var extras [2]any
-		for i, x := range [2]val{t.settings, t.annotations} {
+		for i, x := range [2]val{t[cAllocatorSettings], t[cExternalAnnotations]} {
 			if x.k == kUnset || x.k == kNone {
 				continue
 			}
@@ -1381,7 +1309,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 // into s with the machine's stacks, metadata, pools and notes.
 func (m *vm) hostMemory(s *Snapshot, t *topDict) error {
 	var vals [2]any
-	for i, x := range [2]val{t.hostSegs, t.hostTraces} {
+	for i, x := range [2]val{t[cHostSegments], t[cHostTraces]} {
 		if x.k == kUnset || x.k == kNone {
 			continue
 		}
