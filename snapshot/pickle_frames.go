@@ -231,9 +231,10 @@ func (m *vm) skimmedDone(l val) {
 }
 
 // stackOf interns a frames value (None or a frames list) as a stack; the
-// list is sealed from then on.
+// list is sealed from then on. A dict without the frames key (kUnset) has
+// no stack, as with None.
 func (m *vm) stackOf(v val) (StackID, error) {
-	if v.k == kNone {
+	if v.k == kNone || v.k == kUnset {
 		return NoStack, nil
 	}
 	if v.k != kList || v.r != rFrames && v.r != rSkimmed {

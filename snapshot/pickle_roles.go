@@ -1006,22 +1006,17 @@ func (m *vm) finishEntry(i uint64, items []val) error {
 	if timeUS.k != kUnset {
 		fl |= efTimed
 	}
+	var err error
 	if frames.k == kList && frames.r == rSkimmed {
 		// A skim keeps only an OOM event's stack.
 		if e.Action == ActionOOM {
-			id, err := m.stackOf(frames)
-			if err != nil {
+			if e.Stack, err = m.stackOf(frames); err != nil {
 				return err
 			}
-			e.Stack = id
 		}
 		m.skimmedDone(frames)
-	} else if frames.k != kUnset {
-		id, err := m.stackOf(frames)
-		if err != nil {
-			return err
-		}
-		e.Stack = id
+	} else if e.Stack, err = m.stackOf(frames); err != nil {
+		return err
 	}
 	*flags = fl
 	return nil
@@ -1105,12 +1100,9 @@ func (m *vm) finishSeg(i uint64, items []val) error {
 			return errFallback
 		}
 	}
-	if frames.k != kUnset {
-		id, err := m.stackOf(frames)
-		if err != nil {
-			return err
-		}
-		s.Stack = id
+	var err error
+	if s.Stack, err = m.stackOf(frames); err != nil {
+		return err
 	}
 	if blocks.k != kList || blocks.r != rBlocks {
 		return errFallback
@@ -1185,12 +1177,9 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 	if b.Address, p.hasAddr, pr = addrField(m.num(v[cAddress])); pr != probNone {
 		return errFallback
 	}
-	if frames.k != kUnset {
-		id, err := m.stackOf(frames)
-		if err != nil {
-			return err
-		}
-		b.Stack = id
+	var err error
+	if b.Stack, err = m.stackOf(frames); err != nil {
+		return err
 	}
 	var real val
 	if history.k != kUnset && history.k != kNone {
@@ -1208,12 +1197,10 @@ func (m *vm) finishBlock(i uint64, items []val) error {
 			he := &m.historyEntries[f.x]
 			he.final = true
 			real = he.realSize
-			if he.frames.k != kUnset && b.Stack == NoStack {
-				id, err := m.stackOf(he.frames)
-				if err != nil {
+			if b.Stack == NoStack {
+				if b.Stack, err = m.stackOf(he.frames); err != nil {
 					return err
 				}
-				b.Stack = id
 			}
 		}
 	}
