@@ -170,11 +170,9 @@ func (c *classifier) byStack(b *Block) Decision {
 		}
 		return Decision{Role: Unknown, Evidence: ByNothing, Rule: whyNoTrace}
 	}
-	ph := phaseOf(st)
-	for _, r := range frameRules {
-		if r.match(st, ph) {
-			return Decision{Role: r.role, Evidence: ByFrame, Rule: r.name}
-		}
+	ph, r := st.frameRule()
+	if r != nil {
+		return Decision{Role: r.role, Evidence: ByFrame, Rule: r.name}
 	}
 	if d, ok := c.byFX(b, st, ph); ok {
 		return d
@@ -204,11 +202,8 @@ func (c *classifier) byFX(b *Block, st *stack, ph phase) (Decision, bool) {
 		label += " (" + fx.Target + ")"
 	}
 	ost := readStack(fxFrames(fx.Trace))
-	oph := phaseOf(ost)
-	for _, r := range frameRules {
-		if r.match(ost, oph) {
-			return Decision{Role: r.role, Evidence: ByLabel, Rule: "FX node's model code: " + r.name, Label: label}, true
-		}
+	if _, r := ost.frameRule(); r != nil {
+		return Decision{Role: r.role, Evidence: ByLabel, Rule: "FX node's model code: " + r.name, Label: label}, true
 	}
 	if r, ok := labelRole(fx.Name + " " + fx.Target); ok {
 		return Decision{Role: r, Evidence: ByLabel, Rule: "FX node names " + r.String(), Label: label}, true

@@ -58,7 +58,7 @@ func newTimeline(tr []snapshot.TraceEntry, cache *stackCache, stacksRecorded boo
 			continue
 		}
 		st := cache.get(e.Stack)
-		ph := phaseOf(st)
+		ph := st.phase()
 		if st.empty && stacksRecorded {
 			ph = backward
 		}

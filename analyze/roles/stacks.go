@@ -21,6 +21,39 @@ type stack struct {
 	site string
 	// empty reports a stack without frames.
 	empty bool
+	// phased and ruled report that ph and rule are set: the stack's
+	// phase (phaseOf), and the first frame rule that names its role, nil
+	// when none (frameRule).
+	phased, ruled bool
+	ph            phase
+	rule          *rule
+}
+
+// phase returns phaseOf(s), decided once per stack.
+func (s *stack) phase() phase {
+	if !s.phased {
+		s.ph, s.phased = phaseOf(s), true
+	}
+	return s.ph
+}
+
+// frameRule returns the stack's phase and the first of frameRules that
+// matches it (nil when none). Both read only the stack, so they are
+// decided once per stack, not once per block: many live blocks share a
+// stack (a layer's tensors, an optimizer's states), and matching a
+// stack's frames against every rule is most of classifying a block.
+func (s *stack) frameRule() (phase, *rule) {
+	ph := s.phase()
+	if !s.ruled {
+		for i := range frameRules {
+			if frameRules[i].match(s, ph) {
+				s.rule = &frameRules[i]
+				break
+			}
+		}
+		s.ruled = true
+	}
+	return ph, s.rule
 }
 
 // pyFrame is a Python frame: its file (forward slashes) and function.
