@@ -205,3 +205,69 @@ func TestTruncatedEverywhere(t *testing.T) {
 		})
 	}
 }
+
+// heldBytes is what the payload tables of the typed roles hold once the
+// machine stopped: each table's capacity times its element size (a table
+// that doubled holds its whole new array), and the trace entries made.
+func heldBytes(m *vm) int64 {
+	size := func(n int, elem uintptr) int64 { return int64(n) * int64(elem) }
+	return size(cap(m.segmentDicts), unsafe.Sizeof(segmentDict{})) +
+		size(cap(m.segments), unsafe.Sizeof(Segment{})) +
+		size(cap(m.blockDicts), unsafe.Sizeof(blockDict{})) +
+		size(cap(m.blocks), unsafe.Sizeof(Block{})) +
+		size(cap(m.frameDicts), unsafe.Sizeof(uint32(0))) +
+		size(cap(m.gobjs), unsafe.Sizeof(any(nil))) +
+		size(m.ents.n, unsafe.Sizeof(TraceEntry{})+1)
+}
+
+// TestMemoryBudgetPerObject: hostile pickles written by the project's
+// pickle writer, made of masses of minimal typed dicts (segments, blocks,
+// trace entries, frames). Whatever the decoder makes live for them must
+// be charged to the budget, so under a small budget the decode either
+// stays within it or stops with ErrLimit: it never holds more than the
+// budget allows without saying so.
+func TestMemoryBudgetPerObject(t *testing.T) {
+	const n = 200000
+	many := func(mk func() any) *pyList {
+		l := pyL()
+		for range n {
+			l.items = append(l.items, mk())
+		}
+		return l
+	}
+	for _, c := range []struct {
+		name string
+		top  func() *pyDict
+	}{
+		{"segment dicts", func() *pyDict {
+			return pyD("segments", many(func() any { return pyD("address", 0, "total_size", 0, "blocks", pyL()) }))
+		}},
+		{"block dicts", func() *pyDict {
+			return pyD("segments", pyL(pyD("address", 0, "total_size", 0, "blocks", many(func() any { return pyD("size", 0, "state", "inactive") }))))
+		}},
+		{"trace entries", func() *pyDict {
+			return pyD("segments", pyL(), "device_traces", pyL(many(func() any { return pyD("action", "alloc") })))
+		}},
+		{"frame dicts", func() *pyDict {
+			frames := many(func() any { return pyD("filename", "f.py", "line", 1, "name", "f") })
+			return pyD("segments", pyL(pyD("address", 0, "total_size", 0, "blocks", pyL(pyD("size", 0, "state", "inactive", "frames", frames)))))
+		}},
+	} {
+		for _, st := range []pickleStyle{stylePy4, stylePy2, styleCpp} {
+			t.Run(c.name+"/"+st.String(), func(t *testing.T) {
+				data := writePickle(c.top(), st)
+				m := newVM(bytes.NewReader(data), int64(len(data)), false)
+				m.budget = 1 << 20
+				_, err := m.run()
+				held := heldBytes(m)
+				if m.used < held {
+					t.Errorf("%d bytes held, %d charged", held, m.used)
+				}
+				within := m.used <= m.budget+budgetPerByte*int64(len(data))
+				if err != nil && !errors.Is(err, ErrLimit) || err == nil && !within {
+					t.Errorf("%d bytes of input, %d charged: got %v, want ErrLimit or a decode within the budget", len(data), m.used, err)
+				}
+			})
+		}
+	}
+}

@@ -226,15 +226,28 @@ const (
 // entry returns trace entry i and its flags.
 func (t *typed) entry(i uint64) (*TraceEntry, *uint8) { return t.ents.at(i) }
 
-// grow appends v to *s and returns its index. The tables double as they
-// grow (append grows large slices by a quarter, which copies a table of a
-// hundred thousand blocks five times over).
-func grow[T any](s *[]T, v T) uint64 {
+// grow appends v to the decoder's table *s and returns its index. The
+// tables double as they grow (append grows large slices by a quarter,
+// which copies a table of a hundred thousand blocks five times over).
+// Each growth is charged to the memory budget before it is made: the new
+// capacity times the element size, the bytes the table then holds (the old
+// array is garbage). This is the one place a payload table's memory is
+// charged, so what a container of any role makes live is charged from its
+// Go type however small its pickle is.
+func grow[T any](m *vm, s *[]T, v T) (uint64, error) {
 	if len(*s) == cap(*s) {
-		*s = slices.Grow(*s, max(len(*s), 16))
+		size := int(unsafe.Sizeof(v))
+		more := max(len(*s), 16)
+		if err := m.charge(more * size); err != nil {
+			return 0, err
+		}
+		old := cap(*s)
+		*s = slices.Grow(*s, more)
+		// slices.Grow rounds up to the allocator's size class.
+		m.used += int64((cap(*s) - old - more) * size)
 	}
 	*s = append(*s, v)
-	return uint64(len(*s) - 1)
+	return uint64(len(*s) - 1), nil
 }
 
 // table is a growable array in fixed-size chunks: for payloads created
@@ -246,15 +259,19 @@ type table[T any] struct {
 
 const tableChunkBits = 12
 
-// add appends v and returns its index.
-func (t *table[T]) add(v T) uint64 {
+// add appends v and returns its index, charging each new chunk to m's
+// memory budget before it is made.
+func (t *table[T]) add(m *vm, v T) (uint64, error) {
 	if t.n&(1<<tableChunkBits-1) == 0 {
+		if err := m.charge(int(unsafe.Sizeof(v)) << tableChunkBits); err != nil {
+			return 0, err
+		}
 		t.c = append(t.c, make([]T, 1<<tableChunkBits))
 	}
 	i := t.n
 	t.c[i>>tableChunkBits][i&(1<<tableChunkBits-1)] = v
 	t.n++
-	return uint64(i)
+	return uint64(i), nil
 }
 
 // at returns element i.
@@ -513,58 +530,58 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 		}
 		return m.push(v)
 	}
-	if err := m.charge(32); err != nil {
-		return err
-	}
+	var err error
 	switch r {
 	case rGeneric:
+		// The list or dict itself, then its slot in gobjs (grow).
 		var o any = &pyList{at: m.opOff + 1}
+		size := unsafe.Sizeof(pyList{})
 		if k == kDict {
 			o = &pyDict{at: m.opOff + 1}
+			size = unsafe.Sizeof(pyDict{})
 		}
-		if err := m.charge(48); err != nil {
+		if err := m.charge(int(size)); err != nil {
 			return err
 		}
-		v.x = grow(&m.gobjs, o)
+		v.x, err = grow(m, &m.gobjs, o)
 	case rIgnore:
+		// Nothing but its stack slot, charged as the stack grows.
 	case rTop:
 		// A real file has one, but every dict made on an empty stack is
-		// one: charged in full, a run of them stays within the budget.
-		if err := m.charge(int(unsafe.Sizeof(topDict{}))); err != nil {
-			return err
-		}
-		v.x = grow(&m.topDicts, topDict{})
+		// one: charged in full like every payload, a run of them stays
+		// within the budget.
+		v.x, err = grow(m, &m.topDicts, topDict{})
 	case rSegs:
-		v.x = grow(&m.segmentLists, segmentList{})
+		v.x, err = grow(m, &m.segmentLists, segmentList{})
 	case rSeg:
-		v.x = grow(&m.segmentDicts, segmentDict{})
-		grow(&m.segments, Segment{})
-	case rBlocks:
-		v.x = grow(&m.blockLists, blockList{})
-	case rBlock:
-		v.x = grow(&m.blockDicts, blockDict{})
-		grow(&m.blocks, Block{})
-	case rHist:
-		v.x = grow(&m.historyLists, historyList{})
-	case rHistEntry:
-		v.x = grow(&m.historyEntries, historyEntry{})
-	case rFrames, rSkimmed:
-		v.x = m.framesLists.add(framesList{})
-	case rFrame:
-		v.x = grow(&m.frameDicts, frOpen)
-	case rTraces:
-		v.x = grow(&m.deviceTraceLists, deviceTraces{})
-	case rTrace:
-		v.x = grow(&m.traceLists, traceList{lastAlloc: -1})
-	case rEntry:
-		i, err := m.newEntry()
-		if err != nil {
-			return err
+		if v.x, err = grow(m, &m.segmentDicts, segmentDict{}); err == nil {
+			_, err = grow(m, &m.segments, Segment{})
 		}
-		v.x = i
+	case rBlocks:
+		v.x, err = grow(m, &m.blockLists, blockList{})
+	case rBlock:
+		if v.x, err = grow(m, &m.blockDicts, blockDict{}); err == nil {
+			_, err = grow(m, &m.blocks, Block{})
+		}
+	case rHist:
+		v.x, err = grow(m, &m.historyLists, historyList{})
+	case rHistEntry:
+		v.x, err = grow(m, &m.historyEntries, historyEntry{})
+	case rFrames, rSkimmed:
+		v.x, err = m.framesLists.add(m, framesList{})
+	case rFrame:
+		v.x, err = grow(m, &m.frameDicts, frOpen)
+	case rTraces:
+		v.x, err = grow(m, &m.deviceTraceLists, deviceTraces{})
+	case rTrace:
+		v.x, err = grow(m, &m.traceLists, traceList{lastAlloc: -1})
+	case rEntry:
+		v.x, err = m.newEntry() // charged by the chunk (pickle_entries.go)
+	}
+	if err != nil {
+		return err
 	}
 	if len(items) > 0 {
-		var err error
 		if k == kList {
 			err = m.appendItems(&v, items)
 		} else {
@@ -615,8 +632,9 @@ func (m *vm) makeTuple(v *val, items []val) error {
 		// Every segment has one: two ints kept as they are, without a
 		// generic tuple each.
 		if len(items) == 2 && plainInt(items[0]) && plainInt(items[1]) {
-			v.x = grow(&m.segmentPools, [2]int64{int64(items[0].x), int64(items[1].x)})
-			return nil
+			var err error
+			v.x, err = grow(m, &m.segmentPools, [2]int64{int64(items[0].x), int64(items[1].x)})
+			return err
 		}
 		v.r = rGeneric
 	}
@@ -624,7 +642,8 @@ func (m *vm) makeTuple(v *val, items []val) error {
 		v.r = rIgnore
 		return nil
 	}
-	if err := m.charge(32 + 16*len(items)); err != nil {
+	// The tuple's header, boxed in gobjs, and its items.
+	if err := m.charge(int(unsafe.Sizeof(pyTuple{}) + uintptr(len(items))*unsafe.Sizeof(any(nil)))); err != nil {
 		return err
 	}
 	t := make(pyTuple, len(items))
@@ -634,8 +653,9 @@ func (m *vm) makeTuple(v *val, items []val) error {
 			return err
 		}
 	}
-	v.x = grow(&m.gobjs, any(t))
-	return nil
+	var err error
+	v.x, err = grow(m, &m.gobjs, any(t))
+	return err
 }
 
 // typeName returns the Python type name of a machine value.
@@ -741,7 +761,7 @@ func (m *vm) appendItems(l *val, items []val) error {
 	switch l.r {
 	case rGeneric:
 		pl := m.gobjs[l.x].(*pyList)
-		if err := m.charge(16 * len(items)); err != nil {
+		if err := m.charge(len(items) * int(unsafe.Sizeof(any(nil)))); err != nil {
 			return err
 		}
 		for _, it := range items {
@@ -773,6 +793,9 @@ func (m *vm) appendItems(l *val, items []val) error {
 			}
 			if m.skim {
 				e, _ := m.entry(it.x)
+				if err := m.charge(foldCost(e)); err != nil {
+					return err
+				}
 				p.fold(e)
 			}
 		}
@@ -799,13 +822,15 @@ func (m *vm) appendItems(l *val, items []val) error {
 				}
 			} else {
 				if !p.copied {
-					if err := m.charge(128 * p.n); err != nil {
+					if err := m.charge(p.n * int(unsafe.Sizeof(Segment{}))); err != nil {
 						return err
 					}
 					p.segs = append([]Segment(nil), m.segments[p.start:p.start+p.n]...)
 					p.copied = true
 				}
-				p.segs = append(p.segs, m.segments[i])
+				if _, err := grow(m, &p.segs, m.segments[i]); err != nil {
+					return err
+				}
 			}
 			p.n++
 			p.history = p.history || m.segmentDicts[it.x].history
@@ -835,8 +860,12 @@ func (m *vm) appendItems(l *val, items []val) error {
 				if err := m.copyBlocks(p); err != nil {
 					return err
 				}
-				p.blocks = append(p.blocks, m.blocks[i])
-				p.hasAddr = append(p.hasAddr, bd.hasAddr)
+				if _, err := grow(m, &p.blocks, m.blocks[i]); err != nil {
+					return err
+				}
+				if _, err := grow(m, &p.hasAddr, bd.hasAddr); err != nil {
+					return err
+				}
 			}
 			p.n++
 			p.noAddr = p.noAddr || !bd.hasAddr
@@ -855,6 +884,23 @@ func (m *vm) appendItems(l *val, items []val) error {
 		return errFallback
 	}
 	return nil
+}
+
+// foldCost is the bytes fold keeps for event e beyond its ring slot: an
+// OOM event is kept whole, an allocation opens a live block (a map entry
+// keyed by its address), an annotation adds a note to one. The first
+// OverflowScan events kept in head are not counted: they are a bounded
+// few.
+func foldCost(e *TraceEntry) int {
+	switch e.Action {
+	case ActionOOM:
+		return int(unsafe.Sizeof(IndexedEntry{}))
+	case ActionAlloc:
+		return int(unsafe.Sizeof(BlockTrace{}) + unsafe.Sizeof(e.Addr))
+	case ActionAnnotate:
+		return int(unsafe.Sizeof(e.Meta))
+	}
+	return 0
 }
 
 // fold adds the next event of a skimmed trace to its summary.
@@ -893,7 +939,10 @@ func (m *vm) setItems(d *val, items []val) error {
 	switch d.r {
 	case rGeneric:
 		pd := m.gobjs[d.x].(*pyDict)
-		if err := m.charge(32 * len(items)); err != nil {
+		// Per pair: a key and a value slot (two anys) and, past
+		// smallDict keys, an idx entry (string, int) with the map's
+		// bookkeeping: two anys per item covers them.
+		if err := m.charge(len(items) * 2 * int(unsafe.Sizeof(any(nil)))); err != nil {
 			return err
 		}
 		for i := 0; i < len(items); i += 2 {
@@ -1323,7 +1372,7 @@ func (m *vm) copyBlocks(p *blockList) error {
 	if p.copied {
 		return nil
 	}
-	if err := m.charge(48 * p.n); err != nil {
+	if err := m.charge(p.n * int(unsafe.Sizeof(Block{})+unsafe.Sizeof(false))); err != nil {
 		return err
 	}
 	p.blocks = append([]Block(nil), m.blocks[p.start:p.start+p.n]...)
