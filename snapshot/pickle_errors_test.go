@@ -217,7 +217,8 @@ func heldBytes(m *vm) int64 {
 		size(cap(m.blocks), unsafe.Sizeof(Block{})) +
 		size(cap(m.frameDicts), unsafe.Sizeof(uint32(0))) +
 		size(cap(m.gobjs), unsafe.Sizeof(any(nil))) +
-		size(m.ents.n, unsafe.Sizeof(TraceEntry{})+1)
+		size(m.ents.n, unsafe.Sizeof(TraceEntry{})+1) +
+		size(cap(m.st.Frames)+len(m.st.Frames), unsafe.Sizeof(Frame{}))
 }
 
 // TestMemoryBudgetPerObject: hostile pickles written by the project's
@@ -239,8 +240,9 @@ func TestMemoryBudgetPerObject(t *testing.T) {
 		name string
 		top  func() *pyDict
 		// stops: what the objects hold passes the budget (a segment and
-		// its record are 106 bytes, its empty blocks list 80, from a few
-		// bytes of pickle each), so the decode must stop with ErrLimit.
+		// its record are 106 bytes, its empty blocks list 80; a distinct
+		// frame over 200 with its index entry; from a few bytes of pickle
+		// each), so the decode must stop with ErrLimit.
 		stops bool
 	}{
 		{"segment dicts", func() *pyDict {
@@ -256,6 +258,11 @@ func TestMemoryBudgetPerObject(t *testing.T) {
 			frames := many(func() any { return pyD("filename", "f.py", "line", 1, "name", "f") })
 			return pyD("segments", pyL(pyD("address", 0, "total_size", 0, "blocks", pyL(pyD("size", 0, "state", "inactive", "frames", frames)))))
 		}},
+		{name: "distinct frames", top: func() *pyDict {
+			line := 0
+			frames := many(func() any { line++; return pyD("filename", "f.py", "line", line, "name", "f") })
+			return pyD("segments", pyL(pyD("address", 0, "total_size", 0, "blocks", pyL(pyD("size", 0, "state", "inactive", "frames", frames)))))
+		}, stops: true},
 	} {
 		for _, st := range []pickleStyle{stylePy4, stylePy2, styleCpp} {
 			t.Run(c.name+"/"+st.String(), func(t *testing.T) {

@@ -1010,10 +1010,14 @@ func (m *vm) finishFrameDict(i uint64, items []val) uint32 {
 	}
 	st := frBad
 	if ok {
-		before := len(m.st.Frames)
+		before, capBefore := len(m.st.Frames), cap(m.st.Frames)
 		st = frFinal | uint32(m.st.InternFrame(f))
 		if len(m.st.Frames) != before {
-			m.used += 64
+			// A new frame: Frames' growth, and the index's entry (the
+			// frame as key, its ID as value). Charged after the fact:
+			// the next charge checks the budget.
+			m.used += int64(cap(m.st.Frames)-capBefore)*int64(unsafe.Sizeof(Frame{})) +
+				int64(unsafe.Sizeof(Frame{})+unsafe.Sizeof(FrameID(0)))
 		}
 	}
 	m.frameDicts[i] = st

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"unsafe"
 
 	"gpureport/internal/pickleop"
 )
@@ -273,7 +274,7 @@ func (m *vm) pushGrow(v val) error {
 	if len(m.stack) >= maxStack {
 		return m.failOp(ErrLimit, "more than "+strconv.Itoa(maxStack)+" values on the stack")
 	}
-	if err := m.charge(16 * len(m.stack)); err != nil {
+	if err := m.charge(len(m.stack) * int(unsafe.Sizeof(val{}))); err != nil {
 		return err
 	}
 	m.stack = append(m.stack, v)
