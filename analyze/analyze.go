@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"gpureport/analyze/roles"
 	"gpureport/analyze/stats"
 	"gpureport/gpulog"
 	"gpureport/ingest"
@@ -98,6 +99,9 @@ type analysis struct {
 	rules TrendRules
 	runs  float64
 	f     *Findings
+	// stacks keeps what the roles rules read of each distinct stack
+	// across the run's snapshots, which mostly share their stacks.
+	stacks *roles.StackMemo
 }
 
 // newAnalysis starts the Findings of run, whose inputs package placement
@@ -130,7 +134,7 @@ func newAnalysis(run *placement.Run, opt Options) *analysis {
 	f.Thresholds = Thresholds{Alpha: rules.Alpha, SuspectAlpha: DefaultSuspectAlpha, MinPoints: rules.MinPoints,
 		MinGrowthBytes: int64(rules.MinGrowthBytes), MinGrowthShare: rules.MinGrowthShare, ExtrapolationRuns: runs,
 		Horizon: cmp.Or(opt.Horizon, DefaultHorizon), InconclusiveP: InconclusiveP}
-	return &analysis{in: run, opt: opt, rules: rules, runs: runs, f: f}
+	return &analysis{in: run, opt: opt, rules: rules, runs: runs, f: f, stacks: roles.NewStackMemo()}
 }
 
 // attribute groups a snapshot device's live memory by allocation stack,

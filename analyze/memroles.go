@@ -34,6 +34,7 @@ func (a *analysis) roles(dr *deviceRun) {
 			break
 		}
 		sc := roles.SceneOf(f.Snapshot, s.Device)
+		sc.Memo = a.stacks
 		ds, bd := roles.Classify(sc)
 		d.Points[i].Roles = &bd
 		if i == len(s.Files)-1 {

@@ -54,6 +54,10 @@ type Scene struct {
 	// OOM is the OOM event the moment is the dump of (the trace ends at
 	// it), nil otherwise.
 	OOM *snapshot.TraceEntry
+	// Memo, when set, shares what the rules read of each stack with the
+	// other scenes classified with it (a run's snapshots); nil reads
+	// every stack of the scene afresh.
+	Memo *StackMemo
 }
 
 // Reasons a block's role is unknown.
@@ -77,7 +81,7 @@ type classifier struct {
 // Classify decides the role of every block of sc, in order, and returns
 // the decisions with their breakdown (which sums to the blocks' bytes).
 func Classify(sc *Scene) ([]Decision, Breakdown) {
-	c := &classifier{sc: sc, cache: newStackCache(sc.Stacks)}
+	c := &classifier{sc: sc, cache: newStackCache(sc.Stacks, sc.Memo)}
 	for i := range sc.Blocks {
 		if sc.Blocks[i].Stack != snapshot.NoStack {
 			c.stacksRecorded = true

@@ -115,7 +115,7 @@ func Pools(s *snapshot.Snapshot, dev int) []Pool {
 		}
 	}
 	bts := s.BlockTraces(dev)
-	cache := newStackCache(&s.Stacks)
+	cache := newStackCache(&s.Stacks, nil)
 	out := make([]Pool, 0, len(byID))
 	for id, a := range byID {
 		p := poolKind(id, a.stacks, cache)
