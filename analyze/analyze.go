@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"gpureport/analyze/frames"
 	"gpureport/analyze/roles"
 	"gpureport/analyze/stats"
 	"gpureport/gpulog"
@@ -99,9 +100,11 @@ type analysis struct {
 	rules TrendRules
 	runs  float64
 	f     *Findings
-	// stacks keeps what the roles rules read of each distinct stack
-	// across the run's snapshots, which mostly share their stacks.
+	// stacks and sigs keep what the roles rules read of each distinct
+	// stack, and its signature, across the run's snapshots, which mostly
+	// share their stacks.
 	stacks *roles.StackMemo
+	sigs   *frames.StackMemo[*Signature]
 }
 
 // newAnalysis starts the Findings of run, whose inputs package placement
@@ -134,7 +137,7 @@ func newAnalysis(run *placement.Run, opt Options) *analysis {
 	f.Thresholds = Thresholds{Alpha: rules.Alpha, SuspectAlpha: DefaultSuspectAlpha, MinPoints: rules.MinPoints,
 		MinGrowthBytes: int64(rules.MinGrowthBytes), MinGrowthShare: rules.MinGrowthShare, ExtrapolationRuns: runs,
 		Horizon: cmp.Or(opt.Horizon, DefaultHorizon), InconclusiveP: InconclusiveP}
-	return &analysis{in: run, opt: opt, rules: rules, runs: runs, f: f, stacks: roles.NewStackMemo()}
+	return &analysis{in: run, opt: opt, rules: rules, runs: runs, f: f, stacks: roles.NewStackMemo(), sigs: frames.NewStackMemo[*Signature]()}
 }
 
 // attribute groups a snapshot device's live memory by allocation stack,
@@ -146,7 +149,7 @@ func (a *analysis) attribute(dr *deviceRun) {
 	if s == nil {
 		return
 	}
-	sg := buildGroups(s)
+	sg := buildGroups(s, a.sigs)
 	d.Coverage = coverageOf(sg, s.Files, s.Device)
 	dr.ac = attributionContext{x: fit.x, keep: fit.keep, per: fit.per, refLevel: fit.refLevel, allocTr: &d.Trends[0], survival: sg.survival,
 		rules: a.rules, suppress: a.opt.Suppressions, builtins: !a.opt.NoBuiltinSuppressions}

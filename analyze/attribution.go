@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"gpureport/analyze/frames"
 	"gpureport/analyze/stats"
 	"gpureport/ingest"
 	"gpureport/internal/units"
@@ -67,7 +68,7 @@ type seriesGroups struct {
 }
 
 // buildGroups sums each point's live blocks by signature.
-func buildGroups(s *Series) *seriesGroups {
+func buildGroups(s *Series, memo *frames.StackMemo[*Signature]) *seriesGroups {
 	n := len(s.Files)
 	type acc struct {
 		sig    Signature
@@ -85,7 +86,7 @@ func buildGroups(s *Series) *seriesGroups {
 	}
 	reps := make([]map[string]*groupAcc, n)
 	for i, f := range s.Files {
-		cache := newSignatureCache(&f.Snapshot.Stacks)
+		cache := newRunSignatureCache(&f.Snapshot.Stacks, memo)
 		gs := groupLive(f.Snapshot, s.Device, cache)
 		if periodic[i] {
 			sg.survival.Observe(f.Snapshot, s.Device, cache)

@@ -265,12 +265,23 @@ var allocatorPlumbing = []string{
 
 // signatureCache memoises signatures per stack of one snapshot, since
 // millions of blocks and trace entries share a few thousand stacks, and
-// frame kinds per frame, since stacks share most of their frames.
+// frame kinds per frame, since stacks share most of their frames. With a
+// run's memo (newRunSignatureCache) a stack another snapshot of the run
+// already signed is not signed again.
 type signatureCache struct {
 	st    *snapshot.Stacks
 	sigs  map[snapshot.StackID]*Signature
 	kinds []frameKind // by FrameID; 0 = not yet classified
 	none  Signature
+	memo  *frames.StackMemo[*Signature]
+}
+
+// newRunSignatureCache is newSignatureCache with the run's memo of
+// signatures by frames.
+func newRunSignatureCache(st *snapshot.Stacks, memo *frames.StackMemo[*Signature]) *signatureCache {
+	c := newSignatureCache(st)
+	c.memo = memo
+	return c
 }
 
 func newSignatureCache(st *snapshot.Stacks) *signatureCache {
@@ -284,17 +295,28 @@ func (c *signatureCache) get(id snapshot.StackID) *Signature {
 	if s, ok := c.sigs[id]; ok {
 		return s
 	}
+	var s *Signature
+	if c.memo != nil {
+		s = c.memo.Get(c.st, id, func([]snapshot.Frame) *Signature { return c.sign(id) })
+	} else {
+		s = c.sign(id)
+	}
+	c.sigs[id] = s
+	return s
+}
+
+// sign computes the signature of stack id.
+func (c *signatureCache) sign(id snapshot.StackID) *Signature {
 	ids := c.st.Stack(id)
-	frames := make([]snapshot.Frame, len(ids))
+	fs := make([]snapshot.Frame, len(ids))
 	kinds := make([]frameKind, len(ids))
 	for i, fid := range ids {
-		frames[i] = c.st.Frames[fid]
+		fs[i] = c.st.Frames[fid]
 		if c.kinds[fid] == 0 {
-			c.kinds[fid] = kindOf(frames[i])
+			c.kinds[fid] = kindOf(fs[i])
 		}
 		kinds[i] = c.kinds[fid]
 	}
-	s := signatureOf(frames, kinds)
-	c.sigs[id] = &s
+	s := signatureOf(fs, kinds)
 	return &s
 }

@@ -1,9 +1,13 @@
 package analyze
 
 import (
+	"path/filepath"
+	"reflect"
 	"regexp"
 	"testing"
 
+	"gpureport/analyze/frames"
+	"gpureport/internal/testutil"
 	"gpureport/snapshot"
 )
 
@@ -178,6 +182,38 @@ func TestCppShortName(t *testing.T) {
 	} {
 		if got := cppShortName(tt.in); got != tt.want {
 			t.Errorf("cppShortName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestRunSignatureMemo signs every stack of the sample run's snapshots
+// and of every real snapshot twice: with each snapshot's own cache, and
+// through one memo for them all, as Analyze does for a run. The
+// signatures must be equal, and the memo must sign each stack the sample's
+// snapshots share once.
+func TestRunSignatureMemo(t *testing.T) {
+	sample, err := filepath.Glob(filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run", "*.pickle"))
+	if err != nil || len(sample) < 2 {
+		t.Fatalf("sample run snapshots: %v (%d)", err, len(sample))
+	}
+	memo := frames.NewStackMemo[*Signature]()
+	sampleStacks := 0
+	for i, f := range append(sample, testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl")...) {
+		s, _, err := snapshot.DecodeFile(f, snapshot.DecodeOptions{})
+		if err != nil {
+			continue // the decoder's own tests cover the files it refuses
+		}
+		alone, run := newSignatureCache(&s.Stacks), newRunSignatureCache(&s.Stacks, memo)
+		for id := snapshot.StackID(1); int(id) < s.Stacks.Len(); id++ {
+			if a, r := alone.get(id), run.get(id); !reflect.DeepEqual(a, r) {
+				t.Errorf("%s stack %d: signed through the run's memo %+v, alone %+v", filepath.Base(f), id, *r, *a)
+			}
+		}
+		if i < len(sample) {
+			sampleStacks += s.Stacks.Len() - 1
+			if i == len(sample)-1 && memo.Len()*2 > sampleStacks {
+				t.Errorf("the memo signed %d stacks for the sample's %d snapshots with %d stacks in all; want each shared stack once", memo.Len(), len(sample), sampleStacks)
+			}
 		}
 	}
 }

@@ -45,10 +45,7 @@ func TestStackMemo(t *testing.T) {
 				}
 				stacks += ss.Stacks.Len() - 1
 			}
-			distinct := 0
-			for _, es := range memo.m {
-				distinct += len(es)
-			}
+			distinct := memo.m.Len()
 			if distinct == 0 || distinct*2 > stacks {
 				t.Errorf("the memo holds %d stacks after the sample's %d snapshots with %d stacks in all; want each shared stack once", distinct, len(sample), stacks)
 			}

@@ -1,7 +1,6 @@
 package roles
 
 import (
-	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,7 +79,7 @@ func (c *stackCache) get(id snapshot.StackID) *stack {
 	}
 	var s *stack
 	if c.memo != nil {
-		s = c.memo.get(c.st, id)
+		s = c.memo.m.Get(c.st, id, readStack)
 	} else {
 		s = readStack(c.st.StackFrames(id))
 	}
@@ -90,65 +89,15 @@ func (c *stackCache) get(id snapshot.StackID) *stack {
 
 // StackMemo keeps what the rules read of each distinct stack (its frames
 // read, its phase, the frame rule that names its role) across the scenes
-// classified with it. A run's snapshots mostly hold the same stacks
-// under different StackIDs (each snapshot numbers its own), so a stack
-// is found by its frames: hashed, then compared in full with the stack
-// it was first read from, never trusted by its hash. Everything kept is
-// a function of the frames alone, so a scene classifies the same with or
-// without a memo. It refers to the stack tables it read from (the run's
-// snapshots hold them anyway), so it costs a few words per distinct
-// stack. Not safe for concurrent use.
+// classified with it: a run's snapshots mostly share their stacks
+// (frames.StackMemo says how one is found). Not safe for concurrent use.
 type StackMemo struct {
-	seed maphash.Seed
-	m    map[uint64][]memoEntry
-}
-
-// memoEntry is one distinct stack: where it was first read (stack id of
-// table tab) and what the rules read of it.
-type memoEntry struct {
-	tab *snapshot.Stacks
-	id  snapshot.StackID
-	st  *stack
+	m *frames.StackMemo[*stack]
 }
 
 // NewStackMemo returns an empty StackMemo.
 func NewStackMemo() *StackMemo {
-	return &StackMemo{seed: maphash.MakeSeed(), m: map[uint64][]memoEntry{}}
-}
-
-// get returns the stack value of stack id of table tab, reading it the
-// first time its frames come up.
-func (m *StackMemo) get(tab *snapshot.Stacks, id snapshot.StackID) *stack {
-	ids := tab.Stack(id)
-	var h uint64
-	for _, f := range ids {
-		h = h*1099511628211 ^ maphash.Comparable(m.seed, tab.Frames[f])
-	}
-	for _, e := range m.m[h] {
-		if sameFrames(e.tab, e.tab.Stack(e.id), tab, ids) {
-			return e.st
-		}
-	}
-	s := readStack(tab.StackFrames(id))
-	m.m[h] = append(m.m[h], memoEntry{tab, id, s})
-	return s
-}
-
-// sameFrames reports whether frames a of table ta are frames b of table
-// tb, frame by frame.
-func sameFrames(ta *snapshot.Stacks, a []snapshot.FrameID, tb *snapshot.Stacks, b []snapshot.FrameID) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	if ta == tb {
-		return slices.Equal(a, b)
-	}
-	for i := range a {
-		if ta.Frames[a[i]] != tb.Frames[b[i]] {
-			return false
-		}
-	}
-	return true
+	return &StackMemo{m: frames.NewStackMemo[*stack]()}
 }
 
 // readStack builds the stack value of frames (innermost first).
