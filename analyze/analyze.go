@@ -8,9 +8,9 @@ import (
 
 	"gpureport/analyze/frames"
 	"gpureport/analyze/roles"
-	"gpureport/analyze/stats"
 	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/internal/stats"
 	"gpureport/placement"
 )
 

@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"gpureport/analyze/frames"
-	"gpureport/analyze/stats"
 	"gpureport/ingest"
+	"gpureport/internal/stats"
 	"gpureport/internal/units"
 	"gpureport/snapshot"
 )

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"math"
 
-	"gpureport/analyze/stats"
+	"gpureport/internal/stats"
 	"gpureport/internal/units"
 )
 

@@ -6,7 +6,7 @@
 // data, a kind with its figures (the rule that decided a trend, the cause
 // of an OOM, a reason behind the verdict, a note, a next step), which the
 // reports word (package report/words). The statistics themselves are in
-// analyze/stats.
+// internal/stats.
 //
 // Analyze runs the stages in order (analyze.go lists them); where each
 // lives:

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"gpureport/analyze/stats"
+	"gpureport/internal/stats"
 	"gpureport/internal/units"
 	"gpureport/snapshot"
 )

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"gpureport/analyze/stats"
+	"gpureport/internal/stats"
 	"gpureport/internal/units"
 )
 

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"time"
 
-	"gpureport/analyze/stats"
 	"gpureport/gpulog"
 	"gpureport/input"
+	"gpureport/internal/stats"
 	"gpureport/internal/units"
 	"gpureport/placement"
 )

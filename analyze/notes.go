@@ -4,8 +4,8 @@ import (
 	"math"
 	"slices"
 
-	"gpureport/analyze/stats"
 	"gpureport/input"
+	"gpureport/internal/stats"
 )
 
 // The run's notes are the caveats shown under the verdict: what limits the

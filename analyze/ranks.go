@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"gpureport/analyze/roles"
-	"gpureport/analyze/stats"
+	"gpureport/internal/stats"
 
 	"gpureport/input"
 )

@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"gpureport/analyze/stats"
+	"gpureport/internal/stats"
 	"gpureport/internal/units"
 )
 

@@ -1,7 +1,7 @@
 package analyze
 
 import (
-	"gpureport/analyze/stats"
+	"gpureport/internal/stats"
 	"gpureport/snapshot"
 )
 

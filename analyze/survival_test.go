@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"gpureport/analyze/stats"
 	"gpureport/ingest"
 	"gpureport/input"
+	"gpureport/internal/stats"
 	"gpureport/snapshot"
 )
 

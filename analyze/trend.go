@@ -3,7 +3,7 @@ package analyze
 import (
 	"math"
 
-	"gpureport/analyze/stats"
+	"gpureport/internal/stats"
 	"gpureport/internal/units"
 )
 

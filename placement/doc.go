@@ -33,6 +33,6 @@
 //	clockskew.go      whole-hour clock offsets between a GPU log and a device
 //	axis.go           where a reading's time lands on a device's axis
 //
-// The join's statistics (medians, Theil-Sen lines) come from analyze/stats,
+// The join's statistics (medians, Theil-Sen lines) come from internal/stats,
 // a leaf package of generic statistics that imports nothing of gpureport.
 package placement

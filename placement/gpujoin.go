@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"gpureport/analyze/stats"
 	"gpureport/gpulog"
+	"gpureport/internal/stats"
 	"gpureport/internal/units"
 )
 

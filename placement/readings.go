@@ -4,8 +4,8 @@ import (
 	"slices"
 	"time"
 
-	"gpureport/analyze/stats"
 	"gpureport/gpulog"
+	"gpureport/internal/stats"
 )
 
 // GPUSeries holds a device's GPU log readings, in time order.
