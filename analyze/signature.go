@@ -297,7 +297,7 @@ func (c *signatureCache) get(id snapshot.StackID) *Signature {
 	}
 	var s *Signature
 	if c.memo != nil {
-		s = c.memo.Get(c.st, id, func([]snapshot.Frame) *Signature { return c.sign(id) })
+		s = c.memo.Get(c.st, id, func() *Signature { return c.sign(id) })
 	} else {
 		s = c.sign(id)
 	}

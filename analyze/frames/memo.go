@@ -35,9 +35,10 @@ func NewStackMemo[V any]() *StackMemo[V] {
 	return &StackMemo[V]{seed: maphash.MakeSeed(), m: map[uint64][]memoEntry[V]{}}
 }
 
-// Get returns the value of stack id of table tab: read(frames) the first
-// time a stack with its frames comes up, the value kept then after.
-func (m *StackMemo[V]) Get(tab *snapshot.Stacks, id snapshot.StackID, read func([]snapshot.Frame) V) V {
+// Get returns the value of stack id of table tab: read() the first time a
+// stack with its frames comes up, the value kept then after. read reads
+// stack id of tab itself, as the caller's own cache would.
+func (m *StackMemo[V]) Get(tab *snapshot.Stacks, id snapshot.StackID, read func() V) V {
 	ids := tab.Stack(id)
 	var h uint64
 	for _, f := range ids {
@@ -48,7 +49,7 @@ func (m *StackMemo[V]) Get(tab *snapshot.Stacks, id snapshot.StackID, read func(
 			return e.v
 		}
 	}
-	v := read(tab.StackFrames(id))
+	v := read()
 	m.m[h] = append(m.m[h], memoEntry[V]{tab, id, v})
 	return v
 }

@@ -79,7 +79,7 @@ func (c *stackCache) get(id snapshot.StackID) *stack {
 	}
 	var s *stack
 	if c.memo != nil {
-		s = c.memo.m.Get(c.st, id, readStack)
+		s = c.memo.m.Get(c.st, id, func() *stack { return readStack(c.st.StackFrames(id)) })
 	} else {
 		s = readStack(c.st.StackFrames(id))
 	}
