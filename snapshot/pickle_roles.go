@@ -681,6 +681,23 @@ func (v val) typeName() string {
 	return "nothing"
 }
 
+// treesOf returns two top-level values as generic trees, nil for a key
+// that is absent or None.
+func (m *vm) treesOf(a, b val) ([2]any, error) {
+	var out [2]any
+	for i, x := range [2]val{a, b} {
+		if x.k == kUnset || x.k == kNone {
+			continue
+		}
+		v, err := m.toAny(x)
+		if err != nil {
+			return out, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
 // toAny returns v as a generic tree value. Typed containers have no generic
 // form: meeting one means the prediction was wrong, and the decode falls
 // back.
@@ -1318,16 +1335,9 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 			}
 		}
 		// Both are generic trees, read as the converter reads them.
-		var extras [2]any
-		for i, x := range [2]val{t[cAllocatorSettings], t[cExternalAnnotations]} {
-			if x.k == kUnset || x.k == kNone {
-				continue
-			}
-			a, err := m.toAny(x)
-			if err != nil {
-				return nil, err
-			}
-			extras[i] = a
+		extras, err := m.treesOf(t[cAllocatorSettings], t[cExternalAnnotations])
+		if err != nil {
+			return nil, err
 		}
 		readExtras(s, extras[0], extras[1], &m.notes)
 		if err := m.hostMemory(s, t); err != nil {
@@ -1348,23 +1358,16 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 // which the fast path keeps as generic trees: the converter reads them
 // into s with the machine's stacks, metadata, pools and notes.
 func (m *vm) hostMemory(s *Snapshot, t *topDict) error {
-	var vals [2]any
-	for i, x := range [2]val{t[cHostSegments], t[cHostTraces]} {
-		if x.k == kUnset || x.k == kNone {
-			continue
-		}
-		a, err := m.toAny(x)
-		if err != nil {
-			return err
-		}
-		vals[i] = a
+	vals, err := m.treesOf(t[cHostSegments], t[cHostTraces])
+	if err != nil {
+		return err
 	}
 	if vals[0] == nil && vals[1] == nil {
 		return nil
 	}
 	c := converter{st: m.st, stacks: map[*pyList]StackID{}, tstacks: map[*any]StackID{}, frames: map[*pyDict]FrameID{},
 		notes: m.notes, meta: m.meta, pools: m.pools}
-	err := c.hostMemory(s, vals[0], vals[1])
+	err = c.hostMemory(s, vals[0], vals[1])
 	m.st, m.notes, m.meta, m.pools = c.st, c.notes, c.meta, c.pools
 	return err
 }
