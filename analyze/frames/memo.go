@@ -1,7 +1,6 @@
 package frames
 
 import (
-	"hash/maphash"
 	"slices"
 
 	"gpureport/snapshot"
@@ -9,73 +8,87 @@ import (
 
 // StackMemo keeps a value read from each distinct stack (what the roles
 // rules read of it, its signature) across the snapshots of a run. A
-// run's snapshots mostly hold the same stacks under StackIDs of their
-// own, each numbering its table, so a stack is found by its frames:
-// hashed, then compared in full with the stack it was first read from,
-// never trusted by its hash. The value must be a function of the frames
-// alone, so that a reader gets the same with or without a memo. The memo
-// refers to the stack tables it read from (the run's snapshots hold them
-// anyway): it costs a few words per distinct stack. Not safe for
-// concurrent use; the zero value is not ready, use NewStackMemo.
+// run's snapshots mostly hold the same stacks under StackIDs and FrameIDs
+// of their own, each numbering its table, so the memo numbers the run's
+// distinct frames itself: each frame of a table is looked up once (by
+// value, strings compared in full), and a stack is then the list of its
+// frames' run numbers, compared in full, never trusted by its hash. The
+// value must be a function of the frames alone, so that a reader gets the
+// same with or without a memo. The memo holds a copy of each distinct
+// frame, the run numbers of each distinct stack (4 bytes a frame) and one
+// table's translation (4 bytes a frame of that table); it keeps no table
+// but the last one read alive. Not safe for concurrent use; the zero
+// value is not ready, use NewStackMemo.
 type StackMemo[V any] struct {
-	seed maphash.Seed
-	m    map[uint64][]memoEntry[V]
-}
-
-// memoEntry is one distinct stack: where it was first read (stack id of
-// table tab) and its value.
-type memoEntry[V any] struct {
-	tab *snapshot.Stacks
-	id  snapshot.StackID
-	v   V
+	// runFrame numbers the run's distinct frames from 1.
+	runFrame map[snapshot.Frame]uint32
+	// tab is the table xlat translates: xlat[f] is the run number of
+	// tab's frame f, 0 until looked up.
+	tab  *snapshot.Stacks
+	xlat []uint32
+	// byHash finds the entries of a stack's hash.
+	byHash map[uint64][]int32
+	// Entry i is frames ids[off[i]:off[i+1]] with value vals[i].
+	off  []int
+	ids  []uint32
+	vals []V
+	// key is scratch for the stack being looked up.
+	key []uint32
 }
 
 // NewStackMemo returns an empty StackMemo.
 func NewStackMemo[V any]() *StackMemo[V] {
-	return &StackMemo[V]{seed: maphash.MakeSeed(), m: map[uint64][]memoEntry[V]{}}
+	return &StackMemo[V]{runFrame: map[snapshot.Frame]uint32{}, byHash: map[uint64][]int32{}, off: []int{0}}
 }
 
 // Get returns the value of stack id of table tab: read() the first time a
 // stack with its frames comes up, the value kept then after. read reads
 // stack id of tab itself, as the caller's own cache would.
 func (m *StackMemo[V]) Get(tab *snapshot.Stacks, id snapshot.StackID, read func() V) V {
-	ids := tab.Stack(id)
-	var h uint64
-	for _, f := range ids {
-		h = h*1099511628211 ^ maphash.Comparable(m.seed, tab.Frames[f])
+	if tab != m.tab {
+		m.tab = tab
+		m.xlat = m.xlat[:0]
 	}
-	for _, e := range m.m[h] {
-		if sameFrames(e.tab, e.tab.Stack(e.id), tab, ids) {
-			return e.v
+	if n := len(tab.Frames); len(m.xlat) < n {
+		m.xlat = append(m.xlat, make([]uint32, n-len(m.xlat))...)
+	}
+	key := m.key[:0]
+	// FNV-1a over the run numbers: spreads them well enough for a map
+	// key, and a collision costs only a compare.
+	h := uint64(14695981039346656037)
+	for _, f := range tab.Stack(id) {
+		r := m.xlat[f]
+		if r == 0 {
+			r = m.number(tab.Frames[f])
+			m.xlat[f] = r
+		}
+		key = append(key, r)
+		h = (h ^ uint64(r)) * 1099511628211
+	}
+	m.key = key
+	for _, i := range m.byHash[h] {
+		if slices.Equal(m.ids[m.off[i]:m.off[i+1]], key) {
+			return m.vals[i]
 		}
 	}
 	v := read()
-	m.m[h] = append(m.m[h], memoEntry[V]{tab, id, v})
+	m.byHash[h] = append(m.byHash[h], int32(len(m.vals)))
+	m.ids = append(m.ids, key...)
+	m.off = append(m.off, len(m.ids))
+	m.vals = append(m.vals, v)
 	return v
 }
 
-// Len returns the number of distinct stacks the memo holds.
-func (m *StackMemo[V]) Len() int {
-	n := 0
-	for _, es := range m.m {
-		n += len(es)
+// number returns the run number of frame f, giving it the next one the
+// first time.
+func (m *StackMemo[V]) number(f snapshot.Frame) uint32 {
+	r, ok := m.runFrame[f]
+	if !ok {
+		r = uint32(len(m.runFrame) + 1)
+		m.runFrame[f] = r
 	}
-	return n
+	return r
 }
 
-// sameFrames reports whether frames a of table ta are frames b of table
-// tb, frame by frame.
-func sameFrames(ta *snapshot.Stacks, a []snapshot.FrameID, tb *snapshot.Stacks, b []snapshot.FrameID) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	if ta == tb {
-		return slices.Equal(a, b)
-	}
-	for i := range a {
-		if ta.Frames[a[i]] != tb.Frames[b[i]] {
-			return false
-		}
-	}
-	return true
-}
+// Len returns the number of distinct stacks the memo holds.
+func (m *StackMemo[V]) Len() int { return len(m.vals) }
