@@ -131,7 +131,7 @@ func (c *classifier) byLifetime(b *Block, st *stack, ph phase) Decision {
 	}
 	switch ph {
 	case forward:
-		if st.inFile("torch/utils/checkpoint.py") {
+		if st.inCheckpoint() {
 			return lt(Activations, lifetimeRules.checkpointed)
 		}
 		return lt(Activations, lifetimeRules.forward)

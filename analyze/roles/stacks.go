@@ -27,6 +27,19 @@ type stack struct {
 	phased, ruled bool
 	ph            phase
 	rule          *rule
+	// checked reports that checkpointed is set: a frame of the stack runs
+	// in torch/utils/checkpoint.py (inCheckpoint).
+	checked, checkpointed bool
+}
+
+// inCheckpoint reports whether a frame of the stack runs in
+// torch/utils/checkpoint.py, decided once per stack: the forward rule asks
+// it of every forward block.
+func (s *stack) inCheckpoint() bool {
+	if !s.checked {
+		s.checkpointed, s.checked = s.inFile("torch/utils/checkpoint.py"), true
+	}
+	return s.checkpointed
 }
 
 // phase returns phaseOf(s), decided once per stack.
