@@ -12,6 +12,19 @@ func SceneOf(s *snapshot.Snapshot, dev int) *Scene {
 		sc.Pools[p.ID] = p
 	}
 	bts := s.BlockTraces(dev)
+	// Count first: the scene is made for every snapshot, and growing
+	// the list by appends copied it a dozen times.
+	n := 0
+	for i := range s.Segments {
+		if s.Segments[i].Device == dev {
+			for _, b := range s.Segments[i].Blocks {
+				if b.State == snapshot.StateActiveAllocated {
+					n++
+				}
+			}
+		}
+	}
+	sc.Blocks = make([]Block, 0, n)
 	for i := range s.Segments {
 		seg := &s.Segments[i]
 		if seg.Device != dev {
