@@ -76,6 +76,10 @@ func buildGroups(s *Series, memo *frames.StackMemo[*Signature]) *seriesGroups {
 		blocks []int
 		peak   int64
 		peakAt int
+		// at is the group in the peak point's snapshot (its
+		// representative stack, its private bytes), kept when the peak
+		// moves, so that no point's groups are held after it is read.
+		at *groupAcc
 	}
 	byKey := map[string]*acc{}
 	var order []string
@@ -84,14 +88,12 @@ func buildGroups(s *Series, memo *frames.StackMemo[*Signature]) *seriesGroups {
 	for _, i := range s.trendIndex() {
 		periodic[i] = true
 	}
-	reps := make([]map[string]*groupAcc, n)
 	for i, f := range s.Files {
 		cache := newRunSignatureCache(&f.Snapshot.Stacks, memo)
 		gs := groupLive(f.Snapshot, s.Device, cache)
 		if periodic[i] {
 			sg.survival.Observe(f.Snapshot, s.Device, cache)
 		}
-		reps[i] = gs
 		keys := make([]string, 0, len(gs))
 		for k := range gs {
 			keys = append(keys, k)
@@ -108,7 +110,7 @@ func buildGroups(s *Series, memo *frames.StackMemo[*Signature]) *seriesGroups {
 			a.bytes[i] = g.bytes
 			a.blocks[i] = g.blocks
 			if g.bytes > a.peak || a.peakAt < 0 {
-				a.peak, a.peakAt = g.bytes, i
+				a.peak, a.peakAt, a.at = g.bytes, i, g
 			}
 			sg.liveAll[i] += g.bytes
 			if g.sig.Kind == SiteNone {
@@ -120,11 +122,11 @@ func buildGroups(s *Series, memo *frames.StackMemo[*Signature]) *seriesGroups {
 		a := byKey[k]
 		g := Group{Signature: a.sig, Bytes: a.bytes, Blocks: a.blocks}
 		if a.peakAt >= 0 {
-			if r := reps[a.peakAt][k]; r != nil && r.rep != snapshot.NoStack {
+			if r := a.at; r.rep != snapshot.NoStack {
 				g.Stack = s.Files[a.peakAt].Snapshot.Stacks.StackFrames(r.rep)
 				g.User = UserMask(g.Stack)
 			}
-			if r := reps[a.peakAt][k]; r != nil && r.bytes > 0 && r.private == r.bytes {
+			if r := a.at; r.bytes > 0 && r.private == r.bytes {
 				g.Private = true
 			}
 		}
