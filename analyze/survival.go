@@ -1,6 +1,9 @@
 package analyze
 
 import (
+	"cmp"
+	"slices"
+
 	"gpureport/internal/stats"
 	"gpureport/snapshot"
 )
@@ -60,11 +63,35 @@ type blockID struct {
 // Survival follows one device's live blocks across its periodic snapshots
 // (see above). The zero value is not ready: use newSurvival.
 type Survival struct {
-	index  map[string]int32     // signature key -> group index
-	groups []groupSurvival      // by group index
-	live   map[blockID]lifetime // live blocks at the last snapshot
-	points int                  // snapshots observed
-	prevUS int64                // the last snapshot's latest time, 0 unknown
+	index  map[string]int32 // signature key -> group index
+	groups []groupSurvival  // by group index
+	// live is the live blocks at the last snapshot, sorted by identity
+	// (liveBlock.less): a snapshot's blocks are matched with them by a
+	// merge, not a map, which on 175k blocks a snapshot cost a map
+	// lookup, delete and insert each.
+	live   []liveBlock
+	points int   // snapshots observed
+	prevUS int64 // the last snapshot's latest time, 0 unknown
+	// cur and taken are scratch for Observe.
+	cur   []liveBlock
+	taken []bool
+}
+
+// liveBlock is a live block's identity and birth.
+type liveBlock struct {
+	id   blockID
+	life lifetime
+}
+
+// compare orders live blocks by address, size and group.
+func (a *liveBlock) compare(b *liveBlock) int {
+	switch {
+	case a.id.addr != b.id.addr:
+		return cmp.Compare(a.id.addr, b.id.addr)
+	case a.id.size != b.id.size:
+		return cmp.Compare(a.id.size, b.id.size)
+	}
+	return cmp.Compare(a.id.group, b.id.group)
 }
 
 // lifetime is a live block's birth: the snapshot it was first seen in,
@@ -83,54 +110,92 @@ type groupSurvival struct {
 }
 
 func newSurvival() *Survival {
-	return &Survival{index: map[string]int32{}, live: map[blockID]lifetime{}}
+	return &Survival{index: map[string]int32{}}
 }
 
 // Observe follows device dev's live blocks into snapshot s, the next
 // periodic snapshot in order; cache names their stack groups.
 func (sv *Survival) Observe(s *snapshot.Snapshot, dev int, cache *signatureCache) {
-	k := int32(sv.points)
-	next := make(map[blockID]lifetime, len(sv.live))
 	births := s.BlockTraces(dev)
+	// This snapshot's blocks with their groups and trace times (in
+	// life.us), in identity order; a stable sort keeps a block listed
+	// twice in the file's order.
+	cur := sv.cur[:0]
 	var lastStack snapshot.StackID
 	var lastGroup int32 = -1
 	for b := range liveBlocks(s, dev) {
 		if lastGroup < 0 || b.Stack != lastStack {
 			lastStack, lastGroup = b.Stack, sv.group(cache.get(b.Stack).Key)
 		}
-		gs := &sv.groups[lastGroup]
+		cur = append(cur, liveBlock{id: blockID{addr: b.Address, size: b.Size, group: lastGroup}, life: lifetime{us: birthTime(births, b.Address)}})
+	}
+	sv.cur = cur
+	sv.fold(cur, s.LatestTimeUS())
+}
+
+// fold follows the live blocks into the next snapshot, whose live blocks
+// are cur in the file's order (each with its group and, in life.us, the
+// time its trace saw it allocated, 0 when none), latest its latest time;
+// fold sorts cur.
+func (sv *Survival) fold(cur []liveBlock, latest int64) {
+	k := int32(sv.points)
+	less := func(a, b liveBlock) int { return a.compare(&b) }
+	if !slices.IsSortedFunc(cur, less) {
+		slices.SortStableFunc(cur, less)
+	}
+	// Merge with the blocks alive at the snapshot before: taken marks
+	// those seen again.
+	taken := slices.Grow(sv.taken[:0], len(sv.live))[:len(sv.live)]
+	clear(taken)
+	next := make([]liveBlock, 0, len(cur))
+	j := 0
+	for i := range cur {
+		c := &cur[i]
+		gs := &sv.groups[c.id.group]
 		gs.grow(sv.points + 1)
-		id := blockID{addr: b.Address, size: b.Size, group: lastGroup}
-		us := birthTime(births, b.Address)
-		life, ok := sv.live[id]
+		for j < len(sv.live) && sv.live[j].compare(c) < 0 {
+			j++
+		}
+		us := c.life.us
+		var life lifetime
+		ok := j < len(sv.live) && sv.live[j].id == c.id && !taken[j]
+		if ok {
+			life = sv.live[j].life
+		}
 		if ok && us > 0 && (sv.prevUS > 0 && us > sv.prevUS || life.us > 0 && us != life.us) {
 			// The trace saw it allocated anew: the old block went away
 			// (counted below), this one is new.
 			ok = false
 		}
 		if ok {
-			gs.survivors[k] += b.Size
-			delete(sv.live, id)
+			gs.survivors[k] += c.id.size
+			taken[j] = true
 			life.us = max(life.us, us)
 		} else {
 			life = lifetime{born: k, us: us}
 		}
-		if had, dup := next[id]; dup {
-			life.born = min(life.born, had.born) // a file listing a block twice
+		if n := len(next); n > 0 && next[n-1].id == c.id {
+			// A file listing a block twice: one block, born the earlier.
+			life.born = min(life.born, next[n-1].life.born)
+			next[n-1].life = life
+		} else {
+			next = append(next, liveBlock{id: c.id, life: life})
 		}
-		next[id] = life
-		gs.largest[k] = max(gs.largest[k], b.Size)
+		gs.largest[k] = max(gs.largest[k], c.id.size)
 	}
 	// The blocks not seen again went away between the snapshots: they
 	// were seen at born..k-1.
-	for id, life := range sv.live {
-		gs := &sv.groups[id.group]
-		gs.turnover = max(gs.turnover, int(k-life.born))
-		gs.deaths++
+	for j := range sv.live {
+		if !taken[j] {
+			gs := &sv.groups[sv.live[j].id.group]
+			gs.turnover = max(gs.turnover, int(k-sv.live[j].life.born))
+			gs.deaths++
+		}
 	}
+	sv.taken = taken
 	sv.live = next
 	sv.points++
-	sv.prevUS = s.LatestTimeUS()
+	sv.prevUS = latest
 }
 
 // birthTime is the allocation time the trace gives the live block at
@@ -206,10 +271,10 @@ func (sv *Survival) Group(key string) *GroupSurvival {
 		Born:      make([]int, sv.points),
 		Turnover:  gs.turnover, Deaths: gs.deaths,
 	}
-	for id, life := range sv.live {
-		if id.group == g {
-			out.Kept[life.born] += id.size
-			out.Born[life.born]++
+	for _, b := range sv.live {
+		if b.id.group == g {
+			out.Kept[b.life.born] += b.id.size
+			out.Born[b.life.born]++
 			out.Blocks++
 		}
 	}
