@@ -1,6 +1,11 @@
 package roles
 
-import "gpureport/snapshot"
+import (
+	"cmp"
+	"slices"
+
+	"gpureport/snapshot"
+)
 
 // SceneOf returns device dev of snapshot s at its dump: its live
 // (active_allocated) blocks with what the trace says of them
@@ -107,17 +112,26 @@ func SceneAt(s *snapshot.Snapshot, dev, at int) *Scene {
 			}
 		}
 	}
+	// byAddr finds the segment holding an address by binary search: the
+	// trace's 10k events against a large model's 17k segments made a
+	// scan per event the most of this function.
+	byAddr := slices.Clone(segs)
+	slices.SortStableFunc(byAddr, func(a, b *snapshot.Segment) int { return cmp.Compare(a.Address, b.Address) })
 	poolOf := func(e *snapshot.TraceEntry) [2]int64 {
 		if p, ok := s.PoolOf(e); ok {
 			return p
 		}
-		for _, seg := range segs {
-			if e.Addr >= seg.Address && e.Addr < seg.Address+uint64(seg.TotalSize) {
+		// The last segment starting at or below the address.
+		i, _ := slices.BinarySearchFunc(byAddr, e.Addr+1, func(seg *snapshot.Segment, a uint64) int { return cmp.Compare(seg.Address, a) })
+		if i > 0 {
+			if seg := byAddr[i-1]; e.Addr < seg.Address+uint64(seg.TotalSize) {
 				return seg.PrivatePool
 			}
 		}
 		return [2]int64{}
 	}
+	// At most one block per event and one per block live at the dump.
+	sc.Blocks = make([]Block, 0, len(tr)+len(atDump))
 	open := map[uint64]int{} // address -> index in sc.Blocks of its open allocation
 	// requested holds the addresses freed by a free_requested whose
 	// free_completed is still to come: that free_completed frees nothing
