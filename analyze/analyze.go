@@ -175,7 +175,7 @@ func (a *analysis) attribute(dr *deviceRun) {
 	dr.ac.coverage = d.Coverage
 	d.Groups, d.Suspects = findSuspects(sg, dr.ac)
 	if n := len(s.Files); n > 0 {
-		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device)
+		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device, a.stacks)
 	}
 }
 
@@ -205,7 +205,7 @@ func (a *analysis) ooms(dr *deviceRun) {
 		// device's capacity); a failed cudaHostAlloc is not one.
 		return
 	}
-	dr.ooms = explainOOMs(dr.s, dr.d.Capacity, dataRanks(a.f.Devices))
+	dr.ooms = explainOOMs(dr.s, dr.d.Capacity, dataRanks(a.f.Devices), a.stacks)
 	oomSuspects(dr.d, dr.ooms, dr.ac)
 }
 

@@ -94,13 +94,13 @@ func argmax(v []int64) int {
 // it happened in: the blocks alive then, classified as at a dump (what
 // was freed after the OOM was the failed step unwinding, not the blocks'
 // natural lifetimes), with the failing operation's blocks in flight.
-func oomRoles(o *OOM, snap *snapshot.Snapshot, dev, idx int) {
+func oomRoles(o *OOM, snap *snapshot.Snapshot, dev, idx int, memo *roles.StackMemo) {
 	sc := roles.SceneAt(snap, dev, idx)
 	if sc == nil {
 		return
 	}
 	e := snap.Traces[dev][idx]
-	sc.Future, sc.OOM = false, &e
+	sc.Future, sc.OOM, sc.Memo = false, &e, memo
 	_, bd := roles.Classify(sc)
 	o.Roles, o.Phase = &bd, sc.OOMPhase()
 }

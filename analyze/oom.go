@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"gpureport/analyze/roles"
 	"gpureport/ingest"
 	"gpureport/internal/units"
 	"gpureport/snapshot"
@@ -62,7 +63,7 @@ const topLiveAtOOM = 5
 // event can appear in the traces of several snapshots (the ring buffer
 // keeps it); the first snapshot that holds it is used, as its state is the
 // closest.
-func explainOOMs(s *Series, capacity int64, ranks int) []OOM {
+func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo) []OOM {
 	type key struct {
 		t, size int64
 		free    uint64
@@ -86,7 +87,7 @@ func explainOOMs(s *Series, capacity int64, ranks int) []OOM {
 				slog.Warn("OOM not explained: the snapshot no longer decodes as digested", "file", f.Path, "err", err)
 				continue
 			}
-			out = append(out, explainOOM(f, snap, s.DeviceKey, e.Index, capacity, ranks))
+			out = append(out, explainOOM(f, snap, s.DeviceKey, e.Index, capacity, ranks, memo))
 		}
 	}
 	return out
@@ -94,7 +95,7 @@ func explainOOMs(s *Series, capacity int64, ranks int) []OOM {
 
 // explainOOM explains the OOM at trace event idx of device key.Device in
 // file f, whose full decode is snap, in a run of ranks ranks.
-func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, idx int, capacity int64, ranks int) OOM {
+func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, idx int, capacity int64, ranks int, memo *roles.StackMemo) OOM {
 	tr := snap.Traces[key.Device]
 	e := &tr[idx]
 	o := OOM{Path: f.Path, Rank: key.Rank, Device: key.Device, Requested: e.Size, DeviceFree: int64(e.Addr),
@@ -146,7 +147,7 @@ func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, 
 	}
 	o.EstimatedCapacity = o.Reserved + o.DeviceFree
 	o.Missing = max(0, o.Requested-o.DeviceFree)
-	oomRoles(&o, snap, key.Device, idx)
+	oomRoles(&o, snap, key.Device, idx, memo)
 	classifyOOM(&o)
 	return o
 }

@@ -101,8 +101,9 @@ func roundLength(n int) bool {
 // frees them, as in PyTorch's MemoryViz), the peak with the roles of the
 // blocks alive then, the allocations never freed within the window,
 // grouped by signature, and the frees of blocks older than the window. It
-// returns nil when the trace has no event that allocates or frees.
-func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
+// returns nil when the trace has no event that allocates or frees. memo,
+// when not nil, is the run's readings of its stacks (roles.StackMemo).
+func TraceWindowOf(f *ingest.SnapshotFile, dev int, memo *roles.StackMemo) *TraceWindow {
 	s, err := f.Full()
 	if err != nil {
 		slog.Warn("no trace window: the snapshot no longer decodes", "file", f.Path, "err", err)
@@ -222,6 +223,7 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int) *TraceWindow {
 	w.PeakAllocated = peak.Allocated
 	if !peak.LowerBound {
 		if sc := roles.SceneAt(s, dev, peak.Index); sc != nil {
+			sc.Memo = memo
 			_, peak.Roles = roles.Classify(sc)
 		}
 	}

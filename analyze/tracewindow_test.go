@@ -57,7 +57,7 @@ func TestTraceWindow(t *testing.T) {
 		event(0, snapshot.ActionAlloc, seg, 2*mib-100, 12, kept). // rounded to 2 MiB
 		event(0, snapshot.ActionFreeRequested, seg+2*uint64(mib), 3*mib, 13, tmp).
 		event(0, snapshot.ActionFreeCompleted, seg+2*uint64(mib), 3*mib, 14, tmp)
-	w := TraceWindowOf(file(b.done(), "s.pickle", 1, input.NoRank), 0)
+	w := TraceWindowOf(file(b.done(), "s.pickle", 1, input.NoRank), 0, nil)
 	if w == nil {
 		t.Fatal("no trace window")
 	}
@@ -171,7 +171,7 @@ func TestTraceWindowPeak(t *testing.T) {
 		b := newSnap()
 		b.segment(0, live(512, fwd), free(2*mib-512))
 		events(b, b.s.Segments[0].Address)
-		return TraceWindowOf(file(b.done(), "s.pickle", 1, input.NoRank), 0)
+		return TraceWindowOf(file(b.done(), "s.pickle", 1, input.NoRank), 0, nil)
 	}
 	for _, tc := range []struct {
 		name   string
