@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"log/slog"
 	"slices"
+	"sort"
 	"strconv"
 	"time"
 
@@ -345,6 +346,11 @@ func downsampleTimeline(tr []snapshot.TraceEntry, alloc, res []int64, maxPoints 
 // trace: reserved ranges cut into live, pending and free pieces.
 type memState struct {
 	pieces []piece // sorted by start
+	// disjoint reports that no piece overlaps the next (so their ends are
+	// sorted too): cut then finds the pieces a range touches by binary
+	// search. A snapshot whose blocks overlap (a damaged file) is cut by
+	// a scan of every piece instead.
+	disjoint bool
 }
 
 type pieceState uint8
@@ -384,6 +390,13 @@ func stateAt(s *snapshot.Snapshot, dev, cut int) (*memState, int64) {
 		}
 	}
 	slices.SortFunc(m.pieces, func(a, b piece) int { return cmp.Compare(a.start, b.start) })
+	m.disjoint = true
+	for i := 1; i < len(m.pieces); i++ {
+		if m.pieces[i].start < m.pieces[i-1].end {
+			m.disjoint = false
+			break
+		}
+	}
 	var freed int64
 	tr := s.Traces[dev]
 	// The stack of each freed block is its latest alloc's.
@@ -435,9 +448,26 @@ func (m *memState) remove(lo, hi uint64) { m.cut(lo, hi, nil) }
 
 // cut splits the pieces that overlap [lo, hi) at its ends; the part
 // inside is dropped, or kept as change leaves it when change is not nil.
+// Walking a trace back cuts once per event: with disjoint pieces only
+// those the range touches are rebuilt, not the whole list (175k pieces
+// for a large model, times the events after an early OOM).
 func (m *memState) cut(lo, hi uint64, change func(*piece)) {
-	var out []piece
-	for _, p := range m.pieces {
+	if !m.disjoint {
+		m.pieces = cutPieces(nil, m.pieces, lo, hi, change)
+		return
+	}
+	i := sort.Search(len(m.pieces), func(k int) bool { return m.pieces[k].end > lo })
+	j := i + sort.Search(len(m.pieces)-i, func(k int) bool { return m.pieces[i+k].start >= hi })
+	if i == j {
+		return
+	}
+	mid := cutPieces(make([]piece, 0, j-i+2), m.pieces[i:j], lo, hi, change)
+	m.pieces = slices.Replace(m.pieces, i, j, mid...)
+}
+
+// cutPieces appends pieces to out, split at lo and hi as cut says.
+func cutPieces(out, pieces []piece, lo, hi uint64, change func(*piece)) []piece {
+	for _, p := range pieces {
 		if p.end <= lo || p.start >= hi {
 			out = append(out, p)
 			continue
@@ -459,7 +489,7 @@ func (m *memState) cut(lo, hi uint64, change func(*piece)) {
 			out = append(out, q)
 		}
 	}
-	m.pieces = out
+	return out
 }
 
 // add reserves [lo, hi) as free memory. A range re-mapped into an
@@ -476,6 +506,9 @@ func (m *memState) add(lo, hi uint64, expandable bool) {
 		}
 	}
 	m.pieces = slices.Insert(m.pieces, i, p)
+	if i > 0 && m.pieces[i-1].end > lo || i+1 < len(m.pieces) && m.pieces[i+1].start < hi {
+		m.disjoint = false
+	}
 }
 
 // totals returns reserved, allocated (live) and active bytes.
