@@ -51,7 +51,7 @@ func EncodeDigest(key string, c Container, s *Snapshot) ([]byte, error) {
 	if s.Digest == nil {
 		return nil, errors.New("EncodeDigest: not a digest (call Reduce first)")
 	}
-	w := &digestWriter{b: make([]byte, 0, 4096)}
+	w := &digestWriter{b: make([]byte, 0, encodedSizeHint(s))}
 	w.b = append(w.b, digestMagic...)
 	w.uint(DigestVersion)
 	w.str(key)
@@ -117,6 +117,22 @@ func EncodeDigest(key string, c Container, s *Snapshot) ([]byte, error) {
 	}
 	w.b = binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, crcTable))
 	return w.b, nil
+}
+
+// encodedSizeHint is a generous guess of digest s's encoded size, bytes,
+// so that the buffer is made once rather than doubled a dozen times for a
+// large model's digest (each fresh doubling costs more than the varints):
+// a frame's strings, a frame ID as at most 3 bytes, a segment's 13 numbers
+// and a block's 5 as at most 5 bytes each, and 64 KB for the rest.
+func encodedSizeHint(s *Snapshot) int {
+	n := 64<<10 + 128*len(s.Stacks.Frames) + 3*len(s.Stacks.ids) + 3*len(s.Stacks.off)
+	for _, segs := range [2][]Segment{s.Segments, s.HostSegments} {
+		n += 65 * len(segs)
+		for i := range segs {
+			n += 25 * len(segs[i].Blocks)
+		}
+	}
+	return n
 }
 
 // segments writes a segment list with its blocks.
