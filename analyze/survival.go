@@ -72,9 +72,11 @@ type Survival struct {
 	live   []liveBlock
 	points int   // snapshots observed
 	prevUS int64 // the last snapshot's latest time, 0 unknown
-	// cur and taken are scratch for Observe.
-	cur   []liveBlock
-	taken []bool
+	// cur, taken and spare are scratch for Observe; spare is the list
+	// before live, whose array the next live is written into (a large
+	// model's 175k live blocks are 5.6 MB a list).
+	cur, spare []liveBlock
+	taken      []bool
 }
 
 // liveBlock is a live block's identity and birth.
@@ -120,7 +122,7 @@ func (sv *Survival) Observe(s *snapshot.Snapshot, dev int, cache *signatureCache
 	// This snapshot's blocks with their groups and trace times (in
 	// life.us), in identity order; a stable sort keeps a block listed
 	// twice in the file's order.
-	cur := sv.cur[:0]
+	cur := slices.Grow(sv.cur[:0], len(sv.live))
 	var lastStack snapshot.StackID
 	var lastGroup int32 = -1
 	for b := range liveBlocks(s, dev) {
@@ -147,7 +149,7 @@ func (sv *Survival) fold(cur []liveBlock, latest int64) {
 	// those seen again.
 	taken := slices.Grow(sv.taken[:0], len(sv.live))[:len(sv.live)]
 	clear(taken)
-	next := make([]liveBlock, 0, len(cur))
+	next := slices.Grow(sv.spare[:0], len(cur))
 	j := 0
 	for i := range cur {
 		c := &cur[i]
@@ -193,7 +195,7 @@ func (sv *Survival) fold(cur []liveBlock, latest int64) {
 		}
 	}
 	sv.taken = taken
-	sv.live = next
+	sv.spare, sv.live = sv.live, next
 	sv.points++
 	sv.prevUS = latest
 }

@@ -106,6 +106,11 @@ func Pools(s *snapshot.Snapshot, dev int) []Pool {
 			continue
 		}
 		a := bykey.Entry(byID, seg.PrivatePool, func() *acc { return &acc{} })
+		if !byFrames(seg.PrivatePool) {
+			// Decided by its id alone: its blocks (all of them, for the
+			// default pool) need not be gathered.
+			continue
+		}
 		a.stacks = append(a.stacks, seg.Stack)
 		for _, b := range seg.Blocks {
 			a.stacks = append(a.stacks, b.Stack)
@@ -141,6 +146,7 @@ func poolKind(id [2]int64, stacks []snapshot.StackID, cache *stackCache) Pool {
 		p.Kind, p.Decided = PoolCUDAGraph, PoolByGraphID
 		return p
 	}
+	// What follows reads the frames: byFrames(id) holds.
 	var trees, symmetric, graphs bool
 	for _, st := range stacks {
 		s := cache.get(st)
@@ -160,6 +166,10 @@ func poolKind(id [2]int64, stacks []snapshot.StackID, cache *stackCache) Pool {
 	}
 	return p
 }
+
+// byFrames reports whether the kind of the pool with id is decided by its
+// blocks' frames (poolKind), not by the id alone.
+func byFrames(id [2]int64) bool { return id != [2]int64{} && id[1] != 0 }
 
 // poolName returns the name the user_metadata of the live blocks at addrs
 // give their pool: a JSON object's "pool" or "name" field, the first
