@@ -22,6 +22,7 @@ func cmdShape(fs *flag.FlagSet) runFunc {
 	stacks := overrideFlag(fs, "stacks", "`n` distinct allocation stacks (default: the shape's)", parseInt)
 	depth := overrideFlag(fs, "depth", "`n` nested module calls above each operator (default: the shape's)", parseInt)
 	ooms := fs.Int("ooms", 0, "caught OOM events in the last step's trace")
+	early := fs.Bool("ooms-early", false, "make the -ooms OOMs early in the trace, with nine tenths of its events after them (a run that recovered from OOMs and kept them in its ring buffer)")
 	seed := overrideFlag(fs, "seed", "`seed` of the random draws (default: the shape's)", parseUint64)
 	copies := fs.Int("copies", 0, "write this many distinct copies into the folder -o (snapshot_step_000010.pickle, ...), a minute apart, instead of one file")
 	return func(out string, stdout io.Writer) error {
@@ -37,7 +38,7 @@ func cmdShape(fs *flag.FlagSet) runFunc {
 		if *ooms < 0 {
 			return usageErr("-ooms %d: want 0 or more", *ooms)
 		}
-		sh.OOMs = *ooms
+		sh.OOMs, sh.OOMsEarly = *ooms, *early
 		if *copies < 0 {
 			return usageErr("-copies %d: want 0 or more", *copies)
 		}

@@ -43,6 +43,11 @@ type Shape struct {
 	// on): they are in the trace, and so in every snapshot of a run made
 	// of copies of the file.
 	OOMs int
+	// OOMsEarly puts the OOMs early in the trace instead: about nine
+	// tenths of its events follow them (a run that hit OOMs, recovered,
+	// and kept them in its ring buffer), so that explaining one replays
+	// most of the trace.
+	OOMsEarly bool
 	// PythonDepth is the number of the user's nested module calls above
 	// the operator in every stack (each adds its forward frame and the
 	// module-call frames); with the C++ frames it sets the frames per
@@ -155,7 +160,16 @@ func WriteShape(w io.Writer, sh Shape) (*ShapeResult, error) {
 	// The steps: temporaries allocated and freed, until the ring holds
 	// only steps' events.
 	events := 0
-	for step := range sh.Events/(3*shapeStepAllocs) + 2 {
+	steps := sh.Events/(3*shapeStepAllocs) + 2
+	// The step before which early OOMs happen: the following steps make
+	// at most nine tenths of the ring, so the OOMs stay in it.
+	earlyStep := steps - max(1, 9*sh.Events/10/(3*shapeStepAllocs))
+	for step := range steps {
+		if sh.OOMsEarly && step == earlyStep {
+			if err := shapeOOMs(a, c, sites, r, sh.OOMs, tick); err != nil {
+				return nil, err
+			}
+		}
 		var temps []*alloc.Block
 		for range shapeStepAllocs {
 			tick()
@@ -175,17 +189,15 @@ func WriteShape(w io.Writer, sh Shape) (*ShapeResult, error) {
 	if events < sh.Events {
 		return nil, fmt.Errorf("shape: %d events do not fill a ring of %d", events, sh.Events)
 	}
-	// Caught OOMs: requests larger than the device (a batch-size probe),
-	// recorded and their cached segments released; then one more
+	// Caught OOMs at the end of the last step (shapeOOMs), then one more
 	// temporary, so that the trace does not end at an OOM (as the file an
 	// OOM handler writes does).
-	for range sh.OOMs {
-		tick()
-		if _, err := a.Malloc(shapeCapacity, 0, c.ctx(sites[r.IntN(len(sites))])); err == nil {
-			return nil, errors.New("shape: the OOM probe did not fail")
+	if !sh.OOMsEarly {
+		if err := shapeOOMs(a, c, sites, r, sh.OOMs, tick); err != nil {
+			return nil, err
 		}
 	}
-	if sh.OOMs > 0 {
+	if sh.OOMs > 0 && !sh.OOMsEarly {
 		tick()
 		b, err := a.Malloc(tensorSize(r, 4<<20), 0, c.ctx(sites[r.IntN(len(sites))]))
 		if err != nil {
@@ -317,6 +329,18 @@ func tensorSize(r *rand.Rand, mean float64) int64 {
 // depth levels deep in a model of experts, each level a line picked from
 // the site's number, so that sites share most frames (as the modules of
 // one model do) and every stack is distinct.
+// shapeOOMs makes n caught OOMs: requests larger than the device (a
+// batch-size probe), each recorded and the cached segments released.
+func shapeOOMs(a *alloc.Allocator, c *catalog, sites []*site, r *rand.Rand, n int, tick func()) error {
+	for range n {
+		tick()
+		if _, err := a.Malloc(shapeCapacity, 0, c.ctx(sites[r.IntN(len(sites))])); err == nil {
+			return errors.New("shape: the OOM probe did not fail")
+		}
+	}
+	return nil
+}
+
 func (c *catalog) shapeSites(n, depth int) []*site {
 	kernels := []kernel{kLinear, kMatmul, kElementwise, kGelu, kSoftmax, kLayerNorm, kClone, kCopy}
 	files := []string{"experts.py", "router.py", "moe.py", "attention.py", "block.py"}

@@ -27,6 +27,7 @@ func TestWriteShape(t *testing.T) {
 		{"few tensors", Shape{Tensors: 20, Events: 3000, Stacks: 40, PythonDepth: 2, Seed: 1}},
 		{"many tensors", Shape{Tensors: 2000, Events: 700, Stacks: 300, Seed: 2}},
 		{"with OOMs", Shape{Tensors: 200, Events: 1500, Stacks: 50, OOMs: 3, PythonDepth: 1, Seed: 3}},
+		{"with early OOMs", Shape{Tensors: 200, Events: 1500, Stacks: 50, OOMs: 2, OOMsEarly: true, PythonDepth: 1, Seed: 4}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -45,8 +46,16 @@ func TestWriteShape(t *testing.T) {
 			if s.Generation != snapshot.GenTimed || len(s.Traces) != 1 || len(s.Traces[0]) != tc.sh.Events {
 				t.Fatalf("generation %s, %d traces", s.Generation, len(s.Traces))
 			}
-			if n := len(s.OOMEntries(0)); n != tc.sh.OOMs {
-				t.Errorf("%d OOM events, want %d", n, tc.sh.OOMs)
+			ooms := s.OOMEntries(0)
+			if len(ooms) != tc.sh.OOMs {
+				t.Errorf("%d OOM events, want %d", len(ooms), tc.sh.OOMs)
+			}
+			// Late OOMs end the last step, early ones leave most of the
+			// trace after them.
+			for _, o := range ooms {
+				if after := tc.sh.Events - 1 - o.Index; tc.sh.OOMsEarly && after < tc.sh.Events/2 || !tc.sh.OOMsEarly && after > tc.sh.Events/10 {
+					t.Errorf("OOM at event %d of %d (early %v)", o.Index, tc.sh.Events, tc.sh.OOMsEarly)
+				}
 			}
 			blocks, live := 0, 0
 			for _, sg := range s.Segments {
