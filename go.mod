@@ -6,6 +6,7 @@ require (
 	github.com/NVIDIA/go-nvml v0.13.3-0
 	github.com/go-echarts/go-echarts/v2 v2.7.2
 	github.com/gofrs/flock v0.13.0
+	github.com/google/btree v1.1.3
 	github.com/google/go-cmp v0.7.0
 	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe
 	github.com/nlpodyssey/gopickle v0.3.0

@@ -1,20 +1,21 @@
 package analyze
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/google/btree"
+
 	"gpureport/snapshot"
 )
 
-// TestMemStateCutBySearch replays random walks of set, remove and add on
-// one memory state twice: cut by binary search (disjoint pieces) and by
-// the scan of every piece (the reference), and requires the same pieces
-// after every step. Ranges fall on piece edges, inside pieces, across
+// TestMemStateTreeMatchesList replays random walks of set, remove and add on
+// one memory state twice: in a tree (ordered pieces) and in a list that
+// every step scans (the reference), and requires the same pieces after
+// every step; an empty range added turns the tree into the list. Ranges fall on piece edges, inside pieces, across
 // several and outside all, as a trace walked back makes them.
-func TestMemStateCutBySearch(t *testing.T) {
+func TestMemStateTreeMatchesList(t *testing.T) {
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 11))
 		var pieces []piece
@@ -25,8 +26,21 @@ func TestMemStateCutBySearch(t *testing.T) {
 			pieces = append(pieces, piece{start: at, end: at + size, state: pieceState(rng.IntN(3)), seg: i % 4, expandable: i%3 == 0, large: i%2 == 0})
 			at += size
 		}
-		fast := &memState{pieces: slices.Clone(pieces), disjoint: true}
+		fast := &memState{tree: btree.NewG(pieceTreeDegree, func(a, b piece) bool { return a.start < b.start })}
+		for _, p := range pieces {
+			fast.tree.ReplaceOrInsert(p)
+		}
 		scan := &memState{pieces: slices.Clone(pieces)}
+		// now returns fast's pieces as a list, leaving its tree.
+		now := func() []piece {
+			if fast.tree == nil {
+				return fast.pieces
+			}
+			c := &memState{tree: fast.tree.Clone()}
+			c.flat()
+			return c.pieces
+		}
+		empties := 0
 		for step := range 40 {
 			lo := uint64(rng.IntN(int(at/32)+4)) * 32
 			hi := lo + uint64(1+rng.IntN(8))*32
@@ -44,16 +58,47 @@ func TestMemStateCutBySearch(t *testing.T) {
 				op = "remove"
 			case 2:
 				exp := rng.IntN(2) == 0
+				if rng.IntN(50) == 0 {
+					hi = lo // an empty range: the tree gives way to the list
+					empties++
+				}
 				fast.add(lo, hi, exp)
 				scan.add(lo, hi, exp)
 				op = "add"
 			}
-			if !slices.Equal(fast.pieces, scan.pieces) {
-				t.Fatalf("seed %d, step %d, %s [%d, %d):\nsearch %v\nscan   %v", seed, step, op, lo, hi, fast.pieces, scan.pieces)
+			if got := now(); !slices.Equal(got, scan.pieces) {
+				t.Fatalf("seed %d, step %d, %s [%d, %d):\ntree %v\nlist %v", seed, step, op, lo, hi, got, scan.pieces)
 			}
-			if !fast.disjoint {
-				t.Fatalf("seed %d, step %d: %s [%d, %d) left pieces that overlap: %v", seed, step, op, lo, hi, fmt.Sprint(fast.pieces))
+			if (fast.tree == nil) != (empties > 0) {
+				t.Fatalf("seed %d, step %d: tree %v after %d empty ranges", seed, step, fast.tree != nil, empties)
 			}
 		}
+		fast.flat()
+		if !slices.Equal(fast.pieces, scan.pieces) || fast.tree != nil {
+			t.Fatalf("seed %d: flat %v, want %v", seed, fast.pieces, scan.pieces)
+		}
+	}
+}
+
+// TestReplayWork checks the replay's cost model: a tree visits about
+// log2 of its pieces per event (so an OOM early in a large model's
+// trace is replayed exactly), a list all of them (so a damaged file's is
+// bounded by maxReplayWork).
+func TestReplayWork(t *testing.T) {
+	const n, events = 175_000, 9_000
+	pieces := make([]piece, n)
+	for i := range pieces {
+		pieces[i] = piece{start: uint64(i) * 512, end: uint64(i)*512 + 512}
+	}
+	tree := &memState{tree: btree.NewG(pieceTreeDegree, func(a, b piece) bool { return a.start < b.start })}
+	for _, p := range pieces {
+		tree.tree.ReplaceOrInsert(p)
+	}
+	list := &memState{pieces: pieces}
+	if w := tree.replayWork(events); w != n+events*18 || w > maxReplayWork {
+		t.Errorf("tree of %d pieces, %d events: work %d, want %d (within %d)", n, events, w, n+events*18, maxReplayWork)
+	}
+	if w := list.replayWork(events); w != n*events || w <= maxReplayWork {
+		t.Errorf("list of %d pieces, %d events: work %d, want %d (beyond %d)", n, events, w, n*events, maxReplayWork)
 	}
 }

@@ -50,10 +50,10 @@ import (
 // the observation it rests on; settings already in force are not
 // recommended again.
 
-// maxReplayWork bounds the piece-by-piece replay (events after the OOM
-// times pieces) so a pathological file cannot stall the analysis; beyond
-// it the totals are still exact and the largest free block is the
-// snapshot's.
+// maxReplayWork bounds the piece-by-piece replay (memState.replayWork:
+// the pieces visited walking back the events after the OOM) so that a
+// pathological file cannot stall the analysis; beyond it the totals are
+// still exact and the largest free block is the snapshot's.
 const maxReplayWork = 50_000_000
 
 // topLiveAtOOM is how many signature groups an OOM lists.
@@ -111,15 +111,9 @@ func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, 
 	}
 	after := len(tr) - 1 - idx
 	o.Reconstructed = after > 0
-	pieces := 0
-	for i := range snap.Segments {
-		if snap.Segments[i].Device == key.Device {
-			pieces += len(snap.Segments[i].Blocks)
-		}
-	}
 	large := o.Requested > 1<<20
-	if after*max(pieces, 1) <= maxReplayWork {
-		m, freed := stateAt(snap, key.Device, idx)
+	if m := newMemState(snap, key.Device); m.replayWork(after) <= maxReplayWork {
+		freed := m.stateAt(snap, key.Device, idx)
 		var active int64
 		o.Reserved, o.Allocated, active = m.totals()
 		o.CachedFree = o.Reserved - active

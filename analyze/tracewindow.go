@@ -3,10 +3,12 @@ package analyze
 import (
 	"cmp"
 	"log/slog"
+	"math/bits"
 	"slices"
-	"sort"
 	"strconv"
 	"time"
+
+	"github.com/google/btree"
 
 	"gpureport/analyze/roles"
 	"gpureport/ingest"
@@ -344,13 +346,18 @@ func downsampleTimeline(tr []snapshot.TraceEntry, alloc, res []int64, maxPoints 
 
 // memState is a device's allocator memory rebuilt at some point of a
 // trace: reserved ranges cut into live, pending and free pieces.
+//
+// Walking a trace back changes the pieces once per event. Pieces that do
+// not overlap and are not empty (every well-formed snapshot's blocks) are
+// kept in a B-tree by start while the walk lasts, so that an event costs
+// a few tree operations: a large model has 175k pieces, and an OOM early
+// in a ring buffer has most of its 10k events after it. Other pieces (a
+// damaged file's overlapping blocks, an empty range) are a list that
+// every event scans. Readers see the list either way (flat).
 type memState struct {
-	pieces []piece // sorted by start
-	// disjoint reports that no piece overlaps the next (so their ends are
-	// sorted too): cut then finds the pieces a range touches by binary
-	// search. A snapshot whose blocks overlap (a damaged file) is cut by
-	// a scan of every piece instead.
-	disjoint bool
+	pieces []piece // sorted by start; stale while tree is not nil
+	tree   *btree.BTreeG[piece]
+	hit    []piece // scratch for cut
 }
 
 type pieceState uint8
@@ -370,10 +377,13 @@ type piece struct {
 	stack      snapshot.StackID
 }
 
-// stateAt rebuilds device dev's memory just after trace event cut, by
-// undoing every later event from the snapshot's state. It also returns
-// the bytes freed after cut.
-func stateAt(s *snapshot.Snapshot, dev, cut int) (*memState, int64) {
+// pieceTreeDegree is the B-tree's degree: nodes of 2×32 pieces (3 KB)
+// keep a tree of 175k pieces four levels deep.
+const pieceTreeDegree = 32
+
+// newMemState returns device dev's memory at the dump of snapshot s, its
+// pieces in a tree when they allow one (see memState).
+func newMemState(s *snapshot.Snapshot, dev int) *memState {
 	m := &memState{}
 	for i, seg := range deviceSegments(s, dev) {
 		for j := range seg.Blocks {
@@ -390,13 +400,39 @@ func stateAt(s *snapshot.Snapshot, dev, cut int) (*memState, int64) {
 		}
 	}
 	slices.SortFunc(m.pieces, func(a, b piece) int { return cmp.Compare(a.start, b.start) })
-	m.disjoint = true
-	for i := 1; i < len(m.pieces); i++ {
-		if m.pieces[i].start < m.pieces[i-1].end {
-			m.disjoint = false
+	ordered := true
+	for i, p := range m.pieces {
+		if p.start >= p.end || i > 0 && p.start < m.pieces[i-1].end {
+			ordered = false
 			break
 		}
 	}
+	if ordered {
+		m.tree = btree.NewG(pieceTreeDegree, func(a, b piece) bool { return a.start < b.start })
+		for _, p := range m.pieces {
+			m.tree.ReplaceOrInsert(p)
+		}
+		m.pieces = nil
+	}
+	return m
+}
+
+// replayWork is the work of walking back events events, in piece visits:
+// a tree operation visits about log2 of the pieces, a list scan all of
+// them.
+func (m *memState) replayWork(events int) int {
+	if m.tree != nil {
+		n := m.tree.Len()
+		return n + events*bits.Len(uint(n))
+	}
+	return events * max(len(m.pieces), 1)
+}
+
+// stateAt rebuilds device dev's memory just after trace event cut, by
+// undoing every later event from the snapshot's state m (newMemState).
+// It returns the bytes freed after cut.
+func (m *memState) stateAt(s *snapshot.Snapshot, dev, cut int) int64 {
+	defer m.flat()
 	var freed int64
 	tr := s.Traces[dev]
 	// The stack of each freed block is its latest alloc's.
@@ -434,7 +470,20 @@ func stateAt(s *snapshot.Snapshot, dev, cut int) (*memState, int64) {
 			m.add(e.Addr, e.Addr+uint64(e.Size), e.Action == snapshot.ActionSegmentUnmap)
 		}
 	}
-	return m, freed
+	return freed
+}
+
+// flat makes pieces current and drops the tree.
+func (m *memState) flat() {
+	if m.tree == nil {
+		return
+	}
+	m.pieces = make([]piece, 0, m.tree.Len())
+	m.tree.Ascend(func(p piece) bool {
+		m.pieces = append(m.pieces, p)
+		return true
+	})
+	m.tree = nil
 }
 
 // set gives [lo, hi) the state st (and stack), splitting pieces at the
@@ -448,21 +497,35 @@ func (m *memState) remove(lo, hi uint64) { m.cut(lo, hi, nil) }
 
 // cut splits the pieces that overlap [lo, hi) at its ends; the part
 // inside is dropped, or kept as change leaves it when change is not nil.
-// Walking a trace back cuts once per event: with disjoint pieces only
-// those the range touches are rebuilt, not the whole list (175k pieces
-// for a large model, times the events after an early OOM).
 func (m *memState) cut(lo, hi uint64, change func(*piece)) {
-	if !m.disjoint {
+	if m.tree == nil {
 		m.pieces = cutPieces(nil, m.pieces, lo, hi, change)
 		return
 	}
-	i := sort.Search(len(m.pieces), func(k int) bool { return m.pieces[k].end > lo })
-	j := i + sort.Search(len(m.pieces)-i, func(k int) bool { return m.pieces[i+k].start >= hi })
-	if i == j {
+	// The pieces touched: the one starting below lo if it reaches past
+	// it, and those starting in [lo, hi).
+	hit := m.hit[:0]
+	m.tree.DescendLessOrEqual(piece{start: lo}, func(p piece) bool {
+		if p.start < lo && p.end > lo {
+			hit = append(hit, p)
+		}
+		return false
+	})
+	m.tree.AscendRange(piece{start: lo}, piece{start: hi}, func(p piece) bool {
+		hit = append(hit, p)
+		return true
+	})
+	m.hit = hit
+	if len(hit) == 0 {
 		return
 	}
-	mid := cutPieces(make([]piece, 0, j-i+2), m.pieces[i:j], lo, hi, change)
-	m.pieces = slices.Replace(m.pieces, i, j, mid...)
+	for _, p := range hit {
+		m.tree.Delete(p)
+	}
+	// The parts are not empty and stay apart: the tree's order holds.
+	for _, q := range cutPieces(nil, hit, lo, hi, change) {
+		m.tree.ReplaceOrInsert(q)
+	}
 }
 
 // cutPieces appends pieces to out, split at lo and hi as cut says.
@@ -495,7 +558,14 @@ func cutPieces(out, pieces []piece, lo, hi uint64, change func(*piece)) []piece 
 // add reserves [lo, hi) as free memory. A range re-mapped into an
 // expandable segment joins the neighbouring segment's identity.
 func (m *memState) add(lo, hi uint64, expandable bool) {
+	if lo >= hi {
+		m.flat() // an empty piece: the tree's order would not hold
+	}
 	m.remove(lo, hi)
+	if m.tree != nil {
+		m.addToTree(lo, hi, expandable)
+		return
+	}
 	p := piece{start: lo, end: hi, state: pieceFree, seg: -1 - len(m.pieces), expandable: expandable, large: true}
 	i, _ := slices.BinarySearchFunc(m.pieces, lo, func(a piece, t uint64) int { return cmp.Compare(a.start, t) })
 	if expandable {
@@ -506,9 +576,29 @@ func (m *memState) add(lo, hi uint64, expandable bool) {
 		}
 	}
 	m.pieces = slices.Insert(m.pieces, i, p)
-	if i > 0 && m.pieces[i-1].end > lo || i+1 < len(m.pieces) && m.pieces[i+1].start < hi {
-		m.disjoint = false
+}
+
+// addToTree is add on the tree, [lo, hi) removed already: the pieces
+// before and after it are the list's i-1 and i.
+func (m *memState) addToTree(lo, hi uint64, expandable bool) {
+	p := piece{start: lo, end: hi, state: pieceFree, seg: -1 - m.tree.Len(), expandable: expandable, large: true}
+	if expandable {
+		var prev, next *piece
+		m.tree.DescendLessOrEqual(piece{start: lo}, func(q piece) bool {
+			prev = &q
+			return false
+		})
+		m.tree.AscendGreaterOrEqual(piece{start: lo}, func(q piece) bool {
+			next = &q
+			return false
+		})
+		if prev != nil && prev.end == lo && prev.expandable {
+			p.seg = prev.seg
+		} else if next != nil && next.start == hi && next.expandable {
+			p.seg = next.seg
+		}
 	}
+	m.tree.ReplaceOrInsert(p)
 }
 
 // totals returns reserved, allocated (live) and active bytes.
