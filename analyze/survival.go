@@ -66,7 +66,7 @@ type Survival struct {
 	index  map[string]int32 // signature key -> group index
 	groups []groupSurvival  // by group index
 	// live is the live blocks at the last snapshot, sorted by identity
-	// (liveBlock.less): a snapshot's blocks are matched with them by a
+	// (liveBlock.compare): a snapshot's blocks are matched with them by a
 	// merge, not a map, which on 175k blocks a snapshot cost a map
 	// lookup, delete and insert each.
 	live   []liveBlock
