@@ -108,3 +108,47 @@ func BenchmarkGroupLive(b *testing.B) {
 		GroupLive(s, 0)
 	}
 }
+
+// BenchmarkSurvivalFold measures following a large model's live blocks
+// (175k, over 3,000 groups) from one snapshot into the next, where a
+// tenth of them are new: the merge Survival.fold does per periodic
+// snapshot.
+func BenchmarkSurvivalFold(b *testing.B) {
+	const blocks = 175_000
+	snaps := [2][]liveBlock{}
+	for k := range snaps {
+		for i := range blocks {
+			addr := uint64(i) << 20
+			if k == 1 && i%10 == 0 {
+				addr++ // a new block where one went away
+			}
+			snaps[k] = append(snaps[k], liveBlock{id: blockID{addr: addr, size: 1 << 20, group: int32(i % 3000)}})
+		}
+	}
+	sv := newSurvival()
+	for g := range 3000 {
+		sv.group(fmt.Sprint(g))
+	}
+	cur := make([]liveBlock, blocks)
+	i := 0
+	for b.Loop() {
+		copy(cur, snaps[i%2])
+		sv.fold(cur, int64(i))
+		i++
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/blocks, "ns/block")
+}
+
+// BenchmarkOOMReplay measures rebuilding the memory at an OOM at the
+// start of a 10k-event trace (stateAt: every event walked back) over a
+// large model's 175k pieces.
+func BenchmarkOOMReplay(b *testing.B) {
+	s := bigRun(1, 10_000, 175_000).Snapshots[0].Snapshot
+	for b.Loop() {
+		m := newMemState(s, 0)
+		m.stateAt(s, 0, 0)
+		if len(m.pieces) == 0 {
+			b.Fatal("no pieces")
+		}
+	}
+}
