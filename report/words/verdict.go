@@ -34,7 +34,7 @@ func Headline(f *analyze.Findings) string {
 				causes = append(causes, string(c))
 			}
 		}
-		text := fmt.Sprintf("%d OOM", v.OOMs)
+		text := units.CountOf(int(v.OOMs), "OOM")
 		if len(causes) > 0 {
 			text += " (" + strings.Join(causes, ", ") + ")"
 		}
@@ -118,12 +118,31 @@ func undecided(d *analyze.Device) string {
 }
 
 // Reasons are the reasons behind the verdict, one sentence each, in the
-// verdict's order.
+// verdict's order. OOMs whose sentences would read the same (a batch-size
+// probe failing twice with the same figures) are one sentence, with how
+// many they are, where the first stands.
 func Reasons(f *analyze.Findings) []string {
 	out := make([]string, 0, len(f.Verdict.Reasons))
+	alike := map[string]int{} // an OOM sentence -> its index in out
+	var count []int           // the reasons each sentence of out stands for
 	for _, r := range f.Verdict.Reasons {
-		if s := Reason(f, r); s != "" {
-			out = append(out, s)
+		s := Reason(f, r)
+		if s == "" {
+			continue
+		}
+		if r.Kind == analyze.ReasonOOM {
+			if i, ok := alike[s]; ok {
+				count[i]++
+				continue
+			}
+			alike[s] = len(out)
+		}
+		out = append(out, s)
+		count = append(count, 1)
+	}
+	for i, n := range count {
+		if n > 1 {
+			out[i] += "; " + units.CountOf(n, "OOM") + " alike"
 		}
 	}
 	return out

@@ -347,7 +347,7 @@ func TestHeadline(t *testing.T) {
 	}
 	f = &analyze.Findings{Verdict: analyze.Verdict{Leak: true, NoSite: analyze.NoSiteSnapshots, OOM: true, OOMs: 2,
 		OOMCauses: []analyze.OOMCause{analyze.CauseLeak, analyze.CauseLeak}, Severity: analyze.SeverityCritical}}
-	if got, want := Headline(f), "Leak (no site: no snapshots); 2 OOM (leak)"; got != want {
+	if got, want := Headline(f), "Leak (no site: no snapshots); 2 OOMs (leak)"; got != want {
 		t.Errorf("headline %q, want %q", got, want)
 	}
 }
@@ -429,5 +429,29 @@ func TestSummarySentencesFlat(t *testing.T) {
 		if n == 0 {
 			t.Errorf("%s: no sentences found", file)
 		}
+	}
+}
+
+// TestReasonsOOMsAlike checks that OOMs whose sentences read the same are
+// one sentence saying how many they are, where the first stands, and
+// that OOMs with other figures keep their own.
+func TestReasonsOOMsAlike(t *testing.T) {
+	oom := func(free int64) analyze.OOM {
+		return analyze.OOM{Cause: analyze.CauseCapacity, Rank: input.NoRank, Requested: 80 * gib, DeviceFree: 40 * gib, LargestFree: free, CachedFree: -1}
+	}
+	f := &analyze.Findings{OOMs: []analyze.OOM{oom(20 * mib), oom(15 * mib), oom(20 * mib), oom(20 * mib)}}
+	for i := range f.OOMs {
+		f.Verdict.Reasons = append(f.Verdict.Reasons, analyze.Reason{Kind: analyze.ReasonOOM, Index: i})
+	}
+	got := Reasons(f)
+	if len(got) != 2 {
+		t.Fatalf("%d sentences, want 2: %q", len(got), got)
+	}
+	contains(t, "three alike", got[0], []string{"largest cached free block 20.0 MiB", "; 3 OOMs alike"}, nil)
+	contains(t, "one apart", got[1], []string{"largest cached free block 15.0 MiB"}, []string{"alike"})
+	f.OOMs = f.OOMs[:2]
+	f.Verdict.Reasons = f.Verdict.Reasons[:2]
+	for _, s := range Reasons(f) {
+		has(t, "no two alike", s, nil, []string{"alike"})
 	}
 }
