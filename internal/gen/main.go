@@ -6,7 +6,7 @@
 //	go run ./internal/gen sample -o testdata/sample-run
 //	go run ./internal/gen corpus -o /tmp/corpus [-seed S] [-n N]
 //	go run ./internal/gen big -o /tmp/big.pickle [-entries 1400000]
-//	go run ./internal/gen shape -o /tmp/s.pickle [-shape ordinary] [-ooms 2]
+//	go run ./internal/gen shape -o /tmp/s.pickle [-shape ordinary] [-ooms 2 [-ooms-early]]
 //	go run ./internal/gen run -o DIR [flags]   (one custom run)
 //	go run ./internal/gen logs -o testdata/logs (GPU-log fixtures)
 //
