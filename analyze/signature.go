@@ -295,12 +295,7 @@ func (c *signatureCache) get(id snapshot.StackID) *Signature {
 	if s, ok := c.sigs[id]; ok {
 		return s
 	}
-	var s *Signature
-	if c.memo != nil {
-		s = c.memo.Get(c.st, id, func() *Signature { return c.sign(id) })
-	} else {
-		s = c.sign(id)
-	}
+	s := c.memo.Get(c.st, id, func() *Signature { return c.sign(id) })
 	c.sigs[id] = s
 	return s
 }

@@ -43,8 +43,12 @@ func NewStackMemo[V any]() *StackMemo[V] {
 
 // Get returns the value of stack id of table tab: read() the first time a
 // stack with its frames comes up, the value kept then after. read reads
-// stack id of tab itself, as the caller's own cache would.
+// stack id of tab itself, as the caller's own cache would. A nil memo
+// keeps nothing: it returns read().
 func (m *StackMemo[V]) Get(tab *snapshot.Stacks, id snapshot.StackID, read func() V) V {
+	if m == nil {
+		return read()
+	}
 	if tab != m.tab {
 		m.tab = tab
 		m.xlat = m.xlat[:0]

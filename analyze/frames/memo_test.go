@@ -91,3 +91,19 @@ func TestStackMemoFindsStacksByFrames(t *testing.T) {
 		t.Errorf("%d reads, %d entries; want %d", reads, m.Len(), want)
 	}
 }
+
+// TestNilStackMemoReads checks that a nil memo keeps nothing: every Get
+// reads.
+func TestNilStackMemoReads(t *testing.T) {
+	tab, ids := table(t, nil, "a.py:1:f")
+	var m *StackMemo[int]
+	reads := 0
+	for range 3 {
+		if v := m.Get(tab, ids[0], func() int { reads++; return 7 }); v != 7 {
+			t.Fatalf("nil memo gave %d", v)
+		}
+	}
+	if reads != 3 {
+		t.Errorf("nil memo read %d times for 3 gets", reads)
+	}
+}

@@ -79,23 +79,22 @@ type pyFrame struct {
 type stackCache struct {
 	st   *snapshot.Stacks
 	m    map[snapshot.StackID]*stack
-	memo *StackMemo
+	memo *frames.StackMemo[*stack] // nil: none
 }
 
 func newStackCache(st *snapshot.Stacks, memo *StackMemo) *stackCache {
-	return &stackCache{st: st, m: map[snapshot.StackID]*stack{}, memo: memo}
+	c := &stackCache{st: st, m: map[snapshot.StackID]*stack{}}
+	if memo != nil {
+		c.memo = memo.m
+	}
+	return c
 }
 
 func (c *stackCache) get(id snapshot.StackID) *stack {
 	if s, ok := c.m[id]; ok {
 		return s
 	}
-	var s *stack
-	if c.memo != nil {
-		s = c.memo.m.Get(c.st, id, func() *stack { return readStack(c.st.StackFrames(id)) })
-	} else {
-		s = readStack(c.st.StackFrames(id))
-	}
+	s := c.memo.Get(c.st, id, func() *stack { return readStack(c.st.StackFrames(id)) })
 	c.m[id] = s
 	return s
 }
