@@ -102,3 +102,44 @@ func TestReplayWork(t *testing.T) {
 		t.Errorf("list of %d pieces, %d events: work %d, want %d (beyond %d)", n, events, w, n*events, maxReplayWork)
 	}
 }
+
+// TestMemStateAddJoinsExpandable checks that a range mapped next to an
+// expandable segment takes its identity (the one before first), and any
+// other range a new one, in the list and in the tree.
+func TestMemStateAddJoinsExpandable(t *testing.T) {
+	base := []piece{
+		{start: 0, end: 64, seg: 5, expandable: true, large: true},
+		{start: 320, end: 384, seg: 7, expandable: true, large: true},
+		{start: 512, end: 576, seg: 9, large: true},
+	}
+	tests := []struct {
+		name       string
+		lo, hi     uint64
+		expandable bool
+		want       int
+	}{
+		{"after an expandable segment", 64, 128, true, 5},
+		{"before an expandable segment", 256, 320, true, 7},
+		{"between both", 64, 320, true, 5},
+		{"next to a plain segment", 576, 640, true, -1 - len(base)},
+		{"not expandable", 64, 128, false, -1 - len(base)},
+		{"apart", 1024, 1088, true, -1 - len(base)},
+	}
+	for _, tc := range tests {
+		for _, tree := range []bool{false, true} {
+			m := &memState{pieces: slices.Clone(base)}
+			if tree {
+				m = &memState{tree: btree.NewG(pieceTreeDegree, func(a, b piece) bool { return a.start < b.start })}
+				for _, p := range base {
+					m.tree.ReplaceOrInsert(p)
+				}
+			}
+			m.add(tc.lo, tc.hi, tc.expandable)
+			m.flat()
+			i := slices.IndexFunc(m.pieces, func(p piece) bool { return p.start == tc.lo })
+			if i < 0 || m.pieces[i].seg != tc.want {
+				t.Errorf("%s (tree %v): pieces %v, want [%d, %d) in segment %d", tc.name, tree, m.pieces, tc.lo, tc.hi, tc.want)
+			}
+		}
+	}
+}

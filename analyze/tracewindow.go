@@ -562,43 +562,46 @@ func (m *memState) add(lo, hi uint64, expandable bool) {
 		m.flat() // an empty piece: the tree's order would not hold
 	}
 	m.remove(lo, hi)
+	// The pieces just before lo and from it (none starts in [lo, hi) now).
+	var prev, next *piece
+	i := 0
 	if m.tree != nil {
-		m.addToTree(lo, hi, expandable)
-		return
-	}
-	p := piece{start: lo, end: hi, state: pieceFree, seg: -1 - len(m.pieces), expandable: expandable, large: true}
-	i, _ := slices.BinarySearchFunc(m.pieces, lo, func(a piece, t uint64) int { return cmp.Compare(a.start, t) })
-	if expandable {
-		if i > 0 && m.pieces[i-1].end == lo && m.pieces[i-1].expandable {
-			p.seg = m.pieces[i-1].seg
-		} else if i < len(m.pieces) && m.pieces[i].start == hi && m.pieces[i].expandable {
-			p.seg = m.pieces[i].seg
+		if expandable {
+			m.tree.DescendLessOrEqual(piece{start: lo}, func(q piece) bool {
+				prev = &q
+				return false
+			})
+			m.tree.AscendGreaterOrEqual(piece{start: lo}, func(q piece) bool {
+				next = &q
+				return false
+			})
+		}
+	} else {
+		i, _ = slices.BinarySearchFunc(m.pieces, lo, func(a piece, t uint64) int { return cmp.Compare(a.start, t) })
+		if i > 0 {
+			prev = &m.pieces[i-1]
+		}
+		if i < len(m.pieces) {
+			next = &m.pieces[i]
 		}
 	}
-	m.pieces = slices.Insert(m.pieces, i, p)
-}
-
-// addToTree is add on the tree, [lo, hi) removed already: the pieces
-// before and after it are the list's i-1 and i.
-func (m *memState) addToTree(lo, hi uint64, expandable bool) {
-	p := piece{start: lo, end: hi, state: pieceFree, seg: -1 - m.tree.Len(), expandable: expandable, large: true}
+	n := len(m.pieces)
+	if m.tree != nil {
+		n = m.tree.Len()
+	}
+	p := piece{start: lo, end: hi, state: pieceFree, seg: -1 - n, expandable: expandable, large: true}
 	if expandable {
-		var prev, next *piece
-		m.tree.DescendLessOrEqual(piece{start: lo}, func(q piece) bool {
-			prev = &q
-			return false
-		})
-		m.tree.AscendGreaterOrEqual(piece{start: lo}, func(q piece) bool {
-			next = &q
-			return false
-		})
 		if prev != nil && prev.end == lo && prev.expandable {
 			p.seg = prev.seg
 		} else if next != nil && next.start == hi && next.expandable {
 			p.seg = next.seg
 		}
 	}
-	m.tree.ReplaceOrInsert(p)
+	if m.tree != nil {
+		m.tree.ReplaceOrInsert(p)
+	} else {
+		m.pieces = slices.Insert(m.pieces, i, p)
+	}
 }
 
 // totals returns reserved, allocated (live) and active bytes.
