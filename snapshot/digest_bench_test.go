@@ -219,3 +219,34 @@ func benchHeld(b *testing.B, blocks int, digest func() *Snapshot) {
 	}
 	b.ReportMetric(perBlock, "B/block")
 }
+
+// BenchmarkDecodeDigestShapes measures a cache hit on each generator
+// shape: DecodeDigest of the shape's encoded digest, which a re-run does
+// once per cached snapshot. MB/s counts the encoded digest's bytes.
+//
+//	go test -run='^$' -bench=DecodeDigestShapes -benchmem ./snapshot
+func BenchmarkDecodeDigestShapes(b *testing.B) {
+	for _, name := range []string{"few", "ordinary", "large"} {
+		data, err := shapeInputs[name]()
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, c, err := DecodeBytes(data, DecodeOptions{SkimTrace: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		enc, err := EncodeDigest("bench", c, Reduce(s))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(enc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, _, err := DecodeDigest(enc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -31,7 +31,7 @@ import (
 
 // DigestVersion is the digest file format's version. Bump it whenever the
 // format or what a digest holds changes; older entries are then rebuilt.
-const DigestVersion = 4
+const DigestVersion = 5
 
 const digestMagic = "gpureport-digest\n"
 
@@ -79,6 +79,7 @@ func EncodeDigest(key string, c Container, s *Snapshot) ([]byte, error) {
 		w.str(f.FX.Trace)
 	}
 	w.uint(uint64(s.Stacks.Len() - 1))
+	w.uint(uint64(len(s.Stacks.ids)))
 	for id := 1; id < s.Stacks.Len(); id++ {
 		ids := s.Stacks.Stack(StackID(id))
 		w.uint(uint64(len(ids)))
@@ -238,6 +239,7 @@ func DecodeDigest(b []byte) (key string, c Container, s *Snapshot, err error) {
 		}
 	}
 	nf := r.count(7)
+	s.Stacks.Frames = make([]Frame, 0, nf)
 	for range nf {
 		f := Frame{File: intern(r.str()), Line: int(r.int()), Name: intern(r.str())}
 		f.FX = FXNode{Op: intern(r.str()), Name: intern(r.str()), Target: intern(r.str()), Trace: intern(r.str())}
@@ -245,23 +247,8 @@ func DecodeDigest(b []byte) (key string, c Container, s *Snapshot, err error) {
 		// so that a duplicate does not shift the IDs.
 		s.Stacks.Frames = append(s.Stacks.Frames, f)
 	}
-	ns := r.count(1)
-	var ids []FrameID
-	for id := 1; id <= ns && r.err == nil; id++ {
-		n := r.count(1)
-		ids = ids[:0]
-		for range n {
-			f := r.uint()
-			if f >= uint64(nf) {
-				r.fail("frame %d of %d", f, nf)
-				break
-			}
-			ids = append(ids, FrameID(f))
-		}
-		if r.err == nil && (len(ids) == 0 || s.Stacks.InternStack(ids) != StackID(id)) {
-			r.fail("stack %d is empty or repeats an earlier one", id)
-		}
-	}
+	ns := r.count(2)
+	r.stackTable(&s.Stacks, ns, r.count(1), nf)
 	r.stacks = ns
 	if nm := r.count(1); nm > 0 {
 		s.Meta = make([]string, nm)
@@ -435,6 +422,41 @@ type digestReader struct {
 	// stacks, metas and pools are the sizes of the digest's tables, for
 	// checking the indexes into them.
 	stacks, metas, pools int
+}
+
+// stackTable reads ns stacks of total frame IDs in all into st, whose
+// nf frames are read: each stack's length, then its frame IDs. The table
+// is sized once; every stack must be non-empty, name frames that exist,
+// and differ from every other (a digest holds each distinct stack once,
+// so a repeat means a corrupt entry).
+func (r *digestReader) stackTable(st *Stacks, ns, total, nf int) {
+	st.off = make([]uint32, 0, ns)
+	st.ids = make([]FrameID, 0, total)
+	for id := 1; id <= ns && r.err == nil; id++ {
+		n := r.count(1)
+		if r.err == nil && (n == 0 || n > total-len(st.ids)) {
+			r.fail("stack %d has %d frames, %d of %d frame IDs left", id, n, total-len(st.ids), total)
+		}
+		for range n {
+			f := r.uint()
+			if r.err == nil && f >= uint64(nf) {
+				r.fail("frame %d of %d", f, nf)
+			}
+			if r.err != nil {
+				return
+			}
+			st.ids = append(st.ids, FrameID(f))
+		}
+		st.off = append(st.off, uint32(len(st.ids)))
+	}
+	if r.err != nil {
+		return
+	}
+	if len(st.ids) != total {
+		r.fail("stacks hold %d frame IDs, the table says %d", len(st.ids), total)
+	} else if id, ok := st.firstRepeat(); ok {
+		r.fail("stack %d repeats an earlier one", id)
+	}
 }
 
 func (r *digestReader) fail(format string, args ...any) {

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"unsafe"
 )
@@ -152,9 +153,40 @@ func (s *Stacks) Seal() {
 	s.ids = s.ids[:len(s.ids):len(s.ids)]
 }
 
+// firstRepeat returns the first stack equal to an earlier one, and
+// whether there is one: an open-addressed table of stack IDs by hash,
+// sized once, in place of the index InternStack keeps (a map of slices,
+// an allocation per stack), for a reader that adds a whole table it must
+// check.
+func (s *Stacks) firstRepeat() (StackID, bool) {
+	n := s.Len() - 1
+	if n < 2 {
+		return 0, false
+	}
+	size := 1 << bits.Len(uint(2*n))
+	table := make([]StackID, size)
+	seed := maphash.MakeSeed()
+	for id := StackID(1); int(id) <= n; id++ {
+		ids := s.Stack(id)
+		for i := hashFrameIDs(seed, ids) & uint64(size-1); ; i = (i + 1) & uint64(size-1) {
+			if table[i] == NoStack {
+				table[i] = id
+				break
+			}
+			if slices.Equal(s.Stack(table[i]), ids) {
+				return id, true
+			}
+		}
+	}
+	return 0, false
+}
+
 // hashIDs hashes the IDs' memory in one call: writing them four bytes at a
 // time was most of the cost of interning a million stacks.
-func (s *Stacks) hashIDs(ids []FrameID) uint64 {
+func (s *Stacks) hashIDs(ids []FrameID) uint64 { return hashFrameIDs(s.seed, ids) }
+
+// hashFrameIDs hashes the memory of ids with seed.
+func hashFrameIDs(seed maphash.Seed, ids []FrameID) uint64 {
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), 4*len(ids))
-	return maphash.Bytes(s.seed, b)
+	return maphash.Bytes(seed, b)
 }

@@ -1,0 +1,113 @@
+package snapshot
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"strings"
+	"testing"
+)
+
+// stackDigest returns a digest whose stack table holds stacks as given
+// (frame indexes into three frames), added without interning, so that a
+// test can write a table with a repeat.
+func stackDigest(stacks ...[]FrameID) *Snapshot {
+	s := &Snapshot{Generation: "test", Digest: &Digest{}}
+	for _, name := range []string{"a", "b", "c"} {
+		s.Stacks.Frames = append(s.Stacks.Frames, Frame{File: "train.py", Line: 1, Name: name})
+	}
+	for _, ids := range stacks {
+		s.Stacks.add(ids)
+	}
+	return s
+}
+
+// patchDigest replaces the first old bytes of an encoded digest with new
+// (same length) and sets the checksum again, so that only the patched
+// field is wrong.
+func patchDigest(t *testing.T, enc, old, new []byte) []byte {
+	t.Helper()
+	i := bytes.Index(enc, old)
+	if i < 0 || len(old) != len(new) {
+		t.Fatalf("no %v in the encoded digest", old)
+	}
+	b := bytes.Clone(enc)
+	copy(b[i:], new)
+	body := b[:len(b)-4]
+	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(body, crcTable))
+	return b
+}
+
+// TestDecodeDigestStackTable checks the stack table of a digest: read back
+// as written, and refused as corrupt when a stack repeats another, is
+// empty, names a frame that is not there, or the stacks hold more or
+// fewer frame IDs than the table's count says (the count sizes the
+// table, so it is never trusted).
+func TestDecodeDigestStackTable(t *testing.T) {
+	good, err := EncodeDigest("k", "pickle", stackDigest([]FrameID{0, 1}, []FrameID{2}, []FrameID{1, 0}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The stack section as EncodeDigest writes it: 3 stacks, 5 frame IDs,
+	// then each stack's length and frame IDs.
+	section := []byte{3, 5, 2, 0, 1, 1, 2, 2, 1, 0}
+	repeat, err := EncodeDigest("k", "pickle", stackDigest([]FrameID{0, 1}, []FrameID{2}, []FrameID{0, 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		data []byte
+		want string // "" reads back
+	}{
+		{"as written", good, ""},
+		{"a stack repeats", repeat, "stack 3 repeats"},
+		{"fewer IDs than the count", patchDigest(t, good, section, []byte{3, 6, 2, 0, 1, 1, 2, 2, 1, 0}), "hold 5 frame IDs, the table says 6"},
+		{"more IDs than the count", patchDigest(t, good, section, []byte{3, 4, 2, 0, 1, 1, 2, 2, 1, 0}), "stack 3 has 2 frames, 1 of 4"},
+		{"an empty stack", patchDigest(t, good, section, []byte{3, 5, 2, 0, 1, 0, 2, 2, 1, 0}), "stack 2 has 0 frames"},
+		{"a frame not there", patchDigest(t, good, section, []byte{3, 5, 2, 0, 1, 1, 3, 2, 1, 0}), "frame 3 of 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, s, err := DecodeDigest(tt.data)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := s.Stacks.StackFrames(3); len(got) != 2 || got[0].Name != "b" || got[1].Name != "a" {
+					t.Fatalf("stack 3 = %v, want b, a", got)
+				}
+				// The table read without an index still interns.
+				if id := s.Stacks.InternStack([]FrameID{2}); id != 2 {
+					t.Fatalf("InternStack(c) = %d, want 2", id)
+				}
+				return
+			}
+			if !errors.Is(err, ErrDigestCorrupt) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want ErrDigestCorrupt with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestFirstRepeat checks the check a digest's stack table gets, on tables
+// large enough that the open-addressed table wraps and probes.
+func TestFirstRepeat(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 3, 100, 1000} {
+		var s Stacks
+		for i := range n {
+			s.add([]FrameID{FrameID(i % 7), FrameID(i)})
+		}
+		if id, ok := s.firstRepeat(); ok {
+			t.Fatalf("%d distinct stacks: stack %d reported as a repeat", n, id)
+		}
+		if n == 0 {
+			continue
+		}
+		s.add([]FrameID{FrameID((n - 1) % 7), FrameID(n - 1)})
+		if id, ok := s.firstRepeat(); !ok || int(id) != n+1 {
+			t.Fatalf("%d stacks and a repeat of the last: firstRepeat = %d, %v, want %d", n, id, ok, n+1)
+		}
+	}
+}
