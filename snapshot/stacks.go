@@ -80,6 +80,26 @@ func (s *Stacks) Stack(id StackID) []FrameID {
 	return s.ids[start:s.off[id-1]:s.off[id-1]]
 }
 
+// SameTable reports whether s and o are views of one table: the same
+// frames and stacks in the same memory (a Sharer gives equal tables of a
+// run's digests one copy), so that a stack ID means the same frames in
+// both. Tables equal in content but held apart are not the same.
+func (s *Stacks) SameTable(o *Stacks) bool {
+	if s == o {
+		return true
+	}
+	if s == nil || o == nil {
+		return false
+	}
+	return sameSlice(s.Frames, o.Frames) && sameSlice(s.off, o.off) && sameSlice(s.ids, o.ids)
+}
+
+// sameSlice reports whether a and b are the same memory: the same first
+// element and length.
+func sameSlice[E any](a, b []E) bool {
+	return len(a) == len(b) && unsafe.SliceData(a) == unsafe.SliceData(b)
+}
+
 // StackFrames returns the frames of stack id, innermost first (a copy).
 func (s *Stacks) StackFrames(id StackID) []Frame {
 	ids := s.Stack(id)

@@ -16,8 +16,11 @@ import (
 // value must be a function of the frames alone, so that a reader gets the
 // same with or without a memo. The memo holds a copy of each distinct
 // frame, the run numbers of each distinct stack (4 bytes a frame) and one
-// table's translation (4 bytes a frame of that table); it keeps no table
-// but the last one read alive. Not safe for concurrent use; the zero
+// table's translation (4 bytes a frame and 4 a stack of that table); it
+// keeps no table but the last one read alive. A table that is the last
+// one's own memory (snapshot.Stacks.SameTable: the digests of a run in a
+// steady state share one copy) keeps its translation, so its stacks cost
+// one index each. Not safe for concurrent use; the zero
 // value is not ready, use NewStackMemo.
 type StackMemo[V any] struct {
 	// runFrame numbers the run's distinct frames from 1.
@@ -26,6 +29,9 @@ type StackMemo[V any] struct {
 	// tab's frame f, 0 until looked up.
 	tab  *snapshot.Stacks
 	xlat []uint32
+	// entry[id] is the entry of tab's stack id plus one, 0 until looked
+	// up.
+	entry []int32
 	// byHash finds the entries of a stack's hash.
 	byHash map[uint64][]int32
 	// Entry i is frames ids[off[i]:off[i+1]] with value vals[i].
@@ -49,12 +55,19 @@ func (m *StackMemo[V]) Get(tab *snapshot.Stacks, id snapshot.StackID, read func(
 	if m == nil {
 		return read()
 	}
-	if tab != m.tab {
-		m.tab = tab
+	if !tab.SameTable(m.tab) {
 		m.xlat = m.xlat[:0]
+		m.entry = m.entry[:0]
 	}
+	m.tab = tab
 	if n := len(tab.Frames); len(m.xlat) < n {
 		m.xlat = append(m.xlat, make([]uint32, n-len(m.xlat))...)
+	}
+	if n := tab.Len(); len(m.entry) < n {
+		m.entry = append(m.entry, make([]int32, n-len(m.entry))...)
+	}
+	if int(id) < len(m.entry) && m.entry[id] != 0 {
+		return m.vals[m.entry[id]-1]
 	}
 	key := m.key[:0]
 	// FNV-1a over the run numbers: spreads them well enough for a map
@@ -72,15 +85,24 @@ func (m *StackMemo[V]) Get(tab *snapshot.Stacks, id snapshot.StackID, read func(
 	m.key = key
 	for _, i := range m.byHash[h] {
 		if slices.Equal(m.ids[m.off[i]:m.off[i+1]], key) {
+			m.remember(id, i)
 			return m.vals[i]
 		}
 	}
 	v := read()
+	m.remember(id, int32(len(m.vals)))
 	m.byHash[h] = append(m.byHash[h], int32(len(m.vals)))
 	m.ids = append(m.ids, key...)
 	m.off = append(m.off, len(m.ids))
 	m.vals = append(m.vals, v)
 	return v
+}
+
+// remember records that stack id of the current table is entry i.
+func (m *StackMemo[V]) remember(id snapshot.StackID, i int32) {
+	if int(id) < len(m.entry) {
+		m.entry[id] = i + 1
+	}
 }
 
 // number returns the run number of frame f, giving it the next one the

@@ -107,3 +107,36 @@ func TestNilStackMemoReads(t *testing.T) {
 		t.Errorf("nil memo read %d times for 3 gets", reads)
 	}
 }
+
+// TestStackMemoSharedTable checks a table that is another's memory (as
+// the digests a Sharer gave one table are): its stacks are found without
+// reading, under their own IDs, and a table equal in content but held
+// apart, or one that numbers its stacks otherwise, gets its own
+// translation.
+func TestStackMemoSharedTable(t *testing.T) {
+	stacks := []string{"a.py:1:f|b.py:2:g", "c.py:3:h", "a.py:1:f"}
+	ta, ia := table(t, nil, stacks...)
+	shared := *ta // the same frames, offsets and IDs in the same memory
+	if !shared.SameTable(ta) {
+		t.Fatal("a copy of a table's header is not the same table")
+	}
+	apart, ip := table(t, nil, stacks...)
+	rev := []string{stacks[2], stacks[1], stacks[0]}
+	other, io := table(t, nil, rev...)
+	m := NewStackMemo[string]()
+	reads := 0
+	for _, tc := range []struct {
+		tab *snapshot.Stacks
+		ids []snapshot.StackID
+		in  []string
+	}{{ta, ia, stacks}, {&shared, ia, stacks}, {apart, ip, stacks}, {other, io, rev}, {&shared, ia, stacks}} {
+		for i, s := range tc.in {
+			if got := m.Get(tc.tab, tc.ids[i], func() string { reads++; return s }); got != s {
+				t.Errorf("stack %q: memo gave %q", s, got)
+			}
+		}
+	}
+	if reads != len(stacks) {
+		t.Errorf("%d reads, want %d (one per distinct stack)", reads, len(stacks))
+	}
+}
