@@ -113,8 +113,9 @@ func (c *DigestCache) path(key string) string {
 // A missing entry is a plain miss. An entry of another format version, or
 // one that does not read back whole (truncated, corrupt, written for
 // another key), is removed and reported as a miss with the reason, so the
-// caller rebuilds it.
-func (c *DigestCache) Get(key string) (*snapshot.Snapshot, snapshot.Container, error) {
+// caller rebuilds it. share, when not nil, lends the digest a stack table
+// it read lately from the same bytes (snapshot.DecodeDigestShared).
+func (c *DigestCache) Get(key string, share *snapshot.Sharer) (*snapshot.Snapshot, snapshot.Container, error) {
 	if len(key) < 2 {
 		return nil, "", errors.New("digest cache: empty key")
 	}
@@ -123,7 +124,7 @@ func (c *DigestCache) Get(key string) (*snapshot.Snapshot, snapshot.Container, e
 	if err != nil {
 		return nil, "", err
 	}
-	k, cont, s, err := snapshot.DecodeDigest(b)
+	k, cont, s, err := snapshot.DecodeDigestShared(b, share)
 	if err == nil && k != key {
 		err = fmt.Errorf("%w: it records key %.12s", snapshot.ErrDigestCorrupt, k)
 	}

@@ -83,7 +83,7 @@ func TestDigestCacheRefusesBadEntries(t *testing.T) {
 			if err := os.WriteFile(p, tt.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s, _, err := cache.Get(key)
+			s, _, err := cache.Get(key, nil)
 			if !errors.Is(err, tt.want) || s != nil {
 				t.Fatalf("Get = %v, %v; want %v", s != nil, err, tt.want)
 			}
@@ -93,7 +93,7 @@ func TestDigestCacheRefusesBadEntries(t *testing.T) {
 			if err := cache.Put(key, c, d); err != nil {
 				t.Fatal(err)
 			}
-			s, _, err = cache.Get(key)
+			s, _, err = cache.Get(key, nil)
 			if err != nil || !sameEncoding(t, s, d) {
 				t.Fatalf("rebuilt entry: %v", err)
 			}
@@ -176,7 +176,7 @@ func TestDigestCacheEvict(t *testing.T) {
 		}
 	}
 	// Using the oldest entry makes it the most recent.
-	if _, _, err := cache.Get("aa01"); err != nil {
+	if _, _, err := cache.Get("aa01", nil); err != nil {
 		t.Fatal(err)
 	}
 	cache.MaxBytes = 2 * size

@@ -55,7 +55,7 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 	if cache != nil {
 		if k, err := ContentKey(c.Path); err == nil {
 			key = k
-			s, cont, err := cache.Get(key)
+			s, cont, err := cache.Get(key, dl.stacks)
 			if err == nil {
 				dl.stacks.Share(s)
 				return s, cont, true, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 )
 
 // The digest file format (README "Digest cache"), version DigestVersion:
@@ -68,25 +69,14 @@ func EncodeDigest(key string, c Container, s *Snapshot) ([]byte, error) {
 		w.str(kv.Key)
 		w.str(kv.Value)
 	}
-	w.uint(uint64(len(s.Stacks.Frames)))
-	for _, f := range s.Stacks.Frames {
-		w.str(f.File)
-		w.int(int64(f.Line))
-		w.str(f.Name)
-		w.str(f.FX.Op)
-		w.str(f.FX.Name)
-		w.str(f.FX.Target)
-		w.str(f.FX.Trace)
-	}
-	w.uint(uint64(s.Stacks.Len() - 1))
-	w.uint(uint64(len(s.Stacks.ids)))
-	for id := 1; id < s.Stacks.Len(); id++ {
-		ids := s.Stacks.Stack(StackID(id))
-		w.uint(uint64(len(ids)))
-		for _, f := range ids {
-			w.uint(uint64(f))
-		}
-	}
+	// The frames and stacks, after their length: a reader that has read
+	// the same bytes before reuses that table (DecodeDigestShared).
+	start := len(w.b)
+	w.stackSection(&s.Stacks)
+	sec := slices.Clone(w.b[start:])
+	w.b = w.b[:start]
+	w.uint(uint64(len(sec)))
+	w.b = append(w.b, sec...)
 	w.uint(uint64(len(s.Meta)))
 	for _, m := range s.Meta {
 		w.str(m)
@@ -134,6 +124,31 @@ func encodedSizeHint(s *Snapshot) int {
 		}
 	}
 	return n
+}
+
+// stackSection writes the frames, with their FX nodes, and the stacks:
+// their count, the number of frame IDs of all of them, then each stack's
+// length and frame IDs.
+func (w *digestWriter) stackSection(st *Stacks) {
+	w.uint(uint64(len(st.Frames)))
+	for _, f := range st.Frames {
+		w.str(f.File)
+		w.int(int64(f.Line))
+		w.str(f.Name)
+		w.str(f.FX.Op)
+		w.str(f.FX.Name)
+		w.str(f.FX.Target)
+		w.str(f.FX.Trace)
+	}
+	w.uint(uint64(st.Len() - 1))
+	w.uint(uint64(len(st.ids)))
+	for id := 1; id < st.Len(); id++ {
+		ids := st.Stack(StackID(id))
+		w.uint(uint64(len(ids)))
+		for _, f := range ids {
+			w.uint(uint64(f))
+		}
+	}
 }
 
 // segments writes a segment list with its blocks.
@@ -212,6 +227,14 @@ func (w *digestWriter) bool(v bool) {
 // it records, the file's container and the digest. Errors wrap
 // ErrDigestVersion or ErrDigestCorrupt.
 func DecodeDigest(b []byte) (key string, c Container, s *Snapshot, err error) {
+	return DecodeDigestShared(b, nil)
+}
+
+// DecodeDigestShared is DecodeDigest for the digests of one load: when t
+// has lately read a stack section with the same bytes (consecutive
+// snapshots of a steady run hold the same stacks), the digest gets that
+// table, already shared, instead of reading its own. t may be nil.
+func DecodeDigestShared(b []byte, t *Sharer) (key string, c Container, s *Snapshot, err error) {
 	if len(b) < len(digestMagic)+4 || string(b[:len(digestMagic)]) != digestMagic {
 		return "", "", nil, fmt.Errorf("%w: no digest header", ErrDigestCorrupt)
 	}
@@ -238,18 +261,7 @@ func DecodeDigest(b []byte) (key string, c Container, s *Snapshot, err error) {
 			st.Raw[i] = KeyValue{Key: intern(r.str()), Value: intern(r.str())}
 		}
 	}
-	nf := r.count(7)
-	s.Stacks.Frames = make([]Frame, 0, nf)
-	for range nf {
-		f := Frame{File: intern(r.str()), Line: int(r.int()), Name: intern(r.str())}
-		f.FX = FXNode{Op: intern(r.str()), Name: intern(r.str()), Target: intern(r.str()), Trace: intern(r.str())}
-		// Frames are distinct by construction; append without interning
-		// so that a duplicate does not shift the IDs.
-		s.Stacks.Frames = append(s.Stacks.Frames, f)
-	}
-	ns := r.count(2)
-	r.stackTable(&s.Stacks, ns, r.count(1), nf)
-	r.stacks = ns
+	r.stacks = r.stackSection(&s.Stacks, t)
 	if nm := r.count(1); nm > 0 {
 		s.Meta = make([]string, nm)
 		for i := range s.Meta {
@@ -422,6 +434,49 @@ type digestReader struct {
 	// stacks, metas and pools are the sizes of the digest's tables, for
 	// checking the indexes into them.
 	stacks, metas, pools int
+}
+
+// stackSection reads the frames and stacks (digestWriter.stackSection)
+// into st, or takes the table t read from the same bytes lately, and
+// returns the number of stacks.
+func (r *digestReader) stackSection(st *Stacks, t *Sharer) int {
+	n := r.count(1)
+	if r.err != nil {
+		return 0
+	}
+	raw := r.b[:n]
+	r.b = r.b[n:]
+	if t != nil {
+		if tab, ok := t.recentTable(raw); ok {
+			*st = tab
+			return st.Len() - 1
+		}
+	}
+	sr := &digestReader{b: raw}
+	nf := sr.count(7)
+	st.Frames = make([]Frame, 0, nf)
+	for range nf {
+		f := Frame{File: intern(sr.str()), Line: int(sr.int()), Name: intern(sr.str())}
+		f.FX = FXNode{Op: intern(sr.str()), Name: intern(sr.str()), Target: intern(sr.str()), Trace: intern(sr.str())}
+		// Frames are distinct by construction; append without interning
+		// so that a duplicate does not shift the IDs.
+		st.Frames = append(st.Frames, f)
+	}
+	ns := sr.count(2)
+	sr.stackTable(st, ns, sr.count(1), nf)
+	if sr.err == nil && len(sr.b) > 0 {
+		sr.fail("%d bytes after the stacks", len(sr.b))
+	}
+	if sr.err != nil {
+		r.err = sr.err
+		r.b = nil
+		return 0
+	}
+	if t != nil {
+		t.shareStacks(st)
+		t.rememberTable(raw, *st)
+	}
+	return ns
 }
 
 // stackTable reads ns stacks of total frame IDs in all into st, whose

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"bytes"
 	"encoding/binary"
 	"hash/maphash"
 	"reflect"
@@ -27,6 +28,51 @@ type Sharer struct {
 	byHash map[uint64][]*Stacks
 	segs   map[uint64][][]Segment
 	blocks map[uint64][][]Block
+	// recent are the stack sections DecodeDigestShared read last, newest
+	// first, with the shared tables read from them.
+	recent []rawTable
+}
+
+// rawTable is a stack section's bytes (a copy) and the table read from
+// them.
+type rawTable struct {
+	raw []byte
+	tab Stacks
+}
+
+// recentTables is how many stack sections a Sharer keeps: enough for
+// the load's workers (one file in flight each) to meet the table of the
+// file before theirs, few enough that a run whose tables all differ
+// holds a few copies of a section (hundreds of KB each), not one per
+// snapshot.
+const recentTables = 4
+
+// recentTable returns the table read lately from stack section raw,
+// compared in full, and whether there is one.
+func (t *Sharer) recentTable(raw []byte) (Stacks, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i, r := range t.recent {
+		if bytes.Equal(r.raw, raw) {
+			copy(t.recent[1:i+1], t.recent[:i])
+			t.recent[0] = r
+			return r.tab, true
+		}
+	}
+	return Stacks{}, false
+}
+
+// rememberTable records tab, shared, as the table read from stack
+// section raw (copied).
+func (t *Sharer) rememberTable(raw []byte, tab Stacks) {
+	r := rawTable{raw: bytes.Clone(raw), tab: Stacks{Frames: tab.Frames, off: tab.off, ids: tab.ids}}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.recent) < recentTables {
+		t.recent = append(t.recent, rawTable{})
+	}
+	copy(t.recent[1:], t.recent[:len(t.recent)-1])
+	t.recent[0] = r
 }
 
 // NewSharer returns an empty Sharer; it is safe for concurrent use.
@@ -142,6 +188,14 @@ func segmentsEqual(a, b []Segment) bool {
 // before, or records s for later ones. Either way the slices' capacities equal their
 // lengths, so an append to one digest's table never writes into another's.
 func (t *Sharer) shareStacks(s *Stacks) {
+	t.mu.Lock()
+	for i := range t.recent {
+		if s.SameTable(&t.recent[i].tab) {
+			t.mu.Unlock()
+			return
+		}
+	}
+	t.mu.Unlock()
 	s.Frames = slices.Clip(s.Frames)
 	s.off = slices.Clip(s.off)
 	s.ids = slices.Clip(s.ids)

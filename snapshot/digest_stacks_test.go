@@ -111,3 +111,65 @@ func TestFirstRepeat(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeDigestSharedReusesTable checks that digests read through one
+// Sharer take the table of an earlier digest with the same stack section
+// (the same memory, snapshot.Stacks.SameTable), that a digest with other
+// stacks reads its own, that the oldest of more than recentTables
+// sections is forgotten, and that every digest reads as it does alone.
+func TestDecodeDigestSharedReusesTable(t *testing.T) {
+	enc := func(stacks ...[]FrameID) []byte {
+		t.Helper()
+		b, err := EncodeDigest("k", "pickle", stackDigest(stacks...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	tables := make([][]byte, recentTables+1)
+	for i := range tables {
+		tables[i] = enc([]FrameID{0, 1}, []FrameID{FrameID(i % 3), 2}, make([]FrameID, i+1))
+	}
+	sh := NewSharer()
+	read := func(b []byte) *Snapshot {
+		t.Helper()
+		_, _, alone, err := DecodeDigest(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, d, err := DecodeDigestShared(b, sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if why := sameDigest(alone, d); why != "" {
+			t.Fatalf("read through the Sharer differs: %s", why)
+		}
+		return d
+	}
+	first := read(tables[0])
+	if again := read(tables[0]); !again.Stacks.SameTable(&first.Stacks) {
+		t.Error("the same stack section read twice gave two tables")
+	}
+	if len(sh.recent) != 1 {
+		t.Errorf("the same stack section read twice was parsed twice (%d kept)", len(sh.recent))
+	}
+	if other := read(tables[1]); other.Stacks.SameTable(&first.Stacks) {
+		t.Error("another stack section got the first's table")
+	}
+	for _, b := range tables[2:] {
+		read(b)
+	}
+	// tables[0] is now the oldest of recentTables+1: forgotten, read
+	// again (and shared by its content).
+	if len(sh.recent) != recentTables {
+		t.Errorf("the Sharer keeps %d sections, want %d", len(sh.recent), recentTables)
+	}
+	for _, r := range sh.recent {
+		if r.tab.SameTable(&first.Stacks) {
+			t.Error("the oldest section is still kept")
+		}
+	}
+	if back := read(tables[0]); !back.Stacks.SameTable(&first.Stacks) {
+		t.Error("a table read again was not shared with its equal")
+	}
+}

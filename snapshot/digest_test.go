@@ -143,6 +143,18 @@ func FuzzDecodeDigest(f *testing.F) {
 			}
 			return
 		}
+		// Read twice through one Sharer: the second takes the first's
+		// table, and both are the digest read alone.
+		sh := NewSharer()
+		for i := range 2 {
+			_, _, d, err := DecodeDigestShared(data, sh)
+			if err != nil {
+				t.Fatalf("read %d through a Sharer: %v", i+1, err)
+			}
+			if why := sameDigest(s, d); why != "" {
+				t.Fatalf("read %d through a Sharer differs: %s", i+1, why)
+			}
+		}
 		b, err := EncodeDigest(key, c, s)
 		if err != nil {
 			t.Fatal(err)
