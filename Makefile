@@ -24,7 +24,7 @@ EVAL_N    ?= 5
 OUT       := out
 
 .PHONY: all build run test check fmt vet third-party lint deadcode unit fuzz fuzz-smoke testdata corpus eval \
-	bench bench-decode bench-scale clean
+	bench bench-decode bench-scale race clean
 
 all: build
 
@@ -136,6 +136,12 @@ corpus:
 # (internal/eval's Target* constants) is missed.
 eval: build corpus
 	./$(BIN) eval $(OUT)/corpus
+
+# The data race detector over the packages that run work side by side (the
+# load's workers, the roles beside attribution, the digest cache's shared
+# tables): minutes, so not part of test.
+race:
+	$(GO) test -race -short ./analyze/... ./ingest ./snapshot ./cmd/gpureport
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./snapshot ./gpulog ./ingest ./analyze ./report ./cmd/gpureport

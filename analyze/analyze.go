@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"gpureport/analyze/frames"
@@ -60,7 +61,9 @@ type Options struct {
 //     last trace window (attribution.go, tracewindow.go):
 //     attributionContext
 //  5. roles          what holds the memory: the roles of every snapshot and
-//     of each leak suspect (memroles.go): Point.Roles, Suspect.Roles
+//     of each leak suspect (memroles.go): Point.Roles, Suspect.Roles; the
+//     snapshots' roles are classified beside stage 4, on another core,
+//     since neither reads the other's output
 //  6. fragmentation  per snapshot and over the series (fragmentation.go):
 //     *Fragmentation
 //  7. ooms           the OOMs the snapshots record, the groups that grew into
@@ -81,14 +84,28 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	devs := a.devices(series)
 	// Each device stage runs over every device before the next starts:
 	// a later stage may read what an earlier one decided on any device.
-	for _, stage := range []func(*deviceRun){a.trends, a.attribute, a.roles, a.fragmentation, a.ooms, a.sites} {
-		for _, dr := range devs {
-			stage(dr)
-		}
+	a.eachDevice(devs, a.trends)
+	// But the roles of every snapshot read only the snapshots (and the
+	// roles memo, a.stacks), and attribution reads no roles: the two run
+	// side by side, on two cores; what joins them (the suspects' roles,
+	// the trace window, which reads the roles memo) runs after both.
+	var wg sync.WaitGroup
+	wg.Go(func() { a.eachDevice(devs, a.pointRoles) })
+	a.eachDevice(devs, a.attribute)
+	wg.Wait()
+	for _, stage := range []func(*deviceRun){a.traceWindow, a.joinRoles, a.fragmentation, a.ooms, a.sites} {
+		a.eachDevice(devs, stage)
 	}
 	a.run(devs)
 	a.verdict()
 	return a.f
+}
+
+// eachDevice runs stage over every device, in order.
+func (a *analysis) eachDevice(devs []*deviceRun, stage func(*deviceRun)) {
+	for _, dr := range devs {
+		stage(dr)
+	}
 }
 
 // analysis is a run being analysed: its inputs, placed, and options, the
@@ -174,8 +191,14 @@ func (a *analysis) attribute(dr *deviceRun) {
 	}
 	dr.ac.coverage = d.Coverage
 	d.Groups, d.Suspects = findSuspects(sg, dr.ac)
-	if n := len(s.Files); n > 0 {
-		d.TraceWindow = TraceWindowOf(s.Files[n-1], s.Device, a.stacks)
+}
+
+// traceWindow reads the last snapshot's trace window, the secondary
+// evidence a single snapshot has (stage 4, after the roles of every
+// snapshot, whose memo it shares).
+func (a *analysis) traceWindow(dr *deviceRun) {
+	if s := dr.s; s != nil && len(s.Files) > 0 {
+		dr.d.TraceWindow = TraceWindowOf(s.Files[len(s.Files)-1], s.Device, a.stacks)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"time"
 
+	"gpureport/analyze/roles"
 	"gpureport/gpulog"
 	"gpureport/input"
 	"gpureport/placement"
@@ -34,6 +35,10 @@ type deviceRun struct {
 	fit  trendFit
 	ac   attributionContext
 	ooms []OOM
+	// roles are the roles of each snapshot, and last those of the last
+	// snapshot's blocks, from pointRoles to joinRoles.
+	roles []roles.Breakdown
+	last  lastRoles
 }
 
 // devices makes the run's devices from its series, memory_stats readings

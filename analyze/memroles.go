@@ -22,32 +22,54 @@ import (
 //     first OOM whose roles are known, else the peak snapshot of the
 //     device that allocated most.
 
-// roles classifies the live memory of each snapshot of a device, and of
-// its leak suspects at the last snapshot (stage 5).
-func (a *analysis) roles(dr *deviceRun) {
+// pointRoles classifies the live memory of each snapshot of a device
+// (stage 5), into dr.roles, and keeps the last snapshot's decisions. It
+// runs beside attribution, which reads the device's points, so it writes
+// only dr's fields of its own; joinRoles puts them in the points.
+func (a *analysis) pointRoles(dr *deviceRun) {
 	s, d := dr.s, dr.d
 	if s == nil {
 		return
 	}
-	for i, f := range s.Files {
-		if i >= len(d.Points) {
-			break
-		}
+	n := min(len(s.Files), len(d.Points))
+	dr.roles = make([]roles.Breakdown, n)
+	for i, f := range s.Files[:n] {
 		sc := roles.SceneOf(f.Snapshot, s.Device)
 		sc.Memo = a.stacks
 		ds, bd := roles.Classify(sc)
-		d.Points[i].Roles = &bd
+		dr.roles[i] = bd
 		if i == len(s.Files)-1 {
-			suspectRoles(d, &f.Snapshot.Stacks, sc, ds)
+			dr.last = lastRoles{stacks: &f.Snapshot.Stacks, scene: sc, decisions: ds}
 		}
 	}
 }
 
-// suspectRoles sets the roles of each leak suspect of d from the
+// lastRoles is what roles.Classify decided for the blocks of a device's
+// last snapshot, whose stacks are stacks.
+type lastRoles struct {
+	stacks    *snapshot.Stacks
+	scene     *roles.Scene
+	decisions []roles.Decision
+}
+
+// joinRoles gives each point of a device its roles, and each leak
+// suspect the roles of its blocks at the last snapshot (stage 5, after
+// attribution has found the suspects).
+func (a *analysis) joinRoles(dr *deviceRun) {
+	for i := range dr.roles {
+		dr.d.Points[i].Roles = &dr.roles[i]
+	}
+	if l := dr.last; l.scene != nil {
+		setSuspectRoles(dr.d, l.stacks, l.scene, l.decisions)
+	}
+	dr.roles, dr.last = nil, lastRoles{}
+}
+
+// setSuspectRoles sets the roles of each leak suspect of d from the
 // decisions ds on the blocks of scene sc (the last snapshot), whose
 // stacks are st: a block belongs to the suspect of its stack's
 // signature.
-func suspectRoles(d *Device, st *snapshot.Stacks, sc *roles.Scene, ds []roles.Decision) {
+func setSuspectRoles(d *Device, st *snapshot.Stacks, sc *roles.Scene, ds []roles.Decision) {
 	if len(d.Suspects) == 0 {
 		return
 	}
