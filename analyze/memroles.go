@@ -33,8 +33,9 @@ func (a *analysis) pointRoles(dr *deviceRun) {
 	}
 	n := min(len(s.Files), len(d.Points))
 	dr.roles = make([]roles.Breakdown, n)
+	var sc *roles.Scene
 	for i, f := range s.Files[:n] {
-		sc := roles.SceneOf(f.Snapshot, s.Device)
+		sc = roles.SceneReusing(sc, f.Snapshot, s.Device)
 		sc.Memo = a.stacks
 		ds, bd := roles.Classify(sc)
 		dr.roles[i] = bd

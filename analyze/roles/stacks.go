@@ -75,26 +75,30 @@ type pyFrame struct {
 }
 
 // stackCache computes stack values per StackID of one snapshot, from
-// memo when one is given.
+// memo when one is given (which finds a table's stack it has seen by its
+// ID, so the cache's own map is kept only without one).
 type stackCache struct {
 	st   *snapshot.Stacks
-	m    map[snapshot.StackID]*stack
-	memo *frames.StackMemo[*stack] // nil: none
+	m    map[snapshot.StackID]*stack // nil with a memo
+	memo *frames.StackMemo[*stack]   // nil: none
 }
 
 func newStackCache(st *snapshot.Stacks, memo *StackMemo) *stackCache {
-	c := &stackCache{st: st, m: map[snapshot.StackID]*stack{}}
 	if memo != nil {
-		c.memo = memo.m
+		return &stackCache{st: st, memo: memo.m}
 	}
-	return c
+	return &stackCache{st: st, m: map[snapshot.StackID]*stack{}}
 }
 
 func (c *stackCache) get(id snapshot.StackID) *stack {
+	read := func() *stack { return readStack(c.st.StackFrames(id)) }
+	if c.memo != nil {
+		return c.memo.Get(c.st, id, read)
+	}
 	if s, ok := c.m[id]; ok {
 		return s
 	}
-	s := c.memo.Get(c.st, id, func() *stack { return readStack(c.st.StackFrames(id)) })
+	s := read()
 	c.m[id] = s
 	return s
 }
