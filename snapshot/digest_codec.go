@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"slices"
 )
 
 // The digest file format (README "Digest cache"), version DigestVersion:
@@ -14,15 +13,20 @@ import (
 //	magic    "gpureport-digest\n" (17 bytes)
 //	version  uvarint
 //	key      string: the content identity the digest was made from
-//	payload  container, generation, settings, frames, stacks, segments
-//	         with their blocks, the trace digests, the decode notes (see
+//	payload  container, generation, settings, the stack section (its
+//	         length in 8 bytes, little endian; the frames; the number of
+//	         stacks and of their frame IDs; each stack), segments with
+//	         their blocks, the trace digests, the decode notes (see
 //	         EncodeDigest)
 //
 // Version 2 added each trace digest's LastAlloc and the decode notes;
 // version 3 the frames' FX nodes, the user_metadata texts and pool ids,
 // each trace digest's live blocks (BlockTrace) and its OOM events'
 // metadata and pool, and pinned host memory (host segments, host trace
-// digest); version 4 each live block's allocation time.
+// digest); version 4 each live block's allocation time; version 5 the
+// stack section's length, so that a reader can take a table read from
+// the same bytes before (DecodeDigestShared), and the number of frame IDs
+// of all stacks, so that it sizes a table it reads once.
 //	crc      4 bytes, CRC-32C (Castagnoli) of everything before, little endian
 //
 // Integers are varints (signed ones zig-zag), strings a uvarint length and
@@ -69,14 +73,13 @@ func EncodeDigest(key string, c Container, s *Snapshot) ([]byte, error) {
 		w.str(kv.Key)
 		w.str(kv.Value)
 	}
-	// The frames and stacks, after their length: a reader that has read
-	// the same bytes before reuses that table (DecodeDigestShared).
-	start := len(w.b)
+	// The frames and stacks, after their length (8 bytes, little endian,
+	// written when known): a reader that has read the same bytes before
+	// reuses that table (DecodeDigestShared).
+	at := len(w.b)
+	w.b = binary.LittleEndian.AppendUint64(w.b, 0)
 	w.stackSection(&s.Stacks)
-	sec := slices.Clone(w.b[start:])
-	w.b = w.b[:start]
-	w.uint(uint64(len(sec)))
-	w.b = append(w.b, sec...)
+	binary.LittleEndian.PutUint64(w.b[at:], uint64(len(w.b)-at-8))
 	w.uint(uint64(len(s.Meta)))
 	for _, m := range s.Meta {
 		w.str(m)
@@ -440,8 +443,14 @@ type digestReader struct {
 // into st, or takes the table t read from the same bytes lately, and
 // returns the number of stacks.
 func (r *digestReader) stackSection(st *Stacks, t *Sharer) int {
-	n := r.count(1)
-	if r.err != nil {
+	if len(r.b) < 8 {
+		r.fail("no stack section")
+		return 0
+	}
+	n := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	if n > uint64(len(r.b)) {
+		r.fail("stack section of %d bytes with %d left", n, len(r.b))
 		return 0
 	}
 	raw := r.b[:n]
@@ -468,7 +477,7 @@ func (r *digestReader) stackSection(st *Stacks, t *Sharer) int {
 		sr.fail("%d bytes after the stacks", len(sr.b))
 	}
 	if sr.err != nil {
-		r.err = sr.err
+		r.err = fmt.Errorf("stack section: %w", sr.err)
 		r.b = nil
 		return 0
 	}

@@ -56,11 +56,18 @@ func TestDecodeDigestStackTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The section's length, 8 bytes before its frames: one more than the
+	// bytes left.
+	at := bytes.Index(good, []byte("\x03\x08train.py")) - 8
+	long := patchDigest(t, good, good[at:at+8], binary.LittleEndian.AppendUint64(nil, uint64(len(good)-at)))
+	short := patchDigest(t, good, good[at:at+8], binary.LittleEndian.AppendUint64(nil, binary.LittleEndian.Uint64(good[at:])-1))
 	tests := []struct {
 		name string
 		data []byte
 		want string // "" reads back
 	}{
+		{"a section longer than the entry", long, "stack section of"},
+		{"a section one byte short", short, "stack section: corrupt digest: count 2 with 1 bytes left"},
 		{"as written", good, ""},
 		{"a stack repeats", repeat, "stack 3 repeats"},
 		{"fewer IDs than the count", patchDigest(t, good, section, []byte{3, 6, 2, 0, 1, 1, 2, 2, 1, 0}), "hold 5 frame IDs, the table says 6"},
