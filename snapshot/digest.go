@@ -170,6 +170,10 @@ func Reduce(s *Snapshot) *Snapshot {
 		remap[id] = n
 		return n
 	}
+	// The digest keeps most of s's stacks: sized for all of them, its
+	// table is allocated once instead of doubled a dozen times in fresh
+	// memory, and trimmed at the end if it kept much less.
+	d.Stacks.reserve(s.Stacks.Len()-1, len(s.Stacks.ids))
 	d.Segments = reduceSegments(s.Segments, stack)
 	d.HostSegments = reduceSegments(s.HostSegments, stack)
 	var meta metaTable
@@ -228,6 +232,7 @@ func Reduce(s *Snapshot) *Snapshot {
 		n.Place, n.Problem, n.Assumed = intern(n.Place), intern(n.Problem), intern(n.Assumed)
 		d.Notes = append(d.Notes, n)
 	}
+	d.Stacks.trim()
 	d.Stacks.Seal()
 	return d
 }

@@ -165,6 +165,25 @@ func (s *Stacks) add(ids []FrameID) StackID {
 	return StackID(len(s.off))
 }
 
+// reserve makes room for stacks more stacks of ids frame IDs in all.
+func (s *Stacks) reserve(stacks, ids int) {
+	s.off = slices.Grow(s.off, stacks)
+	s.ids = slices.Grow(s.ids, ids)
+}
+
+// trim copies the table's frame IDs and offsets to arrays of their own
+// size when they fill less than seven eighths of what was reserved: a
+// table is kept as long as its snapshot, and what it does not fill is
+// memory for nothing.
+func (s *Stacks) trim() {
+	if len(s.ids) < cap(s.ids)-cap(s.ids)/8 {
+		s.ids = slices.Clone(s.ids)
+	}
+	if len(s.off) < cap(s.off)-cap(s.off)/8 {
+		s.off = slices.Clone(s.off)
+	}
+}
+
 // Seal drops the lookup tables used while interning; the Stacks stay
 // readable but can no longer be added to. Decoders call it when done.
 func (s *Stacks) Seal() {
