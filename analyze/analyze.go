@@ -40,6 +40,13 @@ type Options struct {
 	// does exhaustion within the run's own length); 0 means
 	// DefaultHorizon.
 	Horizon time.Duration
+	// SideVersion names this build of the analysis for what it keeps in
+	// the digest cache beside a file's digest (an OOM's explanation,
+	// which costs a full decode to make again): an entry is read back
+	// only under the same name, so a changed analysis never reads an
+	// older one's. Lower-case letters, digits, '-' and '.'; empty keeps
+	// none.
+	SideVersion string
 }
 
 // Analyze runs the analysis over a decoded run, after package placement
@@ -228,7 +235,7 @@ func (a *analysis) ooms(dr *deviceRun) {
 		// device's capacity); a failed cudaHostAlloc is not one.
 		return
 	}
-	dr.ooms = explainOOMs(dr.s, dr.d.Capacity, dataRanks(a.f.Devices), a.stacks)
+	dr.ooms = explainOOMs(dr.s, dr.d.Capacity, dataRanks(a.f.Devices), a.stacks, a.opt.SideVersion)
 	oomSuspects(dr.d, dr.ooms, dr.ac)
 }
 

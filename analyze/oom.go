@@ -63,7 +63,7 @@ const topLiveAtOOM = 5
 // event can appear in the traces of several snapshots (the ring buffer
 // keeps it); the first snapshot that holds it is used, as its state is the
 // closest.
-func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo) []OOM {
+func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo, side string) []OOM {
 	type key struct {
 		t, size int64
 		free    uint64
@@ -77,6 +77,10 @@ func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo) []
 				continue
 			}
 			seen[k] = true
+			if o, ok := cachedOOM(f, s.DeviceKey, e.Index, side, capacity, ranks); ok {
+				out = append(out, o)
+				continue
+			}
 			// A digest holds no trace: the OOM's state is replayed from
 			// the file decoded in full.
 			snap, err := f.Full()
@@ -87,7 +91,9 @@ func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo) []
 				slog.Warn("OOM not explained: the snapshot no longer decodes as digested", "file", f.Path, "err", err)
 				continue
 			}
-			out = append(out, explainOOM(f, snap, s.DeviceKey, e.Index, capacity, ranks, memo))
+			o := explainOOM(f, snap, s.DeviceKey, e.Index, capacity, ranks, memo)
+			cacheOOM(f, s.DeviceKey, e.Index, side, &o)
+			out = append(out, o)
 		}
 	}
 	return out

@@ -148,7 +148,13 @@ func (c *DigestCache) Put(key string, cont snapshot.Container, s *snapshot.Snaps
 	if err != nil {
 		return err
 	}
-	p := c.path(key)
+	return writeAtomic(c.path(key), b)
+}
+
+// writeAtomic writes b to the file at p through a temporary file in the
+// same folder, renamed into place: readers see the old file, none, or
+// the new one whole.
+func writeAtomic(p string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
@@ -174,8 +180,8 @@ func (c *DigestCache) Put(key string, cont snapshot.Container, s *snapshot.Snaps
 	return nil
 }
 
-// Evict removes the least recently used digests until the folder holds at
-// most MaxBytes of them, and the temporary files of writers that died
+// Evict removes the least recently used digests and side entries until
+// the folder holds at most MaxBytes of them, and the temporary files of writers that died
 // (older than an hour). It returns the bytes removed.
 func (c *DigestCache) Evict() (int64, error) {
 	limit := cmp.Or(c.MaxBytes, DefaultDigestCacheBytes)
@@ -208,7 +214,7 @@ func (c *DigestCache) Evict() (int64, error) {
 			if os.Remove(p) == nil {
 				freed += info.Size()
 			}
-		case strings.HasSuffix(d.Name(), digestExt):
+		case strings.HasSuffix(d.Name(), digestExt), strings.HasSuffix(d.Name(), sideExt):
 			all = append(all, entry{p, info.Size(), info.ModTime()})
 			total += info.Size()
 		}

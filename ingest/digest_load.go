@@ -37,7 +37,8 @@ type digestLoader struct {
 }
 
 func newDigestLoader(opt LoadOptions) *digestLoader {
-	return &digestLoader{opt: opt, full: &fullLoader{opt: opt.Decode, abs: map[string]string{}}, stacks: snapshot.NewSharer()}
+	full := &fullLoader{opt: opt.Decode, abs: map[string]string{}, cache: opt.Cache, keys: map[string]string{}}
+	return &digestLoader{opt: opt, full: full, stacks: snapshot.NewSharer()}
 }
 
 // load returns candidate c's snapshot, or its digest with LoadOptions.Digest,
@@ -58,6 +59,7 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 			s, cont, err := cache.Get(key, dl.stacks)
 			if err == nil {
 				dl.stacks.Share(s)
+				dl.full.cached(c.Source.Path, key)
 				return s, cont, true, nil
 			}
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -80,6 +82,8 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 		if k, err := ContentKey(c.Path); err == nil && k == key {
 			if err := cache.Put(key, cont, d); err != nil {
 				dl.warnOnce.Do(func() { slog.Warn("digest cache not written", "dir", cache.Dir, "err", err) })
+			} else {
+				dl.full.cached(c.Source.Path, key)
 			}
 		}
 	}
@@ -148,8 +152,64 @@ func (f *SnapshotFile) HostFile() *SnapshotFile {
 	return &hf
 }
 
+// Side returns the side entry kind of f's file in the digest cache
+// (DigestCache.GetSide), and whether there is one: there is none when the
+// run was loaded without a cache, or f's digest is not in it. A corrupt
+// entry is removed, and logged.
+func (f *SnapshotFile) Side(kind string) ([]byte, bool) {
+	if f.hostOf != nil {
+		return f.hostOf.Side(kind)
+	}
+	cache, key := f.sideKey()
+	if cache == nil {
+		return nil, false
+	}
+	b, err := cache.GetSide(key, kind)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			slog.Warn("digest cache side entry made again", "file", f.Path, "kind", kind, "reason", err)
+		}
+		return nil, false
+	}
+	return b, true
+}
+
+// SetSide stores data as the side entry kind of f's file, where Side would
+// find it; without a cache it does nothing. A failed write is logged: the
+// entry is only made again on the next run.
+func (f *SnapshotFile) SetSide(kind string, data []byte) {
+	if f.hostOf != nil {
+		f.hostOf.SetSide(kind, data)
+		return
+	}
+	cache, key := f.sideKey()
+	if cache == nil {
+		return
+	}
+	if err := cache.PutSide(key, kind, data); err != nil {
+		slog.Warn("digest cache side entry not written", "file", f.Path, "kind", kind, "err", err)
+	}
+}
+
+// sideKey returns the cache and content key of f's digest, nil when it has
+// none.
+func (f *SnapshotFile) sideKey() (*DigestCache, string) {
+	if f.full == nil || f.full.cache == nil {
+		return nil, ""
+	}
+	f.full.mu.Lock()
+	defer f.full.mu.Unlock()
+	key, ok := f.full.keys[f.Path]
+	if !ok {
+		return nil, ""
+	}
+	return f.full.cache, key
+}
+
 // fullLoader decodes the full snapshot of digested files, keeping the last
-// one (a report asks for the last snapshot of a series once per device).
+// one (a report asks for the last snapshot of a series once per device),
+// and keeps the content keys under which their digests are cached, for
+// their side entries.
 type fullLoader struct {
 	opt snapshot.DecodeOptions
 	mu  sync.Mutex
@@ -157,6 +217,18 @@ type fullLoader struct {
 	abs  map[string]string
 	last *SnapshotFile
 	snap *snapshot.Snapshot
+	// cache is the digest cache (nil: none), keys a file's Source.Path to
+	// the content key its digest is cached under.
+	cache *DigestCache
+	keys  map[string]string
+}
+
+// cached records that the digest of the file at Source.Path path is
+// cached under key.
+func (l *fullLoader) cached(path, key string) {
+	l.mu.Lock()
+	l.keys[path] = key
+	l.mu.Unlock()
 }
 
 func (l *fullLoader) get(f *SnapshotFile) (*snapshot.Snapshot, error) {

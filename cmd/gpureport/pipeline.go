@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"gpureport/analyze"
@@ -19,6 +21,49 @@ import (
 
 // version is printed by --version and in the reports.
 const version = "0.1.0"
+
+// buildSideVersion names this build for the analysis's side entries in
+// the digest cache (analyze.Options.SideVersion): the VCS revision it was
+// built from when its tree was clean, else a release's module version;
+// "" (no side entries) for a build of changed or unknown sources, whose
+// analysis may differ from any revision's.
+func buildSideVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	return sideVersionOf(bi)
+}
+
+// sideVersionOf is buildSideVersion of the build bi describes.
+func sideVersionOf(bi *debug.BuildInfo) string {
+	var rev string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if modified {
+		return ""
+	}
+	v := rev
+	if v == "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '.':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r - 'A' + 'a'
+		}
+		return '-'
+	}, v)
+}
 
 // reportOptions are the options of one run's report, shared by the single
 // run and batch modes.
@@ -61,6 +106,9 @@ type reportOptions struct {
 	// cache holds the digest cache options (--no-cache, --cache-dir,
 	// --cache-size, --no-digest).
 	cache cacheOptions
+	// sideVersion names this build for the analysis's entries in the
+	// digest cache (buildSideVersion).
+	sideVersion string
 }
 
 // errNothingUsable means the run had no usable input at all.
@@ -118,6 +166,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		Suppressions:          opt.suppressions,
 		NoBuiltinSuppressions: opt.noBuiltinSuppressions,
 		Horizon:               opt.horizon,
+		SideVersion:           opt.sideVersion,
 	})
 	if err := report.Write(outDir, f, report.Options{GeneratedAt: generatedAt(), Version: version}); err != nil {
 		return nil, &writeError{err}

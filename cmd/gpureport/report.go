@@ -127,6 +127,7 @@ func runReport(inv *invocation) int {
 	if opt.decode, err = dec.options(); err != nil {
 		return usageError(inv.stderr, "%v", err)
 	}
+	opt.sideVersion = buildSideVersion()
 	if err := opt.cache.parse(); err != nil {
 		return usageError(inv.stderr, "--cache-size: %v", err)
 	}
