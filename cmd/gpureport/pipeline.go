@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -24,18 +26,39 @@ const version = "0.1.0"
 
 // buildSideVersion names this build for the analysis's side entries in
 // the digest cache (analyze.Options.SideVersion): the VCS revision it was
-// built from when its tree was clean, else a release's module version;
-// "" (no side entries) for a build of changed or unknown sources, whose
-// analysis may differ from any revision's.
+// built from when its tree was clean, else a release's module version,
+// else (a build without VCS stamps: -buildvcs=false, changed sources) the
+// executable file itself, by its size and modification time, so that
+// every rebuild reads only its own entries; "" (no side entries) when
+// none of these is known.
 func buildSideVersion() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return ""
 	}
-	return sideVersionOf(bi)
+	if v := sideVersionOf(bi); v != "" {
+		return v
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return exeSideVersion(st.Size(), st.ModTime())
 }
 
-// sideVersionOf is buildSideVersion of the build bi describes.
+// exeSideVersion names an executable of size bytes modified at mtime.
+func exeSideVersion(size int64, mtime time.Time) string {
+	h := sha256.Sum256(fmt.Appendf(nil, "%d %d", size, mtime.UnixNano()))
+	return "exe-" + hex.EncodeToString(h[:8])
+}
+
+// sideVersionOf is the VCS revision of a clean tree or the release
+// version that bi names, as a side entry kind's characters; "" for
+// neither.
 func sideVersionOf(bi *debug.BuildInfo) string {
 	var rev string
 	modified := false

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"regexp"
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
 // TestSideVersionOf checks the name a build gives its side entries in the
@@ -33,5 +35,24 @@ func TestSideVersionOf(t *testing.T) {
 				t.Errorf("sideVersionOf = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestExeSideVersion checks that an executable rebuilt (another size or
+// modification time) names its side entries otherwise, and that the name
+// is a valid kind.
+func TestExeSideVersion(t *testing.T) {
+	at := time.Date(2026, 11, 28, 1, 0, 0, 0, time.UTC)
+	a := exeSideVersion(30<<20, at)
+	if a != exeSideVersion(30<<20, at) {
+		t.Fatal("one executable has two names")
+	}
+	for _, b := range []string{exeSideVersion(30<<20+1, at), exeSideVersion(30<<20, at.Add(time.Nanosecond))} {
+		if b == a {
+			t.Errorf("a rebuilt executable keeps the name %q", a)
+		}
+	}
+	if !regexp.MustCompile(`^exe-[0-9a-f]{16}$`).MatchString(a) {
+		t.Errorf("name %q is not exe- and 16 hex digits", a)
 	}
 }
