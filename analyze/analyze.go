@@ -98,6 +98,13 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	// the trace window, which reads the roles memo) runs after both.
 	var wg sync.WaitGroup
 	wg.Go(func() { a.eachDevice(devs, a.pointRoles) })
+	// The trace window reads the first device's last snapshot decoded
+	// in full: decoded beside stages 4 and 5, it is off the path (the
+	// loader keeps it for the trace window; an error is the trace
+	// window's to report).
+	if f := firstLastFile(devs); f != nil {
+		wg.Go(func() { _, _ = f.Full() })
+	}
 	a.eachDevice(devs, a.attribute)
 	wg.Wait()
 	for _, stage := range []func(*deviceRun){a.traceWindow, a.joinRoles, a.fragmentation, a.ooms, a.sites} {
@@ -106,6 +113,17 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	a.run(devs)
 	a.verdict()
 	return a.f
+}
+
+// firstLastFile returns the last snapshot file of the first device with
+// snapshots, nil without one.
+func firstLastFile(devs []*deviceRun) *ingest.SnapshotFile {
+	for _, dr := range devs {
+		if dr.s != nil && len(dr.s.Files) > 0 {
+			return dr.s.Files[len(dr.s.Files)-1]
+		}
+	}
+	return nil
 }
 
 // eachDevice runs stage over every device, in order.
