@@ -82,3 +82,53 @@ func TestOOMExplainedFromCache(t *testing.T) {
 		t.Errorf("no SideVersion explained %d OOMs without the file", len(none.OOMs))
 	}
 }
+
+// TestCachedRunFollowsItsFiles checks that a run reported through the
+// digest cache follows its files, not the cache: after one file is
+// replaced by another snapshot and another file is removed, the next
+// report over the same cache reads the replaced file's new content and
+// leaves the removed one out, exactly as a report without a cache does.
+func TestCachedRunFollowsItsFiles(t *testing.T) {
+	dir := t.TempDir()
+	paths := writeOOMCopies(t, dir, 3)
+	cache := &ingest.DigestCache{Dir: t.TempDir()}
+	analyzeDir := func(c *ingest.DigestCache) *Findings {
+		t.Helper()
+		run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC, Jobs: 2, Digest: true, Cache: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Analyze(run, Options{SideVersion: "test-1"})
+	}
+	before := analyzeDir(cache)
+	if n := len(before.Devices[0].Points); n != 3 {
+		t.Fatalf("%d points, want 3", n)
+	}
+	// Replace the second file with another snapshot (more live memory)
+	// and remove the third.
+	var buf bytes.Buffer
+	if _, err := train.WriteShape(&buf, train.Shape{Tensors: 900, Events: 2000, Stacks: 200, OOMs: 2, PythonDepth: 1, Seed: 8}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(paths[1], buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(paths[2]); err != nil {
+		t.Fatal(err)
+	}
+	after := analyzeDir(cache)
+	fresh := analyzeDir(nil)
+	pts, want := after.Devices[0].Points, fresh.Devices[0].Points
+	if len(pts) != 2 {
+		t.Fatalf("%d points after a file was removed, want 2", len(pts))
+	}
+	if pts[1].Usage == before.Devices[0].Points[1].Usage {
+		t.Errorf("the replaced file's point still has its old usage %+v", pts[1].Usage)
+	}
+	if diff := cmp.Diff(want, pts); diff != "" {
+		t.Errorf("points through the cache differ from a report without it (-fresh +cached):\n%s", diff)
+	}
+	if diff := cmp.Diff(fresh.OOMs, after.OOMs); diff != "" {
+		t.Errorf("OOMs through the cache differ from a report without it (-fresh +cached):\n%s", diff)
+	}
+}
