@@ -175,8 +175,8 @@ func (f *SnapshotFile) Side(kind string) ([]byte, bool) {
 }
 
 // SetSide stores data as the side entry kind of f's file, where Side would
-// find it; without a cache it does nothing. A failed write is logged: the
-// entry is only made again on the next run.
+// find it; without a cache it does nothing. A failed write is logged, once
+// a run: the entry is only made again on the next run.
 func (f *SnapshotFile) SetSide(kind string, data []byte) {
 	if f.hostOf != nil {
 		f.hostOf.SetSide(kind, data)
@@ -187,7 +187,10 @@ func (f *SnapshotFile) SetSide(kind string, data []byte) {
 		return
 	}
 	if err := cache.PutSide(key, kind, data); err != nil {
-		slog.Warn("digest cache side entry not written", "file", f.Path, "kind", kind, "err", err)
+		// Once a run: a read-only or full cache folder fails every write.
+		f.full.sideWarn.Do(func() {
+			slog.Warn("digest cache side entry not written", "file", f.Path, "kind", kind, "err", err)
+		})
 	}
 }
 
@@ -218,9 +221,11 @@ type fullLoader struct {
 	last *SnapshotFile
 	snap *snapshot.Snapshot
 	// cache is the digest cache (nil: none), keys a file's Source.Path to
-	// the content key its digest is cached under.
-	cache *DigestCache
-	keys  map[string]string
+	// the content key its digest is cached under; sideWarn limits side
+	// entry write failures to one warning.
+	cache    *DigestCache
+	keys     map[string]string
+	sideWarn sync.Once
 }
 
 // cached records that the digest of the file at Source.Path path is
