@@ -59,15 +59,22 @@ func DefaultDigestCacheDir() (string, error) {
 	return filepath.Join(d, "gpureport", "digests"), nil
 }
 
-// ContentKey returns the content identity of the file at path: a SHA-256
-// over the digest format version, the file's size, its modification time
-// and sampleBlocks blocks of its bytes spread over the whole file. Size and
-// mtime change on any ordinary write; the sampled bytes also catch a file
-// replaced by another of the same size whose mtime was preserved (cp -p,
-// rsync -t, a restored archive). A full hash would read every byte, which
-// costs as much as decoding the file's containers and would make a report
-// over a cached run as slow as the first one.
-func ContentKey(path string) (string, error) {
+// ContentKey returns the content identity of the file at path, named
+// name in its run (its path relative to the run folder, as the run's
+// files list it): a SHA-256 over the digest format version, the name, the
+// file's size, its modification time and sampleBlocks blocks of its bytes
+// spread over the whole file. Size and mtime change on any ordinary
+// write; the sampled bytes also catch a file replaced by another of the
+// same size whose mtime was preserved (cp -p, rsync -t, a restored
+// archive). The name keeps apart two files of one run that are written
+// within one tick of the file system's clock with the same size and
+// differ only between the sampled blocks (the ranks of one step, copies
+// that differ in a few bytes); a copy of the whole run folder keeps its
+// files' names, and every machine of a fan-out sees the same ones. A full
+// hash would read every byte, which costs as much as decoding the file's
+// containers and would make a report over a cached run as slow as the
+// first one.
+func ContentKey(path, name string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -77,16 +84,18 @@ func ContentKey(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return contentKey(f, st.Size(), st.ModTime())
+	return contentKey(f, name, st.Size(), st.ModTime())
 }
 
-func contentKey(ra io.ReaderAt, size int64, mtime time.Time) (string, error) {
+func contentKey(ra io.ReaderAt, name string, size int64, mtime time.Time) (string, error) {
 	h := sha256.New()
-	var hdr [24]byte
+	var hdr [32]byte
 	binary.LittleEndian.PutUint64(hdr[0:], snapshot.DigestVersion)
 	binary.LittleEndian.PutUint64(hdr[8:], uint64(size))
 	binary.LittleEndian.PutUint64(hdr[16:], uint64(mtime.UnixNano()))
+	binary.LittleEndian.PutUint64(hdr[24:], uint64(len(name)))
 	h.Write(hdr[:])
+	h.Write([]byte(name))
 	buf := make([]byte, sampleBlock)
 	for i := range int64(sampleBlocks) {
 		off := int64(0)

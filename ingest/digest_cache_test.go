@@ -101,51 +101,58 @@ func TestDigestCacheRefusesBadEntries(t *testing.T) {
 	}
 }
 
-// TestContentKey checks that the key changes with the size, the
-// modification time and the bytes of any sampled block, and not with the
-// file's name.
+// TestContentKey checks that the key changes with the file's name in its
+// run, its size, its modification time and the bytes of any sampled
+// block, and not with the folder it is in (a copy of the run).
 func TestContentKey(t *testing.T) {
 	dir := t.TempDir()
 	data := bytes.Repeat([]byte("0123456789abcdef"), 64<<10) // 1 MiB
 	mtime := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	write := func(name string, b []byte, mt time.Time) string {
-		p := filepath.Join(dir, name)
+	write := func(folder, name string, b []byte, mt time.Time) string {
+		p := filepath.Join(dir, folder, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.Chtimes(p, mt, mt); err != nil {
 			t.Fatal(err)
 		}
-		k, err := ContentKey(p)
+		k, err := ContentKey(p, name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return k
 	}
-	base := write("a", data, mtime)
-	if k := write("b", data, mtime); k != base {
-		t.Error("the same content under another name has another key")
+	base := write("run", "a.pickle", data, mtime)
+	if k := write("copy-of-run", "a.pickle", data, mtime); k != base {
+		t.Error("the same file in a copy of the run has another key")
 	}
 	lastByte := bytes.Clone(data)
 	lastByte[len(lastByte)-1] ^= 1
+	// A byte between the sampled blocks, size and mtime kept: only the
+	// name tells two such files of one run apart (the key's documented
+	// blind spot is such a file replaced in place).
 	middle := bytes.Clone(data)
-	middle[len(middle)/2] ^= 1
+	middle[len(middle)/2+sampleBlock] ^= 1
 	tests := []struct {
-		name string
-		data []byte
-		mt   time.Time
+		name, file string
+		data       []byte
+		mt         time.Time
 	}{
-		{"one byte longer", append(bytes.Clone(data), 0), mtime},
-		{"touched", data, mtime.Add(time.Second)},
-		{"last byte changed", lastByte, mtime},
-		{"first byte changed", append([]byte{'x'}, data[1:]...), mtime},
+		{"another name", "b.pickle", data, mtime},
+		{"another name, a byte between the samples", "b.pickle", middle, mtime},
+		{"one byte longer", "a.pickle", append(bytes.Clone(data), 0), mtime},
+		{"touched", "a.pickle", data, mtime.Add(time.Second)},
+		{"last byte changed", "a.pickle", lastByte, mtime},
+		{"first byte changed", "a.pickle", append([]byte{'x'}, data[1:]...), mtime},
 	}
 	for _, tt := range tests {
-		if k := write("c", tt.data, tt.mt); k == base {
+		if k := write("other", tt.file, tt.data, tt.mt); k == base {
 			t.Errorf("%s: same key", tt.name)
 		}
 	}
-	_ = middle // a change between sampled blocks with size and mtime kept is the documented blind spot
 }
 
 // TestDigestCacheEvict checks that eviction removes the least recently
@@ -263,7 +270,7 @@ func BenchmarkContentKey(b *testing.B) {
 	now := time.Now()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := contentKey(ra, int64(len(data)), now); err != nil {
+		if _, err := contentKey(ra, "snapshot_step_000100.pickle", int64(len(data)), now); err != nil {
 			b.Fatal(err)
 		}
 	}

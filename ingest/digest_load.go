@@ -54,7 +54,7 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 	cache := dl.opt.Cache
 	var key string
 	if cache != nil {
-		if k, err := ContentKey(c.Path); err == nil {
+		if k, err := ContentKey(c.Path, c.Source.Path); err == nil {
 			key = k
 			s, cont, err := cache.Get(key, dl.stacks)
 			if err == nil {
@@ -79,7 +79,7 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 	if key != "" {
 		// Store the digest only if the file did not change while it was
 		// decoded: it would be filed under the old content's key.
-		if k, err := ContentKey(c.Path); err == nil && k == key {
+		if k, err := ContentKey(c.Path, c.Source.Path); err == nil && k == key {
 			if err := cache.Put(key, cont, d); err != nil {
 				dl.warnOnce.Do(func() { slog.Warn("digest cache not written", "dir", cache.Dir, "err", err) })
 			} else {
