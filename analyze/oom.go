@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"gpureport/analyze/roles"
-	"gpureport/ingest"
 	"gpureport/internal/units"
 	"gpureport/snapshot"
 )
@@ -77,35 +76,38 @@ func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo, si
 				continue
 			}
 			seen[k] = true
-			if o, ok := cachedOOM(f, s.DeviceKey, e.Index, side, capacity, ranks); ok {
-				out = append(out, o)
-				continue
+			o, ok := cachedOOM(f, s.DeviceKey, e.Index, side)
+			if !ok {
+				// A digest holds no trace: the OOM's state is replayed
+				// from the file decoded in full.
+				snap, err := f.Full()
+				if err == nil && (s.Device >= len(snap.Traces) || e.Index >= len(snap.Traces[s.Device]) || snap.Traces[s.Device][e.Index].Action != snapshot.ActionOOM) {
+					err = fmt.Errorf("trace event %d of device %d is not the digest's OOM", e.Index, s.Device)
+				}
+				if err != nil {
+					slog.Warn("OOM not explained: the snapshot no longer decodes as digested", "file", f.Path, "err", err)
+					continue
+				}
+				o = explainOOM(snap, s.Device, e.Index, memo)
+				cacheOOM(f, s.DeviceKey, e.Index, side, &o)
 			}
-			// A digest holds no trace: the OOM's state is replayed from
-			// the file decoded in full.
-			snap, err := f.Full()
-			if err == nil && (s.Device >= len(snap.Traces) || e.Index >= len(snap.Traces[s.Device]) || snap.Traces[s.Device][e.Index].Action != snapshot.ActionOOM) {
-				err = fmt.Errorf("trace event %d of device %d is not the digest's OOM", e.Index, s.Device)
-			}
-			if err != nil {
-				slog.Warn("OOM not explained: the snapshot no longer decodes as digested", "file", f.Path, "err", err)
-				continue
-			}
-			o := explainOOM(f, snap, s.DeviceKey, e.Index, capacity, ranks, memo)
-			cacheOOM(f, s.DeviceKey, e.Index, side, &o)
+			o.Path, o.Rank, o.Device, o.Capacity, o.Ranks = f.Path, s.Rank, s.Device, capacity, ranks
+			classifyOOM(&o)
 			out = append(out, o)
 		}
 	}
 	return out
 }
 
-// explainOOM explains the OOM at trace event idx of device key.Device in
-// file f, whose full decode is snap, in a run of ranks ranks.
-func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, idx int, capacity int64, ranks int, memo *roles.StackMemo) OOM {
-	tr := snap.Traces[key.Device]
+// explainOOM explains the OOM at trace event idx of device dev in the
+// full snapshot snap: what the file says of it, a function of the file's
+// content, the device and the event alone. The run's fields (path, rank,
+// device, capacity, ranks) and what classifyOOM decides are left to the
+// caller.
+func explainOOM(snap *snapshot.Snapshot, dev, idx int, memo *roles.StackMemo) OOM {
+	tr := snap.Traces[dev]
 	e := &tr[idx]
-	o := OOM{Path: f.Path, Rank: key.Rank, Device: key.Device, Requested: e.Size, DeviceFree: int64(e.Addr),
-		Settings: snap.Settings, Expandable: ExpandableInUse(snap, key.Device), Capacity: capacity, Ranks: ranks}
+	o := OOM{Requested: e.Size, DeviceFree: int64(e.Addr), Settings: snap.Settings, Expandable: ExpandableInUse(snap, dev)}
 	if e.TimeUS > 0 {
 		o.Time = time.UnixMicro(e.TimeUS).UTC()
 	}
@@ -118,8 +120,8 @@ func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, 
 	after := len(tr) - 1 - idx
 	o.Reconstructed = after > 0
 	large := o.Requested > 1<<20
-	if m := newMemState(snap, key.Device); m.replayWork(after) <= maxReplayWork {
-		freed := m.stateAt(snap, key.Device, idx)
+	if m := newMemState(snap, dev); m.replayWork(after) <= maxReplayWork {
+		freed := m.stateAt(snap, dev, idx)
 		var active int64
 		o.Reserved, o.Allocated, active = m.totals()
 		o.CachedFree = o.Reserved - active
@@ -127,7 +129,7 @@ func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, 
 		o.FreedAfter = freed
 		o.TopLive = m.liveGroups(&snap.Stacks)
 	} else {
-		u := DeviceUsage(snap, key.Device)
+		u := DeviceUsage(snap, dev)
 		a, r, freed := u.Allocated, u.Reserved, int64(0)
 		for i := len(tr) - 1; i > idx; i-- {
 			da, dr := eventDelta(&tr[i])
@@ -140,15 +142,14 @@ func explainOOM(f *ingest.SnapshotFile, snap *snapshot.Snapshot, key DeviceKey, 
 		o.Reserved, o.Allocated, o.FreedAfter = r, a, freed
 		o.CachedFree = max(0, r-a)
 		o.LargestFree = u.LargestFree
-		o.TopLive = GroupLive(snap, key.Device)
+		o.TopLive = GroupLive(snap, dev)
 	}
 	if len(o.TopLive) > topLiveAtOOM {
 		o.TopLive = o.TopLive[:topLiveAtOOM]
 	}
 	o.EstimatedCapacity = o.Reserved + o.DeviceFree
 	o.Missing = max(0, o.Requested-o.DeviceFree)
-	oomRoles(&o, snap, key.Device, idx, memo)
-	classifyOOM(&o)
+	oomRoles(&o, snap, dev, idx, memo)
 	return o
 }
 
