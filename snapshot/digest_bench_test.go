@@ -157,19 +157,7 @@ func BenchmarkDigestTargetSize(b *testing.B) {
 //	go test -run='^$' -bench=DigestHeld ./snapshot
 func BenchmarkDigestHeld(b *testing.B) {
 	for _, name := range []string{"ordinary", "ordinary-oom", "large"} {
-		data, err := shapeInputs[name]()
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, c, err := DecodeBytes(data, DecodeOptions{SkimTrace: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		d := Reduce(s)
-		enc, err := EncodeDigest("bench", c, d)
-		if err != nil {
-			b.Fatal(err)
-		}
+		s, d, _, enc := shapeDigest(b, name)
 		blocks := 0
 		for _, sg := range d.Segments {
 			blocks += len(sg.Blocks)
@@ -187,6 +175,25 @@ func BenchmarkDigestHeld(b *testing.B) {
 			})
 		})
 	}
+}
+
+// shapeDigest returns generator shape name's snapshot skimmed as a load
+// skims it, its digest, its container and the digest's encoding.
+func shapeDigest(b *testing.B, name string) (s, d *Snapshot, c Container, enc []byte) {
+	b.Helper()
+	data, err := shapeInputs[name]()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, c, err = DecodeBytes(data, DecodeOptions{SkimTrace: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d = Reduce(s)
+	if enc, err = EncodeDigest("bench", c, d); err != nil {
+		b.Fatal(err)
+	}
+	return s, d, c, enc
 }
 
 // heldDigests is how many digests BenchmarkDigestHeld holds at once: enough
@@ -228,19 +235,7 @@ func benchHeld(b *testing.B, blocks int, digest func() *Snapshot) {
 //	go test -run='^$' -bench=DigestCodecShapes -benchmem ./snapshot
 func BenchmarkDigestCodecShapes(b *testing.B) {
 	for _, name := range []string{"few", "ordinary", "large"} {
-		data, err := shapeInputs[name]()
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, c, err := DecodeBytes(data, DecodeOptions{SkimTrace: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		d := Reduce(s)
-		enc, err := EncodeDigest("bench", c, d)
-		if err != nil {
-			b.Fatal(err)
-		}
+		_, d, c, enc := shapeDigest(b, name)
 		b.Run(name+"/encode", func(b *testing.B) {
 			b.SetBytes(int64(len(enc)))
 			b.ReportAllocs()
