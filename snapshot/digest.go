@@ -170,9 +170,11 @@ func Reduce(s *Snapshot) *Snapshot {
 		remap[id] = n
 		return n
 	}
-	// The digest keeps most of s's stacks: sized for all of them, its
-	// table is allocated once instead of doubled a dozen times in fresh
-	// memory, and trimmed at the end if it kept much less.
+	// The digest keeps most of the stacks of a skimmed s (a load's: its
+	// table holds only the blocks' and OOM events' stacks): sized for all
+	// of them, its table is allocated once instead of doubled a dozen
+	// times in fresh memory, and trimmed at the end if it kept much less
+	// (a full decode's table also holds the trace's stacks).
 	d.Stacks.reserve(s.Stacks.Len()-1, len(s.Stacks.ids))
 	d.Segments = reduceSegments(s.Segments, stack)
 	d.HostSegments = reduceSegments(s.HostSegments, stack)
