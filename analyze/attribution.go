@@ -490,7 +490,7 @@ func pinnedBySignature(s *snapshot.Snapshot, dev int) map[string]int64 {
 	cache := newSignatureCache(&s.Stacks)
 	out := map[string]int64{}
 	for i := range s.Segments {
-		seg := &s.Segments[i]
+		seg := s.Segments[i]
 		if seg.Device != dev || seg.Pool == snapshot.PoolSmall {
 			continue
 		}

@@ -64,7 +64,7 @@ func bigRun(n, entries, blocks int) *ingest.Run {
 				seg.TotalSize += size
 				addr += uint64(size)
 			}
-			s.Segments = append(s.Segments, seg)
+			s.Segments = append(s.Segments, &seg)
 		}
 		step := int64(100 * (i + 1))
 		run.Snapshots = append(run.Snapshots, &ingest.SnapshotFile{

@@ -11,7 +11,7 @@ import (
 func deviceSegments(s *snapshot.Snapshot, dev int) iter.Seq2[int, *snapshot.Segment] {
 	return func(yield func(int, *snapshot.Segment) bool) {
 		for i := range s.Segments {
-			if seg := &s.Segments[i]; seg.Device == dev && !yield(i, seg) {
+			if seg := s.Segments[i]; seg.Device == dev && !yield(i, seg) {
 				return
 			}
 		}

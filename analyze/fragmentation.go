@@ -76,7 +76,7 @@ func fragPointOf(s *snapshot.Snapshot, dev int, pt *Point) FragPoint {
 		ms = s.Settings.MaxSplitSize
 	}
 	for i := range s.Segments {
-		seg := &s.Segments[i]
+		seg := s.Segments[i]
 		if seg.Device != dev {
 			continue
 		}
@@ -437,13 +437,13 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 func largestNewSegment(prev, cur *snapshot.Snapshot, dev int) int64 {
 	before := map[uint64]int64{}
 	for i := range prev.Segments {
-		if sg := &prev.Segments[i]; sg.Device == dev {
+		if sg := prev.Segments[i]; sg.Device == dev {
 			before[sg.Address] = sg.TotalSize
 		}
 	}
 	var most int64
 	for i := range cur.Segments {
-		sg := &cur.Segments[i]
+		sg := cur.Segments[i]
 		if sg.Device != dev || sg.PrivatePool != [2]int64{} {
 			continue
 		}

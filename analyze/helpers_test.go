@@ -96,7 +96,7 @@ func (b *snapBuilder) segment(dev int, blocks ...blk) *snapBuilder {
 	if seg.TotalSize <= 2<<20 {
 		seg.Pool = snapshot.PoolSmall
 	}
-	b.s.Segments = append(b.s.Segments, seg)
+	b.s.Segments = append(b.s.Segments, &seg)
 	b.next = (addr + 0x1fffff) &^ 0x1fffff
 	b.next += 0x200000
 	return b

@@ -30,7 +30,7 @@ func (b *snapBuilder) hostSegment(x blk) *snapBuilder {
 		seg.AllocatedSize, seg.ActiveSize, seg.RequestedSize = x.size, x.size, x.size
 	}
 	seg.Blocks = []snapshot.Block{bl}
-	b.s.HostSegments = append(b.s.HostSegments, seg)
+	b.s.HostSegments = append(b.s.HostSegments, &seg)
 	return b
 }
 

@@ -375,10 +375,10 @@ func TestLeakSeverityFromTimeToCapacity(t *testing.T) {
 // when an old address comes back with another size (the driver reuses
 // freed addresses); an expandable segment grows in place.
 func TestLargestNewSegment(t *testing.T) {
-	seg := func(addr uint64, size int64, expandable bool) snapshot.Segment {
-		return snapshot.Segment{Address: addr, TotalSize: size, Expandable: expandable}
+	seg := func(addr uint64, size int64, expandable bool) *snapshot.Segment {
+		return &snapshot.Segment{Address: addr, TotalSize: size, Expandable: expandable}
 	}
-	snap := func(segs ...snapshot.Segment) *snapshot.Snapshot { return &snapshot.Snapshot{Segments: segs} }
+	snap := func(segs ...*snapshot.Segment) *snapshot.Snapshot { return &snapshot.Snapshot{Segments: segs} }
 	prev := snap(seg(0x1000, gib, false), seg(0x2000, 2*gib, true))
 	tests := []struct {
 		name string
@@ -477,7 +477,7 @@ func TestExpandableAdvice(t *testing.T) {
 
 // TestExpandableInUse: per device, from either record.
 func TestExpandableInUse(t *testing.T) {
-	s := &snapshot.Snapshot{Segments: []snapshot.Segment{{Device: 0}, {Device: 1, Expandable: true}}}
+	s := &snapshot.Snapshot{Segments: []*snapshot.Segment{{Device: 0}, {Device: 1, Expandable: true}}}
 	if ExpandableInUse(s, 0) || !ExpandableInUse(s, 1) {
 		t.Errorf("segments: device 0 %v, device 1 %v; want false, true", ExpandableInUse(s, 0), ExpandableInUse(s, 1))
 	}

@@ -105,7 +105,7 @@ func segmentMapOf(d *Device, sf *ingest.SnapshotFile) *SegmentMap {
 		return i
 	}
 	for i := range snap.Segments {
-		sg := &snap.Segments[i]
+		sg := snap.Segments[i]
 		if sg.Device != d.Device {
 			continue
 		}

@@ -55,7 +55,7 @@ func (u Usage) ExternalFragmentation() float64 {
 func DeviceUsage(s *snapshot.Snapshot, dev int) Usage {
 	var u Usage
 	for i := range s.Segments {
-		seg := &s.Segments[i]
+		seg := s.Segments[i]
 		if seg.Device != dev {
 			continue
 		}
@@ -105,7 +105,7 @@ func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
 	m := map[key]*PoolUsage{}
 	var keys []key
 	for i := range s.Segments {
-		seg := &s.Segments[i]
+		seg := s.Segments[i]
 		if seg.Device != dev {
 			continue
 		}

@@ -13,8 +13,8 @@ import (
 // host memory has none.
 func TestHostFile(t *testing.T) {
 	s := &snapshot.Snapshot{
-		Segments:     []snapshot.Segment{{Device: 0, Address: 0x7f0000000000, TotalSize: 2 << 20}},
-		HostSegments: []snapshot.Segment{{Device: snapshot.HostDevice, Address: 0x10000000, TotalSize: 1 << 20}},
+		Segments:     []*snapshot.Segment{{Device: 0, Address: 0x7f0000000000, TotalSize: 2 << 20}},
+		HostSegments: []*snapshot.Segment{{Device: snapshot.HostDevice, Address: 0x10000000, TotalSize: 1 << 20}},
 		HostTrace:    []snapshot.TraceEntry{{Action: snapshot.ActionAlloc, Addr: 0x10000000, Size: 1 << 20}},
 	}
 	f := &SnapshotFile{Source: input.Source{Path: "rank1/snapshot_step_10.pickle"}, Step: 10, Rank: 1, Snapshot: s}

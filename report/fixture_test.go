@@ -328,7 +328,7 @@ func fixtureSnapshotFile(path string, rank int) *ingest.SnapshotFile {
 			seg.Blocks = append(seg.Blocks, snapshot.Block{Address: b, Size: sz, RequestedSize: sz, State: st, Stack: stack})
 			b += uint64(sz)
 		}
-		s.Segments = append(s.Segments, seg)
+		s.Segments = append(s.Segments, &seg)
 		addr += 32 * mibB
 	}
 	s.Stacks.Seal()

@@ -69,7 +69,7 @@ func (t *liveTracker) add(i int, e *TraceEntry) {
 
 // live returns the open allocations that are live (active_allocated)
 // blocks among segs of device dev, by address.
-func (t *liveTracker) live(segs []Segment, dev int) []BlockTrace {
+func (t *liveTracker) live(segs []*Segment, dev int) []BlockTrace {
 	if len(t.open) == 0 {
 		return nil
 	}
@@ -93,7 +93,7 @@ func (t *liveTracker) live(segs []Segment, dev int) []BlockTrace {
 
 // liveOf replays trace tr and returns its allocations that are live
 // blocks of device dev in segs.
-func liveOf(tr []TraceEntry, segs []Segment, dev int) []BlockTrace {
+func liveOf(tr []TraceEntry, segs []*Segment, dev int) []BlockTrace {
 	var t liveTracker
 	for i := range tr {
 		t.add(i, &tr[i])

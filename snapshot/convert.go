@@ -167,7 +167,7 @@ func (c *converter) snapshot(v any) (_ *Snapshot, err error) {
 		if err != nil {
 			return nil, err
 		}
-		s.Segments = segs
+		s.Segments = pointers(segs)
 		s.Generation = GenSegmentsList
 		return s, nil
 	}
@@ -187,7 +187,7 @@ func (c *converter) snapshot(v any) (_ *Snapshot, err error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Segments = segs
+	s.Segments = pointers(segs)
 	if tv := get(top, "device_traces"); tv != nil {
 		tl, ok := seqOf(tv)
 		if !ok {
@@ -235,7 +235,7 @@ func (c *converter) hostMemory(s *Snapshot, segs, traces any) error {
 			if err != nil {
 				return err
 			}
-			s.HostSegments = hs
+			s.HostSegments = pointers(hs)
 		}
 	}
 	if traces == nil {

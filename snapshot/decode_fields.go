@@ -412,7 +412,7 @@ func blockSums(blocks []Block) (total, alloc, active, req int64) {
 // counts the blocks for the rest.
 func checkSegments(s *Snapshot, ns *noteSet) {
 	for i := range s.Segments {
-		seg := &s.Segments[i]
+		seg := s.Segments[i]
 		total, alloc, active, req := blockSums(seg.Blocks)
 		if total == seg.TotalSize && alloc == seg.AllocatedSize && active == seg.ActiveSize && req == seg.RequestedSize {
 			continue

@@ -193,7 +193,7 @@ func Reduce(s *Snapshot) *Snapshot {
 		}
 		return out
 	}
-	digestOf := func(tr []TraceEntry, segs []Segment, dev int) TraceDigest {
+	digestOf := func(tr []TraceEntry, segs []*Segment, dev int) TraceDigest {
 		td := TraceDigest{Entries: len(tr), UnknownFrees: UnknownFrees(tr, OverflowScan), LastAlloc: lastAlloc(tr)}
 		for i, e := range tr {
 			if e.Action == ActionOOM {
@@ -241,7 +241,7 @@ func Reduce(s *Snapshot) *Snapshot {
 
 // reduceSegments copies segs with their stacks renumbered by stack, the
 // blocks of all segments in one array; nil for none.
-func reduceSegments(segs []Segment, stack func(StackID) StackID) []Segment {
+func reduceSegments(segs []*Segment, stack func(StackID) StackID) []*Segment {
 	if len(segs) == 0 {
 		return nil
 	}
@@ -252,7 +252,7 @@ func reduceSegments(segs []Segment, stack func(StackID) StackID) []Segment {
 	}
 	blocks := make([]Block, 0, nblocks)
 	for i := range segs {
-		seg := segs[i]
+		seg := *segs[i]
 		seg.Stack = stack(seg.Stack)
 		start := len(blocks)
 		for _, b := range seg.Blocks {
@@ -265,7 +265,7 @@ func reduceSegments(segs []Segment, stack func(StackID) StackID) []Segment {
 		}
 		out[i] = seg
 	}
-	return out
+	return pointers(out)
 }
 
 // lastAlloc is the index of tr's last event that allocated or mapped

@@ -120,7 +120,7 @@ func EncodeDigest(key string, c Container, s *Snapshot) ([]byte, error) {
 // and a block's 5 as at most 5 bytes each, and 64 KB for the rest.
 func encodedSizeHint(s *Snapshot) int {
 	n := 64<<10 + 128*len(s.Stacks.Frames) + 3*len(s.Stacks.ids) + 3*len(s.Stacks.off)
-	for _, segs := range [2][]Segment{s.Segments, s.HostSegments} {
+	for _, segs := range [2][]*Segment{s.Segments, s.HostSegments} {
 		n += 65 * len(segs)
 		for i := range segs {
 			n += 25 * len(segs[i].Blocks)
@@ -155,10 +155,10 @@ func (w *digestWriter) stackSection(st *Stacks) {
 }
 
 // segments writes a segment list with its blocks.
-func (w *digestWriter) segments(segs []Segment) {
+func (w *digestWriter) segments(segs []*Segment) {
 	w.uint(uint64(len(segs)))
 	for i := range segs {
-		sg := &segs[i]
+		sg := segs[i]
 		w.int(int64(sg.Device))
 		w.uint(sg.Address)
 		w.int(sg.TotalSize)
@@ -344,7 +344,7 @@ func (r *digestReader) meta() MetaID {
 
 // segments reads a segment list with its blocks (nil when empty): the
 // host segments, whose device is HostDevice, or the devices'.
-func (r *digestReader) segments(host bool) []Segment {
+func (r *digestReader) segments(host bool) []*Segment {
 	nseg := r.count(14)
 	if nseg == 0 {
 		return nil
@@ -381,7 +381,7 @@ func (r *digestReader) segments(host bool) []Segment {
 			}
 		}
 	}
-	return segs
+	return pointers(segs)
 }
 
 // traceDigest reads one trace digest.

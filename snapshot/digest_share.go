@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
-	"reflect"
 	"slices"
 	"sync"
 	"unsafe"
@@ -26,7 +25,8 @@ type Sharer struct {
 	mu     sync.Mutex
 	seed   maphash.Seed
 	byHash map[uint64][]*Stacks
-	segs   map[uint64][][]Segment
+	segs   map[uint64][][]*Segment
+	seg    map[uint64][]*Segment
 	blocks map[uint64][][]Block
 	// recent are the stack sections DecodeDigestShared read last, newest
 	// first, with the shared tables read from them.
@@ -77,18 +77,19 @@ func (t *Sharer) rememberTable(raw []byte, tab Stacks) {
 
 // NewSharer returns an empty Sharer; it is safe for concurrent use.
 func NewSharer() *Sharer {
-	return &Sharer{seed: maphash.MakeSeed(), byHash: map[uint64][]*Stacks{}, segs: map[uint64][][]Segment{}, blocks: map[uint64][][]Block{}}
+	return &Sharer{seed: maphash.MakeSeed(), byHash: map[uint64][]*Stacks{}, segs: map[uint64][][]*Segment{}, seg: map[uint64][]*Segment{}, blocks: map[uint64][][]Block{}}
 }
 
 // Share shares digest d's stack table and segment list or, when the list
-// is new, the blocks of each of its segments.
+// is new, each of its segments that an earlier digest holds, and the
+// blocks of the others.
 func (t *Sharer) Share(d *Snapshot) {
 	t.shareStacks(&d.Stacks)
 	d.Segments = slices.Clip(d.Segments)
 	hashes := make([]uint64, len(d.Segments))
 	var words []uint64
-	for i := range d.Segments {
-		hashes[i], words = t.hashBlocks(d.Segments[i].Blocks, words)
+	for i, sg := range d.Segments {
+		hashes[i], words = t.hashBlocks(sg.Blocks, words)
 	}
 	h := t.hashSegments(d.Segments, hashes)
 	t.mu.Lock()
@@ -99,27 +100,66 @@ func (t *Sharer) Share(d *Snapshot) {
 			return
 		}
 	}
-	t.shareBlocks(d.Segments, hashes)
+	t.shareEach(d.Segments, hashes)
 	t.segs[h] = append(t.segs[h], d.Segments)
 }
 
+// shareEach makes each segment of segs an equal segment seen before, or
+// where there is none, shares its block list and records it for later
+// ones; hashes are the segments' block lists' hashes (hashBlocks), and
+// become the segments' own. A run's steps change the blocks of a few
+// segments (the activations'), so most of a new list's segments are an
+// earlier digest's, and a run holds one pointer a segment per digest
+// rather than a copy. Decoders put all segments of a snapshot in one
+// array, and all blocks in another, which stay in memory as long as one
+// pointer points into them: the segments and blocks that are not shared
+// are copied to arrays of their own, so the decoder's are let go.
+func (t *Sharer) shareEach(segs []*Segment, hashes []uint64) {
+	var own []int
+	for i, sg := range segs {
+		hashes[i] = t.hashSegment(sg, hashes[i])
+		found := false
+		for _, c := range t.seg[hashes[i]] {
+			if segmentEqual(c, sg) {
+				segs[i], found = c, true
+				break
+			}
+		}
+		if !found {
+			own = append(own, i)
+		}
+	}
+	if len(own) == 0 {
+		return
+	}
+	copies := make([]Segment, len(own))
+	for k, i := range own {
+		copies[k] = *segs[i]
+		segs[i] = &copies[k]
+	}
+	t.shareBlocks(copies)
+	for k, i := range own {
+		t.seg[hashes[i]] = append(t.seg[hashes[i]], &copies[k])
+	}
+}
+
 // shareBlocks makes each segment of segs use an equal block list seen
-// before, or records it for later ones; hashes are the lists' hashes
-// (hashBlocks). Decoders put all blocks of a snapshot in one array, which
-// stays in memory as long as one segment points into it: when some
-// segments now share, the others' blocks are copied to an array of their
-// own, so the decoder's array is let go.
-func (t *Sharer) shareBlocks(segs []Segment, hashes []uint64) {
+// before, or records it for later ones; the blocks of those that share
+// none are copied to one array of their own.
+func (t *Sharer) shareBlocks(segs []Segment) {
 	shared := make([]bool, len(segs))
-	some, rest := false, 0
+	hashes := make([]uint64, len(segs))
+	var words []uint64
+	rest := 0
 	for i := range segs {
 		bl := segs[i].Blocks
 		if len(bl) == 0 {
 			continue
 		}
+		hashes[i], words = t.hashBlocks(bl, words)
 		for _, c := range t.blocks[hashes[i]] {
 			if slices.Equal(c, bl) {
-				segs[i].Blocks, shared[i], some = c, true, true
+				segs[i].Blocks, shared[i] = c, true
 				break
 			}
 		}
@@ -127,19 +167,12 @@ func (t *Sharer) shareBlocks(segs []Segment, hashes []uint64) {
 			rest += len(bl)
 		}
 	}
-	if some && rest > 0 {
-		own := make([]Block, 0, rest)
-		for i := range segs {
-			if !shared[i] && len(segs[i].Blocks) > 0 {
-				start := len(own)
-				own = append(own, segs[i].Blocks...)
-				segs[i].Blocks = own[start:len(own):len(own)]
-			}
-		}
-	}
+	own := make([]Block, 0, rest)
 	for i := range segs {
 		if !shared[i] && len(segs[i].Blocks) > 0 {
-			segs[i].Blocks = slices.Clip(segs[i].Blocks)
+			start := len(own)
+			own = append(own, segs[i].Blocks...)
+			segs[i].Blocks = own[start:len(own):len(own)]
 			t.blocks[hashes[i]] = append(t.blocks[hashes[i]], segs[i].Blocks)
 		}
 	}
@@ -155,33 +188,40 @@ func (t *Sharer) hashBlocks(bl []Block, words []uint64) (uint64, []uint64) {
 	return maphash.Bytes(t.seed, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), 8*len(words))), words
 }
 
+// hashSegment hashes every field of segment sg, its blocks by their hash.
+func (t *Sharer) hashSegment(sg *Segment, blocks uint64) uint64 {
+	expandable := uint64(0)
+	if sg.Expandable {
+		expandable = 1
+	}
+	words := [...]uint64{uint64(sg.Device), sg.Address, uint64(sg.TotalSize), uint64(sg.AllocatedSize),
+		uint64(sg.ActiveSize), uint64(sg.RequestedSize), uint64(sg.Stream), uint64(sg.PrivatePool[0]),
+		uint64(sg.PrivatePool[1]), uint64(sg.Stack) | uint64(sg.Pool)<<32 | expandable<<40, blocks}
+	return maphash.Bytes(t.seed, unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), 8*len(words)))
+}
+
 // hashSegments hashes a segment list from its segments' places and the
 // hashes of their block lists.
-func (t *Sharer) hashSegments(segs []Segment, blockHashes []uint64) uint64 {
+func (t *Sharer) hashSegments(segs []*Segment, blockHashes []uint64) uint64 {
 	words := make([]uint64, 0, 3*len(segs))
-	for i := range segs {
-		words = append(words, segs[i].Address, uint64(segs[i].TotalSize), blockHashes[i])
+	for i, sg := range segs {
+		words = append(words, sg.Address, uint64(sg.TotalSize), blockHashes[i])
 	}
 	return maphash.Bytes(t.seed, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), 8*len(words)))
 }
 
-// segmentsEqual compares two segment lists field by field, blocks included.
-func segmentsEqual(a, b []Segment) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if !slices.Equal(x.Blocks, y.Blocks) {
-			return false
-		}
-		// Every other field, whatever fields Segment gains.
-		x.Blocks, y.Blocks = nil, nil
-		if !reflect.DeepEqual(x, y) {
-			return false
-		}
-	}
-	return true
+// segmentsEqual compares two segment lists segment by segment.
+func segmentsEqual(a, b []*Segment) bool {
+	return slices.EqualFunc(a, b, segmentEqual)
+}
+
+// segmentEqual compares two segments field by field, blocks included
+// (TestSegmentEqualFields keeps the list of fields whole).
+func segmentEqual(x, y *Segment) bool {
+	return x == y || x.Device == y.Device && x.Address == y.Address && x.TotalSize == y.TotalSize &&
+		x.AllocatedSize == y.AllocatedSize && x.ActiveSize == y.ActiveSize && x.RequestedSize == y.RequestedSize &&
+		x.Stream == y.Stream && x.PrivatePool == y.PrivatePool && x.Stack == y.Stack && x.Pool == y.Pool &&
+		x.Expandable == y.Expandable && slices.Equal(x.Blocks, y.Blocks)
 }
 
 // shareStacks makes sealed table s use the storage of an equal table seen

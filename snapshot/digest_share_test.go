@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 	"unsafe"
@@ -46,7 +47,7 @@ func TestStackShare(t *testing.T) {
 // segment field do not.
 func TestShareSegments(t *testing.T) {
 	segs := func(blockSize int64, stream int64) *Snapshot {
-		return &Snapshot{Segments: []Segment{{Device: 0, Address: 1 << 30, TotalSize: 2 << 20, Stream: stream,
+		return &Snapshot{Segments: []*Segment{{Device: 0, Address: 1 << 30, TotalSize: 2 << 20, Stream: stream,
 			Blocks: []Block{{Address: 1 << 30, Size: blockSize, State: StateActiveAllocated, Stack: 1}}}}}
 	}
 	sh := NewSharer()
@@ -57,57 +58,105 @@ func TestShareSegments(t *testing.T) {
 	if &a.Segments[0] != &b.Segments[0] {
 		t.Error("equal segment lists do not share storage")
 	}
-	if &a.Segments[0] == &c.Segments[0] || &a.Segments[0] == &d.Segments[0] {
-		t.Error("segment lists that differ share storage")
+	if a.Segments[0] == c.Segments[0] || a.Segments[0] == d.Segments[0] {
+		t.Error("segments that differ are shared")
+	}
+	if d.Segments[0].Stream != 7 || c.Segments[0].Blocks[0].Size != 2<<20 {
+		t.Errorf("sharing changed a segment: %+v, %+v", *d.Segments[0], *c.Segments[0])
 	}
 }
 
-// TestShareBlocks checks that digests whose segment lists differ in one
-// segment share the blocks of the others, keep their own blocks intact,
-// and no longer point into the array their decoder made (so that it can
-// be collected).
-func TestShareBlocks(t *testing.T) {
-	digest := func(variant int64) *Snapshot {
-		blocks := make([]Block, 6) // one array, as decoders make it
-		var segs []Segment
-		for i := range 3 {
+// TestShareEachSegment checks that digests whose segment lists differ in
+// one segment share the others, a segment that differs in a field but
+// not in its blocks shares its block list, each keeps its own values,
+// and none points into the arrays its decoder made (so that they can be
+// collected).
+func TestShareEachSegment(t *testing.T) {
+	digest := func(variant, stream int64) (*Snapshot, []Segment, []Block) {
+		blocks := make([]Block, 6) // one array each, as decoders make them
+		segs := make([]Segment, 3)
+		for i := range segs {
 			addr := uint64(i+1) << 30
 			bl := blocks[2*i : 2*i+2 : 2*i+2]
 			bl[0] = Block{Address: addr, Size: 1 << 20, RequestedSize: 1<<20 - 1, State: StateActiveAllocated, Stack: StackID(i + 1)}
 			bl[1] = Block{Address: addr + 1<<20, Size: 1 << 20, State: StateInactive}
-			segs = append(segs, Segment{Address: addr, TotalSize: 2 << 20, Blocks: bl})
+			segs[i] = Segment{Address: addr, TotalSize: 2 << 20, Blocks: bl}
 		}
 		segs[1].Blocks[0].RequestedSize -= variant
-		return &Snapshot{Segments: segs}
+		segs[2].Stream = stream
+		return &Snapshot{Segments: pointers(segs)}, segs, blocks
 	}
-	within := func(bl []Block, arr []Block) bool {
-		p, start := uintptr(unsafe.Pointer(&bl[0])), uintptr(unsafe.Pointer(&arr[0]))
-		return p >= start && p < start+uintptr(len(arr))*unsafe.Sizeof(Block{})
+	within := func(p unsafe.Pointer, start unsafe.Pointer, size uintptr) bool {
+		return uintptr(p) >= uintptr(start) && uintptr(p) < uintptr(start)+size
 	}
 	sh := NewSharer()
-	a, b := digest(0), digest(5)
-	want := make([][]Block, len(b.Segments))
+	a, _, _ := digest(0, 0)
+	b, bSegs, bBlocks := digest(5, 3)
+	want := make([]Segment, len(b.Segments))
 	for i, sg := range b.Segments {
-		want[i] = slices.Clone(sg.Blocks)
+		want[i] = *sg
+		want[i].Blocks = slices.Clone(sg.Blocks)
 	}
-	bArray := unsafe.Slice(&b.Segments[0].Blocks[0], 6)
 	sh.Share(a)
 	sh.Share(b)
-	for i := range b.Segments {
-		if !slices.Equal(b.Segments[i].Blocks, want[i]) {
-			t.Errorf("segment %d: blocks %v after sharing, want %v", i, b.Segments[i].Blocks, want[i])
+	for i, sg := range b.Segments {
+		if !segmentEqual(sg, &want[i]) {
+			t.Errorf("segment %d: %+v after sharing, want %+v", i, *sg, want[i])
 		}
-		same := &a.Segments[i].Blocks[0] == &b.Segments[i].Blocks[0]
-		if wantSame := i != 1; same != wantSame {
-			t.Errorf("segment %d: shares its blocks %v, want %v", i, same, wantSame)
+		if shared, wantShared := sg == a.Segments[i], i == 0; shared != wantShared {
+			t.Errorf("segment %d: shared %v, want %v", i, shared, wantShared)
 		}
-		if within(b.Segments[i].Blocks, bArray) {
+		if sameBlocks, want := &sg.Blocks[0] == &a.Segments[i].Blocks[0], i != 1; sameBlocks != want {
+			t.Errorf("segment %d: shares its blocks %v, want %v", i, sameBlocks, want)
+		}
+		if within(unsafe.Pointer(sg), unsafe.Pointer(&bSegs[0]), uintptr(len(bSegs))*unsafe.Sizeof(Segment{})) {
+			t.Errorf("segment %d: still in the decoder's segment array", i)
+		}
+		if within(unsafe.Pointer(&sg.Blocks[0]), unsafe.Pointer(&bBlocks[0]), uintptr(len(bBlocks))*unsafe.Sizeof(Block{})) {
 			t.Errorf("segment %d: blocks still in the decoder's array", i)
 		}
 	}
-	c := digest(5) // equal to b: the whole list is shared
+	c, _, _ := digest(5, 3) // equal to b: the whole list is shared
 	sh.Share(c)
 	if &c.Segments[0] != &b.Segments[0] {
 		t.Error("an equal segment list is not shared")
+	}
+}
+
+// TestSegmentEqualFields checks that segmentEqual and hashSegment see
+// every field of Segment: two segments that differ in any one field are
+// not equal, whatever fields Segment gains.
+func TestSegmentEqualFields(t *testing.T) {
+	base := Segment{Device: 1, Address: 1 << 30, TotalSize: 2 << 20, Blocks: []Block{{Address: 1 << 30, Size: 2 << 20}}}
+	sh := NewSharer()
+	typ := reflect.TypeOf(base)
+	for i := range typ.NumField() {
+		other := base
+		f := reflect.ValueOf(&other).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.Int, reflect.Int64, reflect.Int32:
+			f.SetInt(f.Int() + 1)
+		case reflect.Uint64, reflect.Uint32, reflect.Uint8:
+			f.SetUint(f.Uint() + 1)
+		case reflect.Bool:
+			f.SetBool(!f.Bool())
+		case reflect.Array:
+			f.Index(0).SetInt(f.Index(0).Int() + 1)
+		case reflect.Slice:
+			other.Blocks = append(slices.Clone(base.Blocks), Block{Address: 3 << 30})
+		default:
+			t.Fatalf("field %s: kind %s; teach this test and segmentEqual about it", typ.Field(i).Name, f.Kind())
+		}
+		if segmentEqual(&base, &other) {
+			t.Errorf("segments that differ in %s are equal", typ.Field(i).Name)
+		}
+		hb, _ := sh.hashBlocks(base.Blocks, nil)
+		ho, _ := sh.hashBlocks(other.Blocks, nil)
+		if sh.hashSegment(&base, hb) == sh.hashSegment(&other, ho) {
+			t.Errorf("segments that differ in %s hash alike", typ.Field(i).Name)
+		}
+	}
+	if copy := base; !segmentEqual(&base, &copy) {
+		t.Error("a segment differs from its copy")
 	}
 }

@@ -33,11 +33,12 @@ func (s *Snapshot) Host() *Snapshot {
 	}
 	h := &Snapshot{Generation: s.Generation, Settings: s.Settings, Stacks: s.Stacks, Meta: s.Meta, Pools: s.Pools}
 	if len(s.HostSegments) > 0 {
-		h.Segments = make([]Segment, len(s.HostSegments))
+		segs := make([]Segment, len(s.HostSegments))
 		for i, seg := range s.HostSegments {
-			seg.Device = 0
-			h.Segments[i] = seg
+			segs[i] = *seg
+			segs[i].Device = 0
 		}
+		h.Segments = pointers(segs)
 	}
 	if s.Digest != nil {
 		h.Digest = &Digest{LatestUS: s.Digest.LatestUS}

@@ -8,7 +8,7 @@ import "unsafe"
 // settings and the annotations. Arrays shared between devices count once.
 func (s *Snapshot) ModelBytes() int64 {
 	n := int64(unsafe.Sizeof(*s))
-	n += int64(cap(s.Segments)) * int64(unsafe.Sizeof(Segment{}))
+	n += int64(cap(s.Segments))*int64(unsafe.Sizeof((*Segment)(nil))) + int64(len(s.Segments))*int64(unsafe.Sizeof(Segment{}))
 	for i := range s.Segments {
 		n += int64(cap(s.Segments[i].Blocks)) * int64(unsafe.Sizeof(Block{}))
 	}

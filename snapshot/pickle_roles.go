@@ -1295,7 +1295,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 	s := &Snapshot{}
 	switch {
 	case v.k == kList && v.r == rSegs:
-		s.Segments = m.segmentsOf(&m.segmentLists[v.x])
+		s.Segments = pointers(m.segmentsOf(&m.segmentLists[v.x]))
 		s.Generation = GenSegmentsList
 	case v.k == kDict && v.r == rTop:
 		t := &m.topDicts[v.x]
@@ -1304,7 +1304,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 			return nil, errFallback
 		}
 		sl := &m.segmentLists[segs.x]
-		s.Segments = m.segmentsOf(sl)
+		s.Segments = pointers(m.segmentsOf(sl))
 		timed := false
 		if traces.k != kUnset && traces.k != kNone {
 			if traces.k != kList || traces.r != rTraces {
@@ -1348,7 +1348,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 		return nil, errFallback
 	}
 	if s.Segments == nil {
-		s.Segments = []Segment{}
+		s.Segments = []*Segment{}
 	}
 	finish(s, m.st, &m.meta, &m.pools, &m.notes)
 	return s, nil

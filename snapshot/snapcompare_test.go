@@ -17,7 +17,7 @@ func diffSnapshots(a, b *Snapshot) string {
 		return fmt.Sprintf("%d segments (nil %v) vs %d (nil %v)", len(a.Segments), a.Segments == nil, len(b.Segments), b.Segments == nil)
 	}
 	for i := range a.Segments {
-		sa, sb := a.Segments[i], b.Segments[i]
+		sa, sb := *a.Segments[i], *b.Segments[i]
 		if !slices.Equal(a.Stacks.StackFrames(sa.Stack), b.Stacks.StackFrames(sb.Stack)) {
 			return fmt.Sprintf("segments[%d] stack differs", i)
 		}

@@ -17,8 +17,11 @@ type Snapshot struct {
 	// found (never from a version number, which snapshots do not record).
 	Generation Generation
 	// Segments are the allocator segments of all devices, in file order
-	// (PyTorch sorts them by address).
-	Segments []Segment
+	// (PyTorch sorts them by address). They are pointers so that the
+	// digests of a run can share the segments that did not change from
+	// one snapshot to the next (Sharer): a segment is never modified once
+	// its snapshot is decoded.
+	Segments []*Segment
 	// Traces holds the trace ring buffer of each device: Traces[d] are the
 	// events of device d, oldest first. It is nil when the file has no
 	// device_traces (a segments-only list); devices without events have an
@@ -50,7 +53,7 @@ type Snapshot struct {
 	// (host_segments: PyTorch 2.14 and later, recording with
 	// record_pinned_host_memory=True), their Device set to HostDevice;
 	// nil when the file has none. Host returns them as a snapshot.
-	HostSegments []Segment
+	HostSegments []*Segment
 	// HostTrace is the pinned host allocator's trace ring buffer
 	// (host_traces), oldest first; nil when the file has none.
 	HostTrace []TraceEntry
@@ -409,4 +412,19 @@ func (s *Snapshot) TraceEntries(d int) int {
 		return td.Entries
 	}
 	return len(tr)
+}
+
+// pointers returns a pointer to each segment of segs, in order, nil for
+// nil: a Snapshot lists its segments by pointer, so that digests can
+// share a segment that did not change (Sharer), and a decoder or reader
+// keeps them in one array of its own.
+func pointers(segs []Segment) []*Segment {
+	if segs == nil {
+		return nil
+	}
+	out := make([]*Segment, len(segs))
+	for i := range segs {
+		out[i] = &segs[i]
+	}
+	return out
 }

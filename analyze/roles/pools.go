@@ -101,7 +101,7 @@ func Pools(s *snapshot.Snapshot, dev int) []Pool {
 	}
 	byID := map[[2]int64]*acc{}
 	for i := range s.Segments {
-		seg := &s.Segments[i]
+		seg := s.Segments[i]
 		if seg.Device != dev {
 			continue
 		}

@@ -42,7 +42,7 @@ func SceneReusing(prev *Scene, s *snapshot.Snapshot, dev int) *Scene {
 		sc.Blocks = make([]Block, 0, n)
 	}
 	for i := range s.Segments {
-		seg := &s.Segments[i]
+		seg := s.Segments[i]
 		if seg.Device != dev {
 			continue
 		}
@@ -112,7 +112,7 @@ func SceneAt(s *snapshot.Snapshot, dev, at int) *Scene {
 	atDump := map[uint64]live{}
 	var segs []*snapshot.Segment
 	for i := range s.Segments {
-		seg := &s.Segments[i]
+		seg := s.Segments[i]
 		if seg.Device != dev {
 			continue
 		}

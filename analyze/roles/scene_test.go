@@ -10,12 +10,12 @@ import (
 // (PyTorch before 2.1) takes the pool of the segment holding its address,
 // whatever the segments' order in the file, and no pool outside them.
 func TestSceneAtPoolByAddress(t *testing.T) {
-	seg := func(addr uint64, pool [2]int64) snapshot.Segment {
-		return snapshot.Segment{Device: 0, Address: addr, TotalSize: 0x1000, PrivatePool: pool}
+	seg := func(addr uint64, pool [2]int64) *snapshot.Segment {
+		return &snapshot.Segment{Device: 0, Address: addr, TotalSize: 0x1000, PrivatePool: pool}
 	}
 	s := &snapshot.Snapshot{
 		// Out of address order, with another device's segment between.
-		Segments: []snapshot.Segment{seg(0x3000, [2]int64{1, 2}), seg(0x1000, [2]int64{}), {Device: 1, Address: 0x2800, TotalSize: 0x100, PrivatePool: [2]int64{9, 9}}, seg(0x2000, [2]int64{5, 6})},
+		Segments: []*snapshot.Segment{seg(0x3000, [2]int64{1, 2}), seg(0x1000, [2]int64{}), {Device: 1, Address: 0x2800, TotalSize: 0x100, PrivatePool: [2]int64{9, 9}}, seg(0x2000, [2]int64{5, 6})},
 	}
 	want := map[uint64][2]int64{
 		0x2100: {5, 6}, 0x2fff: {5, 6}, 0x3000: {1, 2}, 0x3800: {1, 2}, 0x1100: {},
