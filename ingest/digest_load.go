@@ -34,6 +34,30 @@ type digestLoader struct {
 	// warnOnce limits cache write failures (a read-only or full disk) to
 	// one warning per run.
 	warnOnce sync.Once
+	// scratch holds the decoders' arrays between files
+	// (snapshot.Scratch): one for each file in flight at most.
+	mu      sync.Mutex
+	scratch []*snapshot.Scratch
+}
+
+// takeScratch returns arrays a decode before left, or an empty Scratch.
+func (dl *digestLoader) takeScratch() *snapshot.Scratch {
+	dl.mu.Lock()
+	defer dl.mu.Unlock()
+	if n := len(dl.scratch); n > 0 {
+		sc := dl.scratch[n-1]
+		dl.scratch = dl.scratch[:n-1]
+		return sc
+	}
+	return new(snapshot.Scratch)
+}
+
+// giveScratch returns sc, whose snapshot is no longer used, for the next
+// file's decode.
+func (dl *digestLoader) giveScratch(sc *snapshot.Scratch) {
+	dl.mu.Lock()
+	defer dl.mu.Unlock()
+	dl.scratch = append(dl.scratch, sc)
 }
 
 func newDigestLoader(opt LoadOptions) *digestLoader {
@@ -68,13 +92,18 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 		}
 	}
 	// Reduce keeps no trace stacks but OOM events': skim past the rest.
+	// Reduce copies what it keeps, and the decoded snapshot is let go, so
+	// its arrays serve the next file's decode.
 	skim := dl.opt.Decode
 	skim.SkimTrace = true
+	skim.Scratch = dl.takeScratch()
 	s, cont, err := snapshot.DecodeFile(c.Path, skim)
 	if err != nil {
+		dl.giveScratch(skim.Scratch)
 		return nil, cont, false, err
 	}
 	d := snapshot.Reduce(s)
+	dl.giveScratch(skim.Scratch)
 	dl.stacks.Share(d)
 	if key != "" {
 		// Store the digest only if the file did not change while it was

@@ -33,6 +33,10 @@ type DecodeOptions struct {
 	// most of a full decode's work. A digest made from a skimmed snapshot
 	// equals one made from the full decode.
 	SkimTrace bool
+	// Scratch, when set, lends the decoder the arrays of the last decode
+	// that used it: the snapshot decoded before with it is then no longer
+	// valid (see Scratch). nil decodes into memory of its own.
+	Scratch *Scratch
 }
 
 // maxNesting bounds how deep containers may nest in a snapshot pickle.
@@ -121,7 +125,7 @@ func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container
 		return s, c, err
 	}
 	open := func() (io.Reader, error) { return io.NewSectionReader(ra, 0, size), nil }
-	s, err := decodePickleMode(open, size, opt.SkimTrace)
+	s, err := decodePickleMode(open, size, opt.SkimTrace, opt.Scratch)
 	return s, c, err
 }
 
@@ -172,7 +176,7 @@ func decodeLimited(open func() (io.Reader, error), opt DecodeOptions, what strin
 			r, _, err := openLimited()
 			return r, err
 		}
-		s, err = decodePickleMode(limited, -1, opt.SkimTrace)
+		s, err = decodePickleMode(limited, -1, opt.SkimTrace, opt.Scratch)
 	}
 	if lr != nil && lr.hit {
 		return nil, fmt.Errorf("%s: decompressed data exceeds the %d-byte limit (raise it with --max-decompressed)", what, opt.maxDecompressed())
@@ -277,12 +281,12 @@ func dataMember(zr *zip.Reader) *zip.File {
 // fresh stream with the same machine in generic mode and converted from
 // the generic tree.
 func decodePickle(open func() (io.Reader, error), size int64) (s *Snapshot, err error) {
-	return decodePickleMode(open, size, false)
+	return decodePickleMode(open, size, false, nil)
 }
 
 // decodePickleMode is decodePickle, skimming the trace when skim is set
 // (DecodeOptions.SkimTrace).
-func decodePickleMode(open func() (io.Reader, error), size int64, skim bool) (s *Snapshot, err error) {
+func decodePickleMode(open func() (io.Reader, error), size int64, skim bool, sc *Scratch) (s *Snapshot, err error) {
 	// The decoder is fuzzed and must not panic on any input; should a bug
 	// slip through, it costs one file, not a nightly batch run.
 	defer func() {
@@ -290,7 +294,7 @@ func decodePickleMode(open func() (io.Reader, error), size int64, skim bool) (s 
 			s, err = nil, &internalError{p}
 		}
 	}()
-	return decodePickleRawMode(open, size, skim)
+	return decodePickleRawMode(open, size, skim, sc)
 }
 
 // internalError is a decoder panic turned into an error: a bug in
@@ -304,23 +308,23 @@ func (e *internalError) Error() string {
 
 // decodePickleRaw is decodePickle without the recovery, for fuzzing.
 func decodePickleRaw(open func() (io.Reader, error), size int64) (*Snapshot, error) {
-	return decodePickleRawMode(open, size, false)
+	return decodePickleRawMode(open, size, false, nil)
 }
 
 // decodePickleRawMode is decodePickleRaw, skimming the trace when skim is
 // set. A skim that needed a stack it had dropped (errSkimmedStack)
 // decodes again without skimming.
-func decodePickleRawMode(open func() (io.Reader, error), size int64, skim bool) (*Snapshot, error) {
+func decodePickleRawMode(open func() (io.Reader, error), size int64, skim bool, sc *Scratch) (*Snapshot, error) {
 	r, err := open()
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeFastMode(r, size, false, skim)
+	s, err := decodeFastMode(r, size, false, skim, sc)
 	if skim && errors.Is(err, errSkimmedStack) {
 		if r, err = open(); err != nil {
 			return nil, err
 		}
-		s, err = decodeFastMode(r, size, false, false)
+		s, err = decodeFastMode(r, size, false, false, sc)
 	}
 	if !errors.Is(err, errFallback) {
 		return s, err
@@ -328,17 +332,19 @@ func decodePickleRawMode(open func() (io.Reader, error), size int64, skim bool) 
 	if r, err = open(); err != nil {
 		return nil, err
 	}
-	return decodeFast(r, size, true)
+	return decodeFastMode(r, size, true, false, sc)
 }
 
 // decodeFast runs the pickle machine over r once.
 func decodeFast(r io.Reader, size int64, generic bool) (*Snapshot, error) {
-	return decodeFastMode(r, size, generic, false)
+	return decodeFastMode(r, size, generic, false, nil)
 }
 
-// decodeFastMode is decodeFast, skimming the trace when skim is set.
-func decodeFastMode(r io.Reader, size int64, generic, skim bool) (*Snapshot, error) {
-	m := newVM(r, size, generic)
+// decodeFastMode is decodeFast, skimming the trace when skim is set,
+// with sc's arrays when sc is not nil.
+func decodeFastMode(r io.Reader, size int64, generic, skim bool, sc *Scratch) (*Snapshot, error) {
+	m := sc.vm(r, size, generic)
+	defer sc.keep(m)
 	m.skim = skim && !generic
 	v, err := m.run()
 	if err != nil {

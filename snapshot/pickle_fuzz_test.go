@@ -126,8 +126,9 @@ func wellFormedDecodeErr(err error) bool {
 // FuzzDecode runs the machine in both modes over arbitrary bytes: it must
 // never panic, errors must be well formed, a success must be a valid
 // model, the fast path must agree with the generic mode (they share the
-// pickle semantics; only the memory budget may differ), and a skim of the
-// trace must make the same digest.
+// pickle semantics; only the memory budget may differ), so must a decode
+// into a Scratch's arrays, and a skim of the trace must make the same
+// digest.
 func FuzzDecode(f *testing.F) {
 	snapshotFuzzSeeds(f, 32<<10)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -151,6 +152,18 @@ func FuzzDecode(f *testing.F) {
 			}
 			if d := diffSnapshots(fast, gen); d != "" {
 				t.Fatalf("fast and generic disagree: %s", d)
+			}
+			// So must a decode into the arrays another decode left
+			// (Scratch): the second of two decodes with one Scratch.
+			sc := new(Scratch)
+			for i := range 2 {
+				again, err := decodeFastMode(bytes.NewReader(data), int64(len(data)), false, false, sc)
+				if err != nil {
+					t.Fatalf("decode %d with a scratch: %v", i+1, err)
+				}
+				if d := diffSnapshots(again, fast); d != "" {
+					t.Fatalf("decode %d with a scratch differs: %s", i+1, d)
+				}
 			}
 			// A skim must make the same digest as the full decode (or
 			// fail only for the memory budget).

@@ -1,0 +1,76 @@
+package snapshot
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+)
+
+// TestScratchDecodesAsFresh decodes the real snapshots and two generated
+// shapes one after another with one Scratch, in both orders (so each
+// file meets the arrays of larger and of smaller ones), skimmed and in
+// full. Each decodes as a fresh decode does, and the digest made of each
+// before the next decode still encodes as the fresh decode's digest once
+// all are decoded: Reduce keeps nothing of the arrays the Scratch lends.
+func TestScratchDecodesAsFresh(t *testing.T) {
+	files := realSnapshotsUpTo(t, 64<<20)
+	for _, name := range []string{"few", "ordinary-oom"} {
+		data, err := shapeInputs[name]()
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, snapFile{"shape " + name, data})
+	}
+	if testing.Short() {
+		files = slices.DeleteFunc(files, func(f snapFile) bool { return len(f.data) > 1<<20 })
+	}
+	if len(files) < 10 {
+		t.Fatalf("only %d files to decode", len(files))
+	}
+	for _, skim := range []bool{true, false} {
+		// The fresh decodes' digests, encoded.
+		want := make([][]byte, len(files))
+		fresh := make([]*Snapshot, len(files))
+		for i, f := range files {
+			s, c, err := DecodeBytes(f.data, DecodeOptions{SkimTrace: skim})
+			if err != nil {
+				t.Fatalf("%s: %v", f.name, err)
+			}
+			fresh[i] = s
+			if want[i], err = EncodeDigest("k", c, Reduce(s)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, reverse := range []bool{false, true} {
+			order := make([]int, len(files))
+			for i := range order {
+				order[i] = i
+			}
+			if reverse {
+				slices.Reverse(order)
+			}
+			sc := new(Scratch)
+			digests := make([]*Snapshot, len(files))
+			conts := make([]Container, len(files))
+			for _, i := range order {
+				s, c, err := DecodeBytes(files[i].data, DecodeOptions{SkimTrace: skim, Scratch: sc})
+				if err != nil {
+					t.Fatalf("skim %v, reverse %v: %s: %v", skim, reverse, files[i].name, err)
+				}
+				if d := diffSnapshots(s, fresh[i]); d != "" {
+					t.Errorf("skim %v, reverse %v: %s decodes differently with a scratch: %s", skim, reverse, files[i].name, d)
+				}
+				digests[i], conts[i] = Reduce(s), c
+			}
+			for i, d := range digests {
+				got, err := EncodeDigest("k", conts[i], d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want[i]) {
+					t.Errorf("skim %v, reverse %v: %s: its digest changed after later decodes with the scratch", skim, reverse, files[i].name)
+				}
+			}
+		}
+	}
+}
