@@ -150,13 +150,21 @@ func (c *DigestCache) Get(key string, share *snapshot.Sharer) (*snapshot.Snapsho
 // Put stores digest s of a file with container cont under key. The write
 // is atomic: readers see the old entry, none, or the new one whole.
 func (c *DigestCache) Put(key string, cont snapshot.Container, s *snapshot.Snapshot) error {
+	var buf []byte
+	return c.put(key, cont, s, &buf)
+}
+
+// put is Put encoding into *buf's memory, and leaving there the buffer
+// used, for the next put.
+func (c *DigestCache) put(key string, cont snapshot.Container, s *snapshot.Snapshot, buf *[]byte) error {
 	if len(key) < 2 {
 		return errors.New("digest cache: empty key")
 	}
-	b, err := snapshot.EncodeDigest(key, cont, s)
+	b, err := snapshot.EncodeDigestReusing(*buf, key, cont, s)
 	if err != nil {
 		return err
 	}
+	*buf = b
 	return writeAtomic(c.path(key), b)
 }
 

@@ -34,14 +34,21 @@ type digestLoader struct {
 	// warnOnce limits cache write failures (a read-only or full disk) to
 	// one warning per run.
 	warnOnce sync.Once
-	// scratch holds the decoders' arrays between files
-	// (snapshot.Scratch): one for each file in flight at most.
+	// scratch holds the memory of one file's decode and encoding between
+	// files: one for each file in flight at most.
 	mu      sync.Mutex
-	scratch []*snapshot.Scratch
+	scratch []*loadScratch
 }
 
-// takeScratch returns arrays a decode before left, or an empty Scratch.
-func (dl *digestLoader) takeScratch() *snapshot.Scratch {
+// loadScratch is the memory a file's load leaves for the next one: the
+// decoder's arrays (snapshot.Scratch) and the digest's encoding buffer.
+type loadScratch struct {
+	decode snapshot.Scratch
+	encode []byte
+}
+
+// takeScratch returns the memory a load before left, or none.
+func (dl *digestLoader) takeScratch() *loadScratch {
 	dl.mu.Lock()
 	defer dl.mu.Unlock()
 	if n := len(dl.scratch); n > 0 {
@@ -49,12 +56,12 @@ func (dl *digestLoader) takeScratch() *snapshot.Scratch {
 		dl.scratch = dl.scratch[:n-1]
 		return sc
 	}
-	return new(snapshot.Scratch)
+	return new(loadScratch)
 }
 
-// giveScratch returns sc, whose snapshot is no longer used, for the next
-// file's decode.
-func (dl *digestLoader) giveScratch(sc *snapshot.Scratch) {
+// giveScratch returns sc, whose snapshot and encoding are no longer
+// used, for the next file's load.
+func (dl *digestLoader) giveScratch(sc *loadScratch) {
 	dl.mu.Lock()
 	defer dl.mu.Unlock()
 	dl.scratch = append(dl.scratch, sc)
@@ -96,20 +103,20 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 	// its arrays serve the next file's decode.
 	skim := dl.opt.Decode
 	skim.SkimTrace = true
-	skim.Scratch = dl.takeScratch()
+	sc := dl.takeScratch()
+	defer dl.giveScratch(sc)
+	skim.Scratch = &sc.decode
 	s, cont, err := snapshot.DecodeFile(c.Path, skim)
 	if err != nil {
-		dl.giveScratch(skim.Scratch)
 		return nil, cont, false, err
 	}
 	d := snapshot.Reduce(s)
-	dl.giveScratch(skim.Scratch)
 	dl.stacks.Share(d)
 	if key != "" {
 		// Store the digest only if the file did not change while it was
 		// decoded: it would be filed under the old content's key.
 		if k, err := ContentKey(c.Path, c.Source.Path); err == nil && k == key {
-			if err := cache.Put(key, cont, d); err != nil {
+			if err := cache.put(key, cont, d, &sc.encode); err != nil {
 				dl.warnOnce.Do(func() { slog.Warn("digest cache not written", "dir", cache.Dir, "err", err) })
 			} else {
 				dl.full.cached(c.Source.Path, key)

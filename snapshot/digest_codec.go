@@ -53,10 +53,21 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 // EncodeDigest serialises digest s (made by Reduce) of a file with the
 // given container, recording key, the content identity it was made from.
 func EncodeDigest(key string, c Container, s *Snapshot) ([]byte, error) {
+	return EncodeDigestReusing(nil, key, c, s)
+}
+
+// EncodeDigestReusing is EncodeDigest writing into buf's memory when it
+// is large enough (its contents are overwritten): a load that encodes
+// hundreds of digests of a megabyte each, one at a time per worker,
+// reuses one buffer. The result aliases buf's memory when it fits.
+func EncodeDigestReusing(buf []byte, key string, c Container, s *Snapshot) ([]byte, error) {
 	if s.Digest == nil {
 		return nil, errors.New("EncodeDigest: not a digest (call Reduce first)")
 	}
-	w := &digestWriter{b: make([]byte, 0, encodedSizeHint(s))}
+	if hint := encodedSizeHint(s); cap(buf) < hint {
+		buf = make([]byte, 0, hint)
+	}
+	w := &digestWriter{b: buf[:0]}
 	w.b = append(w.b, digestMagic...)
 	w.uint(DigestVersion)
 	w.str(key)

@@ -64,8 +64,13 @@ func (m *vm) newEntry() (uint64, error) {
 	es := &m.ents
 	if m.skim {
 		if es.ring == nil {
-			es.ring = make([]TraceEntry, skimRing)
-			es.rflags = make([]uint8, skimRing)
+			if len(m.spareRing) >= skimRing {
+				es.ring, es.rflags = m.spareRing, m.spareFlags
+				m.spareRing, m.spareFlags = nil, nil
+			} else {
+				es.ring = make([]TraceEntry, skimRing)
+				es.rflags = make([]uint8, skimRing)
+			}
 		}
 		if es.n-m.nextEntry >= len(es.ring) {
 			if err := m.growRing(); err != nil {

@@ -316,7 +316,12 @@ type typed struct {
 	pools        poolTable
 	// stackTab finds the StackID of a frames list's IDs (internStack);
 	// stackCount is the stacks in it.
-	stackTab   []stackSlot
+	stackTab []stackSlot
+	// spareRing, spareFlags and spareHeads are a Scratch's skim ring
+	// and trace heads, for this decode to take (scratch.go).
+	spareRing  []TraceEntry
+	spareFlags []uint8
+	spareHeads [][]TraceEntry
 	stackCount int
 	// nextEntry is the index of the next trace entry a trace list may
 	// take: entries are consumed in creation order, so every device's
@@ -574,7 +579,11 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 	case rTraces:
 		v.x, err = grow(m, &m.deviceTraceLists, deviceTraces{})
 	case rTrace:
-		v.x, err = grow(m, &m.traceLists, traceList{lastAlloc: -1})
+		tl := traceList{lastAlloc: -1}
+		if n := len(m.spareHeads); n > 0 {
+			tl.head, m.spareHeads = m.spareHeads[n-1], m.spareHeads[:n-1]
+		}
+		v.x, err = grow(m, &m.traceLists, tl)
 	case rEntry:
 		v.x, err = m.newEntry() // charged by the chunk (pickle_entries.go)
 	}

@@ -132,13 +132,24 @@ type vm struct {
 
 // newVM makes a machine reading r, whose length is size (-1 if unknown).
 func newVM(r io.Reader, size int64, generic bool) *vm {
+	return newVMReusing(r, size, generic, nil)
+}
+
+// newVMReusing is newVM reading into buf's memory when it holds a read
+// buffer's worth.
+func newVMReusing(r io.Reader, size int64, generic bool, buf []byte) *vm {
 	bufSize := readBufSize
 	if size >= 0 && size < readBufSize {
 		bufSize = int(max(size, 16))
 	}
+	if cap(buf) >= bufSize {
+		buf = buf[:cap(buf)]
+	} else {
+		buf = make([]byte, bufSize)
+	}
 	m := &vm{
 		r:        r,
-		buf:      make([]byte, bufSize),
+		buf:      buf,
 		size:     size,
 		frameEnd: -1,
 		budget:   budgetBase,

@@ -23,15 +23,12 @@ type Scratch struct {
 // vm returns a machine reading r (see newVM) that reuses the arrays of
 // the last machine sc kept; a nil sc makes a fresh one.
 func (sc *Scratch) vm(r io.Reader, size int64, generic bool) *vm {
-	m := newVM(r, size, generic)
 	if sc == nil || sc.m == nil {
-		return m
+		return newVM(r, size, generic)
 	}
 	old := sc.m
 	sc.m = nil
-	if cap(old.buf) >= len(m.buf) {
-		m.buf = old.buf[:cap(old.buf)]
-	}
+	m := newVMReusing(r, size, generic, old.buf)
 	m.stack = old.stack[:0]
 	m.marks = old.marks[:0]
 	m.strs = old.strs[:0]
@@ -59,6 +56,17 @@ func (sc *Scratch) vm(r io.Reader, size int64, generic bool) *vm {
 	m.frameDicts = old.frameDicts[:0]
 	clear(old.stackTab)
 	m.stackTab = old.stackTab
+	// A skim's ring of pending events (its slots are reset as they are
+	// taken) and its traces' first events.
+	m.spareRing, m.spareFlags = old.ents.ring, old.ents.rflags
+	if old.ents.ring == nil {
+		m.spareRing, m.spareFlags = old.spareRing, old.spareFlags
+	}
+	for i := range old.traceLists {
+		if h := old.traceLists[i].head; cap(h) > 0 {
+			m.spareHeads = append(m.spareHeads, h[:0])
+		}
+	}
 	return m
 }
 
