@@ -99,8 +99,8 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 		}
 	}
 	// Reduce keeps no trace stacks but OOM events': skim past the rest.
-	// Reduce copies what it keeps, and the decoded snapshot is let go, so
-	// its arrays serve the next file's decode.
+	// The digest keeps copies of what it holds, and the decoded snapshot
+	// is let go, so its arrays, and the reduction's, serve the next file.
 	skim := dl.opt.Decode
 	skim.SkimTrace = true
 	sc := dl.takeScratch()
@@ -110,8 +110,7 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 	if err != nil {
 		return nil, cont, false, err
 	}
-	d := snapshot.Reduce(s)
-	dl.stacks.Share(d)
+	d := dl.stacks.Reduce(s, &sc.decode)
 	if key != "" {
 		// Store the digest only if the file did not change while it was
 		// decoded: it would be filed under the old content's key.

@@ -134,6 +134,13 @@ func (s *Snapshot) traceOf(dev int) (*TraceDigest, []TraceEntry) {
 // trace and no annotations, and Digest set. s is not modified. Reducing a
 // digest returns it.
 func Reduce(s *Snapshot) *Snapshot {
+	return reduce(s, nil)
+}
+
+// reduce is Reduce; with r, its stack table, segments and blocks are
+// r's arrays (and its lookups r's maps), which the digest holds until
+// Sharer.share copies what it keeps out of them.
+func reduce(s *Snapshot, r *reduceArrays) *Snapshot {
 	if s.Digest != nil {
 		return s
 	}
@@ -147,8 +154,8 @@ func Reduce(s *Snapshot) *Snapshot {
 	// Stacks and frames are renumbered in the order the segments use
 	// them; each distinct frame is interned once (a stack repeats most of
 	// its frames in thousands of others).
-	remap := make([]StackID, s.Stacks.Len())
-	frameIDs := make([]FrameID, len(s.Stacks.Frames)) // new ID plus one; 0: not yet
+	remap, frameIDs := r.lookups(s.Stacks.Len(), len(s.Stacks.Frames)) // frameIDs: new ID plus one; 0: not yet
+	r.lendStacks(&d.Stacks)
 	var frames []FrameID
 	stack := func(id StackID) StackID {
 		if id == NoStack || int(id) >= len(remap) {
@@ -176,8 +183,8 @@ func Reduce(s *Snapshot) *Snapshot {
 	// times in fresh memory, and trimmed at the end if it kept much less
 	// (a full decode's table also holds the trace's stacks).
 	d.Stacks.reserve(s.Stacks.Len()-1, len(s.Stacks.ids))
-	d.Segments = reduceSegments(s.Segments, stack)
-	d.HostSegments = reduceSegments(s.HostSegments, stack)
+	d.Segments = reduceSegments(s.Segments, stack, r)
+	d.HostSegments = reduceSegments(s.HostSegments, stack, nil)
 	var meta metaTable
 	metaOf := func(id MetaID) MetaID { return meta.id(s.MetaText(id)) }
 	live := func(bts []BlockTrace) []BlockTrace {
@@ -234,23 +241,27 @@ func Reduce(s *Snapshot) *Snapshot {
 		n.Place, n.Problem, n.Assumed = intern(n.Place), intern(n.Problem), intern(n.Assumed)
 		d.Notes = append(d.Notes, n)
 	}
-	d.Stacks.trim()
+	if r != nil {
+		r.keepStacks(&d.Stacks)
+	} else {
+		d.Stacks.trim()
+	}
 	d.Stacks.Seal()
 	return d
 }
 
 // reduceSegments copies segs with their stacks renumbered by stack, the
-// blocks of all segments in one array; nil for none.
-func reduceSegments(segs []*Segment, stack func(StackID) StackID) []*Segment {
+// blocks of all segments in one array (r's arrays when r is not nil);
+// nil for none.
+func reduceSegments(segs []*Segment, stack func(StackID) StackID, r *reduceArrays) []*Segment {
 	if len(segs) == 0 {
 		return nil
 	}
-	out := make([]Segment, len(segs))
 	nblocks := 0
 	for i := range segs {
 		nblocks += len(segs[i].Blocks)
 	}
-	blocks := make([]Block, 0, nblocks)
+	out, blocks := r.segmentArrays(len(segs), nblocks)
 	for i := range segs {
 		seg := *segs[i]
 		seg.Stack = stack(seg.Stack)

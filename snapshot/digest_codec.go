@@ -493,7 +493,7 @@ func (r *digestReader) stackSection(st *Stacks, t *Sharer) int {
 		return 0
 	}
 	if t != nil {
-		t.shareStacks(st)
+		t.shareStacks(st, false)
 		t.rememberTable(raw, *st)
 	}
 	return ns

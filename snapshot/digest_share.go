@@ -84,7 +84,23 @@ func NewSharer() *Sharer {
 // is new, each of its segments that an earlier digest holds, and the
 // blocks of the others.
 func (t *Sharer) Share(d *Snapshot) {
-	t.shareStacks(&d.Stacks)
+	t.share(d, false)
+}
+
+// Reduce is Reduce(s) then Share, the reduction filling arrays borrowed
+// from sc (and kept there for the next call): the digest then holds only
+// the copies Share makes of what no earlier digest holds, where Reduce
+// would allocate the whole digest and Share copy most of it again.
+func (t *Sharer) Reduce(s *Snapshot, sc *Scratch) *Snapshot {
+	d := reduce(s, &sc.reduce)
+	t.share(d, true)
+	return d
+}
+
+// share is Share; borrowed says that d's stack table, segments and
+// blocks are a Scratch's, so that what is kept of them is copied.
+func (t *Sharer) share(d *Snapshot, borrowed bool) {
+	t.shareStacks(&d.Stacks, borrowed)
 	d.Segments = slices.Clip(d.Segments)
 	hashes := make([]uint64, len(d.Segments))
 	var words []uint64
@@ -225,9 +241,10 @@ func segmentEqual(x, y *Segment) bool {
 }
 
 // shareStacks makes sealed table s use the storage of an equal table seen
-// before, or records s for later ones. Either way the slices' capacities equal their
+// before, or records s for later ones, copied first when its arrays are
+// borrowed (a Scratch's). Either way the slices' capacities equal their
 // lengths, so an append to one digest's table never writes into another's.
-func (t *Sharer) shareStacks(s *Stacks) {
+func (t *Sharer) shareStacks(s *Stacks, borrowed bool) {
 	t.mu.Lock()
 	for i := range t.recent {
 		if s.SameTable(&t.recent[i].tab) {
@@ -247,6 +264,9 @@ func (t *Sharer) shareStacks(s *Stacks) {
 			s.Frames, s.off, s.ids = c.Frames, c.off, c.ids
 			return
 		}
+	}
+	if borrowed {
+		s.Frames, s.off, s.ids = slices.Clone(s.Frames), slices.Clone(s.off), slices.Clone(s.ids)
 	}
 	t.byHash[h] = append(t.byHash[h], &Stacks{Frames: s.Frames, off: s.off, ids: s.ids})
 }

@@ -27,7 +27,7 @@ func TestStackShare(t *testing.T) {
 	sh := NewSharer()
 	a, b, c := table("step", "forward", "linear"), table("step", "forward", "linear"), table("step", "forward", "conv")
 	for _, s := range []*Stacks{a, b, c} {
-		sh.shareStacks(s)
+		sh.shareStacks(s, false)
 	}
 	if !same(a, b) {
 		t.Error("equal tables do not share storage")

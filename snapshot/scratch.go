@@ -10,14 +10,16 @@ import "io"
 // the digest is made (Reduce copies what it keeps): reusing them spares
 // the allocator, the zeroing of fresh memory and the garbage collector
 // most of a load's allocations (about 8 MB a decode for a 3.5 MB
-// snapshot of 10k blocks).
+// snapshot of 10k blocks). Sharer.Reduce borrows the reduction's arrays
+// from it too.
 //
 // A snapshot decoded with a Scratch shares its arrays, so it is valid
 // only until the next decode with the same Scratch; nothing decoded with
 // one may be kept. A Scratch is for one goroutine at a time; the zero
 // value is ready to use.
 type Scratch struct {
-	m *vm
+	m      *vm
+	reduce reduceArrays
 }
 
 // vm returns a machine reading r (see newVM) that reuses the arrays of
@@ -75,4 +77,68 @@ func (sc *Scratch) keep(m *vm) {
 	if sc != nil {
 		sc.m = m
 	}
+}
+
+// reduceArrays are the arrays and lookups a reduction fills and the
+// Sharer copies from (Sharer.Reduce): the digest's stack table and the
+// maps that intern into it, its segments and blocks, and the renumbering
+// of the decoded snapshot's stacks and frames.
+type reduceArrays struct {
+	st       Stacks
+	segs     []Segment
+	blocks   []Block
+	remap    []StackID
+	frameIDs []FrameID
+}
+
+// lookups returns zeroed renumbering arrays for stacks stacks and frames
+// frames: r's, or new ones for a nil r.
+func (r *reduceArrays) lookups(stacks, frames int) ([]StackID, []FrameID) {
+	if r == nil {
+		return make([]StackID, stacks), make([]FrameID, frames)
+	}
+	r.remap = resize(r.remap, stacks)
+	r.frameIDs = resize(r.frameIDs, frames)
+	return r.remap, r.frameIDs
+}
+
+// resize returns s with length n, zeroed, reusing its memory when it is
+// large enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// lendStacks makes the empty table st use r's arrays and maps.
+func (r *reduceArrays) lendStacks(st *Stacks) {
+	if r == nil {
+		return
+	}
+	st.Frames, st.off, st.ids = r.st.Frames[:0], r.st.off[:0], r.st.ids[:0]
+	clear(r.st.frameIdx)
+	clear(r.st.stackIdx)
+	st.frameIdx, st.stackIdx, st.seed = r.st.frameIdx, r.st.stackIdx, r.st.seed
+}
+
+// keepStacks takes back the arrays and maps of st, filled, before it is
+// sealed.
+func (r *reduceArrays) keepStacks(st *Stacks) {
+	r.st = *st
+}
+
+// segmentArrays returns an array of n segments and an empty one with
+// room for blocks blocks: r's, or new ones for a nil r.
+func (r *reduceArrays) segmentArrays(n, blocks int) ([]Segment, []Block) {
+	if r == nil {
+		return make([]Segment, n), make([]Block, 0, blocks)
+	}
+	r.segs = resize(r.segs, n)
+	if cap(r.blocks) < blocks {
+		r.blocks = make([]Block, 0, blocks)
+	}
+	return r.segs, r.blocks[:0]
 }

@@ -9,9 +9,10 @@ import (
 // TestScratchDecodesAsFresh decodes the real snapshots and two generated
 // shapes one after another with one Scratch, in both orders (so each
 // file meets the arrays of larger and of smaller ones), skimmed and in
-// full. Each decodes as a fresh decode does, and the digest made of each
-// before the next decode still encodes as the fresh decode's digest once
-// all are decoded: Reduce keeps nothing of the arrays the Scratch lends.
+// full. Each decodes as a fresh decode does, and the digest Sharer.Reduce
+// makes of each before the next decode still encodes as Reduce's digest
+// of the fresh decode once all are decoded: a digest keeps nothing of the
+// arrays the Scratch lends the decoder and the reduction.
 func TestScratchDecodesAsFresh(t *testing.T) {
 	files := realSnapshotsUpTo(t, 64<<20)
 	for _, name := range []string{"few", "ordinary-oom"} {
@@ -49,7 +50,7 @@ func TestScratchDecodesAsFresh(t *testing.T) {
 			if reverse {
 				slices.Reverse(order)
 			}
-			sc := new(Scratch)
+			sc, sh := new(Scratch), NewSharer()
 			digests := make([]*Snapshot, len(files))
 			conts := make([]Container, len(files))
 			for _, i := range order {
@@ -60,7 +61,8 @@ func TestScratchDecodesAsFresh(t *testing.T) {
 				if d := diffSnapshots(s, fresh[i]); d != "" {
 					t.Errorf("skim %v, reverse %v: %s decodes differently with a scratch: %s", skim, reverse, files[i].name, d)
 				}
-				digests[i], conts[i] = Reduce(s), c
+				// Sharer.Reduce borrows the reduction's arrays from sc.
+				digests[i], conts[i] = sh.Reduce(s, sc), c
 			}
 			for i, d := range digests {
 				got, err := EncodeDigest("k", conts[i], d)
