@@ -179,19 +179,19 @@ func BenchmarkDigestHeld(b *testing.B) {
 
 // shapeDigest returns generator shape name's snapshot skimmed as a load
 // skims it, its digest, its container and the digest's encoding.
-func shapeDigest(b *testing.B, name string) (s, d *Snapshot, c Container, enc []byte) {
-	b.Helper()
+func shapeDigest(tb testing.TB, name string) (s, d *Snapshot, c Container, enc []byte) {
+	tb.Helper()
 	data, err := shapeInputs[name]()
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	s, c, err = DecodeBytes(data, DecodeOptions{SkimTrace: true})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	d = Reduce(s)
 	if enc, err = EncodeDigest("bench", c, d); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return s, d, c, enc
 }

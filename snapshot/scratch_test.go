@@ -80,22 +80,10 @@ func TestScratchDecodesAsFresh(t *testing.T) {
 // TestEncodeDigestReusing checks that a digest encoded into a used
 // buffer, too small or large enough, is the bytes EncodeDigest makes.
 func TestEncodeDigestReusing(t *testing.T) {
-	data, err := shapeInputs["few"]()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, c, err := DecodeBytes(data, DecodeOptions{SkimTrace: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := Reduce(s)
-	want, err := EncodeDigest("k", c, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, d, c, want := shapeDigest(t, "few")
 	dirty := func(n int) []byte { return bytes.Repeat([]byte{0xa5}, n) }
 	for _, buf := range [][]byte{nil, dirty(10), dirty(len(want) - 1), dirty(encodedSizeHint(d) + 1)} {
-		got, err := EncodeDigestReusing(buf, "k", c, d)
+		got, err := EncodeDigestReusing(buf, "bench", c, d)
 		if err != nil {
 			t.Fatal(err)
 		}
