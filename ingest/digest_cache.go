@@ -128,12 +128,33 @@ func (c *DigestCache) Get(key string, share *snapshot.Sharer) (*snapshot.Snapsho
 	if len(key) < 2 {
 		return nil, "", errors.New("digest cache: empty key")
 	}
+	return c.get(key, share, nil)
+}
+
+// get is Get; with sc (and share), the entry is read into sc's buffer and
+// decoded into its arrays, and the digest is shared
+// (snapshot.DecodeDigestReusing).
+func (c *DigestCache) get(key string, share *snapshot.Sharer, sc *loadScratch) (*snapshot.Snapshot, snapshot.Container, error) {
 	p := c.path(key)
-	b, err := os.ReadFile(p)
+	var b []byte
+	var err error
+	if sc != nil {
+		b, err = readFileInto(p, sc.read)
+		sc.read = b
+	} else {
+		b, err = os.ReadFile(p)
+	}
 	if err != nil {
 		return nil, "", err
 	}
-	k, cont, s, err := snapshot.DecodeDigestShared(b, share)
+	var k string
+	var cont snapshot.Container
+	var s *snapshot.Snapshot
+	if sc != nil && share != nil {
+		k, cont, s, err = snapshot.DecodeDigestReusing(b, share, &sc.decode)
+	} else {
+		k, cont, s, err = snapshot.DecodeDigestShared(b, share)
+	}
 	if err == nil && k != key {
 		err = fmt.Errorf("%w: it records key %.12s", snapshot.ErrDigestCorrupt, k)
 	}
@@ -152,6 +173,38 @@ func (c *DigestCache) Get(key string, share *snapshot.Sharer) (*snapshot.Snapsho
 func (c *DigestCache) Put(key string, cont snapshot.Container, s *snapshot.Snapshot) error {
 	var buf []byte
 	return c.put(key, cont, s, &buf)
+}
+
+// readFileInto reads the file at p into buf's memory when it is large
+// enough, else into a new buffer; it returns the bytes read.
+func readFileInto(p string, buf []byte) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	n := int(st.Size())
+	if cap(buf) < n+1 {
+		buf = make([]byte, 0, n+n/8+1)
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, 1)
+		}
+		m, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // put is Put encoding into *buf's memory, and leaving there the buffer

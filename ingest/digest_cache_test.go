@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -273,5 +274,33 @@ func BenchmarkContentKey(b *testing.B) {
 		if _, err := contentKey(ra, "snapshot_step_000100.pickle", int64(len(data)), now); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestReadFileInto checks that a cache entry read into a reused buffer,
+// too small, large enough or dirty, is the file's bytes.
+func TestReadFileInto(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{0, 1, 4095, 4096, 100000} {
+		want := bytes.Repeat([]byte{byte(n)}, n)
+		for i := range want {
+			want[i] += byte(i)
+		}
+		p := filepath.Join(dir, fmt.Sprint(n))
+		if err := os.WriteFile(p, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, buf := range [][]byte{nil, bytes.Repeat([]byte{0xee}, 10), bytes.Repeat([]byte{0xee}, 2*n+10)} {
+			got, err := readFileInto(p, buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%d bytes, buffer of %d: read %d bytes that differ", n, len(buf), len(got))
+			}
+		}
+	}
+	if _, err := readFileInto(filepath.Join(dir, "missing"), nil); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
 	}
 }

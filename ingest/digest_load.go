@@ -41,10 +41,12 @@ type digestLoader struct {
 }
 
 // loadScratch is the memory a file's load leaves for the next one: the
-// decoder's arrays (snapshot.Scratch) and the digest's encoding buffer.
+// decoder's arrays (snapshot.Scratch), the digest's encoding buffer and
+// the cache entry's read buffer.
 type loadScratch struct {
 	decode snapshot.Scratch
 	encode []byte
+	read   []byte
 }
 
 // takeScratch returns the memory a load before left, or none.
@@ -82,14 +84,15 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 	dl.full.mu.Lock()
 	dl.full.abs[c.Source.Path] = c.Path
 	dl.full.mu.Unlock()
+	sc := dl.takeScratch()
+	defer dl.giveScratch(sc)
 	cache := dl.opt.Cache
 	var key string
 	if cache != nil {
 		if k, err := ContentKey(c.Path, c.Source.Path); err == nil {
 			key = k
-			s, cont, err := cache.Get(key, dl.stacks)
+			s, cont, err := cache.get(key, dl.stacks, sc)
 			if err == nil {
-				dl.stacks.Share(s)
 				dl.full.cached(c.Source.Path, key)
 				return s, cont, true, nil
 			}
@@ -103,8 +106,6 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 	// is let go, so its arrays, and the reduction's, serve the next file.
 	skim := dl.opt.Decode
 	skim.SkimTrace = true
-	sc := dl.takeScratch()
-	defer dl.giveScratch(sc)
 	skim.Scratch = &sc.decode
 	s, cont, err := snapshot.DecodeFile(c.Path, skim)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 )
 
 // The digest file format (README "Digest cache"), version DigestVersion:
@@ -249,10 +250,28 @@ func DecodeDigest(b []byte) (key string, c Container, s *Snapshot, err error) {
 // snapshots of a steady run hold the same stacks), the digest gets that
 // table, already shared, instead of reading its own. t may be nil.
 func DecodeDigestShared(b []byte, t *Sharer) (key string, c Container, s *Snapshot, err error) {
+	return decodeDigest(b, t, nil)
+}
+
+// DecodeDigestReusing is DecodeDigestShared followed by t.Share, its
+// segments and blocks read into arrays borrowed from sc (and kept there
+// for the next call), so that the digest holds only the copies Share
+// makes of what no earlier digest holds. t must not be nil.
+func DecodeDigestReusing(b []byte, t *Sharer, sc *Scratch) (key string, c Container, s *Snapshot, err error) {
+	key, c, s, err = decodeDigest(b, t, &sc.reduce)
+	if err == nil {
+		t.share(s, true)
+	}
+	return key, c, s, err
+}
+
+// decodeDigest is DecodeDigestShared, reading the segments into r's
+// arrays when r is not nil.
+func decodeDigest(b []byte, t *Sharer, arrays *reduceArrays) (key string, c Container, s *Snapshot, err error) {
 	if len(b) < len(digestMagic)+4 || string(b[:len(digestMagic)]) != digestMagic {
 		return "", "", nil, fmt.Errorf("%w: no digest header", ErrDigestCorrupt)
 	}
-	r := &digestReader{b: b[len(digestMagic) : len(b)-4]}
+	r := &digestReader{b: b[len(digestMagic) : len(b)-4], arrays: arrays}
 	if v := r.uint(); r.err == nil && v != DigestVersion {
 		return "", "", nil, fmt.Errorf("%w: version %d, this gpureport reads version %d", ErrDigestVersion, v, DigestVersion)
 	}
@@ -360,7 +379,14 @@ func (r *digestReader) segments(host bool) []*Segment {
 	if nseg == 0 {
 		return nil
 	}
-	segs := make([]Segment, nseg)
+	var segs []Segment
+	var blocks []Block // the borrowed array, when borrowed
+	borrowed := r.arrays != nil && !host
+	if borrowed {
+		segs, blocks = r.arrays.segmentArrays(nseg, 0)
+	} else {
+		segs = make([]Segment, nseg)
+	}
 	for i := 0; i < nseg && r.err == nil; i++ {
 		sg := &segs[i]
 		if host {
@@ -381,7 +407,13 @@ func (r *digestReader) segments(host bool) []*Segment {
 		sg.Expandable = r.bool()
 		sg.Stack = r.stack()
 		if nb := r.count(5); nb > 0 {
-			sg.Blocks = make([]Block, nb)
+			if borrowed {
+				start := len(blocks)
+				blocks = slices.Grow(blocks, nb)[:start+nb]
+				sg.Blocks = blocks[start : start+nb : start+nb]
+			} else {
+				sg.Blocks = make([]Block, nb)
+			}
 			for j := range sg.Blocks {
 				b := &sg.Blocks[j]
 				b.Address = r.uint()
@@ -391,6 +423,9 @@ func (r *digestReader) segments(host bool) []*Segment {
 				b.Stack = r.stack()
 			}
 		}
+	}
+	if borrowed {
+		r.arrays.blocks = blocks
 	}
 	return pointers(segs)
 }
@@ -448,6 +483,9 @@ type digestReader struct {
 	// stacks, metas and pools are the sizes of the digest's tables, for
 	// checking the indexes into them.
 	stacks, metas, pools int
+	// arrays, when set, hold the devices' segments and blocks
+	// (DecodeDigestReusing).
+	arrays *reduceArrays
 }
 
 // stackSection reads the frames and stacks (digestWriter.stackSection)

@@ -43,13 +43,7 @@ func TestScratchDecodesAsFresh(t *testing.T) {
 			}
 		}
 		for _, reverse := range []bool{false, true} {
-			order := make([]int, len(files))
-			for i := range order {
-				order[i] = i
-			}
-			if reverse {
-				slices.Reverse(order)
-			}
+			order := inOrder(len(files), reverse)
 			sc, sh := new(Scratch), NewSharer()
 			digests := make([]*Snapshot, len(files))
 			conts := make([]Container, len(files))
@@ -94,4 +88,63 @@ func TestEncodeDigestReusing(t *testing.T) {
 			t.Errorf("buffer of %d bytes: not reused", len(buf))
 		}
 	}
+}
+
+// TestDecodeDigestReusing reads the digests of the real snapshots and two
+// shapes one after another into one Scratch, in both orders: each reads
+// as its encoding says, and still encodes to the same bytes once all are
+// read, so a shared digest keeps nothing of the borrowed arrays.
+func TestDecodeDigestReusing(t *testing.T) {
+	files := realSnapshotsUpTo(t, 1<<20)
+	var encs [][]byte
+	for _, f := range files {
+		s, c, err := DecodeBytes(f.data, DecodeOptions{SkimTrace: true})
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		enc, err := EncodeDigest(f.name, c, Reduce(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		encs = append(encs, enc)
+	}
+	for _, name := range []string{"few", "ordinary-oom"} {
+		_, _, _, enc := shapeDigest(t, name)
+		encs = append(encs, enc)
+	}
+	for _, reverse := range []bool{false, true} {
+		order := inOrder(len(encs), reverse)
+		sc, sh := new(Scratch), NewSharer()
+		digests := make([]*Snapshot, len(encs))
+		keys := make([]string, len(encs))
+		conts := make([]Container, len(encs))
+		for _, i := range order {
+			k, c, d, err := DecodeDigestReusing(encs[i], sh, sc)
+			if err != nil {
+				t.Fatalf("digest %d: %v", i, err)
+			}
+			digests[i], keys[i], conts[i] = d, k, c
+		}
+		for i, d := range digests {
+			got, err := EncodeDigest(keys[i], conts[i], d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, encs[i]) {
+				t.Errorf("reverse %v: %s: the digest changed after later reads with the scratch", reverse, keys[i])
+			}
+		}
+	}
+}
+
+// inOrder returns the indexes 0 to n-1, last first when reverse is set.
+func inOrder(n int, reverse bool) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	if reverse {
+		slices.Reverse(order)
+	}
+	return order
 }
