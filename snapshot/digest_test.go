@@ -141,6 +141,9 @@ func FuzzDecodeDigest(f *testing.F) {
 			if !errors.Is(err, ErrDigestCorrupt) && !errors.Is(err, ErrDigestVersion) {
 				t.Fatalf("untyped error %v", err)
 			}
+			if _, _, _, rerr := DecodeDigestReusing(data, NewSharer(), new(Scratch)); rerr == nil || rerr.Error() != err.Error() {
+				t.Fatalf("read into a Scratch: %v, alone: %v", rerr, err)
+			}
 			return
 		}
 		// Read twice through one Sharer: the second takes the first's
@@ -153,6 +156,18 @@ func FuzzDecodeDigest(f *testing.F) {
 			}
 			if why := sameDigest(s, d); why != "" {
 				t.Fatalf("read %d through a Sharer differs: %s", i+1, why)
+			}
+		}
+		// And twice into one Scratch, the second into the arrays the
+		// first left.
+		sc := new(Scratch)
+		for i := range 2 {
+			_, _, d, err := DecodeDigestReusing(data, NewSharer(), sc)
+			if err != nil {
+				t.Fatalf("read %d into a Scratch: %v", i+1, err)
+			}
+			if why := sameDigest(s, d); why != "" {
+				t.Fatalf("read %d into a Scratch differs: %s", i+1, why)
 			}
 		}
 		b, err := EncodeDigest(key, c, s)
