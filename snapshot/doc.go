@@ -18,7 +18,10 @@
 // whole run reads (segments, live stacks, a summary of each trace), the
 // skim (DecodeOptions.SkimTrace) makes the same digest without building
 // the trace, EncodeDigest and DecodeDigest store it, and Sharer lets the
-// digests of one run share their tables.
+// digests of one run share their tables and every segment that did not
+// change. A Scratch lends a load worker's decodes, reductions and digest
+// reads the arrays of the file before (scratch.go), so a load of hundreds
+// of files allocates little more than what its digests keep.
 //
 // It knows nothing of run directories, file names, GPU logs or the cache
 // on disk (package ingest), nor of what the numbers mean (package
