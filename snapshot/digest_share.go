@@ -122,18 +122,19 @@ func (t *Sharer) share(d *Snapshot, borrowed bool) {
 
 // shareEach makes each segment of segs an equal segment seen before, or
 // where there is none, shares its block list and records it for later
-// ones; hashes are the segments' block lists' hashes (hashBlocks), and
-// become the segments' own. A run's steps change the blocks of a few
+// ones; blockHashes are the segments' block lists' hashes (hashBlocks).
+// A run's steps change the blocks of a few
 // segments (the activations'), so most of a new list's segments are an
 // earlier digest's, and a run holds one pointer a segment per digest
 // rather than a copy. Decoders put all segments of a snapshot in one
 // array, and all blocks in another, which stay in memory as long as one
 // pointer points into them: the segments and blocks that are not shared
 // are copied to arrays of their own, so the decoder's are let go.
-func (t *Sharer) shareEach(segs []*Segment, hashes []uint64) {
+func (t *Sharer) shareEach(segs []*Segment, blockHashes []uint64) {
+	hashes := make([]uint64, len(segs))
 	var own []int
 	for i, sg := range segs {
-		hashes[i] = t.hashSegment(sg, hashes[i])
+		hashes[i] = t.hashSegment(sg, blockHashes[i])
 		found := false
 		for _, c := range t.seg[hashes[i]] {
 			if segmentEqual(c, sg) {
@@ -149,30 +150,29 @@ func (t *Sharer) shareEach(segs []*Segment, hashes []uint64) {
 		return
 	}
 	copies := make([]Segment, len(own))
+	ownHashes := make([]uint64, len(own))
 	for k, i := range own {
-		copies[k] = *segs[i]
+		copies[k], ownHashes[k] = *segs[i], blockHashes[i]
 		segs[i] = &copies[k]
 	}
-	t.shareBlocks(copies)
+	t.shareBlocks(copies, ownHashes)
 	for k, i := range own {
 		t.seg[hashes[i]] = append(t.seg[hashes[i]], &copies[k])
 	}
 }
 
 // shareBlocks makes each segment of segs use an equal block list seen
-// before, or records it for later ones; the blocks of those that share
-// none are copied to one array of their own.
-func (t *Sharer) shareBlocks(segs []Segment) {
+// before, or records it for later ones; hashes are the lists' hashes
+// (hashBlocks). The blocks of those that share none are copied to one
+// array of their own.
+func (t *Sharer) shareBlocks(segs []Segment, hashes []uint64) {
 	shared := make([]bool, len(segs))
-	hashes := make([]uint64, len(segs))
-	var words []uint64
 	rest := 0
 	for i := range segs {
 		bl := segs[i].Blocks
 		if len(bl) == 0 {
 			continue
 		}
-		hashes[i], words = t.hashBlocks(bl, words)
 		for _, c := range t.blocks[hashes[i]] {
 			if slices.Equal(c, bl) {
 				segs[i].Blocks, shared[i] = c, true
