@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"unicode/utf8"
 
 	"gpureport/internal/pickleop"
@@ -46,13 +47,16 @@ func Load(data []byte) (any, *Stats, error) {
 }
 
 type loader struct {
-	data     []byte
-	pos      int
-	st       *Stats
-	stack    []any
-	marks    []int
-	memo     []any
-	memoSet  []bool
+	data    []byte
+	pos     int
+	st      *Stats
+	stack   []any
+	marks   []int
+	memo    []any
+	memoSet []bool
+	// sparse holds the memo entries whose index is past what the input
+	// could fill densely (sparseMemo).
+	sparse   map[uint64]any
 	frameEnd int // -1 when not in a frame
 }
 
@@ -108,12 +112,19 @@ func (l *loader) put(start int, idx uint64) error {
 	if err != nil {
 		return err
 	}
-	for uint64(len(l.memo)) <= idx {
-		l.memo = append(l.memo, nil)
-		l.memoSet = append(l.memoSet, false)
+	if l.sparseMemo(idx) {
+		if l.sparse == nil {
+			l.sparse = map[uint64]any{}
+		}
+		l.sparse[idx] = v
+	} else {
+		if n := int(idx) + 1; n > len(l.memo) {
+			l.memo = slices.Grow(l.memo, n-len(l.memo))[:n]
+			l.memoSet = slices.Grow(l.memoSet, n-len(l.memoSet))[:n]
+		}
+		l.memo[idx] = v
+		l.memoSet[idx] = true
 	}
-	l.memo[idx] = v
-	l.memoSet[idx] = true
 	if int(idx)+1 > l.st.MemoSize {
 		l.st.MemoSize = int(idx) + 1
 	}
@@ -121,11 +132,28 @@ func (l *loader) put(start int, idx uint64) error {
 }
 
 func (l *loader) get(start int, idx uint64) error {
+	if l.sparseMemo(idx) {
+		v, ok := l.sparse[idx]
+		if !ok {
+			return l.errf(start, "memo index %d not defined", idx)
+		}
+		l.stack = append(l.stack, v)
+		return nil
+	}
 	if idx >= uint64(len(l.memo)) || !l.memoSet[idx] {
 		return l.errf(start, "memo index %d not defined", idx)
 	}
 	l.stack = append(l.stack, l.memo[idx])
 	return nil
+}
+
+// sparseMemo reports whether memo index idx is kept in the map rather
+// than the array: an index past the input's length, since each entry the
+// input makes costs it at least one byte, so a dense memo never reaches
+// there, and a hostile BINPUT of a huge index would otherwise allocate
+// an array that size (a 911-byte input made 64M entries, 3 GB).
+func (l *loader) sparseMemo(idx uint64) bool {
+	return idx > uint64(len(l.data))
 }
 
 func (l *loader) run() (any, error) {

@@ -660,3 +660,23 @@ func mustMarshal(t *testing.T, v any, opt Options) []byte {
 	}
 	return b
 }
+
+// TestLoadSparseMemo checks that memo indexes far past the input's length
+// (LONG_BINPUT of 2^26-1 and of 5 in an 18-byte pickle) are read back and
+// cost no array of that size.
+func TestLoadSparseMemo(t *testing.T) {
+	// PROTO 4, NONE, LONG_BINPUT 2^26-1, POP, NEWTRUE, BINPUT 5, POP,
+	// LONG_BINGET 2^26-1, BINGET 5, TUPLE2, STOP.
+	data := []byte("\x80\x04Nr\xff\xff\xff\x030\x88q\x050j\xff\xff\xff\x03h\x05\x86.")
+	l := loader{data: data, st: &Stats{}}
+	v, err := l.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := v.(Tuple); !ok || len(got) != 2 || got[0] != nil || got[1] != true {
+		t.Fatalf("loaded %#v, want (None, True)", v)
+	}
+	if len(l.memo) > len(data)+1 || len(l.sparse) != 1 {
+		t.Errorf("memo array of %d entries and %d sparse ones, want at most %d and 1", len(l.memo), len(l.sparse), len(data)+1)
+	}
+}
