@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
@@ -183,28 +184,15 @@ func readFileInto(p string, buf []byte) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
+	b := bytes.NewBuffer(buf[:0])
+	if st, err := f.Stat(); err == nil {
+		// Room for the file and for ReadFrom's last read, which sees EOF.
+		b.Grow(int(st.Size()) + bytes.MinRead)
+	}
+	if _, err := b.ReadFrom(f); err != nil {
 		return nil, err
 	}
-	n := int(st.Size())
-	if cap(buf) < n+1 {
-		buf = make([]byte, 0, n+n/8+1)
-	}
-	buf = buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, 1)
-		}
-		m, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+m]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
+	return b.Bytes(), nil
 }
 
 // put is Put encoding into *buf's memory, and leaving there the buffer

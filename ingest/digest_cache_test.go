@@ -298,6 +298,9 @@ func TestReadFileInto(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("%d bytes, buffer of %d: read %d bytes that differ", n, len(buf), len(got))
 			}
+			if n > 0 && cap(buf) >= n+bytes.MinRead && &got[0] != &buf[0] {
+				t.Errorf("%d bytes, buffer of %d: not read into the buffer", n, len(buf))
+			}
 		}
 	}
 	if _, err := readFileInto(filepath.Join(dir, "missing"), nil); !errors.Is(err, fs.ErrNotExist) {
