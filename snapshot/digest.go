@@ -181,7 +181,9 @@ func reduce(s *Snapshot, r *reduceArrays) *Snapshot {
 	// table holds only the blocks' and OOM events' stacks): sized for all
 	// of them, its table is allocated once instead of doubled a dozen
 	// times in fresh memory, and trimmed at the end if it kept much less
-	// (a full decode's table also holds the trace's stacks).
+	// (a full decode's table also holds the trace's stacks); a borrowed
+	// table is reserved in r's arrays, and Sharer.share copies it to its
+	// size when it keeps it.
 	d.Stacks.reserve(s.Stacks.Len()-1, len(s.Stacks.ids))
 	d.Segments = reduceSegments(s.Segments, stack, r)
 	d.HostSegments = reduceSegments(s.HostSegments, stack, nil)

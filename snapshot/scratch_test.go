@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"compress/gzip"
 	"slices"
 	"testing"
 )
@@ -22,6 +23,16 @@ func TestScratchDecodesAsFresh(t *testing.T) {
 		}
 		files = append(files, snapFile{"shape " + name, data})
 	}
+	// A gzipped file goes through the decompressing path with the Scratch.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	if _, err := zw.Write(files[len(files)-1].data); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, snapFile{"shape ordinary-oom, gzipped", gz.Bytes()})
 	if testing.Short() {
 		files = slices.DeleteFunc(files, func(f snapFile) bool { return len(f.data) > 1<<20 })
 	}
