@@ -189,46 +189,72 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// diffJSON is a diff's summary.json.
+// diffJSON is a diff's summary.json (schema DiffSchema).
 type diffJSON struct {
-	Schema      string           `json:"schema"`
-	GeneratedAt string           `json:"generated_at"`
-	Version     string           `json:"version,omitempty"`
-	A           DiffSide         `json:"a"`
-	B           DiffSide         `json:"b"`
-	Totals      diffTotalsJSON   `json:"totals"`
-	Devices     []diffDeviceJSON `json:"devices"`
-	Entries     []diffEntryJSON  `json:"entries"`
+	// Schema names the file's format; GeneratedAt is when it was written
+	// (RFC 3339, UTC); Version is gpureport's, absent when unknown.
+	Schema      string `json:"schema"`
+	GeneratedAt string `json:"generated_at"`
+	Version     string `json:"version,omitempty"`
+	// A is the base side, B the side compared with it.
+	A DiffSide `json:"a"`
+	B DiffSide `json:"b"`
+	// Totals sums Entries: the live bytes on each side and how many
+	// signatures changed in each way.
+	Totals diffTotalsJSON `json:"totals"`
+	// Devices are the comparisons of each (rank, device) present on
+	// either side; Entries the comparison of all of them together.
+	Devices []diffDeviceJSON `json:"devices"`
+	Entries []diffEntryJSON  `json:"entries"`
 }
 
+// diffTotalsJSON sums a list of diff entries.
 type diffTotalsJSON struct {
+	// BytesA and BytesB are the live bytes on each side; Delta is BytesB
+	// less BytesA (bytes).
 	BytesA int64 `json:"bytes_a"`
 	BytesB int64 `json:"bytes_b"`
 	Delta  int64 `json:"delta_bytes"`
-	Grown  int   `json:"grown"`
-	Shrunk int   `json:"shrunk"`
-	New    int   `json:"new"`
-	Gone   int   `json:"gone"`
+	// Grown, Shrunk, New and Gone count the signatures whose live bytes
+	// rose, fell, appeared or disappeared from A to B.
+	Grown  int `json:"grown"`
+	Shrunk int `json:"shrunk"`
+	New    int `json:"new"`
+	Gone   int `json:"gone"`
 }
 
+// diffDeviceJSON is the comparison of one (rank, device).
 type diffDeviceJSON struct {
-	Device  int             `json:"device"`
-	Rank    *int            `json:"rank"`
-	FileA   string          `json:"file_a"`
-	FileB   string          `json:"file_b"`
+	// Device is the CUDA device index; Rank the rank, null when the
+	// files do not say.
+	Device int  `json:"device"`
+	Rank   *int `json:"rank"`
+	// FileA and FileB are the snapshot files compared on each side.
+	FileA string `json:"file_a"`
+	FileB string `json:"file_b"`
+	// Entries are the device's changed signatures, the largest change
+	// first.
 	Entries []diffEntryJSON `json:"entries"`
 }
 
+// diffEntryJSON is one signature's change from A to B.
 type diffEntryJSON struct {
+	// Fingerprint identifies the signature (12 hex digits of its key's
+	// SHA-1); Site and Function are its innermost user frame and that
+	// frame's function.
 	Fingerprint string `json:"fingerprint"`
 	Site        string `json:"site"`
 	Function    string `json:"function"`
-	Status      string `json:"status"`
-	BytesA      int64  `json:"bytes_a"`
-	BytesB      int64  `json:"bytes_b"`
-	Delta       int64  `json:"delta_bytes"`
-	BlocksA     int    `json:"blocks_a"`
-	BlocksB     int    `json:"blocks_b"`
+	// Status is "grown", "shrunk", "new", "gone" or "same".
+	Status string `json:"status"`
+	// BytesA and BytesB are the signature's live bytes on each side (0
+	// where absent); Delta is BytesB less BytesA (bytes).
+	BytesA int64 `json:"bytes_a"`
+	BytesB int64 `json:"bytes_b"`
+	Delta  int64 `json:"delta_bytes"`
+	// BlocksA and BlocksB are its live blocks on each side.
+	BlocksA int `json:"blocks_a"`
+	BlocksB int `json:"blocks_b"`
 }
 
 func entriesJSON(es []analyze.DiffEntry) []diffEntryJSON {

@@ -51,19 +51,19 @@ type runFunc func(out string, stdout io.Writer) error
 
 func commands() []command {
 	return []command{
-		{"sample", "write the bundled sample run",
-			outFlag{"DIR", "testdata/sample-run", "output run directory (replaced)"}, cmdSample},
-		{"corpus", "write the labelled evaluation corpus",
-			outFlag{"DIR", "", "output directory (required); case directories in it are replaced"}, cmdCorpus},
-		{"big", "write one large protocol-4 snapshot for decoder benchmarks",
-			outFlag{"FILE", "", "output snapshot file (required)"}, cmdBig},
-		{"shape", "write one snapshot of a chosen shape (blocks, events, stacks, OOMs) for benchmarks",
-			outFlag{"FILE", "", "output snapshot file (required)"}, cmdShape},
-		{"run", "write one run with chosen shapes and behaviour",
-			outFlag{"DIR", "", "output run directory (required; generated files in it are replaced)"}, cmdRun},
-		{"logs", "write the GPU-log and training-log fixtures (testdata/logs)",
-			outFlag{"DIR", "", "output folder (required; its fixture files are replaced)"}, cmdLogs},
+		{"sample", "write the bundled sample run", outFlag{"DIR", "testdata/sample-run", "output run directory (replaced)"}, cmdSample},
+		{"corpus", "write the labelled evaluation corpus", required("DIR", "output directory, whose case directories are replaced"), cmdCorpus},
+		{"big", "write one large protocol-4 snapshot for decoder benchmarks", required("FILE", "output snapshot file"), cmdBig},
+		{"shape", "write one snapshot of a chosen shape (blocks, events, stacks, OOMs) for benchmarks", required("FILE", "output snapshot file"), cmdShape},
+		{"run", "write one run with chosen shapes and behaviour", required("DIR", "output run directory, whose generated files are replaced"), cmdRun},
+		{"logs", "write the GPU-log and training-log fixtures (testdata/logs)", required("DIR", "output folder, whose fixture files are replaced"), cmdLogs},
 	}
+}
+
+// required is an -o with no default that names a what (FILE or DIR), help
+// saying what it is.
+func required(what, help string) outFlag {
+	return outFlag{what, "", help + " (required)"}
 }
 
 func usage(w io.Writer) {

@@ -3,7 +3,6 @@ package train
 import (
 	"fmt"
 	"io"
-	"time"
 
 	"gpureport/internal/gen/alloc"
 	"gpureport/internal/gen/layout"
@@ -15,30 +14,23 @@ import (
 // to ~90 frames, Python and C++ interleaved) with 30 extra operators per
 // block (about 300 distinct frame dicts), PyTorch 2.6.
 func BigSpec() *Spec {
-	return &Spec{
-		Name:  "big",
-		Seed:  1400000,
-		Start: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC),
-		GPU:   GPU{"NVIDIA H100 80GB HBM3", 81559},
-		Ranks: 1,
+	return oneRankRun(&Spec{
+		Name: "big",
+		Seed: 1400000,
+		GPU:  GPU{"NVIDIA H100 80GB HBM3", 81559},
 
-		Version:      "2.6",
-		Protocol:     4,
 		SitePackages: "/opt/conda/lib/python3.12/site-packages",
 		Project:      "/workspace/llm-pretrain",
-		CppStacks:    true,
 		Wrappers:     []string{"checkpoint"},
 
 		Layers: 12, Hidden: 2048, Heads: 16, Vocab: 50304, Batch: 4,
-		SeqMin: 1024, SeqMax: 2048, ActBytes: 2, ParamBytes: 4,
-		GradsToNone: true, ExtraOps: 30,
+		SeqMin: 1024, SeqMax: 2048, ExtraOps: 30,
 
 		Snapshots: 1, Interval: 1, FirstDump: 1 << 30,
-		Phase:       PhaseEnd,
-		StepSeconds: 1.1, StepJitter: 0.05,
-		ContextMiB: 520, OutsideRank: -1,
+		StepSeconds: 1.1,
+		ContextMiB:  520,
 		SmiInterval: 5,
-	}
+	})
 }
 
 // BigResult describes a written big snapshot.
