@@ -37,6 +37,35 @@ func bigSnapshot(b *testing.B) *snapshot.Snapshot {
 	return bigOnce.s
 }
 
+// ordinaryOnce is the generator's ordinary benchmark shape (10k blocks,
+// 3,000 distinct stacks), decoded.
+var ordinaryOnce = sync.OnceValues(func() (*snapshot.Snapshot, error) {
+	var buf bytes.Buffer
+	if _, err := train.WriteShape(&buf, train.Ordinary); err != nil {
+		return nil, err
+	}
+	s, _, err := snapshot.Decode(bytes.NewReader(buf.Bytes()), int64(buf.Len()), snapshot.DecodeOptions{})
+	return s, err
+})
+
+// BenchmarkClassifyStacks classifies the ordinary shape's dump with a
+// fresh memo each time: what a run pays once for its distinct stacks
+// (reading each stack's frames, its phase and frame rule), whatever its
+// number of snapshots.
+func BenchmarkClassifyStacks(b *testing.B) {
+	s, err := ordinaryOnce()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dev := s.Devices()[0]
+	b.ReportAllocs()
+	for b.Loop() {
+		sc := SceneOf(s, dev)
+		sc.Memo = NewStackMemo()
+		Classify(sc)
+	}
+}
+
 func BenchmarkClassify(b *testing.B) {
 	s := bigSnapshot(b)
 	dev := s.Devices()[0]

@@ -150,9 +150,9 @@ func poolKind(id [2]int64, stacks []snapshot.StackID, cache *stackCache) Pool {
 	var trees, symmetric, graphs bool
 	for _, st := range stacks {
 		s := cache.get(st)
-		trees = trees || s.inFile("torch/_inductor/cudagraph_trees.py")
-		symmetric = symmetric || s.inFile("torch/distributed/_symmetric_memory") || s.cppHas("ncclMemAlloc", "symmetric", "Symmetric")
-		graphs = graphs || s.inFile("torch/cuda/graphs.py")
+		trees = trees || s.has(fileCUDAGraphTrees)
+		symmetric = symmetric || s.has(fileSymmetricMemory) || s.has(cppSymmetricPool)
+		graphs = graphs || s.has(fileCUDAGraphs)
 	}
 	switch {
 	case trees:

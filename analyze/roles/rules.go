@@ -55,17 +55,7 @@ var optimizerFiles = []string{
 // included), except the learning-rate schedulers, which allocate nothing
 // the step keeps.
 func (s *stack) inOptimizer() bool {
-	for _, f := range s.py {
-		if strings.Contains(f.file, "torch/optim/lr_scheduler.py") {
-			continue
-		}
-		for _, o := range optimizerFiles {
-			if strings.Contains(f.file, o) {
-				return true
-			}
-		}
-	}
-	return false
+	return s.has(fileOptimizer)
 }
 
 // fsdpFiles are FullyShardedDataParallel's, in its two generations
@@ -93,12 +83,12 @@ func (s *stack) fsdpInner() bool {
 // forward), then the optimizer step.
 func phaseOf(s *stack) phase {
 	switch {
-	case len(s.nodes) > 0, s.cppHas("torch::autograd::Engine::"),
+	case len(s.nodes) > 0, s.has(cppAutogradEngine),
 		s.call("torch/autograd/__init__.py", "backward", "_make_grads", "_engine_run_backward"),
 		s.call("torch/_tensor.py", "backward"), s.named("backward", "_backward_impl"):
 		return backward
 	case s.call("torch/nn/modules/module.py", "_call_impl", "_wrapped_call_impl", "__call__"), s.named("forward"),
-		s.inFile("torch/_dynamo/", "torch/_functorch/", "/torchinductor_", "fx_generated_"):
+		s.has(fileCompiled):
 		return forward
 	case s.inOptimizer():
 		return optimizerStep
@@ -116,25 +106,25 @@ const (
 // frameRules are the frame rules, in order.
 var frameRules = []rule{
 	{name: "cuBLAS workspace (CublasHandlePool)", role: Workspace, match: func(s *stack, _ phase) bool {
-		return s.cppHas("getNewWorkspace", "getCUDABlasLtWorkspace", "CublasHandlePool", "cublasLtWorkspace")
+		return s.has(cppBLASWorkspace)
 	}},
 	{name: "cuDNN workspace", role: Workspace, match: func(s *stack, _ phase) bool {
 		// The v7 API allocates through a Workspace struct, the v8 API
 		// inside the plan's execution (run_conv_plan); a convolution's
 		// output is allocated outside both.
-		return s.cppHas("cudnn", "Cudnn", "CUDNN") && s.cppHas("Workspace::Workspace", "orkspace", "run_conv_plan", "run_single_conv")
+		return s.has(cppCuDNN) && s.has(cppCuDNNWorkspace)
 	}},
 	{name: "NCCL / symmetric-memory communication buffer", role: Workspace, match: func(s *stack, _ phase) bool {
-		return s.cppHas("ProcessGroupNCCL", "ncclMemAlloc", "NCCLComm") || s.inFile("torch/distributed/_symmetric_memory")
+		return s.has(cppNCCL) || s.has(fileSymmetricMemory)
 	}},
 	{name: "CUDA graph capture (cudagraph trees, torch.cuda.graph)", role: GraphPools, match: func(s *stack, _ phase) bool {
-		return s.inFile("torch/_inductor/cudagraph_trees.py", "torch/cuda/graphs.py")
+		return s.has(fileGraphCapture)
 	}},
 	{name: "AccumulateGrad (gradient accumulation into .grad)", role: Gradients, match: func(s *stack, _ phase) bool {
-		return s.node("AccumulateGrad") || s.cppHas("torch::autograd::AccumulateGrad::")
+		return s.node("AccumulateGrad") || s.has(cppAccumulateGrad)
 	}},
 	{name: "DDP gradient bucket (c10d::Reducer)", role: Gradients, match: func(s *stack, _ phase) bool {
-		return s.cppHas("c10d::Reducer::")
+		return s.has(cppDDPReducer)
 	}},
 	{name: "FSDP gradient reduce-scatter", role: Gradients, match: func(s *stack, _ phase) bool {
 		if !s.fsdpInner() {
@@ -157,10 +147,10 @@ var frameRules = []rule{
 		return s.callWith("deepspeed/runtime/", "fp32", "optimizer_state", "initialize_optimizer")
 	}},
 	{name: "ZeRO parameter partition or gather (DeepSpeed)", role: Parameters, match: func(s *stack, _ phase) bool {
-		return s.inFile("deepspeed/runtime/zero/partition_parameters.py", "deepspeed/runtime/zero/partitioned_param_coordinator.py")
+		return s.has(fileZeROParameters)
 	}},
 	{name: ruleEightBit, role: OptimizerState, match: func(s *stack, ph phase) bool {
-		return ph != forward && ph != backward && s.inFile("bitsandbytes/optim/")
+		return ph != forward && ph != backward && s.has(fileEightBit)
 	}},
 	{name: "optimizer state initialisation (_init_group, init_state)", role: OptimizerState, match: func(s *stack, ph phase) bool {
 		return ph != forward && ph != backward && s.inOptimizer() &&
@@ -168,7 +158,7 @@ var frameRules = []rule{
 	}},
 	{name: "module parameters (nn.Module._apply, .to(), .cuda(), initialisation)", role: Parameters, match: func(s *stack, _ phase) bool {
 		return s.call("torch/nn/modules/module.py", "_apply", "to", "cuda", "to_empty", "_load_from_state_dict", "load_state_dict") ||
-			s.inFile("torch/nn/parameter.py", "torch/nn/init.py", "torch/nn/parallel/replicate.py", "bitsandbytes/nn/") ||
+			s.has(fileParameterInit) ||
 			s.named("reset_parameters") || s.callWith("", "init_weight") ||
 			s.call("torch/nn/modules/", "__init__") ||
 			s.call("transformers/modeling_utils.py", "from_pretrained", "_load_pretrained_model", "_load_state_dict_into_meta_model",
@@ -176,14 +166,13 @@ var frameRules = []rule{
 			s.call("accelerate/utils/modeling.py", "set_module_tensor_to_device") || s.call("accelerate/big_modeling.py")
 	}},
 	{name: "data loader or batch transfer", role: Inputs, match: func(s *stack, _ phase) bool {
-		return s.inFile("torch/utils/data/", "accelerate/utils/operations.py", "accelerate/data_loader.py",
-			"torch/nn/parallel/scatter_gather.py", "torch_geometric/data/", "torchtnt/utils/device.py") ||
+		return s.has(fileDataLoader) ||
 			s.call("transformers/trainer.py", "_prepare_input", "_prepare_inputs") ||
 			s.callWith("apply_func.py", "move_data_to_device", "apply_to_collection") ||
 			s.named("transfer_batch_to_device")
 	}},
 	{name: "copy to the device outside the model (.to(), .cuda())", role: Inputs, match: func(s *stack, ph phase) bool {
-		return ph == noPhase && len(s.py) > 0 && s.cppHas("at::native::_to_copy(", "THPVariable_to(", "THPVariable_cuda(") && !dtypeOnly(s)
+		return ph == noPhase && len(s.py) > 0 && s.has(cppToCopy) && !dtypeOnly(s)
 	}},
 }
 
@@ -194,5 +183,5 @@ var frameRules = []rule{
 // which .float(), .half(), .long() ... call (frames of the real
 // snapshots; a .to(device, dtype) takes the Device overload).
 func dtypeOnly(s *stack) bool {
-	return s.cppHas("dispatch_to(at::Tensor const&, c10::ScalarType,", "at::native::to(at::Tensor const&, c10::ScalarType,", "THPVariable_to_type(")
+	return s.has(cppDtypeOnly)
 }

@@ -214,7 +214,7 @@ func (sc *Scene) OOMPhase() string {
 	if sc.OOM == nil {
 		return ""
 	}
-	st := readStack(sc.Stacks.StackFrames(sc.OOM.Stack))
+	st := readTableStack(sc.Stacks, sc.OOM.Stack, newTextMasks())
 	switch phaseOf(st) {
 	case forward:
 		return "forward"

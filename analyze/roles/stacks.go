@@ -10,13 +10,16 @@ import (
 )
 
 // stack is what the rules read of one allocation stack, computed once per
-// interned stack: its Python frames (paths with forward slashes), its C++
-// frame names, the autograd nodes among them, and its call site.
+// interned stack: its Python frames (paths with forward slashes), what
+// its C++ frame names and Python files answer to the text queries, the
+// autograd nodes among its frames, and its call site.
 type stack struct {
 	py    []pyFrame
-	cpp   []string
 	nodes []string
-	fx    []snapshot.FXNode
+	// text answers the text queries (textmask.go) of the stack's C++
+	// frame names and Python files.
+	text textMask
+	fx   []snapshot.FXNode
 	// site identifies the operation that allocated (see siteOf).
 	site string
 	// empty reports a stack without frames.
@@ -37,7 +40,7 @@ type stack struct {
 // it of every forward block.
 func (s *stack) inCheckpoint() bool {
 	if !s.checked {
-		s.checkpointed, s.checked = s.inFile("torch/utils/checkpoint.py"), true
+		s.checkpointed, s.checked = s.has(fileCheckpoint), true
 	}
 	return s.checkpointed
 }
@@ -78,20 +81,21 @@ type pyFrame struct {
 // memo when one is given (which finds a table's stack it has seen by its
 // ID, so the cache's own map is kept only without one).
 type stackCache struct {
-	st   *snapshot.Stacks
-	m    map[snapshot.StackID]*stack // nil with a memo
-	memo *frames.StackMemo[*stack]   // nil: none
+	st    *snapshot.Stacks
+	m     map[snapshot.StackID]*stack // nil with a memo
+	memo  *frames.StackMemo[*stack]   // nil: none
+	masks *textMasks
 }
 
 func newStackCache(st *snapshot.Stacks, memo *StackMemo) *stackCache {
 	if memo != nil {
-		return &stackCache{st: st, memo: memo.m}
+		return &stackCache{st: st, memo: memo.m, masks: memo.masks}
 	}
-	return &stackCache{st: st, m: map[snapshot.StackID]*stack{}}
+	return &stackCache{st: st, m: map[snapshot.StackID]*stack{}, masks: newTextMasks()}
 }
 
 func (c *stackCache) get(id snapshot.StackID) *stack {
-	read := func() *stack { return readStack(c.st.StackFrames(id)) }
+	read := func() *stack { return readTableStack(c.st, id, c.masks) }
 	if c.memo != nil {
 		return c.memo.Get(c.st, id, read)
 	}
@@ -106,66 +110,91 @@ func (c *stackCache) get(id snapshot.StackID) *stack {
 // StackMemo keeps what the rules read of each distinct stack (its frames
 // read, its phase, the frame rule that names its role) across the scenes
 // classified with it: a run's snapshots mostly share their stacks
-// (frames.StackMemo says how one is found). Not safe for concurrent use.
+// (frames.StackMemo says how one is found), and their frames (textMasks).
+// Not safe for concurrent use.
 type StackMemo struct {
-	m *frames.StackMemo[*stack]
+	m     *frames.StackMemo[*stack]
+	masks *textMasks
 }
 
 // NewStackMemo returns an empty StackMemo.
 func NewStackMemo() *StackMemo {
-	return &StackMemo{m: frames.NewStackMemo[*stack]()}
+	return &StackMemo{m: frames.NewStackMemo[*stack](), masks: newTextMasks()}
 }
 
 // readStack builds the stack value of frames (innermost first).
 func readStack(fs []snapshot.Frame) *stack {
-	s := &stack{empty: len(fs) == 0}
-	for _, f := range fs {
+	return readFrames(len(fs), func(i int) *snapshot.Frame { return &fs[i] }, newTextMasks())
+}
+
+// readTableStack builds the stack value of stack id of tab, reading the
+// table's frames in place (StackFrames would copy them, 104 bytes a
+// frame, for every distinct stack of a run), with the masks of m.
+func readTableStack(tab *snapshot.Stacks, id snapshot.StackID, m *textMasks) *stack {
+	ids := tab.Stack(id)
+	return readFrames(len(ids), func(i int) *snapshot.Frame { return &tab.Frames[ids[i]] }, m)
+}
+
+// readFrames builds the stack value of the n frames at(0) ... at(n-1),
+// innermost first: its frames, the answers to the text queries (from the
+// masks of m) and its call site (siteOf).
+func readFrames(n int, at func(int) *snapshot.Frame, m *textMasks) *stack {
+	s := &stack{empty: n == 0}
+	// Sized first: a run reads thousands of stacks of tens of frames.
+	py, siteLen := 0, 0
+	for i := range n {
+		if f := at(i); !frames.IsNative(*f) {
+			py++
+			siteLen += len(f.File) + 2 + maxLineDigits
+		}
+	}
+	s.py = make([]pyFrame, 0, py)
+	var site strings.Builder
+	site.Grow(siteLen)
+	for i := range n {
+		f := at(i)
 		if !f.FX.IsZero() {
 			s.fx = append(s.fx, f.FX)
 		}
-		if frames.IsNative(f) {
-			s.cpp = append(s.cpp, f.Name)
-			if n, ok := frames.AutogradNode(f); ok {
-				s.nodes = append(s.nodes, n)
+		if frames.IsNative(*f) {
+			s.text |= m.name(f.Name)
+			if node, ok := frames.AutogradNode(*f); ok {
+				s.nodes = append(s.nodes, node)
 			}
 			continue
 		}
-		s.py = append(s.py, pyFrame{file: frames.Path(f.File), name: f.Name})
+		file := frames.Path(f.File)
+		s.py = append(s.py, pyFrame{file: file, name: f.Name})
+		s.text |= m.file(file)
+		site.WriteString(f.File)
+		site.WriteByte(':')
+		site.WriteString(strconv.Itoa(f.Line))
+		site.WriteByte('|')
 	}
-	s.site = siteOf(fs, s)
+	s.site = siteOf(site.String(), s)
 	return s
 }
+
+// maxLineDigits is the most digits of a frame's line number that
+// readFrames sizes a site for (a larger number only grows the string).
+const maxLineDigits = 6
 
 // siteOf names the operation an allocation belongs to, so that the
 // allocations of one operation (an output and its workspace, the pieces
 // of a foreach kernel) share it and consecutive operations differ: the
 // Python frames with their lines (with stacks="python" that is the whole
 // stack; with stacks="all" the C++ frames differ inside one operation),
-// else the innermost autograd node (a backward operation on autograd's
-// thread), else "" (no Python frames, no node: one site for all of them).
-func siteOf(fs []snapshot.Frame, s *stack) string {
-	var b strings.Builder
-	for _, f := range fs {
-		if frames.IsNative(f) {
-			continue
-		}
-		b.WriteString(f.File)
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(f.Line))
-		b.WriteByte('|')
-	}
-	if b.Len() > 0 {
-		return b.String()
+// py ("file:line|" for each Python frame, innermost first), else the
+// innermost autograd node (a backward operation on autograd's thread),
+// else "" (no Python frames, no node: one site for all of them).
+func siteOf(py string, s *stack) string {
+	if py != "" {
+		return py
 	}
 	if len(s.nodes) > 0 {
 		return "node:" + s.nodes[0]
 	}
 	return ""
-}
-
-// inFile reports whether some Python frame's file contains one of subs.
-func (s *stack) inFile(subs ...string) bool {
-	return slices.ContainsFunc(s.py, func(f pyFrame) bool { return containsAny(f.file, subs) })
 }
 
 // call reports whether some Python frame in a file containing file runs
@@ -190,10 +219,9 @@ func (s *stack) named(names ...string) bool {
 	return slices.ContainsFunc(s.py, func(f pyFrame) bool { return slices.Contains(names, f.name) })
 }
 
-// cppHas reports whether some C++ frame's name contains one of subs.
-func (s *stack) cppHas(subs ...string) bool {
-	return slices.ContainsFunc(s.cpp, func(c string) bool { return containsAny(c, subs) })
-}
+// has reports whether the stack answers q yes: some C++ frame's name
+// or Python frame's file holds what q looks for.
+func (s *stack) has(q textQuery) bool { return s.text.has(q) }
 
 // containsAny reports whether x contains one of subs.
 func containsAny(x string, subs []string) bool {

@@ -1,0 +1,117 @@
+package roles
+
+import "strings"
+
+// textQuery is a question the rules ask of a stack's frames: does some C++
+// frame's name (the cpp* queries) or some Python frame's file (the file*
+// queries) contain one of a few substrings. A stack's answers to all of
+// them are found once, when the stack is read, as a bit mask (stack.text)
+// made from the masks of its names and files, and each distinct name or
+// file is searched once for every query (textMasks): a run's thousands of
+// stacks share their frames, and searching each stack's frames again for
+// each query was most of classifying a run's distinct stacks.
+type textQuery uint8
+
+// The queries, each a bit of stack.text; textQueries says what each looks
+// for.
+const (
+	cppAutogradEngine textQuery = iota
+	cppBLASWorkspace
+	cppCuDNN
+	cppCuDNNWorkspace
+	cppNCCL
+	cppAccumulateGrad
+	cppDDPReducer
+	cppToCopy
+	cppDtypeOnly
+	cppSymmetricPool
+	fileCompiled
+	fileSymmetricMemory
+	fileGraphCapture
+	fileCUDAGraphTrees
+	fileCUDAGraphs
+	fileZeROParameters
+	fileEightBit
+	fileParameterInit
+	fileDataLoader
+	fileCheckpoint
+	fileOptimizer
+	numTextQueries
+)
+
+// textQuerySpec is what a textQuery looks for: a C++ frame's name (cpp) or
+// a Python frame's file holding one of subs, except a string holding
+// except (when not empty).
+type textQuerySpec struct {
+	cpp    bool
+	subs   []string
+	except string
+}
+
+// textQueries says what each textQuery looks for.
+var textQueries = [numTextQueries]textQuerySpec{
+	cppAutogradEngine: {cpp: true, subs: []string{"torch::autograd::Engine::"}},
+	cppBLASWorkspace:  {cpp: true, subs: []string{"getNewWorkspace", "getCUDABlasLtWorkspace", "CublasHandlePool", "cublasLtWorkspace"}},
+	cppCuDNN:          {cpp: true, subs: []string{"cudnn", "Cudnn", "CUDNN"}},
+	cppCuDNNWorkspace: {cpp: true, subs: []string{"Workspace::Workspace", "orkspace", "run_conv_plan", "run_single_conv"}},
+	cppNCCL:           {cpp: true, subs: []string{"ProcessGroupNCCL", "ncclMemAlloc", "NCCLComm"}},
+	cppAccumulateGrad: {cpp: true, subs: []string{"torch::autograd::AccumulateGrad::"}},
+	cppDDPReducer:     {cpp: true, subs: []string{"c10d::Reducer::"}},
+	cppToCopy:         {cpp: true, subs: []string{"at::native::_to_copy(", "THPVariable_to(", "THPVariable_cuda("}},
+	cppDtypeOnly: {cpp: true, subs: []string{"dispatch_to(at::Tensor const&, c10::ScalarType,",
+		"at::native::to(at::Tensor const&, c10::ScalarType,", "THPVariable_to_type("}},
+	cppSymmetricPool:    {cpp: true, subs: []string{"ncclMemAlloc", "symmetric", "Symmetric"}},
+	fileCompiled:        {subs: []string{"torch/_dynamo/", "torch/_functorch/", "/torchinductor_", "fx_generated_"}},
+	fileSymmetricMemory: {subs: []string{"torch/distributed/_symmetric_memory"}},
+	fileGraphCapture:    {subs: []string{"torch/_inductor/cudagraph_trees.py", "torch/cuda/graphs.py"}},
+	fileCUDAGraphTrees:  {subs: []string{"torch/_inductor/cudagraph_trees.py"}},
+	fileCUDAGraphs:      {subs: []string{"torch/cuda/graphs.py"}},
+	fileZeROParameters: {subs: []string{"deepspeed/runtime/zero/partition_parameters.py",
+		"deepspeed/runtime/zero/partitioned_param_coordinator.py"}},
+	fileEightBit: {subs: []string{"bitsandbytes/optim/"}},
+	fileParameterInit: {subs: []string{"torch/nn/parameter.py", "torch/nn/init.py", "torch/nn/parallel/replicate.py",
+		"bitsandbytes/nn/"}},
+	fileDataLoader: {subs: []string{"torch/utils/data/", "accelerate/utils/operations.py", "accelerate/data_loader.py",
+		"torch/nn/parallel/scatter_gather.py", "torch_geometric/data/", "torchtnt/utils/device.py"}},
+	fileCheckpoint: {subs: []string{"torch/utils/checkpoint.py"}},
+	// An optimizer's file, but not the learning-rate schedulers', which
+	// allocate nothing the step keeps (inOptimizer).
+	fileOptimizer: {subs: optimizerFiles, except: "torch/optim/lr_scheduler.py"},
+}
+
+// textMask holds one bit per textQuery.
+type textMask uint32
+
+// has reports whether m answers q yes.
+func (m textMask) has(q textQuery) bool { return m&(1<<q) != 0 }
+
+// textMasks keeps the mask of each distinct C++ frame name and Python
+// file it was asked about: what each query answers of that one string.
+// Not safe for concurrent use.
+type textMasks struct {
+	cpp, files map[string]textMask
+}
+
+func newTextMasks() *textMasks {
+	return &textMasks{cpp: map[string]textMask{}, files: map[string]textMask{}}
+}
+
+// name returns the mask of C++ frame name s.
+func (m *textMasks) name(s string) textMask { return m.of(m.cpp, s, true) }
+
+// file returns the mask of Python file s (forward slashes).
+func (m *textMasks) file(s string) textMask { return m.of(m.files, s, false) }
+
+func (m *textMasks) of(seen map[string]textMask, s string, cpp bool) textMask {
+	if v, ok := seen[s]; ok {
+		return v
+	}
+	var v textMask
+	for q, spec := range textQueries {
+		if spec.cpp == cpp && containsAny(s, spec.subs) && (spec.except == "" || !strings.Contains(s, spec.except)) {
+			v |= 1 << q
+		}
+	}
+	seen[s] = v
+	return v
+}
