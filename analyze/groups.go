@@ -44,6 +44,11 @@ func (a *groupAcc) add(size int64, stack snapshot.StackID) {
 // groupLive sums device dev's live blocks by signature key.
 func groupLive(s *snapshot.Snapshot, dev int, cache *signatureCache) map[string]*groupAcc {
 	out := map[string]*groupAcc{}
+	// Each signature found is looked up by its pointer, not hashed by
+	// its key, a string of tens to hundreds of bytes, at every change
+	// of stack; stacks of one key (different frames, same signature)
+	// still share the key's accumulator.
+	bySig := map[*Signature]*groupAcc{}
 	var last snapshot.StackID
 	var lastAcc *groupAcc
 	for _, seg := range deviceSegments(s, dev) {
@@ -56,10 +61,13 @@ func groupLive(s *snapshot.Snapshot, dev int, cache *signatureCache) map[string]
 			// Neighbouring blocks often share a stack: skip the lookups.
 			if lastAcc == nil || b.Stack != last {
 				sig := cache.get(b.Stack)
-				acc := out[sig.Key]
+				acc := bySig[sig]
 				if acc == nil {
-					acc = &groupAcc{sig: sig}
-					out[sig.Key] = acc
+					if acc = out[sig.Key]; acc == nil {
+						acc = &groupAcc{sig: sig}
+						out[sig.Key] = acc
+					}
+					bySig[sig] = acc
 				}
 				last, lastAcc = b.Stack, acc
 			}

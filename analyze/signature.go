@@ -270,8 +270,8 @@ var allocatorPlumbing = []string{
 // already signed is not signed again.
 type signatureCache struct {
 	st    *snapshot.Stacks
-	sigs  map[snapshot.StackID]*Signature
-	kinds []frameKind // by FrameID; 0 = not yet classified
+	sigs  map[snapshot.StackID]*Signature // without a memo; made at first use
+	kinds []frameKind                     // by FrameID; 0 = not yet classified
 	none  Signature
 	memo  *frames.StackMemo[*Signature]
 }
@@ -285,17 +285,25 @@ func newRunSignatureCache(st *snapshot.Stacks, memo *frames.StackMemo[*Signature
 }
 
 func newSignatureCache(st *snapshot.Stacks) *signatureCache {
-	return &signatureCache{st: st, sigs: map[snapshot.StackID]*Signature{}, kinds: make([]frameKind, len(st.Frames)), none: noStackSignature}
+	return &signatureCache{st: st, none: noStackSignature}
 }
 
 func (c *signatureCache) get(id snapshot.StackID) *Signature {
 	if id == snapshot.NoStack {
 		return &c.none
 	}
+	if c.memo != nil {
+		// The memo finds a stack of this table by its ID in an array:
+		// a map of the cache's own would only repeat it.
+		return c.memo.Get(c.st, id, func() *Signature { return c.sign(id) })
+	}
 	if s, ok := c.sigs[id]; ok {
 		return s
 	}
-	s := c.memo.Get(c.st, id, func() *Signature { return c.sign(id) })
+	if c.sigs == nil {
+		c.sigs = map[snapshot.StackID]*Signature{}
+	}
+	s := c.sign(id)
 	c.sigs[id] = s
 	return s
 }
@@ -305,6 +313,11 @@ func (c *signatureCache) sign(id snapshot.StackID) *Signature {
 	ids := c.st.Stack(id)
 	fs := make([]snapshot.Frame, len(ids))
 	kinds := make([]frameKind, len(ids))
+	if c.kinds == nil {
+		// Made at the first stack signed: with a run's memo most
+		// snapshots sign none.
+		c.kinds = make([]frameKind, len(c.st.Frames))
+	}
 	for i, fid := range ids {
 		fs[i] = c.st.Frames[fid]
 		if c.kinds[fid] == 0 {

@@ -217,3 +217,39 @@ func TestRunSignatureMemo(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupLiveMergesStacksOfOneSignature: stacks whose frames differ
+// only in allocator plumbing have one signature; their blocks, in any
+// order, make one group whatever cache signs them (each snapshot's own,
+// or a run's memo, which gives each stack its own Signature value), with
+// the largest block's stack as its representative, as Survival gives
+// them one group.
+func TestGroupLiveMergesStacksOfOneSignature(t *testing.T) {
+	a := stackAt("train.py", 57, "train_step")
+	b := append([]snapshot.Frame{cppFrame("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::alloc_found_block")}, a...)
+	other := stackAt("model.py", 88, "forward")
+	s := newSnap().
+		segment(0, live(mib, a), live(3*mib, b), live(2*mib, other), live(mib, a), live(mib, b), free(mib)).
+		done()
+	sa, sb := newSignatureCache(&s.Stacks), newSignatureCache(&s.Stacks)
+	ida, idb := s.Segments[0].Blocks[0].Stack, s.Segments[0].Blocks[1].Stack
+	if ida == idb || sa.get(ida).Key != sb.get(idb).Key {
+		t.Fatalf("the two stacks: IDs %d and %d, keys %q and %q; want two stacks of one signature", ida, idb, sa.get(ida).Key, sb.get(idb).Key)
+	}
+	memo := frames.NewStackMemo[*Signature]()
+	for name, cache := range map[string]*signatureCache{"own cache": newSignatureCache(&s.Stacks), "run memo": newRunSignatureCache(&s.Stacks, memo)} {
+		gs := groupLive(s, 0, cache)
+		if len(gs) != 2 {
+			t.Fatalf("%s: %d groups, want 2: %v", name, len(gs), gs)
+		}
+		g := gs[sa.get(ida).Key]
+		if g == nil || g.bytes != 6*mib || g.blocks != 4 || g.rep != idb {
+			t.Errorf("%s: train.py:57's group %+v; want 6 MiB in 4 blocks, represented by stack %d", name, g, idb)
+		}
+		sv := newSurvival()
+		sv.Observe(s, 0, cache)
+		if len(sv.groups) != 2 {
+			t.Errorf("%s: survival has %d groups, want 2", name, len(sv.groups))
+		}
+	}
+}

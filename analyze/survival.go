@@ -63,8 +63,11 @@ type blockID struct {
 // Survival follows one device's live blocks across its periodic snapshots
 // (see above). The zero value is not ready: use newSurvival.
 type Survival struct {
-	index  map[string]int32 // signature key -> group index
-	groups []groupSurvival  // by group index
+	index map[string]int32 // signature key -> group index
+	// bySig is index by the Signature a signatureCache returned: a
+	// pointer is hashed where a key string is tens of bytes or more.
+	bySig  map[*Signature]int32
+	groups []groupSurvival // by group index
 	// live is the live blocks at the last snapshot, sorted by identity
 	// (liveBlock.compare): a snapshot's blocks are matched with them by a
 	// merge, not a map, which on 175k blocks a snapshot cost a map
@@ -112,7 +115,7 @@ type groupSurvival struct {
 }
 
 func newSurvival() *Survival {
-	return &Survival{index: map[string]int32{}}
+	return &Survival{index: map[string]int32{}, bySig: map[*Signature]int32{}}
 }
 
 // Observe follows device dev's live blocks into snapshot s, the next
@@ -127,7 +130,7 @@ func (sv *Survival) Observe(s *snapshot.Snapshot, dev int, cache *signatureCache
 	var lastGroup int32 = -1
 	for b := range liveBlocks(s, dev) {
 		if lastGroup < 0 || b.Stack != lastStack {
-			lastStack, lastGroup = b.Stack, sv.group(cache.get(b.Stack).Key)
+			lastStack, lastGroup = b.Stack, sv.groupOf(cache.get(b.Stack))
 		}
 		cur = append(cur, liveBlock{id: blockID{addr: b.Address, size: b.Size, group: lastGroup}, life: lifetime{us: birthTime(births, b.Address)}})
 	}
@@ -218,6 +221,16 @@ func (sv *Survival) group(key string) int32 {
 	g := int32(len(sv.groups))
 	sv.index[key] = g
 	sv.groups = append(sv.groups, groupSurvival{})
+	return g
+}
+
+// groupOf is group(sig.Key), found by sig's pointer after the first time.
+func (sv *Survival) groupOf(sig *Signature) int32 {
+	if g, ok := sv.bySig[sig]; ok {
+		return g
+	}
+	g := sv.group(sig.Key)
+	sv.bySig[sig] = g
 	return g
 }
 
