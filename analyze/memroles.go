@@ -37,11 +37,13 @@ func (a *analysis) pointRoles(dr *deviceRun) {
 	for i, f := range s.Files[:n] {
 		sc = roles.SceneReusing(sc, f.Snapshot, s.Device)
 		sc.Memo = a.stacks
+		if i < len(s.Files)-1 {
+			dr.roles[i] = roles.ClassifyBreakdown(sc)
+			continue
+		}
 		ds, bd := roles.Classify(sc)
 		dr.roles[i] = bd
-		if i == len(s.Files)-1 {
-			dr.last = lastRoles{stacks: &f.Snapshot.Stacks, scene: sc, decisions: ds}
-		}
+		dr.last = lastRoles{stacks: &f.Snapshot.Stacks, scene: sc, decisions: ds}
 	}
 }
 
@@ -124,7 +126,7 @@ func oomRoles(o *OOM, snap *snapshot.Snapshot, dev, idx int, memo *roles.StackMe
 	}
 	e := snap.Traces[dev][idx]
 	sc.Future, sc.OOM, sc.Memo = false, &e, memo
-	_, bd := roles.Classify(sc)
+	bd := roles.ClassifyBreakdown(sc)
 	o.Roles, o.Phase = &bd, sc.OOMPhase()
 }
 

@@ -227,7 +227,7 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int, memo *roles.StackMemo) *Trac
 	if !peak.LowerBound {
 		if sc := roles.SceneAt(s, dev, peak.Index); sc != nil {
 			sc.Memo = memo
-			_, peak.Roles = roles.Classify(sc)
+			peak.Roles = roles.ClassifyBreakdown(sc)
 		}
 	}
 	w.Peak = peak

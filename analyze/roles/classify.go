@@ -81,6 +81,21 @@ type classifier struct {
 // Classify decides the role of every block of sc, in order, and returns
 // the decisions with their breakdown (which sums to the blocks' bytes).
 func Classify(sc *Scene) ([]Decision, Breakdown) {
+	out := make([]Decision, len(sc.Blocks))
+	bd := classify(sc, out)
+	return out, bd
+}
+
+// ClassifyBreakdown is Classify without the decisions: the breakdown of
+// every snapshot of a run, where only the last one's decisions are read,
+// without a list of them (tens of bytes a block) made for each.
+func ClassifyBreakdown(sc *Scene) Breakdown {
+	return classify(sc, nil)
+}
+
+// classify decides the role of every block of sc, in order, into out
+// when out is not nil, and returns their breakdown.
+func classify(sc *Scene, out []Decision) Breakdown {
 	c := &classifier{sc: sc, cache: newStackCache(sc.Stacks, sc.Memo)}
 	for i := range sc.Blocks {
 		if sc.Blocks[i].Stack != snapshot.NoStack {
@@ -99,16 +114,18 @@ func Classify(sc *Scene) ([]Decision, Breakdown) {
 	if len(sc.Trace) > 0 {
 		c.tl = newTimeline(sc.Trace, c.cache, c.stacksRecorded)
 	}
-	out := make([]Decision, len(sc.Blocks))
 	var bd Breakdown
-	rules := map[string]*RuleShare{}
+	rules := ruleShares{byRule: map[string]*RuleShare{}}
 	for i := range sc.Blocks {
 		b := &sc.Blocks[i]
-		out[i] = c.decide(b)
-		bd.add(b.Size, out[i], rules)
+		d := c.decide(b)
+		if out != nil {
+			out[i] = d
+		}
+		bd.add(b.Size, d, &rules)
 	}
-	bd.finish(rules)
-	return out, bd
+	bd.finish(rules.byRule)
+	return bd
 }
 
 // decide returns block b's role and why (doc.go gives the order).

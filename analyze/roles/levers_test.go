@@ -11,7 +11,7 @@ import (
 // decided by one rule (named rules override the default per role).
 func breakdownOf(bytes map[Role]int64, rules map[Role]string) *Breakdown {
 	bd := &Breakdown{}
-	shares := map[string]*RuleShare{}
+	shares := ruleShares{byRule: map[string]*RuleShare{}}
 	for r := range NumRoles {
 		n := bytes[r]
 		if n == 0 {
@@ -21,9 +21,9 @@ func breakdownOf(bytes map[Role]int64, rules map[Role]string) *Breakdown {
 		if rule == "" {
 			rule = "rule for " + r.String()
 		}
-		bd.add(n, Decision{Role: r, Evidence: ByFrame, Rule: rule}, shares)
+		bd.add(n, Decision{Role: r, Evidence: ByFrame, Rule: rule}, &shares)
 	}
-	bd.finish(shares)
+	bd.finish(shares.byRule)
 	return bd
 }
 

@@ -141,18 +141,36 @@ func (b *Breakdown) Fraction(r Role) float64 {
 }
 
 // add counts a block of size bytes decided by d.
-func (b *Breakdown) add(size int64, d Decision, rules map[string]*RuleShare) {
+func (b *Breakdown) add(size int64, d Decision, rules *ruleShares) {
 	b.Allocated += size
 	b.Bytes[d.Role] += size
 	b.Blocks[d.Role]++
 	b.ByEvidence[d.Role][d.Evidence] += size
-	rs := rules[d.Rule]
-	if rs == nil {
-		rs = &RuleShare{Rule: d.Rule, Role: d.Role, Evidence: d.Evidence}
-		rules[d.Rule] = rs
-	}
+	rs := rules.of(d)
 	rs.Bytes += size
 	rs.Blocks++
+}
+
+// ruleShares sums the bytes and blocks each rule decided, by rule name.
+type ruleShares struct {
+	byRule map[string]*RuleShare
+	// last is the share of the last rule asked for: neighbouring blocks
+	// are mostly decided by one rule, and its name is not hashed again.
+	last *RuleShare
+}
+
+// of returns the share of d's rule, made at its first decision.
+func (r *ruleShares) of(d Decision) *RuleShare {
+	if r.last != nil && r.last.Rule == d.Rule {
+		return r.last
+	}
+	rs := r.byRule[d.Rule]
+	if rs == nil {
+		rs = &RuleShare{Rule: d.Rule, Role: d.Role, Evidence: d.Evidence}
+		r.byRule[d.Rule] = rs
+	}
+	r.last = rs
+	return rs
 }
 
 // finish fills Rules from the per-rule sums.
