@@ -126,6 +126,10 @@ func xlsxOf(v *view, opt Options) ([]byte, error) {
 			return nil, err
 		}
 	}
+	// The first sheet opens, selected. Set while the sheets are empty:
+	// once a stream writer has written one, excelize would parse its
+	// XML back to select or unselect it, and write it out again.
+	f.SetActiveSheet(0)
 	steps := []func() error{w.summary, w.snapshots, w.trend, w.suspects, w.groups, w.fragmentation, w.roles, w.gpuSamples,
 		w.memoryStats, w.processes, w.processSamples, w.inputs}
 	for _, st := range steps {
@@ -139,7 +143,6 @@ func xlsxOf(v *view, opt Options) ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	f.SetActiveSheet(0)
 	return workbookBytes(f)
 }
 

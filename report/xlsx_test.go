@@ -1,7 +1,9 @@
 package report
 
 import (
+	"archive/zip"
 	"bytes"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -235,4 +237,52 @@ func openXLSX(t *testing.T, fd *analyze.Findings) *excelize.File {
 	}
 	t.Cleanup(func() { f.Close() })
 	return f
+}
+
+// TestXLSXOpensOnSummary: the workbook opens on its first sheet, the only
+// one whose tab is selected (set before the sheets are streamed, it must
+// survive their frozen header rows), every sheet's header row frozen.
+func TestXLSXOpensOnSummary(t *testing.T) {
+	fd, _ := fixtureFindings()
+	b, err := XLSX(fd, fixedOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	selected := map[string]bool{}
+	for _, zf := range zr.File {
+		if !strings.HasPrefix(zf.Name, "xl/worksheets/sheet") {
+			continue
+		}
+		r, err := zf.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		selected[zf.Name] = bytes.Contains(x, []byte(`tabSelected="true"`))
+	}
+	if len(selected) != len(xlsxSheets) {
+		t.Fatalf("%d worksheets in the zip, want %d", len(selected), len(xlsxSheets))
+	}
+	for name, sel := range selected {
+		if want := name == "xl/worksheets/sheet1.xml"; sel != want {
+			t.Errorf("%s: tab selected %v, want %v", name, sel, want)
+		}
+	}
+	f := openXLSX(t, fd)
+	if got := f.GetActiveSheetIndex(); got != 0 {
+		t.Errorf("active sheet %d, want 0", got)
+	}
+	for _, name := range f.GetSheetList() {
+		if p, err := f.GetPanes(name); err != nil || !p.Freeze {
+			t.Errorf("%s: header row not frozen (panes %+v, %v)", name, p, err)
+		}
+	}
 }
