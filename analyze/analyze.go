@@ -70,7 +70,8 @@ type Options struct {
 //  5. roles          what holds the memory: the roles of every snapshot and
 //     of each leak suspect (memroles.go): Point.Roles, Suspect.Roles; the
 //     snapshots' roles are classified beside stage 4, on another core,
-//     since neither reads the other's output
+//     since neither reads the other's output, followed there by the last
+//     trace window and stage 6, which read nothing stage 4 decides
 //  6. fragmentation  per snapshot and over the series (fragmentation.go):
 //     *Fragmentation
 //  7. ooms           the OOMs the snapshots record, the groups that grew into
@@ -94,10 +95,16 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	a.eachDevice(devs, a.trends)
 	// But the roles of every snapshot read only the snapshots (and the
 	// roles memo, a.stacks), and attribution reads no roles: the two run
-	// side by side, on two cores; what joins them (the suspects' roles,
-	// the trace window, which reads the roles memo) runs after both.
+	// side by side, on two cores; what joins them (the suspects' roles)
+	// runs after both. The trace window (which reads the roles memo)
+	// and fragmentation read nothing attribution decides, and follow the
+	// roles on their core, the shorter of the two paths.
 	var wg sync.WaitGroup
-	wg.Go(func() { a.eachDevice(devs, a.pointRoles) })
+	wg.Go(func() {
+		for _, stage := range []func(*deviceRun){a.pointRoles, a.traceWindow, a.fragmentation} {
+			a.eachDevice(devs, stage)
+		}
+	})
 	// The trace window reads the first device's last snapshot decoded
 	// in full: decoded beside stages 4 and 5, it is off the path (the
 	// loader keeps it for the trace window; an error is the trace
@@ -107,7 +114,7 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	}
 	a.eachDevice(devs, a.attribute)
 	wg.Wait()
-	for _, stage := range []func(*deviceRun){a.traceWindow, a.joinRoles, a.fragmentation, a.ooms, a.sites} {
+	for _, stage := range []func(*deviceRun){a.joinRoles, a.ooms, a.sites} {
 		a.eachDevice(devs, stage)
 	}
 	a.run(devs)
