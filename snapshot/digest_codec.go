@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"slices"
 )
 
 // The digest file format (README "Digest cache"), version DigestVersion:
@@ -409,7 +408,17 @@ func (r *digestReader) segments(host bool) []*Segment {
 		if nb := r.count(5); nb > 0 {
 			if borrowed {
 				start := len(blocks)
-				blocks = slices.Grow(blocks, nb)[:start+nb]
+				if cap(blocks) < start+nb {
+					// Doubled: append grows a large slice by a quarter,
+					// which copied a large model's 175k blocks some 28
+					// times into fresh memory in each worker's first
+					// digest. (The segments read so far keep the old
+					// array, whose blocks are theirs.)
+					grown := make([]Block, start, max(start+nb, 2*cap(blocks)))
+					copy(grown, blocks)
+					blocks = grown
+				}
+				blocks = blocks[:start+nb]
 				sg.Blocks = blocks[start : start+nb : start+nb]
 			} else {
 				sg.Blocks = make([]Block, nb)
