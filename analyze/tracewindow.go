@@ -385,6 +385,13 @@ const pieceTreeDegree = 32
 // pieces in a tree when they allow one (see memState).
 func newMemState(s *snapshot.Snapshot, dev int) *memState {
 	m := &memState{}
+	n := 0
+	for _, seg := range deviceSegments(s, dev) {
+		n += len(seg.Blocks)
+	}
+	// Sized first: a large model's 175k pieces, grown by appends, were
+	// copied into fresh memory many times over.
+	m.pieces = make([]piece, 0, n)
 	for i, seg := range deviceSegments(s, dev) {
 		for j := range seg.Blocks {
 			b := &seg.Blocks[j]
