@@ -195,7 +195,7 @@ func (c *classifier) byStack(b *Block) Decision {
 	if r != nil {
 		return Decision{Role: r.role, Evidence: ByFrame, Rule: r.name}
 	}
-	if d, ok := c.byFX(b, st, ph); ok {
+	if d, ok := st.byFX(ph); ok {
 		return d
 	}
 	if ph == noPhase && len(st.py) == 0 {
@@ -213,10 +213,23 @@ var fxFrameRE = regexp.MustCompile(`File "([^"]+)", line (\d+), in (\S+)`)
 // augment_with_fx_traces put on the frame: a frame rule matching that
 // code decides, as a user label. Compiled backward code is left to its
 // own frames.
-func (c *classifier) byFX(b *Block, st *stack, ph phase) (Decision, bool) {
+func (st *stack) byFX(ph phase) (Decision, bool) {
 	if len(st.fx) == 0 || ph == backward {
 		return Decision{}, false
 	}
+	// What the node's trace says reads only the stack: decided once per
+	// stack, not once per block (parsing the trace and reading its
+	// frames).
+	if !st.fxDecided {
+		st.fxDecision, st.fxOK = fxDecision(st)
+		st.fxDecided = true
+	}
+	return st.fxDecision, st.fxOK
+}
+
+// fxDecision is byFX's decision for a stack with an FX node outside the
+// backward phase.
+func fxDecision(st *stack) (Decision, bool) {
 	fx := st.fx[0]
 	label := "FX node " + fx.Name
 	if fx.Target != "" {

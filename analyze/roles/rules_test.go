@@ -214,11 +214,13 @@ func TestRoleRules(t *testing.T) {
 		}, map[string]want{"meta": {Inputs, ByLabel, "user_metadata names inputs"},
 			"noted": {Activations, ByLabel, "annotation (_annotate_tensor) names activations"},
 			"plain": {Activations, ByLifetime, "forward"}}},
-		{"FX nodes: the model code they came from", func(f *fixture) {
+		{"FX nodes: the model code they came from (decided once per stack, for each of its blocks)", func(f *fixture) {
 			f.alloc("opt", 8<<20, fxOptimizer, "")
 			f.alloc("fwd", 8<<20, fxForward, "")
+			f.alloc("opt2", 4<<20, fxOptimizer, "")
 		}, map[string]want{"opt": {OptimizerState, ByLabel, "FX node's model code: optimizer state"},
-			"fwd": {Activations, ByLifetime, "forward"}}},
+			"fwd":  {Activations, ByLifetime, "forward"},
+			"opt2": {OptimizerState, ByLabel, "FX node's model code: optimizer state"}}},
 		{"graph pools: CUDA graph and cudagraph trees pools; a MemPool's blocks by their frames", func(f *fixture) {
 			f.pool([2]int64{1, 0})
 			f.alloc("own", 32<<20, forwardAt(40), "")

@@ -33,6 +33,11 @@ type stack struct {
 	// checked reports that checkpointed is set: a frame of the stack runs
 	// in torch/utils/checkpoint.py (inCheckpoint).
 	checked, checkpointed bool
+	// fxDecided reports that fxDecision and fxOK are set: what the FX
+	// node's trace decides (byFX).
+	fxDecided  bool
+	fxOK       bool
+	fxDecision Decision
 }
 
 // inCheckpoint reports whether a frame of the stack runs in
