@@ -198,7 +198,7 @@ func (a *analysis) attribute(dr *deviceRun) {
 	if s == nil {
 		return
 	}
-	sg := buildGroups(s, a.sigs)
+	sg := buildGroups(s, a.sigs, a.opt.SideVersion)
 	d.Coverage = coverageOf(sg, s.Files, s.Device)
 	dr.ac = attributionContext{x: fit.x, keep: fit.keep, per: fit.per, refLevel: fit.refLevel, allocTr: &d.Trends[0], survival: sg.survival,
 		rules: a.rules, suppress: a.opt.Suppressions, builtins: !a.opt.NoBuiltinSuppressions}

@@ -68,7 +68,7 @@ type seriesGroups struct {
 }
 
 // buildGroups sums each point's live blocks by signature.
-func buildGroups(s *Series, memo *frames.StackMemo[*Signature]) *seriesGroups {
+func buildGroups(s *Series, memo *frames.StackMemo[*Signature], version string) *seriesGroups {
 	n := len(s.Files)
 	type acc struct {
 		sig    Signature
@@ -90,7 +90,11 @@ func buildGroups(s *Series, memo *frames.StackMemo[*Signature]) *seriesGroups {
 	}
 	for i, f := range s.Files {
 		cache := newRunSignatureCache(&f.Snapshot.Stacks, memo)
-		gs := groupLive(f.Snapshot, s.Device, cache)
+		gs, ok := cachedGroups(f, s.DeviceKey, version, cache)
+		if !ok {
+			gs = groupLive(f.Snapshot, s.Device, cache)
+			cacheGroups(f, s.DeviceKey, version, gs)
+		}
 		if periodic[i] {
 			sg.survival.Observe(f.Snapshot, s.Device, cache)
 		}

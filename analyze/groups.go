@@ -24,7 +24,10 @@ type LiveGroup struct {
 // groupAcc accumulates one signature's blocks before frames are copied
 // out.
 type groupAcc struct {
-	sig      *Signature
+	sig *Signature
+	// first is the stack of the group's first block, whose signature
+	// sig is (how a cached group names its signature: pointcache.go).
+	first    snapshot.StackID
 	bytes    int64
 	blocks   int
 	rep      snapshot.StackID
@@ -64,7 +67,7 @@ func groupLive(s *snapshot.Snapshot, dev int, cache *signatureCache) map[string]
 				acc := bySig[sig]
 				if acc == nil {
 					if acc = out[sig.Key]; acc == nil {
-						acc = &groupAcc{sig: sig}
+						acc = &groupAcc{sig: sig, first: b.Stack}
 						out[sig.Key] = acc
 					}
 					bySig[sig] = acc

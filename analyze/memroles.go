@@ -35,10 +35,20 @@ func (a *analysis) pointRoles(dr *deviceRun) {
 	dr.roles = make([]roles.Breakdown, n)
 	var sc *roles.Scene
 	for i, f := range s.Files[:n] {
+		last := i == len(s.Files)-1
+		if !last {
+			// The last snapshot's decisions are read (joinRoles): only
+			// the others' breakdowns are kept in the cache.
+			if bd, ok := cachedRoles(f, s.DeviceKey, a.opt.SideVersion); ok {
+				dr.roles[i] = bd
+				continue
+			}
+		}
 		sc = roles.SceneReusing(sc, f.Snapshot, s.Device)
 		sc.Memo = a.stacks
-		if i < len(s.Files)-1 {
+		if !last {
 			dr.roles[i] = roles.ClassifyBreakdown(sc)
+			cacheRoles(f, s.DeviceKey, a.opt.SideVersion, &dr.roles[i])
 			continue
 		}
 		ds, bd := roles.Classify(sc)

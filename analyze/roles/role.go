@@ -122,6 +122,32 @@ type RuleShare struct {
 	Blocks int
 }
 
+// Valid reports whether b could be a breakdown Classify made, as far as
+// its readers index by it: no negative figure, and each rule's role and
+// evidence among the known ones (a breakdown read back from a cache is
+// checked before it is used).
+func (b *Breakdown) Valid() bool {
+	if b.Allocated < 0 {
+		return false
+	}
+	for r := range NumRoles {
+		if b.Bytes[r] < 0 || b.Blocks[r] < 0 {
+			return false
+		}
+		for e := range NumEvidence {
+			if b.ByEvidence[r][e] < 0 {
+				return false
+			}
+		}
+	}
+	for _, rs := range b.Rules {
+		if rs.Role >= NumRoles || rs.Evidence >= NumEvidence || rs.Bytes < 0 || rs.Blocks < 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Share returns the share of role r's bytes that evidence e decided, 0
 // when r holds nothing.
 func (b *Breakdown) Share(r Role, e Evidence) float64 {

@@ -1,0 +1,188 @@
+package analyze
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"gpureport/analyze/roles"
+	"gpureport/ingest"
+	"gpureport/snapshot"
+)
+
+// A re-run reads every snapshot's digest from the cache, and then spent
+// most of its time on two per-snapshot stages whose output is a function
+// of one file's content and one device alone: the roles of its live
+// blocks (a roles.Breakdown) and its live blocks summed by stack
+// signature (groupLive). Both are kept beside the file's digest as side
+// entries (ingest.SnapshotFile.SetSide), as the OOM explanations are
+// (oomcache.go), under a kind that names this build of the analysis
+// (Options.SideVersion): a re-run after one more snapshot classifies and
+// groups only the new one. An entry that does not read back, or names a
+// stack the file's table does not hold, is ignored and made again: it is
+// never trusted.
+
+// pointSideKind names the side entry of what (roles or groups) for
+// device key in this build (version) of the analysis.
+func pointSideKind(what, version string, key DeviceKey) string {
+	dev := fmt.Sprintf("d%d", key.Device)
+	if key.Host {
+		dev = "host"
+	}
+	return what + "." + version + "." + dev
+}
+
+// cachedRoles returns the roles breakdown of device key in file f from
+// its side entry, and whether there is one that reads back.
+func cachedRoles(f *ingest.SnapshotFile, key DeviceKey, version string) (roles.Breakdown, bool) {
+	if version == "" {
+		return roles.Breakdown{}, false
+	}
+	b, ok := f.Side(pointSideKind("roles", version, key))
+	if !ok {
+		return roles.Breakdown{}, false
+	}
+	return decodeRoles(b)
+}
+
+// decodeRoles reads a roles entry cacheRoles wrote, refusing (false) one
+// that is not JSON of a valid breakdown.
+func decodeRoles(b []byte) (roles.Breakdown, bool) {
+	var bd roles.Breakdown
+	if err := json.Unmarshal(b, &bd); err != nil || !bd.Valid() {
+		return roles.Breakdown{}, false
+	}
+	return bd, true
+}
+
+// cacheRoles keeps bd, the roles breakdown of device key in file f, as
+// f's side entry when it reads back the same.
+func cacheRoles(f *ingest.SnapshotFile, key DeviceKey, version string, bd *roles.Breakdown) {
+	if version == "" {
+		return
+	}
+	b, err := json.Marshal(bd)
+	if err != nil {
+		return
+	}
+	var back roles.Breakdown
+	if json.Unmarshal(b, &back) != nil || !reflect.DeepEqual(*bd, back) {
+		return
+	}
+	f.SetSide(pointSideKind("roles", version, key), b)
+}
+
+// cachedGroups returns groupLive's groups of device key in file f from
+// its side entry, their signatures from cache (the file's table), and
+// whether there is one that reads back.
+func cachedGroups(f *ingest.SnapshotFile, key DeviceKey, version string, cache *signatureCache) (map[string]*groupAcc, bool) {
+	if version == "" {
+		return nil, false
+	}
+	b, ok := f.Side(pointSideKind("groups", version, key))
+	if !ok {
+		return nil, false
+	}
+	return decodeGroups(b, cache)
+}
+
+// cacheGroups keeps gs, groupLive's groups of device key in file f, as
+// f's side entry.
+func cacheGroups(f *ingest.SnapshotFile, key DeviceKey, version string, gs map[string]*groupAcc) {
+	if version == "" {
+		return
+	}
+	f.SetSide(pointSideKind("groups", version, key), encodeGroups(gs))
+}
+
+// groupsFormat is the first byte of an encoded groups entry.
+const groupsFormat = 1
+
+// encodeGroups writes gs as groupsFormat, then a count and, for each
+// group in the order of its first stack, six varints: the first stack
+// (whose signature names the group), bytes, blocks, the representative
+// stack and its bytes, and the bytes in private pools. Keys are not
+// written: they are the first stacks' signatures in the file's table.
+func encodeGroups(gs map[string]*groupAcc) []byte {
+	accs := make([]*groupAcc, 0, len(gs))
+	for _, a := range gs {
+		accs = append(accs, a)
+	}
+	slices.SortFunc(accs, func(a, b *groupAcc) int { return int(a.first) - int(b.first) })
+	out := make([]byte, 0, 1+binary.MaxVarintLen64*(1+6*len(accs)))
+	out = append(out, groupsFormat)
+	out = binary.AppendUvarint(out, uint64(len(accs)))
+	for _, a := range accs {
+		out = binary.AppendUvarint(out, uint64(a.first))
+		out = binary.AppendVarint(out, a.bytes)
+		out = binary.AppendUvarint(out, uint64(a.blocks))
+		out = binary.AppendUvarint(out, uint64(a.rep))
+		out = binary.AppendVarint(out, a.repBytes)
+		out = binary.AppendVarint(out, a.private)
+	}
+	return out
+}
+
+// decodeGroups reads an entry encodeGroups wrote, naming each group by its
+// first stack's signature in cache. It refuses (false) a wrong format, a
+// truncated or overlong entry, a count larger than the bytes left, a
+// stack the table does not hold, and two groups of one signature.
+func decodeGroups(b []byte, cache *signatureCache) (map[string]*groupAcc, bool) {
+	if len(b) == 0 || b[0] != groupsFormat {
+		return nil, false
+	}
+	b = b[1:]
+	next := func() (uint64, bool) {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			return 0, false
+		}
+		b = b[n:]
+		return v, true
+	}
+	nextInt := func() (int64, bool) {
+		v, n := binary.Varint(b)
+		if n <= 0 {
+			return 0, false
+		}
+		b = b[n:]
+		return v, true
+	}
+	count, ok := next()
+	// Each group takes at least six bytes.
+	if !ok || count > uint64(len(b))/6 {
+		return nil, false
+	}
+	stacks := uint64(cache.st.Len())
+	stack := func() (snapshot.StackID, bool) {
+		v, ok := next()
+		return snapshot.StackID(v), ok && v < stacks
+	}
+	out := make(map[string]*groupAcc, count)
+	for range count {
+		var a groupAcc
+		var blocks uint64
+		var ok1, ok2, ok3, ok4, ok5, ok6 bool
+		a.first, ok1 = stack()
+		a.bytes, ok2 = nextInt()
+		blocks, ok3 = next()
+		a.rep, ok4 = stack()
+		a.repBytes, ok5 = nextInt()
+		a.private, ok6 = nextInt()
+		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || blocks == 0 || blocks > 1<<40 {
+			return nil, false
+		}
+		a.blocks = int(blocks)
+		a.sig = cache.get(a.first)
+		if out[a.sig.Key] != nil {
+			return nil, false
+		}
+		out[a.sig.Key] = &a
+	}
+	if len(b) != 0 {
+		return nil, false
+	}
+	return out, true
+}

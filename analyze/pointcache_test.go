@@ -1,0 +1,304 @@
+package analyze
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"gpureport/analyze/frames"
+	"gpureport/analyze/roles"
+	"gpureport/ingest"
+	"gpureport/internal/testutil"
+	"gpureport/snapshot"
+)
+
+// sideFiles lists the side entries of kind what ("roles", "groups") in
+// cache dir.
+func sideFiles(t *testing.T, dir, what string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(filepath.Base(p), "."+what+".") && strings.HasSuffix(p, ".side") {
+			out = append(out, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestPointsFromCache reports the sample run (a leak, 14 snapshots)
+// through a digest cache three times (making the roles and groups side
+// entries, reading them, and reading them after some were corrupted or
+// emptied) and without a cache: every device's points, groups, suspects
+// and leak sites must be the same each time, the entries must exist after
+// the first run, and a corrupt entry must be made again.
+func TestPointsFromCache(t *testing.T) {
+	dir := filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run")
+	cacheDir := t.TempDir()
+	analyzeWith := func(c *ingest.DigestCache, version string) *Findings {
+		t.Helper()
+		run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC, Jobs: 2, Digest: true, Cache: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Analyze(run, Options{SideVersion: version})
+	}
+	fresh := analyzeWith(nil, "")
+	if len(fresh.Devices) == 0 || len(fresh.Devices[0].Suspects) == 0 {
+		t.Fatalf("the sample run has no leak suspect to compare: %+v", fresh.Devices)
+	}
+	same := func(name string, got *Findings) {
+		t.Helper()
+		if len(got.Devices) != len(fresh.Devices) {
+			t.Fatalf("%s: %d devices, want %d", name, len(got.Devices), len(fresh.Devices))
+		}
+		for i, d := range got.Devices {
+			w := fresh.Devices[i]
+			for what, pair := range map[string][2]any{
+				"points": {w.Points, d.Points}, "groups": {w.Groups, d.Groups},
+				"suspects": {w.Suspects, d.Suspects}, "leak sites": {w.LeakSites, d.LeakSites},
+			} {
+				if diff := cmp.Diff(pair[0], pair[1], cmp.AllowUnexported(Trend{})); diff != "" {
+					t.Errorf("%s: device %d's %s differ from a report without a cache (-fresh +cached):\n%s", name, i, what, diff)
+				}
+			}
+		}
+	}
+	cache := &ingest.DigestCache{Dir: cacheDir}
+	same("first run", analyzeWith(cache, "test-1"))
+	groups, rolesEntries := sideFiles(t, cacheDir, "groups"), sideFiles(t, cacheDir, "roles")
+	// Every snapshot's groups; every snapshot's roles but the last's.
+	if n := len(fresh.Devices[0].Points); len(groups) != n || len(rolesEntries) != n-1 {
+		t.Fatalf("%d groups and %d roles entries for %d snapshots; want %d and %d", len(groups), len(rolesEntries), n, n, n-1)
+	}
+	same("from the cache", analyzeWith(cache, "test-1"))
+
+	// Corrupt some entries' payloads (the side file's CRC then fails),
+	// and write valid side files whose payloads are wrong: an unknown
+	// format, a truncated list, a role out of range.
+	if err := os.WriteFile(groups[0], []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rolesEntries[0], []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	key := func(p string) (string, string) {
+		base := strings.TrimSuffix(filepath.Base(p), ".side")
+		k, kind, _ := strings.Cut(base, ".")
+		return k, kind
+	}
+	for p, payload := range map[string][]byte{
+		groups[1]:       {9, 1, 2, 3, 4, 5, 6, 7},
+		groups[2]:       {groupsFormat, 3, 1},
+		rolesEntries[1]: []byte(`{"Allocated": 1, "Rules": [{"Rule": "x", "Role": 200}]}`),
+	} {
+		k, kind := key(p)
+		if err := cache.PutSide(k, kind, payload); err != nil {
+			t.Fatal(err)
+		}
+	}
+	same("after corrupt entries", analyzeWith(cache, "test-1"))
+	for _, p := range []string{groups[0], groups[1], groups[2], rolesEntries[0], rolesEntries[1]} {
+		k, kind := key(p)
+		b, err := cache.GetSide(k, kind)
+		if err != nil {
+			t.Errorf("%s was not made again: %v", filepath.Base(p), err)
+			continue
+		}
+		if strings.HasPrefix(kind, "groups.") && (len(b) == 0 || b[0] != groupsFormat || len(b) < 8) {
+			t.Errorf("%s was not made again: % x", filepath.Base(p), b)
+		}
+		if strings.HasPrefix(kind, "roles.") && strings.Contains(string(b), `"Role":200`) {
+			t.Errorf("%s was not made again: %s", filepath.Base(p), b)
+		}
+	}
+	// Another build of the analysis reads none of them.
+	same("another version", analyzeWith(cache, "test-2"))
+	if n := len(sideFiles(t, cacheDir, "groups")); n != 2*len(groups) {
+		t.Errorf("%d groups entries after a second version's run, want %d", n, 2*len(groups))
+	}
+}
+
+// TestGroupsEntryRoundTrip encodes groupLive's groups of every device of
+// every real snapshot and reads them back through a fresh cache of the
+// same table: the groups must be equal, their signatures the ones the
+// cache gives; and entries that are cut short, carry a stack the table
+// does not hold, repeat a signature or carry bytes after the last group
+// must be refused.
+func TestGroupsEntryRoundTrip(t *testing.T) {
+	files := testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl")
+	checked := 0
+	for _, f := range files {
+		s, _, err := snapshot.DecodeFile(f, snapshot.DecodeOptions{})
+		if err != nil {
+			continue // the decoder's own tests cover the files it refuses
+		}
+		for _, dev := range s.Devices() {
+			memo := frames.NewStackMemo[*Signature]()
+			cache := newRunSignatureCache(&s.Stacks, memo)
+			gs := groupLive(s, dev, cache)
+			b := encodeGroups(gs)
+			back, ok := decodeGroups(b, newRunSignatureCache(&s.Stacks, memo))
+			if !ok {
+				t.Errorf("%s device %d: its own entry (%d bytes) is refused", f, dev, len(b))
+				continue
+			}
+			if len(back) != len(gs) {
+				t.Errorf("%s device %d: %d groups read back, want %d", f, dev, len(back), len(gs))
+			}
+			for k, g := range gs {
+				h := back[k]
+				if h == nil || !reflect.DeepEqual(*h.sig, *g.sig) {
+					t.Errorf("%s device %d: group %q read back as %+v, want signature %+v", f, dev, k, h, *g.sig)
+					continue
+				}
+				// A stack's signature is the memo's, the same pointer;
+				// the no-stack group's is each cache's own.
+				if g.first != snapshot.NoStack && h.sig != g.sig {
+					t.Errorf("%s device %d: group %q's signature is not the memo's", f, dev, k)
+				}
+				hc, gc := *h, *g
+				hc.sig, gc.sig = nil, nil
+				if hc != gc {
+					t.Errorf("%s device %d: group %q read back as %+v, want %+v", f, dev, k, hc, gc)
+				}
+			}
+			checked++
+			if len(gs) == 0 {
+				continue
+			}
+			for name, bad := range map[string][]byte{
+				"cut short":    b[:len(b)-1],
+				"bytes after":  append(append([]byte{}, b...), 0),
+				"no format":    b[1:],
+				"large count":  append([]byte{groupsFormat, 0xff, 0xff, 0x03}, b[2:]...),
+				"far stack":    append([]byte{groupsFormat, 1}, encodeOne(uint64(s.Stacks.Len()), 1, 1, 0, 1, 0)...),
+				"twice":        append([]byte{groupsFormat, 2}, append(encodeOne(1, 1, 1, 1, 1, 0), encodeOne(1, 1, 1, 1, 1, 0)...)...),
+				"blocks 0":     append([]byte{groupsFormat, 1}, encodeOne(1, 1, 0, 1, 1, 0)...),
+				"empty":        {},
+				"format alone": {groupsFormat},
+			} {
+				if name == "twice" && s.Stacks.Len() < 2 {
+					continue
+				}
+				if _, ok := decodeGroups(bad, newRunSignatureCache(&s.Stacks, memo)); ok {
+					t.Errorf("%s device %d: an entry %s is read", f, dev, name)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Skip("no real snapshot read")
+	}
+}
+
+// encodeOne encodes one group record as encodeGroups does.
+func encodeOne(first uint64, bytes int64, blocks, rep uint64, repBytes, private int64) []byte {
+	return encodeGroups(map[string]*groupAcc{"": {first: snapshot.StackID(first), bytes: bytes, blocks: int(blocks), rep: snapshot.StackID(rep), repBytes: repBytes, private: private}})[2:]
+}
+
+// FuzzDecodeGroups feeds arbitrary bytes, seeded with the entries of the
+// real snapshots' and the sample run's groups, to the groups side entry's
+// reader against a real snapshot's table: it must never panic, and what it
+// reads must name only stacks of the table, one group a signature, each
+// with at least one block, and read back the same once encoded again.
+func FuzzDecodeGroups(f *testing.F) {
+	var s *snapshot.Snapshot
+	paths := append(testutil.RealFiles(f, "snapshots", "*.pickle", "*.pkl"), samplePaths(f)...)
+	for _, p := range paths {
+		d, _, err := snapshot.DecodeFile(p, snapshot.DecodeOptions{})
+		if err != nil {
+			continue
+		}
+		for _, dev := range d.Devices() {
+			f.Add(encodeGroups(groupLive(d, dev, newSignatureCache(&d.Stacks))))
+		}
+		if s == nil || d.Stacks.Len() > s.Stacks.Len() {
+			s = d
+		}
+	}
+	if s == nil {
+		f.Skip("no snapshot read")
+	}
+	memo := frames.NewStackMemo[*Signature]()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cache := newRunSignatureCache(&s.Stacks, memo)
+		gs, ok := decodeGroups(data, cache)
+		if !ok {
+			return
+		}
+		for k, g := range gs {
+			if int(g.first) >= s.Stacks.Len() || int(g.rep) >= s.Stacks.Len() || g.blocks < 1 || g.sig == nil || g.sig.Key != k {
+				t.Fatalf("read group %q as %+v", k, g)
+			}
+		}
+		// The same groups encode canonically (data may hold longer
+		// varints than needed) and read back equal.
+		again, ok := decodeGroups(encodeGroups(gs), cache)
+		if !ok || len(again) != len(gs) {
+			t.Fatalf("% x read as %d groups, which read back as %d (%v)", data, len(gs), len(again), ok)
+		}
+		for k, g := range gs {
+			if h := again[k]; h == nil || *h != *g {
+				t.Fatalf("% x: group %q read as %+v, then as %+v", data, k, g, h)
+			}
+		}
+	})
+}
+
+// samplePaths returns the bundled sample run's snapshot files.
+func samplePaths(tb testing.TB) []string {
+	tb.Helper()
+	ps, err := filepath.Glob(filepath.Join(testutil.RepoRoot(tb), "testdata", "sample-run", "*.pickle"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ps
+}
+
+// FuzzDecodeRoles feeds arbitrary bytes, seeded with the sample run's
+// roles entries, to the roles side entry's reader: it must never panic,
+// and a breakdown it reads must have every rule's role and evidence in
+// range (its readers index tables by them) and no negative figure.
+func FuzzDecodeRoles(f *testing.F) {
+	for _, p := range samplePaths(f)[:2] {
+		s, _, err := snapshot.DecodeFile(p, snapshot.DecodeOptions{})
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, dev := range s.Devices() {
+			_, bd := roles.ClassifySnapshot(s, dev)
+			b, err := json.Marshal(&bd)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`{"Allocated": 1, "Rules": [{"Rule": "x", "Role": 200}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		bd, ok := decodeRoles(data)
+		if !ok {
+			return
+		}
+		for _, rs := range bd.Rules {
+			if rs.Role >= roles.NumRoles || rs.Evidence >= roles.NumEvidence || rs.Bytes < 0 || rs.Blocks < 0 {
+				t.Fatalf("read rule %+v", rs)
+			}
+			_ = bd.Share(rs.Role, rs.Evidence)
+		}
+		if bd.Allocated < 0 {
+			t.Fatalf("read %+v", bd)
+		}
+	})
+}
