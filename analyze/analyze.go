@@ -65,7 +65,8 @@ type Options struct {
 //  3. trends         each device's trends, the memory outside the allocator
 //     and projections (devicetrends.go): trendFit
 //  4. attribution    stack groups, stack coverage and leak suspects, and the
-//     last trace window (attribution.go, tracewindow.go):
+//     last trace window (attribution.go, tracewindow.go; each snapshot's
+//     groups and roles kept in the digest cache: pointcache.go):
 //     attributionContext
 //  5. roles          what holds the memory: the roles of every snapshot and
 //     of each leak suspect (memroles.go): Point.Roles, Suspect.Roles; the
