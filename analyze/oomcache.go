@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 
 	"gpureport/ingest"
 )
@@ -22,11 +23,17 @@ import (
 // oomSideKind names the side entry of the OOM at trace event idx of
 // device key in this build (version) of the analysis.
 func oomSideKind(version string, key DeviceKey, idx int) string {
-	dev := fmt.Sprintf("d%d", key.Device)
+	return fmt.Sprintf("oom.%s.%s.e%d", version, sideDevice(key), idx)
+}
+
+// sideDevice names device key in a side entry's kind: "d" and the CUDA
+// device's index, or "host" for pinned host memory. (The file's content
+// key, which names the entry too, tells the rank.)
+func sideDevice(key DeviceKey) string {
 	if key.Host {
-		dev = "host"
+		return "host"
 	}
-	return fmt.Sprintf("oom.%s.%s.e%d", version, dev, idx)
+	return "d" + strconv.Itoa(key.Device)
 }
 
 // cachedOOM returns what explainOOM made of the OOM at trace event idx of

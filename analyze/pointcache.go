@@ -3,7 +3,6 @@ package analyze
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"slices"
 
@@ -27,11 +26,7 @@ import (
 // pointSideKind names the side entry of what (roles or groups) for
 // device key in this build (version) of the analysis.
 func pointSideKind(what, version string, key DeviceKey) string {
-	dev := fmt.Sprintf("d%d", key.Device)
-	if key.Host {
-		dev = "host"
-	}
-	return what + "." + version + "." + dev
+	return what + "." + version + "." + sideDevice(key)
 }
 
 // cachedRoles returns the roles breakdown of device key in file f from
