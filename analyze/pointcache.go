@@ -123,61 +123,64 @@ func encodeGroups(gs map[string]*groupAcc) []byte {
 // decodeGroups reads an entry encodeGroups wrote, naming each group by its
 // first stack's signature in cache. It refuses (false) a wrong format, a
 // truncated or overlong entry, a count larger than the bytes left, a
-// stack the table does not hold, and two groups of one signature.
+// stack the table does not hold, a group of no block, and two groups of
+// one signature.
 func decodeGroups(b []byte, cache *signatureCache) (map[string]*groupAcc, bool) {
 	if len(b) == 0 || b[0] != groupsFormat {
 		return nil, false
 	}
-	b = b[1:]
-	next := func() (uint64, bool) {
-		v, n := binary.Uvarint(b)
-		if n <= 0 {
-			return 0, false
-		}
-		b = b[n:]
-		return v, true
-	}
-	nextInt := func() (int64, bool) {
-		v, n := binary.Varint(b)
-		if n <= 0 {
-			return 0, false
-		}
-		b = b[n:]
-		return v, true
-	}
-	count, ok := next()
+	r := varints{b: b[1:], ok: true}
+	count := r.uint()
 	// Each group takes at least six bytes.
-	if !ok || count > uint64(len(b))/6 {
+	if !r.ok || count > uint64(len(r.b))/6 {
 		return nil, false
 	}
 	stacks := uint64(cache.st.Len())
-	stack := func() (snapshot.StackID, bool) {
-		v, ok := next()
-		return snapshot.StackID(v), ok && v < stacks
-	}
 	out := make(map[string]*groupAcc, count)
 	for range count {
-		var a groupAcc
-		var blocks uint64
-		var ok1, ok2, ok3, ok4, ok5, ok6 bool
-		a.first, ok1 = stack()
-		a.bytes, ok2 = nextInt()
-		blocks, ok3 = next()
-		a.rep, ok4 = stack()
-		a.repBytes, ok5 = nextInt()
-		a.private, ok6 = nextInt()
-		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || blocks == 0 || blocks > 1<<40 {
+		first, bytes, blocks := r.uint(), r.int(), r.uint()
+		rep, repBytes, private := r.uint(), r.int(), r.int()
+		if !r.ok || first >= stacks || rep >= stacks || blocks == 0 || blocks > 1<<40 {
 			return nil, false
 		}
-		a.blocks = int(blocks)
+		a := &groupAcc{first: snapshot.StackID(first), bytes: bytes, blocks: int(blocks),
+			rep: snapshot.StackID(rep), repBytes: repBytes, private: private}
 		a.sig = cache.get(a.first)
 		if out[a.sig.Key] != nil {
 			return nil, false
 		}
-		out[a.sig.Key] = &a
+		out[a.sig.Key] = a
 	}
-	if len(b) != 0 {
+	if len(r.b) != 0 {
 		return nil, false
 	}
 	return out, true
+}
+
+// varints reads varints from b until one fails, after which ok is false
+// and every read returns 0.
+type varints struct {
+	b  []byte
+	ok bool
+}
+
+func (r *varints) uint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	return r.took(v, n)
+}
+
+func (r *varints) int() int64 {
+	v, n := binary.Varint(r.b)
+	return int64(r.took(uint64(v), n))
+}
+
+// took advances past a varint of n bytes (n <= 0: none could be read)
+// and returns its value v.
+func (r *varints) took(v uint64, n int) uint64 {
+	if n <= 0 || !r.ok {
+		r.ok = false
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
 }
