@@ -16,6 +16,7 @@ import (
 	"gpureport/analyze/roles"
 	"gpureport/ingest"
 	"gpureport/internal/testutil"
+	"gpureport/internal/testutil/realsnap"
 	"gpureport/snapshot"
 )
 
@@ -136,13 +137,8 @@ func TestPointsFromCache(t *testing.T) {
 // does not hold, repeat a signature or carry bytes after the last group
 // must be refused.
 func TestGroupsEntryRoundTrip(t *testing.T) {
-	files := testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl")
 	checked := 0
-	for _, f := range files {
-		s, _, err := snapshot.DecodeFile(f, snapshot.DecodeOptions{})
-		if err != nil {
-			continue // the decoder's own tests cover the files it refuses
-		}
+	for f, s := range realsnap.Each(t) {
 		for _, dev := range s.Devices() {
 			memo := frames.NewStackMemo[*Signature]()
 			cache := newRunSignatureCache(&s.Stacks, memo)
@@ -214,12 +210,7 @@ func encodeOne(first uint64, bytes int64, blocks, rep uint64, repBytes, private 
 // with at least one block, and read back the same once encoded again.
 func FuzzDecodeGroups(f *testing.F) {
 	var s *snapshot.Snapshot
-	paths := append(testutil.RealFiles(f, "snapshots", "*.pickle", "*.pkl"), samplePaths(f)...)
-	for _, p := range paths {
-		d, _, err := snapshot.DecodeFile(p, snapshot.DecodeOptions{})
-		if err != nil {
-			continue
-		}
+	for _, d := range realsnap.Each(f, samplePaths(f)...) {
 		for _, dev := range d.Devices() {
 			f.Add(encodeGroups(groupLive(d, dev, newSignatureCache(&d.Stacks))))
 		}

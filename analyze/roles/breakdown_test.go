@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"gpureport/internal/testutil"
+	"gpureport/internal/testutil/realsnap"
 	"gpureport/snapshot"
 )
 
@@ -15,23 +15,21 @@ import (
 // decisions it made (the breakdown finds a rule's share through a
 // one-entry cache of the last rule before its map).
 func TestClassifyBreakdownAsDecisions(t *testing.T) {
-	var snaps []*snapshot.Snapshot
-	var names []string
-	for _, f := range testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl") {
-		s, _, err := snapshot.DecodeFile(f, snapshot.DecodeOptions{})
-		if err != nil {
-			continue // the decoder's own tests cover the files it refuses
-		}
-		snaps, names = append(snaps, s), append(names, f)
-	}
-	if s, err := ordinaryOnce(); err == nil {
-		snaps, names = append(snaps, s), append(names, "ordinary shape")
-	} else {
+	ordinary, err := ordinaryOnce()
+	if err != nil {
 		t.Fatal(err)
+	}
+	snaps := func(yield func(string, *snapshot.Snapshot) bool) {
+		for p, s := range realsnap.Each(t) {
+			if !yield(p, s) {
+				return
+			}
+		}
+		yield("ordinary shape", ordinary)
 	}
 	memo := NewStackMemo()
 	checked := 0
-	for k, s := range snaps {
+	for name, s := range snaps {
 		for _, dev := range s.Devices() {
 			sc := SceneOf(s, dev)
 			sc.Memo = memo
@@ -39,7 +37,7 @@ func TestClassifyBreakdownAsDecisions(t *testing.T) {
 			sc2 := SceneOf(s, dev)
 			sc2.Memo = memo
 			if only := ClassifyBreakdown(sc2); !reflect.DeepEqual(only, bd) {
-				t.Errorf("%s device %d: ClassifyBreakdown %+v, Classify %+v", names[k], dev, only, bd)
+				t.Errorf("%s device %d: ClassifyBreakdown %+v, Classify %+v", name, dev, only, bd)
 			}
 			type sum struct {
 				bytes  int64
@@ -53,11 +51,11 @@ func TestClassifyBreakdownAsDecisions(t *testing.T) {
 				want[d.Rule] = w
 			}
 			if len(want) != len(bd.Rules) {
-				t.Errorf("%s device %d: %d rules in the breakdown, %d in the decisions", names[k], dev, len(bd.Rules), len(want))
+				t.Errorf("%s device %d: %d rules in the breakdown, %d in the decisions", name, dev, len(bd.Rules), len(want))
 			}
 			for _, rs := range bd.Rules {
 				if w := want[rs.Rule]; w.bytes != rs.Bytes || w.blocks != rs.Blocks {
-					t.Errorf("%s device %d: rule %q has %d bytes in %d blocks, its decisions %d in %d", names[k], dev, rs.Rule, rs.Bytes, rs.Blocks, w.bytes, w.blocks)
+					t.Errorf("%s device %d: rule %q has %d bytes in %d blocks, its decisions %d in %d", name, dev, rs.Rule, rs.Bytes, rs.Blocks, w.bytes, w.blocks)
 				}
 			}
 			checked++

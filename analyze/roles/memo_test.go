@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gpureport/internal/testutil"
+	"gpureport/internal/testutil/realsnap"
 	"gpureport/snapshot"
 )
 
@@ -20,14 +21,9 @@ func TestStackMemo(t *testing.T) {
 	if err != nil || len(sample) < 2 {
 		t.Fatalf("sample run snapshots: %v (%d)", err, len(sample))
 	}
-	files := append(sample, testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl")...)
 	memo := NewStackMemo()
 	stacks := 0
-	for _, f := range files {
-		s, _, err := snapshot.DecodeFile(f, snapshot.DecodeOptions{})
-		if err != nil {
-			continue // the decoder's own tests cover the files it refuses
-		}
+	for f, s := range realsnap.Each(t, sample...) {
 		for _, dev := range s.Devices() {
 			wantD, wantB := ClassifySnapshot(s, dev)
 			sc := SceneOf(s, dev)
