@@ -2,8 +2,6 @@ package analyze
 
 import (
 	"encoding/binary"
-	"encoding/json"
-	"reflect"
 	"slices"
 
 	"gpureport/analyze/roles"
@@ -16,67 +14,32 @@ import (
 // of one file's content and one device alone: the roles of its live
 // blocks (a roles.Breakdown) and its live blocks summed by stack
 // signature (groupLive). Both are kept beside the file's digest as side
-// entries (ingest.SnapshotFile.SetSide), as the OOM explanations are
-// (oomcache.go), under a kind that names this build of the analysis
-// (Options.SideVersion): a re-run after one more snapshot classifies and
-// groups only the new one. An entry that does not read back, or names a
-// stack the file's table does not hold, is ignored and made again: it is
-// never trusted.
-
-// pointSideKind names the side entry of what (roles or groups) for
-// device key in this build (version) of the analysis.
-func pointSideKind(what, version string, key DeviceKey) string {
-	return what + "." + version + "." + sideDevice(key)
-}
+// entries (sideentry.go), as the OOM explanations are (oomcache.go): a
+// re-run after one more snapshot classifies and groups only the new one.
+// An entry that does not read back, or names a stack the file's table does
+// not hold, is ignored and made again: it is never trusted.
 
 // cachedRoles returns the roles breakdown of device key in file f from
-// its side entry, and whether there is one that reads back.
+// its side entry, and whether there is one that reads back and is valid.
 func cachedRoles(f *ingest.SnapshotFile, key DeviceKey, version string) (roles.Breakdown, bool) {
-	if version == "" {
-		return roles.Breakdown{}, false
-	}
-	b, ok := f.Side(pointSideKind("roles", version, key))
-	if !ok {
-		return roles.Breakdown{}, false
-	}
-	return decodeRoles(b)
-}
-
-// decodeRoles reads a roles entry cacheRoles wrote, refusing (false) one
-// that is not JSON of a valid breakdown.
-func decodeRoles(b []byte) (roles.Breakdown, bool) {
-	var bd roles.Breakdown
-	if err := json.Unmarshal(b, &bd); err != nil || !bd.Valid() {
-		return roles.Breakdown{}, false
-	}
-	return bd, true
+	return jsonSide(f, sideKind("roles", version, key), (*roles.Breakdown).Valid)
 }
 
 // cacheRoles keeps bd, the roles breakdown of device key in file f, as
-// f's side entry when it reads back the same.
+// f's side entry (when it reads back the same).
 func cacheRoles(f *ingest.SnapshotFile, key DeviceKey, version string, bd *roles.Breakdown) {
-	if version == "" {
-		return
-	}
-	b, err := json.Marshal(bd)
-	if err != nil {
-		return
-	}
-	var back roles.Breakdown
-	if json.Unmarshal(b, &back) != nil || !reflect.DeepEqual(*bd, back) {
-		return
-	}
-	f.SetSide(pointSideKind("roles", version, key), b)
+	setJSONSide(f, sideKind("roles", version, key), bd)
 }
 
 // cachedGroups returns groupLive's groups of device key in file f from
 // its side entry, their signatures from cache (the file's table), and
 // whether there is one that reads back.
 func cachedGroups(f *ingest.SnapshotFile, key DeviceKey, version string, cache *signatureCache) (map[string]*groupAcc, bool) {
-	if version == "" {
+	kind := sideKind("groups", version, key)
+	if kind == "" {
 		return nil, false
 	}
-	b, ok := f.Side(pointSideKind("groups", version, key))
+	b, ok := f.Side(kind)
 	if !ok {
 		return nil, false
 	}
@@ -86,10 +49,9 @@ func cachedGroups(f *ingest.SnapshotFile, key DeviceKey, version string, cache *
 // cacheGroups keeps gs, groupLive's groups of device key in file f, as
 // f's side entry.
 func cacheGroups(f *ingest.SnapshotFile, key DeviceKey, version string, gs map[string]*groupAcc) {
-	if version == "" {
-		return
+	if kind := sideKind("groups", version, key); kind != "" {
+		f.SetSide(kind, encodeGroups(gs))
 	}
-	f.SetSide(pointSideKind("groups", version, key), encodeGroups(gs))
 }
 
 // groupsFormat is the first byte of an encoded groups entry.

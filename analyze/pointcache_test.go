@@ -278,7 +278,7 @@ func FuzzDecodeRoles(f *testing.F) {
 	}
 	f.Add([]byte(`{"Allocated": 1, "Rules": [{"Rule": "x", "Role": 200}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		bd, ok := decodeRoles(data)
+		bd, ok := decodeJSONSide(data, (*roles.Breakdown).Valid)
 		if !ok {
 			return
 		}
