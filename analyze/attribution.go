@@ -83,11 +83,21 @@ func buildGroups(s *Series, memo *frames.StackMemo[*Signature], version string) 
 	}
 	byKey := map[string]*acc{}
 	var order []string
-	sg := &seriesGroups{noStack: make([]int64, n), liveAll: make([]int64, n), survival: newSurvival()}
+	sg := &seriesGroups{noStack: make([]int64, n), liveAll: make([]int64, n)}
 	periodic := make([]bool, n)
-	for _, i := range s.trendIndex() {
+	trend := s.trendIndex()
+	trendFiles := make([]*ingest.SnapshotFile, len(trend))
+	for k, i := range trend {
 		periodic[i] = true
+		trendFiles[k] = s.Files[i]
 	}
+	// The survival fold resumes from the checkpoint of the longest run of
+	// first periodic files that has one (survivalcache.go); observed
+	// counts the periodic files met.
+	ck := newSurvivalCheckpoint(trendFiles, s.DeviceKey, version)
+	sv, resumed := ck.resume()
+	sg.survival = sv
+	observed := 0
 	for i, f := range s.Files {
 		cache := newRunSignatureCache(&f.Snapshot.Stacks, memo)
 		gs, ok := cachedGroups(f, s.DeviceKey, version, cache)
@@ -96,7 +106,10 @@ func buildGroups(s *Series, memo *frames.StackMemo[*Signature], version string) 
 			cacheGroups(f, s.DeviceKey, version, gs)
 		}
 		if periodic[i] {
-			sg.survival.Observe(f.Snapshot, s.Device, cache)
+			if observed >= resumed {
+				sv.Observe(f.Snapshot, s.Device, cache)
+			}
+			observed++
 		}
 		keys := make([]string, 0, len(gs))
 		for k := range gs {
@@ -122,6 +135,7 @@ func buildGroups(s *Series, memo *frames.StackMemo[*Signature], version string) 
 			}
 		}
 	}
+	ck.save(sv, resumed)
 	for _, k := range order {
 		a := byKey[k]
 		g := Group{Signature: a.sig, Bytes: a.bytes, Blocks: a.blocks}

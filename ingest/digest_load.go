@@ -230,6 +230,17 @@ func (f *SnapshotFile) SetSide(kind string, data []byte) {
 	}
 }
 
+// DigestKey returns the content key under which f's digest is in the
+// digest cache (the key its side entries are filed under), "" when the
+// run was loaded without a cache or f's digest is not in it.
+func (f *SnapshotFile) DigestKey() string {
+	if f.hostOf != nil {
+		return f.hostOf.DigestKey()
+	}
+	_, key := f.sideKey()
+	return key
+}
+
 // sideKey returns the cache and content key of f's digest, nil when it has
 // none.
 func (f *SnapshotFile) sideKey() (*DigestCache, string) {
