@@ -588,8 +588,28 @@ func (r *digestReader) fail(format string, args ...any) {
 	r.b = nil
 }
 
-func (r *digestReader) uint() uint64 { return readVarint(r, binary.Uvarint) }
-func (r *digestReader) int() int64   { return readVarint(r, binary.Varint) }
+// uint and int read one varint. Most of a digest's numbers (block states,
+// stack IDs, counts, small sizes' deltas) take one byte: that case is
+// inlined at each call, the rest is readVarint's.
+func (r *digestReader) uint() uint64 {
+	if b := r.b; len(b) > 0 && b[0] < 0x80 {
+		r.b = b[1:]
+		return uint64(b[0])
+	}
+	return r.uintSlow()
+}
+
+func (r *digestReader) int() int64 {
+	if b := r.b; len(b) > 0 && b[0] < 0x80 {
+		r.b = b[1:]
+		// Zig-zag: the low bit is the sign.
+		return int64(b[0]>>1) ^ -int64(b[0]&1)
+	}
+	return r.intSlow()
+}
+
+func (r *digestReader) uintSlow() uint64 { return readVarint(r, binary.Uvarint) }
+func (r *digestReader) intSlow() int64   { return readVarint(r, binary.Varint) }
 
 // readVarint reads one number with read (binary.Uvarint or Varint).
 func readVarint[T uint64 | int64](r *digestReader, read func([]byte) (T, int)) T {
