@@ -589,40 +589,35 @@ func (r *digestReader) fail(format string, args ...any) {
 }
 
 // uint and int read one varint. Most of a digest's numbers (block states,
-// stack IDs, counts, small sizes' deltas) take one byte: that case is
-// inlined at each call, the rest is readVarint's.
+// stack IDs, counts, small sizes) take one byte: that case is answered at
+// once, the rest by binary.Uvarint, called directly (a generic reader
+// taking it as a value cost a dictionary and an indirect call a number,
+// on a re-run's hottest path).
 func (r *digestReader) uint() uint64 {
-	if b := r.b; len(b) > 0 && b[0] < 0x80 {
+	b := r.b
+	if len(b) > 0 && b[0] < 0x80 {
 		r.b = b[1:]
 		return uint64(b[0])
 	}
-	return r.uintSlow()
-}
-
-func (r *digestReader) int() int64 {
-	if b := r.b; len(b) > 0 && b[0] < 0x80 {
-		r.b = b[1:]
-		// Zig-zag: the low bit is the sign.
-		return int64(b[0]>>1) ^ -int64(b[0]&1)
-	}
-	return r.intSlow()
-}
-
-func (r *digestReader) uintSlow() uint64 { return readVarint(r, binary.Uvarint) }
-func (r *digestReader) intSlow() int64   { return readVarint(r, binary.Varint) }
-
-// readVarint reads one number with read (binary.Uvarint or Varint).
-func readVarint[T uint64 | int64](r *digestReader, read func([]byte) (T, int)) T {
-	if r.err != nil {
-		return 0
-	}
-	v, n := read(r.b)
+	v, n := binary.Uvarint(b)
 	if n <= 0 {
-		r.fail("truncated number")
+		r.failNumber()
 		return 0
 	}
-	r.b = r.b[n:]
+	r.b = b[n:]
 	return v
+}
+
+// int reads a zig-zag varint (binary.Varint).
+func (r *digestReader) int() int64 {
+	u := r.uint()
+	return int64(u>>1) ^ -int64(u&1)
+}
+
+// failNumber records a number that could not be read. After a failure
+// r.b is empty, so every later number fails here too and reads as 0.
+func (r *digestReader) failNumber() {
+	r.fail("truncated number")
 }
 
 func (r *digestReader) bool() bool {
