@@ -292,7 +292,7 @@ func (a *analysis) sites(dr *deviceRun) {
 	d.Lockstep = lockstepSites(d, dr.ac.keep)
 	lastShares(d)
 	if n := len(s.Files); n > 0 {
-		d.Segments = segmentMapOf(d, s.Files[n-1])
+		d.Segments = segmentMapOf(d, s.Files[n-1], a.sigs)
 	}
 	a.f.OOMs = append(a.f.OOMs, dr.ooms...)
 }

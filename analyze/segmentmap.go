@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"gpureport/analyze/frames"
 	"gpureport/ingest"
 	"gpureport/snapshot"
 )
@@ -55,8 +56,9 @@ type MapBlock struct {
 }
 
 // segmentMapOf lays out device d's segments in its last snapshot file
-// sf; nil when sf holds only a digest.
-func segmentMapOf(d *Device, sf *ingest.SnapshotFile) *SegmentMap {
+// sf; nil when sf holds only a digest. memo is the run's signatures by
+// frames (the stacks of the last snapshot were signed for attribution).
+func segmentMapOf(d *Device, sf *ingest.SnapshotFile, memo *frames.StackMemo[*Signature]) *SegmentMap {
 	if sf == nil || sf.Snapshot == nil {
 		return nil
 	}
@@ -74,17 +76,21 @@ func segmentMapOf(d *Device, sf *ingest.SnapshotFile) *SegmentMap {
 		}
 	}
 	of := map[snapshot.StackID]int{}
+	sigs := newRunSignatureCache(&snap.Stacks, memo)
 	frames := map[snapshot.StackID]Frame{}
 	frameOf := func(id snapshot.StackID) (Frame, bool) {
 		if fr, ok := frames[id]; ok {
 			return fr, true
 		}
-		fr := snap.Stacks.StackFrames(id)
-		if len(fr) == 0 {
+		// The innermost frame only: copying each stack's frames to
+		// read the first was most of the map's time.
+		ids := snap.Stacks.Stack(id)
+		if len(ids) == 0 {
 			return Frame{}, false
 		}
-		frames[id] = fr[0]
-		return fr[0], true
+		fr := snap.Stacks.Frames[ids[0]]
+		frames[id] = fr
+		return fr, true
 	}
 	suspectOf := func(id snapshot.StackID) int {
 		if len(fp)+len(site) == 0 || id == snapshot.NoStack {
@@ -93,7 +99,7 @@ func segmentMapOf(d *Device, sf *ingest.SnapshotFile) *SegmentMap {
 		if i, ok := of[id]; ok {
 			return i
 		}
-		sig := StackSignature(&snap.Stacks, id)
+		sig := sigs.get(id)
 		i, ok := fp[sig.Fingerprint]
 		if !ok {
 			i, ok = site[sig.Site]
