@@ -51,14 +51,19 @@ func (a *analysis) pointRoles(dr *deviceRun) {
 			cacheRoles(f, s.DeviceKey, a.opt.SideVersion, &dr.roles[i])
 			continue
 		}
-		ds, bd := roles.Classify(sc)
+		ds, bd, ok := cachedLastRoles(f, s.DeviceKey, a.opt.SideVersion, len(sc.Blocks))
+		if !ok {
+			ds, bd = roles.Classify(sc)
+			cacheLastRoles(f, s.DeviceKey, a.opt.SideVersion, ds, &bd)
+		}
 		dr.roles[i] = bd
 		dr.last = lastRoles{stacks: &f.Snapshot.Stacks, scene: sc, decisions: ds}
 	}
 }
 
 // lastRoles is what roles.Classify decided for the blocks of a device's
-// last snapshot, whose stacks are stacks.
+// last snapshot, whose stacks are stacks (from the cache: each decision's
+// role and evidence only, all setSuspectRoles reads).
 type lastRoles struct {
 	stacks    *snapshot.Stacks
 	scene     *roles.Scene
@@ -73,16 +78,16 @@ func (a *analysis) joinRoles(dr *deviceRun) {
 		dr.d.Points[i].Roles = &dr.roles[i]
 	}
 	if l := dr.last; l.scene != nil {
-		setSuspectRoles(dr.d, l.stacks, l.scene, l.decisions)
+		setSuspectRoles(dr.d, newRunSignatureCache(l.stacks, a.sigs), l.scene, l.decisions)
 	}
 	dr.roles, dr.last = nil, lastRoles{}
 }
 
 // setSuspectRoles sets the roles of each leak suspect of d from the
 // decisions ds on the blocks of scene sc (the last snapshot), whose
-// stacks are st: a block belongs to the suspect of its stack's
+// stacks cache signs: a block belongs to the suspect of its stack's
 // signature.
-func setSuspectRoles(d *Device, st *snapshot.Stacks, sc *roles.Scene, ds []roles.Decision) {
+func setSuspectRoles(d *Device, cache *signatureCache, sc *roles.Scene, ds []roles.Decision) {
 	if len(d.Suspects) == 0 {
 		return
 	}
@@ -95,7 +100,6 @@ func setSuspectRoles(d *Device, st *snapshot.Stacks, sc *roles.Scene, ds []roles
 		evidence [roles.NumEvidence]int64
 	}
 	accs := make([]*acc, len(d.Suspects))
-	cache := newSignatureCache(st)
 	for j, b := range sc.Blocks {
 		for _, i := range byFP[cache.get(b.Stack).Fingerprint] {
 			if accs[i] == nil {

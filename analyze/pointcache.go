@@ -31,6 +31,57 @@ func cacheRoles(f *ingest.SnapshotFile, key DeviceKey, version string, bd *roles
 	setJSONSide(f, sideKind("roles", version, key), bd)
 }
 
+// lastRolesEntry is the side entry of a device's last snapshot: its
+// breakdown and, per live block in the scene's order, the role and the
+// evidence decided (two bytes a block), which is all of the decisions the
+// suspects' roles read. The last snapshot's blocks were classified afresh
+// on every run for these decisions alone.
+type lastRolesEntry struct {
+	Breakdown roles.Breakdown
+	Decided   []byte
+}
+
+// cachedLastRoles returns the decisions and breakdown of device key in
+// file f, whose scene has blocks live blocks, from its side entry, and
+// whether there is one that reads back and is valid.
+func cachedLastRoles(f *ingest.SnapshotFile, key DeviceKey, version string, blocks int) ([]roles.Decision, roles.Breakdown, bool) {
+	e, ok := jsonSide(f, sideKind("lastroles", version, key), validLastRoles(blocks))
+	if !ok {
+		return nil, roles.Breakdown{}, false
+	}
+	ds := make([]roles.Decision, blocks)
+	for i := range ds {
+		ds[i] = roles.Decision{Role: roles.Role(e.Decided[2*i]), Evidence: roles.Evidence(e.Decided[2*i+1])}
+	}
+	return ds, e.Breakdown, true
+}
+
+// validLastRoles accepts an entry of a valid breakdown and a role and an
+// evidence in range for each of blocks blocks.
+func validLastRoles(blocks int) func(*lastRolesEntry) bool {
+	return func(e *lastRolesEntry) bool {
+		if !e.Breakdown.Valid() || len(e.Decided) != 2*blocks {
+			return false
+		}
+		for i := 0; i < len(e.Decided); i += 2 {
+			if roles.Role(e.Decided[i]) >= roles.NumRoles || roles.Evidence(e.Decided[i+1]) >= roles.NumEvidence {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// cacheLastRoles keeps ds and bd, the decisions and breakdown of device
+// key in file f, as f's side entry.
+func cacheLastRoles(f *ingest.SnapshotFile, key DeviceKey, version string, ds []roles.Decision, bd *roles.Breakdown) {
+	e := lastRolesEntry{Breakdown: *bd, Decided: make([]byte, 0, 2*len(ds))}
+	for _, d := range ds {
+		e.Decided = append(e.Decided, byte(d.Role), byte(d.Evidence))
+	}
+	setJSONSide(f, sideKind("lastroles", version, key), &e)
+}
+
 // cachedGroups returns groupLive's groups of device key in file f from
 // its side entry, their signatures from cache (the file's table), and
 // whether there is one that reads back.

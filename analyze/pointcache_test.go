@@ -82,6 +82,15 @@ func TestPointsFromCache(t *testing.T) {
 	if n := len(fresh.Devices[0].Points); len(groups) != n || len(rolesEntries) != n-1 {
 		t.Fatalf("%d groups and %d roles entries for %d snapshots; want %d and %d", len(groups), len(rolesEntries), n, n, n-1)
 	}
+	// The last snapshot's decisions and the survival fold's state: one
+	// entry each for the one device with snapshots.
+	lastRoles, survival := sideFiles(t, cacheDir, "lastroles"), sideFiles(t, cacheDir, "survival")
+	if len(lastRoles) != 1 || len(survival) != 1 {
+		t.Fatalf("%d lastroles and %d survival entries, want 1 each", len(lastRoles), len(survival))
+	}
+	if fresh.Devices[0].Suspects[0].Roles == nil {
+		t.Fatal("the sample run's suspect has no roles to compare")
+	}
 	same("from the cache", analyzeWith(cache, "test-1"))
 
 	// Corrupt some entries' payloads (the side file's CRC then fails),
@@ -102,6 +111,9 @@ func TestPointsFromCache(t *testing.T) {
 		groups[1]:       {9, 1, 2, 3, 4, 5, 6, 7},
 		groups[2]:       {groupsFormat, 3, 1},
 		rolesEntries[1]: []byte(`{"Allocated": 1, "Rules": [{"Rule": "x", "Role": 200}]}`),
+		// A decision short, then a state of another format.
+		lastRoles[0]: []byte(`{"Breakdown": {"Allocated": 1}, "Decided": "AAAA"}`),
+		survival[0]:  {survivalFormat + 1, 0, 0, 0, 0},
 	} {
 		k, kind := key(p)
 		if err := cache.PutSide(k, kind, payload); err != nil {
@@ -109,7 +121,7 @@ func TestPointsFromCache(t *testing.T) {
 		}
 	}
 	same("after corrupt entries", analyzeWith(cache, "test-1"))
-	for _, p := range []string{groups[0], groups[1], groups[2], rolesEntries[0], rolesEntries[1]} {
+	for _, p := range []string{groups[0], groups[1], groups[2], rolesEntries[0], rolesEntries[1], lastRoles[0], survival[0]} {
 		k, kind := key(p)
 		b, err := cache.GetSide(k, kind)
 		if err != nil {
@@ -121,6 +133,12 @@ func TestPointsFromCache(t *testing.T) {
 		}
 		if strings.HasPrefix(kind, "roles.") && strings.Contains(string(b), `"Role":200`) {
 			t.Errorf("%s was not made again: %s", filepath.Base(p), b)
+		}
+		if strings.HasPrefix(kind, "lastroles.") && strings.Contains(string(b), `"AAAA"`) {
+			t.Errorf("%s was not made again: %s", filepath.Base(p), b)
+		}
+		if _, ok := decodeSurvival(b); strings.HasPrefix(kind, "survival.") && !ok {
+			t.Errorf("%s was not made again: % x", filepath.Base(p), b)
 		}
 	}
 	// Another build of the analysis reads none of them.
@@ -290,6 +308,47 @@ func FuzzDecodeRoles(f *testing.F) {
 		}
 		if bd.Allocated < 0 {
 			t.Fatalf("read %+v", bd)
+		}
+	})
+}
+
+// FuzzDecodeLastRoles feeds arbitrary bytes, seeded with the sample run's
+// last-snapshot entries, to the lastroles side entry's reader for a scene
+// of 3 blocks: it must never panic, and an entry it reads must give each
+// block a role and an evidence in range (setSuspectRoles indexes tables
+// by them) and a valid breakdown.
+func FuzzDecodeLastRoles(f *testing.F) {
+	const blocks = 3
+	for _, p := range samplePaths(f)[:2] {
+		s, _, err := snapshot.DecodeFile(p, snapshot.DecodeOptions{})
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, dev := range s.Devices() {
+			ds, bd := roles.ClassifySnapshot(s, dev)
+			e := lastRolesEntry{Breakdown: bd}
+			for _, d := range ds[:min(blocks, len(ds))] {
+				e.Decided = append(e.Decided, byte(d.Role), byte(d.Evidence))
+			}
+			b, err := json.Marshal(&e)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`{"Breakdown": {"Allocated": 1}, "Decided": "AAAAAAAA"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, ok := decodeJSONSide(data, validLastRoles(blocks))
+		if !ok {
+			return
+		}
+		if len(e.Decided) != 2*blocks || !e.Breakdown.Valid() {
+			t.Fatalf("read %+v", e)
+		}
+		var bytes [roles.NumRoles][roles.NumEvidence]int64
+		for i := 0; i < len(e.Decided); i += 2 {
+			bytes[e.Decided[i]][e.Decided[i+1]]++
 		}
 	})
 }
