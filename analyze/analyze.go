@@ -100,6 +100,9 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	// runs after both. The trace window (which reads the roles memo)
 	// and fragmentation read nothing attribution decides, and follow the
 	// roles on their core, the shorter of the two paths.
+	for _, dr := range devs {
+		a.cachedTraceWindow(dr)
+	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for _, stage := range []func(*deviceRun){a.pointRoles, a.traceWindow, a.fragmentation} {
@@ -109,8 +112,9 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	// The trace window reads the first device's last snapshot decoded
 	// in full: decoded beside stages 4 and 5, it is off the path (the
 	// loader keeps it for the trace window; an error is the trace
-	// window's to report).
-	if f := firstLastFile(devs); f != nil {
+	// window's to report). A window kept in the cache needs no decode.
+	if dr := firstSnapshotDevice(devs); dr != nil && !dr.windowDone {
+		f := dr.s.Files[len(dr.s.Files)-1]
 		wg.Go(func() { _, _ = f.Full() })
 	}
 	a.eachDevice(devs, a.attribute)
@@ -123,12 +127,12 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	return a.f
 }
 
-// firstLastFile returns the last snapshot file of the first device with
-// snapshots, nil without one.
-func firstLastFile(devs []*deviceRun) *ingest.SnapshotFile {
+// firstSnapshotDevice returns the first device with snapshots, nil
+// without one.
+func firstSnapshotDevice(devs []*deviceRun) *deviceRun {
 	for _, dr := range devs {
 		if dr.s != nil && len(dr.s.Files) > 0 {
-			return dr.s.Files[len(dr.s.Files)-1]
+			return dr
 		}
 	}
 	return nil
@@ -230,8 +234,21 @@ func (a *analysis) attribute(dr *deviceRun) {
 // evidence a single snapshot has (stage 4, after the roles of every
 // snapshot, whose memo it shares).
 func (a *analysis) traceWindow(dr *deviceRun) {
+	if s := dr.s; s != nil && len(s.Files) > 0 && !dr.windowDone {
+		f := s.Files[len(s.Files)-1]
+		dr.d.TraceWindow = TraceWindowOf(f, s.Device, a.stacks)
+		cacheTraceWindow(f, s.DeviceKey, a.opt.SideVersion, dr.d.TraceWindow)
+	}
+}
+
+// cachedTraceWindow sets the trace window of device dr from its last
+// snapshot's side entry, when there is one that reads back (windowDone).
+func (a *analysis) cachedTraceWindow(dr *deviceRun) {
 	if s := dr.s; s != nil && len(s.Files) > 0 {
-		dr.d.TraceWindow = TraceWindowOf(s.Files[len(s.Files)-1], s.Device, a.stacks)
+		f := s.Files[len(s.Files)-1]
+		if w, ok := cachedTraceWindow(f, s.DeviceKey, a.opt.SideVersion); ok {
+			dr.d.TraceWindow, dr.windowDone = w, true
+		}
 	}
 }
 

@@ -82,6 +82,30 @@ func cacheLastRoles(f *ingest.SnapshotFile, key DeviceKey, version string, ds []
 	setJSONSide(f, sideKind("lastroles", version, key), &e)
 }
 
+// cachedTraceWindow returns the trace window of device key in file f
+// (its last snapshot) from its side entry, and whether there is one that
+// reads back and is valid. The window is what TraceWindowOf makes of the
+// file in full: kept, a re-run decodes the last snapshot in full no more
+// and classifies none of its trace's blocks.
+func cachedTraceWindow(f *ingest.SnapshotFile, key DeviceKey, version string) (*TraceWindow, bool) {
+	w, ok := jsonSide(f, sideKind("window", version, key), (*TraceWindow).valid)
+	if !ok {
+		return nil, false
+	}
+	w.Path = f.Path // the file's path in this run, wherever the run is
+	return &w, true
+}
+
+// cacheTraceWindow keeps w, the trace window of device key in file f, as
+// f's side entry (when it reads back the same). A file without a window
+// keeps none: TraceWindowOf returns nil for a file that no longer
+// decodes, too, which may not be the file's content.
+func cacheTraceWindow(f *ingest.SnapshotFile, key DeviceKey, version string, w *TraceWindow) {
+	if w != nil {
+		setJSONSide(f, sideKind("window", version, key), w)
+	}
+}
+
 // cachedGroups returns groupLive's groups of device key in file f from
 // its side entry, their signatures from cache (the file's table), and
 // whether there is one that reads back.

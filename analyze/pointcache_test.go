@@ -68,6 +68,7 @@ func TestPointsFromCache(t *testing.T) {
 			for what, pair := range map[string][2]any{
 				"points": {w.Points, d.Points}, "groups": {w.Groups, d.Groups},
 				"suspects": {w.Suspects, d.Suspects}, "leak sites": {w.LeakSites, d.LeakSites},
+				"trace window": {w.TraceWindow, d.TraceWindow},
 			} {
 				if diff := cmp.Diff(pair[0], pair[1], cmp.AllowUnexported(Trend{})); diff != "" {
 					t.Errorf("%s: device %d's %s differ from a report without a cache (-fresh +cached):\n%s", name, i, what, diff)
@@ -85,8 +86,12 @@ func TestPointsFromCache(t *testing.T) {
 	// The last snapshot's decisions and the survival fold's state: one
 	// entry each for the one device with snapshots.
 	lastRoles, survival := sideFiles(t, cacheDir, "lastroles"), sideFiles(t, cacheDir, "survival")
-	if len(lastRoles) != 1 || len(survival) != 1 {
-		t.Fatalf("%d lastroles and %d survival entries, want 1 each", len(lastRoles), len(survival))
+	window := sideFiles(t, cacheDir, "window")
+	if len(lastRoles) != 1 || len(survival) != 1 || len(window) != 1 {
+		t.Fatalf("%d lastroles, %d survival and %d window entries, want 1 each", len(lastRoles), len(survival), len(window))
+	}
+	if fresh.Devices[0].TraceWindow == nil || fresh.Devices[0].TraceWindow.Peak == nil {
+		t.Fatal("the sample run has no trace window to compare")
 	}
 	if fresh.Devices[0].Suspects[0].Roles == nil {
 		t.Fatal("the sample run's suspect has no roles to compare")
@@ -114,6 +119,7 @@ func TestPointsFromCache(t *testing.T) {
 		// A decision short, then a state of another format.
 		lastRoles[0]: []byte(`{"Breakdown": {"Allocated": 1}, "Decided": "AAAA"}`),
 		survival[0]:  {survivalFormat + 1, 0, 0, 0, 0},
+		window[0]:    []byte(`{"Entries": -1}`),
 	} {
 		k, kind := key(p)
 		if err := cache.PutSide(k, kind, payload); err != nil {
@@ -121,7 +127,7 @@ func TestPointsFromCache(t *testing.T) {
 		}
 	}
 	same("after corrupt entries", analyzeWith(cache, "test-1"))
-	for _, p := range []string{groups[0], groups[1], groups[2], rolesEntries[0], rolesEntries[1], lastRoles[0], survival[0]} {
+	for _, p := range []string{groups[0], groups[1], groups[2], rolesEntries[0], rolesEntries[1], lastRoles[0], survival[0], window[0]} {
 		k, kind := key(p)
 		b, err := cache.GetSide(k, kind)
 		if err != nil {
@@ -132,6 +138,9 @@ func TestPointsFromCache(t *testing.T) {
 			t.Errorf("%s was not made again: % x", filepath.Base(p), b)
 		}
 		if strings.HasPrefix(kind, "roles.") && strings.Contains(string(b), `"Role":200`) {
+			t.Errorf("%s was not made again: %s", filepath.Base(p), b)
+		}
+		if strings.HasPrefix(kind, "window.") && strings.Contains(string(b), `"Entries": -1`) {
 			t.Errorf("%s was not made again: %s", filepath.Base(p), b)
 		}
 		if strings.HasPrefix(kind, "lastroles.") && strings.Contains(string(b), `"AAAA"`) {

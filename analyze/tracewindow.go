@@ -673,3 +673,22 @@ func (m *memState) liveGroups(st *snapshot.Stacks) []LiveGroup {
 	sortLiveGroups(out)
 	return out
 }
+
+// valid reports whether a trace window read back from a cache is one its
+// readers can use: no negative count or size, the peak's roles valid (they
+// index tables by role), and each never-freed group's user marks one a
+// frame.
+func (w *TraceWindow) valid() bool {
+	if w.Entries < 0 || w.UnknownFrees < 0 || w.NeverFreedBytes < 0 {
+		return false
+	}
+	if p := w.Peak; p != nil && (!p.Roles.Valid() || p.Index < -1 || p.Index >= w.Entries || p.Stray < 0) {
+		return false
+	}
+	for _, g := range w.NeverFreed {
+		if g.Bytes < 0 || g.Blocks < 0 || g.User != nil && len(g.User) != len(g.Stack) {
+			return false
+		}
+	}
+	return true
+}
