@@ -39,6 +39,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"gpureport/analyze"
@@ -66,37 +67,54 @@ type Options struct {
 // report; summary.json, which batch mode reads back, is renamed last.
 func Write(dir string, f *analyze.Findings, opt Options) error {
 	v := buildView(f)
-	html, err := htmlOf(v, opt)
-	if err != nil {
-		return err
+	// The page and the workbook only read the view: each is made on a
+	// core of its own (the page, echarts' options included, is the
+	// longer; the workbook and the summaries share the other).
+	var html []byte
+	var errHTML error
+	var wg sync.WaitGroup
+	wg.Go(func() { html, errHTML = htmlOf(v, opt) })
+	xlsx, errXLSX := xlsxOf(v, opt)
+	sum, errSum := marshalSummary(summaryFor(v, opt))
+	md := markdownOf(v, opt)
+	wg.Wait()
+	if errHTML != nil {
+		return errHTML
 	}
-	xlsx, err := xlsxOf(v, opt)
-	if err != nil {
-		return err
+	if errXLSX != nil {
+		return errXLSX
 	}
-	sum, err := marshalSummary(summaryFor(v, opt))
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", SummaryFile, err)
+	if errSum != nil {
+		return fmt.Errorf("encode %s: %w", SummaryFile, errSum)
 	}
-	return writeFiles(dir, html, xlsx, markdownOf(v, opt), sum)
+	return writeFiles(dir, html, xlsx, md, sum)
 }
 
 // writeFiles writes a report folder's four files (HTMLFile, XLSXFile,
-// MarkdownFile, SummaryFile, in that order) into dir, created if needed,
-// each to a temporary file, synced and renamed into place.
+// MarkdownFile, SummaryFile) into dir, created if needed, each to a
+// temporary file, synced and renamed into place. The first three are
+// written side by side (each waits for its own sync); SummaryFile, which a
+// watcher may take for the sign of a finished report, is written last.
 func writeFiles(dir string, html, xlsx, md, sum []byte) error {
 	if err := mkdir(dir); err != nil {
 		return err
 	}
-	for _, fl := range []struct {
+	files := []struct {
 		name string
 		data []byte
-	}{{HTMLFile, html}, {XLSXFile, xlsx}, {MarkdownFile, md}, {SummaryFile, sum}} {
-		if err := WriteFileAtomic(filepath.Join(dir, fl.name), fl.data, 0o644); err != nil {
+	}{{HTMLFile, html}, {XLSXFile, xlsx}, {MarkdownFile, md}}
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, fl := range files {
+		wg.Go(func() { errs[i] = WriteFileAtomic(filepath.Join(dir, fl.name), fl.data, 0o644) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
 	}
-	return nil
+	return WriteFileAtomic(filepath.Join(dir, SummaryFile), sum, 0o644)
 }
 
 func mkdir(dir string) error {
