@@ -104,15 +104,28 @@ func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
 	}
 	m := map[key]*PoolUsage{}
 	var keys []key
+	// last is the pool of the segment before: a snapshot lists the
+	// segments of one pool in runs, and a map lookup a segment was most
+	// of this function's time on thousands of segments.
+	var last struct {
+		k  key
+		pu *PoolUsage
+	}
 	for i := range s.Segments {
 		seg := s.Segments[i]
 		if seg.Device != dev {
 			continue
 		}
 		k := key{pool: seg.Pool}
-		name := seg.Pool.String()
 		if seg.PrivatePool != [2]int64{} {
 			k = key{private: seg.PrivatePool}
+		}
+		if last.pu != nil && k == last.k {
+			last.pu.add(seg)
+			continue
+		}
+		name := seg.Pool.String()
+		if seg.PrivatePool != [2]int64{} {
 			name = fmt.Sprintf("private (%d, %d)", seg.PrivatePool[0], seg.PrivatePool[1])
 		}
 		pu := m[k]
@@ -122,6 +135,7 @@ func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
 			m[k] = pu
 			keys = append(keys, k)
 		}
+		last.k, last.pu = k, pu
 		pu.add(seg)
 	}
 	slices.SortFunc(keys, func(a, b key) int {

@@ -100,12 +100,20 @@ func Pools(s *snapshot.Snapshot, dev int) []Pool {
 		addrs  []uint64
 	}
 	byID := map[[2]int64]*acc{}
+	// The pool of the segment before: segments of one pool come in runs,
+	// and a lookup a segment was most of the time on thousands.
+	var lastID [2]int64
+	var last *acc
 	for i := range s.Segments {
 		seg := s.Segments[i]
 		if seg.Device != dev {
 			continue
 		}
-		a := bykey.Entry(byID, seg.PrivatePool, func() *acc { return &acc{} })
+		a := last
+		if a == nil || seg.PrivatePool != lastID {
+			a = bykey.Entry(byID, seg.PrivatePool, func() *acc { return &acc{} })
+			lastID, last = seg.PrivatePool, a
+		}
 		if !byFrames(seg.PrivatePool) {
 			// Decided by its id alone: its blocks (all of them, for the
 			// default pool) need not be gathered.
