@@ -82,6 +82,7 @@ func buildGroups(s *Series, memo *frames.StackMemo[*Signature], version string) 
 		at *groupAcc
 	}
 	byKey := map[string]*acc{}
+	bySig := map[*Signature]*acc{} // byKey by the Signature a cache gave
 	var order []string
 	sg := &seriesGroups{noStack: make([]int64, n), liveAll: make([]int64, n)}
 	periodic := make([]bool, n)
@@ -111,19 +112,7 @@ func buildGroups(s *Series, memo *frames.StackMemo[*Signature], version string) 
 			}
 			observed++
 		}
-		keys := make([]string, 0, len(gs))
-		for k := range gs {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys) // deterministic order of first appearance
-		for _, k := range keys {
-			g := gs[k]
-			a := byKey[k]
-			if a == nil {
-				a = &acc{sig: *g.sig, bytes: make([]int64, n), blocks: make([]int, n), peakAt: -1}
-				byKey[k] = a
-				order = append(order, k)
-			}
+		add := func(a *acc, g *groupAcc) {
 			a.bytes[i] = g.bytes
 			a.blocks[i] = g.blocks
 			if g.bytes > a.peak || a.peakAt < 0 {
@@ -133,6 +122,32 @@ func buildGroups(s *Series, memo *frames.StackMemo[*Signature], version string) 
 			if g.sig.Kind == SiteNone {
 				sg.noStack[i] += g.bytes
 			}
+		}
+		// A group seen before is found by its signature's pointer (a
+		// run's memo gives one pointer to each stack), by its key only
+		// the first time; only the groups new in this snapshot are
+		// sorted, to add them in a deterministic order of first
+		// appearance. (Sorting every snapshot's thousands of keys and
+		// hashing each was most of a re-run's attribution.)
+		var fresh []string
+		for k, g := range gs {
+			a := bySig[g.sig]
+			if a == nil {
+				if a = byKey[k]; a == nil {
+					fresh = append(fresh, k)
+					continue
+				}
+				bySig[g.sig] = a
+			}
+			add(a, g)
+		}
+		slices.Sort(fresh)
+		for _, k := range fresh {
+			g := gs[k]
+			a := &acc{sig: *g.sig, bytes: make([]int64, n), blocks: make([]int, n), peakAt: -1}
+			byKey[k], bySig[g.sig] = a, a
+			order = append(order, k)
+			add(a, g)
 		}
 	}
 	ck.save(sv, resumed)
