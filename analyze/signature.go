@@ -86,8 +86,32 @@ func SignatureOf(frames []snapshot.Frame) Signature {
 	for i, f := range frames {
 		kinds[i] = kindOf(f)
 	}
-	return signatureOf(frames, kinds)
+	return signatureOf(frameSlice(frames), kinds)
 }
+
+// frameSeq is a stack's frames, innermost first, read where they are: a
+// run signs thousands of stacks of tens of frames, and copying each
+// stack's frames out of its table (104 bytes a frame, with pointers) was
+// most of the signing.
+type frameSeq interface {
+	Len() int
+	At(i int) *snapshot.Frame
+}
+
+// frameSlice is a frameSeq of frames in a slice.
+type frameSlice []snapshot.Frame
+
+func (s frameSlice) Len() int                 { return len(s) }
+func (s frameSlice) At(i int) *snapshot.Frame { return &s[i] }
+
+// tableFrames is a frameSeq of a stack's frame IDs in its table's frames.
+type tableFrames struct {
+	ids []snapshot.FrameID
+	all []snapshot.Frame
+}
+
+func (t tableFrames) Len() int                 { return len(t.ids) }
+func (t tableFrames) At(i int) *snapshot.Frame { return &t.all[t.ids[i]] }
 
 // frameKind classifies a frame once, so a frame shared by thousands of
 // stacks is classified once per snapshot.
@@ -109,8 +133,9 @@ func kindOf(f snapshot.Frame) frameKind {
 	return kindUser
 }
 
-func signatureOf(frames []snapshot.Frame, kinds []frameKind) Signature {
-	if len(frames) == 0 {
+func signatureOf[F frameSeq](frames F, kinds []frameKind) Signature {
+	n := frames.Len()
+	if n == 0 {
 		return noStackSignature
 	}
 	site := slices.Index(kinds, kindUser)
@@ -123,9 +148,10 @@ func signatureOf(frames []snapshot.Frame, kinds []frameKind) Signature {
 	if site < 0 {
 		// C++ only: the names of the frames, past the allocator's own.
 		b.WriteString("native")
-		n := 0
+		k := 0
 		fn := ""
-		for _, f := range frames {
+		for i := range n {
+			f := frames.At(i)
 			if isAllocatorPlumbing(f.Name) {
 				continue
 			}
@@ -134,13 +160,13 @@ func signatureOf(frames []snapshot.Frame, kinds []frameKind) Signature {
 			}
 			b.WriteString("|")
 			b.WriteString(f.Name)
-			if n++; n == maxNativeKeyFrames {
+			if k++; k == maxNativeKeyFrames {
 				break
 			}
 		}
 		return finishSignature(Signature{Site: nativeSiteOf(frames), Function: cppShortName(fn), Kind: SiteNative}, b.String())
 	}
-	sf := frames[site]
+	sf := frames.At(site)
 	sig := Signature{
 		Site:     baseName(sf.File) + ":" + strconv.Itoa(sf.Line),
 		Function: sf.Name,
@@ -152,8 +178,8 @@ func signatureOf(frames []snapshot.Frame, kinds []frameKind) Signature {
 	b.WriteString(sig.Site)
 	b.WriteString(":")
 	b.WriteString(sf.Name)
-	for i, f := range frames[site+1:] {
-		k := kinds[site+1+i]
+	for i := site + 1; i < n; i++ {
+		k := kinds[i]
 		keep := k == kindUser
 		if kind == SiteLibrary {
 			keep = k != kindNative
@@ -161,6 +187,7 @@ func signatureOf(frames []snapshot.Frame, kinds []frameKind) Signature {
 		if !keep {
 			continue
 		}
+		f := frames.At(i)
 		b.WriteString("|")
 		b.WriteString(baseName(f.File))
 		b.WriteString(":")
@@ -177,9 +204,10 @@ const AutogradSiteSuffix = " (autograd)"
 // first): "BmmBackward0 (autograd)" for the innermost autograd node, else
 // "aten::bmm" for the outermost ATen operator (the one called from
 // outside ATen; inner ones are its decomposition), else NativeSite.
-func nativeSiteOf(stack []snapshot.Frame) string {
+func nativeSiteOf[F frameSeq](stack F) string {
 	op := ""
-	for _, f := range stack {
+	for i := range stack.Len() {
+		f := *stack.At(i)
 		if node, ok := frames.AutogradNode(f); ok {
 			return node + AutogradSiteSuffix
 		}
@@ -311,7 +339,6 @@ func (c *signatureCache) get(id snapshot.StackID) *Signature {
 // sign computes the signature of stack id.
 func (c *signatureCache) sign(id snapshot.StackID) *Signature {
 	ids := c.st.Stack(id)
-	fs := make([]snapshot.Frame, len(ids))
 	kinds := make([]frameKind, len(ids))
 	if c.kinds == nil {
 		// Made at the first stack signed: with a run's memo most
@@ -319,12 +346,11 @@ func (c *signatureCache) sign(id snapshot.StackID) *Signature {
 		c.kinds = make([]frameKind, len(c.st.Frames))
 	}
 	for i, fid := range ids {
-		fs[i] = c.st.Frames[fid]
 		if c.kinds[fid] == 0 {
-			c.kinds[fid] = kindOf(fs[i])
+			c.kinds[fid] = kindOf(c.st.Frames[fid])
 		}
 		kinds[i] = c.kinds[fid]
 	}
-	s := signatureOf(fs, kinds)
+	s := signatureOf(tableFrames{ids: ids, all: c.st.Frames}, kinds)
 	return &s
 }
