@@ -286,8 +286,9 @@ func samplePaths(tb testing.TB) []string {
 
 // FuzzDecodeRoles feeds arbitrary bytes, seeded with the sample run's
 // roles entries, to the roles side entry's reader: it must never panic,
-// and a breakdown it reads must have every rule's role and evidence in
-// range (its readers index tables by them) and no negative figure.
+// a breakdown it reads must have every rule's role and evidence in range
+// (its readers index tables by them) and no negative figure, and it must
+// read back the same once encoded again.
 func FuzzDecodeRoles(f *testing.F) {
 	for _, p := range samplePaths(f)[:2] {
 		s, _, err := snapshot.DecodeFile(p, snapshot.DecodeOptions{})
@@ -296,16 +297,12 @@ func FuzzDecodeRoles(f *testing.F) {
 		}
 		for _, dev := range s.Devices() {
 			_, bd := roles.ClassifySnapshot(s, dev)
-			b, err := json.Marshal(&bd)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(b)
+			f.Add(encodeBreakdown(&bd))
 		}
 	}
-	f.Add([]byte(`{"Allocated": 1, "Rules": [{"Rule": "x", "Role": 200}]}`))
+	f.Add(encodeBreakdown(&roles.Breakdown{Allocated: 1, Rules: []roles.RuleShare{{Rule: "x", Role: 1}}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		bd, ok := decodeJSONSide(data, (*roles.Breakdown).Valid)
+		bd, ok := decodeBreakdown(data)
 		if !ok {
 			return
 		}
@@ -317,6 +314,9 @@ func FuzzDecodeRoles(f *testing.F) {
 		}
 		if bd.Allocated < 0 {
 			t.Fatalf("read %+v", bd)
+		}
+		if back, ok := decodeBreakdown(encodeBreakdown(&bd)); !ok || !reflect.DeepEqual(back, bd) {
+			t.Fatalf("% x read as %+v, which reads back as %+v (%v)", data, bd, back, ok)
 		}
 	})
 }
@@ -360,4 +360,31 @@ func FuzzDecodeLastRoles(f *testing.F) {
 			bytes[e.Decided[i]][e.Decided[i+1]]++
 		}
 	})
+}
+
+// TestBreakdownEntryRoundTrip encodes the roles breakdown of every device
+// of every real snapshot and of the sample run, and reads it back: it
+// must be equal, and every strict prefix of it refused.
+func TestBreakdownEntryRoundTrip(t *testing.T) {
+	checked := 0
+	for p, s := range realsnap.Each(t, samplePaths(t)...) {
+		for _, dev := range s.Devices() {
+			_, bd := roles.ClassifySnapshot(s, dev)
+			b := encodeBreakdown(&bd)
+			back, ok := decodeBreakdown(b)
+			if !ok || !reflect.DeepEqual(back, bd) {
+				t.Errorf("%s device %d: %+v read back as %+v (%v)", filepath.Base(p), dev, bd, back, ok)
+			}
+			for n := range len(b) {
+				if _, ok := decodeBreakdown(b[:n]); ok {
+					t.Errorf("%s device %d: an entry cut to %d of %d bytes was read", filepath.Base(p), dev, n, len(b))
+					break
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d breakdowns checked", checked)
+	}
 }
