@@ -66,8 +66,9 @@ type Options struct {
 //     and projections (devicetrends.go): trendFit
 //  4. attribution    stack groups, stack coverage and leak suspects, and the
 //     last trace window (attribution.go, tracewindow.go; each snapshot's
-//     groups and roles kept in the digest cache: pointcache.go):
-//     attributionContext
+//     groups and roles, the last snapshot's decisions and trace window kept
+//     in the digest cache: pointcache.go; the survival fold's checkpoint:
+//     survivalcache.go): attributionContext
 //  5. roles          what holds the memory: the roles of every snapshot and
 //     of each leak suspect (memroles.go): Point.Roles, Suspect.Roles; the
 //     snapshots' roles are classified beside stage 4, on another core,
