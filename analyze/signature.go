@@ -265,14 +265,6 @@ func Fingerprint(key string) string {
 	return hex.EncodeToString(h[:6])
 }
 
-// StackSignature is SignatureOf for an interned stack of a snapshot.
-func StackSignature(st *snapshot.Stacks, id snapshot.StackID) Signature {
-	if id == snapshot.NoStack {
-		return noStackSignature
-	}
-	return SignatureOf(st.StackFrames(id))
-}
-
 // isAllocatorPlumbing reports whether a C++ function name is part of every
 // allocation's stack (the unwinder, the caching allocator, tensor
 // creation), so it says nothing about the site.
