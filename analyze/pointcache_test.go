@@ -290,15 +290,8 @@ func samplePaths(tb testing.TB) []string {
 // (its readers index tables by them) and no negative figure, and it must
 // read back the same once encoded again.
 func FuzzDecodeRoles(f *testing.F) {
-	for _, p := range samplePaths(f)[:2] {
-		s, _, err := snapshot.DecodeFile(p, snapshot.DecodeOptions{})
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, dev := range s.Devices() {
-			_, bd := roles.ClassifySnapshot(s, dev)
-			f.Add(encodeBreakdown(&bd))
-		}
+	for _, c := range sampleRoles(f) {
+		f.Add(encodeBreakdown(&c.bd))
 	}
 	f.Add(encodeBreakdown(&roles.Breakdown{Allocated: 1, Rules: []roles.RuleShare{{Rule: "x", Role: 1}}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -328,23 +321,16 @@ func FuzzDecodeRoles(f *testing.F) {
 // by them) and a valid breakdown.
 func FuzzDecodeLastRoles(f *testing.F) {
 	const blocks = 3
-	for _, p := range samplePaths(f)[:2] {
-		s, _, err := snapshot.DecodeFile(p, snapshot.DecodeOptions{})
+	for _, c := range sampleRoles(f) {
+		e := lastRolesEntry{Breakdown: c.bd}
+		for _, d := range c.ds[:min(blocks, len(c.ds))] {
+			e.Decided = append(e.Decided, byte(d.Role), byte(d.Evidence))
+		}
+		b, err := json.Marshal(&e)
 		if err != nil {
 			f.Fatal(err)
 		}
-		for _, dev := range s.Devices() {
-			ds, bd := roles.ClassifySnapshot(s, dev)
-			e := lastRolesEntry{Breakdown: bd}
-			for _, d := range ds[:min(blocks, len(ds))] {
-				e.Decided = append(e.Decided, byte(d.Role), byte(d.Evidence))
-			}
-			b, err := json.Marshal(&e)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(b)
-		}
+		f.Add(b)
 	}
 	f.Add([]byte(`{"Breakdown": {"Allocated": 1}, "Decided": "AAAAAAAA"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -387,4 +373,28 @@ func TestBreakdownEntryRoundTrip(t *testing.T) {
 	if checked < 10 {
 		t.Fatalf("only %d breakdowns checked", checked)
 	}
+}
+
+// classified is one device's roles: its decisions and breakdown.
+type classified struct {
+	ds []roles.Decision
+	bd roles.Breakdown
+}
+
+// sampleRoles classifies every device of the sample run's first two
+// snapshots: the roles entries' fuzz seeds.
+func sampleRoles(tb testing.TB) []classified {
+	tb.Helper()
+	var out []classified
+	for _, p := range samplePaths(tb)[:2] {
+		s, _, err := snapshot.DecodeFile(p, snapshot.DecodeOptions{})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, dev := range s.Devices() {
+			ds, bd := roles.ClassifySnapshot(s, dev)
+			out = append(out, classified{ds, bd})
+		}
+	}
+	return out
 }
