@@ -67,10 +67,13 @@ type IndexedEntry struct {
 // UnknownFrees counts, among the first limit events of tr, frees of
 // addresses not allocated earlier in the trace.
 func UnknownFrees(tr []TraceEntry, limit int) int {
-	seen := map[uint64]bool{}
+	// Sized for the events scanned: grown from empty they were rehashed
+	// a dozen times for every file's trace.
+	scan := min(len(tr), limit)
+	seen := make(map[uint64]bool, scan)
 	counted := map[uint64]bool{}
 	n := 0
-	for i := range tr[:min(len(tr), limit)] {
+	for i := range tr[:scan] {
 		e := &tr[i]
 		switch e.Action {
 		case ActionAlloc:

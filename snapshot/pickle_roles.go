@@ -322,6 +322,10 @@ type typed struct {
 	spareRing  []TraceEntry
 	spareFlags []uint8
 	spareHeads [][]TraceEntry
+	// spareOpen are a Scratch's skim trackers' maps of open allocations,
+	// emptied: a map grown to a trace's thousands of open addresses was
+	// grown again, rehashes included, for every file.
+	spareOpen []map[uint64]BlockTrace
 	stackCount int
 	// nextEntry is the index of the next trace entry a trace list may
 	// take: entries are consumed in creation order, so every device's
@@ -582,6 +586,9 @@ func (m *vm) pushContainer(k vkind, items []val) error {
 		tl := traceList{lastAlloc: -1}
 		if n := len(m.spareHeads); n > 0 {
 			tl.head, m.spareHeads = m.spareHeads[n-1], m.spareHeads[:n-1]
+		}
+		if n := len(m.spareOpen); n > 0 {
+			tl.live.open, m.spareOpen = m.spareOpen[n-1], m.spareOpen[:n-1]
 		}
 		v.x, err = grow(m, &m.traceLists, tl)
 	case rEntry:

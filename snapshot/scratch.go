@@ -68,6 +68,11 @@ func (sc *Scratch) vm(r io.Reader, size int64, generic bool) *vm {
 		if h := old.traceLists[i].head; cap(h) > 0 {
 			m.spareHeads = append(m.spareHeads, h[:0])
 		}
+		// The map only: what live() returned was copied out of it.
+		if o := old.traceLists[i].live.open; o != nil {
+			clear(o)
+			m.spareOpen = append(m.spareOpen, o)
+		}
 	}
 	return m
 }
