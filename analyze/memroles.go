@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"gpureport/analyze/roles"
+	"gpureport/ingest"
 	"gpureport/snapshot"
 )
 
@@ -43,6 +44,11 @@ func (a *analysis) pointRoles(dr *deviceRun) {
 				dr.roles[i] = bd
 				continue
 			}
+		} else if ds, bd, ok := cachedLastRoles(f, s.DeviceKey, a.opt.SideVersion); ok {
+			// Its scene is made by joinRoles, and only for suspects.
+			dr.roles[i] = bd
+			dr.last = lastRoles{file: f, at: i, decisions: ds}
+			continue
 		}
 		sc = roles.SceneReusing(sc, f.Snapshot, s.Device)
 		sc.Memo = a.stacks
@@ -51,21 +57,20 @@ func (a *analysis) pointRoles(dr *deviceRun) {
 			cacheRoles(f, s.DeviceKey, a.opt.SideVersion, &dr.roles[i])
 			continue
 		}
-		ds, bd, ok := cachedLastRoles(f, s.DeviceKey, a.opt.SideVersion, len(sc.Blocks))
-		if !ok {
-			ds, bd = roles.Classify(sc)
-			cacheLastRoles(f, s.DeviceKey, a.opt.SideVersion, ds, &bd)
-		}
+		ds, bd := roles.Classify(sc)
+		cacheLastRoles(f, s.DeviceKey, a.opt.SideVersion, ds, &bd)
 		dr.roles[i] = bd
-		dr.last = lastRoles{stacks: &f.Snapshot.Stacks, scene: sc, decisions: ds}
+		dr.last = lastRoles{file: f, at: i, scene: sc, decisions: ds}
 	}
 }
 
 // lastRoles is what roles.Classify decided for the blocks of a device's
-// last snapshot, whose stacks are stacks (from the cache: each decision's
-// role and evidence only, all setSuspectRoles reads).
+// last snapshot, file, point at: its scene's blocks, in order, and the
+// decisions (from the cache: each decision's role and evidence only, all
+// setSuspectRoles reads, and the scene not yet made).
 type lastRoles struct {
-	stacks    *snapshot.Stacks
+	file      *ingest.SnapshotFile
+	at        int
 	scene     *roles.Scene
 	decisions []roles.Decision
 }
@@ -74,11 +79,22 @@ type lastRoles struct {
 // suspect the roles of its blocks at the last snapshot (stage 5, after
 // attribution has found the suspects).
 func (a *analysis) joinRoles(dr *deviceRun) {
+	if l := dr.last; l.file != nil && len(dr.d.Suspects) > 0 {
+		if l.scene == nil {
+			// The decisions came from the cache: the scene of the
+			// large model's 175k blocks is made only now, and an entry
+			// that does not fit it is decided afresh.
+			l.scene = roles.SceneReusing(nil, l.file.Snapshot, dr.s.Device)
+			l.scene.Memo = a.stacks
+			if len(l.scene.Blocks) != len(l.decisions) {
+				l.decisions, dr.roles[l.at] = roles.Classify(l.scene)
+				cacheLastRoles(l.file, dr.s.DeviceKey, a.opt.SideVersion, l.decisions, &dr.roles[l.at])
+			}
+		}
+		setSuspectRoles(dr.d, newRunSignatureCache(&l.file.Snapshot.Stacks, a.sigs), l.scene, l.decisions)
+	}
 	for i := range dr.roles {
 		dr.d.Points[i].Roles = &dr.roles[i]
-	}
-	if l := dr.last; l.scene != nil {
-		setSuspectRoles(dr.d, newRunSignatureCache(l.stacks, a.sigs), l.scene, l.decisions)
 	}
 	dr.roles, dr.last = nil, lastRoles{}
 }

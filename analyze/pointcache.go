@@ -149,34 +149,34 @@ type lastRolesEntry struct {
 }
 
 // cachedLastRoles returns the decisions and breakdown of device key in
-// file f, whose scene has blocks live blocks, from its side entry, and
-// whether there is one that reads back and is valid.
-func cachedLastRoles(f *ingest.SnapshotFile, key DeviceKey, version string, blocks int) ([]roles.Decision, roles.Breakdown, bool) {
-	e, ok := jsonSide(f, sideKind("lastroles", version, key), validLastRoles(blocks))
+// file f from its side entry, and whether there is one that reads back
+// and is valid. The decisions are its scene's blocks' in order: the
+// caller checks their number against the scene's blocks when it makes
+// the scene.
+func cachedLastRoles(f *ingest.SnapshotFile, key DeviceKey, version string) ([]roles.Decision, roles.Breakdown, bool) {
+	e, ok := jsonSide(f, sideKind("lastroles", version, key), validLastRoles)
 	if !ok {
 		return nil, roles.Breakdown{}, false
 	}
-	ds := make([]roles.Decision, blocks)
+	ds := make([]roles.Decision, len(e.Decided)/2)
 	for i := range ds {
 		ds[i] = roles.Decision{Role: roles.Role(e.Decided[2*i]), Evidence: roles.Evidence(e.Decided[2*i+1])}
 	}
 	return ds, e.Breakdown, true
 }
 
-// validLastRoles accepts an entry of a valid breakdown and a role and an
-// evidence in range for each of blocks blocks.
-func validLastRoles(blocks int) func(*lastRolesEntry) bool {
-	return func(e *lastRolesEntry) bool {
-		if !e.Breakdown.Valid() || len(e.Decided) != 2*blocks {
+// validLastRoles accepts an entry of a valid breakdown and pairs of a
+// role and an evidence in range.
+func validLastRoles(e *lastRolesEntry) bool {
+	if !e.Breakdown.Valid() || len(e.Decided)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(e.Decided); i += 2 {
+		if roles.Role(e.Decided[i]) >= roles.NumRoles || roles.Evidence(e.Decided[i+1]) >= roles.NumEvidence {
 			return false
 		}
-		for i := 0; i < len(e.Decided); i += 2 {
-			if roles.Role(e.Decided[i]) >= roles.NumRoles || roles.Evidence(e.Decided[i+1]) >= roles.NumEvidence {
-				return false
-			}
-		}
-		return true
 	}
+	return true
 }
 
 // cacheLastRoles keeps ds and bd, the decisions and breakdown of device
