@@ -325,7 +325,7 @@ type typed struct {
 	// spareOpen are a Scratch's skim trackers' maps of open allocations,
 	// emptied: a map grown to a trace's thousands of open addresses was
 	// grown again, rehashes included, for every file.
-	spareOpen []map[uint64]BlockTrace
+	spareOpen  []map[uint64]BlockTrace
 	stackCount int
 	// nextEntry is the index of the next trace entry a trace list may
 	// take: entries are consumed in creation order, so every device's
