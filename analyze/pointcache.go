@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"encoding/binary"
-	"reflect"
 	"slices"
 
 	"gpureport/analyze/roles"
@@ -23,11 +22,7 @@ import (
 // cachedRoles returns the roles breakdown of device key in file f from
 // its side entry, and whether there is one that reads back and is valid.
 func cachedRoles(f *ingest.SnapshotFile, key DeviceKey, version string) (roles.Breakdown, bool) {
-	kind := sideKind("roles", version, key)
-	if kind == "" {
-		return roles.Breakdown{}, false
-	}
-	b, ok := f.Side(kind)
+	b, ok := sideBytes(f, sideKind("roles", version, key))
 	if !ok {
 		return roles.Breakdown{}, false
 	}
@@ -37,15 +32,8 @@ func cachedRoles(f *ingest.SnapshotFile, key DeviceKey, version string) (roles.B
 // cacheRoles keeps bd, the roles breakdown of device key in file f, as
 // f's side entry, when it reads back the same.
 func cacheRoles(f *ingest.SnapshotFile, key DeviceKey, version string, bd *roles.Breakdown) {
-	kind := sideKind("roles", version, key)
-	if kind == "" {
-		return
-	}
-	b := encodeBreakdown(bd)
-	if back, ok := decodeBreakdown(b); !ok || !reflect.DeepEqual(back, *bd) {
-		return
-	}
-	f.SetSide(kind, b)
+	keepCheckedSide(f, sideKind("roles", version, key), bd,
+		func(bd *roles.Breakdown) ([]byte, error) { return encodeBreakdown(bd), nil }, decodeBreakdown)
 }
 
 // breakdownFormat is the first byte of an encoded roles breakdown. (The
@@ -217,11 +205,7 @@ func cacheTraceWindow(f *ingest.SnapshotFile, key DeviceKey, version string, w *
 // its side entry, their signatures from cache (the file's table), and
 // whether there is one that reads back.
 func cachedGroups(f *ingest.SnapshotFile, key DeviceKey, version string, cache *signatureCache) (map[string]*groupAcc, bool) {
-	kind := sideKind("groups", version, key)
-	if kind == "" {
-		return nil, false
-	}
-	b, ok := f.Side(kind)
+	b, ok := sideBytes(f, sideKind("groups", version, key))
 	if !ok {
 		return nil, false
 	}
@@ -231,9 +215,7 @@ func cachedGroups(f *ingest.SnapshotFile, key DeviceKey, version string, cache *
 // cacheGroups keeps gs, groupLive's groups of device key in file f, as
 // f's side entry.
 func cacheGroups(f *ingest.SnapshotFile, key DeviceKey, version string, gs map[string]*groupAcc) {
-	if kind := sideKind("groups", version, key); kind != "" {
-		f.SetSide(kind, encodeGroups(gs))
-	}
+	keepSide(f, sideKind("groups", version, key), encodeGroups(gs))
 }
 
 // groupsFormat is the first byte of an encoded groups entry.

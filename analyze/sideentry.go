@@ -40,14 +40,44 @@ func sideDevice(key DeviceKey) string {
 	return "d" + strconv.Itoa(key.Device)
 }
 
+// sideBytes returns f's side entry kind, and whether there is one (none
+// without a kind).
+func sideBytes(f *ingest.SnapshotFile, kind string) ([]byte, bool) {
+	if kind == "" {
+		return nil, false
+	}
+	return f.Side(kind)
+}
+
+// keepSide stores b as f's side entry kind (nothing without a kind).
+func keepSide(f *ingest.SnapshotFile, kind string, b []byte) {
+	if kind != "" {
+		f.SetSide(kind, b)
+	}
+}
+
+// keepCheckedSide stores v as f's side entry kind, encoded, when decode
+// reads the encoding back equal to v: what the encoding would change (text
+// that JSON would mend, invalid UTF-8 in a frame) is left out of the
+// cache, not changed.
+func keepCheckedSide[T any](f *ingest.SnapshotFile, kind string, v *T, encode func(*T) ([]byte, error), decode func([]byte) (T, bool)) {
+	if kind == "" {
+		return
+	}
+	b, err := encode(v)
+	if err != nil {
+		return
+	}
+	if back, ok := decode(b); !ok || !reflect.DeepEqual(*v, back) {
+		return
+	}
+	f.SetSide(kind, b)
+}
+
 // jsonSide returns f's side entry kind read as JSON, and whether there is
 // one that reads and valid accepts.
 func jsonSide[T any](f *ingest.SnapshotFile, kind string, valid func(*T) bool) (T, bool) {
-	if kind == "" {
-		var zero T
-		return zero, false
-	}
-	b, ok := f.Side(kind)
+	b, ok := sideBytes(f, kind)
 	if !ok {
 		var zero T
 		return zero, false
@@ -66,19 +96,8 @@ func decodeJSONSide[T any](b []byte, valid func(*T) bool) (T, bool) {
 }
 
 // setJSONSide keeps v as f's side entry kind, as JSON, when it reads back
-// the same: text that JSON would change (invalid UTF-8 in a frame) is left
-// out of the cache, not changed.
+// the same (keepCheckedSide).
 func setJSONSide[T any](f *ingest.SnapshotFile, kind string, v *T) {
-	if kind == "" {
-		return
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return
-	}
-	var back T
-	if json.Unmarshal(b, &back) != nil || !reflect.DeepEqual(*v, back) {
-		return
-	}
-	f.SetSide(kind, b)
+	keepCheckedSide(f, kind, v, func(v *T) ([]byte, error) { return json.Marshal(v) },
+		func(b []byte) (T, bool) { return decodeJSONSide(b, func(*T) bool { return true }) })
 }
