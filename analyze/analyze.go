@@ -114,7 +114,7 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	// in full: decoded beside stages 4 and 5, it is off the path (the
 	// loader keeps it for the trace window; an error is the trace
 	// window's to report). A window kept in the cache needs no decode.
-	if dr := firstSnapshotDevice(devs); dr != nil && !dr.windowDone {
+	if dr := firstSnapshotDevice(devs); dr != nil && dr.d.TraceWindow == nil {
 		f := dr.s.Files[len(dr.s.Files)-1]
 		wg.Go(func() { _, _ = f.Full() })
 	}
@@ -235,7 +235,9 @@ func (a *analysis) attribute(dr *deviceRun) {
 // evidence a single snapshot has (stage 4, after the roles of every
 // snapshot, whose memo it shares).
 func (a *analysis) traceWindow(dr *deviceRun) {
-	if s := dr.s; s != nil && len(s.Files) > 0 && !dr.windowDone {
+	// A window from the cache (cachedTraceWindow) is set already; only
+	// one that is not nil is kept there.
+	if s := dr.s; s != nil && len(s.Files) > 0 && dr.d.TraceWindow == nil {
 		f := s.Files[len(s.Files)-1]
 		dr.d.TraceWindow = TraceWindowOf(f, s.Device, a.stacks)
 		cacheTraceWindow(f, s.DeviceKey, a.opt.SideVersion, dr.d.TraceWindow)
@@ -243,12 +245,12 @@ func (a *analysis) traceWindow(dr *deviceRun) {
 }
 
 // cachedTraceWindow sets the trace window of device dr from its last
-// snapshot's side entry, when there is one that reads back (windowDone).
+// snapshot's side entry, when there is one that reads back.
 func (a *analysis) cachedTraceWindow(dr *deviceRun) {
 	if s := dr.s; s != nil && len(s.Files) > 0 {
 		f := s.Files[len(s.Files)-1]
 		if w, ok := cachedTraceWindow(f, s.DeviceKey, a.opt.SideVersion); ok {
-			dr.d.TraceWindow, dr.windowDone = w, true
+			dr.d.TraceWindow = w
 		}
 	}
 }

@@ -39,8 +39,6 @@ type deviceRun struct {
 	// snapshot's blocks, from pointRoles to joinRoles.
 	roles []roles.Breakdown
 	last  lastRoles
-	// windowDone is set when the trace window came from the cache.
-	windowDone bool
 }
 
 // devices makes the run's devices from its series, memory_stats readings
