@@ -337,9 +337,9 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 	rises, missed, risen := 0, 0, 0.0
 	allocTol := dropTolerance(allocated)
 	grown := make([]float64, m) // grown[i]: the largest new segment since i−1
-	sizes := map[uint64]int64{} // largestNewSegment's, reused
+	sizes := map[uint64]int64{} // largestNewSegment's, one for the series
 	for i := 1; i < m; i++ {
-		grown[i] = float64(largestNewSegmentReusing(sizes, s.Files[keep[i-1]].Snapshot, s.Files[keep[i]].Snapshot, s.Device))
+		grown[i] = float64(largestNewSegment(sizes, s.Files[keep[i-1]].Snapshot, s.Files[keep[i]].Snapshot, s.Device))
 		d := reserved[i] - reserved[i-1]
 		if d > math.Max(dropTolerance(reserved), fragRiseShare*reserved[i-1]) && allocated[i] <= allocated[i-1]+allocTol {
 			rises++
@@ -435,15 +435,12 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 // A segment is known by its address and size: the driver hands a freed
 // address out again, so a segment of another size at an old address is a
 // new one, unless it is expandable (those grow in place).
-func largestNewSegment(prev, cur *snapshot.Snapshot, dev int) int64 {
-	return largestNewSegmentReusing(map[uint64]int64{}, prev, cur, dev)
-}
-
-// largestNewSegmentReusing is largestNewSegment with before, a map it
-// empties and fills with prev's segment sizes by address: a series reuses
-// one map's buckets from one pair of snapshots to the next, where a new
-// map grew and rehashed thousands of times a snapshot.
-func largestNewSegmentReusing(before map[uint64]int64, prev, cur *snapshot.Snapshot, dev int) int64 {
+//
+// before is emptied and filled with prev's segment sizes by address: a
+// series passes one map from one pair of snapshots to the next, whose
+// buckets serve them all, where a new map grew and rehashed thousands of
+// times a snapshot.
+func largestNewSegment(before map[uint64]int64, prev, cur *snapshot.Snapshot, dev int) int64 {
 	clear(before)
 	for i := range prev.Segments {
 		if sg := prev.Segments[i]; sg.Device == dev {

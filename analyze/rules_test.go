@@ -390,8 +390,9 @@ func TestLargestNewSegment(t *testing.T) {
 		{"an old address with another size", snap(seg(0x1000, 512*mib, false), seg(0x2000, 2*gib, true)), 512 * mib},
 		{"an expandable segment grown in place", snap(seg(0x1000, gib, false), seg(0x2000, 3*gib, true)), gib},
 	}
+	sizes := map[uint64]int64{} // one map for every case, as a series passes it
 	for _, tt := range tests {
-		if got := largestNewSegment(prev, tt.cur, 0); got != tt.want {
+		if got := largestNewSegment(sizes, prev, tt.cur, 0); got != tt.want {
 			t.Errorf("%s: %d bytes, want %d", tt.name, got, tt.want)
 		}
 	}
