@@ -601,7 +601,9 @@ func (r *digestReader) uint() uint64 {
 	}
 	v, n := binary.Uvarint(b)
 	if n <= 0 {
-		r.failNumber()
+		// After a failure r.b is empty: every later number fails here
+		// too, and reads as 0.
+		r.fail("truncated number")
 		return 0
 	}
 	r.b = b[n:]
@@ -612,12 +614,6 @@ func (r *digestReader) uint() uint64 {
 func (r *digestReader) int() int64 {
 	u := r.uint()
 	return int64(u>>1) ^ -int64(u&1)
-}
-
-// failNumber records a number that could not be read. After a failure
-// r.b is empty, so every later number fails here too and reads as 0.
-func (r *digestReader) failNumber() {
-	r.fail("truncated number")
 }
 
 func (r *digestReader) bool() bool {
