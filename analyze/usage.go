@@ -120,23 +120,21 @@ func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
 		if seg.PrivatePool != [2]int64{} {
 			k = key{private: seg.PrivatePool}
 		}
-		if last.pu != nil && k == last.k {
-			last.pu.add(seg)
-			continue
+		if last.pu == nil || k != last.k {
+			pu := m[k]
+			if pu == nil {
+				name := seg.Pool.String()
+				if k.private != [2]int64{} {
+					name = fmt.Sprintf("private (%d, %d)", k.private[0], k.private[1])
+				}
+				kind := kinds[seg.PrivatePool]
+				pu = &PoolUsage{Pool: name, ID: seg.PrivatePool, Kind: kind.Kind, Name: kind.Name, KindDecided: kind.Decided}
+				m[k] = pu
+				keys = append(keys, k)
+			}
+			last.k, last.pu = k, pu
 		}
-		name := seg.Pool.String()
-		if seg.PrivatePool != [2]int64{} {
-			name = fmt.Sprintf("private (%d, %d)", seg.PrivatePool[0], seg.PrivatePool[1])
-		}
-		pu := m[k]
-		if pu == nil {
-			kind := kinds[seg.PrivatePool]
-			pu = &PoolUsage{Pool: name, ID: seg.PrivatePool, Kind: kind.Kind, Name: kind.Name, KindDecided: kind.Decided}
-			m[k] = pu
-			keys = append(keys, k)
-		}
-		last.k, last.pu = k, pu
-		pu.add(seg)
+		last.pu.add(seg)
 	}
 	slices.SortFunc(keys, func(a, b key) int {
 		return cmp.Or(cmp.Compare(a.private[0], b.private[0]), cmp.Compare(a.private[1], b.private[1]), cmp.Compare(a.pool, b.pool))
