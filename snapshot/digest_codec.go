@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+
+	"gpureport/internal/slicecap"
 )
 
 // The digest file format (README "Digest cache"), version DigestVersion:
@@ -408,17 +410,10 @@ func (r *digestReader) segments(host bool) []*Segment {
 		if nb := r.count(5); nb > 0 {
 			if borrowed {
 				start := len(blocks)
-				if cap(blocks) < start+nb {
-					// Doubled: append grows a large slice by a quarter,
-					// which copied a large model's 175k blocks some 28
-					// times into fresh memory in each worker's first
-					// digest. (The segments read so far keep the old
-					// array, whose blocks are theirs.)
-					grown := make([]Block, start, max(start+nb, 2*cap(blocks)))
-					copy(grown, blocks)
-					blocks = grown
-				}
-				blocks = blocks[:start+nb]
+				// Doubled (a large model's 175k blocks in each worker's
+				// first digest); the segments read so far keep the old
+				// array, whose blocks are theirs.
+				blocks = slicecap.Doubling(blocks, nb, 0)[:start+nb]
 				sg.Blocks = blocks[start : start+nb : start+nb]
 			} else {
 				sg.Blocks = make([]Block, nb)

@@ -3,6 +3,7 @@ package frames
 import (
 	"slices"
 
+	"gpureport/internal/slicecap"
 	"gpureport/snapshot"
 )
 
@@ -92,15 +93,9 @@ func (m *StackMemo[V]) Get(tab *snapshot.Stacks, id snapshot.StackID, read func(
 	v := read()
 	m.remember(id, int32(len(m.vals)))
 	m.byHash[h] = append(m.byHash[h], int32(len(m.vals)))
-	if len(m.ids)+len(key) > cap(m.ids) {
-		// Doubled: append grows a large slice by a quarter, and a run's
-		// first snapshot adds thousands of stacks of tens of frames,
-		// which copied the list some fifty times into fresh memory.
-		grown := make([]uint32, len(m.ids), max(2*cap(m.ids), len(m.ids)+len(key), 1024))
-		copy(grown, m.ids)
-		m.ids = grown
-	}
-	m.ids = append(m.ids, key...)
+	// Doubled: a run's first snapshot adds thousands of stacks of tens
+	// of frames.
+	m.ids = append(slicecap.Doubling(m.ids, len(key), 1024), key...)
 	m.off = append(m.off, len(m.ids))
 	m.vals = append(m.vals, v)
 	return v
