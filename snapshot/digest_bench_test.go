@@ -229,8 +229,10 @@ func benchHeld(b *testing.B, blocks int, digest func() *Snapshot) {
 
 // BenchmarkDigestCodecShapes measures the digest cache's codec on each
 // generator shape: EncodeDigest of the shape's digest (a cache miss
-// writes it) and DecodeDigest of its encoding (a re-run reads it once per
-// cached snapshot). MB/s counts the encoded digest's bytes.
+// writes it), DecodeDigest of its encoding (a re-run reads it once per
+// cached snapshot), and DecodeDigestReusing of it after the same digest
+// (every segment taken from the one read before, not read again). MB/s
+// counts the encoded digest's bytes.
 //
 //	go test -run='^$' -bench=DigestCodecShapes -benchmem ./snapshot
 func BenchmarkDigestCodecShapes(b *testing.B) {
@@ -250,6 +252,22 @@ func BenchmarkDigestCodecShapes(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, _, _, err := DecodeDigest(enc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// A re-run's load reads digests that mostly repeat the segments
+		// of the one before: here every segment, taken from the digest
+		// read before.
+		b.Run(name+"/decode-repeated", func(b *testing.B) {
+			sh, sc := NewSharer(), new(Scratch)
+			if _, _, _, err := DecodeDigestReusing(enc, sh, sc); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(enc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, _, err := DecodeDigestReusing(enc, sh, sc); err != nil {
 					b.Fatal(err)
 				}
 			}

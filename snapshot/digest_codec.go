@@ -28,7 +28,10 @@ import (
 // digest); version 4 each live block's allocation time; version 5 the
 // stack section's length, so that a reader can take a table read from
 // the same bytes before (DecodeDigestShared), and the number of frame IDs
-// of all stacks, so that it sizes a table it reads once.
+// of all stacks, so that it sizes a table it reads once; version 6 each
+// segment's encoded length (4 bytes, little endian) before it, so that a
+// reader can take a segment read from the same bytes before
+// (DecodeDigestReusing).
 //	crc      4 bytes, CRC-32C (Castagnoli) of everything before, little endian
 //
 // Integers are varints (signed ones zig-zag), strings a uvarint length and
@@ -38,7 +41,7 @@ import (
 
 // DigestVersion is the digest file format's version. Bump it whenever the
 // format or what a digest holds changes; older entries are then rebuilt.
-const DigestVersion = 5
+const DigestVersion = 6
 
 const digestMagic = "gpureport-digest\n"
 
@@ -122,6 +125,9 @@ func EncodeDigestReusing(buf []byte, key string, c Container, s *Snapshot) ([]by
 		w.str(n.Assumed)
 		w.uint(uint64(n.Count))
 	}
+	if w.tooLong {
+		return nil, errors.New("EncodeDigest: a segment's encoding exceeds 4 GiB")
+	}
 	w.b = binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, crcTable))
 	return w.b, nil
 }
@@ -129,12 +135,13 @@ func EncodeDigestReusing(buf []byte, key string, c Container, s *Snapshot) ([]by
 // encodedSizeHint is a generous guess of digest s's encoded size, bytes,
 // so that the buffer is made once rather than doubled a dozen times for a
 // large model's digest (each fresh doubling costs more than the varints):
-// a frame's strings, a frame ID as at most 3 bytes, a segment's 13 numbers
-// and a block's 5 as at most 5 bytes each, and 64 KB for the rest.
+// a frame's strings, a frame ID as at most 3 bytes, a segment's length
+// and 13 numbers and a block's 5 as at most 5 bytes each, and 64 KB for
+// the rest.
 func encodedSizeHint(s *Snapshot) int {
 	n := 64<<10 + 128*len(s.Stacks.Frames) + 3*len(s.Stacks.ids) + 3*len(s.Stacks.off)
 	for _, segs := range [2][]*Segment{s.Segments, s.HostSegments} {
-		n += 65 * len(segs)
+		n += 69 * len(segs)
 		for i := range segs {
 			n += 25 * len(segs[i].Blocks)
 		}
@@ -167,11 +174,17 @@ func (w *digestWriter) stackSection(st *Stacks) {
 	}
 }
 
-// segments writes a segment list with its blocks.
+// segments writes a segment list with its blocks, each segment after
+// the length of its encoding (4 bytes, little endian), so that a reader
+// can compare a segment's bytes with one it has read before without
+// reading its numbers (Sharer). A segment's encoding names nothing
+// outside it but stack IDs.
 func (w *digestWriter) segments(segs []*Segment) {
 	w.uint(uint64(len(segs)))
 	for i := range segs {
 		sg := segs[i]
+		at := len(w.b)
+		w.b = binary.LittleEndian.AppendUint32(w.b, 0)
 		w.int(int64(sg.Device))
 		w.uint(sg.Address)
 		w.int(sg.TotalSize)
@@ -192,6 +205,11 @@ func (w *digestWriter) segments(segs []*Segment) {
 			w.int(b.RequestedSize)
 			w.uint(uint64(b.State))
 			w.uint(uint64(b.Stack))
+		}
+		if n := len(w.b) - at - 4; n > math.MaxUint32 {
+			w.tooLong = true
+		} else {
+			binary.LittleEndian.PutUint32(w.b[at:], uint32(n))
 		}
 	}
 }
@@ -226,7 +244,13 @@ func (w *digestWriter) traceDigest(t *TraceDigest) {
 	}
 }
 
-type digestWriter struct{ b []byte }
+// digestWriter appends a digest's numbers to b; tooLong records a
+// segment whose encoding does not fit its 4-byte length (4 GiB: some
+// 300 million blocks).
+type digestWriter struct {
+	b       []byte
+	tooLong bool
+}
 
 func (w *digestWriter) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
 func (w *digestWriter) int(v int64)   { w.b = binary.AppendVarint(w.b, v) }
@@ -257,12 +281,24 @@ func DecodeDigestShared(b []byte, t *Sharer) (key string, c Container, s *Snapsh
 // DecodeDigestReusing is DecodeDigestShared followed by t.Share, its
 // segments and blocks read into arrays borrowed from sc (and kept there
 // for the next call), so that the digest holds only the copies Share
-// makes of what no earlier digest holds. t must not be nil.
+// makes of what no earlier digest holds. A segment whose bytes equal
+// those of a segment in one of the last digests t read this way is that
+// segment, and its numbers are not read again: a run's segments mostly
+// repeat from snapshot to snapshot, and reading them was most of a
+// re-run's load. t must not be nil.
 func DecodeDigestReusing(b []byte, t *Sharer, sc *Scratch) (key string, c Container, s *Snapshot, err error) {
 	key, c, s, err = decodeDigest(b, t, &sc.reduce)
 	if err == nil {
-		t.share(s, true)
+		spans := sc.reduce.spans
+		t.share(s, true, spans)
+		for i := range spans {
+			spans[i].seg = s.Segments[i]
+		}
+		t.rememberSection(sc.reduce.section, spans, sc.reduce.seen)
 	}
+	// b is the caller's; the sections are let go.
+	t.release(sc.reduce.seen)
+	sc.reduce.section, sc.reduce.seen = nil, nil
 	return key, c, s, err
 }
 
@@ -273,6 +309,10 @@ func decodeDigest(b []byte, t *Sharer, arrays *reduceArrays) (key string, c Cont
 		return "", "", nil, fmt.Errorf("%w: no digest header", ErrDigestCorrupt)
 	}
 	r := &digestReader{b: b[len(digestMagic) : len(b)-4], arrays: arrays}
+	if arrays != nil {
+		r.seen = t.seen()
+		arrays.spans, arrays.section, arrays.seen = arrays.spans[:0], nil, r.seen
+	}
 	if v := r.uint(); r.err == nil && v != DigestVersion {
 		return "", "", nil, fmt.Errorf("%w: version %d, this gpureport reads version %d", ErrDigestVersion, v, DigestVersion)
 	}
@@ -374,21 +414,52 @@ func (r *digestReader) meta() MetaID {
 }
 
 // segments reads a segment list with its blocks (nil when empty): the
-// host segments, whose device is HostDevice, or the devices'.
+// host segments, whose device is HostDevice, or the devices'. Each
+// segment is read from its own bytes, whose length comes first. Reading
+// the devices' segments of a digest for DecodeDigestReusing (r.seen is
+// set), a segment whose bytes equal those of one read lately, with stack
+// IDs this digest's table holds, is that segment, already shared, and is
+// not read again; each segment's place is kept in the arrays' spans, its
+// bytes in their section, for Sharer.rememberSection.
 func (r *digestReader) segments(host bool) []*Segment {
-	nseg := r.count(14)
+	nseg := r.count(18)
 	if nseg == 0 {
 		return nil
 	}
 	var segs []Segment
 	var blocks []Block // the borrowed array, when borrowed
 	borrowed := r.arrays != nil && !host
+	var spans []rawSeg
 	if borrowed {
 		segs, blocks = r.arrays.segmentArrays(nseg, 0)
+		spans = r.arrays.spans[:0]
 	} else {
 		segs = make([]Segment, nseg)
 	}
+	out := make([]*Segment, nseg)
+	section := r.b
 	for i := 0; i < nseg && r.err == nil; i++ {
+		if len(r.b) < 4 {
+			r.fail("segment %d of %d: no length", i, nseg)
+			break
+		}
+		n := binary.LittleEndian.Uint32(r.b)
+		if uint64(n) > uint64(len(r.b)-4) {
+			r.fail("segment %d of %d: length %d with %d bytes left", i, nseg, n, len(r.b)-4)
+			break
+		}
+		off := len(section) - len(r.b) + 4
+		span, rest := r.b[4:4+n], r.b[4+n:]
+		if borrowed && r.seen != nil {
+			if found, ok := r.seen.find(span, StackID(r.stacks)); ok {
+				out[i] = found.seg
+				found.off, found.n, found.hit = uint32(off), n, true
+				spans = append(spans, found)
+				r.b = rest
+				continue
+			}
+		}
+		r.b = span
 		sg := &segs[i]
 		if host {
 			if sg.Device = int(r.int()); sg.Device != HostDevice {
@@ -407,6 +478,7 @@ func (r *digestReader) segments(host bool) []*Segment {
 		sg.PrivatePool = [2]int64{r.int(), r.int()}
 		sg.Expandable = r.bool()
 		sg.Stack = r.stack()
+		maxStack := sg.Stack
 		if nb := r.count(5); nb > 0 {
 			if borrowed {
 				start := len(blocks)
@@ -425,13 +497,28 @@ func (r *digestReader) segments(host bool) []*Segment {
 				b.RequestedSize = r.int()
 				b.State = BlockState(r.enum(uint64(StateUnknown)))
 				b.Stack = r.stack()
+				maxStack = max(maxStack, b.Stack)
 			}
+		}
+		if r.err != nil {
+			break
+		}
+		if len(r.b) != 0 {
+			r.fail("segment %d of %d: %d bytes after its end", i, nseg, len(r.b))
+			break
+		}
+		r.b = rest
+		out[i] = sg
+		if borrowed {
+			spans = append(spans, rawSeg{off: uint32(off), n: n, maxStack: maxStack})
 		}
 	}
 	if borrowed {
 		r.arrays.blocks = blocks
+		r.arrays.spans = spans
+		r.arrays.section = section[:len(section)-len(r.b)]
 	}
-	return pointers(segs)
+	return out
 }
 
 // traceDigest reads one trace digest.
@@ -490,6 +577,9 @@ type digestReader struct {
 	// arrays, when set, hold the devices' segments and blocks
 	// (DecodeDigestReusing).
 	arrays *reduceArrays
+	// seen, when set, are the segment sections DecodeDigestReusing read
+	// lately (with arrays).
+	seen *seenSections
 }
 
 // stackSection reads the frames and stacks (digestWriter.stackSection)

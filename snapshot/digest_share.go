@@ -31,6 +31,214 @@ type Sharer struct {
 	// recent are the stack sections DecodeDigestShared read last, newest
 	// first, with the shared tables read from them.
 	recent []rawTable
+	// sections are the device segment sections DecodeDigestReusing read
+	// last, newest first (recentTables of them); spare are sections that
+	// left the list and that no read holds, whose memory the next one
+	// reuses (each is hundreds of KB, one a snapshot).
+	sections []*rawSection
+	spare    []*rawSection
+}
+
+// rawSection is the device segment section of a digest that
+// DecodeDigestReusing read (a copy of its bytes) and the place and
+// shared segment of each segment in it. It is not modified while in the
+// Sharer's list or held by a read, but for its index, made once when
+// first needed.
+type rawSection struct {
+	raw   []byte
+	spans []rawSeg
+	// index maps a segment's bytes' hash to its place in spans (the
+	// first one, where two hash alike).
+	once  sync.Once
+	index map[uint64]int32
+	// readers counts the reads that hold the section (Sharer.seen);
+	// evicted says that it has left the Sharer's list. Both are guarded
+	// by the Sharer's mutex.
+	readers int
+	evicted bool
+}
+
+// rawSeg is one segment of a segment section: its bytes (raw[off:off+n]
+// of its section), the shared segment read from them, the hash of its
+// blocks (hashBlocks) and the largest stack ID it names; hit says that it
+// was taken from an earlier section rather than read.
+type rawSeg struct {
+	off, n   uint32
+	seg      *Segment
+	blocks   uint64
+	maxStack StackID
+	hit      bool
+}
+
+// bytesOf returns the bytes of sec's segment rs.
+func (sec *rawSection) bytesOf(rs *rawSeg) []byte {
+	return sec.raw[rs.off : rs.off+rs.n]
+}
+
+// matches reports whether segment rs of section sec has the bytes span
+// and names no stack above maxStack.
+func (rs *rawSeg) matches(sec *rawSection, span []byte, maxStack StackID) bool {
+	return int(rs.n) == len(span) && rs.maxStack <= maxStack && bytes.Equal(sec.bytesOf(rs), span)
+}
+
+// indexOf returns sec's index, made on the first call.
+func (sec *rawSection) indexOf(seed maphash.Seed) map[uint64]int32 {
+	sec.once.Do(func() {
+		if sec.index == nil {
+			sec.index = make(map[uint64]int32, len(sec.spans))
+		}
+		for i := range sec.spans {
+			h := maphash.Bytes(seed, sec.bytesOf(&sec.spans[i]))
+			if _, dup := sec.index[h]; !dup {
+				sec.index[h] = int32(i)
+			}
+		}
+	})
+	return sec.index
+}
+
+// seenSections are the sections a digest's reader may take segments
+// from, newest first: a copy of the Sharer's list when the read began;
+// next is the place in the newest section where the segment after the
+// last one found there would be.
+type seenSections struct {
+	seed     maphash.Seed
+	sections []*rawSection
+	next     int
+}
+
+// seen returns the segment sections t read lately, nil for a nil t or
+// none.
+func (t *Sharer) seen() *seenSections {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.sections) == 0 {
+		return nil
+	}
+	for _, sec := range t.sections {
+		sec.readers++
+	}
+	return &seenSections{seed: t.seed, sections: slices.Clone(t.sections)}
+}
+
+// release lets go the sections of seen (nil: none), a read's: a section
+// that has left the list and that no read holds any more is spare.
+func (t *Sharer) release(seen *seenSections) {
+	if seen == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, sec := range seen.sections {
+		sec.readers--
+		t.spareIfFree(sec)
+	}
+}
+
+// spareIfFree keeps sec's memory for a later section when it has left
+// the list and no read holds it; t.mu is held.
+func (t *Sharer) spareIfFree(sec *rawSection) {
+	if sec.evicted && sec.readers == 0 && len(t.spare) < recentTables {
+		t.spare = append(t.spare, sec)
+	}
+}
+
+// find returns the segment whose bytes are span, naming no stack above
+// maxStack, in the sections, and whether there is one; the bytes are
+// compared in full. Segments are listed by address, and most of them
+// repeat from one snapshot to the next, so the newest section's segment
+// after the last one found there is tried first. A segment at the same
+// device and address whose bytes differ has changed (its blocks, most
+// often): only the older sections' segments at the same place are tried
+// (a segment may go back to an earlier state), and the search moves on.
+// Otherwise (segments were added or dropped) each section's index is
+// asked, newest first.
+func (s *seenSections) find(span []byte, maxStack StackID) (rawSeg, bool) {
+	newest := s.sections[0]
+	if i := s.next; i < len(newest.spans) {
+		rs := &newest.spans[i]
+		if rs.matches(newest, span, maxStack) {
+			s.next++
+			return *rs, true
+		}
+		if dev, addr, ok := segmentPlace(span); ok && dev == int64(rs.seg.Device) && addr == rs.seg.Address {
+			s.next++
+			for _, sec := range s.sections[1:] {
+				if i < len(sec.spans) && sec.spans[i].matches(sec, span, maxStack) {
+					return sec.spans[i], true
+				}
+			}
+			return rawSeg{}, false
+		}
+	}
+	h := maphash.Bytes(s.seed, span)
+	for k, sec := range s.sections {
+		i, ok := sec.indexOf(s.seed)[h]
+		if !ok {
+			continue
+		}
+		if rs := &sec.spans[i]; rs.matches(sec, span, maxStack) {
+			if k == 0 {
+				s.next = int(i) + 1
+			}
+			return *rs, true
+		}
+	}
+	s.next++
+	return rawSeg{}, false
+}
+
+// segmentPlace reads the device and address at the start of a segment's
+// bytes (digestWriter.segments), and whether they read.
+func segmentPlace(span []byte) (dev int64, addr uint64, ok bool) {
+	dev, n := binary.Varint(span)
+	if n <= 0 {
+		return 0, 0, false
+	}
+	addr, m := binary.Uvarint(span[n:])
+	return dev, addr, m > 0
+}
+
+// rememberSection records section (copied), a digest's device segment
+// section read by DecodeDigestReusing, and its segments' places and
+// shared segments, as the newest of the sections later reads may take
+// segments from. A section whose bytes are the newest one's, every
+// segment taken from it, is that one.
+func (t *Sharer) rememberSection(section []byte, spans []rawSeg, seen *seenSections) {
+	if len(spans) == 0 {
+		return
+	}
+	if seen != nil && seen.next == len(spans) && bytes.Equal(seen.sections[0].raw, section) && !slices.ContainsFunc(spans, func(rs rawSeg) bool { return !rs.hit }) {
+		return
+	}
+	t.mu.Lock()
+	sec := &rawSection{}
+	if n := len(t.spare); n > 0 {
+		sec = t.spare[n-1]
+		t.spare = t.spare[:n-1]
+	}
+	t.mu.Unlock()
+	// sec is no one else's: a spare one has left the list, and no read
+	// holds it.
+	sec.raw = append(sec.raw[:0], section...)
+	sec.spans = append(sec.spans[:0], spans...)
+	sec.once = sync.Once{}
+	clear(sec.index)
+	sec.evicted, sec.readers = false, 0
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.sections) == recentTables {
+		old := t.sections[len(t.sections)-1]
+		old.evicted = true
+		t.spareIfFree(old)
+	} else {
+		t.sections = append(t.sections, nil)
+	}
+	copy(t.sections[1:], t.sections[:len(t.sections)-1])
+	t.sections[0] = sec
 }
 
 // rawTable is a stack section's bytes (a copy) and the table read from
@@ -84,7 +292,7 @@ func NewSharer() *Sharer {
 // is new, each of its segments that an earlier digest holds, and the
 // blocks of the others.
 func (t *Sharer) Share(d *Snapshot) {
-	t.share(d, false)
+	t.share(d, false, nil)
 }
 
 // Reduce is Reduce(s) then Share, the reduction filling arrays borrowed
@@ -93,19 +301,33 @@ func (t *Sharer) Share(d *Snapshot) {
 // would allocate the whole digest and Share copy most of it again.
 func (t *Sharer) Reduce(s *Snapshot, sc *Scratch) *Snapshot {
 	d := reduce(s, &sc.reduce)
-	t.share(d, true)
+	t.share(d, true, nil)
 	return d
 }
 
 // share is Share; borrowed says that d's stack table, segments and
-// blocks are a Scratch's, so that what is kept of them is copied.
-func (t *Sharer) share(d *Snapshot, borrowed bool) {
+// blocks are a Scratch's, so that what is kept of them is copied. spans,
+// when not nil, are d's segments as DecodeDigestReusing read them: those
+// taken from an earlier section (hit) are shared already, and their
+// blocks' hash is known. share records each segment's blocks' hash there.
+func (t *Sharer) share(d *Snapshot, borrowed bool, spans []rawSeg) {
 	t.shareStacks(&d.Stacks, borrowed)
 	d.Segments = slices.Clip(d.Segments)
 	hashes := make([]uint64, len(d.Segments))
 	var words []uint64
+	var shared []bool
+	if spans != nil {
+		shared = make([]bool, len(d.Segments))
+	}
 	for i, sg := range d.Segments {
+		if spans != nil && spans[i].hit {
+			hashes[i], shared[i] = spans[i].blocks, true
+			continue
+		}
 		hashes[i], words = t.hashBlocks(sg.Blocks, words)
+		if spans != nil {
+			spans[i].blocks = hashes[i]
+		}
 	}
 	h := t.hashSegments(d.Segments, hashes)
 	t.mu.Lock()
@@ -116,13 +338,14 @@ func (t *Sharer) share(d *Snapshot, borrowed bool) {
 			return
 		}
 	}
-	t.shareEach(d.Segments, hashes)
+	t.shareEach(d.Segments, hashes, shared)
 	t.segs[h] = append(t.segs[h], d.Segments)
 }
 
 // shareEach makes each segment of segs an equal segment seen before, or
 // where there is none, shares its block list and records it for later
-// ones; blockHashes are the segments' block lists' hashes (hashBlocks).
+// ones; blockHashes are the segments' block lists' hashes (hashBlocks);
+// those marked in shared (nil: none) are shared already.
 // A run's steps change the blocks of a few
 // segments (the activations'), so most of a new list's segments are an
 // earlier digest's, and a run holds one pointer a segment per digest
@@ -130,10 +353,13 @@ func (t *Sharer) share(d *Snapshot, borrowed bool) {
 // array, and all blocks in another, which stay in memory as long as one
 // pointer points into them: the segments and blocks that are not shared
 // are copied to arrays of their own, so the decoder's are let go.
-func (t *Sharer) shareEach(segs []*Segment, blockHashes []uint64) {
+func (t *Sharer) shareEach(segs []*Segment, blockHashes []uint64, shared []bool) {
 	hashes := make([]uint64, len(segs))
 	var own []int
 	for i, sg := range segs {
+		if shared != nil && shared[i] {
+			continue
+		}
 		hashes[i] = t.hashSegment(sg, blockHashes[i])
 		found := false
 		for _, c := range t.seg[hashes[i]] {

@@ -1,8 +1,11 @@
 package snapshot
 
 import (
+	"bytes"
+	"fmt"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 	"unsafe"
 )
@@ -158,5 +161,160 @@ func TestSegmentEqualFields(t *testing.T) {
 	}
 	if copy := base; !segmentEqual(&base, &copy) {
 		t.Error("a segment differs from its copy")
+	}
+}
+
+// segmentDigests encodes a series of digests over one set of segments,
+// as a run's snapshots change them: the list as it was, one segment's
+// block changed in place, a segment dropped, two added (one among the
+// others, one at the end), the list again, the list under a stack table
+// too small for one segment's block (a corrupt digest, which must read
+// as corrupt however much of it was read before), and the list again.
+// hits says how many of each digest's segments a Sharer that read the
+// ones before takes from what it read; -1 marks the corrupt one.
+func segmentDigests(t *testing.T) (encs [][]byte, hits []int) {
+	t.Helper()
+	const n = 40
+	base := func() []*Segment {
+		segs := make([]*Segment, n)
+		for i := range segs {
+			addr := uint64(i+1) << 24
+			segs[i] = &Segment{Device: i % 2, Address: addr, TotalSize: 4 << 20, AllocatedSize: 3 << 20, Stack: StackID(1 + i%3),
+				Blocks: []Block{
+					{Address: addr, Size: 1 << 20, RequestedSize: 1<<20 - 8, State: StateActiveAllocated, Stack: StackID(1 + i%3)},
+					{Address: addr + 1<<20, Size: 2 << 20, State: StateActiveAllocated, Stack: StackID(1 + (i+1)%3)},
+					{Address: addr + 3<<20, Size: 1 << 20, State: StateInactive},
+				}}
+		}
+		segs[5].Blocks[1].Stack = 8 // the table's last stack
+		return segs
+	}
+	digest := func(stacks int, segs []*Segment) []byte {
+		d := &Snapshot{Digest: &Digest{}}
+		for i := range stacks {
+			d.Stacks.InternStack([]FrameID{d.Stacks.InternFrame(Frame{File: "train.py", Line: i + 1, Name: "step"})})
+		}
+		d.Stacks.Seal()
+		d.Segments = segs
+		enc, err := EncodeDigest(fmt.Sprint("digest ", len(encs)), "", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return enc
+	}
+	add := func(enc []byte, h int) {
+		encs, hits = append(encs, enc), append(hits, h)
+	}
+	add(digest(8, base()), 0)
+	changed := base()
+	changed[10].Blocks[0].RequestedSize--
+	add(digest(8, changed), n-1)
+	dropped := base()
+	dropped = slices.Delete(dropped, 20, 21)
+	add(digest(8, dropped), n-1)
+	added := base()
+	added = slices.Insert(added, 30, &Segment{Device: 1, Address: 30<<24 + 8<<20, TotalSize: 2 << 20})
+	added = append(added, &Segment{Device: 0, Address: (n + 1) << 24, TotalSize: 2 << 20})
+	add(digest(8, added), n)
+	add(digest(8, base()), n)
+	add(digest(4, base()), -1)
+	add(digest(8, base()), n)
+	return encs, hits
+}
+
+// TestDecodeDigestTakesRepeatedSegments reads segmentDigests through one
+// Sharer and Scratch: each digest reads as it does alone (the corrupt one
+// fails with the same error), the segments it repeats are taken from the
+// digests read before it and not read again, and once all are read each
+// still encodes to its own bytes.
+func TestDecodeDigestTakesRepeatedSegments(t *testing.T) {
+	encs, hits := segmentDigests(t)
+	sh, sc := NewSharer(), new(Scratch)
+	digests := make([]*Snapshot, len(encs))
+	var buf []byte // one buffer for every read, as the cache's reads
+	for i, enc := range encs {
+		_, _, alone, aloneErr := DecodeDigest(enc)
+		buf = append(buf[:0], enc...)
+		_, _, d, err := DecodeDigestReusing(buf, sh, sc)
+		if hits[i] < 0 {
+			if aloneErr == nil || err == nil || err.Error() != aloneErr.Error() {
+				t.Fatalf("digest %d: read after the others: %v; alone: %v", i, err, aloneErr)
+			}
+			continue
+		}
+		if aloneErr != nil || err != nil {
+			t.Fatalf("digest %d: %v, alone %v", i, err, aloneErr)
+		}
+		if why := sameDigest(alone, d); why != "" {
+			t.Errorf("digest %d: read after the others, its %s differ from the digest read alone", i, why)
+		}
+		got := 0
+		for _, sp := range sc.reduce.spans {
+			if sp.hit {
+				got++
+			}
+		}
+		if got != hits[i] {
+			t.Errorf("digest %d: %d of %d segments taken from earlier digests, want %d", i, got, len(d.Segments), hits[i])
+		}
+		digests[i] = d
+	}
+	for i, d := range digests {
+		if d == nil {
+			continue
+		}
+		again, err := EncodeDigest(fmt.Sprint("digest ", i), "", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(again, encs[i]) {
+			t.Errorf("digest %d changed after the later reads", i)
+		}
+	}
+	if len(sh.spare) > recentTables || len(sh.sections) > recentTables {
+		t.Errorf("the Sharer holds %d sections and %d spare, at most %d each", len(sh.sections), len(sh.spare), recentTables)
+	}
+}
+
+// TestDecodeDigestTakesSegmentsConcurrently reads segmentDigests on four
+// goroutines through one Sharer, each with its own Scratch, as the
+// load's workers do: every digest reads as it does alone (run under the
+// race detector by make race).
+func TestDecodeDigestTakesSegmentsConcurrently(t *testing.T) {
+	encs, hits := segmentDigests(t)
+	alone := make([]*Snapshot, len(encs))
+	for i, enc := range encs {
+		if hits[i] >= 0 {
+			_, _, alone[i], _ = DecodeDigest(enc)
+		}
+	}
+	sh := NewSharer()
+	var wg sync.WaitGroup
+	errs := make(chan string, 4*20*len(encs))
+	for w := range 4 {
+		wg.Go(func() {
+			sc := new(Scratch)
+			for round := range 20 {
+				for k := range encs {
+					i := (k + w + round) % len(encs)
+					_, _, d, err := DecodeDigestReusing(encs[i], sh, sc)
+					switch {
+					case hits[i] < 0 && err == nil:
+						errs <- fmt.Sprintf("digest %d read, though corrupt", i)
+					case hits[i] >= 0 && err != nil:
+						errs <- fmt.Sprintf("digest %d: %v", i, err)
+					case hits[i] >= 0:
+						if why := sameDigest(alone[i], d); why != "" {
+							errs <- fmt.Sprintf("digest %d: %s differ", i, why)
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }

@@ -120,8 +120,12 @@ func TestReduceKeepsWhatAnalysisReads(t *testing.T) {
 
 // FuzzDecodeDigest feeds DecodeDigest arbitrary bytes, seeded with the
 // digests of real snapshots: it must never panic, and what it accepts must
-// encode and read back the same.
+// encode and read back the same. Read through a Sharer that has read
+// another digest first (whose segments it may take), and twice (the
+// second read takes every segment of the first), it reads the same, and
+// fails the same.
 func FuzzDecodeDigest(f *testing.F) {
+	var first []byte // the first seed, read first by a primed Sharer
 	for _, p := range digestSources(f) {
 		full, c, err := DecodeFile(p, DecodeOptions{})
 		if err != nil {
@@ -133,7 +137,19 @@ func FuzzDecodeDigest(f *testing.F) {
 		}
 		if len(b) <= 64<<10 {
 			f.Add(b)
+			if first == nil {
+				first = b
+			}
 		}
+	}
+	primed := func(t *testing.T) (*Sharer, *Scratch) {
+		sh, sc := NewSharer(), new(Scratch)
+		if first != nil {
+			if _, _, _, err := DecodeDigestReusing(first, sh, sc); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return sh, sc
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		key, c, s, err := DecodeDigest(data)
@@ -143,6 +159,10 @@ func FuzzDecodeDigest(f *testing.F) {
 			}
 			if _, _, _, rerr := DecodeDigestReusing(data, NewSharer(), new(Scratch)); rerr == nil || rerr.Error() != err.Error() {
 				t.Fatalf("read into a Scratch: %v, alone: %v", rerr, err)
+			}
+			sh, sc := primed(t)
+			if _, _, _, rerr := DecodeDigestReusing(data, sh, sc); rerr == nil || rerr.Error() != err.Error() {
+				t.Fatalf("read after another digest: %v, alone: %v", rerr, err)
 			}
 			return
 		}
@@ -159,10 +179,10 @@ func FuzzDecodeDigest(f *testing.F) {
 			}
 		}
 		// And twice into one Scratch, the second into the arrays the
-		// first left.
-		sc := new(Scratch)
+		// first left, through one Sharer that read another digest first.
+		sh, sc := primed(t)
 		for i := range 2 {
-			_, _, d, err := DecodeDigestReusing(data, NewSharer(), sc)
+			_, _, d, err := DecodeDigestReusing(data, sh, sc)
 			if err != nil {
 				t.Fatalf("read %d into a Scratch: %v", i+1, err)
 			}

@@ -94,6 +94,13 @@ type reduceArrays struct {
 	blocks   []Block
 	remap    []StackID
 	frameIDs []FrameID
+	// spans and section are the places and bytes of the devices'
+	// segments of the digest DecodeDigestReusing reads, seen the sections
+	// its segments may be taken from (section is the caller's memory;
+	// both are let go after the call).
+	spans   []rawSeg
+	section []byte
+	seen    *seenSections
 }
 
 // lookups returns zeroed renumbering arrays for stacks stacks and frames
