@@ -510,7 +510,7 @@ func (r *digestReader) segments(host bool) []*Segment {
 		r.b = rest
 		out[i] = sg
 		if borrowed {
-			spans = append(spans, rawSeg{off: uint32(off), n: n, maxStack: maxStack})
+			spans = append(spans, rawSeg{off: uint32(off), n: n, addr: sg.Address, size: sg.TotalSize, maxStack: maxStack})
 		}
 	}
 	if borrowed {

@@ -59,12 +59,15 @@ type rawSection struct {
 }
 
 // rawSeg is one segment of a segment section: its bytes (raw[off:off+n]
-// of its section), the shared segment read from them, the hash of its
-// blocks (hashBlocks) and the largest stack ID it names; hit says that it
-// was taken from an earlier section rather than read.
+// of its section), the shared segment read from them, its address and
+// size, the hash of its blocks (hashBlocks) and the largest stack ID it
+// names; hit says that it was taken from an earlier section rather than
+// read.
 type rawSeg struct {
 	off, n   uint32
 	seg      *Segment
+	addr     uint64
+	size     int64
 	blocks   uint64
 	maxStack StackID
 	hit      bool
@@ -329,7 +332,7 @@ func (t *Sharer) share(d *Snapshot, borrowed bool, spans []rawSeg) {
 			spans[i].blocks = hashes[i]
 		}
 	}
-	h := t.hashSegments(d.Segments, hashes)
+	h := t.hashSegments(d.Segments, hashes, spans)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, c := range t.segs[h] {
@@ -442,11 +445,18 @@ func (t *Sharer) hashSegment(sg *Segment, blocks uint64) uint64 {
 	return maphash.Bytes(t.seed, unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), 8*len(words)))
 }
 
-// hashSegments hashes a segment list from its segments' places and the
+// hashSegments hashes a segment list from its segments' places (read
+// from spans when not nil, DecodeDigestReusing's) and the
 // hashes of their block lists.
-func (t *Sharer) hashSegments(segs []*Segment, blockHashes []uint64) uint64 {
+func (t *Sharer) hashSegments(segs []*Segment, blockHashes []uint64, spans []rawSeg) uint64 {
 	words := make([]uint64, 0, 3*len(segs))
 	for i, sg := range segs {
+		if spans != nil {
+			// The same numbers, without reading each segment (most are
+			// shared ones, far apart in memory).
+			words = append(words, spans[i].addr, uint64(spans[i].size), blockHashes[i])
+			continue
+		}
 		words = append(words, sg.Address, uint64(sg.TotalSize), blockHashes[i])
 	}
 	return maphash.Bytes(t.seed, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), 8*len(words)))
