@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -312,6 +313,39 @@ func TestScriptSafe(t *testing.T) {
 	}
 	if _, err := scriptSafe(`{"f": function(){}}`); err == nil {
 		t.Error("scriptSafe accepted a JavaScript function")
+	}
+}
+
+// TestOptionOfIsSnippets checks that optionOf renders the option
+// go-echarts' RenderSnippet renders, once made script-safe, for charts
+// whose names come from files and hold what HTML, JavaScript and
+// go-echarts' function markers treat specially.
+func TestOptionOfIsSnippets(t *testing.T) {
+	names := []string{"train.py:42 step", "a &amp; b <c> \"d\" 'e'", "</script><script>alert(1)</script>",
+		"__f__x", "\"__f__\"", "x__f__\"", "\u2028\u2029 \x00 \xff", "<!--", "&#34;&lt;", "+=\\n"}
+	specs := []chartSpec{
+		{id: "value", title: names[1], xName: names[2], yName: names[3], zoom: true, y2Name: names[4], y2Max: 100},
+		{id: "category", categories: names, yMax: 100, height: 200},
+	}
+	for i, name := range names {
+		pts := []xy{{1, float64(i)}, {2, math.NaN()}, {3, 1e300}, {4, -0.5}}
+		for k := range specs {
+			specs[k].series = append(specs[k].series, seriesSpec{name: name, points: pts, dashed: i%2 == 0, area: 0.2,
+				stack: names[(i+1)%len(names)], color: "#123456", step: i%3 == 0, yAxis: i % 2})
+		}
+	}
+	for _, c := range specs {
+		want, err := scriptSafe(c.lineChart().RenderSnippet().Option)
+		if err != nil {
+			t.Fatalf("%s: the snippet: %v", c.id, err)
+		}
+		got, err := scriptSafe(optionOf(c.lineChart()))
+		if err != nil {
+			t.Fatalf("%s: %v", c.id, err)
+		}
+		if got != want {
+			t.Errorf("%s: optionOf renders\n%s\nRenderSnippet\n%s", c.id, got, want)
+		}
 	}
 }
 
