@@ -13,6 +13,7 @@ import (
 	"gpureport/ingest"
 	"gpureport/internal/stats"
 	"gpureport/placement"
+	"gpureport/snapshot"
 )
 
 // Options tune the analysis. The zero value is ready to use.
@@ -104,19 +105,24 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	for _, dr := range devs {
 		a.cachedTraceWindow(dr)
 	}
+	// The trace window reads the first device's last snapshot decoded
+	// in full: decoded beside stages 4 and 5, it is off the path (the
+	// loader keeps it for the trace window; an error is the trace
+	// window's to report). A window kept in the cache needs no decode.
+	// Which file is asked before the trace window's goroutine starts,
+	// which sets the window.
+	var full func() (*snapshot.Snapshot, error)
+	if dr := firstSnapshotDevice(devs); dr != nil && dr.d.TraceWindow == nil {
+		full = dr.s.Files[len(dr.s.Files)-1].Full
+	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for _, stage := range []func(*deviceRun){a.pointRoles, a.traceWindow, a.fragmentation} {
 			a.eachDevice(devs, stage)
 		}
 	})
-	// The trace window reads the first device's last snapshot decoded
-	// in full: decoded beside stages 4 and 5, it is off the path (the
-	// loader keeps it for the trace window; an error is the trace
-	// window's to report). A window kept in the cache needs no decode.
-	if dr := firstSnapshotDevice(devs); dr != nil && dr.d.TraceWindow == nil {
-		f := dr.s.Files[len(dr.s.Files)-1]
-		wg.Go(func() { _, _ = f.Full() })
+	if full != nil {
+		wg.Go(func() { _, _ = full() })
 	}
 	a.eachDevice(devs, a.attribute)
 	wg.Wait()
