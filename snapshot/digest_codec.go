@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-
-	"gpureport/internal/slicecap"
 )
 
 // The digest file format (README "Digest cache"), version DigestVersion:
@@ -31,7 +29,8 @@ import (
 // of all stacks, so that it sizes a table it reads once; version 6 each
 // segment's encoded length (4 bytes, little endian) before it, so that a
 // reader can take a segment read from the same bytes before
-// (DecodeDigestReusing).
+// (DecodeDigestReusing); version 7 the number of blocks of all
+// segments, so that a reader sizes its array of blocks once.
 //	crc      4 bytes, CRC-32C (Castagnoli) of everything before, little endian
 //
 // Integers are varints (signed ones zig-zag), strings a uvarint length and
@@ -41,7 +40,7 @@ import (
 
 // DigestVersion is the digest file format's version. Bump it whenever the
 // format or what a digest holds changes; older entries are then rebuilt.
-const DigestVersion = 6
+const DigestVersion = 7
 
 const digestMagic = "gpureport-digest\n"
 
@@ -174,13 +173,19 @@ func (w *digestWriter) stackSection(st *Stacks) {
 	}
 }
 
-// segments writes a segment list with its blocks, each segment after
+// segments writes a segment list, the number of their blocks (so that a
+// reader sizes its array once), and each segment with its blocks, after
 // the length of its encoding (4 bytes, little endian), so that a reader
 // can compare a segment's bytes with one it has read before without
 // reading its numbers (Sharer). A segment's encoding names nothing
 // outside it but stack IDs.
 func (w *digestWriter) segments(segs []*Segment) {
 	w.uint(uint64(len(segs)))
+	blocks := 0
+	for _, sg := range segs {
+		blocks += len(sg.Blocks)
+	}
+	w.uint(uint64(blocks))
 	for i := range segs {
 		sg := segs[i]
 		at := len(w.b)
@@ -423,15 +428,20 @@ func (r *digestReader) meta() MetaID {
 // bytes in their section, for Sharer.rememberSection.
 func (r *digestReader) segments(host bool) []*Segment {
 	nseg := r.count(18)
+	nblocks := r.count(5)
 	if nseg == 0 {
+		if nblocks != 0 {
+			r.fail("%d blocks in no segment", nblocks)
+		}
 		return nil
 	}
 	var segs []Segment
 	var blocks []Block // the borrowed array, when borrowed
 	borrowed := r.arrays != nil && !host
 	var spans []rawSeg
+	total := 0 // the blocks of the segments read or taken so far
 	if borrowed {
-		segs, blocks = r.arrays.segmentArrays(nseg, 0)
+		segs, blocks = r.arrays.segmentArrays(nseg, nblocks)
 		spans = r.arrays.spans[:0]
 	} else {
 		segs = make([]Segment, nseg)
@@ -452,6 +462,7 @@ func (r *digestReader) segments(host bool) []*Segment {
 		span, rest := r.b[4:4+n], r.b[4+n:]
 		if borrowed && r.seen != nil {
 			if found, ok := r.seen.find(span, StackID(r.stacks)); ok {
+				total += len(found.seg.Blocks)
 				out[i] = found.seg
 				found.off, found.n, found.hit = uint32(off), n, true
 				spans = append(spans, found)
@@ -480,12 +491,15 @@ func (r *digestReader) segments(host bool) []*Segment {
 		sg.Stack = r.stack()
 		maxStack := sg.Stack
 		if nb := r.count(5); nb > 0 {
+			if total += nb; total > nblocks {
+				r.fail("segment %d of %d: more blocks than the %d counted", i, nseg, nblocks)
+				break
+			}
 			if borrowed {
+				// The array holds the blocks counted (those of the
+				// segments taken are not read into it).
 				start := len(blocks)
-				// Doubled (a large model's 175k blocks in each worker's
-				// first digest); the segments read so far keep the old
-				// array, whose blocks are theirs.
-				blocks = slicecap.Doubling(blocks, nb, 0)[:start+nb]
+				blocks = blocks[:start+nb]
 				sg.Blocks = blocks[start : start+nb : start+nb]
 			} else {
 				sg.Blocks = make([]Block, nb)
@@ -512,6 +526,9 @@ func (r *digestReader) segments(host bool) []*Segment {
 		if borrowed {
 			spans = append(spans, rawSeg{off: uint32(off), n: n, addr: sg.Address, size: sg.TotalSize, maxStack: maxStack})
 		}
+	}
+	if r.err == nil && total != nblocks {
+		r.fail("%d blocks, %d counted", total, nblocks)
 	}
 	if borrowed {
 		r.arrays.blocks = blocks

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -316,5 +317,45 @@ func TestDecodeDigestTakesSegmentsConcurrently(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestSegmentSectionBlockCount checks that a segment section whose count
+// of blocks is not the number its segments hold is corrupt, read into a
+// Scratch's arrays or not: the count sizes the reader's array.
+func TestSegmentSectionBlockCount(t *testing.T) {
+	segs := []*Segment{
+		{Address: 1 << 30, TotalSize: 2 << 20, Blocks: []Block{{Address: 1 << 30, Size: 1 << 20, Stack: 1}, {Address: 1<<30 + 1<<20, Size: 1 << 20}}},
+		{Address: 2 << 30, TotalSize: 2 << 20, Blocks: []Block{{Address: 2 << 30, Size: 2 << 20, Stack: 1}}},
+	}
+	w := &digestWriter{}
+	w.segments(segs)
+	if w.b[0] != 2 || w.b[1] != 3 {
+		t.Fatalf("section starts % x, want the segments' count 2 and the blocks' 3", w.b[:2])
+	}
+	for _, c := range []struct {
+		count byte
+		want  string
+	}{
+		{3, ""},
+		{2, "more blocks than the 2 counted"},
+		{4, "3 blocks, 4 counted"},
+		{0, "more blocks than the 0 counted"},
+	} {
+		for _, borrowed := range []bool{false, true} {
+			b := slices.Clone(w.b)
+			b[1] = c.count
+			r := &digestReader{b: b, stacks: 1}
+			if borrowed {
+				r.arrays = new(reduceArrays)
+			}
+			got := r.segments(false)
+			switch {
+			case c.want == "" && (r.err != nil || len(got) != 2 || len(got[0].Blocks) != 2 || len(got[1].Blocks) != 1):
+				t.Errorf("count %d, borrowed %v: %v, %d segments", c.count, borrowed, r.err, len(got))
+			case c.want != "" && (r.err == nil || !strings.Contains(r.err.Error(), c.want)):
+				t.Errorf("count %d, borrowed %v: error %v, want %q", c.count, borrowed, r.err, c.want)
+			}
+		}
 	}
 }
