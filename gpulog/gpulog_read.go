@@ -915,26 +915,35 @@ func readDateLine(s string, loc *time.Location) (t time.Time, zoneless, ok bool)
 	if s == "" {
 		return time.Time{}, false, false
 	}
-	if !strings.ContainsAny(s, "|+,") {
-		if t, zl, ok := parseStamp(s, loc); ok {
-			return t, zl, true
-		}
-		if i := strings.Index(s, " - "); i > 0 {
-			if t, zl, ok := parseStamp(s[:i], loc); ok {
-				return t, zl, true
-			}
-		}
+	if t, zl, ok := readStampLine(s, loc); ok {
+		return t, zl, true
 	}
 	u := unmarkDate(s)
 	if u == "" || strings.ContainsAny(u, "|") {
 		return time.Time{}, false, false
 	}
-	if u != s && !strings.ContainsAny(u, "+,") {
-		if t, zl, ok := parseStamp(u, loc); ok {
+	// Inside a script's marker, the line reads as it does alone.
+	if u != s {
+		if t, zl, ok := readStampLine(u, loc); ok {
 			return t, zl, true
 		}
 	}
 	return parseDateWords(u, loc)
+}
+
+// readStampLine reads a line that is a time stamp (parseStamp), or one
+// followed by " - " and a note, and reports whether it is.
+func readStampLine(s string, loc *time.Location) (t time.Time, zoneless, ok bool) {
+	if strings.ContainsAny(s, "|+,") {
+		return time.Time{}, false, false
+	}
+	if t, zl, ok := parseStamp(s, loc); ok {
+		return t, zl, true
+	}
+	if i := strings.Index(s, " - "); i > 0 {
+		return parseStamp(s[:i], loc)
+	}
+	return time.Time{}, false, false
 }
 
 // normBusID normalises a PCI bus id to nvidia-smi's long form:
