@@ -208,13 +208,10 @@ func segmentPlace(span []byte) (dev int64, addr uint64, ok bool) {
 // rememberSection records section (copied), a digest's device segment
 // section read by DecodeDigestReusing, and its segments' places and
 // shared segments, as the newest of the sections later reads may take
-// segments from. A section whose bytes are the newest one's, every
-// segment taken from it, is that one.
+// segments from. A section whose bytes are those of the newest one the
+// read saw (seen) is that one: its segments are equal, and shared.
 func (t *Sharer) rememberSection(section []byte, spans []rawSeg, seen *seenSections) {
-	if len(spans) == 0 {
-		return
-	}
-	if seen != nil && seen.next == len(spans) && bytes.Equal(seen.sections[0].raw, section) && !slices.ContainsFunc(spans, func(rs rawSeg) bool { return !rs.hit }) {
+	if len(spans) == 0 || seen != nil && bytes.Equal(seen.sections[0].raw, section) {
 		return
 	}
 	t.mu.Lock()
@@ -318,13 +315,9 @@ func (t *Sharer) share(d *Snapshot, borrowed bool, spans []rawSeg) {
 	d.Segments = slices.Clip(d.Segments)
 	hashes := make([]uint64, len(d.Segments))
 	var words []uint64
-	var shared []bool
-	if spans != nil {
-		shared = make([]bool, len(d.Segments))
-	}
 	for i, sg := range d.Segments {
 		if spans != nil && spans[i].hit {
-			hashes[i], shared[i] = spans[i].blocks, true
+			hashes[i] = spans[i].blocks
 			continue
 		}
 		hashes[i], words = t.hashBlocks(sg.Blocks, words)
@@ -341,14 +334,14 @@ func (t *Sharer) share(d *Snapshot, borrowed bool, spans []rawSeg) {
 			return
 		}
 	}
-	t.shareEach(d.Segments, hashes, shared)
+	t.shareEach(d.Segments, hashes, spans)
 	t.segs[h] = append(t.segs[h], d.Segments)
 }
 
 // shareEach makes each segment of segs an equal segment seen before, or
 // where there is none, shares its block list and records it for later
 // ones; blockHashes are the segments' block lists' hashes (hashBlocks);
-// those marked in shared (nil: none) are shared already.
+// those spans (nil: none) marks as taken (hit) are shared already.
 // A run's steps change the blocks of a few
 // segments (the activations'), so most of a new list's segments are an
 // earlier digest's, and a run holds one pointer a segment per digest
@@ -356,11 +349,11 @@ func (t *Sharer) share(d *Snapshot, borrowed bool, spans []rawSeg) {
 // array, and all blocks in another, which stay in memory as long as one
 // pointer points into them: the segments and blocks that are not shared
 // are copied to arrays of their own, so the decoder's are let go.
-func (t *Sharer) shareEach(segs []*Segment, blockHashes []uint64, shared []bool) {
+func (t *Sharer) shareEach(segs []*Segment, blockHashes []uint64, spans []rawSeg) {
 	hashes := make([]uint64, len(segs))
 	var own []int
 	for i, sg := range segs {
-		if shared != nil && shared[i] {
+		if spans != nil && spans[i].hit {
 			continue
 		}
 		hashes[i] = t.hashSegment(sg, blockHashes[i])
