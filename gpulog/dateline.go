@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // A shell loop that logs nvidia-smi (`while true; do date; nvidia-smi;
@@ -33,9 +34,12 @@ var (
 		"fri": true, "sat": true, "sun": true}
 )
 
-// unmarkDate removes a script's marker around a date line ("==== ... ====").
+// unmarkDate removes a script's marker around a date line ("==== ... ===="),
+// and any white space among its characters (a vertical tab, a carriage
+// return: what strings.TrimSpace removes from a line), so that a line
+// reads inside a marker as it does alone.
 func unmarkDate(s string) string {
-	return strings.Trim(s, dateMarks)
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(dateMarks, r) })
 }
 
 // parseDateWords reads a date line by its words (see above).
