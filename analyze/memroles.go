@@ -38,8 +38,8 @@ func (a *analysis) pointRoles(dr *deviceRun) {
 	for i, f := range s.Files[:n] {
 		last := i == len(s.Files)-1
 		if !last {
-			// The last snapshot's decisions are read (joinRoles): only
-			// the others' breakdowns are kept in the cache.
+			// The last snapshot's decisions are read (joinRoles); the
+			// others' breakdowns alone.
 			if bd, ok := cachedRoles(f, s.DeviceKey, a.opt.SideVersion); ok {
 				dr.roles[i] = bd
 				continue

@@ -169,7 +169,13 @@ func validLastRoles(e *lastRolesEntry) bool {
 
 // cacheLastRoles keeps ds and bd, the decisions and breakdown of device
 // key in file f, as f's side entry.
+//
+// It keeps bd as f's roles entry too: when the run grows, f is no longer
+// the last snapshot and is read as the others are, not classified again
+// (an ordinary snapshot's 10k blocks: 20-25 ms, a tenth of the analysis
+// of a re-run after one more snapshot).
 func cacheLastRoles(f *ingest.SnapshotFile, key DeviceKey, version string, ds []roles.Decision, bd *roles.Breakdown) {
+	cacheRoles(f, key, version, bd)
 	e := lastRolesEntry{Breakdown: *bd, Decided: make([]byte, 0, 2*len(ds))}
 	for _, d := range ds {
 		e.Decided = append(e.Decided, byte(d.Role), byte(d.Evidence))

@@ -79,9 +79,10 @@ func TestPointsFromCache(t *testing.T) {
 	cache := &ingest.DigestCache{Dir: cacheDir}
 	same("first run", analyzeWith(cache, "test-1"))
 	groups, rolesEntries := sideFiles(t, cacheDir, "groups"), sideFiles(t, cacheDir, "roles")
-	// Every snapshot's groups; every snapshot's roles but the last's.
-	if n := len(fresh.Devices[0].Points); len(groups) != n || len(rolesEntries) != n-1 {
-		t.Fatalf("%d groups and %d roles entries for %d snapshots; want %d and %d", len(groups), len(rolesEntries), n, n, n-1)
+	// Every snapshot's groups and roles, the last's too: when the run
+	// grows, it is read as the others are, not classified again.
+	if n := len(fresh.Devices[0].Points); len(groups) != n || len(rolesEntries) != n {
+		t.Fatalf("%d groups and %d roles entries for %d snapshots; want %d each", len(groups), len(rolesEntries), n, n)
 	}
 	// The last snapshot's decisions and the survival fold's state: one
 	// entry each for the one device with snapshots.
@@ -400,4 +401,86 @@ func sampleRoles(tb testing.TB) []classified {
 		}
 	}
 	return out
+}
+
+// TestGrowingRunReadsTheLastRoles follows a run that grows by one
+// snapshot: the snapshot that was the last is read from its roles entry,
+// not classified again. Its entry is replaced by another snapshot's
+// breakdown before the second run, which must then show that breakdown
+// at its point; every other point is the one a run without a cache
+// gives.
+func TestGrowingRunReadsTheLastRoles(t *testing.T) {
+	src := filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run")
+	names, err := filepath.Glob(filepath.Join(src, "snapshot_step_*.pickle"))
+	if err != nil || len(names) < 5 {
+		t.Fatalf("sample run snapshots: %v, %v", names, err)
+	}
+	names = names[:5]
+	dir := t.TempDir()
+	put := func(i int) {
+		t.Helper()
+		b, err := os.ReadFile(names[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, filepath.Base(names[i]))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mtime := time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC)
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := &ingest.DigestCache{Dir: t.TempDir()}
+	analyzeDir := func(c *ingest.DigestCache) (*ingest.Run, *Findings) {
+		t.Helper()
+		run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC, Jobs: 2, Digest: true, Cache: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run, Analyze(run, Options{SideVersion: "test-1"})
+	}
+	for i := range 4 {
+		put(i)
+	}
+	run, first := analyzeDir(cache)
+	if n := len(first.Devices[0].Points); n != 4 {
+		t.Fatalf("%d points, want 4", n)
+	}
+	// The snapshot that was the last, and the one whose breakdown
+	// replaces its entry (the two must differ for the test to tell).
+	byName := map[string]*ingest.SnapshotFile{}
+	for _, f := range run.Snapshots {
+		byName[filepath.Base(f.Path)] = f
+	}
+	last, other := byName[filepath.Base(names[3])], byName[filepath.Base(names[0])]
+	key := DeviceKey{Device: 0}
+	planted, ok := cachedRoles(other, key, "test-1")
+	if !ok {
+		t.Fatal("the first snapshot has no roles entry")
+	}
+	if was, ok := cachedRoles(last, key, "test-1"); !ok {
+		t.Fatal("the last snapshot has no roles entry")
+	} else if reflect.DeepEqual(was, planted) {
+		t.Fatal("the first and the last snapshot have the same breakdown: the test cannot tell them apart")
+	}
+	cacheRoles(last, key, "test-1", &planted)
+
+	put(4)
+	_, grown := analyzeDir(cache)
+	_, fresh := analyzeDir(nil)
+	pts, want := grown.Devices[0].Points, fresh.Devices[0].Points
+	if len(pts) != 5 || len(want) != 5 {
+		t.Fatalf("%d and %d points, want 5", len(pts), len(want))
+	}
+	for i := range pts {
+		w := want[i].Roles
+		if i == 3 {
+			w = &planted
+		}
+		if diff := cmp.Diff(w, pts[i].Roles); diff != "" {
+			t.Errorf("point %d's roles (-want +got):\n%s", i, diff)
+		}
+	}
 }
