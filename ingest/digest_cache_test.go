@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -305,5 +306,71 @@ func TestReadFileInto(t *testing.T) {
 	}
 	if _, err := readFileInto(filepath.Join(dir, "missing"), nil); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestLoadDecodesNewFilesFirst loads a run whose cache holds the digests
+// of all its snapshots but one, on one worker: the file to decode must be
+// read first, though by size it comes last, so that on several workers
+// its decoding overlaps the cached digests' reading instead of running
+// alone after it.
+func TestLoadDecodesNewFilesFirst(t *testing.T) {
+	src, err := filepath.Glob(filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run", "*.pickle"))
+	if err != nil || len(src) < 5 {
+		t.Fatalf("sample run: %d files, %v", len(src), err)
+	}
+	src = src[:5]
+	dir := t.TempDir()
+	put := func(p string) string {
+		t.Helper()
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		to := filepath.Join(dir, filepath.Base(p))
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return filepath.Base(p)
+	}
+	// The new file is the smallest: by size alone it is read last.
+	newest := src[0]
+	for _, p := range src {
+		if st, err := os.Stat(p); err != nil {
+			t.Fatal(err)
+		} else if nst, _ := os.Stat(newest); st.Size() < nst.Size() {
+			newest = p
+		}
+	}
+	for _, p := range src {
+		if p != newest {
+			put(p)
+		}
+	}
+	cache := &DigestCache{Dir: t.TempDir()}
+	load := func() []LoadProgress {
+		t.Helper()
+		var seen []LoadProgress
+		run, err := Load(context.Background(), dir, LoadOptions{Jobs: 1, Digest: true, Cache: cache, Location: time.UTC,
+			ProgressBytes: func(p LoadProgress) { seen = append(seen, p) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(run.Skipped) > 0 {
+			t.Fatalf("skipped: %+v", run.Skipped)
+		}
+		return seen[1:] // the first call is before any file
+	}
+	load()
+	name := put(newest)
+	seen := load()
+	if len(seen) != 5 {
+		t.Fatalf("%d files read, want 5", len(seen))
+	}
+	if seen[0].Rel != name || seen[0].Cached != 0 {
+		t.Errorf("first file read %s (%d cached), want %s, decoded", seen[0].Rel, seen[0].Cached, name)
+	}
+	if last := seen[len(seen)-1]; last.Cached != 4 {
+		t.Errorf("%d digests from the cache, want 4", last.Cached)
 	}
 }

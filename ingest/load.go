@@ -112,13 +112,24 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cands[b].Bytes, cands[a].Bytes) })
+	dl := newDigestLoader(opt)
+	if missing := dl.prepare(cands, jobs); missing != nil {
+		// The files to decode first, the largest first; then the digests
+		// the cache holds.
+		first := func(i int) int {
+			if missing[i] {
+				return 0
+			}
+			return 1
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(first(a), first(b)) })
+	}
 
 	var (
 		mu       sync.Mutex
 		done     int
 		progress = opt.Progress
 		lp       = LoadProgress{Total: len(cands)}
-		dl       = newDigestLoader(opt)
 	)
 	for _, c := range cands {
 		lp.TotalBytes += c.Bytes
