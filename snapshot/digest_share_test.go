@@ -3,6 +3,7 @@ package snapshot
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"reflect"
 	"slices"
 	"strings"
@@ -355,6 +356,40 @@ func TestSegmentSectionBlockCount(t *testing.T) {
 				t.Errorf("count %d, borrowed %v: %v, %d segments", c.count, borrowed, r.err, len(got))
 			case c.want != "" && (r.err == nil || !strings.Contains(r.err.Error(), c.want)):
 				t.Errorf("count %d, borrowed %v: error %v, want %q", c.count, borrowed, r.err, c.want)
+			}
+		}
+	}
+}
+
+// TestHashSegmentsIsTheWholeList holds hashSegments, which hashes a
+// segment list's numbers in batches, to the hash of all of them at once,
+// at the lengths around a batch's end, from the segments and from spans.
+func TestHashSegmentsIsTheWholeList(t *testing.T) {
+	sh := NewSharer()
+	for _, n := range []int{0, 1, 2, 63, 64, 65, 127, 128, 129, 1000} {
+		segs := make([]*Segment, n)
+		spans := make([]rawSeg, n)
+		blocks := make([]uint64, n)
+		var words []uint64
+		for i := range segs {
+			addr, size := uint64(0x7f0000000000+i<<21), int64(2<<20+i)
+			segs[i] = &Segment{Address: addr, TotalSize: size}
+			spans[i] = rawSeg{addr: addr, size: size}
+			blocks[i] = uint64(i)*0x9e3779b97f4a7c15 + 1
+			words = append(words, addr, uint64(size), blocks[i])
+		}
+		want := maphash.Bytes(sh.seed, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), 8*len(words)))
+		if got := sh.hashSegments(segs, blocks, nil); got != want {
+			t.Errorf("%d segments: hash %x, want %x", n, got, want)
+		}
+		if got := sh.hashSegments(segs, blocks, spans); got != want {
+			t.Errorf("%d spans: hash %x, want %x", n, got, want)
+		}
+		if n > 0 {
+			// A change in the last segment changes the hash.
+			blocks[n-1]++
+			if sh.hashSegments(segs, blocks, nil) == want {
+				t.Errorf("%d segments: the last segment's blocks do not change the hash", n)
 			}
 		}
 	}
