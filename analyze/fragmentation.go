@@ -441,6 +441,15 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 // buckets serve them all, where a new map grew and rehashed thousands of
 // times a snapshot.
 func largestNewSegment(before map[uint64]int64, prev, cur *snapshot.Snapshot, dev int) int64 {
+	if addressOrder(prev, dev) && addressOrder(cur, dev) {
+		return largestNewSegmentMerged(prev, cur, dev)
+	}
+	return largestNewSegmentMapped(before, prev, cur, dev)
+}
+
+// largestNewSegmentMapped is largestNewSegment for any two snapshots,
+// through before.
+func largestNewSegmentMapped(before map[uint64]int64, prev, cur *snapshot.Snapshot, dev int) int64 {
 	clear(before)
 	for i := range prev.Segments {
 		if sg := prev.Segments[i]; sg.Device == dev {
@@ -456,6 +465,55 @@ func largestNewSegment(before map[uint64]int64, prev, cur *snapshot.Snapshot, de
 		grew := sg.TotalSize
 		if had, ok := before[sg.Address]; ok && (had == sg.TotalSize || sg.Expandable) {
 			grew -= had
+		}
+		most = max(most, grew)
+	}
+	return most
+}
+
+// addressOrder reports whether snapshot s lists device dev's segments
+// in strictly increasing address order, as PyTorch's snapshots do (the
+// allocator sorts them by address).
+func addressOrder(s *snapshot.Snapshot, dev int) bool {
+	var last uint64
+	seen := false
+	for _, sg := range s.Segments {
+		if sg.Device != dev {
+			continue
+		}
+		if seen && sg.Address <= last {
+			return false
+		}
+		last, seen = sg.Address, true
+	}
+	return true
+}
+
+// largestNewSegmentMerged is largestNewSegment for two snapshots that
+// list device dev's segments in address order (addressOrder): a merge
+// of the two lists finds each segment's old size, where filling and
+// probing a map of thousands of addresses, at every pair of snapshots of
+// a series, cost more than the rest of the fragmentation analysis. (A
+// file out of order, or with an address listed twice, takes the map,
+// which keeps the last size listed.)
+func largestNewSegmentMerged(prev, cur *snapshot.Snapshot, dev int) int64 {
+	var most int64
+	j := 0
+	for _, sg := range cur.Segments {
+		if sg.Device != dev {
+			continue
+		}
+		for j < len(prev.Segments) && (prev.Segments[j].Device != dev || prev.Segments[j].Address < sg.Address) {
+			j++
+		}
+		if sg.PrivatePool != [2]int64{} {
+			continue
+		}
+		grew := sg.TotalSize
+		if j < len(prev.Segments) {
+			if had := prev.Segments[j]; had.Address == sg.Address && (had.TotalSize == sg.TotalSize || sg.Expandable) {
+				grew -= had.TotalSize
+			}
 		}
 		most = max(most, grew)
 	}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -396,6 +397,79 @@ func TestLargestNewSegment(t *testing.T) {
 			t.Errorf("%s: %d bytes, want %d", tt.name, got, tt.want)
 		}
 	}
+}
+
+// TestLargestNewSegmentMerged holds the merge of two address-ordered
+// segment lists to the map that serves any two lists, on random pairs:
+// segments of two devices interleaved, kept, dropped, added, resized,
+// expandable ones grown, private pools; and, out of order or with an
+// address listed twice, largestNewSegment must take the map.
+func TestLargestNewSegmentMerged(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 30))
+	sizes := map[uint64]int64{}
+	seg := func(dev int, addr uint64) *snapshot.Segment {
+		sg := &snapshot.Segment{Device: dev, Address: addr, TotalSize: int64(1+rng.IntN(8)) * 2 * mib, Expandable: rng.IntN(5) == 0}
+		if rng.IntN(10) == 0 {
+			sg.PrivatePool = [2]int64{1, 2}
+		}
+		return sg
+	}
+	merged, mapped := 0, 0
+	for round := range 2000 {
+		var prev, cur snapshot.Snapshot
+		for a := uint64(1); a < uint64(2+rng.IntN(60)); a++ {
+			dev := rng.IntN(2)
+			addr := a << 21
+			in := rng.IntN(4)
+			if in != 1 { // in both, or in prev alone
+				prev.Segments = append(prev.Segments, seg(dev, addr))
+			}
+			switch {
+			case in == 0 && rng.IntN(3) == 0: // resized, or grown in place
+				c := *prev.Segments[len(prev.Segments)-1]
+				c.TotalSize += int64(1+rng.IntN(4)) * 2 * mib
+				cur.Segments = append(cur.Segments, &c)
+			case in == 0:
+				cur.Segments = append(cur.Segments, prev.Segments[len(prev.Segments)-1])
+			case in == 1: // new in cur
+				cur.Segments = append(cur.Segments, seg(dev, addr))
+			}
+		}
+		if round%4 == 3 && len(cur.Segments) > 1 {
+			// Out of order, or an address twice.
+			i := rng.IntN(len(cur.Segments) - 1)
+			if rng.IntN(2) == 0 {
+				cur.Segments[i], cur.Segments[i+1] = cur.Segments[i+1], cur.Segments[i]
+			} else {
+				d := *cur.Segments[i]
+				d.TotalSize *= 3
+				cur.Segments = slices.Insert(cur.Segments, i+1, &d)
+			}
+		}
+		for dev := range 2 {
+			want := largestNewSegmentMapped(sizes, &prev, &cur, dev)
+			if got := largestNewSegment(sizes, &prev, &cur, dev); got != want {
+				t.Fatalf("round %d device %d: %d bytes, the map says %d\nprev %v\ncur  %v", round, dev, got, want, segList(&prev), segList(&cur))
+			}
+			if addressOrder(&prev, dev) && addressOrder(&cur, dev) {
+				merged++
+			} else {
+				mapped++
+			}
+		}
+	}
+	if merged < 1000 || mapped < 100 {
+		t.Fatalf("%d pairs merged and %d mapped: the rounds do not try both", merged, mapped)
+	}
+}
+
+// segList prints segments as device:address/size for a failure message.
+func segList(s *snapshot.Snapshot) string {
+	var b strings.Builder
+	for _, sg := range s.Segments {
+		fmt.Fprintf(&b, "%d:%#x/%d%s ", sg.Device, sg.Address, sg.TotalSize, map[bool]string{true: "e"}[sg.Expandable])
+	}
+	return b.String()
 }
 
 // TestExpandableAdvice: advice to turn expandable segments on is given
