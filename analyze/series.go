@@ -276,8 +276,8 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		if us := latest[f]; us != 0 {
 			p.Time = time.UnixMicro(us).UTC()
 		}
-		p.Usage = DeviceUsage(f.Snapshot, key.Device)
 		p.Pools = PoolUsages(f.Snapshot, key.Device)
+		p.Usage = usageOfPools(p.Pools, f.Snapshot.TraceEntries(key.Device))
 		if timeOf != nil && i == 0 {
 			s.Start = timeOf(f)
 		}

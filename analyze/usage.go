@@ -66,6 +66,30 @@ func DeviceUsage(s *snapshot.Snapshot, dev int) Usage {
 	return u
 }
 
+// usageOfPools is DeviceUsage from the PoolUsages of the same device and
+// snapshot, which split its segments: the sums are summed, LargestFree is
+// the largest of theirs, traceEntries is the device's trace length. A
+// series reads both of every snapshot, and reading every block once for
+// both halves the time.
+func usageOfPools(pools []PoolUsage, traceEntries int) Usage {
+	var u Usage
+	for i := range pools {
+		p := &pools[i].Usage
+		u.Reserved += p.Reserved
+		u.Allocated += p.Allocated
+		u.Active += p.Active
+		u.Requested += p.Requested
+		u.LargestFree = max(u.LargestFree, p.LargestFree)
+		u.StrandedFree += p.StrandedFree
+		u.ReusableFree += p.ReusableFree
+		u.Segments += p.Segments
+		u.Blocks += p.Blocks
+	}
+	u.finish()
+	u.TraceEntries = traceEntries
+	return u
+}
+
 // finish derives Inactive and InternalWaste once the sums are in.
 func (u *Usage) finish() {
 	u.Inactive = u.Reserved - u.Active
@@ -103,6 +127,9 @@ func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
 		pool    snapshot.Pool
 	}
 	m := map[key]*PoolUsage{}
+	// The default pool's parts (small, large) by pool, not by the map:
+	// a snapshot in address order alternates between them.
+	var def [snapshot.PoolLarge + 1]*PoolUsage
 	var keys []key
 	// last is the pool of the segment before: a snapshot lists the
 	// segments of one pool in runs, and a map lookup a segment was most
@@ -121,7 +148,12 @@ func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
 			k = key{private: seg.PrivatePool}
 		}
 		if last.pu == nil || k != last.k {
-			pu := m[k]
+			var pu *PoolUsage
+			if k.private == [2]int64{} && k.pool <= snapshot.PoolLarge {
+				pu = def[k.pool]
+			} else {
+				pu = m[k]
+			}
 			if pu == nil {
 				name := seg.Pool.String()
 				if k.private != [2]int64{} {
@@ -129,6 +161,9 @@ func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
 				}
 				kind := kinds[seg.PrivatePool]
 				pu = &PoolUsage{Pool: name, ID: seg.PrivatePool, Kind: kind.Kind, Name: kind.Name, KindDecided: kind.Decided}
+				if k.private == [2]int64{} && k.pool <= snapshot.PoolLarge {
+					def[k.pool] = pu
+				}
 				m[k] = pu
 				keys = append(keys, k)
 			}

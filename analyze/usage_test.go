@@ -1,9 +1,11 @@
 package analyze
 
 import (
+	"reflect"
 	"testing"
 
 	"gpureport/analyze/roles"
+	"gpureport/internal/testutil/realsnap"
 	"gpureport/snapshot"
 )
 
@@ -79,5 +81,29 @@ func TestHostUsage(t *testing.T) {
 		if d := DeviceUsage(snap, 0); d.Reserved != 4*mib {
 			t.Errorf("device 0 reserved %d: host segments leaked into it", d.Reserved)
 		}
+	}
+}
+
+// TestUsageOfPoolsIsDeviceUsage holds a device's usage summed from its
+// pools to DeviceUsage, which reads the blocks itself, on every device of
+// every real snapshot; and keeps the list of Usage's fields whole, so that
+// a field added to Usage is summed there too.
+func TestUsageOfPoolsIsDeviceUsage(t *testing.T) {
+	if n := reflect.TypeFor[Usage]().NumField(); n != 12 {
+		t.Fatalf("Usage has %d fields, 12 when usageOfPools was written: add the new ones there and here", n)
+	}
+	checked := 0
+	for f, s := range realsnap.Each(t) {
+		for _, dev := range s.Devices() {
+			pools := PoolUsages(s, dev)
+			got, want := usageOfPools(pools, s.TraceEntries(dev)), DeviceUsage(s, dev)
+			if got != want {
+				t.Errorf("%s device %d: usage of its %d pools %+v, want %+v", f, dev, len(pools), got, want)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Skip("no real snapshot")
 	}
 }
