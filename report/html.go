@@ -212,7 +212,11 @@ func htmlOf(v *view, opt Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The page is mostly echarts (1 MB): room for it and a run's tables
+	// and charts at once, where growing by doubling from nothing copied
+	// and cleared twice the page.
 	var buf bytes.Buffer
+	buf.Grow(len(templates.Echarts) + 512<<10)
 	if err := reportTemplate.Execute(&buf, p); err != nil {
 		return nil, fmt.Errorf("render index.html: %w", err)
 	}
