@@ -109,14 +109,18 @@ func SceneAt(s *snapshot.Snapshot, dev, at int) *Scene {
 		size int64
 		pool [2]int64
 	}
-	atDump := map[uint64]live{}
 	var segs []*snapshot.Segment
+	blocks := 0
 	for i := range s.Segments {
-		seg := s.Segments[i]
-		if seg.Device != dev {
-			continue
+		if seg := s.Segments[i]; seg.Device == dev {
+			segs = append(segs, seg)
+			blocks += len(seg.Blocks)
 		}
-		segs = append(segs, seg)
+	}
+	// Sized first: a large model's 175k live blocks grew the map a dozen
+	// times over.
+	atDump := make(map[uint64]live, blocks)
+	for _, seg := range segs {
 		for _, b := range seg.Blocks {
 			if b.State == snapshot.StateActiveAllocated {
 				atDump[b.Address] = live{b.Size, seg.PrivatePool}
