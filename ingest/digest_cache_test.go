@@ -374,3 +374,86 @@ func TestLoadDecodesNewFilesFirst(t *testing.T) {
 		t.Errorf("%d digests from the cache, want 4", last.Cached)
 	}
 }
+
+// TestLoadKeepsTheOneNewFileDecoded follows a run through the cache: a
+// first run keeps no file decoded in full, and SnapshotFile.Full decodes
+// from disk; a re-run after one more snapshot decodes that one in full
+// once, and Full returns it even when the file is gone, equal to a
+// decode of it, its digest the skimmed decode's, until another file is
+// decoded in full (one at a time).
+func TestLoadKeepsTheOneNewFileDecoded(t *testing.T) {
+	src, err := filepath.Glob(filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run", "*.pickle"))
+	if err != nil || len(src) < 5 {
+		t.Fatalf("sample run: %d files, %v", len(src), err)
+	}
+	src = src[:5]
+	dir := t.TempDir()
+	put := func(p string) {
+		t.Helper()
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(p)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := &DigestCache{Dir: t.TempDir()}
+	load := func() map[string]*SnapshotFile {
+		t.Helper()
+		run, err := Load(context.Background(), dir, LoadOptions{Jobs: 2, Digest: true, Cache: cache, Location: time.UTC})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string]*SnapshotFile{}
+		for _, f := range run.Snapshots {
+			files[filepath.Base(f.Path)] = f
+		}
+		return files
+	}
+	for _, p := range src[:4] {
+		put(p)
+	}
+	first := load()
+	gone := filepath.Base(src[3])
+	if err := os.Rename(filepath.Join(dir, gone), filepath.Join(dir, gone+".away")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first[gone].Full(); err == nil {
+		t.Errorf("a first run kept %s decoded in full", gone)
+	}
+	if err := os.Rename(filepath.Join(dir, gone+".away"), filepath.Join(dir, gone)); err != nil {
+		t.Fatal(err)
+	}
+
+	put(src[4])
+	again := load()
+	name := filepath.Base(src[4])
+	if err := os.Remove(filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := again[name].Full()
+	if err != nil {
+		t.Fatalf("the new file was not kept decoded: %v", err)
+	}
+	want, _, err := snapshot.DecodeFile(src[4], snapshot.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Error("the kept decode differs from a decode of the file")
+	}
+	skim, _, err := snapshot.DecodeFile(src[4], snapshot.DecodeOptions{SkimTrace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameEncoding(t, again[name].Snapshot, snapshot.Reduce(skim)) {
+		t.Error("the digest of the kept decode differs from the skimmed decode's")
+	}
+	if _, err := again[filepath.Base(src[0])].Full(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := again[name].Full(); err == nil {
+		t.Error("the new file is still held after another file was decoded in full")
+	}
+}

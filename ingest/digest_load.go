@@ -43,6 +43,16 @@ type digestLoader struct {
 	// keys holds the content keys that prepare found, by candidate path;
 	// read only while the files load.
 	keys map[string]string
+	// keepFull is the path of the one snapshot this load decodes (none:
+	// ""), found by prepare: a re-run after one more snapshot. It is
+	// decoded in full rather than skimmed, and kept for
+	// SnapshotFile.Full, which the analysis calls for the last snapshot
+	// of a series (its trace window): a large model's snapshot was
+	// decoded twice, 120-180 ms of CPU each. Where a load decodes more
+	// files (a first run) none is kept: which of them the analysis reads
+	// in full is not known yet, and memory holds one decoded file at a
+	// time.
+	keepFull string
 }
 
 // prepare finds the content key of every snapshot candidate, jobs at a
@@ -78,10 +88,18 @@ func (dl *digestLoader) prepare(cands []Candidate, jobs int) []bool {
 	}
 	g.Wait()
 	dl.keys = make(map[string]string, len(cands))
+	decode := 0
 	for i, k := range keys {
 		if k != "" {
 			dl.keys[cands[i].Path] = k
+			if missing[i] {
+				decode++
+				dl.keepFull = cands[i].Path
+			}
 		}
+	}
+	if decode != 1 {
+		dl.keepFull = ""
 	}
 	return missing
 }
@@ -156,13 +174,21 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 	// The digest keeps copies of what it holds, and the decoded snapshot
 	// is let go, so its arrays, and the reduction's, serve the next file.
 	skim := dl.opt.Decode
-	skim.SkimTrace = true
-	skim.Scratch = &sc.decode
+	keep := dl.keepFull != "" && c.Path == dl.keepFull
+	if !keep {
+		skim.SkimTrace = true
+		skim.Scratch = &sc.decode
+	}
 	s, cont, err := snapshot.DecodeFile(c.Path, skim)
 	if err != nil {
 		return nil, cont, false, err
 	}
+	// The digest of a full decode is the skimmed one's
+	// (TestSkimmedDigestEqualsFull).
 	d := dl.stacks.Reduce(s, &sc.decode)
+	if keep {
+		dl.full.keep(c.Source.Path, s)
+	}
 	if key != "" {
 		// Store the digest only if the file did not change while it was
 		// decoded: it would be filed under the old content's key.
@@ -324,6 +350,18 @@ type fullLoader struct {
 	cache    *DigestCache
 	keys     map[string]string
 	sideWarn sync.Once
+	// pre is the snapshot the load decoded in full (digestLoader.keepFull)
+	// of the file at Source.Path prePath, until get returns it or decodes
+	// another file.
+	prePath string
+	pre     *snapshot.Snapshot
+}
+
+// keep holds s, the full decode of the file at Source.Path path, for get.
+func (l *fullLoader) keep(path string, s *snapshot.Snapshot) {
+	l.mu.Lock()
+	l.prePath, l.pre = path, s
+	l.mu.Unlock()
 }
 
 // cached records that the digest of the file at Source.Path path is
@@ -340,7 +378,13 @@ func (l *fullLoader) get(f *SnapshotFile) (*snapshot.Snapshot, error) {
 	if l.last == f {
 		return l.snap, nil
 	}
-	l.last, l.snap = nil, nil // let the previous one go before decoding
+	if l.pre != nil && f.Path == l.prePath {
+		// Decoded by the load from the content its digest was made of.
+		l.last, l.snap, l.pre = f, l.pre, nil
+		return l.snap, nil
+	}
+	// Let the previous one go before decoding.
+	l.last, l.snap, l.pre = nil, nil, nil
 	path := l.abs[f.Path]
 	st, err := os.Stat(path)
 	if err != nil {
