@@ -51,7 +51,10 @@ type digestLoader struct {
 	// decoded twice, 120-180 ms of CPU each. Where a load decodes more
 	// files (a first run) none is kept: which of them the analysis reads
 	// in full is not known yet, and memory holds one decoded file at a
-	// time.
+	// time. (A new file that is not the last of its series, which the
+	// analysis does not read in full, stays held until the run is let
+	// go or another file is decoded in full: one snapshot's memory, as
+	// the analysis's own full decode would take.)
 	keepFull string
 }
 
@@ -173,13 +176,15 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 	// Reduce keeps no trace stacks but OOM events': skim past the rest.
 	// The digest keeps copies of what it holds, and the decoded snapshot
 	// is let go, so its arrays, and the reduction's, serve the next file.
-	skim := dl.opt.Decode
+	// The one file kept (keepFull) is decoded in full into memory of its
+	// own instead.
+	dopt := dl.opt.Decode
 	keep := dl.keepFull != "" && c.Path == dl.keepFull
 	if !keep {
-		skim.SkimTrace = true
-		skim.Scratch = &sc.decode
+		dopt.SkimTrace = true
+		dopt.Scratch = &sc.decode
 	}
-	s, cont, err := snapshot.DecodeFile(c.Path, skim)
+	s, cont, err := snapshot.DecodeFile(c.Path, dopt)
 	if err != nil {
 		return nil, cont, false, err
 	}
