@@ -193,3 +193,64 @@ func BenchmarkOOMReplay(b *testing.B) {
 		}
 	}
 }
+
+// ordinarySegments returns a snapshot shaped as the bench's ordinary
+// one's device 0: 3,100 segments in address order, alternating between
+// the small and large pools, of 3 to 4 blocks (about 10k in all), and
+// next, the same but every tenth segment resized.
+func ordinarySegments() (prev, next *snapshot.Snapshot) {
+	prev, next = &snapshot.Snapshot{}, &snapshot.Snapshot{}
+	states := []snapshot.BlockState{snapshot.StateActiveAllocated, snapshot.StateInactive, snapshot.StateActiveAllocated, snapshot.StateActivePendingFree}
+	for i := range 3100 {
+		addr := uint64(0x7f0000000000 + i<<22)
+		seg := &snapshot.Segment{Address: addr, TotalSize: 2 << 20, Pool: snapshot.PoolSmall + snapshot.Pool(i%2)}
+		for j := range 3 + i%2 {
+			seg.Blocks = append(seg.Blocks, snapshot.Block{Address: addr + uint64(j)<<18, Size: 1 << 18, RequestedSize: 1<<18 - 100, State: states[j]})
+		}
+		prev.Segments = append(prev.Segments, seg)
+		if i%10 == 0 {
+			c := *seg
+			c.TotalSize *= 2
+			seg = &c
+		}
+		next.Segments = append(next.Segments, seg)
+	}
+	return prev, next
+}
+
+// BenchmarkPointUsage measures a point's accounting, as BuildSeries makes
+// it for every snapshot: the pools' usage and the device's, summed from
+// them (pools), against the device's read from the blocks again
+// (pools+device, as before).
+func BenchmarkPointUsage(b *testing.B) {
+	s, _ := ordinarySegments()
+	b.Run("pools", func(b *testing.B) {
+		for b.Loop() {
+			usageOfPools(PoolUsages(s, 0), s.TraceEntries(0))
+		}
+	})
+	b.Run("pools+device", func(b *testing.B) {
+		for b.Loop() {
+			PoolUsages(s, 0)
+			DeviceUsage(s, 0)
+		}
+	})
+}
+
+// BenchmarkLargestNewSegment measures the largest new segment between
+// two ordinary snapshots, by the merge of their address-ordered lists
+// and by the map that any two lists take.
+func BenchmarkLargestNewSegment(b *testing.B) {
+	prev, next := ordinarySegments()
+	sizes := map[uint64]int64{}
+	b.Run("merged", func(b *testing.B) {
+		for b.Loop() {
+			largestNewSegment(sizes, prev, next, 0)
+		}
+	})
+	b.Run("mapped", func(b *testing.B) {
+		for b.Loop() {
+			largestNewSegmentMapped(sizes, prev, next, 0)
+		}
+	})
+}
