@@ -410,27 +410,11 @@ func sampleRoles(tb testing.TB) []classified {
 // at its point; every other point is the one a run without a cache
 // gives.
 func TestGrowingRunReadsTheLastRoles(t *testing.T) {
-	src := filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run")
-	names, err := filepath.Glob(filepath.Join(src, "snapshot_step_*.pickle"))
-	if err != nil || len(names) < 5 {
-		t.Fatalf("sample run snapshots: %v, %v", names, err)
-	}
-	names = names[:5]
+	names := testutil.SampleSnapshots(t, 5)
 	dir := t.TempDir()
 	put := func(i int) {
 		t.Helper()
-		b, err := os.ReadFile(names[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, filepath.Base(names[i]))
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		mtime := time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC)
-		if err := os.Chtimes(p, mtime, mtime); err != nil {
-			t.Fatal(err)
-		}
+		testutil.CopyFile(t, names[i], filepath.Join(dir, filepath.Base(names[i])), time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC))
 	}
 	cache := &ingest.DigestCache{Dir: t.TempDir()}
 	analyzeDir := func(c *ingest.DigestCache) (*ingest.Run, *Findings) {

@@ -152,27 +152,12 @@ func TestDecodeSurvivalRefuses(t *testing.T) {
 // removed file earlier in the run finds no checkpoint and folds from the
 // start.
 func TestSurvivalCheckpointInCache(t *testing.T) {
-	src := filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run")
-	names, err := filepath.Glob(filepath.Join(src, "snapshot_step_*.pickle"))
-	if err != nil || len(names) < 6 {
-		t.Fatalf("sample run snapshots: %v, %v", names, err)
-	}
-	names = names[:6]
+	names := testutil.SampleSnapshots(t, 6)
 	dir := t.TempDir()
 	cache := &ingest.DigestCache{Dir: t.TempDir()}
 	put := func(from, to string, mtime time.Time) {
 		t.Helper()
-		b, err := os.ReadFile(from)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, filepath.Base(to))
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chtimes(p, mtime, mtime); err != nil {
-			t.Fatal(err)
-		}
+		testutil.CopyFile(t, from, filepath.Join(dir, filepath.Base(to)), mtime)
 	}
 	at := func(i int) time.Time { return time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC) }
 	for i, n := range names[:5] {

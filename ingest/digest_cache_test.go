@@ -315,22 +315,11 @@ func TestReadFileInto(t *testing.T) {
 // its decoding overlaps the cached digests' reading instead of running
 // alone after it.
 func TestLoadDecodesNewFilesFirst(t *testing.T) {
-	src, err := filepath.Glob(filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run", "*.pickle"))
-	if err != nil || len(src) < 5 {
-		t.Fatalf("sample run: %d files, %v", len(src), err)
-	}
-	src = src[:5]
+	src := testutil.SampleSnapshots(t, 5)
 	dir := t.TempDir()
 	put := func(p string) string {
 		t.Helper()
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		to := filepath.Join(dir, filepath.Base(p))
-		if err := os.WriteFile(to, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testutil.CopyFile(t, p, filepath.Join(dir, filepath.Base(p)), time.Time{})
 		return filepath.Base(p)
 	}
 	// The new file is the smallest: by size alone it is read last.
@@ -382,21 +371,11 @@ func TestLoadDecodesNewFilesFirst(t *testing.T) {
 // decode of it, its digest the skimmed decode's, until another file is
 // decoded in full (one at a time).
 func TestLoadKeepsTheOneNewFileDecoded(t *testing.T) {
-	src, err := filepath.Glob(filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run", "*.pickle"))
-	if err != nil || len(src) < 5 {
-		t.Fatalf("sample run: %d files, %v", len(src), err)
-	}
-	src = src[:5]
+	src := testutil.SampleSnapshots(t, 5)
 	dir := t.TempDir()
 	put := func(p string) {
 		t.Helper()
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(p)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testutil.CopyFile(t, p, filepath.Join(dir, filepath.Base(p)), time.Time{})
 	}
 	cache := &DigestCache{Dir: t.TempDir()}
 	load := func() map[string]*SnapshotFile {

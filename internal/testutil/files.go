@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -55,4 +56,33 @@ func WriteFiles(tb testing.TB, dir string, files map[string][]byte) {
 	for p, b := range files {
 		WriteFile(tb, filepath.Join(dir, filepath.FromSlash(p)), b)
 	}
+}
+
+// CopyFile copies the file src to dst, creating dst's folders, and sets
+// dst's modification time to mtime unless it is zero (a run's files each
+// with a time of their own, as a digest cache keys them).
+func CopyFile(tb testing.TB, src, dst string, mtime time.Time) {
+	tb.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	WriteFile(tb, dst, b)
+	if !mtime.IsZero() {
+		if err := os.Chtimes(dst, mtime, mtime); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// SampleSnapshots returns the paths of the first n snapshots of the
+// bundled sample run (testdata/sample-run), in step order; the test
+// fails when the run has fewer.
+func SampleSnapshots(tb testing.TB, n int) []string {
+	tb.Helper()
+	names, err := filepath.Glob(filepath.Join(RepoRoot(tb), "testdata", "sample-run", "snapshot_step_*.pickle"))
+	if err != nil || len(names) < n {
+		tb.Fatalf("sample run: %d snapshots, want %d (%v)", len(names), n, err)
+	}
+	return names[:n]
 }

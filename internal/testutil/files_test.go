@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // recorder is a testing.TB that records failures instead of failing; run
@@ -112,5 +113,36 @@ func TestWriteFiles(t *testing.T) {
 		if err != nil || string(b) != string(want) {
 			t.Errorf("%s: %q, %v; want %q", rel, b, err, want)
 		}
+	}
+}
+
+func TestCopyFile(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	WriteFile(t, src, []byte("content"))
+	at := time.Date(2026, 1, 1, 0, 3, 0, 0, time.UTC)
+	for _, c := range []struct {
+		dst   string
+		mtime time.Time
+	}{{filepath.Join(dir, "a", "b", "timed"), at}, {filepath.Join(dir, "untimed"), time.Time{}}} {
+		CopyFile(t, src, c.dst, c.mtime)
+		b, err := os.ReadFile(c.dst)
+		if err != nil || string(b) != "content" {
+			t.Errorf("%s: %q, %v", c.dst, b, err)
+		}
+		st, err := os.Stat(c.dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if timed := st.ModTime().Equal(at); timed != !c.mtime.IsZero() {
+			t.Errorf("%s: modified %v, want %v", c.dst, st.ModTime(), c.mtime)
+		}
+	}
+}
+
+func TestSampleSnapshots(t *testing.T) {
+	names := SampleSnapshots(t, 3)
+	if len(names) != 3 || !strings.HasSuffix(names[0], "snapshot_step_000010.pickle") || !strings.HasSuffix(names[2], "snapshot_step_000030.pickle") {
+		t.Errorf("%v, want the sample run's first three snapshots in step order", names)
 	}
 }
