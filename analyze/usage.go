@@ -148,8 +148,9 @@ func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
 			k = key{private: seg.PrivatePool}
 		}
 		if last.pu == nil || k != last.k {
+			byIndex := k.private == [2]int64{} && k.pool <= snapshot.PoolLarge
 			var pu *PoolUsage
-			if k.private == [2]int64{} && k.pool <= snapshot.PoolLarge {
+			if byIndex {
 				pu = def[k.pool]
 			} else {
 				pu = m[k]
@@ -161,7 +162,7 @@ func PoolUsages(s *snapshot.Snapshot, dev int) []PoolUsage {
 				}
 				kind := kinds[seg.PrivatePool]
 				pu = &PoolUsage{Pool: name, ID: seg.PrivatePool, Kind: kind.Kind, Name: kind.Name, KindDecided: kind.Decided}
-				if k.private == [2]int64{} && k.pool <= snapshot.PoolLarge {
+				if byIndex {
 					def[k.pool] = pu
 				}
 				m[k] = pu
