@@ -154,6 +154,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		log.Warn("digest cache unavailable; every snapshot is decoded", "err", err)
 	}
 	prog.start("reading " + dir)
+	began := time.Now()
 	run, err := ingest.Load(ctx, dir, ingest.LoadOptions{
 		Decode:        opt.decode,
 		Location:      opt.location,
@@ -174,6 +175,11 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 			log.Warn("digest cache not trimmed", "dir", cache.Dir, "err", err)
 		}
 	}
+	// Stage times under -v: where a slow run spent its time, without a
+	// profiler (milliseconds, rounded).
+	loaded := time.Now()
+	log.Debug("inputs read", "dir", dir, "snapshots", len(run.Snapshots), "gpu_logs", len(run.Logs),
+		"skipped", len(run.Skipped), "elapsed", loaded.Sub(began).Round(time.Millisecond))
 	for _, s := range run.Skipped {
 		log.Warn("skipped input", "file", filepath.Join(dir, filepath.FromSlash(s.Path)), "reason", s.Reason)
 	}
@@ -191,9 +197,12 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		Horizon:               opt.horizon,
 		SideVersion:           opt.sideVersion,
 	})
+	analysed := time.Now()
+	log.Debug("analysed", "dir", dir, "elapsed", analysed.Sub(loaded).Round(time.Millisecond))
 	if err := report.Write(outDir, f, report.Options{GeneratedAt: generatedAt(), Version: version}); err != nil {
 		return nil, &writeError{err}
 	}
+	log.Debug("report written", "dir", outDir, "elapsed", time.Since(analysed).Round(time.Millisecond))
 	return &runResult{findings: f, outDir: outDir}, nil
 }
 

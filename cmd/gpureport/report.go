@@ -89,7 +89,7 @@ func runReport(inv *invocation) int {
 	inv.fs.StringVar(&opt.shard, "shard", "", "with --batch, report only share `I/N` of the runs (0 <= I < N), split by a hash of each run's path under its root")
 	opt.cache.register(inv.fs)
 	quietFlag(inv.fs, &opt.quiet)
-	inv.fs.BoolVar(&verbose, "v", false, "verbose diagnostics on stderr")
+	inv.fs.BoolVar(&verbose, "v", false, "verbose diagnostics on stderr, among them how long reading the inputs, the analysis and writing the report took")
 	inv.fs.BoolVar(&showVersion, "version", false, "print the version and exit")
 	positional, code, ok := inv.parse()
 	if !ok {

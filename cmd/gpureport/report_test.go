@@ -101,3 +101,38 @@ func TestWriteFailedExitCode(t *testing.T) {
 		t.Errorf("empty run: exit %d, %s; want %d", code, errs, exitNothingUsable)
 	}
 }
+
+// TestVerboseStageTimes: -v says, in order, how long reading the inputs,
+// the analysis and writing the report took (what a slow run is asked
+// first), with the counts read; without -v none of it is printed.
+func TestVerboseStageTimes(t *testing.T) {
+	dir := filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run")
+	stages := []string{
+		`level=DEBUG msg="inputs read" dir=` + dir + ` snapshots=14 gpu_logs=1 skipped=0 elapsed=`,
+		`level=DEBUG msg=analysed dir=` + dir + ` elapsed=`,
+		`level=DEBUG msg="report written" dir=`,
+	}
+	for _, verbose := range []bool{false, true} {
+		args := []string{"-q", "--tz", "UTC", "--no-cache", "-o", filepath.Join(t.TempDir(), "r"), dir}
+		if verbose {
+			args = append([]string{"-v"}, args...)
+		}
+		code, out, errs := runTB(t, args...)
+		if code != exitOK {
+			t.Fatalf("-v %v: exit %d\n%s\n%s", verbose, code, out, errs)
+		}
+		at := 0
+		for _, s := range stages {
+			i := strings.Index(errs[at:], s)
+			if verbose && i < 0 {
+				t.Fatalf("-v: no %q after byte %d of stderr:\n%s", s, at, errs)
+			}
+			if !verbose && i >= 0 {
+				t.Fatalf("without -v: %q printed:\n%s", s, errs)
+			}
+			if i >= 0 {
+				at += i + len(s)
+			}
+		}
+	}
+}
