@@ -68,15 +68,21 @@ type Options struct {
 func Write(dir string, f *analyze.Findings, opt Options) error {
 	v := buildView(f)
 	// The page and the workbook only read the view: each is made on a
-	// core of its own (the page, echarts' options included, is the
-	// longer; the workbook and the summaries share the other).
-	var html []byte
-	var errHTML error
+	// core of its own (the workbook, excelize's sheets and their
+	// compression, is the longer; the page and the summaries share the
+	// other).
+	var (
+		html, sum, md []byte
+		errHTML       error
+		errSum        error
+	)
 	var wg sync.WaitGroup
-	wg.Go(func() { html, errHTML = htmlOf(v, opt) })
+	wg.Go(func() {
+		html, errHTML = htmlOf(v, opt)
+		sum, errSum = marshalSummary(summaryFor(v, opt))
+		md = markdownOf(v, opt)
+	})
 	xlsx, errXLSX := xlsxOf(v, opt)
-	sum, errSum := marshalSummary(summaryFor(v, opt))
-	md := markdownOf(v, opt)
 	wg.Wait()
 	if errHTML != nil {
 		return errHTML

@@ -3,6 +3,7 @@ package report
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"fmt"
 	"io"
 	"regexp"
@@ -28,7 +29,7 @@ var defaultElem = regexp.MustCompile(`<Default Extension="([^"]*)"[^>]*?(?:/>|><
 // in map order when a sheet gets a drawing (a chart), so two saves of one
 // workbook differ; canonicalXLSX orders both.
 func workbookBytes(f *excelize.File) ([]byte, error) {
-	buf, err := f.WriteToBuffer()
+	buf, err := f.SetZipWriter(fastZip).WriteToBuffer()
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", XLSXFile, err)
 	}
@@ -37,6 +38,30 @@ func workbookBytes(f *excelize.File) ([]byte, error) {
 		return nil, fmt.Errorf("render %s: %w", XLSXFile, err)
 	}
 	return b, nil
+}
+
+// fastZip is the workbook's zip writer: Deflate at flate.BestSpeed
+// rather than the default level. Compression was half the time of making
+// a big run's workbook (BenchmarkXLSX: a run with a long GPU log, whose
+// samples fill a sheet), and the files the default level saves a few
+// percent of are not kept by the thousand; LibreOffice and Excel read
+// any Deflate level.
+// The archive writes its members one at a time, each compressor closed
+// before the next is asked for, so one flate.Writer (600 KB of tables)
+// serves them all.
+func fastZip(w io.Writer) excelize.ZipWriter {
+	zw := zip.NewWriter(w)
+	var fw *flate.Writer
+	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
+		if fw == nil {
+			var err error
+			fw, err = flate.NewWriter(out, flate.BestSpeed)
+			return fw, err
+		}
+		fw.Reset(out)
+		return fw, nil
+	})
+	return zw
 }
 
 // canonicalXLSX rewrites the zip archive xlsx with its members in name

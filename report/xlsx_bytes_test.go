@@ -2,6 +2,9 @@ package report
 
 import (
 	"bytes"
+	"compress/flate"
+	"fmt"
+	"io"
 	"slices"
 	"testing"
 )
@@ -79,5 +82,49 @@ func TestSortDefaults(t *testing.T) {
 		if got := string(sortDefaults([]byte(tt.in))); got != tt.want {
 			t.Errorf("sortDefaults(%s)\n got %s\nwant %s", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestFastZipMembersIndependent: the workbook's zip writer compresses each
+// member at flate.BestSpeed with one flate.Writer, reset between members;
+// a member's compressed bytes must be those of its content alone, or the
+// workbook's bytes would depend on the (map) order excelize writes its
+// members in. A member repeated after another compresses to the same
+// bytes as its first copy and as a fresh BestSpeed writer's.
+func TestFastZipMembersIndependent(t *testing.T) {
+	a := bytes.Repeat([]byte("<row r=\"1\"><c t=\"s\"><v>42</v></c></row>"), 400)
+	b := bytes.Repeat([]byte("<sheetData/>0123456789"), 300)
+	var buf bytes.Buffer
+	zw := fastZip(&buf)
+	for i, data := range [][]byte{a, b, a} {
+		w, err := zw.Create(fmt.Sprintf("m%d.xml", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var fresh bytes.Buffer
+	fw, _ := flate.NewWriter(&fresh, flate.BestSpeed)
+	fw.Write(a)
+	fw.Close()
+	zr := openZip(t, buf.Bytes())
+	raw := func(i int) []byte {
+		r, err := zr.File[i].OpenRaw()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(r)
+		return got
+	}
+	if first, third := raw(0), raw(2); !bytes.Equal(first, third) || !bytes.Equal(first, fresh.Bytes()) {
+		t.Errorf("member a: %d bytes first, %d after b, %d from a fresh BestSpeed writer; want all equal", len(first), len(third), fresh.Len())
+	}
+	if got := zipMember(t, zr, "m1.xml"); !bytes.Equal(got, b) {
+		t.Errorf("member b reads back %d bytes, want %d", len(got), len(b))
 	}
 }
