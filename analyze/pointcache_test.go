@@ -1,11 +1,14 @@
 package analyze
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -466,5 +469,84 @@ func TestGrowingRunReadsTheLastRoles(t *testing.T) {
 		if diff := cmp.Diff(w, pts[i].Roles); diff != "" {
 			t.Errorf("point %d's roles (-want +got):\n%s", i, diff)
 		}
+	}
+}
+
+// TestPrepareNewIsTheAnalysis: the entries PrepareNew keeps for the one
+// new snapshot of a re-run (its roles, decisions and trace window), made
+// while the load reads the other digests, are byte for byte those the
+// analysis makes of it without PrepareNew, they are there before the
+// analysis starts, and the findings are the same either way.
+func TestPrepareNewIsTheAnalysis(t *testing.T) {
+	names := testutil.SampleSnapshots(t, 5)
+	dir := t.TempDir()
+	for i, n := range names {
+		testutil.CopyFile(t, n, filepath.Join(dir, filepath.Base(n)), time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC))
+	}
+	newest := filepath.Join(dir, filepath.Base(names[4]))
+	hold := filepath.Join(t.TempDir(), "held")
+	if err := os.Rename(newest, hold); err != nil {
+		t.Fatal(err)
+	}
+	const version = "test-1"
+	load := func(c *ingest.DigestCache, fresh func(*ingest.SnapshotFile)) *ingest.Run {
+		t.Helper()
+		run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC, Jobs: 2, Digest: true, Cache: c, Fresh: fresh})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run
+	}
+	with := &ingest.DigestCache{Dir: t.TempDir()}
+	Analyze(load(with, nil), Options{SideVersion: version})
+	without := &ingest.DigestCache{Dir: t.TempDir()}
+	if err := os.CopyFS(without.Dir, os.DirFS(with.Dir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(hold, newest); err != nil {
+		t.Fatal(err)
+	}
+
+	prepared := 0
+	run := load(with, func(f *ingest.SnapshotFile) { prepared++; PrepareNew(f, version) })
+	if prepared != 1 {
+		t.Fatalf("PrepareNew called %d times, want 1", prepared)
+	}
+	kinds := []string{"roles", "lastroles", "window"}
+	entries := func(run *ingest.Run) map[string][]byte {
+		t.Helper()
+		for _, f := range run.Snapshots {
+			if filepath.Base(f.Path) != filepath.Base(newest) {
+				continue
+			}
+			got := map[string][]byte{}
+			for _, k := range kinds {
+				if b, ok := sideBytes(f, sideKind(k, version, DeviceKey{Device: 0})); ok {
+					got[k] = b
+				}
+			}
+			return got
+		}
+		t.Fatal("the new snapshot was not loaded")
+		return nil
+	}
+	before := entries(run)
+	if len(before) != len(kinds) {
+		t.Errorf("after the load, the new snapshot has entries %v, want %q", slices.Sorted(maps.Keys(before)), kinds)
+	}
+	got := Analyze(run, Options{SideVersion: version})
+
+	plain := load(without, nil)
+	want := Analyze(plain, Options{SideVersion: version})
+	made := entries(plain)
+	for _, k := range kinds {
+		if !bytes.Equal(before[k], made[k]) {
+			t.Errorf("%s entry: PrepareNew's (%d bytes) differs from the analysis's (%d bytes)", k, len(before[k]), len(made[k]))
+		}
+	}
+	gj, _ := json.Marshal(got)
+	wj, _ := json.Marshal(want)
+	if !bytes.Equal(gj, wj) {
+		t.Errorf("findings differ with PrepareNew:\n%s", cmp.Diff(string(wj), string(gj)))
 	}
 }

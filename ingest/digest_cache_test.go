@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -434,5 +436,57 @@ func TestLoadKeepsTheOneNewFileDecoded(t *testing.T) {
 	}
 	if _, err := again[name].Full(); err == nil {
 		t.Error("the new file is still held after another file was decoded in full")
+	}
+}
+
+// TestLoadFreshIsTheOneNewFile: LoadOptions.Fresh is called once, with the
+// one snapshot a load decodes (a re-run after one more), its digest in the
+// cache when it is called (so that side entries can be filed under it) and
+// its full decode at hand; never by a first run of several files, a run
+// whose every digest is cached, or a load without a cache.
+func TestLoadFreshIsTheOneNewFile(t *testing.T) {
+	src := testutil.SampleSnapshots(t, 4)
+	dir := t.TempDir()
+	put := func(p string) {
+		t.Helper()
+		testutil.CopyFile(t, p, filepath.Join(dir, filepath.Base(p)), time.Time{})
+	}
+	cache := &DigestCache{Dir: t.TempDir()}
+	load := func(c *DigestCache) []string {
+		t.Helper()
+		var mu sync.Mutex
+		var called []string
+		fresh := func(f *SnapshotFile) {
+			what := filepath.Base(f.Path)
+			if f.DigestKey() == "" {
+				what += " (no digest in the cache)"
+			}
+			if _, err := f.Full(); err != nil {
+				what += " (no full decode: " + err.Error() + ")"
+			}
+			mu.Lock()
+			called = append(called, what)
+			mu.Unlock()
+		}
+		if _, err := Load(context.Background(), dir, LoadOptions{Jobs: 2, Digest: true, Cache: c, Location: time.UTC, Fresh: fresh}); err != nil {
+			t.Fatal(err)
+		}
+		return called
+	}
+	for _, p := range src[:3] {
+		put(p)
+	}
+	if got := load(cache); len(got) != 0 {
+		t.Errorf("a first run of 3 files called Fresh with %q", got)
+	}
+	put(src[3])
+	if got, want := load(cache), []string{filepath.Base(src[3])}; !slices.Equal(got, want) {
+		t.Errorf("a re-run after one more file called Fresh with %q, want %q", got, want)
+	}
+	if got := load(cache); len(got) != 0 {
+		t.Errorf("a run whose every digest is cached called Fresh with %q", got)
+	}
+	if got := load(nil); len(got) != 0 {
+		t.Errorf("a load without a cache called Fresh with %q", got)
 	}
 }

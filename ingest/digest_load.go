@@ -208,6 +208,17 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 	return d, cont, false, nil
 }
 
+// fresh reports whether f, loaded from candidate c (from the cache when
+// cached), is the one snapshot this load decoded and kept, with its digest
+// now in the cache, and if so attaches it (LoadOptions.Fresh).
+func (dl *digestLoader) fresh(c Candidate, f *SnapshotFile, cached bool) bool {
+	if f == nil || cached || dl.keepFull == "" || c.Path != dl.keepFull {
+		return false
+	}
+	dl.attach(f)
+	return f.DigestKey() != ""
+}
+
 // attach lets a digested file decode itself in full later.
 func (dl *digestLoader) attach(f *SnapshotFile) {
 	if f.Snapshot != nil && f.Snapshot.Digest != nil {

@@ -75,6 +75,14 @@ type LoadOptions struct {
 	// ProgressBytes, when set, is called like Progress with the bytes read
 	// so far and in all, and whether the file's digest came from Cache.
 	ProgressBytes func(p LoadProgress)
+	// Fresh, when set, is called on the loading goroutine with the one
+	// snapshot a load with a cache decodes (a re-run after one more
+	// snapshot: the file it keeps decoded in full), once its digest is in
+	// the cache, while the other files' digests are still being read:
+	// per-snapshot work the analysis would do on it after the load can
+	// be done there, on a core that would otherwise wait, and kept as its
+	// side entries. Not called when the load decodes none or several.
+	Fresh func(f *SnapshotFile)
 }
 
 // Load discovers and decodes the inputs of the run in dir. Files that
@@ -185,6 +193,9 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 			results[i] = loadOne(c, opt, cmp.Or(z.loc, loc), dl)
 			if r := results[i].log; byKit && r != nil && r.Zoneless {
 				results[i].zone = &z.LogZone
+			}
+			if f := results[i].snap; opt.Fresh != nil && dl.fresh(c, f, results[i].cached) {
+				opt.Fresh(f)
 			}
 			sem.release(c.Rel, w)
 			finished(i)

@@ -165,6 +165,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		Digest:        !opt.cache.noDigest,
 		Cache:         cache,
 		ProgressBytes: prog.updateLoad,
+		Fresh:         func(f *ingest.SnapshotFile) { analyze.PrepareNew(f, opt.sideVersion) },
 	})
 	prog.finish()
 	if err != nil {
