@@ -155,6 +155,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	}
 	prog.start("reading " + dir)
 	began := time.Now()
+	cached := 0 // snapshots whose digest came from the cache
 	run, err := ingest.Load(ctx, dir, ingest.LoadOptions{
 		Decode:        opt.decode,
 		Location:      opt.location,
@@ -164,7 +165,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		Columns:       opt.columns,
 		Digest:        !opt.cache.noDigest,
 		Cache:         cache,
-		ProgressBytes: prog.updateLoad,
+		ProgressBytes: func(p ingest.LoadProgress) { cached = p.Cached; prog.updateLoad(p) },
 		Fresh:         func(f *ingest.SnapshotFile) { analyze.PrepareNew(f, opt.sideVersion) },
 	})
 	prog.finish()
@@ -179,8 +180,8 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	// Stage times under -v: where a slow run spent its time, without a
 	// profiler (milliseconds, rounded).
 	loaded := time.Now()
-	log.Debug("inputs read", "dir", dir, "snapshots", len(run.Snapshots), "gpu_logs", len(run.Logs),
-		"skipped", len(run.Skipped), "elapsed", loaded.Sub(began).Round(time.Millisecond))
+	log.Debug("inputs read", "dir", dir, "snapshots", len(run.Snapshots), "from_cache", cached,
+		"gpu_logs", len(run.Logs), "skipped", len(run.Skipped), "elapsed", loaded.Sub(began).Round(time.Millisecond))
 	for _, s := range run.Skipped {
 		log.Warn("skipped input", "file", filepath.Join(dir, filepath.FromSlash(s.Path)), "reason", s.Reason)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,16 +105,25 @@ func TestWriteFailedExitCode(t *testing.T) {
 
 // TestVerboseStageTimes: -v says, in order, how long reading the inputs,
 // the analysis and writing the report took (what a slow run is asked
-// first), with the counts read; without -v none of it is printed.
+// first), with the counts read and how many digests came from the cache;
+// without -v none of it is printed.
 func TestVerboseStageTimes(t *testing.T) {
 	dir := filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run")
-	stages := []string{
-		`level=DEBUG msg="inputs read" dir=` + dir + ` snapshots=14 gpu_logs=1 skipped=0 elapsed=`,
-		`level=DEBUG msg=analysed dir=` + dir + ` elapsed=`,
-		`level=DEBUG msg="report written" dir=`,
-	}
-	for _, verbose := range []bool{false, true} {
-		args := []string{"-q", "--tz", "UTC", "--no-cache", "-o", filepath.Join(t.TempDir(), "r"), dir}
+	caches := []string{t.TempDir(), t.TempDir(), ""}
+	caches[2] = caches[1]
+	for i, verbose := range []bool{false, true, true} {
+		// The third run reads every digest from the cache the second
+		// filled.
+		fromCache, cache := 0, caches[i]
+		if i == 2 {
+			fromCache = 14
+		}
+		stages := []string{
+			fmt.Sprintf(`level=DEBUG msg="inputs read" dir=%s snapshots=14 from_cache=%d gpu_logs=1 skipped=0 elapsed=`, dir, fromCache),
+			`level=DEBUG msg=analysed dir=` + dir + ` elapsed=`,
+			`level=DEBUG msg="report written" dir=`,
+		}
+		args := []string{"-q", "--tz", "UTC", "--cache-dir", cache, "-o", filepath.Join(t.TempDir(), "r"), dir}
 		if verbose {
 			args = append([]string{"-v"}, args...)
 		}
