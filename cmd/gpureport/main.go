@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 
@@ -76,10 +77,11 @@ func (c command) invoke(ctx context.Context, args []string, stdout, stderr io.Wr
 }
 
 func main() {
-	tuneGC(os.Getenv)
+	_, ballast := tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
+	runtime.KeepAlive(ballast)
 	os.Exit(code)
 }
 
