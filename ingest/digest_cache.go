@@ -238,9 +238,10 @@ func writeAtomic(p string, b []byte) error {
 	return nil
 }
 
-// Evict removes the least recently used digests and side entries until
-// the folder holds at most MaxBytes of them, and the temporary files of writers that died
-// (older than an hour). It returns the bytes removed.
+// Evict removes the least recently used digests, side entries and stat
+// indexes until the folder holds at most MaxBytes of them, and the
+// temporary files of writers that died (older than an hour). It returns
+// the bytes removed.
 func (c *DigestCache) Evict() (int64, error) {
 	limit := cmp.Or(c.MaxBytes, DefaultDigestCacheBytes)
 	type entry struct {
@@ -272,7 +273,7 @@ func (c *DigestCache) Evict() (int64, error) {
 			if os.Remove(p) == nil {
 				freed += info.Size()
 			}
-		case strings.HasSuffix(d.Name(), digestExt), strings.HasSuffix(d.Name(), sideExt):
+		case strings.HasSuffix(d.Name(), digestExt), strings.HasSuffix(d.Name(), sideExt), strings.HasSuffix(d.Name(), statIndexExt):
 			all = append(all, entry{p, info.Size(), info.ModTime()})
 			total += info.Size()
 		}

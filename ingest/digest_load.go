@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -43,6 +45,12 @@ type digestLoader struct {
 	// keys holds the content keys that prepare found, by candidate path;
 	// read only while the files load.
 	keys map[string]string
+	// now is the clock that dates stat index entries (time.Now; tests
+	// move it).
+	now func() time.Time
+	// keyed counts the content keys prepare found from files' contents
+	// rather than from the stat index.
+	keyed atomic.Int64
 	// keepFull is the path of the one snapshot this load decodes (none:
 	// ""), found by prepare: a re-run after one more snapshot. It is
 	// decoded in full rather than skimmed, and kept for
@@ -58,20 +66,26 @@ type digestLoader struct {
 	keepFull string
 }
 
-// prepare finds the content key of every snapshot candidate, jobs at a
-// time, and returns which of them the cache holds no digest for (nil
-// without a cache): those are decoded, the others only read, so Load
-// starts them first. Started in the files' order, the one new snapshot of
-// a re-run (30-50 ms of decoding for an ordinary snapshot) was often the
-// last, and ran alone after the other workers had read every cached
-// digest. The keys are kept for load, which finds each only once.
-func (dl *digestLoader) prepare(cands []Candidate, jobs int) []bool {
+// prepare finds the content key of every snapshot candidate of run folder
+// dir, jobs at a time, and returns which of them the cache holds no digest
+// for (nil without a cache): those are decoded, the others only read, so
+// Load starts them first. Started in the files' order, the one new
+// snapshot of a re-run (30-50 ms of decoding for an ordinary snapshot) was
+// often the last, and ran alone after the other workers had read every
+// cached digest. The keys are kept for load, which finds each only once. A
+// key comes from the folder's stat index (statindex.go) when the file's
+// identity is the one indexed with it, else from the file's content; the
+// index is then written again with this run's snapshots.
+func (dl *digestLoader) prepare(dir string, cands []Candidate, jobs int) []bool {
 	cache := dl.opt.Cache
 	if !dl.opt.Digest || cache == nil {
 		return nil
 	}
+	ix := openStatIndex(cache, dir)
 	keys := make([]string, len(cands))
 	missing := make([]bool, len(cands))
+	ids := make([]fileIdentity, len(cands))
+	identified := make([]bool, len(cands))
 	var g errgroup.Group
 	g.SetLimit(jobs)
 	for i, c := range cands {
@@ -79,12 +93,24 @@ func (dl *digestLoader) prepare(cands []Candidate, jobs int) []bool {
 			continue
 		}
 		g.Go(func() error {
-			k, err := ContentKey(c.Path, c.Source.Path)
-			if err != nil {
-				return nil // load finds it again, and says why
+			var k string
+			if ix != nil {
+				if fi, err := os.Stat(c.Path); err == nil {
+					ids[i], identified[i] = identityOf(fi)
+				}
+				if identified[i] {
+					k, _ = ix.lookup(c.Source.Path, ids[i])
+				}
+			}
+			if k == "" {
+				var err error
+				if k, err = ContentKey(c.Path, c.Source.Path); err != nil {
+					return nil // load finds it again, and says why
+				}
+				dl.keyed.Add(1)
 			}
 			keys[i] = k
-			_, err = os.Stat(cache.path(k))
+			_, err := os.Stat(cache.path(k))
 			missing[i] = err != nil
 			return nil
 		})
@@ -103,6 +129,24 @@ func (dl *digestLoader) prepare(cands []Candidate, jobs int) []bool {
 	}
 	if decode != 1 {
 		dl.keepFull = ""
+	}
+	if ix != nil {
+		now := dl.now().UnixNano()
+		keep := make(map[string]statEntry, len(cands))
+		for i, k := range keys {
+			if k == "" || !identified[i] {
+				continue
+			}
+			name := cands[i].Source.Path
+			e := statEntry{id: ids[i], recorded: now, key: k}
+			if old, ok := ix.entries[name]; ok && old.id == e.id && old.key == k {
+				e.recorded = old.recorded
+			}
+			keep[name] = e
+		}
+		if err := ix.write(keep); err != nil {
+			dl.warnOnce.Do(func() { slog.Warn("digest cache not written", "dir", cache.Dir, "err", err) })
+		}
 	}
 	return missing
 }
@@ -138,7 +182,11 @@ func (dl *digestLoader) giveScratch(sc *loadScratch) {
 
 func newDigestLoader(opt LoadOptions) *digestLoader {
 	full := &fullLoader{opt: opt.Decode, abs: map[string]string{}, cache: opt.Cache, keys: map[string]string{}}
-	return &digestLoader{opt: opt, full: full, stacks: snapshot.NewSharer()}
+	now := opt.now
+	if now == nil {
+		now = time.Now
+	}
+	return &digestLoader{opt: opt, full: full, stacks: snapshot.NewSharer(), now: now}
 }
 
 // load returns candidate c's snapshot, or its digest with LoadOptions.Digest,

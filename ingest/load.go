@@ -83,6 +83,9 @@ type LoadOptions struct {
 	// be done there, on a core that would otherwise wait, and kept as its
 	// side entries. Not called when the load decodes none or several.
 	Fresh func(f *SnapshotFile)
+	// now, when set, replaces time.Now as the clock of the stat index
+	// (tests).
+	now func() time.Time
 }
 
 // Load discovers and decodes the inputs of the run in dir. Files that
@@ -121,7 +124,7 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cands[b].Bytes, cands[a].Bytes) })
 	dl := newDigestLoader(opt)
-	if missing := dl.prepare(cands, jobs); missing != nil {
+	if missing := dl.prepare(dir, cands, jobs); missing != nil {
 		// The files to decode first, the largest first; then the digests
 		// the cache holds.
 		first := func(i int) int {
