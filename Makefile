@@ -156,7 +156,8 @@ bench:
 
 # Decoder vs CPython pickle.load on a generated ~280 MB snapshot with
 # thousands of distinct stacks (targets: full decode at least 8x faster,
-# digest-only reading at least 500 MB/s per core). BENCH_BASE=REV (a git
+# both decoders timed in process, without a process's start; digest-only
+# reading at least 500 MB/s per core). BENCH_BASE=REV (a git
 # revision, e.g. main) also times that revision's gpureport in the same
 # run, for before/after figures. BENCH_DECODE_ARGS='-shape ordinary' (or
 # few, large) times a snapshot of that shape of gen shape instead.

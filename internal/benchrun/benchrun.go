@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -136,6 +138,41 @@ func Python() (string, error) { return exec.LookPath("python3") }
 // TimePickleLoad times CPython's pickle.load of file with python.
 func TimePickleLoad(python, file string) (Result, error) {
 	return Time(python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", file)
+}
+
+// pickleLoadTimes loads the file named n times with pickle.load and
+// prints each load's wall seconds, as the process measures it: without
+// the interpreter's start.
+const pickleLoadTimes = `import pickle, sys, time
+for _ in range(int(sys.argv[2])):
+    w = time.perf_counter()
+    with open(sys.argv[1], 'rb') as fh:
+        pickle.load(fh)
+    print(time.perf_counter() - w)`
+
+// TimePickleLoadInProcess times CPython's pickle.load of file n times in
+// one process, each load as that process measures it (perf_counter around
+// the load alone: no interpreter start, which is most of the time of a
+// small file's load in a process of its own).
+func TimePickleLoadInProcess(python, file string, n int) ([]time.Duration, error) {
+	cmd := exec.Command(python, "-c", pickleLoadTimes, file, strconv.Itoa(n))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	var ds []time.Duration
+	for _, f := range strings.Fields(string(out)) {
+		s, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return nil, fmt.Errorf("python3 printed %q: %w", out, err)
+		}
+		ds = append(ds, time.Duration(s*float64(time.Second)))
+	}
+	if len(ds) != n {
+		return nil, fmt.Errorf("python3 printed %d times, want %d", len(ds), n)
+	}
+	return ds, nil
 }
 
 // pickleLoadAll loads every file named with pickle.load, one after
