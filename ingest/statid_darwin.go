@@ -1,19 +1,6 @@
 package ingest
 
-import (
-	"os"
-	"syscall"
-)
+import "syscall"
 
-// identityOf returns the identity of the file fi describes (os.Stat's),
-// and whether the platform gives one.
-func identityOf(fi os.FileInfo) (fileIdentity, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileIdentity{}, false
-	}
-	return fileIdentity{
-		Size: fi.Size(), MTime: fi.ModTime().UnixNano(), CTime: st.Ctimespec.Nano(),
-		Ino: st.Ino, Dev: uint64(st.Dev),
-	}, true
-}
+// ctimeOf returns the change time of st, Unix nanoseconds.
+func ctimeOf(st *syscall.Stat_t) int64 { return st.Ctimespec.Nano() }
