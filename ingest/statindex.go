@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"hash/crc32"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -141,25 +142,14 @@ func (ix *statIndex) lookup(name string, id fileIdentity) (string, bool) {
 	return e.key, true
 }
 
-// write stores the index made of the entries named in keep (the run's
+// write stores the index made of the settled entries of keep (the run's
 // snapshots now, each with its entry), when it differs from the one read.
 func (ix *statIndex) write(keep map[string]statEntry) error {
-	same := len(keep) == len(ix.entries)
-	for name, e := range keep {
-		if !e.settled() {
-			delete(keep, name)
-			same = false
-			continue
-		}
-		if old, ok := ix.entries[name]; !ok || old != e {
-			same = false
-		}
-	}
-	if same {
+	maps.DeleteFunc(keep, func(_ string, e statEntry) bool { return !e.settled() })
+	if maps.Equal(keep, ix.entries) {
 		return nil
 	}
-	b := encodeStatIndex(ix.folder, keep)
-	return writeAtomic(ix.path, b)
+	return writeAtomic(ix.path, encodeStatIndex(ix.folder, keep))
 }
 
 // encodeStatIndex writes the entries of folder in the index file format,

@@ -38,9 +38,9 @@ func indexedLoad(t *testing.T, dir string, cache *DigestCache, now time.Time) (m
 // every content key in the stat index, without reading a file; a file
 // replaced by another of the same size and modification time (a new
 // inode, as cp and rsync make) is keyed from its content again; a removed
-// file leaves the index; files changed less than racyWindow before the
-// load are never indexed; and an index that does not read back is
-// rebuilt.
+// file leaves the index; an unchanged index is not written again; files
+// changed less than racyWindow before the load are never indexed; and an
+// index that does not read back is rebuilt.
 func TestStatIndexSparesContentKeys(t *testing.T) {
 	src := testutil.SampleSnapshots(t, 3)
 	dir := t.TempDir()
@@ -61,9 +61,17 @@ func TestStatIndexSparesContentKeys(t *testing.T) {
 			t.Fatalf("%s: key %.12s, want ContentKey's %.12s (%v)", n, first[n], want, err)
 		}
 	}
+	written, err := os.Stat(openStatIndex(cache, dir).path)
+	if err != nil {
+		t.Fatalf("no index after the first load: %v", err)
+	}
 	again, keyed := indexedLoad(t, dir, cache, later)
 	if keyed != 0 || !reflect.DeepEqual(again, first) {
 		t.Fatalf("second load: %d keys from contents (want 0), keys equal: %v", keyed, reflect.DeepEqual(again, first))
+	}
+	// Nothing changed: the index is not written again.
+	if now, err := os.Stat(openStatIndex(cache, dir).path); err != nil || !os.SameFile(now, written) {
+		t.Errorf("an unchanged index was written again (%v)", err)
 	}
 
 	// names[1] replaced by names[2]'s bytes cut to its size, its mtime kept.
