@@ -258,14 +258,11 @@ func (r *ixReader) uint() uint64 {
 	return v
 }
 
+// int reads a varint: a uvarint of the zig-zag encoding, as
+// binary.AppendVarint writes it.
 func (r *ixReader) int() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.ok, r.b = false, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
+	u := r.uint()
+	return int64(u>>1) ^ -int64(u&1)
 }
 
 // string reads a length and that many bytes.

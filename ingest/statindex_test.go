@@ -189,7 +189,7 @@ func TestDecodeStatIndexRefuses(t *testing.T) {
 	now := time.Now().UnixNano()
 	entries := map[string]statEntry{
 		"rank0/step_10.pickle": {id: fileIdentity{Size: 10, MTime: 1, CTime: 2, Ino: 3, Dev: 4}, recorded: now, key: "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"},
-		"rank1/step_10.pickle": {id: fileIdentity{Size: 11, MTime: 5, CTime: 6, Ino: 7, Dev: 4}, recorded: now, key: "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"},
+		"rank1/step_10.pickle": {id: fileIdentity{Size: 11, MTime: -5, CTime: -6e18, Ino: 7, Dev: 4}, recorded: -now, key: "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"},
 	}
 	good := encodeStatIndex("/runs/run42", entries)
 	folder, got, err := decodeStatIndex(good)
