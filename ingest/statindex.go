@@ -35,8 +35,10 @@ import (
 // modification times are more than racyWindow before the time the entry
 // was made, so that a later write, later still, moves the change time to
 // another tick. (Git's index has the same rule for its "racily clean"
-// entries.) A freshly written snapshot is keyed by its content the first
-// time and indexed the next.
+// entries.) The file system's clock and this machine's are taken to agree
+// within that window, as they do on a local disk and on a network file
+// system whose server keeps time. A freshly written snapshot is keyed by
+// its content the first time and indexed the next.
 //
 // Without the identity (Windows: no inode or change time in os.FileInfo)
 // there is no index, and every key is found from the file's content.
