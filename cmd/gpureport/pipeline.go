@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gpureport/analyze"
@@ -172,11 +173,6 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	if err != nil {
 		return nil, err
 	}
-	if cache != nil {
-		if _, err := cache.Evict(); err != nil {
-			log.Warn("digest cache not trimmed", "dir", cache.Dir, "err", err)
-		}
-	}
 	// Stage times under -v: where a slow run spent its time, without a
 	// profiler (milliseconds, rounded).
 	loaded := time.Now()
@@ -201,7 +197,23 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	})
 	analysed := time.Now()
 	log.Debug("analysed", "dir", dir, "elapsed", analysed.Sub(loaded).Round(time.Millisecond))
-	if err := report.Write(outDir, f, report.Options{GeneratedAt: generatedAt(), Version: version}); err != nil {
+	// The cache is trimmed to its bound once the analysis has read and
+	// made this run's entries (each read or written marks it used), so the
+	// least recently used are other runs': trimmed after the load, as it
+	// was, it removed this run's side entries before the analysis read
+	// them, which made them again and left the cache over its bound. The
+	// trim reads nothing the report does: it runs beside the report.
+	var trimmed sync.WaitGroup
+	if cache != nil {
+		trimmed.Go(func() {
+			if _, err := cache.Evict(); err != nil {
+				log.Warn("digest cache not trimmed", "dir", cache.Dir, "err", err)
+			}
+		})
+	}
+	err = report.Write(outDir, f, report.Options{GeneratedAt: generatedAt(), Version: version})
+	trimmed.Wait()
+	if err != nil {
 		return nil, &writeError{err}
 	}
 	log.Debug("report written", "dir", outDir, "elapsed", time.Since(analysed).Round(time.Millisecond))

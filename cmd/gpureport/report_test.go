@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -144,5 +146,49 @@ func TestVerboseStageTimes(t *testing.T) {
 				at += i + len(s)
 			}
 		}
+	}
+}
+
+// TestCacheWithinItsBoundAfterARun: after a report, the digest cache holds
+// at most --cache-size bytes. Trimmed right after the load, the cache lost
+// this run's side entries (not yet read, so least recently used), which
+// the analysis then made again, and the run ended over the bound.
+func TestCacheWithinItsBoundAfterARun(t *testing.T) {
+	dir := filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run")
+	cache := t.TempDir()
+	size := func() int64 {
+		t.Helper()
+		var n int64
+		err := filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			if ext := filepath.Ext(p); ext == ".digest" || ext == ".side" || ext == ".idx" {
+				info, err := d.Info()
+				if err != nil {
+					return err
+				}
+				n += info.Size()
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	run := func(extra ...string) {
+		t.Helper()
+		args := append([]string{"-q", "--tz", "UTC", "--cache-dir", cache, "-o", filepath.Join(t.TempDir(), "r")}, extra...)
+		if code, out, errs := runTB(t, append(args, dir)...); code != exitOK {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+		}
+	}
+	run()
+	full := size()
+	bound := full / 2
+	run("--cache-size", strconv.FormatInt(bound, 10))
+	if got := size(); got > bound || got == 0 {
+		t.Errorf("after a run bounded to %d bytes (of %d), the cache holds %d", bound, full, got)
 	}
 }
