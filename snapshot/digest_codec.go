@@ -298,6 +298,7 @@ func DecodeDigestReusing(b []byte, t *Sharer, sc *Scratch) (key string, c Contai
 		t.share(s, true, spans)
 		for i := range spans {
 			spans[i].seg = s.Segments[i]
+			spans[i].nblocks = uint32(len(s.Segments[i].Blocks))
 		}
 		t.rememberSection(sc.reduce.section, spans, sc.reduce.seen)
 	}
@@ -462,7 +463,7 @@ func (r *digestReader) segments(host bool) []*Segment {
 		span, rest := r.b[4:4+n], r.b[4+n:]
 		if borrowed && r.seen != nil {
 			if found, ok := r.seen.find(span, StackID(r.stacks)); ok {
-				total += len(found.seg.Blocks)
+				total += int(found.nblocks)
 				out[i] = found.seg
 				found.off, found.n, found.hit = uint32(off), n, true
 				spans = append(spans, found)

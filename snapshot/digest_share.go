@@ -62,13 +62,17 @@ type rawSection struct {
 }
 
 // rawSeg is one segment of a segment section: its bytes (raw[off:off+n]
-// of its section), the shared segment read from them, its address and
-// size, the hash of its blocks (hashBlocks) and the largest stack ID it
-// names; hit says that it was taken from an earlier section rather than
-// read.
+// of its section), the shared segment read from them and its number of
+// blocks, its address and size, the hash of its blocks (hashBlocks) and
+// the largest stack ID it names; hit says that it was taken from an
+// earlier section rather than read. (nblocks spares a reader that takes
+// the segment a visit to it: the shared segments lie all over the heap,
+// and reading each one's block count was a cache miss a segment, a fifth
+// of the reading of a section whose segments all repeat.)
 type rawSeg struct {
 	off, n   uint32
 	seg      *Segment
+	nblocks  uint32
 	addr     uint64
 	size     int64
 	blocks   uint64
