@@ -84,8 +84,6 @@ func (dl *digestLoader) prepare(dir string, cands []Candidate, jobs int) []bool 
 	ix := openStatIndex(cache, dir)
 	keys := make([]string, len(cands))
 	missing := make([]bool, len(cands))
-	ids := make([]fileIdentity, len(cands))
-	identified := make([]bool, len(cands))
 	var g errgroup.Group
 	g.SetLimit(jobs)
 	for i, c := range cands {
@@ -94,13 +92,8 @@ func (dl *digestLoader) prepare(dir string, cands []Candidate, jobs int) []bool 
 		}
 		g.Go(func() error {
 			var k string
-			if ix != nil {
-				if fi, err := os.Stat(c.Path); err == nil {
-					ids[i], identified[i] = identityOf(fi)
-				}
-				if identified[i] {
-					k, _ = ix.lookup(c.Source.Path, ids[i])
-				}
+			if ix != nil && c.identified {
+				k, _ = ix.lookup(c.Source.Path, c.id)
 			}
 			if k == "" {
 				var err error
@@ -131,20 +124,7 @@ func (dl *digestLoader) prepare(dir string, cands []Candidate, jobs int) []bool 
 		dl.keepFull = ""
 	}
 	if ix != nil {
-		now := dl.now().UnixNano()
-		keep := make(map[string]statEntry, len(cands))
-		for i, k := range keys {
-			if k == "" || !identified[i] {
-				continue
-			}
-			name := cands[i].Source.Path
-			e := statEntry{id: ids[i], recorded: now, key: k}
-			if old, ok := ix.entries[name]; ok && old.id == e.id && old.key == k {
-				e.recorded = old.recorded
-			}
-			keep[name] = e
-		}
-		if err := ix.write(keep); err != nil {
+		if err := ix.save(cands, keys, dl.now()); err != nil {
 			dl.warnOnce.Do(func() { slog.Warn("digest cache not written", "dir", cache.Dir, "err", err) })
 		}
 	}

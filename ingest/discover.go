@@ -31,6 +31,11 @@ type Candidate struct {
 	Log gpulog.LogFormat
 	// Bytes is the file size; ModTime its modification time.
 	input.Source
+	// id is the file's identity when discovery opened it, for the stat
+	// index (statindex.go); identified says whether the platform gave
+	// one.
+	id         fileIdentity
+	identified bool
 }
 
 // CandidateKind says what a discovered file looks like.
@@ -176,6 +181,7 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 	}
 	head = head[:n]
 	c := Candidate{Path: p, Rel: rel, Source: input.Source{Path: rel, Bytes: st.Size(), ModTime: st.ModTime()}}
+	c.id, c.identified = identityOf(st)
 	if comp := gpulog.SniffCompression(head); comp != gpulog.Uncompressed {
 		if lf, ok := classifyCompressed(f, p, spec); ok {
 			c.Kind, c.Log = KindLog, lf

@@ -22,11 +22,12 @@ import (
 // ordinary snapshots after one more. The index keeps, for each snapshot of
 // a run folder, the content key found for it and the file's identity when
 // it was found: its size, modification and change times (nanoseconds),
-// inode and device, which one stat of the file reads again. A file whose
-// identity is unchanged has the same content key: any write to a file
-// sets its change time (ctime) to the time of the write, which no user
-// call can set back (cp -p and rsync -t preserve the modification time
-// only), and a file replaced by another gets another inode.
+// inode and device, which discovery reads anyway (it stats every file it
+// opens: Candidate.id). A file whose identity is unchanged has the same
+// content key: any write to a file sets its change time (ctime) to the
+// time of the write, which no user call can set back (cp -p and rsync -t
+// preserve the modification time only), and a file replaced by another
+// gets another inode.
 //
 // One exception is a write within one tick of the file system's clock
 // after the identity was read (ext4's ctime moves at the kernel's timer
@@ -144,10 +145,25 @@ func (ix *statIndex) lookup(name string, id fileIdentity) (string, bool) {
 	return e.key, true
 }
 
-// write stores the index made of the settled entries of keep (the run's
-// snapshots now, each with its entry), when it differs from the one read.
-func (ix *statIndex) write(keep map[string]statEntry) error {
-	maps.DeleteFunc(keep, func(_ string, e statEntry) bool { return !e.settled() })
+// save stores the index of this load's snapshots, cands with their
+// content keys keys (one for each candidate, "" for none), when its
+// settled entries differ from the index read: an entry made now, or kept
+// from the index (with the time it was made) when the file's identity and
+// key are the ones it holds.
+func (ix *statIndex) save(cands []Candidate, keys []string, now time.Time) error {
+	keep := make(map[string]statEntry, len(cands))
+	for i, c := range cands {
+		if keys[i] == "" || !c.identified {
+			continue
+		}
+		e := statEntry{id: c.id, recorded: now.UnixNano(), key: keys[i]}
+		if old, ok := ix.entries[c.Source.Path]; ok && old.id == e.id && old.key == e.key {
+			e.recorded = old.recorded
+		}
+		if e.settled() {
+			keep[c.Source.Path] = e
+		}
+	}
 	if maps.Equal(keep, ix.entries) {
 		return nil
 	}

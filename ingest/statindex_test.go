@@ -271,7 +271,7 @@ func FuzzDecodeStatIndex(f *testing.F) {
 // snapshot's content key and whether the cache holds its digest) over a
 // run folder of 14 snapshots, the keys found from the files' contents
 // (opened, 16 blocks read and hashed) or from the stat index (one stat
-// each). ns/op is for the whole folder.
+// each, made by discovery). ns/op is for the whole folder.
 func BenchmarkPrepareKeys(b *testing.B) {
 	src := testutil.SampleSnapshots(b, 14)
 	dir := b.TempDir()
