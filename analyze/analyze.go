@@ -245,8 +245,7 @@ func (a *analysis) traceWindow(dr *deviceRun) {
 	// one that is not nil is kept there.
 	if s := dr.s; s != nil && len(s.Files) > 0 && dr.d.TraceWindow == nil {
 		f := s.Files[len(s.Files)-1]
-		dr.d.TraceWindow = TraceWindowOf(f, s.Device, a.stacks)
-		cacheTraceWindow(f, s.DeviceKey, a.opt.SideVersion, dr.d.TraceWindow)
+		dr.d.TraceWindow = traceWindowKept(f, s.DeviceKey, s.Device, a.opt.SideVersion, a.stacks)
 	}
 }
 

@@ -57,8 +57,7 @@ func (a *analysis) pointRoles(dr *deviceRun) {
 			cacheRoles(f, s.DeviceKey, a.opt.SideVersion, &dr.roles[i])
 			continue
 		}
-		ds, bd := roles.Classify(sc)
-		cacheLastRoles(f, s.DeviceKey, a.opt.SideVersion, ds, &bd)
+		ds, bd := classifyLast(f, s.DeviceKey, a.opt.SideVersion, sc)
 		dr.roles[i] = bd
 		dr.last = lastRoles{file: f, at: i, scene: sc, decisions: ds}
 	}
@@ -87,8 +86,7 @@ func (a *analysis) joinRoles(dr *deviceRun) {
 			l.scene = roles.SceneReusing(nil, l.file.Snapshot, dr.s.Device)
 			l.scene.Memo = a.stacks
 			if len(l.scene.Blocks) != len(l.decisions) {
-				l.decisions, dr.roles[l.at] = roles.Classify(l.scene)
-				cacheLastRoles(l.file, dr.s.DeviceKey, a.opt.SideVersion, l.decisions, &dr.roles[l.at])
+				l.decisions, dr.roles[l.at] = classifyLast(l.file, dr.s.DeviceKey, a.opt.SideVersion, l.scene)
 			}
 		}
 		setSuspectRoles(dr.d, newRunSignatureCache(&l.file.Snapshot.Stacks, a.sigs), l.scene, l.decisions)

@@ -167,6 +167,26 @@ func validLastRoles(e *lastRolesEntry) bool {
 	return true
 }
 
+// classifyLast classifies the blocks of scene sc, device key's in file f
+// (its series' last snapshot), and keeps the decisions and breakdown as
+// f's side entries (cacheLastRoles): what the analysis and PrepareNew
+// both do to a last snapshot, so that the entries are the same whichever
+// makes them.
+func classifyLast(f *ingest.SnapshotFile, key DeviceKey, version string, sc *roles.Scene) ([]roles.Decision, roles.Breakdown) {
+	ds, bd := roles.Classify(sc)
+	cacheLastRoles(f, key, version, ds, &bd)
+	return ds, bd
+}
+
+// traceWindowKept is TraceWindowOf device dev of file f (the series'
+// last snapshot, device key), kept as f's side entry (cacheTraceWindow);
+// the analysis and PrepareNew both make it so.
+func traceWindowKept(f *ingest.SnapshotFile, key DeviceKey, dev int, version string, memo *roles.StackMemo) *TraceWindow {
+	w := TraceWindowOf(f, dev, memo)
+	cacheTraceWindow(f, key, version, w)
+	return w
+}
+
 // cacheLastRoles keeps ds and bd, the decisions and breakdown of device
 // key in file f, as f's side entry.
 //

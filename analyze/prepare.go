@@ -31,11 +31,10 @@ func PrepareNew(f *ingest.SnapshotFile, sideVersion string) {
 		if _, _, ok := cachedLastRoles(f, key, sideVersion); !ok {
 			sc := roles.SceneReusing(nil, f.Snapshot, dev)
 			sc.Memo = stacks
-			ds, bd := roles.Classify(sc)
-			cacheLastRoles(f, key, sideVersion, ds, &bd)
+			classifyLast(f, key, sideVersion, sc)
 		}
 		if _, ok := cachedTraceWindow(f, key, sideVersion); !ok {
-			cacheTraceWindow(f, key, sideVersion, TraceWindowOf(f, dev, stacks))
+			traceWindowKept(f, key, dev, sideVersion, stacks)
 		}
 	}
 }
