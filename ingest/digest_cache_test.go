@@ -319,11 +319,7 @@ func TestReadFileInto(t *testing.T) {
 func TestLoadDecodesNewFilesFirst(t *testing.T) {
 	src := testutil.SampleSnapshots(t, 5)
 	dir := t.TempDir()
-	put := func(p string) string {
-		t.Helper()
-		testutil.CopyFile(t, p, filepath.Join(dir, filepath.Base(p)), time.Time{})
-		return filepath.Base(p)
-	}
+	put := copierInto(t, dir)
 	// The new file is the smallest: by size alone it is read last.
 	newest := src[0]
 	for _, p := range src {
@@ -375,10 +371,7 @@ func TestLoadDecodesNewFilesFirst(t *testing.T) {
 func TestLoadKeepsTheOneNewFileDecoded(t *testing.T) {
 	src := testutil.SampleSnapshots(t, 5)
 	dir := t.TempDir()
-	put := func(p string) {
-		t.Helper()
-		testutil.CopyFile(t, p, filepath.Join(dir, filepath.Base(p)), time.Time{})
-	}
+	put := copierInto(t, dir)
 	cache := &DigestCache{Dir: t.TempDir()}
 	load := func() map[string]*SnapshotFile {
 		t.Helper()
@@ -447,10 +440,7 @@ func TestLoadKeepsTheOneNewFileDecoded(t *testing.T) {
 func TestLoadFreshIsTheOneNewFile(t *testing.T) {
 	src := testutil.SampleSnapshots(t, 4)
 	dir := t.TempDir()
-	put := func(p string) {
-		t.Helper()
-		testutil.CopyFile(t, p, filepath.Join(dir, filepath.Base(p)), time.Time{})
-	}
+	put := copierInto(t, dir)
 	cache := &DigestCache{Dir: t.TempDir()}
 	load := func(c *DigestCache) []string {
 		t.Helper()
@@ -488,5 +478,16 @@ func TestLoadFreshIsTheOneNewFile(t *testing.T) {
 	}
 	if got := load(nil); len(got) != 0 {
 		t.Errorf("a load without a cache called Fresh with %q", got)
+	}
+}
+
+// copierInto returns a function that copies a file into dir under its
+// base name (its modification time left as the copy makes it) and
+// returns that name: a run folder that grows as a test adds snapshots.
+func copierInto(t *testing.T, dir string) func(string) string {
+	return func(p string) string {
+		t.Helper()
+		testutil.CopyFile(t, p, filepath.Join(dir, filepath.Base(p)), time.Time{})
+		return filepath.Base(p)
 	}
 }
