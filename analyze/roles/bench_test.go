@@ -90,3 +90,39 @@ func BenchmarkClassify(b *testing.B) {
 		}
 	})
 }
+
+// largeOnce is the generator's large benchmark shape (175k live blocks, a
+// mixture-of-experts model's parameters and optimizer state), decoded.
+var largeOnce = sync.OnceValues(func() (*snapshot.Snapshot, error) {
+	var buf bytes.Buffer
+	if _, err := train.WriteShape(&buf, train.Large); err != nil {
+		return nil, err
+	}
+	s, _, err := snapshot.Decode(bytes.NewReader(buf.Bytes()), int64(buf.Len()), snapshot.DecodeOptions{})
+	return s, err
+})
+
+// BenchmarkSceneAt builds the scene at the end of the large shape's
+// trace, as its trace window does: the blocks live at the dump found by
+// address (dumpBlocks), against the map by address it replaced.
+//
+//	go test -run='^$' -bench=SceneAt -benchmem ./analyze/roles
+func BenchmarkSceneAt(b *testing.B) {
+	s, err := largeOnce()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dev := s.Devices()[0]
+	at := s.TraceEntries(dev) - 1
+	for _, c := range []struct {
+		name  string
+		scene func(*snapshot.Snapshot, int, int) *Scene
+	}{{"blocks", SceneAt}, {"map", sceneAtMapped}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.scene(s, dev, at)
+			}
+		})
+	}
+}

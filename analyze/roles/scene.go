@@ -3,6 +3,7 @@ package roles
 import (
 	"cmp"
 	"slices"
+	"sort"
 
 	"gpureport/snapshot"
 )
@@ -105,10 +106,6 @@ func SceneAt(s *snapshot.Snapshot, dev, at int) *Scene {
 	for _, p := range Pools(s, dev) {
 		sc.Pools[p.ID] = p
 	}
-	type live struct {
-		size int64
-		pool [2]int64
-	}
 	var segs []*snapshot.Segment
 	blocks := 0
 	for i := range s.Segments {
@@ -117,16 +114,7 @@ func SceneAt(s *snapshot.Snapshot, dev, at int) *Scene {
 			blocks += len(seg.Blocks)
 		}
 	}
-	// Sized first: a large model's 175k live blocks grew the map a dozen
-	// times over.
-	atDump := make(map[uint64]live, blocks)
-	for _, seg := range segs {
-		for _, b := range seg.Blocks {
-			if b.State == snapshot.StateActiveAllocated {
-				atDump[b.Address] = live{b.Size, seg.PrivatePool}
-			}
-		}
-	}
+	dump := newDumpBlocks(segs, blocks)
 	// byAddr finds the segment holding an address by binary search: the
 	// trace's 10k events against a large model's 17k segments made a
 	// scan per event the most of this function.
@@ -146,7 +134,7 @@ func SceneAt(s *snapshot.Snapshot, dev, at int) *Scene {
 		return [2]int64{}
 	}
 	// At most one block per event and one per block live at the dump.
-	sc.Blocks = make([]Block, 0, len(tr)+len(atDump))
+	sc.Blocks = make([]Block, 0, len(tr)+len(dump.live))
 	open := map[uint64]int{} // address -> index in sc.Blocks of its open allocation
 	// requested holds the addresses freed by a free_requested whose
 	// free_completed is still to come: that free_completed frees nothing
@@ -186,18 +174,15 @@ func SceneAt(s *snapshot.Snapshot, dev, at int) *Scene {
 	for j := range sc.Blocks {
 		b := &sc.Blocks[j]
 		if b.Freed < 0 {
-			if l, ok := atDump[b.Addr]; ok {
-				b.Size, b.Pool = l.size, l.pool
-				delete(atDump, b.Addr)
+			if l, ok := dump.take(b.Addr); ok {
+				b.Size, b.Pool = l.Size, l.pool
 			}
 		}
 	}
 	// Live at the dump, never seen allocated: alive all along.
-	for _, seg := range segs {
-		for _, b := range seg.Blocks {
-			if _, ok := atDump[b.Address]; ok && b.State == snapshot.StateActiveAllocated {
-				sc.Blocks = append(sc.Blocks, Block{Addr: b.Address, Size: b.Size, Stack: b.Stack, Pool: seg.PrivatePool, Alloc: -1, Freed: -1})
-			}
+	for k, l := range dump.live {
+		if !dump.taken[k] {
+			sc.Blocks = append(sc.Blocks, Block{Addr: l.Address, Size: l.Size, Stack: l.Stack, Pool: l.pool, Alloc: -1, Freed: -1})
 		}
 	}
 	alive := sc.Blocks[:0]
@@ -228,4 +213,79 @@ func (sc *Scene) OOMPhase() string {
 		return "optimizer step"
 	}
 	return ""
+}
+
+// dumpBlocks is the blocks live at a snapshot's dump (active_allocated),
+// in the file's order, each found by its address and taken at most once:
+// the trace's allocations that are still open at the dump take theirs,
+// and those left are the blocks alive all along. (A map by address did
+// this: on a large model's 175k live blocks, filling and probing it was
+// most of SceneAt.) The blocks are kept as the map kept them: an address
+// listed twice finds its last block, and taking an address takes every
+// block listed at it.
+type dumpBlocks struct {
+	live []dumpBlock
+	// byAddr indexes live by address, stably (nil when live is in
+	// address order already, as PyTorch lists segments and blocks).
+	byAddr []int32
+	taken  []bool
+}
+
+// dumpBlock is a live block with its segment's private pool.
+type dumpBlock struct {
+	snapshot.Block
+	pool [2]int64
+}
+
+// newDumpBlocks lists the live blocks of segs, which hold blocks blocks
+// in all.
+func newDumpBlocks(segs []*snapshot.Segment, blocks int) *dumpBlocks {
+	d := &dumpBlocks{live: make([]dumpBlock, 0, blocks)}
+	sorted := true
+	for _, seg := range segs {
+		for _, b := range seg.Blocks {
+			if b.State != snapshot.StateActiveAllocated {
+				continue
+			}
+			if n := len(d.live); n > 0 && b.Address < d.live[n-1].Address {
+				sorted = false
+			}
+			d.live = append(d.live, dumpBlock{b, seg.PrivatePool})
+		}
+	}
+	d.taken = make([]bool, len(d.live))
+	if !sorted {
+		d.byAddr = make([]int32, len(d.live))
+		for i := range d.byAddr {
+			d.byAddr[i] = int32(i)
+		}
+		slices.SortStableFunc(d.byAddr, func(a, b int32) int { return cmp.Compare(d.live[a].Address, d.live[b].Address) })
+	}
+	return d
+}
+
+// at returns the index in live of the i-th block in address order.
+func (d *dumpBlocks) at(i int) int {
+	if d.byAddr == nil {
+		return i
+	}
+	return int(d.byAddr[i])
+}
+
+// take returns the last block listed at addr and takes every block at
+// addr; false when there is none, or it was taken.
+func (d *dumpBlocks) take(addr uint64) (dumpBlock, bool) {
+	n := len(d.live)
+	lo := sort.Search(n, func(i int) bool { return d.live[d.at(i)].Address >= addr })
+	hi := lo
+	for hi < n && d.live[d.at(hi)].Address == addr {
+		hi++
+	}
+	if lo == hi || d.taken[d.at(lo)] {
+		return dumpBlock{}, false
+	}
+	for i := lo; i < hi; i++ {
+		d.taken[d.at(i)] = true
+	}
+	return d.live[d.at(hi-1)], true
 }
