@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"gpureport/ingest"
 	"gpureport/input"
+	"gpureport/internal/gen/train"
 	"gpureport/snapshot"
 )
 
@@ -137,6 +139,28 @@ func BenchmarkSurvivalFold(b *testing.B) {
 		i++
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/blocks, "ns/block")
+}
+
+// BenchmarkSurvivalObserve measures following the large benchmark
+// shape's live blocks (175k, a mixture-of-experts model's parameters and
+// optimizer state, with its trace's allocation times) into a survival
+// fold, as each periodic snapshot of a large model is: its blocks listed
+// with their groups and birth times, then merged.
+func BenchmarkSurvivalObserve(b *testing.B) {
+	var buf bytes.Buffer
+	if _, err := train.WriteShape(&buf, train.Large); err != nil {
+		b.Fatal(err)
+	}
+	s, _, err := snapshot.Decode(bytes.NewReader(buf.Bytes()), int64(buf.Len()), snapshot.DecodeOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s = snapshot.Reduce(s)
+	cache := newSignatureCache(&s.Stacks)
+	sv := newSurvival()
+	for b.Loop() {
+		sv.Observe(s, 0, cache)
+	}
 }
 
 // BenchmarkSurvivalCheckpoint measures the survival fold's checkpoint
