@@ -69,7 +69,10 @@ type Options struct {
 //     last trace window (attribution.go, tracewindow.go; each snapshot's
 //     groups and roles, the last snapshot's decisions and trace window kept
 //     in the digest cache: pointcache.go; the survival fold's checkpoint:
-//     survivalcache.go): attributionContext
+//     survivalcache.go): attributionContext. The stack groups it starts
+//     from read only the series' files and periodic points: they are
+//     summed on another core from stage 1's order on, beside the
+//     snapshots' accounting and stages 2 and 3
 //  5. roles          what holds the memory: the roles of every snapshot and
 //     of each leak suspect (memroles.go): Point.Roles, Suspect.Roles; the
 //     snapshots' roles are classified beside stage 4, on another core,
@@ -91,7 +94,27 @@ type Options struct {
 //     verdict.go, nextsteps.go)
 func Analyze(read *ingest.Run, opt Options) *Findings {
 	a := newAnalysis(placement.Place(read), opt)
-	series := BuildSeries(a.in.Snapshots)
+	series := orderSeries(a.in.Snapshots)
+	// The stack groups of a series read its files and which of its points
+	// are periodic, nothing the points' usages, the devices or the trends
+	// decide: they are summed on another core while those are measured
+	// (reading every snapshot's blocks), which a re-run waited for first.
+	groups := make(map[*Series]*seriesGroups, len(series))
+	var gw sync.WaitGroup
+	{
+		trends := make([][]int, len(series))
+		for i, s := range series {
+			trends[i] = s.trendIndex()
+		}
+		gw.Go(func() {
+			for i, s := range series {
+				groups[s] = buildGroups(s, trends[i], a.sigs, a.opt.SideVersion)
+			}
+		})
+	}
+	for _, s := range series {
+		s.measure()
+	}
 	devs := a.devices(series)
 	// Each device stage runs over every device before the next starts:
 	// a later stage may read what an earlier one decided on any device.
@@ -124,7 +147,8 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	if full != nil {
 		wg.Go(func() { _, _ = full() })
 	}
-	a.eachDevice(devs, a.attribute)
+	gw.Wait()
+	a.eachDevice(devs, func(dr *deviceRun) { a.attribute(dr, groups[dr.s]) })
 	wg.Wait()
 	for _, stage := range []func(*deviceRun){a.joinRoles, a.ooms, a.sites} {
 		a.eachDevice(devs, stage)
@@ -205,12 +229,13 @@ func newAnalysis(run *placement.Run, opt Options) *analysis {
 // measures the stacks' coverage and the trend of the memory without
 // stacks, and finds its leak suspects (stage 4); the last snapshot's
 // trace window is the secondary evidence a single snapshot has.
-func (a *analysis) attribute(dr *deviceRun) {
+//
+// sg is the series' stack groups (buildGroups), nil without a series.
+func (a *analysis) attribute(dr *deviceRun, sg *seriesGroups) {
 	s, d, fit := dr.s, dr.d, &dr.fit
 	if s == nil {
 		return
 	}
-	sg := buildGroups(s, a.sigs, a.opt.SideVersion)
 	d.Coverage = coverageOf(sg, s.Files, s.Device)
 	dr.ac = attributionContext{x: fit.x, keep: fit.keep, per: fit.per, refLevel: fit.refLevel, allocTr: &d.Trends[0], survival: sg.survival,
 		rules: a.rules, suppress: a.opt.Suppressions, builtins: !a.opt.NoBuiltinSuppressions}

@@ -67,8 +67,9 @@ type seriesGroups struct {
 	survival *Survival
 }
 
-// buildGroups sums each point's live blocks by signature.
-func buildGroups(s *Series, memo *frames.StackMemo[*Signature], version string) *seriesGroups {
+// buildGroups sums each point's live blocks by signature; trend is the
+// series' periodic points (Series.trendIndex).
+func buildGroups(s *Series, trend []int, memo *frames.StackMemo[*Signature], version string) *seriesGroups {
 	n := len(s.Files)
 	type acc struct {
 		sig    Signature
@@ -86,7 +87,6 @@ func buildGroups(s *Series, memo *frames.StackMemo[*Signature], version string) 
 	var order []string
 	sg := &seriesGroups{noStack: make([]int64, n), liveAll: make([]int64, n)}
 	periodic := make([]bool, n)
-	trend := s.trendIndex()
 	trendFiles := make([]*ingest.SnapshotFile, len(trend))
 	for k, i := range trend {
 		periodic[i] = true

@@ -103,6 +103,17 @@ const copyTimeRatio = 10
 // (docs/design.md's host_pinned device: DeviceKey.Host, device 0 of
 // snapshot.Snapshot.Host), a series of the files that recorded it.
 func BuildSeries(snaps []*ingest.SnapshotFile) []*Series {
+	series := orderSeries(snaps)
+	for _, s := range series {
+		s.measure()
+	}
+	return series
+}
+
+// orderSeries is BuildSeries without the points' pools and usage
+// (Series.measure): the series, their files in order, and each point's
+// place, time and phase.
+func orderSeries(snaps []*ingest.SnapshotFile) []*Series {
 	byRank := map[int][]*ingest.SnapshotFile{}
 	for _, f := range snaps {
 		byRank[f.Rank] = append(byRank[f.Rank], f)
@@ -282,8 +293,6 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		if us := latest[f]; us != 0 {
 			p.Time = time.UnixMicro(us).UTC()
 		}
-		p.Pools = PoolUsages(f.Snapshot, key.Device)
-		p.Usage = usageOfPools(p.Pools, f.Snapshot.TraceEntries(key.Device))
 		if timeOf != nil && i == 0 {
 			s.Start = timeOf(f)
 		}
@@ -303,6 +312,17 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	}
 	markPhases(s)
 	return s
+}
+
+// measure sets each point's pools and usage from its file: what reading
+// every snapshot's blocks costs of the series, which the analysis does
+// beside the stack groups (Analyze).
+func (s *Series) measure() {
+	for i, f := range s.Files {
+		p := &s.Points[i]
+		p.Pools = PoolUsages(f.Snapshot, s.Device)
+		p.Usage = usageOfPools(p.Pools, f.Snapshot.TraceEntries(s.Device))
+	}
 }
 
 // Snapshot phase (docs/design.md): periodic dumps at the same point of a step
