@@ -16,6 +16,13 @@
 //
 //   - the first run: gpureport over the N files into an empty cache folder
 //     of the run's own (--cache-dir);
+//     The run folders are made first, and the first runs start once
+//     their files are -settle old (the stat index's racy window: a file
+//     changed less than 3 s before an index entry would be made gets
+//     none, and linking a file changes it): the snapshots of a real run
+//     were written long before the report, so a re-run finds their
+//     content keys in the index, which this measures (-settle 0 measures
+//     a re-run right after the files were copied, keyed from content);
 //   - the re-run after one more snapshot: one more copy added, the same
 //     cache, so N files come from the cache and one is digested; timed
 //     rerunRepeats times, each from a copy of the cache the first run
@@ -59,6 +66,10 @@ import (
 // timed: an odd count, for a median.
 const rerunRepeats = 5
 
+// defaultSettle is -settle: more than the stat index's racy window (3 s,
+// ingest/statindex.go), so every file of a first run is indexed.
+const defaultSettle = 3500 * time.Millisecond
+
 // Targets for long runs (README, "Long runs").
 const (
 	maxRSSRatio  = 1.25    // peak RSS at the longest run over that at the shortest
@@ -79,6 +90,9 @@ type config struct {
 	// is timed on; a longer run's time is scaled from them.
 	pythonMax, largePythonMax int
 	keep                      bool
+	// settle is how long the first runs wait after the run folders are
+	// made (see the package comment).
+	settle time.Duration
 	// genArgs are extra gen shape flags per shape (tests make tiny ones).
 	genArgs map[string][]string
 }
@@ -96,6 +110,7 @@ func main() {
 	flag.IntVar(&cfg.pythonMax, "python-max", 200, "files CPython's pickle.load is timed on at most, in one process (a longer run's time is scaled)")
 	flag.IntVar(&cfg.largePythonMax, "large-python-max", 20, "-python-max for the large shape (1.5 s a file)")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the working folder")
+	flag.DurationVar(&cfg.settle, "settle", defaultSettle, "how long the snapshots rest before the first runs, as a real run's have (0: a re-run right after copying them)")
 	flag.Parse()
 	var err error
 	cfg.shapes = strings.Split(*shapes, ",")
@@ -167,7 +182,12 @@ func bench(cfg config) error {
 	if perr != nil {
 		fmt.Println("python3 not found: no CPython comparison")
 	}
-	fmt.Printf("%d CPUs; distinct copies of one generated snapshot per shape, each its own file and modification time\n\n", runtime.NumCPU())
+	fmt.Printf("%d CPUs; distinct copies of one generated snapshot per shape, each its own file and modification time,\n", runtime.NumCPU())
+	if cfg.settle > 0 {
+		fmt.Printf("resting %v before the first runs (a re-run finds the older snapshots in the stat index)\n\n", cfg.settle)
+	} else {
+		fmt.Printf("not resting before the first runs (a re-run keys every snapshot from its content, as right after a copy)\n\n")
+	}
 	var rows []row
 	for _, shape := range cfg.shapes {
 		ns := cfg.ns
@@ -214,6 +234,18 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 	if shape == "large" {
 		pythonMax = cfg.largePythonMax
 	}
+	// The run folders first, then one wait for their files to settle.
+	// They are removed with the working folder: removing a link changes
+	// its file (the pool's), which other run folders hold too.
+	runOf := func(n int, b string) string { return filepath.Join(work, fmt.Sprintf("run-%d-%s", n, b)) }
+	for _, n := range ns {
+		for _, b := range binaries {
+			if err := linkRun(files[:n], runOf(n, b.name)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	time.Sleep(cfg.settle)
 	pyTimes := map[int]benchrun.Result{} // CPython's times by files loaded
 	for _, n := range ns {
 		var py, pyCPU time.Duration
@@ -230,10 +262,7 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 			pyCPU = pyTimes[pyFiles].CPU * time.Duration(n) / time.Duration(pyFiles)
 		}
 		for _, b := range binaries {
-			run := filepath.Join(work, fmt.Sprintf("run-%d-%s", n, b.name))
-			if err := linkRun(files[:n], run); err != nil {
-				return nil, err
-			}
+			run := runOf(n, b.name)
 			cache := filepath.Join(work, "cache-"+filepath.Base(run))
 			report := func() (benchrun.Result, error) {
 				out := filepath.Join(work, "out")
@@ -270,7 +299,6 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 				rerun: reruns[len(reruns)/2], rerunRange: [2]time.Duration{reruns[0].Wall, reruns[len(reruns)-1].Wall}}
 			printRow(os.Stderr, r)
 			rows = append(rows, r)
-			os.RemoveAll(run)
 			os.RemoveAll(cache)
 		}
 	}
