@@ -102,6 +102,25 @@ var largeOnce = sync.OnceValues(func() (*snapshot.Snapshot, error) {
 	return s, err
 })
 
+// BenchmarkClassifyLarge classifies the large shape's dump, as a run
+// does for every large snapshot (its 161k blocks were allocated before
+// the trace's window, over 3,000 stacks), with a memo that has read its
+// stacks already, as the run's memo has after its first snapshot.
+func BenchmarkClassifyLarge(b *testing.B) {
+	s, err := largeOnce()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dev := s.Devices()[0]
+	memo := NewStackMemo()
+	b.ReportAllocs()
+	for b.Loop() {
+		sc := SceneOf(s, dev)
+		sc.Memo = memo
+		ClassifyBreakdown(sc)
+	}
+}
+
 // BenchmarkSceneAt builds the scene at the end of the large shape's
 // trace, as its trace window does: the blocks live at the dump found by
 // address (dumpBlocks), against the map by address it replaced.
