@@ -37,16 +37,21 @@ func bigSnapshot(b *testing.B) *snapshot.Snapshot {
 	return bigOnce.s
 }
 
+// shapeOnce returns the generator's benchmark shape sh, decoded once.
+func shapeOnce(sh train.Shape) func() (*snapshot.Snapshot, error) {
+	return sync.OnceValues(func() (*snapshot.Snapshot, error) {
+		var buf bytes.Buffer
+		if _, err := train.WriteShape(&buf, sh); err != nil {
+			return nil, err
+		}
+		s, _, err := snapshot.Decode(bytes.NewReader(buf.Bytes()), int64(buf.Len()), snapshot.DecodeOptions{})
+		return s, err
+	})
+}
+
 // ordinaryOnce is the generator's ordinary benchmark shape (10k blocks,
 // 3,000 distinct stacks), decoded.
-var ordinaryOnce = sync.OnceValues(func() (*snapshot.Snapshot, error) {
-	var buf bytes.Buffer
-	if _, err := train.WriteShape(&buf, train.Ordinary); err != nil {
-		return nil, err
-	}
-	s, _, err := snapshot.Decode(bytes.NewReader(buf.Bytes()), int64(buf.Len()), snapshot.DecodeOptions{})
-	return s, err
-})
+var ordinaryOnce = shapeOnce(train.Ordinary)
 
 // BenchmarkClassifyStacks classifies the ordinary shape's dump with a
 // fresh memo each time: what a run pays once for its distinct stacks
@@ -93,14 +98,7 @@ func BenchmarkClassify(b *testing.B) {
 
 // largeOnce is the generator's large benchmark shape (175k live blocks, a
 // mixture-of-experts model's parameters and optimizer state), decoded.
-var largeOnce = sync.OnceValues(func() (*snapshot.Snapshot, error) {
-	var buf bytes.Buffer
-	if _, err := train.WriteShape(&buf, train.Large); err != nil {
-		return nil, err
-	}
-	s, _, err := snapshot.Decode(bytes.NewReader(buf.Bytes()), int64(buf.Len()), snapshot.DecodeOptions{})
-	return s, err
-})
+var largeOnce = shapeOnce(train.Large)
 
 // BenchmarkClassifyLarge classifies the large shape's dump, as a run
 // does for every large snapshot (its 161k blocks were allocated before
