@@ -162,9 +162,10 @@ func readFrames(n int, at func(int) *snapshot.Frame, m *textMasks) *stack {
 			s.fx = append(s.fx, f.FX)
 		}
 		if frames.IsNative(*f) {
-			s.text |= m.name(f.Name)
-			if node, ok := frames.AutogradNode(*f); ok {
-				s.nodes = append(s.nodes, node)
+			c := m.name(f.Name)
+			s.text |= c.mask
+			if c.isNode {
+				s.nodes = append(s.nodes, c.node)
 			}
 			continue
 		}

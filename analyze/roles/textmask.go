@@ -1,6 +1,11 @@
 package roles
 
-import "strings"
+import (
+	"strings"
+
+	"gpureport/analyze/frames"
+	"gpureport/snapshot"
+)
 
 // textQuery is a question the rules ask of a stack's frames: does some C++
 // frame's name (the cpp* queries) or some Python frame's file (the file*
@@ -86,32 +91,56 @@ type textMask uint32
 func (m textMask) has(q textQuery) bool { return m&(1<<q) != 0 }
 
 // textMasks keeps the mask of each distinct C++ frame name and Python
-// file it was asked about: what each query answers of that one string.
-// Not safe for concurrent use.
+// file it was asked about: what each query answers of that one string;
+// and of each C++ frame name, the autograd node it applies. Not safe for
+// concurrent use.
 type textMasks struct {
-	cpp, files map[string]textMask
+	cpp   map[string]cppName
+	files map[string]textMask
+}
+
+// cppName is what the rules read of one C++ frame name: its mask, and
+// the autograd node whose apply it is (frames.AutogradNode; a regular
+// expression a frame, most of reading a run's distinct stacks before it
+// was kept by name).
+type cppName struct {
+	mask   textMask
+	node   string
+	isNode bool
 }
 
 func newTextMasks() *textMasks {
-	return &textMasks{cpp: map[string]textMask{}, files: map[string]textMask{}}
+	return &textMasks{cpp: map[string]cppName{}, files: map[string]textMask{}}
 }
 
-// name returns the mask of C++ frame name s.
-func (m *textMasks) name(s string) textMask { return m.of(m.cpp, s, true) }
-
-// file returns the mask of Python file s (forward slashes).
-func (m *textMasks) file(s string) textMask { return m.of(m.files, s, false) }
-
-func (m *textMasks) of(seen map[string]textMask, s string, cpp bool) textMask {
-	if v, ok := seen[s]; ok {
+// name returns what the rules read of C++ frame name s.
+func (m *textMasks) name(s string) cppName {
+	if v, ok := m.cpp[s]; ok {
 		return v
 	}
+	v := cppName{mask: maskOf(s, true)}
+	v.node, v.isNode = frames.AutogradNode(snapshot.Frame{Name: s})
+	m.cpp[s] = v
+	return v
+}
+
+// file returns the mask of Python file s (forward slashes).
+func (m *textMasks) file(s string) textMask {
+	if v, ok := m.files[s]; ok {
+		return v
+	}
+	v := maskOf(s, false)
+	m.files[s] = v
+	return v
+}
+
+// maskOf answers every query of a C++ frame name (cpp) or a Python file.
+func maskOf(s string, cpp bool) textMask {
 	var v textMask
 	for q, spec := range textQueries {
 		if spec.cpp == cpp && containsAny(s, spec.subs) && (spec.except == "" || !strings.Contains(s, spec.except)) {
 			v |= 1 << q
 		}
 	}
-	seen[s] = v
 	return v
 }

@@ -2,6 +2,7 @@ package roles
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +48,16 @@ func checkMasks(t *testing.T, name string, tab *snapshot.Stacks) [numTextQueries
 		fs := tab.StackFrames(id)
 		s := readTableStack(tab, id, m)
 		fresh := readStack(fs)
+		// The autograd nodes, kept by frame name, are each frame's own.
+		var nodes []string
+		for _, f := range fs {
+			if node, ok := frames.AutogradNode(f); ok && frames.IsNative(f) {
+				nodes = append(nodes, node)
+			}
+		}
+		if !slices.Equal(s.nodes, nodes) || !slices.Equal(fresh.nodes, nodes) {
+			t.Errorf("%s: stack %d: nodes %q with shared names, %q fresh, %q frame by frame", name, id, s.nodes, fresh.nodes, nodes)
+		}
 		for q := range numTextQueries {
 			want := askDirectly(fs, q)
 			if s.has(q) != want || fresh.has(q) != want {
