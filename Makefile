@@ -179,8 +179,12 @@ clean:
 # took 7 minutes at a load of 6-14 (the figures in docs/fold.md, section
 # 7). The default adds the few shape, the OOM variants and large N 60,120
 # (about an hour, 6 GB of disk); '-large-n 200,400' is issue 30's full
-# table (20 GB of disk, an hour more). BENCH_BASE=REV also times that git
-# revision's gpureport in the same run (see bench-decode).
+# table (20 GB of disk, an hour more). On a later, faster VM, '-shapes
+# ordinary,large -oom both -n 200,400 -large-n 20,40 -python-max 20
+# -large-python-max 6' took 3.5 minutes with a base, and '-shapes large
+# -oom both -large-n 200 -large-python-max 6' 5 minutes (10 GB). Each shape
+# waits -settle (3.5 s) before its first runs. BENCH_BASE=REV also times
+# that git revision's gpureport in the same run (see bench-decode).
 BENCH_SCALE_ARGS ?=
 bench-scale: build
 	$(GO) run ./internal/benchscale -bin $(BIN) $(BENCH_SCALE_ARGS) $(if $(BENCH_BASE),-base $(BENCH_BASE))
