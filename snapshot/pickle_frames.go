@@ -40,6 +40,7 @@ const (
 	fsInterned              // used as a stack: id is its StackID; sealed
 	fsBad                   // holds something that is not a frame
 	fsDropped               // a skimmed event's list whose IDs were dropped
+	fsSpan                  // one run of gets whose stack its bytes found: id is its StackID; IDs not in scratch
 )
 
 // errSkimmedStack means a skimming decode needed the stack of a frames
@@ -81,6 +82,25 @@ func (m *vm) gatherFrames(i uint64) (bool, error) {
 		return false, nil
 	}
 	p := m.framesLists.at(l.x)
+	if p.state == fsSpan {
+		m.openSpan(p)
+	}
+	start := int(m.opOff - m.base)
+	// A skimmed event's list becomes a stack only at an OOM event: its
+	// run is neither found nor kept.
+	spans := l.r == rFrames && !m.spansOff && m.spansPay()
+	if p.state == fsEmpty && spans {
+		if id, end, ok := m.spanStack(start); ok {
+			p.state, p.id = fsSpan, uint32(id)
+			m.pos = end
+			m.skipFence = m.fence
+			m.skipH = max(m.skipH, 2)
+			return true, m.charge(4 * len(m.st.Stack(id)))
+		}
+	}
+	if m.pendList == l.x+1 {
+		m.pendList = 0 // a list of more than one run
+	}
 	if !m.openFrames(p) {
 		return false, nil
 	}
@@ -89,6 +109,11 @@ func (m *vm) gatherFrames(i uint64) (bool, error) {
 	ids = append(ids, FrameID(m.frameSlots[i]-1))
 	m.pos, ids = appendFrameGets(m.buf, m.pos, m.lim, m.frameSlots, ids)
 	m.frameScratch[p.id] = ids
+	if before == 0 && spans && m.pos < m.lim && m.buf[m.pos] == pickleop.Appends {
+		// The whole list's run: its stack is found by its bytes next
+		// time.
+		m.pendSpan(start, l.x)
+	}
 	m.skipFence = m.fence
 	m.skipH = max(m.skipH, 2) // a flat frame dict is 1 high
 	return true, m.charge(4 * (len(ids) - before))
@@ -169,6 +194,14 @@ func (m *vm) appendFrames(l *val, items []val) error {
 			return nil
 		}
 		m.openFrames(p)
+	case fsSpan:
+		if len(items) == 0 {
+			return nil
+		}
+		m.openSpan(p)
+	}
+	if len(items) > 0 && m.pendList == l.x+1 {
+		m.pendList = 0 // more than the run
 	}
 	var ids []FrameID
 	if p.state == fsOpen {
@@ -222,9 +255,12 @@ func (m *vm) releaseFrames(p *framesList) {
 func (m *vm) skimmedDone(l val) {
 	if prev := m.skimPending; prev != 0 && prev-1 != l.x {
 		p := m.framesLists.at(prev - 1)
-		if p.state == fsOpen {
+		if p.state == fsOpen || p.state == fsSpan {
 			m.releaseFrames(p)
 			p.state = fsDropped
+		}
+		if m.pendList == prev {
+			m.pendList = 0
 		}
 	}
 	m.skimPending = l.x + 1
@@ -245,6 +281,10 @@ func (m *vm) stackOf(v val) (StackID, error) {
 	switch p.state {
 	case fsInterned:
 		return StackID(p.id), nil
+	case fsSpan:
+		p.state = fsInterned
+		m.lists++
+		return StackID(p.id), nil
 	case fsBad:
 		return NoStack, errFallback
 	case fsDropped:
@@ -255,6 +295,10 @@ func (m *vm) stackOf(v val) (StackID, error) {
 	id, err := m.internStack(ids)
 	if err != nil {
 		return NoStack, err
+	}
+	m.lists++
+	if m.pendList == v.x+1 {
+		m.keepSpan(id)
 	}
 	m.releaseFrames(p)
 	p.state, p.id = fsInterned, uint32(id)

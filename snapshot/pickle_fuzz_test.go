@@ -153,6 +153,13 @@ func FuzzDecode(f *testing.F) {
 			if d := diffSnapshots(fast, gen); d != "" {
 				t.Fatalf("fast and generic disagree: %s", d)
 			}
+			// So must a decode that finds every frames list it can by
+			// its run's bytes (framespan.go).
+			if s, _, err := decodeSpans(data, false, "always"); err != nil {
+				t.Fatalf("decode with spans: %v", err)
+			} else if d := diffSnapshots(s, fast); d != "" {
+				t.Fatalf("decode with spans differs: %s", d)
+			}
 			// So must a decode into the arrays another decode left
 			// (Scratch): the second of two decodes with one Scratch.
 			sc := new(Scratch)

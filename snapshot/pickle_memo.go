@@ -63,6 +63,11 @@ func (mm *memo) get(i uint64) (val, bool) {
 func (m *vm) memoPut(i uint64, v val) error {
 	mm := &m.memo
 	if i < uint64(len(m.frameSlots)) {
+		if m.frameSlots[i] != 0 {
+			// A frame's slot put again: a run of gets no longer names
+			// the frames it named (framespan.go).
+			m.spansOff, m.spans, m.spanBytes = true, nil, nil
+		}
 		m.frameSlots[i] = 0
 	}
 	c := i >> memoChunkBits

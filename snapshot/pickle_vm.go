@@ -112,6 +112,23 @@ type vm struct {
 	// gathered without loading the slot (gatherFrames). memoPut clears a
 	// slot that is set again.
 	frameSlots []uint32
+	// spans finds the stack of a frames list that is one run of memo
+	// gets of frame slots, by the run's bytes (framespan.go); spansOff
+	// is set once a frame's slot is put again, after which bytes no
+	// longer tell frames. pend is the run of the list pendList (index
+	// plus one; 0: none), kept until the list becomes a stack.
+	spans     map[uint64]spanRef
+	spanBytes []byte
+	spansOff  bool
+	pend      []byte
+	pendHash  uint64
+	pendList  uint64
+	// lists counts the frames lists made stacks (stackOf); spanAlways
+	// keeps and finds runs from the first list on (tests).
+	lists      uint64
+	spanAlways bool
+	// spanHits counts the lists found by their run's bytes.
+	spanHits uint64
 
 	stack []val
 	marks []int
