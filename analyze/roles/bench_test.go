@@ -119,6 +119,21 @@ func BenchmarkClassifyLarge(b *testing.B) {
 	}
 }
 
+// BenchmarkSceneReusing makes the scene of the large shape's digest at
+// its dump in the storage of the one before, as a run does for every
+// large snapshot's roles.
+func BenchmarkSceneReusing(b *testing.B) {
+	s, err := largeOnce()
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := snapshot.Reduce(s)
+	var sc *Scene
+	for b.Loop() {
+		sc = SceneReusing(sc, d, 0)
+	}
+}
+
 // BenchmarkSceneAt builds the scene at the end of the large shape's
 // trace, as its trace window does: the blocks live at the dump found by
 // address (dumpBlocks), against the map by address it replaced.
