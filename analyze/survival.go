@@ -206,11 +206,6 @@ func (sv *Survival) fold(cur []liveBlock, latest int64) {
 // birthTime is the allocation time the trace gives the live block at
 // addr (births by address), 0 when the trace did not see it allocated.
 func birthTime(births []snapshot.BlockTrace, addr uint64) int64 {
-	if len(births) == 0 {
-		// No live block was allocated in the trace's window (a large
-		// model's 161k blocks, allocated before it): no search a block.
-		return 0
-	}
 	bt, ok := snapshot.BlockTraceAt(births, addr)
 	if !ok {
 		return 0

@@ -117,6 +117,17 @@ func (s *Snapshot) BlockTraces(dev int) []BlockTrace {
 // BlockTraces returns them) for the block at addr, and false when that
 // block was allocated before the trace's window.
 func BlockTraceAt(bts []BlockTrace, addr uint64) (BlockTrace, bool) {
+	if len(bts) == 0 {
+		// No live block born in the trace's window: a large model's
+		// snapshot, whose 161k blocks are each asked. Tested inline
+		// (this function is small enough to be), the search a call.
+		return BlockTrace{}, false
+	}
+	return blockTraceSearch(bts, addr)
+}
+
+// blockTraceSearch is BlockTraceAt's binary search.
+func blockTraceSearch(bts []BlockTrace, addr uint64) (BlockTrace, bool) {
 	i, ok := slices.BinarySearchFunc(bts, addr, func(bt BlockTrace, a uint64) int { return cmp.Compare(bt.Addr, a) })
 	if !ok {
 		return BlockTrace{}, false

@@ -52,15 +52,10 @@ func SceneReusing(prev *Scene, s *snapshot.Snapshot, dev int) *Scene {
 				continue
 			}
 			blk := Block{Addr: b.Address, Size: b.Size, Stack: b.Stack, Pool: seg.PrivatePool, Alloc: -1, Freed: -1}
-			// A snapshot whose trace saw none of its live blocks born
-			// (a large model's 161k) searches none: the search, a call
-			// a block, was a third of making its scene.
-			if len(bts) > 0 {
-				if bt, ok := snapshot.BlockTraceAt(bts, b.Address); ok {
-					blk.Alloc, blk.Meta = bt.Alloc, s.MetaText(bt.Meta)
-					for _, n := range bt.Notes {
-						blk.Notes = append(blk.Notes, s.MetaText(n))
-					}
+			if bt, ok := snapshot.BlockTraceAt(bts, b.Address); ok {
+				blk.Alloc, blk.Meta = bt.Alloc, s.MetaText(bt.Meta)
+				for _, n := range bt.Notes {
+					blk.Notes = append(blk.Notes, s.MetaText(n))
 				}
 			}
 			sc.Blocks = append(sc.Blocks, blk)
