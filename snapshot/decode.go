@@ -3,6 +3,7 @@ package snapshot
 import (
 	"archive/zip"
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
@@ -10,7 +11,9 @@ import (
 	"io"
 	"os"
 	"path"
+	"runtime/debug"
 	"strings"
+	"unsafe"
 
 	"gpureport/input"
 )
@@ -82,11 +85,64 @@ func DecodeFile(path string, opt DecodeOptions) (*Snapshot, Container, error) {
 	if err != nil {
 		return nil, "", input.NewFileError(path, err)
 	}
-	s, c, err := Decode(f, st.Size(), opt)
+	var s *Snapshot
+	var c Container
+	var mf *mappedFile
+	if st.Mode().IsRegular() {
+		mf, _ = mapFile(f, st.Size()) // else streamed
+	}
+	if mf != nil {
+		s, c, err = decodeMapped(mf, opt)
+	} else {
+		s, c, err = Decode(f, st.Size(), opt)
+	}
 	if err != nil {
 		return nil, c, input.NewFileError(path, err)
 	}
 	return s, c, nil
+}
+
+// decodeMapped decodes a mapped file in place and unmaps it. A file cut
+// shorter while it is mapped makes reading its lost pages fault (SIGBUS
+// on Linux): the decode's goroutine turns such a fault into a panic
+// (debug.SetPanicOnFault), and the panic into an error, so that a file
+// truncated by its writer under the decode costs that file, as it would
+// streaming, never the process.
+func decodeMapped(mf *mappedFile, opt DecodeOptions) (s *Snapshot, c Container, err error) {
+	defer mf.close()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			if ferr := mf.fault(p); ferr != nil {
+				s, err = nil, ferr
+				return
+			}
+			panic(p)
+		}
+	}()
+	s, c, err = decode(bytes.NewReader(mf.b), int64(len(mf.b)), &wholeReader{b: mf.b, release: mf.release, populate: mf.populate}, opt)
+	var ie *internalError
+	if errors.As(err, &ie) {
+		if ferr := mf.fault(ie.panicked); ferr != nil {
+			err = ferr
+		}
+	}
+	return s, c, err
+}
+
+// fault returns the error for p, a recovered panic, when p is a fault
+// reading the mapped file, and nil for any other panic.
+func (mf *mappedFile) fault(p any) error {
+	re, ok := p.(interface{ Addr() uintptr })
+	if !ok || len(mf.b) == 0 {
+		return nil
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(mf.b)))
+	at := re.Addr()
+	if at < start || at-start >= uintptr(len(mf.b)) {
+		return nil
+	}
+	return &PickleError{Offset: int64(at - start), Kind: ErrTruncated, Msg: "the file became shorter while it was read (truncated by its writer?)"}
 }
 
 // Decode decodes a snapshot of size bytes read from ra: a pickle, a
@@ -94,6 +150,12 @@ func DecodeFile(path string, opt DecodeOptions) (*Snapshot, Container, error) {
 // detected from the content. Errors about the pickle carry the byte offset
 // in the (decompressed) pickle stream.
 func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container, error) {
+	return decode(ra, size, nil, opt)
+}
+
+// decode is Decode; whole, when set, holds ra's bytes, which a pickle is
+// then read from in place.
+func decode(ra io.ReaderAt, size int64, whole *wholeReader, opt DecodeOptions) (*Snapshot, Container, error) {
 	var head [jsonSniffLen]byte
 	n, err := ra.ReadAt(head[:], 0)
 	if n < len(head) && err != nil && err != io.EOF {
@@ -124,7 +186,13 @@ func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container
 		s, err := decodeJSON(io.NewSectionReader(ra, 0, size))
 		return s, c, err
 	}
-	open := func() (io.Reader, error) { return io.NewSectionReader(ra, 0, size), nil }
+	open := func() (io.Reader, error) {
+		if whole != nil {
+			// Each decode from the start, with nothing released yet.
+			return &wholeReader{b: whole.b, release: whole.release, populate: whole.populate}, nil
+		}
+		return io.NewSectionReader(ra, 0, size), nil
+	}
 	s, err := decodePickleMode(open, size, opt.SkimTrace, opt.Scratch)
 	return s, c, err
 }

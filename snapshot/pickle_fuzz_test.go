@@ -145,6 +145,17 @@ func FuzzDecode(f *testing.F) {
 		if errors.Is(ferr, errFallback) || errors.Is(ferr, ErrLimit) || errors.Is(gerr, ErrLimit) {
 			return
 		}
+		// Read in place (a mapped file, wholeReader), the same snapshot
+		// or the same error.
+		whole, werr := decodeFast(&wholeReader{b: data}, int64(len(data)), false)
+		switch {
+		case (werr == nil) != (ferr == nil) || werr != nil && werr.Error() != ferr.Error():
+			t.Fatalf("read in place: error %v, streamed %v", werr, ferr)
+		case werr == nil:
+			if d := diffSnapshots(whole, fast); d != "" {
+				t.Fatalf("read in place differs: %s", d)
+			}
+		}
 		switch {
 		case ferr == nil && gerr == nil:
 			if err := checkSnapshotModel(fast); err != nil {

@@ -86,6 +86,10 @@ type vm struct {
 	base     int64
 	size     int64
 	eof      bool
+	// whole is the input read in place (a mapped file, wholeReader):
+	// buf is the input itself, never written, base stays 0, and fill
+	// only moves end forward (fillWhole).
+	whole    *wholeReader
 	frameEnd int64 // end offset of the current FRAME, -1 outside frames
 	lim      int   // buf index up to which reads need no checks (setLim)
 	opOff    int64 // offset of the opcode being executed
@@ -159,9 +163,13 @@ func newVMReusing(r io.Reader, size int64, generic bool, buf []byte) *vm {
 	if size >= 0 && size < readBufSize {
 		bufSize = int(max(size, 16))
 	}
-	if cap(buf) >= bufSize {
+	w, whole := r.(*wholeReader)
+	switch {
+	case whole:
+		buf = w.b
+	case cap(buf) >= bufSize:
 		buf = buf[:cap(buf)]
-	} else {
+	default:
 		buf = make([]byte, bufSize)
 	}
 	m := &vm{
@@ -173,6 +181,9 @@ func newVMReusing(r io.Reader, size int64, generic bool, buf []byte) *vm {
 		generic:  generic,
 		stack:    make([]val, 0, 64),
 		strIdx:   make(map[string]uint32),
+	}
+	if whole {
+		m.whole = w
 	}
 	return m
 }
@@ -194,6 +205,9 @@ func (m *vm) failOp(kind error, msg string) error {
 // buffer only as data actually arrives). It returns ErrTruncated when the
 // data ends first.
 func (m *vm) fill(n int) error {
+	if m.whole != nil {
+		return m.fillWhole(n)
+	}
 	if m.pos > 0 {
 		copy(m.buf, m.buf[m.pos:m.end])
 		m.base += int64(m.pos)
@@ -203,11 +217,7 @@ func (m *vm) fill(n int) error {
 	}
 	for m.end < n {
 		if m.eof {
-			msg := ErrTruncated.Error()
-			if end := m.base + int64(m.end); end > m.opOff {
-				msg = pickleop.Name(m.op) + ": the data ends at offset " + strconv.FormatInt(end, 10) + ", inside its operand (truncated file?)"
-			}
-			return m.fail(ErrTruncated, msg)
+			return m.truncated()
 		}
 		if m.end == len(m.buf) {
 			// Grow only once the buffer is full of real data, so a
@@ -233,6 +243,15 @@ func (m *vm) fill(n int) error {
 	}
 	m.setLim()
 	return nil
+}
+
+// truncated is the error of a read past the end of the data.
+func (m *vm) truncated() error {
+	msg := ErrTruncated.Error()
+	if end := m.base + int64(m.end); end > m.opOff {
+		msg = pickleop.Name(m.op) + ": the data ends at offset " + strconv.FormatInt(end, 10) + ", inside its operand (truncated file?)"
+	}
+	return m.fail(ErrTruncated, msg)
 }
 
 // arg reads the next n bytes as one read of the pickle machine, which must

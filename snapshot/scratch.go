@@ -30,7 +30,11 @@ func (sc *Scratch) vm(r io.Reader, size int64, generic bool) *vm {
 	}
 	old := sc.m
 	sc.m = nil
-	m := newVMReusing(r, size, generic, old.buf)
+	buf := old.buf
+	if old.whole != nil {
+		buf = nil // the last input itself, not a read buffer
+	}
+	m := newVMReusing(r, size, generic, buf)
 	m.stack = old.stack[:0]
 	m.marks = old.marks[:0]
 	m.strs = old.strs[:0]
