@@ -77,12 +77,14 @@ type Options struct {
 //     of each leak suspect (memroles.go): Point.Roles, Suspect.Roles; the
 //     snapshots' roles are classified beside stage 4, on another core,
 //     since neither reads the other's output, followed there by the last
-//     trace window and stage 6, which read nothing stage 4 decides
+//     trace window, stage 6 and stage 7's explanations, which read
+//     nothing stage 4 decides
 //  6. fragmentation  per snapshot and over the series (fragmentation.go):
 //     *Fragmentation
-//  7. ooms           the OOMs the snapshots record, the groups that grew into
-//     them, the roles at each, their causes and, at a capacity OOM, the
-//     levers (oom.go, memroles.go): []OOM
+//  7. ooms           the OOMs the snapshots record, the roles at each, their
+//     causes and, at a capacity OOM, the levers (oom.go, memroles.go):
+//     []OOM, on stage 5's core; the groups that grew into them, once
+//     stage 4 is done
 //  8. sites          suspects that pin fragmented segments, leak sites,
 //     lockstep, the segment map (attribution.go, leaksites.go,
 //     segmentmap.go)
@@ -138,11 +140,20 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	if dr := firstSnapshotDevice(devs); dr != nil && dr.d.TraceWindow == nil {
 		full = dr.s.Files[len(dr.s.Files)-1].Full
 	}
+	// The OOMs' explanations (a snapshot decoded in full, its memory
+	// replayed to each OOM) read the snapshots, the devices' capacities
+	// and the roles memo, nothing attribution decides: they follow on
+	// the roles' core, which the stack groups outlast, rather than run
+	// alone after both (a quarter of a run's analysis of 60 large
+	// snapshots with OOM events). What the suspects make of them waits
+	// for attribution (oomSuspects).
+	ranks := dataRanks(a.f.Devices)
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for _, stage := range []func(*deviceRun){a.pointRoles, a.traceWindow, a.fragmentation} {
 			a.eachDevice(devs, stage)
 		}
+		a.eachDevice(devs, func(dr *deviceRun) { a.explainOOMs(dr, ranks) })
 	})
 	if full != nil {
 		wg.Go(func() { _, _ = full() })
@@ -150,7 +161,7 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	gw.Wait()
 	a.eachDevice(devs, func(dr *deviceRun) { a.attribute(dr, groups[dr.s]) })
 	wg.Wait()
-	for _, stage := range []func(*deviceRun){a.joinRoles, a.ooms, a.sites} {
+	for _, stage := range []func(*deviceRun){a.joinRoles, a.oomSuspects, a.sites} {
 		a.eachDevice(devs, stage)
 	}
 	a.run(devs)
@@ -302,20 +313,25 @@ func (a *analysis) fragmentation(dr *deviceRun) {
 	d.Fragmentation = analyzeFragmentation(s, fit.x, fit.keep, fit.per, a.rules, ceiling)
 }
 
-// ooms explains the OOMs a snapshot device's trace records, adds the
-// stack groups that grew into them to its suspects and decides their
-// causes (stage 6).
-func (a *analysis) ooms(dr *deviceRun) {
+// explainOOMs explains the OOMs a snapshot device's trace records and
+// decides their causes (stage 7); ranks is the number of ranks with
+// device memory.
+func (a *analysis) explainOOMs(dr *deviceRun, ranks int) {
 	if dr.s == nil || dr.d.Host {
 		// An OOM explanation weighs device memory (CUDA's free bytes, the
 		// device's capacity); a failed cudaHostAlloc is not one.
 		return
 	}
-	dr.ooms = explainOOMs(dr.s, dr.d.Capacity, dataRanks(a.f.Devices), a.stacks, a.opt.SideVersion)
+	dr.ooms = explainOOMs(dr.s, dr.d.Capacity, ranks, a.stacks, a.opt.SideVersion)
+}
+
+// oomSuspects adds the stack groups that grew into a device's OOMs
+// (explainOOMs) to its suspects, once attribution has made them.
+func (a *analysis) oomSuspects(dr *deviceRun) {
 	oomSuspects(dr.d, dr.ooms, dr.ac)
 }
 
-// sites settles a snapshot device's leak suspects (stage 7): those whose
+// sites settles a snapshot device's leak suspects (stage 8): those whose
 // tensors pin its fragmented segments are the fragmentation's cause, and
 // a leak that pins them makes the holes its own; the rest are grouped by
 // site, the sites that grow in lockstep found, and the last snapshot laid
