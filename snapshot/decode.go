@@ -13,9 +13,9 @@ import (
 	"path"
 	"runtime/debug"
 	"strings"
-	"unsafe"
 
 	"gpureport/input"
+	"gpureport/internal/mmapfile"
 )
 
 // DefaultMaxDecompressed is the default bound on the bytes a gzip or zip
@@ -87,9 +87,9 @@ func DecodeFile(path string, opt DecodeOptions) (*Snapshot, Container, error) {
 	}
 	var s *Snapshot
 	var c Container
-	var mf *mappedFile
+	var mf *mmapfile.File
 	if st.Mode().IsRegular() {
-		mf, _ = mapFile(f, st.Size()) // else streamed
+		mf, _ = mmapfile.Map(f, st.Size()) // else streamed
 	}
 	if mf != nil {
 		s, c, err = decodeMapped(mf, opt)
@@ -108,41 +108,32 @@ func DecodeFile(path string, opt DecodeOptions) (*Snapshot, Container, error) {
 // (debug.SetPanicOnFault), and the panic into an error, so that a file
 // truncated by its writer under the decode costs that file, as it would
 // streaming, never the process.
-func decodeMapped(mf *mappedFile, opt DecodeOptions) (s *Snapshot, c Container, err error) {
-	defer mf.close()
+func decodeMapped(mf *mmapfile.File, opt DecodeOptions) (s *Snapshot, c Container, err error) {
+	defer mf.Close()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if p := recover(); p != nil {
-			if ferr := mf.fault(p); ferr != nil {
-				s, err = nil, ferr
+			if off, ok := mf.Fault(p); ok {
+				s, err = nil, shrankAt(off)
 				return
 			}
 			panic(p)
 		}
 	}()
-	s, c, err = decode(bytes.NewReader(mf.b), int64(len(mf.b)), &wholeReader{b: mf.b, release: mf.release, populate: mf.populate}, opt)
+	b := mf.Bytes()
+	s, c, err = decode(bytes.NewReader(b), int64(len(b)), &wholeReader{b: b, release: mf.Release, populate: mf.Populate}, opt)
 	var ie *internalError
 	if errors.As(err, &ie) {
-		if ferr := mf.fault(ie.panicked); ferr != nil {
-			err = ferr
+		if off, ok := mf.Fault(ie.panicked); ok {
+			err = shrankAt(off)
 		}
 	}
 	return s, c, err
 }
 
-// fault returns the error for p, a recovered panic, when p is a fault
-// reading the mapped file, and nil for any other panic.
-func (mf *mappedFile) fault(p any) error {
-	re, ok := p.(interface{ Addr() uintptr })
-	if !ok || len(mf.b) == 0 {
-		return nil
-	}
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(mf.b)))
-	at := re.Addr()
-	if at < start || at-start >= uintptr(len(mf.b)) {
-		return nil
-	}
-	return &PickleError{Offset: int64(at - start), Kind: ErrTruncated, Msg: "the file became shorter while it was read (truncated by its writer?)"}
+// shrankAt is the error of a fault reading a mapped file at offset off.
+func shrankAt(off int64) error {
+	return &PickleError{Offset: off, Kind: ErrTruncated, Msg: "the file became shorter while it was read (truncated by its writer?)"}
 }
 
 // Decode decodes a snapshot of size bytes read from ra: a pickle, a

@@ -3,7 +3,7 @@ package snapshot
 import "io"
 
 // wholeReader is a pickle held in memory entire, most often a mapped
-// file (mapped_linux.go): the pickle machine reads it in place instead of
+// file (internal/mmapfile): the pickle machine reads it in place instead of
 // copying it through its read buffer, which for a snapshot in the page
 // cache is a tenth of the decode (the kernel's copy of every byte).
 //

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"gpureport/internal/mmapfile"
 	"gpureport/internal/testutil"
 )
 
@@ -49,7 +50,7 @@ func TestMappedDecodesTheSame(t *testing.T) {
 			paths = append(paths, p)
 		}
 	}
-	if _, err := mapFile(nil, 0); errors.Is(err, errors.ErrUnsupported) {
+	if _, err := mmapfile.Map(nil, 0); errors.Is(err, errors.ErrUnsupported) {
 		t.Skip("no mapped files on this system")
 	}
 	sc := new(Scratch)
@@ -182,7 +183,7 @@ func TestMappedFileCutUnderTheDecode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mf, err := mapFile(f, int64(len(b)))
+			mf, err := mmapfile.Map(f, int64(len(b)))
 			if errors.Is(err, errors.ErrUnsupported) {
 				f.Close()
 				t.Skip("no mapped files on this system")
