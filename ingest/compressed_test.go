@@ -1,8 +1,6 @@
 package ingest_test
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"os"
 	"testing"
@@ -11,19 +9,6 @@ import (
 	"gpureport/ingest"
 	"gpureport/internal/testutil"
 )
-
-func gzipBytes(tb testing.TB, b []byte) []byte {
-	tb.Helper()
-	var out bytes.Buffer
-	zw := gzip.NewWriter(&out)
-	if _, err := zw.Write(b); err != nil {
-		tb.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	return out.Bytes()
-}
 
 // TestLoadCompressedInputs checks that discovery tells what a gzip file
 // holds by the text inside it: a GPU log or a training log is read as
@@ -38,13 +23,13 @@ func TestLoadCompressedInputs(t *testing.T) {
 	const oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.20 GiB is free.\n"
 	dir := t.TempDir()
 	files := map[string][]byte{
-		"snapshot_step_10.pickle.gz": gzipBytes(t, pickle),
-		"logs/gpu.csv.gz": gzipBytes(t, []byte("timestamp, index, memory.used [MiB], memory.total [MiB]\n"+
+		"snapshot_step_10.pickle.gz": testutil.Gzip(t, pickle),
+		"logs/gpu.csv.gz": testutil.Gzip(t, []byte("timestamp, index, memory.used [MiB], memory.total [MiB]\n"+
 			"2025/01/02 03:04:05.000, 0, 1000 MiB, 81559 MiB\n2025/01/02 03:04:06.000, 0, 1100 MiB, 81559 MiB\n")),
-		"logs/dmon.log.gz":  gzipBytes(t, []byte("# gpu     fb   bar1\n# Idx     MB     MB\n    0   1000      5\n    0   1100      5\n")),
-		"logs/train.log.gz": gzipBytes(t, []byte("step 1 loss 2.3\n"+oom)),
+		"logs/dmon.log.gz":  testutil.Gzip(t, []byte("# gpu     fb   bar1\n# Idx     MB     MB\n    0   1000      5\n    0   1100      5\n")),
+		"logs/train.log.gz": testutil.Gzip(t, []byte("step 1 loss 2.3\n"+oom)),
 		// Source and data quote OOM messages; they are no job output.
-		"data/errors.json.gz": gzipBytes(t, []byte(`{"msg": "`+oom[:len(oom)-1]+`"}`+"\n")),
+		"data/errors.json.gz": testutil.Gzip(t, []byte(`{"msg": "`+oom[:len(oom)-1]+`"}`+"\n")),
 	}
 	testutil.WriteFiles(t, dir, files)
 	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{})

@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"os"
 	"path/filepath"
@@ -35,16 +34,8 @@ func TestMappedDecodesTheSame(t *testing.T) {
 		}
 		paths = append(paths, p)
 		if name == "ordinary" {
-			var z bytes.Buffer
-			zw := gzip.NewWriter(&z)
-			if _, err := zw.Write(b); err != nil {
-				t.Fatal(err)
-			}
-			if err := zw.Close(); err != nil {
-				t.Fatal(err)
-			}
 			p := filepath.Join(dir, name+".pickle.gz")
-			if err := os.WriteFile(p, z.Bytes(), 0o644); err != nil {
+			if err := os.WriteFile(p, testutil.Gzip(t, b), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			paths = append(paths, p)
@@ -165,15 +156,7 @@ func TestMappedFileCutUnderTheDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var z bytes.Buffer
-	zw := gzip.NewWriter(&z)
-	if _, err := zw.Write(data); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	for name, b := range map[string][]byte{"pickle": data, "gzip": z.Bytes()} {
+	for name, b := range map[string][]byte{"pickle": data, "gzip": testutil.Gzip(t, data)} {
 		for _, skim := range []bool{false, true} {
 			p := filepath.Join(t.TempDir(), "snap")
 			if err := os.WriteFile(p, b, 0o644); err != nil {
