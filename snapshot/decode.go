@@ -131,9 +131,11 @@ func decodeMapped(mf *mmapfile.File, opt DecodeOptions) (s *Snapshot, c Containe
 	return s, c, err
 }
 
-// shrankAt is the error of a fault reading a mapped file at offset off.
+// shrankAt is the error of a fault reading a mapped file at offset off:
+// most often pages cut from the file, else an I/O error of a file system
+// that reports one only as a fault.
 func shrankAt(off int64) error {
-	return &PickleError{Offset: off, Kind: ErrTruncated, Msg: "the file became shorter while it was read (truncated by its writer?)"}
+	return &PickleError{Offset: off, Kind: ErrTruncated, Msg: "the file's bytes from here could not be read while it was read: it became shorter (truncated by its writer?) or its storage failed"}
 }
 
 // Decode decodes a snapshot of size bytes read from ra: a pickle, a
