@@ -30,20 +30,26 @@
 //	signature.go      stack signatures and fingerprints
 //	groups.go         live bytes by signature, diff of two groupings
 //	survival.go       blocks followed across snapshots: kept or turned over
+//	survivalcache.go  the survival fold's checkpoint, kept in the digest cache
 //	attribution.go    stage 4: leak suspects across snapshots
 //	suppress.go       built-in and user suppressions
 //	tracewindow.go    replay of a trace: timeline, never-freed, state at an OOM
-//	fragmentation.go  stage 5: fragmentation per snapshot and pool
-//	oom.go            stage 6: OOM explanations and recommendations
+//	memroles.go       stage 5: what holds the memory, per snapshot, suspect and OOM
+//	fragmentation.go  stage 6: fragmentation per snapshot and pool
+//	oom.go            stage 7: OOM explanations and recommendations
 //	oomlimit.go       the limit cause, decided first, and what to check
-//	leaksites.go      stage 7: suspects grouped by site, sites in lockstep
+//	oomcache.go       an OOM's explanation, kept in the digest cache
+//	leaksites.go      stage 8: suspects grouped by site, sites in lockstep
 //	segmentmap.go     the last snapshot's segments and blocks, for the segment map
-//	trainlog.go       OOM messages of training logs; GPU readings without times
+//	trainlog.go       stage 9: OOM messages of training logs; GPU readings without times
 //	ranks.go          multi-rank comparison; a rank that holds more
 //	capture.go        the capture kit's manifests; OOMs no snapshot was taken at
 //	notes.go          the caveats shown under the verdict
-//	verdict.go        stage 9: the run verdict
+//	verdict.go        stage 10: the run verdict
 //	nextsteps.go      what to try next
+//	sideentry.go      what the analysis keeps beside a file's digest, and how it reads it back
+//	pointcache.go     kept in the digest cache: each snapshot's roles and groups, the last one's trace window
+//	prepare.go        PrepareNew: a re-run's one new snapshot prepared while the digests load
 package analyze
 
 import (
