@@ -12,8 +12,7 @@ import "io"
 // where the read buffer is overwritten), so b may be unmapped once the
 // decode returns.
 type wholeReader struct {
-	b   []byte
-	off int // Read's position, for the paths that stream from it
+	b []byte
 	// release, when set, gives back the memory of b[:n] (n a multiple of
 	// the page size), which the machine has read past; released is how
 	// far it has. A mapped file's pages would otherwise stay resident,
@@ -28,15 +27,10 @@ type wholeReader struct {
 	populated int
 }
 
-// Read implements io.Reader; the pickle machine itself reads b in place.
-func (w *wholeReader) Read(p []byte) (int, error) {
-	if w.off >= len(w.b) {
-		return 0, io.EOF
-	}
-	n := copy(p, w.b[w.off:])
-	w.off += n
-	return n, nil
-}
+// Read implements io.Reader, the input a decode opens, with nothing to
+// read as a stream: the pickle machine reads b in place (fillWhole) and
+// never calls it.
+func (w *wholeReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 const (
 	// wholeWindow is how far fillWhole moves the end of the readable
@@ -101,7 +95,6 @@ func (m *vm) ownTail() {
 	rest := m.buf[m.pos:m.end]
 	nb := make([]byte, wholeTail)
 	copy(nb, rest)
-	m.whole.off = len(m.whole.b) // Read: nothing more
 	m.whole = nil
 	m.base += int64(m.pos)
 	m.buf, m.pos, m.end, m.eof = nb, 0, len(rest), true

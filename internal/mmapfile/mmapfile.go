@@ -1,6 +1,6 @@
 // Package mmapfile maps a file's bytes read-only into memory, for a
 // reader that reads them in place rather than copying them through a
-// buffer (the snapshot decoder, the digest cache), and tells a fault
+// buffer (the snapshot decoder), and tells a fault
 // reading a mapping apart from any other panic.
 //
 // A mapping is made on Linux only; elsewhere Map fails with
@@ -10,7 +10,7 @@
 // the panic into an error with Fault.
 package mmapfile
 
-// File is a file's first Len bytes mapped read-only.
+// File is a file's bytes mapped read-only.
 type File struct{ b []byte }
 
 // Bytes returns the mapped bytes, valid until Close; they must never be
