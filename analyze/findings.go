@@ -33,7 +33,8 @@
 //	survivalcache.go  the survival fold's checkpoint, kept in the digest cache
 //	attribution.go    stage 4: leak suspects across snapshots
 //	suppress.go       built-in and user suppressions
-//	tracewindow.go    replay of a trace: timeline, never-freed, state at an OOM
+//	tracewindow.go    replay of a trace: timeline, never-freed, the peak
+//	memstate.go       the allocator's memory rebuilt at a trace event (an OOM)
 //	memroles.go       stage 5: what holds the memory, per snapshot, suspect and OOM
 //	fragmentation.go  stage 6: fragmentation per snapshot and pool
 //	oom.go            stage 7: OOM explanations and recommendations

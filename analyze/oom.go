@@ -18,7 +18,7 @@ import (
 // that moment. The snapshot is usually dumped later (in an exception
 // handler, after the tensors of the failed step were released), so the
 // state is rebuilt by undoing the trace events after the OOM (stateAt in
-// tracewindow.go).
+// memstate.go).
 //
 // Before raising OOM the caching allocator has already returned every
 // wholly free cached segment to CUDA, so what remains cached and free at
