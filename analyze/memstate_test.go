@@ -143,3 +143,67 @@ func TestMemStateAddJoinsExpandable(t *testing.T) {
 		}
 	}
 }
+
+// TestMemStateWalkMatchesList walks random traces back twice from one
+// state: once with the pieces their events reach in a tree and the rest
+// left in the list (walkOver), and once as one list that every event
+// scans (the reference), and requires the same memory and bytes freed.
+// Events fall on piece edges, inside pieces, across several, outside
+// all, next to the pieces left alone (an expandable mapping takes their
+// segment), with empty ranges, ranges that wrap past the top of the
+// address space, and events that change no memory.
+func TestMemStateWalkMatchesList(t *testing.T) {
+	actions := []snapshot.Action{snapshot.ActionAlloc, snapshot.ActionFreeRequested, snapshot.ActionFreeCompleted,
+		snapshot.ActionSegmentAlloc, snapshot.ActionSegmentMap, snapshot.ActionSegmentFree, snapshot.ActionSegmentUnmap,
+		snapshot.ActionSnapshot}
+	walked := 0
+	for seed := range uint64(400) {
+		rng := rand.New(rand.NewPCG(seed, 12))
+		var pieces []piece
+		at := uint64(0)
+		for i := range 1 + rng.IntN(60) {
+			at += uint64(rng.IntN(3)) * 512 // gaps between segments
+			size := uint64(1+rng.IntN(4)) * 512
+			pieces = append(pieces, piece{start: at, end: at + size, state: pieceState(rng.IntN(3)), seg: i % 5, expandable: i%3 == 0, large: i%2 == 0, stack: snapshot.StackID(i)})
+			at += size
+		}
+		// A quarter of the states lie at the top of the address space,
+		// where events' ranges wrap.
+		var base uint64
+		if seed%4 == 0 {
+			base = -at - 1024
+			for i := range pieces {
+				pieces[i].start += base
+				pieces[i].end += base
+			}
+		}
+		tr := make([]snapshot.TraceEntry, 1+rng.IntN(12))
+		for i := range tr {
+			e := &tr[i]
+			e.Action = actions[rng.IntN(len(actions))]
+			e.Addr = base + uint64(rng.IntN(int(at/256)+4))*256
+			e.Size = int64(rng.IntN(6)) * 512
+			if rng.IntN(40) == 0 {
+				e.Size = 0
+			}
+			e.Stack = snapshot.StackID(100 + i)
+		}
+		s := &snapshot.Snapshot{Traces: [][]snapshot.TraceEntry{tr}}
+		cut := rng.IntN(len(tr)) - 1
+		walk := &memState{pieces: slices.Clone(pieces), ordered: true}
+		list := &memState{pieces: slices.Clone(pieces)}
+		if walk.replayWork(len(tr)) > list.replayWork(len(tr))+len(pieces) {
+			t.Fatalf("seed %d: a walk costs more than a list", seed)
+		}
+		fw, fl := walk.stateAt(s, 0, cut), list.stateAt(s, 0, cut)
+		if fw != fl || !slices.Equal(walk.pieces, list.pieces) || walk.tree != nil {
+			t.Fatalf("seed %d, cut %d, events %v:\nwalk %v (freed %d)\nlist %v (freed %d)", seed, cut, tr, walk.pieces, fw, list.pieces, fl)
+		}
+		if !slices.Equal(walk.pieces, pieces) {
+			walked++
+		}
+	}
+	if walked < 200 {
+		t.Fatalf("only %d of 400 walks changed the memory", walked)
+	}
+}
