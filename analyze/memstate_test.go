@@ -13,19 +13,13 @@ import (
 // TestMemStateTreeMatchesList replays random walks of set, remove and add on
 // one memory state twice: in a tree (ordered pieces) and in a list that
 // every step scans (the reference), and requires the same pieces after
-// every step; an empty range added turns the tree into the list. Ranges fall on piece edges, inside pieces, across
-// several and outside all, as a trace walked back makes them.
+// every step; an empty range added turns the tree into the list. Ranges
+// fall on piece edges, inside pieces, across several and outside all, as
+// a trace walked back makes them.
 func TestMemStateTreeMatchesList(t *testing.T) {
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 11))
-		var pieces []piece
-		at := uint64(0)
-		for i := range 1 + rng.IntN(30) {
-			at += uint64(rng.IntN(3)) * 64 // gaps between segments
-			size := uint64(1+rng.IntN(4)) * 64
-			pieces = append(pieces, piece{start: at, end: at + size, state: pieceState(rng.IntN(3)), seg: i % 4, expandable: i%3 == 0, large: i%2 == 0})
-			at += size
-		}
+		pieces, at := randomPieces(rng, 30, 64, 4)
 		fast := &memState{tree: btree.NewG(pieceTreeDegree, func(a, b piece) bool { return a.start < b.start })}
 		for _, p := range pieces {
 			fast.tree.ReplaceOrInsert(p)
@@ -78,6 +72,23 @@ func TestMemStateTreeMatchesList(t *testing.T) {
 			t.Fatalf("seed %d: flat %v, want %v", seed, fast.pieces, scan.pieces)
 		}
 	}
+}
+
+// randomPieces returns 1 to most pieces of 1 to 4 units each, in address
+// order from 0 with gaps between some, of random states, in segs segment
+// identities, every third expandable, every other large, each its own
+// stack; and the address past the last.
+func randomPieces(rng *rand.Rand, most int, unit uint64, segs int) ([]piece, uint64) {
+	var pieces []piece
+	at := uint64(0)
+	for i := range 1 + rng.IntN(most) {
+		at += uint64(rng.IntN(3)) * unit // gaps between segments
+		size := uint64(1+rng.IntN(4)) * unit
+		pieces = append(pieces, piece{start: at, end: at + size, state: pieceState(rng.IntN(3)), seg: i % segs,
+			expandable: i%3 == 0, large: i%2 == 0, stack: snapshot.StackID(i)})
+		at += size
+	}
+	return pieces, at
 }
 
 // TestReplayWork checks the replay's cost model: a tree visits about
@@ -159,14 +170,7 @@ func TestMemStateWalkMatchesList(t *testing.T) {
 	walked := 0
 	for seed := range uint64(400) {
 		rng := rand.New(rand.NewPCG(seed, 12))
-		var pieces []piece
-		at := uint64(0)
-		for i := range 1 + rng.IntN(60) {
-			at += uint64(rng.IntN(3)) * 512 // gaps between segments
-			size := uint64(1+rng.IntN(4)) * 512
-			pieces = append(pieces, piece{start: at, end: at + size, state: pieceState(rng.IntN(3)), seg: i % 5, expandable: i%3 == 0, large: i%2 == 0, stack: snapshot.StackID(i)})
-			at += size
-		}
+		pieces, at := randomPieces(rng, 60, 512, 5)
 		// A quarter of the states lie at the top of the address space,
 		// where events' ranges wrap.
 		var base uint64
