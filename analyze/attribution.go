@@ -67,6 +67,11 @@ type seriesGroups struct {
 	survival *Survival
 }
 
+// groupsAhead is how many files' groups buildGroups finds ahead of its
+// sums: enough that neither half waits on the other's uneven files, few
+// enough to hold little (a large model's file's groups are 3,000).
+const groupsAhead = 4
+
 // buildGroups sums each point's live blocks by signature; trend is the
 // series' periodic points (Series.trendIndex).
 func buildGroups(s *Series, trend []int, memo *frames.StackMemo[*Signature], version string) *seriesGroups {
@@ -98,19 +103,44 @@ func buildGroups(s *Series, trend []int, memo *frames.StackMemo[*Signature], ver
 	ck := newSurvivalCheckpoint(trendFiles, s.DeviceKey, version)
 	sv, resumed := ck.resume()
 	sg.survival = sv
-	observed := 0
-	for i, f := range s.Files {
-		cache := newRunSignatureCache(&f.Snapshot.Stacks, memo)
-		gs, ok := cachedGroups(f, s.DeviceKey, version, cache)
-		if !ok {
-			gs = groupLive(f.Snapshot, s.Device, cache)
-			cacheGroups(f, s.DeviceKey, version, gs)
-		}
-		if periodic[i] {
-			if observed >= resumed {
-				sv.Observe(f.Snapshot, s.Device, cache)
+	// Each file's groups, and the signatures of the blocks the survival
+	// fold follows, are found on a goroutine of their own, the only one
+	// to read the run's memo, a few files ahead of the fold and the sums
+	// below. The two halves take about the same time on a large model's
+	// snapshots, where this path was the analysis's longest (2.2 s of
+	// 200 snapshots' 2.3, the roles' path done at 1.6-1.9 s); over 60 of
+	// them the analysis went from 728-874 to 688-718 ms.
+	type found struct {
+		gs    map[string]*groupAcc
+		cache *signatureCache // frozen for the fold; nil when it skips the file
+	}
+	ahead := make(chan found, groupsAhead)
+	go func() {
+		observed := 0
+		for i, f := range s.Files {
+			cache := newRunSignatureCache(&f.Snapshot.Stacks, memo)
+			gs, ok := cachedGroups(f, s.DeviceKey, version, cache)
+			if !ok {
+				gs = groupLive(f.Snapshot, s.Device, cache)
+				cacheGroups(f, s.DeviceKey, version, gs)
 			}
-			observed++
+			var fold *signatureCache
+			if periodic[i] {
+				if observed >= resumed {
+					cache.freeze(f.Snapshot, s.Device)
+					fold = cache
+				}
+				observed++
+			}
+			ahead <- found{gs, fold}
+		}
+		close(ahead)
+	}()
+	for i, f := range s.Files {
+		fd := <-ahead
+		gs := fd.gs
+		if fd.cache != nil {
+			sv.Observe(f.Snapshot, s.Device, fd.cache)
 		}
 		add := func(a *acc, g *groupAcc) {
 			a.bytes[i] = g.bytes

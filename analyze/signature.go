@@ -294,6 +294,25 @@ type signatureCache struct {
 	kinds []frameKind                     // by FrameID; 0 = not yet classified
 	none  Signature
 	memo  *frames.StackMemo[*Signature]
+	// fixed holds, by StackID, the signatures freeze looked up (nil
+	// where it did not).
+	fixed []*Signature
+}
+
+// freeze looks up the signature of the stack of every live block of
+// device dev in s and answers those from then on from c alone, no longer
+// reading the run's memo (another goroutine's from then on); a stack it
+// did not look up is signed afresh, by c alone too.
+func (c *signatureCache) freeze(s *snapshot.Snapshot, dev int) {
+	fixed := make([]*Signature, c.st.Len())
+	last := snapshot.NoStack
+	for b := range liveBlocks(s, dev) {
+		if id := b.Stack; id != last && id != snapshot.NoStack && int(id) < len(fixed) && fixed[id] == nil {
+			fixed[id] = c.get(id)
+		}
+		last = b.Stack
+	}
+	c.fixed, c.memo = fixed, nil
 }
 
 // newRunSignatureCache is newSignatureCache with the run's memo of
@@ -311,6 +330,11 @@ func newSignatureCache(st *snapshot.Stacks) *signatureCache {
 func (c *signatureCache) get(id snapshot.StackID) *Signature {
 	if id == snapshot.NoStack {
 		return &c.none
+	}
+	if int(id) < len(c.fixed) {
+		if s := c.fixed[id]; s != nil {
+			return s
+		}
 	}
 	if c.memo != nil {
 		// The memo finds a stack of this table by its ID in an array:

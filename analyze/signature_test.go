@@ -253,3 +253,46 @@ func TestGroupLiveMergesStacksOfOneSignature(t *testing.T) {
 		}
 	}
 }
+
+// TestFrozenCacheLeavesTheMemo freezes a run's cache for each real
+// snapshot's live blocks, as buildGroups does before the survival fold
+// takes the cache to another goroutine: every live block's stack must
+// give the memo's own Signature, each other stack an equal one, and the
+// memo must not be read or grown after the freeze (the fold reads the
+// cache while the next file's groups read the memo).
+func TestFrozenCacheLeavesTheMemo(t *testing.T) {
+	memo := frames.NewStackMemo[*Signature]()
+	live := 0
+	for _, f := range testutil.RealFiles(t, "snapshots", "*.pickle", "*.pkl") {
+		s, _, err := snapshot.DecodeFile(f, snapshot.DecodeOptions{})
+		if err != nil {
+			continue // the decoder's own tests cover the files it refuses
+		}
+		for _, dev := range s.Devices() {
+			ref := newRunSignatureCache(&s.Stacks, memo)
+			c := newRunSignatureCache(&s.Stacks, memo)
+			c.freeze(s, dev)
+			if c.memo != nil {
+				t.Fatalf("%s: a frozen cache keeps the run's memo", filepath.Base(f))
+			}
+			before := memo.Len()
+			for b := range liveBlocks(s, dev) {
+				if got, want := c.get(b.Stack), ref.get(b.Stack); got != want && b.Stack != snapshot.NoStack {
+					t.Fatalf("%s stack %d: frozen %p, the memo's %p", filepath.Base(f), b.Stack, got, want)
+				}
+				live++
+			}
+			for id := snapshot.StackID(1); int(id) < s.Stacks.Len(); id++ {
+				if got, want := c.get(id), newSignatureCache(&s.Stacks).get(id); !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s stack %d: frozen %+v, signed alone %+v", filepath.Base(f), id, *got, *want)
+				}
+			}
+			if memo.Len() != before {
+				t.Fatalf("%s: the memo grew from %d to %d signatures after the freeze", filepath.Base(f), before, memo.Len())
+			}
+		}
+	}
+	if live == 0 {
+		t.Fatal("no live block was asked for: the test compares nothing")
+	}
+}
