@@ -106,12 +106,14 @@ func (m *memState) replayWork(events int) int {
 }
 
 // stateAt rebuilds device dev's memory just after trace event cut, by
-// undoing every later event from the snapshot's state m (newMemState).
+// undoing every later event from the snapshot's state m (newMemState);
+// a cut past the last event undoes none.
 // It returns the bytes freed after cut.
 func (m *memState) stateAt(s *snapshot.Snapshot, dev, cut int) int64 {
 	defer m.flat()
 	var freed int64
 	tr := s.Traces[dev]
+	cut = max(cut, -1) // before the first event: all are undone
 	// The stack of each freed block is its latest alloc's.
 	allocStack := map[uint64]snapshot.StackID{}
 	freeStack := map[int]snapshot.StackID{}
@@ -131,7 +133,7 @@ func (m *memState) stateAt(s *snapshot.Snapshot, dev, cut int) int64 {
 		}
 	}
 	if m.ordered && m.tree == nil {
-		m.walkOver(tr[cut+1:])
+		m.walkOver(tr[min(cut+1, len(tr)):])
 	}
 	for i := len(tr) - 1; i > cut; i-- {
 		e := &tr[i]

@@ -211,3 +211,28 @@ func TestMemStateWalkMatchesList(t *testing.T) {
 		t.Fatalf("only %d of 400 walks changed the memory", walked)
 	}
 }
+
+// TestMemStateCutOutsideTheTrace walks back from cuts outside a trace
+// (past its end, before its start, of an empty trace), which the walk
+// must take as no event and as every event, never a panic.
+func TestMemStateCutOutsideTheTrace(t *testing.T) {
+	pieces := []piece{{start: 0, end: 512, state: pieceLive}, {start: 512, end: 1024}}
+	tr := []snapshot.TraceEntry{{Action: snapshot.ActionAlloc, Addr: 0, Size: 512}}
+	for _, tc := range []struct {
+		name  string
+		tr    []snapshot.TraceEntry
+		cut   int
+		first pieceState
+	}{
+		{"past the end", tr, 5, pieceLive},
+		{"at the end", tr, 0, pieceLive},
+		{"before the start", tr, -3, pieceFree},
+		{"an empty trace", nil, 0, pieceLive},
+	} {
+		m := &memState{pieces: slices.Clone(pieces), ordered: true}
+		m.stateAt(&snapshot.Snapshot{Traces: [][]snapshot.TraceEntry{tc.tr}}, 0, tc.cut)
+		if len(m.pieces) != 2 || m.pieces[0].state != tc.first || m.tree != nil {
+			t.Errorf("%s: pieces %v, want the first %v", tc.name, m.pieces, tc.first)
+		}
+	}
+}
