@@ -15,7 +15,9 @@
 // child processes, with their peak RSS from rusage:
 //
 //   - the first run: gpureport over the N files into an empty cache folder
-//     of the run's own (--cache-dir);
+//     of the run's own (--cache-dir), timed firstRepeats times, taking
+//     turns with the other binary's and with CPython's loads, and
+//     reported as the median with the fastest and slowest;
 //     The run folders are made first, and the first runs start once
 //     their files are -settle old (the stat index's racy window: a file
 //     changed less than 3 s before an index entry would be made gets
@@ -31,7 +33,9 @@
 //     on the shared VM, about as much as the target's margin);
 //   - CPython: python3 loading the same files with pickle.load in one
 //     process (at most -python-max of them, -large-python-max for the
-//     large shape; a longer run's time is scaled from them).
+//     large shape; a longer run's time is scaled from them), timed
+//     firstRepeats times; the speedup is the ratio of the medians, with
+//     the least and most their spans allow.
 //
 // With -base REV the gpureport of git revision REV (built from a copy of
 // its tree) is timed the same way in the same run, so the table shows an
@@ -65,6 +69,13 @@ import (
 // rerunRepeats is how many times the re-run after one more snapshot is
 // timed: an odd count, for a median.
 const rerunRepeats = 5
+
+// firstRepeats is how many times each first run, and CPython's load of
+// the same files, are timed, taking turns: an odd count, for a median.
+// Timed once each, the two moved by 6% from run to run on the shared VM
+// (CPython's load of 6 large files, alone: 0.87 s a file; in one
+// benchmark run 0.92 s), as much as the 16x target's margin.
+const firstRepeats = 3
 
 // defaultSettle is -settle: more than the stat index's racy window (3 s,
 // ingest/statindex.go), so every file of a first run is indexed.
@@ -149,15 +160,15 @@ func intList(s string) ([]int, error) {
 	return out, nil
 }
 
-// row is one run's figures, for one gpureport binary.
+// row is one run's figures, for one gpureport binary: medians of
+// firstRepeats first runs and rerunRepeats re-runs, and of firstRepeats
+// CPython loads of pyFiles of the files, scaled to n (zero when not
+// timed).
 type row struct {
-	shape, binary string
-	ooms, n       int
-	first, rerun  benchrun.Result  // rerun: the median of rerunRepeats, by wall time
-	rerunRange    [2]time.Duration // the fastest and slowest re-run's wall time
-	python        time.Duration    // CPython over the same n files (scaled), 0: not timed
-	pythonCPU     time.Duration    // its CPU time (scaled)
-	pyFiles       int
+	shape, binary        string
+	ooms, n              int
+	first, rerun, python timed
+	pyFiles              int
 }
 
 func bench(cfg config) error {
@@ -246,33 +257,45 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 		}
 	}
 	time.Sleep(cfg.settle)
-	pyTimes := map[int]benchrun.Result{} // CPython's times by files loaded
+	pyTimes := map[int]timed{} // CPython's times by files loaded
 	for _, n := range ns {
-		var py, pyCPU time.Duration
 		pyFiles := min(n, pythonMax)
-		if python != "" {
-			if _, done := pyTimes[pyFiles]; !done {
+		cacheOf := func(b string) string { return filepath.Join(work, "cache-"+filepath.Base(runOf(n, b))) }
+		report := func(b struct{ name, path string }) (benchrun.Result, error) {
+			out := filepath.Join(work, "out")
+			os.RemoveAll(out)
+			return benchrun.Time(b.path, "-q", "-o", out, "--cache-dir", cacheOf(b.name), runOf(n, b.name))
+		}
+		// The first runs, each into an empty cache, and CPython's loads
+		// take turns, so that a slower minute of the shared VM weighs on
+		// all of them alike; the last first run leaves the cache the
+		// re-runs start from.
+		_, pyKnown := pyTimes[pyFiles]
+		var py []benchrun.Result
+		firsts := make([][]benchrun.Result, len(binaries))
+		for range firstRepeats {
+			if python != "" && !pyKnown {
 				r, err := benchrun.TimePickleLoadAll(python, files[:pyFiles])
 				if err != nil {
 					return nil, fmt.Errorf("python3: %w", err)
 				}
-				pyTimes[pyFiles] = r
+				py = append(py, r)
 			}
-			py = pyTimes[pyFiles].Wall * time.Duration(n) / time.Duration(pyFiles)
-			pyCPU = pyTimes[pyFiles].CPU * time.Duration(n) / time.Duration(pyFiles)
+			for i, b := range binaries {
+				os.RemoveAll(cacheOf(b.name))
+				r, err := report(b)
+				if err != nil {
+					return nil, fmt.Errorf("%s, %d snapshots, first run: %w", b.name, n, err)
+				}
+				firsts[i] = append(firsts[i], r)
+			}
 		}
-		for _, b := range binaries {
-			run := runOf(n, b.name)
-			cache := filepath.Join(work, "cache-"+filepath.Base(run))
-			report := func() (benchrun.Result, error) {
-				out := filepath.Join(work, "out")
-				os.RemoveAll(out)
-				return benchrun.Time(b.path, "-q", "-o", out, "--cache-dir", cache, run)
-			}
-			first, err := report()
-			if err != nil {
-				return nil, fmt.Errorf("%s, %d snapshots, first run: %w", b.name, n, err)
-			}
+		if len(py) > 0 {
+			pyTimes[pyFiles] = medianOf(py)
+		}
+		scaled := func(d time.Duration) time.Duration { return d * time.Duration(n) / time.Duration(pyFiles) }
+		for i, b := range binaries {
+			run, cache := runOf(n, b.name), cacheOf(b.name)
 			// One more snapshot arrives: a distinct file, digested; the
 			// others come from the cache, each time as the first run
 			// left it.
@@ -289,20 +312,36 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 				if err := os.CopyFS(cache, os.DirFS(left)); err != nil {
 					return nil, fmt.Errorf("copy the cache: %w", err)
 				}
-				if reruns[k], err = report(); err != nil {
+				var err error
+				if reruns[k], err = report(b); err != nil {
 					return nil, fmt.Errorf("%s, %d snapshots, re-run: %w", b.name, n, err)
 				}
 			}
 			os.RemoveAll(left)
-			slices.SortFunc(reruns, func(a, b benchrun.Result) int { return cmp.Compare(a.Wall, b.Wall) })
-			r := row{shape: shape, binary: b.name, ooms: ooms, n: n, first: first, python: py, pythonCPU: pyCPU, pyFiles: pyFiles,
-				rerun: reruns[len(reruns)/2], rerunRange: [2]time.Duration{reruns[0].Wall, reruns[len(reruns)-1].Wall}}
+			r := row{shape: shape, binary: b.name, ooms: ooms, n: n, first: medianOf(firsts[i]), rerun: medianOf(reruns), pyFiles: pyFiles}
+			if t, ok := pyTimes[pyFiles]; ok {
+				r.python = timed{benchrun.Result{Wall: scaled(t.Wall), CPU: scaled(t.CPU), RSS: t.RSS}, [2]time.Duration{scaled(t.span[0]), scaled(t.span[1])}}
+			}
 			printRow(os.Stderr, r)
 			rows = append(rows, r)
 			os.RemoveAll(cache)
 		}
 	}
 	return rows, nil
+}
+
+// timed is a median of timings, by wall time, with the fastest and the
+// slowest wall times (span).
+type timed struct {
+	benchrun.Result
+	span [2]time.Duration
+}
+
+// medianOf returns the median of rs (an odd count) by wall time.
+func medianOf(rs []benchrun.Result) timed {
+	rs = slices.Clone(rs)
+	slices.SortFunc(rs, func(a, b benchrun.Result) int { return cmp.Compare(a.Wall, b.Wall) })
+	return timed{rs[len(rs)/2], [2]time.Duration{rs[0].Wall, rs[len(rs)-1].Wall}}
 }
 
 // linkRun makes a run folder of hard links to files: distinct files, so
@@ -328,27 +367,30 @@ func oomLabel(n int) string {
 
 // printRow prints one row as it is measured (progress, on stderr).
 func printRow(w io.Writer, r row) {
-	fmt.Fprintf(w, "%s, OOMs %s, %d snapshots, %s: first run %.1f s (CPU %.1f s), %.0f MB; re-run %.2f s (%.2f-%.2f s; CPU %.2f s); CPython %.1f s (CPU %.1f s)\n",
-		r.shape, oomLabel(r.ooms), r.n, r.binary, r.first.Wall.Seconds(), r.first.CPU.Seconds(), float64(r.first.RSS)/1e6,
-		r.rerun.Wall.Seconds(), r.rerunRange[0].Seconds(), r.rerunRange[1].Seconds(), r.rerun.CPU.Seconds(), r.python.Seconds(), r.pythonCPU.Seconds())
+	fmt.Fprintf(w, "%s, OOMs %s, %d snapshots, %s: first run %.1f s (%.1f-%.1f s; CPU %.1f s), %.0f MB; re-run %.2f s (%.2f-%.2f s; CPU %.2f s); CPython %.1f s (%.1f-%.1f s; CPU %.1f s)\n",
+		r.shape, oomLabel(r.ooms), r.n, r.binary, r.first.Wall.Seconds(), r.first.span[0].Seconds(), r.first.span[1].Seconds(), r.first.CPU.Seconds(), float64(r.first.RSS)/1e6,
+		r.rerun.Wall.Seconds(), r.rerun.span[0].Seconds(), r.rerun.span[1].Seconds(), r.rerun.CPU.Seconds(),
+		r.python.Wall.Seconds(), r.python.span[0].Seconds(), r.python.span[1].Seconds(), r.python.CPU.Seconds())
 }
 
-// printTable prints the figures as one Markdown table.
+// printTable prints the figures as one Markdown table. The speedup is
+// the medians' ratio, with the least and most the spans allow.
 func printTable(w io.Writer, rows []row) {
-	fmt.Fprintf(w, "| shape | OOMs | N | gpureport | first run (CPU) | peak RSS | re-run after one more, median of %d (%% of first; fastest-slowest) | CPython pickle.load, one process (CPU) | first run vs CPython |\n", rerunRepeats)
+	fmt.Fprintf(w, "| shape | OOMs | N | gpureport | first run, median of %d (fastest-slowest; CPU) | peak RSS | re-run after one more, median of %d (%% of first; fastest-slowest) | CPython pickle.load, one process, median of %d (fastest-slowest; CPU) | first run vs CPython (least-most) |\n", firstRepeats, rerunRepeats, firstRepeats)
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		py, vs := "", ""
-		if r.python > 0 {
-			py = fmt.Sprintf("%.1f s (%.1f s)", r.python.Seconds(), r.pythonCPU.Seconds())
+		if r.python.Wall > 0 {
+			py = fmt.Sprintf("%.1f s (%.1f-%.1f s; %.1f s)", r.python.Wall.Seconds(), r.python.span[0].Seconds(), r.python.span[1].Seconds(), r.python.CPU.Seconds())
 			if r.pyFiles < r.n {
 				py += fmt.Sprintf(" (%d files, scaled)", r.pyFiles)
 			}
-			vs = fmt.Sprintf("%.1fx", r.python.Seconds()/r.first.Wall.Seconds())
+			vs = fmt.Sprintf("%.1fx (%.1f-%.1fx)", r.python.Wall.Seconds()/r.first.Wall.Seconds(),
+				r.python.span[0].Seconds()/r.first.span[1].Seconds(), r.python.span[1].Seconds()/r.first.span[0].Seconds())
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %s | %.1f s (%.1f s) | %.0f MB | %.2f s (%.1f%%; %.2f-%.2f s) | %s | %s |\n",
-			r.shape, oomLabel(r.ooms), r.n, r.binary, r.first.Wall.Seconds(), r.first.CPU.Seconds(), float64(r.first.RSS)/1e6,
-			r.rerun.Wall.Seconds(), 100*r.rerun.Wall.Seconds()/r.first.Wall.Seconds(), r.rerunRange[0].Seconds(), r.rerunRange[1].Seconds(), py, vs)
+		fmt.Fprintf(w, "| %s | %s | %d | %s | %.1f s (%.1f-%.1f s; %.1f s) | %.0f MB | %.2f s (%.1f%%; %.2f-%.2f s) | %s | %s |\n",
+			r.shape, oomLabel(r.ooms), r.n, r.binary, r.first.Wall.Seconds(), r.first.span[0].Seconds(), r.first.span[1].Seconds(), r.first.CPU.Seconds(), float64(r.first.RSS)/1e6,
+			r.rerun.Wall.Seconds(), 100*r.rerun.Wall.Seconds()/r.first.Wall.Seconds(), r.rerun.span[0].Seconds(), r.rerun.span[1].Seconds(), py, vs)
 	}
 }
 
@@ -388,8 +430,8 @@ func checkTargets(w io.Writer, rows []row) bool {
 		name := fmt.Sprintf("%s, OOMs %s, %d", r.shape, oomLabel(r.ooms), r.n)
 		rr := r.rerun.Wall.Seconds() / r.first.Wall.Seconds()
 		check(name+": re-run (median) <= 10% of the first run", rr <= maxRerun, fmt.Sprintf("%.1f%%", 100*rr))
-		if r.python > 0 {
-			sp := r.python.Seconds() / r.first.Wall.Seconds()
+		if r.python.Wall > 0 {
+			sp := r.python.Wall.Seconds() / r.first.Wall.Seconds()
 			check(fmt.Sprintf("%s: first run >= %.0fx CPython", name, minVsCPython), sp >= minVsCPython, fmt.Sprintf("%.1fx", sp))
 		}
 	}
