@@ -182,8 +182,12 @@ clean:
 # table (20 GB of disk, an hour more). On a later, faster VM, '-shapes
 # ordinary,large -oom both -n 200,400 -large-n 20,40 -python-max 20
 # -large-python-max 6' took 3.5 minutes with a base, and '-shapes large
-# -oom both -large-n 200 -large-python-max 6' 5 minutes (10 GB). Each shape
-# waits -settle (3.5 s) before its first runs. BENCH_BASE=REV also times
+# -oom both -large-n 200 -large-python-max 6' 5 minutes (10 GB). Since the
+# first runs and CPython's loads are timed three times each, taking turns,
+# '-shapes large -oom both -large-n 200 -large-python-max 6' with a base
+# takes 4 minutes, and '-shapes ordinary -oom both -n 200,400 -python-max
+# 20' with a base 1.5. Each shape waits -settle (3.5 s) before its first
+# runs. BENCH_BASE=REV also times
 # that git revision's gpureport in the same run (see bench-decode).
 BENCH_SCALE_ARGS ?=
 bench-scale: build
