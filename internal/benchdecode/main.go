@@ -202,9 +202,8 @@ func bench(bin, file, base, shape string, keep bool, entries, extraOps, runs int
 // summarize returns the best run (least wall time; its RSS the least
 // seen) and the median one.
 func summarize(rs []benchrun.Result) (best, median benchrun.Result) {
-	s := slices.Clone(rs)
-	slices.SortFunc(s, func(a, b benchrun.Result) int { return int(a.Wall - b.Wall) })
-	best, median = s[0], s[len(s)/2]
+	sp := benchrun.SpreadOf(rs)
+	best, median = sp.Fastest, sp.Median
 	for _, r := range rs {
 		best.RSS = min(best.RSS, r.RSS)
 	}

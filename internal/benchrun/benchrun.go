@@ -6,11 +6,13 @@
 package benchrun
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +28,19 @@ type Result struct {
 	// RSS is the peak resident set size in bytes (0 where the platform
 	// does not report it).
 	RSS int64
+}
+
+// Spread is repeated timings of one thing, by wall time: the fastest,
+// the median (of an odd count) and the slowest.
+type Spread struct {
+	Fastest, Median, Slowest Result
+}
+
+// SpreadOf returns the Spread of rs (at least one), leaving rs in order.
+func SpreadOf(rs []Result) Spread {
+	s := slices.Clone(rs)
+	slices.SortFunc(s, func(a, b Result) int { return cmp.Compare(a.Wall, b.Wall) })
+	return Spread{s[0], s[len(s)/2], s[len(s)-1]}
 }
 
 // Time runs a command with its output discarded (its stderr goes to

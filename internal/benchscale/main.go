@@ -50,7 +50,6 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -58,7 +57,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -167,7 +165,7 @@ func intList(s string) ([]int, error) {
 type row struct {
 	shape, binary        string
 	ooms, n              int
-	first, rerun, python timed
+	first, rerun, python benchrun.Spread
 	pyFiles              int
 }
 
@@ -257,7 +255,7 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 		}
 	}
 	time.Sleep(cfg.settle)
-	pyTimes := map[int]timed{} // CPython's times by files loaded
+	pyTimes := map[int]benchrun.Spread{} // CPython's times by files loaded
 	for _, n := range ns {
 		pyFiles := min(n, pythonMax)
 		cacheOf := func(b string) string { return filepath.Join(work, "cache-"+filepath.Base(runOf(n, b))) }
@@ -291,9 +289,14 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 			}
 		}
 		if len(py) > 0 {
-			pyTimes[pyFiles] = medianOf(py)
+			pyTimes[pyFiles] = benchrun.SpreadOf(py)
 		}
-		scaled := func(d time.Duration) time.Duration { return d * time.Duration(n) / time.Duration(pyFiles) }
+		// CPython's times over pyFiles files, scaled to n.
+		scaled := func(r benchrun.Result) benchrun.Result {
+			r.Wall = r.Wall * time.Duration(n) / time.Duration(pyFiles)
+			r.CPU = r.CPU * time.Duration(n) / time.Duration(pyFiles)
+			return r
+		}
 		for i, b := range binaries {
 			run, cache := runOf(n, b.name), cacheOf(b.name)
 			// One more snapshot arrives: a distinct file, digested; the
@@ -318,9 +321,9 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 				}
 			}
 			os.RemoveAll(left)
-			r := row{shape: shape, binary: b.name, ooms: ooms, n: n, first: medianOf(firsts[i]), rerun: medianOf(reruns), pyFiles: pyFiles}
+			r := row{shape: shape, binary: b.name, ooms: ooms, n: n, first: benchrun.SpreadOf(firsts[i]), rerun: benchrun.SpreadOf(reruns), pyFiles: pyFiles}
 			if t, ok := pyTimes[pyFiles]; ok {
-				r.python = timed{benchrun.Result{Wall: scaled(t.Wall), CPU: scaled(t.CPU), RSS: t.RSS}, [2]time.Duration{scaled(t.span[0]), scaled(t.span[1])}}
+				r.python = benchrun.Spread{Fastest: scaled(t.Fastest), Median: scaled(t.Median), Slowest: scaled(t.Slowest)}
 			}
 			printRow(os.Stderr, r)
 			rows = append(rows, r)
@@ -328,20 +331,6 @@ func benchShape(cfg config, dir, gen, python string, binaries []struct{ name, pa
 		}
 	}
 	return rows, nil
-}
-
-// timed is a median of timings, by wall time, with the fastest and the
-// slowest wall times (span).
-type timed struct {
-	benchrun.Result
-	span [2]time.Duration
-}
-
-// medianOf returns the median of rs (an odd count) by wall time.
-func medianOf(rs []benchrun.Result) timed {
-	rs = slices.Clone(rs)
-	slices.SortFunc(rs, func(a, b benchrun.Result) int { return cmp.Compare(a.Wall, b.Wall) })
-	return timed{rs[len(rs)/2], [2]time.Duration{rs[0].Wall, rs[len(rs)-1].Wall}}
 }
 
 // linkRun makes a run folder of hard links to files: distinct files, so
@@ -368,9 +357,9 @@ func oomLabel(n int) string {
 // printRow prints one row as it is measured (progress, on stderr).
 func printRow(w io.Writer, r row) {
 	fmt.Fprintf(w, "%s, OOMs %s, %d snapshots, %s: first run %.1f s (%.1f-%.1f s; CPU %.1f s), %.0f MB; re-run %.2f s (%.2f-%.2f s; CPU %.2f s); CPython %.1f s (%.1f-%.1f s; CPU %.1f s)\n",
-		r.shape, oomLabel(r.ooms), r.n, r.binary, r.first.Wall.Seconds(), r.first.span[0].Seconds(), r.first.span[1].Seconds(), r.first.CPU.Seconds(), float64(r.first.RSS)/1e6,
-		r.rerun.Wall.Seconds(), r.rerun.span[0].Seconds(), r.rerun.span[1].Seconds(), r.rerun.CPU.Seconds(),
-		r.python.Wall.Seconds(), r.python.span[0].Seconds(), r.python.span[1].Seconds(), r.python.CPU.Seconds())
+		r.shape, oomLabel(r.ooms), r.n, r.binary, r.first.Median.Wall.Seconds(), r.first.Fastest.Wall.Seconds(), r.first.Slowest.Wall.Seconds(), r.first.Median.CPU.Seconds(), float64(r.first.Median.RSS)/1e6,
+		r.rerun.Median.Wall.Seconds(), r.rerun.Fastest.Wall.Seconds(), r.rerun.Slowest.Wall.Seconds(), r.rerun.Median.CPU.Seconds(),
+		r.python.Median.Wall.Seconds(), r.python.Fastest.Wall.Seconds(), r.python.Slowest.Wall.Seconds(), r.python.Median.CPU.Seconds())
 }
 
 // printTable prints the figures as one Markdown table. The speedup is
@@ -380,17 +369,17 @@ func printTable(w io.Writer, rows []row) {
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		py, vs := "", ""
-		if r.python.Wall > 0 {
-			py = fmt.Sprintf("%.1f s (%.1f-%.1f s; %.1f s)", r.python.Wall.Seconds(), r.python.span[0].Seconds(), r.python.span[1].Seconds(), r.python.CPU.Seconds())
+		if r.python.Median.Wall > 0 {
+			py = fmt.Sprintf("%.1f s (%.1f-%.1f s; %.1f s)", r.python.Median.Wall.Seconds(), r.python.Fastest.Wall.Seconds(), r.python.Slowest.Wall.Seconds(), r.python.Median.CPU.Seconds())
 			if r.pyFiles < r.n {
 				py += fmt.Sprintf(" (%d files, scaled)", r.pyFiles)
 			}
-			vs = fmt.Sprintf("%.1fx (%.1f-%.1fx)", r.python.Wall.Seconds()/r.first.Wall.Seconds(),
-				r.python.span[0].Seconds()/r.first.span[1].Seconds(), r.python.span[1].Seconds()/r.first.span[0].Seconds())
+			vs = fmt.Sprintf("%.1fx (%.1f-%.1fx)", r.python.Median.Wall.Seconds()/r.first.Median.Wall.Seconds(),
+				r.python.Fastest.Wall.Seconds()/r.first.Slowest.Wall.Seconds(), r.python.Slowest.Wall.Seconds()/r.first.Fastest.Wall.Seconds())
 		}
 		fmt.Fprintf(w, "| %s | %s | %d | %s | %.1f s (%.1f-%.1f s; %.1f s) | %.0f MB | %.2f s (%.1f%%; %.2f-%.2f s) | %s | %s |\n",
-			r.shape, oomLabel(r.ooms), r.n, r.binary, r.first.Wall.Seconds(), r.first.span[0].Seconds(), r.first.span[1].Seconds(), r.first.CPU.Seconds(), float64(r.first.RSS)/1e6,
-			r.rerun.Wall.Seconds(), 100*r.rerun.Wall.Seconds()/r.first.Wall.Seconds(), r.rerun.span[0].Seconds(), r.rerun.span[1].Seconds(), py, vs)
+			r.shape, oomLabel(r.ooms), r.n, r.binary, r.first.Median.Wall.Seconds(), r.first.Fastest.Wall.Seconds(), r.first.Slowest.Wall.Seconds(), r.first.Median.CPU.Seconds(), float64(r.first.Median.RSS)/1e6,
+			r.rerun.Median.Wall.Seconds(), 100*r.rerun.Median.Wall.Seconds()/r.first.Median.Wall.Seconds(), r.rerun.Fastest.Wall.Seconds(), r.rerun.Slowest.Wall.Seconds(), py, vs)
 	}
 }
 
@@ -428,10 +417,10 @@ func checkTargets(w io.Writer, rows []row) bool {
 			longest[k] = r
 		}
 		name := fmt.Sprintf("%s, OOMs %s, %d", r.shape, oomLabel(r.ooms), r.n)
-		rr := r.rerun.Wall.Seconds() / r.first.Wall.Seconds()
+		rr := r.rerun.Median.Wall.Seconds() / r.first.Median.Wall.Seconds()
 		check(name+": re-run (median) <= 10% of the first run", rr <= maxRerun, fmt.Sprintf("%.1f%%", 100*rr))
-		if r.python.Wall > 0 {
-			sp := r.python.Wall.Seconds() / r.first.Wall.Seconds()
+		if r.python.Median.Wall > 0 {
+			sp := r.python.Median.Wall.Seconds() / r.first.Median.Wall.Seconds()
 			check(fmt.Sprintf("%s: first run >= %.0fx CPython", name, minVsCPython), sp >= minVsCPython, fmt.Sprintf("%.1fx", sp))
 		}
 	}
@@ -439,14 +428,14 @@ func checkTargets(w io.Writer, rows []row) bool {
 		s, l := shortest[k], longest[k]
 		name := fmt.Sprintf("%s, OOMs %s", k.shape, oomLabel(k.ooms))
 		if l.n > s.n {
-			ratio := float64(l.first.RSS) / float64(s.first.RSS)
+			ratio := float64(l.first.Median.RSS) / float64(s.first.Median.RSS)
 			check(fmt.Sprintf("%s: peak RSS %d / %d <= %.2fx", name, l.n, s.n, maxRSSRatio), ratio <= maxRSSRatio, fmt.Sprintf("%.2fx", ratio))
 		}
 		switch k.shape {
 		case "ordinary":
-			check(fmt.Sprintf("%s: peak RSS %d < 300 MB", name, l.n), float64(l.first.RSS) < maxRSSSmall, fmt.Sprintf("%.0f MB", float64(l.first.RSS)/1e6))
+			check(fmt.Sprintf("%s: peak RSS %d < 300 MB", name, l.n), float64(l.first.Median.RSS) < maxRSSSmall, fmt.Sprintf("%.0f MB", float64(l.first.Median.RSS)/1e6))
 		case "large":
-			check(fmt.Sprintf("%s: peak RSS %d < 1 GB", name, l.n), l.first.RSS < maxRSSLarge, fmt.Sprintf("%.0f MB", float64(l.first.RSS)/1e6))
+			check(fmt.Sprintf("%s: peak RSS %d < 1 GB", name, l.n), l.first.Median.RSS < maxRSSLarge, fmt.Sprintf("%.0f MB", float64(l.first.Median.RSS)/1e6))
 		}
 	}
 	return ok

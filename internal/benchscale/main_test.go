@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"gpureport/internal/benchrun"
 )
@@ -65,34 +64,6 @@ func TestLinkRun(t *testing.T) {
 		b, err2 := os.Stat(files[i])
 		if err1 != nil || err2 != nil || !os.SameFile(a, b) {
 			t.Errorf("%s is not %s", g, files[i])
-		}
-	}
-}
-
-// TestMedianOf checks the median and span of timings by wall time,
-// whatever their order, and that the timings given are left in order.
-func TestMedianOf(t *testing.T) {
-	s := func(n int) benchrun.Result {
-		return benchrun.Result{Wall: time.Duration(n) * time.Second, CPU: time.Duration(2*n) * time.Second}
-	}
-	for _, tc := range []struct {
-		in                 []int
-		median, fast, slow int
-	}{
-		{[]int{5}, 5, 5, 5},
-		{[]int{3, 1, 2}, 2, 1, 3},
-		{[]int{9, 4, 7, 4, 1}, 4, 1, 9},
-	} {
-		var rs []benchrun.Result
-		for _, n := range tc.in {
-			rs = append(rs, s(n))
-		}
-		got := medianOf(rs)
-		if got.Wall != s(tc.median).Wall || got.CPU != s(tc.median).CPU || got.span != [2]time.Duration{s(tc.fast).Wall, s(tc.slow).Wall} {
-			t.Errorf("medianOf(%v) = %v, span %v; want %d s (%d-%d s)", tc.in, got.Wall, got.span, tc.median, tc.fast, tc.slow)
-		}
-		if rs[0] != s(tc.in[0]) {
-			t.Errorf("medianOf(%v) reordered its input", tc.in)
 		}
 	}
 }
