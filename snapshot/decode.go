@@ -147,7 +147,7 @@ func Decode(ra io.ReaderAt, size int64, opt DecodeOptions) (*Snapshot, Container
 }
 
 // decode is Decode; whole, when set, holds ra's bytes, which a pickle is
-// then read from in place.
+// then read from in place, each decode from a copy of whole.
 func decode(ra io.ReaderAt, size int64, whole *wholeReader, opt DecodeOptions) (*Snapshot, Container, error) {
 	var head [jsonSniffLen]byte
 	n, err := ra.ReadAt(head[:], 0)
@@ -181,8 +181,10 @@ func decode(ra io.ReaderAt, size int64, whole *wholeReader, opt DecodeOptions) (
 	}
 	open := func() (io.Reader, error) {
 		if whole != nil {
-			// Each decode from the start, with nothing released yet.
-			return &wholeReader{b: whole.b, release: whole.release, populate: whole.populate}, nil
+			// Each decode from the start, with nothing released yet:
+			// whole itself is never read.
+			w := *whole
+			return &w, nil
 		}
 		return io.NewSectionReader(ra, 0, size), nil
 	}
