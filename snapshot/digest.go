@@ -37,6 +37,10 @@ type Digest struct {
 	// Host summarises the pinned host allocator's trace (host_traces);
 	// nil when the file has none.
 	Host *TraceDigest
+	// SegmentsUnread says that the devices' segments were not read
+	// (DecodeDigestWithoutSegments): Snapshot.Segments is nil whatever
+	// the file held.
+	SegmentsUnread bool
 }
 
 // TraceDigest summarises one device's trace ring buffer.

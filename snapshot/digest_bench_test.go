@@ -230,9 +230,11 @@ func benchHeld(b *testing.B, blocks int, digest func() *Snapshot) {
 // BenchmarkDigestCodecShapes measures the digest cache's codec on each
 // generator shape: EncodeDigest of the shape's digest (a cache miss
 // writes it), DecodeDigest of its encoding (a re-run reads it once per
-// cached snapshot), and DecodeDigestReusing of it after the same digest
-// (every segment taken from the one read before, not read again). MB/s
-// counts the encoded digest's bytes.
+// cached snapshot), DecodeDigestReusing of it after the same digest
+// (every segment taken from the one read before, not read again), and
+// DecodeDigestWithoutSegments of it after the same digest (a re-run's
+// file whose point entry stands for its segments). MB/s counts the
+// encoded digest's bytes.
 //
 //	go test -run='^$' -bench=DigestCodecShapes -benchmem ./snapshot
 func BenchmarkDigestCodecShapes(b *testing.B) {
@@ -268,6 +270,19 @@ func BenchmarkDigestCodecShapes(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, _, _, err := DecodeDigestReusing(enc, sh, sc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/decode-without-segments", func(b *testing.B) {
+			sh := NewSharer()
+			if _, _, _, err := DecodeDigestWithoutSegments(enc, sh); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(enc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, _, err := DecodeDigestWithoutSegments(enc, sh); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -280,7 +280,18 @@ func DecodeDigest(b []byte) (key string, c Container, s *Snapshot, err error) {
 // snapshots of a steady run hold the same stacks), the digest gets that
 // table, already shared, instead of reading its own. t may be nil.
 func DecodeDigestShared(b []byte, t *Sharer) (key string, c Container, s *Snapshot, err error) {
-	return decodeDigest(b, t, nil)
+	return decodeDigest(b, t, nil, false)
+}
+
+// DecodeDigestWithoutSegments is DecodeDigestShared leaving the devices'
+// segments unread: s.Segments is nil and s.Digest.SegmentsUnread is set.
+// The host segments, the stacks and the trace digests are read. A re-run
+// reads most cached digests only for what a point entry of the analysis
+// already holds (their segments' sums), and reading the segments was
+// two thirds of a digest's decoding; DecodeDigestShared of the same bytes
+// gives them when a stage needs them after all.
+func DecodeDigestWithoutSegments(b []byte, t *Sharer) (key string, c Container, s *Snapshot, err error) {
+	return decodeDigest(b, t, nil, true)
 }
 
 // DecodeDigestReusing is DecodeDigestShared followed by t.Share, its
@@ -292,7 +303,7 @@ func DecodeDigestShared(b []byte, t *Sharer) (key string, c Container, s *Snapsh
 // repeat from snapshot to snapshot, and reading them was most of a
 // re-run's load. t must not be nil.
 func DecodeDigestReusing(b []byte, t *Sharer, sc *Scratch) (key string, c Container, s *Snapshot, err error) {
-	key, c, s, err = decodeDigest(b, t, &sc.reduce)
+	key, c, s, err = decodeDigest(b, t, &sc.reduce, false)
 	if err == nil {
 		spans := sc.reduce.spans
 		t.share(s, true, spans)
@@ -309,8 +320,9 @@ func DecodeDigestReusing(b []byte, t *Sharer, sc *Scratch) (key string, c Contai
 }
 
 // decodeDigest is DecodeDigestShared, reading the segments into r's
-// arrays when r is not nil.
-func decodeDigest(b []byte, t *Sharer, arrays *reduceArrays) (key string, c Container, s *Snapshot, err error) {
+// arrays when r is not nil, and passing over the devices' segments when
+// skipSegments is set.
+func decodeDigest(b []byte, t *Sharer, arrays *reduceArrays, skipSegments bool) (key string, c Container, s *Snapshot, err error) {
 	if len(b) < len(digestMagic)+4 || string(b[:len(digestMagic)]) != digestMagic {
 		return "", "", nil, fmt.Errorf("%w: no digest header", ErrDigestCorrupt)
 	}
@@ -362,7 +374,12 @@ func decodeDigest(b []byte, t *Sharer, arrays *reduceArrays) (key string, c Cont
 		}
 	}
 	r.pools = len(s.Pools)
-	s.Segments = r.segments(false)
+	if skipSegments {
+		r.skipSegments()
+		s.Digest.SegmentsUnread = true
+	} else {
+		s.Segments = r.segments(false)
+	}
 	s.HostSegments = r.segments(true)
 	d := s.Digest
 	d.LatestUS = r.int()
@@ -450,13 +467,9 @@ func (r *digestReader) segments(host bool) []*Segment {
 	out := make([]*Segment, nseg)
 	section := r.b
 	for i := 0; i < nseg && r.err == nil; i++ {
-		if len(r.b) < 4 {
-			r.fail("segment %d of %d: no length", i, nseg)
-			break
-		}
-		n := binary.LittleEndian.Uint32(r.b)
-		if uint64(n) > uint64(len(r.b)-4) {
-			r.fail("segment %d of %d: length %d with %d bytes left", i, nseg, n, len(r.b)-4)
+		n, ok := r.segmentLength()
+		if !ok {
+			r.badSegmentLength(i, nseg)
 			break
 		}
 		off := len(section) - len(r.b) + 4
@@ -537,6 +550,44 @@ func (r *digestReader) segments(host bool) []*Segment {
 		r.arrays.section = section[:len(section)-len(r.b)]
 	}
 	return out
+}
+
+// skipSegments passes over the devices' segment list that segments
+// reads, checking only that each segment's length fits.
+func (r *digestReader) skipSegments() {
+	nseg := r.count(18)
+	if nblocks := r.count(5); nseg == 0 && nblocks != 0 {
+		r.fail("%d blocks in no segment", nblocks)
+	}
+	for i := 0; i < nseg && r.err == nil; i++ {
+		n, ok := r.segmentLength()
+		if !ok {
+			r.badSegmentLength(i, nseg)
+			break
+		}
+		r.b = r.b[4+n:]
+	}
+}
+
+// segmentLength reads the length of the next segment, the 4 bytes before
+// its own, and reports whether they and the segment's bytes are there
+// (badSegmentLength says why not). Small enough to inline.
+func (r *digestReader) segmentLength() (uint32, bool) {
+	if len(r.b) < 4 {
+		return 0, false
+	}
+	n := binary.LittleEndian.Uint32(r.b)
+	return n, uint64(n) <= uint64(len(r.b)-4)
+}
+
+// badSegmentLength fails the read at segment i of nseg, whose length or
+// bytes are missing.
+func (r *digestReader) badSegmentLength(i, nseg int) {
+	if len(r.b) < 4 {
+		r.fail("segment %d of %d: no length", i, nseg)
+		return
+	}
+	r.fail("segment %d of %d: length %d with %d bytes left", i, nseg, binary.LittleEndian.Uint32(r.b), len(r.b)-4)
 }
 
 // traceDigest reads one trace digest.

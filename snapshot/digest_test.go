@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"gpureport/internal/gen/pickle"
@@ -190,6 +191,10 @@ func FuzzDecodeDigest(f *testing.F) {
 				t.Fatalf("read %d into a Scratch differs: %s", i+1, why)
 			}
 		}
+		// Without its segments, through the Sharer that read it whole.
+		if why := sameWithoutSegments(t, data, s, sh); why != "" {
+			t.Fatalf("read without its segments: %s", why)
+		}
 		b, err := EncodeDigest(key, c, s)
 		if err != nil {
 			t.Fatal(err)
@@ -202,6 +207,82 @@ func FuzzDecodeDigest(f *testing.F) {
 			t.Fatalf("re-encoded digest differs: %s", why)
 		}
 	})
+}
+
+// sameWithoutSegments reads digest b without its devices' segments
+// through sh and says how it differs from whole, b read whole, but for
+// those ("" when it does not).
+func sameWithoutSegments(t *testing.T, b []byte, whole *Snapshot, sh *Sharer) string {
+	t.Helper()
+	_, _, d, err := DecodeDigestWithoutSegments(b, sh)
+	if err != nil {
+		return err.Error()
+	}
+	if d.Segments != nil || d.Digest == nil || !d.Digest.SegmentsUnread {
+		return fmt.Sprintf("%d segments, unread %v", len(d.Segments), d.Digest != nil && d.Digest.SegmentsUnread)
+	}
+	if !reflect.DeepEqual(d.HostSegments, whole.HostSegments) {
+		return "host segments"
+	}
+	if !reflect.DeepEqual(d.Notes, whole.Notes) || !reflect.DeepEqual(d.Pools, whole.Pools) || !reflect.DeepEqual(d.Meta, whole.Meta) {
+		return "notes, pools or user_metadata"
+	}
+	cp := *d
+	cp.Segments = whole.Segments
+	dg := *d.Digest
+	dg.SegmentsUnread = false
+	cp.Digest = &dg
+	return sameDigest(&cp, whole)
+}
+
+// TestDecodeDigestWithoutSegments reads the digest of every sample and
+// real snapshot without its devices' segments, alone and through a Sharer
+// that read it whole: all else is the digest read whole. A segment's
+// length past the digest's end is refused.
+func TestDecodeDigestWithoutSegments(t *testing.T) {
+	n := 0
+	for _, p := range digestSources(t) {
+		full, c, err := DecodeFile(p, DecodeOptions{})
+		if err != nil {
+			continue
+		}
+		b, err := EncodeDigest("k", c, Reduce(full))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, whole, err := DecodeDigest(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if why := sameWithoutSegments(t, b, whole, nil); why != "" {
+			t.Errorf("%s: %s", p, why)
+		}
+		sh := NewSharer()
+		if _, _, _, err := DecodeDigestReusing(b, sh, new(Scratch)); err != nil {
+			t.Fatal(err)
+		}
+		if why := sameWithoutSegments(t, b, whole, sh); why != "" {
+			t.Errorf("%s, through a Sharer: %s", p, why)
+		}
+		n += len(whole.Segments)
+	}
+	if n == 0 {
+		t.Fatal("no segment in the digests")
+	}
+	// One segment whose length runs past the end, and two whose second
+	// has no length: the counts themselves fit the bytes left.
+	long := append([]byte{1, 0, 40, 0, 0, 0}, make([]byte, 16)...)
+	short := append([]byte{2, 0, 30, 0, 0, 0}, make([]byte, 32)...)
+	for name, b := range map[string][]byte{"past the end": long, "without its length": short} {
+		r := &digestReader{b: b}
+		if r.skipSegments(); r.err == nil || !strings.Contains(r.err.Error(), "segment") {
+			t.Errorf("a segment %s was passed over: %v", name, r.err)
+		}
+		r = &digestReader{b: b}
+		if r.segments(false); r.err == nil {
+			t.Errorf("a segment %s was read", name)
+		}
+	}
 }
 
 // skimDiff decodes data in full and skimming its trace
