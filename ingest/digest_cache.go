@@ -129,13 +129,14 @@ func (c *DigestCache) Get(key string, share *snapshot.Sharer) (*snapshot.Snapsho
 	if len(key) < 2 {
 		return nil, "", errors.New("digest cache: empty key")
 	}
-	return c.get(key, share, nil)
+	return c.get(key, share, nil, false)
 }
 
 // get is Get; with sc (and share), the entry is read into sc's buffer and
 // decoded into its arrays, and the digest is shared
-// (snapshot.DecodeDigestReusing).
-func (c *DigestCache) get(key string, share *snapshot.Sharer, sc *loadScratch) (*snapshot.Snapshot, snapshot.Container, error) {
+// (snapshot.DecodeDigestReusing); noSegments leaves the devices' segments
+// unread (snapshot.DecodeDigestWithoutSegments).
+func (c *DigestCache) get(key string, share *snapshot.Sharer, sc *loadScratch, noSegments bool) (*snapshot.Snapshot, snapshot.Container, error) {
 	p := c.path(key)
 	var b []byte
 	var err error
@@ -151,7 +152,9 @@ func (c *DigestCache) get(key string, share *snapshot.Sharer, sc *loadScratch) (
 	var k string
 	var cont snapshot.Container
 	var s *snapshot.Snapshot
-	if sc != nil && share != nil {
+	if noSegments {
+		k, cont, s, err = snapshot.DecodeDigestWithoutSegments(b, share)
+	} else if sc != nil && share != nil {
 		k, cont, s, err = snapshot.DecodeDigestReusing(b, share, &sc.decode)
 	} else {
 		k, cont, s, err = snapshot.DecodeDigestShared(b, share)

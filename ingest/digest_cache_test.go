@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -489,5 +490,98 @@ func copierInto(t *testing.T, dir string) func(string) string {
 		t.Helper()
 		testutil.CopyFile(t, p, filepath.Join(dir, filepath.Base(p)), time.Time{})
 		return filepath.Base(p)
+	}
+}
+
+// TestLoadWithoutSegments loads a run whose cached digests have a point
+// entry (LoadOptions.PointKind) and one that has none: only the files
+// with an entry are read without their devices' segments, each with its
+// entry's bytes; WithSegments gives the digest read whole, from the cache
+// or, its entry gone, from the file; ReadSegments puts it in the file;
+// and a file changed since the load has no segments to give.
+func TestLoadWithoutSegments(t *testing.T) {
+	src := testutil.SampleSnapshots(t, 3)
+	dir := t.TempDir()
+	put := copierInto(t, dir)
+	for _, p := range src {
+		put(p)
+	}
+	cache := &DigestCache{Dir: t.TempDir()}
+	const kind = "point.test"
+	load := func(pointKind string) map[string]*SnapshotFile {
+		t.Helper()
+		run, err := Load(context.Background(), dir, LoadOptions{Jobs: 2, Digest: true, Cache: cache, Location: time.UTC, PointKind: pointKind})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]*SnapshotFile{}
+		for _, f := range run.Snapshots {
+			out[filepath.Base(f.Path)] = f
+		}
+		return out
+	}
+	whole := load(kind) // a first run: every file decoded
+	names := slices.Sorted(maps.Keys(whole))
+	for _, n := range names {
+		if f := whole[n]; f.SegmentsUnread() || f.PointEntry() != nil || len(f.Snapshot.Segments) == 0 {
+			t.Fatalf("%s: a first run's file: unread %v, entry %q, %d segments", n, f.SegmentsUnread(), f.PointEntry(), len(f.Snapshot.Segments))
+		}
+	}
+	// Entries for the first two files only.
+	for i, n := range names[:2] {
+		if err := cache.PutSide(whole[n].DigestKey(), kind, []byte{byte(i + 1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := load(kind)
+	for i, n := range names {
+		f := got[n]
+		if want := i < 2; f.SegmentsUnread() != want || (f.Snapshot.Segments == nil) != want {
+			t.Errorf("%s: unread %v with %d segments, want unread %v", n, f.SegmentsUnread(), len(f.Snapshot.Segments), want)
+		}
+		if i < 2 && !bytes.Equal(f.PointEntry(), []byte{byte(i + 1)}) {
+			t.Errorf("%s: entry % x, want %d", n, f.PointEntry(), i+1)
+		}
+	}
+	if f := load("")[names[0]]; f.SegmentsUnread() {
+		t.Errorf("%s: read without its segments with no PointKind", names[0])
+	}
+	wholeSegs := func(n string, s *snapshot.Snapshot) {
+		t.Helper()
+		if !reflect.DeepEqual(s.Segments, whole[n].Snapshot.Segments) || !reflect.DeepEqual(s.Digest.Traces, whole[n].Snapshot.Digest.Traces) {
+			t.Errorf("%s: the segments read again differ from the first run's", n)
+		}
+	}
+	f0, f1 := got[names[0]], got[names[1]]
+	s, err := f0.WithSegments()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wholeSegs(names[0], s)
+	if !f0.SegmentsUnread() {
+		t.Error("WithSegments changed the file")
+	}
+	if err := f0.ReadSegments(); err != nil {
+		t.Fatal(err)
+	}
+	if f0.SegmentsUnread() || f0.PointEntry() != nil {
+		t.Error("ReadSegments left the file without its segments")
+	}
+	wholeSegs(names[0], f0.Snapshot)
+	// Its digest gone from the cache: the file is decoded again.
+	if err := os.Remove(cache.path(f1.DigestKey())); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = f1.WithSegments(); err != nil {
+		t.Fatal(err)
+	}
+	wholeSegs(names[1], s)
+	// And changed since the load: it has none to give.
+	if err := os.Remove(cache.path(f1.DigestKey())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	testutil.CopyFile(t, src[2], filepath.Join(dir, names[1]), time.Now().Add(time.Hour))
+	if _, err := f1.WithSegments(); err == nil || !strings.Contains(err.Error(), "changed") {
+		t.Errorf("a file changed since the load gave segments: %v", err)
 	}
 }

@@ -171,10 +171,10 @@ func newDigestLoader(opt LoadOptions) *digestLoader {
 
 // load returns candidate c's snapshot, or its digest with LoadOptions.Digest,
 // and whether that came from the cache.
-func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Container, bool, error) {
+func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Container, bool, []byte, error) {
 	if !dl.opt.Digest {
 		s, cont, err := snapshot.DecodeFile(c.Path, dl.opt.Decode)
-		return s, cont, false, err
+		return s, cont, false, nil, err
 	}
 	dl.full.mu.Lock()
 	dl.full.abs[c.Source.Path] = c.Path
@@ -191,10 +191,14 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 		}
 		if err == nil {
 			key = k
-			s, cont, err := cache.get(key, dl.stacks, sc)
+			var point []byte
+			if kind := dl.opt.PointKind; kind != "" {
+				point, _ = cache.GetSide(key, kind)
+			}
+			s, cont, err := cache.get(key, dl.stacks, sc, point != nil)
 			if err == nil {
 				dl.full.cached(c.Source.Path, key)
-				return s, cont, true, nil
+				return s, cont, true, point, nil
 			}
 			if !errors.Is(err, fs.ErrNotExist) {
 				slog.Warn("digest cache entry rebuilt", "file", c.Path, "reason", err)
@@ -214,7 +218,7 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 	}
 	s, cont, err := snapshot.DecodeFile(c.Path, dopt)
 	if err != nil {
-		return nil, cont, false, err
+		return nil, cont, false, nil, err
 	}
 	// The digest of a full decode is the skimmed one's
 	// (TestSkimmedDigestEqualsFull).
@@ -233,7 +237,7 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 			}
 		}
 	}
-	return d, cont, false, nil
+	return d, cont, false, nil, nil
 }
 
 // fresh reports whether f, loaded from candidate c (from the cache when
@@ -263,8 +267,79 @@ func CacheDigest(cache *DigestCache, c Candidate, opt snapshot.DecodeOptions) (c
 		return false, errors.New("CacheDigest: no cache")
 	}
 	dl := newDigestLoader(LoadOptions{Decode: opt, Digest: true, Cache: cache})
-	_, _, cached, err = dl.load(c)
+	_, _, cached, _, err = dl.load(c)
 	return cached, err
+}
+
+// PointEntry returns the side entry named by LoadOptions.PointKind that
+// was read with f's digest, when the digest's devices' segments were left
+// unread for it (f.Snapshot.Digest.SegmentsUnread); else nil.
+func (f *SnapshotFile) PointEntry() []byte {
+	if f.hostOf != nil {
+		return nil
+	}
+	return f.point
+}
+
+// SegmentsUnread reports whether f's digest was read without its
+// devices' segments (LoadOptions.PointKind): f.Snapshot.Segments is nil
+// whatever the file holds, and WithSegments has them.
+func (f *SnapshotFile) SegmentsUnread() bool {
+	return f.Snapshot != nil && f.Snapshot.Digest != nil && f.Snapshot.Digest.SegmentsUnread
+}
+
+// WithSegments returns f's digest with its devices' segments: f.Snapshot
+// when they were read, else the digest read again from the cache, or
+// where that fails, the file decoded and reduced again. The result is not
+// kept: a stage that needs the blocks of a file read without them pays
+// one more read, and memory stays one digest. It fails when the file
+// changed since it was digested, or no longer decodes.
+func (f *SnapshotFile) WithSegments() (*snapshot.Snapshot, error) {
+	if !f.SegmentsUnread() || f.hostOf != nil {
+		return f.Snapshot, nil
+	}
+	cache, key := f.sideKey()
+	if cache != nil {
+		s, _, err := cache.get(key, nil, nil, false)
+		if err == nil {
+			return s, nil
+		}
+		slog.Warn("digest cache entry rebuilt", "file", f.Path, "reason", err)
+	}
+	if f.full == nil {
+		return nil, fmt.Errorf("%s: the snapshot's segments were not read, and its file is not at hand", f.Path)
+	}
+	f.full.mu.Lock()
+	path, opt := f.full.abs[f.Path], f.full.opt
+	f.full.mu.Unlock()
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() != f.Bytes || !st.ModTime().Equal(f.ModTime) {
+		return nil, fmt.Errorf("%s: the file changed since it was digested (now %d bytes, modified %s)", path, st.Size(), st.ModTime().UTC().Format("2006-01-02T15:04:05Z"))
+	}
+	opt.SkimTrace = true
+	s, _, err := snapshot.DecodeFile(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	return snapshot.Reduce(s), nil
+}
+
+// ReadSegments makes f.Snapshot the digest with its devices' segments
+// (WithSegments) when they were left unread. It writes f: no other
+// goroutine may read f meanwhile.
+func (f *SnapshotFile) ReadSegments() error {
+	if !f.SegmentsUnread() {
+		return nil
+	}
+	s, err := f.WithSegments()
+	if err != nil {
+		return err
+	}
+	f.Snapshot, f.point = s, nil
+	return nil
 }
 
 // Full returns the fully decoded snapshot of f: f.Snapshot when it is not

@@ -83,6 +83,14 @@ type LoadOptions struct {
 	// be done there, on a core that would otherwise wait, and kept as its
 	// side entries. Not called when the load decodes none or several.
 	Fresh func(f *SnapshotFile)
+	// PointKind, when set with a Cache, names the side entry in which the
+	// analysis keeps what it reads of a snapshot's device segments (their
+	// sums, by device). A file whose digest and such an entry are both
+	// cached is read without its devices' segments
+	// (snapshot.DecodeDigestWithoutSegments), and the entry is kept for
+	// SnapshotFile.PointEntry: in a re-run, reading every cached file's
+	// segments was two thirds of reading its digest.
+	PointKind string
 	// now, when set, replaces time.Now as the clock of the stat index
 	// (tests).
 	now func() time.Time
@@ -304,7 +312,7 @@ func kitZoneOf(zones []kitZone, c Candidate, set *time.Location) (kitZone, bool)
 func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader) (r loaded) {
 	switch c.Kind {
 	case KindSnapshot:
-		s, cont, cached, err := dl.load(c)
+		s, cont, cached, point, err := dl.load(c)
 		r.cached = cached
 		if err != nil {
 			r.skip = &Skipped{Path: c.Rel, Reason: skipReason(err)}
@@ -320,6 +328,7 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader)
 			Rank:      name.Rank,
 			Phase:     name.Phase,
 			Snapshot:  s,
+			point:     point,
 		}
 	case KindLog:
 		l, err := gpulog.DecodeLogWith(c.Path, c.Log, gpulog.ReadOptions{Location: loc, Columns: opt.Columns})

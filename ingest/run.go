@@ -74,6 +74,9 @@ type SnapshotFile struct {
 	// hostOf is, for the file HostFile made, the file whose pinned host
 	// memory it is; nil otherwise.
 	hostOf *SnapshotFile
+	// point is the side entry LoadOptions.PointKind read with a digest
+	// whose devices' segments were left unread (PointEntry).
+	point []byte
 }
 
 // Skipped is an input that was not used, and why.
