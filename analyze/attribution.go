@@ -113,34 +113,44 @@ func buildGroups(s *Series, trend []int, memo *frames.StackMemo[*Signature], ver
 	type found struct {
 		gs    map[string]*groupAcc
 		cache *signatureCache // frozen for the fold; nil when it skips the file
+		// blocks is the file's digest with its segments, for the fold
+		blocks *snapshot.Snapshot
 	}
 	ahead := make(chan found, groupsAhead)
 	go func() {
 		observed := 0
 		for i, f := range s.Files {
 			cache := newRunSignatureCache(&f.Snapshot.Stacks, memo)
+			// The blocks of a file read without its segments are read
+			// again only where the groups' entry or the survival
+			// checkpoint leaves them to be read.
+			var blocks *snapshot.Snapshot
 			gs, ok := cachedGroups(f, s.DeviceKey, version, cache)
 			if !ok {
-				gs = groupLive(f.Snapshot, s.Device, cache)
+				blocks = blocksOf(f)
+				gs = groupLive(blocks, s.Device, cache)
 				cacheGroups(f, s.DeviceKey, version, gs)
 			}
 			var fold *signatureCache
 			if periodic[i] {
 				if observed >= resumed {
-					cache.freeze(f.Snapshot, s.Device)
+					if blocks == nil {
+						blocks = blocksOf(f)
+					}
+					cache.freeze(blocks, s.Device)
 					fold = cache
 				}
 				observed++
 			}
-			ahead <- found{gs, fold}
+			ahead <- found{gs, fold, blocks}
 		}
 		close(ahead)
 	}()
-	for i, f := range s.Files {
+	for i := range s.Files {
 		fd := <-ahead
 		gs := fd.gs
 		if fd.cache != nil {
-			sv.Observe(f.Snapshot, s.Device, fd.cache)
+			sv.Observe(fd.blocks, s.Device, fd.cache)
 		}
 		add := func(a *acc, g *groupAcc) {
 			a.bytes[i] = g.bytes

@@ -39,6 +39,9 @@ type deviceRun struct {
 	// snapshot's blocks, from pointRoles to joinRoles.
 	roles []roles.Breakdown
 	last  lastRoles
+	// points are what the fragmentation stage measured of each snapshot
+	// file for its point entry (keepPointEntries).
+	points []pointMeasure
 }
 
 // devices makes the run's devices from its series, memory_stats readings

@@ -64,13 +64,19 @@ const (
 	sawDropShare = 0.1
 )
 
-// fragPointOf measures the fragmentation of device dev in snapshot s,
-// whose usage and pools BuildSeries has measured already (pt).
-func fragPointOf(s *snapshot.Snapshot, dev int, pt *Point) FragPoint {
-	var p FragPoint
-	u := pt.Usage
-	p.Inactive, p.LargestFree, p.InternalWaste = u.Inactive, u.LargestFree, u.InternalWaste
-	p.External = u.ExternalFragmentation()
+// segmentSums is what the fragmentation of a point sums over one
+// device's segments in a snapshot (fragPointOf): frag's segment fields
+// (the others are left zero), and whether a segment is marked
+// expandable. A point entry keeps it (pointentry.go).
+type segmentSums struct {
+	frag       FragPoint
+	expandable bool
+}
+
+// segmentSumsOf sums device dev's segments in snapshot s.
+func segmentSumsOf(s *snapshot.Snapshot, dev int) segmentSums {
+	var sums segmentSums
+	p := &sums.frag
 	ms := int64(-1)
 	if s.Settings.Present && s.Settings.ExpandableSegments {
 		ms = s.Settings.MaxSplitSize
@@ -80,6 +86,7 @@ func fragPointOf(s *snapshot.Snapshot, dev int, pt *Point) FragPoint {
 		if seg.Device != dev {
 			continue
 		}
+		sums.expandable = sums.expandable || seg.Expandable
 		var live, active int64
 		for j := range seg.Blocks {
 			b := &seg.Blocks[j]
@@ -118,6 +125,16 @@ func fragPointOf(s *snapshot.Snapshot, dev int, pt *Point) FragPoint {
 			p.PinnedBytes += free
 		}
 	}
+	return sums
+}
+
+// fragPointOf is the fragmentation of a point: the sums over its
+// device's segments, with the usage and pools BuildSeries measured (pt).
+func fragPointOf(sums *segmentSums, pt *Point) FragPoint {
+	p := sums.frag
+	u := pt.Usage
+	p.Inactive, p.LargestFree, p.InternalWaste = u.Inactive, u.LargestFree, u.InternalWaste
+	p.External = u.ExternalFragmentation()
 	for _, pu := range pt.Pools {
 		p.Pools = append(p.Pools, PoolFrag{Pool: pu.Pool, Reserved: pu.Reserved, Inactive: pu.Inactive,
 			LargestFree: pu.LargestFree, External: pu.ExternalFragmentation()})
@@ -251,15 +268,20 @@ func ExpandableInUse(s *snapshot.Snapshot, dev int) bool {
 // (PyTorch releases cached blocks and retries when cudaMalloc fails):
 // pressure, which cached memory that does not fit causes, not a release
 // that settles it.
-func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rules TrendRules, ceiling float64) *Fragmentation {
+//
+// It returns, beside, what it measured of each file for the file's point
+// entry (pointentry.go).
+func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rules TrendRules, ceiling float64) (*Fragmentation, []pointMeasure) {
 	fr := &Fragmentation{}
 	n := len(s.Files)
+	pms := make([]pointMeasure, n)
 	for i, f := range s.Files {
-		fr.Points = append(fr.Points, fragPointOf(f.Snapshot, s.Device, &s.Points[i]))
-		fr.Expandable = fr.Expandable || ExpandableInUse(f.Snapshot, s.Device)
+		pms[i].sums = s.segmentSums(i)
+		fr.Points = append(fr.Points, fragPointOf(&pms[i].sums, &s.Points[i]))
+		fr.Expandable = fr.Expandable || f.Snapshot.Settings.ExpandableSegments || pms[i].sums.expandable
 	}
 	if n == 0 || len(keep) == 0 {
-		return fr
+		return fr, pms
 	}
 	m := len(keep)
 	tx := pick(x, keep)
@@ -339,7 +361,7 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 	grown := make([]float64, m) // grown[i]: the largest new segment since i−1
 	sizes := map[uint64]int64{} // largestNewSegment's, one for the series
 	for i := 1; i < m; i++ {
-		grown[i] = float64(largestNewSegment(sizes, s.Files[keep[i-1]].Snapshot, s.Files[keep[i]].Snapshot, s.Device))
+		grown[i] = float64(s.grownSince(sizes, keep[i-1], keep[i], &pms[keep[i]]))
 		d := reserved[i] - reserved[i-1]
 		if d > math.Max(dropTolerance(reserved), fragRiseShare*reserved[i-1]) && allocated[i] <= allocated[i-1]+allocTol {
 			rises++
@@ -422,7 +444,7 @@ func analyzeFragmentation(s *Series, x []float64, keep []int, per units.Per, rul
 	default:
 		fr.Why.Rule = FragNone
 	}
-	return fr
+	return fr, pms
 }
 
 // largestNewSegment is the largest growth of one segment of device dev

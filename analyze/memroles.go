@@ -50,7 +50,9 @@ func (a *analysis) pointRoles(dr *deviceRun) {
 			dr.last = lastRoles{file: f, at: i, decisions: ds}
 			continue
 		}
-		sc = roles.SceneReusing(sc, f.Snapshot, s.Device)
+		// A file read without its segments has them read again (the
+		// last file of a series has them already).
+		sc = roles.SceneReusing(sc, blocksOf(f), s.Device)
 		sc.Memo = a.stacks
 		if !last {
 			dr.roles[i] = roles.ClassifyBreakdown(sc)

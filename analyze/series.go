@@ -30,6 +30,9 @@ type Series struct {
 	// without a trace time can still be placed in time by its file time,
 	// whatever ordered the series.
 	ModTimesWritten bool
+	// pts are the point entries of the files read without their
+	// devices' segments (pointentry.go); nil when there are none.
+	pts pointEntries
 }
 
 // SnapshotTimes gives each point the time its snapshot was taken, when
@@ -103,7 +106,7 @@ const copyTimeRatio = 10
 // (docs/design.md's host_pinned device: DeviceKey.Host, device 0 of
 // snapshot.Snapshot.Host), a series of the files that recorded it.
 func BuildSeries(snaps []*ingest.SnapshotFile) []*Series {
-	series := orderSeries(snaps)
+	series := orderSeries(snaps, nil)
 	for _, s := range series {
 		s.measure()
 	}
@@ -113,7 +116,7 @@ func BuildSeries(snaps []*ingest.SnapshotFile) []*Series {
 // orderSeries is BuildSeries without the points' pools and usage
 // (Series.measure): the series, their files in order, and each point's
 // place, time and phase.
-func orderSeries(snaps []*ingest.SnapshotFile) []*Series {
+func orderSeries(snaps []*ingest.SnapshotFile, pts pointEntries) []*Series {
 	byRank := map[int][]*ingest.SnapshotFile{}
 	for _, f := range snaps {
 		byRank[f.Rank] = append(byRank[f.Rank], f)
@@ -126,13 +129,13 @@ func orderSeries(snaps []*ingest.SnapshotFile) []*Series {
 	}
 	for _, rank := range sortedKeys(byRank) {
 		files := byRank[rank]
-		for _, dev := range RankDevices(files) {
-			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev}, files, latest))
+		for _, dev := range rankDevices(files, pts) {
+			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev}, files, latest, pts))
 		}
 	}
 	for _, rank := range sortedKeys(byRank) {
 		if host := hostFiles(byRank[rank], latest); host != nil {
-			out = append(out, buildOne(DeviceKey{Rank: rank, Host: true}, host, latest))
+			out = append(out, buildOne(DeviceKey{Rank: rank, Host: true}, host, latest, nil))
 		}
 	}
 	return out
@@ -163,8 +166,20 @@ func hostFiles(files []*ingest.SnapshotFile, latest map[*ingest.SnapshotFile]int
 // segments in some file; when no file has any, those with trace events;
 // else device 0.
 func RankDevices(files []*ingest.SnapshotFile) []int {
+	return rankDevices(files, nil)
+}
+
+// rankDevices is RankDevices, the devices of a file read without its
+// segments taken from its point entry in pts.
+func rankDevices(files []*ingest.SnapshotFile, pts pointEntries) []int {
 	devs := map[int]bool{}
 	for _, f := range files {
+		if e := pts[f]; e != nil {
+			for _, p := range e.devices {
+				devs[p.dev] = true
+			}
+			continue
+		}
 		// A snapshot lists a device's segments together: one map write
 		// a run of them, where one a segment (thousands a snapshot, over
 		// hundreds of snapshots) cost 11 ms of a re-run of 400.
@@ -188,8 +203,8 @@ func RankDevices(files []*ingest.SnapshotFile) []int {
 	return sortedKeys(devs)
 }
 
-func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.SnapshotFile]int64) *Series {
-	s := &Series{DeviceKey: key}
+func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.SnapshotFile]int64, pts pointEntries) *Series {
+	s := &Series{DeviceKey: key, pts: pts}
 	// An OOM or exit dump that lacks the step or name order the periodic
 	// dumps have (oom_snapshot.pickle beside snapshot_step_N.pickle) does
 	// not take the step axis away from them: it was written when the run
@@ -320,7 +335,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 func (s *Series) measure() {
 	for i, f := range s.Files {
 		p := &s.Points[i]
-		p.Pools = PoolUsages(f.Snapshot, s.Device)
+		p.Pools = s.pools(i)
 		p.Usage = usageOfPools(p.Pools, f.Snapshot.TraceEntries(s.Device))
 	}
 }

@@ -168,6 +168,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		Cache:         cache,
 		ProgressBytes: func(p ingest.LoadProgress) { cached = p.Cached; prog.updateLoad(p) },
 		Fresh:         func(f *ingest.SnapshotFile) { analyze.PrepareNew(f, opt.sideVersion) },
+		PointKind:     analyze.PointKind(opt.sideVersion),
 	})
 	prog.finish()
 	if err != nil {
