@@ -31,16 +31,25 @@ type Result struct {
 }
 
 // Spread is repeated timings of one thing, by wall time: the fastest,
-// the median (of an odd count) and the slowest.
+// the median (of an odd count) and the slowest; and the median of their
+// peak RSS in bytes, taken apart: the median run's own peak is that of
+// whichever run its wall time picked, and a peak moves by a tenth from
+// run to run with when the collector happens to run.
 type Spread struct {
 	Fastest, Median, Slowest Result
+	RSS                      int64
 }
 
 // SpreadOf returns the Spread of rs (at least one), leaving rs in order.
 func SpreadOf(rs []Result) Spread {
 	s := slices.Clone(rs)
 	slices.SortFunc(s, func(a, b Result) int { return cmp.Compare(a.Wall, b.Wall) })
-	return Spread{s[0], s[len(s)/2], s[len(s)-1]}
+	rss := make([]int64, len(rs))
+	for i, r := range rs {
+		rss[i] = r.RSS
+	}
+	slices.Sort(rss)
+	return Spread{s[0], s[len(s)/2], s[len(s)-1], rss[len(rss)/2]}
 }
 
 // Time runs a command with its output discarded (its stderr goes to
