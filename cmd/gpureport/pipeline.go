@@ -177,7 +177,16 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	// Stage times under -v: where a slow run spent its time, without a
 	// profiler (milliseconds, rounded).
 	loaded := time.Now()
-	log.Debug("inputs read", "dir", dir, "snapshots", len(run.Snapshots), "from_cache", cached,
+	// Of those from the cache, how many were read without their segments
+	// (their point entries standing for them): a re-run that reads few
+	// so is reading most digests whole.
+	unread := 0
+	for _, f := range run.Snapshots {
+		if f.SegmentsUnread() {
+			unread++
+		}
+	}
+	log.Debug("inputs read", "dir", dir, "snapshots", len(run.Snapshots), "from_cache", cached, "without_segments", unread,
 		"gpu_logs", len(run.Logs), "skipped", len(run.Skipped), "elapsed", loaded.Sub(began).Round(time.Millisecond))
 	for _, s := range run.Skipped {
 		log.Warn("skipped input", "file", filepath.Join(dir, filepath.FromSlash(s.Path)), "reason", s.Reason)

@@ -107,8 +107,9 @@ func TestWriteFailedExitCode(t *testing.T) {
 
 // TestVerboseStageTimes: -v says, in order, how long reading the inputs,
 // the analysis and writing the report took (what a slow run is asked
-// first), with the counts read and how many digests came from the cache;
-// without -v none of it is printed.
+// first), with the counts read, how many digests came from the cache and
+// how many of those were read without their segments (their point
+// entries made by the run before); without -v none of it is printed.
 func TestVerboseStageTimes(t *testing.T) {
 	dir := filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run")
 	caches := []string{t.TempDir(), t.TempDir(), ""}
@@ -121,7 +122,7 @@ func TestVerboseStageTimes(t *testing.T) {
 			fromCache = 14
 		}
 		stages := []string{
-			fmt.Sprintf(`level=DEBUG msg="inputs read" dir=%s snapshots=14 from_cache=%d gpu_logs=1 skipped=0 elapsed=`, dir, fromCache),
+			fmt.Sprintf(`level=DEBUG msg="inputs read" dir=%s snapshots=14 from_cache=%d without_segments=%d gpu_logs=1 skipped=0 elapsed=`, dir, fromCache, fromCache),
 			`level=DEBUG msg=analysed dir=` + dir + ` elapsed=`,
 			`level=DEBUG msg="report written" dir=`,
 		}
