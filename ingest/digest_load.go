@@ -304,21 +304,20 @@ func (f *SnapshotFile) WithSegments() (*snapshot.Snapshot, error) {
 		if err == nil {
 			return s, nil
 		}
-		slog.Warn("digest cache entry rebuilt", "file", f.Path, "reason", err)
+		if !errors.Is(err, fs.ErrNotExist) {
+			slog.Warn("digest cache entry unreadable; the snapshot is decoded again", "file", f.Path, "reason", err)
+		}
 	}
 	if f.full == nil {
 		return nil, fmt.Errorf("%s: the snapshot's segments were not read, and its file is not at hand", f.Path)
 	}
-	f.full.mu.Lock()
-	path, opt := f.full.abs[f.Path], f.full.opt
-	f.full.mu.Unlock()
-	st, err := os.Stat(path)
+	path, err := f.full.unchanged(f)
 	if err != nil {
 		return nil, err
 	}
-	if st.Size() != f.Bytes || !st.ModTime().Equal(f.ModTime) {
-		return nil, fmt.Errorf("%s: the file changed since it was digested (now %d bytes, modified %s)", path, st.Size(), st.ModTime().UTC().Format("2006-01-02T15:04:05Z"))
-	}
+	f.full.mu.Lock()
+	opt := f.full.opt
+	f.full.mu.Unlock()
 	opt.SkimTrace = true
 	s, _, err := snapshot.DecodeFile(path, opt)
 	if err != nil {
@@ -504,13 +503,9 @@ func (l *fullLoader) get(f *SnapshotFile) (*snapshot.Snapshot, error) {
 	}
 	// Let the previous one go before decoding.
 	l.last, l.snap, l.pre = nil, nil, nil
-	path := l.abs[f.Path]
-	st, err := os.Stat(path)
+	path, err := l.unchangedLocked(f)
 	if err != nil {
 		return nil, err
-	}
-	if st.Size() != f.Bytes || !st.ModTime().Equal(f.ModTime) {
-		return nil, fmt.Errorf("%s: the file changed since it was digested (now %d bytes, modified %s)", path, st.Size(), st.ModTime().UTC().Format("2006-01-02T15:04:05Z"))
 	}
 	s, _, err := snapshot.DecodeFile(path, l.opt)
 	if err != nil {
@@ -518,4 +513,26 @@ func (l *fullLoader) get(f *SnapshotFile) (*snapshot.Snapshot, error) {
 	}
 	l.last, l.snap = f, s
 	return s, nil
+}
+
+// unchanged returns the path to open for f, and an error when the file
+// is gone or changed (size or modification time) since it was digested:
+// a digest is never mixed with another content's decode.
+func (l *fullLoader) unchanged(f *SnapshotFile) (string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.unchangedLocked(f)
+}
+
+// unchangedLocked is unchanged with l.mu held.
+func (l *fullLoader) unchangedLocked(f *SnapshotFile) (string, error) {
+	path := l.abs[f.Path]
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if st.Size() != f.Bytes || !st.ModTime().Equal(f.ModTime) {
+		return "", fmt.Errorf("%s: the file changed since it was digested (now %d bytes, modified %s)", path, st.Size(), st.ModTime().UTC().Format("2006-01-02T15:04:05Z"))
+	}
+	return path, nil
 }
