@@ -103,7 +103,6 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	for _, s := range series {
 		if n := len(s.Files); n > 0 && s.Files[n-1].SegmentsUnread() {
 			readSegments(s.Files[n-1])
-			delete(s.pts, s.Files[n-1])
 		}
 	}
 	// The stack groups of a series read its files and which of its points

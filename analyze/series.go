@@ -174,20 +174,8 @@ func RankDevices(files []*ingest.SnapshotFile) []int {
 func rankDevices(files []*ingest.SnapshotFile, pts pointEntries) []int {
 	devs := map[int]bool{}
 	for _, f := range files {
-		if e := pts[f]; e != nil {
-			for _, p := range e.devices {
-				devs[p.dev] = true
-			}
-			continue
-		}
-		// A snapshot lists a device's segments together: one map write
-		// a run of them, where one a segment (thousands a snapshot, over
-		// hundreds of snapshots) cost 11 ms of a re-run of 400.
-		last := -1
-		for i := range f.Snapshot.Segments {
-			if d := f.Snapshot.Segments[i].Device; d != last || i == 0 {
-				devs[d], last = true, d
-			}
+		for _, d := range pts.devicesOf(f) {
+			devs[d] = true
 		}
 	}
 	if len(devs) == 0 {
