@@ -30,7 +30,13 @@ import (
 // segment's encoded length (4 bytes, little endian) before it, so that a
 // reader can take a segment read from the same bytes before
 // (DecodeDigestReusing); version 7 the number of blocks of all
-// segments, so that a reader sizes its array of blocks once.
+// segments, so that a reader sizes its array of blocks once; version 8
+// each block's address as its distance from the end of the block before
+// it in its segment (from the segment's address for the first), and its
+// requested size as what its size exceeds it by: both are a byte or two
+// where the absolute numbers took seven and three, which made a large
+// model's digest (175k blocks) 32% smaller: less to write on a first
+// run, and to read again.
 //	crc      4 bytes, CRC-32C (Castagnoli) of everything before, little endian
 //
 // Integers are varints (signed ones zig-zag), strings a uvarint length and
@@ -40,7 +46,7 @@ import (
 
 // DigestVersion is the digest file format's version. Bump it whenever the
 // format or what a digest holds changes; older entries are then rebuilt.
-const DigestVersion = 7
+const DigestVersion = 8
 
 const digestMagic = "gpureport-digest\n"
 
@@ -203,11 +209,13 @@ func (w *digestWriter) segments(segs []*Segment) {
 		w.bool(sg.Expandable)
 		w.uint(uint64(sg.Stack))
 		w.uint(uint64(len(sg.Blocks)))
+		next := sg.Address // where a block that follows the last one starts
 		for j := range sg.Blocks {
 			b := &sg.Blocks[j]
-			w.uint(b.Address)
+			w.int(int64(b.Address - next))
 			w.int(b.Size)
-			w.int(b.RequestedSize)
+			w.int(b.Size - b.RequestedSize)
+			next = b.Address + uint64(b.Size)
 			w.uint(uint64(b.State))
 			w.uint(uint64(b.Stack))
 		}
@@ -518,11 +526,13 @@ func (r *digestReader) segments(host bool) []*Segment {
 			} else {
 				sg.Blocks = make([]Block, nb)
 			}
+			next := sg.Address // see segments: addresses are relative
 			for j := range sg.Blocks {
 				b := &sg.Blocks[j]
-				b.Address = r.uint()
+				b.Address = next + uint64(r.int())
 				b.Size = r.int()
-				b.RequestedSize = r.int()
+				b.RequestedSize = b.Size - r.int()
+				next = b.Address + uint64(b.Size)
 				b.State = BlockState(r.enum(uint64(StateUnknown)))
 				b.Stack = r.stack()
 				maxStack = max(maxStack, b.Stack)

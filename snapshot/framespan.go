@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/maphash"
 
 	"gpureport/internal/pickleop"
@@ -46,35 +47,59 @@ func (m *vm) spansPay() bool {
 	return m.spanAlways || m.lists >= 1024 && m.lists >= spanRepeats*uint64(m.stackCount)
 }
 
-// spanRef is a kept run: its bytes, m.spanBytes[off:off+n], and its
-// stack.
-type spanRef struct {
+// spanSlot is one entry of the table of kept runs (vm.spanTab): the
+// run's hash, its bytes m.spanBytes[off:off+n], and its stack (NoStack:
+// an empty slot).
+type spanSlot struct {
+	h      uint64
 	off, n uint32
 	id     StackID
+}
+
+// Four BINGETs in a row, read as one little-endian word, have the
+// opcode in each even byte: a run of one-byte memo gets is scanned and
+// gathered four gets at a time (scanGets, appendFrameGets), the common
+// case of a frames list whose frames' slots are under 256.
+const (
+	evenBytes = 0x00FF00FF00FF00FF
+	fourGets  = uint64(pickleop.BinGet) * 0x0001000100010001
+)
+
+// scanGets returns the index after the run of memo gets (BINGET,
+// LONG_BINGET) that starts at buf[p], stopping where an operand would
+// pass lim.
+func scanGets(buf []byte, p, lim int) int {
+	for {
+		for p+8 <= lim && binary.LittleEndian.Uint64(buf[p:p+8])&evenBytes == fourGets {
+			p += 8
+		}
+		switch {
+		case p+2 <= lim && buf[p] == pickleop.BinGet:
+			p += 2
+		case p+5 <= lim && buf[p] == pickleop.LongBinGet:
+			p += 5
+		default:
+			return p
+		}
+	}
 }
 
 // spanStack finds the stack of the run of memo gets that starts at
 // m.buf[start] when its bytes were kept: the StackID and the index after
 // the run.
 func (m *vm) spanStack(start int) (StackID, int, bool) {
-	buf, p := m.buf, start
-	for {
-		if p+2 <= m.lim && buf[p] == pickleop.BinGet {
-			p += 2
-		} else if p+5 <= m.lim && buf[p] == pickleop.LongBinGet {
-			p += 5
-		} else {
-			break
-		}
-	}
-	if p >= m.lim || buf[p] != pickleop.Appends {
+	p := scanGets(m.buf, start, m.lim)
+	if p >= m.lim || m.buf[p] != pickleop.Appends || m.spanCount == 0 {
 		return NoStack, 0, false
 	}
-	run := buf[start:p]
+	run := m.buf[start:p]
 	h := maphash.Bytes(stackSeed, run)
-	if r, ok := m.spans[h]; ok && bytes.Equal(m.spanBytes[r.off:r.off+r.n], run) {
-		m.spanHits++
-		return r.id, p, true
+	mask := uint64(len(m.spanTab) - 1)
+	for j := h & mask; m.spanTab[j].id != NoStack; j = (j + 1) & mask {
+		if r := m.spanTab[j]; r.h == h && bytes.Equal(m.spanBytes[r.off:r.off+r.n], run) {
+			m.spanHits++
+			return r.id, p, true
+		}
 	}
 	return NoStack, 0, false
 }
@@ -93,14 +118,48 @@ func (m *vm) keepSpan(id StackID) {
 	if m.spansOff || id == NoStack || uint64(len(m.spanBytes))+uint64(len(m.pend)) > 1<<32-1 {
 		return
 	}
-	if m.spans == nil {
-		m.spans = map[uint64]spanRef{}
+	if len(m.spanTab) == 0 {
+		m.spanTab = make([]spanSlot, 1024)
 	}
-	if _, ok := m.spans[m.pendHash]; ok {
-		return // another run of this hash was kept first
+	mask := uint64(len(m.spanTab) - 1)
+	j := m.pendHash & mask
+	for ; m.spanTab[j].id != NoStack; j = (j + 1) & mask {
+		if m.spanTab[j].h == m.pendHash {
+			return // another run of this hash was kept first
+		}
 	}
-	m.spans[m.pendHash] = spanRef{off: uint32(len(m.spanBytes)), n: uint32(len(m.pend)), id: id}
+	m.spanTab[j] = spanSlot{h: m.pendHash, off: uint32(len(m.spanBytes)), n: uint32(len(m.pend)), id: id}
 	m.spanBytes = append(m.spanBytes, m.pend...)
+	if m.spanCount++; 2*m.spanCount > len(m.spanTab) {
+		m.growSpanTab()
+	}
+}
+
+// growSpanTab doubles the table of kept runs, which is kept at most
+// half full so that a lookup probes few slots.
+func (m *vm) growSpanTab() {
+	old := m.spanTab
+	m.spanTab = make([]spanSlot, 2*len(old))
+	m.used += int64(24 * len(old))
+	mask := uint64(len(m.spanTab) - 1)
+	for _, s := range old {
+		if s.id == NoStack {
+			continue
+		}
+		j := s.h & mask
+		for m.spanTab[j].id != NoStack {
+			j = (j + 1) & mask
+		}
+		m.spanTab[j] = s
+	}
+}
+
+// dropSpans turns the kept runs off for the rest of the decode: a
+// frame's memo slot was put again, so bytes no longer name frames.
+func (m *vm) dropSpans() {
+	m.spansOff = true
+	clear(m.spanTab)
+	m.spanCount, m.spanBytes = 0, m.spanBytes[:0]
 }
 
 // openSpan makes list p, found by its run's bytes (fsSpan), an open list

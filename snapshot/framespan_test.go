@@ -89,17 +89,18 @@ func TestMemoPutDropsSpans(t *testing.T) {
 	m := newVM(bytes.NewReader(nil), 0, false)
 	m.frameSlots = make([]uint32, 8)
 	m.frameSlots[3] = 5
-	m.spans = map[uint64]spanRef{1: {}}
+	m.spanTab, m.spanCount, m.spanBytes = make([]spanSlot, 4), 1, []byte{1}
+	m.spanTab[1] = spanSlot{h: 1, n: 1, id: 1}
 	if err := m.memoPut(2, val{}); err != nil {
 		t.Fatal(err)
 	}
-	if m.spansOff || m.spans == nil {
+	if m.spansOff || m.spanCount != 1 {
 		t.Fatal("a slot that held no frame turned the runs off")
 	}
 	if err := m.memoPut(3, val{}); err != nil {
 		t.Fatal(err)
 	}
-	if !m.spansOff || m.spans != nil {
-		t.Fatalf("a frame's slot put again left the runs on (off %v, %d kept)", m.spansOff, len(m.spans))
+	if !m.spansOff || m.spanCount != 0 || m.spanTab[1].id != NoStack || len(m.spanBytes) != 0 {
+		t.Fatalf("a frame's slot put again left the runs on (off %v, %d kept)", m.spansOff, m.spanCount)
 	}
 }

@@ -127,6 +127,23 @@ func (m *vm) gatherFrames(i uint64) (bool, error) {
 // FRAME's end); the opcode loop takes over from there, with its checks.
 func appendFrameGets(buf []byte, p, lim int, slots []uint32, ids []FrameID) (int, []FrameID) {
 	for {
+		if len(slots) >= 256 {
+			// Four one-byte gets at a time (fourGets): their slots
+			// are bytes, so index a 256-slot view without checks.
+			s := slots[:256]
+			for p+8 <= lim {
+				w := binary.LittleEndian.Uint64(buf[p : p+8])
+				if w&evenBytes != fourGets {
+					break
+				}
+				a, b, c, d := s[byte(w>>8)], s[byte(w>>24)], s[byte(w>>40)], s[byte(w>>56)]
+				if min(a, b, c, d) == 0 {
+					break
+				}
+				ids = append(ids, FrameID(a-1), FrameID(b-1), FrameID(c-1), FrameID(d-1))
+				p += 8
+			}
+		}
 		var i uint64
 		var n int
 		switch {

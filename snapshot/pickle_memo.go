@@ -66,7 +66,7 @@ func (m *vm) memoPut(i uint64, v val) error {
 		if m.frameSlots[i] != 0 {
 			// A frame's slot put again: a run of gets no longer names
 			// the frames it named (framespan.go).
-			m.spansOff, m.spans, m.spanBytes = true, nil, nil
+			m.dropSpans()
 		}
 		m.frameSlots[i] = 0
 	}

@@ -116,12 +116,14 @@ type vm struct {
 	// gathered without loading the slot (gatherFrames). memoPut clears a
 	// slot that is set again.
 	frameSlots []uint32
-	// spans finds the stack of a frames list that is one run of memo
-	// gets of frame slots, by the run's bytes (framespan.go); spansOff
+	// spanTab finds the stack of a frames list that is one run of memo
+	// gets of frame slots, by the run's bytes (framespan.go), an
+	// open-addressed table of spanCount runs; spansOff
 	// is set once a frame's slot is put again, after which bytes no
 	// longer tell frames. pend is the run of the list pendList (index
 	// plus one; 0: none), kept until the list becomes a stack.
-	spans     map[uint64]spanRef
+	spanTab   []spanSlot
+	spanCount int
 	spanBytes []byte
 	spansOff  bool
 	pend      []byte

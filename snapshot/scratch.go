@@ -62,6 +62,8 @@ func (sc *Scratch) vm(r io.Reader, size int64, generic bool) *vm {
 	m.frameDicts = old.frameDicts[:0]
 	clear(old.stackTab)
 	m.stackTab = old.stackTab
+	clear(old.spanTab)
+	m.spanTab, m.spanBytes = old.spanTab, old.spanBytes[:0]
 	// A skim's ring of pending events (its slots are reset as they are
 	// taken) and its traces' first events.
 	m.spareRing, m.spareFlags = old.ents.ring, old.ents.rflags
