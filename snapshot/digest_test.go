@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -535,5 +537,47 @@ func TestSkimLongAppends(t *testing.T) {
 	why, err := skimDiff(data)
 	if err != nil || why != "" {
 		t.Errorf("skimmed digest: %v %s", err, why)
+	}
+}
+
+// TestDigestRelativeBlocks checks that blocks whose addresses and
+// requested sizes are written relative to their neighbours (format 8)
+// read back exactly whatever their layout: packed, with gaps, out of
+// order, overlapping, wrapping past the top of the address space, with a
+// requested size above the size or negative.
+func TestDigestRelativeBlocks(t *testing.T) {
+	const top = math.MaxUint64
+	cases := []struct {
+		name   string
+		seg    uint64
+		blocks []Block
+	}{
+		{"packed", 1 << 40, []Block{{Address: 1 << 40, Size: 512, RequestedSize: 500}, {Address: 1<<40 + 512, Size: 1 << 20, RequestedSize: 1 << 20}}},
+		{"gap and first block past the segment's start", 1 << 40, []Block{{Address: 1<<40 + 4096, Size: 512, RequestedSize: 1}, {Address: 1 << 41, Size: 512}}},
+		{"out of order and overlapping", 1 << 40, []Block{{Address: 1<<40 + 8192, Size: 4096}, {Address: 1 << 40, Size: 8192}, {Address: 1<<40 + 100, Size: 50}}},
+		{"wrapping", top - 1000, []Block{{Address: top - 1000, Size: 2000, RequestedSize: 2000}, {Address: 999, Size: 1}, {Address: top, Size: 1}}},
+		{"requested above the size or negative", 0, []Block{{Address: 0, Size: 512, RequestedSize: 4096}, {Address: 512, Size: 1, RequestedSize: -1}, {Address: 513, Size: -7, RequestedSize: math.MinInt64}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want := &Snapshot{Digest: &Digest{}}
+			stack := want.Stacks.InternStack([]FrameID{want.Stacks.InternFrame(Frame{File: "a.py", Line: 1, Name: "f"})})
+			want.Stacks.Seal()
+			for i := range c.blocks {
+				c.blocks[i].State, c.blocks[i].Stack = StateActiveAllocated, stack
+			}
+			want.Segments = []*Segment{{Address: c.seg, TotalSize: 1 << 30, Blocks: c.blocks}}
+			enc, err := EncodeDigest("relative", ContainerPickle, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, got, err := DecodeDigest(enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.Segments[0].Blocks, c.blocks) {
+				t.Errorf("blocks read back\n%+v\nwant\n%+v", got.Segments[0].Blocks, c.blocks)
+			}
+		})
 	}
 }
