@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -50,8 +51,10 @@ func TestDecodeDigestStackTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The stack section as EncodeDigest writes it: 3 stacks, 5 frame IDs,
-	// then each stack's length and frame IDs.
-	section := []byte{3, 5, 2, 0, 1, 1, 2, 2, 1, 0}
+	// then each stack as the frames it shares with the one before at its
+	// start and at its end (none here), the number of the others and
+	// their IDs.
+	section := []byte{3, 5, 0, 0, 2, 0, 1, 0, 0, 1, 2, 0, 0, 2, 1, 0}
 	repeat, err := EncodeDigest("k", "pickle", stackDigest([]FrameID{0, 1}, []FrameID{2}, []FrameID{0, 1}))
 	if err != nil {
 		t.Fatal(err)
@@ -70,10 +73,12 @@ func TestDecodeDigestStackTable(t *testing.T) {
 		{"a section one byte short", short, "stack section: corrupt digest: count 2 with 1 bytes left"},
 		{"as written", good, ""},
 		{"a stack repeats", repeat, "stack 3 repeats"},
-		{"fewer IDs than the count", patchDigest(t, good, section, []byte{3, 6, 2, 0, 1, 1, 2, 2, 1, 0}), "hold 5 frame IDs, the table says 6"},
-		{"more IDs than the count", patchDigest(t, good, section, []byte{3, 4, 2, 0, 1, 1, 2, 2, 1, 0}), "stack 3 has 2 frames, 1 of 4"},
-		{"an empty stack", patchDigest(t, good, section, []byte{3, 5, 2, 0, 1, 0, 2, 2, 1, 0}), "stack 2 has 0 frames"},
-		{"a frame not there", patchDigest(t, good, section, []byte{3, 5, 2, 0, 1, 1, 3, 2, 1, 0}), "frame 3 of 3"},
+		{"fewer IDs than the count", patchDigest(t, good, section, []byte{3, 6, 0, 0, 2, 0, 1, 0, 0, 1, 2, 0, 0, 2, 1, 0}), "hold 5 frame IDs, the table says 6"},
+		{"more IDs than the count", patchDigest(t, good, section, []byte{3, 4, 0, 0, 2, 0, 1, 0, 0, 1, 2, 0, 0, 2, 1, 0}), "stack 3 has 2 frames, 1 of 4"},
+		{"an empty stack", patchDigest(t, good, section, []byte{3, 5, 0, 0, 2, 0, 1, 0, 0, 0, 2, 0, 0, 2, 1, 0}), "stack 2 has 0 frames"},
+		{"more shared frames than the stack before has", patchDigest(t, good, section, []byte{3, 5, 0, 0, 2, 0, 1, 1, 2, 1, 2, 0, 0, 2, 1, 0}), "stack 2 shares 1 and 2 frames with the 2 of the stack before"},
+		{"more frame IDs than the bytes could hold", patchDigest(t, good, section, []byte{3, 0x80, 0x80, 0x80, 0x80, 0x01, 0, 1, 0, 0, 1, 2, 0, 0, 2, 1}), "268435456 frame IDs in"},
+		{"a frame not there", patchDigest(t, good, section, []byte{3, 5, 0, 0, 2, 0, 1, 0, 0, 1, 3, 0, 0, 2, 1, 0}), "frame 3 of 3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,6 +100,37 @@ func TestDecodeDigestStackTable(t *testing.T) {
 				t.Fatalf("err = %v, want ErrDigestCorrupt with %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestDigestStacksSharedEnds checks that stacks written as the frames
+// they share with the stack before at both ends and the frames between
+// read back exactly, whatever they share: nothing, a start, an end, both,
+// all of a shorter stack, or frames that repeat inside a stack.
+func TestDigestStacksSharedEnds(t *testing.T) {
+	tests := [][][]FrameID{
+		{{0}, {1}, {2}},
+		{{0, 1, 2}, {0, 1}, {0, 1, 2, 2}, {1, 2, 2}, {2}},
+		{{0, 1, 2, 0, 1, 2}, {0, 1, 1, 0, 1, 2}, {0, 2}, {0, 1, 2, 0, 1, 2, 0}},
+		{{2, 2, 2}, {2, 2}, {2, 2, 2, 2}, {1, 2, 2, 2, 1}},
+	}
+	for _, stacks := range tests {
+		enc, err := EncodeDigest("k", "pickle", stackDigest(stacks...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, s, err := DecodeDigest(enc)
+		if err != nil {
+			t.Fatalf("%v: %v", stacks, err)
+		}
+		if s.Stacks.Len()-1 != len(stacks) {
+			t.Fatalf("%v: read %d stacks", stacks, s.Stacks.Len()-1)
+		}
+		for i, want := range stacks {
+			if got := s.Stacks.Stack(StackID(i + 1)); !slices.Equal(got, want) {
+				t.Errorf("%v: stack %d read back as %v", stacks, i+1, got)
+			}
+		}
 	}
 }
 
