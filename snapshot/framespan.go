@@ -135,23 +135,10 @@ func (m *vm) keepSpan(id StackID) {
 	}
 }
 
-// growSpanTab doubles the table of kept runs, which is kept at most
-// half full so that a lookup probes few slots.
+// growSpanTab doubles the table of kept runs.
 func (m *vm) growSpanTab() {
-	old := m.spanTab
-	m.spanTab = make([]spanSlot, 2*len(old))
-	m.used += int64(24 * len(old))
-	mask := uint64(len(m.spanTab) - 1)
-	for _, s := range old {
-		if s.id == NoStack {
-			continue
-		}
-		j := s.h & mask
-		for m.spanTab[j].id != NoStack {
-			j = (j + 1) & mask
-		}
-		m.spanTab[j] = s
-	}
+	m.used += int64(24 * len(m.spanTab))
+	m.spanTab = doubled(m.spanTab)
 }
 
 // dropSpans turns the kept runs off for the rest of the decode: a

@@ -374,18 +374,40 @@ func idBytes(ids []FrameID) string {
 
 // growStackTab doubles the stack table.
 func (m *vm) growStackTab() {
-	old := m.stackTab
-	m.stackTab = make([]stackSlot, 2*len(old))
-	m.used += int64(16 * len(old))
-	mask := uint64(len(m.stackTab) - 1)
+	m.used += int64(16 * len(m.stackTab))
+	m.stackTab = doubled(m.stackTab)
+}
+
+// hashed is an entry of an open-addressed table keyed by a hash (the
+// stack table, the table of kept runs): its hash, and whether the slot
+// is used.
+type hashed interface {
+	slotHash() (uint64, bool)
+}
+
+func (s stackSlot) slotHash() (uint64, bool) { return s.h, s.id != NoStack }
+func (s spanSlot) slotHash() (uint64, bool)  { return s.h, s.id != NoStack }
+
+// doubled returns a table twice the size of old, a power of two, that
+// holds old's used entries, each in the first free slot from its hash:
+// both tables are kept at most half full, so that a lookup probes few
+// slots.
+func doubled[S hashed](old []S) []S {
+	t := make([]S, 2*len(old))
+	mask := uint64(len(t) - 1)
 	for _, s := range old {
-		if s.id == NoStack {
+		h, used := s.slotHash()
+		if !used {
 			continue
 		}
-		j := s.h & mask
-		for m.stackTab[j].id != NoStack {
+		j := h & mask
+		for {
+			if _, taken := t[j].slotHash(); !taken {
+				break
+			}
 			j = (j + 1) & mask
 		}
-		m.stackTab[j] = s
+		t[j] = s
 	}
+	return t
 }
