@@ -203,7 +203,7 @@ func (sc *Scene) OOMPhase() string {
 	if sc.OOM == nil {
 		return ""
 	}
-	st := readTableStack(sc.Stacks, sc.OOM.Stack, newTextMasks())
+	st := readTableStack(sc.Stacks, sc.OOM.Stack)
 	switch phaseOf(st) {
 	case forward:
 		return "forward"

@@ -84,12 +84,14 @@ type pyFrame struct {
 
 // stackCache computes stack values per StackID of one snapshot, from
 // memo when one is given (which finds a table's stack it has seen by its
-// ID, so the cache's own map is kept only without one).
+// ID, so the cache's own map is kept only without one), reading each of
+// the table's frames once (frames).
 type stackCache struct {
-	st    *snapshot.Stacks
-	m     map[snapshot.StackID]*stack // nil with a memo
-	memo  *frames.StackMemo[*stack]   // nil: none
-	masks *textMasks
+	st     *snapshot.Stacks
+	m      map[snapshot.StackID]*stack // nil with a memo
+	memo   *frames.StackMemo[*stack]   // nil: none
+	masks  *textMasks
+	frames []frameRead // by FrameID of st; a zero entry is not read yet
 }
 
 func newStackCache(st *snapshot.Stacks, memo *StackMemo) *stackCache {
@@ -100,7 +102,7 @@ func newStackCache(st *snapshot.Stacks, memo *StackMemo) *stackCache {
 }
 
 func (c *stackCache) get(id snapshot.StackID) *stack {
-	read := func() *stack { return readTableStack(c.st, id, c.masks) }
+	read := func() *stack { return c.read(id) }
 	if c.memo != nil {
 		return c.memo.Get(c.st, id, read)
 	}
@@ -110,6 +112,24 @@ func (c *stackCache) get(id snapshot.StackID) *stack {
 	s := read()
 	c.m[id] = s
 	return s
+}
+
+// read builds the stack value of stack id of the cache's table, each
+// frame read once for all the stacks that hold it: a snapshot's
+// thousands of distinct stacks hold a few hundred distinct frames, each
+// tens of times.
+func (c *stackCache) read(id snapshot.StackID) *stack {
+	ids := c.st.Stack(id)
+	if len(c.frames) < len(c.st.Frames) {
+		c.frames = slices.Grow(c.frames, len(c.st.Frames)-len(c.frames))[:len(c.st.Frames)]
+	}
+	return readFrames(len(ids), func(i int) *frameRead {
+		r := &c.frames[ids[i]]
+		if r.f == nil {
+			*r = readFrame(&c.st.Frames[ids[i]], c.masks)
+		}
+		return r
+	})
 }
 
 // StackMemo keeps what the rules read of each distinct stack (its frames
@@ -129,61 +149,82 @@ func NewStackMemo() *StackMemo {
 
 // readStack builds the stack value of frames (innermost first).
 func readStack(fs []snapshot.Frame) *stack {
-	return readFrames(len(fs), func(i int) *snapshot.Frame { return &fs[i] }, newTextMasks())
+	m := newTextMasks()
+	reads := make([]frameRead, len(fs))
+	for i := range fs {
+		reads[i] = readFrame(&fs[i], m)
+	}
+	return readFrames(len(reads), func(i int) *frameRead { return &reads[i] })
 }
 
-// readTableStack builds the stack value of stack id of tab, reading the
-// table's frames in place (StackFrames would copy them, 104 bytes a
-// frame, for every distinct stack of a run), with the masks of m.
-func readTableStack(tab *snapshot.Stacks, id snapshot.StackID, m *textMasks) *stack {
-	ids := tab.Stack(id)
-	return readFrames(len(ids), func(i int) *snapshot.Frame { return &tab.Frames[ids[i]] }, m)
+// readTableStack builds the stack value of stack id of tab.
+func readTableStack(tab *snapshot.Stacks, id snapshot.StackID) *stack {
+	return newStackCache(tab, nil).read(id)
 }
 
-// readFrames builds the stack value of the n frames at(0) ... at(n-1),
-// innermost first: its frames, the answers to the text queries (from the
-// masks of m) and its call site (siteOf).
-func readFrames(n int, at func(int) *snapshot.Frame, m *textMasks) *stack {
+// frameRead is what a stack value takes of one frame f: for a C++ frame
+// (frames.IsNative) its name's answers to the text queries and the
+// autograd node it applies, for a Python frame its file's answers, its
+// file and function, and its part of the call site ("file:line|").
+type frameRead struct {
+	f      *snapshot.Frame
+	native bool
+	text   textMask
+	node   string
+	isNode bool
+	py     pyFrame
+	site   string
+}
+
+// readFrame reads frame f with the masks of m.
+func readFrame(f *snapshot.Frame, m *textMasks) frameRead {
+	r := frameRead{f: f, native: frames.IsNative(*f)}
+	if r.native {
+		c := m.name(f.Name)
+		r.text, r.node, r.isNode = c.mask, c.node, c.isNode
+		return r
+	}
+	file := frames.Path(f.File)
+	r.py = pyFrame{file: file, name: f.Name}
+	r.text = m.file(file)
+	r.site = f.File + ":" + strconv.Itoa(f.Line) + "|"
+	return r
+}
+
+// readFrames builds the stack value of the n frames read at(0) ...
+// at(n-1), innermost first: its frames, the answers to the text queries
+// and its call site (siteOf).
+func readFrames(n int, at func(int) *frameRead) *stack {
 	s := &stack{empty: n == 0}
 	// Sized first: a run reads thousands of stacks of tens of frames.
 	py, siteLen := 0, 0
 	for i := range n {
-		if f := at(i); !frames.IsNative(*f) {
+		if r := at(i); !r.native {
 			py++
-			siteLen += len(f.File) + 2 + maxLineDigits
+			siteLen += len(r.site)
 		}
 	}
 	s.py = make([]pyFrame, 0, py)
 	var site strings.Builder
 	site.Grow(siteLen)
 	for i := range n {
-		f := at(i)
-		if !f.FX.IsZero() {
-			s.fx = append(s.fx, f.FX)
+		r := at(i)
+		if !r.f.FX.IsZero() {
+			s.fx = append(s.fx, r.f.FX)
 		}
-		if frames.IsNative(*f) {
-			c := m.name(f.Name)
-			s.text |= c.mask
-			if c.isNode {
-				s.nodes = append(s.nodes, c.node)
+		s.text |= r.text
+		if r.native {
+			if r.isNode {
+				s.nodes = append(s.nodes, r.node)
 			}
 			continue
 		}
-		file := frames.Path(f.File)
-		s.py = append(s.py, pyFrame{file: file, name: f.Name})
-		s.text |= m.file(file)
-		site.WriteString(f.File)
-		site.WriteByte(':')
-		site.WriteString(strconv.Itoa(f.Line))
-		site.WriteByte('|')
+		s.py = append(s.py, r.py)
+		site.WriteString(r.site)
 	}
 	s.site = siteOf(site.String(), s)
 	return s
 }
-
-// maxLineDigits is the most digits of a frame's line number that
-// readFrames sizes a site for (a larger number only grows the string).
-const maxLineDigits = 6
 
 // siteOf names the operation an allocation belongs to, so that the
 // allocations of one operation (an output and its workspace, the pieces

@@ -38,15 +38,16 @@ func askDirectly(fs []snapshot.Frame, q textQuery) bool {
 }
 
 // checkMasks reads every stack of tab with one shared textMasks (as a
-// run's memo does) and requires each query's answer to be the direct
+// run's memo does) and each frame read once for all the stacks (as a
+// stackCache does), and requires each query's answer to be the direct
 // one; it returns how many stacks answered each query yes.
 func checkMasks(t *testing.T, name string, tab *snapshot.Stacks) [numTextQueries]int {
 	t.Helper()
 	var yes [numTextQueries]int
-	m := newTextMasks()
+	c := &stackCache{st: tab, masks: newTextMasks()}
 	for id := snapshot.StackID(1); int(id) < tab.Len(); id++ {
 		fs := tab.StackFrames(id)
-		s := readTableStack(tab, id, m)
+		s := c.read(id)
 		fresh := readStack(fs)
 		// The autograd nodes, kept by frame name, are each frame's own.
 		var nodes []string
@@ -57,6 +58,21 @@ func checkMasks(t *testing.T, name string, tab *snapshot.Stacks) [numTextQueries
 		}
 		if !slices.Equal(s.nodes, nodes) || !slices.Equal(fresh.nodes, nodes) {
 			t.Errorf("%s: stack %d: nodes %q with shared names, %q fresh, %q frame by frame", name, id, s.nodes, fresh.nodes, nodes)
+		}
+		// The Python frames and the call site, each frame's own too.
+		var py []pyFrame
+		var site strings.Builder
+		for _, f := range fs {
+			if !frames.IsNative(f) {
+				py = append(py, pyFrame{file: frames.Path(f.File), name: f.Name})
+				fmt.Fprintf(&site, "%s:%d|", f.File, f.Line)
+			}
+		}
+		if !slices.Equal(s.py, py) || !slices.Equal(fresh.py, py) {
+			t.Errorf("%s: stack %d: Python frames %v with frames read once, %v fresh, %v frame by frame", name, id, s.py, fresh.py, py)
+		}
+		if site.Len() > 0 && (s.site != site.String() || fresh.site != site.String()) {
+			t.Errorf("%s: stack %d: site %q with frames read once, %q fresh, %q frame by frame", name, id, s.site, fresh.site, site.String())
 		}
 		for q := range numTextQueries {
 			want := askDirectly(fs, q)
