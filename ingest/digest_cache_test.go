@@ -312,6 +312,92 @@ func TestReadFileInto(t *testing.T) {
 	}
 }
 
+// TestReadHeadInto checks that reading a digest's head reads no more
+// than the first headGuess bytes when the head fits in them, exactly the
+// head when it is longer (a second read), and an entry cut inside its
+// head short, so that decoding refuses it; what is read decodes without
+// segments to the digest read whole.
+func TestReadHeadInto(t *testing.T) {
+	dir := t.TempDir()
+	digest := func(frames int) []byte {
+		d := &snapshot.Snapshot{Digest: &snapshot.Digest{}}
+		var stack []snapshot.FrameID
+		for i := range frames {
+			stack = append(stack, d.Stacks.InternFrame(snapshot.Frame{File: fmt.Sprintf("/opt/src/train/module_%06d.py", i), Line: i + 1, Name: "forward"}))
+			d.Stacks.InternStack(stack[max(0, len(stack)-8):])
+		}
+		d.Stacks.Seal()
+		var blocks []snapshot.Block
+		for i := range 20_000 {
+			blocks = append(blocks, snapshot.Block{Address: 1<<40 + uint64(i)<<20, Size: 1 << 20, RequestedSize: 1 << 20, State: snapshot.StateActiveAllocated, Stack: 1})
+		}
+		d.Segments = []*snapshot.Segment{{Address: 1 << 40, TotalSize: 20_000 << 20, Blocks: blocks}}
+		b, err := snapshot.EncodeDigest("k", snapshot.ContainerPickle, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	small, large := digest(10), digest(5000)
+	for _, tt := range []struct {
+		name    string
+		data    []byte
+		cut     int // bytes of the entry written; 0: all
+		readLen func(head int) int
+		refused bool
+	}{
+		{"head within the first read", small, 0, func(int) int { return headGuess }, false},
+		{"head longer than the first read", large, 0, func(head int) int { return head }, false},
+		{"cut inside the first read", small, 100, func(int) int { return 100 }, true},
+		{"cut inside a long head", large, headGuess + 1000, func(int) int { return headGuess + 1000 }, true},
+		{"cut inside the header", small, snapshot.DigestPrefix - 1, func(int) int { return snapshot.DigestPrefix - 1 }, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head, err := snapshot.DigestHeadLength(tt.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if longHead := len(tt.data) == len(large); longHead != (head > headGuess) || len(tt.data) <= headGuess {
+				t.Fatalf("head %d of %d bytes: the case tests nothing", head, len(tt.data))
+			}
+			data := tt.data
+			if tt.cut > 0 {
+				data = data[:tt.cut]
+			}
+			p := filepath.Join(dir, tt.name)
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, buf := range [][]byte{nil, make([]byte, 10), make([]byte, 2*len(data))} {
+				got, err := readHeadInto(p, buf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := tt.readLen(head); len(got) != want || !bytes.Equal(got, data[:want]) {
+					t.Fatalf("read %d bytes, want the first %d", len(got), want)
+				}
+				_, _, s, err := snapshot.DecodeDigestWithoutSegments(got, nil)
+				if tt.refused {
+					if !errors.Is(err, snapshot.ErrDigestCorrupt) {
+						t.Fatalf("decoding what was read: %v, want ErrDigestCorrupt", err)
+					}
+					continue
+				}
+				_, _, whole, err2 := snapshot.DecodeDigest(tt.data)
+				if err != nil || err2 != nil {
+					t.Fatal(err, err2)
+				}
+				if s.Stacks.Len() != whole.Stacks.Len() || !s.Digest.SegmentsUnread || len(whole.Segments) != 1 {
+					t.Fatalf("%d stacks (whole %d), unread %v", s.Stacks.Len(), whole.Stacks.Len(), s.Digest.SegmentsUnread)
+				}
+			}
+		})
+	}
+	if _, err := readHeadInto(filepath.Join(dir, "missing"), nil); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
 // TestLoadDecodesNewFilesFirst loads a run whose cache holds the digests
 // of all its snapshots but one, on one worker: the file to decode must be
 // read first, though by size it comes last, so that on several workers

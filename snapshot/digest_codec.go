@@ -12,12 +12,17 @@ import (
 //
 //	magic    "gpureport-digest\n" (17 bytes)
 //	version  uvarint
+//	head     8 bytes, little endian: the length of the head, everything
+//	         from the magic through the head's checksum
 //	key      string: the content identity the digest was made from
 //	payload  container, generation, settings, the stack section (its
 //	         length in 8 bytes, little endian; the frames; the number of
-//	         stacks and of their frame IDs; each stack), segments with
-//	         their blocks, the trace digests, the decode notes (see
-//	         EncodeDigest)
+//	         stacks and of their frame IDs; each stack), the host
+//	         segments with their blocks, the trace digests, the decode
+//	         notes (see EncodeDigest)
+//	headcrc  4 bytes, CRC-32C of the head before it, little endian
+//	segments the devices' segments with their blocks
+//	crc      4 bytes, CRC-32C (Castagnoli) of everything before, little endian
 //
 // Version 2 added each trace digest's LastAlloc and the decode notes;
 // version 3 the frames' FX nodes, the user_metadata texts and pool ids,
@@ -31,7 +36,9 @@ import (
 // reader can take a segment read from the same bytes before
 // (DecodeDigestReusing); version 7 the number of blocks of all
 // segments, so that a reader sizes its array of blocks once; version 8
-// each block's address as its distance from the end of the block before
+// the devices' segments after the rest, which is a head with its own
+// checksum, so that a reader that needs no segments reads the head alone
+// (DigestHeadLength); and each block's address as its distance from the end of the block before
 // it in its segment (from the segment's address for the first), and its
 // requested size as what its size exceeds it by (a byte or two where
 // the absolute numbers took seven and three), and each stack as the
@@ -39,7 +46,6 @@ import (
 // between: a large model's digest (175k blocks) is 40% smaller, an
 // ordinary one (10k blocks) 42%, less to write on a first run and to
 // read on every re-run.
-//	crc      4 bytes, CRC-32C (Castagnoli) of everything before, little endian
 //
 // Integers are varints (signed ones zig-zag), strings a uvarint length and
 // the bytes. A reader refuses another version (ErrDigestVersion), a wrong
@@ -82,6 +88,8 @@ func EncodeDigestReusing(buf []byte, key string, c Container, s *Snapshot) ([]by
 	w := &digestWriter{b: buf[:0]}
 	w.b = append(w.b, digestMagic...)
 	w.uint(DigestVersion)
+	headAt := len(w.b)
+	w.b = binary.LittleEndian.AppendUint64(w.b, 0) // the head's length, written when known
 	w.str(key)
 	w.str(string(c))
 	w.str(string(s.Generation))
@@ -112,7 +120,6 @@ func EncodeDigestReusing(buf []byte, key string, c Container, s *Snapshot) ([]by
 		w.int(p[0])
 		w.int(p[1])
 	}
-	w.segments(s.Segments)
 	w.segments(s.HostSegments)
 	d := s.Digest
 	w.int(d.LatestUS)
@@ -132,6 +139,10 @@ func EncodeDigestReusing(buf []byte, key string, c Container, s *Snapshot) ([]by
 		w.str(n.Assumed)
 		w.uint(uint64(n.Count))
 	}
+	// The head ends with its own checksum; the devices' segments follow.
+	binary.LittleEndian.PutUint64(w.b[headAt:], uint64(len(w.b)+4))
+	w.b = binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, crcTable))
+	w.segments(s.Segments)
 	if w.tooLong {
 		return nil, errors.New("EncodeDigest: a segment's encoding exceeds 4 GiB")
 	}
@@ -301,6 +312,50 @@ func (w *digestWriter) bool(v bool) {
 	}
 }
 
+// digestHeadAt is where a digest's head length is: after the magic line
+// and the version, which takes one byte.
+const digestHeadAt = len(digestMagic) + 1
+
+// digestHead checks the magic line, the version and the head's checksum
+// of digest b, which may be its head alone, and returns the head's
+// length: the bytes up to and including its checksum.
+func digestHead(b []byte) (int, error) {
+	head, err := DigestHeadLength(b)
+	if err != nil {
+		return 0, err
+	}
+	if head > len(b) {
+		return 0, fmt.Errorf("%w: a head of %d bytes in %d", ErrDigestCorrupt, head, len(b))
+	}
+	if got, want := crc32.Checksum(b[:head-4], crcTable), binary.LittleEndian.Uint32(b[head-4:]); got != want {
+		return 0, fmt.Errorf("%w: head checksum %08x, expected %08x", ErrDigestCorrupt, got, want)
+	}
+	return head, nil
+}
+
+// DigestHeadLength returns the length of the head of the digest that
+// prefix begins (at least DigestPrefix bytes of it, or the whole digest
+// when shorter): everything but the devices' segments, which is what
+// DecodeDigestWithoutSegments reads. Errors wrap ErrDigestVersion or
+// ErrDigestCorrupt.
+func DigestHeadLength(prefix []byte) (int, error) {
+	if len(prefix) < DigestPrefix || string(prefix[:len(digestMagic)]) != digestMagic {
+		return 0, fmt.Errorf("%w: no digest header", ErrDigestCorrupt)
+	}
+	if v := prefix[len(digestMagic)]; v != DigestVersion {
+		// A version of 128 or more would take two bytes: not this one.
+		return 0, fmt.Errorf("%w: version %d, this gpureport reads version %d", ErrDigestVersion, v, DigestVersion)
+	}
+	head := binary.LittleEndian.Uint64(prefix[digestHeadAt:])
+	if head < uint64(DigestPrefix)+4 || head > math.MaxInt32 {
+		return 0, fmt.Errorf("%w: a head of %d bytes", ErrDigestCorrupt, head)
+	}
+	return int(head), nil
+}
+
+// DigestPrefix is how many bytes of a digest DigestHeadLength needs.
+const DigestPrefix = digestHeadAt + 8
+
 // DecodeDigest reads a digest written by EncodeDigest and returns the key
 // it records, the file's container and the digest. Errors wrap
 // ErrDigestVersion or ErrDigestCorrupt.
@@ -318,6 +373,8 @@ func DecodeDigestShared(b []byte, t *Sharer) (key string, c Container, s *Snapsh
 
 // DecodeDigestWithoutSegments is DecodeDigestShared leaving the devices'
 // segments unread: s.Segments is nil and s.Digest.SegmentsUnread is set.
+// b may be the digest's head alone (DigestHeadLength); only the head's
+// checksum is checked.
 // The host segments, the stacks and the trace digests are read. A re-run
 // reads most cached digests only for what a point entry of the analysis
 // already holds (their segments' sums), and reading the segments was
@@ -359,17 +416,22 @@ func decodeDigest(b []byte, t *Sharer, arrays *reduceArrays, skipSegments bool) 
 	if len(b) < len(digestMagic)+4 || string(b[:len(digestMagic)]) != digestMagic {
 		return "", "", nil, fmt.Errorf("%w: no digest header", ErrDigestCorrupt)
 	}
-	r := &digestReader{b: b[len(digestMagic) : len(b)-4], arrays: arrays}
+	head, err := digestHead(b)
+	if err != nil {
+		return "", "", nil, err
+	}
+	if !skipSegments {
+		if len(b) < head+4 {
+			return "", "", nil, fmt.Errorf("%w: no segments after the head", ErrDigestCorrupt)
+		}
+		if got, want := crc32.Checksum(b[:len(b)-4], crcTable), binary.LittleEndian.Uint32(b[len(b)-4:]); got != want {
+			return "", "", nil, fmt.Errorf("%w: checksum %08x, expected %08x", ErrDigestCorrupt, got, want)
+		}
+	}
+	r := &digestReader{b: b[digestHeadAt+8 : head-4], arrays: arrays}
 	if arrays != nil {
 		r.seen = t.seen()
 		arrays.spans, arrays.section, arrays.seen = arrays.spans[:0], nil, r.seen
-	}
-	if v := r.uint(); r.err == nil && v != DigestVersion {
-		return "", "", nil, fmt.Errorf("%w: version %d, this gpureport reads version %d", ErrDigestVersion, v, DigestVersion)
-	}
-	body := b[:len(b)-4]
-	if got, want := crc32.Checksum(body, crcTable), binary.LittleEndian.Uint32(b[len(b)-4:]); got != want {
-		return "", "", nil, fmt.Errorf("%w: checksum %08x, expected %08x", ErrDigestCorrupt, got, want)
 	}
 	key = r.str()
 	c = Container(r.str())
@@ -407,12 +469,6 @@ func decodeDigest(b []byte, t *Sharer, arrays *reduceArrays, skipSegments bool) 
 		}
 	}
 	r.pools = len(s.Pools)
-	if skipSegments {
-		r.skipSegments()
-		s.Digest.SegmentsUnread = true
-	} else {
-		s.Segments = r.segments(false)
-	}
 	s.HostSegments = r.segments(true)
 	d := s.Digest
 	d.LatestUS = r.int()
@@ -440,7 +496,16 @@ func decodeDigest(b []byte, t *Sharer, arrays *reduceArrays, skipSegments bool) 
 		s.Notes = append(s.Notes, n)
 	}
 	if r.err == nil && len(r.b) != 0 {
-		r.fail("%d bytes after the end", len(r.b))
+		r.fail("%d bytes after the end of the head", len(r.b))
+	}
+	if skipSegments {
+		s.Digest.SegmentsUnread = true
+	} else if r.err == nil {
+		r.b = b[head : len(b)-4]
+		s.Segments = r.segments(false)
+		if r.err == nil && len(r.b) != 0 {
+			r.fail("%d bytes after the end", len(r.b))
+		}
 	}
 	if r.err != nil {
 		return "", "", nil, r.err
@@ -585,23 +650,6 @@ func (r *digestReader) segments(host bool) []*Segment {
 		r.arrays.section = section[:len(section)-len(r.b)]
 	}
 	return out
-}
-
-// skipSegments passes over the devices' segment list that segments
-// reads, checking only that each segment's length fits.
-func (r *digestReader) skipSegments() {
-	nseg := r.count(18)
-	if nblocks := r.count(5); nseg == 0 && nblocks != 0 {
-		r.fail("%d blocks in no segment", nblocks)
-	}
-	for i := 0; i < nseg && r.err == nil; i++ {
-		n, ok := r.segmentLength()
-		if !ok {
-			r.badSegmentLength(i, nseg)
-			break
-		}
-		r.b = r.b[4+n:]
-	}
 }
 
 // segmentLength reads the length of the next segment, the 4 bytes before

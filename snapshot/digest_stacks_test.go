@@ -25,7 +25,7 @@ func stackDigest(stacks ...[]FrameID) *Snapshot {
 }
 
 // patchDigest replaces the first old bytes of an encoded digest with new
-// (same length) and sets the checksum again, so that only the patched
+// (same length) and sets the checksums again, so that only the patched
 // field is wrong.
 func patchDigest(t *testing.T, enc, old, new []byte) []byte {
 	t.Helper()
@@ -35,8 +35,16 @@ func patchDigest(t *testing.T, enc, old, new []byte) []byte {
 	}
 	b := bytes.Clone(enc)
 	copy(b[i:], new)
-	body := b[:len(b)-4]
-	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(body, crcTable))
+	return resealDigest(b)
+}
+
+// resealDigest sets the checksums of digest b again: its head's, when its
+// head length fits, and the whole's.
+func resealDigest(b []byte) []byte {
+	if head := binary.LittleEndian.Uint64(b[digestHeadAt:]); head >= uint64(DigestPrefix)+4 && head <= uint64(len(b)) {
+		binary.LittleEndian.PutUint32(b[head-4:], crc32.Checksum(b[:head-4], crcTable))
+	}
+	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], crcTable))
 	return b
 }
 

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -216,6 +217,19 @@ func FuzzDecodeDigest(f *testing.F) {
 // those ("" when it does not).
 func sameWithoutSegments(t *testing.T, b []byte, whole *Snapshot, sh *Sharer) string {
 	t.Helper()
+	head, err := DigestHeadLength(b)
+	if err != nil {
+		return err.Error()
+	}
+	if why := sameHead(b[:head], whole, sh); why != "" {
+		return "the head alone: " + why
+	}
+	return sameHead(b, whole, sh)
+}
+
+// sameHead reads digest b, or its head alone, without its devices'
+// segments through sh and says how it differs from whole but for those.
+func sameHead(b []byte, whole *Snapshot, sh *Sharer) string {
 	_, _, d, err := DecodeDigestWithoutSegments(b, sh)
 	if err != nil {
 		return err.Error()
@@ -277,13 +291,67 @@ func TestDecodeDigestWithoutSegments(t *testing.T) {
 	short := append([]byte{2, 0, 30, 0, 0, 0}, make([]byte, 32)...)
 	for name, b := range map[string][]byte{"past the end": long, "without its length": short} {
 		r := &digestReader{b: b}
-		if r.skipSegments(); r.err == nil || !strings.Contains(r.err.Error(), "segment") {
-			t.Errorf("a segment %s was passed over: %v", name, r.err)
+		if r.segments(false); r.err == nil || !strings.Contains(r.err.Error(), "segment") {
+			t.Errorf("a segment %s was read: %v", name, r.err)
 		}
-		r = &digestReader{b: b}
-		if r.segments(false); r.err == nil {
-			t.Errorf("a segment %s was read", name)
-		}
+	}
+}
+
+// TestDigestHead checks the head of a digest, everything but the
+// devices' segments under its own checksum: read alone it gives the
+// digest without its segments; damage to the segments leaves the head
+// readable but the whole refused; damage to the head refuses both; and a
+// head length that does not fit is corrupt.
+func TestDigestHead(t *testing.T) {
+	files := digestSources(t)
+	full, c, err := DecodeFile(files[0], DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := EncodeDigest("k", c, Reduce(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := DigestHeadLength(b[:DigestPrefix])
+	if err != nil || head >= len(b)-4 {
+		t.Fatalf("head of %d bytes in %d: %v", head, len(b), err)
+	}
+	flip := func(at int) []byte {
+		d := bytes.Clone(b)
+		d[at] ^= 1
+		return d
+	}
+	tests := []struct {
+		name              string
+		data              []byte
+		whole, noSegments string // the errors wanted; "" reads
+	}{
+		{"as written", b, "", ""},
+		{"the head alone", b[:head], "no segments after the head", ""},
+		{"a segment damaged", flip(head + 8), "checksum", ""},
+		{"the head damaged", flip(head - 10), "head checksum", "head checksum"},
+		{"the head's checksum damaged", flip(head - 1), "head checksum", "head checksum"},
+		{"a head longer than the digest", bytes.Join([][]byte{b[:digestHeadAt], binary.LittleEndian.AppendUint64(nil, uint64(len(b)+1)), b[DigestPrefix:]}, nil), "a head of", "a head of"},
+		{"a head shorter than its header", bytes.Join([][]byte{b[:digestHeadAt], binary.LittleEndian.AppendUint64(nil, 3), b[DigestPrefix:]}, nil), "a head of 3 bytes", "a head of 3 bytes"},
+		{"cut inside the header", b[:DigestPrefix-1], "no digest header", "no digest header"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, c := range []struct {
+				want string
+				read func([]byte, *Sharer) (string, Container, *Snapshot, error)
+			}{{tt.whole, DecodeDigestShared}, {tt.noSegments, DecodeDigestWithoutSegments}} {
+				_, _, s, err := c.read(tt.data, nil)
+				switch {
+				case c.want == "" && err != nil:
+					t.Errorf("refused: %v", err)
+				case c.want == "" && len(s.Segments) == 0 && !s.Digest.SegmentsUnread:
+					t.Error("read without segments")
+				case c.want != "" && (!errors.Is(err, ErrDigestCorrupt) || !strings.Contains(err.Error(), c.want)):
+					t.Errorf("err = %v, want ErrDigestCorrupt with %q", err, c.want)
+				}
+			}
+		})
 	}
 }
 
