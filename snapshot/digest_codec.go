@@ -38,14 +38,14 @@ import (
 // segments, so that a reader sizes its array of blocks once; version 8
 // the devices' segments after the rest, which is a head with its own
 // checksum, so that a reader that needs no segments reads the head alone
-// (DigestHeadLength); and each block's address as its distance from the end of the block before
-// it in its segment (from the segment's address for the first), and its
-// requested size as what its size exceeds it by (a byte or two where
-// the absolute numbers took seven and three), and each stack as the
-// frames it shares with the stack before at both ends and the frames
-// between: a large model's digest (175k blocks) is 40% smaller, an
-// ordinary one (10k blocks) 42%, less to write on a first run and to
-// read on every re-run.
+// (DigestHeadLength); each block's address as its distance from the end
+// of the block before it in its segment (from the segment's address for
+// the first), and its requested size as what its size exceeds it by (a
+// byte or two where the absolute numbers took seven and three); and each
+// stack as the frames it shares with the stack before at both ends and
+// the frames between. A large model's digest (175k blocks) is 40%
+// smaller, an ordinary one (10k blocks) 42%: less to write on a first
+// run and to read on every re-run.
 //
 // Integers are varints (signed ones zig-zag), strings a uvarint length and
 // the bytes. A reader refuses another version (ErrDigestVersion), a wrong
@@ -203,8 +203,8 @@ func (w *digestWriter) stackSection(st *Stacks) {
 // digest writes a stack as those two counts and the frames between.
 // Stacks interned one after the other share most of their frames (the
 // training loop's outer frames at the end, an operator's inner ones at
-// the start): on the generator's shapes this writes a fourth of the
-// stacks' bytes.
+// the start): on the generator's shapes this writes a fourth to a third
+// of the stacks' bytes.
 func sharedEnds(prev, ids []FrameID) (p, q int) {
 	for p < len(ids) && p < len(prev) && ids[p] == prev[p] {
 		p++
