@@ -161,6 +161,11 @@ func FuzzDecodeDigest(f *testing.F) {
 			if !errors.Is(err, ErrDigestCorrupt) && !errors.Is(err, ErrDigestVersion) {
 				t.Fatalf("untyped error %v", err)
 			}
+			// The head alone may read where the whole does not (its
+			// segments are not checked), but never untyped.
+			if _, _, _, herr := DecodeDigestWithoutSegments(data, nil); herr != nil && !errors.Is(herr, ErrDigestCorrupt) && !errors.Is(herr, ErrDigestVersion) {
+				t.Fatalf("read without segments: untyped error %v", herr)
+			}
 			if _, _, _, rerr := DecodeDigestReusing(data, NewSharer(), new(Scratch)); rerr == nil || rerr.Error() != err.Error() {
 				t.Fatalf("read into a Scratch: %v, alone: %v", rerr, err)
 			}
