@@ -410,12 +410,9 @@ func DecodeDigestReusing(b []byte, t *Sharer, sc *Scratch) (key string, c Contai
 }
 
 // decodeDigest is DecodeDigestShared, reading the segments into r's
-// arrays when r is not nil, and passing over the devices' segments when
-// skipSegments is set.
+// arrays when r is not nil, and leaving the devices' segments unread
+// (b may then be the head alone) when skipSegments is set.
 func decodeDigest(b []byte, t *Sharer, arrays *reduceArrays, skipSegments bool) (key string, c Container, s *Snapshot, err error) {
-	if len(b) < len(digestMagic)+4 || string(b[:len(digestMagic)]) != digestMagic {
-		return "", "", nil, fmt.Errorf("%w: no digest header", ErrDigestCorrupt)
-	}
 	head, err := digestHead(b)
 	if err != nil {
 		return "", "", nil, err
@@ -428,7 +425,7 @@ func decodeDigest(b []byte, t *Sharer, arrays *reduceArrays, skipSegments bool) 
 			return "", "", nil, fmt.Errorf("%w: checksum %08x, expected %08x", ErrDigestCorrupt, got, want)
 		}
 	}
-	r := &digestReader{b: b[digestHeadAt+8 : head-4], arrays: arrays}
+	r := &digestReader{b: b[DigestPrefix : head-4], arrays: arrays}
 	if arrays != nil {
 		r.seen = t.seen()
 		arrays.spans, arrays.section, arrays.seen = arrays.spans[:0], nil, r.seen

@@ -88,8 +88,11 @@ func scanGets(buf []byte, p, lim int) int {
 // m.buf[start] when its bytes were kept: the StackID and the index after
 // the run.
 func (m *vm) spanStack(start int) (StackID, int, bool) {
+	if m.spanCount == 0 {
+		return NoStack, 0, false
+	}
 	p := scanGets(m.buf, start, m.lim)
-	if p >= m.lim || m.buf[p] != pickleop.Appends || m.spanCount == 0 {
+	if p >= m.lim || m.buf[p] != pickleop.Appends {
 		return NoStack, 0, false
 	}
 	run := m.buf[start:p]
