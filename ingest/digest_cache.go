@@ -138,17 +138,17 @@ func (c *DigestCache) Get(key string, share *snapshot.Sharer) (*snapshot.Snapsho
 // unread (snapshot.DecodeDigestWithoutSegments).
 func (c *DigestCache) get(key string, share *snapshot.Sharer, sc *loadScratch, noSegments bool) (*snapshot.Snapshot, snapshot.Container, error) {
 	p := c.path(key)
-	var b []byte
-	var err error
-	switch {
-	case noSegments && sc != nil:
-		b, err = readHeadInto(p, sc.read)
+	read := readFileInto
+	if noSegments {
+		read = readHeadInto // the segments are not read: their bytes neither
+	}
+	var buf []byte
+	if sc != nil {
+		buf = sc.read
+	}
+	b, err := read(p, buf)
+	if sc != nil {
 		sc.read = b
-	case sc != nil:
-		b, err = readFileInto(p, sc.read)
-		sc.read = b
-	default:
-		b, err = os.ReadFile(p)
 	}
 	if err != nil {
 		return nil, "", err
