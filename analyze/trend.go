@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"math"
+	"slices"
 
 	"gpureport/internal/stats"
 	"gpureport/internal/units"
@@ -245,7 +246,7 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 	// whose 95% upper bound stays below it shows evidence of no meaningful
 	// growth.
 	minGrowth := math.Max(r.MinGrowthBytes, r.MinGrowthShare*ref)
-	span := fx[len(fx)-1] - fx[0]
+	span := t.FitX1 - t.FitX0
 	t.State = StateFlat
 
 	if mk.S < 0 && mk.POneSided < r.Alpha && t.Hi < 0 {
@@ -414,7 +415,10 @@ func (t *Trend) fit(x, y []float64, varFactor float64) {
 	t.R2 = stats.OLS(x, y).R2
 	t.Method = MethodTheilSen
 	if len(x) > 0 {
-		t.FitX0, t.FitX1 = x[0], x[len(x)-1]
+		// The x range, not the first and last x: FitTrend's x are in
+		// order, but a caller's repeated or unordered x must not make
+		// a rising line's growth 0 or negative.
+		t.FitX0, t.FitX1 = slices.Min(x), slices.Max(x)
 		t.Level = stats.Median(y)
 		t.Growth = t.Slope * (t.FitX1 - t.FitX0)
 	}
@@ -548,7 +552,7 @@ func (t *Trend) chooseSlope(x, y []float64, s float64) {
 	// (the test's variance factor): the t interval widens by its root.
 	half := (f.Hi - f.Lo) / 2 * math.Sqrt(math.Max(1, t.VarFactor))
 	t.Slope, t.Lo, t.Hi, t.Intercept = f.Slope, f.Slope-half, f.Slope+half, f.Intercept
-	t.Growth = t.Slope * (x[len(x)-1] - x[0])
+	t.Growth = t.Slope * (t.FitX1 - t.FitX0)
 	t.Method, t.Tied = MethodLeastSquares, true
 }
 
