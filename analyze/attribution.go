@@ -76,21 +76,13 @@ const groupsAhead = 4
 // series' periodic points (Series.trendIndex).
 func buildGroups(s *Series, trend []int, memo *frames.StackMemo[*Signature], version string) *seriesGroups {
 	n := len(s.Files)
-	type acc struct {
-		sig    Signature
-		bytes  []int64
-		blocks []int
-		peak   int64
-		peakAt int
-		// at is the group in the peak point's snapshot (its
-		// representative stack, its private bytes), kept when the peak
-		// moves, so that no point's groups are held after it is read.
-		at *groupAcc
-	}
-	byKey := map[string]*acc{}
-	bySig := map[*Signature]*acc{} // byKey by the Signature a cache gave
-	var order []string
+	type acc = groupSeries
 	sg := &seriesGroups{noStack: make([]int64, n), liveAll: make([]int64, n)}
+	// The sums start from the checkpoint of the longest run of first
+	// files that has one (groupscache.go); done counts those files.
+	gck := newGroupsCheckpoint(s.Files, s.DeviceKey, version)
+	sums, done := gck.resume(memo, sg)
+	byKey, bySig, order := sums.byKey, sums.bySig, sums.order
 	periodic := make([]bool, n)
 	trendFiles := make([]*ingest.SnapshotFile, len(trend))
 	for k, i := range trend {
@@ -125,11 +117,14 @@ func buildGroups(s *Series, trend []int, memo *frames.StackMemo[*Signature], ver
 			// again only where the groups' entry or the survival
 			// checkpoint leaves them to be read.
 			var blocks *snapshot.Snapshot
-			gs, ok := cachedGroups(f, s.DeviceKey, version, cache)
-			if !ok {
-				blocks = blocksOf(f)
-				gs = groupLive(blocks, s.Device, cache)
-				cacheGroups(f, s.DeviceKey, version, gs)
+			var gs map[string]*groupAcc
+			if i >= done {
+				var ok bool
+				if gs, ok = cachedGroups(f, s.DeviceKey, version, cache); !ok {
+					blocks = blocksOf(f)
+					gs = groupLive(blocks, s.Device, cache)
+					cacheGroups(f, s.DeviceKey, version, gs)
+				}
 			}
 			var fold *signatureCache
 			if periodic[i] {
@@ -151,6 +146,9 @@ func buildGroups(s *Series, trend []int, memo *frames.StackMemo[*Signature], ver
 		gs := fd.gs
 		if fd.cache != nil {
 			sv.Observe(fd.blocks, s.Device, fd.cache)
+		}
+		if i < done {
+			continue // summed in the checkpoint
 		}
 		add := func(a *acc, g *groupAcc) {
 			a.bytes[i] = g.bytes
@@ -184,13 +182,15 @@ func buildGroups(s *Series, trend []int, memo *frames.StackMemo[*Signature], ver
 		slices.Sort(fresh)
 		for _, k := range fresh {
 			g := gs[k]
-			a := &acc{sig: *g.sig, bytes: make([]int64, n), blocks: make([]int, n), peakAt: -1}
+			a := &acc{sig: *g.sig, bytes: make([]int64, n), blocks: make([]int, n), peakAt: -1,
+				firstFile: i, firstStack: g.first}
 			byKey[k], bySig[g.sig] = a, a
 			order = append(order, k)
 			add(a, g)
 		}
 	}
 	ck.save(sv, resumed)
+	gck.save(groupSums{byKey: byKey, order: order}, sg, done)
 	for _, k := range order {
 		a := byKey[k]
 		g := Group{Signature: a.sig, Bytes: a.bytes, Blocks: a.blocks}

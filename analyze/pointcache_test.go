@@ -89,10 +89,11 @@ func TestPointsFromCache(t *testing.T) {
 	}
 	// The last snapshot's decisions and the survival fold's state: one
 	// entry each for the one device with snapshots.
+	// The group sums' checkpoint too.
 	lastRoles, survival := sideFiles(t, cacheDir, "lastroles"), sideFiles(t, cacheDir, "survival")
-	window := sideFiles(t, cacheDir, "window")
-	if len(lastRoles) != 1 || len(survival) != 1 || len(window) != 1 {
-		t.Fatalf("%d lastroles, %d survival and %d window entries, want 1 each", len(lastRoles), len(survival), len(window))
+	window, sums := sideFiles(t, cacheDir, "window"), sideFiles(t, cacheDir, "groupsums")
+	if len(lastRoles) != 1 || len(survival) != 1 || len(window) != 1 || len(sums) != 1 {
+		t.Fatalf("%d lastroles, %d survival, %d window and %d groupsums entries, want 1 each", len(lastRoles), len(survival), len(window), len(sums))
 	}
 	if fresh.Devices[0].TraceWindow == nil || fresh.Devices[0].TraceWindow.Peak == nil {
 		t.Fatal("the sample run has no trace window to compare")
@@ -104,7 +105,9 @@ func TestPointsFromCache(t *testing.T) {
 
 	// Corrupt some entries' payloads (the side file's CRC then fails),
 	// and write valid side files whose payloads are wrong: an unknown
-	// format, a truncated list, a role out of range.
+	// format, a truncated list, a role out of range. The group sums'
+	// checkpoint is of another format, so the files' groups entries are
+	// read.
 	if err := os.WriteFile(groups[0], []byte("garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +133,7 @@ func TestPointsFromCache(t *testing.T) {
 		lastRoles[0]: twoDecisions,
 		survival[0]:  {survivalFormat + 1, 0, 0, 0, 0},
 		window[0]:    []byte(`{"Entries": -1}`),
+		sums[0]:      {groupSumsFormat + 1, 0, 0, 0},
 	} {
 		k, kind := key(p)
 		if err := cache.PutSide(k, kind, payload); err != nil {
@@ -137,7 +141,7 @@ func TestPointsFromCache(t *testing.T) {
 		}
 	}
 	same("after corrupt entries", analyzeWith(cache, "test-1"))
-	for _, p := range []string{groups[0], groups[1], groups[2], rolesEntries[0], rolesEntries[1], lastRoles[0], survival[0], window[0]} {
+	for _, p := range []string{groups[0], groups[1], groups[2], rolesEntries[0], rolesEntries[1], lastRoles[0], survival[0], window[0], sums[0]} {
 		k, kind := key(p)
 		b, err := cache.GetSide(k, kind)
 		if err != nil {
@@ -157,6 +161,9 @@ func TestPointsFromCache(t *testing.T) {
 			t.Errorf("%s was not made again: %s", filepath.Base(p), b)
 		}
 		if _, ok := decodeSurvival(b); strings.HasPrefix(kind, "survival.") && !ok {
+			t.Errorf("%s was not made again: % x", filepath.Base(p), b)
+		}
+		if strings.HasPrefix(kind, "groupsums.") && (len(b) == 0 || b[0] != groupSumsFormat) {
 			t.Errorf("%s was not made again: % x", filepath.Base(p), b)
 		}
 	}

@@ -21,16 +21,17 @@ import (
 // the end) finds no checkpoint for its chain and folds from the start.
 // An entry that does not read back is ignored and made again.
 
-// survivalChainHex is how many hex digits of the chain's SHA-256 name a
+// chainHex is how many hex digits of the chain's SHA-256 name a
 // checkpoint (96 bits: two chains of one device and build that share a
 // name by chance are beyond reach), short enough that the kind with a
 // version and a device stays within a file name.
-const survivalChainHex = 24
+const chainHex = 24
 
-// survivalChains returns, for k = 1..len(files), the name of the chain of
+// contentChains returns, for k = 1..len(files), the name of the chain of
 // the first k files' content keys (chains[k-1]); the names stop at the
-// first file whose digest is not in the cache.
-func survivalChains(files []*ingest.SnapshotFile) []string {
+// first file whose digest is not in the cache. The survival fold's
+// checkpoints and the group sums' (groupscache.go) are named so.
+func contentChains(files []*ingest.SnapshotFile) []string {
 	var out []string
 	h := sha256.Sum256([]byte("gpureport survival chain"))
 	for _, f := range files {
@@ -39,7 +40,7 @@ func survivalChains(files []*ingest.SnapshotFile) []string {
 			break
 		}
 		h = sha256.Sum256(append(h[:], key...))
-		out = append(out, hex.EncodeToString(h[:])[:survivalChainHex])
+		out = append(out, hex.EncodeToString(h[:])[:chainHex])
 	}
 	return out
 }
@@ -57,7 +58,7 @@ type survivalCheckpoint struct {
 func newSurvivalCheckpoint(files []*ingest.SnapshotFile, key DeviceKey, version string) *survivalCheckpoint {
 	ck := &survivalCheckpoint{files: files, key: key, version: version}
 	if version != "" {
-		ck.chains = survivalChains(files)
+		ck.chains = contentChains(files)
 	}
 	return ck
 }
