@@ -50,26 +50,12 @@ type groupSums struct {
 	order []string
 }
 
-// groupsCheckpoint finds and keeps the checkpoints of the group sums of
-// one series: files are all its files in order, in the same build
-// version of the analysis, for device key.
-type groupsCheckpoint struct {
-	files   []*ingest.SnapshotFile
-	chains  []string
-	version string
-	key     DeviceKey
-}
+// groupsCheckpoint is the group sums' chainCheckpoint: its files are all
+// the series' files.
+type groupsCheckpoint struct{ chainCheckpoint }
 
 func newGroupsCheckpoint(files []*ingest.SnapshotFile, key DeviceKey, version string) *groupsCheckpoint {
-	ck := &groupsCheckpoint{files: files, key: key, version: version}
-	if version != "" {
-		ck.chains = contentChains(files)
-	}
-	return ck
-}
-
-func (ck *groupsCheckpoint) kind(k int) string {
-	return sideKind("groupsums", ck.version, ck.key, ck.chains[k-1])
+	return &groupsCheckpoint{newChainCheckpoint("groupsums", files, key, version)}
 }
 
 // resume returns the sums of the longest chain of first files that has a
@@ -77,27 +63,23 @@ func (ck *groupsCheckpoint) kind(k int) string {
 // all live bytes set in sg, and how many files they cover (0: no
 // checkpoint; empty sums).
 func (ck *groupsCheckpoint) resume(memo *frames.StackMemo[*Signature], sg *seriesGroups) (groupSums, int) {
-	for k := len(ck.chains); k > 0; k-- {
-		b, ok := ck.files[k-1].Side(ck.kind(k))
-		if !ok {
-			continue
-		}
-		if sums, ok := decodeGroupSums(b, ck.files[:k], memo, sg); ok {
-			return sums, k
-		}
+	var sums groupSums
+	k := ck.find(func(b []byte, k int) bool {
+		var ok bool
+		sums, ok = decodeGroupSums(b, ck.files[:k], memo, sg)
+		return ok
+	})
+	if k == 0 {
+		return groupSums{byKey: map[string]*groupSeries{}, bySig: map[*Signature]*groupSeries{}}, 0
 	}
-	return groupSums{byKey: map[string]*groupSeries{}, bySig: map[*Signature]*groupSeries{}}, 0
+	return sums, k
 }
 
 // save keeps sums, which cover every file, with sg's sums of the points,
 // as the checkpoint of their chain, unless they were resumed from that
 // checkpoint (from is how many files it covered).
 func (ck *groupsCheckpoint) save(sums groupSums, sg *seriesGroups, from int) {
-	k := len(ck.files)
-	if k == 0 || from == k || len(ck.chains) < k {
-		return
-	}
-	ck.files[k-1].SetSide(ck.kind(k), encodeGroupSums(sums, sg, k))
+	ck.keep(from, func() []byte { return encodeGroupSums(sums, sg, len(ck.files)) })
 }
 
 // groupSumsFormat is the first byte of encoded group sums.

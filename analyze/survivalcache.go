@@ -45,52 +45,85 @@ func contentChains(files []*ingest.SnapshotFile) []string {
 	return out
 }
 
-// survivalCheckpoint finds and keeps the Survival checkpoints of one
-// series: files are its periodic files in order, in the same build
-// version of the analysis, for device key.
-type survivalCheckpoint struct {
+// chainCheckpoint finds and keeps the checkpoints of a fold over one
+// series, side entries named what: files are the files the fold takes,
+// in order, in the same build version of the analysis, for device key.
+// The checkpoint of the first k files is kept beside the k-th and named
+// by their chain (contentChains).
+type chainCheckpoint struct {
+	what    string
 	files   []*ingest.SnapshotFile
 	chains  []string
 	version string
 	key     DeviceKey
 }
 
-func newSurvivalCheckpoint(files []*ingest.SnapshotFile, key DeviceKey, version string) *survivalCheckpoint {
-	ck := &survivalCheckpoint{files: files, key: key, version: version}
+func newChainCheckpoint(what string, files []*ingest.SnapshotFile, key DeviceKey, version string) chainCheckpoint {
+	ck := chainCheckpoint{what: what, files: files, key: key, version: version}
 	if version != "" {
 		ck.chains = contentChains(files)
 	}
 	return ck
 }
 
-func (ck *survivalCheckpoint) kind(k int) string {
-	return sideKind("survival", ck.version, ck.key, ck.chains[k-1])
+func (ck *chainCheckpoint) kind(k int) string {
+	return sideKind(ck.what, ck.version, ck.key, ck.chains[k-1])
+}
+
+// find returns the length of the longest chain of first files whose
+// checkpoint read accepts (read is given its bytes and the length), 0
+// when none does.
+func (ck *chainCheckpoint) find(read func(b []byte, k int) bool) int {
+	for k := len(ck.chains); k > 0; k-- {
+		if b, ok := ck.files[k-1].Side(ck.kind(k)); ok && read(b, k) {
+			return k
+		}
+	}
+	return 0
+}
+
+// keep stores the bytes of encode as the checkpoint of all the files,
+// unless the fold resumed from that checkpoint (from is how many files it
+// covered) or the files have no chain.
+func (ck *chainCheckpoint) keep(from int, encode func() []byte) {
+	k := len(ck.files)
+	if k == 0 || from == k || len(ck.chains) < k {
+		return
+	}
+	ck.files[k-1].SetSide(ck.kind(k), encode())
+}
+
+// survivalCheckpoint is the survival fold's chainCheckpoint: its files are
+// the series' periodic files.
+type survivalCheckpoint struct{ chainCheckpoint }
+
+func newSurvivalCheckpoint(files []*ingest.SnapshotFile, key DeviceKey, version string) *survivalCheckpoint {
+	return &survivalCheckpoint{newChainCheckpoint("survival", files, key, version)}
 }
 
 // resume returns the Survival of the longest chain of the first files that
 // has a checkpoint, and how many files it observed (0: a new Survival).
 func (ck *survivalCheckpoint) resume() (*Survival, int) {
-	for k := len(ck.chains); k > 0; k-- {
-		b, ok := ck.files[k-1].Side(ck.kind(k))
-		if !ok {
-			continue
-		}
-		if sv, ok := decodeSurvival(b); ok {
-			return sv, k
-		}
+	var sv *Survival
+	k := ck.find(func(b []byte, _ int) bool {
+		var ok bool
+		sv, ok = decodeSurvival(b)
+		return ok
+	})
+	if k == 0 {
+		return newSurvival(), 0
 	}
-	return newSurvival(), 0
+	return sv, k
 }
 
 // save keeps sv, which observed every file, as the checkpoint of their
 // chain, unless it was resumed from that checkpoint (from is how many it
 // had observed then).
 func (ck *survivalCheckpoint) save(sv *Survival, from int) {
-	k := len(ck.files)
-	if k == 0 || from == k || len(ck.chains) < k || sv.points != k {
+	if sv.points != len(ck.files) {
 		return
 	}
-	ck.files[k-1].SetSide(ck.kind(k), sv.encode())
+	ck.keep(from, sv.encode)
 }
 
 // survivalFormat is the first byte of an encoded Survival.
