@@ -76,7 +76,6 @@ const groupsAhead = 4
 // series' periodic points (Series.trendIndex).
 func buildGroups(s *Series, trend []int, memo *frames.StackMemo[*Signature], version string) *seriesGroups {
 	n := len(s.Files)
-	type acc = groupSeries
 	sg := &seriesGroups{noStack: make([]int64, n), liveAll: make([]int64, n)}
 	// The sums start from the checkpoint of the longest run of first
 	// files that has one (groupscache.go); done counts those files.
@@ -150,7 +149,7 @@ func buildGroups(s *Series, trend []int, memo *frames.StackMemo[*Signature], ver
 		if i < done {
 			continue // summed in the checkpoint
 		}
-		add := func(a *acc, g *groupAcc) {
+		add := func(a *groupSeries, g *groupAcc) {
 			a.bytes[i] = g.bytes
 			a.blocks[i] = g.blocks
 			if g.bytes > a.peak || a.peakAt < 0 {
@@ -182,7 +181,7 @@ func buildGroups(s *Series, trend []int, memo *frames.StackMemo[*Signature], ver
 		slices.Sort(fresh)
 		for _, k := range fresh {
 			g := gs[k]
-			a := &acc{sig: *g.sig, bytes: make([]int64, n), blocks: make([]int, n), peakAt: -1,
+			a := &groupSeries{sig: *g.sig, bytes: make([]int64, n), blocks: make([]int, n), peakAt: -1,
 				firstFile: i, firstStack: g.first}
 			byKey[k], bySig[g.sig] = a, a
 			order = append(order, k)
