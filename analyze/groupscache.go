@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"gpureport/analyze/frames"
 	"gpureport/ingest"
@@ -110,32 +111,9 @@ func encodeGroupSums(sums groupSums, sg *seriesGroups, k int) []byte {
 		out = binary.AppendUvarint(out, uint64(a.at.rep))
 		out = binary.AppendVarint(out, a.at.private)
 		out = appendDeltas(out, a.bytes[:k])
-		var prev int64
-		for _, b := range a.blocks[:k] {
-			out = binary.AppendVarint(out, int64(b)-prev)
-			prev = int64(b)
-		}
+		out = appendDeltas(out, a.blocks[:k])
 	}
 	return out
-}
-
-// appendDeltas appends each of vs as its difference from the one before.
-func appendDeltas(out []byte, vs []int64) []byte {
-	var prev int64
-	for _, v := range vs {
-		out = binary.AppendVarint(out, v-prev)
-		prev = v
-	}
-	return out
-}
-
-// readDeltas fills vs from differences appendDeltas wrote.
-func readDeltas(r *varints, vs []int64) {
-	var prev int64
-	for i := range vs {
-		prev += r.int()
-		vs[i] = prev
-	}
 }
 
 // decodeGroupSums reads sums encodeGroupSums wrote of files, the first
@@ -180,15 +158,8 @@ func decodeGroupSums(b []byte, files []*ingest.SnapshotFile, memo *frames.StackM
 		a := &groupSeries{bytes: make([]int64, n), blocks: make([]int, n), peak: peak, peakAt: int(peakAt),
 			firstFile: int(file), firstStack: snapshot.StackID(first)}
 		readDeltas(&r, a.bytes[:k])
-		var prev int64
-		for i := range k {
-			prev += r.int()
-			if prev < 0 || prev > 1<<40 {
-				return groupSums{}, false
-			}
-			a.blocks[i] = int(prev)
-		}
-		if !r.ok || a.bytes[peakAt] != peak {
+		readDeltas(&r, a.blocks[:k])
+		if !r.ok || slices.ContainsFunc(a.blocks[:k], func(b int) bool { return b < 0 || b > 1<<40 }) || a.bytes[peakAt] != peak {
 			return groupSums{}, false
 		}
 		a.at = &groupAcc{bytes: peak, rep: snapshot.StackID(rep), private: private}

@@ -354,6 +354,28 @@ func decodeGroups(b []byte, cache *signatureCache) (map[string]*groupAcc, bool) 
 	return out, true
 }
 
+// appendDeltas appends each of vs as a varint of its difference from the
+// one before (the first from 0): a series that changes at few points
+// takes about a byte a point. The survival fold's and the group sums'
+// checkpoints write their series so.
+func appendDeltas[T int | int64](out []byte, vs []T) []byte {
+	var prev int64
+	for _, v := range vs {
+		out = binary.AppendVarint(out, int64(v)-prev)
+		prev = int64(v)
+	}
+	return out
+}
+
+// readDeltas fills vs from the differences appendDeltas wrote.
+func readDeltas[T int | int64](r *varints, vs []T) {
+	var prev int64
+	for i := range vs {
+		prev += r.int()
+		vs[i] = T(prev)
+	}
+}
+
 // varints reads varints from b until one fails, after which ok is false
 // and every read returns 0.
 type varints struct {

@@ -152,13 +152,8 @@ func (sv *Survival) encode() []byte {
 		out = binary.AppendUvarint(out, uint64(gs.turnover))
 		out = binary.AppendUvarint(out, uint64(gs.deaths))
 		out = binary.AppendUvarint(out, uint64(len(gs.survivors)))
-		for _, series := range [][]int64{gs.survivors, gs.largest} {
-			var prev int64
-			for _, v := range series {
-				out = binary.AppendVarint(out, v-prev)
-				prev = v
-			}
-		}
+		out = appendDeltas(out, gs.survivors)
+		out = appendDeltas(out, gs.largest)
 	}
 	out = binary.AppendUvarint(out, uint64(len(sv.live)))
 	var addr uint64
@@ -210,13 +205,8 @@ func decodeSurvival(b []byte) (*Survival, bool) {
 		}
 		gs.turnover, gs.deaths = int(turnover), int(deaths)
 		gs.survivors, gs.largest = make([]int64, length), make([]int64, length)
-		for _, series := range [][]int64{gs.survivors, gs.largest} {
-			var prev int64
-			for i := range series {
-				prev += r.int()
-				series[i] = prev
-			}
-		}
+		readDeltas(&r, gs.survivors)
+		readDeltas(&r, gs.largest)
 	}
 	nlive := r.uint()
 	if !r.ok || nlive > uint64(len(r.b))/5 {
