@@ -91,10 +91,11 @@ const groupSumsFormat = 1
 // and all live bytes, each as its difference from the one before; the
 // number of groups and, for each in the order of first appearance, the
 // file and stack of its first appearance, the point of its peak, the
-// peak, the representative stack and private bytes there, then its bytes
-// and its blocks at each point, each as its difference from the one
-// before (a group's figures change at few points, so most take a byte).
-// Signature keys are not written: the first stacks' signatures are.
+// representative stack and private bytes there, then its bytes and its
+// blocks at each point, each as its difference from the one before (a
+// group's figures change at few points, so most take a byte). Signature
+// keys are not written: the first stacks' signatures are; nor the peak,
+// which is the bytes at its point.
 func encodeGroupSums(sums groupSums, sg *seriesGroups, k int) []byte {
 	out := make([]byte, 0, 16+2*k+len(sums.order)*(12+2*k))
 	out = append(out, groupSumsFormat)
@@ -107,7 +108,6 @@ func encodeGroupSums(sums groupSums, sg *seriesGroups, k int) []byte {
 		out = binary.AppendUvarint(out, uint64(a.firstFile))
 		out = binary.AppendUvarint(out, uint64(a.firstStack))
 		out = binary.AppendUvarint(out, uint64(a.peakAt))
-		out = binary.AppendVarint(out, a.peak)
 		out = binary.AppendUvarint(out, uint64(a.at.rep))
 		out = binary.AppendVarint(out, a.at.private)
 		out = appendDeltas(out, a.bytes[:k])
@@ -122,8 +122,8 @@ func encodeGroupSums(sums groupSums, sg *seriesGroups, k int) []byte {
 // points' sums in sg; on refusal (false) it changes nothing. It refuses a
 // wrong format, a truncated or overlong entry, a file count other than
 // len(files), a count larger than the bytes left, a stack a file's table
-// does not hold, a peak point past the files or whose bytes are not the
-// peak, negative blocks, and two groups of one signature.
+// does not hold, a peak point past the files, negative blocks, and two
+// groups of one signature.
 func decodeGroupSums(b []byte, files []*ingest.SnapshotFile, memo *frames.StackMemo[*Signature], sg *seriesGroups) (groupSums, bool) {
 	n := len(sg.liveAll)
 	if len(b) == 0 || b[0] != groupSumsFormat || len(files) > n {
@@ -131,7 +131,8 @@ func decodeGroupSums(b []byte, files []*ingest.SnapshotFile, memo *frames.StackM
 	}
 	r := varints{b: b[1:], ok: true}
 	k := r.uint()
-	// The points take at least two bytes each, and so does each group.
+	// The points take at least two bytes each; each group five, and two
+	// a point.
 	if !r.ok || k != uint64(len(files)) || 2*k > uint64(len(r.b)) {
 		return groupSums{}, false
 	}
@@ -139,7 +140,7 @@ func decodeGroupSums(b []byte, files []*ingest.SnapshotFile, memo *frames.StackM
 	readDeltas(&r, noStack)
 	readDeltas(&r, liveAll)
 	count := r.uint()
-	if !r.ok || count > uint64(len(r.b))/(6+2*k) {
+	if !r.ok || count > uint64(len(r.b))/(5+2*k) {
 		return groupSums{}, false
 	}
 	sums := groupSums{
@@ -150,19 +151,20 @@ func decodeGroupSums(b []byte, files []*ingest.SnapshotFile, memo *frames.StackM
 	caches := map[uint64]*signatureCache{}
 	for range count {
 		file, first, peakAt := r.uint(), r.uint(), r.uint()
-		peak, rep, private := r.int(), r.uint(), r.int()
+		rep, private := r.uint(), r.int()
 		if !r.ok || file >= k || peakAt >= k ||
 			first >= uint64(files[file].Snapshot.Stacks.Len()) || rep >= uint64(files[peakAt].Snapshot.Stacks.Len()) {
 			return groupSums{}, false
 		}
-		a := &groupSeries{bytes: make([]int64, n), blocks: make([]int, n), peak: peak, peakAt: int(peakAt),
+		a := &groupSeries{bytes: make([]int64, n), blocks: make([]int, n), peakAt: int(peakAt),
 			firstFile: int(file), firstStack: snapshot.StackID(first)}
 		readDeltas(&r, a.bytes[:k])
 		readDeltas(&r, a.blocks[:k])
-		if !r.ok || slices.ContainsFunc(a.blocks[:k], func(b int) bool { return b < 0 || b > 1<<40 }) || a.bytes[peakAt] != peak {
+		if !r.ok || slices.ContainsFunc(a.blocks[:k], func(b int) bool { return b < 0 || b > 1<<40 }) {
 			return groupSums{}, false
 		}
-		a.at = &groupAcc{bytes: peak, rep: snapshot.StackID(rep), private: private}
+		a.peak = a.bytes[peakAt]
+		a.at = &groupAcc{bytes: a.peak, rep: snapshot.StackID(rep), private: private}
 		c := caches[file]
 		if c == nil {
 			c = newRunSignatureCache(&files[file].Snapshot.Stacks, memo)

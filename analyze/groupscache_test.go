@@ -111,9 +111,9 @@ func checkpointOf(tb testing.TB) ([]*ingest.SnapshotFile, []byte) {
 // TestDecodeGroupSums reads the sample run's group sums back (encoding
 // them again gives the same bytes) and refuses what is cut short, has
 // bytes after its last group, counts files other than those given, has a
-// group whose peak is not its bytes at its peak point, repeats a group,
-// or names a stack a file's table does not hold; a refusal leaves the
-// points' sums as they were.
+// group whose peak point is past the files, repeats a group, or names a
+// stack a file's table does not hold; a refusal leaves the points' sums
+// as they were.
 func TestDecodeGroupSums(t *testing.T) {
 	files, b := checkpointOf(t)
 	n := len(files)
@@ -150,8 +150,8 @@ func TestDecodeGroupSums(t *testing.T) {
 	}
 	refused("a byte after the last group", append(bytes.Clone(b), 0), files)
 	refused("fewer files than counted", b, files[:n-1])
-	// A one-group entry of the first group, then with its peak or its
-	// stacks changed, and repeated.
+	// A one-group entry of the first group, then with its peak point or
+	// its stacks changed, and repeated.
 	first := sums.byKey[sums.order[0]]
 	one := groupSums{byKey: map[string]*groupSeries{"a": first}, order: []string{"a"}}
 	if _, _, ok := decode(encodeGroupSums(one, sg, n), files); !ok {
@@ -161,7 +161,7 @@ func TestDecodeGroupSums(t *testing.T) {
 		name   string
 		change func(*groupSeries)
 	}{
-		{"a peak other than the bytes at its point", func(a *groupSeries) { a.peak++ }},
+		{"a peak point past the files", func(a *groupSeries) { a.peakAt = n }},
 		{"a first stack past the table", func(a *groupSeries) { a.firstStack = 1 << 30 }},
 		{"a representative stack past the table", func(a *groupSeries) { a.at = &groupAcc{rep: 1 << 30} }},
 		{"a first file past the files", func(a *groupSeries) { a.firstFile = n }},
