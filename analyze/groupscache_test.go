@@ -57,8 +57,8 @@ func TestGroupSumsCheckpointInCache(t *testing.T) {
 		{"a file removed", func() { os.Remove(filepath.Join(dir, filepath.Base(names[4]))) }, 9},
 	} {
 		c.change()
-		for _, p := range sideFiles(t, cacheDir, "groups") {
-			if err := os.Remove(p); err != nil {
+		for _, r := range sideFiles(t, cacheDir, "groups") {
+			if err := cache.RemoveSide(r.Key, r.Kind); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -32,5 +32,5 @@ func cachedOOM(f *ingest.SnapshotFile, key DeviceKey, idx int, version string) (
 // cacheOOM keeps o, what explainOOM made of the OOM at trace event idx of
 // device key in file f, as f's side entry (when it reads back the same).
 func cacheOOM(f *ingest.SnapshotFile, key DeviceKey, idx int, version string, o *OOM) {
-	setJSONSide(f, oomSideKind(version, key, idx), o)
+	setJSONSide(f, oomSideKind(version, key, idx), inBundle, o)
 }

@@ -32,7 +32,7 @@ func cachedRoles(f *ingest.SnapshotFile, key DeviceKey, version string) (roles.B
 // cacheRoles keeps bd, the roles breakdown of device key in file f, as
 // f's side entry, when it reads back the same.
 func cacheRoles(f *ingest.SnapshotFile, key DeviceKey, version string, bd *roles.Breakdown) {
-	keepCheckedSide(f, sideKind("roles", version, key), bd,
+	keepCheckedSide(f, sideKind("roles", version, key), inBundle, bd,
 		func(bd *roles.Breakdown) ([]byte, error) { return encodeBreakdown(bd), nil }, decodeBreakdown)
 }
 
@@ -245,7 +245,7 @@ func cacheLastRoles(f *ingest.SnapshotFile, key DeviceKey, version string, ds []
 	for _, d := range ds {
 		e.Decided = append(e.Decided, byte(d.Role), byte(d.Evidence))
 	}
-	keepCheckedSide(f, sideKind("lastroles", version, key), &e, encodeLastRoles, decodeLastRoles)
+	keepCheckedSide(f, sideKind("lastroles", version, key), alone, &e, encodeLastRoles, decodeLastRoles)
 }
 
 // cachedTraceWindow returns the trace window of device key in file f
@@ -268,7 +268,7 @@ func cachedTraceWindow(f *ingest.SnapshotFile, key DeviceKey, version string) (*
 // decodes, too, which may not be the file's content.
 func cacheTraceWindow(f *ingest.SnapshotFile, key DeviceKey, version string, w *TraceWindow) {
 	if w != nil {
-		setJSONSide(f, sideKind("window", version, key), w)
+		setJSONSide(f, sideKind("window", version, key), alone, w)
 	}
 }
 

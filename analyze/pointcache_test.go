@@ -24,18 +24,18 @@ import (
 )
 
 // sideFiles lists the side entries of kind what ("roles", "groups") in
-// cache dir.
-func sideFiles(t *testing.T, dir, what string) []string {
+// cache dir, in bundles or files of their own.
+func sideFiles(t *testing.T, dir, what string) []ingest.SideRef {
 	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.Contains(filepath.Base(p), "."+what+".") && strings.HasSuffix(p, ".side") {
-			out = append(out, p)
-		}
-		return err
-	})
+	all, err := (&ingest.DigestCache{Dir: dir}).Sides()
 	if err != nil {
 		t.Fatal(err)
+	}
+	var out []ingest.SideRef
+	for _, r := range all {
+		if strings.HasPrefix(r.Kind, what+".") {
+			out = append(out, r)
+		}
 	}
 	return out
 }
@@ -103,27 +103,18 @@ func TestPointsFromCache(t *testing.T) {
 	}
 	same("from the cache", analyzeWith(cache, "test-1"))
 
-	// Corrupt some entries' payloads (the side file's CRC then fails),
-	// and write valid side files whose payloads are wrong: an unknown
-	// format, a truncated list, a role out of range. The group sums'
-	// checkpoint is of another format, so the files' groups entries are
-	// read.
-	if err := os.WriteFile(groups[0], []byte("garbage"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(rolesEntries[0], []byte("garbage"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	key := func(p string) (string, string) {
-		base := strings.TrimSuffix(filepath.Base(p), ".side")
-		k, kind, _ := strings.Cut(base, ".")
-		return k, kind
-	}
+	// Write entries whose payloads are wrong: garbage, an unknown format,
+	// a truncated list, a role out of range. The group sums' checkpoint
+	// is of another format, so the files' groups entries are read. (A
+	// side file or bundle that fails its CRC is ingest's to refuse:
+	// TestSideEntries, TestSideBundleRefused.)
 	twoDecisions, err := encodeLastRoles(&lastRolesEntry{Breakdown: roles.Breakdown{Allocated: 1}, Decided: []byte{0, 0, 0, 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for p, payload := range map[string][]byte{
+	for p, payload := range map[ingest.SideRef][]byte{
+		groups[0]:       []byte("garbage"),
+		rolesEntries[0]: []byte("garbage"),
 		groups[1]:       {9, 1, 2, 3, 4, 5, 6, 7},
 		groups[2]:       {groupsFormat, 3, 1},
 		rolesEntries[1]: []byte(`{"Allocated": 1, "Rules": [{"Rule": "x", "Role": 200}]}`),
@@ -135,42 +126,47 @@ func TestPointsFromCache(t *testing.T) {
 		window[0]:    []byte(`{"Entries": -1}`),
 		sums[0]:      {groupSumsFormat + 1, 0, 0, 0},
 	} {
-		k, kind := key(p)
-		if err := cache.PutSide(k, kind, payload); err != nil {
+		if err := cache.PutSide(p.Key, p.Kind, payload); err != nil {
 			t.Fatal(err)
 		}
 	}
 	same("after corrupt entries", analyzeWith(cache, "test-1"))
-	for _, p := range []string{groups[0], groups[1], groups[2], rolesEntries[0], rolesEntries[1], lastRoles[0], survival[0], window[0], sums[0]} {
-		k, kind := key(p)
-		b, err := cache.GetSide(k, kind)
+	for _, p := range []ingest.SideRef{groups[0], groups[1], groups[2], rolesEntries[0], rolesEntries[1], lastRoles[0], survival[0], window[0], sums[0]} {
+		kind := p.Kind
+		b, err := cache.GetSide(p.Key, kind)
 		if err != nil {
-			t.Errorf("%s was not made again: %v", filepath.Base(p), err)
+			t.Errorf("%s was not made again: %v", kind, err)
 			continue
 		}
 		if strings.HasPrefix(kind, "groups.") && (len(b) == 0 || b[0] != groupsFormat || len(b) < 8) {
-			t.Errorf("%s was not made again: % x", filepath.Base(p), b)
+			t.Errorf("%s was not made again: % x", kind, b)
 		}
 		if strings.HasPrefix(kind, "roles.") && strings.Contains(string(b), `"Role":200`) {
-			t.Errorf("%s was not made again: %s", filepath.Base(p), b)
+			t.Errorf("%s was not made again: %s", kind, b)
 		}
 		if strings.HasPrefix(kind, "window.") && strings.Contains(string(b), `"Entries": -1`) {
-			t.Errorf("%s was not made again: %s", filepath.Base(p), b)
+			t.Errorf("%s was not made again: %s", kind, b)
 		}
 		if strings.HasPrefix(kind, "lastroles.") && bytes.Equal(b, twoDecisions) {
-			t.Errorf("%s was not made again: %s", filepath.Base(p), b)
+			t.Errorf("%s was not made again: %s", kind, b)
 		}
 		if _, ok := decodeSurvival(b); strings.HasPrefix(kind, "survival.") && !ok {
-			t.Errorf("%s was not made again: % x", filepath.Base(p), b)
+			t.Errorf("%s was not made again: % x", kind, b)
 		}
 		if strings.HasPrefix(kind, "groupsums.") && (len(b) == 0 || b[0] != groupSumsFormat) {
-			t.Errorf("%s was not made again: % x", filepath.Base(p), b)
+			t.Errorf("%s was not made again: % x", kind, b)
 		}
 	}
-	// Another build of the analysis reads none of them.
+	// Another build of the analysis reads none of them, and its bundles
+	// keep its own entries only: each new build does not add its
+	// entries to every bundle for good.
 	same("another version", analyzeWith(cache, "test-2"))
-	if n := len(sideFiles(t, cacheDir, "groups")); n != 2*len(groups) {
-		t.Errorf("%d groups entries after a second version's run, want %d", n, 2*len(groups))
+	builds := map[string]int{}
+	for _, r := range sideFiles(t, cacheDir, "groups") {
+		builds[strings.Split(r.Kind, ".")[1]]++
+	}
+	if want := map[string]int{"test-2": len(groups)}; !maps.Equal(builds, want) {
+		t.Errorf("groups entries by build after a second version's run: %v, want %v", builds, want)
 	}
 }
 
@@ -475,6 +471,7 @@ func TestGrowingRunReadsTheLastRoles(t *testing.T) {
 		t.Fatal("the first and the last snapshot have the same breakdown: the test cannot tell them apart")
 	}
 	cacheRoles(last, key, "test-1", &planted)
+	run.WriteSides()
 
 	put(4)
 	_, grown := analyzeDir(cache)

@@ -187,7 +187,7 @@ func (a *analysis) keepPointEntries(devs []*deviceRun) {
 		if len(b.e.devices) != len(b.devices) {
 			continue
 		}
-		keepCheckedSide(f, kind, &b.e, func(e *pointEntry) ([]byte, error) { return encodePointEntry(e), nil }, func(b []byte) (pointEntry, bool) {
+		keepCheckedSide(f, kind, inBundle, &b.e, func(e *pointEntry) ([]byte, error) { return encodePointEntry(e), nil }, func(b []byte) (pointEntry, bool) {
 			e, ok := decodePointEntry(b)
 			if !ok {
 				return pointEntry{}, false

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -149,8 +148,8 @@ func TestPointEntriesStandForSegments(t *testing.T) {
 			// The roles, groups, trace windows and survival checkpoints gone:
 			// the stages read the blocks of the files loaded without them.
 			for _, what := range []string{"roles", "lastroles", "groups", "survival", "window"} {
-				for _, p := range sideFiles(t, cache.Dir, what) {
-					if err := os.Remove(p); err != nil {
+				for _, r := range sideFiles(t, cache.Dir, what) {
+					if err := cache.RemoveSide(r.Key, r.Kind); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -158,8 +157,7 @@ func TestPointEntriesStandForSegments(t *testing.T) {
 			same("without the other side entries", findings(load(dir, cache)))
 
 			if len(entries) > 0 {
-				base := strings.TrimSuffix(filepath.Base(entries[0]), ".side")
-				key, k, _ := strings.Cut(base, ".")
+				key, k := entries[0].Key, entries[0].Kind
 				if err := cache.PutSide(key, k, []byte{pointEntryFormat, 200}); err != nil {
 					t.Fatal(err)
 				}

@@ -90,7 +90,7 @@ func (ck *chainCheckpoint) keep(from int, encode func() []byte) {
 	if k == 0 || from == k || len(ck.chains) < k {
 		return
 	}
-	ck.files[k-1].SetSide(ck.kind(k), encode())
+	ck.files[k-1].SetSideAlone(ck.kind(k), encode())
 }
 
 // survivalCheckpoint is the survival fold's chainCheckpoint: its files are

@@ -281,10 +281,10 @@ func writeAtomic(p string, b []byte) error {
 	return nil
 }
 
-// Evict removes the least recently used digests, side entries and stat
-// indexes until the folder holds at most MaxBytes of them, and the
-// temporary files of writers that died (older than an hour). It returns
-// the bytes removed.
+// Evict removes the least recently used digests, side entries, side
+// bundles and stat indexes until the folder holds at most MaxBytes of
+// them, and the temporary files of writers that died (older than an
+// hour). It returns the bytes removed.
 func (c *DigestCache) Evict() (int64, error) {
 	limit := cmp.Or(c.MaxBytes, DefaultDigestCacheBytes)
 	type entry struct {
@@ -297,16 +297,7 @@ func (c *DigestCache) Evict() (int64, error) {
 		total int64
 		freed int64
 	)
-	err := filepath.WalkDir(c.Dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
+	err := c.walkFiles(func(p string, d fs.DirEntry) error {
 		info, err := d.Info()
 		if err != nil {
 			return nil
@@ -316,7 +307,8 @@ func (c *DigestCache) Evict() (int64, error) {
 			if os.Remove(p) == nil {
 				freed += info.Size()
 			}
-		case strings.HasSuffix(d.Name(), digestExt), strings.HasSuffix(d.Name(), sideExt), strings.HasSuffix(d.Name(), statIndexExt):
+		case strings.HasSuffix(d.Name(), digestExt), strings.HasSuffix(d.Name(), sideExt), strings.HasSuffix(d.Name(), bundleExt),
+			strings.HasSuffix(d.Name(), statIndexExt):
 			all = append(all, entry{p, info.Size(), info.ModTime()})
 			total += info.Size()
 		}
@@ -336,6 +328,24 @@ func (c *DigestCache) Evict() (int64, error) {
 		}
 	}
 	return freed, nil
+}
+
+// walkFiles calls visit with each file under the cache folder, path and
+// entry; a file or folder removed meanwhile (by another run's eviction) is
+// passed over.
+func (c *DigestCache) walkFiles(visit func(p string, d fs.DirEntry) error) error {
+	return filepath.WalkDir(c.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		return visit(p, d)
+	})
 }
 
 // Clear removes every digest (and the folder's other contents).

@@ -193,7 +193,7 @@ func (dl *digestLoader) load(c Candidate) (*snapshot.Snapshot, snapshot.Containe
 			key = k
 			var point []byte
 			if kind := dl.opt.PointKind; kind != "" {
-				point, _ = cache.GetSide(key, kind)
+				point, _ = dl.full.side(key, c.Path, kind)
 			}
 			s, cont, err := cache.get(key, dl.stacks, sc, point != nil)
 			if err == nil {
@@ -383,10 +383,11 @@ func (f *SnapshotFile) HostFile() *SnapshotFile {
 	return &hf
 }
 
-// Side returns the side entry kind of f's file in the digest cache
-// (DigestCache.GetSide), and whether there is one: there is none when the
-// run was loaded without a cache, or f's digest is not in it. A corrupt
-// entry is removed, and logged.
+// Side returns the side entry kind of f's file in the digest cache, and
+// whether there is one: from the file's side bundle (SetSide), else an
+// entry of its own (SetSideAlone). There is none when the run was loaded
+// without a cache, or f's digest is not in it. A corrupt entry or bundle
+// is removed, and logged. The bytes returned must not be modified.
 func (f *SnapshotFile) Side(kind string) ([]byte, bool) {
 	if f.hostOf != nil {
 		return f.hostOf.Side(kind)
@@ -395,19 +396,13 @@ func (f *SnapshotFile) Side(kind string) ([]byte, bool) {
 	if cache == nil {
 		return nil, false
 	}
-	b, err := cache.GetSide(key, kind)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			slog.Warn("digest cache side entry made again", "file", f.Path, "kind", kind, "reason", err)
-		}
-		return nil, false
-	}
-	return b, true
+	return f.full.side(key, f.Path, kind)
 }
 
-// SetSide stores data as the side entry kind of f's file, where Side would
-// find it; without a cache it does nothing. A failed write is logged, once
-// a run: the entry is only made again on the next run.
+// SetSide stores data as the side entry kind of f's file, in its side
+// bundle, where Side finds it at once; Run.WriteSides writes the bundle to
+// the cache. Without a cache it does nothing. A kind that cannot name an
+// entry (checkSideKind) is logged, once a run.
 func (f *SnapshotFile) SetSide(kind string, data []byte) {
 	if f.hostOf != nil {
 		f.hostOf.SetSide(kind, data)
@@ -417,11 +412,29 @@ func (f *SnapshotFile) SetSide(kind string, data []byte) {
 	if cache == nil {
 		return
 	}
-	if err := cache.PutSide(key, kind, data); err != nil {
-		// Once a run: a read-only or full cache folder fails every write.
-		f.full.sideWarn.Do(func() {
-			slog.Warn("digest cache side entry not written", "file", f.Path, "kind", kind, "err", err)
-		})
+	if err := checkSideKind(kind); err != nil {
+		f.full.warnSide(f.Path, kind, err)
+		return
+	}
+	f.full.bundles.of(key).put(cache, key, f.Path, kind, data)
+}
+
+// SetSideAlone stores data as the side entry kind of f's file in a file
+// of its own, now, where Side finds it: for a large
+// entry that few runs read, which in the bundle every re-run would read.
+// Without a cache it does nothing. A failed write is logged, once a run:
+// the entry is only made again on the next run.
+func (f *SnapshotFile) SetSideAlone(kind string, data []byte) {
+	if f.hostOf != nil {
+		f.hostOf.SetSideAlone(kind, data)
+		return
+	}
+	cache, key := f.sideKey()
+	if cache == nil {
+		return
+	}
+	if err := cache.putAlone(key, kind, data); err != nil {
+		f.full.warnSide(f.Path, kind, err)
 	}
 }
 
@@ -468,11 +481,38 @@ type fullLoader struct {
 	cache    *DigestCache
 	keys     map[string]string
 	sideWarn sync.Once
+	// bundles are the files' side bundles, by content key.
+	bundles sideBundles
 	// pre is the snapshot the load decoded in full (digestLoader.keepFull)
 	// of the file at Source.Path prePath, until get returns it or decodes
 	// another file.
 	prePath string
 	pre     *snapshot.Snapshot
+}
+
+// side returns the side entry kind of the file with content key (named
+// file in logs), and whether there is one: from its bundle, read the first
+// time, else from a file of its own.
+func (l *fullLoader) side(key, file, kind string) ([]byte, bool) {
+	if b, ok := l.bundles.of(key).get(l.cache, key, file, kind); ok {
+		return b, true
+	}
+	b, err := l.cache.getAlone(key, kind)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			slog.Warn("digest cache side entry made again", "file", file, "kind", kind, "reason", err)
+		}
+		return nil, false
+	}
+	return b, true
+}
+
+// warnSide logs that the side entry kind of file was not kept, once a
+// run: a read-only or full cache folder fails every write.
+func (l *fullLoader) warnSide(file, kind string, err error) {
+	l.sideWarn.Do(func() {
+		slog.Warn("digest cache side entry not written", "file", file, "kind", kind, "err", err)
+	})
 }
 
 // keep holds s, the full decode of the file at Source.Path path, for get.

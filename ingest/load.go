@@ -132,6 +132,9 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cands[b].Bytes, cands[a].Bytes) })
 	dl := newDigestLoader(opt)
+	if opt.Digest && opt.Cache != nil {
+		run.full = dl.full
+	}
 	if missing := dl.prepare(dir, cands, jobs); missing != nil {
 		// The files to decode first, the largest first; then the digests
 		// the cache holds.

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"log/slog"
 	"time"
 
 	"gpureport/gpulog"
@@ -31,6 +32,27 @@ type Run struct {
 	// UTC offset a capture manifest gives their machine instead of
 	// Location (no --tz given), by log path.
 	LogZones map[string]LogZone
+	// full is the loader of the snapshots' digests, which holds their
+	// side bundles (nil without a digest cache).
+	full *fullLoader
+}
+
+// WriteSides writes the side bundle of every snapshot file that had side
+// entries set (SnapshotFile.SetSide) since it was read or last written,
+// and returns how many it wrote. A failed write is logged, once: the
+// entries are made again by the next run. The analysis calls it when it
+// is done with the run's files.
+func (r *Run) WriteSides() int {
+	if r.full == nil || r.full.cache == nil {
+		return 0
+	}
+	n, err := r.full.bundles.write(r.full.cache)
+	if err != nil {
+		r.full.sideWarn.Do(func() {
+			slog.Warn("digest cache side entries not written", "dir", r.full.cache.Dir, "err", err)
+		})
+	}
+	return n
 }
 
 // LogZone is the zone a capture manifest gave a GPU log of the kit

@@ -1,12 +1,16 @@
 package ingest
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -61,9 +65,9 @@ func (c *DigestCache) sidePath(key, kind string) string {
 	return filepath.Join(c.Dir, key[:2], key+"."+kind+sideExt)
 }
 
-// PutSide stores data as the side entry kind of the file with content
-// key. The write is atomic.
-func (c *DigestCache) PutSide(key, kind string, data []byte) error {
+// putAlone stores data as the side entry kind of the file with content
+// key, in a file of its own. The write is atomic.
+func (c *DigestCache) putAlone(key, kind string, data []byte) error {
 	if len(key) < 2 {
 		return errors.New("digest cache: empty key")
 	}
@@ -73,30 +77,140 @@ func (c *DigestCache) PutSide(key, kind string, data []byte) error {
 	return writeAtomic(c.sidePath(key, kind), encodeSide(kind, data))
 }
 
-// GetSide returns the side entry kind of the file with content key. A
-// missing entry is a plain miss (fs.ErrNotExist); one that does not read
-// back whole is removed and reported with the reason (ErrSideCorrupt).
-func (c *DigestCache) GetSide(key, kind string) ([]byte, error) {
+// getAlone returns the side entry kind of the file with content key from
+// its own file. A missing entry is a plain miss (fs.ErrNotExist); one
+// that does not read back whole is removed and reported with the reason
+// (ErrSideCorrupt).
+func (c *DigestCache) getAlone(key, kind string) ([]byte, error) {
 	if len(key) < 2 {
 		return nil, errors.New("digest cache: empty key")
 	}
 	if err := checkSideKind(kind); err != nil {
 		return nil, err
 	}
-	p := c.sidePath(key, kind)
+	return readUsed(c.sidePath(key, kind), func(b []byte) ([]byte, error) { return decodeSide(b, kind) })
+}
+
+// readUsed returns what decode reads of the cache file at p, and marks it
+// used: its modification time is its last use, for eviction. A missing
+// file is a plain miss (fs.ErrNotExist); one that decode refuses is
+// removed and reported with its path.
+func readUsed[T any](p string, decode func([]byte) (T, error)) (T, error) {
+	var zero T
 	b, err := os.ReadFile(p)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	data, err := decodeSide(b, kind)
+	v, err := decode(b)
 	if err != nil {
 		os.Remove(p)
-		return nil, fmt.Errorf("%s: %w", p, err)
+		return zero, fmt.Errorf("%s: %w", p, err)
 	}
-	// The modification time is the entry's last use, for eviction.
 	now := time.Now()
 	_ = os.Chtimes(p, now, now)
-	return data, nil
+	return v, nil
+}
+
+// GetSide returns the side entry kind of the file with content key, from
+// the file's side bundle or a file of its own. A missing entry is a plain
+// miss (fs.ErrNotExist); an entry or bundle that does not read back whole
+// is removed and reported with the reason (ErrSideCorrupt).
+func (c *DigestCache) GetSide(key, kind string) ([]byte, error) {
+	entries, err := c.readBundle(key)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if b, ok := entries[kind]; ok {
+		return b, nil
+	}
+	return c.getAlone(key, kind)
+}
+
+// PutSide stores data as the side entry kind of the file with content
+// key: in the file's side bundle when that holds kind, else in a file of
+// its own. The write is atomic.
+func (c *DigestCache) PutSide(key, kind string, data []byte) error {
+	entries, err := c.bundleFor(key, kind)
+	if err != nil {
+		return err
+	}
+	if _, ok := entries[kind]; ok {
+		entries[kind] = data
+		return c.writeBundle(key, entries)
+	}
+	return c.putAlone(key, kind, data)
+}
+
+// RemoveSide removes the side entry kind of the file with content key,
+// from its bundle and its own file; an entry that is not there is no
+// error.
+func (c *DigestCache) RemoveSide(key, kind string) error {
+	entries, err := c.bundleFor(key, kind)
+	if err != nil {
+		return err
+	}
+	if _, ok := entries[kind]; ok {
+		delete(entries, kind)
+		if err := c.writeBundle(key, entries); err != nil {
+			return err
+		}
+	}
+	if err := os.Remove(c.sidePath(key, kind)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// bundleFor checks kind and returns the entries of the side bundle of the
+// file with content key, nil for none.
+func (c *DigestCache) bundleFor(key, kind string) (map[string][]byte, error) {
+	if err := checkSideKind(kind); err != nil {
+		return nil, err
+	}
+	entries, err := c.readBundle(key)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return entries, nil
+}
+
+// SideRef names a side entry in the digest cache: the content key of its
+// snapshot file and its kind.
+type SideRef struct {
+	Key, Kind string
+}
+
+// Sides lists the side entries the cache holds, in bundles or files of
+// their own, by key then kind; a bundle that does not read back is left
+// out (and removed). It is for inspection and tests: a run reads the
+// entries of its own files only.
+func (c *DigestCache) Sides() ([]SideRef, error) {
+	var out []SideRef
+	err := c.walkFiles(func(_ string, d fs.DirEntry) error {
+		name := d.Name()
+		switch {
+		case strings.HasSuffix(name, bundleExt):
+			key := strings.TrimSuffix(name, bundleExt)
+			if len(key) < 2 {
+				return nil
+			}
+			entries, err := c.readBundle(key)
+			if err != nil {
+				return nil
+			}
+			for kind := range entries {
+				out = append(out, SideRef{Key: key, Kind: kind})
+			}
+		case strings.HasSuffix(name, sideExt) && !strings.HasPrefix(name, "."):
+			key, kind, ok := strings.Cut(strings.TrimSuffix(name, sideExt), ".")
+			if ok {
+				out = append(out, SideRef{Key: key, Kind: kind})
+			}
+		}
+		return nil
+	})
+	slices.SortFunc(out, func(a, b SideRef) int { return cmp.Or(strings.Compare(a.Key, b.Key), strings.Compare(a.Kind, b.Kind)) })
+	return out, err
 }
 
 // encodeSide returns the side entry file of kind holding data.
@@ -113,21 +227,15 @@ func encodeSide(kind string, data []byte) []byte {
 // decodeSide returns the data of side entry file b, which must be of
 // kind.
 func decodeSide(b []byte, kind string) ([]byte, error) {
-	if len(b) < len(sideMagic)+4 || string(b[:len(sideMagic)]) != sideMagic {
-		return nil, fmt.Errorf("%w: no side entry header", ErrSideCorrupt)
+	rest, err := sideBody(b, sideMagic, "side entry")
+	if err != nil {
+		return nil, err
 	}
-	body := b[:len(b)-4]
-	if got, want := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(b[len(b)-4:]); got != want {
-		return nil, fmt.Errorf("%w: checksum %08x, expected %08x", ErrSideCorrupt, got, want)
-	}
-	rest := body[len(sideMagic):]
 	field := func(what string) ([]byte, error) {
-		n, k := binary.Uvarint(rest)
-		if k <= 0 || n > uint64(len(rest)-k) {
+		f, ok := cutField(&rest)
+		if !ok {
 			return nil, fmt.Errorf("%w: %s length with %d bytes left", ErrSideCorrupt, what, len(rest))
 		}
-		f := rest[k : k+int(n)]
-		rest = rest[k+int(n):]
 		return f, nil
 	}
 	k, err := field("kind")
@@ -145,4 +253,31 @@ func decodeSide(b []byte, kind string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %d bytes after the data", ErrSideCorrupt, len(rest))
 	}
 	return data, nil
+}
+
+// sideBody checks the magic line and the trailing CRC-32C of a side entry
+// or bundle file b (what, in errors) and returns the bytes between them.
+func sideBody(b []byte, magic, what string) ([]byte, error) {
+	if len(b) < len(magic)+4 || string(b[:len(magic)]) != magic {
+		return nil, fmt.Errorf("%w: no %s header", ErrSideCorrupt, what)
+	}
+	body := b[:len(b)-4]
+	if got, want := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(b[len(b)-4:]); got != want {
+		return nil, fmt.Errorf("%w: checksum %08x, expected %08x", ErrSideCorrupt, got, want)
+	}
+	return body[len(magic):], nil
+}
+
+// cutField cuts a field (a uvarint length and that many bytes) off the
+// front of *rest and returns it, capped at its length; false when the
+// length does not read or runs past the end.
+func cutField(rest *[]byte) ([]byte, bool) {
+	n, k := binary.Uvarint(*rest)
+	if k <= 0 || n > uint64(len(*rest)-k) {
+		return nil, false
+	}
+	end := k + int(n)
+	f := (*rest)[k:end:end]
+	*rest = (*rest)[end:]
+	return f, true
 }

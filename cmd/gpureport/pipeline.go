@@ -204,6 +204,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		NoBuiltinSuppressions: opt.noBuiltinSuppressions,
 		Horizon:               opt.horizon,
 		SideVersion:           opt.sideVersion,
+		SidesLater:            true,
 	})
 	analysed := time.Now()
 	log.Debug("analysed", "dir", dir, "elapsed", analysed.Sub(loaded).Round(time.Millisecond))
@@ -212,10 +213,13 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	// least recently used are other runs': trimmed after the load, as it
 	// was, it removed this run's side entries before the analysis read
 	// them, which made them again and left the cache over its bound. The
-	// trim reads nothing the report does: it runs beside the report.
+	// trim reads nothing the report does: it runs beside the report,
+	// after the files' side bundles are written, which the analysis left
+	// to run there too.
 	var trimmed sync.WaitGroup
 	if cache != nil {
 		trimmed.Go(func() {
+			run.WriteSides()
 			if _, err := cache.Evict(); err != nil {
 				log.Warn("digest cache not trimmed", "dir", cache.Dir, "err", err)
 			}

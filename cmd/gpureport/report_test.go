@@ -164,7 +164,7 @@ func TestCacheWithinItsBoundAfterARun(t *testing.T) {
 			if err != nil || d.IsDir() {
 				return err
 			}
-			if ext := filepath.Ext(p); ext == ".digest" || ext == ".side" || ext == ".idx" {
+			if ext := filepath.Ext(p); ext == ".digest" || ext == ".side" || ext == ".sides" || ext == ".idx" {
 				info, err := d.Info()
 				if err != nil {
 					return err
