@@ -71,12 +71,14 @@ func TestOOMExplainedFromCache(t *testing.T) {
 	if err := os.Chtimes(paths[0], later, later); err != nil {
 		t.Fatal(err)
 	}
-	if other := Analyze(run, Options{SideVersion: "test-2"}); len(other.OOMs) != 0 {
-		t.Errorf("another version explained %d OOMs without the file: it read this version's entries", len(other.OOMs))
-	}
 	again := Analyze(run, opt)
 	if diff := cmp.Diff(first.OOMs, again.OOMs); diff != "" {
 		t.Errorf("OOMs from the cache differ from the full decode's (-decoded +cached):\n%s", diff)
+	}
+	// (Last: the other version's bundles leave this version's entries
+	// out when they are written.)
+	if other := Analyze(run, Options{SideVersion: "test-2"}); len(other.OOMs) != 0 {
+		t.Errorf("another version explained %d OOMs without the file: it read this version's entries", len(other.OOMs))
 	}
 	if none := Analyze(run, Options{}); len(none.OOMs) != 0 {
 		t.Errorf("no SideVersion explained %d OOMs without the file", len(none.OOMs))

@@ -399,10 +399,10 @@ func (f *SnapshotFile) Side(kind string) ([]byte, bool) {
 	return f.full.side(key, f.Path, kind)
 }
 
-// SetSide stores data as the side entry kind of f's file, in its side
-// bundle, where Side finds it at once; Run.WriteSides writes the bundle to
-// the cache. Without a cache it does nothing. A kind that cannot name an
-// entry (checkSideKind) is logged, once a run.
+// SetSide stores a copy of data as the side entry kind of f's file, in its
+// side bundle, where Side finds it at once; Run.WriteSides writes the
+// bundle to the cache. Without a cache it does nothing. A kind that cannot
+// name an entry (checkSideKind) is logged, once a run.
 func (f *SnapshotFile) SetSide(kind string, data []byte) {
 	if f.hostOf != nil {
 		f.hostOf.SetSide(kind, data)

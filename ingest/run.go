@@ -39,9 +39,10 @@ type Run struct {
 
 // WriteSides writes the side bundle of every snapshot file that had side
 // entries set (SnapshotFile.SetSide) since it was read or last written,
-// and returns how many it wrote. A failed write is logged, once: the
-// entries are made again by the next run. The analysis calls it when it
-// is done with the run's files.
+// and returns how many it wrote; it lets the bundles' memory go (a later
+// SnapshotFile.Side reads them again from the cache). A failed write is
+// logged, once: the entries are made again by the next run. The analysis
+// calls it when it is done with the run's files.
 func (r *Run) WriteSides() int {
 	if r.full == nil || r.full.cache == nil {
 		return 0

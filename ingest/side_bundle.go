@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"errors"
@@ -239,33 +240,38 @@ func (s *fileSides) put(cache *DigestCache, key, file, kind string, data []byte)
 	if s.builds == nil {
 		s.builds = map[string]bool{}
 	}
-	s.entries[kind] = data
+	// A copy of its own size: the caller may reuse data, and an encoder's
+	// buffer is often several times the bytes it holds, which a run of
+	// hundreds of files would keep until its bundles are written.
+	s.entries[kind] = bytes.Clone(data)
 	s.builds[sideBuild(kind)] = true
 	s.set = true
 }
 
-// toWrite returns the entries to write of a bundle that had some set
-// (those of the builds that set them), and marks it written; nil when
-// none were set.
-func (s *fileSides) toWrite() map[string][]byte {
+// take returns the entries to write of a bundle that had some set (those
+// of the builds that set them), nil when none were set, and lets the
+// bundle's memory go: a later get reads it again from the cache.
+func (s *fileSides) take() map[string][]byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.set {
-		return nil
-	}
-	s.set = false
-	out := make(map[string][]byte, len(s.entries))
-	for k, v := range s.entries {
-		if s.builds[sideBuild(k)] {
-			out[k] = v
+	var out map[string][]byte
+	if s.set {
+		out = make(map[string][]byte, len(s.entries))
+		for k, v := range s.entries {
+			if s.builds[sideBuild(k)] {
+				out[k] = v
+			}
 		}
 	}
+	s.read, s.entries, s.set, s.builds = false, nil, false, nil
 	return out
 }
 
 // write writes every bundle that had entries set since it was read or
 // last written, bundleWriters at a time, and returns how many it wrote
-// and the first error.
+// and the first error. It lets every bundle's memory go (take): a run
+// that writes its bundles is done with them, and holding them all (a few
+// kilobytes a snapshot) grew a run's memory with its length.
 func (sb *sideBundles) write(cache *DigestCache) (int, error) {
 	sb.mu.Lock()
 	keys := slices.Sorted(maps.Keys(sb.files))
@@ -282,7 +288,7 @@ func (sb *sideBundles) write(cache *DigestCache) (int, error) {
 	)
 	g.SetLimit(min(bundleWriters, cmp.Or(runtime.GOMAXPROCS(0), 1)*2))
 	for i, f := range files {
-		entries := f.toWrite()
+		entries := f.take()
 		if entries == nil {
 			continue
 		}

@@ -193,6 +193,9 @@ func TestSideBundlesOfARun(t *testing.T) {
 	if n := run.WriteSides(); n != 0 {
 		t.Errorf("WriteSides wrote %d bundles again with nothing new", n)
 	}
+	if got, ok := a.Side("groups.b1.d0"); !ok || string(got) != "ga" {
+		t.Errorf("after WriteSides, an entry reads %q, %v from the same run", got, ok)
+	}
 
 	run, files = load()
 	a, b, c = files[0], files[1], files[2]
