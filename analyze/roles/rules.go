@@ -84,10 +84,9 @@ func (s *stack) fsdpInner() bool {
 func phaseOf(s *stack) phase {
 	switch {
 	case len(s.nodes) > 0, s.has(cppAutogradEngine),
-		s.call("torch/autograd/__init__.py", "backward", "_make_grads", "_engine_run_backward"),
-		s.call("torch/_tensor.py", "backward"), s.named("backward", "_backward_impl"):
+		s.call(callAutogradBackward), s.call(callTensorBackward), s.call(namedBackward):
 		return backward
-	case s.call("torch/nn/modules/module.py", "_call_impl", "_wrapped_call_impl", "__call__"), s.named("forward"),
+	case s.call(callModuleCall), s.call(namedForward),
 		s.has(fileCompiled):
 		return forward
 	case s.inOptimizer():
@@ -127,24 +126,16 @@ var frameRules = []rule{
 		return s.has(cppDDPReducer)
 	}},
 	{name: "FSDP gradient reduce-scatter", role: Gradients, match: func(s *stack, _ phase) bool {
-		if !s.fsdpInner() {
-			return false
-		}
-		for _, f := range fsdpFiles {
-			if s.callWith(f, "reduce", "post_backward", "grad") {
-				return true
-			}
-		}
-		return false
+		return s.fsdpInner() && s.call(callFSDPReduce)
 	}},
 	{name: "FSDP sharded or unsharded parameter", role: Parameters, match: func(s *stack, _ phase) bool {
 		return s.fsdpInner()
 	}},
 	{name: "ZeRO gradient partition or bucket (DeepSpeed)", role: Gradients, match: func(s *stack, _ phase) bool {
-		return s.callWith("deepspeed/runtime/zero/", "grad", "reduce", "bucket")
+		return s.call(callZeROGradients)
 	}},
 	{name: "ZeRO fp32 partition or optimizer state (DeepSpeed)", role: OptimizerState, match: func(s *stack, _ phase) bool {
-		return s.callWith("deepspeed/runtime/", "fp32", "optimizer_state", "initialize_optimizer")
+		return s.call(callZeROOptimizer)
 	}},
 	{name: "ZeRO parameter partition or gather (DeepSpeed)", role: Parameters, match: func(s *stack, _ phase) bool {
 		return s.has(fileZeROParameters)
@@ -154,22 +145,16 @@ var frameRules = []rule{
 	}},
 	{name: "optimizer state initialisation (_init_group, init_state)", role: OptimizerState, match: func(s *stack, ph phase) bool {
 		return ph != forward && ph != backward && s.inOptimizer() &&
-			s.named("_init_group", "_init_state", "init_state", "_init_states", "_lazy_init", "__init__")
+			s.call(namedOptimizerInit)
 	}},
 	{name: "module parameters (nn.Module._apply, .to(), .cuda(), initialisation)", role: Parameters, match: func(s *stack, _ phase) bool {
-		return s.call("torch/nn/modules/module.py", "_apply", "to", "cuda", "to_empty", "_load_from_state_dict", "load_state_dict") ||
-			s.has(fileParameterInit) ||
-			s.named("reset_parameters") || s.callWith("", "init_weight") ||
-			s.call("torch/nn/modules/", "__init__") ||
-			s.call("transformers/modeling_utils.py", "from_pretrained", "_load_pretrained_model", "_load_state_dict_into_meta_model",
-				"load_state_dict", "_load_state_dict_into_model", "to", "cuda", "tie_weights", "resize_token_embeddings", "post_init") ||
-			s.call("accelerate/utils/modeling.py", "set_module_tensor_to_device") || s.call("accelerate/big_modeling.py")
+		return s.call(callModuleApply) || s.has(fileParameterInit) || s.call(namedResetParameters) ||
+			s.call(callInitWeight) || s.call(callModuleInit) || s.call(callTransformersLoad) ||
+			s.call(callAccelerateSetDevice) || s.call(callAccelerateBigModeling)
 	}},
 	{name: "data loader or batch transfer", role: Inputs, match: func(s *stack, _ phase) bool {
 		return s.has(fileDataLoader) ||
-			s.call("transformers/trainer.py", "_prepare_input", "_prepare_inputs") ||
-			s.callWith("apply_func.py", "move_data_to_device", "apply_to_collection") ||
-			s.named("transfer_batch_to_device")
+			s.call(callTrainerPrepare) || s.call(callMoveToDevice) || s.call(namedTransferBatch)
 	}},
 	{name: "copy to the device outside the model (.to(), .cuda())", role: Inputs, match: func(s *stack, ph phase) bool {
 		return ph == noPhase && len(s.py) > 0 && s.has(cppToCopy) && !dtypeOnly(s)

@@ -17,9 +17,11 @@ type stack struct {
 	py    []pyFrame
 	nodes []string
 	// text answers the text queries (textmask.go) of the stack's C++
-	// frame names and Python files.
-	text textMask
-	fx   []snapshot.FXNode
+	// frame names and Python files, calls the frame queries of its Python
+	// frames.
+	text  textMask
+	calls frameMask
+	fx    []snapshot.FXNode
 	// site identifies the operation that allocated (see siteOf).
 	site string
 	// empty reports a stack without frames.
@@ -173,6 +175,7 @@ type frameRead struct {
 	node   string
 	isNode bool
 	py     pyFrame
+	calls  frameMask
 	site   string
 }
 
@@ -187,6 +190,7 @@ func readFrame(f *snapshot.Frame, m *textMasks) frameRead {
 	file := frames.Path(f.File)
 	r.py = pyFrame{file: file, name: f.Name}
 	r.text = m.file(file)
+	r.calls = m.frame(r.py)
 	r.site = f.File + ":" + strconv.Itoa(f.Line) + "|"
 	return r
 }
@@ -220,6 +224,7 @@ func readFrames(n int, at func(int) *frameRead) *stack {
 			continue
 		}
 		s.py = append(s.py, r.py)
+		s.calls |= r.calls
 		site.WriteString(r.site)
 	}
 	s.site = siteOf(site.String(), s)
@@ -244,31 +249,9 @@ func siteOf(py string, s *stack) string {
 	return ""
 }
 
-// call reports whether some Python frame in a file containing file runs
-// one of the functions names (any function when names is empty). The
-// name is compared first: it rarely matches, and comparing it is cheaper
-// than searching a path (a run's distinct stacks are read with tens of
-// these each).
-func (s *stack) call(file string, names ...string) bool {
-	return slices.ContainsFunc(s.py, func(f pyFrame) bool {
-		return (len(names) == 0 || slices.Contains(names, f.name)) && strings.Contains(f.file, file)
-	})
-}
-
-// callWith reports whether some Python frame in a file containing file
-// runs a function whose name contains one of parts (the name, shorter,
-// searched first).
-func (s *stack) callWith(file string, parts ...string) bool {
-	return slices.ContainsFunc(s.py, func(f pyFrame) bool {
-		return containsAny(f.name, parts) && strings.Contains(f.file, file)
-	})
-}
-
-// named reports whether some Python frame runs a function named one of
-// names.
-func (s *stack) named(names ...string) bool {
-	return slices.ContainsFunc(s.py, func(f pyFrame) bool { return slices.Contains(names, f.name) })
-}
+// call reports whether some Python frame of the stack answers frame query
+// q yes (textmask.go).
+func (s *stack) call(q frameQuery) bool { return s.calls.has(q) }
 
 // has reports whether the stack answers q yes: some C++ frame's name
 // or Python frame's file holds what q looks for.

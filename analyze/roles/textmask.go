@@ -1,6 +1,7 @@
 package roles
 
 import (
+	"slices"
 	"strings"
 
 	"gpureport/analyze/frames"
@@ -95,8 +96,9 @@ func (m textMask) has(q textQuery) bool { return m&(1<<q) != 0 }
 // and of each C++ frame name, the autograd node it applies. Not safe for
 // concurrent use.
 type textMasks struct {
-	cpp   map[string]cppName
-	files map[string]textMask
+	cpp    map[string]cppName
+	files  map[string]textMask
+	frames map[pyFrame]frameMask
 }
 
 // cppName is what the rules read of one C++ frame name: its mask, and
@@ -110,7 +112,7 @@ type cppName struct {
 }
 
 func newTextMasks() *textMasks {
-	return &textMasks{cpp: map[string]cppName{}, files: map[string]textMask{}}
+	return &textMasks{cpp: map[string]cppName{}, files: map[string]textMask{}, frames: map[pyFrame]frameMask{}}
 }
 
 // name returns what the rules read of C++ frame name s.
@@ -134,6 +136,16 @@ func (m *textMasks) file(s string) textMask {
 	return v
 }
 
+// frame returns the frame queries' answers of Python frame f.
+func (m *textMasks) frame(f pyFrame) frameMask {
+	if v, ok := m.frames[f]; ok {
+		return v
+	}
+	v := frameMaskOf(f)
+	m.frames[f] = v
+	return v
+}
+
 // maskOf answers every query of a C++ frame name (cpp) or a Python file.
 func maskOf(s string, cpp bool) textMask {
 	var v textMask
@@ -143,4 +155,100 @@ func maskOf(s string, cpp bool) textMask {
 		}
 	}
 	return v
+}
+
+// frameQuery is a question the rules ask of a stack's Python frames that
+// one frame answers with its file and its function together: does some
+// frame in a file holding one of a few paths run one of a few functions
+// (or a function whose name holds one of a few parts, or any function).
+// A stack's answers are found once, when the stack is read, as a bit mask
+// (stack.calls) made from the masks of its frames, and each distinct frame
+// is asked each query once (textMasks.frame): the rules asked them of
+// every frame of every new stack, scanning its frames again for each, a
+// quarter of classifying a re-run's new snapshot.
+type frameQuery uint8
+
+// The frame queries, each a bit of stack.calls; frameQueries says what
+// each looks for.
+const (
+	callAutogradBackward frameQuery = iota
+	callTensorBackward
+	namedBackward
+	callModuleCall
+	namedForward
+	callFSDPReduce
+	callZeROGradients
+	callZeROOptimizer
+	namedOptimizerInit
+	callModuleApply
+	namedResetParameters
+	callInitWeight
+	callModuleInit
+	callTransformersLoad
+	callAccelerateSetDevice
+	callAccelerateBigModeling
+	callTrainerPrepare
+	callMoveToDevice
+	namedTransferBatch
+	numFrameQueries
+)
+
+// frameQuerySpec is what a frameQuery looks for: a Python frame whose file
+// holds one of files (any file when files is nil) and whose function is
+// one of names or holds one of parts (any function when both are nil).
+type frameQuerySpec struct {
+	files, names, parts []string
+}
+
+// frameQueries says what each frameQuery looks for.
+var frameQueries = [numFrameQueries]frameQuerySpec{
+	callAutogradBackward: {files: []string{"torch/autograd/__init__.py"}, names: []string{"backward", "_make_grads", "_engine_run_backward"}},
+	callTensorBackward:   {files: []string{"torch/_tensor.py"}, names: []string{"backward"}},
+	namedBackward:        {names: []string{"backward", "_backward_impl"}},
+	callModuleCall:       {files: []string{"torch/nn/modules/module.py"}, names: []string{"_call_impl", "_wrapped_call_impl", "__call__"}},
+	namedForward:         {names: []string{"forward"}},
+	callFSDPReduce:       {files: fsdpFiles, parts: []string{"reduce", "post_backward", "grad"}},
+	callZeROGradients:    {files: []string{"deepspeed/runtime/zero/"}, parts: []string{"grad", "reduce", "bucket"}},
+	callZeROOptimizer:    {files: []string{"deepspeed/runtime/"}, parts: []string{"fp32", "optimizer_state", "initialize_optimizer"}},
+	namedOptimizerInit:   {names: []string{"_init_group", "_init_state", "init_state", "_init_states", "_lazy_init", "__init__"}},
+	callModuleApply: {files: []string{"torch/nn/modules/module.py"},
+		names: []string{"_apply", "to", "cuda", "to_empty", "_load_from_state_dict", "load_state_dict"}},
+	namedResetParameters: {names: []string{"reset_parameters"}},
+	callInitWeight:       {parts: []string{"init_weight"}},
+	callModuleInit:       {files: []string{"torch/nn/modules/"}, names: []string{"__init__"}},
+	callTransformersLoad: {files: []string{"transformers/modeling_utils.py"}, names: []string{"from_pretrained", "_load_pretrained_model",
+		"_load_state_dict_into_meta_model", "load_state_dict", "_load_state_dict_into_model", "to", "cuda", "tie_weights",
+		"resize_token_embeddings", "post_init"}},
+	callAccelerateSetDevice:   {files: []string{"accelerate/utils/modeling.py"}, names: []string{"set_module_tensor_to_device"}},
+	callAccelerateBigModeling: {files: []string{"accelerate/big_modeling.py"}},
+	callTrainerPrepare:        {files: []string{"transformers/trainer.py"}, names: []string{"_prepare_input", "_prepare_inputs"}},
+	callMoveToDevice:          {files: []string{"apply_func.py"}, parts: []string{"move_data_to_device", "apply_to_collection"}},
+	namedTransferBatch:        {names: []string{"transfer_batch_to_device"}},
+}
+
+// frameMask holds one bit per frameQuery.
+type frameMask uint32
+
+// has reports whether m answers q yes.
+func (m frameMask) has(q frameQuery) bool { return m&(1<<q) != 0 }
+
+// answers reports whether Python frame f answers spec yes.
+func (spec *frameQuerySpec) answers(f pyFrame) bool {
+	if spec.names != nil || spec.parts != nil {
+		if !slices.Contains(spec.names, f.name) && !containsAny(f.name, spec.parts) {
+			return false
+		}
+	}
+	return spec.files == nil || containsAny(f.file, spec.files)
+}
+
+// frameMaskOf answers every frame query of Python frame f.
+func frameMaskOf(f pyFrame) frameMask {
+	var m frameMask
+	for q := range frameQueries {
+		if frameQueries[q].answers(f) {
+			m |= 1 << q
+		}
+	}
+	return m
 }
