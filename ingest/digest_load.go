@@ -420,10 +420,10 @@ func (f *SnapshotFile) SetSide(kind string, data []byte) {
 }
 
 // SetSideAlone stores data as the side entry kind of f's file in a file
-// of its own, now, where Side finds it: for a large
-// entry that few runs read, which in the bundle every re-run would read.
-// Without a cache it does nothing. A failed write is logged, once a run:
-// the entry is only made again on the next run.
+// of its own, now, where Side finds it: for a large entry that few runs
+// read, which in the bundle every re-run would read. Without a cache it
+// does nothing. A failed write is logged, once a run: the entry is only
+// made again on the next run.
 func (f *SnapshotFile) SetSideAlone(kind string, data []byte) {
 	if f.hostOf != nil {
 		f.hostOf.SetSideAlone(kind, data)
