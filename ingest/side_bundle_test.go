@@ -284,3 +284,38 @@ func TestSideEntriesWherever(t *testing.T) {
 		t.Errorf("Sides after removals = %v, %v", got, err)
 	}
 }
+
+// TestWriteSidesGoesOnPastAFailure: a bundle that cannot be written (its
+// path taken by a folder) is left out and the others are written; the
+// run's entries are made again next time, never half written.
+func TestWriteSidesGoesOnPastAFailure(t *testing.T) {
+	dir := filepath.Join(testutil.RepoRoot(t), "testdata", "sample-run")
+	cache := &DigestCache{Dir: t.TempDir()}
+	run, err := Load(context.Background(), dir, LoadOptions{Jobs: 2, Digest: true, Cache: cache, Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Snapshots) < 2 {
+		t.Fatalf("%d snapshots, want 2 or more", len(run.Snapshots))
+	}
+	a, b := run.Snapshots[0], run.Snapshots[1]
+	blocked := cache.bundlePath(a.DigestKey())
+	if err := os.MkdirAll(filepath.Join(blocked, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a.SetSide("roles.b1.d0", []byte("ra"))
+	b.SetSide("roles.b1.d0", []byte("rb"))
+	if n := run.WriteSides(); n != 1 {
+		t.Errorf("WriteSides wrote %d bundles, want 1 (the other's path is a folder)", n)
+	}
+	if got, err := cache.GetSide(b.DigestKey(), "roles.b1.d0"); err != nil || string(got) != "rb" {
+		t.Errorf("the bundle that could be written reads %q, %v", got, err)
+	}
+	if st, err := os.Stat(blocked); err != nil || !st.IsDir() {
+		t.Errorf("the folder in the bundle's place: %v, %v", st, err)
+	}
+	tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(blocked), ".tmp-*"))
+	if len(tmps) != 0 {
+		t.Errorf("temporary files left behind: %v", tmps)
+	}
+}
