@@ -35,15 +35,16 @@ import (
 // The file format, `<key>.sides`:
 //
 //	magic   "gpureport-sides\n" (16 bytes)
+//	version uvarint: bundleVersion
 //	count   uvarint: the number of entries
 //	entries each its kind (uvarint length and the bytes) and data (uvarint
 //	        length and the bytes), kinds in ascending byte order
 //	crc     4 bytes, CRC-32C (Castagnoli) of everything before, little endian
 //
-// A reader refuses a wrong magic or checksum, a length or count past the
-// bytes left, a kind checkSideKind refuses, kinds out of order or twice,
-// and bytes after the last entry (ErrSideCorrupt); the bundle is removed
-// and its entries are made again, never trusted.
+// A reader refuses a wrong magic, version or checksum, a length or count
+// past the bytes left, a kind checkSideKind refuses, kinds out of order or
+// twice, and bytes after the last entry (ErrSideCorrupt); the bundle is
+// removed and its entries are made again, never trusted.
 //
 // A kind is "what.build[.more]" (the analysis names the build that made
 // it second). A bundle written with one build's entries leaves out those
@@ -55,6 +56,11 @@ import (
 const bundleExt = ".sides"
 
 const bundleMagic = "gpureport-sides\n"
+
+// bundleVersion is the bundle format's version. Bump it whenever the
+// format changes: a bundle of another version is removed and its entries
+// made again.
+const bundleVersion = 1
 
 // bundleWriters bounds the bundles Run.WriteSides writes at once: enough
 // to keep the cores busy with the system calls of file creation, few
@@ -94,6 +100,7 @@ func encodeBundle(entries map[string][]byte) []byte {
 	}
 	b := make([]byte, 0, n)
 	b = append(b, bundleMagic...)
+	b = binary.AppendUvarint(b, bundleVersion)
 	b = binary.AppendUvarint(b, uint64(len(kinds)))
 	for _, k := range kinds {
 		b = binary.AppendUvarint(b, uint64(len(k)))
@@ -111,6 +118,11 @@ func decodeBundle(b []byte) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	version, k := binary.Uvarint(rest)
+	if k <= 0 || version != bundleVersion {
+		return nil, fmt.Errorf("%w: format version %d, not %d", ErrSideCorrupt, version, bundleVersion)
+	}
+	rest = rest[k:]
 	count, k := binary.Uvarint(rest)
 	// An entry takes at least three bytes: a kind of one byte, and two
 	// lengths.

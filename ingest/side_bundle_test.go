@@ -51,14 +51,16 @@ func TestSideBundleRefused(t *testing.T) {
 		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli))
 		return b
 	}
-	// body builds a bundle from its count and raw entry bytes.
-	body := func(count uint64, raw ...string) []byte {
-		b := binary.AppendUvarint([]byte(bundleMagic), count)
+	// body builds a bundle of version from its count and raw entry bytes.
+	bodyOf := func(version, count uint64, raw ...string) []byte {
+		b := binary.AppendUvarint([]byte(bundleMagic), version)
+		b = binary.AppendUvarint(b, count)
 		for _, r := range raw {
 			b = append(b, r...)
 		}
 		return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 	}
+	body := func(count uint64, raw ...string) []byte { return bodyOf(bundleVersion, count, raw...) }
 	entry := func(kind, data string) string {
 		b := binary.AppendUvarint(nil, uint64(len(kind)))
 		b = append(b, kind...)
@@ -76,6 +78,8 @@ func TestSideBundleRefused(t *testing.T) {
 		{"truncated", good[:len(good)-3], "checksum"},
 		{"no magic", reCRC(append([]byte("gpureport-side\n!"), good[len(bundleMagic):]...)), "header"},
 		{"empty", nil, "header"},
+		{"another version", bodyOf(bundleVersion+1, 1, entry("point.v1", "x")), "format version 2, not 1"},
+		{"no version", reCRC([]byte(bundleMagic + "\x00\x00\x00\x00")), "format version 0, not 1"},
 		{"a count past the bytes", body(50, entry("point.v1", "x")), "entry count"},
 		{"an entry missing", body(2, entry("point.v1", "x")), "entry 1: kind length"},
 		{"data past the end", body(1, entry("point.v1", "x")[:len(entry("point.v1", "x"))-1]), "entry 0: data length"},
@@ -318,4 +322,30 @@ func TestWriteSidesGoesOnPastAFailure(t *testing.T) {
 	if len(tmps) != 0 {
 		t.Errorf("temporary files left behind: %v", tmps)
 	}
+}
+
+// BenchmarkSideBundle encodes and reads back the bundle of an ordinary
+// snapshot: its point entry (250 bytes), one device's roles (190) and
+// stack groups (4.9 KB), the sizes of benchscale's ordinary shape.
+func BenchmarkSideBundle(b *testing.B) {
+	entries := map[string][]byte{
+		"point.v1":     bytes.Repeat([]byte{1}, 250),
+		"roles.v1.d0":  bytes.Repeat([]byte{2}, 190),
+		"groups.v1.d0": bytes.Repeat([]byte{3}, 4900),
+	}
+	enc := encodeBundle(entries)
+	b.Run("encode", func(b *testing.B) {
+		b.SetBytes(int64(len(enc)))
+		for b.Loop() {
+			encodeBundle(entries)
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(len(enc)))
+		for b.Loop() {
+			if _, err := decodeBundle(enc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
