@@ -254,8 +254,12 @@ func cacheLastRoles(f *ingest.SnapshotFile, key DeviceKey, version string, ds []
 // file in full: kept, a re-run decodes the last snapshot in full no more
 // and classifies none of its trace's blocks.
 func cachedTraceWindow(f *ingest.SnapshotFile, key DeviceKey, version string) (*TraceWindow, bool) {
-	w, ok := jsonSide(f, sideKind("window", version, key), (*TraceWindow).valid)
+	b, ok := sideBytes(f, sideKind("window", version, key))
 	if !ok {
+		return nil, false
+	}
+	w, ok := decodeWindow(b)
+	if !ok || !w.valid() {
 		return nil, false
 	}
 	w.Path = f.Path // the file's path in this run, wherever the run is
@@ -268,7 +272,7 @@ func cachedTraceWindow(f *ingest.SnapshotFile, key DeviceKey, version string) (*
 // decodes, too, which may not be the file's content.
 func cacheTraceWindow(f *ingest.SnapshotFile, key DeviceKey, version string, w *TraceWindow) {
 	if w != nil {
-		setJSONSide(f, sideKind("window", version, key), alone, w)
+		keepCheckedSide(f, sideKind("window", version, key), alone, w, encodeWindow, decodeWindow)
 	}
 }
 
