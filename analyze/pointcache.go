@@ -397,6 +397,18 @@ func (r *varints) int() int64 {
 	return int64(r.took(uint64(v), n))
 }
 
+// str reads a string: a uvarint length and that many bytes.
+func (r *varints) str() string {
+	n := r.uint()
+	if !r.ok || n > uint64(len(r.b)) {
+		r.ok = false
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
 // took advances past a varint of n bytes (n <= 0: none could be read)
 // and returns its value v.
 func (r *varints) took(v uint64, n int) uint64 {

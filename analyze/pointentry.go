@@ -271,16 +271,6 @@ func decodePointEntry(b []byte) (*pointEntry, bool) {
 		return nil, false
 	}
 	r := varints{b: b[1:], ok: true}
-	str := func() string {
-		l := r.uint()
-		if !r.ok || l > uint64(len(r.b)) {
-			r.ok = false
-			return ""
-		}
-		s := string(r.b[:l])
-		r.b = r.b[l:]
-		return s
-	}
 	// A device takes at least 13 bytes, a pool at least 17.
 	n := r.uint()
 	if !r.ok || n > uint64(len(r.b))/13 {
@@ -313,10 +303,10 @@ func decodePointEntry(b []byte) (*pointEntry, bool) {
 		p.pools = make([]PoolUsage, np)
 		for j := range p.pools {
 			pu := &p.pools[j]
-			pu.Pool = str()
+			pu.Pool = r.str()
 			pu.ID = [2]int64{r.int(), r.int()}
 			kind := r.int()
-			pu.Name = str()
+			pu.Name = r.str()
 			decided := r.int()
 			if kind < 0 || kind > int64(roles.PoolSymmetric) || decided < 0 || decided > int64(roles.PoolByNoFrames) {
 				return nil, false
@@ -327,7 +317,7 @@ func decodePointEntry(b []byte) (*pointEntry, bool) {
 			u.InternalWaste, u.StrandedFree, u.ReusableFree = r.int(), r.int(), r.int()
 			u.Segments, u.Blocks, u.TraceEntries = int(r.int()), int(r.int()), int(r.int())
 		}
-		p.prev = str()
+		p.prev = r.str()
 		p.grown = r.int()
 		if !r.ok {
 			return nil, false

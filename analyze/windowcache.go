@@ -131,17 +131,6 @@ func encodeWindow(tw *TraceWindow) ([]byte, error) {
 // methods read nothing once one fails (r.ok false).
 type windowReader struct{ varints }
 
-func (r *windowReader) str() string {
-	n := r.uint()
-	if !r.ok || n > uint64(len(r.b)) {
-		r.ok = false
-		return ""
-	}
-	s := string(r.b[:n])
-	r.b = r.b[n:]
-	return s
-}
-
 func (r *windowReader) bool() bool {
 	if !r.ok || len(r.b) == 0 || r.b[0] > 1 {
 		r.ok = false
