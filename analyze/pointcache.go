@@ -290,7 +290,7 @@ func cachedGroups(f *ingest.SnapshotFile, key DeviceKey, version string, cache *
 // cacheGroups keeps gs, groupLive's groups of device key in file f, as
 // f's side entry.
 func cacheGroups(f *ingest.SnapshotFile, key DeviceKey, version string, gs map[string]*groupAcc) {
-	keepSide(f, sideKind("groups", version, key), encodeGroups(gs))
+	setSide(f, sideKind("groups", version, key), inBundle, encodeGroups(gs))
 }
 
 // groupsFormat is the first byte of an encoded groups entry.

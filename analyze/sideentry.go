@@ -71,19 +71,14 @@ const (
 	alone sidePlace = true
 )
 
-// setSide stores b as f's side entry kind, at place.
+// setSide stores b as f's side entry kind, at place (nothing without a
+// kind).
 func setSide(f *ingest.SnapshotFile, kind string, place sidePlace, b []byte) {
-	if place == alone {
+	switch {
+	case kind == "":
+	case place == alone:
 		f.SetSideAlone(kind, b)
-		return
-	}
-	f.SetSide(kind, b)
-}
-
-// keepSide stores b as f's side entry kind in its bundle (nothing without
-// a kind).
-func keepSide(f *ingest.SnapshotFile, kind string, b []byte) {
-	if kind != "" {
+	default:
 		f.SetSide(kind, b)
 	}
 }

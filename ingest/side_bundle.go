@@ -207,7 +207,8 @@ func (sb *sideBundles) of(key string) *fileSides {
 	return s
 }
 
-// readLocked reads the bundle from cache the first time (s.mu held); a
+// readLocked reads the bundle from cache the first time (s.mu held), which
+// get and put do before anything else, so no entry is set before it; a
 // corrupt one is logged and left out. file names the snapshot in the log.
 func (s *fileSides) readLocked(cache *DigestCache, key, file string) {
 	if s.read {
@@ -221,15 +222,7 @@ func (s *fileSides) readLocked(cache *DigestCache, key, file string) {
 		}
 		return
 	}
-	if s.entries == nil {
-		s.entries = entries
-		return
-	}
-	for k, v := range entries {
-		if _, ok := s.entries[k]; !ok {
-			s.entries[k] = v
-		}
-	}
+	s.entries = entries
 }
 
 // get returns the entry kind of the bundle, reading it the first time.
@@ -298,7 +291,7 @@ func (sb *sideBundles) write(cache *DigestCache) (int, error) {
 		written int
 		first   error
 	)
-	g.SetLimit(min(bundleWriters, cmp.Or(runtime.GOMAXPROCS(0), 1)*2))
+	g.SetLimit(min(bundleWriters, 2*runtime.GOMAXPROCS(0)))
 	for i, f := range files {
 		entries := f.take()
 		if entries == nil {
