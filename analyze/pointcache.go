@@ -380,6 +380,25 @@ func readDeltas[T int | int64](r *varints, vs []T) {
 	}
 }
 
+// varintWriter appends varints to b: what varints reads back.
+type varintWriter struct{ b []byte }
+
+func (w *varintWriter) int(v int64)   { w.b = binary.AppendVarint(w.b, v) }
+func (w *varintWriter) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+
+// ints appends each of vs.
+func (w *varintWriter) ints(vs ...int64) {
+	for _, v := range vs {
+		w.int(v)
+	}
+}
+
+// str appends a string as varints.str reads it: its length and bytes.
+func (w *varintWriter) str(s string) {
+	w.uint(uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
 // varints reads varints from b until one fails, after which ok is false
 // and every read returns 0.
 type varints struct {

@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"encoding/binary"
 	"log/slog"
 	"slices"
 
@@ -226,17 +225,8 @@ const pointEntryFormat = 1
 // order; strings as length and bytes), the previous file's key and the
 // largest new segment.
 func encodePointEntry(e *pointEntry) []byte {
-	out := []byte{pointEntryFormat}
-	str := func(s string) {
-		out = binary.AppendUvarint(out, uint64(len(s)))
-		out = append(out, s...)
-	}
-	ints := func(vs ...int64) {
-		for _, v := range vs {
-			out = binary.AppendVarint(out, v)
-		}
-	}
-	out = binary.AppendUvarint(out, uint64(len(e.devices)))
+	w := varintWriter{b: []byte{pointEntryFormat}}
+	w.uint(uint64(len(e.devices)))
 	for i := range e.devices {
 		p := &e.devices[i]
 		fp := &p.sums.frag
@@ -244,22 +234,22 @@ func encodePointEntry(e *pointEntry) []byte {
 		if p.sums.expandable {
 			expandable = 1
 		}
-		ints(int64(p.dev), expandable, fp.SplitInactive, fp.FreeSegmentBytes, int64(fp.PinnedSegments), fp.PinnedBytes,
+		w.ints(int64(p.dev), expandable, fp.SplitInactive, fp.FreeSegmentBytes, int64(fp.PinnedSegments), fp.PinnedBytes,
 			fp.PrivatePoolBytes, fp.PrivateAllocated, fp.PrivateInactive, fp.OversizeFree)
-		out = binary.AppendUvarint(out, uint64(len(p.pools)))
+		w.uint(uint64(len(p.pools)))
 		for j := range p.pools {
 			pu := &p.pools[j]
-			str(pu.Pool)
-			ints(pu.ID[0], pu.ID[1], int64(pu.Kind))
-			str(pu.Name)
+			w.str(pu.Pool)
+			w.ints(pu.ID[0], pu.ID[1], int64(pu.Kind))
+			w.str(pu.Name)
 			u := &pu.Usage
-			ints(int64(pu.KindDecided), u.Reserved, u.Allocated, u.Active, u.Requested, u.Inactive, u.LargestFree,
+			w.ints(int64(pu.KindDecided), u.Reserved, u.Allocated, u.Active, u.Requested, u.Inactive, u.LargestFree,
 				u.InternalWaste, u.StrandedFree, u.ReusableFree, int64(u.Segments), int64(u.Blocks), int64(u.TraceEntries))
 		}
-		str(p.prev)
-		ints(p.grown)
+		w.str(p.prev)
+		w.ints(p.grown)
 	}
-	return out
+	return w.b
 }
 
 // decodePointEntry reads an entry encodePointEntry wrote. It refuses

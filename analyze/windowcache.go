@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"encoding/binary"
 	"time"
 
 	"gpureport/snapshot"
@@ -16,15 +15,7 @@ import (
 const windowFormat = 1
 
 // windowWriter appends a trace window's fields to b.
-type windowWriter struct{ b []byte }
-
-func (w *windowWriter) int(v int64)   { w.b = binary.AppendVarint(w.b, v) }
-func (w *windowWriter) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
-
-func (w *windowWriter) str(s string) {
-	w.uint(uint64(len(s)))
-	w.b = append(w.b, s...)
-}
+type windowWriter struct{ varintWriter }
 
 func (w *windowWriter) bool(v bool) {
 	if v {
@@ -67,7 +58,7 @@ func (w *windowWriter) time(t time.Time) {
 // encodeBreakdown writes them). Lists are written with their count plus
 // one, 0 for nil.
 func encodeWindow(tw *TraceWindow) ([]byte, error) {
-	w := windowWriter{b: make([]byte, 0, 64+len(tw.Timeline)*8+len(tw.NeverFreed)*256)}
+	w := windowWriter{varintWriter{b: make([]byte, 0, 64+len(tw.Timeline)*8+len(tw.NeverFreed)*256)}}
 	w.b = append(w.b, windowFormat)
 	w.str(tw.Path)
 	w.int(int64(tw.Entries))
