@@ -182,8 +182,9 @@ type SideRef struct {
 
 // Sides lists the side entries the cache holds, in bundles or files of
 // their own, by key then kind; a bundle that does not read back is left
-// out (and removed). It is for inspection and tests: a run reads the
-// entries of its own files only.
+// out (and removed), and one that does is marked used, as any read of it
+// is. It is for inspection and tests: a run reads the entries of its own
+// files only.
 func (c *DigestCache) Sides() ([]SideRef, error) {
 	var out []SideRef
 	err := c.walkFiles(func(_ string, d fs.DirEntry) error {
