@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gpureport/internal/gen/train"
+	"gpureport/internal/pickleop"
 	"gpureport/internal/testutil"
 )
 
@@ -109,8 +110,21 @@ func shapeInput(sh train.Shape, ooms int) func() ([]byte, error) {
 	})
 }
 
+// benchWalk steps over data's opcodes without executing them
+// (pickleop.Walk): the floor of a decoder that reads every opcode, beside
+// which the full and skimmed decodes' times say how much of a decode is
+// its own work.
+func benchWalk(b *testing.B, data []byte) {
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, _, err := pickleop.Walk(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkDecodeShapes decodes the generator's benchmark shapes in full
-// and skimmed (as a digest is made): snapshots whose frames lists are all
+// and skimmed (as a digest is made), and walks their opcodes (the floor): snapshots whose frames lists are all
 // memo gets of shared frame dicts, as pickle.dump writes them, with few
 // or 175k blocks. `make bench-decode` compares such files with CPython.
 //
@@ -123,5 +137,6 @@ func BenchmarkDecodeShapes(b *testing.B) {
 		}
 		b.Run(name+"/full", func(b *testing.B) { benchSnapshotDecode(b, data, len(data), DecodeOptions{}) })
 		b.Run(name+"/skim", func(b *testing.B) { benchSnapshotDecode(b, data, len(data), DecodeOptions{SkimTrace: true}) })
+		b.Run(name+"/walk", func(b *testing.B) { benchWalk(b, data) })
 	}
 }

@@ -23,7 +23,11 @@
 // that neither process's start counts: gpureport's 10 ms and the
 // interpreter's 70 ms are most of the time of a small file (an ordinary
 // snapshot, 3.5 MB), and the interpreter's start made gpureport look
-// faster than its decoder is. The decoder's target is judged in process. With -base REV the gpureport of git revision
+// faster than its decoder is. The decoder's target is judged in process.
+// Beside them it times pickleop.Walk on the file, a walk over its opcodes
+// that executes none: no decoder that reads every opcode is faster, so
+// CPython's time over the walk's is the most any such decoder can gain on
+// this file, and the decoder's over the walk's is its own work. With -base REV the gpureport of git revision
 // REV (built from a copy of its tree) is timed the same way beside it,
 // so that one run shows an earlier decoder's figures and today's. The
 // targets are a full decode at least 8x faster than
@@ -44,6 +48,7 @@ import (
 	"time"
 
 	"gpureport/internal/benchrun"
+	"gpureport/internal/pickleop"
 	"gpureport/snapshot"
 )
 
@@ -188,6 +193,13 @@ func bench(bin, file, base, shape string, keep bool, entries, extraOps, runs int
 		fmt.Printf("in process: full decode %s (median %s), pickle.load %s (median %s)\n", sec(gb), sec(gm), sec(pb), sec(pm))
 		fmt.Printf("full decode speedup over CPython, in process (best/best): %.1fx (median/median %.1fx); target >= %.0fx\n",
 			speedup, pm.Seconds()/gm.Seconds(), minSpeedup)
+		if wb, wm, err := walkInProcess(file, runs); err == nil {
+			fmt.Printf("opcode walk alone (the floor of a decoder that reads every opcode), in process: %s (median %s);\n"+
+				"  CPython over it %.1fx (the most such a decoder can be), the full decode over it %.1fx\n",
+				sec(wb), sec(wm), pb.Seconds()/wb.Seconds(), gb.Seconds()/wb.Seconds())
+		} else {
+			fmt.Printf("opcode walk: %v (the file is not a bare pickle)\n", err)
+		}
 		ok = ok && speedup >= minSpeedup
 	}
 	fmt.Printf("digest-only reading: %.0f MB/s per core (file bytes over CPU time); target >= %.0f\n", perCore, minDigestMBps)
@@ -226,6 +238,28 @@ func decodeInProcess(file string, runs int) ([]time.Duration, error) {
 		ds[i] = time.Since(t)
 	}
 	return ds, nil
+}
+
+// walkInProcess steps over file's opcodes runs times without executing
+// them (pickleop.Walk: the least work of a decoder that reads every
+// opcode) and returns the best and median times. The file is read before
+// the clock starts; a decode's time includes its read, from the page
+// cache, which is a small part of it.
+func walkInProcess(file string, runs int) (best, median time.Duration, err error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 0, 0, err
+	}
+	ds := make([]time.Duration, runs)
+	for i := range ds {
+		t := time.Now()
+		if _, _, err := pickleop.Walk(data); err != nil {
+			return 0, 0, err
+		}
+		ds[i] = time.Since(t)
+	}
+	best, median = bestMedian(ds)
+	return best, median, nil
 }
 
 // bestMedian returns the least and the median of ds.
