@@ -222,7 +222,14 @@ func summarize(rs []benchrun.Result) (best, median benchrun.Result) {
 	return best, median
 }
 
-func sec(d time.Duration) string { return fmt.Sprintf("%.3f s", d.Seconds()) }
+// sec formats d in seconds, or in milliseconds under a second: a small
+// file's decode and walk take a few.
+func sec(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.3f s", d.Seconds())
+}
 
 // decodeInProcess decodes file in full runs times in this process (this
 // tree's decoder, whatever -bin or -base name) and returns each decode's
