@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gpureport/internal/benchrun"
@@ -65,5 +66,29 @@ func TestLinkRun(t *testing.T) {
 		if err1 != nil || err2 != nil || !os.SameFile(a, b) {
 			t.Errorf("%s is not %s", g, files[i])
 		}
+	}
+}
+
+// TestWalkFloor checks that the opcode walk reads every file, and names
+// the one that is no pickle.
+func TestWalkFloor(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i := range 5 {
+		f := filepath.Join(dir, fmt.Sprintf("snapshot_step_%06d.pickle", i))
+		if err := os.WriteFile(f, []byte("\x80\x04](K\x01K\x02e."), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	if _, err := walkFloor(files, 2); err != nil {
+		t.Fatalf("walkFloor over pickles: %v", err)
+	}
+	if err := os.WriteFile(files[3], []byte("\x80\x04](K\x01"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := walkFloor(files, 2)
+	if err == nil || !strings.Contains(err.Error(), files[3]) || !strings.Contains(err.Error(), "without STOP") {
+		t.Fatalf("walkFloor over a cut pickle: %v, want an error naming %s", err, files[3])
 	}
 }
