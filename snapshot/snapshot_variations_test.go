@@ -622,6 +622,44 @@ func dedupeKeys(root any) bool {
 	return acyclic
 }
 
+// holdsBytes reports whether the tree at root holds a bytes value, as a
+// key or a value anywhere in it.
+func holdsBytes(root any) bool {
+	seen := map[any]bool{}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		var kids []any
+		switch x := v.(type) {
+		case *pickle.Bytes:
+			return true
+		case *pickle.Dict:
+			if seen[x] {
+				return false
+			}
+			seen[x] = true
+			for _, it := range x.Items {
+				kids = append(kids, it.Key, it.Value)
+			}
+		case *pickle.List:
+			if seen[x] {
+				return false
+			}
+			seen[x] = true
+			kids = x.Items
+		case *pickle.TupleObj:
+			if seen[x] {
+				return false
+			}
+			seen[x] = true
+			kids = x.Items
+		case pickle.Tuple:
+			kids = x
+		}
+		return slices.ContainsFunc(kids, walk)
+	}
+	return walk(root)
+}
+
 // FuzzSnapshotVariations applies a random set of the variations to a
 // pickle (seeded from the real snapshots) and requires the variant to
 // decode to the totals of the unvaried tree: choice picks the variations
@@ -675,8 +713,10 @@ func FuzzSnapshotVariations(f *testing.F) {
 			}
 			dropsRequested = dropsRequested || v.name == "no requested_size"
 		}
-		if slices.Contains(applied, "bytes for str") {
-			opt = pickle.Options{Protocol: max(opt.Protocol, 3), Ints: opt.Ints} // bytes need protocol 3
+		if slices.Contains(applied, "bytes for str") || holdsBytes(root) {
+			// Bytes need protocol 3: the variation's, or the input's own
+			// (a fuzzed SHORT_BINBYTES under the C++ pickler's protocol 2).
+			opt = pickle.Options{Protocol: max(opt.Protocol, 3), Ints: opt.Ints}
 		}
 		out, err := pickle.Marshal(root, opt)
 		if err != nil {
