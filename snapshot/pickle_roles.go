@@ -1356,10 +1356,13 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 			return nil, err
 		}
 		readExtras(s, extras[0], extras[1], &m.notes)
-		if err := m.hostMemory(s, t); err != nil {
+		hostTimed, err := m.hostMemory(s, t)
+		if err != nil {
 			return nil, err
 		}
-		s.Generation = generationOf(sl.history, timed)
+		// A host trace's time_us dates the format as a device trace's
+		// does, as the converter reads both.
+		s.Generation = generationOf(sl.history, timed || hostTimed)
 	default:
 		return nil, errFallback
 	}
@@ -1372,20 +1375,21 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 
 // hostMemory reads the top-level dict's host_segments and host_traces,
 // which the fast path keeps as generic trees: the converter reads them
-// into s with the machine's stacks, metadata, pools and notes.
-func (m *vm) hostMemory(s *Snapshot, t *topDict) error {
+// into s with the machine's stacks, metadata, pools and notes. It
+// reports whether a host trace event carried time_us.
+func (m *vm) hostMemory(s *Snapshot, t *topDict) (timed bool, err error) {
 	vals, err := m.treesOf(t[cHostSegments], t[cHostTraces])
 	if err != nil {
-		return err
+		return false, err
 	}
 	if vals[0] == nil && vals[1] == nil {
-		return nil
+		return false, nil
 	}
 	c := converter{st: m.st, stacks: map[*pyList]StackID{}, tstacks: map[*any]StackID{}, frames: map[*pyDict]FrameID{},
 		notes: m.notes, meta: m.meta, pools: m.pools}
 	err = c.hostMemory(s, vals[0], vals[1])
 	m.st, m.notes, m.meta, m.pools = c.st, c.notes, c.meta, c.pools
-	return err
+	return c.timed, err
 }
 
 // copyBlocks turns blocks list p, a run of typed.blocks so far, into a
