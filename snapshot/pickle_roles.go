@@ -1356,13 +1356,13 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 			return nil, err
 		}
 		readExtras(s, extras[0], extras[1], &m.notes)
-		hostTimed, err := m.hostMemory(s, t)
+		hostHistory, hostTimed, err := m.hostMemory(s, t)
 		if err != nil {
 			return nil, err
 		}
-		// A host trace's time_us dates the format as a device trace's
-		// does, as the converter reads both.
-		s.Generation = generationOf(sl.history, timed || hostTimed)
+		// Host memory's blocks and trace date the format as the
+		// device's do, as the converter reads both.
+		s.Generation = generationOf(sl.history || hostHistory, timed || hostTimed)
 	default:
 		return nil, errFallback
 	}
@@ -1376,20 +1376,21 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 // hostMemory reads the top-level dict's host_segments and host_traces,
 // which the fast path keeps as generic trees: the converter reads them
 // into s with the machine's stacks, metadata, pools and notes. It
-// reports whether a host trace event carried time_us.
-func (m *vm) hostMemory(s *Snapshot, t *topDict) (timed bool, err error) {
+// reports whether a host block carried a history (the legacy layout) and
+// whether a host trace event carried time_us, which date the format.
+func (m *vm) hostMemory(s *Snapshot, t *topDict) (history, timed bool, err error) {
 	vals, err := m.treesOf(t[cHostSegments], t[cHostTraces])
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	if vals[0] == nil && vals[1] == nil {
-		return false, nil
+		return false, false, nil
 	}
 	c := converter{st: m.st, stacks: map[*pyList]StackID{}, tstacks: map[*any]StackID{}, frames: map[*pyDict]FrameID{},
 		notes: m.notes, meta: m.meta, pools: m.pools}
 	err = c.hostMemory(s, vals[0], vals[1])
 	m.st, m.notes, m.meta, m.pools = c.st, c.notes, c.meta, c.pools
-	return c.timed, err
+	return c.history, c.timed, err
 }
 
 // copyBlocks turns blocks list p, a run of typed.blocks so far, into a

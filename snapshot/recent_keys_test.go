@@ -221,3 +221,44 @@ func TestRecentKeysOfWrongType(t *testing.T) {
 		t.Errorf("host trace %v, segments %d", fast.HostTrace, len(fast.HostSegments))
 	}
 }
+
+// TestHostMemoryDatesTheFormat: host memory's blocks and trace date the
+// snapshot's format as the device's do, in the fast path as in the
+// generic mode and gopickle's reading: a host trace with time_us and no
+// device trace event is timed, and a host block with a history (the
+// legacy layout) makes the snapshot a history one.
+func TestHostMemoryDatesTheFormat(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(tree *pyDict)
+		want Generation
+	}{
+		{"as recorded", func(*pyDict) {}, GenTimed},
+		{"no device trace event", func(tree *pyDict) { tree.set("device_traces", pyL(pyL())) }, GenTimed},
+		{"device traces missing", func(tree *pyDict) { tree.set("device_traces", nil) }, GenTimed},
+		{"host block with a history", func(tree *pyDict) {
+			hseg, _ := tree.get("host_segments")
+			hb := hseg.(*pyList).items[0].(*pyDict)
+			blocks, _ := hb.get("blocks")
+			b := blocks.(*pyList).items[0].(*pyDict)
+			b.set("history", pyL(pyD("addr", uint64(0x10000000), "real_size", int64(1<<20), "frames", pyL())))
+		}, GenHistory},
+	}
+	for _, tt := range tests {
+		tree, _ := recentKeysTree(false)
+		tt.edit(tree)
+		for _, st := range []pickleStyle{stylePy4, styleCpp} {
+			t.Run(tt.name+"/"+st.String(), func(t *testing.T) {
+				fast, generic, ref := decodeModes(t, writePickle(tree, st))
+				for _, c := range []struct {
+					what string
+					s    *Snapshot
+				}{{"fast", fast}, {"generic", generic}, {"reference", ref}} {
+					if c.s.Generation != tt.want {
+						t.Errorf("%s: generation %q, want %q", c.what, c.s.Generation, tt.want)
+					}
+				}
+			})
+		}
+	}
+}
