@@ -538,6 +538,13 @@ func (m *vm) run() (val, error) {
 			if len(m.marks) >= maxMarks {
 				return val{}, m.failOp(ErrLimit, "MARKs nested deeper than "+strconv.Itoa(maxMarks)+" levels")
 			}
+			if m.skipFence != 0 && m.skipFence == len(m.stack) {
+				// A MARK right after frames gathered under the one
+				// before: the two would sit at one height, and the
+				// gathered frames, on the stack for the pickle, are not
+				// for the machine (a fuzzed APPENDS read them back).
+				return val{}, errFallback
+			}
 			m.marks = append(m.marks, len(m.stack))
 			m.fence = len(m.stack)
 		case pickleop.BinInt1, pickleop.BinInt2, pickleop.BinInt:
