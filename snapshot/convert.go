@@ -674,7 +674,9 @@ func settingsFrom(d *pyDict) AllocatorSettings {
 				s.MaxSplitSize = n
 			}
 		case "garbage_collection_threshold":
-			if f, ok := asFloat(v); ok {
+			// A fraction: PyTorch takes none outside (0, 1). Another
+			// value (NaN, a negative) is left as off; Raw keeps it.
+			if f, ok := asFloat(v); ok && f >= 0 && f <= 1 {
 				s.GCThreshold = f
 			}
 		case "expandable_segments":

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -259,6 +260,31 @@ func TestHostMemoryDatesTheFormat(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestGCThresholdIsAFraction: garbage_collection_threshold is read as a
+// fraction; a value PyTorch would refuse (NaN, negative, above 1) is
+// left as off, and the raw settings keep it as written.
+func TestGCThresholdIsAFraction(t *testing.T) {
+	tests := []struct {
+		v    any
+		want float64
+		raw  string
+	}{
+		{0.8, 0.8, "0.8"},
+		{0.0, 0, "0"},
+		{1.0, 1, "1"},
+		{math.NaN(), 0, "NaN"},
+		{-0.5, 0, "-0.5"},
+		{2.0, 0, "2"},
+		{int64(1), 1, "1"},
+	}
+	for _, tt := range tests {
+		s := settingsFrom(pyD("garbage_collection_threshold", tt.v))
+		if s.GCThreshold != tt.want || len(s.Raw) != 1 || s.Raw[0].Value != tt.raw {
+			t.Errorf("garbage_collection_threshold %v: read %v, raw %v; want %v, raw %q", tt.v, s.GCThreshold, s.Raw, tt.want, tt.raw)
 		}
 	}
 }

@@ -314,7 +314,9 @@ type AllocatorSettings struct {
 	Conf string
 	// MaxSplitSize is max_split_size in bytes; -1 when unset (unlimited).
 	MaxSplitSize int64
-	// GCThreshold is garbage_collection_threshold (a fraction; 0 = off).
+	// GCThreshold is garbage_collection_threshold, a fraction of the
+	// device's memory; 0 when off, or when the value is none PyTorch
+	// accepts (NaN, below 0, above 1: Raw keeps it as written).
 	GCThreshold float64
 	// ExpandableSegments reports expandable_segments.
 	ExpandableSegments bool
