@@ -56,21 +56,12 @@ type spanSlot struct {
 	id     StackID
 }
 
-// Four BINGETs in a row, read as one little-endian word, have the
-// opcode in each even byte: a run of one-byte memo gets is scanned and
-// gathered four gets at a time (scanGets, appendFrameGets), the common
-// case of a frames list whose frames' slots are under 256.
-const (
-	evenBytes = 0x00FF00FF00FF00FF
-	fourGets  = uint64(pickleop.BinGet) * 0x0001000100010001
-)
-
 // scanGets returns the index after the run of memo gets (BINGET,
 // LONG_BINGET) that starts at buf[p], stopping where an operand would
 // pass lim.
 func scanGets(buf []byte, p, lim int) int {
 	for {
-		for p+8 <= lim && binary.LittleEndian.Uint64(buf[p:p+8])&evenBytes == fourGets {
+		for p+8 <= lim && pickleop.FourGets(binary.LittleEndian.Uint64(buf[p:p+8])) {
 			p += 8
 		}
 		switch {

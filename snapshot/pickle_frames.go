@@ -128,12 +128,12 @@ func (m *vm) gatherFrames(i uint64) (bool, error) {
 func appendFrameGets(buf []byte, p, lim int, slots []uint32, ids []FrameID) (int, []FrameID) {
 	for {
 		if len(slots) >= 256 {
-			// Four one-byte gets at a time (fourGets): their slots
+			// Four one-byte gets at a time (pickleop.FourGets): their slots
 			// are bytes, so index a 256-slot view without checks.
 			s := slots[:256]
 			for p+8 <= lim {
 				w := binary.LittleEndian.Uint64(buf[p : p+8])
-				if w&evenBytes != fourGets {
+				if !pickleop.FourGets(w) {
 					break
 				}
 				a, b, c, d := s[byte(w>>8)], s[byte(w>>24)], s[byte(w>>40)], s[byte(w>>56)]

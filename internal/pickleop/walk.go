@@ -17,12 +17,8 @@ import (
 // protocol defines, an argument past the end of b, a negative length and
 // a pickle without STOP are errors, with the offset of the opcode.
 func Walk(b []byte) (ops, end int, err error) {
-	const (
-		evenBytes = 0x00FF00FF00FF00FF
-		fourGets  = uint64(BinGet) * 0x0001000100010001
-	)
 	for p := 0; ; {
-		for p+8 <= len(b) && binary.LittleEndian.Uint64(b[p:p+8])&evenBytes == fourGets {
+		for p+8 <= len(b) && FourGets(binary.LittleEndian.Uint64(b[p:p+8])) {
 			p += 8
 			ops += 4
 		}
@@ -60,6 +56,18 @@ func Walk(b []byte) (ops, end int, err error) {
 		}
 		p += 1 + n
 	}
+}
+
+// FourGets reports whether w, eight bytes of a pickle read as a
+// little-endian word, is four one-byte memo gets (BINGET) in a row: the
+// opcode in each even byte. A run of such gets, most of a snapshot's
+// frames lists, is stepped over or gathered four at a time.
+func FourGets(w uint64) bool {
+	const (
+		evenBytes = 0x00FF00FF00FF00FF
+		fourGets  = uint64(BinGet) * 0x0001000100010001
+	)
+	return w&evenBytes == fourGets
 }
 
 // errShort is an argument that runs past the end of the input.
