@@ -180,7 +180,13 @@ func reduce(s *Snapshot, r *reduceArrays) *Snapshot {
 			}
 			frames = append(frames, frameIDs[f]-1)
 		}
-		n := d.Stacks.InternStack(frames)
+		// Added without a lookup: s's stacks are distinct frame
+		// sequences of distinct frames (every table is interned: the
+		// decoder's internStack, InternStack, InternFrame), and its
+		// frames map one to one onto d's, so no stack met here can equal
+		// one added before. Hashing each into InternStack's index cost a
+		// third of a reduction.
+		n := d.Stacks.add(frames)
 		remap[id] = n
 		return n
 	}

@@ -73,6 +73,21 @@ func checkSnapshotModel(s *Snapshot) error {
 			}
 		}
 	}
+	// Reduce adds stacks to a digest without looking them up, which
+	// holds while a model's stacks and frames are each distinct.
+	if id, ok := s.Stacks.firstRepeat(); ok {
+		return fmt.Errorf("stack %d repeats an earlier one", id)
+	}
+	seen := make(map[Frame]bool, len(s.Stacks.Frames))
+	for i, f := range s.Stacks.Frames {
+		if seen[f] {
+			return fmt.Errorf("frame %d repeats an earlier one", i)
+		}
+		seen[f] = true
+	}
+	if id, ok := Reduce(s).Stacks.firstRepeat(); ok {
+		return fmt.Errorf("the digest's stack %d repeats an earlier one", id)
+	}
 	for i, seg := range s.Segments {
 		if seg.Stack >= n || seg.Blocks == nil {
 			return fmt.Errorf("segment %d: stack %d of %d, blocks nil %v", i, seg.Stack, n, seg.Blocks == nil)
