@@ -256,10 +256,17 @@ func (c *DigestCache) put(key string, cont snapshot.Container, s *snapshot.Snaps
 // same folder, renamed into place: readers see the old file, none, or
 // the new one whole.
 func writeAtomic(p string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
+	dir := filepath.Dir(p)
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if errors.Is(err, fs.ErrNotExist) {
+		// The folder is made only when missing: most writes go to a
+		// folder that exists, and checking first was a system call a
+		// write.
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		tmp, err = os.CreateTemp(dir, ".tmp-*")
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
 	if err != nil {
 		return err
 	}
