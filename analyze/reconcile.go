@@ -16,10 +16,12 @@ import (
 // cudaMalloc, other processes. Growth of that difference is a leak outside
 // PyTorch, and must not be reported as a PyTorch leak (nor hidden).
 //
-// Each snapshot is matched to the GPU reading nearest in time, within
-// the readings' match window of it (placement.GPUSeries.MatchWindow),
-// among the readings of the busy period (busySpan) and at or above
-// reserved memory; the difference series is tested with the device trend
+// Each snapshot is matched with the GPU readings on either side of it in
+// time, within the readings' match window of it
+// (placement.GPUSeries.MatchWindow), among the readings of the busy
+// period (busySpan) and at or above reserved memory: the smaller of their
+// differences (placement.GPUSeries.GapAt). The difference series, through
+// its lower envelope (lowerEnvelope), is tested with the device trend
 // rules (trend.go), its reference level being the device's reserved
 // memory. Without snapshot times the snapshots cannot be matched; then a
 // growing nvidia-smi used series beside a reserved series that is not
@@ -45,12 +47,12 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 		}
 		// Readings from before the process started or after it ended,
 		// and readings below reserved memory (impossible at the same
-		// moment), are not matches.
-		used, ok := d.GPU.UsedAt(times[i], win, lo, hi)
-		if !ok || used < float64(p.Usage.Reserved) {
+		// moment), are not matches; of the two around the snapshot, the
+		// smaller difference (placement.GPUSeries.GapAt).
+		v, ok := d.GPU.GapAt(times[i], p.Usage.Reserved, win, lo, hi)
+		if !ok {
 			continue
 		}
-		v := used - float64(p.Usage.Reserved)
 		rc.NonPyTorch[i] = v
 		mx = append(mx, x[i])
 		my = append(my, v)
@@ -98,9 +100,14 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 	if rc.Matched >= rules.MinPoints {
 		rc.Level = stats.Median(my)
 		// Used − reserved has no phase excursions (both move together
-		// with the cache); its noise is matching error, on both sides.
+		// with the cache); its noise is matching error, mostly upward:
+		// a segment mapped between a snapshot and both readings around
+		// it (a release just before the dump, the next step's growth just
+		// after). Such matches come one or two at a time; memory that
+		// stays outside the allocator is there at the matches around
+		// them too, so the trend is fitted on the lower envelope.
 		r.NoEnvelope = true
-		t := FitTrend(MetricNonPyTorch, per, mx, my, r)
+		t := FitTrend(MetricNonPyTorch, per, mx, lowerEnvelope(my), r)
 		rc.Trend = &t
 		// Used − reserved pairs readings and snapshots taken at slightly
 		// different moments: while reserved memory moves, that timing
@@ -360,4 +367,23 @@ func (rc *Reconciliation) attribute(d *Device, times []time.Time, minMatched int
 	}
 	rc.Owner = owner
 	rc.Why.Owners = &ProcessOwners{Own: own, Growing: grow, Still: still}
+}
+
+// lowerEnvelope returns, for each of ys, the least of it and its
+// neighbours on either side: one or two values above those around them
+// (bad matches) drop to their level, while a level held for three values
+// or more stays, so growth that persists keeps its size, at most one
+// value later.
+func lowerEnvelope(ys []float64) []float64 {
+	out := make([]float64, len(ys))
+	for i := range ys {
+		out[i] = ys[i]
+		if i > 0 {
+			out[i] = min(out[i], ys[i-1])
+		}
+		if i+1 < len(ys) {
+			out[i] = min(out[i], ys[i+1])
+		}
+	}
+	return out
 }

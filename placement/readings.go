@@ -112,6 +112,57 @@ func (g *GPUSeries) UsedAt(t time.Time, win time.Duration, lo, hi int) (float64,
 	return float64(g.Used[j]), true
 }
 
+// GapAt estimates memory.used − reserved at time t from the readings
+// [lo, hi), where reserved is the caching allocator's reserved memory at
+// t (bytes), as the reconciliation of a snapshot with the GPU log needs
+// it: a reading at t itself; else, of the last reading before t and the
+// first after it, those within win, the smaller difference. A reading
+// below reserved (impossible at the same moment) is not taken; ok is
+// false when no reading is.
+//
+// Why the smaller, where UsedAt interpolates: memory outside the
+// allocator moves slowly, while reserved memory jumps whenever a segment
+// is mapped or released, and a jump between a reading and t moves that
+// reading's difference by the jump's size. A periodic dump is taken at a
+// step boundary and the next forward pass maps its new segments right
+// after, so the reading after a dump is often above it by that pass's
+// growth: interpolating added a share of that rise to every match, and a
+// rise that grew over the run (a history tensor re-created bigger each
+// step) read as memory outside the allocator growing. The side without
+// a jump is the lower one whenever the jump is such a rise, or a release
+// before the dump; a rise before t (or a release after it) makes the
+// smaller difference too small, which can hide growth but never makes
+// it. A leak outside the allocator raises both sides alike, so the
+// smaller keeps it, lagging by at most one reading interval.
+func (g *GPUSeries) GapAt(t time.Time, reserved int64, win time.Duration, lo, hi int) (float64, bool) {
+	i, _ := slices.BinarySearchFunc(g.Times, t, func(a, b time.Time) int { return a.Compare(b) })
+	gap := func(j int) (float64, bool) {
+		if j < max(lo, 0) || j >= min(hi, len(g.Times)) || g.Used[j] < reserved {
+			return 0, false
+		}
+		if d := g.Times[j].Sub(t); d > win || d < -win {
+			return 0, false
+		}
+		return float64(g.Used[j] - reserved), true
+	}
+	after := i
+	if i < len(g.Times) && g.Times[i].Equal(t) {
+		if v, ok := gap(i); ok {
+			return v, true
+		}
+		after = i + 1
+	}
+	a, aok := gap(i - 1)
+	b, bok := gap(after)
+	switch {
+	case aok && bok:
+		return min(a, b), true
+	case aok:
+		return a, true
+	}
+	return b, bok
+}
+
 // Nearest returns the index of the reading nearest t within win, or -1.
 func (g *GPUSeries) Nearest(t time.Time, win time.Duration) int {
 	i, _ := slices.BinarySearchFunc(g.Times, t, func(a, b time.Time) int { return a.Compare(b) })
