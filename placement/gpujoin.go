@@ -296,7 +296,11 @@ type trackScore struct {
 	matched int
 	// below is the number of matched times at which used < reserved
 	// beyond the slack, at the matched reading and at every other reading
-	// within the match window.
+	// within the match window. The reserved memory counted is the lower
+	// of the snapshot's and its neighbours': a dump can catch a peak
+	// shorter than the readings' interval (a tensor re-created bigger,
+	// its old segments released right after), which the device's own
+	// GPU never shows.
 	below int
 	// spread is the median absolute deviation of used − reserved around
 	// its own Theil-Sen line (bytes): memory outside the allocator that
@@ -384,13 +388,23 @@ func scoreTracking(in JoinInput, tg trackedGPU, flat bool) trackScore {
 	}
 	var gaps, highs []float64
 	var matched []TimedValue
-	for _, o := range in.Reserved {
+	for k, o := range in.Reserved {
 		used, ok := g.UsedAt(o.Time, win, 0, len(g.Times))
 		if !ok {
 			continue
 		}
 		sc.matched++
-		if floor := float64(o.Value) - trackSlack(o.Value); used < floor && maxUsedNear(g, o.Time, win) < floor {
+		// The reserved memory the readings must hold: this snapshot's,
+		// or a neighbour's when lower (a peak the dump caught between
+		// two readings; trackScore.below).
+		held := o.Value
+		if k > 0 {
+			held = min(held, in.Reserved[k-1].Value)
+		}
+		if k+1 < len(in.Reserved) {
+			held = min(held, in.Reserved[k+1].Value)
+		}
+		if floor := float64(held) - trackSlack(held); used < floor && maxUsedNear(g, o.Time, win) < floor {
 			sc.below++
 		}
 		gaps = append(gaps, used-float64(o.Value))

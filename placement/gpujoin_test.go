@@ -290,6 +290,33 @@ func TestGPUJoins(t *testing.T) {
 			why: func(j Join) bool { return j.Track.Departures == 3 && j.Track.Followed == 3 },
 		},
 		{
+			// The dumps at 3 of the 8 snapshots caught reserved memory at
+			// a peak 8 GiB above its level (a tensor re-created bigger,
+			// then its old segments released) that lasts less than the
+			// readings' interval: GPU 5, idle before the first snapshot
+			// and after the last, holds the device but never shows the
+			// peaks, and was below reserved memory at those 3 times, too
+			// often to track it. GPU 1 runs another job, nearly full,
+			// above reserved memory at every time. A snapshot's reserved
+			// memory is held by the readings at the lower of it and its
+			// neighbours'.
+			name: "peaks between readings: the GPU below only at the peaks",
+			in: []JoinInput{func() JoinInput {
+				in := flatObsFrom(dev0, 1, n-1, 10*gib)
+				for _, k := range []int{2, 4, 6} {
+					in.Reserved[k].Value += 8 * gib
+				}
+				return in
+			}()},
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 0 },
+				1: func(float64) int64 { return 79 * gib },
+				5: func(m float64) int64 { return lifeAt(m, 0.9, n-2+0.1, 10*gib+700*mib) },
+			},
+			want: []int{5}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
+			why: func(j Join) bool { return j.Track.Lifetime },
+		},
+		{
 			// Logging began before the process and outlived it: GPU 5 is
 			// idle before the first snapshot and after the last, and its
 			// memory.used also carries growth outside the allocator.
