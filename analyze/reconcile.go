@@ -21,7 +21,7 @@ import (
 // (placement.GPUSeries.MatchWindow), among the readings of the busy
 // period (busySpan) and at or above reserved memory: the smaller of their
 // differences (placement.GPUSeries.GapAt). The difference series, through
-// its lower envelope (lowerEnvelope), is tested with the device trend
+// its lower envelope (stats.NeighbourMin), is tested with the device trend
 // rules (trend.go), its reference level being the device's reserved
 // memory. Without snapshot times the snapshots cannot be matched; then a
 // growing nvidia-smi used series beside a reserved series that is not
@@ -107,7 +107,7 @@ func reconcile(d *Device, times []time.Time, x []float64, per units.Per, rules T
 		// stays outside the allocator is there at the matches around
 		// them too, so the trend is fitted on the lower envelope.
 		r.NoEnvelope = true
-		t := FitTrend(MetricNonPyTorch, per, mx, lowerEnvelope(my), r)
+		t := FitTrend(MetricNonPyTorch, per, mx, stats.NeighbourMin(my), r)
 		rc.Trend = &t
 		// Used − reserved pairs readings and snapshots taken at slightly
 		// different moments: while reserved memory moves, that timing
@@ -367,23 +367,4 @@ func (rc *Reconciliation) attribute(d *Device, times []time.Time, minMatched int
 	}
 	rc.Owner = owner
 	rc.Why.Owners = &ProcessOwners{Own: own, Growing: grow, Still: still}
-}
-
-// lowerEnvelope returns, for each of ys, the least of it and its
-// neighbours on either side: one or two values above those around them
-// (bad matches) drop to their level, while a level held for three values
-// or more stays, so growth that persists keeps its size, at most one
-// value later.
-func lowerEnvelope(ys []float64) []float64 {
-	out := make([]float64, len(ys))
-	for i := range ys {
-		out[i] = ys[i]
-		if i > 0 {
-			out[i] = min(out[i], ys[i-1])
-		}
-		if i+1 < len(ys) {
-			out[i] = min(out[i], ys[i+1])
-		}
-	}
-	return out
 }

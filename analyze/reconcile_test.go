@@ -1,10 +1,10 @@
 package analyze
 
 import (
-	"slices"
 	"testing"
 	"time"
 
+	"gpureport/internal/stats"
 	"gpureport/internal/units"
 )
 
@@ -92,25 +92,6 @@ func TestReconcileAcrossDumps(t *testing.T) {
 	}
 }
 
-// TestLowerEnvelope keeps a level held for three values or more and
-// drops one or two values above those around them.
-func TestLowerEnvelope(t *testing.T) {
-	tests := []struct{ in, want []float64 }{
-		{nil, []float64{}},
-		{[]float64{5}, []float64{5}},
-		{[]float64{1, 9, 1}, []float64{1, 1, 1}},
-		{[]float64{1, 9, 9, 1}, []float64{1, 1, 1, 1}},
-		{[]float64{1, 9, 9, 9, 1}, []float64{1, 1, 9, 1, 1}},
-		{[]float64{1, 1, 1, 5, 5, 5, 5}, []float64{1, 1, 1, 1, 5, 5, 5}},
-		{[]float64{9, 1, 1, 1, 9}, []float64{1, 1, 1, 1, 1}},
-	}
-	for _, tt := range tests {
-		if got := lowerEnvelope(tt.in); !slices.Equal(got, tt.want) {
-			t.Errorf("lowerEnvelope(%v) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
-}
-
 // TestOutsideTrendOfLoneMatches fits memory outside the allocator that
 // holds at one level but for lone matches far above it, higher each time
 // and the last match among them (a step's segments held until a release
@@ -137,7 +118,7 @@ func TestOutsideTrendOfLoneMatches(t *testing.T) {
 	if tr := FitTrend(MetricNonPyTorch, units.PerStep, xs, ys, r); tr.State != StateGrowing {
 		t.Fatalf("the matches themselves: %s (%s); the case no longer tells the envelope apart", tr.State, tr.Pattern)
 	}
-	if tr := FitTrend(MetricNonPyTorch, units.PerStep, xs, lowerEnvelope(ys), r); tr.State == StateGrowing {
+	if tr := FitTrend(MetricNonPyTorch, units.PerStep, xs, stats.NeighbourMin(ys), r); tr.State == StateGrowing {
 		t.Errorf("the lower envelope grows: %s, %v", tr.Pattern, tr.Growth)
 	}
 }

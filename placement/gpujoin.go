@@ -388,23 +388,21 @@ func scoreTracking(in JoinInput, tg trackedGPU, flat bool) trackScore {
 	}
 	var gaps, highs []float64
 	var matched []TimedValue
+	// The reserved memory the readings must hold: each snapshot's, or a
+	// neighbour's when lower (a peak the dump caught between two
+	// readings; trackScore.below).
+	res := make([]float64, len(in.Reserved))
+	for k, o := range in.Reserved {
+		res[k] = float64(o.Value)
+	}
+	held := stats.NeighbourMin(res)
 	for k, o := range in.Reserved {
 		used, ok := g.UsedAt(o.Time, win, 0, len(g.Times))
 		if !ok {
 			continue
 		}
 		sc.matched++
-		// The reserved memory the readings must hold: this snapshot's,
-		// or a neighbour's when lower (a peak the dump caught between
-		// two readings; trackScore.below).
-		held := o.Value
-		if k > 0 {
-			held = min(held, in.Reserved[k-1].Value)
-		}
-		if k+1 < len(in.Reserved) {
-			held = min(held, in.Reserved[k+1].Value)
-		}
-		if floor := float64(held) - trackSlack(held); used < floor && maxUsedNear(g, o.Time, win) < floor {
+		if floor := held[k] - trackSlack(int64(held[k])); used < floor && maxUsedNear(g, o.Time, win) < floor {
 			sc.below++
 		}
 		gaps = append(gaps, used-float64(o.Value))

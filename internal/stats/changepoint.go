@@ -159,6 +159,23 @@ func TroughEnvelope(y []float64, w int) []float64 {
 	return perWindow(y, w, slices.Min)
 }
 
+// NeighbourMin returns, for each value of y, the least of it and its
+// neighbours on either side (the ends have one): TroughEnvelope over
+// windows of 3 centred on each value, one value per point. One or two
+// values above those around them drop to their level, while a level held
+// for three values or more stays, so growth that persists keeps its
+// size, at most one value later.
+func NeighbourMin(y []float64) []float64 {
+	if len(y) < 2 {
+		return slices.Clone(y)
+	}
+	padded := make([]float64, 0, len(y)+2)
+	padded = append(padded, y[0])
+	padded = append(padded, y...)
+	padded = append(padded, y[len(y)-1])
+	return TroughEnvelope(padded, 3)
+}
+
 // FloorPoints picks the points of y that lie on its floor: the points
 // not lifted by a phase excursion. It fits a Theil-Sen line to the trough
 // envelope (window w), measures the floor's own noise from the points at

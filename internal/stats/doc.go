@@ -23,9 +23,10 @@
 //     widens Sen's interval by the same factor, so test and interval agree.
 //   - OLS: least squares with its t interval, used where ties pin
 //     Theil-Sen's slope to 0 (a staircase of equal steps) and for R².
-//   - FindStep, Segments, Drops, TroughEnvelope and FloorPoints: change
-//     points and the lower envelope of a saw-tooth, so that one jump or a
-//     repeating peak is not mistaken for steady growth.
+//   - FindStep, Segments, Drops, TroughEnvelope, NeighbourMin and
+//     FloorPoints: change points and the lower envelope of a saw-tooth or
+//     of matches with lone bad ones, so that one jump or a repeating peak
+//     is not mistaken for steady growth.
 //   - Median, NoiseScale, NormalQuantile-style helpers (dist.go): the
 //     distributions the tests need, written out because the standard
 //     library has only the error function.

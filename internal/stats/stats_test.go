@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -336,5 +337,25 @@ func TestTheilSenCorrectedWidens(t *testing.T) {
 	}
 	if c := TheilSenCorrected(x, y, 0.5); c != a {
 		t.Errorf("a factor below 1 changed the fit: %+v", c)
+	}
+}
+
+// TestNeighbourMin keeps a level held for three values or more and drops
+// one or two values above those around them.
+func TestNeighbourMin(t *testing.T) {
+	tests := []struct{ in, want []float64 }{
+		{nil, nil},
+		{[]float64{5}, []float64{5}},
+		{[]float64{9, 1}, []float64{1, 1}},
+		{[]float64{1, 9, 1}, []float64{1, 1, 1}},
+		{[]float64{1, 9, 9, 1}, []float64{1, 1, 1, 1}},
+		{[]float64{1, 9, 9, 9, 1}, []float64{1, 1, 9, 1, 1}},
+		{[]float64{1, 1, 1, 5, 5, 5, 5}, []float64{1, 1, 1, 1, 5, 5, 5}},
+		{[]float64{9, 1, 1, 1, 9}, []float64{1, 1, 1, 1, 1}},
+	}
+	for _, tt := range tests {
+		if got := NeighbourMin(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("NeighbourMin(%v) = %v, want %v", tt.in, got, tt.want)
+		}
 	}
 }
