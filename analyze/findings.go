@@ -842,6 +842,10 @@ type SurvivalEvidence struct {
 	// LargestFirst and LargestLast are the group's largest block at the
 	// first and the last periodic snapshot, in bytes.
 	LargestFirst, LargestLast int64
+	// Recreated and GrewBeside count the periodic snapshots where the
+	// group's largest block grew with the one before it gone, and with it
+	// still alive (GroupSurvival).
+	Recreated, GrewBeside int
 	// Snapshots is the number of periodic snapshots followed.
 	Snapshots int
 }

@@ -46,7 +46,12 @@ import (
 //     than that Kept is 0 (or the odd block whose identity was reused);
 //   - Largest: the group's largest live block at each snapshot: the
 //     history tensor re-created bigger each time grows it without ever
-//     falling back.
+//     falling back;
+//   - Recreated and GrewBeside: of the snapshots where Largest grew, those
+//     where no block of the previous Largest's size is still alive (the
+//     tensor was replaced by a bigger one) and those where one is (a
+//     bigger block joined it: a container's newest entry whose sizes
+//     drift upward).
 //
 // survivalEvidence (attribution.go) reads these for a group whose bytes
 // grow. Survival is a fold: Observe takes the snapshots one at a time, in
@@ -80,6 +85,9 @@ type Survival struct {
 	// model's 175k live blocks are 5.6 MB a list).
 	cur, spare []liveBlock
 	taken      []bool
+	// lives is scratch for fold: per group, whether a block of its
+	// previous largest size lived on into the snapshot.
+	lives []bool
 }
 
 // liveBlock is a live block's identity and birth.
@@ -112,6 +120,9 @@ type groupSurvival struct {
 	largest   []int64
 	turnover  int // longest lifetime of a block that went away, in snapshots
 	deaths    int // blocks that went away
+	// recreated and grewBeside count the snapshots where largest grew, the
+	// previous largest's size gone and still alive (see the file's top).
+	recreated, grewBeside int
 }
 
 func newSurvival() *Survival {
@@ -189,14 +200,34 @@ func (sv *Survival) fold(cur []liveBlock, latest int64) {
 		gs.largest[k] = max(gs.largest[k], c.id.size)
 	}
 	// The blocks not seen again went away between the snapshots: they
-	// were seen at born..k-1.
+	// were seen at born..k-1. Those seen again tell whether a group's
+	// largest block lived on.
+	lives := slices.Grow(sv.lives[:0], len(sv.groups))[:len(sv.groups)]
+	clear(lives)
 	for j := range sv.live {
+		b := &sv.live[j]
+		gs := &sv.groups[b.id.group]
 		if !taken[j] {
-			gs := &sv.groups[sv.live[j].id.group]
-			gs.turnover = max(gs.turnover, int(k-sv.live[j].life.born))
+			gs.turnover = max(gs.turnover, int(k-b.life.born))
 			gs.deaths++
+		} else if k > 0 && b.id.size == gs.largest[k-1] {
+			lives[b.id.group] = true
 		}
 	}
+	if k > 0 {
+		for g := range sv.groups {
+			gs := &sv.groups[g]
+			if len(gs.largest) <= int(k) || gs.largest[k-1] == 0 || gs.largest[k] <= gs.largest[k-1] {
+				continue
+			}
+			if lives[g] {
+				gs.grewBeside++
+			} else {
+				gs.recreated++
+			}
+		}
+	}
+	sv.lives = lives
 	sv.taken = taken
 	sv.spare, sv.live = sv.live, next
 	sv.points++
@@ -264,6 +295,11 @@ type GroupSurvival struct {
 	// Turnover is the longest lifetime, in snapshots, of a block of the
 	// group that went away; 0 when none did. Deaths counts those blocks.
 	Turnover, Deaths int
+	// Recreated counts the snapshots where Largest grew and no block of
+	// the previous Largest's size was still alive (one tensor replaced by
+	// a bigger one); GrewBeside those where one was (a bigger block
+	// joined the ones already there).
+	Recreated, GrewBeside int
 	// Blocks is the group's live blocks at the last snapshot; Born
 	// counts those born at each snapshot.
 	Blocks int
@@ -285,6 +321,7 @@ func (sv *Survival) Group(key string) *GroupSurvival {
 		Kept:      make([]int64, sv.points),
 		Born:      make([]int, sv.points),
 		Turnover:  gs.turnover, Deaths: gs.deaths,
+		Recreated: gs.recreated, GrewBeside: gs.grewBeside,
 	}
 	for _, b := range sv.live {
 		if b.id.group == g {
@@ -309,7 +346,8 @@ func (sv *Survival) Group(key string) *GroupSurvival {
 //     keeps what it adds; a container's blocks alive at the end are all
 //     younger than its turnover, so Kept stays flat there;
 //   - re-created bigger: the largest block never falls between snapshots
-//     and grows under the same rules;
+//     and grows under the same rules, and where it grew the one before it
+//     was mostly gone (Recreated > GrewBeside);
 //   - turned over: neither, with at least the rules' fewest points older
 //     than the turnover;
 //   - unknown: neither, with fewer (a short run, or blocks that live
@@ -322,6 +360,7 @@ func survivalEvidence(gs *GroupSurvival, ac attributionContext) *SurvivalEvidenc
 		return ev
 	}
 	ev.Turnover, ev.Deaths, ev.Blocks, ev.Survivors = gs.Turnover, gs.Deaths, gs.Blocks, gs.Survivors[m-1]
+	ev.Recreated, ev.GrewBeside = gs.Recreated, gs.GrewBeside
 	ev.KeptBytes, ev.Snapshots = gs.Kept[m-1], m
 	ev.LargestFirst, ev.LargestLast = gs.Largest[0], gs.Largest[m-1]
 	upto := m - gs.Turnover // snapshots 0..upto-1 are older than the turnover
@@ -339,7 +378,14 @@ func survivalEvidence(gs *GroupSurvival, ac attributionContext) *SurvivalEvidenc
 			return ev
 		}
 	}
-	if ly := int64s(gs.Largest); stats.Drops(ly, dropTolerance(ly)) == 0 {
+	// One tensor re-created bigger replaces itself: at most snapshots
+	// where the largest block grew, the one before it is gone. Where it
+	// mostly lives on beside the bigger one, the group holds several
+	// tensors whose sizes drift upward (a rolling window of growing
+	// sequences), which its turnover judges. A majority, not every time,
+	// because a dump can fall between the new tensor's allocation and the
+	// old one's release.
+	if ly := int64s(gs.Largest); stats.Drops(ly, dropTolerance(ly)) == 0 && gs.Recreated > gs.GrewBeside {
 		lt := FitTrend("largest_block_bytes", ac.per, x, ly, r)
 		mapTrend(&lt, ac.keep)
 		if lt.State == StateGrowing {

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -102,7 +103,7 @@ func TestSurvivalFold(t *testing.T) {
 	// Window: slot 12 survives once (lifetime so far 2); the blocks of
 	// snapshot 0 and slot 13 lived one snapshot each.
 	want = GroupSurvival{Survivors: []int64{0, 0, 2 * mib}, Kept: []int64{0, 2 * mib, 3 * mib},
-		Largest: []int64{5 * mib, 6 * mib, 2 * mib}, Turnover: 1, Deaths: 3, Blocks: 2, Born: []int{0, 1, 1}}
+		Largest: []int64{5 * mib, 6 * mib, 2 * mib}, Turnover: 1, Deaths: 3, Recreated: 1, Blocks: 2, Born: []int{0, 1, 1}}
 	if fmt.Sprint(*w) != fmt.Sprint(want) {
 		t.Errorf("window: %+v\nwant %+v", *w, want)
 	}
@@ -143,6 +144,10 @@ func TestSurvivalDecidesGrowth(t *testing.T) {
 		{"window of one snapshot, drifting up", window(24, 1, 6, 0.15, 1, site), false, "", true},
 		{"window of three snapshots, drifting up", window(24, 3, 3, 0.06, 2, site), false, "", true},
 		{"stackless window, drifting up", window(24, 2, 6, 0.15, 3, nil), false, "", true},
+		// Each new block bigger than every one before (a sequence-length
+		// warm-up): its largest block grows at every snapshot and never
+		// falls, but the block before it is still held beside it.
+		{"window of five snapshots, each block bigger", risingWindow(20, 5, site), false, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,6 +186,19 @@ func TestSurvivalDecidesGrowth(t *testing.T) {
 			}
 		})
 	}
+}
+
+// risingWindow returns n snapshots of a container at a fixed address per
+// tensor that holds the blocks of the last life snapshots, one new each
+// snapshot, each 1/4 MiB bigger than the one before (from 2 MiB).
+func risingWindow(n, life int, frames []snapshot.Frame) [][]sblock {
+	out := make([][]sblock, n)
+	for k := range n {
+		for b := max(0, k-life+1); b <= k; b++ {
+			out[k] = append(out[k], sblock{slot(b), 2*mib + int64(b)*mib/4, frames})
+		}
+	}
+	return out
 }
 
 // stats2GiB is the steady allocated level of blocksRun's parameters.
@@ -244,6 +262,7 @@ type refSurvival struct {
 func (sv *refSurvival) fold(cur []liveBlock, latest int64) {
 	k := int32(sv.points)
 	next := map[blockID]lifetime{}
+	before := maps.Clone(sv.live)
 	for _, c := range cur {
 		gs := sv.groups[c.id.group]
 		if gs == nil {
@@ -273,6 +292,24 @@ func (sv *refSurvival) fold(cur []liveBlock, latest int64) {
 		gs := sv.groups[id.group]
 		gs.turnover = max(gs.turnover, int(k-life.born))
 		gs.deaths++
+	}
+	// A group's largest grew re-created unless a block of its previous
+	// largest size was seen again.
+	lives := map[int32]bool{}
+	for id := range before {
+		if _, gone := sv.live[id]; !gone && k > 0 && id.size == sv.groups[id.group].largest[k-1] {
+			lives[id.group] = true
+		}
+	}
+	for g, gs := range sv.groups {
+		if k == 0 || len(gs.largest) <= int(k) || gs.largest[k-1] == 0 || gs.largest[k] <= gs.largest[k-1] {
+			continue
+		}
+		if lives[g] {
+			gs.grewBeside++
+		} else {
+			gs.recreated++
+		}
 	}
 	sv.live = next
 	sv.points++

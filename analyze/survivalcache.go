@@ -127,11 +127,12 @@ func (ck *survivalCheckpoint) save(sv *Survival, from int) {
 }
 
 // survivalFormat is the first byte of an encoded Survival.
-const survivalFormat = 1
+const survivalFormat = 2
 
 // encode writes the fold's state as survivalFormat, then varints: the
 // snapshots observed and the last one's latest time; the groups in index
-// order, each its signature key, turnover, deaths and its two series
+// order, each its signature key, turnover, deaths, the snapshots where its
+// largest block grew re-created and beside the one before, and its two series
 // (survivors, largest), each value as its difference from the one before;
 // the live blocks in identity order, each its address as the difference
 // from the one before, size, group, birth snapshot and trace time.
@@ -151,6 +152,8 @@ func (sv *Survival) encode() []byte {
 		out = append(out, keys[g]...)
 		out = binary.AppendUvarint(out, uint64(gs.turnover))
 		out = binary.AppendUvarint(out, uint64(gs.deaths))
+		out = binary.AppendUvarint(out, uint64(gs.recreated))
+		out = binary.AppendUvarint(out, uint64(gs.grewBeside))
 		out = binary.AppendUvarint(out, uint64(len(gs.survivors)))
 		out = appendDeltas(out, gs.survivors)
 		out = appendDeltas(out, gs.largest)
@@ -199,11 +202,12 @@ func decodeSurvival(b []byte) (*Survival, bool) {
 		}
 		sv.index[key] = int32(g)
 		gs := &sv.groups[g]
-		turnover, deaths, length := r.uint(), r.uint(), r.uint()
-		if !r.ok || turnover > points || deaths > 1<<40 || length > points || length > uint64(len(r.b))/2 {
+		turnover, deaths, recreated, beside, length := r.uint(), r.uint(), r.uint(), r.uint(), r.uint()
+		if !r.ok || turnover > points || deaths > 1<<40 || recreated > points || beside > points || recreated+beside >= max(points, 1) || length > points || length > uint64(len(r.b))/2 {
 			return nil, false
 		}
 		gs.turnover, gs.deaths = int(turnover), int(deaths)
+		gs.recreated, gs.grewBeside = int(recreated), int(beside)
 		gs.survivors, gs.largest = make([]int64, length), make([]int64, length)
 		readDeltas(&r, gs.survivors)
 		readDeltas(&r, gs.largest)
