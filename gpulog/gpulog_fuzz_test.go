@@ -187,6 +187,11 @@ func FuzzTrainingLog(f *testing.F) {
 	}
 	f.Add([]byte("[default3]:2024-05-01 12:00:00,123 RuntimeError: CUDA out of memory. Tried to allocate 99999999999 TiB (GPU 9; 1 bytes total capacity; 2 KiB already allocated; 3 MiB free; 4 GiB cached)\n"))
 	f.Add([]byte("step 7 | loss 1\n" + memorySummary("[rank2]: ", 1, "146836 KB", "4261 MB", 1, 3)))
+	// Framework memory lines (trainlog_framework.go).
+	f.Add([]byte(" [2024-05-01 12:01:00] iteration 10/ 500 |\n[Rank 0] (after 10 iterations) memory (MB) | allocated: 1234.5 | max allocated: 2345.6 | reserved: 3000.0 | max reserved: 1e400\n"))
+	f.Add([]byte("[2024-05-01 12:00:00,123] [INFO] [utils.py:791:see_memory_usage] After step 9\n[2024-05-01 12:00:00,124] [INFO] [utils.py:792:see_memory_usage] MA 1.2 GB         Max_MA 3.4 GB         CA 99999999999 GB         Max_CA 5 GB \n"))
+	f.Add([]byte("[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - \x1b[31mstep: 10  \x1b[33mmemory: 31.02GiB(39.21%)  tps: 5,123\n"))
+	f.Add([]byte("step 3: {'allocated_bytes.all.current': 99999999999999999999, 'reserved_bytes.all.current': 4096, 'num_ooms': 1}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
 		claimed := gpulog.SniffTrainingLog(bytes.NewReader(data), data)
