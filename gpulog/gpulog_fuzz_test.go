@@ -75,6 +75,12 @@ func FuzzQueryCSV(f *testing.F) {
 	f.Add([]byte("0, 1234 MiB, 81920 MiB\n1, 1 MiB, 81920 MiB\ntimestamp, memory.used [MiB]\n"))
 	f.Add(gzipped(f, "index, memory.used [MiB]\n0, 1 MiB\n", "0, 2 MiB\n"))
 	f.Add([]byte(bzip2Query))
+	// Loop captures (dateline_rows.go, term_codes.go, docker_json.go) and
+	// logs without memory.used (derive_used.go).
+	f.Add([]byte("Wed May  1 12:00:00 UTC 2024\n0, 1000 MiB, 81920 MiB\n1714564805.123\n0, 1500 MiB, 81920 MiB\n\x1b[H\x1b[2J9999999999\n"))
+	f.Add([]byte(`{"log":"index, memory.used [MiB]\n","stream":"stdout","time":"2024-05-01T12:00:00Z"}` + "\n" +
+		`{"log":"0, 1","stream":"stdout","time":"x"}` + "\n" + `{"log":"0 MiB\n","stream":"stderr"}` + "\n{\"log\":1}\n"))
+	f.Add([]byte("timestamp, index, memory.total [MiB], memory.reserved [MiB], memory.free [MiB]\n2024/05/01 12:00:00.123, 0, 81559 MiB, 585 MiB, 99974 MiB\n"))
 	fuzzReader(f, gpulog.FormatQueryCSV)
 }
 
@@ -238,6 +244,9 @@ func FuzzSniffLog(f *testing.F) {
 	f.Add([]byte(`{"step": 1, "allocated": 5}`))
 	f.Add([]byte(prefixed(tableH100, func(int) string { return "2026-11-26T12:00:01.5Z " })))
 	f.Add([]byte("0: # gpu fb\n0: # Idx MB\n0:  0 12\n1:  0 13\n"))
+	f.Add([]byte("1714564800\n1000, 81920\n1714564805\n1500, 81920\n"))
+	f.Add([]byte("\x1b[H\x1b[2J\x1b[3J\x1b]0;title\x07" + tableH100))
+	f.Add([]byte(`{"log":"timestamp, index, memory.used [MiB]\n","stream":"stdout","time":"2024-05-01T12:00:00Z"}` + "\n"))
 	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv",
 		"table_date_loop.log", "memory_used_max.csv", "query_noheader_one_gpu.csv", "train_oom_first_line.log", "wandb_chart_percent.csv", "dcgm_mig_metrics.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {
