@@ -92,3 +92,19 @@ func TestDeriveUsed(t *testing.T) {
 		})
 	}
 }
+
+// TestNoHeaderAdvice: header-less rows no field order reads are refused
+// with advice that names both queries, per-GPU and per-process.
+func TestNoHeaderAdvice(t *testing.T) {
+	in := "2024/05/01 12:00:00.500, 00000000:07:00.0, 4242, python, 1000 MiB\n" +
+		"2024/05/01 12:00:05.500, 00000000:07:00.0, 4242, python, 1500 MiB\n"
+	_, err := gpulog.ReadLog(strings.NewReader(in), gpulog.FormatQueryCSV, gpulog.ReadOptions{Location: time.UTC})
+	if err == nil {
+		t.Fatal("read, want an error")
+	}
+	for _, want := range []string{"line 1:", "--query-compute-apps", "gpu_bus_id, pid, process_name, used_memory [MiB]", "--query-gpu"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
