@@ -75,6 +75,12 @@ func FuzzQueryCSV(f *testing.F) {
 	f.Add([]byte("0, 1234 MiB, 81920 MiB\n1, 1 MiB, 81920 MiB\ntimestamp, memory.used [MiB]\n"))
 	f.Add(gzipped(f, "index, memory.used [MiB]\n0, 1 MiB\n", "0, 2 MiB\n"))
 	f.Add([]byte(bzip2Query))
+	// Loop captures (dateline_rows.go, term_codes.go, docker_json.go) and
+	// logs without memory.used (derive_used.go).
+	f.Add([]byte("Wed May  1 12:00:00 UTC 2024\n0, 1000 MiB, 81920 MiB\n1714564805.123\n0, 1500 MiB, 81920 MiB\n\x1b[H\x1b[2J9999999999\n"))
+	f.Add([]byte(`{"log":"index, memory.used [MiB]\n","stream":"stdout","time":"2024-05-01T12:00:00Z"}` + "\n" +
+		`{"log":"0, 1","stream":"stdout","time":"x"}` + "\n" + `{"log":"0 MiB\n","stream":"stderr"}` + "\n{\"log\":1}\n"))
+	f.Add([]byte("timestamp, index, memory.total [MiB], memory.reserved [MiB], memory.free [MiB]\n2024/05/01 12:00:00.123, 0, 81559 MiB, 585 MiB, 99974 MiB\n"))
 	fuzzReader(f, gpulog.FormatQueryCSV)
 }
 
@@ -187,6 +193,11 @@ func FuzzTrainingLog(f *testing.F) {
 	}
 	f.Add([]byte("[default3]:2024-05-01 12:00:00,123 RuntimeError: CUDA out of memory. Tried to allocate 99999999999 TiB (GPU 9; 1 bytes total capacity; 2 KiB already allocated; 3 MiB free; 4 GiB cached)\n"))
 	f.Add([]byte("step 7 | loss 1\n" + memorySummary("[rank2]: ", 1, "146836 KB", "4261 MB", 1, 3)))
+	// Framework memory lines (trainlog_framework.go).
+	f.Add([]byte(" [2024-05-01 12:01:00] iteration 10/ 500 |\n[Rank 0] (after 10 iterations) memory (MB) | allocated: 1234.5 | max allocated: 2345.6 | reserved: 3000.0 | max reserved: 1e400\n"))
+	f.Add([]byte("[2024-05-01 12:00:00,123] [INFO] [utils.py:791:see_memory_usage] After step 9\n[2024-05-01 12:00:00,124] [INFO] [utils.py:792:see_memory_usage] MA 1.2 GB         Max_MA 3.4 GB         CA 99999999999 GB         Max_CA 5 GB \n"))
+	f.Add([]byte("[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - \x1b[31mstep: 10  \x1b[33mmemory: 31.02GiB(39.21%)  tps: 5,123\n"))
+	f.Add([]byte("step 3: {'allocated_bytes.all.current': 99999999999999999999, 'reserved_bytes.all.current': 4096, 'num_ooms': 1}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
 		claimed := gpulog.SniffTrainingLog(bytes.NewReader(data), data)
@@ -233,6 +244,9 @@ func FuzzSniffLog(f *testing.F) {
 	f.Add([]byte(`{"step": 1, "allocated": 5}`))
 	f.Add([]byte(prefixed(tableH100, func(int) string { return "2026-11-26T12:00:01.5Z " })))
 	f.Add([]byte("0: # gpu fb\n0: # Idx MB\n0:  0 12\n1:  0 13\n"))
+	f.Add([]byte("1714564800\n1000, 81920\n1714564805\n1500, 81920\n"))
+	f.Add([]byte("\x1b[H\x1b[2J\x1b[3J\x1b]0;title\x07" + tableH100))
+	f.Add([]byte(`{"log":"timestamp, index, memory.used [MiB]\n","stream":"stdout","time":"2024-05-01T12:00:00Z"}` + "\n"))
 	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv",
 		"table_date_loop.log", "memory_used_max.csv", "query_noheader_one_gpu.csv", "train_oom_first_line.log", "wandb_chart_percent.csv", "dcgm_mig_metrics.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -101,6 +101,9 @@ func SniffLogWith(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	if order := utf16Order(head); order != 0 {
 		head = utf16ToUTF8(head[2:], order)
 	}
+	if looksLikeDockerJSON(head) {
+		head = dockerJSONText(head)
+	}
 	if f, ok := sniffDistinct(head, spec); ok {
 		return f, true
 	}
@@ -198,6 +201,9 @@ func sniffGuess(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	if looksLikeHeaderlessRow(lines[0]) {
 		return FormatQueryCSV, true
 	}
+	if looksLikeLoopRows(headLines(head, maxLoopDates+1)) {
+		return FormatQueryCSV, true
+	}
 	if f, ok := sniffColumnsCSV(head, spec); ok {
 		return f, true
 	}
@@ -288,7 +294,7 @@ func headLines(head []byte, n int) []string {
 		if len(out) == 0 {
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		}
-		s := strings.TrimSpace(string(line))
+		s := strings.TrimSpace(stripTermControl(string(line)))
 		if s == "" {
 			continue
 		}
@@ -361,6 +367,12 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	r = maybeUTF16(r)
 	br := bufio.NewReaderSize(r, 64<<10)
 	r = br
+	if head, _ := br.Peek(sniffHead); looksLikeDockerJSON(head) {
+		// Docker json-file objects: read as `docker logs -t` prints them.
+		br = bufio.NewReaderSize(&dockerJSONReader{br: br}, 64<<10)
+		r = br
+		b.note("every line is a Docker json-file object: its \"log\" text is read, at the object's \"time\" where a reading has no time of its own")
+	}
 	var prefix *linePrefix
 	if head, _ := br.Peek(sniffHead); len(head) > 0 {
 		if _, ok := sniffDistinct(head, opt.Columns); !ok {
@@ -549,6 +561,7 @@ func (b *logBuilder) skipRow(n int, kind, detail string) {
 // notes the NUL bytes that were dropped from lines still read.
 func (b *logBuilder) finish() {
 	l, lr := b.log, b.lr
+	b.deriveUsed()
 	slices.SortStableFunc(l.Problems, func(x, y LineProblem) int { return cmp.Compare(x.Line, y.Line) })
 	for k, n := range b.kinds {
 		l.SkipCounts = append(l.SkipCounts, SkipCount{Kind: k, Lines: n})

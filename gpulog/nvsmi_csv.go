@@ -327,8 +327,9 @@ func looksLikeHeaderlessRow(line string) bool {
 // noHeaderError explains a header-less CSV that fits no known order.
 func noHeaderError(line int, fields int) error {
 	return fmt.Errorf("line %d: CSV rows without a header line (csv,noheader) and the %d fields fit none of the "+
-		"known field orders; put the --query-gpu field list as the first line (e.g. "+
-		"\"timestamp, index, memory.used [MiB], memory.total [MiB]\"), or log with --format=csv", line, fields)
+		"known field orders; put the query's field list as the first line: the --query-gpu fields (e.g. "+
+		"\"timestamp, index, memory.used [MiB], memory.total [MiB]\"), or for per-process rows the --query-compute-apps "+
+		"fields (e.g. \"timestamp, gpu_bus_id, pid, process_name, used_memory [MiB]\"); or log with --format=csv", line, fields)
 }
 
 // splitRow splits a CSV row into h's columns, joining extra commas into

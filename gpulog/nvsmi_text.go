@@ -65,7 +65,10 @@ type textState struct {
 	pendingDate     time.Time
 	pendingDateLine int
 	pendingZoneless bool
-	rows            []reading
+	// dates are the date lines read so far, in line order: each times the
+	// header-less rows under it (dateline_rows.go).
+	dates []rowDate
+	rows  []reading
 }
 
 func readText(r io.Reader, b *logBuilder) error {
@@ -103,7 +106,7 @@ func (st *textState) feed(line string) {
 		}
 		return
 	}
-	trimmed := strings.TrimSpace(line)
+	trimmed := strings.TrimSpace(stripTermControl(line))
 	if trimmed == "" {
 		if lr.nuls > 0 {
 			b.skip(n, kindNUL, nulReason(lr.nuls))
@@ -128,13 +131,24 @@ func (st *textState) feed(line string) {
 			b.log.Zoneless = true
 		}
 		st.pendingDateLine = 0
+		if len(st.dates) > 0 {
+			// The date was the table's: rows after the table are not
+			// under it.
+			st.dates = append(st.dates, rowDate{line: n})
+		}
 		st.openTable(n, t, dated)
 		st.table.feed(n, trimmed)
 		return
 	}
+	if st.pendingDateLine > 0 && strings.Contains(trimmed, ",") && !strings.HasPrefix(trimmed, "#") {
+		// CSV rows (or their header) under the date line: the date is
+		// theirs, not a table's.
+		st.pendingDateLine = 0
+	}
 	st.dropPendingDate()
-	if t, zoneless, ok := parseDateLine(trimmed, b.opt.Location); ok {
+	if t, zoneless, ok := parseLoopDate(trimmed, b.opt.Location); ok {
 		st.pendingDate, st.pendingDateLine, st.pendingZoneless = t, n, zoneless
+		st.dates = append(st.dates, rowDate{n, t, zoneless})
 		return
 	}
 	if strings.HasPrefix(trimmed, "#") {
@@ -180,6 +194,17 @@ func (st *textState) csvRow(n int, h *csvHeader, line string) {
 		}
 		if err == nil {
 			r.line = n
+			if d, ok := dateFor(st.dates, n); ok && !r.proc && r.time.IsZero() && r.s.Time.IsZero() {
+				r.time, r.s.Time = d.t, d.t
+				if d.zoneless {
+					st.b.log.Zoneless = true
+				}
+			} else if ok && r.proc && r.p.Time.IsZero() {
+				r.time, r.p.Time = d.t, d.t
+				if d.zoneless {
+					st.b.log.Zoneless = true
+				}
+			}
 			st.rows = append(st.rows, r)
 			h.lastUnit = !endsInDigit(fields[len(fields)-1])
 			return

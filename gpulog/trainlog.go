@@ -106,6 +106,7 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 	// a log is claimed exactly when one gives a reading.
 	var sum summaryState
 	var comp composerState
+	var fw frameworkState
 	scratch := newLogBuilder(FormatTrainingLog, ReadOptions{Location: time.UTC})
 	n := 0
 	for sc.Scan() {
@@ -122,6 +123,9 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 			if len(scratch.log.MemoryStats) > 0 {
 				return true
 			}
+		}
+		if mayBeFrameworkBytes(line) && fw.line(scratch, n, string(line)) {
+			return true
 		}
 		if !mayBeOOMLine(line) {
 			continue
@@ -311,6 +315,7 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 	tl := &trainingLines{b: b, lr: b.lines(r)}
 	var sum summaryState
 	var comp composerState
+	var fw frameworkState
 	defer sum.flush(b)
 	defer comp.flush(b)
 	for {
@@ -322,7 +327,7 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 		if strings.IndexByte(raw, '\r') >= 0 || strings.IndexByte(raw, 0x1b) >= 0 {
 			line = visibleText(raw)
 		}
-		if sum.line(b, ln, line) || comp.line(b, line) {
+		if sum.line(b, ln, line) || comp.line(b, line) || fw.line(b, ln, line) {
 			continue
 		}
 		if !mayBeOOMLine([]byte(line)) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 
 	"gpureport/gpulog"
 	"gpureport/input"
@@ -256,7 +257,37 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 	if isSnapshotExt(ext) || ext == ".gz" {
 		return Candidate{}, fmt.Sprintf("not a snapshot: no pickle, gzip or zip signature and no JSON snapshot (starts with %q)", firstBytes(head, 16)), false
 	}
-	return Candidate{}, fmt.Sprintf("not a recognised GPU log (first line: %q)", firstLine(head, 80)), false
+	reason := fmt.Sprintf("not a recognised GPU log (first line: %q)", firstLine(head, 80))
+	if looksLikeCSVHeader(firstLine(head, 4<<10)) {
+		reason += "; if it is a CSV of GPU memory, name its columns with --gpu-log-columns " +
+			"(keys time, used, total, free, gpu and unit, each set to a column of this header: time=<column>,used=<column>,unit=MiB)"
+	}
+	return Candidate{}, reason, false
+}
+
+// looksLikeCSVHeader reports whether a line is a CSV header: two or more
+// fields split by commas, semicolons or tabs, each a name (it starts with
+// a letter and is no number), so that --gpu-log-columns could name them.
+func looksLikeCSVHeader(line string) bool {
+	line = strings.TrimPrefix(strings.TrimSpace(line), "\ufeff")
+	for _, sep := range []string{",", ";", "\t"} {
+		fields := strings.Split(line, sep)
+		if len(fields) < 2 {
+			continue
+		}
+		ok := true
+		for _, f := range fields {
+			f = strings.Trim(strings.TrimSpace(f), `"`)
+			if f == "" || !unicode.IsLetter([]rune(f)[0]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // classifyCompressed tells whether the compressed file f (at path p) holds

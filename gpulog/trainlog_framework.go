@@ -1,0 +1,233 @@
+package gpulog
+
+import (
+	"bytes"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"gpureport/input"
+	"gpureport/internal/units"
+)
+
+// Training frameworks print the caching allocator's figures on a line of
+// their own every few steps. Each such line is one memory_stats reading
+// (MemoryStatsSample) of the process's device, current allocated and
+// reserved bytes, at the step the line (or the message just above it)
+// names; the time and rank are the line's prefix, as for OOM messages.
+// The frameworks, and why their units are what they are:
+//
+//   - Megatron-LM's report_memory (megatron/training/utils.py):
+//     "[Rank 0] (after 10 iterations) memory (MB) | allocated: 1234.5 |
+//     max allocated: 2345.6 | reserved: 3000.0 | max reserved: 3000.0".
+//     It divides torch.cuda.memory_allocated() and memory_reserved() by
+//     mega_bytes = 1024.0 * 1024.0, so its "MB" is MiB. Releases before
+//     PyTorch 1.4's rename print "cached" and "max cached":
+//     torch.cuda.memory_cached() was memory_reserved()'s old name, the
+//     whole cache, so it is read as reserved. The line has no time of its
+//     own; it takes the time of the line just above it when that is the
+//     same iteration's log line (" [2024-05-01 12:01:00] iteration 10/
+//     500000 | ...", which training_log prints just before it).
+//   - DeepSpeed's see_memory_usage (deepspeed/runtime/utils.py):
+//     "MA 1.2 GB  Max_MA 3.4 GB  CA 4.0 GB  Max_CA 5 GB". MA is
+//     memory_allocated() and CA memory_reserved(), divided by
+//     1024 * 1024 * 1024 and rounded to two decimals, so "GB" is GiB (to
+//     within 5 MiB); forks that pick "KB" or "MB" divide by 1024 and
+//     1024*1024 likewise. The message see_memory_usage logs on the line
+//     before ("After step 10") gives the step when it names one.
+//   - torchtitan's metrics processor: "step: 10  loss: 7.9  memory:
+//     31.02GiB(39.21%)  tps: ...". The figure is
+//     memory_stats()["reserved_bytes.all.peak"] / 1024**3 (its _to_gib,
+//     "GiB (gibibyte) is 1024"), and the peak is reset after every logged
+//     step (reset_peak_stats): it is the most reserved memory since the
+//     previous logged step. The caching allocator returns reserved memory
+//     only at empty_cache() or when an allocation fails, so that peak is
+//     the reserved memory at the step unless memory was released in the
+//     interval; it is read as reserved, with a note saying so.
+//   - print(torch.cuda.memory_stats()) in a training loop: the dict (or,
+//     before PyTorch 2.0, the OrderedDict) printed on one line, bytes and
+//     counts as memory_stats() returns them; a "step N" before it on the
+//     line gives the step.
+//
+// Lines are recognised by these shapes only: a figure is read with the
+// unit its framework prints, never guessed.
+
+var (
+	reMegatronMemory = regexp.MustCompile(`\bmemory \((B|KB|MB|GB)\)\s*\|\s*allocated:\s*` + fwNum + `\s*\|\s*max allocated:\s*` + fwNum +
+		`\s*\|\s*(?:reserved|cached):\s*` + fwNum + `\s*\|\s*max (?:reserved|cached):\s*` + fwNum)
+	reMegatronStep      = regexp.MustCompile(`\(after (\d+) iterations?\)`)
+	reMegatronIteration = regexp.MustCompile(`\biteration\s+(\d+)\s*/`)
+	reDeepSpeedMemory   = regexp.MustCompile(`\bMA\s+` + fwNum + `\s*(B|KB|MB|GB)\s+Max_MA\s+` + fwNum + `\s*(?:B|KB|MB|GB)\s+CA\s+` + fwNum +
+		`\s*(B|KB|MB|GB)\s+Max_CA\b`)
+	reTitanMemory = regexp.MustCompile(`\bstep:\s*(\d[\d,]*)\s.*?\bmemory:\s*` + fwNum + `\s*(GiB|MiB)`)
+	reStatsDict   = regexp.MustCompile(`['"](allocated_bytes\.all\.current|reserved_bytes\.all\.current|active_bytes\.all\.current|` +
+		`inactive_split_bytes\.all\.current|num_alloc_retries|num_ooms)['"]\s*[:,]\s*(\d+)`)
+	// reLoggerName is a logger's name in brackets between a rank and a
+	// time ("[rank0]:[titan] 2024-05-01 12:00:00,000 - ...").
+	reLoggerName = regexp.MustCompile(`^\s*\[[A-Za-z_][\w.-]{0,40}\]:?\s*`)
+)
+
+// fwNum is a figure as the frameworks print it (Python's str of a float,
+// or a fixed-point format).
+const fwNum = `(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)`
+
+// fwStepLines bounds how far above a DeepSpeed memory line its message
+// is: see_memory_usage logs the message, then the figures, so the message
+// is the line just before.
+const fwStepLines = 1
+
+// frameworkState follows framework memory lines through a training log.
+type frameworkState struct {
+	// prev is the line before the current one, prevN its number.
+	prev  string
+	prevN int
+	// noted marks the frameworks whose note was added.
+	noted map[string]bool
+}
+
+// mayBeFrameworkLine is a quick test that rules out most lines before
+// frameworkState.line looks at them.
+func mayBeFrameworkLine(line string) bool {
+	return strings.Contains(line, "memory (") || strings.Contains(line, "Max_MA") || strings.Contains(line, "memory:") ||
+		strings.Contains(line, "_bytes.all.current")
+}
+
+// line reads line n of the log; it returns true when the line is a
+// framework memory line that gave a reading.
+func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
+	prev, prevN := f.prev, f.prevN
+	f.prev, f.prevN = line, n
+	if !mayBeFrameworkLine(line) {
+		return false
+	}
+	if strings.IndexByte(line, 0x1b) >= 0 {
+		line = visibleText(line)
+	}
+	r := MemoryStatsSample{Step: input.NoStep, Rank: input.NoRank, Allocated: Unknown, Reserved: Unknown, Active: Unknown,
+		InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown}
+	var framework, note string
+	switch {
+	case reMegatronMemory.MatchString(line):
+		m := reMegatronMemory.FindStringSubmatch(line)
+		r.Allocated, r.Reserved = fwBytes(m[2], m[1]), fwBytes(m[4], m[1])
+		if s := reMegatronStep.FindStringSubmatch(line); s != nil {
+			r.Step = fwStep(s[1])
+		}
+		r.Time, r.Rank = fwTimeRank(b, line)
+		if r.Time.IsZero() && r.Step != input.NoStep && prevN == n-1 {
+			if it := reMegatronIteration.FindStringSubmatch(prev); it != nil && fwStep(it[1]) == r.Step {
+				r.Time, _ = fwTimeRank(b, prev)
+			}
+		}
+		framework = "megatron"
+		note = "Megatron-LM memory lines (\"memory (MB) | allocated: ... | reserved: ...\", MB meaning MiB: Megatron divides by 1024*1024) are read as memory_stats readings (current allocated and reserved) of the rank's device, assumed to be cuda:0"
+	case reDeepSpeedMemory.MatchString(line):
+		m := reDeepSpeedMemory.FindStringSubmatch(line)
+		r.Allocated, r.Reserved = fwBytes(m[1], m[2]), fwBytes(m[4], m[5])
+		if prevN > 0 && n-prevN <= fwStepLines {
+			if s := reLogStep.FindAllStringSubmatch(prev, -1); s != nil {
+				r.Step = fwStep(s[len(s)-1][1])
+			}
+		}
+		r.Time, r.Rank = fwTimeRank(b, line)
+		framework = "deepspeed"
+		note = "DeepSpeed see_memory_usage lines (MA is allocated, CA reserved; GB meaning GiB: DeepSpeed divides by 1024**3 and rounds to 0.01) are read as memory_stats readings of the process's device, assumed to be cuda:0; readings taken at different points of a step are one series"
+	case reTitanMemory.MatchString(line):
+		m := reTitanMemory.FindStringSubmatch(line)
+		r.Step = fwStep(strings.ReplaceAll(m[1], ",", ""))
+		r.Reserved = fwBytes(m[2], m[3])
+		r.Time, r.Rank = fwTimeRank(b, line)
+		framework = "torchtitan"
+		note = "torchtitan's \"memory:\" figure (GiB) is the peak reserved memory since the previous logged step (torchtitan resets the peak after each); it is read as the reserved memory of the rank's device at the step, assumed to be cuda:0"
+	default:
+		ms := reStatsDict.FindAllStringSubmatchIndex(line, -1)
+		if len(ms) == 0 {
+			return false
+		}
+		for _, m := range ms {
+			v, err := strconv.ParseInt(line[m[4]:m[5]], 10, 64)
+			if err != nil || v > maxMiB*mib {
+				continue
+			}
+			switch line[m[2]:m[3]] {
+			case "allocated_bytes.all.current":
+				r.Allocated = v
+			case "reserved_bytes.all.current":
+				r.Reserved = v
+			case "active_bytes.all.current":
+				r.Active = v
+			case "inactive_split_bytes.all.current":
+				r.InactiveSplit = v
+			case "num_alloc_retries":
+				r.NumAllocRetries = v
+			case "num_ooms":
+				r.NumOOMs = v
+			}
+		}
+		if s := reLogStep.FindAllStringSubmatch(line[:ms[0][0]], -1); s != nil {
+			r.Step = fwStep(s[len(s)-1][1])
+		}
+		r.Time, r.Rank = fwTimeRank(b, line)
+		framework = "memory_stats"
+		note = "torch.cuda.memory_stats() dicts printed in the log are read as memory_stats readings (bytes) of the process's device, assumed to be cuda:0"
+	}
+	if r.Allocated < 0 && r.Reserved < 0 {
+		return false
+	}
+	if !f.noted[framework] {
+		if f.noted == nil {
+			f.noted = map[string]bool{}
+		}
+		f.noted[framework] = true
+		b.note(note)
+	}
+	b.log.MemoryStats = append(b.log.MemoryStats, r)
+	return true
+}
+
+// fwBytes converts a figure in a framework's unit (binary: every
+// framework read here divides by powers of 1024) to bytes, rounded;
+// Unknown when it is not a size a device holds.
+func fwBytes(num, unit string) int64 {
+	v, err := strconv.ParseFloat(num, 64)
+	u, ok := units.UnitBytes(unit, units.Binary)
+	if err != nil || !ok || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || v*float64(u) > float64(maxMiB)*mib {
+		return Unknown
+	}
+	return int64(math.Round(v * float64(u)))
+}
+
+// fwStep reads a step number, input.NoStep when it is not one.
+func fwStep(s string) int64 {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 {
+		return input.NoStep
+	}
+	return v
+}
+
+// fwTimeRank is lineTimeRank, also past a logger's bracketed name between
+// the rank and the time ("[rank0]:[titan] 2024-05-01 12:00:00,000").
+func fwTimeRank(b *logBuilder, line string) (time.Time, int) {
+	t, rank := b.lineTimeRank(line)
+	if !t.IsZero() {
+		return t, rank
+	}
+	h := readLineHead(line)
+	if loc := reLoggerName.FindStringIndex(h.rest); loc != nil {
+		t2, rank2 := b.lineTimeRank(h.rest[loc[1]:])
+		if rank == input.NoRank {
+			rank = rank2
+		}
+		return t2, rank
+	}
+	return t, rank
+}
+
+// mayBeFrameworkBytes is mayBeFrameworkLine on a line's bytes.
+func mayBeFrameworkBytes(line []byte) bool {
+	return bytes.Contains(line, []byte("memory (")) || bytes.Contains(line, []byte("Max_MA")) || bytes.Contains(line, []byte("memory:")) ||
+		bytes.Contains(line, []byte("_bytes.all.current"))
+}

@@ -1,0 +1,125 @@
+package gpulog_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"gpureport/gpulog"
+	"gpureport/input"
+)
+
+// fwReading is what a framework memory line must give.
+type fwReading struct {
+	Step                int64
+	Time                string
+	Rank                int
+	Allocated, Reserved int64
+	Retries, OOMs       int64
+}
+
+// TestFrameworkMemoryLines: the memory lines Megatron-LM, DeepSpeed,
+// torchtitan and a printed memory_stats() dict write are memory_stats
+// readings in each framework's own unit, at the step the line names.
+func TestFrameworkMemoryLines(t *testing.T) {
+	const gib, mib = 1 << 30, 1 << 20
+	none := gpulog.Unknown
+	tests := []struct {
+		name string
+		log  string
+		want []fwReading
+		note string
+	}{
+		{
+			name: "megatron, time from the iteration line above",
+			log: " [2024-05-01 12:01:00] iteration       10/  500000 | consumed samples:        5120 | lm loss: 7.1E+00 |\n" +
+				"[Rank 0] (after 10 iterations) memory (MB) | allocated: 1234.5 | max allocated: 2345.6 | reserved: 3000.0 | max reserved: 3000.0\n" +
+				" [2024-05-01 12:02:00] iteration       20/  500000 | consumed samples:       10240 | lm loss: 7.0E+00 |\n" +
+				"[Rank 3] (after 20 iterations) memory (MB) | allocated: 1434.25 | max allocated: 2545.6 | reserved: 3200.0 | max reserved: 3200.0\n" +
+				// Not the same iteration: no time borrowed.
+				" [2024-05-01 12:03:00] iteration       30/  500000 |\n" +
+				"[Rank 0] (after 31 iterations) memory (MB) | allocated: 1.0 | max allocated: 1.0 | cached: 2.0 | max cached: 2.0\n",
+			want: []fwReading{
+				{10, "2024-05-01T12:01:00Z", 0, 1234*mib + mib/2, 3000 * mib, none, none},
+				{20, "2024-05-01T12:02:00Z", 3, 1434*mib + mib/4, 3200 * mib, none, none},
+				{31, "", 0, mib, 2 * mib, none, none},
+			},
+			note: "Megatron-LM",
+		},
+		{
+			name: "deepspeed see_memory_usage, GB is GiB, step from the message above",
+			log: "[2024-05-01 12:00:00,123] [INFO] [utils.py:791:see_memory_usage] After step 10\n" +
+				"[2024-05-01 12:00:00,124] [INFO] [utils.py:792:see_memory_usage] MA 1.25 GB         Max_MA 3.4 GB         CA 4.0 GB         Max_CA 5 GB \n" +
+				"[2024-05-01 12:00:00,125] [INFO] [utils.py:799:see_memory_usage] CPU Virtual Memory:  used = 30.5 GB, percent = 12.3%\n" +
+				"[2024-05-01 12:00:01,000] [INFO] [utils.py:791:see_memory_usage] before forward\n" +
+				"MA 512.5 MB         Max_MA 600 MB         CA 1024 MB         Max_CA 1024 MB \n",
+			want: []fwReading{
+				{10, "2024-05-01T12:00:00.124Z", input.NoRank, gib + gib/4, 4 * gib, none, none},
+				{input.NoStep, "", input.NoRank, 512*mib + mib/2, gib, none, none},
+			},
+			note: "DeepSpeed",
+		},
+		{
+			name: "torchtitan, colours and a logger name between rank and time",
+			log: "[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - CUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory\n" +
+				"[rank2]:[titan] 2024-05-01 12:00:05,000 - root - INFO - \x1b[31mstep: 10  \x1b[32mloss:  7.9000  \x1b[33mmemory: 31.25GiB(39.21%)  \x1b[34mtps: 5,123\x1b[39m\n" +
+				"step: 1,200 token:  1,000,000  loss:  7.9 memory: 32.50GiB tgs: 1,000\n",
+			want: []fwReading{
+				{10, "2024-05-01T12:00:05Z", 2, none, 31*gib + gib/4, none, none},
+				{1200, "", input.NoRank, none, 32*gib + gib/2, none, none},
+			},
+			note: "torchtitan",
+		},
+		{
+			name: "printed memory_stats dict and OrderedDict",
+			log: "step 100: {'active_bytes.all.current': 1073741824, 'allocated_bytes.all.current': 1178599424, 'num_alloc_retries': 2, 'num_ooms': 1, 'reserved_bytes.all.current': 3221225472}\n" +
+				"OrderedDict([('allocated_bytes.all.current', 1048576), ('reserved_bytes.all.current', 2097152)])\n",
+			want: []fwReading{
+				{100, "", input.NoRank, 1178599424, 3221225472, 2, 1},
+				{input.NoStep, "", input.NoRank, 1048576, 2097152, none, none},
+			},
+			note: "memory_stats() dicts",
+		},
+		{
+			name: "look-alikes give nothing",
+			log: "step: 10 loss: 2.0 memory: high\n" +
+				"CPU Virtual Memory:  used = 30.5 GB, percent = 12.3%\n" +
+				"model memory (MB) | params: 12\n",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := gpulog.ReadLog(strings.NewReader(tc.log), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
+			if err != nil {
+				// A log with no reading is an error of its own; that is
+				// what a look-alike must give.
+				if len(tc.want) > 0 || !strings.Contains(err.Error(), "no readings") {
+					t.Fatal(err)
+				}
+				l = &gpulog.GPULog{}
+			}
+			var got []fwReading
+			for _, r := range l.MemoryStats {
+				ts := ""
+				if !r.Time.IsZero() {
+					ts = r.Time.UTC().Format(time.RFC3339Nano)
+				}
+				if r.Device != 0 {
+					t.Errorf("device %d, want 0", r.Device)
+				}
+				got = append(got, fwReading{r.Step, ts, r.Rank, r.Allocated, r.Reserved, r.NumAllocRetries, r.NumOOMs})
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("readings (-want +got):\n%s", diff)
+			}
+			if sniffed := gpulog.SniffTrainingLog(strings.NewReader(tc.log), []byte(tc.log)); sniffed != (len(tc.want) > 0) {
+				t.Errorf("sniffed %v with %d readings", sniffed, len(tc.want))
+			}
+			if tc.note != "" && !strings.Contains(strings.Join(l.Notes, "\n"), tc.note) {
+				t.Errorf("notes %q, want one naming %s", l.Notes, tc.note)
+			}
+		})
+	}
+}

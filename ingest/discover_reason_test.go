@@ -1,0 +1,41 @@
+package ingest
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gpureport/internal/testutil"
+)
+
+// TestUnrecognisedLogReason: a .csv/.log discovery cannot read says why;
+// one whose first line is a CSV header also names --gpu-log-columns,
+// which reads a CSV of any column names.
+func TestUnrecognisedLogReason(t *testing.T) {
+	tests := []struct {
+		name, content string
+		flag          bool
+	}{
+		{"nvml.csv", "timestamp,gpu,used_bytes,total_bytes\n2024-05-01 12:00:00,0,1048576000,85899345920\n", true},
+		{"de.csv", "Zeit;GPU;Speicher belegt\n2024-05-01 12:00:00;0;1.000\n", true},
+		{"gpu_mem.log", "2024-05-01 12:00:00 GPU 0: used=1000.00MiB total=81920.00MiB\n", false},
+		{"numbers.csv", "1,2,3\n4,5,6\n", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testutil.WriteFile(t, filepath.Join(dir, tc.name), []byte(tc.content))
+			cands, skipped, err := Discover(dir, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cands) != 0 || len(skipped) != 1 {
+				t.Fatalf("candidates %v, skipped %v", cands, skipped)
+			}
+			r := skipped[0].Reason
+			if !strings.Contains(r, "not a recognised GPU log") || strings.Contains(r, "--gpu-log-columns") != tc.flag {
+				t.Errorf("reason %q; want --gpu-log-columns named: %v", r, tc.flag)
+			}
+		})
+	}
+}
