@@ -121,7 +121,7 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 		f.addNote(Note{Kind: NoteMIGApart, Device: migs[0].DeviceKey, Count: len(migs)})
 	}
 	for _, s := range host {
-		d := &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
+		d := &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, StepsPerEpoch: s.StepsPerEpoch, Points: s.Points}
 		out = append(out, &deviceRun{d: d, s: s})
 		f.Devices = append(f.Devices, d)
 	}
@@ -135,7 +135,7 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 // another device shows them) and its capacity. note is a clock-offset
 // warning for Findings.Notes (NoteClockOffset; its Kind is "" when none).
 func snapshotDevice(s *Series, run *placement.Run, join placement.Join, opt Options, rules TrendRules, procs map[int][]*ProcessSeries) (d *Device, note Note) {
-	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, Points: s.Points}
+	d = &Device{DeviceKey: s.DeviceKey, Order: s.Order, Axis: s.Axis, StepsPerEpoch: s.StepsPerEpoch, Points: s.Points}
 	d.GPU = JoinGPU(s, run.Logs, join.GPU)
 	var shift time.Duration
 	if d.GPU != nil {

@@ -227,6 +227,11 @@ const (
 	PhaseExitDump Phase = "marked by its path as an exit or OOM dump"
 	// PhaseOOMDump: its trace ends at an OOM, only frees after it.
 	PhaseOOMDump Phase = "OOM dump: its trace ends at an OOM (only frees after it)"
+	// PhaseNoStep: a periodic dump whose name has no step, beside dumps
+	// whose names have one (a final_snapshot.pickle, a copy): its place
+	// on the step axis is a guess (by its time, else after the last
+	// step), so it is shown but is no trend point.
+	PhaseNoStep Phase = "no step in its name, beside snapshots that have one"
 )
 
 // Status is a series' or a device's decision in one word: summary.json's
@@ -548,6 +553,16 @@ const (
 	// NoteAxisSnapshot: placed by their order (no steps, too little
 	// time).
 	NoteAxisSnapshot NoteKind = "snapshot axis"
+	// NoteStepsPerEpoch: the file-name steps count within each epoch
+	// (Device.StepsPerEpoch): ordered by epoch, then step, and placed in
+	// time or by their order, not per step.
+	NoteStepsPerEpoch NoteKind = "steps per epoch"
+	// NoteSameStep: two periodic dumps of one device at one step (Paths,
+	// Step): copies, or two processes the paths do not tell apart.
+	NoteSameStep NoteKind = "two dumps at one step"
+	// NoteNoStep: a periodic dump without a step beside dumps with one
+	// (Paths[0]; Step, where it is shown): shown, not a trend point.
+	NoteNoStep NoteKind = "dump without a step"
 	// NoteHeavyRank: the device's peak allocated memory stands above the
 	// other ranks' (RankComparison.Heavy).
 	NoteHeavyRank NoteKind = "heavy rank"

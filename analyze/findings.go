@@ -128,7 +128,8 @@ type Note struct {
 	// Count is a count the kind names: NoteFewSnapshots, the device's
 	// snapshots; NoteOOMsBefore, num_ooms at the first reading;
 	// NoteUnplaced, the readings not placed; NoteSkipped, the files
-	// skipped.
+	// skipped; NoteNoStep, 1 when the dump was placed among the stepped
+	// dumps by its time, 0 when after them.
 	Count int
 	// Level and Share are the device's stack coverage level and the
 	// share of live bytes with stacks in a typical snapshot
@@ -150,6 +151,12 @@ type Note struct {
 	// Text is a note in the words of an input's reader (the snapshot
 	// decoder; NoteText).
 	Text string
+	// Paths are the snapshot files a note names: NoteSameStep, two dumps
+	// at one step; NoteNoStep, the dump without a step (Paths[1] "").
+	Paths [2]string
+	// Step is the step a note names (NoteSameStep; NoteNoStep, the step
+	// the dump is shown at, input.NoStep when the axis is not the step).
+	Step int64
 }
 
 // Inputs summarises the run's input files.
@@ -194,6 +201,9 @@ type OrderRule string
 const (
 	OrderTraceTime OrderRule = "trace time_us"
 	OrderStep      OrderRule = "file-name step"
+	// OrderEpochStep orders by the epoch, then the step, in the file
+	// names, when the steps count within each epoch (Series.StepsPerEpoch).
+	OrderEpochStep OrderRule = "file-name epoch, then step"
 	// OrderNameTime, OrderNameEpoch and OrderNameIndex order by a number
 	// in the file names that is not a step: a timestamp, an epoch, a dump
 	// counter (ingest.OrderKind).
@@ -247,6 +257,9 @@ type Device struct {
 	// Order is the rule that ordered the snapshots; Axis the x axis.
 	Order OrderRule
 	Axis  Axis
+	// StepsPerEpoch is true when the file-name steps count within each
+	// epoch (Series.StepsPerEpoch): the axis is then not the step.
+	StepsPerEpoch bool
 	// Points are the device's snapshots in order.
 	Points []Point
 	// GPU holds the GPU log readings joined to this device; nil if none.

@@ -17,7 +17,7 @@ func namedFile(s *snapshot.Snapshot, path string, mtime time.Time) *ingest.Snaps
 	n := ingest.ParseName(path)
 	return &ingest.SnapshotFile{
 		Source: input.Source{Path: path, ModTime: mtime},
-		Step:   n.Step, Order: n.Order, OrderKind: n.OrderKind, Rank: n.Rank, Phase: n.Phase, Snapshot: s,
+		Step:   n.Step, Order: n.Order, OrderKind: n.OrderKind, Rank: n.Rank, Phase: n.Phase, Epoch: n.Epoch, Snapshot: s,
 	}
 }
 

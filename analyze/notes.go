@@ -43,7 +43,7 @@ func runNotes(f *Findings) {
 		if d.Coverage.TraceOverflow {
 			add(NoteTraceOverflow)
 		}
-		if d.Order == OrderTraceTime && d.Axis == AxisHours && len(d.Points) > 1 && !slices.ContainsFunc(d.Points, func(p Point) bool { return p.Step == input.NoStep }) {
+		if d.Order == OrderTraceTime && d.Axis == AxisHours && !d.StepsPerEpoch && len(d.Points) > 1 && !slices.ContainsFunc(d.Points, func(p Point) bool { return p.Step == input.NoStep }) {
 			add(NoteStepsNotIncreasing)
 		}
 		if len(d.Points) > 1 {
@@ -55,9 +55,12 @@ func runNotes(f *Findings) {
 			case OrderNameEpoch, OrderNameIndex:
 				add(NoteOrderName).Order = d.Order
 			}
-			if d.Axis == AxisSnapshot && d.Order != OrderPath {
+			if d.StepsPerEpoch {
+				add(NoteStepsPerEpoch)
+			} else if d.Axis == AxisSnapshot && d.Order != OrderPath {
 				add(NoteAxisSnapshot)
 			}
+			stepNotes(d, add)
 		}
 		if d.Capacity == 0 && (len(d.Points) > 0 || d.MemoryStats != nil) {
 			add(NoteCapacity)
@@ -68,6 +71,39 @@ func runNotes(f *Findings) {
 	}
 	if n := len(f.Inputs.Skipped); n > 0 {
 		f.Notes = append(f.Notes, Note{Kind: NoteSkipped, Count: n})
+	}
+}
+
+// stepNotes adds the notes on a device's dumps that the step axis cannot
+// place alone: the first two periodic dumps at one step (when the steps do
+// not count within epochs, where steps repeat by design), and each
+// periodic dump without a step beside dumps that have one.
+func stepNotes(d *Device, add func(NoteKind) *Note) {
+	seen := map[int64]string{}
+	same := false
+	for i, p := range d.Points {
+		switch {
+		case p.Phase == PhaseNoStep:
+			n := add(NoteNoStep)
+			n.Paths[0], n.Step = p.Path, input.NoStep
+			if d.Axis == AxisStep {
+				n.Step = int64(p.X)
+				// Count 1: placed among the stepped dumps (by time),
+				// not after them.
+				if slices.ContainsFunc(d.Points[i+1:], func(q Point) bool { return q.Phase == "" }) {
+					n.Count = 1
+				}
+			}
+		case p.Phase != "" || p.Step == input.NoStep || d.StepsPerEpoch || same:
+		default:
+			if q, dup := seen[p.Step]; dup {
+				n := add(NoteSameStep)
+				n.Paths, n.Step = [2]string{q, p.Path}, p.Step
+				same = true
+				continue
+			}
+			seen[p.Step] = p.Path
+		}
 	}
 }
 

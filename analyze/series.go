@@ -25,6 +25,12 @@ type Series struct {
 	// Start is the time of the first point (trace time or modification
 	// time), the origin of AxisHours.
 	Start time.Time
+	// StepsPerEpoch is true when the file-name steps count within each
+	// epoch (epoch1_step100 after epoch0_step300): the files are ordered
+	// by epoch, then step, and the axis is time or the snapshot order,
+	// not the step, which would put the epochs' dumps on top of each
+	// other.
+	StepsPerEpoch bool
 	// ModTimesWritten is true when the files' modification times are
 	// when they were written, not copy times (copyTimes), so that a file
 	// without a trace time can still be placed in time by its file time,
@@ -130,7 +136,7 @@ func orderSeries(snaps []*ingest.SnapshotFile, pts pointEntries) []*Series {
 	for _, rank := range sortedKeys(byRank) {
 		files := byRank[rank]
 		for _, dev := range rankDevices(files, pts) {
-			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev}, files, latest, pts))
+			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev}, observing(files, dev, pts), latest, pts))
 		}
 	}
 	for _, rank := range sortedKeys(byRank) {
@@ -158,6 +164,27 @@ func hostFiles(files []*ingest.SnapshotFile, latest map[*ingest.SnapshotFile]int
 	}
 	if !segments {
 		return nil
+	}
+	return out
+}
+
+// observing returns the files of a rank that observe device dev: those
+// with segments or trace events on it, and those with no segments on any
+// device (an empty snapshot: nothing was allocated, a real observation).
+// A file whose memory is all on other devices merely lists dev (its
+// device_traces name every GPU the process could see): it gives dev no
+// point, as it would give it no device (docs/design.md), instead of a
+// point of zeros among the dumps that do hold dev's memory.
+func observing(files []*ingest.SnapshotFile, dev int, pts pointEntries) []*ingest.SnapshotFile {
+	var out []*ingest.SnapshotFile
+	for _, f := range files {
+		segs := pts.devicesOf(f)
+		if len(segs) == 0 || slices.Contains(segs, dev) || slices.Contains(f.Snapshot.Devices(), dev) {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return files
 	}
 	return out
 }
@@ -214,10 +241,14 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 			someTime = true
 		}
 	}
+	// A periodic dump without a step beside dumps that have one (a
+	// final_snapshot.pickle, a copy named by hand) is an extra: it does
+	// not take the step axis from the others (stepExtras).
+	extra := stepExtras(periodic)
 	allStep := true
 	nameKind := periodic[0].OrderKind
 	for _, f := range periodic {
-		if f.Step == input.NoStep {
+		if f.Step == input.NoStep && !extra[f] {
 			allStep = false
 		}
 		if f.OrderKind != nameKind {
@@ -226,6 +257,8 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	}
 	late := func(f *ingest.SnapshotFile) int {
 		switch {
+		case extra[f]:
+			return 1
 		case f.Phase != ingest.PhaseOOM:
 			return 0
 		case allStep && f.Step == input.NoStep, !allStep && nameKind != ingest.OrderNone && f.OrderKind != nameKind:
@@ -240,6 +273,11 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 			lastStep = max(lastStep, f.Step)
 		}
 	}
+	// Steps counted within each epoch: ordered by epoch, then step.
+	epochOf := func(*ingest.SnapshotFile) int64 { return 0 }
+	if allStep && epochsOrder(periodic) {
+		epochOf = func(f *ingest.SnapshotFile) int64 { return f.Epoch }
+	}
 	// Copy times also rule the file times out for the GPU-log join when
 	// every file has a trace time; they only order files that have none.
 	copyTimed := copyTimes(files, latest, someTime)
@@ -250,13 +288,17 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	case allTime:
 		s.Order = OrderTraceTime
 		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
-			return cmp.Or(cmp.Compare(latest[a], latest[b]), cmp.Compare(a.Step, b.Step), byPath(a, b))
+			return cmp.Or(cmp.Compare(latest[a], latest[b]), cmp.Compare(epochOf(a), epochOf(b)), cmp.Compare(a.Step, b.Step), byPath(a, b))
 		})
 	case allStep:
 		s.Order = OrderStep
 		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
-			return cmp.Or(cmp.Compare(late(a), late(b)), cmp.Compare(a.Step, b.Step), byPath(a, b))
+			return cmp.Or(cmp.Compare(late(a), late(b)), cmp.Compare(epochOf(a), epochOf(b)), cmp.Compare(a.Step, b.Step), byPath(a, b))
 		})
+		if len(extra) > 0 && !copyTimed {
+			// Extras placed by their file times among the stepped dumps.
+			files = placeExtras(files, extra)
+		}
 	case nameKind != ingest.OrderNone:
 		s.Order = map[ingest.OrderKind]OrderRule{ingest.OrderTimestamp: OrderNameTime, ingest.OrderEpoch: OrderNameEpoch, ingest.OrderIndex: OrderNameIndex}[nameKind]
 		slices.SortStableFunc(files, func(a, b *ingest.SnapshotFile) int {
@@ -281,8 +323,12 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	case !copied:
 		timeOf = func(f *ingest.SnapshotFile) time.Time { return f.ModTime }
 	}
+	s.StepsPerEpoch = allStep && epochsOrder(periodic) && !stepsIncrease(byEpochStep(periodic))
+	if s.StepsPerEpoch && s.Order == OrderStep {
+		s.Order = OrderEpochStep
+	}
 	switch {
-	case allStep && (!allTime || stepsIncrease(files)):
+	case allStep && !s.StepsPerEpoch && (!allTime || stepsIncrease(files)):
 		s.Axis = AxisStep
 	case timeOf != nil && hoursSpan(files, timeOf) >= MinHoursAxisSpan:
 		s.Axis = AxisHours
@@ -291,6 +337,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	}
 	s.Files = files
 	s.ModTimesWritten = !copyTimed
+	prevStep := int64(input.NoStep)
 	for i, f := range files {
 		p := Point{Path: f.Path, Step: f.Step}
 		if us := latest[f]; us != 0 {
@@ -302,7 +349,13 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		switch s.Axis {
 		case AxisStep:
 			p.X = float64(f.Step)
-			if f.Step == input.NoStep {
+			switch {
+			case extra[f] && prevStep != input.NoStep:
+				// An extra: at the step of the dump before it.
+				p.X = float64(prevStep)
+			case extra[f]:
+				p.X = float64(firstStep(files))
+			case f.Step == input.NoStep:
 				// A stepless OOM dump: at or after the last step.
 				p.X = float64(lastStep)
 			}
@@ -311,10 +364,99 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 		default:
 			p.X = float64(i)
 		}
+		if f.Step != input.NoStep {
+			prevStep = f.Step
+		}
 		s.Points = append(s.Points, p)
 	}
-	markPhases(s)
+	markPhases(s, extra)
 	return s
+}
+
+// maxExtraShare bounds the extras of a series (stepExtras): fewer than
+// one dump in four. A stepless dump beside many stepped ones is a copy or
+// a last dump named by hand; when more lack a step, the steps are no
+// longer what orders the series.
+const maxExtraShare = 0.25
+
+// stepExtras returns the periodic dumps without a step in a series whose
+// other periodic dumps have one: at least two of those, and the stepless
+// ones fewer than maxExtraShare of all. Nil when there are none.
+func stepExtras(periodic []*ingest.SnapshotFile) map[*ingest.SnapshotFile]bool {
+	var none []*ingest.SnapshotFile
+	for _, f := range periodic {
+		if f.Step == input.NoStep {
+			none = append(none, f)
+		}
+	}
+	stepped := len(periodic) - len(none)
+	if len(none) == 0 || stepped < 2 || float64(len(none)) >= maxExtraShare*float64(len(periodic)) {
+		return nil
+	}
+	out := make(map[*ingest.SnapshotFile]bool, len(none))
+	for _, f := range none {
+		out[f] = true
+	}
+	return out
+}
+
+// placeExtras moves each extra of files (sorted with the extras last) to
+// where its file time falls among the stepped dumps: after the last one
+// modified at or before it.
+func placeExtras(files []*ingest.SnapshotFile, extra map[*ingest.SnapshotFile]bool) []*ingest.SnapshotFile {
+	out := make([]*ingest.SnapshotFile, 0, len(files))
+	var extras []*ingest.SnapshotFile
+	for _, f := range files {
+		if extra[f] {
+			extras = append(extras, f)
+		} else {
+			out = append(out, f)
+		}
+	}
+	slices.SortStableFunc(extras, func(a, b *ingest.SnapshotFile) int { return a.ModTime.Compare(b.ModTime) })
+	for _, e := range extras {
+		at := 0
+		for i, f := range out {
+			if !extra[f] && !f.ModTime.After(e.ModTime) {
+				at = i + 1
+			}
+		}
+		out = slices.Insert(out, at, e)
+	}
+	return out
+}
+
+// firstStep is the step of the first file of files that has one.
+func firstStep(files []*ingest.SnapshotFile) int64 {
+	for _, f := range files {
+		if f.Step != input.NoStep {
+			return f.Step
+		}
+	}
+	return 0
+}
+
+// epochsOrder reports whether the epochs in the names order the files
+// before their steps: every periodic dump names an epoch, and not all the
+// same one.
+func epochsOrder(periodic []*ingest.SnapshotFile) bool {
+	seen := map[int64]bool{}
+	for _, f := range periodic {
+		if f.Epoch == ingest.NoEpoch {
+			return false
+		}
+		seen[f.Epoch] = true
+	}
+	return len(seen) > 1
+}
+
+// byEpochStep is files ordered by epoch, then step.
+func byEpochStep(files []*ingest.SnapshotFile) []*ingest.SnapshotFile {
+	out := slices.Clone(files)
+	slices.SortStableFunc(out, func(a, b *ingest.SnapshotFile) int {
+		return cmp.Or(cmp.Compare(a.Epoch, b.Epoch), cmp.Compare(a.Step, b.Step))
+	})
+	return out
 }
 
 // measure sets each point's pools and usage from its file: what reading
@@ -344,12 +486,15 @@ func (s *Series) measure() {
 // A series keeps at least one trend point: a run whose only snapshot is
 // an OOM dump is fitted on it (there is nothing else).
 
-// markPhases sets Point.Phase on the off-phase snapshots of s.
-func markPhases(s *Series) {
+// markPhases sets Point.Phase on the off-phase snapshots of s, and on its
+// step extras (PhaseNoStep).
+func markPhases(s *Series, extra map[*ingest.SnapshotFile]bool) {
 	phase := make([]Phase, len(s.Files))
 	off := 0
 	for i, f := range s.Files {
 		switch {
+		case extra[f]:
+			phase[i] = PhaseNoStep
 		case f.Phase == ingest.PhaseOOM:
 			phase[i] = PhaseExitDump
 		case f.Snapshot.TraceEndsAtOOM(s.Device):

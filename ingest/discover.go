@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -105,6 +106,8 @@ func discover(dir string, exclude []string, spec *gpulog.ColumnSpec) ([]Candidat
 		// unreadable is the reason of an entry the walk could not read;
 		// "" for a file to classify.
 		unreadable string
+		// link is true for a symbolic link.
+		link bool
 	}
 	var files []walked
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -132,7 +135,7 @@ func discover(dir string, exclude []string, spec *gpulog.ColumnSpec) ([]Candidat
 		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
 			return nil
 		}
-		files = append(files, walked{p: p, rel: rel})
+		files = append(files, walked{p: p, rel: rel, link: d.Type()&fs.ModeSymlink != 0})
 		return nil
 	})
 	if err != nil {
@@ -159,10 +162,13 @@ func discover(dir string, exclude []string, spec *gpulog.ColumnSpec) ([]Candidat
 	wg.Wait()
 	var cands []Candidate
 	var skipped []Skipped
+	keep := sameFiles(len(files), func(i int) (Candidate, bool, bool) { return out[i].c, out[i].ok, files[i].link })
 	for i, f := range files {
 		switch r := out[i]; {
 		case f.unreadable != "":
 			skipped = append(skipped, Skipped{Path: f.rel, Reason: f.unreadable})
+		case r.ok && keep[i] != i:
+			skipped = append(skipped, Skipped{Path: f.rel, Reason: "the same file as " + out[keep[i]].c.Rel + " (a symbolic or hard link to it): read once"})
 		case r.ok:
 			cands = append(cands, r.c)
 		case r.reason != "":
@@ -170,6 +176,54 @@ func discover(dir string, exclude []string, spec *gpulog.ColumnSpec) ([]Candidat
 		}
 	}
 	return cands, skipped, nil
+}
+
+// sameFiles finds the paths that name one file (a symbolic link such as
+// latest.pickle to snapshot_step_80.pickle, or a hard link) among n
+// walked entries, by the identity (device and inode) of the file each
+// opened; of entry i, at gives the candidate, whether it is one, and
+// whether the path is a symbolic link. It returns for each entry the
+// entry that is read for its file: a path that is no link before a link,
+// then a name with a step before one without (the step places the
+// snapshot), then the first in walk order. Entries that are no
+// candidate, or whose platform gives no identity, are their own.
+func sameFiles(n int, at func(i int) (c Candidate, ok, link bool)) []int {
+	keep := make([]int, n)
+	first := map[fileIdentity]int{}
+	better := func(i, j int) bool {
+		ci, _, li := at(i)
+		cj, _, lj := at(j)
+		if li != lj {
+			return !li
+		}
+		si, sj := StepFromName(ci.Rel) != input.NoStep, StepFromName(cj.Rel) != input.NoStep
+		return si && !sj
+	}
+	for i := range n {
+		keep[i] = i
+		c, ok, _ := at(i)
+		if !ok || !c.identified {
+			continue
+		}
+		// The identity without the times: a link and its target are
+		// one inode, whatever the times say.
+		id := fileIdentity{Ino: c.id.Ino, Dev: c.id.Dev}
+		j, seen := first[id]
+		if !seen {
+			first[id] = i
+			continue
+		}
+		if better(i, j) {
+			first[id] = i
+		}
+	}
+	for i := range n {
+		c, ok, _ := at(i)
+		if ok && c.identified {
+			keep[i] = first[fileIdentity{Ino: c.id.Ino, Dev: c.id.Dev}]
+		}
+	}
+	return keep
 }
 
 // IsInputFile reports whether the file at p (or the file a symbolic link
@@ -203,7 +257,7 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 		return c, "", true
 	}
 	ext := strings.ToLower(filepath.Ext(p))
-	promised := isSnapshotExt(ext) || ext == ".gz" || isLogExt(ext)
+	promised := isSnapshotExt(ext) || ext == ".gz" || ext == ".bz2" || isLogExt(ext)
 	f, err := os.Open(p)
 	if err != nil {
 		if promised {
@@ -237,6 +291,9 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 		c.Kind = KindSnapshot
 		return c, "", true
 	}
+	if reason, ok := unreadCompression(head, p); ok {
+		return Candidate{}, reason, false
+	}
 	if lf, ok := gpulog.SniffLogWith(head, spec); ok {
 		c.Kind = KindLog
 		c.Log = lf
@@ -254,8 +311,8 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 	if n == 0 {
 		return Candidate{}, "empty file", false
 	}
-	if isSnapshotExt(ext) || ext == ".gz" {
-		return Candidate{}, fmt.Sprintf("not a snapshot: no pickle, gzip or zip signature and no JSON snapshot (starts with %q)", firstBytes(head, 16)), false
+	if isSnapshotExt(ext) || ext == ".gz" || ext == ".bz2" {
+		return Candidate{}, fmt.Sprintf("not a snapshot: no pickle, gzip, bzip2 or zip signature and no JSON snapshot (starts with %q)", firstBytes(head, 16)), false
 	}
 	reason := fmt.Sprintf("not a recognised GPU log (first line: %q)", firstLine(head, 80))
 	if looksLikeCSVHeader(firstLine(head, 4<<10)) {
@@ -288,6 +345,35 @@ func looksLikeCSVHeader(line string) bool {
 		}
 	}
 	return false
+}
+
+// unreadCompressions are the compressions gpureport does not decompress,
+// by their magic bytes: a file under one whose name promises a snapshot
+// or a log is listed as skipped with the reason, not ignored.
+var unreadCompressions = []struct{ magic, name string }{
+	{"\xfd7zXZ\x00", "xz"},
+	{"\x28\xb5\x2f\xfd", "zstd"},
+}
+
+// unreadCompression returns the skip reason of a file compressed in a
+// way gpureport does not read (unreadCompressions) whose name, under the
+// compression's extension, promises a snapshot (snapshot.pickle.xz) or a
+// GPU log; false otherwise.
+func unreadCompression(head []byte, p string) (string, bool) {
+	for _, u := range unreadCompressions {
+		if !bytes.HasPrefix(head, []byte(u.magic)) {
+			continue
+		}
+		base := filepath.Base(p)
+		inner := strings.ToLower(filepath.Ext(strings.TrimSuffix(base, filepath.Ext(base))))
+		switch {
+		case isSnapshotExt(inner):
+			return u.name + "-compressed snapshot: not supported; decompress it first (gzip and bzip2 are read)", true
+		case isLogExt(inner):
+			return u.name + "-compressed log: not supported; decompress it first (gzip and bzip2 are read)", true
+		}
+	}
+	return "", false
 }
 
 // classifyCompressed tells whether the compressed file f (at path p) holds

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,6 +66,10 @@ func TestDiscoverKeepsWalkOrder(t *testing.T) {
 		rel := relPath(dir, p)
 		c, reason, ok := classify(p, rel, nil)
 		switch {
+		case rel == "linked.pickle":
+			// A link to a snapshot of the run is read once, as its
+			// target.
+			wantSkipped = append(wantSkipped, Skipped{Path: rel, Reason: "the same file as rank_0/snapshot_step_0.pickle (a symbolic or hard link to it): read once"})
 		case ok:
 			wantCands = append(wantCands, c)
 		case reason != "":
@@ -75,13 +80,82 @@ func TestDiscoverKeepsWalkOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(wantCands) != 13 || len(wantSkipped) != 13 {
-		t.Fatalf("the one-at-a-time walk found %d candidates and %d skipped files, want 13 each", len(wantCands), len(wantSkipped))
+	if len(wantCands) != 12 || len(wantSkipped) != 14 {
+		t.Fatalf("the one-at-a-time walk found %d candidates and %d skipped files, want 12 and 14", len(wantCands), len(wantSkipped))
 	}
 	if diff := cmp.Diff(wantCands, cands, cmp.AllowUnexported(Candidate{})); diff != "" {
 		t.Errorf("candidates differ from the walk's, one file at a time (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(wantSkipped, skipped); diff != "" {
 		t.Errorf("skipped files differ from the walk's, one file at a time (-want +got):\n%s", diff)
+	}
+}
+
+// TestDiscoverReadsLinksOnce lays out paths that name one file (symbolic
+// links such as latest.pickle, hard links) and checks which path of each
+// file is read: a path that is no symbolic link, then one with a step,
+// then the first in walk order; the others are skipped with the path read.
+func TestDiscoverReadsLinksOnce(t *testing.T) {
+	snap := testutil.SampleSnapshots(t, 1)[0]
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		// files are copies of a snapshot; links map a new path to the
+		// file it links (hard: a hard link).
+		files []string
+		links [][2]string
+		hard  bool
+		read  []string
+	}{
+		{"latest.pickle to the last step", []string{"snapshot_step_1.pickle", "snapshot_step_2.pickle"},
+			[][2]string{{"latest.pickle", "snapshot_step_2.pickle"}}, false, []string{"snapshot_step_1.pickle", "snapshot_step_2.pickle"}},
+		{"a link that sorts first in a folder of its own", []string{"z/snapshot_step_1.pickle"},
+			[][2]string{{"a/snapshot_step_9.pickle", "z/snapshot_step_1.pickle"}}, false, []string{"z/snapshot_step_1.pickle"}},
+		{"a hard link without a step", []string{"snapshot_step_3.pickle"},
+			[][2]string{{"a_final.pickle", "snapshot_step_3.pickle"}}, true, []string{"snapshot_step_3.pickle"}},
+		{"hard links both with steps: the first", []string{"b/snapshot_step_4.pickle"},
+			[][2]string{{"a/snapshot_step_4.pickle", "b/snapshot_step_4.pickle"}}, true, []string{"a/snapshot_step_4.pickle"}},
+		{"copies are not links", []string{"snapshot_step_5.pickle", "backup/snapshot_step_5.pickle"}, nil, false,
+			[]string{"backup/snapshot_step_5.pickle", "snapshot_step_5.pickle"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range tt.files {
+				testutil.CopyFile(t, snap, filepath.Join(dir, f), at)
+			}
+			for _, l := range tt.links {
+				link, target := filepath.Join(dir, l[0]), filepath.Join(dir, l[1])
+				if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				mk := os.Symlink
+				if tt.hard {
+					mk = os.Link
+				}
+				if err := mk(target, link); err != nil {
+					t.Skipf("cannot link here: %v", err)
+				}
+			}
+			cands, skipped, err := discover(dir, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var read []string
+			for _, c := range cands {
+				read = append(read, c.Rel)
+			}
+			if diff := cmp.Diff(tt.read, read); diff != "" {
+				t.Errorf("files read (-want +got):\n%s", diff)
+			}
+			if len(skipped) != len(tt.links) {
+				t.Fatalf("skipped %+v, want %d", skipped, len(tt.links))
+			}
+			for _, s := range skipped {
+				if !strings.HasPrefix(s.Reason, "the same file as ") || !strings.Contains(s.Reason, "read once") {
+					t.Errorf("%s: reason %q", s.Path, s.Reason)
+				}
+			}
+		})
 	}
 }

@@ -321,7 +321,7 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader)
 			r.skip = &Skipped{Path: c.Rel, Reason: skipReason(err)}
 			return r
 		}
-		name := ParseName(c.Rel)
+		name := ParseNameAt(c.Rel, c.ModTime)
 		r.snap = &SnapshotFile{
 			Source:    c.Source,
 			Container: cont,
@@ -330,6 +330,7 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader)
 			OrderKind: name.OrderKind,
 			Rank:      name.Rank,
 			Phase:     name.Phase,
+			Epoch:     name.Epoch,
 			Snapshot:  s,
 			point:     point,
 		}

@@ -57,7 +57,7 @@ func TestLoadSkipsBadFilesAndOwnOutput(t *testing.T) {
 	want := map[string]string{
 		"truncated.pickle": "",
 		"ints.pkl":         "not a PyTorch memory snapshot",
-		"notes.pickle":     "no pickle, gzip or zip signature",
+		"notes.pickle":     "no pickle, gzip, bzip2 or zip signature",
 		"empty.pkl":        "empty file",
 	}
 	if len(run.Skipped) != len(want) {

@@ -65,7 +65,17 @@ type NameInfo struct {
 	Rank int
 	// Phase is PhaseOOM for exit and OOM dumps.
 	Phase Phase
+	// Epoch is the epoch number (epoch3, epoch_3, ep-3) in the file name,
+	// else in the nearest folder name that has one; NoEpoch when none.
+	// Beside a step it says which epoch the step counts in: a per-epoch
+	// step counter restarts every epoch (epoch1_step100 comes after
+	// epoch0_step900).
+	Epoch int64
 }
+
+// NoEpoch is NameInfo.Epoch and SnapshotFile.Epoch of a path that names
+// no epoch.
+const NoEpoch int64 = -1
 
 var (
 	// rankRE finds a rank in a path: rank3, rank_3, rank-3, local_rank_3
@@ -73,6 +83,16 @@ var (
 	rankRE = regexp.MustCompile(`(?i)(?:^|[^a-z])rank[_-]?(\d+)`)
 	// rankDirRE is a folder named only by a short rank: r3, R_3.
 	rankDirRE = regexp.MustCompile(`(?i)^r[_-]?(\d+)$`)
+	// hfCheckpointRE is a Hugging Face Trainer checkpoint folder,
+	// checkpoint-500: the number is the global step the Trainer saved at.
+	// Only the Trainer's exact folder form counts (a file
+	// checkpoint_3.pickle is more likely a counter).
+	hfCheckpointRE = regexp.MustCompile(`^checkpoint-(\d+)$`)
+	// monthTimeRE finds a date-time with a month name and no year:
+	// Sep_30_23_52_00, the "%b_%d_%H_%M_%S" of PyTorch's "Understanding
+	// GPU Memory" recipe (f"{host}_{timestamp}.pickle"). The year comes
+	// from the file's modification time (monthTime).
+	monthTimeRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[_-]?(0?[1-9]|[12]\d|3[01])[_-]([01]\d|2[0-3])[-_:.]?([0-5]\d)[-_:.]?([0-5]\d)(?:\D|$)`)
 	// stepKeywordRE finds an explicit step: step_100, iter-7,
 	// iteration100, it_5, global_step=30, batch12. An epoch is not a step.
 	stepKeywordRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(step|iteration|iter|it|batch)[_=-]?(\d+)`)
@@ -99,32 +119,94 @@ var (
 var unixDigits = map[int]time.Duration{10: time.Second, 13: time.Millisecond, 16: time.Microsecond, 19: time.Nanosecond}
 
 // ParseName reads what a snapshot's path relative to its run directory
-// says: step, order, rank and phase. Only the file name and the folders
-// inside the run directory are read (the run directory's own name is not
-// part of rel).
-func ParseName(rel string) NameInfo {
+// says: step, order, rank, phase and epoch. Only the file name and the
+// folders inside the run directory are read (the run directory's own name
+// is not part of rel). A date-time without a year in the name (Sep_30_…)
+// is placed in noYear; ParseNameAt takes the year from the file's time.
+func ParseName(rel string) NameInfo { return ParseNameAt(rel, time.Time{}) }
+
+// ParseNameAt is ParseName for a file modified at mod: a date-time without
+// a year in its name (monthTimeRE) is taken in the latest year that does
+// not put it more than a day after mod (a file is written after the time
+// its name gives, in whatever zone the name was written in), so that
+// names across a New Year (Dec_31_23_58, Jan_01_00_03) keep their order.
+// A zero mod places such a date-time in noYear.
+func ParseNameAt(rel string, mod time.Time) NameInfo {
 	rel = strings.ReplaceAll(rel, `\`, "/")
 	dir, base := path.Split(rel)
 	base = trimSnapshotExt(base)
-	info := NameInfo{Step: input.NoStep, Rank: RankFromPath(rel)}
+	info := NameInfo{Step: input.NoStep, Rank: RankFromPath(rel), Epoch: NoEpoch}
 	if phaseRE.MatchString(base) || phaseRE.MatchString(dir) {
 		info.Phase = PhaseOOM
 	}
+	parts := strings.Split(strings.Trim(dir, "/"), "/")
 	info.Step = keywordStep(base)
 	if info.Step == input.NoStep {
 		// Steps from folder names, nearest folder first
-		// (memory_snapshot/iteration_20/rank0_memory_snapshot.pickle).
-		parts := strings.Split(strings.Trim(dir, "/"), "/")
+		// (memory_snapshot/iteration_20/rank0_memory_snapshot.pickle,
+		// checkpoint-500/memory_snapshot.pickle).
 		for _, p := range slices.Backward(parts) {
-			if s := keywordStep(p); s != input.NoStep {
+			s := keywordStep(p)
+			if m := hfCheckpointRE.FindStringSubmatch(p); m != nil && s == input.NoStep {
+				s, _ = strconv.ParseInt(m[1], 10, 64)
+			}
+			if s != input.NoStep {
 				info.Step = s
 				break
 			}
 		}
 	}
+	info.Epoch = lastEpoch(base)
+	if info.Epoch == NoEpoch {
+		for _, p := range slices.Backward(parts) {
+			if e := lastEpoch(p); e != NoEpoch {
+				info.Epoch = e
+				break
+			}
+		}
+	}
 	// The order comes from the numbers that are not the step's.
-	info.Order, info.OrderKind = nameOrder(stepKeywordRE.ReplaceAllString(base, "_"))
+	info.Order, info.OrderKind = nameOrder(stepKeywordRE.ReplaceAllString(base, "_"), mod)
 	return info
+}
+
+// noYear is the year ParseName gives a date-time whose name has none and
+// whose file time is unknown: a leap year, so that Feb_29 stays itself.
+const noYear = 2000
+
+// lastEpoch is the last epoch number in one path component; NoEpoch when
+// none.
+func lastEpoch(s string) int64 {
+	m := epochRE.FindAllStringSubmatch(s, -1)
+	if m == nil {
+		return NoEpoch
+	}
+	n, err := strconv.ParseInt(m[len(m)-1][1], 10, 64)
+	if err != nil {
+		return NoEpoch
+	}
+	return n
+}
+
+// monthTime is the time a monthTimeRE match m gives, in the year described
+// at ParseNameAt.
+func monthTime(m []string, mod time.Time) time.Time {
+	mo := time.Month(1 + strings.Index("janfebmaraprmayjunjulaugsepoctnovdec", strings.ToLower(m[1]))/3)
+	var n [4]int
+	for i := range n {
+		n[i], _ = strconv.Atoi(m[2+i])
+	}
+	at := func(y int) time.Time { return time.Date(y, mo, n[0], n[1], n[2], n[3], 0, time.UTC) }
+	if mod.IsZero() {
+		return at(noYear)
+	}
+	// A day of slack: the name may be in a zone up to 14 hours off UTC,
+	// the file time is UTC.
+	y := mod.Year()
+	if at(y).After(mod.Add(24 * time.Hour)) {
+		y--
+	}
+	return at(y)
 }
 
 // StepFromName parses a training step from a snapshot path: an explicit
@@ -136,7 +218,7 @@ func StepFromName(p string) int64 { return ParseName(p).Step }
 func trimSnapshotExt(base string) string {
 	for strings.Contains(base, ".") {
 		ext := path.Ext(base)
-		if !isSnapshotExt(ext) && ext != ".gz" && ext != ".zip" {
+		if !isSnapshotExt(ext) && !isCompressionExt(ext) && ext != ".zip" {
 			break
 		}
 		base = strings.TrimSuffix(base, ext)
@@ -157,9 +239,13 @@ func keywordStep(s string) int64 {
 }
 
 // nameOrder finds an ordering number in a file name (without extension)
-// that is not a step: a date-time or Unix time, else an epoch, else the
+// that is not a step: a date-time (with a year, or a month name and none:
+// monthTime with the file time mod) or Unix time, else an epoch, else the
 // last bare number that does not name a rank or device.
-func nameOrder(base string) (int64, OrderKind) {
+func nameOrder(base string, mod time.Time) (int64, OrderKind) {
+	if m := monthTimeRE.FindStringSubmatch(base); m != nil {
+		return monthTime(m, mod).UnixNano(), OrderTimestamp
+	}
 	if m := dateTimeRE.FindStringSubmatch(base); m != nil {
 		hms := [3]int{}
 		for i := range 3 {
@@ -202,6 +288,44 @@ func nameOrder(base string) (int64, OrderKind) {
 	return 0, OrderNone
 }
 
+// TimelessPath is p with the date-time in its file name (the timestamp
+// nameOrder reads: a date-time with or without a year, or a Unix time)
+// written as one "*": paths that differ only there are dumps of one
+// writer at different times. A date-time spans several digit runs
+// (Sep_30_23_52_00), which a digit-by-digit comparison of paths would
+// take for several numbers, one of them (the day) shared by some files.
+func TimelessPath(p string) string {
+	p = strings.ReplaceAll(p, `\`, "/")
+	dir, base := path.Split(p)
+	name := trimSnapshotExt(base)
+	if _, kind := nameOrder(stepKeywordRE.ReplaceAllString(name, "_"), time.Time{}); kind != OrderTimestamp {
+		return p
+	}
+	for _, re := range []*regexp.Regexp{monthTimeRE, dateTimeRE} {
+		if m := re.FindStringSubmatchIndex(name); m != nil {
+			end := m[3]
+			for g := 2; 2*g+1 < len(m); g++ {
+				if m[2*g+1] > end {
+					end = m[2*g+1]
+				}
+			}
+			return dir + base[:m[2]] + "*" + base[end:]
+		}
+	}
+	// A Unix time: the first digit run of a time's length that names no
+	// rank or device (blanked at the same offsets), as nameOrder reads it.
+	blanked := notStepRE.ReplaceAllStringFunc(name, func(m string) string { return strings.Repeat("_", len(m)) })
+	for _, loc := range numberRE.FindAllStringIndex(blanked, -1) {
+		digits := blanked[loc[0]:loc[1]]
+		if unit, ok := unixDigits[len(digits)]; ok && digits[0] != '0' {
+			if n, err := strconv.ParseInt(digits, 10, 64); err == nil && n <= (1<<63-1)/int64(unit) {
+				return dir + base[:loc[0]] + "*" + base[loc[1]:]
+			}
+		}
+	}
+	return p
+}
+
 // EpochShape is p with the digits of every epoch number in it (epoch3,
 // epoch_3, ep-3) written as one "#": paths that differ only there name
 // stages of one training process, not processes side by side.
@@ -234,6 +358,16 @@ func RankFromPath(p string) int {
 		}
 	}
 	return input.NoRank
+}
+
+// isCompressionExt reports whether ext names a compression a snapshot
+// may be under (read: gzip, bzip2; named in the skip reason: xz, zstd).
+func isCompressionExt(ext string) bool {
+	switch strings.ToLower(ext) {
+	case ".gz", ".bz2", ".xz", ".zst":
+		return true
+	}
+	return false
 }
 
 func isSnapshotExt(ext string) bool {

@@ -23,6 +23,8 @@ func FuzzParseName(f *testing.F) {
 		"r3/mem_snapshot_3.pkl", "local_rank_2/snapshot_epoch4.pickle",
 		"snapshot_20231114_221320.pickle", "snapshot_1700000000123.pickle.gz",
 		"step_10/sub/iter_7/snap.pickle", `win\rank2\snap_step_9.pkl`,
+		"gpu-node-a_Sep_30_23_52_00.pickle", "trainer_Dec_31_23_59_59.pickle", "epoch_03/iter_000100.pickle",
+		"checkpoint-500/memory_snapshot.pickle", "epoch2_step100.pickle.bz2",
 	} {
 		f.Add(s)
 	}
@@ -30,6 +32,12 @@ func FuzzParseName(f *testing.F) {
 		n := ParseName(p)
 		if n.Step < input.NoStep || n.Rank < input.NoRank {
 			t.Errorf("%q: step %d rank %d", p, n.Step, n.Rank)
+		}
+		if n.Epoch < NoEpoch {
+			t.Errorf("%q: epoch %d", p, n.Epoch)
+		}
+		if tp := TimelessPath(p); n.OrderKind != OrderTimestamp && tp != strings.ReplaceAll(p, `\`, "/") {
+			t.Errorf("%q: no timestamp read, but TimelessPath gives %q", p, tp)
 		}
 		if n.OrderKind == OrderNone && n.Order != 0 {
 			t.Errorf("%q: order %d without a kind", p, n.Order)

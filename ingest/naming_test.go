@@ -128,3 +128,87 @@ func TestRankFromPath(t *testing.T) {
 		}
 	}
 }
+
+// TestParseNameAtDates checks date-times whose names carry no year
+// (PyTorch's recipe, "%b_%d_%H_%M_%S"): the year is the latest that does
+// not put the name more than a day after the file time, so a run across
+// New Year keeps its order, and the names order as times, not counters.
+func TestParseNameAtDates(t *testing.T) {
+	at := func(y int, mo time.Month, d, h, mi, s int) time.Time {
+		return time.Date(y, mo, d, h, mi, s, 0, time.UTC)
+	}
+	tests := []struct {
+		name string
+		mod  time.Time
+		want time.Time
+	}{
+		{"trainer_Sep_30_23_52_00.pickle", at(2025, 9, 30, 23, 52, 3), at(2025, 9, 30, 23, 52, 0)},
+		{"gpu-a_Oct_01_00_01_00.pickle", at(2025, 10, 1, 0, 1, 2), at(2025, 10, 1, 0, 1, 0)},
+		// Written on Dec 31, copied on Jan 2: last year.
+		{"host_Dec_31_23_58_00.pickle", at(2026, 1, 2, 8, 0, 0), at(2025, 12, 31, 23, 58, 0)},
+		{"host_Jan_01_00_03_00.pickle", at(2026, 1, 2, 8, 0, 0), at(2026, 1, 1, 0, 3, 0)},
+		// A name in a zone ahead of UTC may be hours after its file time.
+		{"host_Mar_02_09_00_00.pickle", at(2026, 3, 2, 0, 0, 5), at(2026, 3, 2, 9, 0, 0)},
+		{"dump-jul-4_12_00_00.pickle", at(2024, 8, 1, 0, 0, 0), at(2024, 7, 4, 12, 0, 0)},
+		// Without a file time: noYear.
+		{"host_Feb_29_10_00_00.pickle", time.Time{}, at(noYear, 2, 29, 10, 0, 0)},
+	}
+	for _, tt := range tests {
+		n := ParseNameAt(tt.name, tt.mod)
+		if n.OrderKind != OrderTimestamp || n.Order != tt.want.UnixNano() || n.Step != input.NoStep {
+			t.Errorf("%s: %+v (%v), want the timestamp %v", tt.name, n, time.Unix(0, n.Order).UTC(), tt.want)
+		}
+	}
+	// Words that look like months but are no date-time stay counters.
+	for _, name := range []string{"summary_3.pickle", "decoder_12.pickle", "mar_snapshot_5.pickle"} {
+		if n := ParseName(name); n.OrderKind != OrderIndex {
+			t.Errorf("%s: %+v, want a dump counter", name, n)
+		}
+	}
+}
+
+// TestParseNameEpochsAndCheckpoints checks the epoch a path names (file
+// name first, else the nearest folder) and the step of a Hugging Face
+// Trainer checkpoint folder.
+func TestParseNameEpochsAndCheckpoints(t *testing.T) {
+	tests := []struct {
+		name        string
+		step, epoch int64
+	}{
+		{"epoch3_step100.pickle", 100, 3},
+		{"epoch_02/snapshot_step_200.pickle", 200, 2},
+		{"epoch_00/iter_000100.pickle", 100, 0},
+		{"ep-1/epoch_4/snap_step_5.pickle", 5, 4},
+		{"epoch_1/run_epoch2_step7.pickle", 7, 2},
+		{"snapshot_step_100.pickle", 100, NoEpoch},
+		{"outputs/checkpoint-500/memory_snapshot.pickle", 500, NoEpoch},
+		{"checkpoint-500/global_step120/snap.pickle", 120, NoEpoch},
+		{"checkpoint-500/snap_step_7.pickle", 7, NoEpoch},
+		// Only the Trainer's folder form is a step.
+		{"checkpoint_3.pickle", input.NoStep, NoEpoch},
+		{"my-checkpoint-5/snap.pickle", input.NoStep, NoEpoch},
+	}
+	for _, tt := range tests {
+		n := ParseName(tt.name)
+		if n.Step != tt.step || n.Epoch != tt.epoch {
+			t.Errorf("%s: step %d epoch %d, want %d %d", tt.name, n.Step, n.Epoch, tt.step, tt.epoch)
+		}
+	}
+}
+
+// TestTimelessPath checks that the timestamp a name's order comes from is
+// written as one "*", and nothing else is.
+func TestTimelessPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"gpu-a_Sep_28_23_50_00.pickle":           "gpu-a_*.pickle",
+		"host/snap_20241105_153012_rank1.pickle": "host/snap_*_rank1.pickle",
+		"node-b/snap_2024-11-05.pickle":          "node-b/snap_*.pickle",
+		"w3/snap_1700000000123.pickle":           "w3/snap_*.pickle",
+		"snapshot_step_100_gpu-node-a.pickle":    "snapshot_step_100_gpu-node-a.pickle",
+		`win\mem_3.pkl`:                          "win/mem_3.pkl",
+	} {
+		if got := TimelessPath(in); got != want {
+			t.Errorf("TimelessPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

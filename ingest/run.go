@@ -89,6 +89,9 @@ type SnapshotFile struct {
 	// iteration_N_exit). An OOM-phase dump is evidence for that event and
 	// should not be a point of a trend.
 	Phase Phase
+	// Epoch is the epoch number the path names (ParseName), NoEpoch if
+	// none: with a step, the epoch the step counts in.
+	Epoch int64
 	// Snapshot is the decoded content, or its digest (see Reduce and
 	// Full).
 	Snapshot *snapshot.Snapshot

@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,7 +69,7 @@ func TestContainers(t *testing.T) {
 		{"truncated gzip", gz[:len(gz)/2], DecodeOptions{}, ContainerGzip, "the compressed data ends here (truncated file?)"},
 		{"gzip with a bad checksum", badCRC, DecodeOptions{}, ContainerGzip, "gzip data (offsets count decompressed bytes): offset " + strconv.Itoa(len(pkl)) + ": reading: gzip: invalid checksum"},
 		{"gzip of a pickle that is no snapshot", snapGzip([]byte("\x80\x04}\x94(\x8c\x08segments\x94K\x05u.")), DecodeOptions{}, ContainerGzip, "gzip data (offsets count decompressed bytes): offset 2: not a PyTorch memory snapshot: segments: expected list, got int"},
-		{"gzip of no pickle", snapGzip([]byte("hello")), DecodeOptions{}, ContainerGzip, `gzip data: not a pickle, gzip, torch.save zip or JSON snapshot file: the decompressed data starts with "hell"`},
+		{"gzip of no pickle", snapGzip([]byte("hello")), DecodeOptions{}, ContainerGzip, `gzip data: not a pickle, gzip, bzip2, torch.save zip or JSON snapshot file: the decompressed data starts with "hell"`},
 		{"zip of no pickle", snapZip(t, map[string][]byte{"archive/data.pkl": []byte("PK\x03\x04")}, zip.Store), DecodeOptions{}, ContainerZip, `zip member archive/data.pkl: not a pickle`},
 		{"empty", nil, DecodeOptions{}, "", "the file is empty"},
 		{"text", []byte("lr: 3e-4\n"), DecodeOptions{}, "", `it starts with "lr: "`},
@@ -103,5 +105,63 @@ func TestContainers(t *testing.T) {
 	zw.Close()
 	if _, _, err := DecodeBytes(lie.Bytes(), limit); err == nil || !errors.Is(err, zip.ErrFormat) && !strings.Contains(err.Error(), "limit") {
 		t.Errorf("lying zip member: %v", err)
+	}
+}
+
+// TestBzip2Container decodes a bzip2 snapshot (testdata/bzip2, made with
+// bzip2 -9 from snapshot.pickle, a protocol-4 pickle of two segments;
+// bomb.pickle.bz2 is a 3 MiB pickle of Nones in 70 bytes): it must equal
+// the bare pickle, stop at the decompression bound, and fail clearly when
+// cut short. Text that starts with "BZh" is no bzip2 stream.
+func TestBzip2Container(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("testdata", "bzip2", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	want, _, err := DecodeBytes(read("snapshot.pickle"), DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bz := read("snapshot.pickle.bz2")
+	for _, c := range []struct {
+		name string
+		data []byte
+		opt  DecodeOptions
+		err  string // "" when it must decode to want
+	}{
+		{"bzip2", bz, DecodeOptions{}, ""},
+		{"bzip2 within a bound it fits", bz, DecodeOptions{MaxDecompressed: 1 << 20}, ""},
+		{"bzip2 bomb", read("bomb.pickle.bz2"), DecodeOptions{MaxDecompressed: 1 << 20}, "bzip2 data: decompressed data exceeds the 1048576-byte limit"},
+		{"truncated bzip2", bz[:len(bz)/2], DecodeOptions{}, "bzip2 data"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, cont, err := DecodeBytes(c.data, c.opt)
+			if cont != ContainerBzip2 {
+				t.Errorf("container %q, want %q", cont, ContainerBzip2)
+			}
+			if c.err == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := diffSnapshots(s, want); d != "" {
+					t.Fatal(d)
+				}
+				if got := s.Segments[0].TotalSize + s.Segments[1].TotalSize; got != 6<<20 {
+					t.Errorf("reserved %d, want %d", got, 6<<20)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Fatalf("got %v, want an error saying %q", err, c.err)
+			}
+		})
+	}
+	for _, head := range []string{"BZh1 is a band", "BZh9\x31\x41\x59\x26\x53"} {
+		if c, ok := SniffContainer([]byte(head)); ok {
+			t.Errorf("%q sniffed as %q", head, c)
+		}
 	}
 }

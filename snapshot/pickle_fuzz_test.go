@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -382,8 +383,19 @@ func sameSnapshotOutcome(t *testing.T, what string, bare *Snapshot, berr error, 
 // they are a pickle, their gzip compression, which goes through the
 // streaming path (length unknown): both must agree with the bare pickle.
 // A small decompression bound keeps bombs cheap.
+//
+// Its seeds hold bzip2 files too (testdata/bzip2), whole and cut short:
+// decoded as a file, they go through the bzip2 stream under the bound.
 func FuzzGzip(f *testing.F) {
 	f.Add(snapGzip([]byte("\x80\x04N.")))
+	for _, name := range []string{"snapshot.pickle.bz2", "bomb.pickle.bz2"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "bzip2", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+		f.Add(b[:len(b)*2/3])
+	}
 	fuzzContainer(f, snapGzip, ContainerGzip)
 }
 

@@ -195,7 +195,12 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		if len(run.Skipped) == 0 {
 			return nil, fmt.Errorf("%w: %s holds no snapshot (pickle, JSON, gzip, torch.save) and no GPU log", errNothingUsable, dir)
 		}
-		return nil, fmt.Errorf("%w: every input in %s was skipped (%d files)", errNothingUsable, dir, len(run.Skipped))
+		first := run.Skipped[0]
+		more := ""
+		if n := len(run.Skipped) - 1; n > 0 {
+			more = fmt.Sprintf(", and %d more", n)
+		}
+		return nil, fmt.Errorf("%w: every input in %s was skipped (%d files: %s: %s%s)", errNothingUsable, dir, len(run.Skipped), first.Path, first.Reason, more)
 	}
 	f := analyze.Analyze(run, analyze.Options{
 		Capacity:              opt.capacity,

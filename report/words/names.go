@@ -105,6 +105,7 @@ func TrendSource(t *analyze.Trend) string {
 var orders = map[analyze.OrderRule]string{
 	analyze.OrderTraceTime: "the time of each snapshot's last trace event",
 	analyze.OrderStep:      "the step number in each file name",
+	analyze.OrderEpochStep: "the epoch, then the step number, in each file name",
 	analyze.OrderModTime:   "file modification time",
 }
 

@@ -100,6 +100,23 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 		return fmt.Sprintf("%s: snapshots were ordered by the %s in their file names, which is not a step: rates are per snapshot or per hour, not per step", where, nameNumber(n.Order))
 	case analyze.NoteAxisSnapshot:
 		return fmt.Sprintf("%s: the snapshots have no steps, and their times (trace, file-name or file times) span less than %.0f minutes or are copy times, too little for per-hour rates: they are placed by their order", where, analyze.MinHoursAxisSpan*60)
+	case analyze.NoteStepsPerEpoch:
+		ordered := "by epoch, then step"
+		if d != nil && d.Order == analyze.OrderTraceTime {
+			ordered = "by their trace times"
+		}
+		return fmt.Sprintf("%s: the steps in the snapshot names count within each epoch (they restart when the epoch changes): the snapshots were ordered %s and are placed %s, not per step", where, ordered, placedBy(d))
+	case analyze.NoteSameStep:
+		return fmt.Sprintf("%s: %s and %s are both dumps at step %d (copies, or two processes their paths do not tell apart): both are trend points", where, n.Paths[0], n.Paths[1], n.Step)
+	case analyze.NoteNoStep:
+		at := "shown in order"
+		switch {
+		case n.Step >= 0 && n.Count == 1:
+			at = fmt.Sprintf("shown at step %d, where its file time places it", n.Step)
+		case n.Step >= 0:
+			at = fmt.Sprintf("shown after the last step, at step %d", n.Step)
+		}
+		return fmt.Sprintf("%s: %s has no step in its name, beside snapshots that have one: %s, it is not a trend point", where, n.Paths[0], at)
 	case analyze.NoteHeavyRank:
 		return heavyRank(f, n.Device)
 	case analyze.NoteCapacity:
@@ -195,6 +212,15 @@ func coverageLevel(level string) string {
 		return "unreliable"
 	}
 	return "partial"
+}
+
+// placedBy says what places a device's snapshots on its axis when that is
+// not the step.
+func placedBy(d *analyze.Device) string {
+	if d != nil && d.Axis == analyze.AxisHours {
+		return "in time (per-hour rates)"
+	}
+	return "by their order (per-snapshot rates)"
 }
 
 // nameNumber names the file-name number that ordered snapshots.
