@@ -228,7 +228,8 @@ func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64, exp
 		o.EstimatedCapacity = m.Reserved + m.Free
 	}
 	o.Message = &OOMMessage{Line: m.Line, Count: m.Count, Kind: OOMMessageKind(m.Kind), GPU: m.Device, Total: m.Capacity,
-		ProcessInUse: m.ProcessInUse, Allowed: m.Allowed, OtherProcesses: m.OtherProcesses, OtherAllocations: m.OtherAllocations}
+		ProcessInUse: m.ProcessInUse, ListedSelfPID: m.ListedSelfPID, Allowed: m.Allowed, OtherProcesses: m.OtherProcesses,
+		OtherAllocations: m.OtherAllocations}
 	if m.Requested >= 0 && m.Free >= 0 {
 		o.Missing = max(0, m.Requested-m.Free)
 	}

@@ -197,8 +197,15 @@ type TrainingOOM struct {
 	// ("X allowed") or MPS's high watermark ("max allowed: X").
 	Allowed int64
 	// OtherProcesses is the memory other processes had in use on the
-	// device ("Process N has X memory in use", summed).
+	// device ("Process N has X memory in use", summed), bytes; Unknown
+	// when the message lists none besides this process.
 	OtherProcesses int64
+	// ListedSelfPID is the pid of the "Process N has X memory in use"
+	// entry read as this process, 0 when none: PyTorch lists its own
+	// process so when it does not recognise its pid (a container), and
+	// the figures show that entry cannot be another process's
+	// (oomReading.selfListed). Its X is then ProcessInUse.
+	ListedSelfPID int
 	// OtherAllocations is MPS's "other allocations": memory of the
 	// process that its MPS allocator did not make.
 	OtherAllocations int64

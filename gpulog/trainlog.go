@@ -157,8 +157,9 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 	}
 	o.Requested, o.RequestedSlack = r.requested, r.requestedSlack
 	o.Capacity, o.Free, o.FreeSlack = r.capacity, r.free, r.freeSlack
-	o.Allocated, o.ProcessInUse, o.Allowed = r.allocated, r.processInUse, r.allowed
-	o.PrivatePools, o.OtherProcesses, o.OtherAllocations = r.privatePools, r.otherProcesses, r.otherAllocs
+	// reservedSlack is how far Reserved may be from the truth, as the
+	// printed figures it is made of allow.
+	var reservedSlack int64
 	switch {
 	case r.cached >= 0:
 		// Before 1.4 "cached" was the allocator's cache less what is
@@ -166,9 +167,10 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 		o.ReservedUnallocated = r.cached
 		if r.allocated >= 0 {
 			o.Reserved = r.allocated + r.cached
+			reservedSlack = r.slack[fieldAllocated] + r.slack[fieldCached]
 		}
 	case r.reserved >= 0:
-		o.Reserved = r.reserved
+		o.Reserved, reservedSlack = r.reserved, r.slack[fieldReserved]
 		if r.allocated >= 0 && r.reserved >= r.allocated {
 			o.ReservedUnallocated = r.reserved - r.allocated
 		}
@@ -176,8 +178,13 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 		o.ReservedUnallocated = r.unallocated
 		if r.allocated >= 0 {
 			o.Reserved = r.allocated + r.unallocated
+			reservedSlack = r.slack[fieldAllocated] + r.slack[fieldUnallocated]
 		}
 	}
+	r.selfListed(o.Reserved, reservedSlack)
+	o.Allocated, o.ProcessInUse, o.Allowed = r.allocated, r.processInUse, r.allowed
+	o.PrivatePools, o.OtherProcesses, o.OtherAllocations = r.privatePools, r.otherProcesses, r.otherAllocs
+	o.ListedSelfPID = r.selfPID
 	msg = strings.TrimSpace(msg)
 	if len(msg) > maxOOMMessage {
 		msg = msg[:maxOOMMessage] + "..."

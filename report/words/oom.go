@@ -166,6 +166,10 @@ func messageExplanation(o *analyze.OOM) string {
 		live := "live tensors held " + units.Bytes(o.Allocated)
 		if m.ProcessInUse >= 0 {
 			live += " of the " + units.Bytes(m.ProcessInUse) + " the process had in use"
+			if m.ListedSelfPID > 0 {
+				// PyTorch did not recognise its own pid (a container).
+				live += fmt.Sprintf(" (the message lists it as Process %d: with its reserved memory, that entry cannot be another process)", m.ListedSelfPID)
+			}
 		}
 		parts = append(parts, live)
 	}
