@@ -247,6 +247,16 @@ func TestTrainingOOMCause(t *testing.T) {
 			[]string{"lacked 448 KiB"}, ExpandableSetting},
 		{"nothing covers it", msg(4<<30, 0, 1<<30, 0, 70<<30, 1<<30, unknown, unknown), CauseCapacity, 3 << 30,
 			[]string{"lacked 3.00 GiB"}, ""},
+		// "Tried to allocate 0 bytes" (18.06 MiB free, 237 MiB cached):
+		// nothing lacked, and 0 is not the size that failed.
+		{"zero-byte request", msg(0, 0, 18<<20, 5242, 23<<30, 237<<20, unknown, unknown), CauseUnknown, 0,
+			[]string{"0 bytes were requested, which is not the size that failed"}, ""},
+		// Cut after "of which 1.23 GiB is free": no reserved figures.
+		{"cut before reserved", msg(2<<30, 0, 1<<30, 0, unknown, unknown, unknown, unknown), CauseUnknown, 1 << 30,
+			[]string{"cut short before its reserved memory"}, ""},
+		// Cut as well, but free memory alone covered the request.
+		{"cut, free covers it", msg(1<<30, 0, 2<<30, 0, unknown, unknown, unknown, unknown), CauseLimit, 0,
+			[]string{"limit OOM"}, "per_process_memory_fraction"},
 		{"MPS past its watermark", mps, CauseCapacity, 512 << 20, []string{"high watermark allows 9.00 GiB", "lacked 512 MiB"}, "PYTORCH_MPS_HIGH_WATERMARK_RATIO"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -143,11 +143,16 @@ func messageExplanation(o *analyze.OOM) string {
 		if o.Requested >= 0 {
 			what += " (" + units.Bytes(o.Requested) + " requested)"
 		}
-		gives := "free or reserved memory"
-		if o.DeviceFree < 0 && (m.Total >= 0 || o.CachedFree >= 0) {
-			gives = "free device memory"
+		gives := "the message gives no free or reserved memory"
+		switch {
+		case o.Requested == 0:
+			gives = "the message says 0 bytes were requested, which is not the size that failed (allocation paths that do not pass the failed size print 0)"
+		case o.DeviceFree < 0 && (m.Total >= 0 || o.CachedFree >= 0):
+			gives = "the message gives no free device memory"
+		case o.DeviceFree >= 0 && o.CachedFree < 0:
+			gives = "the message is cut short before its reserved memory, which tells fragmentation from a full device"
 		}
-		return what + ", says " + where + "; the message gives no " + gives + ", so its cause cannot be classified. Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one."
+		return what + ", says " + where + "; " + gives + ", so its cause cannot be classified. Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one."
 	}
 	gpu := "the GPU"
 	if m.GPU >= 0 {
