@@ -140,8 +140,16 @@ const (
 	// allocated: ..., other allocations: ..., max allowed: ...). Tried to
 	// allocate ... on private pool").
 	OOMMPS OOMKind = "mps"
-	// OOMCUDAError is a raw CUDA error ("CUDA error: out of memory").
+	// OOMCUDAError is a runtime error without figures: CUDA's or HIP's
+	// ("CUDA error: out of memory", "CUDA driver error: out of memory",
+	// "HIP error: out of memory"), or cuBLAS's and cuDNN's failed
+	// allocation (CUBLAS_STATUS_ALLOC_FAILED, CUDNN_STATUS_ALLOC_FAILED).
 	OOMCUDAError OOMKind = "cuda-error"
+	// OOMMallocAsync is the cudaMallocAsync backend's message
+	// ("Allocation on device 0 would exceed allowed memory. (out of
+	// memory)" and its "Currently allocated", "Requested", "Device
+	// limit", "Free (according to CUDA)" and "PyTorch limit" lines).
+	OOMMallocAsync OOMKind = "cuda-malloc-async"
 	// OOMNCCL is an NCCL message about a failed CUDA allocation.
 	OOMNCCL OOMKind = "nccl"
 )

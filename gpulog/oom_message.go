@@ -32,6 +32,8 @@ import (
 //	Process N has X memory in use          another process on the device
 //	MPS allocated: X, other allocations: X Apple's MPS allocator
 //	Failed to CUDA calloc N bytes          NCCL's failed allocation
+//	Currently allocated : X, Requested : X, Device limit : X, Free (according to CUDA): X,
+//	PyTorch limit (set by user-supplied memory fraction) : X   cudaMallocAsync's lines
 //
 // The binding ignores white space, case and the order of the phrases, so
 // a message wrapped by a console (at any column, even inside a number),
@@ -95,6 +97,12 @@ var oomPhrases = []oomPhrase{
 	{beforeRE: regexp.MustCompile(`process\d+has$`), after: "memoryinuse", field: fieldOtherProcess},
 	{before: "mpsallocated:", field: fieldAllocated},
 	{before: "otherallocations:", field: fieldOtherAllocations},
+	// cudaMallocAsync's lines ("Currently allocated     : X").
+	{before: "currentlyallocated:", field: fieldAllocated},
+	{before: "requested:", field: fieldRequested},
+	{before: "devicelimit:", field: fieldCapacity},
+	{before: "free(accordingtocuda):", field: fieldFree},
+	{before: "memoryfraction):", field: fieldAllowed},
 	{after: "currentactive", field: fieldIgnored},
 	{after: "inactive", field: fieldIgnored},
 }
@@ -113,7 +121,7 @@ var (
 	// capacity" (2.1 on; some builds print the index as a raw byte, so
 	// device 0 shows as nothing), "(GPU 0;" (before 2.1; NPU, MLU and
 	// "Device" alike), NCCL's "host:pid:tid [2]" (the CUDA device).
-	reOOMDevice = regexp.MustCompile(`(?:gpu|npu|mlu|musa|xpu|device)(\d+|[\x01-\x08\x0e-\x1f])?hasatotalcapac|\((?:gpu|npu|mlu|musa|device)(\d+);|:\d+:\d+\[(\d+)\]`)
+	reOOMDevice = regexp.MustCompile(`(?:gpu|npu|mlu|musa|xpu|device)(\d+|[\x01-\x08\x0e-\x1f])?hasatotalcapac|\((?:gpu|npu|mlu|musa|device)(\d+);|:\d+:\d+\[(\d+)\]|allocationondevice(\d+)wouldexceed`)
 	// reOOMBackend names the allocator that failed.
 	reOOMBackend = regexp.MustCompile(`\b(CUDA|HIP|NPU|XPU|MLU|MUSA|DPCPP|OpenCL|MPS backend) out of memory`)
 )
@@ -189,6 +197,8 @@ func readOOMMessage(msg string) oomReading {
 			r.device, _ = atoi(m[2])
 		case m[3] != "":
 			r.device, _ = atoi(m[3])
+		case m[4] != "":
+			r.device, _ = atoi(m[4])
 		}
 	}
 	for _, loc := range reQuantity.FindAllStringSubmatchIndex(c, -1) {

@@ -54,6 +54,13 @@ var (
 	sizeRE        = `(\d+(?:\.\d+)?)\s*(bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)`
 	reCUDARuntime = regexp.MustCompile(`cuda runtime error \(2\) : out of memory`)
 	reCalloc      = regexp.MustCompile(`Failed to CUDA [cm]alloc(?: async)? (\d+) bytes`)
+	// reRawOOM matches the runtime errors that say out of memory without
+	// figures: CUDA's and HIP's runtime errors and the driver API's
+	// (cuMemCreate with expandable segments).
+	reRawOOM = regexp.MustCompile(`\b(?:CUDA|HIP) (?:driver )?error: out of memory`)
+	// reLibAllocFailed matches cuBLAS's and cuDNN's failed workspace or
+	// handle allocation, not quoted (a source line testing for it).
+	reLibAllocFailed = regexp.MustCompile(`(?:^|[^"'\w])(?:CUBLAS|CUDNN)_STATUS_ALLOC_FAILED`)
 	// reRecordStart matches a line that starts something other than a
 	// message's continuation: a Python traceback, a source line quoted in
 	// one, an exception, another message.
@@ -63,8 +70,7 @@ var (
 // classifyOOMLine tells whether a line (as visibleText shows it) is an
 // out-of-memory message, and of which kind.
 func classifyOOMLine(line string) (OOMKind, bool) {
-	if !strings.Contains(line, "out of memory") && !strings.Contains(line, "CUDA calloc") && !strings.Contains(line, "CUDA malloc") &&
-		!strings.Contains(line, "Out of memory") {
+	if !mayBeOOMLine([]byte(line)) {
 		return "", false
 	}
 	if loc := reOOMMessageStart.FindStringIndex(line); loc != nil {
@@ -81,7 +87,9 @@ func classifyOOMLine(line string) (OOMKind, bool) {
 		return OOMTorch, true
 	}
 	switch {
-	case strings.Contains(line, "CUDA error: out of memory"), reCUDARuntime.MatchString(line):
+	case strings.Contains(line, "would exceed allowed memory. (out of memory)"):
+		return OOMMallocAsync, true
+	case reRawOOM.MatchString(line), reCUDARuntime.MatchString(line), reLibAllocFailed.MatchString(line):
 		return OOMCUDAError, true
 	case strings.Contains(line, "Cuda failure 'out of memory'"), strings.Contains(line, "Cuda failure \"out of memory\""),
 		strings.Contains(line, "NCCL") && strings.Contains(line, "out of memory"):
@@ -139,7 +147,8 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 // classifyOOMLine looks at them.
 func mayBeOOMLine(line []byte) bool {
 	return bytes.Contains(line, []byte("out of memory")) || bytes.Contains(line, []byte("Out of memory")) ||
-		bytes.Contains(line, []byte("CUDA calloc")) || bytes.Contains(line, []byte("CUDA malloc"))
+		bytes.Contains(line, []byte("CUDA calloc")) || bytes.Contains(line, []byte("CUDA malloc")) ||
+		bytes.Contains(line, []byte("_STATUS_ALLOC_FAILED"))
 }
 
 // parseOOM reads one message: its line n as visibleText shows it, with
@@ -154,6 +163,10 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 	o.Backend, o.Device = r.backend, r.device
 	if kind == OOMTorch && r.legacy {
 		o.Kind = OOMTorchLegacy
+	}
+	if kind == OOMMallocAsync {
+		// The cudaMallocAsync backend exists for CUDA only.
+		o.Backend = "CUDA"
 	}
 	o.Requested, o.RequestedSlack = r.requested, r.requestedSlack
 	o.Capacity, o.Free, o.FreeSlack = r.capacity, r.free, r.freeSlack
@@ -185,6 +198,12 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 	o.Allocated, o.ProcessInUse, o.Allowed = r.allocated, r.processInUse, r.allowed
 	o.PrivatePools, o.OtherProcesses, o.OtherAllocations = r.privatePools, r.otherProcesses, r.otherAllocs
 	o.ListedSelfPID = r.selfPID
+	if o.Allowed >= 0 && o.Capacity >= 0 && o.Allowed >= o.Capacity {
+		// A cap at the device's capacity caps nothing: cudaMallocAsync
+		// prints its "PyTorch limit" whether or not a memory fraction
+		// was set, as the capacity when none was.
+		o.Allowed = Unknown
+	}
 	msg = strings.TrimSpace(msg)
 	if len(msg) > maxOOMMessage {
 		msg = msg[:maxOOMMessage] + "..."
@@ -200,6 +219,12 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 // a 2.1+ message that has not reached "... reserved by PyTorch but
 // unallocated".
 func oomUnfinished(c string, kind OOMKind) bool {
+	if kind == OOMMallocAsync {
+		// Its figures follow on lines of their own, the last one the
+		// memory fraction's limit.
+		_, after, ok := strings.Cut(c, "memoryfraction):")
+		return !ok || !reQuantity.MatchString(after)
+	}
 	if kind != OOMTorch && kind != OOMTorchLegacy && kind != OOMMPS {
 		return false
 	}

@@ -139,6 +139,8 @@ func messageExplanation(o *analyze.OOM) string {
 			what = "NCCL could not allocate device memory"
 		case analyze.MessageCUDA:
 			what = "a CUDA call ran out of device memory (outside PyTorch's caching allocator, e.g. a kernel launch or a library workspace)"
+		case analyze.MessageMallocAsync:
+			what = "the cudaMallocAsync allocator ran out of device memory"
 		}
 		if o.Requested >= 0 {
 			what += " (" + units.Bytes(o.Requested) + " requested)"
@@ -149,6 +151,8 @@ func messageExplanation(o *analyze.OOM) string {
 			gives = "the message says 0 bytes were requested, which is not the size that failed (allocation paths that do not pass the failed size print 0)"
 		case o.DeviceFree < 0 && (m.Total >= 0 || o.CachedFree >= 0):
 			gives = "the message gives no free device memory"
+		case m.Kind == analyze.MessageMallocAsync && o.DeviceFree >= 0:
+			gives = "its message gives no reserved memory (the CUDA memory pool keeps its own cache), which tells fragmentation from a full device"
 		case o.DeviceFree >= 0 && o.CachedFree < 0:
 			gives = "the message is cut short before its reserved memory, which tells fragmentation from a full device"
 		}
