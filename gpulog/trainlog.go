@@ -64,6 +64,11 @@ var (
 	// reRecordStart matches a line that starts something other than a
 	// message's continuation: a Python traceback, a source line quoted in
 	// one, an exception, another message.
+	// reElasticRank is the rank line of torchelastic's ChildFailedError
+	// report ("  rank      : 1 (local_rank: 1)"), for the failure whose
+	// traceback follows; reElasticEnd its closing rule of '='.
+	reElasticRank = regexp.MustCompile(`^\s+rank\s+: (\d{1,6}) \(local_rank: \d{1,6}\)`)
+	reElasticEnd  = regexp.MustCompile(`^={20,}\s*$`)
 	reRecordStart = regexp.MustCompile(`^(?:Traceback |During handling|The above exception|File "|\w[\w.]*(?:Error|Exception|Warning):|\|)`)
 )
 
@@ -319,6 +324,15 @@ func (tl *trainingLines) continuation(first string, kind OOMKind) string {
 			tl.unread(line, n)
 			break
 		}
+		// A launcher labels every line: the same label goes before the
+		// continuation, another starts a new record.
+		if head.label != "" {
+			if !strings.HasPrefix(v, head.label) {
+				tl.unread(line, n)
+				break
+			}
+			v = v[len(head.label):]
+		}
 		// A collector that prefixes every line writes the same rank
 		// before the continuation; another rank or a time starts a new
 		// record.
@@ -345,6 +359,11 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 	var comp composerState
 	defer sum.flush(b)
 	defer comp.flush(b)
+	// elasticRank is the rank of the failure torchelastic's
+	// ChildFailedError report is describing (its traceback quotes the
+	// rank's exception without the rank's prefix), input.NoRank outside
+	// one.
+	elasticRank := input.NoRank
 	for {
 		raw, ln, ok := tl.next()
 		if !ok {
@@ -353,6 +372,14 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 		line := raw
 		if strings.IndexByte(raw, '\r') >= 0 || strings.IndexByte(raw, 0x1b) >= 0 {
 			line = visibleText(raw)
+		}
+		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "=") {
+			switch m := reElasticRank.FindStringSubmatch(line); {
+			case m != nil:
+				elasticRank, _ = atoi(m[1])
+			case elasticRank != input.NoRank && reElasticEnd.MatchString(line):
+				elasticRank = input.NoRank
+			}
 		}
 		if sum.line(b, ln, line) || comp.line(b, line) {
 			continue
@@ -366,6 +393,9 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 			continue
 		}
 		o := b.parseOOM(ln, line, tl.continuation(line, kind), kind)
+		if o.Rank == input.NoRank {
+			o.Rank = elasticRank
+		}
 		if n := len(b.log.OOMs); n > 0 && kind == OOMNCCL {
 			// NCCL reports one failure in several WARN lines (the CUDA
 			// error, then the allocation that failed): one event.
