@@ -1,7 +1,6 @@
 package gpulog
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -113,33 +112,40 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 	if bytes.IndexByte(head, 0) >= 0 || len(head) == 0 {
 		return false
 	}
-	sc := bufio.NewScanner(io.LimitReader(r, maxTrainingLogScan))
-	sc.Buffer(make([]byte, 64<<10), maxLineBytes)
+	// Lines are read as ReadLog reads them: one longer than maxLineBytes
+	// (a tqdm bar redrawn with carriage returns for hours, written to a
+	// file) is passed over, and the lines after it are read.
+	lr := newLineReader(io.LimitReader(r, maxTrainingLogScan))
 	// Memory summary tables are followed as ReadLog follows them, so that
 	// a log is claimed exactly when one gives a reading.
 	var sum summaryState
 	var comp composerState
 	scratch := newLogBuilder(FormatTrainingLog, ReadOptions{Location: time.UTC})
-	n := 0
-	for sc.Scan() {
-		line := sc.Bytes()
-		n++
-		if sum.cur != nil || reSummaryHeader.Match(line) {
-			sum.line(scratch, n, string(line))
-			if len(scratch.log.MemoryStats) > 0 {
-				return true
-			}
+	for {
+		line, more := lr.next()
+		if !more {
+			break
 		}
-		if bytes.Contains(line, []byte("memory/")) || bytes.Contains(line, []byte("[batch=")) {
-			comp.line(scratch, string(line))
-			if len(scratch.log.MemoryStats) > 0 {
-				return true
-			}
-		}
-		if !mayBeOOMLine(line) {
+		if lr.long {
 			continue
 		}
-		if _, ok := classifyOOMLine(visibleText(string(line))); ok {
+		n := lr.n
+		if sum.cur != nil || reSummaryHeader.MatchString(line) {
+			sum.line(scratch, n, line)
+			if len(scratch.log.MemoryStats) > 0 {
+				return true
+			}
+		}
+		if strings.Contains(line, "memory/") || strings.Contains(line, "[batch=") {
+			comp.line(scratch, line)
+			if len(scratch.log.MemoryStats) > 0 {
+				return true
+			}
+		}
+		if !mayBeOOMLine([]byte(line)) {
+			continue
+		}
+		if _, ok := classifyOOMLine(visibleText(line)); ok {
 			return true
 		}
 	}

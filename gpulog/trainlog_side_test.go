@@ -126,3 +126,43 @@ func TestGPULogAlsoTrainingLog(t *testing.T) {
 		})
 	}
 }
+
+// TestTrainingLogLongLine: a line longer than the reader's limit (1 MiB,
+// a tqdm bar redrawn with carriage returns, written to a file) is skipped
+// and counted, and the lines after it are read: the file is still a
+// training log, with its OOM message.
+func TestTrainingLogLongLine(t *testing.T) {
+	bar := strings.Repeat("\r 45%|████▌     | 45000/100000 [01:23<01:40, 543.21it/s, loss=2.345]", 1<<20/64)
+	oom := jobOOM[strings.Index(jobOOM, "torch.OutOfMemoryError"):]
+	cases := []struct {
+		name string
+		text string
+		// line is the OOM message's line.
+		line int
+	}{
+		{"bar then message", "step 1\n" + bar + "\nTraceback (most recent call last):\n" + oom, 4},
+		{"bar runs into the traceback", "step 1\n" + bar + "Traceback (most recent call last):\n" + oom, 3},
+		{"bar first", bar + "\n" + oom, 2},
+		{"message then bar", "step 1\n" + oom + bar + "\n", 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if len(bar) <= 1<<20 {
+				t.Fatalf("bar of %d bytes is not over the limit", len(bar))
+			}
+			if !gpulog.SniffTrainingLog(strings.NewReader(c.text), []byte(c.text[:min(len(c.text), 8<<10)])) {
+				t.Fatal("not recognised as a training log")
+			}
+			l, err := gpulog.ReadLog(strings.NewReader(c.text), gpulog.FormatTrainingLog, gpulog.ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(l.OOMs) != 1 || l.OOMs[0].Line != c.line || l.OOMs[0].Requested != 2<<30 || l.OOMs[0].Free != int64(1.23*gibF) {
+				t.Fatalf("OOMs %+v, want one at line %d", l.OOMs, c.line)
+			}
+			if l.SkippedLines != 1 || len(l.SkipCounts) != 1 || l.SkipCounts[0].Kind != "line too long" {
+				t.Errorf("skipped %d: %+v, want the one long line", l.SkippedLines, l.SkipCounts)
+			}
+		})
+	}
+}
