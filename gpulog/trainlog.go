@@ -107,8 +107,16 @@ func classifyOOMLine(line string) (OOMKind, bool) {
 // SniffTrainingLog reads a text file (at most maxTrainingLogScan bytes)
 // and reports whether some line of it is an out-of-memory message. head
 // is the start of the file discovery already read: binary content (NUL
-// bytes) is not scanned.
+// bytes) is not scanned; UTF-16 text with a byte order mark is read as
+// its UTF-8 text, r from the start of the file (the mark included).
 func SniffTrainingLog(r io.Reader, head []byte) bool {
+	if order := utf16Order(head); order != 0 {
+		// Windows PowerShell's redirection (python train.py > train.log)
+		// writes UTF-16; ReadLog reads it as its UTF-8 text, and so is
+		// it sniffed.
+		head = utf16ToUTF8(head[2:], order)
+		r = maybeUTF16(r)
+	}
 	if bytes.IndexByte(head, 0) >= 0 || len(head) == 0 {
 		return false
 	}
