@@ -524,6 +524,9 @@ const (
 	// MessageMPS is Apple's MPS allocator message, which gives no free
 	// device memory but its high watermark (OOMMessage.Allowed).
 	MessageMPS = OOMMessageKind(gpulog.OOMMPS)
+	// MessageMallocAsync is the cudaMallocAsync backend's message, which
+	// gives no reserved memory (the CUDA memory pool keeps the cache).
+	MessageMallocAsync = OOMMessageKind(gpulog.OOMMallocAsync)
 )
 
 // NoteKind names a caveat (Note.Kind).

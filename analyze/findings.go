@@ -1157,6 +1157,10 @@ type OOMMessage struct {
 	// the memory the process had in use, in bytes; gpulog.Unknown when it
 	// does not give them.
 	Total, ProcessInUse int64
+	// ListedSelfPID is the pid of the "Process N" entry the message's
+	// figures show to be this process (gpulog.TrainingOOM.ListedSelfPID):
+	// its memory is ProcessInUse. 0 when none.
+	ListedSelfPID int
 	// Allowed is the cap on the process the message prints, in bytes:
 	// set_per_process_memory_fraction's "X allowed", or MPS's high
 	// watermark ("max allowed"); gpulog.Unknown when it prints none.

@@ -21,7 +21,8 @@ import (
 // reserved-but-unallocated memory was at least the request (contiguous
 // free memory would have served it), else capacity; "unknown" when the
 // message gives no free memory (NCCL, raw CUDA errors, XPU builds that
-// print none). An MPS message gives no free memory but a watermark: its
+// print none), no reserved memory (a message cut short; limit is still
+// told from free memory alone), or a request of 0 bytes. An MPS message gives no free memory but a watermark: its
 // OOM is capacity (mpsOOM). A leak cannot be told from a message alone
 // (blameTrainingLeaks uses the snapshots).
 
@@ -228,18 +229,28 @@ func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64, exp
 		o.EstimatedCapacity = m.Reserved + m.Free
 	}
 	o.Message = &OOMMessage{Line: m.Line, Count: m.Count, Kind: OOMMessageKind(m.Kind), GPU: m.Device, Total: m.Capacity,
-		ProcessInUse: m.ProcessInUse, Allowed: m.Allowed, OtherProcesses: m.OtherProcesses, OtherAllocations: m.OtherAllocations}
+		ProcessInUse: m.ProcessInUse, ListedSelfPID: m.ListedSelfPID, Allowed: m.Allowed, OtherProcesses: m.OtherProcesses,
+		OtherAllocations: m.OtherAllocations}
 	if m.Requested >= 0 && m.Free >= 0 {
 		o.Missing = max(0, m.Requested-m.Free)
 	}
 	switch {
 	case m.Kind == gpulog.OOMMPS && m.Requested >= 0 && m.Allocated >= 0:
 		mpsOOM(&o, m)
-	case m.Requested < 0 || m.Free < 0:
+	case m.Requested <= 0 || m.Free < 0:
+		// "Tried to allocate 0 bytes" is printed by paths that do not
+		// pass the failed size (a zero-size request never fails by
+		// itself): nothing lacked by the message's figures, so neither
+		// limit nor fragmentation nor capacity can be told.
 		o.Cause = CauseUnknown
 	case limitOOM(m.Free, m.FreeSlack, m.Requested, m.RequestedSlack):
 		o.Cause, o.Asked = CauseLimit, m.Requested
 		o.Recommendations = limitChecks(&o)
+	case m.ReservedUnallocated < 0:
+		// A message cut before its reserved figures: fragmentation
+		// (free plus cached free covers the request) cannot be told
+		// from capacity.
+		o.Cause = CauseUnknown
 	case m.ReservedUnallocated > 0 && m.Free+m.ReservedUnallocated-m.FreeSlack >= m.Requested+m.RequestedSlack:
 		o.Cause, o.Message.Fits = CauseFragmentation, true
 		if !o.Expandable {

@@ -225,6 +225,10 @@ func TestTrainingOOMCause(t *testing.T) {
 	mps := gpulog.TrainingOOM{Line: 2, Count: 1, Kind: gpulog.OOMMPS, Backend: "MPS", Rank: input.NoRank, Device: -1, Requested: 512 << 20,
 		Capacity: unknown, Free: unknown, Allocated: 8 << 30, OtherAllocations: 1 << 30, Allowed: 9 << 30, Reserved: unknown,
 		ReservedUnallocated: unknown, ProcessInUse: unknown, PrivatePools: unknown, OtherProcesses: unknown}
+	async := func(m gpulog.TrainingOOM) gpulog.TrainingOOM {
+		m.Kind, m.Backend = gpulog.OOMMallocAsync, "CUDA"
+		return m
+	}
 	for _, tt := range []struct {
 		name     string
 		m        gpulog.TrainingOOM
@@ -247,6 +251,21 @@ func TestTrainingOOMCause(t *testing.T) {
 			[]string{"lacked 448 KiB"}, ExpandableSetting},
 		{"nothing covers it", msg(4<<30, 0, 1<<30, 0, 70<<30, 1<<30, unknown, unknown), CauseCapacity, 3 << 30,
 			[]string{"lacked 3.00 GiB"}, ""},
+		// "Tried to allocate 0 bytes" (18.06 MiB free, 237 MiB cached):
+		// nothing lacked, and 0 is not the size that failed.
+		{"zero-byte request", msg(0, 0, 18<<20, 5242, 23<<30, 237<<20, unknown, unknown), CauseUnknown, 0,
+			[]string{"0 bytes were requested, which is not the size that failed"}, ""},
+		// Cut after "of which 1.23 GiB is free": no reserved figures.
+		{"cut before reserved", msg(2<<30, 0, 1<<30, 0, unknown, unknown, unknown, unknown), CauseUnknown, 1 << 30,
+			[]string{"cut short before its reserved memory"}, ""},
+		// Cut as well, but free memory alone covered the request.
+		{"cut, free covers it", msg(1<<30, 0, 2<<30, 0, unknown, unknown, unknown, unknown), CauseLimit, 0,
+			[]string{"limit OOM"}, "per_process_memory_fraction"},
+		// cudaMallocAsync prints no reserved memory.
+		{"cudaMallocAsync short of free memory", async(msg(2<<30, 0, 1<<30, 0, 76<<30, unknown, unknown, unknown)), CauseUnknown, 1 << 30,
+			[]string{"cudaMallocAsync allocator ran out", "the CUDA memory pool keeps its own cache"}, ""},
+		{"cudaMallocAsync under a memory fraction", async(msg(4<<30, 0, 40<<30, 0, 38<<30, unknown, 40<<30, unknown)), CauseLimit, 0,
+			[]string{"40.0 GiB allowed"}, "raise or remove torch.cuda.set_per_process_memory_fraction"},
 		{"MPS past its watermark", mps, CauseCapacity, 512 << 20, []string{"high watermark allows 9.00 GiB", "lacked 512 MiB"}, "PYTORCH_MPS_HIGH_WATERMARK_RATIO"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -140,8 +140,16 @@ const (
 	// allocated: ..., other allocations: ..., max allowed: ...). Tried to
 	// allocate ... on private pool").
 	OOMMPS OOMKind = "mps"
-	// OOMCUDAError is a raw CUDA error ("CUDA error: out of memory").
+	// OOMCUDAError is a runtime error without figures: CUDA's or HIP's
+	// ("CUDA error: out of memory", "CUDA driver error: out of memory",
+	// "HIP error: out of memory"), or cuBLAS's and cuDNN's failed
+	// allocation (CUBLAS_STATUS_ALLOC_FAILED, CUDNN_STATUS_ALLOC_FAILED).
 	OOMCUDAError OOMKind = "cuda-error"
+	// OOMMallocAsync is the cudaMallocAsync backend's message
+	// ("Allocation on device 0 would exceed allowed memory. (out of
+	// memory)" and its "Currently allocated", "Requested", "Device
+	// limit", "Free (according to CUDA)" and "PyTorch limit" lines).
+	OOMMallocAsync OOMKind = "cuda-malloc-async"
 	// OOMNCCL is an NCCL message about a failed CUDA allocation.
 	OOMNCCL OOMKind = "nccl"
 )
@@ -197,8 +205,15 @@ type TrainingOOM struct {
 	// ("X allowed") or MPS's high watermark ("max allowed: X").
 	Allowed int64
 	// OtherProcesses is the memory other processes had in use on the
-	// device ("Process N has X memory in use", summed).
+	// device ("Process N has X memory in use", summed), bytes; Unknown
+	// when the message lists none besides this process.
 	OtherProcesses int64
+	// ListedSelfPID is the pid of the "Process N has X memory in use"
+	// entry read as this process, 0 when none: PyTorch lists its own
+	// process so when it does not recognise its pid (a container), and
+	// the figures show that entry cannot be another process's
+	// (oomReading.selfListed). Its X is then ProcessInUse.
+	ListedSelfPID int
 	// OtherAllocations is MPS's "other allocations": memory of the
 	// process that its MPS allocator did not make.
 	OtherAllocations int64

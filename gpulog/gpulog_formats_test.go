@@ -268,6 +268,8 @@ func TestTrainingLogNotClaimed(t *testing.T) {
 	for _, in := range []string{
 		"step 1 loss 2.0\nstep 2 loss 1.9\n",
 		"    if \"CUDA out of memory\" in str(e):\n        retry()\n",
+		"    if \"CUBLAS_STATUS_ALLOC_FAILED\" in str(e) or 'CUDNN_STATUS_ALLOC_FAILED' in str(e):\n        retry()\n",
+		"cudnn_status: CUDNN_STATUS_NOT_SUPPORTED\n",
 		"we ran out of memory on the host\n",
 		"\x00\x01binary out of memory",
 	} {

@@ -97,6 +97,8 @@ func FuzzTable(f *testing.F) {
 	f.Add([]byte(tableH100))
 	f.Add([]byte(tableMIG))
 	f.Add([]byte(tableWindows + "index, name, memory.used [MiB]\n0, x, 1 MiB\n"))
+	// A job's output: a table, then an OOM message (trainlog_side.go).
+	f.Add([]byte(smiTable + jobOOM))
 	fuzzReader(f, gpulog.FormatTable)
 }
 
@@ -167,6 +169,7 @@ func FuzzDCGMDmon(f *testing.F) {
 
 func FuzzGpustat(f *testing.F) {
 	f.Add([]byte(gpustatText))
+	f.Add([]byte(gpustatBlock + jobOOM))
 	f.Add([]byte("[0] T4 | 40°C,   0 % |  1000 / 15109 MB | (Not Supported)\n[x] T4 | ?? | ?? / ?? MB | a/0(1M) b:c/9(99999999999M)\n"))
 	fuzzReader(f, gpulog.FormatGpustat)
 }

@@ -365,6 +365,13 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		r = broken
 	}
 	r = maybeUTF16(r)
+	// Any text file read as a GPU log is also read as a training log
+	// (trainlog_side.go): a job's output can hold both.
+	var side *sideScan
+	if _, known := logReaders[format]; known && format != FormatTrainingLog {
+		side = startSideScan(opt)
+		r = io.TeeReader(r, side.pw)
+	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	r = br
 	if head, _ := br.Peek(sniffHead); looksLikeDockerJSON(head) {
@@ -388,6 +395,10 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		return nil, fmt.Errorf("unknown GPU log format %q", format)
 	}
 	err = read(r, b)
+	if side != nil {
+		side.finish(br)
+		err = b.adoptSide(side, err)
+	}
 	if err != nil {
 		return nil, err
 	}

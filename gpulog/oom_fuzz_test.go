@@ -3,6 +3,7 @@ package gpulog
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,9 @@ func FuzzOOMMessage(f *testing.F) {
 		"MPS backend out of memory (MPS allocated: 8.00 GB, other allocations: 1.20 GB, max allowed: 9.07 GB). Tried to allocate 512.00 MB on private pool.",
 		"NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 29.50 GiB total capacity; 26.10 GiB already allocated; 26.10 GiB current active; 1.20 GiB free; 3.00 GiB allowed; 27.90 GiB reserved in total by PyTorch)",
 		"node7:4711:4790 [2] NCCL WARN Failed to CUDA calloc 8388608 bytes",
+		"Allocation on device 0 would exceed allowed memory. (out of memory)\nCurrently allocated     : 76.50 GiB\nRequested               : 2.00 GiB\nDevice limit            : 79.15 GiB\nFree (according to CUDA): 1.23 GiB\nPyTorch limit (set by user-supplied memory fraction)\n                        : 40.00 GiB",
+		// This process listed as "Process N" (a container): selfListed.
+		"CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free. Process 12345 has 77.91 GiB memory in use. Of the allocated memory 74.50 GiB is allocated by PyTorch, and 2.88 GiB is reserved by PyTorch but unallocated.",
 		"GPU \x01 has a total capacity of 1 bytes of which 2 bytes is free",
 	} {
 		f.Add(s, uint(17))
@@ -43,7 +47,7 @@ func FuzzOOMMessage(f *testing.F) {
 		for _, gap := range []string{" ", "\n"} {
 			b := readOOMMessage(msg[:i] + gap + msg[i:])
 			b.backend, b.mps, b.legacy = a.backend, a.mps, a.legacy
-			if a != b {
+			if !reflect.DeepEqual(a, b) {
 				t.Fatalf("a %q inserted at %d changes the figures:\n%+v\n%+v", gap, i, a, b)
 			}
 		}

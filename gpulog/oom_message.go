@@ -32,6 +32,8 @@ import (
 //	Process N has X memory in use          another process on the device
 //	MPS allocated: X, other allocations: X Apple's MPS allocator
 //	Failed to CUDA calloc N bytes          NCCL's failed allocation
+//	Currently allocated : X, Requested : X, Device limit : X, Free (according to CUDA): X,
+//	PyTorch limit (set by user-supplied memory fraction) : X   cudaMallocAsync's lines
 //
 // The binding ignores white space, case and the order of the phrases, so
 // a message wrapped by a console (at any column, even inside a number),
@@ -95,6 +97,12 @@ var oomPhrases = []oomPhrase{
 	{beforeRE: regexp.MustCompile(`process\d+has$`), after: "memoryinuse", field: fieldOtherProcess},
 	{before: "mpsallocated:", field: fieldAllocated},
 	{before: "otherallocations:", field: fieldOtherAllocations},
+	// cudaMallocAsync's lines ("Currently allocated     : X").
+	{before: "currentlyallocated:", field: fieldAllocated},
+	{before: "requested:", field: fieldRequested},
+	{before: "devicelimit:", field: fieldCapacity},
+	{before: "free(accordingtocuda):", field: fieldFree},
+	{before: "memoryfraction):", field: fieldAllowed},
 	{after: "currentactive", field: fieldIgnored},
 	{after: "inactive", field: fieldIgnored},
 }
@@ -113,7 +121,7 @@ var (
 	// capacity" (2.1 on; some builds print the index as a raw byte, so
 	// device 0 shows as nothing), "(GPU 0;" (before 2.1; NPU, MLU and
 	// "Device" alike), NCCL's "host:pid:tid [2]" (the CUDA device).
-	reOOMDevice = regexp.MustCompile(`(?:gpu|npu|mlu|musa|xpu|device)(\d+|[\x01-\x08\x0e-\x1f])?hasatotalcapac|\((?:gpu|npu|mlu|musa|device)(\d+);|:\d+:\d+\[(\d+)\]`)
+	reOOMDevice = regexp.MustCompile(`(?:gpu|npu|mlu|musa|xpu|device)(\d+|[\x01-\x08\x0e-\x1f])?hasatotalcapac|\((?:gpu|npu|mlu|musa|device)(\d+);|:\d+:\d+\[(\d+)\]|allocationondevice(\d+)wouldexceed`)
 	// reOOMBackend names the allocator that failed.
 	reOOMBackend = regexp.MustCompile(`\b(CUDA|HIP|NPU|XPU|MLU|MUSA|DPCPP|OpenCL|MPS backend) out of memory`)
 )
@@ -130,7 +138,25 @@ type oomReading struct {
 	device                        int
 	backend                       string
 	legacy, mps, anyQuantityBound bool
+	// listed are the "Process N has X memory in use" entries, in order;
+	// selfPID is the pid of the one read as this process (selfListed),
+	// 0 when none.
+	listed  []listedProcess
+	selfPID int
+	// slack is how far the true figure of each field may be from the
+	// printed one (sizeWithSlack), for the first quantity bound to it.
+	slack [fieldIgnored + 1]int64
 }
+
+// listedProcess is one "Process N has X memory in use" entry.
+type listedProcess struct {
+	pid          int
+	bytes, slack int64
+}
+
+// reListedPID reads the pid of a "Process N has" entry from the compact
+// text before its quantity.
+var reListedPID = regexp.MustCompile(`process(\d+)has$`)
 
 // compactText lower-cases s and removes its white space and control
 // characters below 0x20 that are white space (tabs, returns): the form
@@ -171,6 +197,8 @@ func readOOMMessage(msg string) oomReading {
 			r.device, _ = atoi(m[2])
 		case m[3] != "":
 			r.device, _ = atoi(m[3])
+		case m[4] != "":
+			r.device, _ = atoi(m[4])
 		}
 	}
 	for _, loc := range reQuantity.FindAllStringSubmatchIndex(c, -1) {
@@ -184,6 +212,9 @@ func readOOMMessage(msg string) oomReading {
 			continue
 		}
 		r.anyQuantityBound = true
+		if field != fieldOtherProcess && r.slack[field] == 0 {
+			r.slack[field] = slack
+		}
 		set := func(dst *int64) {
 			if *dst < 0 {
 				*dst = v
@@ -216,11 +247,69 @@ func readOOMMessage(msg string) oomReading {
 			set(&r.processInUse)
 		case fieldOtherProcess:
 			r.otherProcesses = max(r.otherProcesses, 0) + v
+			p := listedProcess{bytes: v, slack: slack}
+			if m := reListedPID.FindStringSubmatch(c[:loc[0]]); m != nil {
+				p.pid, _ = atoi(m[1])
+			}
+			r.listed = append(r.listed, p)
 		case fieldOtherAllocations:
 			set(&r.otherAllocs)
 		}
 	}
 	return r
+}
+
+// selfListed finds this process among the "Process N has X memory in
+// use" entries of a message that prints no "this process has" figure.
+// PyTorch prints every process NVML lists on the device and names its
+// own "this process" only when NVML's pid is its own; in a container (a
+// PID namespace: most Docker, Kubernetes and Slurm-container runs) it is
+// not, and the process is listed as "Process N" like any other.
+//
+// The arithmetic tells: every process's memory is part of the device's
+// used memory (capacity less free), and this process uses at least what
+// PyTorch reserved. When the listed entries and the reserved memory add
+// up to more than the used memory, beyond the printed rounding, the
+// entries cannot all be other processes: one of them is this process.
+// It is an entry of at least the reserved memory (this process's use
+// includes it) that leaves the others within the used memory; of several
+// such, the smallest, since this process's use is its reserved memory
+// plus its CUDA context and other non-PyTorch memory, which is small
+// beside it. That entry becomes processInUse and leaves otherProcesses.
+func (r *oomReading) selfListed(reserved, reservedSlack int64) {
+	if r.processInUse >= 0 || len(r.listed) == 0 || r.capacity < 0 || r.free < 0 || reserved < 0 {
+		return
+	}
+	used := r.capacity - r.free
+	usedSlack := r.slack[fieldCapacity] + r.freeSlack
+	var sum, sumSlack int64
+	for _, p := range r.listed {
+		sum, sumSlack = sum+p.bytes, sumSlack+p.slack
+	}
+	if sum+reserved-sumSlack-reservedSlack <= used+usedSlack {
+		return // the entries can all be other processes
+	}
+	if sum-sumSlack > used+usedSlack {
+		return // not even the entries fit: the figures disagree
+	}
+	self := -1
+	for i, p := range r.listed {
+		if p.bytes+p.slack+reservedSlack < reserved {
+			continue
+		}
+		if self < 0 || p.bytes < r.listed[self].bytes {
+			self = i
+		}
+	}
+	if self < 0 {
+		return
+	}
+	p := r.listed[self]
+	r.processInUse, r.selfPID = p.bytes, p.pid
+	r.otherProcesses = Unknown
+	if rest := sum - p.bytes; len(r.listed) > 1 {
+		r.otherProcesses = rest
+	}
 }
 
 // bindQuantity is the field of the quantity between the compact texts pre

@@ -100,6 +100,22 @@ var oomWordings = []oomWording{
 		msg:  "RuntimeError: MPS backend out of memory (MPS allocated: 17.20 GB, other allocations: 1.10 GB). Tried to allocate 2.00 GB on shared pool.",
 		want: map[string]string{"requested": "2.00 GB", "allocated": "17.20 GB", "otherallocs": "1.10 GB"}},
 	{id: "cuda-error", device: -1, short: true, msg: "RuntimeError: CUDA error: out of memory", want: map[string]string{}},
+	{id: "cuda-driver-error", device: -1, short: true, msg: "RuntimeError: CUDA driver error: out of memory", want: map[string]string{}},
+	{id: "hip-error", device: -1, short: true, msg: "RuntimeError: HIP error: out of memory", want: map[string]string{}},
+	{id: "cublas-alloc", device: -1, short: true, msg: "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`", want: map[string]string{}},
+	{id: "cudnn-alloc", device: -1, short: true, msg: "RuntimeError: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_ALLOC_FAILED", want: map[string]string{}},
+	// The figures are on lines of their own; a "PyTorch limit" at the
+	// capacity (no memory fraction) caps nothing and is not kept. Its
+	// lines are short but the first (91 columns): wrapped at 80 it loses
+	// "(out of memory)", which tells it, so it is not wrapped (short).
+	{id: "malloc-async", device: 0, backend: "CUDA", short: true,
+		msg: "torch.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory)\nCurrently allocated     : 76.50 GiB\nRequested               : 2.00 GiB\n" +
+			"Device limit            : 79.15 GiB\nFree (according to CUDA): 1.23 GiB\nPyTorch limit (set by user-supplied memory fraction)\n                        : 79.15 GiB",
+		want: map[string]string{"requested": "2.00 GiB", "capacity": "79.15 GiB", "free": "1.23 GiB", "allocated": "76.50 GiB"}},
+	{id: "malloc-async-fraction", device: 3, backend: "CUDA", short: true,
+		msg: "torch.OutOfMemoryError: Allocation on device 3 would exceed allowed memory. (out of memory)\nCurrently allocated     : 38.10 GiB\nRequested               : 4.00 GiB\n" +
+			"Device limit            : 79.15 GiB\nFree (according to CUDA): 40.50 GiB\nPyTorch limit (set by user-supplied memory fraction)\n                        : 40.00 GiB",
+		want: map[string]string{"requested": "4.00 GiB", "capacity": "79.15 GiB", "free": "40.50 GiB", "allocated": "38.10 GiB", "allowed": "40.00 GiB"}},
 	{id: "thc-runtime", device: -1, short: true, msg: "RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/generic/THCStorage.cu:58", want: map[string]string{}},
 	{id: "nccl", device: 2, short: true, msg: "node7:4711:4790 [2] include/alloc.h:114 NCCL WARN Failed to CUDA calloc 8388608 bytes", want: map[string]string{"requested": "8388608 bytes"}},
 }
@@ -324,10 +340,14 @@ func oomMutations(w oomWording) []oomVariant {
 		{name: "ansi-inside", text: in(strings.Replace(msg, ": ", "\x1b[0m: \x1b[33m", 1) + "\x1b[0m"), rank: input.NoRank},
 		{name: "ansi-pasted", text: in("[31m" + msg + "[0m"), rank: input.NoRank},
 		{name: "progress-before", text: before + "Epoch 3:  41%|####      | 204/500 [01:12<01:45,  2.81it/s]\rEpoch 3:  42%|####      | 205/500 [01:12<01:44,  2.81it/s]\r" + msg + "\n" + after, rank: input.NoRank},
-		{name: "progress-after", text: before + msg + "\r 43%|####      | 206/500 [01:13<01:44,  2.80it/s]\n" + after, rank: input.NoRank},
 		{name: "first-line", text: msg + "\n" + before + after, rank: input.NoRank},
 		{name: "only-line", text: msg + "\n", rank: input.NoRank},
 		{name: "only-line-no-newline", text: msg, rank: input.NoRank},
+	}
+	if !strings.Contains(msg, "\n") {
+		// A progress bar redrawn over a message's last line hides that
+		// line, as on a terminal: only one-line messages keep it.
+		vs = append(vs, oomVariant{name: "progress-after", text: before + msg + "\r 43%|####      | 206/500 [01:13<01:44,  2.80it/s]\n" + after, rank: input.NoRank})
 	}
 	if !w.short {
 		for _, p := range []struct {

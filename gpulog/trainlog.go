@@ -1,7 +1,6 @@
 package gpulog
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -54,17 +53,28 @@ var (
 	sizeRE        = `(\d+(?:\.\d+)?)\s*(bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)`
 	reCUDARuntime = regexp.MustCompile(`cuda runtime error \(2\) : out of memory`)
 	reCalloc      = regexp.MustCompile(`Failed to CUDA [cm]alloc(?: async)? (\d+) bytes`)
+	// reRawOOM matches the runtime errors that say out of memory without
+	// figures: CUDA's and HIP's runtime errors and the driver API's
+	// (cuMemCreate with expandable segments).
+	reRawOOM = regexp.MustCompile(`\b(?:CUDA|HIP) (?:driver )?error: out of memory`)
+	// reLibAllocFailed matches cuBLAS's and cuDNN's failed workspace or
+	// handle allocation, not quoted (a source line testing for it).
+	reLibAllocFailed = regexp.MustCompile(`(?:^|[^"'\w])(?:CUBLAS|CUDNN)_STATUS_ALLOC_FAILED`)
 	// reRecordStart matches a line that starts something other than a
 	// message's continuation: a Python traceback, a source line quoted in
 	// one, an exception, another message.
+	// reElasticRank is the rank line of torchelastic's ChildFailedError
+	// report ("  rank      : 1 (local_rank: 1)"), for the failure whose
+	// traceback follows; reElasticEnd its closing rule of '='.
+	reElasticRank = regexp.MustCompile(`^\s+rank\s+: (\d{1,6}) \(local_rank: \d{1,6}\)`)
+	reElasticEnd  = regexp.MustCompile(`^={20,}\s*$`)
 	reRecordStart = regexp.MustCompile(`^(?:Traceback |During handling|The above exception|File "|\w[\w.]*(?:Error|Exception|Warning):|\|)`)
 )
 
 // classifyOOMLine tells whether a line (as visibleText shows it) is an
 // out-of-memory message, and of which kind.
 func classifyOOMLine(line string) (OOMKind, bool) {
-	if !strings.Contains(line, "out of memory") && !strings.Contains(line, "CUDA calloc") && !strings.Contains(line, "CUDA malloc") &&
-		!strings.Contains(line, "Out of memory") {
+	if !mayBeOOMLine([]byte(line)) {
 		return "", false
 	}
 	if loc := reOOMMessageStart.FindStringIndex(line); loc != nil {
@@ -81,7 +91,9 @@ func classifyOOMLine(line string) (OOMKind, bool) {
 		return OOMTorch, true
 	}
 	switch {
-	case strings.Contains(line, "CUDA error: out of memory"), reCUDARuntime.MatchString(line):
+	case strings.Contains(line, "would exceed allowed memory. (out of memory)"):
+		return OOMMallocAsync, true
+	case reRawOOM.MatchString(line), reCUDARuntime.MatchString(line), reLibAllocFailed.MatchString(line):
 		return OOMCUDAError, true
 	case strings.Contains(line, "Cuda failure 'out of memory'"), strings.Contains(line, "Cuda failure \"out of memory\""),
 		strings.Contains(line, "NCCL") && strings.Contains(line, "out of memory"):
@@ -95,42 +107,57 @@ func classifyOOMLine(line string) (OOMKind, bool) {
 // SniffTrainingLog reads a text file (at most maxTrainingLogScan bytes)
 // and reports whether some line of it is an out-of-memory message. head
 // is the start of the file discovery already read: binary content (NUL
-// bytes) is not scanned.
+// bytes) is not scanned; UTF-16 text with a byte order mark is read as
+// its UTF-8 text, r from the start of the file (the mark included).
 func SniffTrainingLog(r io.Reader, head []byte) bool {
+	if order := utf16Order(head); order != 0 {
+		// Windows PowerShell's redirection (python train.py > train.log)
+		// writes UTF-16; ReadLog reads it as its UTF-8 text, and so is
+		// it sniffed.
+		head = utf16ToUTF8(head[2:], order)
+		r = maybeUTF16(r)
+	}
 	if bytes.IndexByte(head, 0) >= 0 || len(head) == 0 {
 		return false
 	}
-	sc := bufio.NewScanner(io.LimitReader(r, maxTrainingLogScan))
-	sc.Buffer(make([]byte, 64<<10), maxLineBytes)
+	// Lines are read as ReadLog reads them: one longer than maxLineBytes
+	// (a tqdm bar redrawn with carriage returns for hours, written to a
+	// file) is passed over, and the lines after it are read.
+	lr := newLineReader(io.LimitReader(r, maxTrainingLogScan))
 	// Memory summary tables are followed as ReadLog follows them, so that
 	// a log is claimed exactly when one gives a reading.
 	var sum summaryState
 	var comp composerState
 	var fw frameworkState
 	scratch := newLogBuilder(FormatTrainingLog, ReadOptions{Location: time.UTC})
-	n := 0
-	for sc.Scan() {
-		line := sc.Bytes()
-		n++
-		if sum.cur != nil || reSummaryHeader.Match(line) {
-			sum.line(scratch, n, string(line))
-			if len(scratch.log.MemoryStats) > 0 {
-				return true
-			}
+	for {
+		line, more := lr.next()
+		if !more {
+			break
 		}
-		if bytes.Contains(line, []byte("memory/")) || bytes.Contains(line, []byte("[batch=")) {
-			comp.line(scratch, string(line))
-			if len(scratch.log.MemoryStats) > 0 {
-				return true
-			}
-		}
-		if mayBeFrameworkBytes(line) && fw.line(scratch, n, string(line)) {
-			return true
-		}
-		if !mayBeOOMLine(line) {
+		if lr.long {
 			continue
 		}
-		if _, ok := classifyOOMLine(visibleText(string(line))); ok {
+		n := lr.n
+		if sum.cur != nil || reSummaryHeader.MatchString(line) {
+			sum.line(scratch, n, line)
+			if len(scratch.log.MemoryStats) > 0 {
+				return true
+			}
+		}
+		if strings.Contains(line, "memory/") || strings.Contains(line, "[batch=") {
+			comp.line(scratch, line)
+			if len(scratch.log.MemoryStats) > 0 {
+				return true
+			}
+		}
+		if fw.line(scratch, n, line) {
+			return true
+		}
+		if !mayBeOOMLine([]byte(line)) {
+			continue
+		}
+		if _, ok := classifyOOMLine(visibleText(line)); ok {
 			return true
 		}
 	}
@@ -143,7 +170,8 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 // classifyOOMLine looks at them.
 func mayBeOOMLine(line []byte) bool {
 	return bytes.Contains(line, []byte("out of memory")) || bytes.Contains(line, []byte("Out of memory")) ||
-		bytes.Contains(line, []byte("CUDA calloc")) || bytes.Contains(line, []byte("CUDA malloc"))
+		bytes.Contains(line, []byte("CUDA calloc")) || bytes.Contains(line, []byte("CUDA malloc")) ||
+		bytes.Contains(line, []byte("_STATUS_ALLOC_FAILED"))
 }
 
 // parseOOM reads one message: its line n as visibleText shows it, with
@@ -159,10 +187,15 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 	if kind == OOMTorch && r.legacy {
 		o.Kind = OOMTorchLegacy
 	}
+	if kind == OOMMallocAsync {
+		// The cudaMallocAsync backend exists for CUDA only.
+		o.Backend = "CUDA"
+	}
 	o.Requested, o.RequestedSlack = r.requested, r.requestedSlack
 	o.Capacity, o.Free, o.FreeSlack = r.capacity, r.free, r.freeSlack
-	o.Allocated, o.ProcessInUse, o.Allowed = r.allocated, r.processInUse, r.allowed
-	o.PrivatePools, o.OtherProcesses, o.OtherAllocations = r.privatePools, r.otherProcesses, r.otherAllocs
+	// reservedSlack is how far Reserved may be from the truth, as the
+	// printed figures it is made of allow.
+	var reservedSlack int64
 	switch {
 	case r.cached >= 0:
 		// Before 1.4 "cached" was the allocator's cache less what is
@@ -170,9 +203,10 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 		o.ReservedUnallocated = r.cached
 		if r.allocated >= 0 {
 			o.Reserved = r.allocated + r.cached
+			reservedSlack = r.slack[fieldAllocated] + r.slack[fieldCached]
 		}
 	case r.reserved >= 0:
-		o.Reserved = r.reserved
+		o.Reserved, reservedSlack = r.reserved, r.slack[fieldReserved]
 		if r.allocated >= 0 && r.reserved >= r.allocated {
 			o.ReservedUnallocated = r.reserved - r.allocated
 		}
@@ -180,7 +214,18 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 		o.ReservedUnallocated = r.unallocated
 		if r.allocated >= 0 {
 			o.Reserved = r.allocated + r.unallocated
+			reservedSlack = r.slack[fieldAllocated] + r.slack[fieldUnallocated]
 		}
+	}
+	r.selfListed(o.Reserved, reservedSlack)
+	o.Allocated, o.ProcessInUse, o.Allowed = r.allocated, r.processInUse, r.allowed
+	o.PrivatePools, o.OtherProcesses, o.OtherAllocations = r.privatePools, r.otherProcesses, r.otherAllocs
+	o.ListedSelfPID = r.selfPID
+	if o.Allowed >= 0 && o.Capacity >= 0 && o.Allowed >= o.Capacity {
+		// A cap at the device's capacity caps nothing: cudaMallocAsync
+		// prints its "PyTorch limit" whether or not a memory fraction
+		// was set, as the capacity when none was.
+		o.Allowed = Unknown
 	}
 	msg = strings.TrimSpace(msg)
 	if len(msg) > maxOOMMessage {
@@ -197,6 +242,12 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 // a 2.1+ message that has not reached "... reserved by PyTorch but
 // unallocated".
 func oomUnfinished(c string, kind OOMKind) bool {
+	if kind == OOMMallocAsync {
+		// Its figures follow on lines of their own, the last one the
+		// memory fraction's limit.
+		_, after, ok := strings.Cut(c, "memoryfraction):")
+		return !ok || !reQuantity.MatchString(after)
+	}
 	if kind != OOMTorch && kind != OOMTorchLegacy && kind != OOMMPS {
 		return false
 	}
@@ -291,6 +342,15 @@ func (tl *trainingLines) continuation(first string, kind OOMKind) string {
 			tl.unread(line, n)
 			break
 		}
+		// A launcher labels every line: the same label goes before the
+		// continuation, another starts a new record.
+		if head.label != "" {
+			if !strings.HasPrefix(v, head.label) {
+				tl.unread(line, n)
+				break
+			}
+			v = v[len(head.label):]
+		}
 		// A collector that prefixes every line writes the same rank
 		// before the continuation; another rank or a time starts a new
 		// record.
@@ -318,6 +378,11 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 	var fw frameworkState
 	defer sum.flush(b)
 	defer comp.flush(b)
+	// elasticRank is the rank of the failure torchelastic's
+	// ChildFailedError report is describing (its traceback quotes the
+	// rank's exception without the rank's prefix), input.NoRank outside
+	// one.
+	elasticRank := input.NoRank
 	for {
 		raw, ln, ok := tl.next()
 		if !ok {
@@ -326,6 +391,14 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 		line := raw
 		if strings.IndexByte(raw, '\r') >= 0 || strings.IndexByte(raw, 0x1b) >= 0 {
 			line = visibleText(raw)
+		}
+		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "=") {
+			switch m := reElasticRank.FindStringSubmatch(line); {
+			case m != nil:
+				elasticRank, _ = atoi(m[1])
+			case elasticRank != input.NoRank && reElasticEnd.MatchString(line):
+				elasticRank = input.NoRank
+			}
 		}
 		if sum.line(b, ln, line) || comp.line(b, line) || fw.line(b, ln, line) {
 			continue
@@ -339,6 +412,9 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 			continue
 		}
 		o := b.parseOOM(ln, line, tl.continuation(line, kind), kind)
+		if o.Rank == input.NoRank {
+			o.Rank = elasticRank
+		}
 		if n := len(b.log.OOMs); n > 0 && kind == OOMNCCL {
 			// NCCL reports one failure in several WARN lines (the CUDA
 			// error, then the allocation that failed): one event.

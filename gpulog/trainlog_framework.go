@@ -1,7 +1,6 @@
 package gpulog
 
 import (
-	"bytes"
 	"math"
 	"regexp"
 	"strconv"
@@ -224,10 +223,4 @@ func fwTimeRank(b *logBuilder, line string) (time.Time, int) {
 		return t2, rank
 	}
 	return t, rank
-}
-
-// mayBeFrameworkBytes is mayBeFrameworkLine on a line's bytes.
-func mayBeFrameworkBytes(line []byte) bool {
-	return bytes.Contains(line, []byte("memory (")) || bytes.Contains(line, []byte("Max_MA")) || bytes.Contains(line, []byte("memory:")) ||
-		bytes.Contains(line, []byte("_bytes.all.current"))
 }

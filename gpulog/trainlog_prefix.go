@@ -16,9 +16,15 @@ import (
 //	[default3]:RuntimeError: ...                                 torchrun --tee (the local rank)
 //	[6] 2025-03-02T08:11:59Z ERROR - ...                         a launcher's bare [N]
 //	[1,6]<stderr>:RuntimeError: ...                              mpirun --tag-output
+//	3: torch.OutOfMemoryError: ...                               srun --label (the task number)
+//	worker-1: [rank9]: torch.OutOfMemoryError: ...              pdsh / DeepSpeed's launcher (the host)
 //
 // linePrefix reads these tokens from the start of a line until the first
-// that is none of them; the rest is the message.
+// that is none of them; the rest is the message. A launcher's label comes
+// first on the line: srun's task number is the rank when no other token
+// gives one (Slurm numbers tasks by SLURM_PROCID, the rank torchrun-less
+// jobs use), and a host name is passed over only when a rank or a time
+// follows it (else "RuntimeError: ..." would be a host).
 
 // maxPrefixTokens bounds the tokens read before a message: a time, a
 // rank, a level and a few separators.
@@ -31,6 +37,10 @@ var (
 	rePrefixBare  = regexp.MustCompile(`^\[(\d{1,6})\]:?`)
 	rePrefixMPI   = regexp.MustCompile(`^\[\d{1,6},(\d{1,6})\]<std(?:out|err)>:?`)
 	rePrefixLevel = regexp.MustCompile(`^\[?(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\]?:?(?:\s|$)`)
+	// rePrefixTask is srun --label's "N: "; rePrefixHost pdsh's "host: "
+	// (a host name: letters, digits, '-', '_' and '.').
+	rePrefixTask = regexp.MustCompile(`^ *(\d{1,6}): `)
+	rePrefixHost = regexp.MustCompile(`^[A-Za-z0-9][\w.-]{0,62}: `)
 )
 
 // lineHead is what a line's prefix says.
@@ -38,9 +48,14 @@ type lineHead struct {
 	// stamp is the time as written ("" when none).
 	stamp string
 	// rank is the rank, input.NoRank when none; local is true when it is
-	// torchrun's local rank ("[defaultN]").
+	// torchrun's local rank ("[defaultN]"), task when it is srun's task
+	// number.
 	rank  int
 	local bool
+	task  bool
+	// label is a launcher's label before the other tokens, as written
+	// ("3: ", "worker-1: "); "" when none.
+	label string
 	// rest is the line after the prefix.
 	rest string
 }
@@ -48,7 +63,8 @@ type lineHead struct {
 // readLineHead reads the prefix tokens of line.
 func readLineHead(line string) lineHead {
 	h := lineHead{rank: input.NoRank}
-	s := line
+	h.label = launcherLabel(line)
+	s := line[len(h.label):]
 	for range maxPrefixTokens {
 		s = strings.TrimLeft(s, " \t")
 		if s == "" {
@@ -76,7 +92,26 @@ func readLineHead(line string) lineHead {
 		break
 	}
 	h.rest = s
+	if m := rePrefixTask.FindStringSubmatch(h.label); m != nil && h.rank == input.NoRank {
+		h.rank, _ = atoi(m[1])
+		h.task = true
+	}
 	return h
+}
+
+// launcherLabel is the label a launcher wrote at the start of line (see
+// above), as written; "" when none.
+func launcherLabel(line string) string {
+	if m := rePrefixTask.FindString(line); m != "" {
+		return m
+	}
+	if m := rePrefixHost.FindString(line); m != "" {
+		rest := strings.TrimLeft(line[len(m):], " ")
+		if _, _, _, ok := rankToken(rest); ok || rePrefixTime.MatchString(rest) {
+			return m
+		}
+	}
+	return ""
 }
 
 // rankToken reads a rank token at the start of s: the rank, whether it
@@ -106,6 +141,9 @@ func (b *logBuilder) lineTimeRank(line string) (t time.Time, rank int) {
 	}
 	if h.local {
 		b.note("ranks of OOM messages and memory summaries come from torchrun's \"[defaultN]:\" prefix, which is the local rank on its node")
+	}
+	if h.task {
+		b.note("ranks of OOM messages and memory summaries come from srun --label's \"N: \" prefix, the Slurm task number")
 	}
 	return t, h.rank
 }

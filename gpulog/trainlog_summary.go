@@ -73,6 +73,9 @@ func (s *summaryState) line(b *logBuilder, n int, line string) bool {
 	// written between tables ("step 200 | loss 1.9") does not.
 	if s.cur == nil || !strings.HasSuffix(strings.TrimRight(line, " \t\r"), "|") {
 		s.flush(b)
+		if !mayNameStep(line) {
+			return false
+		}
 		if m := reLogStep.FindAllStringSubmatch(line, -1); m != nil {
 			if v, err := strconv.ParseInt(m[len(m)-1][1], 10, 64); err == nil {
 				s.step, s.stepLine = v, n
@@ -111,4 +114,23 @@ func (s *summaryState) flush(b *logBuilder) {
 		b.log.MemoryStats = append(b.log.MemoryStats, *s.cur)
 	}
 	s.cur = nil
+}
+
+// mayNameStep is a quick test that rules out the lines reLogStep cannot
+// match (most lines of a GPU log, which is read as a training log too):
+// those without "step" or "iter" in any case.
+func mayNameStep(line string) bool {
+	for i := 0; i+4 <= len(line); i++ {
+		switch line[i] | 0x20 {
+		case 's':
+			if line[i+1]|0x20 == 't' && line[i+2]|0x20 == 'e' && line[i+3]|0x20 == 'p' {
+				return true
+			}
+		case 'i':
+			if line[i+1]|0x20 == 't' && line[i+2]|0x20 == 'e' && line[i+3]|0x20 == 'r' {
+				return true
+			}
+		}
+	}
+	return false
 }

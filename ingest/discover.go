@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -299,7 +300,7 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 		c.Log = lf
 		return c, "", true
 	}
-	if !notJobOutputExt(ext) && n > 0 {
+	if (!notJobOutputExt(ext) || jsonLogRecords(ext, head)) && n > 0 {
 		if _, err := f.Seek(0, io.SeekStart); err == nil && gpulog.SniffTrainingLog(f, head) {
 			c.Kind, c.Log = KindLog, gpulog.FormatTrainingLog
 			return c, "", true
@@ -412,6 +413,36 @@ func classifyCompressed(f io.ReadSeeker, p string, spec *gpulog.ColumnSpec) (gpu
 		return gpulog.FormatTrainingLog, true
 	}
 	return "", false
+}
+
+// reLogRecordLevel and reLogRecordText find the keys of a JSON logger's
+// record (python-json-logger, structlog, loguru's serialize=True): a
+// level and a message or exception. reElasticErrorFile matches the start
+// of torchelastic's error file (attempt_N/R/error.json), which holds the
+// failed rank's exception as {"message": {"message": "...", "extraInfo":
+// ...}}.
+var (
+	reLogRecordLevel   = regexp.MustCompile(`"(?:level|levelname|severity|lvl|log\.level)"\s*:`)
+	reLogRecordText    = regexp.MustCompile(`"(?:msg|message|event|exc_info|exception|text)"\s*:`)
+	reElasticErrorFile = regexp.MustCompile(`^\{\s*"message"\s*:\s*\{\s*"message"\s*:`)
+)
+
+// jsonLogRecords reports whether a JSON or JSON-lines file (by its
+// extension), which is otherwise not scanned for OOM messages (it may be
+// configuration or a data set), is a job's log: its first line is a JSON
+// logger's record, or the file is torchelastic's error file.
+func jsonLogRecords(ext string, head []byte) bool {
+	if ext != ".json" && ext != ".jsonl" && ext != ".ndjson" {
+		return false
+	}
+	first, _, _ := bytes.Cut(bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n"), []byte("\n"))
+	if len(first) == 0 || first[0] != '{' {
+		return false
+	}
+	if reElasticErrorFile.Match(first) {
+		return true
+	}
+	return ext != ".json" && reLogRecordLevel.Match(first) && reLogRecordText.Match(first)
 }
 
 func isLogExt(ext string) bool {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"gpureport/gpulog"
 	"gpureport/internal/testutil"
 )
 
@@ -157,5 +159,56 @@ func TestDiscoverReadsLinksOnce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDiscoverTrainingLogEncodings: a job's log holding an OOM message is
+// a training log when written as UTF-16 with a byte order mark (Windows
+// PowerShell's redirection), as JSON-lines logger records (train.jsonl),
+// or as torchelastic's error.json; a JSON-lines data set or a JSON
+// configuration quoting the message is not.
+func TestDiscoverTrainingLogEncodings(t *testing.T) {
+	const msg = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free. " +
+		"Of the allocated memory 74.50 GiB is allocated by PyTorch, and 2.88 GiB is reserved by PyTorch but unallocated."
+	utf16 := []byte{0xff, 0xfe}
+	for _, r := range "step 1 loss 2.3\r\n" + msg + "\r\n" {
+		utf16 = append(utf16, byte(r), byte(r>>8))
+	}
+	escaped := strings.ReplaceAll(msg, `"`, `\"`)
+	files := map[string]string{
+		"win/train.log":                  string(utf16),
+		"json/train.jsonl":               `{"ts": "2024-05-01T12:00:00Z", "level": "INFO", "msg": "step 0"}` + "\n" + `{"level": "ERROR", "msg": "failed", "exc_info": "Traceback (most recent call last):\n` + escaped + `"}` + "\n",
+		"elastic/attempt_0/3/error.json": `{"message": {"message": "` + escaped + `", "extraInfo": {"py_callstack": "Traceback", "timestamp": "1714564806"}}}`,
+		"data/corpus.jsonl":              `{"text": "` + escaped + `"}` + "\n",
+		"conf/config.json":               `{"level": "debug", "message": "` + escaped + `"}`,
+	}
+	want := map[string]bool{"win/train.log": true, "json/train.jsonl": true, "elastic/attempt_0/3/error.json": true}
+	dir := t.TempDir()
+	for rel, content := range files {
+		testutil.WriteFile(t, filepath.Join(dir, rel), []byte(content))
+	}
+	cands, _, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, c := range cands {
+		if c.Kind == KindLog && c.Log == gpulog.FormatTrainingLog {
+			got[c.Rel] = true
+		}
+	}
+	for rel := range files {
+		if got[rel] != want[rel] {
+			t.Errorf("%s: training log %v, want %v", rel, got[rel], want[rel])
+		}
+	}
+	run, err := Load(context.Background(), dir, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range run.Logs {
+		if len(l.OOMs) != 1 || l.OOMs[0].Requested != 2<<30 || l.OOMs[0].Free != 1320702443 {
+			t.Errorf("%s: OOMs %+v, want the one message", l.Path, l.OOMs)
+		}
 	}
 }

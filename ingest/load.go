@@ -341,6 +341,7 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader)
 			return r
 		}
 		l.Source = c.Source
+		rankFromName(l, c.Rel)
 		r.log = l
 	case KindCaptureManifest:
 		m, err := ReadCaptureManifest(c.Path, c.Rel)
@@ -400,4 +401,25 @@ func skipReason(err error) string {
 		return fe.Err.Error()
 	}
 	return err.Error()
+}
+
+// rankFromName gives the OOM messages and memory_stats readings of log l
+// that name no rank of their own the rank its path names (rank0.log,
+// rank_3/train.log: RankFromPath), as snapshots take theirs: per-rank
+// log files carry no rank prefix on their lines.
+func rankFromName(l *gpulog.GPULog, rel string) {
+	rank := RankFromPath(rel)
+	if rank == input.NoRank {
+		return
+	}
+	for i := range l.OOMs {
+		if l.OOMs[i].Rank == input.NoRank {
+			l.OOMs[i].Rank = rank
+		}
+	}
+	for i := range l.MemoryStats {
+		if l.MemoryStats[i].Rank == input.NoRank {
+			l.MemoryStats[i].Rank = rank
+		}
+	}
 }

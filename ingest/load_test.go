@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"gpureport/ingest"
+	"gpureport/input"
 	"gpureport/internal/testutil"
 )
 
@@ -71,6 +72,38 @@ func TestLoadSkipsBadFilesAndOwnOutput(t *testing.T) {
 		}
 		if sk.Reason == "" || !strings.Contains(sk.Reason, sub) {
 			t.Errorf("%s: reason %q, want it to mention %q", sk.Path, sk.Reason, sub)
+		}
+	}
+}
+
+// TestLoadRankFromLogName: per-rank training logs (rank0.log,
+// rank_3/train.log) give their OOM messages the rank their path names
+// when the lines give none; a rank a line gives wins.
+func TestLoadRankFromLogName(t *testing.T) {
+	const msg = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free. " +
+		"Of the allocated memory 74.50 GiB is allocated by PyTorch, and 2.88 GiB is reserved by PyTorch but unallocated.\n"
+	dir := t.TempDir()
+	files := map[string]string{
+		"rank0.log":         msg,
+		"rank_3/train.log":  msg,
+		"rank1.log":         "[rank5]: " + msg,
+		"logs/train.log":    msg,
+		"logs/r2/train.log": msg,
+	}
+	want := map[string]int{"rank0.log": 0, "rank_3/train.log": 3, "rank1.log": 5, "logs/train.log": input.NoRank, "logs/r2/train.log": 2}
+	for rel, content := range files {
+		testutil.WriteFile(t, filepath.Join(dir, rel), []byte(content))
+	}
+	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Logs) != len(files) {
+		t.Fatalf("%d logs, want %d", len(run.Logs), len(files))
+	}
+	for _, l := range run.Logs {
+		if len(l.OOMs) != 1 || l.OOMs[0].Rank != want[l.Path] || l.OOMs[0].Requested != 2<<30 {
+			t.Errorf("%s: OOMs %+v, want one of rank %d", l.Path, l.OOMs, want[l.Path])
 		}
 	}
 }

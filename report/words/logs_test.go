@@ -106,3 +106,16 @@ func TestMIGAndShareWords(t *testing.T) {
 	f := &analyze.Findings{Devices: []*analyze.Device{share}, Verdict: analyze.Verdict{Severity: analyze.SeverityInfo, Undecided: []analyze.DeviceKey{share.DeviceKey}}}
 	contains(t, "share headline", Headline(f), []string{"Not enough data: cuda:1 has 3 readings of used memory as a percent of the device and no total: pass --capacity"}, nil)
 }
+
+// TestMessageListedSelfWords: an OOM whose message listed this process as
+// "Process N" says so beside the memory the process had in use, and
+// names no other processes.
+func TestMessageListedSelfWords(t *testing.T) {
+	o := analyze.OOM{Path: "train.log", Rank: input.NoRank, Requested: 2 * gib, DeviceFree: gib, Reserved: 77 * gib, Allocated: 74 * gib,
+		CachedFree: 3 * gib, LargestFree: -1, Missing: gib, Cause: analyze.CauseFragmentation,
+		Message: &analyze.OOMMessage{Line: 8, Count: 1, GPU: 0, Total: 79 * gib, ProcessInUse: 78 * gib, ListedSelfPID: 12345, Allowed: -1,
+			OtherProcesses: -1, OtherAllocations: -1, Fits: true}}
+	contains(t, "listed self", Explanation(&o), []string{
+		"live tensors held 74.0 GiB of the 78.0 GiB the process had in use (the message lists it as Process 12345: with its reserved memory, that entry cannot be another process)",
+	}, []string{"other processes"})
+}

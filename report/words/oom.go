@@ -139,15 +139,24 @@ func messageExplanation(o *analyze.OOM) string {
 			what = "NCCL could not allocate device memory"
 		case analyze.MessageCUDA:
 			what = "a CUDA call ran out of device memory (outside PyTorch's caching allocator, e.g. a kernel launch or a library workspace)"
+		case analyze.MessageMallocAsync:
+			what = "the cudaMallocAsync allocator ran out of device memory"
 		}
 		if o.Requested >= 0 {
 			what += " (" + units.Bytes(o.Requested) + " requested)"
 		}
-		gives := "free or reserved memory"
-		if o.DeviceFree < 0 && (m.Total >= 0 || o.CachedFree >= 0) {
-			gives = "free device memory"
+		gives := "the message gives no free or reserved memory"
+		switch {
+		case o.Requested == 0:
+			gives = "the message says 0 bytes were requested, which is not the size that failed (allocation paths that do not pass the failed size print 0)"
+		case o.DeviceFree < 0 && (m.Total >= 0 || o.CachedFree >= 0):
+			gives = "the message gives no free device memory"
+		case m.Kind == analyze.MessageMallocAsync && o.DeviceFree >= 0:
+			gives = "its message gives no reserved memory (the CUDA memory pool keeps its own cache), which tells fragmentation from a full device"
+		case o.DeviceFree >= 0 && o.CachedFree < 0:
+			gives = "the message is cut short before its reserved memory, which tells fragmentation from a full device"
 		}
-		return what + ", says " + where + "; the message gives no " + gives + ", so its cause cannot be classified. Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one."
+		return what + ", says " + where + "; " + gives + ", so its cause cannot be classified. Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one."
 	}
 	gpu := "the GPU"
 	if m.GPU >= 0 {
@@ -166,6 +175,10 @@ func messageExplanation(o *analyze.OOM) string {
 		live := "live tensors held " + units.Bytes(o.Allocated)
 		if m.ProcessInUse >= 0 {
 			live += " of the " + units.Bytes(m.ProcessInUse) + " the process had in use"
+			if m.ListedSelfPID > 0 {
+				// PyTorch did not recognise its own pid (a container).
+				live += fmt.Sprintf(" (the message lists it as Process %d: with its reserved memory, that entry cannot be another process)", m.ListedSelfPID)
+			}
 		}
 		parts = append(parts, live)
 	}
