@@ -133,13 +133,9 @@ type Note struct {
 // RankNumbering is how placement numbered processes that the snapshot
 // paths do not tell apart (ranks.go).
 type RankNumbering struct {
-	// Clash are two dumps of one place in the run (or, with ByTime, the
-	// first dumps of two processes whose times overlap): the evidence
-	// that their paths' rank holds several processes.
+	// Clash are two dumps of one place in the run: the evidence that
+	// their paths' rank holds several processes.
 	Clash [2]string
-	// ByTime is true when the dumps have no steps and the processes were
-	// told apart by dumping over the same time, not at the same place.
-	ByTime bool
 	// Paths are the processes' paths in rank order: Paths[r] is rank r.
 	Paths []string
 }

@@ -101,7 +101,7 @@ func rankPaths(files []*ingest.SnapshotFile) []string {
 	byShape := map[string][]shaped{}
 	var shapes []string
 	for i, f := range files {
-		s, nums := pathShape(ingest.TimelessPath(f.Path))
+		s, nums := pathShape(f.Path)
 		if _, ok := byShape[s]; !ok {
 			shapes = append(shapes, s)
 		}
@@ -169,29 +169,21 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 	}
 	var found []rankDumps
 	var clash [2]string
-	split, byTime := false, false
+	split := false
 	for _, r := range ranks {
 		group := byRank[r]
-		a, b, clashed := firstClash(group)
-		if !clashed && !stepless(group) {
+		a, b, ok := firstClash(group)
+		if !ok {
 			found = append(found, rankDumps{files: group})
 			continue
 		}
 		parts, ok := partByPath(group)
-		if ok && !clashed {
-			// Dumps without steps clash in time, not at a step: the
-			// parts' times must overlap (sequential parts are stages
-			// of one rank, which partByPath rules out when every dump
-			// has a time; without times there is no evidence).
-			a, b, ok = overlapping(parts)
-		}
 		if !ok {
 			found = append(found, rankDumps{files: group})
 			continue
 		}
 		if !split {
 			clash = [2]string{a.Path, b.Path}
-			byTime = !clashed
 		}
 		split = true
 		for p, fs := range parts {
@@ -231,7 +223,7 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 			delete(dirRanks, d)
 		}
 	}
-	return []Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, ByTime: byTime, Paths: paths}}}, dirRanks
+	return []Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths}}}, dirRanks
 }
 
 // logRanks maps each log under a rank folder of dirRanks (or a folder
@@ -280,119 +272,31 @@ func partByPath(group []*ingest.SnapshotFile) (map[string][]*ingest.SnapshotFile
 	if len(parts) < 2 {
 		return nil, false
 	}
-	// Ranks differ in folders, numbers or the words of a name
-	// (gpu-node-a_step_5, gpu-node-b_step_5: PyTorch's recipe names dumps
-	// by host); file names that differ in a word that names a point of
-	// the step or a kind of dump (step_5_before, step_5_after) are
-	// dumps of one rank.
-	words := map[string]int{}
+	// Ranks differ in folders or numbers; file names that differ in words
+	// (step_5_before, step_5_after) are two dumps of one rank.
+	var name string
 	// Nor are parts that differ only in an epoch number (epoch_2_iter_100:
 	// iterations counted within each epoch).
 	epochless := map[string]bool{}
 	for p, fs := range parts {
+		shape, _ := pathShape(path.Base(p))
+		if name == "" {
+			name = shape
+		} else if shape != name {
+			return nil, false
+		}
 		if len(fs) < 2 {
 			return nil, false
 		}
 		if _, _, clash := firstClash(fs); clash {
 			return nil, false
 		}
-		for w := range nameWords(path.Base(p)) {
-			words[w]++
-		}
 		epochless[ingest.EpochShape(p)] = true
-	}
-	for w, n := range words {
-		if n < len(parts) && dumpWords[w] {
-			return nil, false
-		}
 	}
 	if len(epochless) == 1 || sequential(parts) {
 		return nil, false
 	}
 	return parts, true
-}
-
-// dumpWords are the words of a file name that say at which point of a
-// step, or as what kind of copy, one rank dumped a snapshot: file names
-// that differ in them are dumps of one rank, not ranks (lower case).
-var dumpWords = map[string]bool{
-	"before": true, "after": true, "pre": true, "post": true, "start": true, "end": true, "begin": true,
-	"first": true, "last": true, "final": true, "latest": true, "init": true, "initial": true,
-	"fwd": true, "forward": true, "bwd": true, "backward": true, "opt": true, "optim": true, "optimizer": true,
-	"train": true, "training": true, "eval": true, "val": true, "valid": true, "validation": true, "test": true,
-	"warmup": true, "peak": true, "oom": true, "exit": true, "crash": true,
-	"copy": true, "backup": true, "bak": true, "old": true, "new": true, "tmp": true,
-}
-
-// nameWords returns the words (runs of letters, lower case) of a file
-// name without its extension.
-func nameWords(base string) map[string]bool {
-	base = strings.TrimSuffix(base, path.Ext(base))
-	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(base), func(r rune) bool { return r < 'a' || r > 'z' }) {
-		out[w] = true
-	}
-	return out
-}
-
-// stepless reports whether no file of group has a step in its name: its
-// dumps are placed by time or a counter, and two ranks' dumps then seldom
-// fall on one place (their timestamps differ by seconds).
-func stepless(group []*ingest.SnapshotFile) bool {
-	for _, f := range group {
-		if f.Step != input.NoStep {
-			return false
-		}
-	}
-	return true
-}
-
-// overlapping returns the first dumps of two parts whose times overlap
-// (ranks writing side by side), and false when some dump has no time
-// (trace or file name) or the parts follow one another.
-func overlapping(parts map[string][]*ingest.SnapshotFile) (a, b *ingest.SnapshotFile, ok bool) {
-	type span struct {
-		lo, hi time.Time
-		first  *ingest.SnapshotFile
-	}
-	var spans []span
-	for _, fs := range parts {
-		var sp span
-		for _, f := range fs {
-			t, ok := dumpTime(f)
-			if !ok {
-				return nil, nil, false
-			}
-			if sp.first == nil || t.Before(sp.lo) {
-				sp.lo, sp.first = t, f
-			}
-			if t.After(sp.hi) {
-				sp.hi = t
-			}
-		}
-		spans = append(spans, sp)
-	}
-	slices.SortFunc(spans, func(a, b span) int { return cmp.Or(a.lo.Compare(b.lo), cmp.Compare(a.first.Path, b.first.Path)) })
-	for i := 1; i < len(spans); i++ {
-		if !spans[i-1].hi.Before(spans[i].lo) {
-			return spans[i-1].first, spans[i].first, true
-		}
-	}
-	return nil, nil, false
-}
-
-// dumpTime is when f was dumped: its trace's latest time, else the
-// timestamp in its name; false when neither is known.
-func dumpTime(f *ingest.SnapshotFile) (time.Time, bool) {
-	if f.Snapshot != nil {
-		if t, ok := f.Snapshot.LatestTime(); ok {
-			return t, true
-		}
-	}
-	if f.OrderKind == ingest.OrderTimestamp {
-		return time.Unix(0, f.Order), true
-	}
-	return time.Time{}, false
 }
 
 // sequential reports whether the parts' dumps follow one another in time,
@@ -405,7 +309,14 @@ func sequential(parts map[string][]*ingest.SnapshotFile) bool {
 	for _, fs := range parts {
 		var sp span
 		for _, f := range fs {
-			t, ok := dumpTime(f)
+			var t time.Time
+			var ok bool
+			if f.Snapshot != nil {
+				t, ok = f.Snapshot.LatestTime()
+			}
+			if !ok && f.OrderKind == ingest.OrderTimestamp {
+				t, ok = time.Unix(0, f.Order), true
+			}
 			if !ok {
 				return false
 			}

@@ -190,12 +190,8 @@ func placeNote(n *analyze.PlaceNote) string {
 		if len(r.Paths) > maxRankNames {
 			names = append(names, "and "+strconv.Itoa(len(r.Paths)-maxRankNames)+" more")
 		}
-		evidence := "are dumps of one place in the run"
-		if r.ByTime {
-			evidence = "begin series of dumps written over the same time"
-		}
-		return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s %s): "+
-			"the %d processes their paths tell apart are numbered as ranks in path order: %s", r.Clash[0], r.Clash[1], evidence, len(r.Paths), strings.Join(names, ", "))
+		return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s are dumps of one place in the run): "+
+			"the %d processes their paths tell apart are numbered as ranks in path order: %s", r.Clash[0], r.Clash[1], len(r.Paths), strings.Join(names, ", "))
 	case n.Machines != nil:
 		m := n.Machines
 		moved := make([]string, len(m.Moved))
