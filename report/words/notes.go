@@ -107,7 +107,7 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 		}
 		return fmt.Sprintf("%s: the steps in the snapshot names count within each epoch (they restart when the epoch changes): the snapshots were ordered %s and are placed %s, not per step", where, ordered, placedBy(d))
 	case analyze.NoteSameStep:
-		return fmt.Sprintf("%s: %s and %s are both dumps at step %d (copies, or two processes their paths do not tell apart): both are trend points", where, n.Paths[0], n.Paths[1], n.Step)
+		return fmt.Sprintf("%s: %s and %s are both dumps at step %d (copies, or two processes their paths do not tell apart): both are trend points; if they are two processes, give each its own folder or a rank in its name", where, n.Paths[0], n.Paths[1], n.Step)
 	case analyze.NoteNoStep:
 		at := "shown in order"
 		switch {
