@@ -312,6 +312,9 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 	if n == 0 {
 		return Candidate{}, "empty file", false
 	}
+	if oldPickle(head) {
+		return Candidate{}, "a pickle of protocol 0 or 1 (no protocol header), which torch.cuda.memory._dump_snapshot never writes: load it in Python and dump it again with protocol 2 or later", false
+	}
 	if isSnapshotExt(ext) || ext == ".gz" || ext == ".bz2" {
 		return Candidate{}, fmt.Sprintf("not a snapshot: no pickle, gzip, bzip2 or zip signature and no JSON snapshot (starts with %q)", firstBytes(head, 16)), false
 	}
@@ -510,4 +513,21 @@ func errText(err error) string {
 		return pe.Op + ": " + pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// oldPickle reports whether head starts like a pickle of protocol 0 or 1,
+// which has no PROTO header: a MARK and a text dict or list opcode with
+// its memo put ("(dp0\n", "(lp0\n"), or an empty dict or list followed by
+// a binary memo put or a MARK ("}q\x00(", "]q\x00"). A snapshot written
+// with pickle.dump(obj, f, 0) or by Python 2 starts so.
+func oldPickle(head []byte) bool {
+	switch {
+	case len(head) < 3:
+		return false
+	case head[0] == '(' && (head[1] == 'd' || head[1] == 'l') && head[2] == 'p':
+		return true
+	case (head[0] == '}' || head[0] == ']') && (head[1] == 'q' || head[1] == 'r' || head[1] == '('):
+		return true
+	}
+	return false
 }

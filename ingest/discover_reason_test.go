@@ -39,3 +39,35 @@ func TestUnrecognisedLogReason(t *testing.T) {
 		})
 	}
 }
+
+// TestOldPickleReason: a snapshot pickled with protocol 0 or 1 has no
+// PROTO header; discovery says so instead of calling it no pickle, and
+// text that merely starts with a parenthesis is still not one.
+func TestOldPickleReason(t *testing.T) {
+	tests := []struct {
+		name, content string
+		old           bool
+	}{
+		{"p0.pickle", "(dp0\nVsegments\np1\n(lp2\nsVdevice_traces\np3\n(lp4\ns.", true},
+		{"p0list.pickle", "(lp0\n(dp1\nVdevice\np2\nI0\nsa.", true},
+		{"p1.pickle", "}q\x00(X\x08\x00\x00\x00segmentsq\x01]q\x02u.", true},
+		{"p1list.pickle", "]q\x00}q\x01a.", true},
+		{"text.pickle", "(draft) notes on the run\n", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testutil.WriteFile(t, filepath.Join(dir, tc.name), []byte(tc.content))
+			_, skipped, err := Discover(dir, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(skipped) != 1 {
+				t.Fatalf("skipped %v", skipped)
+			}
+			if got := strings.Contains(skipped[0].Reason, "protocol 0 or 1"); got != tc.old {
+				t.Errorf("reason %q; want protocol 0 or 1 named: %v", skipped[0].Reason, tc.old)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"strconv"
 )
 
@@ -173,6 +174,9 @@ func (c *converter) snapshot(v any) (_ *Snapshot, err error) {
 	}
 	top, ok := v.(*pyDict)
 	if !ok {
+		if n, ok := v.(*big.Int); ok && n.Text(16) == legacyTorchMagic {
+			return nil, &pathError{msg: "a legacy torch.save file (PyTorch before 1.6, or _use_new_zipfile_serialization=False), whose first pickle is its magic number: save the snapshot again with torch.save's default format, or write it with torch.cuda.memory._dump_snapshot", at: c.stopAt}
+		}
 		return nil, &pathError{msg: "top level is a " + typeName(v) + ", not a dict or a list of segments", at: c.stopAt}
 	}
 	sv, ok := top.get("segments")
@@ -714,3 +718,9 @@ func annotations(items []any, ns *noteSet) []Annotation {
 	}
 	return out
 }
+
+// legacyTorchMagic is the number a legacy (non-zip) torch.save stream
+// pickles first (torch/serialization.py's MAGIC_NUMBER), before its
+// protocol version, system information and the saved object (in
+// hexadecimal).
+const legacyTorchMagic = "1950a86a20f9469cfc6c"

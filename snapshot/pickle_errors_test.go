@@ -113,6 +113,10 @@ func TestNotSnapshots(t *testing.T) {
 		{"list of ints", "\x80\x02](K\x01K\x02e.", "offset 2: not a PyTorch memory snapshot: segments[0]: expected segment dict, got int"},
 		{"dict without segments", "\x80\x02}.", "offset 2: not a PyTorch memory snapshot: top-level dict has no 'segments' key"},
 		{"int", "\x80\x02K\x01.", "offset 4: not a PyTorch memory snapshot: top level is a int, not a dict or a list of segments"},
+		// A legacy torch.save stream: its first pickle is the magic number
+		// 0x1950a86a20f9469cfc6c, LONG1 of 10 little-endian bytes.
+		{"legacy torch.save", "\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19.", "offset 14: not a PyTorch memory snapshot: a legacy torch.save file (PyTorch before 1.6, or _use_new_zipfile_serialization=False), whose first pickle is its magic number: save the snapshot again with torch.save's default format, or write it with torch.cuda.memory._dump_snapshot"},
+		{"another big int", "\x80\x02\x8a\x0a\x6d\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19.", "offset 14: not a PyTorch memory snapshot: top level is a int, not a dict or a list of segments"},
 		{"segments not a list", "\x80\x02}X\x08\x00\x00\x00segmentsK\x01s.", "offset 2: not a PyTorch memory snapshot: segments: expected list, got int"},
 		{"segment without blocks", "\x80\x02](}(X\x0a\x00\x00\x00total_sizeK\x01ue.", "offset 4: not a PyTorch memory snapshot: segments[0]: missing 'blocks'"},
 	} {
