@@ -99,6 +99,12 @@ type GPULog struct {
 	// OOMs are the out-of-memory messages of a training log, in file
 	// order (training-log format only).
 	OOMs []TrainingOOM
+	// DriverFailures counts the lines that report a GPU lost by the
+	// driver or a driver nvidia-smi could not reach ("[GPU is lost]",
+	// "No devices were found", ...; driver_failure.go);
+	// FirstDriverFailure is the 1-based line of the first, 0 when none.
+	DriverFailures     int
+	FirstDriverFailure int
 }
 
 // Timing says how a log's readings are placed in time.

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,6 +86,9 @@ type ReadOptions struct {
 	// Columns names the columns of CSV logs the heuristics cannot read
 	// (--gpu-log-columns); nil when not given.
 	Columns *ColumnSpec
+	// Name is the file's name as notes cite it ("" when unknown: they
+	// say "this log"); DecodeLogWith sets it to the file's base name.
+	Name string
 }
 
 // SniffLog tells the GPU log format from the start of a file (its first few
@@ -325,9 +330,15 @@ func DecodeLogWith(path string, format LogFormat, opt ReadOptions) (*GPULog, err
 	if st, err := f.Stat(); err == nil {
 		opt.ModTime = st.ModTime()
 	}
+	if opt.Name == "" {
+		opt.Name = filepath.Base(path)
+	}
 	l, err := ReadLog(f, format, opt)
 	if err != nil {
 		return nil, input.NewFileError(path, err)
+	}
+	if l.DriverFailures > 0 {
+		slog.Warn("GPU log reports a lost GPU or a failed driver", "file", path, "lines", l.DriverFailures, "first_line", l.FirstDriverFailure)
 	}
 	return l, nil
 }
@@ -587,6 +598,7 @@ func (b *logBuilder) finish() {
 	b.anchorElapsed()
 	b.placeUntimed()
 	b.noteNoMemory()
+	b.noteDriverFailures()
 }
 
 // note adds a file-level caveat once.
@@ -727,6 +739,12 @@ type lineReader struct {
 	// that held them, over the whole input.
 	totalNULs int
 	nulLines  int
+	// failures counts the lines that report a lost GPU or a failed
+	// driver (driverFailure); firstFailure is the first one's number,
+	// firstFailureText its text.
+	failures         int
+	firstFailure     int
+	firstFailureText string
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -783,6 +801,12 @@ func (lr *lineReader) finish() string {
 	if lr.nuls > 0 {
 		lr.totalNULs += lr.nuls
 		lr.nulLines++
+	}
+	if driverFailure(line) {
+		if lr.failures == 0 {
+			lr.firstFailure, lr.firstFailureText = lr.n, strings.TrimSpace(string(line))
+		}
+		lr.failures++
 	}
 	return string(line)
 }
