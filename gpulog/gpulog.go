@@ -52,6 +52,11 @@ const (
 	// FormatLightningCSV is PyTorch Lightning's CSVLogger metrics.csv with
 	// DeviceStatsMonitor columns.
 	FormatLightningCSV LogFormat = "lightning-csv"
+	// FormatPynvml is pynvml's memory struct printed by a script
+	// (print(nvmlDeviceGetMemoryInfo(h)): "c_nvmlMemory_t(total: N B,
+	// free: N B, used: N B)", or c_nvmlMemory_v2_t), one a line
+	// (pynvml_struct.go).
+	FormatPynvml LogFormat = "pynvml-memory"
 	// FormatTrainingLog is a training job's own stdout/stderr, read for
 	// CUDA out-of-memory messages (trainlog.go).
 	FormatTrainingLog LogFormat = "training-log"

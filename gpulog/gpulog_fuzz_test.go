@@ -253,6 +253,7 @@ func FuzzSniffLog(f *testing.F) {
 	f.Add([]byte("1714564800\n1000, 81920\n1714564805\n1500, 81920\n"))
 	f.Add([]byte("\x1b[H\x1b[2J\x1b[3J\x1b]0;title\x07" + tableH100))
 	f.Add([]byte(`{"log":"timestamp, index, memory.used [MiB]\n","stream":"stdout","time":"2024-05-01T12:00:00Z"}` + "\n"))
+	f.Add([]byte("GPU 0:\n" + pynvmlV1(85899345920, 84850769920, 1048576000) + "\n"))
 	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv",
 		"table_date_loop.log", "memory_used_max.csv", "query_noheader_one_gpu.csv", "train_oom_first_line.log", "wandb_chart_percent.csv", "dcgm_mig_metrics.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -270,4 +271,11 @@ func FuzzSniffLog(f *testing.F) {
 			checkLogInvariants(t, l)
 		}
 	})
+}
+
+func FuzzPynvml(f *testing.F) {
+	f.Add([]byte(pynvmlV1(85899345920, 84850769920, 1048576000) + "\n"))
+	f.Add([]byte("2024-05-01T12:00:00Z GPU 1:\n" + pynvmlV2(85899345920, 454033408, 84400000000, 1045312512) + "\n"))
+	f.Add([]byte("[2024-05-01 12:00:05,250] INFO cuda:3 " + pynvmlV1(99999999999999999, 1, 2) + "\nWed May  1 12:00:00 UTC 2024\nc_nvmlMemory_t(total: 1 B, free: -1 B)\n"))
+	fuzzReader(f, gpulog.FormatPynvml)
 }

@@ -40,7 +40,9 @@ import (
 //   - a header-less row that starts with nvidia-smi's timestamp
 //     ("2023/06/22 18:56:56.252, ...") or carries MiB values: FormatQueryCSV
 //     (DecodeLog then needs a known field order; see knownOrders);
-//   - a JSON object holding torch.cuda.memory_stats() keys: FormatMemoryStats.
+//   - a JSON object holding torch.cuda.memory_stats() keys: FormatMemoryStats;
+//   - pynvml's printed memory struct ("c_nvmlMemory_t(total: N B, ...)")
+//     on one of the first three lines: FormatPynvml.
 //
 // UTF-16 files with a byte order mark (PowerShell's redirection) are read
 // as their UTF-8 text.
@@ -127,6 +129,9 @@ func sniffDistinct(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 		return "", false
 	}
 	first := lines[0]
+	if sniffPynvml(lines) {
+		return FormatPynvml, true
+	}
 	switch {
 	case strings.HasPrefix(first, nvmlMagic):
 		return FormatNVML, true
@@ -350,7 +355,7 @@ var logReaders = map[LogFormat]func(io.Reader, *logBuilder) error{
 	FormatCSVColumns: readColumnsCSV, FormatWandbCSV: readColumnsCSV, FormatLightningCSV: readColumnsCSV,
 	FormatDCGMProm: readDCGM, FormatDCGMDmon: readDCGMDmon,
 	FormatGpustat: readGpustat, FormatGpustatJSON: readGpustatJSON,
-	FormatTrainingLog: readTrainingLog, FormatQueryText: readQueryText,
+	FormatTrainingLog: readTrainingLog, FormatQueryText: readQueryText, FormatPynvml: readPynvml,
 }
 
 // ErrNoReadings is wrapped by ReadLog's error for a log in which no line
