@@ -17,8 +17,12 @@ import (
 //	DCGM_FI_DEV_FB_FREE{gpu="0",UUID="GPU-...",device="nvidia0",modelName="NVIDIA A100-SXM4-80GB",Hostname="node1"} 80986
 //
 // The framebuffer fields are in MiB: DCGM_FI_DEV_FB_USED, _FREE, _TOTAL
-// and _RESERVED (total = used + free + reserved when no _TOTAL line is
-// there). DCGM_FI_DEV_GPU_UTIL and DCGM_FI_DEV_MEM_COPY_UTIL are percent,
+// and _RESERVED. The device's total is _TOTAL, else used + free +
+// reserved, as NVML's nvmlMemory_v2_t splits the framebuffer (total =
+// reserved + used + free). dcgm-exporter's default counters list has
+// _USED and _FREE but not _RESERVED: the total is then used + free,
+// which leaves out the driver's reservation (a few hundred MiB on a
+// data-centre card), and a note says so. DCGM_FI_DEV_GPU_UTIL and DCGM_FI_DEV_MEM_COPY_UTIL are percent,
 // DCGM_FI_DEV_POWER_USAGE watts. The labels gpu (the index), UUID,
 // pci_bus_id and modelName identify the device; a line with a
 // GPU_I_ID label is a MIG instance and gives a MIGSample. Other metrics
@@ -167,8 +171,10 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 	lr := b.lines(r)
 	sc := newDCGMScrape(time.Time{})
 	// metrics counts DCGM sample lines, memory those of framebuffer
-	// fields, so that a scrape without any says why it gives no reading.
-	metrics, memory := 0, 0
+	// fields, so that a scrape without any says why it gives no reading;
+	// unreserved counts the readings whose total is used + free without
+	// the reserved memory.
+	metrics, memory, unreserved := 0, 0, 0
 	for {
 		s, n, ok := b.nextContent(lr)
 		if !ok {
@@ -178,7 +184,7 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 			continue
 		}
 		if t, zoneless, ok := parseDateLine(s, b.opt.Location); ok {
-			b.flushDCGM(sc)
+			unreserved += b.flushDCGM(sc)
 			sc = newDCGMScrape(t)
 			if zoneless {
 				b.log.Zoneless = true
@@ -209,7 +215,7 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 		}
 		key := p.labels["Hostname"] + "|" + p.labels["UUID"] + "|" + p.labels["gpu"] + "|" + p.labels["GPU_I_ID"]
 		if sc.seen[key+"|"+field] {
-			b.flushDCGM(sc)
+			unreserved += b.flushDCGM(sc)
 			sc = newDCGMScrape(time.Time{})
 		}
 		sc.seen[key+"|"+field] = true
@@ -261,7 +267,12 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 	if lr.err != nil {
 		return fmt.Errorf("line %d: %w", lr.n+1, lr.err)
 	}
-	b.flushDCGM(sc)
+	unreserved += b.flushDCGM(sc)
+	if unreserved > 0 {
+		b.note(fmt.Sprintf("%d readings have used and free memory but neither DCGM_FI_DEV_FB_TOTAL nor DCGM_FI_DEV_FB_RESERVED: "+
+			"their total is used + free, which leaves out the driver's reserved memory, so the device's capacity is that much below the card's; "+
+			"add DCGM_FI_DEV_FB_RESERVED to the exporter's counters list, or pass --capacity", unreserved))
+	}
 	if metrics > 0 && memory == 0 {
 		b.note(fmt.Sprintf("%d DCGM metric lines, none of them a framebuffer field (DCGM_FI_DEV_FB_USED, _FREE, _TOTAL): the exporter's counters list leaves GPU memory out; add those fields to it", metrics))
 		if len(b.log.Samples)+len(b.log.MIG) == 0 {
@@ -292,8 +303,9 @@ func dcgmField(name string) string {
 	return ""
 }
 
-// flushDCGM emits a scrape's readings.
-func (b *logBuilder) flushDCGM(sc *dcgmScrape) {
+// flushDCGM emits a scrape's readings and returns how many of them have
+// a total of used + free alone (no _TOTAL and no _RESERVED).
+func (b *logBuilder) flushDCGM(sc *dcgmScrape) (unreserved int) {
 	for _, key := range sc.order {
 		d := sc.gpus[key]
 		t := d.t
@@ -301,10 +313,16 @@ func (b *logBuilder) flushDCGM(sc *dcgmScrape) {
 			t = sc.time
 		}
 		total := d.total
+		// short is true when the total leaves out the reserved memory.
+		short := false
 		if total < 0 && d.used >= 0 && d.free >= 0 {
 			total = d.used + d.free + max(d.reserved, 0)
+			short = d.reserved < 0
 		}
 		if d.mig >= 0 {
+			if short {
+				unreserved++
+			}
 			b.log.MIG = append(b.log.MIG, MIGSample{Time: t, GPU: d.gpu.Index, MIG: d.mig, GPUInstance: d.gi, ComputeInstance: -1,
 				MemoryUsed: d.used, MemoryTotal: total})
 			continue
@@ -317,7 +335,11 @@ func (b *logBuilder) flushDCGM(sc *dcgmScrape) {
 			b.skip(d.line, kindOtherGPU, why)
 			continue
 		}
+		if short {
+			unreserved++
+		}
 		b.log.Samples = append(b.log.Samples, GPUSample{Time: t, GPU: d.gpu.Index, MemoryUsed: d.used, MemoryTotal: total,
 			MemoryFree: d.free, MemoryReserved: d.reserved, UtilizationGPU: d.util, UtilizationMemory: d.mem, PowerW: d.power})
 	}
+	return unreserved
 }

@@ -52,6 +52,11 @@ const (
 	// FormatLightningCSV is PyTorch Lightning's CSVLogger metrics.csv with
 	// DeviceStatsMonitor columns.
 	FormatLightningCSV LogFormat = "lightning-csv"
+	// FormatPynvml is pynvml's memory struct printed by a script
+	// (print(nvmlDeviceGetMemoryInfo(h)): "c_nvmlMemory_t(total: N B,
+	// free: N B, used: N B)", or c_nvmlMemory_v2_t), one a line
+	// (pynvml_struct.go).
+	FormatPynvml LogFormat = "pynvml-memory"
 	// FormatTrainingLog is a training job's own stdout/stderr, read for
 	// CUDA out-of-memory messages (trainlog.go).
 	FormatTrainingLog LogFormat = "training-log"
@@ -99,6 +104,12 @@ type GPULog struct {
 	// OOMs are the out-of-memory messages of a training log, in file
 	// order (training-log format only).
 	OOMs []TrainingOOM
+	// DriverFailures counts the lines that report a GPU lost by the
+	// driver or a driver nvidia-smi could not reach ("[GPU is lost]",
+	// "No devices were found", ...; driver_failure.go);
+	// FirstDriverFailure is the 1-based line of the first, 0 when none.
+	DriverFailures     int
+	FirstDriverFailure int
 }
 
 // Timing says how a log's readings are placed in time.

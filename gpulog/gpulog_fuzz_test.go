@@ -200,6 +200,9 @@ func FuzzTrainingLog(f *testing.F) {
 	f.Add([]byte(" [2024-05-01 12:01:00] iteration 10/ 500 |\n[Rank 0] (after 10 iterations) memory (MB) | allocated: 1234.5 | max allocated: 2345.6 | reserved: 3000.0 | max reserved: 1e400\n"))
 	f.Add([]byte("[2024-05-01 12:00:00,123] [INFO] [utils.py:791:see_memory_usage] After step 9\n[2024-05-01 12:00:00,124] [INFO] [utils.py:792:see_memory_usage] MA 1.2 GB         Max_MA 3.4 GB         CA 99999999999 GB         Max_CA 5 GB \n"))
 	f.Add([]byte("[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - \x1b[31mstep: 10  \x1b[33mmemory: 31.02GiB(39.21%)  tps: 5,123\n"))
+	// JSON logger records (trainlog_prefix.go's readJSONRecord).
+	f.Add([]byte(`{"ts": "2024-05-01T12:00:05Z", "rank": "7", "exc_info": "RuntimeError: CUDA error: out of memory"}` + "\n"))
+	f.Add([]byte(`{"local_rank": 99999999, "time": 5, "msg": "CUDA error: out of memory"} {"rank": -1}` + "\n"))
 	f.Add([]byte("step 3: {'allocated_bytes.all.current': 99999999999999999999, 'reserved_bytes.all.current': 4096, 'num_ooms': 1}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
@@ -250,6 +253,7 @@ func FuzzSniffLog(f *testing.F) {
 	f.Add([]byte("1714564800\n1000, 81920\n1714564805\n1500, 81920\n"))
 	f.Add([]byte("\x1b[H\x1b[2J\x1b[3J\x1b]0;title\x07" + tableH100))
 	f.Add([]byte(`{"log":"timestamp, index, memory.used [MiB]\n","stream":"stdout","time":"2024-05-01T12:00:00Z"}` + "\n"))
+	f.Add([]byte("GPU 0:\n" + pynvmlV1(85899345920, 84850769920, 1048576000) + "\n"))
 	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv",
 		"table_date_loop.log", "memory_used_max.csv", "query_noheader_one_gpu.csv", "train_oom_first_line.log", "wandb_chart_percent.csv", "dcgm_mig_metrics.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -267,4 +271,11 @@ func FuzzSniffLog(f *testing.F) {
 			checkLogInvariants(t, l)
 		}
 	})
+}
+
+func FuzzPynvml(f *testing.F) {
+	f.Add([]byte(pynvmlV1(85899345920, 84850769920, 1048576000) + "\n"))
+	f.Add([]byte("2024-05-01T12:00:00Z GPU 1:\n" + pynvmlV2(85899345920, 454033408, 84400000000, 1045312512) + "\n"))
+	f.Add([]byte("[2024-05-01 12:00:05,250] INFO cuda:3 " + pynvmlV1(99999999999999999, 1, 2) + "\nWed May  1 12:00:00 UTC 2024\nc_nvmlMemory_t(total: 1 B, free: -1 B)\n"))
+	fuzzReader(f, gpulog.FormatPynvml)
 }

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +40,9 @@ import (
 //   - a header-less row that starts with nvidia-smi's timestamp
 //     ("2023/06/22 18:56:56.252, ...") or carries MiB values: FormatQueryCSV
 //     (DecodeLog then needs a known field order; see knownOrders);
-//   - a JSON object holding torch.cuda.memory_stats() keys: FormatMemoryStats.
+//   - a JSON object holding torch.cuda.memory_stats() keys: FormatMemoryStats;
+//   - pynvml's printed memory struct ("c_nvmlMemory_t(total: N B, ...)")
+//     on one of the first three lines: FormatPynvml.
 //
 // UTF-16 files with a byte order mark (PowerShell's redirection) are read
 // as their UTF-8 text.
@@ -84,6 +88,9 @@ type ReadOptions struct {
 	// Columns names the columns of CSV logs the heuristics cannot read
 	// (--gpu-log-columns); nil when not given.
 	Columns *ColumnSpec
+	// Name is the file's name as notes cite it ("" when unknown: they
+	// say "this log"); DecodeLogWith sets it to the file's base name.
+	Name string
 }
 
 // SniffLog tells the GPU log format from the start of a file (its first few
@@ -122,6 +129,9 @@ func sniffDistinct(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 		return "", false
 	}
 	first := lines[0]
+	if sniffPynvml(lines) {
+		return FormatPynvml, true
+	}
 	switch {
 	case strings.HasPrefix(first, nvmlMagic):
 		return FormatNVML, true
@@ -325,9 +335,15 @@ func DecodeLogWith(path string, format LogFormat, opt ReadOptions) (*GPULog, err
 	if st, err := f.Stat(); err == nil {
 		opt.ModTime = st.ModTime()
 	}
+	if opt.Name == "" {
+		opt.Name = filepath.Base(path)
+	}
 	l, err := ReadLog(f, format, opt)
 	if err != nil {
 		return nil, input.NewFileError(path, err)
+	}
+	if l.DriverFailures > 0 {
+		slog.Warn("GPU log reports a lost GPU or a failed driver", "file", path, "lines", l.DriverFailures, "first_line", l.FirstDriverFailure)
 	}
 	return l, nil
 }
@@ -339,7 +355,7 @@ var logReaders = map[LogFormat]func(io.Reader, *logBuilder) error{
 	FormatCSVColumns: readColumnsCSV, FormatWandbCSV: readColumnsCSV, FormatLightningCSV: readColumnsCSV,
 	FormatDCGMProm: readDCGM, FormatDCGMDmon: readDCGMDmon,
 	FormatGpustat: readGpustat, FormatGpustatJSON: readGpustatJSON,
-	FormatTrainingLog: readTrainingLog, FormatQueryText: readQueryText,
+	FormatTrainingLog: readTrainingLog, FormatQueryText: readQueryText, FormatPynvml: readPynvml,
 }
 
 // ErrNoReadings is wrapped by ReadLog's error for a log in which no line
@@ -587,6 +603,7 @@ func (b *logBuilder) finish() {
 	b.anchorElapsed()
 	b.placeUntimed()
 	b.noteNoMemory()
+	b.noteDriverFailures()
 }
 
 // note adds a file-level caveat once.
@@ -727,6 +744,12 @@ type lineReader struct {
 	// that held them, over the whole input.
 	totalNULs int
 	nulLines  int
+	// failures counts the lines that report a lost GPU or a failed
+	// driver (driverFailure); firstFailure is the first one's number,
+	// firstFailureText its text.
+	failures         int
+	firstFailure     int
+	firstFailureText string
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -783,6 +806,12 @@ func (lr *lineReader) finish() string {
 	if lr.nuls > 0 {
 		lr.totalNULs += lr.nuls
 		lr.nulLines++
+	}
+	if driverFailure(line) {
+		if lr.failures == 0 {
+			lr.firstFailure, lr.firstFailureText = lr.n, strings.TrimSpace(string(line))
+		}
+		lr.failures++
 	}
 	return string(line)
 }

@@ -1,6 +1,8 @@
 package gpulog
 
 import (
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -130,6 +132,17 @@ func rankToken(s string) (rank int, local bool, rest string, ok bool) {
 // gives (readLineHead): zero time and input.NoRank when none.
 func (b *logBuilder) lineTimeRank(line string) (t time.Time, rank int) {
 	h := readLineHead(line)
+	if h.rank == input.NoRank && h.stamp == "" {
+		if rec, ok := readJSONRecord(line); ok {
+			h.stamp, h.rank = rec.stamp, rec.rank
+			switch {
+			case rec.local:
+				b.note("ranks of OOM messages in JSON logger records come from the record's \"local_rank\" key, the local rank on its node")
+			case rec.rank != input.NoRank:
+				b.note(fmt.Sprintf("ranks of OOM messages in JSON logger records come from the record's %q key", rec.rankKey))
+			}
+		}
+	}
 	if h.stamp != "" {
 		stamp := strings.Replace(strings.Replace(h.stamp, "T", " ", 1), ",", ".", 1)
 		if st, zoneless, ok := parseStamp(stamp, b.opt.Location); ok {
@@ -146,4 +159,70 @@ func (b *logBuilder) lineTimeRank(line string) (t time.Time, rank int) {
 		b.note("ranks of OOM messages and memory summaries come from srun --label's \"N: \" prefix, the Slurm task number")
 	}
 	return t, h.rank
+}
+
+// A JSON logger (python-json-logger, structlog, loguru's serialize=True)
+// writes each record as one JSON object on a line, with the writing
+// process's rank as a key of its own when the job adds it:
+//
+//	{"ts": "2024-05-01T12:00:05Z", "level": "ERROR", "rank": 2, "msg": "...", "exc_info": "...OutOfMemoryError..."}
+//
+// jsonRankKeys are the keys read as the rank, in order of preference:
+// global ranks first; "local_rank" is torchrun's rank on the node.
+// jsonTimeKeys are the keys read as the record's time (an ISO or
+// nvidia-smi style stamp, as parseStamp reads them).
+var (
+	jsonRankKeys = []string{"global_rank", "rank", "local_rank"}
+	jsonTimeKeys = []string{"ts", "time", "timestamp", "asctime", "@timestamp"}
+)
+
+// maxJSONRank bounds a rank read from a record: six digits, as the rank
+// tokens of line prefixes (rePrefixRank) read them; a larger number is
+// no rank.
+const maxJSONRank = 999999
+
+// jsonRecord is what a JSON logger record says of its writer.
+type jsonRecord struct {
+	// stamp is the record's time as written ("" when none); rank its
+	// rank (input.NoRank when none), from rankKey; local is true when it
+	// is the local rank.
+	stamp   string
+	rank    int
+	rankKey string
+	local   bool
+}
+
+// readJSONRecord reads line as a JSON logger record: ok is false when
+// the line is not one JSON object.
+func readJSONRecord(line string) (jsonRecord, bool) {
+	rec := jsonRecord{rank: input.NoRank}
+	s := strings.TrimSpace(line)
+	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
+		return rec, false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(s), &obj) != nil {
+		return rec, false
+	}
+	for _, k := range jsonRankKeys {
+		raw, ok := obj[k]
+		if !ok {
+			continue
+		}
+		// A rank is written as a number or as a string of digits
+		// (os.environ["RANK"] logged as it is).
+		v := strings.Trim(string(raw), `"`)
+		if r, ok := atoi(v); ok && r <= maxJSONRank {
+			rec.rank, rec.rankKey, rec.local = r, k, k == "local_rank"
+			break
+		}
+	}
+	for _, k := range jsonTimeKeys {
+		var v string
+		if raw, ok := obj[k]; ok && json.Unmarshal(raw, &v) == nil && v != "" {
+			rec.stamp = v
+			break
+		}
+	}
+	return rec, true
 }

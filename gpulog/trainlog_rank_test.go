@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"gpureport/gpulog"
 	"gpureport/input"
 )
 
@@ -87,6 +89,58 @@ func TestOOMRanksFromLaunchers(t *testing.T) {
 			}
 			if fmt.Sprint(got) != fmt.Sprint(c.want) {
 				t.Errorf("got (line count rank device) %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestOOMRankFromJSONRecord: a JSON logger's record carries the rank of
+// the process that wrote it ("rank", "global_rank", or "local_rank",
+// as a number or a string of digits), and its time; the OOM message in
+// its text takes both.
+func TestOOMRankFromJSONRecord(t *testing.T) {
+	msg := "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 2 has a total capacity of 79.15 GiB of which 1.23 GiB is free. " +
+		"Including non-PyTorch memory, this process has 77.91 GiB memory in use. Of the allocated memory 74.50 GiB is allocated by PyTorch, " +
+		"and 2.88 GiB is reserved by PyTorch but unallocated."
+	record := func(keys string) string {
+		return `{"level": "INFO", ` + keys + `"msg": "step 1 loss 2.1"}` + "\n" +
+			`{"level": "ERROR", ` + keys + `"msg": "training failed", "exc_info": "Traceback (most recent call last):\n  File \"/w/train.py\", line 190, in main\n    loss.backward()\n` + msg + `"}` + "\n"
+	}
+	cases := []struct {
+		name, keys string
+		rank       int
+		time, note string
+	}{
+		{"rank", `"ts": "2024-05-01T12:00:05Z", "rank": 2, `, 2, "2024-05-01T12:00:05Z", `record's "rank" key`},
+		{"global_rank before local_rank", `"local_rank": 1, "global_rank": 9, `, 9, "", `record's "global_rank" key`},
+		{"rank as a string", `"rank": "3", `, 3, "", `record's "rank" key`},
+		{"local_rank", `"time": "2024-05-01 12:00:05.250+02:00", "local_rank": 1, `, 1, "2024-05-01T10:00:05.25Z", "the local rank on its node"},
+		{"no rank key", `"rank": null, "worker": 4, `, input.NoRank, "", ""},
+		{"rank not a number", `"rank": "all", `, input.NoRank, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l, err := gpulog.ReadLog(strings.NewReader(record(c.keys)), gpulog.FormatTrainingLog, gpulog.ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(l.OOMs) != 1 {
+				t.Fatalf("%d OOMs, want 1", len(l.OOMs))
+			}
+			o := l.OOMs[0]
+			if o.Line != 2 || o.Rank != c.rank || o.Device != 2 || o.Requested != 2<<30 || o.Free != int64(1.23*gibF) {
+				t.Errorf("OOM line %d rank %d device %d requested %d free %d; want 2, %d, 2, %d, %d", o.Line, o.Rank, o.Device, o.Requested, o.Free, c.rank, int64(2<<30), int64(1.23*gibF))
+			}
+			got := ""
+			if !o.Time.IsZero() {
+				got = o.Time.UTC().Format(time.RFC3339Nano)
+			}
+			if got != c.time {
+				t.Errorf("time %q, want %q", got, c.time)
+			}
+			notes := strings.Join(l.Notes, "\n")
+			if c.note != "" && !strings.Contains(notes, c.note) || c.note == "" && strings.Contains(notes, "JSON logger") {
+				t.Errorf("notes %q, want one containing %q", notes, c.note)
 			}
 		})
 	}
