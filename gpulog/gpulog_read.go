@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -341,9 +340,6 @@ func DecodeLogWith(path string, format LogFormat, opt ReadOptions) (*GPULog, err
 	l, err := ReadLog(f, format, opt)
 	if err != nil {
 		return nil, input.NewFileError(path, err)
-	}
-	if l.DriverFailures > 0 {
-		slog.Warn("GPU log reports a lost GPU or a failed driver", "file", path, "lines", l.DriverFailures, "first_line", l.FirstDriverFailure)
 	}
 	return l, nil
 }

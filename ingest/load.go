@@ -335,7 +335,7 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader)
 			point:     point,
 		}
 	case KindLog:
-		l, err := gpulog.DecodeLogWith(c.Path, c.Log, gpulog.ReadOptions{Location: loc, Columns: opt.Columns})
+		l, err := gpulog.DecodeLogWith(c.Path, c.Log, gpulog.ReadOptions{Location: loc, Columns: opt.Columns, Name: c.Rel})
 		if err != nil {
 			r.skip = &Skipped{Path: c.Rel, Reason: skipReason(err)}
 			return r
