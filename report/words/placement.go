@@ -196,7 +196,7 @@ func placeNote(n *analyze.PlaceNote) string {
 		}
 		if r.Ranks != nil {
 			return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s are dumps of one place in the run whose traces cover the same time with no allocator event in common: two processes): "+
-				"the processes whose file names differ in a word keep the rank their paths name, the others get new ranks: %s", r.Clash[0], r.Clash[1], strings.Join(names, ", "))
+				"a rank their paths name is kept, and the processes found beside it are numbered after the ranks in use: %s", r.Clash[0], r.Clash[1], strings.Join(names, ", "))
 		}
 		evidence := "are dumps of one place in the run"
 		if r.ByTrace {
