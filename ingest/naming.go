@@ -90,18 +90,23 @@ var (
 	hfCheckpointRE = regexp.MustCompile(`^checkpoint-(\d+)$`)
 	// monthTimeRE finds a date-time with a month name and no year:
 	// Sep_30_23_52_00, the "%b_%d_%H_%M_%S" of PyTorch's "Understanding
-	// GPU Memory" recipe (f"{host}_{timestamp}.pickle"). The year comes
-	// from the file's modification time (monthTime).
-	monthTimeRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[_-]?(0?[1-9]|[12]\d|3[01])[_-]([01]\d|2[0-3])[-_:.]?([0-5]\d)[-_:.]?([0-5]\d)(?:\D|$)`)
+	// GPU Memory" recipe (f"{host}_{timestamp}.pickle"), or the same
+	// without seconds (Sep_30_23_52). The year comes from the file's
+	// modification time (monthTime).
+	monthTimeRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[_-]?(0?[1-9]|[12]\d|3[01])[_-]([01]\d|2[0-3])[-_:.]?([0-5]\d)(?:[-_:.]?([0-5]\d))?(?:\D|$)`)
 	// stepKeywordRE finds an explicit step: step_100, iter-7,
 	// iteration100, it_5, global_step=30, batch12. An epoch is not a step.
 	stepKeywordRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(step|iteration|iter|it|batch)[_=-]?(\d+)`)
 	// epochRE finds an epoch number: epoch3, epoch_3, ep-3.
 	epochRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(?:epoch|ep)[_=-]?(\d+)`)
-	// dateTimeRE finds a calendar date with an optional time of day:
-	// 20241105, 2024-11-05, 20241105_153012, 2024-11-05T15-30-12,
-	// 2024-11-05_15:30:12.
-	dateTimeRE = regexp.MustCompile(`(?:^|\D)((?:19|20)\d\d)[-_]?(0[1-9]|1[0-2])[-_]?(0[1-9]|[12]\d|3[01])(?:[T_-]?([01]\d|2[0-3])[-_:.]?([0-5]\d)[-_:.]?([0-5]\d))?(?:\D|$)`)
+	// dateTimeRE finds a calendar date with an optional time of day, with
+	// or without seconds: 20241105, 2024-11-05, 20241105_153012,
+	// 2024-11-05T15-30-12, 2024-11-05_15:30:12, 2024-11-05_15-30,
+	// 20241105_1530, 202411051530. A time without seconds is part of the
+	// timestamp: read as a date alone, every dump of one day would share
+	// one place in the run, and its hour and minute would be left in the
+	// path as numbers that seem to tell processes apart.
+	dateTimeRE = regexp.MustCompile(`(?:^|\D)((?:19|20)\d\d)[-_]?(0[1-9]|1[0-2])[-_]?(0[1-9]|[12]\d|3[01])(?:[T_-]?([01]\d|2[0-3])[-_:.]?([0-5]\d)(?:[-_:.]?([0-5]\d))?)?(?:\D|$)`)
 	// numberRE finds runs of digits.
 	numberRE = regexp.MustCompile(`\d+`)
 	// notStepRE marks numbers that name a device or rank, not a step.
@@ -194,7 +199,7 @@ func monthTime(m []string, mod time.Time) time.Time {
 	mo := time.Month(1 + strings.Index("janfebmaraprmayjunjulaugsepoctnovdec", strings.ToLower(m[1]))/3)
 	var n [4]int
 	for i := range n {
-		n[i], _ = strconv.Atoi(m[2+i])
+		n[i], _ = strconv.Atoi(m[2+i]) // seconds left out: 0
 	}
 	at := func(y int) time.Time { return time.Date(y, mo, n[0], n[1], n[2], n[3], 0, time.UTC) }
 	if mod.IsZero() {

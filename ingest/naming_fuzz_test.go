@@ -25,6 +25,8 @@ func FuzzParseName(f *testing.F) {
 		"step_10/sub/iter_7/snap.pickle", `win\rank2\snap_step_9.pkl`,
 		"gpu-node-a_Sep_30_23_52_00.pickle", "trainer_Dec_31_23_59_59.pickle", "epoch_03/iter_000100.pickle",
 		"checkpoint-500/memory_snapshot.pickle", "epoch2_step100.pickle.bz2",
+		"mem_2024-05-01_10-40.pickle", "mem_20240501_1040.pickle", "mem_2024-05-01T10-40_rank3.pickle",
+		"host_Sep_30_23_52.pickle", "mem_20240501_12345.pickle",
 	} {
 		f.Add(s)
 	}

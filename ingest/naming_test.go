@@ -67,6 +67,16 @@ func TestParseNameOrder(t *testing.T) {
 		{"snapshot_20241105_153012.pickle", ts("2024-11-05 15:30:12"), OrderTimestamp},
 		{"snapshot_2024-11-05T15-30-12.pickle", ts("2024-11-05 15:30:12"), OrderTimestamp},
 		{"snapshot_20241105.pickle", ts("2024-11-05 00:00:00"), OrderTimestamp},
+		// Times of day without seconds are part of the timestamp.
+		{"mem_2024-05-01_10-40.pickle", ts("2024-05-01 10:40:00"), OrderTimestamp},
+		{"mem_20240501_1040.pickle", ts("2024-05-01 10:40:00"), OrderTimestamp},
+		{"mem_2024-05-01T10-40.pickle", ts("2024-05-01 10:40:00"), OrderTimestamp},
+		{"mem_2024-05-01_10:40_rank1.pickle", ts("2024-05-01 10:40:00"), OrderTimestamp},
+		{"mem_202405011040.pickle", ts("2024-05-01 10:40:00"), OrderTimestamp},
+		// Digits after a date that are no hour and minute leave the date.
+		{"mem_20240501_123.pickle", ts("2024-05-01 00:00:00"), OrderTimestamp},
+		{"mem_20240501_12345.pickle", ts("2024-05-01 00:00:00"), OrderTimestamp},
+		{"mem_2024-05-01_7.pickle", ts("2024-05-01 00:00:00"), OrderTimestamp},
 		{"snapshot_1700000000.pickle", 1700000000 * int64(time.Second), OrderTimestamp},
 		{"snapshot_1700000000123.pickle", 1700000000123 * int64(time.Millisecond), OrderTimestamp},
 		{"snapshot.pickle", 0, OrderNone},
@@ -150,6 +160,9 @@ func TestParseNameAtDates(t *testing.T) {
 		// A name in a zone ahead of UTC may be hours after its file time.
 		{"host_Mar_02_09_00_00.pickle", at(2026, 3, 2, 0, 0, 5), at(2026, 3, 2, 9, 0, 0)},
 		{"dump-jul-4_12_00_00.pickle", at(2024, 8, 1, 0, 0, 0), at(2024, 7, 4, 12, 0, 0)},
+		// Without seconds ("%b_%d_%H_%M").
+		{"host_Sep_30_23_52.pickle", at(2025, 10, 1, 0, 0, 0), at(2025, 9, 30, 23, 52, 0)},
+		{"host_May_01_10-40_rank2.pickle", at(2025, 5, 1, 11, 0, 0), at(2025, 5, 1, 10, 40, 0)},
 		// Without a file time: noYear.
 		{"host_Feb_29_10_00_00.pickle", time.Time{}, at(noYear, 2, 29, 10, 0, 0)},
 	}
@@ -203,6 +216,11 @@ func TestTimelessPath(t *testing.T) {
 		"gpu-a_Sep_28_23_50_00.pickle":           "gpu-a_*.pickle",
 		"host/snap_20241105_153012_rank1.pickle": "host/snap_*_rank1.pickle",
 		"node-b/snap_2024-11-05.pickle":          "node-b/snap_*.pickle",
+		"mem_2024-05-01_10-40.pickle":            "mem_*.pickle",
+		"mem_20240501_1040_gpu-a.pickle":         "mem_*_gpu-a.pickle",
+		"mem_2024-05-01T10-40.pickle":            "mem_*.pickle",
+		"host_Sep_30_23_52.pickle":               "host_*.pickle",
+		"mem_20240501_123.pickle":                "mem_*_123.pickle",
 		"w3/snap_1700000000123.pickle":           "w3/snap_*.pickle",
 		"snapshot_step_100_gpu-node-a.pickle":    "snapshot_step_100_gpu-node-a.pickle",
 		`win\mem_3.pkl`:                          "win/mem_3.pkl",

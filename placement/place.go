@@ -136,8 +136,17 @@ type RankNumbering struct {
 	// Clash are two dumps of one place in the run: the evidence that
 	// their paths' rank holds several processes.
 	Clash [2]string
-	// Paths are the processes' paths in rank order: Paths[r] is rank r.
+	// Paths are the processes' paths in rank order: Paths[r] is rank r,
+	// unless Ranks says otherwise.
 	Paths []string
+	// ByTrace is true when some processes' paths differ only in a word
+	// of the file name (a host name) and their traces told them apart:
+	// at Clash, both traces cover the same time with no event in common.
+	ByTrace bool
+	// Ranks, when set, are the ranks of Paths, one for one: processes
+	// told apart by a word keep the rank their paths name (rank3), and
+	// the ones found beside it get ranks above every rank in use.
+	Ranks []int
 }
 
 // MachineNumbering is how placement numbered the GPUs of logs that read

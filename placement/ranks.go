@@ -11,6 +11,7 @@ import (
 	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // One rank's dumps form one series: analysis groups a run's snapshots by
@@ -32,9 +33,10 @@ import (
 // (the step or order number, and numbers that differ from file to file);
 // what is left, its folders and other numbers, is the same for all the
 // dumps of one rank. When that parts every such pair, into ranks of at
-// least two dumps each that differ only in folders and numbers (not in
-// the words of their file names: step_5_before and step_5_after are two
-// dumps of one rank; nor only in an epoch number, nor in time ranges
+// least two dumps each that differ in folders and numbers (or in a word
+// of their file names only when their traces show two processes,
+// tracesDisjoint: step_5_before and step_5_after are two dumps of one
+// rank; nor only in an epoch number, nor in time ranges
 // that follow one another: epochs and a resumed job are stages of one
 // rank), the ranks are numbered in the natural order of those paths
 // (node0/rank1 before node1/rank0: torchrun's global ranks, when nodes
@@ -145,6 +147,12 @@ func rankPaths(files []*ingest.SnapshotFile) []string {
 	return out
 }
 
+// rankDumps are one process's dumps and its path (rankPaths).
+type rankDumps struct {
+	path  string
+	files []*ingest.SnapshotFile
+}
+
 // separateRanks gives the dumps of ranks that share a rank number in
 // their paths numbers of their own (see above), setting each file's Rank,
 // and returns the note that says so (nil when every path rank's dumps
@@ -163,13 +171,12 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 	// A rank's path is its files' rank path (rankPaths); the path of a
 	// path rank left whole is filled in only when some path rank splits,
 	// as it is needed only to order the numbering.
-	type rankDumps struct {
-		path  string
-		files []*ingest.SnapshotFile
-	}
 	var found []rankDumps
 	var clash [2]string
-	split := false
+	split, byNumber, byTrace := false, false, false
+	// wordSplits are the parts of path ranks parted by a word alone (see
+	// partByPath), by path rank.
+	wordSplits := map[int][]rankDumps{}
 	for _, r := range ranks {
 		group := byRank[r]
 		a, b, ok := firstClash(group)
@@ -177,7 +184,7 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 			found = append(found, rankDumps{files: group})
 			continue
 		}
-		parts, ok := partByPath(group)
+		parts, byWord, ok := partByPath(group)
 		if !ok {
 			found = append(found, rankDumps{files: group})
 			continue
@@ -186,12 +193,20 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 			clash = [2]string{a.Path, b.Path}
 		}
 		split = true
+		byTrace = byTrace || byWord
+		byNumber = byNumber || !byWord
 		for p, fs := range parts {
 			found = append(found, rankDumps{path: p, files: fs})
+			if byWord {
+				wordSplits[r] = append(wordSplits[r], rankDumps{path: p, files: fs})
+			}
 		}
 	}
 	if !split {
 		return nil, nil
+	}
+	if !byNumber {
+		return keepRanks(found, wordSplits, clash)
 	}
 	for i := range found {
 		if found[i].path == "" {
@@ -223,7 +238,46 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 			delete(dirRanks, d)
 		}
 	}
-	return []Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths}}}, dirRanks
+	return []Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: byTrace}}}, dirRanks
+}
+
+// keepRanks numbers the processes when every split is by a word of the
+// file name (partByPath's trace evidence), not by folders or numbers: a
+// path rank that was not split keeps its rank, and so does the first
+// part (in natural path order) of one that was; the other parts get
+// ranks above every rank in use, in path order. The rank a path names
+// (rank3) is the user's, and renumbering it would put a leak on another
+// rank. Rank folders are not looked for: word splits part file names.
+func keepRanks(found []rankDumps, wordSplits map[int][]rankDumps, clash [2]string) ([]Note, map[string]int) {
+	next := 0
+	for _, p := range found {
+		next = max(next, p.files[0].Rank+1)
+	}
+	var split []int
+	for r := range wordSplits {
+		split = append(split, r)
+	}
+	slices.Sort(split)
+	var paths []string
+	var ranks []int
+	for _, r := range split {
+		parts := wordSplits[r]
+		slices.SortFunc(parts, func(a, b rankDumps) int {
+			return cmp.Or(ingest.NaturalCompare(a.path, b.path), cmp.Compare(a.path, b.path))
+		})
+		for i, p := range parts {
+			rank := r
+			if i > 0 || r == input.NoRank {
+				rank, next = next, next+1
+			}
+			for _, f := range p.files {
+				f.Rank = rank
+			}
+			paths = append(paths, p.path)
+			ranks = append(ranks, rank)
+		}
+	}
+	return []Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: true, Ranks: ranks}}}, nil
 }
 
 // logRanks maps each log under a rank folder of dirRanks (or a folder
@@ -262,18 +316,22 @@ func firstClash(group []*ingest.SnapshotFile) (a, b *ingest.SnapshotFile, ok boo
 
 // partByPath parts a path rank's files by their rank paths, and reports
 // whether the parts are ranks: at least two, each with at least two dumps
-// and no two at the same place.
-func partByPath(group []*ingest.SnapshotFile) (map[string][]*ingest.SnapshotFile, bool) {
+// and no two at the same place. byWord says the parts' file names differ
+// in a word (a host name), not only in folders or numbers.
+func partByPath(group []*ingest.SnapshotFile) (parts map[string][]*ingest.SnapshotFile, byWord, ok bool) {
 	paths := rankPaths(group)
-	parts := map[string][]*ingest.SnapshotFile{}
+	parts = map[string][]*ingest.SnapshotFile{}
 	for i, f := range group {
 		parts[paths[i]] = append(parts[paths[i]], f)
 	}
 	if len(parts) < 2 {
-		return nil, false
+		return nil, false, false
 	}
-	// Ranks differ in folders or numbers; file names that differ in words
-	// (step_5_before, step_5_after) are two dumps of one rank.
+	// Ranks differ in folders or numbers. File names that differ in a
+	// word are dumps of one rank (step_5_before, step_5_after; _ema,
+	// teacher/student) unless their traces show two processes
+	// (tracesDisjoint): a word cannot tell a host from a point of the
+	// step or a model.
 	var name string
 	// Nor are parts that differ only in an epoch number (epoch_2_iter_100:
 	// iterations counted within each epoch).
@@ -283,20 +341,85 @@ func partByPath(group []*ingest.SnapshotFile) (map[string][]*ingest.SnapshotFile
 		if name == "" {
 			name = shape
 		} else if shape != name {
-			return nil, false
+			byWord = true
 		}
 		if len(fs) < 2 {
-			return nil, false
+			return nil, false, false
 		}
 		if _, _, clash := firstClash(fs); clash {
-			return nil, false
+			return nil, false, false
 		}
 		epochless[ingest.EpochShape(p)] = true
 	}
 	if len(epochless) == 1 || sequential(parts) {
-		return nil, false
+		return nil, false, false
 	}
-	return parts, true
+	if byWord && !tracesDisjoint(parts) {
+		return nil, false, false
+	}
+	return parts, byWord, true
+}
+
+// tracesDisjoint reports whether the parts' traces show them to be the
+// dumps of different processes: every two dumps of different parts at
+// one place in the run (their clashes) have traces that cover the same
+// time with no event in common (snapshot.CompareWindows: Disjoint on some
+// device, Shared on none). A dump without trace times (PyTorch before
+// 2.2, or no trace), ranges that do not overlap, or a shared event keeps
+// the parts one process.
+func tracesDisjoint(parts map[string][]*ingest.SnapshotFile) bool {
+	part := map[*ingest.SnapshotFile]string{}
+	byPlace := map[placeKey][]*ingest.SnapshotFile{}
+	var places []placeKey
+	for p, fs := range parts {
+		for _, f := range fs {
+			part[f] = p
+			pl, ok := placeOf(f)
+			if !ok {
+				continue
+			}
+			if _, seen := byPlace[pl]; !seen {
+				places = append(places, pl)
+			}
+			byPlace[pl] = append(byPlace[pl], f)
+		}
+	}
+	pairs := 0
+	for _, pl := range places {
+		fs := byPlace[pl]
+		for i, a := range fs {
+			for _, b := range fs[i+1:] {
+				if part[a] == part[b] {
+					continue
+				}
+				pairs++
+				if !dumpsDisjoint(a, b) {
+					return false
+				}
+			}
+		}
+	}
+	return pairs > 0
+}
+
+// dumpsDisjoint reports whether the traces of a and b show two
+// processes: Disjoint on some device both have a trace of, Shared on
+// none.
+func dumpsDisjoint(a, b *ingest.SnapshotFile) bool {
+	if a.Snapshot == nil || b.Snapshot == nil {
+		return false
+	}
+	wa, wb := a.Snapshot.TraceWindows(), b.Snapshot.TraceWindows()
+	disjoint := false
+	for d := range min(len(wa), len(wb)) {
+		switch snapshot.CompareWindows(wa[d], wb[d]) {
+		case snapshot.OverlapShared:
+			return false
+		case snapshot.OverlapDisjoint:
+			disjoint = true
+		}
+	}
+	return disjoint
 }
 
 // sequential reports whether the parts' dumps follow one another in time,

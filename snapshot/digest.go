@@ -59,6 +59,9 @@ type TraceDigest struct {
 	// Live is what the trace says of the device's live blocks that were
 	// allocated in it (Snapshot.BlockTraces), by address.
 	Live []BlockTrace
+	// Window is the trace's time range and a sample of its events' keys
+	// (TraceWindow), which tells one process's dumps from another's.
+	Window TraceWindow
 }
 
 // IndexedEntry is a trace event and its index in its device's trace.
@@ -216,7 +219,7 @@ func reduce(s *Snapshot, r *reduceArrays) *Snapshot {
 		return out
 	}
 	digestOf := func(tr []TraceEntry, segs []*Segment, dev int) TraceDigest {
-		td := TraceDigest{Entries: len(tr), UnknownFrees: UnknownFrees(tr, OverflowScan), LastAlloc: lastAlloc(tr)}
+		td := TraceDigest{Entries: len(tr), UnknownFrees: UnknownFrees(tr, OverflowScan), LastAlloc: lastAlloc(tr), Window: WindowOf(tr)}
 		for i, e := range tr {
 			if e.Action == ActionOOM {
 				e.Stack, e.Meta = stack(e.Stack), metaOf(e.Meta)

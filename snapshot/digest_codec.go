@@ -45,7 +45,10 @@ import (
 // stack as the frames it shares with the stack before at both ends and
 // the frames between. A large model's digest (175k blocks) is 40%
 // smaller, an ordinary one (10k blocks) 42%: less to write on a first
-// run and to read on every re-run.
+// run and to read on every re-run. Version 9 added each trace digest's
+// TraceWindow: its first and last time_us, its sample's level, and each
+// sampled event's key hash (8 bytes, little endian) and time after the
+// first.
 //
 // Integers are varints (signed ones zig-zag), strings a uvarint length and
 // the bytes. A reader refuses another version (ErrDigestVersion), a wrong
@@ -54,7 +57,7 @@ import (
 
 // DigestVersion is the digest file format's version. Bump it whenever the
 // format or what a digest holds changes; older entries are then rebuilt.
-const DigestVersion = 8
+const DigestVersion = 9
 
 const digestMagic = "gpureport-digest\n"
 
@@ -290,6 +293,14 @@ func (w *digestWriter) traceDigest(t *TraceDigest) {
 		for _, n := range bt.Notes {
 			w.uint(uint64(n))
 		}
+	}
+	w.int(t.Window.FirstUS)
+	w.int(t.Window.LastUS)
+	w.uint(uint64(t.Window.Level))
+	w.uint(uint64(len(t.Window.Sample)))
+	for _, k := range t.Window.Sample {
+		w.b = binary.LittleEndian.AppendUint64(w.b, k.Key)
+		w.uint(uint64(k.TimeUS - t.Window.FirstUS))
 	}
 }
 
@@ -712,6 +723,26 @@ func (r *digestReader) traceDigest() TraceDigest {
 			r.fail("live blocks out of address order")
 		}
 		t.Live = append(t.Live, bt)
+	}
+	w := &t.Window
+	w.FirstUS, w.LastUS = r.int(), r.int()
+	w.Level = uint8(r.enum(64))
+	ns := r.count(9)
+	if r.err == nil && (ns > TraceSampleCap || w.FirstUS > w.LastUS || (ns > 0 && w.LastUS == 0)) {
+		r.fail("trace window %d..%d with %d sampled events", w.FirstUS, w.LastUS, ns)
+	}
+	for i := 0; i < ns && r.err == nil; i++ {
+		if len(r.b) < 8 {
+			r.fail("truncated sampled event")
+			break
+		}
+		k := KeyedTime{Key: binary.LittleEndian.Uint64(r.b)}
+		r.b = r.b[8:]
+		k.TimeUS = w.FirstUS + int64(r.enum(uint64(w.LastUS-w.FirstUS)))
+		if r.err == nil && !sampled(k.Key, w.Level) {
+			r.fail("sampled event key %x not of level %d", k.Key, w.Level)
+		}
+		w.Sample = append(w.Sample, k)
 	}
 	return t
 }

@@ -206,6 +206,7 @@ type (
 		lastAlloc int
 		latest    int64
 		live      liveTracker
+		window    TraceWindow
 	}
 )
 
@@ -951,6 +952,7 @@ func (p *traceList) fold(e *TraceEntry) {
 	}
 	p.latest = max(p.latest, e.TimeUS)
 	p.live.add(i, e)
+	p.window.add(e)
 }
 
 // setItems is SETITEM and SETITEMS: key/value pairs go into dict d.
@@ -1332,7 +1334,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 				for d, r := range refs {
 					tr := &m.traceLists[r]
 					timed = timed || tr.timed && tr.n > 0
-					s.skimmed[d] = TraceDigest{Entries: tr.n, UnknownFrees: UnknownFrees(tr.head, OverflowScan), OOMs: tr.ooms, LastAlloc: tr.lastAlloc, Live: tr.live.live(s.Segments, d)}
+					s.skimmed[d] = TraceDigest{Entries: tr.n, UnknownFrees: UnknownFrees(tr.head, OverflowScan), OOMs: tr.ooms, LastAlloc: tr.lastAlloc, Live: tr.live.live(s.Segments, d), Window: tr.window}
 					s.skimmedLatestUS = max(s.skimmedLatestUS, tr.latest)
 				}
 			} else {

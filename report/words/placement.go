@@ -185,13 +185,25 @@ func placeNote(n *analyze.PlaceNote) string {
 		r := n.Ranks
 		names := make([]string, 0, min(len(r.Paths), maxRankNames)+1)
 		for i, p := range r.Paths[:min(len(r.Paths), maxRankNames)] {
-			names = append(names, "rank "+strconv.Itoa(i)+" "+p)
+			rank := i
+			if i < len(r.Ranks) {
+				rank = r.Ranks[i]
+			}
+			names = append(names, "rank "+strconv.Itoa(rank)+" "+p)
 		}
 		if len(r.Paths) > maxRankNames {
 			names = append(names, "and "+strconv.Itoa(len(r.Paths)-maxRankNames)+" more")
 		}
-		return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s are dumps of one place in the run): "+
-			"the %d processes their paths tell apart are numbered as ranks in path order: %s", r.Clash[0], r.Clash[1], len(r.Paths), strings.Join(names, ", "))
+		if r.Ranks != nil {
+			return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s are dumps of one place in the run whose traces cover the same time with no allocator event in common: two processes): "+
+				"a rank their paths name is kept, and the processes found beside it are numbered after the ranks in use: %s", r.Clash[0], r.Clash[1], strings.Join(names, ", "))
+		}
+		evidence := "are dumps of one place in the run"
+		if r.ByTrace {
+			evidence += "; where names differ only in a word, their traces cover the same time with no allocator event in common"
+		}
+		return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s %s): "+
+			"the %d processes their paths tell apart are numbered as ranks in path order: %s", r.Clash[0], r.Clash[1], evidence, len(r.Paths), strings.Join(names, ", "))
 	case n.Machines != nil:
 		m := n.Machines
 		moved := make([]string, len(m.Moved))
