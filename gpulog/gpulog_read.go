@@ -460,6 +460,9 @@ type logBuilder struct {
 	prefix *prefixStripper
 	// prefixTimed counts readings timed by their line's prefix.
 	prefixTimed int
+	// tasks is what a training log's lines say about srun labels
+	// (trainlog_srun.go).
+	tasks srunTasks
 }
 
 // lineTime returns t, or when t is zero the time the collector's prefix

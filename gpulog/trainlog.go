@@ -426,7 +426,16 @@ func (tl *trainingLines) continuation(first string, kind OOMKind) string {
 	return cont.String()
 }
 
+// readTrainingLog reads a training log's messages and memory readings
+// into b, their ranks from srun labels decided at its end
+// (resolveTaskRanks).
 func readTrainingLog(r io.Reader, b *logBuilder) error {
+	err := readTrainingLines(r, b)
+	b.resolveTaskRanks()
+	return err
+}
+
+func readTrainingLines(r io.Reader, b *logBuilder) error {
 	tl := &trainingLines{b: b, lr: b.lines(r)}
 	var sum summaryState
 	var comp composerState
@@ -447,11 +456,12 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 		if strings.IndexByte(raw, '\r') >= 0 || strings.IndexByte(raw, 0x1b) >= 0 {
 			line = visibleText(raw)
 		}
-		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "=") {
-			switch m := reElasticRank.FindStringSubmatch(line); {
+		b.tasks.line(line)
+		if body := line[len(taskLabel(line)):]; strings.HasPrefix(body, " ") || strings.HasPrefix(body, "=") {
+			switch m := reElasticRank.FindStringSubmatch(body); {
 			case m != nil:
 				elasticRank, _ = atoi(m[1])
-			case elasticRank != input.NoRank && reElasticEnd.MatchString(line):
+			case elasticRank != input.NoRank && reElasticEnd.MatchString(body):
 				elasticRank = input.NoRank
 			}
 		}
@@ -467,7 +477,9 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 			continue
 		}
 		o := b.parseOOM(ln, line, tl.continuation(line, kind), kind)
-		if o.Rank == input.NoRank {
+		if _, task := fromTaskRank(o.Rank); elasticRank != input.NoRank && (o.Rank == input.NoRank || task) {
+			// The report's rank is the global rank; srun's label
+			// before it is only the task that ran torchrun.
 			o.Rank = elasticRank
 		}
 		if n := len(b.log.OOMs); n > 0 && kind == OOMNCCL {
