@@ -446,13 +446,21 @@ func compareBool(a, b bool) int {
 
 // primaryMetric chooses a device's primary trend (Device.PrimaryMetric):
 // allocated bytes when the device has that trend (from its snapshots, or
-// from its memory_stats readings without them), else nvidia-smi used
-// bytes for a device known only from GPU logs; "" when it has neither.
+// from its memory_stats readings without them), else reserved bytes for
+// a device whose memory_stats readings give reserved memory only
+// (torchtitan's "memory:" figure is its peak reserved memory), else
+// nvidia-smi used bytes for a device known only from GPU logs; "" when it
+// has none. Reserved memory is the process's own, nvidia-smi's used
+// memory mixes in every other process, so reserved comes first.
 func primaryMetric(d *Device) string {
-	for _, m := range []string{MetricAllocated, MetricGPUUsed} {
-		if d.Trend(m) != nil {
-			return m
-		}
+	if d.Trend(MetricAllocated) != nil {
+		return MetricAllocated
+	}
+	if rt := d.Trend(MetricReserved); rt != nil && rt.Source == SourceMemoryStats && len(d.Points) == 0 {
+		return MetricReserved
+	}
+	if d.Trend(MetricGPUUsed) != nil {
+		return MetricGPUUsed
 	}
 	return ""
 }

@@ -419,7 +419,8 @@ const (
 	// (MemoryStats.Retries).
 	ReasonRetries ReasonKind = "retries"
 	// ReasonMemoryGrows: GPU-log used memory grows on a device known only
-	// from GPU logs.
+	// from GPU logs, or memory_stats reserved memory on a device whose
+	// readings give no allocated memory (Verdict.MemoryGrows).
 	ReasonMemoryGrows ReasonKind = "memory grows"
 	// ReasonStatsOOMCause: the cause given to a memory_stats OOM.
 	ReasonStatsOOMCause ReasonKind = "memory_stats oom cause"

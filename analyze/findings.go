@@ -1251,8 +1251,11 @@ type Verdict struct {
 	Fragmentation        bool
 	OOM                  bool
 	// MemoryGrows is set when a device known only from GPU logs (no
-	// snapshots, no memory_stats) has growing used memory: a warning with
-	// no site, not a leak flag (used memory mixes PyTorch with the rest).
+	// snapshots, no memory_stats) has growing used memory, or one known
+	// from memory_stats readings without allocated memory has growing
+	// reserved memory: a warning with no site, not a leak flag (used
+	// memory mixes PyTorch with the rest, reserved memory a leak with a
+	// growing cache).
 	MemoryGrows bool
 	// Severity is SeverityOK, SeverityInfo, SeverityWarning or
 	// SeverityCritical.

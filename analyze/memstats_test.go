@@ -483,3 +483,61 @@ func TestRetriesNoteExpandable(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryStatsReservedOnly: readings that give reserved memory only
+// (torchtitan's peak reserved) make the device's trend a reserved one,
+// and its verdict follows it: growing reserved memory is "memory grows"
+// (a leak cannot be told from a growing cache), never a leak, and never
+// "insufficient data" beside a growing reserved trend.
+func TestMemoryStatsReservedOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		reading func(i int) statsReading
+		n       int
+		status  Status
+		grows   bool
+		sev     Severity
+		slope   float64 // reserved bytes per step
+	}{
+		{"reserved grows 50 MiB per 10 steps", func(i int) statsReading {
+			return statsReading{allocUnknown: true, reserved: 31*gib + int64(i)*50*mib}
+		}, 10, StatusGrowing, true, "warning", 5 << 20},
+		{"reserved flat", func(i int) statsReading {
+			return statsReading{allocUnknown: true, reserved: 31*gib + int64(i%3)*mib}
+		}, 30, StatusFlat, false, "ok", 0},
+		{"four readings", func(i int) statsReading {
+			return statsReading{allocUnknown: true, reserved: 31*gib + int64(i)*50*mib}
+		}, 4, StatusInsufficient, false, "info", math.NaN()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := &ingest.Run{Dir: "stats", Location: time.UTC, Logs: []*gpulog.GPULog{statsLog("train.log", statsSeries(tc.n, tc.reading))}}
+			f := Analyze(run, Options{Capacity: 80 * gib})
+			CheckProse(t, t.Name(), f)
+			if len(f.Devices) != 1 {
+				t.Fatalf("%d devices, want 1", len(f.Devices))
+			}
+			d := f.Devices[0]
+			rt := d.Primary()
+			if d.PrimaryMetric != MetricReserved || rt == nil || rt.Source != SourceMemoryStats || d.Trend(MetricAllocated) != nil {
+				t.Fatalf("primary %q %+v, allocated trend %+v", d.PrimaryMetric, rt, d.Trend(MetricAllocated))
+			}
+			if d.Status != tc.status || rt.Status() != tc.status {
+				t.Errorf("device %q, reserved trend %q, want %q", d.Status, rt.Status(), tc.status)
+			}
+			if !math.IsNaN(tc.slope) && math.Abs(rt.Slope-tc.slope) > 1e-6*math.Max(1, tc.slope) {
+				t.Errorf("reserved slope %g, want %g", rt.Slope, tc.slope)
+			}
+			v := f.Verdict
+			if v.Leak || v.MemoryGrows != tc.grows || v.Severity != tc.sev {
+				t.Errorf("leak %v memory grows %v severity %q, want false %v %q", v.Leak, v.MemoryGrows, v.Severity, tc.grows, tc.sev)
+			}
+			wantReasons := []ReasonKind{}
+			if tc.grows {
+				wantReasons = []ReasonKind{ReasonMemoryGrows}
+			}
+			if got := reasonKinds(v); len(got) != len(wantReasons) {
+				t.Errorf("reasons %v, want %v", got, wantReasons)
+			}
+		})
+	}
+}

@@ -27,7 +27,10 @@ import (
 // A device without snapshots, memory_stats readings or anything but GPU
 // log readings raises no flag (used memory mixes PyTorch with the rest),
 // but its used memory growing is a warning: "memory grows (no site: no
-// snapshots)" (Verdict.MemoryGrows).
+// snapshots)" (Verdict.MemoryGrows). So is the reserved memory of a
+// device whose memory_stats readings give no allocated memory
+// (torchtitan's peak reserved): the cache grows with live memory or
+// without it, and reserved memory alone cannot say which.
 //
 // Severity: "critical" for an OOM, or a leak projected to exhaust the
 // device within the run's own length or within Horizon (--horizon,
@@ -118,8 +121,11 @@ func decideVerdict(f *Findings) {
 			v.Fragmentation = true
 			reason(ReasonRetries, d)
 		}
-		if len(d.Points) == 0 && d.MemoryStats == nil {
-			if ut := d.Trend(MetricGPUUsed); ut != nil && ut.State == StateGrowing {
+		if len(d.Points) == 0 && (d.MemoryStats == nil || d.PrimaryMetric == MetricReserved) {
+			// Used memory, or reserved memory without allocated memory,
+			// grows: a leak or a growing cache, which these readings
+			// cannot tell apart.
+			if p := d.Primary(); p != nil && p.Metric != MetricAllocated && p.State == StateGrowing && !deviceLeak {
 				v.MemoryGrows = true
 				reason(ReasonMemoryGrows, d)
 			}

@@ -379,10 +379,14 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	r = maybeUTF16(r)
 	// Any text file read as a GPU log is also read as a training log
 	// (trainlog_side.go): a job's output can hold both.
-	var side *sideScan
+	var side, gpuSide *sideScan
 	if _, known := logReaders[format]; known && format != FormatTrainingLog {
 		side = startSideScan(opt)
 		r = io.TeeReader(r, side.pw)
+	}
+	if format == FormatTrainingLog {
+		gpuSide = startGPUSideScan(opt)
+		r = io.TeeReader(r, gpuSide.pw)
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	r = br
@@ -411,10 +415,16 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		side.finish(br)
 		err = b.adoptSide(side, err)
 	}
+	if gpuSide != nil {
+		gpuSide.finish(br)
+	}
 	if err != nil {
 		return nil, err
 	}
 	b.finish()
+	if gpuSide != nil {
+		b.adoptGPUSide(gpuSide)
+	}
 	l := b.log
 	if prefix != nil {
 		b.note(prefix.note())
@@ -472,6 +482,9 @@ type logBuilder struct {
 	prefix *prefixStripper
 	// prefixTimed counts readings timed by their line's prefix.
 	prefixTimed int
+	// tasks is what a training log's lines say about srun labels
+	// (trainlog_srun.go).
+	tasks srunTasks
 }
 
 // lineTime returns t, or when t is zero the time the collector's prefix

@@ -55,11 +55,28 @@ var (
 	reCalloc      = regexp.MustCompile(`Failed to CUDA [cm]alloc(?: async)? (\d+) bytes`)
 	// reRawOOM matches the runtime errors that say out of memory without
 	// figures: CUDA's and HIP's runtime errors and the driver API's
-	// (cuMemCreate with expandable segments).
+	// (cuMemCreate with expandable segments). PyTorch's checks print
+	// them as the whole of an exception's message: c10/cuda's
+	// C10_CUDA_CHECK ("CUDA error: " + cudaGetErrorString),
+	// AT_CUDA_DRIVER_CHECK ("CUDA driver error: " + cuGetErrorString),
+	// the same macros hipified for ROCm ("HIP error: "). Only a match
+	// that starts a message counts (errorStart).
 	reRawOOM = regexp.MustCompile(`\b(?:CUDA|HIP) (?:driver )?error: out of memory`)
 	// reLibAllocFailed matches cuBLAS's and cuDNN's failed workspace or
-	// handle allocation, not quoted (a source line testing for it).
-	reLibAllocFailed = regexp.MustCompile(`(?:^|[^"'\w])(?:CUBLAS|CUDNN)_STATUS_ALLOC_FAILED`)
+	// handle allocation in the forms PyTorch raises it, the status name
+	// behind the label of the check that failed:
+	//   - aten/src/ATen/cuda/Exceptions.h, TORCH_CUDABLAS_CHECK:
+	//     "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`";
+	//   - the same file, AT_CUDNN_CHECK: "cuDNN error: CUDNN_STATUS_ALLOC_FAILED"
+	//     (aten/src/ATen/cudnn/Exceptions.h of 1.0 wrote "CuDNN error: ");
+	//   - cudnn_frontend's failed descriptor, raised as a RuntimeError
+	//     (its cudnnException's text, the descriptor first, the status
+	//     appended): "CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR:
+	//     cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_ALLOC_FAILED".
+	// The bare name is no message: a configuration's list of errors to
+	// retry on, a YAML list or a printed enum names it too. Like the
+	// runtime errors, the label must start a message (errorStart).
+	reLibAllocFailed = regexp.MustCompile(`\b(?:(?i:CUDA|cuDNN) error: (?:CUBLAS|CUDNN)_STATUS_ALLOC_FAILED|CUDNN_BACKEND_\w+: [^"'\x60]*\bcudnn_status: CUDNN_STATUS_ALLOC_FAILED)`)
 	// reRecordStart matches a line that starts something other than a
 	// message's continuation: a Python traceback, a source line quoted in
 	// one, an exception, another message.
@@ -93,7 +110,7 @@ func classifyOOMLine(line string) (OOMKind, bool) {
 	switch {
 	case strings.Contains(line, "would exceed allowed memory. (out of memory)"):
 		return OOMMallocAsync, true
-	case reRawOOM.MatchString(line), reCUDARuntime.MatchString(line), reLibAllocFailed.MatchString(line):
+	case errorStart(line, reRawOOM), reCUDARuntime.MatchString(line), errorStart(line, reLibAllocFailed):
 		return OOMCUDAError, true
 	case strings.Contains(line, "Cuda failure 'out of memory'"), strings.Contains(line, "Cuda failure \"out of memory\""),
 		strings.Contains(line, "NCCL") && strings.Contains(line, "out of memory"):
@@ -102,6 +119,44 @@ func classifyOOMLine(line string) (OOMKind, bool) {
 		return OOMNCCL, true
 	}
 	return "", false
+}
+
+// errorStart reports whether re matches line where an error message
+// starts: after the line's prefix (readLineHead: time, rank, level) and
+// after nothing but separators, an exception's name and colon
+// ("RuntimeError: CUDA error: out of memory", also in a retry handler's
+// "caught RuntimeError: ...", a real OOM that was recovered from), a
+// logger's field ("ERROR:root:", "- ERROR - ", glog's "file.cc:12] ")
+// or a number. The same words after a letter (help text: "skip a batch
+// on CUDA error: out of memory"), an opening quote (a source line shown
+// in a traceback: `if "CUDA error: out of memory" in str(e)`), bracket
+// or parenthesis (pytest's test id "test_is_oom[CUDA error: out of
+// memory]"), a comma or '=' (a list or setting of patterns) are text
+// about the error, not the error.
+func errorStart(line string, re *regexp.Regexp) bool {
+	locs := re.FindAllStringIndex(line, -1)
+	if locs == nil {
+		return false
+	}
+	rest := readLineHead(line).rest
+	off := len(line) - len(rest)
+	for _, loc := range locs {
+		if loc[0] < off {
+			continue
+		}
+		before := strings.TrimRight(rest[:loc[0]-off], " \t")
+		if before == "" {
+			return true
+		}
+		c := before[len(before)-1]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c >= 0x80:
+		case strings.IndexByte("\"'`([{<,=", c) >= 0:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // SniffTrainingLog reads a text file (at most maxTrainingLogScan bytes)
@@ -371,7 +426,16 @@ func (tl *trainingLines) continuation(first string, kind OOMKind) string {
 	return cont.String()
 }
 
+// readTrainingLog reads a training log's messages and memory readings
+// into b, their ranks from srun labels decided at its end
+// (resolveTaskRanks).
 func readTrainingLog(r io.Reader, b *logBuilder) error {
+	err := readTrainingLines(r, b)
+	b.resolveTaskRanks()
+	return err
+}
+
+func readTrainingLines(r io.Reader, b *logBuilder) error {
 	tl := &trainingLines{b: b, lr: b.lines(r)}
 	var sum summaryState
 	var comp composerState
@@ -392,11 +456,12 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 		if strings.IndexByte(raw, '\r') >= 0 || strings.IndexByte(raw, 0x1b) >= 0 {
 			line = visibleText(raw)
 		}
-		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "=") {
-			switch m := reElasticRank.FindStringSubmatch(line); {
+		b.tasks.line(line)
+		if body := line[len(taskLabel(line)):]; strings.HasPrefix(body, " ") || strings.HasPrefix(body, "=") {
+			switch m := reElasticRank.FindStringSubmatch(body); {
 			case m != nil:
 				elasticRank, _ = atoi(m[1])
-			case elasticRank != input.NoRank && reElasticEnd.MatchString(line):
+			case elasticRank != input.NoRank && reElasticEnd.MatchString(body):
 				elasticRank = input.NoRank
 			}
 		}
@@ -412,7 +477,9 @@ func readTrainingLog(r io.Reader, b *logBuilder) error {
 			continue
 		}
 		o := b.parseOOM(ln, line, tl.continuation(line, kind), kind)
-		if o.Rank == input.NoRank {
+		if _, task := fromTaskRank(o.Rank); elasticRank != input.NoRank && (o.Rank == input.NoRank || task) {
+			// The report's rank is the global rank; srun's label
+			// before it is only the task that ran torchrun.
 			o.Rank = elasticRank
 		}
 		if n := len(b.log.OOMs); n > 0 && kind == OOMNCCL {

@@ -156,7 +156,9 @@ func (b *logBuilder) lineTimeRank(line string) (t time.Time, rank int) {
 		b.note("ranks of OOM messages and memory summaries come from torchrun's \"[defaultN]:\" prefix, which is the local rank on its node")
 	}
 	if h.task {
-		b.note("ranks of OOM messages and memory summaries come from srun --label's \"N: \" prefix, the Slurm task number")
+		// Whether the label is a rank is known at the end of the file
+		// (resolveTaskRanks).
+		return t, taskRank(h.rank)
 	}
 	return t, h.rank
 }

@@ -63,10 +63,12 @@ func TestOOMRanksFromLaunchers(t *testing.T) {
 		text string
 		want []want
 	}{
-		{"srun one task", "1: step 7\n" + "1: " + msg(1) + "\n", []want{{2, 1, 1, 1}}},
+		{"srun two tasks, task 1's message", "0: step 7\n" + "1: " + msg(1) + "\n", []want{{2, 1, 1, 1}}},
+		// Task 1 alone, unpadded, cannot be told from a process id.
+		{"srun task 1 alone", "1: step 7\n" + "1: " + msg(1) + "\n", []want{{2, 1, input.NoRank, 1}}},
 		{"srun four tasks, same message", srun(0, 1, 2, 3), []want{{3, 1, 0, 0}, {6, 1, 1, 0}, {9, 1, 2, 0}, {12, 1, 3, 0}}},
 		{"srun label before a torchrun rank", "0: [rank5]: " + msg(1) + "\n", []want{{1, 1, 5, 1}}},
-		{"srun wrapped, label on every line", "2: " + strings.Replace(msg(0), "1.23 GiB is free.", "1.23\n2: GiB is free.", 1) + "\n", []want{{1, 1, 2, 0}}},
+		{"srun wrapped, label on every line", "0: step 7\n2: " + strings.Replace(msg(0), "1.23 GiB is free.", "1.23\n2: GiB is free.", 1) + "\n", []want{{2, 1, 2, 0}}},
 		{"pdsh host before the rank", "worker-1: [rank9]: step 7\nworker-1: [rank9]: " + msg(1) + "\n", []want{{2, 1, 9, 1}}},
 		{"pdsh host before a time", "worker-1: 2024-05-01 12:00:06 " + msg(1) + "\n", []want{{1, 1, input.NoRank, 1}}},
 		{"an exception name is no host", "RuntimeError: CUDA error: out of memory\n", []want{{1, 1, input.NoRank, -1}}},

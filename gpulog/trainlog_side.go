@@ -17,7 +17,15 @@ import (
 // the GPU reader's input is teed into the training-log reader, which
 // runs in its own goroutine behind a pipe.
 
-// sideScan is the training-log reading of a file read as a GPU log.
+// The reverse holds too: a file discovery claims as a training log (its
+// memory lines outnumber the nvidia-smi table a job script printed before
+// them) is also read by the line-oriented GPU reader (readText: tables,
+// the date lines before them, query CSV blocks), and the GPU readings it
+// finds are kept beside the training-log readings: the table's capacity
+// and use are not lost to whichever sniffer claimed the file first.
+
+// sideScan is the training-log reading of a file read as a GPU log, or
+// the GPU reading of a file read as a training log.
 type sideScan struct {
 	pw   *io.PipeWriter
 	done chan struct{}
@@ -30,17 +38,54 @@ type sideScan struct {
 // startSideScan starts reading a training log from what is written to
 // the returned scan's pipe.
 func startSideScan(opt ReadOptions) *sideScan {
+	return startSide(FormatTrainingLog, readTrainingLog, opt, false)
+}
+
+// startGPUSideScan starts reading GPU readings (nvidia-smi tables and
+// query CSV blocks) from what is written to the returned scan's pipe.
+func startGPUSideScan(opt ReadOptions) *sideScan {
+	return startSide(FormatTable, readText, opt, true)
+}
+
+// startSide runs read on a pipe in its own goroutine; finish, when set,
+// finishes its log as ReadLog finishes one (derived use, times).
+func startSide(format LogFormat, read func(io.Reader, *logBuilder) error, opt ReadOptions, finish bool) *sideScan {
 	pr, pw := io.Pipe()
 	s := &sideScan{pw: pw, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		b := newLogBuilder(FormatTrainingLog, opt)
-		s.err = readTrainingLog(pr, b)
+		b := newLogBuilder(format, opt)
+		s.err = read(pr, b)
 		// The writer must never block on a reader that stopped early.
 		_, _ = io.Copy(io.Discard, pr)
+		if s.err == nil && finish {
+			b.finish()
+		}
 		s.log = b.log
 	}()
 	return s
+}
+
+// adoptGPUSide adds what the GPU reading of a training log found to it:
+// its GPUs, readings, processes and MIG readings, when it found readings.
+// Lines that are no GPU output (the training job's) are no problem of the
+// GPU reading, so its skipped lines are not kept.
+func (b *logBuilder) adoptGPUSide(s *sideScan) {
+	if s.err != nil || s.log == nil || len(s.log.Samples) == 0 {
+		return
+	}
+	side, l := s.log, b.log
+	l.GPUs, l.Samples, l.Processes, l.MIG = side.GPUs, side.Samples, side.Processes, side.MIG
+	if l.Driver == "" {
+		l.Driver = side.Driver
+	}
+	l.Timing = side.Timing
+	l.Zoneless = l.Zoneless || side.Zoneless
+	b.note(fmt.Sprintf("this training log also holds nvidia-smi output: %s of %s read from it",
+		plural(len(side.Samples), "GPU reading"), plural(len(side.GPUs), "GPU")))
+	for _, n := range side.Notes {
+		b.note(n)
+	}
 }
 
 // finish ends the input (the GPU reader's source, drained to its end

@@ -279,7 +279,8 @@ type SummaryVerdict struct {
 	Fragmentation        bool `json:"fragmentation"`
 	OOM                  bool `json:"oom"`
 	// MemoryGrows: GPU-log used memory grows on a device without
-	// snapshots (a warning with no site, not a leak flag).
+	// snapshots, or memory_stats reserved memory on one whose readings
+	// give no allocated memory (a warning with no site, not a leak flag).
 	MemoryGrows  bool             `json:"memory_grows,omitempty"`
 	LeakSuspects []SummarySuspect `json:"leak_suspects"`
 	// LeakSites are the leak suspects of each device grouped by site (one

@@ -99,7 +99,10 @@ func undecided(d *analyze.Device) string {
 	where := Device(d.DeviceKey)
 	t := d.Primary()
 	what := "snapshots"
-	if d.PrimaryMetric != analyze.MetricAllocated {
+	switch {
+	case d.PrimaryMetric == analyze.MetricReserved, d.PrimaryMetric == analyze.MetricAllocated && len(d.Points) == 0 && d.MemoryStats != nil:
+		what = "memory readings"
+	case d.PrimaryMetric != analyze.MetricAllocated:
 		what = "GPU readings"
 	}
 	switch {
@@ -183,6 +186,10 @@ func Reason(f *analyze.Findings, r analyze.Reason) string {
 	case analyze.ReasonRetries:
 		return "fragmentation on " + where + ": " + Retries(d.MemoryStats.Retries) + " while live memory does not grow: requests fail until the allocator frees its cache"
 	case analyze.ReasonMemoryGrows:
+		if rt := d.Primary(); rt != nil && rt.Metric == analyze.MetricReserved {
+			return fmt.Sprintf("memory grows on %s (no site: no snapshots): reserved memory grows %s, %s, %s over the fitted range; its memory readings give reserved memory only (as torchtitan's \"memory:\" figure, its peak reserved memory), so a leak cannot be told from a growing cache; log torch.cuda.memory_stats() or record snapshots to find what grows",
+				where, units.RateCI(rt.Slope, rt.Lo, rt.Hi, rt.Per), units.PValue(rt.PValue), units.Signed(rt.Growth))
+		}
 		ut := d.Trend(analyze.MetricGPUUsed)
 		return fmt.Sprintf("memory grows on %s (no site: no snapshots): nvidia-smi used memory grows %s, %s, %s over the fitted range; record snapshots (torch.cuda.memory._record_memory_history() and _dump_snapshot every few hundred steps) to find what grows",
 			where, units.RateCI(ut.Slope, ut.Lo, ut.Hi, ut.Per), units.PValue(ut.PValue), units.Signed(ut.Growth))
