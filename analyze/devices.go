@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"cmp"
+	"fmt"
 	"time"
 
 	"gpureport/analyze/roles"
@@ -164,7 +165,8 @@ func (d *Device) setJoin(j placement.Join) {
 // setCapacity sets a device's capacity and where it came from: the
 // user's --capacity, which overrides a GPU log's memory.total, else the
 // memory.total of the GPU readings joined to it, else the device memory
-// a capture manifest of run gives (run nil: none).
+// a capture manifest of run gives, else the total capacity an OOM message
+// in run's training logs gives (run nil: neither).
 func (o Options) setCapacity(d *Device, run *placement.Run) {
 	switch {
 	case o.Capacity > 0:
@@ -178,8 +180,36 @@ func (o Options) setCapacity(d *Device, run *placement.Run) {
 	case run != nil:
 		if m, ok := run.ManifestMemory(d.DeviceKey); ok {
 			d.Capacity, d.CapacitySource = m.Total, CapacitySource{Manifest: m.Source}
+		} else if c, src, ok := oomMessageCapacity(run.Logs, d.DeviceKey); ok {
+			d.Capacity, d.CapacitySource = c, CapacitySource{OOMMessage: src}
 		}
 	}
+}
+
+// oomMessageCapacity is the total capacity a training log's OOM message
+// gives device k ("GPU 0 has a total capacity of 79.15 GiB"), and where
+// (the log's path and line): the first message of k's rank that names
+// k's device or none, one of the exact rank before one without a rank.
+// PyTorch prints it to two decimals of its unit, so it is the device's
+// memory within a few MiB: close enough to project against.
+func oomMessageCapacity(logs []*gpulog.GPULog, k DeviceKey) (int64, string, bool) {
+	var best *gpulog.TrainingOOM
+	var path string
+	for _, l := range logs {
+		for i := range l.OOMs {
+			m := &l.OOMs[i]
+			if m.Capacity <= 0 || !sameRank(m.Rank, k.Rank) || m.Device >= 0 && m.Device != k.Device {
+				continue
+			}
+			if best == nil || best.Rank != k.Rank && m.Rank == k.Rank {
+				best, path = m, l.Path
+			}
+		}
+	}
+	if best == nil {
+		return 0, "", false
+	}
+	return best.Capacity, fmt.Sprintf("%s line %d", path, best.Line), true
 }
 
 // addRankJoinNote notes, once, that GPU readings were joined to ranks by

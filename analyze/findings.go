@@ -383,6 +383,11 @@ type CapacitySource struct {
 	// Manifest is the capture manifest whose device total_memory is the
 	// capacity, when neither the user nor a GPU log gave one; "" otherwise.
 	Manifest string
+	// OOMMessage is where the training-log OOM message whose total
+	// capacity is the capacity lies ("logs/train.log line 24"), when
+	// neither the user, a GPU log nor a capture manifest gave one; ""
+	// otherwise.
+	OOMMessage string
 }
 
 // Point is one snapshot of a device series.

@@ -147,12 +147,15 @@ func DeviceAxis(d *analyze.Device) string {
 // memory.total", the user's option ("--capacity 80GB = 80×10^9 bytes,
 // overriding the GPU log's memory.total 79.6 GiB"), or a capture
 // manifest ("the GPU's total memory in the capture manifest
-// rank0/gpureport-capture.json").
+// rank0/gpureport-capture.json"), or a training log's OOM message ("the
+// total capacity in the out-of-memory message at train.log line 24").
 func CapacitySource(d *analyze.Device) string {
 	s := d.CapacitySource
 	switch {
 	case s.Manifest != "":
 		return "the GPU's total memory in the capture manifest " + s.Manifest
+	case s.OOMMessage != "":
+		return "the total capacity in the out-of-memory message at " + s.OOMMessage
 	case s.Option == "":
 		return "GPU log memory.total"
 	}
