@@ -71,7 +71,10 @@ func startSide(format LogFormat, read func(io.Reader, *logBuilder) error, opt Re
 // Lines that are no GPU output (the training job's) are no problem of the
 // GPU reading, so its skipped lines are not kept.
 func (b *logBuilder) adoptGPUSide(s *sideScan) {
-	if s.err != nil || s.log == nil || len(s.log.Samples) == 0 {
+	// A file whose only readings are nvidia-smi output is a GPU log, not
+	// a training log: SniffLog claims it so, and its training-log reading
+	// finds nothing of its own.
+	if s.err != nil || s.log == nil || len(s.log.Samples) == 0 || len(b.log.OOMs)+len(b.log.MemoryStats) == 0 {
 		return
 	}
 	side, l := s.log, b.log
