@@ -79,3 +79,23 @@ func TestTrainingLogOnlyRun(t *testing.T) {
 		t.Errorf("gpu_logs %+v", s.Inputs.GPULogs)
 	}
 }
+
+// TestLostGPUWarning: a GPU log whose rows report a lost GPU gives a
+// warning on stderr naming the file, the count and the first line, as
+// well as the report's note, even with -q.
+func TestLostGPUWarning(t *testing.T) {
+	dir := t.TempDir()
+	log := "timestamp, index, memory.used [MiB], memory.total [MiB]\n" +
+		"2024/05/01 12:00:00.000, 0, 1000 MiB, 81920 MiB\n" +
+		"2024/05/01 12:00:05.000, 0, 1200 MiB, 81920 MiB\n" +
+		"2024/05/01 12:00:10.000, 0, [GPU is lost], [GPU is lost]\n"
+	testutil.WriteFile(t, filepath.Join(dir, "logs", "gpu.csv"), []byte(log))
+	code, _, stderr := runCmd(t, "-q", "--tz", "UTC", dir)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	want := "GPU log reports a lost GPU or a failed driver"
+	if !strings.Contains(stderr, want) || !strings.Contains(stderr, filepath.Join("logs", "gpu.csv")) || !strings.Contains(stderr, "first_line=4") {
+		t.Errorf("stderr %q, want %q with the file and first_line=4", stderr, want)
+	}
+}

@@ -191,6 +191,12 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	for _, s := range run.Skipped {
 		log.Warn("skipped input", "file", filepath.Join(dir, filepath.FromSlash(s.Path)), "reason", s.Reason)
 	}
+	for _, l := range run.Logs {
+		if l.DriverFailures > 0 {
+			log.Warn("GPU log reports a lost GPU or a failed driver", "file", filepath.Join(dir, filepath.FromSlash(l.Path)),
+				"lines", l.DriverFailures, "first_line", l.FirstDriverFailure)
+		}
+	}
 	if len(run.Snapshots) == 0 && len(run.Logs) == 0 {
 		if len(run.Skipped) == 0 {
 			return nil, fmt.Errorf("%w: %s holds no snapshot (pickle, JSON, gzip, torch.save) and no GPU log", errNothingUsable, dir)
