@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"time"
 
 	"gpureport/analyze/roles"
@@ -108,6 +109,9 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 		out = append(out, &deviceRun{d: d, ms: g})
 		joinNotes(d, join, note)
 	}
+	if len(series)+len(msOnly) > 0 {
+		a.unjoinedGPUNotes(joins, gpuClaimed)
+	}
 	var logOnly []*Device
 	if len(series) == 0 {
 		logOnly = gpuOnlyDevices(run.Logs, a.opt, a.rules, gpuClaimed, procClaimed, procs)
@@ -128,6 +132,38 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 	}
 	f.OtherProcesses = otherProcesses(procs, procClaimed, a.rules)
 	return out
+}
+
+// unjoinedGPUNotes notes each GPU of the logs that no device joined
+// (joins, claimed) and whose used memory grows over hours: with snapshots
+// from some ranks only, the others' GPUs are in the logs but in no
+// device, and their growth would go unsaid. It is a note, not a device or
+// a verdict, since a GPU log of a shared machine also shows other jobs'
+// GPUs. A MIG instance's readings are not the parent GPU's (migDevices).
+func (a *analysis) unjoinedGPUNotes(joins []placement.Join, claimed map[int]bool) {
+	joined := maps.Clone(claimed)
+	for _, j := range joins {
+		if j.GPU >= 0 {
+			joined[j.GPU] = true
+		}
+	}
+	idx := map[int]bool{}
+	for _, l := range a.in.Logs {
+		for _, smp := range l.Samples {
+			if !joined[smp.GPU] {
+				idx[smp.GPU] = true
+			}
+		}
+	}
+	for _, g := range sortedKeys(idx) {
+		d, _ := gpuOnlyDevice(a.in.Logs, DeviceKey{Rank: input.NoRank, Device: g}, a.opt, a.rules)
+		if d == nil || d.Axis != AxisHours {
+			continue
+		}
+		if t := gpuTrend(d, "hour", a.rules); t != nil && t.State == StateGrowing {
+			a.f.addNote(Note{Kind: NoteUnjoinedGPUGrows, Device: d.DeviceKey, Trend: t})
+		}
+	}
 }
 
 // snapshotDevice places the device of one snapshot series: the GPU

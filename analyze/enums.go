@@ -598,6 +598,12 @@ const (
 	// a process sees its MIG device as cuda:0, and the logs name no MIG
 	// device UUID to join them by (mig.go).
 	NoteMIGApart NoteKind = "MIG devices shown apart"
+	// NoteUnjoinedGPUGrows: a GPU of the GPU logs (Device.Device is its
+	// index there) that no device of the snapshots or memory_stats
+	// readings joined, whose used memory grows (Trend): a rank that dumped
+	// no snapshots, or another job's GPU. A note, not a verdict: the run's
+	// own devices decide the verdict.
+	NoteUnjoinedGPUGrows NoteKind = "unjoined GPU grows"
 	// NoteJoinAmbiguous: the device's GPU was chosen by tracking among
 	// GPUs that follow it about equally well (its Device.GPUJoin).
 	NoteJoinAmbiguous NoteKind = "GPU join ambiguous"

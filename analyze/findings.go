@@ -157,6 +157,9 @@ type Note struct {
 	// Step is the step a note names (NoteSameStep; NoteNoStep, the step
 	// the dump is shown at, input.NoStep when the axis is not the step).
 	Step int64
+	// Trend is the trend a note names (NoteUnjoinedGPUGrows: the GPU's
+	// used memory over hours).
+	Trend *Trend
 }
 
 // Inputs summarises the run's input files.

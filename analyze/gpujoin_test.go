@@ -190,3 +190,43 @@ func TestGPUTrendNoHourlyRateFromSeconds(t *testing.T) {
 		}
 	}
 }
+
+// TestUnjoinedGPUNote: with snapshots of one rank joined to GPU 1, a GPU
+// of the logs that no device joined gets a note when its used memory
+// grows over hours, and none when it is flat; it becomes no device and
+// leaves the verdict alone.
+func TestUnjoinedGPUNote(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		used  func(min float64) int64
+		noted bool
+	}{
+		{"another GPU grows", func(m float64) int64 { return 2*gib + int64(m*float64(40*mib)) }, true},
+		{"another GPU is flat", func(float64) int64 { return 2 * gib }, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sp := synthSpec{n: 12, seed: 3, rank: input.NoRank}
+			fs := sp.files()
+			l := sp.log(fs, 1)
+			other := &gpulog.GPULog{}
+			gpuTrace(other, 3, sp.n, tt.used)
+			l.Samples = append(l.Samples, other.Samples...)
+			f := Analyze(&ingest.Run{Dir: "synth", Location: time.UTC, Snapshots: fs, Logs: []*gpulog.GPULog{l}}, Options{})
+			if len(f.Devices) != 1 || f.Devices[0].GPUIndex != 1 {
+				t.Fatalf("devices %d, the first joined to GPU %d; want one, GPU 1", len(f.Devices), f.Devices[0].GPUIndex)
+			}
+			var notes []Note
+			for _, n := range f.Notes {
+				if n.Kind == NoteUnjoinedGPUGrows {
+					notes = append(notes, n)
+				}
+			}
+			if got := len(notes) == 1 && notes[0].Device.Device == 3 && notes[0].Trend != nil && notes[0].Trend.State == StateGrowing; got != tt.noted {
+				t.Errorf("notes %+v, want one on GPU 3: %v", notes, tt.noted)
+			}
+			if tt.noted && (f.Verdict.Leak || f.Verdict.OutsideAllocatorLeak) {
+				t.Errorf("verdict %+v: an unjoined GPU must not decide it", f.Verdict)
+			}
+		})
+	}
+}

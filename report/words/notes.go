@@ -143,6 +143,9 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 			what = "memory_stats readings"
 		}
 		return "GPU log readings were joined to ranks by assuming rank r used GPU r (every rank's " + what + " are on the same CUDA device, as with torchrun and one GPU per process); check the joins if that is wrong"
+	case analyze.NoteUnjoinedGPUGrows:
+		return fmt.Sprintf("GPU %d of the GPU logs is joined to no device of the snapshots, and its used memory grows %s: a rank that dumped no snapshots, or another job's GPU; dump snapshots on every rank to see what grows there",
+			n.Device.Device, Trend(n.Trend))
 	case analyze.NoteMIGApart:
 		return fmt.Sprintf("the GPU logs read %s (%s first): they are shown as devices of their own, apart from the devices of the snapshots and memory_stats readings, "+
 			"since a process sees its MIG device as cuda:0 and the logs name no MIG device UUID to join them by", units.CountOf(n.Count, "MIG device"), where)
