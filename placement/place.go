@@ -149,6 +149,10 @@ type NameAlternation struct {
 	Paths []string
 	// Example are two dumps of different groups nearest in time.
 	Example [2]string
+	// Untimed is true when some dump has no trace times (PyTorch before
+	// 2.2); false when every trace has times but too little time or too
+	// few events in common to tell.
+	Untimed bool
 }
 
 // RankNumbering is how placement numbered processes that the snapshot

@@ -68,7 +68,7 @@ func partByTime(group []*ingest.SnapshotFile) timeSplit {
 	if len(epochless) == 1 {
 		return timeSplit{}
 	}
-	at, ok := dumpTimes(group)
+	at, traced, ok := dumpTimes(group)
 	if !ok {
 		return timeSplit{}
 	}
@@ -106,15 +106,16 @@ func partByTime(group []*ingest.SnapshotFile) timeSplit {
 	if disjoint {
 		return timeSplit{parts: parts, pair: first}
 	}
-	return timeSplit{pair: first, note: &NameAlternation{Paths: keys, Example: first}}
+	return timeSplit{pair: first, note: &NameAlternation{Paths: keys, Example: first, Untimed: !traced}}
 }
 
 // dumpTimes gives every file its time from one clock: the latest trace
 // time when every file has one, else the time in its name (as the name
 // gives it, which may be local time: the two clocks are never mixed);
-// false when neither is there for every file.
-func dumpTimes(group []*ingest.SnapshotFile) (map[*ingest.SnapshotFile]time.Time, bool) {
-	at := map[*ingest.SnapshotFile]time.Time{}
+// traced says the times are the traces'; ok is false when neither is
+// there for every file.
+func dumpTimes(group []*ingest.SnapshotFile) (at map[*ingest.SnapshotFile]time.Time, traced, ok bool) {
+	at = map[*ingest.SnapshotFile]time.Time{}
 	for _, f := range group {
 		if f.Snapshot == nil {
 			break
@@ -126,15 +127,15 @@ func dumpTimes(group []*ingest.SnapshotFile) (map[*ingest.SnapshotFile]time.Time
 		at[f] = t
 	}
 	if len(at) == len(group) {
-		return at, true
+		return at, true, true
 	}
 	for _, f := range group {
 		if f.OrderKind != ingest.OrderTimestamp {
-			return nil, false
+			return nil, false, false
 		}
 		at[f] = time.Unix(0, f.Order)
 	}
-	return at, true
+	return at, false, true
 }
 
 // interleaved reports whether the parts' dumps (each part sorted by time)

@@ -216,7 +216,7 @@ func TestSeparateRanksByTime(t *testing.T) {
 			clash: [2]string{"node-a/May_01_11_40_00_snapshot.pickle", "node-b/May_01_11_40_01_snapshot.pickle"}},
 		{name: "hosts without trace times (PyTorch before 2.2)", dumps: named("%s_%s.pickle", ab, []int64{0, 1}, 3, untimed),
 			alternate: &NameAlternation{Rank: input.NoRank, Paths: []string{"gpu-a_*.pickle", "gpu-b_*.pickle"},
-				Example: [2]string{"gpu-a_May_01_11_40_00.pickle", "gpu-b_May_01_11_40_01.pickle"}}},
+				Example: [2]string{"gpu-a_May_01_11_40_00.pickle", "gpu-b_May_01_11_40_01.pickle"}, Untimed: true}},
 		{name: "hosts, the last dump of gpu-b missing: its nearest is minutes away",
 			dumps: hostDumps[:len(hostDumps)-1],
 			alternate: &NameAlternation{Rank: input.NoRank, Paths: []string{"gpu-a_*.pickle", "gpu-b_*.pickle"},

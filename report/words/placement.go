@@ -223,9 +223,13 @@ func placeNote(n *analyze.PlaceNote) string {
 		if a.Rank != input.NoRank {
 			where = " of rank " + strconv.Itoa(a.Rank)
 		}
-		return fmt.Sprintf("the snapshot names%s fall into %d groups that alternate in time (%s; e.g. %s and %s), and their traces cannot tell whether these are several processes (no trace times, as PyTorch before 2.2 writes, or too little time in common): "+
+		why := "their traces cover too little time in common to tell whether these are several processes"
+		if a.Untimed {
+			why = "their traces have no times (PyTorch before 2.2 writes none) to tell whether these are several processes"
+		}
+		return fmt.Sprintf("the snapshot names%s fall into %d groups that alternate in time (%s; e.g. %s and %s), and %s: "+
 			"they are one series, as the dumps of one process; if they are several processes (hosts), give each its own folder or a rank in its name",
-			where, len(a.Paths), strings.Join(a.Paths, ", "), a.Example[0], a.Example[1])
+			where, len(a.Paths), strings.Join(a.Paths, ", "), a.Example[0], a.Example[1], why)
 	case n.Manifests != nil:
 		c := n.Manifests
 		return fmt.Sprintf("the capture manifests %s and %s give %s different GPUs (%s, %s); neither is used to find its GPU log",

@@ -81,12 +81,12 @@ func TestPlacementNotes(t *testing.T) {
 			"the snapshot paths do not give each process a rank of its own (gpu-a_May_01_12_00_00.pickle and gpu-b_May_01_12_00_01.pickle are dumps, nearest in time, of names that alternate whose traces cover the same time with no allocator event in common: two processes): " +
 				"a rank their paths name is kept, and the processes found beside it are numbered after the ranks in use: rank 0 gpu-a_*.pickle, rank 1 gpu-b_*.pickle"},
 		{"names alternate", analyze.Note{Kind: analyze.NoteNamesAlternate, Place: &analyze.PlaceNote{Kind: placement.NoteNamesAlternate,
-			Alternation: &placement.NameAlternation{Rank: input.NoRank, Paths: []string{"gpu-a_*.pickle", "gpu-b_*.pickle"}, Example: [2]string{"gpu-a_Sep_28_23_50_00.pickle", "gpu-b_Sep_28_23_50_01.pickle"}}}},
-			"the snapshot names fall into 2 groups that alternate in time (gpu-a_*.pickle, gpu-b_*.pickle; e.g. gpu-a_Sep_28_23_50_00.pickle and gpu-b_Sep_28_23_50_01.pickle), and their traces cannot tell whether these are several processes (no trace times, as PyTorch before 2.2 writes, or too little time in common): " +
+			Alternation: &placement.NameAlternation{Rank: input.NoRank, Paths: []string{"gpu-a_*.pickle", "gpu-b_*.pickle"}, Example: [2]string{"gpu-a_Sep_28_23_50_00.pickle", "gpu-b_Sep_28_23_50_01.pickle"}, Untimed: true}}},
+			"the snapshot names fall into 2 groups that alternate in time (gpu-a_*.pickle, gpu-b_*.pickle; e.g. gpu-a_Sep_28_23_50_00.pickle and gpu-b_Sep_28_23_50_01.pickle), and their traces have no times (PyTorch before 2.2 writes none) to tell whether these are several processes: " +
 				"they are one series, as the dumps of one process; if they are several processes (hosts), give each its own folder or a rank in its name"},
 		{"names of rank 3 alternate", analyze.Note{Kind: analyze.NoteNamesAlternate, Place: &analyze.PlaceNote{Kind: placement.NoteNamesAlternate,
 			Alternation: &placement.NameAlternation{Rank: 3, Paths: []string{"rank3/a_*.pickle", "rank3/b_*.pickle"}, Example: [2]string{"rank3/a_1.pickle", "rank3/b_2.pickle"}}}},
-			"the snapshot names of rank 3 fall into 2 groups that alternate in time (rank3/a_*.pickle, rank3/b_*.pickle; e.g. rank3/a_1.pickle and rank3/b_2.pickle), and their traces cannot tell whether these are several processes (no trace times, as PyTorch before 2.2 writes, or too little time in common): " +
+			"the snapshot names of rank 3 fall into 2 groups that alternate in time (rank3/a_*.pickle, rank3/b_*.pickle; e.g. rank3/a_1.pickle and rank3/b_2.pickle), and their traces cover too little time in common to tell whether these are several processes: " +
 				"they are one series, as the dumps of one process; if they are several processes (hosts), give each its own folder or a rank in its name"},
 		{"machines numbered", analyze.Note{Kind: analyze.NoteMachinesNumbered, Place: &analyze.PlaceNote{Kind: placement.NoteMachinesNumbered,
 			Machines: &placement.MachineNumbering{Machines: 2, Moved: []placement.MovedLog{{Path: "node1/smi.csv", FirstGPU: 8}}}}},
