@@ -616,6 +616,7 @@ const (
 	NoteRanksNumbered     = NoteKind(placement.NoteRanksNumbered)
 	NoteMachinesNumbered  = NoteKind(placement.NoteMachinesNumbered)
 	NoteManifestsDisagree = NoteKind(placement.NoteManifestsDisagree)
+	NoteNamesAlternate    = NoteKind(placement.NoteNamesAlternate)
 	// NoteText: the words of an input's reader (Text).
 	NoteText NoteKind = "text"
 )

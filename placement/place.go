@@ -115,6 +115,11 @@ const (
 	// NoteManifestsDisagree: two capture manifests give one rank's device
 	// different GPUs, and neither is used (Note.Manifests).
 	NoteManifestsDisagree NoteKind = "capture manifests disagree"
+	// NoteNamesAlternate: the snapshot names of one path rank fall into
+	// groups (apart from the time in them) whose dumps alternate in time,
+	// and the traces cannot tell whether the groups are two processes:
+	// they are kept one series (Note.Alternation).
+	NoteNamesAlternate NoteKind = "snapshot names alternate"
 )
 
 // Note is one thing placement assumed, as its kind and the figures of
@@ -128,6 +133,26 @@ type Note struct {
 	Machines *MachineNumbering
 	// Manifests are the manifests that disagree (NoteManifestsDisagree).
 	Manifests *ManifestClash
+	// Alternation are the names that alternate (NoteNamesAlternate).
+	Alternation *NameAlternation
+}
+
+// NameAlternation is a path rank whose snapshot names, apart from the
+// time in them, fall into groups whose dumps alternate in time, kept one
+// series because the traces could not tell whether they are several
+// processes (no trace times: PyTorch before 2.2; too little overlap).
+type NameAlternation struct {
+	// Rank is the rank the paths give, input.NoRank when none.
+	Rank int
+	// Paths are the groups' paths with the time written as "*"
+	// (ingest.TimelessPath), in natural order.
+	Paths []string
+	// Example are two dumps of different groups nearest in time.
+	Example [2]string
+	// Untimed is true when some dump has no trace times (PyTorch before
+	// 2.2); false when every trace has times but too little time or too
+	// few events in common to tell.
+	Untimed bool
 }
 
 // RankNumbering is how placement numbered processes that the snapshot
@@ -143,6 +168,10 @@ type RankNumbering struct {
 	// of the file name (a host name) and their traces told them apart:
 	// at Clash, both traces cover the same time with no event in common.
 	ByTrace bool
+	// ByTime is true when Clash are not dumps of one place in the run but
+	// of names that alternate in time, each the other's nearest dump
+	// (files without steps, named by host and time).
+	ByTime bool
 	// Ranks, when set, are the ranks of Paths, one for one: processes
 	// told apart by a word keep the rank their paths name (rank3), and
 	// the ones found beside it get ranks above every rank in use.

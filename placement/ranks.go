@@ -173,15 +173,35 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 	// as it is needed only to order the numbering.
 	var found []rankDumps
 	var clash [2]string
+	// alternating are the notes on path ranks whose names alternate in
+	// time without the traces' evidence of two processes (partByTime).
+	var alternating []Note
 	split, byNumber, byTrace := false, false, false
 	// wordSplits are the parts of path ranks parted by a word alone (see
 	// partByPath), by path rank.
 	wordSplits := map[int][]rankDumps{}
+	byTime := false
 	for _, r := range ranks {
 		group := byRank[r]
 		a, b, ok := firstClash(group)
 		if !ok {
-			found = append(found, rankDumps{files: group})
+			ts := partByTime(group)
+			if ts.note != nil {
+				ts.note.Rank = r
+				alternating = append(alternating, Note{Kind: NoteNamesAlternate, Alternation: ts.note})
+			}
+			if ts.parts == nil {
+				found = append(found, rankDumps{files: group})
+				continue
+			}
+			if !split {
+				clash, byTime = ts.pair, true
+			}
+			split, byTrace = true, true
+			for p, fs := range ts.parts {
+				found = append(found, rankDumps{path: p, files: fs})
+				wordSplits[r] = append(wordSplits[r], rankDumps{path: p, files: fs})
+			}
 			continue
 		}
 		parts, byWord, ok := partByPath(group)
@@ -203,10 +223,11 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 		}
 	}
 	if !split {
-		return nil, nil
+		return alternating, nil
 	}
 	if !byNumber {
-		return keepRanks(found, wordSplits, clash)
+		notes, dirRanks = keepRanks(found, wordSplits, clash, byTime)
+		return append(notes, alternating...), dirRanks
 	}
 	for i := range found {
 		if found[i].path == "" {
@@ -238,7 +259,7 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 			delete(dirRanks, d)
 		}
 	}
-	return []Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: byTrace}}}, dirRanks
+	return append([]Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: byTrace, ByTime: byTime}}}, alternating...), dirRanks
 }
 
 // keepRanks numbers the processes when every split is by a word of the
@@ -248,7 +269,7 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 // ranks above every rank in use, in path order. The rank a path names
 // (rank3) is the user's, and renumbering it would put a leak on another
 // rank. Rank folders are not looked for: word splits part file names.
-func keepRanks(found []rankDumps, wordSplits map[int][]rankDumps, clash [2]string) ([]Note, map[string]int) {
+func keepRanks(found []rankDumps, wordSplits map[int][]rankDumps, clash [2]string, byTime bool) ([]Note, map[string]int) {
 	next := 0
 	for _, p := range found {
 		next = max(next, p.files[0].Rank+1)
@@ -277,7 +298,7 @@ func keepRanks(found []rankDumps, wordSplits map[int][]rankDumps, clash [2]strin
 			ranks = append(ranks, rank)
 		}
 	}
-	return []Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: true, Ranks: ranks}}}, nil
+	return []Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: true, ByTime: byTime, Ranks: ranks}}}, nil
 }
 
 // logRanks maps each log under a rank folder of dirRanks (or a folder
@@ -403,23 +424,29 @@ func tracesDisjoint(parts map[string][]*ingest.SnapshotFile) bool {
 }
 
 // dumpsDisjoint reports whether the traces of a and b show two
-// processes: Disjoint on some device both have a trace of, Shared on
-// none.
+// processes (dumpsOverlap is OverlapDisjoint).
 func dumpsDisjoint(a, b *ingest.SnapshotFile) bool {
+	return dumpsOverlap(a, b) == snapshot.OverlapDisjoint
+}
+
+// dumpsOverlap is what the traces of a and b say of their processes:
+// Shared on some device both have a trace of, else Disjoint on some,
+// else Unknown (also when either file was not read).
+func dumpsOverlap(a, b *ingest.SnapshotFile) snapshot.Overlap {
 	if a.Snapshot == nil || b.Snapshot == nil {
-		return false
+		return snapshot.OverlapUnknown
 	}
 	wa, wb := a.Snapshot.TraceWindows(), b.Snapshot.TraceWindows()
-	disjoint := false
+	out := snapshot.OverlapUnknown
 	for d := range min(len(wa), len(wb)) {
 		switch snapshot.CompareWindows(wa[d], wb[d]) {
 		case snapshot.OverlapShared:
-			return false
+			return snapshot.OverlapShared
 		case snapshot.OverlapDisjoint:
-			disjoint = true
+			out = snapshot.OverlapDisjoint
 		}
 	}
-	return disjoint
+	return out
 }
 
 // sequential reports whether the parts' dumps follow one another in time,

@@ -2,7 +2,9 @@ package placement
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
+	"time"
 
 	"gpureport/ingest"
 	"gpureport/input"
@@ -143,6 +145,165 @@ func TestSeparateRanksByTrace(t *testing.T) {
 				}
 				if len(notes) > 0 && (notes[0].Ranks == nil || !notes[0].Ranks.ByTrace) {
 					t.Errorf("note %+v, want one by trace", notes[0])
+				}
+			})
+		}
+	}
+}
+
+// TestSeparateRanksByTime lays out runs of dumps without steps, named by
+// a word and a time (PyTorch's recipe host_%b_%d_%H_%M_%S), with traces
+// made in the test, and checks that names that alternate in time split
+// into processes only when every dump's trace and its nearest dump's of
+// the other names cover the same time with no event in common; that
+// alternating names the traces cannot tell apart stay one series with a
+// note naming them; and that digests group them the same.
+func TestSeparateRanksByTime(t *testing.T) {
+	const t0 = int64(1_714_560_000_000_000) // 2024-05-01 10:40 UTC
+	hostA, hostB := process{t0, 0x7f00_0000_0000}, process{t0 + 137, 0x7e00_0000_0000}
+	type dump struct {
+		path string
+		tr   []snapshot.TraceEntry
+	}
+	// every is the time between one name's dumps: 3 minutes, far longer
+	// than a trace of 2,000 events 1 ms apart.
+	const every = 180_000_000
+	// at is the time of the i-th dump of a name, sec seconds after the
+	// first name's.
+	at := func(i int, sec int64) int64 { return t0 + 3_600_000_000 + int64(i)*every + sec*1_000_000 }
+	stamp := func(us int64) string { return time.UnixMicro(us).UTC().Format("Jan_02_15_04_05") }
+	// named makes n dumps of each word, word w sec[w] seconds after the
+	// first, named by pattern (the word, then the time), with traces from
+	// trace(w, end).
+	named := func(pattern string, words []string, sec []int64, n int, trace func(w int, end int64) []snapshot.TraceEntry) []dump {
+		var out []dump
+		for i := range n {
+			for w, word := range words {
+				end := at(i, sec[w])
+				out = append(out, dump{fmt.Sprintf(pattern, word, stamp(end)), trace(w, end)})
+			}
+		}
+		return out
+	}
+	hosts := func(w int, end int64) []snapshot.TraceEntry {
+		return []process{hostA, hostB}[w].at(end, 2000, 0)
+	}
+	untimed := func(w int, end int64) []snapshot.TraceEntry {
+		tr := hosts(w, end)
+		for k := range tr {
+			tr[k].TimeUS = 0
+		}
+		return tr
+	}
+	ab := []string{"gpu-a", "gpu-b"}
+	type layout struct {
+		name  string
+		dumps []dump
+		// ranks wanted, in dump order; nil: the ranks the names give.
+		ranks []int
+		// clash is the split note's evidence (when ranks are set);
+		// alternate the alternation note's groups and example, nil when
+		// none is wanted.
+		clash     [2]string
+		alternate *NameAlternation
+	}
+	hostDumps := named("%s_%s.pickle", ab, []int64{0, 1}, 3, hosts)
+	tests := []layout{
+		{name: "hosts named by time, concurrent disjoint traces", dumps: hostDumps, ranks: []int{0, 1, 0, 1, 0, 1},
+			clash: [2]string{"gpu-a_May_01_11_40_00.pickle", "gpu-b_May_01_11_40_01.pickle"}},
+		{name: "hosts in folders of their own, stamp first",
+			dumps: named("%s/%s_snapshot.pickle", []string{"node-a", "node-b"}, []int64{0, 1}, 3, hosts), ranks: []int{0, 1, 0, 1, 0, 1},
+			clash: [2]string{"node-a/May_01_11_40_00_snapshot.pickle", "node-b/May_01_11_40_01_snapshot.pickle"}},
+		{name: "hosts without trace times (PyTorch before 2.2)", dumps: named("%s_%s.pickle", ab, []int64{0, 1}, 3, untimed),
+			alternate: &NameAlternation{Rank: input.NoRank, Paths: []string{"gpu-a_*.pickle", "gpu-b_*.pickle"},
+				Example: [2]string{"gpu-a_May_01_11_40_00.pickle", "gpu-b_May_01_11_40_01.pickle"}, Untimed: true}},
+		{name: "hosts, the last dump of gpu-b missing: its nearest is minutes away",
+			dumps: hostDumps[:len(hostDumps)-1],
+			alternate: &NameAlternation{Rank: input.NoRank, Paths: []string{"gpu-a_*.pickle", "gpu-b_*.pickle"},
+				Example: [2]string{"gpu-a_May_01_11_40_00.pickle", "gpu-b_May_01_11_40_01.pickle"}}},
+		{name: "hosts with a few events each: too little evidence",
+			dumps: named("%s_%s.pickle", ab, []int64{0, 1}, 3, func(w int, end int64) []snapshot.TraceEntry {
+				return []process{hostA, hostB}[w].at(end, 2*snapshot.MinOverlapEvidence, 0)
+			}),
+			alternate: &NameAlternation{Rank: input.NoRank, Paths: []string{"gpu-a_*.pickle", "gpu-b_*.pickle"},
+				Example: [2]string{"gpu-a_May_01_11_40_00.pickle", "gpu-b_May_01_11_40_01.pickle"}}},
+		{name: "before/after of one process, a second apart, sharing events",
+			dumps: named("%s_%s.pickle", []string{"before", "after"}, []int64{0, 1}, 3, func(w int, end int64) []snapshot.TraceEntry {
+				return hostA.at(end, 2000, int64(w)*40)
+			})},
+		{name: "_ema of one process, stamped, sharing events",
+			dumps: named("snapshot%[1]s_%[2]s.pickle", []string{"", "_ema"}, []int64{0, 1}, 3, func(w int, end int64) []snapshot.TraceEntry {
+				return hostA.at(end, 2000, -int64(w)*250)
+			})},
+		{name: "one writer, stamps without seconds",
+			dumps: func() []dump {
+				var out []dump
+				for i := range 4 {
+					end := at(i, 0)
+					out = append(out, dump{"mem_" + time.UnixMicro(end).UTC().Format("2006-01-02_15-04") + ".pickle", hostA.at(end, 2000, 0)})
+				}
+				return out
+			}()},
+		{name: "a job resumed on another host: names one after the other",
+			dumps: func() []dump {
+				var out []dump
+				for i := range 4 {
+					w := i / 2
+					end := at(i, 0)
+					out = append(out, dump{ab[w] + "_" + stamp(end) + ".pickle", hosts(w, end)})
+				}
+				return out
+			}()},
+	}
+	for _, tt := range tests {
+		for _, digest := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/digest=%v", tt.name, digest), func(t *testing.T) {
+				var files []*ingest.SnapshotFile
+				for _, d := range tt.dumps {
+					n := ingest.ParseName(d.path)
+					s := &snapshot.Snapshot{Traces: [][]snapshot.TraceEntry{d.tr}}
+					if digest {
+						s = snapshot.Reduce(s)
+					}
+					files = append(files, &ingest.SnapshotFile{Source: input.Source{Path: d.path}, Step: n.Step, Order: n.Order, OrderKind: n.OrderKind, Rank: n.Rank, Phase: n.Phase, Snapshot: s})
+				}
+				want := tt.ranks
+				if want == nil {
+					for _, f := range files {
+						want = append(want, f.Rank)
+					}
+				}
+				notes, _ := separateRanks(files)
+				for i, f := range files {
+					if f.Rank != want[i] {
+						t.Errorf("%s: rank %d, want %d", f.Path, f.Rank, want[i])
+					}
+				}
+				var split, alt []Note
+				for _, n := range notes {
+					switch n.Kind {
+					case NoteRanksNumbered:
+						split = append(split, n)
+					case NoteNamesAlternate:
+						alt = append(alt, n)
+					default:
+						t.Errorf("note %+v", n)
+					}
+				}
+				if len(split) != min(1, len(tt.ranks)) {
+					t.Fatalf("split notes %+v, want %d", split, min(1, len(tt.ranks)))
+				}
+				if len(split) == 1 {
+					r := split[0].Ranks
+					if !r.ByTrace || !r.ByTime || r.Clash != tt.clash {
+						t.Errorf("split note %+v, want by trace and time, clash %q", r, tt.clash)
+					}
+				}
+				switch {
+				case tt.alternate == nil && len(alt) > 0:
+					t.Errorf("alternation note %+v, want none", alt[0].Alternation)
+				case tt.alternate != nil && (len(alt) != 1 || !reflect.DeepEqual(alt[0].Alternation, tt.alternate)):
+					t.Errorf("alternation notes %+v, want one: %+v", alt, tt.alternate)
 				}
 			})
 		}

@@ -157,7 +157,7 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 		return clockOffset(n.Clock, "the snapshots")
 	case analyze.NoteClockOffsetStats:
 		return clockOffset(n.Clock, "the torch.cuda.memory_stats readings")
-	case analyze.NoteRanksNumbered, analyze.NoteMachinesNumbered, analyze.NoteManifestsDisagree:
+	case analyze.NoteRanksNumbered, analyze.NoteMachinesNumbered, analyze.NoteManifestsDisagree, analyze.NoteNamesAlternate:
 		if n.Place != nil {
 			return placeNote(n.Place)
 		}

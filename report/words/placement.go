@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"gpureport/analyze"
+	"gpureport/input"
 	"gpureport/internal/units"
 	"gpureport/placement"
 )
@@ -194,11 +195,15 @@ func placeNote(n *analyze.PlaceNote) string {
 		if len(r.Paths) > maxRankNames {
 			names = append(names, "and "+strconv.Itoa(len(r.Paths)-maxRankNames)+" more")
 		}
-		if r.Ranks != nil {
-			return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s are dumps of one place in the run whose traces cover the same time with no allocator event in common: two processes): "+
-				"a rank their paths name is kept, and the processes found beside it are numbered after the ranks in use: %s", r.Clash[0], r.Clash[1], strings.Join(names, ", "))
+		place := "dumps of one place in the run"
+		if r.ByTime {
+			place = "dumps, nearest in time, of names that alternate"
 		}
-		evidence := "are dumps of one place in the run"
+		if r.Ranks != nil {
+			return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s are %s whose traces cover the same time with no allocator event in common: two processes): "+
+				"a rank their paths name is kept, and the processes found beside it are numbered after the ranks in use: %s", r.Clash[0], r.Clash[1], place, strings.Join(names, ", "))
+		}
+		evidence := "are " + place
 		if r.ByTrace {
 			evidence += "; where names differ only in a word, their traces cover the same time with no allocator event in common"
 		}
@@ -212,6 +217,19 @@ func placeNote(n *analyze.PlaceNote) string {
 		}
 		return fmt.Sprintf("the GPU logs read %d machines (logs that read the same GPU number at the same times see different memory): "+
 			"the GPUs of each further machine are numbered after the ones before, as torchrun numbers ranks across nodes: %s", m.Machines, strings.Join(moved, "; "))
+	case n.Alternation != nil:
+		a := n.Alternation
+		where := ""
+		if a.Rank != input.NoRank {
+			where = " of rank " + strconv.Itoa(a.Rank)
+		}
+		why := "their traces cover too little time in common to tell whether these are several processes"
+		if a.Untimed {
+			why = "their traces have no times (PyTorch before 2.2 writes none) to tell whether these are several processes"
+		}
+		return fmt.Sprintf("the snapshot names%s fall into %d groups that alternate in time (%s; e.g. %s and %s), and %s: "+
+			"they are one series, as the dumps of one process; if they are several processes (hosts), give each its own folder or a rank in its name",
+			where, len(a.Paths), strings.Join(a.Paths, ", "), a.Example[0], a.Example[1], why)
 	case n.Manifests != nil:
 		c := n.Manifests
 		return fmt.Sprintf("the capture manifests %s and %s give %s different GPUs (%s, %s); neither is used to find its GPU log",

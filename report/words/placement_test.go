@@ -76,6 +76,18 @@ func TestPlacementNotes(t *testing.T) {
 			Ranks: &placement.RankNumbering{Clash: [2]string{"a/0.pickle", "b/0.pickle"}, Paths: paths}}},
 			"the snapshot paths do not give each process a rank of its own (a/0.pickle and b/0.pickle are dumps of one place in the run): the 9 processes their paths tell apart are numbered as ranks in path order: " +
 				"rank 0 a/0.pickle, rank 1 a/1.pickle, rank 2 a/2.pickle, rank 3 a/3.pickle, rank 4 a/4.pickle, rank 5 a/5.pickle, rank 6 a/6.pickle, rank 7 a/7.pickle, and 1 more"},
+		{"ranks numbered by names that alternate in time", analyze.Note{Kind: analyze.NoteRanksNumbered, Place: &analyze.PlaceNote{Kind: placement.NoteRanksNumbered,
+			Ranks: &placement.RankNumbering{Clash: [2]string{"gpu-a_May_01_12_00_00.pickle", "gpu-b_May_01_12_00_01.pickle"}, Paths: []string{"gpu-a_*.pickle", "gpu-b_*.pickle"}, ByTrace: true, ByTime: true, Ranks: []int{0, 1}}}},
+			"the snapshot paths do not give each process a rank of its own (gpu-a_May_01_12_00_00.pickle and gpu-b_May_01_12_00_01.pickle are dumps, nearest in time, of names that alternate whose traces cover the same time with no allocator event in common: two processes): " +
+				"a rank their paths name is kept, and the processes found beside it are numbered after the ranks in use: rank 0 gpu-a_*.pickle, rank 1 gpu-b_*.pickle"},
+		{"names alternate", analyze.Note{Kind: analyze.NoteNamesAlternate, Place: &analyze.PlaceNote{Kind: placement.NoteNamesAlternate,
+			Alternation: &placement.NameAlternation{Rank: input.NoRank, Paths: []string{"gpu-a_*.pickle", "gpu-b_*.pickle"}, Example: [2]string{"gpu-a_Sep_28_23_50_00.pickle", "gpu-b_Sep_28_23_50_01.pickle"}, Untimed: true}}},
+			"the snapshot names fall into 2 groups that alternate in time (gpu-a_*.pickle, gpu-b_*.pickle; e.g. gpu-a_Sep_28_23_50_00.pickle and gpu-b_Sep_28_23_50_01.pickle), and their traces have no times (PyTorch before 2.2 writes none) to tell whether these are several processes: " +
+				"they are one series, as the dumps of one process; if they are several processes (hosts), give each its own folder or a rank in its name"},
+		{"names of rank 3 alternate", analyze.Note{Kind: analyze.NoteNamesAlternate, Place: &analyze.PlaceNote{Kind: placement.NoteNamesAlternate,
+			Alternation: &placement.NameAlternation{Rank: 3, Paths: []string{"rank3/a_*.pickle", "rank3/b_*.pickle"}, Example: [2]string{"rank3/a_1.pickle", "rank3/b_2.pickle"}}}},
+			"the snapshot names of rank 3 fall into 2 groups that alternate in time (rank3/a_*.pickle, rank3/b_*.pickle; e.g. rank3/a_1.pickle and rank3/b_2.pickle), and their traces cover too little time in common to tell whether these are several processes: " +
+				"they are one series, as the dumps of one process; if they are several processes (hosts), give each its own folder or a rank in its name"},
 		{"machines numbered", analyze.Note{Kind: analyze.NoteMachinesNumbered, Place: &analyze.PlaceNote{Kind: placement.NoteMachinesNumbered,
 			Machines: &placement.MachineNumbering{Machines: 2, Moved: []placement.MovedLog{{Path: "node1/smi.csv", FirstGPU: 8}}}}},
 			"the GPU logs read 2 machines (logs that read the same GPU number at the same times see different memory): the GPUs of each further machine are numbered after the ones before, as torchrun numbers ranks across nodes: node1/smi.csv as GPUs 8 and up"},
