@@ -478,13 +478,18 @@ func lastShares(d *Device) {
 }
 
 // setPeaks sets a device's peak allocated and reserved bytes: over its
-// snapshots, or over its memory_stats readings when it has no snapshots.
+// snapshots, or over its memory_stats readings when it has no snapshots;
+// gpulog.Unknown where neither gives the figure (readings of reserved
+// memory only, as torchtitan's "memory:" lines, know no allocated peak,
+// and a device known only from GPU logs knows neither).
 func setPeaks(d *Device) {
+	d.PeakAllocated, d.PeakReserved = gpulog.Unknown, gpulog.Unknown
 	for _, p := range d.Points {
 		d.PeakAllocated = max(d.PeakAllocated, p.Usage.Allocated)
 		d.PeakReserved = max(d.PeakReserved, p.Usage.Reserved)
 	}
 	if len(d.Points) == 0 && d.MemoryStats != nil {
-		d.PeakAllocated, d.PeakReserved = max(d.MemoryStats.Max.Allocated, 0), max(d.MemoryStats.Max.Reserved, 0)
+		// memStatsFigures gives gpulog.Unknown for a field no reading has.
+		d.PeakAllocated, d.PeakReserved = d.MemoryStats.Max.Allocated, d.MemoryStats.Max.Reserved
 	}
 }

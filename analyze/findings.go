@@ -329,7 +329,8 @@ type Device struct {
 	Processes *ProcessSet
 	// PeakAllocated and PeakReserved are the device's peak allocated and
 	// reserved bytes: over its snapshots, or over its memory_stats
-	// readings when it has no snapshots (0 when neither knows).
+	// readings when it has no snapshots; gpulog.Unknown (-1) when neither
+	// knows (a GPU log alone, or readings of reserved memory only).
 	PeakAllocated, PeakReserved int64
 	// PrimaryMetric names the device's primary trend (Primary), the one
 	// its Status and every report's device row describe: allocated bytes
@@ -1033,7 +1034,8 @@ type RankSummary struct {
 	// Rank and Device identify the series.
 	Rank   int
 	Device int
-	// PeakAllocated and PeakReserved are bytes.
+	// PeakAllocated and PeakReserved are bytes; gpulog.Unknown (-1) when
+	// the series does not know them (Device.PeakAllocated).
 	PeakAllocated int64
 	PeakReserved  int64
 	// Slope is the allocated trend's slope in bytes per step (or hour).

@@ -242,6 +242,40 @@ func TestLogsOnlyRuns(t *testing.T) {
 				t.Errorf("summary.md:\n%s", r.md)
 			}
 		}},
+		{"torchtitan readings of reserved memory only", writeTitanLog, func(t *testing.T, r rendered) {
+			// "memory: X GiB(P%)" is the peak reserved memory: no reading
+			// gives allocated memory, so its peak is unknown, never 0 B.
+			ms := at(t, r.summary, "devices", 0, "memory_stats")
+			if at(t, ms, "allocated_max_bytes") != nil || at(t, ms, "reserved_max_bytes") != 38139309588.0 { // 35.52 GiB
+
+				t.Errorf("memory_stats %v", ms)
+			}
+			if want := "| rank 0 · cuda:0 | n/a | 35.5 GiB | n/a |"; !strings.Contains(r.md, want) {
+				t.Errorf("summary.md lacks %q:\n%s", want, r.md)
+			}
+			if want := "memory_stats peak reserved 35.5 GiB, allocated n/a"; !strings.Contains(r.text, want) {
+				t.Errorf("stdout lacks %q:\n%s", want, r.text)
+			}
+			if strings.Contains(r.md, "| 0 B |") || strings.Contains(r.text, "allocated 0 B") {
+				t.Errorf("an unknown peak reads 0 B:\n%s\n%s", r.md, r.text)
+			}
+			rows, err := r.xlsx.GetRows("Summary")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string][]string{"rank 0 cuda:0: peak allocated": {"n/a"}, "rank 0 cuda:0: peak reserved": {"35.5 GiB", "38139309588", "bytes"}}
+			for _, row := range rows {
+				if w, ok := want[row[0]]; ok {
+					if strings.Join(row[1:], "|") != strings.Join(w, "|") {
+						t.Errorf("Summary row %q, want %q", row, w)
+					}
+					delete(want, row[0])
+				}
+			}
+			if len(want) > 0 {
+				t.Errorf("Summary sheet lacks %v", want)
+			}
+		}},
 		{"real compute-apps log, read in place", nil, func(t *testing.T, r rendered) {
 			o := at(t, r.summary, "other_processes", 0)
 			if at(t, o, "pid") != 0.0 || at(t, o, "gpu") != nil || at(t, o, "samples") != 46.0 || at(t, o, "used_max_bytes") != float64(898*mib) ||
@@ -378,4 +412,17 @@ func TestLogsOnlyAgrees(t *testing.T) {
 	if s := at(t, r.summary, "verdict", "severity"); s != "warning" {
 		t.Errorf("severity %v, want warning", s)
 	}
+}
+
+// writeTitanLog writes a torchtitan training log whose "memory:" figures
+// (peak reserved memory) rise 0.5 GiB every 10 steps, 31.02 to 35.52 GiB.
+func writeTitanLog(t testing.TB, dir string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - CUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory\n")
+	for i := range 10 {
+		fmt.Fprintf(&b, "[rank0]:[titan] 2024-05-01 12:%02d:00,000 - root - INFO - step: %d  loss:  7.9000  memory: %.2fGiB(%.2f%%)  tps: 5,123  mfu: 25.29%%\n",
+			i, 10*(i+1), 31.02+0.5*float64(i), (31.02+0.5*float64(i))/79.11*100)
+	}
+	testutil.WriteFile(t, filepath.Join(dir, "train.log"), []byte(b.String()))
 }
