@@ -241,7 +241,7 @@ func newAnalysis(run *placement.Run, opt Options) *analysis {
 	f.Inputs.Skipped = run.Skipped
 	for _, l := range run.Logs {
 		f.Inputs.Logs = append(f.Inputs.Logs, LogInfo{
-			Path: l.Path, Format: l.Format, Samples: len(l.Samples) + len(l.Processes) + len(l.MemoryStats) + len(l.MIG),
+			Path: l.Path, Format: l.Format, Samples: memoryReadings(l.Samples) + len(l.Processes) + len(l.MemoryStats) + len(l.MIG),
 			GPUs: len(l.GPUs), SkippedLines: l.SkippedLines, Problems: l.Problems,
 			SkipCounts: l.SkipCounts, Notes: l.Notes,
 		})
@@ -475,6 +475,20 @@ func lastShares(d *Device) {
 			sp.LastShare = float64(sp.Bytes[k-1]) / float64(d.Points[k-1].Usage.Allocated)
 		}
 	}
+}
+
+// memoryReadings counts the GPU readings that give memory: a row of a lost
+// GPU ("[GPU is lost]", "ERR!  /  81559MiB") is kept by the readers for
+// the total it may still give but reads no memory, and is no sample, as
+// it is no point of the device's series.
+func memoryReadings(ss []gpulog.GPUSample) int {
+	n := 0
+	for _, s := range ss {
+		if s.MemoryUsed >= 0 || s.HasUsedPercent || s.MemoryFree >= 0 || s.MemoryReserved >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // setPeaks sets a device's peak allocated and reserved bytes: over its
