@@ -276,6 +276,26 @@ func TestLogsOnlyRuns(t *testing.T) {
 				t.Errorf("Summary sheet lacks %v", want)
 			}
 		}},
+		{"a GPU log's notes in summary.md", func(t testing.TB, dir string) {
+			testutil.WriteFile(t, filepath.Join(dir, "gpu.csv"), []byte("timestamp, index, memory.used [MiB], memory.total [MiB]\n"+
+				"2024/05/01 12:00:00.000, 0, 1000 MiB, 81920 MiB\n"+
+				"2024/05/01 12:00:01.000, 0, 1500 MiB, 81920 MiB\n"+
+				"2024/05/01 12:00:02.000, 0, [GPU is lost], [GPU is lost]\n"))
+		}, func(t *testing.T, r rendered) {
+			// The note index.html shows beside the log, under Notes, so a
+			// summary.md pasted alone says that the GPU was lost.
+			want := "- GPU log `gpu.csv`:\n" +
+				"  - gpu.csv: 1 line reports a GPU lost by the driver or a driver nvidia-smi could not reach, the first at line 4 " +
+				"(\"2024/05/01 12:00:02.000, 0, \\[GPU is lost], \\[GPU is lost]\"): the GPU's readings end there; " +
+				"a GPU that fell off the bus (Xid 79 in the kernel log) needs a reset or a reboot\n"
+			i := strings.Index(r.md, "## Notes\n")
+			if i < 0 || !strings.Contains(r.md[i:], want) {
+				t.Errorf("summary.md's notes lack\n%s\n%s", want, r.md)
+			}
+			if at(t, r.summary, "inputs", "gpu_logs", 0, "samples") != 2.0 {
+				t.Errorf("inputs.gpu_logs[0].samples %v, want the 2 readings", at(t, r.summary, "inputs", "gpu_logs", 0, "samples"))
+			}
+		}},
 		{"real compute-apps log, read in place", nil, func(t *testing.T, r rendered) {
 			o := at(t, r.summary, "other_processes", 0)
 			if at(t, o, "pid") != 0.0 || at(t, o, "gpu") != nil || at(t, o, "samples") != 46.0 || at(t, o, "used_max_bytes") != float64(898*mib) ||
