@@ -131,6 +131,9 @@ type Note struct {
 	// skipped; NoteNoStep, 1 when the dump was placed among the stepped
 	// dumps by its time, 0 when after them.
 	Count int
+	// Logged is, for NoteOOMsBefore, how many of Count's OOMs the log's
+	// own out-of-memory messages before the first reading show.
+	Logged int
 	// Level and Share are the device's stack coverage level and the
 	// share of live bytes with stacks in a typical snapshot
 	// (NoteCoverage).
@@ -1397,8 +1400,13 @@ type MemoryStatsSeries struct {
 	// OOMs are the rises of num_ooms between consecutive readings.
 	OOMs []MemoryStatsOOM
 	// OOMsBefore is num_ooms at the first reading that has it: OOMs that
-	// happened before the log starts (0 when none or not logged).
+	// happened before that reading (0 when none or not logged).
 	OOMsBefore int64
+	// OOMsLogged counts the out-of-memory messages of the device that a
+	// training log holding its readings prints before its first reading
+	// with num_ooms (repeats included): OOMsBefore's OOMs that the log
+	// itself shows; the rest happened before the log starts.
+	OOMsLogged int64
 	// Retries describes num_alloc_retries over the readings; nil when no
 	// reading has it.
 	Retries *AllocRetries

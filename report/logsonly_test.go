@@ -446,3 +446,48 @@ func writeTitanLog(t testing.TB, dir string) {
 	}
 	testutil.WriteFile(t, filepath.Join(dir, "train.log"), []byte(b.String()))
 }
+
+// TestOOMsBeforeFirstReading: torch.cuda.memory_summary()'s "CUDA OOMs"
+// counts the OOMs the same log printed before it; only those it does not
+// show happened before the log starts, and only they get the note.
+func TestOOMsBeforeFirstReading(t *testing.T) {
+	const oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free. " +
+		"Including non-PyTorch memory, this process has 77.91 GiB memory in use. Of the allocated memory 74.50 GiB is allocated by PyTorch, and 2.88 GiB is reserved by PyTorch but unallocated.\n"
+	summary := func(ooms int) string {
+		return "|===========================================================================|\n" +
+			"|                  PyTorch CUDA memory summary, device ID 0                 |\n" +
+			"|---------------------------------------------------------------------------|\n" +
+			fmt.Sprintf("|            CUDA OOMs: %d            |        cudaMalloc retries: 0         |\n", ooms) +
+			"|===========================================================================|\n" +
+			"|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n" +
+			"|---------------------------------------------------------------------------|\n" +
+			"| Allocated memory      |   1024 MiB |   2048 MiB |  10240 MiB |   9216 MiB |\n" +
+			"| GPU reserved memory   |   3072 MiB |   3072 MiB |   3072 MiB |      0 B   |\n" +
+			"|===========================================================================|\n"
+	}
+	const note = "cuda:0: torch.cuda.memory_stats num_ooms is already "
+	for _, tt := range []struct {
+		name, log, want string
+	}{
+		{"the log's own OOM, then the summary", oom + summary(1), ""},
+		{"the summary, then the OOM", summary(1) + oom, note + "1 at the first reading: out-of-memory errors happened before the log starts"},
+		{"one OOM printed of three counted", oom + summary(3),
+			note + "3 at the first reading, but the log prints only 1 out-of-memory error before it: the other 2 happened before the log starts"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testutil.WriteFile(t, filepath.Join(dir, "train.log"), []byte(tt.log))
+			f, run := logsOnlyRun(t, dir, "logs-only")
+			r := renderAll(t, f, run)
+			got := ""
+			for _, line := range strings.Split(r.md, "\n") {
+				if strings.Contains(line, "num_ooms is already") {
+					got = line
+				}
+			}
+			if tt.want == "" && got != "" || tt.want != "" && !strings.HasPrefix(got, "- "+tt.want) {
+				t.Errorf("note %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
