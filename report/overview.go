@@ -347,7 +347,7 @@ type overviewRunView struct {
 	Severity, Headline                     string
 	Flags                                  []string
 	Snapshots, PeakAllocated, PeakReserved string
-	Slope, ReportedAt                      string
+	Slope, SlopeMetric, ReportedAt         string
 	Suspects                               []overviewSuspectView
 }
 
@@ -387,7 +387,7 @@ func OverviewHTML(o *Overview) ([]byte, error) {
 		v := overviewRunView{
 			N: i + 1, Dir: runName(r.Dir, o.Roots), Link: r.Link, Status: r.Status, Error: r.Error, Severity: sev, Headline: r.Headline, Flags: r.Flags,
 			Snapshots: units.Count(int64(r.Snapshots)), PeakAllocated: knownBytesText(r.PeakAllocated), PeakReserved: knownBytesText(r.PeakReserved),
-			Slope: slopeText(r), ReportedAt: r.ReportedAt,
+			Slope: rateCell(r.Slope, units.Per(r.SlopePer)).Text, SlopeMetric: slopeMetricText(r), ReportedAt: r.ReportedAt,
 		}
 		for _, s := range r.Suspects {
 			sv := overviewSuspectView{Fingerprint: s.Fingerprint, Short: shortFingerprint(s.Fingerprint), Site: s.Site, Function: s.Function, Device: s.Device,
@@ -425,14 +425,13 @@ func newFingerprintsText(fingerprints, runs int) string {
 	return units.CountOf(fingerprints, "new leak fingerprint") + " (in " + units.CountOf(runs, "run") + ")"
 }
 
-// slopeText is a run's steepest trend with its metric:
-// "+1.72 TiB/hour (nvidia-smi used)"; "n/a" when none was fitted.
-func slopeText(r OverviewRun) string {
-	c := rateCell(r.Slope, units.Per(r.SlopePer))
-	if c.Text == "n/a" || r.SlopeMetric == "" {
-		return c.Text
+// slopeMetricText names the metric of a run's steepest trend, "" when
+// none was fitted.
+func slopeMetricText(r OverviewRun) string {
+	if !finite(r.Slope) {
+		return ""
 	}
-	return c.Text + " (" + r.SlopeMetric + ")"
+	return r.SlopeMetric
 }
 
 // knownBytesText is a byte count's text, "n/a" when unknown (nil).

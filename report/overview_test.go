@@ -50,7 +50,7 @@ func TestOverviewJSON(t *testing.T) {
 // TestOverviewRunPeaksAndSlope: a run's overview peaks are what its
 // devices' reports show (snapshots, else memory_stats readings), null and
 // "n/a" where no device knows them, never "0 B"; the steepest trend names
-// its metric and takes a per-reading slope too.
+// its metric below its value and takes a per-reading slope too.
 func TestOverviewRunPeaksAndSlope(t *testing.T) {
 	i64 := func(v int64) *int64 { return &v }
 	f64 := func(v float64) *float64 { return &v }
@@ -62,16 +62,16 @@ func TestOverviewRunPeaksAndSlope(t *testing.T) {
 		wantJSON                    string
 	}{
 		{"gpu log alone", []SummaryDevice{{Trend: SummaryTrend{Metric: "gpu_used_bytes", SlopeBytesPerReading: f64(500 << 20)}}},
-			"n/a", "n/a", "+500 MiB/reading (nvidia-smi used)", `"peak_allocated_bytes":null,"peak_reserved_bytes":null`},
+			"n/a", "n/a", `+500 MiB/reading<br><span class="meta">nvidia-smi used</span>`, `"peak_allocated_bytes":null,"peak_reserved_bytes":null`},
 		{"reserved-only memory_stats", []SummaryDevice{{MemoryStats: &SummaryMemoryStats{ReservedMaxBytes: i64(35 * gib)},
 			Trend: SummaryTrend{Metric: "reserved_bytes", Source: "memory_stats", SlopeBytesPerStep: f64(51 << 20)}}},
-			"n/a", "35.0 GiB", "+51.0 MiB/step (reserved (memory_stats))", `"peak_allocated_bytes":null,"peak_reserved_bytes":37580963840`},
+			"n/a", "35.0 GiB", `+51.0 MiB/step<br><span class="meta">reserved (memory_stats)</span>`, `"peak_allocated_bytes":null,"peak_reserved_bytes":37580963840`},
 		{"snapshots win over memory_stats", []SummaryDevice{
 			{Snapshots: []SummarySnapshot{{SummaryUsage: SummaryUsage{AllocatedBytes: 2 * gib, ReservedBytes: 3 * gib}}},
 				MemoryStats: &SummaryMemoryStats{AllocatedMaxBytes: i64(9 * gib), ReservedMaxBytes: i64(9 * gib)},
 				Trend:       SummaryTrend{Metric: "allocated_bytes", SlopeBytesPerStep: f64(1 << 20)}},
 			{Trend: SummaryTrend{Metric: "gpu_used_bytes", SlopeBytesPerStep: f64(4 << 20)}}},
-			"2.00 GiB", "3.00 GiB", "+4.00 MiB/step (nvidia-smi used)", `"peak_allocated_bytes":2147483648,"peak_reserved_bytes":3221225472`},
+			"2.00 GiB", "3.00 GiB", `+4.00 MiB/step<br><span class="meta">nvidia-smi used</span>`, `"peak_allocated_bytes":2147483648,"peak_reserved_bytes":3221225472`},
 		{"no trend", []SummaryDevice{{MemoryStats: &SummaryMemoryStats{AllocatedMaxBytes: i64(0), ReservedMaxBytes: i64(gib)}}},
 			"0 B", "1.00 GiB", "n/a", `"peak_allocated_bytes":0,"peak_reserved_bytes":1073741824`},
 	} {
@@ -83,8 +83,13 @@ func TestOverviewRunPeaksAndSlope(t *testing.T) {
 			if got := knownBytesText(r.PeakReserved); got != tt.wantRes {
 				t.Errorf("peak reserved %q, want %q", got, tt.wantRes)
 			}
-			if got := slopeText(r); got != tt.wantSlp {
-				t.Errorf("slope %q, want %q", got, tt.wantSlp)
+			page, err := OverviewHTML(&Overview{Runs: []OverviewRun{r}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The page's peaks, then the steepest trend with its metric.
+			if want := `<td class="num">` + tt.wantAlloc + `</td><td class="num">` + tt.wantRes + `</td><td class="num">` + strings.ReplaceAll(tt.wantSlp, "+", "&#43;") + `</td>`; !strings.Contains(string(page), want) {
+				t.Errorf("overview lacks %s", want)
 			}
 			b, err := json.Marshal(r)
 			if err != nil {
