@@ -241,7 +241,7 @@ func newAnalysis(run *placement.Run, opt Options) *analysis {
 	f.Inputs.Skipped = run.Skipped
 	for _, l := range run.Logs {
 		f.Inputs.Logs = append(f.Inputs.Logs, LogInfo{
-			Path: l.Path, Format: l.Format, Samples: len(l.Samples) + len(l.Processes) + len(l.MemoryStats) + len(l.MIG),
+			Path: l.Path, Format: l.Format, Samples: memoryReadings(l.Samples) + len(l.Processes) + len(l.MemoryStats) + len(l.MIG),
 			GPUs: len(l.GPUs), SkippedLines: l.SkippedLines, Problems: l.Problems,
 			SkipCounts: l.SkipCounts, Notes: l.Notes,
 		})
@@ -477,14 +477,33 @@ func lastShares(d *Device) {
 	}
 }
 
+// memoryReadings counts the GPU readings that give memory: a row of a lost
+// GPU ("[GPU is lost]", "ERR!  /  81559MiB") is kept by the readers for
+// the total it may still give but reads no memory, and is no sample, as
+// it is no point of the device's series.
+func memoryReadings(ss []gpulog.GPUSample) int {
+	n := 0
+	for _, s := range ss {
+		if s.MemoryUsed >= 0 || s.HasUsedPercent || s.MemoryFree >= 0 || s.MemoryReserved >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // setPeaks sets a device's peak allocated and reserved bytes: over its
-// snapshots, or over its memory_stats readings when it has no snapshots.
+// snapshots, or over its memory_stats readings when it has no snapshots;
+// gpulog.Unknown where neither gives the figure (readings of reserved
+// memory only, as torchtitan's "memory:" lines, know no allocated peak,
+// and a device known only from GPU logs knows neither).
 func setPeaks(d *Device) {
+	d.PeakAllocated, d.PeakReserved = gpulog.Unknown, gpulog.Unknown
 	for _, p := range d.Points {
 		d.PeakAllocated = max(d.PeakAllocated, p.Usage.Allocated)
 		d.PeakReserved = max(d.PeakReserved, p.Usage.Reserved)
 	}
 	if len(d.Points) == 0 && d.MemoryStats != nil {
-		d.PeakAllocated, d.PeakReserved = max(d.MemoryStats.Max.Allocated, 0), max(d.MemoryStats.Max.Reserved, 0)
+		// memStatsFigures gives gpulog.Unknown for a field no reading has.
+		d.PeakAllocated, d.PeakReserved = d.MemoryStats.Max.Allocated, d.MemoryStats.Max.Reserved
 	}
 }

@@ -131,6 +131,9 @@ type Note struct {
 	// skipped; NoteNoStep, 1 when the dump was placed among the stepped
 	// dumps by its time, 0 when after them.
 	Count int
+	// Logged is, for NoteOOMsBefore, how many of Count's OOMs the log's
+	// own out-of-memory messages before the first reading show.
+	Logged int
 	// Level and Share are the device's stack coverage level and the
 	// share of live bytes with stacks in a typical snapshot
 	// (NoteCoverage).
@@ -332,7 +335,8 @@ type Device struct {
 	Processes *ProcessSet
 	// PeakAllocated and PeakReserved are the device's peak allocated and
 	// reserved bytes: over its snapshots, or over its memory_stats
-	// readings when it has no snapshots (0 when neither knows).
+	// readings when it has no snapshots; gpulog.Unknown (-1) when neither
+	// knows (a GPU log alone, or readings of reserved memory only).
 	PeakAllocated, PeakReserved int64
 	// PrimaryMetric names the device's primary trend (Primary), the one
 	// its Status and every report's device row describe: allocated bytes
@@ -1036,7 +1040,8 @@ type RankSummary struct {
 	// Rank and Device identify the series.
 	Rank   int
 	Device int
-	// PeakAllocated and PeakReserved are bytes.
+	// PeakAllocated and PeakReserved are bytes; gpulog.Unknown (-1) when
+	// the series does not know them (Device.PeakAllocated).
 	PeakAllocated int64
 	PeakReserved  int64
 	// Slope is the allocated trend's slope in bytes per step (or hour).
@@ -1398,8 +1403,13 @@ type MemoryStatsSeries struct {
 	// OOMs are the rises of num_ooms between consecutive readings.
 	OOMs []MemoryStatsOOM
 	// OOMsBefore is num_ooms at the first reading that has it: OOMs that
-	// happened before the log starts (0 when none or not logged).
+	// happened before that reading (0 when none or not logged).
 	OOMsBefore int64
+	// OOMsLogged counts the out-of-memory messages of the device that a
+	// training log holding its readings prints before its first reading
+	// with num_ooms (repeats included): OOMsBefore's OOMs that the log
+	// itself shows; the rest happened before the log starts.
+	OOMsLogged int64
 	// Retries describes num_alloc_retries over the readings; nil when no
 	// reading has it.
 	Retries *AllocRetries

@@ -90,6 +90,9 @@ func collectMemStats(run *placement.Run) []*memStatsGroup {
 			g.ms.Readings = append(g.ms.Readings, r)
 		}
 	}
+	for _, l := range run.Logs {
+		countLoggedOOMs(l, run.LogRank(l), byKey)
+	}
 	out := make([]*memStatsGroup, 0, len(byKey))
 	for _, g := range byKey {
 		orderMemStats(g)
@@ -100,6 +103,44 @@ func collectMemStats(run *placement.Run) []*memStatsGroup {
 		return cmp.Or(cmp.Compare(a.key.Rank, b.key.Rank), cmp.Compare(a.key.Device, b.key.Device))
 	})
 	return out
+}
+
+// countLoggedOOMs adds to each group's OOMsLogged the out-of-memory
+// messages log l prints for its device before l's first reading of it
+// that gives num_ooms (the line of a memory summary table): a log that
+// prints an OOM and then torch.cuda.memory_summary() shows "CUDA OOMs: 1"
+// for that very OOM. A message naming no device counts for every device.
+// The largest count over the logs is kept, as the readings of one
+// process come from one log.
+func countLoggedOOMs(l *gpulog.GPULog, pathRank int, byKey map[DeviceKey]*memStatsGroup) {
+	if len(l.OOMs) == 0 {
+		return
+	}
+	first := map[DeviceKey]int{}
+	for _, r := range l.MemoryStats {
+		k := DeviceKey{Rank: r.Rank, Device: r.Device}
+		if k.Rank == input.NoRank {
+			k.Rank = pathRank
+		}
+		if r.NumOOMs >= 0 && r.Line > 0 && (first[k] == 0 || r.Line < first[k]) {
+			first[k] = r.Line
+		}
+	}
+	for k, line := range first {
+		var n int64
+		for _, o := range l.OOMs {
+			rank := o.Rank
+			if rank == input.NoRank {
+				rank = pathRank
+			}
+			if o.Line < line && rank == k.Rank && (o.Device < 0 || o.Device == k.Device) {
+				n += int64(max(o.Count, 1))
+			}
+		}
+		if g := byKey[k]; g != nil {
+			g.ms.OOMsLogged = max(g.ms.OOMsLogged, n)
+		}
+	}
 }
 
 // orderMemStats orders a group's readings and places them on their own

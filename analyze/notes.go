@@ -123,8 +123,11 @@ func memStatsNotes(f *Findings, d *Device) {
 	if ms.Retries != nil && ms.Retries.Growing {
 		add(NoteRetries).Expandable = d.Fragmentation != nil && d.Fragmentation.Expandable
 	}
-	if ms.OOMsBefore > 0 {
-		add(NoteOOMsBefore).Count = int(ms.OOMsBefore)
+	if ms.OOMsBefore > ms.OOMsLogged {
+		// OOMs the log itself prints before the reading are no news:
+		// only those it does not show happened before it starts.
+		n := add(NoteOOMsBefore)
+		n.Count, n.Logged = int(ms.OOMsBefore), int(ms.OOMsLogged)
 	}
 	if at, st := d.Trend(MetricAllocated), statsTrend(ms, MetricAllocated); len(d.Points) > 0 && at != nil && at.State == StateInsufficient && st != nil && st.State == StateGrowing {
 		add(NoteStatsGrow)

@@ -64,10 +64,14 @@ func compareRanks(all []*Device) *RankComparison {
 		if s.Suspects > 0 || s.Growing {
 			suspectRanks[d.Rank] = append(suspectRanks[d.Rank], d)
 		}
-		minPeak, maxPeak = min(minPeak, s.PeakAllocated), max(maxPeak, s.PeakAllocated)
+		if s.PeakAllocated >= 0 { // an unknown peak is no part of the skew
+			minPeak, maxPeak = min(minPeak, s.PeakAllocated), max(maxPeak, s.PeakAllocated)
+		}
 		rc.Ranks = append(rc.Ranks, s)
 	}
-	rc.Skew = maxPeak - minPeak
+	if minPeak <= maxPeak {
+		rc.Skew = maxPeak - minPeak
+	}
 	rc.Growing, rc.Of = len(suspectRanks), len(ranks)
 	rc.Heavy = heavyRanks(devs)
 	if n := len(suspectRanks); n == 0 || 2*n >= len(ranks) {

@@ -295,3 +295,40 @@ func TestTrainingOOMCause(t *testing.T) {
 		})
 	}
 }
+
+// TestLogSamplesCountMemoryReadings: a GPU log's samples in the inputs are
+// the readings that give memory; rows of a lost GPU, kept by the reader
+// for the total they may give, are no samples, as they are no points of
+// the device's series.
+func TestLogSamplesCountMemoryReadings(t *testing.T) {
+	const head = "timestamp, index, memory.used [MiB], memory.total [MiB]\n"
+	for _, tt := range []struct {
+		name             string
+		in               string
+		samples, devRead int
+	}{
+		{"two readings, then lost and unknown", head +
+			"2024/05/01 12:00:00.000, 0, 1000 MiB, 81920 MiB\n" +
+			"2024/05/01 12:00:01.000, 0, 1500 MiB, 81920 MiB\n" +
+			"2024/05/01 12:00:02.000, 0, [GPU is lost], [GPU is lost]\n" +
+			"2024/05/01 12:00:03.000, 0, [Unknown Error], 81920 MiB\n", 2, 2},
+		{"all readings", head +
+			"2024/05/01 12:00:00.000, 0, 1000 MiB, 81920 MiB\n" +
+			"2024/05/01 12:00:01.000, 1, 1500 MiB, 81920 MiB\n", 2, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := gpulog.ReadLog(strings.NewReader(tt.in), gpulog.FormatQueryCSV, gpulog.ReadOptions{Location: time.UTC, Name: "gpu.csv"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Path = "gpu.csv"
+			f := Analyze(&ingest.Run{Dir: "run", Logs: []*gpulog.GPULog{l}}, Options{})
+			if got := f.Inputs.Logs[0].Samples; got != tt.samples {
+				t.Errorf("inputs samples %d, want %d", got, tt.samples)
+			}
+			if len(f.Devices) == 0 || f.Devices[0].GPU == nil || len(f.Devices[0].GPU.Used) != tt.devRead {
+				t.Errorf("device 0 readings: want %d", tt.devRead)
+			}
+		})
+	}
+}

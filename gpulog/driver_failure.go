@@ -1,7 +1,9 @@
 package gpulog
 
 import (
+	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -15,6 +17,8 @@ import (
 //	NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure ...
 //	No devices were found
 //
+// and an nvidia-smi table's Memory-Usage cell reads "ERR!  /  81559MiB"
+// first, in the last table before nvidia-smi stops finding the GPU.
 // The readers skip such lines or read their fields as not available; the
 // line reader counts them wherever they are in a text log, and a note
 // names the file, the count and the first line: the GPU's readings end
@@ -35,9 +39,20 @@ var driverFailureMarks = []string{
 	"GPU has fallen off the bus",
 }
 
+// memoryErrCell matches an nvidia-smi table's Memory-Usage cell whose
+// used memory reads "ERR!" ("|   ERR!  /  81559MiB |"): NVML failed to
+// read the GPU's memory, as a GPU about to be lost does in the table
+// printed before nvidia-smi stops finding it. "ERR!" elsewhere in a table
+// (a fan or power sensor) is no failure of the memory readings and does
+// not match.
+var memoryErrCell = regexp.MustCompile(`\|\s*ERR!\s*/\s*\d+\s*MiB\s*\|`)
+
 // driverFailure reports whether a line reports a lost GPU or a failed
-// driver.
+// driver, or a memory reading the driver failed to give.
 func driverFailure(line []byte) bool {
+	if bytes.Contains(line, []byte("ERR!")) && memoryErrCell.Match(line) {
+		return true
+	}
 	s := string(line)
 	for _, m := range driverFailureMarks {
 		if strings.Contains(s, m) {
@@ -67,7 +82,11 @@ func (b *logBuilder) noteDriverFailures() {
 	if len(quote) > maxFailureQuote {
 		quote = quote[:maxFailureQuote] + "..."
 	}
-	b.note(fmt.Sprintf("%s: %s report a GPU lost by the driver or a driver nvidia-smi could not reach, the first at line %d (%q): "+
+	verb := "report"
+	if lr.failures == 1 {
+		verb = "reports"
+	}
+	b.note(fmt.Sprintf("%s: %s %s a GPU lost by the driver or a driver nvidia-smi could not reach, the first at line %d (%q): "+
 		"the GPU's readings end there; a GPU that fell off the bus (Xid 79 in the kernel log) needs a reset or a reboot",
-		name, plural(lr.failures, "line"), lr.firstFailure, quote))
+		name, plural(lr.failures, "line"), verb, lr.firstFailure, quote))
 }

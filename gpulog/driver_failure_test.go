@@ -23,6 +23,9 @@ func TestDriverFailureLines(t *testing.T) {
 		"\n" +
 		"No devices were found\n"
 	tableLines := strings.Count(tableH100, "\n")
+	// nvidia-smi 535 prints ERR! for used memory it failed to read, in the
+	// last table before it stops finding the GPU.
+	errTable := strings.Replace(tableH100, "|    1000MiB /", "|    ERR!  /", 1)
 	cases := []struct {
 		name     string
 		format   gpulog.LogFormat
@@ -42,6 +45,10 @@ func TestDriverFailureLines(t *testing.T) {
 		{"kernel message in a query CSV", gpulog.FormatQueryCSV,
 			csvHead + row("0", "1000 MiB") + "[ 1234.5] NVRM: Xid (PCI:0000:18:00): 79, pid=0, GPU has fallen off the bus.\n",
 			1, 1, 3, "[ 1234.5] NVRM: Xid (PCI:0000:18:00): 79, pid=0, GPU has fallen off the bus."},
+		{"a table whose memory reads ERR!, then nvidia-smi cannot reach the driver", gpulog.FormatTable, tableH100 + errTable + smiFailed,
+			4, 4, tableLines + 10, "| N/A   33C    P0             73W /  700W |    ERR!  /  81559MiB |     12%      Default |"},
+		{"ERR! from a fan sensor is no failure", gpulog.FormatTable, strings.Replace(tableH100, "| N/A   33C", "| ERR!  33C", 1),
+			2, 0, 0, ""},
 		{"the words in a sentence", gpulog.FormatQueryCSV,
 			csvHead + row("0", "1000 MiB") + "# if the GPU is lost or an Unknown Error occurs, retry\n",
 			1, 0, 0, ""},
@@ -68,11 +75,11 @@ func TestDriverFailureLines(t *testing.T) {
 				}
 				return
 			}
-			lines := "lines"
+			lines := "lines report"
 			if c.failures == 1 {
-				lines = "line"
+				lines = "line reports"
 			}
-			want := "gpu.log: " + strconv.Itoa(c.failures) + " " + lines + " report a GPU lost by the driver or a driver nvidia-smi could not reach, the first at line " +
+			want := "gpu.log: " + strconv.Itoa(c.failures) + " " + lines + " a GPU lost by the driver or a driver nvidia-smi could not reach, the first at line " +
 				strconv.Itoa(c.first) + " (\"" + c.quote + "\")"
 			if !strings.HasPrefix(note, want) {
 				t.Errorf("note %q, want one starting %q", note, want)

@@ -354,6 +354,10 @@ type MemoryStatsSample struct {
 	// NumAllocRetries and NumOOMs are cumulative counts.
 	NumAllocRetries int64
 	NumOOMs         int64
+	// Line is the 1-based line of a training log's memory summary table
+	// the reading comes from (its header line), to tell which of the
+	// log's out-of-memory messages came before it; 0 for other readings.
+	Line int
 }
 
 // GPUReading is the MIG reading as a reading of a device of its own: the

@@ -60,7 +60,7 @@ func (s *summaryState) line(b *logBuilder, n int, line string) bool {
 	if m := reSummaryHeader.FindStringSubmatch(line); m != nil {
 		s.flush(b)
 		dev, _ := atoi(m[1])
-		r := MemoryStatsSample{Step: input.NoStep, Device: dev, Rank: input.NoRank,
+		r := MemoryStatsSample{Step: input.NoStep, Device: dev, Rank: input.NoRank, Line: n,
 			Allocated: Unknown, Reserved: Unknown, Active: Unknown, InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown}
 		if s.stepLine > 0 && n-s.stepLine <= summaryStepLines {
 			r.Step = s.step

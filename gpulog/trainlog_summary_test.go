@@ -69,16 +69,17 @@ func TestTrainingLogMemorySummaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reading := func(step int64, dev, rank int, alloc, reserved, retries, ooms int64) gpulog.MemoryStatsSample {
+	// line is the table's header line.
+	reading := func(step int64, dev, rank int, alloc, reserved, retries, ooms int64, line int) gpulog.MemoryStatsSample {
 		return gpulog.MemoryStatsSample{Step: step, Device: dev, Rank: rank, Allocated: alloc, Reserved: reserved, Active: alloc,
-			InactiveSplit: 2048 << 10, NumAllocRetries: retries, NumOOMs: ooms}
+			InactiveSplit: 2048 << 10, NumAllocRetries: retries, NumOOMs: ooms, Line: line}
 	}
 	want := []gpulog.MemoryStatsSample{
-		reading(100, 0, input.NoRank, 1000*mib, 4096*mib, 0, 0),
-		reading(200, 0, input.NoRank, 1100*mib, 4096*mib, 1, 0),
-		reading(300, 0, input.NoRank, 1200*mib, 4096*mib, 2, 0),
+		reading(100, 0, input.NoRank, 1000*mib, 4096*mib, 0, 0, 4),
+		reading(200, 0, input.NoRank, 1100*mib, 4096*mib, 1, 0, 23),
+		reading(300, 0, input.NoRank, 1200*mib, 4096*mib, 2, 0, 42),
 		// The step line is 26 lines up: too far to be this table's.
-		reading(input.NoStep, 1, 1, 146836<<10, 4261*mib, 3, 1),
+		reading(input.NoStep, 1, 1, 146836<<10, 4261*mib, 3, 1, 61),
 	}
 	if d := cmp.Diff(want, l.MemoryStats, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); d != "" {
 		t.Errorf("readings (-want +got):\n%s", d)

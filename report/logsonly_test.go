@@ -242,6 +242,60 @@ func TestLogsOnlyRuns(t *testing.T) {
 				t.Errorf("summary.md:\n%s", r.md)
 			}
 		}},
+		{"torchtitan readings of reserved memory only", writeTitanLog, func(t *testing.T, r rendered) {
+			// "memory: X GiB(P%)" is the peak reserved memory: no reading
+			// gives allocated memory, so its peak is unknown, never 0 B.
+			ms := at(t, r.summary, "devices", 0, "memory_stats")
+			if at(t, ms, "allocated_max_bytes") != nil || at(t, ms, "reserved_max_bytes") != 38139309588.0 { // 35.52 GiB
+
+				t.Errorf("memory_stats %v", ms)
+			}
+			if want := "| rank 0 · cuda:0 | n/a | 35.5 GiB | n/a |"; !strings.Contains(r.md, want) {
+				t.Errorf("summary.md lacks %q:\n%s", want, r.md)
+			}
+			if want := "memory_stats peak reserved 35.5 GiB, allocated n/a"; !strings.Contains(r.text, want) {
+				t.Errorf("stdout lacks %q:\n%s", want, r.text)
+			}
+			if strings.Contains(r.md, "| 0 B |") || strings.Contains(r.text, "allocated 0 B") {
+				t.Errorf("an unknown peak reads 0 B:\n%s\n%s", r.md, r.text)
+			}
+			rows, err := r.xlsx.GetRows("Summary")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string][]string{"rank 0 cuda:0: peak allocated": {"n/a"}, "rank 0 cuda:0: peak reserved": {"35.5 GiB", "38139309588", "bytes"}}
+			for _, row := range rows {
+				if w, ok := want[row[0]]; ok {
+					if strings.Join(row[1:], "|") != strings.Join(w, "|") {
+						t.Errorf("Summary row %q, want %q", row, w)
+					}
+					delete(want, row[0])
+				}
+			}
+			if len(want) > 0 {
+				t.Errorf("Summary sheet lacks %v", want)
+			}
+		}},
+		{"a GPU log's notes in summary.md", func(t testing.TB, dir string) {
+			testutil.WriteFile(t, filepath.Join(dir, "gpu.csv"), []byte("timestamp, index, memory.used [MiB], memory.total [MiB]\n"+
+				"2024/05/01 12:00:00.000, 0, 1000 MiB, 81920 MiB\n"+
+				"2024/05/01 12:00:01.000, 0, 1500 MiB, 81920 MiB\n"+
+				"2024/05/01 12:00:02.000, 0, [GPU is lost], [GPU is lost]\n"))
+		}, func(t *testing.T, r rendered) {
+			// The note index.html shows beside the log, under Notes, so a
+			// summary.md pasted alone says that the GPU was lost.
+			want := "- GPU log `gpu.csv`:\n" +
+				"  - gpu.csv: 1 line reports a GPU lost by the driver or a driver nvidia-smi could not reach, the first at line 4 " +
+				"(\"2024/05/01 12:00:02.000, 0, \\[GPU is lost], \\[GPU is lost]\"): the GPU's readings end there; " +
+				"a GPU that fell off the bus (Xid 79 in the kernel log) needs a reset or a reboot\n"
+			i := strings.Index(r.md, "## Notes\n")
+			if i < 0 || !strings.Contains(r.md[i:], want) {
+				t.Errorf("summary.md's notes lack\n%s\n%s", want, r.md)
+			}
+			if at(t, r.summary, "inputs", "gpu_logs", 0, "samples") != 2.0 {
+				t.Errorf("inputs.gpu_logs[0].samples %v, want the 2 readings", at(t, r.summary, "inputs", "gpu_logs", 0, "samples"))
+			}
+		}},
 		{"real compute-apps log, read in place", nil, func(t *testing.T, r rendered) {
 			o := at(t, r.summary, "other_processes", 0)
 			if at(t, o, "pid") != 0.0 || at(t, o, "gpu") != nil || at(t, o, "samples") != 46.0 || at(t, o, "used_max_bytes") != float64(898*mib) ||
@@ -377,5 +431,63 @@ func TestLogsOnlyAgrees(t *testing.T) {
 	}
 	if s := at(t, r.summary, "verdict", "severity"); s != "warning" {
 		t.Errorf("severity %v, want warning", s)
+	}
+}
+
+// writeTitanLog writes a torchtitan training log whose "memory:" figures
+// (peak reserved memory) rise 0.5 GiB every 10 steps, 31.02 to 35.52 GiB.
+func writeTitanLog(t testing.TB, dir string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - CUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory\n")
+	for i := range 10 {
+		fmt.Fprintf(&b, "[rank0]:[titan] 2024-05-01 12:%02d:00,000 - root - INFO - step: %d  loss:  7.9000  memory: %.2fGiB(%.2f%%)  tps: 5,123  mfu: 25.29%%\n",
+			i, 10*(i+1), 31.02+0.5*float64(i), (31.02+0.5*float64(i))/79.11*100)
+	}
+	testutil.WriteFile(t, filepath.Join(dir, "train.log"), []byte(b.String()))
+}
+
+// TestOOMsBeforeFirstReading: torch.cuda.memory_summary()'s "CUDA OOMs"
+// counts the OOMs the same log printed before it; only those it does not
+// show happened before the log starts, and only they get the note.
+func TestOOMsBeforeFirstReading(t *testing.T) {
+	const oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free. " +
+		"Including non-PyTorch memory, this process has 77.91 GiB memory in use. Of the allocated memory 74.50 GiB is allocated by PyTorch, and 2.88 GiB is reserved by PyTorch but unallocated.\n"
+	summary := func(ooms int) string {
+		return "|===========================================================================|\n" +
+			"|                  PyTorch CUDA memory summary, device ID 0                 |\n" +
+			"|---------------------------------------------------------------------------|\n" +
+			fmt.Sprintf("|            CUDA OOMs: %d            |        cudaMalloc retries: 0         |\n", ooms) +
+			"|===========================================================================|\n" +
+			"|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n" +
+			"|---------------------------------------------------------------------------|\n" +
+			"| Allocated memory      |   1024 MiB |   2048 MiB |  10240 MiB |   9216 MiB |\n" +
+			"| GPU reserved memory   |   3072 MiB |   3072 MiB |   3072 MiB |      0 B   |\n" +
+			"|===========================================================================|\n"
+	}
+	const note = "cuda:0: torch.cuda.memory_stats num_ooms is already "
+	for _, tt := range []struct {
+		name, log, want string
+	}{
+		{"the log's own OOM, then the summary", oom + summary(1), ""},
+		{"the summary, then the OOM", summary(1) + oom, note + "1 at the first reading: out-of-memory errors happened before the log starts"},
+		{"one OOM printed of three counted", oom + summary(3),
+			note + "3 at the first reading, but the log prints only 1 out-of-memory error before it: the other 2 happened before the log starts"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testutil.WriteFile(t, filepath.Join(dir, "train.log"), []byte(tt.log))
+			f, run := logsOnlyRun(t, dir, "logs-only")
+			r := renderAll(t, f, run)
+			got := ""
+			for _, line := range strings.Split(r.md, "\n") {
+				if strings.Contains(line, "num_ooms is already") {
+					got = line
+				}
+			}
+			if tt.want == "" && got != "" || tt.want != "" && !strings.HasPrefix(got, "- "+tt.want) {
+				t.Errorf("note %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -406,7 +406,7 @@ func buildRanks(f *analyze.Findings) *rankItem {
 	}
 	for _, rs := range r.Ranks {
 		row := rankRow{
-			Rank: fmt.Sprint(rs.Rank), Device: fmt.Sprintf("cuda:%d", rs.Device), PeakAllocated: units.Bytes(rs.PeakAllocated), PeakReserved: units.Bytes(rs.PeakReserved),
+			Rank: fmt.Sprint(rs.Rank), Device: fmt.Sprintf("cuda:%d", rs.Device), PeakAllocated: knownBytesCell(rs.PeakAllocated).Text, PeakReserved: knownBytesCell(rs.PeakReserved).Text,
 			Slope: units.Signed(rs.Slope), Growing: "no", Suspects: fmt.Sprint(rs.Suspects), TopSuspect: rs.TopSuspect,
 			Outlier: rs.Rank == r.Outlier && r.Outlier != input.NoRank,
 		}

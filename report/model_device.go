@@ -126,7 +126,7 @@ func buildDevice(f *analyze.Findings, d *analyze.Device) deviceItem {
 	// The key figures. What a device without snapshots lacks reads
 	// "n/a": fragmentation always, the allocator's peaks too unless
 	// memory_stats readings stand in.
-	it.PeakAllocated, it.PeakReserved = byteCell(d.PeakAllocated), byteCell(d.PeakReserved)
+	it.PeakAllocated, it.PeakReserved = knownBytesCell(d.PeakAllocated), knownBytesCell(d.PeakReserved)
 	if it.Kind == kindGPU {
 		it.PeakAllocated, it.PeakReserved = textCell("n/a"), textCell("n/a")
 	}
@@ -485,4 +485,13 @@ func provOf(d *analyze.Device) provItem {
 		pd.Order = "memory_stats readings by " + d.MemoryStats.Order
 	}
 	return pd
+}
+
+// knownBytesCell is a byte count's cell, "n/a" for a negative count
+// (gpulog.Unknown: nothing read gives the figure), never "0 B".
+func knownBytesCell(b int64) Cell {
+	if b < 0 {
+		return textCell("n/a")
+	}
+	return byteCell(b)
 }

@@ -16,6 +16,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/internal/units"
+	"gpureport/report/words"
 	"gpureport/templates"
 )
 
@@ -72,13 +73,20 @@ type OverviewRun struct {
 	// Snapshots and Devices count the run's inputs and series.
 	Snapshots int `json:"snapshots"`
 	Devices   int `json:"devices"`
-	// PeakAllocated and PeakReserved are the largest over devices, bytes.
-	PeakAllocated int64 `json:"peak_allocated_bytes"`
-	PeakReserved  int64 `json:"peak_reserved_bytes"`
-	// Slope is the steepest allocated trend over devices, in bytes per
-	// SlopePer ("step" or "hour"); NaN when none was fitted.
-	Slope    float64 `json:"-"`
-	SlopePer string  `json:"slope_per,omitempty"`
+	// PeakAllocated and PeakReserved are the largest over devices, bytes,
+	// as each device's report gives them (its snapshots, else its
+	// memory_stats readings); nil (null) when no device knows the figure,
+	// as for a run of GPU logs alone.
+	PeakAllocated *int64 `json:"peak_allocated_bytes"`
+	PeakReserved  *int64 `json:"peak_reserved_bytes"`
+	// Slope is the steepest of the devices' primary trends (the one each
+	// device's report shows), in bytes per SlopePer ("step", "hour",
+	// "reading" or "snapshot"); NaN when none was fitted. SlopeMetric
+	// names what it measures, as the report names it ("allocated",
+	// "reserved (memory_stats)", "nvidia-smi used").
+	Slope       float64 `json:"-"`
+	SlopePer    string  `json:"slope_per,omitempty"`
+	SlopeMetric string  `json:"slope_metric,omitempty"`
 	// Suspects are the run's top leak suspects.
 	Suspects []OverviewSuspect `json:"suspects,omitempty"`
 	// ReportedAt is the report's generated_at.
@@ -215,18 +223,28 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 	}
 	for _, d := range s.Devices {
 		for _, sn := range d.Snapshots {
-			r.PeakAllocated = max(r.PeakAllocated, sn.AllocatedBytes)
-			r.PeakReserved = max(r.PeakReserved, sn.ReservedBytes)
+			r.PeakAllocated = maxKnown(r.PeakAllocated, &sn.AllocatedBytes)
+			r.PeakReserved = maxKnown(r.PeakReserved, &sn.ReservedBytes)
 		}
-		slope, per := d.Trend.SlopeBytesPerStep, "step"
+		if m := d.MemoryStats; len(d.Snapshots) == 0 && m != nil {
+			// Without snapshots the device's readings give its peaks, as
+			// in its own report; a figure no reading has stays unknown.
+			r.PeakAllocated = maxKnown(r.PeakAllocated, m.AllocatedMaxBytes)
+			r.PeakReserved = maxKnown(r.PeakReserved, m.ReservedMaxBytes)
+		}
+		t := d.Trend
+		slope, per := t.SlopeBytesPerStep, "step"
 		if slope == nil {
-			slope, per = d.Trend.SlopeBytesPerHour, "hour"
+			slope, per = t.SlopeBytesPerHour, "hour"
 		}
 		if slope == nil {
-			slope, per = d.Trend.SlopeBytesPerSnapshot, "snapshot"
+			slope, per = t.SlopeBytesPerSnapshot, "snapshot"
+		}
+		if slope == nil {
+			slope, per = t.SlopeBytesPerReading, "reading"
 		}
 		if slope != nil && (math.IsNaN(r.Slope) || *slope > r.Slope) {
-			r.Slope, r.SlopePer = *slope, per
+			r.Slope, r.SlopePer, r.SlopeMetric = *slope, per, trendMetricName(t)
 		}
 	}
 	for _, ls := range v.LeakSuspects {
@@ -246,6 +264,32 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 		r.Suspects = append(r.Suspects, OverviewSuspect{Fingerprint: ls.Fingerprint, Site: ls.Site, Function: ls.Function, Device: dev, Growth: g, Per: per})
 	}
 	return r
+}
+
+// trendMetricName names a summary trend's metric as the device's report
+// does (words.TrendName): "allocated", "reserved (memory_stats)".
+func trendMetricName(t SummaryTrend) string {
+	if t.Metric == "" {
+		return ""
+	}
+	name := words.Metric(t.Metric)
+	if t.Source != "" {
+		name += " (" + t.Source + ")"
+	}
+	return name
+}
+
+// maxKnown is the larger of two byte counts, either of which may be
+// unknown (nil); nil when both are.
+func maxKnown(a, b *int64) *int64 {
+	switch {
+	case b == nil:
+		return a
+	case a == nil || *b > *a:
+		v := *b
+		return &v
+	}
+	return a
 }
 
 // RankRuns orders runs for the overview: most severe first, then by the
@@ -283,9 +327,11 @@ type overviewPage struct {
 	Roots                []string
 	Shards               []overviewShardView
 	Counts               []countView
-	NewSuspects          int
-	Runs                 []overviewRunView
-	CSS                  template.CSS
+	// NewFingerprints is how many distinct new leak fingerprints the runs
+	// hold ("" when none), with the number of runs holding them.
+	NewFingerprints string
+	Runs            []overviewRunView
+	CSS             template.CSS
 }
 
 type overviewShardView struct{ Shard, Updated, Runs string }
@@ -301,7 +347,7 @@ type overviewRunView struct {
 	Severity, Headline                     string
 	Flags                                  []string
 	Snapshots, PeakAllocated, PeakReserved string
-	Slope, ReportedAt                      string
+	Slope, SlopeMetric, ReportedAt         string
 	Suspects                               []overviewSuspectView
 }
 
@@ -325,6 +371,9 @@ func OverviewHTML(o *Overview) ([]byte, error) {
 		p.Shards = append(p.Shards, overviewShardView{Shard: s.Shard, Updated: units.Timestamp(s.Updated) + " (" + units.Relative(s.Updated, o.GeneratedAt) + ")", Runs: units.Count(int64(s.Runs))})
 	}
 	counts := map[string]int{}
+	// A fingerprint seen in many runs (copies of one run, or one bug in
+	// many) is counted once; the runs holding new ones are counted apart.
+	newFP, newRuns := map[string]map[int]bool{}, map[int]bool{}
 	for i, r := range runs {
 		sev := r.Severity
 		switch r.Status {
@@ -337,19 +386,24 @@ func OverviewHTML(o *Overview) ([]byte, error) {
 		counts[sev]++
 		v := overviewRunView{
 			N: i + 1, Dir: runName(r.Dir, o.Roots), Link: r.Link, Status: r.Status, Error: r.Error, Severity: sev, Headline: r.Headline, Flags: r.Flags,
-			Snapshots: units.Count(int64(r.Snapshots)), PeakAllocated: units.Bytes(r.PeakAllocated), PeakReserved: units.Bytes(r.PeakReserved),
-			Slope: rateCell(r.Slope, units.Per(r.SlopePer)).Text, ReportedAt: r.ReportedAt,
+			Snapshots: units.Count(int64(r.Snapshots)), PeakAllocated: knownBytesText(r.PeakAllocated), PeakReserved: knownBytesText(r.PeakReserved),
+			Slope: rateCell(r.Slope, units.Per(r.SlopePer)).Text, SlopeMetric: slopeMetricText(r), ReportedAt: r.ReportedAt,
 		}
 		for _, s := range r.Suspects {
 			sv := overviewSuspectView{Fingerprint: s.Fingerprint, Short: shortFingerprint(s.Fingerprint), Site: s.Site, Function: s.Function, Device: s.Device,
 				Growth: rateCell(s.Growth, units.Per(s.Per)).Text, New: s.New}
 			if s.New {
-				p.NewSuspects++
+				if newFP[s.Fingerprint] == nil {
+					newFP[s.Fingerprint] = map[int]bool{}
+				}
+				newFP[s.Fingerprint][i] = true
+				newRuns[i] = true
 			}
 			v.Suspects = append(v.Suspects, sv)
 		}
 		p.Runs = append(p.Runs, v)
 	}
+	p.NewFingerprints = newFingerprintsText(len(newFP), len(newRuns))
 	for _, sev := range []string{"critical", "warning", StatusFailed, StatusLocked, StatusNothing, "info", "ok"} {
 		if counts[sev] > 0 {
 			p.Counts = append(p.Counts, countView{sev, counts[sev]})
@@ -360,6 +414,32 @@ func OverviewHTML(o *Overview) ([]byte, error) {
 		return nil, fmt.Errorf("render overview: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// newFingerprintsText says how many distinct new leak fingerprints were
+// found in how many runs: "1 new leak fingerprint (in 4 runs)"; "" for none.
+func newFingerprintsText(fingerprints, runs int) string {
+	if fingerprints == 0 {
+		return ""
+	}
+	return units.CountOf(fingerprints, "new leak fingerprint") + " (in " + units.CountOf(runs, "run") + ")"
+}
+
+// slopeMetricText names the metric of a run's steepest trend, "" when
+// none was fitted.
+func slopeMetricText(r OverviewRun) string {
+	if !finite(r.Slope) {
+		return ""
+	}
+	return r.SlopeMetric
+}
+
+// knownBytesText is a byte count's text, "n/a" when unknown (nil).
+func knownBytesText(b *int64) string {
+	if b == nil {
+		return "n/a"
+	}
+	return units.Bytes(*b)
 }
 
 // runName shows a run directory relative to the batch root holding it (the

@@ -128,6 +128,10 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 		}
 		return where + ": " + Retries(d.MemoryStats.Retries) + "; " + try
 	case analyze.NoteOOMsBefore:
+		if n.Logged > 0 {
+			return fmt.Sprintf("%s: torch.cuda.memory_stats num_ooms is already %d at the first reading, but the log prints only %s before it: the other %d happened before the log starts (caught by the training script, or before a restart)",
+				where, n.Count, units.CountOf(n.Logged, "out-of-memory error"), n.Count-n.Logged)
+		}
 		return fmt.Sprintf("%s: torch.cuda.memory_stats num_ooms is already %d at the first reading: out-of-memory errors happened before the log starts (caught by the training script, or before a restart)", where, n.Count)
 	case analyze.NoteStatsGrow:
 		st := statsTrend(d.MemoryStats, analyze.MetricAllocated)
