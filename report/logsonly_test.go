@@ -259,6 +259,12 @@ func TestLogsOnlyRuns(t *testing.T) {
 			if strings.Contains(r.md, "| 0 B |") || strings.Contains(r.text, "allocated 0 B") {
 				t.Errorf("an unknown peak reads 0 B:\n%s\n%s", r.md, r.text)
 			}
+			// The timeline draws the reserved readings alone: no empty
+			// allocated series in its legend.
+			if !strings.Contains(r.html, "reserved (memory_stats)") || strings.Contains(r.html, "allocated (memory_stats)") {
+				t.Errorf("timeline series: reserved drawn %v, empty allocated drawn %v",
+					strings.Contains(r.html, "reserved (memory_stats)"), strings.Contains(r.html, "allocated (memory_stats)"))
+			}
 			rows, err := r.xlsx.GetRows("Summary")
 			if err != nil {
 				t.Fatal(err)

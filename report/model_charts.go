@@ -75,9 +75,14 @@ func timelineChart(d *analyze.Device) chartSpec {
 		if len(d.Points) == 0 {
 			ca, cr = colorAllocated, colorReserved
 		}
-		spec.series = append(spec.series,
-			seriesSpec{name: "allocated (memory_stats)", points: scale(msAlloc), symbols: len(msAlloc) <= 60, color: ca},
-			seriesSpec{name: "reserved (memory_stats)", points: scale(msRes), symbols: len(msRes) <= 60, color: cr})
+		// A series the readings do not give (torchtitan's reserved-only
+		// figure) is left out, legend entry and all.
+		if len(msAlloc) > 0 {
+			spec.series = append(spec.series, seriesSpec{name: "allocated (memory_stats)", points: scale(msAlloc), symbols: len(msAlloc) <= 60, color: ca})
+		}
+		if len(msRes) > 0 {
+			spec.series = append(spec.series, seriesSpec{name: "reserved (memory_stats)", points: scale(msRes), symbols: len(msRes) <= 60, color: cr})
+		}
 	}
 	if len(used) > 0 {
 		spec.series = append(spec.series, seriesSpec{name: "nvidia-smi used", points: scale(used), color: colorUsed})
