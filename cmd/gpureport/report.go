@@ -26,15 +26,19 @@ const reportUsage = `Usage:
   gpureport digest [--shard I/N] RUN_DIR...  digest snapshots into the cache
 
 gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
-gzip, torch.save, JSON) and GPU logs (nvidia-smi CSV, dmon, tables, -q text and XML, NVML
-recordings, DCGM, gpustat, memory_stats JSON lines, training logs; gzip or
-bzip2, with or without a log collector's line prefix) in RUN_DIR, and writes
+gzip, bzip2, torch.save, JSON) and GPU logs (nvidia-smi CSV, dmon, tables, -q
+text and XML, NVML recordings, pynvml prints, DCGM, gpustat, memory_stats JSON
+lines; gzip or bzip2, with or without a log collector's line prefix) and
+training logs (OOM messages; Megatron, DeepSpeed, torchtitan and Composer
+memory lines) in RUN_DIR, and writes
 RUN_DIR/gpureport/{index.html,report.xlsx,summary.json,summary.md}.
 Ranks come from folder or file names (rank3, r3, local_rank_3), or, when
 paths give processes no rank of their own (node0/rank0 and node1/rank0),
-from the order of their paths; steps only from step keywords in file or
-folder names (step_100, iter_7, torchtitan's memory_snapshot/iteration_N/);
-epochs, timestamps and bare counters only order the files.
+from the order of their paths, or from the snapshots' traces when names
+differ by a host name; steps only from step keywords in file or folder names
+(step_100, iter_7, checkpoint-500, torchtitan's memory_snapshot/iteration_N/);
+epochs, then steps, order the files; timestamps and bare counters only order
+them.
 
 With --batch, a run is a folder directly under a ROOT that holds inputs
 anywhere below it, or any folder marked with an empty .gpureport-run file;
