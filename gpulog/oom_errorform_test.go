@@ -45,6 +45,11 @@ func TestOOMErrorForm(t *testing.T) {
 		{"pytest ids", "tests/test_retry.py::test_is_oom[CUDA error: out of memory] PASSED [ 33%]\ntests/test_retry.py::test_is_oom[HIP error: out of memory] PASSED [ 66%]\n", nil},
 		{"help text", "  --skip-oom   skip a batch on CUDA error: out of memory (also HIP error: out of memory, CUBLAS_STATUS_ALLOC_FAILED)\n", nil},
 		{"pattern setting", "oom_patterns=CUDA error: out of memory\n", nil},
+		// A Python warning is no failure: cuDNN's frontend tries the next
+		// plan (PyTorch warns "Plan failed with a cudnnException" from
+		// Conv_v8.cpp and goes on).
+		{"cudnn plan warning", "/usr/lib/python3/site-packages/torch/nn/modules/conv.py:456: UserWarning: Plan failed with a cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_ALLOC_FAILED (Triggered internally at ../aten/src/ATen/native/cudnn/Conv_v8.cpp:919.)\n", nil},
+		{"runtime warning", "RuntimeWarning: CUDA error: out of memory while caching a kernel; falling back\n", nil},
 		{"pattern list", "retry on: RuntimeError, CUDA error: out of memory\n", nil},
 	}
 	for _, c := range cases {

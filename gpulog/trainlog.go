@@ -77,6 +77,11 @@ var (
 	// retry on, a YAML list or a printed enum names it too. Like the
 	// runtime errors, the label must start a message (errorStart).
 	reLibAllocFailed = regexp.MustCompile(`\b(?:(?i:CUDA|cuDNN) error: (?:CUBLAS|CUDNN)_STATUS_ALLOC_FAILED|CUDNN_BACKEND_\w+: [^"'\x60]*\bcudnn_status: CUDNN_STATUS_ALLOC_FAILED)`)
+	// rePythonWarning matches a Python warning's category before its
+	// message ("UserWarning: ", "RuntimeWarning: "), which the warnings
+	// module prints after the file and line; a logger's level
+	// ("WARNING:") is upper case and does not match.
+	rePythonWarning = regexp.MustCompile(`\b[A-Z][A-Za-z]*Warning:(?: |$)`)
 	// reRecordStart matches a line that starts something other than a
 	// message's continuation: a Python traceback, a source line quoted in
 	// one, an exception, another message.
@@ -147,6 +152,12 @@ func errorStart(line string, re *regexp.Regexp) bool {
 		before := strings.TrimRight(rest[:loc[0]-off], " \t")
 		if before == "" {
 			return true
+		}
+		if rePythonWarning.MatchString(before) {
+			// A Python warning is no raised error: cuDNN's frontend
+			// warns "UserWarning: Plan failed with a cudnnException:
+			// ... CUDNN_STATUS_ALLOC_FAILED" and tries its next plan.
+			continue
 		}
 		c := before[len(before)-1]
 		switch {
