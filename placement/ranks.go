@@ -414,19 +414,13 @@ func tracesDisjoint(parts map[string][]*ingest.SnapshotFile) bool {
 					continue
 				}
 				pairs++
-				if !dumpsDisjoint(a, b) {
+				if dumpsOverlap(a, b) != snapshot.OverlapDisjoint {
 					return false
 				}
 			}
 		}
 	}
 	return pairs > 0
-}
-
-// dumpsDisjoint reports whether the traces of a and b show two
-// processes (dumpsOverlap is OverlapDisjoint).
-func dumpsDisjoint(a, b *ingest.SnapshotFile) bool {
-	return dumpsOverlap(a, b) == snapshot.OverlapDisjoint
 }
 
 // dumpsOverlap is what the traces of a and b say of their processes:

@@ -159,16 +159,9 @@ func interleaved(keys []string, parts map[string][]*ingest.SnapshotFile, at map[
 func nearestDump(fs []*ingest.SnapshotFile, t time.Time, at map[*ingest.SnapshotFile]time.Time) *ingest.SnapshotFile {
 	best := fs[0]
 	for _, f := range fs[1:] {
-		if absDuration(at[f].Sub(t)) < absDuration(at[best].Sub(t)) {
+		if at[f].Sub(t).Abs() < at[best].Sub(t).Abs() {
 			best = f
 		}
 	}
 	return best
-}
-
-func absDuration(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
 }
