@@ -1,7 +1,6 @@
 package gpulog
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -49,13 +48,12 @@ var memoryErrCell = regexp.MustCompile(`\|\s*ERR!\s*/\s*\d+\s*MiB\s*\|`)
 
 // driverFailure reports whether a line reports a lost GPU or a failed
 // driver, or a memory reading the driver failed to give.
-func driverFailure(line []byte) bool {
-	if bytes.Contains(line, []byte("ERR!")) && memoryErrCell.Match(line) {
+func driverFailure(line string) bool {
+	if strings.Contains(line, "ERR!") && memoryErrCell.MatchString(line) {
 		return true
 	}
-	s := string(line)
 	for _, m := range driverFailureMarks {
-		if strings.Contains(s, m) {
+		if strings.Contains(line, m) {
 			return true
 		}
 	}

@@ -816,13 +816,14 @@ func (lr *lineReader) finish() string {
 		lr.totalNULs += lr.nuls
 		lr.nulLines++
 	}
-	if driverFailure(line) {
+	s := string(line)
+	if driverFailure(s) {
 		if lr.failures == 0 {
-			lr.firstFailure, lr.firstFailureText = lr.n, strings.TrimSpace(string(line))
+			lr.firstFailure, lr.firstFailureText = lr.n, strings.TrimSpace(s)
 		}
 		lr.failures++
 	}
-	return string(line)
+	return s
 }
 
 // nulReason describes a line that held NUL bytes.

@@ -467,8 +467,7 @@ func readTrainingLines(r io.Reader, b *logBuilder) error {
 		if strings.IndexByte(raw, '\r') >= 0 || strings.IndexByte(raw, 0x1b) >= 0 {
 			line = visibleText(raw)
 		}
-		b.tasks.line(line)
-		if body := line[len(taskLabel(line)):]; strings.HasPrefix(body, " ") || strings.HasPrefix(body, "=") {
+		if body := line[len(b.tasks.line(line)):]; strings.HasPrefix(body, " ") || strings.HasPrefix(body, "=") {
 			switch m := reElasticRank.FindStringSubmatch(body); {
 			case m != nil:
 				elasticRank, _ = atoi(m[1])

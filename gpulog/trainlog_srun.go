@@ -77,10 +77,11 @@ type srunTasks struct {
 	node string
 }
 
-// line notes what line (as a terminal shows it) says.
-func (s *srunTasks) line(line string) {
+// line notes what line (as a terminal shows it) says, and returns its
+// srun label ("3: "; "" when it has none: taskLabel).
+func (s *srunTasks) line(line string) (label string) {
 	if line == "" {
-		return
+		return ""
 	}
 	if c := line[0]; c == ' ' || (c >= '0' && c <= '9') {
 		if m := rePrefixTask.FindStringSubmatch(line); m != nil {
@@ -104,11 +105,12 @@ func (s *srunTasks) line(line string) {
 				}
 				s.full[width] = true
 			}
+			label = m[0]
 			line = line[len(m[0]):]
 		}
 	}
 	if s.node != "" {
-		return
+		return label
 	}
 	switch rest := strings.TrimLeft(line, " \t"); {
 	case strings.Contains(line, ompPerProcess):
@@ -122,6 +124,7 @@ func (s *srunTasks) line(line string) {
 			s.node = fmt.Sprintf("torchelastic's report names local rank %s, so a task runs several processes", m[1])
 		}
 	}
+	return label
 }
 
 // reElasticLocal reads the local rank of torchelastic's report line
@@ -218,11 +221,3 @@ func (b *logBuilder) resolveTaskRanks() {
 // maxNodeNotes bounds the lines and prefixes a note lists: enough to
 // find them, short enough to read.
 const maxNodeNotes = 5
-
-// taskLabel is srun's "N: " label at the start of line, "" when none.
-func taskLabel(line string) string {
-	if line == "" || (line[0] != ' ' && (line[0] < '0' || line[0] > '9')) {
-		return ""
-	}
-	return rePrefixTask.FindString(line)
-}

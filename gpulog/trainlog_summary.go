@@ -56,8 +56,17 @@ type summaryState struct {
 
 // line reads line n of the log; it returns true when the line belongs to a
 // memory summary table.
+// summaryHeader matches reSummaryHeader where the line holds its words:
+// summaryState.line runs on every line of every text log.
+func summaryHeader(line string) []string {
+	if !strings.Contains(line, "memory summary") {
+		return nil
+	}
+	return reSummaryHeader.FindStringSubmatch(line)
+}
+
 func (s *summaryState) line(b *logBuilder, n int, line string) bool {
-	if m := reSummaryHeader.FindStringSubmatch(line); m != nil {
+	if m := summaryHeader(line); m != nil {
 		s.flush(b)
 		dev, _ := atoi(m[1])
 		r := MemoryStatsSample{Step: input.NoStep, Device: dev, Rank: input.NoRank, Line: n,
