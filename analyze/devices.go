@@ -3,7 +3,6 @@ package analyze
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"time"
 
 	"gpureport/analyze/roles"
@@ -109,11 +108,10 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 		out = append(out, &deviceRun{d: d, ms: g})
 		joinNotes(d, join, note)
 	}
-	if len(series)+len(msOnly) > 0 {
-		a.unjoinedGPUNotes(joins, gpuClaimed)
-	}
 	var logOnly []*Device
-	if len(series) == 0 {
+	if len(series) > 0 {
+		a.unjoinedGPUNotes(joins)
+	} else {
 		logOnly = gpuOnlyDevices(run.Logs, a.opt, a.rules, gpuClaimed, procClaimed, procs)
 		logOnly = append(logOnly, shareDevices(run.Logs, append(f.Devices[:len(f.Devices):len(f.Devices)], logOnly...))...)
 	}
@@ -135,29 +133,20 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 }
 
 // unjoinedGPUNotes notes each GPU of the logs that no device joined
-// (joins, claimed) and whose used memory grows over hours: with snapshots
+// (joins) and whose used memory grows over hours: with snapshots
 // from some ranks only, the others' GPUs are in the logs but in no
 // device, and their growth would go unsaid. It is a note, not a device or
 // a verdict, since a GPU log of a shared machine also shows other jobs'
 // GPUs. A MIG instance's readings are not the parent GPU's (migDevices).
-func (a *analysis) unjoinedGPUNotes(joins []placement.Join, claimed map[int]bool) {
-	joined := maps.Clone(claimed)
+func (a *analysis) unjoinedGPUNotes(joins []placement.Join) {
+	joined := map[int]bool{}
 	for _, j := range joins {
 		if j.GPU >= 0 {
 			joined[j.GPU] = true
 		}
 	}
-	idx := map[int]bool{}
-	for _, l := range a.in.Logs {
-		for _, smp := range l.Samples {
-			if !joined[smp.GPU] {
-				idx[smp.GPU] = true
-			}
-		}
-	}
-	for _, g := range sortedKeys(idx) {
-		d, _ := gpuOnlyDevice(a.in.Logs, DeviceKey{Rank: input.NoRank, Device: g}, a.opt, a.rules)
-		if d == nil || d.Axis != AxisHours {
+	for _, d := range gpuOnlyDevices(a.in.Logs, a.opt, a.rules, joined, map[int]bool{}, nil) {
+		if d.Axis != AxisHours {
 			continue
 		}
 		if t := gpuTrend(d, "hour", a.rules); t != nil && t.State == StateGrowing {
