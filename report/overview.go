@@ -267,16 +267,12 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 }
 
 // trendMetricName names a summary trend's metric as the device's report
-// does (words.TrendName): "allocated", "reserved (memory_stats)".
+// does: "allocated", "reserved (memory_stats)".
 func trendMetricName(t SummaryTrend) string {
 	if t.Metric == "" {
 		return ""
 	}
-	name := words.Metric(t.Metric)
-	if t.Source != "" {
-		name += " (" + t.Source + ")"
-	}
-	return name
+	return words.TrendName(&analyze.Trend{Metric: t.Metric, Source: t.Source})
 }
 
 // maxKnown is the larger of two byte counts, either of which may be
