@@ -275,7 +275,8 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	}
 	// Steps counted within each epoch: ordered by epoch, then step.
 	epochOf := func(*ingest.SnapshotFile) int64 { return 0 }
-	if allStep && epochsOrder(periodic) {
+	byEpoch := allStep && epochsOrder(periodic)
+	if byEpoch {
 		epochOf = func(f *ingest.SnapshotFile) int64 { return f.Epoch }
 	}
 	// Copy times also rule the file times out for the GPU-log join when
@@ -323,7 +324,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	case !copied:
 		timeOf = func(f *ingest.SnapshotFile) time.Time { return f.ModTime }
 	}
-	s.StepsPerEpoch = allStep && epochsOrder(periodic) && !stepsIncrease(byEpochStep(periodic))
+	s.StepsPerEpoch = byEpoch && !stepsIncrease(byEpochStep(periodic))
 	if s.StepsPerEpoch && s.Order == OrderStep {
 		s.Order = OrderEpochStep
 	}
