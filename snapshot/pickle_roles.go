@@ -200,11 +200,11 @@ type (
 		// When skimming, the events are summarised as they are appended
 		// (their ring slots are then reused): the first OverflowScan
 		// events, the OOM events, the index of the last that allocated
-		// (-1: none) and the latest time.
+		// (-1: none) and the time window (whose LastUS is the latest
+		// time).
 		head      []TraceEntry
 		ooms      []IndexedEntry
 		lastAlloc int
-		latest    int64
 		live      liveTracker
 		window    TraceWindow
 	}
@@ -950,7 +950,6 @@ func (p *traceList) fold(e *TraceEntry) {
 	case ActionAlloc, ActionSegmentAlloc, ActionSegmentMap:
 		p.lastAlloc = i
 	}
-	p.latest = max(p.latest, e.TimeUS)
 	p.live.add(i, e)
 	p.window.add(e)
 }
@@ -1335,7 +1334,7 @@ func (m *vm) finish(v val) (*Snapshot, error) {
 					tr := &m.traceLists[r]
 					timed = timed || tr.timed && tr.n > 0
 					s.skimmed[d] = TraceDigest{Entries: tr.n, UnknownFrees: UnknownFrees(tr.head, OverflowScan), OOMs: tr.ooms, LastAlloc: tr.lastAlloc, Live: tr.live.live(s.Segments, d), Window: tr.window}
-					s.skimmedLatestUS = max(s.skimmedLatestUS, tr.latest)
+					s.skimmedLatestUS = max(s.skimmedLatestUS, tr.window.LastUS)
 				}
 			} else {
 				s.Traces = make([][]TraceEntry, len(refs))
