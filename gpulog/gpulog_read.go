@@ -377,17 +377,6 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		r = broken
 	}
 	r = maybeUTF16(r)
-	// Any text file read as a GPU log is also read as a training log
-	// (trainlog_side.go): a job's output can hold both.
-	var side, gpuSide *sideScan
-	if _, known := logReaders[format]; known && format != FormatTrainingLog {
-		side = startSideScan(opt)
-		r = io.TeeReader(r, side.pw)
-	}
-	if format == FormatTrainingLog {
-		gpuSide = startGPUSideScan(opt)
-		r = io.TeeReader(r, gpuSide.pw)
-	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	r = br
 	if head, _ := br.Peek(sniffHead); looksLikeDockerJSON(head) {
@@ -395,6 +384,21 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		br = bufio.NewReaderSize(&dockerJSONReader{br: br}, 64<<10)
 		r = br
 		b.note("every line is a Docker json-file object: its \"log\" text is read, at the object's \"time\" where a reading has no time of its own")
+	}
+	// Any text file read as a GPU log is also read as a training log
+	// (trainlog_side.go), and a training log for its GPU readings: a job's
+	// output can hold both. The other reading gets the text as this one
+	// reads it (unwrapped from Docker's objects), each byte once.
+	var side, gpuSide *sideScan
+	if _, known := logReaders[format]; known && format != FormatTrainingLog {
+		side = startSideScan(opt)
+		br = bufio.NewReaderSize(io.TeeReader(br, side.pw), 64<<10)
+		r = br
+	}
+	if format == FormatTrainingLog {
+		gpuSide = startGPUSideScan(opt)
+		br = bufio.NewReaderSize(io.TeeReader(br, gpuSide.pw), 64<<10)
+		r = br
 	}
 	var prefix *linePrefix
 	if head, _ := br.Peek(sniffHead); len(head) > 0 {

@@ -103,3 +103,23 @@ func TestLoopCaptures(t *testing.T) {
 		})
 	}
 }
+
+// TestDockerLogOOMTime: a Docker json-file GPU log whose job also wrote
+// an OOM message is read for it as a training log from the unwrapped
+// text, so the message takes the object's time.
+func TestDockerLogOOMTime(t *testing.T) {
+	docker := func(text, at string) string {
+		return `{"log":"` + text + `\n","stream":"stdout","time":"` + at + `"}` + "\n"
+	}
+	log := docker("index, memory.used [MiB], memory.total [MiB]", "2024-05-01T12:00:00Z") +
+		docker("0, 1000 MiB, 81920 MiB", "2024-05-01T12:00:01Z") +
+		docker("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free.", "2024-05-01T12:00:07Z") +
+		docker("0, 1500 MiB, 81920 MiB", "2024-05-01T12:00:08Z")
+	l, err := gpulog.ReadLog(strings.NewReader(log), gpulog.FormatQueryCSV, gpulog.ReadOptions{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.OOMs) != 1 || l.OOMs[0].Requested != 2<<30 || l.OOMs[0].Time.UTC().Format("15:04:05") != "12:00:07" {
+		t.Fatalf("OOMs %+v, want the 2 GiB request at 12:00:07", l.OOMs)
+	}
+}
