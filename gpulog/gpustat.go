@@ -34,7 +34,6 @@ import (
 // "gpu_memory_usage" in MiB).
 
 var (
-	reANSI        = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[A-Za-z]|\([A-Za-z0-9]|[=>])|\x0f`)
 	reGpustatLine = regexp.MustCompile(`^\[(\d+)\]\s+(.*?)\s*\|(.*)\|\s*(\S+)\s*/\s*(\S+)\s+MB\s*\|(.*)$`)
 	reGpustatPct  = regexp.MustCompile(`(\S+)\s*%`)
 	reGpustatPow  = regexp.MustCompile(`(\S+)\s*(?:/\s*\S+\s*)?W\s*$`)
@@ -53,7 +52,7 @@ func sniffGpustat(lines []string) bool {
 		if !strings.Contains(l, " MB |") {
 			continue // the memory column, checked before the regexps
 		}
-		if reGpustatLine.MatchString(strings.TrimSpace(reANSI.ReplaceAllString(l, ""))) {
+		if reGpustatLine.MatchString(strings.TrimSpace(stripTermControl(l))) {
 			return true
 		}
 	}
@@ -68,7 +67,7 @@ func readGpustat(r io.Reader, b *logBuilder) error {
 		if !ok {
 			break
 		}
-		s = strings.TrimSpace(reANSI.ReplaceAllString(s, ""))
+		s = strings.TrimSpace(stripTermControl(s))
 		if s == "" {
 			continue
 		}

@@ -407,18 +407,19 @@ func parseSize(num, unit string) int64 {
 // memory. Tried to allocate").
 var reOOMMessageStart = regexp.MustCompile(`(?:\b(?:CUDA|HIP|NPU|XPU|MLU|MUSA|DPCPP|OpenCL) out of memory|MPS backend out of memory|OutOfMemoryError: Out of memory|\bOut of memory\. Tried to allocate)`)
 
-// reTermCodes matches a terminal colour or cursor sequence, with or without
-// its escape byte (a log pasted into a web page loses the byte and keeps
-// "[31m").
-var reTermCodes = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\[[0-9;]{1,12}m`)
+// reBareColour matches a colour code that lost its escape byte (a log
+// pasted into a web page keeps "[31m"); stripTermControl removes those
+// that kept it.
+var reBareColour = regexp.MustCompile(`\[[0-9;]{1,12}m`)
 
 // visibleText is what a terminal shows of a log line: colour codes
 // removed and, where a carriage return moved back to the start of the
 // line (a progress bar redrawn in place), the part that holds an
 // out-of-memory message, else the last part written.
 func visibleText(line string) string {
-	if strings.IndexByte(line, 0x1b) >= 0 || strings.IndexByte(line, '[') >= 0 {
-		line = reTermCodes.ReplaceAllString(line, "")
+	line = stripTermControl(line)
+	if strings.IndexByte(line, '[') >= 0 {
+		line = reBareColour.ReplaceAllString(line, "")
 	}
 	if strings.IndexByte(line, '\r') < 0 {
 		return line

@@ -15,12 +15,13 @@ import (
 
 // reTermControl matches a terminal control sequence: CSI (ESC [ parameters
 // intermediates final byte), OSC (ESC ] ... BEL or ESC \), a character
-// set designation (ESC ( B) and the other two-byte escapes.
-var reTermControl = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[()*+][ -~]|\x1b[ -~]`)
+// set designation (ESC ( B), the other two-byte escapes, and the SI byte
+// that `tput sgr0` writes after colours (gpustat --color).
+var reTermControl = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[()*+][ -~]|\x1b[ -~]|\x0f`)
 
 // stripTermControl removes terminal control sequences from a line.
 func stripTermControl(s string) string {
-	if strings.IndexByte(s, 0x1b) < 0 {
+	if strings.IndexByte(s, 0x1b) < 0 && strings.IndexByte(s, 0x0f) < 0 {
 		return s
 	}
 	return reTermControl.ReplaceAllString(s, "")
