@@ -405,7 +405,7 @@ func tracesDisjoint(parts map[string][]*ingest.SnapshotFile) bool {
 			byPlace[pl] = append(byPlace[pl], f)
 		}
 	}
-	pairs := 0
+	pairs, tw := 0, traceWindows{}
 	for _, pl := range places {
 		fs := byPlace[pl]
 		for i, a := range fs {
@@ -414,7 +414,7 @@ func tracesDisjoint(parts map[string][]*ingest.SnapshotFile) bool {
 					continue
 				}
 				pairs++
-				if dumpsOverlap(a, b) != snapshot.OverlapDisjoint {
+				if tw.overlap(a, b) != snapshot.OverlapDisjoint {
 					return false
 				}
 			}
@@ -423,14 +423,28 @@ func tracesDisjoint(parts map[string][]*ingest.SnapshotFile) bool {
 	return pairs > 0
 }
 
-// dumpsOverlap is what the traces of a and b say of their processes:
-// Shared on some device both have a trace of, else Disjoint on some,
-// else Unknown (also when either file was not read).
-func dumpsOverlap(a, b *ingest.SnapshotFile) snapshot.Overlap {
+// traceWindows holds each file's trace windows once: a full snapshot's
+// are found by hashing every trace event (Snapshot.TraceWindows), and a
+// file is compared with several others.
+type traceWindows map[*ingest.SnapshotFile][]snapshot.TraceWindow
+
+func (tw traceWindows) of(f *ingest.SnapshotFile) []snapshot.TraceWindow {
+	w, ok := tw[f]
+	if !ok {
+		w = f.Snapshot.TraceWindows()
+		tw[f] = w
+	}
+	return w
+}
+
+// overlap is what the traces of a and b say of their processes: Shared
+// on some device both have a trace of, else Disjoint on some, else
+// Unknown (also when either file was not read).
+func (tw traceWindows) overlap(a, b *ingest.SnapshotFile) snapshot.Overlap {
 	if a.Snapshot == nil || b.Snapshot == nil {
 		return snapshot.OverlapUnknown
 	}
-	wa, wb := a.Snapshot.TraceWindows(), b.Snapshot.TraceWindows()
+	wa, wb := tw.of(a), tw.of(b)
 	out := snapshot.OverlapUnknown
 	for d := range min(len(wa), len(wb)) {
 		switch snapshot.CompareWindows(wa[d], wb[d]) {

@@ -42,7 +42,7 @@ type timeSplit struct {
 // interleave in time (neither part ends before another begins, unlike
 // epochs or a resumed job), and where every dump and the nearest dump in
 // time of every other part have traces that cover the same time with no
-// event in common (dumpsOverlap). When the parts interleave and the
+// event in common (traceWindows.overlap). When the parts interleave and the
 // traces cannot tell (no trace times, too little overlap), the result
 // carries a note; when some pair shares an event (one process's ring
 // buffer: before_<time> and after_<time>), neither.
@@ -82,7 +82,7 @@ func partByTime(group []*ingest.SnapshotFile) timeSplit {
 		return timeSplit{}
 	}
 	var first [2]string
-	pairs, disjoint := 0, true
+	pairs, disjoint, tw := 0, true, traceWindows{}
 	for _, p := range keys {
 		for _, a := range parts[p] {
 			for _, q := range keys {
@@ -94,7 +94,7 @@ func partByTime(group []*ingest.SnapshotFile) timeSplit {
 					first = [2]string{a.Path, b.Path}
 				}
 				pairs++
-				switch dumpsOverlap(a, b) {
+				switch tw.overlap(a, b) {
 				case snapshot.OverlapShared:
 					return timeSplit{}
 				case snapshot.OverlapUnknown:
