@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"gpureport/internal/units"
 )
 
 // A shell loop around a header-less query (`while true; do date;
@@ -98,19 +100,12 @@ func looksLikeLoopRows(lines []string) bool {
 		return false
 	}
 	for _, f := range fields {
-		num, _ := splitNumberUnit(strings.TrimSpace(f))
+		num, _ := units.SplitUnit(f)
 		if _, err := strconv.ParseFloat(num, 64); err != nil {
 			return false
 		}
 	}
 	return true
-}
-
-// splitNumberUnit splits "1000 MiB", "45 %" or "1000" into its number and
-// unit.
-func splitNumberUnit(s string) (num, unit string) {
-	num, unit, _ = strings.Cut(s, " ")
-	return num, strings.TrimSpace(unit)
 }
 
 // maxLoopDates bounds the date lines looksLikeLoopRows passes over before
