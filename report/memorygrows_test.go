@@ -55,8 +55,8 @@ func TestMemoryGrowsSentenceTrend(t *testing.T) {
 					}
 				}
 				p := d.Primary()
-				if d.PrimaryMetric != tc.metric || p == nil {
-					t.Fatalf("%v: primary %q, want %q", r.Device, d.PrimaryMetric, tc.metric)
+				if d.PrimaryMetric != tc.metric || p == nil || r.Metric != p.Metric {
+					t.Fatalf("%v: primary %q, reason's trend %q, want %q", r.Device, d.PrimaryMetric, r.Metric, tc.metric)
 				}
 				if got := s.Devices[i].Trend.Metric; got != p.Metric {
 					t.Errorf("%v: summary.json trend %q, primary %q", r.Device, got, p.Metric)
