@@ -227,7 +227,7 @@ func fillOlderPeaks(s *Summary, b []byte) error {
 		Devices []map[string]json.RawMessage `json:"devices"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
+		return fmt.Errorf("devices' peaks: %w", err)
 	}
 	for i, fields := range raw.Devices {
 		_, hasAlloc := fields["peak_allocated_bytes"]
