@@ -1328,6 +1328,11 @@ type Reason struct {
 	// length, false when within Thresholds.CriticalWithin of wall-clock
 	// time (ReasonExhaustion).
 	WithinRun bool
+	// Metric names the device's trend whose growth raised the reason
+	// (ReasonMemoryGrows: its primary trend, MetricReserved or
+	// MetricGPUUsed), so every output quotes the trend the verdict was
+	// decided on; "" for other kinds.
+	Metric string
 }
 
 // SuspectRef points at a suspect of one device.

@@ -127,7 +127,7 @@ func decideVerdict(f *Findings) {
 			// cannot tell apart.
 			if p := d.Primary(); p != nil && p.Metric != MetricAllocated && p.State == StateGrowing && !deviceLeak {
 				v.MemoryGrows = true
-				reason(ReasonMemoryGrows, d)
+				reason(ReasonMemoryGrows, d).Metric = p.Metric
 			}
 		}
 		statsOOMCauses(d, deviceLeak, fragmentedDevice(d))

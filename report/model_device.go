@@ -124,12 +124,10 @@ func buildDevice(f *analyze.Findings, d *analyze.Device) deviceItem {
 	it.Map = buildSegmentMap(d)
 
 	// The key figures. What a device without snapshots lacks reads
-	// "n/a": fragmentation always, the allocator's peaks too unless
-	// memory_stats readings stand in.
+	// "n/a": fragmentation always; the allocator's peaks as analyze
+	// decided them (unknown, so "n/a", unless memory_stats readings stand
+	// in), the figures summary.json and the batch overview give.
 	it.PeakAllocated, it.PeakReserved = knownBytesCell(d.PeakAllocated), knownBytesCell(d.PeakReserved)
-	if it.Kind == kindGPU {
-		it.PeakAllocated, it.PeakReserved = textCell("n/a"), textCell("n/a")
-	}
 	it.PeakUsed = textCell("n/a")
 	switch {
 	case d.GPU != nil && len(d.GPU.Used) > 0:

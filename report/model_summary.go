@@ -110,6 +110,7 @@ func summaryDevice(f *analyze.Findings, d *analyze.Device, it deviceItem) Summar
 		c := d.Capacity
 		sd.CapacityBytes = &c
 	}
+	sd.PeakAllocatedBytes, sd.PeakReservedBytes = knownBytes(d.PeakAllocated), knownBytes(d.PeakReserved)
 	if d.Host {
 		sd.Kind = analyze.HostPinnedKind
 	}
@@ -214,12 +215,7 @@ func summaryProcess(p *analyze.ProcessSeries) SummaryProcess {
 // summaryMemoryStats summarises a device's memory_stats readings.
 func summaryMemoryStats(d *analyze.Device) *SummaryMemoryStats {
 	m := d.MemoryStats
-	known := func(v int64) *int64 {
-		if v < 0 {
-			return nil
-		}
-		return &v
-	}
+	known := knownBytes
 	sm := &SummaryMemoryStats{
 		Samples: len(m.Readings), Sources: append([]string{}, m.Sources...), Order: m.Order, Primary: len(d.Points) == 0,
 		AllocatedMaxBytes: known(m.Max.Allocated), AllocatedLastBytes: known(m.Last.Allocated),
@@ -339,6 +335,15 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// knownBytes is a byte count for summary.json: nil (null) when unknown
+// (negative, gpulog.Unknown).
+func knownBytes(v int64) *int64 {
+	if v < 0 {
+		return nil
+	}
+	return &v
 }
 
 // UsageFields converts a Usage to its summary.json fields.

@@ -74,8 +74,9 @@ type OverviewRun struct {
 	Snapshots int `json:"snapshots"`
 	Devices   int `json:"devices"`
 	// PeakAllocated and PeakReserved are the largest over devices, bytes,
-	// as each device's report gives them (its snapshots, else its
-	// memory_stats readings); nil (null) when no device knows the figure,
+	// of summary.json's devices[].peak_allocated_bytes and
+	// peak_reserved_bytes: each device's peaks as analyze decided them and
+	// its report shows them; nil (null) when no device knows the figure,
 	// as for a run of GPU logs alone.
 	PeakAllocated *int64 `json:"peak_allocated_bytes"`
 	PeakReserved  *int64 `json:"peak_reserved_bytes"`
@@ -206,7 +207,50 @@ func ParseSummary(b []byte) (*Summary, error) {
 	if s.Schema != SummarySchema {
 		return nil, fmt.Errorf("schema %q, want %q", s.Schema, SummarySchema)
 	}
+	if err := fillOlderPeaks(&s, b); err != nil {
+		return nil, err
+	}
 	return &s, nil
+}
+
+// fillOlderPeaks gives each device of a summary.json written before
+// devices[].peak_allocated_bytes and peak_reserved_bytes existed (the
+// batch reads an unchanged run's summary.json, which an older gpureport
+// of the same version string may have written) the peaks that version's
+// reports showed, from the fields it did write: the largest of its
+// snapshots' allocated_bytes and reserved_bytes, else, without
+// snapshots, memory_stats' allocated_max_bytes and reserved_max_bytes
+// (analyze's rule, as the overview applied it then); null where neither
+// gives the figure. A field that is present, null included, is kept.
+func fillOlderPeaks(s *Summary, b []byte) error {
+	var raw struct {
+		Devices []map[string]json.RawMessage `json:"devices"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return fmt.Errorf("devices' peaks: %w", err)
+	}
+	for i, fields := range raw.Devices {
+		_, hasAlloc := fields["peak_allocated_bytes"]
+		_, hasRes := fields["peak_reserved_bytes"]
+		if i >= len(s.Devices) || hasAlloc && hasRes {
+			continue
+		}
+		d := &s.Devices[i]
+		var alloc, res *int64
+		for _, sn := range d.Snapshots {
+			alloc, res = maxKnown(alloc, &sn.AllocatedBytes), maxKnown(res, &sn.ReservedBytes)
+		}
+		if m := d.MemoryStats; len(d.Snapshots) == 0 && m != nil {
+			alloc, res = maxKnown(nil, m.AllocatedMaxBytes), maxKnown(nil, m.ReservedMaxBytes)
+		}
+		if !hasAlloc {
+			d.PeakAllocatedBytes = alloc
+		}
+		if !hasRes {
+			d.PeakReservedBytes = res
+		}
+	}
+	return nil
 }
 
 // OverviewRunFromSummary makes a run's overview line from its summary.json,
@@ -222,16 +266,10 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 		r.Flags = append(r.Flags, string(fl))
 	}
 	for _, d := range s.Devices {
-		for _, sn := range d.Snapshots {
-			r.PeakAllocated = maxKnown(r.PeakAllocated, &sn.AllocatedBytes)
-			r.PeakReserved = maxKnown(r.PeakReserved, &sn.ReservedBytes)
-		}
-		if m := d.MemoryStats; len(d.Snapshots) == 0 && m != nil {
-			// Without snapshots the device's readings give its peaks, as
-			// in its own report; a figure no reading has stays unknown.
-			r.PeakAllocated = maxKnown(r.PeakAllocated, m.AllocatedMaxBytes)
-			r.PeakReserved = maxKnown(r.PeakReserved, m.ReservedMaxBytes)
-		}
+		// The device's peaks as analyze decided them, never re-derived
+		// here from its snapshots or readings.
+		r.PeakAllocated = maxKnown(r.PeakAllocated, d.PeakAllocatedBytes)
+		r.PeakReserved = maxKnown(r.PeakReserved, d.PeakReservedBytes)
 		t := d.Trend
 		slope, per := t.SlopeBytesPerStep, "step"
 		if slope == nil {

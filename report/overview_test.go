@@ -47,10 +47,11 @@ func TestOverviewJSON(t *testing.T) {
 	}
 }
 
-// TestOverviewRunPeaksAndSlope: a run's overview peaks are what its
-// devices' reports show (snapshots, else memory_stats readings), null and
-// "n/a" where no device knows them, never "0 B"; the steepest trend names
-// its metric below its value and takes a per-reading slope too.
+// TestOverviewRunPeaksAndSlope: a run's overview peaks are the largest of
+// its devices' summary.json peaks (analyze's, never re-derived from the
+// snapshots or readings beside them), null and "n/a" where no device
+// knows them, never "0 B"; the steepest trend names its metric below its
+// value and takes a per-reading slope too.
 func TestOverviewRunPeaksAndSlope(t *testing.T) {
 	i64 := func(v int64) *int64 { return &v }
 	f64 := func(v float64) *float64 { return &v }
@@ -63,16 +64,20 @@ func TestOverviewRunPeaksAndSlope(t *testing.T) {
 	}{
 		{"gpu log alone", []SummaryDevice{{Trend: SummaryTrend{Metric: "gpu_used_bytes", SlopeBytesPerReading: f64(500 << 20)}}},
 			"n/a", "n/a", `+500 MiB/reading<br><span class="meta">nvidia-smi used</span>`, `"peak_allocated_bytes":null,"peak_reserved_bytes":null`},
-		{"reserved-only memory_stats", []SummaryDevice{{MemoryStats: &SummaryMemoryStats{ReservedMaxBytes: i64(35 * gib)},
+		{"reserved-only memory_stats", []SummaryDevice{{PeakReservedBytes: i64(35 * gib), MemoryStats: &SummaryMemoryStats{ReservedMaxBytes: i64(35 * gib)},
 			Trend: SummaryTrend{Metric: "reserved_bytes", Source: "memory_stats", SlopeBytesPerStep: f64(51 << 20)}}},
 			"n/a", "35.0 GiB", `+51.0 MiB/step<br><span class="meta">reserved (memory_stats)</span>`, `"peak_allocated_bytes":null,"peak_reserved_bytes":37580963840`},
-		{"snapshots win over memory_stats", []SummaryDevice{
-			{Snapshots: []SummarySnapshot{{SummaryUsage: SummaryUsage{AllocatedBytes: 2 * gib, ReservedBytes: 3 * gib}}},
-				MemoryStats: &SummaryMemoryStats{AllocatedMaxBytes: i64(9 * gib), ReservedMaxBytes: i64(9 * gib)},
-				Trend:       SummaryTrend{Metric: "allocated_bytes", SlopeBytesPerStep: f64(1 << 20)}},
+		{"the largest device's", []SummaryDevice{
+			{PeakAllocatedBytes: i64(2 * gib), PeakReservedBytes: i64(3 * gib), Trend: SummaryTrend{Metric: "allocated_bytes", SlopeBytesPerStep: f64(1 << 20)}},
+			{PeakAllocatedBytes: i64(gib), PeakReservedBytes: i64(4 * gib)},
 			{Trend: SummaryTrend{Metric: "gpu_used_bytes", SlopeBytesPerStep: f64(4 << 20)}}},
-			"2.00 GiB", "3.00 GiB", `+4.00 MiB/step<br><span class="meta">nvidia-smi used</span>`, `"peak_allocated_bytes":2147483648,"peak_reserved_bytes":3221225472`},
-		{"no trend", []SummaryDevice{{MemoryStats: &SummaryMemoryStats{AllocatedMaxBytes: i64(0), ReservedMaxBytes: i64(gib)}}},
+			"2.00 GiB", "4.00 GiB", `+4.00 MiB/step<br><span class="meta">nvidia-smi used</span>`, `"peak_allocated_bytes":2147483648,"peak_reserved_bytes":4294967296`},
+		// The fields decide, whatever the arrays beside them hold.
+		{"fields, not arrays", []SummaryDevice{{PeakAllocatedBytes: i64(2 * gib), PeakReservedBytes: i64(3 * gib),
+			Snapshots:   []SummarySnapshot{{SummaryUsage: SummaryUsage{AllocatedBytes: 7 * gib, ReservedBytes: 8 * gib}}},
+			MemoryStats: &SummaryMemoryStats{AllocatedMaxBytes: i64(9 * gib), ReservedMaxBytes: i64(9 * gib)}}},
+			"2.00 GiB", "3.00 GiB", "n/a", `"peak_allocated_bytes":2147483648,"peak_reserved_bytes":3221225472`},
+		{"no trend", []SummaryDevice{{PeakAllocatedBytes: i64(0), PeakReservedBytes: i64(gib)}},
 			"0 B", "1.00 GiB", "n/a", `"peak_allocated_bytes":0,"peak_reserved_bytes":1073741824`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -89,12 +89,20 @@ type SummaryDevice struct {
 	MIG string `json:"mig,omitempty"`
 	// Kind is "host_pinned" for a rank's pinned host memory (docs/design.md),
 	// absent for a GPU.
-	Kind          string             `json:"kind,omitempty"`
-	CapacityBytes *int64             `json:"capacity_bytes"`
-	Order         string             `json:"order,omitempty"`
-	Axis          string             `json:"axis,omitempty"`
-	Snapshots     []SummarySnapshot  `json:"snapshots"`
-	GPUSamples    *SummaryGPUSamples `json:"gpu_samples"`
+	Kind          string `json:"kind,omitempty"`
+	CapacityBytes *int64 `json:"capacity_bytes"`
+	// PeakAllocatedBytes and PeakReservedBytes are the device's peaks as
+	// analyze decided them (analyze.Device.PeakAllocated): over its
+	// snapshots, else over its memory_stats readings; null when nothing
+	// reads the figure (a GPU log alone; readings of reserved memory
+	// only), as every view shows "n/a". Bytes. A summary.json written
+	// before these fields existed lacks them: ParseSummary fills them.
+	PeakAllocatedBytes *int64             `json:"peak_allocated_bytes"`
+	PeakReservedBytes  *int64             `json:"peak_reserved_bytes"`
+	Order              string             `json:"order,omitempty"`
+	Axis               string             `json:"axis,omitempty"`
+	Snapshots          []SummarySnapshot  `json:"snapshots"`
+	GPUSamples         *SummaryGPUSamples `json:"gpu_samples"`
 	// GPUShare summarises the readings of a GPU whose logs give its used
 	// memory only as a percent of the device, with no total to read it
 	// in bytes (a W&B export); absent otherwise.

@@ -186,19 +186,31 @@ func Reason(f *analyze.Findings, r analyze.Reason) string {
 	case analyze.ReasonRetries:
 		return "fragmentation on " + where + ": " + Retries(d.MemoryStats.Retries) + " while live memory does not grow: requests fail until the allocator frees its cache"
 	case analyze.ReasonMemoryGrows:
-		if rt := d.Primary(); rt != nil && rt.Metric == analyze.MetricReserved {
-			return fmt.Sprintf("memory grows on %s (no site: no snapshots): reserved memory grows %s, %s, %s over the fitted range; its memory readings give reserved memory only (as torchtitan's \"memory:\" figure, its peak reserved memory), so a leak cannot be told from a growing cache; log torch.cuda.memory_stats() or record snapshots to find what grows",
-				where, units.RateCI(rt.Slope, rt.Lo, rt.Hi, rt.Per), units.PValue(rt.PValue), units.Signed(rt.Growth))
-		}
-		ut := d.Trend(analyze.MetricGPUUsed)
-		return fmt.Sprintf("memory grows on %s (no site: no snapshots): nvidia-smi used memory grows %s, %s, %s over the fitted range; record snapshots (torch.cuda.memory._record_memory_history() and _dump_snapshot every few hundred steps) to find what grows",
-			where, units.RateCI(ut.Slope, ut.Lo, ut.Hi, ut.Per), units.PValue(ut.PValue), units.Signed(ut.Growth))
+		return memoryGrows(d, r.Metric)
 	case analyze.ReasonStatsOOMCause:
 		o := d.MemoryStats.OOMs[r.Index]
 		return fmt.Sprintf("%s OOM on %s (torch.cuda.memory_stats): the cause follows the device's verdict, as memory_stats do not record the failed request", o.Cause, where)
 	}
 	// A kind without a sentence of its own yet says its name.
 	return string(r.Kind) + " on " + where
+}
+
+// memoryGrows is the reason of a device without snapshots whose memory
+// grows with no site: its trend of metric, the one analyze raised the
+// reason on (Reason.Metric), with what the readings cannot tell and how
+// to find what grows.
+func memoryGrows(d *analyze.Device, metric string) string {
+	where := Device(d.DeviceKey)
+	t := d.Trend(metric)
+	if t == nil {
+		return "memory grows on " + where + " (no site: no snapshots)"
+	}
+	what, next := "nvidia-smi used memory", "record snapshots (torch.cuda.memory._record_memory_history() and _dump_snapshot every few hundred steps) to find what grows"
+	if metric == analyze.MetricReserved {
+		what, next = "reserved memory", "its memory readings give reserved memory only (as torchtitan's \"memory:\" figure, its peak reserved memory), so a leak cannot be told from a growing cache; log torch.cuda.memory_stats() or record snapshots to find what grows"
+	}
+	return fmt.Sprintf("memory grows on %s (no site: no snapshots): %s grows %s, %s, %s over the fitted range; %s",
+		where, what, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), units.Signed(t.Growth), next)
 }
 
 // leakReason is the reason of a device's leak: its top leak site, with

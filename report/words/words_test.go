@@ -455,3 +455,26 @@ func TestReasonsOOMsAlike(t *testing.T) {
 		has(t, "no two alike", s, nil, []string{"alike"})
 	}
 }
+
+// TestMemoryGrowsFollowsReason: the "memory grows" sentence quotes the
+// trend its reason names (Reason.Metric, decided in analyze), not one the
+// words choose: with a reserved and a used trend both growing, each
+// metric gets its own wording and rate; a reason naming no trend still
+// reads as one sentence.
+func TestMemoryGrowsFollowsReason(t *testing.T) {
+	d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: 0}, PrimaryMetric: analyze.MetricReserved, Trends: []analyze.Trend{
+		{Metric: analyze.MetricReserved, Source: analyze.SourceMemoryStats, Per: "step", Slope: float64(5 * mib), Lo: float64(4 * mib), Hi: float64(6 * mib), PValue: 1e-6, Growth: float64(450 * mib), State: analyze.StateGrowing},
+		{Metric: analyze.MetricGPUUsed, Per: "hour", Slope: float64(720 * mib), Lo: float64(700 * mib), Hi: float64(740 * mib), PValue: 1e-9, Growth: float64(360 * mib), State: analyze.StateGrowing},
+	}}
+	f := &analyze.Findings{Devices: []*analyze.Device{d}}
+	for _, tc := range []struct {
+		metric        string
+		want, mustNot []string
+	}{
+		{analyze.MetricReserved, []string{"memory grows on rank 0 · cuda:0 (no site: no snapshots): reserved memory grows +5.00 MiB/step", "a growing cache"}, []string{"720 MiB/hour", "nvidia-smi"}},
+		{analyze.MetricGPUUsed, []string{"memory grows on rank 0 · cuda:0 (no site: no snapshots): nvidia-smi used memory grows +720 MiB/hour", "record snapshots"}, []string{"5.00 MiB/step", "reserved memory"}},
+		{"", []string{"memory grows on rank 0 · cuda:0 (no site: no snapshots)"}, []string{"MiB"}},
+	} {
+		contains(t, "reason on "+tc.metric, Reason(f, analyze.Reason{Kind: analyze.ReasonMemoryGrows, Device: d.DeviceKey, Metric: tc.metric}), tc.want, tc.mustNot)
+	}
+}
