@@ -73,7 +73,8 @@ type OverviewRun struct {
 	// Snapshots and Devices count the run's inputs and series.
 	Snapshots int `json:"snapshots"`
 	Devices   int `json:"devices"`
-	// PeakAllocated and PeakReserved are the largest over devices, bytes,
+	// PeakAllocated and PeakReserved are the largest over GPU devices
+	// (pinned host memory left out), bytes,
 	// of summary.json's devices[].peak_allocated_bytes and
 	// peak_reserved_bytes: each device's peaks as analyze decided them and
 	// its report shows them; nil (null) when no device knows the figure,
@@ -267,9 +268,14 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 	}
 	for _, d := range s.Devices {
 		// The device's peaks as analyze decided them, never re-derived
-		// here from its snapshots or readings.
-		r.PeakAllocated = maxKnown(r.PeakAllocated, d.PeakAllocatedBytes)
-		r.PeakReserved = maxKnown(r.PeakReserved, d.PeakReservedBytes)
+		// here from its snapshots or readings. The columns are GPU
+		// memory: a rank's pinned host memory is not, and its peak
+		// (host RAM, often larger than the GPU's) would stand in a GPU
+		// column.
+		if d.Kind != analyze.HostPinnedKind {
+			r.PeakAllocated = maxKnown(r.PeakAllocated, d.PeakAllocatedBytes)
+			r.PeakReserved = maxKnown(r.PeakReserved, d.PeakReservedBytes)
+		}
 		t := d.Trend
 		slope, per := t.SlopeBytesPerStep, "step"
 		if slope == nil {
