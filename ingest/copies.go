@@ -54,16 +54,20 @@ func copyName(rel string) bool {
 	return !strings.ContainsAny(trimSnapshotExt(base), "0123456789") && ParseName(rel).Phase == PhasePeriodic
 }
 
-// samePlace reports whether two paths (relative to the run folder) may
-// hold one process's files: the same folder and the same rank named in
-// the path (no rank at all counts as the same), or the same rank named
-// in folders that differ.
-func samePlace(a, b string) bool {
-	ra, rb := RankFromPath(a), RankFromPath(b)
-	if ra != rb {
-		return false
-	}
-	return ra != input.NoRank || path.Dir(a) == path.Dir(b)
+// place is where a path (relative to the run folder) lies: its folder
+// and the rank it names (RankFromPath).
+type place struct {
+	dir  string
+	rank int
+}
+
+func pathPlace(rel string) place { return place{path.Dir(rel), RankFromPath(rel)} }
+
+// samePlace reports whether two paths may hold one process's files: the
+// same folder and the same rank named in the path (no rank at all counts
+// as the same), or the same rank named in folders that differ.
+func samePlace(a, b place) bool {
+	return a.rank == b.rank && (a.rank != input.NoRank || a.dir == b.dir)
 }
 
 // copies finds the candidates (in walk order) that are plain copies of
@@ -71,9 +75,8 @@ func samePlace(a, b string) bool {
 // returns for each candidate the index of the candidate it copies, or -1:
 // a copy of a file whose name is no copy's, the last in natural order
 // (step_10 after step_9) first; else, among copies, the first in walk
-// order. Only
-// snapshots and logs are compared; a file that cannot be read again is
-// no copy.
+// order. Only snapshots and logs are compared; a file that cannot be
+// read again is no copy.
 func copies(cands []Candidate) []int {
 	of := make([]int, len(cands))
 	for i := range of {
@@ -97,7 +100,6 @@ func copies(cands []Candidate) []int {
 		}
 	}
 	cmpr := contentComparer{cands: cands, samples: map[int][sha256.Size]byte{}}
-	defer cmpr.release()
 	for _, g := range groups {
 		if len(g) < 2 {
 			continue
@@ -113,6 +115,10 @@ func copies(cands []Candidate) []int {
 		if len(unnamed) == 0 {
 			continue
 		}
+		at := make(map[int]place, len(g))
+		for _, i := range g {
+			at[i] = pathPlace(cands[i].Rel)
+		}
 		// The last in natural order (step_10 after step_9) first:
 		// final.pickle is most likely a copy of the last dump, and the
 		// first match ends the search.
@@ -123,7 +129,7 @@ func copies(cands []Candidate) []int {
 			// First a file whose name places it, then an earlier copy
 			// that is none's.
 			for _, j := range slices.Concat(named, unnamed[:k]) {
-				if of[j] < 0 && samePlace(cands[i].Rel, cands[j].Rel) && cmpr.same(i, j) {
+				if of[j] < 0 && samePlace(at[i], at[j]) && cmpr.same(i, j) {
 					of[i] = j
 					break
 				}
@@ -146,9 +152,6 @@ type contentComparer struct {
 	// bufs are sameBytes's two blocks, made at the first full compare.
 	bufs *[2][]byte
 }
-
-// release lets the comparer's blocks go.
-func (c *contentComparer) release() { c.bufs = nil }
 
 // same reports whether candidates i and j hold the same bytes: first
 // their sampled blocks (hashSamples: 64 KiB of each file), then, when
