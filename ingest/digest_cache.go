@@ -97,6 +97,16 @@ func contentKey(ra io.ReaderAt, name string, size int64, mtime time.Time) (strin
 	binary.LittleEndian.PutUint64(hdr[24:], uint64(len(name)))
 	h.Write(hdr[:])
 	h.Write([]byte(name))
+	if err := hashSamples(h, ra, size); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashSamples writes to h the sampleBlocks blocks of sampleBlock bytes
+// spread evenly over the size bytes of ra, from its first byte to its
+// last (the whole of a file of at most sampleBlock bytes).
+func hashSamples(h io.Writer, ra io.ReaderAt, size int64) error {
 	buf := make([]byte, sampleBlock)
 	for i := range int64(sampleBlocks) {
 		off := int64(0)
@@ -105,14 +115,14 @@ func contentKey(ra io.ReaderAt, name string, size int64, mtime time.Time) (strin
 		}
 		n, err := ra.ReadAt(buf, off)
 		if err != nil && err != io.EOF {
-			return "", err
+			return err
 		}
 		h.Write(buf[:n])
 		if size <= sampleBlock {
 			break
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return nil
 }
 
 func (c *DigestCache) path(key string) string {

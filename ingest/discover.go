@@ -76,7 +76,9 @@ const sniffWorkers = 8
 // report folder (OutputDirName, or any folder in exclude), hidden folders,
 // or symbolic links to folders. Files whose extension promises a snapshot
 // or a log but whose content is neither come back as KindUnusable with the
-// reason; other unrecognised files are ignored.
+// reason; other unrecognised files are ignored. Paths to one file (links)
+// and plain copies of a file under a name without a number of its own
+// (copies.go) are read once, the others listed as skipped.
 func Discover(dir string, exclude []string) ([]Candidate, []Skipped, error) {
 	return discover(dir, exclude, nil)
 }
@@ -164,12 +166,31 @@ func discover(dir string, exclude []string, spec *gpulog.ColumnSpec) ([]Candidat
 	var cands []Candidate
 	var skipped []Skipped
 	keep := sameFiles(len(files), func(i int) (Candidate, bool, bool) { return out[i].c, out[i].ok, files[i].link })
+	// Of the files left, plain copies of another (copies.go).
+	var read []int
+	for i := range files {
+		if out[i].ok && keep[i] == i {
+			read = append(read, i)
+		}
+	}
+	copyOf := map[int]string{}
+	readCands := make([]Candidate, len(read))
+	for k, i := range read {
+		readCands[k] = out[i].c
+	}
+	for k, j := range copies(readCands) {
+		if j >= 0 {
+			copyOf[read[k]] = readCands[j].Rel
+		}
+	}
 	for i, f := range files {
 		switch r := out[i]; {
 		case f.unreadable != "":
 			skipped = append(skipped, Skipped{Path: f.rel, Reason: f.unreadable})
 		case r.ok && keep[i] != i:
 			skipped = append(skipped, Skipped{Path: f.rel, Reason: "the same file as " + out[keep[i]].c.Rel + " (a symbolic or hard link to it): read once"})
+		case r.ok && copyOf[i] != "":
+			skipped = append(skipped, Skipped{Path: f.rel, Reason: copyReason(copyOf[i])})
 		case r.ok:
 			cands = append(cands, r.c)
 		case r.reason != "":

@@ -245,34 +245,13 @@ func keywordStep(s string) int64 {
 
 // nameOrder finds an ordering number in a file name (without extension)
 // that is not a step: a date-time (with a year, or a month name and none:
-// monthTime with the file time mod) or Unix time, else an epoch, else the
-// last bare number that does not name a rank or device.
+// monthTime with the file time mod) or Unix time (nameTime), else an
+// epoch, else the last bare number that does not name a rank or device.
 func nameOrder(base string, mod time.Time) (int64, OrderKind) {
-	if m := monthTimeRE.FindStringSubmatch(base); m != nil {
-		return monthTime(m, mod).UnixNano(), OrderTimestamp
-	}
-	if m := dateTimeRE.FindStringSubmatch(base); m != nil {
-		hms := [3]int{}
-		for i := range 3 {
-			if m[4+i] != "" {
-				hms[i], _ = strconv.Atoi(m[4+i])
-			}
-		}
-		y, _ := strconv.Atoi(m[1])
-		mo, _ := strconv.Atoi(m[2])
-		d, _ := strconv.Atoi(m[3])
-		t := time.Date(y, time.Month(mo), d, hms[0], hms[1], hms[2], 0, time.UTC)
-		return t.UnixNano(), OrderTimestamp
+	if t, _, _, ok := nameTime(base, mod); ok {
+		return t, OrderTimestamp
 	}
 	cleaned := notStepRE.ReplaceAllString(base, "_")
-	for _, loc := range numberRE.FindAllStringIndex(cleaned, -1) {
-		digits := cleaned[loc[0]:loc[1]]
-		if unit, ok := unixDigits[len(digits)]; ok && digits[0] != '0' {
-			if n, err := strconv.ParseInt(digits, 10, 64); err == nil && n <= (1<<63-1)/int64(unit) {
-				return n * int64(unit), OrderTimestamp
-			}
-		}
-	}
 	if m := epochRE.FindAllStringSubmatch(base, -1); m != nil {
 		if n, err := strconv.ParseInt(m[len(m)-1][1], 10, 64); err == nil {
 			return n, OrderEpoch
@@ -293,6 +272,66 @@ func nameOrder(base string, mod time.Time) (int64, OrderKind) {
 	return 0, OrderNone
 }
 
+// nameTime finds the timestamp in a file name (without extension): a
+// date-time with a month name and no year (monthTimeRE, in the year
+// monthTime gives with the file time mod), else a date with an optional
+// time of day (dateTimeRE), else the first run of digits of a Unix
+// time's length (unixDigits) that names no rank or device. It returns
+// the time in Unix nanoseconds and the bytes [lo, hi) of name the
+// timestamp spans; ok is false when there is none.
+func nameTime(name string, mod time.Time) (t int64, lo, hi int, ok bool) {
+	for _, re := range []*regexp.Regexp{monthTimeRE, dateTimeRE} {
+		m := re.FindStringSubmatchIndex(name)
+		if m == nil {
+			continue
+		}
+		// The span runs from the first group's start to the last
+		// matched group's end (the delimiters around it are not part
+		// of it).
+		lo, hi = m[2], m[3]
+		for g := 2; 2*g+1 < len(m); g++ {
+			hi = max(hi, m[2*g+1])
+		}
+		sub := make([]string, len(m)/2)
+		for g := range sub {
+			if m[2*g] >= 0 {
+				sub[g] = name[m[2*g]:m[2*g+1]]
+			}
+		}
+		if re == monthTimeRE {
+			return monthTime(sub, mod).UnixNano(), lo, hi, true
+		}
+		return dateTime(sub).UnixNano(), lo, hi, true
+	}
+	// Numbers that name a rank or device are blanked at the same
+	// offsets, so that the span is name's.
+	blanked := notStepRE.ReplaceAllStringFunc(name, func(m string) string { return strings.Repeat("_", len(m)) })
+	for _, loc := range numberRE.FindAllStringIndex(blanked, -1) {
+		digits := blanked[loc[0]:loc[1]]
+		if unit, ok := unixDigits[len(digits)]; ok && digits[0] != '0' {
+			if n, err := strconv.ParseInt(digits, 10, 64); err == nil && n <= (1<<63-1)/int64(unit) {
+				return n * int64(unit), loc[0], loc[1], true
+			}
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// dateTime is the time (UTC) a dateTimeRE match m gives; a time of day
+// or seconds left out are 0.
+func dateTime(m []string) time.Time {
+	hms := [3]int{}
+	for i := range 3 {
+		if m[4+i] != "" {
+			hms[i], _ = strconv.Atoi(m[4+i])
+		}
+	}
+	y, _ := strconv.Atoi(m[1])
+	mo, _ := strconv.Atoi(m[2])
+	d, _ := strconv.Atoi(m[3])
+	return time.Date(y, time.Month(mo), d, hms[0], hms[1], hms[2], 0, time.UTC)
+}
+
 // TimelessPath is p with the date-time in its file name (the timestamp
 // nameOrder reads: a date-time with or without a year, or a Unix time)
 // written as one "*": paths that differ only there are dumps of one
@@ -303,30 +342,13 @@ func TimelessPath(p string) string {
 	p = strings.ReplaceAll(p, `\`, "/")
 	dir, base := path.Split(p)
 	name := trimSnapshotExt(base)
-	if _, kind := nameOrder(stepKeywordRE.ReplaceAllString(name, "_"), time.Time{}); kind != OrderTimestamp {
+	// Only a name whose order is a time, as nameOrder reads it (steps
+	// set aside); the span is then found in the name as it is.
+	if _, _, _, ok := nameTime(stepKeywordRE.ReplaceAllString(name, "_"), time.Time{}); !ok {
 		return p
 	}
-	for _, re := range []*regexp.Regexp{monthTimeRE, dateTimeRE} {
-		if m := re.FindStringSubmatchIndex(name); m != nil {
-			end := m[3]
-			for g := 2; 2*g+1 < len(m); g++ {
-				if m[2*g+1] > end {
-					end = m[2*g+1]
-				}
-			}
-			return dir + base[:m[2]] + "*" + base[end:]
-		}
-	}
-	// A Unix time: the first digit run of a time's length that names no
-	// rank or device (blanked at the same offsets), as nameOrder reads it.
-	blanked := notStepRE.ReplaceAllStringFunc(name, func(m string) string { return strings.Repeat("_", len(m)) })
-	for _, loc := range numberRE.FindAllStringIndex(blanked, -1) {
-		digits := blanked[loc[0]:loc[1]]
-		if unit, ok := unixDigits[len(digits)]; ok && digits[0] != '0' {
-			if n, err := strconv.ParseInt(digits, 10, 64); err == nil && n <= (1<<63-1)/int64(unit) {
-				return dir + base[:loc[0]] + "*" + base[loc[1]:]
-			}
-		}
+	if _, lo, hi, ok := nameTime(name, time.Time{}); ok {
+		return dir + base[:lo] + "*" + base[hi:]
 	}
 	return p
 }

@@ -459,22 +459,34 @@ func (tw traceWindows) overlap(a, b *ingest.SnapshotFile) snapshot.Overlap {
 
 // sequential reports whether the parts' dumps follow one another in time,
 // each part ending before the next begins: stages of one rank (epochs, a
-// job resumed from a checkpoint), not ranks side by side. It is false
-// when some dump has no time (trace or file name).
+// job resumed from a checkpoint), not ranks side by side. Each dump's
+// time is its trace's latest, else the time in its name (the clock may
+// differ from dump to dump); it is false when some dump has neither.
 func sequential(parts map[string][]*ingest.SnapshotFile) bool {
+	return oneAfterAnother(parts, func(f *ingest.SnapshotFile) (time.Time, bool) {
+		if f.Snapshot != nil {
+			if t, ok := f.Snapshot.LatestTime(); ok {
+				return t, true
+			}
+		}
+		if f.OrderKind == ingest.OrderTimestamp {
+			return time.Unix(0, f.Order), true
+		}
+		return time.Time{}, false
+	})
+}
+
+// oneAfterAnother reports whether the parts' time spans (each part's
+// earliest to latest dump, as at times them) follow one another: sorted
+// by start, each ends strictly before the next begins, so that no two
+// overlap. It is false when at gives some dump no time.
+func oneAfterAnother(parts map[string][]*ingest.SnapshotFile, at func(*ingest.SnapshotFile) (time.Time, bool)) bool {
 	type span struct{ lo, hi time.Time }
 	var spans []span
 	for _, fs := range parts {
 		var sp span
 		for _, f := range fs {
-			var t time.Time
-			var ok bool
-			if f.Snapshot != nil {
-				t, ok = f.Snapshot.LatestTime()
-			}
-			if !ok && f.OrderKind == ingest.OrderTimestamp {
-				t, ok = time.Unix(0, f.Order), true
-			}
+			t, ok := at(f)
 			if !ok {
 				return false
 			}

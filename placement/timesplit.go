@@ -78,7 +78,9 @@ func partByTime(group []*ingest.SnapshotFile) timeSplit {
 		slices.SortFunc(fs, func(a, b *ingest.SnapshotFile) int { return cmp.Or(at[a].Compare(at[b]), cmp.Compare(a.Path, b.Path)) })
 	}
 	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(ingest.NaturalCompare(a, b), cmp.Compare(a, b)) })
-	if !interleaved(keys, parts, at) {
+	// Parts one after another are stages of one process (a job resumed
+	// under new names); processes interleave.
+	if oneAfterAnother(parts, func(f *ingest.SnapshotFile) (time.Time, bool) { t, ok := at[f]; return t, ok }) {
 		return timeSplit{}
 	}
 	var first [2]string
@@ -136,22 +138,6 @@ func dumpTimes(group []*ingest.SnapshotFile) (at map[*ingest.SnapshotFile]time.T
 		at[f] = time.Unix(0, f.Order)
 	}
 	return at, false, true
-}
-
-// interleaved reports whether the parts' dumps (each part sorted by time)
-// interleave: some part's time span overlaps another's. Parts one after
-// another are stages of one process (a job resumed under new names).
-func interleaved(keys []string, parts map[string][]*ingest.SnapshotFile, at map[*ingest.SnapshotFile]time.Time) bool {
-	for i, p := range keys {
-		a := parts[p]
-		for _, q := range keys[i+1:] {
-			b := parts[q]
-			if !at[a[len(a)-1]].Before(at[b[0]]) && !at[b[len(b)-1]].Before(at[a[0]]) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // nearestDump is the dump of fs (sorted by time) nearest in time to t, the

@@ -1,0 +1,231 @@
+package ingest
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"gpureport/gpulog"
+	"gpureport/input"
+)
+
+// Plain copies. A run folder may hold a snapshot or a log twice as two
+// files of the same bytes: final.pickle copied from
+// snapshot_step_900.pickle, latest.pickle written by shutil.copy, a log
+// copied beside itself (train.log, train_copy.log). Links are found by
+// the file's identity (sameFiles); copies only by their bytes. But two
+// files of the same bytes are not always one dump: a process whose
+// memory is steady, without an allocator trace (whose event times differ
+// in every dump), dumps the same bytes at every step, and idle processes
+// of one job dump the same bytes side by side. Those are observations of
+// their own, which the path tells apart: a step, a time, a counter or a
+// device number in the name, or another folder (placement numbers the
+// processes of different folders and numbers). So a file is taken as a
+// copy only when its name carries none of these (no digit at all, and no
+// word of an OOM or exit dump) and the file it copies is in the same
+// folder, or both paths name the same rank (rank0/final.pickle,
+// rank0/snapshots/snapshot_step_900.pickle). Its bytes are then compared
+// with the files of its size, kind and place only: a run of distinct
+// snapshots, all named by step, reads no byte more.
+
+// compareBlock is how many bytes of each of two files sameBytes holds at
+// once (bytes): a 1 GB snapshot is compared in a thousand reads of each
+// file, whose system calls cost nothing beside the reading, and the
+// memory is nothing beside a snapshot's.
+const compareBlock = 1 << 20
+
+// copyName reports whether the path rel (relative to the run folder)
+// names a file that may be a copy of another: its file name, without the
+// snapshot and compression extensions, has no digit (no step, time,
+// counter or device number that could make it an observation of its
+// own), and neither it nor its folders say it is an OOM or exit dump.
+func copyName(rel string) bool {
+	_, base := path.Split(strings.ReplaceAll(rel, `\`, "/"))
+	// The digits first: most names have some, and ParseName is the
+	// dearer test.
+	return !strings.ContainsAny(trimSnapshotExt(base), "0123456789") && ParseName(rel).Phase == PhasePeriodic
+}
+
+// place is where a path (relative to the run folder) lies: its folder
+// and the rank it names (RankFromPath).
+type place struct {
+	dir  string
+	rank int
+}
+
+func pathPlace(rel string) place { return place{path.Dir(rel), RankFromPath(rel)} }
+
+// samePlace reports whether two paths may hold one process's files: the
+// same folder and the same rank named in the path (no rank at all counts
+// as the same), or the same rank named in folders that differ.
+func samePlace(a, b place) bool {
+	return a.rank == b.rank && (a.rank != input.NoRank || a.dir == b.dir)
+}
+
+// copies finds the candidates (in walk order) that are plain copies of
+// another candidate (see the comment at the top of this file). It
+// returns for each candidate the index of the candidate it copies, or -1:
+// a copy of a file whose name is no copy's, the last in natural order
+// (step_10 after step_9) first; else, among copies, the first in walk
+// order. Only snapshots and logs are compared; a file that cannot be
+// read again is no copy.
+func copies(cands []Candidate) []int {
+	of := make([]int, len(cands))
+	for i := range of {
+		of[i] = -1
+	}
+	// A run whose names all carry a number (snapshot_step_N) has no
+	// copy to look for.
+	if !slices.ContainsFunc(cands, func(c Candidate) bool { return copyName(c.Rel) }) {
+		return of
+	}
+	type group struct {
+		size int64
+		kind CandidateKind
+		log  gpulog.LogFormat
+	}
+	groups := map[group][]int{}
+	for i, c := range cands {
+		if c.Kind == KindSnapshot || c.Kind == KindLog {
+			g := group{c.Bytes, c.Kind, c.Log}
+			groups[g] = append(groups[g], i)
+		}
+	}
+	cmpr := contentComparer{cands: cands, samples: map[int][sha256.Size]byte{}}
+	for _, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		var named, unnamed []int
+		for _, i := range g {
+			if copyName(cands[i].Rel) {
+				unnamed = append(unnamed, i)
+			} else {
+				named = append(named, i)
+			}
+		}
+		if len(unnamed) == 0 {
+			continue
+		}
+		at := make(map[int]place, len(g))
+		for _, i := range g {
+			at[i] = pathPlace(cands[i].Rel)
+		}
+		// The last in natural order (step_10 after step_9) first:
+		// final.pickle is most likely a copy of the last dump, and the
+		// first match ends the search.
+		slices.SortFunc(named, func(a, b int) int {
+			return cmp.Or(NaturalCompare(cands[b].Rel, cands[a].Rel), cmp.Compare(b, a))
+		})
+		for k, i := range unnamed {
+			// First a file whose name places it, then an earlier copy
+			// that is none's.
+			for _, j := range slices.Concat(named, unnamed[:k]) {
+				if of[j] < 0 && samePlace(at[i], at[j]) && cmpr.same(i, j) {
+					of[i] = j
+					break
+				}
+			}
+		}
+	}
+	return of
+}
+
+// copyReason is the skip reason of a copy of the file named orig.
+func copyReason(orig string) string {
+	return "a copy of " + orig + " (the same bytes, a name without a step or number of its own): read once"
+}
+
+// contentComparer compares candidates' bytes, keeping each file's
+// sampled blocks' hash once read.
+type contentComparer struct {
+	cands   []Candidate
+	samples map[int][sha256.Size]byte
+	// bufs are sameBytes's two blocks, made at the first full compare.
+	bufs *[2][]byte
+}
+
+// same reports whether candidates i and j hold the same bytes: first
+// their sampled blocks (hashSamples: 64 KiB of each file), then, when
+// those agree, every byte. An error reading either makes them differ.
+func (c *contentComparer) same(i, j int) bool {
+	si, erri := c.sample(i)
+	sj, errj := c.sample(j)
+	if err := errors.Join(erri, errj); err != nil {
+		slog.Debug("files not compared", "a", c.cands[i].Rel, "b", c.cands[j].Rel, "err", err)
+		return false
+	}
+	if si != sj {
+		return false
+	}
+	if c.bufs == nil {
+		c.bufs = &[2][]byte{make([]byte, compareBlock), make([]byte, compareBlock)}
+	}
+	ok, err := sameBytes(c.cands[i].Path, c.cands[j].Path, c.bufs[0], c.bufs[1])
+	if err != nil {
+		slog.Debug("files not compared", "a", c.cands[i].Rel, "b", c.cands[j].Rel, "err", err)
+		return false
+	}
+	return ok
+}
+
+// sample is the hash of candidate i's sampled blocks.
+func (c *contentComparer) sample(i int) ([sha256.Size]byte, error) {
+	if s, ok := c.samples[i]; ok {
+		return s, nil
+	}
+	f, err := os.Open(c.cands[i].Path)
+	if err != nil {
+		return [sha256.Size]byte{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if err := hashSamples(h, f, c.cands[i].Bytes); err != nil {
+		return [sha256.Size]byte{}, fmt.Errorf("sample %s: %w", c.cands[i].Rel, err)
+	}
+	var s [sha256.Size]byte
+	h.Sum(s[:0])
+	c.samples[i] = s
+	return s, nil
+}
+
+// sameBytes reports whether the files at a and b hold the same bytes,
+// reading both a block at a time into ba and bb (of one length) and
+// stopping at the first block that differs.
+func sameBytes(a, b string, ba, bb []byte) (bool, error) {
+	fa, err := os.Open(a)
+	if err != nil {
+		return false, err
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		return false, err
+	}
+	defer fb.Close()
+	for {
+		na, erra := io.ReadFull(fa, ba)
+		nb, errb := io.ReadFull(fb, bb)
+		if !bytes.Equal(ba[:na], bb[:nb]) {
+			return false, nil
+		}
+		endA := erra == io.EOF || erra == io.ErrUnexpectedEOF
+		endB := errb == io.EOF || errb == io.ErrUnexpectedEOF
+		switch {
+		case erra != nil && !endA:
+			return false, fmt.Errorf("read %s: %w", a, erra)
+		case errb != nil && !endB:
+			return false, fmt.Errorf("read %s: %w", b, errb)
+		case endA || endB:
+			return endA && endB, nil
+		}
+	}
+}
