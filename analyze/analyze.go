@@ -100,7 +100,9 @@ type Options struct {
 //  9. run            the training logs' OOMs, the ranks compared, the capture
 //     kit's manifests, the OOMs no snapshot was taken at and the moment
 //     the roles' one line is about (trainlog.go, ranks.go, capture.go,
-//     memroles.go)
+//     memroles.go); then, every OOM known, the devices that already ran
+//     out of memory, whose OOM replaces stage 3's projections
+//     (ranout.go)
 //  10. verdict       notes, the verdict, what to try next (notes.go,
 //     verdict.go, nextsteps.go)
 func Analyze(read *ingest.Run, opt Options) *Findings {
@@ -420,6 +422,9 @@ func (a *analysis) run(devs []*deviceRun) {
 	}
 	f.Capture = captureFindings(a.in, f)
 	f.MissedOOM = missedOOM(a.in, f, f.Capture)
+	// Every OOM is known: a device that ran out states that OOM in
+	// place of a time to capacity.
+	ranOut(f)
 }
 
 // verdict adds the caveats of the inputs' readers and of every device,
