@@ -67,7 +67,11 @@ type Options struct {
 //  2. devices        a device per series, memory_stats group, GPU and MIG
 //     device, with its GPU readings, clock, processes and capacity
 //     (devices.go; the GPU join's evidence in gpujoin.go, MIG devices
-//     in mig.go, GPUs known by used shares in shares.go): []*deviceRun
+//     in mig.go, GPUs known by used shares in shares.go): []*deviceRun;
+//     then, once every device is made, the training logs' OOM messages
+//     placed on them (trainlog.go: analysis.logOOMs), whose capacity a
+//     device without another takes and whose count a memory_stats
+//     device's num_ooms is held against
 //  3. trends         each device's trends, the memory outside the allocator
 //     and projections (devicetrends.go): trendFit
 //  4. attribution    stack groups, stack coverage and leak suspects, and the
@@ -96,7 +100,9 @@ type Options struct {
 //  9. run            the training logs' OOMs, the ranks compared, the capture
 //     kit's manifests, the OOMs no snapshot was taken at and the moment
 //     the roles' one line is about (trainlog.go, ranks.go, capture.go,
-//     memroles.go)
+//     memroles.go); then, every OOM known, the devices that already ran
+//     out of memory, whose OOM replaces stage 3's projections
+//     (ranout.go)
 //  10. verdict       notes, the verdict, what to try next (notes.go,
 //     verdict.go, nextsteps.go)
 func Analyze(read *ingest.Run, opt Options) *Findings {
@@ -225,6 +231,9 @@ type analysis struct {
 	// share their stacks.
 	stacks *roles.StackMemo
 	sigs   *frames.StackMemo[*Signature]
+	// logOOMs are the training logs' OOM messages placed on their
+	// devices, once, at the end of the devices stage (placeLogOOMs).
+	logOOMs []logOOM
 }
 
 // newAnalysis starts the Findings of run, whose inputs package placement
@@ -402,7 +411,7 @@ func (a *analysis) run(devs []*deviceRun) {
 		return cmp.Or(cmp.Compare(a.Rank, b.Rank), compareBool(a.Host, b.Host), cmp.Compare(a.Device, b.Device), cmp.Compare(a.MIG, b.MIG))
 	})
 	fromLog := len(f.OOMs)
-	f.OOMs = append(f.OOMs, trainingLogOOMs(a.in.Logs, f.OOMs, f.Devices, a.opt.Capacity)...)
+	f.OOMs = append(f.OOMs, trainingLogOOMs(a.logOOMs, f.OOMs, f.Devices, a.opt.Capacity)...)
 	blameTrainingLeaks(f, fromLog)
 	sortOOMs(f.OOMs)
 	f.Held = heldMoment(f)
@@ -413,6 +422,9 @@ func (a *analysis) run(devs []*deviceRun) {
 	}
 	f.Capture = captureFindings(a.in, f)
 	f.MissedOOM = missedOOM(a.in, f, f.Capture)
+	// Every OOM is known: a device that ran out states that OOM in
+	// place of a time to capacity.
+	ranOut(f)
 }
 
 // verdict adds the caveats of the inputs' readers and of every device,

@@ -9,9 +9,9 @@ import (
 
 // TestOOMMessageCapacity: a device whose capacity no GPU log, option or
 // manifest gives takes the total capacity of a training-log OOM message
-// of its rank and device; a message of the exact rank wins over one
-// without a rank, one naming another device or giving no capacity is
-// not used.
+// placed on it (placeLogOOMs); a message of the exact rank wins over one
+// without a rank, one on another device or giving no capacity is not
+// used.
 func TestOOMMessageCapacity(t *testing.T) {
 	const gib = int64(1) << 30
 	oom := func(rank, dev, line int, capacity int64) gpulog.TrainingOOM {
@@ -19,25 +19,51 @@ func TestOOMMessageCapacity(t *testing.T) {
 	}
 	logs := []*gpulog.GPULog{
 		{Source: input.Source{Path: "a/train.log"}, OOMs: []gpulog.TrainingOOM{oom(input.NoRank, 0, 7, 79*gib), oom(1, 1, 9, 40*gib)}},
-		{Source: input.Source{Path: "b/rank2.log"}, OOMs: []gpulog.TrainingOOM{oom(2, 0, 3, 0), oom(2, 0, 5, 24*gib), oom(3, -1, 6, 48*gib)}},
+		{Source: input.Source{Path: "b/rank2.log"}, OOMs: []gpulog.TrainingOOM{oom(input.NoRank, 0, 3, 0), oom(input.NoRank, 0, 5, 24*gib), oom(3, -1, 6, 48*gib)}},
 	}
 	tests := []struct {
 		key  DeviceKey
 		want int64
 		src  string
 	}{
-		{DeviceKey{Rank: input.NoRank, Device: 0}, 79 * gib, "a/train.log line 7"},
 		{DeviceKey{Rank: 0, Device: 0}, 79 * gib, "a/train.log line 7"}, // a message without a rank
-		{DeviceKey{Rank: 2, Device: 0}, 24 * gib, "b/rank2.log line 5"}, // its own rank's, with a capacity
+		{DeviceKey{Rank: 2, Device: 0}, 24 * gib, "b/rank2.log line 5"}, // its log's rank, with a capacity
 		{DeviceKey{Rank: 1, Device: 1}, 40 * gib, "a/train.log line 9"}, // its device
-		{DeviceKey{Rank: 3, Device: 4}, 48 * gib, "b/rank2.log line 6"}, // a message naming no device
+		{DeviceKey{Rank: 3, Device: 4}, 48 * gib, "b/rank2.log line 6"}, // a message naming no device: the rank's only one
 		{DeviceKey{Rank: 1, Device: 0}, 79 * gib, "a/train.log line 7"}, // rank 1's message names cuda:1
 		{DeviceKey{Rank: 4, Device: 2}, 0, ""},                          // none for it
 	}
+	var devices []*Device
 	for _, tt := range tests {
-		got, src, ok := oomMessageCapacity(logs, tt.key)
+		devices = append(devices, &Device{DeviceKey: tt.key})
+	}
+	placed := placeLogOOMs(logs, pathRank, devices)
+	for i, tt := range tests {
+		got, src, ok := oomMessageCapacity(placed, devices[i])
 		if got != tt.want || src != tt.src || ok != (tt.want > 0) {
 			t.Errorf("%+v: %d %q %v, want %d %q", tt.key, got, src, ok, tt.want, tt.src)
 		}
+	}
+}
+
+// TestOOMMessageCapacityVisibleDevices: under CUDA_VISIBLE_DEVICES=2,3 a
+// message printing nvidia-smi GPU 3 is cuda:1's (joined to GPU 3), and its
+// capacity is cuda:1's, as its OOM is.
+func TestOOMMessageCapacityVisibleDevices(t *testing.T) {
+	gpu := &GPUSeries{}
+	devices := []*Device{
+		{DeviceKey: DeviceKey{Rank: input.NoRank, Device: 0}, GPU: gpu, GPUIndex: 2},
+		{DeviceKey: DeviceKey{Rank: input.NoRank, Device: 1}, GPU: gpu, GPUIndex: 3},
+	}
+	logs := []*gpulog.GPULog{{Source: input.Source{Path: "train.log"}, OOMs: []gpulog.TrainingOOM{oomMessage(4, input.NoRank, 3, 79*gib)}}}
+	placed := placeLogOOMs(logs, pathRank, devices)
+	if c, _, ok := oomMessageCapacity(placed, devices[0]); ok {
+		t.Errorf("cuda:0 took capacity %d", c)
+	}
+	if c, src, ok := oomMessageCapacity(placed, devices[1]); !ok || c != 79*gib || src != "train.log line 4" {
+		t.Errorf("cuda:1: capacity %d from %q, want 79 GiB from train.log line 4", c, src)
+	}
+	if got := trainingLogOOMs(placed, nil, devices, 0); len(got) != 1 || got[0].Device != 1 {
+		t.Errorf("OOMs %+v, want one on cuda:1", got)
 	}
 }

@@ -129,6 +129,15 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 		f.Devices = append(f.Devices, d)
 	}
 	f.OtherProcesses = otherProcesses(procs, procClaimed, a.rules)
+	// Every device is made: each training-log OOM message is placed on
+	// its device, once for all that read it (logOOM).
+	a.logOOMs = placeLogOOMs(run.Logs, run.LogRank, f.Devices)
+	oomMessageCapacities(out, a.logOOMs)
+	for _, dr := range out {
+		if dr.ms != nil {
+			countLoggedOOMs(dr.d, dr.ms, a.logOOMs)
+		}
+	}
 	return out
 }
 
@@ -190,8 +199,9 @@ func (d *Device) setJoin(j placement.Join) {
 // setCapacity sets a device's capacity and where it came from: the
 // user's --capacity, which overrides a GPU log's memory.total, else the
 // memory.total of the GPU readings joined to it, else the device memory
-// a capture manifest of run gives, else the total capacity an OOM message
-// in run's training logs gives (run nil: neither).
+// a capture manifest of run gives (run nil: none). The last resort, the
+// total capacity an OOM message gives, waits for every device to be made
+// (oomMessageCapacities).
 func (o Options) setCapacity(d *Device, run *placement.Run) {
 	switch {
 	case o.Capacity > 0:
@@ -205,36 +215,50 @@ func (o Options) setCapacity(d *Device, run *placement.Run) {
 	case run != nil:
 		if m, ok := run.ManifestMemory(d.DeviceKey); ok {
 			d.Capacity, d.CapacitySource = m.Total, CapacitySource{Manifest: m.Source}
-		} else if c, src, ok := oomMessageCapacity(run.Logs, d.DeviceKey); ok {
+		}
+	}
+}
+
+// oomMessageCapacities gives each device of snapshots or memory_stats
+// readings (devs) that no option, GPU log or manifest gave a capacity the
+// total capacity an OOM message on it gives (oomMessageCapacity). It runs
+// once the run's devices are made and its OOM messages placed on them
+// (placed): which device a message is on depends on all of them
+// (messageDevice). A device known only from GPU logs is left as it is:
+// its readings' total is its capacity.
+func oomMessageCapacities(devs []*deviceRun, placed []logOOM) {
+	for _, dr := range devs {
+		d := dr.d
+		if dr.s == nil && dr.ms == nil || d.Host || d.Capacity != 0 || d.CapacitySource != (CapacitySource{}) {
+			continue
+		}
+		if c, src, ok := oomMessageCapacity(placed, d); ok {
 			d.Capacity, d.CapacitySource = c, CapacitySource{OOMMessage: src}
 		}
 	}
 }
 
 // oomMessageCapacity is the total capacity a training log's OOM message
-// gives device k ("GPU 0 has a total capacity of 79.15 GiB"), and where
-// (the log's path and line): the first message of k's rank that names
-// k's device or none, one of the exact rank before one without a rank.
-// PyTorch prints it to two decimals of its unit, so it is the device's
-// memory within a few MiB: close enough to project against.
-func oomMessageCapacity(logs []*gpulog.GPULog, k DeviceKey) (int64, string, bool) {
-	var best *gpulog.TrainingOOM
-	var path string
-	for _, l := range logs {
-		for i := range l.OOMs {
-			m := &l.OOMs[i]
-			if m.Capacity <= 0 || !sameRank(m.Rank, k.Rank) || m.Device >= 0 && m.Device != k.Device {
-				continue
-			}
-			if best == nil || best.Rank != k.Rank && m.Rank == k.Rank {
-				best, path = m, l.Path
-			}
+// on device d gives ("GPU 0 has a total capacity of 79.15 GiB"), and where
+// (the log's path and line): of the run's messages, placed on their
+// devices (placeLogOOMs), the first on d, one of d's exact rank before one
+// without a rank. PyTorch prints it to two decimals of its unit, so it is
+// the device's memory within a few MiB: close enough to project against.
+func oomMessageCapacity(placed []logOOM, d *Device) (int64, string, bool) {
+	var best *logOOM
+	for i := range placed {
+		p := &placed[i]
+		if p.m.Capacity <= 0 || !p.on(d) {
+			continue
+		}
+		if best == nil || best.key.Rank != d.Rank && p.key.Rank == d.Rank {
+			best = p
 		}
 	}
 	if best == nil {
 		return 0, "", false
 	}
-	return best.Capacity, fmt.Sprintf("%s line %d", path, best.Line), true
+	return best.m.Capacity, fmt.Sprintf("%s line %d", best.path, best.m.Line), true
 }
 
 // addRankJoinNote notes, once, that GPU readings were joined to ranks by

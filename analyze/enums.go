@@ -146,6 +146,20 @@ const (
 	SeverityLow LeakSeverity = "low"
 )
 
+// RanOutSource says what shows that the run ran out of memory on a device
+// (RanOut.From).
+type RanOutSource string
+
+// What shows an OOM that happened.
+const (
+	// RanOutSnapshot: a snapshot's trace records the OOM.
+	RanOutSnapshot RanOutSource = "snapshot"
+	// RanOutTrainingLog: a training log prints the OOM's message.
+	RanOutTrainingLog RanOutSource = "training log"
+	// RanOutMemoryStats: memory_stats' num_ooms counter rose.
+	RanOutMemoryStats RanOutSource = "memory_stats"
+)
+
 // Confidence is how far a leak suspect's attribution can be trusted
 // (Suspect.Confidence).
 type Confidence string

@@ -260,6 +260,10 @@ type Device struct {
 	// CapacitySource says which.
 	Capacity       int64
 	CapacitySource CapacitySource
+	// RanOut is the first OOM the run shows on the device (ranout.go);
+	// nil when none. Its trends and leaks state it in place of a time to
+	// capacity.
+	RanOut *RanOut
 	// Order is the rule that ordered the snapshots; Axis the x axis.
 	Order OrderRule
 	Axis  Axis
@@ -507,8 +511,13 @@ type Trend struct {
 	// (trend.go); the reports word it.
 	Why TrendWhy
 	// Projection forecasts when the metric reaches capacity; nil when
-	// capacity is unknown or the metric does not grow.
+	// capacity is unknown or the metric does not grow, and when the run
+	// already ran out of memory on the device (RanOut).
 	Projection *Projection
+	// RanOut is, in place of a projection, the OOM that shows the run
+	// already ran out of memory on the device (Device.RanOut): no time to
+	// capacity is forecast for an event that happened. nil otherwise.
+	RanOut *RanOut
 	// onset is true when the fit starts at a growth onset (fitTrend).
 	onset bool
 }
@@ -800,8 +809,12 @@ type Suspect struct {
 	Survival *SurvivalEvidence
 	// Projection is when the device's allocated memory, growing at this
 	// suspect's rate, reaches capacity (less the memory outside the
-	// allocator); nil when capacity is unknown.
+	// allocator); nil when capacity is unknown, and when the run already
+	// ran out of memory on the device.
 	Projection *Projection
+	// RanOut is, in place of a projection, the OOM that shows the run
+	// already ran out of memory on the device (Device.RanOut).
+	RanOut *RanOut
 	// Severity is SeverityHigh, SeverityMedium or SeverityLow, from the
 	// time to capacity (not the leak's size).
 	Severity LeakSeverity

@@ -130,7 +130,7 @@ func TestTrainingLogOOMSameRequest(t *testing.T) {
 		{Rank: input.NoRank, Device: 1, Requested: 84934656, Free: 1, Reserved: 1, Allocated: 1, ReservedUnallocated: 1, Capacity: 1},
 		{Rank: input.NoRank, Device: 1, Requested: 4096, Free: 1, Reserved: 1, Allocated: 1, ReservedUnallocated: 1, Capacity: 1},
 	}}}
-	got := trainingLogOOMs(logs, known, nil, 0)
+	got := trainingLogOOMs(placeLogOOMs(logs, pathRank, nil), known, nil, 0)
 	if len(got) != 1 || got[0].Requested != 4096 {
 		t.Errorf("got %d OOMs %+v, want only the 4096-byte one", len(got), got)
 	}

@@ -39,8 +39,10 @@ type LeakSite struct {
 	Trend Trend
 	// Projection is when the device's allocated memory, growing at the
 	// site's rate, reaches capacity (nil when capacity is unknown);
-	// Severity follows from it as a suspect's does.
+	// Severity follows from it as a suspect's does. RanOut replaces the
+	// projection as a suspect's does.
 	Projection *Projection
+	RanOut     *RanOut
 	Severity   LeakSeverity
 }
 

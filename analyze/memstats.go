@@ -65,6 +65,9 @@ type memStatsGroup struct {
 	// (the earliest reading time).
 	axis  Axis
 	start time.Time
+	// oomsLine is, by log path, the line of the group's first reading in
+	// that log that gives num_ooms (countLoggedOOMs).
+	oomsLine map[string]int
 }
 
 // collectMemStats groups the run's memory_stats readings by (rank,
@@ -81,17 +84,17 @@ func collectMemStats(run *placement.Run) []*memStatsGroup {
 			}
 			g := byKey[k]
 			if g == nil {
-				g = &memStatsGroup{key: k, ms: &MemoryStatsSeries{}}
+				g = &memStatsGroup{key: k, ms: &MemoryStatsSeries{}, oomsLine: map[string]int{}}
 				byKey[k] = g
 			}
 			if !slices.Contains(g.ms.Sources, l.Path) {
 				g.ms.Sources = append(g.ms.Sources, l.Path)
 			}
 			g.ms.Readings = append(g.ms.Readings, r)
+			if r.NumOOMs >= 0 && r.Line > 0 && (g.oomsLine[l.Path] == 0 || r.Line < g.oomsLine[l.Path]) {
+				g.oomsLine[l.Path] = r.Line
+			}
 		}
-	}
-	for _, l := range run.Logs {
-		countLoggedOOMs(l, run.LogRank(l), byKey)
 	}
 	out := make([]*memStatsGroup, 0, len(byKey))
 	for _, g := range byKey {
@@ -105,41 +108,23 @@ func collectMemStats(run *placement.Run) []*memStatsGroup {
 	return out
 }
 
-// countLoggedOOMs adds to each group's OOMsLogged the out-of-memory
-// messages log l prints for its device before l's first reading of it
-// that gives num_ooms (the line of a memory summary table): a log that
-// prints an OOM and then torch.cuda.memory_summary() shows "CUDA OOMs: 1"
-// for that very OOM. A message naming no device counts for every device.
-// The largest count over the logs is kept, as the readings of one
-// process come from one log.
-func countLoggedOOMs(l *gpulog.GPULog, pathRank int, byKey map[DeviceKey]*memStatsGroup) {
-	if len(l.OOMs) == 0 {
-		return
-	}
-	first := map[DeviceKey]int{}
-	for _, r := range l.MemoryStats {
-		k := DeviceKey{Rank: r.Rank, Device: r.Device}
-		if k.Rank == input.NoRank {
-			k.Rank = pathRank
-		}
-		if r.NumOOMs >= 0 && r.Line > 0 && (first[k] == 0 || r.Line < first[k]) {
-			first[k] = r.Line
-		}
-	}
-	for k, line := range first {
+// countLoggedOOMs sets OOMsLogged of g, the memory_stats readings of
+// device d: the out-of-memory messages on d (placed: the run's, on their
+// devices, placeLogOOMs) that a log holding g's readings prints before
+// its first reading of them that gives num_ooms (the line of a memory
+// summary table): a log that prints an OOM and then
+// torch.cuda.memory_summary() shows "CUDA OOMs: 1" for that very OOM. The
+// largest count over the logs is kept, as the readings of one process
+// come from one log.
+func countLoggedOOMs(d *Device, g *memStatsGroup, placed []logOOM) {
+	for path, line := range g.oomsLine {
 		var n int64
-		for _, o := range l.OOMs {
-			rank := o.Rank
-			if rank == input.NoRank {
-				rank = pathRank
-			}
-			if o.Line < line && rank == k.Rank && (o.Device < 0 || o.Device == k.Device) {
-				n += int64(max(o.Count, 1))
+		for _, p := range placed {
+			if p.path == path && p.m.Line < line && p.on(d) {
+				n += int64(max(p.m.Count, 1))
 			}
 		}
-		if g := byKey[k]; g != nil {
-			g.ms.OOMsLogged = max(g.ms.OOMsLogged, n)
-		}
+		g.ms.OOMsLogged = max(g.ms.OOMsLogged, n)
 	}
 }
 

@@ -14,8 +14,8 @@ import (
 // one reading. Its trend, with enough readings, is per reading.
 //
 // An OOM message in a training log becomes an OOM finding with the
-// message's numbers, unless a snapshot already explains an OOM on the
-// same device. Its class follows the design's order where the numbers
+// message's numbers, on the device decided for it once per run (logOOM),
+// unless a snapshot already explains an OOM on the same device. Its class follows the design's order where the numbers
 // allow: limit when the device's free memory alone was at least the
 // request (oomlimit.go), fragmentation when device free plus PyTorch's
 // reserved-but-unallocated memory was at least the request (contiguous
@@ -99,42 +99,85 @@ func byReadingDevice(d *Device, logs []*gpulog.GPULog, gpu int, rules TrendRules
 	return true
 }
 
-// trainingLogOOMs makes OOM findings of the training logs' OOM messages.
-// known are the OOMs the snapshots explain; a message one of them covers
-// (same rank when both know it, and the same device or the same requested
-// bytes) is left out. devices are the run's devices, which give a
-// message's GPU number its device (messageDevice).
-// capacity is the device memory the run knows (0: unknown).
-func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, devices []*Device, capacity int64) []OOM {
-	var out []OOM
+// logOOM is one OOM message of a training log and the device of the run
+// it happened on. Which device that is is decided once per run
+// (placeLogOOMs, at the end of the devices stage, once every device is
+// made) and read by all that place a message on a device: the OOM
+// findings (trainingLogOOMs), the capacity a message gives a device
+// (oomMessageCapacity) and the OOMs a memory_stats device's log prints
+// (countLoggedOOMs). Deciding it in each of them made them disagree: a
+// rank's log whose lines have no rank prefix gave its OOM to no rank but
+// its count to the path's rank, and a message printing an nvidia-smi
+// index gave its OOM to the process's device but its capacity to none.
+type logOOM struct {
+	path string
+	m    *gpulog.TrainingOOM
+	// key is where it happened: the rank of the message's line, else of
+	// its log's path (placement.Run.LogRank), input.NoRank when neither
+	// gives one; and the CUDA device messageDevice decides.
+	key DeviceKey
+}
+
+// on reports whether the OOM happened on device d: a device of its rank
+// (of any rank when it has none) with its device number. Pinned host
+// memory is no device an OOM message names.
+func (o logOOM) on(d *Device) bool {
+	return !d.Host && sameRank(o.key.Rank, d.Rank) && o.key.Device == d.Device
+}
+
+// placeLogOOMs decides the device of each OOM message of the training logs
+// (logOOM), in log order: logRank gives a log's rank from its path, for
+// lines without a rank; devices are the run's devices (messageDevice).
+func placeLogOOMs(logs []*gpulog.GPULog, logRank func(*gpulog.GPULog) int, devices []*Device) []logOOM {
+	var out []logOOM
 	for _, l := range logs {
-		for _, m := range l.OOMs {
-			dev := max(messageDevice(m, devices), 0)
-			covered := false
-			for _, k := range known {
-				// The same failed request is the same OOM even when the
-				// message numbers the GPU otherwise than the snapshot (a
-				// physical index beside cuda:N).
-				if sameRank(k.Rank, m.Rank) && (k.Device == dev || sameRequest(m.Requested, m.RequestedSlack, k.Requested)) {
-					covered = true
-					break
-				}
+		pathRank := logRank(l)
+		for i := range l.OOMs {
+			m := &l.OOMs[i]
+			rank := m.Rank
+			if rank == input.NoRank {
+				rank = pathRank
 			}
-			if covered {
-				continue
-			}
-			out = append(out, trainingOOM(l.Path, m, dev, capacity, expandableOn(devices, m.Rank, dev)))
+			out = append(out, logOOM{path: l.Path, m: m, key: DeviceKey{Rank: rank, Device: messageDevice(m.Device, rank, devices)}})
 		}
 	}
 	return out
 }
 
-// expandableOn reports whether the run's snapshots show device dev of
-// rank using expandable segments (Fragmentation.Expandable): a training
-// log's OOM message does not say.
-func expandableOn(devices []*Device, rank, dev int) bool {
+// trainingLogOOMs makes OOM findings of the training logs' OOM messages,
+// placed on their devices (placeLogOOMs). known are the OOMs the snapshots
+// explain; a message one of them covers (same rank when both know it, and
+// the same device or the same requested bytes) is left out. devices are
+// the run's devices; capacity is the device memory the run knows (0:
+// unknown).
+func trainingLogOOMs(placed []logOOM, known []OOM, devices []*Device, capacity int64) []OOM {
+	var out []OOM
+	for _, p := range placed {
+		m := p.m
+		covered := false
+		for _, k := range known {
+			// The same failed request is the same OOM even when the
+			// message numbers the GPU otherwise than the snapshot (a
+			// physical index beside cuda:N).
+			if sameRank(k.Rank, p.key.Rank) && (k.Device == p.key.Device || sameRequest(m.Requested, m.RequestedSlack, k.Requested)) {
+				covered = true
+				break
+			}
+		}
+		if covered {
+			continue
+		}
+		out = append(out, trainingOOM(p.path, *m, p.key, capacity, expandableOn(devices, p)))
+	}
+	return out
+}
+
+// expandableOn reports whether the run's snapshots show the device of
+// OOM message p using expandable segments (Fragmentation.Expandable): a
+// training log's OOM message does not say.
+func expandableOn(devices []*Device, p logOOM) bool {
 	for _, d := range devices {
-		if sameRank(d.Rank, rank) && d.Device == dev && d.Fragmentation != nil && d.Fragmentation.Expandable {
+		if p.on(d) && d.Fragmentation != nil && d.Fragmentation.Expandable {
 			return true
 		}
 	}
@@ -148,33 +191,34 @@ func sameRank(a, b int) bool {
 	return a == b || a == input.NoRank || b == input.NoRank
 }
 
-// messageDevice is the CUDA device of the run that an OOM message's
-// "GPU N" names. PyTorch prints the process's own device number, but a
-// wrapper or an older build may print the nvidia-smi index, which
-// CUDA_VISIBLE_DEVICES makes differ: when N is no device of the message's
-// rank, it is the device joined to nvidia-smi GPU N, or else the rank's
-// only device. N stays as it is when nothing decides (or the message
-// names no GPU: -1).
-func messageDevice(m gpulog.TrainingOOM, devices []*Device) int {
+// messageDevice is the CUDA device of the run that an OOM message of rank
+// rank (input.NoRank: unknown) means by "GPU gpu" (-1: it names none).
+// PyTorch prints the process's own device number, but a wrapper or an
+// older build may print the nvidia-smi index, which CUDA_VISIBLE_DEVICES
+// makes differ: when gpu is no device of the rank, it is the device joined
+// to nvidia-smi GPU gpu, or else the rank's only device. gpu stays as it
+// is when nothing decides, and a message naming none is on device 0, the
+// CUDA device a process that never selects one runs on.
+func messageDevice(gpu, rank int, devices []*Device) int {
 	var ofRank []*Device
 	for _, d := range devices {
-		if !sameRank(d.Rank, m.Rank) || d.Host {
+		if !sameRank(d.Rank, rank) || d.Host {
 			continue
 		}
-		if d.Device == m.Device {
-			return m.Device
+		if d.Device == gpu {
+			return gpu
 		}
 		ofRank = append(ofRank, d)
 	}
 	for _, d := range ofRank {
-		if d.GPU != nil && d.GPUIndex == m.Device && m.Device >= 0 {
+		if d.GPU != nil && d.GPUIndex == gpu && gpu >= 0 {
 			return d.Device
 		}
 	}
 	if len(ofRank) == 1 {
 		return ofRank[0].Device
 	}
-	return m.Device
+	return max(gpu, 0)
 }
 
 // sameRequest reports whether an OOM message's request (logged bytes, as
@@ -215,11 +259,11 @@ func segmentSize(size int64) int64 {
 	return (size + roundLarge - 1) / roundLarge * roundLarge
 }
 
-// trainingOOM converts one message, whose OOM happened on CUDA device
-// dev of the run (messageDevice); expandable says that device used
-// expandable segments (expandableOn).
-func trainingOOM(path string, m gpulog.TrainingOOM, dev int, capacity int64, expandable bool) OOM {
-	o := OOM{Path: path, Rank: m.Rank, Device: dev, Time: m.Time, Expandable: expandable,
+// trainingOOM converts one message, whose OOM happened on device key of
+// the run (placeLogOOMs); expandable says that device used expandable
+// segments (expandableOn).
+func trainingOOM(path string, m gpulog.TrainingOOM, key DeviceKey, capacity int64, expandable bool) OOM {
+	o := OOM{Path: path, Rank: key.Rank, Device: key.Device, Time: m.Time, Expandable: expandable,
 		Requested: m.Requested, DeviceFree: m.Free, Reserved: m.Reserved, Allocated: m.Allocated,
 		CachedFree: m.ReservedUnallocated, LargestFree: gpulog.Unknown, Capacity: max(m.Capacity, capacity, 0)}
 	if m.Capacity > 0 {

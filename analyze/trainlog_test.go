@@ -129,7 +129,7 @@ func TestTrainingLogOOMFindings(t *testing.T) {
 func TestCapacityOOM(t *testing.T) {
 	m := gpulog.TrainingOOM{Line: 3, Count: 1, Kind: gpulog.OOMTorch, Rank: input.NoRank, Device: 1, Requested: 4 << 30,
 		Capacity: 80 << 30, Free: 1 << 30, Allocated: 70 << 30, ReservedUnallocated: 1 << 30, Reserved: 71 << 30, ProcessInUse: 78 << 30}
-	o := trainingOOM("out.log", m, 1, 0, false)
+	o := trainingOOM("out.log", m, DeviceKey{Rank: input.NoRank, Device: 1}, 0, false)
 	if o.Cause != "capacity" || o.Device != 1 || o.Capacity != 80<<30 || o.EstimatedCapacity != 72<<30 || len(o.Recommendations) != 0 {
 		t.Errorf("%+v", o)
 	}
@@ -140,7 +140,8 @@ func TestCapacityOOM(t *testing.T) {
 
 // TestMessageDevice: an OOM message's "GPU N" is the run's device N when
 // the rank has one; else the device joined to nvidia-smi GPU N
-// (CUDA_VISIBLE_DEVICES); else the rank's only device; else N.
+// (CUDA_VISIBLE_DEVICES); else the rank's only device; else N, and
+// device 0 for a message naming none.
 func TestMessageDevice(t *testing.T) {
 	gpu := &GPUSeries{}
 	single := []*Device{{DeviceKey: DeviceKey{Rank: input.NoRank, Device: 0}, GPU: gpu, GPUIndex: 6}}
@@ -149,6 +150,10 @@ func TestMessageDevice(t *testing.T) {
 		{DeviceKey: DeviceKey{Rank: 1, Device: 1}, GPU: gpu, GPUIndex: 3},
 	}
 	unjoined := []*Device{{DeviceKey: DeviceKey{Rank: 0, Device: 0}}, {DeviceKey: DeviceKey{Rank: 0, Device: 1}}}
+	visible := []*Device{
+		{DeviceKey: DeviceKey{Rank: input.NoRank, Device: 0}, GPU: gpu, GPUIndex: 2},
+		{DeviceKey: DeviceKey{Rank: input.NoRank, Device: 1}, GPU: gpu, GPUIndex: 3},
+	}
 	for _, tt := range []struct {
 		name       string
 		rank, gpu  int
@@ -159,14 +164,16 @@ func TestMessageDevice(t *testing.T) {
 		{"the nvidia-smi index of the joined GPU", input.NoRank, 6, single, 0},
 		{"no such device or GPU: the only device", input.NoRank, 4, single, 0},
 		{"no GPU named: the only device", input.NoRank, -1, single, 0},
+		{"no GPU named, two devices: cuda:0", 0, -1, unjoined, 0},
+		{"CUDA_VISIBLE_DEVICES=2,3: cuda:0 as printed", input.NoRank, 0, visible, 0},
+		{"CUDA_VISIBLE_DEVICES=2,3: nvidia-smi GPU 3 is cuda:1", input.NoRank, 3, visible, 1},
 		{"rank 1's message naming its nvidia-smi GPU", 1, 3, ranks, 1},
 		{"rank 0's own device", 0, 0, ranks, 0},
 		{"rank 1's only device", 1, 7, ranks, 1},
 		{"two devices, neither joined: as written", 0, 5, unjoined, 5},
 		{"no devices: as written", 0, 2, nil, 2},
 	} {
-		m := gpulog.TrainingOOM{Rank: tt.rank, Device: tt.gpu}
-		if got := messageDevice(m, tt.devices); got != tt.wantDevice {
+		if got := messageDevice(tt.gpu, tt.rank, tt.devices); got != tt.wantDevice {
 			t.Errorf("%s: device %d, want %d", tt.name, got, tt.wantDevice)
 		}
 	}
@@ -178,10 +185,11 @@ func TestTrainingOOMCoveredBySnapshot(t *testing.T) {
 	l := &gpulog.GPULog{Source: input.Source{Path: "out.log"}, OOMs: []gpulog.TrainingOOM{{Line: 1, Count: 1, Kind: gpulog.OOMCUDAError,
 		Rank: 2, Device: 0, Requested: gpulog.Unknown, Free: gpulog.Unknown, Capacity: gpulog.Unknown, Allocated: gpulog.Unknown,
 		Reserved: gpulog.Unknown, ReservedUnallocated: gpulog.Unknown, ProcessInUse: gpulog.Unknown}}}
-	if got := trainingLogOOMs([]*gpulog.GPULog{l}, []OOM{{Rank: 2, Device: 0}}, nil, 0); len(got) != 0 {
+	placed := placeLogOOMs([]*gpulog.GPULog{l}, pathRank, nil)
+	if got := trainingLogOOMs(placed, []OOM{{Rank: 2, Device: 0}}, nil, 0); len(got) != 0 {
 		t.Errorf("%+v", got)
 	}
-	if got := trainingLogOOMs([]*gpulog.GPULog{l}, []OOM{{Rank: 3, Device: 0}}, nil, 0); len(got) != 1 {
+	if got := trainingLogOOMs(placed, []OOM{{Rank: 3, Device: 0}}, nil, 0); len(got) != 1 {
 		t.Errorf("%+v", got)
 	}
 }
@@ -193,14 +201,15 @@ func TestFragmentationOOMFromLogExpandable(t *testing.T) {
 	m := gpulog.TrainingOOM{Line: 9, Count: 1, Kind: gpulog.OOMTorch, Rank: input.NoRank, Device: 0, Requested: 2 << 30,
 		Capacity: 80 << 30, Free: 1 << 30, Allocated: 60 << 30, ReservedUnallocated: 6 << 30, Reserved: 66 << 30, ProcessInUse: 79 << 30}
 	for _, expandable := range []bool{false, true} {
-		o := trainingOOM("out.log", m, 0, 0, expandable)
+		o := trainingOOM("out.log", m, DeviceKey{Rank: input.NoRank, Device: 0}, 0, expandable)
 		advised := slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return r.Kind == StepExpandable })
 		if o.Cause != CauseFragmentation || o.Expandable != expandable || advised == expandable {
 			t.Errorf("expandable %v: class %q, Expandable %v, advised %v", expandable, o.Cause, o.Expandable, advised)
 		}
 	}
 	dev := &Device{DeviceKey: DeviceKey{Rank: input.NoRank, Device: 0}, Fragmentation: &Fragmentation{Expandable: true}}
-	if !expandableOn([]*Device{dev}, input.NoRank, 0) || expandableOn([]*Device{dev}, input.NoRank, 1) {
+	on := func(d int) logOOM { return logOOM{key: DeviceKey{Rank: input.NoRank, Device: d}} }
+	if !expandableOn([]*Device{dev}, on(0)) || expandableOn([]*Device{dev}, on(1)) {
 		t.Error("expandableOn: want device 0 only")
 	}
 }
@@ -269,7 +278,7 @@ func TestTrainingOOMCause(t *testing.T) {
 		{"MPS past its watermark", mps, CauseCapacity, 512 << 20, []string{"high watermark allows 9.00 GiB", "lacked 512 MiB"}, "PYTORCH_MPS_HIGH_WATERMARK_RATIO"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			o := trainingOOM("out.log", tt.m, 0, 0, false)
+			o := trainingOOM("out.log", tt.m, DeviceKey{Rank: tt.m.Rank, Device: 0}, 0, false)
 			e := explain(t, &o)
 			if o.Cause != tt.class || o.Missing != tt.missing {
 				t.Fatalf("class %q missing %d, want %q %d\n%s", o.Cause, o.Missing, tt.class, tt.missing, e)

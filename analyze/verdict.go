@@ -289,20 +289,33 @@ func statsOOMCauses(d *Device, leak, fragmented bool) {
 }
 
 // projectLeaks sets the time to capacity and severity of each
-// unsuppressed suspect and each leak site of d (projectLeak).
+// unsuppressed suspect and each leak site of d (projectLeak), or the OOM
+// the device already had in place of the time (ranOutInstead).
 func projectLeaks(f *Findings, d *Device) {
 	keep := trendIndexOf(d.Points)
 	for i := range d.Suspects {
 		sp := &d.Suspects[i]
-		sp.Projection, sp.Severity = nil, SeverityLow
+		sp.Projection, sp.RanOut, sp.Severity = nil, nil, SeverityLow
 		if sp.Suppressed == "" {
 			sp.Projection, sp.Severity = projectLeak(f, d, keep, sp.Trend)
+			sp.Projection, sp.RanOut = ranOutInstead(d, sp.Projection)
 		}
 	}
 	for j := range d.LeakSites {
 		ls := &d.LeakSites[j]
 		ls.Projection, ls.Severity = projectLeak(f, d, keep, ls.Trend)
+		ls.Projection, ls.RanOut = ranOutInstead(d, ls.Projection)
 	}
+}
+
+// ranOutInstead is a leak's projection p, or, on a device the run already
+// ran out of memory on, no projection but that OOM (Device.RanOut). The
+// leak's severity still follows p: how fast its rate fills the device.
+func ranOutInstead(d *Device, p *Projection) (*Projection, *RanOut) {
+	if p != nil && d.RanOut != nil {
+		return nil, d.RanOut
+	}
+	return p, nil
 }
 
 // projectLeak is a leak's time to capacity and severity: the device's

@@ -497,3 +497,43 @@ func TestOOMsBeforeFirstReading(t *testing.T) {
 		})
 	}
 }
+
+// TestRanOutEverywhere: the memory_stats device of the logs-only run hit
+// an OOM (num_ooms rose at step 700) while its memory grows: every output
+// states that OOM where the time to capacity stood, none forecasts one
+// (issue: "would run out in 10.6 hours" beside the OOM).
+func TestRanOutEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	writeSMILogs(t, dir, true)
+	writeLeakingStats(t, dir)
+	f, run := logsOnlyRun(t, dir, "logs-only")
+	r := renderAll(t, f, run)
+	const said = "already ran out of memory: an OOM by step 700"
+	trend := at(t, r.summary, "devices", 0, "trend")
+	if ro, ok := trend.(map[string]any)["ran_out"].(map[string]any); !ok || ro["step"] != 700.0 || ro["from"] != "memory_stats" {
+		t.Errorf("summary.json devices[0].trend %v: want ran_out at step 700 from memory_stats", trend)
+	}
+	for _, k := range []string{"capacity_at", "remaining_to_capacity", "hours_to_capacity"} {
+		if v, ok := trend.(map[string]any)[k]; ok {
+			t.Errorf("summary.json devices[0].trend.%s = %v beside the OOM", k, v)
+		}
+	}
+	var sheets strings.Builder
+	for _, sh := range r.xlsx.GetSheetList() {
+		rows, err := r.xlsx.GetRows(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range rows {
+			sheets.WriteString(strings.Join(row, " | ") + "\n")
+		}
+	}
+	for name, out := range map[string]string{"summary.md": r.md, "stdout": r.text, "index.html": r.html, "report.xlsx": sheets.String()} {
+		if !strings.Contains(out, said) {
+			t.Errorf("%s does not say %q", name, said)
+		}
+		if strings.Contains(out, "reaches 79.6 GiB") {
+			t.Errorf("%s forecasts the capacity the run already ran out of", name)
+		}
+	}
+}

@@ -146,9 +146,10 @@ func shareChart(d *analyze.Device) chartSpec {
 // fit reaches capacity, but at most half the run's length past its end, so
 // the projection takes at most a third of the chart and the run's own
 // points keep the rest (the text says when capacity is reached). Trends
-// that do not grow are not projected.
+// that do not grow are not projected, nor those of a device the run
+// already ran out of memory on (Trend.RanOut).
 func projectionEnd(t *analyze.Trend, x0, x1 float64) float64 {
-	if t.State != analyze.StateGrowing && t.Projection == nil {
+	if t.State != analyze.StateGrowing && t.Projection == nil || t.RanOut != nil {
 		return x1
 	}
 	span := x1 - x0

@@ -102,3 +102,23 @@ func TestXLSXValue(t *testing.T) {
 		t.Errorf("count text %q, want 1,234", c.Text)
 	}
 }
+
+// TestProjectionEndRanOut: the chart draws no projection band past the run
+// on a device the run already ran out of memory on; a growing trend
+// without one keeps its band.
+func TestProjectionEndRanOut(t *testing.T) {
+	p := &analyze.Projection{X: 1200}
+	for _, tt := range []struct {
+		name string
+		t    analyze.Trend
+		want float64
+	}{
+		{"projected", analyze.Trend{State: analyze.StateGrowing, Projection: p}, 1200},
+		{"growing, no capacity", analyze.Trend{State: analyze.StateGrowing}, 1500},
+		{"ran out", analyze.Trend{State: analyze.StateGrowing, RanOut: &analyze.RanOut{}}, 1000},
+	} {
+		if got := projectionEnd(&tt.t, 0, 1000); got != tt.want {
+			t.Errorf("%s: band ends at %g, want %g", tt.name, got, tt.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/input"
+	"gpureport/internal/units"
 	"gpureport/report/words"
 )
 
@@ -172,6 +173,7 @@ func summaryTrend(t *analyze.Trend) SummaryTrend {
 		st.SlopeBytesPerStep = num(t.Slope)
 	}
 	st.Source = t.Source
+	st.RanOut = summaryRanOut(t.RanOut)
 	if p := t.Projection; p != nil {
 		st.CapacityAt = num(p.X)
 		st.RemainingToCapacity = num(p.Remaining)
@@ -257,6 +259,7 @@ func summarySuspect(d *analyze.Device, i int) SummarySuspect {
 		CI95: ci(sus.Trend), PValue: num(sus.Trend.PValue), Confidence: string(sus.Confidence), Evidence: words.Evidence(d, i),
 		Points: sus.Trend.N, State: string(sus.Trend.State), Test: sus.Trend.Test, Severity: string(sus.Severity),
 	}
+	ss.RanOut = summaryRanOut(sus.RanOut)
 	if p := sus.Projection; p != nil {
 		ss.RemainingToCapacity = num(p.Remaining)
 		if p.Hours > 0 {
@@ -287,7 +290,7 @@ func summaryLeakSite(d *analyze.Device, j int) SummaryLeakSite {
 		sl.Fingerprints = append(sl.Fingerprints, d.Suspects[i].Fingerprint)
 	}
 	t := ls.Trend
-	t.Projection = ls.Projection
+	t.Projection, t.RanOut = ls.Projection, ls.RanOut
 	sl.Trend = summaryTrend(&t)
 	return sl
 }
@@ -368,4 +371,20 @@ func ci(t analyze.Trend) []*float64 {
 		return []*float64{}
 	}
 	return []*float64{lo, hi}
+}
+
+// summaryRanOut is r in summary.json, nil when r is.
+func summaryRanOut(r *analyze.RanOut) *SummaryRanOut {
+	if r == nil {
+		return nil
+	}
+	s := &SummaryRanOut{From: string(r.From), Path: r.Path, Line: r.Line, Text: words.RanOut(r)}
+	if r.Step != input.NoStep {
+		s.Step = &r.Step
+	}
+	if !r.Time.IsZero() {
+		ts := units.Timestamp(r.Time)
+		s.Time = &ts
+	}
+	return s
 }

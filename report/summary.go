@@ -278,6 +278,24 @@ type SummaryTrend struct {
 	CapacityAt          *float64 `json:"capacity_at,omitempty"`
 	RemainingToCapacity *float64 `json:"remaining_to_capacity,omitempty"`
 	HoursToCapacity     *float64 `json:"hours_to_capacity,omitempty"`
+	// RanOut replaces the projection fields on a device the run already
+	// ran out of memory on: the OOM that shows it.
+	RanOut *SummaryRanOut `json:"ran_out,omitempty"`
+}
+
+// SummaryRanOut is the OOM that shows the run already ran out of memory on
+// a device (analyze.RanOut), in place of a time to capacity.
+type SummaryRanOut struct {
+	// From is what shows it: "snapshot", "training log" or
+	// "memory_stats"; Path the file, Line its line in a training log.
+	From string `json:"from"`
+	Path string `json:"path"`
+	Line int    `json:"line,omitempty"`
+	// Step and Time place it, null when unknown.
+	Step *int64  `json:"step"`
+	Time *string `json:"time"`
+	// Text words it as the reports do.
+	Text string `json:"text"`
 }
 
 // SummaryVerdict is the run's verdict.
@@ -361,6 +379,9 @@ type SummarySuspect struct {
 	Severity            string   `json:"severity,omitempty"`
 	RemainingToCapacity *float64 `json:"remaining_to_capacity,omitempty"`
 	HoursToCapacity     *float64 `json:"hours_to_capacity,omitempty"`
+	// RanOut replaces RemainingToCapacity and HoursToCapacity on a device
+	// the run already ran out of memory on.
+	RanOut *SummaryRanOut `json:"ran_out,omitempty"`
 	// Role is the role of most of the suspect's live bytes at the last
 	// snapshot, and RolesBytes all of them by role; absent when unknown.
 	Role       string           `json:"role,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gpureport/analyze"
+	"gpureport/input"
 	"gpureport/internal/units"
 )
 
@@ -111,14 +112,18 @@ func Basis(d *analyze.Device, p *analyze.Projection) string {
 	return s
 }
 
-// Projection says when a trend of device d reaches its limit, wall-clock
-// time first: "reaches 22.0 GiB in about 45 min at the run's pace (3,327
+// Projection says when a trend of device d reaches its limit, or, on a
+// device the run already ran out of memory on, that it did (RanOut);
+// wall-clock time first: "reaches 22.0 GiB in about 45 min at the run's pace (3,327
 // steps at this rate); limit: 22.5 GiB device memory (nvidia-smi) minus
 // 512 MiB outside the allocator"; "" when the trend has no projection. A
 // projection further ahead than the horizon times the run's length still
 // says when (the run's own pace is what a user plans by) and adds that
 // it is a long extrapolation.
 func Projection(d *analyze.Device, t *analyze.Trend) string {
+	if t != nil && t.RanOut != nil {
+		return RanOut(t.RanOut) + ", so no time to capacity is forecast"
+	}
 	if t == nil || t.Projection == nil {
 		return ""
 	}
@@ -189,9 +194,44 @@ func LastX(d *analyze.Device) float64 {
 	return 0
 }
 
+// RanOut says that the run already ran out of memory on a device, when
+// and what shows it: "already ran out of memory: an OOM by step 700
+// (num_ooms rose in the memory_stats of stats.jsonl)".
+func RanOut(r *analyze.RanOut) string {
+	// A num_ooms rise shows an OOM before the reading it is read at, and
+	// a snapshot's trace one before the step the snapshot was dumped at:
+	// "by". A trace event's and a log line's time are the OOM's own: "at".
+	// The step comes first, the time after it when both are known.
+	var when string
+	switch {
+	case r.Step != input.NoStep && !r.Time.IsZero():
+		when = " by step " + strconv.FormatInt(r.Step, 10) + ", " + units.Timestamp(r.Time)
+	case r.Step != input.NoStep:
+		when = " by step " + strconv.FormatInt(r.Step, 10)
+	case !r.Time.IsZero() && r.From != analyze.RanOutMemoryStats:
+		when = " at " + units.Timestamp(r.Time)
+	case !r.Time.IsZero():
+		when = " by " + units.Timestamp(r.Time)
+	}
+	var what string
+	switch r.From {
+	case analyze.RanOutTrainingLog:
+		what = fmt.Sprintf("line %d of %s", r.Line, r.Path)
+	case analyze.RanOutMemoryStats:
+		what = "num_ooms rose in the memory_stats of " + r.Path
+	default:
+		what = "in the trace of " + r.Path
+	}
+	return "already ran out of memory: an OOM" + when + " (" + what + ")"
+}
+
 // severity says a leak's severity and time to capacity, p its projection
-// (nil when unknown) on an axis per.
-func severity(sev analyze.LeakSeverity, p *analyze.Projection, per units.Per) string {
+// (nil when unknown) on an axis per, or, in its place, the OOM the device
+// already had (r, nil when none).
+func severity(sev analyze.LeakSeverity, p *analyze.Projection, r *analyze.RanOut, per units.Per) string {
+	if r != nil {
+		return fmt.Sprintf("%s severity; the device %s", sev, RanOut(r))
+	}
 	if p == nil {
 		return string(sev) + " severity (no time to capacity: capacity unknown or too few snapshots)"
 	}

@@ -223,10 +223,10 @@ func leakReason(d *analyze.Device, suspects int) string {
 	if ls.Paths() == 1 {
 		top := &d.Suspects[ls.Suspects[0]]
 		s = fmt.Sprintf("leak on %s: %s; the top one, %s in %s (fingerprint %s), grows %s, %s, over %d snapshots (%s); %s",
-			where, units.CountOf(suspects, "suspect"), top.Site, top.Function, top.Fingerprint, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), t.N, t.Test, severity(ls.Severity, ls.Projection, t.Per))
+			where, units.CountOf(suspects, "suspect"), top.Site, top.Function, top.Fingerprint, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), t.N, t.Test, severity(ls.Severity, ls.Projection, ls.RanOut, t.Per))
 	} else {
 		s = fmt.Sprintf("leak on %s: %s; the top site, %s in %s, grows %s, %s, over %d snapshots (%s) through %d call paths (%s); %s",
-			where, units.CountOf(suspects, "suspect"), ls.Site, ls.Function, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), t.N, t.Test, ls.Paths(), paths(d, ls), severity(ls.Severity, ls.Projection, t.Per))
+			where, units.CountOf(suspects, "suspect"), ls.Site, ls.Function, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), t.N, t.Test, ls.Paths(), paths(d, ls), severity(ls.Severity, ls.Projection, ls.RanOut, t.Per))
 	}
 	if slices.Contains(d.Lockstep, 0) {
 		s += fmt.Sprintf("; %d of its leak sites grow in lockstep (the same number of new live blocks at every snapshot): one object probably keeps them all alive, such as a loss or output kept with its autograd graph", len(d.Lockstep))
