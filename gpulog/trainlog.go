@@ -96,7 +96,7 @@ var (
 // classifyOOMLine tells whether a line (as visibleText shows it) is an
 // out-of-memory message, and of which kind.
 func classifyOOMLine(line string) (OOMKind, bool) {
-	if !mayBeOOMLine([]byte(line)) {
+	if !mayBeOOMLine(line) {
 		return "", false
 	}
 	if loc := reOOMMessageStart.FindStringIndex(line); loc != nil {
@@ -220,7 +220,7 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 		if fw.line(scratch, n, line) {
 			return true
 		}
-		if !mayBeOOMLine([]byte(line)) {
+		if !mayBeOOMLine(line) {
 			continue
 		}
 		if _, ok := classifyOOMLine(visibleText(line)); ok {
@@ -234,10 +234,10 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 
 // mayBeOOMLine is a quick test that rules out most lines before
 // classifyOOMLine looks at them.
-func mayBeOOMLine(line []byte) bool {
-	return bytes.Contains(line, []byte("out of memory")) || bytes.Contains(line, []byte("Out of memory")) ||
-		bytes.Contains(line, []byte("CUDA calloc")) || bytes.Contains(line, []byte("CUDA malloc")) ||
-		bytes.Contains(line, []byte("_STATUS_ALLOC_FAILED"))
+func mayBeOOMLine(line string) bool {
+	return strings.Contains(line, "out of memory") || strings.Contains(line, "Out of memory") ||
+		strings.Contains(line, "CUDA calloc") || strings.Contains(line, "CUDA malloc") ||
+		strings.Contains(line, "_STATUS_ALLOC_FAILED")
 }
 
 // parseOOM reads one message: its line n as visibleText shows it, with
@@ -455,7 +455,14 @@ func (tr *trainingReader) read(raw string, ln int) {
 		line = visibleText(raw)
 	}
 	if body := line[len(b.tasks.line(line)):]; strings.HasPrefix(body, " ") || strings.HasPrefix(body, "=") {
-		switch m := reElasticRank.FindStringSubmatch(body); {
+		var m []string
+		// The regexp is slow to fail on a line of spaces (nvidia-smi's
+		// blank line after each table): only a line naming a rank is
+		// given to it.
+		if strings.Contains(body, "rank") {
+			m = reElasticRank.FindStringSubmatch(body)
+		}
+		switch {
 		case m != nil:
 			tr.elasticRank, _ = atoi(m[1])
 		case tr.elasticRank != input.NoRank && reElasticEnd.MatchString(body):
@@ -465,7 +472,7 @@ func (tr *trainingReader) read(raw string, ln int) {
 	if tr.sum.line(b, ln, line) || tr.comp.line(b, line) || tr.fw.line(b, ln, line) {
 		return
 	}
-	if !mayBeOOMLine([]byte(line)) {
+	if !mayBeOOMLine(line) {
 		return
 	}
 	line = visibleText(line)
@@ -526,7 +533,7 @@ func (p *pendingOOM) continuation(line string) (string, bool) {
 		}
 		rest = after
 	}
-	if readLineHead(rest).stamp != "" || reRecordStart.MatchString(strings.TrimLeft(rest, " ")) || mayBeOOMLine([]byte(rest)) {
+	if readLineHead(rest).stamp != "" || reRecordStart.MatchString(strings.TrimLeft(rest, " ")) || mayBeOOMLine(rest) {
 		return "", false
 	}
 	return rest, true
