@@ -123,3 +123,27 @@ func tee(s *sideScan, r io.Reader, n int) {
 		}
 	}
 }
+
+// FuzzSideReadingEveryWay checks on any text that the side readings
+// riding a line reader's lines and teed its bytes in small pieces are
+// the same.
+func FuzzSideReadingEveryWay(f *testing.F) {
+	for _, text := range sideTexts() {
+		if len(text) < 1<<16 {
+			f.Add(text, uint8(7))
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string, n uint8) {
+		opt := ReadOptions{Location: time.UTC}
+		for _, start := range []func(ReadOptions) *sideScan{newSideScan, newGPUSideScan} {
+			a, b := start(opt), start(opt)
+			ride(a, text, -1)
+			a.finish()
+			tee(b, iotest.HalfReader(strings.NewReader(text)), int(n)+1)
+			b.finish()
+			if d := cmp.Diff(a.log, b.log, cmpopts.EquateNaNs()); d != "" || (a.err == nil) != (b.err == nil) {
+				t.Errorf("%s: error %v riding, %v teed; log (-riding +teed):\n%s", a.b.log.Format, a.err, b.err, d)
+			}
+		}
+	})
+}
