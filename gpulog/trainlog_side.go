@@ -63,7 +63,8 @@ type sideScan struct {
 	err   error
 }
 
-// newSideScan starts the training-log reading of a GPU log.
+// newSideScan returns the training-log reading of a GPU log, to be given
+// the log's input (teeFrom).
 func newSideScan(opt ReadOptions) *sideScan {
 	b := newLogBuilder(FormatTrainingLog, opt)
 	b.lr = &lineReader{}
@@ -71,8 +72,9 @@ func newSideScan(opt ReadOptions) *sideScan {
 	return &sideScan{b: b, line: tr.line, end: tr.end}
 }
 
-// newGPUSideScan starts the GPU reading (nvidia-smi tables and query CSV
-// blocks: readText) of a training log.
+// newGPUSideScan returns the GPU reading (nvidia-smi tables and query CSV
+// blocks: readText) of a training log, to be given the log's input
+// (teeFrom).
 func newGPUSideScan(opt ReadOptions) *sideScan {
 	b := newLogBuilder(FormatTable, opt)
 	b.lr = &lineReader{}
@@ -173,7 +175,7 @@ func (s *sideScan) finish() {
 type sideTee struct {
 	r    *bufio.Reader
 	side *sideScan
-	// read is true once anything read from it.
+	// read is true once anything was read from it.
 	read bool
 }
 
