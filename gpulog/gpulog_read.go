@@ -388,24 +388,22 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	// Any text file read as a GPU log is also read as a training log
 	// (trainlog_side.go), and a training log for its GPU readings: a job's
 	// output can hold both. The other reading gets the text as this one
-	// reads it (unwrapped from Docker's objects), each byte once.
+	// reads it (unwrapped from Docker's objects), in the same pass.
 	var side, gpuSide *sideScan
 	if _, known := logReaders[format]; known && format != FormatTrainingLog {
-		side = startSideScan(opt)
-		br = bufio.NewReaderSize(io.TeeReader(br, side.pw), 64<<10)
-		r = br
+		side = newSideScan(opt)
+		r = side.teeFrom(br)
 	}
 	if format == FormatTrainingLog {
-		gpuSide = startGPUSideScan(opt)
-		br = bufio.NewReaderSize(io.TeeReader(br, gpuSide.pw), 64<<10)
-		r = br
+		gpuSide = newGPUSideScan(opt)
+		r = gpuSide.teeFrom(br)
 	}
 	var prefix *linePrefix
 	if head, _ := br.Peek(sniffHead); len(head) > 0 {
 		if _, ok := sniffDistinct(head, opt.Columns); !ok {
 			if p, f, ok := learnPrefix(head, opt.Columns); ok && f == format {
 				prefix = p
-				b.prefix = newPrefixStripper(br, p, opt.Location)
+				b.prefix = newPrefixStripper(r, p, opt.Location)
 				r = b.prefix
 			}
 		}
@@ -416,11 +414,11 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	}
 	err = read(r, b)
 	if side != nil {
-		side.finish(br)
+		side.finish()
 		err = b.adoptSide(side, err)
 	}
 	if gpuSide != nil {
-		gpuSide.finish(br)
+		gpuSide.finish()
 	}
 	if err != nil {
 		return nil, err
@@ -507,8 +505,15 @@ func (b *logBuilder) lineTime(t time.Time, n int) time.Time {
 	return t
 }
 
-// lines starts reading r line by line.
+// lines starts reading r line by line. When r is the input teed to a
+// side reading (trainlog_side.go) that nothing has read yet, the lines
+// are read from the input itself and the side reading rides them.
 func (b *logBuilder) lines(r io.Reader) *lineReader {
+	if t, ok := r.(*sideTee); ok && t.unread() {
+		b.lr = newLineReader(t.r)
+		t.side.rideOn(b.lr)
+		return b.lr
+	}
 	b.lr = newLineReader(r)
 	return b.lr
 }
@@ -740,6 +745,8 @@ func mergeGPU(known *GPU, g GPU) {
 
 // lineReader returns the lines of a text log one at a time, with their
 // 1-based numbers, without holding more than maxLineBytes of one line.
+// When a log is also read another way (trainlog_side.go), side is handed
+// every line it reads.
 type lineReader struct {
 	r *bufio.Reader
 	// n is the number of the line last returned.
@@ -748,13 +755,17 @@ type lineReader struct {
 	buf []byte
 	// unterminated is true when the line last returned ended at the end
 	// of the input without a newline; long when it was cut to
-	// maxLineBytes; nuls counts the NUL bytes removed from it.
+	// maxLineBytes; nuls counts the NUL bytes removed from it; failure
+	// when it reports a lost GPU or a failed driver (driverFailure).
 	unterminated bool
 	long         bool
 	nuls         int
+	failure      bool
 	err          error
+	// done is true once the input ended (or failed: err).
+	done bool
 	// totalNULs and nulLines count the NUL bytes dropped and the lines
-	// that held them, over the whole input.
+	// that held them, over the lines returned.
 	totalNULs int
 	nulLines  int
 	// failures counts the lines that report a lost GPU or a failed
@@ -763,6 +774,9 @@ type lineReader struct {
 	failures         int
 	firstFailure     int
 	firstFailureText string
+	// side, when set, reads every line too: the side reading of the log
+	// riding this reader's lines (trainlog_side.go).
+	side *sideScan
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -772,40 +786,73 @@ func newLineReader(r io.Reader) *lineReader {
 // next returns the next line without its line ending and NUL bytes, and
 // false at the end of the input (or on a read error, kept in err).
 func (lr *lineReader) next() (string, bool) {
-	lr.buf = lr.buf[:0]
-	lr.long, lr.unterminated, lr.nuls = false, false, 0
+	s, ok := lr.read()
+	if !ok {
+		return "", false
+	}
+	lr.count(s)
+	if lr.side != nil {
+		lr.side.ride(lr, s)
+	}
+	return s, true
+}
+
+// read reads the next line as next does, without counting it in the
+// totals or handing it to the side reading.
+func (lr *lineReader) read() (string, bool) {
+	lr.start()
+	if lr.done {
+		return "", false
+	}
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
-		if len(lr.buf)+len(chunk) <= maxLineBytes {
-			lr.buf = append(lr.buf, chunk...)
-		} else {
-			if room := maxLineBytes - len(lr.buf); room > 0 {
-				lr.buf = append(lr.buf, chunk[:room]...)
-			}
-			lr.long = true
-			lr.nuls += bytes.Count(chunk, []byte{0})
-		}
+		lr.add(chunk)
 		switch {
 		case err == nil:
-			lr.n++
-			return lr.finish(), true
+			return lr.end(false), true
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
+			lr.done = true
 			if len(lr.buf) == 0 && !lr.long {
 				return "", false
 			}
-			lr.n++
-			lr.unterminated = true
-			return lr.finish(), true
+			return lr.end(true), true
 		default:
-			lr.err = err
+			lr.err, lr.done = err, true
 			return "", false
 		}
 	}
 }
 
-func (lr *lineReader) finish() string {
+// start begins a line.
+func (lr *lineReader) start() {
+	lr.buf = lr.buf[:0]
+	lr.long, lr.unterminated, lr.nuls, lr.failure = false, false, 0, false
+}
+
+// add appends the next part of the current line, as far as maxLineBytes;
+// the NUL bytes in what is left out are counted. Where a line is cut
+// does not depend on how its parts were read.
+func (lr *lineReader) add(part []byte) {
+	room := maxLineBytes - len(lr.buf)
+	if len(part) <= room {
+		lr.buf = append(lr.buf, part...)
+		return
+	}
+	if room > 0 {
+		lr.buf = append(lr.buf, part[:room]...)
+		part = part[room:]
+	}
+	lr.long = true
+	lr.nuls += bytes.Count(part, []byte{0})
+}
+
+// end ends the current line (unterminated: by the end of the input) and
+// returns its text, without its line ending and NUL bytes.
+func (lr *lineReader) end(unterminated bool) string {
+	lr.n++
+	lr.unterminated = unterminated
 	line := lr.buf
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
@@ -816,18 +863,23 @@ func (lr *lineReader) finish() string {
 		lr.nuls += bytes.Count(line, []byte{0})
 		line = bytes.ReplaceAll(line, []byte{0}, nil)
 	}
+	s := string(line)
+	lr.failure = driverFailure(s)
+	return s
+}
+
+// count adds the line just read, s, to the totals over the input.
+func (lr *lineReader) count(s string) {
 	if lr.nuls > 0 {
 		lr.totalNULs += lr.nuls
 		lr.nulLines++
 	}
-	s := string(line)
-	if driverFailure(s) {
+	if lr.failure {
 		if lr.failures == 0 {
 			lr.firstFailure, lr.firstFailureText = lr.n, strings.TrimSpace(s)
 		}
 		lr.failures++
 	}
-	return s
 }
 
 // nulReason describes a line that held NUL bytes.

@@ -81,6 +81,12 @@ func readText(r io.Reader, b *logBuilder) error {
 		}
 		st.feed(line)
 	}
+	return st.end()
+}
+
+// end ends the input (its error in lr.err) and emits the readings.
+func (st *textState) end() error {
+	b, lr := st.b, st.lr
 	if lr.err != nil {
 		return fmt.Errorf("line %d: %w", lr.n+1, lr.err)
 	}

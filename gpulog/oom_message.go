@@ -428,7 +428,7 @@ func visibleText(line string) string {
 	last := ""
 	for i := len(parts) - 1; i >= 0; i-- {
 		p := parts[i]
-		if mayBeOOMLine([]byte(p)) {
+		if mayBeOOMLine(p) {
 			return p
 		}
 		if last == "" && strings.TrimSpace(p) != "" {

@@ -96,7 +96,7 @@ var (
 // classifyOOMLine tells whether a line (as visibleText shows it) is an
 // out-of-memory message, and of which kind.
 func classifyOOMLine(line string) (OOMKind, bool) {
-	if !mayBeOOMLine([]byte(line)) {
+	if !mayBeOOMLine(line) {
 		return "", false
 	}
 	if loc := reOOMMessageStart.FindStringIndex(line); loc != nil {
@@ -220,7 +220,7 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 		if fw.line(scratch, n, line) {
 			return true
 		}
-		if !mayBeOOMLine([]byte(line)) {
+		if !mayBeOOMLine(line) {
 			continue
 		}
 		if _, ok := classifyOOMLine(visibleText(line)); ok {
@@ -234,10 +234,10 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 
 // mayBeOOMLine is a quick test that rules out most lines before
 // classifyOOMLine looks at them.
-func mayBeOOMLine(line []byte) bool {
-	return bytes.Contains(line, []byte("out of memory")) || bytes.Contains(line, []byte("Out of memory")) ||
-		bytes.Contains(line, []byte("CUDA calloc")) || bytes.Contains(line, []byte("CUDA malloc")) ||
-		bytes.Contains(line, []byte("_STATUS_ALLOC_FAILED"))
+func mayBeOOMLine(line string) bool {
+	return strings.Contains(line, "out of memory") || strings.Contains(line, "Out of memory") ||
+		strings.Contains(line, "CUDA calloc") || strings.Contains(line, "CUDA malloc") ||
+		strings.Contains(line, "_STATUS_ALLOC_FAILED")
 }
 
 // parseOOM reads one message: its line n as visibleText shows it, with
@@ -365,164 +365,217 @@ const oomEchoLines = 400
 // apart).
 const ncclEventLines = 10
 
-// trainingLines returns a training log's lines one at a time, as a
-// terminal shows them, with a line of look-ahead for wrapped messages.
-type trainingLines struct {
-	b  *logBuilder
-	lr *lineReader
-	// held is a line read ahead and not yet used (heldN its number).
-	held  string
-	heldN int
-	has   bool
+// trainingReader reads a training log's lines as they are handed to it
+// (line), one at a time, as a terminal shows them: the main reading of a
+// training log and the side reading of a GPU log (trainlog_side.go) are
+// the same reader. A message wrapped over several lines is gathered as
+// its lines come (pending).
+type trainingReader struct {
+	b   *logBuilder
+	sum summaryState
+	// comp and fw read Composer's MemoryMonitor lines and the memory
+	// lines of the other frameworks.
+	comp composerState
+	fw   frameworkState
+	// elasticRank is the rank of the failure torchelastic's
+	// ChildFailedError report is describing (its traceback quotes the
+	// rank's exception without the rank's prefix), input.NoRank outside
+	// one.
+	elasticRank int
+	// pending is the out-of-memory message whose continuation lines are
+	// being gathered, nil when none.
+	pending *pendingOOM
 }
 
-func (tl *trainingLines) next() (string, int, bool) {
-	if tl.has {
-		tl.has = false
-		return tl.held, tl.heldN, true
-	}
-	return tl.b.nextLine(tl.lr)
+// pendingOOM is an out-of-memory message read up to its first line (line
+// n) and the continuation lines gathered so far.
+type pendingOOM struct {
+	n     int
+	first string
+	kind  OOMKind
+	head  lineHead
+	cont  strings.Builder
+	// lines counts the continuation lines gathered.
+	lines int
 }
 
-func (tl *trainingLines) unread(line string, n int) {
-	tl.held, tl.heldN, tl.has = line, n, true
-}
-
-// continuation gathers the lines that continue a wrapped message whose
-// first line is first (after its prefix): their text, joined as written,
-// and the number of the last line used.
-func (tl *trainingLines) continuation(first string, kind OOMKind) string {
-	head := readLineHead(first)
-	text := head.rest
-	var cont strings.Builder
-	for range maxOOMContinuation {
-		if !oomUnfinished(compactText(text+cont.String()), kind) {
-			break
-		}
-		line, n, ok := tl.next()
-		if !ok {
-			break
-		}
-		v := visibleText(line)
-		if strings.TrimSpace(v) == "" {
-			tl.unread(line, n)
-			break
-		}
-		// A launcher labels every line: the same label goes before the
-		// continuation, another starts a new record.
-		if head.label != "" {
-			if !strings.HasPrefix(v, head.label) {
-				tl.unread(line, n)
-				break
-			}
-			v = v[len(head.label):]
-		}
-		// A collector that prefixes every line writes the same rank
-		// before the continuation; another rank or a time starts a new
-		// record.
-		rest := v
-		if r, _, after, ok := rankToken(strings.TrimLeft(v, " \t")); ok {
-			if r != head.rank {
-				tl.unread(line, n)
-				break
-			}
-			rest = after
-		}
-		if readLineHead(rest).stamp != "" || reRecordStart.MatchString(strings.TrimLeft(rest, " ")) || mayBeOOMLine([]byte(rest)) {
-			tl.unread(line, n)
-			break
-		}
-		cont.WriteString(rest)
-	}
-	return cont.String()
+func newTrainingReader(b *logBuilder) *trainingReader {
+	return &trainingReader{b: b, elasticRank: input.NoRank}
 }
 
 // readTrainingLog reads a training log's messages and memory readings
 // into b, their ranks from srun labels decided at its end
 // (resolveTaskRanks).
 func readTrainingLog(r io.Reader, b *logBuilder) error {
-	err := readTrainingLines(r, b)
+	lr := b.lines(r)
+	tr := newTrainingReader(b)
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		tr.line(line)
+	}
+	return tr.end()
+}
+
+// line reads the next line, b.lr's.
+func (tr *trainingReader) line(raw string) {
+	b, lr := tr.b, tr.b.lr
+	if lr.long {
+		b.skip(lr.n, kindLong, fmt.Sprintf("more than %d bytes", maxLineBytes))
+		return
+	}
+	if tr.pending != nil && tr.continues(raw) {
+		return
+	}
+	tr.read(raw, lr.n)
+}
+
+// end ends the input (its error in b.lr.err): the message and the
+// memory summary being read are finished, and the srun labels decided.
+func (tr *trainingReader) end() error {
+	b, lr := tr.b, tr.b.lr
+	tr.endOOM()
+	var err error
+	if lr.err != nil {
+		err = fmt.Errorf("line %d: %w", lr.n+1, lr.err)
+	}
+	tr.comp.flush(b)
+	tr.sum.flush(b)
 	b.resolveTaskRanks()
 	return err
 }
 
-func readTrainingLines(r io.Reader, b *logBuilder) error {
-	tl := &trainingLines{b: b, lr: b.lines(r)}
-	var sum summaryState
-	var comp composerState
-	var fw frameworkState
-	defer sum.flush(b)
-	defer comp.flush(b)
-	// elasticRank is the rank of the failure torchelastic's
-	// ChildFailedError report is describing (its traceback quotes the
-	// rank's exception without the rank's prefix), input.NoRank outside
-	// one.
-	elasticRank := input.NoRank
-	for {
-		raw, ln, ok := tl.next()
-		if !ok {
+// read reads line ln, which continues no message.
+func (tr *trainingReader) read(raw string, ln int) {
+	b := tr.b
+	line := raw
+	if strings.IndexByte(raw, '\r') >= 0 || strings.IndexByte(raw, 0x1b) >= 0 {
+		line = visibleText(raw)
+	}
+	if body := line[len(b.tasks.line(line)):]; strings.HasPrefix(body, " ") || strings.HasPrefix(body, "=") {
+		var m []string
+		// The regexp is slow to fail on a line of spaces (nvidia-smi's
+		// blank line after each table): only a line naming a rank is
+		// given to it.
+		if strings.Contains(body, "rank") {
+			m = reElasticRank.FindStringSubmatch(body)
+		}
+		switch {
+		case m != nil:
+			tr.elasticRank, _ = atoi(m[1])
+		case tr.elasticRank != input.NoRank && reElasticEnd.MatchString(body):
+			tr.elasticRank = input.NoRank
+		}
+	}
+	if tr.sum.line(b, ln, line) || tr.comp.line(b, line) || tr.fw.line(b, ln, line) {
+		return
+	}
+	if !mayBeOOMLine(line) {
+		return
+	}
+	line = visibleText(line)
+	kind, ok := classifyOOMLine(line)
+	if !ok {
+		return
+	}
+	p := &pendingOOM{n: ln, first: line, kind: kind, head: readLineHead(line)}
+	tr.pending = p
+	if !p.unfinished() {
+		tr.endOOM()
+	}
+}
+
+// unfinished reports whether the message may continue on the next line.
+func (p *pendingOOM) unfinished() bool {
+	return p.lines < maxOOMContinuation && oomUnfinished(compactText(p.head.rest+p.cont.String()), p.kind)
+}
+
+// continues adds line to the pending message when it continues it, and
+// reports whether it did; when it does not, the message is finished.
+func (tr *trainingReader) continues(line string) bool {
+	p := tr.pending
+	if rest, ok := p.continuation(line); ok {
+		p.cont.WriteString(rest)
+		p.lines++
+		if !p.unfinished() {
+			tr.endOOM()
+		}
+		return true
+	}
+	tr.endOOM()
+	return false
+}
+
+// continuation returns the text line adds to the message, and false when
+// the line is no continuation of it (the message ended before it).
+func (p *pendingOOM) continuation(line string) (string, bool) {
+	head := p.head
+	v := visibleText(line)
+	if strings.TrimSpace(v) == "" {
+		return "", false
+	}
+	// A launcher labels every line: the same label goes before the
+	// continuation, another starts a new record.
+	if head.label != "" {
+		if !strings.HasPrefix(v, head.label) {
+			return "", false
+		}
+		v = v[len(head.label):]
+	}
+	// A collector that prefixes every line writes the same rank before
+	// the continuation; another rank or a time starts a new record.
+	rest := v
+	if r, _, after, ok := rankToken(strings.TrimLeft(v, " \t")); ok {
+		if r != head.rank {
+			return "", false
+		}
+		rest = after
+	}
+	if readLineHead(rest).stamp != "" || reRecordStart.MatchString(strings.TrimLeft(rest, " ")) || mayBeOOMLine(rest) {
+		return "", false
+	}
+	return rest, true
+}
+
+// endOOM adds the pending message, if any, to the log: as an event of
+// its own, or as one more count of the same event written again.
+func (tr *trainingReader) endOOM() {
+	p := tr.pending
+	if p == nil {
+		return
+	}
+	tr.pending = nil
+	b, kind := tr.b, p.kind
+	o := b.parseOOM(p.n, p.first, p.cont.String(), kind)
+	if _, task := fromTaskRank(o.Rank); tr.elasticRank != input.NoRank && (o.Rank == input.NoRank || task) {
+		// The report's rank is the global rank; srun's label
+		// before it is only the task that ran torchrun.
+		o.Rank = tr.elasticRank
+	}
+	if n := len(b.log.OOMs); n > 0 && kind == OOMNCCL {
+		// NCCL reports one failure in several WARN lines (the CUDA
+		// error, then the allocation that failed): one event.
+		if prev := &b.log.OOMs[n-1]; prev.Kind == OOMNCCL && prev.Rank == o.Rank && o.Line-prev.Line <= ncclEventLines {
+			if prev.Requested < 0 {
+				prev.Requested = o.Requested
+			}
+			if prev.Device < 0 {
+				prev.Device = o.Device
+			}
+			return
+		}
+	}
+	for i := len(b.log.OOMs) - 1; i >= 0; i-- {
+		prev := &b.log.OOMs[i]
+		if o.Line-prev.Line > oomEchoLines {
 			break
 		}
-		line := raw
-		if strings.IndexByte(raw, '\r') >= 0 || strings.IndexByte(raw, 0x1b) >= 0 {
-			line = visibleText(raw)
-		}
-		if body := line[len(b.tasks.line(line)):]; strings.HasPrefix(body, " ") || strings.HasPrefix(body, "=") {
-			switch m := reElasticRank.FindStringSubmatch(body); {
-			case m != nil:
-				elasticRank, _ = atoi(m[1])
-			case elasticRank != input.NoRank && reElasticEnd.MatchString(body):
-				elasticRank = input.NoRank
-			}
-		}
-		if sum.line(b, ln, line) || comp.line(b, line) || fw.line(b, ln, line) {
-			continue
-		}
-		if !mayBeOOMLine([]byte(line)) {
-			continue
-		}
-		line = visibleText(line)
-		kind, ok := classifyOOMLine(line)
-		if !ok {
-			continue
-		}
-		o := b.parseOOM(ln, line, tl.continuation(line, kind), kind)
-		if _, task := fromTaskRank(o.Rank); elasticRank != input.NoRank && (o.Rank == input.NoRank || task) {
-			// The report's rank is the global rank; srun's label
-			// before it is only the task that ran torchrun.
-			o.Rank = elasticRank
-		}
-		if n := len(b.log.OOMs); n > 0 && kind == OOMNCCL {
-			// NCCL reports one failure in several WARN lines (the CUDA
-			// error, then the allocation that failed): one event.
-			if prev := &b.log.OOMs[n-1]; prev.Kind == OOMNCCL && prev.Rank == o.Rank && o.Line-prev.Line <= ncclEventLines {
-				if prev.Requested < 0 {
-					prev.Requested = o.Requested
-				}
-				if prev.Device < 0 {
-					prev.Device = o.Device
-				}
-				continue
-			}
-		}
-		merged := false
-		for i := len(b.log.OOMs) - 1; i >= 0; i-- {
-			prev := &b.log.OOMs[i]
-			if o.Line-prev.Line > oomEchoLines {
-				break
-			}
-			if sameOOM(*prev, o) {
-				prev.Count++
-				merged = true
-				break
-			}
-		}
-		if !merged {
-			b.log.OOMs = append(b.log.OOMs, o)
+		if sameOOM(*prev, o) {
+			prev.Count++
+			return
 		}
 	}
-	if tl.lr.err != nil {
-		return fmt.Errorf("line %d: %w", tl.lr.n+1, tl.lr.err)
-	}
-	return nil
+	b.log.OOMs = append(b.log.OOMs, o)
 }

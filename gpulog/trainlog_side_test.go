@@ -2,6 +2,7 @@ package gpulog_test
 
 import (
 	"compress/gzip"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -32,6 +33,11 @@ const smiCSV = "name, memory.total [MiB], memory.used [MiB]\nNVIDIA H100 80GB HB
 const gpustatBlock = `node001                   Wed May  1 12:00:00 2024  550.54.15
 [0] NVIDIA H100 80GB HBM3 | 30°C,   0 % |     1 / 81559 MB |
 [1] NVIDIA H100 80GB HBM3 | 31°C,   0 % |     1 / 81559 MB |
+`
+
+// gpustatJSON is gpustat --json's output for one GPU with 1 of 81559 MB
+// used.
+const gpustatJSON = `{"hostname": "node001", "driver_version": "550.54.15", "query_time": "2024-05-01T12:00:00", "gpus": [{"index": 0, "name": "NVIDIA H100 80GB HBM3", "memory.used": 1, "memory.total": 81559}]}
 `
 
 // jobOOM is a training job's lines ending in a 2.3+ OOM message of GPU 0
@@ -67,6 +73,12 @@ func TestGPULogAlsoTrainingLog(t *testing.T) {
 		{"gpustat-then-oom", gpustatBlock + jobOOM, gpulog.FormatGpustat, 2, 1, 7, 0},
 		{"table-then-summary", strings.TrimPrefix(smiTable, "+ nvidia-smi\n") + "epoch 1\n" + memorySummary("", 0, "1000 MiB", "4096 MiB", 0, 0), gpulog.FormatTable, 1, 1, 0, 1},
 		{"table-only", smiTable, gpulog.FormatTable, 1, 1, 0, 0},
+		// The side reading is teed the bytes a prefix is removed from,
+		// or that a reader of bytes reads (and stops reading at the
+		// first line that is no JSON).
+		{"prefixed-csv-then-oom", prefixed(smiCSV+jobOOM, func(i int) string { return fmt.Sprintf("2024-05-01T12:00:%02d.000000000Z ", i) }),
+			gpulog.FormatQueryCSV, 1, 1, 6, 0},
+		{"gpustat-json-then-oom", gpustatJSON + jobOOM, gpulog.FormatGpustatJSON, 1, 1, 5, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

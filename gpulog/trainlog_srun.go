@@ -84,7 +84,7 @@ func (s *srunTasks) line(line string) (label string) {
 		return ""
 	}
 	if c := line[0]; c == ' ' || (c >= '0' && c <= '9') {
-		if m := rePrefixTask.FindStringSubmatch(line); m != nil {
+		if m := srunLabel(line); m != nil {
 			id, _ := atoi(m[1])
 			if s.ids == nil {
 				s.ids = map[int]bool{}
@@ -125,6 +125,25 @@ func (s *srunTasks) line(line string) (label string) {
 		}
 	}
 	return label
+}
+
+// srunLabel is rePrefixTask.FindStringSubmatch(line) ("  3: " and "3"),
+// without the regexp: this runs on every line of every text log, and the
+// regexp engine is slow to fail on a line of spaces (the blank line after
+// each nvidia-smi table is 89 of them).
+func srunLabel(line string) []string {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+		j++
+	}
+	if j == i || j-i > 6 || !strings.HasPrefix(line[j:], ": ") {
+		return nil
+	}
+	return []string{line[:j+2], line[i:j]}
 }
 
 // reElasticLocal reads the local rank of torchelastic's report line

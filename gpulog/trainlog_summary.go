@@ -127,18 +127,30 @@ func (s *summaryState) flush(b *logBuilder) {
 
 // mayNameStep is a quick test that rules out the lines reLogStep cannot
 // match (most lines of a GPU log, which is read as a training log too):
-// those without "step" or "iter" in any case.
+// those without "step" or "iter" in any case. Both words have a 't' or
+// 'T' second, which strings.IndexByte finds faster than a loop over every
+// byte.
 func mayNameStep(line string) bool {
-	for i := 0; i+4 <= len(line); i++ {
-		switch line[i] | 0x20 {
-		case 's':
-			if line[i+1]|0x20 == 't' && line[i+2]|0x20 == 'e' && line[i+3]|0x20 == 'p' {
-				return true
+	for _, t := range [2]byte{'t', 'T'} {
+		for i := 1; i < len(line); {
+			j := strings.IndexByte(line[i:], t)
+			if j < 0 {
+				break
 			}
-		case 'i':
-			if line[i+1]|0x20 == 't' && line[i+2]|0x20 == 'e' && line[i+3]|0x20 == 'r' {
-				return true
+			j += i
+			if j+3 <= len(line) && line[j+1]|0x20 == 'e' {
+				switch line[j-1] | 0x20 {
+				case 's':
+					if line[j+2]|0x20 == 'p' {
+						return true
+					}
+				case 'i':
+					if line[j+2]|0x20 == 'r' {
+						return true
+					}
+				}
 			}
+			i = j + 1
 		}
 	}
 	return false
