@@ -116,7 +116,7 @@ func TestLogFixtures(t *testing.T) {
 		// No memory columns: read, and said.
 		{name: "power_only_gpu.csv", format: gpulog.FormatCSVColumns, samples: 5, gpus: 1, timing: gpulog.TimingTimes,
 			at: 0, gpu: 0, used: gpulog.Unknown, total: gpulog.Unknown, time: "2025-11-26T20:31:15Z", maxUsed: gpulog.Unknown,
-			notes: [][]string{{"this log has no memory columns"}}},
+			notes: [][]string{{"this log gives no memory figures", "no memory columns"}}},
 		// --gpu-log-columns for names no heuristic reads.
 		{name: "custom_columns.csv", spec: "time=when,used=x_used,total=x_cap,unit=GiB", format: gpulog.FormatCSVColumns, samples: 6, gpus: 1,
 			timing: gpulog.TimingTimes, at: 0, gpu: 0, used: 1 * gib, total: gibs(79.6), time: "2025-11-26T20:31:15Z"},

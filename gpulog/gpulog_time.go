@@ -236,7 +236,8 @@ func datedInterval(samples []GPUSample) time.Duration {
 }
 
 // noteNoMemory says so when a log's GPU readings carry no memory figure at
-// all (a power- or utilization-only log).
+// all (a power- or utilization-only log, or one whose memory values are all
+// "not available").
 func (b *logBuilder) noteNoMemory() {
 	l := b.log
 	if len(l.Samples) == 0 || len(l.MIG) > 0 {
@@ -257,5 +258,9 @@ func (b *logBuilder) noteNoMemory() {
 		b.note(fmt.Sprintf("%d readings give used memory as a percent of the device and no total: read as bytes where --capacity or another log gives the device's total, else shown as a percent", shares))
 		return
 	}
-	b.note(fmt.Sprintf("this log has no memory columns: its %d readings give no used or total memory, so no device is shown for them", len(l.Samples)))
+	// The same words whether the columns are missing (a power- or
+	// utilization-only log) or present with only "not available" values
+	// ([N/A], Not Supported): unified-memory GPUs such as the GB10 print
+	// the latter, and "no memory columns" would misdescribe their logs.
+	b.note(fmt.Sprintf("this log gives no memory figures: its %d readings have no used or total memory (no memory columns, or only values such as [N/A] or Not Supported, as unified-memory GPUs like the GB10 print), so no device is shown for them", len(l.Samples)))
 }
