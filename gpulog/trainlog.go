@@ -350,8 +350,8 @@ func oomUnfinished(c string, kind OOMKind) bool {
 // sameOOM reports whether two messages report the same event: same kind,
 // rank, device and numbers.
 func sameOOM(a, b TrainingOOM) bool {
-	a.Line, a.Count, a.Time, a.Message = 0, 0, time.Time{}, ""
-	b.Line, b.Count, b.Time, b.Message = 0, 0, time.Time{}, ""
+	a.Line, a.Count, a.Time, a.Message, a.Handled = 0, 0, time.Time{}, "", false
+	b.Line, b.Count, b.Time, b.Message, b.Handled = 0, 0, time.Time{}, "", false
 	return a == b
 }
 
@@ -458,6 +458,8 @@ func readTrainingLines(r io.Reader, b *logBuilder) error {
 	// rank's exception without the rank's prefix), input.NoRank outside
 	// one.
 	elasticRank := input.NoRank
+	var rec recoveryState
+	defer func() { rec.markHandled(b.log.OOMs) }()
 	for {
 		raw, ln, ok := tl.next()
 		if !ok {
@@ -473,6 +475,11 @@ func readTrainingLines(r io.Reader, b *logBuilder) error {
 				elasticRank, _ = atoi(m[1])
 			case elasticRank != input.NoRank && reElasticEnd.MatchString(body):
 				elasticRank = input.NoRank
+			}
+		}
+		if recoveryMayBe([]byte(line)) {
+			if _, isOOM := classifyOOMLine(visibleText(line)); !isOOM {
+				rec.line(ln, visibleText(line))
 			}
 		}
 		if sum.line(b, ln, line) || comp.line(b, line) || fw.line(b, ln, line) {
@@ -495,12 +502,22 @@ func readTrainingLines(r io.Reader, b *logBuilder) error {
 		if n := len(b.log.OOMs); n > 0 && kind == OOMNCCL {
 			// NCCL reports one failure in several WARN lines (the CUDA
 			// error, then the allocation that failed): one event.
-			if prev := &b.log.OOMs[n-1]; prev.Kind == OOMNCCL && prev.Rank == o.Rank && o.Line-prev.Line <= ncclEventLines {
+			if prev := &b.log.OOMs[n-1]; prev.Kind == OOMNCCL && prev.Rank == o.Rank && o.Line-prev.Line <= ncclEventLines && ncclProcess(prev.Message) == ncclProcess(o.Message) {
 				if prev.Requested < 0 {
 					prev.Requested = o.Requested
 				}
 				if prev.Device < 0 {
 					prev.Device = o.Device
+				}
+				continue
+			}
+		}
+		if kind == OOMNCCL {
+			// The error PyTorch raises quotes NCCL's last WARN: the
+			// failure already counted, which it may give a rank.
+			if i, reraise := ncclReraise(b.log.OOMs, o.Line, line, o.Rank); reraise {
+				if i >= 0 {
+					b.log.OOMs[i].Rank = o.Rank
 				}
 				continue
 			}
@@ -519,6 +536,7 @@ func readTrainingLines(r io.Reader, b *logBuilder) error {
 		}
 		if !merged {
 			b.log.OOMs = append(b.log.OOMs, o)
+			rec.oom(ln, line)
 		}
 	}
 	if tl.lr.err != nil {
