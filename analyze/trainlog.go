@@ -99,7 +99,8 @@ func byReadingDevice(d *Device, logs []*gpulog.GPULog, gpu int, rules TrendRules
 	return true
 }
 
-// trainingLogOOMs makes OOM findings of the training logs' OOM messages.
+// trainingLogOOMs makes OOM findings of the training logs' OOM messages,
+// a message that other files copy counted once (distinctLoggedOOMs).
 // known are the OOMs the snapshots explain; a message one of them covers
 // (same rank when both know it, and the same device or the same requested
 // bytes) is left out. devices are the run's devices, which give a
@@ -107,8 +108,9 @@ func byReadingDevice(d *Device, logs []*gpulog.GPULog, gpu int, rules TrendRules
 // capacity is the device memory the run knows (0: unknown).
 func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, devices []*Device, capacity int64) []OOM {
 	var out []OOM
-	for _, l := range logs {
-		for _, m := range l.OOMs {
+	for _, e := range distinctLoggedOOMs(logs) {
+		{
+			m := e.msg
 			dev := max(messageDevice(m, devices), 0)
 			covered := false
 			for _, k := range known {
@@ -123,7 +125,9 @@ func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, devices []*Device, capa
 			if covered {
 				continue
 			}
-			out = append(out, trainingOOM(l.Path, m, dev, capacity, expandableOn(devices, m.Rank, dev)))
+			o := trainingOOM(e.path, m, dev, capacity, expandableOn(devices, m.Rank, dev))
+			o.RepeatedIn, o.Handled = e.repeats, m.Handled
+			out = append(out, o)
 		}
 	}
 	return out
