@@ -1301,6 +1301,9 @@ type Verdict struct {
 	// lists their causes in that order (unknown ones left out).
 	OOMs      int64
 	OOMCauses []OOMCause
+	// OOMsHandled counts the OOMs of OOMs that the training logs show the
+	// job caught and went on from (OOM.Handled).
+	OOMsHandled int64
 	// Suppressed counts the leak suspects suppressions took out of the
 	// verdict, by rule, most suspects first.
 	Suppressed []SuppressedRule

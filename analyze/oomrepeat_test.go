@@ -58,6 +58,8 @@ func TestRepeatedOOMs(t *testing.T) {
 			[]want{{"train.log", none, "wandb/run-20240308_100001-q1w2e3r4/files/output.log"}}},
 		{"torchrun --tee: the console's rank goes to the copy", []file{{"logs/none_x/attempt_0/0/stderr.log", tb + msg("3.91 GiB"), none}, {"slurm-999.out", "[rank0]:" + msg("3.91 GiB"), none}},
 			[]want{{"logs/none_x/attempt_0/0/stderr.log", 0, "slurm-999.out"}}},
+		{"torchelastic's error.json and the console", []file{{"logs/none_x/attempt_0/1/error.json", `{"message": {"message": "` + strings.TrimSpace(msg("3.91 GiB")) + `", "extraInfo": {"timestamp": "1714564806"}}}` + "\n", none}, {"slurm-5.out", "[rank1]: " + msg("3.91 GiB"), none}},
+			[]want{{"logs/none_x/attempt_0/1/error.json", 1, "slurm-5.out"}}},
 		{"rank files: two ranks stay two", []file{{"rank0.log", msg("3.91 GiB"), 0}, {"rank1.log", msg("3.91 GiB"), 1}},
 			[]want{{"rank0.log", 0, ""}, {"rank1.log", 1, ""}}},
 		{"one file pattern: two attempts stay two", []file{{"logs/a/attempt_0/0/stderr.log", msg("3.91 GiB"), none}, {"logs/a/attempt_1/0/stderr.log", msg("3.91 GiB"), none}},
@@ -100,5 +102,34 @@ func TestRepeatedOOMNote(t *testing.T) {
 	repeatedOOMNotes(f)
 	if len(f.Notes) != 1 || f.Notes[0].Kind != NoteOOMRepeated || f.Notes[0].Paths[0] != "train.log" || f.Notes[0].Text != "a/output.log, b/error.txt" {
 		t.Errorf("notes %+v", f.Notes)
+	}
+}
+
+// TestVerdictHandledOOMs: OOMs the job caught and went on from raise the
+// oom flag at warning severity; one OOM not caught makes the verdict
+// critical.
+func TestVerdictHandledOOMs(t *testing.T) {
+	oom := func(handled bool) OOM {
+		return OOM{Path: "train.log", Rank: input.NoRank, Cause: CauseCapacity, Handled: handled}
+	}
+	cases := []struct {
+		name     string
+		ooms     []OOM
+		severity Severity
+		handled  int64
+	}{
+		{"all caught", []OOM{oom(true), oom(true)}, SeverityWarning, 2},
+		{"one crash", []OOM{oom(true), oom(false)}, SeverityCritical, 1},
+		{"crash only", []OOM{oom(false)}, SeverityCritical, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &Findings{OOMs: c.ooms, Thresholds: Thresholds{Horizon: DefaultHorizon}}
+			decideVerdict(f)
+			v := f.Verdict
+			if !v.OOM || v.Severity != c.severity || v.OOMsHandled != c.handled || v.OOMs != int64(len(c.ooms)) {
+				t.Errorf("oom %v severity %s handled %d of %d; want true, %s, %d of %d", v.OOM, v.Severity, v.OOMsHandled, v.OOMs, c.severity, c.handled, len(c.ooms))
+			}
+		})
 	}
 }
