@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"gpureport/analyze"
+	"gpureport/gpulog"
 	"gpureport/input"
 	"gpureport/snapshot"
 )
@@ -480,4 +481,13 @@ func TestNoteOOMRepeated(t *testing.T) {
 	if got := Note(f, n); got != want {
 		t.Errorf("note %q, want %q", got, want)
 	}
+}
+
+// TestExplanationHandledRepeated: a message's explanation says where
+// else it is written and that the job went on after it.
+func TestExplanationHandledRepeated(t *testing.T) {
+	o := analyze.OOM{Path: "train.log", Rank: input.NoRank, Requested: 3 << 30, DeviceFree: 1 << 30, Reserved: -1, Allocated: -1, CachedFree: 2 << 30, LargestFree: -1,
+		Cause: analyze.CauseFragmentation, Handled: true, RepeatedIn: []string{"wandb/run-1/files/output.log"},
+		Message: &analyze.OOMMessage{Line: 4, Count: 1, Kind: analyze.OOMMessageKind(gpulog.OOMTorch), GPU: 0, Total: -1, ProcessInUse: -1, Allowed: -1, OtherProcesses: -1, OtherAllocations: -1}}
+	contains(t, "handled and repeated", Explanation(&o), []string{"line 4 of train.log; the same message is also in wandb/run-1/files/output.log, counted once; the job caught it and went on"}, nil)
 }
