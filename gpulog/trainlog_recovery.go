@@ -116,10 +116,13 @@ func (rs *recoveryState) oom(n int, line string) {
 }
 
 // markHandled sets Handled on the messages of ooms (parallel to rs.ooms)
-// that a recovery line answers: in each stream, messages and recovery
-// lines in line order are paired left to right, a message with the
-// recovery line next to it (before or after, nothing of either kind
-// between them in the stream), within maxRecoveryLines.
+// that a recovery line answers. In each stream, messages and recovery
+// lines are taken in line order: each pairs with the oldest unpaired one
+// of the other kind at most maxRecoveryLines before it, or waits for one.
+// So a handler's line before its traceback pairs with the message after
+// it, fairseq's after its memory tables with the message before, and two
+// processes' messages written before their two recovery lines pair in
+// order.
 func (rs *recoveryState) markHandled(ooms []TrainingOOM) {
 	if len(rs.lines) == 0 || len(rs.ooms) != len(ooms) {
 		return
@@ -140,21 +143,23 @@ func (rs *recoveryState) markHandled(ooms []TrainingOOM) {
 	type key struct {
 		label string
 		rank  int
+		line  bool // the waiting events are recovery lines
 	}
-	pending := map[key]int{} // a stream's unpaired event: its index in events
-	for i, e := range events {
-		k := key{e.label, e.rank}
-		j, ok := pending[k]
-		if ok {
-			p := events[j]
-			if (p.oom < 0) != (e.oom < 0) && e.n-p.n <= maxRecoveryLines {
-				o := max(p.oom, e.oom)
-				ooms[o].Handled = true
-				delete(pending, k)
-				continue
-			}
+	waiting := map[key][]event{}
+	for _, e := range events {
+		k := key{e.label, e.rank, e.oom >= 0}
+		q := waiting[k]
+		for len(q) > 0 && e.n-q[0].n > maxRecoveryLines {
+			q = q[1:]
 		}
-		pending[k] = i
+		if len(q) > 0 {
+			ooms[max(q[0].oom, e.oom)].Handled = true
+			waiting[k] = q[1:]
+			continue
+		}
+		waiting[k] = q
+		k.line = e.oom < 0
+		waiting[k] = append(waiting[k], e)
 	}
 }
 
