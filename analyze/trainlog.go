@@ -109,26 +109,24 @@ func byReadingDevice(d *Device, logs []*gpulog.GPULog, gpu int, rules TrendRules
 func trainingLogOOMs(logs []*gpulog.GPULog, known []OOM, devices []*Device, capacity int64) []OOM {
 	var out []OOM
 	for _, e := range distinctLoggedOOMs(logs) {
-		{
-			m := e.msg
-			dev := max(messageDevice(m, devices), 0)
-			covered := false
-			for _, k := range known {
-				// The same failed request is the same OOM even when the
-				// message numbers the GPU otherwise than the snapshot (a
-				// physical index beside cuda:N).
-				if sameRank(k.Rank, m.Rank) && (k.Device == dev || sameRequest(m.Requested, m.RequestedSlack, k.Requested)) {
-					covered = true
-					break
-				}
+		m := e.msg
+		dev := max(messageDevice(m, devices), 0)
+		covered := false
+		for _, k := range known {
+			// The same failed request is the same OOM even when the
+			// message numbers the GPU otherwise than the snapshot (a
+			// physical index beside cuda:N).
+			if sameRank(k.Rank, m.Rank) && (k.Device == dev || sameRequest(m.Requested, m.RequestedSlack, k.Requested)) {
+				covered = true
+				break
 			}
-			if covered {
-				continue
-			}
-			o := trainingOOM(e.path, m, dev, capacity, expandableOn(devices, m.Rank, dev))
-			o.RepeatedIn, o.Handled = e.repeats, m.Handled
-			out = append(out, o)
 		}
+		if covered {
+			continue
+		}
+		o := trainingOOM(e.path, m, dev, capacity, expandableOn(devices, m.Rank, dev))
+		o.RepeatedIn, o.Handled = e.repeats, m.Handled
+		out = append(out, o)
 	}
 	return out
 }
