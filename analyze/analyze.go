@@ -97,7 +97,8 @@ type Options struct {
 //  8. sites          suspects that pin fragmented segments, leak sites,
 //     lockstep, the segment map (attribution.go, leaksites.go,
 //     segmentmap.go)
-//  9. run            the training logs' OOMs, the ranks compared, the capture
+//  9. run            the training logs' OOMs (one copied into several files
+//     counted once: oomrepeat.go), the ranks compared, the capture
 //     kit's manifests, the OOMs no snapshot was taken at and the moment
 //     the roles' one line is about (trainlog.go, ranks.go, capture.go,
 //     memroles.go); then, every OOM known, the devices that already ran

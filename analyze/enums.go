@@ -604,6 +604,10 @@ const (
 const (
 	// NoteSkipped: input files that could not be used (Count).
 	NoteSkipped NoteKind = "skipped"
+	// NoteOOMRepeated: an OOM message of training log Paths[0] is also in
+	// the logs Text lists (comma-separated), copies of the same process's
+	// output, and is counted once (oomrepeat.go); Device is its device.
+	NoteOOMRepeated NoteKind = "OOM repeated in other files"
 	// NoteRankJoin: GPU readings joined to ranks by guessing rank r used
 	// GPU r (Device is the first device joined so).
 	NoteRankJoin NoteKind = "rank join guessed"

@@ -1129,6 +1129,15 @@ type OOM struct {
 	// Message is what a training log's OOM message said; nil for an OOM
 	// a snapshot recorded.
 	Message *OOMMessage
+	// Handled is true when the training log says the job caught the OOM
+	// and went on (gpulog.TrainingOOM.Handled: a recovery line answers
+	// the message): it is no crash, and raises a warning, not a critical
+	// verdict.
+	Handled bool
+	// RepeatedIn are the other training logs that hold the same message,
+	// copies of the same process's output (a tee, a tracker's console
+	// capture, an error file), sorted; Path is the first that holds it.
+	RepeatedIn []string
 	// Settings are the allocator settings in force.
 	Settings snapshot.AllocatorSettings
 	// Expandable is true when the allocator used expandable segments on
@@ -1305,6 +1314,9 @@ type Verdict struct {
 	// lists their causes in that order (unknown ones left out).
 	OOMs      int64
 	OOMCauses []OOMCause
+	// OOMsHandled counts the OOMs of OOMs that the training logs show the
+	// job caught and went on from (OOM.Handled).
+	OOMsHandled int64
 	// Suppressed counts the leak suspects suppressions took out of the
 	// verdict, by rule, most suspects first.
 	Suppressed []SuppressedRule

@@ -69,6 +69,7 @@ func runNotes(f *Findings) {
 	for _, d := range f.Devices {
 		memStatsNotes(f, d)
 	}
+	repeatedOOMNotes(f)
 	if n := len(f.Inputs.Skipped); n > 0 {
 		f.Notes = append(f.Notes, Note{Kind: NoteSkipped, Count: n})
 	}

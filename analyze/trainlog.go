@@ -116,6 +116,9 @@ type logOOM struct {
 	// its log's path (placement.Run.LogRank), input.NoRank when neither
 	// gives one; and the CUDA device messageDevice decides.
 	key DeviceKey
+	// repeats are the other logs that hold a copy of the message
+	// (distinctLoggedOOMs), in path order.
+	repeats []string
 }
 
 // on reports whether the OOM happened on device d: a device of its rank
@@ -127,7 +130,9 @@ func (o logOOM) on(d *Device) bool {
 
 // placeLogOOMs decides the device of each OOM message of the training logs
 // (logOOM), in log order: logRank gives a log's rank from its path, for
-// lines without a rank; devices are the run's devices (messageDevice).
+// lines without a rank; devices are the run's devices (messageDevice). A
+// message that other files copy is one logOOM, naming them
+// (distinctLoggedOOMs), so that no consumer counts a copy again.
 func placeLogOOMs(logs []*gpulog.GPULog, logRank func(*gpulog.GPULog) int, devices []*Device) []logOOM {
 	var out []logOOM
 	for _, l := range logs {
@@ -141,7 +146,7 @@ func placeLogOOMs(logs []*gpulog.GPULog, logRank func(*gpulog.GPULog) int, devic
 			out = append(out, logOOM{path: l.Path, m: m, key: DeviceKey{Rank: rank, Device: messageDevice(m.Device, rank, devices)}})
 		}
 	}
-	return out
+	return distinctLoggedOOMs(out)
 }
 
 // trainingLogOOMs makes OOM findings of the training logs' OOM messages,
@@ -167,7 +172,9 @@ func trainingLogOOMs(placed []logOOM, known []OOM, devices []*Device, capacity i
 		if covered {
 			continue
 		}
-		out = append(out, trainingOOM(p.path, *m, p.key, capacity, expandableOn(devices, p)))
+		o := trainingOOM(p.path, *m, p.key, capacity, expandableOn(devices, p))
+		o.RepeatedIn, o.Handled = p.repeats, m.Handled
+		out = append(out, o)
 	}
 	return out
 }

@@ -16,7 +16,8 @@ import (
 //     (reconcile.go);
 //   - Fragmentation: a device is fragmented (fragmentation.go) or an OOM
 //     was a fragmentation OOM;
-//   - OOM: a snapshot's trace holds an `oom` event.
+//   - OOM: a snapshot's trace holds an `oom` event, or a training log
+//     an OOM message (one the job caught and went on from included).
 //
 // A device without snapshots but with torch.cuda.memory_stats() readings
 // (memstats.go) raises Leak when its allocated trend grows (no site: the
@@ -32,7 +33,8 @@ import (
 // (torchtitan's peak reserved): the cache grows with live memory or
 // without it, and reserved memory alone cannot say which.
 //
-// Severity: "critical" for an OOM, or a leak projected to exhaust the
+// Severity: "critical" for an OOM (not one the training log shows the job
+// caught and went on from: OOM.Handled, a warning), or a leak projected to exhaust the
 // device within the run's own length or within Horizon (--horizon,
 // 24 h by default) of wall-clock time; "warning" for any other flag or
 // growing memory; "info" when nothing is raised but the data cannot say
@@ -148,7 +150,12 @@ func decideVerdict(f *Findings) {
 	}
 	for i, o := range f.OOMs {
 		v.OOM = true
-		critical = true
+		if o.Handled {
+			// The job caught it and went on: a warning, no crash.
+			v.OOMsHandled++
+		} else {
+			critical = true
+		}
 		if o.Cause == CauseFragmentation {
 			v.Fragmentation = true
 		}
@@ -169,7 +176,7 @@ func decideVerdict(f *Findings) {
 	switch {
 	case critical:
 		v.Severity = SeverityCritical
-	case v.Leak || v.OutsideAllocatorLeak || v.Fragmentation || v.MemoryGrows:
+	case v.Leak || v.OutsideAllocatorLeak || v.Fragmentation || v.MemoryGrows || v.OOM:
 		v.Severity = SeverityWarning
 	case undecided:
 		v.Severity = SeverityInfo

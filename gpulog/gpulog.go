@@ -230,6 +230,10 @@ type TrainingOOM struct {
 	OtherAllocations int64
 	// Message is the message line as written (clipped to 500 bytes).
 	Message string
+	// Handled is true when the log says the job caught this OOM and went
+	// on: a recovery line of the same stream answers it
+	// (trainlog_recovery.go).
+	Handled bool
 }
 
 // LineProblem is one part of a log that was skipped.

@@ -350,8 +350,8 @@ func oomUnfinished(c string, kind OOMKind) bool {
 // sameOOM reports whether two messages report the same event: same kind,
 // rank, device and numbers.
 func sameOOM(a, b TrainingOOM) bool {
-	a.Line, a.Count, a.Time, a.Message = 0, 0, time.Time{}, ""
-	b.Line, b.Count, b.Time, b.Message = 0, 0, time.Time{}, ""
+	a.Line, a.Count, a.Time, a.Message, a.Handled = 0, 0, time.Time{}, "", false
+	b.Line, b.Count, b.Time, b.Message, b.Handled = 0, 0, time.Time{}, "", false
 	return a == b
 }
 
@@ -385,6 +385,9 @@ type trainingReader struct {
 	// pending is the out-of-memory message whose continuation lines are
 	// being gathered, nil when none.
 	pending *pendingOOM
+	// rec gathers the lines saying the job recovered from an OOM, and
+	// each kept message's stream, for markHandled at the end.
+	rec recoveryState
 }
 
 // pendingOOM is an out-of-memory message read up to its first line (line
@@ -437,6 +440,7 @@ func (tr *trainingReader) line(raw string) {
 func (tr *trainingReader) end() error {
 	b, lr := tr.b, tr.b.lr
 	tr.endOOM()
+	tr.rec.markHandled(b.log.OOMs)
 	var err error
 	if lr.err != nil {
 		err = fmt.Errorf("line %d: %w", lr.n+1, lr.err)
@@ -467,6 +471,12 @@ func (tr *trainingReader) read(raw string, ln int) {
 			tr.elasticRank, _ = atoi(m[1])
 		case tr.elasticRank != input.NoRank && reElasticEnd.MatchString(body):
 			tr.elasticRank = input.NoRank
+		}
+	}
+	if recoveryMayBe(line) {
+		v := visibleText(line)
+		if _, isOOM := classifyOOMLine(v); !isOOM {
+			tr.rec.line(ln, v)
 		}
 	}
 	if tr.sum.line(b, ln, line) || tr.comp.line(b, line) || tr.fw.line(b, ln, line) {
@@ -557,12 +567,22 @@ func (tr *trainingReader) endOOM() {
 	if n := len(b.log.OOMs); n > 0 && kind == OOMNCCL {
 		// NCCL reports one failure in several WARN lines (the CUDA
 		// error, then the allocation that failed): one event.
-		if prev := &b.log.OOMs[n-1]; prev.Kind == OOMNCCL && prev.Rank == o.Rank && o.Line-prev.Line <= ncclEventLines {
+		if prev := &b.log.OOMs[n-1]; prev.Kind == OOMNCCL && prev.Rank == o.Rank && o.Line-prev.Line <= ncclEventLines && ncclProcess(prev.Message) == ncclProcess(o.Message) {
 			if prev.Requested < 0 {
 				prev.Requested = o.Requested
 			}
 			if prev.Device < 0 {
 				prev.Device = o.Device
+			}
+			return
+		}
+	}
+	if kind == OOMNCCL {
+		// The error PyTorch raises quotes NCCL's last WARN: the failure
+		// already counted, which it may give a rank.
+		if i, reraise := ncclReraise(b.log.OOMs, o.Line, p.first, o.Rank); reraise {
+			if i >= 0 {
+				b.log.OOMs[i].Rank = o.Rank
 			}
 			return
 		}
@@ -578,4 +598,5 @@ func (tr *trainingReader) endOOM() {
 		}
 	}
 	b.log.OOMs = append(b.log.OOMs, o)
+	tr.rec.oom(p.n, p.first)
 }

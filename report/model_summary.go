@@ -46,7 +46,7 @@ func summaryOf(f *analyze.Findings, v *view) *Summary {
 	}
 	fv := f.Verdict
 	s.Verdict = SummaryVerdict{
-		Leak: fv.Leak, OutsideAllocatorLeak: fv.OutsideAllocatorLeak, Fragmentation: fv.Fragmentation, OOM: fv.OOM,
+		Leak: fv.Leak, OutsideAllocatorLeak: fv.OutsideAllocatorLeak, Fragmentation: fv.Fragmentation, OOM: fv.OOM, OOMsHandled: fv.OOMsHandled,
 		MemoryGrows: fv.MemoryGrows, LeakSuspects: []SummarySuspect{}, LeakSites: []SummaryLeakSite{},
 		Severity: v.Severity, Headline: v.Headline, Reasons: append([]string{}, v.Reasons...),
 		Suppressed: SummarySuppressed{Rules: []SummarySuppressor{}},
@@ -76,6 +76,7 @@ func summaryOf(f *analyze.Findings, v *view) *Summary {
 			AllocatedBytes: o.Allocated, CachedFreeBytes: o.CachedFree, LargestFreeBytes: o.LargestFree,
 			Class: string(o.Cause), Explanation: v.OOMs[i].Explanation,
 			MissingBytes: o.Missing, LeakedBytes: o.LeakedBytes, LeakSite: o.LeakSite,
+			Handled: o.Handled, RepeatedIn: o.RepeatedIn,
 		}
 		if o.Cause == analyze.CauseLeak && o.Earlier > 0 {
 			so.Earlier, so.EarlierPer = num(o.Earlier), string(o.LeakPer)

@@ -304,6 +304,9 @@ type SummaryVerdict struct {
 	OutsideAllocatorLeak bool `json:"outside_allocator_leak"`
 	Fragmentation        bool `json:"fragmentation"`
 	OOM                  bool `json:"oom"`
+	// OOMsHandled counts the OOMs the training logs show the job caught
+	// and went on from (ooms[].handled); absent when none.
+	OOMsHandled int64 `json:"ooms_handled,omitempty"`
 	// MemoryGrows: GPU-log used memory grows on a device without
 	// snapshots, or memory_stats reserved memory on one whose readings
 	// give no allocated memory (a warning with no site, not a leak flag).
@@ -402,6 +405,12 @@ type SummaryOOM struct {
 	LargestFreeBytes int64   `json:"largest_free_bytes"`
 	Class            string  `json:"class"`
 	Explanation      string  `json:"explanation"`
+	// Handled is true when the training log shows the job caught the OOM
+	// and went on (a recovery line answers the message): no crash.
+	Handled bool `json:"handled,omitempty"`
+	// RepeatedIn are the other files holding the same OOM message (copies
+	// of the same process's output), counted once; absent when none.
+	RepeatedIn []string `json:"repeated_in,omitempty"`
 	// MissingBytes is the device memory the request lacked (requested
 	// minus device free); LeakedBytes what the leak suspects had added by
 	// the OOM; for a leak OOM, Earlier is how many steps (or hours) before

@@ -141,6 +141,9 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 		return fmt.Sprintf("%s: %d of %d torch.cuda.memory_stats readings could not be placed on the snapshots' %s axis (they need a step, or a time within the timed snapshots)", where, n.Count, len(d.MemoryStats.X), d.Axis)
 	case analyze.NoteSkipped:
 		return units.CountOf(n.Count, "input file") + " could not be used (see the inputs table)"
+	case analyze.NoteOOMRepeated:
+		return fmt.Sprintf("the OOM on %s in %s is repeated in %s, with every figure the same: copies of the same process's output (a tee, a tracker's console capture, an error file), counted once",
+			where, n.Paths[0], n.Text)
 	case analyze.NoteRankJoin:
 		what := "snapshots"
 		if d != nil && len(d.Points) == 0 {

@@ -120,6 +120,12 @@ func messageExplanation(o *analyze.OOM) string {
 	if m.Count > 1 {
 		where += fmt.Sprintf(" (written %d times)", m.Count)
 	}
+	if len(o.RepeatedIn) > 0 {
+		where += "; the same message is also in " + strings.Join(o.RepeatedIn, ", ") + ", counted once"
+	}
+	if o.Handled {
+		where += "; the job caught it and went on, as the log's recovery line says"
+	}
 	dev := Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device})
 	switch {
 	case m.GPU < 0 && o.Device == 0:

@@ -35,8 +35,14 @@ func Headline(f *analyze.Findings) string {
 			}
 		}
 		text := units.CountOf(int(v.OOMs), "OOM")
+		if v.OOMsHandled > 0 && v.OOMsHandled == v.OOMs {
+			text += " caught and recovered"
+		}
 		if len(causes) > 0 {
 			text += " (" + strings.Join(causes, ", ") + ")"
+		}
+		if v.OOMsHandled > 0 && v.OOMsHandled < v.OOMs {
+			text += fmt.Sprintf(", %d of them caught and recovered", v.OOMsHandled)
 		}
 		parts = append(parts, text)
 	}
@@ -158,7 +164,11 @@ func Reason(f *analyze.Findings, r analyze.Reason) string {
 		if r.Index < 0 || r.Index >= len(f.OOMs) {
 			return ""
 		}
-		return OOMReason(&f.OOMs[r.Index])
+		o := &f.OOMs[r.Index]
+		if o.Handled {
+			return OOMReason(o) + "; caught and recovered: the log says the job went on after it (" + o.Path + ")"
+		}
+		return OOMReason(o)
 	}
 	d := device(f, r.Device)
 	if d == nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"gpureport/analyze"
+	"gpureport/gpulog"
 	"gpureport/input"
 	"gpureport/snapshot"
 )
@@ -350,6 +351,21 @@ func TestHeadline(t *testing.T) {
 	if got, want := Headline(f), "Leak (no site: no snapshots); 2 OOMs (leak)"; got != want {
 		t.Errorf("headline %q, want %q", got, want)
 	}
+	// OOMs the job caught and went on from say so.
+	f = &analyze.Findings{Verdict: analyze.Verdict{OOM: true, OOMs: 2, OOMsHandled: 2,
+		OOMCauses: []analyze.OOMCause{analyze.CauseFragmentation, analyze.CauseFragmentation}, Severity: analyze.SeverityWarning}}
+	if got, want := Headline(f), "2 OOMs caught and recovered (fragmentation)"; got != want {
+		t.Errorf("headline %q, want %q", got, want)
+	}
+	f.Verdict.OOMs, f.Verdict.OOMsHandled = 3, 1
+	if got, want := Headline(f), "3 OOMs (fragmentation), 1 of them caught and recovered"; got != want {
+		t.Errorf("headline %q, want %q", got, want)
+	}
+	o := analyze.OOM{Path: "train.log", Rank: input.NoRank, Requested: 3 << 30, DeviceFree: 1 << 30, CachedFree: 2 << 30, LargestFree: -1, Cause: analyze.CauseFragmentation, Handled: true}
+	f = &analyze.Findings{OOMs: []analyze.OOM{o, o}, Verdict: analyze.Verdict{Reasons: []analyze.Reason{{Kind: analyze.ReasonOOM, Index: 0}, {Kind: analyze.ReasonOOM, Index: 1}}}}
+	if got, want := Reasons(f), []string{"fragmentation OOM on cuda:0: 3.00 GiB requested, 1.00 GiB free on the device, 2.00 GiB cached free; caught and recovered: the log says the job went on after it (train.log); 2 OOMs alike"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("reasons %q, want %q", got, want)
+	}
 }
 
 // TestNotesFolded: the same caveat on many devices is one note naming
@@ -477,4 +493,24 @@ func TestMemoryGrowsFollowsReason(t *testing.T) {
 	} {
 		contains(t, "reason on "+tc.metric, Reason(f, analyze.Reason{Kind: analyze.ReasonMemoryGrows, Device: d.DeviceKey, Metric: tc.metric}), tc.want, tc.mustNot)
 	}
+}
+
+// TestNoteOOMRepeated: the note names the file an OOM is shown from and
+// the files that repeat it.
+func TestNoteOOMRepeated(t *testing.T) {
+	f := &analyze.Findings{}
+	n := analyze.Note{Kind: analyze.NoteOOMRepeated, Device: analyze.DeviceKey{Rank: 1, Device: 1}, Paths: [2]string{"slurm-5.out"}, Text: "logs/none_x/attempt_0/1/error.json"}
+	want := "the OOM on rank 1 · cuda:1 in slurm-5.out is repeated in logs/none_x/attempt_0/1/error.json, with every figure the same: copies of the same process's output (a tee, a tracker's console capture, an error file), counted once"
+	if got := Note(f, n); got != want {
+		t.Errorf("note %q, want %q", got, want)
+	}
+}
+
+// TestExplanationHandledRepeated: a message's explanation says where
+// else it is written and that the job went on after it.
+func TestExplanationHandledRepeated(t *testing.T) {
+	o := analyze.OOM{Path: "train.log", Rank: input.NoRank, Requested: 3 << 30, DeviceFree: 1 << 30, Reserved: -1, Allocated: -1, CachedFree: 2 << 30, LargestFree: -1,
+		Cause: analyze.CauseFragmentation, Handled: true, RepeatedIn: []string{"wandb/run-1/files/output.log"},
+		Message: &analyze.OOMMessage{Line: 4, Count: 1, Kind: analyze.OOMMessageKind(gpulog.OOMTorch), GPU: 0, Total: -1, ProcessInUse: -1, Allowed: -1, OtherProcesses: -1, OtherAllocations: -1}}
+	contains(t, "handled and repeated", Explanation(&o), []string{"line 4 of train.log; the same message is also in wandb/run-1/files/output.log, counted once; the job caught it and went on"}, nil)
 }

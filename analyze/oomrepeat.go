@@ -1,0 +1,193 @@
+package analyze
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"gpureport/gpulog"
+	"gpureport/input"
+)
+
+// One process's output often lands in several files of a run: nohup's
+// train.log and W&B's console capture (wandb/run-*/files/output.log),
+// torchrun --tee's console copy and its log_dir's
+// attempt_N/R/stderr.log, Ray's driver.log and Tune's error.txt, NeMo's
+// per-rank log and nemo_error_log.txt, torchelastic's error.json. Each
+// copy holds the same OOM message, byte for byte; it is one OOM
+// (distinctLoggedOOMs), shown from the first file, with the others named
+// (OOM.RepeatedIn, NoteOOMRepeated).
+//
+// Messages of two files are one event when:
+//
+//   - every figure is equal (kind, backend, GPU, request, capacity, free,
+//     allocated, reserved, ...: the printed figures to the last digit);
+//   - the files are no two instances of one file pattern (their paths
+//     equal once digit runs are read alike: rank0.log and rank1.log,
+//     attempt_0/0/stderr.log and attempt_1/0/stderr.log, node-3.out):
+//     a launcher writes one such file per process, attempt or node, so
+//     identical messages there are as many processes' (data-parallel
+//     ranks on identical nodes print identical figures; a restarted
+//     attempt fails again at the same step);
+//   - their ranks are equal, or one is unknown and the known one is the
+//     only rank whose messages match it: a launcher prefixes the rank on
+//     the console and not in its per-process copy, so an unranked copy
+//     is that rank's, unless two ranks printed the same figures and the
+//     copy could be either's;
+//   - their times, when both have one, are within oomCopySkew;
+//   - the match says more than the words "out of memory": the message
+//     gives a request and another figure, or the ranks or times are
+//     known and equal. Figureless messages ("CUDA error: out of memory")
+//     of two unknown processes are alike whatever happened.
+//
+// A file's own identical messages are told apart by the training-log
+// reader (an echo within a few hundred lines is one, a retry later is
+// another), so an event takes at most one message of each file.
+
+// oomCopySkew is how far apart two copies' times of one message may be:
+// times print to the second (a copy stamped in the next second reads one
+// apart), and a collector that stamps lines itself (kubectl
+// --timestamps, a container runtime) receives them within a fraction of a
+// second; 2 s covers both, and two OOMs of one process are a training
+// step or a retry apart, whose figures then differ.
+const oomCopySkew = 2 * time.Second
+
+// reDigits finds the numbers of a path that tell instances of one file
+// pattern apart.
+var reDigits = regexp.MustCompile(`\d+`)
+
+// filePattern is a path with each digit run read alike.
+func filePattern(path string) string {
+	return reDigits.ReplaceAllString(path, "#")
+}
+
+// oomFigures is a message less what two copies of it may differ in.
+func oomFigures(m gpulog.TrainingOOM) gpulog.TrainingOOM {
+	m.Line, m.Count, m.Time, m.Message, m.Rank, m.Handled = 0, 0, time.Time{}, "", 0, false
+	return m
+}
+
+// loggedOOM is one OOM event being gathered: the copy it is shown from
+// (its first, in log order), the logs holding it and their file patterns.
+type loggedOOM struct {
+	logOOM
+	order    int
+	members  []string
+	patterns []string
+}
+
+// distinctLoggedOOMs returns the placed messages (placeLogOOMs: in log
+// order, each with the rank its line or its path gives) less the copies of
+// another file's message (see above), each event in its first copy's
+// place with the other files in repeats. Messages with a rank are matched
+// first, so that an unranked copy is matched against every rank that
+// could have written it. The logs' own messages are never changed: an
+// event that takes what a copy knows is a copy of the message.
+func distinctLoggedOOMs(placed []logOOM) []logOOM {
+	var ranked, unranked []int
+	for i, p := range placed {
+		if p.key.Rank == input.NoRank {
+			unranked = append(unranked, i)
+		} else {
+			ranked = append(ranked, i)
+		}
+	}
+	var events []*loggedOOM
+	for _, i := range append(ranked, unranked...) {
+		p := placed[i]
+		pat := filePattern(p.path)
+		var match *loggedOOM
+		ranks := map[int]bool{}
+		for _, e := range events {
+			if !copyOf(e, p, pat) {
+				continue
+			}
+			if e.key.Rank != input.NoRank {
+				ranks[e.key.Rank] = true
+			}
+			if match == nil || match.key.Rank == input.NoRank && e.key.Rank == p.key.Rank {
+				match = e
+			}
+		}
+		if match != nil && p.key.Rank == input.NoRank && len(ranks) > 1 {
+			// Two ranks printed these figures: which one this copy is
+			// cannot be told.
+			match = nil
+		}
+		if match == nil {
+			events = append(events, &loggedOOM{logOOM: p, order: i, members: []string{p.path}, patterns: []string{pat}})
+			continue
+		}
+		match.members = append(match.members, p.path)
+		match.patterns = append(match.patterns, pat)
+		if i < match.order {
+			// The event is shown from the first file that holds it.
+			keep := match.logOOM
+			match.repeats = append(keep.repeats, keep.path)
+			match.path, match.m, match.key, match.order = p.path, p.m, p.key, i
+			mergeCopy(&match.logOOM, keep)
+		} else {
+			match.repeats = append(match.repeats, p.path)
+			mergeCopy(&match.logOOM, p)
+		}
+	}
+	slices.SortFunc(events, func(a, b *loggedOOM) int { return cmp.Compare(a.order, b.order) })
+	out := make([]logOOM, len(events))
+	for i, e := range events {
+		slices.Sort(e.repeats)
+		out[i] = e.logOOM
+	}
+	return out
+}
+
+// copyOf reports whether placed message p (file pattern pat) may be a copy
+// of event e.
+func copyOf(e *loggedOOM, p logOOM, pat string) bool {
+	if slices.Contains(e.members, p.path) || slices.Contains(e.patterns, pat) || oomFigures(*e.m) != oomFigures(*p.m) {
+		return false
+	}
+	if e.key.Rank != p.key.Rank && e.key.Rank != input.NoRank && p.key.Rank != input.NoRank {
+		return false
+	}
+	m := p.m
+	timed := !e.m.Time.IsZero() && !m.Time.IsZero()
+	if timed && max(e.m.Time.Sub(m.Time), m.Time.Sub(e.m.Time)) > oomCopySkew {
+		return false
+	}
+	figures := m.Requested > 0 && (m.Free >= 0 || m.Reserved >= 0 || m.Allocated >= 0 || m.Capacity >= 0)
+	return figures || timed || (p.key.Rank != input.NoRank && p.key.Rank == e.key.Rank)
+}
+
+// mergeCopy gives event o what a copy c of it knows besides: a rank (and
+// so the device placed with it) or time o lacks, and the job's recovery
+// from it. o's message becomes a copy before it changes.
+func mergeCopy(o *logOOM, c logOOM) {
+	if o.key.Rank == input.NoRank && c.key.Rank != input.NoRank {
+		o.key = c.key
+	}
+	if (o.m.Time.IsZero() && !c.m.Time.IsZero()) || (!o.m.Handled && c.m.Handled) || o.m.Rank == input.NoRank && c.m.Rank != input.NoRank {
+		m := *o.m
+		if m.Time.IsZero() {
+			m.Time = c.m.Time
+		}
+		if m.Rank == input.NoRank {
+			m.Rank = c.m.Rank
+		}
+		m.Handled = m.Handled || c.m.Handled
+		o.m = &m
+	}
+}
+
+// repeatedOOMNotes adds a note for each OOM that other files repeat,
+// naming them.
+func repeatedOOMNotes(f *Findings) {
+	for _, o := range f.OOMs {
+		if len(o.RepeatedIn) == 0 {
+			continue
+		}
+		f.addNote(Note{Kind: NoteOOMRepeated, Device: DeviceKey{Rank: o.Rank, Device: o.Device}, Paths: [2]string{o.Path},
+			Text: strings.Join(o.RepeatedIn, ", ")})
+	}
+}

@@ -1,0 +1,135 @@
+package analyze
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"gpureport/gpulog"
+	"gpureport/input"
+)
+
+// readTrainingLogAt reads text as the training log at path, the rank of
+// its unranked messages rank (as discovery gives a file name's rank).
+func readTrainingLogAt(t *testing.T, path, text string, rank int) *gpulog.GPULog {
+	t.Helper()
+	l, err := gpulog.ReadLog(strings.NewReader(text), gpulog.FormatTrainingLog, gpulog.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Path = path
+	for i := range l.OOMs {
+		if l.OOMs[i].Rank == input.NoRank {
+			l.OOMs[i].Rank = rank
+		}
+	}
+	return l
+}
+
+// TestRepeatedOOMs: the same message in two files of a run (a copy of the
+// same process's output) is one OOM naming the other file; identical
+// messages of two ranks, of two instances of one file pattern (two
+// attempts, two nodes), or at two times stay apart, and an unranked copy
+// joins a ranked message only when one rank printed those figures.
+func TestRepeatedOOMs(t *testing.T) {
+	msg := func(req string) string {
+		return "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate " + req + ". GPU 0 has a total capacity of 79.15 GiB of which 1.52 GiB is free. " +
+			"Including non-PyTorch memory, this process has 77.62 GiB memory in use. Of the allocated memory 74.87 GiB is allocated by PyTorch, " +
+			"and 2.10 GiB is reserved by PyTorch but unallocated.\n"
+	}
+	tb := "Traceback (most recent call last):\n  File \"/workspace/train.py\", line 188, in main\n    loss.backward()\n"
+	type file struct {
+		path, text string
+		rank       int
+	}
+	none := input.NoRank
+	type want struct {
+		path    string
+		rank    int
+		repeats string
+	}
+	cases := []struct {
+		name  string
+		files []file
+		want  []want
+	}{
+		{"W&B console capture", []file{{"train.log", "step 1\n" + tb + msg("3.91 GiB"), none}, {"wandb/run-20240308_100001-q1w2e3r4/files/output.log", tb + msg("3.91 GiB"), none}},
+			[]want{{"train.log", none, "wandb/run-20240308_100001-q1w2e3r4/files/output.log"}}},
+		{"torchrun --tee: the console's rank goes to the copy", []file{{"logs/none_x/attempt_0/0/stderr.log", tb + msg("3.91 GiB"), none}, {"slurm-999.out", "[rank0]:" + msg("3.91 GiB"), none}},
+			[]want{{"logs/none_x/attempt_0/0/stderr.log", 0, "slurm-999.out"}}},
+		{"torchelastic's error.json and the console", []file{{"logs/none_x/attempt_0/1/error.json", `{"message": {"message": "` + strings.TrimSpace(msg("3.91 GiB")) + `", "extraInfo": {"timestamp": "1714564806"}}}` + "\n", none}, {"slurm-5.out", "[rank1]: " + msg("3.91 GiB"), none}},
+			[]want{{"logs/none_x/attempt_0/1/error.json", 1, "slurm-5.out"}}},
+		{"rank files: two ranks stay two", []file{{"rank0.log", msg("3.91 GiB"), 0}, {"rank1.log", msg("3.91 GiB"), 1}},
+			[]want{{"rank0.log", 0, ""}, {"rank1.log", 1, ""}}},
+		{"one file pattern: two attempts stay two", []file{{"logs/a/attempt_0/0/stderr.log", msg("3.91 GiB"), none}, {"logs/a/attempt_1/0/stderr.log", msg("3.91 GiB"), none}},
+			[]want{{"logs/a/attempt_0/0/stderr.log", none, ""}, {"logs/a/attempt_1/0/stderr.log", none, ""}}},
+		{"different figures stay two", []file{{"train.log", msg("3.91 GiB"), none}, {"error.txt", msg("3.90 GiB"), none}},
+			[]want{{"error.txt", none, ""}, {"train.log", none, ""}}},
+		{"different times stay two", []file{{"train.log", "2024-03-08 10:05:12 " + msg("3.91 GiB"), none}, {"error.log", "2024-03-08 10:09:40 " + msg("3.91 GiB"), none}},
+			[]want{{"error.log", none, ""}, {"train.log", none, ""}}},
+		{"times a second apart are one", []file{{"train.log", "2024-03-08 10:05:12 " + msg("3.91 GiB"), none}, {"pod.log", "2024-03-08T10:05:13.2Z " + msg("3.91 GiB"), none}},
+			[]want{{"pod.log", none, "train.log"}}},
+		{"an unranked copy that two ranks could have written stays apart", []file{{"console.out", "[rank0]:" + msg("3.91 GiB") + "[rank8]:" + msg("3.91 GiB"), none}, {"error.txt", msg("3.91 GiB"), none}},
+			[]want{{"console.out", 0, ""}, {"console.out", 8, ""}, {"error.txt", none, ""}}},
+		{"a figureless message of two unknown processes stays apart", []file{{"train.log", "RuntimeError: CUDA error: out of memory\n", none}, {"eval.log", "RuntimeError: CUDA error: out of memory\n", none}},
+			[]want{{"eval.log", none, ""}, {"train.log", none, ""}}},
+		{"a file's own retries: each copy joins one", []file{{"train.log", msg("3.91 GiB") + strings.Repeat("step\n", 500) + msg("3.91 GiB"), none}, {"output.log", msg("3.91 GiB") + strings.Repeat("step\n", 500) + msg("3.91 GiB"), none}},
+			[]want{{"output.log", none, "train.log"}, {"output.log", none, "train.log"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var logs []*gpulog.GPULog
+			for _, f := range c.files {
+				logs = append(logs, readTrainingLogAt(t, f.path, f.text, f.rank))
+			}
+			// Logs come in path order, as discovery gives them.
+			slices.SortFunc(logs, func(a, b *gpulog.GPULog) int { return strings.Compare(a.Path, b.Path) })
+			var got []want
+			for _, o := range trainingLogOOMs(placeLogOOMs(logs, pathRank, nil), nil, nil, 0) {
+				got = append(got, want{o.Path, o.Rank, strings.Join(o.RepeatedIn, ",")})
+			}
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("got (path rank repeats)\n %v\nwant\n %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestRepeatedOOMNote: the run's notes name the files that repeat an OOM.
+func TestRepeatedOOMNote(t *testing.T) {
+	f := &Findings{OOMs: []OOM{{Path: "train.log", Rank: input.NoRank, RepeatedIn: []string{"a/output.log", "b/error.txt"}}, {Path: "x.log"}}}
+	repeatedOOMNotes(f)
+	if len(f.Notes) != 1 || f.Notes[0].Kind != NoteOOMRepeated || f.Notes[0].Paths[0] != "train.log" || f.Notes[0].Text != "a/output.log, b/error.txt" {
+		t.Errorf("notes %+v", f.Notes)
+	}
+}
+
+// TestVerdictHandledOOMs: OOMs the job caught and went on from raise the
+// oom flag at warning severity; one OOM not caught makes the verdict
+// critical.
+func TestVerdictHandledOOMs(t *testing.T) {
+	oom := func(handled bool) OOM {
+		return OOM{Path: "train.log", Rank: input.NoRank, Cause: CauseCapacity, Handled: handled}
+	}
+	cases := []struct {
+		name     string
+		ooms     []OOM
+		severity Severity
+		handled  int64
+	}{
+		{"all caught", []OOM{oom(true), oom(true)}, SeverityWarning, 2},
+		{"one crash", []OOM{oom(true), oom(false)}, SeverityCritical, 1},
+		{"crash only", []OOM{oom(false)}, SeverityCritical, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &Findings{OOMs: c.ooms, Thresholds: Thresholds{Horizon: DefaultHorizon}}
+			decideVerdict(f)
+			v := f.Verdict
+			if !v.OOM || v.Severity != c.severity || v.OOMsHandled != c.handled || v.OOMs != int64(len(c.ooms)) {
+				t.Errorf("oom %v severity %s handled %d of %d; want true, %s, %d of %d", v.OOM, v.Severity, v.OOMsHandled, v.OOMs, c.severity, c.handled, len(c.ooms))
+			}
+		})
+	}
+}

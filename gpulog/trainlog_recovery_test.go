@@ -1,0 +1,98 @@
+package gpulog_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"gpureport/input"
+)
+
+// TestOOMHandled: a message that a recovery line of the same stream
+// answers, before it (a handler that logs and then prints the traceback)
+// or after it (fairseq, after its memory tables), is Handled; a message
+// without one, or whose recovery line belongs to another rank or lies too
+// far, is not.
+func TestOOMHandled(t *testing.T) {
+	legacy := func(req string) string {
+		return "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate " + req + " (GPU 0; 23.99 GiB total capacity; 19.21 GiB already allocated; 1.12 GiB free; 21.30 GiB reserved in total by PyTorch)"
+	}
+	traceback := "Traceback (most recent call last):\n  File \"/w/train.py\", line 188, in main\n    loss.backward()\n"
+	table := strings.Repeat("|  Allocated memory      |  28774 MiB |  30012 MiB |   1234 GiB |   1161 GiB |\n", 30)
+	fairseq := func(req string) string {
+		return "2021-05-04 12:00:28 | WARNING | fairseq.trainer | OOM: Ran out of memory with exception: " + legacy(req) + "\n" + table +
+			"2021-05-04 12:00:35 | WARNING | fairseq.trainer | attempting to recover from OOM in forward/backward pass\n" +
+			"2021-05-04 12:00:42 | INFO | train_inner | epoch 001:    400 / 4000 loss=8.7\n"
+	}
+	cases := []struct {
+		name string
+		text string
+		want []bool
+	}{
+		{"fairseq: recovery after the message and its tables", fairseq("1.25 GiB") + fairseq("1.31 GiB") + "done training in 4120.3 seconds\n", []bool{true, true}},
+		{"handler's line before its traceback", "OOM Detected, reducing batch/grad size to 12/1.\n" + traceback + legacy("3.00 GiB") + "\n" +
+			"OOM Detected, reducing batch/grad size to 6/1.\n" + traceback + legacy("1.50 GiB") + "\nTraining complete.\n", []bool{true, true}},
+		{"Lightning batch size finder", legacy("3.00 GiB") + "\nBatch size 16 failed, trying batch size 8\n", []bool{true}},
+		{"ParlAI skips the batch", legacy("3.00 GiB") + "\nRan out of memory, skipping batch. if this happens frequently, decrease batchsize\n", []bool{true}},
+		{"fatal: the process ends", "step 10 loss 2.0\n" + traceback + legacy("3.00 GiB") + "\n", []bool{false}},
+		{"training lines after the message are no evidence", legacy("3.00 GiB") + "\nstep 11 loss 2.0\nstep 12 loss 1.9\nTraining complete.\n", []bool{false}},
+		{"one recovery line for two messages: the older one", legacy("3.00 GiB") + "\n" + traceback + legacy("1.50 GiB") + "\nattempting to recover from OOM in forward/backward pass\n", []bool{true, false}},
+		{"two processes' messages, then their recovery lines", legacy("3.00 GiB") + "\n" + legacy("1.50 GiB") + "\nattempting to recover from OOM in forward/backward pass\nattempting to recover from OOM in forward/backward pass\n", []bool{true, true}},
+		{"another rank's recovery line", "[rank0]: " + legacy("3.00 GiB") + "\n[rank1]: attempting to recover from OOM in forward/backward pass\n", []bool{false}},
+		{"the same rank's recovery line among another's lines", "[rank0]: " + legacy("3.00 GiB") + "\n[rank1]: " + legacy("1.50 GiB") + "\n[rank1]: step 3\n[rank0]: attempting to recover from OOM\n", []bool{true, false}},
+		{"a quoted phrase in a source line", legacy("3.00 GiB") + "\n    logger.warning(\"attempting to recover from OOM in forward/backward pass\")\n", []bool{false}},
+		{"too far", legacy("3.00 GiB") + "\n" + strings.Repeat("step\n", 700) + "attempting to recover from OOM\n", []bool{false}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []bool
+			for _, o := range readOOMs(t, c.text) {
+				got = append(got, o.Handled)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("handled %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestNCCLReraise: ncclUnhandledCudaError's "Last error: Cuda failure
+// 'out of memory'" quotes the NCCL WARN lines of the same failure: one
+// OOM, on the WARN's device, with the quote's rank when only one
+// unranked NCCL failure precedes it. Without WARN lines, the quote is
+// the OOM.
+func TestNCCLReraise(t *testing.T) {
+	warn := func(pid, dev int) string {
+		return fmt.Sprintf("ng30903:%d:3066152 [%d] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'\n\n"+
+			"ng30903:%d:3066152 [%d] include/alloc.h:185 NCCL WARN Failed to CUDA calloc 6291456 bytes\n"+
+			"ng30903:%d:3066152 [%d] NCCL INFO transport/p2p.cc:204 -> 1\n", pid, dev, pid, dev, pid, dev)
+	}
+	quote := func(rank int) string {
+		p := fmt.Sprintf("[rank%d]: ", rank)
+		return p + "Traceback (most recent call last):\n" + p + "  File \"/w/train.py\", line 90, in <module>\n" + p + "    dist.all_reduce(t)\n" +
+			p + "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda error, NCCL version 2.19.3\n" +
+			p + "ncclUnhandledCudaError: Call to CUDA function failed.\n" + p + "Last error:\n" + p + "Cuda failure 'out of memory'\n"
+	}
+	type want struct{ rank, device int }
+	cases := []struct {
+		name string
+		text string
+		want []want
+	}{
+		{"WARN then the quote", warn(3063028, 3) + quote(3), []want{{3, 3}}},
+		{"the quote echoed by torchrun's summary", warn(3063028, 3) + quote(3) + quote(3), []want{{3, 3}}},
+		{"two processes' WARNs, two quotes: ranks unknown", warn(1, 2) + warn(2, 3) + quote(2) + quote(3), []want{{input.NoRank, 2}, {input.NoRank, 3}}},
+		{"quote alone", quote(3), []want{{3, -1}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []want
+			for _, o := range readOOMs(t, c.text) {
+				got = append(got, want{o.Rank, o.Device})
+			}
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("got (rank device) %v, want %v", got, c.want)
+			}
+		})
+	}
+}
