@@ -1,6 +1,7 @@
 package gpulog
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -182,6 +183,14 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 		// it sniffed.
 		head = utf16ToUTF8(head[2:], order)
 		r = maybeUTF16(r)
+	}
+	if w := SniffWrapper(head); w != WrapperNone {
+		// A log inside a JSON container is scanned as ReadLog reads it
+		// (unwrap.go).
+		ur, _ := unwrapped(bufio.NewReaderSize(r, 64<<10), w)
+		br := bufio.NewReaderSize(ur, 64<<10)
+		head, _ = br.Peek(sniffHead)
+		r = br
 	}
 	if bytes.IndexByte(head, 0) >= 0 || len(head) == 0 {
 		return false

@@ -252,7 +252,9 @@ func isReportDir(p, name string) bool {
 // classify reads the head of a file and decides what it is. A text file
 // that is no GPU log is read through for an out-of-memory message (a
 // training job's stdout/stderr: FormatTrainingLog), unless its extension
-// says it is source code or configuration.
+// says it is source code or configuration. A job's output inside a JSON
+// container (a notebook's outputs, a log export: gpulog.SniffWrapper) is
+// read through whatever its extension (.ipynb, .json).
 func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) {
 	if c, ok := classifyManifest(p, rel); ok {
 		return c, "", true
@@ -300,7 +302,7 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 		c.Log = lf
 		return c, "", true
 	}
-	if (!notJobOutputExt(ext) || jsonLogRecords(ext, head)) && n > 0 {
+	if (!notJobOutputExt(ext) || jsonLogRecords(ext, head) || gpulog.SniffWrapper(head) != gpulog.WrapperNone) && n > 0 {
 		if _, err := f.Seek(0, io.SeekStart); err == nil && gpulog.SniffTrainingLog(f, head) {
 			c.Kind, c.Log = KindLog, gpulog.FormatTrainingLog
 			return c, "", true
@@ -409,7 +411,7 @@ func classifyCompressed(f io.ReadSeeker, p string, spec *gpulog.ColumnSpec) (gpu
 	}
 	base := filepath.Base(p)
 	inner := strings.ToLower(filepath.Ext(strings.TrimSuffix(base, filepath.Ext(base))))
-	if notJobOutputExt(inner) {
+	if notJobOutputExt(inner) && gpulog.SniffWrapper(text) == gpulog.WrapperNone {
 		return "", false
 	}
 	if gpulog.SniffTrainingLog(br, text) {
