@@ -412,6 +412,9 @@ func rankFromName(l *gpulog.GPULog, rel string) {
 	if rank == input.NoRank {
 		return
 	}
+	if n := elasticNote(rel); n != "" && len(l.OOMs)+len(l.MemoryStats) > 0 {
+		l.Notes = append(l.Notes, n)
+	}
 	for i := range l.OOMs {
 		if l.OOMs[i].Rank == input.NoRank {
 			l.OOMs[i].Rank = rank
