@@ -252,12 +252,18 @@ func isReportDir(p, name string) bool {
 // classify reads the head of a file and decides what it is. A text file
 // that is no GPU log is read through for an out-of-memory message (a
 // training job's stdout/stderr: FormatTrainingLog), unless its extension
-// says it is source code or configuration. A job's output inside a JSON
+// says it is source code or configuration; documentation (a README, a
+// Markdown page: isDocumentation) is never read. A job's output inside a JSON
 // container (a notebook's outputs, a log export: gpulog.SniffWrapper) is
 // read through whatever its extension (.ipynb, .json).
 func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) {
 	if c, ok := classifyManifest(p, rel); ok {
 		return c, "", true
+	}
+	if isDocumentation(p) {
+		// A README or notes page quoting an OOM is no job output
+		// (docnames.go).
+		return Candidate{}, "", false
 	}
 	ext := strings.ToLower(filepath.Ext(p))
 	promised := isSnapshotExt(ext) || ext == ".gz" || ext == ".bz2" || isLogExt(ext)

@@ -39,7 +39,7 @@ func TestDiscoverKeepsWalkOrder(t *testing.T) {
 		case 2:
 			testutil.WriteFile(t, filepath.Join(sub, fmt.Sprintf("broken_%d.pkl", i)), []byte(fmt.Sprintf("not a pickle %d", i)))
 		default:
-			testutil.WriteFile(t, filepath.Join(sub, fmt.Sprintf("notes_%d.txt", i)), []byte("lr 3e-4\n"))
+			testutil.WriteFile(t, filepath.Join(sub, fmt.Sprintf("params_%d.txt", i)), []byte("lr 3e-4\n"))
 		}
 	}
 	testutil.WriteFile(t, filepath.Join(dir, "empty.pkl"), nil)
