@@ -590,6 +590,9 @@ const (
 const (
 	// NoteSkipped: input files that could not be used (Count).
 	NoteSkipped NoteKind = "skipped"
+	// NoteNoContent: text logs that hold nothing gpureport reads (Count;
+	// ingest.Skipped.NoContent): listed, no failure.
+	NoteNoContent NoteKind = "nothing to read"
 	// NoteRankJoin: GPU readings joined to ranks by guessing rank r used
 	// GPU r (Device is the first device joined so).
 	NoteRankJoin NoteKind = "rank join guessed"

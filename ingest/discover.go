@@ -62,6 +62,10 @@ const (
 	KindCaptureManifest
 )
 
+// noContentReason starts the skip reason of a text log that holds nothing
+// gpureport reads (Skipped.NoContent).
+const noContentReason = "holds nothing gpureport reads"
+
 // sniffLen is how much of a file discovery reads to classify it.
 const sniffLen = 8 << 10
 
@@ -173,10 +177,16 @@ func discover(dir string, exclude []string, spec *gpulog.ColumnSpec) ([]Candidat
 		case r.ok:
 			cands = append(cands, r.c)
 		case r.reason != "":
-			skipped = append(skipped, Skipped{Path: f.rel, Reason: r.reason})
+			skipped = append(skipped, skippedFile(f.rel, r.reason))
 		}
 	}
 	return cands, skipped, nil
+}
+
+// skippedFile is the Skipped entry of a file classify did not claim, for
+// the reason it gave.
+func skippedFile(rel, reason string) Skipped {
+	return Skipped{Path: rel, Reason: reason, NoContent: strings.HasPrefix(reason, noContentReason)}
 }
 
 // sameFiles finds the paths that name one file (a symbolic link such as
@@ -317,6 +327,14 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 	if !promised {
 		return Candidate{}, "", false
 	}
+	if textLog := ext == ".log" || ext == ".txt"; textLog && (n == 0 || !mayHoldMemoryData(head)) {
+		// A job's stdout or stderr without GPU content (a rank's loss
+		// lines, an empty stderr.log): nothing to read, no failure.
+		if n == 0 {
+			return Candidate{}, noContentReason + " (an empty file)", false
+		}
+		return Candidate{}, fmt.Sprintf("%s (no GPU readings, no out-of-memory message; first line: %q)", noContentReason, firstLine(head, 80)), false
+	}
 	if n == 0 {
 		return Candidate{}, "empty file", false
 	}
@@ -332,6 +350,19 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 			"(keys time, used, total, free, gpu and unit, each set to a column of this header: time=<column>,used=<column>,unit=MiB)"
 	}
 	return Candidate{}, reason, false
+}
+
+// reMemoryQuantity finds an amount of memory with its unit ("1000.00MiB",
+// "80 GB").
+var reMemoryQuantity = regexp.MustCompile(`\d(?:\.\d+)?\s*(?:[KMGT]i?B|bytes)\b`)
+
+// mayHoldMemoryData reports whether the head of a text log gpureport did
+// not read may be GPU data in a form it does not know: binary content, a
+// CSV header (--gpu-log-columns may name its columns), or amounts of
+// memory. A job's output without any (loss lines, a launcher's
+// messages) holds nothing to read.
+func mayHoldMemoryData(head []byte) bool {
+	return bytes.IndexByte(head, 0) >= 0 || looksLikeCSVHeader(firstLine(head, 4<<10)) || reMemoryQuantity.Match(head)
 }
 
 // looksLikeCSVHeader reports whether a line is a CSV header: two or more

@@ -75,7 +75,7 @@ func TestDiscoverKeepsWalkOrder(t *testing.T) {
 		case ok:
 			wantCands = append(wantCands, c)
 		case reason != "":
-			wantSkipped = append(wantSkipped, Skipped{Path: rel, Reason: reason})
+			wantSkipped = append(wantSkipped, skippedFile(rel, reason))
 		}
 		return nil
 	})

@@ -54,3 +54,45 @@ func TestRunsOfTrainingLogsOnly(t *testing.T) {
 		t.Errorf("one notebook alone: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestPerRankLogsWithoutGPUContent: torchelastic's per-worker stdout.log
+// files with loss lines only (and an empty one) are listed as holding
+// nothing to read, not as inputs that could not be used; the OOMs of its
+// stderr.log files take the local rank from the folder; a README quoting
+// an OOM is documentation, no input.
+func TestPerRankLogsWithoutGPUContent(t *testing.T) {
+	const msg = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.91 GiB. GPU %d has a total capacity of 79.15 GiB of which 1.52 GiB is free. " +
+		"Including non-PyTorch memory, this process has 77.62 GiB memory in use. Of the allocated memory 74.87 GiB is allocated by PyTorch, " +
+		"and 2.10 GiB is reserved by PyTorch but unallocated.\n"
+	dir := t.TempDir()
+	testutil.WriteFiles(t, dir, map[string][]byte{
+		"logs/none_x/attempt_0/0/stdout.log": []byte("step 100 loss 2.0\n"),
+		"logs/none_x/attempt_0/1/stdout.log": nil,
+		"logs/none_x/attempt_0/0/stderr.log": []byte("step 100\n" + strings.Replace(msg, "%d", "0", 1)),
+		"logs/none_x/attempt_0/1/stderr.log": []byte("step 100\n" + strings.Replace(msg, "%d", "1", 1)),
+		"README":                             []byte("This run died with:\n" + strings.Replace(msg, "%d", "0", 1)),
+	})
+	code, _, errs := runTB(t, "-q", "--no-cache", dir)
+	if code != exitOK || strings.Contains(errs, "stdout.log") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	s, err := report.ReadSummary(filepath.Join(dir, "gpureport", report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.OOMs) != 2 {
+		t.Fatalf("%d OOMs, want 2 (the README is no input): %+v", len(s.OOMs), s.OOMs)
+	}
+	for _, o := range s.OOMs {
+		if o.Rank == nil || *o.Rank != o.Device {
+			t.Errorf("%s: rank %v on device %d, want the folder's local rank", o.Path, o.Rank, o.Device)
+		}
+	}
+	notes := strings.Join(s.Notes, "\n")
+	if strings.Contains(notes, "could not be used") || !strings.Contains(notes, "2 text logs held nothing gpureport reads") {
+		t.Errorf("notes:\n%s", notes)
+	}
+	if len(s.Inputs.Skipped) != 2 {
+		t.Errorf("skipped %+v, want the two stdout.log files listed", s.Inputs.Skipped)
+	}
+}

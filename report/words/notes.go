@@ -141,6 +141,8 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 		return fmt.Sprintf("%s: %d of %d torch.cuda.memory_stats readings could not be placed on the snapshots' %s axis (they need a step, or a time within the timed snapshots)", where, n.Count, len(d.MemoryStats.X), d.Axis)
 	case analyze.NoteSkipped:
 		return units.CountOf(n.Count, "input file") + " could not be used (see the inputs table)"
+	case analyze.NoteNoContent:
+		return units.CountOf(n.Count, "text log") + " held nothing gpureport reads: no GPU readings and no out-of-memory message (a job's output without them; listed in the inputs table)"
 	case analyze.NoteRankJoin:
 		what := "snapshots"
 		if d != nil && len(d.Points) == 0 {
