@@ -3,6 +3,7 @@ package gpulog_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -224,4 +225,24 @@ func TestUnwrapBrokenDocument(t *testing.T) {
 	if !strings.Contains(strings.Join(l.Notes, "\n"), "could not be unwrapped") {
 		t.Errorf("notes %q", l.Notes)
 	}
+}
+
+// FuzzUnwrap: any head is told a container or none without a panic, and
+// reading a file that claims to be one ends, with or without its
+// unwrapping.
+func FuzzUnwrap(f *testing.F) {
+	f.Add(`{"cells": [{"outputs": [{"output_type": "error", "ename": "E", "evalue": "v", "traceback": ["a\nb"]}]}], "nbformat": 4}`)
+	f.Add(`[{"insertId": "a", "textPayload": "x\ny", "timestamp": "2024-03-08T10:00:11Z", "resource": {"labels": {"pod_name": "p"}}}]`)
+	f.Add(`{"events": [{"timestamp": 1709892011000, "message": "m"}, {"message": "n"}]}`)
+	f.Add(`{"log":"0, 1000 MiB\n","stream":"stdout","time":"2024-05-01T12:00:00Z"}` + "\n")
+	f.Add(`{"nbformat": 4, "cells": "no"}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		w := gpulog.SniffWrapper([]byte(text))
+		if w == gpulog.WrapperNone {
+			return
+		}
+		if _, err := gpulog.ReadLog(strings.NewReader(text), gpulog.FormatTrainingLog, gpulog.ReadOptions{}); err != nil && !errors.Is(err, gpulog.ErrNoReadings) {
+			t.Fatalf("%s: %v", w, err)
+		}
+	})
 }
