@@ -256,7 +256,9 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 		Free: Unknown, ProcessInUse: Unknown, Allocated: Unknown, Reserved: Unknown, ReservedUnallocated: Unknown,
 		Allowed: Unknown, PrivatePools: Unknown, OtherProcesses: Unknown, OtherAllocations: Unknown}
 	o.Time, o.Rank = b.lineTimeRank(line)
-	msg := readLineHead(line).rest + cont
+	head := readLineHead(line)
+	o.Machine = labelMachine(head.label)
+	msg := head.rest + cont
 	r := readOOMMessage(msg)
 	o.Backend, o.Device = r.backend, r.device
 	if kind == OOMTorch && r.legacy {
@@ -452,6 +454,7 @@ func (tl *trainingLines) continuation(first string, kind OOMKind) string {
 func readTrainingLog(r io.Reader, b *logBuilder) error {
 	err := readTrainingLines(r, b)
 	b.resolveTaskRanks()
+	b.noteRanklessMachines()
 	return err
 }
 

@@ -69,3 +69,29 @@ func TestOOMRanksBehindLauncherLabels(t *testing.T) {
 		})
 	}
 }
+
+// TestRanklessOOMsOfTwoPods: the same message from two pods without a
+// rank is two events, each with its pod as the machine, and a note says
+// they are on different machines; one pod's message written twice is one.
+func TestRanklessOOMsOfTwoPods(t *testing.T) {
+	msg := "torch.OutOfMemoryError: " + oomText(0) + "\n"
+	text := "[pod/ft-worker-0/pytorch] " + msg + "[pod/ft-worker-1/pytorch] " + msg + "[pod/ft-worker-1/pytorch] " + msg
+	l, err := gpulog.ReadLog(strings.NewReader(text), gpulog.FormatTrainingLog, gpulog.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.OOMs) != 2 || l.OOMs[0].Machine != "pod/ft-worker-0" || l.OOMs[1].Machine != "pod/ft-worker-1" || l.OOMs[1].Count != 2 {
+		t.Fatalf("OOMs %+v", l.OOMs)
+	}
+	if !strings.Contains(strings.Join(l.Notes, "\n"), "come from 2 machines (pod/ft-worker-0, pod/ft-worker-1") {
+		t.Errorf("notes %q", l.Notes)
+	}
+	// pdsh's host label names the machine too; ranks need no note.
+	l, err = gpulog.ReadLog(strings.NewReader("worker-1: [rank9]: "+msg+"worker-2: [rank1]: "+msg), gpulog.FormatTrainingLog, gpulog.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.OOMs) != 2 || l.OOMs[0].Machine != "worker-1" || l.OOMs[0].Rank != 9 || strings.Contains(strings.Join(l.Notes, "\n"), "machines") {
+		t.Errorf("OOMs %+v, notes %q", l.OOMs, l.Notes)
+	}
+}

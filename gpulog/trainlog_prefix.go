@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -129,6 +130,39 @@ func launcherLabel(line string) string {
 		}
 	}
 	return ""
+}
+
+// labelMachine is the machine a launcher's label names: "pod/NAME" for
+// kubectl's pod label, the host of pdsh's "host: "; "" for srun's task
+// number or no label.
+func labelMachine(label string) string {
+	switch {
+	case label == "":
+		return ""
+	case rePrefixPod.MatchString(label):
+		pod, _, _ := strings.Cut(strings.TrimPrefix(label, "[pod/"), "/")
+		return "pod/" + pod
+	case rePrefixTask.MatchString(label):
+		return ""
+	}
+	return strings.TrimSuffix(strings.TrimSpace(label), ":")
+}
+
+// noteRanklessMachines notes OOM messages without a rank that come from
+// more than one machine: each is on its own machine's device, which the
+// device number alone does not tell apart.
+func (b *logBuilder) noteRanklessMachines() {
+	var machines []string
+	for _, o := range b.log.OOMs {
+		if o.Rank == input.NoRank && o.Machine != "" && !slices.Contains(machines, o.Machine) {
+			machines = append(machines, o.Machine)
+		}
+	}
+	if len(machines) < 2 {
+		return
+	}
+	b.note(fmt.Sprintf("OOM messages without a rank come from %d machines (%s, by the launcher's line labels): each is on its own machine's GPU, though they name the same device numbers",
+		len(machines), strings.Join(machines, ", ")))
 }
 
 // rankToken reads a rank token at the start of s: the rank, whether it
