@@ -316,20 +316,24 @@ type stampedLine struct {
 	t    time.Time
 	head string
 	text string
+	// at is the time the line is ordered by: t, or for a line without
+	// one the time of the line before it in the export.
+	at time.Time
 }
 
 // writeStamped writes exported lines in time order: a line without a time
-// keeps its place after the line before it in the export. Each line of a
-// multi-line message is written after the message's head and time.
+// keeps its place after the line before it in the export, and is written
+// without a time. Each line of a multi-line message is written after the
+// message's head and time.
 func writeStamped(lines []stampedLine) []byte {
 	var last time.Time
 	for i := range lines {
-		if lines[i].t.IsZero() {
-			lines[i].t = last
+		if !lines[i].t.IsZero() {
+			last = lines[i].t
 		}
-		last = lines[i].t
+		lines[i].at = last
 	}
-	slices.SortStableFunc(lines, func(a, b stampedLine) int { return a.t.Compare(b.t) })
+	slices.SortStableFunc(lines, func(a, b stampedLine) int { return a.at.Compare(b.at) })
 	var out bytes.Buffer
 	for _, l := range lines {
 		text := strings.TrimSuffix(strings.ReplaceAll(l.text, "\r\n", "\n"), "\n")

@@ -148,6 +148,17 @@ func TestUnwrappedTrainingLogs(t *testing.T) {
 		}, "searchedLogStreams": []any{}}),
 		wrapper: gpulog.WrapperCloudWatch,
 		want:    []want{{input.NoRank, 0, time.UnixMilli(1709892011000).UTC(), 1}},
+	}, {
+		// An event without a time stays after the one before it, and
+		// takes no time of another.
+		name: "aws logs, an event without a time",
+		text: mustJSON(t, map[string]any{"events": []any{
+			map[string]any{"timestamp": 1709892012000, "message": "step 1"},
+			map[string]any{"message": "torch.OutOfMemoryError: " + oomText(3)},
+			map[string]any{"timestamp": 1709892010000, "message": "[rank0]: " + strings.Replace("torch.OutOfMemoryError: "+oomText(0), "3.91", "1.00", 1)},
+		}}),
+		wrapper: gpulog.WrapperCloudWatch,
+		want:    []want{{0, 0, time.UnixMilli(1709892010000).UTC(), 1}, {input.NoRank, 3, time.Time{}, 1}},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
