@@ -42,6 +42,10 @@ type Candidate struct {
 	// one.
 	id         fileIdentity
 	identified bool
+	// wholeDocument is true for a log inside a JSON document (a
+	// notebook, a log export: gpulog.SniffWrapper), which is decoded
+	// whole to be read (estimateMemory).
+	wholeDocument bool
 }
 
 // CandidateKind says what a discovered file looks like.
@@ -318,9 +322,11 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 		c.Log = lf
 		return c, "", true
 	}
-	if (!notJobOutputExt(ext) || jsonLogRecords(ext, head) || gpulog.SniffWrapper(head) != gpulog.WrapperNone) && n > 0 {
+	w := gpulog.SniffWrapper(head)
+	if (!notJobOutputExt(ext) || jsonLogRecords(ext, head) || w != gpulog.WrapperNone) && n > 0 {
 		if _, err := f.Seek(0, io.SeekStart); err == nil && gpulog.SniffTrainingLog(f, head) {
 			c.Kind, c.Log = KindLog, gpulog.FormatTrainingLog
+			c.wholeDocument = w != gpulog.WrapperNone && w != gpulog.WrapperDocker
 			return c, "", true
 		}
 	}

@@ -101,3 +101,31 @@ func TestLoadLauncherLogs(t *testing.T) {
 		t.Errorf("a notebook with an OOM is no input file (batch mode would not see its run)")
 	}
 }
+
+// TestWholeDocumentMemory: a log inside a JSON document is decoded whole,
+// so the loader budgets three times its size; a plain log its size.
+func TestWholeDocumentMemory(t *testing.T) {
+	oom := "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free. " +
+		"Of the allocated memory 74.50 GiB is allocated by PyTorch, and 2.88 GiB is reserved by PyTorch but unallocated.\n"
+	lines := strings.Repeat("step 100 loss 2.0 lr 3e-4 grad_norm 1.0\n", 12000)
+	nb, err := json.Marshal(map[string]any{"cells": []any{map[string]any{"cell_type": "code", "source": "x", "outputs": []any{
+		map[string]any{"output_type": "stream", "name": "stdout", "text": lines + oom}}}}, "metadata": map[string]any{}, "nbformat": 4, "nbformat_minor": 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	testutil.WriteFiles(t, dir, map[string][]byte{"run.ipynb": nb, "train.log": []byte(lines + oom)})
+	for name, whole := range map[string]bool{"run.ipynb": true, "train.log": false} {
+		c, _, ok := classify(filepath.Join(dir, name), name, nil)
+		if !ok || c.Log != gpulog.FormatTrainingLog || c.wholeDocument != whole {
+			t.Fatalf("%s: %+v", name, c)
+		}
+		want := c.Bytes
+		if whole {
+			want = 3 * c.Bytes
+		}
+		if got := estimateMemory(c); got != max(want, 1<<20) {
+			t.Errorf("%s: estimate %d, want %d", name, got, max(want, 1<<20))
+		}
+	}
+}
