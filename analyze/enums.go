@@ -608,6 +608,9 @@ const (
 	// the logs Text lists (comma-separated), copies of the same process's
 	// output, and is counted once (oomrepeat.go); Device is its device.
 	NoteOOMRepeated NoteKind = "OOM repeated in other files"
+	// NoteNoContent: text logs that hold nothing gpureport reads (Count;
+	// ingest.Skipped.NoContent): listed, no failure.
+	NoteNoContent NoteKind = "nothing to read"
 	// NoteRankJoin: GPU readings joined to ranks by guessing rank r used
 	// GPU r (Device is the first device joined so).
 	NoteRankJoin NoteKind = "rank join guessed"

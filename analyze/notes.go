@@ -70,8 +70,19 @@ func runNotes(f *Findings) {
 		memStatsNotes(f, d)
 	}
 	repeatedOOMNotes(f)
-	if n := len(f.Inputs.Skipped); n > 0 {
-		f.Notes = append(f.Notes, Note{Kind: NoteSkipped, Count: n})
+	failed, nothing := 0, 0
+	for _, sk := range f.Inputs.Skipped {
+		if sk.NoContent {
+			nothing++
+		} else {
+			failed++
+		}
+	}
+	if failed > 0 {
+		f.Notes = append(f.Notes, Note{Kind: NoteSkipped, Count: failed})
+	}
+	if nothing > 0 {
+		f.Notes = append(f.Notes, Note{Kind: NoteNoContent, Count: nothing})
 	}
 }
 

@@ -36,6 +36,9 @@ import (
 //     the console and not in its per-process copy, so an unranked copy
 //     is that rank's, unless two ranks printed the same figures and the
 //     copy could be either's;
+//   - their machines (a launcher's pod or host label), when both name
+//     one, are equal, and a copy naming none is matched only when one
+//     machine printed those figures;
 //   - their times, when both have one, are within oomCopySkew;
 //   - the match says more than the words "out of memory": the message
 //     gives a request and another figure, or the ranks or times are
@@ -65,7 +68,7 @@ func filePattern(path string) string {
 
 // oomFigures is a message less what two copies of it may differ in.
 func oomFigures(m gpulog.TrainingOOM) gpulog.TrainingOOM {
-	m.Line, m.Count, m.Time, m.Message, m.Rank, m.Handled = 0, 0, time.Time{}, "", 0, false
+	m.Line, m.Count, m.Time, m.Message, m.Rank, m.Handled, m.Machine = 0, 0, time.Time{}, "", 0, false, ""
 	return m
 }
 
@@ -99,7 +102,7 @@ func distinctLoggedOOMs(placed []logOOM) []logOOM {
 		p := placed[i]
 		pat := filePattern(p.path)
 		var match *loggedOOM
-		ranks := map[int]bool{}
+		ranks, machines := map[int]bool{}, map[string]bool{}
 		for _, e := range events {
 			if !copyOf(e, p, pat) {
 				continue
@@ -107,13 +110,16 @@ func distinctLoggedOOMs(placed []logOOM) []logOOM {
 			if e.key.Rank != input.NoRank {
 				ranks[e.key.Rank] = true
 			}
+			if e.m.Machine != "" {
+				machines[e.m.Machine] = true
+			}
 			if match == nil || match.key.Rank == input.NoRank && e.key.Rank == p.key.Rank {
 				match = e
 			}
 		}
-		if match != nil && p.key.Rank == input.NoRank && len(ranks) > 1 {
-			// Two ranks printed these figures: which one this copy is
-			// cannot be told.
+		if match != nil && (p.key.Rank == input.NoRank && len(ranks) > 1 || p.m.Machine == "" && len(machines) > 1) {
+			// Two ranks, or two machines, printed these figures: which
+			// one this copy is cannot be told.
 			match = nil
 		}
 		if match == nil {
@@ -151,6 +157,12 @@ func copyOf(e *loggedOOM, p logOOM, pat string) bool {
 	if e.key.Rank != p.key.Rank && e.key.Rank != input.NoRank && p.key.Rank != input.NoRank {
 		return false
 	}
+	// Like ranks, machines (a launcher's pod or host label) must agree
+	// when both copies name one: a console stream labels its lines, the
+	// process's own file does not.
+	if e.m.Machine != p.m.Machine && e.m.Machine != "" && p.m.Machine != "" {
+		return false
+	}
 	m := p.m
 	timed := !e.m.Time.IsZero() && !m.Time.IsZero()
 	if timed && max(e.m.Time.Sub(m.Time), m.Time.Sub(e.m.Time)) > oomCopySkew {
@@ -167,7 +179,7 @@ func mergeCopy(o *logOOM, c logOOM) {
 	if o.key.Rank == input.NoRank && c.key.Rank != input.NoRank {
 		o.key = c.key
 	}
-	if (o.m.Time.IsZero() && !c.m.Time.IsZero()) || (!o.m.Handled && c.m.Handled) || o.m.Rank == input.NoRank && c.m.Rank != input.NoRank {
+	if (o.m.Time.IsZero() && !c.m.Time.IsZero()) || (!o.m.Handled && c.m.Handled) || o.m.Rank == input.NoRank && c.m.Rank != input.NoRank || o.m.Machine == "" && c.m.Machine != "" {
 		m := *o.m
 		if m.Time.IsZero() {
 			m.Time = c.m.Time
@@ -176,6 +188,9 @@ func mergeCopy(o *logOOM, c logOOM) {
 			m.Rank = c.m.Rank
 		}
 		m.Handled = m.Handled || c.m.Handled
+		if m.Machine == "" {
+			m.Machine = c.m.Machine
+		}
 		o.m = &m
 	}
 }

@@ -63,7 +63,7 @@ func TestRepeatedOOMs(t *testing.T) {
 		{"rank files: two ranks stay two", []file{{"rank0.log", msg("3.91 GiB"), 0}, {"rank1.log", msg("3.91 GiB"), 1}},
 			[]want{{"rank0.log", 0, ""}, {"rank1.log", 1, ""}}},
 		{"one file pattern: two attempts stay two", []file{{"logs/a/attempt_0/0/stderr.log", msg("3.91 GiB"), none}, {"logs/a/attempt_1/0/stderr.log", msg("3.91 GiB"), none}},
-			[]want{{"logs/a/attempt_0/0/stderr.log", none, ""}, {"logs/a/attempt_1/0/stderr.log", none, ""}}},
+			[]want{{"logs/a/attempt_0/0/stderr.log", 0, ""}, {"logs/a/attempt_1/0/stderr.log", 0, ""}}},
 		{"different figures stay two", []file{{"train.log", msg("3.91 GiB"), none}, {"error.txt", msg("3.90 GiB"), none}},
 			[]want{{"error.txt", none, ""}, {"train.log", none, ""}}},
 		{"different times stay two", []file{{"train.log", "2024-03-08 10:05:12 " + msg("3.91 GiB"), none}, {"error.log", "2024-03-08 10:09:40 " + msg("3.91 GiB"), none}},
@@ -72,6 +72,15 @@ func TestRepeatedOOMs(t *testing.T) {
 			[]want{{"pod.log", none, "train.log"}}},
 		{"an unranked copy that two ranks could have written stays apart", []file{{"console.out", "[rank0]:" + msg("3.91 GiB") + "[rank8]:" + msg("3.91 GiB"), none}, {"error.txt", msg("3.91 GiB"), none}},
 			[]want{{"console.out", 0, ""}, {"console.out", 8, ""}, {"error.txt", none, ""}}},
+		// kubectl logs --prefix names each line's pod: the same message
+		// from two pods is two machines' OOMs; a pod's console line and
+		// the process's own file (no label) are one.
+		{"two pods stay two", []file{{"pods.log", "[pod/w-0/pytorch] " + msg("3.91 GiB") + "[pod/w-1/pytorch] " + msg("3.91 GiB"), none}},
+			[]want{{"pods.log", none, ""}, {"pods.log", none, ""}}},
+		{"a pod's console line and its own file are one", []file{{"pods.log", "[pod/w-0/pytorch] " + msg("3.91 GiB"), none}, {"w-0/stderr.txt", msg("3.91 GiB"), none}},
+			[]want{{"pods.log", none, "w-0/stderr.txt"}}},
+		{"an unlabelled copy that two pods could have written stays apart", []file{{"a.log", "[pod/w-0/pytorch] " + msg("3.91 GiB"), none}, {"b.log", "[pod/w-1/pytorch] " + msg("3.91 GiB"), none}, {"c/stderr.txt", msg("3.91 GiB"), none}},
+			[]want{{"a.log", none, ""}, {"b.log", none, ""}, {"c/stderr.txt", none, ""}}},
 		{"a figureless message of two unknown processes stays apart", []file{{"train.log", "RuntimeError: CUDA error: out of memory\n", none}, {"eval.log", "RuntimeError: CUDA error: out of memory\n", none}},
 			[]want{{"eval.log", none, ""}, {"train.log", none, ""}}},
 		{"a file's own retries: each copy joins one", []file{{"train.log", msg("3.91 GiB") + strings.Repeat("step\n", 500) + msg("3.91 GiB"), none}, {"output.log", msg("3.91 GiB") + strings.Repeat("step\n", 500) + msg("3.91 GiB"), none}},

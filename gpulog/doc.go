@@ -14,7 +14,9 @@
 // trainlog_recovery.go, memory_summary() tables, Composer's MemoryMonitor
 // lines, and the memory lines of Megatron-LM, DeepSpeed and torchtitan and
 // printed memory_stats() dicts: trainlog_framework.go). A prefix a log collector wrote before every line is learned and
-// removed (gpulog_prefix.go). SniffLog recognises a format from a file's
+// removed (gpulog_prefix.go). A log inside a JSON container (Docker's
+// json-file objects, a Jupyter notebook's outputs, a Cloud Logging or
+// CloudWatch export) is unwrapped into its lines first (unwrap.go). SniffLog recognises a format from a file's
 // first lines, or by most of the lines of its head when its first are
 // none of the formats; ReadLog and DecodeLog read it. Timestamps, units, UTF-16
 // text, gzip and bzip2 compression and bad lines are handled here, so every

@@ -182,6 +182,10 @@ type TrainingOOM struct {
 	// names ("GPU 0"), -1 when it names none.
 	Rank   int
 	Device int
+	// Machine is the machine a launcher's label before the line names:
+	// kubectl logs --prefix's pod ("pod/NAME"), pdsh's host; "" when
+	// none. Messages of two machines are two events.
+	Machine string
 	// Time is the time a log line prefix gives, zero when none.
 	Time time.Time
 	// Requested is the allocation that failed (bytes), as printed: PyTorch

@@ -107,9 +107,7 @@ func SniffLogWith(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	if order := utf16Order(head); order != 0 {
 		head = utf16ToUTF8(head[2:], order)
 	}
-	if looksLikeDockerJSON(head) {
-		head = dockerJSONText(head)
-	}
+	head = unwrapHead(head)
 	if f, ok := sniffDistinct(head, spec); ok {
 		return f, true
 	}
@@ -379,16 +377,18 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	r = maybeUTF16(r)
 	br := bufio.NewReaderSize(r, 64<<10)
 	r = br
-	if head, _ := br.Peek(sniffHead); looksLikeDockerJSON(head) {
-		// Docker json-file objects: read as `docker logs -t` prints them.
-		br = bufio.NewReaderSize(&dockerJSONReader{br: br}, 64<<10)
+	if head, _ := br.Peek(sniffHead); SniffWrapper(head) != WrapperNone {
+		// Lines inside a JSON container (unwrap.go): read as the text
+		// the job wrote.
+		ur, note := unwrapped(br, SniffWrapper(head))
+		br = bufio.NewReaderSize(ur, 64<<10)
 		r = br
-		b.note("every line is a Docker json-file object: its \"log\" text is read, at the object's \"time\" where a reading has no time of its own")
+		b.note(note)
 	}
 	// Any text file read as a GPU log is also read as a training log
 	// (trainlog_side.go), and a training log for its GPU readings: a job's
 	// output can hold both. The other reading gets the text as this one
-	// reads it (unwrapped from Docker's objects), in the same pass.
+	// reads it (unwrapped from its JSON container), in the same pass.
 	var side, gpuSide *sideScan
 	if _, known := logReaders[format]; known && format != FormatTrainingLog {
 		side = newSideScan(opt)

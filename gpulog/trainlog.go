@@ -1,6 +1,7 @@
 package gpulog
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -183,6 +184,14 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 		head = utf16ToUTF8(head[2:], order)
 		r = maybeUTF16(r)
 	}
+	if w := SniffWrapper(head); w != WrapperNone {
+		// A log inside a JSON container is scanned as ReadLog reads it
+		// (unwrap.go).
+		ur, _ := unwrapped(bufio.NewReaderSize(r, 64<<10), w)
+		br := bufio.NewReaderSize(ur, 64<<10)
+		head, _ = br.Peek(sniffHead)
+		r = br
+	}
 	if bytes.IndexByte(head, 0) >= 0 || len(head) == 0 {
 		return false
 	}
@@ -247,7 +256,9 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 		Free: Unknown, ProcessInUse: Unknown, Allocated: Unknown, Reserved: Unknown, ReservedUnallocated: Unknown,
 		Allowed: Unknown, PrivatePools: Unknown, OtherProcesses: Unknown, OtherAllocations: Unknown}
 	o.Time, o.Rank = b.lineTimeRank(line)
-	msg := readLineHead(line).rest + cont
+	head := readLineHead(line)
+	o.Machine = labelMachine(head.label)
+	msg := head.rest + cont
 	r := readOOMMessage(msg)
 	o.Backend, o.Device = r.backend, r.device
 	if kind == OOMTorch && r.legacy {
@@ -448,6 +459,7 @@ func (tr *trainingReader) end() error {
 	tr.comp.flush(b)
 	tr.sum.flush(b)
 	b.resolveTaskRanks()
+	b.noteRanklessMachines()
 	return err
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,13 +21,16 @@ import (
 //	[1,6]<stderr>:RuntimeError: ...                              mpirun --tag-output
 //	3: torch.OutOfMemoryError: ...                               srun --label (the task number)
 //	worker-1: [rank9]: torch.OutOfMemoryError: ...              pdsh / DeepSpeed's launcher (the host)
+//	[pod/job-worker-1/pytorch] [rank1]: torch.OutOfMemoryError:  kubectl logs --prefix (the pod, its container)
+//	[1,mpirank:1,algo-1]<stderr>:RuntimeError: ...               SageMaker's mpirun (rank, host)
 //
 // linePrefix reads these tokens from the start of a line until the first
 // that is none of them; the rest is the message. A launcher's label comes
 // first on the line: srun's task number is the rank when no other token
 // gives one (Slurm numbers tasks by SLURM_PROCID, the rank torchrun-less
 // jobs use), and a host name is passed over only when a rank or a time
-// follows it (else "RuntimeError: ..." would be a host).
+// follows it (else "RuntimeError: ..." would be a host); kubectl's pod
+// label is always one.
 
 // maxPrefixTokens bounds the tokens read before a message: a time, a
 // rank, a level and a few separators.
@@ -37,12 +41,20 @@ var (
 	rePrefixRank  = regexp.MustCompile(`^\[(?i:rank) ?(\d{1,6})\]:?`)
 	rePrefixLocal = regexp.MustCompile(`^\[default(\d{1,6})\]:?`)
 	rePrefixBare  = regexp.MustCompile(`^\[(\d{1,6})\]:?`)
-	rePrefixMPI   = regexp.MustCompile(`^\[\d{1,6},(\d{1,6})\]<std(?:out|err)>:?`)
+	// rePrefixMPI is Open MPI's --tag-output "[job,rank]<stream>:", also
+	// in SageMaker's form "[1,mpirank:3,algo-2]<stderr>:" (the rank
+	// labelled, the host after it).
+	rePrefixMPI   = regexp.MustCompile(`^\[\d{1,6},(?:mpirank:)?(\d{1,6})(?:,[A-Za-z0-9][\w.-]{0,62})?\]<std(?:out|err)>:?`)
 	rePrefixLevel = regexp.MustCompile(`^\[?(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\]?:?(?:\s|$)`)
 	// rePrefixTask is srun --label's "N: "; rePrefixHost pdsh's "host: "
 	// (a host name: letters, digits, '-', '_' and '.').
 	rePrefixTask = regexp.MustCompile(`^ *(\d{1,6}): `)
 	rePrefixHost = regexp.MustCompile(`^[A-Za-z0-9][\w.-]{0,62}: `)
+	// rePrefixPod is kubectl logs --prefix's "[pod/NAME/CONTAINER] " (a
+	// pod's name and its container's, each a DNS label or subdomain),
+	// also written before the lines of a Cloud Logging export's
+	// Kubernetes entries (unwrap.go).
+	rePrefixPod = regexp.MustCompile(`^\[pod/[a-z0-9][a-z0-9.-]{0,252}/[a-z0-9][a-z0-9-]{0,62}\] `)
 )
 
 // lineHead is what a line's prefix says.
@@ -104,6 +116,10 @@ func readLineHead(line string) lineHead {
 // launcherLabel is the label a launcher wrote at the start of line (see
 // above), as written; "" when none.
 func launcherLabel(line string) string {
+	if m := rePrefixPod.FindString(line); m != "" {
+		// Unmistakable whatever follows it.
+		return m
+	}
 	if m := rePrefixTask.FindString(line); m != "" {
 		return m
 	}
@@ -114,6 +130,39 @@ func launcherLabel(line string) string {
 		}
 	}
 	return ""
+}
+
+// labelMachine is the machine a launcher's label names: "pod/NAME" for
+// kubectl's pod label, the host of pdsh's "host: "; "" for srun's task
+// number or no label.
+func labelMachine(label string) string {
+	switch {
+	case label == "":
+		return ""
+	case rePrefixPod.MatchString(label):
+		pod, _, _ := strings.Cut(strings.TrimPrefix(label, "[pod/"), "/")
+		return "pod/" + pod
+	case rePrefixTask.MatchString(label):
+		return ""
+	}
+	return strings.TrimSuffix(strings.TrimSpace(label), ":")
+}
+
+// noteRanklessMachines notes OOM messages without a rank that come from
+// more than one machine: each is on its own machine's device, which the
+// device number alone does not tell apart.
+func (b *logBuilder) noteRanklessMachines() {
+	var machines []string
+	for _, o := range b.log.OOMs {
+		if o.Rank == input.NoRank && o.Machine != "" && !slices.Contains(machines, o.Machine) {
+			machines = append(machines, o.Machine)
+		}
+	}
+	if len(machines) < 2 {
+		return
+	}
+	b.note(fmt.Sprintf("OOM messages without a rank come from %d machines (%s, by the launcher's line labels): each is on its own machine's GPU, though they name the same device numbers",
+		len(machines), strings.Join(machines, ", ")))
 }
 
 // rankToken reads a rank token at the start of s: the rank, whether it

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -65,10 +66,21 @@ func pathPlace(rel string) place { return place{path.Dir(rel), RankFromPath(rel)
 
 // samePlace reports whether two paths may hold one process's files: the
 // same folder and the same rank named in the path (no rank at all counts
-// as the same), or the same rank named in folders that differ.
+// as the same), or the same rank named in folders that differ, unless
+// the folders are two instances of one pattern (attempt_0/1 and
+// attempt_1/1: torchelastic's restarts of local rank 1; node0 and node1):
+// a launcher makes one such folder per attempt or node, each a process
+// of its own, which may well write the same bytes.
 func samePlace(a, b place) bool {
-	return a.rank == b.rank && (a.rank != input.NoRank || a.dir == b.dir)
+	if a.rank != b.rank || a.rank == input.NoRank && a.dir != b.dir {
+		return false
+	}
+	return a.dir == b.dir || reDigitRun.ReplaceAllString(a.dir, "#") != reDigitRun.ReplaceAllString(b.dir, "#")
 }
+
+// reDigitRun finds the numbers in a path that tell instances of one
+// pattern apart.
+var reDigitRun = regexp.MustCompile(`[0-9]+`)
 
 // copies finds the candidates (in walk order) that are plain copies of
 // another candidate (see the comment at the top of this file). It

@@ -42,6 +42,10 @@ type Candidate struct {
 	// one.
 	id         fileIdentity
 	identified bool
+	// wholeDocument is true for a log inside a JSON document (a
+	// notebook, a log export: gpulog.SniffWrapper), which is decoded
+	// whole to be read (estimateMemory).
+	wholeDocument bool
 }
 
 // CandidateKind says what a discovered file looks like.
@@ -61,6 +65,10 @@ const (
 	// (CaptureManifestName), found by its name.
 	KindCaptureManifest
 )
+
+// noContentReason starts the skip reason of a text log that holds nothing
+// gpureport reads (Skipped.NoContent).
+const noContentReason = "holds nothing gpureport reads"
 
 // sniffLen is how much of a file discovery reads to classify it.
 const sniffLen = 8 << 10
@@ -194,10 +202,16 @@ func discover(dir string, exclude []string, spec *gpulog.ColumnSpec) ([]Candidat
 		case r.ok:
 			cands = append(cands, r.c)
 		case r.reason != "":
-			skipped = append(skipped, Skipped{Path: f.rel, Reason: r.reason})
+			skipped = append(skipped, skippedFile(f.rel, r.reason))
 		}
 	}
 	return cands, skipped, nil
+}
+
+// skippedFile is the Skipped entry of a file classify did not claim, for
+// the reason it gave.
+func skippedFile(rel, reason string) Skipped {
+	return Skipped{Path: rel, Reason: reason, NoContent: strings.HasPrefix(reason, noContentReason)}
 }
 
 // sameFiles finds the paths that name one file (a symbolic link such as
@@ -273,10 +287,18 @@ func isReportDir(p, name string) bool {
 // classify reads the head of a file and decides what it is. A text file
 // that is no GPU log is read through for an out-of-memory message (a
 // training job's stdout/stderr: FormatTrainingLog), unless its extension
-// says it is source code or configuration.
+// says it is source code or configuration; documentation (a README, a
+// Markdown page: isDocumentation) is never read. A job's output inside a JSON
+// container (a notebook's outputs, a log export: gpulog.SniffWrapper) is
+// read through whatever its extension (.ipynb, .json).
 func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) {
 	if c, ok := classifyManifest(p, rel); ok {
 		return c, "", true
+	}
+	if isDocumentation(p) {
+		// A README or notes page quoting an OOM is no job output
+		// (docnames.go).
+		return Candidate{}, "", false
 	}
 	ext := strings.ToLower(filepath.Ext(p))
 	promised := isSnapshotExt(ext) || ext == ".gz" || ext == ".bz2" || isLogExt(ext)
@@ -321,14 +343,24 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 		c.Log = lf
 		return c, "", true
 	}
-	if (!notJobOutputExt(ext) || jsonLogRecords(ext, head)) && n > 0 {
+	w := gpulog.SniffWrapper(head)
+	if (!notJobOutputExt(ext) || jsonLogRecords(ext, head) || w != gpulog.WrapperNone) && n > 0 {
 		if _, err := f.Seek(0, io.SeekStart); err == nil && gpulog.SniffTrainingLog(f, head) {
 			c.Kind, c.Log = KindLog, gpulog.FormatTrainingLog
+			c.wholeDocument = w != gpulog.WrapperNone && w != gpulog.WrapperDocker
 			return c, "", true
 		}
 	}
 	if !promised {
 		return Candidate{}, "", false
+	}
+	if textLog := ext == ".log" || ext == ".txt"; textLog && (n == 0 || !mayHoldMemoryData(head)) {
+		// A job's stdout or stderr without GPU content (a rank's loss
+		// lines, an empty stderr.log): nothing to read, no failure.
+		if n == 0 {
+			return Candidate{}, noContentReason + " (an empty file)", false
+		}
+		return Candidate{}, fmt.Sprintf("%s (no GPU readings, no out-of-memory message; first line: %q)", noContentReason, firstLine(head, 80)), false
 	}
 	if n == 0 {
 		return Candidate{}, "empty file", false
@@ -345,6 +377,19 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 			"(keys time, used, total, free, gpu and unit, each set to a column of this header: time=<column>,used=<column>,unit=MiB)"
 	}
 	return Candidate{}, reason, false
+}
+
+// reMemoryQuantity finds an amount of memory with its unit ("1000.00MiB",
+// "80 GB").
+var reMemoryQuantity = regexp.MustCompile(`\d(?:\.\d+)?\s*(?:[KMGT]i?B|bytes)\b`)
+
+// mayHoldMemoryData reports whether the head of a text log gpureport did
+// not read may be GPU data in a form it does not know: binary content, a
+// CSV header (--gpu-log-columns may name its columns), or amounts of
+// memory. A job's output without any (loss lines, a launcher's
+// messages) holds nothing to read.
+func mayHoldMemoryData(head []byte) bool {
+	return bytes.IndexByte(head, 0) >= 0 || looksLikeCSVHeader(firstLine(head, 4<<10)) || reMemoryQuantity.Match(head)
 }
 
 // looksLikeCSVHeader reports whether a line is a CSV header: two or more
@@ -430,7 +475,7 @@ func classifyCompressed(f io.ReadSeeker, p string, spec *gpulog.ColumnSpec) (gpu
 	}
 	base := filepath.Base(p)
 	inner := strings.ToLower(filepath.Ext(strings.TrimSuffix(base, filepath.Ext(base))))
-	if notJobOutputExt(inner) {
+	if notJobOutputExt(inner) && gpulog.SniffWrapper(text) == gpulog.WrapperNone {
 		return "", false
 	}
 	if gpulog.SniffTrainingLog(br, text) {

@@ -10,7 +10,8 @@ import (
 
 // TestUnrecognisedLogReason: a .csv/.log discovery cannot read says why;
 // one whose first line is a CSV header also names --gpu-log-columns,
-// which reads a CSV of any column names.
+// which reads a CSV of any column names. A text log without memory
+// figures is a job's output with nothing to read, no failure.
 func TestUnrecognisedLogReason(t *testing.T) {
 	tests := []struct {
 		name, content string
@@ -20,6 +21,8 @@ func TestUnrecognisedLogReason(t *testing.T) {
 		{"de.csv", "Zeit;GPU;Speicher belegt\n2024-05-01 12:00:00;0;1.000\n", true},
 		{"gpu_mem.log", "2024-05-01 12:00:00 GPU 0: used=1000.00MiB total=81920.00MiB\n", false},
 		{"numbers.csv", "1,2,3\n4,5,6\n", false},
+		{"train.log", "step 100 loss 2.0\nstep 200 loss 1.9\n", false},
+		{"stderr.log", "", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -33,6 +36,18 @@ func TestUnrecognisedLogReason(t *testing.T) {
 				t.Fatalf("candidates %v, skipped %v", cands, skipped)
 			}
 			r := skipped[0].Reason
+			// A job's text log without memory figures (loss lines, an
+			// empty stderr) holds nothing to read: no failure.
+			nothing := strings.HasPrefix(tc.content, "step") || tc.content == ""
+			if skipped[0].NoContent != nothing {
+				t.Errorf("NoContent %v, want %v (reason %q)", skipped[0].NoContent, nothing, r)
+			}
+			if nothing {
+				if !strings.Contains(r, "holds nothing gpureport reads") {
+					t.Errorf("reason %q", r)
+				}
+				return
+			}
 			if !strings.Contains(r, "not a recognised GPU log") || strings.Contains(r, "--gpu-log-columns") != tc.flag {
 				t.Errorf("reason %q; want --gpu-log-columns named: %v", r, tc.flag)
 			}

@@ -39,7 +39,7 @@ func TestDiscoverKeepsWalkOrder(t *testing.T) {
 		case 2:
 			testutil.WriteFile(t, filepath.Join(sub, fmt.Sprintf("broken_%d.pkl", i)), []byte(fmt.Sprintf("not a pickle %d", i)))
 		default:
-			testutil.WriteFile(t, filepath.Join(sub, fmt.Sprintf("notes_%d.txt", i)), []byte("lr 3e-4\n"))
+			testutil.WriteFile(t, filepath.Join(sub, fmt.Sprintf("params_%d.txt", i)), []byte("lr 3e-4\n"))
 		}
 	}
 	testutil.WriteFile(t, filepath.Join(dir, "empty.pkl"), nil)
@@ -75,7 +75,7 @@ func TestDiscoverKeepsWalkOrder(t *testing.T) {
 		case ok:
 			wantCands = append(wantCands, c)
 		case reason != "":
-			wantSkipped = append(wantSkipped, Skipped{Path: rel, Reason: reason})
+			wantSkipped = append(wantSkipped, skippedFile(rel, reason))
 		}
 		return nil
 	})

@@ -251,6 +251,11 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 // size their container records (gzip trailer, zip directory).
 func estimateMemory(c Candidate) int64 {
 	if c.Kind != KindSnapshot {
+		if c.wholeDocument {
+			// The document, its decoded strings and the text written
+			// from them are held at once, each at most its size.
+			return max(3*c.Bytes, 1<<20)
+		}
 		return max(c.Bytes, 1<<20)
 	}
 	cont, decompressed := snapshot.ContainerSize(c.Path, c.Bytes)
@@ -411,6 +416,9 @@ func rankFromName(l *gpulog.GPULog, rel string) {
 	rank := RankFromPath(rel)
 	if rank == input.NoRank {
 		return
+	}
+	if n := elasticNote(rel); n != "" && len(l.OOMs)+len(l.MemoryStats) > 0 {
+		l.Notes = append(l.Notes, n)
 	}
 	for i := range l.OOMs {
 		if l.OOMs[i].Rank == input.NoRank {

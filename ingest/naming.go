@@ -363,12 +363,15 @@ func EpochShape(p string) string {
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // RankFromPath parses a distributed rank from any component of a path
-// (rank3, rank_3, rank-3, local_rank_3, rank3_memory_snapshot, or a folder
-// named only r3), the last component that names one winning; NoRank when
-// none.
+// (rank3, rank_3, rank-3, local_rank_3, rank3_memory_snapshot, a folder
+// named only r3, or a launcher's form: launcher_paths.go), the last
+// component that names one winning; NoRank when none.
 func RankFromPath(p string) int {
 	parts := strings.Split(strings.ReplaceAll(p, `\`, "/"), "/")
 	for i, part := range slices.Backward(parts) {
+		if n, ok := launcherPathRank(parts, i); ok {
+			return n
+		}
 		if ms := rankRE.FindAllStringSubmatch(part, -1); len(ms) > 0 {
 			if n, err := strconv.Atoi(ms[len(ms)-1][1]); err == nil {
 				return n

@@ -111,4 +111,9 @@ type Skipped struct {
 	Path string
 	// Reason says what was wrong, and where in the file.
 	Reason string
+	// NoContent is true for a text log that holds nothing gpureport
+	// reads: empty, or a job's output without GPU readings or an
+	// out-of-memory message (a per-rank stdout of loss lines). It is
+	// listed, but it is no failure to read an input.
+	NoContent bool
 }

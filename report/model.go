@@ -130,7 +130,17 @@ func inputsText(f *analyze.Findings) string {
 	if lines > 0 {
 		s += ", " + units.CountOf(lines, "unreadable log line") + " skipped"
 	}
-	return s + ", " + units.CountOf(len(f.Inputs.Skipped), "file") + " skipped"
+	nothing := 0
+	for _, sk := range f.Inputs.Skipped {
+		if sk.NoContent {
+			nothing++
+		}
+	}
+	s += ", " + units.CountOf(len(f.Inputs.Skipped)-nothing, "file") + " skipped"
+	if nothing > 0 {
+		s += ", " + units.CountOf(nothing, "text log") + " with nothing to read"
+	}
+	return s
 }
 
 // figureColumns are the key figures' columns, a row per device.
@@ -422,6 +432,9 @@ func buildRanks(f *analyze.Findings) *rankItem {
 // and why.
 type inputItem struct {
 	Path, Reason string
+	// noContent marks a text log that held nothing to read
+	// (ingest.Skipped.NoContent): no failure.
+	noContent bool
 }
 
 // logItem is one GPU log read, with its problems in words.
@@ -467,7 +480,7 @@ func inputItems(f *analyze.Findings) (snapshots []inputItem, logs []logItem, ski
 		logs = append(logs, li)
 	}
 	for _, sk := range f.Inputs.Skipped {
-		skipped = append(skipped, inputItem{Path: sk.Path, Reason: sk.Reason})
+		skipped = append(skipped, inputItem{Path: sk.Path, Reason: sk.Reason, noContent: sk.NoContent})
 	}
 	return snapshots, logs, skipped
 }

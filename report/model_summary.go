@@ -39,7 +39,7 @@ func summaryOf(f *analyze.Findings, v *view) *Summary {
 	}
 	s.Capture, s.OOMWithoutSnapshot = summaryCapture(f.Capture), summaryMissedOOM(f.MissedOOM)
 	for _, sk := range v.Skipped {
-		s.Inputs.Skipped = append(s.Inputs.Skipped, SummarySkipped(sk))
+		s.Inputs.Skipped = append(s.Inputs.Skipped, SummarySkipped{Path: sk.Path, Reason: sk.Reason})
 	}
 	for _, d := range v.Devices {
 		s.Devices = append(s.Devices, d.json)

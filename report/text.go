@@ -71,7 +71,11 @@ func textOf(w io.Writer, v *view) error {
 		fmt.Fprintf(bw, "roles: %s\n", cleanText(v.Held))
 	}
 	eachCapped(bw, v.Skipped, maxTextSkipped, "skipped files (see summary.md)", func(_ int, r inputItem) {
-		fmt.Fprintf(bw, "skipped %s: %s\n", cleanText(r.Path), cleanText(r.Reason))
+		what := "skipped"
+		if r.noContent {
+			what = "not read"
+		}
+		fmt.Fprintf(bw, "%s %s: %s\n", what, cleanText(r.Path), cleanText(r.Reason))
 	})
 	if len(v.Notes) > 0 {
 		fmt.Fprintf(bw, "notes: %d (see the report)\n", len(v.Notes))

@@ -18,6 +18,7 @@ import (
 	"gpureport/analyze"
 	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/internal/units"
 	"gpureport/report"
 	"gpureport/snapshot"
 )
@@ -189,6 +190,11 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 	log.Debug("inputs read", "dir", dir, "snapshots", len(run.Snapshots), "from_cache", cached, "without_segments", unread,
 		"gpu_logs", len(run.Logs), "skipped", len(run.Skipped), "elapsed", loaded.Sub(began).Round(time.Millisecond))
 	for _, s := range run.Skipped {
+		if s.NoContent {
+			// A job's output without GPU content: no failure.
+			log.Debug("input holds nothing to read", "file", filepath.Join(dir, filepath.FromSlash(s.Path)), "reason", s.Reason)
+			continue
+		}
 		log.Warn("skipped input", "file", filepath.Join(dir, filepath.FromSlash(s.Path)), "reason", s.Reason)
 	}
 	for _, l := range run.Logs {
@@ -201,12 +207,7 @@ func reportRun(ctx context.Context, dir string, opt reportOptions, prog *progres
 		if len(run.Skipped) == 0 {
 			return nil, fmt.Errorf("%w: %s holds no snapshot (pickle, JSON, gzip, torch.save) and no GPU log", errNothingUsable, dir)
 		}
-		first := run.Skipped[0]
-		more := ""
-		if n := len(run.Skipped) - 1; n > 0 {
-			more = fmt.Sprintf(", and %d more", n)
-		}
-		return nil, fmt.Errorf("%w: every input in %s was skipped (%d files: %s: %s%s)", errNothingUsable, dir, len(run.Skipped), first.Path, first.Reason, more)
+		return nil, fmt.Errorf("%w: every input in %s was skipped (%s)", errNothingUsable, dir, skippedSummary(run.Skipped))
 	}
 	f := analyze.Analyze(run, analyze.Options{
 		Capacity:              opt.capacity,
@@ -255,4 +256,34 @@ func generatedAt() time.Time {
 		}
 	}
 	return time.Now()
+}
+
+// skippedSummary names the first of the files skipped for a failure and
+// of the text logs that held nothing to read (ingest.Skipped.NoContent),
+// with their counts, for the "nothing usable" error.
+func skippedSummary(skipped []ingest.Skipped) string {
+	var failed, nothing []ingest.Skipped
+	for _, s := range skipped {
+		if s.NoContent {
+			nothing = append(nothing, s)
+		} else {
+			failed = append(failed, s)
+		}
+	}
+	var parts []string
+	if len(failed) > 0 {
+		more := ""
+		if n := len(failed) - 1; n > 0 {
+			more = fmt.Sprintf(", and %d more", n)
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s: %s%s", units.CountOf(len(failed), "file"), failed[0].Path, failed[0].Reason, more))
+	}
+	if len(nothing) > 0 {
+		more := ""
+		if n := len(nothing) - 1; n > 0 {
+			more = fmt.Sprintf(" and %d more", n)
+		}
+		parts = append(parts, fmt.Sprintf("%s with nothing gpureport reads: %s%s", units.CountOf(len(nothing), "text log"), nothing[0].Path, more))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -30,9 +30,15 @@ gzip, bzip2, torch.save, JSON) and GPU logs (nvidia-smi CSV, dmon, tables, -q
 text and XML, NVML recordings, pynvml prints, DCGM, gpustat, memory_stats JSON
 lines; gzip or bzip2, with or without a log collector's line prefix) and
 training logs (OOM messages; Megatron, DeepSpeed, torchtitan and Composer
-memory lines) in RUN_DIR, and writes
+memory lines), also inside Docker json-file logs, Jupyter notebooks' outputs
+(.ipynb) and log exports (gcloud logging read --format=json, aws logs
+filter-log-events), in RUN_DIR, and writes
 RUN_DIR/gpureport/{index.html,report.xlsx,summary.json,summary.md}.
-Ranks come from folder or file names (rank3, r3, local_rank_3), or, when
+READMEs, notes and Markdown pages are never read as inputs.
+Ranks come from folder or file names (rank3, r3, local_rank_3, NeMo's
+globalrank-2, torchrun --log_dir's attempt_N/<local rank>/), from line
+prefixes ([rank3]:, [default3]:, mpirun's and SageMaker's tags, also behind
+kubectl logs --prefix's [pod/NAME/CONTAINER]), or, when
 paths give processes no rank of their own (node0/rank0 and node1/rank0),
 from the order of their paths, or from the snapshots' traces when names
 differ by a host name; steps only from step keywords in file or folder names

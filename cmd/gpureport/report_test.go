@@ -57,16 +57,21 @@ func TestReportNothingUsableNamesFiles(t *testing.T) {
 		"garbage.csv":      []byte("\x00\x01\x02 not a log at all\n"),
 		"broken.pickle":    []byte("\x80\x04\x95\xff\xff"),
 		"weights.pt":       []byte("PK\x03\x04 nonsense"),
-		"notes/readme.txt": []byte("hello"),
+		"notes/readme.txt": []byte("hello, see the CUDA out of memory error"),
+		"logs/stdout.log":  []byte("step 1 loss 2.0\n"),
 	})
 	code, _, stderr := runCmd(t, "-q", dir)
 	if code != exitNothingUsable {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitNothingUsable, stderr)
 	}
-	for _, name := range []string{"garbage.csv", "broken.pickle", "weights.pt", "readme.txt", "every input"} {
+	for _, name := range []string{"garbage.csv", "broken.pickle", "weights.pt", "logs/stdout.log", "every input"} {
 		if !strings.Contains(stderr, name) {
 			t.Errorf("stderr does not name %q:\n%s", name, stderr)
 		}
+	}
+	// Documentation is no input, not even a skipped one.
+	if strings.Contains(stderr, "readme.txt") {
+		t.Errorf("stderr names the notes' readme.txt:\n%s", stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "gpureport")); err == nil {
 		t.Error("a report folder was written for a run with nothing usable")

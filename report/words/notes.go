@@ -144,6 +144,8 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 	case analyze.NoteOOMRepeated:
 		return fmt.Sprintf("the OOM on %s in %s is repeated in %s, with every figure the same: copies of the same process's output (a tee, a tracker's console capture, an error file), counted once",
 			where, n.Paths[0], n.Text)
+	case analyze.NoteNoContent:
+		return units.CountOf(n.Count, "text log") + " held nothing gpureport reads: no GPU readings and no out-of-memory message (a job's output without them; listed in the inputs table)"
 	case analyze.NoteRankJoin:
 		what := "snapshots"
 		if d != nil && len(d.Points) == 0 {

@@ -1,0 +1,131 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gpureport/gpulog"
+	"gpureport/input"
+	"gpureport/internal/testutil"
+)
+
+// TestRankFromLauncherPaths reads ranks from the per-process file names
+// of NeMo's exp_manager and the folders of torchrun --log_dir, and from
+// no other digit folder.
+func TestRankFromLauncherPaths(t *testing.T) {
+	tests := []struct {
+		path string
+		want int
+	}{
+		{"nemo_experiments/gpt/2024-03-08_10-00-00/nemo_log_globalrank-2_localrank-0.txt", 2},
+		{"nemo_experiments/gpt/2024-03-08_10-00-00/nemo_log_globalrank-13_localrank-5.txt", 13},
+		{"exp/nemo_error_log.txt", input.NoRank},
+		{"logs/none_6w3kq1x2/attempt_0/1/stderr.log", 1},
+		{"logs/none_6w3kq1x2/attempt_3/0/stdout.log", 0},
+		{"logs/none_6w3kq1x2/attempt_1/7/error.json", 7},
+		{"logs/2024/03/train.log", input.NoRank},
+		{"runs/attempt_0/1", input.NoRank},
+	}
+	for _, tt := range tests {
+		if got := RankFromPath(tt.path); got != tt.want {
+			t.Errorf("RankFromPath(%q) = %d, want %d", tt.path, got, tt.want)
+		}
+	}
+}
+
+// TestLoadLauncherLogs: the OOMs of torchelastic's per-worker logs take
+// the local rank from the folder, and a later attempt's log says it is a
+// restart; a log in a JSON container (a notebook, a log export) is found
+// whatever its extension, and source code quoting an OOM is not.
+func TestLoadLauncherLogs(t *testing.T) {
+	msg := func(gpu int) string {
+		return fmt.Sprintf("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU %d has a total capacity of 79.15 GiB of which 1.23 GiB is free. "+
+			"Of the allocated memory 74.50 GiB is allocated by PyTorch, and 2.88 GiB is reserved by PyTorch but unallocated.", gpu)
+	}
+	nb, err := json.Marshal(map[string]any{"cells": []any{map[string]any{"cell_type": "code", "source": "x", "outputs": []any{
+		map[string]any{"output_type": "error", "ename": "OutOfMemoryError", "evalue": strings.TrimPrefix(msg(0), "torch.OutOfMemoryError: "), "traceback": []string{}},
+	}}}, "metadata": map[string]any{}, "nbformat": 4, "nbformat_minor": 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw, err := json.Marshal(map[string]any{"events": []any{map[string]any{"timestamp": 1709892011000, "message": msg(0), "logStreamName": "s"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcNB, err := json.Marshal(map[string]any{"cells": []any{map[string]any{"cell_type": "code", "source": msg(0), "outputs": []any{}}}, "nbformat": 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	testutil.WriteFiles(t, dir, map[string][]byte{
+		"logs/none_x/attempt_0/1/stderr.log": []byte("step 1\n" + msg(1) + "\n"),
+		"logs/none_x/attempt_1/1/stderr.log": []byte("step 1\n" + msg(1) + "\n"),
+		"notebooks/finetune.ipynb":           nb,
+		"export/algo-1.json":                 cw,
+		"notebooks/quoting.ipynb":            srcNB,
+	})
+	run, err := Load(context.Background(), dir, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]*gpulog.GPULog{}
+	for _, l := range run.Logs {
+		got[l.Path] = l
+	}
+	for _, p := range []string{"logs/none_x/attempt_0/1/stderr.log", "logs/none_x/attempt_1/1/stderr.log"} {
+		l := got[p]
+		if l == nil || len(l.OOMs) != 1 || l.OOMs[0].Rank != 1 {
+			t.Fatalf("%s: %+v", p, l)
+		}
+		notes := strings.Join(l.Notes, "\n")
+		if !strings.Contains(notes, "local rank 1") || strings.Contains(notes, "restart 1") != strings.Contains(p, "attempt_1") {
+			t.Errorf("%s: notes %q", p, l.Notes)
+		}
+	}
+	for _, p := range []string{"notebooks/finetune.ipynb", "export/algo-1.json"} {
+		if l := got[p]; l == nil || len(l.OOMs) != 1 || l.OOMs[0].Requested != 2<<30 {
+			t.Errorf("%s: %+v", p, l)
+		}
+	}
+	if got["notebooks/quoting.ipynb"] != nil {
+		t.Errorf("a notebook quoting an OOM in its source is read as a log")
+	}
+	if c := gpulog.SniffWrapper(nb); c != gpulog.WrapperNotebook {
+		t.Errorf("SniffWrapper(notebook) = %q", c)
+	}
+	if !IsInputFile(filepath.Join(dir, "notebooks/finetune.ipynb")) {
+		t.Errorf("a notebook with an OOM is no input file (batch mode would not see its run)")
+	}
+}
+
+// TestWholeDocumentMemory: a log inside a JSON document is decoded whole,
+// so the loader budgets three times its size; a plain log its size.
+func TestWholeDocumentMemory(t *testing.T) {
+	oom := "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free. " +
+		"Of the allocated memory 74.50 GiB is allocated by PyTorch, and 2.88 GiB is reserved by PyTorch but unallocated.\n"
+	lines := strings.Repeat("step 100 loss 2.0 lr 3e-4 grad_norm 1.0\n", 12000)
+	nb, err := json.Marshal(map[string]any{"cells": []any{map[string]any{"cell_type": "code", "source": "x", "outputs": []any{
+		map[string]any{"output_type": "stream", "name": "stdout", "text": lines + oom}}}}, "metadata": map[string]any{}, "nbformat": 4, "nbformat_minor": 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	testutil.WriteFiles(t, dir, map[string][]byte{"run.ipynb": nb, "train.log": []byte(lines + oom)})
+	for name, whole := range map[string]bool{"run.ipynb": true, "train.log": false} {
+		c, _, ok := classify(filepath.Join(dir, name), name, nil)
+		if !ok || c.Log != gpulog.FormatTrainingLog || c.wholeDocument != whole {
+			t.Fatalf("%s: %+v", name, c)
+		}
+		want := c.Bytes
+		if whole {
+			want = 3 * c.Bytes
+		}
+		if got := estimateMemory(c); got != max(want, 1<<20) {
+			t.Errorf("%s: estimate %d, want %d", name, got, max(want, 1<<20))
+		}
+	}
+}
