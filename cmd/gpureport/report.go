@@ -90,7 +90,7 @@ func runReport(inv *invocation) int {
 	inv.fs.DurationVar(&opt.horizon, "horizon", analyze.DefaultHorizon, "a leak projected to fill the device within `DURATION` (or within the run's own length) makes the verdict critical")
 	inv.fs.StringVar(&opt.suppress, "suppress", "", "suppression `FILE`: leak fingerprints or site, function and frame patterns to ignore (see the README)")
 	inv.fs.BoolVar(&opt.noBuiltinSuppressions, "no-builtin-suppressions", false, "also report benign patterns (optimizer state, cuDNN/cuBLAS workspaces, CUDA-graph pools, allocator warm-up)")
-	inv.fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside_allocator_leak, oom, fragmentation, or any")
+	inv.fs.StringVar(&failOn, "fail-on", "", "exit with code 4 when the verdict has any of these comma-separated `FLAGS`: leak, outside_allocator_leak, oom (any OOM, those the job caught and recovered from included), fragmentation, or any")
 	inv.fs.StringVar(&opt.pprofPath, "pprof", "", "also write the leak attribution as a pprof profile to `FILE`")
 	inv.fs.IntVar(&opt.jobs, "j", 0, "decode `N` files at once (default: one per CPU); in --batch mode, N runs at once")
 	inv.fs.StringVar(&memory, "memory", "2GiB", "bound on decoder memory in flight, `SIZE`")
