@@ -6,6 +6,8 @@
 //
 // The readers: nvidia-smi's query CSV (with or without a header),
 // compute-apps CSV, dmon and pmon, the box table, -q text and -q -x XML;
+// the same tables drawn by `watch nvidia-smi` and captured with script(1)
+// or tee, replayed frame by frame on a terminal screen (watch_screen.go);
 // the CSV that `gpureport record` writes; DCGM's Prometheus scrapes and
 // dcgmi dmon tables; gpustat's text and JSON; JSON lines of memory_stats();
 // CSV logs with memory columns (W&B, Lightning, or a --columns spec); and

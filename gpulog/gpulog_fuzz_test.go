@@ -93,6 +93,7 @@ func FuzzDmon(f *testing.F) {
 }
 
 func FuzzTable(f *testing.F) {
+	f.Add([]byte(watchCapture80x24))
 	realLogSeeds(f, "nvidia-smi", "table/*", "mixed-hostile/*")
 	f.Add([]byte(tableH100))
 	f.Add([]byte(tableMIG))
@@ -252,6 +253,8 @@ func FuzzSniffLog(f *testing.F) {
 	f.Add([]byte("0: # gpu fb\n0: # Idx MB\n0:  0 12\n1:  0 13\n"))
 	f.Add([]byte("1714564800\n1000, 81920\n1714564805\n1500, 81920\n"))
 	f.Add([]byte("\x1b[H\x1b[2J\x1b[3J\x1b]0;title\x07" + tableH100))
+	f.Add([]byte(watchCapture100x40))
+	f.Add([]byte(watchCapture80x24[:900] + "\x1b[2Z\x1b[1;74H40\x1b[99999;99999H\x1b[5M\x1b[3L\x1bM\x1b[2;5r\n\n\n\n\n\n\x1b[9b"))
 	f.Add([]byte(`{"log":"timestamp, index, memory.used [MiB]\n","stream":"stdout","time":"2024-05-01T12:00:00Z"}` + "\n"))
 	f.Add([]byte("GPU 0:\n" + pynvmlV1(85899345920, 84850769920, 1048576000) + "\n"))
 	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv",

@@ -110,6 +110,9 @@ func SniffLogWith(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	if looksLikeDockerJSON(head) {
 		head = dockerJSONText(head)
 	}
+	if looksLikeWatchCapture(head) {
+		head = watchText(head)
+	}
 	if f, ok := sniffDistinct(head, spec); ok {
 		return f, true
 	}
@@ -385,6 +388,12 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		r = br
 		b.note("every line is a Docker json-file object: its \"log\" text is read, at the object's \"time\" where a reading has no time of its own")
 	}
+	var watch watchStats
+	if head, _ := br.Peek(sniffHead); looksLikeWatchCapture(head) {
+		// A curses screen capture of watch: read as its frames' text.
+		br = bufio.NewReaderSize(newWatchReader(br, &watch), 64<<10)
+		r = br
+	}
 	// Any text file read as a GPU log is also read as a training log
 	// (trainlog_side.go), and a training log for its GPU readings: a job's
 	// output can hold both. The other reading gets the text as this one
@@ -433,6 +442,9 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	}
 	if b.prefixTimed > 0 {
 		b.note(fmt.Sprintf("%d readings have no time of their own: each takes the time the collector's prefix gives its line", b.prefixTimed))
+	}
+	if n := watch.note(); n != "" {
+		b.note(n)
 	}
 	if n := broken.note(); n != "" {
 		b.note(n)
