@@ -4,7 +4,9 @@
 // (MemoryStatsSample) and the out-of-memory messages of training logs
 // (TrainingOOM), with the lines it could not read and why.
 //
-// The readers: nvidia-smi's query CSV (with or without a header),
+// The readers: nvidia-smi's query CSV (with or without a header, also
+// re-saved by a spreadsheet with ';' between fields and decimal commas:
+// semicolon_csv.go),
 // compute-apps CSV, dmon and pmon, the box table, -q text and -q -x XML;
 // the same tables drawn by `watch nvidia-smi` and captured with script(1)
 // or tee, replayed frame by frame on a terminal screen (watch_screen.go);

@@ -75,6 +75,9 @@ func FuzzQueryCSV(f *testing.F) {
 	f.Add([]byte("0, 1234 MiB, 81920 MiB\n1, 1 MiB, 81920 MiB\ntimestamp, memory.used [MiB]\n"))
 	f.Add(gzipped(f, "index, memory.used [MiB]\n0, 1 MiB\n", "0, 2 MiB\n"))
 	f.Add([]byte(bzip2Query))
+	// Re-saved by a spreadsheet (semicolon_csv.go).
+	f.Add([]byte("\xef\xbb\xbftimestamp;index;power.draw [W];memory.used [MiB]\r\n2024/03/08 10:00:01.123;0;33,09;1024,5\r\n0;\"a;\"\"b\";;\n"))
+	f.Add([]byte("2024/03/08 10:00:01.123;NVIDIA A100-SXM4-80GB;81920 MiB;1024 MiB\n"))
 	// Loop captures (dateline_rows.go, term_codes.go, docker_json.go) and
 	// logs without memory.used (derive_used.go).
 	f.Add([]byte("Wed May  1 12:00:00 UTC 2024\n0, 1000 MiB, 81920 MiB\n1714564805.123\n0, 1500 MiB, 81920 MiB\n\x1b[H\x1b[2J9999999999\n"))

@@ -113,6 +113,9 @@ func SniffLogWith(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	if looksLikeWatchCapture(head) {
 		head = watchText(head)
 	}
+	if looksLikeSemicolonCSV(head) {
+		head = semicolonText(head)
+	}
 	if f, ok := sniffDistinct(head, spec); ok {
 		return f, true
 	}
@@ -393,6 +396,12 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		// A curses screen capture of watch: read as its frames' text.
 		br = bufio.NewReaderSize(newWatchReader(br, &watch), 64<<10)
 		r = br
+	}
+	if head, _ := br.Peek(sniffHead); looksLikeSemicolonCSV(head) {
+		// A query CSV re-saved by a spreadsheet with ';' between fields.
+		br = bufio.NewReaderSize(newSemicolonReader(br), 64<<10)
+		r = br
+		b.note("fields are separated by ';' (a spreadsheet's export in a decimal-comma locale): read as nvidia-smi's CSV, decimal commas as points")
 	}
 	// Any text file read as a GPU log is also read as a training log
 	// (trainlog_side.go), and a training log for its GPU readings: a job's

@@ -26,7 +26,8 @@ const reportUsage = `Usage:
   gpureport digest [--shard I/N] RUN_DIR...  digest snapshots into the cache
 
 gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
-gzip, bzip2, torch.save, JSON) and GPU logs (nvidia-smi CSV, dmon, tables, -q
+gzip, bzip2, torch.save, JSON) and GPU logs (nvidia-smi CSV, also re-saved
+with ';' separators, dmon, tables, -q
 text and XML, NVML recordings, pynvml prints, DCGM, gpustat, memory_stats JSON
 lines, watch nvidia-smi captured with script or tee; gzip or bzip2, with or
 without a log collector's line prefix) and
