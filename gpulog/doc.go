@@ -17,7 +17,9 @@
 // oom_message.go, whether the job caught one and went on in
 // trainlog_recovery.go, memory_summary() tables, Composer's MemoryMonitor
 // lines, and the memory lines of Megatron-LM, DeepSpeed and torchtitan and
-// printed memory_stats() dicts: trainlog_framework.go). A prefix a log collector wrote before every line is learned and
+// printed memory_stats() dicts: trainlog_framework.go; Hugging Face
+// Trainer's memory metrics, deltas kept as TrainerMemory and never as
+// readings: trainlog_hf.go). A prefix a log collector wrote before every line is learned and
 // removed (gpulog_prefix.go). SniffLog recognises a format from a file's
 // first lines, or by most of the lines of its head when its first are
 // none of the formats; ReadLog and DecodeLog read it. Timestamps, units, UTF-16

@@ -194,6 +194,9 @@ func FuzzTrainingLog(f *testing.F) {
 	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out",
 		"train_oom_cached.log", "train_oom_first_line.log", "train_oom_no_index.log", "train_nccl_device.err", "train_oom_time_rank.log",
 		"train_oom_rocm_limit.log", "composer_memory_monitor.log")
+	// Hugging Face Trainer's memory metrics (trainlog_hf.go).
+	f.Add([]byte("{'train_runtime': 1.5, 'before_init_mem_gpu': 536870912, 'train_mem_gpu_alloc_delta': -726663168, 'train_mem_gpu_peaked_delta': 99999999999999999999}\n" +
+		"***** train metrics *****\n  init_mem_gpu_alloc_delta =   230MB\n  train_mem_gpu_peaked_delta = 9223372036854775807MB\n" + hfOOM))
 	for _, w := range oomWordings {
 		f.Add([]byte(w.msg + "\n"))
 		f.Add([]byte(wrapAt("2025-03-02 08:11:59 [rank6]: "+w.msg, 80)))

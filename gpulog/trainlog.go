@@ -377,6 +377,8 @@ type trainingReader struct {
 	// lines of the other frameworks.
 	comp composerState
 	fw   frameworkState
+	// hf reads Hugging Face Trainer's memory metrics (trainlog_hf.go).
+	hf hfState
 	// elasticRank is the rank of the failure torchelastic's
 	// ChildFailedError report is describing (its traceback quotes the
 	// rank's exception without the rank's prefix), input.NoRank outside
@@ -447,6 +449,8 @@ func (tr *trainingReader) end() error {
 	}
 	tr.comp.flush(b)
 	tr.sum.flush(b)
+	tr.hf.flush(b)
+	trainerMemoryNotes(b)
 	b.resolveTaskRanks()
 	return err
 }
@@ -479,7 +483,7 @@ func (tr *trainingReader) read(raw string, ln int) {
 			tr.rec.line(ln, v)
 		}
 	}
-	if tr.sum.line(b, ln, line) || tr.comp.line(b, line) || tr.fw.line(b, ln, line) {
+	if tr.sum.line(b, ln, line) || tr.comp.line(b, line) || tr.fw.line(b, ln, line) || tr.hf.line(b, ln, line) {
 		return
 	}
 	if !mayBeOOMLine(line) {
