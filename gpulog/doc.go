@@ -19,7 +19,8 @@
 // lines, and the memory lines of Megatron-LM, DeepSpeed and torchtitan and
 // printed memory_stats() dicts: trainlog_framework.go; Hugging Face
 // Trainer's memory metrics, deltas kept as TrainerMemory and never as
-// readings: trainlog_hf.go). A prefix a log collector wrote before every line is learned and
+// readings: trainlog_hf.go; torchtitan's device capacity line, kept as
+// Capacities: trainlog_capacity.go). A prefix a log collector wrote before every line is learned and
 // removed (gpulog_prefix.go). SniffLog recognises a format from a file's
 // first lines, or by most of the lines of its head when its first are
 // none of the formats; ReadLog and DecodeLog read it. Timestamps, units, UTF-16

@@ -108,6 +108,10 @@ type GPULog struct {
 	// per stage printed (training-log format only): deltas, not levels,
 	// so never Samples or MemoryStats (trainlog_hf.go).
 	TrainerMemory []TrainerMemory
+	// Capacities are device capacities a training framework printed at
+	// start (torchtitan's "CUDA capacity: ... with 79.11GiB memory";
+	// training-log format only; trainlog_capacity.go).
+	Capacities []DeviceCapacity
 	// DriverFailures counts the lines that report a GPU lost by the
 	// driver or a driver nvidia-smi could not reach ("[GPU is lost]",
 	// "No devices were found", ...; driver_failure.go);

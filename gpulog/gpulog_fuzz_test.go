@@ -194,6 +194,9 @@ func FuzzTrainingLog(f *testing.F) {
 	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out",
 		"train_oom_cached.log", "train_oom_first_line.log", "train_oom_no_index.log", "train_nccl_device.err", "train_oom_time_rank.log",
 		"train_oom_rocm_limit.log", "composer_memory_monitor.log")
+	// torchtitan's capacity line (trainlog_capacity.go).
+	f.Add([]byte("[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - CUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory\n" +
+		"GPU capacity: X (99999999999999999999) with 1e400GiB memory\nNPU capacity:  with 0.GiB memory\n" + hfOOM))
 	// Hugging Face Trainer's memory metrics (trainlog_hf.go).
 	f.Add([]byte("{'train_runtime': 1.5, 'before_init_mem_gpu': 536870912, 'train_mem_gpu_alloc_delta': -726663168, 'train_mem_gpu_peaked_delta': 99999999999999999999}\n" +
 		"***** train metrics *****\n  init_mem_gpu_alloc_delta =   230MB\n  train_mem_gpu_peaked_delta = 9223372036854775807MB\n" + hfOOM))
