@@ -32,7 +32,8 @@ text and XML, NVML recordings, pynvml prints, DCGM, gpustat, memory_stats JSON
 lines, watch nvidia-smi captured with script or tee; gzip or bzip2, with or
 without a log collector's line prefix) and
 training logs (OOM messages; Megatron, DeepSpeed, torchtitan and Composer
-memory lines; Hugging Face Trainer memory metrics, noted as deltas) in
+memory lines; torchtitan's device capacity; Hugging Face Trainer memory
+metrics, noted as deltas) in
 RUN_DIR, and writes
 RUN_DIR/gpureport/{index.html,report.xlsx,summary.json,summary.md}.
 Ranks come from folder or file names (rank3, r3, local_rank_3), or, when
