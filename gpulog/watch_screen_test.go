@@ -2,6 +2,7 @@ package gpulog_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -127,6 +128,81 @@ const watchCapture80x24 = "Script started on 2026-11-29 15:13:37+00:00 [COMMAND=
 	"\x1b[24;80H" +
 	"\x1b[24;1H\x1b[?1049l\x1b[23;0;0t\r\x1b[?1l\x1b>\nScript done on 2026-11-29 15:13:41+00:00 [COMMAND_EXIT_CODE=\"124\"]\n"
 
+// watchCaptureProcesses is the same on a 100x40 xterm-256color terminal
+// with nvidia-smi's process table: a process row replaces "No running
+// processes found" in the third frame, its end erased with ESC[K.
+const watchCaptureProcesses = "Script started on 2026-11-29 15:20:20+00:00 [COMMAND=\"stty cols 100 rows 40; timeout 4.5 watch -n 1 /tmp/s21/formats/fake-smi2\" <not executed on terminal>]\n\x1b[?1049h\x1b[22;0;0t\x1b[1;40r\x1b(B\x1b[m\x1b[4l\x1b[?7h\x1b[H\x1b[2JEvery 1.0s: /tmp/s21/formats/fake-smi2" +
+	"\x1b[1;73Hvm: Sun Nov 29 15:20:20 2026" +
+	"\x1b[3;1HSun Nov 29 15:20:20 2026\r" +
+	"\x1b[4d+-----------------------------------------------------------------------------------------+\r" +
+	"\x1b[5d| NVIDIA-SMI 570.133.20" +
+	"\x1b[5;37HDriver Version: 570.133.20     CUDA Version: 12.8     |\r" +
+	"\x1b[6d|-----------------------------------------+------------------------+----------------------+\r" +
+	"\x1b[7d| GPU  Name" +
+	"\x1b[7;29HPersistence-M | Bus-Id" +
+	"\x1b[7;61HDisp.A | Volatile Uncorr. ECC |\r" +
+	"\x1b[8d| Fan  Temp   Perf" +
+	"\x1b[8;29HPwr:Usage/Cap |" +
+	"\x1b[8;55HMemory-Usage | GPU-Util  Compute M. |\r" +
+	"\x1b[9d|" +
+	"\x1b[9;43H|" +
+	"\x1b[9;68H|" +
+	"\x1b[9;84HMIG M. |\r" +
+	"\x1b[10d|=========================================+========================+======================|\r" +
+	"\x1b[11d|   0  NVIDIA H100 80GB HBM3" +
+	"\x1b[11;39HOff |   00000000:AB:00.0 Off |" +
+	"\x1b[11;89H0 |\r" +
+	"\x1b[12d| N/A   33C    P0" +
+	"\x1b[12;31H73W /  700W |    1000MiB /  81559MiB |     12%\x1b[83GDefault |\r" +
+	"\x1b[13d|" +
+	"\x1b[13;43H|" +
+	"\x1b[13;68H|" +
+	"\x1b[13;82HDisabled |\r" +
+	"\x1b[14d+-----------------------------------------+------------------------+----------------------+\r" +
+	"\x1b[15d|   1  NVIDIA H100 80GB HBM3" +
+	"\x1b[15;39HOff |   00000000:BA:00.0 Off |" +
+	"\x1b[15;89H0 |\r" +
+	"\x1b[16d| N/A   26C    P0" +
+	"\x1b[16;31H70W /  700W |\x1b[51G0MiB /  81559MiB |\x1b[75G0%\x1b[83GDefault |\r" +
+	"\x1b[17d|" +
+	"\x1b[17;43H|" +
+	"\x1b[17;68H|" +
+	"\x1b[17;82HDisabled |\r" +
+	"\x1b[18d+-----------------------------------------+------------------------+----------------------+\r" +
+	"\x1b[20d+-----------------------------------------------------------------------------------------+\r" +
+	"\x1b[21d| Processes:" +
+	"\x1b[21;91H|\r" +
+	"\x1b[22d|  GPU   GI   CI" +
+	"\x1b[22;31HPID   Type   Process name" +
+	"\x1b[22;80HGPU Memory |\r" +
+	"\x1b[23d|" +
+	"\x1b[23;10HID   ID" +
+	"\x1b[23;80HUsage\x1b[91G|\r" +
+	"\x1b[24d|=========================================================================================|\r" +
+	"\x1b[25d|  No running processes found" +
+	"\x1b[25;91H|\r" +
+	"\x1b[26d+-----------------------------------------------------------------------------------------+" +
+	"\x1b[40;100H" +
+	"\x1b[1;95H1" +
+	"\x1b[3;19H1" +
+	"\x1b[12;48H2537" +
+	"\x1b[16;49H211" +
+	"\x1b[40;100H" +
+	"\x1b[1;95H2" +
+	"\x1b[3;19H2" +
+	"\x1b[12;48H4074" +
+	"\x1b[16;49H422" +
+	"\x1b[25;4H  0   N/A  N/A          424242\x1b[40GC   python train.py" +
+	"\x1b[25;82H3574MiB |\x1b[K" +
+	"\x1b[40;100H" +
+	"\x1b[1;95H3" +
+	"\x1b[3;19H3" +
+	"\x1b[12;48H5611" +
+	"\x1b[16;49H633" +
+	"\x1b[25;82H5111" +
+	"\x1b[40;100H" +
+	"\x1b[40;1H\x1b[?1049l\x1b[23;0;0t\r\x1b[?1l\x1b>\nScript done on 2026-11-29 15:20:25+00:00 [COMMAND_EXIT_CODE=\"124\"]\n"
+
 // TestWatchCapture: a curses capture of watch is read frame by frame,
 // each at its date, and a redraw the replay cannot follow is skipped and
 // counted, never guessed.
@@ -140,10 +216,11 @@ func TestWatchCapture(t *testing.T) {
 	skipFrame := strings.Replace(watchCapture100x40, "\x1b[1;95H5", "\x1b[2Z\x1b[1;95H5", 1)
 	skipFrame = strings.Replace(skipFrame, "\x1b[1;95H7", "\x1b[H\x1b[2J"+fullFrame100x40("10:00:07", 7148), 1)
 	tests := []struct {
-		name string
-		log  string
-		want []loopReading
-		note string
+		name  string
+		log   string
+		want  []loopReading
+		procs []int64
+		note  string
 	}{
 		{
 			name: "100x40: every frame",
@@ -158,6 +235,14 @@ func TestWatchCapture(t *testing.T) {
 			log:  watchCapture80x24,
 			want: []loopReading{{0, 1000 * mib, "15:13:37"}, {0, 2537 * mib, "15:13:38"}, {0, 4074 * mib, "15:13:39"}, {0, 5611 * mib, "15:13:40"}},
 			note: "(4 frames;",
+		},
+		{
+			name: "process rows drawn and erased in redraws",
+			log:  watchCaptureProcesses,
+			want: []loopReading{{0, 1000 * mib, "15:20:20"}, {1, 0, "15:20:20"}, {0, 2537 * mib, "15:20:21"}, {1, 211 * mib, "15:20:21"},
+				{0, 4074 * mib, "15:20:22"}, {1, 422 * mib, "15:20:22"}, {0, 5611 * mib, "15:20:23"}, {1, 633 * mib, "15:20:23"}},
+			procs: []int64{3574 * mib, 5111 * mib},
+			note:  "(4 frames;",
 		},
 		{
 			name: "title's clock dates frames without nvidia-smi's date line",
@@ -197,6 +282,13 @@ func TestWatchCapture(t *testing.T) {
 			}
 			if !equalReadings(got, tc.want) {
 				t.Errorf("readings:\n got %v\nwant %v\nproblems %v", got, tc.want, l.Problems)
+			}
+			var procs []int64
+			for _, p := range l.Processes {
+				procs = append(procs, p.UsedMemory)
+			}
+			if tc.procs != nil && fmt.Sprint(procs) != fmt.Sprint(tc.procs) {
+				t.Errorf("process readings %v, want %v", procs, tc.procs)
 			}
 			if !strings.Contains(strings.Join(l.Notes, "\n"), tc.note) {
 				t.Errorf("notes %q lack %q", l.Notes, tc.note)
