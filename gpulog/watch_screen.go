@@ -32,6 +32,8 @@ import (
 // from it until the next full clear frames are skipped and counted, never
 // guessed. watch wraps a line wider than the terminal onto the next row;
 // rows as wide as the terminal are joined with the next before reading.
+// Text written outside watch's screen (the rest of a script(1) session:
+// a plain nvidia-smi run before or after) is passed on line by line.
 
 // reCursorAddress matches a cursor address to a row below the first
 // (ESC[5;1H): curses' redraws have them, a `clear; nvidia-smi` loop's
@@ -88,7 +90,7 @@ type watchReader struct {
 
 func newWatchReader(r io.Reader, stats *watchStats) *watchReader {
 	w := &watchReader{src: bufio.NewReaderSize(r, 64<<10), stats: stats}
-	w.scr = newTermScreen(w.frame)
+	w.scr = newTermScreen(w.frame, func(line string) { w.out.WriteString(line + "\n") })
 	return w
 }
 
@@ -263,14 +265,34 @@ type termScreen struct {
 	csi   []byte
 	utf   []byte
 	emit  func(rows [][]rune, width int, ok bool)
+	// plain is the line of text being written outside a known screen
+	// (before watch starts, after it ends: the rest of a script(1)
+	// session), handed to text at its newline unless it was drawn by
+	// cursor address; cr is true after a carriage return, which starts
+	// the line again at its next character.
+	plain []rune
+	cr    bool
+	text  func(line string)
 }
 
-func newTermScreen(emit func([][]rune, int, bool)) *termScreen {
-	return &termScreen{bot: -1, lr: -1, lc: -1, emit: emit}
+func newTermScreen(emit func([][]rune, int, bool), text func(string)) *termScreen {
+	return &termScreen{bot: -1, lr: -1, lc: -1, emit: emit, text: text}
 }
 
-// end finishes the last frame.
-func (s *termScreen) end() { s.endFrame() }
+// end finishes the last frame and the last line of plain text.
+func (s *termScreen) end() {
+	s.endFrame()
+	s.endPlain()
+}
+
+// endPlain hands over the line of plain text written outside a known
+// screen, unless it was drawn by cursor address (a redraw).
+func (s *termScreen) endPlain() {
+	if len(s.plain) > 0 && !s.known && !s.addressed {
+		s.text(string(s.plain))
+	}
+	s.plain, s.cr = s.plain[:0], false
+}
 
 // endFrame hands over the frame drawn since the last one.
 func (s *termScreen) endFrame() {
@@ -347,6 +369,14 @@ func (s *termScreen) row(r int) []rune {
 }
 
 func (s *termScreen) put(ch rune) {
+	if !s.known {
+		if s.cr {
+			s.plain, s.cr = s.plain[:0], false
+		}
+		if len(s.plain) < maxScreenCols {
+			s.plain = append(s.plain, ch)
+		}
+	}
 	if s.c >= maxScreenCols {
 		// Past the last column of any terminal: the cell is lost.
 		return
@@ -364,6 +394,7 @@ func (s *termScreen) put(ch rune) {
 
 // clear empties the screen: what follows is known.
 func (s *termScreen) clear() {
+	s.endPlain()
 	s.endFrame()
 	s.rows = nil
 	s.known, s.bad = true, false
@@ -412,7 +443,11 @@ func (s *termScreen) byte(b byte) {
 		s.state = 1
 	case b == '\r':
 		s.c = 0
+		s.cr = true
 	case b == '\n' || b == 0x0b || b == 0x0c:
+		if !s.known {
+			s.endPlain()
+		}
 		s.lineFeed()
 	case b == '\b':
 		s.c = max(s.c-1, 0)

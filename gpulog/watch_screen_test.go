@@ -245,6 +245,15 @@ func TestWatchCapture(t *testing.T) {
 			note:  "(4 frames;",
 		},
 		{
+			name: "a plain nvidia-smi after watch in the same script session",
+			log: strings.Replace(watchCapture100x40, "\x1b[?1l\x1b>\n", "\x1b[?1l\x1b>\n$ nvidia-smi\r\n"+
+				strings.ReplaceAll(tableH100, "\n", "\r\n"), 1),
+			want: []loopReading{{0, 1000 * mib, "15:03:03"}, {1, 0, "15:03:03"}, {0, 2537 * mib, "15:03:04"}, {1, 211 * mib, "15:03:04"},
+				{0, 4074 * mib, "15:03:05"}, {1, 422 * mib, "15:03:05"}, {0, 5611 * mib, "15:03:06"}, {1, 633 * mib, "15:03:06"},
+				{0, 7148 * mib, "15:03:08"}, {1, 844 * mib, "15:03:08"}, {0, 1000 * mib, "10:00:00"}, {1, 0, "10:00:00"}},
+			note: "(5 frames;",
+		},
+		{
 			name: "title's clock dates frames without nvidia-smi's date line",
 			log:  strings.NewReplacer("\x1b[3;1HSun Nov 29 15:03:03 2026\r", "", "\x1b[3;19H4", "", "\x1b[3;19H5", "", "\x1b[3;19H6", "", "\x1b[3;19H8", "").Replace(watchCapture100x40),
 			want: []loopReading{{0, 1000 * mib, "15:03:03"}, {1, 0, "15:03:03"}, {0, 2537 * mib, "15:03:04"}, {1, 211 * mib, "15:03:04"},
