@@ -90,7 +90,7 @@ type watchReader struct {
 
 func newWatchReader(r io.Reader, stats *watchStats) *watchReader {
 	w := &watchReader{src: bufio.NewReaderSize(r, 64<<10), stats: stats}
-	w.scr = newTermScreen(w.frame, func(line string) { w.out.WriteString(line + "\n") })
+	w.scr = newTermScreen(w.frame, w.textLine)
 	return w
 }
 
@@ -108,6 +108,17 @@ func (w *watchReader) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return w.out.Read(p)
+}
+
+// textLine writes a line of text written outside watch's screen; the
+// lines script(1) itself writes around the session ("Script started on
+// 2024-03-08 10:00:00+00:00 [COMMAND=...]", "Script done on ...") are no
+// output of the session and are left out.
+func (w *watchReader) textLine(line string) {
+	if strings.HasPrefix(line, "Script started on ") || strings.HasPrefix(line, "Script done on ") {
+		return
+	}
+	w.out.WriteString(line + "\n")
 }
 
 // frame writes the text of one finished frame; ok is false for a frame
@@ -313,6 +324,10 @@ func (s *termScreen) endFrame() {
 			// (script's "Script started" line) is no frame.
 			s.emit(nil, 0, false)
 		}
+	}
+	if s.addressed {
+		// Text drawn by address is a redraw's, not a line of text.
+		s.plain, s.cr = s.plain[:0], false
 	}
 	s.dirty, s.addressed = false, false
 	s.lr, s.lc = -1, -1

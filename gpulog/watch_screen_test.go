@@ -221,6 +221,8 @@ func TestWatchCapture(t *testing.T) {
 		want  []loopReading
 		procs []int64
 		note  string
+		// skipped counts the lines not read (a shell prompt).
+		skipped int
 	}{
 		{
 			name: "100x40: every frame",
@@ -251,7 +253,8 @@ func TestWatchCapture(t *testing.T) {
 			want: []loopReading{{0, 1000 * mib, "15:03:03"}, {1, 0, "15:03:03"}, {0, 2537 * mib, "15:03:04"}, {1, 211 * mib, "15:03:04"},
 				{0, 4074 * mib, "15:03:05"}, {1, 422 * mib, "15:03:05"}, {0, 5611 * mib, "15:03:06"}, {1, 633 * mib, "15:03:06"},
 				{0, 7148 * mib, "15:03:08"}, {1, 844 * mib, "15:03:08"}, {0, 1000 * mib, "10:00:00"}, {1, 0, "10:00:00"}},
-			note: "(5 frames;",
+			note:    "(5 frames;",
+			skipped: 1,
 		},
 		{
 			name: "title's clock dates frames without nvidia-smi's date line",
@@ -298,6 +301,9 @@ func TestWatchCapture(t *testing.T) {
 			}
 			if tc.procs != nil && fmt.Sprint(procs) != fmt.Sprint(tc.procs) {
 				t.Errorf("process readings %v, want %v", procs, tc.procs)
+			}
+			if l.SkippedLines != tc.skipped {
+				t.Errorf("%d lines skipped: %v", l.SkippedLines, l.Problems)
 			}
 			if !strings.Contains(strings.Join(l.Notes, "\n"), tc.note) {
 				t.Errorf("notes %q lack %q", l.Notes, tc.note)
