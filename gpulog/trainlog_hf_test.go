@@ -8,7 +8,8 @@ import (
 )
 
 // hfOOM is an OOM message that makes a Trainer's log a training log.
-const hfOOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free.\n"
+const hfOOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free. " +
+	"Of the allocated memory 70.00 GiB is allocated by PyTorch, and 5.00 GiB is reserved by PyTorch but unallocated.\n"
 
 // TestHFTrainerMemory: Hugging Face Trainer's memory metrics are read as
 // deltas (TrainerMemory), never as readings; the dict's bytes and the
@@ -46,12 +47,12 @@ func TestHFTrainerMemory(t *testing.T) {
 		},
 		{
 			name: "block alone, a negative delta",
-			log:  blockOnly + hfOOM,
+			log:  hfOOM + blockOnly,
 			want: []gpulog.TrainerMemory{
-				{Line: 2, Rank: -1, Stage: "init", Begin: 512 * mib, AllocDelta: 230 * mib, PeakedDelta: 0, Unit: mib},
-				{Line: 6, Rank: -1, Stage: "train", Begin: gpulog.Unknown, AllocDelta: -12 * mib, PeakedDelta: 7245 * mib, Unit: mib},
+				{Line: 3, Rank: -1, Stage: "init", Begin: 512 * mib, AllocDelta: 230 * mib, PeakedDelta: 0, Unit: mib},
+				{Line: 7, Rank: -1, Stage: "train", Begin: gpulog.Unknown, AllocDelta: -12 * mib, PeakedDelta: 7245 * mib, Unit: mib},
 			},
-			notes: []string{"train stage (line 6): its peak allocated memory rose 7.06 GiB above its start"},
+			notes: []string{"train stage (line 7): its peak allocated memory rose 7.06 GiB above its start"},
 		},
 		{
 			name: "two evaluations are two entries",
