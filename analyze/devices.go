@@ -133,6 +133,7 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 	// its device, once for all that read it (logOOM).
 	a.logOOMs = placeLogOOMs(run.Logs, run.LogRank, f.Devices)
 	oomMessageCapacities(out, a.logOOMs)
+	frameworkCapacities(out, run.Logs)
 	for _, dr := range out {
 		if dr.ms != nil {
 			countLoggedOOMs(dr.d, dr.ms, a.logOOMs)
@@ -199,9 +200,10 @@ func (d *Device) setJoin(j placement.Join) {
 // setCapacity sets a device's capacity and where it came from: the
 // user's --capacity, which overrides a GPU log's memory.total, else the
 // memory.total of the GPU readings joined to it, else the device memory
-// a capture manifest of run gives (run nil: none). The last resort, the
-// total capacity an OOM message gives, waits for every device to be made
-// (oomMessageCapacities).
+// a capture manifest of run gives (run nil: none). The last resorts, the
+// total capacity an OOM message gives and then the capacity a training
+// framework printed at start, wait for every device to be made
+// (oomMessageCapacities, frameworkCapacities).
 func (o Options) setCapacity(d *Device, run *placement.Run) {
 	switch {
 	case o.Capacity > 0:

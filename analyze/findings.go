@@ -399,6 +399,10 @@ type CapacitySource struct {
 	// neither the user, a GPU log nor a capture manifest gave one; ""
 	// otherwise.
 	OOMMessage string
+	// Framework is where a training framework printed the device's
+	// capacity at start ("logs/train.log line 3 (torchtitan)"), when
+	// none of the above gave one; "" otherwise.
+	Framework string
 }
 
 // Point is one snapshot of a device series.

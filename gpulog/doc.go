@@ -4,8 +4,12 @@
 // (MemoryStatsSample) and the out-of-memory messages of training logs
 // (TrainingOOM), with the lines it could not read and why.
 //
-// The readers: nvidia-smi's query CSV (with or without a header),
+// The readers: nvidia-smi's query CSV (with or without a header, also
+// re-saved by a spreadsheet with ';' between fields and decimal commas:
+// semicolon_csv.go),
 // compute-apps CSV, dmon and pmon, the box table, -q text and -q -x XML;
+// the same tables drawn by `watch nvidia-smi` and captured with script(1)
+// or tee, replayed frame by frame on a terminal screen (watch_screen.go);
 // the CSV that `gpureport record` writes; DCGM's Prometheus scrapes and
 // dcgmi dmon tables; gpustat's text and JSON; JSON lines of memory_stats();
 // CSV logs with memory columns (W&B, Lightning, or a --columns spec); and
@@ -13,7 +17,10 @@
 // oom_message.go, whether the job caught one and went on in
 // trainlog_recovery.go, memory_summary() tables, Composer's MemoryMonitor
 // lines, and the memory lines of Megatron-LM, DeepSpeed and torchtitan and
-// printed memory_stats() dicts: trainlog_framework.go). A prefix a log collector wrote before every line is learned and
+// printed memory_stats() dicts: trainlog_framework.go; Hugging Face
+// Trainer's memory metrics, deltas kept as TrainerMemory and never as
+// readings: trainlog_hf.go; torchtitan's device capacity line, kept as
+// Capacities: trainlog_capacity.go). A prefix a log collector wrote before every line is learned and
 // removed (gpulog_prefix.go). A log inside a JSON container (Docker's
 // json-file objects, a Jupyter notebook's outputs, a Cloud Logging or
 // CloudWatch export) is unwrapped into its lines first (unwrap.go). SniffLog recognises a format from a file's

@@ -104,6 +104,14 @@ type GPULog struct {
 	// OOMs are the out-of-memory messages of a training log, in file
 	// order (training-log format only).
 	OOMs []TrainingOOM
+	// TrainerMemory are Hugging Face Trainer's memory metrics, one entry
+	// per stage printed (training-log format only): deltas, not levels,
+	// so never Samples or MemoryStats (trainlog_hf.go).
+	TrainerMemory []TrainerMemory
+	// Capacities are device capacities a training framework printed at
+	// start (torchtitan's "CUDA capacity: ... with 79.11GiB memory";
+	// training-log format only; trainlog_capacity.go).
+	Capacities []DeviceCapacity
 	// DriverFailures counts the lines that report a GPU lost by the
 	// driver or a driver nvidia-smi could not reach ("[GPU is lost]",
 	// "No devices were found", ...; driver_failure.go);

@@ -75,6 +75,9 @@ func FuzzQueryCSV(f *testing.F) {
 	f.Add([]byte("0, 1234 MiB, 81920 MiB\n1, 1 MiB, 81920 MiB\ntimestamp, memory.used [MiB]\n"))
 	f.Add(gzipped(f, "index, memory.used [MiB]\n0, 1 MiB\n", "0, 2 MiB\n"))
 	f.Add([]byte(bzip2Query))
+	// Re-saved by a spreadsheet (semicolon_csv.go).
+	f.Add([]byte("\xef\xbb\xbftimestamp;index;power.draw [W];memory.used [MiB]\r\n2024/03/08 10:00:01.123;0;33,09;1024,5\r\n0;\"a;\"\"b\";;\n"))
+	f.Add([]byte("2024/03/08 10:00:01.123;NVIDIA A100-SXM4-80GB;81920 MiB;1024 MiB\n"))
 	// Loop captures (dateline_rows.go, term_codes.go, docker_json.go) and
 	// logs without memory.used (derive_used.go).
 	f.Add([]byte("Wed May  1 12:00:00 UTC 2024\n0, 1000 MiB, 81920 MiB\n1714564805.123\n0, 1500 MiB, 81920 MiB\n\x1b[H\x1b[2J9999999999\n"))
@@ -93,6 +96,7 @@ func FuzzDmon(f *testing.F) {
 }
 
 func FuzzTable(f *testing.F) {
+	f.Add([]byte(watchCapture80x24))
 	realLogSeeds(f, "nvidia-smi", "table/*", "mixed-hostile/*")
 	f.Add([]byte(tableH100))
 	f.Add([]byte(tableMIG))
@@ -190,6 +194,12 @@ func FuzzTrainingLog(f *testing.F) {
 	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out",
 		"train_oom_cached.log", "train_oom_first_line.log", "train_oom_no_index.log", "train_nccl_device.err", "train_oom_time_rank.log",
 		"train_oom_rocm_limit.log", "composer_memory_monitor.log")
+	// torchtitan's capacity line (trainlog_capacity.go).
+	f.Add([]byte("[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - CUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory\n" +
+		"GPU capacity: X (99999999999999999999) with 1e400GiB memory\nNPU capacity:  with 0.GiB memory\n" + hfOOM))
+	// Hugging Face Trainer's memory metrics (trainlog_hf.go).
+	f.Add([]byte("{'train_runtime': 1.5, 'before_init_mem_gpu': 536870912, 'train_mem_gpu_alloc_delta': -726663168, 'train_mem_gpu_peaked_delta': 99999999999999999999}\n" +
+		"***** train metrics *****\n  init_mem_gpu_alloc_delta =   230MB\n  train_mem_gpu_peaked_delta = 9223372036854775807MB\n" + hfOOM))
 	for _, w := range oomWordings {
 		f.Add([]byte(w.msg + "\n"))
 		f.Add([]byte(wrapAt("2025-03-02 08:11:59 [rank6]: "+w.msg, 80)))
@@ -252,6 +262,8 @@ func FuzzSniffLog(f *testing.F) {
 	f.Add([]byte("0: # gpu fb\n0: # Idx MB\n0:  0 12\n1:  0 13\n"))
 	f.Add([]byte("1714564800\n1000, 81920\n1714564805\n1500, 81920\n"))
 	f.Add([]byte("\x1b[H\x1b[2J\x1b[3J\x1b]0;title\x07" + tableH100))
+	f.Add([]byte(watchCapture100x40))
+	f.Add([]byte(watchCapture80x24[:900] + "\x1b[2Z\x1b[1;74H40\x1b[99999;99999H\x1b[5M\x1b[3L\x1bM\x1b[2;5r\n\n\n\n\n\n\x1b[9b"))
 	f.Add([]byte(`{"log":"timestamp, index, memory.used [MiB]\n","stream":"stdout","time":"2024-05-01T12:00:00Z"}` + "\n"))
 	f.Add([]byte("GPU 0:\n" + pynvmlV1(85899345920, 84850769920, 1048576000) + "\n"))
 	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv",

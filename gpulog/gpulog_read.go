@@ -108,6 +108,12 @@ func SniffLogWith(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 		head = utf16ToUTF8(head[2:], order)
 	}
 	head = unwrapHead(head)
+	if looksLikeWatchCapture(head) {
+		head = watchText(head)
+	}
+	if looksLikeSemicolonCSV(head) {
+		head = semicolonText(head)
+	}
 	if f, ok := sniffDistinct(head, spec); ok {
 		return f, true
 	}
@@ -385,6 +391,18 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		r = br
 		b.note(note)
 	}
+	var watch watchStats
+	if head, _ := br.Peek(sniffHead); looksLikeWatchCapture(head) {
+		// A curses screen capture of watch: read as its frames' text.
+		br = bufio.NewReaderSize(newWatchReader(br, &watch), 64<<10)
+		r = br
+	}
+	if head, _ := br.Peek(sniffHead); looksLikeSemicolonCSV(head) {
+		// A query CSV re-saved by a spreadsheet with ';' between fields.
+		br = bufio.NewReaderSize(newSemicolonReader(br), 64<<10)
+		r = br
+		b.note("fields are separated by ';' (a spreadsheet's export in a decimal-comma locale): read as nvidia-smi's CSV, decimal commas as points")
+	}
 	// Any text file read as a GPU log is also read as a training log
 	// (trainlog_side.go), and a training log for its GPU readings: a job's
 	// output can hold both. The other reading gets the text as this one
@@ -433,6 +451,9 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	}
 	if b.prefixTimed > 0 {
 		b.note(fmt.Sprintf("%d readings have no time of their own: each takes the time the collector's prefix gives its line", b.prefixTimed))
+	}
+	if n := watch.note(); n != "" {
+		b.note(n)
 	}
 	if n := broken.note(); n != "" {
 		b.note(n)

@@ -388,6 +388,8 @@ type trainingReader struct {
 	// lines of the other frameworks.
 	comp composerState
 	fw   frameworkState
+	// hf reads Hugging Face Trainer's memory metrics (trainlog_hf.go).
+	hf hfState
 	// elasticRank is the rank of the failure torchelastic's
 	// ChildFailedError report is describing (its traceback quotes the
 	// rank's exception without the rank's prefix), input.NoRank outside
@@ -458,6 +460,8 @@ func (tr *trainingReader) end() error {
 	}
 	tr.comp.flush(b)
 	tr.sum.flush(b)
+	tr.hf.flush(b)
+	trainerMemoryNotes(b)
 	b.resolveTaskRanks()
 	b.noteRanklessMachines()
 	return err
@@ -491,7 +495,7 @@ func (tr *trainingReader) read(raw string, ln int) {
 			tr.rec.line(ln, v)
 		}
 	}
-	if tr.sum.line(b, ln, line) || tr.comp.line(b, line) || tr.fw.line(b, ln, line) {
+	if tr.sum.line(b, ln, line) || tr.comp.line(b, line) || tr.fw.line(b, ln, line) || tr.hf.line(b, ln, line) || capacityLine(b, ln, line) {
 		return
 	}
 	if !mayBeOOMLine(line) {

@@ -147,8 +147,10 @@ func DeviceAxis(d *analyze.Device) string {
 // memory.total", the user's option ("--capacity 80GB = 80×10^9 bytes,
 // overriding the GPU log's memory.total 79.6 GiB"), or a capture
 // manifest ("the GPU's total memory in the capture manifest
-// rank0/gpureport-capture.json"), or a training log's OOM message ("the
-// total capacity in the out-of-memory message at train.log line 24").
+// rank0/gpureport-capture.json"), a training log's OOM message ("the
+// total capacity in the out-of-memory message at train.log line 24"), or
+// a framework's start-up line ("the device capacity printed at train.log
+// line 3 (torchtitan)").
 func CapacitySource(d *analyze.Device) string {
 	s := d.CapacitySource
 	switch {
@@ -156,6 +158,8 @@ func CapacitySource(d *analyze.Device) string {
 		return "the GPU's total memory in the capture manifest " + s.Manifest
 	case s.OOMMessage != "":
 		return "the total capacity in the out-of-memory message at " + s.OOMMessage
+	case s.Framework != "":
+		return "the device capacity printed at " + s.Framework
 	case s.Option == "":
 		return "GPU log memory.total"
 	}

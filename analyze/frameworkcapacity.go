@@ -1,0 +1,49 @@
+package analyze
+
+import (
+	"fmt"
+
+	"gpureport/gpulog"
+)
+
+// frameworkCapacity is the capacity a training framework printed at start
+// for device k (torchtitan's "CUDA capacity: ... with 79.11GiB memory";
+// gpulog.DeviceCapacity) and where it lies ("logs/train.log line 3
+// (torchtitan)"): a line of k's rank wins over one without a rank; a line
+// naming another device index is not used. It is total_memory rounded to
+// 0.01 GiB, so an OOM message's exact figure is preferred to it.
+func frameworkCapacity(logs []*gpulog.GPULog, k DeviceKey) (int64, string, bool) {
+	var best *gpulog.DeviceCapacity
+	var path string
+	for _, l := range logs {
+		for i := range l.Capacities {
+			c := &l.Capacities[i]
+			if c.Total <= 0 || !sameRank(c.Rank, k.Rank) || c.Device >= 0 && c.Device != k.Device {
+				continue
+			}
+			if best == nil || best.Rank != k.Rank && c.Rank == k.Rank {
+				best, path = c, l.Path
+			}
+		}
+	}
+	if best == nil {
+		return 0, "", false
+	}
+	return best.Total, fmt.Sprintf("%s line %d (%s)", path, best.Line, best.Framework), true
+}
+
+// frameworkCapacities gives each device of snapshots or memory_stats
+// readings (devs) that nothing else gave a capacity, not even an OOM
+// message (oomMessageCapacities runs first), the capacity a training
+// framework printed for it (frameworkCapacity).
+func frameworkCapacities(devs []*deviceRun, logs []*gpulog.GPULog) {
+	for _, dr := range devs {
+		d := dr.d
+		if dr.s == nil && dr.ms == nil || d.Host || d.Capacity != 0 || d.CapacitySource != (CapacitySource{}) {
+			continue
+		}
+		if c, src, ok := frameworkCapacity(logs, d.DeviceKey); ok {
+			d.Capacity, d.CapacitySource = c, CapacitySource{Framework: src}
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package gpulog_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"gpureport/gpulog"
+)
+
+// TestSemicolonQueryCSV: an nvidia-smi query CSV re-saved by a spreadsheet
+// in a decimal-comma locale (';' between fields, decimal commas, quoted
+// fields, Excel's UTF-8 byte order mark) reads as the CSV nvidia-smi
+// wrote, line numbers unchanged.
+func TestSemicolonQueryCSV(t *testing.T) {
+	const mib = 1 << 20
+	type row struct {
+		GPU   int
+		Used  int64
+		Total int64
+		Power float64
+		Time  string
+	}
+	tests := []struct {
+		name string
+		log  string
+		want []row
+	}{
+		{
+			name: "header with units",
+			log: "timestamp;name;memory.total [MiB];memory.used [MiB]\n" +
+				"2024/03/08 10:00:01.123;NVIDIA A100-SXM4-80GB;81920 MiB;1024 MiB\n" +
+				"2024/03/08 10:00:02.123;NVIDIA A100-SXM4-80GB;81920 MiB;2048 MiB\n",
+			want: []row{{0, 1024 * mib, 81920 * mib, -1, "10:00:01.123"}, {0, 2048 * mib, 81920 * mib, -1, "10:00:02.123"}},
+		},
+		{
+			name: "byte order mark, CRLF, decimal commas, nounits",
+			log: "\xef\xbb\xbftimestamp;index;power.draw [W];memory.used [MiB];memory.total [MiB]\r\n" +
+				"2024/03/08 10:00:01.123;0;33,09;1024;81920\r\n" +
+				"2024/03/08 10:00:01.124;1;250,5;1536,5;81920\r\n",
+			want: []row{{0, 1024 * mib, 81920 * mib, 33.09, "10:00:01.123"}, {1, 1536*mib + mib/2, 81920 * mib, 250.5, "10:00:01.124"}},
+		},
+		{
+			name: "byte order mark, units with decimal commas, a quoted name",
+			log: "\xef\xbb\xbfindex;name;power.draw [W];memory.used [MiB]\n" +
+				"0;\"NVIDIA H100 80GB HBM3\";73,25 W;5 MiB\n",
+			want: []row{{0, 5 * mib, gpulog.Unknown, 73.25, ""}},
+		},
+		{
+			name: "no header: nvidia-smi's timestamp first",
+			log: "2024/03/08 10:00:01.123;NVIDIA A100-SXM4-80GB;0;12;3;81920 MiB;80896 MiB;1024 MiB\n" +
+				"2024/03/08 10:00:02.123;NVIDIA A100-SXM4-80GB;0;12;3;81920 MiB;79872 MiB;2048 MiB\n",
+			want: []row{{0, 1024 * mib, 81920 * mib, -1, "10:00:01.123"}, {0, 2048 * mib, 81920 * mib, -1, "10:00:02.123"}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, ok := gpulog.SniffLog([]byte(tc.log))
+			if !ok || f != gpulog.FormatQueryCSV {
+				t.Fatalf("sniffed %q %v, want query CSV", f, ok)
+			}
+			l, err := gpulog.ReadLog(strings.NewReader(tc.log), f, gpulog.ReadOptions{Location: time.UTC})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []row
+			for _, s := range l.Samples {
+				tm := ""
+				if !s.Time.IsZero() {
+					tm = s.Time.Format("15:04:05.999")
+				}
+				p := s.PowerW
+				if math.IsNaN(p) {
+					p = -1 // no power column
+				}
+				got = append(got, row{s.GPU, s.MemoryUsed, s.MemoryTotal, p, tm})
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("readings %+v, want %+v (notes %q, problems %v)", got, tc.want, l.Notes, l.Problems)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("reading %d: %+v, want %+v", i, got[i], tc.want[i])
+				}
+			}
+			if l.SkippedLines != 0 {
+				t.Errorf("%d lines skipped: %v", l.SkippedLines, l.Problems)
+			}
+			if !strings.Contains(strings.Join(l.Notes, "\n"), "separated by ';'") {
+				t.Errorf("notes %q lack the separator", l.Notes)
+			}
+		})
+	}
+}
+
+// TestSemicolonLineNumbers: a bad row is cited at its line in the file.
+func TestSemicolonLineNumbers(t *testing.T) {
+	log := "index;memory.used [MiB]\n0;1 MiB\n0;x;y\n0;2 MiB\n"
+	l, err := gpulog.ReadLog(strings.NewReader(log), gpulog.FormatQueryCSV, gpulog.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Samples) != 2 || len(l.Problems) != 1 || l.Problems[0].Line != 3 {
+		t.Errorf("samples %d, problems %v; want 2 and one at line 3", len(l.Samples), l.Problems)
+	}
+}
+
+// TestSemicolonNotClaimed: ';' text that is no nvidia-smi CSV is left
+// alone.
+func TestSemicolonNotClaimed(t *testing.T) {
+	for _, log := range []string{"a;b;c\n1;2;3\n", "step;loss\n1;0,5\n"} {
+		if f, ok := gpulog.SniffLog([]byte(log)); ok {
+			t.Errorf("%q claimed as %q", log, f)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package gpulog
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// torchtitan logs its device's memory once at start (build_device_memory_monitor
+// in torchtitan/components/metrics.py):
+//
+//	CUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory
+//
+// the prefix being the device type in capitals (CUDA, XPU, NPU; "GPU" in
+// releases before the rename, which also printed the device index:
+// "GPU capacity: NVIDIA H100 80GB HBM3 (0) with 79.11GiB memory"). The
+// figure is torch.cuda.get_device_properties(device).total_memory / 1024**3
+// to two decimals: the device's total capacity as PyTorch sees it, to
+// within 5 MiB, the same figure an OOM message's "total capacity" gives.
+// It is kept as a DeviceCapacity; analyze may take it as the capacity of
+// the rank's device when no GPU log, capture manifest or OOM message gives
+// one.
+
+// reTitanCapacity matches torchtitan's capacity line: the name, the
+// optional device index and the GiB figure.
+var reTitanCapacity = regexp.MustCompile(`\b(?:CUDA|GPU|XPU|NPU|MPS|HPU|MTIA|ROCM|HIP) capacity: (.+?)(?: \((\d+)\))? with (\d+(?:\.\d+)?)\s?GiB memory\b`)
+
+// DeviceCapacity is a device's total memory as a training framework
+// printed it at start.
+type DeviceCapacity struct {
+	// Line is the 1-based line; Rank the rank its prefix gives
+	// (input.NoRank when none).
+	Line, Rank int
+	// Device is the device index the line gives, -1 when it gives none
+	// (the rank's current device).
+	Device int
+	// Name is the device's name as printed.
+	Name string
+	// Total is the capacity in bytes, rounded as printed; Precision is
+	// half the printed figure's last digit, in bytes (5 MiB for
+	// torchtitan's 0.01 GiB).
+	Total, Precision int64
+	// Framework names the printer ("torchtitan").
+	Framework string
+}
+
+// capacityLine reads a capacity line; it returns true when line n was one.
+func capacityLine(b *logBuilder, n int, line string) bool {
+	if !strings.Contains(line, " capacity: ") {
+		return false
+	}
+	m := reTitanCapacity.FindStringSubmatch(visibleText(line))
+	if m == nil {
+		return false
+	}
+	total := fwBytes(m[3], "GiB")
+	if total <= 0 {
+		return false
+	}
+	dev := -1
+	if m[2] != "" {
+		if d, err := strconv.Atoi(m[2]); err == nil {
+			dev = d
+		}
+	}
+	prec := int64(1<<30) / 2
+	if _, frac, ok := strings.Cut(m[3], "."); ok {
+		for range frac {
+			prec /= 10
+		}
+	}
+	_, rank := fwTimeRank(b, line)
+	b.log.Capacities = append(b.log.Capacities, DeviceCapacity{Line: n, Rank: rank, Device: dev, Name: strings.TrimSpace(m[1]),
+		Total: total, Precision: prec, Framework: "torchtitan"})
+	return true
+}
