@@ -7,7 +7,9 @@
 // The readers: nvidia-smi's query CSV (with or without a header),
 // compute-apps CSV, dmon and pmon, the box table, -q text and -q -x XML;
 // the CSV that `gpureport record` writes; DCGM's Prometheus scrapes and
-// dcgmi dmon tables; gpustat's text and JSON; JSON lines of memory_stats();
+// dcgmi dmon tables; gpustat's text and JSON; AMD's rocm-smi
+// --showmeminfo vram reports (text, --csv, --json: rocm_smi.go, GPU N as
+// nvidia-smi's index N); JSON lines of memory_stats();
 // CSV logs with memory columns (W&B, Lightning, or a --columns spec); and
 // training logs (stdout and stderr: OOM messages, read by meaning in
 // oom_message.go, memory_summary() tables, Composer's MemoryMonitor

@@ -279,3 +279,11 @@ func FuzzPynvml(f *testing.F) {
 	f.Add([]byte("[2024-05-01 12:00:05,250] INFO cuda:3 " + pynvmlV1(99999999999999999, 1, 2) + "\nWed May  1 12:00:00 UTC 2024\nc_nvmlMemory_t(total: 1 B, free: -1 B)\n"))
 	fuzzReader(f, gpulog.FormatPynvml)
 }
+
+func FuzzRocmSMI(f *testing.F) {
+	f.Add([]byte("Fri Mar  8 10:00:00 UTC 2024\n=== ROCm System Management Interface ===\nGPU[0]\t\t: VRAM Total Memory (B): 68702699520\nGPU[0]\t\t: VRAM Total Used Memory (B): 1\n===\n"))
+	f.Add([]byte("device,GPU use (%),VRAM Total Memory (B),VRAM Total Used Memory (B)\ncard0,9,68702699520,1\ncard1,x\ncard2,1,2,3,4\n"))
+	f.Add([]byte("{\"card0\": {\"VRAM Total Memory (B)\": \"1\", \"VRAM Total Used Memory (B)\": \"2\"}, \"system\": {}}\n{\n\"card1\": {\"a\\\"}\": 1\n"))
+	f.Add([]byte("GPU[0] : vram Total Used Memory (B): 5\nGPU[0] : vram Total Used Memory (B): 6\nGPU[99999] : x\n"))
+	fuzzReader(f, gpulog.FormatRocmSMI)
+}

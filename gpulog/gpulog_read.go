@@ -128,6 +128,9 @@ func sniffDistinct(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 		return "", false
 	}
 	first := lines[0]
+	if f, ok := sniffMoreFormats(head, lines); ok {
+		return f, true
+	}
 	if sniffPynvml(lines) {
 		return FormatPynvml, true
 	}
@@ -352,6 +355,7 @@ var logReaders = map[LogFormat]func(io.Reader, *logBuilder) error{
 	FormatDCGMProm: readDCGM, FormatDCGMDmon: readDCGMDmon,
 	FormatGpustat: readGpustat, FormatGpustatJSON: readGpustatJSON,
 	FormatTrainingLog: readTrainingLog, FormatQueryText: readQueryText, FormatPynvml: readPynvml,
+	FormatRocmSMI: readRocmSMI,
 }
 
 // ErrNoReadings is wrapped by ReadLog's error for a log in which no line

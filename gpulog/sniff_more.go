@@ -1,0 +1,11 @@
+package gpulog
+
+// sniffMoreFormats recognises, from the start of a file (head, and its
+// first non-blank lines), the formats read by readers of their own files:
+// rocm-smi (rocm_smi.go).
+func sniffMoreFormats(head []byte, lines []string) (LogFormat, bool) {
+	if sniffRocmSMI(head, lines) {
+		return FormatRocmSMI, true
+	}
+	return "", false
+}
