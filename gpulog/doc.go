@@ -12,7 +12,8 @@
 // nvidia-smi's index N); JSON lines of memory_stats();
 // CSV logs with memory columns (W&B, Lightning, or a --columns spec); and
 // training logs (stdout and stderr: OOM messages, read by meaning in
-// oom_message.go, memory_summary() tables, Composer's MemoryMonitor
+// oom_message.go, vLLM's startup failures for lack of KV cache memory
+// (oom_vllm.go), memory_summary() tables, Composer's MemoryMonitor
 // lines, and the memory lines of Megatron-LM, DeepSpeed and torchtitan and
 // printed memory_stats() dicts: trainlog_framework.go). A prefix a log collector wrote before every line is learned and
 // removed (gpulog_prefix.go). SniffLog recognises a format from a file's

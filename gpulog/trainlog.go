@@ -117,6 +117,8 @@ func classifyOOMLine(line string) (OOMKind, bool) {
 		return OOMMallocAsync, true
 	case errorStart(line, reRawOOM), reCUDARuntime.MatchString(line), errorStart(line, reLibAllocFailed):
 		return OOMCUDAError, true
+	case errorStart(line, reVLLMKVCache):
+		return OOMVLLMKVCache, true
 	case strings.Contains(line, "Cuda failure 'out of memory'"), strings.Contains(line, "Cuda failure \"out of memory\""),
 		strings.Contains(line, "NCCL") && strings.Contains(line, "out of memory"):
 		return OOMNCCL, true
@@ -237,7 +239,7 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 func mayBeOOMLine(line []byte) bool {
 	return bytes.Contains(line, []byte("out of memory")) || bytes.Contains(line, []byte("Out of memory")) ||
 		bytes.Contains(line, []byte("CUDA calloc")) || bytes.Contains(line, []byte("CUDA malloc")) ||
-		bytes.Contains(line, []byte("_STATUS_ALLOC_FAILED"))
+		bytes.Contains(line, []byte("_STATUS_ALLOC_FAILED")) || vllmMayBe(line)
 }
 
 // parseOOM reads one message: its line n as visibleText shows it, with
@@ -249,6 +251,9 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 	o.Time, o.Rank = b.lineTimeRank(line)
 	msg := readLineHead(line).rest + cont
 	r := readOOMMessage(msg)
+	if kind == OOMVLLMKVCache {
+		r = vllmReading(msg)
+	}
 	o.Backend, o.Device = r.backend, r.device
 	if kind == OOMTorch && r.legacy {
 		o.Kind = OOMTorchLegacy
@@ -313,6 +318,9 @@ func oomUnfinished(c string, kind OOMKind) bool {
 		// memory fraction's limit.
 		_, after, ok := strings.Cut(c, "memoryfraction):")
 		return !ok || !reQuantity.MatchString(after)
+	}
+	if kind == OOMVLLMKVCache {
+		return vllmUnfinished(c)
 	}
 	if kind != OOMTorch && kind != OOMTorchLegacy && kind != OOMMPS {
 		return false
