@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"gpureport/analyze/roles"
@@ -205,10 +206,33 @@ func (o Options) setCapacity(d *Device, run *placement.Run) {
 	case run != nil:
 		if m, ok := run.ManifestMemory(d.DeviceKey); ok {
 			d.Capacity, d.CapacitySource = m.Total, CapacitySource{Manifest: m.Source}
+		} else if c, src, ok := traceCapacity(d, run.Logs); ok {
+			d.Capacity, d.CapacitySource = c, CapacitySource{Trace: src}
 		} else if c, src, ok := oomMessageCapacity(run.Logs, d.DeviceKey); ok {
 			d.Capacity, d.CapacitySource = c, CapacitySource{OOMMessage: src}
 		}
 	}
+}
+
+// traceCapacity is the totalGlobalMem that a torch.profiler trace
+// whose readings make device d gives its device (the trace's
+// deviceProperties, GPU.MemoryTotal), and the trace's path: the device's
+// own figure, exact, unlike an OOM message's rounded one.
+func traceCapacity(d *Device, logs []*gpulog.GPULog) (int64, string, bool) {
+	if d.MemoryStats == nil {
+		return 0, "", false
+	}
+	for _, l := range logs {
+		if l.Format != gpulog.FormatKinetoTrace || !slices.Contains(d.MemoryStats.Sources, l.Path) {
+			continue
+		}
+		for _, g := range l.GPUs {
+			if g.Index == d.Device && g.MemoryTotal > 0 {
+				return g.MemoryTotal, l.Path, true
+			}
+		}
+	}
+	return 0, "", false
 }
 
 // oomMessageCapacity is the total capacity a training log's OOM message

@@ -395,6 +395,10 @@ type CapacitySource struct {
 	// neither the user, a GPU log nor a capture manifest gave one; ""
 	// otherwise.
 	OOMMessage string
+	// Trace is the torch.profiler trace whose deviceProperties give the
+	// device's totalGlobalMem, the capacity, when neither the user, a GPU
+	// log nor a capture manifest gave one; "" otherwise.
+	Trace string
 }
 
 // Point is one snapshot of a device series.

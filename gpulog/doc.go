@@ -9,7 +9,9 @@
 // the CSV that `gpureport record` writes; DCGM's Prometheus scrapes and
 // dcgmi dmon tables; gpustat's text and JSON; AMD's rocm-smi
 // --showmeminfo vram reports (text, --csv, --json: rocm_smi.go, GPU N as
-// nvidia-smi's index N); JSON lines of memory_stats();
+// nvidia-smi's index N); JSON lines of memory_stats(); torch.profiler's
+// Chrome traces, whose [memory] events are memory_stats() readings
+// (kineto_trace.go, streamed);
 // CSV logs with memory columns (W&B, Lightning, or a --columns spec); and
 // training logs (stdout and stderr: OOM messages, read by meaning in
 // oom_message.go, vLLM's startup failures for lack of KV cache memory

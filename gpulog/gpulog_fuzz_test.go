@@ -287,3 +287,10 @@ func FuzzRocmSMI(f *testing.F) {
 	f.Add([]byte("GPU[0] : vram Total Used Memory (B): 5\nGPU[0] : vram Total Used Memory (B): 6\nGPU[99999] : x\n"))
 	fuzzReader(f, gpulog.FormatRocmSMI)
 }
+
+func FuzzKinetoTrace(f *testing.F) {
+	f.Add([]byte(`{"schemaVersion": 1, "deviceProperties": [{"id": 0, "totalGlobalMem": 85045559296}], "distributedInfo": {"rank": 1}, "traceEvents": [{"ph": "i", "name": "[memory]", "ts": 1000.5, "args": {"Total Reserved": 2, "Total Allocated": 1, "Device Id": 0, "Device Type": 1}}, {"name": "[memory]", "args": {"Device Type": 0}}], "baseTimeNanoseconds": 1709892000000000000}`))
+	f.Add([]byte(`{"traceEvents": [{"name": "[memory]", "ts": "x", "args": {"Total Allocated": -1, "Device Id": 99999999, "Device Type": "CUDA"}}, 5, {"name": "[memory]", "ts": 1e308, "args": {"Total Allocated": 1, "Device Id": 0, "Device Type": 1}}`))
+	f.Add([]byte(`{"traceEvents": {}, "deviceProperties": 5}`))
+	fuzzReader(f, gpulog.FormatKinetoTrace)
+}

@@ -355,7 +355,7 @@ var logReaders = map[LogFormat]func(io.Reader, *logBuilder) error{
 	FormatDCGMProm: readDCGM, FormatDCGMDmon: readDCGMDmon,
 	FormatGpustat: readGpustat, FormatGpustatJSON: readGpustatJSON,
 	FormatTrainingLog: readTrainingLog, FormatQueryText: readQueryText, FormatPynvml: readPynvml,
-	FormatRocmSMI: readRocmSMI,
+	FormatRocmSMI: readRocmSMI, FormatKinetoTrace: readKinetoTrace,
 }
 
 // ErrNoReadings is wrapped by ReadLog's error for a log in which no line
@@ -394,7 +394,7 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	// output can hold both. The other reading gets the text as this one
 	// reads it (unwrapped from Docker's objects), each byte once.
 	var side, gpuSide *sideScan
-	if _, known := logReaders[format]; known && format != FormatTrainingLog {
+	if _, known := logReaders[format]; known && format != FormatTrainingLog && format != FormatKinetoTrace {
 		side = startSideScan(opt)
 		br = bufio.NewReaderSize(io.TeeReader(br, side.pw), 64<<10)
 		r = br

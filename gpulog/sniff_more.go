@@ -2,10 +2,14 @@ package gpulog
 
 // sniffMoreFormats recognises, from the start of a file (head, and its
 // first non-blank lines), the formats read by readers of their own files:
-// rocm-smi (rocm_smi.go).
+// rocm-smi (rocm_smi.go) and torch.profiler's Chrome traces
+// (kineto_trace.go).
 func sniffMoreFormats(head []byte, lines []string) (LogFormat, bool) {
 	if sniffRocmSMI(head, lines) {
 		return FormatRocmSMI, true
+	}
+	if sniffKinetoTrace(head) {
+		return FormatKinetoTrace, true
 	}
 	return "", false
 }
