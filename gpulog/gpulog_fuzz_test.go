@@ -294,3 +294,9 @@ func FuzzKinetoTrace(f *testing.F) {
 	f.Add([]byte(`{"traceEvents": {}, "deviceProperties": 5}`))
 	fuzzReader(f, gpulog.FormatKinetoTrace)
 }
+
+func FuzzWandbEvents(f *testing.F) {
+	f.Add([]byte(`{"system.gpu.0.memoryAllocated": 45.1, "system.gpu.0.memoryAllocatedBytes": 38740605009, "system.gpu.process.0.memoryAllocated": 45.1, "system.gpu.0.gpu": 98.0, "_wandb": true, "_timestamp": 1709892001.5, "_runtime": 30.2}` + "\n" +
+		`{"system.gpu.1.memoryAllocated": 0, "system.gpu.1.memoryAllocatedBytes": 5, "_runtime": 1}` + "\n{\"system.gpu.99999.memoryAllocated\": 101, \"_timestamp\": \"x\"}\n[1]\n"))
+	fuzzReader(f, gpulog.FormatWandbEvents)
+}
