@@ -300,3 +300,14 @@ func FuzzWandbEvents(f *testing.F) {
 		`{"system.gpu.1.memoryAllocated": 0, "system.gpu.1.memoryAllocatedBytes": 5, "_runtime": 1}` + "\n{\"system.gpu.99999.memoryAllocated\": 101, \"_timestamp\": \"x\"}\n[1]\n"))
 	fuzzReader(f, gpulog.FormatWandbEvents)
 }
+
+func FuzzMLflowGPU(f *testing.F) {
+	f.Add([]byte("1709892000000 40000.0 0\n1709892010000 1e300 1\n1709892010000 -5 2\n9999999999999999 1 1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatMLflowGPU, gpulog.ReadOptions{Location: time.UTC,
+			Name: "mlruns/0/r/metrics/system/gpu_1_memory_usage_megabytes"})
+		if err == nil {
+			checkLogInvariants(t, l)
+		}
+	})
+}

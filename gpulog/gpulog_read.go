@@ -355,7 +355,7 @@ var logReaders = map[LogFormat]func(io.Reader, *logBuilder) error{
 	FormatDCGMProm: readDCGM, FormatDCGMDmon: readDCGMDmon,
 	FormatGpustat: readGpustat, FormatGpustatJSON: readGpustatJSON,
 	FormatTrainingLog: readTrainingLog, FormatQueryText: readQueryText, FormatPynvml: readPynvml,
-	FormatRocmSMI: readRocmSMI, FormatKinetoTrace: readKinetoTrace, FormatWandbEvents: readWandbEvents,
+	FormatRocmSMI: readRocmSMI, FormatKinetoTrace: readKinetoTrace, FormatWandbEvents: readWandbEvents, FormatMLflowGPU: readMLflowGPU,
 }
 
 // ErrNoReadings is wrapped by ReadLog's error for a log in which no line

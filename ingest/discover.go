@@ -300,6 +300,10 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 		c.Log = lf
 		return c, "", true
 	}
+	if gpulog.SniffMLflowGPU(rel, head) {
+		c.Kind, c.Log = KindLog, gpulog.FormatMLflowGPU
+		return c, "", true
+	}
 	if (!notJobOutputExt(ext) || jsonLogRecords(ext, head)) && n > 0 {
 		if _, err := f.Seek(0, io.SeekStart); err == nil && gpulog.SniffTrainingLog(f, head) {
 			c.Kind, c.Log = KindLog, gpulog.FormatTrainingLog

@@ -29,8 +29,9 @@ gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
 gzip, bzip2, torch.save, JSON) and GPU logs (nvidia-smi CSV, dmon, tables, -q
 text and XML, NVML recordings, pynvml prints, DCGM, gpustat, AMD rocm-smi
 --showmeminfo vram text, CSV and JSON, memory_stats JSON lines,
-torch.profiler traces with profile_memory, W&B wandb-events.jsonl; gzip or
-bzip2, with or without a log collector's line prefix) and training logs (OOM
+torch.profiler traces with profile_memory, W&B wandb-events.jsonl, MLflow
+gpu_N_memory_usage_megabytes; gzip or bzip2, with or without a log
+collector's line prefix) and training logs (OOM
 messages, vLLM's KV cache startup failures; Megatron, DeepSpeed, torchtitan
 and Composer memory lines) in RUN_DIR, and writes
 RUN_DIR/gpureport/{index.html,report.xlsx,summary.json,summary.md}.
