@@ -310,6 +310,9 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 			return c, "", true
 		}
 	}
+	if reason, ok := unreadJSON(ext, head); ok {
+		return Candidate{}, reason, false
+	}
 	if !promised {
 		return Candidate{}, "", false
 	}

@@ -230,3 +230,18 @@ func TestDiscoverMLflowGPUMetric(t *testing.T) {
 		t.Fatalf("candidates %+v", cands)
 	}
 }
+
+// TestDiscoverUnreadJSON: a profiler's memory timeline export is listed
+// as skipped with what it is; a configuration JSON is not listed.
+func TestDiscoverUnreadJSON(t *testing.T) {
+	dir := t.TempDir()
+	testutil.WriteFile(t, filepath.Join(dir, "memory_timeline.json"), []byte("[[1709892001000000, 1709892001020000], [[0, 1, 2], [0, 3, 4]]]"))
+	testutil.WriteFile(t, filepath.Join(dir, "config.json"), []byte(`{"lr": 0.1, "batch_size": 32}`))
+	cands, skipped, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 0 || len(skipped) != 1 || skipped[0].Path != "memory_timeline.json" || !strings.Contains(skipped[0].Reason, "export_memory_timeline") {
+		t.Fatalf("candidates %+v skipped %+v", cands, skipped)
+	}
+}

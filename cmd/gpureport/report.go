@@ -31,9 +31,9 @@ text and XML, NVML recordings, pynvml prints, DCGM, gpustat, AMD rocm-smi
 --showmeminfo vram text, CSV and JSON, memory_stats JSON lines,
 torch.profiler traces with profile_memory, W&B wandb-events.jsonl, MLflow
 gpu_N_memory_usage_megabytes; gzip or bzip2, with or without a log
-collector's line prefix) and training logs (OOM
-messages, vLLM's KV cache startup failures; Megatron, DeepSpeed, torchtitan
-and Composer memory lines) in RUN_DIR, and writes
+collector's line prefix) and training logs (OOM messages, vLLM's KV cache
+startup failures; Megatron, DeepSpeed, torchtitan and Composer memory
+lines) in RUN_DIR, and writes
 RUN_DIR/gpureport/{index.html,report.xlsx,summary.json,summary.md}.
 Ranks come from folder or file names (rank3, r3, local_rank_3), or, when
 paths give processes no rank of their own (node0/rank0 and node1/rank0),
