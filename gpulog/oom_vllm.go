@@ -1,6 +1,7 @@
 package gpulog
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 )
@@ -43,7 +44,7 @@ var (
 // vllmMayBe is mayBeOOMLine's quick test for vLLM's messages: the first
 // line of each (a console may wrap the rest onto the next lines).
 func vllmMayBe(line []byte) bool {
-	return strings.Contains(string(line), "max seq len (") || strings.Contains(string(line), "No available memory for the cache blocks")
+	return bytes.Contains(line, []byte("max seq len (")) || bytes.Contains(line, []byte("No available memory for the cache blocks"))
 }
 
 // vllmUnfinished reports whether a V1 message (compact text) has not
