@@ -319,7 +319,9 @@ func missedOOM(run *placement.Run, f *Findings, c *Capture) *MissedOOM {
 		m.Ranks = appendRank(m.Ranks, rank)
 	}
 	for _, o := range f.OOMs {
-		if !isSnapshot[o.Path] {
+		// vLLM's startup refusal is no failed allocation: the kit's
+		// observer has nothing to catch there.
+		if !isSnapshot[o.Path] && (o.Message == nil || o.Message.Kind != MessageVLLM) {
 			add(o.Path, o.Rank)
 		}
 	}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"gpureport/analyze/roles"
@@ -200,7 +201,9 @@ func (d *Device) setJoin(j placement.Join) {
 // setCapacity sets a device's capacity and where it came from: the
 // user's --capacity, which overrides a GPU log's memory.total, else the
 // memory.total of the GPU readings joined to it, else the device memory
-// a capture manifest of run gives (run nil: none). The last resorts, the
+// a capture manifest of run gives (run nil: none), else the
+// totalGlobalMem of a torch.profiler trace whose readings make the device
+// (traceCapacity). The last resorts, the
 // total capacity an OOM message gives and then the capacity a training
 // framework printed at start, wait for every device to be made
 // (oomMessageCapacities, frameworkCapacities).
@@ -217,6 +220,8 @@ func (o Options) setCapacity(d *Device, run *placement.Run) {
 	case run != nil:
 		if m, ok := run.ManifestMemory(d.DeviceKey); ok {
 			d.Capacity, d.CapacitySource = m.Total, CapacitySource{Manifest: m.Source}
+		} else if c, src, ok := traceCapacity(d, run.Logs); ok {
+			d.Capacity, d.CapacitySource = c, CapacitySource{Trace: src}
 		}
 	}
 }
@@ -238,6 +243,27 @@ func oomMessageCapacities(devs []*deviceRun, placed []logOOM) {
 			d.Capacity, d.CapacitySource = c, CapacitySource{OOMMessage: src}
 		}
 	}
+}
+
+// traceCapacity is the totalGlobalMem that a torch.profiler trace
+// whose readings make device d gives its device (the trace's
+// deviceProperties, GPU.MemoryTotal), and the trace's path: the device's
+// own figure, exact, unlike an OOM message's rounded one.
+func traceCapacity(d *Device, logs []*gpulog.GPULog) (int64, string, bool) {
+	if d.MemoryStats == nil {
+		return 0, "", false
+	}
+	for _, l := range logs {
+		if l.Format != gpulog.FormatKinetoTrace || !slices.Contains(d.MemoryStats.Sources, l.Path) {
+			continue
+		}
+		for _, g := range l.GPUs {
+			if g.Index == d.Device && g.MemoryTotal > 0 {
+				return g.MemoryTotal, l.Path, true
+			}
+		}
+	}
+	return 0, "", false
 }
 
 // oomMessageCapacity is the total capacity a training log's OOM message

@@ -483,6 +483,10 @@ const (
 	// StepMPSWatermark: reduce live memory or raise MPS's high watermark
 	// (an MPS OOM past OOMMessage.Allowed).
 	StepMPSWatermark StepKind = "mps watermark"
+	// StepVLLMCache: give vLLM's KV cache more room or need less of it (a
+	// vLLM engine that could not fit one request's cache, OOMMessage.
+	// Allowed the memory left for it).
+	StepVLLMCache StepKind = "vllm kv cache"
 	// StepLimitFraction: raise or remove the per-process memory fraction
 	// (a limit OOM whose message printed the cap, OOMMessage.Allowed).
 	StepLimitFraction StepKind = "raise memory fraction"
@@ -542,6 +546,10 @@ const (
 	// MessageMallocAsync is the cudaMallocAsync backend's message, which
 	// gives no reserved memory (the CUDA memory pool keeps the cache).
 	MessageMallocAsync = OOMMessageKind(gpulog.OOMMallocAsync)
+	// MessageVLLM is vLLM's startup refusal: its KV cache does not fit in
+	// the memory left to it (requested: the cache needed; OOMMessage.
+	// Allowed: the memory available for it).
+	MessageVLLM = OOMMessageKind(gpulog.OOMVLLMKVCache)
 )
 
 // NoteKind names a caveat (Note.Kind).

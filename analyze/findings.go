@@ -399,6 +399,10 @@ type CapacitySource struct {
 	// neither the user, a GPU log nor a capture manifest gave one; ""
 	// otherwise.
 	OOMMessage string
+	// Trace is the torch.profiler trace whose deviceProperties give the
+	// device's totalGlobalMem, the capacity, when neither the user, a GPU
+	// log nor a capture manifest gave one; "" otherwise.
+	Trace string
 	// Framework is where a training framework printed the device's
 	// capacity at start ("logs/train.log line 3 (torchtitan)"), when
 	// none of the above gave one; "" otherwise.

@@ -286,6 +286,8 @@ func trainingOOM(path string, m gpulog.TrainingOOM, key DeviceKey, capacity int6
 		o.Missing = max(0, m.Requested-m.Free)
 	}
 	switch {
+	case m.Kind == gpulog.OOMVLLMKVCache:
+		vllmOOM(&o, m)
 	case m.Kind == gpulog.OOMMPS && m.Requested >= 0 && m.Allocated >= 0:
 		mpsOOM(&o, m)
 	case m.Requested <= 0 || m.Free < 0:
@@ -313,6 +315,23 @@ func trainingOOM(path string, m gpulog.TrainingOOM, key DeviceKey, capacity int6
 		o.Cause = CauseCapacity
 	}
 	return o
+}
+
+// vllmOOM classifies vLLM's startup refusal: the memory the engine may
+// use (gpu_memory_utilization of the device) less the weights,
+// activations and non-torch memory left less for the KV cache than one
+// request of the longest sequence needs. No allocation was tried, so no
+// cap refused it and no cache was fragmented: the model, its activations
+// and one request's cache exceed what the device offers the engine, a
+// capacity OOM, lacking the cache needed less the memory available when
+// the message gives both.
+func vllmOOM(o *OOM, m gpulog.TrainingOOM) {
+	o.Cause = CauseCapacity
+	o.DeviceFree = gpulog.Unknown
+	if m.Requested >= 0 && m.Allowed >= 0 {
+		o.Missing = max(0, m.Requested-m.Allowed)
+	}
+	o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepVLLMCache})
 }
 
 // mpsOOM classifies an MPS message, which gives no free device memory:

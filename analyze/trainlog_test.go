@@ -234,6 +234,11 @@ func TestTrainingOOMCause(t *testing.T) {
 	mps := gpulog.TrainingOOM{Line: 2, Count: 1, Kind: gpulog.OOMMPS, Backend: "MPS", Rank: input.NoRank, Device: -1, Requested: 512 << 20,
 		Capacity: unknown, Free: unknown, Allocated: 8 << 30, OtherAllocations: 1 << 30, Allowed: 9 << 30, Reserved: unknown,
 		ReservedUnallocated: unknown, ProcessInUse: unknown, PrivatePools: unknown, OtherProcesses: unknown}
+	vllm := func(needed, available int64) gpulog.TrainingOOM {
+		return gpulog.TrainingOOM{Line: 8, Count: 1, Kind: gpulog.OOMVLLMKVCache, Rank: input.NoRank, Device: -1, Requested: needed,
+			RequestedSlack: 5 << 20, Capacity: unknown, Free: unknown, Allocated: unknown, Reserved: unknown, ReservedUnallocated: unknown,
+			ProcessInUse: unknown, PrivatePools: unknown, Allowed: available, OtherProcesses: unknown, OtherAllocations: unknown}
+	}
 	async := func(m gpulog.TrainingOOM) gpulog.TrainingOOM {
 		m.Kind, m.Backend = gpulog.OOMMallocAsync, "CUDA"
 		return m
@@ -276,6 +281,10 @@ func TestTrainingOOMCause(t *testing.T) {
 		{"cudaMallocAsync under a memory fraction", async(msg(4<<30, 0, 40<<30, 0, 38<<30, unknown, 40<<30, unknown)), CauseLimit, 0,
 			[]string{"40.0 GiB allowed"}, "raise or remove torch.cuda.set_per_process_memory_fraction"},
 		{"MPS past its watermark", mps, CauseCapacity, 512 << 20, []string{"high watermark allows 9.00 GiB", "lacked 512 MiB"}, "PYTORCH_MPS_HIGH_WATERMARK_RATIO"},
+		// vLLM's startup check: 16 GiB of KV cache needed, 1.25 GiB left.
+		{"vLLM KV cache past its budget", vllm(16<<30, 5<<30/4), CauseCapacity, 16<<30 - 5<<30/4,
+			[]string{"vLLM engine did not start", "needs 16.0 GiB of KV cache", "only 1.25 GiB was left", "14.8 GiB short"}, "gpu_memory_utilization"},
+		{"vLLM without cache blocks", vllm(unknown, 0), CauseCapacity, 0, []string{"no memory was left for the KV cache"}, "max_model_len"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			o := trainingOOM("out.log", tt.m, DeviceKey{Rank: tt.m.Rank, Device: 0}, 0, false)

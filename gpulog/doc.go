@@ -11,10 +11,17 @@
 // the same tables drawn by `watch nvidia-smi` and captured with script(1)
 // or tee, replayed frame by frame on a terminal screen (watch_screen.go);
 // the CSV that `gpureport record` writes; DCGM's Prometheus scrapes and
-// dcgmi dmon tables; gpustat's text and JSON; JSON lines of memory_stats();
+// dcgmi dmon tables; gpustat's text and JSON; AMD's rocm-smi
+// --showmeminfo vram reports (text, --csv, --json: rocm_smi.go, GPU N as
+// nvidia-smi's index N); JSON lines of memory_stats(); torch.profiler's
+// Chrome traces, whose [memory] events are memory_stats() readings
+// (kineto_trace.go, streamed); W&B's wandb-events.jsonl system metrics
+// (wandb_events.go); MLflow's system/gpu_N_memory_usage_megabytes metric
+// files, claimed by name (mlflow_metric.go);
 // CSV logs with memory columns (W&B, Lightning, or a --columns spec); and
 // training logs (stdout and stderr: OOM messages, read by meaning in
-// oom_message.go, whether the job caught one and went on in
+// oom_message.go, vLLM's startup failures for lack of KV cache memory
+// (oom_vllm.go), whether the job caught one and went on in
 // trainlog_recovery.go, memory_summary() tables, Composer's MemoryMonitor
 // lines, and the memory lines of Megatron-LM, DeepSpeed and torchtitan and
 // printed memory_stats() dicts: trainlog_framework.go; Hugging Face

@@ -291,3 +291,35 @@ func FuzzPynvml(f *testing.F) {
 	f.Add([]byte("[2024-05-01 12:00:05,250] INFO cuda:3 " + pynvmlV1(99999999999999999, 1, 2) + "\nWed May  1 12:00:00 UTC 2024\nc_nvmlMemory_t(total: 1 B, free: -1 B)\n"))
 	fuzzReader(f, gpulog.FormatPynvml)
 }
+
+func FuzzRocmSMI(f *testing.F) {
+	f.Add([]byte("Fri Mar  8 10:00:00 UTC 2024\n=== ROCm System Management Interface ===\nGPU[0]\t\t: VRAM Total Memory (B): 68702699520\nGPU[0]\t\t: VRAM Total Used Memory (B): 1\n===\n"))
+	f.Add([]byte("device,GPU use (%),VRAM Total Memory (B),VRAM Total Used Memory (B)\ncard0,9,68702699520,1\ncard1,x\ncard2,1,2,3,4\n"))
+	f.Add([]byte("{\"card0\": {\"VRAM Total Memory (B)\": \"1\", \"VRAM Total Used Memory (B)\": \"2\"}, \"system\": {}}\n{\n\"card1\": {\"a\\\"}\": 1\n"))
+	f.Add([]byte("GPU[0] : vram Total Used Memory (B): 5\nGPU[0] : vram Total Used Memory (B): 6\nGPU[99999] : x\n"))
+	fuzzReader(f, gpulog.FormatRocmSMI)
+}
+
+func FuzzKinetoTrace(f *testing.F) {
+	f.Add([]byte(`{"schemaVersion": 1, "deviceProperties": [{"id": 0, "totalGlobalMem": 85045559296}], "distributedInfo": {"rank": 1}, "traceEvents": [{"ph": "i", "name": "[memory]", "ts": 1000.5, "args": {"Total Reserved": 2, "Total Allocated": 1, "Device Id": 0, "Device Type": 1}}, {"name": "[memory]", "args": {"Device Type": 0}}], "baseTimeNanoseconds": 1709892000000000000}`))
+	f.Add([]byte(`{"traceEvents": [{"name": "[memory]", "ts": "x", "args": {"Total Allocated": -1, "Device Id": 99999999, "Device Type": "CUDA"}}, 5, {"name": "[memory]", "ts": 1e308, "args": {"Total Allocated": 1, "Device Id": 0, "Device Type": 1}}`))
+	f.Add([]byte(`{"traceEvents": {}, "deviceProperties": 5}`))
+	fuzzReader(f, gpulog.FormatKinetoTrace)
+}
+
+func FuzzWandbEvents(f *testing.F) {
+	f.Add([]byte(`{"system.gpu.0.memoryAllocated": 45.1, "system.gpu.0.memoryAllocatedBytes": 38740605009, "system.gpu.process.0.memoryAllocated": 45.1, "system.gpu.0.gpu": 98.0, "_wandb": true, "_timestamp": 1709892001.5, "_runtime": 30.2}` + "\n" +
+		`{"system.gpu.1.memoryAllocated": 0, "system.gpu.1.memoryAllocatedBytes": 5, "_runtime": 1}` + "\n{\"system.gpu.99999.memoryAllocated\": 101, \"_timestamp\": \"x\"}\n[1]\n"))
+	fuzzReader(f, gpulog.FormatWandbEvents)
+}
+
+func FuzzMLflowGPU(f *testing.F) {
+	f.Add([]byte("1709892000000 40000.0 0\n1709892010000 1e300 1\n1709892010000 -5 2\n9999999999999999 1 1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatMLflowGPU, gpulog.ReadOptions{Location: time.UTC,
+			Name: "mlruns/0/r/metrics/system/gpu_1_memory_usage_megabytes"})
+		if err == nil {
+			checkLogInvariants(t, l)
+		}
+	})
+}

@@ -132,6 +132,9 @@ func sniffDistinct(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 		return "", false
 	}
 	first := lines[0]
+	if f, ok := sniffMoreFormats(head, lines); ok {
+		return f, true
+	}
 	if sniffPynvml(lines) {
 		return FormatPynvml, true
 	}
@@ -356,6 +359,7 @@ var logReaders = map[LogFormat]func(io.Reader, *logBuilder) error{
 	FormatDCGMProm: readDCGM, FormatDCGMDmon: readDCGMDmon,
 	FormatGpustat: readGpustat, FormatGpustatJSON: readGpustatJSON,
 	FormatTrainingLog: readTrainingLog, FormatQueryText: readQueryText, FormatPynvml: readPynvml,
+	FormatRocmSMI: readRocmSMI, FormatKinetoTrace: readKinetoTrace, FormatWandbEvents: readWandbEvents, FormatMLflowGPU: readMLflowGPU,
 }
 
 // ErrNoReadings is wrapped by ReadLog's error for a log in which no line
@@ -408,7 +412,7 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	// output can hold both. The other reading gets the text as this one
 	// reads it (unwrapped from its JSON container), in the same pass.
 	var side, gpuSide *sideScan
-	if _, known := logReaders[format]; known && format != FormatTrainingLog {
+	if _, known := logReaders[format]; known && format != FormatTrainingLog && format != FormatKinetoTrace {
 		side = newSideScan(opt)
 		r = side.teeFrom(br)
 	}

@@ -131,3 +131,32 @@ func TestDateLineYears(t *testing.T) {
 		}
 	}
 }
+
+// FuzzVLLMMessage reads arbitrary text as vLLM's KV cache message: no
+// figure below Unknown, none negative but Unknown, and white space
+// inserted anywhere (a console's wrap) changes nothing.
+func FuzzVLLMMessage(f *testing.F) {
+	for _, s := range []string{
+		"To serve at least one request with the models's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (1.20 GiB). Based on the available memory, the estimated maximum model length is 9808.",
+		"To serve at least one request with the model's max seq len (8192), 1.00 GiB KV cache is needed, which is larger than the available KV cache memory (-2.50 GiB).",
+		"No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.",
+		"The model's max seq len (32768) is larger than the maximum number of tokens that can be stored in KV cache (28000).",
+	} {
+		f.Add(s, uint(40))
+	}
+	f.Fuzz(func(t *testing.T, msg string, at uint) {
+		a := vllmReading(msg)
+		if a.requested < Unknown || a.allowed < Unknown || a.requestedSlack < 0 {
+			t.Fatalf("figures %+v", a)
+		}
+		if len(msg) == 0 {
+			return
+		}
+		i := int(at % uint(len(msg)))
+		for _, gap := range []string{" ", "\n"} {
+			if b := vllmReading(msg[:i] + gap + msg[i:]); !reflect.DeepEqual(a, b) {
+				t.Fatalf("a %q inserted at %d changes the figures:\n%+v\n%+v", gap, i, a, b)
+			}
+		}
+	})
+}

@@ -118,6 +118,8 @@ func classifyOOMLine(line string) (OOMKind, bool) {
 		return OOMMallocAsync, true
 	case errorStart(line, reRawOOM), reCUDARuntime.MatchString(line), errorStart(line, reLibAllocFailed):
 		return OOMCUDAError, true
+	case errorStart(line, reVLLMKVCache):
+		return OOMVLLMKVCache, true
 	case strings.Contains(line, "Cuda failure 'out of memory'"), strings.Contains(line, "Cuda failure \"out of memory\""),
 		strings.Contains(line, "NCCL") && strings.Contains(line, "out of memory"):
 		return OOMNCCL, true
@@ -246,7 +248,7 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 func mayBeOOMLine(line string) bool {
 	return strings.Contains(line, "out of memory") || strings.Contains(line, "Out of memory") ||
 		strings.Contains(line, "CUDA calloc") || strings.Contains(line, "CUDA malloc") ||
-		strings.Contains(line, "_STATUS_ALLOC_FAILED")
+		strings.Contains(line, "_STATUS_ALLOC_FAILED") || vllmMayBe(line)
 }
 
 // parseOOM reads one message: its line n as visibleText shows it, with
@@ -260,6 +262,9 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 	o.Machine = labelMachine(head.label)
 	msg := head.rest + cont
 	r := readOOMMessage(msg)
+	if kind == OOMVLLMKVCache {
+		r = vllmReading(msg)
+	}
 	o.Backend, o.Device = r.backend, r.device
 	if kind == OOMTorch && r.legacy {
 		o.Kind = OOMTorchLegacy
@@ -324,6 +329,9 @@ func oomUnfinished(c string, kind OOMKind) bool {
 		// memory fraction's limit.
 		_, after, ok := strings.Cut(c, "memoryfraction):")
 		return !ok || !reQuantity.MatchString(after)
+	}
+	if kind == OOMVLLMKVCache {
+		return vllmUnfinished(c)
 	}
 	if kind != OOMTorch && kind != OOMTorchLegacy && kind != OOMMPS {
 		return false

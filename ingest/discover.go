@@ -343,6 +343,10 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 		c.Log = lf
 		return c, "", true
 	}
+	if gpulog.SniffMLflowGPU(rel, head) {
+		c.Kind, c.Log = KindLog, gpulog.FormatMLflowGPU
+		return c, "", true
+	}
 	w := gpulog.SniffWrapper(head)
 	if (!notJobOutputExt(ext) || jsonLogRecords(ext, head) || w != gpulog.WrapperNone) && n > 0 {
 		if _, err := f.Seek(0, io.SeekStart); err == nil && gpulog.SniffTrainingLog(f, head) {
@@ -350,6 +354,9 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 			c.wholeDocument = w != gpulog.WrapperNone && w != gpulog.WrapperDocker
 			return c, "", true
 		}
+	}
+	if reason, ok := unreadJSON(ext, head); ok {
+		return Candidate{}, reason, false
 	}
 	if !promised {
 		return Candidate{}, "", false

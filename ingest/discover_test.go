@@ -212,3 +212,36 @@ func TestDiscoverTrainingLogEncodings(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverMLflowGPUMetric: an MLflow GPU memory metric file, which
+// has no extension and whose lines are numbers alone, is claimed by its
+// name in a metrics/system folder; the same lines under another name are
+// not.
+func TestDiscoverMLflowGPUMetric(t *testing.T) {
+	dir := t.TempDir()
+	lines := []byte("1709892000000 40000.0 0\n1709892010000 42048.0 1\n")
+	testutil.WriteFile(t, filepath.Join(dir, "mlruns", "0", "r1", "metrics", "system", "gpu_0_memory_usage_megabytes"), lines)
+	testutil.WriteFile(t, filepath.Join(dir, "mlruns", "0", "r1", "metrics", "loss"), lines)
+	cands, _, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 1 || cands[0].Log != gpulog.FormatMLflowGPU || !strings.HasSuffix(cands[0].Rel, "gpu_0_memory_usage_megabytes") {
+		t.Fatalf("candidates %+v", cands)
+	}
+}
+
+// TestDiscoverUnreadJSON: a profiler's memory timeline export is listed
+// as skipped with what it is; a configuration JSON is not listed.
+func TestDiscoverUnreadJSON(t *testing.T) {
+	dir := t.TempDir()
+	testutil.WriteFile(t, filepath.Join(dir, "memory_timeline.json"), []byte("[[1709892001000000, 1709892001020000], [[0, 1, 2], [0, 3, 4]]]"))
+	testutil.WriteFile(t, filepath.Join(dir, "config.json"), []byte(`{"lr": 0.1, "batch_size": 32}`))
+	cands, skipped, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 0 || len(skipped) != 1 || skipped[0].Path != "memory_timeline.json" || !strings.Contains(skipped[0].Reason, "export_memory_timeline") {
+		t.Fatalf("candidates %+v skipped %+v", cands, skipped)
+	}
+}

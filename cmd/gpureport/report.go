@@ -27,15 +27,17 @@ const reportUsage = `Usage:
 
 gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
 gzip, bzip2, torch.save, JSON) and GPU logs (nvidia-smi CSV, also re-saved
-with ';' separators, dmon, tables, -q
-text and XML, NVML recordings, pynvml prints, DCGM, gpustat, memory_stats JSON
-lines, watch nvidia-smi captured with script or tee; gzip or bzip2, with or
-without a log collector's line prefix) and
-training logs (OOM messages; Megatron, DeepSpeed, torchtitan and Composer
-memory lines; torchtitan's device capacity; Hugging Face Trainer memory
-metrics, noted as deltas), also inside Docker json-file logs, Jupyter
-notebooks' outputs (.ipynb) and log exports (gcloud logging read
---format=json, aws logs filter-log-events), in RUN_DIR, and writes
+with ';' separators, dmon, tables, -q text and XML, NVML recordings, pynvml
+prints, DCGM, gpustat, AMD rocm-smi --showmeminfo vram text, CSV and JSON,
+memory_stats JSON lines, torch.profiler traces with profile_memory, W&B
+wandb-events.jsonl, MLflow gpu_N_memory_usage_megabytes, watch nvidia-smi
+captured with script or tee; gzip or bzip2, with or without a log
+collector's line prefix) and training logs (OOM messages, vLLM's KV cache
+startup failures; Megatron, DeepSpeed, torchtitan and Composer memory
+lines; torchtitan's device capacity; Hugging Face Trainer memory metrics,
+noted as deltas), also inside Docker json-file logs, Jupyter notebooks'
+outputs (.ipynb) and log exports (gcloud logging read --format=json, aws
+logs filter-log-events), in RUN_DIR, and writes
 RUN_DIR/gpureport/{index.html,report.xlsx,summary.json,summary.md}.
 READMEs, notes and Markdown pages are never read as inputs.
 Ranks come from folder or file names (rank3, r3, local_rank_3, NeMo's

@@ -158,6 +158,8 @@ func CapacitySource(d *analyze.Device) string {
 		return "the GPU's total memory in the capture manifest " + s.Manifest
 	case s.OOMMessage != "":
 		return "the total capacity in the out-of-memory message at " + s.OOMMessage
+	case s.Trace != "":
+		return "the device's totalGlobalMem in the profiler trace " + s.Trace
 	case s.Framework != "":
 		return "the device capacity printed at " + s.Framework
 	case s.Option == "":

@@ -138,6 +138,9 @@ func messageExplanation(o *analyze.OOM) string {
 	if m.Kind == analyze.MessageMPS && o.Cause != analyze.CauseUnknown {
 		return mpsExplanation(o) + " (" + where + ")."
 	}
+	if m.Kind == analyze.MessageVLLM {
+		return vllmExplanation(o) + " (" + where + ")."
+	}
 	if o.Cause == analyze.CauseUnknown {
 		what := "the job ran out of device memory"
 		switch m.Kind {
@@ -240,6 +243,20 @@ func mpsExplanation(o *analyze.OOM) string {
 	return s + "; with the watermark off, Metal could not map the buffer: the device's unified memory is full, a capacity OOM"
 }
 
+// vllmExplanation explains vLLM's startup refusal for lack of KV cache
+// memory, with the figures its message gives.
+func vllmExplanation(o *analyze.OOM) string {
+	m := o.Message
+	switch {
+	case o.Requested >= 0 && m.Allowed >= 0:
+		return fmt.Sprintf("the vLLM engine did not start: one request at the maximum model length needs %s of KV cache, and only %s was left for it after the weights and activations within gpu_memory_utilization, %s short: a capacity OOM",
+			units.Bytes(o.Requested), units.Bytes(m.Allowed), units.Bytes(o.Missing))
+	case m.Allowed == 0:
+		return "the vLLM engine did not start: no memory was left for the KV cache after the weights and activations within gpu_memory_utilization, a capacity OOM"
+	}
+	return "the vLLM engine did not start: its KV cache cannot hold one request at the maximum model length in the memory left after the weights and activations, a capacity OOM"
+}
+
 // mpsInUse is the memory an MPS process had in use at its OOM: its MPS
 // allocations and its other allocations.
 func mpsInUse(o *analyze.OOM) int64 {
@@ -305,6 +322,8 @@ func setting(o *analyze.OOM, r analyze.Recommendation) string {
 		return "keep expandable_segments:True (already set); max_split_size_mb and garbage_collection_threshold will not help"
 	case analyze.StepMPSWatermark:
 		return "reduce live memory (a smaller batch, lower precision), or raise PYTORCH_MPS_HIGH_WATERMARK_RATIO (0.0 removes the cap and may make the system unstable)"
+	case analyze.StepVLLMCache:
+		return "raise gpu_memory_utilization, lower max_model_len, quantize the weights or the KV cache (kv_cache_dtype=fp8), or shard the model over more GPUs (tensor_parallel_size)"
 	case analyze.StepLimitFraction:
 		return "raise or remove torch.cuda.set_per_process_memory_fraction: the allocator refuses requests past the fraction without asking the driver"
 	case analyze.StepLimitOthers:
@@ -360,6 +379,11 @@ func because(o *analyze.OOM, r analyze.Recommendation) string {
 		return fmt.Sprintf("only %s was cached but free at the OOM, so the allocator had nothing to reorganise", units.Bytes(o.CachedFree))
 	case analyze.StepMPSWatermark:
 		return fmt.Sprintf("%s in use plus %s requested passes the %s allowed", units.Bytes(mpsInUse(o)), units.Bytes(o.Requested), units.Bytes(o.Message.Allowed))
+	case analyze.StepVLLMCache:
+		if o.Requested >= 0 && o.Message != nil && o.Message.Allowed >= 0 {
+			return fmt.Sprintf("one request's KV cache needs %s and %s was available for it", units.Bytes(o.Requested), units.Bytes(o.Message.Allowed))
+		}
+		return "vLLM found too little memory for its KV cache at startup"
 	case analyze.StepLimitFraction:
 		return fmt.Sprintf("the process was allowed %s and held %s reserved when it asked for %s more", units.Bytes(o.Message.Allowed), units.Bytes(max(o.Reserved, 0)), units.Bytes(o.Requested))
 	case analyze.StepLimitOthers:

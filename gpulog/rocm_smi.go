@@ -1,0 +1,376 @@
+package gpulog
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// FormatRocmSMI is AMD's `rocm-smi --showmeminfo vram` output in any of
+// its three forms, alone or repeated by a shell loop with `date` lines
+// between (rocm_smi.go).
+const FormatRocmSMI LogFormat = "rocm-smi"
+
+// AMD's rocm-smi (ROCm's rocm_smi.py) prints device memory in bytes:
+//
+//   - text, one "GPU[N]<tabs>: <field>: <value>" line per field, inside
+//     its "ROCm System Management Interface" and "End of ROCm SMI Log"
+//     rules:
+//
+//     GPU[0]		: VRAM Total Memory (B): 68702699520
+//     GPU[0]		: VRAM Total Used Memory (B): 10957766656
+//
+//     (ROCm 5 and before spell the field "vram Total Memory (B)");
+//
+//   - --csv: a "device,VRAM Total Memory (B),VRAM Total Used Memory (B)"
+//     header over one "card0,68702699520,10957766656" row per device;
+//
+//   - --json: one object keyed by card ({"card0": {"VRAM Total Memory
+//     (B)": "68702699520", "VRAM Total Used Memory (B)": "10957766656"}}),
+//     the values strings of bytes, possibly with a "system" entry.
+//
+// GPU[N] and cardN are the same device number (rocm_smi.py names the
+// JSON and CSV entries 'card' + its device index), so a reading is of GPU
+// N as an nvidia-smi reading of index N is, and joins the run's devices
+// and HIP out-of-memory messages the same way (HIP_VISIBLE_DEVICES
+// renumbers devices as CUDA_VISIBLE_DEVICES does). Only the VRAM fields
+// are read: VIS_VRAM (the CPU-visible window) and GTT (system memory
+// mapped for the GPU) are no device memory use; "GPU use (%)" is read
+// as utilization. A `date` line times the readings after it; without
+// any, readings are placed in reading order (placeUntimed). Other lines
+// (rocm-smi's warnings, a script's echo) are skipped and counted.
+
+var (
+	// reRocmField matches one text field line: device, field, value.
+	reRocmField = regexp.MustCompile(`^GPU\[(\d{1,4})\]\s*:\s*(.+?):\s*(\S+)\s*$`)
+	// reRocmCard matches a CSV or JSON device name.
+	reRocmCard = regexp.MustCompile(`^card(\d{1,4})$`)
+)
+
+// rocm-smi's field names, lower case.
+const (
+	rocmTotal = "vram total memory (b)"
+	rocmUsed  = "vram total used memory (b)"
+	rocmUse   = "gpu use (%)"
+	// rocmBanner is the rule over every text report.
+	rocmBanner = "ROCm System Management Interface"
+)
+
+// maxRocmJSON bounds one JSON document of a rocm-smi log: rocm-smi's
+// --json for every field of 16 devices is some tens of KiB; beyond 1 MiB
+// it is no rocm-smi document.
+const maxRocmJSON = 1 << 20
+
+// sniffRocmSMI reports whether the first lines of a log are rocm-smi's:
+// its banner or a VRAM field line (after a `date` line too), a --csv
+// header with a VRAM column, or a --json object of cards.
+func sniffRocmSMI(head []byte, lines []string) bool {
+	for _, l := range lines {
+		if strings.Contains(l, rocmBanner) {
+			return true
+		}
+		if m := reRocmField.FindStringSubmatch(l); m != nil && rocmVRAMField(m[2]) {
+			return true
+		}
+	}
+	first := lines[0]
+	if h, ok := rocmCSVHeader(first); ok {
+		return slices.Contains(h, rocmTotal) || slices.Contains(h, rocmUsed)
+	}
+	if strings.HasPrefix(first, "{") {
+		s := string(head)
+		return strings.Contains(s, `"card`) && (strings.Contains(s, `"VRAM Total Memory (B)"`) || strings.Contains(s, `"VRAM Total Used Memory (B)"`))
+	}
+	return false
+}
+
+// rocmVRAMField reports whether a text field is one of the VRAM byte
+// fields.
+func rocmVRAMField(f string) bool {
+	f = strings.ToLower(strings.TrimSpace(f))
+	return f == rocmTotal || f == rocmUsed
+}
+
+// rocmCSVHeader reads a rocm-smi --csv header: "device" first, the
+// field names after it, lower case.
+func rocmCSVHeader(line string) ([]string, bool) {
+	f := strings.Split(line, ",")
+	if len(f) < 2 || strings.TrimSpace(f[0]) != "device" {
+		return nil, false
+	}
+	for i := range f {
+		f[i] = strings.ToLower(strings.TrimSpace(f[i]))
+	}
+	return f, true
+}
+
+// rocmReader is the state of one rocm-smi log's read.
+type rocmReader struct {
+	b *logBuilder
+	// at is the time of the last `date` line, zero before any.
+	at time.Time
+	// block holds the readings of the text report being read, by GPU,
+	// in order of first appearance.
+	block []GPUSample
+	// header is the --csv header in force, nil when none.
+	header []string
+}
+
+func readRocmSMI(r io.Reader, b *logBuilder) error {
+	rr := &rocmReader{b: b}
+	lr := b.lines(r)
+	for {
+		s, n, ok := b.nextContent(lr)
+		if !ok {
+			break
+		}
+		switch {
+		case strings.HasPrefix(s, "{"):
+			rr.flush()
+			doc, last, err := rocmJSONDocument(b, lr, s)
+			if err != nil {
+				b.skipRow(n, "unreadable rocm-smi JSON", fmt.Sprintf("lines %d-%d: %v", n, last, err))
+				continue
+			}
+			rr.json(n, doc)
+		case strings.HasPrefix(s, "GPU["):
+			rr.field(n, s)
+		case strings.HasPrefix(s, "=") || strings.Contains(s, rocmBanner):
+			// A rule ends the text report above it.
+			rr.flush()
+		default:
+			if t, zoneless, ok := parseDateLine(s, b.opt.Location); ok {
+				rr.flush()
+				rr.at = t
+				b.log.Zoneless = b.log.Zoneless || zoneless
+				continue
+			}
+			if h, ok := rocmCSVHeader(s); ok {
+				rr.flush()
+				rr.header = h
+				continue
+			}
+			if rr.header != nil && strings.HasPrefix(s, "card") {
+				rr.csvRow(n, s)
+				continue
+			}
+			b.skip(n, "not a rocm-smi line", fmt.Sprintf("%q", clip(s)))
+		}
+	}
+	rr.flush()
+	if lr.err != nil {
+		return fmt.Errorf("line %d: %w", lr.n+1, lr.err)
+	}
+	return nil
+}
+
+// sample returns the reading of GPU gpu in the text report being read,
+// starting one when the report has none, or a new report when field was
+// already read for it (a report without rules between).
+func (rr *rocmReader) sample(gpu int, field string, seen func(GPUSample) bool) *GPUSample {
+	for i := range rr.block {
+		if rr.block[i].GPU != gpu {
+			continue
+		}
+		if !seen(rr.block[i]) {
+			return &rr.block[i]
+		}
+		rr.flush()
+		break
+	}
+	rr.block = append(rr.block, unknownSample(gpu, rr.at))
+	return &rr.block[len(rr.block)-1]
+}
+
+// field reads one "GPU[N] : field: value" line.
+func (rr *rocmReader) field(n int, s string) {
+	m := reRocmField.FindStringSubmatch(s)
+	if m == nil {
+		rr.b.skip(n, "not a rocm-smi line", fmt.Sprintf("%q", clip(s)))
+		return
+	}
+	gpu, _ := atoi(m[1])
+	name := strings.ToLower(strings.TrimSpace(m[2]))
+	switch name {
+	case rocmTotal, rocmUsed:
+		v, ok := rocmBytes(m[3])
+		if !ok {
+			rr.b.skip(n, kindBadRow, fmt.Sprintf("%s %q is not a count of bytes", m[2], clip(m[3])))
+			return
+		}
+		if name == rocmTotal {
+			smp := rr.sample(gpu, name, func(x GPUSample) bool { return x.MemoryTotal >= 0 })
+			smp.MemoryTotal = v
+		} else {
+			smp := rr.sample(gpu, name, func(x GPUSample) bool { return x.MemoryUsed >= 0 })
+			smp.MemoryUsed = v
+		}
+	case rocmUse:
+		if f, ok := parseNumber(m[3], "%"); ok {
+			smp := rr.sample(gpu, name, func(x GPUSample) bool { return !math.IsNaN(x.UtilizationGPU) })
+			smp.UtilizationGPU = f
+		}
+	}
+	// Other fields (VIS_VRAM, GTT, temperatures, clocks) are not memory
+	// this report reads.
+}
+
+// flush keeps the readings of the text report read so far.
+func (rr *rocmReader) flush() {
+	for _, s := range rr.block {
+		rr.add(0, s)
+	}
+	rr.block = rr.block[:0]
+}
+
+// add keeps one reading when it has memory figures.
+func (rr *rocmReader) add(n int, s GPUSample) {
+	if s.MemoryUsed < 0 && s.MemoryTotal < 0 {
+		return
+	}
+	if why := rr.b.device(GPU{Index: s.GPU, MemoryTotal: max(s.MemoryTotal, 0)}); why != "" {
+		rr.b.skip(n, kindOtherGPU, why)
+		return
+	}
+	rr.b.log.Samples = append(rr.b.log.Samples, s)
+}
+
+// csvRow reads one --csv row under the header in force.
+func (rr *rocmReader) csvRow(n int, s string) {
+	f := strings.Split(s, ",")
+	if len(f) != len(rr.header) {
+		rr.b.skipRow(n, kindBadRow, fmt.Sprintf("%d fields under a header of %d", len(f), len(rr.header)))
+		return
+	}
+	m := reRocmCard.FindStringSubmatch(strings.TrimSpace(f[0]))
+	if m == nil {
+		rr.b.skip(n, kindBadRow, fmt.Sprintf("device %q is not cardN", clip(f[0])))
+		return
+	}
+	gpu, _ := atoi(m[1])
+	fields := map[string]string{}
+	for i, h := range rr.header[1:] {
+		fields[h] = f[i+1]
+	}
+	rr.fields(n, gpu, fields)
+}
+
+// fields reads one device's fields (--csv row or --json entry).
+func (rr *rocmReader) fields(n, gpu int, fields map[string]string) {
+	s := unknownSample(gpu, rr.at)
+	for k, v := range fields {
+		switch strings.ToLower(strings.TrimSpace(k)) {
+		case rocmTotal:
+			if b, ok := rocmBytes(v); ok {
+				s.MemoryTotal = b
+			}
+		case rocmUsed:
+			if b, ok := rocmBytes(v); ok {
+				s.MemoryUsed = b
+			}
+		case rocmUse:
+			if f, ok := parseNumber(v, "%"); ok {
+				s.UtilizationGPU = f
+			}
+		}
+	}
+	if s.MemoryUsed < 0 && s.MemoryTotal < 0 {
+		rr.b.skip(n, kindBadRow, fmt.Sprintf("card%d has no VRAM byte count", gpu))
+		return
+	}
+	rr.add(n, s)
+}
+
+// json reads one --json document that starts on line n.
+func (rr *rocmReader) json(n int, doc map[string]any) {
+	cards := make([]int, 0, len(doc))
+	entries := map[int]map[string]any{}
+	for k, v := range doc {
+		m := reRocmCard.FindStringSubmatch(k)
+		e, ok := v.(map[string]any)
+		if m == nil || !ok {
+			continue // "system": the driver version
+		}
+		gpu, _ := atoi(m[1])
+		cards = append(cards, gpu)
+		entries[gpu] = e
+	}
+	if len(cards) == 0 {
+		rr.b.skip(n, "rocm-smi JSON without cards", "no \"cardN\" object")
+		return
+	}
+	slices.Sort(cards)
+	for _, gpu := range cards {
+		fields := map[string]string{}
+		for k, v := range entries[gpu] {
+			switch x := v.(type) {
+			case string:
+				fields[k] = x
+			case json.Number:
+				fields[k] = string(x)
+			}
+		}
+		rr.fields(n, gpu, fields)
+	}
+}
+
+// rocmJSONDocument reads the JSON document that starts with line first:
+// rocm-smi prints it on one line, `| python -m json.tool` over many; it
+// ends where its braces close. last is the number of its last line.
+func rocmJSONDocument(b *logBuilder, lr *lineReader, first string) (doc map[string]any, last int, err error) {
+	var text strings.Builder
+	depth, inString, escaped := 0, false, false
+	line := first
+	last = lr.n
+	for {
+		for i := 0; i < len(line); i++ {
+			c := line[i]
+			switch {
+			case escaped:
+				escaped = false
+			case inString && c == '\\':
+				escaped = true
+			case c == '"':
+				inString = !inString
+			case !inString && c == '{':
+				depth++
+			case !inString && c == '}':
+				depth--
+			}
+		}
+		text.WriteString(line)
+		text.WriteByte('\n')
+		if depth <= 0 {
+			break
+		}
+		if text.Len() > maxRocmJSON {
+			return nil, last, fmt.Errorf("more than %d bytes without its braces closing", maxRocmJSON)
+		}
+		l, n, ok := b.nextLine(lr)
+		if !ok {
+			return nil, last, fmt.Errorf("the input ends inside the document")
+		}
+		line, last = l, n
+	}
+	d := json.NewDecoder(strings.NewReader(text.String()))
+	d.UseNumber()
+	if err := d.Decode(&doc); err != nil {
+		return nil, last, err
+	}
+	return doc, last, nil
+}
+
+// rocmBytes reads a rocm-smi byte count ("68702699520").
+func rocmBytes(s string) (int64, bool) {
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || v < 0 || v > maxMiB*mib {
+		return 0, false
+	}
+	return v, true
+}
