@@ -112,6 +112,11 @@ type GPULog struct {
 	// start (torchtitan's "CUDA capacity: ... with 79.11GiB memory";
 	// training-log format only; trainlog_capacity.go).
 	Capacities []DeviceCapacity
+	// CacheFlushes is the number of allocator cache flushes (cudaMalloc
+	// retries after the cache was freed: num_alloc_retries's rises)
+	// DeepSpeed's "N pytorch allocator cache flushes since last step"
+	// warnings count, summed (training-log format only; 0 when none).
+	CacheFlushes int
 	// DriverFailures counts the lines that report a GPU lost by the
 	// driver or a driver nvidia-smi could not reach ("[GPU is lost]",
 	// "No devices were found", ...; driver_failure.go);

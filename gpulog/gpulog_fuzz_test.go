@@ -204,6 +204,8 @@ func FuzzTrainingLog(f *testing.F) {
 		f.Add([]byte(w.msg + "\n"))
 		f.Add([]byte(wrapAt("2025-03-02 08:11:59 [rank6]: "+w.msg, 80)))
 	}
+	f.Add([]byte("[2025-10-09 12:01:31,035] [WARNING] [stage3.py:2160:step] 99999999999999999999 pytorch allocator cache flushes since last step. this happens\n" +
+		"[2025-10-09 12:01:32,035] [WARNING] [stage3.py:2160:step] 3 pytorch allocator cache flushes since last step.\n"))
 	f.Add([]byte("[default3]:2024-05-01 12:00:00,123 RuntimeError: CUDA out of memory. Tried to allocate 99999999999 TiB (GPU 9; 1 bytes total capacity; 2 KiB already allocated; 3 MiB free; 4 GiB cached)\n"))
 	f.Add([]byte("step 7 | loss 1\n" + memorySummary("[rank2]: ", 1, "146836 KB", "4261 MB", 1, 3)))
 	// Framework memory lines (trainlog_framework.go).

@@ -462,7 +462,9 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	if n := broken.note(); n != "" {
 		b.note(n)
 	}
-	if len(l.Samples)+len(l.Processes)+len(l.MemoryStats)+len(l.MIG)+len(l.OOMs) == 0 {
+	// A log whose only content is DeepSpeed's cache-flush warnings is
+	// still read: the warnings say the allocator is under pressure.
+	if len(l.Samples)+len(l.Processes)+len(l.MemoryStats)+len(l.MIG)+len(l.OOMs)+l.CacheFlushes == 0 {
 		msg := fmt.Sprintf("%s log: %v", format, ErrNoReadings)
 		if l.SkippedLines > 0 {
 			p := l.Problems[0]

@@ -468,6 +468,7 @@ func (tr *trainingReader) end() error {
 	}
 	tr.comp.flush(b)
 	tr.sum.flush(b)
+	tr.fw.end(b)
 	tr.hf.flush(b)
 	trainerMemoryNotes(b)
 	b.resolveTaskRanks()

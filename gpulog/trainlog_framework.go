@@ -1,6 +1,7 @@
 package gpulog
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -84,13 +85,53 @@ type frameworkState struct {
 	prevN int
 	// noted marks the frameworks whose note was added.
 	noted map[string]bool
+	// flushes sums the allocator cache flushes DeepSpeed's warnings
+	// count (cacheFlushes).
+	flushes cacheFlushes
 }
+
+// cacheFlushes sums DeepSpeed ZeRO-3's (and SageMaker FSDP's) warning
+// "N pytorch allocator cache flushes since last step": after each step,
+// rank 0 compares memory_stats()["num_alloc_retries"] with its value at
+// the previous step and prints the difference when it rose
+// (deepspeed/runtime/zero/stage3.py). A retry is a cudaMalloc that failed
+// until the allocator freed its whole cache: memory pressure, or cached
+// memory too fragmented to serve the request.
+type cacheFlushes struct {
+	// total is the sum of the flushes (retries) the warnings count;
+	// warnings how many warnings, first and last their line numbers.
+	total, warnings, first, last int
+}
+
+// reCacheFlushes is DeepSpeed's warning; the number is the flushes since
+// the previous step.
+var reCacheFlushes = regexp.MustCompile(`\b(\d+) pytorch allocator cache flushes since last step\b`)
 
 // mayBeFrameworkLine is a quick test that rules out most lines before
 // frameworkState.line looks at them.
 func mayBeFrameworkLine(line string) bool {
 	return strings.Contains(line, "memory (") || strings.Contains(line, "Max_MA") || strings.Contains(line, "memory:") ||
-		strings.Contains(line, "_bytes.all.current")
+		strings.Contains(line, "_bytes.all.current") || strings.Contains(line, "allocator cache flushes")
+}
+
+// end notes, at the end of the log, the allocator cache flushes its
+// warnings counted.
+func (f *frameworkState) end(b *logBuilder) {
+	c := f.flushes
+	if c.warnings == 0 {
+		return
+	}
+	b.log.CacheFlushes += c.total
+	where := fmt.Sprintf("line %d", c.first)
+	if c.warnings > 1 {
+		where = fmt.Sprintf("lines %d-%d", c.first, c.last)
+	}
+	flushes := units.Count(int64(c.total)) + " allocator cache flushes"
+	if c.total == 1 {
+		flushes = "1 allocator cache flush"
+	}
+	b.note(fmt.Sprintf("DeepSpeed warned of %s in %s (%s): each is a cudaMalloc retried after the allocator freed its whole cache (num_alloc_retries rising on rank 0), a sign of memory pressure or of cached memory too fragmented to serve requests; PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True counters fragmentation, a smaller micro-batch or activation checkpointing the pressure",
+		flushes, units.CountOf(c.warnings, "warning"), where))
 }
 
 // line reads line n of the log; it returns true when the line is a
@@ -103,6 +144,16 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	}
 	if strings.IndexByte(line, 0x1b) >= 0 {
 		line = visibleText(line)
+	}
+	if m := reCacheFlushes.FindStringSubmatch(line); m != nil {
+		if v, err := strconv.Atoi(m[1]); err == nil && v > 0 {
+			c := &f.flushes
+			if c.warnings == 0 {
+				c.first = n
+			}
+			c.total, c.warnings, c.last = c.total+v, c.warnings+1, n
+		}
+		return true
 	}
 	r := MemoryStatsSample{Step: input.NoStep, Rank: input.NoRank, Allocated: Unknown, Reserved: Unknown, Active: Unknown,
 		InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown}
