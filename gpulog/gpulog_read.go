@@ -462,9 +462,11 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	if n := broken.note(); n != "" {
 		b.note(n)
 	}
-	// A log whose only content is DeepSpeed's cache-flush warnings is
-	// still read: the warnings say the allocator is under pressure.
-	if len(l.Samples)+len(l.Processes)+len(l.MemoryStats)+len(l.MIG)+len(l.OOMs)+l.CacheFlushes == 0 {
+	// A log whose only content is DeepSpeed's cache-flush warnings or
+	// Hugging Face Trainer's memory metrics is still read: the warnings
+	// say the allocator is under pressure, the metrics give each stage's
+	// peak (noted).
+	if len(l.Samples)+len(l.Processes)+len(l.MemoryStats)+len(l.MIG)+len(l.OOMs)+l.CacheFlushes+len(l.TrainerMemory) == 0 {
 		msg := fmt.Sprintf("%s log: %v", format, ErrNoReadings)
 		if l.SkippedLines > 0 {
 			p := l.Problems[0]

@@ -174,7 +174,9 @@ func errorStart(line string, re *regexp.Regexp) bool {
 }
 
 // SniffTrainingLog reads a text file (at most maxTrainingLogScan bytes)
-// and reports whether some line of it is an out-of-memory message. head
+// and reports whether some line of it is an out-of-memory message, or a
+// line ReadLog reads as memory (a memory summary, a framework's memory
+// line, Hugging Face Trainer's memory metrics). head
 // is the start of the file discovery already read: binary content (NUL
 // bytes) is not scanned; UTF-16 text with a byte order mark is read as
 // its UTF-8 text, r from the start of the file (the mark included).
@@ -206,6 +208,7 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 	var sum summaryState
 	var comp composerState
 	var fw frameworkState
+	var hf hfState
 	scratch := newLogBuilder(FormatTrainingLog, ReadOptions{Location: time.UTC})
 	for {
 		line, more := lr.next()
@@ -228,7 +231,7 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 				return true
 			}
 		}
-		if fw.line(scratch, n, line) {
+		if fw.line(scratch, n, line) || hf.line(scratch, n, line) {
 			return true
 		}
 		if !mayBeOOMLine(line) {

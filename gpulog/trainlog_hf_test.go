@@ -89,3 +89,26 @@ func TestHFTrainerMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestHFMetricsAlone: a log whose only memory content is the Trainer's
+// metrics (no OOM, no memory line) is claimed as a training log and read,
+// its stages kept and noted, never an error of "no readings".
+func TestHFMetricsAlone(t *testing.T) {
+	for _, log := range []string{
+		"{'train_runtime': 612.5, 'epoch': 1.0, 'init_mem_gpu_alloc_delta': 14495514624, 'init_mem_gpu_peaked_delta': 0, " +
+			"'train_mem_gpu_alloc_delta': 7000000000, 'train_mem_gpu_peaked_delta': 12000000000, 'before_init_mem_gpu': 0}\n",
+		"[INFO|trainer.py:2048] >> ***** Running training *****\n***** train metrics *****\n  before_init_mem_gpu        =        0MB\n" +
+			"  init_mem_gpu_alloc_delta   =    13824MB\n  train_mem_gpu_alloc_delta  =     6675MB\n  train_mem_gpu_peaked_delta =    11444MB\n",
+	} {
+		if !gpulog.SniffTrainingLog(strings.NewReader(log), []byte(log)) {
+			t.Errorf("not claimed as a training log:\n%s", log)
+		}
+		l, err := gpulog.ReadLog(strings.NewReader(log), gpulog.FormatTrainingLog, gpulog.ReadOptions{})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, log)
+		}
+		if len(l.TrainerMemory) != 2 {
+			t.Errorf("TrainerMemory %+v, want the init and train stages", l.TrainerMemory)
+		}
+	}
+}
