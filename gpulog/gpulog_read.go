@@ -390,6 +390,7 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	if head, _ := br.Peek(sniffHead); SniffWrapper(head) != WrapperNone {
 		// Lines inside a JSON container (unwrap.go): read as the text
 		// the job wrote.
+		b.document = SniffWrapper(head) != WrapperDocker
 		ur, note := unwrapped(br, SniffWrapper(head))
 		br = bufio.NewReaderSize(ur, 64<<10)
 		r = br
@@ -496,6 +497,10 @@ const (
 type logBuilder struct {
 	log *GPULog
 	opt ReadOptions
+	// document is true when the input is a whole JSON document holding
+	// the text (a notebook, a log export: unwrap.go), whose GPU output no
+	// sniff of its head can claim as a GPU log.
+	document bool
 	// byIndex maps a device index to its position in log.GPUs; byID maps
 	// a UUID or bus id of a GPU without index.
 	byIndex map[int]int

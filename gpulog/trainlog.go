@@ -188,6 +188,12 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 		head = utf16ToUTF8(head[2:], order)
 		r = maybeUTF16(r)
 	}
+	// gpu reads the GPU readings (nvidia-smi tables and query CSV blocks)
+	// of a log inside a notebook or a log export: a cell's !nvidia-smi
+	// output, which the GPU sniff of the document's head cannot see, is
+	// read by the training log's GPU reading (trainlog_side.go), so such
+	// a document is claimed when it holds one.
+	var gpu *textState
 	if w := SniffWrapper(head); w != WrapperNone {
 		// A log inside a JSON container is scanned as ReadLog reads it
 		// (unwrap.go).
@@ -195,6 +201,9 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 		br := bufio.NewReaderSize(ur, 64<<10)
 		head, _ = br.Peek(sniffHead)
 		r = br
+		if w != WrapperDocker {
+			gpu = &textState{b: newLogBuilder(FormatTable, ReadOptions{Location: time.UTC})}
+		}
 	}
 	if bytes.IndexByte(head, 0) >= 0 || len(head) == 0 {
 		return false
@@ -203,6 +212,9 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 	// (a tqdm bar redrawn with carriage returns for hours, written to a
 	// file) is passed over, and the lines after it are read.
 	lr := newLineReader(io.LimitReader(r, maxTrainingLogScan))
+	if gpu != nil {
+		gpu.lr, gpu.b.lr = lr, lr
+	}
 	// Memory summary tables are followed as ReadLog follows them, so that
 	// a log is claimed exactly when one gives a reading.
 	var sum summaryState
@@ -217,6 +229,12 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 		}
 		if lr.long {
 			continue
+		}
+		if gpu != nil {
+			gpu.feed(line)
+			if len(gpu.b.log.Samples) > 0 {
+				return true
+			}
 		}
 		n := lr.n
 		if sum.cur != nil || reSummaryHeader.MatchString(line) {
@@ -243,6 +261,9 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 	}
 	sum.flush(scratch)
 	comp.flush(scratch)
+	if gpu != nil && gpu.end() == nil && len(gpu.b.log.Samples) > 0 {
+		return true
+	}
 	return len(scratch.log.MemoryStats) > 0
 }
 

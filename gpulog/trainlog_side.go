@@ -202,8 +202,9 @@ func (t *sideTee) Read(p []byte) (int, error) {
 func (b *logBuilder) adoptGPUSide(s *sideScan) {
 	// A file whose only readings are nvidia-smi output is a GPU log, not
 	// a training log: SniffLog claims it so, and its training-log reading
-	// finds nothing of its own.
-	if s.err != nil || s.log == nil || len(s.log.Samples) == 0 || len(b.log.OOMs)+len(b.log.MemoryStats) == 0 {
+	// finds nothing of its own. A notebook or a log export is the
+	// exception: no sniff of its head sees the output of its cells.
+	if s.err != nil || s.log == nil || len(s.log.Samples) == 0 || len(b.log.OOMs)+len(b.log.MemoryStats) == 0 && !b.document {
 		return
 	}
 	side, l := s.log, b.log

@@ -257,3 +257,34 @@ func FuzzUnwrap(f *testing.F) {
 		}
 	})
 }
+
+// TestNotebookNvidiaSmiOutput: a notebook whose only GPU content is a
+// cell's !nvidia-smi output (no OOM, no memory line) is claimed and read
+// for its GPU readings: no sniff of the document's head can see them, so
+// the training log's GPU reading gives them. A plain text file of the
+// same table stays a GPU log (SniffLog's), never a training log.
+func TestNotebookNvidiaSmiOutput(t *testing.T) {
+	var lines []string
+	for _, used := range []int{3, 9873, 14871} {
+		for _, l := range strings.SplitAfter(smiTableOf(used, 15360), "\n") {
+			if l != "" {
+				lines = append(lines, l)
+			}
+		}
+	}
+	nb := notebookJSON(t, true, streamOut(lines...))
+	if !gpulog.SniffTrainingLog(strings.NewReader(nb), []byte(nb)) {
+		t.Fatal("a notebook of !nvidia-smi output is not claimed")
+	}
+	l, err := gpulog.ReadLog(strings.NewReader(nb), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Samples) != 3 || l.Samples[2].MemoryUsed != 14871<<20 {
+		t.Errorf("samples %+v, want 3 readings, the last 14871 MiB used", l.Samples)
+	}
+	plain := strings.Join(lines, "")
+	if gpulog.SniffTrainingLog(strings.NewReader(plain), []byte(plain)) {
+		t.Error("a plain nvidia-smi table is claimed as a training log")
+	}
+}
