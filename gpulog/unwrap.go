@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -406,9 +407,26 @@ func gcpLoggingText(doc []byte) ([]byte, error) {
 // cloudWatchExport is what gpureport reads of a CloudWatch Logs export.
 type cloudWatchExport struct {
 	Events *[]struct {
+		Stream    string `json:"logStreamName"`
 		Timestamp *int64 `json:"timestamp"`
 		Message   string `json:"message"`
 	} `json:"events"`
+}
+
+// reStreamUnsafe is what a log stream's name holds that a host label
+// (pdsh's "host: ", trainlog_prefix.go) cannot.
+var reStreamUnsafe = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// streamLabel is a CloudWatch log stream's name as a host label: its last
+// path element (SageMaker names a host's stream JOB/algo-N-EPOCH), made
+// of the characters a host label allows; "" when nothing is left.
+func streamLabel(stream string) string {
+	s := stream[strings.LastIndexByte(stream, '/')+1:]
+	s = strings.Trim(reStreamUnsafe.ReplaceAllString(s, "-"), "-_.")
+	if len(s) > 63 {
+		s = s[:63]
+	}
+	return s
 }
 
 // cloudWatchText is the text of a CloudWatch export's events, in time
@@ -422,9 +440,21 @@ func cloudWatchText(doc []byte) ([]byte, error) {
 	if x.Events == nil {
 		return nil, errors.New("log events: no \"events\"")
 	}
+	// Events of several streams (one per host: SageMaker, a cluster's
+	// agents) are interleaved by time: each line then goes after its
+	// stream's label, before its time, as pdsh labels a host's lines, so that one host's
+	// lines are told from another's (their messages' continuation lines,
+	// their machines).
+	streams := map[string]bool{}
+	for _, e := range *x.Events {
+		streams[e.Stream] = true
+	}
 	lines := make([]stampedLine, 0, len(*x.Events))
 	for _, e := range *x.Events {
 		l := stampedLine{text: e.Message}
+		if label := streamLabel(e.Stream); len(streams) > 1 && label != "" {
+			l.head = label + ": "
+		}
 		if e.Timestamp != nil {
 			// Milliseconds since the Unix epoch (the AWS CLI prints the
 			// API's number as it is).

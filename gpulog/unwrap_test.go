@@ -149,6 +149,19 @@ func TestUnwrappedTrainingLogs(t *testing.T) {
 		wrapper: gpulog.WrapperCloudWatch,
 		want:    []want{{input.NoRank, 0, time.UnixMilli(1709892011000).UTC(), 1}},
 	}, {
+		// One stream a host (SageMaker's JOB/algo-N-EPOCH): the same
+		// message from two hosts in one second is two OOMs, each
+		// host's traceback continuing its own message.
+		name: "aws logs filter-log-events, two hosts' streams",
+		text: mustJSON(t, map[string]any{"events": []any{
+			map[string]any{"logStreamName": "job/algo-1-1709892000", "timestamp": 1709892010000, "message": "Traceback (most recent call last):"},
+			map[string]any{"logStreamName": "job/algo-2-1709892000", "timestamp": 1709892010000, "message": "Traceback (most recent call last):"},
+			map[string]any{"logStreamName": "job/algo-1-1709892000", "timestamp": 1709892011000, "message": "torch.OutOfMemoryError: " + oomText(0)},
+			map[string]any{"logStreamName": "job/algo-2-1709892000", "timestamp": 1709892011000, "message": "torch.OutOfMemoryError: " + oomText(0)},
+		}}),
+		wrapper: gpulog.WrapperCloudWatch,
+		want:    []want{{input.NoRank, 0, time.UnixMilli(1709892011000).UTC(), 1}, {input.NoRank, 0, time.UnixMilli(1709892011000).UTC(), 1}},
+	}, {
 		// An event without a time stays after the one before it, and
 		// takes no time of another.
 		name: "aws logs, an event without a time",
@@ -190,6 +203,9 @@ func TestUnwrappedTrainingLogs(t *testing.T) {
 				if o.Rank != w.rank || o.Device != w.device || !o.Time.Equal(w.time) || o.Count != w.count || o.Requested <= 0 {
 					t.Errorf("OOM %d: rank %d device %d time %v count %d requested %d, want %+v", i, o.Rank, o.Device, o.Time, o.Count, o.Requested, w)
 				}
+			}
+			if len(l.OOMs) == 2 && l.OOMs[0].Time.Equal(l.OOMs[1].Time) && l.OOMs[0].Machine == l.OOMs[1].Machine {
+				t.Errorf("two OOMs at one time on one machine %q", l.OOMs[0].Machine)
 			}
 			if !strings.Contains(strings.Join(l.Notes, "\n"), string(tt.wrapper)) {
 				t.Errorf("no note names the container: %q", l.Notes)
