@@ -67,8 +67,12 @@ const maxRecoveryLines = 600
 // recoveryMayBe is a quick test that rules out most lines before
 // reOOMRecovery looks at them.
 func recoveryMayBe(line string) bool {
+	// The batch-size needles start at their comma, a byte rarer than the
+	// space or the letter before it (strings.Contains stops at every
+	// occurrence of a needle's first byte); the words before the comma
+	// are left to reOOMRecovery.
 	return strings.Contains(line, "OOM") || strings.Contains(line, "out of memory") ||
-		strings.Contains(line, "emory, skipping") || strings.Contains(line, " failed, trying batch size")
+		strings.Contains(line, ", skipping") || strings.Contains(line, ", trying batch size")
 }
 
 // streamMark is a line of a training log and the stream it belongs to:
