@@ -79,13 +79,23 @@ func (s watchStats) note() string {
 	return n
 }
 
-// watchReader reads a watch capture as the text of its frames.
+// watchReader reads a watch capture as the text of its frames. A redraw
+// of a few bytes ends a frame whose text is the whole screen's, so the
+// capture is replayed a byte at a time only until a frame (or a line of
+// text) is out: what the reader holds is one frame, never the thousands
+// a chunk of redraws can stand for.
 type watchReader struct {
-	src   *bufio.Reader
-	scr   *termScreen
-	out   bytes.Buffer
-	eof   bool
-	stats *watchStats
+	src *bufio.Reader
+	scr *termScreen
+	out bytes.Buffer
+	// chunk holds what was read from src; pending is the part of it not
+	// yet replayed. srcDone is true once src ended (or failed); eof once
+	// the screen was ended too.
+	chunk   [32 << 10]byte
+	pending []byte
+	srcDone bool
+	eof     bool
+	stats   *watchStats
 }
 
 func newWatchReader(r io.Reader, stats *watchStats) *watchReader {
@@ -95,13 +105,22 @@ func newWatchReader(r io.Reader, stats *watchStats) *watchReader {
 }
 
 func (w *watchReader) Read(p []byte) (int, error) {
-	var chunk [32 << 10]byte
 	for w.out.Len() == 0 && !w.eof {
-		n, err := w.src.Read(chunk[:])
-		w.scr.feed(chunk[:n])
-		if err != nil {
+		switch {
+		case len(w.pending) > 0:
+			i := 0
+			for i < len(w.pending) && w.out.Len() == 0 {
+				w.scr.byte(w.pending[i])
+				i++
+			}
+			w.pending = w.pending[i:]
+		case w.srcDone:
 			w.scr.end()
 			w.eof = true
+		default:
+			n, err := w.src.Read(w.chunk[:])
+			w.pending = w.chunk[:n]
+			w.srcDone = err != nil
 		}
 	}
 	if w.out.Len() == 0 {
@@ -413,12 +432,6 @@ func (s *termScreen) clear() {
 	s.endFrame()
 	s.rows = nil
 	s.known, s.bad = true, false
-}
-
-func (s *termScreen) feed(p []byte) {
-	for _, b := range p {
-		s.byte(b)
-	}
 }
 
 func (s *termScreen) byte(b byte) {
