@@ -57,10 +57,8 @@ func readWandbEvents(r io.Reader, b *logBuilder) error {
 		if !ok {
 			break
 		}
-		var obj map[string]any
-		d := json.NewDecoder(strings.NewReader(s))
-		d.UseNumber()
-		if err := d.Decode(&obj); err != nil || obj == nil {
+		obj, err := jsonObjectLine(s)
+		if err != nil {
 			b.skipRow(n, "not a JSON object", clip(s))
 			continue
 		}
