@@ -22,12 +22,12 @@ func TestWatchReaderHoldsOneFrame(t *testing.T) {
 	}
 	// Each redraw changes the first cell: at or before the last change,
 	// so it starts a new frame.
-	const redraws = 5000
+	const redraws = 2000 // in one 32 KiB chunk, and within maxWatchExpansion
 	for i := range redraws {
 		fmt.Fprintf(&in, "\x1b[1;1H%c", 'a'+i%26)
 	}
 	var st watchStats
-	w := newWatchReader(&in, &st)
+	w := newWatchReader(bytes.NewReader(in.Bytes()), &st)
 	frameBytes := rows * (cols + 1) * 2 // a frame's text, generously
 	buf := make([]byte, 4096)
 	total := 0
@@ -49,5 +49,33 @@ func TestWatchReaderHoldsOneFrame(t *testing.T) {
 	}
 	if total < redraws*rows*cols {
 		t.Errorf("%d bytes of text, want every frame's", total)
+	}
+}
+
+// TestWatchReaderExpansionBounded: a capture that redraws one cell of a
+// full screen at a time expands far beyond what watch writes; past
+// maxWatchExpansion cells per byte replayed (and a first MiB), frames are
+// counted and left out, so that the text read stays in proportion to the
+// capture.
+func TestWatchReaderExpansionBounded(t *testing.T) {
+	screen := make([][]rune, 100)
+	for i := range screen {
+		screen[i] = []rune(strings.Repeat("x", 100))
+	}
+	var st watchStats
+	w := newWatchReader(strings.NewReader(""), &st)
+	w.replayed = 1000 // the screen's cells and its redraws, 1000 bytes
+	for range 300 {
+		w.frame(screen, 100, true)
+	}
+	limit := 1<<20 + maxWatchExpansion*w.replayed
+	if n := int64(w.out.Len()); n > limit || st.frames*100*101 > int(limit) {
+		t.Errorf("%d bytes of text in %d frames from %d bytes of capture, want at most %d", n, st.frames, w.replayed, limit)
+	}
+	if st.oversized == 0 || st.frames+st.oversized != 300 {
+		t.Errorf("%d frames read, %d left out, want 300 in all, some left out", st.frames, st.oversized)
+	}
+	if !strings.Contains(st.note(), "left out") {
+		t.Errorf("note %q", st.note())
 	}
 }
