@@ -79,3 +79,25 @@ func BenchmarkSniffNotALog(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadTrainingLog reads a training job's own log (an OOM
+// message, then 20,000 lines of progress without memory figures or a
+// step number) as a training log: the cost every line pays for the quick
+// tests of the training-log reader (out-of-memory messages, memory
+// summaries, frameworks' memory lines, recovery lines) and for the GPU
+// reading riding its lines.
+func BenchmarkReadTrainingLog(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 79.15 GiB of which 6.31 MiB is free.\n")
+	for i := range 20000 {
+		sb.WriteString("[rank0]:2026-11-26 12:00:01,123 INFO trainer: epoch 1 batch " + strconv.Itoa(i) + "/20000 loss 2.31 lr 3e-4 tokens/s 12345 grad_norm 0.98\n")
+	}
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1069,8 +1069,10 @@ func (lay *csvLayout) readRecord(b *logBuilder, line int, rec []string) {
 		switch {
 		case s.MemoryUsed >= 0 && !math.IsNaN(r.usedPct) && r.usedPct > 0 && s.MemoryTotal < 0:
 			// W&B: bytes used and the share of the total they are.
-			s.MemoryTotal = int64(float64(s.MemoryUsed) * 100 / r.usedPct)
-			b.note("memory total derived from used bytes and used percent (used / share); it is exact to the percentage's rounding")
+			if total, ok := totalFromShare(float64(s.MemoryUsed), r.usedPct); ok {
+				s.MemoryTotal = total
+				b.note(noteTotalFromShare)
+			}
 		case s.MemoryUsed < 0 && !math.IsNaN(r.usedPct) && s.MemoryTotal >= 0:
 			s.MemoryUsed = int64(r.usedPct / 100 * float64(s.MemoryTotal))
 		case s.MemoryUsed < 0 && !math.IsNaN(r.usedPct):
@@ -1145,4 +1147,23 @@ func gpuIndex(v string) (int, bool) {
 	v = strings.TrimSuffix(v, ".0")
 	n, ok := atoi(v)
 	return n, ok && n < 1<<16
+}
+
+// noteTotalFromShare is the note of a log whose memory totals were
+// derived by totalFromShare.
+const noteTotalFromShare = "memory total derived from used bytes and used percent (used / share); it is exact to the percentage's rounding"
+
+// totalFromShare is the memory total, in bytes, of which used bytes are
+// pct percent (W&B logs both), and false when pct is no positive share or
+// the quotient is larger than any device (maxMiB): a share rounded to
+// nothing gives no total, never an absurd or overflowed one.
+func totalFromShare(used, pct float64) (int64, bool) {
+	if !(pct > 0) || used < 0 {
+		return 0, false
+	}
+	total := used * 100 / pct
+	if !(total <= float64(maxMiB)*mib) {
+		return 0, false
+	}
+	return int64(total), true
 }

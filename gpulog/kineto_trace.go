@@ -397,6 +397,11 @@ func frameObject(br *bufio.Reader, buf []byte) ([]byte, error) {
 	}
 }
 
+// maxTraceTs bounds an event's ts, in microseconds: 9e15 µs from the Unix
+// epoch is the year 2255, and in nanoseconds about what a time.Duration
+// holds (9.2e18), which traceClock converts the ts to.
+const maxTraceTs = 9e15
+
 // Kinds of [memory] events (traceMemory).
 const (
 	memRead = iota
@@ -422,8 +427,8 @@ func traceMemory(raw []byte, devs map[int]*traceDevice) int {
 	id, ok := jsonInt(*a.DeviceID)
 	alloc, okA := jsonInt(*a.Allocated)
 	ts, errT := ev.Ts.Float64()
-	// A ts beyond 1e17 µs (the year 5138) or below 0 is no time.
-	if !ok || id < 0 || id >= 1<<10 || !okA || alloc < 0 || errT != nil || math.IsNaN(ts) || ts < 0 || ts > 1e17 {
+	// A ts beyond maxTraceTs or below 0 is no time.
+	if !ok || id < 0 || id >= 1<<10 || !okA || alloc < 0 || errT != nil || math.IsNaN(ts) || ts < 0 || ts > maxTraceTs {
 		return memNoTotal
 	}
 	res := Unknown

@@ -178,3 +178,21 @@ func TestSniffKinetoTrace(t *testing.T) {
 		}
 	}
 }
+
+// TestKinetoTraceTsPastDuration: a ts too large for a time.Duration in
+// nanoseconds (past 9.2e15 µs) is no time: its event is passed over,
+// never read at a time the overflow makes up (centuries before the
+// others).
+func TestKinetoTraceTsPastDuration(t *testing.T) {
+	mod := time.Date(2024, 3, 8, 10, 0, 0, 0, time.UTC)
+	in := kinetoTrace("", traceMem(1000, 1, 0, 1<<30, 2<<30, 1), traceMem(5e16, 1, 0, 2<<30, 2<<30, 1), traceMem(3000, 1, 0, 1<<30, 2<<30, 1))
+	l, err := gpulog.ReadLog(strings.NewReader(in), gpulog.FormatKinetoTrace, gpulog.ReadOptions{ModTime: mod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range l.MemoryStats {
+		if d := mod.Sub(s.Time); d < 0 || d > time.Hour {
+			t.Errorf("reading of %d bytes at %s, want within the hour before %s", s.Allocated, s.Time, mod)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package gpulog
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -71,6 +72,30 @@ func sniffMemoryStats(line string) bool {
 	return short > 0 && (s.Step != input.NoStep || hasAny(obj, timeKeys))
 }
 
+// errJSONValues is jsonObjectLine's error for a line holding a JSON
+// value and more after it.
+var errJSONValues = errors.New("more than one JSON value on the line")
+
+// jsonObjectLine decodes a line of a JSON-lines log (memory_stats lines,
+// W&B's events): one JSON object, its numbers kept as json.Number. The
+// error says why the line is not one: the decoder's, "not an object"
+// (null), or errJSONValues.
+func jsonObjectLine(s string) (map[string]any, error) {
+	var obj map[string]any
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	if err := d.Decode(&obj); err != nil {
+		return nil, err
+	}
+	if obj == nil {
+		return nil, errors.New("not an object")
+	}
+	if d.More() {
+		return nil, errJSONValues
+	}
+	return obj, nil
+}
+
 func hasAny(obj map[string]any, keys []string) bool {
 	for _, k := range keys {
 		if _, ok := obj[k]; ok {
@@ -88,19 +113,13 @@ func readMemoryStats(r io.Reader, b *logBuilder) error {
 		if !ok {
 			break
 		}
-		var obj map[string]any
-		d := json.NewDecoder(strings.NewReader(s))
-		d.UseNumber()
-		if err := d.Decode(&obj); err != nil || obj == nil {
-			detail := "not an object"
-			if err != nil {
-				detail = err.Error()
-			}
-			b.skipRow(n, "not a JSON object", detail)
+		obj, err := jsonObjectLine(s)
+		switch {
+		case errors.Is(err, errJSONValues):
+			b.skip(n, "not a JSON object", err.Error())
 			continue
-		}
-		if d.More() {
-			b.skip(n, "not a JSON object", "more than one JSON value on the line")
+		case err != nil:
+			b.skipRow(n, "not a JSON object", err.Error())
 			continue
 		}
 		smp, full, short := memoryStatsFrom(obj)

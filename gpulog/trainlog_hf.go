@@ -54,7 +54,9 @@ type hfState struct {
 
 // mayBeHFLine rules out most lines before hfState.line looks at them.
 func mayBeHFLine(line string) bool {
-	return strings.Contains(line, "_mem_gpu") || strings.Contains(line, " metrics *****")
+	// "metrics *****" without the space before it, which every word of a
+	// line would stop the search at.
+	return strings.Contains(line, "_mem_gpu") || strings.Contains(line, "metrics *****")
 }
 
 // line reads the Trainer's GPU memory metrics on line n; it returns true

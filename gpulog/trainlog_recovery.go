@@ -67,8 +67,12 @@ const maxRecoveryLines = 600
 // recoveryMayBe is a quick test that rules out most lines before
 // reOOMRecovery looks at them.
 func recoveryMayBe(line string) bool {
+	// The batch-size needles start at their comma, a byte rarer than the
+	// space or the letter before it (strings.Contains stops at every
+	// occurrence of a needle's first byte); the words before the comma
+	// are left to reOOMRecovery.
 	return strings.Contains(line, "OOM") || strings.Contains(line, "out of memory") ||
-		strings.Contains(line, "emory, skipping") || strings.Contains(line, " failed, trying batch size")
+		strings.Contains(line, ", skipping") || strings.Contains(line, ", trying batch size")
 }
 
 // streamMark is a line of a training log and the stream it belongs to:
@@ -85,7 +89,16 @@ type streamMark struct {
 type recoveryState struct {
 	lines []streamMark
 	ooms  []streamMark
+	// lastOOM is the largest line of ooms; prune is the length of lines
+	// at which those no message can pair with are dropped.
+	lastOOM int
+	prune   int
 }
+
+// minRecoveryPrune is the fewest recovery lines held before those that
+// cannot pair are dropped: a log has a handful of them, and a job that
+// logs one every batch without any OOM message holds at most this many.
+const minRecoveryPrune = 1024
 
 func markOf(n int, line string) streamMark {
 	h := readLineHead(line)
@@ -106,12 +119,34 @@ func (rs *recoveryState) line(n int, line string) {
 		// A quoted phrase: the handler's source line in a traceback.
 		return
 	}
+	if len(rs.lines) >= max(rs.prune, minRecoveryPrune) {
+		rs.dropUnpairable(n)
+	}
 	rs.lines = append(rs.lines, markOf(n, line))
+}
+
+// dropUnpairable drops, at line n, the recovery lines no message can
+// pair with: none was kept within maxRecoveryLines before or after it,
+// and any message still to come is further on (a message is kept when
+// its last continuation line is read, maxOOMContinuation lines after its
+// first at most; twice maxRecoveryLines leaves room for that). Such a
+// line never pairs nor stands in a pair's way (markHandled), so what is
+// marked is unchanged, and the lines held are bounded by the messages'.
+func (rs *recoveryState) dropUnpairable(n int) {
+	kept := rs.lines[:0]
+	for _, m := range rs.lines {
+		if n-m.n <= 2*maxRecoveryLines || len(rs.ooms) > 0 && rs.lastOOM >= m.n-maxRecoveryLines {
+			kept = append(kept, m)
+		}
+	}
+	rs.lines = kept
+	rs.prune = 2 * len(kept)
 }
 
 // oom records the stream of the OOM message just appended to the log.
 func (rs *recoveryState) oom(n int, line string) {
 	rs.ooms = append(rs.ooms, markOf(n, line))
+	rs.lastOOM = max(rs.lastOOM, n)
 }
 
 // markHandled sets Handled on the messages of ooms (parallel to rs.ooms)

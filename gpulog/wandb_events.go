@@ -57,10 +57,8 @@ func readWandbEvents(r io.Reader, b *logBuilder) error {
 		if !ok {
 			break
 		}
-		var obj map[string]any
-		d := json.NewDecoder(strings.NewReader(s))
-		d.UseNumber()
-		if err := d.Decode(&obj); err != nil || obj == nil {
+		obj, err := jsonObjectLine(s)
+		if err != nil {
 			b.skipRow(n, "not a JSON object", clip(s))
 			continue
 		}
@@ -127,12 +125,12 @@ func readWandbEvents(r io.Reader, b *logBuilder) error {
 			smp := unknownSample(i, at)
 			smp.UtilizationGPU, smp.PowerW = g.util, g.power
 			switch {
-			case g.hasUsed && g.hasPct && g.pct > 0:
-				smp.MemoryUsed = int64(g.used)
-				smp.MemoryTotal = int64(g.used * 100 / g.pct)
-				derived++
 			case g.hasUsed:
 				smp.MemoryUsed = int64(g.used)
+				if total, ok := totalFromShare(g.used, g.pct); g.hasPct && ok {
+					smp.MemoryTotal = total
+					derived++
+				}
 			default:
 				smp.MemoryUsedPercent, smp.HasUsedPercent = g.pct, true
 			}
@@ -144,7 +142,7 @@ func readWandbEvents(r io.Reader, b *logBuilder) error {
 		}
 	}
 	if derived > 0 {
-		b.note("memory total derived from used bytes and used percent (used / share); it is exact to the percentage's rounding")
+		b.note(noteTotalFromShare)
 	}
 	if lr.err != nil {
 		return fmt.Errorf("line %d: %w", lr.n+1, lr.err)

@@ -37,6 +37,12 @@ func TestReadWandbEvents(t *testing.T) {
 					t.Errorf("interval %v", d)
 				}
 			}},
+		{name: "two objects on a line", format: gpulog.FormatWandbEvents,
+			// Two writers' events run together: neither is read as the
+			// line (memory_stats lines are read so too).
+			in: `{"system.gpu.0.memoryAllocatedBytes": 1073741824, "_timestamp": 1709892001}{"system.gpu.0.memoryAllocatedBytes": 2147483648, "_timestamp": 1709892016}` + "\n" +
+				`{"system.gpu.0.memoryAllocatedBytes": 1073741824, "_timestamp": 1709892031}` + "\n",
+			samples: []sampleWant{{0, 1 << 30, logNA, "2024-03-08T10:00:31Z"}}, gpus: 1, skipped: 1, kind: "not a JSON object"},
 		{name: "no gpu metrics", format: gpulog.FormatWandbEvents, in: `{"system.cpu": 1, "_timestamp": 1709892001}` + "\n", err: "no readings"},
 	})
 	for _, c := range []struct {

@@ -65,27 +65,55 @@ func looksLikeWatchCapture(head []byte) bool {
 // watchStats counts the frames of a replayed capture.
 type watchStats struct {
 	frames, skipped int
+	// oversized counts the frames left out because the replay's text
+	// outgrew the capture maxWatchExpansion-fold (watchReader.frame).
+	oversized int
 }
+
+// maxWatchExpansion bounds the text a replay writes per byte of capture
+// (after its first MiB), in screen cells. A frame is the whole screen's text, ended by a
+// redraw of any size: watch redrawing nvidia-smi's clock and memory
+// figures writes some 20-150 bytes a second for 2-12 KiB of frame text,
+// at most about 200 times its bytes; a capture that redraws one cell of a
+// full 1000x1000 screen at a time would expand 100,000-fold and keep the
+// readers busy for hours.
+const maxWatchExpansion = 1024
 
 // note says what the replay read, "" when it read no frame.
 func (s watchStats) note() string {
-	if s.frames == 0 && s.skipped == 0 {
+	if s.frames == 0 && s.skipped == 0 && s.oversized == 0 {
 		return ""
 	}
 	n := fmt.Sprintf("a terminal capture of watch: its screen was replayed and read frame by frame (%s; line numbers count the replayed text's lines)", plural(s.frames, "frame"))
 	if s.skipped > 0 {
 		n += fmt.Sprintf("; %s skipped: drawn with a control sequence the replay does not know, so their memory figures cannot be recovered", plural(s.skipped, "partial redraw"))
 	}
+	if s.oversized > 0 {
+		n += fmt.Sprintf("; %s left out: their screens' text grew past %d times the capture's bytes (a redraw of a few cells each, faster than watch draws)", plural(s.oversized, "frame"), maxWatchExpansion)
+	}
 	return n
 }
 
-// watchReader reads a watch capture as the text of its frames.
+// watchReader reads a watch capture as the text of its frames. A redraw
+// of a few bytes ends a frame whose text is the whole screen's, so the
+// capture is replayed a byte at a time only until a frame (or a line of
+// text) is out: what the reader holds is one frame, never the thousands
+// a chunk of redraws can stand for.
 type watchReader struct {
-	src   *bufio.Reader
-	scr   *termScreen
-	out   bytes.Buffer
-	eof   bool
-	stats *watchStats
+	src *bufio.Reader
+	scr *termScreen
+	out bytes.Buffer
+	// chunk holds what was read from src; pending is the part of it not
+	// yet replayed. srcDone is true once src ended (or failed); eof once
+	// the screen was ended too.
+	chunk   [32 << 10]byte
+	pending []byte
+	srcDone bool
+	eof     bool
+	stats   *watchStats
+	// replayed counts the capture's bytes replayed, written the cells of
+	// the frames written (maxWatchExpansion).
+	replayed, written int64
 }
 
 func newWatchReader(r io.Reader, stats *watchStats) *watchReader {
@@ -95,13 +123,23 @@ func newWatchReader(r io.Reader, stats *watchStats) *watchReader {
 }
 
 func (w *watchReader) Read(p []byte) (int, error) {
-	var chunk [32 << 10]byte
 	for w.out.Len() == 0 && !w.eof {
-		n, err := w.src.Read(chunk[:])
-		w.scr.feed(chunk[:n])
-		if err != nil {
+		switch {
+		case len(w.pending) > 0:
+			i := 0
+			for i < len(w.pending) && w.out.Len() == 0 {
+				w.replayed++
+				w.scr.byte(w.pending[i])
+				i++
+			}
+			w.pending = w.pending[i:]
+		case w.srcDone:
 			w.scr.end()
 			w.eof = true
+		default:
+			n, err := w.src.Read(w.chunk[:])
+			w.pending = w.chunk[:n]
+			w.srcDone = err != nil
 		}
 	}
 	if w.out.Len() == 0 {
@@ -122,12 +160,24 @@ func (w *watchReader) textLine(line string) {
 }
 
 // frame writes the text of one finished frame; ok is false for a frame
-// drawn on a screen not known.
+// drawn on a screen not known. rows are only read, and not kept.
 func (w *watchReader) frame(rows [][]rune, width int, ok bool) {
 	if !ok {
 		w.stats.skipped++
 		return
 	}
+	// A frame's size is counted in cells (a row's and its line end, and
+	// room for the date line and blank line frameText adds): what its
+	// text is at most, known before the text is made.
+	cells := int64(64)
+	for _, r := range rows {
+		cells += int64(len(r)) + 1
+	}
+	if w.written+cells > 1<<20+maxWatchExpansion*w.replayed {
+		w.stats.oversized++
+		return
+	}
+	w.written += cells
 	w.stats.frames++
 	w.out.WriteString(frameText(rows, width))
 }
@@ -317,7 +367,9 @@ func (s *termScreen) endFrame() {
 	if s.dirty {
 		switch {
 		case s.known && !s.bad:
-			s.emit(s.snapshot(), s.width, true)
+			// emit reads the rows at once, keeping nothing of them: no
+			// copy of the screen for each frame.
+			s.emit(s.rows, s.width, true)
 		case s.addressed:
 			// A redraw of a screen not known (or known no longer) is a
 			// frame that cannot be read; plain text outside the screen
@@ -413,12 +465,6 @@ func (s *termScreen) clear() {
 	s.endFrame()
 	s.rows = nil
 	s.known, s.bad = true, false
-}
-
-func (s *termScreen) feed(p []byte) {
-	for _, b := range p {
-		s.byte(b)
-	}
 }
 
 func (s *termScreen) byte(b byte) {
