@@ -2,10 +2,12 @@ package analyze
 
 import (
 	"cmp"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"gpureport/gpulog"
 	"gpureport/input"
@@ -24,13 +26,19 @@ import (
 //
 //   - every figure is equal (kind, backend, GPU, request, capacity, free,
 //     allocated, reserved, ...: the printed figures to the last digit);
-//   - the files are no two instances of one file pattern (their paths
-//     equal once digit runs are read alike: rank0.log and rank1.log,
-//     attempt_0/0/stderr.log and attempt_1/0/stderr.log, node-3.out):
-//     a launcher writes one such file per process, attempt or node, so
-//     identical messages there are as many processes' (data-parallel
-//     ranks on identical nodes print identical figures; a restarted
-//     attempt fails again at the same step);
+//   - the files are no two instances of one file pattern (twoProcesses:
+//     their paths equal once digit runs are read alike, rank0.log and
+//     rank1.log, attempt_0/0/stderr.log and attempt_1/0/stderr.log,
+//     node-3.out; one file name in two folders, first_try/train.log and
+//     resumed/train.log; names of several words, one apart,
+//     gpu-host-east.log and gpu-host-west.log): a launcher, a job script
+//     or a person writes one such file per process, attempt, node or
+//     relaunch, so identical messages there are as many processes'
+//     (data-parallel ranks on identical nodes print identical figures; a
+//     restarted attempt fails again at the same step), while a tool's
+//     copy of a process's output has a name of its own (W&B's
+//     output.log, Ray Tune's error.txt, nemo_error_log.txt, a
+//     launcher's stderr.log beside the console);
 //   - their ranks are equal, or one is unknown and the known one is the
 //     only rank whose messages match it: a launcher prefixes the rank on
 //     the console and not in its per-process copy, so an unranked copy
@@ -44,6 +52,16 @@ import (
 //     gives a request and another figure, or the ranks or times are
 //     known and equal. Figureless messages ("CUDA error: out of memory")
 //     of two unknown processes are alike whatever happened.
+//
+// Limits: two processes' files under unrelated names in one folder
+// (node-a.log and worker_b.out, each node's output redirected by its own
+// script) look like one process's output teed to two files (slurm-N.out
+// and train.log), and an unranked file of another node beside a ranked
+// console (`[rank0]:` and second-node/train.log, when no other rank
+// printed the figures) like the console's per-process copy: their
+// messages are one when figures (and times) agree. The lines around the
+// message do not tell them apart: ranks of one job run one program on one
+// image, so their tracebacks name the same files and lines.
 //
 // A file's own identical messages are told apart by the training-log
 // reader (an echo within a few hundred lines is one, a retry later is
@@ -66,6 +84,46 @@ func filePattern(path string) string {
 	return reDigits.ReplaceAllString(path, "#")
 }
 
+// twoProcesses reports whether the files at paths a and b (relative to
+// the run folder, '/'-separated) are two instances of one file pattern,
+// which a launcher, job script or person writes once per process,
+// attempt, node or relaunch (see the top of this file): their paths equal
+// once digit runs are read alike; one file name in two folders; or, in
+// one folder, names of one extension whose stems have the same number of
+// words, at least two, and differ in one (a host's or node's word:
+// gpu-host-east.log, gpu-host-west.log). One word alone (train.log and
+// output.log) is no pattern: a tool names its copy so.
+func twoProcesses(a, b string) bool {
+	if a == b {
+		return false
+	}
+	if filePattern(a) == filePattern(b) {
+		return true
+	}
+	da, fa := path.Split(a)
+	db, fb := path.Split(b)
+	if fa == fb {
+		return true
+	}
+	ext := path.Ext(fa)
+	if da != db || ext != path.Ext(fb) {
+		return false
+	}
+	isSep := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+	wa := strings.FieldsFunc(strings.TrimSuffix(fa, ext), isSep)
+	wb := strings.FieldsFunc(strings.TrimSuffix(fb, ext), isSep)
+	if len(wa) < 2 || len(wa) != len(wb) {
+		return false
+	}
+	differ := 0
+	for i := range wa {
+		if wa[i] != wb[i] {
+			differ++
+		}
+	}
+	return differ == 1
+}
+
 // oomFigures is a message less what two copies of it may differ in.
 func oomFigures(m gpulog.TrainingOOM) gpulog.TrainingOOM {
 	m.Line, m.Count, m.Time, m.Message, m.Rank, m.Handled, m.Machine = 0, 0, time.Time{}, "", 0, false, ""
@@ -73,12 +131,11 @@ func oomFigures(m gpulog.TrainingOOM) gpulog.TrainingOOM {
 }
 
 // loggedOOM is one OOM event being gathered: the copy it is shown from
-// (its first, in log order), the logs holding it and their file patterns.
+// (its first, in log order) and the logs holding it.
 type loggedOOM struct {
 	logOOM
-	order    int
-	members  []string
-	patterns []string
+	order   int
+	members []string
 }
 
 // distinctLoggedOOMs returns the placed messages (placeLogOOMs: in log
@@ -100,11 +157,10 @@ func distinctLoggedOOMs(placed []logOOM) []logOOM {
 	var events []*loggedOOM
 	for _, i := range append(ranked, unranked...) {
 		p := placed[i]
-		pat := filePattern(p.path)
 		var match *loggedOOM
 		ranks, machines := map[int]bool{}, map[string]bool{}
 		for _, e := range events {
-			if !copyOf(e, p, pat) {
+			if !copyOf(e, p) {
 				continue
 			}
 			if e.key.Rank != input.NoRank {
@@ -123,11 +179,10 @@ func distinctLoggedOOMs(placed []logOOM) []logOOM {
 			match = nil
 		}
 		if match == nil {
-			events = append(events, &loggedOOM{logOOM: p, order: i, members: []string{p.path}, patterns: []string{pat}})
+			events = append(events, &loggedOOM{logOOM: p, order: i, members: []string{p.path}})
 			continue
 		}
 		match.members = append(match.members, p.path)
-		match.patterns = append(match.patterns, pat)
 		if i < match.order {
 			// The event is shown from the first file that holds it.
 			keep := match.logOOM
@@ -148,10 +203,10 @@ func distinctLoggedOOMs(placed []logOOM) []logOOM {
 	return out
 }
 
-// copyOf reports whether placed message p (file pattern pat) may be a copy
+// copyOf reports whether placed message p may be a copy
 // of event e.
-func copyOf(e *loggedOOM, p logOOM, pat string) bool {
-	if slices.Contains(e.members, p.path) || slices.Contains(e.patterns, pat) || oomFigures(*e.m) != oomFigures(*p.m) {
+func copyOf(e *loggedOOM, p logOOM) bool {
+	if slices.Contains(e.members, p.path) || slices.ContainsFunc(e.members, func(m string) bool { return twoProcesses(m, p.path) }) || oomFigures(*e.m) != oomFigures(*p.m) {
 		return false
 	}
 	if e.key.Rank != p.key.Rank && e.key.Rank != input.NoRank && p.key.Rank != input.NoRank {

@@ -30,7 +30,8 @@ func readTrainingLogAt(t *testing.T, path, text string, rank int) *gpulog.GPULog
 // TestRepeatedOOMs: the same message in two files of a run (a copy of the
 // same process's output) is one OOM naming the other file; identical
 // messages of two ranks, of two instances of one file pattern (two
-// attempts, two nodes), or at two times stay apart, and an unranked copy
+// attempts, two nodes, one name in two folders, two hosts' names), or at
+// two times stay apart, and an unranked copy
 // joins a ranked message only when one rank printed those figures.
 func TestRepeatedOOMs(t *testing.T) {
 	msg := func(req string) string {
@@ -64,6 +65,15 @@ func TestRepeatedOOMs(t *testing.T) {
 			[]want{{"rank0.log", 0, ""}, {"rank1.log", 1, ""}}},
 		{"one file pattern: two attempts stay two", []file{{"logs/a/attempt_0/0/stderr.log", msg("3.91 GiB"), none}, {"logs/a/attempt_1/0/stderr.log", msg("3.91 GiB"), none}},
 			[]want{{"logs/a/attempt_0/0/stderr.log", 0, ""}, {"logs/a/attempt_1/0/stderr.log", 0, ""}}},
+		{"one file name in two folders: a relaunch stays two", []file{{"first_try/train.log", tb + msg("3.91 GiB"), none}, {"resumed/train.log", tb + msg("3.91 GiB"), none}},
+			[]want{{"first_try/train.log", none, ""}, {"resumed/train.log", none, ""}}},
+		{"two hosts' files of one name pattern, one second: two stay two", []file{{"gpu-host-east.log", "2024-03-08 10:05:12 " + msg("3.91 GiB"), none}, {"gpu-host-west.log", "2024-03-08 10:05:12 " + msg("3.91 GiB"), none}},
+			[]want{{"gpu-host-east.log", none, ""}, {"gpu-host-west.log", none, ""}}},
+		// A limit: unrelated names in one folder may be a tee of one
+		// process (slurm-N.out and train.log) or two nodes' redirects;
+		// nothing in the files tells which, and they are taken as one.
+		{"a tee beside the scheduler's output is one", []file{{"slurm-77.out", tb + msg("3.91 GiB"), none}, {"train.log", tb + msg("3.91 GiB"), none}},
+			[]want{{"slurm-77.out", none, "train.log"}}},
 		{"different figures stay two", []file{{"train.log", msg("3.91 GiB"), none}, {"error.txt", msg("3.90 GiB"), none}},
 			[]want{{"error.txt", none, ""}, {"train.log", none, ""}}},
 		{"different times stay two", []file{{"train.log", "2024-03-08 10:05:12 " + msg("3.91 GiB"), none}, {"error.log", "2024-03-08 10:09:40 " + msg("3.91 GiB"), none}},
@@ -102,6 +112,40 @@ func TestRepeatedOOMs(t *testing.T) {
 				t.Errorf("got (path rank repeats)\n %v\nwant\n %v", got, c.want)
 			}
 		})
+	}
+}
+
+// TestTwoProcesses: paths a launcher, job script or person writes once
+// per process, attempt, node or relaunch are two processes' files; a
+// tool's copy under a name of its own is not told apart by its path.
+func TestTwoProcesses(t *testing.T) {
+	cases := []struct {
+		a, b string
+		two  bool
+	}{
+		{"rank0.log", "rank1.log", true},
+		{"logs/x/attempt_0/0/stderr.log", "logs/x/attempt_1/0/stderr.log", true},
+		{"first_try/train.log", "resumed/train.log", true},
+		{"node0/logs/stderr.log", "node1/logs/stderr.log", true},
+		{"gpu-host-east.log", "gpu-host-west.log", true},
+		{"run_east_gpu.log", "run_west_gpu.log", true},
+		{"train.log", "train.log", false},
+		{"train.log", "output.log", false},
+		{"train.log", "wandb/run-20240308_100001-q1w2e3r4/files/output.log", false},
+		{"slurm-999.out", "logs/none_x/attempt_0/0/stderr.log", false},
+		{"driver.log", "ray_results/T/T_0/error.txt", false},
+		{"x/nemo_log_globalrank-2_localrank-0.txt", "x/nemo_error_log.txt", false},
+		{"gpu-host-east.log", "gpu-host-west.out", false},
+		{"a/gpu-host-east.log", "b/gpu-host-west.log", false},
+		{"gpu-host-east.log", "gpu-node-west.log", false},
+	}
+	for _, c := range cases {
+		if got := twoProcesses(c.a, c.b); got != c.two {
+			t.Errorf("twoProcesses(%q, %q) = %v, want %v", c.a, c.b, got, c.two)
+		}
+		if got := twoProcesses(c.b, c.a); got != c.two {
+			t.Errorf("twoProcesses(%q, %q) = %v, want %v", c.b, c.a, got, c.two)
+		}
 	}
 }
 

@@ -21,21 +21,27 @@ import (
 // Plain copies. A run folder may hold a snapshot or a log twice as two
 // files of the same bytes: final.pickle copied from
 // snapshot_step_900.pickle, latest.pickle written by shutil.copy, a log
-// copied beside itself (train.log, train_copy.log). Links are found by
-// the file's identity (sameFiles); copies only by their bytes. But two
-// files of the same bytes are not always one dump: a process whose
-// memory is steady, without an allocator trace (whose event times differ
-// in every dump), dumps the same bytes at every step, and idle processes
-// of one job dump the same bytes side by side. Those are observations of
-// their own, which the path tells apart: a step, a time, a counter or a
-// device number in the name, or another folder (placement numbers the
-// processes of different folders and numbers). So a file is taken as a
-// copy only when its name carries none of these (no digit at all, and no
+// copied beside itself (train_copy.log, "train (1).log" of a second
+// download). Links are found by the file's identity (sameFiles); copies
+// only by their bytes. But two files of the same bytes are not always
+// one dump: a process whose memory is steady, without an allocator trace
+// (whose event times differ in every dump), dumps the same bytes at
+// every step; idle processes of one job dump the same bytes side by
+// side; data-parallel ranks on identical nodes, in lockstep, write the
+// same log to the digit (node-a.log, worker_b.out). Those are
+// observations of their own. A copy is made by a person, a tool or a
+// script that names it so: the OSes' and tools' copy names ("Copy of
+// train.log", "train - Copy.log", "train copy 2.log", "train (1).log",
+// train.log~, train.old.log, train_backup.log) or the generic names a
+// script copies the last file to (latest, final). So a file is taken as
+// a copy only when its name says so (copyName: a copy word or number,
+// and else no digit, no step, time, counter or device number, and no
 // word of an OOM or exit dump) and the file it copies is in the same
 // folder, or both paths name the same rank (rank0/final.pickle,
 // rank0/snapshots/snapshot_step_900.pickle). Its bytes are then compared
 // with the files of its size, kind and place only: a run of distinct
-// snapshots, all named by step, reads no byte more.
+// snapshots, all named by step, reads no byte more. The original is the
+// name that says nothing of a copy (gpu.csv, not "gpu (1).csv").
 
 // compareBlock is how many bytes of each of two files sameBytes holds at
 // once (bytes): a 1 GB snapshot is compared in a thousand reads of each
@@ -45,14 +51,45 @@ const compareBlock = 1 << 20
 
 // copyName reports whether the path rel (relative to the run folder)
 // names a file that may be a copy of another: its file name, without the
-// snapshot and compression extensions, has no digit (no step, time,
-// counter or device number that could make it an observation of its
-// own), and neither it nor its folders say it is an OOM or exit dump.
+// snapshot and compression extensions, says it is a copy (copyMarked),
+// carries no digit besides the copy's own number (no step, time, counter
+// or device number that could make it an observation of its own), and
+// neither it nor its folders say it is an OOM or exit dump.
 func copyName(rel string) bool {
 	_, base := path.Split(strings.ReplaceAll(rel, `\`, "/"))
+	base = trimSnapshotExt(base)
 	// The digits first: most names have some, and ParseName is the
 	// dearer test.
-	return !strings.ContainsAny(trimSnapshotExt(base), "0123456789") && ParseName(rel).Phase == PhasePeriodic
+	unnumbered := reCopyNumber.ReplaceAllString(base, "")
+	return !strings.ContainsAny(unnumbered, "0123456789") && copyMarked(base) && ParseName(rel).Phase == PhasePeriodic
+}
+
+// reCopyNumber finds the numbers that tools put in a copy's name, which
+// count its copies and are no step or device: a browser's or Windows'
+// duplicate "train (1).log" and "train - Copy (2).log", old Windows'
+// "Copy (2) of train.log", macOS Finder's "train copy 2.log", GNOME's
+// "train (3rd copy).log", cp --backup=numbered's "train.log.~1~".
+var reCopyNumber = regexp.MustCompile(`(?i) \(\d+\)|copy \(\d+\)|copy \d+|\(\d+(?:st|nd|rd|th) copy\)|\.~\d+~$`)
+
+// copyWords are the words of a name that say it is a copy of a file or a
+// generic name given to one: the OSes' and tools' copy words ("Copy of",
+// "- Copy", "copy", "(another copy)"; .bak, .old, .orig, .backup of
+// editors and admins) and the names a script copies the last file to
+// (latest, final). A file of the same bytes as another under a name that
+// says neither is taken as an observation of its own: two nodes' logs of
+// lockstep ranks, node-a.log and worker_b.out, are byte for byte alike.
+var copyWords = map[string]bool{"copy": true, "backup": true, "bak": true, "old": true, "orig": true, "latest": true, "final": true}
+
+// copyMarked reports whether a file name (without its snapshot and
+// compression extensions) says it is a copy: one of its words (letter
+// runs, any case) is a copy word, it carries a copy number
+// (reCopyNumber), or it ends in a backup's "~".
+func copyMarked(base string) bool {
+	if strings.HasSuffix(base, "~") || reCopyNumber.MatchString(base) {
+		return true
+	}
+	words := strings.FieldsFunc(strings.ToLower(base), func(r rune) bool { return r < 'a' || r > 'z' })
+	return slices.ContainsFunc(words, func(w string) bool { return copyWords[w] })
 }
 
 // place is where a path (relative to the run folder) lies: its folder
@@ -153,7 +190,7 @@ func copies(cands []Candidate) []int {
 
 // copyReason is the skip reason of a copy of the file named orig.
 func copyReason(orig string) string {
-	return "a copy of " + orig + " (the same bytes, a name without a step or number of its own): read once"
+	return "a copy of " + orig + " (the same bytes, a copy's name without a step or number of its own): read once"
 }
 
 // contentComparer compares candidates' bytes, keeping each file's

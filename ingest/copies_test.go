@@ -16,11 +16,13 @@ import (
 // TestDiscoverReadsCopiesOnce lays out run folders holding files of the
 // same bytes under two names and checks which are read and which are
 // skipped as a copy of which: a copy under a name without a number of
-// its own (final.pickle, latest.pickle, a log's copy) beside its
-// original is read once, the name with a step kept; files that only
-// share their size, and files of the same bytes whose paths say they
-// are observations of their own (two steps, two ranks, two folders, two
-// device numbers, an OOM dump), are all read.
+// its own that says it is a copy (final.pickle, latest.pickle, a log's
+// copy under an OS's or tool's copy name) beside its original is read
+// once, the name with a step (or without a copy's marks) kept; files that
+// only share their size, and files of the same bytes whose paths say
+// they are observations of their own (two steps, two ranks, two folders,
+// two device numbers, an OOM dump, two names that say nothing of a
+// copy), are all read.
 func TestDiscoverReadsCopiesOnce(t *testing.T) {
 	samples := testutil.SampleSnapshots(t, 2)
 	s1, err := os.ReadFile(samples[0])
@@ -97,6 +99,33 @@ func TestDiscoverReadsCopiesOnce(t *testing.T) {
 		{"a GPU log copied beside itself",
 			map[string][]byte{"nvidia-smi.csv": gpuLog, "nvidia-smi_copy.csv": gpuLog},
 			[]string{"nvidia-smi.csv"}, map[string]string{"nvidia-smi_copy.csv": "nvidia-smi.csv"}},
+		{"two nodes' logs of the same bytes under names of their own: two processes",
+			map[string][]byte{"node-a.log": gpuLog, "worker_b.out": gpuLog},
+			[]string{"node-a.log", "worker_b.out"}, nil},
+		{"two hosts' logs of the same bytes: two processes",
+			map[string][]byte{"gpu-host-east.log": gpuLog, "gpu-host-west.log": gpuLog},
+			[]string{"gpu-host-east.log", "gpu-host-west.log"}, nil},
+		{"two hosts' snapshots of the same bytes: two processes",
+			map[string][]byte{"host-east.pickle": s1, "host-west.pickle": s1},
+			[]string{"host-east.pickle", "host-west.pickle"}, nil},
+		{"a second download: the original is kept",
+			map[string][]byte{"gpu.csv": gpuLog, "gpu (1).csv": gpuLog},
+			[]string{"gpu.csv"}, map[string]string{"gpu (1).csv": "gpu.csv"}},
+		{"Windows' and old Windows' copy names",
+			map[string][]byte{"gpu.csv": gpuLog, "gpu - Copy (2).csv": gpuLog, "Copy of gpu.csv": gpuLog},
+			[]string{"gpu.csv"}, map[string]string{"gpu - Copy (2).csv": "gpu.csv", "Copy of gpu.csv": "gpu.csv"}},
+		{"macOS Finder's and GNOME's copy names",
+			map[string][]byte{"gpu.csv": gpuLog, "gpu copy 2.csv": gpuLog, "gpu (2nd copy).csv": gpuLog},
+			[]string{"gpu.csv"}, map[string]string{"gpu copy 2.csv": "gpu.csv", "gpu (2nd copy).csv": "gpu.csv"}},
+		{"a backup's and an old file's names",
+			map[string][]byte{"gpu.csv": gpuLog, "gpu.old.csv": gpuLog, "gpu_backup.csv": gpuLog},
+			[]string{"gpu.csv"}, map[string]string{"gpu.old.csv": "gpu.csv", "gpu_backup.csv": "gpu.csv"}},
+		{"a generic name copies a log",
+			map[string][]byte{"smi-query.csv": gpuLog, "latest.csv": gpuLog},
+			[]string{"smi-query.csv"}, map[string]string{"latest.csv": "smi-query.csv"}},
+		{"a copy's number beside a step is still a step",
+			map[string][]byte{"snapshot_step_1.pickle": s1, "final_step_2 (1).pickle": s1},
+			[]string{"final_step_2 (1).pickle", "snapshot_step_1.pickle"}, nil},
 		{"a snapshot and a log never copies",
 			map[string][]byte{"snapshot_step_1.pickle": s1, "final.pickle": s1, "gpu.csv": gpuLog, "gpu_final.csv": gpuLog},
 			[]string{"gpu.csv", "snapshot_step_1.pickle"}, map[string]string{"final.pickle": "snapshot_step_1.pickle", "gpu_final.csv": "gpu.csv"}},
