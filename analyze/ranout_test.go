@@ -208,3 +208,29 @@ func TestRanOutOnlyWhenThisProcessRanOut(t *testing.T) {
 		})
 	}
 }
+
+// TestBeforeReadings: an OOM comes before a device's first reading by
+// time when both have one, else by step when both have one; never when
+// neither places both.
+func TestBeforeReadings(t *testing.T) {
+	tests := []struct {
+		name string
+		r    RanOut
+		at   time.Time
+		step int64
+		want bool
+	}{
+		{"earlier time", RanOut{Time: t0.Add(-time.Minute), Step: 500}, t0, 100, true},
+		{"later time decides over an earlier step", RanOut{Time: t0.Add(time.Minute), Step: 50}, t0, 100, false},
+		{"same time", RanOut{Time: t0, Step: input.NoStep}, t0, input.NoStep, false},
+		{"earlier step, no reading time", RanOut{Time: t0, Step: 50}, time.Time{}, 100, true},
+		{"later step", RanOut{Step: 150}, time.Time{}, 100, false},
+		{"no time nor step", RanOut{Step: input.NoStep}, t0, 100, false},
+		{"a device without times or steps", RanOut{Time: t0, Step: 5}, time.Time{}, input.NoStep, false},
+	}
+	for _, tt := range tests {
+		if got := beforeReadings(tt.r, tt.at, tt.step); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
