@@ -260,9 +260,10 @@ type Device struct {
 	// CapacitySource says which.
 	Capacity       int64
 	CapacitySource CapacitySource
-	// RanOut is the first OOM the run shows on the device (ranout.go);
-	// nil when none. Its trends and leaks state it in place of a time to
-	// capacity.
+	// RanOut is the first OOM that shows the device's process ran out
+	// (ranout.go: not handled, on this device alone, not a log's message
+	// before its first reading); nil when none. Its trends and leaks state
+	// it in place of a time to capacity.
 	RanOut *RanOut
 	// Order is the rule that ordered the snapshots; Axis the x axis.
 	Order OrderRule

@@ -14,6 +14,15 @@ import (
 // (Device.RanOut), and each of its trends, leak suspects and leak sites
 // that would have had a projection states that OOM instead (RanOut), so
 // every output words the one finding.
+//
+// Only an OOM that ended this process's memory on this device counts
+// (ranOutBy): an OOM the job caught and went on from (OOM.Handled) leaves
+// the device working and its growth heading for the same wall; an OOM
+// that could be another process's device of the same number (no rank, and
+// the run has several processes with that device) would take a live
+// forecast from a process that never ran out; and an OOM a training log
+// prints before the device's first reading happened to an earlier launch
+// (a log appended by each), not to the process whose readings grow.
 
 // RanOut is the OOM that shows the run already ran out of memory on a
 // device: the earliest one known by time, else by step, else the first
@@ -43,7 +52,7 @@ func ranOut(f *Findings) {
 		if d.Host {
 			continue
 		}
-		d.RanOut = firstOOM(f.OOMs, d)
+		d.RanOut = firstOOM(f.OOMs, f.Devices, d)
 		if d.RanOut == nil {
 			continue
 		}
@@ -65,22 +74,30 @@ func (t *Trend) ranOut(r *RanOut) {
 	}
 }
 
-// firstOOM is the earliest OOM on device d (ooms: the run's OOM findings;
-// and d's memory_stats num_ooms rises), nil when there is none.
-func firstOOM(ooms []OOM, d *Device) *RanOut {
+// firstOOM is the earliest OOM that shows device d ran out (ooms: the
+// run's OOM findings, kept by ranOutBy; and d's memory_stats num_ooms
+// rises), nil when there is none. devices are the run's devices.
+func firstOOM(ooms []OOM, devices []*Device, d *Device) *RanOut {
 	var first *RanOut
 	add := func(r RanOut) {
 		if first == nil || earlierOOM(&r, first) {
 			first = &r
 		}
 	}
+	at, step := firstReading(d)
 	for _, o := range ooms {
-		if o.Device != d.Device || !sameRank(o.Rank, d.Rank) {
+		if !ranOutBy(o, devices, d) {
 			continue
 		}
 		r := RanOut{From: RanOutSnapshot, Path: o.Path, Step: input.NoStep, Time: o.Time}
 		if o.Message != nil {
 			r.From, r.Line = RanOutTrainingLog, o.Message.Line
+			// A snapshot's trace and a num_ooms rise belong to the
+			// device's own readings; a log line may be an earlier
+			// launch's.
+			if beforeReadings(r, at, step) {
+				continue
+			}
 		} else {
 			for _, p := range d.Points {
 				if p.Path == o.Path {
@@ -101,6 +118,75 @@ func firstOOM(ooms []OOM, d *Device) *RanOut {
 		}
 	}
 	return first
+}
+
+// ranOutBy reports whether OOM o shows that device d ran out of memory
+// (devices: the run's devices): o is on d, was not caught (a handled OOM
+// let the job go on), and is placed on d alone: its rank is d's, or no
+// other device of the run has its device number and a rank it may be
+// (sameRank). A message without a rank in a run of two single-GPU
+// processes, each on its cuda:0, says nothing of which ran out.
+func ranOutBy(o OOM, devices []*Device, d *Device) bool {
+	if o.Handled || d.Host || o.Device != d.Device || !sameRank(o.Rank, d.Rank) {
+		return false
+	}
+	if o.Rank != input.NoRank && o.Rank == d.Rank {
+		return true
+	}
+	for _, e := range devices {
+		if e != d && !e.Host && e.Device == o.Device && sameRank(o.Rank, e.Rank) {
+			return false
+		}
+	}
+	return true
+}
+
+// firstReading is when device d's readings begin: the earliest time and
+// the lowest step of its snapshots, GPU log, used-share and memory_stats
+// readings; zero and input.NoStep where no reading has one.
+func firstReading(d *Device) (time.Time, int64) {
+	var at time.Time
+	step := input.NoStep
+	add := func(t time.Time, s int64) {
+		if !t.IsZero() && (at.IsZero() || t.Before(at)) {
+			at = t
+		}
+		if s != input.NoStep && (step == input.NoStep || s < step) {
+			step = s
+		}
+	}
+	for _, p := range d.Points {
+		add(p.Time, p.Step)
+	}
+	if d.GPU != nil {
+		for _, t := range d.GPU.Times {
+			add(t, input.NoStep)
+		}
+	}
+	if d.UsedShare != nil {
+		for _, t := range d.UsedShare.Times {
+			add(t, input.NoStep)
+		}
+	}
+	if d.MemoryStats != nil {
+		for _, r := range d.MemoryStats.Readings {
+			add(r.Time, r.Step)
+		}
+	}
+	return at, step
+}
+
+// beforeReadings reports whether OOM r is known to come before a device's
+// first reading (at, step: firstReading): by time when both have one, else
+// by step when both have one. An OOM neither places is not.
+func beforeReadings(r RanOut, at time.Time, step int64) bool {
+	switch {
+	case !r.Time.IsZero() && !at.IsZero():
+		return r.Time.Before(at)
+	case r.Step != input.NoStep && step != input.NoStep:
+		return r.Step < step
+	}
+	return false
 }
 
 // earlierOOM reports whether OOM a is known to come before b: by time when

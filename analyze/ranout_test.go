@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"time"
+
 	"testing"
 
 	"gpureport/gpulog"
@@ -109,15 +111,126 @@ func TestFirstOOM(t *testing.T) {
 		{"the earlier step", []OOM{snapOOM, other}, RanOut{From: RanOutMemoryStats, Path: "s.jsonl", Step: 200}},
 	}
 	for _, tt := range tests {
-		if got := firstOOM(tt.ooms, d); got == nil || *got != tt.want {
+		if got := firstOOM(tt.ooms, []*Device{d}, d); got == nil || *got != tt.want {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}
 	d.MemoryStats = nil
-	if got := firstOOM([]OOM{logOOM, snapOOM, other}, d); got == nil || got.From != RanOutSnapshot || got.Step != 300 || !got.Time.Equal(t0) {
+	if got := firstOOM([]OOM{logOOM, snapOOM, other}, []*Device{d}, d); got == nil || got.From != RanOutSnapshot || got.Step != 300 || !got.Time.Equal(t0) {
 		t.Errorf("%+v, want the snapshot's OOM, placed by its step and time", got)
 	}
-	if got := firstOOM([]OOM{other}, d); got != nil {
+	if got := firstOOM([]OOM{other}, []*Device{d}, d); got != nil {
 		t.Errorf("%+v, want none: the OOM is another device's", got)
+	}
+}
+
+// TestRanOutOnlyWhenThisProcessRanOut: an OOM takes a device's time to
+// capacity only when it shows that this device's process ran out. A
+// handled OOM (the job went on), an OOM without a rank in a run of two
+// processes with that device number (either could have had it), and an
+// OOM a log prints before the device's first reading (an earlier launch
+// appending to the same log) leave the growing devices their projections
+// and the verdict its exhaustion reason.
+func TestRanOutOnlyWhenThisProcessRanOut(t *testing.T) {
+	// A device of rank rank (input.NoRank: none) on CUDA device dev whose
+	// memory_stats readings grow 1 MiB per step from 4 GiB, steps 0 to
+	// 990 at t0 + step/2 s, without a num_ooms rise.
+	stats := func(path string, rank, dev int) *gpulog.GPULog {
+		rs := statsSeries(100, func(i int) statsReading {
+			r := leakingStats(i)
+			r.ooms = 0
+			return r
+		})
+		for i := range rs {
+			rs[i].rank, rs[i].device = rank, dev
+		}
+		return statsLog(path, rs)
+	}
+	msg := func(rank, gpu int, at time.Time, handled bool) *gpulog.GPULog {
+		m := oomMessage(7, rank, gpu, 8*gib)
+		m.Time, m.Handled = at, handled
+		return &gpulog.GPULog{Source: input.Source{Path: "train.log"}, OOMs: []gpulog.TrainingOOM{m}}
+	}
+	one := func(m *gpulog.GPULog) []*gpulog.GPULog {
+		return []*gpulog.GPULog{stats("stats.jsonl", input.NoRank, 0), m}
+	}
+	two := func(dev1 int, m *gpulog.GPULog) []*gpulog.GPULog {
+		return []*gpulog.GPULog{stats("node0/stats.jsonl", 0, 0), stats("node1/stats.jsonl", 1, dev1), m}
+	}
+	tests := []struct {
+		name string
+		logs []*gpulog.GPULog
+		// ranOut says, per device in the run's order, whether it ran out.
+		ranOut []bool
+	}{
+		{"an uncaught OOM", one(msg(input.NoRank, 0, time.Time{}, false)), []bool{true}},
+		{"an OOM the job caught and went on from", one(msg(input.NoRank, 0, time.Time{}, true)), []bool{false}},
+		{"no rank, two processes on cuda:0", two(0, msg(input.NoRank, 0, time.Time{}, false)), []bool{false, false}},
+		{"rank 1, two processes on cuda:0", two(0, msg(1, 0, time.Time{}, false)), []bool{false, true}},
+		{"no rank, the only process on cuda:1", two(1, msg(input.NoRank, 1, time.Time{}, false)), []bool{false, true}},
+		{"before the first reading", one(msg(input.NoRank, 0, t0.Add(-30*time.Minute), false)), []bool{false}},
+		{"after the first reading", one(msg(input.NoRank, 0, t0.Add(400*time.Second), false)), []bool{true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Analyze(&ingest.Run{Dir: "run", Location: t0.Location(), Logs: tt.logs}, Options{Capacity: 8 * gib})
+			CheckProse(t, t.Name(), f)
+			var devs []*Device
+			for _, d := range f.Devices {
+				if !d.Host {
+					devs = append(devs, d)
+				}
+			}
+			if len(devs) != len(tt.ranOut) {
+				t.Fatalf("%d devices, want %d", len(devs), len(tt.ranOut))
+			}
+			for i, d := range devs {
+				at := d.Trend(MetricAllocated)
+				if at == nil || at.State != StateGrowing {
+					t.Fatalf("%v: allocated trend %+v, want growing", d.DeviceKey, at)
+				}
+				exhaustion := false
+				for _, r := range f.Verdict.Reasons {
+					exhaustion = exhaustion || r.Kind == ReasonExhaustion && r.Device == d.DeviceKey
+				}
+				if tt.ranOut[i] {
+					if d.RanOut == nil || at.RanOut != d.RanOut || at.Projection != nil || exhaustion {
+						t.Errorf("%v: ran out %+v, trend's %+v, projection %+v, exhaustion reason %v; want the OOM in place of a projection",
+							d.DeviceKey, d.RanOut, at.RanOut, at.Projection, exhaustion)
+					}
+					continue
+				}
+				if d.RanOut != nil || at.RanOut != nil || at.Projection == nil || at.Projection.Remaining <= 0 || !exhaustion {
+					t.Errorf("%v: ran out %+v, trend's %+v, projection %+v, exhaustion reason %v; want the projection and its reason",
+						d.DeviceKey, d.RanOut, at.RanOut, at.Projection, exhaustion)
+				}
+			}
+		})
+	}
+}
+
+// TestBeforeReadings: an OOM comes before a device's first reading by
+// time when both have one, else by step when both have one; never when
+// neither places both.
+func TestBeforeReadings(t *testing.T) {
+	tests := []struct {
+		name string
+		r    RanOut
+		at   time.Time
+		step int64
+		want bool
+	}{
+		{"earlier time", RanOut{Time: t0.Add(-time.Minute), Step: 500}, t0, 100, true},
+		{"later time decides over an earlier step", RanOut{Time: t0.Add(time.Minute), Step: 50}, t0, 100, false},
+		{"same time", RanOut{Time: t0, Step: input.NoStep}, t0, input.NoStep, false},
+		{"earlier step, no reading time", RanOut{Time: t0, Step: 50}, time.Time{}, 100, true},
+		{"later step", RanOut{Step: 150}, time.Time{}, 100, false},
+		{"no time nor step", RanOut{Step: input.NoStep}, t0, 100, false},
+		{"a device without times or steps", RanOut{Time: t0, Step: 5}, time.Time{}, input.NoStep, false},
+	}
+	for _, tt := range tests {
+		if got := beforeReadings(tt.r, tt.at, tt.step); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
