@@ -422,7 +422,8 @@ const (
 	// ReasonStatsOOM: num_ooms rose between two memory_stats readings.
 	ReasonStatsOOM ReasonKind = "memory_stats oom"
 	// ReasonExhaustion: a leaking device's allocated memory reaches its
-	// capacity soon (the allocated trend's Projection).
+	// capacity soon (the allocated trend's Projection), or already did
+	// (the allocated trend's RanOut; WithinRun true).
 	ReasonExhaustion ReasonKind = "exhaustion"
 	// ReasonOutsideLeak: memory outside the allocator grows
 	// (Reconciliation).

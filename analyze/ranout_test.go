@@ -66,7 +66,7 @@ func TestRanOutReplacesProjection(t *testing.T) {
 				t.Errorf("allocated trend: projection %+v, ran out %+v; want a projection", at.Projection, at.RanOut)
 			}
 			for _, r := range f.Verdict.Reasons {
-				if r.Kind == ReasonExhaustion && tt.want != nil {
+				if r.Kind == ReasonExhaustion && tt.want != nil && !r.WithinRun {
 					t.Errorf("reason %+v: exhaustion forecast on a device that ran out", r)
 				}
 			}
@@ -119,5 +119,50 @@ func TestFirstOOM(t *testing.T) {
 	}
 	if got := firstOOM([]OOM{other}, d); got != nil {
 		t.Errorf("%+v, want none: the OOM is another device's", got)
+	}
+}
+
+// TestRanOutLeakIsCritical: a leaking device that already ran out of
+// memory is critical, with an exhaustion reason within the run, even when
+// every OOM of the run is one the job caught and went on from; without
+// the leak, a caught OOM alone is a warning.
+func TestRanOutLeakIsCritical(t *testing.T) {
+	handled := oomMessage(412, input.NoRank, 0, 80*gib)
+	handled.Handled = true
+	for _, tt := range []struct {
+		name string
+		leak bool
+		want Severity
+	}{
+		{"leak and a caught OOM", true, SeverityCritical},
+		{"a caught OOM alone", false, SeverityWarning},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rs := statsSeries(100, func(i int) statsReading {
+				r := leakingStats(i)
+				r.ooms = 0
+				if !tt.leak {
+					r.alloc, r.reserved = 4*gib, 5*gib
+				}
+				return r
+			})
+			run := &ingest.Run{Dir: "stats", Location: t0.Location(), Logs: []*gpulog.GPULog{statsLog("stats.jsonl", rs),
+				{Source: input.Source{Path: "train.log"}, OOMs: []gpulog.TrainingOOM{handled}}}}
+			f := Analyze(run, Options{Capacity: 80 * gib})
+			CheckProse(t, t.Name(), f)
+			v := f.Verdict
+			if v.Severity != tt.want || v.OOMsHandled != 1 || v.Leak != tt.leak {
+				t.Fatalf("severity %s, %d of %d OOMs handled, leak %v; want %s, 1 handled, leak %v", v.Severity, v.OOMsHandled, v.OOMs, v.Leak, tt.want, tt.leak)
+			}
+			exhaustion := false
+			for _, r := range v.Reasons {
+				if r.Kind == ReasonExhaustion {
+					exhaustion = r.WithinRun
+				}
+			}
+			if exhaustion != tt.leak {
+				t.Errorf("exhaustion within the run %v, want %v (reasons %+v)", exhaustion, tt.leak, v.Reasons)
+			}
+		})
 	}
 }
