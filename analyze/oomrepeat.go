@@ -128,6 +128,10 @@ func distinctLoggedOOMs(placed []logOOM) []logOOM {
 		}
 		match.members = append(match.members, p.path)
 		match.patterns = append(match.patterns, pat)
+		if match.lines == nil {
+			match.lines = map[string]int{}
+		}
+		match.lines[p.path] = p.m.Line
 		if i < match.order {
 			// The event is shown from the first file that holds it.
 			keep := match.logOOM

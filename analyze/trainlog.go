@@ -119,6 +119,20 @@ type logOOM struct {
 	// repeats are the other logs that hold a copy of the message
 	// (distinctLoggedOOMs), in path order.
 	repeats []string
+	// lines is the message's line in each log that holds it, path and
+	// repeats alike: a consumer of one log's lines (countLoggedOOMs)
+	// finds the event in whichever copy that log holds.
+	lines map[string]int
+}
+
+// lineIn is the line of the message in the log at path, false when that
+// log holds no copy of it.
+func (o logOOM) lineIn(path string) (int, bool) {
+	if path == o.path {
+		return o.m.Line, true
+	}
+	l, ok := o.lines[path]
+	return l, ok
 }
 
 // on reports whether the OOM happened on device d: a device of its rank
@@ -143,7 +157,7 @@ func placeLogOOMs(logs []*gpulog.GPULog, logRank func(*gpulog.GPULog) int, devic
 			if rank == input.NoRank {
 				rank = pathRank
 			}
-			out = append(out, logOOM{path: l.Path, m: m, key: messageDevice(m.Device, rank, devices)})
+			out = append(out, logOOM{path: l.Path, m: m, key: messageDevice(m.Device, rank, devices), lines: map[string]int{l.Path: m.Line}})
 		}
 	}
 	return distinctLoggedOOMs(out)
