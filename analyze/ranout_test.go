@@ -166,3 +166,38 @@ func TestRanOutLeakIsCritical(t *testing.T) {
 		})
 	}
 }
+
+// TestRanklessMessageExplainsStatsOOM: a training log's OOM message
+// without a rank, beside one rank's memory_stats readings whose num_ooms
+// rises, is that rise's OOM (one OOM, as its capacity already says);
+// beside two ranks' readings that both rise it is one OOM of one of them,
+// and the rises still count.
+func TestRanklessMessageExplainsStatsOOM(t *testing.T) {
+	msg := &gpulog.GPULog{Source: input.Source{Path: "slurm-1.out"}, OOMs: []gpulog.TrainingOOM{oomMessage(2, input.NoRank, 0, 80*gib)}}
+	rankLog := func(rank int) *gpulog.GPULog {
+		rs := statsSeries(100, leakingStats)
+		for i := range rs {
+			rs[i].rank = rank
+		}
+		return statsLog("stats.jsonl", rs)
+	}
+	for _, tt := range []struct {
+		name  string
+		ranks []int
+		want  int64
+	}{
+		{"one rank", []int{0}, 1},
+		{"two ranks", []int{0, 1}, 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			run := &ingest.Run{Dir: "run", Location: t0.Location(), Logs: []*gpulog.GPULog{msg}}
+			for _, r := range tt.ranks {
+				run.Logs = append(run.Logs, rankLog(r))
+			}
+			f := Analyze(run, Options{})
+			if f.Verdict.OOMs != tt.want {
+				t.Errorf("%d OOMs, want %d (findings %d)", f.Verdict.OOMs, tt.want, len(f.OOMs))
+			}
+		})
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"time"
+
+	"gpureport/input"
 )
 
 // The run verdict raises four independent flags:
@@ -260,11 +262,35 @@ func oomCauses(f *Findings) []OOMCause {
 	return out
 }
 
-// hasSnapshotOOM reports whether a snapshot explains an OOM of device k.
+// hasSnapshotOOM reports whether an OOM finding (a snapshot's, or a
+// training log's message) explains an OOM of device k, so that its
+// memory_stats num_ooms rises are that OOM, not more. A finding without a
+// rank explains k's when k is the only device of the run it can be on
+// (the message's rank-less line beside one rank's readings, whose device
+// it also gives its capacity and ran-out mark); beside several ranks'
+// devices it stands for one OOM of one of them, which cannot explain the
+// rises of each.
 func hasSnapshotOOM(f *Findings, k DeviceKey) bool {
+	if k.Host {
+		return false
+	}
 	for _, o := range f.OOMs {
-		if o.Rank == k.Rank && o.Device == k.Device && !k.Host {
+		if o.Device != k.Device {
+			continue
+		}
+		if o.Rank == k.Rank {
 			return true
+		}
+		if o.Rank == input.NoRank {
+			n := 0
+			for _, d := range f.Devices {
+				if !d.Host && d.Device == o.Device {
+					n++
+				}
+			}
+			if n == 1 {
+				return true
+			}
 		}
 	}
 	return false
