@@ -422,7 +422,8 @@ const (
 	// ReasonStatsOOM: num_ooms rose between two memory_stats readings.
 	ReasonStatsOOM ReasonKind = "memory_stats oom"
 	// ReasonExhaustion: a leaking device's allocated memory reaches its
-	// capacity soon (the allocated trend's Projection).
+	// capacity soon (the allocated trend's Projection), or already did
+	// (the allocated trend's RanOut; WithinRun true).
 	ReasonExhaustion ReasonKind = "exhaustion"
 	// ReasonOutsideLeak: memory outside the allocator grows
 	// (Reconciliation).
@@ -612,9 +613,9 @@ const (
 const (
 	// NoteSkipped: input files that could not be used (Count).
 	NoteSkipped NoteKind = "skipped"
-	// NoteOOMRepeated: an OOM message of training log Paths[0] is also in
-	// the logs Text lists (comma-separated), copies of the same process's
-	// output, and is counted once (oomrepeat.go); Device is its device.
+	// NoteOOMRepeated: Count OOM messages of training log Paths[0] on
+	// Device are also in the logs Text lists (comma-separated), copies
+	// of the same process's output, each counted once (oomrepeat.go).
 	NoteOOMRepeated NoteKind = "OOM repeated in other files"
 	// NoteNoContent: text logs that hold nothing gpureport reads (Count;
 	// ingest.Skipped.NoContent): listed, no failure.

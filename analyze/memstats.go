@@ -113,14 +113,15 @@ func collectMemStats(run *placement.Run) []*memStatsGroup {
 // devices, placeLogOOMs) that a log holding g's readings prints before
 // its first reading of them that gives num_ooms (the line of a memory
 // summary table): a log that prints an OOM and then
-// torch.cuda.memory_summary() shows "CUDA OOMs: 1" for that very OOM. The
-// largest count over the logs is kept, as the readings of one process
-// come from one log.
+// torch.cuda.memory_summary() shows "CUDA OOMs: 1" for that very OOM. A
+// message shown from a copy in another file (a tee of the console)
+// counts where this log prints it. The largest count over the logs is
+// kept, as the readings of one process come from one log.
 func countLoggedOOMs(d *Device, g *memStatsGroup, placed []logOOM) {
 	for path, line := range g.oomsLine {
 		var n int64
 		for _, p := range placed {
-			if p.path == path && p.m.Line < line && p.on(d) {
+			if at, ok := p.lineIn(path); ok && at < line && p.on(d) {
 				n += int64(max(p.m.Count, 1))
 			}
 		}

@@ -97,6 +97,19 @@ func TestLogOOMDeviceAgrees(t *testing.T) {
 			},
 		},
 		{
+			// The message is shown from a console copy (the first file),
+			// but the log of the readings prints it before them: the
+			// readings' num_ooms counts it (it read as an OOM before the
+			// log started).
+			name: "a copy in another file",
+			logs: []*gpulog.GPULog{{Source: input.Source{Path: "console.out"}, OOMs: []gpulog.TrainingOOM{oomMessage(1, input.NoRank, 0, 79*gib)}},
+				oomStatsLog("train.log", []int{0}, oomMessage(4, input.NoRank, 0, 79*gib))},
+			oomKey: DeviceKey{Rank: input.NoRank, Device: 0},
+			devices: map[DeviceKey]want{
+				{Rank: input.NoRank, Device: 0}: {capacity: 79 * gib, source: "console.out line 1", logged: 1},
+			},
+		},
+		{
 			// A GPU no device of the run has (and two devices to choose
 			// from): the OOM stays on the GPU it names, and gives neither
 			// device a capacity or a count.

@@ -183,6 +183,10 @@ func distinctLoggedOOMs(placed []logOOM) []logOOM {
 			continue
 		}
 		match.members = append(match.members, p.path)
+		if match.lines == nil {
+			match.lines = map[string]int{}
+		}
+		match.lines[p.path] = p.m.Line
 		if i < match.order {
 			// The event is shown from the first file that holds it.
 			keep := match.logOOM
@@ -250,14 +254,21 @@ func mergeCopy(o *logOOM, c logOOM) {
 	}
 }
 
-// repeatedOOMNotes adds a note for each OOM that other files repeat,
-// naming them.
+// repeatedOOMNotes adds a note for the OOMs of each device and file that
+// the same other files repeat, naming them, with how many OOMs they are
+// (Count): a tee of a log with two OOMs holds both.
 func repeatedOOMNotes(f *Findings) {
 	for _, o := range f.OOMs {
 		if len(o.RepeatedIn) == 0 {
 			continue
 		}
-		f.addNote(Note{Kind: NoteOOMRepeated, Device: DeviceKey{Rank: o.Rank, Device: o.Device}, Paths: [2]string{o.Path},
-			Text: strings.Join(o.RepeatedIn, ", ")})
+		n := Note{Kind: NoteOOMRepeated, Device: DeviceKey{Rank: o.Rank, Device: o.Device}, Paths: [2]string{o.Path},
+			Text: strings.Join(o.RepeatedIn, ", ")}
+		i := slices.IndexFunc(f.Notes, func(m Note) bool { m.Count = 0; return m == n })
+		if i < 0 {
+			f.Notes = append(f.Notes, n)
+			i = len(f.Notes) - 1
+		}
+		f.Notes[i].Count++
 	}
 }

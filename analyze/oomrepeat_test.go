@@ -149,12 +149,17 @@ func TestTwoProcesses(t *testing.T) {
 	}
 }
 
-// TestRepeatedOOMNote: the run's notes name the files that repeat an OOM.
+// TestRepeatedOOMNote: the run's notes name the files that repeat an OOM,
+// one note for the OOMs of a file and device that the same files repeat,
+// counting them.
 func TestRepeatedOOMNote(t *testing.T) {
-	f := &Findings{OOMs: []OOM{{Path: "train.log", Rank: input.NoRank, RepeatedIn: []string{"a/output.log", "b/error.txt"}}, {Path: "x.log"}}}
+	rep := []string{"a/output.log", "b/error.txt"}
+	f := &Findings{OOMs: []OOM{{Path: "train.log", Rank: input.NoRank, RepeatedIn: rep}, {Path: "x.log"},
+		{Path: "train.log", Rank: input.NoRank, RepeatedIn: rep}, {Path: "train.log", Rank: input.NoRank, Device: 1, RepeatedIn: rep}}}
 	repeatedOOMNotes(f)
-	if len(f.Notes) != 1 || f.Notes[0].Kind != NoteOOMRepeated || f.Notes[0].Paths[0] != "train.log" || f.Notes[0].Text != "a/output.log, b/error.txt" {
-		t.Errorf("notes %+v", f.Notes)
+	if len(f.Notes) != 2 || f.Notes[0].Kind != NoteOOMRepeated || f.Notes[0].Paths[0] != "train.log" || f.Notes[0].Text != "a/output.log, b/error.txt" ||
+		f.Notes[0].Count != 2 || f.Notes[1].Device.Device != 1 || f.Notes[1].Count != 1 {
+		t.Errorf("notes %+v, want 2 OOMs of cuda:0, 1 of cuda:1", f.Notes)
 	}
 }
 

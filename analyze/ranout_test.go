@@ -68,7 +68,7 @@ func TestRanOutReplacesProjection(t *testing.T) {
 				t.Errorf("allocated trend: projection %+v, ran out %+v; want a projection", at.Projection, at.RanOut)
 			}
 			for _, r := range f.Verdict.Reasons {
-				if r.Kind == ReasonExhaustion && tt.want != nil {
+				if r.Kind == ReasonExhaustion && tt.want != nil && !r.WithinRun {
 					t.Errorf("reason %+v: exhaustion forecast on a device that ran out", r)
 				}
 			}
@@ -130,7 +130,9 @@ func TestFirstOOM(t *testing.T) {
 // processes with that device number (either could have had it), and an
 // OOM a log prints before the device's first reading (an earlier launch
 // appending to the same log) leave the growing devices their projections
-// and the verdict its exhaustion reason.
+// and the verdict its forecast's exhaustion reason; a device that did run
+// out has the OOM in place of a projection, and, leaking, an exhaustion
+// reason within the run.
 func TestRanOutOnlyWhenThisProcessRanOut(t *testing.T) {
 	// A device of rank rank (input.NoRank: none) on CUDA device dev whose
 	// memory_stats readings grow 1 MiB per step from 4 GiB, steps 0 to
@@ -189,21 +191,77 @@ func TestRanOutOnlyWhenThisProcessRanOut(t *testing.T) {
 				if at == nil || at.State != StateGrowing {
 					t.Fatalf("%v: allocated trend %+v, want growing", d.DeviceKey, at)
 				}
-				exhaustion := false
+				exhaustion, withinRun := false, false
 				for _, r := range f.Verdict.Reasons {
-					exhaustion = exhaustion || r.Kind == ReasonExhaustion && r.Device == d.DeviceKey
+					if r.Kind == ReasonExhaustion && r.Device == d.DeviceKey {
+						exhaustion, withinRun = true, r.WithinRun
+					}
 				}
 				if tt.ranOut[i] {
-					if d.RanOut == nil || at.RanOut != d.RanOut || at.Projection != nil || exhaustion {
-						t.Errorf("%v: ran out %+v, trend's %+v, projection %+v, exhaustion reason %v; want the OOM in place of a projection",
-							d.DeviceKey, d.RanOut, at.RanOut, at.Projection, exhaustion)
+					// A leaking device that ran out: exhaustion within
+					// the run, never a forecast.
+					if d.RanOut == nil || at.RanOut != d.RanOut || at.Projection != nil || !withinRun {
+						t.Errorf("%v: ran out %+v, trend's %+v, projection %+v, exhaustion within the run %v; want the OOM in place of a projection",
+							d.DeviceKey, d.RanOut, at.RanOut, at.Projection, withinRun)
 					}
 					continue
 				}
-				if d.RanOut != nil || at.RanOut != nil || at.Projection == nil || at.Projection.Remaining <= 0 || !exhaustion {
+				if d.RanOut != nil || at.RanOut != nil || at.Projection == nil || at.Projection.Remaining <= 0 || !exhaustion || withinRun {
 					t.Errorf("%v: ran out %+v, trend's %+v, projection %+v, exhaustion reason %v; want the projection and its reason",
 						d.DeviceKey, d.RanOut, at.RanOut, at.Projection, exhaustion)
 				}
+			}
+		})
+	}
+}
+
+// TestRanOutLeakIsCritical: a leaking device that already ran out of
+// memory is critical, with an exhaustion reason within the run; beside an
+// OOM the job caught and went on from, the leak is critical by its
+// forecast, which the caught OOM leaves standing (an exhaustion reason,
+// not within the run); without the leak, a caught OOM alone is a warning.
+func TestRanOutLeakIsCritical(t *testing.T) {
+	for _, tt := range []struct {
+		name          string
+		leak, handled bool
+		want          Severity
+		withinRun     bool
+	}{
+		{"leak and an uncaught OOM", true, false, SeverityCritical, true},
+		{"leak and a caught OOM", true, true, SeverityCritical, false},
+		{"a caught OOM alone", false, true, SeverityWarning, false},
+	} {
+		handled := oomMessage(412, input.NoRank, 0, 80*gib)
+		handled.Handled = tt.handled
+		t.Run(tt.name, func(t *testing.T) {
+			rs := statsSeries(100, func(i int) statsReading {
+				r := leakingStats(i)
+				r.ooms = 0
+				if !tt.leak {
+					r.alloc, r.reserved = 4*gib, 5*gib
+				}
+				return r
+			})
+			run := &ingest.Run{Dir: "stats", Location: t0.Location(), Logs: []*gpulog.GPULog{statsLog("stats.jsonl", rs),
+				{Source: input.Source{Path: "train.log"}, OOMs: []gpulog.TrainingOOM{handled}}}}
+			f := Analyze(run, Options{Capacity: 80 * gib})
+			CheckProse(t, t.Name(), f)
+			v := f.Verdict
+			wantHandled := int64(0)
+			if tt.handled {
+				wantHandled = 1
+			}
+			if v.Severity != tt.want || v.OOMsHandled != wantHandled || v.Leak != tt.leak {
+				t.Fatalf("severity %s, %d of %d OOMs handled, leak %v; want %s, %d handled, leak %v", v.Severity, v.OOMsHandled, v.OOMs, v.Leak, tt.want, wantHandled, tt.leak)
+			}
+			exhaustion, withinRun := false, false
+			for _, r := range v.Reasons {
+				if r.Kind == ReasonExhaustion {
+					exhaustion, withinRun = true, r.WithinRun
+				}
+			}
+			if exhaustion != tt.leak || withinRun != tt.withinRun {
+				t.Errorf("exhaustion reason %v, within the run %v; want %v, %v (reasons %+v)", exhaustion, withinRun, tt.leak, tt.withinRun, v.Reasons)
 			}
 		})
 	}
@@ -232,5 +290,40 @@ func TestBeforeReadings(t *testing.T) {
 		if got := beforeReadings(tt.r, tt.at, tt.step); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestRanklessMessageExplainsStatsOOM: a training log's OOM message
+// without a rank, beside one rank's memory_stats readings whose num_ooms
+// rises, is that rise's OOM (one OOM, as its capacity already says);
+// beside two ranks' readings that both rise it is one OOM of one of them,
+// and the rises still count.
+func TestRanklessMessageExplainsStatsOOM(t *testing.T) {
+	msg := &gpulog.GPULog{Source: input.Source{Path: "slurm-1.out"}, OOMs: []gpulog.TrainingOOM{oomMessage(2, input.NoRank, 0, 80*gib)}}
+	rankLog := func(rank int) *gpulog.GPULog {
+		rs := statsSeries(100, leakingStats)
+		for i := range rs {
+			rs[i].rank = rank
+		}
+		return statsLog("stats.jsonl", rs)
+	}
+	for _, tt := range []struct {
+		name  string
+		ranks []int
+		want  int64
+	}{
+		{"one rank", []int{0}, 1},
+		{"two ranks", []int{0, 1}, 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			run := &ingest.Run{Dir: "run", Location: t0.Location(), Logs: []*gpulog.GPULog{msg}}
+			for _, r := range tt.ranks {
+				run.Logs = append(run.Logs, rankLog(r))
+			}
+			f := Analyze(run, Options{})
+			if f.Verdict.OOMs != tt.want {
+				t.Errorf("%d OOMs, want %d (findings %d)", f.Verdict.OOMs, tt.want, len(f.OOMs))
+			}
+		})
 	}
 }

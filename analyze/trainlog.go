@@ -119,6 +119,20 @@ type logOOM struct {
 	// repeats are the other logs that hold a copy of the message
 	// (distinctLoggedOOMs), in path order.
 	repeats []string
+	// lines is the message's line in each log that holds it, path and
+	// repeats alike: a consumer of one log's lines (countLoggedOOMs)
+	// finds the event in whichever copy that log holds.
+	lines map[string]int
+}
+
+// lineIn is the line of the message in the log at path, false when that
+// log holds no copy of it.
+func (o logOOM) lineIn(path string) (int, bool) {
+	if path == o.path {
+		return o.m.Line, true
+	}
+	l, ok := o.lines[path]
+	return l, ok
 }
 
 // on reports whether the OOM happened on device d: a device of its rank
@@ -143,7 +157,7 @@ func placeLogOOMs(logs []*gpulog.GPULog, logRank func(*gpulog.GPULog) int, devic
 			if rank == input.NoRank {
 				rank = pathRank
 			}
-			out = append(out, logOOM{path: l.Path, m: m, key: DeviceKey{Rank: rank, Device: messageDevice(m.Device, rank, devices)}})
+			out = append(out, logOOM{path: l.Path, m: m, key: messageDevice(m.Device, rank, devices), lines: map[string]int{l.Path: m.Line}})
 		}
 	}
 	return distinctLoggedOOMs(out)
@@ -199,33 +213,46 @@ func sameRank(a, b int) bool {
 }
 
 // messageDevice is the CUDA device of the run that an OOM message of rank
-// rank (input.NoRank: unknown) means by "GPU gpu" (-1: it names none).
-// PyTorch prints the process's own device number, but a wrapper or an
-// older build may print the nvidia-smi index, which CUDA_VISIBLE_DEVICES
-// makes differ: when gpu is no device of the rank, it is the device joined
-// to nvidia-smi GPU gpu, or else the rank's only device. gpu stays as it
-// is when nothing decides, and a message naming none is on device 0, the
-// CUDA device a process that never selects one runs on.
-func messageDevice(gpu, rank int, devices []*Device) int {
+// rank (input.NoRank: unknown) means by "GPU gpu" (-1: it names none),
+// with the message's rank. PyTorch prints the process's own device number,
+// but a wrapper or an older build may print the nvidia-smi index, which
+// CUDA_VISIBLE_DEVICES makes differ: when gpu is no device of the rank, it
+// is the device joined to nvidia-smi GPU gpu, or else the rank's only
+// device. gpu stays as it is when nothing decides, and a message naming
+// none is on device 0, the CUDA device a process that never selects one
+// runs on.
+//
+// A message without a rank that names a GPU joined to exactly one device
+// of the run is that device's rank's: its GPU number says which process
+// it was, where the CUDA number it maps to (each rank's cuda:0) would
+// place the OOM on every rank's device (Device.RanOut on ranks that never
+// ran out). A CUDA number that several ranks' devices share stays rankless.
+func messageDevice(gpu, rank int, devices []*Device) DeviceKey {
 	var ofRank []*Device
 	for _, d := range devices {
 		if !sameRank(d.Rank, rank) || d.Host {
 			continue
 		}
 		if d.Device == gpu {
-			return gpu
+			return DeviceKey{Rank: rank, Device: gpu}
 		}
 		ofRank = append(ofRank, d)
 	}
+	var joined []*Device
 	for _, d := range ofRank {
 		if d.GPU != nil && d.GPUIndex == gpu && gpu >= 0 {
-			return d.Device
+			joined = append(joined, d)
 		}
 	}
-	if len(ofRank) == 1 {
-		return ofRank[0].Device
+	switch {
+	case len(joined) == 1 && rank == input.NoRank:
+		return joined[0].DeviceKey
+	case len(joined) > 0:
+		return DeviceKey{Rank: rank, Device: joined[0].Device}
+	case len(ofRank) == 1:
+		return DeviceKey{Rank: rank, Device: ofRank[0].Device}
 	}
-	return max(gpu, 0)
+	return DeviceKey{Rank: rank, Device: max(gpu, 0)}
 }
 
 // sameRequest reports whether an OOM message's request (logged bytes, as

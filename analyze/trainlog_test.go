@@ -154,27 +154,46 @@ func TestMessageDevice(t *testing.T) {
 		{DeviceKey: DeviceKey{Rank: input.NoRank, Device: 0}, GPU: gpu, GPUIndex: 2},
 		{DeviceKey: DeviceKey{Rank: input.NoRank, Device: 1}, GPU: gpu, GPUIndex: 3},
 	}
+	local := []*Device{
+		{DeviceKey: DeviceKey{Rank: 0, Device: 0}, GPU: gpu, GPUIndex: 2},
+		{DeviceKey: DeviceKey{Rank: 1, Device: 0}, GPU: gpu, GPUIndex: 3},
+	}
+	twoHosts := []*Device{
+		{DeviceKey: DeviceKey{Rank: 0, Device: 0}, GPU: gpu, GPUIndex: 2},
+		{DeviceKey: DeviceKey{Rank: 8, Device: 0}, GPU: gpu, GPUIndex: 2},
+	}
+	one := 1
 	for _, tt := range []struct {
 		name       string
 		rank, gpu  int
 		devices    []*Device
 		wantDevice int
+		wantRank   *int // nil: the message's own
 	}{
-		{"a device of the run", input.NoRank, 0, single, 0},
-		{"the nvidia-smi index of the joined GPU", input.NoRank, 6, single, 0},
-		{"no such device or GPU: the only device", input.NoRank, 4, single, 0},
-		{"no GPU named: the only device", input.NoRank, -1, single, 0},
-		{"no GPU named, two devices: cuda:0", 0, -1, unjoined, 0},
-		{"CUDA_VISIBLE_DEVICES=2,3: cuda:0 as printed", input.NoRank, 0, visible, 0},
-		{"CUDA_VISIBLE_DEVICES=2,3: nvidia-smi GPU 3 is cuda:1", input.NoRank, 3, visible, 1},
-		{"rank 1's message naming its nvidia-smi GPU", 1, 3, ranks, 1},
-		{"rank 0's own device", 0, 0, ranks, 0},
-		{"rank 1's only device", 1, 7, ranks, 1},
-		{"two devices, neither joined: as written", 0, 5, unjoined, 5},
-		{"no devices: as written", 0, 2, nil, 2},
+		{"a device of the run", input.NoRank, 0, single, 0, nil},
+		{"the nvidia-smi index of the joined GPU", input.NoRank, 6, single, 0, nil},
+		{"no such device or GPU: the only device", input.NoRank, 4, single, 0, nil},
+		{"no GPU named: the only device", input.NoRank, -1, single, 0, nil},
+		{"no GPU named, two devices: cuda:0", 0, -1, unjoined, 0, nil},
+		{"CUDA_VISIBLE_DEVICES=2,3: cuda:0 as printed", input.NoRank, 0, visible, 0, nil},
+		{"CUDA_VISIBLE_DEVICES=2,3: nvidia-smi GPU 3 is cuda:1", input.NoRank, 3, visible, 1, nil},
+		{"rank 1's message naming its nvidia-smi GPU", 1, 3, ranks, 1, nil},
+		{"rank 0's own device", 0, 0, ranks, 0, nil},
+		{"rank 1's only device", 1, 7, ranks, 1, nil},
+		{"two devices, neither joined: as written", 0, 5, unjoined, 5, nil},
+		{"no devices: as written", 0, 2, nil, 2, nil},
+		// Each rank's process sees its GPU as cuda:0: the nvidia-smi
+		// index names the rank; a shared index or CUDA number does not.
+		{"no rank, nvidia-smi GPU 3 is rank 1's cuda:0", input.NoRank, 3, local, 0, &one},
+		{"no rank, cuda:0 is every rank's", input.NoRank, 0, local, 0, nil},
+		{"no rank, nvidia-smi GPU 2 on two machines", input.NoRank, 2, twoHosts, 0, nil},
 	} {
-		if got := messageDevice(tt.gpu, tt.rank, tt.devices); got != tt.wantDevice {
-			t.Errorf("%s: device %d, want %d", tt.name, got, tt.wantDevice)
+		want := DeviceKey{Rank: tt.rank, Device: tt.wantDevice}
+		if tt.wantRank != nil {
+			want.Rank = *tt.wantRank
+		}
+		if got := messageDevice(tt.gpu, tt.rank, tt.devices); got != want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, want)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"time"
+
+	"gpureport/input"
 )
 
 // The run verdict raises four independent flags:
@@ -34,9 +36,11 @@ import (
 // without it, and reserved memory alone cannot say which.
 //
 // Severity: "critical" for an OOM (not one the training log shows the job
-// caught and went on from: OOM.Handled, a warning), or a leak projected to exhaust the
+// caught and went on from: OOM.Handled, a warning), a leak projected to exhaust the
 // device within the run's own length or within Horizon (--horizon,
-// 24 h by default) of wall-clock time; "warning" for any other flag or
+// 24 h by default) of wall-clock time, or a leak on a device that already
+// ran out of memory (Device.RanOut, caught OOMs included: the forecast
+// came true within the run); "warning" for any other flag or
 // growing memory; "info" when nothing is raised but the data cannot say
 // so (a trend insufficient or inconclusive, or no device at all): the
 // headline then says "Not enough data" and what is missing; "ok"
@@ -102,7 +106,14 @@ func decideVerdict(f *Findings) {
 			v.Leak = true
 			d.Status = StatusLeak
 		}
-		if span, ok := deviceSpan(d); deviceLeak && at != nil && at.Projection != nil && ok {
+		if deviceLeak && at != nil && at.RanOut != nil {
+			// The leak's forecast came true: the device already ran
+			// out of memory (ranOut put that OOM in place of the
+			// projection). That is exhaustion within the run, critical
+			// even when the job caught the OOM and went on.
+			critical = true
+			reason(ReasonExhaustion, d).WithinRun = true
+		} else if span, ok := deviceSpan(d); deviceLeak && at != nil && at.Projection != nil && ok {
 			p := at.Projection
 			within := p.Remaining <= span
 			soon := p.Hours > 0 && p.Hours <= f.Thresholds.Horizon.Hours()
@@ -251,11 +262,35 @@ func oomCauses(f *Findings) []OOMCause {
 	return out
 }
 
-// hasSnapshotOOM reports whether a snapshot explains an OOM of device k.
+// hasSnapshotOOM reports whether an OOM finding (a snapshot's, or a
+// training log's message) explains an OOM of device k, so that its
+// memory_stats num_ooms rises are that OOM, not more. A finding without a
+// rank explains k's when k is the only device of the run it can be on
+// (the message's rank-less line beside one rank's readings, whose device
+// it also gives its capacity and ran-out mark); beside several ranks'
+// devices it stands for one OOM of one of them, which cannot explain the
+// rises of each.
 func hasSnapshotOOM(f *Findings, k DeviceKey) bool {
+	if k.Host {
+		return false
+	}
 	for _, o := range f.OOMs {
-		if o.Rank == k.Rank && o.Device == k.Device && !k.Host {
+		if o.Device != k.Device {
+			continue
+		}
+		if o.Rank == k.Rank {
 			return true
+		}
+		if o.Rank == input.NoRank {
+			n := 0
+			for _, d := range f.Devices {
+				if !d.Host && d.Device == o.Device {
+					n++
+				}
+			}
+			if n == 1 {
+				return true
+			}
 		}
 	}
 	return false

@@ -228,6 +228,22 @@ func TestLogsOnlyRuns(t *testing.T) {
 				}
 			}
 		}},
+		// The training log prints the OOM that num_ooms counts: the verdict
+		// counts one OOM, and no output lists the rise as another.
+		{"memory_stats leak with its OOM's message", func(t testing.TB, dir string) {
+			writeLeakingStats(t, dir)
+			testutil.WriteFile(t, filepath.Join(dir, "train.log"), []byte("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free. "+
+				"Including non-PyTorch memory, this process has 77.91 GiB memory in use. Of the allocated memory 74.50 GiB is allocated by PyTorch, and 2.88 GiB is reserved by PyTorch but unallocated.\n"))
+		}, func(t *testing.T, r rendered) {
+			if n := len(at(t, r.summary, "ooms").([]any)); n != 1 || !strings.Contains(r.text, "; 1 OOM") {
+				t.Errorf("summary.json: %d OOMs; stdout:\n%s\nwant one OOM", n, r.text)
+			}
+			_, section, _ := strings.Cut(r.md, "## Out of memory\n\n")
+			section, _, _ = strings.Cut(section, "\n\n")
+			if n := strings.Count(section, "\n") + 1; n != 1 || strings.Contains(section, "num_ooms") {
+				t.Errorf("summary.md's Out of memory lists %d items, want the message alone:\n%s", n, section)
+			}
+		}},
 		{"memory_stats flat", func(t testing.TB, dir string) { writeFlatStats(t, dir) }, func(t *testing.T, r rendered) {
 			v := at(t, r.summary, "verdict")
 			if at(t, v, "leak") != false || at(t, v, "oom") != false || at(t, v, "fragmentation") != false || at(t, v, "outside_allocator_leak") != false ||

@@ -54,7 +54,7 @@ type view struct {
 	// first OOM, or at the peak snapshot ("" when no roles are known).
 	Held string
 	// OOMs are the explained out-of-memory errors; StatsOOMs the rises of
-	// memory_stats num_ooms, device by device.
+	// memory_stats num_ooms that the verdict counts as OOMs of their own.
 	OOMs      []oomItem
 	StatsOOMs []statsOOMItem
 	// Ranks compares the ranks of a multi-rank run; nil otherwise.
@@ -94,11 +94,16 @@ func buildView(f *analyze.Findings) *view {
 	for i := range f.OOMs {
 		v.OOMs = append(v.OOMs, buildOOM(&f.OOMs[i]))
 	}
-	for _, d := range f.Devices {
-		if m := d.MemoryStats; m != nil {
-			for _, o := range m.OOMs {
-				v.StatsOOMs = append(v.StatsOOMs, statsOOMItem{Device: words.Device(d.DeviceKey), Text: words.StatsOOM(o)})
-			}
+	// The num_ooms rises the verdict counts as OOMs of their own (a
+	// memory_stats OOM reason each): a rise on a device whose OOM a
+	// snapshot or a training log already explains is that OOM, shown
+	// with the device's readings, not listed again.
+	for _, r := range f.Verdict.Reasons {
+		if r.Kind != analyze.ReasonStatsOOM {
+			continue
+		}
+		if d := device(f, r.Device); d != nil && d.MemoryStats != nil && r.Index >= 0 && r.Index < len(d.MemoryStats.OOMs) {
+			v.StatsOOMs = append(v.StatsOOMs, statsOOMItem{Device: words.Device(d.DeviceKey), Text: words.StatsOOM(d.MemoryStats.OOMs[r.Index])})
 		}
 	}
 	v.Ranks = buildRanks(f)

@@ -142,7 +142,11 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 	case analyze.NoteSkipped:
 		return units.CountOf(n.Count, "input file") + " could not be used (see the inputs table)"
 	case analyze.NoteOOMRepeated:
-		return fmt.Sprintf("the OOM on %s in %s is repeated in %s, with every figure the same: copies of the same process's output (a tee, a tracker's console capture, an error file), counted once",
+		what := "the OOM on %s in %s is"
+		if n.Count > 1 {
+			what = fmt.Sprintf("the %d OOMs on %%s in %%s are", n.Count)
+		}
+		return fmt.Sprintf(what+" repeated in %s, with every figure the same: copies of the same process's output (a tee, a tracker's console capture, an error file), counted once",
 			where, n.Paths[0], n.Text)
 	case analyze.NoteNoContent:
 		return units.CountOf(n.Count, "text log") + " held nothing gpureport reads: no GPU readings and no out-of-memory message (a job's output without them; listed in the inputs table)"

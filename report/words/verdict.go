@@ -248,6 +248,9 @@ func leakReason(d *analyze.Device, suspects int) string {
 // limit: within the run's own length, or within the critical horizon.
 func exhaustion(f *analyze.Findings, d *analyze.Device, withinRun bool) string {
 	at := d.Trend(analyze.MetricAllocated)
+	if at.RanOut != nil {
+		return fmt.Sprintf("%s: allocated memory leaks and the device %s", Device(d.DeviceKey), RanOut(at.RanOut))
+	}
 	p := at.Projection
 	wall := ""
 	if p.Hours > 0 {

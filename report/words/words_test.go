@@ -504,6 +504,10 @@ func TestNoteOOMRepeated(t *testing.T) {
 	if got := Note(f, n); got != want {
 		t.Errorf("note %q, want %q", got, want)
 	}
+	n.Count = 2
+	if got, want := Note(f, n), "the 2 OOMs on rank 1 · cuda:1 in slurm-5.out are repeated in logs/none_x/attempt_0/1/error.json, with every"; !strings.HasPrefix(got, want) {
+		t.Errorf("note %q, want it to start %q", got, want)
+	}
 }
 
 // TestExplanationHandledRepeated: a message's explanation says where
