@@ -303,6 +303,7 @@ func (rs *recoveryState) markHandled(ooms []TrainingOOM) {
 	slices.SortFunc(events, func(a, b event) int { return a.n - b.n })
 	waiting := map[streamKey][]event{} // messages not answered yet
 	ahead := map[streamMark]bool{}     // recovery lines before a traceback, not paired yet
+	printed := map[int]bool{}          // lines of messages whose handler printed their traceback
 	for _, e := range events {
 		k := e.key()
 		if e.oom >= 0 {
@@ -310,6 +311,7 @@ func (rs *recoveryState) markHandled(ooms []TrainingOOM) {
 			if e.after > 0 && ahead[r] {
 				ooms[e.oom].Handled = true
 				delete(ahead, r)
+				printed[e.n] = true
 				continue
 			}
 			waiting[k] = append(waiting[k], e)
@@ -329,7 +331,7 @@ func (rs *recoveryState) markHandled(ooms []TrainingOOM) {
 		}
 		waiting[k] = q
 	}
-	rs.markFatal(ooms)
+	rs.markFatal(ooms, printed)
 }
 
 // markFatal clears Handled on the message closest before each fatal end,
@@ -337,8 +339,14 @@ func (rs *recoveryState) markHandled(ooms []TrainingOOM) {
 // maxRecoveryLines before it: the job did not go on from it. The bound is
 // a recovery line's: within it lie a traceback and memory tables; a
 // message further back was followed by more of the run's own output.
-func (rs *recoveryState) markFatal(ooms []TrainingOOM) {
+// The exception of a traceback that a handler printed after its line
+// (printed, by line) is no fatal end, though the file ends with it: the
+// handler caught it.
+func (rs *recoveryState) markFatal(ooms []TrainingOOM, printed map[int]bool) {
 	for _, f := range slices.Concat(rs.fatal, rs.tail) {
+		if printed[f.n] && !slices.Contains(rs.fatal, f) {
+			continue
+		}
 		any := f.label == "" && f.rank == input.NoRank
 		for i := len(rs.ooms) - 1; i >= 0; i-- {
 			m := rs.ooms[i]
