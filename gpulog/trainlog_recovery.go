@@ -46,7 +46,9 @@ import (
 // worker failed anywhere (torchelastic's ChildFailedError and "failed
 // (exitcode: N)", srun's "exited with exit code", the shell's "Killed").
 // The message closest before a fatal end, in its stream (in the file
-// when the end names none), within maxRecoveryLines, is not Handled.
+// when the end names none), within maxRecoveryLines, is not Handled. The
+// exception of a traceback that a handler printed after its line is no
+// fatal end, though the file ends with it: it was caught.
 
 // NCCL's WARN lines name a failed CUDA allocation ("Cuda failure 'out of
 // memory'", "Failed to CUDA calloc N bytes") on the process's device; the
