@@ -184,16 +184,13 @@ var (
 	reLauncherFailed = regexp.MustCompile(`(?i)\bfailed \(exitcode: -?[1-9]|^\s*exitcode\s*: -?[1-9]|\bexited with exit code [1-9]`)
 )
 
-// tracebackMayBe is a quick test that rules out most lines that are no
-// traceback line, exception, launcher report or error hint, before
-// observe reads their prefix.
+// tracebackMayBe is a quick test that rules out most lines that cannot
+// start a traceback or be an exception or launcher failure report,
+// before observe reads their prefix. Inside a traceback, or after one,
+// every line is read: a frame's source line, torchelastic's report and
+// CUDA's hints name none of these words.
 func tracebackMayBe(line string) bool {
-	if line[0] == ' ' || line[0] == '\t' {
-		return true
-	}
-	for _, w := range []string{"Traceback", "File \"", "    ", "Error", "Exception", "Interrupt", "Exit", "During handling", "The above exception",
-		"Killed", "xit code", "exitcode", "====", "Failures:", "Root Cause", "NO_OTHER_FAILURES", "^^^",
-		"CUDA_LAUNCH_BLOCKING", "TORCH_USE_CUDA_DSA", "might be asynchronously reported", "No executable batch size"} {
+	for _, w := range []string{"Traceback", "Error", "Exception", "Interrupt", "Exit", "Killed", "xit code", "exitcode", "No executable batch size"} {
 		if strings.Contains(line, w) {
 			return true
 		}
@@ -214,7 +211,7 @@ func (rs *recoveryState) observe(n int, line string) {
 	}
 	text := rs.lastText
 	rs.lastText = n
-	if !tracebackMayBe(line) {
+	if len(rs.tracebacks) == 0 && len(rs.tail) == 0 && !tracebackMayBe(line) {
 		rs.other()
 		return
 	}
