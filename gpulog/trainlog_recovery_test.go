@@ -66,6 +66,10 @@ func TestOOMHandled(t *testing.T) {
 		{"srun reports the task failed", modern("1.00 GiB") + "\nattempting to recover from OOM\nsrun: error: gpu-node-3: task 0: Exited with exit code 1\n", []bool{false}},
 		{"fairseq: recovered, then irrecoverable", fairseq("1.25 GiB") + "2021-05-04 12:01:10 | WARNING | fairseq.trainer | OOM: Ran out of memory with exception: " + legacy("2.00 GiB") + "\n" +
 			"2021-05-04 12:01:10 | ERROR | fairseq.trainer | OOM during optimization, irrecoverable\n" + traceback + "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.99 GiB total capacity; 19.21 GiB already allocated; 1.12 GiB free; 21.30 GiB reserved in total by PyTorch)\n", []bool{true, false}},
+		{"the shell killed the job", modern("1.00 GiB") + "\nattempting to recover from OOM\n" + steps(2) + "Killed\n", []bool{false}},
+		{"CUDA's hints after the exception the log ends with", "attempting to recover from OOM\n" + traceback + modern("1.00 GiB") + "\nattempting to recover from OOM\n" + traceback +
+			"RuntimeError: CUDA error: an illegal memory access was encountered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n" +
+			"For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n", []bool{false}},
 		{"the other rank's fatal end", "[rank1]: " + modern("1.00 GiB") + "\n[rank1]: OOM detected, reducing batch size and retrying\n[rank0]: Traceback (most recent call last):\n[rank0]:   File \"/w/train.py\", line 188, in main\n[rank0]: " + modern("3.00 GiB") + "\n", []bool{true, false}},
 		{"fairseq: recovery after the message and its tables", fairseq("1.25 GiB") + fairseq("1.31 GiB") + "done training in 4120.3 seconds\n", []bool{true, true}},
 		{"handler's line before its traceback", "OOM Detected, reducing batch/grad size to 12/1.\n" + traceback + legacy("3.00 GiB") + "\n" +
