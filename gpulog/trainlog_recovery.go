@@ -249,7 +249,7 @@ func (rs *recoveryState) observe(n int, line string) {
 		rs.fatal = append(rs.fatal, m)
 	case indented, strings.HasPrefix(rest, "File \""), strings.HasPrefix(rest, "^"),
 		strings.HasPrefix(rest, "During handling of the above exception"), strings.HasPrefix(rest, "The above exception was"),
-		strings.HasPrefix(rest, "===="), strings.HasPrefix(rest, "Failures:"), strings.HasPrefix(rest, "Root Cause"),
+		strings.HasPrefix(rest, "===="), strings.HasPrefix(rest, "----"), strings.HasSuffix(strings.TrimSpace(rest), " FAILED"), strings.HasPrefix(rest, "Failures:"), strings.HasPrefix(rest, "Root Cause"),
 		strings.Contains(rest, "NO_OTHER_FAILURES"), strings.HasPrefix(rest, "[") && strings.HasSuffix(strings.TrimSpace(rest), "]:"):
 		// A traceback's frames and chaining, torchelastic's report.
 	default:
@@ -346,10 +346,10 @@ func (rs *recoveryState) markFatal(ooms []TrainingOOM, printed map[int]bool) {
 		if printed[f.n] && !slices.Contains(rs.fatal, f) {
 			continue
 		}
-		any := f.label == "" && f.rank == input.NoRank
+		wholeFile := f.label == "" && f.rank == input.NoRank
 		for i := len(rs.ooms) - 1; i >= 0; i-- {
 			m := rs.ooms[i]
-			if m.n > f.n || (!any && m.key() != f.key()) {
+			if m.n > f.n || (!wholeFile && m.key() != f.key()) {
 				continue
 			}
 			if f.n-m.n <= maxRecoveryLines {
