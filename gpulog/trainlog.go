@@ -522,6 +522,7 @@ func (tr *trainingReader) read(raw string, ln int) {
 			tr.elasticRank = input.NoRank
 		}
 	}
+	tr.rec.observe(ln, line)
 	if recoveryMayBe(line) {
 		v := visibleText(line)
 		if _, isOOM := classifyOOMLine(v); !isOOM {

@@ -21,17 +21,35 @@ import (
 // batch". A message answered by such a line is Handled: the job said it
 // went on.
 //
-// The evidence is that line alone, paired with the message it answers:
-// a handler logs its line either before the traceback it prints
-// (dreambooth) or after the message and its memory tables (fairseq), so
-// messages and recovery lines of one stream (same launcher label and
-// rank) are paired in the order they were written, each with the
-// adjacent one of the other kind, within maxRecoveryLines. Training
-// lines after the message ("the process kept training") are not taken as
-// evidence: a console interleaves several processes' lines, and
-// torchelastic restarts its workers after a fatal OOM, so progress after
-// it may be another process's, or a new one's.
+// The evidence is that line, paired with the message it answers. A
+// handler logs its line either after the message and its memory tables
+// (fairseq, Lightning, ParlAI: these print no traceback) or just before
+// the caught traceback it prints (dreambooth), so messages and recovery
+// lines of one stream (same launcher label and rank) are paired in the
+// order they were written, each with the adjacent one of the other kind,
+// within maxRecoveryLines; a line before a message pairs with it only
+// when the message closes the traceback that starts right after the
+// line. A line followed by 20 lines of training and then an OOM belongs
+// to an OOM it did not print (Lightning's finder, ParlAI catch theirs
+// silently). Training lines after the message ("the process kept
+// training") are not taken as evidence: a console interleaves several
+// processes' lines, and torchelastic restarts its workers after a fatal
+// OOM, so progress after it may be another process's, or a new one's.
 //
+// A job that ends in a fatal error did not recover from the OOM just
+// before it, whatever line answered it: a finder that catches its OOMs
+// and then gives up (accelerate's "No executable batch size found,
+// reached zero."), a caught OOM followed by an uncaught one. The fatal
+// ends of a log are the exceptions closing its last tracebacks, when
+// nothing but traceback lines, blank lines and launcher failure reports
+// follow them to the end of the file, and a launcher's report that a
+// worker failed anywhere (torchelastic's ChildFailedError and "failed
+// (exitcode: N)", srun's "exited with exit code", the shell's "Killed").
+// The message closest before a fatal end, in its stream (in the file
+// when the end names none), within maxRecoveryLines, is not Handled. The
+// exception of a traceback that a handler printed after its line is no
+// fatal end, though the file ends with it: it was caught.
+
 // NCCL's WARN lines name a failed CUDA allocation ("Cuda failure 'out of
 // memory'", "Failed to CUDA calloc N bytes") on the process's device; the
 // error PyTorch then raises (ncclUnhandledCudaError's "Last error:
@@ -83,12 +101,47 @@ type streamMark struct {
 	rank  int
 }
 
+// streamKey is a stream: a launcher label and rank prefix.
+type streamKey struct {
+	label string
+	rank  int
+}
+
+func (m streamMark) key() streamKey { return streamKey{m.label, m.rank} }
+
+// oomMark is the stream of an OOM message kept, and the line just before
+// the traceback the message closes (the last non-blank line before its
+// "Traceback (most recent call last):"), 0 when it closes none.
+type oomMark struct {
+	streamMark
+	after int
+}
+
+// openTraceback is a traceback being written in a stream: the line of
+// its "Traceback (most recent call last):", the last non-blank line
+// before it, and the line of the exception that closed it (0 while
+// open).
+type openTraceback struct {
+	start, after, exc int
+}
+
 // recoveryState collects, while a training log is read, its recovery
-// lines and the stream of each OOM message kept (parallel to the log's
-// OOMs), for markHandled at the end.
+// lines, the stream of each OOM message kept (parallel to the log's
+// OOMs) and the fatal ends, for markHandled at the end.
 type recoveryState struct {
 	lines []streamMark
-	ooms  []streamMark
+	ooms  []oomMark
+	// fatal holds the launcher failure reports read; tail the
+	// exceptions closing tracebacks since the last line that is no
+	// traceback, blank line or launcher report (the fatal ends when the
+	// file ends there).
+	fatal []streamMark
+	tail  []streamMark
+	// tracebacks are the tracebacks being written, by stream, since the
+	// last line that is none of those; lastText is the last non-blank
+	// line read.
+	tracebacks map[streamKey]openTraceback
+	lastText   int
 	// lastOOM is the largest line of ooms; prune is the length of lines
 	// at which those no message can pair with are dropped.
 	lastOOM int
@@ -143,57 +196,202 @@ func (rs *recoveryState) dropUnpairable(n int) {
 	rs.prune = 2 * len(kept)
 }
 
-// oom records the stream of the OOM message just appended to the log.
+// oom records the stream of the OOM message just appended to the log,
+// whose first line (n) was given to observe last.
 func (rs *recoveryState) oom(n int, line string) {
-	rs.ooms = append(rs.ooms, markOf(n, line))
+	m := oomMark{streamMark: markOf(n, line)}
+	if tb, ok := rs.tracebacks[m.key()]; ok && tb.start < n && (tb.exc == 0 || tb.exc == n) {
+		m.after = tb.after
+	}
+	rs.ooms = append(rs.ooms, m)
 	rs.lastOOM = max(rs.lastOOM, n)
 }
 
+var (
+	// reExceptionLine matches the exception line that closes a Python
+	// traceback (after the line's prefix): a dotted name ending in
+	// Error, Exception, Interrupt or Exit, then a colon or the end.
+	reExceptionLine = regexp.MustCompile(`^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)(?::|$)`)
+	// reLauncherFailed matches a launcher's report that a worker failed
+	// with a nonzero status: torchelastic's "failed (exitcode: 1)" and
+	// its summary's "exitcode  : 1", srun's "error: host: task 0:
+	// Exited with exit code 1".
+	reLauncherFailed = regexp.MustCompile(`(?i)\bfailed \(exitcode: -?[1-9]|^\s*exitcode\s*: -?[1-9]|\bexited with exit code [1-9]`)
+)
+
+// tracebackMayBe is a quick test that rules out most lines that cannot
+// start a traceback or be an exception or launcher failure report,
+// before observe reads their prefix. Inside a traceback, or after one,
+// every line is read: a frame's source line, torchelastic's report and
+// CUDA's hints name none of these words.
+func tracebackMayBe(line string) bool {
+	for _, w := range []string{"Traceback", "Error", "Exception", "Interrupt", "Exit", "Killed", "xit code", "exitcode", "No executable batch size"} {
+		if strings.Contains(line, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// errorHints are lines PyTorch prints after a CUDA error's message: part
+// of the exception, not output after it.
+var errorHints = []string{"CUDA kernel errors might be asynchronously reported", "For debugging consider passing CUDA_LAUNCH_BLOCKING",
+	"Compile with `TORCH_USE_CUDA_DSA`", "Device-side assertion"}
+
+// observe reads line n (as visibleText shows it) for the tracebacks and
+// fatal ends: every line the reader reads that continues no message.
+func (rs *recoveryState) observe(n int, line string) {
+	if strings.TrimSpace(line) == "" {
+		return
+	}
+	text := rs.lastText
+	rs.lastText = n
+	if len(rs.tracebacks) == 0 && len(rs.tail) == 0 && !tracebackMayBe(line) {
+		rs.other()
+		return
+	}
+	h := readLineHead(line)
+	rest := h.rest
+	// readLineHead drops the spaces before rest: a frame's source line
+	// is indented by more than the one space after a prefix.
+	prefix := line[:len(line)-len(rest)]
+	ws := len(prefix) - len(strings.TrimRight(prefix, " \t"))
+	indented := ws >= 2 || (ws == 1 && len(prefix) == 1)
+	m := streamMark{n: n, label: h.label, rank: h.rank}
+	if rs.tracebacks == nil {
+		rs.tracebacks = map[streamKey]openTraceback{}
+	}
+	tb, inTB := rs.tracebacks[m.key()]
+	switch {
+	case strings.TrimSpace(rest) == "":
+	case strings.HasPrefix(rest, "Traceback (most recent call last)"):
+		rs.tracebacks[m.key()] = openTraceback{start: n, after: text}
+	case reExceptionLine.MatchString(rest):
+		if strings.Contains(rest, "No executable batch size found") || strings.Contains(rest, "ChildFailedError") {
+			// The finder gave up; torchelastic's worker failed.
+			rs.fatal = append(rs.fatal, m)
+		}
+		if !inTB {
+			rs.other()
+			return
+		}
+		if tb.exc == 0 {
+			tb.exc = n
+			rs.tracebacks[m.key()] = tb
+			rs.tail = append(rs.tail, m)
+		}
+	case reLauncherFailed.MatchString(rest), strings.TrimSpace(rest) == "Killed":
+		rs.fatal = append(rs.fatal, m)
+	case indented, strings.HasPrefix(rest, "File \""), strings.HasPrefix(rest, "^"),
+		strings.HasPrefix(rest, "During handling of the above exception"), strings.HasPrefix(rest, "The above exception was"),
+		strings.HasPrefix(rest, "===="), strings.HasPrefix(rest, "----"), strings.HasSuffix(strings.TrimSpace(rest), " FAILED"), strings.HasPrefix(rest, "Failures:"), strings.HasPrefix(rest, "Root Cause"),
+		strings.Contains(rest, "NO_OTHER_FAILURES"), strings.HasPrefix(rest, "[") && strings.HasSuffix(strings.TrimSpace(rest), "]:"):
+		// A traceback's frames and chaining, torchelastic's report.
+	default:
+		for _, hint := range errorHints {
+			if strings.HasPrefix(rest, hint) {
+				return
+			}
+		}
+		rs.other()
+	}
+}
+
+// other records a line that is no traceback line, launcher report or
+// blank line: the tracebacks before it are over, and the file does not
+// end with their exceptions.
+func (rs *recoveryState) other() {
+	rs.tail = rs.tail[:0]
+	clear(rs.tracebacks)
+}
+
 // markHandled sets Handled on the messages of ooms (parallel to rs.ooms)
-// that a recovery line answers. In each stream, messages and recovery
-// lines are taken in line order: each pairs with the oldest unpaired one
-// of the other kind at most maxRecoveryLines before it, or waits for one.
-// So a handler's line before its traceback pairs with the message after
-// it, fairseq's after its memory tables with the message before, and two
-// processes' messages written before their two recovery lines pair in
-// order.
+// that a recovery line answers and no fatal end follows. In each stream,
+// messages and recovery lines are taken in line order: a recovery line
+// pairs with the oldest unpaired message at most maxRecoveryLines before
+// it, or, when it is the line just before the traceback a message
+// closes, with that message. So fairseq's line after its memory tables
+// pairs with the message before, a handler's line before its traceback
+// with the message after it, and two processes' messages written before
+// their two recovery lines pair in order.
 func (rs *recoveryState) markHandled(ooms []TrainingOOM) {
 	if len(rs.lines) == 0 || len(rs.ooms) != len(ooms) {
 		return
 	}
 	type event struct {
-		streamMark
+		oomMark
 		oom int // index in ooms, -1 for a recovery line
 	}
 	var events []event
+	before := map[streamMark]bool{} // recovery lines just before a message's traceback
 	for i, m := range rs.ooms {
 		events = append(events, event{m, i})
+		if m.after > 0 {
+			before[streamMark{m.after, m.label, m.rank}] = true
+		}
 	}
 	for _, m := range rs.lines {
-		events = append(events, event{m, -1})
+		events = append(events, event{oomMark{streamMark: m}, -1})
 	}
 	// Line order; a message and a recovery line never share a line.
 	slices.SortFunc(events, func(a, b event) int { return a.n - b.n })
-	type key struct {
-		label string
-		rank  int
-		line  bool // the waiting events are recovery lines
-	}
-	waiting := map[key][]event{}
+	waiting := map[streamKey][]event{} // messages not answered yet
+	ahead := map[streamMark]bool{}     // recovery lines before a traceback, not paired yet
+	printed := map[int]bool{}          // lines of messages whose handler printed their traceback
 	for _, e := range events {
-		k := key{e.label, e.rank, e.oom >= 0}
+		k := e.key()
+		if e.oom >= 0 {
+			r := streamMark{e.after, e.label, e.rank}
+			if e.after > 0 && ahead[r] {
+				ooms[e.oom].Handled = true
+				delete(ahead, r)
+				printed[e.n] = true
+				continue
+			}
+			waiting[k] = append(waiting[k], e)
+			continue
+		}
+		if before[e.streamMark] {
+			ahead[e.streamMark] = true
+			continue
+		}
 		q := waiting[k]
 		for len(q) > 0 && e.n-q[0].n > maxRecoveryLines {
 			q = q[1:]
 		}
 		if len(q) > 0 {
-			ooms[max(q[0].oom, e.oom)].Handled = true
-			waiting[k] = q[1:]
-			continue
+			ooms[q[0].oom].Handled = true
+			q = q[1:]
 		}
 		waiting[k] = q
-		k.line = e.oom < 0
-		waiting[k] = append(waiting[k], e)
+	}
+	rs.markFatal(ooms, printed)
+}
+
+// markFatal clears Handled on the message closest before each fatal end,
+// in the end's stream (in the file when the end names none), at most
+// maxRecoveryLines before it: the job did not go on from it. The bound is
+// a recovery line's: within it lie a traceback and memory tables; a
+// message further back was followed by more of the run's own output.
+// The exception of a traceback that a handler printed after its line
+// (printed, by line) is no fatal end, though the file ends with it: the
+// handler caught it.
+func (rs *recoveryState) markFatal(ooms []TrainingOOM, printed map[int]bool) {
+	for _, f := range slices.Concat(rs.fatal, rs.tail) {
+		if printed[f.n] && !slices.Contains(rs.fatal, f) {
+			continue
+		}
+		wholeFile := f.label == "" && f.rank == input.NoRank
+		for i := len(rs.ooms) - 1; i >= 0; i-- {
+			m := rs.ooms[i]
+			if m.n > f.n || (!wholeFile && m.key() != f.key()) {
+				continue
+			}
+			if f.n-m.n <= maxRecoveryLines {
+				ooms[i].Handled = false
+			}
+			break
+		}
 	}
 }
 

@@ -11,8 +11,10 @@ import (
 // TestOOMHandled: a message that a recovery line of the same stream
 // answers, before it (a handler that logs and then prints the traceback)
 // or after it (fairseq, after its memory tables), is Handled; a message
-// without one, or whose recovery line belongs to another rank or lies too
-// far, is not.
+// without one, or whose recovery line belongs to another rank, lies too
+// far, or comes before it with other output between, is not, nor the
+// message closest before a fatal end (the exception the log ends with, a
+// launcher's failure report, a finder giving up).
 func TestOOMHandled(t *testing.T) {
 	legacy := func(req string) string {
 		return "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate " + req + " (GPU 0; 23.99 GiB total capacity; 19.21 GiB already allocated; 1.12 GiB free; 21.30 GiB reserved in total by PyTorch)"
@@ -24,11 +26,51 @@ func TestOOMHandled(t *testing.T) {
 			"2021-05-04 12:00:35 | WARNING | fairseq.trainer | attempting to recover from OOM in forward/backward pass\n" +
 			"2021-05-04 12:00:42 | INFO | train_inner | epoch 001:    400 / 4000 loss=8.7\n"
 	}
+	modern := func(req string) string {
+		return "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate " + req + ". GPU 0 has a total capacity of 79.15 GiB of which 1.52 GiB is free. Of the allocated memory 74.87 GiB is allocated by PyTorch, and 2.10 GiB is reserved by PyTorch but unallocated."
+	}
+	steps := func(n int) string {
+		var sb strings.Builder
+		for i := range n {
+			fmt.Fprintf(&sb, "12:00:%02d | train step %d\n", i, i)
+		}
+		return sb.String()
+	}
+	finder := func(bs int) string {
+		return fmt.Sprintf("OOM Detected, reducing batch/grad size to %d/1.\n", bs) + traceback
+	}
+	elastic := "E0504 12:01:10.123000 139 torch/distributed/elastic/multiprocessing/api.py:826] failed (exitcode: 1) local_rank: 0 (pid: 2045) of binary: /usr/bin/python\n" +
+		"Traceback (most recent call last):\n  File \"/usr/bin/torchrun\", line 8, in <module>\n    sys.exit(main())\n" +
+		"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n============================================================\ntrain.py FAILED\n" +
+		"------------------------------------------------------------\nFailures:\n  <NO_OTHER_FAILURES>\n" +
+		"------------------------------------------------------------\nRoot Cause (first observed failure):\n[0]:\n  time      : 2024-05-04_12:01:10\n" +
+		"  rank      : 0 (local_rank: 0)\n  exitcode  : 1 (pid: 2045)\n============================================================\n"
 	cases := []struct {
 		name string
 		text string
 		want []bool
 	}{
+		{"finder gives up: the last caught OOM was fatal", finder(2) + modern("3.00 GiB") + "\n" + finder(1) + modern("1.50 GiB") + "\n" + finder(0) + modern("0.75 GiB") + "\n" +
+			"Traceback (most recent call last):\n  File \"/w/memory.py\", line 117, in decorator\n    raise RuntimeError(\"No executable batch size found, reached zero.\")\n" +
+			"RuntimeError: No executable batch size found, reached zero.\n", []bool{true, true, false}},
+		{"finder gives up, then more output", finder(1) + modern("1.50 GiB") + "\n" + finder(0) + modern("0.75 GiB") + "\n" +
+			"Traceback (most recent call last):\n  File \"/w/memory.py\", line 117, in decorator\n    raise RuntimeError(\"No executable batch size found, reached zero.\")\n" +
+			"RuntimeError: No executable batch size found, reached zero.\nwandb: Waiting for W&B process to finish... (failed 1).\n", []bool{true, false}},
+		{"handler's traceback ends the log", finder(16) + modern("3.91 GiB") + "\n", []bool{true}},
+		{"Lightning finder's line, then a fatal OOM after training", "Batch size 16 failed, trying batch size 8\nFinished batch size finder, will continue with full run using batch size 8\n" +
+			steps(20) + traceback + modern("2.00 GiB") + "\n", []bool{false}},
+		{"a recovery line before the traceback, but output between", "Batch size 16 failed, trying batch size 8\n" + steps(20) + traceback + modern("2.00 GiB") + "\n" + steps(3), []bool{false}},
+		{"ParlAI skip line, then a fatal OOM", "12:00:05 | Ran out of memory, skipping batch. if this happens frequently, decrease batchsize\n" + steps(20) + traceback + modern("6.00 GiB") + "\n", []bool{false}},
+		{"fatal OOM, then torchelastic's report", "[rank0]: " + modern("1.00 GiB") + "\n[rank0]: attempting to recover from OOM\n" + steps(3) + elastic, []bool{false}},
+		{"recovered, trained long, then an unrelated failure", modern("1.00 GiB") + "\nattempting to recover from OOM in forward/backward pass\n" + steps(700) + elastic, []bool{true}},
+		{"srun reports the task failed", modern("1.00 GiB") + "\nattempting to recover from OOM\nsrun: error: gpu-node-3: task 0: Exited with exit code 1\n", []bool{false}},
+		{"fairseq: recovered, then irrecoverable", fairseq("1.25 GiB") + "2021-05-04 12:01:10 | WARNING | fairseq.trainer | OOM: Ran out of memory with exception: " + legacy("2.00 GiB") + "\n" +
+			"2021-05-04 12:01:10 | ERROR | fairseq.trainer | OOM during optimization, irrecoverable\n" + traceback + "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.99 GiB total capacity; 19.21 GiB already allocated; 1.12 GiB free; 21.30 GiB reserved in total by PyTorch)\n", []bool{true, false}},
+		{"the shell killed the job", modern("1.00 GiB") + "\nattempting to recover from OOM\n" + steps(2) + "Killed\n", []bool{false}},
+		{"CUDA's hints after the exception the log ends with", "attempting to recover from OOM\n" + traceback + modern("1.00 GiB") + "\nattempting to recover from OOM\n" + traceback +
+			"RuntimeError: CUDA error: an illegal memory access was encountered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n" +
+			"For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n", []bool{false}},
+		{"the other rank's fatal end", "[rank1]: " + modern("1.00 GiB") + "\n[rank1]: OOM detected, reducing batch size and retrying\n[rank0]: Traceback (most recent call last):\n[rank0]:   File \"/w/train.py\", line 188, in main\n[rank0]: " + modern("3.00 GiB") + "\n", []bool{true, false}},
 		{"fairseq: recovery after the message and its tables", fairseq("1.25 GiB") + fairseq("1.31 GiB") + "done training in 4120.3 seconds\n", []bool{true, true}},
 		{"handler's line before its traceback", "OOM Detected, reducing batch/grad size to 12/1.\n" + traceback + legacy("3.00 GiB") + "\n" +
 			"OOM Detected, reducing batch/grad size to 6/1.\n" + traceback + legacy("1.50 GiB") + "\nTraining complete.\n", []bool{true, true}},
