@@ -1451,6 +1451,13 @@ type MemoryStatsSeries struct {
 	// Retries describes num_alloc_retries over the readings; nil when no
 	// reading has it.
 	Retries *AllocRetries
+	// Window is set when the readings are one torch.profiler trace's
+	// [memory] events placed by time (no ProfilerStep#N spans): they
+	// cover one profiling window, often under a second, in which
+	// allocated memory rises and falls within each step, so their trend
+	// is one within that window, and its time to capacity is no forecast
+	// of the run's hours (decideVerdict).
+	Window bool
 }
 
 // MemoryStatsFigures are figures of torch.cuda.memory_stats() readings:

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gpureport/gpulog"
+	"gpureport/input"
 )
 
 // traceMem is one "[memory]" instant event as Kineto writes it.
@@ -26,7 +27,7 @@ func kinetoTrace(tail string, events ...string) string {
  {"id": 1, "name": "NVIDIA H100 80GB HBM3", "totalGlobalMem": 85045559296}],
  "distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 8}, "record_shapes": 1,
  "traceEvents": [
-  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#10", "pid": 4964, "tid": 4964, "ts": 1000.0, "dur": 90000, "args": {"External id": 1}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 4964, "tid": 4964, "ts": 1000.0, "dur": 90000, "args": {"External id": 1}},
   ` + strings.Join(events, ",\n  ") + `
  ]` + tail + `}`
 }
@@ -176,5 +177,54 @@ func TestSniffKinetoTrace(t *testing.T) {
 		if got := ok && f == gpulog.FormatKinetoTrace; got != c.want {
 			t.Errorf("%.40q: sniffed %q %v, want trace %v", c.head, f, ok, c.want)
 		}
+	}
+}
+
+// stepSpan is a ProfilerStep#n span as torch.profiler writes it.
+func stepSpan(n int, ts, dur float64) string {
+	return fmt.Sprintf(`{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d", "pid": 4964, "tid": 4964, "ts": %.1f, "dur": %.1f, "args": {"External id": %d}}`, n, ts, dur, n)
+}
+
+// TestKinetoTraceSteps: with ProfilerStep#N spans a trace gives one
+// reading per step and device: the memory at the step's end (its last
+// event), the step's highest as its peak, numbered from the span; the
+// span's copy on the GPU timeline is no step, and without spans a note
+// gives the window the readings cover.
+func TestKinetoTraceSteps(t *testing.T) {
+	gib := int64(1 << 30)
+	var ev []string
+	for s := range 3 {
+		start := float64(1000 + s*100000)
+		ev = append(ev, stepSpan(20+s, start, 90000),
+			`{"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#`+fmt.Sprint(20+s)+`", "pid": 0, "tid": 7, "ts": `+fmt.Sprint(start+50000)+`, "dur": 90000}`)
+		base := 20*gib + int64(s)*gib // what the step leaves behind grows 1 GiB a step
+		ev = append(ev, traceMem(start+10, 1, 0, base+4*gib, 30*gib, 1), traceMem(start+5000, 1, 0, base+6*gib, 31*gib, 1),
+			traceMem(start+80000, 1, 0, base+gib, 31*gib, -1))
+	}
+	l, err := gpulog.ReadLog(strings.NewReader(kinetoTrace("", ev...)), gpulog.FormatKinetoTrace, gpulog.ReadOptions{ModTime: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := l.MemoryStats
+	if len(ms) != 3 {
+		t.Fatalf("readings %+v", ms)
+	}
+	for i, r := range ms {
+		base := 20*gib + int64(i)*gib
+		if r.Step != int64(20+i) || r.Allocated != base+gib || r.Reserved != 31*gib || r.PeakAllocated != base+6*gib || r.PeakReserved != 31*gib {
+			t.Errorf("step reading %d: %+v", i, r)
+		}
+	}
+	if !hasNote(l, "one reading per profiler step (3 steps, ProfilerStep#20 to #22)") {
+		t.Errorf("notes %q", l.Notes)
+	}
+
+	l, err = gpulog.ReadLog(strings.NewReader(kinetoTrace("", traceMem(1000, 1, 0, gib, 2*gib, 1), traceMem(451000, 1, 0, 2*gib, 2*gib, 1))),
+		gpulog.FormatKinetoTrace, gpulog.ReadOptions{ModTime: time.Now()})
+	if err != nil || len(l.MemoryStats) != 2 || l.MemoryStats[0].Step != input.NoStep {
+		t.Fatalf("%v %+v", err, l)
+	}
+	if !hasNote(l, "no ProfilerStep#N spans") || !hasNote(l, "they cover 450ms") {
+		t.Errorf("notes %q", l.Notes)
 	}
 }
