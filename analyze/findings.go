@@ -493,7 +493,9 @@ type Trend struct {
 	Given, Floor int
 	// Source names the readings fitted when they are not the metric's
 	// usual ones: SourceMemoryStats for allocated and reserved bytes from
-	// torch.cuda.memory_stats() lines; "" otherwise.
+	// torch.cuda.memory_stats() lines; for used bytes of GPU logs of
+	// another tool than nvidia-smi, that tool (GPUSeries.NamedTool:
+	// "rocm-smi", "W&B", "MLflow"); "" otherwise.
 	Source string
 	// FitFrom is the index of the first point fitted (after warm-up).
 	FitFrom int
