@@ -53,11 +53,16 @@ const FormatKinetoTrace LogFormat = "kineto-trace"
 // step allocated memory rises in forward and falls after backward, so
 // readings placed by time over a trace (often under a second) fit that
 // sawtooth, not a leak. With spans that hold most readings, a device
-// gets one reading per step (traceStepReadings): Step N, the allocated
+// gets one reading per step: Step N, the allocated
 // and reserved memory at the step's end (its last [memory] event, what
 // the step leaves behind), and the step's highest figures as
-// PeakAllocated and PeakReserved. Without spans the readings stay placed
-// by time, and a note gives the window they cover.
+// PeakAllocated and PeakReserved. These are exact, never thinned, for
+// the events of a span read before them (traceDevice.inStep; Kineto
+// writes a step's span before its operators and events); spans read
+// after the events are matched to the thinned readings
+// (traceStepReadings), exact to within a thinned group, with a note.
+// Without spans the readings stay placed by time, and a note gives the
+// window they cover.
 //
 // A trace is streamed: one event is held at a time, never the file
 // (traces of a few steps reach hundreds of MB); events are framed by
@@ -78,6 +83,11 @@ const FormatKinetoTrace LogFormat = "kineto-trace"
 // in package analyze), so 4096 keeps ten times that resolution, about
 // 0.5 MiB per device.
 const maxTraceReadings = 4096
+
+// maxStepLookback is how many of the latest ProfilerStep spans an event
+// is matched against while streaming: the spans of one step from a few
+// threads that each call prof.step(), and the step before it.
+const maxStepLookback = 8
 
 // traceMemArgs are the args of a "[memory]" event that are read.
 type traceMemArgs struct {
@@ -124,6 +134,12 @@ type traceDevice struct {
 	pending traceReading
 	count   int
 	events  int
+	// inStep holds, by step number, the exact reading of the events that
+	// fell in a ProfilerStep span read before them (torch.profiler
+	// writes a step's span before its operators and events), never
+	// thinned; stepEvents counts those events.
+	inStep     map[int64]*traceReading
+	stepEvents int
 }
 
 // add takes one event's reading.
@@ -288,7 +304,17 @@ done:
 		// Steps place the readings when most of them fall in a step:
 		// spans that hold few of the events (a trace whose schedule
 		// covers part of the profile) leave the time placement.
-		if perStep, outside := traceStepReadings(rs, steps); len(perStep) > 0 && 2*outside <= len(rs) {
+		perStep, outside := traceStepReadings(rs, steps)
+		total, exact := len(rs), dev.level == 0
+		if len(dev.inStep) > 0 {
+			// Spans read before their events give exact steps.
+			perStep, outside, total, exact = perStep[:0], dev.events-dev.stepEvents, dev.events, true
+			for n, r := range dev.inStep {
+				perStep = append(perStep, stepReading{traceReading: *r, step: n})
+			}
+			slices.SortFunc(perStep, func(a, b stepReading) int { return cmpFloat(float64(a.step), float64(b.step)) })
+		}
+		if len(perStep) > 0 && 2*outside <= total {
 			for _, r := range perStep {
 				s := MemoryStatsSample{Step: r.step, Time: at(r.lastTs), Device: id, Rank: rank, Allocated: r.lastAlloc, Reserved: r.lastRes,
 					PeakAllocated: r.allocated, PeakReserved: r.reserved,
@@ -298,6 +324,10 @@ done:
 			msg := fmt.Sprintf("device %d's allocator events are read as one reading per profiler step (%d steps, ProfilerStep#%d to #%d): the allocated and reserved memory at the step's end (its last [memory] event), which is what the step leaves behind, with the step's highest figures as its peak", id, len(perStep), perStep[0].step, perStep[len(perStep)-1].step)
 			if outside > 0 {
 				msg += fmt.Sprintf("; %d readings outside every step were passed over", outside)
+			}
+			if !exact {
+				// The spans came after the events, which were thinned.
+				msg += "; the trace gives its steps after their events, which were thinned, so a step's figures are those of the thinned readings that end in it (a step's last events may count with the next)"
 			}
 			b.note(msg)
 		} else {
@@ -408,7 +438,7 @@ func scanTraceEvents(src io.Reader, devs map[int]*traceDevice, steps *[]traceSte
 		if !bytes.Contains(ev, []byte(`"[memory]"`)) {
 			continue
 		}
-		switch traceMemory(ev, devs) {
+		switch traceMemory(ev, devs, *steps) {
 		case memCPU:
 			cpu++
 		case memNoTotal:
@@ -495,9 +525,10 @@ const (
 	memOther
 )
 
-// traceMemory reads one event holding "[memory]" into devs and says
-// which kind it was.
-func traceMemory(raw []byte, devs map[int]*traceDevice) int {
+// traceMemory reads one event holding "[memory]" into devs, and into its
+// step's exact reading when one of steps (the spans read so far) holds
+// it, and says which kind it was.
+func traceMemory(raw []byte, devs map[int]*traceDevice, steps []traceStep) int {
 	var ev traceEvent
 	if err := json.Unmarshal(raw, &ev); err != nil || ev.Name != "[memory]" || ev.Args == nil {
 		return memOther
@@ -527,7 +558,27 @@ func traceMemory(raw []byte, devs map[int]*traceDevice) int {
 		dev = &traceDevice{}
 		devs[int(id)] = dev
 	}
-	dev.add(traceReading{ts: ts, allocated: alloc, reserved: res, lastTs: ts, lastAlloc: alloc, lastRes: res})
+	r := traceReading{ts: ts, allocated: alloc, reserved: res, lastTs: ts, lastAlloc: alloc, lastRes: res}
+	dev.add(r)
+	// Kineto writes a step's span just before its events, so only the
+	// latest spans are looked at (maxStepLookback): an event outside
+	// every span then costs a few comparisons, not one per step of a
+	// long profile. An event of an older span counts as outside every
+	// step (the note counts those).
+	for i := len(steps) - 1; i >= max(0, len(steps)-maxStepLookback); i-- {
+		if s := steps[i]; ts >= s.start && ts <= s.end {
+			if dev.inStep == nil {
+				dev.inStep = map[int64]*traceReading{}
+			}
+			if acc := dev.inStep[s.n]; acc != nil {
+				*acc = mergeTraceReadings(*acc, r)
+			} else {
+				dev.inStep[s.n] = &r
+			}
+			dev.stepEvents++
+			break
+		}
+	}
 	return memRead
 }
 

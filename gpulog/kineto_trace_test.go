@@ -228,3 +228,52 @@ func TestKinetoTraceSteps(t *testing.T) {
 		t.Errorf("notes %q", l.Notes)
 	}
 }
+
+// TestKinetoTraceStepsThinned: a long profile's steps, thinned, give
+// each step's exact end and peak when the trace gives each span before
+// its events (as torch.profiler does); spans after the events give the
+// peak and the end of the thinned groups, with a note.
+func TestKinetoTraceStepsThinned(t *testing.T) {
+	const steps, per = 4, 5001 // not a multiple of the groups' size
+	for _, spansFirst := range []bool{true, false} {
+		var ev, spans []string
+		for s := range steps {
+			start := float64(1 + s*(per+10))
+			spans = append(spans, stepSpan(s, start, per))
+			if spansFirst {
+				ev = append(ev, spans[s])
+			}
+			for k := range per {
+				// Rises 1 MiB an event, then a step's end leaves s GiB.
+				alloc := int64(s)<<30 + int64(k)<<20
+				if k == per-1 {
+					alloc = int64(s) << 30
+				}
+				ev = append(ev, traceMem(start+float64(k), 1, 0, alloc, 1<<40, 1))
+			}
+		}
+		if !spansFirst {
+			ev = append(ev, spans...)
+		}
+		l, err := gpulog.ReadLog(strings.NewReader(kinetoTrace("", ev...)), gpulog.FormatKinetoTrace, gpulog.ReadOptions{ModTime: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.MemoryStats) != steps || !hasNote(l, "thinned") || hasNote(l, "after their events") == spansFirst {
+			t.Fatalf("spans first %v: %d readings, notes %q", spansFirst, len(l.MemoryStats), l.Notes)
+		}
+		for s, r := range l.MemoryStats {
+			end, peak := int64(s)<<30, int64(s)<<30+int64(per-2)<<20
+			if r.Step != int64(s) {
+				t.Errorf("step %d: %+v", s, r)
+			}
+			if spansFirst && (r.Allocated != end || r.PeakAllocated != peak) {
+				t.Errorf("step %d: %+v, want end %d peak %d", s, r, end, peak)
+			}
+			// Thinned groups of 4 events: a step's last 4 may count with the next.
+			if !spansFirst && (r.PeakAllocated < peak-4<<20 || r.Allocated > r.PeakAllocated) {
+				t.Errorf("step %d: %+v, want peak within 4 MiB of %d", s, r, peak)
+			}
+		}
+	}
+}
