@@ -494,7 +494,9 @@ type Trend struct {
 	Given, Floor int
 	// Source names the readings fitted when they are not the metric's
 	// usual ones: SourceMemoryStats for allocated and reserved bytes from
-	// torch.cuda.memory_stats() lines; "" otherwise.
+	// torch.cuda.memory_stats() lines; for used bytes of GPU logs of
+	// another tool than nvidia-smi, that tool (GPUSeries.NamedTool:
+	// "rocm-smi", "W&B", "MLflow"); "" otherwise.
 	Source string
 	// FitFrom is the index of the first point fitted (after warm-up).
 	FitFrom int
@@ -1452,6 +1454,13 @@ type MemoryStatsSeries struct {
 	// Retries describes num_alloc_retries over the readings; nil when no
 	// reading has it.
 	Retries *AllocRetries
+	// Window is set when the readings are one torch.profiler trace's
+	// [memory] events placed by time (no ProfilerStep#N spans): they
+	// cover one profiling window, often under a second, in which
+	// allocated memory rises and falls within each step, so their trend
+	// is one within that window, and its time to capacity is no forecast
+	// of the run's hours (decideVerdict).
+	Window bool
 }
 
 // MemoryStatsFigures are figures of torch.cuda.memory_stats() readings:

@@ -99,6 +99,9 @@ func collectMemStats(run *placement.Run) []*memStatsGroup {
 	out := make([]*memStatsGroup, 0, len(byKey))
 	for _, g := range byKey {
 		orderMemStats(g)
+		// Several traces placed by time span the profiling cycles
+		// between them: a trend over those is the run's.
+		g.ms.Window = g.ms.Order == "time" && len(g.ms.Sources) == 1 && allTraces(run.Logs, g.ms.Sources)
 		memStatsCounters(g.ms)
 		out = append(out, g)
 	}
@@ -106,6 +109,16 @@ func collectMemStats(run *placement.Run) []*memStatsGroup {
 		return cmp.Or(cmp.Compare(a.key.Rank, b.key.Rank), cmp.Compare(a.key.Device, b.key.Device))
 	})
 	return out
+}
+
+// allTraces reports whether every log of paths is a torch.profiler trace.
+func allTraces(logs []*gpulog.GPULog, paths []string) bool {
+	for _, l := range logs {
+		if slices.Contains(paths, l.Path) && l.Format != gpulog.FormatKinetoTrace {
+			return false
+		}
+	}
+	return true
 }
 
 // countLoggedOOMs sets OOMsLogged of g, the memory_stats readings of
@@ -230,7 +243,8 @@ func memStatsFigures(rs []gpulog.MemoryStatsSample) (most, last MemoryStatsFigur
 	last = most
 	for _, r := range rs {
 		f := MemoryStatsFigures{r.Allocated, r.Reserved, r.Active, r.InactiveSplit, r.NumAllocRetries, r.NumOOMs}
-		most = MemoryStatsFigures{max(most.Allocated, f.Allocated), max(most.Reserved, f.Reserved), max(most.Active, f.Active),
+		// A reading of a span (a profiler step) gives its peak apart.
+		most = MemoryStatsFigures{max(most.Allocated, f.Allocated, spanPeak(r.PeakAllocated)), max(most.Reserved, f.Reserved, spanPeak(r.PeakReserved)), max(most.Active, f.Active),
 			max(most.InactiveSplit, f.InactiveSplit), max(most.NumAllocRetries, f.NumAllocRetries), max(most.NumOOMs, f.NumOOMs)}
 		known := func(v, was int64) int64 {
 			if v >= 0 {
@@ -242,6 +256,14 @@ func memStatsFigures(rs []gpulog.MemoryStatsSample) (most, last MemoryStatsFigur
 			known(f.InactiveSplit, last.InactiveSplit), known(f.NumAllocRetries, last.NumAllocRetries), known(f.NumOOMs, last.NumOOMs)}
 	}
 	return most, last
+}
+
+// spanPeak is a reading's span peak, gpulog.Unknown when it has none (0).
+func spanPeak(v int64) int64 {
+	if v > 0 {
+		return v
+	}
+	return gpulog.Unknown
 }
 
 // matchMemStats joins memory_stats groups to snapshot series: bySeries[i]

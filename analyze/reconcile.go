@@ -185,6 +185,9 @@ func gpuTrend(d *Device, per units.Per, rules TrendRules) *Trend {
 	}
 	x, y = binMedians(x, y, maxGPUPoints)
 	t := FitTrend(MetricGPUUsed, per, x, y, rules)
+	// Named for a reader ("rocm-smi used"); nvidia-smi's readings are
+	// the unnamed default (summary.json omits their source).
+	t.Source = g.NamedTool()
 	return &t
 }
 

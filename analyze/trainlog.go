@@ -3,6 +3,7 @@ package analyze
 import (
 	"gpureport/gpulog"
 	"gpureport/input"
+	"gpureport/placement"
 )
 
 // GPU-log readings without times, and OOM messages of training logs.
@@ -78,6 +79,7 @@ func joinGPUByReading(logs []*gpulog.GPULog, gpu int) *GPUSeries {
 	if len(g.Used) == 0 {
 		return nil
 	}
+	g.Tool = placement.ToolOf(logs, g.Sources)
 	return g
 }
 

@@ -117,6 +117,14 @@ func decideVerdict(f *Findings) {
 			p := at.Projection
 			within := p.Remaining <= span
 			soon := p.Hours > 0 && p.Hours <= f.Thresholds.Horizon.Hours()
+			if d.MemoryStats != nil && d.MemoryStats.Window {
+				// One trace's profiling window (often under a second)
+				// fitted by time: its slope mixes the rise and fall within
+				// steps with any growth over them, so a projection from it
+				// is no forecast of the run's hours; only reaching the
+				// capacity within the window itself stays critical.
+				soon = false
+			}
 			if within || soon {
 				critical = true
 				reason(ReasonExhaustion, d).WithinRun = within

@@ -372,6 +372,12 @@ type MemoryStatsSample struct {
 	Reserved      int64
 	Active        int64
 	InactiveSplit int64
+	// PeakAllocated and PeakReserved are the highest allocated and
+	// reserved bytes over the span the reading stands for (a profiler
+	// step of a torch.profiler trace, whose reading is the step's end);
+	// 0 when the reading is one instant, whose own figures are its peak.
+	PeakAllocated int64
+	PeakReserved  int64
 	// NumAllocRetries and NumOOMs are cumulative counts.
 	NumAllocRetries int64
 	NumOOMs         int64

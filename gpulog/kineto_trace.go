@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,6 +46,24 @@ const FormatKinetoTrace LogFormat = "kineto-trace"
 // at the file's modification time (the trace is written when profiling
 // ends), with a note.
 //
+// Steps: torch.profiler run with a schedule (prof.step() each step)
+// wraps each recorded step in a "ph": "X" span named ProfilerStep#N
+// (cat user_annotation, or cpu_op/Operator in older traces; the copy on
+// the GPU timeline, cat gpu_user_annotation, is passed over). Within a
+// step allocated memory rises in forward and falls after backward, so
+// readings placed by time over a trace (often under a second) fit that
+// sawtooth, not a leak. With spans that hold most readings, a device
+// gets one reading per step: Step N, the allocated
+// and reserved memory at the step's end (its last [memory] event, what
+// the step leaves behind), and the step's highest figures as
+// PeakAllocated and PeakReserved. These are exact, never thinned, for
+// the events of a span read before them (traceDevice.inStep; Kineto
+// writes a step's span before its operators and events); spans read
+// after the events are matched to the thinned readings
+// (traceStepReadings), exact to within a thinned group, with a note.
+// Without spans the readings stay placed by time, and a note gives the
+// window they cover.
+//
 // A trace is streamed: one event is held at a time, never the file
 // (traces of a few steps reach hundreds of MB); events are framed by
 // their braces and only [memory] events decoded (scanTraceEvents: a
@@ -65,6 +84,11 @@ const FormatKinetoTrace LogFormat = "kineto-trace"
 // 0.5 MiB per device.
 const maxTraceReadings = 4096
 
+// maxStepLookback is how many of the latest ProfilerStep spans an event
+// is matched against while streaming: the spans of one step from a few
+// threads that each call prof.step(), and the step before it.
+const maxStepLookback = 8
+
 // traceMemArgs are the args of a "[memory]" event that are read.
 type traceMemArgs struct {
 	Allocated  *json.Number `json:"Total Allocated"`
@@ -80,10 +104,24 @@ type traceEvent struct {
 	Args *traceMemArgs `json:"args"`
 }
 
-// traceReading is one kept reading before its time is resolved.
+// traceReading is one kept reading before its time is resolved: the
+// highest allocated figure of the events it stands for (at ts) and their
+// highest reserved figure, and the figures of its latest event (at
+// lastTs), which is what a step ends with.
 type traceReading struct {
 	ts                  float64
 	allocated, reserved int64
+	lastTs              float64
+	lastAlloc, lastRes  int64
+}
+
+// traceStep is a ProfilerStep#N span: torch.profiler's schedule wraps
+// each step between prof.step() calls in a "ph": "X" event named
+// ProfilerStep#N (N its step_num, counted over the whole run), from ts
+// for dur microseconds.
+type traceStep struct {
+	n          int64
+	start, end float64
 }
 
 // traceDevice holds one device's kept readings: every reading stands for
@@ -96,6 +134,12 @@ type traceDevice struct {
 	pending traceReading
 	count   int
 	events  int
+	// inStep holds, by step number, the exact reading of the events that
+	// fell in a ProfilerStep span read before them (torch.profiler
+	// writes a step's span before its operators and events), never
+	// thinned; stepEvents counts those events.
+	inStep     map[int64]*traceReading
+	stepEvents int
 }
 
 // add takes one event's reading.
@@ -141,6 +185,10 @@ func mergeTraceReadings(a, b traceReading) traceReading {
 	}
 	m.allocated = max(a.allocated, b.allocated)
 	m.reserved = max(a.reserved, b.reserved)
+	m.lastTs, m.lastAlloc, m.lastRes = a.lastTs, a.lastAlloc, a.lastRes
+	if b.lastTs >= a.lastTs {
+		m.lastTs, m.lastAlloc, m.lastRes = b.lastTs, b.lastAlloc, b.lastRes
+	}
 	return m
 }
 
@@ -179,6 +227,7 @@ func readKinetoTrace(r io.Reader, b *logBuilder) error {
 		cpu     int
 		noTotal int
 		events  int
+		steps   []traceStep
 		readErr error
 	)
 	for d.More() {
@@ -205,7 +254,7 @@ func readKinetoTrace(r io.Reader, b *logBuilder) error {
 			// decoder has not read; the rest of the object, if any, is
 			// read by a new decoder.
 			var rest io.Reader
-			events, cpu, noTotal, rest, err = scanTraceEvents(io.MultiReader(d.Buffered(), r), devs)
+			events, cpu, noTotal, rest, err = scanTraceEvents(io.MultiReader(d.Buffered(), r), devs, &steps)
 			if err == nil && rest == nil {
 				goto done
 			}
@@ -242,6 +291,9 @@ done:
 	}
 	slices.Sort(ids)
 	at := b.traceClock(base, devs)
+	steps = mergeTraceSteps(steps)
+	var first, last float64 // the time-placed readings' range (µs)
+	timed := false
 	for _, id := range ids {
 		dev := devs[id]
 		rs := dev.readings()
@@ -249,10 +301,45 @@ done:
 		if _, seen := b.byIndex[id]; !seen {
 			b.device(GPU{Index: id})
 		}
-		for _, r := range rs {
-			s := MemoryStatsSample{Step: input.NoStep, Time: at(r.ts), Device: id, Rank: rank, Allocated: r.allocated, Reserved: r.reserved,
-				Active: Unknown, InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown}
-			b.log.MemoryStats = append(b.log.MemoryStats, s)
+		// Steps place the readings when most of them fall in a step:
+		// spans that hold few of the events (a trace whose schedule
+		// covers part of the profile) leave the time placement.
+		perStep, outside := traceStepReadings(rs, steps)
+		total, exact := len(rs), dev.level == 0
+		if len(dev.inStep) > 0 {
+			// Spans read before their events give exact steps.
+			perStep, outside, total, exact = perStep[:0], dev.events-dev.stepEvents, dev.events, true
+			for n, r := range dev.inStep {
+				perStep = append(perStep, stepReading{traceReading: *r, step: n})
+			}
+			slices.SortFunc(perStep, func(a, b stepReading) int { return cmpFloat(float64(a.step), float64(b.step)) })
+		}
+		if len(perStep) > 0 && 2*outside <= total {
+			for _, r := range perStep {
+				s := MemoryStatsSample{Step: r.step, Time: at(r.lastTs), Device: id, Rank: rank, Allocated: r.lastAlloc, Reserved: r.lastRes,
+					PeakAllocated: r.allocated, PeakReserved: r.reserved,
+					Active: Unknown, InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown}
+				b.log.MemoryStats = append(b.log.MemoryStats, s)
+			}
+			msg := fmt.Sprintf("device %d's allocator events are read as one reading per profiler step (%d steps, ProfilerStep#%d to #%d): the allocated and reserved memory at the step's end (its last [memory] event), which is what the step leaves behind, with the step's highest figures as its peak", id, len(perStep), perStep[0].step, perStep[len(perStep)-1].step)
+			if outside > 0 {
+				msg += fmt.Sprintf("; %d readings outside every step were passed over", outside)
+			}
+			if !exact {
+				// The spans came after the events, which were thinned.
+				msg += "; the trace gives its steps after their events, which were thinned, so a step's figures are those of the thinned readings that end in it (a step's last events may count with the next)"
+			}
+			b.note(msg)
+		} else {
+			if !timed || rs[0].ts < first {
+				first = rs[0].ts
+			}
+			last, timed = max(last, rs[len(rs)-1].lastTs), true
+			for _, r := range rs {
+				s := MemoryStatsSample{Step: input.NoStep, Time: at(r.ts), Device: id, Rank: rank, Allocated: r.allocated, Reserved: r.reserved,
+					Active: Unknown, InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown}
+				b.log.MemoryStats = append(b.log.MemoryStats, s)
+			}
 		}
 		if dev.level > 0 {
 			b.note(fmt.Sprintf("device %d's %d allocator events were thinned to %d readings, each the highest allocated and reserved memory of %d events in a row", id, dev.events, len(rs), 1<<dev.level))
@@ -270,6 +357,9 @@ done:
 			why += fmt.Sprintf("; the trace breaks off after %d events: %v", events, readErr)
 		}
 		return fmt.Errorf("%s log: %s: %w", FormatKinetoTrace, why, ErrNoReadings)
+	}
+	if timed {
+		b.note(fmt.Sprintf("the trace has no ProfilerStep#N spans (torch.profiler writes them when a schedule is stepped with prof.step()): its readings are placed by time, and they cover %s, so a trend of them is one within that window (allocated memory rises and falls within each step)", time.Duration(math.Round((last-first)*1e3)).Round(time.Millisecond)))
 	}
 	if cpu > 0 {
 		b.note(fmt.Sprintf("%d [memory] events of the CPU were passed over: they are host memory", cpu))
@@ -292,7 +382,7 @@ const maxTraceEvent = 16 << 20
 // of the CPU and those without totals, and what follows the array as an
 // object of the remaining keys ("{" put before them), nil when the trace
 // object ends with the array.
-func scanTraceEvents(src io.Reader, devs map[int]*traceDevice) (events, cpu, noTotal int, rest io.Reader, err error) {
+func scanTraceEvents(src io.Reader, devs map[int]*traceDevice, steps *[]traceStep) (events, cpu, noTotal int, rest io.Reader, err error) {
 	br := bufio.NewReaderSize(src, 64<<10)
 	next := func() (byte, error) {
 		for {
@@ -339,16 +429,46 @@ func scanTraceEvents(src io.Reader, devs map[int]*traceDevice) (events, cpu, noT
 			return events, cpu, noTotal, nil, fmt.Errorf("event %d: %w", events+1, err)
 		}
 		events++
+		if bytes.Contains(ev, []byte(`"ProfilerStep#`)) {
+			if st, ok := traceStepSpan(ev); ok {
+				*steps = append(*steps, st)
+			}
+			continue
+		}
 		if !bytes.Contains(ev, []byte(`"[memory]"`)) {
 			continue
 		}
-		switch traceMemory(ev, devs) {
+		switch traceMemory(ev, devs, *steps) {
 		case memCPU:
 			cpu++
 		case memNoTotal:
 			noTotal++
 		}
 	}
+}
+
+// traceStepSpan reads a ProfilerStep#N span of the CPU timeline. Its
+// copy on the GPU timeline (cat "gpu_user_annotation", the step's kernels
+// in GPU time) is passed over: [memory] events are on the CPU timeline.
+func traceStepSpan(raw []byte) (traceStep, bool) {
+	var ev struct {
+		Ph, Cat, Name string
+		Ts, Dur       json.Number
+	}
+	if err := json.Unmarshal(raw, &ev); err != nil || ev.Ph != "X" || ev.Cat == "gpu_user_annotation" {
+		return traceStep{}, false
+	}
+	num, ok := strings.CutPrefix(ev.Name, "ProfilerStep#")
+	if !ok {
+		return traceStep{}, false
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	ts, errT := ev.Ts.Float64()
+	dur, errD := ev.Dur.Float64()
+	if err != nil || n < 0 || errT != nil || errD != nil || !(ts >= 0) || !(dur > 0) || ts+dur > 1e17 {
+		return traceStep{}, false
+	}
+	return traceStep{n: n, start: ts, end: ts + dur}, true
 }
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -410,9 +530,10 @@ const (
 	memOther
 )
 
-// traceMemory reads one event holding "[memory]" into devs and says
-// which kind it was.
-func traceMemory(raw []byte, devs map[int]*traceDevice) int {
+// traceMemory reads one event holding "[memory]" into devs, and into its
+// step's exact reading when one of steps (the spans read so far) holds
+// it, and says which kind it was.
+func traceMemory(raw []byte, devs map[int]*traceDevice, steps []traceStep) int {
 	var ev traceEvent
 	if err := json.Unmarshal(raw, &ev); err != nil || ev.Name != "[memory]" || ev.Args == nil {
 		return memOther
@@ -442,7 +563,27 @@ func traceMemory(raw []byte, devs map[int]*traceDevice) int {
 		dev = &traceDevice{}
 		devs[int(id)] = dev
 	}
-	dev.add(traceReading{ts: ts, allocated: alloc, reserved: res})
+	r := traceReading{ts: ts, allocated: alloc, reserved: res, lastTs: ts, lastAlloc: alloc, lastRes: res}
+	dev.add(r)
+	// Kineto writes a step's span just before its events, so only the
+	// latest spans are looked at (maxStepLookback): an event outside
+	// every span then costs a few comparisons, not one per step of a
+	// long profile. An event of an older span counts as outside every
+	// step (the note counts those).
+	for i := len(steps) - 1; i >= max(0, len(steps)-maxStepLookback); i-- {
+		if s := steps[i]; ts >= s.start && ts <= s.end {
+			if dev.inStep == nil {
+				dev.inStep = map[int64]*traceReading{}
+			}
+			if acc := dev.inStep[s.n]; acc != nil {
+				*acc = mergeTraceReadings(*acc, r)
+			} else {
+				dev.inStep[s.n] = &r
+			}
+			dev.stepEvents++
+			break
+		}
+	}
 	return memRead
 }
 
@@ -490,6 +631,60 @@ func (b *logBuilder) traceClock(base json.Number, devs map[int]*traceDevice) fun
 	return func(ts float64) time.Time {
 		return elapsedBase.Add(time.Duration(math.Round(ts * 1e3)))
 	}
+}
+
+// stepReading is the reading of one profiler step (traceStepReadings).
+type stepReading struct {
+	traceReading
+	step int64
+}
+
+// mergeTraceSteps orders the spans by start and makes one of the spans of
+// a step number (threads that each call prof.step()).
+func mergeTraceSteps(steps []traceStep) []traceStep {
+	slices.SortFunc(steps, func(a, b traceStep) int { return cmpFloat(a.start, b.start) })
+	out := steps[:0]
+	for _, s := range steps {
+		if i := slices.IndexFunc(out, func(o traceStep) bool { return o.n == s.n }); i >= 0 {
+			out[i].start, out[i].end = min(out[i].start, s.start), max(out[i].end, s.end)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// traceStepReadings makes one reading per step of a device's readings
+// (ordered by ts): a step's reading has the figures of its last event
+// (lastTs, lastAlloc, lastRes: the memory the step leaves behind, which a
+// leak raises step after step while the rise and fall of activations
+// within a step does not) and the step's highest figures (allocated,
+// reserved: its peak). A reading belongs to the step whose span holds its
+// last event; a thinned reading stands for events in a row, so a step's
+// figures are then exact to within one such group at its edges. It also
+// returns how many readings fall outside every step. Steps without
+// readings give none.
+func traceStepReadings(rs []traceReading, steps []traceStep) (out []stepReading, outside int) {
+	if len(steps) == 0 {
+		return nil, 0
+	}
+	for _, r := range rs {
+		i := slices.IndexFunc(steps, func(s traceStep) bool { return r.lastTs >= s.start && r.lastTs <= s.end })
+		if i < 0 {
+			outside++
+			continue
+		}
+		j := slices.IndexFunc(out, func(o stepReading) bool { return o.step == steps[i].n })
+		if j < 0 {
+			out = append(out, stepReading{traceReading: r, step: steps[i].n})
+			continue
+		}
+		o := &out[j]
+		last := o.traceReading
+		o.traceReading = mergeTraceReadings(last, r)
+	}
+	slices.SortFunc(out, func(a, b stepReading) int { return cmpFloat(float64(a.step), float64(b.step)) })
+	return out, outside
 }
 
 func cmpFloat(a, b float64) int {

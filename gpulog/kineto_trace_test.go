@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gpureport/gpulog"
+	"gpureport/input"
 )
 
 // traceMem is one "[memory]" instant event as Kineto writes it.
@@ -26,7 +27,7 @@ func kinetoTrace(tail string, events ...string) string {
  {"id": 1, "name": "NVIDIA H100 80GB HBM3", "totalGlobalMem": 85045559296}],
  "distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 8}, "record_shapes": 1,
  "traceEvents": [
-  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#10", "pid": 4964, "tid": 4964, "ts": 1000.0, "dur": 90000, "args": {"External id": 1}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 4964, "tid": 4964, "ts": 1000.0, "dur": 90000, "args": {"External id": 1}},
   ` + strings.Join(events, ",\n  ") + `
  ]` + tail + `}`
 }
@@ -193,6 +194,104 @@ func TestKinetoTraceTsPastDuration(t *testing.T) {
 	for _, s := range l.MemoryStats {
 		if d := mod.Sub(s.Time); d < 0 || d > time.Hour {
 			t.Errorf("reading of %d bytes at %s, want within the hour before %s", s.Allocated, s.Time, mod)
+		}
+	}
+}
+
+// stepSpan is a ProfilerStep#n span as torch.profiler writes it.
+func stepSpan(n int, ts, dur float64) string {
+	return fmt.Sprintf(`{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d", "pid": 4964, "tid": 4964, "ts": %.1f, "dur": %.1f, "args": {"External id": %d}}`, n, ts, dur, n)
+}
+
+// TestKinetoTraceSteps: with ProfilerStep#N spans a trace gives one
+// reading per step and device: the memory at the step's end (its last
+// event), the step's highest as its peak, numbered from the span; the
+// span's copy on the GPU timeline is no step, and without spans a note
+// gives the window the readings cover.
+func TestKinetoTraceSteps(t *testing.T) {
+	gib := int64(1 << 30)
+	var ev []string
+	for s := range 3 {
+		start := float64(1000 + s*100000)
+		ev = append(ev, stepSpan(20+s, start, 90000),
+			`{"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#`+fmt.Sprint(20+s)+`", "pid": 0, "tid": 7, "ts": `+fmt.Sprint(start+50000)+`, "dur": 90000}`)
+		base := 20*gib + int64(s)*gib // what the step leaves behind grows 1 GiB a step
+		ev = append(ev, traceMem(start+10, 1, 0, base+4*gib, 30*gib, 1), traceMem(start+5000, 1, 0, base+6*gib, 31*gib, 1),
+			traceMem(start+80000, 1, 0, base+gib, 31*gib, -1))
+	}
+	l, err := gpulog.ReadLog(strings.NewReader(kinetoTrace("", ev...)), gpulog.FormatKinetoTrace, gpulog.ReadOptions{ModTime: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := l.MemoryStats
+	if len(ms) != 3 {
+		t.Fatalf("readings %+v", ms)
+	}
+	for i, r := range ms {
+		base := 20*gib + int64(i)*gib
+		if r.Step != int64(20+i) || r.Allocated != base+gib || r.Reserved != 31*gib || r.PeakAllocated != base+6*gib || r.PeakReserved != 31*gib {
+			t.Errorf("step reading %d: %+v", i, r)
+		}
+	}
+	if !hasNote(l, "one reading per profiler step (3 steps, ProfilerStep#20 to #22)") {
+		t.Errorf("notes %q", l.Notes)
+	}
+
+	l, err = gpulog.ReadLog(strings.NewReader(kinetoTrace("", traceMem(1000, 1, 0, gib, 2*gib, 1), traceMem(451000, 1, 0, 2*gib, 2*gib, 1))),
+		gpulog.FormatKinetoTrace, gpulog.ReadOptions{ModTime: time.Now()})
+	if err != nil || len(l.MemoryStats) != 2 || l.MemoryStats[0].Step != input.NoStep {
+		t.Fatalf("%v %+v", err, l)
+	}
+	if !hasNote(l, "no ProfilerStep#N spans") || !hasNote(l, "they cover 450ms") {
+		t.Errorf("notes %q", l.Notes)
+	}
+}
+
+// TestKinetoTraceStepsThinned: a long profile's steps, thinned, give
+// each step's exact end and peak when the trace gives each span before
+// its events (as torch.profiler does); spans after the events give the
+// peak and the end of the thinned groups, with a note.
+func TestKinetoTraceStepsThinned(t *testing.T) {
+	const steps, per = 4, 5001 // not a multiple of the groups' size
+	for _, spansFirst := range []bool{true, false} {
+		var ev, spans []string
+		for s := range steps {
+			start := float64(1 + s*(per+10))
+			spans = append(spans, stepSpan(s, start, per))
+			if spansFirst {
+				ev = append(ev, spans[s])
+			}
+			for k := range per {
+				// Rises 1 MiB an event, then a step's end leaves s GiB.
+				alloc := int64(s)<<30 + int64(k)<<20
+				if k == per-1 {
+					alloc = int64(s) << 30
+				}
+				ev = append(ev, traceMem(start+float64(k), 1, 0, alloc, 1<<40, 1))
+			}
+		}
+		if !spansFirst {
+			ev = append(ev, spans...)
+		}
+		l, err := gpulog.ReadLog(strings.NewReader(kinetoTrace("", ev...)), gpulog.FormatKinetoTrace, gpulog.ReadOptions{ModTime: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.MemoryStats) != steps || !hasNote(l, "thinned") || hasNote(l, "after their events") == spansFirst {
+			t.Fatalf("spans first %v: %d readings, notes %q", spansFirst, len(l.MemoryStats), l.Notes)
+		}
+		for s, r := range l.MemoryStats {
+			end, peak := int64(s)<<30, int64(s)<<30+int64(per-2)<<20
+			if r.Step != int64(s) {
+				t.Errorf("step %d: %+v", s, r)
+			}
+			if spansFirst && (r.Allocated != end || r.PeakAllocated != peak) {
+				t.Errorf("step %d: %+v, want end %d peak %d", s, r, end, peak)
+			}
+			// Thinned groups of 4 events: a step's last 4 may count with the next.
+			if !spansFirst && (r.PeakAllocated < peak-4<<20 || r.Allocated > r.PeakAllocated) {
+				t.Errorf("step %d: %+v, want peak within 4 MiB of %d", s, r, peak)
+			}
 		}
 	}
 }

@@ -17,6 +17,26 @@ import (
 // between (rocm_smi.go).
 const FormatRocmSMI LogFormat = "rocm-smi"
 
+// ToolNVIDIASMI is UsedTool of the logs of nvidia-smi and the tools that
+// read the same NVML figure as it does (DCGM, gpustat, pynvml, ...).
+const ToolNVIDIASMI = "nvidia-smi"
+
+// UsedTool names the tool whose used-memory readings a log of format f
+// holds, as a report names them ("rocm-smi used"): rocm-smi's VRAM used,
+// W&B's and MLflow's system metrics (NVML's used memory read by their
+// agents), else ToolNVIDIASMI.
+func (f LogFormat) UsedTool() string {
+	switch f {
+	case FormatRocmSMI:
+		return "rocm-smi"
+	case FormatWandbEvents, FormatWandbCSV:
+		return "W&B"
+	case FormatMLflowGPU:
+		return "MLflow"
+	}
+	return ToolNVIDIASMI
+}
+
 // AMD's rocm-smi (ROCm's rocm_smi.py) prints device memory in bytes:
 //
 //   - text, one "GPU[N]<tabs>: <field>: <value>" line per field, inside

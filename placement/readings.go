@@ -2,6 +2,7 @@ package placement
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"gpureport/gpulog"
@@ -22,6 +23,10 @@ type GPUSeries struct {
 	MaxUsed int64
 	// Sources lists the logs the readings came from.
 	Sources []string
+	// Tool names the tool of the readings (gpulog.LogFormat.UsedTool):
+	// "nvidia-smi", "rocm-smi", "W&B", "MLflow"; the names joined with
+	// " + " when the logs of several tools give them.
+	Tool string
 }
 
 // GPUReadings collects the GPU log readings of GPU index gpu, in time
@@ -51,6 +56,7 @@ func GPUReadings(logs []*gpulog.GPULog, gpu int, p Placer) *GPUSeries {
 		return nil
 	}
 	slices.SortStableFunc(rs, func(a, b reading) int { return a.t.Compare(b.t) })
+	g.Tool = ToolOf(logs, g.Sources)
 	q := p
 	q.Shift = 0 // already applied
 	for _, r := range rs {
@@ -61,6 +67,30 @@ func GPUReadings(logs []*gpulog.GPULog, gpu int, p Placer) *GPUSeries {
 		g.X = append(g.X, q.At(r.t))
 	}
 	return g
+}
+
+// ToolOf is GPUSeries.Tool for readings from the logs of paths: the
+// tools of those logs (gpulog.LogFormat.UsedTool), sorted and joined
+// with " + ".
+func ToolOf(logs []*gpulog.GPULog, paths []string) string {
+	var tools []string
+	for _, l := range logs {
+		if tool := l.Format.UsedTool(); slices.Contains(paths, l.Path) && !slices.Contains(tools, tool) {
+			tools = append(tools, tool)
+		}
+	}
+	slices.Sort(tools)
+	return strings.Join(tools, " + ")
+}
+
+// NamedTool is Tool where it is not nvidia-smi's ("" for nvidia-smi's
+// readings and for series built without a tool): what a report names
+// beside the used memory it otherwise calls nvidia-smi's.
+func (g *GPUSeries) NamedTool() string {
+	if g == nil || g.Tool == gpulog.ToolNVIDIASMI {
+		return ""
+	}
+	return g.Tool
 }
 
 // MatchWindow bounds how far (in time) a GPU reading may be from a moment

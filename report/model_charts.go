@@ -85,7 +85,7 @@ func timelineChart(d *analyze.Device) chartSpec {
 		}
 	}
 	if len(used) > 0 {
-		spec.series = append(spec.series, seriesSpec{name: "nvidia-smi used", points: scale(used), color: colorUsed})
+		spec.series = append(spec.series, seriesSpec{name: words.DeviceUsed(d), points: scale(used), color: colorUsed})
 	}
 	x0, x1, haveX := 0.0, 0.0, false
 	if n := len(d.Points); n > 0 {
@@ -99,7 +99,7 @@ func timelineChart(d *analyze.Device) chartSpec {
 			from = d.Points[min(max(t.FitFrom, 0), len(d.Points)-1)].X
 		}
 		f := func(x float64) float64 { return (t.Intercept + t.Slope*x) / size }
-		spec.series = append(spec.series, seriesSpec{name: "fit (" + words.Metric(t.Metric) + ")", points: []xy{{from, f(from)}, {x1, f(x1)}}, dashed: true, color: colorFit})
+		spec.series = append(spec.series, seriesSpec{name: "fit (" + words.TrendMetric(t) + ")", points: []xy{{from, f(from)}, {x1, f(x1)}}, dashed: true, color: colorFit})
 		end := projectionEnd(t, x0, x1)
 		if end > x1 && finite(t.Lo) && finite(t.Hi) {
 			// The band pivots on the fitted value at the last snapshot and

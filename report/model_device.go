@@ -30,6 +30,9 @@ type deviceItem struct {
 	// PeakAllocated ... Verdict are its key figures (figureColumns).
 	PeakAllocated, PeakReserved, PeakUsed, Capacity Cell
 	Trend, Projection, Fragmentation, Verdict       Cell
+	// UsedName names its GPU logs' used memory ("nvidia-smi used",
+	// "rocm-smi used": words.DeviceUsed).
+	UsedName string
 	// Metric names its primary trend ("allocated", "nvidia-smi used"),
 	// "" when it has none; TrendText is that trend in words.
 	Metric, TrendText string
@@ -128,11 +131,16 @@ func buildDevice(f *analyze.Findings, d *analyze.Device) deviceItem {
 	// decided them (unknown, so "n/a", unless memory_stats readings stand
 	// in), the figures summary.json and the batch overview give.
 	it.PeakAllocated, it.PeakReserved = knownBytesCell(d.PeakAllocated), knownBytesCell(d.PeakReserved)
-	it.PeakUsed = textCell("n/a")
+	it.PeakUsed, it.UsedName = textCell("n/a"), words.DeviceUsed(d)
 	switch {
 	case d.GPU != nil && len(d.GPU.Used) > 0:
 		// A reading of 0 MiB is a reading.
 		it.PeakUsed = byteCell(d.GPU.MaxUsed)
+		if tool := d.GPU.NamedTool(); tool != "" {
+			// The column says nvidia-smi: other tools' readings say
+			// whose they are.
+			it.PeakUsed.Text += " (" + tool + ")"
+		}
 	case d.UsedShare != nil:
 		it.PeakUsed = Cell{Text: words.UsedShare(d.UsedShare), Value: d.UsedShare.MaxPercent / 100, Unit: UnitShare}
 	}
@@ -272,7 +280,7 @@ func trendRows(d *analyze.Device, trends []analyze.Trend, suffix string) []trend
 		slope := rateCell(tr.Slope, tr.Per)
 		slope.Text = units.RateCI(tr.Slope, tr.Lo, tr.Hi, tr.Per)
 		r := trendRow{
-			Device: words.DeviceASCII(d.DeviceKey), Metric: tr.Metric, Label: words.Metric(tr.Metric) + suffix, Per: tr.Per, Points: countCell(tr.N, false),
+			Device: words.DeviceASCII(d.DeviceKey), Metric: tr.Metric, Label: words.TrendMetric(tr) + suffix, Per: tr.Per, Points: countCell(tr.N, false),
 			Slope: slope, Lo: rateCell(tr.Lo, tr.Per), Hi: rateCell(tr.Hi, tr.Per), PValue: pValueCell(tr.PValue),
 			Method: words.Method(tr), Verdict: string(tr.Status()), FitFrom: countCell(tr.FitFrom+1, false),
 			Limit: emptyCell(), ReachesAt: emptyCell(), Remaining: emptyCell(), TimeLeft: emptyCell(),

@@ -259,7 +259,9 @@ type SummaryTrend struct {
 	// step and no usable time (slope per position in the snapshot order).
 	SlopeBytesPerSnapshot *float64 `json:"slope_bytes_per_snapshot,omitempty"`
 	// Source is "memory_stats" for a trend fitted on torch.cuda.memory_stats()
-	// readings; absent for snapshots and GPU logs.
+	// readings; for a gpu_used_bytes trend of GPU logs of another tool than
+	// nvidia-smi, that tool ("rocm-smi", "W&B", "MLflow"); absent for
+	// snapshots and nvidia-smi's logs.
 	Source  string     `json:"source,omitempty"`
 	CI95    []*float64 `json:"ci95"`
 	PValue  *float64   `json:"p_value"`

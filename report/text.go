@@ -38,12 +38,12 @@ func textOf(w io.Writer, v *view) error {
 			line = fmt.Sprintf("  %-16s no snapshots; memory_stats peak reserved %s, allocated %s", d.ASCII, d.PeakReserved.Text, d.PeakAllocated.Text)
 		case kindGPU:
 			// A GPU log without snapshots: the driver's view is all there is.
-			line = fmt.Sprintf("  %-16s no snapshots; nvidia-smi used peak %s", d.ASCII, d.PeakUsed.Text)
+			line = fmt.Sprintf("  %-16s no snapshots; %s peak %s", d.ASCII, d.UsedName, d.PeakUsed.Text)
 		default:
 			line = fmt.Sprintf("  %-16s peak reserved %s, allocated %s", d.ASCII, d.PeakReserved.Text, d.PeakAllocated.Text)
 		}
 		if d.PeakUsed.Unit == UnitBytes && d.Kind != kindGPU {
-			line += ", nvidia-smi used " + d.PeakUsed.Text
+			line += ", " + d.UsedName + " " + d.PeakUsed.Text
 		}
 		if d.Capacity.Unit == UnitBytes {
 			line += " of " + d.Capacity.Text

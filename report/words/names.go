@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"gpureport/analyze"
+	"gpureport/gpulog"
 	"gpureport/input"
 	"gpureport/internal/units"
 )
@@ -83,10 +84,39 @@ func TrendName(t *analyze.Trend) string {
 	if t.Source == analyze.SourceMemoryStats {
 		return Metric(t.Metric) + " (memory_stats)"
 	}
+	return TrendMetric(t)
+}
+
+// TrendMetric names a trend's metric for a reader as Metric does, with
+// the GPU logs' used memory named by the tool that read it ("rocm-smi
+// used", "W&B used") when that is not nvidia-smi (Trend.Source).
+func TrendMetric(t *analyze.Trend) string {
+	if t.Metric == analyze.MetricGPUUsed && t.Source != "" && t.Source != analyze.SourceMemoryStats {
+		return UsedBy(t.Source)
+	}
 	return Metric(t.Metric)
 }
 
-// TrendSource names what a trend was fitted on: "snapshots", "GPU logs",
+// UsedBy names the used memory a tool reports: "nvidia-smi used" for ""
+// and gpulog.ToolNVIDIASMI.
+func UsedBy(tool string) string {
+	if tool == "" {
+		tool = gpulog.ToolNVIDIASMI
+	}
+	return tool + " used"
+}
+
+// DeviceUsed names the used memory of a device's GPU log readings
+// ("nvidia-smi used", "rocm-smi used").
+func DeviceUsed(d *analyze.Device) string {
+	if d == nil {
+		return UsedBy("")
+	}
+	return UsedBy(d.GPU.NamedTool())
+}
+
+// TrendSource names what a trend was fitted on: "snapshots", "GPU logs"
+// (or the tool of other GPU logs than nvidia-smi's, "rocm-smi"),
 // "snapshots + GPU logs", "memory_stats".
 func TrendSource(t *analyze.Trend) string {
 	switch {

@@ -27,15 +27,15 @@ func Outside(d *analyze.Device) string {
 			units.Bytes(int64(rc.Level)), units.BytesF(t.Growth), units.PValue(t.PValue), units.BytesF(w.MinGrowth))
 	case analyze.OutsideGrows:
 		t := rc.Trend
-		s = fmt.Sprintf("memory outside the caching allocator (nvidia-smi used − reserved) grows %s, %s, from a level of %s: NCCL, cuBLAS/cuDNN workspaces, extensions or other processes, not PyTorch tensors",
-			units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), units.Bytes(int64(rc.Level)))
+		s = fmt.Sprintf("memory outside the caching allocator (%s − reserved) grows %s, %s, from a level of %s: NCCL, cuBLAS/cuDNN workspaces, extensions or other processes, not PyTorch tensors",
+			DeviceUsed(d), units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), units.Bytes(int64(rc.Level)))
 		s += owners(d)
 	case analyze.OutsideFlat:
 		s = fmt.Sprintf("memory outside the caching allocator stays at about %s: %s", units.Bytes(int64(rc.Level)), TrendReason(rc.Trend))
 	case analyze.OutsideInferred:
 		ut := d.Trend(analyze.MetricGPUUsed)
-		return fmt.Sprintf("nvidia-smi used grows %s, %s over the run, while reserved memory grows about %s; the snapshots carry no times to match them to readings, so the difference is inferred from the two series",
-			units.Rate(ut.Slope, ut.Per), units.Bytes(int64(w.UsedGrowth)), units.Bytes(int64(w.ReservedGrowth))) + owners(d)
+		return fmt.Sprintf("%s grows %s, %s over the run, while reserved memory grows about %s; the snapshots carry no times to match them to readings, so the difference is inferred from the two series",
+			DeviceUsed(d), units.Rate(ut.Slope, ut.Per), units.Bytes(int64(w.UsedGrowth)), units.Bytes(int64(w.ReservedGrowth))) + owners(d)
 	case analyze.OutsideTooFew:
 		return fmt.Sprintf("only %d snapshots could be matched in time to a GPU reading (within %s); at least %d are needed", rc.Matched, w.Window, w.MinPoints)
 	default:

@@ -215,7 +215,7 @@ func memoryGrows(d *analyze.Device, metric string) string {
 	if t == nil {
 		return "memory grows on " + where + " (no site: no snapshots)"
 	}
-	what, next := "nvidia-smi used memory", "record snapshots (torch.cuda.memory._record_memory_history() and _dump_snapshot every few hundred steps) to find what grows"
+	what, next := DeviceUsed(d)+" memory", "record snapshots (torch.cuda.memory._record_memory_history() and _dump_snapshot every few hundred steps) to find what grows"
 	if metric == analyze.MetricReserved {
 		what, next = "reserved memory", "its memory readings give reserved memory only (as torchtitan's \"memory:\" figure, its peak reserved memory), so a leak cannot be told from a growing cache; log torch.cuda.memory_stats() or record snapshots to find what grows"
 	}
