@@ -147,9 +147,11 @@ eval: build corpus
 
 # The data race detector over the packages that run work side by side (the
 # load's workers, the roles beside attribution, the digest cache's shared
-# tables): minutes, so not part of test.
+# tables): minutes, so not part of test. The detector slows the decoder's
+# tests some tenfold: ./snapshot alone takes about ten minutes on 2 cores,
+# the default per-package limit, hence -timeout.
 race:
-	$(GO) test -race -short ./analyze/... ./ingest ./snapshot ./cmd/gpureport
+	$(GO) test -race -short -timeout 30m ./analyze/... ./ingest ./snapshot ./cmd/gpureport
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./snapshot ./gpulog ./ingest ./analyze ./report ./cmd/gpureport
