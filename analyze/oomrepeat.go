@@ -3,13 +3,13 @@ package analyze
 import (
 	"cmp"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 	"unicode"
 
 	"gpureport/gpulog"
+	"gpureport/ingest"
 	"gpureport/input"
 )
 
@@ -75,15 +75,6 @@ import (
 // step or a retry apart, whose figures then differ.
 const oomCopySkew = 2 * time.Second
 
-// reDigits finds the numbers of a path that tell instances of one file
-// pattern apart.
-var reDigits = regexp.MustCompile(`\d+`)
-
-// filePattern is a path with each digit run read alike.
-func filePattern(path string) string {
-	return reDigits.ReplaceAllString(path, "#")
-}
-
 // twoProcesses reports whether the files at paths a and b (relative to
 // the run folder, '/'-separated) are two instances of one file pattern,
 // which a launcher, job script or person writes once per process,
@@ -97,7 +88,7 @@ func twoProcesses(a, b string) bool {
 	if a == b {
 		return false
 	}
-	if filePattern(a) == filePattern(b) {
+	if ingest.PathPattern(a) == ingest.PathPattern(b) {
 		return true
 	}
 	da, fa := path.Split(a)

@@ -112,12 +112,8 @@ func samePlace(a, b place) bool {
 	if a.rank != b.rank || a.rank == input.NoRank && a.dir != b.dir {
 		return false
 	}
-	return a.dir == b.dir || reDigitRun.ReplaceAllString(a.dir, "#") != reDigitRun.ReplaceAllString(b.dir, "#")
+	return a.dir == b.dir || PathPattern(a.dir) != PathPattern(b.dir)
 }
-
-// reDigitRun finds the numbers in a path that tell instances of one
-// pattern apart.
-var reDigitRun = regexp.MustCompile(`[0-9]+`)
 
 // copies finds the candidates (in walk order) that are plain copies of
 // another candidate (see the comment at the top of this file). It

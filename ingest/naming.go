@@ -436,3 +436,10 @@ func digitPrefix(s string) string {
 	}
 	return s[:i]
 }
+
+// PathPattern is rel (a path relative to the run folder) with each run of
+// digits read alike ("#"): two paths of one pattern (rank0/train.log and
+// rank1/train.log, attempt_0/1 and attempt_1/1, node-3.out and
+// node-4.out) are the files a launcher, job script or person writes once
+// per process, attempt or node.
+func PathPattern(rel string) string { return numberRE.ReplaceAllString(rel, "#") }
