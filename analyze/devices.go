@@ -133,8 +133,7 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 	// Every device is made: each training-log OOM message is placed on
 	// its device, once for all that read it (logOOM).
 	a.logOOMs = placeLogOOMs(run.Logs, run.LogRank, f.Devices)
-	oomMessageCapacities(out, a.logOOMs)
-	frameworkCapacities(out, run.Logs)
+	lastResortCapacities(out, a.logOOMs, run.Logs)
 	for _, dr := range out {
 		if dr.ms != nil {
 			countLoggedOOMs(dr.d, dr.ms, a.logOOMs)
@@ -206,7 +205,7 @@ func (d *Device) setJoin(j placement.Join) {
 // (traceCapacity). The last resorts, the
 // total capacity an OOM message gives and then the capacity a training
 // framework printed at start, wait for every device to be made
-// (oomMessageCapacities, frameworkCapacities).
+// (lastResortCapacities).
 func (o Options) setCapacity(d *Device, run *placement.Run) {
 	switch {
 	case o.Capacity > 0:
@@ -226,14 +225,16 @@ func (o Options) setCapacity(d *Device, run *placement.Run) {
 	}
 }
 
-// oomMessageCapacities gives each device of snapshots or memory_stats
-// readings (devs) that no option, GPU log or manifest gave a capacity the
-// total capacity an OOM message on it gives (oomMessageCapacity). It runs
-// once the run's devices are made and its OOM messages placed on them
-// (placed): which device a message is on depends on all of them
-// (messageDevice). A device known only from GPU logs is left as it is:
-// its readings' total is its capacity.
-func oomMessageCapacities(devs []*deviceRun, placed []logOOM) {
+// lastResortCapacities gives each device of snapshots or memory_stats
+// readings (devs) that no option, GPU log, manifest or trace gave a
+// capacity the total capacity an OOM message on it gives
+// (oomMessageCapacity), else the capacity a training framework printed
+// for it (frameworkCapacity: rounded to 0.01 GiB, so an OOM message's
+// exact figure is preferred). It runs once the run's devices are made and
+// its OOM messages placed on them (placed): which device a message is on
+// depends on all of them (messageDevice). A device known only from GPU
+// logs is left as it is: its readings' total is its capacity.
+func lastResortCapacities(devs []*deviceRun, placed []logOOM, logs []*gpulog.GPULog) {
 	for _, dr := range devs {
 		d := dr.d
 		if dr.s == nil && dr.ms == nil || d.Host || d.Capacity != 0 || d.CapacitySource != (CapacitySource{}) {
@@ -241,6 +242,8 @@ func oomMessageCapacities(devs []*deviceRun, placed []logOOM) {
 		}
 		if c, src, ok := oomMessageCapacity(placed, d); ok {
 			d.Capacity, d.CapacitySource = c, CapacitySource{OOMMessage: src}
+		} else if c, src, ok := frameworkCapacity(logs, d.DeviceKey); ok {
+			d.Capacity, d.CapacitySource = c, CapacitySource{Framework: src}
 		}
 	}
 }

@@ -31,19 +31,3 @@ func frameworkCapacity(logs []*gpulog.GPULog, k DeviceKey) (int64, string, bool)
 	}
 	return best.Total, fmt.Sprintf("%s line %d (%s)", path, best.Line, best.Framework), true
 }
-
-// frameworkCapacities gives each device of snapshots or memory_stats
-// readings (devs) that nothing else gave a capacity, not even an OOM
-// message (oomMessageCapacities runs first), the capacity a training
-// framework printed for it (frameworkCapacity).
-func frameworkCapacities(devs []*deviceRun, logs []*gpulog.GPULog) {
-	for _, dr := range devs {
-		d := dr.d
-		if dr.s == nil && dr.ms == nil || d.Host || d.Capacity != 0 || d.CapacitySource != (CapacitySource{}) {
-			continue
-		}
-		if c, src, ok := frameworkCapacity(logs, d.DeviceKey); ok {
-			d.Capacity, d.CapacitySource = c, CapacitySource{Framework: src}
-		}
-	}
-}
