@@ -81,14 +81,30 @@ type OverviewRun struct {
 	// as for a run of GPU logs alone.
 	PeakAllocated *int64 `json:"peak_allocated_bytes"`
 	PeakReserved  *int64 `json:"peak_reserved_bytes"`
-	// Slope is the steepest of the devices' primary trends (the one each
-	// device's report shows), in bytes per SlopePer ("step", "hour",
-	// "reading" or "snapshot"); NaN when none was fitted. SlopeMetric
-	// names what it measures, as the report names it ("allocated",
-	// "reserved (memory_stats)", "nvidia-smi used").
+	// Slope is the growth of the run's device most at risk (see
+	// trendRisk and compareRisk: one that already ran out of memory, else
+	// the shortest time to capacity, else the fastest growth per hour,
+	// else the steepest growth in its own unit), in bytes per SlopePer
+	// ("step", "hour", "reading" or "snapshot") as its device's primary
+	// trend gives it; NaN when none was fitted. SlopeMetric names what it
+	// measures, as the report names it ("allocated", "reserved
+	// (memory_stats)", "nvidia-smi used").
 	Slope       float64 `json:"-"`
 	SlopePer    string  `json:"slope_per,omitempty"`
 	SlopeMetric string  `json:"slope_metric,omitempty"`
+	// RanOut is true when that trend's device already ran out of memory
+	// (summary.json trend.ran_out): no forecast, the most at risk.
+	RanOut bool `json:"ran_out,omitempty"`
+	// HoursToCapacity is that trend's time to capacity, hours, as analyze
+	// projected it (summary.json trend.hours_to_capacity; 0 when its fit
+	// is at capacity already); nil when unknown (no capacity, no pace
+	// to hours, not growing, or it ran out).
+	HoursToCapacity *float64 `json:"hours_to_capacity,omitempty"`
+	// SlopePerHour is that trend's growth in bytes per hour: Slope on an
+	// hours axis, else Slope at the trend's pace to hours as analyze
+	// measured it for the projection (remaining_to_capacity over
+	// hours_to_capacity); nil when the pace is unknown.
+	SlopePerHour *float64 `json:"slope_bytes_per_hour,omitempty"`
 	// Suspects are the run's top leak suspects.
 	Suspects []OverviewSuspect `json:"suspects,omitempty"`
 	// ReportedAt is the report's generated_at.
@@ -276,19 +292,9 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 			r.PeakAllocated = maxKnown(r.PeakAllocated, d.PeakAllocatedBytes)
 			r.PeakReserved = maxKnown(r.PeakReserved, d.PeakReservedBytes)
 		}
-		t := d.Trend
-		slope, per := t.SlopeBytesPerStep, "step"
-		if slope == nil {
-			slope, per = t.SlopeBytesPerHour, "hour"
-		}
-		if slope == nil {
-			slope, per = t.SlopeBytesPerSnapshot, "snapshot"
-		}
-		if slope == nil {
-			slope, per = t.SlopeBytesPerReading, "reading"
-		}
-		if slope != nil && (math.IsNaN(r.Slope) || *slope > r.Slope) {
-			r.Slope, r.SlopePer, r.SlopeMetric = *slope, per, trendMetricName(t)
+		if k, ok := trendRisk(d.Trend); ok && (math.IsNaN(r.Slope) || compareRisk(k, runRisk(r)) < 0) {
+			r.Slope, r.SlopePer, r.SlopeMetric = k.slope, string(k.per), trendMetricName(d.Trend)
+			r.RanOut, r.HoursToCapacity, r.SlopePerHour = k.ranOut, k.hours, k.perHour
 		}
 	}
 	for _, ls := range v.LeakSuspects {
@@ -308,6 +314,132 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 		r.Suspects = append(r.Suspects, OverviewSuspect{Fingerprint: ls.Fingerprint, Site: ls.Site, Function: ls.Function, Device: dev, Growth: g, Per: per})
 	}
 	return r
+}
+
+// risk is what the overview compares of a trend across runs. Slopes of
+// different units (bytes per step, per hour, per snapshot, per reading)
+// are not comparable, nor are steps of two runs (a step of one model is
+// not a step of another): what is comparable is the time to capacity in
+// hours, where analyze projected one, and the growth per hour, where the
+// trend is on an hours axis or analyze knew its pace to hours. A trend
+// with neither is compared with trends of its own unit only.
+type risk struct {
+	slope float64
+	per   units.Per
+	// ranOut: the device already ran out of memory.
+	ranOut bool
+	// hours is the time to capacity (hours); perHour the growth in bytes
+	// per hour. nil when unknown.
+	hours, perHour *float64
+}
+
+// riskClass orders the kinds of risk, most at risk first; each class
+// compares its own figure only: 0 ran out, 1 a time to capacity, 2 a
+// growth per hour, then growth per step, per snapshot and per reading,
+// each in its unit (a run whose unit is unknown last).
+func (k risk) class() int {
+	switch {
+	case k.ranOut:
+		return 0
+	case k.hours != nil:
+		return 1
+	case k.perHour != nil:
+		return 2
+	}
+	switch k.per {
+	case units.PerStep:
+		return 3
+	case units.PerSnapshot:
+		return 4
+	case units.PerReading:
+		return 5
+	}
+	return 6
+}
+
+// compareRisk is negative when a is more at risk than b, positive when b
+// is, 0 when they are alike or not comparable: a run that ran out first,
+// then the shorter time to capacity, then the faster growth per hour,
+// then, within one unit, the steeper slope. A slope that is unknown (NaN)
+// is the least at risk.
+func compareRisk(a, b risk) int {
+	if c := cmp.Compare(a.class(), b.class()); c != 0 {
+		return c
+	}
+	desc := func(x, y float64) int { return cmp.Compare(orLowest(y), orLowest(x)) }
+	switch a.class() {
+	case 0:
+		return desc(deref(a.perHour), deref(b.perHour))
+	case 1:
+		return cmp.Or(cmp.Compare(*a.hours, *b.hours), desc(deref(a.perHour), deref(b.perHour)))
+	case 2:
+		return desc(*a.perHour, *b.perHour)
+	}
+	return desc(a.slope, b.slope)
+}
+
+// orLowest is x, or -Inf for NaN (unknown sorts last).
+func orLowest(x float64) float64 {
+	if math.IsNaN(x) {
+		return math.Inf(-1)
+	}
+	return x
+}
+
+// deref is *p, NaN for nil.
+func deref(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+// trendRisk is a summary.json trend's risk, as analyze decided its
+// figures (never re-derived from its points): its slope in its unit,
+// whether it ran out, its hours to capacity (0 when its fit is at
+// capacity already: remaining_to_capacity 0, which has no hours), and
+// its growth per hour: the slope of an hours axis, or the slope at the
+// pace analyze projected with (hours_to_capacity is remaining_to_capacity
+// units of x at that pace). False when it has no slope.
+func trendRisk(t SummaryTrend) (risk, bool) {
+	k := risk{}
+	var slope *float64
+	for _, c := range []struct {
+		s   *float64
+		per units.Per
+	}{{t.SlopeBytesPerStep, units.PerStep}, {t.SlopeBytesPerHour, units.PerHour}, {t.SlopeBytesPerSnapshot, units.PerSnapshot}, {t.SlopeBytesPerReading, units.PerReading}} {
+		if c.s != nil {
+			slope, k.per = c.s, c.per
+			break
+		}
+	}
+	if slope == nil {
+		return k, false
+	}
+	k.slope = *slope
+	rem, hrs := t.RemainingToCapacity, t.HoursToCapacity
+	switch {
+	case k.per == units.PerHour:
+		k.perHour = slope
+	case rem != nil && hrs != nil && *rem > 0 && *hrs > 0:
+		v := *slope * *rem / *hrs
+		k.perHour = &v
+	}
+	switch {
+	case t.RanOut != nil:
+		k.ranOut = true
+	case hrs != nil:
+		k.hours = hrs
+	case rem != nil && *rem == 0 && t.CapacityAt != nil:
+		zero := 0.0
+		k.hours = &zero
+	}
+	return k, true
+}
+
+// runRisk is the risk of a run's overview line.
+func runRisk(r OverviewRun) risk {
+	return risk{slope: r.Slope, per: units.Per(r.SlopePer), ranOut: r.RanOut, hours: r.HoursToCapacity, perHour: r.SlopePerHour}
 }
 
 // trendMetricName names a summary trend's metric as the device's report
@@ -333,7 +465,9 @@ func maxKnown(a, b *int64) *int64 {
 }
 
 // RankRuns orders runs for the overview: most severe first, then by the
-// number of new suspects, then by the steepest growth, then by path.
+// number of new suspects, then by risk (compareRisk: a device that ran out,
+// the shortest time to capacity, the fastest growth per hour, then the
+// steepest growth within one unit), then by path.
 func RankRuns(runs []OverviewRun) {
 	rank := func(r OverviewRun) int {
 		switch r.Status {
@@ -351,14 +485,8 @@ func RankRuns(runs []OverviewRun) {
 		}
 		return n
 	}
-	slope := func(r OverviewRun) float64 {
-		if math.IsNaN(r.Slope) {
-			return math.Inf(-1)
-		}
-		return r.Slope
-	}
 	slices.SortStableFunc(runs, func(a, b OverviewRun) int {
-		return cmp.Or(cmp.Compare(rank(b), rank(a)), cmp.Compare(newCount(b), newCount(a)), cmp.Compare(slope(b), slope(a)), strings.Compare(a.Dir, b.Dir))
+		return cmp.Or(cmp.Compare(rank(b), rank(a)), cmp.Compare(newCount(b), newCount(a)), compareRisk(runRisk(a), runRisk(b)), strings.Compare(a.Dir, b.Dir))
 	})
 }
 
@@ -427,7 +555,7 @@ func OverviewHTML(o *Overview) ([]byte, error) {
 		v := overviewRunView{
 			N: i + 1, Dir: runName(r.Dir, o.Roots), Link: r.Link, Status: r.Status, Error: r.Error, Severity: sev, Headline: r.Headline, Flags: r.Flags,
 			Snapshots: units.Count(int64(r.Snapshots)), PeakAllocated: knownBytesText(r.PeakAllocated), PeakReserved: knownBytesText(r.PeakReserved),
-			Slope: rateCell(r.Slope, units.Per(r.SlopePer)).Text, SlopeMetric: slopeMetricText(r), ReportedAt: r.ReportedAt,
+			Slope: slopeText(r), SlopeMetric: slopeMetricText(r), ReportedAt: r.ReportedAt,
 		}
 		for _, s := range r.Suspects {
 			sv := overviewSuspectView{Fingerprint: s.Fingerprint, Short: shortFingerprint(s.Fingerprint), Site: s.Site, Function: s.Function, Device: s.Device,
@@ -465,13 +593,38 @@ func newFingerprintsText(fingerprints, runs int) string {
 	return units.CountOf(fingerprints, "new leak fingerprint") + " (in " + units.CountOf(runs, "run") + ")"
 }
 
-// slopeMetricText names the metric of a run's steepest trend, "" when
-// none was fitted.
+// slopeText is a run's growth in its trend's own unit, with its growth
+// per hour beside a slope of another unit when analyze knew the pace:
+// "+51.0 MiB/step (+1.20 GiB/hour)"; "n/a" when none was fitted.
+func slopeText(r OverviewRun) string {
+	s := rateCell(r.Slope, units.Per(r.SlopePer)).Text
+	if h := r.SlopePerHour; h != nil && finite(r.Slope) && units.Per(r.SlopePer) != units.PerHour && finite(*h) {
+		s += " (" + units.Rate(*h, units.PerHour) + ")"
+	}
+	return s
+}
+
+// slopeMetricText names the metric of a run's trend most at risk with
+// what the runs are ranked by: "allocated, ran out of memory",
+// "allocated, capacity in 12.0 hours", "nvidia-smi used"; "" when none
+// was fitted.
 func slopeMetricText(r OverviewRun) string {
 	if !finite(r.Slope) {
 		return ""
 	}
-	return r.SlopeMetric
+	parts := []string{}
+	if r.SlopeMetric != "" {
+		parts = append(parts, r.SlopeMetric)
+	}
+	switch {
+	case r.RanOut:
+		parts = append(parts, "ran out of memory")
+	case r.HoursToCapacity != nil && *r.HoursToCapacity == 0:
+		parts = append(parts, "at capacity")
+	case r.HoursToCapacity != nil:
+		parts = append(parts, "capacity in "+units.Hours(*r.HoursToCapacity))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // knownBytesText is a byte count's text, "n/a" when unknown (nil).

@@ -1,0 +1,101 @@
+package report
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestOverviewRiskMixedUnits: the overview compares what is comparable
+// across runs and devices, never bytes per step with bytes per hour or
+// per reading: a device that ran out first, then the shortest time to
+// capacity in hours, then the fastest growth per hour (an hours axis, or a
+// step axis at the pace analyze projected with), then the steepest slope
+// within one unit. Each case's largest raw number (what the overview
+// picked before) is another unit's.
+func TestOverviewRiskMixedUnits(t *testing.T) {
+	f64 := func(v float64) *float64 { return &v }
+	const mib = 1 << 20
+	// step is a per-step trend; with hours > 0 analyze projected it
+	// reaching capacity in rem steps and hours hours.
+	step := func(slope, rem, hours float64) SummaryTrend {
+		t := SummaryTrend{Metric: "allocated_bytes", SlopeBytesPerStep: f64(slope)}
+		if hours > 0 {
+			t.CapacityAt, t.RemainingToCapacity, t.HoursToCapacity = f64(1000+rem), f64(rem), f64(hours)
+		}
+		return t
+	}
+	perHour := func(metric string, slope, hours float64) SummaryTrend {
+		t := SummaryTrend{Metric: metric, SlopeBytesPerHour: f64(slope)}
+		if hours > 0 {
+			t.CapacityAt, t.RemainingToCapacity, t.HoursToCapacity = f64(hours), f64(hours), f64(hours)
+		}
+		return t
+	}
+	run := func(dir string, trends ...SummaryTrend) OverviewRun {
+		s := &Summary{Run: dir}
+		for _, tr := range trends {
+			s.Devices = append(s.Devices, SummaryDevice{Trend: tr})
+		}
+		r := OverviewRunFromSummary(s)
+		r.Severity = "warning"
+		return r
+	}
+	ranOut := step(1*mib, 0, 0)
+	ranOut.RanOut = &SummaryRanOut{From: "training log", Path: "train.log", Text: "an OOM at step 90"}
+	runs := []OverviewRun{
+		// Two devices: 1 GiB/hour of nvidia-smi used memory with no
+		// capacity, and 10 MiB/step of allocated memory reaching capacity
+		// in 2 hours (100 steps): the latter is at risk, at 500 MiB/hour.
+		run("within", perHour("gpu_used_bytes", 1024*mib, 0), step(10*mib, 100, 2)),
+		run("steps-no-pace", step(500*mib, 0, 0)),
+		run("steps-slow", step(100*mib, 0, 0)),
+		run("hours-5h", perHour("allocated_bytes", 100*mib, 5)),
+		run("per-hour-no-capacity", perHour("gpu_used_bytes", 300*mib, 0)),
+		run("readings", SummaryTrend{Metric: "gpu_used_bytes", SlopeBytesPerReading: f64(2048 * mib)}),
+		run("ran-out", ranOut),
+		run("at-capacity", SummaryTrend{Metric: "allocated_bytes", SlopeBytesPerStep: f64(mib), CapacityAt: f64(10), RemainingToCapacity: f64(0)}),
+		run("none"),
+	}
+	RankRuns(runs)
+	var order []string
+	for _, r := range runs {
+		order = append(order, r.Dir)
+	}
+	want := "ran-out at-capacity within hours-5h per-hour-no-capacity steps-no-pace steps-slow readings none"
+	if got := strings.Join(order, " "); got != want {
+		t.Errorf("order\n%s, want\n%s", got, want)
+	}
+	page, err := OverviewHTML(&Overview{Runs: runs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		`&#43;10.0 MiB/step (&#43;500 MiB/hour)<br><span class="meta">allocated, capacity in 2.00 hours</span>`,
+		`&#43;1.00 MiB/step<br><span class="meta">allocated, ran out of memory</span>`,
+		`&#43;1.00 MiB/step<br><span class="meta">allocated, at capacity</span>`,
+		`&#43;100 MiB/hour<br><span class="meta">allocated, capacity in 5.00 hours</span>`,
+		`&#43;300 MiB/hour<br><span class="meta">nvidia-smi used</span>`,
+		`&#43;500 MiB/step<br><span class="meta">allocated</span>`,
+		`&#43;2.00 GiB/reading<br><span class="meta">nvidia-smi used</span>`,
+	} {
+		if !strings.Contains(string(page), w) {
+			t.Errorf("overview lacks %s", w)
+		}
+	}
+	// The overview parts keep what the ranking needs, for the shards'
+	// runs to be ranked alike when merged.
+	for _, r := range runs[:3] {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back OverviewRun
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if compareRisk(runRisk(r), runRisk(back)) != 0 || back.RanOut != r.RanOut {
+			t.Errorf("%s: %s decodes to another risk", r.Dir, b)
+		}
+	}
+}
