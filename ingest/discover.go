@@ -44,8 +44,16 @@ type Candidate struct {
 	identified bool
 	// wholeDocument is true for a log inside a JSON document (a
 	// notebook, a log export: gpulog.SniffWrapper), which is decoded
-	// whole to be read (estimateMemory).
+	// whole to be read (estimateMemory). Discovery reads only its head:
+	// its reader decodes it, once, under the loader's memory budget, and
+	// decides the claim that discovery makes of other text files
+	// (SniffTrainingLog): a document in which the reader finds nothing
+	// (gpulog.ErrNoReadings) is what classify makes of an unclaimed file,
+	// unclaimed: that reason, listed as skipped, or "" (a notebook
+	// without an OOM, a JSON file of data): not an input, as if never
+	// found.
 	wholeDocument bool
+	unclaimed     string
 }
 
 // CandidateKind says what a discovered file looks like.
@@ -86,7 +94,9 @@ const sniffWorkers = 8
 // or a log but whose content is neither come back as KindUnusable with the
 // reason; other unrecognised files are ignored. Paths to one file (links)
 // and plain copies of a file under a name without a number of its own
-// (copies.go) are read once, the others listed as skipped.
+// (copies.go) are read once, the others listed as skipped. A log inside
+// a JSON document (a notebook, a log export) is a KindLog candidate by its
+// head alone: Load's reader decides whether it holds anything to read.
 func Discover(dir string, exclude []string) ([]Candidate, []Skipped, error) {
 	return discover(dir, exclude, nil)
 }
@@ -265,9 +275,33 @@ func sameFiles(n int, at func(i int) (c Candidate, ok, link bool)) []int {
 // IsInputFile reports whether the file at p (or the file a symbolic link
 // there points to) is a snapshot container or a GPU log gpureport reads,
 // judged by content as Discover judges it.
+//
+// A JSON document holding a log (Candidate.wholeDocument) is an input
+// when it holds what its reader reads: it is scanned here as discovery
+// once scanned it (gpulog.SniffTrainingLog), one file at a time.
 func IsInputFile(p string) bool {
 	c, _, ok := classify(p, filepath.Base(p), nil)
+	if ok && c.wholeDocument {
+		return documentClaimed(p)
+	}
 	return ok && (c.Kind == KindSnapshot || c.Kind == KindLog)
+}
+
+// documentClaimed reports whether the JSON document at p (compressed or
+// not) holds an OOM message or a reading its reader reads.
+func documentClaimed(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	r, _, err := gpulog.Decompress(f)
+	if err != nil {
+		return false
+	}
+	br := bufio.NewReaderSize(r, sniffLen)
+	head, _ := br.Peek(sniffLen)
+	return gpulog.SniffTrainingLog(br, head)
 }
 
 // isReportDir reports whether a folder is a gpureport output folder: named
@@ -349,41 +383,64 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 	}
 	w := gpulog.SniffWrapper(head)
 	if (!notJobOutputExt(ext) || jsonLogRecords(ext, head) || w != gpulog.WrapperNone) && n > 0 {
+		if isDocument(w) {
+			// Decoded by its reader alone, which decides the claim
+			// (Candidate.wholeDocument): sniffing it here would decode
+			// it whole once more, and one such document per sniff
+			// worker at once (up to 256 MiB each).
+			c.Kind, c.Log, c.wholeDocument = KindLog, gpulog.FormatTrainingLog, true
+			c.unclaimed = unclaimedReason(ext, head, promised)
+			return c, "", true
+		}
 		if _, err := f.Seek(0, io.SeekStart); err == nil && gpulog.SniffTrainingLog(f, head) {
 			c.Kind, c.Log = KindLog, gpulog.FormatTrainingLog
-			c.wholeDocument = w != gpulog.WrapperNone && w != gpulog.WrapperDocker
 			return c, "", true
 		}
 	}
+	return Candidate{}, unclaimedReason(ext, head, promised), false
+}
+
+// isDocument reports whether w is a container decoded whole (a notebook, a
+// log export), not one streamed line by line (Docker's objects).
+func isDocument(w gpulog.Wrapper) bool {
+	return w != gpulog.WrapperNone && w != gpulog.WrapperDocker
+}
+
+// unclaimedReason is the reason classify lists a file it does not claim
+// as skipped with (of extension ext, starting with head), "" for a file
+// it passes over: neither promised by its extension nor a kind of JSON
+// gpureport names.
+func unclaimedReason(ext string, head []byte, promised bool) string {
+	n := len(head)
 	if reason, ok := unreadJSON(ext, head); ok {
-		return Candidate{}, reason, false
+		return reason
 	}
 	if !promised {
-		return Candidate{}, "", false
+		return ""
 	}
 	if textLog := ext == ".log" || ext == ".txt"; textLog && (n == 0 || !mayHoldMemoryData(head)) {
 		// A job's stdout or stderr without GPU content (a rank's loss
 		// lines, an empty stderr.log): nothing to read, no failure.
 		if n == 0 {
-			return Candidate{}, noContentReason + " (an empty file)", false
+			return noContentReason + " (an empty file)"
 		}
-		return Candidate{}, fmt.Sprintf("%s (no GPU readings, no out-of-memory message; first line: %q)", noContentReason, firstLine(head, 80)), false
+		return fmt.Sprintf("%s (no GPU readings, no out-of-memory message; first line: %q)", noContentReason, firstLine(head, 80))
 	}
 	if n == 0 {
-		return Candidate{}, "empty file", false
+		return "empty file"
 	}
 	if oldPickle(head) {
-		return Candidate{}, "a pickle of protocol 0 or 1 (no protocol header), which torch.cuda.memory._dump_snapshot never writes: load it in Python and dump it again with protocol 2 or later", false
+		return "a pickle of protocol 0 or 1 (no protocol header), which torch.cuda.memory._dump_snapshot never writes: load it in Python and dump it again with protocol 2 or later"
 	}
 	if isSnapshotExt(ext) || ext == ".gz" || ext == ".bz2" {
-		return Candidate{}, fmt.Sprintf("not a snapshot: no pickle, gzip, bzip2 or zip signature and no JSON snapshot (starts with %q)", firstBytes(head, 16)), false
+		return fmt.Sprintf("not a snapshot: no pickle, gzip, bzip2 or zip signature and no JSON snapshot (starts with %q)", firstBytes(head, 16))
 	}
 	reason := fmt.Sprintf("not a recognised GPU log (first line: %q)", firstLine(head, 80))
 	if looksLikeCSVHeader(firstLine(head, 4<<10)) {
 		reason += "; if it is a CSV of GPU memory, name its columns with --gpu-log-columns " +
 			"(keys time, used, total, free, gpu and unit, each set to a column of this header: time=<column>,used=<column>,unit=MiB)"
 	}
-	return Candidate{}, reason, false
+	return reason
 }
 
 // reMemoryQuantity finds an amount of memory with its unit ("1000.00MiB",

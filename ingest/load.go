@@ -268,7 +268,9 @@ func estimateMemory(c Candidate) int64 {
 	return decodeMemoryBase + decompressed*streamMemoryNum/streamMemoryDen
 }
 
-// loaded is the outcome of reading one candidate: exactly one field is set.
+// loaded is the outcome of reading one candidate: one field is set, or
+// none for a JSON document that holds nothing its reader reads and that
+// discovery would have passed over (Candidate.unclaimed "").
 type loaded struct {
 	snap     *SnapshotFile
 	log      *gpulog.GPULog
@@ -341,6 +343,16 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader)
 		}
 	case KindLog:
 		l, err := gpulog.DecodeLogWith(c.Path, c.Log, gpulog.ReadOptions{Location: loc, Columns: opt.Columns, Name: c.Rel})
+		if c.wholeDocument && errors.Is(err, gpulog.ErrNoReadings) {
+			// The reader decides a document's claim (classify): one
+			// that holds nothing it reads is what discovery makes of an
+			// unclaimed file.
+			if c.unclaimed != "" {
+				s := skippedFile(c.Rel, c.unclaimed)
+				r.skip = &s
+			}
+			return r
+		}
 		if err != nil {
 			r.skip = &Skipped{Path: c.Rel, Reason: skipReason(err)}
 			return r

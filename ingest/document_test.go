@@ -1,0 +1,146 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"gpureport/gpulog"
+	"gpureport/internal/testutil"
+)
+
+// documentOOM is a training log's OOM message.
+const documentOOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free. " +
+	"Of the allocated memory 74.50 GiB is allocated by PyTorch, and 2.88 GiB is reserved by PyTorch but unallocated."
+
+// notebookOf is an nbformat 4 notebook whose one cell printed text and,
+// with oom, ended in the OOM error.
+func notebookOf(tb testing.TB, text string, oom bool) []byte {
+	tb.Helper()
+	outs := []any{map[string]any{"output_type": "stream", "name": "stdout", "text": text}}
+	if oom {
+		outs = append(outs, map[string]any{"output_type": "error", "ename": "OutOfMemoryError",
+			"evalue": strings.TrimPrefix(documentOOM, "torch.OutOfMemoryError: "), "traceback": []string{}})
+	}
+	nb, err := json.Marshal(map[string]any{"cells": []any{map[string]any{"cell_type": "code", "source": "train()", "outputs": outs}},
+		"metadata": map[string]any{}, "nbformat": 4, "nbformat_minor": 5})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return nb
+}
+
+// allocated is the bytes f allocates (runtime.MemStats.TotalAlloc: every
+// allocation, freed or not, so at least the most held at once).
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestDocumentLoadDecodesOnce: loading a run of one notebook allocates
+// about what its reader alone does (one decode), not that and a
+// discovery's decode more.
+func TestDocumentLoadDecodesOnce(t *testing.T) {
+	lines := strings.Repeat("step 100 loss 2.000 lr 3.0e-04 grad_norm 1.00 tokens/s 123456\n", 1<<20/62)
+	dir := t.TempDir()
+	testutil.WriteFiles(t, dir, map[string][]byte{"run.ipynb": notebookOf(t, lines, true)})
+	read := allocated(func() {
+		if _, err := gpulog.DecodeLogWith(filepath.Join(dir, "run.ipynb"), gpulog.FormatTrainingLog, gpulog.ReadOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	load := allocated(func() {
+		run, err := Load(context.Background(), dir, LoadOptions{})
+		if err != nil || len(run.Logs) != 1 {
+			t.Fatalf("load: %v", err)
+		}
+	})
+	// A second decode would add the document, its decoded strings, the
+	// text made of them and a scan of its lines (discovery's sniff read
+	// every line up to the OOM, at its end): about the reader's
+	// allocations again; a quarter more is slack for discovery's heads
+	// and the loader.
+	if float64(load) > 1.25*float64(read) {
+		t.Errorf("loading the notebook allocated %d bytes, its reader alone %d: decoded more than once", load, read)
+	}
+	t.Logf("reader %d bytes, load %d bytes", read, load)
+}
+
+// TestDocumentClaimByReader: the reader decides a document's claim, as
+// discovery's sniff did: one that holds nothing it reads is passed over
+// (a notebook, a .json file) or listed with the reason discovery gives a
+// text log without content (an export saved as .log), and batch mode's
+// IsInputFile still tells a document with an OOM from one without.
+func TestDocumentClaimByReader(t *testing.T) {
+	empty := notebookOf(t, "step 1 loss 2.0\n", false)
+	withOOM := notebookOf(t, "step 1 loss 2.0\n", true)
+	quoting, err := json.Marshal(map[string]any{"cells": []any{map[string]any{"cell_type": "code", "source": documentOOM, "outputs": []any{}}}, "nbformat": 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw, err := json.Marshal(map[string]any{"events": []any{map[string]any{"timestamp": 1709892011000, "message": "step 1 loss 2.0", "logStreamName": "s"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	testutil.WriteFiles(t, dir, map[string][]byte{
+		"a/empty.ipynb":       empty,
+		"a/quoting.ipynb":     quoting,
+		"a/export.json":       cw,
+		"a/export.log":        cw,
+		"a/oom.ipynb":         withOOM,
+		"b/only-empty.ipynb":  empty,
+		"c/only-quoted.ipynb": quoting,
+	})
+	run, err := Load(context.Background(), filepath.Join(dir, "a"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs []string
+	for _, l := range run.Logs {
+		logs = append(logs, l.Path)
+		if len(l.OOMs) != 1 {
+			t.Errorf("%s: OOMs %+v", l.Path, l.OOMs)
+		}
+	}
+	if got := strings.Join(logs, " "); got != "oom.ipynb" {
+		t.Errorf("logs %q, want oom.ipynb", got)
+	}
+	skipped := map[string]Skipped{}
+	for _, s := range run.Skipped {
+		skipped[s.Path] = s
+	}
+	if len(skipped) != 1 {
+		t.Errorf("skipped %+v, want export.log", run.Skipped)
+	}
+	if s := skipped["export.log"]; !s.NoContent || !strings.HasPrefix(s.Reason, noContentReason+" (no GPU readings, no out-of-memory message; first line: ") {
+		t.Errorf("export.log: %+v", s)
+	}
+	for p, want := range map[string]bool{"a/oom.ipynb": true, "a/empty.ipynb": false,
+		"a/quoting.ipynb": false, "b/only-empty.ipynb": false, "c/only-quoted.ipynb": false, "a/export.json": false} {
+		if got := IsInputFile(filepath.Join(dir, p)); got != want {
+			t.Errorf("IsInputFile(%s) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// BenchmarkLoadNotebook loads a run of one 1 MiB notebook: its B/op is
+// about one decode of it.
+func BenchmarkLoadNotebook(b *testing.B) {
+	lines := strings.Repeat("step 100 loss 2.000 lr 3.0e-04 grad_norm 1.00 tokens/s 123456\n", 1<<20/62)
+	dir := b.TempDir()
+	testutil.WriteFiles(b, dir, map[string][]byte{"run.ipynb": notebookOf(b, lines, true)})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(context.Background(), dir, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
