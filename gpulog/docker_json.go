@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 )
 
@@ -102,7 +103,10 @@ type dockerJSONReader struct {
 	br      *bufio.Reader
 	d       dockerUnwrapper
 	pending []byte
-	err     error
+	// long is true while the rest of a line over maxLineBytes passes
+	// through as it is read, never held whole.
+	long bool
+	err  error
 }
 
 func (r *dockerJSONReader) Read(b []byte) (int, error) {
@@ -110,18 +114,46 @@ func (r *dockerJSONReader) Read(b []byte) (int, error) {
 		if r.err != nil {
 			return 0, r.err
 		}
-		line, err := r.br.ReadBytes('\n')
-		if err != nil {
-			r.err = err
-		}
-		if len(line) > maxLineBytes {
-			// Left to the line reader to skip as over-long.
-			r.pending = line
+		if r.long {
+			// pending is br's buffer until it is copied out, before br
+			// is read again.
+			chunk, err := r.br.ReadSlice('\n')
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				r.long, r.err = false, err
+			}
+			r.pending = chunk
 			continue
 		}
-		r.pending = r.d.unwrap(line)
+		r.pending = r.line()
 	}
 	n := copy(b, r.pending)
 	r.pending = r.pending[n:]
 	return n, nil
+}
+
+// line reads the next object and returns its text; a line over
+// maxLineBytes (no object the json-file driver writes: it splits a log
+// line at 16 KiB) is returned as it is, as far as it is read, and its
+// rest passes through (long), left to the line reader to skip as
+// over-long: at most maxLineBytes of it is held.
+func (r *dockerJSONReader) line() []byte {
+	var line []byte
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if len(line) > maxLineBytes {
+				r.long = true
+				return line
+			}
+			continue
+		}
+		if err != nil {
+			r.err = err
+		}
+		if len(line) > maxLineBytes {
+			return line
+		}
+		return r.d.unwrap(line)
+	}
 }

@@ -360,8 +360,15 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 	c := Candidate{Path: p, Rel: rel, Source: input.Source{Path: rel, Bytes: st.Size(), ModTime: st.ModTime()}}
 	c.id, c.identified = identityOf(st)
 	if comp := gpulog.SniffCompression(head); comp != gpulog.Uncompressed {
-		if lf, ok := classifyCompressed(f, p, spec); ok {
+		if lf, doc, ok := classifyCompressed(f, p, spec); ok {
 			c.Kind, c.Log = KindLog, lf
+			if doc != gpulog.WrapperNone {
+				// As an uncompressed document: its reader decides, and
+				// one that holds nothing is a job's output with nothing
+				// read (not a snapshot that failed to decode).
+				c.wholeDocument = true
+				c.unclaimed = fmt.Sprintf("%s (a %s %s without an out-of-memory message, memory line or GPU reading)", noContentReason, comp, doc)
+			}
 			return c, "", true
 		}
 	}
@@ -515,37 +522,43 @@ func unreadCompression(head []byte, p string) (string, bool) {
 // training log with an out-of-memory message (unless the name under the
 // compression extension says source code or data, as notJobOutputExt). A
 // compressed pickle, or text that is no log, is not claimed here: gzip
-// files go on to be tried as snapshots.
-func classifyCompressed(f io.ReadSeeker, p string, spec *gpulog.ColumnSpec) (gpulog.LogFormat, bool) {
+// files go on to be tried as snapshots. A JSON document holding a log (a
+// notebook, a log export) is claimed by its head, and named (doc), for its
+// reader to decide (Candidate.wholeDocument).
+func classifyCompressed(f io.ReadSeeker, p string, spec *gpulog.ColumnSpec) (lf gpulog.LogFormat, doc gpulog.Wrapper, ok bool) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return "", false
+		return "", "", false
 	}
 	r, _, err := gpulog.Decompress(f)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
 	// One decompression serves both sniffs: the head is peeked, and the
 	// training-log scan reads on from the start.
 	br := bufio.NewReaderSize(r, sniffLen)
 	text, _ := br.Peek(sniffLen)
 	if len(text) == 0 {
-		return "", false
+		return "", "", false
 	}
 	if _, ok := snapshot.SniffContainer(text); ok {
-		return "", false
+		return "", "", false
 	}
 	if lf, ok := gpulog.SniffLogWith(text, spec); ok {
-		return lf, true
+		return lf, "", true
 	}
 	base := filepath.Base(p)
 	inner := strings.ToLower(filepath.Ext(strings.TrimSuffix(base, filepath.Ext(base))))
-	if notJobOutputExt(inner) && gpulog.SniffWrapper(text) == gpulog.WrapperNone {
-		return "", false
+	w := gpulog.SniffWrapper(text)
+	if notJobOutputExt(inner) && w == gpulog.WrapperNone {
+		return "", "", false
+	}
+	if isDocument(w) {
+		return gpulog.FormatTrainingLog, w, true
 	}
 	if gpulog.SniffTrainingLog(br, text) {
-		return gpulog.FormatTrainingLog, true
+		return gpulog.FormatTrainingLog, "", true
 	}
-	return "", false
+	return "", "", false
 }
 
 // reLogRecordLevel and reLogRecordText find the keys of a JSON logger's

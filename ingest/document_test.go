@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -44,6 +45,61 @@ func allocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
+// TestDocumentsDecodedOnceBounded: a log inside a JSON document (a
+// notebook, a log export), compressed or not, is decoded by its reader
+// alone: discovery reads its head (a compressed one's first decompressed
+// bytes), whatever the number of documents and sniff workers, so that
+// discovery's memory stays far below one document (before, each sniff
+// worker decoded one whole, up to 256 MiB each, and the reader decoded
+// it again). The loader reads each, once, under its memory budget
+// (TestDocumentLoadDecodesOnce, TestDocumentClaimByReader).
+func TestDocumentsDecodedOnceBounded(t *testing.T) {
+	// 1 MiB of printed lines per document, twice as many documents as
+	// sniff workers.
+	const docs = 2 * sniffWorkers
+	lines := strings.Repeat("step 100 loss 2.000 lr 3.0e-04 grad_norm 1.00 tokens/s 123456\n", 1<<20/62)
+	dir := t.TempDir()
+	files := map[string][]byte{}
+	for i := range docs {
+		nb := notebookOf(t, lines, true)
+		// Each its own bytes: no two are copies of one another. Every
+		// other one compressed, which discovery decompressed and decoded
+		// whole too.
+		nb = append(nb, fmt.Sprintf("\n%*s", i+1, "")...)
+		name := fmt.Sprintf("nb/run%02d.ipynb", i)
+		if i%2 == 1 {
+			name, nb = name+".gz", testutil.Gzip(t, nb)
+		}
+		files[name] = nb
+	}
+	testutil.WriteFiles(t, dir, files)
+	var cands []Candidate
+	got := allocated(func() {
+		var err error
+		cands, _, err = Discover(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	if len(cands) != docs {
+		t.Fatalf("%d candidates, want %d", len(cands), docs)
+	}
+	for _, c := range cands {
+		// The loader budgets three times the decompressed document.
+		if !c.wholeDocument || estimateMemory(c) < 3<<20 {
+			t.Errorf("%s: whole document %v, estimate %d", c.Rel, c.wholeDocument, estimateMemory(c))
+		}
+	}
+	// Discovery reads sniffLen (8 KiB) of each, with its buffers and
+	// the walk's and copies' work: under a quarter of a document each
+	// (decoding one whole allocates several times its size), and so at
+	// most that many quarters at once, whatever the number of workers.
+	if limit := uint64(docs << 20 / 4); got > limit {
+		t.Errorf("discovery of %d documents of 1 MiB allocated %d bytes, want under %d (their heads)", docs, got, limit)
+	}
+	t.Logf("discovery of %d documents of 1 MiB allocated %d bytes", docs, got)
+}
+
 // TestDocumentLoadDecodesOnce: loading a run of one notebook allocates
 // about what its reader alone does (one decode), not that and a
 // discovery's decode more.
@@ -77,7 +133,9 @@ func TestDocumentLoadDecodesOnce(t *testing.T) {
 // discovery's sniff did: one that holds nothing it reads is passed over
 // (a notebook, a .json file) or listed with the reason discovery gives a
 // text log without content (an export saved as .log), and batch mode's
-// IsInputFile still tells a document with an OOM from one without.
+// IsInputFile still tells a document with an OOM from one without. A
+// compressed document holding nothing is listed as such, not as a
+// snapshot that did not decode.
 func TestDocumentClaimByReader(t *testing.T) {
 	empty := notebookOf(t, "step 1 loss 2.0\n", false)
 	withOOM := notebookOf(t, "step 1 loss 2.0\n", true)
@@ -96,6 +154,8 @@ func TestDocumentClaimByReader(t *testing.T) {
 		"a/export.json":       cw,
 		"a/export.log":        cw,
 		"a/oom.ipynb":         withOOM,
+		"a/oom.ipynb.gz":      testutil.Gzip(t, withOOM),
+		"a/empty.ipynb.gz":    testutil.Gzip(t, empty),
 		"b/only-empty.ipynb":  empty,
 		"c/only-quoted.ipynb": quoting,
 	})
@@ -110,20 +170,23 @@ func TestDocumentClaimByReader(t *testing.T) {
 			t.Errorf("%s: OOMs %+v", l.Path, l.OOMs)
 		}
 	}
-	if got := strings.Join(logs, " "); got != "oom.ipynb" {
-		t.Errorf("logs %q, want oom.ipynb", got)
+	if got := strings.Join(logs, " "); got != "oom.ipynb oom.ipynb.gz" && got != "oom.ipynb.gz oom.ipynb" {
+		t.Errorf("logs %q, want oom.ipynb and oom.ipynb.gz", got)
 	}
 	skipped := map[string]Skipped{}
 	for _, s := range run.Skipped {
 		skipped[s.Path] = s
 	}
-	if len(skipped) != 1 {
-		t.Errorf("skipped %+v, want export.log", run.Skipped)
+	if len(skipped) != 2 {
+		t.Errorf("skipped %+v, want export.log and empty.ipynb.gz", run.Skipped)
 	}
 	if s := skipped["export.log"]; !s.NoContent || !strings.HasPrefix(s.Reason, noContentReason+" (no GPU readings, no out-of-memory message; first line: ") {
 		t.Errorf("export.log: %+v", s)
 	}
-	for p, want := range map[string]bool{"a/oom.ipynb": true, "a/empty.ipynb": false,
+	if s := skipped["empty.ipynb.gz"]; !s.NoContent || s.Reason != noContentReason+" (a gzip Jupyter notebook without an out-of-memory message, memory line or GPU reading)" {
+		t.Errorf("empty.ipynb.gz: %+v", s)
+	}
+	for p, want := range map[string]bool{"a/oom.ipynb": true, "a/oom.ipynb.gz": true, "a/empty.ipynb": false, "a/empty.ipynb.gz": false,
 		"a/quoting.ipynb": false, "b/only-empty.ipynb": false, "c/only-quoted.ipynb": false, "a/export.json": false} {
 		if got := IsInputFile(filepath.Join(dir, p)); got != want {
 			t.Errorf("IsInputFile(%s) = %v, want %v", p, got, want)

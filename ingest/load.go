@@ -253,8 +253,11 @@ func estimateMemory(c Candidate) int64 {
 	if c.Kind != KindSnapshot {
 		if c.wholeDocument {
 			// The document, its decoded strings and the text written
-			// from them are held at once, each at most its size.
-			return max(3*c.Bytes, 1<<20)
+			// from them are held at once, each at most its size: the
+			// decompressed size of a compressed one (as a compressed
+			// snapshot's is estimated).
+			_, size := snapshot.ContainerSize(c.Path, c.Bytes)
+			return max(3*size, 1<<20)
 		}
 		return max(c.Bytes, 1<<20)
 	}
