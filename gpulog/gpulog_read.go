@@ -90,6 +90,10 @@ type ReadOptions struct {
 	// Name is the file's name as notes cite it ("" when unknown: they
 	// say "this log"); DecodeLogWith sets it to the file's base name.
 	Name string
+	// MaxDocumentBytes bounds a JSON document holding a log (a notebook,
+	// a log export: unwrap.go) that is decoded whole, bytes; a larger
+	// one is read as the text it is. 0 means 256 MiB.
+	MaxDocumentBytes int64
 }
 
 // SniffLog tells the GPU log format from the start of a file (its first few
@@ -366,6 +370,17 @@ var logReaders = map[LogFormat]func(io.Reader, *logBuilder) error{
 // gave a reading.
 var ErrNoReadings = errors.New("no readings")
 
+// notUnwrappedError is ReadLog's error for a JSON document that could not
+// be unwrapped and whose text gave no reading: it is both ErrNoReadings
+// and ErrNotUnwrapped, and says why in one sentence.
+type notUnwrappedError struct{ msg string }
+
+func (e *notUnwrappedError) Error() string { return e.msg }
+
+func (e *notUnwrappedError) Is(target error) bool {
+	return target == ErrNoReadings || target == ErrNotUnwrapped
+}
+
 // ReadLog reads a GPU log of the given format from r, which may be gzip-
 // or bzip2-compressed (gpulog_compressed.go). Lines it cannot use are
 // counted in SkippedLines and described in Problems; the error is for a
@@ -387,11 +402,17 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	r = maybeUTF16(r)
 	br := bufio.NewReaderSize(r, 64<<10)
 	r = br
+	// notUnwrapped is the note of a document that could not be
+	// unwrapped, "" otherwise.
+	var notUnwrapped string
 	if head, _ := br.Peek(sniffHead); SniffWrapper(head) != WrapperNone {
 		// Lines inside a JSON container (unwrap.go): read as the text
 		// the job wrote.
 		b.document = SniffWrapper(head) != WrapperDocker
-		ur, note := unwrapped(br, SniffWrapper(head))
+		ur, note, failed := unwrapped(br, SniffWrapper(head), opt.MaxDocumentBytes)
+		if failed {
+			notUnwrapped = note
+		}
 		br = bufio.NewReaderSize(ur, 64<<10)
 		r = br
 		b.note(note)
@@ -475,6 +496,11 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		}
 		if broken != nil && broken.err != nil {
 			msg += fmt.Sprintf(" (the %s stream breaks off after %d bytes: %v)", comp, broken.read, broken.err)
+		}
+		if notUnwrapped != "" {
+			// What was not read, and why: a document too large or
+			// broken to unwrap is named, never passed over unsaid.
+			return nil, &notUnwrappedError{msg + " (" + notUnwrapped + ")"}
 		}
 		return nil, fmt.Errorf("%s: %w", msg, ErrNoReadings)
 	}

@@ -197,7 +197,7 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 	if w := SniffWrapper(head); w != WrapperNone {
 		// A log inside a JSON container is scanned as ReadLog reads it
 		// (unwrap.go).
-		ur, _ := unwrapped(bufio.NewReaderSize(r, 64<<10), w)
+		ur, _, _ := unwrapped(bufio.NewReaderSize(r, 64<<10), w, 0)
 		br := bufio.NewReaderSize(ur, 64<<10)
 		head, _ = br.Peek(sniffHead)
 		r = br

@@ -37,7 +37,7 @@ import (
 // logs --prefix` prints it ("[pod/NAME/CONTAINER] "), so that one pod's
 // lines are told from another's. Docker's objects are unwrapped as they
 // stream; the other containers are whole JSON documents, decoded whole
-// (up to maxWrappedBytes). Line numbers then count the unwrapped lines.
+// (up to maxWrappedBytes, or ReadOptions.MaxDocumentBytes). Line numbers then count the unwrapped lines.
 
 // Wrapper names a JSON container that holds a log's lines; "" for none.
 type Wrapper string
@@ -191,17 +191,27 @@ func objectKeys(dec *json.Decoder, fields, telling []string) bool {
 	return n >= 2 && tells
 }
 
+// ErrNotUnwrapped is wrapped by ReadLog's error for a JSON document
+// holding a log (a notebook, a log export) that could not be unwrapped
+// (cut short, or over ReadOptions.MaxDocumentBytes) and in whose text,
+// read as it stands, no line gave a reading.
+var ErrNotUnwrapped = errors.New("could not be unwrapped")
+
 // unwrapped returns a reader of the text the container w holds, read
 // from br (the file's text from its start), and the note that says so;
-// a document that does not decode as w is read as it stands (the reader
-// gives its bytes), with a note saying why. w is not WrapperNone.
-func unwrapped(br *bufio.Reader, w Wrapper) (io.Reader, string) {
+// a document that does not decode as w, or is over limit bytes (0:
+// maxWrappedBytes), is read as it stands (the reader gives its bytes),
+// with a note saying why, and failed. w is not WrapperNone.
+func unwrapped(br *bufio.Reader, w Wrapper, limit int64) (r io.Reader, note string, failed bool) {
 	if w.streamWrapped() {
-		return &dockerJSONReader{br: br}, "every line is a Docker json-file object: its \"log\" text is read, at the object's \"time\" where a reading has no time of its own"
+		return &dockerJSONReader{br: br}, "every line is a Docker json-file object: its \"log\" text is read, at the object's \"time\" where a reading has no time of its own", false
 	}
-	doc, err := io.ReadAll(io.LimitReader(br, maxWrappedBytes+1))
-	if err == nil && len(doc) > maxWrappedBytes {
-		err = fmt.Errorf("over %d MiB", maxWrappedBytes>>20)
+	if limit <= 0 {
+		limit = maxWrappedBytes
+	}
+	doc, err := io.ReadAll(io.LimitReader(br, limit+1))
+	if err == nil && int64(len(doc)) > limit {
+		err = fmt.Errorf("over %s, the most gpureport decodes whole", sizeText(limit))
 	}
 	var text []byte
 	var timed bool
@@ -209,13 +219,24 @@ func unwrapped(br *bufio.Reader, w Wrapper) (io.Reader, string) {
 		text, timed, err = unwrapDocument(doc, w)
 	}
 	if err != nil {
-		return io.MultiReader(bytes.NewReader(doc), br), fmt.Sprintf("the file starts as a %s but could not be unwrapped (%v): read as the text it is", w, err)
+		return io.MultiReader(bytes.NewReader(doc), br), fmt.Sprintf("the file starts as a %s but %v (%v): read as the text it is", w, ErrNotUnwrapped, err), true
 	}
-	note := fmt.Sprintf("the file is a %s: the text it holds is read, one line per line of it", w)
+	note = fmt.Sprintf("the file is a %s: the text it holds is read, one line per line of it", w)
 	if timed {
 		note += ", in time order, each at the time the export gives it"
 	}
-	return bytes.NewReader(text), note + " (line numbers count those lines)"
+	return bytes.NewReader(text), note + " (line numbers count those lines)", false
+}
+
+// sizeText is a size limit's text: "256 MiB", "1 KiB", "100 bytes".
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // unwrapDocument decodes a whole document of container w into the text it

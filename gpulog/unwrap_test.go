@@ -304,3 +304,52 @@ func TestNotebookNvidiaSmiOutput(t *testing.T) {
 		t.Error("a plain nvidia-smi table is claimed as a training log")
 	}
 }
+
+// TestUnwrapTooLarge: a document over ReadOptions.MaxDocumentBytes is
+// not decoded: it is read as the text it is, with a note, and its OOM is
+// still found in that text; one whose text gives nothing is an error that
+// says why (ErrNoReadings and ErrNotUnwrapped), for the loader to list the
+// file with, never passed over unsaid.
+func TestUnwrapTooLarge(t *testing.T) {
+	filler := strings.Repeat("step 1 loss 2.0\n", 200)
+	nb := func(text string) []byte {
+		return []byte(mustJSON(t, map[string]any{"cells": []any{map[string]any{"cell_type": "code", "source": "x", "outputs": []any{
+			map[string]any{"output_type": "stream", "name": "stdout", "text": text}}}}, "metadata": map[string]any{}, "nbformat": 4, "nbformat_minor": 5}))
+	}
+	withOOM, without := nb(filler+"torch.OutOfMemoryError: "+oomText(0)+"\n"), nb(filler)
+	const limit = 1 << 10
+	for _, tt := range []struct {
+		name     string
+		doc      []byte
+		limit    int64
+		wantOOMs int
+		wantErr  string
+	}{
+		{"within the limit", withOOM, 0, 1, ""},
+		{"over the limit, an OOM in its text", withOOM, limit, 1, ""},
+		{"over the limit, nothing in its text", without, limit, 0,
+			"training-log log: no readings (the file starts as a Jupyter notebook but could not be unwrapped (over 1 KiB, the most gpureport decodes whole): read as the text it is)"},
+		{"within the limit, nothing", without, 0, 0, "training-log log: no readings: no readings"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := gpulog.ReadLog(bytes.NewReader(tt.doc), gpulog.FormatTrainingLog, gpulog.ReadOptions{MaxDocumentBytes: tt.limit})
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr || !errors.Is(err, gpulog.ErrNoReadings) ||
+					errors.Is(err, gpulog.ErrNotUnwrapped) != (tt.limit > 0) {
+					t.Fatalf("err %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(l.OOMs) != tt.wantOOMs {
+				t.Errorf("%d OOMs, want %d", len(l.OOMs), tt.wantOOMs)
+			}
+			notes := strings.Join(l.Notes, "\n")
+			if strings.Contains(notes, "could not be unwrapped (over 1 KiB, the most gpureport decodes whole)") != (tt.limit > 0) {
+				t.Errorf("notes %q", l.Notes)
+			}
+		})
+	}
+}

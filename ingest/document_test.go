@@ -135,7 +135,8 @@ func TestDocumentLoadDecodesOnce(t *testing.T) {
 // text log without content (an export saved as .log), and batch mode's
 // IsInputFile still tells a document with an OOM from one without. A
 // compressed document holding nothing is listed as such, not as a
-// snapshot that did not decode.
+// snapshot that did not decode; one that could not be unwrapped (cut
+// short, too large) and gives nothing as text is listed with why.
 func TestDocumentClaimByReader(t *testing.T) {
 	empty := notebookOf(t, "step 1 loss 2.0\n", false)
 	withOOM := notebookOf(t, "step 1 loss 2.0\n", true)
@@ -156,6 +157,7 @@ func TestDocumentClaimByReader(t *testing.T) {
 		"a/oom.ipynb":         withOOM,
 		"a/oom.ipynb.gz":      testutil.Gzip(t, withOOM),
 		"a/empty.ipynb.gz":    testutil.Gzip(t, empty),
+		"a/cut.ipynb":         empty[:len(empty)-10],
 		"b/only-empty.ipynb":  empty,
 		"c/only-quoted.ipynb": quoting,
 	})
@@ -177,8 +179,13 @@ func TestDocumentClaimByReader(t *testing.T) {
 	for _, s := range run.Skipped {
 		skipped[s.Path] = s
 	}
-	if len(skipped) != 2 {
-		t.Errorf("skipped %+v, want export.log and empty.ipynb.gz", run.Skipped)
+	if len(skipped) != 3 {
+		t.Errorf("skipped %+v, want export.log, empty.ipynb.gz and cut.ipynb", run.Skipped)
+	}
+	// A document the reader could not unwrap, in whose text it found
+	// nothing, is listed with why: never passed over unsaid.
+	if s := skipped["cut.ipynb"]; s.NoContent || !strings.Contains(s.Reason, "no readings (the file starts as a Jupyter notebook but could not be unwrapped (notebook: unexpected end of JSON input)") {
+		t.Errorf("cut.ipynb: %+v", s)
 	}
 	if s := skipped["export.log"]; !s.NoContent || !strings.HasPrefix(s.Reason, noContentReason+" (no GPU readings, no out-of-memory message; first line: ") {
 		t.Errorf("export.log: %+v", s)

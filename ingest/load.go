@@ -346,10 +346,11 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader)
 		}
 	case KindLog:
 		l, err := gpulog.DecodeLogWith(c.Path, c.Log, gpulog.ReadOptions{Location: loc, Columns: opt.Columns, Name: c.Rel})
-		if c.wholeDocument && errors.Is(err, gpulog.ErrNoReadings) {
+		if c.wholeDocument && errors.Is(err, gpulog.ErrNoReadings) && !errors.Is(err, gpulog.ErrNotUnwrapped) {
 			// The reader decides a document's claim (classify): one
 			// that holds nothing it reads is what discovery makes of an
-			// unclaimed file.
+			// unclaimed file. One it could not unwrap (cut short, too
+			// large) is listed with the reader's reason.
 			if c.unclaimed != "" {
 				s := skippedFile(c.Rel, c.unclaimed)
 				r.skip = &s
