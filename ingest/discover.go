@@ -43,17 +43,18 @@ type Candidate struct {
 	id         fileIdentity
 	identified bool
 	// wholeDocument is true for a log inside a JSON document (a
-	// notebook, a log export: gpulog.SniffWrapper), which is decoded
-	// whole to be read (estimateMemory). Discovery reads only its head:
-	// its reader decodes it, once, under the loader's memory budget, and
-	// decides the claim that discovery makes of other text files
-	// (SniffTrainingLog): a document in which the reader finds nothing
-	// (gpulog.ErrNoReadings) is what classify makes of an unclaimed file,
-	// unclaimed: that reason, listed as skipped, or "" (a notebook
-	// without an OOM, a JSON file of data): not an input, as if never
-	// found.
+	// notebook, a log export: gpulog.SniffWrapper), compressed or not,
+	// which is decoded whole to be read (estimateMemory). Discovery reads
+	// only its head: its reader decodes it, once, under the loader's
+	// memory budget, and decides the claim that discovery makes of other
+	// text files (SniffTrainingLog).
 	wholeDocument bool
-	unclaimed     string
+	// unclaimed is what a document in which the reader finds nothing
+	// (gpulog.ErrNoReadings) becomes, as classify would have left it
+	// unclaimed: the reason it is listed as skipped with, or "" (a
+	// notebook without an OOM, a JSON file of data) for a file that is
+	// no input, as if never found.
+	unclaimed string
 }
 
 // CandidateKind says what a discovered file looks like.
