@@ -212,6 +212,13 @@ func FuzzTrainingLog(f *testing.F) {
 	f.Add([]byte(" [2024-05-01 12:01:00] iteration 10/ 500 |\n[Rank 0] (after 10 iterations) memory (MB) | allocated: 1234.5 | max allocated: 2345.6 | reserved: 3000.0 | max reserved: 1e400\n"))
 	f.Add([]byte("[2024-05-01 12:00:00,123] [INFO] [utils.py:791:see_memory_usage] After step 9\n[2024-05-01 12:00:00,124] [INFO] [utils.py:792:see_memory_usage] MA 1.2 GB         Max_MA 3.4 GB         CA 99999999999 GB         Max_CA 5 GB \n"))
 	f.Add([]byte("[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - \x1b[31mstep: 10  \x1b[33mmemory: 31.02GiB(39.21%)  tps: 5,123\n"))
+	// The toolkits' peak lines (trainlog_peak.go).
+	f.Add([]byte("2024/05/01 12:00:00 - mmengine - INFO - Epoch(train)  [99999999999][  50/99999999999]  lr: 2.0000e-02  memory: 3456  loss: 1.2\n" +
+		"2024/05/01 12:12:00 - mmengine - INFO - Iter(train) [   50/90000]  lr: 2.0000e-02  memory: 99999999999999999999  loss: 1.0\n" +
+		"2022-05-01 12:00:00,123 - mmdet - INFO - Epoch [1][50/7330]\tlr: 2.000e-02, time: 0.500, data_time: 0.050, memory: 3456, loss: 1.2\n"))
+	f.Add([]byte("[05/01 12:00:00 d2.utils.events]:  eta: 0:10:00  iter: 19  total_loss: 1.2  lr: 0.0002  max_mem: 2345M\n" +
+		"[05/01 12:02:00 d2.engine.hooks]:  iter: 59  max_reserved_mem: 3000MB  reserved_mem: 99999999999999MB  max_allocated_mem: 2450MB  allocated_mem: 1200MB \n" +
+		"Epoch: [0]  [   0/5005]  eta: 1:00:00  loss: 6.9 (6.9)  time: 0.3  data: 0.1  max mem: 1234\nTest:  [  0/196]  max mem: 2000\n"))
 	// JSON logger records (trainlog_prefix.go's readJSONRecord).
 	f.Add([]byte(`{"ts": "2024-05-01T12:00:05Z", "rank": "7", "exc_info": "RuntimeError: CUDA error: out of memory"}` + "\n"))
 	f.Add([]byte(`{"local_rank": 99999999, "time": 5, "msg": "CUDA error: out of memory"} {"rank": -1}` + "\n"))
@@ -229,7 +236,7 @@ func FuzzTrainingLog(f *testing.F) {
 			t.Fatalf("read %d OOMs and %d memory summaries but not sniffed", len(l.OOMs), len(l.MemoryStats))
 		}
 		for _, r := range l.MemoryStats {
-			if r.Allocated < 0 && r.Reserved < 0 || r.Device < 0 {
+			if r.Allocated < 0 && r.Reserved < 0 && r.PeakAllocated <= 0 || r.Device < 0 || r.PeakAllocated < 0 || r.PeakReserved < 0 {
 				t.Fatalf("memory summary reading %+v", r)
 			}
 		}

@@ -52,7 +52,8 @@ import (
 //     line gives the step.
 //
 // Lines are recognised by these shapes only: a figure is read with the
-// unit its framework prints, never guessed.
+// unit its framework prints, never guessed. The vision toolkits' lines,
+// which print a peak alone, are read by peakLine (trainlog_peak.go).
 
 var (
 	reMegatronMemory = regexp.MustCompile(`\bmemory \((B|KB|MB|GB)\)\s*\|\s*allocated:\s*` + fwNum + `\s*\|\s*max allocated:\s*` + fwNum +
@@ -111,7 +112,7 @@ var reCacheFlushes = regexp.MustCompile(`\b(\d+) pytorch allocator cache flushes
 // frameworkState.line looks at them.
 func mayBeFrameworkLine(line string) bool {
 	return strings.Contains(line, "memory (") || strings.Contains(line, "Max_MA") || strings.Contains(line, "memory:") ||
-		strings.Contains(line, "_bytes.all.current") || strings.Contains(line, "allocator cache flushes")
+		strings.Contains(line, "_bytes.all.current") || strings.Contains(line, "allocator cache flushes") || mayBePeakLine(line)
 }
 
 // end notes, at the end of the log, the allocator cache flushes its
@@ -157,8 +158,10 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	}
 	r := MemoryStatsSample{Step: input.NoStep, Rank: input.NoRank, Allocated: Unknown, Reserved: Unknown, Active: Unknown,
 		InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown}
-	var framework, note string
+	framework, note, at, peak := peakLine(&r, line)
 	switch {
+	case peak:
+		r.Time, r.Rank = fwTimeRank(b, line[:at])
 	case reMegatronMemory.MatchString(line):
 		m := reMegatronMemory.FindStringSubmatch(line)
 		r.Allocated, r.Reserved = fwBytes(m[2], m[1]), fwBytes(m[4], m[1])
@@ -223,7 +226,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 		framework = "memory_stats"
 		note = "torch.cuda.memory_stats() dicts printed in the log are read as memory_stats readings (bytes) of the process's device, assumed to be cuda:0"
 	}
-	if r.Allocated < 0 && r.Reserved < 0 {
+	if r.Allocated < 0 && r.Reserved < 0 && r.PeakAllocated <= 0 {
 		return false
 	}
 	if !f.noted[framework] {
