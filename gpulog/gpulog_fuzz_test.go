@@ -219,6 +219,10 @@ func FuzzTrainingLog(f *testing.F) {
 	f.Add([]byte("[05/01 12:00:00 d2.utils.events]:  eta: 0:10:00  iter: 19  total_loss: 1.2  lr: 0.0002  max_mem: 2345M\n" +
 		"[05/01 12:02:00 d2.engine.hooks]:  iter: 59  max_reserved_mem: 3000MB  reserved_mem: 99999999999999MB  max_allocated_mem: 2450MB  allocated_mem: 1200MB \n" +
 		"Epoch: [0]  [   0/5005]  eta: 1:00:00  loss: 6.9 (6.9)  time: 0.3  data: 0.1  max mem: 1234\nTest:  [  0/196]  max mem: 2000\n"))
+	f.Add([]byte("2021-05-04 12:00:00 | INFO | fairseq.utils | rank   0: capabilities =  7.0  ; total memory = 31.749 GB ; name = Tesla V100-SXM2-32GB\n" +
+		"2021-05-04 12:00:07 | INFO | train_inner | epoch 001:    100 / 4000 loss=9.1, num_updates=100, gb_free=6.2, wall=50\n" +
+		"2021-05-04 12:30:00 | INFO | train | epoch 001 | num_updates 99999999999999999999 | gb_free 31.8 | wall 2000\n" +
+		`{"epoch": 2, "num_updates": "4100", "gb_free": "5.5"}` + "\n"))
 	// JSON logger records (trainlog_prefix.go's readJSONRecord).
 	f.Add([]byte(`{"ts": "2024-05-01T12:00:05Z", "rank": "7", "exc_info": "RuntimeError: CUDA error: out of memory"}` + "\n"))
 	f.Add([]byte(`{"local_rank": 99999999, "time": 5, "msg": "CUDA error: out of memory"} {"rank": -1}` + "\n"))

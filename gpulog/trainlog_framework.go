@@ -112,7 +112,8 @@ var reCacheFlushes = regexp.MustCompile(`\b(\d+) pytorch allocator cache flushes
 // frameworkState.line looks at them.
 func mayBeFrameworkLine(line string) bool {
 	return strings.Contains(line, "memory (") || strings.Contains(line, "Max_MA") || strings.Contains(line, "memory:") ||
-		strings.Contains(line, "_bytes.all.current") || strings.Contains(line, "allocator cache flushes") || mayBePeakLine(line)
+		strings.Contains(line, "_bytes.all.current") || strings.Contains(line, "allocator cache flushes") || mayBePeakLine(line) ||
+		strings.Contains(line, "gb_free")
 }
 
 // end notes, at the end of the log, the allocator cache flushes its
@@ -162,6 +163,12 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	switch {
 	case peak:
 		r.Time, r.Rank = fwTimeRank(b, line[:at])
+	case strings.Contains(line, "gb_free"):
+		if !fairseqLine(b, &r, line) {
+			return false
+		}
+		framework = "fairseq"
+		note = "fairseq's gb_free (the device's total memory less torch.cuda.max_memory_allocated() over the last step, in GiB to 0.1: fairseq divides by 1024**3 and resets the peak after every step) is read with the total its CUDA environment line gives rank 0's device, as the peak allocated memory of the step, to within 0.05 GiB, on the process's device, assumed to be cuda:0; the lines give no current allocated or reserved memory, so no trend is fitted on them"
 	case reMegatronMemory.MatchString(line):
 		m := reMegatronMemory.FindStringSubmatch(line)
 		r.Allocated, r.Reserved = fwBytes(m[2], m[1]), fwBytes(m[4], m[1])

@@ -1,6 +1,7 @@
 package gpulog
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -69,6 +70,19 @@ import (
 //     process started. The epoch and the batch index within it are
 //     counted from 0; the step is epoch*N + index. Evaluation lines
 //     ("Test:  [ 10/196] ...") name no epoch and are passed over.
+//   - fairseq's Trainer (fairseq/trainer.py, since January 2021) logs
+//     gb_free after every step: total_memory_in_GB - max_memory_allocated()
+//     / 1024**3, the peak reset after each step, rounded to 0.1 with
+//     weight 0 (the last step's value). Its progress lines print it as
+//     "epoch 001:    100 / 4000 loss=9.1, ..., num_updates=100, ...,
+//     gb_free=6.2, wall=50", the epoch's summary as "... | num_updates
+//     4000 | ... | gb_free 6.2 | ...", the JSON format as "gb_free":
+//     "6.2". The total is the one fairseq printed for the worker at start
+//     (fairseqCapacity; rank 0's, which prints the lines, unless the line's
+//     prefix names a rank), so the peak is total - gb_free, to within
+//     0.05 GiB; a line with no such total before it is not read, and
+//     neither is one that also gives gb_total (the TPU branch, whose
+//     gb_free is XLA's free memory). The step is num_updates.
 //
 // Not read, for want of a unit the line settles: YOLOv5's and Ultralytics'
 // "GPU_mem" column ("4.38G") is memory_reserved() / 1E9 in YOLOv5 and in
@@ -217,4 +231,49 @@ func submatches(s string, loc []int) []string {
 		m[i] = group(s, loc, i)
 	}
 	return m
+}
+
+var (
+	// reFairseqFree and reFairseqUpdates are fairseq's gb_free and
+	// num_updates in its three formats: "key=v", "key v" between pipes,
+	// and JSON's "key": "v".
+	reFairseqFree    = regexp.MustCompile(`\bgb_free(?:=|\s+|"\s*:\s*"?)(\d+(?:\.\d+)?)(?:[\s,|"]|$)`)
+	reFairseqUpdates = regexp.MustCompile(`\bnum_updates(?:=|\s+|"\s*:\s*"?)(\d+)(?:[\s,|"]|$)`)
+)
+
+// fairseqLine reads fairseq's gb_free into r's PeakAllocated, with the
+// step and the line's time and rank; false when the line gives none or
+// the log printed no total for the worker before it.
+func fairseqLine(b *logBuilder, r *MemoryStatsSample, line string) bool {
+	if strings.Contains(line, "gb_total") {
+		return false
+	}
+	line = visibleText(line)
+	fm := reFairseqFree.FindStringSubmatchIndex(line)
+	um := reFairseqUpdates.FindStringSubmatch(line)
+	if fm == nil || um == nil {
+		return false
+	}
+	free, err := strconv.ParseFloat(line[fm[2]:fm[3]], 64)
+	if err != nil || free > float64(maxMiB)/1024 {
+		return false
+	}
+	t, rank := fwTimeRank(b, line)
+	want := rank
+	if want == input.NoRank {
+		want = 0
+	}
+	var total int64
+	for i := len(b.log.Capacities) - 1; i >= 0; i-- {
+		if c := b.log.Capacities[i]; c.Framework == "fairseq" && c.Rank == want {
+			total = c.Total
+			break
+		}
+	}
+	peak := total - int64(math.Round(free*(1<<30)))
+	if total <= 0 || peak <= 0 {
+		return false
+	}
+	r.Step, r.Time, r.Rank, r.PeakAllocated = fwStep(um[1]), t, rank, peak
+	return true
 }

@@ -1,6 +1,7 @@
 package gpulog_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -90,6 +91,28 @@ func TestPeakMemoryLines(t *testing.T) {
 			note: "MetricLogger",
 		},
 		{
+			name: "fairseq gb_free against the total of its CUDA environment line",
+			log: "2021-05-04 12:00:00 | INFO | fairseq.utils | ***********************CUDA enviroments for all 2 workers***********************\n" +
+				"2021-05-04 12:00:00 | INFO | fairseq.utils | rank   0: capabilities =  7.0  ; total memory = 31.749 GB ; name = Tesla V100-SXM2-32GB                    \n" +
+				"2021-05-04 12:00:00 | INFO | fairseq.utils | rank   1: capabilities =  7.0  ; total memory = 15.782 GB ; name = Tesla V100-SXM2-16GB                    \n" +
+				"2021-05-04 12:00:07 | INFO | train_inner | epoch 001:    100 / 4000 loss=9.1, nll_loss=8.9, ppl=478, wps=21034, ups=2.1, wpb=9987, bsz=320, num_updates=100, lr=1e-05, gnorm=2.1, train_wall=47, gb_free=6.2, wall=50\n" +
+				"2021-05-04 12:30:00 | INFO | train | epoch 001 | loss 9.1 | nll_loss 8.9 | ppl 478 | wps 21034 | ups 2.1 | wpb 9987 | bsz 320 | num_updates 4000 | lr 1e-05 | gnorm 2.1 | train_wall 1880 | gb_free 5.7 | wall 2000\n" +
+				`{"epoch": 2, "update": 1.025, "loss": "9.0", "num_updates": "4100", "lr": "1e-05", "gb_free": "5.5", "wall": "2050"}` + "\n",
+			want: []peakReading{
+				{100, "2021-05-04T12:00:07Z", noRank, none, none, fairseqPeak(31.749, 6.2), 0},
+				{4000, "2021-05-04T12:30:00Z", noRank, none, none, fairseqPeak(31.749, 5.7), 0},
+				{4100, "", noRank, none, none, fairseqPeak(31.749, 5.5), 0},
+			},
+			note: "fairseq",
+		},
+		{
+			name: "fairseq gb_free without a total, or of a TPU, gives nothing",
+			log: "2021-05-04 12:00:07 | INFO | train_inner | epoch 001:    100 / 4000 loss=9.1, num_updates=100, gb_free=6.2, wall=50\n" +
+				"2021-05-04 12:00:00 | INFO | fairseq.utils | rank   0: capabilities =  7.0  ; total memory = 31.749 GB ; name = Tesla V100-SXM2-32GB\n" +
+				"2021-05-04 12:00:07 | INFO | train_inner | epoch 001:    100 / 4000 loss=9.1, num_updates=100, gb_free=6.2, gb_total=16.0, wall=50\n" +
+				"2021-05-04 12:00:08 | INFO | train_inner | epoch 001:    100 / 4000 loss=9.1, num_updates=100, gb_free=99.0, wall=50\n",
+		},
+		{
 			name: "look-alikes and lines of unsettled unit give nothing",
 			log: "10:00:01 - INFO - GPU memory allocated: 12.50 GB, reserved: 16.50 GB\n" +
 				"      1/100      4.38G     0.04    0.02    0.01    26    640: 100%|██████████| 15/15\n" +
@@ -131,4 +154,10 @@ func TestPeakMemoryLines(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fairseqPeak is the peak a total and a gb_free (both GiB) give, each
+// rounded to bytes as the reader rounds them.
+func fairseqPeak(total, free float64) int64 {
+	return int64(math.Round(total*(1<<30))) - int64(math.Round(free*(1<<30)))
 }
