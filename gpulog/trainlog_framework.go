@@ -26,7 +26,10 @@ import (
 //     mega_bytes = 1024.0 * 1024.0, so its "MB" is MiB. Releases before
 //     PyTorch 1.4's rename print "cached" and "max cached":
 //     torch.cuda.memory_cached() was memory_reserved()'s old name, the
-//     whole cache, so it is read as reserved. The line has no time of its
+//     whole cache, so it is read as reserved. "max allocated" and "max
+//     reserved" (max_memory_allocated() and max_memory_reserved(), never
+//     reset: the peaks since the process started) are the reading's
+//     PeakAllocated and PeakReserved. The line has no time of its
 //     own; it takes the time of the line just above it when that is the
 //     same iteration's log line (" [2024-05-01 12:01:00] iteration 10/
 //     500000 | ...", which training_log prints just before it).
@@ -35,7 +38,12 @@ import (
 //     memory_allocated() and CA memory_reserved(), divided by
 //     1024 * 1024 * 1024 and rounded to two decimals, so "GB" is GiB (to
 //     within 5 MiB); forks that pick "KB" or "MB" divide by 1024 and
-//     1024*1024 likewise. The message see_memory_usage logs on the line
+//     1024*1024 likewise. Max_MA is max_memory_allocated() in MA's unit
+//     and precision, and see_memory_usage resets the peaks after each
+//     call: it is the reading's PeakAllocated, the peak since the previous
+//     call. Max_CA is not read: it is rounded to a whole GiB, so it can
+//     lie up to 512 MiB from the peak reserved memory either way. The
+//     message see_memory_usage logs on the line
 //     before ("After step 10") gives the step when it names one.
 //   - torchtitan's metrics processor: "step: 10  loss: 7.9  memory:
 //     31.02GiB(39.21%)  tps: ...". The figure is
@@ -60,7 +68,7 @@ var (
 		`\s*\|\s*(?:reserved|cached):\s*` + fwNum + `\s*\|\s*max (?:reserved|cached):\s*` + fwNum)
 	reMegatronStep      = regexp.MustCompile(`\(after (\d+) iterations?\)`)
 	reMegatronIteration = regexp.MustCompile(`\biteration\s+(\d+)\s*/`)
-	reDeepSpeedMemory   = regexp.MustCompile(`\bMA\s+` + fwNum + `\s*(B|KB|MB|GB)\s+Max_MA\s+` + fwNum + `\s*(?:B|KB|MB|GB)\s+CA\s+` + fwNum +
+	reDeepSpeedMemory   = regexp.MustCompile(`\bMA\s+` + fwNum + `\s*(B|KB|MB|GB)\s+Max_MA\s+` + fwNum + `\s*(B|KB|MB|GB)\s+CA\s+` + fwNum +
 		`\s*(B|KB|MB|GB)\s+Max_CA\b`)
 	reTitanMemory = regexp.MustCompile(`\bstep:\s*(\d[\d,]*)\s.*?\bmemory:\s*` + fwNum + `\s*(GiB|MiB)`)
 	reStatsDict   = regexp.MustCompile(`['"](allocated_bytes\.all\.current|reserved_bytes\.all\.current|active_bytes\.all\.current|` +
@@ -172,6 +180,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	case reMegatronMemory.MatchString(line):
 		m := reMegatronMemory.FindStringSubmatch(line)
 		r.Allocated, r.Reserved = fwBytes(m[2], m[1]), fwBytes(m[4], m[1])
+		r.PeakAllocated, r.PeakReserved = max(fwBytes(m[3], m[1]), 0), max(fwBytes(m[5], m[1]), 0)
 		if s := reMegatronStep.FindStringSubmatch(line); s != nil {
 			r.Step = fwStep(s[1])
 		}
@@ -182,10 +191,11 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 			}
 		}
 		framework = "megatron"
-		note = "Megatron-LM memory lines (\"memory (MB) | allocated: ... | reserved: ...\", MB meaning MiB: Megatron divides by 1024*1024) are read as memory_stats readings (current allocated and reserved) of the rank's device, assumed to be cuda:0"
+		note = "Megatron-LM memory lines (\"memory (MB) | allocated: ... | reserved: ...\", MB meaning MiB: Megatron divides by 1024*1024) are read as memory_stats readings (current allocated and reserved, with max allocated and max reserved as their peaks since the process started) of the rank's device, assumed to be cuda:0"
 	case reDeepSpeedMemory.MatchString(line):
 		m := reDeepSpeedMemory.FindStringSubmatch(line)
-		r.Allocated, r.Reserved = fwBytes(m[1], m[2]), fwBytes(m[4], m[5])
+		r.Allocated, r.Reserved = fwBytes(m[1], m[2]), fwBytes(m[5], m[6])
+		r.PeakAllocated = max(fwBytes(m[3], m[4]), 0)
 		if prevN > 0 && n-prevN <= fwStepLines {
 			if s := reLogStep.FindAllStringSubmatch(prev, -1); s != nil {
 				r.Step = fwStep(s[len(s)-1][1])
@@ -193,7 +203,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 		}
 		r.Time, r.Rank = fwTimeRank(b, line)
 		framework = "deepspeed"
-		note = "DeepSpeed see_memory_usage lines (MA is allocated, CA reserved; GB meaning GiB: DeepSpeed divides by 1024**3 and rounds to 0.01) are read as memory_stats readings of the process's device, assumed to be cuda:0; readings taken at different points of a step are one series"
+		note = "DeepSpeed see_memory_usage lines (MA is allocated, CA reserved, Max_MA the peak allocated since the previous such line; GB meaning GiB: DeepSpeed divides by 1024**3 and rounds to 0.01) are read as memory_stats readings of the process's device, assumed to be cuda:0; readings taken at different points of a step are one series"
 	case reTitanMemory.MatchString(line):
 		m := reTitanMemory.FindStringSubmatch(line)
 		r.Step = fwStep(strings.ReplaceAll(m[1], ",", ""))
