@@ -29,7 +29,9 @@ import (
 //     whole cache, so it is read as reserved. "max allocated" and "max
 //     reserved" (max_memory_allocated() and max_memory_reserved(), never
 //     reset: the peaks since the process started) are the reading's
-//     PeakAllocated and PeakReserved. The line has no time of its
+//     PeakAllocated and PeakReserved; some releases printing "max cached"
+//     computed it from memory_reserved(), the current figure, which as a
+//     peak is never too high. The line has no time of its
 //     own; it takes the time of the line just above it when that is the
 //     same iteration's log line (" [2024-05-01 12:01:00] iteration 10/
 //     500000 | ...", which training_log prints just before it).
