@@ -109,7 +109,8 @@ type GPULog struct {
 	// so never Samples or MemoryStats (trainlog_hf.go).
 	TrainerMemory []TrainerMemory
 	// Capacities are device capacities a training framework printed at
-	// start (torchtitan's "CUDA capacity: ... with 79.11GiB memory";
+	// start (torchtitan's "CUDA capacity: ... with 79.11GiB memory",
+	// fairseq's "rank   0: ... ; total memory = 79.151 GB ;";
 	// training-log format only; trainlog_capacity.go).
 	Capacities []DeviceCapacity
 	// CacheFlushes is the number of allocator cache flushes (cudaMalloc

@@ -212,6 +212,17 @@ func FuzzTrainingLog(f *testing.F) {
 	f.Add([]byte(" [2024-05-01 12:01:00] iteration 10/ 500 |\n[Rank 0] (after 10 iterations) memory (MB) | allocated: 1234.5 | max allocated: 2345.6 | reserved: 3000.0 | max reserved: 1e400\n"))
 	f.Add([]byte("[2024-05-01 12:00:00,123] [INFO] [utils.py:791:see_memory_usage] After step 9\n[2024-05-01 12:00:00,124] [INFO] [utils.py:792:see_memory_usage] MA 1.2 GB         Max_MA 3.4 GB         CA 99999999999 GB         Max_CA 5 GB \n"))
 	f.Add([]byte("[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - \x1b[31mstep: 10  \x1b[33mmemory: 31.02GiB(39.21%)  tps: 5,123\n"))
+	// The toolkits' peak lines (trainlog_peak.go).
+	f.Add([]byte("2024/05/01 12:00:00 - mmengine - INFO - Epoch(train)  [99999999999][  50/99999999999]  lr: 2.0000e-02  memory: 3456  loss: 1.2\n" +
+		"2024/05/01 12:12:00 - mmengine - INFO - Iter(train) [   50/90000]  lr: 2.0000e-02  memory: 99999999999999999999  loss: 1.0\n" +
+		"2022-05-01 12:00:00,123 - mmdet - INFO - Epoch [1][50/7330]\tlr: 2.000e-02, time: 0.500, data_time: 0.050, memory: 3456, loss: 1.2\n"))
+	f.Add([]byte("[05/01 12:00:00 d2.utils.events]:  eta: 0:10:00  iter: 19  total_loss: 1.2  lr: 0.0002  max_mem: 2345M\n" +
+		"[05/01 12:02:00 d2.engine.hooks]:  iter: 59  max_reserved_mem: 3000MB  reserved_mem: 99999999999999MB  max_allocated_mem: 2450MB  allocated_mem: 1200MB \n" +
+		"Epoch: [0]  [   0/5005]  eta: 1:00:00  loss: 6.9 (6.9)  time: 0.3  data: 0.1  max mem: 1234\nTest:  [  0/196]  max mem: 2000\n"))
+	f.Add([]byte("2021-05-04 12:00:00 | INFO | fairseq.utils | rank   0: capabilities =  7.0  ; total memory = 31.749 GB ; name = Tesla V100-SXM2-32GB\n" +
+		"2021-05-04 12:00:07 | INFO | train_inner | epoch 001:    100 / 4000 loss=9.1, num_updates=100, gb_free=6.2, wall=50\n" +
+		"2021-05-04 12:30:00 | INFO | train | epoch 001 | num_updates 99999999999999999999 | gb_free 31.8 | wall 2000\n" +
+		`{"epoch": 2, "num_updates": "4100", "gb_free": "5.5"}` + "\n"))
 	// JSON logger records (trainlog_prefix.go's readJSONRecord).
 	f.Add([]byte(`{"ts": "2024-05-01T12:00:05Z", "rank": "7", "exc_info": "RuntimeError: CUDA error: out of memory"}` + "\n"))
 	f.Add([]byte(`{"local_rank": 99999999, "time": 5, "msg": "CUDA error: out of memory"} {"rank": -1}` + "\n"))
@@ -229,7 +240,7 @@ func FuzzTrainingLog(f *testing.F) {
 			t.Fatalf("read %d OOMs and %d memory summaries but not sniffed", len(l.OOMs), len(l.MemoryStats))
 		}
 		for _, r := range l.MemoryStats {
-			if r.Allocated < 0 && r.Reserved < 0 || r.Device < 0 {
+			if r.Allocated < 0 && r.Reserved < 0 && r.PeakAllocated <= 0 || r.Device < 0 || r.PeakAllocated < 0 || r.PeakReserved < 0 {
 				t.Fatalf("memory summary reading %+v", r)
 			}
 		}
@@ -268,6 +279,9 @@ func FuzzSniffLog(f *testing.F) {
 	f.Add([]byte(watchCapture80x24[:900] + "\x1b[2Z\x1b[1;74H40\x1b[99999;99999H\x1b[5M\x1b[3L\x1bM\x1b[2;5r\n\n\n\n\n\n\x1b[9b"))
 	f.Add([]byte(`{"log":"timestamp, index, memory.used [MiB]\n","stream":"stdout","time":"2024-05-01T12:00:00Z"}` + "\n"))
 	f.Add([]byte("GPU 0:\n" + pynvmlV1(85899345920, 84850769920, 1048576000) + "\n"))
+	// The toolkits' progress lines (trainlog_peak.go).
+	f.Add([]byte("2024/05/01 12:00:00 - mmengine - INFO - Epoch(train)  [1][  50/1000]  lr: 2.0000e-02  memory: 3456  loss: 1.2\n" +
+		"Epoch: [0]  [   0/5005]  eta: 1:00:00  loss: 6.9 (6.9)  time: 0.3  data: 0.1  max mem: 1234\n"))
 	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv",
 		"table_date_loop.log", "memory_used_max.csv", "query_noheader_one_gpu.csv", "train_oom_first_line.log", "wandb_chart_percent.csv", "dcgm_mig_metrics.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {

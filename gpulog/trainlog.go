@@ -249,6 +249,9 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 				return true
 			}
 		}
+		// fairseq's device lines give the total its gb_free is read
+		// against.
+		capacityLine(scratch, n, line)
 		if fw.line(scratch, n, line) || hf.line(scratch, n, line) {
 			return true
 		}

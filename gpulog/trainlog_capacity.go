@@ -21,6 +21,23 @@ import (
 // the rank's device when no GPU log, capture manifest or OOM message gives
 // one.
 
+// fairseq's Trainer prints every worker's device at start
+// (CudaEnvironment.pretty_print_cuda_env_list in fairseq/utils.py), on
+// rank 0:
+//
+//	rank   0: capabilities =  8.0  ; total memory = 79.151 GB ; name = NVIDIA A100-SXM4-80GB
+//
+// "rank N" being the worker's data-parallel rank and the figure
+// get_device_properties(current_device).total_memory / 1024 / 1024 / 1024
+// to three decimals: GiB, though printed "GB". It is kept as a
+// DeviceCapacity of that rank's device (within 0.5 MiB), and gives the
+// total the gb_free of fairseq's progress lines is taken from
+// (frameworkState.fairseqLine).
+
+// reFairseqCapacity matches fairseq's line: the rank, the GiB figure and
+// the name.
+var reFairseqCapacity = regexp.MustCompile(`\brank\s+(\d+): capabilities =\s*\d+\.\d+\s*; total memory = (\d+(?:\.\d+)?) GB ; name = (.*?)\s*$`)
+
 // reTitanCapacity matches torchtitan's capacity line: the name, the
 // optional device index and the GiB figure.
 var reTitanCapacity = regexp.MustCompile(`\b(?:CUDA|GPU|XPU|NPU|MPS|HPU|MTIA|ROCM|HIP) capacity: (.+?)(?: \((\d+)\))? with (\d+(?:\.\d+)?)\s?GiB memory\b`)
@@ -40,7 +57,7 @@ type DeviceCapacity struct {
 	// half the printed figure's last digit, in bytes (5 MiB for
 	// torchtitan's 0.01 GiB).
 	Total, Precision int64
-	// Framework names the printer ("torchtitan").
+	// Framework names the printer ("torchtitan", "fairseq").
 	Framework string
 }
 
@@ -49,6 +66,9 @@ func capacityLine(b *logBuilder, n int, line string) bool {
 	// The quick test leaves out the space reTitanCapacity has before
 	// "capacity": a needle that starts with a space is found at every
 	// word, several times slower on every line of a log.
+	if strings.Contains(line, "total memory = ") {
+		return fairseqCapacity(b, n, line)
+	}
 	if !strings.Contains(line, "capacity: ") {
 		return false
 	}
@@ -66,14 +86,36 @@ func capacityLine(b *logBuilder, n int, line string) bool {
 			dev = d
 		}
 	}
+	_, rank := fwTimeRank(b, line)
+	b.log.Capacities = append(b.log.Capacities, DeviceCapacity{Line: n, Rank: rank, Device: dev, Name: strings.TrimSpace(m[1]),
+		Total: total, Precision: gibPrecision(m[3]), Framework: "torchtitan"})
+	return true
+}
+
+// fairseqCapacity reads fairseq's line; it returns true when line n was
+// one.
+func fairseqCapacity(b *logBuilder, n int, line string) bool {
+	m := reFairseqCapacity.FindStringSubmatch(visibleText(line))
+	if m == nil {
+		return false
+	}
+	total := fwBytes(m[2], "GiB")
+	rank, err := strconv.Atoi(m[1])
+	if total <= 0 || err != nil {
+		return false
+	}
+	b.log.Capacities = append(b.log.Capacities, DeviceCapacity{Line: n, Rank: rank, Device: -1, Name: m[3],
+		Total: total, Precision: gibPrecision(m[2]), Framework: "fairseq"})
+	return true
+}
+
+// gibPrecision is half the last digit of a GiB figure, in bytes.
+func gibPrecision(figure string) int64 {
 	prec := int64(1<<30) / 2
-	if _, frac, ok := strings.Cut(m[3], "."); ok {
+	if _, frac, ok := strings.Cut(figure, "."); ok {
 		for range frac {
 			prec /= 10
 		}
 	}
-	_, rank := fwTimeRank(b, line)
-	b.log.Capacities = append(b.log.Capacities, DeviceCapacity{Line: n, Rank: rank, Device: dev, Name: strings.TrimSpace(m[1]),
-		Total: total, Precision: prec, Framework: "torchtitan"})
-	return true
+	return prec
 }

@@ -63,3 +63,34 @@ func TestTorchtitanCapacity(t *testing.T) {
 
 // titanGiB is x GiB in bytes, rounded.
 func titanGiB(x float64) int64 { return int64(math.Round(x * (1 << 30))) }
+
+// TestFairseqCapacity: fairseq's CUDA environment lines give each
+// worker's device total (GiB, printed "GB", to three decimals), kept as
+// the capacity of that rank's device; they are no reading.
+func TestFairseqCapacity(t *testing.T) {
+	log := "2021-05-04 12:00:00 | INFO | fairseq.utils | ***********************CUDA enviroments for all 2 workers***********************\n" +
+		"2021-05-04 12:00:00 | INFO | fairseq.utils | rank   0: capabilities =  8.0  ; total memory = 79.151 GB ; name = NVIDIA A100-SXM4-80GB                   \n" +
+		"2021-05-04 12:00:00 | INFO | fairseq.utils | rank  12: capabilities =  9.0  ; total memory = 79.109 GB ; name = NVIDIA H100 80GB HBM3\n" +
+		"rank 3: capabilities = high ; total memory = 12 GB ; name = x\n" +
+		"2021-05-04 12:00:07 | INFO | train_inner | epoch 001:    100 / 4000 loss=9.1, num_updates=100, gb_free=6.2, wall=50\n"
+	l, err := gpulog.ReadLog(strings.NewReader(log), gpulog.FormatTrainingLog, gpulog.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const prec = (1 << 30) / 2000
+	want := []gpulog.DeviceCapacity{
+		{Line: 2, Rank: 0, Device: -1, Name: "NVIDIA A100-SXM4-80GB", Total: titanGiB(79.151), Precision: prec, Framework: "fairseq"},
+		{Line: 3, Rank: 12, Device: -1, Name: "NVIDIA H100 80GB HBM3", Total: titanGiB(79.109), Precision: prec, Framework: "fairseq"},
+	}
+	if len(l.Capacities) != len(want) {
+		t.Fatalf("Capacities %+v, want %+v", l.Capacities, want)
+	}
+	for i, w := range want {
+		if l.Capacities[i] != w {
+			t.Errorf("capacity %d: %+v, want %+v", i, l.Capacities[i], w)
+		}
+	}
+	if len(l.MemoryStats) != 1 {
+		t.Errorf("%d memory_stats readings, want the gb_free line's only", len(l.MemoryStats))
+	}
+}

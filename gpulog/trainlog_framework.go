@@ -26,7 +26,12 @@ import (
 //     mega_bytes = 1024.0 * 1024.0, so its "MB" is MiB. Releases before
 //     PyTorch 1.4's rename print "cached" and "max cached":
 //     torch.cuda.memory_cached() was memory_reserved()'s old name, the
-//     whole cache, so it is read as reserved. The line has no time of its
+//     whole cache, so it is read as reserved. "max allocated" and "max
+//     reserved" (max_memory_allocated() and max_memory_reserved(), never
+//     reset: the peaks since the process started) are the reading's
+//     PeakAllocated and PeakReserved; some releases printing "max cached"
+//     computed it from memory_reserved(), the current figure, which as a
+//     peak is never too high. The line has no time of its
 //     own; it takes the time of the line just above it when that is the
 //     same iteration's log line (" [2024-05-01 12:01:00] iteration 10/
 //     500000 | ...", which training_log prints just before it).
@@ -35,7 +40,12 @@ import (
 //     memory_allocated() and CA memory_reserved(), divided by
 //     1024 * 1024 * 1024 and rounded to two decimals, so "GB" is GiB (to
 //     within 5 MiB); forks that pick "KB" or "MB" divide by 1024 and
-//     1024*1024 likewise. The message see_memory_usage logs on the line
+//     1024*1024 likewise. Max_MA is max_memory_allocated() in MA's unit
+//     and precision, and see_memory_usage resets the peaks after each
+//     call: it is the reading's PeakAllocated, the peak since the previous
+//     call. Max_CA is not read: it is rounded to a whole GiB, so it can
+//     lie up to 512 MiB from the peak reserved memory either way. The
+//     message see_memory_usage logs on the line
 //     before ("After step 10") gives the step when it names one.
 //   - torchtitan's metrics processor: "step: 10  loss: 7.9  memory:
 //     31.02GiB(39.21%)  tps: ...". The figure is
@@ -52,14 +62,15 @@ import (
 //     line gives the step.
 //
 // Lines are recognised by these shapes only: a figure is read with the
-// unit its framework prints, never guessed.
+// unit its framework prints, never guessed. The vision toolkits' lines,
+// which print a peak alone, are read by peakLine (trainlog_peak.go).
 
 var (
 	reMegatronMemory = regexp.MustCompile(`\bmemory \((B|KB|MB|GB)\)\s*\|\s*allocated:\s*` + fwNum + `\s*\|\s*max allocated:\s*` + fwNum +
 		`\s*\|\s*(?:reserved|cached):\s*` + fwNum + `\s*\|\s*max (?:reserved|cached):\s*` + fwNum)
 	reMegatronStep      = regexp.MustCompile(`\(after (\d+) iterations?\)`)
 	reMegatronIteration = regexp.MustCompile(`\biteration\s+(\d+)\s*/`)
-	reDeepSpeedMemory   = regexp.MustCompile(`\bMA\s+` + fwNum + `\s*(B|KB|MB|GB)\s+Max_MA\s+` + fwNum + `\s*(?:B|KB|MB|GB)\s+CA\s+` + fwNum +
+	reDeepSpeedMemory   = regexp.MustCompile(`\bMA\s+` + fwNum + `\s*(B|KB|MB|GB)\s+Max_MA\s+` + fwNum + `\s*(B|KB|MB|GB)\s+CA\s+` + fwNum +
 		`\s*(B|KB|MB|GB)\s+Max_CA\b`)
 	reTitanMemory = regexp.MustCompile(`\bstep:\s*(\d[\d,]*)\s.*?\bmemory:\s*` + fwNum + `\s*(GiB|MiB)`)
 	reStatsDict   = regexp.MustCompile(`['"](allocated_bytes\.all\.current|reserved_bytes\.all\.current|active_bytes\.all\.current|` +
@@ -111,7 +122,8 @@ var reCacheFlushes = regexp.MustCompile(`\b(\d+) pytorch allocator cache flushes
 // frameworkState.line looks at them.
 func mayBeFrameworkLine(line string) bool {
 	return strings.Contains(line, "memory (") || strings.Contains(line, "Max_MA") || strings.Contains(line, "memory:") ||
-		strings.Contains(line, "_bytes.all.current") || strings.Contains(line, "allocator cache flushes")
+		strings.Contains(line, "_bytes.all.current") || strings.Contains(line, "allocator cache flushes") || mayBePeakLine(line) ||
+		strings.Contains(line, "gb_free")
 }
 
 // end notes, at the end of the log, the allocator cache flushes its
@@ -157,11 +169,20 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	}
 	r := MemoryStatsSample{Step: input.NoStep, Rank: input.NoRank, Allocated: Unknown, Reserved: Unknown, Active: Unknown,
 		InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown}
-	var framework, note string
+	framework, note, at, peak := peakLine(&r, line)
 	switch {
+	case peak:
+		r.Time, r.Rank = fwTimeRank(b, line[:at])
+	case strings.Contains(line, "gb_free"):
+		if !fairseqLine(b, &r, line) {
+			return false
+		}
+		framework = "fairseq"
+		note = "fairseq's gb_free (the device's total memory less torch.cuda.max_memory_allocated() over the last step, in GiB to 0.1: fairseq divides by 1024**3 and resets the peak after every step) is read with the total its CUDA environment line gives rank 0's device, as the peak allocated memory of the step, to within 0.05 GiB, on the process's device, assumed to be cuda:0; the lines give no current allocated or reserved memory, so no trend is fitted on them"
 	case reMegatronMemory.MatchString(line):
 		m := reMegatronMemory.FindStringSubmatch(line)
 		r.Allocated, r.Reserved = fwBytes(m[2], m[1]), fwBytes(m[4], m[1])
+		r.PeakAllocated, r.PeakReserved = max(fwBytes(m[3], m[1]), 0), max(fwBytes(m[5], m[1]), 0)
 		if s := reMegatronStep.FindStringSubmatch(line); s != nil {
 			r.Step = fwStep(s[1])
 		}
@@ -172,10 +193,11 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 			}
 		}
 		framework = "megatron"
-		note = "Megatron-LM memory lines (\"memory (MB) | allocated: ... | reserved: ...\", MB meaning MiB: Megatron divides by 1024*1024) are read as memory_stats readings (current allocated and reserved) of the rank's device, assumed to be cuda:0"
+		note = "Megatron-LM memory lines (\"memory (MB) | allocated: ... | reserved: ...\", MB meaning MiB: Megatron divides by 1024*1024) are read as memory_stats readings (current allocated and reserved, with max allocated and max reserved as their peaks since the process started) of the rank's device, assumed to be cuda:0"
 	case reDeepSpeedMemory.MatchString(line):
 		m := reDeepSpeedMemory.FindStringSubmatch(line)
-		r.Allocated, r.Reserved = fwBytes(m[1], m[2]), fwBytes(m[4], m[5])
+		r.Allocated, r.Reserved = fwBytes(m[1], m[2]), fwBytes(m[5], m[6])
+		r.PeakAllocated = max(fwBytes(m[3], m[4]), 0)
 		if prevN > 0 && n-prevN <= fwStepLines {
 			if s := reLogStep.FindAllStringSubmatch(prev, -1); s != nil {
 				r.Step = fwStep(s[len(s)-1][1])
@@ -183,7 +205,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 		}
 		r.Time, r.Rank = fwTimeRank(b, line)
 		framework = "deepspeed"
-		note = "DeepSpeed see_memory_usage lines (MA is allocated, CA reserved; GB meaning GiB: DeepSpeed divides by 1024**3 and rounds to 0.01) are read as memory_stats readings of the process's device, assumed to be cuda:0; readings taken at different points of a step are one series"
+		note = "DeepSpeed see_memory_usage lines (MA is allocated, CA reserved, Max_MA the peak allocated since the previous such line; GB meaning GiB: DeepSpeed divides by 1024**3 and rounds to 0.01) are read as memory_stats readings of the process's device, assumed to be cuda:0; readings taken at different points of a step are one series"
 	case reTitanMemory.MatchString(line):
 		m := reTitanMemory.FindStringSubmatch(line)
 		r.Step = fwStep(strings.ReplaceAll(m[1], ",", ""))
@@ -223,7 +245,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 		framework = "memory_stats"
 		note = "torch.cuda.memory_stats() dicts printed in the log are read as memory_stats readings (bytes) of the process's device, assumed to be cuda:0"
 	}
-	if r.Allocated < 0 && r.Reserved < 0 {
+	if r.Allocated < 0 && r.Reserved < 0 && r.PeakAllocated <= 0 {
 		return false
 	}
 	if !f.noted[framework] {

@@ -1,6 +1,7 @@
 package gpulog_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -18,11 +19,17 @@ type fwReading struct {
 	Rank                int
 	Allocated, Reserved int64
 	Retries, OOMs       int64
+	// PeakAllocated and PeakReserved are the peaks the line prints
+	// beside its current figures (0: none).
+	PeakAllocated, PeakReserved int64
 }
 
 // TestFrameworkMemoryLines: the memory lines Megatron-LM, DeepSpeed,
 // torchtitan and a printed memory_stats() dict write are memory_stats
-// readings in each framework's own unit, at the step the line names.
+// readings in each framework's own unit, at the step the line names;
+// Megatron's max allocated and max reserved and DeepSpeed's Max_MA are
+// the readings' peaks, never their current figures (DeepSpeed's Max_CA,
+// rounded to a whole GiB, is not read).
 func TestFrameworkMemoryLines(t *testing.T) {
 	const gib, mib = 1 << 30, 1 << 20
 	none := gpulog.Unknown
@@ -42,9 +49,9 @@ func TestFrameworkMemoryLines(t *testing.T) {
 				" [2024-05-01 12:03:00] iteration       30/  500000 |\n" +
 				"[Rank 0] (after 31 iterations) memory (MB) | allocated: 1.0 | max allocated: 1.0 | cached: 2.0 | max cached: 2.0\n",
 			want: []fwReading{
-				{10, "2024-05-01T12:01:00Z", 0, 1234*mib + mib/2, 3000 * mib, none, none},
-				{20, "2024-05-01T12:02:00Z", 3, 1434*mib + mib/4, 3200 * mib, none, none},
-				{31, "", 0, mib, 2 * mib, none, none},
+				{10, "2024-05-01T12:01:00Z", 0, 1234*mib + mib/2, 3000 * mib, none, none, mibs(2345.6), 3000 * mib},
+				{20, "2024-05-01T12:02:00Z", 3, 1434*mib + mib/4, 3200 * mib, none, none, mibs(2545.6), 3200 * mib},
+				{31, "", 0, mib, 2 * mib, none, none, mib, 2 * mib},
 			},
 			note: "Megatron-LM",
 		},
@@ -56,8 +63,8 @@ func TestFrameworkMemoryLines(t *testing.T) {
 				"[2024-05-01 12:00:01,000] [INFO] [utils.py:791:see_memory_usage] before forward\n" +
 				"MA 512.5 MB         Max_MA 600 MB         CA 1024 MB         Max_CA 1024 MB \n",
 			want: []fwReading{
-				{10, "2024-05-01T12:00:00.124Z", input.NoRank, gib + gib/4, 4 * gib, none, none},
-				{input.NoStep, "", input.NoRank, 512*mib + mib/2, gib, none, none},
+				{10, "2024-05-01T12:00:00.124Z", input.NoRank, gib + gib/4, 4 * gib, none, none, mibs(3.4 * 1024), 0},
+				{input.NoStep, "", input.NoRank, 512*mib + mib/2, gib, none, none, 600 * mib, 0},
 			},
 			note: "DeepSpeed",
 		},
@@ -67,8 +74,8 @@ func TestFrameworkMemoryLines(t *testing.T) {
 				"[rank2]:[titan] 2024-05-01 12:00:05,000 - root - INFO - \x1b[31mstep: 10  \x1b[32mloss:  7.9000  \x1b[33mmemory: 31.25GiB(39.21%)  \x1b[34mtps: 5,123\x1b[39m\n" +
 				"step: 1,200 token:  1,000,000  loss:  7.9 memory: 32.50GiB tgs: 1,000\n",
 			want: []fwReading{
-				{10, "2024-05-01T12:00:05Z", 2, none, 31*gib + gib/4, none, none},
-				{1200, "", input.NoRank, none, 32*gib + gib/2, none, none},
+				{10, "2024-05-01T12:00:05Z", 2, none, 31*gib + gib/4, none, none, 0, 0},
+				{1200, "", input.NoRank, none, 32*gib + gib/2, none, none, 0, 0},
 			},
 			note: "torchtitan",
 		},
@@ -77,8 +84,8 @@ func TestFrameworkMemoryLines(t *testing.T) {
 			log: "step 100: {'active_bytes.all.current': 1073741824, 'allocated_bytes.all.current': 1178599424, 'num_alloc_retries': 2, 'num_ooms': 1, 'reserved_bytes.all.current': 3221225472}\n" +
 				"OrderedDict([('allocated_bytes.all.current', 1048576), ('reserved_bytes.all.current', 2097152)])\n",
 			want: []fwReading{
-				{100, "", input.NoRank, 1178599424, 3221225472, 2, 1},
-				{input.NoStep, "", input.NoRank, 1048576, 2097152, none, none},
+				{100, "", input.NoRank, 1178599424, 3221225472, 2, 1, 0, 0},
+				{input.NoStep, "", input.NoRank, 1048576, 2097152, none, none, 0, 0},
 			},
 			note: "memory_stats() dicts",
 		},
@@ -109,7 +116,7 @@ func TestFrameworkMemoryLines(t *testing.T) {
 				if r.Device != 0 {
 					t.Errorf("device %d, want 0", r.Device)
 				}
-				got = append(got, fwReading{r.Step, ts, r.Rank, r.Allocated, r.Reserved, r.NumAllocRetries, r.NumOOMs})
+				got = append(got, fwReading{r.Step, ts, r.Rank, r.Allocated, r.Reserved, r.NumAllocRetries, r.NumOOMs, r.PeakAllocated, r.PeakReserved})
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("readings (-want +got):\n%s", diff)
@@ -123,3 +130,6 @@ func TestFrameworkMemoryLines(t *testing.T) {
 		})
 	}
 }
+
+// mibs is x MiB in bytes, rounded as the readers round.
+func mibs(x float64) int64 { return int64(math.Round(x * (1 << 20))) }
