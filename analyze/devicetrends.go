@@ -37,13 +37,46 @@ func (a *analysis) trends(dr *deviceRun) {
 		}
 	case dr.ms != nil:
 		memStatsDeviceTrends(dr.d, dr.ms, a.rules, a.runs)
-	case dr.d.Axis != AxisReading:
+	default:
 		// A GPU known from its logs alone, over hours; one read in
 		// reading order got its per-reading trend as it was placed
 		// (byReadingDevice).
-		if t := gpuTrend(dr.d, "hour", a.rules); t != nil {
-			dr.d.Trends = append(dr.d.Trends, *t)
+		if dr.d.Axis != AxisReading {
+			if t := gpuTrend(dr.d, "hour", a.rules); t != nil {
+				dr.d.Trends = append(dr.d.Trends, *t)
+			}
 		}
+		a.projectGPUUsed(dr.d)
+	}
+}
+
+// projectGPUUsed projects the used-memory trend of a device known from
+// GPU logs alone against its capacity (the GPU's total from its log, or
+// --capacity), as snapshotTrends projects a snapshot device's: from the
+// fitted line at the last reading, over the readings' span on the
+// device's axis (hours; readings in reading order have no pace in time).
+// Used memory already counts the CUDA context and every other process on
+// the GPU, so nothing is set aside from the total: the projection is
+// when the GPU is full. Only a growing trend is projected (Project), so
+// a flat, noisy or saw-tooth series gets no forecast.
+func (a *analysis) projectGPUUsed(d *Device) {
+	t, g := d.Trend(MetricGPUUsed), d.GPU
+	// A trend fitted on another axis than the readings' (too few placed
+	// readings: gpuTrend) has no last reading to start from.
+	if t == nil || g == nil || d.Capacity <= 0 || t.Per != d.Axis {
+		return
+	}
+	x0, x1, ok := finiteRange(g.X)
+	if !ok || x1 <= x0 {
+		return
+	}
+	hoursPerX := 0.0
+	if d.Axis == AxisHours {
+		hoursPerX = 1
+	}
+	if p := Project(t, float64(d.Capacity), x1, x1-x0, hoursPerX, a.runs); p != nil {
+		withinHorizon(p, cmp.Or(a.opt.Horizon, DefaultHorizon))
+		t.Projection = p
 	}
 }
 
