@@ -34,8 +34,8 @@ import (
 // device whose memory_stats readings give no allocated memory
 // (torchtitan's peak reserved): the cache grows with live memory or
 // without it, and reserved memory alone cannot say which. Such a trend's
-// time to capacity (used memory against the GPU's total: when the GPU is
-// full) is quoted, but never makes the verdict critical: the caching
+// time to capacity (for used memory, against the GPU's total: when the
+// GPU is full) is quoted, but never makes the verdict critical: the caching
 // allocator frees its cache and retries before it raises an OOM, and a
 // server reserving most of the GPU at start ramps towards the total in
 // minutes without failing.
