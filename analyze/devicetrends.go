@@ -37,13 +37,66 @@ func (a *analysis) trends(dr *deviceRun) {
 		}
 	case dr.ms != nil:
 		memStatsDeviceTrends(dr.d, dr.ms, a.rules, a.runs)
-	case dr.d.Axis != AxisReading:
+	default:
 		// A GPU known from its logs alone, over hours; one read in
 		// reading order got its per-reading trend as it was placed
 		// (byReadingDevice).
-		if t := gpuTrend(dr.d, "hour", a.rules); t != nil {
-			dr.d.Trends = append(dr.d.Trends, *t)
+		if dr.d.Axis != AxisReading {
+			if t := gpuTrend(dr.d, "hour", a.rules); t != nil {
+				dr.d.Trends = append(dr.d.Trends, *t)
+			}
 		}
+		a.projectGPUUsed(dr.d)
+	}
+}
+
+// projectGPUUsed projects the used-memory trend of a device known from
+// GPU logs alone against its capacity (the GPU's total from its log, or
+// --capacity), as snapshotTrends projects a snapshot device's, over the
+// readings' span on the device's axis (hours; readings in reading order
+// have no pace in time). Used memory already counts the CUDA context and
+// every other process on the GPU, so nothing is set aside from the
+// total: the projection is when the GPU is full. Only a growing trend is
+// projected (Project), so a flat, noisy or saw-tooth series gets no
+// forecast.
+//
+// It starts from the last busy reading (busySpan: not the idle readings
+// of a log that outlived the job), at the fitted line's level there or
+// the reading's own when lower: a line through a ramp that levelled off
+// (a server reserving its cache at start) can pass the total while the
+// GPU's readings stay below it, and a GPU never full must not read as
+// "already at or over the limit".
+func (a *analysis) projectGPUUsed(d *Device) {
+	t, g := d.Trend(MetricGPUUsed), d.GPU
+	// A trend fitted on another axis than the readings' (too few placed
+	// readings: gpuTrend) has no last reading to start from.
+	if t == nil || g == nil || d.Capacity <= 0 || t.Per != d.Axis || len(g.X) != len(g.Used) {
+		return
+	}
+	x0, x1, ok := finiteRange(g.X)
+	if !ok || x1 <= x0 {
+		return
+	}
+	lo, hi := busySpan(g.Used)
+	last := -1
+	for i := hi - 1; i >= lo; i-- {
+		if !math.IsNaN(g.X[i]) && !math.IsInf(g.X[i], 0) {
+			last = i
+			break
+		}
+	}
+	if last < 0 {
+		return
+	}
+	lastX := g.X[last]
+	now := math.Min(t.Intercept+t.Slope*lastX, float64(g.Used[last]))
+	hoursPerX := 0.0
+	if d.Axis == AxisHours {
+		hoursPerX = 1
+	}
+	if p := projectFrom(t, now, float64(d.Capacity), lastX, x1-x0, hoursPerX, a.runs); p != nil {
+		withinHorizon(p, cmp.Or(a.opt.Horizon, DefaultHorizon))
+		t.Projection = p
 	}
 }
 

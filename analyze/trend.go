@@ -698,13 +698,18 @@ func bursty(y []float64, cuts []int) bool {
 // ExtrapolationRuns), hoursPerX the
 // wall-clock pace (hours per step, or 1 on an hours axis; 0 when unknown).
 func Project(t *Trend, limit float64, lastX, span, hoursPerX, runs float64) *Projection {
+	return projectFrom(t, t.Intercept+t.Slope*lastX, limit, lastX, span, hoursPerX, runs)
+}
+
+// projectFrom is Project from the level now (bytes) at lastX instead of
+// the fitted line's.
+func projectFrom(t *Trend, now, limit, lastX, span, hoursPerX, runs float64) *Projection {
 	if t.State != StateGrowing || !(t.Slope > 0) || limit <= 0 {
 		return nil
 	}
 	if runs <= 0 {
 		runs = DefaultExtrapolationRuns
 	}
-	now := t.Intercept + t.Slope*lastX
 	p := &Projection{Capacity: int64(limit), ExtrapolationRuns: runs}
 	left := limit - now
 	if left <= 0 {

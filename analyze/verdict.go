@@ -33,7 +33,12 @@ import (
 // snapshots)" (Verdict.MemoryGrows). So is the reserved memory of a
 // device whose memory_stats readings give no allocated memory
 // (torchtitan's peak reserved): the cache grows with live memory or
-// without it, and reserved memory alone cannot say which.
+// without it, and reserved memory alone cannot say which. Such a trend's
+// time to capacity (for used memory, against the GPU's total: when the
+// GPU is full) is quoted, but never makes the verdict critical: the caching
+// allocator frees its cache and retries before it raises an OOM, and a
+// server reserving most of the GPU at start ramps towards the total in
+// minutes without failing.
 //
 // Severity: "critical" for an OOM (not one the training log shows the job
 // caught and went on from: OOM.Handled, a warning), a leak projected to exhaust the

@@ -141,7 +141,9 @@ func Projection(d *analyze.Device, t *analyze.Trend) string {
 		lo, hi = max(p.XLo-lastX, 0), p.XHi-lastX
 	}
 	ci := ""
-	if lo > 0 || hi > 0 {
+	// An interval whose ends read the same (a noise-free series: "46.7
+	// hours to 46.7 hours") says nothing the estimate does not.
+	if (lo > 0 || hi > 0) && units.AxisAmount(lo, t.Per) != units.AxisAmount(hi, t.Per) {
 		ci = "95% CI " + units.AxisRange(lo, hi, t.Per)
 	}
 	var s string

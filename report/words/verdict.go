@@ -207,8 +207,9 @@ func Reason(f *analyze.Findings, r analyze.Reason) string {
 
 // memoryGrows is the reason of a device without snapshots whose memory
 // grows with no site: its trend of metric, the one analyze raised the
-// reason on (Reason.Metric), with what the readings cannot tell and how
-// to find what grows.
+// reason on (Reason.Metric), when it reaches the device's capacity (its
+// projection) or the OOM it already had, what the readings cannot tell
+// and how to find what grows.
 func memoryGrows(d *analyze.Device, metric string) string {
 	where := Device(d.DeviceKey)
 	t := d.Trend(metric)
@@ -219,8 +220,20 @@ func memoryGrows(d *analyze.Device, metric string) string {
 	if metric == analyze.MetricReserved {
 		what, next = "reserved memory", "its memory readings give reserved memory only (as torchtitan's \"memory:\" figure, its peak reserved memory), so a leak cannot be told from a growing cache; log torch.cuda.memory_stats() or record snapshots to find what grows"
 	}
-	return fmt.Sprintf("memory grows on %s (no site: no snapshots): %s grows %s, %s, %s over the fitted range; %s",
-		where, what, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), units.Signed(t.Growth), next)
+	// When it runs out, as analyze decided it: the time to capacity, or
+	// the OOM the device already had in its place.
+	when := ""
+	switch p := Projection(d, t); {
+	case p == "":
+	case t.RanOut != nil:
+		when = "; the device " + p
+	case t.Projection.Remaining <= 0:
+		when = "; it is " + p
+	default:
+		when = "; at this rate it " + p
+	}
+	return fmt.Sprintf("memory grows on %s (no site: no snapshots): %s grows %s, %s, %s over the fitted range%s; %s",
+		where, what, units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), units.Signed(t.Growth), when, next)
 }
 
 // leakReason is the reason of a device's leak: its top leak site, with
