@@ -369,3 +369,31 @@ func TestLogSamplesCountMemoryReadings(t *testing.T) {
 		})
 	}
 }
+
+// TestElasticNodesOOMs: torchelastic's worker logs of two nodes, each its
+// local rank 0 on its cuda:0, are two processes: their OOMs are on two
+// devices (global ranks 0 and 1), not twice on one.
+func TestElasticNodesOOMs(t *testing.T) {
+	msg := func(req string) []byte {
+		return []byte("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate " + req + ". GPU 0 has a total capacity of 79.15 GiB of which 1.52 GiB is free. " +
+			"Of the allocated memory 74.87 GiB is allocated by PyTorch, and 2.10 GiB is reserved by PyTorch but unallocated.\n")
+	}
+	dir := t.TempDir()
+	testutil.WriteFiles(t, dir, map[string][]byte{
+		"node0/logs/none_a/attempt_0/0/stderr.log": msg("2.00 GiB"),
+		"node1/logs/none_b/attempt_0/0/stderr.log": msg("2.50 GiB"),
+	})
+	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Analyze(run, Options{})
+	if len(f.OOMs) != 2 {
+		t.Fatalf("%d OOMs, want 2: %+v", len(f.OOMs), f.OOMs)
+	}
+	for i, o := range f.OOMs {
+		if o.Rank != i || o.Device != 0 || o.Path != []string{"node0/logs/none_a/attempt_0/0/stderr.log", "node1/logs/none_b/attempt_0/0/stderr.log"}[i] {
+			t.Errorf("OOM %d: %s rank %d device %d, want rank %d device 0", i, o.Path, o.Rank, o.Device, i)
+		}
+	}
+}
