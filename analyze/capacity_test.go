@@ -11,7 +11,7 @@ import (
 // manifest gives takes the total capacity of a training-log OOM message
 // placed on it (placeLogOOMs); a message of the exact rank wins over one
 // without a rank, one on another device or giving no capacity is not
-// used.
+// used, nor one without a rank whose device number other ranks share.
 func TestOOMMessageCapacity(t *testing.T) {
 	const gib = int64(1) << 30
 	oom := func(rank, dev, line int, capacity int64) gpulog.TrainingOOM {
@@ -26,11 +26,11 @@ func TestOOMMessageCapacity(t *testing.T) {
 		want int64
 		src  string
 	}{
-		{DeviceKey{Rank: 0, Device: 0}, 79 * gib, "a/train.log line 7"}, // a message without a rank
+		{DeviceKey{Rank: 0, Device: 0}, 0, ""},                          // a message without a rank, on cuda:0 of ranks 0, 1 and 2: none alone
 		{DeviceKey{Rank: 2, Device: 0}, 24 * gib, "b/rank2.log line 5"}, // its log's rank, with a capacity
 		{DeviceKey{Rank: 1, Device: 1}, 40 * gib, "a/train.log line 9"}, // its device
 		{DeviceKey{Rank: 3, Device: 4}, 48 * gib, "b/rank2.log line 6"}, // a message naming no device: the rank's only one
-		{DeviceKey{Rank: 1, Device: 0}, 79 * gib, "a/train.log line 7"}, // rank 1's message names cuda:1
+		{DeviceKey{Rank: 1, Device: 0}, 0, ""},                          // rank 1's message names cuda:1; the rankless one is not its alone
 		{DeviceKey{Rank: 4, Device: 2}, 0, ""},                          // none for it
 	}
 	var devices []*Device
@@ -39,7 +39,7 @@ func TestOOMMessageCapacity(t *testing.T) {
 	}
 	placed := placeLogOOMs(logs, pathRank, devices)
 	for i, tt := range tests {
-		got, src, ok := oomMessageCapacity(placed, devices[i])
+		got, src, ok := oomMessageCapacity(placed, devices[i], devices)
 		if got != tt.want || src != tt.src || ok != (tt.want > 0) {
 			t.Errorf("%+v: %d %q %v, want %d %q", tt.key, got, src, ok, tt.want, tt.src)
 		}
@@ -57,13 +57,46 @@ func TestOOMMessageCapacityVisibleDevices(t *testing.T) {
 	}
 	logs := []*gpulog.GPULog{{Source: input.Source{Path: "train.log"}, OOMs: []gpulog.TrainingOOM{oomMessage(4, input.NoRank, 3, 79*gib)}}}
 	placed := placeLogOOMs(logs, pathRank, devices)
-	if c, _, ok := oomMessageCapacity(placed, devices[0]); ok {
+	if c, _, ok := oomMessageCapacity(placed, devices[0], devices); ok {
 		t.Errorf("cuda:0 took capacity %d", c)
 	}
-	if c, src, ok := oomMessageCapacity(placed, devices[1]); !ok || c != 79*gib || src != "train.log line 4" {
+	if c, src, ok := oomMessageCapacity(placed, devices[1], devices); !ok || c != 79*gib || src != "train.log line 4" {
 		t.Errorf("cuda:1: capacity %d from %q, want 79 GiB from train.log line 4", c, src)
 	}
 	if got := trainingLogOOMs(placed, nil, devices, 0); len(got) != 1 || got[0].Device != 1 {
 		t.Errorf("OOMs %+v, want one on cuda:1", got)
+	}
+}
+
+// TestOOMMessageCapacityAmbiguous: a message without a rank whose CUDA
+// number several ranks' devices share (each process on its cuda:0; two
+// nodes' cuda:0) is on none of them alone, and gives none of them its
+// capacity; on the one device with its number, it gives that one its
+// capacity.
+func TestOOMMessageCapacityAmbiguous(t *testing.T) {
+	logs := []*gpulog.GPULog{{Source: input.Source{Path: "train.log"}, OOMs: []gpulog.TrainingOOM{oomMessage(4, input.NoRank, 0, 79*gib)}}}
+	tests := []struct {
+		name string
+		keys []DeviceKey
+		want []int64
+	}{
+		{"two ranks on cuda:0", []DeviceKey{{Rank: 0, Device: 0}, {Rank: 1, Device: 0}}, []int64{0, 0}},
+		{"rank 0 on cuda:0, rank 1 on cuda:1", []DeviceKey{{Rank: 0, Device: 0}, {Rank: 1, Device: 1}}, []int64{79 * gib, 0}},
+		{"one process", []DeviceKey{{Rank: input.NoRank, Device: 0}}, []int64{79 * gib}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var devices []*Device
+			for _, k := range tt.keys {
+				devices = append(devices, &Device{DeviceKey: k})
+			}
+			placed := placeLogOOMs(logs, pathRank, devices)
+			for i, d := range devices {
+				c, _, _ := oomMessageCapacity(placed, d, devices)
+				if c != tt.want[i] {
+					t.Errorf("%+v: capacity %d, want %d", d.DeviceKey, c, tt.want[i])
+				}
+			}
+		})
 	}
 }

@@ -144,6 +144,26 @@ func (o logOOM) on(d *Device) bool {
 	return !d.Host && sameRank(o.key.Rank, d.Rank) && o.key.Device == d.Device
 }
 
+// onlyOn reports whether the OOM happened on device d and on no other
+// device of the run (devices) it may be on: its rank is d's, or no other
+// device has its device number and a rank it may be (sameRank). A message
+// without a rank in a run of several processes each on its cuda:0 is on
+// each of them as far as on tells, and on none of them alone.
+func (o logOOM) onlyOn(d *Device, devices []*Device) bool {
+	if !o.on(d) {
+		return false
+	}
+	if o.key.Rank != input.NoRank && o.key.Rank == d.Rank {
+		return true
+	}
+	for _, e := range devices {
+		if e != d && o.on(e) {
+			return false
+		}
+	}
+	return true
+}
+
 // placeLogOOMs decides the device of each OOM message of the training logs
 // (logOOM), in log order: logRank gives a log's rank from its path, for
 // lines without a rank; devices are the run's devices (messageDevice). A
