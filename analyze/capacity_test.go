@@ -1,10 +1,16 @@
 package analyze
 
 import (
+	"context"
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"gpureport/gpulog"
+	"gpureport/ingest"
 	"gpureport/input"
+	"gpureport/internal/testutil"
 )
 
 // TestOOMMessageCapacity: a device whose capacity no GPU log, option or
@@ -98,5 +104,40 @@ func TestOOMMessageCapacityAmbiguous(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNodeFolderOOMCapacity: two nodes' folders, each with one rank's
+// memory_stats lines; node1's plain train.log holds an OOM message with no
+// rank. The message is rank 1's (its folder's), and only rank 1's device
+// takes its capacity; rank 0's cuda:0 is another machine's GPU.
+func TestNodeFolderOOMCapacity(t *testing.T) {
+	stats := func(rank int) []byte {
+		var b strings.Builder
+		for i := range 6 {
+			fmt.Fprintf(&b, `{"step": %d, "time": %d, "rank": %d, "device": 0, "allocated_bytes.all.current": %d, "reserved_bytes.all.current": %d}`+"\n",
+				10*i, 1709892000+60*i, rank, (30+i)<<30, (32+i)<<30)
+		}
+		return []byte(b.String())
+	}
+	dir := t.TempDir()
+	testutil.WriteFiles(t, dir, map[string][]byte{
+		"node0/memstats.jsonl": stats(0),
+		"node1/memstats.jsonl": stats(1),
+		"node1/train.log": []byte("step 50\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 10.00 GiB is free. " +
+			"Of the allocated memory 35.00 GiB is allocated by PyTorch, and 2.00 GiB is reserved by PyTorch but unallocated.\n"),
+	})
+	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Analyze(run, Options{})
+	if len(f.OOMs) != 1 || f.OOMs[0].Rank != 1 {
+		t.Fatalf("OOMs %+v, want one of rank 1", f.OOMs)
+	}
+	for _, d := range f.Devices {
+		if want := d.Rank == 1; (d.Capacity > 0) != want {
+			t.Errorf("%+v: capacity %d, want one: %v", d.DeviceKey, d.Capacity, want)
+		}
 	}
 }
