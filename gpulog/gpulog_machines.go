@@ -34,9 +34,10 @@ const machineStride = 1 << 16
 
 // machineIndex is GPU index i as read on line n: apart per machine when
 // the log's lines carry several machines' labels (machineStride apart),
-// i itself otherwise and for an unknown index (negative).
+// i itself otherwise, for an unknown index (negative) and for one no GPU
+// has (machineStride or more; splitMachines leaves it be).
 func (b *logBuilder) machineIndex(n, i int) int {
-	if i < 0 {
+	if i < 0 || i >= machineStride {
 		return i
 	}
 	return b.prefix.machineOf(n)*machineStride + i
@@ -52,8 +53,10 @@ func (b *logBuilder) splitMachines() {
 	names := b.prefix.machines
 	// count is, per machine, its highest GPU index plus 1 (0: none).
 	count := make([]int, len(names))
+	// known reports whether i is a GPU index machineIndex made.
+	known := func(i int) bool { return i >= 0 && i/machineStride < len(names) }
 	see := func(i int) {
-		if i >= 0 {
+		if known(i) {
 			count[i/machineStride] = max(count[i/machineStride], i%machineStride+1)
 		}
 	}
@@ -84,7 +87,7 @@ func (b *logBuilder) splitMachines() {
 		next += count[id]
 	}
 	at := func(i int) int {
-		if i < 0 {
+		if !known(i) {
 			return i
 		}
 		return offset[i/machineStride] + i%machineStride
@@ -92,7 +95,7 @@ func (b *logBuilder) splitMachines() {
 	several := len(ids) > 1
 	for i := range l.GPUs {
 		g := &l.GPUs[i]
-		if g.Index >= 0 && several {
+		if known(g.Index) && several {
 			g.Machine, g.MachineIndex = names[g.Index/machineStride], g.Index%machineStride
 		}
 		g.Index = at(g.Index)
