@@ -133,7 +133,7 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 	// Every device is made: each training-log OOM message is placed on
 	// its device, once for all that read it (logOOM).
 	a.logOOMs = placeLogOOMs(run.Logs, run.LogRank, f.Devices)
-	lastResortCapacities(out, a.logOOMs, run.Logs)
+	lastResortCapacities(out, a.logOOMs, run.Logs, f.Devices)
 	for _, dr := range out {
 		if dr.ms != nil {
 			countLoggedOOMs(dr.d, dr.ms, a.logOOMs)
@@ -234,13 +234,13 @@ func (o Options) setCapacity(d *Device, run *placement.Run) {
 // its OOM messages placed on them (placed): which device a message is on
 // depends on all of them (messageDevice). A device known only from GPU
 // logs is left as it is: its readings' total is its capacity.
-func lastResortCapacities(devs []*deviceRun, placed []logOOM, logs []*gpulog.GPULog) {
+func lastResortCapacities(devs []*deviceRun, placed []logOOM, logs []*gpulog.GPULog, devices []*Device) {
 	for _, dr := range devs {
 		d := dr.d
 		if dr.s == nil && dr.ms == nil || d.Host || d.Capacity != 0 || d.CapacitySource != (CapacitySource{}) {
 			continue
 		}
-		if c, src, ok := oomMessageCapacity(placed, d); ok {
+		if c, src, ok := oomMessageCapacity(placed, d, devices); ok {
 			d.Capacity, d.CapacitySource = c, CapacitySource{OOMMessage: src}
 		} else if c, src, ok := frameworkCapacity(logs, d.DeviceKey); ok {
 			d.Capacity, d.CapacitySource = c, CapacitySource{Framework: src}
@@ -272,14 +272,18 @@ func traceCapacity(d *Device, logs []*gpulog.GPULog) (int64, string, bool) {
 // oomMessageCapacity is the total capacity a training log's OOM message
 // on device d gives ("GPU 0 has a total capacity of 79.15 GiB"), and where
 // (the log's path and line): of the run's messages, placed on their
-// devices (placeLogOOMs), the first on d, one of d's exact rank before one
-// without a rank. PyTorch prints it to two decimals of its unit, so it is
-// the device's memory within a few MiB: close enough to project against.
-func oomMessageCapacity(placed []logOOM, d *Device) (int64, string, bool) {
+// devices (placeLogOOMs), the first on d alone (logOOM.onlyOn: devices
+// are the run's), one of d's exact rank before one without a rank. A
+// message without a rank whose device number several ranks' devices
+// share gives none of them its capacity: it was one process's, on one
+// machine, and which one the message does not say. PyTorch prints it to
+// two decimals of its unit, so it is the device's memory within a few
+// MiB: close enough to project against.
+func oomMessageCapacity(placed []logOOM, d *Device, devices []*Device) (int64, string, bool) {
 	var best *logOOM
 	for i := range placed {
 		p := &placed[i]
-		if p.m.Capacity <= 0 || !p.on(d) {
+		if p.m.Capacity <= 0 || !p.onlyOn(d, devices) {
 			continue
 		}
 		if best == nil || best.key.Rank != d.Rank && p.key.Rank == d.Rank {

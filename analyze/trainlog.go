@@ -144,6 +144,26 @@ func (o logOOM) on(d *Device) bool {
 	return !d.Host && sameRank(o.key.Rank, d.Rank) && o.key.Device == d.Device
 }
 
+// onlyOn reports whether the OOM happened on device d and on no other
+// device of the run (devices) it may be on: its rank is d's, or no other
+// device has its device number and a rank it may be (sameRank). A message
+// without a rank in a run of several processes each on its cuda:0 is on
+// each of them as far as on tells, and on none of them alone.
+func (o logOOM) onlyOn(d *Device, devices []*Device) bool {
+	if !o.on(d) {
+		return false
+	}
+	if o.key.Rank != input.NoRank && o.key.Rank == d.Rank {
+		return true
+	}
+	for _, e := range devices {
+		if e != d && o.on(e) {
+			return false
+		}
+	}
+	return true
+}
+
 // placeLogOOMs decides the device of each OOM message of the training logs
 // (logOOM), in log order: logRank gives a log's rank from its path, for
 // lines without a rank; devices are the run's devices (messageDevice). A
@@ -151,6 +171,7 @@ func (o logOOM) on(d *Device) bool {
 // (distinctLoggedOOMs), so that no consumer counts a copy again.
 func placeLogOOMs(logs []*gpulog.GPULog, logRank func(*gpulog.GPULog) int, devices []*Device) []logOOM {
 	var out []logOOM
+	onMachine := machineGPUs(logs)
 	for _, l := range logs {
 		pathRank := logRank(l)
 		for i := range l.OOMs {
@@ -159,10 +180,70 @@ func placeLogOOMs(logs []*gpulog.GPULog, logRank func(*gpulog.GPULog) int, devic
 			if rank == input.NoRank {
 				rank = pathRank
 			}
-			out = append(out, logOOM{path: l.Path, m: m, key: messageDevice(m.Device, rank, devices), lines: map[string]int{l.Path: m.Line}})
+			key, ok := machineDevice(onMachine, m, rank, devices)
+			if !ok {
+				key = messageDevice(m.Device, rank, devices)
+			}
+			out = append(out, logOOM{path: l.Path, m: m, key: key, lines: map[string]int{l.Path: m.Line}})
 		}
 	}
 	return distinctLoggedOOMs(out)
+}
+
+// machineGPU is a GPU of one machine of a log that holds several
+// machines' GPUs (gpulog.GPU.Machine): its machine and its index there.
+type machineGPU struct {
+	machine string
+	index   int
+}
+
+// machineGPUs maps each GPU of the logs that holds several machines' GPUs
+// to its index in the log (numbered across the machines).
+func machineGPUs(logs []*gpulog.GPULog) map[machineGPU]int {
+	var out map[machineGPU]int
+	for _, l := range logs {
+		for _, g := range l.GPUs {
+			if g.Machine == "" || g.Index < 0 {
+				continue
+			}
+			if out == nil {
+				out = map[machineGPU]int{}
+			}
+			out[machineGPU{g.Machine, g.MachineIndex}] = g.Index
+		}
+	}
+	return out
+}
+
+// machineDevice is the device of OOM message m of rank rank when a launcher
+// labelled it with its machine (gpulog.TrainingOOM.Machine) and a GPU log
+// labelled alike holds that machine's GPUs (onMachine): the one device of
+// the rank joined to that machine's GPU of the message's number. Its
+// device number alone would name the first machine's GPU of that number
+// (each machine numbers its GPUs from 0). ok is false when no one device
+// is.
+func machineDevice(onMachine map[machineGPU]int, m *gpulog.TrainingOOM, rank int, devices []*Device) (DeviceKey, bool) {
+	idx, ok := onMachine[machineGPU{m.Machine, max(m.Device, 0)}]
+	if !ok || m.Machine == "" {
+		return DeviceKey{}, false
+	}
+	var found *Device
+	for _, d := range devices {
+		if d.Host || d.GPU == nil || d.GPUIndex != idx || !sameRank(d.Rank, rank) {
+			continue
+		}
+		if found != nil {
+			return DeviceKey{}, false
+		}
+		found = d
+	}
+	if found == nil {
+		return DeviceKey{}, false
+	}
+	if rank == input.NoRank {
+		rank = found.Rank
+	}
+	return DeviceKey{Rank: rank, Device: found.Device}, true
 }
 
 // trainingLogOOMs makes OOM findings of the training logs' OOM messages,

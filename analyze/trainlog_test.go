@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -367,5 +368,70 @@ func TestLogSamplesCountMemoryReadings(t *testing.T) {
 				t.Errorf("device 0 readings: want %d", tt.devRead)
 			}
 		})
+	}
+}
+
+// TestElasticNodesOOMs: torchelastic's worker logs of two nodes, each its
+// local rank 0 on its cuda:0, are two processes: their OOMs are on two
+// devices (global ranks 0 and 1), not twice on one.
+func TestElasticNodesOOMs(t *testing.T) {
+	msg := func(req string) []byte {
+		return []byte("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate " + req + ". GPU 0 has a total capacity of 79.15 GiB of which 1.52 GiB is free. " +
+			"Of the allocated memory 74.87 GiB is allocated by PyTorch, and 2.10 GiB is reserved by PyTorch but unallocated.\n")
+	}
+	dir := t.TempDir()
+	testutil.WriteFiles(t, dir, map[string][]byte{
+		"node0/logs/none_a/attempt_0/0/stderr.log": msg("2.00 GiB"),
+		"node1/logs/none_b/attempt_0/0/stderr.log": msg("2.50 GiB"),
+	})
+	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Analyze(run, Options{})
+	if len(f.OOMs) != 2 {
+		t.Fatalf("%d OOMs, want 2: %+v", len(f.OOMs), f.OOMs)
+	}
+	for i, o := range f.OOMs {
+		if o.Rank != i || o.Device != 0 || o.Path != []string{"node0/logs/none_a/attempt_0/0/stderr.log", "node1/logs/none_b/attempt_0/0/stderr.log"}[i] {
+			t.Errorf("OOM %d: %s rank %d device %d, want rank %d device 0", i, o.Path, o.Rank, o.Device, i)
+		}
+	}
+}
+
+// TestPodLabelledSidecarOOM: kubectl logs --prefix over two pods, each
+// with an nvidia-smi sidecar and a training container, one stream: each
+// pod's GPU 0 is a GPU of its own, and the OOM message of pod w-1 (its
+// rank 1's cuda:0) is on w-1's GPU, not on w-0's GPU 0.
+func TestPodLabelledSidecarOOM(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[pod/w-0/smi] timestamp, index, memory.used [MiB], memory.total [MiB]\n[pod/w-1/smi] timestamp, index, memory.used [MiB], memory.total [MiB]\n")
+	for m := range 6 {
+		fmt.Fprintf(&b, "[pod/w-0/smi] 2024/03/08 10:%02d:00.000, 0, %d MiB, 81559 MiB\n", 10*m/6, 30000+100*m)
+		fmt.Fprintf(&b, "[pod/w-1/smi] 2024/03/08 10:%02d:00.000, 0, %d MiB, 81559 MiB\n", 10*m/6, 70000+10*m)
+	}
+	b.WriteString("[pod/w-1/pytorch] [rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.91 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.52 GiB is free. " +
+		"Of the allocated memory 74.87 GiB is allocated by PyTorch, and 2.10 GiB is reserved by PyTorch but unallocated.\n")
+	dir := t.TempDir()
+	testutil.WriteFiles(t, dir, map[string][]byte{"job.log": []byte(b.String())})
+	run, err := ingest.Load(context.Background(), dir, ingest.LoadOptions{Location: time.UTC, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Analyze(run, Options{})
+	if len(f.Devices) != 2 || len(f.OOMs) != 1 {
+		t.Fatalf("%d devices, %d OOMs, want 2 and 1", len(f.Devices), len(f.OOMs))
+	}
+	var w1 *Device
+	for _, d := range f.Devices {
+		if d.GPU != nil && d.GPU.MaxUsed >= 70000<<20 {
+			w1 = d
+		}
+	}
+	if w1 == nil {
+		t.Fatalf("no device holds w-1's readings alone: %+v", f.Devices)
+	}
+	if o := f.OOMs[0]; o.Rank != 1 || o.Device != w1.Device {
+		t.Errorf("OOM on rank %d device %d, want rank 1 on w-1's device %d", o.Rank, o.Device, w1.Device)
 	}
 }

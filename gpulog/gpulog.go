@@ -287,6 +287,14 @@ type GPU struct {
 	Name string
 	// MemoryTotal is the framebuffer size in bytes, 0 when not logged.
 	MemoryTotal int64
+	// Machine is the machine whose GPU this is when the log holds the
+	// lines of several machines, each labelled by a launcher (kubectl
+	// logs --prefix's "pod/NAME", pdsh's host: gpulog_machines.go), and
+	// MachineIndex its index on that machine, as printed; Index is then
+	// numbered across the machines. "" and Index when the log is one
+	// machine's.
+	Machine      string
+	MachineIndex int
 }
 
 // Unknown marks a byte count or counter that the log did not record.

@@ -1024,6 +1024,7 @@ func (lay *csvLayout) readRecord(b *logBuilder, line int, rec []string) {
 		if g < 0 {
 			g = rowGPU
 		}
+		g = b.machineIndex(line, g)
 		r := at(g)
 		switch {
 		case c.kind.memory() && c.pct:

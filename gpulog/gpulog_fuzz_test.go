@@ -84,6 +84,9 @@ func FuzzQueryCSV(f *testing.F) {
 	f.Add([]byte(`{"log":"index, memory.used [MiB]\n","stream":"stdout","time":"2024-05-01T12:00:00Z"}` + "\n" +
 		`{"log":"0, 1","stream":"stdout","time":"x"}` + "\n" + `{"log":"0 MiB\n","stream":"stderr"}` + "\n{\"log\":1}\n"))
 	f.Add([]byte("timestamp, index, memory.total [MiB], memory.reserved [MiB], memory.free [MiB]\n2024/05/01 12:00:00.123, 0, 81559 MiB, 585 MiB, 99974 MiB\n"))
+	// Two pods' lines in one kubectl logs --prefix stream (gpulog_machines.go).
+	f.Add([]byte("[pod/w-0/smi] timestamp, index, memory.used [MiB]\n[pod/w-1/smi] timestamp, index, memory.used [MiB]\n" +
+		"[pod/w-0/smi] 2024/03/08 10:00:00.000, 0, 1 MiB\n[pod/w-1/smi] 2024/03/08 10:00:00.000, 1, 2 MiB\n[pod/w-1/smi] 2024/03/08 10:01:00.000, 65535, 2 MiB\n"))
 	fuzzReader(f, gpulog.FormatQueryCSV)
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -58,6 +59,10 @@ type linePrefix struct {
 	// prefix spell its time (kubectl's "2026-11-26T12:00:01.5Z" is one,
 	// logging's "2026-11-26 12:00:01,123" two); 0 when it holds none.
 	stampTokens int
+	// labelled is true when the prefix is a launcher's label that names a
+	// machine (kubectl logs --prefix's pod, pdsh's host: labelMachine):
+	// each line's machine is kept (prefixStripper.machineOf).
+	labelled bool
 }
 
 // prefixStamp reads the time at the start of a prefix: its first n
@@ -121,7 +126,8 @@ func learnPrefix(head []byte, spec *ColumnSpec) (p *linePrefix, f LogFormat, ok 
 				continue
 			}
 			ex := strings.TrimRight(first[:k], " ")
-			cuts = append(cuts, cut{&linePrefix{re: re, example: ex, stampTokens: stampTokensOf(ex)}, stripped})
+			labelled := prefixMachine(first[:k]) != ""
+			cuts = append(cuts, cut{&linePrefix{re: re, example: ex, stampTokens: stampTokensOf(ex), labelled: labelled}, stripped})
 		}
 	}
 	// A distinct format after some cut beats a guess after a shorter one:
@@ -259,10 +265,25 @@ type prefixStripper struct {
 	// zoneless is true when a prefix time had no zone (Python logging's)
 	// and was read in loc.
 	zoneless bool
+	// machines are the machines the labels of a labelled prefix name, in
+	// the order first seen; lineMachines the position in machines of each
+	// line's (by 1-based line number; 0, the first, for none).
+	machines     []string
+	lineMachines []int32
 }
 
 func newPrefixStripper(r io.Reader, p *linePrefix, loc *time.Location) *prefixStripper {
 	return &prefixStripper{br: bufio.NewReaderSize(r, 64<<10), p: p, loc: loc}
+}
+
+// machineOf is the position in s.machines of the machine the label of
+// line n names: 0 for the first machine, a line without a label and a
+// log whose prefix names no machine.
+func (s *prefixStripper) machineOf(n int) int {
+	if s == nil || n < 1 || n >= len(s.lineMachines) {
+		return 0
+	}
+	return int(s.lineMachines[n])
 }
 
 // lineTime is the time the prefix of line n gives, zero when none.
@@ -295,6 +316,9 @@ func (s *prefixStripper) Read(b []byte) (int, error) {
 						s.zoneless = s.zoneless || zoneless
 					}
 				}
+				if s.p.labelled {
+					s.labelLine(string(line[:loc[1]]))
+				}
 				line = line[loc[1]:]
 			}
 		}
@@ -304,4 +328,41 @@ func (s *prefixStripper) Read(b []byte) (int, error) {
 	n := copy(b, s.pending)
 	s.pending = s.pending[n:]
 	return n, nil
+}
+
+// labelLine keeps the machine that the label of the current line's
+// prefix names.
+func (s *prefixStripper) labelLine(line string) {
+	m := prefixMachine(line)
+	if m == "" {
+		return
+	}
+	id := slices.Index(s.machines, m)
+	if id < 0 {
+		id = len(s.machines)
+		s.machines = append(s.machines, m)
+	}
+	if id == 0 {
+		return
+	}
+	s.lineMachines = append(s.lineMachines, make([]int32, s.line+1-len(s.lineMachines))...)
+	s.lineMachines[s.line] = int32(id)
+}
+
+// prefixMachine is the machine that a collector prefix (learned from the
+// file: it starts nearly every line) names when it is a launcher's label
+// (labelMachine): kubectl logs --prefix's pod label, alone or before more
+// (--timestamps), or the whole prefix a host's "host: " as pdsh writes it;
+// "" for any other prefix, srun's task number included.
+func prefixMachine(prefix string) string {
+	if m := rePrefixPod.FindString(prefix); m != "" {
+		return labelMachine(m)
+	}
+	if rePrefixTask.MatchString(prefix) {
+		return ""
+	}
+	if m := rePrefixHost.FindString(prefix); m != "" && strings.TrimRight(m, " ") == strings.TrimRight(prefix, " ") {
+		return labelMachine(m)
+	}
+	return ""
 }

@@ -666,6 +666,7 @@ func (b *logBuilder) skipRow(n int, kind, detail string) {
 // notes the NUL bytes that were dropped from lines still read.
 func (b *logBuilder) finish() {
 	l, lr := b.log, b.lr
+	b.splitMachines()
 	b.deriveUsed()
 	slices.SortStableFunc(l.Problems, func(x, y LineProblem) int { return cmp.Compare(x.Line, y.Line) })
 	for k, n := range b.kinds {

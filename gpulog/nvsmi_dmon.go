@@ -132,11 +132,13 @@ func readDmon(r io.Reader, b *logBuilder) error {
 	}
 	for _, r := range rows {
 		if r.proc {
+			r.p.GPU = b.machineIndex(r.line, r.p.GPU)
 			b.device(GPU{Index: r.p.GPU})
 			r.p.Time = b.lineTime(r.p.Time, r.line)
 			b.log.Processes = append(b.log.Processes, r.p)
 			continue
 		}
+		r.s.GPU = b.machineIndex(r.line, r.s.GPU)
 		b.device(GPU{Index: r.s.GPU})
 		r.s.Time = b.lineTime(r.s.Time, r.line)
 		b.log.Samples = append(b.log.Samples, r.s)

@@ -317,6 +317,7 @@ func (st *textState) emit() {
 	for i := range st.rows {
 		r := &st.rows[i]
 		if r.proc {
+			r.p.GPU = b.machineIndex(r.line, r.p.GPU)
 			g := GPU{Index: r.p.GPU, UUID: r.p.UUID, BusID: r.p.BusID, Name: r.gpu.Name}
 			if why := b.device(g); why != "" {
 				b.skip(r.line, kindOtherGPU, why)
@@ -326,6 +327,7 @@ func (st *textState) emit() {
 			b.log.Processes = append(b.log.Processes, r.p)
 			continue
 		}
+		r.gpu.Index = b.machineIndex(r.line, r.gpu.Index)
 		if why := b.device(r.gpu); why != "" {
 			b.skip(r.line, kindOtherGPU, why)
 			continue

@@ -1,8 +1,10 @@
 package ingest
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,27 +56,103 @@ func launcherPathRank(parts []string, i int) (int, bool) {
 // torchelastic wrote (attempt_N/<local rank>/file), and its local rank;
 // ok false for any other path.
 func elasticAttempt(rel string) (attempt, local int, ok bool) {
+	_, attempt, local, ok = elasticWorker(rel)
+	return attempt, local, ok
+}
+
+// elasticWorker reads the path of a file torchelastic wrote,
+// MACHINE/<run_id>/attempt_N/<local rank>/file: the folder the run folder
+// lies in (machine: "" when the run folder is at the top of the run), the
+// restart number and the local rank; ok false for any other path.
+func elasticWorker(rel string) (machine string, attempt, local int, ok bool) {
 	parts := strings.Split(strings.ReplaceAll(rel, `\`, "/"), "/")
 	if len(parts) < 3 {
-		return 0, 0, false
+		return "", 0, 0, false
 	}
 	m := attemptRE.FindStringSubmatch(parts[len(parts)-3])
 	if m == nil || !localRankDirRE.MatchString(parts[len(parts)-2]) {
-		return 0, 0, false
+		return "", 0, 0, false
 	}
 	attempt, err1 := strconv.Atoi(m[1])
 	local, err2 := strconv.Atoi(parts[len(parts)-2])
-	return attempt, local, err1 == nil && err2 == nil
+	if len(parts) > 4 {
+		machine = strings.Join(parts[:len(parts)-4], "/")
+	}
+	return machine, attempt, local, err1 == nil && err2 == nil
+}
+
+// A multi-node torchrun job writes torchelastic's worker logs on every
+// node, each numbered by local rank (LOG_DIR/<run_id>/attempt_N/<local
+// rank>/), and a user gathers them one folder per node (node0/logs/...,
+// node1/logs/...). Read by its path alone, node1's worker 0 is rank 0
+// like node0's: the two processes merge into one device. The folder the
+// run folder lies in is the machine (the run folder is no part of it:
+// torchelastic names it <run_id>_<random> on each node). When the logs
+// lie in several such folders, each is a machine of its own, and its
+// workers are numbered as torchrun numbers global ranks: machines in the
+// natural order of their folders (node2 before node10), each machine's
+// local ranks after the ones of the machines before it (the most a
+// machine's folder shows, over its attempts). A rank the line itself
+// gives is kept. One machine's logs keep their local ranks, as before.
+
+// elasticNode is what a torchelastic worker's log path says of its writer
+// on a job of several machines (elasticNodeRanks).
+type elasticNode struct {
+	// Rank is its global rank; Local its local rank on Machine, the folder
+	// that holds its machine's run folder.
+	Rank, Local int
+	Machine     string
+	// Machines is how many machines the job's logs name.
+	Machines int
+}
+
+// elasticNodeRanks gives, for each path of rels that torchelastic wrote
+// (elasticWorker) when such paths lie in at least two machine folders,
+// its writer's global rank and machine (see above); nil when they lie in
+// one or none.
+func elasticNodeRanks(rels []string) map[string]elasticNode {
+	workers := map[string]int{}
+	for _, rel := range rels {
+		if machine, _, local, ok := elasticWorker(rel); ok {
+			workers[machine] = max(workers[machine], local+1)
+		}
+	}
+	if len(workers) < 2 {
+		return nil
+	}
+	machines := make([]string, 0, len(workers))
+	for m := range workers {
+		machines = append(machines, m)
+	}
+	slices.SortFunc(machines, NaturalCompare)
+	offset, first := map[string]int{}, 0
+	for _, m := range machines {
+		offset[m] = first
+		first += workers[m]
+	}
+	out := map[string]elasticNode{}
+	for _, rel := range rels {
+		if machine, _, local, ok := elasticWorker(rel); ok {
+			out[rel] = elasticNode{Rank: offset[machine] + local, Local: local, Machine: machine, Machines: len(machines)}
+		}
+	}
+	return out
 }
 
 // elasticNote is the note of a log in a torchelastic attempt folder: the
-// rank is the local rank, and a later attempt is a restart.
-func elasticNote(rel string) string {
+// rank is the local rank, and a later attempt is a restart. node, when
+// set, is the writer on a job of several machines (elasticNodeRanks).
+func elasticNote(rel string, node *elasticNode) string {
 	attempt, local, ok := elasticAttempt(rel)
 	if !ok {
 		return ""
 	}
 	s := fmt.Sprintf("written by torchelastic's worker of local rank %d (folder attempt_%d/%d): its rank is the local rank on its node", local, attempt, local)
+	if node != nil {
+		s = fmt.Sprintf("written by torchelastic's worker of local rank %d (folder attempt_%d/%d) on the machine of folder %s, one of %d machines whose logs the run holds: "+
+			"global rank %d, numbering the machines' workers in the order of their folders, as torchrun numbers global ranks node after node",
+			local, attempt, local, cmp.Or(node.Machine, "."), node.Machines, node.Rank)
+	}
 	if attempt > 0 {
 		s += fmt.Sprintf("; attempt_%d is restart %d of the job's workers, after a failure of the attempt before it", attempt, attempt)
 	}

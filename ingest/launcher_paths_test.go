@@ -129,3 +129,90 @@ func TestWholeDocumentMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadElasticNodes: torchelastic's per-worker logs of several nodes,
+// gathered one folder per node (node0/, node1/: torchrun --log_dir on each
+// node, each with a run folder of its own), each number their workers by
+// local rank. The node folder is the machine: node1's local rank 0 is
+// another process than node0's, numbered as torchrun numbers global ranks
+// (nodes in path order, each after the local ranks of the ones before),
+// and its messages name the node folder as their machine. A rank the line
+// gives is kept; one node's logs alone keep their local ranks.
+func TestLoadElasticNodes(t *testing.T) {
+	msg := func(gib int) string {
+		return fmt.Sprintf("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate %d.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.23 GiB is free. "+
+			"Of the allocated memory 74.50 GiB is allocated by PyTorch, and 2.88 GiB is reserved by PyTorch but unallocated.", gib)
+	}
+	type want struct {
+		rank    int
+		machine string
+	}
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  map[string]want
+	}{{
+		name: "two nodes, one worker each",
+		files: map[string]string{
+			"node0/logs/none_abc/attempt_0/0/stderr.log": msg(2),
+			"node1/logs/none_xyz/attempt_0/0/stderr.log": msg(3),
+		},
+		want: map[string]want{
+			"node0/logs/none_abc/attempt_0/0/stderr.log": {0, "node0/logs"},
+			"node1/logs/none_xyz/attempt_0/0/stderr.log": {1, "node1/logs"},
+		},
+	}, {
+		name: "two nodes, two workers each, a restart, a global rank on a line",
+		files: map[string]string{
+			"node-2/none_a/attempt_0/1/stderr.log":  msg(2),
+			"node-10/none_a/attempt_0/0/stderr.log": msg(3),
+			"node-10/none_a/attempt_1/1/stderr.log": msg(4),
+			"node-10/none_a/attempt_0/1/stderr.log": "[rank3]: " + msg(5),
+		},
+		want: map[string]want{
+			"node-2/none_a/attempt_0/1/stderr.log":  {1, "node-2"},
+			"node-10/none_a/attempt_0/0/stderr.log": {2, "node-10"},
+			"node-10/none_a/attempt_1/1/stderr.log": {3, "node-10"},
+			"node-10/none_a/attempt_0/1/stderr.log": {3, "node-10"},
+		},
+	}, {
+		name: "one node",
+		files: map[string]string{
+			"logs/none_a/attempt_0/0/stderr.log": msg(2),
+			"logs/none_a/attempt_0/1/stderr.log": msg(3),
+		},
+		want: map[string]want{
+			"logs/none_a/attempt_0/0/stderr.log": {0, ""},
+			"logs/none_a/attempt_0/1/stderr.log": {1, ""},
+		},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string][]byte{}
+			for p, s := range tt.files {
+				files[p] = []byte("step 1\n" + s + "\n")
+			}
+			testutil.WriteFiles(t, dir, files)
+			run, err := Load(context.Background(), dir, LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(run.Logs) != len(tt.want) {
+				t.Fatalf("%d logs, want %d", len(run.Logs), len(tt.want))
+			}
+			for _, l := range run.Logs {
+				w := tt.want[l.Path]
+				if len(l.OOMs) != 1 || l.OOMs[0].Rank != w.rank || l.OOMs[0].Machine != w.machine {
+					t.Errorf("%s: OOMs %+v, want rank %d machine %q", l.Path, l.OOMs, w.rank, w.machine)
+				}
+				if !strings.HasPrefix(tt.files[l.Path], "[rank") && run.LogPathRank(l.Path) != w.rank {
+					t.Errorf("%s: LogPathRank %d, want %d", l.Path, run.LogPathRank(l.Path), w.rank)
+				}
+				if w.machine != "" && !strings.Contains(strings.Join(l.Notes, "\n"), fmt.Sprintf("global rank %d", w.rank)) {
+					t.Errorf("%s: notes %q", l.Path, l.Notes)
+				}
+			}
+		})
+	}
+}

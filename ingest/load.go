@@ -220,12 +220,24 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	var logPaths []string
+	for _, r := range results {
+		if r.log != nil {
+			logPaths = append(logPaths, r.log.Path)
+		}
+	}
+	run.nodes = elasticNodeRanks(logPaths)
 	for _, r := range results {
 		switch {
 		case r.snap != nil:
 			dl.attach(r.snap)
 			run.Snapshots = append(run.Snapshots, r.snap)
 		case r.log != nil:
+			var node *elasticNode
+			if n, ok := run.nodes[r.log.Path]; ok {
+				node = &n
+			}
+			rankFromName(r.log, r.log.Path, node)
 			run.Logs = append(run.Logs, r.log)
 			if r.zone != nil {
 				if run.LogZones == nil {
@@ -362,7 +374,6 @@ func loadOne(c Candidate, opt LoadOptions, loc *time.Location, dl *digestLoader)
 			return r
 		}
 		l.Source = c.Source
-		rankFromName(l, c.Rel)
 		r.log = l
 	case KindCaptureManifest:
 		m, err := ReadCaptureManifest(c.Path, c.Rel)
@@ -427,18 +438,27 @@ func skipReason(err error) string {
 // rankFromName gives the OOM messages and memory_stats readings of log l
 // that name no rank of their own the rank its path names (rank0.log,
 // rank_3/train.log: RankFromPath), as snapshots take theirs: per-rank
-// log files carry no rank prefix on their lines.
-func rankFromName(l *gpulog.GPULog, rel string) {
+// log files carry no rank prefix on their lines. node, when set, is the
+// writer of a torchelastic worker's log on a job of several machines
+// (elasticNodeRanks): its global rank is the rank, and its machine folder
+// the machine of its messages that name none.
+func rankFromName(l *gpulog.GPULog, rel string, node *elasticNode) {
 	rank := RankFromPath(rel)
+	if node != nil {
+		rank = node.Rank
+	}
 	if rank == input.NoRank {
 		return
 	}
-	if n := elasticNote(rel); n != "" && len(l.OOMs)+len(l.MemoryStats) > 0 {
+	if n := elasticNote(rel, node); n != "" && len(l.OOMs)+len(l.MemoryStats) > 0 {
 		l.Notes = append(l.Notes, n)
 	}
 	for i := range l.OOMs {
 		if l.OOMs[i].Rank == input.NoRank {
 			l.OOMs[i].Rank = rank
+		}
+		if node != nil && l.OOMs[i].Machine == "" {
+			l.OOMs[i].Machine = node.Machine
 		}
 	}
 	for i := range l.MemoryStats {

@@ -32,6 +32,9 @@ type Run struct {
 	// UTC offset a capture manifest gives their machine instead of
 	// Location (no --tz given), by log path.
 	LogZones map[string]LogZone
+	// nodes are the torchelastic worker logs of a job of several machines
+	// by path (elasticNodeRanks); nil when none.
+	nodes map[string]elasticNode
 	// full is the loader of the snapshots' digests, which holds their
 	// side bundles (nil without a digest cache).
 	full *fullLoader
@@ -116,4 +119,14 @@ type Skipped struct {
 	// out-of-memory message (a per-rank stdout of loss lines). It is
 	// listed, but it is no failure to read an input.
 	NoContent bool
+}
+
+// LogPathRank is the rank the path of the log at rel gives: the global
+// rank of a torchelastic worker's log on a job of several machines
+// (elasticNodeRanks), else RankFromPath; NoRank when none.
+func (r *Run) LogPathRank(rel string) int {
+	if n, ok := r.nodes[rel]; ok {
+		return n.Rank
+	}
+	return RankFromPath(rel)
 }

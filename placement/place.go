@@ -92,12 +92,13 @@ func Place(run *ingest.Run) *Run {
 
 // LogRank is the rank the path of log l gives: the rank of the rank folder
 // it lies in when placement numbered the ranks (separateRanks), else
-// ingest.RankFromPath; input.NoRank when none.
+// ingest.Run.LogPathRank (a torchelastic worker's global rank on a job of
+// several machines, else ingest.RankFromPath); input.NoRank when none.
 func (r *Run) LogRank(l *gpulog.GPULog) int {
 	if rank, ok := r.logRanks[l.Path]; ok {
 		return rank
 	}
-	return ingest.RankFromPath(l.Path)
+	return r.LogPathRank(l.Path)
 }
 
 // NoteKind names what placement assumed (Note.Kind).

@@ -2,6 +2,7 @@ package placement
 
 import (
 	"cmp"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -302,8 +303,15 @@ func keepRanks(found []rankDumps, wordSplits map[int][]rankDumps, clash [2]strin
 }
 
 // logRanks maps each log under a rank folder of dirRanks (or a folder
-// below one) to that folder's rank.
+// below one) to that folder's rank; without a snapshot's rank folder
+// there, under a rank folder of the memory_stats readings
+// (memStatsDirRanks).
 func logRanks(logs []*gpulog.GPULog, dirRanks map[string]int) map[string]int {
+	if stats := memStatsDirRanks(logs); len(stats) > 0 {
+		merged := maps.Clone(stats)
+		maps.Copy(merged, dirRanks)
+		dirRanks = merged
+	}
 	if len(dirRanks) == 0 {
 		return nil
 	}
@@ -314,6 +322,59 @@ func logRanks(logs []*gpulog.GPULog, dirRanks map[string]int) map[string]int {
 				out[l.Path] = r
 				break
 			}
+		}
+	}
+	return out
+}
+
+// A job whose machines each write into a folder of their own (node0/,
+// node1/, gathered by the user) may log one rank's memory_stats readings
+// there, with the rank on each line, beside a plain train.log with no
+// rank anywhere: its OOM message is the folder's rank's, and read without
+// one it is on every rank's cuda:0. memStatsDirRanks finds such rank
+// folders by their evidence: folders of one pattern (ingest.PathPattern:
+// node0 and node1 alike) whose memory_stats readings, with their ranks,
+// are each one rank's alone, at least two ranks among them. A folder of
+// the pattern whose readings are several ranks' (a machine's ranks log
+// into one folder), or a single folder of one rank's readings (rank 0
+// alone logs them, whoever wrote the other logs there), makes none.
+
+// memStatsDirRanks maps each rank folder of the logs' memory_stats
+// readings (see above) to its rank.
+func memStatsDirRanks(logs []*gpulog.GPULog) map[string]int {
+	const several = -2
+	rankOf := map[string]int{}
+	for _, l := range logs {
+		d := path.Dir(l.Path)
+		for _, r := range l.MemoryStats {
+			switch old, seen := rankOf[d]; {
+			case r.Rank == input.NoRank || seen && old != r.Rank:
+				rankOf[d] = several
+			case !seen:
+				rankOf[d] = r.Rank
+			}
+		}
+	}
+	byPattern := map[string][]string{}
+	for d := range rankOf {
+		if d != "." {
+			byPattern[ingest.PathPattern(d)] = append(byPattern[ingest.PathPattern(d)], d)
+		}
+	}
+	var out map[string]int
+	for _, dirs := range byPattern {
+		ranks := map[int]bool{}
+		for _, d := range dirs {
+			ranks[rankOf[d]] = true
+		}
+		if len(dirs) < 2 || ranks[several] || len(ranks) < 2 {
+			continue
+		}
+		if out == nil {
+			out = map[string]int{}
+		}
+		for _, d := range dirs {
+			out[d] = rankOf[d]
 		}
 	}
 	return out

@@ -141,3 +141,54 @@ func TestResumedJobIsOneRank(t *testing.T) {
 		})
 	}
 }
+
+// TestLogRanksFromMemoryStatsFolders: folders of one pattern (node0/,
+// node1/), each holding one rank's memory_stats readings alone, are rank
+// folders: a log in one of them that names no rank (a machine's plain
+// train.log) is that rank's. The run's own folder, a folder whose readings
+// are several ranks', and one rank's readings without a sibling folder of
+// another rank (rank 0 alone logging its memory_stats) make none.
+func TestLogRanksFromMemoryStatsFolders(t *testing.T) {
+	stats := func(path string, ranks ...int) *gpulog.GPULog {
+		l := &gpulog.GPULog{Source: input.Source{Path: path}}
+		for _, r := range ranks {
+			l.MemoryStats = append(l.MemoryStats, gpulog.MemoryStatsSample{Rank: r})
+		}
+		return l
+	}
+	tests := []struct {
+		name string
+		logs []*gpulog.GPULog
+		want map[string]int // by path; others input.NoRank
+	}{{
+		name: "two nodes",
+		logs: []*gpulog.GPULog{stats("node0/memstats.jsonl", 0, 0), stats("node1/memstats.jsonl", 1, 1), stats("node1/train.log"), stats("train.log")},
+		want: map[string]int{"node0/memstats.jsonl": 0, "node1/memstats.jsonl": 1, "node1/train.log": 1},
+	}, {
+		name: "deeper logs of a node folder",
+		logs: []*gpulog.GPULog{stats("node0/stats/memstats.jsonl", 0), stats("node1/stats/memstats.jsonl", 1), stats("node1/train.log")},
+		want: map[string]int{"node0/stats/memstats.jsonl": 0, "node1/stats/memstats.jsonl": 1},
+	}, {
+		name: "rank 0 alone logs its memory_stats",
+		logs: []*gpulog.GPULog{stats("logs/memstats.jsonl", 0), stats("logs/train.log")},
+	}, {
+		name: "one folder's readings are two ranks'",
+		// A machine's folder holds several ranks' readings: node1's
+		// train.log may be rank 3's, which logs none.
+		logs: []*gpulog.GPULog{stats("node0/memstats.jsonl", 0, 1), stats("node1/memstats.jsonl", 2), stats("node0/train.log"), stats("node1/train.log")},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := &Run{Run: ingest.Run{Logs: tt.logs}, logRanks: logRanks(tt.logs, nil)}
+			for _, l := range tt.logs {
+				w, ok := tt.want[l.Path]
+				if !ok {
+					w = input.NoRank
+				}
+				if got := run.LogRank(l); got != w {
+					t.Errorf("%s: rank %d, want %d", l.Path, got, w)
+				}
+			}
+		})
+	}
+}
