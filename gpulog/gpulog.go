@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"gpureport/input"
@@ -251,6 +252,23 @@ type TrainingOOM struct {
 	// on: a recovery line of the same stream answers it
 	// (trainlog_recovery.go).
 	Handled bool
+}
+
+// DeviceType is the PyTorch device type (torch.device's type) of the
+// device whose allocator printed the message, from its Backend: "cuda"
+// for CUDA, for HIP (ROCm builds run AMD GPUs as torch.cuda devices) and
+// for a message that names no backend (NCCL's, cuBLAS's, a bare "Out of
+// memory"); "xpu" for XPU and IPEX 1.x's DPCPP (its device was "xpu"
+// too), "npu" (torch_npu), "mlu" (torch_mlu), "musa" (torch_musa), "mps"
+// (Apple), "opencl" (c10's name for an OpenCL device).
+func (o *TrainingOOM) DeviceType() string {
+	switch o.Backend {
+	case "XPU", "DPCPP":
+		return "xpu"
+	case "NPU", "MLU", "MUSA", "MPS", "OpenCL":
+		return strings.ToLower(o.Backend)
+	}
+	return "cuda"
 }
 
 // LineProblem is one part of a log that was skipped.

@@ -23,7 +23,7 @@ import (
 
 // reTitanCapacity matches torchtitan's capacity line: the name, the
 // optional device index and the GiB figure.
-var reTitanCapacity = regexp.MustCompile(`\b(?:CUDA|GPU|XPU|NPU|MPS|HPU|MTIA|ROCM|HIP) capacity: (.+?)(?: \((\d+)\))? with (\d+(?:\.\d+)?)\s?GiB memory\b`)
+var reTitanCapacity = regexp.MustCompile(`\b(CUDA|GPU|XPU|NPU|MPS|HPU|MTIA|ROCM|HIP) capacity: (.+?)(?: \((\d+)\))? with (\d+(?:\.\d+)?)\s?GiB memory\b`)
 
 // DeviceCapacity is a device's total memory as a training framework
 // printed it at start.
@@ -36,6 +36,10 @@ type DeviceCapacity struct {
 	Device int
 	// Name is the device's name as printed.
 	Name string
+	// Type is the PyTorch device type the line's prefix names ("cuda" for
+	// CUDA, for the "GPU" of releases before the rename, which read CUDA
+	// devices only, and for ROCm's; "xpu", "npu", "mps", ...).
+	Type string
 	// Total is the capacity in bytes, rounded as printed; Precision is
 	// half the printed figure's last digit, in bytes (5 MiB for
 	// torchtitan's 0.01 GiB).
@@ -56,24 +60,29 @@ func capacityLine(b *logBuilder, n int, line string) bool {
 	if m == nil {
 		return false
 	}
-	total := fwBytes(m[3], "GiB")
+	total := fwBytes(m[4], "GiB")
 	if total <= 0 {
 		return false
 	}
 	dev := -1
-	if m[2] != "" {
-		if d, err := strconv.Atoi(m[2]); err == nil {
+	if m[3] != "" {
+		if d, err := strconv.Atoi(m[3]); err == nil {
 			dev = d
 		}
 	}
 	prec := int64(1<<30) / 2
-	if _, frac, ok := strings.Cut(m[3], "."); ok {
+	if _, frac, ok := strings.Cut(m[4], "."); ok {
 		for range frac {
 			prec /= 10
 		}
 	}
 	_, rank := fwTimeRank(b, line)
-	b.log.Capacities = append(b.log.Capacities, DeviceCapacity{Line: n, Rank: rank, Device: dev, Name: strings.TrimSpace(m[1]),
+	typ := strings.ToLower(m[1])
+	switch typ {
+	case "gpu", "rocm", "hip":
+		typ = "cuda"
+	}
+	b.log.Capacities = append(b.log.Capacities, DeviceCapacity{Line: n, Rank: rank, Device: dev, Name: strings.TrimSpace(m[2]), Type: typ,
 		Total: total, Precision: prec, Framework: "torchtitan"})
 	return true
 }
