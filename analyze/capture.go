@@ -320,8 +320,10 @@ func missedOOM(run *placement.Run, f *Findings, c *Capture) *MissedOOM {
 	}
 	for _, o := range f.OOMs {
 		// vLLM's startup refusal is no failed allocation: the kit's
-		// observer has nothing to catch there.
-		if !isSnapshot[o.Path] && (o.Message == nil || o.Message.Kind != MessageVLLM) {
+		// observer has nothing to catch there; nor has it on a device of
+		// another type than CUDA (an XPU, NPU or MPS message): the kit
+		// dumps CUDA memory snapshots.
+		if !isSnapshot[o.Path] && (o.Message == nil || o.Message.Kind != MessageVLLM) && o.Type == CUDA {
 			add(o.Path, o.Rank)
 		}
 	}
