@@ -328,7 +328,7 @@ func missedOOM(run *placement.Run, f *Findings, c *Capture) *MissedOOM {
 		}
 	}
 	for _, d := range f.Devices {
-		if ms := d.MemoryStats; ms != nil && len(ms.OOMs) > 0 {
+		if ms := d.MemoryStats; ms != nil && len(ms.OOMs) > 0 && d.Type == CUDA {
 			for _, src := range ms.Sources {
 				add(src, d.Rank)
 			}

@@ -371,8 +371,12 @@ type MemoryStatsSample struct {
 	Step int64
 	// Time is when the reading was taken; zero when unknown.
 	Time time.Time
-	// Device is the CUDA device index (0 when the line does not say).
+	// Device is the device index (0 when the line does not say); Type
+	// the PyTorch device type a "device" string names when it is not
+	// CUDA ("xpu" for "xpu:0", from torch.xpu.memory_stats; see
+	// memStatsDeviceType), "" for CUDA.
 	Device int
+	Type   string
 	// Rank is the distributed rank the line gives, NoRank when none.
 	Rank int
 	// UUID is the device's UUID when the line gives one ("uuid",

@@ -15,7 +15,11 @@ type deviceTypeSummary struct {
 		Device     int    `json:"device"`
 		DeviceType string `json:"device_type"`
 		Capacity   *int64 `json:"capacity_bytes"`
-		Trend      *struct {
+		GPUSamples *struct {
+			Samples int `json:"samples"`
+		} `json:"gpu_samples"`
+		Trend *struct {
+			Metric string `json:"metric"`
 			RanOut *struct {
 				Path string `json:"path"`
 			} `json:"ran_out"`
@@ -163,5 +167,42 @@ func TestXPUAndCUDAStayTwo(t *testing.T) {
 				t.Errorf("summary.md lacks the OOM on xpu:0:\n%s", md)
 			}
 		})
+	}
+}
+
+// TestMemoryStatsDeviceType: torch.xpu.memory_stats() lines whose
+// "device" is "xpu:0" make an XPU device, which joins none of
+// nvidia-smi's GPUs: beside nvidia-smi's GPU 0 the run has two devices,
+// xpu:0 (its allocated memory, no GPU readings) and cuda:0 (the GPU's
+// used memory).
+func TestMemoryStatsDeviceType(t *testing.T) {
+	csv := "timestamp, index, memory.used [MiB], memory.total [MiB]\n"
+	var stats strings.Builder
+	for i := range 12 {
+		csv += fmt.Sprintf("2026/11/20 10:%02d:00.000, 0, %d MiB, 81559 MiB\n", i, 20000+i*500)
+		fmt.Fprintf(&stats, `{"step": %d, "time": %d, "device": "xpu:0", "allocated_bytes.all.current": %d, "reserved_bytes.all.current": %d}`+"\n",
+			i*100, 1763632800+i*60, 10<<30+i*(256<<20), 12<<30+i*(256<<20))
+	}
+	s, md := reportFiles(t, map[string]string{"gpu.csv": csv, "xpu_stats.jsonl": stats.String()})
+	type dev struct {
+		name, metric string
+		gpu          bool
+	}
+	var got []dev
+	for _, d := range s.Devices {
+		g := dev{name: d.DeviceType + ":" + fmt.Sprint(d.Device), gpu: d.GPUSamples != nil}
+		if d.Trend != nil {
+			g.metric = d.Trend.Metric
+		}
+		got = append(got, g)
+	}
+	want := []dev{{"xpu:0", "allocated_bytes", false}, {"cuda:0", "gpu_used_bytes", true}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("devices %+v, want %+v", got, want)
+	}
+	for _, w := range []string{"| xpu:0 |", "| cuda:0 |"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("summary.md lacks the row %q:\n%s", w, md)
+		}
 	}
 }
