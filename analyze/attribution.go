@@ -463,7 +463,7 @@ func coverageOf(sg *seriesGroups, files []*ingest.SnapshotFile, dev int) Coverag
 func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 	defer blameLeaks(d, ooms)
 	for _, o := range ooms {
-		if o.Rank != d.Rank || o.Device != d.Device {
+		if o.Rank != d.Rank || o.Device != d.Device || o.Type != d.Type {
 			continue
 		}
 		at := -1 // the OOM's dump among the points

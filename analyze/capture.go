@@ -320,13 +320,15 @@ func missedOOM(run *placement.Run, f *Findings, c *Capture) *MissedOOM {
 	}
 	for _, o := range f.OOMs {
 		// vLLM's startup refusal is no failed allocation: the kit's
-		// observer has nothing to catch there.
-		if !isSnapshot[o.Path] && (o.Message == nil || o.Message.Kind != MessageVLLM) {
+		// observer has nothing to catch there; nor has it on a device of
+		// another type than CUDA (an XPU, NPU or MPS message): the kit
+		// dumps CUDA memory snapshots.
+		if !isSnapshot[o.Path] && (o.Message == nil || o.Message.Kind != MessageVLLM) && o.Type == CUDA {
 			add(o.Path, o.Rank)
 		}
 	}
 	for _, d := range f.Devices {
-		if ms := d.MemoryStats; ms != nil && len(ms.OOMs) > 0 {
+		if ms := d.MemoryStats; ms != nil && len(ms.OOMs) > 0 && d.Type == CUDA {
 			for _, src := range ms.Sources {
 				add(src, d.Rank)
 			}

@@ -68,8 +68,16 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 	for i, s := range series {
 		joinIns = append(joinIns, seriesJoinInput(s, msBySeries[i]))
 	}
-	for _, g := range msOnly {
-		joinIns = append(joinIns, memStatsJoinInput(g))
+	// A device of another type than CUDA joins no GPU of the logs, which
+	// read CUDA GPUs (nvidia-smi, rocm-smi under ROCm's PyTorch), and
+	// takes no part in the join, where it would claim one.
+	joinAt := make([]int, len(msOnly))
+	for j, g := range msOnly {
+		joinAt[j] = -1
+		if g.key.Type == CUDA {
+			joinAt[j] = len(joinIns)
+			joinIns = append(joinIns, memStatsJoinInput(g))
+		}
 	}
 	joins := run.JoinGPUs(joinIns)
 	procClaimed := map[int]bool{}
@@ -101,7 +109,13 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 	}
 	gpuClaimed := map[int]bool{}
 	for j, g := range msOnly {
-		join := joins[len(series)+j]
+		if joinAt[j] < 0 {
+			d, note := memStatsDevice(g, placement.Join{GPU: -1}, run, a.opt, a.rules, nil)
+			out = append(out, &deviceRun{d: d, ms: g})
+			joinNotes(d, placement.Join{GPU: -1}, note)
+			continue
+		}
+		join := joins[joinAt[j]]
 		d, note := memStatsDevice(g, join, run, a.opt, a.rules, unclaimed(join.GPU))
 		if d.GPU != nil {
 			gpuClaimed[join.GPU] = true

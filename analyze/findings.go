@@ -226,6 +226,20 @@ const (
 // package placement decides for each input.
 type DeviceKey = placement.DeviceKey
 
+// DeviceType is a device's kind as PyTorch names it (DeviceKey.Type);
+// CUDA, the zero value, unless a training log's OOM message names another
+// backend.
+type DeviceType = placement.DeviceType
+
+// Device types besides CUDA's that analysis and the reports tell apart.
+const (
+	// CUDA is the device type of CUDA devices (placement.CUDA).
+	CUDA = placement.CUDA
+	// MPS is Apple's MPS backend, which has one device and prints no free
+	// memory in its OOM message (mpsOOM).
+	MPS DeviceType = "mps"
+)
+
 // Join is how a device's GPU of the logs was chosen (Device.GPUJoin):
 // package placement decides it.
 type Join = placement.Join
@@ -1061,9 +1075,10 @@ type RoleExcess struct {
 
 // RankSummary is one rank's line in the rank comparison.
 type RankSummary struct {
-	// Rank and Device identify the series.
+	// Rank, Device and Type identify the series.
 	Rank   int
 	Device int
+	Type   DeviceType
 	// PeakAllocated and PeakReserved are bytes; gpulog.Unknown (-1) when
 	// the series does not know them (Device.PeakAllocated).
 	PeakAllocated int64
@@ -1080,10 +1095,13 @@ type RankSummary struct {
 
 // OOM explains one out-of-memory event.
 type OOM struct {
-	// Path is the snapshot that recorded it; Rank and Device where.
+	// Path is the snapshot that recorded it; Rank, Device and Type where
+	// (Type: CUDA for a snapshot's; a training log's message may name
+	// another backend, "XPU out of memory").
 	Path   string
 	Rank   int
 	Device int
+	Type   DeviceType
 	// Time is when it happened (zero if unknown).
 	Time time.Time
 	// Requested is the rounded request that failed, in bytes; DeviceFree
@@ -1175,6 +1193,9 @@ type OOM struct {
 	// The recommendations name them (StepLever).
 	Levers []roles.Lever
 }
+
+// Key is the device the OOM happened on.
+func (o *OOM) Key() DeviceKey { return DeviceKey{Rank: o.Rank, Device: o.Device, Type: o.Type} }
 
 // Recommendation is a change to try for one OOM: its kind, and the
 // figures of its kind besides the OOM's own, which it rests on.

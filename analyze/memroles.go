@@ -193,7 +193,7 @@ func (d *Device) PeakPoint() int {
 func heldMoment(f *Findings) *Held {
 	for i, o := range f.OOMs {
 		if o.Roles != nil {
-			return &Held{Device: DeviceKey{Rank: o.Rank, Device: o.Device}, OOM: i, Point: -1}
+			return &Held{Device: o.Key(), OOM: i, Point: -1}
 		}
 	}
 	var best *Device

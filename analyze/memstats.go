@@ -78,7 +78,7 @@ func collectMemStats(run *placement.Run) []*memStatsGroup {
 	for _, l := range run.Logs {
 		pathRank := run.LogRank(l)
 		for _, r := range l.MemoryStats {
-			k := DeviceKey{Rank: r.Rank, Device: r.Device}
+			k := DeviceKey{Rank: r.Rank, Device: r.Device, Type: placement.ParseDeviceType(r.Type)}
 			if k.Rank == input.NoRank {
 				k.Rank = pathRank
 			}
@@ -106,7 +106,7 @@ func collectMemStats(run *placement.Run) []*memStatsGroup {
 		out = append(out, g)
 	}
 	slices.SortFunc(out, func(a, b *memStatsGroup) int {
-		return cmp.Or(cmp.Compare(a.key.Rank, b.key.Rank), cmp.Compare(a.key.Device, b.key.Device))
+		return cmp.Or(cmp.Compare(a.key.Rank, b.key.Rank), cmp.Compare(a.key.Device, b.key.Device), cmp.Compare(a.key.Type, b.key.Type))
 	})
 	return out
 }
@@ -286,7 +286,7 @@ func matchMemStats(series []*Series, groups []*memStatsGroup) (bySeries []*memSt
 		}
 		cand := -1
 		for i, s := range series {
-			if bySeries[i] != nil || s.Device != g.key.Device || (s.Rank != input.NoRank && g.key.Rank != input.NoRank) {
+			if bySeries[i] != nil || s.Device != g.key.Device || s.Type != g.key.Type || (s.Rank != input.NoRank && g.key.Rank != input.NoRank) {
 				continue
 			}
 			if cand >= 0 {
@@ -369,6 +369,12 @@ func attachMemStats(d *Device, s *Series, g *memStatsGroup, rules TrendRules) {
 func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, opt Options, rules TrendRules, procs map[int][]*ProcessSeries) (d *Device, note Note) {
 	ms := g.ms
 	d = &Device{DeviceKey: g.key, Axis: g.axis, MemoryStats: ms}
+	if d.Type != CUDA {
+		// The GPU logs read CUDA GPUs: none is this device's (no join,
+		// devices.go).
+		opt.setCapacity(d, run)
+		return d, note
+	}
 	place := memStatsPlacer(g, 0)
 	d.GPU = placement.GPUReadings(run.Logs, join.GPU, place)
 	if d.GPU != nil {

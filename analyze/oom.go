@@ -159,7 +159,7 @@ func explainOOM(snap *snapshot.Snapshot, dev, idx int, memo *roles.StackMemo) OO
 func blameLeaks(d *Device, ooms []OOM) {
 	for k := range ooms {
 		o := &ooms[k]
-		if o.Rank != d.Rank || o.Device != d.Device {
+		if o.Rank != d.Rank || o.Device != d.Device || o.Type != d.Type {
 			continue
 		}
 		at := len(d.Points) - 1

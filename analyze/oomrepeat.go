@@ -204,7 +204,7 @@ func copyOf(e *loggedOOM, p logOOM) bool {
 	if slices.Contains(e.members, p.path) || slices.ContainsFunc(e.members, func(m string) bool { return twoProcesses(m, p.path) }) || oomFigures(*e.m) != oomFigures(*p.m) {
 		return false
 	}
-	if e.key.Rank != p.key.Rank && e.key.Rank != input.NoRank && p.key.Rank != input.NoRank {
+	if e.key.Rank != p.key.Rank && e.key.Rank != input.NoRank && p.key.Rank != input.NoRank || e.key.Type != p.key.Type {
 		return false
 	}
 	// Like ranks, machines (a launcher's pod or host label) must agree
@@ -253,7 +253,7 @@ func repeatedOOMNotes(f *Findings) {
 		if len(o.RepeatedIn) == 0 {
 			continue
 		}
-		n := Note{Kind: NoteOOMRepeated, Device: DeviceKey{Rank: o.Rank, Device: o.Device}, Paths: [2]string{o.Path},
+		n := Note{Kind: NoteOOMRepeated, Device: o.Key(), Paths: [2]string{o.Path},
 			Text: strings.Join(o.RepeatedIn, ", ")}
 		i := slices.IndexFunc(f.Notes, func(m Note) bool { m.Count = 0; return m == n })
 		if i < 0 {

@@ -42,7 +42,7 @@ func compareRanks(all []*Device) *RankComparison {
 	suspectRanks := map[int][]*Device{}
 	fpRanks := map[string]map[int]bool{}
 	for _, d := range devs {
-		s := RankSummary{Rank: d.Rank, Device: d.Device, Slope: math.NaN()}
+		s := RankSummary{Rank: d.Rank, Device: d.Device, Type: d.Type, Slope: math.NaN()}
 		s.PeakAllocated, s.PeakReserved = d.PeakAllocated, d.PeakReserved
 		if t := d.Trend(MetricAllocated); t != nil {
 			s.Slope = t.Slope

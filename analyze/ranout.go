@@ -127,14 +127,14 @@ func firstOOM(ooms []OOM, devices []*Device, d *Device) *RanOut {
 // (sameRank). A message without a rank in a run of two single-GPU
 // processes, each on its cuda:0, says nothing of which ran out.
 func ranOutBy(o OOM, devices []*Device, d *Device) bool {
-	if o.Handled || d.Host || o.Device != d.Device || !sameRank(o.Rank, d.Rank) {
+	if o.Handled || d.Host || o.Device != d.Device || o.Type != d.Type || !sameRank(o.Rank, d.Rank) {
 		return false
 	}
 	if o.Rank != input.NoRank && o.Rank == d.Rank {
 		return true
 	}
 	for _, e := range devices {
-		if e != d && !e.Host && e.Device == o.Device && sameRank(o.Rank, e.Rank) {
+		if e != d && !e.Host && e.Device == o.Device && e.Type == o.Type && sameRank(o.Rank, e.Rank) {
 			return false
 		}
 	}

@@ -16,6 +16,8 @@ import (
 //
 // An OOM message in a training log becomes an OOM finding with the
 // message's numbers, on the device decided for it once per run (logOOM),
+// of the device type its backend names (an XPU's message on xpu:N, never
+// on the run's cuda:N),
 // unless a snapshot already explains an OOM on the same device. Its class follows the design's order where the numbers
 // allow: limit when the device's free memory alone was at least the
 // request (oomlimit.go), fragmentation when device free plus PyTorch's
@@ -116,7 +118,8 @@ type logOOM struct {
 	m    *gpulog.TrainingOOM
 	// key is where it happened: the rank of the message's line, else of
 	// its log's path (placement.Run.LogRank), input.NoRank when neither
-	// gives one; and the CUDA device messageDevice decides.
+	// gives one; and the device messageDevice decides, of the type the
+	// message's backend names.
 	key DeviceKey
 	// repeats are the other logs that hold a copy of the message
 	// (distinctLoggedOOMs), in path order.
@@ -138,10 +141,10 @@ func (o logOOM) lineIn(path string) (int, bool) {
 }
 
 // on reports whether the OOM happened on device d: a device of its rank
-// (of any rank when it has none) with its device number. Pinned host
-// memory is no device an OOM message names.
+// (of any rank when it has none) with its device type and number. Pinned
+// host memory is no device an OOM message names.
 func (o logOOM) on(d *Device) bool {
-	return !d.Host && sameRank(o.key.Rank, d.Rank) && o.key.Device == d.Device
+	return !d.Host && sameRank(o.key.Rank, d.Rank) && o.key.Device == d.Device && o.key.Type == d.Type
 }
 
 // onlyOn reports whether the OOM happened on device d and on no other
@@ -182,7 +185,7 @@ func placeLogOOMs(logs []*gpulog.GPULog, logRank func(*gpulog.GPULog) int, devic
 			}
 			key, ok := machineDevice(onMachine, m, rank, devices)
 			if !ok {
-				key = messageDevice(m.Device, rank, devices)
+				key = messageDevice(placement.ParseDeviceType(m.DeviceType()), m.Device, rank, devices)
 			}
 			out = append(out, logOOM{path: l.Path, m: m, key: key, lines: map[string]int{l.Path: m.Line}})
 		}
@@ -224,7 +227,7 @@ func machineGPUs(logs []*gpulog.GPULog) map[machineGPU]int {
 // is.
 func machineDevice(onMachine map[machineGPU]int, m *gpulog.TrainingOOM, rank int, devices []*Device) (DeviceKey, bool) {
 	idx, ok := onMachine[machineGPU{m.Machine, max(m.Device, 0)}]
-	if !ok || m.Machine == "" {
+	if !ok || m.Machine == "" || placement.ParseDeviceType(m.DeviceType()) != placement.CUDA {
 		return DeviceKey{}, false
 	}
 	var found *Device
@@ -243,7 +246,7 @@ func machineDevice(onMachine map[machineGPU]int, m *gpulog.TrainingOOM, rank int
 	if rank == input.NoRank {
 		rank = found.Rank
 	}
-	return DeviceKey{Rank: rank, Device: found.Device}, true
+	return DeviceKey{Rank: rank, Device: found.Device, Type: found.Type}, true
 }
 
 // trainingLogOOMs makes OOM findings of the training logs' OOM messages,
@@ -261,7 +264,7 @@ func trainingLogOOMs(placed []logOOM, known []OOM, devices []*Device, capacity i
 			// The same failed request is the same OOM even when the
 			// message numbers the GPU otherwise than the snapshot (a
 			// physical index beside cuda:N).
-			if sameRank(k.Rank, p.key.Rank) && (k.Device == p.key.Device || sameRequest(m.Requested, m.RequestedSlack, k.Requested)) {
+			if k.Type == p.key.Type && sameRank(k.Rank, p.key.Rank) && (k.Device == p.key.Device || sameRequest(m.Requested, m.RequestedSlack, k.Requested)) {
 				covered = true
 				break
 			}
@@ -295,9 +298,11 @@ func sameRank(a, b int) bool {
 	return a == b || a == input.NoRank || b == input.NoRank
 }
 
-// messageDevice is the CUDA device of the run that an OOM message of rank
-// rank (input.NoRank: unknown) means by "GPU gpu" (-1: it names none),
-// with the message's rank. PyTorch prints the process's own device number,
+// messageDevice is the device of type typ of the run that an OOM message
+// of rank rank (input.NoRank: unknown) means by "GPU gpu" (-1: it names
+// none), with the message's rank; only devices of that type are looked
+// at, so an XPU message is never placed on a CUDA device of the same
+// number (the run's other devices). PyTorch prints the process's own device number,
 // but a wrapper or an older build may print the nvidia-smi index, which
 // CUDA_VISIBLE_DEVICES makes differ: when gpu is no device of the rank, it
 // is the device joined to nvidia-smi GPU gpu, or else the rank's only
@@ -310,14 +315,14 @@ func sameRank(a, b int) bool {
 // it was, where the CUDA number it maps to (each rank's cuda:0) would
 // place the OOM on every rank's device (Device.RanOut on ranks that never
 // ran out). A CUDA number that several ranks' devices share stays rankless.
-func messageDevice(gpu, rank int, devices []*Device) DeviceKey {
+func messageDevice(typ DeviceType, gpu, rank int, devices []*Device) DeviceKey {
 	var ofRank []*Device
 	for _, d := range devices {
-		if !sameRank(d.Rank, rank) || d.Host {
+		if !sameRank(d.Rank, rank) || d.Host || d.Type != typ {
 			continue
 		}
 		if d.Device == gpu {
-			return DeviceKey{Rank: rank, Device: gpu}
+			return DeviceKey{Rank: rank, Device: gpu, Type: typ}
 		}
 		ofRank = append(ofRank, d)
 	}
@@ -331,11 +336,11 @@ func messageDevice(gpu, rank int, devices []*Device) DeviceKey {
 	case len(joined) == 1 && rank == input.NoRank:
 		return joined[0].DeviceKey
 	case len(joined) > 0:
-		return DeviceKey{Rank: rank, Device: joined[0].Device}
+		return DeviceKey{Rank: rank, Device: joined[0].Device, Type: typ}
 	case len(ofRank) == 1:
-		return DeviceKey{Rank: rank, Device: ofRank[0].Device}
+		return DeviceKey{Rank: rank, Device: ofRank[0].Device, Type: typ}
 	}
-	return DeviceKey{Rank: rank, Device: max(gpu, 0)}
+	return DeviceKey{Rank: rank, Device: max(gpu, 0), Type: typ}
 }
 
 // sameRequest reports whether an OOM message's request (logged bytes, as
@@ -380,7 +385,7 @@ func segmentSize(size int64) int64 {
 // the run (placeLogOOMs); expandable says that device used expandable
 // segments (expandableOn).
 func trainingOOM(path string, m gpulog.TrainingOOM, key DeviceKey, capacity int64, expandable bool) OOM {
-	o := OOM{Path: path, Rank: key.Rank, Device: key.Device, Time: m.Time, Expandable: expandable,
+	o := OOM{Path: path, Rank: key.Rank, Device: key.Device, Type: key.Type, Time: m.Time, Expandable: expandable,
 		Requested: m.Requested, DeviceFree: m.Free, Reserved: m.Reserved, Allocated: m.Allocated,
 		CachedFree: m.ReservedUnallocated, LargestFree: gpulog.Unknown, Capacity: max(m.Capacity, capacity, 0)}
 	if m.Capacity > 0 {
@@ -475,7 +480,7 @@ func blameTrainingLeaks(f *Findings, from int) {
 			continue
 		}
 		for _, d := range f.Devices {
-			if d.Device != o.Device || !sameRank(d.Rank, o.Rank) || d.Host {
+			if d.Device != o.Device || d.Type != o.Type || !sameRank(d.Rank, o.Rank) || d.Host {
 				continue
 			}
 			last := len(d.Points) - 1

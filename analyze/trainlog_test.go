@@ -193,8 +193,28 @@ func TestMessageDevice(t *testing.T) {
 		if tt.wantRank != nil {
 			want.Rank = *tt.wantRank
 		}
-		if got := messageDevice(tt.gpu, tt.rank, tt.devices); got != want {
+		if got := messageDevice(CUDA, tt.gpu, tt.rank, tt.devices); got != want {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, want)
+		}
+	}
+	// A message of another device type is never placed on a CUDA device:
+	// not on the only device, nor through the GPU join; its number stays
+	// as printed, with its type.
+	xpu := DeviceType("xpu")
+	withXPU := append([]*Device{{DeviceKey: DeviceKey{Rank: 0, Device: 1, Type: xpu}}}, unjoined...)
+	for _, tt := range []struct {
+		name      string
+		rank, gpu int
+		devices   []*Device
+		want      DeviceKey
+	}{
+		{"XPU 4 beside the only CUDA device", input.NoRank, 4, single, DeviceKey{Rank: input.NoRank, Device: 4, Type: xpu}},
+		{"XPU 6 beside CUDA joined to nvidia-smi 6", input.NoRank, 6, single, DeviceKey{Rank: input.NoRank, Device: 6, Type: xpu}},
+		{"XPU naming none beside CUDA devices", 0, -1, unjoined, DeviceKey{Rank: 0, Device: 0, Type: xpu}},
+		{"XPU naming none: the rank's only XPU", 0, -1, withXPU, DeviceKey{Rank: 0, Device: 1, Type: xpu}},
+	} {
+		if got := messageDevice(xpu, tt.gpu, tt.rank, tt.devices); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}
 }

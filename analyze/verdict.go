@@ -183,7 +183,7 @@ func decideVerdict(f *Findings) {
 		if o.Cause == CauseFragmentation {
 			v.Fragmentation = true
 		}
-		v.Reasons = append(v.Reasons, Reason{Kind: ReasonOOM, Device: DeviceKey{Rank: o.Rank, Device: o.Device}, Index: i})
+		v.Reasons = append(v.Reasons, Reason{Kind: ReasonOOM, Device: o.Key(), Index: i})
 	}
 	slices.SortStableFunc(refs, func(a, b ref) int {
 		return cmp.Or(cmp.Compare(b.siteSlope, a.siteSlope), cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device), cmp.Compare(a.site, b.site), cmp.Compare(b.slope, a.slope), cmp.Compare(a.Index, b.Index))
@@ -288,7 +288,7 @@ func hasSnapshotOOM(f *Findings, k DeviceKey) bool {
 		return false
 	}
 	for _, o := range f.OOMs {
-		if o.Device != k.Device {
+		if o.Device != k.Device || o.Type != k.Type {
 			continue
 		}
 		if o.Rank == k.Rank {
@@ -297,7 +297,7 @@ func hasSnapshotOOM(f *Findings, k DeviceKey) bool {
 		if o.Rank == input.NoRank {
 			n := 0
 			for _, d := range f.Devices {
-				if !d.Host && d.Device == o.Device {
+				if !d.Host && d.Device == o.Device && d.Type == o.Type {
 					n++
 				}
 			}

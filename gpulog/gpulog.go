@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"gpureport/input"
@@ -254,6 +255,23 @@ type TrainingOOM struct {
 	Handled bool
 }
 
+// DeviceType is the PyTorch device type (torch.device's type) of the
+// device whose allocator printed the message, from its Backend: "cuda"
+// for CUDA, for HIP (ROCm builds run AMD GPUs as torch.cuda devices) and
+// for a message that names no backend (NCCL's, cuBLAS's, a bare "Out of
+// memory"); "xpu" for XPU and IPEX 1.x's DPCPP (its device was "xpu"
+// too), "npu" (torch_npu), "mlu" (torch_mlu), "musa" (torch_musa), "mps"
+// (Apple), "opencl" (c10's name for an OpenCL device).
+func (o *TrainingOOM) DeviceType() string {
+	switch o.Backend {
+	case "XPU", "DPCPP":
+		return "xpu"
+	case "NPU", "MLU", "MUSA", "MPS", "OpenCL":
+		return strings.ToLower(o.Backend)
+	}
+	return "cuda"
+}
+
 // LineProblem is one part of a log that was skipped.
 type LineProblem struct {
 	// Line is the 1-based line number.
@@ -362,8 +380,12 @@ type MemoryStatsSample struct {
 	Step int64
 	// Time is when the reading was taken; zero when unknown.
 	Time time.Time
-	// Device is the CUDA device index (0 when the line does not say).
+	// Device is the device index (0 when the line does not say); Type
+	// the PyTorch device type a "device" string names when it is not
+	// CUDA ("xpu" for "xpu:0", from torch.xpu.memory_stats; see
+	// memStatsDeviceType), "" for CUDA.
 	Device int
+	Type   string
 	// Rank is the distributed rank the line gives, NoRank when none.
 	Rank int
 	// UUID is the device's UUID when the line gives one ("uuid",

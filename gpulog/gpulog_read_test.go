@@ -498,6 +498,22 @@ func TestReadMemoryStats(t *testing.T) {
 					t.Errorf("sample %+v GPUs %+v", s, l.GPUs)
 				}
 			}},
+		{name: "device strings name the device type", format: gpulog.FormatMemoryStats,
+			in: `{"step": 1, "device": "xpu:1", "allocated_bytes.all.current": 1}` + "\n" + `{"step": 1, "device": "npu:2", "allocated_bytes.all.current": 1}` + "\n" +
+				`{"step": 1, "device": "mps", "allocated_bytes.all.current": 1}` + "\n" + `{"step": 1, "device": "cuda:3", "allocated_bytes.all.current": 1}` + "\n" +
+				`{"step": 1, "device": "gpu:4", "allocated_bytes.all.current": 1}` + "\n" + `{"step": 1, "device": 5, "allocated_bytes.all.current": 1}` + "\n",
+			gpus: 6,
+			check: func(t *testing.T, l *gpulog.GPULog) {
+				want := []struct {
+					dev int
+					typ string
+				}{{1, "xpu"}, {2, "npu"}, {0, "mps"}, {3, ""}, {4, ""}, {5, ""}}
+				for i, w := range want {
+					if s := l.MemoryStats[i]; s.Device != w.dev || s.Type != w.typ {
+						t.Errorf("line %d: device %d of type %q, want %d, %q", i+1, s.Device, s.Type, w.dev, w.typ)
+					}
+				}
+			}},
 		{name: "device UUID and pid for the GPU join", format: gpulog.FormatMemoryStats,
 			in:   `{"step": 5, "device": 0, "uuid": " 8a3c0b1e-0000-4000-8000-000000000005 ", "pid": 4242, "allocated_bytes.all.current": 1}` + "\n" + `{"step": 6, "device_uuid": "GPU-1", "pid": -3, "allocated_bytes.all.current": 1}` + "\n",
 			gpus: 1,

@@ -31,8 +31,9 @@ import (
 // is "time", "timestamp", "ts", "wall_time" or "walltime": Unix seconds
 // (milliseconds or microseconds when the number is that large) or an ISO
 // 8601 string (zoneless strings are read in the --tz zone). "device"
-// (0 or "cuda:0") and "rank" are read when present. A line that is not a
-// JSON object, or has no memory statistic, is skipped with the reason.
+// (0, "cuda:0", or another type's "xpu:0") and "rank" are read when
+// present. A line that is not a JSON object, or has no memory statistic,
+// is skipped with the reason.
 
 // memoryStatsKeys maps PyTorch's flat memory_stats() keys to the fields
 // they fill.
@@ -183,11 +184,13 @@ func memoryStatsFrom(obj map[string]any) (s MemoryStatsSample, full, short int) 
 		if n, ok := jsonInt(v); ok && n >= 0 && n < 1<<16 {
 			s.Device = int(n)
 		} else if str, ok := v.(string); ok {
-			if _, d, ok := strings.Cut(str, ":"); ok {
+			typ, d, ok := strings.Cut(str, ":")
+			if ok {
 				if n, ok := atoi(d); ok && n < 1<<16 {
 					s.Device = n
 				}
 			}
+			s.Type = memStatsDeviceType(typ)
 		}
 	}
 	if v, ok := obj["rank"]; ok {
@@ -207,6 +210,21 @@ func memoryStatsFrom(obj map[string]any) (s MemoryStatsSample, full, short int) 
 		}
 	}
 	return s, full, short
+}
+
+// memStatsDeviceType is the device type of a memory_stats line's "device"
+// string before its index ("xpu" of "xpu:0", or a bare "xpu"): the
+// accelerators PyTorch names so (Intel's XPU and Ascend's NPU, whose
+// torch.xpu and torch_npu memory_stats() give CUDA's keys; Apple's MPS,
+// Cambricon's MLU, Moore Threads' MUSA, Habana's HPU); "" (CUDA) for
+// "cuda" and for anything else, which names no device type gpureport
+// knows.
+func memStatsDeviceType(s string) string {
+	switch s = strings.ToLower(strings.TrimSpace(s)); s {
+	case "xpu", "npu", "mps", "mlu", "musa", "hpu":
+		return s
+	}
+	return ""
 }
 
 // statValue finds a flat key ("allocated_bytes.all.current") in its flat

@@ -455,3 +455,26 @@ func TestOOMMutationsSniffed(t *testing.T) {
 		}
 	}
 }
+
+// TestOOMDeviceType: each wording's device type is the one PyTorch names
+// the device of its backend: ROCm's HIP and the messages that name no
+// backend are CUDA's, IPEX's DPCPP is an xpu device.
+func TestOOMDeviceType(t *testing.T) {
+	want := map[string]string{"": "cuda", "CUDA": "cuda", "HIP": "cuda", "NPU": "npu", "DPCPP": "xpu", "XPU": "xpu", "MLU": "mlu", "MPS": "mps"}
+	for _, w := range oomWordings {
+		l, err := gpulog.ReadLog(strings.NewReader(w.msg+"\n"), gpulog.FormatTrainingLog, gpulog.ReadOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", w.id, err)
+		}
+		if len(l.OOMs) != 1 {
+			t.Fatalf("%s: %d OOMs, want 1", w.id, len(l.OOMs))
+		}
+		typ, ok := want[w.backend]
+		if !ok {
+			t.Fatalf("%s: backend %q has no expected type", w.id, w.backend)
+		}
+		if got := l.OOMs[0].DeviceType(); got != typ {
+			t.Errorf("%s: device type %q, want %q", w.id, got, typ)
+		}
+	}
+}

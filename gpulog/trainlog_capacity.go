@@ -40,7 +40,7 @@ var reFairseqCapacity = regexp.MustCompile(`\brank\s+(\d+): capabilities =\s*\d+
 
 // reTitanCapacity matches torchtitan's capacity line: the name, the
 // optional device index and the GiB figure.
-var reTitanCapacity = regexp.MustCompile(`\b(?:CUDA|GPU|XPU|NPU|MPS|HPU|MTIA|ROCM|HIP) capacity: (.+?)(?: \((\d+)\))? with (\d+(?:\.\d+)?)\s?GiB memory\b`)
+var reTitanCapacity = regexp.MustCompile(`\b(CUDA|GPU|XPU|NPU|MPS|HPU|MTIA|ROCM|HIP) capacity: (.+?)(?: \((\d+)\))? with (\d+(?:\.\d+)?)\s?GiB memory\b`)
 
 // DeviceCapacity is a device's total memory as a training framework
 // printed it at start.
@@ -53,6 +53,10 @@ type DeviceCapacity struct {
 	Device int
 	// Name is the device's name as printed.
 	Name string
+	// Type is the PyTorch device type the line's prefix names ("cuda" for
+	// CUDA, for the "GPU" of releases before the rename, which read CUDA
+	// devices only, and for ROCm's; "xpu", "npu", "mps", ...).
+	Type string
 	// Total is the capacity in bytes, rounded as printed; Precision is
 	// half the printed figure's last digit, in bytes (5 MiB for
 	// torchtitan's 0.01 GiB).
@@ -76,19 +80,24 @@ func capacityLine(b *logBuilder, n int, line string) bool {
 	if m == nil {
 		return false
 	}
-	total := fwBytes(m[3], "GiB")
+	total := fwBytes(m[4], "GiB")
 	if total <= 0 {
 		return false
 	}
 	dev := -1
-	if m[2] != "" {
-		if d, err := strconv.Atoi(m[2]); err == nil {
+	if m[3] != "" {
+		if d, err := strconv.Atoi(m[3]); err == nil {
 			dev = d
 		}
 	}
 	_, rank := fwTimeRank(b, line)
-	b.log.Capacities = append(b.log.Capacities, DeviceCapacity{Line: n, Rank: rank, Device: dev, Name: strings.TrimSpace(m[1]),
-		Total: total, Precision: gibPrecision(m[3]), Framework: "torchtitan"})
+	typ := strings.ToLower(m[1])
+	switch typ {
+	case "gpu", "rocm", "hip":
+		typ = "cuda"
+	}
+	b.log.Capacities = append(b.log.Capacities, DeviceCapacity{Line: n, Rank: rank, Device: dev, Name: strings.TrimSpace(m[2]), Type: typ,
+		Total: total, Precision: gibPrecision(m[4]), Framework: "torchtitan"})
 	return true
 }
 
@@ -104,7 +113,7 @@ func fairseqCapacity(b *logBuilder, n int, line string) bool {
 	if total <= 0 || err != nil {
 		return false
 	}
-	b.log.Capacities = append(b.log.Capacities, DeviceCapacity{Line: n, Rank: rank, Device: -1, Name: m[3],
+	b.log.Capacities = append(b.log.Capacities, DeviceCapacity{Line: n, Rank: rank, Device: -1, Name: m[3], Type: "cuda",
 		Total: total, Precision: gibPrecision(m[2]), Framework: "fairseq"})
 	return true
 }

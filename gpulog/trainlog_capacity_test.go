@@ -24,15 +24,24 @@ func TestTorchtitanCapacity(t *testing.T) {
 			log: "[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - CUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory\n" +
 				"[rank1]:[titan] 2024-05-01 12:00:00,001 - root - INFO - \x1b[32mCUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory\x1b[39m\n" + step,
 			want: []gpulog.DeviceCapacity{
-				{Line: 1, Rank: 0, Device: -1, Name: "NVIDIA H100 80GB HBM3", Total: titanGiB(79.11), Precision: 5 * gib / 1000, Framework: "torchtitan"},
-				{Line: 2, Rank: 1, Device: -1, Name: "NVIDIA H100 80GB HBM3", Total: titanGiB(79.11), Precision: 5 * gib / 1000, Framework: "torchtitan"},
+				{Line: 1, Rank: 0, Device: -1, Name: "NVIDIA H100 80GB HBM3", Type: "cuda", Total: titanGiB(79.11), Precision: 5 * gib / 1000, Framework: "torchtitan"},
+				{Line: 2, Rank: 1, Device: -1, Name: "NVIDIA H100 80GB HBM3", Type: "cuda", Total: titanGiB(79.11), Precision: 5 * gib / 1000, Framework: "torchtitan"},
 			},
 		},
 		{
 			name: "older wording with the device index",
 			log:  "2024-05-01 12:00:00,000 - root - INFO - GPU capacity: NVIDIA A100-SXM4-80GB (3) with 79.15GiB memory\n" + step,
 			want: []gpulog.DeviceCapacity{
-				{Line: 1, Rank: -1, Device: 3, Name: "NVIDIA A100-SXM4-80GB", Total: titanGiB(79.15), Precision: 5 * gib / 1000, Framework: "torchtitan"},
+				{Line: 1, Rank: -1, Device: 3, Name: "NVIDIA A100-SXM4-80GB", Type: "cuda", Total: titanGiB(79.15), Precision: 5 * gib / 1000, Framework: "torchtitan"},
+			},
+		},
+		{
+			name: "the device type the prefix names",
+			log: "[rank0]:[titan] 2025-03-01 09:00:00,000 - root - INFO - XPU capacity: Intel(R) Data Center GPU Max 1550 with 63.98GiB memory\n" +
+				"[rank1]:[titan] 2025-03-01 09:00:00,001 - root - INFO - ROCM capacity: AMD Instinct MI300X with 191.98GiB memory\n" + step,
+			want: []gpulog.DeviceCapacity{
+				{Line: 1, Rank: 0, Device: -1, Name: "Intel(R) Data Center GPU Max 1550", Type: "xpu", Total: titanGiB(63.98), Precision: 5 * gib / 1000, Framework: "torchtitan"},
+				{Line: 2, Rank: 1, Device: -1, Name: "AMD Instinct MI300X", Type: "cuda", Total: titanGiB(191.98), Precision: 5 * gib / 1000, Framework: "torchtitan"},
 			},
 		},
 		{

@@ -6,14 +6,46 @@ import (
 	"gpureport/internal/units"
 )
 
-// DeviceKey is a place an input is decided to belong to: one CUDA device
-// of one rank. Analysis keeps one series per key.
+// DeviceType is a device's kind as PyTorch names it (torch.device's
+// type): "xpu" (Intel), "npu" (Ascend), "mps" (Apple), ...; CUDA is the
+// zero value, "", so that every place that knows only CUDA devices (a
+// snapshot, nvidia-smi, rocm-smi: ROCm's PyTorch runs AMD GPUs as cuda
+// devices) makes CUDA keys without saying so, and a summary.json written
+// before device types were kept reads as CUDA.
+type DeviceType string
+
+// CUDA is the device type of CUDA devices, HIP (ROCm) ones included.
+const CUDA DeviceType = ""
+
+// ParseDeviceType reads a device type as String writes it ("cuda", "xpu",
+// ...); "" and "cuda" are CUDA.
+func ParseDeviceType(s string) DeviceType {
+	if s == "cuda" {
+		return CUDA
+	}
+	return DeviceType(s)
+}
+
+// String is the type's name as torch.device prints it: "cuda", "xpu", ...
+func (t DeviceType) String() string {
+	if t == CUDA {
+		return "cuda"
+	}
+	return string(t)
+}
+
+// DeviceKey is a place an input is decided to belong to: one device of one
+// rank. Analysis keeps one series per key; two keys that differ only in
+// their Type (a run's xpu:0 and cuda:0) are two devices.
 type DeviceKey struct {
 	// Rank is the distributed rank, input.NoRank when the paths give none.
 	Rank int
-	// Device is the CUDA device index (for a device known only from GPU
-	// logs, the nvidia-smi index).
+	// Device is the device index of its Type (for a device known only
+	// from GPU logs, the nvidia-smi index).
 	Device int
+	// Type is the device's kind (CUDA unless an input names another: a
+	// training log's "XPU out of memory").
+	Type DeviceType
 	// MIG names the MIG device of GPU Device that this device is, by its
 	// GPU instance and, when logged, compute instance ("GI 7", "GI 7 CI
 	// 0"); "" for a whole GPU or a CUDA device.
@@ -26,17 +58,18 @@ type DeviceKey struct {
 }
 
 // Name names the device as every report does: "cuda:0", "rank 3 ·
-// cuda:0" in a run with ranks (units.Device), "cuda:0 · MIG GI 7" for a
-// MIG device, "pinned host" and "rank 3 · pinned host" for the pinned host
-// memory.
+// cuda:0" in a run with ranks (units.TypedDevice), "xpu:0" and "mps" for
+// other device types, "cuda:0 · MIG GI 7" for a MIG device, "pinned host"
+// and "rank 3 · pinned host" for the pinned host memory.
 func (k DeviceKey) Name() string {
 	if k.Host {
 		return units.Host(k.Rank)
 	}
+	name := units.TypedDevice(k.Type.String(), k.Rank, k.Device)
 	if k.MIG != "" {
-		return units.Device(k.Rank, k.Device) + " · MIG " + k.MIG
+		return name + " · MIG " + k.MIG
 	}
-	return units.Device(k.Rank, k.Device)
+	return name
 }
 
 // Run is a run's inputs with their places decided: a copy of the run as

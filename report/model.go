@@ -354,7 +354,7 @@ type oomItem struct {
 // buildOOM builds an OOM's item.
 func buildOOM(o *analyze.OOM) oomItem {
 	it := oomItem{
-		Path: o.Path, Device: words.Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device}), Time: units.Timestamp(o.Time), Cause: string(o.Cause),
+		Path: o.Path, Device: words.Device(o.Key()), Time: units.Timestamp(o.Time), Cause: string(o.Cause),
 		Explanation: words.Explanation(o), Site: o.Site, Function: o.Function, Stack: o.Stack, User: o.User, Settings: words.Settings(o),
 		Requested: oomByteCell(o.Requested), DeviceFree: oomByteCell(o.DeviceFree), Reserved: oomByteCell(o.Reserved),
 		Allocated: oomByteCell(o.Allocated), CachedFree: oomByteCell(o.CachedFree), LargestFree: oomByteCell(o.LargestFree),
@@ -421,7 +421,7 @@ func buildRanks(f *analyze.Findings) *rankItem {
 	}
 	for _, rs := range r.Ranks {
 		row := rankRow{
-			Rank: fmt.Sprint(rs.Rank), Device: fmt.Sprintf("cuda:%d", rs.Device), PeakAllocated: knownBytesCell(rs.PeakAllocated).Text, PeakReserved: knownBytesCell(rs.PeakReserved).Text,
+			Rank: fmt.Sprint(rs.Rank), Device: units.TypedDevice(rs.Type.String(), input.NoRank, rs.Device), PeakAllocated: knownBytesCell(rs.PeakAllocated).Text, PeakReserved: knownBytesCell(rs.PeakReserved).Text,
 			Slope: units.Signed(rs.Slope), Growing: "no", Suspects: fmt.Sprint(rs.Suspects), TopSuspect: rs.TopSuspect,
 			Outlier: rs.Rank == r.Outlier && r.Outlier != input.NoRank,
 		}

@@ -227,7 +227,32 @@ func ParseSummary(b []byte) (*Summary, error) {
 	if err := fillOlderPeaks(&s, b); err != nil {
 		return nil, err
 	}
+	fillOlderDeviceTypes(&s)
 	return &s, nil
+}
+
+// fillOlderDeviceTypes gives the devices, leak suspects, leak sites and
+// OOMs of a summary.json written before device_type existed the type
+// their device numbers meant then: CUDA, the only type that version knew
+// (docs/design.md: an absent device_type is "cuda").
+func fillOlderDeviceTypes(s *Summary) {
+	fill := func(t *string) {
+		if *t == "" {
+			*t = analyze.CUDA.String()
+		}
+	}
+	for i := range s.Devices {
+		fill(&s.Devices[i].DeviceType)
+	}
+	for i := range s.Verdict.LeakSuspects {
+		fill(&s.Verdict.LeakSuspects[i].DeviceType)
+	}
+	for i := range s.Verdict.LeakSites {
+		fill(&s.Verdict.LeakSites[i].DeviceType)
+	}
+	for i := range s.OOMs {
+		fill(&s.OOMs[i].DeviceType)
+	}
 }
 
 // fillOlderPeaks gives each device of a summary.json written before
@@ -310,7 +335,7 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 		if ls.Rank != nil {
 			rank = *ls.Rank
 		}
-		dev := units.Device(rank, ls.Device)
+		dev := units.TypedDevice(ls.DeviceType, rank, ls.Device)
 		r.Suspects = append(r.Suspects, OverviewSuspect{Fingerprint: ls.Fingerprint, Site: ls.Site, Function: ls.Function, Device: dev, Growth: g, Per: per})
 	}
 	return r

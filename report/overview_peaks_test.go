@@ -143,3 +143,46 @@ func TestParseSummaryOlderPeaks(t *testing.T) {
 		})
 	}
 }
+
+// TestParseSummaryDeviceTypes: a summary.json written before device_type
+// existed reads as CUDA everywhere it names a device (its devices, leak
+// suspects, leak sites and OOMs), and the batch overview names its
+// suspects' devices "cuda:N"; a device_type that is there is kept, and
+// names the device.
+func TestParseSummaryDeviceTypes(t *testing.T) {
+	const head = `{"schema": "gpureport/summary/v1", "run": "r", "inputs": {"snapshots": 1}, `
+	for _, tc := range []struct {
+		name, typ string // typ: the device_type written, "" for none
+		want      string // every type read
+		device    string // the overview's suspect device
+	}{
+		{"older summary.json", "", "cuda", "rank 2 · cuda:1"},
+		{"CUDA", `"cuda"`, "cuda", "rank 2 · cuda:1"},
+		{"XPU", `"xpu"`, "xpu", "rank 2 · xpu:1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			typ := ""
+			if tc.typ != "" {
+				typ = `, "device_type": ` + tc.typ
+			}
+			b := head + `"devices": [{"device": 1` + typ + `, "rank": 2, "snapshots": []}], ` +
+				`"verdict": {"leak_suspects": [{"site": "a.py:1", "fingerprint": "f", "device": 1` + typ + `, "rank": 2, "growth_bytes_per_step": 1024}], ` +
+				`"leak_sites": [{"site": "a.py:1", "device": 1` + typ + `, "rank": 2}]}, ` +
+				`"ooms": [{"path": "train.log", "device": 1` + typ + `, "rank": 2, "class": "capacity"}]}`
+			s, err := ParseSummary([]byte(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []string{s.Devices[0].DeviceType, s.Verdict.LeakSuspects[0].DeviceType, s.Verdict.LeakSites[0].DeviceType, s.OOMs[0].DeviceType}
+			for i, g := range got {
+				if g != tc.want {
+					t.Errorf("device type %d: %q, want %q (all: %q)", i, g, tc.want, got)
+				}
+			}
+			r := OverviewRunFromSummary(s)
+			if len(r.Suspects) != 1 || r.Suspects[0].Device != tc.device {
+				t.Errorf("overview suspects %+v, want one on %s", r.Suspects, tc.device)
+			}
+		})
+	}
+}

@@ -82,8 +82,13 @@ type SummarySkipped struct {
 
 // SummaryDevice is one (rank, device) series in devices.
 type SummaryDevice struct {
-	Device int  `json:"device"`
-	Rank   *int `json:"rank"`
+	// Device is the device index; DeviceType its kind as PyTorch names it
+	// ("cuda", "xpu", "npu", "mps", ...; docs/design.md). A summary.json
+	// written before device types were kept lacks it: its devices are
+	// CUDA devices, and ParseSummary reads it so.
+	Device     int    `json:"device"`
+	DeviceType string `json:"device_type"`
+	Rank       *int   `json:"rank"`
 	// MIG names the MIG device of GPU Device this device is ("GI 7 CI
 	// 0"); absent for a whole GPU or a CUDA device.
 	MIG string `json:"mig,omitempty"`
@@ -344,9 +349,11 @@ type SummarySuppressor struct {
 // live bytes of both summed, with the site's time to capacity in its
 // projection fields and its severity.
 type SummaryLeakSite struct {
-	Site              string       `json:"site"`
-	Function          string       `json:"function"`
+	Site     string `json:"site"`
+	Function string `json:"function"`
+	// Device and DeviceType are its device, as SummaryDevice's.
 	Device            int          `json:"device"`
+	DeviceType        string       `json:"device_type"`
 	Rank              *int         `json:"rank"`
 	Fingerprints      []string     `json:"fingerprints"`
 	AccumulatingPaths int          `json:"accumulating_paths"`
@@ -363,6 +370,7 @@ type SummarySuspect struct {
 	Function           string   `json:"function"`
 	Fingerprint        string   `json:"fingerprint"`
 	Device             int      `json:"device"`
+	DeviceType         string   `json:"device_type"`
 	Rank               *int     `json:"rank"`
 	GrowthBytesPerStep *float64 `json:"growth_bytes_per_step"`
 	GrowthBytesPerHour *float64 `json:"growth_bytes_per_hour,omitempty"`
@@ -395,8 +403,12 @@ type SummarySuspect struct {
 
 // SummaryOOM is one explained out-of-memory event.
 type SummaryOOM struct {
-	Path             string  `json:"path"`
+	Path string `json:"path"`
+	// Device and DeviceType are the device it happened on, as
+	// SummaryDevice's: a training log's message names its backend ("XPU
+	// out of memory": "xpu").
 	Device           int     `json:"device"`
+	DeviceType       string  `json:"device_type"`
 	Rank             *int    `json:"rank"`
 	Time             *string `json:"time"`
 	RequestedBytes   int64   `json:"requested_bytes"`

@@ -140,10 +140,26 @@ func Timestamp(t time.Time) string {
 // "rank 3 · cuda:0" when the run has ranks. rank is negative when the run
 // has none (input.NoRank).
 func Device(rank, device int) string {
-	if rank < 0 {
-		return fmt.Sprintf("cuda:%d", device)
+	return TypedDevice("cuda", rank, device)
+}
+
+// TypedDevice names a device of PyTorch device type typ ("cuda", "xpu",
+// "npu", "mps"; "" is "cuda") as torch.device prints it: "xpu:0", or
+// "rank 3 · xpu:0" when the run has ranks (negative rank: none). Apple's
+// MPS backend has one device, which PyTorch names "mps" ("mps:N" is kept
+// for an index other than 0, which no message prints).
+func TypedDevice(typ string, rank, device int) string {
+	if typ == "" {
+		typ = "cuda"
 	}
-	return fmt.Sprintf("rank %d · cuda:%d", rank, device)
+	name := fmt.Sprintf("%s:%d", typ, device)
+	if typ == "mps" && device == 0 {
+		name = typ
+	}
+	if rank < 0 {
+		return name
+	}
+	return fmt.Sprintf("rank %d · %s", rank, name)
 }
 
 // Host names the pinned host memory of a run's process for a reader:

@@ -64,12 +64,13 @@ func TestMessageCauseWords(t *testing.T) {
 	equal := msg(analyze.CauseCapacity, 4*gib, 0, 0, false)
 	contains(t, "equal as printed", Explanation(&equal), []string{"the free memory equals the request as the message rounds them"}, []string{"lacked"})
 
-	mps := analyze.OOM{Path: "mps.log", Rank: input.NoRank, Requested: 512 * mib, DeviceFree: -1, Reserved: -1, Allocated: 8 * gib, CachedFree: -1, LargestFree: -1,
+	mps := analyze.OOM{Path: "mps.log", Rank: input.NoRank, Type: analyze.MPS, Requested: 512 * mib, DeviceFree: -1, Reserved: -1, Allocated: 8 * gib, CachedFree: -1, LargestFree: -1,
 		Missing: 512 * mib, Cause: analyze.CauseCapacity, Recommendations: []analyze.Recommendation{{Kind: analyze.StepMPSWatermark}},
 		Message: &analyze.OOMMessage{Line: 2, Count: 1, Kind: analyze.MessageMPS, GPU: -1, Total: -1, ProcessInUse: -1, Allowed: 9 * gib, OtherProcesses: -1, OtherAllocations: gib}}
 	contains(t, "MPS watermark", Explanation(&mps), []string{
-		"MPS asked for 512 MiB with 8.00 GiB allocated by its allocator and 1.00 GiB by other allocations; the high watermark allows 9.00 GiB, so the request lacked 512 MiB: a capacity OOM against the watermark (line 2 of mps.log",
-	}, []string{"-1 B"})
+		"MPS asked for 512 MiB with 8.00 GiB allocated by its allocator and 1.00 GiB by other allocations; the high watermark allows 9.00 GiB, so the request lacked 512 MiB: a capacity OOM against the watermark, ",
+		"PYTORCH_MPS_HIGH_WATERMARK_RATIO (1.7 by default) times the memory Metal recommends for the GPU; a ratio set below 1 would make it a cap short of that, a limit (line 2 of mps.log).",
+	}, []string{"-1 B", "names no device"})
 	contains(t, "MPS watermark step", Recommendation(&mps, mps.Recommendations[0]).String(), []string{
 		"PYTORCH_MPS_HIGH_WATERMARK_RATIO", ": 9.00 GiB in use plus 512 MiB requested passes the 9.00 GiB allowed",
 	}, nil)

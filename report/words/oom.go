@@ -16,7 +16,7 @@ func Explanation(o *analyze.OOM) string {
 	if o.Message != nil {
 		return messageExplanation(o)
 	}
-	where := Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device})
+	where := Device(o.Key())
 	when := ""
 	if !o.Time.IsZero() {
 		when = " at " + o.Time.UTC().Format("2006-01-02 15:04:05 UTC")
@@ -126,8 +126,10 @@ func messageExplanation(o *analyze.OOM) string {
 	if o.Handled {
 		where += "; the job caught it and went on, as the log's recovery line says"
 	}
-	dev := Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device})
+	dev := Device(o.Key())
 	switch {
+	case o.Type == analyze.MPS:
+		// Apple's MPS backend has one device, which no message numbers.
 	case m.GPU < 0 && o.Device == 0:
 		where += "; the message names no device, so it is shown on device 0"
 	case m.GPU < 0:
@@ -165,10 +167,19 @@ func messageExplanation(o *analyze.OOM) string {
 		case o.DeviceFree >= 0 && o.CachedFree < 0:
 			gives = "the message is cut short before its reserved memory, which tells fragmentation from a full device"
 		}
-		return what + ", says " + where + "; " + gives + ", so its cause cannot be classified. Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one."
+		s := what + ", says " + where + "; " + gives + ", so its cause cannot be classified."
+		if o.Type == analyze.CUDA {
+			// Snapshots, which gpureport reads, are CUDA's.
+			s += " Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one."
+		}
+		return s
 	}
 	gpu := "the GPU"
-	if m.GPU >= 0 {
+	switch {
+	case o.Type != analyze.CUDA:
+		// "NPU 0" and XPU's "GPU 0" are the device as PyTorch names it.
+		gpu = units.TypedDevice(o.Type.String(), -1, max(m.GPU, 0))
+	case m.GPU >= 0:
 		gpu = "GPU " + strconv.Itoa(m.GPU)
 	}
 	parts := []string{"PyTorch asked for " + units.Bytes(o.Requested) + " on " + gpu}
@@ -232,13 +243,22 @@ func limitText(o *analyze.OOM) string {
 }
 
 // mpsExplanation explains an MPS message's OOM, a capacity OOM against
-// the high watermark, or, with the watermark off, of unified memory.
+// the high watermark, or, with the watermark off, of unified memory. The
+// watermark ("max allowed") is PYTORCH_MPS_HIGH_WATERMARK_RATIO times
+// Metal's recommended working set (recommendedMaxWorkingSetSize, the
+// memory the GPU may use without slowing the system), 1.7 by default: by
+// default above what the device should give, which makes the OOM
+// capacity; a ratio set below 1 makes it a cap on the process short of
+// that, what docs/design.md calls a limit, which the message cannot show
+// (it prints no free memory), so the sentence says what to check.
 func mpsExplanation(o *analyze.OOM) string {
 	m := o.Message
 	s := fmt.Sprintf("MPS asked for %s with %s allocated by its allocator and %s by other allocations",
 		units.Bytes(o.Requested), units.Bytes(o.Allocated), units.Bytes(max(m.OtherAllocations, 0)))
 	if m.Allowed > 0 {
-		return s + fmt.Sprintf("; the high watermark allows %s, so the request lacked %s: a capacity OOM against the watermark", units.Bytes(m.Allowed), units.Bytes(o.Missing))
+		return s + fmt.Sprintf("; the high watermark allows %s, so the request lacked %s: a capacity OOM against the watermark, "+
+			"PYTORCH_MPS_HIGH_WATERMARK_RATIO (1.7 by default) times the memory Metal recommends for the GPU; "+
+			"a ratio set below 1 would make it a cap short of that, a limit", units.Bytes(m.Allowed), units.Bytes(o.Missing))
 	}
 	return s + "; with the watermark off, Metal could not map the buffer: the device's unified memory is full, a capacity OOM"
 }
@@ -267,7 +287,7 @@ func mpsInUse(o *analyze.OOM) int64 {
 // OOM does not know (a training log's message has no largest free
 // block), and for a leak OOM what the leak had added.
 func OOMReason(o *analyze.OOM) string {
-	s := fmt.Sprintf("%s OOM on %s", o.Cause, Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device}))
+	s := fmt.Sprintf("%s OOM on %s", o.Cause, Device(o.Key()))
 	var parts []string
 	if o.Requested >= 0 {
 		parts = append(parts, units.Bytes(o.Requested)+" requested")
@@ -294,6 +314,21 @@ func OOMReason(o *analyze.OOM) string {
 	return s
 }
 
+// expandableSetting is the setting that turns expandable segments on for
+// the allocator of device type t: torch_npu reads PYTORCH_NPU_ALLOC_CONF;
+// XPU's allocator has them only in recent releases (added late 2025),
+// through the shared PYTORCH_ALLOC_CONF; CUDA's (ROCm's too) through
+// PYTORCH_CUDA_ALLOC_CONF.
+func expandableSetting(t analyze.DeviceType) string {
+	switch t {
+	case "npu":
+		return "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True"
+	case "xpu":
+		return "PYTORCH_ALLOC_CONF=expandable_segments:True"
+	}
+	return analyze.ExpandableSetting
+}
+
 // Recommendation words a change to try for an OOM: the setting (code),
 // then the observation it rests on.
 func Recommendation(o *analyze.OOM, r analyze.Recommendation) Sentence {
@@ -307,7 +342,7 @@ func setting(o *analyze.OOM, r analyze.Recommendation) string {
 	case analyze.StepFixLeak:
 		return "fix the leak at " + o.LeakSite + " (see the leak suspects): release the tensors it keeps, e.g. store loss.item() or detach() instead of the tensor"
 	case analyze.StepExpandable:
-		return analyze.ExpandableSetting
+		return expandableSetting(o.Type)
 	case analyze.StepMaxSplit:
 		return "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:" + strconv.FormatInt(r.MaxSplitMiB, 10)
 	case analyze.StepRemoveMaxSplit:
