@@ -88,8 +88,8 @@ func TestFairseqCapacity(t *testing.T) {
 	}
 	const prec = (1 << 30) / 2000
 	want := []gpulog.DeviceCapacity{
-		{Line: 2, Rank: 0, Device: -1, Name: "NVIDIA A100-SXM4-80GB", Total: titanGiB(79.151), Precision: prec, Framework: "fairseq"},
-		{Line: 3, Rank: 12, Device: -1, Name: "NVIDIA H100 80GB HBM3", Total: titanGiB(79.109), Precision: prec, Framework: "fairseq"},
+		{Line: 2, Rank: 0, Device: -1, Name: "NVIDIA A100-SXM4-80GB", Type: "cuda", Total: titanGiB(79.151), Precision: prec, Framework: "fairseq"},
+		{Line: 3, Rank: 12, Device: -1, Name: "NVIDIA H100 80GB HBM3", Type: "cuda", Total: titanGiB(79.109), Precision: prec, Framework: "fairseq"},
 	}
 	if len(l.Capacities) != len(want) {
 		t.Fatalf("Capacities %+v, want %+v", l.Capacities, want)
