@@ -647,6 +647,8 @@ const (
 	NoteMachinesNumbered  = NoteKind(placement.NoteMachinesNumbered)
 	NoteManifestsDisagree = NoteKind(placement.NoteManifestsDisagree)
 	NoteNamesAlternate    = NoteKind(placement.NoteNamesAlternate)
+	NoteUnrankedJoined    = NoteKind(placement.NoteUnrankedJoined)
+	NoteUnrankedApart     = NoteKind(placement.NoteUnrankedApart)
 	// NoteText: the words of an input's reader (Text).
 	NoteText NoteKind = "text"
 )
