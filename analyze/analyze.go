@@ -389,6 +389,7 @@ func (a *analysis) sites(dr *deviceRun) {
 		}
 	}
 	d.LeakSites = leakSites(d, dr.ac)
+	d.WindowLeak = windowLeak(d, a.rules, a.opt.Suppressions, !a.opt.NoBuiltinSuppressions)
 	d.Lockstep = lockstepSites(d, dr.ac.keep)
 	lastShares(d)
 	if n := len(s.Files); n > 0 {

@@ -416,6 +416,10 @@ const (
 	// ReasonStacklessLeak: live memory without stacks grows
 	// (Coverage.NoStackTrend).
 	ReasonStacklessLeak ReasonKind = "stackless leak"
+	// ReasonWindowLeak: a possible leak seen in one snapshot's trace
+	// (Device.WindowLeak), on a device with too few snapshots for a
+	// trend.
+	ReasonWindowLeak ReasonKind = "leak seen in one trace"
 	// ReasonStatsLeak: allocated memory of memory_stats readings grows on
 	// a device without snapshots.
 	ReasonStatsLeak ReasonKind = "memory_stats leak"
@@ -452,6 +456,10 @@ const (
 	NoSiteSnapshots NoSite = "no snapshots"
 	// NoSiteStacks: its memory carries no stacks.
 	NoSiteStacks NoSite = "stacks missing"
+	// NoSiteWindow: the leak is seen in one snapshot's trace only, at the
+	// site of its device's WindowLeak (Verdict.Window); no series of
+	// snapshots shows a suspect.
+	NoSiteWindow NoSite = "one trace"
 )
 
 // StepKind names a thing to try (NextStep, Recommendation).
@@ -647,6 +655,8 @@ const (
 	NoteMachinesNumbered  = NoteKind(placement.NoteMachinesNumbered)
 	NoteManifestsDisagree = NoteKind(placement.NoteManifestsDisagree)
 	NoteNamesAlternate    = NoteKind(placement.NoteNamesAlternate)
+	NoteUnrankedJoined    = NoteKind(placement.NoteUnrankedJoined)
+	NoteUnrankedApart     = NoteKind(placement.NoteUnrankedApart)
 	// NoteText: the words of an input's reader (Text).
 	NoteText NoteKind = "text"
 )

@@ -338,6 +338,11 @@ type Device struct {
 	// its trace has allocation events: secondary evidence, the only kind
 	// a single-snapshot run has. Nil otherwise.
 	TraceWindow *TraceWindow
+	// WindowLeak is a possible leak that TraceWindow shows on its own (a
+	// steady stream of never-freed allocations from one stack over the
+	// window's steps), on a device with too few snapshots for a trend;
+	// nil otherwise (windowleak.go).
+	WindowLeak *WindowLeak
 	// Segments are the segments and blocks of the last snapshot
 	// (Points[n-1]), for the report's segment map; nil without snapshots,
 	// or when only a digest of the last one was kept.
@@ -1287,8 +1292,10 @@ type TraceWindow struct {
 	// NeverFreed groups the allocations made in the window and still live
 	// at its end, by signature, largest first (at most 50).
 	NeverFreed []LiveGroup
-	// NeverFreedBytes is their total, bytes.
-	NeverFreedBytes int64
+	// NeverFreedBytes is their total, bytes; NeverFreedBlocks the number
+	// of their allocations.
+	NeverFreedBytes  int64
+	NeverFreedBlocks int
 	// UnknownFrees counts frees of blocks allocated before the window
 	// (evidence that the ring buffer dropped older events).
 	UnknownFrees int
@@ -1341,6 +1348,10 @@ type Verdict struct {
 	SitesRate  float64
 	// NoSite says why a leak has no site, for a leak without suspects.
 	NoSite NoSite
+	// Window is the device whose leak seen in one snapshot's trace
+	// (Device.WindowLeak) the headline names, the first in device order,
+	// when NoSite is NoSiteWindow.
+	Window DeviceKey
 	// OOMs counts the out-of-memory errors: the explained ones and the
 	// rises of memory_stats num_ooms that no snapshot explains; OOMCauses
 	// lists their causes in that order (unknown ones left out).

@@ -19,6 +19,17 @@ type LiveGroup struct {
 	// innermost first; User marks its user frames.
 	Stack []snapshot.Frame
 	User  []bool
+	// Spread is, for a never-freed group of a trace window
+	// (TraceWindow.NeverFreed), its bytes allocated by the end of each of
+	// WindowParts equal parts of the window (by time, else by event
+	// index), cumulative: when in the window its blocks were made. Nil
+	// for the groups of a snapshot.
+	Spread []int64
+	// Turnovers is, for a never-freed group of at least DefaultMinPoints
+	// blocks, how many training steps its window shows beside it: how
+	// often the window's memory less the group's own falls by half its
+	// range (turnovers in tracewindow.go); 0 otherwise.
+	Turnovers int
 }
 
 // groupAcc accumulates one signature's blocks before frames are copied

@@ -156,6 +156,7 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int, memo *roles.StackMemo) *Trac
 	type live struct {
 		size  int64
 		stack snapshot.StackID
+		at    int // the event that allocated it
 	}
 	open := map[uint64]live{}
 	var order []uint64
@@ -166,7 +167,7 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int, memo *roles.StackMemo) *Trac
 			if _, ok := open[e.Addr]; !ok {
 				order = append(order, e.Addr)
 			}
-			open[e.Addr] = live{roundUp(e.Size), e.Stack}
+			open[e.Addr] = live{roundUp(e.Size), e.Stack, i}
 		case snapshot.ActionFreeRequested, snapshot.ActionFreeCompleted:
 			if e.Action == snapshot.ActionFreeCompleted && !solo[i] {
 				continue
@@ -185,6 +186,14 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int, memo *roles.StackMemo) *Trac
 		liveAt[b.Address] = true
 	}
 	var stray []int64
+	part := windowParts(tr)
+	spreads := map[string][]int64{}
+	// made are each group's never-freed allocations: event and bytes.
+	type made struct {
+		at   int
+		size int64
+	}
+	madeBy := map[string][]made{}
 	for _, addr := range order {
 		l, ok := open[addr]
 		if !ok {
@@ -202,13 +211,43 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int, memo *roles.StackMemo) *Trac
 		}
 		g.add(l.size, l.stack)
 		w.NeverFreedBytes += l.size
+		w.NeverFreedBlocks++
+		madeBy[sig.Key] = append(madeBy[sig.Key], made{l.at, l.size})
+		sp := spreads[sig.Key]
+		if sp == nil {
+			sp = make([]int64, WindowParts)
+			spreads[sig.Key] = sp
+		}
+		sp[part(l.at)] += l.size
 	}
-	for _, g := range accs {
-		w.NeverFreed = append(w.NeverFreed, g.liveGroup(&s.Stacks))
+	for key, g := range accs {
+		lg := g.liveGroup(&s.Stacks)
+		sp := spreads[key]
+		for k := 1; k < len(sp); k++ {
+			sp[k] += sp[k-1]
+		}
+		lg.Spread = sp
+		w.NeverFreed = append(w.NeverFreed, lg)
 	}
 	sortLiveGroups(w.NeverFreed)
 	if len(w.NeverFreed) > maxNeverFreed {
 		w.NeverFreed = w.NeverFreed[:maxNeverFreed]
+	}
+	// The steps each stream of a few allocations or more saw go by
+	// (turnovers): what tells a stream over steps from one pass's
+	// activations (windowleak.go).
+	kept := make([]int64, len(tr))
+	for i := range w.NeverFreed {
+		g := &w.NeverFreed[i]
+		ms := madeBy[g.Key]
+		if len(ms) < DefaultMinPoints {
+			continue
+		}
+		clear(kept)
+		for _, m := range ms {
+			kept[m.at] += m.size
+		}
+		g.Turnovers = turnovers(alloc, kept)
 	}
 	peak.Stray, peak.OverFreed = len(stray), negative
 	for _, b := range stray {
@@ -228,6 +267,75 @@ func TraceWindowOf(f *ingest.SnapshotFile, dev int, memo *roles.StackMemo) *Trac
 	}
 	w.Peak = peak
 	return w
+}
+
+// WindowParts is how many equal parts of a trace window the allocations
+// of each never-freed group are counted in (LiveGroup.Spread), the
+// points a steady stream is fitted on (windowleak.go). 20: the trend
+// rules then see the stream's shape at a twentieth of the window, a
+// warm-up prefix (up to a third) in six or seven parts and the "not
+// stopped" test's last third in seven, and a steady stream reaches the
+// suspects' 0.1% level of Mann-Kendall, which seven strictly rising
+// points already do.
+const WindowParts = 20
+
+// windowParts returns the part of the window (0 to WindowParts-1) each
+// event of tr falls in: by its time when the trace has times that span
+// some time, else by its position in the trace.
+func windowParts(tr []snapshot.TraceEntry) func(i int) int {
+	n := len(tr)
+	first, last := tr[0].TimeUS, tr[n-1].TimeUS
+	clamp := func(k int) int { return min(max(k, 0), WindowParts-1) }
+	if first > 0 && last > first {
+		return func(i int) int {
+			return clamp(int(float64(tr[i].TimeUS-first) / float64(last-first) * WindowParts))
+		}
+	}
+	return func(i int) int {
+		if n < 2 {
+			return 0
+		}
+		return clamp(int(float64(i) / float64(n-1) * WindowParts))
+	}
+}
+
+// turnovers counts how often the window's memory turns over, the training
+// steps it shows: the allocated memory after each event (alloc), less one
+// group's never-freed bytes allocated up to it (kept, by event), falls by at
+// least half its range over the window from the highest point since the
+// last fall. A step's activations and temporaries are made and freed
+// within it, so its memory rises and falls once; a window inside one
+// step (a forward pass, whose activations stay alive into backward) rises
+// without falling back: the other groups' activations pile up beside the
+// group's, and only the group's own bytes are taken out. Half the range: a step frees most of what it
+// made (the activations, most of a step's memory), while the frees within
+// a pass (a temporary here and there) are a small part of the range.
+func turnovers(alloc, kept []int64) int {
+	rest := make([]int64, len(alloc))
+	var sum int64
+	for i := range alloc {
+		sum += kept[i]
+		rest[i] = alloc[i] - sum
+	}
+	if len(rest) == 0 {
+		return 0
+	}
+	lo, hi := slices.Min(rest), slices.Max(rest)
+	half := (hi - lo) / 2
+	if half <= 0 {
+		return 0
+	}
+	n, top := 0, rest[0]
+	for _, r := range rest {
+		switch {
+		case r > top:
+			top = r
+		case top-r >= half:
+			n++
+			top = r
+		}
+	}
+	return n
 }
 
 // TracePeak is the moment of a trace window's peak allocated memory and
@@ -345,14 +453,15 @@ func downsampleTimeline(tr []snapshot.TraceEntry, alloc, res []int64, maxPoints 
 // index tables by role), and each never-freed group's user marks one a
 // frame.
 func (w *TraceWindow) valid() bool {
-	if w.Entries < 0 || w.UnknownFrees < 0 || w.NeverFreedBytes < 0 {
+	if w.Entries < 0 || w.UnknownFrees < 0 || w.NeverFreedBytes < 0 || w.NeverFreedBlocks < 0 {
 		return false
 	}
 	if p := w.Peak; p != nil && (!p.Roles.Valid() || p.Index < -1 || p.Index >= w.Entries || p.Stray < 0) {
 		return false
 	}
 	for _, g := range w.NeverFreed {
-		if g.Bytes < 0 || g.Blocks < 0 || g.User != nil && len(g.User) != len(g.Stack) {
+		if g.Bytes < 0 || g.Blocks < 0 || g.User != nil && len(g.User) != len(g.Stack) || g.Turnovers < 0 ||
+			g.Spread != nil && len(g.Spread) != WindowParts {
 			return false
 		}
 	}

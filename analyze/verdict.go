@@ -13,7 +13,10 @@ import (
 //   - Leak: some device has an unsuppressed leak suspect (a stack group
 //     whose live bytes grow under the trend rules), or its live memory in
 //     blocks without stacks grows under the same rules: a leak no stack
-//     can name;
+//     can name; or, on a device with too few snapshots for a trend, its
+//     last snapshot's trace shows a steady stream of never-freed
+//     allocations from one stack over its steps (windowleak.go: a
+//     warning, never critical);
 //   - OutsideAllocatorLeak: memory outside the caching allocator grows
 //     (reconcile.go);
 //   - Fragmentation: a device is fragmented (fragmentation.go) or an OOM
@@ -65,7 +68,8 @@ func decideVerdict(f *Findings) {
 	}
 	var refs []ref
 	critical := false
-	undecided := false // a device lacks data for a verdict
+	undecided := false  // a device lacks data for a verdict
+	windowSeen := false // a device's leak is seen in one trace
 	var statsOOMs int64
 	statsLeak := false
 	reason := func(kind ReasonKind, d *Device) *Reason {
@@ -95,6 +99,14 @@ func decideVerdict(f *Findings) {
 		} else if d.StacklessLeak() {
 			deviceLeak = true
 			reason(ReasonStacklessLeak, d)
+		} else if d.WindowLeak != nil {
+			// Seen in one trace: a warning, never critical (no time to
+			// capacity from a window: windowleak.go).
+			deviceLeak = true
+			reason(ReasonWindowLeak, d)
+			if !windowSeen {
+				windowSeen, v.Window = true, d.DeviceKey
+			}
 		}
 		ooms, leak := memStatsVerdict(f, d)
 		statsOOMs += ooms
@@ -217,6 +229,8 @@ func decideVerdict(f *Findings) {
 			per = ls.Trend.Per
 		}
 		v.OtherSites, v.SitesRate = otherSites(f, top.Site), leakRate(f, per)
+	case windowSeen:
+		v.NoSite = NoSiteWindow
 	case statsLeak:
 		v.NoSite = NoSiteSnapshots
 	default:

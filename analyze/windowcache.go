@@ -11,8 +11,9 @@ import (
 // read back to check, and read again in the analysis, 6 ms of JSON
 // reflection on the re-run's longest path. It is varints now.
 
-// windowFormat is the first byte of an encoded trace window.
-const windowFormat = 1
+// windowFormat is the first byte of an encoded trace window. 2: each
+// never-freed group's spread and turnovers, and the never-freed blocks.
+const windowFormat = 2
 
 // windowWriter appends a trace window's fields to b.
 type windowWriter struct{ varintWriter }
@@ -53,7 +54,8 @@ func (w *windowWriter) time(t time.Time) {
 // reserved bytes as differences from the point before), the peak
 // allocated bytes, the never-freed groups (each its signature's key,
 // fingerprint, site, function, file and kind, its bytes and blocks, its
-// stack's frames with their FX nodes, and its user marks), their bytes,
+// stack's frames with their FX nodes, its user marks, its spread and its
+// turnovers), their bytes and blocks,
 // the unknown frees, and the peak (a flag, then its fields, its roles as
 // encodeBreakdown writes them). Lists are written with their count plus
 // one, 0 for nil.
@@ -99,8 +101,14 @@ func encodeWindow(tw *TraceWindow) ([]byte, error) {
 		for _, u := range g.User {
 			w.bool(u)
 		}
+		w.count(len(g.Spread), g.Spread == nil)
+		for _, b := range g.Spread {
+			w.int(b)
+		}
+		w.int(int64(g.Turnovers))
 	}
 	w.int(tw.NeverFreedBytes)
+	w.int(int64(tw.NeverFreedBlocks))
 	w.int(int64(tw.UnknownFrees))
 	w.bool(tw.Peak != nil)
 	if p := tw.Peak; p != nil {
@@ -201,12 +209,20 @@ func decodeWindow(b []byte) (TraceWindow, bool) {
 					g.User[j] = r.bool()
 				}
 			}
+			if n, ok := r.count(1); ok {
+				g.Spread = make([]int64, n)
+				for j := range g.Spread {
+					g.Spread[j] = r.int()
+				}
+			}
+			g.Turnovers = int(r.int())
 			if !r.ok {
 				return TraceWindow{}, false
 			}
 		}
 	}
 	tw.NeverFreedBytes = r.int()
+	tw.NeverFreedBlocks = int(r.int())
 	tw.UnknownFrees = int(r.int())
 	if r.bool() {
 		p := &TracePeak{Allocated: r.int(), Index: int(r.int())}

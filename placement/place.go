@@ -95,7 +95,8 @@ type Run struct {
 }
 
 // Place decides where each input of run belongs, in this order: the rank
-// of every snapshot (ranks.go), the machine of every GPU log, its GPUs
+// of every snapshot (ranks.go, then unranked.go for dumps whose paths give
+// none beside ranked ones), the machine of every GPU log, its GPUs
 // numbered after the machines before it (hosts.go), the rank and device
 // of every GPU UUID a capture manifest gives (captures.go), and the GPU of
 // every process reading (processgpus.go). run is not modified: the snapshots and
@@ -113,6 +114,7 @@ func Place(run *ingest.Run) *Run {
 		out.Logs[i] = &c
 	}
 	notes, dirRanks := separateRanks(out.Snapshots)
+	notes = append(notes, joinUnranked(out.Snapshots, notes)...)
 	out.Notes = append(notes, separateHosts(out.Logs)...)
 	out.logRanks = logRanks(out.Logs, dirRanks)
 	var uuidNotes []Note
@@ -154,6 +156,14 @@ const (
 	// and the traces cannot tell whether the groups are two processes:
 	// they are kept one series (Note.Alternation).
 	NoteNamesAlternate NoteKind = "snapshot names alternate"
+	// NoteUnrankedJoined: snapshots whose paths give no rank were taken
+	// as the dumps of the run's only rank, on its device, nothing showing
+	// two processes (Note.Unranked).
+	NoteUnrankedJoined NoteKind = "unranked snapshots joined to a rank"
+	// NoteUnrankedApart: snapshots whose paths give no rank, beside the
+	// dumps of several ranks, are kept a series of their own: nothing
+	// says which rank wrote them (Note.Unranked).
+	NoteUnrankedApart NoteKind = "unranked snapshots kept apart"
 )
 
 // Note is one thing placement assumed, as its kind and the figures of
@@ -169,6 +179,27 @@ type Note struct {
 	Manifests *ManifestClash
 	// Alternation are the names that alternate (NoteNamesAlternate).
 	Alternation *NameAlternation
+	// Unranked are the snapshots without a rank in their paths
+	// (NoteUnrankedJoined, NoteUnrankedApart).
+	Unranked *UnrankedDumps
+}
+
+// UnrankedDumps are the snapshots whose paths give no rank, beside the
+// dumps of ranked paths (unranked.go).
+type UnrankedDumps struct {
+	// Paths are the first of them (at most three), Count how many there
+	// are.
+	Paths []string
+	Count int
+	// Ranks are the ranks the other paths give, ascending.
+	Ranks []int
+	// Rank is the rank they were joined to (NoteUnrankedJoined);
+	// input.NoRank when they were kept apart.
+	Rank int
+	// ByTrace is true when a trace event they share with the rank's
+	// dumps joined them (one process's ring buffer); false when nothing
+	// showed two processes.
+	ByTrace bool
 }
 
 // NameAlternation is a path rank whose snapshot names, apart from the

@@ -120,7 +120,7 @@ func fixtureFindings() (*analyze.Findings, *ingest.Run) {
 			Trend: &analyze.Trend{Metric: analyze.MetricNonPyTorch, Per: "step", N: 12, Slope: 0, Lo: -2e5, Hi: 2e5, PValue: 0.5, State: analyze.StateFlat,
 				Pattern: analyze.PatternFlat, Why: analyze.TrendWhy{Rule: analyze.RuleNoGrowth}}}
 		d.TraceWindow = &analyze.TraceWindow{Path: d.Points[11].Path, Entries: 50000, Start: fixtureStart.Add(110 * time.Minute), End: fixtureStart.Add(2 * time.Hour),
-			PeakAllocated: 21 * gib, NeverFreedBytes: 96 * mibB, UnknownFrees: 12,
+			PeakAllocated: 21 * gib, NeverFreedBytes: 96 * mibB, NeverFreedBlocks: 2, UnknownFrees: 12,
 			NeverFreed: []analyze.LiveGroup{{Signature: analyze.Signature{Site: "train.py:57", Function: "train_step", Fingerprint: "7f3a9c01d2e4"}, Bytes: 96 * mibB, Blocks: 2}}}
 		d.TraceWindow.Peak = &analyze.TracePeak{Allocated: 21 * gib, Index: 31250, Time: fixtureStart.Add(115 * time.Minute),
 			Roles: *fixtureRoles(21*gib, int64(11)*leak)}

@@ -64,6 +64,7 @@ func markdownOf(v *view, opt Options) []byte {
 		b.WriteString("\n")
 	}
 
+	mdList(&b, "Never freed in the trace window", v.NeverFreed, mdItem)
 	mdList(&b, "Capture", v.Capture, mdItem)
 	mdList(&b, "What to try next", v.NextSteps, mdSentence)
 

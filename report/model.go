@@ -47,6 +47,11 @@ type view struct {
 	Processes []processItem
 	// OtherProcesses are the processes of no device; nil when none.
 	OtherProcesses *processSet
+	// NeverFreed are what each device's trace window allocated and never
+	// freed, a line a device (summary.md), and its groups, a row each
+	// (the workbook); nil when no window kept anything.
+	NeverFreed     []string
+	NeverFreedRows []neverFreedRow
 	// Notes are the caveats under the verdict; NextSteps what to try next.
 	Notes     []string
 	NextSteps []words.Sentence
@@ -83,6 +88,10 @@ func buildView(f *analyze.Findings) *view {
 	}
 	for _, d := range f.Devices {
 		v.Devices = append(v.Devices, buildDevice(f, d))
+		if line := words.NeverFreed(d); line != "" {
+			v.NeverFreed = append(v.NeverFreed, line)
+			v.NeverFreedRows = append(v.NeverFreedRows, neverFreedRows(d)...)
+		}
 	}
 	v.Suspects = suspectItems(f)
 	if op := f.OtherProcesses; op != nil {

@@ -501,3 +501,33 @@ func knownBytesCell(b int64) Cell {
 	}
 	return byteCell(b)
 }
+
+// neverFreedRow is one never-freed group of a device's trace window: its
+// site, bytes, blocks, the steps the window shows beside it, and whether
+// it is the possible leak seen in the window.
+type neverFreedRow struct {
+	Device, Path                string
+	Site, Function, Fingerprint string
+	Bytes, Blocks, Steps        Cell
+	Leak                        string
+}
+
+// neverFreedRows are device d's trace window's never-freed groups, largest
+// first.
+func neverFreedRows(d *analyze.Device) []neverFreedRow {
+	tw := d.TraceWindow
+	out := make([]neverFreedRow, 0, len(tw.NeverFreed))
+	for i := range tw.NeverFreed {
+		g := &tw.NeverFreed[i]
+		r := neverFreedRow{Device: words.DeviceASCII(d.DeviceKey), Path: tw.Path, Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint,
+			Bytes: byteCell(g.Bytes), Blocks: countCell(g.Blocks, true), Steps: noneCell(UnitCount)}
+		if g.Turnovers > 0 {
+			r.Steps = countCell(g.Turnovers, true)
+		}
+		if w := d.WindowLeak; w != nil && w.Group == i {
+			r.Leak = "possible leak: " + words.WindowRate(w)
+		}
+		out = append(out, r)
+	}
+	return out
+}

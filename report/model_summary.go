@@ -116,7 +116,7 @@ func summaryDevice(f *analyze.Findings, d *analyze.Device, it deviceItem) Summar
 	if d.Host {
 		sd.Kind = analyze.HostPinnedKind
 	}
-	sd.TraceWindow = summaryTraceWindow(d.TraceWindow)
+	sd.TraceWindow = summaryTraceWindow(d)
 	for i := range d.Points {
 		p := &d.Points[i]
 		ss := SummarySnapshot{Path: p.Path, Time: timePtr(p.Time), Phase: string(p.Phase), SummaryUsage: UsageFields(p.Usage)}

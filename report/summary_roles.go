@@ -44,6 +44,75 @@ type SummaryTraceWindow struct {
 	LowerBound         bool             `json:"lower_bound,omitempty"`
 	RolesBytes         map[string]int64 `json:"roles_bytes,omitempty"`
 	Notes              []string         `json:"notes,omitempty"`
+	// NeverFreed sums up what the window allocated and never freed.
+	NeverFreed *SummaryNeverFreed `json:"never_freed,omitempty"`
+}
+
+// maxSummaryNeverFreed bounds the never-freed sites summary.json and
+// summary.md list: the few largest say where the window's memory stayed.
+const maxSummaryNeverFreed = 5
+
+// SummaryNeverFreed is what a trace window allocated and never freed
+// (analyze.TraceWindow.NeverFreed): bytes and blocks, the window's span
+// (first and last event; null without times), the largest sites, and the
+// possible leak the analysis saw in it (analyze.WindowLeak), absent when
+// none.
+type SummaryNeverFreed struct {
+	Bytes       int64                   `json:"bytes"`
+	Blocks      int                     `json:"blocks"`
+	Start       *string                 `json:"start"`
+	End         *string                 `json:"end"`
+	SpanSeconds *float64                `json:"span_seconds"`
+	Sites       []SummaryNeverFreedSite `json:"sites"`
+	Leak        *SummaryWindowLeak      `json:"leak,omitempty"`
+}
+
+// SummaryNeverFreedSite is one never-freed group of a trace window: its
+// site, bytes and blocks, and the training steps the window shows beside
+// it (analyze.LiveGroup.Turnovers; absent for a group of few blocks).
+type SummaryNeverFreedSite struct {
+	Site        string `json:"site"`
+	Function    string `json:"function"`
+	Fingerprint string `json:"fingerprint"`
+	Bytes       int64  `json:"bytes"`
+	Blocks      int    `json:"blocks"`
+	Steps       int    `json:"steps,omitempty"`
+}
+
+// SummaryWindowLeak is a possible leak seen in one snapshot's trace: the
+// site of the steady never-freed stream, its bytes and blocks, the steps
+// it outlived, its rate per step and per second of the window, and the
+// p-value of its rise over the window's parts.
+type SummaryWindowLeak struct {
+	Site                 string  `json:"site"`
+	Function             string  `json:"function"`
+	Fingerprint          string  `json:"fingerprint"`
+	Bytes                int64   `json:"bytes"`
+	Blocks               int     `json:"blocks"`
+	Steps                int     `json:"steps"`
+	GrowthBytesPerStep   float64 `json:"growth_bytes_per_step"`
+	GrowthBytesPerSecond float64 `json:"growth_bytes_per_second"`
+	PValue               float64 `json:"p_value"`
+}
+
+// summaryNeverFreed is what device d's trace window allocated and never
+// freed, with its possible leak.
+func summaryNeverFreed(d *analyze.Device) *SummaryNeverFreed {
+	w := d.TraceWindow
+	nf := &SummaryNeverFreed{Bytes: w.NeverFreedBytes, Blocks: w.NeverFreedBlocks, Start: timePtr(w.Start), End: timePtr(w.End), Sites: []SummaryNeverFreedSite{}}
+	if !w.Start.IsZero() && !w.End.IsZero() {
+		span := round6(w.End.Sub(w.Start).Seconds())
+		nf.SpanSeconds = &span
+	}
+	for _, g := range w.NeverFreed[:min(len(w.NeverFreed), maxSummaryNeverFreed)] {
+		nf.Sites = append(nf.Sites, SummaryNeverFreedSite{Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint, Bytes: g.Bytes, Blocks: g.Blocks, Steps: g.Turnovers})
+	}
+	if wl := d.WindowLeak; wl != nil {
+		g := &w.NeverFreed[wl.Group]
+		nf.Leak = &SummaryWindowLeak{Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint, Bytes: g.Bytes, Blocks: g.Blocks, Steps: wl.Steps,
+			GrowthBytesPerStep: round6(wl.PerStep), GrowthBytesPerSecond: round6(wl.PerSecond()), PValue: wl.Trend.PValue}
+	}
+	return nf
 }
 
 // SummaryLever is a change that would shrink one role at a capacity
@@ -100,8 +169,10 @@ func summarySnapshotRoles(ss *SummarySnapshot, p *analyze.Point) {
 	}
 }
 
-// summaryTraceWindow is a device's trace-window peak; nil without one.
-func summaryTraceWindow(w *analyze.TraceWindow) *SummaryTraceWindow {
+// summaryTraceWindow is a device's trace-window peak and what it never
+// freed; nil without one.
+func summaryTraceWindow(d *analyze.Device) *SummaryTraceWindow {
+	w := d.TraceWindow
 	if w == nil || w.Peak == nil {
 		return nil
 	}
@@ -111,6 +182,7 @@ func summaryTraceWindow(w *analyze.TraceWindow) *SummaryTraceWindow {
 	if !p.LowerBound {
 		st.RolesBytes = rolesJSON(&p.Roles.Bytes)
 	}
+	st.NeverFreed = summaryNeverFreed(d)
 	return st
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 // Sheet names of report.xlsx, in order.
-var xlsxSheets = []string{"Summary", "Snapshots", "Trend", "Suspects", "Groups", "Fragmentation", "Roles", "GPU samples",
+var xlsxSheets = []string{"Summary", "Snapshots", "Trend", "Suspects", "Groups", "Never freed", "Fragmentation", "Roles", "GPU samples",
 	"Memory stats", "Processes", "Process samples", "Inputs"}
 
 // maxXLSXRows is the most data rows a sheet gets (Excel's limit is
@@ -130,7 +130,7 @@ func xlsxOf(v *view, opt Options) ([]byte, error) {
 	// once a stream writer has written one, excelize would parse its
 	// XML back to select or unselect it, and write it out again.
 	f.SetActiveSheet(0)
-	steps := []func() error{w.summary, w.snapshots, w.trend, w.suspects, w.groups, w.fragmentation, w.roles, w.gpuSamples,
+	steps := []func() error{w.summary, w.snapshots, w.trend, w.suspects, w.groups, w.neverFreed, w.fragmentation, w.roles, w.gpuSamples,
 		w.memoryStats, w.processes, w.processSamples, w.inputs}
 	for _, st := range steps {
 		if err := st(); err != nil {
@@ -722,6 +722,25 @@ func (w *xlsxWriter) groups() error {
 		rows = append(rows, d.Groups...)
 	}
 	return itemSheet(w, "Groups", "tGroups", groupCols, rows, nil)
+}
+
+// neverFreedCols are the Never freed sheet's columns.
+var neverFreedCols = []xcolumn[neverFreedRow]{
+	xt("Device", 18, func(r neverFreedRow) string { return r.Device }),
+	xt("Site", 30, func(r neverFreedRow) string { return r.Site }),
+	xt("Function", 24, func(r neverFreedRow) string { return r.Function }),
+	xt("Fingerprint", 16, func(r neverFreedRow) string { return r.Fingerprint }),
+	xc("Never freed", 13, fmtMiB, func(r neverFreedRow) Cell { return r.Bytes }),
+	xc("Blocks", 10, fmtBytes, func(r neverFreedRow) Cell { return r.Blocks }),
+	xc("Steps", 10, fmtBytes, func(r neverFreedRow) Cell { return r.Steps }),
+	xt("Leak", 40, func(r neverFreedRow) string { return r.Leak }),
+	xt("Snapshot", 50, func(r neverFreedRow) string { return r.Path }),
+}
+
+// neverFreed lists what each device's trace window allocated and never
+// freed, group by group, and the possible leak seen in it.
+func (w *xlsxWriter) neverFreed() error {
+	return itemSheet(w, "Never freed", "tNeverFreed", neverFreedCols, w.v.NeverFreedRows, nil)
 }
 
 // fragmentation lists each snapshot's fragmentation, the device's

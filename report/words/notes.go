@@ -170,7 +170,8 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 		return clockOffset(n.Clock, "the snapshots")
 	case analyze.NoteClockOffsetStats:
 		return clockOffset(n.Clock, "the torch.cuda.memory_stats readings")
-	case analyze.NoteRanksNumbered, analyze.NoteMachinesNumbered, analyze.NoteManifestsDisagree, analyze.NoteNamesAlternate:
+	case analyze.NoteRanksNumbered, analyze.NoteMachinesNumbered, analyze.NoteManifestsDisagree, analyze.NoteNamesAlternate,
+		analyze.NoteUnrankedJoined, analyze.NoteUnrankedApart:
 		if n.Place != nil {
 			return placeNote(n.Place)
 		}

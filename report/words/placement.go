@@ -230,6 +230,8 @@ func placeNote(n *analyze.PlaceNote) string {
 		return fmt.Sprintf("the snapshot names%s fall into %d groups that alternate in time (%s; e.g. %s and %s), and %s: "+
 			"they are one series, as the dumps of one process; if they are several processes (hosts), give each its own folder or a rank in its name",
 			where, len(a.Paths), strings.Join(a.Paths, ", "), a.Example[0], a.Example[1], why)
+	case n.Unranked != nil:
+		return unrankedNote(n.Unranked)
 	case n.Manifests != nil:
 		c := n.Manifests
 		return fmt.Sprintf("the capture manifests %s and %s give %s different GPUs (%s, %s); neither is used to find its GPU log",
@@ -253,4 +255,41 @@ func intList(v []int) string {
 		s[i] = strconv.Itoa(n)
 	}
 	return strings.Join(s, ", ")
+}
+
+// unrankedNote says what became of the snapshots whose paths give no
+// rank: joined to the run's only rank, or kept apart beside several.
+func unrankedNote(u *placement.UnrankedDumps) string {
+	paths := strings.Join(u.Paths, ", ")
+	if more := u.Count - len(u.Paths); more > 0 {
+		paths += " and " + strconv.Itoa(more) + " more"
+	}
+	ranks := make([]string, len(u.Ranks))
+	for i, r := range u.Ranks {
+		ranks[i] = strconv.Itoa(r)
+	}
+	if u.Rank == input.NoRank {
+		return fmt.Sprintf("%s without a rank in %s (%s) %s beside the dumps of ranks %s, and nothing says which rank wrote %s: "+
+			"%s kept a series of %s own (no rank); give each process's dumps a rank in their names",
+			units.CountOf(u.Count, "snapshot"), pronoun(u.Count, "its name", "their names"), paths, pronoun(u.Count, "lies", "lie"), strings.Join(ranks, ", "),
+			pronoun(u.Count, "it", "them"), pronoun(u.Count, "it is", "they are"), pronoun(u.Count, "its", "their"))
+	}
+	why := "on its device, nothing shows two processes (no dumps at one step, periodic dumps one after another, no traces of two processes)"
+	if u.ByTrace {
+		why = pronoun(u.Count, "its allocator trace shares", "their allocator traces share") + " events with its dumps, one process's ring buffer"
+	}
+	whose := "the only rank the other snapshot names give"
+	if len(u.Ranks) > 1 {
+		whose = "of the ranks " + strings.Join(ranks, ", ") + " the other snapshot names give"
+	}
+	return fmt.Sprintf("%s without a rank in %s (%s) %s taken as rank %d's, %s: %s",
+		units.CountOf(u.Count, "snapshot"), pronoun(u.Count, "its name", "their names"), paths, pronoun(u.Count, "is", "are"), u.Rank, whose, why)
+}
+
+// pronoun picks the singular or the plural form for n things.
+func pronoun(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -88,6 +88,16 @@ func TestPlacementNotes(t *testing.T) {
 			Alternation: &placement.NameAlternation{Rank: 3, Paths: []string{"rank3/a_*.pickle", "rank3/b_*.pickle"}, Example: [2]string{"rank3/a_1.pickle", "rank3/b_2.pickle"}}}},
 			"the snapshot names of rank 3 fall into 2 groups that alternate in time (rank3/a_*.pickle, rank3/b_*.pickle; e.g. rank3/a_1.pickle and rank3/b_2.pickle), and their traces cover too little time in common to tell whether these are several processes: " +
 				"they are one series, as the dumps of one process; if they are several processes (hosts), give each its own folder or a rank in its name"},
+		{"unranked dumps joined", analyze.Note{Kind: analyze.NoteUnrankedJoined, Place: &analyze.PlaceNote{Kind: placement.NoteUnrankedJoined,
+			Unranked: &placement.UnrankedDumps{Paths: []string{"s/step_100.pickle", "s/step_200.pickle", "s/step_300.pickle"}, Count: 5, Ranks: []int{0}, Rank: 0}}},
+			"5 snapshots without a rank in their names (s/step_100.pickle, s/step_200.pickle, s/step_300.pickle and 2 more) are taken as rank 0's, the only rank the other snapshot names give: " +
+				"on its device, nothing shows two processes (no dumps at one step, periodic dumps one after another, no traces of two processes)"},
+		{"unranked dump joined by its trace", analyze.Note{Kind: analyze.NoteUnrankedJoined, Place: &analyze.PlaceNote{Kind: placement.NoteUnrankedJoined,
+			Unranked: &placement.UnrankedDumps{Paths: []string{"oom_snapshot.pickle"}, Count: 1, Ranks: []int{0, 1}, Rank: 1, ByTrace: true}}},
+			"1 snapshot without a rank in its name (oom_snapshot.pickle) is taken as rank 1's, of the ranks 0, 1 the other snapshot names give: its allocator trace shares events with its dumps, one process's ring buffer"},
+		{"unranked dump apart", analyze.Note{Kind: analyze.NoteUnrankedApart, Place: &analyze.PlaceNote{Kind: placement.NoteUnrankedApart,
+			Unranked: &placement.UnrankedDumps{Paths: []string{"oom_snapshot.pickle"}, Count: 1, Ranks: []int{0, 1}, Rank: input.NoRank}}},
+			"1 snapshot without a rank in its name (oom_snapshot.pickle) lies beside the dumps of ranks 0, 1, and nothing says which rank wrote it: it is kept a series of its own (no rank); give each process's dumps a rank in their names"},
 		{"machines numbered", analyze.Note{Kind: analyze.NoteMachinesNumbered, Place: &analyze.PlaceNote{Kind: placement.NoteMachinesNumbered,
 			Machines: &placement.MachineNumbering{Machines: 2, Moved: []placement.MovedLog{{Path: "node1/smi.csv", FirstGPU: 8}}}}},
 			"the GPU logs read 2 machines (logs that read the same GPU number at the same times see different memory): the GPUs of each further machine are numbered after the ones before, as torchrun numbers ranks across nodes: node1/smi.csv as GPUs 8 and up"},

@@ -63,6 +63,9 @@ func Headline(f *analyze.Findings) string {
 func leakHeadline(f *analyze.Findings) string {
 	v := &f.Verdict
 	if len(v.Suspects) == 0 || f.Suspect(v.Suspects[0]) == nil {
+		if d := device(f, v.Window); v.NoSite == analyze.NoSiteWindow && d != nil && d.WindowLeak != nil {
+			return "possible leak at " + withAside(windowSite(d).Site, WindowRate(d.WindowLeak)) + ", seen in one snapshot's trace"
+		}
 		if v.NoSite == analyze.NoSiteSnapshots {
 			return "leak (no site: no snapshots)"
 		}
@@ -181,6 +184,8 @@ func Reason(f *analyze.Findings, r analyze.Reason) string {
 		nt := d.Coverage.NoStackTrend
 		return fmt.Sprintf("leak on %s without a site: live memory in blocks without stacks grows %s, %s; only %s of live bytes carry stacks",
 			where, units.RateCI(nt.Slope, nt.Lo, nt.Hi, nt.Per), units.PValue(nt.PValue), units.Percent(d.Coverage.MinLiveWithStack))
+	case analyze.ReasonWindowLeak:
+		return windowLeakReason(d)
 	case analyze.ReasonStatsLeak:
 		at := d.Trend(analyze.MetricAllocated)
 		return fmt.Sprintf("leak on %s: allocated memory (torch.cuda.memory_stats) grows %s, %s, %s over the fitted range; no attribution without snapshots: call torch.cuda.memory._record_memory_history() before training and torch.cuda.memory._dump_snapshot(path) every few hundred steps to find the site",
@@ -295,4 +300,28 @@ func withAside(name, aside string) string {
 		return name + ", " + aside
 	}
 	return name + " (" + aside + ")"
+}
+
+// windowSite is the never-freed group of device d's leak seen in one
+// trace (analyze.WindowLeak.Group).
+func windowSite(d *analyze.Device) *analyze.LiveGroup {
+	return &d.TraceWindow.NeverFreed[d.WindowLeak.Group]
+}
+
+// WindowRate is the rate of a leak seen in one trace: per step when the
+// window shows its steps, "+8.00 MiB/step over 200 steps", with the rate
+// per second of the window.
+func WindowRate(w *analyze.WindowLeak) string {
+	return fmt.Sprintf("%s/step over %d steps, %s/s", units.Signed(w.PerStep), w.Steps, units.Signed(w.PerSecond()))
+}
+
+// windowLeakReason says why device d's leak seen in one trace is one:
+// the stream, its blocks and bytes, the window and its steps.
+func windowLeakReason(d *analyze.Device) string {
+	w, tw := d.WindowLeak, d.TraceWindow
+	g := windowSite(d)
+	return fmt.Sprintf("possible leak on %s at %s (%s), seen in one snapshot's trace (%s): %s in %s allocated steadily over the window's %s (%s) and all still alive at the dump, while the steps around them freed their own memory (%s); "+
+		"a few more snapshots a few hundred steps apart would confirm it",
+		Device(d.DeviceKey), g.Site, g.Function, w.Path, units.Bytes(g.Bytes), units.CountOf(g.Blocks, "block"),
+		units.CountOf(w.Steps, "step"), units.Duration(tw.End.Sub(tw.Start)), WindowRate(w))
 }
