@@ -432,7 +432,7 @@ func csvHeaderFields(line string) (sep string, n int, ok bool) {
 // two fields that start with letters too, but the log's next line is no
 // row of it.
 func startsCSV(head []byte) bool {
-	text := string(firstBytes(head, 16<<10))
+	text := string(head)
 	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' })
 	if len(lines) == 0 {
 		return false
@@ -445,9 +445,10 @@ func startsCSV(head []byte) bool {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		// The second line may be cut by the end of head: a row shorter
-		// than the header there is no evidence against it.
-		if l == lines[len(lines)-1] && len(text) == 16<<10 {
+		// The second line may be cut where head (sniffLen bytes of a
+		// longer file) ends: a row shorter than the header there is no
+		// evidence against it.
+		if l == lines[len(lines)-1] && len(head) >= sniffLen && len(strings.Split(l, sep)) < n {
 			return true
 		}
 		return len(strings.Split(l, sep)) == n

@@ -26,6 +26,7 @@ func TestUnrecognisedLogReason(t *testing.T) {
 		// A line of prose with a comma splits into two fields that start
 		// with letters, as a header's do; the next line is no row of it.
 		{"skip.log", "step 12: OOM on batch with seq_len 8192, skipping batch\nstep 13 loss 2.0\n", false},
+		{"skip-unterminated.log", "step 12: OOM on batch with seq_len 8192, skipping batch\nstep 13 loss 2.0", false},
 		// A header alone (the job died before its first reading).
 		{"header.csv", "Time,GPU used\n", true},
 		{"stderr.log", "", false},
