@@ -297,7 +297,7 @@ func (a *analysis) attribute(dr *deviceRun, sg *seriesGroups) {
 		t := fitKept("no_stack_bytes", fit.per, fit.x, y, fit.keep, nr)
 		// Stackless blocks that turn over are a container, as with stacks.
 		if t.State == StateGrowing {
-			if ev := survivalEvidence(sg.survival.Group(noStackSignature.Key), dr.ac); ev.Form == SurvivalTurnedOver {
+			if ev := survivalEvidence(sg.survival.Group(noStackSignature.Key), &t, dr.ac); ev.Form == SurvivalTurnedOver {
 				t.State, t.Pattern, t.Why = StateFlat, PatternTurnedOver, TrendWhy{Rule: RuleTurnedOver}
 			}
 		}

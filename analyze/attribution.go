@@ -261,7 +261,7 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 		}
 		// Growing bytes are a leak only if they survive (survival.go):
 		// a group that replaces its blocks is a bounded container.
-		ev := survivalEvidence(sg.survival.Group(g.Key), ac)
+		ev := survivalEvidence(sg.survival.Group(g.Key), &tr, ac)
 		if ev.Form == SurvivalTurnedOver {
 			continue
 		}

@@ -1163,10 +1163,11 @@ type OOM struct {
 	// Message is what a training log's OOM message said; nil for an OOM
 	// a snapshot recorded.
 	Message *OOMMessage
-	// Handled is true when the training log says the job caught the OOM
-	// and went on (gpulog.TrainingOOM.Handled: a recovery line answers
-	// the message): it is no crash, and raises a warning, not a critical
-	// verdict.
+	// Handled is true when the job caught the OOM and went on: the
+	// training log says so (gpulog.TrainingOOM.Handled: a recovery line
+	// answers the message), or, for an OOM a snapshot recorded, the trace
+	// allocates again after it (wentOn in oom.go). It is no crash, and
+	// raises a warning, not a critical verdict.
 	Handled bool
 	// RepeatedIn are the other training logs that hold the same message,
 	// copies of the same process's output (a tee, a tracker's console
@@ -1357,8 +1358,8 @@ type Verdict struct {
 	// lists their causes in that order (unknown ones left out).
 	OOMs      int64
 	OOMCauses []OOMCause
-	// OOMsHandled counts the OOMs of OOMs that the training logs show the
-	// job caught and went on from (OOM.Handled).
+	// OOMsHandled counts the OOMs of OOMs that the training logs or the
+	// snapshots' traces show the job caught and went on from (OOM.Handled).
 	OOMsHandled int64
 	// Suppressed counts the leak suspects suppressions took out of the
 	// verdict, by rule, most suspects first.

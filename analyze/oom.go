@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gpureport/analyze/roles"
+	"gpureport/ingest"
 	"gpureport/internal/units"
 	"gpureport/snapshot"
 )
@@ -61,21 +62,28 @@ const topLiveAtOOM = 5
 // explainOOMs explains every distinct OOM event of a series. The same
 // event can appear in the traces of several snapshots (the ring buffer
 // keeps it); the first snapshot that holds it is used, as its state is the
-// closest.
+// closest. It is Handled when the trace of one that holds it goes on after
+// it (wentOn): the first, or a later dump whose trace allocated after it.
 func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo, side string) []OOM {
 	type key struct {
 		t, size int64
 		free    uint64
 	}
-	seen := map[key]bool{}
+	seen := map[key]int{} // -> index in out; -1 when not explained
 	var out []OOM
 	for _, f := range s.Files {
 		for _, e := range f.Snapshot.OOMEntries(s.Device) {
 			k := key{e.TimeUS, e.Size, e.Addr}
-			if seen[k] {
+			if j, ok := seen[k]; ok {
+				// A later dump of the same process whose ring buffer
+				// still holds the OOM may show what followed it, where
+				// the first was dumped at the OOM (an OOM observer's).
+				if j >= 0 && !out[j].Handled && f.Snapshot.AllocatesAfter(s.Device, e.Index) {
+					out[j].Handled = wentOnIn(f, s.Device, e.Index)
+				}
 				continue
 			}
-			seen[k] = true
+			seen[k] = -1
 			o, ok := cachedOOM(f, s.DeviceKey, e.Index, side)
 			if !ok {
 				// A digest holds no trace: the OOM's state is replayed
@@ -93,6 +101,7 @@ func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo, si
 			}
 			o.Path, o.Rank, o.Device, o.Capacity, o.Ranks = f.Path, s.Rank, s.Device, capacity, ranks
 			classifyOOM(&o)
+			seen[k] = len(out)
 			out = append(out, o)
 		}
 	}
@@ -119,6 +128,7 @@ func explainOOM(snap *snapshot.Snapshot, dev, idx int, memo *roles.StackMemo) OO
 	}
 	after := len(tr) - 1 - idx
 	o.Reconstructed = after > 0
+	o.Handled = wentOn(tr, idx)
 	large := o.Requested > 1<<20
 	if m := newMemState(snap, dev); m.replayWork(after) <= maxReplayWork {
 		freed := m.stateAt(snap, dev, idx)
@@ -151,6 +161,58 @@ func explainOOM(snap *snapshot.Snapshot, dev, idx int, memo *roles.StackMemo) OO
 	o.Missing = max(0, o.Requested-o.DeviceFree)
 	oomRoles(&o, snap, dev, idx, memo)
 	return o
+}
+
+// wentOnIn is wentOn for the OOM at trace event idx of device dev in file
+// f, decoded in full for its trace; false when it no longer decodes.
+func wentOnIn(f *ingest.SnapshotFile, dev, idx int) bool {
+	snap, err := f.Full()
+	if err != nil || dev >= len(snap.Traces) || idx >= len(snap.Traces[dev]) || snap.Traces[dev][idx].Action != snapshot.ActionOOM {
+		slog.Debug("OOM's sequel not read: the snapshot no longer decodes as digested", "file", f.Path, "err", err)
+		return false
+	}
+	return wentOn(snap.Traces[dev], idx)
+}
+
+// wentOn reports whether trace tr goes on after its OOM event at idx as a
+// process that caught the OOM does: what PyTorch itself does around an OOM
+// is no allocation. Before it raises, the caching allocator has freed its
+// cached blocks and retried (segment_free events before the oom entry);
+// after it, the exception unwinds the failed step (frees), an except
+// handler or the OOM observer may dump a snapshot (a snapshot event), and
+// a fatal OOM's trace ends there. So a later allocation on the OOM's
+// stream (other streams' threads, a prefetcher or NCCL, may run on for a
+// while in a process that is about to die) shows the process went on
+// when it is either
+//
+//   - made by the stack the failed request had: the code that failed ran
+//     again and got its memory (the next batch after a skipped one, a
+//     retry at a smaller batch size), which only a process that caught
+//     the OOM does; or
+//   - the last of allocations that together reach the failed request's
+//     size: more than an exception handler's temporaries, as much as the
+//     failed step asked for at once (for an OOM event without a stack,
+//     or whose code does not recur in the trace).
+func wentOn(tr []snapshot.TraceEntry, idx int) bool {
+	if idx < 0 || idx >= len(tr) {
+		return false
+	}
+	e := &tr[idx]
+	var bytes int64
+	for i := idx + 1; i < len(tr); i++ {
+		a := &tr[i]
+		if a.Action != snapshot.ActionAlloc || a.Stream != e.Stream {
+			continue
+		}
+		if e.Stack != snapshot.NoStack && a.Stack == e.Stack {
+			return true
+		}
+		bytes += a.Size
+		if e.Size > 0 && bytes >= e.Size {
+			return true
+		}
+	}
+	return false
 }
 
 // blameLeaks sets, for every OOM of device d, the bytes its unsuppressed

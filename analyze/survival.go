@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"gpureport/internal/stats"
@@ -51,7 +52,9 @@ import (
 //     where no block of the previous Largest's size is still alive (the
 //     tensor was replaced by a bigger one) and those where one is (a
 //     bigger block joined it: a container's newest entry whose sizes
-//     drift upward).
+//     drift upward). A container whose every block is replaced between
+//     dumps counts as Recreated too; survivalEvidence tells it apart by
+//     how much of the group's growth the largest block carries.
 //
 // survivalEvidence (attribution.go) reads these for a group whose bytes
 // grow. Survival is a fold: Observe takes the snapshots one at a time, in
@@ -336,9 +339,9 @@ func (sv *Survival) Group(key string) *GroupSurvival {
 	return out
 }
 
-// survivalEvidence judges a group whose live bytes grow by the survival
-// of its blocks gs over the periodic points of ac (see the top of the
-// file):
+// survivalEvidence judges a group whose live bytes grow (grew, their
+// trend; nil when not known) by the survival of its blocks gs over the
+// periodic points of ac (see the top of the file):
 //
 //   - kept: Kept grows, under the device's trend rules, over the
 //     snapshots older than the group's turnover (a block born there and
@@ -346,13 +349,14 @@ func (sv *Survival) Group(key string) *GroupSurvival {
 //     keeps what it adds; a container's blocks alive at the end are all
 //     younger than its turnover, so Kept stays flat there;
 //   - re-created bigger: the largest block never falls between snapshots
-//     and grows under the same rules, and where it grew the one before it
-//     was mostly gone (Recreated > GrewBeside);
+//     and grows under the same rules, where it grew the one before it
+//     was mostly gone (Recreated > GrewBeside), and its growth is most of
+//     the group's (explainsGrowth);
 //   - turned over: neither, with at least the rules' fewest points older
 //     than the turnover;
 //   - unknown: neither, with fewer (a short run, or blocks that live
 //     nearly as long as it): the bytes' trend alone decides.
-func survivalEvidence(gs *GroupSurvival, ac attributionContext) *SurvivalEvidence {
+func survivalEvidence(gs *GroupSurvival, grew *Trend, ac attributionContext) *SurvivalEvidence {
 	ev := &SurvivalEvidence{Form: SurvivalUnknown}
 	x := pick(ac.x, ac.keep)
 	m := len(x)
@@ -385,10 +389,24 @@ func survivalEvidence(gs *GroupSurvival, ac attributionContext) *SurvivalEvidenc
 	// sequences), which its turnover judges. A majority, not every time,
 	// because a dump can fall between the new tensor's allocation and the
 	// old one's release.
+	//
+	// One tensor re-created bigger is also all of the group's growth: the
+	// history tensor is the group, or the group's other blocks hold
+	// still. A group whose blocks are all replaced between dumps (a cache
+	// of the last K tensors, every entry evicted by the next dump) has no
+	// block of the previous largest size alive either, so Recreated
+	// alone cannot tell it from a history tensor; but when its sizes
+	// drift, every one of its K blocks grows, and the largest carries
+	// about 1/K of the group's growth. So the largest block's slope must
+	// explain at least half of the group's (grew): then no other block
+	// of the group, nor all of them together, grows as much as it does.
+	// Half, not all, leaves room for a history tensor beside a second
+	// one of the same code (two tensors re-created bigger by one line
+	// still read as a leak) and for the noise of the two fits.
 	if ly := int64s(gs.Largest); stats.Drops(ly, dropTolerance(ly)) == 0 && gs.Recreated > gs.GrewBeside {
 		lt := FitTrend("largest_block_bytes", ac.per, x, ly, r)
 		mapTrend(&lt, ac.keep)
-		if lt.State == StateGrowing {
+		if lt.State == StateGrowing && explainsGrowth(lt.Slope, grew) {
 			ev.Form, ev.Largest = SurvivalRecreated, &lt
 			return ev
 		}
@@ -397,6 +415,23 @@ func survivalEvidence(gs *GroupSurvival, ac attributionContext) *SurvivalEvidenc
 		ev.Form = SurvivalTurnedOver
 	}
 	return ev
+}
+
+// largestShare is the least share of a group's growth slope that its
+// largest block's slope must carry for the group to be one tensor
+// re-created bigger: at least half, so that the largest block grows more
+// than all the group's other blocks together (see survivalEvidence).
+const largestShare = 0.5
+
+// explainsGrowth reports whether the largest block's growth slope largest
+// carries at least largestShare of the group's trend grew (both in bytes
+// per unit of the same axis). Without a slope for the group it does not
+// judge and reports true.
+func explainsGrowth(largest float64, grew *Trend) bool {
+	if grew == nil || math.IsNaN(grew.Slope) || grew.Slope <= 0 {
+		return true
+	}
+	return largest >= largestShare*grew.Slope
 }
 
 // int64s converts byte counts to float64 for the statistics.

@@ -148,6 +148,16 @@ func TestSurvivalDecidesGrowth(t *testing.T) {
 		// warm-up): its largest block grows at every snapshot and never
 		// falls, but the block before it is still held beside it.
 		{"window of five snapshots, each block bigger", risingWindow(20, 5, site), false, "", true},
+		// Two history tensors of one line, one growing faster: its
+		// growth is most of the group's, a leak still.
+		{"two histories re-created bigger", histories(16, site), true, SurvivalRecreated, true},
+		// A cache of the last 8 tensors, every entry replaced between
+		// dumps, sizes drifting up: no block of the previous largest
+		// size lives on (as for a history tensor), but the largest
+		// block carries an eighth of the growth: a container.
+		{"cache of 8, all replaced, drifting up", driftCache(16, 8, 8, site), false, "", true},
+		// The same cache with half its entries replaced between dumps.
+		{"cache of 8, half replaced, drifting up", driftCache(16, 8, 4, site), false, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -197,6 +207,45 @@ func risingWindow(n, life int, frames []snapshot.Frame) [][]sblock {
 		for b := max(0, k-life+1); b <= k; b++ {
 			out[k] = append(out[k], sblock{slot(b), 2*mib + int64(b)*mib/4, frames})
 		}
+	}
+	return out
+}
+
+// histories returns n snapshots of two history tensors made by one line,
+// re-created bigger at new addresses each snapshot, by 8 and 3 MiB.
+func histories(n int, frames []snapshot.Frame) [][]sblock {
+	out := make([][]sblock, n)
+	for k := range n {
+		out[k] = []sblock{{slot(2 * k), int64(k+1) * 8 * mib, frames}, {slot(2*k + 1), int64(k+1) * 3 * mib, frames}}
+	}
+	return out
+}
+
+// driftCache returns n snapshots of a cache of size entries (an
+// OrderedDict that evicts its oldest) of which fresh are replaced between
+// consecutive snapshots, by new tensors at new addresses; the survivors
+// keep theirs. A new entry's size drifts up 10% of the first, 4 MiB, per
+// snapshot, give or take 5% (a sequence-length curriculum).
+func driftCache(n, size, fresh int, frames []snapshot.Frame) [][]sblock {
+	rng := rand.New(rand.NewPCG(uint64(size), uint64(fresh)))
+	next := 0
+	entry := func(k int) sblock {
+		sz := int64(4*float64(mib)*(1+0.1*float64(k))*(1+0.05*rng.NormFloat64())) / 512 * 512
+		next++
+		return sblock{slot(next - 1), sz, frames}
+	}
+	var cache []sblock
+	out := make([][]sblock, n)
+	for k := range n {
+		add := fresh
+		if k == 0 {
+			add = size
+		}
+		for range add {
+			cache = append(cache, entry(k))
+		}
+		cache = cache[len(cache)-size:]
+		out[k] = slices.Clone(cache)
 	}
 	return out
 }

@@ -43,8 +43,9 @@ import (
 // server reserving most of the GPU at start ramps towards the total in
 // minutes without failing.
 //
-// Severity: "critical" for an OOM (not one the training log shows the job
-// caught and went on from: OOM.Handled, a warning), a leak projected to exhaust the
+// Severity: "critical" for an OOM (not one the training log or the
+// snapshot's trace shows the job caught and went on from: OOM.Handled, a
+// warning), a leak projected to exhaust the
 // device within the run's own length or within Horizon (--horizon,
 // 24 h by default) of wall-clock time, or a leak on a device that already
 // ran out of memory (Device.RanOut, caught OOMs included: the forecast

@@ -444,7 +444,7 @@ func unclaimedReason(ext string, head []byte, promised bool) string {
 		return fmt.Sprintf("not a snapshot: no pickle, gzip, bzip2 or zip signature and no JSON snapshot (starts with %q)", firstBytes(head, 16))
 	}
 	reason := fmt.Sprintf("not a recognised GPU log (first line: %q)", firstLine(head, 80))
-	if looksLikeCSVHeader(firstLine(head, 4<<10)) {
+	if startsCSV(head) {
 		reason += "; if it is a CSV of GPU memory, name its columns with --gpu-log-columns " +
 			"(keys time, used, total, free, gpu and unit, each set to a column of this header: time=<column>,used=<column>,unit=MiB)"
 	}
@@ -461,13 +461,14 @@ var reMemoryQuantity = regexp.MustCompile(`\d(?:\.\d+)?\s*(?:[KMGT]i?B|bytes)\b`
 // memory. A job's output without any (loss lines, a launcher's
 // messages) holds nothing to read.
 func mayHoldMemoryData(head []byte) bool {
-	return bytes.IndexByte(head, 0) >= 0 || looksLikeCSVHeader(firstLine(head, 4<<10)) || reMemoryQuantity.Match(head)
+	return bytes.IndexByte(head, 0) >= 0 || startsCSV(head) || reMemoryQuantity.Match(head)
 }
 
-// looksLikeCSVHeader reports whether a line is a CSV header: two or more
+// csvHeaderFields reports whether a line is a CSV header: two or more
 // fields split by commas, semicolons or tabs, each a name (it starts with
-// a letter and is no number), so that --gpu-log-columns could name them.
-func looksLikeCSVHeader(line string) bool {
+// a letter and is no number), so that --gpu-log-columns could name them;
+// with the separator and the number of fields.
+func csvHeaderFields(line string) (sep string, n int, ok bool) {
 	line = strings.TrimPrefix(strings.TrimSpace(line), "\ufeff")
 	for _, sep := range []string{",", ";", "\t"} {
 		fields := strings.Split(line, sep)
@@ -483,10 +484,41 @@ func looksLikeCSVHeader(line string) bool {
 			}
 		}
 		if ok {
-			return true
+			return sep, len(fields), true
 		}
 	}
-	return false
+	return "", 0, false
+}
+
+// startsCSV reports whether head, a file's first bytes, starts as a CSV
+// does: a header line (csvHeaderFields) and, when a second line
+// follows, one of as many fields under the same separator. A line of
+// prose with a comma ("step 12: OOM on batch ..., skipping batch") has
+// two fields that start with letters too, but the log's next line is no
+// row of it.
+func startsCSV(head []byte) bool {
+	text := string(head)
+	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' })
+	if len(lines) == 0 {
+		return false
+	}
+	sep, n, ok := csvHeaderFields(firstLine(head, 4<<10))
+	if !ok {
+		return false
+	}
+	for _, l := range lines[1:] {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		// The second line may be cut where head (sniffLen bytes of a
+		// longer file) ends: a row shorter than the header there is no
+		// evidence against it.
+		if l == lines[len(lines)-1] && len(head) >= sniffLen && len(strings.Split(l, sep)) < n {
+			return true
+		}
+		return len(strings.Split(l, sep)) == n
+	}
+	return true
 }
 
 // unreadCompressions are the compressions gpureport does not decompress,

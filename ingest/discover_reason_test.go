@@ -10,8 +10,9 @@ import (
 
 // TestUnrecognisedLogReason: a .csv/.log discovery cannot read says why;
 // one whose first line is a CSV header also names --gpu-log-columns,
-// which reads a CSV of any column names. A text log without memory
-// figures is a job's output with nothing to read, no failure.
+// which reads a CSV of any column names, when the next line, if any, is a
+// row of as many fields. A text log without memory figures is a job's
+// output with nothing to read, no failure.
 func TestUnrecognisedLogReason(t *testing.T) {
 	tests := []struct {
 		name, content string
@@ -22,6 +23,12 @@ func TestUnrecognisedLogReason(t *testing.T) {
 		{"gpu_mem.log", "2024-05-01 12:00:00 GPU 0: used=1000.00MiB total=81920.00MiB\n", false},
 		{"numbers.csv", "1,2,3\n4,5,6\n", false},
 		{"train.log", "step 100 loss 2.0\nstep 200 loss 1.9\n", false},
+		// A line of prose with a comma splits into two fields that start
+		// with letters, as a header's do; the next line is no row of it.
+		{"skip.log", "step 12: OOM on batch with seq_len 8192, skipping batch\nstep 13 loss 2.0\n", false},
+		{"skip-unterminated.log", "step 12: OOM on batch with seq_len 8192, skipping batch\nstep 13 loss 2.0", false},
+		// A header alone (the job died before its first reading).
+		{"header.csv", "Time,GPU used\n", true},
 		{"stderr.log", "", false},
 	}
 	for _, tc := range tests {

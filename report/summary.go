@@ -311,8 +311,9 @@ type SummaryVerdict struct {
 	OutsideAllocatorLeak bool `json:"outside_allocator_leak"`
 	Fragmentation        bool `json:"fragmentation"`
 	OOM                  bool `json:"oom"`
-	// OOMsHandled counts the OOMs the training logs show the job caught
-	// and went on from (ooms[].handled); absent when none.
+	// OOMsHandled counts the OOMs the training logs or the snapshots'
+	// traces show the job caught and went on from (ooms[].handled);
+	// absent when none.
 	OOMsHandled int64 `json:"ooms_handled,omitempty"`
 	// MemoryGrows: GPU-log used memory grows on a device without
 	// snapshots, or memory_stats reserved memory on one whose readings
@@ -419,8 +420,9 @@ type SummaryOOM struct {
 	LargestFreeBytes int64   `json:"largest_free_bytes"`
 	Class            string  `json:"class"`
 	Explanation      string  `json:"explanation"`
-	// Handled is true when the training log shows the job caught the OOM
-	// and went on (a recovery line answers the message): no crash.
+	// Handled is true when the job caught the OOM and went on (a training
+	// log's recovery line answers the message, or a snapshot's trace
+	// allocates again after it): no crash.
 	Handled bool `json:"handled,omitempty"`
 	// RepeatedIn are the other files holding the same OOM message (copies
 	// of the same process's output), counted once; absent when none.

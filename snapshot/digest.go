@@ -328,6 +328,22 @@ func (s *Snapshot) TraceEndsAtOOM(dev int) bool {
 	return ooms[len(ooms)-1].Index > last
 }
 
+// AllocatesAfter reports whether device dev's trace allocated or mapped
+// memory after its event at index idx (LastAlloc, from the trace or, for
+// a digest, its summary).
+func (s *Snapshot) AllocatesAfter(dev, idx int) bool {
+	last := -1
+	switch {
+	case s.Digest != nil:
+		if dev >= 0 && dev < len(s.Digest.Traces) {
+			last = s.Digest.Traces[dev].LastAlloc
+		}
+	case dev >= 0 && dev < len(s.Traces):
+		last = lastAlloc(s.Traces[dev])
+	}
+	return last > idx
+}
+
 // intern returns the canonical copy of str: the digests of a run repeat
 // the same file and function names thousands of times, and the copy also
 // frees the decode buffer the original may point into.

@@ -9,6 +9,9 @@ import (
 	"gpureport/internal/units"
 )
 
+// traceWentOn says why a snapshot's OOM is handled (analyze's wentOn).
+const traceWentOn = "its trace allocates again after it, as only a process that caught the OOM does"
+
 // Explanation says, in a few sentences, why an OOM's request failed: the
 // allocator's state at the OOM and its cause (docs/design.md's order: limit,
 // leak, fragmentation, capacity), with the settings in force.
@@ -67,12 +70,20 @@ func Explanation(o *analyze.OOM) string {
 			b.WriteString(" " + r)
 		}
 		fmt.Fprintf(&b, " Allocator settings in force: %s.", conf)
-		if o.FreedAfter > 0 {
+		switch {
+		case o.FreedAfter > 0 && o.Handled:
+			// The trace went on past the failed step: its frees are
+			// the later steps' too.
+			fmt.Fprintf(&b, " %s was freed in the trace after the OOM, as the failed step unwound and the job went on.", units.Bytes(o.FreedAfter))
+		case o.FreedAfter > 0:
 			fmt.Fprintf(&b, " %s was freed right after the OOM as the failed step unwound: mostly transient tensors (activations) of that step.", units.Bytes(o.FreedAfter))
 		}
 	default:
 		// A cause without sentences of its own yet says its name.
 		fmt.Fprintf(&b, "Its cause: %s. Allocator settings in force: %s.", o.Cause, conf)
+	}
+	if o.Handled {
+		b.WriteString(" The job caught it and went on: " + traceWentOn + ".")
 	}
 	return b.String()
 }

@@ -168,7 +168,10 @@ func Reason(f *analyze.Findings, r analyze.Reason) string {
 			return ""
 		}
 		o := &f.OOMs[r.Index]
-		if o.Handled {
+		switch {
+		case o.Handled && o.Message == nil:
+			return OOMReason(o) + "; caught and recovered: " + traceWentOn + " (" + o.Path + ")"
+		case o.Handled:
 			return OOMReason(o) + "; caught and recovered: the log says the job went on after it (" + o.Path + ")"
 		}
 		return OOMReason(o)

@@ -361,9 +361,17 @@ func TestHeadline(t *testing.T) {
 	if got, want := Headline(f), "3 OOMs (fragmentation), 1 of them caught and recovered"; got != want {
 		t.Errorf("headline %q, want %q", got, want)
 	}
-	o := analyze.OOM{Path: "train.log", Rank: input.NoRank, Requested: 3 << 30, DeviceFree: 1 << 30, CachedFree: 2 << 30, LargestFree: -1, Cause: analyze.CauseFragmentation, Handled: true}
+	o := analyze.OOM{Path: "train.log", Rank: input.NoRank, Requested: 3 << 30, DeviceFree: 1 << 30, CachedFree: 2 << 30, LargestFree: -1, Cause: analyze.CauseFragmentation, Handled: true,
+		Message: &analyze.OOMMessage{Line: 7}}
 	f = &analyze.Findings{OOMs: []analyze.OOM{o, o}, Verdict: analyze.Verdict{Reasons: []analyze.Reason{{Kind: analyze.ReasonOOM, Index: 0}, {Kind: analyze.ReasonOOM, Index: 1}}}}
 	if got, want := Reasons(f), []string{"fragmentation OOM on cuda:0: 3.00 GiB requested, 1.00 GiB free on the device, 2.00 GiB cached free; caught and recovered: the log says the job went on after it (train.log); 2 OOMs alike"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("reasons %q, want %q", got, want)
+	}
+	// A snapshot's OOM whose trace goes on says so.
+	o.Path, o.Message = "memory_snapshot.pickle", nil
+	f.OOMs = []analyze.OOM{o}
+	f.Verdict.Reasons = f.Verdict.Reasons[:1]
+	if got, want := Reasons(f), []string{"fragmentation OOM on cuda:0: 3.00 GiB requested, 1.00 GiB free on the device, 2.00 GiB cached free; caught and recovered: its trace allocates again after it, as only a process that caught the OOM does (memory_snapshot.pickle)"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("reasons %q, want %q", got, want)
 	}
 }
