@@ -77,8 +77,9 @@ type GPULog struct {
 	// MemoryStats are torch.cuda.memory_stats() readings (memory-stats
 	// format only).
 	MemoryStats []MemoryStatsSample
-	// MIG are readings of MIG devices (XML and table logs of GPUs in MIG
-	// mode); the parent GPU's sample holds the whole GPU's memory.
+	// MIG are readings of MIG devices (XML, -q text and table logs of GPUs
+	// in MIG mode, DCGM's MIG series); the parent GPU's sample holds the
+	// whole GPU's memory.
 	MIG []MIGSample
 	// Driver is the driver version the log states, "" when it does not.
 	Driver string

@@ -187,6 +187,10 @@ func FuzzGpustatJSON(f *testing.F) {
 func FuzzQueryText(f *testing.F) {
 	f.Add([]byte(queryDoc("Thu Nov 26 12:00:00 2026", 40000)))
 	f.Add([]byte("==============NVSMI LOG==============" + "\nGPU 00000000:01:00.0\n    FB Memory Usage\n        Used : x MiB\n    Processes\n        Process ID : y\n            Name : z\n"))
+	// MIG devices, nested and flat, one cut inside its FB Memory Usage.
+	f.Add([]byte(migQueryDoc("Fri Jan 27 11:32:31 2023", 4000, true)))
+	f.Add([]byte(migQueryDoc("Fri Jan 27 11:32:31 2023", 4000, false)[:900]))
+	f.Add([]byte("GPU 00000000:01:00.0\nMIG Device\n  Index : x\n  FB Memory Usage\n    Total : 1 MiB\n        MIG Device\n            FB Memory Usage\n Used : 99999999999999999 MiB\n"))
 	fuzzReader(f, gpulog.FormatQueryText)
 }
 
