@@ -12,8 +12,8 @@
 // or tee, replayed frame by frame on a terminal screen (watch_screen.go);
 // the CSV that `gpureport record` writes; DCGM's Prometheus scrapes and
 // dcgmi dmon tables; gpustat's text and JSON; AMD's rocm-smi
-// --showmeminfo vram reports (text, --csv, --json: rocm_smi.go, GPU N as
-// nvidia-smi's index N); JSON lines of memory_stats(); torch.profiler's
+// --showmeminfo vram and --showmemuse reports (text, --csv, --json:
+// rocm_smi.go, GPU N as nvidia-smi's index N); JSON lines of memory_stats(); torch.profiler's
 // Chrome traces, whose [memory] events are memory_stats() readings
 // (kineto_trace.go, streamed); W&B's wandb-events.jsonl system metrics
 // (wandb_events.go); MLflow's system/gpu_N_memory_usage_megabytes metric

@@ -416,8 +416,9 @@ type MIGSample struct {
 }
 
 // ResolveShares reads the used-memory shares of logs (MemoryUsedPercent,
-// a W&B memoryAllocated export) as bytes where the device's total is
-// known: capacity when it is not 0 (--capacity, bytes), else the largest
+// a W&B memoryAllocated export, rocm-smi --showmemuse) as bytes where the
+// device's total is known: the reading's own MemoryTotal, else capacity
+// when it is not 0 (--capacity, bytes), else the largest
 // memory total another reading of the same GPU index gives, in any of the
 // logs. It returns the logs with those readings converted, and a note on
 // each log it changed; a log it does not change is returned as it is, and
@@ -439,14 +440,21 @@ func ResolveShares(logs []*GPULog, capacity int64) []*GPULog {
 		out[i] = l
 		var samples []GPUSample
 		n := 0
-		src := "--capacity"
+		src := ""
 		for j, s := range l.Samples {
 			if !s.HasUsedPercent || s.MemoryUsed >= 0 {
 				continue
 			}
-			total := capacity
-			if total <= 0 {
-				total, src = totals[s.GPU], "another log's memory total"
+			total := s.MemoryTotal
+			switch {
+			case total > 0:
+				// The reading's own total (rocm-smi's VRAM Total Memory
+				// beside its percent in use).
+				src = "the reading's own total"
+			case capacity > 0:
+				total, src = capacity, "--capacity"
+			default:
+				total, src = totals[s.GPU], "another reading's memory total"
 			}
 			if total <= 0 {
 				continue

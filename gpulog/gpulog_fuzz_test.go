@@ -303,6 +303,9 @@ func FuzzRocmSMI(f *testing.F) {
 	f.Add([]byte("device,GPU use (%),VRAM Total Memory (B),VRAM Total Used Memory (B)\ncard0,9,68702699520,1\ncard1,x\ncard2,1,2,3,4\n"))
 	f.Add([]byte("{\"card0\": {\"VRAM Total Memory (B)\": \"1\", \"VRAM Total Used Memory (B)\": \"2\"}, \"system\": {}}\n{\n\"card1\": {\"a\\\"}\": 1\n"))
 	f.Add([]byte("GPU[0] : vram Total Used Memory (B): 5\nGPU[0] : vram Total Used Memory (B): 6\nGPU[99999] : x\n"))
+	// --showmemuse's percent in use (rocm_smi.go).
+	f.Add([]byte(rocmMemUse("30", "") + rocmMemUse("45", "68702699520")))
+	f.Add([]byte("device,GPU Memory Allocated (VRAM%)\ncard0,1e400\ncard1,-1\ncard2,N/A\n{\"card3\": {\"GPU Memory Allocated (VRAM%)\": \"NaN\"}}\nGPU[0] : GPU Memory Allocated (VRAM%): 100\n"))
 	fuzzReader(f, gpulog.FormatRocmSMI)
 }
 
