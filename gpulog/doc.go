@@ -16,8 +16,8 @@
 // rocm_smi.go, GPU N as nvidia-smi's index N); JSON lines of memory_stats(); torch.profiler's
 // Chrome traces, whose [memory] events are memory_stats() readings
 // (kineto_trace.go, streamed); W&B's wandb-events.jsonl system metrics
-// (wandb_events.go); MLflow's system/gpu_N_memory_usage_megabytes metric
-// files, claimed by name (mlflow_metric.go);
+// (wandb_events.go); MLflow's system/gpu_N_memory_usage_megabytes and
+// _percentage metric files, claimed by name (mlflow_metric.go);
 // CSV logs with memory columns (W&B, Lightning, or a --columns spec); and
 // training logs (stdout and stderr: OOM messages, read by meaning in
 // oom_message.go, vLLM's startup failures for lack of KV cache memory

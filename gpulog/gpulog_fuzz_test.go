@@ -324,11 +324,23 @@ func FuzzWandbEvents(f *testing.F) {
 
 func FuzzMLflowGPU(f *testing.F) {
 	f.Add([]byte("1709892000000 40000.0 0\n1709892010000 1e300 1\n1709892010000 -5 2\n9999999999999999 1 1\n"))
+	// Read as both files, megabytes and percentage, and paired.
+	f.Add([]byte("1709892000000 49.04 0\n1709892010000 0.0001 1\n1709892020000 NaN 2\n1709892030000 100 3\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatMLflowGPU, gpulog.ReadOptions{Location: time.UTC,
 			Name: "mlruns/0/r/metrics/system/gpu_1_memory_usage_megabytes"})
 		if err == nil {
 			checkLogInvariants(t, l)
+		}
+		p, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatMLflowGPU, gpulog.ReadOptions{Location: time.UTC,
+			Name: "mlruns/0/r/metrics/system/gpu_1_memory_usage_percentage"})
+		if err == nil {
+			checkLogInvariants(t, p)
+			if l != nil {
+				for _, r := range gpulog.ResolveShares([]*gpulog.GPULog{l, p}, 0) {
+					checkLogInvariants(t, r)
+				}
+			}
 		}
 	})
 }
