@@ -78,6 +78,9 @@ func FuzzQueryCSV(f *testing.F) {
 	// Re-saved by a spreadsheet (semicolon_csv.go).
 	f.Add([]byte("\xef\xbb\xbftimestamp;index;power.draw [W];memory.used [MiB]\r\n2024/03/08 10:00:01.123;0;33,09;1024,5\r\n0;\"a;\"\"b\";;\n"))
 	f.Add([]byte("2024/03/08 10:00:01.123;NVIDIA A100-SXM4-80GB;81920 MiB;1024 MiB\n"))
+	// Dates a spreadsheet rewrote (semicolon_dates.go).
+	f.Add([]byte("timestamp;index;memory.used [MiB]\n08.03.24 10:00;0;1 MiB\n12/13/2024 99:99:99,123456789;0;2 MiB\n13/12/2024 0:00;0;3 MiB\n31.02.2024 10:00:00;0;4\n2024-03-08 10:00;1;5\n"))
+	f.Add([]byte("08/03/2024 10:00:01,5;NVIDIA A100-SXM4-80GB;81920 MiB;1024,5 MiB\n01/12/2024 23:59:00;x;1;2\n"))
 	// Loop captures (dateline_rows.go, term_codes.go, docker_json.go) and
 	// logs without memory.used (derive_used.go).
 	f.Add([]byte("Wed May  1 12:00:00 UTC 2024\n0, 1000 MiB, 81920 MiB\n1714564805.123\n0, 1500 MiB, 81920 MiB\n\x1b[H\x1b[2J9999999999\n"))
