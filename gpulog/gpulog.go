@@ -494,10 +494,10 @@ func ResolveShares(logs []*GPULog, capacity int64) []*GPULog {
 					c.GPUs[j].MemoryTotal = t
 				}
 			}
-			c.Notes = append(c.Notes, fmt.Sprintf("%d readings take the device's total memory from the same GPU's used memory as a percent of the device at the same times, in another %s log", given, tool))
+			c.Notes = append(c.Notes, fmt.Sprintf("%d readings take the device's total memory from the same GPU's used memory as a percent of the device at the same times, in the %s logs", given, tool))
 		}
 		if dropped > 0 {
-			c.Notes = append(c.Notes, fmt.Sprintf("%d readings of used memory as a percent of the device, with the byte counts of another %s log at the same times, give the device's total memory, and are not kept again as readings", dropped, tool))
+			c.Notes = append(c.Notes, fmt.Sprintf("%d readings of used memory as a percent of the device, with the byte counts of the %s logs at the same times, give the device's total memory, and are not kept again as readings", dropped, tool))
 		}
 		if n > 0 {
 			c.Notes = append(c.Notes, fmt.Sprintf("%d readings of used memory as a percent of the device read as bytes of the device's total (from %s)", n, src))

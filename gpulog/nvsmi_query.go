@@ -147,7 +147,9 @@ func (st *queryState) line(n int, line string) {
 	case st.gpu == nil:
 	case st.mig != nil && indent > st.migIndent:
 		st.migValue(n, indent, key, val, hasVal)
-	case !hasVal && key == "MIG Device":
+	case !hasVal && key == "MIG Device" && indent >= 4:
+		// Inside the GPU (a heading at the margin would take the GPU's
+		// own lines as the MIG device's).
 		st.closeMIG()
 		st.mig = &MIGSample{Time: st.gpu.Time, GPU: st.gpu.GPU, MIG: -1, GPUInstance: -1, ComputeInstance: -1,
 			MemoryUsed: Unknown, MemoryTotal: Unknown}

@@ -191,3 +191,16 @@ func TestReadQueryTextMIG(t *testing.T) {
 		}})
 	runReadCases(t, cases)
 }
+
+// TestReadQueryTextMIGAtMargin: a "MIG Device" heading at the margin is
+// no MIG device of the GPU above, and does not take its lines.
+func TestReadQueryTextMIGAtMargin(t *testing.T) {
+	in := strings.Replace(migQueryDoc("Thu Nov 26 12:00:00 2026", 4000, false), "    MIG Device\n", "MIG Device\n", 1)
+	runReadCases(t, []readCase{{name: "margin", format: gpulog.FormatQueryText, in: in,
+		samples: []sampleWant{{0, 13864 * logMiB, 40960 * logMiB, "2026-11-26T11:00:00Z"}}, gpus: 1,
+		check: func(t *testing.T, l *gpulog.GPULog) {
+			if len(l.MIG) != 1 || l.MIG[0].GPUInstance != 2 {
+				t.Errorf("MIG readings %+v, want GI 2's only", l.MIG)
+			}
+		}}})
+}
