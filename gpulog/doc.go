@@ -5,19 +5,19 @@
 // (TrainingOOM), with the lines it could not read and why.
 //
 // The readers: nvidia-smi's query CSV (with or without a header, also
-// re-saved by a spreadsheet with ';' between fields and decimal commas:
-// semicolon_csv.go),
+// re-saved by a spreadsheet with ';' between fields, decimal commas and
+// its locale's dates: semicolon_csv.go, semicolon_dates.go),
 // compute-apps CSV, dmon and pmon, the box table, -q text and -q -x XML;
 // the same tables drawn by `watch nvidia-smi` and captured with script(1)
 // or tee, replayed frame by frame on a terminal screen (watch_screen.go);
 // the CSV that `gpureport record` writes; DCGM's Prometheus scrapes and
 // dcgmi dmon tables; gpustat's text and JSON; AMD's rocm-smi
-// --showmeminfo vram reports (text, --csv, --json: rocm_smi.go, GPU N as
-// nvidia-smi's index N); JSON lines of memory_stats(); torch.profiler's
+// --showmeminfo vram and --showmemuse reports (text, --csv, --json:
+// rocm_smi.go, GPU N as nvidia-smi's index N); JSON lines of memory_stats(); torch.profiler's
 // Chrome traces, whose [memory] events are memory_stats() readings
 // (kineto_trace.go, streamed); W&B's wandb-events.jsonl system metrics
-// (wandb_events.go); MLflow's system/gpu_N_memory_usage_megabytes metric
-// files, claimed by name (mlflow_metric.go);
+// (wandb_events.go); MLflow's system/gpu_N_memory_usage_megabytes and
+// _percentage metric files, claimed by name (mlflow_metric.go);
 // CSV logs with memory columns (W&B, Lightning, or a --columns spec); and
 // training logs (stdout and stderr: OOM messages, read by meaning in
 // oom_message.go, vLLM's startup failures for lack of KV cache memory

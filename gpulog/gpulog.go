@@ -78,8 +78,9 @@ type GPULog struct {
 	// MemoryStats are torch.cuda.memory_stats() readings (memory-stats
 	// format only).
 	MemoryStats []MemoryStatsSample
-	// MIG are readings of MIG devices (XML and table logs of GPUs in MIG
-	// mode); the parent GPU's sample holds the whole GPU's memory.
+	// MIG are readings of MIG devices (XML, -q text and table logs of GPUs
+	// in MIG mode, DCGM's MIG series); the parent GPU's sample holds the
+	// whole GPU's memory.
 	MIG []MIGSample
 	// Driver is the driver version the log states, "" when it does not.
 	Driver string
@@ -446,13 +447,20 @@ type MIGSample struct {
 }
 
 // ResolveShares reads the used-memory shares of logs (MemoryUsedPercent,
-// a W&B memoryAllocated export) as bytes where the device's total is
-// known: capacity when it is not 0 (--capacity, bytes), else the largest
-// memory total another reading of the same GPU index gives, in any of the
-// logs. It returns the logs with those readings converted, and a note on
-// each log it changed; a log it does not change is returned as it is, and
-// no log is modified in place. Readings without a total keep their share.
+// a W&B memoryAllocated export, rocm-smi --showmemuse, MLflow's
+// gpu_N_memory_usage_percentage) as bytes where the device's total is
+// known: the reading's own MemoryTotal, else capacity when it is not 0
+// (--capacity, bytes), else the largest memory total another reading of
+// the same GPU index gives, in any of the logs. A share and a used byte
+// count of the same GPU at the same time in logs of the same tool (MLflow's
+// percentage and megabytes files) give that GPU's total instead
+// (pairedTotals): the byte readings get it, and the share readings so
+// paired are dropped, being the byte readings again. It returns the logs
+// with those readings converted, and a note on each log it changed; a log
+// it does not change is returned as it is, and no log is modified in
+// place. Readings without a total keep their share.
 func ResolveShares(logs []*GPULog, capacity int64) []*GPULog {
+	pairTotals, paired := pairedTotals(logs)
 	totals := map[int]int64{}
 	for _, l := range logs {
 		for _, s := range l.Samples {
@@ -464,37 +472,130 @@ func ResolveShares(logs []*GPULog, capacity int64) []*GPULog {
 			}
 		}
 	}
+	for k, t := range pairTotals {
+		totals[k.gpu] = max(totals[k.gpu], t)
+	}
 	out := make([]*GPULog, len(logs))
 	for i, l := range logs {
 		out[i] = l
+		tool := l.Format.UsedTool()
 		var samples []GPUSample
-		n := 0
-		src := "--capacity"
-		for j, s := range l.Samples {
-			if !s.HasUsedPercent || s.MemoryUsed >= 0 {
+		n, given, dropped := 0, 0, 0
+		src := ""
+		for _, s := range l.Samples {
+			pk := pairKey{tool, s.GPU}
+			switch {
+			case s.MemoryUsed >= 0 && s.MemoryTotal < 0 && pairTotals[pk] > 0:
+				s.MemoryTotal = pairTotals[pk]
+				given++
+			case !s.HasUsedPercent || s.MemoryUsed >= 0:
+			case paired[pk][s.Time.UnixNano()]:
+				dropped++
 				continue
+			default:
+				total := s.MemoryTotal
+				switch {
+				case total > 0:
+					// The reading's own total (rocm-smi's VRAM Total
+					// Memory beside its percent in use).
+					src = "the reading's own total"
+				case capacity > 0:
+					total, src = capacity, "--capacity"
+				default:
+					total, src = totals[s.GPU], "another reading's memory total"
+				}
+				if total > 0 {
+					s.MemoryUsed = int64(s.MemoryUsedPercent / 100 * float64(total))
+					s.MemoryTotal = total
+					n++
+				}
 			}
-			total := capacity
-			if total <= 0 {
-				total, src = totals[s.GPU], "another log's memory total"
-			}
-			if total <= 0 {
-				continue
-			}
-			if samples == nil {
-				samples = slices.Clone(l.Samples)
-			}
-			samples[j].MemoryUsed = int64(s.MemoryUsedPercent / 100 * float64(total))
-			samples[j].MemoryTotal = total
-			n++
+			samples = append(samples, s)
 		}
-		if n == 0 {
+		if n+given+dropped == 0 {
 			continue
 		}
 		c := *l
 		c.Samples = samples
-		c.Notes = append(slices.Clip(l.Notes), fmt.Sprintf("%d readings of used memory as a percent of the device read as bytes of the device's total (from %s)", n, src))
+		c.Notes = slices.Clip(l.Notes)
+		if given > 0 {
+			c.GPUs = slices.Clone(l.GPUs)
+			for j := range c.GPUs {
+				if t := pairTotals[pairKey{tool, c.GPUs[j].Index}]; t > 0 && c.GPUs[j].MemoryTotal <= 0 {
+					c.GPUs[j].MemoryTotal = t
+				}
+			}
+			c.Notes = append(c.Notes, fmt.Sprintf("%d readings take the device's total memory from the same GPU's used memory as a percent of the device at the same times, in the %s logs", given, tool))
+		}
+		if dropped > 0 {
+			c.Notes = append(c.Notes, fmt.Sprintf("%d readings of used memory as a percent of the device, with the byte counts of the %s logs at the same times, give the device's total memory, and are not kept again as readings", dropped, tool))
+		}
+		if n > 0 {
+			c.Notes = append(c.Notes, fmt.Sprintf("%d readings of used memory as a percent of the device read as bytes of the device's total (from %s)", n, src))
+		}
 		out[i] = &c
 	}
 	return out
+}
+
+// minPairPercent is the smallest share pairedTotals divides a byte count
+// by: MLflow rounds its percent to 0.1, so a share of 1% gives the total
+// within 5%, and below that the rounding alone makes it unreliable. The
+// largest share of a GPU is the one used, precise to 0.1% at 50%.
+const minPairPercent = 1.0
+
+// pairKey is one tool's GPU.
+type pairKey struct {
+	tool string
+	gpu  int
+}
+
+// pairedTotals returns the device totals that share readings give with
+// byte readings of the same GPU at the same time in other logs of the
+// same tool (MLflow logs the same used memory as megabytes and as a
+// percent of the device, in two files, at the same times): used × 100 /
+// percent, from the pair of the largest percent. paired holds, by tool's
+// GPU, the times (UnixNano) of the share readings that have a byte
+// reading.
+func pairedTotals(logs []*GPULog) (totals map[pairKey]int64, paired map[pairKey]map[int64]bool) {
+	type at struct {
+		pairKey
+		t int64
+	}
+	used := map[at]int64{}
+	for _, l := range logs {
+		tool := l.Format.UsedTool()
+		for _, s := range l.Samples {
+			if s.MemoryUsed >= 0 && !s.Time.IsZero() {
+				used[at{pairKey{tool, s.GPU}, s.Time.UnixNano()}] = s.MemoryUsed
+			}
+		}
+	}
+	if len(used) == 0 {
+		return nil, nil
+	}
+	totals, paired = map[pairKey]int64{}, map[pairKey]map[int64]bool{}
+	best := map[pairKey]float64{}
+	for _, l := range logs {
+		tool := l.Format.UsedTool()
+		for _, s := range l.Samples {
+			if !s.HasUsedPercent || s.MemoryUsed >= 0 || s.Time.IsZero() {
+				continue
+			}
+			k := at{pairKey{tool, s.GPU}, s.Time.UnixNano()}
+			u, ok := used[k]
+			if !ok {
+				continue
+			}
+			if paired[k.pairKey] == nil {
+				paired[k.pairKey] = map[int64]bool{}
+			}
+			paired[k.pairKey][k.t] = true
+			if p := s.MemoryUsedPercent; p >= minPairPercent && p > best[k.pairKey] {
+				best[k.pairKey] = p
+				totals[k.pairKey] = int64(float64(u) * 100 / p)
+			}
+		}
+	}
+	return totals, paired
 }

@@ -78,6 +78,9 @@ func FuzzQueryCSV(f *testing.F) {
 	// Re-saved by a spreadsheet (semicolon_csv.go).
 	f.Add([]byte("\xef\xbb\xbftimestamp;index;power.draw [W];memory.used [MiB]\r\n2024/03/08 10:00:01.123;0;33,09;1024,5\r\n0;\"a;\"\"b\";;\n"))
 	f.Add([]byte("2024/03/08 10:00:01.123;NVIDIA A100-SXM4-80GB;81920 MiB;1024 MiB\n"))
+	// Dates a spreadsheet rewrote (semicolon_dates.go).
+	f.Add([]byte("timestamp;index;memory.used [MiB]\n08.03.24 10:00;0;1 MiB\n12/13/2024 99:99:99,123456789;0;2 MiB\n13/12/2024 0:00;0;3 MiB\n31.02.2024 10:00:00;0;4\n2024-03-08 10:00;1;5\n"))
+	f.Add([]byte("08/03/2024 10:00:01,5;NVIDIA A100-SXM4-80GB;81920 MiB;1024,5 MiB\n01/12/2024 23:59:00;x;1;2\n"))
 	// Loop captures (dateline_rows.go, term_codes.go, docker_json.go) and
 	// logs without memory.used (derive_used.go).
 	f.Add([]byte("Wed May  1 12:00:00 UTC 2024\n0, 1000 MiB, 81920 MiB\n1714564805.123\n0, 1500 MiB, 81920 MiB\n\x1b[H\x1b[2J9999999999\n"))
@@ -190,6 +193,10 @@ func FuzzGpustatJSON(f *testing.F) {
 func FuzzQueryText(f *testing.F) {
 	f.Add([]byte(queryDoc("Thu Nov 26 12:00:00 2026", 40000)))
 	f.Add([]byte("==============NVSMI LOG==============" + "\nGPU 00000000:01:00.0\n    FB Memory Usage\n        Used : x MiB\n    Processes\n        Process ID : y\n            Name : z\n"))
+	// MIG devices, nested and flat, one cut inside its FB Memory Usage.
+	f.Add([]byte(migQueryDoc("Fri Jan 27 11:32:31 2023", 4000, true)))
+	f.Add([]byte(migQueryDoc("Fri Jan 27 11:32:31 2023", 4000, false)[:900]))
+	f.Add([]byte("GPU 00000000:01:00.0\nMIG Device\n  Index : x\n  FB Memory Usage\n    Total : 1 MiB\n        MIG Device\n            FB Memory Usage\n Used : 99999999999999999 MiB\n"))
 	fuzzReader(f, gpulog.FormatQueryText)
 }
 
@@ -316,6 +323,9 @@ func FuzzRocmSMI(f *testing.F) {
 	f.Add([]byte("device,GPU use (%),VRAM Total Memory (B),VRAM Total Used Memory (B)\ncard0,9,68702699520,1\ncard1,x\ncard2,1,2,3,4\n"))
 	f.Add([]byte("{\"card0\": {\"VRAM Total Memory (B)\": \"1\", \"VRAM Total Used Memory (B)\": \"2\"}, \"system\": {}}\n{\n\"card1\": {\"a\\\"}\": 1\n"))
 	f.Add([]byte("GPU[0] : vram Total Used Memory (B): 5\nGPU[0] : vram Total Used Memory (B): 6\nGPU[99999] : x\n"))
+	// --showmemuse's percent in use (rocm_smi.go).
+	f.Add([]byte(rocmMemUse("30", "") + rocmMemUse("45", "68702699520")))
+	f.Add([]byte("device,GPU Memory Allocated (VRAM%)\ncard0,1e400\ncard1,-1\ncard2,N/A\n{\"card3\": {\"GPU Memory Allocated (VRAM%)\": \"NaN\"}}\nGPU[0] : GPU Memory Allocated (VRAM%): 100\n"))
 	fuzzReader(f, gpulog.FormatRocmSMI)
 }
 
@@ -334,11 +344,23 @@ func FuzzWandbEvents(f *testing.F) {
 
 func FuzzMLflowGPU(f *testing.F) {
 	f.Add([]byte("1709892000000 40000.0 0\n1709892010000 1e300 1\n1709892010000 -5 2\n9999999999999999 1 1\n"))
+	// Read as both files, megabytes and percentage, and paired.
+	f.Add([]byte("1709892000000 49.04 0\n1709892010000 0.0001 1\n1709892020000 NaN 2\n1709892030000 100 3\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatMLflowGPU, gpulog.ReadOptions{Location: time.UTC,
 			Name: "mlruns/0/r/metrics/system/gpu_1_memory_usage_megabytes"})
 		if err == nil {
 			checkLogInvariants(t, l)
+		}
+		p, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatMLflowGPU, gpulog.ReadOptions{Location: time.UTC,
+			Name: "mlruns/0/r/metrics/system/gpu_1_memory_usage_percentage"})
+		if err == nil {
+			checkLogInvariants(t, p)
+			if l != nil {
+				for _, r := range gpulog.ResolveShares([]*gpulog.GPULog{l, p}, 0) {
+					checkLogInvariants(t, r)
+				}
+			}
 		}
 	})
 }

@@ -423,9 +423,11 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 		br = bufio.NewReaderSize(newWatchReader(br, &watch), 64<<10)
 		r = br
 	}
+	var semi *semicolonReader
 	if head, _ := br.Peek(sniffHead); looksLikeSemicolonCSV(head) {
 		// A query CSV re-saved by a spreadsheet with ';' between fields.
-		br = bufio.NewReaderSize(newSemicolonReader(br), 64<<10)
+		semi = newSemicolonReader(br)
+		br = bufio.NewReaderSize(semi, 64<<10)
 		r = br
 		b.note("fields are separated by ';' (a spreadsheet's export in a decimal-comma locale): read as nvidia-smi's CSV, decimal commas as points")
 	}
@@ -480,6 +482,11 @@ func ReadLog(r io.Reader, format LogFormat, opt ReadOptions) (*GPULog, error) {
 	}
 	if n := watch.note(); n != "" {
 		b.note(n)
+	}
+	if semi != nil {
+		if n := semi.dates.note(); n != "" {
+			b.note(n)
+		}
 	}
 	if n := broken.note(); n != "" {
 		b.note(n)

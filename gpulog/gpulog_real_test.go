@@ -190,6 +190,11 @@ func checkLogInvariants(t *testing.T, l *gpulog.GPULog) {
 			}
 		}
 	}
+	for _, m := range l.MIG {
+		if m.MemoryUsed < gpulog.Unknown || m.MemoryTotal < gpulog.Unknown {
+			t.Fatalf("negative byte count in MIG reading %+v", m)
+		}
+	}
 }
 
 // TestRealHostileFile checks why the hostile file's lines were skipped:

@@ -41,6 +41,36 @@ import (
 // Used GPU Memory. BAR1 and protected memory sections are not the
 // framebuffer and are ignored. The reading's time is the document's
 // Timestamp, in the zone of the machine that ran nvidia-smi.
+//
+// A GPU in MIG mode lists its MIG devices, each with its own FB Memory
+// Usage, before the GPU's own FB Memory Usage. nvidia-smi -q prints the
+// tree that -q -x writes as XML (<mig_devices><mig_device> with <index>,
+// <gpu_instance_id>, <compute_instance_id> and <fb_memory_usage>, before
+// the GPU's <fb_memory_usage>: the real A100 log
+// ../shared/testdata-real/nvidia-smi/xml/netdata_a100-sxm4-mig.xml), one
+// heading a level for each element:
+//
+//	    MIG Devices
+//	        MIG Device
+//	            Index                         : 0
+//	            GPU Instance ID               : 1
+//	            Compute Instance ID           : 0
+//	            Device Attributes
+//	                Shared
+//	                    Multiprocessor count  : 42
+//	            FB Memory Usage
+//	                Total                     : 19968 MiB
+//	                Used                      : 4000 MiB
+//	    FB Memory Usage
+//	        Total                             : 40960 MiB
+//
+// No pasted text of this part was found, so a "MIG Device" heading is
+// read at any depth inside the GPU (also straight under it, without the
+// "MIG Devices" heading): the lines indented deeper than it are that MIG
+// device's, and its Index, GPU and Compute Instance ID and its own FB
+// Memory Usage Total and Used give a MIGSample, as the XML's and the
+// table's MIG devices do. The GPU's sample is the GPU's own FB Memory
+// Usage (the whole GPU's memory), never a MIG device's.
 
 // nvsmiLogBanner opens every nvidia-smi -q document.
 const nvsmiLogBanner = "==============NVSMI LOG=============="
@@ -60,6 +90,13 @@ type queryState struct {
 	section string
 	proc    *ProcessSample
 	procs   []ProcessSample
+	// mig is the MIG device being read (nil outside one), migIndent the
+	// indent of its "MIG Device" heading, migSection the heading inside it
+	// the next values are under; migs the GPU's MIG devices read.
+	mig        *MIGSample
+	migIndent  int
+	migSection string
+	migs       []MIGSample
 }
 
 func readQueryText(r io.Reader, b *logBuilder) error {
@@ -88,6 +125,9 @@ func (st *queryState) line(n int, line string) {
 	indent := len(line) - len(body)
 	key, val, hasVal := strings.Cut(body, ":")
 	key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+	if st.mig != nil && indent <= st.migIndent {
+		st.closeMIG()
+	}
 	switch {
 	case strings.HasPrefix(body, nvsmiLogBanner):
 		st.closeGPU()
@@ -105,6 +145,16 @@ func (st *queryState) line(n int, line string) {
 			st.at = t
 		}
 	case st.gpu == nil:
+	case st.mig != nil && indent > st.migIndent:
+		st.migValue(n, indent, key, val, hasVal)
+	case !hasVal && key == "MIG Device" && indent >= 4:
+		// Inside the GPU (a heading at the margin would take the GPU's
+		// own lines as the MIG device's).
+		st.closeMIG()
+		st.mig = &MIGSample{Time: st.gpu.Time, GPU: st.gpu.GPU, MIG: -1, GPUInstance: -1, ComputeInstance: -1,
+			MemoryUsed: Unknown, MemoryTotal: Unknown}
+		st.migIndent, st.migSection = indent, ""
+		st.section, st.proc = "", nil
 	case indent <= 4 && !hasVal:
 		st.section, st.proc = key, nil
 	case indent <= 4:
@@ -182,8 +232,62 @@ func (st *queryState) value(n int, key, val string) {
 	}
 }
 
-// closeGPU keeps the GPU being read, with its processes.
+// migValue reads a line inside a MIG device block: its ids one level
+// under the heading, its FB Memory Usage's Total and Used one below that.
+func (st *queryState) migValue(n, indent int, key, val string, hasVal bool) {
+	m := st.mig
+	if indent <= st.migIndent+4 {
+		if !hasVal {
+			st.migSection = key
+			return
+		}
+		st.migSection = ""
+		id := func(dst *int) {
+			if v, ok := atoi(val); ok {
+				*dst = v
+			}
+		}
+		switch key {
+		case "Index":
+			id(&m.MIG)
+		case "GPU Instance ID":
+			id(&m.GPUInstance)
+		case "Compute Instance ID":
+			id(&m.ComputeInstance)
+		}
+		return
+	}
+	if st.migSection != "FB Memory Usage" {
+		return
+	}
+	var dst *int64
+	switch key {
+	case "Total":
+		dst = &m.MemoryTotal
+	case "Used":
+		dst = &m.MemoryUsed
+	default:
+		return
+	}
+	if v, ok := parseBytes(val, mib); ok {
+		*dst = v
+	} else {
+		st.b.skipRow(n, kindBadRow, fmt.Sprintf("MIG device %s %q is not a memory size", key, clip(val)))
+	}
+}
+
+// closeMIG keeps the MIG device being read with its GPU's.
+func (st *queryState) closeMIG() {
+	if st.mig == nil {
+		return
+	}
+	st.migs = append(st.migs, *st.mig)
+	st.mig, st.migSection = nil, ""
+}
+
+// closeGPU keeps the GPU being read, with its processes and MIG devices.
 func (st *queryState) closeGPU() {
+	st.closeMIG()
 	if st.gpu == nil {
 		return
 	}
@@ -196,6 +300,7 @@ func (st *queryState) closeGPU() {
 			p.UUID, p.BusID = st.info.UUID, st.info.BusID
 			b.log.Processes = append(b.log.Processes, p)
 		}
+		b.log.MIG = append(b.log.MIG, st.migs...)
 	}
-	st.gpu, st.procs, st.proc = nil, nil, nil
+	st.gpu, st.procs, st.proc, st.migs = nil, nil, nil, nil
 }

@@ -93,3 +93,114 @@ func TestReadQueryText(t *testing.T) {
 			samples: []sampleWant{{0, 40000 * logMiB, logNA, "2026-11-26T11:00:00Z"}}, gpus: 1, skipped: 2},
 	})
 }
+
+// migQueryDoc is one `nvidia-smi -q` document of an A100-40GB in MIG mode
+// at stamp: two MIG devices (GI 1 using used1 MiB, GI 2 flat) listed
+// before the GPU's own FB Memory Usage, with the "MIG Devices" heading
+// when nested, or each "MIG Device" straight under the GPU when not.
+func migQueryDoc(stamp string, used1 int, nested bool) string {
+	dev := func(index, gi, used int) string {
+		return fmt.Sprintf(`MIG Device
+    Index                         : %d
+    GPU Instance ID               : %d
+    Compute Instance ID           : 0
+    Device Attributes
+        Shared
+            Multiprocessor count  : 42
+    FB Memory Usage
+        Total                     : 19968 MiB
+        Reserved                  : 0 MiB
+        Used                      : %d MiB
+        Free                      : %d MiB
+    BAR1 Memory Usage
+        Total                     : 32767 MiB
+        Used                      : 0 MiB
+`, index, gi, used, 19968-used)
+	}
+	ind := "    "
+	devs := dev(0, 1, used1) + dev(1, 2, 9826)
+	head := ""
+	if nested {
+		ind, head = "        ", "    MIG Devices\n"
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(devs, "\n"), "\n") {
+		b.WriteString(ind + l + "\n")
+	}
+	return fmt.Sprintf(`
+==============NVSMI LOG==============
+
+Timestamp                                 : %s
+Driver Version                            : 510.47.03
+
+Attached GPUs                             : 1
+GPU 00000000:00:04.0
+    Product Name                          : NVIDIA A100-SXM4-40GB
+    MIG Mode
+        Current                           : Enabled
+        Pending                           : Enabled
+%s%s    Accounting Mode                       : Disabled
+    FB Memory Usage
+        Total                             : 40960 MiB
+        Reserved                          : 605 MiB
+        Used                              : %d MiB
+        Free                              : 1000 MiB
+    BAR1 Memory Usage
+        Total                             : 65536 MiB
+        Used                              : 1 MiB
+`, stamp, head, b.String(), used1+9826+38)
+}
+
+// TestReadQueryTextMIG checks that a GPU in MIG mode is read as the GPU's
+// own memory, with each MIG device as a MIG reading of its own.
+func TestReadQueryTextMIG(t *testing.T) {
+	migs := func(l *gpulog.GPULog) string {
+		var b strings.Builder
+		for _, m := range l.MIG {
+			fmt.Fprintf(&b, "%s gpu%d mig%d gi%d ci%d %d/%d;", m.Time.UTC().Format("15:04"), m.GPU, m.MIG, m.GPUInstance, m.ComputeInstance,
+				m.MemoryUsed/logMiB, m.MemoryTotal/logMiB)
+		}
+		return b.String()
+	}
+	want := "11:00 gpu0 mig0 gi1 ci0 4000/19968;11:00 gpu0 mig1 gi2 ci0 9826/19968;" +
+		"11:05 gpu0 mig0 gi1 ci0 7000/19968;11:05 gpu0 mig1 gi2 ci0 9826/19968;"
+	var cases []readCase
+	for _, nested := range []bool{true, false} {
+		in := migQueryDoc("Thu Nov 26 12:00:00 2026", 4000, nested) + migQueryDoc("Thu Nov 26 12:05:00 2026", 7000, nested)
+		cases = append(cases, readCase{name: fmt.Sprintf("nested %v", nested), format: gpulog.FormatQueryText, in: in,
+			samples: []sampleWant{{0, 13864 * logMiB, 40960 * logMiB, "2026-11-26T11:00:00Z"}, {0, 16864 * logMiB, 40960 * logMiB, "2026-11-26T11:05:00Z"}},
+			gpus:    1,
+			check: func(t *testing.T, l *gpulog.GPULog) {
+				if got := migs(l); got != want {
+					t.Errorf("MIG readings\n%s\nwant\n%s", got, want)
+				}
+				if s := l.Samples[0]; s.MemoryReserved != 605*logMiB || s.MemoryFree != 1000*logMiB {
+					t.Errorf("GPU sample %+v, want the GPU's own FB Memory Usage", s)
+				}
+			}})
+	}
+	// A MIG device's bad size costs its line and leaves that figure
+	// unknown; its ids and the GPU's reading stay.
+	bad := strings.Replace(migQueryDoc("Thu Nov 26 12:00:00 2026", 4000, true), "Used                      : 4000 MiB", "Used                      : lots", 1)
+	cases = append(cases, readCase{name: "bad MIG size", format: gpulog.FormatQueryText, in: bad,
+		samples: []sampleWant{{0, 13864 * logMiB, 40960 * logMiB, "2026-11-26T11:00:00Z"}}, gpus: 1, skipped: 1,
+		check: func(t *testing.T, l *gpulog.GPULog) {
+			if len(l.MIG) != 2 || l.MIG[0].MemoryUsed != gpulog.Unknown || l.MIG[0].MemoryTotal != 19968*logMiB || l.MIG[0].GPUInstance != 1 {
+				t.Errorf("MIG readings %+v", l.MIG)
+			}
+		}})
+	runReadCases(t, cases)
+}
+
+// TestReadQueryTextMIGAtMargin: a "MIG Device" heading at the margin is
+// no MIG device of the GPU above, and does not take its lines.
+func TestReadQueryTextMIGAtMargin(t *testing.T) {
+	in := strings.Replace(migQueryDoc("Thu Nov 26 12:00:00 2026", 4000, false), "    MIG Device\n", "MIG Device\n", 1)
+	runReadCases(t, []readCase{{name: "margin", format: gpulog.FormatQueryText, in: in,
+		samples: []sampleWant{{0, 13864 * logMiB, 40960 * logMiB, "2026-11-26T11:00:00Z"}}, gpus: 1,
+		check: func(t *testing.T, l *gpulog.GPULog) {
+			if len(l.MIG) != 1 || l.MIG[0].GPUInstance != 2 {
+				t.Errorf("MIG readings %+v, want GI 2's only", l.MIG)
+			}
+		}}})
+}

@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-// FormatRocmSMI is AMD's `rocm-smi --showmeminfo vram` output in any of
-// its three forms, alone or repeated by a shell loop with `date` lines
-// between (rocm_smi.go).
+// FormatRocmSMI is AMD's `rocm-smi --showmeminfo vram` (and
+// --showmemuse) output in any of its three forms, alone or repeated by a
+// shell loop with `date` lines between (rocm_smi.go).
 const FormatRocmSMI LogFormat = "rocm-smi"
 
 // ToolNVIDIASMI is UsedTool of the logs of nvidia-smi and the tools that
@@ -55,6 +55,19 @@ func (f LogFormat) UsedTool() string {
 //     (B)": "68702699520", "VRAM Total Used Memory (B)": "10957766656"}}),
 //     the values strings of bytes, possibly with a "system" entry.
 //
+// `rocm-smi --showmemuse` gives the VRAM in use as a whole percent of
+// the device's VRAM instead, "GPU[0]		: GPU Memory Allocated (VRAM%): 45"
+// (a "device,...,GPU Memory Allocated (VRAM%)" --csv column, a "GPU
+// Memory Allocated (VRAM%)": "45" --json field; ROCm 6's rocm_smi.py
+// showMemUse, and the scripts that parse its output). It is read as the
+// reading's share of the device (MemoryUsedPercent), made bytes where a
+// total is known: the same report's VRAM Total Memory (B) when
+// --showmeminfo vram is asked too, else as ResolveShares says; without
+// one the GPU's used memory is known as a share only. Its "GPU Memory
+// Read/Write Activity (%)", and the "GPU memory use (%)" that
+// --showmemuse printed before (rsmi_dev_memory_busy_percent_get: how busy
+// the memory is), are bandwidth, not memory in use, and are not read.
+//
 // GPU[N] and cardN are the same device number (rocm_smi.py names the
 // JSON and CSV entries 'card' + its device index), so a reading is of GPU
 // N as an nvidia-smi reading of index N is, and joins the run's devices
@@ -78,8 +91,12 @@ const (
 	rocmTotal = "vram total memory (b)"
 	rocmUsed  = "vram total used memory (b)"
 	rocmUse   = "gpu use (%)"
-	// rocmBanner is the rule over every text report.
+	// rocmAllocPct is --showmemuse's VRAM in use, percent of the VRAM.
+	rocmAllocPct = "gpu memory allocated (vram%)"
+	// rocmBanner is the rule over every text report, rocmEnd the one
+	// under it.
 	rocmBanner = "ROCm System Management Interface"
+	rocmEnd    = "End of ROCm SMI Log"
 )
 
 // maxRocmJSON bounds one JSON document of a rocm-smi log: rocm-smi's
@@ -101,20 +118,21 @@ func sniffRocmSMI(head []byte, lines []string) bool {
 	}
 	first := lines[0]
 	if h, ok := rocmCSVHeader(first); ok {
-		return slices.Contains(h, rocmTotal) || slices.Contains(h, rocmUsed)
+		return slices.Contains(h, rocmTotal) || slices.Contains(h, rocmUsed) || slices.Contains(h, rocmAllocPct)
 	}
 	if strings.HasPrefix(first, "{") {
 		s := string(head)
-		return strings.Contains(s, `"card`) && (strings.Contains(s, `"VRAM Total Memory (B)"`) || strings.Contains(s, `"VRAM Total Used Memory (B)"`))
+		return strings.Contains(s, `"card`) && (strings.Contains(s, `"VRAM Total Memory (B)"`) || strings.Contains(s, `"VRAM Total Used Memory (B)"`) ||
+			strings.Contains(s, `"GPU Memory Allocated (VRAM%)"`))
 	}
 	return false
 }
 
-// rocmVRAMField reports whether a text field is one of the VRAM byte
-// fields.
+// rocmVRAMField reports whether a text field is one of the VRAM fields
+// (bytes, or the percent in use).
 func rocmVRAMField(f string) bool {
 	f = strings.ToLower(strings.TrimSpace(f))
-	return f == rocmTotal || f == rocmUsed
+	return f == rocmTotal || f == rocmUsed || f == rocmAllocPct
 }
 
 // rocmCSVHeader reads a rocm-smi --csv header: "device" first, the
@@ -161,9 +179,13 @@ func readRocmSMI(r io.Reader, b *logBuilder) error {
 			rr.json(n, doc)
 		case strings.HasPrefix(s, "GPU["):
 			rr.field(n, s)
-		case strings.HasPrefix(s, "=") || strings.Contains(s, rocmBanner):
-			// A rule ends the text report above it.
+		case strings.Contains(s, rocmBanner) || strings.Contains(s, rocmEnd):
+			// The banner and the closing rule bound one report.
 			rr.flush()
+		case strings.HasPrefix(s, "="):
+			// rocm_smi.py's spacers open and close each section of a
+			// report (printLogSpacer): the fields of --showmemuse and
+			// --showmeminfo vram are one reading, in two sections.
 		default:
 			if t, zoneless, ok := parseDateLine(s, b.opt.Location); ok {
 				rr.flush()
@@ -236,6 +258,16 @@ func (rr *rocmReader) field(n int, s string) {
 			smp := rr.sample(gpu, name, func(x GPUSample) bool { return !math.IsNaN(x.UtilizationGPU) })
 			smp.UtilizationGPU = f
 		}
+	case rocmAllocPct:
+		f, ok := rocmPercent(m[3])
+		if !ok {
+			rr.b.skip(n, kindBadRow, fmt.Sprintf("%s %q is not a percent", m[2], clip(m[3])))
+			return
+		}
+		if !math.IsNaN(f) {
+			smp := rr.sample(gpu, name, func(x GPUSample) bool { return x.HasUsedPercent })
+			smp.MemoryUsedPercent, smp.HasUsedPercent = f, true
+		}
 	}
 	// Other fields (VIS_VRAM, GTT, temperatures, clocks) are not memory
 	// this report reads.
@@ -251,8 +283,12 @@ func (rr *rocmReader) flush() {
 
 // add keeps one reading when it has memory figures.
 func (rr *rocmReader) add(n int, s GPUSample) {
-	if s.MemoryUsed < 0 && s.MemoryTotal < 0 {
+	if s.MemoryUsed < 0 && s.MemoryTotal < 0 && !s.HasUsedPercent {
 		return
+	}
+	if s.MemoryUsed >= 0 {
+		// The byte count says all the share would.
+		s.MemoryUsedPercent, s.HasUsedPercent = 0, false
 	}
 	if why := rr.b.device(GPU{Index: s.GPU, MemoryTotal: max(s.MemoryTotal, 0)}); why != "" {
 		rr.b.skip(n, kindOtherGPU, why)
@@ -298,10 +334,14 @@ func (rr *rocmReader) fields(n, gpu int, fields map[string]string) {
 			if f, ok := parseNumber(v, "%"); ok {
 				s.UtilizationGPU = f
 			}
+		case rocmAllocPct:
+			if f, ok := rocmPercent(v); ok && !math.IsNaN(f) {
+				s.MemoryUsedPercent, s.HasUsedPercent = f, true
+			}
 		}
 	}
-	if s.MemoryUsed < 0 && s.MemoryTotal < 0 {
-		rr.b.skip(n, kindBadRow, fmt.Sprintf("card%d has no VRAM byte count", gpu))
+	if s.MemoryUsed < 0 && s.MemoryTotal < 0 && !s.HasUsedPercent {
+		rr.b.skip(n, kindBadRow, fmt.Sprintf("card%d has no VRAM byte count or percent", gpu))
 		return
 	}
 	rr.add(n, s)
@@ -384,6 +424,16 @@ func rocmJSONDocument(b *logBuilder, lr *lineReader, first string) (doc map[stri
 		return nil, last, err
 	}
 	return doc, last, nil
+}
+
+// rocmPercent reads --showmemuse's percent ("45", "45%"): 0 to 100, NaN
+// for "N/A".
+func rocmPercent(s string) (float64, bool) {
+	f, ok := parseNumber(s, "%")
+	if !ok || !math.IsNaN(f) && (f < 0 || f > 100) {
+		return 0, false
+	}
+	return f, true
 }
 
 // rocmBytes reads a rocm-smi byte count ("68702699520").

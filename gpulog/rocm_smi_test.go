@@ -88,6 +88,10 @@ func TestSniffRocmSMI(t *testing.T) {
 		{"other csv with a device column", "device,loss,step\ncuda:0,1.0,3\n", false},
 		{"json without cards", `{"VRAM Total Memory (B)": "1"}`, false},
 		{"gtt only field line", "GPU[0] : GTT Total Memory (B): 5\n", false},
+		{"showmemuse field line", "GPU[0]\t\t: GPU Memory Allocated (VRAM%): 45\n", true},
+		{"showmemuse csv", "device,GPU use (%),GPU Memory Allocated (VRAM%)\ncard0,90,4\n", true},
+		{"showmemuse json", `{"card0": {"GPU use (%)": "7", "GPU Memory Allocated (VRAM%)": "13"}}`, true},
+		{"old memory busy line", "GPU[0] : GPU memory use (%): 45\n", false},
 	}
 	for _, c := range cases {
 		f, ok := gpulog.SniffLog([]byte(c.head))
@@ -97,5 +101,74 @@ func TestSniffRocmSMI(t *testing.T) {
 	}
 	if !strings.Contains(rocmText(1, 2), "GPU[1]") {
 		t.Fatal("rocmText")
+	}
+}
+
+// rocmMemUse is one `rocm-smi --showuse --showmemuse` report of GPU 0
+// (rocm_smi.py's layout), with --showmeminfo vram's lines when total is
+// not "".
+func rocmMemUse(pct, total string) string {
+	s := "============================ ROCm System Management Interface ============================\n" +
+		"=================================== % time GPU is busy ===================================\n" +
+		"GPU[0]\t\t: GPU use (%): 99\n" +
+		"==================================== Current Memory Use ====================================\n" +
+		"GPU[0]\t\t: GPU Memory Allocated (VRAM%): " + pct + "\n" +
+		"GPU[0]\t\t: GPU Memory Read/Write Activity (%): 12\n"
+	if total != "" {
+		s += "================================== Memory Usage (Bytes) ==================================\n" +
+			"GPU[0]\t\t: VRAM Total Memory (B): " + total + "\n"
+	}
+	return s + "==========================================================================================\n" +
+		"============================ End of ROCm SMI Log =============================\n"
+}
+
+// TestReadRocmSMIMemUse: --showmemuse's VRAM% is the reading's share of
+// the device, in bytes only where a total is known (the same report's
+// VRAM Total Memory); Read/Write Activity is not memory in use.
+func TestReadRocmSMIMemUse(t *testing.T) {
+	const total = 68702699520
+	share := func(want ...float64) func(t *testing.T, l *gpulog.GPULog) {
+		return func(t *testing.T, l *gpulog.GPULog) {
+			t.Helper()
+			for i, s := range l.Samples {
+				if !s.HasUsedPercent || s.MemoryUsedPercent != want[i] {
+					t.Errorf("sample %d: share %v %v, want %v", i, s.HasUsedPercent, s.MemoryUsedPercent, want[i])
+				}
+			}
+		}
+	}
+	cases := []readCase{
+		{name: "percent only, date loop", format: gpulog.FormatRocmSMI,
+			in:      "Fri Mar  8 10:00:00 UTC 2024\n" + rocmMemUse("30", "") + "\nFri Mar  8 10:05:00 UTC 2024\n" + rocmMemUse("40", ""),
+			samples: []sampleWant{{0, logNA, logNA, "2024-03-08T10:00:00Z"}, {0, logNA, logNA, "2024-03-08T10:05:00Z"}}, gpus: 1,
+			check: share(30, 40)},
+		{name: "percent with the total", format: gpulog.FormatRocmSMI, in: rocmMemUse("50", "68702699520"),
+			samples: []sampleWant{{0, logNA, total, ""}}, gpus: 1, check: share(50)},
+		{name: "csv", format: gpulog.FormatRocmSMI,
+			in:      "device,GPU use (%),GPU Memory Allocated (VRAM%)\ncard0,90,4\ncard1,0,N/A\ncard2,1,250\n",
+			samples: []sampleWant{{0, logNA, logNA, ""}}, gpus: 1, skipped: 2, check: share(4)},
+		{name: "json, with the byte count too", format: gpulog.FormatRocmSMI,
+			in:      `{"card0": {"GPU use (%)": "7", "GPU Memory Allocated (VRAM%)": "13%"}, "card1": {"GPU Memory Allocated (VRAM%)": "20", "VRAM Total Used Memory (B)": "1000"}}` + "\n",
+			samples: []sampleWant{{0, logNA, logNA, ""}, {1, 1000, logNA, ""}}, gpus: 2,
+			check: func(t *testing.T, l *gpulog.GPULog) {
+				if !l.Samples[0].HasUsedPercent || l.Samples[0].MemoryUsedPercent != 13 || l.Samples[1].HasUsedPercent {
+					t.Errorf("samples %+v", l.Samples)
+				}
+			}},
+		{name: "bad percent", format: gpulog.FormatRocmSMI, in: rocmMemUse("lots", "") + rocmMemUse("45", ""),
+			samples: []sampleWant{{0, logNA, logNA, ""}}, gpus: 1, skipped: 1, kind: "unreadable row", check: share(45)},
+		{name: "activity only", format: gpulog.FormatRocmSMI,
+			in: "==== ROCm System Management Interface ====\nGPU[0] : GPU Memory Read/Write Activity (%): 12\nGPU[0] : GPU memory use (%): 40\n", err: "no readings"},
+	}
+	runReadCases(t, cases)
+
+	// The share becomes bytes of the report's own total.
+	l, err := gpulog.ReadLog(strings.NewReader(rocmMemUse("50", "68702699520")), gpulog.FormatRocmSMI, gpulog.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gpulog.ResolveShares([]*gpulog.GPULog{l}, 0)[0]
+	if s := r.Samples[0]; s.MemoryUsed != total/2 || s.MemoryTotal != total || !strings.Contains(r.Notes[len(r.Notes)-1], "own total") {
+		t.Errorf("resolved %+v notes %q", s, r.Notes)
 	}
 }

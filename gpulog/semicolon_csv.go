@@ -20,21 +20,32 @@ import (
 // Such a file is recognised by its first line, a query CSV header or a
 // header-less query row once read with ';' as the separator, and every
 // line is then rewritten as nvidia-smi writes it (", " between fields,
-// decimal points), one line for one, so the query CSV reader reads it and
-// its line numbers stay the file's.
+// decimal points, timestamps the spreadsheet wrote as its own dates made
+// nvidia-smi's again: semicolon_dates.go), one line for one, so the query
+// CSV reader reads it and its line numbers stay the file's.
 
 // reDecimalComma matches a number written with a decimal comma, with an
 // optional unit after it ("33,09 W", "1024,5", "-0,5").
 var reDecimalComma = regexp.MustCompile(`^-?[0-9]+,[0-9]+(?:\s*[A-Za-z%]+)?$`)
 
+// maxDateScan bounds the start of a ';'-separated file read ahead to
+// decide the order of its dates (semicolon_dates.go): a spreadsheet holds
+// at most 1,048,576 rows, and a memory query row is some 50-70 bytes, so
+// 64 MiB holds a whole re-saved sheet; a longer file's order is decided
+// by its first 64 MiB.
+const maxDateScan = 64 << 20
+
 // semicolonLine rewrites one ';'-separated line with ", " between its
-// fields, quotes removed and decimal commas made points.
-func semicolonLine(line string) string {
+// fields, quotes removed, decimal commas made points and a spreadsheet's
+// dates nvidia-smi's timestamps (in the order dates says).
+func semicolonLine(line string, dates *sheetDates) string {
 	fields := splitSemicolons(line)
 	for i, f := range fields {
 		f = strings.TrimSpace(f)
 		if reDecimalComma.MatchString(f) {
 			f = strings.Replace(f, ",", ".", 1)
+		} else {
+			f = dates.rewrite(f)
 		}
 		fields[i] = f
 	}
@@ -72,7 +83,7 @@ func looksLikeSemicolonCSV(head []byte) bool {
 	if len(lines) == 0 || !strings.Contains(lines[0], ";") {
 		return false
 	}
-	line := semicolonLine(lines[0])
+	line := semicolonLine(lines[0], decideSheetDates(strings.Split(string(head), "\n")))
 	if _, ok := parseCSVHeader(line); ok {
 		return true
 	}
@@ -91,13 +102,36 @@ type semicolonReader struct {
 	out   bytes.Buffer
 	first bool
 	err   error
+	// dates is the order of the file's dates, decided from its first
+	// maxDateScan bytes before its first line is written.
+	dates *sheetDates
 }
 
 func newSemicolonReader(r io.Reader) *semicolonReader {
 	return &semicolonReader{br: bufio.NewReaderSize(r, 64<<10), first: true}
 }
 
+// readAhead reads the start of the file to decide the order of its
+// dates, and puts it back before the rest.
+func (s *semicolonReader) readAhead() {
+	ahead, err := io.ReadAll(io.LimitReader(s.br, maxDateScan))
+	s.dates = decideSheetDates(strings.Split(string(ahead), "\n"))
+	rest := []io.Reader{bytes.NewReader(ahead), s.br}
+	if err != nil {
+		rest = []io.Reader{bytes.NewReader(ahead), errReader{err}}
+	}
+	s.br = bufio.NewReaderSize(io.MultiReader(rest...), 64<<10)
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
 func (s *semicolonReader) Read(p []byte) (int, error) {
+	if s.dates == nil {
+		s.readAhead()
+	}
 	for s.out.Len() == 0 && s.err == nil {
 		line, err := s.br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -120,7 +154,7 @@ func (s *semicolonReader) Read(p []byte) (int, error) {
 		}
 		body = bytes.TrimSuffix(body, []byte("\r"))
 		if bytes.IndexByte(body, ';') >= 0 {
-			s.out.WriteString(semicolonLine(string(body)))
+			s.out.WriteString(semicolonLine(string(body), s.dates))
 		} else {
 			s.out.Write(body)
 		}

@@ -2,6 +2,7 @@ package gpulog_test
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -113,5 +114,80 @@ func TestSemicolonNotClaimed(t *testing.T) {
 		if f, ok := gpulog.SniffLog([]byte(log)); ok {
 			t.Errorf("%q claimed as %q", log, f)
 		}
+	}
+}
+
+// TestSemicolonSpreadsheetDates: timestamps a spreadsheet rewrote as its
+// locale's dates are read, day and month told apart for the whole column
+// (never line by line): by a number over 12, '.' between the parts or
+// decimal commas (day first), the order in which the rows run forward in
+// time, else day first as assumed; the note says which.
+func TestSemicolonSpreadsheetDates(t *testing.T) {
+	const head = "timestamp;index;memory.used [MiB];memory.total [MiB]\n"
+	rows := func(stamps ...string) string {
+		var b strings.Builder
+		b.WriteString(head)
+		for i, s := range stamps {
+			b.WriteString(s + ";0;" + strconv.Itoa(1000+i) + " MiB;81920 MiB\n")
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name    string
+		log     string
+		times   []string
+		skipped int
+		note    string
+	}{
+		{name: "German, seconds", log: rows("08.03.2024 10:00:00", "08.03.2024 10:05:00"),
+			times: []string{"2024-03-08 10:00:00", "2024-03-08 10:05:00"}, note: "day first (dates with '.'"},
+		{name: "German Excel default, no seconds, two-digit year", log: rows("08.03.24 10:00", "08.03.24 10:05"),
+			times: []string{"2024-03-08 10:00:00", "2024-03-08 10:05:00"}, note: "2 of them without seconds"},
+		{name: "French, decimal comma elsewhere, fraction after a comma",
+			log:   "timestamp;index;power.draw [W];memory.used [MiB]\n08/03/2024 10:00:01,5;0;33,5 W;1000 MiB\n08/03/2024 10:00:02,5;0;33,5 W;1001 MiB\n",
+			times: []string{"2024-03-08 10:00:01.5", "2024-03-08 10:00:02.5"}, note: "day first (a decimal-comma locale's)"},
+		// The first rows alone are ambiguous; a later one settles the
+		// whole column.
+		{name: "day over 12 on a later line", log: rows("12/03/2024 23:59:00", "13/03/2024 00:04:00"),
+			times: []string{"2024-03-12 23:59:00", "2024-03-13 00:04:00"}, note: "day first (a first number over 12)"},
+		{name: "month first, forced", log: rows("3/12/2024 23:59:00", "3/13/2024 00:04:00"),
+			times: []string{"2024-03-12 23:59:00", "2024-03-13 00:04:00"}, note: "month first (a second number over 12)"},
+		{name: "ambiguous, runs forward only day first", log: rows("12/01/2024 23:59:00", "01/02/2024 00:04:00"),
+			times: []string{"2024-01-12 23:59:00", "2024-02-01 00:04:00"}, note: "day first (the only order in which they run forward"},
+		{name: "ambiguous, runs forward only month first", log: rows("01/12/2024 23:59:00", "02/01/2024 00:04:00"),
+			times: []string{"2024-01-12 23:59:00", "2024-02-01 00:04:00"}, note: "month first (the only order"},
+		{name: "ambiguous both ways", log: rows("08/03/2024 10:00:00", "08/03/2024 10:05:00"),
+			times: []string{"2024-03-08 10:00:00", "2024-03-08 10:05:00"}, note: "day first (assumed"},
+		{name: "Swedish, year first", log: rows("2024-03-08 10:00", "2024-03-08 10:05"),
+			times: []string{"2024-03-08 10:00:00", "2024-03-08 10:05:00"}, note: "read year first"},
+		// 31 April is no date: that line is skipped, the order stands.
+		{name: "no such day", log: rows("30.04.2024 10:00:00", "31.04.2024 10:05:00"),
+			times: []string{"2024-04-30 10:00:00"}, skipped: 1, note: "day first"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if f, ok := gpulog.SniffLog([]byte(tc.log)); !ok || f != gpulog.FormatQueryCSV {
+				t.Fatalf("sniffed %q %v", f, ok)
+			}
+			l, err := gpulog.ReadLog(strings.NewReader(tc.log), gpulog.FormatQueryCSV, gpulog.ReadOptions{Location: time.UTC})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range l.Samples {
+				got = append(got, s.Time.Format("2006-01-02 15:04:05.999"))
+			}
+			if strings.Join(got, ",") != strings.Join(tc.times, ",") || l.SkippedLines != tc.skipped {
+				t.Errorf("times %q skipped %d, want %q %d (problems %v)", got, l.SkippedLines, tc.times, tc.skipped, l.Problems)
+			}
+			if notes := strings.Join(l.Notes, "\n"); !strings.Contains(notes, tc.note) {
+				t.Errorf("notes %q lack %q", notes, tc.note)
+			}
+		})
+	}
+	// A header-less file whose first field is a German date is claimed.
+	noHeader := "08.03.2024 10:00:00;NVIDIA A100-SXM4-80GB;0;12;3;81920 MiB;80896 MiB;1024 MiB\n"
+	if f, ok := gpulog.SniffLog([]byte(noHeader)); !ok || f != gpulog.FormatQueryCSV {
+		t.Errorf("header-less rows sniffed %q %v", f, ok)
 	}
 }

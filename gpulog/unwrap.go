@@ -22,6 +22,10 @@ import (
 //   - a Jupyter notebook saved with its outputs (nbformat 4): each code
 //     cell's "outputs", "stream" outputs with their "text" and "error"
 //     outputs with "ename", "evalue" and the ANSI-coloured "traceback";
+//     or an IPython 1-2 notebook (nbformat 3: jupyter/nbformat's
+//     v3/nbbase.py), whose cells are in "worksheets"[]."cells", each code
+//     cell with its "input" and "prompt_number", and whose error outputs
+//     are "pyerr";
 //   - `gcloud logging read --format=json`: an array of LogEntry objects,
 //     the line in "textPayload" (or "jsonPayload"."message"), its time in
 //     "timestamp", newest first; a Kubernetes container's entry names its
@@ -105,7 +109,14 @@ func sniffDocumentObject(dec *json.Decoder) Wrapper {
 			return WrapperNone
 		case "nbformat":
 			var v float64
-			if dec.Decode(&v) == nil && v >= 4 {
+			if dec.Decode(&v) == nil && v >= 3 {
+				return WrapperNotebook
+			}
+			return WrapperNone
+		case "worksheets":
+			// nbformat 3's cells, after its "metadata" and "nbformat"
+			// (or first, in a writer's own order).
+			if tok, _ := dec.Token(); tok == json.Delim('[') {
 				return WrapperNotebook
 			}
 			return WrapperNone
@@ -275,18 +286,29 @@ func (m *multiText) UnmarshalJSON(b []byte) error {
 }
 
 // notebook is what gpureport reads of an nbformat 4 notebook
-// (jupyter/nbformat, nbformat/v4/nbformat.v4.schema.json).
+// (jupyter/nbformat, nbformat/v4/nbformat.v4.schema.json), or of an
+// nbformat 3 one (nbformat/v3/nbbase.py), whose cells are in worksheets.
 type notebook struct {
-	NBFormat *int `json:"nbformat"`
-	Cells    []struct {
-		Outputs []struct {
-			OutputType string    `json:"output_type"`
-			Text       multiText `json:"text"`
-			EName      string    `json:"ename"`
-			EValue     string    `json:"evalue"`
-			Traceback  []string  `json:"traceback"`
-		} `json:"outputs"`
-	} `json:"cells"`
+	NBFormat   *int             `json:"nbformat"`
+	Cells      []notebookCell   `json:"cells"`
+	Worksheets []notebookSheets `json:"worksheets"`
+}
+
+// notebookSheets is an nbformat 3 worksheet.
+type notebookSheets struct {
+	Cells []notebookCell `json:"cells"`
+}
+
+// notebookCell is a cell with its outputs: "stream" text, and "error"
+// (nbformat 4) or "pyerr" (nbformat 3) with the same fields.
+type notebookCell struct {
+	Outputs []struct {
+		OutputType string    `json:"output_type"`
+		Text       multiText `json:"text"`
+		EName      string    `json:"ename"`
+		EValue     string    `json:"evalue"`
+		Traceback  []string  `json:"traceback"`
+	} `json:"outputs"`
 }
 
 // notebookText is the text of a notebook's outputs, cell after cell: the
@@ -300,8 +322,14 @@ func notebookText(doc []byte) ([]byte, error) {
 	if err := json.Unmarshal(doc, &nb); err != nil {
 		return nil, fmt.Errorf("notebook: %w", err)
 	}
-	if nb.NBFormat == nil || *nb.NBFormat < 4 {
-		return nil, errors.New("notebook: not nbformat 4")
+	if nb.NBFormat == nil || *nb.NBFormat < 3 {
+		return nil, errors.New("notebook: not nbformat 3 or 4")
+	}
+	cells := nb.Cells
+	if *nb.NBFormat == 3 {
+		for _, w := range nb.Worksheets {
+			cells = append(cells, w.Cells...)
+		}
 	}
 	var out bytes.Buffer
 	line := func(s string) {
@@ -310,14 +338,14 @@ func notebookText(doc []byte) ([]byte, error) {
 			out.WriteByte('\n')
 		}
 	}
-	for _, c := range nb.Cells {
+	for _, c := range cells {
 		for _, o := range c.Outputs {
 			switch o.OutputType {
 			case "stream":
 				if o.Text != "" {
 					line(string(o.Text))
 				}
-			case "error":
+			case "error", "pyerr":
 				var tb strings.Builder
 				for _, t := range o.Traceback {
 					line(t)

@@ -42,6 +42,28 @@ func notebookJSON(t *testing.T, colab bool, outputs ...map[string]any) string {
 	return string(b)
 }
 
+// notebookV3JSON is an IPython 1-2 notebook (nbformat 3, keys sorted
+// as IPython wrote them) whose one worksheet holds a markdown cell and a
+// code cell with the given outputs, its input quoting an OOM message.
+func notebookV3JSON(t *testing.T, outputs ...map[string]any) string {
+	t.Helper()
+	cells := []map[string]any{
+		{"cell_type": "markdown", "metadata": map[string]any{}, "source": []string{"CUDA out of memory. Tried to allocate 2.00 GiB"}},
+		{"cell_type": "code", "collapsed": false, "input": []string{"if \"CUDA out of memory. Tried to allocate\" in str(e): raise\n"},
+			"language": "python", "metadata": map[string]any{}, "outputs": outputs, "prompt_number": 3},
+	}
+	return mustJSON(t, map[string]any{"metadata": map[string]any{"name": ""}, "nbformat": 3, "nbformat_minor": 0,
+		"worksheets": []map[string]any{{"cells": cells, "metadata": map[string]any{}}}})
+}
+
+// pyerrOut is nbformat 3's error output: errorOut's fields under
+// output_type "pyerr".
+func pyerrOut(ename, evalue string, withTraceback bool) map[string]any {
+	o := errorOut(ename, evalue, withTraceback)
+	o["output_type"] = "pyerr"
+	return o
+}
+
 func streamOut(lines ...string) map[string]any {
 	return map[string]any{"name": "stdout", "output_type": "stream", "text": lines}
 }
@@ -116,6 +138,16 @@ func TestUnwrappedTrainingLogs(t *testing.T) {
 		text:    notebookJSON(t, true, errorOut("OutOfMemoryError", oomText(1), false)),
 		wrapper: gpulog.WrapperNotebook,
 		want:    []want{{input.NoRank, 1, time.Time{}, 1}},
+	}, {
+		name: "nbformat 3 notebook",
+		text: notebookV3JSON(t, map[string]any{"output_type": "stream", "stream": "stdout", "text": []string{"step 0 loss 2.31\n"}},
+			pyerrOut("OutOfMemoryError", oomText(2), true)),
+		wrapper: gpulog.WrapperNotebook,
+		want:    []want{{input.NoRank, 2, time.Time{}, 1}},
+	}, {
+		name:    "nbformat 3 notebook quoting an OOM in its input only",
+		text:    notebookV3JSON(t, map[string]any{"output_type": "stream", "stream": "stdout", "text": "step 0 loss 2.31\n"}),
+		wrapper: gpulog.WrapperNotebook,
 	}, {
 		name:    "notebook quoting an OOM in its source only",
 		text:    notebookJSON(t, false, streamOut("step 0 loss 2.31\n")),
@@ -222,7 +254,8 @@ func TestSniffWrapperRejects(t *testing.T) {
 		`[{"timestamp": "2024-03-08T10:00:11Z", "severity": "INFO"}]`,
 		`{"events": [{"type": "click", "message": "x"}]}`,
 		`{"config": {"cells": []}}`,
-		`{"nbformat": 3, "worksheets": []}`,
+		`{"nbformat": 2, "worksheets": []}`,
+		`{"worksheets": "no"}`,
 		`{"num_alloc_retries": 0, "num_ooms": 1}`,
 		`step 0 loss 2.0`,
 		``,
@@ -263,6 +296,10 @@ func FuzzUnwrap(f *testing.F) {
 	f.Add(`{"events": [{"timestamp": 1709892011000, "message": "m"}, {"message": "n"}]}`)
 	f.Add(`{"log":"0, 1000 MiB\n","stream":"stdout","time":"2024-05-01T12:00:00Z"}` + "\n")
 	f.Add(`{"nbformat": 4, "cells": "no"}`)
+	// nbformat 3: cells in worksheets, errors as "pyerr".
+	f.Add(`{"metadata": {}, "nbformat": 3, "worksheets": [{"cells": [{"input": "x", "outputs": [{"output_type": "pyerr", "ename": "E", "evalue": "v\nw", "traceback": []}, {"output_type": "stream", "stream": "stderr", "text": ["a", "b\n"]}]}]}]}`)
+	f.Add(`{"worksheets": [{"cells": 5}], "nbformat": 3}`)
+	f.Add(`{"nbformat": 3, "cells": [{"outputs": [{"output_type": "stream", "text": "x"}]}], "worksheets": [{}, null]}`)
 	f.Fuzz(func(t *testing.T, text string) {
 		w := gpulog.SniffWrapper([]byte(text))
 		if w == gpulog.WrapperNone {

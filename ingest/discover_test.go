@@ -213,20 +213,24 @@ func TestDiscoverTrainingLogEncodings(t *testing.T) {
 	}
 }
 
-// TestDiscoverMLflowGPUMetric: an MLflow GPU memory metric file, which
-// has no extension and whose lines are numbers alone, is claimed by its
-// name in a metrics/system folder; the same lines under another name are
-// not.
+// TestDiscoverMLflowGPUMetric: an MLflow GPU memory metric file (in
+// megabytes or percent), which has no extension and whose lines are
+// numbers alone, is claimed by its name in a metrics/system folder; the
+// same lines under another name are not.
 func TestDiscoverMLflowGPUMetric(t *testing.T) {
 	dir := t.TempDir()
 	lines := []byte("1709892000000 40000.0 0\n1709892010000 42048.0 1\n")
 	testutil.WriteFile(t, filepath.Join(dir, "mlruns", "0", "r1", "metrics", "system", "gpu_0_memory_usage_megabytes"), lines)
 	testutil.WriteFile(t, filepath.Join(dir, "mlruns", "0", "r1", "metrics", "loss"), lines)
+	pct := []byte("1709892000000 49.0 0\n1709892010000 51.5 1\n")
+	testutil.WriteFile(t, filepath.Join(dir, "mlruns", "0", "r1", "metrics", "system", "gpu_0_memory_usage_percentage"), pct)
+	testutil.WriteFile(t, filepath.Join(dir, "mlruns", "0", "r1", "metrics", "system", "gpu_0_utilization_percentage"), pct)
 	cands, _, err := Discover(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cands) != 1 || cands[0].Log != gpulog.FormatMLflowGPU || !strings.HasSuffix(cands[0].Rel, "gpu_0_memory_usage_megabytes") {
+	if len(cands) != 2 || cands[0].Log != gpulog.FormatMLflowGPU || !strings.HasSuffix(cands[0].Rel, "gpu_0_memory_usage_megabytes") ||
+		cands[1].Log != gpulog.FormatMLflowGPU || !strings.HasSuffix(cands[1].Rel, "gpu_0_memory_usage_percentage") {
 		t.Fatalf("candidates %+v", cands)
 	}
 }

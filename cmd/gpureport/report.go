@@ -28,10 +28,11 @@ const reportUsage = `Usage:
 gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
 gzip, bzip2, torch.save, JSON) and GPU logs (nvidia-smi CSV, also re-saved
 with ';' separators, dmon, tables, -q text and XML, NVML recordings, pynvml
-prints, DCGM, gpustat, AMD rocm-smi --showmeminfo vram text, CSV and JSON,
-memory_stats JSON lines, torch.profiler traces with profile_memory, W&B
-wandb-events.jsonl, MLflow gpu_N_memory_usage_megabytes, watch nvidia-smi
-captured with script or tee; gzip or bzip2, with or without a log
+prints, DCGM, gpustat, AMD rocm-smi --showmeminfo vram and --showmemuse
+text, CSV and JSON, memory_stats JSON lines, torch.profiler traces with
+profile_memory, W&B wandb-events.jsonl, MLflow gpu_N_memory_usage_megabytes
+and _percentage, watch nvidia-smi captured with script or tee; gzip or
+bzip2, with or without a log
 collector's line prefix) and training logs (OOM messages, vLLM's KV cache
 startup failures; Megatron, DeepSpeed, torchtitan and Composer memory
 lines; torchtitan's device capacity; Hugging Face Trainer memory metrics,
