@@ -95,7 +95,6 @@ func peakTrend(ms *MemoryStatsSeries, per units.Per, rules TrendRules) *Trend {
 		t.Why.Rises, t.Why.RisesExpected, t.Why.RisesP = recordsTest(raw)
 		if !(t.Why.RisesP < r.Alpha) {
 			t.State, t.Pattern, t.Why.Rule = StateFlat, PatternPlateau, RuleRatchet
-			t.Projection = nil
 		}
 	}
 	return &t
