@@ -463,15 +463,20 @@ func compareBool(a, b bool) int {
 // from its memory_stats readings without them), else reserved bytes for
 // a device whose memory_stats readings give reserved memory only
 // (torchtitan's "memory:" figure is its peak reserved memory), else
-// nvidia-smi used bytes for a device known only from GPU logs; "" when it
-// has none. Reserved memory is the process's own, nvidia-smi's used
-// memory mixes in every other process, so reserved comes first.
+// peak allocated bytes for one whose readings give only that
+// (peaktrend.go), else nvidia-smi used bytes for a device known only from
+// GPU logs; "" when it has none. Reserved and peak allocated memory are
+// the process's own, nvidia-smi's used memory mixes in every other
+// process, so they come first.
 func primaryMetric(d *Device) string {
 	if d.Trend(MetricAllocated) != nil {
 		return MetricAllocated
 	}
 	if rt := d.Trend(MetricReserved); rt != nil && rt.Source == SourceMemoryStats && len(d.Points) == 0 {
 		return MetricReserved
+	}
+	if pt := d.Trend(MetricPeakAllocated); pt != nil && len(d.Points) == 0 {
+		return MetricPeakAllocated
 	}
 	if d.Trend(MetricGPUUsed) != nil {
 		return MetricGPUUsed

@@ -438,8 +438,9 @@ const (
 	// (MemoryStats.Retries).
 	ReasonRetries ReasonKind = "retries"
 	// ReasonMemoryGrows: GPU-log used memory grows on a device known only
-	// from GPU logs, or memory_stats reserved memory on a device whose
-	// readings give no allocated memory (Verdict.MemoryGrows).
+	// from GPU logs, memory_stats reserved memory on a device whose
+	// readings give no allocated memory, or the peak allocated memory of
+	// a device whose readings print only that (Verdict.MemoryGrows).
 	ReasonMemoryGrows ReasonKind = "memory grows"
 	// ReasonStatsOOMCause: the cause given to a memory_stats OOM.
 	ReasonStatsOOMCause ReasonKind = "memory_stats oom cause"
@@ -706,6 +707,10 @@ const (
 	RuleBounded TrendRule = "bounded"
 	// RuleThin: growth seen, not established (inconclusive).
 	RuleThin TrendRule = "thin evidence"
+	// RuleRatchet: a peak since start rises, but at no more readings
+	// than a steady workload's new largest batches would raise it
+	// (peaktrend.go).
+	RuleRatchet TrendRule = "ratchet"
 	// RuleTurnedOver: the bytes grow, but in blocks that are replaced:
 	// what the group keeps does not grow (survival.go).
 	RuleTurnedOver TrendRule = "turned over"

@@ -258,6 +258,9 @@ const (
 	MetricGPUUsed    = "gpu_used_bytes"
 	MetricNonPyTorch = "non_pytorch_bytes"
 	MetricInactive   = "inactive_bytes"
+	// MetricPeakAllocated is the peak allocated memory printed by
+	// training logs that give nothing else (peaktrend.go).
+	MetricPeakAllocated = "peak_allocated_bytes"
 	// MetricProcessUsed is one process's used GPU memory (ProcessSeries).
 	MetricProcessUsed = "process_used_bytes"
 )
@@ -571,6 +574,14 @@ type TrendWhy struct {
 	Observed, Expected float64
 	// Tail is the number of flat points at the end (RulePlateau).
 	Tail int
+	// Rises is how many times a running peak (a peak since start)
+	// rose, counting its first reading, and RisesExpected how many a
+	// steady workload gives it on average (RuleRatchet, and RuleGrows of
+	// such a peak; peaktrend.go); RisesP is the chance of at least Rises
+	// under a steady workload.
+	Rises         int
+	RisesExpected float64
+	RisesP        float64
 	// Bound is the most the slope's 95% interval allows over the fitted
 	// range, in bytes (RuleBounded).
 	Bound float64

@@ -304,6 +304,9 @@ func matchMemStats(series []*Series, groups []*memStatsGroup) (bySeries []*memSt
 	return bySeries, unmatched
 }
 
+// memStatsTrends fits the trends of a group's readings: allocated and
+// reserved memory where they give them, and the peak allocated memory of
+// readings that give nothing else (peakTrend).
 func memStatsTrends(ms *MemoryStatsSeries, per units.Per, rules TrendRules) []Trend {
 	type pt struct{ x, y float64 }
 	var alloc, res []pt
@@ -341,6 +344,9 @@ func memStatsTrends(ms *MemoryStatsSeries, per units.Per, rules TrendRules) []Tr
 		t := FitTrend(MetricReserved, per, x, y, r)
 		t.Source = SourceMemoryStats
 		out = append(out, t)
+	}
+	if t := peakTrend(ms, per, rules); t != nil {
+		out = append(out, *t)
 	}
 	return out
 }

@@ -541,35 +541,3 @@ func TestMemoryStatsReservedOnly(t *testing.T) {
 		})
 	}
 }
-
-// TestMemoryStatsPeakOnly: readings that give only a peak allocated
-// figure (the vision toolkits' "memory:", "max_mem:", "max mem:" lines,
-// gpulog/trainlog_peak.go) set the device's peak allocated memory and
-// nothing else: no trend is fitted on them, so a rising peak is neither a
-// leak nor "memory grows", and the peak reserved memory stays unknown.
-func TestMemoryStatsPeakOnly(t *testing.T) {
-	l := &gpulog.GPULog{Source: input.Source{Path: "train.log"}, Format: gpulog.FormatTrainingLog}
-	const n = 30
-	for i := range n {
-		u := gpulog.Unknown
-		l.MemoryStats = append(l.MemoryStats, gpulog.MemoryStatsSample{Step: int64(50 * (i + 1)), Rank: input.NoRank,
-			Allocated: u, Reserved: u, Active: u, InactiveSplit: u, NumAllocRetries: u, NumOOMs: u,
-			PeakAllocated: 3*gib + int64(i)*10*mib})
-	}
-	run := &ingest.Run{Dir: "peaks", Location: time.UTC, Logs: []*gpulog.GPULog{l}}
-	f := Analyze(run, Options{Capacity: 80 * gib})
-	CheckProse(t, t.Name(), f)
-	if len(f.Devices) != 1 {
-		t.Fatalf("%d devices, want 1", len(f.Devices))
-	}
-	d := f.Devices[0]
-	if want := int64(3*gib + (n-1)*10*mib); d.PeakAllocated != want || d.PeakReserved != gpulog.Unknown {
-		t.Errorf("peak allocated %d reserved %d, want %d and unknown", d.PeakAllocated, d.PeakReserved, want)
-	}
-	if d.Trend(MetricAllocated) != nil || d.Trend(MetricReserved) != nil || d.PrimaryMetric != "" {
-		t.Errorf("trends %+v, primary %q: want none", d.Trends, d.PrimaryMetric)
-	}
-	if v := f.Verdict; v.Leak || v.MemoryGrows {
-		t.Errorf("leak %v, memory grows %v: a peak alone is neither", v.Leak, v.MemoryGrows)
-	}
-}

@@ -36,7 +36,10 @@ import (
 // snapshots)" (Verdict.MemoryGrows). So is the reserved memory of a
 // device whose memory_stats readings give no allocated memory
 // (torchtitan's peak reserved): the cache grows with live memory or
-// without it, and reserved memory alone cannot say which. Such a trend's
+// without it, and reserved memory alone cannot say which; and so is the
+// peak allocated memory of a device whose readings print only that
+// (peaktrend.go): a peak holds the steady memory and the interval's
+// largest batch, and cannot say which of them grows. Such a trend's
 // time to capacity (for used memory, against the GPU's total: when the
 // GPU is full) is quoted, but never makes the verdict critical: the caching
 // allocator frees its cache and retries before it raises an OOM, and a
@@ -160,10 +163,13 @@ func decideVerdict(f *Findings) {
 			v.Fragmentation = true
 			reason(ReasonRetries, d)
 		}
-		if len(d.Points) == 0 && (d.MemoryStats == nil || d.PrimaryMetric == MetricReserved) {
+		if len(d.Points) == 0 && (d.MemoryStats == nil || d.PrimaryMetric == MetricReserved || d.PrimaryMetric == MetricPeakAllocated) {
 			// Used memory, or reserved memory without allocated memory,
 			// grows: a leak or a growing cache, which these readings
-			// cannot tell apart.
+			// cannot tell apart. Printed peaks of allocated memory
+			// grow: the steady memory under them, or the batches on
+			// top (longer sequences, larger images), which a peak
+			// alone cannot tell apart either.
 			if p := d.Primary(); p != nil && p.Metric != MetricAllocated && p.State == StateGrowing && !deviceLeak {
 				v.MemoryGrows = true
 				reason(ReasonMemoryGrows, d).Metric = p.Metric

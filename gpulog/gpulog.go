@@ -410,6 +410,12 @@ type MemoryStatsSample struct {
 	// 0 when the reading is one instant, whose own figures are its peak.
 	PeakAllocated int64
 	PeakReserved  int64
+	// PeakSinceStart is true when PeakAllocated is the peak since the
+	// process started (the printer never resets it: MMCV 1.x's and
+	// torchvision's "memory"/"max mem", detectron2's "max_mem"), so it
+	// only ever rises; false when the span ends at the previous reading
+	// (MMEngine, fairseq, a profiler step).
+	PeakSinceStart bool
 	// NumAllocRetries and NumOOMs are cumulative counts.
 	NumAllocRetries int64
 	NumOOMs         int64

@@ -178,7 +178,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 			return false
 		}
 		framework = "fairseq"
-		note = "fairseq's gb_free (the device's total memory less torch.cuda.max_memory_allocated() over the last step, in GiB to 0.1: fairseq divides by 1024**3 and resets the peak after every step) is read with the total its CUDA environment line gives rank 0's device, as the peak allocated memory of the step, to within 0.05 GiB, on the process's device, assumed to be cuda:0; the lines give no current allocated or reserved memory, so no trend is fitted on them"
+		note = "fairseq's gb_free (the device's total memory less torch.cuda.max_memory_allocated() over the last step, in GiB to 0.1: fairseq divides by 1024**3 and resets the peak after every step) is read with the total its CUDA environment line gives rank 0's device, as the peak allocated memory of the step, to within 0.05 GiB, on the process's device, assumed to be cuda:0; the lines give no current allocated or reserved memory, and the trend is fitted on these per-step peaks, whose floor a leak raises"
 	case reMegatronMemory.MatchString(line):
 		m := reMegatronMemory.FindStringSubmatch(line)
 		r.Allocated, r.Reserved = fwBytes(m[2], m[1]), fwBytes(m[4], m[1])

@@ -16,10 +16,16 @@ import (
 // the reading's PeakAllocated (the highest allocated bytes over the span
 // the reading stands for, as a profiler step's reading), never as its
 // Allocated: a reading that gives only a peak has no current allocated or
-// reserved figure, adds to the device's peak allocated memory and to
-// nothing else, and no trend is fitted on it (a peak since the start of
-// the run only ever rises, and a peak per interval mixes each interval's
-// largest batch into the level). The frameworks of trainlog_framework.go
+// reserved figure, and adds to the device's peak allocated memory and to
+// its trend of peak allocated memory (analyze's peak_allocated_bytes,
+// decided as analyze/peaktrend.go says). PeakSinceStart tells the two
+// kinds of peak apart: a peak per interval (reset after each line:
+// MMEngine, fairseq) is the interval's high-water mark, which wanders
+// around a level under a steady workload and whose floor a leak raises;
+// a peak since the process started (never reset: MMCV 1.x, detectron2's
+// max_mem, torchvision) only ever rises, a new largest batch at a time
+// under a steady workload, which analyze must not read as growth. The
+// frameworks of trainlog_framework.go
 // print current figures beside their peaks (Megatron-LM's "allocated"
 // beside "max allocated"), and are read for those. The toolkits, the
 // lines and their units:
@@ -139,11 +145,12 @@ func peakLine(r *MemoryStatsSample, line string) (framework, note string, at int
 	if m := reMMMemory.FindStringSubmatch(line); m != nil {
 		if h := reMMEngineHead.FindStringSubmatchIndex(line); h != nil {
 			r.Step, r.PeakAllocated = epochStep(group(line, h, 1), group(line, h, 2), group(line, h, 3), group(line, h, 4), 1), peakFigure(m[1])
-			return "mmengine", "MMEngine log lines (\"Epoch(train) [E][I/N] ... memory: M\") are read as the peak allocated memory of the process's device, assumed to be cuda:0: M is torch.cuda.max_memory_allocated() in MiB rounded down (MMEngine divides by 1024*1024) since the previous logged line (MMEngine resets the peak after each); the lines give no current allocated or reserved memory, so no trend is fitted on them", h[0], true
+			return "mmengine", "MMEngine log lines (\"Epoch(train) [E][I/N] ... memory: M\") are read as the peak allocated memory of the process's device, assumed to be cuda:0: M is torch.cuda.max_memory_allocated() in MiB rounded down (MMEngine divides by 1024*1024) since the previous logged line (MMEngine resets the peak after each); the lines give no current allocated or reserved memory, and the trend is fitted on these per-interval peaks, whose floor a leak raises", h[0], true
 		}
 		if h := reMMCVHead.FindStringSubmatchIndex(line); h != nil {
 			r.Step, r.PeakAllocated = epochStep(group(line, h, 1), group(line, h, 2), group(line, h, 3), group(line, h, 4), 1), peakFigure(m[1])
-			return "mmcv", "MMCV 1.x log lines (\"Epoch [E][I/N] ... memory: M\") are read as the peak allocated memory of the process's device, assumed to be cuda:0: M is torch.cuda.max_memory_allocated() in MiB rounded down (MMCV divides by 1024*1024) since the process started, and in a distributed run the largest over the ranks (MMCV reduces it with MAX before rank 0 prints it); the lines give no current allocated or reserved memory, so no trend is fitted on them", h[0], true
+			r.PeakSinceStart = true
+			return "mmcv", "MMCV 1.x log lines (\"Epoch [E][I/N] ... memory: M\") are read as the peak allocated memory of the process's device, assumed to be cuda:0: M is torch.cuda.max_memory_allocated() in MiB rounded down (MMCV divides by 1024*1024) since the process started, and in a distributed run the largest over the ranks (MMCV reduces it with MAX before rank 0 prints it); the lines give no current allocated or reserved memory, and a peak since start only rises, so it is called growing only when it rises at more lines than a steady workload's new largest batches would raise it", h[0], true
 		}
 	}
 	if loc := reD2Stats.FindStringSubmatchIndex(line); loc != nil {
@@ -163,14 +170,15 @@ func peakLine(r *MemoryStatsSample, line string) (framework, note string, at int
 			if e := strings.LastIndex(line[:at], "eta: "); e >= 0 {
 				at = e
 			}
-			r.Step, r.PeakAllocated = fwStep(it[1]), peakFigure(m[1])
-			return "detectron2", "detectron2 metric lines (\"iter: N ... max_mem: MM\") are read as the peak allocated memory of the process's device, assumed to be cuda:0: M is torch.cuda.max_memory_allocated() in MiB (detectron2 divides by 1024*1024 and rounds), the peak since the process started; the lines give no current allocated or reserved memory, so no trend is fitted on them", at, true
+			r.Step, r.PeakAllocated, r.PeakSinceStart = fwStep(it[1]), peakFigure(m[1]), true
+			return "detectron2", "detectron2 metric lines (\"iter: N ... max_mem: MM\") are read as the peak allocated memory of the process's device, assumed to be cuda:0: M is torch.cuda.max_memory_allocated() in MiB (detectron2 divides by 1024*1024 and rounds), the peak since the process started; the lines give no current allocated or reserved memory, and a peak since start only rises, so it is called growing only when it rises at more lines than a steady workload's new largest batches would raise it", at, true
 		}
 	}
 	if m := reTVMaxMem.FindStringSubmatch(line); m != nil {
 		if h := reTVHead.FindStringSubmatchIndex(line); h != nil {
 			r.Step, r.PeakAllocated = epochStep(group(line, h, 1), group(line, h, 2), group(line, h, 3), "", 0), peakFigure(m[1])
-			return "torchvision", "torchvision-style MetricLogger lines (\"Epoch: [E] [I/N] ... max mem: M\") are read as the peak allocated memory of the process's device, assumed to be cuda:0: M is torch.cuda.max_memory_allocated() in MiB (MB = 1024.0 * 1024.0, rounded), the peak since the process started; the lines give no current allocated or reserved memory, so no trend is fitted on them", h[0], true
+			r.PeakSinceStart = true
+			return "torchvision", "torchvision-style MetricLogger lines (\"Epoch: [E] [I/N] ... max mem: M\") are read as the peak allocated memory of the process's device, assumed to be cuda:0: M is torch.cuda.max_memory_allocated() in MiB (MB = 1024.0 * 1024.0, rounded), the peak since the process started; the lines give no current allocated or reserved memory, and a peak since start only rises, so it is called growing only when it rises at more lines than a steady workload's new largest batches would raise it", h[0], true
 		}
 	}
 	return "", "", 0, false

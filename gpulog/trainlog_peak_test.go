@@ -19,6 +19,8 @@ type peakReading struct {
 	Rank                        int
 	Allocated, Reserved         int64
 	PeakAllocated, PeakReserved int64
+	// SinceStart is the reading's PeakSinceStart: a peak never reset.
+	SinceStart bool
 }
 
 // TestPeakMemoryLines: the progress lines of MMEngine, MMCV 1.x,
@@ -45,10 +47,10 @@ func TestPeakMemoryLines(t *testing.T) {
 				// Console format: month and day only, no time read.
 				"05/01 12:13:00 - mmengine - INFO - Iter(train) [  100/90000]  lr: 2.0000e-02  memory: 4001\n",
 			want: []peakReading{
-				{50, "2024-05-01T12:00:00Z", noRank, none, none, 3456 * mib, 0},
-				{12000, "2024-05-01T12:10:00Z", noRank, none, none, 3500 * mib, 0},
-				{50, "2024-05-01T12:12:00Z", noRank, none, none, 4000 * mib, 0},
-				{100, "", noRank, none, none, 4001 * mib, 0},
+				{50, "2024-05-01T12:00:00Z", noRank, none, none, 3456 * mib, 0, false},
+				{12000, "2024-05-01T12:10:00Z", noRank, none, none, 3500 * mib, 0, false},
+				{50, "2024-05-01T12:12:00Z", noRank, none, none, 4000 * mib, 0, false},
+				{100, "", noRank, none, none, 4001 * mib, 0, false},
 			},
 			note: "MMEngine",
 		},
@@ -59,9 +61,9 @@ func TestPeakMemoryLines(t *testing.T) {
 				"2022-05-01 12:31:00,123 - mmdet - INFO - Epoch(val) [2][500]\tbbox_mAP: 0.3\n" +
 				"2022-05-01 12:32:00,123 - mmseg - INFO - Iter [16000/160000]\tlr: 9.000e-03, eta: 9:00:00, time: 0.300, data_time: 0.010, memory: 5000, decode.loss_ce: 0.3\n",
 			want: []peakReading{
-				{50, "2022-05-01T12:00:00.123Z", noRank, none, none, 3456 * mib, 0},
-				{7430, "2022-05-01T12:30:00.123Z", noRank, none, none, 3460 * mib, 0},
-				{16000, "2022-05-01T12:32:00.123Z", noRank, none, none, 5000 * mib, 0},
+				{50, "2022-05-01T12:00:00.123Z", noRank, none, none, 3456 * mib, 0, true},
+				{7430, "2022-05-01T12:30:00.123Z", noRank, none, none, 3460 * mib, 0, true},
+				{16000, "2022-05-01T12:32:00.123Z", noRank, none, none, 5000 * mib, 0, true},
 			},
 			note: "MMCV 1.x",
 		},
@@ -71,9 +73,9 @@ func TestPeakMemoryLines(t *testing.T) {
 				"[rank3]: [05/01 12:01:00 d2.utils.events]:  eta: 0:09:00  iter: 39  total_loss: 1.1  time: 0.4012  data_time: 0.0123   lr: 0.0004  max_mem: 2400M\n" +
 				"[05/01 12:02:00 d2.engine.hooks]:  iter: 59  max_reserved_mem: 3000MB  reserved_mem: 2900MB  max_allocated_mem: 2450MB  allocated_mem: 1200MB \n",
 			want: []peakReading{
-				{19, "", noRank, none, none, 2345 * mib, 0},
-				{39, "", 3, none, none, 2400 * mib, 0},
-				{59, "", noRank, 1200 * mib, 2900 * mib, 2450 * mib, 3000 * mib},
+				{19, "", noRank, none, none, 2345 * mib, 0, true},
+				{39, "", 3, none, none, 2400 * mib, 0, true},
+				{59, "", noRank, 1200 * mib, 2900 * mib, 2450 * mib, 3000 * mib, false},
 			},
 			note: "detectron2",
 		},
@@ -84,9 +86,9 @@ func TestPeakMemoryLines(t *testing.T) {
 				"Test:  [  0/196]  eta: 0:01:00  loss: 6.9  time: 0.3  data: 0.1  max mem: 2000\n" +
 				"[rank1]: Epoch: [3]  [  10/5005]  eta: 0:30:00  loss: 6.0  time: 0.3  data: 0.1  max mem: 1310\n",
 			want: []peakReading{
-				{0, "", noRank, none, none, 1234 * mib, 0},
-				{10110, "", noRank, none, none, 1300 * mib, 0},
-				{15025, "", 1, none, none, 1310 * mib, 0},
+				{0, "", noRank, none, none, 1234 * mib, 0, true},
+				{10110, "", noRank, none, none, 1300 * mib, 0, true},
+				{15025, "", 1, none, none, 1310 * mib, 0, true},
 			},
 			note: "MetricLogger",
 		},
@@ -99,9 +101,9 @@ func TestPeakMemoryLines(t *testing.T) {
 				"2021-05-04 12:30:00 | INFO | train | epoch 001 | loss 9.1 | nll_loss 8.9 | ppl 478 | wps 21034 | ups 2.1 | wpb 9987 | bsz 320 | num_updates 4000 | lr 1e-05 | gnorm 2.1 | train_wall 1880 | gb_free 5.7 | wall 2000\n" +
 				`{"epoch": 2, "update": 1.025, "loss": "9.0", "num_updates": "4100", "lr": "1e-05", "gb_free": "5.5", "wall": "2050"}` + "\n",
 			want: []peakReading{
-				{100, "2021-05-04T12:00:07Z", noRank, none, none, fairseqPeak(31.749, 6.2), 0},
-				{4000, "2021-05-04T12:30:00Z", noRank, none, none, fairseqPeak(31.749, 5.7), 0},
-				{4100, "", noRank, none, none, fairseqPeak(31.749, 5.5), 0},
+				{100, "2021-05-04T12:00:07Z", noRank, none, none, fairseqPeak(31.749, 6.2), 0, false},
+				{4000, "2021-05-04T12:30:00Z", noRank, none, none, fairseqPeak(31.749, 5.7), 0, false},
+				{4100, "", noRank, none, none, fairseqPeak(31.749, 5.5), 0, false},
 			},
 			note: "fairseq",
 		},
@@ -141,7 +143,7 @@ func TestPeakMemoryLines(t *testing.T) {
 				if r.Device != 0 {
 					t.Errorf("device %d, want 0", r.Device)
 				}
-				got = append(got, peakReading{r.Step, ts, r.Rank, r.Allocated, r.Reserved, r.PeakAllocated, r.PeakReserved})
+				got = append(got, peakReading{r.Step, ts, r.Rank, r.Allocated, r.Reserved, r.PeakAllocated, r.PeakReserved, r.PeakSinceStart})
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("readings (-want +got):\n%s", diff)

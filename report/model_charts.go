@@ -26,7 +26,7 @@ func timelineChart(d *analyze.Device) chartSpec {
 	if d.UsedShare != nil {
 		return shareChart(d)
 	}
-	var alloc, res, used, msAlloc, msRes []xy
+	var alloc, res, used, msAlloc, msRes, msPeak []xy
 	maxV := 0.0
 	for _, p := range d.Points {
 		alloc = append(alloc, xy{p.X, float64(p.Usage.Allocated)})
@@ -46,6 +46,12 @@ func timelineChart(d *analyze.Device) chartSpec {
 			if r.Reserved >= 0 {
 				msRes = append(msRes, xy{m.X[i], float64(r.Reserved)})
 				maxV = max(maxV, float64(r.Reserved))
+			}
+			// A printed peak alone (MMEngine's "memory:") is what its
+			// trend is fitted on (analyze's peak_allocated_bytes).
+			if r.PeakAllocated > 0 && r.Allocated < 0 && r.Reserved < 0 {
+				msPeak = append(msPeak, xy{m.X[i], float64(r.PeakAllocated)})
+				maxV = max(maxV, float64(r.PeakAllocated))
 			}
 		}
 	}
@@ -82,6 +88,9 @@ func timelineChart(d *analyze.Device) chartSpec {
 		}
 		if len(msRes) > 0 {
 			spec.series = append(spec.series, seriesSpec{name: "reserved (memory_stats)", points: scale(msRes), symbols: len(msRes) <= 60, color: cr})
+		}
+		if len(msPeak) > 0 {
+			spec.series = append(spec.series, seriesSpec{name: "peak allocated (memory_stats)", points: scale(msPeak), symbols: len(msPeak) <= 60, color: ca})
 		}
 	}
 	if len(used) > 0 {

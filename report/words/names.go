@@ -71,6 +71,8 @@ func Metric(m string) string {
 		return "outside the allocator (used − reserved)"
 	case analyze.MetricInactive:
 		return "cached free"
+	case analyze.MetricPeakAllocated:
+		return "peak allocated"
 	}
 	return strings.ReplaceAll(strings.TrimSuffix(m, "_bytes"), "_", " ")
 }

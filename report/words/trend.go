@@ -73,10 +73,16 @@ func trendRule(t *analyze.Trend) string {
 		return fmt.Sprintf("growth stopped after point %d: the rest rose %s where steady growth gives %s", t.ChangePoint, units.BytesF(w.Observed), units.BytesF(w.Expected))
 	case analyze.RulePlateau:
 		return fmt.Sprintf("grew until point %d, then stayed flat over the last %d points, a longer pause than any before: growth that stopped (a bounded cache that filled, or a warm-up that ended late)", t.ChangePoint, w.Tail)
+	case analyze.RuleRatchet:
+		return fmt.Sprintf("a peak since start that rose at %d readings, where a steady workload's new largest batches give about %.1f (%s): the running peak of a steady workload, not growth; slope %s",
+			w.Rises, w.RisesExpected, units.PValue(w.RisesP), rate)
 	case analyze.RuleGrows:
 		s := "grows " + rate + ", " + units.PValue(t.PValue) + "; " + units.Signed(t.Growth) + " over the fitted range"
 		if t.Pattern == analyze.PatternOnset {
 			s += fmt.Sprintf(", from point %d on (flat before it)", t.FitFrom)
+		}
+		if w.Rises > 0 {
+			s += fmt.Sprintf("; a peak since start that rose at %d readings, where a steady workload gives about %.1f (%s)", w.Rises, w.RisesExpected, units.PValue(w.RisesP))
 		}
 		return s
 	case analyze.RuleBounded:

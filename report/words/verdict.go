@@ -109,7 +109,8 @@ func undecided(d *analyze.Device) string {
 	t := d.Primary()
 	what := "snapshots"
 	switch {
-	case d.PrimaryMetric == analyze.MetricReserved, d.PrimaryMetric == analyze.MetricAllocated && len(d.Points) == 0 && d.MemoryStats != nil:
+	case d.PrimaryMetric == analyze.MetricReserved, d.PrimaryMetric == analyze.MetricPeakAllocated,
+		d.PrimaryMetric == analyze.MetricAllocated && len(d.Points) == 0 && d.MemoryStats != nil:
 		what = "memory readings"
 	case d.PrimaryMetric != analyze.MetricAllocated:
 		what = "GPU readings"
@@ -225,8 +226,11 @@ func memoryGrows(d *analyze.Device, metric string) string {
 		return "memory grows on " + where + " (no site: no snapshots)"
 	}
 	what, next := DeviceUsed(d)+" memory", "record snapshots (torch.cuda.memory._record_memory_history() and _dump_snapshot every few hundred steps) to find what grows"
-	if metric == analyze.MetricReserved {
+	switch metric {
+	case analyze.MetricReserved:
 		what, next = "reserved memory", "its memory readings give reserved memory only (as torchtitan's \"memory:\" figure, its peak reserved memory), so a leak cannot be told from a growing cache; log torch.cuda.memory_stats() or record snapshots to find what grows"
+	case analyze.MetricPeakAllocated:
+		what, next = "peak allocated memory", "its log prints only the peak allocated memory (torch.cuda.max_memory_allocated(), as MMEngine's \"memory:\" or detectron2's \"max_mem:\"), which holds the steady memory and the largest batch, so a leak cannot be told from growing inputs; log torch.cuda.memory_allocated() or record snapshots (torch.cuda.memory._record_memory_history() and _dump_snapshot every few hundred steps) to find what grows"
 	}
 	// When it runs out, as analyze decided it: the time to capacity, or
 	// the OOM the device already had in its place.
