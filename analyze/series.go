@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"cmp"
+	"gpureport/internal/natural"
 	"math"
 	"slices"
 	"time"
@@ -284,7 +285,7 @@ func buildOne(key DeviceKey, files []*ingest.SnapshotFile, latest map[*ingest.Sn
 	copyTimed := copyTimes(files, latest, someTime)
 	copied := !allTime && copyTimed
 	files = slices.Clone(files)
-	byPath := func(a, b *ingest.SnapshotFile) int { return ingest.NaturalCompare(a.Path, b.Path) }
+	byPath := func(a, b *ingest.SnapshotFile) int { return natural.Compare(a.Path, b.Path) }
 	switch {
 	case allTime:
 		s.Order = OrderTraceTime

@@ -1,8 +1,8 @@
 package gpulog
 
 import (
-	"cmp"
 	"fmt"
+	"gpureport/internal/natural"
 	"slices"
 	"strings"
 )
@@ -79,7 +79,7 @@ func (b *logBuilder) splitMachines() {
 			ids = append(ids, id)
 		}
 	}
-	slices.SortFunc(ids, func(a, c int) int { return naturalCompare(names[a], names[c]) })
+	slices.SortFunc(ids, func(a, c int) int { return natural.Compare(names[a], names[c]) })
 	offset := make([]int, len(names))
 	next := 0
 	for _, id := range ids {
@@ -118,34 +118,4 @@ func (b *logBuilder) splitMachines() {
 	}
 	b.note(fmt.Sprintf("the lines come from %d machines, told apart by the launcher's labels; each machine numbers its GPUs from 0, so they are numbered one machine after another: %s",
 		len(ids), strings.Join(parts, ", ")))
-}
-
-// naturalCompare compares two names with their digit runs compared as
-// numbers (train-2 before train-10).
-func naturalCompare(a, b string) int {
-	for a != "" && b != "" {
-		da, db := leadingDigits(a), leadingDigits(b)
-		if da != "" && db != "" {
-			ta, tb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
-			if c := cmp.Or(cmp.Compare(len(ta), len(tb)), strings.Compare(ta, tb)); c != 0 {
-				return c
-			}
-			a, b = a[len(da):], b[len(db):]
-			continue
-		}
-		if a[0] != b[0] {
-			return cmp.Compare(a[0], b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-// leadingDigits is the run of digits s starts with.
-func leadingDigits(s string) string {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return s[:i]
 }

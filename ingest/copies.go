@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"gpureport/internal/natural"
 	"io"
 	"log/slog"
 	"os"
@@ -168,7 +169,7 @@ func copies(cands []Candidate) []int {
 		// final.pickle is most likely a copy of the last dump, and the
 		// first match ends the search.
 		slices.SortFunc(named, func(a, b int) int {
-			return cmp.Or(NaturalCompare(cands[b].Rel, cands[a].Rel), cmp.Compare(b, a))
+			return cmp.Or(natural.Compare(cands[b].Rel, cands[a].Rel), cmp.Compare(b, a))
 		})
 		for k, i := range unnamed {
 			// First a file whose name places it, then an earlier copy

@@ -3,6 +3,7 @@ package ingest
 import (
 	"cmp"
 	"fmt"
+	"gpureport/internal/natural"
 	"regexp"
 	"slices"
 	"strconv"
@@ -124,7 +125,7 @@ func elasticNodeRanks(rels []string) map[string]elasticNode {
 	for m := range workers {
 		machines = append(machines, m)
 	}
-	slices.SortFunc(machines, NaturalCompare)
+	slices.SortFunc(machines, natural.Compare)
 	offset, first := map[string]int{}, 0
 	for _, m := range machines {
 		offset[m] = first

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"cmp"
 	"path"
 	"regexp"
 	"slices"
@@ -406,35 +405,6 @@ func isSnapshotExt(ext string) bool {
 		return true
 	}
 	return false
-}
-
-// NaturalCompare compares two paths with their digit runs compared as
-// numbers (step_9 before step_10).
-func NaturalCompare(a, b string) int {
-	for a != "" && b != "" {
-		da, db := digitPrefix(a), digitPrefix(b)
-		if da != "" && db != "" {
-			ta, tb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
-			if c := cmp.Or(cmp.Compare(len(ta), len(tb)), strings.Compare(ta, tb)); c != 0 {
-				return c
-			}
-			a, b = a[len(da):], b[len(db):]
-			continue
-		}
-		if a[0] != b[0] {
-			return cmp.Compare(a[0], b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-func digitPrefix(s string) string {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return s[:i]
 }
 
 // PathPattern is rel (a path relative to the run folder) with each run of

@@ -2,6 +2,7 @@ package placement
 
 import (
 	"cmp"
+	"gpureport/internal/natural"
 	"maps"
 	"path"
 	"slices"
@@ -236,7 +237,7 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 		}
 	}
 	slices.SortFunc(found, func(a, b rankDumps) int {
-		return cmp.Or(ingest.NaturalCompare(a.path, b.path), cmp.Compare(a.path, b.path))
+		return cmp.Or(natural.Compare(a.path, b.path), cmp.Compare(a.path, b.path))
 	})
 	paths := make([]string, len(found))
 	dirRanks = map[string]int{}
@@ -285,7 +286,7 @@ func keepRanks(found []rankDumps, wordSplits map[int][]rankDumps, clash [2]strin
 	for _, r := range split {
 		parts := wordSplits[r]
 		slices.SortFunc(parts, func(a, b rankDumps) int {
-			return cmp.Or(ingest.NaturalCompare(a.path, b.path), cmp.Compare(a.path, b.path))
+			return cmp.Or(natural.Compare(a.path, b.path), cmp.Compare(a.path, b.path))
 		})
 		for i, p := range parts {
 			rank := r
@@ -572,5 +573,5 @@ func oneAfterAnother(parts map[string][]*ingest.SnapshotFile, at func(*ingest.Sn
 // firstPath is the first of group's rank paths in natural order.
 func firstPath(group []*ingest.SnapshotFile) string {
 	paths := rankPaths(group)
-	return slices.MinFunc(paths, func(a, b string) int { return cmp.Or(ingest.NaturalCompare(a, b), cmp.Compare(a, b)) })
+	return slices.MinFunc(paths, func(a, b string) int { return cmp.Or(natural.Compare(a, b), cmp.Compare(a, b)) })
 }

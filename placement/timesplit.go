@@ -2,6 +2,7 @@ package placement
 
 import (
 	"cmp"
+	"gpureport/internal/natural"
 	"slices"
 	"time"
 
@@ -77,7 +78,7 @@ func partByTime(group []*ingest.SnapshotFile) timeSplit {
 		keys = append(keys, p)
 		slices.SortFunc(fs, func(a, b *ingest.SnapshotFile) int { return cmp.Or(at[a].Compare(at[b]), cmp.Compare(a.Path, b.Path)) })
 	}
-	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(ingest.NaturalCompare(a, b), cmp.Compare(a, b)) })
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(natural.Compare(a, b), cmp.Compare(a, b)) })
 	// Parts one after another are stages of one process (a job resumed
 	// under new names); processes interleave.
 	if oneAfterAnother(parts, func(f *ingest.SnapshotFile) (time.Time, bool) { t, ok := at[f]; return t, ok }) {
