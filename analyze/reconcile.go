@@ -184,6 +184,10 @@ func gpuTrend(d *Device, per units.Per, rules TrendRules) *Trend {
 		}
 	}
 	x, y = binMedians(x, y, maxGPUPoints)
+	// A monitor's readings: the idle GPU before and after the job is no
+	// part of its trend, and its start-up ramp is told from growth by
+	// readingsStoppedAt (trend.go).
+	rules.Readings = true
 	t := FitTrend(MetricGPUUsed, per, x, y, rules)
 	// Named for a reader ("rocm-smi used"); nvidia-smi's readings are
 	// the unnamed default (summary.json omits their source).

@@ -52,6 +52,10 @@ import (
 //     falls): its last third is not a flat tail longer than twice any
 //     pause between its earlier rises (stoppedAt). A bounded cache that
 //     filled fails; a leak that pauses between bursts passes.
+//     A GPU monitor's readings (TrendRules.Readings) tolerate the
+//     allocator's churn and need the tail longer than every earlier
+//     pause by one reading only (readingsStoppedAt): a job's start-up
+//     ramp that reached its working level fails.
 //
 // Size does not decide "growing": a small but certain growth is growing,
 // and its severity comes from its time to capacity (verdict.go). Size
@@ -68,6 +72,9 @@ import (
 // (stats.FloorPoints: the snapshots within the floor's own noise of a line
 // through the trough envelope), the floor a leak raises. A series that
 // never falls (a pure accumulation) is fitted as is.
+//
+// Idle readings. A GPU monitor's readings before the job started and
+// after it ended (idleHead, idleTail) are set aside first.
 //
 // Warm-up. A prefix of at most a third of the points that lies wholly
 // below the rest, by more than the rest's range and its typical step
@@ -97,6 +104,11 @@ type TrendRules struct {
 	// NoEnvelope disables fitting on the floor points (for series whose
 	// noise is on both sides, such as used − reserved).
 	NoEnvelope bool
+	// Readings marks a GPU monitor's readings of used memory (nvidia-smi,
+	// rocm-smi, ...), often captured around a job's start: the readings
+	// before the job started are set aside (idleHead), and a plateau is
+	// told from a pause by readingsStoppedAt.
+	Readings bool
 }
 
 // Default thresholds (see the rules above for what each protects against).
@@ -173,15 +185,26 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 		return t
 	}
 	x, y = x[:n], y[:n]
+	// Readings before the job started are no part of its trend.
+	head := 0
+	if r.Readings {
+		head = idleHead(y, r.MinPoints)
+		x, y = x[head:], y[head:]
+		end := len(y) - idleTail(y, r.MinPoints)
+		x, y = x[:end], y[:end]
+		if head > 0 {
+			t.FitFrom, t.ChangePoint = head, head
+		}
+	}
 	fx, fy := x, y
 	// Phase noise: fit the floor.
-	idx := make([]int, n) // fitted point -> original index
+	idx := make([]int, len(y)) // fitted point -> original index
 	for i := range idx {
-		idx[i] = i
+		idx[i] = head + i
 	}
-	if tol := dropTolerance(y); !r.NoEnvelope && n >= 2*r.MinPoints-2 && stats.Drops(y, tol) >= 2 {
+	if tol := dropTolerance(y); !r.NoEnvelope && len(y) >= 2*r.MinPoints-2 && stats.Drops(y, tol) >= 2 {
 		w := 2
-		if n >= 16 {
+		if len(y) >= 16 {
 			w = 3
 		}
 		// A window must hold a trough: with drops at a regular spacing of
@@ -190,7 +213,7 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 		// other point or so and irregularly) it spans P+1 points, up to a
 		// third of the series.
 		if p := dropSpacing(y, tol); p >= minCycle {
-			w = max(w, min(p+1, n/3))
+			w = max(w, min(p+1, len(y)/3))
 		}
 		if keep := stats.FloorPoints(x, y, w, tol); len(keep) >= r.MinPoints {
 			idx = keep
@@ -314,7 +337,11 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 	// the other end, for series that never fall. A bounded cache that
 	// filled, or a warm-up that ended late, is not growing.
 	if sig {
-		if at, ok := stoppedAt(fy); ok {
+		at, ok := stoppedAt(fy)
+		if r.Readings {
+			at, ok = readingsStoppedAt(fy, r)
+		}
+		if ok {
 			t.Pattern = PatternPlateau
 			t.ChangePoint = idx[at]
 			t.Why.Rule, t.Why.Tail = RulePlateau, len(fy)-1-at
@@ -649,6 +676,106 @@ func stoppedAt(y []float64) (at int, ok bool) {
 	}
 	tail := len(y) - 1 - last
 	if last < 0 || tail < minStoppedTail || 3*tail < len(y)-1 || tail <= 2*longest {
+		return 0, false
+	}
+	return last, true
+}
+
+// idleHead returns how many of the first readings of a GPU's used memory
+// come before the job started: the leading readings at the first one's
+// level (within dropTolerance), at least onsetMinHead of them (one or two
+// equal readings are a leak's pause as well as an idle GPU), when a rise
+// follows them and at least minPoints readings remain. A monitor started
+// before the job (nvidia-smi -l 1 while launching it) reads the idle GPU,
+// near zero, or the level of what ran before; that level is no part of
+// the job's memory, and a line through it would make the job's start-up
+// look like growth and its rate the start-up's. 0 when there is none.
+func idleHead(y []float64, minPoints int) int {
+	if len(y) == 0 {
+		return 0
+	}
+	tol := dropTolerance(y)
+	k := 1
+	for k < len(y) && math.Abs(y[k]-y[0]) <= tol {
+		k++
+	}
+	if k < onsetMinHead || k == len(y) || y[k] <= y[0]+tol || len(y)-k < minPoints {
+		return 0
+	}
+	// A job's start maps its context and weights at once: more than the
+	// level before it when that is an idle GPU (near zero) or a smaller
+	// job. A leak's burst adds a share of the job's memory, not all of
+	// it, so a pause before one is not idle.
+	if y[k]-y[k-1] <= math.Abs(y[0]) {
+		return 0
+	}
+	return k
+}
+
+// idleTail is idleHead at the other end: how many of the last readings
+// come after the job ended (a monitor left running after it): at least
+// onsetMinHead readings at the last one's level, after a fall larger than
+// that level (the job's memory released), leaving at least minPoints.
+// Their fall is the job's end, not its memory shrinking.
+func idleTail(y []float64, minPoints int) int {
+	r := slices.Clone(y)
+	slices.Reverse(r)
+	return idleHead(r, minPoints)
+}
+
+// readingsStoppedAt is stoppedAt for a GPU monitor's readings of used
+// memory, which the allocator's churn makes wobble: a segment released
+// (an empty_cache, a cuDNN workspace, a finished process's context) and
+// mapped again shows as a fall and a rise of a few hundred MiB in a job
+// whose memory does not grow.
+//
+//   - A fall no larger than the growth that matters (MinGrowthBytes,
+//     MinGrowthShare of the series' largest level) is such noise: by the
+//     yardstick that calls growth meaningful, it hides none. A larger
+//     fall is a change of phase, and the series is not a pure
+//     accumulation (false, as stoppedAt).
+//   - A rise counts only when it lifts the level past the last counted
+//     rise by more than the largest fall: going back up after a fall is
+//     the same churn, not growth.
+//   - The flat tail must be longer than every earlier pause by more than
+//     one reading, not twice as long: a monitor reads at a fixed
+//     interval, so a leak adding in bursts at a steady pace shows its
+//     pauses equal to within one reading, and the tail, a pause still
+//     running when the capture ended, is no longer than them. Readings
+//     around a job's start hold its start-up pauses (loading, compiling,
+//     the first steps) before the job reaches its working level; a
+//     margin of twice those would read every such start-up as growth.
+//
+// The tail still holds at least a third of the intervals and
+// minStoppedTail.
+func readingsStoppedAt(y []float64, r TrendRules) (at int, ok bool) {
+	if len(y) < 2 {
+		return 0, false
+	}
+	top := 0.0
+	for _, v := range y {
+		top = math.Max(top, math.Abs(v))
+	}
+	noise := math.Max(r.MinGrowthBytes, r.MinGrowthShare*top)
+	rise := dropTolerance(y)
+	for i := 1; i < len(y); i++ {
+		fall := y[i-1] - y[i]
+		if fall > noise {
+			return 0, false
+		}
+		rise = math.Max(rise, fall)
+	}
+	ref := y[0]
+	last, pause, longest := -1, 0, 0
+	for i := 1; i < len(y); i++ {
+		if y[i] > ref+rise {
+			ref, last, longest, pause = y[i], i, max(longest, pause), 0
+		} else {
+			pause++
+		}
+	}
+	tail := len(y) - 1 - last
+	if last < 0 || tail < minStoppedTail || 3*tail < len(y)-1 || tail <= longest+1 {
 		return 0, false
 	}
 	return last, true

@@ -1,0 +1,206 @@
+package analyze
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// readingRules are the device rules as gpuTrend applies them to a GPU
+// monitor's readings.
+func readingRules() TrendRules {
+	r := DefaultTrendRules()
+	r.Readings = true
+	return r
+}
+
+// fmib is a MiB as a float, the unit of a monitor's readings.
+const fmib = float64(1 << 20)
+
+// readingsX is a one-reading-per-second axis (nvidia-smi -l 1).
+func readingsX(n int) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = float64(i)
+	}
+	return x
+}
+
+// TestReadingsTrend: a GPU monitor captured around a job's start shows the
+// idle GPU, the job's start-up and then its working level; that is no
+// growth, while used memory that keeps climbing, in steps or in bursts
+// with pauses as long as the end's, is, at the rate of the climb alone.
+func TestReadingsTrend(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		y    func(rng *rand.Rand) []float64
+		want Status
+		rate float64 // bytes per reading wanted when growing (0: not checked)
+		from int     // FitFrom wanted when growing (-1: not checked)
+	}{
+		{"idle, start-up ramp, flat with wobbles", func(rng *rand.Rand) []float64 {
+			var y []float64
+			for range 12 {
+				y = append(y, 1*fmib) // idle GPU
+			}
+			y = append(y, 3000*fmib, 36000*fmib) // context, then the model
+			for range 20 {
+				y = append(y, 40000*fmib) // loading data, compiling
+			}
+			lvl := 48000.0
+			for range 18 { // first steps: optimizer state, activations, churn
+				lvl += 300 * rng.Float64()
+				v := lvl
+				if rng.Float64() < 0.3 {
+					v -= 200 + 300*rng.Float64() // a segment released and mapped again
+				}
+				y = append(y, v*fmib)
+			}
+			for range 35 { // the working level, wobbling
+				y = append(y, (70000+400*rng.Float64())*fmib)
+			}
+			return y
+		}, StatusFlat, 0, -1},
+		{"start-up ramp, flat, no idle readings", func(rng *rand.Rand) []float64 {
+			var y []float64
+			for i := range 40 {
+				y = append(y, (20000+float64(i)*500+100*rng.Float64())*fmib)
+			}
+			for range 45 {
+				y = append(y, (40000+200*rng.Float64())*fmib)
+			}
+			return y
+		}, StatusFlat, 0, -1},
+		{"steady climb to the end", func(rng *rand.Rand) []float64 {
+			var y []float64
+			for i := range 40 {
+				y = append(y, (20000+100*float64(i)+20*rng.NormFloat64())*fmib)
+			}
+			return y
+		}, StatusGrowing, 100 * fmib, -1},
+		{"idle, then a steady climb", func(rng *rand.Rand) []float64 {
+			var y []float64
+			for range 15 {
+				y = append(y, 1*fmib)
+			}
+			for i := range 40 {
+				y = append(y, (20000+100*float64(i)+20*rng.NormFloat64())*fmib)
+			}
+			return y
+		}, StatusGrowing, 100 * fmib, 15},
+		{"idle, a steady climb, the job ended", func(rng *rand.Rand) []float64 {
+			var y []float64
+			for range 10 {
+				y = append(y, 1*fmib)
+			}
+			for i := range 40 {
+				y = append(y, (20000+100*float64(i)+20*rng.NormFloat64())*fmib)
+			}
+			for range 20 {
+				y = append(y, 1*fmib) // the monitor outlived the job
+			}
+			return y
+		}, StatusGrowing, 100 * fmib, 10},
+		{"bursts, equal pauses, ending in one", func(*rand.Rand) []float64 {
+			var y []float64
+			lvl := 30000.0
+			for b := range 3 {
+				if b > 0 {
+					lvl += 2000
+				}
+				for range 30 {
+					y = append(y, lvl*fmib)
+				}
+			}
+			return y
+		}, StatusGrowing, 0, -1},
+		{"bursts every 10 readings, ending in a pause", func(*rand.Rand) []float64 {
+			var y []float64
+			for i := range 95 {
+				y = append(y, (30000+500*float64(i/10))*fmib)
+			}
+			return y
+		}, StatusGrowing, 50 * fmib, -1},
+	} {
+		for seed := range uint64(5) {
+			y := tt.y(rand.New(rand.NewPCG(seed, 7)))
+			tr := FitTrend(MetricGPUUsed, "reading", readingsX(len(y)), y, readingRules())
+			if tr.Status() != tt.want {
+				t.Errorf("%s (seed %d): %s / %s (%s), want %s", tt.name, seed, tr.Status(), tr.Pattern, tr.Why.Rule, tt.want)
+				continue
+			}
+			if tt.rate > 0 && !(math.Abs(tr.Slope-tt.rate) < 0.1*tt.rate) {
+				t.Errorf("%s (seed %d): slope %.0f MiB/reading, want %.0f", tt.name, seed, tr.Slope/fmib, tt.rate/fmib)
+			}
+			if tt.from >= 0 && tr.FitFrom != tt.from {
+				t.Errorf("%s (seed %d): fitted from %d, want %d", tt.name, seed, tr.FitFrom, tt.from)
+			}
+		}
+	}
+}
+
+// TestReadingsRandomBursts: a leak adding at random moments, read by a
+// monitor, is found growing about as often as under the device rules
+// (TestFitTrendStoppedGrowth), though its capture may end in a pause
+// longer than any before it: the one-reading margin of
+// readingsStoppedAt costs at most 1% of such series.
+func TestReadingsRandomBursts(t *testing.T) {
+	found, foundDevice, trials := 0, 0, 0
+	for seed := range uint64(200) {
+		for _, n := range []int{15, 25, 40, 100} {
+			rng := rand.New(rand.NewPCG(seed, uint64(n)))
+			y := make([]float64, n)
+			level := 0.0
+			for i := range y {
+				if rng.Float64() < 0.35 {
+					level += 100 * fmib
+				}
+				y[i] = 20000*fmib + level
+			}
+			if FitTrend(MetricGPUUsed, "reading", readingsX(n), y, readingRules()).State == StateGrowing {
+				found++
+			}
+			if FitTrend(MetricGPUUsed, "reading", readingsX(n), y, DefaultTrendRules()).State == StateGrowing {
+				foundDevice++
+			}
+			trials++
+		}
+	}
+	if found < foundDevice-trials/100 || float64(found) < 0.9*float64(trials) {
+		t.Errorf("random bursts: found %d of %d, %d under the device rules", found, trials, foundDevice)
+	}
+	t.Logf("random bursts: found %d of %d, %d under the device rules", found, trials, foundDevice)
+}
+
+// TestIdleHead: the readings before a job started are set aside only when
+// at least onsetMinHead of them sit at the first one's level, a rise
+// larger than that level follows and enough readings remain; idleTail is
+// the same at the end.
+func TestIdleHead(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		y    []float64
+		want int
+	}{
+		{"idle then job", []float64{1, 1, 1, 1, 900, 950, 1000, 1000, 1000, 1000}, 4},
+		{"two equal readings are a pause", []float64{1, 1, 900, 950, 1000, 1000, 1000, 1000}, 0},
+		{"a fall follows", []float64{900, 900, 900, 1, 1, 1, 1, 1, 1}, 0},
+		{"all flat", []float64{5, 5, 5, 5, 5, 5}, 0},
+		{"too few left", []float64{1, 1, 1, 1, 1, 1, 900, 950, 1000}, 0},
+		{"idle at both ends", []float64{1, 1, 1, 900, 950, 1000, 1000, 1000, 1000, 3, 2, 3}, 3},
+		{"another job's level first", []float64{4000, 4000, 4000, 9000, 9100, 9200, 9300, 9400}, 3},
+	} {
+		y := make([]float64, len(tt.y))
+		for i, v := range tt.y {
+			y[i] = v * fmib
+		}
+		if got := idleHead(y, DefaultMinPoints); got != tt.want {
+			t.Errorf("%s: %d, want %d", tt.name, got, tt.want)
+		}
+		slices.Reverse(y)
+		if got := idleTail(y, DefaultMinPoints); got != tt.want {
+			t.Errorf("%s, reversed: tail %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
