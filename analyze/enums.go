@@ -437,6 +437,11 @@ const (
 	// from GPU logs, or memory_stats reserved memory on a device whose
 	// readings give no allocated memory (Verdict.MemoryGrows).
 	ReasonMemoryGrows ReasonKind = "memory grows"
+	// ReasonProcessGrows: the used memory of a process of no device grows
+	// in a run known only from GPU logs (Reason.Process,
+	// ProcessSet.Decides; Verdict.MemoryGrows); its forecast, when the
+	// GPU's capacity is known, is the process's Projection.
+	ReasonProcessGrows ReasonKind = "process memory grows"
 	// ReasonStatsOOMCause: the cause given to a memory_stats OOM.
 	ReasonStatsOOMCause ReasonKind = "memory_stats oom cause"
 	// ReasonOOM: an explained OOM (Findings.OOMs).

@@ -1299,9 +1299,10 @@ type Verdict struct {
 	// MemoryGrows is set when a device known only from GPU logs (no
 	// snapshots, no memory_stats) has growing used memory, or one known
 	// from memory_stats readings without allocated memory has growing
-	// reserved memory: a warning with no site, not a leak flag (used
-	// memory mixes PyTorch with the rest, reserved memory a leak with a
-	// growing cache).
+	// reserved memory, or, in a run known only from GPU logs, a process
+	// of no device has growing used memory (ReasonProcessGrows): a
+	// warning with no site, not a leak flag (used memory mixes PyTorch
+	// with the rest, reserved memory a leak with a growing cache).
 	MemoryGrows bool
 	// Severity is SeverityOK, SeverityInfo, SeverityWarning or
 	// SeverityCritical.
@@ -1364,6 +1365,10 @@ type Reason struct {
 	// length, false when within Thresholds.CriticalWithin of wall-clock
 	// time (ReasonExhaustion).
 	WithinRun bool
+	// Process is the index in Findings.OtherProcesses.Series of the
+	// process whose memory grows (ReasonProcessGrows, whose Device is
+	// zero: the process is of no device); 0 for other kinds.
+	Process int
 	// Metric names the device's trend whose growth raised the reason
 	// (ReasonMemoryGrows: its primary trend, MetricReserved or
 	// MetricGPUUsed), so every output quotes the trend the verdict was
@@ -1534,6 +1539,12 @@ type ProcessSet struct {
 	Start        time.Time
 	// Series holds one entry per process, the largest peak first.
 	Series []ProcessSeries
+	// Decides is true when these processes are all a run without
+	// snapshots or memory_stats readings shows of its memory (processes
+	// of no device of such a run): their trends then decide the verdict
+	// (ReasonProcessGrows). In a run with its own devices they may be
+	// another job's, and stay a list.
+	Decides bool
 }
 
 // ProcessSeries is one process's used GPU memory over time.
@@ -1545,6 +1556,19 @@ type ProcessSeries struct {
 	// GPU is the nvidia-smi index of the device, -1 when the logs do not
 	// identify it.
 	GPU int
+	// GPUID is the GPU's UUID as logged ("GPU-5a6b...", else its bus id)
+	// when GPU is -1 and the log names the GPU so (a compute-apps CSV
+	// without an index): processes of one GPUID share one GPU; "" when
+	// the log names none.
+	GPUID string
+	// Capacity is the GPU's memory in bytes when known (--capacity, or
+	// the memory total a GPU log gives for this GPU), 0 when not; only
+	// set for the processes of a ProcessSet that Decides.
+	Capacity int64
+	// Projection is when Used reaches Capacity less the other processes'
+	// last memory on the GPU, for a growing process with a Capacity; nil
+	// otherwise.
+	Projection *Projection
 	// Times are the reading times, zero where the log has none; X places
 	// them on the set's axis (NaN where a reading cannot be placed).
 	Times []time.Time

@@ -198,7 +198,11 @@ func processesJSON(set *processSet) []SummaryProcess {
 func summaryProcess(p *analyze.ProcessSeries) SummaryProcess {
 	sp := SummaryProcess{
 		PID: p.PID, Name: p.Name, Samples: len(p.Used), UsedMaxBytes: p.Peak, UsedLastBytes: p.Last,
-		Sources: append([]string{}, p.Sources...),
+		Sources: append([]string{}, p.Sources...), GPUID: p.GPUID,
+	}
+	if pr := p.Projection; pr != nil && pr.Hours > 0 {
+		h := pr.Hours
+		sp.HoursToCapacity = &h
 	}
 	if p.GPU >= 0 {
 		g := p.GPU

@@ -165,9 +165,12 @@ type SummaryStatsOOM struct {
 // logs do not identify it); pid is 0 when not logged; trend is null with
 // too few readings for a verdict.
 type SummaryProcess struct {
-	PID           int           `json:"pid"`
-	Name          string        `json:"name"`
-	GPU           *int          `json:"gpu"`
+	PID  int    `json:"pid"`
+	Name string `json:"name"`
+	GPU  *int   `json:"gpu"`
+	// GPUID is the GPU's UUID (else bus id) when the logs name it so and
+	// give no index; absent otherwise.
+	GPUID         string        `json:"gpu_id,omitempty"`
 	Samples       int           `json:"samples"`
 	UsedMaxBytes  int64         `json:"used_max_bytes"`
 	UsedLastBytes int64         `json:"used_last_bytes"`
@@ -176,6 +179,11 @@ type SummaryProcess struct {
 	Growing       bool          `json:"growing"`
 	Trend         *SummaryTrend `json:"trend"`
 	Sources       []string      `json:"sources"`
+	// HoursToCapacity is when a growing process, whose memory decides the
+	// verdict of a run known only from GPU logs, fills its GPU (its
+	// capacity less the GPU's other processes), in hours; absent when its
+	// GPU's capacity is unknown or it does not grow.
+	HoursToCapacity *float64 `json:"hours_to_capacity,omitempty"`
 }
 
 // SummarySnapshot is one snapshot of a device series.
