@@ -1084,6 +1084,10 @@ type OOM struct {
 	Path   string
 	Rank   int
 	Device int
+	// PID is the device's DeviceKey.PID: the process id that names a
+	// process placement told apart by it alone (Rank is then no rank of
+	// the job); 0 otherwise.
+	PID int
 	// Time is when it happened (zero if unknown).
 	Time time.Time
 	// Requested is the rounded request that failed, in bytes; DeviceFree

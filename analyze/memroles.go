@@ -193,7 +193,7 @@ func (d *Device) PeakPoint() int {
 func heldMoment(f *Findings) *Held {
 	for i, o := range f.OOMs {
 		if o.Roles != nil {
-			return &Held{Device: DeviceKey{Rank: o.Rank, Device: o.Device}, OOM: i, Point: -1}
+			return &Held{Device: DeviceKey{Rank: o.Rank, Device: o.Device, PID: o.PID}, OOM: i, Point: -1}
 		}
 	}
 	var best *Device

@@ -253,7 +253,7 @@ func repeatedOOMNotes(f *Findings) {
 		if len(o.RepeatedIn) == 0 {
 			continue
 		}
-		n := Note{Kind: NoteOOMRepeated, Device: DeviceKey{Rank: o.Rank, Device: o.Device}, Paths: [2]string{o.Path},
+		n := Note{Kind: NoteOOMRepeated, Device: DeviceKey{Rank: o.Rank, Device: o.Device, PID: o.PID}, Paths: [2]string{o.Path},
 			Text: strings.Join(o.RepeatedIn, ", ")}
 		i := slices.IndexFunc(f.Notes, func(m Note) bool { m.Count = 0; return m == n })
 		if i < 0 {

@@ -208,7 +208,7 @@ func decideVerdict(f *Findings) {
 		if o.Cause == CauseFragmentation {
 			v.Fragmentation = true
 		}
-		v.Reasons = append(v.Reasons, Reason{Kind: ReasonOOM, Device: DeviceKey{Rank: o.Rank, Device: o.Device}, Index: i})
+		v.Reasons = append(v.Reasons, Reason{Kind: ReasonOOM, Device: DeviceKey{Rank: o.Rank, Device: o.Device, PID: o.PID}, Index: i})
 	}
 	slices.SortStableFunc(refs, func(a, b ref) int {
 		return cmp.Or(cmp.Compare(b.siteSlope, a.siteSlope), cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Device, b.Device), cmp.Compare(a.site, b.site), cmp.Compare(b.slope, a.slope), cmp.Compare(a.Index, b.Index))

@@ -354,7 +354,7 @@ type oomItem struct {
 // buildOOM builds an OOM's item.
 func buildOOM(o *analyze.OOM) oomItem {
 	it := oomItem{
-		Path: o.Path, Device: words.Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device}), Time: units.Timestamp(o.Time), Cause: string(o.Cause),
+		Path: o.Path, Device: words.Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device, PID: o.PID}), Time: units.Timestamp(o.Time), Cause: string(o.Cause),
 		Explanation: words.Explanation(o), Site: o.Site, Function: o.Function, Stack: o.Stack, User: o.User, Settings: words.Settings(o),
 		Requested: oomByteCell(o.Requested), DeviceFree: oomByteCell(o.DeviceFree), Reserved: oomByteCell(o.Reserved),
 		Allocated: oomByteCell(o.Allocated), CachedFree: oomByteCell(o.CachedFree), LargestFree: oomByteCell(o.LargestFree),

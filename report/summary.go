@@ -84,6 +84,10 @@ type SummarySkipped struct {
 type SummaryDevice struct {
 	Device int  `json:"device"`
 	Rank   *int `json:"rank"`
+	// PID is the process id that tells the device's process apart when
+	// its snapshot paths name a pid and no rank (rank is then null: the
+	// job gave it none); absent otherwise.
+	PID int `json:"pid,omitempty"`
 	// MIG names the MIG device of GPU Device this device is ("GI 7 CI
 	// 0"); absent for a whole GPU or a CUDA device.
 	MIG string `json:"mig,omitempty"`
@@ -356,6 +360,7 @@ type SummaryLeakSite struct {
 	Function          string       `json:"function"`
 	Device            int          `json:"device"`
 	Rank              *int         `json:"rank"`
+	PID               int          `json:"pid,omitempty"` // as SummaryDevice's
 	Fingerprints      []string     `json:"fingerprints"`
 	AccumulatingPaths int          `json:"accumulating_paths"`
 	Severity          string       `json:"severity"`
@@ -372,6 +377,7 @@ type SummarySuspect struct {
 	Fingerprint        string   `json:"fingerprint"`
 	Device             int      `json:"device"`
 	Rank               *int     `json:"rank"`
+	PID                int      `json:"pid,omitempty"` // as SummaryDevice's
 	GrowthBytesPerStep *float64 `json:"growth_bytes_per_step"`
 	GrowthBytesPerHour *float64 `json:"growth_bytes_per_hour,omitempty"`
 	// GrowthBytesPerSnapshot is set instead of both on a snapshot-order

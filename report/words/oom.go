@@ -16,7 +16,7 @@ func Explanation(o *analyze.OOM) string {
 	if o.Message != nil {
 		return messageExplanation(o)
 	}
-	where := Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device})
+	where := Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device, PID: o.PID})
 	when := ""
 	if !o.Time.IsZero() {
 		when = " at " + o.Time.UTC().Format("2006-01-02 15:04:05 UTC")
@@ -126,7 +126,7 @@ func messageExplanation(o *analyze.OOM) string {
 	if o.Handled {
 		where += "; the job caught it and went on, as the log's recovery line says"
 	}
-	dev := Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device})
+	dev := Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device, PID: o.PID})
 	switch {
 	case m.GPU < 0 && o.Device == 0:
 		where += "; the message names no device, so it is shown on device 0"
@@ -267,7 +267,7 @@ func mpsInUse(o *analyze.OOM) int64 {
 // OOM does not know (a training log's message has no largest free
 // block), and for a leak OOM what the leak had added.
 func OOMReason(o *analyze.OOM) string {
-	s := fmt.Sprintf("%s OOM on %s", o.Cause, Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device}))
+	s := fmt.Sprintf("%s OOM on %s", o.Cause, Device(analyze.DeviceKey{Rank: o.Rank, Device: o.Device, PID: o.PID}))
 	var parts []string
 	if o.Requested >= 0 {
 		parts = append(parts, units.Bytes(o.Requested)+" requested")
