@@ -144,6 +144,13 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 		f.Devices = append(f.Devices, d)
 	}
 	f.OtherProcesses = otherProcesses(procs, procClaimed, a.rules)
+	if op := f.OtherProcesses; op != nil && len(series) == 0 && len(msOnly) == 0 {
+		// A run known only from GPU logs: its processes of no device
+		// (a compute-apps CSV naming GPUs by UUID, pmon's rows without
+		// GPU readings) are all it shows of its memory.
+		op.Decides = true
+		processCapacities(op, run.Logs, a.opt)
+	}
 	// Every device is made: each training-log OOM message is placed on
 	// its device, once for all that read it (logOOM).
 	a.logOOMs = placeLogOOMs(run.Logs, run.LogRank, f.Devices)

@@ -442,6 +442,11 @@ const (
 	// readings give no allocated memory, or the peak allocated memory of
 	// a device whose readings print only that (Verdict.MemoryGrows).
 	ReasonMemoryGrows ReasonKind = "memory grows"
+	// ReasonProcessGrows: the used memory of a process of no device grows
+	// in a run known only from GPU logs (Reason.Process,
+	// ProcessSet.Decides; Verdict.MemoryGrows); its forecast, when the
+	// GPU's capacity is known, is the process's Projection.
+	ReasonProcessGrows ReasonKind = "process memory grows"
 	// ReasonStatsOOMCause: the cause given to a memory_stats OOM.
 	ReasonStatsOOMCause ReasonKind = "memory_stats oom cause"
 	// ReasonOOM: an explained OOM (Findings.OOMs).

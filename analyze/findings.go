@@ -1118,6 +1118,10 @@ type OOM struct {
 	Rank   int
 	Device int
 	Type   DeviceType
+	// PID is the device's DeviceKey.PID: the process id that names a
+	// process placement told apart by it alone (Rank is then no rank of
+	// the job); 0 otherwise.
+	PID int
 	// Time is when it happened (zero if unknown).
 	Time time.Time
 	// Requested is the rounded request that failed, in bytes; DeviceFree
@@ -1212,7 +1216,9 @@ type OOM struct {
 }
 
 // Key is the device the OOM happened on.
-func (o *OOM) Key() DeviceKey { return DeviceKey{Rank: o.Rank, Device: o.Device, Type: o.Type} }
+func (o *OOM) Key() DeviceKey {
+	return DeviceKey{Rank: o.Rank, Device: o.Device, Type: o.Type, PID: o.PID}
+}
 
 // Recommendation is a change to try for one OOM: its kind, and the
 // figures of its kind besides the OOM's own, which it rests on.
@@ -1339,9 +1345,10 @@ type Verdict struct {
 	// MemoryGrows is set when a device known only from GPU logs (no
 	// snapshots, no memory_stats) has growing used memory, or one known
 	// from memory_stats readings without allocated memory has growing
-	// reserved memory: a warning with no site, not a leak flag (used
-	// memory mixes PyTorch with the rest, reserved memory a leak with a
-	// growing cache).
+	// reserved memory, or, in a run known only from GPU logs, a process
+	// of no device has growing used memory (ReasonProcessGrows): a
+	// warning with no site, not a leak flag (used memory mixes PyTorch
+	// with the rest, reserved memory a leak with a growing cache).
 	MemoryGrows bool
 	// Severity is SeverityOK, SeverityInfo, SeverityWarning or
 	// SeverityCritical.
@@ -1408,6 +1415,10 @@ type Reason struct {
 	// length, false when within Thresholds.CriticalWithin of wall-clock
 	// time (ReasonExhaustion).
 	WithinRun bool
+	// Process is the index in Findings.OtherProcesses.Series of the
+	// process whose memory grows (ReasonProcessGrows, whose Device is
+	// zero: the process is of no device); 0 for other kinds.
+	Process int
 	// Metric names the device's trend whose growth raised the reason
 	// (ReasonMemoryGrows: its primary trend, MetricReserved or
 	// MetricGPUUsed), so every output quotes the trend the verdict was
@@ -1578,6 +1589,12 @@ type ProcessSet struct {
 	Start        time.Time
 	// Series holds one entry per process, the largest peak first.
 	Series []ProcessSeries
+	// Decides is true when these processes are all a run without
+	// snapshots or memory_stats readings shows of its memory (processes
+	// of no device of such a run): their trends then decide the verdict
+	// (ReasonProcessGrows). In a run with its own devices they may be
+	// another job's, and stay a list.
+	Decides bool
 }
 
 // ProcessSeries is one process's used GPU memory over time.
@@ -1589,6 +1606,19 @@ type ProcessSeries struct {
 	// GPU is the nvidia-smi index of the device, -1 when the logs do not
 	// identify it.
 	GPU int
+	// GPUID is the GPU's UUID as logged ("GPU-5a6b...", else its bus id)
+	// when GPU is -1 and the log names the GPU so (a compute-apps CSV
+	// without an index): processes of one GPUID share one GPU; "" when
+	// the log names none.
+	GPUID string
+	// Capacity is the GPU's memory in bytes when known (--capacity, or
+	// the memory total a GPU log gives for this GPU), 0 when not; only
+	// set for the processes of a ProcessSet that Decides.
+	Capacity int64
+	// Projection is when Used reaches Capacity less the other processes'
+	// last memory on the GPU, for a growing process with a Capacity; nil
+	// otherwise.
+	Projection *Projection
 	// Times are the reading times, zero where the log has none; X places
 	// them on the set's axis (NaN where a reading cannot be placed).
 	Times []time.Time

@@ -99,7 +99,7 @@ func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo, si
 				o = explainOOM(snap, s.Device, e.Index, memo)
 				cacheOOM(f, s.DeviceKey, e.Index, side, &o)
 			}
-			o.Path, o.Rank, o.Device, o.Capacity, o.Ranks = f.Path, s.Rank, s.Device, capacity, ranks
+			o.Path, o.Rank, o.Device, o.PID, o.Capacity, o.Ranks = f.Path, s.Rank, s.Device, s.PID, capacity, ranks
 			classifyOOM(&o)
 			seen[k] = len(out)
 			out = append(out, o)

@@ -32,8 +32,8 @@ import (
 
 // procKey identifies a process series.
 type procKey struct {
-	gpu, pid int
-	name     string
+	gpu, pid  int
+	name, gid string
 }
 
 // collectProcesses gathers the per-process readings of the logs into
@@ -47,9 +47,14 @@ func collectProcesses(logs []*gpulog.GPULog) map[int][]*ProcessSeries {
 				continue
 			}
 			k := procKey{gpu: p.GPU, pid: p.PID, name: p.Name}
+			if p.GPU < 0 {
+				// The GPU is named only by UUID or bus id: one process
+				// on two GPUs is two series, as with indexes.
+				k.gid = cmp.Or(p.UUID, p.BusID)
+			}
 			s := byKey[k]
 			if s == nil {
-				s = &ProcessSeries{PID: p.PID, Name: p.Name, GPU: p.GPU}
+				s = &ProcessSeries{PID: p.PID, Name: p.Name, GPU: p.GPU, GPUID: k.gid}
 				byKey[k] = s
 				keys = append(keys, k)
 			}
@@ -160,7 +165,7 @@ func processSet(list []*ProcessSeries, p *placement.Placer, axis Axis, rules Tre
 		c.Trend = processTrend(c, set.Axis, rules)
 	}
 	slices.SortStableFunc(out, func(a, b ProcessSeries) int {
-		return cmp.Or(cmp.Compare(b.Peak, a.Peak), cmp.Compare(a.PID, b.PID), cmp.Compare(a.Name, b.Name))
+		return cmp.Or(cmp.Compare(b.Peak, a.Peak), cmp.Compare(a.PID, b.PID), cmp.Compare(a.Name, b.Name), cmp.Compare(a.GPUID, b.GPUID))
 	})
 	set.Series = out
 	return set
@@ -228,4 +233,72 @@ func otherProcesses(procs map[int][]*ProcessSeries, claimed map[int]bool, rules 
 		return nil
 	}
 	return processSet(list, nil, AxisReading, rules)
+}
+
+// sameGPU reports whether two processes run on one GPU: the same index,
+// or, both without one, the same UUID or bus id.
+func sameGPU(a, b *ProcessSeries) bool {
+	if a.GPU >= 0 || b.GPU >= 0 {
+		return a.GPU == b.GPU
+	}
+	return a.GPUID != "" && a.GPUID == b.GPUID
+}
+
+// processCapacities gives each process of set the memory of its GPU: the
+// user's --capacity, else the largest memory total the logs give for the
+// GPU (by index, else by UUID or bus id); 0 when none is known.
+func processCapacities(set *ProcessSet, logs []*gpulog.GPULog, opt Options) {
+	for i := range set.Series {
+		p := &set.Series[i]
+		p.Capacity = opt.Capacity
+		if p.Capacity > 0 {
+			continue
+		}
+		for _, l := range logs {
+			for _, g := range l.GPUs {
+				if p.GPU >= 0 && g.Index == p.GPU || p.GPU < 0 && p.GPUID != "" && (g.UUID == p.GPUID || g.BusID == p.GPUID) {
+					p.Capacity = max(p.Capacity, g.MemoryTotal)
+				}
+			}
+		}
+	}
+}
+
+// projectProcess is when process i of set, growing, fills its GPU: its
+// used memory, from its last reading at its rate, against the capacity
+// less the other processes' last memory on that GPU (their memory is
+// taken as it stands). Nil without a capacity or growth, or when the
+// set is not on hours (the time left in readings or steps would say
+// nothing of the clock, and with no times there is no pace).
+func projectProcess(set *ProcessSet, i int, runs float64) *Projection {
+	p := &set.Series[i]
+	t := p.Trend
+	if p.Capacity <= 0 || t == nil || t.State != StateGrowing || t.Per != units.PerHour || len(p.Used) == 0 {
+		return nil
+	}
+	others := int64(0)
+	for j := range set.Series {
+		if q := &set.Series[j]; j != i && sameGPU(p, q) {
+			others += q.Last
+		}
+	}
+	lastX, firstX := math.NaN(), math.NaN()
+	for _, x := range p.X {
+		if !math.IsNaN(x) {
+			if math.IsNaN(firstX) {
+				firstX = x
+			}
+			lastX = x
+		}
+	}
+	if math.IsNaN(lastX) || set.Axis != AxisHours {
+		return nil
+	}
+	tt := *t
+	tt.Intercept = float64(p.Last) - tt.Slope*lastX
+	pr := Project(&tt, float64(p.Capacity-others), lastX, lastX-firstX, 1, runs)
+	if pr != nil {
+		pr.Outside = others
+	}
+	return pr
 }

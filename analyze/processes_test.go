@@ -225,3 +225,89 @@ func TestOutsideOwners(t *testing.T) {
 		}
 	}
 }
+
+// uuidLog is procLog for a compute-apps CSV that names the GPU by UUID
+// only (no index).
+func uuidLog(path, uuid string, pid int, n int, used func(i int) int64) *gpulog.GPULog {
+	l := procLog(path, -1, pid, "python", n, false, used)
+	for i := range l.Processes {
+		l.Processes[i].UUID = uuid
+	}
+	return l
+}
+
+// TestProcessVerdict: in a run known only from GPU logs, processes of no
+// device decide the verdict: a growing one is a memory-grows warning
+// (a warning still when a known capacity is reached within the horizon), flat
+// ones an OK verdict; beside snapshots they stay a list.
+func TestProcessVerdict(t *testing.T) {
+	const u0, u1 = "GPU-5a6b7c8d-1111-2222-3333-444455556666", "GPU-99887766-1111-2222-3333-444455556666"
+	tests := []struct {
+		name     string
+		logs     []*gpulog.GPULog
+		opt      Options
+		snaps    bool
+		severity Severity
+		grows    int     // ReasonProcessGrows reasons
+		hours    float64 // the growing process's time to capacity, 0: none
+	}{
+		{"uuid only, no capacity: warning, no forecast",
+			[]*gpulog.GPULog{uuidLog("a.csv", u0, 24117, 180, growing), uuidLog("b.csv", u0, 3301, 180, flatUse)},
+			Options{}, false, SeverityWarning, 1, 0},
+		// 4096 MiB less the other process's 500 MiB less the last 2358
+		// MiB is 1238 MiB left at 720 MiB/hour: 1.72 hours.
+		{"capacity known: forecast against it less the other processes, still a warning",
+			[]*gpulog.GPULog{uuidLog("a.csv", u0, 24117, 180, growing), uuidLog("b.csv", u0, 3301, 180, flatUse)},
+			Options{Capacity: 4 * gib}, false, SeverityWarning, 1, 1238.0 / 720},
+		// The other process is on another GPU: 4096 - 2358 MiB left.
+		{"another GPU's process is not taken off",
+			[]*gpulog.GPULog{uuidLog("a.csv", u0, 24117, 180, growing), uuidLog("b.csv", u1, 3301, 180, flatUse)},
+			Options{Capacity: 4 * gib}, false, SeverityWarning, 1, 1738.0 / 720},
+		{"flat processes decide: ok",
+			[]*gpulog.GPULog{uuidLog("a.csv", u0, 24117, 180, flatUse), procLog("p.log", 1, 7, "python", 180, false, flatUse)},
+			Options{}, false, SeverityOK, 0, 0},
+		{"too few readings: not enough data",
+			[]*gpulog.GPULog{uuidLog("a.csv", u0, 24117, 3, growing)},
+			Options{}, false, SeverityInfo, 0, 0},
+		{"beside snapshots: a list, not the verdict",
+			[]*gpulog.GPULog{uuidLog("a.csv", u0, 24117, 60, growing)},
+			Options{}, true, "", 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := &ingest.Run{Dir: "logs"}
+			if tc.snaps {
+				run = synthSpec{n: 12, seed: 3, rank: input.NoRank, noPhase: true}.run()
+			}
+			run.Logs = append(run.Logs, tc.logs...)
+			run.Location = time.UTC
+			f := Analyze(run, tc.opt)
+			n := 0
+			for _, r := range f.Verdict.Reasons {
+				if r.Kind == ReasonProcessGrows {
+					n++
+					p := f.OtherProcesses.Series[r.Process]
+					if p.PID != 24117 || p.GPUID != u0 {
+						t.Errorf("growing process %+v", p)
+					}
+					got := 0.0
+					if p.Projection != nil {
+						got = p.Projection.Hours
+					}
+					if math.Abs(got-tc.hours) > 0.01 {
+						t.Errorf("time to capacity %v h, want %v", got, tc.hours)
+					}
+				}
+			}
+			if n != tc.grows || f.Verdict.MemoryGrows != (tc.grows > 0) {
+				t.Errorf("%d process reasons, memory grows %v; want %d", n, f.Verdict.MemoryGrows, tc.grows)
+			}
+			if tc.severity != "" && f.Verdict.Severity != tc.severity {
+				t.Errorf("severity %s, want %s", f.Verdict.Severity, tc.severity)
+			}
+			if op := f.OtherProcesses; op != nil && op.Decides == tc.snaps {
+				t.Errorf("decides %v with snapshots %v", op.Decides, tc.snaps)
+			}
+		})
+	}
+}

@@ -23,10 +23,11 @@ import (
 // compareRanks compares the ranks of a run; nil with fewer than two ranks.
 func compareRanks(all []*Device) *RankComparison {
 	// Ranks are compared by their CUDA devices; pinned host memory is no
-	// rank's device memory.
+	// rank's device memory, and processes told apart only by their pids
+	// (DeviceKey.PID) are no ranks of one job that we know of.
 	var devs []*Device
 	for _, d := range all {
-		if !d.Host {
+		if !d.Host && d.PID == 0 {
 			devs = append(devs, d)
 		}
 	}

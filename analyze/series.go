@@ -137,12 +137,12 @@ func orderSeries(snaps []*ingest.SnapshotFile, pts pointEntries) []*Series {
 	for _, rank := range sortedKeys(byRank) {
 		files := byRank[rank]
 		for _, dev := range rankDevices(files, pts) {
-			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev}, observing(files, dev, pts), latest, pts))
+			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev, PID: files[0].PID}, observing(files, dev, pts), latest, pts))
 		}
 	}
 	for _, rank := range sortedKeys(byRank) {
 		if host := hostFiles(byRank[rank], latest); host != nil {
-			out = append(out, buildOne(DeviceKey{Rank: rank, Host: true}, host, latest, nil))
+			out = append(out, buildOne(DeviceKey{Rank: rank, Host: true, PID: files0PID(byRank[rank])}, host, latest, nil))
 		}
 	}
 	return out
@@ -628,4 +628,13 @@ func sortedKeys[V any](m map[int]V) []int {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// files0PID is the pid placement gave a rank's files (all alike), 0 when
+// none.
+func files0PID(files []*ingest.SnapshotFile) int {
+	if len(files) == 0 {
+		return 0
+	}
+	return files[0].PID
 }

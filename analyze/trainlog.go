@@ -385,7 +385,7 @@ func segmentSize(size int64) int64 {
 // the run (placeLogOOMs); expandable says that device used expandable
 // segments (expandableOn).
 func trainingOOM(path string, m gpulog.TrainingOOM, key DeviceKey, capacity int64, expandable bool) OOM {
-	o := OOM{Path: path, Rank: key.Rank, Device: key.Device, Type: key.Type, Time: m.Time, Expandable: expandable,
+	o := OOM{Path: path, Rank: key.Rank, Device: key.Device, Type: key.Type, PID: key.PID, Time: m.Time, Expandable: expandable,
 		Requested: m.Requested, DeviceFree: m.Free, Reserved: m.Reserved, Allocated: m.Allocated,
 		CachedFree: m.ReservedUnallocated, LargestFree: gpulog.Unknown, Capacity: max(m.Capacity, capacity, 0)}
 	if m.Capacity > 0 {

@@ -33,7 +33,12 @@ import (
 // A device without snapshots, memory_stats readings or anything but GPU
 // log readings raises no flag (used memory mixes PyTorch with the rest),
 // but its used memory growing is a warning: "memory grows (no site: no
-// snapshots)" (Verdict.MemoryGrows). So is the reserved memory of a
+// snapshots)" (Verdict.MemoryGrows). So is, in a run known only from GPU
+// logs, the used memory of a process of no device growing (a
+// compute-apps CSV naming its GPU by UUID only, pmon rows of a GPU
+// without readings: ReasonProcessGrows), a warning however soon a known
+// capacity of its GPU is reached; a flat process there is evidence enough
+// for a verdict. So is the reserved memory of a
 // device whose memory_stats readings give no allocated memory
 // (torchtitan's peak reserved): the cache grows with live memory or
 // without it, and reserved memory alone cannot say which; and so is the
@@ -181,6 +186,29 @@ func decideVerdict(f *Findings) {
 			undecided = true
 		}
 	}
+	procDecided := false
+	if op := f.OtherProcesses; op != nil && op.Decides {
+		for i := range op.Series {
+			p := &op.Series[i]
+			p.Projection = nil
+			if p.Trend == nil {
+				continue
+			}
+			switch p.Trend.State {
+			case StateGrowing:
+				procDecided = true
+				v.MemoryGrows = true
+				p.Projection = projectProcess(op, i, f.Thresholds.ExtrapolationRuns)
+				r := reason(ReasonProcessGrows, &Device{})
+				r.Process = i
+				// A forecast, however soon, keeps it a warning, as a
+				// GPU's used memory does: the caching allocator frees
+				// its cache and retries before it raises an OOM.
+			case StateFlat:
+				procDecided = true
+			}
+		}
+	}
 	for _, d := range f.Devices {
 		if d.MemoryStats == nil || hasSnapshotOOM(f, d.DeviceKey) {
 			continue
@@ -215,7 +243,9 @@ func decideVerdict(f *Findings) {
 		v.OOM = true
 		critical = true
 	}
-	undecided = undecided || len(f.Devices) == 0
+	// A run without devices is decided by its processes' trends when
+	// they are the run's own (ProcessSet.Decides).
+	undecided = undecided || len(f.Devices) == 0 && !procDecided
 	switch {
 	case critical:
 		v.Severity = SeverityCritical

@@ -87,6 +87,11 @@ type SnapshotFile struct {
 	// Rank is the distributed rank parsed from the path, NoRank if none
 	// (package placement numbers ranks that paths do not tell apart).
 	Rank int
+	// PID is the process id the path names (snapshot_pid4242_step5), set
+	// by package placement when it tells processes apart by it and
+	// numbers them in Rank, which then is no rank the job gave (0 when
+	// the path names none, or the processes are ranks).
+	PID int
 	// Phase is when the snapshot was dumped: PhasePeriodic, or PhaseOOM
 	// for a dump written on an OOM or at exit (torchtitan's
 	// iteration_N_exit). An OOM-phase dump is evidence for that event and

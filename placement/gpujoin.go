@@ -309,6 +309,13 @@ type trackScore struct {
 	// gapHigh the median of the highest reading within one sampling
 	// interval of the time − reserved.
 	spread, gap, gapHigh float64
+	// drop is how far that line falls over the matched times (bytes, 0
+	// when it does not fall): the GPU's used memory lagging the device's
+	// growing reserved memory. On the device's own GPU used − reserved
+	// is the CUDA context plus memory outside the allocator, which grows
+	// (an outside-allocator leak) or holds, but does not shrink step
+	// after step; a GPU at a steady level above a growing device does.
+	drop float64
 	// departures counts the matched times at which reserved memory is
 	// away from its usual level, and followed those at which memory.used
 	// moved with it (followDepartures).
@@ -353,6 +360,12 @@ func (s trackScore) clearlyBetter(o trackScore) bool {
 	}
 	if !s.ok() || s.evidence(o) != 0 {
 		return s.ok() && s.evidence(o) > 0
+	}
+	if o.drop > trackClearFactor*s.drop && o.drop-s.drop > trackClearBytes {
+		// o's used memory falls behind the device's reserved memory by
+		// more than nvidia-smi's jitter where s's holds it: o follows a
+		// straight line beside the device, not the device.
+		return true
 	}
 	return o.spread > trackClearFactor*s.spread && o.spread-s.spread > trackClearBytes
 }
@@ -429,6 +442,7 @@ func scoreTracking(in JoinInput, tg trackedGPU, flat bool) trackScore {
 		for i := range line {
 			line[i] = fit.Intercept + fit.Slope*xs[i]
 		}
+		sc.drop = max(0, line[0]-line[len(line)-1])
 	}
 	dev := make([]float64, len(gaps))
 	for i, v := range gaps {
@@ -847,7 +861,47 @@ func joinGPUs(ins []JoinInput, logs []*gpulog.GPULog) []Join {
 		j.Guess = len(j.Ambiguous) > 0
 		out[i] = j
 	}
-	return lifetimesInOrder(ins, placed, assignInOrder(ins, score, gpus, out))
+	return clearAmbiguity(lifetimesInOrder(ins, placed, assignInOrder(ins, score, gpus, out)))
+}
+
+// clearAmbiguity takes out of each join's Ambiguous the GPUs that
+// another device's join took without ambiguity: two processes rarely
+// share a GPU (the premise of claimed in joinGPUs), so a GPU that tracks
+// another device and only it is no alternative. A device decided first
+// lists the GPUs of devices decided after it (a flat device "tracked" by
+// a GPU that grows with the next rank's leak); each pass may clear
+// another join, so it repeats until nothing changes.
+func clearAmbiguity(out []Join) []Join {
+	for changed := true; changed; {
+		changed = false
+		clear := map[int]int{} // GPU -> devices joined to it without ambiguity
+		for _, j := range out {
+			if len(j.Ambiguous) == 0 && j.Method == JoinByTracking || j.Method == JoinByUUID {
+				clear[j.GPU]++
+			}
+		}
+		for i := range out {
+			j := &out[i]
+			if len(j.Ambiguous) == 0 {
+				continue
+			}
+			kept := j.Ambiguous[:0:0]
+			for _, g := range j.Ambiguous {
+				if clear[g] == 0 || g == j.GPU {
+					kept = append(kept, g)
+				}
+			}
+			if len(kept) < len(j.Ambiguous) {
+				changed = true
+				j.Ambiguous = kept
+				if len(kept) == 0 {
+					j.Ambiguous = nil
+					j.Guess = false
+				}
+			}
+		}
+	}
+	return out
 }
 
 // assignInOrder revisits the joins of a run with several devices when

@@ -437,6 +437,29 @@ func TestGPUJoins(t *testing.T) {
 			want: []int{5}, method: []JoinMethod{JoinByTracking}, ambiguous: []bool{false},
 		},
 		{
+			// Rank 1 grows 32 MiB a minute on GPU 3; GPU 2 holds flat rank
+			// 0. A straight line fits GPU 2 − rank 1 too (spread 0), but it
+			// falls: GPU 2 does not follow rank 1's growth. And GPU 3,
+			// rank 1's without doubt, is no alternative for flat rank 0,
+			// though used − reserved of a straight line tracks it as well.
+			name: "CUDA_VISIBLE_DEVICES=2,3: flat rank 0 on GPU 2, growing rank 1 on GPU 3, neither ambiguous",
+			in: func() []JoinInput {
+				r0, r1 := DeviceKey{Rank: 0, Device: 0}, DeviceKey{Rank: 1, Device: 1}
+				a, b := flatObs(r0, n, 3456*mib), JoinInput{Key: r1}
+				for i := range n {
+					b.Reserved = append(b.Reserved, TimedValue{t0.Add(time.Duration(i) * time.Minute), 3520*mib + int64(i)*32*mib})
+				}
+				return []JoinInput{a, b}
+			}(),
+			gpus: map[int]func(float64) int64{
+				0: func(float64) int64 { return 60000 * mib }, // another user's job
+				1: func(float64) int64 { return 12 * mib },    // idle
+				2: func(float64) int64 { return 4200 * mib },
+				3: func(m float64) int64 { return 4300*mib + int64(m*32)*mib },
+			},
+			want: []int{2, 3}, method: []JoinMethod{JoinByTracking, JoinByTracking}, ambiguous: []bool{false, false},
+		},
+		{
 			name: "no timed evidence: index rule",
 			in:   []JoinInput{{Key: dev0}},
 			gpus: map[int]func(float64) int64{

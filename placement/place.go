@@ -1,8 +1,11 @@
 package placement
 
 import (
+	"strconv"
+
 	"gpureport/gpulog"
 	"gpureport/ingest"
+	"gpureport/input"
 	"gpureport/internal/units"
 )
 
@@ -55,17 +58,36 @@ type DeviceKey struct {
 	// device of its own, not the CUDA device Device (which is then 0,
 	// the index of the host allocator in snapshot.Snapshot.Host).
 	Host bool
+	// PID is the process id of a device whose process the snapshot paths
+	// tell apart by it alone (snapshot_pid4242_step100.pickle): Rank then
+	// numbers the process in path order and is no rank of the job, and
+	// the device is named by its pid; 0 otherwise.
+	PID int
 }
 
 // Name names the device as every report does: "cuda:0", "rank 3 ·
 // cuda:0" in a run with ranks (units.TypedDevice), "xpu:0" and "mps" for
-// other device types, "cuda:0 · MIG GI 7" for a MIG device, "pinned host"
-// and "rank 3 · pinned host" for the pinned host memory.
+// other device types, "pid 4242 · cuda:0" for a process its paths tell
+// apart by its pid (PID), "cuda:0 · MIG GI 7" for a MIG device, "pinned
+// host" and "rank 3 · pinned host" for the pinned host memory.
 func (k DeviceKey) Name() string {
+	if k.PID > 0 {
+		who := "pid " + strconv.Itoa(k.PID) + " · "
+		if k.Host {
+			return who + "pinned host"
+		}
+		return who + k.typedName(input.NoRank)
+	}
 	if k.Host {
 		return units.Host(k.Rank)
 	}
-	name := units.TypedDevice(k.Type.String(), k.Rank, k.Device)
+	return k.typedName(k.Rank)
+}
+
+// typedName is the device's type and number, after rank (when not
+// input.NoRank), with its MIG instance.
+func (k DeviceKey) typedName(rank int) string {
+	name := units.TypedDevice(k.Type.String(), rank, k.Device)
 	if k.MIG != "" {
 		return name + " · MIG " + k.MIG
 	}
@@ -241,6 +263,10 @@ type RankNumbering struct {
 	// told apart by a word keep the rank their paths name (rank3), and
 	// the ones found beside it get ranks above every rank in use.
 	Ranks []int
+	// PIDs, when set, are the process ids that tell Paths apart, one for
+	// one (snapshot_pid4242_step*.pickle): the processes are named by
+	// them, and their numbers in path order are no ranks of the job.
+	PIDs []int
 }
 
 // MachineNumbering is how placement numbered the GPUs of logs that read

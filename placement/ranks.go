@@ -5,6 +5,7 @@ import (
 	"gpureport/internal/natural"
 	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -261,7 +262,39 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 			delete(dirRanks, d)
 		}
 	}
-	return append([]Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: byTrace, ByTime: byTime}}}, alternating...), dirRanks
+	return append([]Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: byTrace, ByTime: byTime, PIDs: namePIDs(found)}}}, alternating...), dirRanks
+}
+
+// pidInPath matches a process id a path names: "pid" and its digits,
+// as os.getpid() is written into dump names (snapshot_pid4242_step5,
+// mem-pid=4242), not inside a longer word ("rapid3").
+var pidInPath = regexp.MustCompile(`(?i)(?:^|[^a-z])pid[-_=]?([0-9]+)`)
+
+// namePIDs gives the processes found their pids (ingest.SnapshotFile.PID)
+// when every one's rank path names one pid of its own, and returns them
+// in the order of found; nil, and no pids given, otherwise: then the
+// numbers that tell the processes apart are of another kind (a worker or
+// a node), and numbering them as ranks is what their paths suggest.
+func namePIDs(found []rankDumps) []int {
+	pids := make([]int, len(found))
+	seen := map[int]bool{}
+	for i, p := range found {
+		m := pidInPath.FindAllStringSubmatch(p.path, -1)
+		if len(m) != 1 {
+			return nil
+		}
+		n, err := strconv.Atoi(m[0][1])
+		if err != nil || n <= 0 || seen[n] {
+			return nil
+		}
+		pids[i], seen[n] = n, true
+	}
+	for i, p := range found {
+		for _, f := range p.files {
+			f.PID = pids[i]
+		}
+	}
+	return pids
 }
 
 // keepRanks numbers the processes when every split is by a word of the

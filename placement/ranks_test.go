@@ -46,25 +46,32 @@ func TestSeparateRanks(t *testing.T) {
 		// ranks are the ranks wanted for the paths, in order; nil means
 		// the ranks the paths give, and no note.
 		ranks []int
+		// pids are the pids wanted for the processes, in rank order; nil:
+		// none (the processes are ranks).
+		pids []int
 	}{
 		{"local ranks on two nodes", expand("node{node}/rank{local}/snapshot_step_{s}.pickle", 4, num),
-			[]int{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3}},
+			[]int{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3}, nil},
 		{"host folders", expand("gpu-host-{p}/local_rank_0/step_{s}.pickle", 2, func(p int) string { return []string{"b", "a"}[p] }),
-			[]int{1, 1, 1, 0, 0, 0}},
+			[]int{1, 1, 1, 0, 0, 0}, nil},
 		{"worker folders, dump counters", expand("worker_{p}/snapshot_{s}.pickle", 3, num),
-			[]int{0, 0, 0, 1, 1, 1, 2, 2, 2}},
+			[]int{0, 0, 0, 1, 1, 1, 2, 2, 2}, nil},
 		{"pid in the name", expand("snapshot_pid{p}_step{s}.pickle", 2, func(p int) string { return fmt.Sprint(4100 + 7*p) }),
-			[]int{0, 0, 0, 1, 1, 1}},
-		{"gpu in the name", expand("gpu{p}_step_{s}.pickle", 2, num), []int{0, 0, 0, 1, 1, 1}},
+			[]int{0, 0, 0, 1, 1, 1}, []int{4100, 4107}},
+		{"pid= in a folder name", expand("mem-pid={p}/step_{s}.pickle", 2, func(p int) string { return fmt.Sprint(31338 - p) }),
+			[]int{1, 1, 1, 0, 0, 0}, []int{31337, 31338}},
+		// "rapid" holds "pid" inside a word: no process id.
+		{"a word ending in pid", expand("rapid{p}_step{s}.pickle", 2, num), []int{0, 0, 0, 1, 1, 1}, nil},
+		{"gpu in the name", expand("gpu{p}_step_{s}.pickle", 2, num), []int{0, 0, 0, 1, 1, 1}, nil},
 		// What paths already tell apart, or cannot, stays as it is.
-		{"ranks of their own", expand("rank{p}/snapshot_step_{s}.pickle", 3, num), nil},
-		{"one rank", expand("snapshot_step_{s}.pickle", 1, num), nil},
-		{"an OOM dump at a periodic step", []string{"snapshot_step_5.pickle", "snapshot_step_10.pickle", "oom_step_10.pickle"}, nil},
-		{"dumps before and after the optimizer step", append(expand("step_{s}_before.pickle", 1, num), expand("step_{s}_after.pickle", 1, num)...), nil},
-		{"a rank with one dump", append(expand("worker_0/snapshot_step_{s}.pickle", 1, num), "worker_1/snapshot_step_5.pickle"), nil},
+		{"ranks of their own", expand("rank{p}/snapshot_step_{s}.pickle", 3, num), nil, nil},
+		{"one rank", expand("snapshot_step_{s}.pickle", 1, num), nil, nil},
+		{"an OOM dump at a periodic step", []string{"snapshot_step_5.pickle", "snapshot_step_10.pickle", "oom_step_10.pickle"}, nil, nil},
+		{"dumps before and after the optimizer step", append(expand("step_{s}_before.pickle", 1, num), expand("step_{s}_after.pickle", 1, num)...), nil, nil},
+		{"a rank with one dump", append(expand("worker_0/snapshot_step_{s}.pickle", 1, num), "worker_1/snapshot_step_5.pickle"), nil, nil},
 		// Iterations counted within each epoch repeat, but the epochs are
 		// stages of one rank.
-		{"iterations within epochs", expand("epoch_{p}_iter_{s}.pickle", 3, num), nil},
+		{"iterations within epochs", expand("epoch_{p}_iter_{s}.pickle", 3, num), nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,6 +93,18 @@ func TestSeparateRanks(t *testing.T) {
 				t.Errorf("notes %+v, want none", notes)
 			case tt.ranks != nil && (len(notes) != 1 || notes[0].Kind != NoteRanksNumbered || len(notes[0].Ranks.Paths) != slices.Max(want)+1):
 				t.Errorf("notes %+v, want one that says how ranks were numbered", notes)
+			case tt.ranks != nil && !slices.Equal(notes[0].Ranks.PIDs, tt.pids):
+				t.Errorf("note's pids %v, want %v", notes[0].Ranks.PIDs, tt.pids)
+			}
+			for i, f := range files {
+				if want := 0; tt.pids != nil {
+					want = tt.pids[f.Rank]
+					if f.PID != want {
+						t.Errorf("%s: pid %d, want %d", tt.paths[i], f.PID, want)
+					}
+				} else if f.PID != 0 {
+					t.Errorf("%s: pid %d, want none", tt.paths[i], f.PID)
+				}
 			}
 		})
 	}
@@ -190,5 +209,22 @@ func TestLogRanksFromMemoryStatsFolders(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPIDDeviceName: a process told apart by its pid is named by it, not
+// by the rank placement numbered it with.
+func TestPIDDeviceName(t *testing.T) {
+	for _, tc := range []struct {
+		k    DeviceKey
+		want string
+	}{
+		{DeviceKey{Rank: 1, Device: 0, PID: 4242}, "pid 4242 · cuda:0"},
+		{DeviceKey{Rank: 1, Host: true, PID: 4242}, "pid 4242 · pinned host"},
+		{DeviceKey{Rank: 1, Device: 0}, "rank 1 · cuda:0"},
+	} {
+		if got := tc.k.Name(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.k, got, tc.want)
+		}
 	}
 }

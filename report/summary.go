@@ -89,6 +89,10 @@ type SummaryDevice struct {
 	Device     int    `json:"device"`
 	DeviceType string `json:"device_type"`
 	Rank       *int   `json:"rank"`
+	// PID is the process id that tells the device's process apart when
+	// its snapshot paths name a pid and no rank (rank is then null: the
+	// job gave it none); absent otherwise.
+	PID int `json:"pid,omitempty"`
 	// MIG names the MIG device of GPU Device this device is ("GI 7 CI
 	// 0"); absent for a whole GPU or a CUDA device.
 	MIG string `json:"mig,omitempty"`
@@ -170,9 +174,12 @@ type SummaryStatsOOM struct {
 // logs do not identify it); pid is 0 when not logged; trend is null with
 // too few readings for a verdict.
 type SummaryProcess struct {
-	PID           int           `json:"pid"`
-	Name          string        `json:"name"`
-	GPU           *int          `json:"gpu"`
+	PID  int    `json:"pid"`
+	Name string `json:"name"`
+	GPU  *int   `json:"gpu"`
+	// GPUID is the GPU's UUID (else bus id) when the logs name it so and
+	// give no index; absent otherwise.
+	GPUID         string        `json:"gpu_id,omitempty"`
 	Samples       int           `json:"samples"`
 	UsedMaxBytes  int64         `json:"used_max_bytes"`
 	UsedLastBytes int64         `json:"used_last_bytes"`
@@ -181,6 +188,11 @@ type SummaryProcess struct {
 	Growing       bool          `json:"growing"`
 	Trend         *SummaryTrend `json:"trend"`
 	Sources       []string      `json:"sources"`
+	// HoursToCapacity is when a growing process, whose memory decides the
+	// verdict of a run known only from GPU logs, fills its GPU (its
+	// capacity less the GPU's other processes), in hours; absent when its
+	// GPU's capacity is unknown or it does not grow.
+	HoursToCapacity *float64 `json:"hours_to_capacity,omitempty"`
 }
 
 // SummarySnapshot is one snapshot of a device series.
@@ -356,6 +368,7 @@ type SummaryLeakSite struct {
 	Device            int          `json:"device"`
 	DeviceType        string       `json:"device_type"`
 	Rank              *int         `json:"rank"`
+	PID               int          `json:"pid,omitempty"` // as SummaryDevice's
 	Fingerprints      []string     `json:"fingerprints"`
 	AccumulatingPaths int          `json:"accumulating_paths"`
 	Severity          string       `json:"severity"`
@@ -373,6 +386,7 @@ type SummarySuspect struct {
 	Device             int      `json:"device"`
 	DeviceType         string   `json:"device_type"`
 	Rank               *int     `json:"rank"`
+	PID                int      `json:"pid,omitempty"` // as SummaryDevice's
 	GrowthBytesPerStep *float64 `json:"growth_bytes_per_step"`
 	GrowthBytesPerHour *float64 `json:"growth_bytes_per_hour,omitempty"`
 	// GrowthBytesPerSnapshot is set instead of both on a snapshot-order

@@ -49,8 +49,12 @@ func Process(p *analyze.ProcessSeries) string {
 }
 
 // OtherGPU says where a process of no device runs: "unknown GPU", "GPU 3
-// (no series)".
+// (no series)", or a GPU the logs name only by UUID or bus id
+// (ShortGPUID).
 func OtherGPU(p *analyze.ProcessSeries) string {
+	if p.GPU < 0 && p.GPUID != "" {
+		return ShortGPUID(p.GPUID)
+	}
 	if p.GPU < 0 {
 		return "unknown GPU"
 	}
@@ -251,4 +255,19 @@ func unplaced(d *analyze.Device) bool {
 		}
 	}
 	return true
+}
+
+// ShortGPUID names a GPU known only by its UUID or bus id: "GPU 5a6b7c8d"
+// for nvidia-smi's "GPU-5a6b7c8d-1111-...", the UUID's first group (8 hex
+// digits, what tells a node's GPUs apart in practice), or "GPU at bus
+// 00000000:01:00.0".
+func ShortGPUID(id string) string {
+	if strings.Contains(id, ":") {
+		return "GPU at bus " + id
+	}
+	u := strings.TrimPrefix(strings.TrimPrefix(id, "GPU-"), "MIG-")
+	if first, _, ok := strings.Cut(u, "-"); ok && first != "" {
+		u = first
+	}
+	return "GPU " + u
 }

@@ -190,7 +190,11 @@ func placeNote(n *analyze.PlaceNote) string {
 			if i < len(r.Ranks) {
 				rank = r.Ranks[i]
 			}
-			names = append(names, "rank "+strconv.Itoa(rank)+" "+p)
+			who := "rank " + strconv.Itoa(rank)
+			if i < len(r.PIDs) {
+				who = "pid " + strconv.Itoa(r.PIDs[i])
+			}
+			names = append(names, who+" "+p)
 		}
 		if len(r.Paths) > maxRankNames {
 			names = append(names, "and "+strconv.Itoa(len(r.Paths)-maxRankNames)+" more")
@@ -206,6 +210,10 @@ func placeNote(n *analyze.PlaceNote) string {
 		evidence := "are " + place
 		if r.ByTrace {
 			evidence += "; where names differ only in a word, their traces cover the same time with no allocator event in common"
+		}
+		if r.PIDs != nil {
+			return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s %s): "+
+				"the %d processes are told apart by the process ids their paths name, and named by them (no rank is known): %s", r.Clash[0], r.Clash[1], evidence, len(r.Paths), strings.Join(names, ", "))
 		}
 		return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s %s): "+
 			"the %d processes their paths tell apart are numbered as ranks in path order: %s", r.Clash[0], r.Clash[1], evidence, len(r.Paths), strings.Join(names, ", "))

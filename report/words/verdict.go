@@ -3,6 +3,7 @@ package words
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gpureport/analyze"
@@ -19,7 +20,7 @@ func Headline(f *analyze.Findings) string {
 		parts = append(parts, leakHeadline(f))
 	}
 	if v.MemoryGrows && !v.Leak {
-		parts = append(parts, "memory grows (no site: no snapshots)")
+		parts = append(parts, memoryGrowsHeadline(f))
 	}
 	if v.OutsideAllocatorLeak {
 		parts = append(parts, "memory outside PyTorch grows")
@@ -55,6 +56,65 @@ func Headline(f *analyze.Findings) string {
 		return "No verdict"
 	}
 	return "No leak, fragmentation or OOM found"
+}
+
+// memoryGrowsHeadline is the headline's growing memory without a site:
+// of a device, or, when only processes of no device grow, of the first
+// such process ("memory of process python (pid 24117) grows").
+func memoryGrowsHeadline(f *analyze.Findings) string {
+	for _, r := range f.Verdict.Reasons {
+		if r.Kind == analyze.ReasonMemoryGrows {
+			break
+		}
+		if p := grownProcess(f, r); p != nil {
+			return "memory of process " + Process(p) + " grows (no site: no snapshots)"
+		}
+	}
+	return "memory grows (no site: no snapshots)"
+}
+
+// grownProcess is the process of a ReasonProcessGrows reason, nil for
+// other reasons.
+func grownProcess(f *analyze.Findings, r analyze.Reason) *analyze.ProcessSeries {
+	op := f.OtherProcesses
+	if r.Kind != analyze.ReasonProcessGrows || op == nil || r.Process < 0 || r.Process >= len(op.Series) {
+		return nil
+	}
+	return &op.Series[r.Process]
+}
+
+// processGrows is the reason of a process of no device whose used memory
+// grows in a run known only from GPU logs: its trend, what its used
+// memory is, and its time to capacity when its GPU's capacity is known.
+func processGrows(f *analyze.Findings, p *analyze.ProcessSeries) string {
+	t := p.Trend
+	s := fmt.Sprintf("memory of process %s grows on %s (no site: no snapshots): its used memory (the caching allocator's reserved memory plus its CUDA context) grows %s, %s, %s over the fitted range (%s, nvidia-smi)",
+		Process(p), processGPU(p), units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), units.PValue(t.PValue), units.Signed(t.Growth), units.CountOf(len(p.Used), "reading"))
+	switch pr := p.Projection; {
+	case p.Capacity <= 0:
+		s += "; no time to capacity: the GPU's capacity is unknown (pass --capacity)"
+	case pr == nil:
+	default:
+		limit := units.Bytes(p.Capacity) + " GPU memory"
+		if pr.Outside > 0 {
+			limit += " minus " + units.Bytes(pr.Outside) + " of the GPU's other processes"
+		}
+		s += fmt.Sprintf("; at this rate it fills the GPU in about %s (95%% CI %s)", units.Hours(pr.Hours), units.AxisRange(pr.RemainingLo, pr.RemainingHi, t.Per))
+		if pr.Hours > 0 && pr.Hours <= f.Thresholds.Horizon.Hours() {
+			s += ", within " + units.Duration(f.Thresholds.Horizon)
+		}
+		s += "; limit: " + limit
+	}
+	return s + "; record snapshots (torch.cuda.memory._record_memory_history() and _dump_snapshot every few hundred steps) to find what grows"
+}
+
+// processGPU names the GPU of a process of no device: "GPU 3", "GPU
+// 5a6b7c8d" (ShortGPUID), "unknown GPU".
+func processGPU(p *analyze.ProcessSeries) string {
+	if p.GPU >= 0 {
+		return "GPU " + strconv.Itoa(p.GPU)
+	}
+	return OtherGPU(p)
 }
 
 // leakHeadline is the headline's leak: the top suspect's site and rate
@@ -176,6 +236,12 @@ func Reason(f *analyze.Findings, r analyze.Reason) string {
 			return OOMReason(o) + "; caught and recovered: the log says the job went on after it (" + o.Path + ")"
 		}
 		return OOMReason(o)
+	}
+	if r.Kind == analyze.ReasonProcessGrows {
+		if p := grownProcess(f, r); p != nil && p.Trend != nil {
+			return processGrows(f, p)
+		}
+		return ""
 	}
 	d := device(f, r.Device)
 	if d == nil {
