@@ -184,7 +184,9 @@ const (
 	NoteUnrankedJoined NoteKind = "unranked snapshots joined to a rank"
 	// NoteUnrankedApart: snapshots whose paths give no rank, beside the
 	// dumps of several ranks, are kept a series of their own: nothing
-	// says which rank wrote them (Note.Unranked).
+	// says which rank wrote them; or beside the dumps of the only rank,
+	// they have nothing a process keeps alive in common with its dumps
+	// nearest in time (Note.Unranked, its InTurn set).
 	NoteUnrankedApart NoteKind = "unranked snapshots kept apart"
 )
 
@@ -222,6 +224,9 @@ type UnrankedDumps struct {
 	// dumps joined them (one process's ring buffer); false when nothing
 	// showed two processes.
 	ByTrace bool
+	// InTurn, beside the only rank, says why they were kept apart: two
+	// processes one after another (inturn.go); nil otherwise.
+	InTurn *InTurn
 }
 
 // NameAlternation is a path rank whose snapshot names, apart from the

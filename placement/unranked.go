@@ -38,7 +38,11 @@ import (
 //   - traces that cover the same time with no event in common (Disjoint:
 //     tracesDisjoint's test), on some pair of dumps;
 //   - folders of one shape that differ in a number (node0/, node1/): the
-//     folders of two machines or processes.
+//     folders of two machines or processes;
+//   - beside the only rank, dumps adjacent in time that have nothing a
+//     process keeps alive in common: no live block, segment or stack
+//     (inTurn: two processes one after another, as a trainer's dumps and
+//     then an evaluation script's), which a note says.
 //
 // An event the traces share (one process's ring buffer) makes them one
 // process whatever else. Beside the dumps of several ranks, nothing names
@@ -92,10 +96,18 @@ func joinUnranked(files []*ingest.SnapshotFile, alternating []Note) []Note {
 	if len(ranks) == 1 {
 		r := ranks[0]
 		shared, two := processEvidence(unranked, byRank[r], tw)
-		if shared || !two {
-			return join(r, shared)
+		if shared {
+			return join(r, true)
 		}
-		return nil
+		if two {
+			return nil
+		}
+		// Read last: it may read the blocks of a few files again.
+		if it := inTurn(unranked, byRank[r]); it != nil {
+			u.Rank, u.InTurn = input.NoRank, it
+			return []Note{{Kind: NoteUnrankedApart, Unranked: u}}
+		}
+		return join(r, false)
 	}
 	var sharing []int
 	for _, r := range ranks {

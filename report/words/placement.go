@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"gpureport/analyze"
 	"gpureport/input"
@@ -275,6 +276,15 @@ func unrankedNote(u *placement.UnrankedDumps) string {
 	ranks := make([]string, len(u.Ranks))
 	for i, r := range u.Ranks {
 		ranks[i] = strconv.Itoa(r)
+	}
+	if u.Rank == input.NoRank && u.InTurn != nil && len(u.Ranks) == 1 {
+		it := u.InTurn
+		return fmt.Sprintf("%s without a rank in %s (%s) %s kept a series of %s own (no rank), apart from rank %d's dumps: "+
+			"%s and %s, where the two meet in time (%s apart), have no live block, segment or allocation stack in common, "+
+			"while one process keeps its blocks (its model's parameters) from one dump to the next: two processes, one after the other; "+
+			"if they are one, give its dumps one rank in their names",
+			units.CountOf(u.Count, "snapshot"), pronoun(u.Count, "its name", "their names"), paths, pronoun(u.Count, "is", "are"), pronoun(u.Count, "its", "their"), u.Ranks[0],
+			it.Before, it.After, units.Duration(time.Duration(it.GapSeconds*float64(time.Second))))
 	}
 	if u.Rank == input.NoRank {
 		return fmt.Sprintf("%s without a rank in %s (%s) %s beside the dumps of ranks %s, and nothing says which rank wrote %s: "+

@@ -98,6 +98,12 @@ func TestPlacementNotes(t *testing.T) {
 		{"unranked dump apart", analyze.Note{Kind: analyze.NoteUnrankedApart, Place: &analyze.PlaceNote{Kind: placement.NoteUnrankedApart,
 			Unranked: &placement.UnrankedDumps{Paths: []string{"oom_snapshot.pickle"}, Count: 1, Ranks: []int{0, 1}, Rank: input.NoRank}}},
 			"1 snapshot without a rank in its name (oom_snapshot.pickle) lies beside the dumps of ranks 0, 1, and nothing says which rank wrote it: it is kept a series of its own (no rank); give each process's dumps a rank in their names"},
+		{"unranked dumps apart as processes in turn", analyze.Note{Kind: analyze.NoteUnrankedApart, Place: &analyze.PlaceNote{Kind: placement.NoteUnrankedApart,
+			Unranked: &placement.UnrankedDumps{Paths: []string{"snapshot_0.pickle", "snapshot_1.pickle", "snapshot_2.pickle"}, Count: 5, Ranks: []int{0}, Rank: input.NoRank,
+				InTurn: &placement.InTurn{Before: "rank0_step_500.pickle", After: "snapshot_0.pickle", GapSeconds: 2400}}}},
+			"5 snapshots without a rank in their names (snapshot_0.pickle, snapshot_1.pickle, snapshot_2.pickle and 2 more) are kept a series of their own (no rank), apart from rank 0's dumps: " +
+				"rank0_step_500.pickle and snapshot_0.pickle, where the two meet in time (40 min apart), have no live block, segment or allocation stack in common, " +
+				"while one process keeps its blocks (its model's parameters) from one dump to the next: two processes, one after the other; if they are one, give its dumps one rank in their names"},
 		{"machines numbered", analyze.Note{Kind: analyze.NoteMachinesNumbered, Place: &analyze.PlaceNote{Kind: placement.NoteMachinesNumbered,
 			Machines: &placement.MachineNumbering{Machines: 2, Moved: []placement.MovedLog{{Path: "node1/smi.csv", FirstGPU: 8}}}}},
 			"the GPU logs read 2 machines (logs that read the same GPU number at the same times see different memory): the GPUs of each further machine are numbered after the ones before, as torchrun numbers ranks across nodes: node1/smi.csv as GPUs 8 and up"},
