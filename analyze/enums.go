@@ -418,8 +418,9 @@ const (
 	ReasonStacklessLeak ReasonKind = "stackless leak"
 	// ReasonWindowLeak: a possible leak seen in one snapshot's trace
 	// (Device.WindowLeak), on a device with too few snapshots for a
-	// trend.
-	ReasonWindowLeak ReasonKind = "leak seen in one trace"
+	// trend: a candidate, which sets no flag (the verdict stays info,
+	// "Not enough data", and names it).
+	ReasonWindowLeak ReasonKind = "possible leak in one trace"
 	// ReasonStatsLeak: allocated memory of memory_stats readings grows on
 	// a device without snapshots.
 	ReasonStatsLeak ReasonKind = "memory_stats leak"
@@ -462,10 +463,6 @@ const (
 	NoSiteSnapshots NoSite = "no snapshots"
 	// NoSiteStacks: its memory carries no stacks.
 	NoSiteStacks NoSite = "stacks missing"
-	// NoSiteWindow: the leak is seen in one snapshot's trace only, at the
-	// site of its device's WindowLeak (Verdict.Window); no series of
-	// snapshots shows a suspect.
-	NoSiteWindow NoSite = "one trace"
 )
 
 // StepKind names a thing to try (NextStep, Recommendation).

@@ -344,7 +344,8 @@ type Device struct {
 	// WindowLeak is a possible leak that TraceWindow shows on its own (a
 	// steady stream of never-freed allocations from one stack over the
 	// window's steps), on a device with too few snapshots for a trend;
-	// nil otherwise (windowleak.go).
+	// nil otherwise (windowleak.go). A candidate only: it sets no flag,
+	// and the verdict's "Not enough data" names it.
 	WindowLeak *WindowLeak
 	// Segments are the segments and blocks of the last snapshot
 	// (Points[n-1]), for the report's segment map; nil without snapshots,
@@ -1367,10 +1368,6 @@ type Verdict struct {
 	SitesRate  float64
 	// NoSite says why a leak has no site, for a leak without suspects.
 	NoSite NoSite
-	// Window is the device whose leak seen in one snapshot's trace
-	// (Device.WindowLeak) the headline names, the first in device order,
-	// when NoSite is NoSiteWindow.
-	Window DeviceKey
 	// OOMs counts the out-of-memory errors: the explained ones and the
 	// rises of memory_stats num_ooms that no snapshot explains; OOMCauses
 	// lists their causes in that order (unknown ones left out).

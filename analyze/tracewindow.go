@@ -310,6 +310,13 @@ func windowParts(tr []snapshot.TraceEntry) func(i int) int {
 // group's, and only the group's own bytes are taken out. Half the range: a step frees most of what it
 // made (the activations, most of a step's memory), while the frees within
 // a pass (a temporary here and there) are a small part of the range.
+//
+// A fall counts as a step only when it frees more than maxCopyRatio times
+// the group's bytes kept since the last fall: a fall no larger is the
+// source of a copy into the group's blocks being freed (a checkpoint
+// loaded shard by shard: each shard read into a temporary, copied into
+// its parameter, the temporary freed), not a step whose own memory the
+// group's blocks outlive.
 func turnovers(alloc, kept []int64) int {
 	rest := make([]int64, len(alloc))
 	var sum int64
@@ -326,17 +333,30 @@ func turnovers(alloc, kept []int64) int {
 		return 0
 	}
 	n, top := 0, rest[0]
-	for _, r := range rest {
+	var cycle int64 // the group's bytes kept since the last fall
+	for i, r := range rest {
+		cycle += kept[i]
 		switch {
 		case r > top:
 			top = r
 		case top-r >= half:
-			n++
-			top = r
+			if top-r > maxCopyRatio*cycle {
+				n++
+			}
+			top, cycle = r, 0
 		}
 	}
 	return n
 }
+
+// maxCopyRatio bounds what a copy's source is against what it fills
+// (turnovers): a loader reads a tensor in its file's dtype and copies it
+// into a parameter of the model's, the temporary being the parameter's
+// size times the ratio of the two widths, at most 4 (fp32 read into an
+// 8-bit parameter); temporaries of a few conversions in a row stay under
+// it too (fp32 to bf16: 2 then 1). A training step's activations are
+// many times what a leak keeps of each step.
+const maxCopyRatio = 4
 
 // TracePeak is the moment of a trace window's peak allocated memory and
 // what held it.

@@ -13,10 +13,10 @@ import (
 //   - Leak: some device has an unsuppressed leak suspect (a stack group
 //     whose live bytes grow under the trend rules), or its live memory in
 //     blocks without stacks grows under the same rules: a leak no stack
-//     can name; or, on a device with too few snapshots for a trend, its
-//     last snapshot's trace shows a steady stream of never-freed
-//     allocations from one stack over its steps (windowleak.go: a
-//     warning, never critical);
+//     can name (a possible leak seen in one snapshot's trace,
+//     Device.WindowLeak, is not one: one window cannot tell a leak from
+//     a structure that fills once; it is a reason of an info verdict,
+//     ReasonWindowLeak, that names the candidate);
 //   - OutsideAllocatorLeak: memory outside the caching allocator grows
 //     (reconcile.go);
 //   - Fragmentation: a device is fragmented (fragmentation.go) or an OOM
@@ -77,8 +77,7 @@ func decideVerdict(f *Findings) {
 	}
 	var refs []ref
 	critical := false
-	undecided := false  // a device lacks data for a verdict
-	windowSeen := false // a device's leak is seen in one trace
+	undecided := false // a device lacks data for a verdict
 	var statsOOMs int64
 	statsLeak := false
 	reason := func(kind ReasonKind, d *Device) *Reason {
@@ -109,13 +108,11 @@ func decideVerdict(f *Findings) {
 			deviceLeak = true
 			reason(ReasonStacklessLeak, d)
 		} else if d.WindowLeak != nil {
-			// Seen in one trace: a warning, never critical (no time to
-			// capacity from a window: windowleak.go).
-			deviceLeak = true
+			// A candidate seen in one trace: no flag, no warning (one
+			// window cannot tell a leak from a structure that fills
+			// once: windowleak.go); the reason names it and how to
+			// confirm it, beside the device's lack of data.
 			reason(ReasonWindowLeak, d)
-			if !windowSeen {
-				windowSeen, v.Window = true, d.DeviceKey
-			}
 		}
 		ooms, leak := memStatsVerdict(f, d)
 		statsOOMs += ooms
@@ -266,8 +263,6 @@ func decideVerdict(f *Findings) {
 			per = ls.Trend.Per
 		}
 		v.OtherSites, v.SitesRate = otherSites(f, top.Site), leakRate(f, per)
-	case windowSeen:
-		v.NoSite = NoSiteWindow
 	case statsLeak:
 		v.NoSite = NoSiteSnapshots
 	default:

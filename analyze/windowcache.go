@@ -13,7 +13,9 @@ import (
 
 // windowFormat is the first byte of an encoded trace window. 2: each
 // never-freed group's spread and turnovers, and the never-freed blocks.
-const windowFormat = 2
+// 3: turnovers no longer count a copy's source freed (maxCopyRatio), so
+// a window cached under 2 holds turnovers this build would not count.
+const windowFormat = 3
 
 // windowWriter appends a trace window's fields to b.
 type windowWriter struct{ varintWriter }

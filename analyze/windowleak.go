@@ -6,14 +6,15 @@ import (
 	"gpureport/internal/units"
 )
 
-// A leak seen in one snapshot's trace. PyTorch's own recipe for finding a
-// leak records the allocator's history for some iterations and dumps one
-// snapshot at the end: a device with one snapshot (or too few for a trend)
-// has no series to fit, but its trace shows what each allocation did
-// within the window. Leak evidence is survival (docs/design.md): a block
-// that outlives the steps around it. In one trace, a steady stream of
-// allocations from one stack, each still alive at the dump while the
-// steps around it make and free their own memory, is that evidence:
+// A possible leak seen in one snapshot's trace. PyTorch's own recipe for
+// finding a leak records the allocator's history for some iterations and
+// dumps one snapshot at the end: a device with one snapshot (or too few
+// for a trend) has no series to fit, but its trace shows what each
+// allocation did within the window. Leak evidence is survival
+// (docs/design.md): a block that outlives the steps around it. In one
+// trace, a steady stream of allocations from one stack, each still alive
+// at the dump while the steps around it make and free their own memory,
+// is a candidate:
 //
 //   - the stream is the group's never-freed bytes, counted by the end of
 //     each of WindowParts equal parts of the window (LiveGroup.Spread),
@@ -25,10 +26,18 @@ import (
 //     warm-up allocation once per step for the first steps that then
 //     stops (a ramp that flattened out: persistence, not stopped), a
 //     cache that filled and stays full;
+//   - the stream holds at least the growth a series' trend calls one that
+//     matters (the rules' MinGrowthBytes, 8 MiB, and MinGrowthShare, 1%,
+//     of the allocated memory at the dump): a smaller stream needs over a
+//     hundred such windows to add what the device holds, and a bounded
+//     one (a deque of scalar losses) never does;
 //   - the stream has at least DefaultMinPoints blocks, and the window
 //     shows at least DefaultMinPoints steps beside it (LiveGroup.Turnovers:
 //     the window's memory less the group's falls back by half its range
-//     that often): the stream outlived as many steps as a trend needs
+//     that often, each fall freeing more than a copy's source of what the
+//     stream kept since the last: a checkpoint loaded shard by shard,
+//     each shard's temporary freed once copied into its parameter, shows
+//     no step): the stream outlived as many steps as a trend needs
 //     snapshots, each one observation of survival. A window inside one
 //     step (a forward pass dumped at an OOM, whose layers' activations
 //     pile up evenly and are all alive at the dump) shows no step, as the
@@ -43,9 +52,13 @@ import (
 //
 // It is decided only for a device whose allocated trend is insufficient:
 // with enough snapshots, the series' survival decides, and its verdict
-// stays as it is. A leak seen so is a warning, never critical: a window of
-// seconds or minutes forecasts no time to capacity (as a torch.profiler
-// trace's window, docs/design.md).
+// stays as it is. A candidate is no leak on its own: one window cannot
+// tell a stream that grows for ever from a structure that fills once
+// within it (a KV cache filled token by token in one generation, an
+// optimizer's state created layer by layer, a queue filling), which a
+// later snapshot would show full and flat. It sets no flag; the verdict
+// stays "Not enough data" (info), naming the candidate and how to
+// confirm it (verdict.go: ReasonWindowLeak).
 
 // windowLeak decides device d's leak seen in its trace window, nil when
 // there is none (see above). rules are the device's trend rules, suppress
@@ -66,9 +79,10 @@ func windowLeak(d *Device, rules TrendRules, suppress []Suppression, builtins bo
 	r := rules
 	r.Alpha = DefaultSuspectAlpha
 	r.RefLevel = float64(d.Points[len(d.Points)-1].Usage.Allocated)
+	floor := math.Max(r.MinGrowthBytes, r.MinGrowthShare*r.RefLevel)
 	for i := range tw.NeverFreed {
 		g := &tw.NeverFreed[i]
-		if g.Blocks < DefaultMinPoints || g.Turnovers < DefaultMinPoints || len(g.Spread) != WindowParts {
+		if g.Blocks < DefaultMinPoints || g.Turnovers < DefaultMinPoints || len(g.Spread) != WindowParts || float64(g.Bytes) < floor {
 			continue
 		}
 		if matchSuppression(suppress, g.Signature, g.Stack) != "" {
@@ -90,9 +104,10 @@ func windowLeak(d *Device, rules TrendRules, suppress []Suppression, builtins bo
 	return nil
 }
 
-// WindowLeak is a possible leak seen in one snapshot's trace: a steady
-// stream of allocations from one stack, all still alive at the dump,
-// over steps that freed their own memory (windowleak.go).
+// WindowLeak is a possible leak seen in one snapshot's trace, a
+// candidate that more snapshots must confirm: a steady stream of
+// allocations from one stack, all still alive at the dump, over steps
+// that freed their own memory (windowleak.go).
 type WindowLeak struct {
 	// Path is the snapshot whose trace shows it.
 	Path string

@@ -123,9 +123,6 @@ func processGPU(p *analyze.ProcessSeries) string {
 func leakHeadline(f *analyze.Findings) string {
 	v := &f.Verdict
 	if len(v.Suspects) == 0 || f.Suspect(v.Suspects[0]) == nil {
-		if d := device(f, v.Window); v.NoSite == analyze.NoSiteWindow && d != nil && d.WindowLeak != nil {
-			return "possible leak at " + withAside(windowSite(d).Site, WindowRate(d.WindowLeak)) + ", seen in one snapshot's trace"
-		}
 		if v.NoSite == analyze.NoSiteSnapshots {
 			return "leak (no site: no snapshots)"
 		}
@@ -153,6 +150,9 @@ func missing(f *analyze.Findings) []string {
 	for _, k := range f.Verdict.Undecided {
 		if d := device(f, k); d != nil {
 			out = append(out, undecided(d))
+			if d.WindowLeak != nil {
+				out = append(out, windowCandidate(d))
+			}
 		}
 	}
 	if len(f.Devices) == 0 {
@@ -381,20 +381,30 @@ func windowSite(d *analyze.Device) *analyze.LiveGroup {
 	return &d.TraceWindow.NeverFreed[d.WindowLeak.Group]
 }
 
-// WindowRate is the rate of a leak seen in one trace: per step when the
-// window shows its steps, "+8.00 MiB/step over 200 steps", with the rate
-// per second of the window.
+// WindowRate is the rate of a possible leak seen in one trace, per step
+// of the window, "+8.00 MiB/step over 200 steps", with the rate per
+// second of the window.
 func WindowRate(w *analyze.WindowLeak) string {
 	return fmt.Sprintf("%s/step over %d steps, %s/s", units.Signed(w.PerStep), w.Steps, units.Signed(w.PerSecond()))
 }
 
-// windowLeakReason says why device d's leak seen in one trace is one:
-// the stream, its blocks and bytes, the window and its steps.
+// windowCandidate is the headline's words for device d's possible leak
+// seen in one trace, beside what the device lacks for a verdict: the
+// never-freed bytes, the site, the rate per step, and how to confirm it.
+func windowCandidate(d *analyze.Device) string {
+	w, g := d.WindowLeak, windowSite(d)
+	return fmt.Sprintf("the trace shows %s never freed at %s, %s per step over %s: a possible leak; dump snapshots every few hundred steps to confirm",
+		units.Bytes(g.Bytes), g.Site, units.Signed(w.PerStep), units.CountOf(w.Steps, "step"))
+}
+
+// windowLeakReason says why device d's trace shows a possible leak, and
+// why it is no more than that: the stream, its blocks and bytes, the
+// window and its steps; what one window cannot tell apart.
 func windowLeakReason(d *analyze.Device) string {
 	w, tw := d.WindowLeak, d.TraceWindow
 	g := windowSite(d)
 	return fmt.Sprintf("possible leak on %s at %s (%s), seen in one snapshot's trace (%s): %s in %s allocated steadily over the window's %s (%s) and all still alive at the dump, while the steps around them freed their own memory (%s); "+
-		"a few more snapshots a few hundred steps apart would confirm it",
+		"one window cannot tell a leak from a structure that fills once (a KV cache, optimizer state made layer by layer, a queue filling): snapshots a few hundred steps apart would tell",
 		Device(d.DeviceKey), g.Site, g.Function, w.Path, units.Bytes(g.Bytes), units.CountOf(g.Blocks, "block"),
 		units.CountOf(w.Steps, "step"), units.Duration(tw.End.Sub(tw.Start)), WindowRate(w))
 }
