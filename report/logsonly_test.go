@@ -324,7 +324,7 @@ func TestLogsOnlyRuns(t *testing.T) {
 				at(t, o, "growing") != true || at(t, o, "trend", "slope_bytes_per_reading") == nil || at(t, o, "first_time") != nil {
 				t.Errorf("process %v", o)
 			}
-			if !strings.Contains(r.md, "- `(no name) (pid not logged)` on unknown GPU: +") {
+			if !strings.Contains(r.md, "- `(no name or pid logged)` on unknown GPU: +") {
 				t.Errorf("summary.md:\n%s", r.md)
 			}
 			if n := sheetRows(t, r.xlsx, "Process samples"); n != 46 {

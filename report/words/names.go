@@ -39,8 +39,12 @@ func Reading(r analyze.Reading) string {
 }
 
 // Process names a process as the logs give it: "python (pid 4242)",
-// "(no name) (pid 7)", "python (pid not logged)".
+// "(no name) (pid 7)", "python (pid not logged)", and "(no name or pid
+// logged)" when the log gives neither.
 func Process(p *analyze.ProcessSeries) string {
+	if p.Name == "" && p.PID == 0 {
+		return "(no name or pid logged)"
+	}
 	name := cmp.Or(p.Name, "(no name)")
 	if p.PID == 0 {
 		return name + " (pid not logged)"
