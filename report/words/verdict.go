@@ -167,13 +167,13 @@ func missing(f *analyze.Findings) []string {
 func undecided(d *analyze.Device) string {
 	where := Device(d.DeviceKey)
 	t := d.Primary()
-	what := "snapshots"
+	what := "snapshot"
 	switch {
 	case d.PrimaryMetric == analyze.MetricReserved, d.PrimaryMetric == analyze.MetricPeakAllocated,
 		d.PrimaryMetric == analyze.MetricAllocated && len(d.Points) == 0 && d.MemoryStats != nil:
-		what = "memory readings"
+		what = "memory reading"
 	case d.PrimaryMetric != analyze.MetricAllocated:
-		what = "GPU readings"
+		what = "GPU reading"
 	}
 	switch {
 	case t == nil && d.GPU == nil && d.UsedShare != nil:
@@ -181,11 +181,11 @@ func undecided(d *analyze.Device) string {
 	case t == nil:
 		return fmt.Sprintf("%s has %s, too few for a trend", where, units.CountOf(len(d.GPU.Used), "GPU reading"))
 	case t.State == analyze.StateInsufficient:
-		return fmt.Sprintf("%s has %d %s usable for a trend; a verdict needs at least %d (%d more)", where, t.N, what, t.N+t.MoreNeeded, t.MoreNeeded)
+		return fmt.Sprintf("%s has %s usable for a trend; a verdict needs at least %d (%d more)", where, units.CountOf(t.N, what), t.N+t.MoreNeeded, t.MoreNeeded)
 	}
-	more := "more " + what
+	more := "more " + what + "s"
 	if t.MoreNeeded > 0 {
-		more = fmt.Sprintf("about %d more %s", t.MoreNeeded, what)
+		more = "about " + units.CountOf(t.MoreNeeded, "more "+what)
 	}
 	return fmt.Sprintf("%s: %s grows %s but the evidence is thin (%s); %s would decide it", where, t.Metric, units.Rate(t.Slope, t.Per), units.PValue(t.PValue), more)
 }

@@ -27,7 +27,7 @@ func TestWindowCandidateWords(t *testing.T) {
 	f := &analyze.Findings{Devices: []*analyze.Device{d}, Verdict: analyze.Verdict{Severity: analyze.SeverityInfo, Undecided: []analyze.DeviceKey{d.DeviceKey},
 		Reasons: []analyze.Reason{{Kind: analyze.ReasonWindowLeak, Device: d.DeviceKey}}}}
 	contains(t, "headline", Headline(f), []string{
-		"Not enough data: cuda:0 has 1 snapshots usable for a trend; a verdict needs at least 5 (4 more); " +
+		"Not enough data: cuda:0 has 1 snapshot usable for a trend; a verdict needs at least 5 (4 more); " +
 			"the trace shows 1.56 GiB never freed at train.py:57, +8.00 MiB per step over 200 steps: a possible leak; dump snapshots every few hundred steps to confirm"},
 		[]string{"Possible leak at", "Leak at"})
 	reasons := Reasons(f)
