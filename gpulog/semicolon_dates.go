@@ -26,7 +26,9 @@ import (
 // writes them month-first), as are dates in a file with decimal commas
 // (the locales whose decimal mark is the comma write the day first);
 // else the order under which the dates run forward in time, the file
-// being a log in time order; else day-first, the ';' list separator being
+// being a log in time order; when both do, the order whose consecutive
+// rows lie closest in time (the smaller largest gap), a logger sampling
+// at a regular interval; else day-first, the ';' list separator being
 // that of the decimal-comma locales. Year-first dates need no decision.
 
 // reSheetDate matches a spreadsheet's date and time: day or month,
@@ -161,12 +163,27 @@ func decideSheetDates(lines []string) *sheetDates {
 	case decimalComma:
 		d.why = "a decimal-comma locale's"
 	default:
-		fwd, back := forward(dates, true), forward(dates, false)
+		fwd, fwdGap := forward(dates, true)
+		back, backGap := forward(dates, false)
 		switch {
 		case fwd && !back:
 			d.why = "the only order in which they run forward in time"
 		case back && !fwd:
 			d.dayFirst, d.why = false, "the only order in which they run forward in time"
+		// Both orders run forward when every day and month is 12 or less
+		// (a US capture from 03/08 to 03/09 is 8 to 9 March, or 3 August
+		// to 3 September). A logger samples at a regular interval, so its
+		// consecutive rows lie one interval apart, a day when the date
+		// changes between them; read in the wrong order the same change
+		// of day is a change of month, a gap of some 30 days among gaps
+		// of minutes. The order whose largest gap between consecutive
+		// rows is smaller is the log's. Equal gaps (every row on one
+		// date, the two orders then differing nowhere in time) decide
+		// nothing.
+		case fwd && back && fwdGap < backGap:
+			d.why = "the order in which consecutive rows lie closest in time, as a logger's regular samples do"
+		case fwd && back && backGap < fwdGap:
+			d.dayFirst, d.why = false, "the order in which consecutive rows lie closest in time, as a logger's regular samples do"
 		default:
 			d.why = "assumed from the ';' separator of a decimal-comma locale; day and month could not be told apart"
 		}
@@ -175,22 +192,44 @@ func decideSheetDates(lines []string) *sheetDates {
 }
 
 // forward reports whether dates, read day first or not, are all dates
-// and never go back in time.
-func forward(dates []sheetDate, dayFirst bool) bool {
-	last := ""
-	for _, sd := range dates {
-		s, ok := sd.stamp(dayFirst)
+// and never go back in time, and the largest gap between consecutive
+// dates when they do.
+func forward(dates []sheetDate, dayFirst bool) (bool, time.Duration) {
+	var last time.Time
+	var gap time.Duration
+	for i, sd := range dates {
+		t, ok := sd.time(dayFirst)
 		if !ok {
-			return false
+			return false, 0
 		}
-		// nvidia-smi's zero-padded stamps sort as their times; a clock
-		// without seconds sorts before the same minute's with them.
-		if s < last {
-			return false
+		// A clock without seconds reads as that minute's first second,
+		// never after the same minute's with them.
+		if i > 0 {
+			if t.Before(last) {
+				return false, 0
+			}
+			gap = max(gap, t.Sub(last))
 		}
-		last = s
+		last = t
 	}
-	return true
+	return true, gap
+}
+
+// time is the date's time (UTC: only its distance to the others is
+// used), day first or not; ok is false when it is no calendar date that
+// way.
+func (d sheetDate) time(dayFirst bool) (time.Time, bool) {
+	s, ok := d.stamp(dayFirst)
+	if !ok {
+		return time.Time{}, false
+	}
+	// Parsing accepts a fraction after the seconds that the layout lacks.
+	for _, layout := range []string{"2006/01/02 15:04:05", "2006/01/02 15:04"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // rewrite returns field f as nvidia-smi's timestamp when it is a
