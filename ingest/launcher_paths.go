@@ -93,7 +93,9 @@ func elasticWorker(rel string) (machine string, attempt, local int, ok bool) {
 // workers are numbered as torchrun numbers global ranks: machines in the
 // natural order of their folders (node2 before node10), each machine's
 // local ranks after the ones of the machines before it (the most a
-// machine's folder shows, over its attempts). A rank the line itself
+// machine's folder shows, over its attempts, counted from its local-rank
+// folders whatever their files hold: the workers whose logs are empty or
+// hold nothing read were ranks all the same). A rank the line itself
 // gives is kept. One machine's logs keep their local ranks, as before.
 
 // elasticNode is what a torchelastic worker's log path says of its writer
@@ -107,8 +109,9 @@ type elasticNode struct {
 	Machines int
 }
 
-// elasticNodeRanks gives, for each path of rels that torchelastic wrote
-// (elasticWorker) when such paths lie in at least two machine folders,
+// elasticNodeRanks gives, for each path of rels (every file of the run,
+// read or skipped) that torchelastic wrote (elasticWorker) when such
+// paths lie in at least two machine folders,
 // its writer's global rank and machine (see above); nil when they lie in
 // one or none.
 func elasticNodeRanks(rels []string) map[string]elasticNode {

@@ -176,6 +176,24 @@ func TestLoadElasticNodes(t *testing.T) {
 			"node-10/none_a/attempt_0/1/stderr.log": {3, "node-10"},
 		},
 	}, {
+		// Only node1's local rank 1 writes an OOM; the other workers' logs
+		// are empty or hold only training steps, and are skipped. Their
+		// local-rank folders still show two workers on node0.
+		name: "two nodes, two workers each, one OOM, the other logs holding nothing",
+		files: map[string]string{
+			"node0/logs/run_a/attempt_0/0/stderr.log": "",
+			"node0/logs/run_a/attempt_0/0/stdout.log": "step 100 loss 2.0",
+			"node0/logs/run_a/attempt_0/1/stderr.log": "",
+			"node0/logs/run_a/attempt_0/1/stdout.log": "step 100 loss 2.0",
+			"node1/logs/run_a/attempt_0/0/stderr.log": "",
+			"node1/logs/run_a/attempt_0/0/stdout.log": "step 100 loss 2.0",
+			"node1/logs/run_a/attempt_0/1/stderr.log": "",
+			"node1/logs/run_a/attempt_0/1/stdout.log": msg(4),
+		},
+		want: map[string]want{
+			"node1/logs/run_a/attempt_0/1/stdout.log": {3, "node1/logs"},
+		},
+	}, {
 		name: "one node",
 		files: map[string]string{
 			"logs/none_a/attempt_0/0/stderr.log": msg(2),
@@ -191,6 +209,10 @@ func TestLoadElasticNodes(t *testing.T) {
 			dir := t.TempDir()
 			files := map[string][]byte{}
 			for p, s := range tt.files {
+				if s == "" {
+					files[p] = nil // an empty file
+					continue
+				}
 				files[p] = []byte("step 1\n" + s + "\n")
 			}
 			testutil.WriteFiles(t, dir, files)
