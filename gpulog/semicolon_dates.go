@@ -57,6 +57,8 @@ type sheetDate struct {
 	first, second, year int
 	sep                 byte
 	clock               string
+	// tod is the time of day the clock says.
+	tod time.Duration
 }
 
 // parseSheetDate reads a day-first or month-first date field.
@@ -73,7 +75,21 @@ func parseSheetDate(f string) (sheetDate, bool) {
 		// this century.
 		y += 2000
 	}
-	return sheetDate{first: a, second: b, year: y, sep: m[2][0], clock: sheetClock(m[5:])}, true
+	return sheetDate{first: a, second: b, year: y, sep: m[2][0], clock: sheetClock(m[5:]), tod: timeOfDay(m[5:])}, true
+}
+
+// timeOfDay is the time of day of hour, minute, seconds and fraction (as
+// sheetClock takes them).
+func timeOfDay(m []string) time.Duration {
+	h, _ := strconv.Atoi(m[0])
+	mi, _ := strconv.Atoi(m[1])
+	sec, _ := strconv.Atoi(m[2])
+	d := time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(sec)*time.Second
+	if m[3] != "" {
+		frac, _ := strconv.Atoi((m[3] + "000000000")[:9])
+		d += time.Duration(frac)
+	}
+	return d
 }
 
 // sheetClock writes hour, minute, seconds and fraction as nvidia-smi
@@ -93,17 +109,28 @@ func sheetClock(m []string) string {
 // stamp writes the date as nvidia-smi's timestamp, day first or not; ok
 // is false when it is no calendar date that way.
 func (d sheetDate) stamp(dayFirst bool) (string, bool) {
+	t, ok := d.date(dayFirst)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("%04d/%02d/%02d %s", t.Year(), t.Month(), t.Day(), d.clock), true
+}
+
+// date is the date's midnight (UTC), day first or not; ok is false when
+// it is no calendar date that way.
+func (d sheetDate) date(dayFirst bool) (time.Time, bool) {
 	day, month := d.first, d.second
 	if !dayFirst {
 		day, month = month, day
 	}
 	if month < 1 || month > 12 || day < 1 || day > 31 {
-		return "", false
+		return time.Time{}, false
 	}
-	if t := time.Date(d.year, time.Month(month), day, 0, 0, 0, 0, time.UTC); t.Day() != day {
-		return "", false // 31 April
+	t := time.Date(d.year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+	if t.Day() != day {
+		return time.Time{}, false // 31 April
 	}
-	return fmt.Sprintf("%04d/%02d/%02d %s", d.year, month, day, d.clock), true
+	return t, true
 }
 
 // decideSheetDates decides the order of the date column of lines (a
@@ -219,17 +246,8 @@ func forward(dates []sheetDate, dayFirst bool) (bool, time.Duration) {
 // used), day first or not; ok is false when it is no calendar date that
 // way.
 func (d sheetDate) time(dayFirst bool) (time.Time, bool) {
-	s, ok := d.stamp(dayFirst)
-	if !ok {
-		return time.Time{}, false
-	}
-	// Parsing accepts a fraction after the seconds that the layout lacks.
-	for _, layout := range []string{"2006/01/02 15:04:05", "2006/01/02 15:04"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
+	t, ok := d.date(dayFirst)
+	return t.Add(d.tod), ok
 }
 
 // rewrite returns field f as nvidia-smi's timestamp when it is a
