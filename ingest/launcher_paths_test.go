@@ -238,3 +238,40 @@ func TestLoadElasticNodes(t *testing.T) {
 		})
 	}
 }
+
+// TestElasticNodeOrderNamed: global ranks follow the machines' folders
+// for certain only when they are numbered after their node ranks, 0 to
+// M-1 (node0, node1); host names give an order the note calls assumed.
+func TestElasticNodeOrderNamed(t *testing.T) {
+	tests := []struct {
+		name    string
+		rels    []string
+		assumed bool
+	}{
+		{"node ranks", []string{"node0/logs/r_a/attempt_0/0/stderr.log", "node1/logs/r_b/attempt_0/0/stderr.log"}, false},
+		{"node ranks under a common folder", []string{"job/node_0/r_a/attempt_0/0/stderr.log", "job/node_1/r_a/attempt_0/0/stderr.log"}, false},
+		{"host names", []string{"gpu-node-17/logs/r_a/attempt_0/0/stderr.log", "gpu-node-09/logs/r_a/attempt_0/0/stderr.log"}, true},
+		{"numbered from 1", []string{"node1/r_a/attempt_0/0/stderr.log", "node2/r_a/attempt_0/0/stderr.log"}, true},
+		{"not numbered", []string{"worker-a/r_a/attempt_0/0/stderr.log", "worker-b/r_a/attempt_0/0/stderr.log"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nodes := elasticNodeRanks(tt.rels)
+			if len(nodes) != len(tt.rels) {
+				t.Fatalf("nodes %+v", nodes)
+			}
+			for _, rel := range tt.rels {
+				n := nodes[rel]
+				note := elasticNote(rel, &n)
+				if got := strings.Contains(note, "is assumed"); got != tt.assumed {
+					t.Errorf("%s: note %q, assumed %v, want %v", rel, note, got, tt.assumed)
+				}
+			}
+			// Host names in natural order: gpu-node-09's worker is rank 0,
+			// named as assumed.
+			if tt.name == "host names" && nodes["gpu-node-09/logs/r_a/attempt_0/0/stderr.log"].Rank != 0 {
+				t.Errorf("gpu-node-09 rank %d", nodes["gpu-node-09/logs/r_a/attempt_0/0/stderr.log"].Rank)
+			}
+		})
+	}
+}
