@@ -69,7 +69,8 @@ import (
 // "MIG Devices" heading): the lines indented deeper than it are that MIG
 // device's, and its Index, GPU and Compute Instance ID and its own FB
 // Memory Usage Total and Used give a MIGSample, as the XML's and the
-// table's MIG devices do. The GPU's sample is the GPU's own FB Memory
+// table's MIG devices do; a "MIG Device" heading over nothing but "None"
+// (a GPU with MIG disabled) gives none. The GPU's sample is the GPU's own FB Memory
 // Usage (the whole GPU's memory), never a MIG device's.
 
 // nvsmiLogBanner opens every nvidia-smi -q document.
@@ -276,9 +277,16 @@ func (st *queryState) migValue(n, indent int, key, val string, hasVal bool) {
 	}
 }
 
-// closeMIG keeps the MIG device being read with its GPU's.
+// closeMIG keeps the MIG device being read with its GPU's. A block that
+// gave neither an id nor a memory figure is no MIG device: nvidia-smi
+// prints a GPU with MIG disabled as a "MIG Device" heading over a "None"
+// line (r535), a placeholder, no reading.
 func (st *queryState) closeMIG() {
 	if st.mig == nil {
+		return
+	}
+	if m := st.mig; m.MIG < 0 && m.GPUInstance < 0 && m.ComputeInstance < 0 && m.MemoryUsed == Unknown && m.MemoryTotal == Unknown {
+		st.mig, st.migSection = nil, ""
 		return
 	}
 	st.migs = append(st.migs, *st.mig)

@@ -204,3 +204,37 @@ func TestReadQueryTextMIGAtMargin(t *testing.T) {
 			}
 		}}})
 }
+
+// TestReadQueryTextMIGNone: a GPU with MIG disabled prints a "MIG
+// Device" heading over "None" (r535), or "MIG Devices : None": no MIG
+// reading, one GPU sample a document.
+func TestReadQueryTextMIGNone(t *testing.T) {
+	doc := func(stamp, mig string, used int) string {
+		return "==============NVSMI LOG==============\n\nTimestamp                                 : " + stamp + "\n" +
+			"Driver Version                            : 535.104.05\n\nAttached GPUs                             : 1\n" +
+			"GPU 00000000:07:00.0\n    Product Name                          : NVIDIA A100-SXM4-80GB\n" +
+			"    MIG Mode\n        Current                           : Disabled\n        Pending                           : Disabled\n" +
+			mig +
+			"    FB Memory Usage\n        Total                             : 81920 MiB\n        Reserved                          : 573 MiB\n" +
+			fmt.Sprintf("        Used                              : %d MiB\n        Free                              : %d MiB\n", used, 81920-573-used) +
+			"    BAR1 Memory Usage\n        Total                             : 131072 MiB\n        Used                              : 1 MiB\n\n"
+	}
+	var cases []readCase
+	for name, mig := range map[string]string{
+		"MIG Device heading over None":  "    MIG Device\n        None\n",
+		"MIG Devices heading over None": "    MIG Devices\n        None\n",
+		"nested headings over None":     "    MIG Devices\n        MIG Device\n            None\n",
+		"MIG Devices : None":            "    MIG Devices                           : None\n",
+	} {
+		in := doc("Fri Mar 01 10:00:00 2024", mig, 30000) + doc("Fri Mar 01 10:01:00 2024", mig, 30300)
+		cases = append(cases, readCase{name: name, format: gpulog.FormatQueryText, in: in,
+			samples: []sampleWant{{0, 30000 * logMiB, 81920 * logMiB, "2024-03-01T09:00:00Z"}, {0, 30300 * logMiB, 81920 * logMiB, "2024-03-01T09:01:00Z"}},
+			gpus:    1,
+			check: func(t *testing.T, l *gpulog.GPULog) {
+				if len(l.MIG) != 0 {
+					t.Errorf("MIG readings %+v, want none", l.MIG)
+				}
+			}})
+	}
+	runReadCases(t, cases)
+}

@@ -121,7 +121,8 @@ func TestSemicolonNotClaimed(t *testing.T) {
 // locale's dates are read, day and month told apart for the whole column
 // (never line by line): by a number over 12, '.' between the parts or
 // decimal commas (day first), the order in which the rows run forward in
-// time, else day first as assumed; the note says which.
+// time, of two such the one whose consecutive rows lie closest in time,
+// else day first as assumed; the note says which.
 func TestSemicolonSpreadsheetDates(t *testing.T) {
 	const head = "timestamp;index;memory.used [MiB];memory.total [MiB]\n"
 	rows := func(stamps ...string) string {
@@ -156,6 +157,20 @@ func TestSemicolonSpreadsheetDates(t *testing.T) {
 			times: []string{"2024-01-12 23:59:00", "2024-02-01 00:04:00"}, note: "day first (the only order in which they run forward"},
 		{name: "ambiguous, runs forward only month first", log: rows("01/12/2024 23:59:00", "02/01/2024 00:04:00"),
 			times: []string{"2024-01-12 23:59:00", "2024-02-01 00:04:00"}, note: "month first (the only order"},
+		// Both orders run forward: a US capture over midnight (8 to 9
+		// March month first, 3 August to 3 September day first); its rows
+		// are minutes apart only month first.
+		{name: "both forward, month first closest", log: rows("03/08/2024 23:50", "03/08/2024 23:55", "03/09/2024 00:00", "03/09/2024 00:05"),
+			times: []string{"2024-03-08 23:50:00", "2024-03-08 23:55:00", "2024-03-09 00:00:00", "2024-03-09 00:05:00"},
+			note:  "month first (the order in which consecutive rows lie closest in time"},
+		{name: "both forward, day first closest", log: rows("08/03/2024 23:55:00", "09/03/2024 00:00:00", "09/03/2024 00:05:00"),
+			times: []string{"2024-03-08 23:55:00", "2024-03-09 00:00:00", "2024-03-09 00:05:00"},
+			note:  "day first (the order in which consecutive rows lie closest in time"},
+		// A capture over several days, with a logger's pause of a day
+		// between them: still days apart month first, months day first.
+		{name: "both forward over days, month first", log: rows("01/10/2024 10:00:00", "01/11/2024 10:00:00", "01/12/2024 12:00:00"),
+			times: []string{"2024-01-10 10:00:00", "2024-01-11 10:00:00", "2024-01-12 12:00:00"},
+			note:  "month first (the order in which consecutive rows lie closest"},
 		{name: "ambiguous both ways", log: rows("08/03/2024 10:00:00", "08/03/2024 10:05:00"),
 			times: []string{"2024-03-08 10:00:00", "2024-03-08 10:05:00"}, note: "day first (assumed"},
 		{name: "Swedish, year first", log: rows("2024-03-08 10:00", "2024-03-08 10:05"),

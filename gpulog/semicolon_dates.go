@@ -26,7 +26,9 @@ import (
 // writes them month-first), as are dates in a file with decimal commas
 // (the locales whose decimal mark is the comma write the day first);
 // else the order under which the dates run forward in time, the file
-// being a log in time order; else day-first, the ';' list separator being
+// being a log in time order; when both do, the order whose consecutive
+// rows lie closest in time (the smaller largest gap), a logger sampling
+// at a regular interval; else day-first, the ';' list separator being
 // that of the decimal-comma locales. Year-first dates need no decision.
 
 // reSheetDate matches a spreadsheet's date and time: day or month,
@@ -55,6 +57,8 @@ type sheetDate struct {
 	first, second, year int
 	sep                 byte
 	clock               string
+	// tod is the time of day the clock says.
+	tod time.Duration
 }
 
 // parseSheetDate reads a day-first or month-first date field.
@@ -71,7 +75,21 @@ func parseSheetDate(f string) (sheetDate, bool) {
 		// this century.
 		y += 2000
 	}
-	return sheetDate{first: a, second: b, year: y, sep: m[2][0], clock: sheetClock(m[5:])}, true
+	return sheetDate{first: a, second: b, year: y, sep: m[2][0], clock: sheetClock(m[5:]), tod: timeOfDay(m[5:])}, true
+}
+
+// timeOfDay is the time of day of hour, minute, seconds and fraction (as
+// sheetClock takes them).
+func timeOfDay(m []string) time.Duration {
+	h, _ := strconv.Atoi(m[0])
+	mi, _ := strconv.Atoi(m[1])
+	sec, _ := strconv.Atoi(m[2])
+	d := time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(sec)*time.Second
+	if m[3] != "" {
+		frac, _ := strconv.Atoi((m[3] + "000000000")[:9])
+		d += time.Duration(frac)
+	}
+	return d
 }
 
 // sheetClock writes hour, minute, seconds and fraction as nvidia-smi
@@ -91,17 +109,28 @@ func sheetClock(m []string) string {
 // stamp writes the date as nvidia-smi's timestamp, day first or not; ok
 // is false when it is no calendar date that way.
 func (d sheetDate) stamp(dayFirst bool) (string, bool) {
+	t, ok := d.date(dayFirst)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("%04d/%02d/%02d %s", t.Year(), t.Month(), t.Day(), d.clock), true
+}
+
+// date is the date's midnight (UTC), day first or not; ok is false when
+// it is no calendar date that way.
+func (d sheetDate) date(dayFirst bool) (time.Time, bool) {
 	day, month := d.first, d.second
 	if !dayFirst {
 		day, month = month, day
 	}
 	if month < 1 || month > 12 || day < 1 || day > 31 {
-		return "", false
+		return time.Time{}, false
 	}
-	if t := time.Date(d.year, time.Month(month), day, 0, 0, 0, 0, time.UTC); t.Day() != day {
-		return "", false // 31 April
+	t := time.Date(d.year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+	if t.Day() != day {
+		return time.Time{}, false // 31 April
 	}
-	return fmt.Sprintf("%04d/%02d/%02d %s", d.year, month, day, d.clock), true
+	return t, true
 }
 
 // decideSheetDates decides the order of the date column of lines (a
@@ -161,12 +190,27 @@ func decideSheetDates(lines []string) *sheetDates {
 	case decimalComma:
 		d.why = "a decimal-comma locale's"
 	default:
-		fwd, back := forward(dates, true), forward(dates, false)
+		fwd, fwdGap := forward(dates, true)
+		back, backGap := forward(dates, false)
 		switch {
 		case fwd && !back:
 			d.why = "the only order in which they run forward in time"
 		case back && !fwd:
 			d.dayFirst, d.why = false, "the only order in which they run forward in time"
+		// Both orders run forward when every day and month is 12 or less
+		// (a US capture from 03/08 to 03/09 is 8 to 9 March, or 3 August
+		// to 3 September). A logger samples at a regular interval, so its
+		// consecutive rows lie one interval apart, a day when the date
+		// changes between them; read in the wrong order the same change
+		// of day is a change of month, a gap of some 30 days among gaps
+		// of minutes. The order whose largest gap between consecutive
+		// rows is smaller is the log's. Equal gaps (every row on one
+		// date, the two orders then differing nowhere in time) decide
+		// nothing.
+		case fwd && back && fwdGap < backGap:
+			d.why = "the order in which consecutive rows lie closest in time, as a logger's regular samples do"
+		case fwd && back && backGap < fwdGap:
+			d.dayFirst, d.why = false, "the order in which consecutive rows lie closest in time, as a logger's regular samples do"
 		default:
 			d.why = "assumed from the ';' separator of a decimal-comma locale; day and month could not be told apart"
 		}
@@ -175,22 +219,35 @@ func decideSheetDates(lines []string) *sheetDates {
 }
 
 // forward reports whether dates, read day first or not, are all dates
-// and never go back in time.
-func forward(dates []sheetDate, dayFirst bool) bool {
-	last := ""
-	for _, sd := range dates {
-		s, ok := sd.stamp(dayFirst)
+// and never go back in time, and the largest gap between consecutive
+// dates when they do.
+func forward(dates []sheetDate, dayFirst bool) (bool, time.Duration) {
+	var last time.Time
+	var gap time.Duration
+	for i, sd := range dates {
+		t, ok := sd.time(dayFirst)
 		if !ok {
-			return false
+			return false, 0
 		}
-		// nvidia-smi's zero-padded stamps sort as their times; a clock
-		// without seconds sorts before the same minute's with them.
-		if s < last {
-			return false
+		// A clock without seconds reads as that minute's first second,
+		// never after the same minute's with them.
+		if i > 0 {
+			if t.Before(last) {
+				return false, 0
+			}
+			gap = max(gap, t.Sub(last))
 		}
-		last = s
+		last = t
 	}
-	return true
+	return true, gap
+}
+
+// time is the date's time (UTC: only its distance to the others is
+// used), day first or not; ok is false when it is no calendar date that
+// way.
+func (d sheetDate) time(dayFirst bool) (time.Time, bool) {
+	t, ok := d.date(dayFirst)
+	return t.Add(d.tod), ok
 }
 
 // rewrite returns field f as nvidia-smi's timestamp when it is a

@@ -93,7 +93,9 @@ func elasticWorker(rel string) (machine string, attempt, local int, ok bool) {
 // workers are numbered as torchrun numbers global ranks: machines in the
 // natural order of their folders (node2 before node10), each machine's
 // local ranks after the ones of the machines before it (the most a
-// machine's folder shows, over its attempts). A rank the line itself
+// machine's folder shows, over its attempts, counted from its local-rank
+// folders whatever their files hold: the workers whose logs are empty or
+// hold nothing read were ranks all the same). A rank the line itself
 // gives is kept. One machine's logs keep their local ranks, as before.
 
 // elasticNode is what a torchelastic worker's log path says of its writer
@@ -105,10 +107,49 @@ type elasticNode struct {
 	Machine     string
 	// Machines is how many machines the job's logs name.
 	Machines int
+	// Named is true when the machines' folders are numbered 0 to
+	// Machines-1 (node0, node1): named after their node ranks, whose
+	// order the global ranks then follow for certain. Host names
+	// (gpu-node-17, gpu-node-09) say nothing of the order torchrun's
+	// rendezvous gave the machines.
+	Named bool
 }
 
-// elasticNodeRanks gives, for each path of rels that torchelastic wrote
-// (elasticWorker) when such paths lie in at least two machine folders,
+// reTrailingNumber matches the number a folder name ends with.
+var reTrailingNumber = regexp.MustCompile(`(\d+)$`)
+
+// nodeRankNamed reports whether the folders of machines (paths, sorted)
+// are numbered 0 to len(machines)-1 in their first part that differs,
+// in order: node0, node1, ... named after their node ranks.
+func nodeRankNamed(machines []string) bool {
+	split := make([][]string, len(machines))
+	depth := -1
+	for i, m := range machines {
+		split[i] = strings.Split(m, "/")
+	}
+	for d := 0; depth < 0; d++ {
+		for _, p := range split {
+			if d >= len(p) || p[d] != split[0][d] {
+				depth = d
+				break
+			}
+		}
+	}
+	for i, p := range split {
+		if depth >= len(p) {
+			return false
+		}
+		m := reTrailingNumber.FindString(p[depth])
+		if n, err := strconv.Atoi(m); err != nil || n != i {
+			return false
+		}
+	}
+	return true
+}
+
+// elasticNodeRanks gives, for each path of rels (every file of the run,
+// read or skipped) that torchelastic wrote (elasticWorker) when such
+// paths lie in at least two machine folders,
 // its writer's global rank and machine (see above); nil when they lie in
 // one or none.
 func elasticNodeRanks(rels []string) map[string]elasticNode {
@@ -131,10 +172,11 @@ func elasticNodeRanks(rels []string) map[string]elasticNode {
 		offset[m] = first
 		first += workers[m]
 	}
+	named := nodeRankNamed(machines)
 	out := map[string]elasticNode{}
 	for _, rel := range rels {
 		if machine, _, local, ok := elasticWorker(rel); ok {
-			out[rel] = elasticNode{Rank: offset[machine] + local, Local: local, Machine: machine, Machines: len(machines)}
+			out[rel] = elasticNode{Rank: offset[machine] + local, Local: local, Machine: machine, Machines: len(machines), Named: named}
 		}
 	}
 	return out
@@ -153,6 +195,10 @@ func elasticNote(rel string, node *elasticNode) string {
 		s = fmt.Sprintf("written by torchelastic's worker of local rank %d (folder attempt_%d/%d) on the machine of folder %s, one of %d machines whose logs the run holds: "+
 			"global rank %d, numbering the machines' workers in the order of their folders, as torchrun numbers global ranks node after node",
 			local, attempt, local, cmp.Or(node.Machine, "."), node.Machines, node.Rank)
+		if !node.Named {
+			s += "; the folders are not numbered 0 to " + strconv.Itoa(node.Machines-1) + " after their node ranks (host names), so this order of the machines is assumed: " +
+				"torchrun's rendezvous may have numbered them otherwise, and the local rank on its machine is what is certain"
+		}
 	}
 	if attempt > 0 {
 		s += fmt.Sprintf("; attempt_%d is restart %d of the job's workers, after a failure of the attempt before it", attempt, attempt)

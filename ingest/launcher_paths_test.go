@@ -176,6 +176,24 @@ func TestLoadElasticNodes(t *testing.T) {
 			"node-10/none_a/attempt_0/1/stderr.log": {3, "node-10"},
 		},
 	}, {
+		// Only node1's local rank 1 writes an OOM; the other workers' logs
+		// are empty or hold only training steps, and are skipped. Their
+		// local-rank folders still show two workers on node0.
+		name: "two nodes, two workers each, one OOM, the other logs holding nothing",
+		files: map[string]string{
+			"node0/logs/run_a/attempt_0/0/stderr.log": "",
+			"node0/logs/run_a/attempt_0/0/stdout.log": "step 100 loss 2.0",
+			"node0/logs/run_a/attempt_0/1/stderr.log": "",
+			"node0/logs/run_a/attempt_0/1/stdout.log": "step 100 loss 2.0",
+			"node1/logs/run_a/attempt_0/0/stderr.log": "",
+			"node1/logs/run_a/attempt_0/0/stdout.log": "step 100 loss 2.0",
+			"node1/logs/run_a/attempt_0/1/stderr.log": "",
+			"node1/logs/run_a/attempt_0/1/stdout.log": msg(4),
+		},
+		want: map[string]want{
+			"node1/logs/run_a/attempt_0/1/stdout.log": {3, "node1/logs"},
+		},
+	}, {
 		name: "one node",
 		files: map[string]string{
 			"logs/none_a/attempt_0/0/stderr.log": msg(2),
@@ -191,6 +209,10 @@ func TestLoadElasticNodes(t *testing.T) {
 			dir := t.TempDir()
 			files := map[string][]byte{}
 			for p, s := range tt.files {
+				if s == "" {
+					files[p] = nil // an empty file
+					continue
+				}
 				files[p] = []byte("step 1\n" + s + "\n")
 			}
 			testutil.WriteFiles(t, dir, files)
@@ -212,6 +234,43 @@ func TestLoadElasticNodes(t *testing.T) {
 				if w.machine != "" && !strings.Contains(strings.Join(l.Notes, "\n"), fmt.Sprintf("global rank %d", w.rank)) {
 					t.Errorf("%s: notes %q", l.Path, l.Notes)
 				}
+			}
+		})
+	}
+}
+
+// TestElasticNodeOrderNamed: global ranks follow the machines' folders
+// for certain only when they are numbered after their node ranks, 0 to
+// M-1 (node0, node1); host names give an order the note calls assumed.
+func TestElasticNodeOrderNamed(t *testing.T) {
+	tests := []struct {
+		name    string
+		rels    []string
+		assumed bool
+	}{
+		{"node ranks", []string{"node0/logs/r_a/attempt_0/0/stderr.log", "node1/logs/r_b/attempt_0/0/stderr.log"}, false},
+		{"node ranks under a common folder", []string{"job/node_0/r_a/attempt_0/0/stderr.log", "job/node_1/r_a/attempt_0/0/stderr.log"}, false},
+		{"host names", []string{"gpu-node-17/logs/r_a/attempt_0/0/stderr.log", "gpu-node-09/logs/r_a/attempt_0/0/stderr.log"}, true},
+		{"numbered from 1", []string{"node1/r_a/attempt_0/0/stderr.log", "node2/r_a/attempt_0/0/stderr.log"}, true},
+		{"not numbered", []string{"worker-a/r_a/attempt_0/0/stderr.log", "worker-b/r_a/attempt_0/0/stderr.log"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nodes := elasticNodeRanks(tt.rels)
+			if len(nodes) != len(tt.rels) {
+				t.Fatalf("nodes %+v", nodes)
+			}
+			for _, rel := range tt.rels {
+				n := nodes[rel]
+				note := elasticNote(rel, &n)
+				if got := strings.Contains(note, "is assumed"); got != tt.assumed {
+					t.Errorf("%s: note %q, assumed %v, want %v", rel, note, got, tt.assumed)
+				}
+			}
+			// Host names in natural order: gpu-node-09's worker is rank 0,
+			// named as assumed.
+			if tt.name == "host names" && nodes["gpu-node-09/logs/r_a/attempt_0/0/stderr.log"].Rank != 0 {
+				t.Errorf("gpu-node-09 rank %d", nodes["gpu-node-09/logs/r_a/attempt_0/0/stderr.log"].Rank)
 			}
 		})
 	}

@@ -220,13 +220,24 @@ func load(ctx context.Context, dir string, opt LoadOptions, observe func(rel str
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var logPaths []string
+	// A node's workers are its local-rank folders, whatever their files
+	// hold: every file found counts, the ones skipped as holding nothing
+	// too (a job whose one OOM is on node1's local rank 1, the other
+	// workers' logs empty or without a memory figure, still ran two
+	// workers on node0).
+	var paths []string
+	for _, c := range cands {
+		paths = append(paths, c.Rel)
+	}
+	for _, s := range skipped {
+		paths = append(paths, s.Path)
+	}
 	for _, r := range results {
 		if r.log != nil {
-			logPaths = append(logPaths, r.log.Path)
+			paths = append(paths, r.log.Path)
 		}
 	}
-	run.nodes = elasticNodeRanks(logPaths)
+	run.nodes = elasticNodeRanks(paths)
 	for _, r := range results {
 		switch {
 		case r.snap != nil:
