@@ -317,25 +317,34 @@ func turnovers(alloc, kept []int64) int {
 		sum += kept[i]
 		rest[i] = alloc[i] - sum
 	}
-	if len(rest) == 0 {
-		return 0
+	return len(falls(rest))
+}
+
+// falls returns the indexes at which series level falls by at least half
+// its range (highest less lowest) from the highest point since the last
+// such fall: the turnovers of a stream's memory (turnovers), each a step
+// that made its activations and temporaries and freed them.
+func falls(level []int64) []int {
+	if len(level) == 0 {
+		return nil
 	}
-	lo, hi := slices.Min(rest), slices.Max(rest)
+	lo, hi := slices.Min(level), slices.Max(level)
 	half := (hi - lo) / 2
 	if half <= 0 {
-		return 0
+		return nil
 	}
-	n, top := 0, rest[0]
-	for _, r := range rest {
+	var at []int
+	top := level[0]
+	for i, r := range level {
 		switch {
 		case r > top:
 			top = r
 		case top-r >= half:
-			n++
+			at = append(at, i)
 			top = r
 		}
 	}
-	return n
+	return at
 }
 
 // TracePeak is the moment of a trace window's peak allocated memory and
