@@ -1182,8 +1182,10 @@ type OOM struct {
 	// Handled is true when the job caught the OOM and went on: the
 	// training log says so (gpulog.TrainingOOM.Handled: a recovery line
 	// answers the message), or, for an OOM a snapshot recorded, the trace
-	// allocates again after it (wentOn in oom.go). It is no crash, and
-	// raises a warning, not a critical verdict.
+	// shows the training loop's steps again after it (wentOn in oom.go),
+	// unless a training log shows the process died of it
+	// (gpulog.TrainingOOM.Fatal). It is no crash, and raises a warning,
+	// not a critical verdict.
 	Handled bool
 	// RepeatedIn are the other training logs that hold the same message,
 	// copies of the same process's output (a tee, a tracker's console

@@ -174,45 +174,113 @@ func wentOnIn(f *ingest.SnapshotFile, dev, idx int) bool {
 	return wentOn(snap.Traces[dev], idx)
 }
 
-// wentOn reports whether trace tr goes on after its OOM event at idx as a
-// process that caught the OOM does: what PyTorch itself does around an OOM
-// is no allocation. Before it raises, the caching allocator has freed its
-// cached blocks and retried (segment_free events before the oom entry);
-// after it, the exception unwinds the failed step (frees), an except
-// handler or the OOM observer may dump a snapshot (a snapshot event), and
-// a fatal OOM's trace ends there. So a later allocation on the OOM's
-// stream (other streams' threads, a prefetcher or NCCL, may run on for a
-// while in a process that is about to die) shows the process went on
-// when it is either
+// wentOn reports whether trace tr shows the training loop going on after
+// its OOM event at idx, as a process that caught the OOM and recovered
+// does. What PyTorch itself does around an OOM is no allocation: before it
+// raises, the caching allocator has freed its cached blocks and retried
+// (segment_free events before the oom entry); after it, the exception
+// unwinds the failed step (frees), an except handler or the OOM observer
+// may dump a snapshot (a snapshot event), and a fatal OOM's trace ends
+// there. A handler may allocate before it re-raises, and that is no
+// recovery: an emergency checkpoint's gathers and copies, a dump, a
+// teardown's few tensors, one retry of the failed step that then dies. So
+// the process went on only when, on the OOM's stream (other streams'
+// threads, a prefetcher or NCCL, run on for a while in a process that is
+// about to die), the trace after the OOM shows
 //
-//   - made by the stack the failed request had: the code that failed ran
-//     again and got its memory (the next batch after a skipped one, a
-//     retry at a smaller batch size), which only a process that caught
-//     the OOM does; or
-//   - the last of allocations that together reach the failed request's
-//     size: more than an exception handler's temporaries, as much as the
-//     failed step asked for at once (for an OOM event without a stack,
-//     or whose code does not recur in the trace).
+//   - the loop's own code allocating: stacks that allocated on the stream
+//     before the OOM, or the failed request's (a trace that begins at the
+//     OOM's step shows no earlier one). A handler's allocations come from
+//     its own code (the except block, the checkpoint writer), whose
+//     stacks the steps before the OOM did not have;
+//   - making and freeing its memory as a step does, at least minStepsAfter
+//     times (falls: the loop's live bytes falling by half their range
+//     after the OOM, as a step frees its activations): one such cycle is
+//     what a single retry of the failed step, or a checkpoint that
+//     gathers and frees its shards, leaves;
+//   - when the steps before the OOM give a step's length (at least two
+//     cycles with times), those cycles spanning at least half of it: a
+//     handler's copies run at memory speed (microseconds to
+//     milliseconds), steps for as long as steps took before, or half as
+//     long at half the batch (a retry at a smaller size). This matters
+//     for a trace without stacks, whose handler allocations look like the
+//     loop's own.
 func wentOn(tr []snapshot.TraceEntry, idx int) bool {
 	if idx < 0 || idx >= len(tr) {
 		return false
 	}
 	e := &tr[idx]
-	var bytes int64
-	for i := idx + 1; i < len(tr); i++ {
+	loop := map[snapshot.StackID]bool{e.Stack: true}
+	beforeLevel, beforeAt := streamLevel(tr[:idx], e.Stream, func(s snapshot.StackID) bool {
+		loop[s] = true
+		return true
+	})
+	afterLevel, afterAt := streamLevel(tr[idx+1:], e.Stream, func(s snapshot.StackID) bool { return loop[s] })
+	after := falls(afterLevel, nil)
+	if len(after) < minStepsAfter {
+		return false
+	}
+	step := stepLength(tr[:idx], beforeAt, falls(beforeLevel, nil))
+	last := tr[idx+1+afterAt[after[len(after)-1]]].TimeUS
+	if step > 0 && e.TimeUS > 0 && last > 0 && 2*(last-e.TimeUS) < step {
+		return false
+	}
+	return true
+}
+
+// minStepsAfter is how many of the loop's step cycles the trace must show
+// after an OOM for the process to have gone on (wentOn): one is what a
+// handler leaves that retries the failed step once and then dies, or that
+// gathers a checkpoint and frees it; a second is the loop repeating
+// itself, which only a process that recovered does.
+const minStepsAfter = 2
+
+// streamLevel follows the live bytes, on stream, of the blocks tr
+// allocates whose stacks keep accepts (keep sees each allocation's stack
+// once per allocation): the level after each change and the index in tr
+// of the event that made it. Blocks allocated before tr are not followed,
+// so their frees change nothing.
+func streamLevel(tr []snapshot.TraceEntry, stream int64, keep func(snapshot.StackID) bool) (level []int64, at []int) {
+	live := map[uint64]int64{}
+	var sum int64
+	for i := range tr {
 		a := &tr[i]
-		if a.Action != snapshot.ActionAlloc || a.Stream != e.Stream {
+		switch a.Action {
+		case snapshot.ActionAlloc:
+			if a.Stream != stream || !keep(a.Stack) {
+				continue
+			}
+			size := roundUp(a.Size)
+			sum += size - live[a.Addr]
+			live[a.Addr] = size
+		case snapshot.ActionFreeRequested, snapshot.ActionFreeCompleted:
+			size, ok := live[a.Addr]
+			if !ok {
+				continue
+			}
+			delete(live, a.Addr)
+			sum -= size
+		default:
 			continue
 		}
-		if e.Stack != snapshot.NoStack && a.Stack == e.Stack {
-			return true
-		}
-		bytes += a.Size
-		if e.Size > 0 && bytes >= e.Size {
-			return true
-		}
+		level = append(level, sum)
+		at = append(at, i)
 	}
-	return false
+	return level, at
+}
+
+// stepLength is the mean time between the step cycles (fall, indexes into
+// at, which indexes tr) that the trace before an OOM shows, microseconds;
+// 0 when it shows fewer than two or has no times.
+func stepLength(tr []snapshot.TraceEntry, at, fall []int) int64 {
+	if len(fall) < 2 {
+		return 0
+	}
+	first, last := tr[at[fall[0]]].TimeUS, tr[at[fall[len(fall)-1]]].TimeUS
+	if first <= 0 || last <= first {
+		return 0
+	}
+	return (last - first) / int64(len(fall)-1)
 }
 
 // blameLeaks sets, for every OOM of device d, the bytes its unsuppressed

@@ -117,7 +117,7 @@ func twoProcesses(a, b string) bool {
 
 // oomFigures is a message less what two copies of it may differ in.
 func oomFigures(m gpulog.TrainingOOM) gpulog.TrainingOOM {
-	m.Line, m.Count, m.Time, m.Message, m.Rank, m.Handled, m.Machine = 0, 0, time.Time{}, "", 0, false, ""
+	m.Line, m.Count, m.Time, m.Message, m.Rank, m.Handled, m.Fatal, m.Machine = 0, 0, time.Time{}, "", 0, false, false, ""
 	return m
 }
 
@@ -224,12 +224,13 @@ func copyOf(e *loggedOOM, p logOOM) bool {
 
 // mergeCopy gives event o what a copy c of it knows besides: a rank (and
 // so the device placed with it) or time o lacks, and the job's recovery
-// from it. o's message becomes a copy before it changes.
+// from it or death of it (a death in any copy undoes a recovery). o's
+// message becomes a copy before it changes.
 func mergeCopy(o *logOOM, c logOOM) {
 	if o.key.Rank == input.NoRank && c.key.Rank != input.NoRank {
 		o.key = c.key
 	}
-	if (o.m.Time.IsZero() && !c.m.Time.IsZero()) || (!o.m.Handled && c.m.Handled) || o.m.Rank == input.NoRank && c.m.Rank != input.NoRank || o.m.Machine == "" && c.m.Machine != "" {
+	if (o.m.Time.IsZero() && !c.m.Time.IsZero()) || (!o.m.Handled && c.m.Handled) || (!o.m.Fatal && c.m.Fatal) || o.m.Rank == input.NoRank && c.m.Rank != input.NoRank || o.m.Machine == "" && c.m.Machine != "" {
 		m := *o.m
 		if m.Time.IsZero() {
 			m.Time = c.m.Time
@@ -237,7 +238,11 @@ func mergeCopy(o *logOOM, c logOOM) {
 		if m.Rank == input.NoRank {
 			m.Rank = c.m.Rank
 		}
-		m.Handled = m.Handled || c.m.Handled
+		// A copy that shows the process died of it (the console's
+		// copy, followed by the launcher's failure report) outweighs
+		// one whose recovery line it undid.
+		m.Fatal = m.Fatal || c.m.Fatal
+		m.Handled = (m.Handled || c.m.Handled) && !m.Fatal
 		if m.Machine == "" {
 			m.Machine = c.m.Machine
 		}

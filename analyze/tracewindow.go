@@ -324,29 +324,43 @@ func turnovers(alloc, kept []int64) int {
 		sum += kept[i]
 		rest[i] = alloc[i] - sum
 	}
-	if len(rest) == 0 {
-		return 0
+	return len(falls(rest, kept))
+}
+
+// falls returns the indexes at which series level falls by at least half
+// its range (highest less lowest) from the highest point since the last
+// such fall: the turnovers of a stream's memory (turnovers), each a step
+// that made its activations and temporaries and freed them. With kept (the
+// stream's bytes kept at each point; nil for none), a fall counts only
+// when it frees more than maxCopyRatio times what the stream kept since
+// the last fall, so a loader freeing each copy's source is no step.
+func falls(level, kept []int64) []int {
+	if len(level) == 0 {
+		return nil
 	}
-	lo, hi := slices.Min(rest), slices.Max(rest)
+	lo, hi := slices.Min(level), slices.Max(level)
 	half := (hi - lo) / 2
 	if half <= 0 {
-		return 0
+		return nil
 	}
-	n, top := 0, rest[0]
-	var cycle int64 // the group's bytes kept since the last fall
-	for i, r := range rest {
-		cycle += kept[i]
+	var at []int
+	top := level[0]
+	var cycle int64 // the stream's bytes kept since the last fall
+	for i, r := range level {
+		if kept != nil {
+			cycle += kept[i]
+		}
 		switch {
 		case r > top:
 			top = r
 		case top-r >= half:
-			if top-r > maxCopyRatio*cycle {
-				n++
+			if kept == nil || top-r > maxCopyRatio*cycle {
+				at = append(at, i)
 			}
 			top, cycle = r, 0
 		}
 	}
-	return n
+	return at
 }
 
 // maxCopyRatio bounds what a copy's source is against what it fills

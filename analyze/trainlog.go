@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"slices"
+
 	"gpureport/gpulog"
 	"gpureport/input"
 	"gpureport/placement"
@@ -249,6 +251,49 @@ func machineDevice(onMachine map[machineGPU]int, m *gpulog.TrainingOOM, rank int
 	return DeviceKey{Rank: rank, Device: found.Device, Type: found.Type}, true
 }
 
+// fatalLogOOMs applies the training logs' evidence of death to the OOMs
+// the snapshots explain (known): a message the log shows the process died
+// of (gpulog.TrainingOOM.Fatal) is one of the known OOMs it is covered by
+// (trainingLogOOMs' test), which is then not Handled, whatever its trace
+// shows after it. Of several it may be, it is the one of the same request
+// (sameRequest) when there is one, and of those the latest: a process dies
+// of its last OOM, so none of its OOMs comes after the fatal one.
+func fatalLogOOMs(placed []logOOM, known []OOM) {
+	for _, p := range placed {
+		m := p.m
+		if !m.Fatal {
+			continue
+		}
+		best, bestSame := -1, false
+		for i := range known {
+			k := &known[i]
+			if !coveredBy(p, k) {
+				continue
+			}
+			same := sameRequest(m.Requested, m.RequestedSlack, k.Requested)
+			switch {
+			case best < 0, same && !bestSame:
+			case same == bestSame && !k.Time.Before(known[best].Time):
+			default:
+				continue
+			}
+			best, bestSame = i, same
+		}
+		if best >= 0 {
+			known[best].Handled = false
+		}
+	}
+}
+
+// coveredBy reports whether the OOM message p is the OOM k a snapshot
+// explains (trainingLogOOMs).
+func coveredBy(p logOOM, k *OOM) bool {
+	// The same failed request is the same OOM even when the message
+	// numbers the GPU otherwise than the snapshot (a physical index
+	// beside cuda:N).
+	return k.Type == p.key.Type && sameRank(k.Rank, p.key.Rank) && (k.Device == p.key.Device || sameRequest(p.m.Requested, p.m.RequestedSlack, k.Requested))
+}
+
 // trainingLogOOMs makes OOM findings of the training logs' OOM messages,
 // placed on their devices (placeLogOOMs). known are the OOMs the snapshots
 // explain; a message one of them covers (same rank when both know it, and
@@ -259,17 +304,7 @@ func trainingLogOOMs(placed []logOOM, known []OOM, devices []*Device, capacity i
 	var out []OOM
 	for _, p := range placed {
 		m := p.m
-		covered := false
-		for _, k := range known {
-			// The same failed request is the same OOM even when the
-			// message numbers the GPU otherwise than the snapshot (a
-			// physical index beside cuda:N).
-			if k.Type == p.key.Type && sameRank(k.Rank, p.key.Rank) && (k.Device == p.key.Device || sameRequest(m.Requested, m.RequestedSlack, k.Requested)) {
-				covered = true
-				break
-			}
-		}
-		if covered {
+		if slices.ContainsFunc(known, func(k OOM) bool { return coveredBy(p, &k) }) {
 			continue
 		}
 		o := trainingOOM(p.path, *m, p.key, capacity, expandableOn(devices, p))

@@ -254,6 +254,11 @@ type TrainingOOM struct {
 	// on: a recovery line of the same stream answers it
 	// (trainlog_recovery.go).
 	Handled bool
+	// Fatal is true when the log shows the process died of this OOM: it
+	// is the message closest before a fatal end (an uncaught traceback
+	// the log ends with, a launcher's report that the worker failed;
+	// trainlog_recovery.go). A fatal OOM is never Handled.
+	Fatal bool
 }
 
 // DeviceType is the PyTorch device type (torch.device's type) of the

@@ -230,11 +230,15 @@ func TestTrainingLogOOMs(t *testing.T) {
 			// "2.00 GiB": the true size is within 0.005 GiB.
 			Requested: b(2 * gib), RequestedSlack: 5368709, Capacity: b(79.10 * gib), Free: b(1.23 * gib), FreeSlack: 5368709, ProcessInUse: b(77.85 * gib),
 			Allocated: b(75.10 * gib), ReservedUnallocated: b(1.20 * gib), Reserved: b(75.10*gib) + b(1.20*gib),
-			PrivatePools: gpulog.Unknown, Allowed: gpulog.Unknown, OtherProcesses: gpulog.Unknown, OtherAllocations: gpulog.Unknown}}},
+			PrivatePools: gpulog.Unknown, Allowed: gpulog.Unknown, OtherProcesses: gpulog.Unknown, OtherAllocations: gpulog.Unknown,
+			// torchelastic reports the worker failed after it.
+			Fatal: true}}},
 		{"train_oom_legacy.log", []gpulog.TrainingOOM{{Line: 5, Count: 1, Kind: gpulog.OOMTorchLegacy, Backend: "CUDA", Rank: input.NoRank, Device: 0,
 			Requested: b(20 * mb), RequestedSlack: 5242, Capacity: b(15.78 * gib), Allocated: b(13.2 * gib), Free: b(5.69 * mb), FreeSlack: 5242, Reserved: b(14.62 * gib),
 			ReservedUnallocated: b(14.62*gib) - b(13.2*gib), ProcessInUse: gpulog.Unknown,
-			PrivatePools: gpulog.Unknown, Allowed: gpulog.Unknown, OtherProcesses: gpulog.Unknown, OtherAllocations: gpulog.Unknown}}},
+			PrivatePools: gpulog.Unknown, Allowed: gpulog.Unknown, OtherProcesses: gpulog.Unknown, OtherAllocations: gpulog.Unknown,
+			// Its uncaught traceback ends the log.
+			Fatal: true}}},
 		// Two WARN lines of one NCCL failure: one event with the size, on
 		// the CUDA device of NCCL's "host:pid:tid [0]".
 		{"train_nccl_oom.err", []gpulog.TrainingOOM{

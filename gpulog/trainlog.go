@@ -396,8 +396,8 @@ func oomUnfinished(c string, kind OOMKind) bool {
 // sameOOM reports whether two messages report the same event: same kind,
 // rank, device and numbers.
 func sameOOM(a, b TrainingOOM) bool {
-	a.Line, a.Count, a.Time, a.Message, a.Handled = 0, 0, time.Time{}, "", false
-	b.Line, b.Count, b.Time, b.Message, b.Handled = 0, 0, time.Time{}, "", false
+	a.Line, a.Count, a.Time, a.Message, a.Handled, a.Fatal = 0, 0, time.Time{}, "", false, false
+	b.Line, b.Count, b.Time, b.Message, b.Handled, b.Fatal = 0, 0, time.Time{}, "", false, false
 	return a == b
 }
 

@@ -46,7 +46,9 @@ import (
 // worker failed anywhere (torchelastic's ChildFailedError and "failed
 // (exitcode: N)", srun's "exited with exit code", the shell's "Killed").
 // The message closest before a fatal end, in its stream (in the file
-// when the end names none), within maxRecoveryLines, is not Handled. The
+// when the end names none), within maxRecoveryLines, is not Handled but
+// Fatal: the process died of it (an OOM a snapshot's trace also records
+// is then fatal whatever the trace shows after it: analyze). The
 // exception of a traceback that a handler printed after its line is no
 // fatal end, though the file ends with it: it was caught.
 
@@ -306,7 +308,8 @@ func (rs *recoveryState) other() {
 }
 
 // markHandled sets Handled on the messages of ooms (parallel to rs.ooms)
-// that a recovery line answers and no fatal end follows. In each stream,
+// that a recovery line answers and no fatal end follows, and Fatal on
+// those a fatal end follows (markFatal). In each stream,
 // messages and recovery lines are taken in line order: a recovery line
 // pairs with the oldest unpaired message at most maxRecoveryLines before
 // it, or, when it is the line just before the traceback a message
@@ -315,7 +318,13 @@ func (rs *recoveryState) other() {
 // with the message after it, and two processes' messages written before
 // their two recovery lines pair in order.
 func (rs *recoveryState) markHandled(ooms []TrainingOOM) {
-	if len(rs.lines) == 0 || len(rs.ooms) != len(ooms) {
+	if len(rs.ooms) != len(ooms) {
+		return
+	}
+	if len(rs.lines) == 0 {
+		// Nothing says the job went on; the fatal ends still say which
+		// OOM it died of.
+		rs.markFatal(ooms, nil)
 		return
 	}
 	type event struct {
@@ -368,9 +377,10 @@ func (rs *recoveryState) markHandled(ooms []TrainingOOM) {
 	rs.markFatal(ooms, printed)
 }
 
-// markFatal clears Handled on the message closest before each fatal end,
-// in the end's stream (in the file when the end names none), at most
-// maxRecoveryLines before it: the job did not go on from it. The bound is
+// markFatal marks Fatal, and clears Handled on, the message closest before
+// each fatal end, in the end's stream (in the file when the end names
+// none), at most maxRecoveryLines before it: the job did not go on from
+// it, it died of it. The bound is
 // a recovery line's: within it lie a traceback and memory tables; a
 // message further back was followed by more of the run's own output.
 // The exception of a traceback that a handler printed after its line
@@ -388,7 +398,7 @@ func (rs *recoveryState) markFatal(ooms []TrainingOOM, printed map[int]bool) {
 				continue
 			}
 			if f.n-m.n <= maxRecoveryLines {
-				ooms[i].Handled = false
+				ooms[i].Handled, ooms[i].Fatal = false, true
 			}
 			break
 		}

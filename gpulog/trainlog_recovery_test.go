@@ -138,3 +138,43 @@ func TestNCCLReraise(t *testing.T) {
 		})
 	}
 }
+
+// TestOOMFatal: the message closest before a fatal end (the uncaught
+// traceback the log ends with, a launcher's failure report) is Fatal,
+// with or without recovery lines in the log; a message the job went on
+// from, one far before an unrelated failure, and one whose handler
+// printed the traceback the log ends with are not.
+func TestOOMFatal(t *testing.T) {
+	modern := func(req string) string {
+		return "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate " + req + ". GPU 0 has a total capacity of 79.15 GiB of which 1.52 GiB is free. Of the allocated memory 74.87 GiB is allocated by PyTorch, and 2.10 GiB is reserved by PyTorch but unallocated."
+	}
+	traceback := "Traceback (most recent call last):\n  File \"/w/train.py\", line 188, in main\n    loss.backward()\n"
+	launcher := "[2024-03-01 10:00:14,123] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 0 (pid: 12345) of binary: /opt/conda/bin/python\n"
+	steps := strings.Repeat("step 11 loss 2.0\n", 3)
+	cases := []struct {
+		name string
+		text string
+		want []bool
+	}{
+		{"the traceback ends the log", steps + traceback + modern("8.00 GiB") + "\n", []bool{true}},
+		{"an emergency checkpoint's line, the traceback, torchrun's report", steps + "Emergency checkpoint after OOM: saving to /ckpt/emergency.pt\n" + traceback + modern("8.00 GiB") + "\n" + launcher, []bool{true}},
+		{"the log goes on after the message", traceback + modern("8.00 GiB") + "\n" + steps + "Training complete.\n", []bool{false}},
+		{"recovered, trained long, then torchrun's report", modern("1.00 GiB") + "\nattempting to recover from OOM\n" + strings.Repeat("step\n", 700) + launcher, []bool{false}},
+		{"caught, then an uncaught one", modern("1.00 GiB") + "\nattempting to recover from OOM\n" + steps + traceback + modern("2.00 GiB") + "\n", []bool{false, true}},
+		{"the handler's printed traceback ends the log", "OOM Detected, reducing batch/grad size to 12/1.\n" + traceback + modern("3.00 GiB") + "\n", []bool{false}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []bool
+			for _, o := range readOOMs(t, c.text) {
+				got = append(got, o.Fatal)
+				if o.Fatal && o.Handled {
+					t.Errorf("line %d: fatal and handled", o.Line)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("fatal %v, want %v", got, c.want)
+			}
+		})
+	}
+}

@@ -436,7 +436,7 @@ type SummaryOOM struct {
 	Explanation      string  `json:"explanation"`
 	// Handled is true when the job caught the OOM and went on (a training
 	// log's recovery line answers the message, or a snapshot's trace
-	// allocates again after it): no crash.
+	// shows the training loop's steps again after it): no crash.
 	Handled bool `json:"handled,omitempty"`
 	// RepeatedIn are the other files holding the same OOM message (copies
 	// of the same process's output), counted once; absent when none.

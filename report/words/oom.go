@@ -10,7 +10,7 @@ import (
 )
 
 // traceWentOn says why a snapshot's OOM is handled (analyze's wentOn).
-const traceWentOn = "its trace allocates again after it, as only a process that caught the OOM does"
+const traceWentOn = "its trace shows the training loop's steps again after it, as only a process that caught the OOM does"
 
 // Explanation says, in a few sentences, why an OOM's request failed: the
 // allocator's state at the OOM and its cause (docs/design.md's order: limit,

@@ -371,7 +371,7 @@ func TestHeadline(t *testing.T) {
 	o.Path, o.Message = "memory_snapshot.pickle", nil
 	f.OOMs = []analyze.OOM{o}
 	f.Verdict.Reasons = f.Verdict.Reasons[:1]
-	if got, want := Reasons(f), []string{"fragmentation OOM on cuda:0: 3.00 GiB requested, 1.00 GiB free on the device, 2.00 GiB cached free; caught and recovered: its trace allocates again after it, as only a process that caught the OOM does (memory_snapshot.pickle)"}; fmt.Sprint(got) != fmt.Sprint(want) {
+	if got, want := Reasons(f), []string{"fragmentation OOM on cuda:0: 3.00 GiB requested, 1.00 GiB free on the device, 2.00 GiB cached free; caught and recovered: its trace shows the training loop's steps again after it, as only a process that caught the OOM does (memory_snapshot.pickle)"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("reasons %q, want %q", got, want)
 	}
 }
