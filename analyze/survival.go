@@ -97,6 +97,9 @@ type Survival struct {
 	// lives is scratch for fold: per group, whether a block of its
 	// previous largest size lived on into the snapshot.
 	lives []bool
+	// at is scratch for countRisen: per group, its place among those
+	// re-created bigger, -1 for the others.
+	at []int32
 }
 
 // liveBlock is a live block's identity and birth, and the bytes its
@@ -266,26 +269,31 @@ func (sv *Survival) countRisen(recreated []int32, cur []liveBlock) {
 	if len(recreated) == 0 {
 		return
 	}
-	// A few groups grow their largest block at a snapshot; a map of
-	// them spares a pass per group over the live blocks.
-	prev := make(map[int32][]int64, len(recreated))
-	now := make(map[int32][]int64, len(recreated))
-	for _, g := range recreated {
-		prev[g], now[g] = nil, nil
+	// A few groups grow their largest block at a snapshot: at is each
+	// group's place among them (-1: none), read once a live block.
+	at := slices.Grow(sv.at[:0], len(sv.groups))[:len(sv.groups)]
+	for g := range at {
+		at[g] = -1
 	}
+	for i, g := range recreated {
+		at[g] = int32(i)
+	}
+	sv.at = at
+	prev := make([][]int64, len(recreated))
+	now := make([][]int64, len(recreated))
 	for i := range sv.live {
-		if v, ok := prev[sv.live[i].id.group]; ok {
-			prev[sv.live[i].id.group] = append(v, sv.live[i].req)
+		if p := at[sv.live[i].id.group]; p >= 0 {
+			prev[p] = append(prev[p], sv.live[i].req)
 		}
 	}
 	for i := range cur {
-		if v, ok := now[cur[i].id.group]; ok {
-			now[cur[i].id.group] = append(v, cur[i].req)
+		if p := at[cur[i].id.group]; p >= 0 {
+			now[p] = append(now[p], cur[i].req)
 		}
 	}
-	for _, g := range recreated {
+	for i, g := range recreated {
 		gs := &sv.groups[g]
-		rise := risesAtEveryRank(prev[g], now[g])
+		rise := risesAtEveryRank(prev[i], now[i])
 		if rise != nil && proportional(gs.rise, rise) {
 			gs.risen++
 		}
