@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 
 	"gpureport/internal/stats"
@@ -54,7 +55,12 @@ import (
 //     bigger block joined it: a container's newest entry whose sizes
 //     drift upward). A container whose every block is replaced between
 //     dumps counts as Recreated too; survivalEvidence tells it apart by
-//     how much of the group's growth the largest block carries.
+//     how much of the group's growth the largest block carries, or, for
+//     K tensors re-created bigger by one line, by Risen;
+//   - Risen: of the Recreated snapshots, those where the group kept its
+//     count of blocks, none of its sorted requested sizes fell, and each
+//     rank rose by its rise at the snapshot before times one factor (K
+//     histories each appended the same rows between two dumps).
 //
 // survivalEvidence (attribution.go) reads these for a group whose bytes
 // grow. Survival is a fold: Observe takes the snapshots one at a time, in
@@ -91,12 +97,17 @@ type Survival struct {
 	// lives is scratch for fold: per group, whether a block of its
 	// previous largest size lived on into the snapshot.
 	lives []bool
+	// at is scratch for countRisen: per group, its place among those
+	// re-created bigger, -1 for the others.
+	at []int32
 }
 
-// liveBlock is a live block's identity and birth.
+// liveBlock is a live block's identity and birth, and the bytes its
+// tensor asked for (req: its size before the allocator's rounding).
 type liveBlock struct {
 	id   blockID
 	life lifetime
+	req  int64
 }
 
 // compare orders live blocks by address, size and group.
@@ -126,6 +137,13 @@ type groupSurvival struct {
 	// recreated and grewBeside count the snapshots where largest grew, the
 	// previous largest's size gone and still alive (see the file's top).
 	recreated, grewBeside int
+	// risen counts the recreated snapshots where the group kept its
+	// count of blocks, none of its sorted sizes fell, and each rank rose
+	// in proportion to its rise at the snapshot before (countRisen);
+	// rise is that last rise per rank, nil when the group's last
+	// snapshot was not such a rise.
+	risen int
+	rise  []int64
 }
 
 func newSurvival() *Survival {
@@ -146,7 +164,7 @@ func (sv *Survival) Observe(s *snapshot.Snapshot, dev int, cache *signatureCache
 		if lastGroup < 0 || b.Stack != lastStack {
 			lastStack, lastGroup = b.Stack, sv.groupOf(cache.get(b.Stack))
 		}
-		cur = append(cur, liveBlock{id: blockID{addr: b.Address, size: b.Size, group: lastGroup}, life: lifetime{us: birthTime(births, b.Address)}})
+		cur = append(cur, liveBlock{id: blockID{addr: b.Address, size: b.Size, group: lastGroup}, life: lifetime{us: birthTime(births, b.Address)}, req: b.RequestedSize})
 	}
 	sv.cur = cur
 	sv.fold(cur, s.LatestTimeUS())
@@ -198,7 +216,7 @@ func (sv *Survival) fold(cur []liveBlock, latest int64) {
 			life.born = min(life.born, next[n-1].life.born)
 			next[n-1].life = life
 		} else {
-			next = append(next, liveBlock{id: c.id, life: life})
+			next = append(next, liveBlock{id: c.id, life: life, req: c.req})
 		}
 		gs.largest[k] = max(gs.largest[k], c.id.size)
 	}
@@ -218,23 +236,128 @@ func (sv *Survival) fold(cur []liveBlock, latest int64) {
 		}
 	}
 	if k > 0 {
+		var recreated []int32
 		for g := range sv.groups {
 			gs := &sv.groups[g]
 			if len(gs.largest) <= int(k) || gs.largest[k-1] == 0 || gs.largest[k] <= gs.largest[k-1] {
+				gs.rise = nil
 				continue
 			}
 			if lives[g] {
+				gs.rise = nil
 				gs.grewBeside++
 			} else {
 				gs.recreated++
+				recreated = append(recreated, int32(g))
 			}
 		}
+		sv.countRisen(recreated, next)
 	}
 	sv.lives = lives
 	sv.taken = taken
 	sv.spare, sv.live = sv.live, next
 	sv.points++
 	sv.prevUS = latest
+}
+
+// countRisen adds one to risen for each group of recreated (the groups
+// whose largest block was re-created bigger into the snapshot whose live
+// blocks are cur) that kept its count of blocks and whose sorted block
+// sizes did not fall at any rank since the snapshot before (sv.live):
+// every block of it is at least as big as the one of its rank before.
+func (sv *Survival) countRisen(recreated []int32, cur []liveBlock) {
+	if len(recreated) == 0 {
+		return
+	}
+	// A few groups grow their largest block at a snapshot: at is each
+	// group's place among them (-1: none), read once a live block.
+	at := slices.Grow(sv.at[:0], len(sv.groups))[:len(sv.groups)]
+	for g := range at {
+		at[g] = -1
+	}
+	for i, g := range recreated {
+		at[g] = int32(i)
+	}
+	sv.at = at
+	prev := make([][]int64, len(recreated))
+	now := make([][]int64, len(recreated))
+	for i := range sv.live {
+		if p := at[sv.live[i].id.group]; p >= 0 {
+			prev[p] = append(prev[p], sv.live[i].req)
+		}
+	}
+	for i := range cur {
+		if p := at[cur[i].id.group]; p >= 0 {
+			now[p] = append(now[p], cur[i].req)
+		}
+	}
+	for i, g := range recreated {
+		gs := &sv.groups[g]
+		rise := risesAtEveryRank(prev[i], now[i])
+		if rise != nil && proportional(gs.rise, rise) {
+			gs.risen++
+		}
+		gs.rise = rise
+	}
+}
+
+// risesAtEveryRank returns, when the sizes now are as many as before (two
+// at least) and, both sorted, none of now is below the one of its rank
+// before, each rank's rise (now minus before), else nil; it sorts both.
+func risesAtEveryRank(before, now []int64) []int64 {
+	if len(before) < 2 || len(before) != len(now) {
+		return nil
+	}
+	slices.Sort(before)
+	slices.Sort(now)
+	rise := make([]int64, len(now))
+	for i := range now {
+		if now[i] < before[i] {
+			return nil
+		}
+		rise[i] = now[i] - before[i]
+	}
+	return rise
+}
+
+// proportional reports whether the rises of the sorted requested sizes
+// now are the rises before scaled by one factor: as for K histories of
+// one line (hist[k] = torch.cat([hist[k], x[k]]) in a loop over the
+// keys), each appended the same number of rows N between two dumps, rank
+// r by N times its row's bytes, so the rises of two intervals differ by
+// the ratio of their N alone. Requested sizes, not blocks, because the
+// allocator rounds a block up to 512 bytes and may leave up to 1 MiB of
+// its segment in it, which would hide a cache's rises of less than that.
+// A cache of K tensors drawn afresh has rises that each rank draws for
+// itself. False when before is not as long as now or rose by nothing.
+func proportional(before, now []int64) bool {
+	if len(before) != len(now) || len(now) == 0 {
+		return false
+	}
+	var sb, sn int64
+	for i := range now {
+		sb += before[i]
+		sn += now[i]
+	}
+	if sb <= 0 || sn <= 0 {
+		return false
+	}
+	for i := range now {
+		// now[i]/sn == before[i]/sb, in integers (a rise is at most
+		// a device's memory, 2^40 or so, and so is a sum: the
+		// products fit in 128 bits, compared as two 64-bit halves).
+		if !equalProducts(now[i], sb, before[i], sn) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalProducts reports whether a*b == c*d for non-negative a, b, c, d.
+func equalProducts(a, b, c, d int64) bool {
+	h1, l1 := bits.Mul64(uint64(a), uint64(b))
+	h2, l2 := bits.Mul64(uint64(c), uint64(d))
+	return h1 == h2 && l1 == l2
 }
 
 // birthTime is the allocation time the trace gives the live block at
@@ -303,6 +426,11 @@ type GroupSurvival struct {
 	// a bigger one); GrewBeside those where one was (a bigger block
 	// joined the ones already there).
 	Recreated, GrewBeside int
+	// Risen counts, of the Recreated snapshots, those where the group had
+	// as many blocks as at the snapshot before and each of its sorted
+	// block sizes was at least the one of its rank there: every tensor of
+	// the group re-created at least as big.
+	Risen int
 	// Blocks is the group's live blocks at the last snapshot; Born
 	// counts those born at each snapshot.
 	Blocks int
@@ -324,7 +452,7 @@ func (sv *Survival) Group(key string) *GroupSurvival {
 		Kept:      make([]int64, sv.points),
 		Born:      make([]int, sv.points),
 		Turnover:  gs.turnover, Deaths: gs.deaths,
-		Recreated: gs.recreated, GrewBeside: gs.grewBeside,
+		Recreated: gs.recreated, GrewBeside: gs.grewBeside, Risen: gs.risen,
 	}
 	for _, b := range sv.live {
 		if b.id.group == g {
@@ -351,7 +479,8 @@ func (sv *Survival) Group(key string) *GroupSurvival {
 //   - re-created bigger: the largest block never falls between snapshots
 //     and grows under the same rules, where it grew the one before it
 //     was mostly gone (Recreated > GrewBeside), and its growth is most of
-//     the group's (explainsGrowth);
+//     the group's (explainsGrowth) or every block of the group grew with
+//     it, in proportion (allRecreated);
 //   - turned over: neither, with at least the rules' fewest points older
 //     than the turnover;
 //   - unknown: neither, with fewer (a short run, or blocks that live
@@ -403,10 +532,18 @@ func survivalEvidence(gs *GroupSurvival, grew *Trend, ac attributionContext) *Su
 	// Half, not all, leaves room for a history tensor beside a second
 	// one of the same code (two tensors re-created bigger by one line
 	// still read as a leak) and for the noise of the two fits.
+	//
+	// K history tensors of one line (hist[k] = torch.cat([hist[k],
+	// x[k]]) for each of K keys) carry 1/K of the growth each, as the
+	// cache does; but each is appended the same rows between two dumps,
+	// so every one of its sorted sizes rises, and by the rises of the
+	// interval before times the ratio of the rows (allRecreated). A
+	// cache's entries drawn afresh rise, when they all do (a drift
+	// faster than their spread), each by its own draw.
 	if ly := int64s(gs.Largest); stats.Drops(ly, dropTolerance(ly)) == 0 && gs.Recreated > gs.GrewBeside {
 		lt := FitTrend("largest_block_bytes", ac.per, x, ly, r)
 		mapTrend(&lt, ac.keep)
-		if lt.State == StateGrowing && explainsGrowth(lt.Slope, grew) {
+		if lt.State == StateGrowing && (explainsGrowth(lt.Slope, grew) || allRecreated(gs)) {
 			ev.Form, ev.Largest = SurvivalRecreated, &lt
 			return ev
 		}
@@ -432,6 +569,16 @@ func explainsGrowth(largest float64, grew *Trend) bool {
 		return true
 	}
 	return largest >= largestShare*grew.Slope
+}
+
+// allRecreated reports whether every block of the group was re-created
+// bigger, in proportion to the time before, at half or more of the
+// snapshots where its largest block was re-created bigger (Risen; see
+// survivalEvidence). Half: the first of those has no rise before it to be
+// compared with, and a dump can fall inside the loop that re-creates
+// them, some re-created and some not yet.
+func allRecreated(gs *GroupSurvival) bool {
+	return gs.Risen > 0 && gs.Risen*2 >= gs.Recreated
 }
 
 // int64s converts byte counts to float64 for the statistics.

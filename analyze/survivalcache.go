@@ -127,15 +127,18 @@ func (ck *survivalCheckpoint) save(sv *Survival, from int) {
 }
 
 // survivalFormat is the first byte of an encoded Survival.
-const survivalFormat = 2
+const survivalFormat = 3
 
 // encode writes the fold's state as survivalFormat, then varints: the
 // snapshots observed and the last one's latest time; the groups in index
 // order, each its signature key, turnover, deaths, the snapshots where its
-// largest block grew re-created and beside the one before, and its two series
+// largest block grew re-created and beside the one before, those where
+// every rank rose in proportion (risen) and the last such rise per rank
+// (its length, then each rank's), and its two series
 // (survivors, largest), each value as its difference from the one before;
 // the live blocks in identity order, each its address as the difference
-// from the one before, size, group, birth snapshot and trace time.
+// from the one before, size, group, birth snapshot, trace time and the
+// size less the bytes requested.
 func (sv *Survival) encode() []byte {
 	keys := make([]string, len(sv.groups))
 	for k, g := range sv.index {
@@ -154,6 +157,11 @@ func (sv *Survival) encode() []byte {
 		out = binary.AppendUvarint(out, uint64(gs.deaths))
 		out = binary.AppendUvarint(out, uint64(gs.recreated))
 		out = binary.AppendUvarint(out, uint64(gs.grewBeside))
+		out = binary.AppendUvarint(out, uint64(gs.risen))
+		out = binary.AppendUvarint(out, uint64(len(gs.rise)))
+		for _, d := range gs.rise {
+			out = binary.AppendUvarint(out, uint64(d))
+		}
 		out = binary.AppendUvarint(out, uint64(len(gs.survivors)))
 		out = appendDeltas(out, gs.survivors)
 		out = appendDeltas(out, gs.largest)
@@ -167,6 +175,7 @@ func (sv *Survival) encode() []byte {
 		out = binary.AppendUvarint(out, uint64(b.id.group))
 		out = binary.AppendUvarint(out, uint64(b.life.born))
 		out = binary.AppendVarint(out, b.life.us)
+		out = binary.AppendVarint(out, b.id.size-b.req)
 	}
 	return out
 }
@@ -202,12 +211,31 @@ func decodeSurvival(b []byte) (*Survival, bool) {
 		}
 		sv.index[key] = int32(g)
 		gs := &sv.groups[g]
-		turnover, deaths, recreated, beside, length := r.uint(), r.uint(), r.uint(), r.uint(), r.uint()
-		if !r.ok || turnover > points || deaths > 1<<40 || recreated > points || beside > points || recreated+beside >= max(points, 1) || length > points || length > uint64(len(r.b))/2 {
+		turnover, deaths, recreated, beside := r.uint(), r.uint(), r.uint(), r.uint()
+		if !r.ok || turnover > points || deaths > 1<<40 || recreated > points || beside > points || recreated+beside >= max(points, 1) {
 			return nil, false
 		}
 		gs.turnover, gs.deaths = int(turnover), int(deaths)
 		gs.recreated, gs.grewBeside = int(recreated), int(beside)
+		risen, nrise := r.uint(), r.uint()
+		if !r.ok || risen > recreated || nrise > uint64(len(r.b)) {
+			return nil, false
+		}
+		if nrise > 0 {
+			gs.rise = make([]int64, nrise)
+			for i := range gs.rise {
+				d := r.uint()
+				if d > 1<<62 {
+					return nil, false
+				}
+				gs.rise[i] = int64(d)
+			}
+		}
+		gs.risen = int(risen)
+		length := r.uint()
+		if !r.ok || length > points || length > uint64(len(r.b))/2 {
+			return nil, false
+		}
 		gs.survivors, gs.largest = make([]int64, length), make([]int64, length)
 		readDeltas(&r, gs.survivors)
 		readDeltas(&r, gs.largest)
@@ -220,11 +248,11 @@ func decodeSurvival(b []byte) (*Survival, bool) {
 	var addr uint64
 	for i := range sv.live {
 		addr += r.uint()
-		size, group, born, us := r.int(), r.uint(), r.uint(), r.int()
+		size, group, born, us, waste := r.int(), r.uint(), r.uint(), r.int(), r.int()
 		if !r.ok || group >= ngroups || born >= points {
 			return nil, false
 		}
-		sv.live[i] = liveBlock{id: blockID{addr: addr, size: size, group: int32(group)}, life: lifetime{born: int32(born), us: us}}
+		sv.live[i] = liveBlock{id: blockID{addr: addr, size: size, group: int32(group)}, life: lifetime{born: int32(born), us: us}, req: size - waste}
 		if i > 0 && sv.live[i-1].compare(&sv.live[i]) >= 0 {
 			return nil, false
 		}

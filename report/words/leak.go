@@ -75,8 +75,14 @@ func Survival(sv *analyze.SurvivalEvidence) string {
 			units.RateCI(k.Slope, k.Lo, k.Hi, k.Per), units.Bytes(sv.KeptBytes), units.CountOf(sv.Blocks, "block"), freed)
 	case analyze.SurvivalRecreated:
 		l := sv.Largest
-		return fmt.Sprintf("survival: its largest block grows %s and is never smaller at the next snapshot, from %s to %s: one tensor re-created bigger each time, such as torch.cat onto a history tensor",
-			units.RateCI(l.Slope, l.Lo, l.Hi, l.Per), units.Bytes(sv.LargestFirst), units.Bytes(sv.LargestLast))
+		what := "one tensor re-created bigger each time, such as torch.cat onto a history tensor"
+		if sv.Blocks > 1 {
+			// K histories of one line (analyze's allRecreated), or one
+			// beside others of the same code.
+			what = fmt.Sprintf("tensors re-created bigger each time (%d live at the last snapshot), such as torch.cat onto history tensors", sv.Blocks)
+		}
+		return fmt.Sprintf("survival: its largest block grows %s and is never smaller at the next snapshot, from %s to %s: %s",
+			units.RateCI(l.Slope, l.Lo, l.Hi, l.Per), units.Bytes(sv.LargestFirst), units.Bytes(sv.LargestLast), what)
 	case analyze.SurvivalTurnedOver:
 		return fmt.Sprintf("survival: its blocks turn over, the freed ones after at most %s, and the bytes of those it keeps do not grow: a bounded container of recent tensors",
 			units.CountOf(sv.Turnover, "snapshot"))
