@@ -171,6 +171,13 @@ func FuzzDCGM(f *testing.F) {
 	fuzzReader(f, gpulog.FormatDCGMProm)
 }
 
+func FuzzPromJSON(f *testing.F) {
+	f.Add([]byte(promMatrix(promSeriesJSON("DCGM_FI_DEV_FB_USED", 0, "n1", 40000, 10, 3), promSeriesJSON("DCGM_FI_DEV_FB_FREE", 0, "n1", 40000, -10, 3))))
+	f.Add([]byte(`{"data":{"resultType":"vector","result":[{"metric":{"__name__":"DCGM_FI_DEV_FB_USED","gpu":"0","GPU_I_ID":"1"},"value":[1e300,"1e300"]},{"metric":{"__name__":"DCGM_FI_DEV_FB_TOTAL","gpu":"99999999999"},"value":[1,"-0"]}]}}`))
+	f.Add([]byte(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"DCGM_FI_DEV_FB_USED","gpu":"0"},"values":[[0.0001,"5"],[1709287200,"+Inf"],[],null]}]}}`))
+	fuzzReader(f, gpulog.FormatPromJSON)
+}
+
 func FuzzDCGMDmon(f *testing.F) {
 	f.Add([]byte(dcgmDmon))
 	f.Add([]byte("#Entity FBFRE FBTTL FBRSV\nID\nGPU 2 70000 81559 500\nGPU-I 1 5 5 5\n#Entity FBUSD\nGPU 0 N/A\n"))

@@ -249,3 +249,29 @@ func TestDiscoverUnreadJSON(t *testing.T) {
 		t.Fatalf("candidates %+v skipped %+v", cands, skipped)
 	}
 }
+
+// TestDiscoverGPUMetricJSON: a JSON file that names GPU memory metrics in
+// a layout no reader claims (a dashboard's queries, an exporter's dump)
+// is listed as skipped with the metric it names, never passed over as
+// configuration; a Prometheus API response of DCGM metrics is a GPU log.
+func TestDiscoverGPUMetricJSON(t *testing.T) {
+	dir := t.TempDir()
+	testutil.WriteFile(t, filepath.Join(dir, "dashboard.json"), []byte(`{"panels": [{"targets": [{"expr": "DCGM_FI_DEV_FB_USED{gpu=\"0\"}"}]}]}`))
+	testutil.WriteFile(t, filepath.Join(dir, "smi.json"), []byte(`[{"gpu": 0, "memory.used": "1000 MiB"}]`))
+	testutil.WriteFile(t, filepath.Join(dir, "prom.json"), []byte(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"DCGM_FI_DEV_FB_USED","gpu":"0"},"values":[[1709287200,"1000"]]}]}}`))
+	testutil.WriteFile(t, filepath.Join(dir, "config.json"), []byte(`{"gpu_memory_utilization": 0.9}`))
+	cands, skipped, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 1 || cands[0].Log != gpulog.FormatPromJSON {
+		t.Fatalf("candidates %+v", cands)
+	}
+	reasons := map[string]string{}
+	for _, s := range skipped {
+		reasons[s.Path] = s.Reason
+	}
+	if len(skipped) != 2 || !strings.Contains(reasons["dashboard.json"], "DCGM_FI_DEV_FB_USED") || !strings.Contains(reasons["smi.json"], "memory.used") {
+		t.Fatalf("skipped %+v", skipped)
+	}
+}
