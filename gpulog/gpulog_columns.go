@@ -318,6 +318,11 @@ func without(words []string, drop func(string) bool) []string {
 
 // classifyColumn gives a column its meaning from its name alone.
 func classifyColumn(i int, name string) column {
+	if c, ok := promColumn(i, name); ok {
+		// A Prometheus series name (a Grafana panel's export): its
+		// metric and labels say what it is (grafana_csv.go).
+		return c
+	}
 	c := column{idx: i, name: name, gpu: -1}
 	words := nameWords(name)
 	if len(words) == 0 {
@@ -841,7 +846,9 @@ func plausibleHeader(header []string) bool {
 		if _, err := strconv.ParseFloat(h, 64); err == nil {
 			return false
 		}
-		if len(strings.Fields(h)) > maxHeaderWords {
+		if _, prom := promColumn(0, h); !prom && len(strings.Fields(h)) > maxHeaderWords {
+			// (A Prometheus series name is one name, however many
+			// labels it lists.)
 			return false
 		}
 	}

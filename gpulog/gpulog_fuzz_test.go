@@ -137,6 +137,8 @@ func FuzzColumnsCSV(f *testing.F) {
 	realLogSeeds(f, "nvidia-smi", "query-gpu-csv/*")
 	fixtureSeeds(f, "epoch_millis.csv", "elapsed_own_columns.csv", "power_only_gpu.csv", "custom_columns.csv")
 	f.Add([]byte("ts,gpu,fb_used,fb_free\n1764189075,0,\"1\n2\",5\n1764189075,cuda:1,3 GiB,nan\n\"bad\n"))
+	// A Grafana panel export whose series are named by their query.
+	f.Add([]byte("\"Time\",\"DCGM_FI_DEV_FB_USED{gpu=\"\"0\"\", Hostname=\"\"n\"\"}\",\"DCGM_FI_DEV_FB_FREE{gpu=\"\"99999999999\"\"}\",\"x{\"\n2024-03-01 10:00:00,1,2,3\n2024-03-01 10:02:00,-1,1e400,\n"))
 	// An epoch counter beside a step column (Lightning's CSVLogger).
 	f.Add([]byte("epoch,step,train_loss,cuda:0_memory.used (MB),cuda:0_memory.total (MB)\n0,50,2.0,30000,81920\n0,-1,x,30250,81920\n1,1e20,,,\n1.5,150,2,30500,81920\n"))
 	fuzzReader(f, gpulog.FormatCSVColumns)

@@ -250,6 +250,21 @@ func TestDiscoverUnreadJSON(t *testing.T) {
 	}
 }
 
+// TestDiscoverGrafanaCSV: a Grafana panel CSV whose series do not say
+// their metric is skipped with what it lacks, not with the
+// --gpu-log-columns hint, which cannot name one column per GPU.
+func TestDiscoverGrafanaCSV(t *testing.T) {
+	dir := t.TempDir()
+	testutil.WriteFile(t, filepath.Join(dir, "grafana_data_export.csv"), []byte("\"Time\",\"node GPU 0\",\"node GPU 1\"\n2024-03-01 10:00:00,30000,30000\n2024-03-01 10:02:00,30200,30000\n"))
+	cands, skipped, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 0 || len(skipped) != 1 || !strings.Contains(skipped[0].Reason, "Grafana panel CSV") || strings.Contains(skipped[0].Reason, "--gpu-log-columns") {
+		t.Fatalf("candidates %+v skipped %+v", cands, skipped)
+	}
+}
+
 // TestDiscoverGPUMetricJSON: a JSON file that names GPU memory metrics in
 // a layout no reader claims (a dashboard's queries, an exporter's dump)
 // is listed as skipped with the metric it names, never passed over as
