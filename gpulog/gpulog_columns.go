@@ -40,7 +40,12 @@ import (
 //   - the time: timestamp, time, date, datetime, ts, wall_time, epoch
 //     (values: dates, or numbers read by numericTime), or elapsed,
 //     runtime, uptime, relative_time, t (elapsed seconds); a unit word
-//     s, ms, us or ns in the name fixes the unit;
+//     s, ms, us or ns in the name fixes the unit; a time column whose
+//     values are a counter (an ML logger's epoch: decideCounters) is no
+//     time;
+//   - the step: step, global_step, iteration, iter (GPUSample.Step);
+//   - a Prometheus series name (METRIC{label="value",...}, a Grafana
+//     panel's export): by its DCGM metric and gpu label (grafana_csv.go);
 //   - the GPU: gpu, gpu_id, gpu_index, index, device, device_id, cuda
 //     (values 0, 1, ... or "cuda:1"), or a number after gpu/cuda/device
 //     inside a memory column's name (gpu0_mem_used: GPU 0);
