@@ -303,6 +303,9 @@ func FuzzSniffLog(f *testing.F) {
 	// The toolkits' progress lines (trainlog_peak.go).
 	f.Add([]byte("2024/05/01 12:00:00 - mmengine - INFO - Epoch(train)  [1][  50/1000]  lr: 2.0000e-02  memory: 3456  loss: 1.2\n" +
 		"Epoch: [0]  [   0/5005]  eta: 1:00:00  loss: 6.9 (6.9)  time: 0.3  data: 0.1  max mem: 1234\n"))
+	// Monitoring exports: a Prometheus API response, Grafana panel CSVs.
+	f.Add([]byte(promMatrix(promSeriesJSON("DCGM_FI_DEV_FB_USED", 0, "n1", 40000, 10, 3))))
+	f.Add([]byte(grafanaCSV([]string{`DCGM_FI_DEV_FB_USED{gpu="0"}`, "n GPU 1"}, 3, func(i, j int) string { return "1 GiB" })))
 	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv",
 		"table_date_loop.log", "memory_used_max.csv", "query_noheader_one_gpu.csv", "train_oom_first_line.log", "wandb_chart_percent.csv", "dcgm_mig_metrics.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {
