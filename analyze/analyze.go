@@ -250,8 +250,20 @@ func newAnalysis(run *placement.Run, opt Options) *analysis {
 	f.Inputs.Snapshots = len(run.Snapshots)
 	f.Inputs.Skipped = run.Skipped
 	for _, l := range run.Logs {
+		var kinds []ReadingCount
+		total := 0
+		for _, k := range []ReadingCount{{ReadingGPU, memoryReadings(l.Samples)}, {ReadingProcess, len(l.Processes)},
+			{ReadingMemoryStats, len(l.MemoryStats)}, {ReadingMIG, len(l.MIG)}} {
+			if k.Readings > 0 {
+				kinds = append(kinds, k)
+				total += k.Readings
+			}
+		}
+		if len(kinds) < 2 {
+			kinds = nil
+		}
 		f.Inputs.Logs = append(f.Inputs.Logs, LogInfo{
-			Path: l.Path, Format: l.Format, Samples: memoryReadings(l.Samples) + len(l.Processes) + len(l.MemoryStats) + len(l.MIG),
+			Path: l.Path, Format: l.Format, Samples: total, Kinds: kinds,
 			GPUs: len(l.GPUs), SkippedLines: l.SkippedLines, Problems: l.Problems,
 			SkipCounts: l.SkipCounts, Notes: l.Notes,
 		})

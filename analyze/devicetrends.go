@@ -39,9 +39,9 @@ func (a *analysis) trends(dr *deviceRun) {
 		memStatsDeviceTrends(dr.d, dr.ms, a.rules, a.runs)
 	default:
 		// A GPU known from its logs alone, over hours; one read in
-		// reading order got its per-reading trend as it was placed
-		// (byReadingDevice).
-		if dr.d.Axis != AxisReading {
+		// reading or step order got its trend per reading or step as
+		// it was placed (byReadingDevice).
+		if dr.d.Axis == AxisHours {
 			if t := gpuTrend(dr.d, "hour", a.rules); t != nil {
 				dr.d.Trends = append(dr.d.Trends, *t)
 			}

@@ -99,7 +99,8 @@ type Axis = units.Per
 // the first snapshot. A device without snapshots takes its axis from its
 // torch.cuda.memory_stats() readings (steps, else hours since the first
 // reading, else AxisReading) or, with GPU log readings only, hours since
-// the first reading.
+// the first reading (readings without times: their steps when every one
+// has a step, else AxisReading).
 const (
 	AxisStep  = units.PerStep
 	AxisHours = units.PerHour

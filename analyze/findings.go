@@ -181,8 +181,12 @@ type LogInfo struct {
 	// format detected from its content.
 	Path   string
 	Format gpulog.LogFormat
-	// Samples counts readings of one GPU (or process) at one time.
+	// Samples counts readings of one GPU (or process) at one time: GPU
+	// memory readings, process rows, memory_stats() readings and MIG
+	// readings together. Kinds splits it by kind of reading when the log
+	// holds more than one kind (nil otherwise).
 	Samples int
+	Kinds   []ReadingCount
 	// GPUs counts the devices the log covers.
 	GPUs int
 	// SkippedLines counts unreadable lines; Problems says where and why.
@@ -199,6 +203,27 @@ type LogInfo struct {
 	// they were not.
 	Zone *ingest.LogZone
 }
+
+// ReadingCount is how many readings of one kind a log holds.
+type ReadingCount struct {
+	// Kind is ReadingGPU, ReadingProcess, ReadingMemoryStats or
+	// ReadingMIG.
+	Kind string
+	// Readings is their number.
+	Readings int
+}
+
+// Kinds of readings a log holds (LogInfo.Kinds).
+const (
+	// ReadingGPU: a GPU's memory at one time.
+	ReadingGPU = "gpu"
+	// ReadingProcess: one process's memory on a GPU at one time.
+	ReadingProcess = "process"
+	// ReadingMemoryStats: one torch.cuda.memory_stats() reading.
+	ReadingMemoryStats = "memory_stats"
+	// ReadingMIG: a MIG device's memory at one time.
+	ReadingMIG = "mig"
+)
 
 // OrderRule says how a device's snapshots were put in order.
 type OrderRule string

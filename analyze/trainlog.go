@@ -1,7 +1,9 @@
 package analyze
 
 import (
+	"cmp"
 	"slices"
+	"time"
 
 	"gpureport/gpulog"
 	"gpureport/input"
@@ -14,7 +16,10 @@ import (
 // reading order: gpulog.TimingOrder) is shown on the reading-index axis:
 // its readings in file order (logs in path order), numbered 0, 1, 2, ...,
 // so that its readings, maximum used and total are reported even with
-// one reading. Its trend, with enough readings, is per reading.
+// one reading. Its trend, with enough readings, is per reading. When
+// every one of its readings has a training step (gpulog.TimingSteps: a
+// CSV logger's metrics with a step column), the step is the axis instead
+// and the trend is per step.
 //
 // An OOM message in a training log becomes an OOM finding with the
 // message's numbers, on the device decided for it once per run (logOOM),
@@ -88,21 +93,69 @@ func joinGPUByReading(logs []*gpulog.GPULog, gpu int) *GPUSeries {
 }
 
 // byReadingDevice fills a GPU-only device whose readings lack times: the
-// reading-index axis, and a per-reading trend when there are enough
-// readings for one. It returns false when the GPU's readings have times
-// enough for the hours axis.
+// step axis when every one of its readings has a training step (a CSV
+// logger's step column), else the reading-index axis, and a trend per
+// step or per reading when there are enough readings for one. It returns
+// false when the GPU's readings have times enough for the hours axis.
 func byReadingDevice(d *Device, logs []*gpulog.GPULog, gpu int, rules TrendRules) bool {
 	if !readingOrderGPU(logs, gpu) {
 		return false
 	}
 	d.Axis = AxisReading
-	d.GPU = joinGPUByReading(logs, gpu)
+	if g := joinGPUByStep(logs, gpu); g != nil {
+		d.Axis, d.GPU = AxisStep, g
+	} else {
+		d.GPU = joinGPUByReading(logs, gpu)
+	}
 	if d.GPU != nil && len(d.GPU.Used) >= rules.MinPoints {
-		if t := gpuTrend(d, "reading", rules); t != nil {
+		if t := gpuTrend(d, d.Axis, rules); t != nil {
 			d.Trends = append(d.Trends, *t)
 		}
 	}
 	return true
+}
+
+// joinGPUByStep collects GPU gpu's memory readings on the step axis, in
+// step order (a reading's x is its step); nil unless every reading has a
+// step and they span two steps or more.
+func joinGPUByStep(logs []*gpulog.GPULog, gpu int) *GPUSeries {
+	type reading struct {
+		step        int64
+		t           time.Time
+		used, total int64
+	}
+	var rs []reading
+	var sources []string
+	for _, l := range logs {
+		n := 0
+		for _, s := range l.Samples {
+			if s.GPU != gpu || s.MemoryUsed < 0 {
+				continue
+			}
+			if !s.HasStep {
+				return nil
+			}
+			rs = append(rs, reading{s.Step, s.Time, s.MemoryUsed, s.MemoryTotal})
+			n++
+		}
+		if n > 0 {
+			sources = append(sources, l.Path)
+		}
+	}
+	if len(rs) == 0 || !slices.ContainsFunc(rs, func(r reading) bool { return r.step != rs[0].step }) {
+		return nil
+	}
+	slices.SortStableFunc(rs, func(a, b reading) int { return cmp.Compare(a.step, b.step) })
+	g := &GPUSeries{Sources: sources}
+	for _, r := range rs {
+		g.X = append(g.X, float64(r.step))
+		g.Times = append(g.Times, r.t)
+		g.Used = append(g.Used, r.used)
+		g.MaxUsed = max(g.MaxUsed, r.used)
+		g.Total = max(g.Total, r.total)
+	}
+	g.Tool = placement.ToolOf(logs, g.Sources)
+	return g
 }
 
 // logOOM is one OOM message of a training log and the device of the run

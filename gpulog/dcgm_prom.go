@@ -213,55 +213,18 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 			b.skip(n, kindBadRow, fmt.Sprintf("%s has no gpu=\"N\" label", p.name))
 			continue
 		}
-		key := p.labels["Hostname"] + "|" + p.labels["UUID"] + "|" + p.labels["gpu"] + "|" + p.labels["GPU_I_ID"]
+		key := dcgmKey(p.labels)
 		if sc.seen[key+"|"+field] {
 			unreserved += b.flushDCGM(sc)
 			sc = newDCGMScrape(time.Time{})
 		}
 		sc.seen[key+"|"+field] = true
-		d := sc.gpus[key]
-		if d == nil {
-			d = &dcgmDevice{gpu: GPU{Index: idx, UUID: p.labels["UUID"], BusID: normBusID(p.labels["pci_bus_id"]), Name: p.labels["modelName"]},
-				mig: -1, gi: -1, line: n, used: Unknown, free: Unknown, total: Unknown, reserved: Unknown,
-				util: math.NaN(), mem: math.NaN(), power: math.NaN()}
-			if gi, ok := atoi(p.labels["GPU_I_ID"]); ok {
-				d.gi, d.mig = gi, gi
-			}
-			sc.gpus[key] = d
-			sc.order = append(sc.order, key)
-		}
+		d := sc.dcgmDevice(p.labels, idx, n)
 		if p.ms > 0 {
 			d.t = time.UnixMilli(p.ms).UTC()
 		}
-		mibs := func() (int64, bool) {
-			if p.value < 0 || p.value > maxMiB || math.IsNaN(p.value) {
-				return 0, false
-			}
-			return int64(p.value * mib), true
-		}
-		switch field {
-		case "used", "free", "total", "reserved":
-			v, ok := mibs()
-			if !ok {
-				b.skip(n, kindBadRow, fmt.Sprintf("%s %v is not a MiB count", p.name, p.value))
-				continue
-			}
-			switch field {
-			case "used":
-				d.used = v
-			case "free":
-				d.free = v
-			case "total":
-				d.total = v
-			case "reserved":
-				d.reserved = v
-			}
-		case "util":
-			d.util = p.value
-		case "memutil":
-			d.mem = p.value
-		case "power":
-			d.power = p.value
+		if why := d.set(field, p.name, p.value); why != "" {
+			b.skip(n, kindBadRow, why)
 		}
 	}
 	if lr.err != nil {
@@ -280,6 +243,73 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 		}
 	}
 	return nil
+}
+
+// dcgmKey is the device a sample's labels name: its host, UUID, index
+// and MIG GPU instance.
+func dcgmKey(labels map[string]string) string {
+	return labels["Hostname"] + "|" + labels["UUID"] + "|" + labels["gpu"] + "|" + labels["GPU_I_ID"]
+}
+
+// dcgmDevice returns the scrape's reading of the device labels name (GPU
+// index idx), new at line n when the scrape has none yet.
+func (sc *dcgmScrape) dcgmDevice(labels map[string]string, idx, n int) *dcgmDevice {
+	key := dcgmKey(labels)
+	d := sc.gpus[key]
+	if d != nil {
+		return d
+	}
+	d = &dcgmDevice{gpu: GPU{Index: idx, UUID: labels["UUID"], BusID: normBusID(labels["pci_bus_id"]), Name: labels["modelName"]},
+		mig: -1, gi: -1, line: n, used: Unknown, free: Unknown, total: Unknown, reserved: Unknown,
+		util: math.NaN(), mem: math.NaN(), power: math.NaN()}
+	if gi, ok := atoi(labels["GPU_I_ID"]); ok {
+		d.gi, d.mig = gi, gi
+	}
+	sc.gpus[key] = d
+	sc.order = append(sc.order, key)
+	return d
+}
+
+// set keeps value as the device's field (dcgmField's name) of metric
+// name: the framebuffer fields are MiB, utilization percent, power watts.
+// It returns why the value cannot be kept, "" when it was.
+func (d *dcgmDevice) set(field, name string, value float64) string {
+	if why := dcgmBadValue(field, name, value); why != "" {
+		return why
+	}
+	switch field {
+	case "used", "free", "total", "reserved":
+		v := int64(value * mib)
+		switch field {
+		case "used":
+			d.used = v
+		case "free":
+			d.free = v
+		case "total":
+			d.total = v
+		case "reserved":
+			d.reserved = v
+		}
+	case "util":
+		d.util = value
+	case "memutil":
+		d.mem = value
+	case "power":
+		d.power = value
+	}
+	return ""
+}
+
+// dcgmBadValue says why value cannot be the field (dcgmField's name) of
+// metric name, "" when it can: a framebuffer field is a MiB count.
+func dcgmBadValue(field, name string, value float64) string {
+	switch field {
+	case "used", "free", "total", "reserved":
+		if value < 0 || value > maxMiB || math.IsNaN(value) {
+			return fmt.Sprintf("%s %v is not a MiB count", name, value)
+		}
+	}
+	return ""
 }
 
 // dcgmField names the DCGM fields the reader uses, "" for others.

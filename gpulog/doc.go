@@ -10,7 +10,8 @@
 // compute-apps CSV, dmon and pmon, the box table, -q text and -q -x XML;
 // the same tables drawn by `watch nvidia-smi` and captured with script(1)
 // or tee, replayed frame by frame on a terminal screen (watch_screen.go);
-// the CSV that `gpureport record` writes; DCGM's Prometheus scrapes and
+// the CSV that `gpureport record` writes; DCGM's Prometheus scrapes, the
+// Prometheus API's JSON of DCGM metrics (prom_json.go) and
 // dcgmi dmon tables; gpustat's text and JSON; AMD's rocm-smi
 // --showmeminfo vram and --showmemuse reports (text, --csv, --json:
 // rocm_smi.go, GPU N as nvidia-smi's index N); JSON lines of memory_stats(); torch.profiler's

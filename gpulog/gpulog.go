@@ -148,6 +148,9 @@ const (
 	// inferred; readings are placed by their position in the file (the
 	// reading index is the axis).
 	TimingOrder Timing = "reading-order"
+	// TimingSteps: no reading has a time and every one has a training
+	// step (GPUSample.Step), which is their axis.
+	TimingSteps Timing = "steps"
 )
 
 // OOMKind says which message reported an out-of-memory error.
@@ -344,6 +347,10 @@ type GPUSample struct {
 	// known.
 	MemoryUsedPercent float64
 	HasUsedPercent    bool
+	// Step is the training step the reading was taken at, when HasStep
+	// is set (a CSV logger's "step" column); the zero value is no step.
+	Step    int64
+	HasStep bool
 	// UtilizationGPU and UtilizationMemory are percent.
 	UtilizationGPU    float64
 	UtilizationMemory float64

@@ -40,7 +40,12 @@ import (
 //   - the time: timestamp, time, date, datetime, ts, wall_time, epoch
 //     (values: dates, or numbers read by numericTime), or elapsed,
 //     runtime, uptime, relative_time, t (elapsed seconds); a unit word
-//     s, ms, us or ns in the name fixes the unit;
+//     s, ms, us or ns in the name fixes the unit; a time column whose
+//     values are a counter (an ML logger's epoch: decideCounters) is no
+//     time;
+//   - the step: step, global_step, iteration, iter (GPUSample.Step);
+//   - a Prometheus series name (METRIC{label="value",...}, a Grafana
+//     panel's export): by its DCGM metric and gpu label (grafana_csv.go);
 //   - the GPU: gpu, gpu_id, gpu_index, index, device, device_id, cuda
 //     (values 0, 1, ... or "cuda:1"), or a number after gpu/cuda/device
 //     inside a memory column's name (gpu0_mem_used: GPU 0);
@@ -318,6 +323,11 @@ func without(words []string, drop func(string) bool) []string {
 
 // classifyColumn gives a column its meaning from its name alone.
 func classifyColumn(i int, name string) column {
+	if c, ok := promColumn(i, name); ok {
+		// A Prometheus series name (a Grafana panel's export): its
+		// metric and labels say what it is (grafana_csv.go).
+		return c
+	}
 	c := column{idx: i, name: name, gpu: -1}
 	words := nameWords(name)
 	if len(words) == 0 {
@@ -841,7 +851,9 @@ func plausibleHeader(header []string) bool {
 		if _, err := strconv.ParseFloat(h, 64); err == nil {
 			return false
 		}
-		if len(strings.Fields(h)) > maxHeaderWords {
+		if _, prom := promColumn(0, h); !prom && len(strings.Fields(h)) > maxHeaderWords {
+			// (A Prometheus series name is one name, however many
+			// labels it lists.)
 			return false
 		}
 	}
@@ -893,7 +905,9 @@ func readColumnsCSV(r io.Reader, b *logBuilder) error {
 	if header == nil {
 		return errors.New("no header line")
 	}
-	decideUnits(b, lay, recs2fields(recs, func(r record) []string { return r.fields }))
+	fields := recs2fields(recs, func(r record) []string { return r.fields })
+	decideUnits(b, lay, fields)
+	decideCounters(b, lay, fields)
 	if lay.hook != "" {
 		b.note(fmt.Sprintf("Lightning DeviceStatsMonitor columns of the %s hook are read (one reading per step); the device is the trainer's root device, assumed to be GPU 0", lay.hook))
 	}
@@ -951,6 +965,77 @@ func decideUnits(b *logBuilder, lay *csvLayout, recs [][]string) {
 	}
 }
 
+// decideCounters drops the time columns whose values are a counter, not
+// a time: whole numbers far below Unix times (epochMinSeconds) in a
+// column named "epoch" (in an ML logger's CSV, Lightning's, Keras's or
+// Hugging Face's, the training epoch; the Unix epoch is read by its
+// magnitude), or in another time column whose values mostly repeat the
+// one before (0, 0, 0, 1, 1, ...: a clock read at its own resolution
+// rarely repeats, a counter of epochs repeats on every row but the
+// boundaries). The first time column left is the layout's time, else
+// none (the readings are placed by their step, or their order).
+func decideCounters(b *logBuilder, lay *csvLayout, recs [][]string) {
+	if lay.timeCol < 0 {
+		return
+	}
+	dropped := false
+	for i := range lay.cols {
+		c := &lay.cols[i]
+		if c.kind != colTime || c.elapsed || c.timeScale != 0 || !counterColumn(c, recs) {
+			continue
+		}
+		c.kind, dropped = colNone, true
+		by := "their order in the file"
+		if lay.stepCol >= 0 {
+			by = fmt.Sprintf("their step (column %q)", lay.header[lay.stepCol])
+		}
+		b.note(fmt.Sprintf("column %q holds small whole numbers (a counter such as the training epoch), not times: the readings are placed by %s", c.name, by))
+	}
+	if !dropped {
+		return
+	}
+	lay.timeCol = -1
+	for _, c := range lay.cols {
+		if c.kind == colTime && (lay.timeCol < 0 || lay.cols[lay.timeCol].elapsed && !c.elapsed) {
+			lay.timeCol = c.idx
+		}
+	}
+}
+
+// counterColumn reports whether a time column's values are a counter
+// (see decideCounters); a column with any date, fraction or Unix time in
+// it is not.
+func counterColumn(c *column, recs [][]string) bool {
+	n, repeats := 0, 0
+	prev := ""
+	for _, rec := range recs {
+		if c.idx >= len(rec) {
+			continue
+		}
+		v := strings.TrimSpace(rec[c.idx])
+		if v == "" {
+			continue
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 || f >= epochMinSeconds || f != math.Trunc(f) {
+			return false
+		}
+		if n > 0 && v == prev {
+			repeats++
+		}
+		n, prev = n+1, v
+	}
+	if n == 0 {
+		return false
+	}
+	if strings.Join(nameWords(c.name), " ") == "epoch" {
+		return true
+	}
+	// minCounterRows: a repeat or two among a few rows says nothing.
+	const minCounterRows = 4
+	return n >= minCounterRows && 2*repeats >= n-1
+}
+
 // gpuReading collects one GPU's values from one record.
 type gpuReading struct {
 	s       GPUSample
@@ -1001,12 +1086,14 @@ func (lay *csvLayout) readRecord(b *logBuilder, line int, rec []string) {
 		lay.readStatsRecord(b, line, rec, t)
 		return
 	}
+	step, hasStep := lay.step(rec)
 	readings := map[int]*gpuReading{}
 	var order []int
 	at := func(g int) *gpuReading {
 		r := readings[g]
 		if r == nil {
 			r = &gpuReading{s: unknownSample(g, t), usedPct: math.NaN()}
+			r.s.Step, r.s.HasStep = step, hasStep
 			readings[g] = r
 			order = append(order, g)
 		}
@@ -1128,15 +1215,26 @@ func (lay *csvLayout) readStatsRecord(b *logBuilder, line int, rec []string, t t
 	if !found {
 		return
 	}
-	if lay.stepCol >= 0 {
-		if f, err := strconv.ParseFloat(strings.TrimSpace(rec[lay.stepCol]), 64); err == nil && f >= 0 && f < 1<<53 {
-			s.Step = int64(f)
-		}
+	if step, ok := lay.step(rec); ok {
+		s.Step = step
 	}
 	if _, seen := b.byIndex[0]; !seen {
 		b.device(GPU{Index: 0})
 	}
 	b.log.MemoryStats = append(b.log.MemoryStats, s)
+}
+
+// step reads a record's step column, false when the layout has none or
+// the cell is no step count.
+func (lay *csvLayout) step(rec []string) (int64, bool) {
+	if lay.stepCol < 0 || lay.stepCol >= len(rec) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(rec[lay.stepCol]), 64)
+	if err != nil || !(f >= 0 && f < 1<<53) {
+		return 0, false
+	}
+	return int64(f), true
 }
 
 // gpuIndex reads a GPU index cell: "1", "cuda:1", "GPU 1", "1.0".

@@ -121,7 +121,7 @@ func TestLogFixtures(t *testing.T) {
 		{name: "custom_columns.csv", spec: "time=when,used=x_used,total=x_cap,unit=GiB", format: gpulog.FormatCSVColumns, samples: 6, gpus: 1,
 			timing: gpulog.TimingTimes, at: 0, gpu: 0, used: 1 * gib, total: gibs(79.6), time: "2025-11-26T20:31:15Z"},
 		// Lightning 1.x nvidia-smi keys: used + free = total; no times.
-		{name: "lightning_nvsmi/metrics.csv", format: gpulog.FormatLightningCSV, samples: 6, gpus: 1, timing: gpulog.TimingOrder,
+		{name: "lightning_nvsmi/metrics.csv", format: gpulog.FormatLightningCSV, samples: 6, gpus: 1, timing: gpulog.TimingSteps,
 			at: 0, gpu: 0, used: 900 * logMiB, total: 16160 * logMiB, maxUsed: 14016 * logMiB,
 			notes: [][]string{{"on_train_batch_start", "GPU 0"}, {"used + free"}}},
 		// W&B: used bytes; total from used / percent; two GPUs, Unix

@@ -137,6 +137,10 @@ func FuzzColumnsCSV(f *testing.F) {
 	realLogSeeds(f, "nvidia-smi", "query-gpu-csv/*")
 	fixtureSeeds(f, "epoch_millis.csv", "elapsed_own_columns.csv", "power_only_gpu.csv", "custom_columns.csv")
 	f.Add([]byte("ts,gpu,fb_used,fb_free\n1764189075,0,\"1\n2\",5\n1764189075,cuda:1,3 GiB,nan\n\"bad\n"))
+	// A Grafana panel export whose series are named by their query.
+	f.Add([]byte("\"Time\",\"DCGM_FI_DEV_FB_USED{gpu=\"\"0\"\", Hostname=\"\"n\"\"}\",\"DCGM_FI_DEV_FB_FREE{gpu=\"\"99999999999\"\"}\",\"x{\"\n2024-03-01 10:00:00,1,2,3\n2024-03-01 10:02:00,-1,1e400,\n"))
+	// An epoch counter beside a step column (Lightning's CSVLogger).
+	f.Add([]byte("epoch,step,train_loss,cuda:0_memory.used (MB),cuda:0_memory.total (MB)\n0,50,2.0,30000,81920\n0,-1,x,30250,81920\n1,1e20,,,\n1.5,150,2,30500,81920\n"))
 	fuzzReader(f, gpulog.FormatCSVColumns)
 }
 
@@ -169,6 +173,13 @@ func FuzzDCGM(f *testing.F) {
 	fixtureSeeds(f, "dcgm_metrics.txt")
 	f.Add([]byte("DCGM_FI_DEV_FB_USED{gpu=\"0\",UUID=\"GPU-a\\\"b\",GPU_I_ID=\"1\"} 5 1764189075000\nDCGM_FI_DEV_FB_USED{gpu=\"0\"} 6\nDCGM_FI_DEV_FB_FREE{gpu=\"x\"} 1\n"))
 	fuzzReader(f, gpulog.FormatDCGMProm)
+}
+
+func FuzzPromJSON(f *testing.F) {
+	f.Add([]byte(promMatrix(promSeriesJSON("DCGM_FI_DEV_FB_USED", 0, "n1", 40000, 10, 3), promSeriesJSON("DCGM_FI_DEV_FB_FREE", 0, "n1", 40000, -10, 3))))
+	f.Add([]byte(`{"data":{"resultType":"vector","result":[{"metric":{"__name__":"DCGM_FI_DEV_FB_USED","gpu":"0","GPU_I_ID":"1"},"value":[1e300,"1e300"]},{"metric":{"__name__":"DCGM_FI_DEV_FB_TOTAL","gpu":"99999999999"},"value":[1,"-0"]}]}}`))
+	f.Add([]byte(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"DCGM_FI_DEV_FB_USED","gpu":"0"},"values":[[0.0001,"5"],[1709287200,"+Inf"],[],null]}]}}`))
+	fuzzReader(f, gpulog.FormatPromJSON)
 }
 
 func FuzzDCGMDmon(f *testing.F) {
@@ -292,6 +303,9 @@ func FuzzSniffLog(f *testing.F) {
 	// The toolkits' progress lines (trainlog_peak.go).
 	f.Add([]byte("2024/05/01 12:00:00 - mmengine - INFO - Epoch(train)  [1][  50/1000]  lr: 2.0000e-02  memory: 3456  loss: 1.2\n" +
 		"Epoch: [0]  [   0/5005]  eta: 1:00:00  loss: 6.9 (6.9)  time: 0.3  data: 0.1  max mem: 1234\n"))
+	// Monitoring exports: a Prometheus API response, Grafana panel CSVs.
+	f.Add([]byte(promMatrix(promSeriesJSON("DCGM_FI_DEV_FB_USED", 0, "n1", 40000, 10, 3))))
+	f.Add([]byte(grafanaCSV([]string{`DCGM_FI_DEV_FB_USED{gpu="0"}`, "n GPU 1"}, 3, func(i, j int) string { return "1 GiB" })))
 	fixtureSeeds(f, "epoch_millis.csv", "wandb_system.csv", "lightning_torch/metrics.csv", "dcgm_metrics.txt", "elapsed_own_columns.csv",
 		"table_date_loop.log", "memory_used_max.csv", "query_noheader_one_gpu.csv", "train_oom_first_line.log", "wandb_chart_percent.csv", "dcgm_mig_metrics.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {

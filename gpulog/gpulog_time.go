@@ -171,6 +171,11 @@ func (b *logBuilder) placeUntimed() {
 	case untimed == len(l.Samples):
 		what = fmt.Sprintf("none of the %d readings has a time", untimed)
 	}
+	if untimed == len(l.Samples) && !slices.ContainsFunc(l.Samples, func(s GPUSample) bool { return !s.HasStep }) {
+		l.Timing = TimingSteps
+		b.note(fmt.Sprintf("%s: every reading has a training step, which is their axis", what))
+		return
+	}
 	interval := datedInterval(l.Samples)
 	if interval > 0 {
 		last := map[int]time.Time{}

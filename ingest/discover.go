@@ -443,6 +443,9 @@ func unclaimedReason(ext string, head []byte, promised bool) string {
 	if isSnapshotExt(ext) || ext == ".gz" || ext == ".bz2" {
 		return fmt.Sprintf("not a snapshot: no pickle, gzip, bzip2 or zip signature and no JSON snapshot (starts with %q)", firstBytes(head, 16))
 	}
+	if reason, ok := gpulog.GrafanaCSVReason(head); ok {
+		return reason
+	}
 	reason := fmt.Sprintf("not a recognised GPU log (first line: %q)", firstLine(head, 80))
 	if startsCSV(head) {
 		reason += "; if it is a CSV of GPU memory, name its columns with --gpu-log-columns " +

@@ -249,3 +249,44 @@ func TestDiscoverUnreadJSON(t *testing.T) {
 		t.Fatalf("candidates %+v skipped %+v", cands, skipped)
 	}
 }
+
+// TestDiscoverGrafanaCSV: a Grafana panel CSV whose series do not say
+// their metric is skipped with what it lacks, not with the
+// --gpu-log-columns hint, which cannot name one column per GPU.
+func TestDiscoverGrafanaCSV(t *testing.T) {
+	dir := t.TempDir()
+	testutil.WriteFile(t, filepath.Join(dir, "grafana_data_export.csv"), []byte("\"Time\",\"node GPU 0\",\"node GPU 1\"\n2024-03-01 10:00:00,30000,30000\n2024-03-01 10:02:00,30200,30000\n"))
+	cands, skipped, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 0 || len(skipped) != 1 || !strings.Contains(skipped[0].Reason, "Grafana panel CSV") || strings.Contains(skipped[0].Reason, "--gpu-log-columns") {
+		t.Fatalf("candidates %+v skipped %+v", cands, skipped)
+	}
+}
+
+// TestDiscoverGPUMetricJSON: a JSON file that names GPU memory metrics in
+// a layout no reader claims (a dashboard's queries, an exporter's dump)
+// is listed as skipped with the metric it names, never passed over as
+// configuration; a Prometheus API response of DCGM metrics is a GPU log.
+func TestDiscoverGPUMetricJSON(t *testing.T) {
+	dir := t.TempDir()
+	testutil.WriteFile(t, filepath.Join(dir, "dashboard.json"), []byte(`{"panels": [{"targets": [{"expr": "DCGM_FI_DEV_FB_USED{gpu=\"0\"}"}]}]}`))
+	testutil.WriteFile(t, filepath.Join(dir, "smi.json"), []byte(`[{"gpu": 0, "memory.used": "1000 MiB"}]`))
+	testutil.WriteFile(t, filepath.Join(dir, "prom.json"), []byte(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"DCGM_FI_DEV_FB_USED","gpu":"0"},"values":[[1709287200,"1000"]]}]}}`))
+	testutil.WriteFile(t, filepath.Join(dir, "config.json"), []byte(`{"gpu_memory_utilization": 0.9}`))
+	cands, skipped, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 1 || cands[0].Log != gpulog.FormatPromJSON {
+		t.Fatalf("candidates %+v", cands)
+	}
+	reasons := map[string]string{}
+	for _, s := range skipped {
+		reasons[s.Path] = s.Reason
+	}
+	if len(skipped) != 2 || !strings.Contains(reasons["dashboard.json"], "DCGM_FI_DEV_FB_USED") || !strings.Contains(reasons["smi.json"], "memory.used") {
+		t.Fatalf("skipped %+v", skipped)
+	}
+}

@@ -52,7 +52,7 @@ const (
 // own and keep their GPU numbers.
 var machineWide = map[gpulog.LogFormat]bool{
 	gpulog.FormatQueryCSV: true, gpulog.FormatTable: true, gpulog.FormatXML: true, gpulog.FormatDmon: true,
-	gpulog.FormatNVML: true, gpulog.FormatDCGMProm: true, gpulog.FormatDCGMDmon: true,
+	gpulog.FormatNVML: true, gpulog.FormatDCGMProm: true, gpulog.FormatPromJSON: true, gpulog.FormatDCGMDmon: true,
 	gpulog.FormatGpustat: true, gpulog.FormatGpustatJSON: true, gpulog.FormatQueryText: true,
 }
 

@@ -458,6 +458,9 @@ type logItem struct {
 	Lines, Kinds, Notes       []string
 	skipCounts                []SummarySkipCount
 	samples, gpus, skippedRaw int
+	// kinds splits samples by kind of reading when there are several
+	// (summary.json's sample_kinds), nil otherwise.
+	kinds map[string]int
 }
 
 // problems lists the log's problems: the lines, then the kinds, then
@@ -481,6 +484,17 @@ func inputItems(f *analyze.Findings) (snapshots []inputItem, logs []logItem, ski
 	for _, l := range f.Inputs.Logs {
 		li := logItem{Path: l.Path, Format: string(l.Format), Samples: countCell(l.Samples, true), GPUs: countCell(l.GPUs, false),
 			Skipped: countCell(l.SkippedLines, true), Notes: l.Notes, samples: l.Samples, gpus: l.GPUs, skippedRaw: l.SkippedLines}
+		if len(l.Kinds) > 0 {
+			// Readings of several kinds: say what the count is made of
+			// (12 GPU readings and 12 process rows are not 24 of a GPU).
+			var parts []string
+			li.kinds = map[string]int{}
+			for _, k := range l.Kinds {
+				parts = append(parts, units.Count(int64(k.Readings))+" "+words.ReadingKind(k.Kind))
+				li.kinds[k.Kind] = k.Readings
+			}
+			li.Samples.Text += " (" + strings.Join(parts, ", ") + ")"
+		}
 		if z := words.LogZone(l); z != "" {
 			li.Notes = append(slices.Clip(li.Notes), z)
 		}

@@ -30,7 +30,7 @@ func summaryOf(f *analyze.Findings, v *view) *Summary {
 	}
 	for _, l := range v.GPULogs {
 		s.Inputs.GPULogs = append(s.Inputs.GPULogs, SummaryLog{
-			Path: l.Path, Format: l.Format, Samples: l.samples, GPUs: l.gpus, SkippedLines: l.skippedRaw,
+			Path: l.Path, Format: l.Format, Samples: l.samples, SampleKinds: l.kinds, GPUs: l.gpus, SkippedLines: l.skippedRaw,
 			Notes: l.Notes, SkipCounts: l.skipCounts,
 		})
 	}

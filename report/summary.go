@@ -57,10 +57,13 @@ type SummaryInputs struct {
 type SummaryLog struct {
 	Path   string `json:"path"`
 	Format string `json:"format"`
-	// Samples counts readings of one GPU (or process) at one time.
-	Samples      int `json:"samples"`
-	GPUs         int `json:"gpus"`
-	SkippedLines int `json:"skipped_lines"`
+	// Samples counts readings of one GPU (or process) at one time;
+	// SampleKinds splits it by kind ("gpu", "process", "memory_stats",
+	// "mig") when the log holds more than one kind, absent otherwise.
+	Samples      int            `json:"samples"`
+	SampleKinds  map[string]int `json:"sample_kinds,omitempty"`
+	GPUs         int            `json:"gpus"`
+	SkippedLines int            `json:"skipped_lines"`
 	// SkipCounts splits skipped_lines by kind of problem; Notes are the
 	// reader's caveats about the file. Both absent when empty.
 	SkipCounts []SummarySkipCount `json:"skip_counts,omitempty"`

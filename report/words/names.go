@@ -275,3 +275,16 @@ func ShortGPUID(id string) string {
 	}
 	return "GPU " + u
 }
+
+// readingKinds name the kinds of readings a log holds
+// (analyze.LogInfo.Kinds), after their count: "12 GPU readings".
+var readingKinds = map[string]string{
+	analyze.ReadingGPU:         "GPU readings",
+	analyze.ReadingProcess:     "process rows",
+	analyze.ReadingMemoryStats: "memory_stats readings",
+	analyze.ReadingMIG:         "MIG readings",
+}
+
+// ReadingKind names a kind of reading of a log after its count, the kind
+// itself when it has no name.
+func ReadingKind(kind string) string { return cmp.Or(readingKinds[kind], kind) }
