@@ -48,6 +48,9 @@ func (a *analysis) trends(dr *deviceRun) {
 		}
 		a.projectGPUUsed(dr.d)
 	}
+	if t := dr.d.Trend(MetricGPUUsed); t != nil && t.Jobs >= 2 {
+		a.f.addNote(Note{Kind: NoteJobs, Device: dr.d.DeviceKey, Trend: t})
+	}
 }
 
 // projectGPUUsed projects the used-memory trend of a device known from

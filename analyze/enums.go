@@ -646,6 +646,10 @@ const (
 	// no snapshots, or another job's GPU. A note, not a verdict: the run's
 	// own devices decide the verdict.
 	NoteUnjoinedGPUGrows NoteKind = "unjoined GPU grows"
+	// NoteJobs: a GPU monitor's readings fell back to the idle GPU
+	// between jobs run one after another (Trend: Jobs, Job, JobIdle), and
+	// each job was judged alone.
+	NoteJobs NoteKind = "jobs one after another"
 	// NoteJoinAmbiguous: the device's GPU was chosen by tracking among
 	// GPUs that follow it about equally well (its Device.GPUJoin).
 	NoteJoinAmbiguous NoteKind = "GPU join ambiguous"
@@ -703,6 +707,9 @@ const (
 	RuleStopped TrendRule = "growth stopped"
 	// RulePlateau: the rise ended in a long flat tail.
 	RulePlateau TrendRule = "plateau"
+	// RuleLevelsOff: a GPU monitor's readings whose rate in the last third
+	// is far below the first third's (decelerates).
+	RuleLevelsOff TrendRule = "levels off"
 	// RuleGrows: growing.
 	RuleGrows TrendRule = "grows"
 	// RuleBounded: growth not established, and too small to matter even

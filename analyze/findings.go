@@ -577,6 +577,14 @@ type Trend struct {
 	// already ran out of memory on the device (Device.RanOut): no time to
 	// capacity is forecast for an event that happened. nil otherwise.
 	RanOut *RanOut
+	// Jobs is, for a GPU monitor's readings that fell back to the idle
+	// GPU between jobs run one after another, the number of jobs they
+	// split into (each judged alone: jobSpans); 0 when they did not
+	// split. Job is the job (1-based) whose trend this is: the last, or
+	// the last one that grows (then it ended, and nothing is projected);
+	// JobIdle is the idle level between jobs, in bytes.
+	Jobs, Job int
+	JobIdle   float64
 	// onset is true when the fit starts at a growth onset (fitTrend).
 	onset bool
 }
@@ -600,6 +608,9 @@ type TrendWhy struct {
 	Observed, Expected float64
 	// Tail is the number of flat points at the end (RulePlateau).
 	Tail int
+	// RateFirst and RateLast are the Theil-Sen rates of the first and last
+	// thirds of the points, in bytes per unit of x (RuleLevelsOff).
+	RateFirst, RateLast float64
 	// Rises is how many times a running peak (a peak since start)
 	// rose, counting its first reading, and RisesExpected how many a
 	// steady workload gives it on average (RuleRatchet, and RuleGrows of

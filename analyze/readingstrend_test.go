@@ -204,3 +204,120 @@ func TestIdleHead(t *testing.T) {
 		}
 	}
 }
+
+// TestReadingsJobsAndLevelling: readings of jobs run one after another,
+// with the idle GPU between them, are judged job by job (the last decides
+// and is projected; an earlier job that grows still grows, unprojected);
+// growth that levels off (an exponential approach to the working level)
+// and a short capture whose load ramp ended in flat readings are no
+// growth, while a steady climb keeps its forecast.
+func TestReadingsJobsAndLevelling(t *testing.T) {
+	const idle = 400.0
+	job := func(y []float64, n int, level, perReading float64, rng *rand.Rand) []float64 {
+		for i := range n {
+			y = append(y, (level+perReading*float64(i)+40*rng.Float64())*fmib)
+		}
+		return y
+	}
+	gap := func(y []float64) []float64 { return append(y, idle*fmib, 500*fmib) }
+	for _, tt := range []struct {
+		name      string
+		y         func(rng *rand.Rand) []float64
+		want      TrendState // "" when not checked
+		rule      TrendRule  // "" when not checked
+		jobs, job int
+		projected bool
+	}{
+		{"a sweep of 4 flat jobs of rising sizes", func(rng *rand.Rand) []float64 {
+			y := gap(nil)
+			for j := range 4 {
+				y = job(y, 30, 18000+12000*float64(j), 0, rng)
+				if j < 3 {
+					y = gap(y)
+				}
+			}
+			return y
+		}, StateFlat, "", 4, 4, false},
+		{"a sweep whose jobs each grow", func(rng *rand.Rand) []float64 {
+			y := gap(nil)
+			for j := range 3 {
+				y = job(y, 30, 18000+6000*float64(j), 50, rng)
+				if j < 2 {
+					y = gap(y)
+				}
+			}
+			return y
+		}, StateGrowing, RuleGrows, 3, 3, true},
+		{"a sweep whose middle job grows, the last flat", func(rng *rand.Rand) []float64 {
+			y := gap(nil)
+			y = job(y, 30, 18000, 0, rng)
+			y = job(gap(y), 30, 24000, 80, rng)
+			y = job(gap(y), 30, 30000, 0, rng)
+			return y
+		}, StateGrowing, RuleGrows, 3, 2, false},
+		{"one job's saw-tooth down to its own floor is not jobs", func(rng *rand.Rand) []float64 {
+			var y []float64
+			for c := range 4 {
+				y = job(y, 20, 8000+30*float64(c), 60, rng)
+				y = append(y, 7000*fmib, 7000*fmib) // empty_cache after eval: weights and context stay
+			}
+			return y
+		}, "", "", 0, 0, false},
+		{"allocator warm-up: exponential approach, time constant 40 readings", func(rng *rand.Rand) []float64 {
+			var y []float64
+			for i := range 180 {
+				y = append(y, (60000+2200*(1-math.Exp(-float64(i)/40))+4*rng.Float64())*fmib)
+			}
+			return y
+		}, StateFlat, RuleLevelsOff, 0, 0, false},
+		{"short capture: load ramp, then 3 flat readings", func(*rand.Rand) []float64 {
+			return []float64{500 * fmib, 6000 * fmib, 14000 * fmib, 22000 * fmib, 30000 * fmib, 38000 * fmib, 38100 * fmib, 38150 * fmib}
+		}, StateFlat, RuleLevelsOff, 0, 0, false},
+		{"steady climb over 180 readings", func(rng *rand.Rand) []float64 {
+			return job(nil, 180, 60000, 12, rng)
+		}, StateGrowing, RuleGrows, 0, 0, true},
+	} {
+		for seed := range uint64(5) {
+			y := tt.y(rand.New(rand.NewPCG(seed, 11)))
+			tr := FitTrend(MetricGPUUsed, "reading", readingsX(len(y)), y, readingRules())
+			if (tt.want != "" && tr.State != tt.want) || (tt.rule != "" && tr.Why.Rule != tt.rule) {
+				t.Errorf("%s (seed %d): %s / %s (%s), want %s (%s)", tt.name, seed, tr.State, tr.Pattern, tr.Why.Rule, tt.want, tt.rule)
+				continue
+			}
+			if tr.Jobs != tt.jobs || tr.Job != tt.job {
+				t.Errorf("%s (seed %d): job %d of %d, want %d of %d", tt.name, seed, tr.Job, tr.Jobs, tt.job, tt.jobs)
+			}
+			p := projectFrom(&tr, y[len(y)-1], 80000*fmib, float64(len(y)-1), float64(len(y)-1), 0, 0)
+			if tt.want != "" && (p != nil) != tt.projected {
+				t.Errorf("%s (seed %d): projected %v, want %v", tt.name, seed, p != nil, tt.projected)
+			}
+		}
+	}
+}
+
+// TestJobSpans: readings split into jobs only at returns to the idle GPU
+// (within a CUDA context of the lowest level, after a fall larger than
+// that level), and only when the lowest level is the idle GPU's.
+func TestJobSpans(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		y    []float64 // MiB
+		want [][2]int
+	}{
+		{"two jobs, idle around them", []float64{400, 500, 9000, 9000, 400, 9500, 9500, 400}, [][2]int{{2, 4}, {5, 7}}},
+		{"one job, idle head and tail", []float64{400, 400, 9000, 9000, 9000, 400}, nil},
+		{"context readings are idle", []float64{0, 300, 9000, 9000, 450, 300, 9000, 9000}, [][2]int{{2, 4}, {6, 8}}},
+		{"starts mid-job, floor is the job's own", []float64{9000, 9500, 2000, 9000, 9500, 2000, 9000}, nil},
+		{"starts mid-job, idle near zero", []float64{9000, 9500, 100, 9000, 9500}, [][2]int{{0, 2}, {3, 5}}},
+		{"another process holds more than a job frees", []float64{20000, 20000, 25000, 25000, 20000, 25000, 25000}, nil},
+	} {
+		y := make([]float64, len(tt.y))
+		for i, v := range tt.y {
+			y[i] = v * fmib
+		}
+		got, _ := jobSpans(y)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

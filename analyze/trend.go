@@ -56,6 +56,22 @@ import (
 //     allocator's churn and need the tail longer than every earlier
 //     pause by one reading only (readingsStoppedAt): a job's start-up
 //     ramp that reached its working level fails.
+//  7. Not levelling off (readings only): the rate of the last third of
+//     the fitted points is not far below the first third's
+//     (decelerates): growth that slows to a crawl is the allocator's
+//     cache filling up or a start-up ending (an exponential approach to
+//     a working level), not a leak, which adds at a steady pace.
+//
+// Several jobs. A GPU monitor left running over jobs run one after another
+// (a sweep) reads used memory falling back to the idle GPU between them:
+// each job's processes end and free everything. A line across jobs is
+// meaningless, so growth seen across such readings (growing or
+// inconclusive) is questioned: they are
+// split at those returns (jobSpans) and each job is judged alone
+// (fitJobs). The split finds no growth the whole series does not show: a
+// job's readings alone are fewer, and a start-up staircase without the
+// working level after it (a job the capture cut short) would read as
+// growth.
 //
 // Size does not decide "growing": a small but certain growth is growing,
 // and its severity comes from its time to capacity (verdict.go). Size
@@ -165,6 +181,17 @@ func DefaultTrendRules() TrendRules {
 // trend with its verdict. metric and per label it ("allocated_bytes",
 // "step").
 func FitTrend(metric string, per units.Per, x, y []float64, r TrendRules) Trend {
+	t := fitWhole(metric, per, x, y, r)
+	if r.Readings && (t.State == StateGrowing || t.State == StateInconclusive) {
+		if jobs, idle := jobSpans(y[:min(len(x), len(y))]); len(jobs) >= 2 {
+			return fitJobs(metric, per, x, y, r, jobs, idle)
+		}
+	}
+	return t
+}
+
+// fitWhole is FitTrend over the whole series, one job's at most.
+func fitWhole(metric string, per units.Per, x, y []float64, r TrendRules) Trend {
 	t := fitTrend(metric, per, x, y, r, true)
 	if t.onset && t.State != StateGrowing {
 		// The onset is only a better account of growth; without growth
@@ -345,6 +372,16 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 			t.Pattern = PatternPlateau
 			t.ChangePoint = idx[at]
 			t.Why.Rule, t.Why.Tail = RulePlateau, len(fy)-1-at
+			return t
+		}
+	}
+
+	// Levelling off (readings only): the rate of the last third far below
+	// the first third's, beyond both intervals (decelerates).
+	if sig && r.Readings {
+		if first, last, ok := decelerates(fx, fy, r.PersistShare); ok {
+			t.Pattern = PatternPlateau
+			t.Why.Rule, t.Why.RateFirst, t.Why.RateLast = RuleLevelsOff, first, last
 			return t
 		}
 	}
@@ -831,7 +868,8 @@ func Project(t *Trend, limit float64, lastX, span, hoursPerX, runs float64) *Pro
 // projectFrom is Project from the level now (bytes) at lastX instead of
 // the fitted line's.
 func projectFrom(t *Trend, now, limit, lastX, span, hoursPerX, runs float64) *Projection {
-	if t.State != StateGrowing || !(t.Slope > 0) || limit <= 0 {
+	// A job that ended (an earlier job of several: fitJobs) fills nothing.
+	if t.State != StateGrowing || !(t.Slope > 0) || limit <= 0 || t.Job < t.Jobs {
 		return nil
 	}
 	if runs <= 0 {

@@ -159,6 +159,16 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 	case analyze.NoteUnjoinedGPUGrows:
 		return fmt.Sprintf("GPU %d of the GPU logs is joined to no device of the snapshots, and its used memory grows %s: a rank that dumped no snapshots, or another job's GPU; dump snapshots on every rank to see what grows there",
 			n.Device.Device, Trend(n.Trend))
+	case analyze.NoteJobs:
+		if n.Trend == nil {
+			break
+		}
+		s := fmt.Sprintf("%d jobs ran on GPU %d one after another (used memory returned to %s between them); each is judged alone",
+			n.Trend.Jobs, n.Device.Device, units.Bytes(int64(n.Trend.JobIdle)))
+		if n.Trend.Job < n.Trend.Jobs {
+			s += fmt.Sprintf(": the trend is job %d's, the last that grows; it ended, so nothing is forecast", n.Trend.Job)
+		}
+		return s
 	case analyze.NoteMIGApart:
 		return fmt.Sprintf("the GPU logs read %s (%s first): they are shown as devices of their own, apart from the devices of the snapshots and memory_stats readings, "+
 			"since a process sees its MIG device as cuda:0 and the logs name no MIG device UUID to join them by", units.CountOf(n.Count, "MIG device"), where)

@@ -73,6 +73,9 @@ func trendRule(t *analyze.Trend) string {
 		return fmt.Sprintf("growth stopped after point %d: the rest rose %s where steady growth gives %s", t.ChangePoint, units.BytesF(w.Observed), units.BytesF(w.Expected))
 	case analyze.RulePlateau:
 		return fmt.Sprintf("grew until point %d, then stayed flat over the last %d points, a longer pause than any before: growth that stopped (a bounded cache that filled, or a warm-up that ended late)", t.ChangePoint, w.Tail)
+	case analyze.RuleLevelsOff:
+		return fmt.Sprintf("grew %s in its first third but %s in its last: growth that levels off (the allocator's cache filling up, or a start-up ending), not a leak's steady growth",
+			units.Rate(w.RateFirst, t.Per), units.Rate(w.RateLast, t.Per))
 	case analyze.RuleRatchet:
 		return fmt.Sprintf("a peak since start that rose at %d readings, where a steady workload's new largest batches give about %.1f (%s): the running peak of a steady workload, not growth; slope %s",
 			w.Rises, w.RisesExpected, units.PValue(w.RisesP), rate)

@@ -1,0 +1,129 @@
+package analyze
+
+import (
+	"slices"
+
+	"gpureport/internal/stats"
+	"gpureport/internal/units"
+)
+
+// Jobs one after another, and growth that levels off, in a GPU monitor's
+// readings of used memory (trend.go's rules apply to each job).
+
+// jobContextBytes is how far above the idle GPU's level a reading may be
+// and still be the idle GPU: a CUDA context, the least a running job
+// holds, is about 300 to 500 MiB with lazy module loading (the default
+// since CUDA 12.2), so a reading within 512 MiB of the idle level holds at
+// most one context starting up or tearing down, no job's weights or data;
+// and other processes' memory (a display server, a monitoring agent)
+// wobbles by far less than that.
+const jobContextBytes = 512 << 20
+
+// jobSpans splits a GPU monitor's readings of used memory at the idle
+// GPU's level: a job's processes end and free everything, context
+// included, so used memory falls back to what other processes hold. The
+// idle level is the lowest reading; it is the idle GPU's when the log
+// starts at it (the monitor started before the first job) or when it is
+// no more than one context (nothing of a job's own can be there). A job
+// is a maximal run of readings above that level by more than one context
+// (jobContextBytes), and a gap between two jobs starts with a fall larger
+// than the idle level (the job's memory released, more than remains, as
+// idleTail asks). It returns the jobs' [lo, hi) ranges and the idle level
+// in bytes; nil when the readings hold fewer than two jobs.
+func jobSpans(y []float64) ([][2]int, float64) {
+	if len(y) < 3 {
+		return nil, 0
+	}
+	idle := slices.Min(y)
+	isIdle := func(i int) bool { return y[i] <= idle+jobContextBytes }
+	if !isIdle(0) && idle > jobContextBytes {
+		return nil, 0
+	}
+	var jobs [][2]int
+	for i := 0; i < len(y); {
+		if isIdle(i) {
+			i++
+			continue
+		}
+		lo := i
+		for i < len(y) && !isIdle(i) {
+			i++
+		}
+		if len(jobs) > 0 && !(y[jobs[len(jobs)-1][1]-1]-y[jobs[len(jobs)-1][1]] > idle) {
+			// Not a whole job's memory released: the same job.
+			jobs[len(jobs)-1][1] = i
+			continue
+		}
+		jobs = append(jobs, [2]int{lo, i})
+	}
+	if len(jobs) < 2 {
+		return nil, 0
+	}
+	return jobs, idle
+}
+
+// fitJobs judges each job of a GPU monitor's readings alone (jobSpans).
+// The last job decides: its trend is the readings' trend, and projected
+// when it grows; a trend across jobs would read a sweep of flat jobs of
+// rising sizes as growth. When the last job does not grow but an earlier
+// one does, that job's growth is the trend (a job that grows still
+// grows), with no projection: it ended (Trend.Job < Trend.Jobs).
+func fitJobs(metric string, per units.Per, x, y []float64, r TrendRules, jobs [][2]int, idle float64) Trend {
+	n := min(len(x), len(y))
+	var pick Trend
+	for j := len(jobs) - 1; j >= 0; j-- {
+		lo, hi := jobs[j][0], min(jobs[j][1], n)
+		t := fitWhole(metric, per, x[lo:hi], y[lo:hi], r)
+		t.FitFrom += lo
+		if t.ChangePoint >= 0 {
+			t.ChangePoint += lo
+		}
+		if t.Why.Rule == RuleStepHolds {
+			t.Why.At += lo
+		}
+		t.Job = j + 1
+		if j == len(jobs)-1 {
+			pick = t
+		}
+		if t.State == StateGrowing {
+			pick = t
+			break
+		}
+	}
+	pick.Given, pick.Jobs, pick.JobIdle = n, len(jobs), idle
+	return pick
+}
+
+// decelerates reports whether growth levels off: the Theil-Sen rate of
+// the last third of the points, at the upper end of its 95% interval, is
+// below share (PersistShare: the persistence rule's quarter, here of a
+// rate) of the first third's at the lower end of its interval, while
+// the last third still rises (its interval above 0). Noise around steady
+// growth leaves the two thirds' intervals overlapping; an exponential
+// approach to a working level (the caching allocator filling its cache,
+// a start-up ending) slows by far more, and still creeps up. A last
+// third whose interval reaches 0 is a pause or a plateau, not a slower
+// rise: a leak in bursts pauses, and readingsStoppedAt tells its pauses
+// from a plateau by their lengths. Each third
+// holds at least 3 points, the fewest with a spread of slopes. It
+// returns the two rates, in bytes per unit of x.
+func decelerates(x, y []float64, share float64) (first, last float64, ok bool) {
+	n := min(len(x), len(y))
+	k := (n + 2) / 3
+	if k < 3 || 2*k > n {
+		return 0, 0, false
+	}
+	f := thirdSlope(x[:k], y[:k])
+	l := thirdSlope(x[n-k:n], y[n-k:n])
+	if !(f.Lo > 0) || !(l.Lo > 0) || !(l.Hi < share*f.Lo) {
+		return 0, 0, false
+	}
+	return f.Slope, l.Slope, true
+}
+
+// thirdSlope is the Theil-Sen fit of a third of the points, its interval
+// widened for serial correlation as the trend's is (a leak's bursts make
+// neighbouring readings alike).
+func thirdSlope(x, y []float64) stats.TheilSenFit {
+	return stats.TheilSenCorrected(x, y, stats.ModifiedMannKendall(x, y).VarFactor)
+}
