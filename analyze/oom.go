@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/bits"
 	"slices"
+	"strconv"
 	"time"
 
 	"gpureport/analyze/roles"
@@ -63,13 +64,22 @@ const topLiveAtOOM = 5
 // event can appear in the traces of several snapshots (the ring buffer
 // keeps it); the first snapshot that holds it is used, as its state is the
 // closest. It is Handled when the trace of one that holds it goes on after
-// it (wentOn): the first, or a later dump whose trace allocated after it.
+// it (wentOn): the first, or else the last later dump whose trace
+// allocated after it, which shows the most of what followed. Only that one
+// later dump is read for it, and its answer is kept beside its digest
+// (sequelSideKind): an OOM that stays in the ring buffers of hundreds of
+// dumps costs one decode, once, not one a dump and a run (issue 30).
 func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo, side string) []OOM {
 	type key struct {
 		t, size int64
 		free    uint64
 	}
-	seen := map[key]int{} // -> index in out; -1 when not explained
+	type holder struct {
+		f   *ingest.SnapshotFile
+		idx int
+	}
+	seen := map[key]int{}     // -> index in out; -1 when not explained
+	later := map[int]holder{} // index in out -> its last later dump that allocated after it
 	var out []OOM
 	for _, f := range s.Files {
 		for _, e := range f.Snapshot.OOMEntries(s.Device) {
@@ -79,7 +89,7 @@ func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo, si
 				// still holds the OOM may show what followed it, where
 				// the first was dumped at the OOM (an OOM observer's).
 				if j >= 0 && !out[j].Handled && f.Snapshot.AllocatesAfter(s.Device, e.Index) {
-					out[j].Handled = wentOnIn(f, s.Device, e.Index)
+					later[j] = holder{f, e.Index}
 				}
 				continue
 			}
@@ -105,7 +115,27 @@ func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo, si
 			out = append(out, o)
 		}
 	}
+	for j, h := range later {
+		out[j].Handled = sequelWentOn(h.f, s.DeviceKey, h.idx, side)
+	}
 	return out
+}
+
+// sequelWentOn is wentOnIn for the OOM at trace event idx of device key in
+// file f, kept as f's side entry (one byte: 1 when it went on), so a
+// re-run does not decode f again for it.
+func sequelWentOn(f *ingest.SnapshotFile, key DeviceKey, idx int, version string) bool {
+	kind := sideKind("oomsequel", version, key, "e"+strconv.Itoa(idx))
+	if b, ok := sideBytes(f, kind); ok && len(b) == 1 && b[0] <= 1 {
+		return b[0] == 1
+	}
+	went := wentOnIn(f, key.Device, idx)
+	b := []byte{0}
+	if went {
+		b[0] = 1
+	}
+	setSide(f, kind, inBundle, b)
+	return went
 }
 
 // explainOOM explains the OOM at trace event idx of device dev in the
