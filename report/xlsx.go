@@ -733,7 +733,7 @@ var neverFreedCols = []xcolumn[neverFreedRow]{
 	xc("Never freed", 13, fmtMiB, func(r neverFreedRow) Cell { return r.Bytes }),
 	xc("Blocks", 10, fmtBytes, func(r neverFreedRow) Cell { return r.Blocks }),
 	xc("Steps", 10, fmtBytes, func(r neverFreedRow) Cell { return r.Steps }),
-	xt("Leak", 40, func(r neverFreedRow) string { return r.Leak }),
+	xt("Possible leak", 64, func(r neverFreedRow) string { return r.Leak }),
 	xt("Snapshot", 50, func(r neverFreedRow) string { return r.Path }),
 }
 
