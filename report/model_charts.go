@@ -97,12 +97,31 @@ func timelineChart(d *analyze.Device) chartSpec {
 		spec.series = append(spec.series, seriesSpec{name: words.DeviceUsed(d), points: scale(used), color: colorUsed})
 	}
 	x0, x1, haveX := 0.0, 0.0, false
+	xEnd := 0.0     // the last x drawn, where the capacity line ends at least
+	drawFit := true // whether the primary trend's line is drawn
 	if n := len(d.Points); n > 0 {
 		x0, x1, haveX = d.Points[0].X, d.Points[n-1].X, true
 	} else if d.MemoryStats != nil {
 		x0, x1, haveX = finiteRange(d.MemoryStats.X)
+	} else if d.GPU != nil {
+		// A device known from its GPU logs alone: its used-memory trend
+		// (and forecast) is fitted on the readings up to its last busy
+		// one (FitX1), not an idle tail after the job, so the fit and
+		// the projection band end and pivot there.
+		x0, x1, haveX = finiteRange(d.GPU.X)
+		xEnd = x1
+		if t := d.Primary(); t != nil && finite(t.FitX1) && t.FitX1 > x0 && t.FitX1 < x1 {
+			x1 = t.FitX1
+		}
+		// A line through a job's start-up ramp that the trend rules read
+		// as flat (warm-up, then flat) is no line the readings follow:
+		// only a growing trend's is drawn.
+		if t := d.Primary(); t != nil && t.State != analyze.StateGrowing {
+			drawFit = false
+		}
 	}
-	if t := d.Primary(); t != nil && t.N >= 2 && finite(t.Slope) && haveX {
+	xEnd = max(xEnd, x1)
+	if t := d.Primary(); t != nil && t.N >= 2 && finite(t.Slope) && haveX && drawFit {
 		from := t.FitX0
 		if len(d.Points) > 0 {
 			from = d.Points[min(max(t.FitFrom, 0), len(d.Points)-1)].X
@@ -126,11 +145,11 @@ func timelineChart(d *analyze.Device) chartSpec {
 			)
 		}
 		if d.Capacity > 0 && !capFar {
-			cx1 := max(end, x1)
+			cx1 := max(end, xEnd)
 			spec.series = append(spec.series, seriesSpec{name: "capacity", points: []xy{{x0, float64(d.Capacity) / size}, {cx1, float64(d.Capacity) / size}}, dashed: true, color: colorCapacity})
 		}
 	} else if d.Capacity > 0 && haveX && !capFar {
-		spec.series = append(spec.series, seriesSpec{name: "capacity", points: []xy{{x0, float64(d.Capacity) / size}, {x1, float64(d.Capacity) / size}}, dashed: true, color: colorCapacity})
+		spec.series = append(spec.series, seriesSpec{name: "capacity", points: []xy{{x0, float64(d.Capacity) / size}, {xEnd, float64(d.Capacity) / size}}, dashed: true, color: colorCapacity})
 	}
 	return spec
 }

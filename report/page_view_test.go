@@ -267,3 +267,56 @@ func TestPrintedPage(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineGPULogOnly: a device known from its GPU logs alone draws its
+// growing used-memory trend's fit, projection band and capacity, the fit
+// and band ending and pivoting at the last fitted reading, not an idle
+// tail after the job; a trend the rules read as flat (a start-up ramp
+// that levelled off) draws no line through the ramp, only the readings
+// and the capacity.
+func TestTimelineGPULogOnly(t *testing.T) {
+	device := func(state analyze.TrendState) *analyze.Device {
+		d := &analyze.Device{DeviceKey: analyze.DeviceKey{Rank: input.NoRank}, Axis: analyze.AxisHours, Capacity: 40 << 30,
+			PrimaryMetric: analyze.MetricGPUUsed, GPU: &analyze.GPUSeries{Total: 40 << 30}}
+		for i := range 12 {
+			used := int64(20<<30) + int64(i)*(1<<30)
+			if i >= 10 {
+				used = 500 << 20 // the job ended: idle readings
+			}
+			d.GPU.X = append(d.GPU.X, float64(i))
+			d.GPU.Used = append(d.GPU.Used, used)
+		}
+		d.Trends = []analyze.Trend{{Metric: analyze.MetricGPUUsed, Per: analyze.AxisHours, N: 10, State: state,
+			Slope: 1 << 30, Lo: 0.9 * (1 << 30), Hi: 1.1 * (1 << 30), Intercept: 20 << 30, FitX0: 0, FitX1: 9}}
+		if state == analyze.StateGrowing {
+			d.Trends[0].Projection = &analyze.Projection{Capacity: 40 << 30, X: 20, Remaining: 11}
+		}
+		return d
+	}
+	cv, err := timelineChart(device(analyze.StateGrowing)).render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := string(cv.Option)
+	for _, name := range []string{`"name":"fit (`, `"name":"projection"`, `"name":"95% band"`, `"name":"capacity"`} {
+		if !strings.Contains(opt, name) {
+			t.Errorf("growing: no %s series:\n%s", name, tail(opt, 800))
+		}
+	}
+	// The fit runs from reading 0 to the last fitted one (9), where the
+	// projection starts: 20 + 9 = 29 GiB.
+	if !strings.Contains(opt, "[9,29]") {
+		t.Errorf("growing: the fit does not end, nor the projection pivot, at the last fitted reading (x 9, 29 GiB):\n%s", tail(opt, 800))
+	}
+	cv, err = timelineChart(device(analyze.StateFlat)).render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt = string(cv.Option)
+	if strings.Contains(opt, `"name":"fit (`) || strings.Contains(opt, `"name":"projection"`) {
+		t.Errorf("flat: a line is drawn through the readings:\n%s", tail(opt, 800))
+	}
+	if !strings.Contains(opt, `"name":"capacity"`) {
+		t.Errorf("flat: no capacity line:\n%s", tail(opt, 800))
+	}
+}
