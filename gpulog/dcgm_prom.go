@@ -174,7 +174,8 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 	// fields, so that a scrape without any says why it gives no reading;
 	// unreserved counts the readings whose total is used + free without
 	// the reserved memory.
-	metrics, memory, unreserved := 0, 0, 0
+	var tally dcgmTally
+	unreserved := 0
 	for {
 		s, n, ok := b.nextContent(lr)
 		if !ok {
@@ -199,18 +200,8 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 		if !strings.HasPrefix(p.name, dcgmPrefix) {
 			continue
 		}
-		metrics++
-		field := dcgmField(p.name)
-		if field == "" {
-			continue
-		}
-		switch field {
-		case "used", "free", "total":
-			memory++
-		}
-		idx, ok := atoi(p.labels["gpu"])
+		field, idx, ok := tally.series(b, n, "", p.name, p.labels)
 		if !ok {
-			b.skip(n, kindBadRow, fmt.Sprintf("%s has no gpu=\"N\" label", p.name))
 			continue
 		}
 		key := dcgmKey(p.labels)
@@ -236,10 +227,10 @@ func readDCGM(r io.Reader, b *logBuilder) error {
 			"their total is used + free, which leaves out the driver's reserved memory, so the device's capacity is that much below the card's; "+
 			"add DCGM_FI_DEV_FB_RESERVED to the exporter's counters list, or pass --capacity", unreserved))
 	}
-	if metrics > 0 && memory == 0 {
-		b.note(fmt.Sprintf("%d DCGM metric lines, none of them a framebuffer field (DCGM_FI_DEV_FB_USED, _FREE, _TOTAL): the exporter's counters list leaves GPU memory out; add those fields to it", metrics))
+	if tally.metrics > 0 && tally.memory == 0 {
+		b.note(fmt.Sprintf("%d DCGM metric lines, none of them a framebuffer field (DCGM_FI_DEV_FB_USED, _FREE, _TOTAL): the exporter's counters list leaves GPU memory out; add those fields to it", tally.metrics))
 		if len(b.log.Samples)+len(b.log.MIG) == 0 {
-			return fmt.Errorf("%d DCGM metric lines and no framebuffer field (DCGM_FI_DEV_FB_USED, _FREE, _TOTAL): the exporter's counters list leaves GPU memory out; add those fields to it", metrics)
+			return fmt.Errorf("%d DCGM metric lines and no framebuffer field (DCGM_FI_DEV_FB_USED, _FREE, _TOTAL): the exporter's counters list leaves GPU memory out; add those fields to it", tally.metrics)
 		}
 	}
 	return nil
@@ -310,6 +301,33 @@ func dcgmBadValue(field, name string, value float64) string {
 		}
 	}
 	return ""
+}
+
+// dcgmTally counts what both DCGM readers (the exporter's text, a
+// Prometheus response) say of a log that reads nothing: the DCGM metrics
+// seen, and of them the framebuffer fields a reading needs.
+type dcgmTally struct{ metrics, memory int }
+
+// series counts DCGM metric name of series (or line) n, with its labels,
+// and returns its memory field and GPU index; ok is false when it is no
+// memory field, or when it has no gpu label, which is skipped with the
+// reason (where prefixed: "series 3: ").
+func (t *dcgmTally) series(b *logBuilder, n int, where, name string, labels map[string]string) (field string, idx int, ok bool) {
+	t.metrics++
+	field = dcgmField(name)
+	if field == "" {
+		return "", 0, false
+	}
+	switch field {
+	case "used", "free", "total":
+		t.memory++
+	}
+	idx, ok = atoi(labels["gpu"])
+	if !ok {
+		b.skip(n, kindBadRow, fmt.Sprintf("%s%s has no gpu=\"N\" label", where, name))
+		return "", 0, false
+	}
+	return field, idx, true
 }
 
 // dcgmField names the DCGM fields the reader uses, "" for others.

@@ -122,7 +122,7 @@ func readPromJSON(r io.Reader, b *logBuilder) error {
 	byTime := map[int64]*dcgmScrape{}
 	// metrics counts DCGM series, memory those of framebuffer fields;
 	// others names the first metrics of other exporters.
-	metrics, memory := 0, 0
+	var tally dcgmTally
 	var others []string
 	for i, s := range series {
 		n := i + 1
@@ -133,18 +133,8 @@ func readPromJSON(r io.Reader, b *logBuilder) error {
 			}
 			continue
 		}
-		metrics++
-		field := dcgmField(name)
-		if field == "" {
-			continue
-		}
-		switch field {
-		case "used", "free", "total":
-			memory++
-		}
-		idx, ok := atoi(s.Metric["gpu"])
+		field, idx, ok := tally.series(b, n, fmt.Sprintf("series %d: ", n), name, s.Metric)
 		if !ok {
-			b.skip(n, kindBadRow, fmt.Sprintf("series %d: %s has no gpu=\"N\" label", n, name))
 			continue
 		}
 		points := s.Values
@@ -169,15 +159,15 @@ func readPromJSON(r io.Reader, b *logBuilder) error {
 			sc.dcgmDevice(s.Metric, idx, n).set(field, name, v)
 		}
 	}
-	if metrics == 0 {
+	if tally.metrics == 0 {
 		what := "no series"
 		if len(others) > 0 {
 			what = "series of " + strings.Join(others, ", ")
 		}
 		return fmt.Errorf("a Prometheus %s result with %s and none of DCGM exporter's metrics (DCGM_FI_DEV_FB_USED, _FREE, _TOTAL)", rt, what)
 	}
-	if memory == 0 {
-		return fmt.Errorf("%d DCGM series, none of them a framebuffer field (DCGM_FI_DEV_FB_USED, _FREE, _TOTAL): query those metrics", metrics)
+	if tally.memory == 0 {
+		return fmt.Errorf("%d DCGM series, none of them a framebuffer field (DCGM_FI_DEV_FB_USED, _FREE, _TOTAL): query those metrics", tally.metrics)
 	}
 	times := make([]int64, 0, len(byTime))
 	for ms := range byTime {
