@@ -293,12 +293,8 @@ func namePIDs(found []rankDumps) []int {
 	pids := make([]int, len(found))
 	seen := map[int]bool{}
 	for i, p := range found {
-		m := pidInPath.FindAllStringSubmatch(p.path, -1)
-		if len(m) != 1 {
-			return nil
-		}
-		n, err := strconv.Atoi(m[0][1])
-		if err != nil || n <= 0 || seen[n] {
+		n := PathPID(p.path)
+		if n == 0 || seen[n] {
 			return nil
 		}
 		pids[i], seen[n] = n, true

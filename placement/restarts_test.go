@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -75,46 +76,48 @@ func TestSplitRestarts(t *testing.T) {
 		// restarts is how many boundaries the note must name; 0: no note.
 		restarts int
 		stepBack bool
+		// dirs are the run folders whose logs are a run's (nil: none).
+		dirs map[string]int
 	}{
 		{"a run, then the script again in a subfolder, its steps starting over",
 			append(series("snapshot_%d00.pickle", first, 5, 0, 5, 1), series("rerun/snapshot_%d00.pickle", again, 4, 120, 5, 1)...),
-			[]int{0, 0, 0, 0, 0, 1, 1, 1, 1}, 1, true},
+			[]int{0, 0, 0, 0, 0, 1, 1, 1, 1}, 1, true, map[string]int{"rerun": 1}},
 		{"two runs in numbered folders",
 			append(series("run1/snapshot_%d00.pickle", first, 3, 0, 5, 1), series("run2/snapshot_%d00.pickle", again, 3, 45, 5, 1)...),
-			[]int{0, 0, 0, 1, 1, 1}, 1, true},
+			[]int{0, 0, 0, 1, 1, 1}, 1, true, map[string]int{"run1": 0, "run2": 1}},
 		{"rank 0's dumps, then rank 0's dumps of a second run",
 			append(series("a/rank0_step%d00.pickle", first, 3, 0, 5, 1), series("b/rank0_step%d00.pickle", again, 3, 45, 5, 1)...),
-			[]int{0, 0, 0, 1, 1, 1}, 1, true},
+			[]int{0, 0, 0, 1, 1, 1}, 1, true, map[string]int{"a": 0, "b": 1}},
 		{"names with times only, a second run two hours later",
 			append(stamped(first, 4, 0, 5), stamped(again, 4, 135, 5)...),
-			[]int{0, 0, 0, 0, 1, 1, 1, 1}, 1, false},
+			[]int{0, 0, 0, 0, 1, 1, 1, 1}, 1, false, nil},
 		{"three runs",
 			slices.Concat(stamped(first, 3, 0, 5), stamped(again, 3, 120, 5), stamped(first, 3, 300, 5)),
-			[]int{0, 0, 0, 1, 1, 1, 2, 2, 2}, 2, false},
+			[]int{0, 0, 0, 1, 1, 1, 2, 2, 2}, 2, false, nil},
 		{"one process paused an hour (a checkpoint, an evaluation): one run",
 			append(series("snapshot_%d00.pickle", first, 4, 0, 5, 1), dump{path: "snapshot_500.pickle", p: first, i: 4, min: 80}, dump{path: "snapshot_600.pickle", p: first, i: 5, min: 85}),
-			[]int{no, no, no, no, no, no}, 0, false},
+			[]int{no, no, no, no, no, no}, 0, false, nil},
 		{"names with times only, one process paused two hours: one run",
 			append(stamped(first, 4, 0, 5), dump{path: "mem_pause.pickle", p: first, i: 4, min: 135}),
-			nil, 0, false},
+			nil, 0, false, nil},
 		{"a job resumed, its steps going on: one run",
 			append(series("snapshot_%d00.pickle", first, 3, 0, 5, 1), series("resumed/snapshot_%d00.pickle", again, 3, 120, 5, 4)...),
-			[]int{no, no, no, no, no, no}, 0, false},
+			[]int{no, no, no, no, no, no}, 0, false, nil},
 		{"a second run a few intervals later with steps going on: one run",
 			append(stamped(first, 4, 0, 5), stamped(again, 4, 30, 5)...),
-			[]int{no, no, no, no, no, no, no, no}, 0, false},
+			[]int{no, no, no, no, no, no, no, no}, 0, false, nil},
 		{"another program's dumps of the same names after a gap: no run of one script",
 			append(series("snapshot_%d00.pickle", first, 3, 0, 5, 1), series("rerun/snapshot_%d00.pickle", other, 3, 120, 5, 1)...),
-			nil, 0, false},
+			nil, 0, false, nil},
 		{"dumps of other names after a gap: no run of one script",
 			append(series("snapshot_%d00.pickle", first, 3, 0, 5, 1), series("rerun/mem_%d00.pickle", again, 3, 120, 5, 1)...),
-			nil, 0, false},
+			nil, 0, false, nil},
 		{"dumps without blocks (traces alone): no evidence",
 			bare(append(series("snapshot_%d00.pickle", first, 3, 0, 5, 1), series("rerun/snapshot_%d00.pickle", again, 3, 120, 5, 1)...)),
-			nil, 0, false},
+			nil, 0, false, nil},
 		{"no time on one clock: no order, no evidence",
 			untimed(append(series("snapshot_%d00.pickle", first, 3, 0, 5, 1), series("snapshot_%d00.pickle", again, 3, 120, 5, 1)...)),
-			nil, 0, false},
+			nil, 0, false, nil},
 	}
 	for _, tt := range tests {
 		if tt.name == "names with times only, one process paused two hours: one run" {
@@ -155,7 +158,10 @@ func TestSplitRestarts(t *testing.T) {
 				if len(notes) > 0 {
 					t.Fatalf("notes before splitRestarts %+v, want none", notes)
 				}
-				notes, _ = splitRestarts(files)
+				notes, dirs := splitRestarts(files)
+				if len(dirs)+len(tt.dirs) > 0 && !maps.Equal(dirs, tt.dirs) {
+					t.Errorf("run folders %v, want %v", dirs, tt.dirs)
+				}
 				var got []int
 				for _, f := range files {
 					got = append(got, f.Rank)
