@@ -115,7 +115,16 @@ type Run struct {
 	// deviceMemory is the device memory the capture manifests give
 	// (ManifestMemory).
 	deviceMemory []DeviceMemory
+	// laterRuns are the ranks placement gave the runs of the script after
+	// a rank's first (restarts.go): no ranks of the job (LaterRun).
+	laterRuns map[int]bool
 }
+
+// LaterRun reports whether rank is the number placement gave a run of the
+// script after the first run of a rank's dumps (restarts.go): a process
+// that ran after the job's, no rank of it, which a comparison of the
+// job's ranks or a count of its data-parallel ranks leaves out.
+func (r *Run) LaterRun(rank int) bool { return r.laterRuns[rank] }
 
 // Place decides where each input of run belongs, in this order: the rank
 // of every snapshot (ranks.go, then unranked.go for dumps whose paths give
@@ -139,7 +148,8 @@ func Place(run *ingest.Run) *Run {
 	}
 	notes, dirRanks := separateRanks(out.Snapshots)
 	notes = append(notes, joinUnranked(out.Snapshots, notes)...)
-	restartNotes, runDirs := splitRestarts(out.Snapshots)
+	restartNotes, runDirs, later := splitRestarts(out.Snapshots)
+	out.laterRuns = later
 	notes = append(notes, restartNotes...)
 	if len(runDirs) > 0 {
 		if dirRanks == nil {

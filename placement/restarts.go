@@ -69,9 +69,10 @@ type Restart struct {
 
 // splitRestarts gives each run after the first of a rank's dumps a rank
 // of its own (see above), setting each file's Rank, and returns the note
-// that says so (nil when no rank starts over) and, for each run whose
-// dumps fill a folder of their own, that folder's new rank.
-func splitRestarts(files []*ingest.SnapshotFile) ([]Note, map[string]int) {
+// that says so (nil when no rank starts over), for each run whose dumps
+// fill a folder of their own that folder's new rank, and the ranks of the
+// runs after the first (Run.LaterRun).
+func splitRestarts(files []*ingest.SnapshotFile) ([]Note, map[string]int, map[int]bool) {
 	byRank := map[int][]*ingest.SnapshotFile{}
 	var ranks []int
 	next := 0
@@ -85,6 +86,7 @@ func splitRestarts(files []*ingest.SnapshotFile) ([]Note, map[string]int) {
 	slices.Sort(ranks)
 	var num *RankNumbering
 	var dirRanks map[string]int
+	later := map[int]bool{}
 	for _, r := range ranks {
 		runs, restarts := restartRuns(byRank[r])
 		if restarts == nil {
@@ -103,6 +105,9 @@ func splitRestarts(files []*ingest.SnapshotFile) ([]Note, map[string]int) {
 				rank, next = next, next+1
 			}
 			newRanks[i] = rank
+			if i > 0 {
+				later[rank] = true
+			}
 			dirs := map[string]bool{}
 			for _, f := range run {
 				f.Rank = rank
@@ -122,9 +127,9 @@ func splitRestarts(files []*ingest.SnapshotFile) ([]Note, map[string]int) {
 		}
 	}
 	if num == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return []Note{{Kind: NoteRanksNumbered, Ranks: num}}, dirRanks
+	return []Note{{Kind: NoteRanksNumbered, Ranks: num}}, dirRanks, later
 }
 
 // restartRuns parts one rank's dumps into runs one after another at the

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/snapshot"
@@ -158,7 +159,10 @@ func TestSplitRestarts(t *testing.T) {
 				if len(notes) > 0 {
 					t.Fatalf("notes before splitRestarts %+v, want none", notes)
 				}
-				notes, dirs := splitRestarts(files)
+				notes, dirs, later := splitRestarts(files)
+				if len(later) != tt.restarts {
+					t.Errorf("later runs %v, want %d", later, tt.restarts)
+				}
 				if len(dirs)+len(tt.dirs) > 0 && !maps.Equal(dirs, tt.dirs) {
 					t.Errorf("run folders %v, want %v", dirs, tt.dirs)
 				}
@@ -178,6 +182,51 @@ func TestSplitRestarts(t *testing.T) {
 					t.Errorf("restart %+v, want step back %v", notes[0].Ranks.Restarts[0], tt.stepBack)
 				}
 			})
+		}
+	}
+}
+
+// TestPlaceLaterRuns: Place numbers a second run of the script as a
+// process of its own, says so in a note, reports its number as a later
+// run (no rank of the job) and gives it its folder's logs.
+func TestPlaceLaterRuns(t *testing.T) {
+	const t0 = int64(1_714_560_000_000_000)
+	const minute = int64(60_000_000)
+	first := program{"/home/alice/proj/train.py", 0x7f00_0000_0000, 8, 256 << 20, true}
+	again := first
+	again.base = 0x7e80_0000_0000
+	run := &ingest.Run{}
+	for i := range 6 {
+		p, dir, at := first, "", int64(i)*5
+		if i >= 3 {
+			p, dir, at = again, "rerun/", 120+int64(i-3)*5
+		}
+		name := fmt.Sprintf("%ssnapshot_%d00.pickle", dir, i%3+1)
+		n := ingest.ParseName(name)
+		run.Snapshots = append(run.Snapshots, &ingest.SnapshotFile{Source: input.Source{Path: name}, Step: n.Step, Order: n.Order, OrderKind: n.OrderKind,
+			Rank: n.Rank, Phase: n.Phase, Epoch: n.Epoch, Snapshot: p.dump(i%3, 0, t0+at*minute)})
+	}
+	run.Logs = []*gpulog.GPULog{{Source: input.Source{Path: "rerun/train.log"}}}
+	placed := Place(run)
+	var ranks []int
+	for _, f := range placed.Snapshots {
+		ranks = append(ranks, f.Rank)
+	}
+	if want := []int{0, 0, 0, 1, 1, 1}; !slices.Equal(ranks, want) {
+		t.Errorf("ranks %v, want %v", ranks, want)
+	}
+	if placed.LaterRun(0) || !placed.LaterRun(1) {
+		t.Errorf("later runs: 0 %v, 1 %v; want 1 alone", placed.LaterRun(0), placed.LaterRun(1))
+	}
+	if r := placed.LogRank(placed.Logs[0]); r != 1 {
+		t.Errorf("rerun/train.log rank %d, want 1", r)
+	}
+	if len(placed.Notes) != 1 || placed.Notes[0].Ranks == nil || len(placed.Notes[0].Ranks.Restarts) != 1 {
+		t.Errorf("notes %+v, want one restart", placed.Notes)
+	}
+	for _, f := range run.Snapshots {
+		if f.Rank != input.NoRank {
+			t.Errorf("%s: the run as read was changed (rank %d)", f.Path, f.Rank)
 		}
 	}
 }
