@@ -20,10 +20,10 @@ func frameworkCapacity(logs []*gpulog.GPULog, k DeviceKey) (int64, string, bool)
 	for _, l := range logs {
 		for i := range l.Capacities {
 			c := &l.Capacities[i]
-			if c.Total <= 0 || !sameRank(c.Rank, k.Rank) || c.Device >= 0 && c.Device != k.Device || placement.ParseDeviceType(c.Type) != k.Type {
+			if c.Total <= 0 || !sameProcess(DeviceKey{Rank: c.Rank}, k) || c.Device >= 0 && c.Device != k.Device || placement.ParseDeviceType(c.Type) != k.Type {
 				continue
 			}
-			if best == nil || best.Rank != k.Rank && c.Rank == k.Rank {
+			if best == nil || k.PID == 0 && best.Rank != k.Rank && c.Rank == k.Rank {
 				best, path = c, l.Path
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"gpureport/internal/stats"
 
 	"gpureport/input"
+	"gpureport/placement"
 )
 
 // Ranks of a data-parallel job run the same code on the same shapes, so
@@ -19,6 +20,22 @@ import (
 // unsuppressed suspects (or a growing allocated trend) when they are fewer
 // than half. The suspect that differs is the outlier's top suspect whose
 // fingerprint is not a suspect on any other rank.
+
+// jobDevices are the devices of devs that are the job's: those of a run
+// of the script after the first (placement.Run.LaterRun: a process that
+// ran after the job's, numbered as a rank) are left out.
+func jobDevices(devs []*Device, in *placement.Run) []*Device {
+	if in == nil {
+		return devs
+	}
+	out := make([]*Device, 0, len(devs))
+	for _, d := range devs {
+		if !in.LaterRun(d.Rank) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
 
 // compareRanks compares the ranks of a run; nil with fewer than two ranks.
 func compareRanks(all []*Device) *RankComparison {

@@ -124,17 +124,17 @@ func firstOOM(ooms []OOM, devices []*Device, d *Device) *RanOut {
 // (devices: the run's devices): o is on d, was not caught (a handled OOM
 // let the job go on), and is placed on d alone: its rank is d's, or no
 // other device of the run has its device number and a rank it may be
-// (sameRank). A message without a rank in a run of two single-GPU
+// (sameProcess). A message without a rank in a run of two single-GPU
 // processes, each on its cuda:0, says nothing of which ran out.
 func ranOutBy(o OOM, devices []*Device, d *Device) bool {
-	if o.Handled || d.Host || o.Device != d.Device || o.Type != d.Type || !sameRank(o.Rank, d.Rank) {
+	if o.Handled || d.Host || o.Device != d.Device || o.Type != d.Type || !sameProcess(o.Key(), d.DeviceKey) {
 		return false
 	}
-	if o.Rank != input.NoRank && o.Rank == d.Rank {
+	if surelySameProcess(o.Key(), d.DeviceKey) {
 		return true
 	}
 	for _, e := range devices {
-		if e != d && !e.Host && e.Device == o.Device && e.Type == o.Type && sameRank(o.Rank, e.Rank) {
+		if e != d && !e.Host && e.Device == o.Device && e.Type == o.Type && sameProcess(o.Key(), e.DeviceKey) {
 			return false
 		}
 	}

@@ -199,19 +199,19 @@ func (o logOOM) lineIn(path string) (int, bool) {
 // (of any rank when it has none) with its device type and number. Pinned
 // host memory is no device an OOM message names.
 func (o logOOM) on(d *Device) bool {
-	return !d.Host && sameRank(o.key.Rank, d.Rank) && o.key.Device == d.Device && o.key.Type == d.Type
+	return !d.Host && sameProcess(o.key, d.DeviceKey) && o.key.Device == d.Device && o.key.Type == d.Type
 }
 
 // onlyOn reports whether the OOM happened on device d and on no other
 // device of the run (devices) it may be on: its rank is d's, or no other
-// device has its device number and a rank it may be (sameRank). A message
+// device has its device number and a process it may be (sameProcess). A message
 // without a rank in a run of several processes each on its cuda:0 is on
 // each of them as far as on tells, and on none of them alone.
 func (o logOOM) onlyOn(d *Device, devices []*Device) bool {
 	if !o.on(d) {
 		return false
 	}
-	if o.key.Rank != input.NoRank && o.key.Rank == d.Rank {
+	if surelySameProcess(o.key, d.DeviceKey) {
 		return true
 	}
 	for _, e := range devices {
@@ -234,13 +234,17 @@ func placeLogOOMs(logs []*gpulog.GPULog, logRank func(*gpulog.GPULog) int, devic
 		pathRank := logRank(l)
 		for i := range l.OOMs {
 			m := &l.OOMs[i]
-			rank := m.Rank
+			rank, pid := m.Rank, 0
 			if rank == input.NoRank {
 				rank = pathRank
+				pid = folderPID(rank, devices)
 			}
-			key, ok := machineDevice(onMachine, m, rank, devices)
+			if p := messagePID(l.Path, m, devices); p > 0 {
+				rank, pid = pidRank(p, devices), p
+			}
+			key, ok := machineDevice(onMachine, m, rank, pid, devices)
 			if !ok {
-				key = messageDevice(placement.ParseDeviceType(m.DeviceType()), m.Device, rank, devices)
+				key = messageDevice(placement.ParseDeviceType(m.DeviceType()), m.Device, rank, pid, devices)
 			}
 			out = append(out, logOOM{path: l.Path, m: m, key: key, lines: map[string]int{l.Path: m.Line}})
 		}
@@ -280,14 +284,14 @@ func machineGPUs(logs []*gpulog.GPULog) map[machineGPU]int {
 // device number alone would name the first machine's GPU of that number
 // (each machine numbers its GPUs from 0). ok is false when no one device
 // is.
-func machineDevice(onMachine map[machineGPU]int, m *gpulog.TrainingOOM, rank int, devices []*Device) (DeviceKey, bool) {
+func machineDevice(onMachine map[machineGPU]int, m *gpulog.TrainingOOM, rank, pid int, devices []*Device) (DeviceKey, bool) {
 	idx, ok := onMachine[machineGPU{m.Machine, max(m.Device, 0)}]
 	if !ok || m.Machine == "" || placement.ParseDeviceType(m.DeviceType()) != placement.CUDA {
 		return DeviceKey{}, false
 	}
 	var found *Device
 	for _, d := range devices {
-		if d.Host || d.GPU == nil || d.GPUIndex != idx || !sameRank(d.Rank, rank) {
+		if d.Host || d.GPU == nil || d.GPUIndex != idx || !sameProcess(DeviceKey{Rank: rank, PID: pid}, d.DeviceKey) {
 			continue
 		}
 		if found != nil {
@@ -298,8 +302,8 @@ func machineDevice(onMachine map[machineGPU]int, m *gpulog.TrainingOOM, rank int
 	if found == nil {
 		return DeviceKey{}, false
 	}
-	if rank == input.NoRank {
-		rank = found.Rank
+	if rank == input.NoRank || found.PID > 0 {
+		return DeviceKey{Rank: found.Rank, Device: found.Device, Type: found.Type, PID: found.PID}, true
 	}
 	return DeviceKey{Rank: rank, Device: found.Device, Type: found.Type}, true
 }
@@ -344,7 +348,7 @@ func coveredBy(p logOOM, k *OOM) bool {
 	// The same failed request is the same OOM even when the message
 	// numbers the GPU otherwise than the snapshot (a physical index
 	// beside cuda:N).
-	return k.Type == p.key.Type && sameRank(k.Rank, p.key.Rank) && (k.Device == p.key.Device || sameRequest(p.m.Requested, p.m.RequestedSlack, k.Requested))
+	return k.Type == p.key.Type && sameProcess(k.Key(), p.key) && (k.Device == p.key.Device || sameRequest(p.m.Requested, p.m.RequestedSlack, k.Requested))
 }
 
 // trainingLogOOMs makes OOM findings of the training logs' OOM messages,
@@ -386,6 +390,80 @@ func sameRank(a, b int) bool {
 	return a == b || a == input.NoRank || b == input.NoRank
 }
 
+// A process the snapshot paths tell apart by its pid alone
+// (DeviceKey.PID: snapshot_pid4242_step5.pickle) has a Rank that numbers
+// it in path order, no rank of the job: a training log's "rank 0" or
+// "GPU 0" says nothing of which pid it was, and matched by that number
+// an OOM of the log went to whichever pid sorted first. Only evidence of
+// the process places an event on such a device: its pid (the log's path
+// names it, or the message lists it as this process: messagePID), the
+// folder that holds its dumps alone (folderPID), or its GPU (the
+// nvidia-smi index its device is joined to, messageDevice); else it may
+// be any of them, and placed on none alone.
+
+// sameProcess reports whether a and b may be one process's: the same pid
+// when both have one; either unknown when one has a pid (the other's
+// rank is no evidence against a path-order number); else sameRank.
+func sameProcess(a, b DeviceKey) bool {
+	switch {
+	case a.PID > 0 && b.PID > 0:
+		return a.PID == b.PID
+	case a.PID > 0 || b.PID > 0:
+		return true
+	}
+	return sameRank(a.Rank, b.Rank)
+}
+
+// surelySameProcess reports whether a and b are known to be one
+// process's: the same pid, or (neither having one) the same known rank.
+func surelySameProcess(a, b DeviceKey) bool {
+	if a.PID > 0 || b.PID > 0 {
+		return a.PID == b.PID
+	}
+	return a.Rank != input.NoRank && a.Rank == b.Rank
+}
+
+// messagePID is the pid of a device of the run that the OOM message m of
+// the log at path names as its process: the pid the log's path names
+// (placement.PathPID: train_pid4242.log), else the pid the message lists
+// as this process (gpulog.TrainingOOM.ListedSelfPID); 0 when neither is a
+// device's pid.
+func messagePID(path string, m *gpulog.TrainingOOM, devices []*Device) int {
+	for _, p := range []int{placement.PathPID(path), m.ListedSelfPID} {
+		if p > 0 && slices.ContainsFunc(devices, func(d *Device) bool { return d.PID == p }) {
+			return p
+		}
+	}
+	return 0
+}
+
+// folderPID is the pid of the process whose rank folder a log's path rank
+// (placement.Run.LogRank) is, when the devices of that path-order number
+// are a pid's alone; 0 otherwise.
+func folderPID(rank int, devices []*Device) int {
+	pid := 0
+	for _, d := range devices {
+		if d.Rank != rank || rank == input.NoRank {
+			continue
+		}
+		if d.PID == 0 || pid > 0 && d.PID != pid {
+			return 0
+		}
+		pid = d.PID
+	}
+	return pid
+}
+
+// pidRank is the path-order number of the devices of pid.
+func pidRank(pid int, devices []*Device) int {
+	for _, d := range devices {
+		if d.PID == pid {
+			return d.Rank
+		}
+	}
+	return input.NoRank
+}
+
 // messageDevice is the device of type typ of the run that an OOM message
 // of rank rank (input.NoRank: unknown) means by "GPU gpu" (-1: it names
 // none), with the message's rank; only devices of that type are looked
@@ -403,14 +481,15 @@ func sameRank(a, b int) bool {
 // it was, where the CUDA number it maps to (each rank's cuda:0) would
 // place the OOM on every rank's device (Device.RanOut on ranks that never
 // ran out). A CUDA number that several ranks' devices share stays rankless.
-func messageDevice(typ DeviceType, gpu, rank int, devices []*Device) DeviceKey {
+func messageDevice(typ DeviceType, gpu, rank, pid int, devices []*Device) DeviceKey {
+	who := DeviceKey{Rank: rank, PID: pid}
 	var ofRank []*Device
 	for _, d := range devices {
-		if !sameRank(d.Rank, rank) || d.Host || d.Type != typ {
+		if !sameProcess(who, d.DeviceKey) || d.Host || d.Type != typ {
 			continue
 		}
 		if d.Device == gpu {
-			return DeviceKey{Rank: rank, Device: gpu, Type: typ}
+			return DeviceKey{Rank: rank, Device: gpu, Type: typ, PID: pid}
 		}
 		ofRank = append(ofRank, d)
 	}
@@ -421,14 +500,16 @@ func messageDevice(typ DeviceType, gpu, rank int, devices []*Device) DeviceKey {
 		}
 	}
 	switch {
-	case len(joined) == 1 && rank == input.NoRank:
+	case len(joined) == 1 && (rank == input.NoRank || joined[0].PID > 0):
+		// A pid-named device's Rank is no rank of the job: its GPU is
+		// the evidence, whatever rank the line gives.
 		return joined[0].DeviceKey
 	case len(joined) > 0:
-		return DeviceKey{Rank: rank, Device: joined[0].Device, Type: typ}
+		return DeviceKey{Rank: rank, Device: joined[0].Device, Type: typ, PID: pid}
 	case len(ofRank) == 1:
-		return DeviceKey{Rank: rank, Device: ofRank[0].Device, Type: typ}
+		return DeviceKey{Rank: rank, Device: ofRank[0].Device, Type: typ, PID: pid}
 	}
-	return DeviceKey{Rank: rank, Device: max(gpu, 0), Type: typ}
+	return DeviceKey{Rank: rank, Device: max(gpu, 0), Type: typ, PID: pid}
 }
 
 // sameRequest reports whether an OOM message's request (logged bytes, as
@@ -568,7 +649,7 @@ func blameTrainingLeaks(f *Findings, from int) {
 			continue
 		}
 		for _, d := range f.Devices {
-			if d.Device != o.Device || d.Type != o.Type || !sameRank(d.Rank, o.Rank) || d.Host {
+			if d.Device != o.Device || d.Type != o.Type || !sameProcess(o.Key(), d.DeviceKey) || d.Host {
 				continue
 			}
 			last := len(d.Points) - 1

@@ -193,7 +193,7 @@ func TestMessageDevice(t *testing.T) {
 		if tt.wantRank != nil {
 			want.Rank = *tt.wantRank
 		}
-		if got := messageDevice(CUDA, tt.gpu, tt.rank, tt.devices); got != want {
+		if got := messageDevice(CUDA, tt.gpu, tt.rank, 0, tt.devices); got != want {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, want)
 		}
 	}
@@ -213,7 +213,7 @@ func TestMessageDevice(t *testing.T) {
 		{"XPU naming none beside CUDA devices", 0, -1, unjoined, DeviceKey{Rank: 0, Device: 0, Type: xpu}},
 		{"XPU naming none: the rank's only XPU", 0, -1, withXPU, DeviceKey{Rank: 0, Device: 1, Type: xpu}},
 	} {
-		if got := messageDevice(xpu, tt.gpu, tt.rank, tt.devices); got != tt.want {
+		if got := messageDevice(xpu, tt.gpu, tt.rank, 0, tt.devices); got != tt.want {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}
@@ -453,5 +453,61 @@ func TestPodLabelledSidecarOOM(t *testing.T) {
 	}
 	if o := f.OOMs[0]; o.Rank != 1 || o.Device != w1.Device {
 		t.Errorf("OOM on rank %d device %d, want rank 1 on w-1's device %d", o.Rank, o.Device, w1.Device)
+	}
+}
+
+// TestPIDDeviceLogOOMs: processes told apart by their pids alone are
+// numbered in path order, no rank of the job; a training log's OOM line
+// is placed on one of them only by evidence of the process (its GPU, its
+// pid in the log's path or in the message), never because the line's
+// rank or CUDA number equals that path-order number.
+func TestPIDDeviceLogOOMs(t *testing.T) {
+	gpu := &GPUSeries{}
+	joined := func() []*Device {
+		return []*Device{
+			{DeviceKey: DeviceKey{Rank: 0, Device: 0, PID: 4242}, GPU: gpu, GPUIndex: 1},
+			{DeviceKey: DeviceKey{Rank: 1, Device: 0, PID: 5151}, GPU: gpu, GPUIndex: 3},
+		}
+	}
+	unjoined := func() []*Device {
+		return []*Device{{DeviceKey: DeviceKey{Rank: 0, Device: 0, PID: 4242}}, {DeviceKey: DeviceKey{Rank: 1, Device: 0, PID: 5151}}}
+	}
+	for _, tt := range []struct {
+		name      string
+		path      string
+		rank, gpu int
+		listed    int
+		devices   []*Device
+		// want is the pid of the one device the OOM is on alone; 0: none.
+		want int
+	}{
+		{"rank 0, GPU 0: every process's cuda:0", "train.log", 0, 0, 0, joined(), 0},
+		{"no rank, GPU 0: every process's cuda:0", "train.log", input.NoRank, 0, 0, joined(), 0},
+		{"rank 0, GPU 0, not joined", "train.log", 0, 0, 0, unjoined(), 0},
+		{"rank 1, GPU 0, not joined", "train.log", 1, 0, 0, unjoined(), 0},
+		{"no rank, nvidia-smi GPU 3: the process joined to it", "train.log", input.NoRank, 3, 0, joined(), 5151},
+		{"rank 0, nvidia-smi GPU 3: the process joined to it", "train.log", 0, 3, 0, joined(), 5151},
+		{"the log's path names pid 5151", "worker_pid5151.log", 0, 0, 0, unjoined(), 5151},
+		{"the message lists pid 4242 as this process", "train.log", 1, 0, 4242, unjoined(), 4242},
+		{"the log's path names a pid of no device", "worker_pid777.log", 0, 0, 0, unjoined(), 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l := &gpulog.GPULog{Source: input.Source{Path: tt.path}, OOMs: []gpulog.TrainingOOM{{Line: 1, Count: 1, Kind: gpulog.OOMCUDAError,
+				Rank: tt.rank, Device: tt.gpu, ListedSelfPID: tt.listed, Requested: 1 << 30, Free: 1 << 20}}}
+			placed := placeLogOOMs([]*gpulog.GPULog{l}, func(*gpulog.GPULog) int { return input.NoRank }, tt.devices)
+			if len(placed) != 1 {
+				t.Fatalf("%d OOMs placed", len(placed))
+			}
+			o := trainingOOM(l.Path, l.OOMs[0], placed[0].key, 0, false)
+			for _, d := range tt.devices {
+				want := d.PID == tt.want
+				if got := placed[0].onlyOn(d, tt.devices); got != want {
+					t.Errorf("key %+v: on pid %d alone %v, want %v", placed[0].key, d.PID, got, want)
+				}
+				if got := ranOutBy(o, tt.devices, d); got != want {
+					t.Errorf("OOM %+v: ran out pid %d %v, want %v", o.Key(), d.PID, got, want)
+				}
+			}
+		})
 	}
 }

@@ -78,7 +78,8 @@ var reCopyNumber = regexp.MustCompile(`(?i) \(\d+\)|copy \(\d+\)|copy \d+|\(\d+(
 // editors and admins) and the names a script copies the last file to
 // (latest, final). A file of the same bytes as another under a name that
 // says neither is taken as an observation of its own: two nodes' logs of
-// lockstep ranks, node-a.log and worker_b.out, are byte for byte alike.
+// lockstep ranks, node-a.log and worker_b.out, are byte for byte alike
+// (training logs; GPU logs of timed readings are not, see timedCopies).
 var copyWords = map[string]bool{"copy": true, "backup": true, "bak": true, "old": true, "orig": true, "latest": true, "final": true}
 
 // copyMarked reports whether a file name (without its snapshot and
@@ -116,27 +117,73 @@ func samePlace(a, b place) bool {
 	return a.dir == b.dir || PathPattern(a.dir) != PathPattern(b.dir)
 }
 
+// Timed GPU readings copied under any name. A GPU log whose readings
+// carry clock times (nvidia-smi's CSV timestamps, its table's date line,
+// dmon -o T) is one machine's observation at those moments: two
+// machines, or two processes, never log the same figures at the same
+// times to the millisecond. Two such logs of the same bytes are one log
+// read twice, whatever their names (nvidia-smi.csv copied to
+// gpu_mem.csv), and read twice they double the GPU's readings. Such a log
+// is a copy of the first of its bytes in natural path order, in any
+// folder, and the skip reason names it. Logs without a clock time (a
+// memory.used column alone, a training log's lines) keep the rule above:
+// lockstep processes may write them byte for byte alike; an OOM message
+// they repeat is counted once downstream (analyze's distinctLoggedOOMs).
+
+// clockTime finds a time of day (hh:mm:ss) in a log's head.
+var clockTime = regexp.MustCompile(`(?:^|[^0-9])[0-2]?[0-9]:[0-5][0-9]:[0-5][0-9]`)
+
+// timedHead is how much of a log timedReadings looks at for a clock time
+// (bytes): a GPU log's first reading lies in its first lines, and a
+// header repeated by an Excel export or a banner is well under this.
+const timedHead = 64 << 10
+
+// timedReadings reports whether candidate c is a GPU log of readings with
+// clock times: a log format of GPU readings (not a training log's or
+// memory_stats lines) whose head holds a time of day.
+func timedReadings(c Candidate) bool {
+	if c.Kind != KindLog || c.Log == gpulog.FormatTrainingLog || c.Log == gpulog.FormatMemoryStats {
+		return false
+	}
+	f, err := os.Open(c.Path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, min(c.Bytes, timedHead))
+	n, _ := io.ReadFull(f, head)
+	return clockTime.Match(head[:n])
+}
+
 // copies finds the candidates (in walk order) that are plain copies of
 // another candidate (see the comment at the top of this file). It
 // returns for each candidate the index of the candidate it copies, or -1:
 // a copy of a file whose name is no copy's, the last in natural order
 // (step_10 after step_9) first; else, among copies, the first in walk
-// order. Only snapshots and logs are compared; a file that cannot be
-// read again is no copy.
-func copies(cands []Candidate) []int {
-	of := make([]int, len(cands))
+// order; and, for a GPU log of timed readings, the first log of its
+// bytes in natural order, whatever the names (timed reports which copies
+// were found so). Only snapshots and logs are compared; a file that
+// cannot be read again is no copy.
+func copies(cands []Candidate) (of []int, timed []bool) {
+	of = make([]int, len(cands))
+	timed = make([]bool, len(cands))
 	for i := range of {
 		of[i] = -1
 	}
+	// Logs of one size and format may be one timed log read twice.
+	logSizes := map[group]int{}
+	twins := false
+	for _, c := range cands {
+		if c.Kind == KindLog {
+			g := group{c.Bytes, c.Kind, c.Log}
+			logSizes[g]++
+			twins = twins || logSizes[g] > 1
+		}
+	}
 	// A run whose names all carry a number (snapshot_step_N) has no
 	// copy to look for.
-	if !slices.ContainsFunc(cands, func(c Candidate) bool { return copyName(c.Rel) }) {
-		return of
-	}
-	type group struct {
-		size int64
-		kind CandidateKind
-		log  gpulog.LogFormat
+	if !twins && !slices.ContainsFunc(cands, func(c Candidate) bool { return copyName(c.Rel) }) {
+		return of, timed
 	}
 	groups := map[group][]int{}
 	for i, c := range cands {
@@ -146,9 +193,16 @@ func copies(cands []Candidate) []int {
 		}
 	}
 	cmpr := contentComparer{cands: cands, samples: map[int][sha256.Size]byte{}}
+	// logGroups are the groups of logs, looked at for timed copies after
+	// the copies their names tell: those keep their reason, and the
+	// original its name.
+	var logGroups [][]int
 	for _, g := range groups {
 		if len(g) < 2 {
 			continue
+		}
+		if cands[g[0]].Kind == KindLog {
+			logGroups = append(logGroups, g)
 		}
 		var named, unnamed []int
 		for _, i := range g {
@@ -182,7 +236,57 @@ func copies(cands []Candidate) []int {
 			}
 		}
 	}
-	return of
+	for _, g := range logGroups {
+		timedCopies(cands, g, of, timed, &cmpr)
+	}
+	return of, timed
+}
+
+// group is the candidates that may hold the same bytes: one size, kind
+// and log format.
+type group struct {
+	size int64
+	kind CandidateKind
+	log  gpulog.LogFormat
+}
+
+// timedCopies marks each log of g (one size and format) that holds the
+// same bytes as an earlier one (names without a copy's marks first, then
+// natural path order), both of timed readings, as a copy of it (see
+// above); the copies that names tell (of) are left as they are.
+func timedCopies(cands []Candidate, g []int, of []int, timed []bool, cmpr *contentComparer) {
+	var logs []int
+	for _, i := range g {
+		if of[i] < 0 && timedReadings(cands[i]) {
+			logs = append(logs, i)
+		}
+	}
+	// A name that says nothing of a copy is the original's, then the
+	// first in natural order.
+	slices.SortFunc(logs, func(a, b int) int {
+		ca, cb := copyName(cands[a].Rel), copyName(cands[b].Rel)
+		switch {
+		case ca && !cb:
+			return 1
+		case cb && !ca:
+			return -1
+		}
+		return cmp.Or(natural.Compare(cands[a].Rel, cands[b].Rel), cmp.Compare(a, b))
+	})
+	for k, i := range logs {
+		for _, j := range logs[:k] {
+			if of[j] < 0 && cmpr.same(i, j) {
+				of[i], timed[i] = j, true
+				break
+			}
+		}
+	}
+}
+
+// timedCopyReason is the skip reason of a timed GPU log of the same bytes
+// as the log named orig.
+func timedCopyReason(orig string) string {
+	return "the same bytes as " + orig + " (GPU readings at the same times to the digit: one log saved twice, not two observations): read once"
 }
 
 // copyReason is the skip reason of a copy of the file named orig.

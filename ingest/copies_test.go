@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,6 +54,16 @@ func TestDiscoverReadsCopiesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// otherReading is gpuLog with one digit of a reading changed: the same
+	// size, other bytes.
+	otherReading := bytes.Clone(gpuLog)
+	if i := bytes.LastIndex(otherReading, []byte(" MiB")); i > 0 {
+		otherReading[i-1] = '0' + (otherReading[i-1]-'0'+1)%10
+	}
+	untimedLog := []byte("memory.used [MiB], memory.total [MiB]\n1200 MiB, 81920 MiB\n1210 MiB, 81920 MiB\n1215 MiB, 81920 MiB\n")
+	// timedMark marks a skipped path as a timed GPU log's copy
+	// (timedCopyReason).
+	const timedMark = "timed:"
 	tests := []struct {
 		name  string
 		files map[string][]byte
@@ -99,12 +110,23 @@ func TestDiscoverReadsCopiesOnce(t *testing.T) {
 		{"a GPU log copied beside itself",
 			map[string][]byte{"nvidia-smi.csv": gpuLog, "nvidia-smi_copy.csv": gpuLog},
 			[]string{"nvidia-smi.csv"}, map[string]string{"nvidia-smi_copy.csv": "nvidia-smi.csv"}},
-		{"two nodes' logs of the same bytes under names of their own: two processes",
-			map[string][]byte{"node-a.log": gpuLog, "worker_b.out": gpuLog},
-			[]string{"node-a.log", "worker_b.out"}, nil},
-		{"two hosts' logs of the same bytes: two processes",
-			map[string][]byte{"gpu-host-east.log": gpuLog, "gpu-host-west.log": gpuLog},
+		// Readings at the same times to the millisecond, with the same
+		// figures: one log saved twice, whatever the names.
+		{"a timed GPU log under a name that says nothing of a copy",
+			map[string][]byte{"nvidia-smi.csv": gpuLog, "gpu_mem.csv": gpuLog},
+			[]string{"gpu_mem.csv"}, map[string]string{"nvidia-smi.csv": timedMark + "gpu_mem.csv"}},
+		{"a timed GPU log in two folders",
+			map[string][]byte{"node-a/gpu.csv": gpuLog, "node-b/gpu.csv": gpuLog},
+			[]string{"node-a/gpu.csv"}, map[string]string{"node-b/gpu.csv": timedMark + "node-a/gpu.csv"}},
+		{"two hosts' logs of the same size, a reading apart: two observations",
+			map[string][]byte{"gpu-host-east.log": gpuLog, "gpu-host-west.log": otherReading},
 			[]string{"gpu-host-east.log", "gpu-host-west.log"}, nil},
+		{"two nodes' logs of other sizes: two observations",
+			map[string][]byte{"node-a.log": gpuLog, "worker_b.out": append(bytes.Clone(gpuLog), gpuLog[bytes.IndexByte(gpuLog, '\n')+1:]...)},
+			[]string{"node-a.log", "worker_b.out"}, nil},
+		{"readings without times under names of their own: two processes may write them alike",
+			map[string][]byte{"node-a.csv": untimedLog, "worker_b.csv": untimedLog},
+			[]string{"node-a.csv", "worker_b.csv"}, nil},
 		{"two hosts' snapshots of the same bytes: two processes",
 			map[string][]byte{"host-east.pickle": s1, "host-west.pickle": s1},
 			[]string{"host-east.pickle", "host-west.pickle"}, nil},
@@ -158,7 +180,11 @@ func TestDiscoverReadsCopiesOnce(t *testing.T) {
 			}
 			want := map[string]string{}
 			for p, orig := range tt.skipped {
-				want[p] = copyReason(orig)
+				if o, ok := strings.CutPrefix(orig, timedMark); ok {
+					want[p] = timedCopyReason(o)
+				} else {
+					want[p] = copyReason(orig)
+				}
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("skipped (-want +got):\n%s", diff)

@@ -197,9 +197,13 @@ func discover(dir string, exclude []string, spec *gpulog.ColumnSpec) ([]Candidat
 	for k, i := range read {
 		readCands[k] = out[i].c
 	}
-	for k, j := range copies(readCands) {
-		if j >= 0 {
-			copyOf[read[k]] = readCands[j].Rel
+	of, timed := copies(readCands)
+	for k, j := range of {
+		switch {
+		case j >= 0 && timed[k]:
+			copyOf[read[k]] = timedCopyReason(readCands[j].Rel)
+		case j >= 0:
+			copyOf[read[k]] = copyReason(readCands[j].Rel)
 		}
 	}
 	for i, f := range files {
@@ -209,7 +213,7 @@ func discover(dir string, exclude []string, spec *gpulog.ColumnSpec) ([]Candidat
 		case r.ok && keep[i] != i:
 			skipped = append(skipped, Skipped{Path: f.rel, Reason: "the same file as " + out[keep[i]].c.Rel + " (a symbolic or hard link to it): read once"})
 		case r.ok && copyOf[i] != "":
-			skipped = append(skipped, Skipped{Path: f.rel, Reason: copyReason(copyOf[i])})
+			skipped = append(skipped, Skipped{Path: f.rel, Reason: copyOf[i]})
 		case r.ok:
 			cands = append(cands, r.c)
 		case r.reason != "":

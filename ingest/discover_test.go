@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -35,7 +36,17 @@ func TestDiscoverKeepsWalkOrder(t *testing.T) {
 		case 0:
 			testutil.CopyFile(t, snap, filepath.Join(sub, fmt.Sprintf("snapshot_step_%d.pickle", i)), at)
 		case 1:
-			testutil.CopyFile(t, log, filepath.Join(sub, fmt.Sprintf("gpu_%d.csv", i)), at)
+			// Each log its own readings: the same timed readings in two
+			// files are one log saved twice (copies.go).
+			b, err := os.ReadFile(log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(sub, fmt.Sprintf("gpu_%d.csv", i))
+			testutil.WriteFile(t, p, bytes.Replace(b, []byte("08:59:41.230"), fmt.Appendf(nil, "08:59:41.%03d", i), 1))
+			if err := os.Chtimes(p, at, at); err != nil {
+				t.Fatal(err)
+			}
 		case 2:
 			testutil.WriteFile(t, filepath.Join(sub, fmt.Sprintf("broken_%d.pkl", i)), []byte(fmt.Sprintf("not a pickle %d", i)))
 		default:

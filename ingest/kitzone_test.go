@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,11 +20,13 @@ func TestKitGPULogZone(t *testing.T) {
 	const csv = "timestamp, index, memory.used [MiB], memory.total [MiB]\n" +
 		"2025/01/02 12:00:00.000, 0, 1000 MiB, 81559 MiB\n2025/01/02 12:00:01.000, 0, 1100 MiB, 81559 MiB\n"
 	dir := t.TempDir()
+	// Each log its own last reading: the same timed readings in two
+	// files are one log saved twice, read once (copies.go).
 	testutil.WriteFiles(t, dir, map[string][]byte{
 		"rank0/gpureport-capture.json":       []byte(manifest),
 		"gpu_logs/node-1/nvidia-smi-1.csv":   []byte(csv),
-		"elsewhere/nvidia-smi-by-hand.csv":   []byte(csv),
-		"gpu_logs/node-1-old/nvidia-smi.csv": []byte(csv),
+		"elsewhere/nvidia-smi-by-hand.csv":   []byte(strings.Replace(csv, "1100 MiB", "1200 MiB", 1)),
+		"gpu_logs/node-1-old/nvidia-smi.csv": []byte(strings.Replace(csv, "1100 MiB", "1300 MiB", 1)),
 	})
 	noon := func(hoursEast int) time.Time {
 		return time.Date(2025, 1, 2, 12, 0, 0, 0, time.FixedZone("", hoursEast*3600))

@@ -159,6 +159,12 @@ func elasticNodeRanks(rels []string) map[string]elasticNode {
 			workers[machine] = max(workers[machine], local+1)
 		}
 	}
+	worker := elasticWorker
+	if _, top := workers[""]; top && len(workers) == 1 {
+		if hw := hostFolderWorkers(rels); len(hw) >= 2 {
+			workers, worker = hw, hostFolderWorker
+		}
+	}
 	if len(workers) < 2 {
 		return nil
 	}
@@ -175,11 +181,62 @@ func elasticNodeRanks(rels []string) map[string]elasticNode {
 	named := nodeRankNamed(machines)
 	out := map[string]elasticNode{}
 	for _, rel := range rels {
-		if machine, _, local, ok := elasticWorker(rel); ok {
+		if machine, _, local, ok := worker(rel); ok {
 			out[rel] = elasticNode{Rank: offset[machine] + local, Local: local, Machine: machine, Machines: len(machines), Named: named}
 		}
 	}
 	return out
+}
+
+// Machines gathered without their run folders. A user who copies each
+// node's log_dir contents into a folder named after the host
+// (gpu-node-09/attempt_0/0/stdout.log, gpu-node-17/attempt_0/0/...)
+// leaves no folder above attempt_N's parent: read as above, that parent
+// is the run folder, every worker is on one machine "", and the two
+// hosts' local rank 0 merge into one device. torchelastic names the run
+// folder with tempfile.mkdtemp(prefix=run_id+"_"): the run id, "_" and
+// eight characters of [a-z0-9_] (mkdtempName). When every worker path has
+// nothing above its attempt_N's parent, those parents differ, and none
+// has mkdtemp's shape, the parents are the machines' folders, numbered
+// as above (host names: in natural order, which the note calls assumed).
+// Two parents of mkdtemp's shape stay one machine: two runs under one
+// log_dir look the same as two nodes' run folders, and nothing tells
+// them apart.
+
+// mkdtempName matches the name torchelastic gives a run folder: the run
+// id, "_", and tempfile's eight random characters.
+var mkdtempName = regexp.MustCompile(`_[a-z0-9_]{8}$`)
+
+// hostFolderWorker reads a torchelastic worker's path whose attempt_N
+// folder lies in a host's folder at the top of the run
+// (HOST/attempt_N/<local rank>/file): that folder is the machine; ok
+// false for any other path, or when that folder has the shape of a run
+// folder (mkdtempName).
+func hostFolderWorker(rel string) (machine string, attempt, local int, ok bool) {
+	machine, attempt, local, ok = elasticWorker(rel)
+	parts := strings.Split(strings.ReplaceAll(rel, `\`, "/"), "/")
+	if !ok || machine != "" || len(parts) != 4 || mkdtempName.MatchString(parts[0]) {
+		return "", 0, 0, false
+	}
+	return parts[0], attempt, local, true
+}
+
+// hostFolderWorkers counts each host folder's workers (hostFolderWorker)
+// when every torchelastic worker path of rels is a host folder's; nil
+// otherwise.
+func hostFolderWorkers(rels []string) map[string]int {
+	workers := map[string]int{}
+	for _, rel := range rels {
+		if _, _, _, ok := elasticWorker(rel); !ok {
+			continue
+		}
+		machine, _, local, ok := hostFolderWorker(rel)
+		if !ok {
+			return nil
+		}
+		workers[machine] = max(workers[machine], local+1)
+	}
+	return workers
 }
 
 // elasticNote is the note of a log in a torchelastic attempt folder: the

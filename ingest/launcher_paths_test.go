@@ -194,6 +194,46 @@ func TestLoadElasticNodes(t *testing.T) {
 			"node1/logs/run_a/attempt_0/1/stdout.log": {3, "node1/logs"},
 		},
 	}, {
+		// Each host's log_dir contents gathered into a folder named after
+		// the host, without the run folder: the host folders are the
+		// machines, in natural order (assumed, as host names say nothing
+		// of the node ranks).
+		name: "host folders without a run folder",
+		files: map[string]string{
+			"gpu-node-17/attempt_0/0/stdout.log": "step 100 loss 2.0",
+			"gpu-node-17/attempt_0/1/stdout.log": "step 100 loss 2.0",
+			"gpu-node-09/attempt_0/0/stdout.log": msg(2),
+			"gpu-node-09/attempt_0/1/stdout.log": "step 100 loss 2.0",
+		},
+		want: map[string]want{
+			"gpu-node-09/attempt_0/0/stdout.log": {0, "gpu-node-09"},
+		},
+	}, {
+		name: "host folders without a run folder, OOMs on both hosts' local rank 0",
+		files: map[string]string{
+			"gpu-node-9/attempt_0/0/stderr.log":  msg(2),
+			"gpu-node-9/attempt_0/1/stderr.log":  "",
+			"gpu-node-10/attempt_0/0/stderr.log": msg(3),
+			"gpu-node-10/attempt_0/1/stderr.log": "",
+		},
+		want: map[string]want{
+			"gpu-node-9/attempt_0/0/stderr.log":  {0, "gpu-node-9"},
+			"gpu-node-10/attempt_0/0/stderr.log": {2, "gpu-node-10"},
+		},
+	}, {
+		// Two run folders torchelastic named (run id, "_", mkdtemp's eight
+		// characters) at the top: two runs under one log_dir look the
+		// same as two nodes' run folders; they stay one machine.
+		name: "two run folders at the top",
+		files: map[string]string{
+			"none_6w3kq1x2/attempt_0/0/stderr.log": msg(2),
+			"none_p0_9zzab/attempt_0/1/stderr.log": msg(3),
+		},
+		want: map[string]want{
+			"none_6w3kq1x2/attempt_0/0/stderr.log": {0, ""},
+			"none_p0_9zzab/attempt_0/1/stderr.log": {1, ""},
+		},
+	}, {
 		name: "one node",
 		files: map[string]string{
 			"logs/none_a/attempt_0/0/stderr.log": msg(2),
@@ -253,6 +293,8 @@ func TestElasticNodeOrderNamed(t *testing.T) {
 		{"host names", []string{"gpu-node-17/logs/r_a/attempt_0/0/stderr.log", "gpu-node-09/logs/r_a/attempt_0/0/stderr.log"}, true},
 		{"numbered from 1", []string{"node1/r_a/attempt_0/0/stderr.log", "node2/r_a/attempt_0/0/stderr.log"}, true},
 		{"not numbered", []string{"worker-a/r_a/attempt_0/0/stderr.log", "worker-b/r_a/attempt_0/0/stderr.log"}, true},
+		{"host folders without a run folder", []string{"gpu-node-17/attempt_0/0/stderr.log", "gpu-node-09/attempt_0/0/stderr.log"}, true},
+		{"node folders without a run folder", []string{"node0/attempt_0/0/stderr.log", "node1/attempt_0/0/stderr.log"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

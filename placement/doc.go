@@ -26,6 +26,7 @@
 //	place.go          Place, the placed Run, DeviceKey, the Notes of what it assumed
 //	captures.go       the GPU UUIDs the capture kit's manifests give ranks' devices
 //	ranks.go          ranks that paths do not tell apart, and the logs in their folders
+//	restarts.go       a rank's dumps that start over as a new run of the script
 //	hosts.go          GPU logs of several machines: GPUs numbered across them
 //	processgpus.go    per-process readings that name their GPU by UUID or bus id
 //	gpujoin.go        which GPU of the logs holds each device (the GPU join)

@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"maps"
 	"strconv"
 
 	"gpureport/gpulog"
@@ -114,11 +115,21 @@ type Run struct {
 	// deviceMemory is the device memory the capture manifests give
 	// (ManifestMemory).
 	deviceMemory []DeviceMemory
+	// laterRuns are the ranks placement gave the runs of the script after
+	// a rank's first (restarts.go): no ranks of the job (LaterRun).
+	laterRuns map[int]bool
 }
+
+// LaterRun reports whether rank is the number placement gave a run of the
+// script after the first run of a rank's dumps (restarts.go): a process
+// that ran after the job's, no rank of it, which a comparison of the
+// job's ranks or a count of its data-parallel ranks leaves out.
+func (r *Run) LaterRun(rank int) bool { return r.laterRuns[rank] }
 
 // Place decides where each input of run belongs, in this order: the rank
 // of every snapshot (ranks.go, then unranked.go for dumps whose paths give
-// none beside ranked ones), the machine of every GPU log, its GPUs
+// none beside ranked ones, then restarts.go for a rank's dumps that start
+// over as a new run of the script), the machine of every GPU log, its GPUs
 // numbered after the machines before it (hosts.go), the rank and device
 // of every GPU UUID a capture manifest gives (captures.go), and the GPU of
 // every process reading (processgpus.go). run is not modified: the snapshots and
@@ -137,6 +148,15 @@ func Place(run *ingest.Run) *Run {
 	}
 	notes, dirRanks := separateRanks(out.Snapshots)
 	notes = append(notes, joinUnranked(out.Snapshots, notes)...)
+	restartNotes, runDirs, later := splitRestarts(out.Snapshots)
+	out.laterRuns = later
+	notes = append(notes, restartNotes...)
+	if len(runDirs) > 0 {
+		if dirRanks == nil {
+			dirRanks = map[string]int{}
+		}
+		maps.Copy(dirRanks, runDirs)
+	}
 	out.Notes = append(notes, separateHosts(out.Logs)...)
 	out.logRanks = logRanks(out.Logs, dirRanks)
 	var uuidNotes []Note
@@ -272,6 +292,12 @@ type RankNumbering struct {
 	// one (snapshot_pid4242_step*.pickle): the processes are named by
 	// them, and their numbers in path order are no ranks of the job.
 	PIDs []int
+	// Restarts, when set, are the boundaries where a rank's dumps start
+	// over as a new run of the script (restarts.go): Paths are then each
+	// run's first dump, in time order, Ranks their numbers (a run after
+	// the first numbered above the ranks in use, no rank of the job), and
+	// Clash the first boundary's two dumps.
+	Restarts []Restart
 }
 
 // MachineNumbering is how placement numbered the GPUs of logs that read

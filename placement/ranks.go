@@ -270,6 +270,20 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 // mem-pid=4242), not inside a longer word ("rapid3").
 var pidInPath = regexp.MustCompile(`(?i)(?:^|[^a-z])pid[-_=]?([0-9]+)`)
 
+// PathPID is the process id path names ("pid" and its digits,
+// pidInPath: train_pid4242.log), 0 when it names none or several.
+func PathPID(path string) int {
+	m := pidInPath.FindAllStringSubmatch(path, -1)
+	if len(m) != 1 {
+		return 0
+	}
+	n, err := strconv.Atoi(m[0][1])
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}
+
 // namePIDs gives the processes found their pids (ingest.SnapshotFile.PID)
 // when every one's rank path names one pid of its own, and returns them
 // in the order of found; nil, and no pids given, otherwise: then the
@@ -279,12 +293,8 @@ func namePIDs(found []rankDumps) []int {
 	pids := make([]int, len(found))
 	seen := map[int]bool{}
 	for i, p := range found {
-		m := pidInPath.FindAllStringSubmatch(p.path, -1)
-		if len(m) != 1 {
-			return nil
-		}
-		n, err := strconv.Atoi(m[0][1])
-		if err != nil || n <= 0 || seen[n] {
+		n := PathPID(p.path)
+		if n == 0 || seen[n] {
 			return nil
 		}
 		pids[i], seen[n] = n, true

@@ -200,6 +200,9 @@ func placeNote(n *analyze.PlaceNote) string {
 		if len(r.Paths) > maxRankNames {
 			names = append(names, "and "+strconv.Itoa(len(r.Paths)-maxRankNames)+" more")
 		}
+		if r.Restarts != nil {
+			return restartNote(r, names)
+		}
 		place := "dumps of one place in the run"
 		if r.ByTime {
 			place = "dumps, nearest in time, of names that alternate"
@@ -247,6 +250,24 @@ func placeNote(n *analyze.PlaceNote) string {
 			c.Paths[0], c.Paths[1], Device(analyze.DeviceKey{Rank: c.Rank, Device: c.Device}), c.UUIDs[0], c.UUIDs[1])
 	}
 	return string(n.Kind)
+}
+
+// restartNote says that a rank's dumps were parted into runs of the
+// script one after another (placement.RankNumbering.Restarts); names are
+// the runs' numbers and first dumps.
+func restartNote(r *placement.RankNumbering, names []string) string {
+	bounds := make([]string, len(r.Restarts))
+	for i, b := range r.Restarts {
+		why := "after " + units.Duration(time.Duration(b.GapSeconds*float64(time.Second))) + ", many times the dumps' usual interval"
+		if b.StepBack {
+			why = "its step counter starting over"
+		}
+		bounds[i] = fmt.Sprintf("%s then %s (%s)", b.Before, b.After, why)
+	}
+	return fmt.Sprintf("the snapshots start over as a new run of the script: %s have no live block or segment in common, "+
+		"while one process keeps its blocks (its model's parameters) from one dump to the next: each run is a process of its own, "+
+		"numbered after the ranks in use in time order (no rank of the job): %s",
+		strings.Join(bounds, "; "), strings.Join(names, ", "))
 }
 
 // tracks is the verb for n GPUs that track a device.

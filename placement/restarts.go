@@ -1,0 +1,257 @@
+package placement
+
+import (
+	"cmp"
+	"path"
+	"slices"
+	"time"
+
+	"gpureport/ingest"
+	"gpureport/input"
+)
+
+// Runs of one script one after another. A script run twice writes two
+// series of dumps of the same names and stacks: the first run's
+// snapshot_N.pickle, then, after the job was fixed or requeued, the
+// second run's in a subfolder (rerun/snapshot_N.pickle) or under names
+// with a time in them. One path rank's dumps that follow one another in
+// time are stages of one process to separateRanks (a job resumed from a
+// checkpoint), and joined into one series the second run's fresh start
+// reads as a drop in the first run's memory, which hides the first run's
+// growth and fits one trend across two processes.
+//
+// splitRestarts looks, in each rank's dumps (after ranks are decided),
+// for a boundary between two dumps adjacent in time where a new process
+// started the same work again. Both dumps are the same script's: their
+// file names have one shape (digits aside: snapshot_500.pickle and
+// rerun/snapshot_100.pickle), and their live blocks share an allocation
+// stack when both have stacks (unrelated programs' dumps gathered in one
+// folder are no runs of one script); and
+//
+//   - the two dumps have nothing a process keeps alive in common: no
+//     live block and no segment (device, address, size); a process that
+//     merely paused (a checkpoint written, an evaluation run) keeps its
+//     model's blocks where they were. As in inTurn, this says something
+//     only when both dumps have live blocks and a neighbour on one side
+//     shows that the process keeps blocks alive from dump to dump;
+//   - and the run starts over: its step counter goes back (the dump after
+//     has a lower step than the one before: a resumed job continues its
+//     steps, and is left one series as before), or, without steps on both
+//     sides, the time between them is at least restartGapFactor times the
+//     rank's usual interval between dumps. A dump counter
+//     (snapshot_N.pickle) or an epoch counts as a step here.
+//
+// Each run after the first becomes a process of its own, numbered as a
+// rank above every rank in use (the first keeps its rank; dumps without
+// a rank are all numbered), and a note names the boundaries. Dumps with
+// no time on one clock (trace times, else times in their names) have no
+// order to find a boundary in, and stay as they are. A re-run whose
+// allocator gives its blocks the same addresses as the first run's
+// shares them by this test, and is not found.
+
+// restartGapFactor is how many times a rank's median interval between
+// dumps the gap before a fresh start without steps must last: a run's own
+// rhythm varies by an evaluation or a slow step, and a dump interval or
+// two of delay is no restart; five intervals leave that margin while a
+// job requeued or re-run later is hours, not minutes, after its last dump.
+const restartGapFactor = 5
+
+// Restart is a boundary where a rank's dumps start over as a new run
+// (restarts.go).
+type Restart struct {
+	// Before and After are the dumps either side of it, After the later.
+	Before, After string
+	// GapSeconds is the time from Before to After, in seconds.
+	GapSeconds float64
+	// StepBack is true when After's step is below Before's.
+	StepBack bool
+}
+
+// splitRestarts gives each run after the first of a rank's dumps a rank
+// of its own (see above), setting each file's Rank, and returns the note
+// that says so (nil when no rank starts over), for each run whose dumps
+// fill a folder of their own that folder's new rank, and the ranks of the
+// runs after the first (Run.LaterRun).
+func splitRestarts(files []*ingest.SnapshotFile) ([]Note, map[string]int, map[int]bool) {
+	byRank := map[int][]*ingest.SnapshotFile{}
+	var ranks []int
+	next := 0
+	for _, f := range files {
+		if _, ok := byRank[f.Rank]; !ok {
+			ranks = append(ranks, f.Rank)
+		}
+		byRank[f.Rank] = append(byRank[f.Rank], f)
+		next = max(next, f.Rank+1)
+	}
+	slices.Sort(ranks)
+	var num *RankNumbering
+	var dirRanks map[string]int
+	later := map[int]bool{}
+	for _, r := range ranks {
+		runs, restarts := restartRuns(byRank[r])
+		if restarts == nil {
+			continue
+		}
+		if num == nil {
+			num = &RankNumbering{Clash: [2]string{restarts[0].Before, restarts[0].After}}
+			dirRanks = map[string]int{}
+		}
+		num.Restarts = append(num.Restarts, restarts...)
+		dirOwners := map[string]int{}
+		newRanks := make([]int, len(runs))
+		for i, run := range runs {
+			rank := r
+			if i > 0 || r == input.NoRank {
+				rank, next = next, next+1
+			}
+			newRanks[i] = rank
+			if i > 0 {
+				later[rank] = true
+			}
+			dirs := map[string]bool{}
+			for _, f := range run {
+				f.Rank = rank
+				dirs[path.Dir(f.Path)] = true
+			}
+			for d := range dirs {
+				dirOwners[d]++
+			}
+			num.Paths = append(num.Paths, run[0].Path)
+			num.Ranks = append(num.Ranks, rank)
+		}
+		for i, run := range runs {
+			d := path.Dir(run[0].Path)
+			if d != "." && dirOwners[d] == 1 && !slices.ContainsFunc(run, func(f *ingest.SnapshotFile) bool { return path.Dir(f.Path) != d }) {
+				dirRanks[d] = newRanks[i]
+			}
+		}
+	}
+	if num == nil {
+		return nil, nil, nil
+	}
+	return []Note{{Kind: NoteRanksNumbered, Ranks: num}}, dirRanks, later
+}
+
+// restartRuns parts one rank's dumps into runs one after another at the
+// boundaries where a new process started over (see above), in time
+// order, with those boundaries; nil, nil when there is none.
+func restartRuns(group []*ingest.SnapshotFile) ([][]*ingest.SnapshotFile, []Restart) {
+	if len(group) < 4 {
+		// Two runs of two dumps at least: one of them shows that its
+		// process keeps blocks alive.
+		return nil, nil
+	}
+	at, _, ok := dumpTimes(group)
+	if !ok {
+		return nil, nil
+	}
+	all := slices.Clone(group)
+	slices.SortStableFunc(all, func(x, y *ingest.SnapshotFile) int {
+		return cmp.Or(at[x].Compare(at[y]), cmp.Compare(x.Path, y.Path))
+	})
+	cadence := medianInterval(all, at)
+	ls := liveSets{}
+	var runs [][]*ingest.SnapshotFile
+	var restarts []Restart
+	start := 0
+	for i := 1; i < len(all); i++ {
+		x, y := all[i-1], all[i]
+		gap := at[y].Sub(at[x])
+		cx, okx := runCounter(x)
+		cy, oky := runCounter(y)
+		stepped := okx && oky && x.Phase == ingest.PhasePeriodic && y.Phase == ingest.PhasePeriodic
+		stepBack := stepped && cy < cx
+		longGap := !stepped && cadence > 0 && gap >= restartGapFactor*cadence
+		if !stepBack && !longGap {
+			continue
+		}
+		if baseShape(x.Path) != baseShape(y.Path) {
+			continue
+		}
+		lx, ly := ls.of(x), ls.of(y)
+		if lx == nil || ly == nil || len(lx.blocks) == 0 || len(ly.blocks) == 0 || sharesBlockOrSegment(lx, ly) || !sameCode(lx, ly) {
+			continue
+		}
+		keeps := i >= 2 && ls.of(all[i-2]).keepsAlive(lx) || i+1 < len(all) && ly.keepsAlive(ls.of(all[i+1]))
+		if !keeps {
+			continue
+		}
+		runs = append(runs, all[start:i])
+		restarts = append(restarts, Restart{Before: x.Path, After: y.Path, GapSeconds: gap.Seconds(), StepBack: stepBack})
+		start = i
+	}
+	if restarts == nil {
+		return nil, nil
+	}
+	return append(runs, all[start:]), restarts
+}
+
+// runCounter is the number f's name counts its run's dumps by: its step,
+// else its dump counter or epoch (ingest.OrderIndex, OrderEpoch); false
+// when it has neither (a time is no counter: it never goes back).
+func runCounter(f *ingest.SnapshotFile) (int64, bool) {
+	switch {
+	case f.Step != input.NoStep:
+		return f.Step, true
+	case f.OrderKind == ingest.OrderIndex || f.OrderKind == ingest.OrderEpoch:
+		return f.Order, true
+	}
+	return 0, false
+}
+
+// baseShape is a path's file name with its digit runs as "#".
+func baseShape(p string) string {
+	s, _ := pathShape(path.Base(p))
+	return s
+}
+
+// sameCode reports whether l and o may be dumps of one script: they
+// share a live block's allocation stack, or either has none (history not
+// recorded: the names alone say so).
+func sameCode(l, o *liveSet) bool {
+	if !l.stacked() || !o.stacked() {
+		return true
+	}
+	for k := range l.stacks {
+		if o.stacks[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// sharesBlockOrSegment reports whether l and o share a live block or a
+// segment (device, address, size).
+func sharesBlockOrSegment(l, o *liveSet) bool {
+	if l.keepsAlive(o) {
+		return true
+	}
+	for k := range l.segs {
+		if o.segs[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// medianInterval is the median time between consecutive periodic dumps
+// of fs (sorted by at); 0 with fewer than three such dumps, whose one
+// interval could be the gap itself.
+func medianInterval(fs []*ingest.SnapshotFile, at map[*ingest.SnapshotFile]time.Time) time.Duration {
+	var prev *ingest.SnapshotFile
+	var gaps []time.Duration
+	for _, f := range fs {
+		if f.Phase != ingest.PhasePeriodic {
+			continue
+		}
+		if prev != nil {
+			gaps = append(gaps, at[f].Sub(at[prev]))
+		}
+		prev = f
+	}
+	if len(gaps) < 2 {
+		return 0
+	}
+	slices.Sort(gaps)
+	return gaps[len(gaps)/2]
+}
