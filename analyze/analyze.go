@@ -420,6 +420,7 @@ func (a *analysis) run(devs []*deviceRun) {
 	for _, dr := range devs {
 		dr.d.PrimaryMetric = primaryMetric(dr.d)
 		setPeaks(dr.d)
+		stampPace(dr.d)
 	}
 	slices.SortStableFunc(f.Devices, func(a, b *Device) int {
 		return cmp.Or(cmp.Compare(a.Rank, b.Rank), compareBool(a.Host, b.Host), cmp.Compare(a.Device, b.Device), cmp.Compare(a.MIG, b.MIG))

@@ -93,11 +93,7 @@ func (a *analysis) projectGPUUsed(d *Device) {
 	}
 	lastX := g.X[last]
 	now := math.Min(t.Intercept+t.Slope*lastX, float64(g.Used[last]))
-	hoursPerX := 0.0
-	if d.Axis == AxisHours {
-		hoursPerX = 1
-	}
-	if p := projectFrom(t, now, float64(d.Capacity), lastX, x1-x0, hoursPerX, a.runs); p != nil {
+	if p := projectFrom(t, now, float64(d.Capacity), lastX, x1-x0, d.hoursPerX(t.Per), a.runs); p != nil {
 		withinHorizon(p, cmp.Or(a.opt.Horizon, DefaultHorizon))
 		t.Projection = p
 	}
@@ -109,6 +105,9 @@ func (a *analysis) projectGPUUsed(d *Device) {
 // allocator for the allocator's own series.
 func (a *analysis) snapshotTrends(d *Device, s *Series) trendFit {
 	per := s.Axis
+	if per == AxisStep {
+		d.HoursPerStep = snapshotHoursPerStep(s.Points)
+	}
 	n := len(s.Points)
 	x := make([]float64, n)
 	alloc := make([]float64, n)
@@ -143,7 +142,6 @@ func (a *analysis) snapshotTrends(d *Device, s *Series) trendFit {
 	}
 	if d.Capacity > 0 && len(keep) > 1 {
 		span := x[keep[len(keep)-1]] - x[keep[0]]
-		hoursPerX := paceHoursPerX(s)
 		for i := range d.Trends {
 			t := &d.Trends[i]
 			limit, off := float64(d.Capacity), 0.0
@@ -155,7 +153,7 @@ func (a *analysis) snapshotTrends(d *Device, s *Series) trendFit {
 			if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
 				lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
 			}
-			if p := Project(t, limit, lastX, span, hoursPerX, a.runs); p != nil {
+			if p := Project(t, limit, lastX, span, d.hoursPerX(t.Per), a.runs); p != nil {
 				p.Outside = int64(off)
 				withinHorizon(p, cmp.Or(a.opt.Horizon, DefaultHorizon))
 				t.Projection = p
@@ -163,46 +161,4 @@ func (a *analysis) snapshotTrends(d *Device, s *Series) trendFit {
 		}
 	}
 	return trendFit{x: x, keep: keep, per: per, refLevel: refLevel, outside: outside}
-}
-
-// paceHoursPerX is the wall-clock hours per unit of the series axis over
-// all its snapshots (see pace).
-func paceHoursPerX(s *Series) float64 { return pace(s.Axis, s.Points, nil) }
-
-// pace is the wall-clock hours per unit of axis over the points keep
-// (indexes into pts; nil for all): 1 on an hours axis; 0 (unknown) on the
-// snapshot axis, which is chosen when the times span less than
-// MinHoursAxisSpan or are copy times, so there is no pace to trust; on a
-// step axis, the time between the first and last timed points over their
-// step distance; 0 when unknown.
-func pace(axis Axis, pts []Point, keep []int) float64 {
-	switch axis {
-	case AxisHours:
-		return 1
-	case AxisSnapshot:
-		return 0
-	}
-	if keep == nil {
-		keep = make([]int, len(pts))
-		for i := range keep {
-			keep[i] = i
-		}
-	}
-	first, last := -1, -1
-	for _, i := range keep {
-		if !pts[i].Time.IsZero() {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
-	if first < 0 || last <= first {
-		return 0
-	}
-	a, b := pts[first], pts[last]
-	if b.X <= a.X {
-		return 0
-	}
-	return b.Time.Sub(a.Time).Hours() / (b.X - a.X)
 }

@@ -310,6 +310,13 @@ type Device struct {
 	// Order is the rule that ordered the snapshots; Axis the x axis.
 	Order OrderRule
 	Axis  Axis
+	// HoursPerStep is the wall-clock pace of a step axis, in hours per
+	// step: the time between the first and last timed snapshots (else
+	// memory_stats readings) over their step distance; 0 when the axis is
+	// not the step or too few points have times. Every trend per step of
+	// the device takes it as its HoursPerX (stampPace) and every
+	// projection of the device uses it: the pace is decided here once.
+	HoursPerStep float64
 	// StepsPerEpoch is true when the file-name steps count within each
 	// epoch (Series.StepsPerEpoch): the axis is then not the step.
 	StepsPerEpoch bool
@@ -510,6 +517,12 @@ type Trend struct {
 	Slope, Lo, Hi float64
 	// Intercept is the fitted value at x = 0, in bytes, for drawing the line.
 	Intercept float64
+	// HoursPerX is the wall-clock pace of the trend's axis, in hours per
+	// unit of x: 1 per hour; per step, its device's HoursPerStep; 0 when
+	// unknown (a snapshot or reading axis, steps without times). One
+	// figure for both its uses: the slope per hour (SlopePerHour) and the
+	// projection's time left.
+	HoursPerX float64
 	// PValue is the one-sided Mann-Kendall p-value of no trend against
 	// the direction seen (a rise when S > 0) over the fitted points; Test
 	// names the test and whether the p-value is exact.

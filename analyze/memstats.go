@@ -422,6 +422,9 @@ func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, o
 // GPU's used memory, and their projections against its capacity.
 func memStatsDeviceTrends(d *Device, g *memStatsGroup, rules TrendRules, runs float64) {
 	ms, per := g.ms, g.axis
+	if per == AxisStep {
+		d.HoursPerStep = memStatsHoursPerStep(ms)
+	}
 	ms.Trends = memStatsTrends(ms, per, rules)
 	d.Trends = slices.Clone(ms.Trends)
 	dr := rules
@@ -448,31 +451,13 @@ func projectMemStats(d *Device, g *memStatsGroup, runs float64) {
 	if d.Capacity <= 0 || !ok || x1 <= x0 {
 		return
 	}
-	hoursPerX := 0.0
-	switch g.axis {
-	case AxisHours:
-		hoursPerX = 1
-	case AxisStep:
-		var first, last *gpulog.MemoryStatsSample
-		for i := range g.ms.Readings {
-			if r := &g.ms.Readings[i]; !r.Time.IsZero() {
-				if first == nil {
-					first = r
-				}
-				last = r
-			}
-		}
-		if first != nil && last.Step > first.Step {
-			hoursPerX = last.Time.Sub(first.Time).Hours() / float64(last.Step-first.Step)
-		}
-	}
 	for i := range d.Trends {
 		t := &d.Trends[i]
 		lastX := x1
 		if t.Metric == MetricGPUUsed && d.GPU != nil && len(d.GPU.X) > 0 && !math.IsNaN(d.GPU.X[len(d.GPU.X)-1]) {
 			lastX = math.Max(lastX, d.GPU.X[len(d.GPU.X)-1])
 		}
-		t.Projection = Project(t, float64(d.Capacity), lastX, x1-x0, hoursPerX, runs)
+		t.Projection = Project(t, float64(d.Capacity), lastX, x1-x0, d.hoursPerX(t.Per), runs)
 	}
 }
 

@@ -207,6 +207,11 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 	t := Trend{Metric: metric, Per: per, N: n, Given: n, Method: MethodTheilSen, ChangePoint: -1, StepPValue: 1,
 		Slope: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Intercept: math.NaN(), PValue: 1, R2: math.NaN()}
 	t.Why.MinPoints, t.Why.Alpha = r.MinPoints, r.Alpha
+	if per == AxisHours {
+		// An hours axis is its own pace; a step axis's is its device's
+		// (stampPace).
+		t.HoursPerX = 1
+	}
 	if n == 0 {
 		t.State, t.Pattern, t.Why.Rule = StateInsufficient, PatternTooFew, RuleNoPoints
 		return t

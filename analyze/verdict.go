@@ -437,7 +437,7 @@ func projectLeak(f *Findings, d *Device, keep []int, t Trend) (*Projection, Leak
 	t.State = StateGrowing
 	t.Intercept = float64(last.Usage.Allocated) - t.Slope*last.X
 	span := last.X - first.X
-	p := Project(&t, limit, last.X, span, pace(d.Axis, d.Points, keep), f.Thresholds.ExtrapolationRuns)
+	p := Project(&t, limit, last.X, span, d.hoursPerX(t.Per), f.Thresholds.ExtrapolationRuns)
 	if p == nil {
 		return nil, SeverityLow
 	}

@@ -2,9 +2,9 @@ package gpulog
 
 import (
 	"fmt"
-	"gpureport/internal/natural"
-	"slices"
 	"strings"
+
+	"gpureport/internal/natural"
 )
 
 // A launcher that gathers the output of several machines into one stream
@@ -20,9 +20,9 @@ import (
 // A reading's GPU is then known per machine while the log is read
 // (machineIndex: machineStride apart), and at the end the machines'
 // GPUs are numbered one machine after another, machines in the natural
-// order of their names (train-2 before train-10), as placement numbers
-// the GPUs of several machines' logs: the second machine's GPU 0 follows
-// the first machine's last GPU. Each GPU keeps its machine and its index
+// order of their names (train-2 before train-10), by the rule placement
+// numbers the GPUs of several machines' logs with (natural.Consecutive):
+// the second machine's GPU 0 follows the first machine's last GPU. Each GPU keeps its machine and its index
 // there (GPU.Machine, GPU.MachineIndex), which is how an OOM message with
 // the same label (TrainingOOM.Machine) finds its GPU; a note names the
 // machines.
@@ -73,18 +73,14 @@ func (b *logBuilder) splitMachines() {
 	for _, m := range l.MIG {
 		see(m.GPU)
 	}
+	// The machines one after another in the natural order of their
+	// names, as placement numbers several logs' machines.
+	offset, order := natural.Consecutive(names, count)
 	var ids []int
-	for id, c := range count {
-		if c > 0 {
+	for _, id := range order {
+		if count[id] > 0 {
 			ids = append(ids, id)
 		}
-	}
-	slices.SortFunc(ids, func(a, c int) int { return natural.Compare(names[a], names[c]) })
-	offset := make([]int, len(names))
-	next := 0
-	for _, id := range ids {
-		offset[id] = next
-		next += count[id]
 	}
 	at := func(i int) int {
 		if !known(i) {

@@ -2,11 +2,7 @@ package gpulog_test
 
 import (
 	"math"
-	"strings"
 	"testing"
-	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	"gpureport/gpulog"
 	"gpureport/input"
@@ -33,12 +29,7 @@ type fwReading struct {
 func TestFrameworkMemoryLines(t *testing.T) {
 	const gib, mib = 1 << 30, 1 << 20
 	none := gpulog.Unknown
-	tests := []struct {
-		name string
-		log  string
-		want []fwReading
-		note string
-	}{
+	tests := []trainLogCase[fwReading]{
 		{
 			name: "megatron, time from the iteration line above",
 			log: " [2024-05-01 12:01:00] iteration       10/  500000 | consumed samples:        5120 | lm loss: 7.1E+00 |\n" +
@@ -96,39 +87,9 @@ func TestFrameworkMemoryLines(t *testing.T) {
 				"model memory (MB) | params: 12\n",
 		},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			l, err := gpulog.ReadLog(strings.NewReader(tc.log), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
-			if err != nil {
-				// A log with no reading is an error of its own; that is
-				// what a look-alike must give.
-				if len(tc.want) > 0 || !strings.Contains(err.Error(), "no readings") {
-					t.Fatal(err)
-				}
-				l = &gpulog.GPULog{}
-			}
-			var got []fwReading
-			for _, r := range l.MemoryStats {
-				ts := ""
-				if !r.Time.IsZero() {
-					ts = r.Time.UTC().Format(time.RFC3339Nano)
-				}
-				if r.Device != 0 {
-					t.Errorf("device %d, want 0", r.Device)
-				}
-				got = append(got, fwReading{r.Step, ts, r.Rank, r.Allocated, r.Reserved, r.NumAllocRetries, r.NumOOMs, r.PeakAllocated, r.PeakReserved})
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("readings (-want +got):\n%s", diff)
-			}
-			if sniffed := gpulog.SniffTrainingLog(strings.NewReader(tc.log), []byte(tc.log)); sniffed != (len(tc.want) > 0) {
-				t.Errorf("sniffed %v with %d readings", sniffed, len(tc.want))
-			}
-			if tc.note != "" && !strings.Contains(strings.Join(l.Notes, "\n"), tc.note) {
-				t.Errorf("notes %q, want one naming %s", l.Notes, tc.note)
-			}
-		})
-	}
+	runTrainLogCases(t, tests, func(r gpulog.MemoryStatsSample, ts string) fwReading {
+		return fwReading{r.Step, ts, r.Rank, r.Allocated, r.Reserved, r.NumAllocRetries, r.NumOOMs, r.PeakAllocated, r.PeakReserved}
+	})
 }
 
 // mibs is x MiB in bytes, rounded as the readers round.

@@ -2,11 +2,7 @@ package gpulog_test
 
 import (
 	"math"
-	"strings"
 	"testing"
-	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	"gpureport/gpulog"
 	"gpureport/input"
@@ -32,12 +28,7 @@ func TestPeakMemoryLines(t *testing.T) {
 	const mib = 1 << 20
 	none := gpulog.Unknown
 	noRank := input.NoRank
-	tests := []struct {
-		name string
-		log  string
-		want []peakReading
-		note string
-	}{
+	tests := []trainLogCase[peakReading]{
 		{
 			name: "mmengine by epoch and by iteration; val lines passed over",
 			log: "2024/05/01 12:00:00 - mmengine - INFO - Epoch(train)  [1][  50/1000]  base_lr: 2.0000e-02 lr: 2.0000e-02  eta: 1:02:03  time: 0.4012  data_time: 0.0123  memory: 3456  grad_norm: 3.2  loss: 1.2345\n" +
@@ -125,37 +116,9 @@ func TestPeakMemoryLines(t *testing.T) {
 				"memory: 1234  loss: 1\n",
 		},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			l, err := gpulog.ReadLog(strings.NewReader(tc.log), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
-			if err != nil {
-				if len(tc.want) > 0 || !strings.Contains(err.Error(), "no readings") {
-					t.Fatal(err)
-				}
-				l = &gpulog.GPULog{}
-			}
-			var got []peakReading
-			for _, r := range l.MemoryStats {
-				ts := ""
-				if !r.Time.IsZero() {
-					ts = r.Time.UTC().Format(time.RFC3339Nano)
-				}
-				if r.Device != 0 {
-					t.Errorf("device %d, want 0", r.Device)
-				}
-				got = append(got, peakReading{r.Step, ts, r.Rank, r.Allocated, r.Reserved, r.PeakAllocated, r.PeakReserved, r.PeakSinceStart})
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("readings (-want +got):\n%s", diff)
-			}
-			if sniffed := gpulog.SniffTrainingLog(strings.NewReader(tc.log), []byte(tc.log)); sniffed != (len(tc.want) > 0) {
-				t.Errorf("sniffed %v with %d readings", sniffed, len(tc.want))
-			}
-			if tc.note != "" && !strings.Contains(strings.Join(l.Notes, "\n"), tc.note) {
-				t.Errorf("notes %q, want one naming %s", l.Notes, tc.note)
-			}
-		})
-	}
+	runTrainLogCases(t, tests, func(r gpulog.MemoryStatsSample, ts string) peakReading {
+		return peakReading{r.Step, ts, r.Rank, r.Allocated, r.Reserved, r.PeakAllocated, r.PeakReserved, r.PeakSinceStart}
+	})
 }
 
 // fairseqPeak is the peak a total and a gb_free (both GiB) give, each

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gpureport/gpulog"
+	"gpureport/internal/natural"
 )
 
 // A multi-node run leaves one GPU log per node (node0/gpu.csv,
@@ -15,11 +16,14 @@ import (
 //
 // separateHosts finds such logs by their evidence: two logs that read the
 // same GPU index at the same times (within hostMatchWindow) but see
-// different used memory cannot be reading one GPU. Logs are taken in path
-// order; each joins the first host whose logs it agrees with or cannot be
-// compared with, else it starts a host of its own. The GPUs of the second
-// host are then renumbered after the first host's (its GPU 0 becomes GPU
-// N, N the first host's GPU count), and so on, which is also how torchrun
+// different used memory cannot be reading one GPU. Logs are taken in the
+// natural order of their paths (node2 before node10); each joins the
+// first host whose logs it agrees with or cannot be compared with, else it
+// starts a host of its own. The hosts' GPUs are then numbered one host
+// after another, hosts in the natural order of their first logs' paths,
+// by the rule a labelled log's machines are numbered with in package
+// gpulog (natural.Consecutive): the second host's GPU 0 becomes GPU N, N
+// the first host's GPU count, and so on, which is also how torchrun
 // numbers global ranks across nodes, so "GPU r for rank r" still holds. A
 // note names each renumbered log and its offset. Logs with GPU UUIDs need
 // none of this when their UUIDs differ, but are treated alike.
@@ -126,7 +130,9 @@ func separateHosts(logs []*gpulog.GPULog) []Note {
 	}
 	var hosts []*host
 	ordered := slices.Clone(logs)
-	slices.SortStableFunc(ordered, func(a, b *gpulog.GPULog) int { return cmp.Compare(a.Path, b.Path) })
+	slices.SortStableFunc(ordered, func(a, b *gpulog.GPULog) int {
+		return cmp.Or(natural.Compare(a.Path, b.Path), cmp.Compare(a.Path, b.Path))
+	})
 	for _, l := range ordered {
 		if len(l.Samples) == 0 || !machineWide[l.Format] {
 			continue
@@ -156,14 +162,17 @@ func separateHosts(logs []*gpulog.GPULog) []Note {
 	if len(hosts) < 2 {
 		return nil
 	}
+	names, sizes := make([]string, len(hosts)), make([]int, len(hosts))
+	for i, h := range hosts {
+		names[i], sizes[i] = h.logs[0].Path, h.maxIndex+1
+	}
+	first, order := natural.Consecutive(names, sizes)
 	var moved []MovedLog
-	offset := hosts[0].maxIndex + 1
-	for _, h := range hosts[1:] {
-		for _, l := range h.logs {
-			shiftGPUs(l, offset)
-			moved = append(moved, MovedLog{Path: l.Path, FirstGPU: offset})
+	for _, i := range order[1:] { // the first host keeps its numbers
+		for _, l := range hosts[i].logs {
+			shiftGPUs(l, first[i])
+			moved = append(moved, MovedLog{Path: l.Path, FirstGPU: first[i]})
 		}
-		offset += h.maxIndex + 1
 	}
 	return []Note{{Kind: NoteMachinesNumbered, Machines: &MachineNumbering{Machines: len(hosts), Moved: moved}}}
 }

@@ -46,6 +46,11 @@ func TestSeparateHosts(t *testing.T) {
 		{"three nodes, one of eight GPUs", []*gpulog.GPULog{
 			hostLog("a/gpu.csv", 8, 10, t0, busy(3000)), hostLog("b/gpu.csv", 2, 10, t0, busy(40000)), hostLog("c/gpu.csv", 2, 10, t0, busy(60000))},
 			[]int{0, 8, 10}, true},
+		// Nodes in the natural order of their paths, as a labelled log's
+		// machines (gpulog): node2 before node10, though "node10" sorts
+		// first byte by byte.
+		{"node2 before node10", []*gpulog.GPULog{
+			hostLog("node10/gpu.csv", 2, 20, t0, busy(9000)), hostLog("node2/gpu.csv", 2, 20, t0, busy(3000))}, []int{2, 0}, true},
 		// Two loggers on one machine read within a few MiB of each other.
 		{"one machine, two loggers", []*gpulog.GPULog{
 			hostLog("gpu.csv", 2, 20, t0, busy(3000)), hostLog("dmon.log", 2, 20, t0.Add(300*time.Millisecond), busy(3004))}, []int{0, 0}, false},

@@ -2,10 +2,8 @@ package placement
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
-	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/snapshot"
 )
@@ -131,9 +129,8 @@ func TestUnrankedInTurn(t *testing.T) {
 	for _, tt := range tests {
 		for _, read := range []string{"full", "digest", "cached digest"} {
 			t.Run(tt.name+"/"+read, func(t *testing.T) {
-				var files []*ingest.SnapshotFile
+				var dumps []laidOut
 				for _, d := range tt.dumps {
-					n := ingest.ParseName(d.path)
 					s := d.p.dump(d.i, 0, t0+d.min*minute)
 					switch read {
 					case "digest":
@@ -147,21 +144,9 @@ func TestUnrankedInTurn(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-					files = append(files, &ingest.SnapshotFile{Source: input.Source{Path: d.path}, Step: n.Step, Order: n.Order, OrderKind: n.OrderKind,
-						Rank: n.Rank, Phase: n.Phase, Epoch: n.Epoch, Snapshot: s})
+					dumps = append(dumps, laidOut{d.path, s})
 				}
-				notes, _ := separateRanks(files)
-				if len(notes) > 0 {
-					t.Fatalf("separateRanks: notes %+v, want none", notes)
-				}
-				notes = joinUnranked(files, notes)
-				var got []int
-				for _, f := range files {
-					got = append(got, f.Rank)
-				}
-				if !slices.Equal(got, tt.ranks) {
-					t.Errorf("ranks %v, want %v", got, tt.ranks)
-				}
+				notes := joinLaidOut(t, dumps, tt.ranks)
 				var u *UnrankedDumps
 				if len(notes) == 1 {
 					u = notes[0].Unranked

@@ -2,10 +2,8 @@ package placement
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
-	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/snapshot"
 )
@@ -91,30 +89,17 @@ func TestJoinUnranked(t *testing.T) {
 	for _, tt := range tests {
 		for _, digest := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/digest=%v", tt.name, digest), func(t *testing.T) {
-				var files []*ingest.SnapshotFile
+				var dumps []laidOut
 				for _, d := range tt.dumps {
-					n := ingest.ParseName(d.path)
 					traces := make([][]snapshot.TraceEntry, d.dev+1)
 					traces[d.dev] = d.tr
 					s := &snapshot.Snapshot{Traces: traces, Segments: []*snapshot.Segment{{Device: d.dev, TotalSize: 2 << 20}}}
 					if digest {
 						s = snapshot.Reduce(s)
 					}
-					files = append(files, &ingest.SnapshotFile{Source: input.Source{Path: d.path}, Step: n.Step, Order: n.Order, OrderKind: n.OrderKind,
-						Rank: n.Rank, Phase: n.Phase, Epoch: n.Epoch, Snapshot: s})
+					dumps = append(dumps, laidOut{d.path, s})
 				}
-				notes, _ := separateRanks(files)
-				if len(notes) > 0 {
-					t.Fatalf("separateRanks: notes %+v, want none", notes)
-				}
-				notes = joinUnranked(files, notes)
-				var got []int
-				for _, f := range files {
-					got = append(got, f.Rank)
-				}
-				if !slices.Equal(got, tt.ranks) {
-					t.Errorf("ranks %v, want %v", got, tt.ranks)
-				}
+				notes := joinLaidOut(t, dumps, tt.ranks)
 				switch {
 				case tt.note == "" && len(notes) > 0:
 					t.Errorf("notes %+v, want none", notes)

@@ -173,6 +173,11 @@ func summaryTrend(t *analyze.Trend) SummaryTrend {
 	default:
 		st.SlopeBytesPerStep = num(t.Slope)
 	}
+	// The growth per hour wherever analyze knows the axis's pace: an
+	// hours axis's slope, or a step axis's at its device's hours per step.
+	if h, ok := t.SlopePerHour(); ok {
+		st.SlopeBytesPerHour = num(h)
+	}
 	st.Source = t.Source
 	st.RanOut = summaryRanOut(t.RanOut)
 	if p := t.Projection; p != nil {

@@ -100,10 +100,10 @@ type OverviewRun struct {
 	// is at capacity already); nil when unknown (no capacity, no pace
 	// to hours, not growing, or it ran out).
 	HoursToCapacity *float64 `json:"hours_to_capacity,omitempty"`
-	// SlopePerHour is that trend's growth in bytes per hour: Slope on an
-	// hours axis, else Slope at the trend's pace to hours as analyze
-	// measured it for the projection (remaining_to_capacity over
-	// hours_to_capacity); nil when the pace is unknown.
+	// SlopePerHour is that trend's growth in bytes per hour as analyze
+	// decided it (summary.json trend.slope_bytes_per_hour: Slope on an
+	// hours axis, else Slope at its device's hours per step); nil when
+	// the pace is unknown.
 	SlopePerHour *float64 `json:"slope_bytes_per_hour,omitempty"`
 	// Suspects are the run's top leak suspects.
 	Suspects []OverviewSuspect `json:"suspects,omitempty"`
@@ -420,12 +420,11 @@ func deref(p *float64) float64 {
 }
 
 // trendRisk is a summary.json trend's risk, as analyze decided its
-// figures (never re-derived from its points): its slope in its unit,
-// whether it ran out, its hours to capacity (0 when its fit is at
-// capacity already: remaining_to_capacity 0, which has no hours), and
-// its growth per hour: the slope of an hours axis, or the slope at the
-// pace analyze projected with (hours_to_capacity is remaining_to_capacity
-// units of x at that pace). False when it has no slope.
+// figures (never re-derived from its points or from one another): its
+// slope in its unit, whether it ran out, its hours to capacity (0 when
+// its fit is at capacity already: remaining_to_capacity 0, which has no
+// hours), and its growth per hour, slope_bytes_per_hour (set wherever
+// analyze knew the axis's pace). False when it has no slope.
 func trendRisk(t SummaryTrend) (risk, bool) {
 	k := risk{}
 	var slope *float64
@@ -442,14 +441,8 @@ func trendRisk(t SummaryTrend) (risk, bool) {
 		return k, false
 	}
 	k.slope = *slope
+	k.perHour = t.SlopeBytesPerHour
 	rem, hrs := t.RemainingToCapacity, t.HoursToCapacity
-	switch {
-	case k.per == units.PerHour:
-		k.perHour = slope
-	case rem != nil && hrs != nil && *rem > 0 && *hrs > 0:
-		v := *slope * *rem / *hrs
-		k.perHour = &v
-	}
 	switch {
 	case t.RanOut != nil:
 		k.ranOut = true

@@ -17,11 +17,13 @@ func TestOverviewRiskMixedUnits(t *testing.T) {
 	f64 := func(v float64) *float64 { return &v }
 	const mib = 1 << 20
 	// step is a per-step trend; with hours > 0 analyze projected it
-	// reaching capacity in rem steps and hours hours.
+	// reaching capacity in rem steps and hours hours, at the pace it
+	// gives the slope per hour with (rem/hours steps an hour).
 	step := func(slope, rem, hours float64) SummaryTrend {
 		t := SummaryTrend{Metric: "allocated_bytes", SlopeBytesPerStep: f64(slope)}
 		if hours > 0 {
 			t.CapacityAt, t.RemainingToCapacity, t.HoursToCapacity = f64(1000+rem), f64(rem), f64(hours)
+			t.SlopeBytesPerHour = f64(slope * rem / hours)
 		}
 		return t
 	}
@@ -97,5 +99,95 @@ func TestOverviewRiskMixedUnits(t *testing.T) {
 		if compareRisk(runRisk(r), runRisk(back)) != 0 || back.RanOut != r.RanOut {
 			t.Errorf("%s: %s decodes to another risk", r.Dir, b)
 		}
+	}
+}
+
+// TestOverviewRanksByAnalyzePace: the overview's growth per hour is
+// summary.json's trend.slope_bytes_per_hour, the figure analyze decided
+// from the axis's pace, never one the overview derives itself: a step
+// trend with that figure and no projection is compared by it (above
+// every step trend without one), and a projected step trend without it
+// (its pace unknown to analyze) gets no growth per hour from its
+// remaining steps over its hours.
+func TestOverviewRanksByAnalyzePace(t *testing.T) {
+	f64 := func(v float64) *float64 { return &v }
+	const mib = 1 << 20
+	type trend struct {
+		dir                  string
+		slopeStep, slopeHour *float64
+		rem, hours           *float64
+	}
+	for _, tc := range []struct {
+		name   string
+		trends []trend
+		// want is the runs in the overview's order; perHour each run's
+		// growth per hour after them (nil: none).
+		want    string
+		perHour []*float64
+	}{
+		{
+			name: "the per-hour figure ranks a step trend without a projection",
+			trends: []trend{
+				{dir: "steps-fast", slopeStep: f64(900 * mib)},
+				{dir: "steps-paced", slopeStep: f64(mib), slopeHour: f64(60 * mib)},
+			},
+			want:    "steps-paced steps-fast",
+			perHour: []*float64{f64(60 * mib), nil},
+		},
+		{
+			name: "two paced step trends compare per hour, not per step",
+			trends: []trend{
+				{dir: "a-big-steps", slopeStep: f64(100 * mib), slopeHour: f64(10 * mib)},
+				{dir: "b-small-steps", slopeStep: f64(mib), slopeHour: f64(300 * mib)},
+			},
+			want:    "b-small-steps a-big-steps",
+			perHour: []*float64{f64(300 * mib), f64(10 * mib)},
+		},
+		{
+			// Two devices at 5 hours to capacity: the tie goes to the
+			// faster growth per hour as analyze gave it, though the
+			// other's slope × remaining / hours is larger.
+			name: "a tie in hours to capacity goes to analyze's growth per hour",
+			trends: []trend{
+				{dir: "derived-larger", slopeStep: f64(10 * mib), slopeHour: f64(mib), rem: f64(1000), hours: f64(5)},
+				{dir: "figure-larger", slopeStep: f64(10 * mib), slopeHour: f64(2 * mib), rem: f64(10), hours: f64(5)},
+			},
+			want:    "figure-larger derived-larger",
+			perHour: []*float64{f64(2 * mib), f64(mib)},
+		},
+		{
+			name: "a projection without the figure derives none",
+			trends: []trend{
+				{dir: "projected-no-pace", slopeStep: f64(mib), rem: f64(100), hours: f64(3)},
+				{dir: "steps", slopeStep: f64(mib)},
+			},
+			want:    "projected-no-pace steps",
+			perHour: []*float64{nil, nil},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var runs []OverviewRun
+			for _, tr := range tc.trends {
+				st := SummaryTrend{Metric: "allocated_bytes", SlopeBytesPerStep: tr.slopeStep, SlopeBytesPerHour: tr.slopeHour,
+					RemainingToCapacity: tr.rem, HoursToCapacity: tr.hours}
+				r := OverviewRunFromSummary(&Summary{Run: tr.dir, Devices: []SummaryDevice{{Trend: st}}})
+				r.Severity = "warning"
+				runs = append(runs, r)
+			}
+			RankRuns(runs)
+			var order []string
+			for i, r := range runs {
+				order = append(order, r.Dir)
+				if got, want := r.SlopePerHour, tc.perHour[i]; (got == nil) != (want == nil) || (got != nil && *got != *want) {
+					t.Errorf("%s: slope per hour %v, want %v", r.Dir, deref(got), deref(want))
+				}
+				if r.SlopePer != "step" {
+					t.Errorf("%s: slope per %q, want step (its own unit)", r.Dir, r.SlopePer)
+				}
+			}
+			if got := strings.Join(order, " "); got != tc.want {
+				t.Errorf("order %s, want %s", got, tc.want)
+			}
+		})
 	}
 }

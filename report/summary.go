@@ -269,7 +269,12 @@ type SummaryGPUSamples struct {
 // SummaryTrend is a fitted trend. Slopes are bytes per step or per hour
 // (the other one is null); CI95 is the slope's 95% interval.
 type SummaryTrend struct {
-	Metric            string   `json:"metric"`
+	Metric string `json:"metric"`
+	// SlopeBytesPerStep is the slope of a trend on the step axis, bytes
+	// per step. SlopeBytesPerHour is the growth in bytes per hour wherever
+	// analyze knows the axis's pace (analyze.Trend.SlopePerHour): the
+	// slope of an hours axis, or a step axis's slope at its device's hours
+	// per step (both fields set then); null when the pace is unknown.
 	SlopeBytesPerStep *float64 `json:"slope_bytes_per_step"`
 	SlopeBytesPerHour *float64 `json:"slope_bytes_per_hour"`
 	// SlopeBytesPerReading is set instead of both for readings with

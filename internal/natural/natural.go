@@ -5,6 +5,7 @@ package natural
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -37,4 +38,29 @@ func digits(s string) string {
 		i++
 	}
 	return s[:i]
+}
+
+// Consecutive numbers blocks one after another, in the natural order of
+// their names (Compare, then byte order; a name given twice keeps the
+// order given): block i takes sizes[i] numbers from first[i], and order lists
+// the blocks as numbered. It is how the GPUs of several machines, each of
+// which numbers its own from 0, are numbered as one run's (a block per
+// machine, sized its highest GPU index plus 1): node2's GPU 0 follows
+// node1's last GPU, and node10's follows node9's, as torchrun numbers
+// global ranks across nodes. A block of size 0 takes no number.
+func Consecutive(names []string, sizes []int) (first, order []int) {
+	order = make([]int, len(names))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(Compare(names[a], names[b]), strings.Compare(names[a], names[b]))
+	})
+	first = make([]int, len(names))
+	next := 0
+	for _, i := range order {
+		first[i] = next
+		next += max(sizes[i], 0)
+	}
+	return first, order
 }
