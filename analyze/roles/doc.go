@@ -19,7 +19,9 @@
 //     nn.Module._apply, FSDP and ZeRO internals, cuBLAS/cuDNN/NCCL
 //     workspaces, data loaders);
 //  4. its lifetime: the stack names a phase (forward, backward, the
-//     optimizer step) and the trace says how long the block lived: an
+//     optimizer step; activation checkpointing's recomputation, forward
+//     run inside backward, is forward) and the trace says how long the
+//     block lived: an
 //     allocation freed before the next allocation from another call site
 //     died inside its operation and is a temporary; one that outlived it
 //     is an activation (forward), a gradient (backward: the autograd

@@ -148,7 +148,9 @@ func Levers(bd *Breakdown, in LeverInput) []Lever {
 		return r.Bytes > 0 && (strings.HasPrefix(r.Rule, rulePrefixZeRO) || strings.HasPrefix(r.Rule, rulePrefixFSDP))
 	})
 	eightBit := used(func(r RuleShare) bool { return r.Bytes > 0 && r.Rule == ruleEightBit })
-	checkpointing := used(func(r RuleShare) bool { return r.Bytes > 0 && r.Rule == lifetimeRules.checkpointed })
+	checkpointing := used(func(r RuleShare) bool {
+		return r.Bytes > 0 && (r.Rule == lifetimeRules.checkpointed || r.Rule == lifetimeRules.recomputed)
+	})
 	var stepTemps int64
 	for _, r := range bd.Rules {
 		if r.Rule == lifetimeRules.optTemp {

@@ -83,6 +83,8 @@ func TestLeversNeverRecommendWhatIsOn(t *testing.T) {
 			[]LeverKind{EightBitOptimizer, ShardOptimizerState}, []LeverKind{SmallerMicroBatch}},
 		{"checkpointing in use", map[Role]string{Activations: lifetimeRules.checkpointed}, LeverInput{},
 			[]LeverKind{ActivationCheckpointing}, []LeverKind{SmallerMicroBatch}},
+		{"checkpointing in use, seen by its recomputation in backward", map[Role]string{Activations: lifetimeRules.recomputed}, LeverInput{},
+			[]LeverKind{ActivationCheckpointing}, []LeverKind{SmallerMicroBatch}},
 		{"foreach step temporaries", map[Role]string{Temporaries: lifetimeRules.optTemp}, LeverInput{},
 			nil, []LeverKind{FusedOptimizer}},
 		{"other temporaries", nil, LeverInput{}, []LeverKind{FusedOptimizer}, nil},

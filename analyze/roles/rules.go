@@ -1,6 +1,9 @@
 package roles
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The frame rules. Each names a pattern of an allocation stack through
 // which PyTorch (or a library built on it) allocates for one role only,
@@ -40,6 +43,57 @@ type rule struct {
 	match func(s *stack, ph phase) bool
 }
 
+// recomputeFuncs are torch/utils/checkpoint.py's functions that re-run a
+// checkpointed region's forward during backward: with
+// use_reentrant=False the saved-tensor hook's unpack_hook
+// (_checkpoint_hook) calls frame.recompute_fn (made in
+// _checkpoint_without_reentrant_generator); with use_reentrant=True
+// CheckpointFunction.backward re-runs ctx.run_function, then calls
+// torch.autograd.backward on what it made.
+var recomputeFuncs = []string{"unpack_hook", "recompute_fn", "backward"}
+
+// backwardFuncs name the functions of a backward run nested inside a
+// checkpoint's backward (CheckpointFunction.backward's
+// torch.autograd.backward, torch.autograd.grad in a recomputed forward).
+var backwardFuncs = []string{"backward", "_backward_impl", "_engine_run_backward", "grad", "_make_grads"}
+
+// recomputed reports whether s allocates in activation checkpointing's
+// recomputation: reading its Python frames from the innermost out, a
+// torch/utils/checkpoint.py frame that recomputes comes before any frame
+// of a backward run outside checkpoint.py. Autograd's frames are then
+// outside the recomputation (the saved-tensor hook runs inside a
+// backward node), and the blocks it makes are the region's activations
+// again, made in backward; a backward nested inside the recomputation
+// (CheckpointFunction.backward's own torch.autograd.backward) allocates
+// gradients as any backward does.
+//
+// Decided once per stack: the lifetime rules ask it of every forward
+// block.
+func (s *stack) recomputed() bool {
+	if !s.recompChecked {
+		s.recomp, s.recompChecked = s.has(fileCheckpoint) && recomputes(s.py), true
+	}
+	return s.recomp
+}
+
+// recomputes is recomputed's answer for the Python frames py of a stack
+// with a torch/utils/checkpoint.py frame.
+func recomputes(py []pyFrame) bool {
+	for _, f := range py {
+		if strings.Contains(f.file, "torch/utils/checkpoint.py") {
+			if slices.Contains(recomputeFuncs, f.name) {
+				return true
+			}
+			continue
+		}
+		if slices.Contains(backwardFuncs, f.name) &&
+			(f.name != "grad" && f.name != "_make_grads" || strings.Contains(f.file, "torch/autograd/")) {
+			return false
+		}
+	}
+	return false
+}
+
 // optimizerFiles are where optimizers live: torch.optim and the
 // libraries whose optimizers keep their own state (8-bit, fused, ZeRO's
 // CPU/fused Adam, Adafactor).
@@ -77,17 +131,23 @@ func (s *stack) fsdpInner() bool {
 	return false
 }
 
-// phaseOf returns the phase stack s names: backward first (autograd's
-// thread, or a backward function: a compiled backward also runs
-// forward-looking code), then forward (an optimizer closure's forward is
-// forward), then the optimizer step.
+// phaseOf returns the phase stack s names: activation checkpointing's
+// recomputation first (forward run again inside backward: its blocks are
+// activations, recomputed), then backward (autograd's thread, or a
+// backward function: a compiled backward also runs forward-looking
+// code), then forward (an optimizer closure's forward is forward; a
+// frame of torch/utils/checkpoint.py outside backward runs a
+// checkpointed region's forward, its boundary inputs included), then the
+// optimizer step.
 func phaseOf(s *stack) phase {
 	switch {
+	case s.recomputed():
+		return forward
 	case len(s.nodes) > 0, s.has(cppAutogradEngine),
 		s.call(callAutogradBackward), s.call(callTensorBackward), s.call(namedBackward):
 		return backward
 	case s.call(callModuleCall), s.call(namedForward),
-		s.has(fileCompiled):
+		s.has(fileCompiled), s.has(fileCheckpoint):
 		return forward
 	case s.inOptimizer():
 		return optimizerStep

@@ -93,6 +93,39 @@ var (
 		py(site+"deepspeed/runtime/zero/stage_1_and_2.py", 950, "reduce_ready_partitions_and_remove_grads")))
 	zeroParams = stackOf(frames1(py(site+"deepspeed/runtime/zero/partition_parameters.py", 1545, "_partition_param"),
 		py(site+"deepspeed/runtime/zero/partition_parameters.py", 1478, "_partition")), trainStep)
+	// ckpt* are torch.utils.checkpoint's frames (torch/utils/checkpoint.py
+	// of PyTorch 2.6): ckptRecompute the non-reentrant recomputation (the
+	// saved-tensor hook's unpack_hook calls recompute_fn) under a backward
+	// run, ckptBoundary a checkpointed region's input made under
+	// checkpoint() without module frames.
+	ckptFile      = site + "torch/utils/checkpoint.py"
+	ckptRecompute = frames1(py(proj+"model.py", 120, "block_forward"), py(ckptFile, 1129, "recompute_fn"), py(ckptFile, 1175, "unpack_hook"))
+	autogradRun   = frames1(py(site+"torch/autograd/graph.py", 825, "_engine_run_backward"), py(site+"torch/autograd/__init__.py", 353, "backward"),
+		py(site+"torch/_tensor.py", 648, "backward"))
+	// recomputedPython is an activation recomputed in backward as
+	// stacks="python" records it when the hook's frames carry the
+	// caller's; recomputedAll with stacks="all", the hook inside a
+	// backward node on autograd's thread.
+	recomputedPython = stackOf(frames1(py(site+"torch/nn/modules/linear.py", 125, "forward")), moduleCall, ckptRecompute, autogradRun, trainStep)
+	recomputedAll    = stackOf(cppMalloc, frames1(cpp("at::_ops::mm::call(at::Tensor const&, at::Tensor const&)")),
+		frames1(py(site+"torch/nn/modules/linear.py", 125, "forward")), moduleCall, ckptRecompute,
+		frames1(cpp("torch::autograd::SavedVariable::unpack(std::shared_ptr<torch::autograd::Node>) const"),
+			cpp("torch::autograd::generated::MmBackward0::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)"),
+			cpp("torch::autograd::Node::operator()(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)")), cppEngine)
+	// recomputedSAC is selective activation checkpointing's recomputation:
+	// the op runs inside checkpoint.py's dispatch mode, inside the module.
+	recomputedSAC = stackOf(frames1(py(ckptFile, 1420, "__torch_dispatch__"), py(site+"torch/nn/modules/linear.py", 125, "forward")),
+		moduleCall, ckptRecompute, autogradRun, trainStep)
+	// recomputedReentrant is use_reentrant=True: CheckpointFunction.backward
+	// re-runs the region's forward; nestedBackward is the backward it then
+	// runs over the recomputed graph (its nodes' outputs).
+	recomputedReentrant = stackOf(frames1(py(site+"torch/nn/modules/linear.py", 125, "forward")), moduleCall,
+		frames1(py(proj+"model.py", 120, "block_forward"), py(ckptFile, 320, "backward"), py(site+"torch/autograd/function.py", 307, "apply")), cppEngine)
+	nestedBackward = stackOf(cppMalloc, frames1(cpp("at::_ops::mm::call(at::Tensor const&, at::Tensor const&)"),
+		cpp("torch::autograd::generated::MmBackward0::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)"), cpp("torch::autograd::Engine::execute(...)")),
+		frames1(py(site+"torch/autograd/graph.py", 825, "_engine_run_backward"), py(site+"torch/autograd/__init__.py", 353, "backward"),
+			py(ckptFile, 340, "backward"), py(site+"torch/autograd/function.py", 307, "apply")), cppEngine)
+	ckptBoundary = stackOf(frames1(py(ckptFile, 1550, "checkpoint"), py(site+"torch/_compile.py", 51, "inner"), py(proj+"train.py", 82, "forward_step")), trainStep)
 	// bnbState is bitsandbytes' 8-bit optimizer state.
 	bnbState = stackOf(frames1(py(site+"bitsandbytes/optim/optimizer.py", 455, "init_state"), py(site+"bitsandbytes/optim/optimizer.py", 287, "step")), optimizerWrapper, trainStep)
 	// apexState is apex's FusedAdam, which makes its state in step.
@@ -197,6 +230,17 @@ func TestRoleRules(t *testing.T) {
 			f.alloc("g", 32<<20, zeroGrads, "")
 			f.alloc("p", 16<<20, zeroParams, "")
 		}, map[string]want{"s": {OptimizerState, ByFrame, "ZeRO"}, "g": {Gradients, ByFrame, "ZeRO"}, "p": {Parameters, ByFrame, "ZeRO"}}},
+		{"activations: checkpointing's recomputation in backward, and its boundary inputs", func(f *fixture) {
+			f.alloc("python", 32<<20, recomputedPython, "")
+			f.alloc("all", 32<<20, recomputedAll, "")
+			f.alloc("sac", 16<<20, recomputedSAC, "")
+			f.alloc("reentrant", 16<<20, recomputedReentrant, "")
+			f.alloc("boundary", 8<<20, ckptBoundary, "")
+			f.alloc("nested", 8<<20, nestedBackward, "")
+		}, map[string]want{"python": {Activations, ByLifetime, "recomputed in backward"}, "all": {Activations, ByLifetime, "recomputed in backward"},
+			"sac": {Activations, ByLifetime, "recomputed in backward"}, "reentrant": {Activations, ByLifetime, "recomputed in backward"},
+			"boundary": {Activations, ByLifetime, "under activation checkpointing"},
+			"nested":   {Gradients, ByLifetime, "a gradient"}}},
 		{"unknown: allocated before recording", func(f *fixture) {
 			f.record(false)
 			f.alloc("w", 64<<20, nil, "")

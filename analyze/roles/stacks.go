@@ -35,6 +35,9 @@ type stack struct {
 	// checked reports that checkpointed is set: a frame of the stack runs
 	// in torch/utils/checkpoint.py (inCheckpoint).
 	checked, checkpointed bool
+	// recompChecked reports that recomp is set: the stack allocates in
+	// activation checkpointing's recomputation (recomputed).
+	recompChecked, recomp bool
 	// fxDecided reports that fxDecision and fxOK are set: what the FX
 	// node's trace decides (byFX).
 	fxDecided  bool
