@@ -16,7 +16,8 @@
 //  3. a frame rule: a pattern of its allocation stack that PyTorch or a
 //     library only allocates through for one role (rules.go: the
 //     AccumulateGrad node, an optimizer's state initialisation,
-//     nn.Module._apply, FSDP and ZeRO internals, cuBLAS/cuDNN/NCCL
+//     nn.Module._apply, FSDP, ZeRO and Megatron internals, mixed
+//     precision's fp32 master weights, cuBLAS/cuDNN/NCCL
 //     workspaces, data loaders);
 //  4. its lifetime: the stack names a phase (forward, backward, the
 //     optimizer step; activation checkpointing's recomputation, forward

@@ -85,6 +85,8 @@ func TestLeversNeverRecommendWhatIsOn(t *testing.T) {
 			[]LeverKind{ActivationCheckpointing}, []LeverKind{SmallerMicroBatch}},
 		{"checkpointing in use, seen by its recomputation in backward", map[Role]string{Activations: lifetimeRules.recomputed}, LeverInput{},
 			[]LeverKind{ActivationCheckpointing}, []LeverKind{SmallerMicroBatch}},
+		{"fp32 master weights only: no moments for an 8-bit optimizer to shrink, sharding shards them", map[Role]string{OptimizerState: ruleMasterWeights + " (Megatron)"},
+			LeverInput{Ranks: 8}, []LeverKind{EightBitOptimizer}, []LeverKind{ShardOptimizerState}},
 		{"foreach step temporaries", map[Role]string{Temporaries: lifetimeRules.optTemp}, LeverInput{},
 			nil, []LeverKind{FusedOptimizer}},
 		{"other temporaries", nil, LeverInput{}, []LeverKind{FusedOptimizer}, nil},

@@ -41,6 +41,31 @@ type rule struct {
 	role Role
 	// match reports whether stack s, of phase ph, is the rule's.
 	match func(s *stack, ph phase) bool
+	// split, when set, names a function that allocates for two roles
+	// in one call, one statement after the other: role and name are
+	// its last allocation's (the highest line), split's those of the
+	// allocations before it.
+	split *splitRule
+}
+
+// splitRule is the role of the allocations a function makes before its
+// last one, for a rule whose function allocates for two roles: of the
+// scene's stacks whose innermost Python frame is that function, reached
+// by the same callers (stack.caller), the one at the highest line is the
+// last allocation, those at lower lines are earlier ones. Each such
+// function makes what its later statements derive from first (a flat
+// parameter buffer before the fp32 partition cut from it), so the order
+// holds across the versions whose source was read; a function whose
+// allocations the scene holds only one of is taken at its last.
+type splitRule struct {
+	name string
+	role Role
+}
+
+// innermostIs reports whether the innermost Python frame of s runs
+// function name in a file whose path holds file.
+func (s *stack) innermostIs(file, name string) bool {
+	return len(s.py) > 0 && s.py[0].name == name && strings.Contains(s.py[0].file, file)
 }
 
 // recomputeFuncs are torch/utils/checkpoint.py's functions that re-run a
@@ -157,9 +182,13 @@ func phaseOf(s *stack) phase {
 
 // Rule names the capacity-OOM levers read (levers.go).
 const (
-	ruleEightBit   = "8-bit optimizer state (bitsandbytes)"
-	rulePrefixZeRO = "ZeRO "
-	rulePrefixFSDP = "FSDP "
+	ruleEightBit = "8-bit optimizer state (bitsandbytes)"
+	// ruleMasterWeights begins the names of the rules for mixed
+	// precision's fp32 master weights: optimizer state, but not what an
+	// 8-bit optimizer shrinks.
+	ruleMasterWeights = "fp32 master weights"
+	rulePrefixZeRO    = "ZeRO "
+	rulePrefixFSDP    = "FSDP "
 )
 
 // frameRules are the frame rules, in order.
@@ -197,6 +226,27 @@ var frameRules = []rule{
 	{name: "ZeRO fp32 partition or optimizer state (DeepSpeed)", role: OptimizerState, match: func(s *stack, _ phase) bool {
 		return s.call(callZeROOptimizer)
 	}},
+	{name: "DeepSpeed BF16_Optimizer fp32 gradient buffer (_setup_for_real_optimizer, its last allocation)", role: Gradients,
+		match: func(s *stack, _ phase) bool {
+			// bf16_optimizer.py's _setup_for_real_optimizer clones the
+			// fp32 master partition (fp32_groups_flat_partition), then
+			// makes the fp32 gradient buffer (fp32_groups_gradients_flat).
+			return s.innermostIs("deepspeed/runtime/bf16_optimizer.py", "_setup_for_real_optimizer")
+		},
+		split: &splitRule{name: ruleMasterWeights + " (DeepSpeed BF16_Optimizer fp32 partition, before its gradient buffer)", role: OptimizerState}},
+	{name: "Megatron gradient buffer (param.main_grad: _ParamAndGradBuffer.__init__, its last allocation)", role: Gradients,
+		match: func(s *stack, _ phase) bool {
+			// param_and_grad_buffer.py's __init__ makes grad_data, which
+			// every parameter's main_grad views, after param_data (made
+			// with the distributed optimizer only), which param.data
+			// views.
+			return s.innermostIs("megatron/core/distributed/param_and_grad_buffer.py", "__init__")
+		},
+		split: &splitRule{name: "Megatron parameter buffer (param.data: _ParamAndGradBuffer.__init__'s param_data, before grad_data)", role: Parameters}},
+	{name: ruleMasterWeights + " (Megatron Float16OptimizerWithFloat16Params, DistributedOptimizer; apex amp)", role: OptimizerState,
+		match: func(s *stack, _ phase) bool {
+			return s.call(callMegatronMaster) || s.call(callMegatronShardMaster) || s.call(callApexMaster)
+		}},
 	{name: "ZeRO parameter partition or gather (DeepSpeed)", role: Parameters, match: func(s *stack, _ phase) bool {
 		return s.has(fileZeROParameters)
 	}},

@@ -126,6 +126,24 @@ var (
 		frames1(py(site+"torch/autograd/graph.py", 825, "_engine_run_backward"), py(site+"torch/autograd/__init__.py", 353, "backward"),
 			py(ckptFile, 340, "backward"), py(site+"torch/autograd/function.py", 307, "apply")), cppEngine)
 	ckptBoundary = stackOf(frames1(py(ckptFile, 1550, "checkpoint"), py(site+"torch/_compile.py", 51, "inner"), py(proj+"train.py", 82, "forward_step")), trainStep)
+	// Mixed precision: Megatron's fp32 master weights and its gradient
+	// buffer (param_and_grad_buffer.py), apex amp's master weights,
+	// DeepSpeed's BF16_Optimizer.
+	megatron       = "/workspace/Megatron-LM/megatron/core/"
+	megatronSetup  = frames1(py(megatron+"optimizer/__init__.py", 410, "_get_megatron_optimizer_based_on_param_groups"), py(megatron+"optimizer/__init__.py", 520, "get_megatron_optimizer"), py(proj+"train.py", 40, "setup"))
+	megatronMaster = stackOf(frames1(py(megatron+"optimizer/optimizer.py", 632, "__init__")), megatronSetup)
+	megatronShard  = stackOf(frames1(py(megatron+"optimizer/distrib_optimizer.py", 410, "_build_model_and_main_param_groups"), py(megatron+"optimizer/distrib_optimizer.py", 560, "__init__")), megatronSetup)
+	megatronBuffer = func(line int) []*layout.Frame {
+		return stackOf(frames1(py(megatron+"distributed/param_and_grad_buffer.py", line, "__init__"),
+			py(megatron+"distributed/distributed_data_parallel.py", 260, "_allocate_buffers_for_parameters"),
+			py(megatron+"distributed/distributed_data_parallel.py", 300, "__init__"), py(proj+"train.py", 35, "wrap_model")))
+	}
+	apexMaster = stackOf(frames1(py(site+"apex/amp/_process_optimizer.py", 45, "lazy_init_with_master_weights"),
+		py(site+"apex/amp/_process_optimizer.py", 350, "_process_optimizer"), py(site+"apex/amp/_initialize.py", 240, "_initialize")), trainStep)
+	bf16Setup = func(line int) []*layout.Frame {
+		return stackOf(frames1(py(site+"deepspeed/runtime/bf16_optimizer.py", line, "_setup_for_real_optimizer"), py(site+"deepspeed/runtime/bf16_optimizer.py", 100, "__init__"),
+			py(site+"deepspeed/runtime/engine.py", 1640, "_configure_bf16_optimizer")), trainStep)
+	}
 	// bnbState is bitsandbytes' 8-bit optimizer state.
 	bnbState = stackOf(frames1(py(site+"bitsandbytes/optim/optimizer.py", 455, "init_state"), py(site+"bitsandbytes/optim/optimizer.py", 287, "step")), optimizerWrapper, trainStep)
 	// apexState is apex's FusedAdam, which makes its state in step.
@@ -241,6 +259,21 @@ func TestRoleRules(t *testing.T) {
 			"sac": {Activations, ByLifetime, "recomputed in backward"}, "reentrant": {Activations, ByLifetime, "recomputed in backward"},
 			"boundary": {Activations, ByLifetime, "under activation checkpointing"},
 			"nested":   {Gradients, ByLifetime, "a gradient"}}},
+		{"mixed precision: Megatron master weights and main_grad buffer (no distributed optimizer), apex amp masters", func(f *fixture) {
+			f.alloc("master", 64<<20, megatronMaster, "")
+			f.alloc("shard", 16<<20, megatronShard, "")
+			f.alloc("maingrad", 64<<20, megatronBuffer(640), "")
+			f.alloc("apex", 16<<20, apexMaster, "")
+		}, map[string]want{"master": {OptimizerState, ByFrame, "fp32 master weights"}, "shard": {OptimizerState, ByFrame, "fp32 master weights"},
+			"maingrad": {Gradients, ByFrame, "main_grad"}, "apex": {OptimizerState, ByFrame, "fp32 master weights"}}},
+		{"mixed precision: Megatron's distributed optimizer, param_data made before grad_data", func(f *fixture) {
+			f.alloc("paramdata", 32<<20, megatronBuffer(631), "")
+			f.alloc("graddata", 64<<20, megatronBuffer(638), "")
+		}, map[string]want{"paramdata": {Parameters, ByFrame, "param_data"}, "graddata": {Gradients, ByFrame, "main_grad"}}},
+		{"DeepSpeed BF16_Optimizer: fp32 partition, then the fp32 gradient buffer", func(f *fixture) {
+			f.alloc("master", 32<<20, bf16Setup(480), "")
+			f.alloc("grads", 64<<20, bf16Setup(487), "")
+		}, map[string]want{"master": {OptimizerState, ByFrame, "fp32 master weights"}, "grads": {Gradients, ByFrame, "BF16_Optimizer fp32 gradient buffer"}}},
 		{"unknown: allocated before recording", func(f *fixture) {
 			f.record(false)
 			f.alloc("w", 64<<20, nil, "")
