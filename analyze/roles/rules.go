@@ -226,6 +226,15 @@ var frameRules = []rule{
 	{name: "ZeRO fp32 partition or optimizer state (DeepSpeed)", role: OptimizerState, match: func(s *stack, _ phase) bool {
 		return s.call(callZeROOptimizer)
 	}},
+	{name: "ZeRO fp32 master partition (DeepSpeedZeroOptimizer.__init__, its last allocation)", role: OptimizerState,
+		match: func(s *stack, _ phase) bool {
+			// stage_1_and_2.py's __init__ copies its rank's partition
+			// of the flat bit16 buffer to fp32 inline
+			// (single_partition_of_fp32_groups), after moving that flat
+			// buffer, the model's parameters, to the device.
+			return s.innermostIs("deepspeed/runtime/zero/stage_1_and_2.py", "__init__")
+		},
+		split: &splitRule{name: "ZeRO flat bit16 parameter buffer (DeepSpeedZeroOptimizer.__init__, before its fp32 partition)", role: Parameters}},
 	{name: "DeepSpeed BF16_Optimizer fp32 gradient buffer (_setup_for_real_optimizer, its last allocation)", role: Gradients,
 		match: func(s *stack, _ phase) bool {
 			// bf16_optimizer.py's _setup_for_real_optimizer clones the

@@ -128,7 +128,7 @@ var (
 	ckptBoundary = stackOf(frames1(py(ckptFile, 1550, "checkpoint"), py(site+"torch/_compile.py", 51, "inner"), py(proj+"train.py", 82, "forward_step")), trainStep)
 	// Mixed precision: Megatron's fp32 master weights and its gradient
 	// buffer (param_and_grad_buffer.py), apex amp's master weights,
-	// DeepSpeed's BF16_Optimizer.
+	// DeepSpeed's ZeRO-1/2 fp32 partition and BF16_Optimizer.
 	megatron       = "/workspace/Megatron-LM/megatron/core/"
 	megatronSetup  = frames1(py(megatron+"optimizer/__init__.py", 410, "_get_megatron_optimizer_based_on_param_groups"), py(megatron+"optimizer/__init__.py", 520, "get_megatron_optimizer"), py(proj+"train.py", 40, "setup"))
 	megatronMaster = stackOf(frames1(py(megatron+"optimizer/optimizer.py", 632, "__init__")), megatronSetup)
@@ -140,6 +140,10 @@ var (
 	}
 	apexMaster = stackOf(frames1(py(site+"apex/amp/_process_optimizer.py", 45, "lazy_init_with_master_weights"),
 		py(site+"apex/amp/_process_optimizer.py", 350, "_process_optimizer"), py(site+"apex/amp/_initialize.py", 240, "_initialize")), trainStep)
+	zeroInit = func(line int) []*layout.Frame {
+		return stackOf(frames1(py(site+"deepspeed/runtime/zero/stage_1_and_2.py", line, "__init__"), py(site+"deepspeed/runtime/engine.py", 1602, "_configure_zero_optimizer"),
+			py(site+"deepspeed/runtime/engine.py", 1290, "_configure_optimizer")), trainStep)
+	}
 	bf16Setup = func(line int) []*layout.Frame {
 		return stackOf(frames1(py(site+"deepspeed/runtime/bf16_optimizer.py", line, "_setup_for_real_optimizer"), py(site+"deepspeed/runtime/bf16_optimizer.py", 100, "__init__"),
 			py(site+"deepspeed/runtime/engine.py", 1640, "_configure_bf16_optimizer")), trainStep)
@@ -270,6 +274,15 @@ func TestRoleRules(t *testing.T) {
 			f.alloc("paramdata", 32<<20, megatronBuffer(631), "")
 			f.alloc("graddata", 64<<20, megatronBuffer(638), "")
 		}, map[string]want{"paramdata": {Parameters, ByFrame, "param_data"}, "graddata": {Gradients, ByFrame, "main_grad"}}},
+		{"ZeRO-1/2: the fp32 partition made inline in __init__, after the flat bit16 buffer", func(f *fixture) {
+			f.alloc("flat", 64<<20, zeroInit(370), "")
+			f.alloc("fp32", 32<<20, zeroInit(394), "")
+			f.alloc("fp32b", 32<<20, zeroInit(394), "")
+		}, map[string]want{"flat": {Parameters, ByFrame, "ZeRO flat bit16 parameter buffer"},
+			"fp32": {OptimizerState, ByFrame, "ZeRO fp32 master partition"}, "fp32b": {OptimizerState, ByFrame, "ZeRO fp32 master partition"}}},
+		{"ZeRO-1/2: the fp32 partition alone", func(f *fixture) {
+			f.alloc("fp32", 32<<20, zeroInit(394), "")
+		}, map[string]want{"fp32": {OptimizerState, ByFrame, "ZeRO fp32 master partition"}}},
 		{"DeepSpeed BF16_Optimizer: fp32 partition, then the fp32 gradient buffer", func(f *fixture) {
 			f.alloc("master", 32<<20, bf16Setup(480), "")
 			f.alloc("grads", 64<<20, bf16Setup(487), "")
