@@ -83,6 +83,10 @@ type classifier struct {
 	// stacks. Empty: every block is decided afresh.
 	byStackAlone []Decision
 	decided      []bool
+	// lastLine is, per caller (stack.caller) of the scene's stacks that
+	// a split rule names, the highest line among them: the function's
+	// last allocation (splitRule). Nil when the scene has none.
+	lastLine map[string]int
 }
 
 // stackAlone reports whether the decision of block b is its stack's
@@ -140,7 +144,40 @@ func newClassifier(sc *Scene) *classifier {
 	if len(sc.Trace) > 0 {
 		c.tl = newTimeline(sc.Trace, c.cache, c.stacksRecorded)
 	}
+	c.lastLine = lastLines(sc, c.cache)
 	return c
+}
+
+// lastLines returns, per caller (stack.caller) of the stacks of sc's
+// blocks that a split rule names, the highest line among them; nil when
+// none is. Each distinct stack is read once (its frame rule is decided
+// once per stack anyway).
+func lastLines(sc *Scene, cache *stackCache) map[string]int {
+	if sc.Stacks == nil {
+		return nil
+	}
+	var m map[string]int
+	seen := make([]bool, sc.Stacks.Len())
+	for i := range sc.Blocks {
+		id := sc.Blocks[i].Stack
+		if id == snapshot.NoStack || int(id) >= len(seen) || seen[id] {
+			continue
+		}
+		seen[id] = true
+		st := cache.get(id)
+		if st.empty {
+			continue
+		}
+		if _, r := st.frameRule(); r == nil || r.split == nil {
+			continue
+		}
+		if m == nil {
+			m = map[string]int{}
+		}
+		k := st.caller()
+		m[k] = max(m[k], st.line)
+	}
+	return m
 }
 
 // run decides every block of the scene, in order, into out when out is
@@ -237,6 +274,9 @@ func (c *classifier) byStack(b *Block) Decision {
 	}
 	ph, r := st.frameRule()
 	if r != nil {
+		if r.split != nil && st.line < c.lastLine[st.caller()] {
+			return Decision{Role: r.split.role, Evidence: ByFrame, Rule: r.split.name}
+		}
 		return Decision{Role: r.role, Evidence: ByFrame, Rule: r.name}
 	}
 	if d, ok := st.byFX(ph); ok {

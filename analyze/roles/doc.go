@@ -16,10 +16,13 @@
 //  3. a frame rule: a pattern of its allocation stack that PyTorch or a
 //     library only allocates through for one role (rules.go: the
 //     AccumulateGrad node, an optimizer's state initialisation,
-//     nn.Module._apply, FSDP and ZeRO internals, cuBLAS/cuDNN/NCCL
+//     nn.Module._apply, FSDP, ZeRO and Megatron internals, mixed
+//     precision's fp32 master weights, cuBLAS/cuDNN/NCCL
 //     workspaces, data loaders);
 //  4. its lifetime: the stack names a phase (forward, backward, the
-//     optimizer step) and the trace says how long the block lived: an
+//     optimizer step; activation checkpointing's recomputation, forward
+//     run inside backward, is forward) and the trace says how long the
+//     block lived: an
 //     allocation freed before the next allocation from another call site
 //     died inside its operation and is a temporary; one that outlived it
 //     is an activation (forward), a gradient (backward: the autograd

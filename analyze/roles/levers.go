@@ -148,11 +148,16 @@ func Levers(bd *Breakdown, in LeverInput) []Lever {
 		return r.Bytes > 0 && (strings.HasPrefix(r.Rule, rulePrefixZeRO) || strings.HasPrefix(r.Rule, rulePrefixFSDP))
 	})
 	eightBit := used(func(r RuleShare) bool { return r.Bytes > 0 && r.Rule == ruleEightBit })
-	checkpointing := used(func(r RuleShare) bool { return r.Bytes > 0 && r.Rule == lifetimeRules.checkpointed })
-	var stepTemps int64
+	checkpointing := used(func(r RuleShare) bool {
+		return r.Bytes > 0 && (r.Rule == lifetimeRules.checkpointed || r.Rule == lifetimeRules.recomputed)
+	})
+	var stepTemps, masters int64
 	for _, r := range bd.Rules {
-		if r.Rule == lifetimeRules.optTemp {
+		switch {
+		case r.Rule == lifetimeRules.optTemp:
 			stepTemps += r.Bytes
+		case r.Role == OptimizerState && strings.HasPrefix(r.Rule, ruleMasterWeights):
+			masters += r.Bytes
 		}
 	}
 	var out []Lever
@@ -174,7 +179,12 @@ func Levers(bd *Breakdown, in LeverInput) []Lever {
 		if ratio, ok := StateRatio(bd); ok && IsAdamFP32(ratio) {
 			basis = "optimizer state is about twice the parameters, Adam's two fp32 moments; " + basis
 		}
-		add(EightBitOptimizer, OptimizerState, state*3/4, basis)
+		if masters > 0 {
+			// An 8-bit optimizer quantises the moments; mixed
+			// precision's fp32 master weights stay fp32.
+			basis += " (of the moments: the fp32 master weights stay)"
+		}
+		add(EightBitOptimizer, OptimizerState, (state-masters)*3/4, basis)
 	}
 	n := int64(in.Ranks)
 	if n >= 2 && !sharded {

@@ -83,7 +83,7 @@ func newTimeline(tr []snapshot.TraceEntry, cache *stackCache, stacksRecorded boo
 // lifetimeRules names each lifetime rule's decision, by phase.
 var lifetimeRules = struct {
 	diesInOp, inFlight                             string
-	forward, checkpointed                          string
+	forward, checkpointed, recomputed              string
 	backwardGrad, backwardTemp, optState           string
 	optTemp, backwardThreadGrad, backwardThreadTmp string
 }{
@@ -91,6 +91,7 @@ var lifetimeRules = struct {
 	inFlight:           "in flight in the operation that ran out of memory",
 	forward:            "forward allocation alive after its operation",
 	checkpointed:       "forward allocation alive after its operation, under activation checkpointing (torch.utils.checkpoint)",
+	recomputed:         "forward recomputed in backward by activation checkpointing (torch.utils.checkpoint), alive after its operation: an activation",
 	backwardGrad:       "backward output alive after its autograd node: a gradient",
 	backwardTemp:       "backward output freed before backward ended: an activation's gradient",
 	optState:           "optimizer-step allocation kept past the step",
@@ -131,6 +132,9 @@ func (c *classifier) byLifetime(b *Block, st *stack, ph phase) Decision {
 	}
 	switch ph {
 	case forward:
+		if st.recomputed() {
+			return lt(Activations, lifetimeRules.recomputed)
+		}
 		if st.inCheckpoint() {
 			return lt(Activations, lifetimeRules.checkpointed)
 		}

@@ -1,6 +1,9 @@
 package roles
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The frame rules. Each names a pattern of an allocation stack through
 // which PyTorch (or a library built on it) allocates for one role only,
@@ -38,6 +41,82 @@ type rule struct {
 	role Role
 	// match reports whether stack s, of phase ph, is the rule's.
 	match func(s *stack, ph phase) bool
+	// split, when set, names a function that allocates for two roles
+	// in one call, one statement after the other: role and name are
+	// its last allocation's (the highest line), split's those of the
+	// allocations before it.
+	split *splitRule
+}
+
+// splitRule is the role of the allocations a function makes before its
+// last one, for a rule whose function allocates for two roles: of the
+// scene's stacks whose innermost Python frame is that function, reached
+// by the same callers (stack.caller), the one at the highest line is the
+// last allocation, those at lower lines are earlier ones. Each such
+// function makes what its later statements derive from first (a flat
+// parameter buffer before the fp32 partition cut from it), so the order
+// holds across the versions whose source was read; a function whose
+// allocations the scene holds only one of is taken at its last.
+type splitRule struct {
+	name string
+	role Role
+}
+
+// innermostIs reports whether the innermost Python frame of s runs
+// function name in a file whose path holds file.
+func (s *stack) innermostIs(file, name string) bool {
+	return len(s.py) > 0 && s.py[0].name == name && strings.Contains(s.py[0].file, file)
+}
+
+// recomputeFuncs are torch/utils/checkpoint.py's functions that re-run a
+// checkpointed region's forward during backward: with
+// use_reentrant=False the saved-tensor hook's unpack_hook
+// (_checkpoint_hook) calls frame.recompute_fn (made in
+// _checkpoint_without_reentrant_generator); with use_reentrant=True
+// CheckpointFunction.backward re-runs ctx.run_function, then calls
+// torch.autograd.backward on what it made.
+var recomputeFuncs = []string{"unpack_hook", "recompute_fn", "backward"}
+
+// backwardFuncs name the functions of a backward run nested inside a
+// checkpoint's backward (CheckpointFunction.backward's
+// torch.autograd.backward, torch.autograd.grad in a recomputed forward).
+var backwardFuncs = []string{"backward", "_backward_impl", "_engine_run_backward", "grad", "_make_grads"}
+
+// recomputed reports whether s allocates in activation checkpointing's
+// recomputation: reading its Python frames from the innermost out, a
+// torch/utils/checkpoint.py frame that recomputes comes before any frame
+// of a backward run outside checkpoint.py. Autograd's frames are then
+// outside the recomputation (the saved-tensor hook runs inside a
+// backward node), and the blocks it makes are the region's activations
+// again, made in backward; a backward nested inside the recomputation
+// (CheckpointFunction.backward's own torch.autograd.backward) allocates
+// gradients as any backward does.
+//
+// Decided once per stack: the lifetime rules ask it of every forward
+// block.
+func (s *stack) recomputed() bool {
+	if !s.recompChecked {
+		s.recomp, s.recompChecked = s.has(fileCheckpoint) && recomputes(s.py), true
+	}
+	return s.recomp
+}
+
+// recomputes is recomputed's answer for the Python frames py of a stack
+// with a torch/utils/checkpoint.py frame.
+func recomputes(py []pyFrame) bool {
+	for _, f := range py {
+		if strings.Contains(f.file, "torch/utils/checkpoint.py") {
+			if slices.Contains(recomputeFuncs, f.name) {
+				return true
+			}
+			continue
+		}
+		if slices.Contains(backwardFuncs, f.name) &&
+			(f.name != "grad" && f.name != "_make_grads" || strings.Contains(f.file, "torch/autograd/")) {
+			return false
+		}
+	}
+	return false
 }
 
 // optimizerFiles are where optimizers live: torch.optim and the
@@ -77,17 +156,23 @@ func (s *stack) fsdpInner() bool {
 	return false
 }
 
-// phaseOf returns the phase stack s names: backward first (autograd's
-// thread, or a backward function: a compiled backward also runs
-// forward-looking code), then forward (an optimizer closure's forward is
-// forward), then the optimizer step.
+// phaseOf returns the phase stack s names: activation checkpointing's
+// recomputation first (forward run again inside backward: its blocks are
+// activations, recomputed), then backward (autograd's thread, or a
+// backward function: a compiled backward also runs forward-looking
+// code), then forward (an optimizer closure's forward is forward; a
+// frame of torch/utils/checkpoint.py outside backward runs a
+// checkpointed region's forward, its boundary inputs included), then the
+// optimizer step.
 func phaseOf(s *stack) phase {
 	switch {
+	case s.recomputed():
+		return forward
 	case len(s.nodes) > 0, s.has(cppAutogradEngine),
 		s.call(callAutogradBackward), s.call(callTensorBackward), s.call(namedBackward):
 		return backward
 	case s.call(callModuleCall), s.call(namedForward),
-		s.has(fileCompiled):
+		s.has(fileCompiled), s.has(fileCheckpoint):
 		return forward
 	case s.inOptimizer():
 		return optimizerStep
@@ -97,9 +182,13 @@ func phaseOf(s *stack) phase {
 
 // Rule names the capacity-OOM levers read (levers.go).
 const (
-	ruleEightBit   = "8-bit optimizer state (bitsandbytes)"
-	rulePrefixZeRO = "ZeRO "
-	rulePrefixFSDP = "FSDP "
+	ruleEightBit = "8-bit optimizer state (bitsandbytes)"
+	// ruleMasterWeights begins the names of the rules for mixed
+	// precision's fp32 master weights: optimizer state, but not what an
+	// 8-bit optimizer shrinks.
+	ruleMasterWeights = "fp32 master weights"
+	rulePrefixZeRO    = "ZeRO "
+	rulePrefixFSDP    = "FSDP "
 )
 
 // frameRules are the frame rules, in order.
@@ -137,6 +226,36 @@ var frameRules = []rule{
 	{name: "ZeRO fp32 partition or optimizer state (DeepSpeed)", role: OptimizerState, match: func(s *stack, _ phase) bool {
 		return s.call(callZeROOptimizer)
 	}},
+	{name: "ZeRO fp32 master partition (DeepSpeedZeroOptimizer.__init__, its last allocation)", role: OptimizerState,
+		match: func(s *stack, _ phase) bool {
+			// stage_1_and_2.py's __init__ copies its rank's partition
+			// of the flat bit16 buffer to fp32 inline
+			// (single_partition_of_fp32_groups), after moving that flat
+			// buffer, the model's parameters, to the device.
+			return s.innermostIs("deepspeed/runtime/zero/stage_1_and_2.py", "__init__")
+		},
+		split: &splitRule{name: "ZeRO flat bit16 parameter buffer (DeepSpeedZeroOptimizer.__init__, before its fp32 partition)", role: Parameters}},
+	{name: "DeepSpeed BF16_Optimizer fp32 gradient buffer (_setup_for_real_optimizer, its last allocation)", role: Gradients,
+		match: func(s *stack, _ phase) bool {
+			// bf16_optimizer.py's _setup_for_real_optimizer clones the
+			// fp32 master partition (fp32_groups_flat_partition), then
+			// makes the fp32 gradient buffer (fp32_groups_gradients_flat).
+			return s.innermostIs("deepspeed/runtime/bf16_optimizer.py", "_setup_for_real_optimizer")
+		},
+		split: &splitRule{name: ruleMasterWeights + " (DeepSpeed BF16_Optimizer fp32 partition, before its gradient buffer)", role: OptimizerState}},
+	{name: "Megatron gradient buffer (param.main_grad: _ParamAndGradBuffer.__init__, its last allocation)", role: Gradients,
+		match: func(s *stack, _ phase) bool {
+			// param_and_grad_buffer.py's __init__ makes grad_data, which
+			// every parameter's main_grad views, after param_data (made
+			// with the distributed optimizer only), which param.data
+			// views.
+			return s.innermostIs("megatron/core/distributed/param_and_grad_buffer.py", "__init__")
+		},
+		split: &splitRule{name: "Megatron parameter buffer (param.data: _ParamAndGradBuffer.__init__'s param_data, before grad_data)", role: Parameters}},
+	{name: ruleMasterWeights + " (Megatron Float16OptimizerWithFloat16Params, DistributedOptimizer; apex amp)", role: OptimizerState,
+		match: func(s *stack, _ phase) bool {
+			return s.call(callMegatronMaster) || s.call(callMegatronShardMaster) || s.call(callApexMaster)
+		}},
 	{name: "ZeRO parameter partition or gather (DeepSpeed)", role: Parameters, match: func(s *stack, _ phase) bool {
 		return s.has(fileZeROParameters)
 	}},

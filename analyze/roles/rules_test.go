@@ -93,6 +93,61 @@ var (
 		py(site+"deepspeed/runtime/zero/stage_1_and_2.py", 950, "reduce_ready_partitions_and_remove_grads")))
 	zeroParams = stackOf(frames1(py(site+"deepspeed/runtime/zero/partition_parameters.py", 1545, "_partition_param"),
 		py(site+"deepspeed/runtime/zero/partition_parameters.py", 1478, "_partition")), trainStep)
+	// ckpt* are torch.utils.checkpoint's frames (torch/utils/checkpoint.py
+	// of PyTorch 2.6): ckptRecompute the non-reentrant recomputation (the
+	// saved-tensor hook's unpack_hook calls recompute_fn) under a backward
+	// run, ckptBoundary a checkpointed region's input made under
+	// checkpoint() without module frames.
+	ckptFile      = site + "torch/utils/checkpoint.py"
+	ckptRecompute = frames1(py(proj+"model.py", 120, "block_forward"), py(ckptFile, 1129, "recompute_fn"), py(ckptFile, 1175, "unpack_hook"))
+	autogradRun   = frames1(py(site+"torch/autograd/graph.py", 825, "_engine_run_backward"), py(site+"torch/autograd/__init__.py", 353, "backward"),
+		py(site+"torch/_tensor.py", 648, "backward"))
+	// recomputedPython is an activation recomputed in backward as
+	// stacks="python" records it when the hook's frames carry the
+	// caller's; recomputedAll with stacks="all", the hook inside a
+	// backward node on autograd's thread.
+	recomputedPython = stackOf(frames1(py(site+"torch/nn/modules/linear.py", 125, "forward")), moduleCall, ckptRecompute, autogradRun, trainStep)
+	recomputedAll    = stackOf(cppMalloc, frames1(cpp("at::_ops::mm::call(at::Tensor const&, at::Tensor const&)")),
+		frames1(py(site+"torch/nn/modules/linear.py", 125, "forward")), moduleCall, ckptRecompute,
+		frames1(cpp("torch::autograd::SavedVariable::unpack(std::shared_ptr<torch::autograd::Node>) const"),
+			cpp("torch::autograd::generated::MmBackward0::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)"),
+			cpp("torch::autograd::Node::operator()(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)")), cppEngine)
+	// recomputedSAC is selective activation checkpointing's recomputation:
+	// the op runs inside checkpoint.py's dispatch mode, inside the module.
+	recomputedSAC = stackOf(frames1(py(ckptFile, 1420, "__torch_dispatch__"), py(site+"torch/nn/modules/linear.py", 125, "forward")),
+		moduleCall, ckptRecompute, autogradRun, trainStep)
+	// recomputedReentrant is use_reentrant=True: CheckpointFunction.backward
+	// re-runs the region's forward; nestedBackward is the backward it then
+	// runs over the recomputed graph (its nodes' outputs).
+	recomputedReentrant = stackOf(frames1(py(site+"torch/nn/modules/linear.py", 125, "forward")), moduleCall,
+		frames1(py(proj+"model.py", 120, "block_forward"), py(ckptFile, 320, "backward"), py(site+"torch/autograd/function.py", 307, "apply")), cppEngine)
+	nestedBackward = stackOf(cppMalloc, frames1(cpp("at::_ops::mm::call(at::Tensor const&, at::Tensor const&)"),
+		cpp("torch::autograd::generated::MmBackward0::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)"), cpp("torch::autograd::Engine::execute(...)")),
+		frames1(py(site+"torch/autograd/graph.py", 825, "_engine_run_backward"), py(site+"torch/autograd/__init__.py", 353, "backward"),
+			py(ckptFile, 340, "backward"), py(site+"torch/autograd/function.py", 307, "apply")), cppEngine)
+	ckptBoundary = stackOf(frames1(py(ckptFile, 1550, "checkpoint"), py(site+"torch/_compile.py", 51, "inner"), py(proj+"train.py", 82, "forward_step")), trainStep)
+	// Mixed precision: Megatron's fp32 master weights and its gradient
+	// buffer (param_and_grad_buffer.py), apex amp's master weights,
+	// DeepSpeed's ZeRO-1/2 fp32 partition and BF16_Optimizer.
+	megatron       = "/workspace/Megatron-LM/megatron/core/"
+	megatronSetup  = frames1(py(megatron+"optimizer/__init__.py", 410, "_get_megatron_optimizer_based_on_param_groups"), py(megatron+"optimizer/__init__.py", 520, "get_megatron_optimizer"), py(proj+"train.py", 40, "setup"))
+	megatronMaster = stackOf(frames1(py(megatron+"optimizer/optimizer.py", 632, "__init__")), megatronSetup)
+	megatronShard  = stackOf(frames1(py(megatron+"optimizer/distrib_optimizer.py", 410, "_build_model_and_main_param_groups"), py(megatron+"optimizer/distrib_optimizer.py", 560, "__init__")), megatronSetup)
+	megatronBuffer = func(line int) []*layout.Frame {
+		return stackOf(frames1(py(megatron+"distributed/param_and_grad_buffer.py", line, "__init__"),
+			py(megatron+"distributed/distributed_data_parallel.py", 260, "_allocate_buffers_for_parameters"),
+			py(megatron+"distributed/distributed_data_parallel.py", 300, "__init__"), py(proj+"train.py", 35, "wrap_model")))
+	}
+	apexMaster = stackOf(frames1(py(site+"apex/amp/_process_optimizer.py", 45, "lazy_init_with_master_weights"),
+		py(site+"apex/amp/_process_optimizer.py", 350, "_process_optimizer"), py(site+"apex/amp/_initialize.py", 240, "_initialize")), trainStep)
+	zeroInit = func(line int) []*layout.Frame {
+		return stackOf(frames1(py(site+"deepspeed/runtime/zero/stage_1_and_2.py", line, "__init__"), py(site+"deepspeed/runtime/engine.py", 1602, "_configure_zero_optimizer"),
+			py(site+"deepspeed/runtime/engine.py", 1290, "_configure_optimizer")), trainStep)
+	}
+	bf16Setup = func(line int) []*layout.Frame {
+		return stackOf(frames1(py(site+"deepspeed/runtime/bf16_optimizer.py", line, "_setup_for_real_optimizer"), py(site+"deepspeed/runtime/bf16_optimizer.py", 100, "__init__"),
+			py(site+"deepspeed/runtime/engine.py", 1640, "_configure_bf16_optimizer")), trainStep)
+	}
 	// bnbState is bitsandbytes' 8-bit optimizer state.
 	bnbState = stackOf(frames1(py(site+"bitsandbytes/optim/optimizer.py", 455, "init_state"), py(site+"bitsandbytes/optim/optimizer.py", 287, "step")), optimizerWrapper, trainStep)
 	// apexState is apex's FusedAdam, which makes its state in step.
@@ -197,6 +252,41 @@ func TestRoleRules(t *testing.T) {
 			f.alloc("g", 32<<20, zeroGrads, "")
 			f.alloc("p", 16<<20, zeroParams, "")
 		}, map[string]want{"s": {OptimizerState, ByFrame, "ZeRO"}, "g": {Gradients, ByFrame, "ZeRO"}, "p": {Parameters, ByFrame, "ZeRO"}}},
+		{"activations: checkpointing's recomputation in backward, and its boundary inputs", func(f *fixture) {
+			f.alloc("python", 32<<20, recomputedPython, "")
+			f.alloc("all", 32<<20, recomputedAll, "")
+			f.alloc("sac", 16<<20, recomputedSAC, "")
+			f.alloc("reentrant", 16<<20, recomputedReentrant, "")
+			f.alloc("boundary", 8<<20, ckptBoundary, "")
+			f.alloc("nested", 8<<20, nestedBackward, "")
+		}, map[string]want{"python": {Activations, ByLifetime, "recomputed in backward"}, "all": {Activations, ByLifetime, "recomputed in backward"},
+			"sac": {Activations, ByLifetime, "recomputed in backward"}, "reentrant": {Activations, ByLifetime, "recomputed in backward"},
+			"boundary": {Activations, ByLifetime, "under activation checkpointing"},
+			"nested":   {Gradients, ByLifetime, "a gradient"}}},
+		{"mixed precision: Megatron master weights and main_grad buffer (no distributed optimizer), apex amp masters", func(f *fixture) {
+			f.alloc("master", 64<<20, megatronMaster, "")
+			f.alloc("shard", 16<<20, megatronShard, "")
+			f.alloc("maingrad", 64<<20, megatronBuffer(640), "")
+			f.alloc("apex", 16<<20, apexMaster, "")
+		}, map[string]want{"master": {OptimizerState, ByFrame, "fp32 master weights"}, "shard": {OptimizerState, ByFrame, "fp32 master weights"},
+			"maingrad": {Gradients, ByFrame, "main_grad"}, "apex": {OptimizerState, ByFrame, "fp32 master weights"}}},
+		{"mixed precision: Megatron's distributed optimizer, param_data made before grad_data", func(f *fixture) {
+			f.alloc("paramdata", 32<<20, megatronBuffer(631), "")
+			f.alloc("graddata", 64<<20, megatronBuffer(638), "")
+		}, map[string]want{"paramdata": {Parameters, ByFrame, "param_data"}, "graddata": {Gradients, ByFrame, "main_grad"}}},
+		{"ZeRO-1/2: the fp32 partition made inline in __init__, after the flat bit16 buffer", func(f *fixture) {
+			f.alloc("flat", 64<<20, zeroInit(370), "")
+			f.alloc("fp32", 32<<20, zeroInit(394), "")
+			f.alloc("fp32b", 32<<20, zeroInit(394), "")
+		}, map[string]want{"flat": {Parameters, ByFrame, "ZeRO flat bit16 parameter buffer"},
+			"fp32": {OptimizerState, ByFrame, "ZeRO fp32 master partition"}, "fp32b": {OptimizerState, ByFrame, "ZeRO fp32 master partition"}}},
+		{"ZeRO-1/2: the fp32 partition alone", func(f *fixture) {
+			f.alloc("fp32", 32<<20, zeroInit(394), "")
+		}, map[string]want{"fp32": {OptimizerState, ByFrame, "ZeRO fp32 master partition"}}},
+		{"DeepSpeed BF16_Optimizer: fp32 partition, then the fp32 gradient buffer", func(f *fixture) {
+			f.alloc("master", 32<<20, bf16Setup(480), "")
+			f.alloc("grads", 64<<20, bf16Setup(487), "")
+		}, map[string]want{"master": {OptimizerState, ByFrame, "fp32 master weights"}, "grads": {Gradients, ByFrame, "BF16_Optimizer fp32 gradient buffer"}}},
 		{"unknown: allocated before recording", func(f *fixture) {
 			f.record(false)
 			f.alloc("w", 64<<20, nil, "")

@@ -198,12 +198,17 @@ func SceneAt(s *snapshot.Snapshot, dev, at int) *Scene {
 // OOMPhase returns the phase of the training step the moment's OOM
 // happened in, by the failing allocation's stack: "forward", "backward",
 // "optimizer step", or "" when the moment is no OOM dump or its stack
-// names none.
+// names none. Activation checkpointing's recomputation is forward code
+// run in backward: its OOM came in backward (gradients are being made,
+// and the forward's are long gone).
 func (sc *Scene) OOMPhase() string {
 	if sc.OOM == nil {
 		return ""
 	}
 	st := readTableStack(sc.Stacks, sc.OOM.Stack)
+	if st.recomputed() {
+		return "backward"
+	}
 	switch phaseOf(st) {
 	case forward:
 		return "forward"

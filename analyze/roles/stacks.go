@@ -24,6 +24,8 @@ type stack struct {
 	fx    []snapshot.FXNode
 	// site identifies the operation that allocated (see siteOf).
 	site string
+	// line is the line of the innermost Python frame (0: none).
+	line int
 	// empty reports a stack without frames.
 	empty bool
 	// phased and ruled report that ph and rule are set: the stack's
@@ -35,6 +37,9 @@ type stack struct {
 	// checked reports that checkpointed is set: a frame of the stack runs
 	// in torch/utils/checkpoint.py (inCheckpoint).
 	checked, checkpointed bool
+	// recompChecked reports that recomp is set: the stack allocates in
+	// activation checkpointing's recomputation (recomputed).
+	recompChecked, recomp bool
 	// fxDecided reports that fxDecision and fxOK are set: what the FX
 	// node's trace decides (byFX).
 	fxDecided  bool
@@ -177,6 +182,7 @@ type frameRead struct {
 	py     pyFrame
 	calls  frameMask
 	site   string
+	line   int
 }
 
 // readFrame reads frame f with the masks of m.
@@ -192,6 +198,7 @@ func readFrame(f *snapshot.Frame, m *textMasks) frameRead {
 	r.text = m.file(file)
 	r.calls = m.frame(r.py)
 	r.site = f.File + ":" + strconv.Itoa(f.Line) + "|"
+	r.line = f.Line
 	return r
 }
 
@@ -223,12 +230,29 @@ func readFrames(n int, at func(int) *frameRead) *stack {
 			}
 			continue
 		}
+		if len(s.py) == 0 {
+			s.line = r.line
+		}
 		s.py = append(s.py, r.py)
 		s.calls |= r.calls
 		site.WriteString(r.site)
 	}
 	s.site = siteOf(site.String(), s)
 	return s
+}
+
+// caller returns the innermost Python frame's file and function with the
+// frames outside it and their lines ("" without Python frames): the
+// stacks of one function's allocations reached by one call share it and
+// differ by line (splitRule). Made only for the stacks a split rule
+// names, not kept.
+func (s *stack) caller() string {
+	if len(s.py) == 0 {
+		return ""
+	}
+	// site holds the Python frames, "file:line|" each, innermost first.
+	_, outer, _ := strings.Cut(s.site, "|")
+	return s.py[0].file + ":" + s.py[0].name + "|" + outer
 }
 
 // siteOf names the operation an allocation belongs to, so that the

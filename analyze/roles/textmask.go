@@ -190,6 +190,9 @@ const (
 	callTrainerPrepare
 	callMoveToDevice
 	namedTransferBatch
+	callMegatronMaster
+	callMegatronShardMaster
+	callApexMaster
 	numFrameQueries
 )
 
@@ -224,6 +227,19 @@ var frameQueries = [numFrameQueries]frameQuerySpec{
 	callTrainerPrepare:        {files: []string{"transformers/trainer.py"}, names: []string{"_prepare_input", "_prepare_inputs"}},
 	callMoveToDevice:          {files: []string{"apply_func.py"}, parts: []string{"move_data_to_device", "apply_to_collection"}},
 	namedTransferBatch:        {names: []string{"transfer_batch_to_device"}},
+	// Mixed precision's fp32 master weights: Megatron's
+	// Float16OptimizerWithFloat16Params.__init__ (main_param =
+	// param.detach().clone().float(); megatron/optimizer/ before
+	// megatron.core), its DistributedOptimizer's
+	// _build_model_and_main_param_groups (shard_main_param =
+	// shard_model_param.clone().float()), apex amp's
+	// lazy_init_with_master_weights (master_param =
+	// param.detach().clone().float()).
+	callMegatronMaster: {files: []string{"megatron/core/optimizer/optimizer.py", "megatron/optimizer/optimizer.py"},
+		names: []string{"__init__"}},
+	callMegatronShardMaster: {files: []string{"megatron/core/optimizer/distrib_optimizer.py", "megatron/optimizer/distrib_optimizer.py"},
+		names: []string{"_build_model_and_main_param_groups"}},
+	callApexMaster: {files: []string{"apex/amp/_process_optimizer.py"}, names: []string{"lazy_init_with_master_weights"}},
 }
 
 // frameMask holds one bit per frameQuery.

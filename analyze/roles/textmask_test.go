@@ -221,6 +221,12 @@ func TestFrameQueriesAnswer(t *testing.T) {
 		{callTrainerPrepare, "transformers/trainer.py", "_prepare_inputs", true},
 		{callMoveToDevice, "lightning/fabric/utilities/apply_func.py", "move_data_to_device", true},
 		{namedTransferBatch, "/x/module.py", "transfer_batch_to_device", true},
+		{callMegatronMaster, "/workspace/Megatron-LM/megatron/core/optimizer/optimizer.py", "__init__", true},
+		{callMegatronMaster, "/workspace/Megatron-LM/megatron/core/optimizer/optimizer.py", "step", false},
+		{callMegatronMaster, "/workspace/Megatron-LM/megatron/core/optimizer/distrib_optimizer.py", "__init__", false},
+		{callMegatronShardMaster, "megatron/core/optimizer/distrib_optimizer.py", "_build_model_and_main_param_groups", true},
+		{callApexMaster, "apex/amp/_process_optimizer.py", "lazy_init_with_master_weights", true},
+		{callApexMaster, "apex/amp/_process_optimizer.py", "_master_params_to_model_params", false},
 	}
 	asked := map[frameQuery]bool{}
 	for _, tt := range tests {
