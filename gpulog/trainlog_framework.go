@@ -168,7 +168,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 		return true
 	}
 	r := MemoryStatsSample{Step: input.NoStep, Rank: input.NoRank, Allocated: Unknown, Reserved: Unknown, Active: Unknown,
-		InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown}
+		InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown, DeviceAssumed: true}
 	framework, note, at, peak := peakLine(&r, line)
 	switch {
 	case peak:
