@@ -60,7 +60,11 @@ func (a *analysis) devices(all []*Series) []*deviceRun {
 			series = append(series, s)
 		}
 	}
-	msBySeries, msOnly := matchMemStats(series, collectMemStats(run))
+	groups, msNotes := collectMemStats(run)
+	for _, n := range msNotes {
+		f.addNote(n)
+	}
+	msBySeries, msOnly := matchMemStats(series, groups)
 	procs := collectProcesses(run.Logs)
 	// Devices without snapshots but with memory_stats readings join the GPU
 	// logs by the same rule as snapshot series, decided over both.

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -73,14 +74,28 @@ type memStatsGroup struct {
 // collectMemStats groups the run's memory_stats readings by (rank,
 // device), orders each group and reads its counters. Groups are ordered by
 // rank, then device.
-func collectMemStats(run *placement.Run) []*memStatsGroup {
+//
+// A reading whose line names no device (gpulog.MemoryStatsSample.
+// DeviceAssumed: a framework's memory line, which each rank prints of its
+// own device) is on the device the rank's own OOM messages name
+// (rankOOMDevices): Megatron-LM's ranks call torch.cuda.set_device, so
+// rank 2's "[Rank 2] ... memory (MB)" is of cuda:2 when its traceback says
+// "GPU 2"; without such a message it stays the assumed cuda:0. notes say
+// which ranks' readings moved.
+func collectMemStats(run *placement.Run) ([]*memStatsGroup, []Note) {
 	byKey := map[DeviceKey]*memStatsGroup{}
+	ownDevice := rankOOMDevices(run)
+	moved := map[DeviceKey]int{}
 	for _, l := range run.Logs {
 		pathRank := run.LogRank(l)
 		for _, r := range l.MemoryStats {
 			k := DeviceKey{Rank: r.Rank, Device: r.Device, Type: placement.ParseDeviceType(r.Type)}
 			if k.Rank == input.NoRank {
 				k.Rank = pathRank
+			}
+			if dev, ok := ownDevice[rankType{k.Rank, k.Type}]; ok && r.DeviceAssumed && k.Rank != input.NoRank && dev != k.Device {
+				r.Device, k.Device = dev, dev
+				moved[k]++
 			}
 			g := byKey[k]
 			if g == nil {
@@ -108,6 +123,53 @@ func collectMemStats(run *placement.Run) []*memStatsGroup {
 	slices.SortFunc(out, func(a, b *memStatsGroup) int {
 		return cmp.Or(cmp.Compare(a.key.Rank, b.key.Rank), cmp.Compare(a.key.Device, b.key.Device), cmp.Compare(a.key.Type, b.key.Type))
 	})
+	var notes []Note
+	for _, g := range out {
+		if n := moved[g.key]; n > 0 {
+			notes = append(notes, Note{Kind: NoteText, Device: g.key, Text: fmt.Sprintf(
+				"rank %d's memory lines name no device (%s): they are shown on %s, the device its own OOM message names, not on the cuda:0 assumed for such lines",
+				g.key.Rank, units.CountOf(n, "reading"), g.key.Name())})
+		}
+	}
+	return out, notes
+}
+
+// rankType is a rank's devices of one type.
+type rankType struct {
+	rank int
+	typ  DeviceType
+}
+
+// rankOOMDevices maps each rank whose training-log OOM messages name a
+// device of one type, all the same, to that device: the messages of the
+// rank's line prefix, else of its log's path (placement.Run.LogRank).
+// PyTorch's message names the process's own device ("GPU 2" is cuda:2).
+// A rank whose messages name several devices of one type is left out:
+// which one a line that names none is of is unknown.
+func rankOOMDevices(run *placement.Run) map[rankType]int {
+	out := map[rankType]int{}
+	clash := map[rankType]bool{}
+	for _, l := range run.Logs {
+		pathRank := run.LogRank(l)
+		for i := range l.OOMs {
+			m := &l.OOMs[i]
+			rank := m.Rank
+			if rank == input.NoRank {
+				rank = pathRank
+			}
+			if rank == input.NoRank || m.Device < 0 || m.Machine != "" {
+				continue
+			}
+			k := rankType{rank, placement.ParseDeviceType(m.DeviceType())}
+			if d, seen := out[k]; seen && d != m.Device {
+				clash[k] = true
+			}
+			out[k] = m.Device
+		}
+	}
+	for k := range clash {
+		delete(out, k)
+	}
 	return out
 }
 

@@ -399,6 +399,12 @@ type MemoryStatsSample struct {
 	// memStatsDeviceType), "" for CUDA.
 	Device int
 	Type   string
+	// DeviceAssumed is true when the line names no device and Device is
+	// the 0 the reader assumed (a framework's memory line, printed by
+	// each rank of its own device: Megatron-LM's "[Rank 2] ... memory
+	// (MB)"); analysis may then take the device the rank's own OOM
+	// message names.
+	DeviceAssumed bool
 	// Rank is the distributed rank the line gives, NoRank when none.
 	Rank int
 	// UUID is the device's UUID when the line gives one ("uuid",

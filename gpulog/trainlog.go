@@ -436,6 +436,9 @@ type trainingReader struct {
 	// rec gathers the lines saying the job recovered from an OOM, and
 	// each kept message's stream, for markHandled at the end.
 	rec recoveryState
+	// launch gathers what launchers say of the log's processes
+	// (trainlog_launcher.go).
+	launch launcherState
 }
 
 // pendingOOM is an out-of-memory message read up to its first line (line
@@ -489,6 +492,7 @@ func (tr *trainingReader) end() error {
 	b, lr := tr.b, tr.b.lr
 	tr.endOOM()
 	tr.rec.markHandled(b.log.OOMs)
+	tr.launch.attribute(b)
 	var err error
 	if lr.err != nil {
 		err = fmt.Errorf("line %d: %w", lr.n+1, lr.err)
@@ -521,10 +525,12 @@ func (tr *trainingReader) read(raw string, ln int) {
 		switch {
 		case m != nil:
 			tr.elasticRank, _ = atoi(m[1])
+			tr.launch.fail(ln, tr.elasticRank, false)
 		case tr.elasticRank != input.NoRank && reElasticEnd.MatchString(body):
 			tr.elasticRank = input.NoRank
 		}
 	}
+	tr.launch.line(ln, line)
 	tr.rec.observe(ln, line)
 	if recoveryMayBe(line) {
 		v := visibleText(line)
@@ -612,6 +618,11 @@ func (tr *trainingReader) endOOM() {
 	tr.pending = nil
 	b, kind := tr.b, p.kind
 	o := b.parseOOM(p.n, p.first, p.cont.String(), kind)
+	if o.Machine == "" {
+		// pdsh's host label before a line with no time or rank after
+		// it, known from the host's other lines.
+		o.Machine = tr.launch.machine(p.first)
+	}
 	if _, task := fromTaskRank(o.Rank); tr.elasticRank != input.NoRank && (o.Rank == input.NoRank || task) {
 		// The report's rank is the global rank; srun's label
 		// before it is only the task that ran torchrun.

@@ -59,7 +59,9 @@ import (
 //   - print(torch.cuda.memory_stats()) in a training loop: the dict (or,
 //     before PyTorch 2.0, the OrderedDict) printed on one line, bytes and
 //     counts as memory_stats() returns them; a "step N" before it on the
-//     line gives the step.
+//     line gives the step, else the nearest line before it that names a
+//     step, of the same rank, with no other reading between them
+//     (print(f"epoch {e} step {s}") just before the dict).
 //
 // Lines are recognised by these shapes only: a figure is read with the
 // unit its framework prints, never guessed. The vision toolkits' lines,
@@ -99,6 +101,31 @@ type frameworkState struct {
 	// flushes sums the allocator cache flushes DeepSpeed's warnings
 	// count (cacheFlushes).
 	flushes cacheFlushes
+	// before is the step line since the last reading (stepBefore).
+	before stepLine
+}
+
+// stepLine is the nearest line before a reading that names a step
+// ("epoch 0 step 500", printed before print(torch.cuda.memory_stats())),
+// with no reading between them: step is its step, rank the rank its
+// prefix gives (input.NoRank when none), ok false when there is none.
+type stepLine struct {
+	step int64
+	rank int
+	ok   bool
+}
+
+// noteStep keeps line's step as the step before the next reading, when
+// it names one.
+func (f *frameworkState) noteStep(line string) {
+	if !mayNameStep(line) {
+		return
+	}
+	if m := reLogStep.FindAllStringSubmatch(line, -1); m != nil {
+		if v, err := strconv.ParseInt(m[len(m)-1][1], 10, 64); err == nil {
+			f.before = stepLine{step: v, rank: readLineHead(line).rank, ok: true}
+		}
+	}
 }
 
 // cacheFlushes sums DeepSpeed ZeRO-3's (and SageMaker FSDP's) warning
@@ -151,7 +178,9 @@ func (f *frameworkState) end(b *logBuilder) {
 func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	prev, prevN := f.prev, f.prevN
 	f.prev, f.prevN = line, n
+	before := f.before
 	if !mayBeFrameworkLine(line) {
+		f.noteStep(line)
 		return false
 	}
 	if strings.IndexByte(line, 0x1b) >= 0 {
@@ -168,7 +197,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 		return true
 	}
 	r := MemoryStatsSample{Step: input.NoStep, Rank: input.NoRank, Allocated: Unknown, Reserved: Unknown, Active: Unknown,
-		InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown}
+		InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown, DeviceAssumed: true}
 	framework, note, at, peak := peakLine(&r, line)
 	switch {
 	case peak:
@@ -240,6 +269,11 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 		}
 		if s := reLogStep.FindAllStringSubmatch(line[:ms[0][0]], -1); s != nil {
 			r.Step = fwStep(s[len(s)-1][1])
+		} else if before.ok && before.rank == readLineHead(line).rank {
+			// A loop that prints its step, then the dict, on lines of
+			// their own: the step is the nearest step line before the
+			// dict, of the same process (rank), with no reading between.
+			r.Step = before.step
 		}
 		r.Time, r.Rank = fwTimeRank(b, line)
 		framework = "memory_stats"
@@ -248,6 +282,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	if r.Allocated < 0 && r.Reserved < 0 && r.PeakAllocated <= 0 {
 		return false
 	}
+	f.before = stepLine{}
 	if !f.noted[framework] {
 		if f.noted == nil {
 			f.noted = map[string]bool{}

@@ -23,6 +23,7 @@ import (
 //	worker-1: [rank9]: torch.OutOfMemoryError: ...              pdsh / DeepSpeed's launcher (the host)
 //	[pod/job-worker-1/pytorch] [rank1]: torch.OutOfMemoryError:  kubectl logs --prefix (the pod, its container)
 //	[1,mpirank:1,algo-1]<stderr>:RuntimeError: ...               SageMaker's mpirun (rank, host)
+//	[rank: 1] Seed set to 42                                     Lightning's rank_prefixed_message
 //
 // linePrefix reads these tokens from the start of a line until the first
 // that is none of them; the rest is the message. A launcher's label comes
@@ -37,8 +38,10 @@ import (
 const maxPrefixTokens = 8
 
 var (
-	rePrefixTime  = regexp.MustCompile(`^\[?(\d{4}[-/]\d{2}[-/]\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)\]?:?`)
-	rePrefixRank  = regexp.MustCompile(`^\[(?i:rank) ?(\d{1,6})\]:?`)
+	rePrefixTime = regexp.MustCompile(`^\[?(\d{4}[-/]\d{2}[-/]\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)\]?:?`)
+	// rePrefixRank is PyTorch's "[rank3]:" and Lightning's "[rank: 3] "
+	// (rank_prefixed_message, the global rank of the process logging).
+	rePrefixRank  = regexp.MustCompile(`^\[(?i:rank)(?:: ?| ?)(\d{1,6})\]:?`)
 	rePrefixLocal = regexp.MustCompile(`^\[default(\d{1,6})\]:?`)
 	rePrefixBare  = regexp.MustCompile(`^\[(\d{1,6})\]:?`)
 	// rePrefixMPI is Open MPI's --tag-output "[job,rank]<stream>:", also

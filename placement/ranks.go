@@ -183,7 +183,7 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 	// wordSplits are the parts of path ranks parted by a word alone (see
 	// partByPath), by path rank.
 	wordSplits := map[int][]rankDumps{}
-	byTime := false
+	byTime, restarts := false, false
 	for _, r := range ranks {
 		group := byRank[r]
 		a, b, ok := firstClash(group)
@@ -207,7 +207,7 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 			}
 			continue
 		}
-		parts, byWord, ok := partByPath(group)
+		parts, byWord, restart, ok := partByPath(group)
 		if !ok {
 			found = append(found, rankDumps{files: group})
 			continue
@@ -216,6 +216,7 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 			clash = [2]string{a.Path, b.Path}
 		}
 		split = true
+		restarts = restarts || restart
 		byTrace = byTrace || byWord
 		byNumber = byNumber || !byWord
 		for p, fs := range parts {
@@ -262,7 +263,7 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 			delete(dirRanks, d)
 		}
 	}
-	return append([]Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: byTrace, ByTime: byTime, PIDs: namePIDs(found)}}}, alternating...), dirRanks
+	return append([]Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: byTrace, ByTime: byTime, Restarts: restarts, PIDs: namePIDs(found)}}}, alternating...), dirRanks
 }
 
 // pidInPath matches a process id a path names: "pid" and its digits,
@@ -443,15 +444,18 @@ func firstClash(group []*ingest.SnapshotFile) (a, b *ingest.SnapshotFile, ok boo
 // partByPath parts a path rank's files by their rank paths, and reports
 // whether the parts are ranks: at least two, each with at least two dumps
 // and no two at the same place. byWord says the parts' file names differ
-// in a word (a host name), not only in folders or numbers.
-func partByPath(group []*ingest.SnapshotFile) (parts map[string][]*ingest.SnapshotFile, byWord, ok bool) {
+// in a word (a host name), not only in folders or numbers. Parts that
+// follow one another in time are stages of one process (sequential),
+// unless they are runs one after another (restarted): then restart is
+// true.
+func partByPath(group []*ingest.SnapshotFile) (parts map[string][]*ingest.SnapshotFile, byWord, restart, ok bool) {
 	paths := rankPaths(group)
 	parts = map[string][]*ingest.SnapshotFile{}
 	for i, f := range group {
 		parts[paths[i]] = append(parts[paths[i]], f)
 	}
 	if len(parts) < 2 {
-		return nil, false, false
+		return nil, false, false, false
 	}
 	// Ranks differ in folders or numbers. File names that differ in a
 	// word are dumps of one rank (step_5_before, step_5_after; _ema,
@@ -470,20 +474,140 @@ func partByPath(group []*ingest.SnapshotFile) (parts map[string][]*ingest.Snapsh
 			byWord = true
 		}
 		if len(fs) < 2 {
-			return nil, false, false
+			return nil, false, false, false
 		}
 		if _, _, clash := firstClash(fs); clash {
-			return nil, false, false
+			return nil, false, false, false
 		}
 		epochless[ingest.EpochShape(p)] = true
 	}
-	if len(epochless) == 1 || sequential(parts) {
-		return nil, false, false
+	if len(epochless) == 1 {
+		return nil, false, false, false
+	}
+	if sequential(parts) {
+		if byWord || !restarted(parts) {
+			return nil, false, false, false
+		}
+		restart = true
 	}
 	if byWord && !tracesDisjoint(parts) {
-		return nil, false, false
+		return nil, false, false, false
 	}
-	return parts, byWord, true
+	return parts, byWord, restart, true
+}
+
+// restarted reports whether parts that follow one another in time
+// (sequential) are separate runs, each counting its steps from the
+// start, rather than the stages of one process: each part lies in
+// folders of its own (an experiment's folder, as a sweep lays them out:
+// exp_a/snapshots/step_500.pickle, exp_b/snapshots/step_500.pickle); each
+// part's dumps are well ordered, every dump named by a step and its
+// time (the trace's latest, else the name's) later at every later step;
+// and some step recurs in two parts. Laid on one axis, such parts' steps
+// go back at each new run. One process's stages in one folder (epochs,
+// a resumed job writing where it wrote before) and a job's numbered
+// attempts (attempts) stay one series.
+func restarted(parts map[string][]*ingest.SnapshotFile) bool {
+	type point struct {
+		step int64
+		at   time.Time
+	}
+	folderOf := map[string]string{}
+	stepOf := map[int64]string{}
+	repeats := false
+	for p, fs := range parts {
+		pts := make([]point, 0, len(fs))
+		for _, f := range fs {
+			t, ok := dumpTime(f)
+			if f.Step == input.NoStep || !ok {
+				return false
+			}
+			pts = append(pts, point{f.Step, t})
+			d := path.Dir(f.Path)
+			if q, seen := folderOf[d]; seen && q != p {
+				return false
+			}
+			folderOf[d] = p
+			if q, seen := stepOf[f.Step]; seen && q != p {
+				repeats = true
+			}
+			stepOf[f.Step] = p
+		}
+		slices.SortFunc(pts, func(a, b point) int { return cmp.Compare(a.step, b.step) })
+		for i := 1; i < len(pts); i++ {
+			if pts[i].step == pts[i-1].step || !pts[i-1].at.Before(pts[i].at) {
+				return false
+			}
+		}
+	}
+	return repeats && !attempts(parts)
+}
+
+// attempts reports whether the parts' folders are numbered attempts of
+// one job: the folder where their paths first differ has names that
+// differ in one number alone (attempt0/, attempt1/; torchrun's
+// attempt_N), which grows with the parts' times: a job restarted (from a
+// checkpoint or from the start) into a new folder each time. Experiments
+// of a sweep differ in their settings' words or several numbers
+// (exp_lr1e-3_bs64/, exp_lr3e-4_bs32/).
+func attempts(parts map[string][]*ingest.SnapshotFile) bool {
+	type part struct {
+		dirs  []string
+		start time.Time
+	}
+	var ps []part
+	for _, fs := range parts {
+		p := part{dirs: strings.Split(path.Dir(fs[0].Path), "/")}
+		for _, f := range fs {
+			if t, ok := dumpTime(f); ok && (p.start.IsZero() || t.Before(p.start)) {
+				p.start = t
+			}
+		}
+		ps = append(ps, p)
+	}
+	slices.SortFunc(ps, func(a, b part) int { return a.start.Compare(b.start) })
+	// at is the first folder level where the parts' paths differ.
+	at := -1
+	for lvl := 0; at < 0; lvl++ {
+		for _, p := range ps {
+			if lvl >= len(p.dirs) {
+				return false
+			}
+			if p.dirs[lvl] != ps[0].dirs[lvl] {
+				at = lvl
+			}
+		}
+	}
+	shape, nums := pathShape(ps[0].dirs[at])
+	slot := -1
+	prev := int64(-1)
+	for _, p := range ps {
+		sh, ns := pathShape(p.dirs[at])
+		if sh != shape {
+			return false
+		}
+		for j := range ns {
+			if ns[j] == nums[j] {
+				continue
+			}
+			if slot >= 0 && slot != j {
+				return false
+			}
+			slot = j
+		}
+	}
+	if slot < 0 {
+		return false
+	}
+	for _, p := range ps {
+		_, ns := pathShape(p.dirs[at])
+		n, err := strconv.ParseInt(ns[slot], 10, 64)
+		if err != nil || n <= prev {
+			return false
+		}
+		prev = n
+	}
+	return true
 }
 
 // tracesDisjoint reports whether the parts' traces show them to be the
@@ -568,17 +692,21 @@ func (tw traceWindows) overlap(a, b *ingest.SnapshotFile) snapshot.Overlap {
 // time is its trace's latest, else the time in its name (the clock may
 // differ from dump to dump); it is false when some dump has neither.
 func sequential(parts map[string][]*ingest.SnapshotFile) bool {
-	return oneAfterAnother(parts, func(f *ingest.SnapshotFile) (time.Time, bool) {
-		if f.Snapshot != nil {
-			if t, ok := f.Snapshot.LatestTime(); ok {
-				return t, true
-			}
+	return oneAfterAnother(parts, dumpTime)
+}
+
+// dumpTime is a dump's time: its trace's latest, else the time in its
+// name; false when it has neither.
+func dumpTime(f *ingest.SnapshotFile) (time.Time, bool) {
+	if f.Snapshot != nil {
+		if t, ok := f.Snapshot.LatestTime(); ok {
+			return t, true
 		}
-		if f.OrderKind == ingest.OrderTimestamp {
-			return time.Unix(0, f.Order), true
-		}
-		return time.Time{}, false
-	})
+	}
+	if f.OrderKind == ingest.OrderTimestamp {
+		return time.Unix(0, f.Order), true
+	}
+	return time.Time{}, false
 }
 
 // oneAfterAnother reports whether the parts' time spans (each part's

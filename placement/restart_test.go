@@ -1,0 +1,85 @@
+package placement
+
+import (
+	"fmt"
+	"testing"
+
+	"gpureport/ingest"
+	"gpureport/input"
+	"gpureport/snapshot"
+)
+
+// TestSeparateRanksRestartedRuns lays out folders whose dumps follow one
+// another in time (traces made in the test) and checks that folders
+// each counting their steps from the start, each well ordered, are kept
+// apart as separate runs with a note, while the stages of one process
+// (steps that go on, a folder whose steps go back in time, or one folder)
+// stay one series.
+func TestSeparateRanksRestartedRuns(t *testing.T) {
+	const day = int64(86_400_000_000)
+	const t0 = int64(1_714_560_000_000_000)
+	// dump is a file at path whose trace ends at endUS.
+	type dump struct {
+		path  string
+		endUS int64
+	}
+	// run lays out a run's dumps at steps, in folder dir, starting at
+	// startUS, one step's dump a minute after the one before.
+	run := func(dir string, startUS int64, steps ...int) []dump {
+		var out []dump
+		for i, s := range steps {
+			out = append(out, dump{fmt.Sprintf("%s/step_%d.pickle", dir, s), startUS + int64(i+1)*60_000_000})
+		}
+		return out
+	}
+	cat := func(ds ...[]dump) []dump {
+		var out []dump
+		for _, d := range ds {
+			out = append(out, d...)
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		dumps []dump
+		// split says the folders become ranks 0 and 1 (in path order);
+		// restarts that the note says they are runs one after another.
+		split, restarts bool
+	}{
+		{"two experiments a day apart, steps repeat", cat(run("exp_lr1e-3_bs64/snapshots", t0, 500, 1000, 1500), run("exp_lr3e-4_bs32/snapshots", t0+day, 500, 1000, 1500)), true, true},
+		{"two experiments, partly the same steps", cat(run("sweep/a", t0, 100, 200, 300), run("sweep/b", t0+day, 200, 300, 400)), true, true},
+		{"two workers side by side, as before", cat(run("worker_0", t0, 500, 1000, 1500), run("worker_1", t0+1000, 500, 1000, 1500)), true, false},
+		{"numbered attempts of one job", cat(run("job/attempt_0", t0, 500, 1000, 1500), run("job/attempt_1", t0+day, 500, 1000, 1500)), false, false},
+		{"numbers that do not follow the times", cat(run("run_1", t0+day, 500, 1000, 1500), run("run_2", t0, 500, 1000, 1500)), true, true},
+		{"a resumed job whose steps go on", cat(run("first_try", t0, 100, 200, 300), run("resumed", t0+day, 400, 500, 600)), false, false},
+		{"a folder whose steps go back in time", cat(run("exp_a", t0, 500, 1000, 1500), []dump{{"exp_b/step_500.pickle", t0 + day + 3e8}, {"exp_b/step_1000.pickle", t0 + day + 2e8}, {"exp_b/step_1500.pickle", t0 + day + 1e8}}), false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var files []*ingest.SnapshotFile
+			for _, d := range tt.dumps {
+				n := ingest.ParseName(d.path)
+				s := &snapshot.Snapshot{Traces: [][]snapshot.TraceEntry{{
+					{Action: snapshot.ActionAlloc, Addr: 0x7f00_0000_0000, Size: 512, TimeUS: d.endUS - 1000},
+					{Action: snapshot.ActionFreeRequested, Addr: 0x7f00_0000_0000, Size: 512, TimeUS: d.endUS}}}}
+				files = append(files, &ingest.SnapshotFile{Source: input.Source{Path: d.path}, Step: n.Step, Order: n.Order, OrderKind: n.OrderKind, Rank: n.Rank, Phase: n.Phase, Snapshot: s})
+			}
+			notes, _ := separateRanks(files)
+			for i, f := range files {
+				want := input.NoRank
+				if tt.split {
+					want = i / 3
+				}
+				if f.Rank != want {
+					t.Errorf("%s: rank %d, want %d", f.Path, f.Rank, want)
+				}
+			}
+			switch {
+			case !tt.split && notes != nil:
+				t.Errorf("notes %+v, want none", notes)
+			case tt.split && (len(notes) != 1 || notes[0].Ranks == nil || notes[0].Ranks.Restarts != tt.restarts || len(notes[0].Ranks.Paths) != 2):
+				t.Errorf("notes %+v, want one that numbers the folders (restarts %v)", notes, tt.restarts)
+			}
+		})
+	}
+}
