@@ -284,12 +284,12 @@ type RankNumbering struct {
 	// of names that alternate in time, each the other's nearest dump
 	// (files without steps, named by host and time).
 	ByTime bool
-	// Restarts is true when some processes' dumps follow one another in
+	// SeparateRuns is true when some processes' dumps follow one another in
 	// time, each in folders of its own and counting its steps from the
 	// start (Clash is then one step of two of them): separate runs (a
 	// sweep's experiments), kept apart rather than laid on one axis
 	// whose steps go back at each new run.
-	Restarts bool
+	SeparateRuns bool
 	// Ranks, when set, are the ranks of Paths, one for one: processes
 	// told apart by a word keep the rank their paths name (rank3), and
 	// the ones found beside it get ranks above every rank in use.

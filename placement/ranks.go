@@ -263,7 +263,7 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 			delete(dirRanks, d)
 		}
 	}
-	return append([]Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: byTrace, ByTime: byTime, Restarts: restarts, PIDs: namePIDs(found)}}}, alternating...), dirRanks
+	return append([]Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: byTrace, ByTime: byTime, SeparateRuns: restarts, PIDs: namePIDs(found)}}}, alternating...), dirRanks
 }
 
 // pidInPath matches a process id a path names: "pid" and its digits,

@@ -77,7 +77,7 @@ func TestSeparateRanksRestartedRuns(t *testing.T) {
 			switch {
 			case !tt.split && notes != nil:
 				t.Errorf("notes %+v, want none", notes)
-			case tt.split && (len(notes) != 1 || notes[0].Ranks == nil || notes[0].Ranks.Restarts != tt.restarts || len(notes[0].Ranks.Paths) != 2):
+			case tt.split && (len(notes) != 1 || notes[0].Ranks == nil || notes[0].Ranks.SeparateRuns != tt.restarts || len(notes[0].Ranks.Paths) != 2):
 				t.Errorf("notes %+v, want one that numbers the folders (restarts %v)", notes, tt.restarts)
 			}
 		})

@@ -212,7 +212,7 @@ func placeNote(n *analyze.PlaceNote) string {
 				"a rank their paths name is kept, and the processes found beside it are numbered after the ranks in use: %s", r.Clash[0], r.Clash[1], place, strings.Join(names, ", "))
 		}
 		evidence := "are " + place
-		if r.Restarts {
+		if r.SeparateRuns {
 			evidence += "; folders whose dumps follow one another in time, each counting its steps from the start, are separate runs (a sweep's experiments, or a job restarted in a folder of its own), not one process's steps"
 		}
 		if r.ByTrace {
