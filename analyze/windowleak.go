@@ -51,8 +51,8 @@ import (
 //   - the group matches no suppression (the user's, and the built-in
 //     benign patterns of BuiltinSuppression);
 //   - its stack is not the optimizer's state by a frame rule of the roles
-//     (roles.FrameRule: torch.optim's _init_group or init_state, an 8-bit
-//     optimizer's state, ZeRO's fp32 partitions): an optimizer makes a
+//     (LiveGroup.MadeOnce: torch.optim's _init_group or init_state, an
+//     8-bit optimizer's state, ZeRO's fp32 partitions): an optimizer makes a
 //     parameter's state there once, at the parameter's first step, so the
 //     stream is bounded by the model whatever the window shows (Adam's
 //     state made lazily as layers are unfrozen one by one, a window that
@@ -100,7 +100,7 @@ func windowLeak(d *Device, rules TrendRules, suppress []Suppression, builtins bo
 		if builtins && BuiltinSuppression(&Group{Signature: g.Signature, Stack: g.Stack}) != "" {
 			continue
 		}
-		if role, _, ok := roles.FrameRule(g.Stack); ok && role == roles.OptimizerState {
+		if g.MadeOnce() {
 			continue
 		}
 		y := make([]float64, WindowParts)
@@ -114,6 +114,16 @@ func windowLeak(d *Device, rules TrendRules, suppress []Suppression, builtins bo
 		return &WindowLeak{Path: tw.Path, Group: i, Trend: t, Steps: g.Turnovers, PerStep: float64(g.Bytes) / float64(g.Turnovers)}
 	}
 	return nil
+}
+
+// MadeOnce reports whether the group's stack is the optimizer's state by
+// a frame rule of the roles (roles.FrameRule: torch.optim's _init_group
+// or init_state, an 8-bit optimizer's state, ZeRO's fp32 partitions),
+// which an optimizer makes once a parameter, at its first step: memory
+// bounded by the model, however steadily a window sees it made.
+func (g *LiveGroup) MadeOnce() bool {
+	role, _, ok := roles.FrameRule(g.Stack)
+	return ok && role == roles.OptimizerState
 }
 
 // WindowLeak is a possible leak seen in one snapshot's trace, a
