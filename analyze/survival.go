@@ -154,8 +154,9 @@ type groupSurvival struct {
 
 // sized is a byte count known to within unc bytes: a requested size the
 // snapshot gives (unc 0), or a block's size where it gives none (the
-// request is then between size-unc and size: blockSlack), or the rise of
-// one from a snapshot to the next (then to within unc either way).
+// request is then above size-unc and at most size: blockSlack), or the
+// rise of one from a snapshot to the next (then less than unc off either
+// way).
 type sized struct {
 	v, unc int64
 }
@@ -454,10 +455,12 @@ func oneDrift(rise, now []sized) bool {
 	riseLo, riseHi := int64(math.MinInt64), int64(math.MaxInt64)
 	sizeLo, sizeHi := int64(math.MinInt64), int64(math.MaxInt64)
 	for i := range rise {
-		riseLo, riseHi = max(riseLo, rise[i].v-rise[i].unc), min(riseHi, rise[i].v+rise[i].unc)
-		// A request lies between the size less its uncertainty and
-		// the size.
-		sizeLo, sizeHi = max(sizeLo, now[i].v-now[i].unc), min(sizeHi, now[i].v)
+		// Rounding up by less than unc bytes, a request is above the
+		// size less unc, and a rise within less than unc of the true
+		// one: in whole bytes, within unc-1.
+		ru, su := max(rise[i].unc-1, 0), max(now[i].unc-1, 0)
+		riseLo, riseHi = max(riseLo, rise[i].v-ru), min(riseHi, rise[i].v+ru)
+		sizeLo, sizeHi = max(sizeLo, now[i].v-su), min(sizeHi, now[i].v)
 	}
 	return riseLo <= riseHi && sizeLo > sizeHi
 }

@@ -184,6 +184,9 @@ func TestSurvivalDecidesGrowth(t *testing.T) {
 		{"curriculum cache of the last 8 outputs", curriculumCache(16, 8, 1, 32000, false, true, site), false, "", true},
 		{"curriculum cache, block sizes only", curriculumCache(16, 8, 1, 32000, false, false, site), false, "", true},
 		{"curriculum cache, block sizes only, 2 MiB segments", curriculumCache(16, 8, 12, 64000, true, false, site), false, "", true},
+		// Entries under 1 MiB apart, in 2 MiB segments: two blocks a
+		// whole segment step apart cannot hold one request.
+		{"curriculum cache, 2 MiB segments, entries under 1 MiB apart", curriculumCache(16, 8, 4, 32000, true, false, site), false, "", true},
 		// Histories in a snapshot without requested sizes (older
 		// PyTorch): the blocks' rounding, up to their 2 MiB segment,
 		// blurs the rises, which are still in proportion within it.
@@ -584,8 +587,10 @@ func TestRiseRules(t *testing.T) {
 		// A cache of three drawn afresh in 2 MiB segments: the last
 		// rises (2, 14, 2) are in no proportion to (8, 4, 8).
 		{"fresh cache, 2 MiB segments", blocks(10, 14, 20), blocks(18, 18, 28), blocks(20, 32, 30), false, false},
-		// Sizes creeping by less than the rounding: nothing to judge.
-		{"creeping cache, 2 MiB segments", blocks(4, 4, 6), blocks(4, 6, 6), blocks(6, 6, 8), false, false},
+		// Sizes creeping by less than the rounding: nothing to judge
+		// (the blocks 6 and 8 MiB cannot hold one request: a drift,
+		// were the rises measurable).
+		{"creeping cache, 2 MiB segments", blocks(4, 4, 6), blocks(4, 6, 6), blocks(6, 6, 8), false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
