@@ -60,7 +60,12 @@ import (
 //   - Risen: of the Recreated snapshots, those where the group kept its
 //     count of blocks, none of its sorted requested sizes fell, and each
 //     rank rose by its rise at the snapshot before times one factor (K
-//     histories each appended the same rows between two dumps).
+//     histories each appended the same rows between two dumps), though
+//     not all by one drift while they differ in size (a cache of the
+//     last K outputs whose sizes follow a curriculum: oneDrift). Where
+//     the snapshots give no requested sizes (older PyTorch), the block
+//     sizes stand for them, known to within the allocator's rounding
+//     (blockSlack), and the rises are compared to within it.
 //
 // survivalEvidence (attribution.go) reads these for a group whose bytes
 // grow. Survival is a fold: Observe takes the snapshots one at a time, in
@@ -103,7 +108,8 @@ type Survival struct {
 }
 
 // liveBlock is a live block's identity and birth, and the bytes its
-// tensor asked for (req: its size before the allocator's rounding).
+// tensor asked for (req: its size before the allocator's rounding; 0
+// when its snapshot does not give the sizes asked for, see fold).
 type liveBlock struct {
 	id   blockID
 	life lifetime
@@ -139,11 +145,20 @@ type groupSurvival struct {
 	recreated, grewBeside int
 	// risen counts the recreated snapshots where the group kept its
 	// count of blocks, none of its sorted sizes fell, and each rank rose
-	// in proportion to its rise at the snapshot before (countRisen);
-	// rise is that last rise per rank, nil when the group's last
-	// snapshot was not such a rise.
+	// in proportion to its rise at the snapshot before, not all by one
+	// drift (countRisen); rise is that last rise per rank, nil when the
+	// group's last snapshot was not such a rise.
 	risen int
-	rise  []int64
+	rise  []sized
+}
+
+// sized is a byte count known to within unc bytes: a requested size the
+// snapshot gives (unc 0), or a block's size where it gives none (the
+// request is then above size-unc and at most size: blockSlack), or the
+// rise of one from a snapshot to the next (then less than unc off either
+// way).
+type sized struct {
+	v, unc int64
 }
 
 func newSurvival() *Survival {
@@ -176,6 +191,17 @@ func (sv *Survival) Observe(s *snapshot.Snapshot, dev int, cache *signatureCache
 // fold sorts cur.
 func (sv *Survival) fold(cur []liveBlock, latest int64) {
 	k := int32(sv.points)
+	// A snapshot that gives the bytes asked for has blocks rounded above
+	// them (a scalar's 512-byte block, any request not a multiple of 512
+	// bytes); one where every block is exactly its request is a file
+	// without requested sizes (older PyTorch: the decoder takes the
+	// block's size), whose requests are known only to within the
+	// allocator's rounding (blockSlack): req 0 says so.
+	if !slices.ContainsFunc(cur, func(c liveBlock) bool { return c.req > 0 && c.req < c.id.size }) {
+		for i := range cur {
+			cur[i].req = 0
+		}
+	}
 	less := func(a, b liveBlock) int { return a.compare(&b) }
 	if !slices.IsSortedFunc(cur, less) {
 		slices.SortStableFunc(cur, less)
@@ -262,9 +288,12 @@ func (sv *Survival) fold(cur []liveBlock, latest int64) {
 
 // countRisen adds one to risen for each group of recreated (the groups
 // whose largest block was re-created bigger into the snapshot whose live
-// blocks are cur) that kept its count of blocks and whose sorted block
+// blocks are cur) that kept its count of blocks, whose sorted requested
 // sizes did not fall at any rank since the snapshot before (sv.live):
-// every block of it is at least as big as the one of its rank before.
+// every block of it is at least as big as the one of its rank before,
+// whose rises are those of the snapshot before times one factor
+// (proportional), and whose blocks are not all moved by one drift
+// (oneDrift).
 func (sv *Survival) countRisen(recreated []int32, cur []liveBlock) {
 	if len(recreated) == 0 {
 		return
@@ -279,43 +308,73 @@ func (sv *Survival) countRisen(recreated []int32, cur []liveBlock) {
 		at[g] = int32(i)
 	}
 	sv.at = at
-	prev := make([][]int64, len(recreated))
-	now := make([][]int64, len(recreated))
+	prev := make([][]sized, len(recreated))
+	now := make([][]sized, len(recreated))
 	for i := range sv.live {
 		if p := at[sv.live[i].id.group]; p >= 0 {
-			prev[p] = append(prev[p], sv.live[i].req)
+			prev[p] = append(prev[p], sv.live[i].asked())
 		}
 	}
 	for i := range cur {
 		if p := at[cur[i].id.group]; p >= 0 {
-			now[p] = append(now[p], cur[i].req)
+			now[p] = append(now[p], cur[i].asked())
 		}
 	}
 	for i, g := range recreated {
 		gs := &sv.groups[g]
 		rise := risesAtEveryRank(prev[i], now[i])
-		if rise != nil && proportional(gs.rise, rise) {
+		if rise != nil && proportional(gs.rise, rise) && !oneDrift(rise, now[i]) {
 			gs.risen++
 		}
 		gs.rise = rise
 	}
 }
 
+// asked is the bytes b's tensor asked for: its request where the snapshot
+// gives it, else its size, to within blockSlack.
+func (b *liveBlock) asked() sized {
+	if b.req > 0 {
+		return sized{v: b.req}
+	}
+	return sized{v: b.id.size, unc: blockSlack(b.id.size)}
+}
+
+// blockSlack is how many bytes a block of size bytes may hold beyond its
+// request, where the snapshot does not give the request. The caching
+// allocator rounds a request up to 512 bytes; a large request's new
+// segment is rounded up to 2 MiB, and a rest of the segment too small to
+// split (1 MiB or less) stays in the block, which is then the whole
+// segment, a multiple of 2 MiB. So a large block of a multiple of 2 MiB
+// may be up to 2 MiB above its request, any other one 512 bytes. (A rest
+// of up to 1 MiB left in a reused free block is not allowed for: it is
+// the exception, and allowing 1 MiB to every block would blur the small
+// steps of a cache's sizes that oneDrift reads.)
+func blockSlack(size int64) int64 {
+	const segment = 2 << 20
+	if size > segment/2 && size%segment == 0 {
+		return segment
+	}
+	return 512
+}
+
 // risesAtEveryRank returns, when the sizes now are as many as before (two
 // at least) and, both sorted, none of now is below the one of its rank
-// before, each rank's rise (now minus before), else nil; it sorts both.
-func risesAtEveryRank(before, now []int64) []int64 {
+// before, each rank's rise (now minus before, to within the larger
+// uncertainty of the two: both round up by less than it), else nil; it
+// sorts both.
+func risesAtEveryRank(before, now []sized) []sized {
 	if len(before) < 2 || len(before) != len(now) {
 		return nil
 	}
-	slices.Sort(before)
-	slices.Sort(now)
-	rise := make([]int64, len(now))
+	bySize := func(a, b sized) int { return cmp.Compare(a.v, b.v) }
+	slices.SortFunc(before, bySize)
+	slices.SortFunc(now, bySize)
+	rise := make([]sized, len(now))
 	for i := range now {
-		if now[i] < before[i] {
+		if now[i].v < before[i].v {
 			return nil
 		}
-		rise[i] = now[i] - before[i]
+		rise[i] = sized{v: now[i].v - before[i].v, unc: max(now[i].unc, before[i].unc)}
 	}
 	return rise
 }
@@ -329,28 +388,81 @@ func risesAtEveryRank(before, now []int64) []int64 {
 // allocator rounds a block up to 512 bytes and may leave up to 1 MiB of
 // its segment in it, which would hide a cache's rises of less than that.
 // A cache of K tensors drawn afresh has rises that each rank draws for
-// itself. False when before is not as long as now or rose by nothing.
-func proportional(before, now []int64) bool {
+// itself. Where the snapshot gives only block sizes, each rise is known
+// to within its uncertainty: then some one factor must bring every rise
+// before within the uncertainties of the one now, and the rises must be
+// more than their uncertainties in all (a cache whose sizes creep by
+// less than the rounding rises, rounded, by nothing or by a whole step
+// at random). False when before is not as long as now or rose by
+// nothing.
+func proportional(before, now []sized) bool {
 	if len(before) != len(now) || len(now) == 0 {
 		return false
 	}
-	var sb, sn int64
+	var sb, sn, ub, un int64
 	for i := range now {
-		sb += before[i]
-		sn += now[i]
+		sb += before[i].v
+		sn += now[i].v
+		ub += before[i].unc
+		un += now[i].unc
 	}
-	if sb <= 0 || sn <= 0 {
+	if sb <= ub || sn <= un {
 		return false
 	}
+	if ub == 0 && un == 0 {
+		for i := range now {
+			// now[i]/sn == before[i]/sb, in integers (a rise is at
+			// most a device's memory, 2^40 or so, and so is a sum:
+			// the products fit in 128 bits, compared as two 64-bit
+			// halves).
+			if !equalProducts(now[i].v, sb, before[i].v, sn) {
+				return false
+			}
+		}
+		return true
+	}
+	// The factors f with |now - f*before| within the two uncertainties,
+	// at every rank: an interval per rank, which must all meet.
+	lo, hi := 0.0, math.Inf(1)
 	for i := range now {
-		// now[i]/sn == before[i]/sb, in integers (a rise is at most
-		// a device's memory, 2^40 or so, and so is a sum: the
-		// products fit in 128 bits, compared as two 64-bit halves).
-		if !equalProducts(now[i], sb, before[i], sn) {
-			return false
+		n, b := float64(now[i].v), float64(before[i].v)
+		un, ub := float64(now[i].unc), float64(before[i].unc)
+		if b+ub > 0 {
+			lo = max(lo, (n-un)/(b+ub))
+		} else if n > un {
+			return false // nothing rose before, and this rank did
+		}
+		if b > ub {
+			hi = min(hi, (n+un)/(b-ub))
 		}
 	}
-	return true
+	return lo <= hi
+}
+
+// oneDrift reports whether every rank of a group rose by the same bytes
+// (rise, to within their uncertainties) while its sizes now differ
+// beyond theirs: one drift of all its blocks' sizes, not lineages each
+// appended its own rows. A cache of the last K outputs whose sizes follow
+// a curriculum (a sequence a token longer each step) holds K sizes drawn
+// at different steps, which all move by the curriculum's growth between
+// two dumps, in proportion to the steps between them as K histories'
+// rows are; K histories of one line, each appended the same rows, are
+// alike in size when their rows are of one width, and rise by different
+// bytes when they are not. Limits: K histories of one width begun at
+// different times read as a drift; a cache whose K entries come from one
+// step (all alike) reads as histories.
+func oneDrift(rise, now []sized) bool {
+	riseLo, riseHi := int64(math.MinInt64), int64(math.MaxInt64)
+	sizeLo, sizeHi := int64(math.MinInt64), int64(math.MaxInt64)
+	for i := range rise {
+		// Rounding up by less than unc bytes, a request is above the
+		// size less unc, and a rise within less than unc of the true
+		// one: in whole bytes, within unc-1.
+		ru, su := max(rise[i].unc-1, 0), max(now[i].unc-1, 0)
+		riseLo, riseHi = max(riseLo, rise[i].v-ru), min(riseHi, rise[i].v+ru)
+		sizeLo, sizeHi = max(sizeLo, now[i].v-su), min(sizeHi, now[i].v)
+	}
+	return riseLo <= riseHi && sizeLo > sizeHi
 }
 
 // equalProducts reports whether a*b == c*d for non-negative a, b, c, d.
@@ -428,8 +540,10 @@ type GroupSurvival struct {
 	Recreated, GrewBeside int
 	// Risen counts, of the Recreated snapshots, those where the group had
 	// as many blocks as at the snapshot before and each of its sorted
-	// block sizes was at least the one of its rank there: every tensor of
-	// the group re-created at least as big.
+	// block sizes was at least the one of its rank there, each risen in
+	// proportion to its rise at the snapshot before, not all by one drift
+	// (countRisen): every tensor of the group re-created bigger by the
+	// rows it was appended.
 	Risen int
 	// Blocks is the group's live blocks at the last snapshot; Born
 	// counts those born at each snapshot.

@@ -21,6 +21,9 @@ type sblock struct {
 	addr   uint64
 	size   int64
 	frames []snapshot.Frame
+	// req is the bytes the tensor asked for; 0: the snapshot gives none
+	// (older PyTorch), so its requested size is the block's.
+	req int64
 }
 
 // slot is the address of the i-th block slot: 1 GiB apart, so that no two
@@ -39,7 +42,7 @@ func blocksRun(snaps [][]sblock) *ingest.Run {
 		slices.SortFunc(sorted, func(x, y sblock) int { return int(x.addr>>20) - int(y.addr>>20) })
 		for _, x := range sorted {
 			b.next = x.addr
-			b.segment(0, live(x.size, x.frames))
+			b.segment(0, blk{size: x.size, state: snapshot.StateActiveAllocated, frames: x.frames, req: x.req})
 		}
 		at := t0.Add(time.Duration(i) * time.Minute)
 		b.event(0, snapshot.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
@@ -81,9 +84,9 @@ func TestSurvivalFold(t *testing.T) {
 	// for one snapshot each; one window block reappears with the same
 	// address and size (a reused identity).
 	snaps := [][]sblock{
-		{{slot(0), 4 * mib, list}, {slot(10), 3 * mib, win}, {slot(11), 5 * mib, win}},
-		{{slot(0), 4 * mib, list}, {slot(1), 4 * mib, list}, {slot(12), 2 * mib, win}, {slot(13), 6 * mib, win}},
-		{{slot(0), 4 * mib, list}, {slot(1), 4 * mib, list}, {slot(2), 4 * mib, list}, {slot(12), 2 * mib, win}, {slot(14), 1 * mib, win}},
+		{{addr: slot(0), size: 4 * mib, frames: list}, {addr: slot(10), size: 3 * mib, frames: win}, {addr: slot(11), size: 5 * mib, frames: win}},
+		{{addr: slot(0), size: 4 * mib, frames: list}, {addr: slot(1), size: 4 * mib, frames: list}, {addr: slot(12), size: 2 * mib, frames: win}, {addr: slot(13), size: 6 * mib, frames: win}},
+		{{addr: slot(0), size: 4 * mib, frames: list}, {addr: slot(1), size: 4 * mib, frames: list}, {addr: slot(2), size: 4 * mib, frames: list}, {addr: slot(12), size: 2 * mib, frames: win}, {addr: slot(14), size: 1 * mib, frames: win}},
 	}
 	run := blocksRun(snaps)
 	sv := newSurvival()
@@ -122,13 +125,13 @@ func TestSurvivalDecidesGrowth(t *testing.T) {
 	list := make([][]sblock, 16)
 	for k := range list {
 		for b := 0; b <= k; b++ {
-			list[k] = append(list[k], sblock{slot(b), 24 * mib, site})
+			list[k] = append(list[k], sblock{addr: slot(b), size: 24 * mib, frames: site})
 		}
 	}
 	history := make([][]sblock, 16)
 	for k := range history {
 		// A new block at the next address each time, 8 MiB bigger.
-		history[k] = []sblock{{slot(k), int64(k+1) * 8 * mib, site}}
+		history[k] = []sblock{{addr: slot(k), size: int64(k+1) * 8 * mib, frames: site}}
 	}
 	tests := []struct {
 		name  string
@@ -171,6 +174,26 @@ func TestSurvivalDecidesGrowth(t *testing.T) {
 		// more than they spread (every sorted size rises at every
 		// dump): each rank's rise is drawn anew, not in proportion.
 		{"cache of 8, all replaced, drifting past its spread", steepCache(8, site), false, "", true},
+		// A cache of the last 8 outputs whose sizes follow a linear
+		// curriculum (a token more a step): every entry replaced between
+		// dumps, every rank risen by the same bytes, in proportion to the
+		// steps between dumps, as 8 histories of one width; but its
+		// entries differ in size (drawn at different steps) while they
+		// rise alike: one drift shared by all its blocks, not lineages
+		// each appended its own rows.
+		{"curriculum cache of the last 8 outputs", curriculumCache(16, 8, 1, 32000, false, true, site), false, "", true},
+		{"curriculum cache, block sizes only", curriculumCache(16, 8, 1, 32000, false, false, site), false, "", true},
+		{"curriculum cache, block sizes only, 2 MiB segments", curriculumCache(16, 8, 12, 64000, true, false, site), false, "", true},
+		// Entries under 1 MiB apart, in 2 MiB segments: two blocks a
+		// whole segment step apart cannot hold one request.
+		{"curriculum cache, 2 MiB segments, entries under 1 MiB apart", curriculumCache(16, 8, 4, 32000, true, false, site), false, "", true},
+		// Histories in a snapshot without requested sizes (older
+		// PyTorch): the blocks' rounding, up to their 2 MiB segment,
+		// blurs the rises, which are still in proportion within it.
+		{"8 equal histories, block sizes only, 2 MiB segments", roundedHistories(6, []int64{3, 3, 3, 3, 3, 3, 3, 3}, true, false, site), true, SurvivalRecreated, true},
+		{"8 histories of 8 widths, block sizes only, 2 MiB segments", roundedHistories(9, []int64{1, 2, 3, 4, 5, 6, 7, 8}, true, false, site), true, SurvivalRecreated, true},
+		{"8 histories of 8 widths, requested sizes, 2 MiB segments", roundedHistories(9, []int64{1, 2, 3, 4, 5, 6, 7, 8}, true, true, site), true, SurvivalRecreated, true},
+		{"8 equal histories, requested sizes", roundedHistories(6, []int64{16, 16, 16, 16, 16, 16, 16, 16}, false, true, site), true, SurvivalRecreated, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,7 +241,7 @@ func risingWindow(n, life int, frames []snapshot.Frame) [][]sblock {
 	out := make([][]sblock, n)
 	for k := range n {
 		for b := max(0, k-life+1); b <= k; b++ {
-			out[k] = append(out[k], sblock{slot(b), 2*mib + int64(b)*mib/4, frames})
+			out[k] = append(out[k], sblock{addr: slot(b), size: 2*mib + int64(b)*mib/4, frames: frames})
 		}
 	}
 	return out
@@ -229,7 +252,7 @@ func risingWindow(n, life int, frames []snapshot.Frame) [][]sblock {
 func histories(n int, frames []snapshot.Frame) [][]sblock {
 	out := make([][]sblock, n)
 	for k := range n {
-		out[k] = []sblock{{slot(2 * k), int64(k+1) * 8 * mib, frames}, {slot(2*k + 1), int64(k+1) * 3 * mib, frames}}
+		out[k] = []sblock{{addr: slot(2 * k), size: int64(k+1) * 8 * mib, frames: frames}, {addr: slot(2*k + 1), size: int64(k+1) * 3 * mib, frames: frames}}
 	}
 	return out
 }
@@ -238,15 +261,62 @@ func histories(n int, frames []snapshot.Frame) [][]sblock {
 // (in MiB a row), re-created at new addresses at each snapshot with the
 // rows appended since the one before: 1, 3, 4, 7, 8, 10, ... rows (steps
 // between dumps that differ), each block rounded up to 512 bytes from an
-// odd request.
+// odd request, which the snapshot does not give.
 func widthHistories(n int, widths []int64, frames []snapshot.Frame) [][]sblock {
+	return roundedHistories(n, widths, false, false, frames)
+}
+
+// roundedHistories is widthHistories with the allocator's rounding of
+// allocBlock (seg: large blocks take their 2 MiB segment) and, when known,
+// the requested sizes in the snapshot.
+func roundedHistories(n int, widths []int64, seg, known bool, frames []snapshot.Frame) [][]sblock {
 	out := make([][]sblock, n)
 	rows, next := int64(0), 0
 	for k := range n {
 		rows += int64(1 + 2*(k%2) + k/2)
 		for _, w := range widths {
-			sz := (rows*w*mib + 100 + 511) / 512 * 512
-			out[k] = append(out[k], sblock{slot(next), sz, frames})
+			req := rows*w*mib + 100
+			b := sblock{addr: slot(next), size: allocBlock(req, seg), frames: frames}
+			if known {
+				b.req = req
+			}
+			out[k] = append(out[k], b)
+			next++
+		}
+	}
+	return out
+}
+
+// allocBlock returns the block the caching allocator gives a request of
+// req bytes: rounded up to 512 bytes; with seg, a request over 1 MiB
+// keeps its whole new segment, rounded up to 2 MiB (the rest of a large
+// segment stays in the block when it is too small to split).
+func allocBlock(req int64, seg bool) int64 {
+	if seg && req > mib {
+		return (req + 2*mib - 1) / (2 * mib) * (2 * mib)
+	}
+	return (req + 511) / 512 * 512
+}
+
+// curriculumCache returns n snapshots, 100 steps apart, of a cache of the
+// last size outputs, one every every steps (size times every at most 100:
+// every entry is replaced between dumps), the output of step t asking for
+// 512+t tokens of perToken bytes (a sequence-length curriculum, a token a
+// step): each new entry is a little bigger than the one it evicts, and
+// every rank of the cache rises by the same bytes between two dumps.
+// known: the snapshot gives the requested sizes; seg: see allocBlock.
+func curriculumCache(n, size, every int, perToken int64, seg, known bool, frames []snapshot.Frame) [][]sblock {
+	out := make([][]sblock, n)
+	next := 0
+	for k := range n {
+		step := 100 * (k + 1)
+		for j := range size {
+			req := int64(512+step-j*every) * perToken
+			b := sblock{addr: slot(next), size: allocBlock(req, seg), frames: frames}
+			if known {
+				b.req = req
+			}
+			out[k] = append(out[k], b)
 			next++
 		}
 	}
@@ -264,7 +334,7 @@ func steepCache(n int, frames []snapshot.Frame) [][]sblock {
 	for k := range n {
 		for range 8 {
 			sz := int64(20+15*k+rng.IntN(11)) * mib
-			out[k] = append(out[k], sblock{slot(next), sz, frames})
+			out[k] = append(out[k], sblock{addr: slot(next), size: sz, frames: frames})
 			next++
 		}
 	}
@@ -282,7 +352,7 @@ func driftCache(n, size, fresh int, frames []snapshot.Frame) [][]sblock {
 	entry := func(k int) sblock {
 		sz := int64(4*float64(mib)*(1+0.1*float64(k))*(1+0.05*rng.NormFloat64())) / 512 * 512
 		next++
-		return sblock{slot(next - 1), sz, frames}
+		return sblock{addr: slot(next - 1), size: sz, frames: frames}
 	}
 	var cache []sblock
 	out := make([][]sblock, n)
@@ -318,8 +388,8 @@ func (d *Device) xs() []float64 {
 func TestSurvivalTraceBirths(t *testing.T) {
 	site := stackAt("train.py", 66, "train_step")
 	run := blocksRun([][]sblock{
-		{{slot(0), 4 * mib, site}, {slot(1), 4 * mib, site}},
-		{{slot(0), 4 * mib, site}, {slot(1), 4 * mib, site}},
+		{{addr: slot(0), size: 4 * mib, frames: site}, {addr: slot(1), size: 4 * mib, frames: site}},
+		{{addr: slot(0), size: 4 * mib, frames: site}, {addr: slot(1), size: 4 * mib, frames: site}},
 	})
 	// Snapshot 1's trace: slot 0 freed and allocated again a minute after
 	// snapshot 0 (its snapshot event is at t0).
@@ -474,6 +544,75 @@ func TestSurvivalMergeMatchesMap(t *testing.T) {
 			if !slices.Equal(sv.live, want) {
 				t.Fatalf("seed %d, snapshot %d: live blocks\nmerge %v\nmap   %v", seed, snap, sv.live, want)
 			}
+		}
+	}
+}
+
+// TestRiseRules judges pairs of snapshots' sorted sizes by the rules of
+// countRisen: rises in proportion to the ones before (to within the
+// rounding where the sizes are blocks'), and one drift of all the sizes.
+func TestRiseRules(t *testing.T) {
+	exact := func(v ...int64) []sized {
+		out := make([]sized, len(v))
+		for i, x := range v {
+			out[i] = sized{v: x * mib}
+		}
+		return out
+	}
+	blocks := func(v ...int64) []sized { // block sizes in MiB, requests not given
+		out := make([]sized, len(v))
+		for i, x := range v {
+			out[i] = sized{v: x * mib, unc: blockSlack(x * mib)}
+		}
+		return out
+	}
+	tests := []struct {
+		name                   string
+		before, now, after     []sized // three snapshots' sizes
+		proportional, oneDrift bool    // of the rises into after
+	}{
+		// Histories of widths 1, 2, 3 appended 2 rows, then 4.
+		{"histories, exact", exact(1, 2, 3), exact(3, 6, 9), exact(7, 14, 21), true, false},
+		// Two histories of one width: alike, rising alike.
+		{"equal histories, exact", exact(5, 5), exact(7, 7), exact(11, 11), true, false},
+		// A curriculum cache: three sizes a step apart, risen alike by
+		// the steps between dumps.
+		{"curriculum cache, exact", exact(10, 11, 12), exact(20, 21, 22), exact(40, 41, 42), true, true},
+		// A cache drawn afresh: each rank rises by its own draw.
+		{"fresh cache, exact", exact(10, 14, 19), exact(21, 23, 30), exact(33, 41, 42), false, false},
+		// The histories' blocks rounded up to 2 MiB segments (requests
+		// 1+, 2+, 3+ then 3+, 6+, 9+ then 7+, 14+, 21+ MiB): the rises
+		// are in proportion within the rounding.
+		{"histories, 2 MiB segments", blocks(2, 4, 4), blocks(4, 8, 10), blocks(8, 16, 22), true, false},
+		// A cache of three drawn afresh in 2 MiB segments: the last
+		// rises (2, 14, 2) are in no proportion to (8, 4, 8).
+		{"fresh cache, 2 MiB segments", blocks(10, 14, 20), blocks(18, 18, 28), blocks(20, 32, 30), false, false},
+		// Sizes creeping by less than the rounding: nothing to judge
+		// (the blocks 6 and 8 MiB cannot hold one request: a drift,
+		// were the rises measurable).
+		{"creeping cache, 2 MiB segments", blocks(4, 4, 6), blocks(4, 6, 6), blocks(6, 6, 8), false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r1 := risesAtEveryRank(slices.Clone(tt.before), slices.Clone(tt.now))
+			r2 := risesAtEveryRank(slices.Clone(tt.now), slices.Clone(tt.after))
+			if r1 == nil || r2 == nil {
+				t.Fatalf("rises %v %v", r1, r2)
+			}
+			if got := proportional(r1, r2); got != tt.proportional {
+				t.Errorf("proportional(%v, %v) = %v", r1, r2, got)
+			}
+			if got := oneDrift(r2, tt.after); got != tt.oneDrift {
+				t.Errorf("oneDrift(%v, %v) = %v", r2, tt.after, got)
+			}
+		})
+	}
+	if got := risesAtEveryRank(exact(3, 5), exact(4, 4)); got != nil {
+		t.Errorf("a rank fell: %v, want nil", got)
+	}
+	for size, want := range map[int64]int64{512: 512, mib: 512, 2 * mib: 2 * mib, 3 * mib: 512, 3*mib + 512: 512, 40 * mib: 2 * mib} {
+		if got := blockSlack(size); got != want {
+			t.Errorf("blockSlack(%d) = %d, want %d", size, got, want)
 		}
 	}
 }

@@ -127,18 +127,19 @@ func (ck *survivalCheckpoint) save(sv *Survival, from int) {
 }
 
 // survivalFormat is the first byte of an encoded Survival.
-const survivalFormat = 3
+const survivalFormat = 4
 
 // encode writes the fold's state as survivalFormat, then varints: the
 // snapshots observed and the last one's latest time; the groups in index
 // order, each its signature key, turnover, deaths, the snapshots where its
 // largest block grew re-created and beside the one before, those where
 // every rank rose in proportion (risen) and the last such rise per rank
-// (its length, then each rank's), and its two series
+// (its length, then each rank's bytes and uncertainty), and its two series
 // (survivors, largest), each value as its difference from the one before;
 // the live blocks in identity order, each its address as the difference
 // from the one before, size, group, birth snapshot, trace time and the
-// size less the bytes requested.
+// size less the bytes requested (the size itself where its snapshot gave
+// no requested sizes: req 0).
 func (sv *Survival) encode() []byte {
 	keys := make([]string, len(sv.groups))
 	for k, g := range sv.index {
@@ -160,7 +161,8 @@ func (sv *Survival) encode() []byte {
 		out = binary.AppendUvarint(out, uint64(gs.risen))
 		out = binary.AppendUvarint(out, uint64(len(gs.rise)))
 		for _, d := range gs.rise {
-			out = binary.AppendUvarint(out, uint64(d))
+			out = binary.AppendUvarint(out, uint64(d.v))
+			out = binary.AppendUvarint(out, uint64(d.unc))
 		}
 		out = binary.AppendUvarint(out, uint64(len(gs.survivors)))
 		out = appendDeltas(out, gs.survivors)
@@ -222,13 +224,13 @@ func decodeSurvival(b []byte) (*Survival, bool) {
 			return nil, false
 		}
 		if nrise > 0 {
-			gs.rise = make([]int64, nrise)
+			gs.rise = make([]sized, nrise)
 			for i := range gs.rise {
-				d := r.uint()
-				if d > 1<<62 {
+				d, u := r.uint(), r.uint()
+				if d > 1<<62 || u > 1<<62 {
 					return nil, false
 				}
-				gs.rise[i] = int64(d)
+				gs.rise[i] = sized{v: int64(d), unc: int64(u)}
 			}
 		}
 		gs.risen = int(risen)

@@ -3,6 +3,7 @@ package analyze
 import (
 	"math"
 
+	"gpureport/analyze/roles"
 	"gpureport/internal/units"
 )
 
@@ -48,15 +49,23 @@ import (
 //     snapshot's segments (Peak.LowerBound: a trimmed file's window
 //     leaves allocations alive that the segments do not hold);
 //   - the group matches no suppression (the user's, and the built-in
-//     benign patterns of BuiltinSuppression).
+//     benign patterns of BuiltinSuppression);
+//   - its stack is not the optimizer's state by a frame rule of the roles
+//     (LiveGroup.MadeOnce: torch.optim's _init_group or init_state, an
+//     8-bit optimizer's state, ZeRO's fp32 partitions): an optimizer makes a
+//     parameter's state there once, at the parameter's first step, so the
+//     stream is bounded by the model whatever the window shows (Adam's
+//     state made lazily as layers are unfrozen one by one, a window that
+//     begins before the first step). State a hand-written optimizer makes
+//     in its step, which only its lifetime calls state, stays a
+//     candidate: the same stack would make a leak in the step.
 //
 // It is decided only for a device whose allocated trend is insufficient:
 // with enough snapshots, the series' survival decides, and its verdict
 // stays as it is. A candidate is no leak on its own: one window cannot
 // tell a stream that grows for ever from a structure that fills once
-// within it (a KV cache filled token by token in one generation, an
-// optimizer's state created layer by layer, a queue filling), which a
-// later snapshot would show full and flat. It sets no flag; the verdict
+// within it (a KV cache filled token by token in one generation, a
+// queue filling), which a later snapshot would show full and flat. It sets no flag; the verdict
 // stays "Not enough data" (info), naming the candidate and how to
 // confirm it (verdict.go: ReasonWindowLeak).
 
@@ -91,6 +100,9 @@ func windowLeak(d *Device, rules TrendRules, suppress []Suppression, builtins bo
 		if builtins && BuiltinSuppression(&Group{Signature: g.Signature, Stack: g.Stack}) != "" {
 			continue
 		}
+		if g.MadeOnce() {
+			continue
+		}
 		y := make([]float64, WindowParts)
 		for k, b := range g.Spread {
 			y[k] = float64(b)
@@ -102,6 +114,16 @@ func windowLeak(d *Device, rules TrendRules, suppress []Suppression, builtins bo
 		return &WindowLeak{Path: tw.Path, Group: i, Trend: t, Steps: g.Turnovers, PerStep: float64(g.Bytes) / float64(g.Turnovers)}
 	}
 	return nil
+}
+
+// MadeOnce reports whether the group's stack is the optimizer's state by
+// a frame rule of the roles (roles.FrameRule: torch.optim's _init_group
+// or init_state, an 8-bit optimizer's state, ZeRO's fp32 partitions),
+// which an optimizer makes once a parameter, at its first step: memory
+// bounded by the model, however steadily a window sees it made.
+func (g *LiveGroup) MadeOnce() bool {
+	role, _, ok := roles.FrameRule(g.Stack)
+	return ok && role == roles.OptimizerState
 }
 
 // WindowLeak is a possible leak seen in one snapshot's trace, a

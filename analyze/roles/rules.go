@@ -3,6 +3,8 @@ package roles
 import (
 	"slices"
 	"strings"
+
+	"gpureport/snapshot"
 )
 
 // The frame rules. Each names a pattern of an allocation stack through
@@ -278,6 +280,19 @@ var frameRules = []rule{
 	{name: "copy to the device outside the model (.to(), .cuda())", role: Inputs, match: func(s *stack, ph phase) bool {
 		return ph == noPhase && len(s.py) > 0 && s.has(cppToCopy) && !dtypeOnly(s)
 	}},
+}
+
+// FrameRule returns the role that a frame rule gives an allocation stack
+// on its own (frames innermost first, as a snapshot records them), and
+// the rule's name; ok is false when no frame rule matches (the block's
+// lifetime, pool or label would then decide: Classify). It reads the
+// stack alone, as a trace window's group carries it.
+func FrameRule(frames []snapshot.Frame) (role Role, name string, ok bool) {
+	_, r := readStack(frames).frameRule()
+	if r == nil {
+		return Unknown, "", false
+	}
+	return r.role, r.name, true
 }
 
 // dtypeOnly reports whether a _to_copy is a conversion of dtype on the

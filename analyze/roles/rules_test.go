@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"gpureport/internal/gen/layout"
+	"gpureport/snapshot"
 )
 
 // Stacks of the scenarios, innermost first, as PyTorch records them.
@@ -342,6 +343,41 @@ func TestRoleRules(t *testing.T) {
 			}
 			if sum != allocatedOf(s, 0) {
 				t.Errorf("roles sum to %d, allocated %d", sum, allocatedOf(s, 0))
+			}
+		})
+	}
+}
+
+// TestFrameRule reads the role of stacks on their own: the frame rules
+// name Adam's state initialisation, 8-bit and ZeRO optimizer state,
+// AccumulateGrad and model.to(device); a hand-written optimizer's state
+// made in step and a forward allocation are left to their lifetime.
+func TestFrameRule(t *testing.T) {
+	conv := func(fs []*layout.Frame) []snapshot.Frame {
+		out := make([]snapshot.Frame, len(fs))
+		for i, f := range fs {
+			out[i] = snapshot.Frame{File: f.File, Line: f.Line, Name: f.Name}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		stack []*layout.Frame
+		role  Role
+		rule  string // a part of the rule's name; "" when none matches
+	}{
+		{"Adam's _init_group", adamInit, OptimizerState, "_init_group"},
+		{"bitsandbytes init_state", bnbState, OptimizerState, "8-bit"},
+		{"ZeRO optimizer state", zeroOptState, OptimizerState, "ZeRO"},
+		{"AccumulateGrad", accumulateGrad, Gradients, "AccumulateGrad"},
+		{"model.to(device)", modelTo, Parameters, "_apply"},
+		{"hand-written optimizer's step", handOptim, Unknown, ""},
+		{"forward", forwardAt(40), Unknown, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			role, rule, ok := FrameRule(conv(tc.stack))
+			if role != tc.role || ok != (tc.rule != "") || !strings.Contains(rule, tc.rule) {
+				t.Errorf("FrameRule = %v, %q, %v; want %v, %q", role, rule, ok, tc.role, tc.rule)
 			}
 		})
 	}

@@ -100,8 +100,10 @@ const maxNeverFreedSites = 3
 // NeverFreed sums up what device d's trace window allocated and never
 // freed, for summary.md: "cuda:0, memory_snapshot.pickle's trace (800
 // events, <start> to <end>): 1.56 GiB in 200 blocks never freed; largest
-// train.py:57 (train_step) 1.56 GiB in 200 blocks over 200 steps", and the
-// possible leak seen in it; "" when nothing stayed.
+// train.py:57 (train_step) 1.56 GiB in 200 blocks over 200 steps", a site
+// the optimizer's state made at each parameter's first step said to be
+// so (LiveGroup.MadeOnce), and the possible leak seen in it; "" when
+// nothing stayed.
 func NeverFreed(d *analyze.Device) string {
 	tw := d.TraceWindow
 	if tw == nil || tw.NeverFreedBytes <= 0 {
@@ -117,6 +119,9 @@ func NeverFreed(d *analyze.Device) string {
 		site := g.Site + " (" + g.Function + ") " + units.Bytes(g.Bytes) + " in " + units.CountOf(g.Blocks, "block")
 		if g.Turnovers > 0 {
 			site += " over " + units.CountOf(g.Turnovers, "step")
+		}
+		if g.MadeOnce() {
+			site += " (optimizer state, made once per parameter)"
 		}
 		sites = append(sites, site)
 	}

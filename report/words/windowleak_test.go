@@ -6,6 +6,7 @@ import (
 
 	"gpureport/analyze"
 	"gpureport/input"
+	"gpureport/snapshot"
 )
 
 // TestWindowCandidateWords: a possible leak seen in one snapshot's trace
@@ -36,4 +37,30 @@ func TestWindowCandidateWords(t *testing.T) {
 	}
 	contains(t, "reason", reasons[0], []string{"possible leak on cuda:0 at train.py:57 (train_step)", "1.56 GiB in 200 blocks", "+8.00 MiB/step over 200 steps",
 		"one window cannot tell a leak from a structure that fills once"}, nil)
+}
+
+// TestNeverFreedOptimizerState: the never-freed line says which site is
+// the optimizer's state made at each parameter's first step (Adam's
+// _init_group under Optimizer.step), and leaves a user line's as it is.
+func TestNeverFreedOptimizerState(t *testing.T) {
+	t0 := time.Date(2024, 3, 1, 10, 0, 0, 0, time.UTC)
+	adam := []snapshot.Frame{
+		{File: "/opt/conda/lib/python3.11/site-packages/torch/optim/adam.py", Line: 110, Name: "_init_group"},
+		{File: "/opt/conda/lib/python3.11/site-packages/torch/optim/adam.py", Line: 215, Name: "step"},
+		{File: "/opt/conda/lib/python3.11/site-packages/torch/optim/optimizer.py", Line: 493, Name: "wrapper"},
+		{File: "/home/alice/proj/train.py", Line: 60, Name: "train_step"},
+	}
+	user := []snapshot.Frame{{File: "/home/alice/proj/train.py", Line: 77, Name: "train_step"}}
+	d := &analyze.Device{
+		DeviceKey: analyze.DeviceKey{Rank: input.NoRank, Device: 0},
+		TraceWindow: &analyze.TraceWindow{Path: "memory_snapshot.pickle", Start: t0, End: t0.Add(100 * time.Second), Entries: 800,
+			NeverFreedBytes: 3*gib + 600*mib, NeverFreedBlocks: 348,
+			NeverFreed: []analyze.LiveGroup{
+				{Signature: analyze.Signature{Site: "train.py:60", Function: "train_step"}, Bytes: 3 * gib, Blocks: 48, Stack: adam, Turnovers: 240},
+				{Signature: analyze.Signature{Site: "train.py:77", Function: "train_step"}, Bytes: 600 * mib, Blocks: 300, Stack: user, Turnovers: 300},
+			}},
+	}
+	contains(t, "never freed", NeverFreed(d), []string{
+		"largest train.py:60 (train_step) 3.00 GiB in 48 blocks over 240 steps (optimizer state, made once per parameter), " +
+			"train.py:77 (train_step) 600 MiB in 300 blocks over 300 steps"}, []string{"77 (train_step) 600 MiB in 300 blocks over 300 steps (optimizer"})
 }
