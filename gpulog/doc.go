@@ -25,7 +25,9 @@
 // (oom_vllm.go), whether the job caught one and went on in
 // trainlog_recovery.go, memory_summary() tables, Composer's MemoryMonitor
 // lines, and the memory lines of Megatron-LM, DeepSpeed and torchtitan and
-// printed memory_stats() dicts: trainlog_framework.go; Hugging Face
+// printed memory_stats() dicts: trainlog_framework.go; the vision
+// toolkits' peaks: trainlog_peak.go; YOLOv5's and Ultralytics' GPU_mem
+// column and banner capacity: trainlog_yolo.go; Hugging Face
 // Trainer's memory metrics, deltas kept as TrainerMemory and never as
 // readings: trainlog_hf.go; torchtitan's device capacity line, kept as
 // Capacities: trainlog_capacity.go). A prefix a log collector wrote before every line is learned and

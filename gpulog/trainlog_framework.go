@@ -99,6 +99,8 @@ type frameworkState struct {
 	// flushes sums the allocator cache flushes DeepSpeed's warnings
 	// count (cacheFlushes).
 	flushes cacheFlushes
+	// yolo follows YOLOv5's and Ultralytics' progress lines.
+	yolo yoloState
 }
 
 // cacheFlushes sums DeepSpeed ZeRO-3's (and SageMaker FSDP's) warning
@@ -151,6 +153,9 @@ func (f *frameworkState) end(b *logBuilder) {
 func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	prev, prevN := f.prev, f.prevN
 	f.prev, f.prevN = line, n
+	if f.yolo.line(b, n, line) {
+		return true
+	}
 	if !mayBeFrameworkLine(line) {
 		return false
 	}
