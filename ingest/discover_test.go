@@ -250,6 +250,22 @@ func TestDiscoverUnreadJSON(t *testing.T) {
 	}
 }
 
+// TestDiscoverSacctTRES: a Slurm sacct listing with GPU memory TRES is
+// listed as skipped with its figures and why it gives no series, not as
+// a text log holding nothing.
+func TestDiscoverSacctTRES(t *testing.T) {
+	dir := t.TempDir()
+	testutil.WriteFile(t, filepath.Join(dir, "sacct.txt"), []byte("JobID|State|TRESUsageInMax\n7.batch|OUT_OF_MEMORY|cpu=00:01:00,gres/gpumem=78912M,mem=60G\n"))
+	cands, skipped, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 0 || len(skipped) != 1 || skipped[0].NoContent || !strings.Contains(skipped[0].Reason, "gres/gpumem=78912M") ||
+		!strings.Contains(skipped[0].Reason, "not a GPU out-of-memory error") {
+		t.Fatalf("candidates %+v skipped %+v", cands, skipped)
+	}
+}
+
 // TestDiscoverGrafanaCSV: a Grafana panel CSV whose series do not say
 // their metric is skipped with what it lacks, not with the
 // --gpu-log-columns hint, which cannot name one column per GPU.
