@@ -27,7 +27,8 @@
 // lines, and the memory lines of Megatron-LM, DeepSpeed and torchtitan and
 // printed memory_stats() dicts: trainlog_framework.go; the vision
 // toolkits' peaks: trainlog_peak.go; YOLOv5's and Ultralytics' GPU_mem
-// column and banner capacity: trainlog_yolo.go; Hugging Face
+// column and banner capacity: trainlog_yolo.go; a script's own prints of
+// allocated and reserved memory: trainlog_handwritten.go; Hugging Face
 // Trainer's memory metrics, deltas kept as TrainerMemory and never as
 // readings: trainlog_hf.go; torchtitan's device capacity line, kept as
 // Capacities: trainlog_capacity.go). A prefix a log collector wrote before every line is learned and

@@ -101,6 +101,8 @@ type frameworkState struct {
 	flushes cacheFlushes
 	// yolo follows YOLOv5's and Ultralytics' progress lines.
 	yolo yoloState
+	// hand counts hand-written prints (trainlog_handwritten.go).
+	hand handState
 }
 
 // cacheFlushes sums DeepSpeed ZeRO-3's (and SageMaker FSDP's) warning
@@ -131,6 +133,7 @@ func mayBeFrameworkLine(line string) bool {
 // end notes, at the end of the log, the allocator cache flushes its
 // warnings counted.
 func (f *frameworkState) end(b *logBuilder) {
+	f.hand.end(b)
 	c := f.flushes
 	if c.warnings == 0 {
 		return
@@ -156,7 +159,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	if f.yolo.line(b, n, line) {
 		return true
 	}
-	if !mayBeFrameworkLine(line) {
+	if !mayBeFrameworkLine(line) && !mayBeHandLine(line) {
 		return false
 	}
 	if strings.IndexByte(line, 0x1b) >= 0 {
@@ -221,7 +224,17 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	default:
 		ms := reStatsDict.FindAllStringSubmatchIndex(line, -1)
 		if len(ms) == 0 {
-			return false
+			// Tried last: the lines above name allocated and reserved
+			// memory too. Its note is added at the end (handState.end).
+			above := ""
+			if prevN == n-1 {
+				above = prev
+			}
+			if !f.hand.line(b, &r, line, above) {
+				return false
+			}
+			framework = "handwritten"
+			break
 		}
 		for _, m := range ms {
 			v, err := strconv.ParseInt(line[m[4]:m[5]], 10, 64)
@@ -253,7 +266,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	if r.Allocated < 0 && r.Reserved < 0 && r.PeakAllocated <= 0 {
 		return false
 	}
-	if !f.noted[framework] {
+	if note != "" && !f.noted[framework] {
 		if f.noted == nil {
 			f.noted = map[string]bool{}
 		}

@@ -92,9 +92,9 @@ import (
 //
 // YOLOv5's and Ultralytics' "GPU_mem" column ("4.38G") is reserved
 // memory, not a peak, in a unit the banner decides: trainlog_yolo.go.
-// Hand-written prints such as "GPU memory allocated: 12.50 GB" are not
-// read for the same reason: scripts divide by 1024**3 and by 1e9 alike
-// and label both "GB".
+// Hand-written prints such as "GPU memory allocated: 12.50 GB" are read
+// by trainlog_handwritten.go, their "GB" as written with a note of its
+// ambiguity.
 
 var (
 	// reMMEngineHead is MMEngine's training header: "Epoch(train)" with

@@ -35,7 +35,8 @@ and _percentage, watch nvidia-smi captured with script or tee; gzip or
 bzip2, with or without a log
 collector's line prefix) and training logs (OOM messages, vLLM's KV cache
 startup failures; Megatron, DeepSpeed, torchtitan and Composer memory
-lines; YOLOv5's and Ultralytics' GPU_mem; torchtitan's device capacity; Hugging Face Trainer memory metrics,
+lines; YOLOv5's and Ultralytics' GPU_mem; a script's own prints of
+allocated and reserved GPU memory with a step or time; torchtitan's device capacity; Hugging Face Trainer memory metrics,
 noted as deltas), also inside Docker json-file logs, Jupyter notebooks'
 outputs (.ipynb) and log exports (gcloud logging read --format=json, aws
 logs filter-log-events), in RUN_DIR, and writes
