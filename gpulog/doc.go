@@ -7,7 +7,8 @@
 // The readers: nvidia-smi's query CSV (with or without a header, also
 // re-saved by a spreadsheet with ';' between fields, decimal commas and
 // its locale's dates: semicolon_csv.go, semicolon_dates.go),
-// compute-apps CSV, dmon and pmon, the box table, -q text and -q -x XML;
+// compute-apps CSV, dmon and pmon, the box table (also as nvitop -1
+// draws it: nvitop.go), -q text and -q -x XML;
 // the same tables drawn by `watch nvidia-smi` and captured with script(1)
 // or tee, replayed frame by frame on a terminal screen (watch_screen.go);
 // the CSV that `gpureport record` writes; DCGM's Prometheus scrapes, the

@@ -27,7 +27,7 @@ const reportUsage = `Usage:
 
 gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
 gzip, bzip2, torch.save, JSON) and GPU logs (nvidia-smi CSV, also re-saved
-with ';' separators, dmon, tables, -q text and XML, NVML recordings, pynvml
+with ';' separators, dmon, tables (also nvitop -1's), -q text and XML, NVML recordings, pynvml
 prints, DCGM, gpustat, AMD rocm-smi --showmeminfo vram and --showmemuse
 text, CSV and JSON, memory_stats JSON lines, torch.profiler traces with
 profile_memory, W&B wandb-events.jsonl, MLflow gpu_N_memory_usage_megabytes
