@@ -7,7 +7,8 @@
 // The readers: nvidia-smi's query CSV (with or without a header, also
 // re-saved by a spreadsheet with ';' between fields, decimal commas and
 // its locale's dates: semicolon_csv.go, semicolon_dates.go),
-// compute-apps CSV, dmon and pmon, the box table, -q text and -q -x XML;
+// compute-apps CSV, dmon and pmon, the box table (also as nvitop -1
+// draws it: nvitop.go), -q text and -q -x XML;
 // the same tables drawn by `watch nvidia-smi` and captured with script(1)
 // or tee, replayed frame by frame on a terminal screen (watch_screen.go);
 // the CSV that `gpureport record` writes; DCGM's Prometheus scrapes, the
@@ -25,7 +26,10 @@
 // (oom_vllm.go), whether the job caught one and went on in
 // trainlog_recovery.go, memory_summary() tables, Composer's MemoryMonitor
 // lines, and the memory lines of Megatron-LM, DeepSpeed and torchtitan and
-// printed memory_stats() dicts: trainlog_framework.go; Hugging Face
+// printed memory_stats() dicts: trainlog_framework.go; the vision
+// toolkits' peaks: trainlog_peak.go; YOLOv5's and Ultralytics' GPU_mem
+// column and banner capacity: trainlog_yolo.go; a script's own prints of
+// allocated and reserved memory: trainlog_handwritten.go; Hugging Face
 // Trainer's memory metrics, deltas kept as TrainerMemory and never as
 // readings: trainlog_hf.go; torchtitan's device capacity line, kept as
 // Capacities: trainlog_capacity.go). A prefix a log collector wrote before every line is learned and

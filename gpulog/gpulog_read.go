@@ -183,7 +183,7 @@ func sniffDistinct(head []byte, spec *ColumnSpec) (LogFormat, bool) {
 	// date line when they are there. A border alone is not enough: other
 	// tools draw the same ASCII tables.
 	tableAt := func(i int) bool {
-		banner := func(j int) bool { return j < len(lines) && strings.HasPrefix(lines[j], "| NVIDIA-SMI ") }
+		banner := func(j int) bool { return j < len(lines) && isTableBanner(lines[j]) }
 		return banner(i) || i < len(lines) && isTableStart(lines[i]) && banner(i+1)
 	}
 	if tableAt(0) {
@@ -259,7 +259,7 @@ func sniffMajority(head []byte) (LogFormat, bool) {
 	}
 	for _, l := range lines {
 		if l[0] == '|' || l[0] == '+' {
-			if strings.HasPrefix(l, "| NVIDIA-SMI ") {
+			if isTableBanner(l) {
 				if inSMI {
 					endBlock()
 				}
@@ -314,7 +314,7 @@ func headLines(head []byte, n int) []string {
 		if len(out) == 0 {
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		}
-		s := strings.TrimSpace(stripTermControl(string(line)))
+		s := nvitopASCII(strings.TrimSpace(stripTermControl(string(line))))
 		if s == "" {
 			continue
 		}

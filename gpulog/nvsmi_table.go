@@ -66,11 +66,14 @@ type tableParser struct {
 	time       time.Time
 	dated      bool
 	seenHeader bool
-	section    tableSection
-	pending    tableSection
-	gpus       []tableGPU
-	procs      []reading
-	mig        []MIGSample
+	// nvitop is true when the banner is nvitop's (nvitop.go), whose
+	// process rows are not nvidia-smi's and are not read.
+	nvitop  bool
+	section tableSection
+	pending tableSection
+	gpus    []tableGPU
+	procs   []reading
+	mig     []MIGSample
 }
 
 func newTableParser(st *textState, line int, t time.Time, dated bool) *tableParser {
@@ -80,7 +83,7 @@ func newTableParser(st *textState, line int, t time.Time, dated bool) *tablePars
 // isTableStart reports whether a line opens an nvidia-smi table: its top
 // border or its "| NVIDIA-SMI" banner.
 func isTableStart(s string) bool {
-	if strings.HasPrefix(s, "| NVIDIA-SMI ") {
+	if isTableBanner(s) {
 		return true
 	}
 	if len(s) < 20 || !strings.HasPrefix(s, "+--") || s[len(s)-1] != '+' {
@@ -92,12 +95,13 @@ func isTableStart(s string) bool {
 // feed reads one line of the table (starting with '|' or '+'); false
 // means the line starts another table.
 func (tp *tableParser) feed(n int, s string) bool {
-	if strings.HasPrefix(s, "| NVIDIA-SMI ") && tp.seenHeader {
+	if isTableBanner(s) && tp.seenHeader {
 		return false
 	}
 	tp.lines = append(tp.lines, n)
-	if strings.HasPrefix(s, "| NVIDIA-SMI ") {
+	if isTableBanner(s) {
 		tp.seenHeader = true
+		tp.nvitop = strings.HasPrefix(s, "| NVITOP ")
 		if _, v, ok := strings.Cut(s, "Driver Version:"); ok {
 			if f := strings.Fields(v); len(f) > 0 && tp.st.b.log.Driver == "" {
 				tp.st.b.log.Driver = f[0]
@@ -128,7 +132,9 @@ func (tp *tableParser) feed(n int, s string) bool {
 	case secGPUs:
 		tp.gpuLine(n, cells)
 	case secProcs:
-		tp.procLine(n, cells)
+		if !tp.nvitop {
+			tp.procLine(n, cells)
+		}
 	case secMIG:
 		tp.migLine(cells)
 	}
@@ -173,7 +179,8 @@ func (tp *tableParser) gpuLine(n int, cells []string) {
 	}
 	for i, c := range cells {
 		used, total, ok := strings.Cut(c, "/")
-		if !ok || !strings.Contains(c, "MiB") && !strings.Contains(c, "N/A") || i == 0 {
+		// nvidia-smi prints MiB; nvitop GiB above 20 GiB.
+		if !ok || !strings.Contains(c, "MiB") && !strings.Contains(c, "GiB") && !strings.Contains(c, "N/A") || i == 0 {
 			continue
 		}
 		g.haveMem = true

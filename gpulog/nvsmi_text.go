@@ -112,7 +112,7 @@ func (st *textState) feed(line string) {
 		}
 		return
 	}
-	trimmed := strings.TrimSpace(stripTermControl(line))
+	trimmed := nvitopASCII(strings.TrimSpace(stripTermControl(line)))
 	if trimmed == "" {
 		if lr.nuls > 0 {
 			b.skip(n, kindNUL, nulReason(lr.nuls))

@@ -425,6 +425,8 @@ type trainingReader struct {
 	fw   frameworkState
 	// hf reads Hugging Face Trainer's memory metrics (trainlog_hf.go).
 	hf hfState
+	// ray follows Ray Train's worker table (trainlog_ray.go).
+	ray rayState
 	// elasticRank is the rank of the failure torchelastic's
 	// ChildFailedError report is describing (its traceback quotes the
 	// rank's exception without the rank's prefix), input.NoRank outside
@@ -532,6 +534,7 @@ func (tr *trainingReader) read(raw string, ln int) {
 	}
 	tr.launch.line(ln, line)
 	tr.rec.observe(ln, line)
+	tr.ray.observe(ln, line)
 	if recoveryMayBe(line) {
 		v := visibleText(line)
 		if _, isOOM := classifyOOMLine(v); !isOOM {
@@ -627,6 +630,12 @@ func (tr *trainingReader) endOOM() {
 		// The report's rank is the global rank; srun's label
 		// before it is only the task that ran torchrun.
 		o.Rank = tr.elasticRank
+	}
+	if o.Rank == input.NoRank {
+		if r, proc := tr.ray.rank(p.n, p.first); r != input.NoRank {
+			o.Rank = r
+			tr.ray.note(b, r, proc)
+		}
 	}
 	if n := len(b.log.OOMs); n > 0 && kind == OOMNCCL {
 		// NCCL reports one failure in several WARN lines (the CUDA

@@ -103,6 +103,10 @@ type frameworkState struct {
 	flushes cacheFlushes
 	// before is the step line since the last reading (stepBefore).
 	before stepLine
+	// yolo follows YOLOv5's and Ultralytics' progress lines.
+	yolo yoloState
+	// hand counts hand-written prints (trainlog_handwritten.go).
+	hand handState
 }
 
 // stepLine is the nearest line before a reading that names a step
@@ -156,6 +160,7 @@ func mayBeFrameworkLine(line string) bool {
 // end notes, at the end of the log, the allocator cache flushes its
 // warnings counted.
 func (f *frameworkState) end(b *logBuilder) {
+	f.hand.end(b)
 	c := f.flushes
 	if c.warnings == 0 {
 		return
@@ -179,7 +184,10 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	prev, prevN := f.prev, f.prevN
 	f.prev, f.prevN = line, n
 	before := f.before
-	if !mayBeFrameworkLine(line) {
+	if f.yolo.line(b, n, line) {
+		return true
+	}
+	if !mayBeFrameworkLine(line) && !mayBeHandLine(line) {
 		f.noteStep(line)
 		return false
 	}
@@ -245,7 +253,18 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	default:
 		ms := reStatsDict.FindAllStringSubmatchIndex(line, -1)
 		if len(ms) == 0 {
-			return false
+			// Tried last: the lines above name allocated and reserved
+			// memory too. Its note is added at the end (handState.end).
+			above := ""
+			if prevN == n-1 {
+				above = prev
+			}
+			if !f.hand.line(b, &r, line, above) {
+				f.noteStep(line) // a step line that names GPU memory too
+				return false
+			}
+			framework = "handwritten"
+			break
 		}
 		for _, m := range ms {
 			v, err := strconv.ParseInt(line[m[4]:m[5]], 10, 64)
@@ -283,7 +302,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 		return false
 	}
 	f.before = stepLine{}
-	if !f.noted[framework] {
+	if note != "" && !f.noted[framework] {
 		if f.noted == nil {
 			f.noted = map[string]bool{}
 		}

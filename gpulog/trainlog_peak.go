@@ -90,13 +90,11 @@ import (
 //     neither is one that also gives gb_total (the TPU branch, whose
 //     gb_free is XLA's free memory). The step is num_updates.
 //
-// Not read, for want of a unit the line settles: YOLOv5's and Ultralytics'
-// "GPU_mem" column ("4.38G") is memory_reserved() / 1E9 in YOLOv5 and in
-// Ultralytics releases before its _get_memory changed to / 2**30, and the
-// line does not say which release printed it (GB and GiB differ by 7%).
-// Hand-written prints such as "GPU memory allocated: 12.50 GB" are not
-// read for the same reason: scripts divide by 1024**3 and by 1e9 alike
-// and label both "GB".
+// YOLOv5's and Ultralytics' "GPU_mem" column ("4.38G") is reserved
+// memory, not a peak, in a unit the banner decides: trainlog_yolo.go.
+// Hand-written prints such as "GPU memory allocated: 12.50 GB" are read
+// by trainlog_handwritten.go, their "GB" as written with a note of its
+// ambiguity.
 
 var (
 	// reMMEngineHead is MMEngine's training header: "Epoch(train)" with

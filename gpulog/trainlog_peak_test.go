@@ -106,7 +106,7 @@ func TestPeakMemoryLines(t *testing.T) {
 				"2021-05-04 12:00:08 | INFO | train_inner | epoch 001:    100 / 4000 loss=9.1, num_updates=100, gb_free=99.0, wall=50\n",
 		},
 		{
-			name: "look-alikes and lines of unsettled unit give nothing",
+			name: "look-alikes, a GPU_mem line without its header and a print without a step or time give nothing",
 			log: "10:00:01 - INFO - GPU memory allocated: 12.50 GB, reserved: 16.50 GB\n" +
 				"      1/100      4.38G     0.04    0.02    0.01    26    640: 100%|██████████| 15/15\n" +
 				"Epoch(train) [1][50/100]  memory: 0  loss: 1\n" +

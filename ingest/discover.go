@@ -430,6 +430,9 @@ func unclaimedReason(ext string, head []byte, promised bool) string {
 	if !promised {
 		return ""
 	}
+	if reason, ok := gpulog.SacctTRESReason(head); ok {
+		return reason
+	}
 	if textLog := ext == ".log" || ext == ".txt"; textLog && (n == 0 || !mayHoldMemoryData(head)) {
 		// A job's stdout or stderr without GPU content (a rank's loss
 		// lines, an empty stderr.log): nothing to read, no failure.

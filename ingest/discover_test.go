@@ -246,17 +246,37 @@ func TestDiscoverMLflowGPUMetric(t *testing.T) {
 	}
 }
 
-// TestDiscoverUnreadJSON: a profiler's memory timeline export is listed
-// as skipped with what it is; a configuration JSON is not listed.
+// TestDiscoverUnreadJSON: a profiler's memory timeline export, JSON or
+// HTML, is listed as skipped with what it is and why it is not read; a
+// configuration JSON and another HTML page are not listed.
 func TestDiscoverUnreadJSON(t *testing.T) {
 	dir := t.TempDir()
 	testutil.WriteFile(t, filepath.Join(dir, "memory_timeline.json"), []byte("[[1709892001000000, 1709892001020000], [[0, 1, 2], [0, 3, 4]]]"))
 	testutil.WriteFile(t, filepath.Join(dir, "config.json"), []byte(`{"lr": 0.1, "batch_size": 32}`))
+	testutil.WriteFile(t, filepath.Join(dir, "mt.html"), []byte("<html>\n<head><meta charset=\"utf-8\" /><title>GPU Memory Timeline HTML</title></head>\n<body>\n  <img src='data:image/png;base64,iVBO'>\n</body>\n</html>"))
+	testutil.WriteFile(t, filepath.Join(dir, "page.html"), []byte("<html><title>notes</title></html>"))
 	cands, skipped, err := Discover(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cands) != 0 || len(skipped) != 1 || skipped[0].Path != "memory_timeline.json" || !strings.Contains(skipped[0].Reason, "export_memory_timeline") {
+	if len(cands) != 0 || len(skipped) != 2 || skipped[0].Path != "memory_timeline.json" || !strings.Contains(skipped[0].Reason, "names no device") ||
+		skipped[1].Path != "mt.html" || !strings.Contains(skipped[1].Reason, "a PNG of the plot") {
+		t.Fatalf("candidates %+v skipped %+v", cands, skipped)
+	}
+}
+
+// TestDiscoverSacctTRES: a Slurm sacct listing with GPU memory TRES is
+// listed as skipped with its figures and why it gives no series, not as
+// a text log holding nothing.
+func TestDiscoverSacctTRES(t *testing.T) {
+	dir := t.TempDir()
+	testutil.WriteFile(t, filepath.Join(dir, "sacct.txt"), []byte("JobID|State|TRESUsageInMax\n7.batch|OUT_OF_MEMORY|cpu=00:01:00,gres/gpumem=78912M,mem=60G\n"))
+	cands, skipped, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 0 || len(skipped) != 1 || skipped[0].NoContent || !strings.Contains(skipped[0].Reason, "gres/gpumem=78912M") ||
+		!strings.Contains(skipped[0].Reason, "not a GPU out-of-memory error") {
 		t.Fatalf("candidates %+v skipped %+v", cands, skipped)
 	}
 }

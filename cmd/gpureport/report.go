@@ -27,7 +27,7 @@ const reportUsage = `Usage:
 
 gpureport finds, recursively, PyTorch CUDA memory snapshots (pickle, .pkl,
 gzip, bzip2, torch.save, JSON) and GPU logs (nvidia-smi CSV, also re-saved
-with ';' separators, dmon, tables, -q text and XML, NVML recordings, pynvml
+with ';' separators, dmon, tables (also nvitop -1's), -q text and XML, NVML recordings, pynvml
 prints, DCGM, gpustat, AMD rocm-smi --showmeminfo vram and --showmemuse
 text, CSV and JSON, memory_stats JSON lines, torch.profiler traces with
 profile_memory, W&B wandb-events.jsonl, MLflow gpu_N_memory_usage_megabytes
@@ -35,7 +35,8 @@ and _percentage, watch nvidia-smi captured with script or tee; gzip or
 bzip2, with or without a log
 collector's line prefix) and training logs (OOM messages, vLLM's KV cache
 startup failures; Megatron, DeepSpeed, torchtitan and Composer memory
-lines; torchtitan's device capacity; Hugging Face Trainer memory metrics,
+lines; YOLOv5's and Ultralytics' GPU_mem; a script's own prints of
+allocated and reserved GPU memory with a step or time; torchtitan's device capacity; Hugging Face Trainer memory metrics,
 noted as deltas), also inside Docker json-file logs, Jupyter notebooks'
 outputs (.ipynb) and log exports (gcloud logging read --format=json, aws
 logs filter-log-events), in RUN_DIR, and writes

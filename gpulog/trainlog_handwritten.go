@@ -1,0 +1,185 @@
+package gpulog
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gpureport/input"
+	"gpureport/internal/units"
+)
+
+// A training script's own print of the caching allocator's figures:
+//
+//	2024-05-01 12:00:00 step 100 GPU memory allocated: 12.50 GB, reserved: 14.00 GB
+//	[rank1] step 7 torch.cuda.memory_allocated: 13421772800
+//
+// is read only when the line leaves nothing to guess but the unit's
+// meaning: it names GPU or CUDA memory ("GPU", "CUDA", "torch.cuda."), it
+// names the figure (allocated; reserved, or "cached", the name of
+// memory_reserved() before PyTorch 1.4) followed by ":" or "=", and the
+// line, or the line just above it when that is no such print, gives a
+// step (reLogStep; a script logs its step, then its memory), or the line
+// a time, to place the reading. A line
+// naming a peak ("max allocated", "peak reserved") keeps it beside a
+// current figure as its reading's peak; a peak alone is not read, since
+// whether the script reset it between lines is unknowable.
+//
+// The unit is read as written. GiB, MiB, KiB and bytes are exact. A bare
+// integer is bytes only under the name of the torch.cuda function that
+// returns bytes ("memory_allocated: 13421772800"), and only when it is a
+// multiple of 512 of at least 1 MiB (or 0): the allocator rounds every
+// block to 512 bytes, and a MiB figure of 1 MiB or more would be a
+// TiB-sized device, so a count divided before printing is not read as
+// bytes. GB, MB and KB are read as powers of 1000, as written, and a note
+// says the ambiguity: scripts divide by 1e9 and by 1024**3 alike and print
+// "GB" for both, so the figures may be 7.4% (GB), 4.9% (MB) or 2.4% (KB)
+// low; the factor is constant, so the trend's verdict does not depend on
+// it, its time to capacity does. A bare decimal figure (12.5) has no unit
+// and is not read.
+//
+// Lines of the frameworks read elsewhere (trainlog_framework.go,
+// trainlog_peak.go) and out-of-memory messages, which also name
+// allocated and reserved memory, are left to their readers: this reading
+// is tried last.
+
+var (
+	// reHandGPU is a line's naming of GPU memory.
+	reHandGPU = regexp.MustCompile(`(?i)\b(?:gpu|cuda)\b`)
+	// reHandFigure is one named figure: an optional peak, the name (with
+	// torch.cuda's "memory_" spellings), an optional unit in parentheses,
+	// ":" or "=", the number and its unit.
+	reHandFigure = regexp.MustCompile(`(?i)\b(max|peak)?[ _]?(memory[ _])?(allocated|reserved|cached)((?:[ _]memory)?(?:\(\))?)\s*(?:\(\s*(bytes|B|[KMG]i?B)\s*\))?\s*[:=]\s*` +
+		`(\d+(?:\.\d+)?)\s*(bytes|B|[KMG]i?B)?(?:[^\w.]|$)`)
+	// reHandDevice is the device a line names ("cuda:1", "GPU 1").
+	reHandDevice = regexp.MustCompile(`\b(?:cuda:|GPU\s?#?)(\d{1,3})(?:[^\d.]|$)`)
+)
+
+// handState counts hand-written prints through a log.
+type handState struct {
+	// read and decimal count the lines read and those with a decimal
+	// unit; unplaced those passed over for want of a step or time.
+	read, decimal, unplaced int
+	// units are the decimal units seen, for the note.
+	units map[string]bool
+}
+
+// mayBeHandLine rules out most lines before handLine looks at them.
+func mayBeHandLine(line string) bool {
+	return (strings.Contains(line, "allocated") || strings.Contains(line, "reserved") || strings.Contains(line, "cached") ||
+		strings.Contains(line, "Allocated") || strings.Contains(line, "Reserved")) && reHandGPU.MatchString(line)
+}
+
+// line reads a hand-written print into r (whose figures are Unknown);
+// false when the line is none, or gives no figure a reading holds.
+//
+// prev is the line just above, "" when none: a script that logs its step
+// and then its memory prints the step on the line before.
+func (h *handState) line(b *logBuilder, r *MemoryStatsSample, line, prev string) bool {
+	if mayBeOOMLine(line) {
+		return false
+	}
+	ms := reHandFigure.FindAllStringSubmatchIndex(line, -1)
+	if len(ms) == 0 {
+		return false
+	}
+	var dec []string
+	for _, m := range ms {
+		peak, name, fn := group(line, m, 1) != "", strings.ToLower(group(line, m, 3)), group(line, m, 2) != "" || group(line, m, 4) != ""
+		unit := group(line, m, 7)
+		if unit == "" {
+			unit = group(line, m, 5)
+		}
+		v := handBytes(group(line, m, 6), unit, fn)
+		if v < 0 {
+			continue
+		}
+		switch {
+		case name == "allocated" && peak:
+			r.PeakAllocated = v
+		case name == "allocated":
+			r.Allocated = v
+		case peak:
+			r.PeakReserved = v
+		default:
+			r.Reserved = v
+		}
+		if u := strings.ToUpper(unit); u == "KB" || u == "MB" || u == "GB" {
+			dec = append(dec, u)
+		}
+	}
+	if r.Allocated < 0 && r.Reserved < 0 {
+		r.PeakAllocated, r.PeakReserved = 0, 0
+		return false
+	}
+	r.PeakAllocated, r.PeakReserved = max(r.PeakAllocated, 0), max(r.PeakReserved, 0)
+	if s := reLogStep.FindAllStringSubmatch(line[:ms[0][0]], -1); s != nil {
+		r.Step = fwStep(s[len(s)-1][1])
+	} else if s := reLogStep.FindAllStringSubmatch(prev, -1); s != nil && !reHandFigure.MatchString(prev) {
+		// The line above is the step's own line, not another print.
+		r.Step = fwStep(s[len(s)-1][1])
+	}
+	r.Time, r.Rank = fwTimeRank(b, line)
+	if r.Step == input.NoStep && r.Time.IsZero() {
+		h.unplaced++
+		return false
+	}
+	if d := reHandDevice.FindStringSubmatch(line); d != nil {
+		r.Device, _ = strconv.Atoi(d[1])
+	}
+	h.read++
+	if len(dec) > 0 {
+		h.decimal++
+		if h.units == nil {
+			h.units = map[string]bool{}
+		}
+		for _, u := range dec {
+			h.units[u] = true
+		}
+	}
+	return true
+}
+
+// handBytes is a figure in bytes, Unknown when the line does not settle
+// it: a bare integer is bytes under a torch.cuda function's name (fn)
+// only, and only as the allocator could give it.
+func handBytes(num, unit string, fn bool) int64 {
+	if unit == "" {
+		v, err := strconv.ParseInt(num, 10, 64)
+		// 512: the allocator's block rounding; 1 MiB: below it, a count
+		// of MiB or more would name a device of a TiB or more.
+		if err != nil || !fn || v%512 != 0 || v != 0 && v < mib || v > maxMiB*mib {
+			return Unknown
+		}
+		return v
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	u, ok := units.UnitBytes(unit, units.SI)
+	if err != nil || !ok || math.IsNaN(v) || v*float64(u) > float64(maxMiB)*mib {
+		return Unknown
+	}
+	return int64(math.Round(v * float64(u)))
+}
+
+// end notes, at the end of the log, how the prints were read.
+func (h *handState) end(b *logBuilder) {
+	if h.read > 0 {
+		n := "hand-written GPU memory prints (\"GPU memory allocated: X GiB\", \"torch.cuda.memory_allocated: N\") are read as memory_stats readings (allocated and reserved memory, with a peak beside them as its peak) of the device they name, else cuda:0, at the step or time of their line (or the step of the line just above)"
+		if h.decimal > 0 {
+			var us []string
+			for _, u := range []string{"GB", "MB", "KB"} {
+				if h.units[u] {
+					us = append(us, u)
+				}
+			}
+			n += fmt.Sprintf("; in %s the unit is ambiguous: %s read as written, as powers of 1000, but scripts that divide by 1024**3 print \"GB\" too, and then the figures are 7.4%% low (4.9%% for MB): the trend's verdict does not depend on it, its time to capacity does; print GiB (x / 2**30) or bytes to settle it",
+				units.CountOf(h.decimal, "line"), strings.Join(us, " and "))
+		}
+		b.note(n)
+	}
+	if h.unplaced > 0 {
+		b.note(fmt.Sprintf("%s of hand-written GPU memory figures gave no step or time (\"step N\" or a timestamp on the line) and are not read: a reading must be placed on the run's axis", units.CountOf(h.unplaced, "line")))
+	}
+}

@@ -1,0 +1,133 @@
+package gpulog_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"gpureport/gpulog"
+	"gpureport/input"
+)
+
+// TestHandwrittenMemoryPrints: a script's own print of allocated and
+// reserved memory is read when it names GPU memory and has a step or a
+// time; units as written (GB as 10^9, with a note of the ambiguity), a
+// bare count as bytes only under torch.cuda's function name.
+func TestHandwrittenMemoryPrints(t *testing.T) {
+	const gib, mib = 1 << 30, 1 << 20
+	none := gpulog.Unknown
+	type reading struct {
+		Step                        int64
+		Time                        string
+		Rank, Device                int
+		Allocated, Reserved         int64
+		PeakAllocated, PeakReserved int64
+	}
+	tests := []struct {
+		name    string
+		log     string
+		want    []reading
+		note    string
+		notNote string
+	}{
+		{
+			name: "GiB and bytes are exact",
+			log: "2024-05-01 12:00:00 INFO step 100 | GPU memory allocated: 12.50 GiB | reserved: 14.00 GiB | max allocated: 13.00 GiB\n" +
+				"[rank1]: step 7 torch.cuda.memory_allocated: 13421772800 torch.cuda.memory_reserved()=15032385536\n" +
+				"step 8 cuda:1 memory_allocated=1048576\n",
+			want: []reading{
+				{100, "2024-05-01T12:00:00Z", input.NoRank, 0, 12.5 * gib, 14 * gib, 13 * gib, 0},
+				{7, "", 1, 0, 13421772800, 15032385536, 0, 0},
+				{8, "", input.NoRank, 1, mib, none, 0, 0},
+			},
+			note:    "hand-written GPU memory prints",
+			notNote: "ambiguous",
+		},
+		{
+			name: "GB read as written, with a note",
+			log: "Epoch 1 step 10 GPU mem allocated: 2.5 GB, reserved: 3000 MB\n" +
+				"2024-05-01 12:00:00 GPU 3 Allocated: 1.5GB\n" +
+				"10:00:00 - INFO - step 200 loss 2.000\n" +
+				"10:00:01 - INFO - GPU memory allocated: 12.00 GB, reserved: 16.00 GB\n",
+			want: []reading{
+				{10, "", input.NoRank, 0, 2_500_000_000, 3_000_000_000, 0, 0},
+				{input.NoStep, "2024-05-01T12:00:00Z", input.NoRank, 3, 1_500_000_000, none, 0, 0},
+				{200, "", input.NoRank, 0, 12_000_000_000, 16_000_000_000, 0, 0},
+			},
+			note: "in 3 lines the unit is ambiguous: GB and MB read as written",
+		},
+		{
+			name: "unplaced, unnamed, unitless, peak-only and separator-less lines give nothing",
+			log: "GPU memory allocated: 12.50 GB\n" +
+				"GPU memory allocated: 12.50 GB\n" +
+				"step 3 mem: 12.5GB reserved: 14.0GB\n" +
+				"step 4 GPU memory allocated: 12.5\n" +
+				"step 5 GPU allocated: 12800\n" +
+				"step 6 torch.cuda.memory_allocated: 12800\n" +
+				"step 7 GPU max allocated: 3 GiB\n" +
+				"step 8 GPU allocated memory 3 GiB\n",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := gpulog.ReadLog(strings.NewReader(tc.log), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
+			if err != nil {
+				if len(tc.want) > 0 || !strings.Contains(err.Error(), "no readings") {
+					t.Fatal(err)
+				}
+				l = &gpulog.GPULog{}
+			}
+			var got []reading
+			for _, r := range l.MemoryStats {
+				ts := ""
+				if !r.Time.IsZero() {
+					ts = r.Time.UTC().Format(time.RFC3339)
+				}
+				got = append(got, reading{r.Step, ts, r.Rank, r.Device, r.Allocated, r.Reserved, r.PeakAllocated, r.PeakReserved})
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("readings (-want +got):\n%s", diff)
+			}
+			if sniffed := gpulog.SniffTrainingLog(strings.NewReader(tc.log), []byte(tc.log)); sniffed != (len(tc.want) > 0) {
+				t.Errorf("sniffed %v with %d readings", sniffed, len(tc.want))
+			}
+			notes := strings.Join(l.Notes, "\n")
+			if len(tc.want) > 0 && !strings.Contains(notes, tc.note) {
+				t.Errorf("notes %q, want one saying %q", l.Notes, tc.note)
+			}
+			if tc.notNote != "" && strings.Contains(notes, tc.notNote) {
+				t.Errorf("notes %q say %q", l.Notes, tc.notNote)
+			}
+		})
+	}
+}
+
+// FuzzHandwrittenMemory: the reader of hand-written prints never panics,
+// gives only figures a device holds, and a file it reads is claimed.
+func FuzzHandwrittenMemory(f *testing.F) {
+	f.Add([]byte("2024-05-01 12:00:00 INFO step 100 | GPU memory allocated: 12.50 GiB | reserved: 14.00 GiB | max allocated: 13.00 GiB\n"))
+	f.Add([]byte("[rank1]: step 7 torch.cuda.memory_allocated: 13421772800 torch.cuda.memory_reserved()=99999999999999999999\n"))
+	f.Add([]byte("step 99999999999999999999 GPU 999 allocated (GB): 1e400 reserved: 2.5 KB peak reserved=3 MiB\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
+		claimed := gpulog.SniffTrainingLog(bytes.NewReader(data), data)
+		if err != nil {
+			if claimed {
+				t.Fatalf("sniffed as a training log but read fails: %v", err)
+			}
+			return
+		}
+		if !claimed && bytes.IndexByte(data, 0) < 0 && len(data) > 0 {
+			t.Fatalf("read %d memory readings but not sniffed", len(l.MemoryStats))
+		}
+		for _, r := range l.MemoryStats {
+			if r.Allocated < 0 && r.Reserved < 0 && r.PeakAllocated <= 0 || r.Device < 0 || r.PeakAllocated < 0 || r.PeakReserved < 0 ||
+				r.Allocated > 1<<50 || r.Reserved > 1<<50 {
+				t.Fatalf("reading %+v", r)
+			}
+		}
+	})
+}
