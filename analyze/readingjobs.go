@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math"
 	"slices"
 
 	"gpureport/internal/stats"
@@ -74,13 +75,7 @@ func fitJobs(metric string, per units.Per, x, y []float64, r TrendRules, jobs []
 	for j := len(jobs) - 1; j >= 0; j-- {
 		lo, hi := jobs[j][0], min(jobs[j][1], n)
 		t := fitWhole(metric, per, x[lo:hi], y[lo:hi], r)
-		t.FitFrom += lo
-		if t.ChangePoint >= 0 {
-			t.ChangePoint += lo
-		}
-		if t.Why.Rule == RuleStepHolds {
-			t.Why.At += lo
-		}
+		t.shift(lo)
 		t.Job = j + 1
 		if j == len(jobs)-1 {
 			pick = t
@@ -92,6 +87,63 @@ func fitJobs(metric string, per units.Per, x, y []float64, r TrendRules, jobs []
 	}
 	pick.Given, pick.Jobs, pick.JobIdle = n, len(jobs), idle
 	return pick
+}
+
+// shift moves the point indices of a trend fitted on the points from lo
+// on to the whole series' (FitFrom, ChangePoint, a step's point).
+func (t *Trend) shift(lo int) {
+	t.FitFrom += lo
+	if t.ChangePoint >= 0 {
+		t.ChangePoint += lo
+	}
+	if t.Why.Rule == RuleStepHolds {
+		t.Why.At += lo
+	}
+}
+
+// processHead returns how many of a GPU's first readings (x, y, on the
+// device's axis) come before a job's process started, when the GPU's
+// per-process readings (ps) show one: a process first read after the
+// log's first reading, by at least onsetMinHead readings, with the GPU's
+// used memory before it steady (within one CUDA context, jobContextBytes:
+// the processes already there held it) and above that level by more than
+// a context after it (the process mapped at least its own), leaving at
+// least minPoints readings. The other processes' level is the idle GPU for
+// that job, whatever it is (idleHead asks the rise to exceed it, which a
+// smaller job beside a bigger one does not). The earliest such start
+// counts; 0 when none.
+func processHead(ps *ProcessSet, x, y []float64, minPoints int) int {
+	if len(x) == 0 {
+		return 0
+	}
+	var starts []float64
+	for _, s := range ps.Series {
+		for _, v := range s.X {
+			if !math.IsNaN(v) {
+				if v > x[0] {
+					starts = append(starts, v)
+				}
+				break
+			}
+		}
+	}
+	slices.Sort(starts)
+	for _, at := range starts {
+		k, _ := slices.BinarySearch(x, at)
+		if k < onsetMinHead || len(y)-k < minPoints {
+			continue
+		}
+		lo, hi := slices.Min(y[:k]), slices.Max(y[:k])
+		if hi-lo > jobContextBytes {
+			// Not steady before it: another start-up, or jobs coming
+			// and going, already there.
+			return 0
+		}
+		if slices.Max(y[k:]) > hi+jobContextBytes {
+			return k
+		}
+	}
+	return 0
 }
 
 // decelerates reports whether growth levels off: the Theil-Sen rate of

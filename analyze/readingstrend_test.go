@@ -102,6 +102,32 @@ func TestReadingsTrend(t *testing.T) {
 			}
 			return y
 		}, StatusGrowing, 100 * fmib, 10},
+		{"another job's level, a smaller job's start-up, a short working level", func(rng *rand.Rand) []float64 {
+			var y []float64
+			for range 12 {
+				y = append(y, (40000+10*rng.Float64())*fmib) // the bigger job, already running
+			}
+			lvl := 40000.0
+			for range 10 { // context, weights and optimizer state, read as they come
+				lvl += 1000
+				y = append(y, (lvl+100*rng.Float64())*fmib)
+			}
+			for range 8 {
+				y = append(y, (lvl+50*rng.Float64())*fmib)
+			}
+			return y
+		}, StatusFlat, 0, -1},
+		{"another job's level, then a smaller job that leaks", func(rng *rand.Rand) []float64 {
+			var y []float64
+			for range 12 {
+				y = append(y, (40000+10*rng.Float64())*fmib)
+			}
+			y = append(y, 40400*fmib, 46000*fmib) // its context, then its weights
+			for i := range 40 {
+				y = append(y, (48000+100*float64(i)+20*rng.NormFloat64())*fmib)
+			}
+			return y
+		}, StatusGrowing, 100 * fmib, -1},
 		{"bursts, equal pauses, ending in one", func(*rand.Rand) []float64 {
 			var y []float64
 			lvl := 30000.0
@@ -190,6 +216,9 @@ func TestIdleHead(t *testing.T) {
 		{"too few left", []float64{1, 1, 1, 1, 1, 1, 900, 950, 1000}, 0},
 		{"idle at both ends", []float64{1, 1, 1, 900, 950, 1000, 1000, 1000, 1000, 3, 2, 3}, 3},
 		{"another job's level first", []float64{4000, 4000, 4000, 9000, 9100, 9200, 9300, 9400}, 3},
+		{"a smaller job starts beside a bigger one", []float64{40000, 40000, 40000, 40000, 40500, 44000, 48000, 50000, 50100, 49800, 50200, 50100}, 4},
+		{"a burst beside a bigger job, bursts alike after it", []float64{40000, 40000, 40000, 42000, 42000, 42000, 44000, 44000, 44000, 46000}, 0},
+		{"a rise of less than a context beside a bigger job", []float64{40000, 40000, 40000, 40300, 40400, 40400, 40400, 40400, 40400}, 0},
 	} {
 		y := make([]float64, len(tt.y))
 		for i, v := range tt.y {
@@ -318,6 +347,45 @@ func TestJobSpans(t *testing.T) {
 		got, _ := jobSpans(y)
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestProcessHead: a GPU's per-process readings show when a job's process
+// started: the readings before it are the idle GPU for that job when the
+// processes already there held it steady and the GPU rose by more than a
+// context after it, whatever the rise's size beside theirs.
+func TestProcessHead(t *testing.T) {
+	nan := math.NaN()
+	steady := []float64{40000, 40000, 40010, 40000, 40005, 40600, 41200, 41800, 42400, 43000, 43600}
+	for _, tt := range []struct {
+		name   string
+		y      []float64 // MiB, one reading per x
+		starts []float64 // each process's first x (NaN first readings skipped)
+		want   int
+	}{
+		{"a process starts beside one already there", steady, []float64{0, 5}, 5},
+		{"its first readings unplaced", steady, []float64{0, nan, 5}, 5},
+		{"every process there from the start", steady, []float64{0, 0}, 0},
+		{"too few readings before it", steady, []float64{0, 2}, 0},
+		{"not steady before it", []float64{30000, 34000, 38000, 40000, 40005, 40600, 41200, 41800, 42400, 43000, 43600}, []float64{0, 5}, 0},
+		{"no rise after it", []float64{40000, 40000, 40010, 40000, 40005, 40100, 40200, 40200, 40300, 40300, 40300}, []float64{0, 5}, 0},
+		{"too few readings after it", steady, []float64{0, 8}, 0},
+	} {
+		y := make([]float64, len(tt.y))
+		for i, v := range tt.y {
+			y[i] = v * fmib
+		}
+		ps := &ProcessSet{OnDeviceAxis: true}
+		for _, s := range tt.starts {
+			x := []float64{s, s + 1}
+			if math.IsNaN(s) {
+				x = []float64{nan, 5}
+			}
+			ps.Series = append(ps.Series, ProcessSeries{X: x})
+		}
+		if got := processHead(ps, readingsX(len(y)), y, DefaultMinPoints); got != tt.want {
+			t.Errorf("%s: %d, want %d", tt.name, got, tt.want)
 		}
 	}
 }

@@ -743,10 +743,37 @@ func idleHead(y []float64, minPoints int) int {
 	// level before it when that is an idle GPU (near zero) or a smaller
 	// job. A leak's burst adds a share of the job's memory, not all of
 	// it, so a pause before one is not idle.
-	if y[k]-y[k-1] <= math.Abs(y[0]) {
+	if rise := y[k] - y[k-1]; rise <= math.Abs(y[0]) && !startsBeside(y, k) {
 		return 0
 	}
 	return k
+}
+
+// startsBeside reports whether the rise at reading k is a job starting
+// beside another that holds the GPU at the level before it (a smaller job
+// joining a bigger one, whose level is then the GPU's idle one for it).
+// A job's start-up is a run of rises from one reading to the next (its
+// context, then its weights, its optimizer state): that run maps more
+// than a CUDA context (jobContextBytes), the least a starting job holds,
+// and at least twice as much as any later rise from one reading to the
+// next (the job's churn and steps). A leak's bursts are alike, so its
+// first burst after a pause is no start.
+func startsBeside(y []float64, k int) bool {
+	tol := dropTolerance(y)
+	j := k
+	for j+1 < len(y) && y[j+1] > y[j]+tol {
+		j++
+	}
+	rise := y[j] - y[k-1]
+	if !(rise > jobContextBytes) {
+		return false
+	}
+	for i := j + 1; i < len(y); i++ {
+		if 2*(y[i]-y[i-1]) > rise {
+			return false
+		}
+	}
+	return true
 }
 
 // idleTail is idleHead at the other end: how many of the last readings
