@@ -36,10 +36,12 @@ func jobSpans(y []float64) ([][2]int, float64) {
 		return nil, 0
 	}
 	idle := slices.Min(y)
-	isIdle := func(i int) bool { return y[i] <= idle+jobContextBytes }
-	if !isIdle(0) && idle > jobContextBytes {
+	near := func(i int) bool { return y[i] <= idle+jobContextBytes }
+	if !near(0) && idle > jobContextBytes {
 		return nil, 0
 	}
+	blend := blendedGaps(y, idle)
+	isIdle := func(i int) bool { return near(i) || blend[i] }
 	var jobs [][2]int
 	for i := 0; i < len(y); {
 		if isIdle(i) {
@@ -61,6 +63,49 @@ func jobSpans(y []float64) ([][2]int, float64) {
 		return nil, 0
 	}
 	return jobs, idle
+}
+
+// Binned readings. A monitor's export binned to a coarse step (a Grafana
+// panel or a Prometheus query_range of a few hundred points) averages a
+// gap between two jobs that is shorter than a bin with the jobs around
+// it: the gap shows as one or two readings between the idle level and
+// the jobs' levels, none near idle.
+const (
+	// maxBlendReadings: a gap shorter than one bin straddles at most two
+	// bins; a longer run at a level between is a job of its own.
+	maxBlendReadings = 2
+	// blendShare: a blended reading below the midpoint between the idle
+	// level and the lower of the readings around it spent more than half
+	// its bin at idle, nothing running on the GPU, whatever the jobs'
+	// levels (each at least that lower one): clear evidence of a gap. A
+	// job's own dip (memory released after an evaluation, its weights
+	// and context kept) stays above that in most jobs, and a log that
+	// never reads idle has no idle level to measure from.
+	blendShare = 0.5
+)
+
+// blendedGaps marks the readings of y that are a gap between two jobs
+// blended with them by binning: a run of at most maxBlendReadings
+// readings, each below the readings right before and after it by a fall
+// larger than idle (the level a job's end returns to), and below
+// blendShare of the way from idle to the lower of those two readings.
+func blendedGaps(y []float64, idle float64) []bool {
+	out := make([]bool, len(y))
+	for a := 1; a < len(y)-1; a++ {
+		for b := a + 1; b <= min(a+maxBlendReadings, len(y)-1); b++ {
+			// [a, b) is the run; y[a-1] and y[b] the readings around it.
+			low := min(y[a-1], y[b])
+			top := slices.Max(y[a:b])
+			if top-idle >= blendShare*(low-idle) || y[a-1]-top <= idle || y[b]-top <= idle || low-idle <= jobContextBytes {
+				continue
+			}
+			for i := a; i < b; i++ {
+				out[i] = true
+			}
+			break
+		}
+	}
+	return out
 }
 
 // fitJobs judges each job of a GPU monitor's readings alone (jobSpans).

@@ -284,6 +284,17 @@ func TestReadingsJobsAndLevelling(t *testing.T) {
 			y = job(gap(y), 30, 30000, 0, rng)
 			return y
 		}, StateGrowing, RuleGrows, 3, 2, false},
+		{"a binned sweep: each gap one reading between idle and the jobs", func(rng *rand.Rand) []float64 {
+			y := gap(nil)
+			for j := range 4 {
+				lvl := 18000 + 12000*float64(j)
+				if j > 0 { // a bin 70% idle, 15% each job
+					y = append(y, (0.7*idle+0.15*(lvl-12000)+0.15*lvl)*fmib)
+				}
+				y = job(y, 30, lvl, 0, rng)
+			}
+			return y
+		}, StateFlat, "", 4, 4, false},
 		{"one job's saw-tooth down to its own floor is not jobs", func(rng *rand.Rand) []float64 {
 			var y []float64
 			for c := range 4 {
@@ -339,6 +350,11 @@ func TestJobSpans(t *testing.T) {
 		{"starts mid-job, floor is the job's own", []float64{9000, 9500, 2000, 9000, 9500, 2000, 9000}, nil},
 		{"starts mid-job, idle near zero", []float64{9000, 9500, 100, 9000, 9500}, [][2]int{{0, 2}, {3, 5}}},
 		{"another process holds more than a job frees", []float64{20000, 20000, 25000, 25000, 20000, 25000, 25000}, nil},
+		{"binned: a gap blended into one reading", []float64{400, 400, 18000, 18000, 18000, 7000, 30000, 30000, 30000}, [][2]int{{2, 5}, {6, 9}}},
+		{"binned: a gap blended into two readings", []float64{400, 18000, 18000, 8000, 9000, 30000, 30000}, [][2]int{{1, 3}, {5, 7}}},
+		{"binned: a job's own dip above the midpoint", []float64{400, 400, 18000, 18000, 11000, 18000, 18000}, nil},
+		{"binned: a level between held three readings is a job", []float64{400, 18000, 18000, 5000, 5000, 5000, 30000, 30000}, nil},
+		{"binned: no idle level read", []float64{18000, 18000, 7000, 30000, 30000}, nil},
 	} {
 		y := make([]float64, len(tt.y))
 		for i, v := range tt.y {
