@@ -7,6 +7,7 @@ import (
 	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/input"
+	"gpureport/placement"
 )
 
 // oomMessage is a training-log OOM message on line line: PyTorch's
@@ -153,3 +154,48 @@ func TestLogOOMDeviceAgrees(t *testing.T) {
 // pathRank is the rank a log's path gives, as placement.Run.LogRank reads
 // it without rank folders to number.
 func pathRank(l *gpulog.GPULog) int { return ingest.RankFromPath(l.Path) }
+
+// TestVisibleDevicesOOM: in a run known from GPU logs alone (devices
+// numbered by nvidia-smi index), an OOM message's "GPU 0" is the GPU the
+// log's CUDA_VISIBLE_DEVICES setting before it maps CUDA device 0 to; a
+// number past the list (an nvidia-smi index), a setting after the message
+// or none, and a run whose device has the process's numbering (a
+// snapshot's, joined to its GPU) keep the message's number.
+func TestVisibleDevicesOOM(t *testing.T) {
+	gpuOnly := func(n int) []*Device {
+		var out []*Device
+		for g := range n {
+			out = append(out, &Device{DeviceKey: DeviceKey{Rank: input.NoRank, Device: g}, GPU: &GPUSeries{}, GPUIndex: g, GPUJoinMethod: placement.JoinByIndex})
+		}
+		return out
+	}
+	withSnapshots := []*Device{{DeviceKey: DeviceKey{Rank: input.NoRank, Device: 0}, GPU: &GPUSeries{}, GPUIndex: 3,
+		GPUJoin: &Join{}, GPUJoinMethod: placement.JoinByIndex, Points: []Point{{}}}}
+	vis := func(line int, gpus ...int) gpulog.VisibleDevices {
+		return gpulog.VisibleDevices{Line: line, Rank: input.NoRank, GPUs: gpus}
+	}
+	for _, tt := range []struct {
+		name    string
+		visible []gpulog.VisibleDevices
+		gpu     int
+		devices []*Device
+		want    int
+	}{
+		{"CUDA_VISIBLE_DEVICES=3, GPU 0", []gpulog.VisibleDevices{vis(1, 3)}, 0, gpuOnly(4), 3},
+		{"CUDA_VISIBLE_DEVICES=2,3, GPU 1", []gpulog.VisibleDevices{vis(1, 2, 3)}, 1, gpuOnly(4), 3},
+		{"the latest setting before the message", []gpulog.VisibleDevices{vis(1, 1), vis(2, 2), vis(9, 0)}, 0, gpuOnly(4), 2},
+		{"a message naming no GPU", []gpulog.VisibleDevices{vis(1, 2)}, -1, gpuOnly(4), 2},
+		{"no setting", nil, 0, gpuOnly(4), 0},
+		{"a setting after the message", []gpulog.VisibleDevices{vis(9, 3)}, 0, gpuOnly(4), 0},
+		{"a number past the list: an nvidia-smi index", []gpulog.VisibleDevices{vis(1, 3)}, 2, gpuOnly(4), 2},
+		{"no log of the GPU mapped to", []gpulog.VisibleDevices{vis(1, 6)}, 0, gpuOnly(4), 0},
+		{"a snapshot device, joined to GPU 3", []gpulog.VisibleDevices{vis(1, 3)}, 0, withSnapshots, 0},
+	} {
+		l := &gpulog.GPULog{Source: input.Source{Path: "train.log"}, VisibleDevices: tt.visible,
+			OOMs: []gpulog.TrainingOOM{oomMessage(4, input.NoRank, tt.gpu, 79*gib)}}
+		placed := placeLogOOMs([]*gpulog.GPULog{l}, pathRank, tt.devices)
+		if len(placed) != 1 || placed[0].key.Device != tt.want {
+			t.Errorf("%s: placed %+v, want on device %d", tt.name, placed, tt.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math"
 	"slices"
 
 	"gpureport/internal/stats"
@@ -35,10 +36,12 @@ func jobSpans(y []float64) ([][2]int, float64) {
 		return nil, 0
 	}
 	idle := slices.Min(y)
-	isIdle := func(i int) bool { return y[i] <= idle+jobContextBytes }
-	if !isIdle(0) && idle > jobContextBytes {
+	near := func(i int) bool { return y[i] <= idle+jobContextBytes }
+	if !near(0) && idle > jobContextBytes {
 		return nil, 0
 	}
+	blend := blendedGaps(y, idle)
+	isIdle := func(i int) bool { return near(i) || blend[i] }
 	var jobs [][2]int
 	for i := 0; i < len(y); {
 		if isIdle(i) {
@@ -62,6 +65,49 @@ func jobSpans(y []float64) ([][2]int, float64) {
 	return jobs, idle
 }
 
+// Binned readings. A monitor's export binned to a coarse step (a Grafana
+// panel or a Prometheus query_range of a few hundred points) averages a
+// gap between two jobs that is shorter than a bin with the jobs around
+// it: the gap shows as one or two readings between the idle level and
+// the jobs' levels, none near idle.
+const (
+	// maxBlendReadings: a gap shorter than one bin straddles at most two
+	// bins; a longer run at a level between is a job of its own.
+	maxBlendReadings = 2
+	// blendShare: a blended reading below the midpoint between the idle
+	// level and the lower of the readings around it spent more than half
+	// its bin at idle, nothing running on the GPU, whatever the jobs'
+	// levels (each at least that lower one): clear evidence of a gap. A
+	// job's own dip (memory released after an evaluation, its weights
+	// and context kept) stays above that in most jobs, and a log that
+	// never reads idle has no idle level to measure from.
+	blendShare = 0.5
+)
+
+// blendedGaps marks the readings of y that are a gap between two jobs
+// blended with them by binning: a run of at most maxBlendReadings
+// readings, each below the readings right before and after it by a fall
+// larger than idle (the level a job's end returns to), and below
+// blendShare of the way from idle to the lower of those two readings.
+func blendedGaps(y []float64, idle float64) []bool {
+	out := make([]bool, len(y))
+	for a := 1; a < len(y)-1; a++ {
+		for b := a + 1; b <= min(a+maxBlendReadings, len(y)-1); b++ {
+			// [a, b) is the run; y[a-1] and y[b] the readings around it.
+			low := min(y[a-1], y[b])
+			top := slices.Max(y[a:b])
+			if top-idle >= blendShare*(low-idle) || y[a-1]-top <= idle || y[b]-top <= idle || low-idle <= jobContextBytes {
+				continue
+			}
+			for i := a; i < b; i++ {
+				out[i] = true
+			}
+			break
+		}
+	}
+	return out
+}
+
 // fitJobs judges each job of a GPU monitor's readings alone (jobSpans).
 // The last job decides: its trend is the readings' trend, and projected
 // when it grows; a trend across jobs would read a sweep of flat jobs of
@@ -74,13 +120,7 @@ func fitJobs(metric string, per units.Per, x, y []float64, r TrendRules, jobs []
 	for j := len(jobs) - 1; j >= 0; j-- {
 		lo, hi := jobs[j][0], min(jobs[j][1], n)
 		t := fitWhole(metric, per, x[lo:hi], y[lo:hi], r)
-		t.FitFrom += lo
-		if t.ChangePoint >= 0 {
-			t.ChangePoint += lo
-		}
-		if t.Why.Rule == RuleStepHolds {
-			t.Why.At += lo
-		}
+		t.shift(lo)
 		t.Job = j + 1
 		if j == len(jobs)-1 {
 			pick = t
@@ -92,6 +132,63 @@ func fitJobs(metric string, per units.Per, x, y []float64, r TrendRules, jobs []
 	}
 	pick.Given, pick.Jobs, pick.JobIdle = n, len(jobs), idle
 	return pick
+}
+
+// shift moves the point indices of a trend fitted on the points from lo
+// on to the whole series' (FitFrom, ChangePoint, a step's point).
+func (t *Trend) shift(lo int) {
+	t.FitFrom += lo
+	if t.ChangePoint >= 0 {
+		t.ChangePoint += lo
+	}
+	if t.Why.Rule == RuleStepHolds {
+		t.Why.At += lo
+	}
+}
+
+// processHead returns how many of a GPU's first readings (x, y, on the
+// device's axis) come before a job's process started, when the GPU's
+// per-process readings (ps) show one: a process first read after the
+// log's first reading, by at least onsetMinHead readings, with the GPU's
+// used memory before it steady (within one CUDA context, jobContextBytes:
+// the processes already there held it) and above that level by more than
+// a context after it (the process mapped at least its own), leaving at
+// least minPoints readings. The other processes' level is the idle GPU for
+// that job, whatever it is (idleHead asks the rise to exceed it, which a
+// smaller job beside a bigger one does not). The earliest such start
+// counts; 0 when none.
+func processHead(ps *ProcessSet, x, y []float64, minPoints int) int {
+	if len(x) == 0 {
+		return 0
+	}
+	var starts []float64
+	for _, s := range ps.Series {
+		for _, v := range s.X {
+			if !math.IsNaN(v) {
+				if v > x[0] {
+					starts = append(starts, v)
+				}
+				break
+			}
+		}
+	}
+	slices.Sort(starts)
+	for _, at := range starts {
+		k, _ := slices.BinarySearch(x, at)
+		if k < onsetMinHead || len(y)-k < minPoints {
+			continue
+		}
+		lo, hi := slices.Min(y[:k]), slices.Max(y[:k])
+		if hi-lo > jobContextBytes {
+			// Not steady before it: another start-up, or jobs coming
+			// and going, already there.
+			return 0
+		}
+		if slices.Max(y[k:]) > hi+jobContextBytes {
+			return k
+		}
+	}
+	return 0
 }
 
 // decelerates reports whether growth levels off: the Theil-Sen rate of

@@ -163,7 +163,9 @@ func gpuTrend(d *Device, per units.Per, rules TrendRules) *Trend {
 			y = append(y, float64(g.Used[i]))
 		}
 	}
+	onAxis := true
 	if len(x) < rules.MinPoints {
+		onAxis = false
 		x, y, per = x[:0], y[:0], "hour"
 		lo, hi := busySpan(g.Used)
 		t0 := g.Times[lo]
@@ -183,12 +185,26 @@ func gpuTrend(d *Device, per units.Per, rules TrendRules) *Trend {
 			y = append(y, float64(g.Used[i]))
 		}
 	}
+	// A process that started after the log did, beside others that held
+	// the GPU steady: the readings before it are the idle GPU for it.
 	x, y = binMedians(x, y, maxGPUPoints)
+	head := 0
+	if onAxis && d.Processes != nil && d.Processes.OnDeviceAxis {
+		head = processHead(d.Processes, x, y, rules.MinPoints)
+	}
 	// A monitor's readings: the idle GPU before and after the job is no
 	// part of its trend, and its start-up ramp is told from growth by
 	// readingsStoppedAt (trend.go).
 	rules.Readings = true
-	t := FitTrend(MetricGPUUsed, per, x, y, rules)
+	t := FitTrend(MetricGPUUsed, per, x[head:], y[head:], rules)
+	if head > 0 {
+		cp := t.ChangePoint
+		t.shift(head)
+		t.Given += head
+		if cp < 0 {
+			t.ChangePoint = head
+		}
+	}
 	// Named for a reader ("rocm-smi used"); nvidia-smi's readings are
 	// the unnamed default (summary.json omits their source).
 	t.Source = g.NamedTool()

@@ -244,6 +244,9 @@ func placeLogOOMs(logs []*gpulog.GPULog, logRank func(*gpulog.GPULog) int, devic
 			}
 			key, ok := machineDevice(onMachine, m, rank, pid, devices)
 			if !ok {
+				key, ok = visibleDevice(l, m, rank, devices)
+			}
+			if !ok {
 				key = messageDevice(placement.ParseDeviceType(m.DeviceType()), m.Device, rank, pid, devices)
 			}
 			out = append(out, logOOM{path: l.Path, m: m, key: key, lines: map[string]int{l.Path: m.Line}})
@@ -275,6 +278,58 @@ func machineGPUs(logs []*gpulog.GPULog) map[machineGPU]int {
 		}
 	}
 	return out
+}
+
+// visibleDevice is the device of OOM message m of rank rank, in log l,
+// when l printed the process's CUDA_VISIBLE_DEVICES before the message
+// (the latest setting of the rank, or of no rank, before its line;
+// gpulog.VisibleDevices) and the run's CUDA devices of that rank are all
+// known only from GPU readings, numbered by nvidia-smi index (byGPUIndex).
+// PyTorch's "GPU 0" is the process's CUDA device 0, physical GPU
+// GPUs[0]; a message naming no device is on CUDA device 0 too. A number
+// past the list is no CUDA device of the process: a wrapper's nvidia-smi
+// index, left to messageDevice. ok is false when the log says no mapping,
+// a device of the rank has the process's own numbering (a snapshot's or
+// memory_stats' device: messageDevice's number is then right), or no
+// device reads the GPU the mapping names.
+func visibleDevice(l *gpulog.GPULog, m *gpulog.TrainingOOM, rank int, devices []*Device) (DeviceKey, bool) {
+	typ := placement.ParseDeviceType(m.DeviceType())
+	if typ != placement.CUDA || len(l.VisibleDevices) == 0 {
+		return DeviceKey{}, false
+	}
+	var gpus []int
+	for _, v := range l.VisibleDevices {
+		if v.Line < m.Line && sameRank(v.Rank, rank) {
+			gpus = v.GPUs
+		}
+	}
+	cuda := max(m.Device, 0)
+	if cuda >= len(gpus) {
+		return DeviceKey{}, false
+	}
+	var found *Device
+	for _, d := range devices {
+		if d.Host || d.Type != typ || !sameRank(d.Rank, rank) {
+			continue
+		}
+		if !d.byGPUIndex() {
+			return DeviceKey{}, false
+		}
+		if d.GPUIndex == gpus[cuda] && d.MIG == "" {
+			found = d
+		}
+	}
+	if found == nil {
+		return DeviceKey{}, false
+	}
+	return DeviceKey{Rank: rank, Device: found.Device, Type: typ}, true
+}
+
+// byGPUIndex reports whether d is known only from a GPU's readings (a GPU
+// log's, or its used share), numbered by the GPU's nvidia-smi index, not
+// by a process's CUDA device number.
+func (d *Device) byGPUIndex() bool {
+	return d.GPUJoin == nil && d.GPUJoinMethod == placement.JoinByIndex && len(d.Points) == 0
 }
 
 // machineDevice is the device of OOM message m of rank rank when a launcher

@@ -748,10 +748,37 @@ func idleHead(y []float64, minPoints int) int {
 	// level before it when that is an idle GPU (near zero) or a smaller
 	// job. A leak's burst adds a share of the job's memory, not all of
 	// it, so a pause before one is not idle.
-	if y[k]-y[k-1] <= math.Abs(y[0]) {
+	if rise := y[k] - y[k-1]; rise <= math.Abs(y[0]) && !startsBeside(y, k) {
 		return 0
 	}
 	return k
+}
+
+// startsBeside reports whether the rise at reading k is a job starting
+// beside another that holds the GPU at the level before it (a smaller job
+// joining a bigger one, whose level is then the GPU's idle one for it).
+// A job's start-up is a run of rises from one reading to the next (its
+// context, then its weights, its optimizer state): that run maps more
+// than a CUDA context (jobContextBytes), the least a starting job holds,
+// and at least twice as much as any later rise from one reading to the
+// next (the job's churn and steps). A leak's bursts are alike, so its
+// first burst after a pause is no start.
+func startsBeside(y []float64, k int) bool {
+	tol := dropTolerance(y)
+	j := k
+	for j+1 < len(y) && y[j+1] > y[j]+tol {
+		j++
+	}
+	rise := y[j] - y[k-1]
+	if !(rise > jobContextBytes) {
+		return false
+	}
+	for i := j + 1; i < len(y); i++ {
+		if 2*(y[i]-y[i-1]) > rise {
+			return false
+		}
+	}
+	return true
 }
 
 // idleTail is idleHead at the other end: how many of the last readings
@@ -787,6 +814,11 @@ func idleTail(y []float64, minPoints int) int {
 //     around a job's start hold its start-up pauses (loading, compiling,
 //     the first steps) before the job reaches its working level; a
 //     margin of twice those would read every such start-up as growth.
+//     A leak adding at random moments has pauses that vary by more than
+//     a reading, and its capture may end in its longest: a tail no
+//     longer than twice the longest earlier pause is a plateau only when
+//     so long a pause is unlikely (below pauseChance) at the pace of the
+//     rises before it.
 //
 // The tail still holds at least a third of the intervals and
 // minStoppedTail.
@@ -808,10 +840,11 @@ func readingsStoppedAt(y []float64, r TrendRules) (at int, ok bool) {
 		rise = math.Max(rise, fall)
 	}
 	ref := y[0]
-	last, pause, longest := -1, 0, 0
+	last, pause, longest, rises := -1, 0, 0, 0
 	for i := 1; i < len(y); i++ {
 		if y[i] > ref+rise {
 			ref, last, longest, pause = y[i], i, max(longest, pause), 0
+			rises++
 		} else {
 			pause++
 		}
@@ -820,8 +853,24 @@ func readingsStoppedAt(y []float64, r TrendRules) (at int, ok bool) {
 	if last < 0 || tail < minStoppedTail || 3*tail < len(y)-1 || tail <= longest+1 {
 		return 0, false
 	}
+	// A leak adding in bursts at random moments, one reading in 1/p on
+	// average (p: the share of intervals up to the last rise that rose),
+	// pauses at least tail readings with probability (1-p)^tail: its last
+	// pause may be its longest by chance, and is a plateau only when so
+	// long a pause is unlikely at that pace. A start-up that rose at most
+	// readings, then stayed flat, passes easily.
+	if tail <= 2*longest && math.Pow(1-float64(rises)/float64(last), float64(tail)) >= pauseChance {
+		return 0, false
+	}
 	return last, true
 }
+
+// pauseChance is the probability below which a flat tail is too long to
+// be a pause of a leak adding in bursts at the pace seen before it
+// (readingsStoppedAt): 1%, the trend test's own level (DefaultAlpha), so
+// a leak's last pause is taken for a plateau about as rarely as noise for
+// growth.
+const pauseChance = 0.01
 
 // minStoppedTail is the fewest flat intervals at the end that can show
 // growth stopped: with fewer, a pause is too short to tell from a leak's.

@@ -126,6 +126,9 @@ type GPULog struct {
 	// FirstDriverFailure is the 1-based line of the first, 0 when none.
 	DriverFailures     int
 	FirstDriverFailure int
+	// VisibleDevices are the CUDA_VISIBLE_DEVICES settings a training log
+	// printed, in file order (trainlog_visible.go); nil when none.
+	VisibleDevices []VisibleDevices
 }
 
 // Timing says how a log's readings are placed in time.

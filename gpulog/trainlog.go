@@ -541,6 +541,7 @@ func (tr *trainingReader) read(raw string, ln int) {
 			tr.rec.line(ln, v)
 		}
 	}
+	visibleDevicesLine(b, ln, line)
 	if tr.sum.line(b, ln, line) || tr.comp.line(b, line) || tr.fw.line(b, ln, line) || tr.hf.line(b, ln, line) || capacityLine(b, ln, line) {
 		return
 	}

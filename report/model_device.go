@@ -278,7 +278,7 @@ func trendRows(d *analyze.Device, trends []analyze.Trend, suffix string) []trend
 	for i := range trends {
 		tr := &trends[i]
 		slope := rateCell(tr.Slope, tr.Per)
-		slope.Text = units.RateCI(tr.Slope, tr.Lo, tr.Hi, tr.Per)
+		slope.Text = words.SlopeText(tr)
 		r := trendRow{
 			Device: words.DeviceASCII(d.DeviceKey), Metric: tr.Metric, Label: words.TrendMetric(tr) + suffix, Per: tr.Per, Points: countCell(tr.N, false),
 			Slope: slope, Lo: rateCell(tr.Lo, tr.Per), Hi: rateCell(tr.Hi, tr.Per), PValue: pValueCell(tr.PValue),

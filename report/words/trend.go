@@ -22,11 +22,49 @@ func Trend(t *analyze.Trend) string {
 		return fmt.Sprintf("insufficient data (%s)", units.CountOf(t.N, "point"))
 	}
 	st := t.Status()
-	s := units.RateCI(t.Slope, t.Lo, t.Hi, t.Per) + ", " + units.PValue(t.PValue) + ", " + string(st)
+	pattern := ""
 	if t.Pattern != "" && string(t.Pattern) != string(st) {
-		s += " (" + string(t.Pattern) + ")"
+		pattern = " (" + string(t.Pattern) + ")"
 	}
-	return s
+	if FlatRise(t) {
+		return string(st) + pattern + ": " + flatRiseWhy(t) + ", so no growth rate"
+	}
+	return units.RateCI(t.Slope, t.Lo, t.Hi, t.Per) + ", " + units.PValue(t.PValue) + ", " + string(st) + pattern
+}
+
+// FlatRise reports whether t is flat though its fitted line rises with an
+// interval above 0: a rule after the test decided the rise is no growth
+// (it stopped, levels off, or is one level change). Its slope, the line's
+// through the rise and what followed, reads as a growth rate it is not,
+// so the words print none (summary.json keeps the number).
+func FlatRise(t *analyze.Trend) bool {
+	return t != nil && t.State == analyze.StateFlat && t.Lo > 0 && t.Slope > 0
+}
+
+// flatRiseWhy says in a few words why a FlatRise trend is no growth.
+func flatRiseWhy(t *analyze.Trend) string {
+	switch t.Why.Rule {
+	case analyze.RuleStopped, analyze.RulePlateau:
+		return "a rise that stopped"
+	case analyze.RuleLevelsOff:
+		return "a rise that levels off"
+	case analyze.RuleOneStep, analyze.RuleStepHolds:
+		return "one level change"
+	case analyze.RuleRatchet:
+		return "a steady workload's running peak"
+	case analyze.RuleTurnedOver:
+		return "blocks that are replaced"
+	}
+	return "no significant growth"
+}
+
+// SlopeText is a trend's slope with its interval, as a trends table
+// shows it; a FlatRise trend's is no growth rate and says so.
+func SlopeText(t *analyze.Trend) string {
+	if FlatRise(t) {
+		return "none (flat: " + flatRiseWhy(t) + ")"
+	}
+	return units.RateCI(t.Slope, t.Lo, t.Hi, t.Per)
 }
 
 // Method names how a trend's slope was estimated: "Theil-Sen", "Theil-Sen

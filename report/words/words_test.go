@@ -526,3 +526,37 @@ func TestExplanationHandledRepeated(t *testing.T) {
 		Message: &analyze.OOMMessage{Line: 4, Count: 1, Kind: analyze.OOMMessageKind(gpulog.OOMTorch), GPU: 0, Total: -1, ProcessInUse: -1, Allowed: -1, OtherProcesses: -1, OtherAllocations: -1}}
 	contains(t, "handled and repeated", Explanation(&o), []string{"line 4 of train.log; the same message is also in wandb/run-1/files/output.log, counted once; the job caught it and went on"}, nil)
 }
+
+// TestTrendFlatRise: a trend a rule after the test called flat, though its
+// line rises with an interval above 0, prints no growth rate; a flat trend
+// whose interval reaches 0, and a growing one, print theirs.
+func TestTrendFlatRise(t *testing.T) {
+	rising := analyze.Trend{Per: "hour", N: 89, Given: 104, Slope: 2.22 * (1 << 40), Lo: 0.58 * (1 << 40), Hi: 3.43 * (1 << 40), PValue: 0.0001}
+	for _, tt := range []struct {
+		name          string
+		edit          func(*analyze.Trend)
+		want, mustNot []string
+	}{
+		{"warm-up then flat", func(t *analyze.Trend) {
+			t.State, t.Pattern, t.Why.Rule = analyze.StateFlat, analyze.PatternWarmUp, analyze.RuleStopped
+		}, []string{"flat (warm-up then flat): a rise that stopped, so no growth rate"}, []string{"TiB", "/hour"}},
+		{"levels off", func(t *analyze.Trend) {
+			t.State, t.Pattern, t.Why.Rule = analyze.StateFlat, analyze.PatternPlateau, analyze.RuleLevelsOff
+		}, []string{"flat (growth then plateau): a rise that levels off, so no growth rate"}, []string{"TiB"}},
+		{"flat, interval reaches 0", func(t *analyze.Trend) {
+			t.State, t.Pattern, t.Why.Rule, t.Lo, t.PValue = analyze.StateFlat, analyze.PatternNoisy, analyze.RuleBounded, 0, 0.04
+		}, []string{"+2.22 TiB/hour (95% CI 0 to +3.43 TiB), p=0.04, flat (noisy, no trend)"}, nil},
+		{"growing", func(t *analyze.Trend) {
+			t.State, t.Pattern, t.Why.Rule = analyze.StateGrowing, analyze.PatternSteady, analyze.RuleGrows
+		}, []string{"+2.22 TiB/hour (95% CI +0.58 to +3.43 TiB), p<0.001, growing"}, nil},
+	} {
+		tr := rising
+		tt.edit(&tr)
+		has(t, tt.name, Trend(&tr), tt.want, tt.mustNot)
+		if FlatRise(&tr) {
+			has(t, tt.name+" slope", SlopeText(&tr), []string{"none (flat: "}, []string{"TiB"})
+		} else if got := SlopeText(&tr); !strings.Contains(got, "2.22 TiB/hour") {
+			t.Errorf("%s: slope text %q lacks the rate", tt.name, got)
+		}
+	}
+}
