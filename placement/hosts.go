@@ -3,6 +3,7 @@ package placement
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"gpureport/gpulog"
@@ -25,8 +26,15 @@ import (
 // gpulog (natural.Consecutive): the second host's GPU 0 becomes GPU N, N
 // the first host's GPU count, and so on, which is also how torchrun
 // numbers global ranks across nodes, so "GPU r for rank r" still holds. A
-// note names each renumbered log and its offset. Logs with GPU UUIDs need
-// none of this when their UUIDs differ, but are treated alike.
+// note names each renumbered log and its offset.
+//
+// Readings need the logs to overlap in time. Logs of different times (a
+// folder gathering nvidia-smi outputs of several machines, one a day)
+// are told apart by what they say of the GPU at an index instead: a
+// different UUID, bus id or product name, or a framebuffer size that
+// differs by more than ECC can change it, is another GPU
+// (identityDiffers). Logs that say nothing of their GPUs, or the same,
+// stay one machine, as two days' logs of one machine are.
 
 // hostMatchWindow is how close in time two readings must be to be
 // compared: sampling intervals are a second or more, and two loggers on
@@ -141,8 +149,8 @@ func separateHosts(logs []*gpulog.GPULog) []Note {
 		placed := false
 		for _, h := range hosts {
 			differs := false
-			for _, hr := range h.readings {
-				if _, d := sameGPUs(r, hr); d {
+			for i, hr := range h.readings {
+				if _, d := sameGPUs(r, hr); d || identityDiffers(l, h.logs[i]) {
 					differs = true
 					break
 				}
@@ -175,6 +183,70 @@ func separateHosts(logs []*gpulog.GPULog) []Note {
 		}
 	}
 	return []Note{{Kind: NoteMachinesNumbered, Machines: &MachineNumbering{Machines: len(hosts), Moved: moved}}}
+}
+
+// eccTotalFraction is how far apart two logs' framebuffer sizes of one
+// GPU may be: turning ECC on takes up to a sixteenth (6.25%) of a GDDR
+// card's memory, and drivers round the size a little differently; two
+// products' sizes differ by more (16, 24, 32, 40, 48, 80, 94 GB).
+const eccTotalFraction = 0.10
+
+// identityDiffers reports whether logs a and b say different things of
+// the GPU at some index both list: a different UUID, bus id or product
+// name, or framebuffer sizes apart by more than eccTotalFraction. The
+// first fact both logs state decides, in that order: the UUID is the
+// GPU, a bus id its slot, a name only its product (two machines of one
+// product and slot are not told apart).
+func identityDiffers(a, b *gpulog.GPULog) bool {
+	byIndex := map[int]gpulog.GPU{}
+	for _, g := range b.GPUs {
+		if g.Index >= 0 {
+			byIndex[g.Index] = g
+		}
+	}
+	for _, g := range a.GPUs {
+		h, ok := byIndex[g.Index]
+		if g.Index < 0 || !ok {
+			continue
+		}
+		switch {
+		case g.UUID != "" && h.UUID != "":
+			if !strings.EqualFold(g.UUID, h.UUID) {
+				return true
+			}
+		case g.BusID != "" && h.BusID != "":
+			if !strings.EqualFold(g.BusID, h.BusID) {
+				return true
+			}
+			fallthrough
+		default:
+			if gn, hn := productName(g.Name), productName(h.Name); gn != "" && hn != "" &&
+				!strings.HasPrefix(gn, hn) && !strings.HasPrefix(hn, gn) {
+				return true
+			}
+			if g.MemoryTotal > 0 && h.MemoryTotal > 0 &&
+				float64(abs64(g.MemoryTotal-h.MemoryTotal)) > eccTotalFraction*float64(max(g.MemoryTotal, h.MemoryTotal)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// productName is a GPU product name compared across logs: lower case,
+// runs of spaces as one, without the trailing "..." a table may cut it
+// with. A table cuts long names to its column ("NVIDIA GeForce RTX 3060
+// L"), so identityDiffers takes a name that begins another as the same.
+func productName(s string) string {
+	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	return strings.TrimRight(s, ". ")
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // maxGPUIndex is the highest GPU index a log reads (0 when none).

@@ -91,3 +91,43 @@ func TestSeparateHosts(t *testing.T) {
 		})
 	}
 }
+
+// TestSeparateHostsByIdentity: logs of different times cannot be compared
+// by their readings; what they say of their GPUs tells machines apart.
+func TestSeparateHostsByIdentity(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	flat := func(g, i int) int64 { return 3000 }
+	with := func(l *gpulog.GPULog, g gpulog.GPU) *gpulog.GPULog {
+		l.GPUs[0].UUID, l.GPUs[0].BusID, l.GPUs[0].Name, l.GPUs[0].MemoryTotal = g.UUID, g.BusID, g.Name, g.MemoryTotal
+		return l
+	}
+	const gib = 1 << 30
+	tests := []struct {
+		name string
+		a, b gpulog.GPU
+		want int // b's first GPU after
+	}{
+		{"different products", gpulog.GPU{Name: "NVIDIA H100 80GB HBM3", MemoryTotal: 80 * gib}, gpulog.GPU{Name: "Tesla V100-PCIE-32GB", MemoryTotal: 32 * gib}, 1},
+		{"a name cut by a table is the same product", gpulog.GPU{Name: "NVIDIA GeForce RTX 3060 L"}, gpulog.GPU{Name: "NVIDIA GeForce RTX 3060 Laptop GPU"}, 0},
+		{"different UUIDs, same product", gpulog.GPU{UUID: "GPU-aaaa", Name: "NVIDIA A100-SXM4-80GB"}, gpulog.GPU{UUID: "GPU-bbbb", Name: "NVIDIA A100-SXM4-80GB"}, 1},
+		{"one UUID, names spelled apart", gpulog.GPU{UUID: "GPU-aaaa", Name: "A100"}, gpulog.GPU{UUID: "gpu-AAAA", Name: "NVIDIA A100-SXM4-80GB"}, 0},
+		{"different slots", gpulog.GPU{BusID: "00000000:01:00.0"}, gpulog.GPU{BusID: "00000000:CA:00.0"}, 1},
+		{"ECC on and off", gpulog.GPU{MemoryTotal: 48 * gib}, gpulog.GPU{MemoryTotal: 45 * gib}, 0},
+		{"sizes of two products", gpulog.GPU{MemoryTotal: 80 * gib}, gpulog.GPU{MemoryTotal: 40 * gib}, 1},
+		{"nothing said", gpulog.GPU{}, gpulog.GPU{Name: "NVIDIA L40S"}, 0},
+		{"same product, same slot: two days of one machine", gpulog.GPU{Name: "NVIDIA L40S", BusID: "00000000:4A:00.0"}, gpulog.GPU{Name: "NVIDIA L40S", BusID: "00000000:4A:00.0"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := with(hostLog("day1.log", 1, 20, t0, flat), tt.a)
+			b := with(hostLog("day2.log", 1, 20, t0.Add(24*time.Hour), flat), tt.b)
+			notes := separateHosts([]*gpulog.GPULog{a, b})
+			if got := b.Samples[0].GPU; got != tt.want || a.Samples[0].GPU != 0 {
+				t.Errorf("first GPUs %d and %d, want 0 and %d", a.Samples[0].GPU, got, tt.want)
+			}
+			if (len(notes) == 1) != (tt.want > 0) {
+				t.Errorf("notes %+v", notes)
+			}
+		})
+	}
+}
