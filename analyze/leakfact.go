@@ -1,6 +1,11 @@
 package analyze
 
-import "gpureport/internal/units"
+import (
+	"math"
+	"time"
+
+	"gpureport/internal/units"
+)
 
 // Whether a device leaks is decided once, here, for the verdict's leak
 // flag (decideVerdict) and for the causes of the device's OOMs, whichever
@@ -34,6 +39,9 @@ type leakFact struct {
 	rate   float64
 	per    units.Per
 	site   string
+	// trend is the stackless or memory_stats trend of a leak no stack
+	// names (leakedAt places an OOM on it); nil otherwise.
+	trend *Trend
 }
 
 // leakKind is the evidence of a device's leak.
@@ -64,20 +72,71 @@ func deviceLeakFact(d *Device) leakFact {
 		return leakFact{kind: leakBySuspects, leaked: leaked, rate: rate, per: per, site: site}
 	case d.StacklessLeak():
 		t := d.Coverage.NoStackTrend
-		return leakFact{kind: leakStackless, leaked: int64(max(t.Growth, 0)), rate: t.Slope, per: t.Per}
+		return leakFact{kind: leakStackless, leaked: int64(max(t.Growth, 0)), rate: t.Slope, per: t.Per, trend: t}
 	}
 	if at := d.Trend(MetricAllocated); len(d.Points) == 0 && d.MemoryStats != nil && at != nil && at.Source == SourceMemoryStats && at.State == StateGrowing {
-		return leakFact{kind: leakMemoryStats, leaked: int64(max(at.Growth, 0)), rate: at.Slope, per: at.Per}
+		return leakFact{kind: leakMemoryStats, leaked: int64(max(at.Growth, 0)), rate: at.Slope, per: at.Per, trend: at}
 	}
 	return leakFact{}
 }
 
 // covers reports whether the leak is an OOM's cause: the device leaks,
-// and its leaked bytes cover missing, the bytes the request lacked, when
-// that is known (missing < 0: unknown).
-func (l leakFact) covers(missing int64) bool {
+// and leaked, the bytes it had added by the OOM (leakedAt), cover
+// missing, the bytes the request lacked, when that is known (missing <
+// 0: unknown).
+func (l leakFact) covers(leaked, missing int64) bool {
 	if l.kind == leakNone {
 		return false
 	}
-	return missing < 0 || missing > 0 && l.leaked >= missing
+	return missing < 0 || missing > 0 && leaked >= missing
+}
+
+// leakedAt is what the leak had added by OOM o of device d, bytes. A
+// leak of named sites counts to the last periodic snapshot (leakedBy).
+// A leak no stack names is a fitted trend over the device's readings:
+// an OOM whose time places it among readings with times counts the
+// fitted growth to the last of them at or before it (nothing when it
+// came before them all: an earlier launch's, or the start's); one of
+// unknown time counts the growth to the last reading when the process
+// died of it (its readings end there), and nothing when the job went on
+// from it (Handled): the growth may all have come after it, as after a
+// batch-size finder's OOM at start.
+func (l leakFact) leakedAt(d *Device, o *OOM) int64 {
+	t := l.trend
+	if l.kind == leakBySuspects || t == nil {
+		return l.leaked
+	}
+	var xs []float64
+	var ts []time.Time
+	switch l.kind {
+	case leakMemoryStats:
+		for i, r := range d.MemoryStats.Readings {
+			xs, ts = append(xs, d.MemoryStats.X[i]), append(ts, r.Time)
+		}
+	case leakStackless:
+		for _, p := range d.Points {
+			xs, ts = append(xs, p.X), append(ts, p.Time)
+		}
+	}
+	timed := false
+	x := math.NaN()
+	for i := range xs {
+		if ts[i].IsZero() || math.IsNaN(xs[i]) || math.IsInf(xs[i], 0) {
+			continue
+		}
+		timed = true
+		if !o.Time.IsZero() && !ts[i].After(o.Time) && (math.IsNaN(x) || xs[i] > x) {
+			x = xs[i]
+		}
+	}
+	switch {
+	case !o.Time.IsZero() && timed:
+		if math.IsNaN(x) {
+			return 0
+		}
+		return int64(max(0, min(t.Slope*(min(x, t.FitX1)-t.FitX0), t.Growth)))
+	case o.Handled:
+		return 0
+	}
+	return l.leaked
 }

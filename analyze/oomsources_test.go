@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"testing"
+	"time"
 
 	"gpureport/gpulog"
 	"gpureport/ingest"
@@ -108,6 +109,16 @@ func TestOneLeakRuleForOOMSources(t *testing.T) {
 		m.ReservedUnallocated, m.Reserved = 16*mib, m.Allocated+16*mib
 		return m
 	}
+	// at places a message at step s (the readings' time of it); caught
+	// marks it handled.
+	at := func(m gpulog.TrainingOOM, s int64) gpulog.TrainingOOM {
+		m.Time = t0.Add(time.Duration(s) * 500 * time.Millisecond)
+		return m
+	}
+	caught := func(m gpulog.TrainingOOM) gpulog.TrainingOOM {
+		m.Handled = true
+		return m
+	}
 	tests := []struct {
 		name  string
 		stats func(int) statsReading
@@ -117,6 +128,12 @@ func TestOneLeakRuleForOOMSources(t *testing.T) {
 		{"leak covers what the request lacked", leaking, msg(512 * mib), CauseLeak},
 		{"the request lacked more than the leak added", leaking, msg(4 * gib), CauseCapacity},
 		{"flat device", flatStats, msg(512 * mib), CauseCapacity},
+		// The leak's bytes are counted to the OOM: about 500 MiB by step 500.
+		{"timed at step 500, lacking 256 MiB", leaking, at(msg(256*mib), 500), CauseLeak},
+		{"timed at step 500, lacking 768 MiB", leaking, at(msg(768*mib), 500), CauseCapacity},
+		{"timed before the readings", leaking, at(msg(256*mib), -100), CauseCapacity},
+		{"caught, of unknown time: the growth may all come after it", leaking, caught(msg(256 * mib)), CauseCapacity},
+		{"caught at step 500", leaking, caught(at(msg(256*mib), 500)), CauseLeak},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -589,10 +589,11 @@ func blameTrainingLeaks(f *Findings, from int) {
 			}
 			lf := deviceLeakFact(d)
 			missing := o.Requested - o.DeviceFree
-			if missing <= 0 || !lf.covers(missing) {
+			leaked := lf.leakedAt(d, o)
+			if missing <= 0 || !lf.covers(leaked, missing) {
 				continue
 			}
-			leaked, rate := lf.leaked, lf.rate
+			rate := lf.rate
 			o.Cause = CauseLeak
 			o.Missing, o.LeakedBytes, o.LeakRate, o.LeakPer, o.LeakSite = missing, leaked, rate, lf.per, lf.site
 			o.Earlier = 0

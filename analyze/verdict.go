@@ -390,7 +390,7 @@ func statsOOMCauses(d *Device, lf leakFact, fragmented bool) {
 		o := &ms.OOMs[i]
 		r := o
 		switch {
-		case lf.covers(-1):
+		case lf.covers(lf.leaked, -1):
 			o.Cause = CauseLeak
 		case fragmented:
 			o.Cause = CauseFragmentation
