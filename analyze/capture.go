@@ -319,11 +319,12 @@ func missedOOM(run *placement.Run, f *Findings, c *Capture) *MissedOOM {
 		m.Ranks = appendRank(m.Ranks, rank)
 	}
 	for _, o := range f.OOMs {
-		// vLLM's startup refusal is no failed allocation: the kit's
+		// vLLM's and SGLang's startup refusals are no failed
+		// allocation, and ggml's is no PyTorch process: the kit's
 		// observer has nothing to catch there; nor has it on a device of
 		// another type than CUDA (an XPU, NPU or MPS message): the kit
 		// dumps CUDA memory snapshots.
-		if !isSnapshot[o.Path] && (o.Message == nil || o.Message.Kind != MessageVLLM) && o.Type == CUDA {
+		if !isSnapshot[o.Path] && (o.Message == nil || !slices.Contains([]OOMMessageKind{MessageVLLM, MessageSGLang, MessageGGML}, o.Message.Kind)) && o.Type == CUDA {
 			add(o.Path, o.Rank)
 		}
 	}

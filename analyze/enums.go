@@ -500,6 +500,10 @@ const (
 	// vLLM engine that could not fit one request's cache, OOMMessage.
 	// Allowed the memory left for it).
 	StepVLLMCache StepKind = "vllm kv cache"
+	// StepSGLangPool: give SGLang's KV-cache pool room within
+	// --mem-fraction-static or need less memory for the weights (an
+	// SGLang server that found none left for its pool).
+	StepSGLangPool StepKind = "sglang kv pool"
 	// StepLimitFraction: raise or remove the per-process memory fraction
 	// (a limit OOM whose message printed the cap, OOMMessage.Allowed).
 	StepLimitFraction StepKind = "raise memory fraction"
@@ -563,6 +567,12 @@ const (
 	// the memory left to it (requested: the cache needed; OOMMessage.
 	// Allowed: the memory available for it).
 	MessageVLLM = OOMMessageKind(gpulog.OOMVLLMKVCache)
+	// MessageSGLang is SGLang's startup refusal: nothing is left for its
+	// KV-cache pool within --mem-fraction-static (OOMMessage.Allowed 0).
+	MessageSGLang = OOMMessageKind(gpulog.OOMSGLangKVPool)
+	// MessageGGML is llama.cpp's ggml CUDA backend failing to allocate a
+	// buffer: a request on a device, no allocator figures.
+	MessageGGML = OOMMessageKind(gpulog.OOMGGML)
 )
 
 // NoteKind names a caveat (Note.Kind).

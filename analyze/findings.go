@@ -1316,6 +1316,19 @@ type OOMMessage struct {
 	// free memory together were at least the request beyond the printed
 	// rounding: the memory was there, not in one piece.
 	Fits bool
+	// Autotune is true when the OOM was Inductor's benchmark of one of
+	// its autotuning choices, which it logged and dropped
+	// (gpulog.TrainingOOM.Autotune): the OOM is Handled, and its cause
+	// describes a trial allocation, not the job's memory, so a
+	// fragmentation cause raises no fragmentation flag of the run.
+	Autotune bool
+	// PinnedHost is true when the memory that ran out was page-locked
+	// host memory (the DataLoader's pin-memory thread, cudaHostAlloc:
+	// gpulog.TrainingOOM.PinnedHost), not the device's: the OOM's
+	// device is the one the memory was pinned for, and the OOM neither
+	// shows that device ran out (ranOutBy) nor stands for its num_ooms
+	// rises (hasSnapshotOOM). Its cause is unknown.
+	PinnedHost bool
 }
 
 // NextStep is one thing to try next for the run, decided from a finding
@@ -1602,6 +1615,14 @@ type MemoryStatsOOM struct {
 	// the reading (under FragShareMin of reserved); "" when the readings
 	// cannot say.
 	Cause OOMCause
+	// Handled is true when the process evidently went on after these
+	// OOMs (memStatsHandled), with the meaning of OOM.Handled: a later
+	// reading of the same process (its counter not fallen below After,
+	// its pid, when given, unchanged), or a training log's line saying
+	// the job caught an OOM and went on, answering no message of its own
+	// (gpulog.GPULog.Recoveries), between Prev and At. Such OOMs are no
+	// crash: a warning, not a critical verdict.
+	Handled bool
 }
 
 // AllocRetries is the cumulative num_alloc_retries counter (cudaMalloc

@@ -118,6 +118,7 @@ func collectMemStats(run *placement.Run) ([]*memStatsGroup, []Note) {
 		// between them: a trend over those is the run's.
 		g.ms.Window = g.ms.Order == "time" && len(g.ms.Sources) == 1 && allTraces(run.Logs, g.ms.Sources)
 		memStatsCounters(g.ms)
+		memStatsHandled(g, run.Logs)
 		out = append(out, g)
 	}
 	slices.SortFunc(out, func(a, b *memStatsGroup) int {
@@ -290,6 +291,74 @@ func memStatsCounters(ms *MemoryStatsSeries) {
 		ar.LastRise = readingOf(ms.Readings, lastRise)
 	}
 	ms.Retries = ar
+}
+
+// memStatsHandled sets Handled on the num_ooms rises of group g that the
+// process evidently went on from (logs: the run's logs):
+//
+//   - a later reading of the same process: a num_ooms reading is written
+//     by a live process, but the one that shows the rise may be its
+//     handler's last words before it re-raises; a reading after it, at a
+//     later step or time, whose counter has not fallen below the rise
+//     (a new process starts from 0: torchelastic's restart after a fatal
+//     OOM, a job launched again) and whose pid, when both give one, is
+//     the same, shows the process that counted the OOM still running.
+//     Readings without the counter are passed over; the first that has
+//     it decides;
+//   - a line of a training log saying the job caught an OOM and went on
+//     (gpulog.GPULog.Recoveries, those that answer no OOM message of
+//     their own), of the group's rank or none, between the two readings:
+//     by line, in the one log that holds all the readings, else by time
+//     when both readings and the line have one.
+func memStatsHandled(g *memStatsGroup, logs []*gpulog.GPULog) {
+	ms := g.ms
+	for k := range ms.OOMs {
+		o := &ms.OOMs[k]
+		o.Handled = wentOnAfter(ms.Readings, o.At.Index, o.After) || recoveredBetween(g, logs, o)
+	}
+}
+
+// wentOnAfter reports whether a reading after rs[at] shows the process
+// that counted after OOMs at rs[at] still running (memStatsHandled).
+func wentOnAfter(rs []gpulog.MemoryStatsSample, at int, after int64) bool {
+	a := rs[at]
+	for _, r := range rs[at+1:] {
+		if r.NumOOMs < 0 {
+			continue
+		}
+		later := r.Step != input.NoStep && a.Step != input.NoStep && r.Step > a.Step ||
+			(r.Step == input.NoStep || a.Step == input.NoStep) && !r.Time.IsZero() && !a.Time.IsZero() && r.Time.After(a.Time)
+		samePID := r.PID == 0 || a.PID == 0 || r.PID == a.PID
+		return later && samePID && r.NumOOMs >= after
+	}
+	return false
+}
+
+// recoveredBetween reports whether a training log's recovery line that
+// answers no message lies between the readings of rise o of group g
+// (memStatsHandled).
+func recoveredBetween(g *memStatsGroup, logs []*gpulog.GPULog, o *MemoryStatsOOM) bool {
+	ms := g.ms
+	prev, at := ms.Readings[o.Prev.Index], ms.Readings[o.At.Index]
+	for _, l := range logs {
+		byLine := len(ms.Sources) == 1 && ms.Sources[0] == l.Path && prev.Line > 0 && at.Line > prev.Line
+		for _, r := range l.Recoveries {
+			if r.Rank != input.NoRank && g.key.Rank != input.NoRank && r.Rank != g.key.Rank {
+				continue
+			}
+			switch {
+			case byLine:
+				if r.Line > prev.Line && r.Line < at.Line {
+					return true
+				}
+			case !r.Time.IsZero() && !prev.Time.IsZero() && !at.Time.IsZero():
+				if r.Time.After(prev.Time) && !r.Time.After(at.Time) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // readingOf names reading i of rs.
@@ -538,28 +607,33 @@ func finiteRange(x []float64) (first, last float64, ok bool) {
 }
 
 // memStatsVerdict raises the verdict's flags from memory_stats readings
-// (called by decideVerdict for each device): a leak when a device without
-// snapshots has a growing allocated trend, an OOM for each rise of num_ooms
+// (called by decideVerdict for each device, with its leak lf): a leak
+// when a device without snapshots has a growing allocated trend
+// (leakMemoryStats), an OOM for each rise of num_ooms
 // on a device where the snapshots explain none. It returns how many OOMs
-// it counted and whether it raised the leak flag.
-func memStatsVerdict(f *Findings, d *Device) (ooms int64, leak bool) {
+// it counted, how many of those the process went on from
+// (MemoryStatsOOM.Handled), and whether it raised the leak flag.
+func memStatsVerdict(f *Findings, d *Device, lf leakFact) (ooms, handled int64, leak bool) {
 	ms := d.MemoryStats
 	if ms == nil {
-		return 0, false
+		return 0, 0, false
 	}
 	v := &f.Verdict
-	if at := d.Trend(MetricAllocated); len(d.Points) == 0 && at != nil && at.Source == SourceMemoryStats && at.State == StateGrowing {
+	if lf.kind == leakMemoryStats {
 		leak = true
 		v.Reasons = append(v.Reasons, Reason{Kind: ReasonStatsLeak, Device: d.DeviceKey})
 	}
 	if hasSnapshotOOM(f, d.DeviceKey) {
-		return 0, leak
+		return 0, 0, leak
 	}
 	for i, o := range ms.OOMs {
 		ooms += o.After - o.Before
+		if o.Handled {
+			handled += o.After - o.Before
+		}
 		v.Reasons = append(v.Reasons, Reason{Kind: ReasonStatsOOM, Device: d.DeviceKey, Index: i})
 	}
-	return ooms, leak
+	return ooms, handled, leak
 }
 
 // statsTrend returns the memory_stats trend of metric, nil when none.

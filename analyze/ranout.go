@@ -110,6 +110,10 @@ func firstOOM(ooms []OOM, devices []*Device, d *Device) *RanOut {
 	}
 	if ms := d.MemoryStats; ms != nil {
 		for _, o := range ms.OOMs {
+			if o.Handled {
+				// The process went on (ranOutBy's handled OOMs).
+				continue
+			}
 			r := RanOut{From: RanOutMemoryStats, Step: o.At.Step, Time: o.At.Time}
 			if len(ms.Sources) > 0 {
 				r.Path = ms.Sources[0]
@@ -127,7 +131,7 @@ func firstOOM(ooms []OOM, devices []*Device, d *Device) *RanOut {
 // (sameProcess). A message without a rank in a run of two single-GPU
 // processes, each on its cuda:0, says nothing of which ran out.
 func ranOutBy(o OOM, devices []*Device, d *Device) bool {
-	if o.Handled || d.Host || o.Device != d.Device || o.Type != d.Type || !sameProcess(o.Key(), d.DeviceKey) {
+	if o.Handled || o.pinnedHost() || d.Host || o.Device != d.Device || o.Type != d.Type || !sameProcess(o.Key(), d.DeviceKey) {
 		return false
 	}
 	if surelySameProcess(o.Key(), d.DeviceKey) {
@@ -139,6 +143,12 @@ func ranOutBy(o OOM, devices []*Device, d *Device) bool {
 		}
 	}
 	return true
+}
+
+// pinnedHost reports whether the OOM is pinned host memory's
+// (OOMMessage.PinnedHost), not its device's.
+func (o OOM) pinnedHost() bool {
+	return o.Message != nil && o.Message.PinnedHost
 }
 
 // firstReading is when device d's readings begin: the earliest time and

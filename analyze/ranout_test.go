@@ -21,11 +21,14 @@ func TestRanOutReplacesProjection(t *testing.T) {
 			OOMs: []gpulog.TrainingOOM{oomMessage(412, input.NoRank, 0, 80*gib)}})
 		return run
 	}
-	statsRun := func(ooms bool) *ingest.Run {
+	// statsRun's num_ooms rises to 1 at step rise (none when 0); the
+	// readings go on to step 990.
+	statsRun := func(rise int64) *ingest.Run {
 		rs := statsSeries(100, func(i int) statsReading {
 			r := leakingStats(i)
-			if !ooms {
-				r.ooms = 0
+			r.ooms = 0
+			if rise > 0 && int64(10*i) >= rise {
+				r.ooms = 1
 			}
 			return r
 		})
@@ -45,9 +48,12 @@ func TestRanOutReplacesProjection(t *testing.T) {
 		{name: "a training log's OOM message", run: withMessage(leak.run()),
 			want: &RanOut{From: RanOutTrainingLog, Path: "train.log", Line: 412, Step: input.NoStep}, leak: true},
 		{name: "no OOM message", run: leak.run(), leak: true},
-		{name: "a num_ooms rise", run: statsRun(true), capacity: 80 * gib,
-			want: &RanOut{From: RanOutMemoryStats, Path: "stats.jsonl", Step: 700, Time: t0.Add(350e9)}},
-		{name: "num_ooms flat", run: statsRun(false), capacity: 80 * gib},
+		{name: "a num_ooms rise at the last reading", run: statsRun(990), capacity: 80 * gib,
+			want: &RanOut{From: RanOutMemoryStats, Path: "stats.jsonl", Step: 990, Time: t0.Add(495e9)}},
+		// The process went on from it (MemoryStatsOOM.Handled), as
+		// from a training log's caught OOM: no ran-out mark.
+		{name: "a num_ooms rise the process went on from", run: statsRun(700), capacity: 80 * gib},
+		{name: "num_ooms flat", run: statsRun(0), capacity: 80 * gib},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

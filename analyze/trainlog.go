@@ -197,9 +197,11 @@ func (o logOOM) lineIn(path string) (int, bool) {
 
 // on reports whether the OOM happened on device d: a device of its rank
 // (of any rank when it has none) with its device type and number. Pinned
-// host memory is no device an OOM message names.
+// host memory is no device an OOM message names, and a message of pinned
+// host memory running out (gpulog.TrainingOOM.PinnedHost) is on no
+// device: the device's memory did not run out.
 func (o logOOM) on(d *Device) bool {
-	return !d.Host && sameProcess(o.key, d.DeviceKey) && o.key.Device == d.Device && o.key.Type == d.Type
+	return !d.Host && (o.m == nil || !o.m.PinnedHost) && sameProcess(o.key, d.DeviceKey) && o.key.Device == d.Device && o.key.Type == d.Type
 }
 
 // onlyOn reports whether the OOM happened on device d and on no other
@@ -620,13 +622,22 @@ func trainingOOM(path string, m gpulog.TrainingOOM, key DeviceKey, capacity int6
 	}
 	o.Message = &OOMMessage{Line: m.Line, Count: m.Count, Kind: OOMMessageKind(m.Kind), GPU: m.Device, Total: m.Capacity,
 		ProcessInUse: m.ProcessInUse, ListedSelfPID: m.ListedSelfPID, Allowed: m.Allowed, OtherProcesses: m.OtherProcesses,
-		OtherAllocations: m.OtherAllocations}
+		OtherAllocations: m.OtherAllocations, Autotune: m.Autotune, PinnedHost: m.PinnedHost}
 	if m.Requested >= 0 && m.Free >= 0 {
 		o.Missing = max(0, m.Requested-m.Free)
 	}
 	switch {
-	case m.Kind == gpulog.OOMVLLMKVCache:
+	case m.PinnedHost:
+		// Host memory: the device's figures say nothing of it.
+		o.Cause = CauseUnknown
+	case m.Kind == gpulog.OOMVLLMKVCache, m.Kind == gpulog.OOMSGLangKVPool:
 		vllmOOM(&o, m)
+	case m.Requested > 0 && m.Free < 0 && o.Capacity > 0 && m.Requested-m.RequestedSlack > o.Capacity:
+		// The request alone exceeds the device (a message without free
+		// memory, ggml's or a bare request): no cap, cache or leak
+		// could have served it, a capacity OOM.
+		o.Cause = CauseCapacity
+		o.Missing = m.Requested - o.Capacity
 	case m.Kind == gpulog.OOMMPS && m.Requested >= 0 && m.Allocated >= 0:
 		mpsOOM(&o, m)
 	case m.Requested <= 0 || m.Free < 0:
@@ -656,7 +667,8 @@ func trainingOOM(path string, m gpulog.TrainingOOM, key DeviceKey, capacity int6
 	return o
 }
 
-// vllmOOM classifies vLLM's startup refusal: the memory the engine may
+// vllmOOM classifies vLLM's startup refusal (and SGLang's, the same
+// failure in its words: gpulog/oom_serving.go): the memory the engine may
 // use (gpu_memory_utilization of the device) less the weights,
 // activations and non-torch memory left less for the KV cache than one
 // request of the longest sequence needs. No allocation was tried, so no
@@ -670,7 +682,11 @@ func vllmOOM(o *OOM, m gpulog.TrainingOOM) {
 	if m.Requested >= 0 && m.Allowed >= 0 {
 		o.Missing = max(0, m.Requested-m.Allowed)
 	}
-	o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepVLLMCache})
+	step := StepVLLMCache
+	if m.Kind == gpulog.OOMSGLangKVPool {
+		step = StepSGLangPool
+	}
+	o.Recommendations = append(o.Recommendations, Recommendation{Kind: step})
 }
 
 // mpsOOM classifies an MPS message, which gives no free device memory:
@@ -707,17 +723,15 @@ func blameTrainingLeaks(f *Findings, from int) {
 			if d.Device != o.Device || d.Type != o.Type || !sameProcess(o.Key(), d.DeviceKey) || d.Host {
 				continue
 			}
-			last := len(d.Points) - 1
-			for last > 0 && d.Points[last].Phase != "" {
-				last--
-			}
-			leaked, rate, per, site := leakedBy(d, last)
+			lf := deviceLeakFact(d)
 			missing := o.Requested - o.DeviceFree
-			if leaked <= 0 || missing <= 0 || leaked < missing {
+			leaked := lf.leakedAt(d, o)
+			if missing <= 0 || !lf.covers(leaked, missing) {
 				continue
 			}
+			rate := lf.rate
 			o.Cause = CauseLeak
-			o.Missing, o.LeakedBytes, o.LeakRate, o.LeakPer, o.LeakSite = missing, leaked, rate, per, site
+			o.Missing, o.LeakedBytes, o.LeakRate, o.LeakPer, o.LeakSite = missing, leaked, rate, lf.per, lf.site
 			o.Earlier = 0
 			if rate > 0 {
 				o.Earlier = float64(missing) / rate

@@ -78,7 +78,7 @@ func decideVerdict(f *Findings) {
 	var refs []ref
 	critical := false
 	undecided := false // a device lacks data for a verdict
-	var statsOOMs int64
+	var statsOOMs, statsHandled int64
 	statsLeak := false
 	reason := func(kind ReasonKind, d *Device) *Reason {
 		v.Reasons = append(v.Reasons, Reason{Kind: kind, Device: d.DeviceKey})
@@ -97,27 +97,29 @@ func decideVerdict(f *Findings) {
 			refs = append(refs, ref{SuspectRef{d.DeviceKey, i}, siteSlope, sp.Trend.Slope, site})
 		}
 		at := d.Trend(MetricAllocated)
-		deviceLeak := false
-		if n > 0 && len(d.LeakSites) > 0 {
-			deviceLeak = true
+		// Whether the device leaks is decided once (leakfact.go), for
+		// this flag and for its OOMs' causes.
+		lf := deviceLeakFact(d)
+		deviceLeak := lf.kind != leakNone
+		if lf.kind == leakBySuspects {
 			reason(ReasonLeak, d).Suspects = n
 			if d.LeakSites[0].Severity == SeverityHigh {
 				critical = true
 			}
-		} else if d.StacklessLeak() {
-			deviceLeak = true
+		} else if lf.kind == leakStackless {
 			reason(ReasonStacklessLeak, d)
-		} else if d.WindowLeak != nil {
+		} else if lf.kind == leakNone && d.WindowLeak != nil {
 			// A candidate seen in one trace: no flag, no warning (one
 			// window cannot tell a leak from a structure that fills
 			// once: windowleak.go); the reason names it and how to
 			// confirm it, beside the device's lack of data.
 			reason(ReasonWindowLeak, d)
 		}
-		ooms, leak := memStatsVerdict(f, d)
+		ooms, handled, leak := memStatsVerdict(f, d, lf)
 		statsOOMs += ooms
+		statsHandled += handled
 		if leak {
-			deviceLeak, statsLeak = true, true
+			statsLeak = true
 		}
 		// One decision shown everywhere: a device with a leak says so,
 		// whatever its primary trend says on its own.
@@ -177,7 +179,7 @@ func decideVerdict(f *Findings) {
 				reason(ReasonMemoryGrows, d).Metric = p.Metric
 			}
 		}
-		statsOOMCauses(d, deviceLeak, fragmentedDevice(d))
+		statsOOMCauses(d, lf, fragmentedDevice(d))
 		if !deviceLeak && lacksData(d) {
 			v.Undecided = append(v.Undecided, d.DeviceKey)
 			undecided = true
@@ -224,7 +226,9 @@ func decideVerdict(f *Findings) {
 		} else {
 			critical = true
 		}
-		if o.Cause == CauseFragmentation {
+		if o.Cause == CauseFragmentation && (o.Message == nil || !o.Message.Autotune) {
+			// An autotuning choice Inductor dropped tried a trial
+			// allocation: its cause says nothing of the job's cache.
 			v.Fragmentation = true
 		}
 		v.Reasons = append(v.Reasons, Reason{Kind: ReasonOOM, Device: o.Key(), Index: i})
@@ -237,8 +241,13 @@ func decideVerdict(f *Findings) {
 	}
 
 	if statsOOMs > 0 {
+		// Rises the process went on from are caught OOMs, as a
+		// training log's handled messages: a warning.
 		v.OOM = true
-		critical = true
+		v.OOMsHandled += statsHandled
+		if statsOOMs > statsHandled {
+			critical = true
+		}
 	}
 	// A run without devices is decided by its processes' trends when
 	// they are the run's own (ProcessSet.Decides).
@@ -334,7 +343,7 @@ func hasSnapshotOOM(f *Findings, k DeviceKey) bool {
 		return false
 	}
 	for _, o := range f.OOMs {
-		if o.Device != k.Device || o.Type != k.Type {
+		if o.Device != k.Device || o.Type != k.Type || o.pinnedHost() {
 			continue
 		}
 		if o.Rank == k.Rank {
@@ -369,8 +378,10 @@ func fragmentedDevice(d *Device) bool {
 
 // statsOOMCauses sets the cause of device d's memory_stats OOMs from what
 // the device's verdict decided, in docs/design.md's order (leak, then
-// fragmentation, then capacity).
-func statsOOMCauses(d *Device, leak, fragmented bool) {
+// fragmentation, then capacity): a leak OOM by the rule every OOM of the
+// device follows (leakFact.covers), with no failed request to compare
+// (memory_stats record none).
+func statsOOMCauses(d *Device, lf leakFact, fragmented bool) {
 	ms := d.MemoryStats
 	if ms == nil {
 		return
@@ -379,7 +390,7 @@ func statsOOMCauses(d *Device, leak, fragmented bool) {
 		o := &ms.OOMs[i]
 		r := o
 		switch {
-		case leak:
+		case lf.covers(lf.leaked, -1):
 			o.Cause = CauseLeak
 		case fragmented:
 			o.Cause = CauseFragmentation

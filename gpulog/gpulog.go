@@ -106,6 +106,12 @@ type GPULog struct {
 	// OOMs are the out-of-memory messages of a training log, in file
 	// order (training-log format only).
 	OOMs []TrainingOOM
+	// Recoveries are the lines of a training log saying the job caught an
+	// OOM and went on that answer none of its OOM messages
+	// (trainlog_recovery.go): evidence for an OOM the log shows only
+	// through memory_stats' num_ooms counter (analyze). At most
+	// maxRecoveries, the first ones; training-log format only.
+	Recoveries []Recovery
 	// TrainerMemory are Hugging Face Trainer's memory metrics, one entry
 	// per stage printed (training-log format only): deltas, not levels,
 	// so never Samples or MemoryStats (trainlog_hf.go).
@@ -265,6 +271,33 @@ type TrainingOOM struct {
 	// the log ends with, a launcher's report that the worker failed;
 	// trainlog_recovery.go). A fatal OOM is never Handled.
 	Fatal bool
+	// Autotune is true when the OOM was raised while Inductor benchmarked
+	// one of its autotuning choices, which it logged and dropped
+	// (torch/_inductor/select_algorithm.py: "Runtime error during
+	// autotuning: <message>. Ignoring this choice."): a trial
+	// allocation of a kernel candidate, caught by construction, so the
+	// message is also Handled and never Fatal (trainlog_recovery.go).
+	Autotune bool
+	// PinnedHost is true when the memory that ran out was page-locked
+	// host memory, not the device's: the message closes the traceback of
+	// a failure in the DataLoader's pin-memory thread ("Caught
+	// RuntimeError in pin memory thread for device 0.", frames of
+	// torch/utils/data/_utils/pin_memory.py) or names cudaHostAlloc
+	// (trainlog_pinned.go). Device is then the device the memory was
+	// pinned for.
+	PinnedHost bool
+}
+
+// Recovery is a line of a training log saying the job caught an OOM and
+// went on (reOOMRecovery).
+type Recovery struct {
+	// Line is its 1-based line; Time the time its prefix gives (zero when
+	// none); Rank the rank its prefix gives, NoRank when none (or when
+	// the prefix is a local rank or an srun task number, which need not
+	// be the rank).
+	Line int
+	Time time.Time
+	Rank int
 }
 
 // DeviceType is the PyTorch device type (torch.device's type) of the

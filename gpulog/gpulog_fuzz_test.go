@@ -225,6 +225,14 @@ func FuzzTrainingLog(f *testing.F) {
 		f.Add([]byte(w.msg + "\n"))
 		f.Add([]byte(wrapAt("2025-03-02 08:11:59 [rank6]: "+w.msg, 80)))
 	}
+	// Inductor's dropped autotuning choice, ggml's and SGLang's failures
+	// (trainlog_recovery.go, oom_serving.go).
+	f.Add([]byte("W0301 10:01:12.118000 1 torch/_inductor/select_algorithm.py:1469] [0/0] Runtime error during autotuning: \n" +
+		"W0301 10:01:12.118000 1 torch/_inductor/select_algorithm.py:1469] [0/0] CUDA out of memory. Tried to allocate 4.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 2.93 GiB is free. \n" +
+		"W0301 10:01:12.118000 1 torch/_inductor/select_algorithm.py:1469] [0/0] Ignoring this choice.\n"))
+	f.Add([]byte("ggml_backend_cuda_buffer_type_alloc_buffer: allocating 99999999999999999999.51 MiB on device 999: cudaMalloc failed: out of memory\n"))
+	f.Add([]byte("[2024-03-01 10:01:41 DP1 TP2 EP2] Scheduler hit an exception: Traceback (most recent call last):\n  File \"x.py\", line 1, in f\n" +
+		"RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. Current value: mem_fraction_static=0.88\n"))
 	f.Add([]byte("[2025-10-09 12:01:31,035] [WARNING] [stage3.py:2160:step] 99999999999999999999 pytorch allocator cache flushes since last step. this happens\n" +
 		"[2025-10-09 12:01:32,035] [WARNING] [stage3.py:2160:step] 3 pytorch allocator cache flushes since last step.\n"))
 	f.Add([]byte("[default3]:2024-05-01 12:00:00,123 RuntimeError: CUDA out of memory. Tried to allocate 99999999999 TiB (GPU 9; 1 bytes total capacity; 2 KiB already allocated; 3 MiB free; 4 GiB cached)\n"))

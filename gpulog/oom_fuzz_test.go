@@ -100,7 +100,8 @@ func FuzzDateLine(f *testing.F) {
 // of the line, and a rank, when read, is not negative.
 func FuzzLineHead(f *testing.F) {
 	for _, s := range []string{"2025-03-02 08:11:59 [rank6]: torch.OutOfMemoryError", "[rank6]:[2025-03-02 08:11:59,120] train.py:88",
-		"[1,6]<stderr>:RuntimeError", "[6]: 2025-03-02T08:11:59.120Z ERROR - x", "[default3]:x", "- | : [rank 2] WARNING x"} {
+		"[1,6]<stderr>:RuntimeError", "[6]: 2025-03-02T08:11:59.120Z ERROR - x", "[default3]:x", "- | : [rank 2] WARNING x",
+		"[2024-03-01 10:01:41 TP2] Scheduler hit", "[2024-03-01 10:01:41 DP1 TP99999] x", "[2024-03-01 10:01:41 TP2 EP2]: x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

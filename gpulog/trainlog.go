@@ -120,6 +120,10 @@ func classifyOOMLine(line string) (OOMKind, bool) {
 		return OOMCUDAError, true
 	case errorStart(line, reVLLMKVCache):
 		return OOMVLLMKVCache, true
+	case errorStart(line, reSGLangKVPool):
+		return OOMSGLangKVPool, true
+	case reGGMLAlloc.MatchString(line):
+		return OOMGGML, true
 	case strings.Contains(line, "Cuda failure 'out of memory'"), strings.Contains(line, "Cuda failure \"out of memory\""),
 		strings.Contains(line, "NCCL") && strings.Contains(line, "out of memory"):
 		return OOMNCCL, true
@@ -275,7 +279,7 @@ func SniffTrainingLog(r io.Reader, head []byte) bool {
 func mayBeOOMLine(line string) bool {
 	return strings.Contains(line, "out of memory") || strings.Contains(line, "Out of memory") ||
 		strings.Contains(line, "CUDA calloc") || strings.Contains(line, "CUDA malloc") ||
-		strings.Contains(line, "_STATUS_ALLOC_FAILED") || vllmMayBe(line)
+		strings.Contains(line, "_STATUS_ALLOC_FAILED") || vllmMayBe(line) || servingMayBe(line)
 }
 
 // parseOOM reads one message: its line n as visibleText shows it, with
@@ -289,8 +293,13 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 	o.Machine = labelMachine(head.label)
 	msg := head.rest + cont
 	r := readOOMMessage(msg)
-	if kind == OOMVLLMKVCache {
+	switch kind {
+	case OOMVLLMKVCache:
 		r = vllmReading(msg)
+	case OOMSGLangKVPool:
+		r = sglangReading()
+	case OOMGGML:
+		r = ggmlReading(msg)
 	}
 	o.Backend, o.Device = r.backend, r.device
 	if kind == OOMTorch && r.legacy {
@@ -432,6 +441,16 @@ type trainingReader struct {
 	// rank's exception without the rank's prefix), input.NoRank outside
 	// one.
 	elasticRank int
+	// recordRank is the rank of the logger record whose traceback is
+	// being read: a line with a rank prefix that opens a traceback
+	// ("[... TP2] Scheduler hit an exception: Traceback (most recent call
+	// last):") writes the rest of the record without one, so a message
+	// without a rank in it is that rank's; input.NoRank outside one
+	// (ended by a line with a prefix of its own).
+	recordRank int
+	// pinned is the line of the latest evidence of a failure in pinned
+	// host memory, 0 when none (trainlog_pinned.go).
+	pinned int
 	// pending is the out-of-memory message whose continuation lines are
 	// being gathered, nil when none.
 	pending *pendingOOM
@@ -456,7 +475,7 @@ type pendingOOM struct {
 }
 
 func newTrainingReader(b *logBuilder) *trainingReader {
-	return &trainingReader{b: b, elasticRank: input.NoRank}
+	return &trainingReader{b: b, elasticRank: input.NoRank, recordRank: input.NoRank}
 }
 
 // readTrainingLog reads a training log's messages and memory readings
@@ -493,7 +512,7 @@ func (tr *trainingReader) line(raw string) {
 func (tr *trainingReader) end() error {
 	b, lr := tr.b, tr.b.lr
 	tr.endOOM()
-	tr.rec.markHandled(b.log.OOMs)
+	tr.dropPaired(tr.rec.markHandled(b.log.OOMs))
 	tr.launch.attribute(b)
 	var err error
 	if lr.err != nil {
@@ -535,10 +554,15 @@ func (tr *trainingReader) read(raw string, ln int) {
 	tr.launch.line(ln, line)
 	tr.rec.observe(ln, line)
 	tr.ray.observe(ln, line)
+	tr.followRecord(line)
+	tr.followPinned(ln, line)
+	if strings.Contains(line, "during autotuning") {
+		tr.rec.autotuneLine(ln, visibleText(line))
+	}
 	if recoveryMayBe(line) {
 		v := visibleText(line)
-		if _, isOOM := classifyOOMLine(v); !isOOM {
-			tr.rec.line(ln, v)
+		if _, isOOM := classifyOOMLine(v); !isOOM && tr.rec.line(ln, v) {
+			tr.recovery(ln, v)
 		}
 	}
 	visibleDevicesLine(b, ln, line)
@@ -557,6 +581,24 @@ func (tr *trainingReader) read(raw string, ln int) {
 	tr.pending = p
 	if !p.unfinished() {
 		tr.endOOM()
+	}
+}
+
+// followRecord follows the logger record a line belongs to (recordRank):
+// a line with a rank prefix that opens a traceback starts a record of
+// that rank; a line with a prefix of its own (a time, a rank, a label)
+// starts another.
+func (tr *trainingReader) followRecord(line string) {
+	if tr.recordRank == input.NoRank && !strings.Contains(line, "Traceback (most recent call last)") {
+		return
+	}
+	h := readLineHead(line)
+	if h.stamp == "" && h.rank == input.NoRank && h.label == "" {
+		return
+	}
+	tr.recordRank = input.NoRank
+	if h.rank != input.NoRank && strings.HasSuffix(strings.TrimSpace(h.rest), "Traceback (most recent call last):") {
+		tr.recordRank = h.rank
 	}
 }
 
@@ -627,6 +669,9 @@ func (tr *trainingReader) endOOM() {
 		// it, known from the host's other lines.
 		o.Machine = tr.launch.machine(p.first)
 	}
+	if o.Rank == input.NoRank && tr.recordRank != input.NoRank {
+		o.Rank = tr.recordRank
+	}
 	if _, task := fromTaskRank(o.Rank); tr.elasticRank != input.NoRank && (o.Rank == input.NoRank || task) {
 		// The report's rank is the global rank; srun's label
 		// before it is only the task that ran torchrun.
@@ -661,6 +706,10 @@ func (tr *trainingReader) endOOM() {
 			return
 		}
 	}
+	// An autotuning choice's OOM is no echo of the job's own, nor the
+	// other way round (sameOOM compares Autotune).
+	o.Autotune = tr.rec.autotuned(p.n, p.first, p.first+p.cont.String())
+	o.PinnedHost = tr.pinnedHost(p.n, p.first+p.cont.String())
 	for i := len(b.log.OOMs) - 1; i >= 0; i-- {
 		prev := &b.log.OOMs[i]
 		if o.Line-prev.Line > oomEchoLines {

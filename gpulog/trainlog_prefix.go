@@ -94,6 +94,16 @@ func readLineHead(line string) lineHead {
 		if m := rePrefixTime.FindStringSubmatch(s); m != nil && h.stamp == "" {
 			h.stamp = m[1]
 			s = s[len(m[0]):]
+			if strings.HasPrefix(m[0], "[") && !strings.HasSuffix(strings.TrimSuffix(m[0], ":"), "]") {
+				// SGLang's "[time TP2] ": the ranks before the
+				// bracket closes.
+				if r, rest, ok := sglangRank(s); ok {
+					s = rest
+					if h.rank == input.NoRank {
+						h.rank = r
+					}
+				}
+			}
 			continue
 		}
 		if h.rank == input.NoRank {

@@ -52,6 +52,29 @@ import (
 // exception of a traceback that a handler printed after its line is no
 // fatal end, though the file ends with it: it was caught.
 
+// Inductor's autotuning (max-autotune) benchmarks candidate kernels in
+// the training process; a choice whose benchmark raises is logged and
+// dropped, and the compilation goes on with the others
+// (torch/_inductor/select_algorithm.py, benchmark_in_current_process
+// and later benchmark_choices):
+//
+//	log.error("Runtime error during autotuning: \n%s. \nIgnoring this choice.", msg)
+//	log.error("CUDA compilation error during autotuning: \n%s. \nIgnoring this choice.", e)
+//
+// (log.warning in some releases, log.debug for CUTLASS choices; torch_npu
+// writes "NPU compilation error"; torch._logging's glog prefix "W0301
+// 10:01:12.118000 PID file.py:1469] [0/0] " on each line of the record,
+// or on the first only). The exception's text is the record's middle: an
+// OOM message that starts on the line of the opener ("... error during
+// autotuning:") or on the line after it, in the same stream, or whose
+// own text says "Ignoring this choice" after the opener (a collector
+// that joined the record's lines), was caught by that handler
+// (TrainingOOM.Autotune): it is Handled and never Fatal.
+
+// reAutotuneOpener matches the first line of Inductor's record of a
+// dropped autotuning choice.
+var reAutotuneOpener = regexp.MustCompile(`\b(?:Runtime|[A-Z]{2,5} compilation) error during autotuning:`)
+
 // NCCL's WARN lines name a failed CUDA allocation ("Cuda failure 'out of
 // memory'", "Failed to CUDA calloc N bytes") on the process's device; the
 // error PyTorch then raises (ncclUnhandledCudaError's "Last error:
@@ -148,6 +171,9 @@ type recoveryState struct {
 	// at which those no message can pair with are dropped.
 	lastOOM int
 	prune   int
+	// autotune is, by stream, the line of the last opener of Inductor's
+	// record of a dropped autotuning choice (reAutotuneOpener).
+	autotune map[streamKey]int
 }
 
 // minRecoveryPrune is the fewest recovery lines held before those that
@@ -160,24 +186,66 @@ func markOf(n int, line string) streamMark {
 	return streamMark{n: n, label: h.label, rank: h.rank}
 }
 
-// line records line n when it says the job recovered from an OOM; line is
-// as visibleText shows it, and no OOM message.
-func (rs *recoveryState) line(n int, line string) {
+// line records line n when it says the job recovered from an OOM, and
+// reports whether it does; line is as visibleText shows it, and no OOM
+// message.
+func (rs *recoveryState) line(n int, line string) bool {
 	if !recoveryMayBe(line) {
-		return
+		return false
 	}
 	loc := reOOMRecovery.FindStringIndex(line)
 	if loc == nil {
-		return
+		return false
 	}
 	if loc[0] > 0 && strings.IndexByte("\"'`", line[loc[0]-1]) >= 0 {
 		// A quoted phrase: the handler's source line in a traceback.
-		return
+		return false
 	}
 	if len(rs.lines) >= max(rs.prune, minRecoveryPrune) {
 		rs.dropUnpairable(n)
 	}
 	rs.lines = append(rs.lines, markOf(n, line))
+	return true
+}
+
+// maxRecoveries bounds GPULog.Recoveries: a job that logs a skipped
+// batch at every step writes one per step; the first 10,000 (400 KB)
+// cover the num_ooms rises of any log a person reads, and a log with
+// more is one whose counter rises are answered many times over.
+const maxRecoveries = 10000
+
+// recovery keeps recovery line n (line as visibleText shows it) in the
+// log's Recoveries.
+func (tr *trainingReader) recovery(n int, line string) {
+	b := tr.b
+	if len(b.log.Recoveries) >= maxRecoveries {
+		return
+	}
+	h := readLineHead(line)
+	r := Recovery{Line: n, Rank: input.NoRank}
+	if !h.local && !h.task {
+		r.Rank = h.rank
+	}
+	if h.stamp != "" {
+		stamp := strings.Replace(strings.Replace(h.stamp, "T", " ", 1), ",", ".", 1)
+		if st, _, ok := parseStamp(stamp, b.opt.Location); ok {
+			r.Time = st
+		}
+	}
+	b.log.Recoveries = append(b.log.Recoveries, r)
+}
+
+// dropPaired leaves out of the log's Recoveries the lines that answered
+// one of its messages (paired, by line): those are the messages'
+// evidence.
+func (tr *trainingReader) dropPaired(paired map[int]bool) {
+	rs := tr.b.log.Recoveries[:0]
+	for _, r := range tr.b.log.Recoveries {
+		if !paired[r.Line] {
+			rs = append(rs, r)
+		}
+	}
+	tr.b.log.Recoveries = rs
 }
 
 // dropUnpairable drops, at line n, the recovery lines no message can
@@ -196,6 +264,32 @@ func (rs *recoveryState) dropUnpairable(n int) {
 	}
 	rs.lines = kept
 	rs.prune = 2 * len(kept)
+}
+
+// autotuneLine records line n (as visibleText shows it) when it opens
+// Inductor's record of a dropped autotuning choice.
+func (rs *recoveryState) autotuneLine(n int, line string) {
+	if !reAutotuneOpener.MatchString(line) {
+		return
+	}
+	if rs.autotune == nil {
+		rs.autotune = map[streamKey]int{}
+	}
+	rs.autotune[markOf(n, line).key()] = n
+}
+
+// autotuned reports whether the OOM message whose first line is n (first
+// as visibleText shows it; text with its continuation) is the exception
+// of Inductor's record of a dropped autotuning choice: it starts on the
+// opener's line or the next one, in the opener's stream.
+func (rs *recoveryState) autotuned(n int, first, text string) bool {
+	if at, ok := rs.autotune[markOf(n, first).key()]; ok && (at == n || at == n-1) {
+		return true
+	}
+	// A record whose lines a collector joined: opener, message, "Ignoring
+	// this choice" on one line.
+	loc := reAutotuneOpener.FindStringIndex(text)
+	return loc != nil && strings.Contains(text[loc[1]:], "Ignoring this choice")
 }
 
 // oom records the stream of the OOM message just appended to the log,
@@ -317,15 +411,24 @@ func (rs *recoveryState) other() {
 // pairs with the message before, a handler's line before its traceback
 // with the message after it, and two processes' messages written before
 // their two recovery lines pair in order.
-func (rs *recoveryState) markHandled(ooms []TrainingOOM) {
+func (rs *recoveryState) markHandled(ooms []TrainingOOM) (paired map[int]bool) {
+	paired = map[int]bool{}
 	if len(rs.ooms) != len(ooms) {
-		return
+		return paired
 	}
+	defer func() {
+		for i := range ooms {
+			if ooms[i].Autotune {
+				// Inductor's handler caught it by construction.
+				ooms[i].Handled, ooms[i].Fatal = true, false
+			}
+		}
+	}()
 	if len(rs.lines) == 0 {
 		// Nothing says the job went on; the fatal ends still say which
 		// OOM it died of.
 		rs.markFatal(ooms, nil)
-		return
+		return paired
 	}
 	type event struct {
 		oomMark
@@ -353,6 +456,7 @@ func (rs *recoveryState) markHandled(ooms []TrainingOOM) {
 			r := streamMark{e.after, e.label, e.rank}
 			if e.after > 0 && ahead[r] {
 				ooms[e.oom].Handled = true
+				paired[r.n] = true
 				delete(ahead, r)
 				printed[e.n] = true
 				continue
@@ -370,11 +474,13 @@ func (rs *recoveryState) markHandled(ooms []TrainingOOM) {
 		}
 		if len(q) > 0 {
 			ooms[q[0].oom].Handled = true
+			paired[e.n] = true
 			q = q[1:]
 		}
 		waiting[k] = q
 	}
 	rs.markFatal(ooms, printed)
+	return paired
 }
 
 // markFatal marks Fatal, and clears Handled on, the message closest before
@@ -394,7 +500,9 @@ func (rs *recoveryState) markFatal(ooms []TrainingOOM, printed map[int]bool) {
 		wholeFile := f.label == "" && f.rank == input.NoRank
 		for i := len(rs.ooms) - 1; i >= 0; i-- {
 			m := rs.ooms[i]
-			if m.n > f.n || (!wholeFile && m.key() != f.key()) {
+			if m.n > f.n || (!wholeFile && m.key() != f.key()) || ooms[i].Autotune {
+				// A dropped autotuning choice's OOM is no cause of
+				// death: the message before it may be.
 				continue
 			}
 			if f.n-m.n <= maxRecoveryLines {

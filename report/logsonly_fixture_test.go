@@ -67,15 +67,23 @@ func memStatsLine(step int, at time.Time, alloc, reserved, retries, ooms int64) 
 // writeLeakingStats writes stats.jsonl: 100 readings, one every 10 steps
 // (a step every 0.5 s), allocated growing by 1 MiB per step from 4 GiB,
 // reserved 1 GiB above it; num_ooms rises from 0 to 1 between steps 690
-// and 700; num_alloc_retries rises every 50 steps.
+// and 700 (a caught OOM: the readings go on); num_alloc_retries rises
+// every 50 steps.
 func writeLeakingStats(t testing.TB, dir string) {
+	t.Helper()
+	writeLeakingStatsRise(t, dir, 700)
+}
+
+// writeLeakingStatsRise is writeLeakingStats with num_ooms rising at step
+// rise (990, the last reading: the process died of it).
+func writeLeakingStatsRise(t testing.TB, dir string, rise int) {
 	t.Helper()
 	var b strings.Builder
 	for i := range 100 {
 		step := 10 * i
 		alloc := int64(4<<30) + int64(step)<<20
 		ooms := int64(0)
-		if step >= 700 {
+		if step >= rise {
 			ooms = 1
 		}
 		b.WriteString(memStatsLine(step, logsStart.Add(time.Duration(step)*500*time.Millisecond), alloc, alloc+1<<30, int64(step/50), ooms))

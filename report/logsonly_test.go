@@ -196,7 +196,10 @@ func TestLogsOnlyRuns(t *testing.T) {
 				t.Errorf("memory_stats OOM %v", o)
 			}
 			v := at(t, s, "verdict")
-			if at(t, v, "leak") != true || at(t, v, "oom") != true || at(t, v, "severity") != "critical" || at(t, v, "headline") != "Leak (no site: no snapshots); 1 OOM (leak)" {
+			// The readings go on after num_ooms rose: a caught OOM; the
+			// leak's forecast within the horizon is critical.
+			if at(t, v, "leak") != true || at(t, v, "oom") != true || at(t, v, "severity") != "critical" || at(t, v, "ooms_handled") != 1.0 ||
+				at(t, v, "headline") != "Leak (no site: no snapshots); 1 OOM caught and recovered (leak)" {
 				t.Errorf("verdict %v", v)
 			}
 			// Most process readings lie after the last memory_stats reading,
@@ -515,19 +518,21 @@ func TestOOMsBeforeFirstReading(t *testing.T) {
 }
 
 // TestRanOutEverywhere: the memory_stats device of the logs-only run hit
-// an OOM (num_ooms rose at step 700) while its memory grows: every output
+// an OOM (num_ooms rose at its last reading, step 990) while its memory grows: every output
 // states that OOM where the time to capacity stood, none forecasts one
 // (issue: "would run out in 10.6 hours" beside the OOM).
 func TestRanOutEverywhere(t *testing.T) {
 	dir := t.TempDir()
 	writeSMILogs(t, dir, true)
-	writeLeakingStats(t, dir)
+	// num_ooms rises at the last reading: the process died of it (a
+	// rise the readings go on from is a caught OOM, no ran-out mark).
+	writeLeakingStatsRise(t, dir, 990)
 	f, run := logsOnlyRun(t, dir, "logs-only")
 	r := renderAll(t, f, run)
-	const said = "already ran out of memory: an OOM by step 700"
+	const said = "already ran out of memory: an OOM by step 990"
 	trend := at(t, r.summary, "devices", 0, "trend")
-	if ro, ok := trend.(map[string]any)["ran_out"].(map[string]any); !ok || ro["step"] != 700.0 || ro["from"] != "memory_stats" {
-		t.Errorf("summary.json devices[0].trend %v: want ran_out at step 700 from memory_stats", trend)
+	if ro, ok := trend.(map[string]any)["ran_out"].(map[string]any); !ok || ro["step"] != 990.0 || ro["from"] != "memory_stats" {
+		t.Errorf("summary.json devices[0].trend %v: want ran_out at step 990 from memory_stats", trend)
 	}
 	for _, k := range []string{"capacity_at", "remaining_to_capacity", "hours_to_capacity"} {
 		if v, ok := trend.(map[string]any)[k]; ok {

@@ -78,6 +78,9 @@ func summaryOf(f *analyze.Findings, v *view) *Summary {
 			MissingBytes: o.Missing, LeakedBytes: o.LeakedBytes, LeakSite: o.LeakSite,
 			Handled: o.Handled, RepeatedIn: o.RepeatedIn,
 		}
+		if o.Message != nil && o.Message.PinnedHost {
+			so.Memory = analyze.HostPinnedKind
+		}
 		if o.Cause == analyze.CauseLeak && o.Earlier > 0 {
 			so.Earlier, so.EarlierPer = num(o.Earlier), string(o.LeakPer)
 		}
@@ -254,6 +257,7 @@ func summaryMemoryStats(d *analyze.Device) *SummaryMemoryStats {
 		sm.OOMs = append(sm.OOMs, SummaryStatsOOM{
 			Step: step(o.At), Time: timePtr(o.At.Time), PreviousStep: step(o.Prev), PreviousTime: timePtr(o.Prev.Time),
 			NumOOMsBefore: o.Before, NumOOMsAfter: o.After, AllocatedBytes: known(o.Allocated), ReservedBytes: known(o.Reserved),
+			Handled: o.Handled,
 		})
 	}
 	return sm

@@ -170,6 +170,10 @@ type SummaryStatsOOM struct {
 	NumOOMsAfter   int64   `json:"num_ooms_after"`
 	AllocatedBytes *int64  `json:"allocated_bytes"`
 	ReservedBytes  *int64  `json:"reserved_bytes"`
+	// Handled is true when the process evidently went on after these
+	// OOMs (a later reading of it, a recovery line between the
+	// readings): caught, as ooms[].handled.
+	Handled bool `json:"handled,omitempty"`
 }
 
 // SummaryProcess is one process's GPU memory from the per-process
@@ -446,6 +450,11 @@ type SummaryOOM struct {
 	// log's recovery line answers the message, or a snapshot's trace
 	// shows the training loop's steps again after it): no crash.
 	Handled bool `json:"handled,omitempty"`
+	// Memory is "host_pinned" when the memory that ran out was
+	// page-locked host memory (the DataLoader's pin-memory thread), not
+	// the device's (Device is then the device it was pinned for); absent
+	// for device memory.
+	Memory string `json:"memory,omitempty"`
 	// RepeatedIn are the other files holding the same OOM message (copies
 	// of the same process's output), counted once; absent when none.
 	RepeatedIn []string `json:"repeated_in,omitempty"`

@@ -27,6 +27,9 @@ func statsOOMReason(d *analyze.Device, i int) string {
 	if len(at) > 0 {
 		s += "; at " + Reading(o.At) + ": " + strings.Join(at, ", ")
 	}
+	if o.Handled {
+		s += "; caught: the process went on after it"
+	}
 	return s
 }
 
@@ -44,6 +47,9 @@ func StatsOOM(o analyze.MemoryStatsOOM) string {
 	}
 	if len(at) > 0 {
 		s += " (" + strings.Join(at, ", ") + ")"
+	}
+	if o.Handled {
+		s += ", caught: the process went on after it"
 	}
 	return s
 }

@@ -154,6 +154,21 @@ func messageExplanation(o *analyze.OOM) string {
 	if m.Kind == analyze.MessageVLLM {
 		return vllmExplanation(o) + " (" + where + ")."
 	}
+	if m.PinnedHost {
+		return "page-locked (pinned) host memory ran out, not " + dev + "'s memory: the DataLoader's pin-memory thread could not pin a batch (cudaHostAlloc failed), says " + where +
+			"; lower the host memory pinned (fewer workers or a smaller prefetch_factor, smaller batches, pin_memory=False) or check the host's free and locked memory (ulimit -l, a container's memory limit)."
+	}
+	if m.Kind == analyze.MessageSGLang {
+		return "the SGLang server did not start: no memory was left for its KV-cache pool after the weights within --mem-fraction-static, a capacity OOM (" + where + ")."
+	}
+	if m.Kind == analyze.MessageGGML && o.Cause == analyze.CauseCapacity {
+		return fmt.Sprintf("llama.cpp's ggml CUDA backend asked cudaMalloc for %s, more than the device's %s in all: the request alone exceeds the device, a capacity OOM (%s).",
+			units.Bytes(o.Requested), units.Bytes(o.Capacity), where)
+	}
+	if m.Kind != analyze.MessageMPS && o.Cause == analyze.CauseCapacity && o.DeviceFree < 0 && o.Capacity > 0 && o.Requested > o.Capacity {
+		return fmt.Sprintf("%s was requested, more than the device's %s in all: the request alone exceeds the device, a capacity OOM (%s).",
+			units.Bytes(o.Requested), units.Bytes(o.Capacity), where)
+	}
 	if o.Cause == analyze.CauseUnknown {
 		what := "the job ran out of device memory"
 		switch m.Kind {
@@ -163,6 +178,8 @@ func messageExplanation(o *analyze.OOM) string {
 			what = "a CUDA call ran out of device memory (outside PyTorch's caching allocator, e.g. a kernel launch or a library workspace)"
 		case analyze.MessageMallocAsync:
 			what = "the cudaMallocAsync allocator ran out of device memory"
+		case analyze.MessageGGML:
+			what = "llama.cpp's ggml CUDA backend could not allocate a buffer (cudaMalloc failed: out of memory)"
 		}
 		if o.Requested >= 0 {
 			what += " (" + units.Bytes(o.Requested) + " requested)"
@@ -179,8 +196,9 @@ func messageExplanation(o *analyze.OOM) string {
 			gives = "the message is cut short before its reserved memory, which tells fragmentation from a full device"
 		}
 		s := what + ", says " + where + "; " + gives + ", so its cause cannot be classified."
-		if o.Type == analyze.CUDA {
-			// Snapshots, which gpureport reads, are CUDA's.
+		if o.Type == analyze.CUDA && m.Kind != analyze.MessageGGML {
+			// Snapshots, which gpureport reads, are CUDA's (and
+			// PyTorch's: llama.cpp records none).
 			s += " Record snapshots (torch.cuda.memory._record_memory_history) to explain the next one."
 		}
 		return s
@@ -231,8 +249,8 @@ func messageExplanation(o *analyze.OOM) string {
 		s += " " + limitText(o)
 	}
 	if o.Cause == analyze.CauseLeak {
-		s += fmt.Sprintf(" The leak at %s had added %s of live tensors by the last snapshot, more than the %s the request lacked (%s requested, %s free): without the leak the request would have fit, so this is a leak OOM; the cached free memory is not the cause.",
-			o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree))
+		s += fmt.Sprintf(" %s had added %s of live tensors %s, more than the %s the request lacked (%s requested, %s free): without the leak the request would have fit, so this is a leak OOM; the cached free memory is not the cause.",
+			capitalize(leakName(o)), units.Bytes(o.LeakedBytes), leakBy(o), units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree))
 		if o.Earlier > 0 {
 			s += " About " + units.AxisAmount(o.Earlier, o.LeakPer) + " earlier, the OOM would not have happened."
 		}
@@ -317,7 +335,7 @@ func OOMReason(o *analyze.OOM) string {
 		s += ": " + strings.Join(parts, ", ")
 	}
 	if o.Cause == analyze.CauseLeak {
-		s += fmt.Sprintf("; the leak at %s had added %s, more than the %s the request lacked", o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing))
+		s += fmt.Sprintf("; %s had added %s, more than the %s the request lacked", leakName(o), units.Bytes(o.LeakedBytes), units.Bytes(o.Missing))
 		if o.Earlier > 0 {
 			s += ": about " + units.AxisAmount(o.Earlier, o.LeakPer) + " earlier the request would have fit"
 		}
@@ -351,6 +369,9 @@ func Recommendation(o *analyze.OOM, r analyze.Recommendation) Sentence {
 func setting(o *analyze.OOM, r analyze.Recommendation) string {
 	switch r.Kind {
 	case analyze.StepFixLeak:
+		if o.LeakSite == "" {
+			return "find and fix the leak (record snapshots with torch.cuda.memory._record_memory_history to name its site): release the tensors it keeps, e.g. store loss.item() or detach() instead of the tensor"
+		}
 		return "fix the leak at " + o.LeakSite + " (see the leak suspects): release the tensors it keeps, e.g. store loss.item() or detach() instead of the tensor"
 	case analyze.StepExpandable:
 		return expandableSetting(o.Type)
@@ -370,6 +391,8 @@ func setting(o *analyze.OOM, r analyze.Recommendation) string {
 		return "reduce live memory (a smaller batch, lower precision), or raise PYTORCH_MPS_HIGH_WATERMARK_RATIO (0.0 removes the cap and may make the system unstable)"
 	case analyze.StepVLLMCache:
 		return "raise gpu_memory_utilization, lower max_model_len, quantize the weights or the KV cache (kv_cache_dtype=fp8), or shard the model over more GPUs (tensor_parallel_size)"
+	case analyze.StepSGLangPool:
+		return "raise --mem-fraction-static if the GPU has room beyond it, quantize the weights (--quantization) or the KV cache (--kv-cache-dtype fp8_e5m2), or shard the model over more GPUs (--tp-size)"
 	case analyze.StepLimitFraction:
 		return "raise or remove torch.cuda.set_per_process_memory_fraction: the allocator refuses requests past the fraction without asking the driver"
 	case analyze.StepLimitOthers:
@@ -388,7 +411,7 @@ func because(o *analyze.OOM, r analyze.Recommendation) string {
 	case analyze.StepFixLeak:
 		by := "by the OOM"
 		if o.Message != nil {
-			by = "by the last snapshot"
+			by = leakBy(o)
 		}
 		return fmt.Sprintf("it had added %s %s, more than the %s the request lacked", units.Bytes(o.LeakedBytes), by, units.Bytes(o.Missing))
 	case analyze.StepExpandable:
@@ -430,6 +453,8 @@ func because(o *analyze.OOM, r analyze.Recommendation) string {
 			return fmt.Sprintf("one request's KV cache needs %s and %s was available for it", units.Bytes(o.Requested), units.Bytes(o.Message.Allowed))
 		}
 		return "vLLM found too little memory for its KV cache at startup"
+	case analyze.StepSGLangPool:
+		return "SGLang found no memory left for its KV-cache pool at startup"
 	case analyze.StepLimitFraction:
 		return fmt.Sprintf("the process was allowed %s and held %s reserved when it asked for %s more", units.Bytes(o.Message.Allowed), units.Bytes(max(o.Reserved, 0)), units.Bytes(o.Requested))
 	case analyze.StepLimitOthers:
@@ -438,4 +463,24 @@ func because(o *analyze.OOM, r analyze.Recommendation) string {
 		return fmt.Sprintf("the driver reported %s free against a request of %s", units.Bytes(o.DeviceFree), units.Bytes(o.Requested))
 	}
 	return ""
+}
+
+// leakName names the leak an OOM is blamed on: "the leak at SITE", or,
+// for a leak no stack names (memory_stats readings, stackless blocks),
+// "the leak (no stack names its site)".
+func leakName(o *analyze.OOM) string {
+	if o.LeakSite == "" {
+		return "the leak (no stack names its site)"
+	}
+	return "the leak at " + o.LeakSite
+}
+
+// leakBy says up to when a training-log OOM's leaked bytes are counted:
+// the last periodic snapshot for a leak of named sites, the device's last
+// reading otherwise.
+func leakBy(o *analyze.OOM) string {
+	if o.LeakSite == "" {
+		return "by the last reading"
+	}
+	return "by the last snapshot"
 }
