@@ -137,6 +137,7 @@ func separateHosts(logs []*gpulog.GPULog) []Note {
 		maxIndex int
 	}
 	var hosts []*host
+	var byReadings, byIdentity bool
 	ordered := slices.Clone(logs)
 	slices.SortStableFunc(ordered, func(a, b *gpulog.GPULog) int {
 		return cmp.Or(natural.Compare(a.Path, b.Path), cmp.Compare(a.Path, b.Path))
@@ -150,8 +151,12 @@ func separateHosts(logs []*gpulog.GPULog) []Note {
 		for _, h := range hosts {
 			differs := false
 			for i, hr := range h.readings {
-				if _, d := sameGPUs(r, hr); d || identityDiffers(l, h.logs[i]) {
-					differs = true
+				if _, d := sameGPUs(r, hr); d {
+					differs, byReadings = true, true
+					break
+				}
+				if identityDiffers(l, h.logs[i]) {
+					differs, byIdentity = true, true
 					break
 				}
 			}
@@ -182,7 +187,7 @@ func separateHosts(logs []*gpulog.GPULog) []Note {
 			moved = append(moved, MovedLog{Path: l.Path, FirstGPU: first[i]})
 		}
 	}
-	return []Note{{Kind: NoteMachinesNumbered, Machines: &MachineNumbering{Machines: len(hosts), Moved: moved}}}
+	return []Note{{Kind: NoteMachinesNumbered, Machines: &MachineNumbering{Machines: len(hosts), Moved: moved, ByReadings: byReadings, ByIdentity: byIdentity}}}
 }
 
 // eccTotalFraction is how far apart two logs' framebuffer sizes of one
@@ -235,11 +240,13 @@ func identityDiffers(a, b *gpulog.GPULog) bool {
 
 // productName is a GPU product name compared across logs: lower case,
 // runs of spaces as one, without the trailing "..." a table may cut it
-// with. A table cuts long names to its column ("NVIDIA GeForce RTX 3060
+// with, and without the "NVIDIA " drivers from R510 put before the names
+// older ones print bare ("A100-SXM4-80GB", "GeForce RTX 3090"): a driver
+// upgrade between two days' logs renames no GPU. A table cuts long names to its column ("NVIDIA GeForce RTX 3060
 // L"), so identityDiffers takes a name that begins another as the same.
 func productName(s string) string {
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
-	return strings.TrimRight(s, ". ")
+	return strings.TrimPrefix(strings.TrimRight(s, ". "), "nvidia ")
 }
 
 func abs64(x int64) int64 {

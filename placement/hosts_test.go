@@ -108,6 +108,8 @@ func TestSeparateHostsByIdentity(t *testing.T) {
 		want int // b's first GPU after
 	}{
 		{"different products", gpulog.GPU{Name: "NVIDIA H100 80GB HBM3", MemoryTotal: 80 * gib}, gpulog.GPU{Name: "Tesla V100-PCIE-32GB", MemoryTotal: 32 * gib}, 1},
+		{"a driver that puts NVIDIA before the name renames no GPU", gpulog.GPU{Name: "A100-SXM4-80GB"}, gpulog.GPU{Name: "NVIDIA A100-SXM4-80GB"}, 0},
+		{"nor a GeForce", gpulog.GPU{Name: "GeForce RTX 3090"}, gpulog.GPU{Name: "NVIDIA GeForce RTX 3090"}, 0},
 		{"a name cut by a table is the same product", gpulog.GPU{Name: "NVIDIA GeForce RTX 3060 L"}, gpulog.GPU{Name: "NVIDIA GeForce RTX 3060 Laptop GPU"}, 0},
 		{"different UUIDs, same product", gpulog.GPU{UUID: "GPU-aaaa", Name: "NVIDIA A100-SXM4-80GB"}, gpulog.GPU{UUID: "GPU-bbbb", Name: "NVIDIA A100-SXM4-80GB"}, 1},
 		{"one UUID, names spelled apart", gpulog.GPU{UUID: "GPU-aaaa", Name: "A100"}, gpulog.GPU{UUID: "gpu-AAAA", Name: "NVIDIA A100-SXM4-80GB"}, 0},
@@ -127,6 +129,9 @@ func TestSeparateHostsByIdentity(t *testing.T) {
 			}
 			if (len(notes) == 1) != (tt.want > 0) {
 				t.Errorf("notes %+v", notes)
+			}
+			if len(notes) == 1 && (!notes[0].Machines.ByIdentity || notes[0].Machines.ByReadings) {
+				t.Errorf("note's evidence %+v, want by identity alone", notes[0].Machines)
 			}
 		})
 	}

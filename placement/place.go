@@ -314,6 +314,11 @@ type MachineNumbering struct {
 	// Moved are the logs of the machines after the first, with the
 	// number their GPUs now start at.
 	Moved []MovedLog
+	// ByReadings is true when some logs were parted by their readings
+	// (one GPU number, the same times, different used memory);
+	// ByIdentity when some were parted by what they say of their GPUs
+	// (another UUID, bus id, product or memory size at one number).
+	ByReadings, ByIdentity bool
 }
 
 // MovedLog is a GPU log whose GPUs were renumbered.

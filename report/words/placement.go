@@ -230,8 +230,15 @@ func placeNote(n *analyze.PlaceNote) string {
 		for i, l := range m.Moved {
 			moved[i] = l.Path + " as GPUs " + strconv.Itoa(l.FirstGPU) + " and up"
 		}
-		return fmt.Sprintf("the GPU logs read %d machines (logs that read the same GPU number at the same times see different memory): "+
-			"the GPUs of each further machine are numbered after the ones before, as torchrun numbers ranks across nodes: %s", m.Machines, strings.Join(moved, "; "))
+		var why []string
+		if m.ByReadings {
+			why = append(why, "logs that read the same GPU number at the same times see different memory")
+		}
+		if m.ByIdentity {
+			why = append(why, "logs name different GPUs at one number: another UUID, bus id, product or memory size")
+		}
+		return fmt.Sprintf("the GPU logs read %d machines (%s): "+
+			"the GPUs of each further machine are numbered after the ones before, as torchrun numbers ranks across nodes: %s", m.Machines, strings.Join(why, "; "), strings.Join(moved, "; "))
 	case n.Alternation != nil:
 		a := n.Alternation
 		where := ""

@@ -105,8 +105,11 @@ func TestPlacementNotes(t *testing.T) {
 				"rank0_step_500.pickle and snapshot_0.pickle, where the two meet in time (40 min apart), have no live block, segment or allocation stack in common, " +
 				"while one process keeps its blocks (its model's parameters) from one dump to the next: two processes, one after the other; if they are one, give its dumps one rank in their names"},
 		{"machines numbered", analyze.Note{Kind: analyze.NoteMachinesNumbered, Place: &analyze.PlaceNote{Kind: placement.NoteMachinesNumbered,
-			Machines: &placement.MachineNumbering{Machines: 2, Moved: []placement.MovedLog{{Path: "node1/smi.csv", FirstGPU: 8}}}}},
+			Machines: &placement.MachineNumbering{Machines: 2, Moved: []placement.MovedLog{{Path: "node1/smi.csv", FirstGPU: 8}}, ByReadings: true}}},
 			"the GPU logs read 2 machines (logs that read the same GPU number at the same times see different memory): the GPUs of each further machine are numbered after the ones before, as torchrun numbers ranks across nodes: node1/smi.csv as GPUs 8 and up"},
+		{"machines told apart by their GPUs", analyze.Note{Kind: analyze.NoteMachinesNumbered, Place: &analyze.PlaceNote{Kind: placement.NoteMachinesNumbered,
+			Machines: &placement.MachineNumbering{Machines: 2, Moved: []placement.MovedLog{{Path: "day2/smi.log", FirstGPU: 1}}, ByIdentity: true}}},
+			"the GPU logs read 2 machines (logs name different GPUs at one number: another UUID, bus id, product or memory size): the GPUs of each further machine are numbered after the ones before, as torchrun numbers ranks across nodes: day2/smi.log as GPUs 1 and up"},
 		{"manifests disagree", analyze.Note{Kind: analyze.NoteManifestsDisagree, Place: &analyze.PlaceNote{Kind: placement.NoteManifestsDisagree,
 			Manifests: &placement.ManifestClash{Rank: 4, Device: 0, Paths: [2]string{"a/m.json", "b/m.json"}, UUIDs: [2]string{"GPU-c", "GPU-d"}}}},
 			"the capture manifests a/m.json and b/m.json give rank 4 · cuda:0 different GPUs (GPU-c, GPU-d); neither is used to find its GPU log"},
