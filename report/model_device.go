@@ -289,11 +289,16 @@ func trendRows(d *analyze.Device, trends []analyze.Trend, suffix string) []trend
 	out := make([]trendRow, 0, len(trends))
 	for i := range trends {
 		tr := &trends[i]
-		slope := rateCell(tr.Slope, tr.Per)
+		slope, p := rateCell(tr.Slope, tr.Per), pValueCell(tr.PValue)
 		slope.Text = units.RateCI(tr.Slope, tr.Lo, tr.Hi, tr.Per)
+		if tr.State == analyze.StateInsufficient {
+			// No slope, interval or test (analyze): the row says so
+			// as the key figures do, with no p-value beside it.
+			slope.Text, p = words.Trend(tr), noneCell(UnitPValue)
+		}
 		r := trendRow{
 			Device: words.Device(d.DeviceKey), Metric: tr.Metric, Label: words.TrendMetric(tr) + suffix, Per: tr.Per, Points: countCell(tr.N, false),
-			Slope: slope, Lo: rateCell(tr.Lo, tr.Per), Hi: rateCell(tr.Hi, tr.Per), PValue: pValueCell(tr.PValue),
+			Slope: slope, Lo: rateCell(tr.Lo, tr.Per), Hi: rateCell(tr.Hi, tr.Per), PValue: p,
 			Method: words.Method(tr), Verdict: string(tr.Status()), FitFrom: countCell(tr.FitFrom+1, false),
 			Limit: emptyCell(), ReachesAt: emptyCell(), Remaining: emptyCell(), TimeLeft: emptyCell(),
 			Projection: words.Projection(d, tr), Reason: words.TrendReason(tr), Source: words.TrendSource(tr),
@@ -364,6 +369,9 @@ func buildProcessSet(id string, d *analyze.Device, set *analyze.ProcessSet) *pro
 			r.Slope, r.Lo, r.Hi, r.Per = rateCell(tr.Slope, tr.Per), rateCell(tr.Lo, tr.Per), rateCell(tr.Hi, tr.Per), textCell(string(tr.Per))
 			r.PValue, r.Verdict, r.Pattern, r.Trend = pValueCell(tr.PValue), textCell(string(tr.Status())), textCell(string(tr.Pattern)), textCell(words.Trend(tr))
 			r.Growing = tr.State == analyze.StateGrowing
+			if tr.State == analyze.StateInsufficient {
+				r.PValue = noneCell(UnitPValue) // no test was made (trendRows)
+			}
 		}
 		ps.Rows = append(ps.Rows, r)
 	}

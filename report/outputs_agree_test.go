@@ -151,3 +151,26 @@ func TestHostIdentityEverywhere(t *testing.T) {
 		t.Errorf("GPU's CUDA device cell %+v", c)
 	}
 }
+
+// TestInsufficientTrendEverywhere: a trend too short for any test (its
+// slope NaN, as analyze leaves it) reads "insufficient data (N points)"
+// in the trend rows the page's timeline and the workbook show, with no
+// slope, interval or p-value, and summary.json gives a null slope and an
+// empty ci95.
+func TestInsufficientTrendEverywhere(t *testing.T) {
+	f, _ := fixtureFindings()
+	d := f.Devices[0]
+	x, y := []float64{0, 100, 200}, []float64{1 << 30, 1<<30 + 1<<27, 1<<30 + 1<<28}
+	tr := analyze.FitTrend(analyze.MetricReserved, "step", x, y, analyze.DefaultTrendRules())
+	if tr.State != analyze.StateInsufficient {
+		t.Fatalf("3 points: state %s", tr.State)
+	}
+	rows := trendRows(d, []analyze.Trend{tr}, "")
+	r := rows[0]
+	if r.Slope.Text != "insufficient data (3 points)" || finite(r.Slope.Value) || finite(r.Lo.Value) || finite(r.Hi.Value) || r.PValue.Text != "" || finite(r.PValue.Value) {
+		t.Errorf("trend row slope %+v, lo %+v, hi %+v, p %+v", r.Slope, r.Lo, r.Hi, r.PValue)
+	}
+	if j := r.json; j.SlopeBytesPerStep != nil || len(j.CI95) != 0 || j.State != "insufficient" {
+		t.Errorf("summary.json trend slope %v, ci95 %v, state %q", j.SlopeBytesPerStep, j.CI95, j.State)
+	}
+}
