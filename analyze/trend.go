@@ -277,6 +277,12 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 		t.State, t.Pattern = StateInsufficient, PatternTooFew
 		t.MoreNeeded = r.MinPoints - min(n, len(fy))
 		t.Why.Rule = RuleTooFew
+		// Fewer points than any test needs give no slope worth stating:
+		// Theil-Sen through 2-4 points has an interval of zero width or
+		// none, at p = 1. An insufficient trend has no slope, interval or
+		// growth (as one of no points has none), so every output says
+		// "insufficient data (N points)" and none shows a slope beside it.
+		t.Slope, t.Lo, t.Hi, t.Intercept, t.Growth = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
 		return t
 	}
 	t.PValue = mk.POneSided

@@ -312,3 +312,31 @@ func TestFitTrendIrregularDropsKeepTheWindow(t *testing.T) {
 		t.Errorf("%s / %s (%s, %s)", tr.Status(), tr.Pattern, tr.Method, tr.Why.Rule)
 	}
 }
+
+// TestInsufficientTrendHasNoSlope: a series with fewer points than any
+// test needs has no slope, interval or growth, however straight its few
+// points lie (Theil-Sen through 2-4 points gives an interval of zero
+// width at p = 1, which no output may state), as one of no points has
+// none; it says how many more points would decide it.
+func TestInsufficientTrendHasNoSlope(t *testing.T) {
+	r := DefaultTrendRules()
+	for _, n := range []int{1, 2, 3, r.MinPoints - 1} {
+		x, y := make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i], y[i] = float64(100*i), float64(1<<30+i<<24)
+		}
+		tr := FitTrend(MetricAllocated, "step", x, y, r)
+		if tr.State != StateInsufficient || tr.N != n || tr.MoreNeeded != r.MinPoints-n {
+			t.Errorf("%d points: state %s, N %d, more needed %d", n, tr.State, tr.N, tr.MoreNeeded)
+		}
+		for name, v := range map[string]float64{"slope": tr.Slope, "lo": tr.Lo, "hi": tr.Hi, "growth": tr.Growth} {
+			if !math.IsNaN(v) {
+				t.Errorf("%d points: %s %v, want none (NaN)", n, name, v)
+			}
+		}
+	}
+	x, y := []float64{0, 1, 2, 3, 4, 5}, []float64{1, 2, 3, 4, 5, 6}
+	if tr := FitTrend(MetricAllocated, "step", x, y, r); tr.State == StateInsufficient || math.IsNaN(tr.Slope) {
+		t.Errorf("%d points: state %s, slope %v; want a fitted trend", len(x), tr.State, tr.Slope)
+	}
+}

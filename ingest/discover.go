@@ -433,13 +433,21 @@ func unclaimedReason(ext string, head []byte, promised bool) string {
 	if reason, ok := gpulog.SacctTRESReason(head); ok {
 		return reason
 	}
-	if textLog := ext == ".log" || ext == ".txt"; textLog && (n == 0 || !mayHoldMemoryData(head)) {
-		// A job's stdout or stderr without GPU content (a rank's loss
-		// lines, an empty stderr.log): nothing to read, no failure.
+	if textLog := ext == ".log" || ext == ".txt"; textLog && (n == 0 || !mayHoldGPUTable(head)) {
+		// A job's stdout or stderr that no reader claimed (a rank's loss
+		// lines, a server's start-up, an empty stderr.log): nothing to
+		// read, no failure, whatever else it prints. Amounts of memory
+		// in it (a hand-made "mem 12.00 GB" print, host memory) are in
+		// no form gpureport reads: the reason says so, in the same quiet
+		// words, since every reader already had its try.
 		if n == 0 {
 			return noContentReason + " (an empty file)"
 		}
-		return fmt.Sprintf("%s (no GPU readings, no out-of-memory message; first line: %q)", noContentReason, firstLine(head, 80))
+		what := "no GPU readings, no out-of-memory message"
+		if reMemoryQuantity.Match(head) {
+			what += "; its amounts of memory are in no form gpureport reads"
+		}
+		return fmt.Sprintf("%s (%s; first line: %q)", noContentReason, what, firstLine(head, 80))
 	}
 	if n == 0 {
 		return "empty file"
@@ -465,13 +473,13 @@ func unclaimedReason(ext string, head []byte, promised bool) string {
 // "80 GB").
 var reMemoryQuantity = regexp.MustCompile(`\d(?:\.\d+)?\s*(?:[KMGT]i?B|bytes)\b`)
 
-// mayHoldMemoryData reports whether the head of a text log gpureport did
-// not read may be GPU data in a form it does not know: binary content, a
-// CSV header (--gpu-log-columns may name its columns), or amounts of
-// memory. A job's output without any (loss lines, a launcher's
-// messages) holds nothing to read.
-func mayHoldMemoryData(head []byte) bool {
-	return bytes.IndexByte(head, 0) >= 0 || startsCSV(head) || reMemoryQuantity.Match(head)
+// mayHoldGPUTable reports whether the head of a text log gpureport did
+// not read may be a table of GPU data it could read when told how, or a
+// file that is no text: binary content, or a CSV header
+// (--gpu-log-columns may name its columns). Those are warned about; a
+// job's output is not (unclaimedReason).
+func mayHoldGPUTable(head []byte) bool {
+	return bytes.IndexByte(head, 0) >= 0 || startsCSV(head)
 }
 
 // csvHeaderFields reports whether a line is a CSV header: two or more

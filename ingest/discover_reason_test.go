@@ -11,25 +11,33 @@ import (
 // TestUnrecognisedLogReason: a .csv/.log discovery cannot read says why;
 // one whose first line is a CSV header also names --gpu-log-columns,
 // which reads a CSV of any column names, when the next line, if any, is a
-// row of as many fields. A text log without memory figures is a job's
-// output with nothing to read, no failure.
+// row of as many fields. A .log or .txt that is no CSV is a job's output
+// with nothing to read, no failure, in one quiet reason whatever it
+// prints; one with amounts of memory (a hand-made print, host memory)
+// says they are in no form gpureport reads.
 func TestUnrecognisedLogReason(t *testing.T) {
 	tests := []struct {
 		name, content string
 		flag          bool
+		// nothing: a job's text log with nothing to read (quiet);
+		// amounts: its reason names amounts of memory it could not read.
+		nothing, amounts bool
 	}{
-		{"nvml.csv", "timestamp,gpu,used_bytes,total_bytes\n2024-05-01 12:00:00,0,1048576000,85899345920\n", true},
-		{"de.csv", "Zeit;GPU;Speicher belegt\n2024-05-01 12:00:00;0;1.000\n", true},
-		{"gpu_mem.log", "2024-05-01 12:00:00 GPU 0: used=1000.00MiB total=81920.00MiB\n", false},
-		{"numbers.csv", "1,2,3\n4,5,6\n", false},
-		{"train.log", "step 100 loss 2.0\nstep 200 loss 1.9\n", false},
+		{"nvml.csv", "timestamp,gpu,used_bytes,total_bytes\n2024-05-01 12:00:00,0,1048576000,85899345920\n", true, false, false},
+		{"de.csv", "Zeit;GPU;Speicher belegt\n2024-05-01 12:00:00;0;1.000\n", true, false, false},
+		{"gpu_mem.log", "2024-05-01 12:00:00 GPU 0: used=1000.00MiB total=81920.00MiB\n", false, true, true},
+		{"hand.log", "2024-03-01 10:00:00 [train] step    50 | loss 2.0000 | mem 12.00 GB | max 14.31 GB\n", false, true, true},
+		{"ray_train.log", "2024-03-01 10:00:30 | INFO | step 50 | loss 2.4950\nMemory on the node (IP: 10.0.0.1) where the task was running was 250.1GB / 251.6GB\n", false, true, true},
+		{"server.txt", "llama_model_loader: loaded meta data with 41 key-value pairs\nallocating 279356.51 MiB on device 0: cudaMalloc failed\n", false, true, true},
+		{"numbers.csv", "1,2,3\n4,5,6\n", false, false, false},
+		{"train.log", "step 100 loss 2.0\nstep 200 loss 1.9\n", false, true, false},
 		// A line of prose with a comma splits into two fields that start
 		// with letters, as a header's do; the next line is no row of it.
-		{"skip.log", "step 12: OOM on batch with seq_len 8192, skipping batch\nstep 13 loss 2.0\n", false},
-		{"skip-unterminated.log", "step 12: OOM on batch with seq_len 8192, skipping batch\nstep 13 loss 2.0", false},
+		{"skip.log", "step 12: OOM on batch with seq_len 8192, skipping batch\nstep 13 loss 2.0\n", false, true, false},
+		{"skip-unterminated.log", "step 12: OOM on batch with seq_len 8192, skipping batch\nstep 13 loss 2.0", false, true, false},
 		// A header alone (the job died before its first reading).
-		{"header.csv", "Time,GPU used\n", true},
-		{"stderr.log", "", false},
+		{"header.csv", "Time,GPU used\n", true, false, false},
+		{"stderr.log", "", false, true, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,15 +51,12 @@ func TestUnrecognisedLogReason(t *testing.T) {
 				t.Fatalf("candidates %v, skipped %v", cands, skipped)
 			}
 			r := skipped[0].Reason
-			// A job's text log without memory figures (loss lines, an
-			// empty stderr) holds nothing to read: no failure.
-			nothing := strings.HasPrefix(tc.content, "step") || tc.content == ""
-			if skipped[0].NoContent != nothing {
-				t.Errorf("NoContent %v, want %v (reason %q)", skipped[0].NoContent, nothing, r)
+			if skipped[0].NoContent != tc.nothing {
+				t.Errorf("NoContent %v, want %v (reason %q)", skipped[0].NoContent, tc.nothing, r)
 			}
-			if nothing {
-				if !strings.Contains(r, "holds nothing gpureport reads") {
-					t.Errorf("reason %q", r)
+			if tc.nothing {
+				if !strings.HasPrefix(r, "holds nothing gpureport reads") || strings.Contains(r, "amounts of memory") != tc.amounts {
+					t.Errorf("reason %q; want amounts of memory named: %v", r, tc.amounts)
 				}
 				return
 			}

@@ -398,7 +398,7 @@ func DiffXLSX(d *DiffReport, opt Options) ([]byte, error) {
 		}
 		if len(d.Devices) > 1 {
 			for _, dv := range d.Devices {
-				if err := emitAll(emit, words.DeviceASCII(dv.DeviceKey), dv.Entries); err != nil {
+				if err := emitAll(emit, words.Device(dv.DeviceKey), dv.Entries); err != nil {
 					return err
 				}
 			}

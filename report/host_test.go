@@ -71,7 +71,7 @@ func TestHostDeviceInEveryOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x := string(xlsxText(t, b)); !strings.Contains(x, "rank 0 pinned host | snapshot | 12") {
+	if x := string(xlsxText(t, b)); !strings.Contains(x, "rank 0 · pinned host | snapshot | 12") {
 		t.Errorf("the Roles sheet has no row of the pinned host memory:\n%s", tail(x, 2000))
 	}
 	var out bytes.Buffer

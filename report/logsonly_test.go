@@ -288,7 +288,7 @@ func TestLogsOnlyRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := map[string][]string{"rank 0 cuda:0: peak allocated": {"n/a"}, "rank 0 cuda:0: peak reserved": {"35.5 GiB", "38139309588", "bytes"}}
+			want := map[string][]string{"rank 0 · cuda:0: peak allocated": {"n/a"}, "rank 0 · cuda:0: peak reserved": {"35.5 GiB", "38139309588", "bytes"}}
 			for _, row := range rows {
 				if w, ok := want[row[0]]; ok {
 					if strings.Join(row[1:], "|") != strings.Join(w, "|") {

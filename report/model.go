@@ -179,8 +179,8 @@ func (v *view) figures() Table {
 // writer shows of it.
 type suspectItem struct {
 	// Device names its device; Key is the device's key.
-	Device, DeviceASCII string
-	Key                 analyze.DeviceKey
+	Device string
+	Key    analyze.DeviceKey
 	// Site, Function and Fingerprint identify it; Top is true for the
 	// verdict's top suspects; Suppressed names the suppression that
 	// matched ("" when none).
@@ -258,7 +258,7 @@ func buildSuspect(d *analyze.Device, i int, top bool) suspectItem {
 	growth := rateCell(t.Slope, t.Per)
 	growth.Text = units.RateCI(t.Slope, t.Lo, t.Hi, t.Per)
 	it := suspectItem{
-		Device: words.Device(d.DeviceKey), DeviceASCII: words.DeviceASCII(d.DeviceKey), Key: d.DeviceKey,
+		Device: words.Device(d.DeviceKey), Key: d.DeviceKey,
 		Site: s.Site, Function: s.Function, Fingerprint: s.Fingerprint, Top: top, Suppressed: s.Suppressed,
 		Growth: growth, Lo: rateCell(t.Lo, t.Per), Hi: rateCell(t.Hi, t.Per), PValue: pValueCell(t.PValue), Per: t.Per, Method: words.Method(t),
 		First: noneCell(UnitBytes), Last: noneCell(UnitBytes), LastShare: noneCell(UnitShare), Blocks: noneCell(UnitCount),
@@ -345,8 +345,13 @@ type oomItem struct {
 	// from the trace, says so; Limit is the device's memory.
 	Explanation, State, Limit string
 	// Requested ... LargestFree are the allocator's figures at the OOM
-	// ("unknown" where the input did not give them).
+	// ("unknown" where the input did not give them), Missing the device
+	// memory the request lacked (summary.json missing_bytes); At is Time
+	// as a cell (empty when unknown).
 	Requested, DeviceFree, Reserved, Allocated, CachedFree, LargestFree Cell
+	Missing, At                                                         Cell
+	// Handled is true when the job caught the OOM and went on.
+	Handled bool
 	// Site and Function are the failing allocation's; Stack its stack,
 	// innermost first, User its user frames.
 	Site, Function string
@@ -367,6 +372,7 @@ func buildOOM(o *analyze.OOM) oomItem {
 		Explanation: words.Explanation(o), Site: o.Site, Function: o.Function, Stack: o.Stack, User: o.User, Settings: words.Settings(o),
 		Requested: oomByteCell(o.Requested), DeviceFree: oomByteCell(o.DeviceFree), Reserved: oomByteCell(o.Reserved),
 		Allocated: oomByteCell(o.Allocated), CachedFree: oomByteCell(o.CachedFree), LargestFree: oomByteCell(o.LargestFree),
+		Missing: oomByteCell(o.Missing), At: timeCell(o.Time, tableTime), Handled: o.Handled,
 	}
 	it.Where = it.Path + " on " + it.Device
 	if o.Reconstructed {

@@ -21,10 +21,10 @@ import (
 
 // deviceItem is everything the reports show of one device.
 type deviceItem struct {
-	// Key identifies it; Label names it ("rank 1 · cuda:0"), ASCII for
-	// plain text; Anchor is its HTML id fragment.
-	Key                  analyze.DeviceKey
-	Label, ASCII, Anchor string
+	// Key identifies it; Label names it in every output ("rank 1 ·
+	// cuda:0", words.Device); Anchor is its HTML id fragment.
+	Key           analyze.DeviceKey
+	Label, Anchor string
 	// Kind says what its series is made of.
 	Kind deviceKind
 	// PeakAllocated ... Verdict are its key figures (figureColumns).
@@ -91,7 +91,7 @@ const (
 // buildDevice builds device d's item.
 func buildDevice(f *analyze.Findings, d *analyze.Device) deviceItem {
 	it := deviceItem{
-		Key: d.DeviceKey, Label: words.Device(d.DeviceKey), ASCII: words.DeviceASCII(d.DeviceKey), Anchor: deviceAnchor(d.DeviceKey),
+		Key: d.DeviceKey, Label: words.Device(d.DeviceKey), Anchor: deviceAnchor(d.DeviceKey),
 		Order: words.Order(d), Axis: words.DeviceAxis(d), AxisUnit: string(d.Axis), CapacityText: "unknown", Coverage: units.Percent(d.Coverage.LiveWithStack),
 		Snapshots: snapshotRows(d), Groups: groupRows(d), Trends: trendRows(d, d.Trends, ""),
 		Reconciliation: words.Outside(d), AxisNote: words.AxisNote(d), Timeline: timelineChart(d),
@@ -170,7 +170,7 @@ func buildDevice(f *analyze.Findings, d *analyze.Device) deviceItem {
 // allocated", cell) pairs, for a two-column layout.
 func (d deviceItem) fields() (names []string, cells []Cell) {
 	for _, c := range figureColumns[1:] {
-		names = append(names, d.ASCII+": "+strings.ToLower(c.Name[:1])+c.Name[1:])
+		names = append(names, d.Label+": "+strings.ToLower(c.Name[:1])+c.Name[1:])
 		cells = append(cells, c.Of(d))
 	}
 	return names, cells
@@ -179,6 +179,8 @@ func (d deviceItem) fields() (names []string, cells []Cell) {
 // snapshotRow is one snapshot of a device: its usage, fragmentation and
 // sizes.
 type snapshotRow struct {
+	// CUDA is the device's CUDA device index, empty for a rank's pinned
+	// host memory (cudaIndexCell).
 	Device                                              string
 	Rank, CUDA, Index                                   Cell
 	File                                                string
@@ -188,6 +190,16 @@ type snapshotRow struct {
 	Allocated, Reserved, Active, Requested              Cell
 	CachedFree, LargestFree, InternalWaste, ExternalFrg Cell
 	Segments, Blocks, TraceEntries                      Cell
+}
+
+// cudaIndexCell is device k's CUDA device index; empty for a rank's
+// pinned host memory, which is on no CUDA device (its Device is the host
+// allocator's index, 0, never cuda:0).
+func cudaIndexCell(k analyze.DeviceKey) Cell {
+	if k.Host {
+		return noneCell(UnitCount)
+	}
+	return countCell(k.Device, false)
 }
 
 // snapshotRows are a device's snapshots, in the device's order.
@@ -200,7 +212,7 @@ func snapshotRows(d *analyze.Device) []snapshotRow {
 			step = countCell(p.Step, true)
 		}
 		out = append(out, snapshotRow{
-			Device: words.DeviceASCII(d.DeviceKey), Rank: rankCellOf(jobRank(d.DeviceKey)), CUDA: countCell(d.Device, false),
+			Device: words.Device(d.DeviceKey), Rank: rankCellOf(jobRank(d.DeviceKey)), CUDA: cudaIndexCell(d.DeviceKey),
 			Index: countCell(i+1, false), File: p.Path, Step: step, Time: timeCell(p.Time, tableTime), Axis: string(d.Axis), X: numberCell(p.X),
 			Allocated: byteCell(u.Allocated), Reserved: byteCell(u.Reserved), Active: byteCell(u.Active), Requested: byteCell(u.Requested),
 			CachedFree: byteCell(u.Inactive), LargestFree: byteCell(u.LargestFree), InternalWaste: byteCell(u.InternalWaste), ExternalFrg: shareCell(u.ExternalFragmentation()),
@@ -237,7 +249,7 @@ func groupRows(d *analyze.Device) []groupRow {
 	out := make([]groupRow, 0, len(d.Groups))
 	for i := range d.Groups {
 		g := &d.Groups[i]
-		r := groupRow{Device: words.DeviceASCII(d.DeviceKey), Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint, Kind: string(g.Kind), File: g.File,
+		r := groupRow{Device: words.Device(d.DeviceKey), Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint, Kind: string(g.Kind), File: g.File,
 			First: noneCell(UnitBytes), Last: noneCell(UnitBytes), Peak: noneCell(UnitBytes), Blocks: noneCell(UnitCount), Total: g.Other}
 		if k := len(g.Bytes); k > 0 {
 			r.First, r.Last, r.Peak = byteCell(g.Bytes[0]), byteCell(g.Bytes[k-1]), byteCell(slices.Max(g.Bytes))
@@ -277,11 +289,16 @@ func trendRows(d *analyze.Device, trends []analyze.Trend, suffix string) []trend
 	out := make([]trendRow, 0, len(trends))
 	for i := range trends {
 		tr := &trends[i]
-		slope := rateCell(tr.Slope, tr.Per)
+		slope, p := rateCell(tr.Slope, tr.Per), pValueCell(tr.PValue)
 		slope.Text = words.SlopeText(tr)
+		if tr.State == analyze.StateInsufficient {
+			// No slope, interval or test (analyze): the row says so
+			// as the key figures do, with no p-value beside it.
+			slope.Text, p = words.Trend(tr), noneCell(UnitPValue)
+		}
 		r := trendRow{
-			Device: words.DeviceASCII(d.DeviceKey), Metric: tr.Metric, Label: words.TrendMetric(tr) + suffix, Per: tr.Per, Points: countCell(tr.N, false),
-			Slope: slope, Lo: rateCell(tr.Lo, tr.Per), Hi: rateCell(tr.Hi, tr.Per), PValue: pValueCell(tr.PValue),
+			Device: words.Device(d.DeviceKey), Metric: tr.Metric, Label: words.TrendMetric(tr) + suffix, Per: tr.Per, Points: countCell(tr.N, false),
+			Slope: slope, Lo: rateCell(tr.Lo, tr.Per), Hi: rateCell(tr.Hi, tr.Per), PValue: p,
 			Method: words.Method(tr), Verdict: string(tr.Status()), FitFrom: countCell(tr.FitFrom+1, false),
 			Limit: emptyCell(), ReachesAt: emptyCell(), Remaining: emptyCell(), TimeLeft: emptyCell(),
 			Projection: words.Projection(d, tr), Reason: words.TrendReason(tr), Source: words.TrendSource(tr),
@@ -330,7 +347,7 @@ func buildProcessSet(id string, d *analyze.Device, set *analyze.ProcessSet) *pro
 	ps := &processSet{Axis: processAxis(set, d), Other: d == nil, Set: set}
 	dev := "(no device)"
 	if d != nil {
-		dev = words.DeviceASCII(d.DeviceKey)
+		dev = words.Device(d.DeviceKey)
 	}
 	for i := range set.Series {
 		p := &set.Series[i]
@@ -352,6 +369,9 @@ func buildProcessSet(id string, d *analyze.Device, set *analyze.ProcessSet) *pro
 			r.Slope, r.Lo, r.Hi, r.Per = rateCell(tr.Slope, tr.Per), rateCell(tr.Lo, tr.Per), rateCell(tr.Hi, tr.Per), textCell(string(tr.Per))
 			r.PValue, r.Verdict, r.Pattern, r.Trend = pValueCell(tr.PValue), textCell(string(tr.Status())), textCell(string(tr.Pattern)), textCell(words.Trend(tr))
 			r.Growing = tr.State == analyze.StateGrowing
+			if tr.State == analyze.StateInsufficient {
+				r.PValue = noneCell(UnitPValue) // no test was made (trendRows)
+			}
 		}
 		ps.Rows = append(ps.Rows, r)
 	}
@@ -419,7 +439,7 @@ func buildFrag(d *analyze.Device) fragItem {
 		})
 	}
 	for i, p := range d.Points {
-		r := fragRow{Device: words.DeviceASCII(d.DeviceKey), Index: i + 1, File: p.Path, X: p.X,
+		r := fragRow{Device: words.Device(d.DeviceKey), Index: i + 1, File: p.Path, X: p.X,
 			Inactive: p.Usage.Inactive, LargestFree: p.Usage.LargestFree, External: p.Usage.ExternalFragmentation(), InternalWaste: p.Usage.InternalWaste}
 		if fr != nil && i < len(fr.Points) {
 			fp := fr.Points[i]
@@ -519,7 +539,7 @@ func neverFreedRows(d *analyze.Device) []neverFreedRow {
 	out := make([]neverFreedRow, 0, len(tw.NeverFreed))
 	for i := range tw.NeverFreed {
 		g := &tw.NeverFreed[i]
-		r := neverFreedRow{Device: words.DeviceASCII(d.DeviceKey), Path: tw.Path, Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint,
+		r := neverFreedRow{Device: words.Device(d.DeviceKey), Path: tw.Path, Site: g.Site, Function: g.Function, Fingerprint: g.Fingerprint,
 			Bytes: byteCell(g.Bytes), Blocks: countCell(g.Blocks, true), Steps: noneCell(UnitCount)}
 		if g.Turnovers > 0 {
 			r.Steps = countCell(g.Turnovers, true)

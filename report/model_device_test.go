@@ -29,11 +29,11 @@ func TestViewItems(t *testing.T) {
 			if len(d.Snapshots) != len(f.Devices[i].Points) {
 				t.Errorf("%s: device %d has %d snapshot rows for %d snapshots", name, i, len(d.Snapshots), len(f.Devices[i].Points))
 			}
-			checkCells(t, name+" "+d.ASCII+" snapshots", d.Snapshots, snapshotCols)
-			checkCells(t, name+" "+d.ASCII+" trends", append(d.Trends, d.StatsTrends...), trendCols)
-			checkCells(t, name+" "+d.ASCII+" groups", d.Groups, groupCols)
+			checkCells(t, name+" "+d.Label+" snapshots", d.Snapshots, snapshotCols)
+			checkCells(t, name+" "+d.Label+" trends", append(d.Trends, d.StatsTrends...), trendCols)
+			checkCells(t, name+" "+d.Label+" groups", d.Groups, groupCols)
 			if d.Processes != nil {
-				checkCells(t, name+" "+d.ASCII+" processes", d.Processes.Rows, processCols)
+				checkCells(t, name+" "+d.Label+" processes", d.Processes.Rows, processCols)
 			}
 		}
 		if name != "logs-only" && rows == 0 {

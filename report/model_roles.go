@@ -126,7 +126,7 @@ func buildRoles(f *analyze.Findings, d *analyze.Device) *rolesItem {
 
 // roleRowOf is the workbook's row of breakdown bd of device d.
 func roleRowOf(d *analyze.Device, moment string, index int, path string, x Cell, bd *roles.Breakdown) roleSnapshotRow {
-	r := roleSnapshotRow{Device: words.DeviceASCII(d.DeviceKey), Moment: moment, Index: index, Path: path, X: x, Allocated: byteCell(bd.Allocated)}
+	r := roleSnapshotRow{Device: words.Device(d.DeviceKey), Moment: moment, Index: index, Path: path, X: x, Allocated: byteCell(bd.Allocated)}
 	for k := range roles.NumRoles {
 		r.Bytes[k] = byteCell(bd.Bytes[k])
 	}

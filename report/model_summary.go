@@ -71,7 +71,7 @@ func summaryOf(f *analyze.Findings, v *view) *Summary {
 	for i := range f.OOMs {
 		o := &f.OOMs[i]
 		so := SummaryOOM{
-			Path: o.Path, Device: o.Device, DeviceType: o.Type.String(), Rank: keyRank(o.Key()), Time: timePtr(o.Time),
+			Path: o.Path, SummaryDeviceID: deviceID(o.Key()), Time: timePtr(o.Time),
 			RequestedBytes: o.Requested, DeviceFreeBytes: o.DeviceFree, ReservedBytes: o.Reserved,
 			AllocatedBytes: o.Allocated, CachedFreeBytes: o.CachedFree, LargestFreeBytes: o.LargestFree,
 			Class: string(o.Cause), Explanation: v.OOMs[i].Explanation,
@@ -94,6 +94,17 @@ func summaryOf(f *analyze.Findings, v *view) *Summary {
 	return s
 }
 
+// deviceID is device k's identity in summary.json, decided here once
+// for every entry that names a device: pinned host memory is kind
+// host_pinned, device type "host", never the CUDA device of its index.
+func deviceID(k analyze.DeviceKey) SummaryDeviceID {
+	id := SummaryDeviceID{Device: k.Device, DeviceType: k.Type.String(), Rank: keyRank(k), PID: k.PID, MIG: k.MIG, Name: words.Device(k)}
+	if k.Host {
+		id.DeviceType, id.Kind = HostDeviceType, analyze.HostPinnedKind
+	}
+	return id
+}
+
 // device returns the device of key k, nil when there is none.
 func device(f *analyze.Findings, k analyze.DeviceKey) *analyze.Device {
 	for _, d := range f.Devices {
@@ -107,7 +118,7 @@ func device(f *analyze.Findings, k analyze.DeviceKey) *analyze.Device {
 // summaryDevice is device d in summary.json; it is its view item.
 func summaryDevice(f *analyze.Findings, d *analyze.Device, it deviceItem) SummaryDevice {
 	sd := SummaryDevice{
-		Device: d.Device, DeviceType: d.Type.String(), Rank: keyRank(d.DeviceKey), PID: d.PID, MIG: d.MIG, Order: string(d.Order), Axis: string(d.Axis),
+		SummaryDeviceID: deviceID(d.DeviceKey), Order: string(d.Order), Axis: string(d.Axis),
 		Snapshots: []SummarySnapshot{}, Trends: []SummaryTrend{},
 		StackCoverage: round6(d.Coverage.LiveWithStack), Verdict: string(d.Status),
 	}
@@ -116,9 +127,6 @@ func summaryDevice(f *analyze.Findings, d *analyze.Device, it deviceItem) Summar
 		sd.CapacityBytes = &c
 	}
 	sd.PeakAllocatedBytes, sd.PeakReservedBytes = knownBytes(d.PeakAllocated), knownBytes(d.PeakReserved)
-	if d.Host {
-		sd.Kind = analyze.HostPinnedKind
-	}
 	sd.TraceWindow = summaryTraceWindow(d)
 	for i := range d.Points {
 		p := &d.Points[i]
@@ -269,8 +277,8 @@ func summarySuspect(d *analyze.Device, i int) SummarySuspect {
 	sus := &d.Suspects[i]
 	ss := SummarySuspect{
 		Site: sus.Site, Function: sus.Function, Fingerprint: sus.Fingerprint,
-		Device: d.Device, DeviceType: d.Type.String(), Rank: keyRank(d.DeviceKey), PID: d.PID,
-		CI95: ci(sus.Trend), PValue: num(sus.Trend.PValue), Confidence: string(sus.Confidence), Evidence: words.Evidence(d, i),
+		SummaryDeviceID: deviceID(d.DeviceKey),
+		CI95:            ci(sus.Trend), PValue: num(sus.Trend.PValue), Confidence: string(sus.Confidence), Evidence: words.Evidence(d, i),
 		Points: sus.Trend.N, State: string(sus.Trend.State), Test: sus.Trend.Test, Severity: string(sus.Severity),
 	}
 	ss.RanOut = summaryRanOut(sus.RanOut)
@@ -298,7 +306,7 @@ func summarySuspect(d *analyze.Device, i int) SummarySuspect {
 // summaryLeakSite is leak site j of device d in summary.json.
 func summaryLeakSite(d *analyze.Device, j int) SummaryLeakSite {
 	ls := &d.LeakSites[j]
-	sl := SummaryLeakSite{Site: ls.Site, Function: ls.Function, Device: d.Device, DeviceType: d.Type.String(), Rank: keyRank(d.DeviceKey), PID: d.PID, AccumulatingPaths: ls.Accumulating, Severity: string(ls.Severity),
+	sl := SummaryLeakSite{Site: ls.Site, Function: ls.Function, SummaryDeviceID: deviceID(d.DeviceKey), AccumulatingPaths: ls.Accumulating, Severity: string(ls.Severity),
 		Lockstep: slices.Contains(d.Lockstep, j)}
 	for _, i := range ls.Suspects {
 		sl.Fingerprints = append(sl.Fingerprints, d.Suspects[i].Fingerprint)

@@ -331,12 +331,7 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 		} else if ls.GrowthBytesPerSnapshot != nil {
 			g, per = *ls.GrowthBytesPerSnapshot, "snapshot"
 		}
-		rank := -1 // no rank, as input.NoRank
-		if ls.Rank != nil {
-			rank = *ls.Rank
-		}
-		dev := units.TypedDevice(ls.DeviceType, rank, ls.Device)
-		r.Suspects = append(r.Suspects, OverviewSuspect{Fingerprint: ls.Fingerprint, Site: ls.Site, Function: ls.Function, Device: dev, Growth: g, Per: per})
+		r.Suspects = append(r.Suspects, OverviewSuspect{Fingerprint: ls.Fingerprint, Site: ls.Site, Function: ls.Function, Device: ls.Label(), Growth: g, Per: per})
 	}
 	return r
 }

@@ -81,7 +81,7 @@ func TestOverviewRunPeaksAndSlope(t *testing.T) {
 		// stands in the GPU peak columns, however large.
 		{"pinned host memory left out", []SummaryDevice{
 			{PeakAllocatedBytes: i64(2 * gib), PeakReservedBytes: i64(3 * gib)},
-			{Kind: "host_pinned", PeakAllocatedBytes: i64(40 * gib), PeakReservedBytes: i64(48 * gib)}},
+			{SummaryDeviceID: SummaryDeviceID{Kind: "host_pinned"}, PeakAllocatedBytes: i64(40 * gib), PeakReservedBytes: i64(48 * gib)}},
 			"2.00 GiB", "3.00 GiB", "n/a", `"peak_allocated_bytes":2147483648,"peak_reserved_bytes":3221225472`},
 		{"no trend", []SummaryDevice{{PeakAllocatedBytes: i64(0), PeakReservedBytes: i64(gib)}},
 			"0 B", "1.00 GiB", "n/a", `"peak_allocated_bytes":0,"peak_reserved_bytes":1073741824`},

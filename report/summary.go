@@ -6,8 +6,10 @@ import (
 	"math"
 	"time"
 
+	"gpureport/analyze"
 	"gpureport/input"
 	"gpureport/internal/units"
+	"gpureport/placement"
 )
 
 // SummarySchema is the schema name of summary.json.
@@ -83,12 +85,18 @@ type SummarySkipped struct {
 	Reason string `json:"reason"`
 }
 
-// SummaryDevice is one (rank, device) series in devices.
-type SummaryDevice struct {
+// SummaryDeviceID is a device's identity in summary.json: every entry
+// that names a device (devices, leak_suspects, leak_sites, ooms) embeds
+// it, filled by one function from the device's key, so that a leak on a
+// rank's pinned host memory reads as host memory wherever it is named.
+type SummaryDeviceID struct {
 	// Device is the device index; DeviceType its kind as PyTorch names it
-	// ("cuda", "xpu", "npu", "mps", ...; docs/design.md). A summary.json
-	// written before device types were kept lacks it: its devices are
-	// CUDA devices, and ParseSummary reads it so.
+	// ("cuda", "xpu", "npu", "mps", ...; docs/design.md), and "host" for a
+	// rank's pinned host memory, which is no device of PyTorch's (its
+	// tensors' device is the CPU) and whose Device is 0, the index of the
+	// host allocator. A summary.json written before device types were
+	// kept lacks it: its devices are CUDA devices, and ParseSummary reads
+	// it so.
 	Device     int    `json:"device"`
 	DeviceType string `json:"device_type"`
 	Rank       *int   `json:"rank"`
@@ -101,7 +109,41 @@ type SummaryDevice struct {
 	MIG string `json:"mig,omitempty"`
 	// Kind is "host_pinned" for a rank's pinned host memory (docs/design.md),
 	// absent for a GPU.
-	Kind          string `json:"kind,omitempty"`
+	Kind string `json:"kind,omitempty"`
+	// Name is the device's name as every report writes it ("rank 1 ·
+	// cuda:0", "pinned host"); absent in a summary.json written before
+	// it was kept (Label rebuilds it).
+	Name string `json:"name,omitempty"`
+}
+
+// HostDeviceType is SummaryDeviceID.DeviceType of a rank's pinned host
+// memory.
+const HostDeviceType = "host"
+
+// Key is the device key the identity names.
+func (id SummaryDeviceID) Key() analyze.DeviceKey {
+	k := analyze.DeviceKey{Rank: input.NoRank, Device: id.Device, Type: placement.ParseDeviceType(id.DeviceType), MIG: id.MIG, PID: id.PID}
+	if id.Rank != nil {
+		k.Rank = *id.Rank
+	}
+	if id.Kind == analyze.HostPinnedKind || id.DeviceType == HostDeviceType {
+		k.Type, k.Host = analyze.CUDA, true
+	}
+	return k
+}
+
+// Label is the device's name as the reports write it: Name, else (a
+// summary.json from before it) the name of Key.
+func (id SummaryDeviceID) Label() string {
+	if id.Name != "" {
+		return id.Name
+	}
+	return id.Key().Name()
+}
+
+// SummaryDevice is one (rank, device) series in devices.
+type SummaryDevice struct {
+	SummaryDeviceID
 	CapacityBytes *int64 `json:"capacity_bytes"`
 	// PeakAllocatedBytes and PeakReservedBytes are the device's peaks as
 	// analyze decided them (analyze.Device.PeakAllocated): over its
@@ -376,11 +418,8 @@ type SummarySuppressor struct {
 type SummaryLeakSite struct {
 	Site     string `json:"site"`
 	Function string `json:"function"`
-	// Device and DeviceType are its device, as SummaryDevice's.
-	Device            int          `json:"device"`
-	DeviceType        string       `json:"device_type"`
-	Rank              *int         `json:"rank"`
-	PID               int          `json:"pid,omitempty"` // as SummaryDevice's
+	// SummaryDeviceID is its device, as SummaryDevice's.
+	SummaryDeviceID
 	Fingerprints      []string     `json:"fingerprints"`
 	AccumulatingPaths int          `json:"accumulating_paths"`
 	Severity          string       `json:"severity"`
@@ -392,13 +431,11 @@ type SummaryLeakSite struct {
 
 // SummarySuspect is a top leak suspect.
 type SummarySuspect struct {
-	Site               string   `json:"site"`
-	Function           string   `json:"function"`
-	Fingerprint        string   `json:"fingerprint"`
-	Device             int      `json:"device"`
-	DeviceType         string   `json:"device_type"`
-	Rank               *int     `json:"rank"`
-	PID                int      `json:"pid,omitempty"` // as SummaryDevice's
+	Site        string `json:"site"`
+	Function    string `json:"function"`
+	Fingerprint string `json:"fingerprint"`
+	// SummaryDeviceID is its device, as SummaryDevice's.
+	SummaryDeviceID
 	GrowthBytesPerStep *float64 `json:"growth_bytes_per_step"`
 	GrowthBytesPerHour *float64 `json:"growth_bytes_per_hour,omitempty"`
 	// GrowthBytesPerSnapshot is set instead of both on a snapshot-order
@@ -431,12 +468,10 @@ type SummarySuspect struct {
 // SummaryOOM is one explained out-of-memory event.
 type SummaryOOM struct {
 	Path string `json:"path"`
-	// Device and DeviceType are the device it happened on, as
-	// SummaryDevice's: a training log's message names its backend ("XPU
-	// out of memory": "xpu").
-	Device           int     `json:"device"`
-	DeviceType       string  `json:"device_type"`
-	Rank             *int    `json:"rank"`
+	// SummaryDeviceID is the device it happened on, as SummaryDevice's:
+	// a training log's message names its backend ("XPU out of memory":
+	// "xpu").
+	SummaryDeviceID
 	Time             *string `json:"time"`
 	RequestedBytes   int64   `json:"requested_bytes"`
 	DeviceFreeBytes  int64   `json:"device_free_bytes"`

@@ -35,12 +35,12 @@ func textOf(w io.Writer, v *view) error {
 		switch d.Kind {
 		case kindMemoryStats:
 			// torch.cuda.memory_stats() lines stand in for snapshots.
-			line = fmt.Sprintf("  %-16s no snapshots; memory_stats peak reserved %s, allocated %s", d.ASCII, d.PeakReserved.Text, d.PeakAllocated.Text)
+			line = fmt.Sprintf("  %-16s no snapshots; memory_stats peak reserved %s, allocated %s", d.Label, d.PeakReserved.Text, d.PeakAllocated.Text)
 		case kindGPU:
 			// A GPU log without snapshots: the driver's view is all there is.
-			line = fmt.Sprintf("  %-16s no snapshots; %s peak %s", d.ASCII, d.UsedName, d.PeakUsed.Text)
+			line = fmt.Sprintf("  %-16s no snapshots; %s peak %s", d.Label, d.UsedName, d.PeakUsed.Text)
 		default:
-			line = fmt.Sprintf("  %-16s peak reserved %s, allocated %s", d.ASCII, d.PeakReserved.Text, d.PeakAllocated.Text)
+			line = fmt.Sprintf("  %-16s peak reserved %s, allocated %s", d.Label, d.PeakReserved.Text, d.PeakAllocated.Text)
 		}
 		if d.PeakUsed.Unit == UnitBytes && d.Kind != kindGPU {
 			line += ", " + d.UsedName + " " + d.PeakUsed.Text

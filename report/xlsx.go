@@ -15,7 +15,7 @@ import (
 )
 
 // Sheet names of report.xlsx, in order.
-var xlsxSheets = []string{"Summary", "Snapshots", "Trend", "Suspects", "Groups", "Never freed", "Fragmentation", "Roles", "GPU samples",
+var xlsxSheets = []string{"Summary", "Snapshots", "Trend", "Suspects", "OOMs", "Groups", "Never freed", "Fragmentation", "Roles", "GPU samples",
 	"Memory stats", "Processes", "Process samples", "Inputs"}
 
 // maxXLSXRows is the most data rows a sheet gets (Excel's limit is
@@ -130,7 +130,7 @@ func xlsxOf(v *view, opt Options) ([]byte, error) {
 	// once a stream writer has written one, excelize would parse its
 	// XML back to select or unselect it, and write it out again.
 	f.SetActiveSheet(0)
-	steps := []func() error{w.summary, w.snapshots, w.trend, w.suspects, w.groups, w.neverFreed, w.fragmentation, w.roles, w.gpuSamples,
+	steps := []func() error{w.summary, w.snapshots, w.trend, w.suspects, w.ooms, w.groups, w.neverFreed, w.fragmentation, w.roles, w.gpuSamples,
 		w.memoryStats, w.processes, w.processSamples, w.inputs}
 	for _, st := range steps {
 		if err := st(); err != nil {
@@ -493,15 +493,15 @@ func (w *xlsxWriter) summary() error {
 		for _, d := range v.Devices {
 			if d.GPU != nil && len(d.GPU.Used) > maxXLSXGPURows {
 				add("Note", fmt.Sprintf("%s: %s GPU readings thinned to %s on the GPU samples sheet (LTTB, peaks kept)",
-					d.ASCII, units.Count(int64(len(d.GPU.Used))), units.Count(maxXLSXGPURows)))
+					d.Label, units.Count(int64(len(d.GPU.Used))), units.Count(maxXLSXGPURows)))
 			}
 			if s := d.Share; s != nil && len(s.Percent) > maxXLSXGPURows {
 				add("Note", fmt.Sprintf("%s: %s readings of used share thinned to %s on the GPU samples sheet (LTTB, peaks kept)",
-					d.ASCII, units.Count(int64(len(s.Percent))), units.Count(maxXLSXGPURows)))
+					d.Label, units.Count(int64(len(s.Percent))), units.Count(maxXLSXGPURows)))
 			}
 			if m := d.MemoryStats; m != nil && len(m.Readings) > maxXLSXGPURows {
 				add("Note", fmt.Sprintf("%s: %s memory_stats readings thinned to %s on the Memory stats sheet (LTTB on allocated, peaks kept)",
-					d.ASCII, units.Count(int64(len(m.Readings))), units.Count(maxXLSXGPURows)))
+					d.Label, units.Count(int64(len(m.Readings))), units.Count(maxXLSXGPURows)))
 			}
 		}
 		_ = eachProcess(v, func(set *processSet, r *processRow, p *analyze.ProcessSeries) error {
@@ -638,7 +638,7 @@ func (w *xlsxWriter) timelineCharts(trendRows int) error {
 				{Name: "'Snapshots'!$J$1", Categories: ref("I"), Values: ref("J")},
 				{Name: "'Snapshots'!$K$1", Categories: ref("I"), Values: ref("K")},
 			},
-			Title:     excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Timeline " + d.ASCII + " (GiB)"}}},
+			Title:     excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Timeline " + d.Label + " (GiB)"}}},
 			Legend:    excelize.ChartLegend{Position: "bottom"},
 			XAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: d.Prov.Axis}}}},
 			YAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "GiB"}}}},
@@ -656,7 +656,7 @@ func (w *xlsxWriter) timelineCharts(trendRows int) error {
 // suspectCols are the Suspects sheet's columns.
 var suspectCols = []xcolumn[numbered[suspectItem]]{
 	xc("#", 5, "", func(n numbered[suspectItem]) Cell { return countCell(n.N, false) }),
-	xt("Device", 18, func(n numbered[suspectItem]) string { return n.It.DeviceASCII }),
+	xt("Device", 18, func(n numbered[suspectItem]) string { return n.It.Device }),
 	xt("Site", 30, func(n numbered[suspectItem]) string { return n.It.Site }),
 	xt("Function", 24, func(n numbered[suspectItem]) string { return n.It.Function }),
 	xt("Fingerprint", 20, func(n numbered[suspectItem]) string { return n.It.Fingerprint }),
@@ -698,6 +698,33 @@ func stackText(stack []analyze.Frame) string {
 // suspects lists every leak suspect in the view's order.
 func (w *xlsxWriter) suspects() error {
 	return itemSheet(w, "Suspects", "tSuspects", suspectCols, numberedOf(w.v.Suspects, -1), nil)
+}
+
+// oomCols are the OOMs sheet's columns: each explained OOM's figures,
+// the cells summary.md's and the page's "Out of memory" sections print
+// (oomItem), as numbers in the figures' units.
+var oomCols = []xcolumn[numbered[oomItem]]{
+	xc("#", 5, "", func(n numbered[oomItem]) Cell { return countCell(n.N, false) }),
+	xt("Device", 18, func(n numbered[oomItem]) string { return n.It.Device }),
+	xc("Time (UTC)", 20, fmtTime, func(n numbered[oomItem]) Cell { return n.It.At }),
+	xt("Class", 14, func(n numbered[oomItem]) string { return n.It.Cause }),
+	xt("Handled", 8, func(n numbered[oomItem]) string { return map[bool]string{true: "yes", false: "no"}[n.It.Handled] }),
+	xc("Request", 13, fmtMiB, func(n numbered[oomItem]) Cell { return n.It.Requested }),
+	xc("Free on the device", 18, fmtMiB, func(n numbered[oomItem]) Cell { return n.It.DeviceFree }),
+	xc("Reserved", 13, fmtMiB, func(n numbered[oomItem]) Cell { return n.It.Reserved }),
+	xc("Allocated", 13, fmtMiB, func(n numbered[oomItem]) Cell { return n.It.Allocated }),
+	xc("Cached free", 13, fmtMiB, func(n numbered[oomItem]) Cell { return n.It.CachedFree }),
+	xc("Largest free block", 18, fmtMiB, func(n numbered[oomItem]) Cell { return n.It.LargestFree }),
+	xc("Missing", 13, fmtMiB, func(n numbered[oomItem]) Cell { return n.It.Missing }),
+	xc("Explanation", 80, fmtWrap, func(n numbered[oomItem]) Cell { return textCell(n.It.Explanation) }),
+	xt("Failing allocation", 30, func(n numbered[oomItem]) string { return n.It.Site }),
+	xt("File", 50, func(n numbered[oomItem]) string { return n.It.Path }),
+}
+
+// ooms lists every explained OOM, as the reports' "Out of memory"
+// sections do; a figure the input did not give is left empty.
+func (w *xlsxWriter) ooms() error {
+	return itemSheet(w, "OOMs", "tOOMs", oomCols, numberedOf(w.v.OOMs, -1), nil)
 }
 
 // groupCols are the Groups sheet's columns.
@@ -797,7 +824,7 @@ func (w *xlsxWriter) gpuSamples() error {
 				if g.Total > 0 {
 					total = toGiB(g.Total)
 				}
-				if err := emit([]any{d.ASCII, t, x, toGiB(u), u, total, nil}); err != nil {
+				if err := emit([]any{d.Label, t, x, toGiB(u), u, total, nil}); err != nil {
 					return err
 				}
 			}
@@ -823,7 +850,7 @@ func shareSamples(d deviceItem, emit func([]any) error) error {
 		if i < len(s.X) {
 			x = opt64(s.X[i])
 		}
-		if err := emit([]any{d.ASCII, t, x, nil, nil, nil, s.Percent[i] / 100}); err != nil {
+		if err := emit([]any{d.Label, t, x, nil, nil, nil, s.Percent[i] / 100}); err != nil {
 			return err
 		}
 	}
@@ -880,7 +907,7 @@ func (w *xlsxWriter) memoryStats() error {
 				if i < len(m.X) {
 					x = opt64(m.X[i])
 				}
-				if err := emit([]any{d.ASCII, rankCell(jobRank(d.Key)), d.Key.Device, i + 1, step, xlsxTime(r.Time), d.AxisUnit, x,
+				if err := emit([]any{d.Label, rankCell(jobRank(d.Key)), d.Key.Device, i + 1, step, xlsxTime(r.Time), d.AxisUnit, x,
 					bytesCell(r.Allocated, toGiB), bytesCell(r.Reserved, toGiB), bytesCell(r.Active, toGiB), bytesCell(r.InactiveSplit, toMiB),
 					bytesCell(r.NumAllocRetries, nil), bytesCell(r.NumOOMs, nil),
 					bytesCell(r.Allocated, nil), bytesCell(r.Reserved, nil), bytesCell(r.Active, nil), bytesCell(r.InactiveSplit, nil),

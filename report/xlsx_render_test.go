@@ -203,7 +203,7 @@ func TestXLSXInLibreOffice(t *testing.T) {
 	run(pdftoppm, "-png", "-r", "60", pdf, filepath.Join(out, "page"))
 	var titles []string
 	for _, d := range fd.Devices {
-		titles = append(titles, "Timeline "+words.DeviceASCII(d.DeviceKey), "What holds the memory, "+words.DeviceASCII(d.DeviceKey))
+		titles = append(titles, "Timeline "+words.Device(d.DeviceKey), "What holds the memory, "+words.Device(d.DeviceKey))
 	}
 	for _, title := range titles {
 		page := -1

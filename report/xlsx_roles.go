@@ -85,7 +85,7 @@ func (w *xlsxWriter) rolesCharts(tableRows int) error {
 		chart := &excelize.Chart{
 			Type:      excelize.AreaStacked,
 			Series:    series,
-			Title:     excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "What holds the memory, " + d.ASCII + " (GiB)"}}},
+			Title:     excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "What holds the memory, " + d.Label + " (GiB)"}}},
 			Legend:    excelize.ChartLegend{Position: "right"},
 			XAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: d.Prov.Axis}}}},
 			YAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "GiB"}}}},

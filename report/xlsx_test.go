@@ -60,7 +60,7 @@ func TestXLSX(t *testing.T) {
 		{"Snapshots", "A1", "Device"},
 		{"Snapshots", "J1", "Allocated"},
 		{"Snapshots", "I1", "X"},
-		{"Snapshots", "A2", "rank 0 cuda:0"},
+		{"Snapshots", "A2", "rank 0 · cuda:0"},
 		{"Snapshots", "E14", "rank1/snapshot_step_100.pickle"},
 		{"Snapshots", "I14", "100"},
 		{"Trend", "B2", "allocated_bytes"},

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
 	"errors"
@@ -69,6 +70,9 @@ func TestContainers(t *testing.T) {
 		{"truncated gzip", gz[:len(gz)/2], DecodeOptions{}, ContainerGzip, "the compressed data ends here (truncated file?)"},
 		{"gzip with a bad checksum", badCRC, DecodeOptions{}, ContainerGzip, "gzip data (offsets count decompressed bytes): offset " + strconv.Itoa(len(pkl)) + ": reading: gzip: invalid checksum"},
 		{"gzip of a pickle that is no snapshot", snapGzip([]byte("\x80\x04}\x94(\x8c\x08segments\x94K\x05u.")), DecodeOptions{}, ContainerGzip, "gzip data (offsets count decompressed bytes): offset 2: not a PyTorch memory snapshot: segments: expected list, got int"},
+		// A .tar.gz of snapshot files: the decompressed data is a tar
+		// archive, and the reason says so.
+		{"gzip of a tar of snapshots", snapGzip(snapTar(t, "snaps/step_100.pickle", pkl)), DecodeOptions{}, ContainerGzip, "gzip data: not a pickle, gzip, bzip2, torch.save zip or JSON snapshot file: the decompressed data is a tar archive; extract its files"},
 		{"gzip of no pickle", snapGzip([]byte("hello")), DecodeOptions{}, ContainerGzip, `gzip data: not a pickle, gzip, bzip2, torch.save zip or JSON snapshot file: the decompressed data starts with "hell"`},
 		{"zip of no pickle", snapZip(t, map[string][]byte{"archive/data.pkl": []byte("PK\x03\x04")}, zip.Store), DecodeOptions{}, ContainerZip, `zip member archive/data.pkl: not a pickle`},
 		{"empty", nil, DecodeOptions{}, "", "the file is empty"},
@@ -164,4 +168,21 @@ func TestBzip2Container(t *testing.T) {
 			t.Errorf("%q sniffed as %q", head, c)
 		}
 	}
+}
+
+// snapTar is a tar archive holding data under name.
+func snapTar(t *testing.T, name string, data []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
+	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data))}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tw.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

@@ -201,6 +201,13 @@ func decode(ra io.ReaderAt, size int64, whole *wholeReader, opt DecodeOptions) (
 	return s, c, err
 }
 
+// isTar reports whether head starts a tar archive: a POSIX (ustar) or
+// GNU header, whose magic stands at offset 257 of the first 512-byte
+// header block (a .tar.gz of snapshot files).
+func isTar(head []byte) bool {
+	return len(head) >= 262 && string(head[257:262]) == "ustar"
+}
+
 // decodeLimited decodes a decompressing stream, failing once it passes the
 // decompression bound. what names the stream in errors.
 func decodeLimited(open func() (io.Reader, error), opt DecodeOptions, what string) (*Snapshot, error) {
@@ -226,6 +233,9 @@ func decodeLimited(open func() (io.Reader, error), opt DecodeOptions, what strin
 				return br, false, nil // the caller reports the bound
 			case perr != nil && perr != io.EOF:
 				return nil, false, fmt.Errorf("%s: %w", what, perr)
+			}
+			if isTar(head) {
+				return nil, false, fmt.Errorf("%s: %w: the decompressed data is a tar archive; extract its files and point gpureport at them (it reads snapshot files, not archives of them)", what, ErrNotPickle)
 			}
 			return nil, false, fmt.Errorf("%s: %w: the decompressed data starts with %q", what, ErrNotPickle, head[:min(len(head), 4)])
 		}

@@ -113,7 +113,7 @@ func paths(d *analyze.Device, ls *analyze.LeakSite) string {
 // 7f3a9c01d2e4b5a6"; fp is the fingerprint as the writer shows it.
 func Suspect(d *analyze.Device, sp *analyze.Suspect, fp string) string {
 	t := sp.Trend
-	return fmt.Sprintf("%s %s on %s, %s, fingerprint %s", sp.Site, sp.Function, DeviceASCII(d.DeviceKey), units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), fp)
+	return fmt.Sprintf("%s %s on %s, %s, fingerprint %s", sp.Site, sp.Function, Device(d.DeviceKey), units.RateCI(t.Slope, t.Lo, t.Hi, t.Per), fp)
 }
 
 // Claim is what a suspect's section claims, in sentences: "The live

@@ -15,11 +15,6 @@ import (
 // ranks, "cuda:0 · MIG GI 7" for a MIG device (analyze.DeviceKey.Name).
 func Device(k analyze.DeviceKey) string { return k.Name() }
 
-// DeviceASCII is Device for plain-text outputs: "rank 3 cuda:0".
-func DeviceASCII(k analyze.DeviceKey) string {
-	return strings.ReplaceAll(Device(k), " · ", " ")
-}
-
 // UsedShare is a GPU's peak used memory as a share of the device, for a
 // GPU whose logs give only that share: "74.8% of the device".
 func UsedShare(s *analyze.ShareSeries) string {

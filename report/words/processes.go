@@ -14,7 +14,7 @@ import (
 func GrowingProcess(d *analyze.Device, p *analyze.ProcessSeries) string {
 	where := OtherGPU(p)
 	if d != nil {
-		where = DeviceASCII(d.DeviceKey)
+		where = Device(d.DeviceKey)
 	}
 	t := p.Trend
 	return fmt.Sprintf(" on %s: %s, %s; peak %s, last %s (%s, nvidia-smi)",
