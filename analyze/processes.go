@@ -25,7 +25,11 @@ import (
 //
 // Each process with at least MinPoints readings gets a trend of its used
 // memory, fitted with FitTrend under the device rules (the process's own
-// median as the steady level): on the device axis when enough readings
+// median as the steady level) and a GPU monitor's reading rules
+// (TrendRules.Readings), as its GPU's used memory is: the idle head and
+// tail set aside, a start-up ramp that reaches its working level and
+// growth that levels off read flat, jobs one after another judged one by
+// one. On the device axis when enough readings
 // are placed there, else on hours since its first reading, else on the
 // readings' positions. A process whose memory grows is what a run with
 // only nvidia-smi logs can show of a leak.
@@ -216,6 +220,12 @@ func processTrend(s *ProcessSeries, per units.Per, rules TrendRules) *Trend {
 	x, y = binMedians(x, y, maxGPUPoints)
 	r := rules
 	r.RefLevel = 0 // the process's own level
+	// A monitor's readings of one process, as of its GPU: the readings
+	// before its start-up and after its end are set aside, a start-up
+	// ramp that reaches its working level is no growth, and jobs run one
+	// after another under one process are judged one by one (trend.go,
+	// readingjobs.go).
+	r.Readings = true
 	t := FitTrend(MetricProcessUsed, per, x, y, r)
 	return &t
 }
