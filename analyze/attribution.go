@@ -341,11 +341,9 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 			sp.Share = c.trend.Slope / ac.allocTr.Slope
 		}
 		sp.Confidence, sp.Evidence = suspectConfidence(&sp, g, ac)
-		sp.Suppressed = matchSuppression(ac.suppress, g.Signature, g.Stack)
-		if sp.Suppressed == "" && ac.builtins {
-			if b := BuiltinSuppression(g); b != "" {
-				sp.Suppressed = "built-in: " + b
-			}
+		sp.Suppressed = suppressedBy(g, ac)
+		if e := GraphGrowth(g); e != nil && sp.Suppressed == "" {
+			sp.Evidence = append(sp.Evidence, *e)
 		}
 		suspects = append(suspects, sp)
 	}
@@ -354,6 +352,21 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 		return cmp.Compare(boolInt(a.Suppressed != ""), boolInt(b.Suppressed != ""))
 	})
 	return sorted, suspects
+}
+
+// suppressedBy names the suppression a suspect of group g matches: the
+// first user rule, else a built-in pattern unless they are off; "" when
+// none.
+func suppressedBy(g *Group, ac attributionContext) string {
+	if r := matchSuppression(ac.suppress, g.Signature, g.Stack); r != "" {
+		return r
+	}
+	if ac.builtins {
+		if b := BuiltinSuppression(g); b != "" {
+			return "built-in: " + b
+		}
+	}
+	return ""
 }
 
 // suspectConfidence grades a suspect and lists the numbers behind it.
@@ -528,11 +541,9 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 			sp.Confidence = ConfidenceMedium // a few jumps, not a steady trend
 		}
 		sp.Evidence = append(sp.Evidence, ev)
-		sp.Suppressed = matchSuppression(ac.suppress, g.Signature, g.Stack)
-		if sp.Suppressed == "" && ac.builtins {
-			if b := BuiltinSuppression(g); b != "" {
-				sp.Suppressed = "built-in: " + b
-			}
+		sp.Suppressed = suppressedBy(g, ac)
+		if e := GraphGrowth(g); e != nil && sp.Suppressed == "" {
+			sp.Evidence = append(sp.Evidence, *e)
 		}
 		// Unsuppressed suspects first, then by slope.
 		d.Suspects = append(d.Suspects, sp)

@@ -945,6 +945,10 @@ type Evidence struct {
 	// before it, in bytes (EvidenceOOM).
 	Path string
 	Grew int64
+	// Compile says that torch.compile or CUDA-graph frames are on the
+	// stack (EvidenceGraphGrowth); without them only the group's private
+	// pool says its memory is a graph's (or a MemPool's).
+	Compile bool
 }
 
 // SurvivalEvidence is what the survival of a growing group's blocks shows

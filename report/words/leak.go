@@ -47,6 +47,12 @@ func Evidence(d *analyze.Device, i int) []string {
 				units.Bytes(e.Bytes), units.Bytes(e.Of), units.Percent(1-analyze.PinnedLiveShare))
 		case analyze.EvidenceSurvival:
 			s = Survival(sp.Survival)
+		case analyze.EvidenceGraphGrowth:
+			what := "its blocks all sit in a private pool (a CUDA graph's, or a MemPool's)"
+			if e.Compile {
+				what = "torch.compile / CUDA-graph frames are on its stack"
+			}
+			s = fmt.Sprintf("%s, and its blocks go on growing after the first third of the run (%d → %d): graphs re-recorded for new input shapes without end, not a warm-up that stops once every shape was seen", what, e.Bytes, e.Of)
 		default:
 			// A kind without a sentence of its own yet says its name.
 			s = string(e.Kind)
