@@ -230,6 +230,7 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 		surv  *SurvivalEvidence
 	}
 	var cands []cand
+	var later map[int32]bool // the groups keptNominee follows, found once
 	for gi := range sg.groups {
 		g := &sg.groups[gi]
 		if g.Kind == SiteNone {
@@ -257,6 +258,13 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 		}
 		tr := fitKept("live_bytes", ac.per, ac.x, all, ac.keep, rules)
 		if tr.State != StateGrowing {
+			// What it keeps may grow under its noise (nominate.go).
+			if later == nil && sg.survival != nil {
+				later = sg.survival.laterBirths()
+			}
+			if ev := keptNominee(sg.survival, later, g.Key, &tr, ac); ev != nil {
+				cands = append(cands, cand{gi, *ev.Kept, ev})
+			}
 			continue
 		}
 		// Growing bytes are a leak only if they survive (survival.go):

@@ -966,6 +966,11 @@ type SurvivalEvidence struct {
 	// Largest is the trend of the group's largest block, set when Form is
 	// SurvivalRecreated.
 	Largest *Trend
+	// Live is the trend of the group's live bytes when they did not grow
+	// and the growth of its kept bytes alone made it a suspect
+	// (nominate.go): its transient blocks hide what it keeps. The
+	// suspect's trend is then Kept. Nil when the live bytes grew.
+	Live *Trend
 	// Survivors is the bytes at the last periodic snapshot in blocks that
 	// were alive at the one before; KeptBytes the bytes of the blocks
 	// alive at the last snapshot; Blocks the group's blocks there and Old
