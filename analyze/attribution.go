@@ -223,7 +223,7 @@ type attributionContext struct {
 
 // findSuspects tests every group and returns the suspects, ranked, and
 // the groups capped to MaxGroups with suspect indexes resolved.
-func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) {
+func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect, []container) {
 	type cand struct {
 		g     int
 		trend Trend
@@ -231,6 +231,7 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 	}
 	var cands []cand
 	var later map[int32]bool // the groups keptNominee follows, found once
+	var turned []container   // the groups that grow and turn over
 	for gi := range sg.groups {
 		g := &sg.groups[gi]
 		if g.Kind == SiteNone {
@@ -271,6 +272,7 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 		// a group that replaces its blocks is a bounded container.
 		ev := survivalEvidence(sg.survival.Group(g.Key), &tr, ac)
 		if ev.Form == SurvivalTurnedOver {
+			turned = append(turned, container{site: g.Site, function: g.Function, slope: tr.Slope, turnover: ev.Turnover})
 			continue
 		}
 		cands = append(cands, cand{gi, tr, ev})
@@ -359,7 +361,7 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 	slices.SortStableFunc(suspects, func(a, b Suspect) int {
 		return cmp.Compare(boolInt(a.Suppressed != ""), boolInt(b.Suppressed != ""))
 	})
-	return sorted, suspects
+	return sorted, suspects, turned
 }
 
 // suppressedBy names the suppression a suspect of group g matches: the

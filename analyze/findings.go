@@ -590,6 +590,10 @@ type Trend struct {
 	// already ran out of memory on the device (Device.RanOut): no time to
 	// capacity is forecast for an event that happened. nil otherwise.
 	RanOut *RanOut
+	// Bounded is, in place of a projection, why a growing trend of the
+	// allocator's memory gets none: its growth is that of bounded
+	// containers, not a leak (bounded.go). nil otherwise.
+	Bounded *Bounded
 	// Jobs is, for a GPU monitor's readings that fell back to the idle
 	// GPU between jobs run one after another, the number of jobs they
 	// split into (each judged alone: jobSpans); 0 when they did not
@@ -639,6 +643,23 @@ type TrendWhy struct {
 	// over the run, in bytes (PatternUntilOOM): that growth, not Rule,
 	// made it growing; 0 otherwise.
 	UntilOOM float64
+}
+
+// Bounded is why a device's growing trend gets no time to capacity: the
+// stack groups that grow turn their blocks over (bounded containers of
+// recent tensors whose sizes drift, survival.go), and no leak suspect is
+// left on the device (bounded.go).
+type Bounded struct {
+	// Site and Function name the container that grows fastest, "(no
+	// stack)" for blocks without frames.
+	Site, Function string
+	// Containers counts the groups that grow and turn over; Slope is their
+	// summed growth, in bytes per unit of the trend's axis.
+	Containers int
+	Slope      float64
+	// Turnover is the longest the fastest container kept a block it let
+	// go, in snapshots.
+	Turnover int
 }
 
 // Projection is a time-to-capacity forecast.

@@ -177,7 +177,7 @@ func shareChart(d *analyze.Device) chartSpec {
 // that do not grow are not projected, nor those of a device the run
 // already ran out of memory on (Trend.RanOut).
 func projectionEnd(t *analyze.Trend, x0, x1 float64) float64 {
-	if t.State != analyze.StateGrowing && t.Projection == nil || t.RanOut != nil {
+	if t.State != analyze.StateGrowing && t.Projection == nil || t.RanOut != nil || t.Bounded != nil {
 		return x1
 	}
 	span := x1 - x0
