@@ -178,10 +178,10 @@ func matchSuppression(rules []Suppression, sig Signature, frames []snapshot.Fram
 //   - "torch.compile / CUDA graph memory": a frame of torch._inductor,
 //     torch._dynamo, CUDA graph trees or torch.cuda.graphs (compiled
 //     graphs and their private pools grow as new shapes are compiled),
-//     whose growth stopped (stillGrowing);
+//     whose block count held still over the last third (stillGrowing);
 //   - "private pool memory (CUDA graphs, MemPool)": every live block of
-//     the group sits in a private pool (Group.Private), and its growth
-//     stopped. A graph keeps the static tensors of its capture for its
+//     the group sits in a private pool (Group.Private), and its block
+//     count held still over the last third. A graph keeps the static tensors of its capture for its
 //     replays; capturing another (a new shape) adds a pool, a step up
 //     that is not a leak, whatever frames the capture ran under;
 //   - "optimizer state (created at the first step)": torch.optim frames
@@ -189,15 +189,22 @@ func matchSuppression(rules []Suppression, sig Signature, frames []snapshot.Fram
 //     the series (state tensors are created once per parameter).
 //
 // Graph and compile memory grows while new input shapes come: a warm-up
-// that records a graph per shape bucket and then replays them plateaus.
-// Shapes that never repeat (sequence lengths without padding buckets
-// under torch.compile(mode="reduce-overhead")) record new graphs without
-// end, each keeping its memory in the pool: that growth is not benign,
-// and the group stays a suspect (GraphGrowth words why). The test that
-// tells them apart is the optimizer state's: the block count stopped
-// growing within the first third of the series (each new graph adds
-// blocks). A group seen at fewer than 3 points (a trace window's
-// stream) cannot show that and stays suppressed as before.
+// that records a graph per shape bucket and then replays them plateaus,
+// and a new shape or a recompilation later in the run steps the pool up
+// once more and plateaus again. Shapes that never repeat (sequence
+// lengths without padding buckets under
+// torch.compile(mode="reduce-overhead")) record new graphs without end,
+// each keeping its memory in the pool: that growth is not benign, and the
+// group stays a suspect (GraphGrowth words why). Each new graph adds
+// blocks, so the block count tells them apart, by the optimizer state's
+// test of "stopped growing", read at the end the graphs need: the count
+// held still over the last third of the series (stillGrowing). The
+// optimizer's state is made at the first step and must have stopped
+// within the first third; a graph may be recorded for a shape first seen
+// mid-run (the generated corpus's "captured twice": a second capture at
+// 30-70% of the run), which a first-third test would take for
+// re-recording without end. A group seen at fewer than 3 points (a trace
+// window's stream) cannot show either and stays suppressed as before.
 func BuiltinSuppression(g *Group) string {
 	compile, private := graphMemory(g)
 	optim := false
@@ -212,13 +219,12 @@ func BuiltinSuppression(g *Group) string {
 			optim = true
 		}
 	}
-	growing := stillGrowing(g)
 	switch {
-	case private && !growing:
+	case private && !stillGrowing(g):
 		return "private pool memory (CUDA graphs, MemPool)"
-	case compile && !growing:
+	case compile && !stillGrowing(g):
 		return "torch.compile / CUDA graph memory"
-	case optim && len(g.Blocks) >= 3 && !growing:
+	case optim && len(g.Blocks) >= 3 && !changedAfter(g.Blocks, len(g.Blocks)/3):
 		return "optimizer state (created at the first step)"
 	}
 	return ""
@@ -240,18 +246,20 @@ func graphMemory(g *Group) (compile, private bool) {
 	return compile, g.Private
 }
 
-// stillGrowing reports whether group g's block count went on changing
-// after the first third of its series: the opposite of "stopped growing
-// within the first third" (state created once per parameter, graphs
-// recorded once per shape bucket). False with fewer than 3 points, where
-// nothing tells.
+// stillGrowing reports whether group g's block count changed within the
+// last third of its series: graphs are still being recorded there, where
+// a warm-up, or a shape first seen mid-run, has stopped. False with fewer
+// than 3 points, where nothing tells.
 func stillGrowing(g *Group) bool {
-	if len(g.Blocks) < 3 {
-		return false
-	}
-	third := len(g.Blocks) / 3
-	for _, b := range g.Blocks[third:] {
-		if b != g.Blocks[third] {
+	n := len(g.Blocks)
+	return n >= 3 && changedAfter(g.Blocks, n-n/3-1)
+}
+
+// changedAfter reports whether any count after index k differs from the
+// one at k: the count did not stay put from k on.
+func changedAfter(blocks []int, k int) bool {
+	for _, b := range blocks[k:] {
+		if b != blocks[k] {
 			return true
 		}
 	}

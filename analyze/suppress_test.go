@@ -98,6 +98,11 @@ func TestBuiltinSuppression(t *testing.T) {
 		// A trace window's stream has no series to tell: as before.
 		{"inductor, no series", append([]snapshot.Frame{torchFrame("_inductor/codecache.py", 10, "call")}, stackAt("model.py", 9, "forward")...), nil, "torch.compile / CUDA graph memory"},
 		{"private pool, warm-up then flat", stackAt("train.py", 140, "forward"), []int{2, 4, 4, 4, 4, 4}, "private pool memory (CUDA graphs, MemPool)"},
+		// A second capture mid-run (a new shape, a recompilation): a
+		// step up that stopped a third of the run before its end.
+		{"private pool, captured twice", stackAt("train.py", 140, "forward"), []int{4, 4, 8, 8, 8, 12, 12, 12, 12, 12}, "private pool memory (CUDA graphs, MemPool)"},
+		// A new graph late in the run: still recording.
+		{"private pool, a graph in the last third", stackAt("train.py", 140, "forward"), []int{4, 4, 4, 4, 4, 4, 4, 8, 8, 8}, ""},
 		{"private pool still growing", stackAt("train.py", 140, "forward"), []int{2, 4, 6, 8, 10, 12}, ""},
 		{"optimizer state settled", []snapshot.Frame{torchFrame("optim/adam.py", 120, "_init_group"), userFrame("train.py", 70, "step")}, []int{0, 4, 4, 4, 4, 4}, "optimizer state (created at the first step)"},
 		{"optimizer still growing", []snapshot.Frame{torchFrame("optim/adam.py", 120, "_init_group"), userFrame("train.py", 70, "step")}, []int{0, 1, 2, 3, 4, 5}, ""},

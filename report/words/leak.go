@@ -57,7 +57,7 @@ func Evidence(d *analyze.Device, i int) []string {
 			if e.Compile {
 				what = "torch.compile / CUDA-graph frames are on its stack"
 			}
-			s = fmt.Sprintf("%s, and its blocks go on growing after the first third of the run (%d → %d): graphs re-recorded for new input shapes without end, not a warm-up that stops once every shape was seen", what, e.Bytes, e.Of)
+			s = fmt.Sprintf("%s, and its blocks still grow in the last third of the run (%d → %d): graphs re-recorded for new input shapes without end, not a warm-up that stops once every shape was seen", what, e.Bytes, e.Of)
 		default:
 			// A kind without a sentence of its own yet says its name.
 			s = string(e.Kind)
