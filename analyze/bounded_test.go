@@ -14,7 +14,7 @@ func TestBoundedNoForecast(t *testing.T) {
 	list := make([][]sblock, 16)
 	for k := range list {
 		for b := 0; b <= k; b++ {
-			list[k] = append(list[k], sblock{slot(b), 24 * mib, site})
+			list[k] = append(list[k], sblock{addr: slot(b), size: 24 * mib, frames: site})
 		}
 	}
 	cache := driftCache(16, 8, 4, stackAt("replay.py", 33, "push"))

@@ -17,7 +17,7 @@ func TestGraphGrowth(t *testing.T) {
 		out := make([][]sblock, n)
 		for k := range n {
 			for b := range count(k) {
-				out[k] = append(out[k], sblock{slot(b), 96 * mib, trees})
+				out[k] = append(out[k], sblock{addr: slot(b), size: 96 * mib, frames: trees})
 			}
 		}
 		return out

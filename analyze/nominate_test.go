@@ -24,11 +24,11 @@ func sameSiteRun(n, kept int, keptSize int64, maxChurn int, seed uint64, keep fu
 				continue
 			}
 			for j := range kept {
-				out[k] = append(out[k], sblock{slot(b*kept + j), keptSize, site})
+				out[k] = append(out[k], sblock{addr: slot(b*kept + j), size: keptSize, frames: site})
 			}
 		}
 		for range rng.IntN(maxChurn + 1) {
-			out[k] = append(out[k], sblock{slot(next), 64 * mib, site})
+			out[k] = append(out[k], sblock{addr: slot(next), size: 64 * mib, frames: site})
 			next++
 		}
 	}
