@@ -310,13 +310,16 @@ func (a *analysis) attribute(dr *deviceRun, sg *seriesGroups) {
 		// Stackless blocks that turn over are a container, as with stacks.
 		if t.State == StateGrowing {
 			if ev := survivalEvidence(sg.survival.Group(noStackSignature.Key), &t, dr.ac); ev.Form == SurvivalTurnedOver {
+				dr.turned = append(dr.turned, container{site: NoStackSite, slope: t.Slope, turnover: ev.Turnover})
 				t.State, t.Pattern, t.Why = StateFlat, PatternTurnedOver, TrendWhy{Rule: RuleTurnedOver}
 			}
 		}
 		d.Coverage.NoStackTrend = &t
 	}
 	dr.ac.coverage = d.Coverage
-	d.Groups, d.Suspects = findSuspects(sg, dr.ac)
+	var turned []container
+	d.Groups, d.Suspects, turned = findSuspects(sg, dr.ac)
+	dr.turned = append(dr.turned, turned...)
 }
 
 // traceWindow reads the last snapshot's trace window, the secondary
@@ -401,6 +404,7 @@ func (a *analysis) sites(dr *deviceRun) {
 		}
 	}
 	d.LeakSites = leakSites(d, dr.ac)
+	boundProjections(d, dr.turned)
 	d.WindowLeak = windowLeak(d, a.rules, a.opt.Suppressions, !a.opt.NoBuiltinSuppressions)
 	d.Lockstep = lockstepSites(d, dr.ac.keep)
 	lastShares(d)

@@ -223,13 +223,15 @@ type attributionContext struct {
 
 // findSuspects tests every group and returns the suspects, ranked, and
 // the groups capped to MaxGroups with suspect indexes resolved.
-func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) {
+func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect, []container) {
 	type cand struct {
 		g     int
 		trend Trend
 		surv  *SurvivalEvidence
 	}
 	var cands []cand
+	var later map[int32]bool // the groups keptNominee follows, found once
+	var turned []container   // the groups that grow and turn over
 	for gi := range sg.groups {
 		g := &sg.groups[gi]
 		if g.Kind == SiteNone {
@@ -257,12 +259,20 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 		}
 		tr := fitKept("live_bytes", ac.per, ac.x, all, ac.keep, rules)
 		if tr.State != StateGrowing {
+			// What it keeps may grow under its noise (nominate.go).
+			if later == nil && sg.survival != nil {
+				later = sg.survival.laterBirths()
+			}
+			if ev := keptNominee(sg.survival, later, g.Key, &tr, ac); ev != nil {
+				cands = append(cands, cand{gi, *ev.Kept, ev})
+			}
 			continue
 		}
 		// Growing bytes are a leak only if they survive (survival.go):
 		// a group that replaces its blocks is a bounded container.
 		ev := survivalEvidence(sg.survival.Group(g.Key), &tr, ac)
 		if ev.Form == SurvivalTurnedOver {
+			turned = append(turned, container{site: g.Site, function: g.Function, slope: tr.Slope, turnover: ev.Turnover})
 			continue
 		}
 		cands = append(cands, cand{gi, tr, ev})
@@ -341,11 +351,9 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 			sp.Share = c.trend.Slope / ac.allocTr.Slope
 		}
 		sp.Confidence, sp.Evidence = suspectConfidence(&sp, g, ac)
-		sp.Suppressed = matchSuppression(ac.suppress, g.Signature, g.Stack)
-		if sp.Suppressed == "" && ac.builtins {
-			if b := BuiltinSuppression(g); b != "" {
-				sp.Suppressed = "built-in: " + b
-			}
+		sp.Suppressed = suppressedBy(g, ac)
+		if e := GraphGrowth(g); e != nil && sp.Suppressed == "" {
+			sp.Evidence = append(sp.Evidence, *e)
 		}
 		suspects = append(suspects, sp)
 	}
@@ -353,7 +361,22 @@ func findSuspects(sg *seriesGroups, ac attributionContext) ([]Group, []Suspect) 
 	slices.SortStableFunc(suspects, func(a, b Suspect) int {
 		return cmp.Compare(boolInt(a.Suppressed != ""), boolInt(b.Suppressed != ""))
 	})
-	return sorted, suspects
+	return sorted, suspects, turned
+}
+
+// suppressedBy names the suppression a suspect of group g matches: the
+// first user rule, else a built-in pattern unless they are off; "" when
+// none.
+func suppressedBy(g *Group, ac attributionContext) string {
+	if r := matchSuppression(ac.suppress, g.Signature, g.Stack); r != "" {
+		return r
+	}
+	if ac.builtins {
+		if b := BuiltinSuppression(g); b != "" {
+			return "built-in: " + b
+		}
+	}
+	return ""
 }
 
 // suspectConfidence grades a suspect and lists the numbers behind it.
@@ -528,11 +551,9 @@ func oomSuspects(d *Device, ooms []OOM, ac attributionContext) {
 			sp.Confidence = ConfidenceMedium // a few jumps, not a steady trend
 		}
 		sp.Evidence = append(sp.Evidence, ev)
-		sp.Suppressed = matchSuppression(ac.suppress, g.Signature, g.Stack)
-		if sp.Suppressed == "" && ac.builtins {
-			if b := BuiltinSuppression(g); b != "" {
-				sp.Suppressed = "built-in: " + b
-			}
+		sp.Suppressed = suppressedBy(g, ac)
+		if e := GraphGrowth(g); e != nil && sp.Suppressed == "" {
+			sp.Evidence = append(sp.Evidence, *e)
 		}
 		// Unsuppressed suspects first, then by slope.
 		d.Suspects = append(d.Suspects, sp)

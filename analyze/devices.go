@@ -44,6 +44,10 @@ type deviceRun struct {
 	// points are what the fragmentation stage measured of each snapshot
 	// file for its point entry (keepPointEntries).
 	points []pointMeasure
+	// turned are the stack groups whose live bytes grow in blocks that
+	// turn over (bounded containers), from attribution to
+	// boundProjections.
+	turned []container
 }
 
 // devices makes the run's devices from its series, memory_stats readings

@@ -382,6 +382,10 @@ const (
 	// EvidenceSurvival: what following its blocks across the snapshots
 	// shows (Suspect.Survival).
 	EvidenceSurvival EvidenceKind = "survival"
+	// EvidenceGraphGrowth: CUDA-graph or torch.compile memory whose
+	// block count goes on growing: graphs recorded anew for new input
+	// shapes without end (GraphGrowth).
+	EvidenceGraphGrowth EvidenceKind = "graph growth"
 )
 
 // OutsideRule names what decided whether memory outside the caching
@@ -523,6 +527,10 @@ const (
 const (
 	// StepLookLockstep: the top leak site grows in lockstep with others.
 	StepLookLockstep StepKind = "look at lockstep sites"
+	// StepBucketShapes: the top leak is CUDA-graph or torch.compile
+	// memory that goes on growing (EvidenceGraphGrowth): graphs recorded
+	// anew for new input shapes.
+	StepBucketShapes StepKind = "bucket shapes for graphs"
 	// StepLookAutograd: the top leak site is an autograd node.
 	StepLookAutograd StepKind = "look at autograd node"
 	// StepLookNative: the top leak site has C++ frames only.

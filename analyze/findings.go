@@ -590,6 +590,10 @@ type Trend struct {
 	// already ran out of memory on the device (Device.RanOut): no time to
 	// capacity is forecast for an event that happened. nil otherwise.
 	RanOut *RanOut
+	// Bounded is, in place of a projection, why a growing trend of the
+	// allocator's memory gets none: its growth is that of bounded
+	// containers, not a leak (bounded.go). nil otherwise.
+	Bounded *Bounded
 	// Jobs is, for a GPU monitor's readings that fell back to the idle
 	// GPU between jobs run one after another, the number of jobs they
 	// split into (each judged alone: jobSpans); 0 when they did not
@@ -639,6 +643,23 @@ type TrendWhy struct {
 	// over the run, in bytes (PatternUntilOOM): that growth, not Rule,
 	// made it growing; 0 otherwise.
 	UntilOOM float64
+}
+
+// Bounded is why a device's growing trend gets no time to capacity: the
+// stack groups that grow turn their blocks over (bounded containers of
+// recent tensors whose sizes drift, survival.go), and no leak suspect is
+// left on the device (bounded.go).
+type Bounded struct {
+	// Site and Function name the container that grows fastest, "(no
+	// stack)" for blocks without frames.
+	Site, Function string
+	// Containers counts the groups that grow and turn over; Slope is their
+	// summed growth, in bytes per unit of the trend's axis.
+	Containers int
+	Slope      float64
+	// Turnover is the longest the fastest container kept a block it let
+	// go, in snapshots.
+	Turnover int
 }
 
 // Projection is a time-to-capacity forecast.
@@ -945,6 +966,10 @@ type Evidence struct {
 	// before it, in bytes (EvidenceOOM).
 	Path string
 	Grew int64
+	// Compile says that torch.compile or CUDA-graph frames are on the
+	// stack (EvidenceGraphGrowth); without them only the group's private
+	// pool says its memory is a graph's (or a MemPool's).
+	Compile bool
 }
 
 // SurvivalEvidence is what the survival of a growing group's blocks shows
@@ -962,6 +987,11 @@ type SurvivalEvidence struct {
 	// Largest is the trend of the group's largest block, set when Form is
 	// SurvivalRecreated.
 	Largest *Trend
+	// Live is the trend of the group's live bytes when they did not grow
+	// and the growth of its kept bytes alone made it a suspect
+	// (nominate.go): its transient blocks hide what it keeps. The
+	// suspect's trend is then Kept. Nil when the live bytes grew.
+	Live *Trend
 	// Survivors is the bytes at the last periodic snapshot in blocks that
 	// were alive at the one before; KeptBytes the bytes of the blocks
 	// alive at the last snapshot; Blocks the group's blocks there and Old

@@ -97,6 +97,14 @@ func leakSites(d *Device, ac attributionContext) []LeakSite {
 			return cmp.Compare(d.Suspects[b].Trend.Slope, d.Suspects[a].Trend.Slope)
 		})
 		ls.Trend = siteTrend(ls.Bytes, ac)
+		// A path whose live bytes hide what it keeps under transient
+		// tensors (nominate.go) makes the sum as noisy: the site then
+		// grows at least as fast as its fastest path.
+		if fastest := &d.Suspects[ls.Suspects[0]]; ls.Trend.State != StateGrowing && slices.ContainsFunc(ls.Suspects, func(i int) bool {
+			return d.Suspects[i].Survival != nil && d.Suspects[i].Survival.Live != nil
+		}) {
+			ls.Trend = fastest.Trend
+		}
 		for _, i := range ls.Suspects {
 			d.Suspects[i].Evidence = append(d.Suspects[i].Evidence, Evidence{Kind: EvidencePaths})
 		}

@@ -14,7 +14,9 @@ import (
 //
 //   - a leak with a site: where to look, by what the top suspect's site
 //     is: one of several sites growing in lockstep (one object keeps them
-//     alive: look at what the training loop keeps), an autograd node
+//     alive: look at what the training loop keeps), CUDA-graph or
+//     torch.compile memory that goes on growing (graphs recorded for new
+//     shapes: pad to shape buckets or mark the dimension dynamic), an autograd node
 //     (backward's tensors kept across steps), C++ frames only (record
 //     Python stacks too), or a line of user code;
 //   - a leak without a site: record stacks (or, when some stacks were
@@ -64,6 +66,8 @@ func decideNextSteps(f *Findings) {
 		switch native := d.siteKind(sp) == SiteNative; {
 		case len(d.Lockstep) > 0 && slices.Contains(d.Lockstep, d.SiteIndex(top.Index)):
 			kind = StepLookLockstep
+		case slices.ContainsFunc(sp.Evidence, func(e Evidence) bool { return e.Kind == EvidenceGraphGrowth }):
+			kind = StepBucketShapes
 		case native && strings.HasSuffix(sp.Site, AutogradSiteSuffix):
 			kind = StepLookAutograd
 		case native:

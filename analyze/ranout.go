@@ -70,7 +70,7 @@ func ranOut(f *Findings) {
 // nor growing stays as it is.
 func (t *Trend) ranOut(r *RanOut) {
 	if t.Projection != nil || t.State == StateGrowing {
-		t.Projection, t.RanOut = nil, r
+		t.Projection, t.RanOut, t.Bounded = nil, r, nil
 	}
 }
 

@@ -177,19 +177,36 @@ func matchSuppression(rules []Suppression, sig Signature, frames []snapshot.Fram
 //     workspace or handle setup (they grow once per new shape or stream);
 //   - "torch.compile / CUDA graph memory": a frame of torch._inductor,
 //     torch._dynamo, CUDA graph trees or torch.cuda.graphs (compiled
-//     graphs and their private pools grow as new shapes are compiled);
+//     graphs and their private pools grow as new shapes are compiled),
+//     whose block count held still over the last third (stillGrowing);
 //   - "private pool memory (CUDA graphs, MemPool)": every live block of
-//     the group sits in a private pool (Group.Private). A graph keeps the
-//     static tensors of its capture for its replays; capturing another
-//     (a new shape) adds a pool, a step up that is not a leak, whatever
-//     frames the capture ran under;
+//     the group sits in a private pool (Group.Private), and its block
+//     count held still over the last third. A graph keeps the static tensors of its capture for its
+//     replays; capturing another (a new shape) adds a pool, a step up
+//     that is not a leak, whatever frames the capture ran under;
 //   - "optimizer state (created at the first step)": torch.optim frames
 //     and a block count that stopped growing within the first third of
 //     the series (state tensors are created once per parameter).
+//
+// Graph and compile memory grows while new input shapes come: a warm-up
+// that records a graph per shape bucket and then replays them plateaus,
+// and a new shape or a recompilation later in the run steps the pool up
+// once more and plateaus again. Shapes that never repeat (sequence
+// lengths without padding buckets under
+// torch.compile(mode="reduce-overhead")) record new graphs without end,
+// each keeping its memory in the pool: that growth is not benign, and the
+// group stays a suspect (GraphGrowth words why). Each new graph adds
+// blocks, so the block count tells them apart, by the optimizer state's
+// test of "stopped growing", read at the end the graphs need: the count
+// held still over the last third of the series (stillGrowing). The
+// optimizer's state is made at the first step and must have stopped
+// within the first third; a graph may be recorded for a shape first seen
+// mid-run (the generated corpus's "captured twice": a second capture at
+// 30-70% of the run), which a first-third test would take for
+// re-recording without end. A group seen at fewer than 3 points (a trace
+// window's stream) cannot show either and stays suppressed as before.
 func BuiltinSuppression(g *Group) string {
-	if g.Private {
-		return "private pool memory (CUDA graphs, MemPool)"
-	}
+	compile, private := graphMemory(g)
 	optim := false
 	for _, f := range g.Stack {
 		file := strings.ReplaceAll(f.File, `\`, "/")
@@ -198,25 +215,67 @@ func BuiltinSuppression(g *Group) string {
 		case strings.Contains(name, "cudnn") || strings.Contains(name, "cublas") ||
 			strings.Contains(name, "getcurrentcudablashandle") || strings.Contains(name, "workspace"):
 			return "cuDNN/cuBLAS workspace"
-		case strings.Contains(file, "/torch/_inductor/") || strings.Contains(file, "/torch/_dynamo/") ||
-			strings.Contains(file, "cudagraph_trees") || strings.HasSuffix(file, "/torch/cuda/graphs.py"):
-			return "torch.compile / CUDA graph memory"
 		case strings.Contains(file, "/torch/optim/"):
 			optim = true
 		}
 	}
-	if optim && len(g.Blocks) >= 3 {
-		third := len(g.Blocks) / 3
-		settled := true
-		for _, b := range g.Blocks[third:] {
-			if b != g.Blocks[third] {
-				settled = false
-				break
-			}
-		}
-		if settled {
-			return "optimizer state (created at the first step)"
-		}
+	switch {
+	case private && !stillGrowing(g):
+		return "private pool memory (CUDA graphs, MemPool)"
+	case compile && !stillGrowing(g):
+		return "torch.compile / CUDA graph memory"
+	case optim && len(g.Blocks) >= 3 && !changedAfter(g.Blocks, len(g.Blocks)/3):
+		return "optimizer state (created at the first step)"
 	}
 	return ""
+}
+
+// graphMemory reports whether group g's memory is torch.compile or
+// CUDA-graph memory by its frames (compile: torch._inductor,
+// torch._dynamo, CUDA graph trees, torch.cuda.graphs), and whether all
+// its live blocks sit in a private pool (Group.Private).
+func graphMemory(g *Group) (compile, private bool) {
+	for _, f := range g.Stack {
+		file := strings.ReplaceAll(f.File, `\`, "/")
+		if strings.Contains(file, "/torch/_inductor/") || strings.Contains(file, "/torch/_dynamo/") ||
+			strings.Contains(file, "cudagraph_trees") || strings.HasSuffix(file, "/torch/cuda/graphs.py") {
+			compile = true
+			break
+		}
+	}
+	return compile, g.Private
+}
+
+// stillGrowing reports whether group g's block count changed within the
+// last third of its series: graphs are still being recorded there, where
+// a warm-up, or a shape first seen mid-run, has stopped. False with fewer
+// than 3 points, where nothing tells.
+func stillGrowing(g *Group) bool {
+	n := len(g.Blocks)
+	return n >= 3 && changedAfter(g.Blocks, n-n/3-1)
+}
+
+// changedAfter reports whether any count after index k differs from the
+// one at k: the count did not stay put from k on.
+func changedAfter(blocks []int, k int) bool {
+	for _, b := range blocks[k:] {
+		if b != blocks[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// GraphGrowth returns the evidence that growing group g is CUDA-graph or
+// torch.compile memory that goes on growing (BuiltinSuppression left it a
+// suspect), nil when it is not such memory. Bytes and Of are its blocks
+// at the first and the last point.
+func GraphGrowth(g *Group) *Evidence {
+	compile, private := graphMemory(g)
+	if !compile && !private || !stillGrowing(g) {
+		return nil
+	}
+	ev := &Evidence{Kind: EvidenceGraphGrowth, Bytes: int64(g.Blocks[0]), Of: int64(g.Blocks[len(g.Blocks)-1])}
+	ev.Compile = compile
+	return ev
 }

@@ -177,7 +177,7 @@ func shareChart(d *analyze.Device) chartSpec {
 // that do not grow are not projected, nor those of a device the run
 // already ran out of memory on (Trend.RanOut).
 func projectionEnd(t *analyze.Trend, x0, x1 float64) float64 {
-	if t.State != analyze.StateGrowing && t.Projection == nil || t.RanOut != nil {
+	if t.State != analyze.StateGrowing && t.Projection == nil || t.RanOut != nil || t.Bounded != nil {
 		return x1
 	}
 	span := x1 - x0
@@ -237,7 +237,12 @@ func suspectChart(d *analyze.Device, s *analyze.Suspect) chartSpec {
 	if t.N >= 2 && finite(t.Slope) && len(pts) > 0 {
 		from := pts[min(max(t.FitFrom, 0), len(pts)-1)].x
 		to := pts[len(pts)-1].x
-		spec.series = append(spec.series, seriesSpec{name: "fit", points: []xy{{from, (t.Intercept + t.Slope*from) / size}, {to, (t.Intercept + t.Slope*to) / size}}, dashed: true, color: colorFit})
+		name := "fit"
+		if s.Survival != nil && s.Survival.Live != nil {
+			// The trend is of the bytes it keeps, under its live bytes.
+			name = "kept bytes (fit)"
+		}
+		spec.series = append(spec.series, seriesSpec{name: name, points: []xy{{from, (t.Intercept + t.Slope*from) / size}, {to, (t.Intercept + t.Slope*to) / size}}, dashed: true, color: colorFit})
 	}
 	return spec
 }

@@ -191,6 +191,9 @@ func summaryTrend(t *analyze.Trend) SummaryTrend {
 	}
 	st.Source = t.Source
 	st.RanOut = summaryRanOut(t.RanOut)
+	if b := t.Bounded; b != nil {
+		st.Bounded = &SummaryBounded{Site: b.Site, Function: b.Function, Containers: b.Containers, SlopeBytes: b.Slope, Turnover: b.Turnover, Text: words.Bounded(b)}
+	}
 	if p := t.Projection; p != nil {
 		st.CapacityAt = num(p.X)
 		st.RemainingToCapacity = num(p.Remaining)

@@ -354,6 +354,25 @@ type SummaryTrend struct {
 	// RanOut replaces the projection fields on a device the run already
 	// ran out of memory on: the OOM that shows it.
 	RanOut *SummaryRanOut `json:"ran_out,omitempty"`
+	// Bounded replaces the projection fields of a growing trend whose
+	// growth is bounded containers' (analyze.Bounded): why no time to
+	// capacity is forecast.
+	Bounded *SummaryBounded `json:"bounded,omitempty"`
+}
+
+// SummaryBounded says why a growing trend has no time to capacity: its
+// growth is that of bounded containers (analyze.Bounded).
+type SummaryBounded struct {
+	// Site and Function name the fastest container; Containers counts
+	// them; SlopeBytes is their summed growth per unit of the trend's
+	// axis; Turnover the longest the fastest kept a block it let go, in
+	// snapshots; Text the sentence the other outputs print.
+	Site       string  `json:"site"`
+	Function   string  `json:"function,omitempty"`
+	Containers int     `json:"containers"`
+	SlopeBytes float64 `json:"slope_bytes"`
+	Turnover   int     `json:"turnover_snapshots"`
+	Text       string  `json:"text"`
 }
 
 // SummaryRanOut is the OOM that shows the run already ran out of memory on

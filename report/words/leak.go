@@ -21,6 +21,11 @@ func Evidence(d *analyze.Device, i int) []string {
 		switch e.Kind {
 		case analyze.EvidenceGrowth:
 			s = fmt.Sprintf("live bytes grow %s, Mann-Kendall %s over %d snapshots", units.RateCI(tr.Slope, tr.Lo, tr.Hi, tr.Per), units.PValue(tr.PValue), tr.N)
+			if lt := keptOnly(sp); lt != nil {
+				s = fmt.Sprintf("the bytes of the blocks it keeps grow %s, Mann-Kendall %s over %d snapshots; its live bytes do not show it (%s, %s): "+
+					"transient tensors of the same stack come and go around what it keeps", units.RateCI(tr.Slope, tr.Lo, tr.Hi, tr.Per), units.PValue(tr.PValue), tr.N,
+					units.RateCI(lt.Slope, lt.Lo, lt.Hi, lt.Per), lt.Pattern)
+			}
 		case analyze.EvidenceShape:
 			s = fmt.Sprintf("%s: %s over the fitted range; %d → %d blocks", tr.Pattern, units.Signed(tr.Growth), e.Bytes, e.Of)
 		case analyze.EvidenceWarmUp:
@@ -47,6 +52,12 @@ func Evidence(d *analyze.Device, i int) []string {
 				units.Bytes(e.Bytes), units.Bytes(e.Of), units.Percent(1-analyze.PinnedLiveShare))
 		case analyze.EvidenceSurvival:
 			s = Survival(sp.Survival)
+		case analyze.EvidenceGraphGrowth:
+			what := "its blocks all sit in a private pool (a CUDA graph's, or a MemPool's)"
+			if e.Compile {
+				what = "torch.compile / CUDA-graph frames are on its stack"
+			}
+			s = fmt.Sprintf("%s, and its blocks still grow in the last third of the run (%d → %d): graphs re-recorded for new input shapes without end, not a warm-up that stops once every shape was seen", what, e.Bytes, e.Of)
 		default:
 			// A kind without a sentence of its own yet says its name.
 			s = string(e.Kind)
@@ -136,6 +147,9 @@ func Claim(d *analyze.Device, sp *analyze.Suspect) string {
 		rate += " (" + detail + ")"
 	}
 	s := fmt.Sprintf("The live memory allocated at %s on %s grows by %s.", site, Device(d.DeviceKey), rate)
+	if keptOnly(sp) != nil {
+		s = fmt.Sprintf("The memory kept at %s on %s (its blocks that outlive the snapshots around them) grows by %s, under transient tensors of the same stack.", site, Device(d.DeviceKey), rate)
+	}
 	if n := len(sp.Bytes); n > 0 {
 		s += " It holds " + units.Bytes(sp.Bytes[n-1]) + " at the last snapshot"
 		if finite(sp.LastShare) {
@@ -150,6 +164,16 @@ func Claim(d *analyze.Device, sp *analyze.Suspect) string {
 		s += " " + r
 	}
 	return s
+}
+
+// keptOnly returns the trend of suspect sp's live bytes when they did not
+// grow and the growth of what it keeps made it a suspect (its Trend is
+// then that of the kept bytes), nil otherwise.
+func keptOnly(sp *analyze.Suspect) *analyze.Trend {
+	if sp.Survival == nil {
+		return nil
+	}
+	return sp.Survival.Live
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

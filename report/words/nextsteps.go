@@ -32,7 +32,7 @@ func NextStep(f *analyze.Findings, s analyze.NextStep) Sentence {
 		return Recommendation(&f.OOMs[s.OOM], s.Recommendation)
 	}
 	switch s.Kind {
-	case analyze.StepLookLockstep, analyze.StepLookAutograd, analyze.StepLookNative, analyze.StepLookSite:
+	case analyze.StepLookLockstep, analyze.StepLookAutograd, analyze.StepLookNative, analyze.StepLookSite, analyze.StepBucketShapes:
 		return look(f, s)
 	case analyze.StepRecordStacks:
 		if s.WithStacks {
@@ -94,6 +94,9 @@ func look(f *analyze.Findings, s analyze.NextStep) Sentence {
 	case analyze.StepLookAutograd:
 		return append(sentence("Tensors that autograd's backward pass makes at ", code(sp.Site), " (in ", code(sp.Function), ")"),
 			ticks(" stay alive across steps. Backward runs in autograd's own thread, so their stacks hold no Python frame; the node is the `grad_fn` of a forward operation. Check for gradients kept beyond the step: `.grad` never zeroed or set to None, `retain_grad()`, hooks that store gradients, `retain_graph=True`, and new leaf tensors with `requires_grad` made every step (`AccumulateGrad`).")...)
+	case analyze.StepBucketShapes:
+		return append(sentence("The memory growing at ", code(sp.Site), " (in ", code(sp.Function), ")"),
+			ticks(" is CUDA-graph memory that keeps growing: `torch.compile(mode=\"reduce-overhead\")` (CUDA graph trees) or `torch.cuda.graph` records a new graph for every new input shape, and each keeps its memory in the private pool. Pad inputs to a few fixed shape buckets (sequence lengths, batch sizes), or mark the varying dimension dynamic (`torch._dynamo.mark_dynamic(x, dim)`) so that one graph serves them.")...)
 	case analyze.StepLookNative:
 		return append(sentence("Look for what calls ", code(sp.Site), " (in ", code(sp.Function), ")"),
 			ticks(": tensors allocated there stay alive across steps, and their stacks hold C++ frames only, so the Python caller is not recorded. Record Python stacks too (`torch.cuda.memory._record_memory_history(stacks=\"all\")`) to find it.")...)

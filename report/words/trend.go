@@ -171,6 +171,9 @@ func Projection(d *analyze.Device, t *analyze.Trend) string {
 	if t != nil && t.RanOut != nil {
 		return RanOut(t.RanOut) + ", so no time to capacity is forecast"
 	}
+	if t != nil && t.Bounded != nil {
+		return Bounded(t.Bounded)
+	}
 	if t == nil || t.Projection == nil {
 		return ""
 	}
@@ -225,6 +228,25 @@ func Projection(d *analyze.Device, t *analyze.Trend) string {
 		s += fmt.Sprintf(", more than %s× the run's length ahead, so a long extrapolation", units.Number(p.ExtrapolationRuns))
 	}
 	return s + limit
+}
+
+// Bounded says why a growing trend has no time to capacity: "no time to
+// capacity: the growth is a bounded container's (replay.py:33 in push,
+// whose blocks are replaced: the freed ones lived at most 3 snapshots),
+// not a leak; it holds at most its entries at their largest size and is
+// not expected to fill the device".
+func Bounded(b *analyze.Bounded) string {
+	site := b.Site
+	if b.Function != "" {
+		site += " in " + b.Function
+	}
+	whose := "a bounded container's"
+	if b.Containers > 1 {
+		whose = fmt.Sprintf("%d bounded containers', the fastest", b.Containers)
+	}
+	return fmt.Sprintf("no time to capacity: the growth is %s (%s, whose blocks are replaced: the freed ones lived at most %s), not a leak; "+
+		"a container holds at most its entries at their largest size, so the trend is not expected to fill the device",
+		whose, site, units.CountOf(b.Turnover, "snapshot"))
 }
 
 // LastX is the position of a device's last point on its axis: its last

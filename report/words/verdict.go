@@ -305,6 +305,8 @@ func memoryGrows(d *analyze.Device, metric string) string {
 	case p == "":
 	case t.RanOut != nil:
 		when = "; the device " + p
+	case t.Bounded != nil:
+		when = "; " + p
 	case t.Projection.Remaining <= 0:
 		when = "; it is " + p
 	default:
