@@ -71,7 +71,7 @@ func summaryOf(f *analyze.Findings, v *view) *Summary {
 	for i := range f.OOMs {
 		o := &f.OOMs[i]
 		so := SummaryOOM{
-			Path: o.Path, Device: o.Device, DeviceType: o.Type.String(), Rank: keyRank(o.Key()), Time: timePtr(o.Time),
+			Path: o.Path, Device: o.Device, DeviceType: o.Type.String(), Rank: keyRank(o.Key()), Run: o.Run.N, RunFolder: o.Run.Folder, Time: timePtr(o.Time),
 			RequestedBytes: o.Requested, DeviceFreeBytes: o.DeviceFree, ReservedBytes: o.Reserved,
 			AllocatedBytes: o.Allocated, CachedFreeBytes: o.CachedFree, LargestFreeBytes: o.LargestFree,
 			Class: string(o.Cause), Explanation: v.OOMs[i].Explanation,
@@ -104,7 +104,7 @@ func device(f *analyze.Findings, k analyze.DeviceKey) *analyze.Device {
 // summaryDevice is device d in summary.json; it is its view item.
 func summaryDevice(f *analyze.Findings, d *analyze.Device, it deviceItem) SummaryDevice {
 	sd := SummaryDevice{
-		Device: d.Device, DeviceType: d.Type.String(), Rank: keyRank(d.DeviceKey), PID: d.PID, MIG: d.MIG, Order: string(d.Order), Axis: string(d.Axis),
+		Device: d.Device, DeviceType: d.Type.String(), Rank: keyRank(d.DeviceKey), PID: d.PID, Run: d.Run.N, RunFolder: d.Run.Folder, MIG: d.MIG, Order: string(d.Order), Axis: string(d.Axis),
 		Snapshots: []SummarySnapshot{}, Trends: []SummaryTrend{},
 		StackCoverage: round6(d.Coverage.LiveWithStack), Verdict: string(d.Status),
 	}
@@ -265,7 +265,7 @@ func summarySuspect(d *analyze.Device, i int) SummarySuspect {
 	sus := &d.Suspects[i]
 	ss := SummarySuspect{
 		Site: sus.Site, Function: sus.Function, Fingerprint: sus.Fingerprint,
-		Device: d.Device, DeviceType: d.Type.String(), Rank: keyRank(d.DeviceKey), PID: d.PID,
+		Device: d.Device, DeviceType: d.Type.String(), Rank: keyRank(d.DeviceKey), PID: d.PID, Run: d.Run.N, RunFolder: d.Run.Folder,
 		CI95: ci(sus.Trend), PValue: num(sus.Trend.PValue), Confidence: string(sus.Confidence), Evidence: words.Evidence(d, i),
 		Points: sus.Trend.N, State: string(sus.Trend.State), Test: sus.Trend.Test, Severity: string(sus.Severity),
 	}
@@ -294,7 +294,7 @@ func summarySuspect(d *analyze.Device, i int) SummarySuspect {
 // summaryLeakSite is leak site j of device d in summary.json.
 func summaryLeakSite(d *analyze.Device, j int) SummaryLeakSite {
 	ls := &d.LeakSites[j]
-	sl := SummaryLeakSite{Site: ls.Site, Function: ls.Function, Device: d.Device, DeviceType: d.Type.String(), Rank: keyRank(d.DeviceKey), PID: d.PID, AccumulatingPaths: ls.Accumulating, Severity: string(ls.Severity),
+	sl := SummaryLeakSite{Site: ls.Site, Function: ls.Function, Device: d.Device, DeviceType: d.Type.String(), Rank: keyRank(d.DeviceKey), PID: d.PID, Run: d.Run.N, RunFolder: d.Run.Folder, AccumulatingPaths: ls.Accumulating, Severity: string(ls.Severity),
 		Lockstep: slices.Contains(d.Lockstep, j)}
 	for _, i := range ls.Suspects {
 		sl.Fingerprints = append(sl.Fingerprints, d.Suspects[i].Fingerprint)
@@ -399,21 +399,16 @@ func summaryRanOut(r *analyze.RanOut) *SummaryRanOut {
 	return s
 }
 
-// keyRank is the rank of device k in summary.json: null when it has none,
-// or when placement numbered it only to tell processes apart by their
-// pids (DeviceKey.PID).
+// keyRank is the rank of device k in summary.json: the rank the job gave
+// it (DeviceKey.JobRank), null when it has none: no rank in its paths, a
+// process told apart by its pid, a separate run of a script without
+// ranks.
 func keyRank(k analyze.DeviceKey) *int {
-	if k.PID > 0 {
-		return nil
-	}
-	return rankPtr(k.Rank)
+	return rankPtr(k.JobRank())
 }
 
-// jobRank is device k's rank, input.NoRank when it has none or placement
-// numbered it only to tell processes apart by their pids (keyRank).
+// jobRank is device k's rank as the job gave it, input.NoRank when none
+// (keyRank).
 func jobRank(k analyze.DeviceKey) int {
-	if k.PID > 0 {
-		return input.NoRank
-	}
-	return k.Rank
+	return k.JobRank()
 }

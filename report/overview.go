@@ -15,7 +15,10 @@ import (
 	"time"
 
 	"gpureport/analyze"
+	"gpureport/ingest"
+	"gpureport/input"
 	"gpureport/internal/units"
+	"gpureport/placement"
 	"gpureport/report/words"
 	"gpureport/templates"
 )
@@ -331,11 +334,7 @@ func OverviewRunFromSummary(s *Summary) OverviewRun {
 		} else if ls.GrowthBytesPerSnapshot != nil {
 			g, per = *ls.GrowthBytesPerSnapshot, "snapshot"
 		}
-		rank := -1 // no rank, as input.NoRank
-		if ls.Rank != nil {
-			rank = *ls.Rank
-		}
-		dev := units.TypedDevice(ls.DeviceType, rank, ls.Device)
+		dev := words.Device(summaryKey(ls.Device, ls.DeviceType, ls.Rank, ls.PID, ls.Run, ls.RunFolder))
 		r.Suspects = append(r.Suspects, OverviewSuspect{Fingerprint: ls.Fingerprint, Site: ls.Site, Function: ls.Function, Device: dev, Growth: g, Per: per})
 	}
 	return r
@@ -676,3 +675,19 @@ func runName(dir string, roots []string) string {
 
 // severityRank orders severities, most severe highest.
 func severityRank(s string) int { return analyze.Severity(s).Rank() }
+
+// summaryKey is the device key a summary.json entry's fields give (its
+// device, device type, rank, pid, run and run folder), for naming the
+// device as the run's own report did (words.Device): the rank placement
+// numbered a pid's process or a separate run is not kept there, and the
+// name needs none.
+func summaryKey(device int, typ string, rank *int, pid, run int, folder string) analyze.DeviceKey {
+	k := analyze.DeviceKey{Rank: input.NoRank, Device: device, Type: placement.ParseDeviceType(typ), PID: pid}
+	if rank != nil {
+		k.Rank = *rank
+	}
+	if run > 0 {
+		k.Run = ingest.ScriptRun{N: run, Folder: folder, Rank: k.Rank}
+	}
+	return k
+}

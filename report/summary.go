@@ -96,6 +96,14 @@ type SummaryDevice struct {
 	// its snapshot paths name a pid and no rank (rank is then null: the
 	// job gave it none); absent otherwise.
 	PID int `json:"pid,omitempty"`
+	// Run numbers the separate run of the script the device's process
+	// was, from 1 in time order (a run started over, a sweep's
+	// experiment: ingest.ScriptRun), rank then being the job's rank its
+	// paths give, null when none; RunFolder names the folder that holds
+	// the run's dumps alone, when each run has one. Both absent
+	// otherwise.
+	Run       int    `json:"run,omitempty"`
+	RunFolder string `json:"run_folder,omitempty"`
 	// MIG names the MIG device of GPU Device this device is ("GI 7 CI
 	// 0"); absent for a whole GPU or a CUDA device.
 	MIG string `json:"mig,omitempty"`
@@ -376,7 +384,9 @@ type SummaryLeakSite struct {
 	Device            int          `json:"device"`
 	DeviceType        string       `json:"device_type"`
 	Rank              *int         `json:"rank"`
-	PID               int          `json:"pid,omitempty"` // as SummaryDevice's
+	PID               int          `json:"pid,omitempty"`        // as SummaryDevice's
+	Run               int          `json:"run,omitempty"`        // as SummaryDevice's
+	RunFolder         string       `json:"run_folder,omitempty"` // as SummaryDevice's
 	Fingerprints      []string     `json:"fingerprints"`
 	AccumulatingPaths int          `json:"accumulating_paths"`
 	Severity          string       `json:"severity"`
@@ -394,7 +404,9 @@ type SummarySuspect struct {
 	Device             int      `json:"device"`
 	DeviceType         string   `json:"device_type"`
 	Rank               *int     `json:"rank"`
-	PID                int      `json:"pid,omitempty"` // as SummaryDevice's
+	PID                int      `json:"pid,omitempty"`        // as SummaryDevice's
+	Run                int      `json:"run,omitempty"`        // as SummaryDevice's
+	RunFolder          string   `json:"run_folder,omitempty"` // as SummaryDevice's
 	GrowthBytesPerStep *float64 `json:"growth_bytes_per_step"`
 	GrowthBytesPerHour *float64 `json:"growth_bytes_per_hour,omitempty"`
 	// GrowthBytesPerSnapshot is set instead of both on a snapshot-order
@@ -433,6 +445,8 @@ type SummaryOOM struct {
 	Device           int     `json:"device"`
 	DeviceType       string  `json:"device_type"`
 	Rank             *int    `json:"rank"`
+	Run              int     `json:"run,omitempty"`        // as SummaryDevice's
+	RunFolder        string  `json:"run_folder,omitempty"` // as SummaryDevice's
 	Time             *string `json:"time"`
 	RequestedBytes   int64   `json:"requested_bytes"`
 	DeviceFreeBytes  int64   `json:"device_free_bytes"`
