@@ -6,6 +6,7 @@ import (
 	"gpureport/gpulog"
 	"gpureport/ingest"
 	"gpureport/input"
+	"gpureport/placement"
 )
 
 // TestRunOOMPlacement: a script run twice, the second run in rerun/
@@ -85,5 +86,24 @@ func TestJobDevices(t *testing.T) {
 	}
 	if len(got) != 2 || got[0] != 0 || got[1] != 1 {
 		t.Errorf("job devices %v, want ranks 0 and 1", got)
+	}
+}
+
+// TestMissedOOMRunRank: an OOM no snapshot explains on a separate run of
+// the script names the job's rank of the run (none for a script without
+// ranks, rank 3 for a run of rank 3), never the number placement gave it.
+func TestMissedOOMRunRank(t *testing.T) {
+	for _, tt := range []struct {
+		run  ingest.ScriptRun
+		want int
+	}{
+		{ingest.ScriptRun{N: 2, Rank: input.NoRank}, input.NoRank},
+		{ingest.ScriptRun{N: 2, Rank: 3}, 3},
+	} {
+		f := &Findings{OOMs: []OOM{{Path: "rerun/train.log", Rank: 5, Run: tt.run}}}
+		m := missedOOM(&placement.Run{}, f, nil)
+		if m == nil || len(m.Ranks) != 1 || m.Ranks[0] != tt.want {
+			t.Errorf("%s: missed OOM %+v, want it on rank %d", tt.run.Name(), m, tt.want)
+		}
 	}
 }
