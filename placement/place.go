@@ -42,7 +42,10 @@ func (t DeviceType) String() string {
 // rank. Analysis keeps one series per key; two keys that differ only in
 // their Type (a run's xpu:0 and cuda:0) are two devices.
 type DeviceKey struct {
-	// Rank is the distributed rank, input.NoRank when the paths give none.
+	// Rank is the distributed rank, input.NoRank when the paths give none;
+	// for a process told apart by its pid (PID) or a separate run of the
+	// script (Run), the number placement gave it, no rank of the job
+	// (JobRank is the job's).
 	Rank int
 	// Device is the device index of its Type (for a device known only
 	// from GPU logs, the nvidia-smi index).
