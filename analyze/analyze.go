@@ -167,7 +167,7 @@ func Analyze(read *ingest.Run, opt Options) *Findings {
 	// alone after both (a quarter of a run's analysis of 60 large
 	// snapshots with OOM events). What the suspects make of them waits
 	// for attribution (oomSuspects).
-	ranks := dataRanks(jobDevices(a.f.Devices, a.in))
+	ranks := dataRanks(jobDevices(a.f.Devices))
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for _, stage := range []func(*deviceRun){a.pointRoles, a.traceWindow, a.fragmentation} {
@@ -435,7 +435,7 @@ func (a *analysis) run(devs []*deviceRun) {
 	blameTrainingLeaks(f, fromLog)
 	sortOOMs(f.OOMs)
 	f.Held = heldMoment(f)
-	f.Ranks = compareRanks(jobDevices(f.Devices, a.in))
+	f.Ranks = compareRanks(jobDevices(f.Devices))
 	heavyRoles(f.Ranks, devs)
 	for _, ex := range heavyOf(f.Ranks) {
 		f.Notes = append(f.Notes, Note{Kind: NoteHeavyRank, Device: ex.DeviceKey})

@@ -100,7 +100,9 @@ type MissedOOM struct {
 	// Sources are the inputs that show them (training logs, memory_stats
 	// logs), relative to the run directory.
 	Sources []string
-	// Ranks are their ranks (input.NoRank when an input gives none).
+	// Ranks are their ranks as the job gave them (DeviceKey.JobRank;
+	// input.NoRank when an input gives none, or for a separate run of a
+	// script without ranks or a process told apart by its pid).
 	Ranks []int
 	// Kit is true when the run was captured with the kit; Reason then
 	// says why it dumped none.
@@ -311,12 +313,15 @@ func missedOOM(run *placement.Run, f *Findings, c *Capture) *MissedOOM {
 		}
 	}
 	var m MissedOOM
-	add := func(src string, rank int) {
-		if dumped[rank] || (rank == input.NoRank && len(dumped) > 0) {
+	// The ranks named are the job's (DeviceKey.JobRank): the number
+	// placement gave a separate run of the script, or a process told
+	// apart by its pid, is none.
+	add := func(src string, k DeviceKey) {
+		if dumped[k.Rank] || (k.Rank == input.NoRank && len(dumped) > 0) {
 			return
 		}
 		m.Sources = addSorted(m.Sources, src)
-		m.Ranks = appendRank(m.Ranks, rank)
+		m.Ranks = appendRank(m.Ranks, k.JobRank())
 	}
 	for _, o := range f.OOMs {
 		// vLLM's and SGLang's startup refusals are no failed
@@ -325,13 +330,13 @@ func missedOOM(run *placement.Run, f *Findings, c *Capture) *MissedOOM {
 		// another type than CUDA (an XPU, NPU or MPS message): the kit
 		// dumps CUDA memory snapshots.
 		if !isSnapshot[o.Path] && (o.Message == nil || !slices.Contains([]OOMMessageKind{MessageVLLM, MessageSGLang, MessageGGML}, o.Message.Kind)) && o.Type == CUDA {
-			add(o.Path, o.Rank)
+			add(o.Path, o.Key())
 		}
 	}
 	for _, d := range f.Devices {
 		if ms := d.MemoryStats; ms != nil && len(ms.OOMs) > 0 && d.Type == CUDA {
 			for _, src := range ms.Sources {
-				add(src, d.Rank)
+				add(src, d.DeviceKey)
 			}
 		}
 	}

@@ -1202,6 +1202,10 @@ type OOM struct {
 	// process placement told apart by it alone (Rank is then no rank of
 	// the job); 0 otherwise.
 	PID int
+	// Run is the device's DeviceKey.Run: the separate run of the script
+	// the process was (Rank is then no rank of the job); the zero value
+	// otherwise.
+	Run ingest.ScriptRun
 	// Time is when it happened (zero if unknown).
 	Time time.Time
 	// Requested is the rounded request that failed, in bytes; DeviceFree
@@ -1299,7 +1303,7 @@ type OOM struct {
 
 // Key is the device the OOM happened on.
 func (o *OOM) Key() DeviceKey {
-	return DeviceKey{Rank: o.Rank, Device: o.Device, Type: o.Type, PID: o.PID}
+	return DeviceKey{Rank: o.Rank, Device: o.Device, Type: o.Type, PID: o.PID, Run: o.Run}
 }
 
 // Recommendation is a change to try for one OOM: its kind, and the

@@ -89,10 +89,8 @@ func collectMemStats(run *placement.Run) ([]*memStatsGroup, []Note) {
 	for _, l := range run.Logs {
 		pathRank := run.LogRank(l)
 		for _, r := range l.MemoryStats {
-			k := DeviceKey{Rank: r.Rank, Device: r.Device, Type: placement.ParseDeviceType(r.Type)}
-			if k.Rank == input.NoRank {
-				k.Rank = pathRank
-			}
+			k := DeviceKey{Rank: processRank(r.Rank, pathRank, run.RunOf(pathRank)), Device: r.Device, Type: placement.ParseDeviceType(r.Type)}
+			k.Run = run.RunOf(k.Rank)
 			if dev, ok := ownDevice[rankType{k.Rank, k.Type}]; ok && r.DeviceAssumed && k.Rank != input.NoRank && dev != k.Device {
 				r.Device, k.Device = dev, dev
 				moved[k]++
@@ -154,10 +152,7 @@ func rankOOMDevices(run *placement.Run) map[rankType]int {
 		pathRank := run.LogRank(l)
 		for i := range l.OOMs {
 			m := &l.OOMs[i]
-			rank := m.Rank
-			if rank == input.NoRank {
-				rank = pathRank
-			}
+			rank := processRank(m.Rank, pathRank, run.RunOf(pathRank))
 			if rank == input.NoRank || m.Device < 0 || m.Machine != "" {
 				continue
 			}

@@ -109,7 +109,7 @@ func explainOOMs(s *Series, capacity int64, ranks int, memo *roles.StackMemo, si
 				o = explainOOM(snap, s.Device, e.Index, memo)
 				cacheOOM(f, s.DeviceKey, e.Index, side, &o)
 			}
-			o.Path, o.Rank, o.Device, o.PID, o.Capacity, o.Ranks = f.Path, s.Rank, s.Device, s.PID, capacity, ranks
+			o.Path, o.Rank, o.Device, o.PID, o.Run, o.Capacity, o.Ranks = f.Path, s.Rank, s.Device, s.PID, s.Run, capacity, ranks
 			classifyOOM(&o)
 			seen[k] = len(out)
 			out = append(out, o)

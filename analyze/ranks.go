@@ -9,7 +9,6 @@ import (
 	"gpureport/internal/stats"
 
 	"gpureport/input"
-	"gpureport/placement"
 )
 
 // Ranks of a data-parallel job run the same code on the same shapes, so
@@ -21,16 +20,15 @@ import (
 // than half. The suspect that differs is the outlier's top suspect whose
 // fingerprint is not a suspect on any other rank.
 
-// jobDevices are the devices of devs that are the job's: those of a run
-// of the script after the first (placement.Run.LaterRun: a process that
-// ran after the job's, numbered as a rank) are left out.
-func jobDevices(devs []*Device, in *placement.Run) []*Device {
-	if in == nil {
-		return devs
-	}
+// jobDevices are the devices of devs that are the job's ranks: a
+// separate run of the script (DeviceKey.Run) is left out, a later run
+// having run after the job's ranks and a sweep's experiments being no
+// ranks of one job, except the first run of a rank its paths give, which
+// keeps that rank's number (placement/restarts.go).
+func jobDevices(devs []*Device) []*Device {
 	out := make([]*Device, 0, len(devs))
 	for _, d := range devs {
-		if !in.LaterRun(d.Rank) {
+		if d.Run.N == 0 || d.Run.Rank >= 0 && d.Run.Rank == d.Rank {
 			out = append(out, d)
 		}
 	}

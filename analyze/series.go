@@ -137,12 +137,12 @@ func orderSeries(snaps []*ingest.SnapshotFile, pts pointEntries) []*Series {
 	for _, rank := range sortedKeys(byRank) {
 		files := byRank[rank]
 		for _, dev := range rankDevices(files, pts) {
-			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev, PID: files[0].PID}, observing(files, dev, pts), latest, pts))
+			out = append(out, buildOne(DeviceKey{Rank: rank, Device: dev, PID: files[0].PID, Run: files[0].Run}, observing(files, dev, pts), latest, pts))
 		}
 	}
 	for _, rank := range sortedKeys(byRank) {
 		if host := hostFiles(byRank[rank], latest); host != nil {
-			out = append(out, buildOne(DeviceKey{Rank: rank, Host: true, PID: files0PID(byRank[rank])}, host, latest, nil))
+			out = append(out, buildOne(DeviceKey{Rank: rank, Host: true, PID: files0PID(byRank[rank]), Run: files0Run(byRank[rank])}, host, latest, nil))
 		}
 	}
 	return out
@@ -637,4 +637,13 @@ func files0PID(files []*ingest.SnapshotFile) int {
 		return 0
 	}
 	return files[0].PID
+}
+
+// files0Run is the separate run placement gave a rank's files (all
+// alike), the zero value when none.
+func files0Run(files []*ingest.SnapshotFile) ingest.ScriptRun {
+	if len(files) == 0 {
+		return ingest.ScriptRun{}
+	}
+	return files[0].Run
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gpureport/gpulog"
+	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/placement"
 )
@@ -236,9 +237,8 @@ func placeLogOOMs(logs []*gpulog.GPULog, logRank func(*gpulog.GPULog) int, devic
 		pathRank := logRank(l)
 		for i := range l.OOMs {
 			m := &l.OOMs[i]
-			rank, pid := m.Rank, 0
-			if rank == input.NoRank {
-				rank = pathRank
+			rank, pid := processRank(m.Rank, pathRank, runOfRank(pathRank, devices)), 0
+			if m.Rank == input.NoRank {
 				pid = folderPID(rank, devices)
 			}
 			if p := messagePID(l.Path, m, devices); p > 0 {
@@ -250,6 +250,9 @@ func placeLogOOMs(logs []*gpulog.GPULog, logRank func(*gpulog.GPULog) int, devic
 			}
 			if !ok {
 				key = messageDevice(placement.ParseDeviceType(m.DeviceType()), m.Device, rank, pid, devices)
+			}
+			if key.Run.N == 0 {
+				key.Run = runOfRank(key.Rank, devices)
 			}
 			out = append(out, logOOM{path: l.Path, m: m, key: key, lines: map[string]int{l.Path: m.Line}})
 		}
@@ -440,6 +443,40 @@ func expandableOn(devices []*Device, p logOOM) bool {
 	return false
 }
 
+// processRank is the number of the process that a log line of rank
+// lineRank (input.NoRank: the line gives none) is of, in a log whose path
+// gives pathRank (placement.Run.LogRank) of separate run pathRun (the
+// zero value when pathRank numbers none): lineRank, else pathRank. A log
+// in the folder of a separate run of the script (placement numbered the
+// run apart from the job's ranks: a sweep's experiment, a run started
+// over) is that run's, when the line's rank is the run's job rank or the
+// run has none (a single-process script's "rank 0"): numbered by the
+// line's rank alone, it would land on the first run's device.
+func processRank(lineRank, pathRank int, pathRun ingest.ScriptRun) int {
+	switch {
+	case lineRank == input.NoRank:
+		return pathRank
+	case pathRun.N > 0 && (pathRun.Rank == input.NoRank || pathRun.Rank == lineRank):
+		return pathRank
+	}
+	return lineRank
+}
+
+// runOfRank is the separate run of the script placement numbered rank
+// (DeviceKey.Run), as the run's devices carry it; the zero value when
+// rank numbers none.
+func runOfRank(rank int, devices []*Device) ingest.ScriptRun {
+	if rank == input.NoRank {
+		return ingest.ScriptRun{}
+	}
+	for _, d := range devices {
+		if d.Rank == rank && d.Run.N > 0 {
+			return d.Run
+		}
+	}
+	return ingest.ScriptRun{}
+}
+
 // sameRank reports whether two ranks may be the same process's: equal,
 // or one of them unknown (input.NoRank: no rank in the paths or the log
 // line).
@@ -611,7 +648,7 @@ func segmentSize(size int64) int64 {
 // the run (placeLogOOMs); expandable says that device used expandable
 // segments (expandableOn).
 func trainingOOM(path string, m gpulog.TrainingOOM, key DeviceKey, capacity int64, expandable bool) OOM {
-	o := OOM{Path: path, Rank: key.Rank, Device: key.Device, Type: key.Type, PID: key.PID, Time: m.Time, Expandable: expandable,
+	o := OOM{Path: path, Rank: key.Rank, Device: key.Device, Type: key.Type, PID: key.PID, Run: key.Run, Time: m.Time, Expandable: expandable,
 		Requested: m.Requested, DeviceFree: m.Free, Reserved: m.Reserved, Allocated: m.Allocated,
 		CachedFree: m.ReservedUnallocated, LargestFree: gpulog.Unknown, Capacity: max(m.Capacity, capacity, 0)}
 	if m.Capacity > 0 {

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"log/slog"
+	"strconv"
 	"time"
 
 	"gpureport/gpulog"
@@ -92,6 +93,12 @@ type SnapshotFile struct {
 	// numbers them in Rank, which then is no rank the job gave (0 when
 	// the path names none, or the processes are ranks).
 	PID int
+	// Run is the separate run of the script the dump belongs to, set by
+	// package placement when it parts a path rank's dumps into runs (a
+	// run started over, a sweep's experiments in folders of their own)
+	// and numbers each in Rank, which then is no rank the job gave; the
+	// zero value when the dumps are no separate run.
+	Run ScriptRun
 	// Phase is when the snapshot was dumped: PhasePeriodic, or PhaseOOM
 	// for a dump written on an OOM or at exit (torchtitan's
 	// iteration_N_exit). An OOM-phase dump is evidence for that event and
@@ -134,4 +141,42 @@ func (r *Run) LogPathRank(rel string) int {
 		return n.Rank
 	}
 	return RankFromPath(rel)
+}
+
+// ScriptRun is one of the separate runs of a script that package
+// placement parted a run's dumps into: a second run after the first
+// started over (a job fixed and run again, requeued), or a sweep's
+// experiments, each in a folder of its own. Such a run is no rank of a
+// job, and is named as a run everywhere (Name). The zero value is no
+// separate run.
+type ScriptRun struct {
+	// N numbers the run among the runs its dumps were parted into, from 1
+	// in time order; 0 when the dumps are no separate run.
+	N int
+	// Folder is the name of the folder that holds the run's dumps alone,
+	// at the level where the runs' folders part (exp_lr1e-3_bs64 of
+	// exp_lr1e-3_bs64/snapshots/); "" when some run of them has no folder
+	// of its own, and the runs are named by their numbers.
+	Folder string
+	// Rank is the rank of the job the run's paths give its process,
+	// input.NoRank when they give none (a single-process script).
+	Rank int
+}
+
+// Name names the run for a reader, as every report does: its folder
+// ("exp_lr1e-3_bs64"), else its number ("run 2"), followed by the job's
+// rank when its paths give one ("run 2 · rank 3"); "" for no separate
+// run.
+func (r ScriptRun) Name() string {
+	if r.N <= 0 {
+		return ""
+	}
+	name := r.Folder
+	if name == "" {
+		name = "run " + strconv.Itoa(r.N)
+	}
+	if r.Rank >= 0 {
+		name += " · rank " + strconv.Itoa(r.Rank)
+	}
+	return name
 }

@@ -112,6 +112,9 @@ func captureMemory(ms []*ingest.CaptureManifest, dirRanks map[string]int) []Devi
 // ManifestMemory is the memory a capture manifest gives device k; false
 // when none does.
 func (r *Run) ManifestMemory(k DeviceKey) (DeviceMemory, bool) {
+	// The manifests' keys are built from ranks alone: a key's pid or
+	// separate run follows from its rank (placement numbered both).
+	k.PID, k.Run = 0, ingest.ScriptRun{}
 	i := slices.IndexFunc(r.deviceMemory, func(d DeviceMemory) bool { return d.Key == k })
 	if i < 0 {
 		return DeviceMemory{}, false

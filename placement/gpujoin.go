@@ -726,7 +726,7 @@ func joinGPUs(ins []JoinInput, logs []*gpulog.GPULog) []Join {
 	ranks := map[int]bool{}
 	devs := map[int]bool{}
 	for _, in := range ins {
-		ranks[in.Key.Rank] = true
+		ranks[joinRank(in.Key)] = true
 		devs[in.Key.Device] = true
 	}
 	logged := map[int]bool{}
@@ -768,8 +768,8 @@ func joinGPUs(ins []JoinInput, logs []*gpulog.GPULog) []Join {
 		}
 		// 3. The index rule, the default.
 		idx := Join{GPU: in.Key.Device, Method: JoinByIndex}
-		if byRank && in.Key.Rank >= 0 && logged[in.Key.Rank] {
-			idx = Join{GPU: in.Key.Rank, Method: JoinByRank, Guess: true}
+		if r := joinRank(in.Key); byRank && r >= 0 && logged[r] {
+			idx = Join{GPU: r, Method: JoinByRank, Guess: true}
 		}
 		out[i] = idx
 
@@ -1047,4 +1047,17 @@ func reservedSpread(in JoinInput) float64 {
 		v[i] = math.Abs(v[i] - m)
 	}
 	return stats.Median(v)
+}
+
+// joinRank is the rank the rank rule (JoinByRank) reads of device k: its
+// Rank, or for a separate run of the script the job's rank its paths
+// give (ScriptRun.Rank; input.NoRank for a script without ranks). The
+// number placement gave a run is no rank: a second run of a one-GPU
+// script, or a sweep's experiment, ran on the GPU of its own device
+// index, as the first did, not on the GPU of its number.
+func joinRank(k DeviceKey) int {
+	if k.Run.N > 0 {
+		return k.Run.Rank
+	}
+	return k.Rank
 }

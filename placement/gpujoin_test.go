@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gpureport/gpulog"
+	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/internal/units"
 )
@@ -563,5 +564,42 @@ func BenchmarkGPUJoins(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		joinGPUs(ins, logs)
+	}
+}
+
+// TestGPUJoinRunsByIndex: two processes on cuda:0 of a machine whose two
+// GPUs' readings track neither. Two ranks of a job take the rank rule's
+// guess (rank 1 on GPU 1); two separate runs of a script (a run started
+// over, a sweep's experiments: DeviceKey.Run) are no ranks, and each
+// joins the GPU of its device index, as a one-GPU script's runs ran,
+// whatever number placement gave the second run. A run of rank 1 of a
+// job still takes rank 1's guess.
+func TestGPUJoinRunsByIndex(t *testing.T) {
+	const n = 10
+	l := &gpulog.GPULog{Source: input.Source{Path: "nvidia-smi.csv"}, Format: gpulog.FormatQueryCSV}
+	gpuTrace(l, 0, n, func(float64) int64 { return 0 })
+	gpuTrace(l, 1, n, func(float64) int64 { return 0 })
+	run := func(rank, n int, jobRank int) DeviceKey {
+		return DeviceKey{Rank: rank, Device: 0, Run: ingest.ScriptRun{N: n, Rank: jobRank}}
+	}
+	tests := []struct {
+		name   string
+		keys   [2]DeviceKey
+		want   [2]int
+		method [2]JoinMethod
+	}{
+		{"two ranks: the rank rule's guess", [2]DeviceKey{{Rank: 0}, {Rank: 1}}, [2]int{0, 1}, [2]JoinMethod{JoinByRank, JoinByRank}},
+		{"two runs of a script without ranks: by index", [2]DeviceKey{run(0, 1, input.NoRank), run(1, 2, input.NoRank)}, [2]int{0, 0}, [2]JoinMethod{JoinByIndex, JoinByIndex}},
+		{"rank 0, and rank 1 run again: rank 1's guess", [2]DeviceKey{{Rank: 0}, run(2, 2, 1)}, [2]int{0, 1}, [2]JoinMethod{JoinByRank, JoinByRank}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := joinGPUs([]JoinInput{flatObs(tt.keys[0], n, 20*gib), flatObs(tt.keys[1], n, 20*gib)}, []*gpulog.GPULog{l})
+			for i, j := range got {
+				if j.GPU != tt.want[i] || j.Method != tt.method[i] {
+					t.Errorf("%s: GPU %d by %s, want GPU %d by %s", tt.keys[i].Name(), j.GPU, j.Method, tt.want[i], tt.method[i])
+				}
+			}
+		})
 	}
 }

@@ -42,7 +42,10 @@ func (t DeviceType) String() string {
 // rank. Analysis keeps one series per key; two keys that differ only in
 // their Type (a run's xpu:0 and cuda:0) are two devices.
 type DeviceKey struct {
-	// Rank is the distributed rank, input.NoRank when the paths give none.
+	// Rank is the distributed rank, input.NoRank when the paths give none;
+	// for a process told apart by its pid (PID) or a separate run of the
+	// script (Run), the number placement gave it, no rank of the job
+	// (JobRank is the job's).
 	Rank int
 	// Device is the device index of its Type (for a device known only
 	// from GPU logs, the nvidia-smi index).
@@ -64,14 +67,32 @@ type DeviceKey struct {
 	// numbers the process in path order and is no rank of the job, and
 	// the device is named by its pid; 0 otherwise.
 	PID int
+	// Run is the separate run of the script the device's process was
+	// (ingest.ScriptRun: a run started over, a sweep's experiment): Rank
+	// then numbers it after the ranks in use and is no rank of the job
+	// (Run.Rank is the job's rank, when its paths give one), and the
+	// device is named by its run; the zero value otherwise.
+	Run ingest.ScriptRun
 }
 
 // Name names the device as every report does: "cuda:0", "rank 3 ·
 // cuda:0" in a run with ranks (units.TypedDevice), "xpu:0" and "mps" for
 // other device types, "pid 4242 · cuda:0" for a process its paths tell
-// apart by its pid (PID), "cuda:0 · MIG GI 7" for a MIG device, "pinned
+// apart by its pid (PID), "run 2 · cuda:0", "run 2 · rank 3 · cuda:0" or
+// "exp_lr1e-3_bs64 · cuda:0" for a separate run of the script
+// (ingest.ScriptRun.Name), "cuda:0 · MIG GI 7" for a MIG device, "pinned
 // host" and "rank 3 · pinned host" for the pinned host memory.
 func (k DeviceKey) Name() string {
+	if k.Run.N > 0 {
+		who := k.Run.Name() + " · "
+		if k.PID > 0 {
+			who += "pid " + strconv.Itoa(k.PID) + " · "
+		}
+		if k.Host {
+			return who + "pinned host"
+		}
+		return who + k.typedName(input.NoRank)
+	}
 	if k.PID > 0 {
 		who := "pid " + strconv.Itoa(k.PID) + " · "
 		if k.Host {
@@ -115,16 +136,30 @@ type Run struct {
 	// deviceMemory is the device memory the capture manifests give
 	// (ManifestMemory).
 	deviceMemory []DeviceMemory
-	// laterRuns are the ranks placement gave the runs of the script after
-	// a rank's first (restarts.go): no ranks of the job (LaterRun).
-	laterRuns map[int]bool
+	// runs are the separate runs of the script placement parted dumps
+	// into, by the number it gave each (RunOf).
+	runs map[int]ingest.ScriptRun
 }
 
-// LaterRun reports whether rank is the number placement gave a run of the
-// script after the first run of a rank's dumps (restarts.go): a process
-// that ran after the job's, no rank of it, which a comparison of the
-// job's ranks or a count of its data-parallel ranks leaves out.
-func (r *Run) LaterRun(rank int) bool { return r.laterRuns[rank] }
+// RunOf is the separate run of the script that placement numbered rank
+// (restarts.go, and ranks.go's folders of separate runs); the zero value
+// when rank numbers no such run. A key built from a rank number (a log's
+// rank folder, LogRank) takes it, to be the key of the run's devices.
+func (r *Run) RunOf(rank int) ingest.ScriptRun { return r.runs[rank] }
+
+// JobRank is the rank the job gave the device's process: Rank, the rank
+// a separate run's paths give (Run.Rank), or input.NoRank when it has
+// none: no rank in its paths, a process told apart by its pid alone
+// (PID), a run of a script without ranks.
+func (k DeviceKey) JobRank() int {
+	switch {
+	case k.PID > 0:
+		return input.NoRank
+	case k.Run.N > 0:
+		return k.Run.Rank
+	}
+	return k.Rank
+}
 
 // Place decides where each input of run belongs, in this order: the rank
 // of every snapshot (ranks.go, then unranked.go for dumps whose paths give
@@ -148,8 +183,8 @@ func Place(run *ingest.Run) *Run {
 	}
 	notes, dirRanks := separateRanks(out.Snapshots)
 	notes = append(notes, joinUnranked(out.Snapshots, notes)...)
-	restartNotes, runDirs, later := splitRestarts(out.Snapshots)
-	out.laterRuns = later
+	restartNotes, runDirs := splitRestarts(out.Snapshots)
+	out.runs = spreadRuns(out.Snapshots)
 	notes = append(notes, restartNotes...)
 	if len(runDirs) > 0 {
 		if dirRanks == nil {
@@ -298,10 +333,15 @@ type RankNumbering struct {
 	// one (snapshot_pid4242_step*.pickle): the processes are named by
 	// them, and their numbers in path order are no ranks of the job.
 	PIDs []int
+	// Runs, when set, are the separate runs of the script Paths are, one
+	// for one (the zero ScriptRun for a process that is a rank): a run
+	// started over (Restarts) or a folder of a separate run
+	// (SeparateRuns), named as a run, no rank of the job.
+	Runs []ingest.ScriptRun
 	// Restarts, when set, are the boundaries where a rank's dumps start
 	// over as a new run of the script (restarts.go): Paths are then each
 	// run's first dump, in time order, Ranks their numbers (a run after
-	// the first numbered above the ranks in use, no rank of the job), and
+	// the first numbered above the ranks in use), Runs the runs, and
 	// Clash the first boundary's two dumps.
 	Restarts []Restart
 }
@@ -335,4 +375,26 @@ type ManifestClash struct {
 	Rank, Device int
 	// Paths are the manifests; UUIDs the GPUs each gives, as written.
 	Paths, UUIDs [2]string
+}
+
+// spreadRuns gives every dump of a number placement gave a separate run
+// that run (a dump joined to the run's number later, unranked.go, has
+// none of its own), and returns the runs by number; nil when there are
+// none.
+func spreadRuns(files []*ingest.SnapshotFile) map[int]ingest.ScriptRun {
+	var runs map[int]ingest.ScriptRun
+	for _, f := range files {
+		if f.Run.N > 0 {
+			if runs == nil {
+				runs = map[int]ingest.ScriptRun{}
+			}
+			runs[f.Rank] = f.Run
+		}
+	}
+	for _, f := range files {
+		if r, ok := runs[f.Rank]; ok {
+			f.Run = r
+		}
+	}
+	return runs
 }

@@ -217,6 +217,9 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 		}
 		split = true
 		restarts = restarts || restart
+		if restart {
+			markRuns(parts, r)
+		}
 		byTrace = byTrace || byWord
 		byNumber = byNumber || !byWord
 		for p, fs := range parts {
@@ -241,7 +244,17 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 	slices.SortFunc(found, func(a, b rankDumps) int {
 		return cmp.Or(natural.Compare(a.path, b.path), cmp.Compare(a.path, b.path))
 	})
+	if restarts {
+		runsInTimeOrder(found)
+	}
 	paths := make([]string, len(found))
+	var runs []ingest.ScriptRun
+	if restarts {
+		runs = make([]ingest.ScriptRun, len(found))
+		for i, p := range found {
+			runs[i] = p.files[0].Run
+		}
+	}
 	dirRanks = map[string]int{}
 	dirOwners := map[string]int{}
 	for i, p := range found {
@@ -263,7 +276,75 @@ func separateRanks(files []*ingest.SnapshotFile) (notes []Note, dirRanks map[str
 			delete(dirRanks, d)
 		}
 	}
-	return append([]Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: byTrace, ByTime: byTime, SeparateRuns: restarts, PIDs: namePIDs(found)}}}, alternating...), dirRanks
+	return append([]Note{{Kind: NoteRanksNumbered, Ranks: &RankNumbering{Clash: clash, Paths: paths, ByTrace: byTrace, ByTime: byTime, SeparateRuns: restarts, Runs: runs, PIDs: namePIDs(found)}}}, alternating...), dirRanks
+}
+
+// runsInTimeOrder reorders, among found (in natural path order), the
+// separate runs of each path rank into time order (ingest.ScriptRun.N),
+// in the places the path order gave them: runs are numbered in that
+// order after, and a rerun/ folder that sorts before the first run's
+// dumps is listed after them.
+func runsInTimeOrder(found []rankDumps) {
+	slots := map[int][]int{}
+	var ranks []int
+	for i, p := range found {
+		if r := p.files[0].Run; r.N > 0 {
+			if _, ok := slots[r.Rank]; !ok {
+				ranks = append(ranks, r.Rank)
+			}
+			slots[r.Rank] = append(slots[r.Rank], i)
+		}
+	}
+	for _, r := range ranks {
+		at := slots[r]
+		parts := make([]rankDumps, len(at))
+		for j, i := range at {
+			parts[j] = found[i]
+		}
+		slices.SortStableFunc(parts, func(a, b rankDumps) int { return cmp.Compare(a.files[0].Run.N, b.files[0].Run.N) })
+		for j, i := range at {
+			found[i] = parts[j]
+		}
+	}
+}
+
+// markRuns names the parts of path rank r that are separate runs
+// (restarted: a sweep's experiments) as runs of the script
+// (ingest.SnapshotFile.Run): numbered from 1 in time order (each part's
+// first dump), named by their folders (runFolders).
+func markRuns(parts map[string][]*ingest.SnapshotFile, r int) {
+	type run struct {
+		path  string
+		start time.Time
+		files []*ingest.SnapshotFile
+	}
+	var runs []run
+	for p, fs := range parts {
+		ru := run{path: p, files: fs}
+		for _, f := range fs {
+			if t, ok := dumpTime(f); ok && (ru.start.IsZero() || t.Before(ru.start)) {
+				ru.start = t
+			}
+		}
+		runs = append(runs, ru)
+	}
+	slices.SortFunc(runs, func(a, b run) int {
+		return cmp.Or(a.start.Compare(b.start), natural.Compare(a.path, b.path), cmp.Compare(a.path, b.path))
+	})
+	files := make([][]*ingest.SnapshotFile, len(runs))
+	for i, ru := range runs {
+		files[i] = ru.files
+	}
+	folders := runFolders(files)
+	for i, ru := range runs {
+		id := ingest.ScriptRun{N: i + 1, Rank: r}
+		if folders != nil {
+			id.Folder = folders[i]
+		}
+		for _, f := range ru.files {
+			f.Run = id
+		}
+	}
 }
 
 // pidInPath matches a process id a path names: "pid" and its digits,

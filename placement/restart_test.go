@@ -39,20 +39,35 @@ func TestSeparateRanksRestartedRuns(t *testing.T) {
 		}
 		return out
 	}
+	no := input.NoRank
 	tests := []struct {
 		name  string
 		dumps []dump
-		// split says the folders become ranks 0 and 1 (in path order);
-		// restarts that the note says they are runs one after another.
-		split, restarts bool
+		// ranks are the numbers the two folders' dumps get (no: both
+		// stay one series), labels the names of their devices (a run
+		// named by its folder, a rank by its number); restarts says
+		// the note calls them separate runs.
+		ranks    [2]int
+		labels   [2]string
+		restarts bool
 	}{
-		{"two experiments a day apart, steps repeat", cat(run("exp_lr1e-3_bs64/snapshots", t0, 500, 1000, 1500), run("exp_lr3e-4_bs32/snapshots", t0+day, 500, 1000, 1500)), true, true},
-		{"two experiments, partly the same steps", cat(run("sweep/a", t0, 100, 200, 300), run("sweep/b", t0+day, 200, 300, 400)), true, true},
-		{"two workers side by side, as before", cat(run("worker_0", t0, 500, 1000, 1500), run("worker_1", t0+1000, 500, 1000, 1500)), true, false},
-		{"numbered attempts of one job", cat(run("job/attempt_0", t0, 500, 1000, 1500), run("job/attempt_1", t0+day, 500, 1000, 1500)), false, false},
-		{"numbers that do not follow the times", cat(run("run_1", t0+day, 500, 1000, 1500), run("run_2", t0, 500, 1000, 1500)), true, true},
-		{"a resumed job whose steps go on", cat(run("first_try", t0, 100, 200, 300), run("resumed", t0+day, 400, 500, 600)), false, false},
-		{"a folder whose steps go back in time", cat(run("exp_a", t0, 500, 1000, 1500), []dump{{"exp_b/step_500.pickle", t0 + day + 3e8}, {"exp_b/step_1000.pickle", t0 + day + 2e8}, {"exp_b/step_1500.pickle", t0 + day + 1e8}}), false, false},
+		{"two experiments a day apart, steps repeat", cat(run("exp_lr1e-3_bs64/snapshots", t0, 500, 1000, 1500), run("exp_lr3e-4_bs32/snapshots", t0+day, 500, 1000, 1500)),
+			[2]int{0, 1}, [2]string{"exp_lr1e-3_bs64 · cuda:0", "exp_lr3e-4_bs32 · cuda:0"}, true},
+		{"two experiments, partly the same steps", cat(run("sweep/a", t0, 100, 200, 300), run("sweep/b", t0+day, 200, 300, 400)),
+			[2]int{0, 1}, [2]string{"a · cuda:0", "b · cuda:0"}, true},
+		{"two workers side by side, as before", cat(run("worker_0", t0, 500, 1000, 1500), run("worker_1", t0+1000, 500, 1000, 1500)),
+			[2]int{0, 1}, [2]string{"rank 0 · cuda:0", "rank 1 · cuda:0"}, false},
+		{"numbered attempts of one job", cat(run("job/attempt_0", t0, 500, 1000, 1500), run("job/attempt_1", t0+day, 500, 1000, 1500)),
+			[2]int{no, no}, [2]string{"cuda:0", "cuda:0"}, false},
+		// Runs are numbered in time order, whatever their names say.
+		{"numbers that do not follow the times", cat(run("run_1", t0+day, 500, 1000, 1500), run("run_2", t0, 500, 1000, 1500)),
+			[2]int{1, 0}, [2]string{"run_1 · cuda:0", "run_2 · cuda:0"}, true},
+		{"runs in folders named by digits alone are numbered", cat(run("sweep/7", t0, 500, 1000, 1500), run("sweep/3", t0+day, 500, 1000, 1500)),
+			[2]int{0, 1}, [2]string{"run 1 · cuda:0", "run 2 · cuda:0"}, true},
+		{"a resumed job whose steps go on", cat(run("first_try", t0, 100, 200, 300), run("resumed", t0+day, 400, 500, 600)),
+			[2]int{no, no}, [2]string{"cuda:0", "cuda:0"}, false},
+		{"a folder whose steps go back in time", cat(run("exp_a", t0, 500, 1000, 1500), []dump{{"exp_b/step_500.pickle", t0 + day + 3e8}, {"exp_b/step_1000.pickle", t0 + day + 2e8}, {"exp_b/step_1500.pickle", t0 + day + 1e8}}),
+			[2]int{no, no}, [2]string{"cuda:0", "cuda:0"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,19 +81,21 @@ func TestSeparateRanksRestartedRuns(t *testing.T) {
 			}
 			notes, _ := separateRanks(files)
 			for i, f := range files {
-				want := input.NoRank
-				if tt.split {
-					want = i / 3
+				if f.Rank != tt.ranks[i/3] {
+					t.Errorf("%s: rank %d, want %d", f.Path, f.Rank, tt.ranks[i/3])
 				}
-				if f.Rank != want {
-					t.Errorf("%s: rank %d, want %d", f.Path, f.Rank, want)
+				if got := (DeviceKey{Rank: f.Rank, Run: f.Run}).Name(); got != tt.labels[i/3] {
+					t.Errorf("%s: device %q, want %q", f.Path, got, tt.labels[i/3])
 				}
 			}
+			split := tt.ranks[0] != input.NoRank
 			switch {
-			case !tt.split && notes != nil:
+			case !split && notes != nil:
 				t.Errorf("notes %+v, want none", notes)
-			case tt.split && (len(notes) != 1 || notes[0].Ranks == nil || notes[0].Ranks.SeparateRuns != tt.restarts || len(notes[0].Ranks.Paths) != 2):
+			case split && (len(notes) != 1 || notes[0].Ranks == nil || notes[0].Ranks.SeparateRuns != tt.restarts || len(notes[0].Ranks.Paths) != 2):
 				t.Errorf("notes %+v, want one that numbers the folders (restarts %v)", notes, tt.restarts)
+			case split && tt.restarts != (len(notes[0].Ranks.Runs) == 2):
+				t.Errorf("note runs %+v, want runs %v", notes[0].Ranks.Runs, tt.restarts)
 			}
 		})
 	}

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"path"
 	"slices"
+	"strings"
 	"time"
+	"unicode"
 
 	"gpureport/ingest"
 	"gpureport/input"
@@ -41,9 +43,11 @@ import (
 //     rank's usual interval between dumps. A dump counter
 //     (snapshot_N.pickle) or an epoch counts as a step here.
 //
-// Each run after the first becomes a process of its own, numbered as a
-// rank above every rank in use (the first keeps its rank; dumps without
-// a rank are all numbered), and a note names the boundaries. Dumps with
+// Each run after the first becomes a process of its own, numbered above
+// every rank in use (the first keeps its rank; dumps without a rank are
+// all numbered), and each run of the rank is named as a run
+// (ingest.ScriptRun: "run 2", or its folder), no rank of the job; a note
+// names the boundaries. Dumps with
 // no time on one clock (trace times, else times in their names) have no
 // order to find a boundary in, and stay as they are. A re-run whose
 // allocator gives its blocks the same addresses as the first run's
@@ -68,25 +72,28 @@ type Restart struct {
 }
 
 // splitRestarts gives each run after the first of a rank's dumps a rank
-// of its own (see above), setting each file's Rank, and returns the note
-// that says so (nil when no rank starts over), for each run whose dumps
-// fill a folder of their own that folder's new rank, and the ranks of the
-// runs after the first (Run.LaterRun).
-func splitRestarts(files []*ingest.SnapshotFile) ([]Note, map[string]int, map[int]bool) {
+// of its own (see above), setting each file's Rank and Run (the runs of
+// a rank numbered from 1, named by their folders when each has one of
+// its own: runFolders), and returns the note that says so (nil when no
+// rank starts over) and, for each run whose dumps fill a folder of their
+// own, that folder's new rank. A rank's dumps that are already a
+// separate run (a sweep's experiment, ranks.go) keep their run, and the
+// runs found after it are numbered after every run in use.
+func splitRestarts(files []*ingest.SnapshotFile) ([]Note, map[string]int) {
 	byRank := map[int][]*ingest.SnapshotFile{}
 	var ranks []int
-	next := 0
+	next, nextRun := 0, 1
 	for _, f := range files {
 		if _, ok := byRank[f.Rank]; !ok {
 			ranks = append(ranks, f.Rank)
 		}
 		byRank[f.Rank] = append(byRank[f.Rank], f)
 		next = max(next, f.Rank+1)
+		nextRun = max(nextRun, f.Run.N+1)
 	}
 	slices.Sort(ranks)
 	var num *RankNumbering
 	var dirRanks map[string]int
-	later := map[int]bool{}
 	for _, r := range ranks {
 		runs, restarts := restartRuns(byRank[r])
 		if restarts == nil {
@@ -99,18 +106,27 @@ func splitRestarts(files []*ingest.SnapshotFile) ([]Note, map[string]int, map[in
 		num.Restarts = append(num.Restarts, restarts...)
 		dirOwners := map[string]int{}
 		newRanks := make([]int, len(runs))
+		parent := byRank[r][0].Run
+		folders := runFolders(runs)
 		for i, run := range runs {
 			rank := r
 			if i > 0 || r == input.NoRank {
 				rank, next = next, next+1
 			}
 			newRanks[i] = rank
-			if i > 0 {
-				later[rank] = true
+			id := ingest.ScriptRun{N: i + 1, Rank: r}
+			switch {
+			case parent.N > 0 && i == 0:
+				id = parent
+			case parent.N > 0:
+				id = ingest.ScriptRun{N: nextRun, Rank: parent.Rank}
+				nextRun++
+			case folders != nil:
+				id.Folder = folders[i]
 			}
 			dirs := map[string]bool{}
 			for _, f := range run {
-				f.Rank = rank
+				f.Rank, f.Run = rank, id
 				dirs[path.Dir(f.Path)] = true
 			}
 			for d := range dirs {
@@ -118,6 +134,7 @@ func splitRestarts(files []*ingest.SnapshotFile) ([]Note, map[string]int, map[in
 			}
 			num.Paths = append(num.Paths, run[0].Path)
 			num.Ranks = append(num.Ranks, rank)
+			num.Runs = append(num.Runs, id)
 		}
 		for i, run := range runs {
 			d := path.Dir(run[0].Path)
@@ -127,9 +144,63 @@ func splitRestarts(files []*ingest.SnapshotFile) ([]Note, map[string]int, map[in
 		}
 	}
 	if num == nil {
-		return nil, nil, nil
+		return nil, nil
 	}
-	return []Note{{Kind: NoteRanksNumbered, Ranks: num}}, dirRanks, later
+	return []Note{{Kind: NoteRanksNumbered, Ranks: num}}, dirRanks
+}
+
+// runFolders names each of runs (the dumps of separate runs of a script)
+// by the folder that holds its dumps alone: the folder, at the level
+// where the runs' folders first part, that holds all of a run's dumps
+// (exp_lr1e-3_bs64 of exp_lr1e-3_bs64/snapshots/). nil when some run has
+// no such folder (its dumps lie at the top, or in a folder above
+// another run's), or when the names are not distinct words (a folder
+// named by digits alone says less than "run 2"): the runs are then named
+// by their numbers.
+func runFolders(runs [][]*ingest.SnapshotFile) []string {
+	common := make([][]string, len(runs))
+	for i, run := range runs {
+		for j, f := range run {
+			d := path.Dir(f.Path)
+			if d == "." || d == "/" {
+				return nil
+			}
+			parts := strings.Split(d, "/")
+			if j == 0 {
+				common[i] = parts
+				continue
+			}
+			n := 0
+			for n < len(parts) && n < len(common[i]) && parts[n] == common[i][n] {
+				n++
+			}
+			common[i] = common[i][:n]
+		}
+		if len(common[i]) == 0 {
+			return nil
+		}
+	}
+	at := -1
+	for lvl := 0; at < 0; lvl++ {
+		for _, c := range common {
+			if lvl >= len(c) {
+				return nil
+			}
+			if c[lvl] != common[0][lvl] {
+				at = lvl
+			}
+		}
+	}
+	names := make([]string, len(runs))
+	seen := map[string]bool{}
+	for i, c := range common {
+		n := c[at]
+		if seen[n] || !strings.ContainsFunc(n, unicode.IsLetter) {
+			return nil
+		}
+		seen[n], names[i] = true, n
+	}
+	return names
 }
 
 // restartRuns parts one rank's dumps into runs one after another at the

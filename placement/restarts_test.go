@@ -92,6 +92,9 @@ func TestSplitRestarts(t *testing.T) {
 		{"names with times only, a second run two hours later",
 			append(stamped(first, 4, 0, 5), stamped(again, 4, 135, 5)...),
 			[]int{0, 0, 0, 0, 1, 1, 1, 1}, 1, false, nil},
+		{"rank 3 run twice, its second run in a subfolder",
+			append(series("rank3/snapshot_%d00.pickle", first, 3, 0, 5, 1), series("rank3/rerun/snapshot_%d00.pickle", again, 3, 120, 5, 1)...),
+			[]int{3, 3, 3, 4, 4, 4}, 1, true, map[string]int{"rank3": 3, "rank3/rerun": 4}},
 		{"three runs",
 			slices.Concat(stamped(first, 3, 0, 5), stamped(again, 3, 120, 5), stamped(first, 3, 300, 5)),
 			[]int{0, 0, 0, 1, 1, 1, 2, 2, 2}, 2, false, nil},
@@ -119,6 +122,16 @@ func TestSplitRestarts(t *testing.T) {
 		{"no time on one clock: no order, no evidence",
 			untimed(append(series("snapshot_%d00.pickle", first, 3, 0, 5, 1), series("snapshot_%d00.pickle", again, 3, 120, 5, 1)...)),
 			nil, 0, false, nil},
+	}
+	// labels are the names of the devices the runs' dumps are on (their
+	// cuda:0), by test; "cuda:0" for every dump of the others.
+	rep := func(label string, n int) []string { return slices.Repeat([]string{label}, n) }
+	labels := map[string][]string{
+		"a run, then the script again in a subfolder, its steps starting over": append(rep("run 1 · cuda:0", 5), rep("run 2 · cuda:0", 4)...),
+		"two runs in numbered folders":                                         append(rep("run1 · cuda:0", 3), rep("run2 · cuda:0", 3)...),
+		"rank 3 run twice, its second run in a subfolder":                      append(rep("run 1 · rank 3 · cuda:0", 3), rep("run 2 · rank 3 · cuda:0", 3)...),
+		"names with times only, a second run two hours later":                  append(rep("run 1 · cuda:0", 4), rep("run 2 · cuda:0", 4)...),
+		"three runs": slices.Concat(rep("run 1 · cuda:0", 3), rep("run 2 · cuda:0", 3), rep("run 3 · cuda:0", 3)),
 	}
 	for _, tt := range tests {
 		if tt.name == "names with times only, one process paused two hours: one run" {
@@ -159,10 +172,7 @@ func TestSplitRestarts(t *testing.T) {
 				if len(notes) > 0 {
 					t.Fatalf("notes before splitRestarts %+v, want none", notes)
 				}
-				notes, dirs, later := splitRestarts(files)
-				if len(later) != tt.restarts {
-					t.Errorf("later runs %v, want %d", later, tt.restarts)
-				}
+				notes, dirs := splitRestarts(files)
 				if len(dirs)+len(tt.dirs) > 0 && !maps.Equal(dirs, tt.dirs) {
 					t.Errorf("run folders %v, want %v", dirs, tt.dirs)
 				}
@@ -173,6 +183,19 @@ func TestSplitRestarts(t *testing.T) {
 				if !slices.Equal(got, tt.ranks) {
 					t.Errorf("ranks %v, want %v", got, tt.ranks)
 				}
+				// A run is named as a run, never as a rank its number
+				// would read as.
+				var names []string
+				for _, f := range files {
+					names = append(names, DeviceKey{Rank: f.Rank, Run: f.Run}.Name())
+				}
+				want := labels[tt.name]
+				if want == nil {
+					want = rep("cuda:0", len(files))
+				}
+				if !slices.Equal(names, want) {
+					t.Errorf("devices %q, want %q", names, want)
+				}
 				switch {
 				case tt.restarts == 0 && len(notes) > 0:
 					t.Errorf("notes %+v, want none", notes)
@@ -181,14 +204,17 @@ func TestSplitRestarts(t *testing.T) {
 				case tt.restarts > 0 && notes[0].Ranks.Restarts[0].StepBack != tt.stepBack:
 					t.Errorf("restart %+v, want step back %v", notes[0].Ranks.Restarts[0], tt.stepBack)
 				}
+				if tt.restarts > 0 && len(notes[0].Ranks.Runs) != len(notes[0].Ranks.Paths) {
+					t.Errorf("note runs %+v, want one for each of %q", notes[0].Ranks.Runs, notes[0].Ranks.Paths)
+				}
 			})
 		}
 	}
 }
 
 // TestPlaceLaterRuns: Place numbers a second run of the script as a
-// process of its own, says so in a note, reports its number as a later
-// run (no rank of the job) and gives it its folder's logs.
+// process of its own, says so in a note, names both as runs of the
+// script (no ranks of the job) and gives the second its folder's logs.
 func TestPlaceLaterRuns(t *testing.T) {
 	const t0 = int64(1_714_560_000_000_000)
 	const minute = int64(60_000_000)
@@ -215,8 +241,19 @@ func TestPlaceLaterRuns(t *testing.T) {
 	if want := []int{0, 0, 0, 1, 1, 1}; !slices.Equal(ranks, want) {
 		t.Errorf("ranks %v, want %v", ranks, want)
 	}
-	if placed.LaterRun(0) || !placed.LaterRun(1) {
-		t.Errorf("later runs: 0 %v, 1 %v; want 1 alone", placed.LaterRun(0), placed.LaterRun(1))
+	// Both runs are runs, numbered in time order, of no rank (the
+	// script's paths give none); the number of each is on all its dumps.
+	for i, f := range placed.Snapshots {
+		want := ingest.ScriptRun{N: 1 + i/3, Rank: input.NoRank}
+		if f.Run != want {
+			t.Errorf("%s: run %+v, want %+v", f.Path, f.Run, want)
+		}
+	}
+	if got := placed.RunOf(1); got.N != 2 {
+		t.Errorf("RunOf(1) %+v, want run 2", got)
+	}
+	if k := (DeviceKey{Rank: 1, Run: placed.RunOf(1)}); k.Name() != "run 2 · cuda:0" || k.JobRank() != input.NoRank {
+		t.Errorf("run 2's device %q of rank %d, want \"run 2 · cuda:0\" of no rank", k.Name(), k.JobRank())
 	}
 	if r := placed.LogRank(placed.Logs[0]); r != 1 {
 		t.Errorf("rerun/train.log rank %d, want 1", r)

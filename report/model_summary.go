@@ -4,8 +4,10 @@ import (
 	"slices"
 
 	"gpureport/analyze"
+	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/internal/units"
+	"gpureport/placement"
 	"gpureport/report/words"
 )
 
@@ -98,7 +100,7 @@ func summaryOf(f *analyze.Findings, v *view) *Summary {
 // for every entry that names a device: pinned host memory is kind
 // host_pinned, device type "host", never the CUDA device of its index.
 func deviceID(k analyze.DeviceKey) SummaryDeviceID {
-	id := SummaryDeviceID{Device: k.Device, DeviceType: k.Type.String(), Rank: keyRank(k), PID: k.PID, MIG: k.MIG, Name: words.Device(k)}
+	id := SummaryDeviceID{Device: k.Device, DeviceType: k.Type.String(), Rank: keyRank(k), PID: k.PID, Run: k.Run.N, RunFolder: k.Run.Folder, MIG: k.MIG, Name: words.Device(k)}
 	if k.Host {
 		id.DeviceType, id.Kind = HostDeviceType, analyze.HostPinnedKind
 	}
@@ -414,21 +416,31 @@ func summaryRanOut(r *analyze.RanOut) *SummaryRanOut {
 	return s
 }
 
-// keyRank is the rank of device k in summary.json: null when it has none,
-// or when placement numbered it only to tell processes apart by their
-// pids (DeviceKey.PID).
+// keyRank is the rank of device k in summary.json: the rank the job gave
+// it (DeviceKey.JobRank), null when it has none: no rank in its paths, a
+// process told apart by its pid, a separate run of a script without
+// ranks.
 func keyRank(k analyze.DeviceKey) *int {
-	if k.PID > 0 {
-		return nil
-	}
-	return rankPtr(k.Rank)
+	return rankPtr(k.JobRank())
 }
 
-// jobRank is device k's rank, input.NoRank when it has none or placement
-// numbered it only to tell processes apart by their pids (keyRank).
+// jobRank is device k's rank as the job gave it, input.NoRank when none
+// (keyRank).
 func jobRank(k analyze.DeviceKey) int {
-	if k.PID > 0 {
-		return input.NoRank
+	return k.JobRank()
+}
+
+// Key is the device key the identity names.
+func (id SummaryDeviceID) Key() analyze.DeviceKey {
+	k := analyze.DeviceKey{Rank: input.NoRank, Device: id.Device, Type: placement.ParseDeviceType(id.DeviceType), MIG: id.MIG, PID: id.PID}
+	if id.Rank != nil {
+		k.Rank = *id.Rank
 	}
-	return k.Rank
+	if id.Run > 0 {
+		k.Run = ingest.ScriptRun{N: id.Run, Folder: id.RunFolder, Rank: k.Rank}
+	}
+	if id.Kind == analyze.HostPinnedKind || id.DeviceType == HostDeviceType {
+		k.Type, k.Host = analyze.CUDA, true
+	}
+	return k
 }

@@ -6,10 +6,8 @@ import (
 	"math"
 	"time"
 
-	"gpureport/analyze"
 	"gpureport/input"
 	"gpureport/internal/units"
-	"gpureport/placement"
 )
 
 // SummarySchema is the schema name of summary.json.
@@ -104,6 +102,14 @@ type SummaryDeviceID struct {
 	// its snapshot paths name a pid and no rank (rank is then null: the
 	// job gave it none); absent otherwise.
 	PID int `json:"pid,omitempty"`
+	// Run numbers the separate run of the script the device's process
+	// was, from 1 in time order (a run started over, a sweep's
+	// experiment: ingest.ScriptRun), rank then being the job's rank its
+	// paths give, null when none; RunFolder names the folder that holds
+	// the run's dumps alone, when each run has one. Both absent
+	// otherwise.
+	Run       int    `json:"run,omitempty"`
+	RunFolder string `json:"run_folder,omitempty"`
 	// MIG names the MIG device of GPU Device this device is ("GI 7 CI
 	// 0"); absent for a whole GPU or a CUDA device.
 	MIG string `json:"mig,omitempty"`
@@ -119,18 +125,6 @@ type SummaryDeviceID struct {
 // HostDeviceType is SummaryDeviceID.DeviceType of a rank's pinned host
 // memory.
 const HostDeviceType = "host"
-
-// Key is the device key the identity names.
-func (id SummaryDeviceID) Key() analyze.DeviceKey {
-	k := analyze.DeviceKey{Rank: input.NoRank, Device: id.Device, Type: placement.ParseDeviceType(id.DeviceType), MIG: id.MIG, PID: id.PID}
-	if id.Rank != nil {
-		k.Rank = *id.Rank
-	}
-	if id.Kind == analyze.HostPinnedKind || id.DeviceType == HostDeviceType {
-		k.Type, k.Host = analyze.CUDA, true
-	}
-	return k
-}
 
 // Label is the device's name as the reports write it: Name, else (a
 // summary.json from before it) the name of Key.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gpureport/analyze"
+	"gpureport/ingest"
 	"gpureport/input"
 	"gpureport/internal/units"
 	"gpureport/placement"
@@ -192,7 +193,10 @@ func placeNote(n *analyze.PlaceNote) string {
 				rank = r.Ranks[i]
 			}
 			who := "rank " + strconv.Itoa(rank)
-			if i < len(r.PIDs) {
+			switch {
+			case i < len(r.Runs) && r.Runs[i].N > 0:
+				who = r.Runs[i].Name()
+			case i < len(r.PIDs):
 				who = "pid " + strconv.Itoa(r.PIDs[i])
 			}
 			names = append(names, who+" "+p)
@@ -221,6 +225,14 @@ func placeNote(n *analyze.PlaceNote) string {
 		if r.PIDs != nil {
 			return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s %s): "+
 				"the %d processes are told apart by the process ids their paths name, and named by them (no rank is known): %s", r.Clash[0], r.Clash[1], evidence, len(r.Paths), strings.Join(names, ", "))
+		}
+		if runs := countRuns(r.Runs); runs == len(r.Paths) {
+			return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s %s): "+
+				"the %d runs are kept apart and named as runs of the script (%s), no ranks of one job: %s", r.Clash[0], r.Clash[1], evidence, runs, runNaming(r.Runs), strings.Join(names, ", "))
+		} else if runs > 0 {
+			return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s %s): "+
+				"of the %d processes their paths tell apart, %d are separate runs of the script, named as runs (%s), and the others are numbered as ranks in path order: %s",
+				r.Clash[0], r.Clash[1], evidence, len(r.Paths), runs, runNaming(r.Runs), strings.Join(names, ", "))
 		}
 		return fmt.Sprintf("the snapshot paths do not give each process a rank of its own (%s and %s %s): "+
 			"the %d processes their paths tell apart are numbered as ranks in path order: %s", r.Clash[0], r.Clash[1], evidence, len(r.Paths), strings.Join(names, ", "))
@@ -276,8 +288,31 @@ func restartNote(r *placement.RankNumbering, names []string) string {
 	}
 	return fmt.Sprintf("the snapshots start over as a new run of the script: %s have no live block or segment in common, "+
 		"while one process keeps its blocks (its model's parameters) from one dump to the next: each run is a process of its own, "+
-		"numbered after the ranks in use in time order (no rank of the job): %s",
-		strings.Join(bounds, "; "), strings.Join(names, ", "))
+		"named as a run of the script (%s), no rank of the job: %s",
+		strings.Join(bounds, "; "), runNaming(r.Runs), strings.Join(names, ", "))
+}
+
+// countRuns is how many of runs are separate runs of the script.
+func countRuns(runs []ingest.ScriptRun) int {
+	n := 0
+	for _, r := range runs {
+		if r.N > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// runNaming says how separate runs of the script are named: by their
+// folders when every one has one (ingest.ScriptRun.Folder), else by
+// their numbers in time order.
+func runNaming(runs []ingest.ScriptRun) string {
+	for _, r := range runs {
+		if r.N > 0 && r.Folder == "" {
+			return "numbered in time order"
+		}
+	}
+	return "by the folders that hold their dumps"
 }
 
 // tracks is the verb for n GPUs that track a device.
