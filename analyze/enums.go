@@ -713,6 +713,9 @@ const (
 	RuleNoPoints TrendRule = "no points"
 	// RuleTooFew: fewer points than TrendWhy.MinPoints.
 	RuleTooFew TrendRule = "too few points"
+	// RuleOneX: every point at one x (one step): no axis to fit a rate
+	// on.
+	RuleOneX TrendRule = "one x"
 	// RuleFalls: a significant fall (PatternDecreasing).
 	RuleFalls TrendRule = "falls"
 	// RuleNoGrowth: the test sees no rise.

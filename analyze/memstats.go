@@ -204,16 +204,19 @@ func countLoggedOOMs(d *Device, g *memStatsGroup, placed []logOOM) {
 // axis (X): steps, hours since the earliest reading, or positions.
 func orderMemStats(g *memStatsGroup) {
 	ms := g.ms
-	allStep, allTime := true, true
+	allStep, allTime, oneStep := true, true, true
 	for _, r := range ms.Readings {
 		allStep = allStep && r.Step != input.NoStep
+		oneStep = oneStep && r.Step == ms.Readings[0].Step
 		allTime = allTime && !r.Time.IsZero()
 		if !r.Time.IsZero() && (g.start.IsZero() || r.Time.Before(g.start)) {
 			g.start = r.Time
 		}
 	}
 	switch {
-	case allStep:
+	case allStep && (!oneStep || len(ms.Readings) < 2):
+		// Readings all at one step have no step axis: their times, or
+		// their order, place them.
 		ms.Order, g.axis = "step", AxisStep
 		slices.SortStableFunc(ms.Readings, func(a, b gpulog.MemoryStatsSample) int {
 			return cmp.Or(cmp.Compare(a.Step, b.Step), a.Time.Compare(b.Time))

@@ -294,6 +294,13 @@ func fitTrend(metric string, per units.Per, x, y []float64, r TrendRules, onset 
 	case mk.VarFactor > 1:
 		t.Test = "Mann-Kendall, one-sided, Hamed-Rao variance correction for serial correlation"
 	}
+	if t.FitX1 == t.FitX0 {
+		// Every point at one x (readings that all give one step): the
+		// axis has no rate to fit, and the test's order is the points',
+		// not the axis's. Not flat: no evidence either way.
+		t.State, t.Pattern, t.Why.Rule = StateInsufficient, PatternTooFew, RuleOneX
+		return t
+	}
 	if mk.POneSided < r.Alpha {
 		t.chooseSlope(fx, fy, mk.S)
 	}

@@ -46,6 +46,42 @@ func TestMemoryStatsDictStepBefore(t *testing.T) {
 		text: "[rank0]: step 500\n[rank0]: " + dict(1000),
 		want: []int64{500},
 	}, {
+		// A per-epoch count: "iter 90/100" before every dict; the
+		// epoch and the epoch's length give the global step.
+		name: "epoch and a count that restarts",
+		text: "epoch 0 iter 90/100 loss 2\n" + dict(1000) + "epoch 1 iter 90/100 loss 2\n" + dict(2000) + "epoch 2 iter 90/100\n" + dict(3000),
+		want: []int64{90, 190, 290},
+	}, {
+		name: "Epoch [E/T] Step [i/N]",
+		text: "Epoch [1/3] Step [50/50]\n" + dict(1000) + "Epoch [2/3] Step [50/50]\n" + dict(2000),
+		want: []int64{100, 150},
+	}, {
+		// Steps that repeat with no epoch length: log order, as
+		// before steps were taken from the line above.
+		name: "a count that restarts, no epoch length",
+		text: "epoch 0 iter 90\n" + dict(1000) + "epoch 1 iter 90\n" + dict(2000) + "epoch 2 iter 90\n" + dict(3000),
+		want: []int64{input.NoStep, input.NoStep, input.NoStep},
+	}, {
+		name: "steps that go back",
+		text: "step 500\n" + dict(1000) + "step 200\n" + dict(2000),
+		want: []int64{input.NoStep, input.NoStep},
+	}, {
+		// A global step beside the epoch increases alone: kept.
+		name: "a global step beside the epoch",
+		text: "epoch 0 step 500/3000\n" + dict(1000) + "epoch 1 step 1500/3000\n" + dict(2000),
+		want: []int64{500, 1500},
+	}, {
+		// Each rank's steps are checked alone.
+		name: "two ranks interleaved",
+		text: "[rank0]: step 100\n[rank0]: " + dict(1000) + "[rank1]: step 100\n[rank1]: " + dict(1000) +
+			"[rank0]: step 200\n[rank0]: " + dict(2000) + "[rank1]: step 200\n[rank1]: " + dict(2000),
+		want: []int64{100, 100, 200, 200},
+	}, {
+		// The count on the dict's own line restarts too.
+		name: "epoch and count on the dict's line",
+		text: "epoch 0 iter 90/100 " + dict(1000) + "epoch 1 iter 90/100 " + dict(2000),
+		want: []int64{90, 190},
+	}, {
 		name: "the step on the dict's own line wins",
 		text: "step 500\nstep 600 " + dict(1000),
 		want: []int64{600},

@@ -61,7 +61,11 @@ import (
 //     counts as memory_stats() returns them; a "step N" before it on the
 //     line gives the step, else the nearest line before it that names a
 //     step, of the same rank, with no other reading between them
-//     (print(f"epoch {e} step {s}") just before the dict).
+//     (print(f"epoch {e} step {s}") just before the dict). Steps so
+//     taken must increase from reading to reading (settleSteps): a count
+//     that restarts every epoch ("epoch 3 iter 90/100") gives the global
+//     step E*N+i, and steps that neither increase nor compose are
+//     dropped, the readings kept in log order.
 //
 // Lines are recognised by these shapes only: a figure is read with the
 // unit its framework prints, never guessed. The vision toolkits' lines,
@@ -107,6 +111,19 @@ type frameworkState struct {
 	yolo yoloState
 	// hand counts hand-written prints (trainlog_handwritten.go).
 	hand handState
+	// given are the readings whose step came from the line before them or
+	// with an epoch beside it, checked at the end (settleSteps).
+	given []givenStep
+}
+
+// givenStep is a reading whose step may not be a step of the run: one
+// taken from the line before it (before), or read beside an epoch and a
+// per-epoch count ("epoch 3 iter 90/100"); composed is the global step
+// that pair gives (epochIterStep), input.NoStep when the line has none.
+type givenStep struct {
+	i        int // index in the log's MemoryStats
+	composed int64
+	before   bool
 }
 
 // stepLine is the nearest line before a reading that names a step
@@ -114,9 +131,9 @@ type frameworkState struct {
 // with no reading between them: step is its step, rank the rank its
 // prefix gives (input.NoRank when none), ok false when there is none.
 type stepLine struct {
-	step int64
-	rank int
-	ok   bool
+	step, composed int64
+	rank           int
+	ok             bool
 }
 
 // noteStep keeps line's step as the step before the next reading, when
@@ -125,9 +142,14 @@ func (f *frameworkState) noteStep(line string) {
 	if !mayNameStep(line) {
 		return
 	}
-	if m := reLogStep.FindAllStringSubmatch(line, -1); m != nil {
+	m := reLogStep.FindAllStringSubmatch(line, -1)
+	if m == nil {
+		// "Epoch [1/10], Step [100/600]": the count in brackets.
+		m = reCountOf.FindAllStringSubmatch(line, -1)
+	}
+	if m != nil {
 		if v, err := strconv.ParseInt(m[len(m)-1][1], 10, 64); err == nil {
-			f.before = stepLine{step: v, rank: readLineHead(line).rank, ok: true}
+			f.before = stepLine{step: v, composed: epochIterStep(line), rank: readLineHead(line).rank, ok: true}
 		}
 	}
 }
@@ -160,6 +182,7 @@ func mayBeFrameworkLine(line string) bool {
 // end notes, at the end of the log, the allocator cache flushes its
 // warnings counted.
 func (f *frameworkState) end(b *logBuilder) {
+	f.settleSteps(b)
 	f.hand.end(b)
 	c := f.flushes
 	if c.warnings == 0 {
@@ -206,6 +229,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	}
 	r := MemoryStatsSample{Step: input.NoStep, Rank: input.NoRank, Allocated: Unknown, Reserved: Unknown, Active: Unknown,
 		InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown, DeviceAssumed: true}
+	var given *givenStep // the step to check at the end (settleSteps)
 	framework, note, at, peak := peakLine(&r, line)
 	switch {
 	case peak:
@@ -259,10 +283,16 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 			if prevN == n-1 {
 				above = prev
 			}
-			if !f.hand.line(b, &r, line, above) {
+			rs, g := f.hand.line(b, r, line, above)
+			if len(rs) == 0 {
 				f.noteStep(line) // a step line that names GPU memory too
 				return false
 			}
+			for _, x := range rs[:len(rs)-1] {
+				// One reading per device a line names.
+				f.add(b, x, g)
+			}
+			r, given = rs[len(rs)-1], g
 			framework = "handwritten"
 			break
 		}
@@ -288,11 +318,15 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 		}
 		if s := reLogStep.FindAllStringSubmatch(line[:ms[0][0]], -1); s != nil {
 			r.Step = fwStep(s[len(s)-1][1])
+			if c := epochIterStep(line[:ms[0][0]]); c != input.NoStep {
+				given = &givenStep{composed: c}
+			}
 		} else if before.ok && before.rank == readLineHead(line).rank {
 			// A loop that prints its step, then the dict, on lines of
 			// their own: the step is the nearest step line before the
 			// dict, of the same process (rank), with no reading between.
 			r.Step = before.step
+			given = &givenStep{composed: before.composed, before: true}
 		}
 		r.Time, r.Rank = fwTimeRank(b, line)
 		framework = "memory_stats"
@@ -309,8 +343,108 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 		f.noted[framework] = true
 		b.note(note)
 	}
-	b.log.MemoryStats = append(b.log.MemoryStats, r)
+	f.add(b, r, given)
 	return true
+}
+
+// add appends reading r to the log, and its step to those to check when
+// given is not nil.
+func (f *frameworkState) add(b *logBuilder, r MemoryStatsSample, given *givenStep) {
+	b.log.MemoryStats = append(b.log.MemoryStats, r)
+	if given != nil && r.Step != input.NoStep {
+		g := *given
+		g.i = len(b.log.MemoryStats) - 1
+		f.given = append(f.given, g)
+	}
+}
+
+// reEpoch is an epoch number ("epoch 3", "Epoch [3/10]", "epoch: 3").
+var reEpoch = regexp.MustCompile(`(?i)\bepoch\b\s*[:=#]?\s*\[?\s*(\d{1,6})\b`)
+
+// reCountOf is a count within its epoch with the epoch's length ("iter
+// 90/100", "step [90/100]", "batch 90/100").
+var reCountOf = regexp.MustCompile(`(?i)\b(?:step|iteration|iter|batch)\b\s*[:=#]?\s*\[?\s*(\d{1,9})\s*/\s*(\d{1,9})\b`)
+
+// epochIterStep is the global step a line's epoch and its count within the
+// epoch give (epoch E, iteration i of N: E*N + i), input.NoStep when the
+// line does not print both, with the epoch's length. Whether the count
+// restarts each epoch, the line does not say: settleSteps uses this step
+// only when the counts alone do not increase.
+func epochIterStep(line string) int64 {
+	e := reEpoch.FindStringSubmatch(line)
+	c := reCountOf.FindAllStringSubmatch(line, -1)
+	if e == nil || c == nil {
+		return input.NoStep
+	}
+	m := c[len(c)-1]
+	ep, err1 := strconv.ParseInt(e[1], 10, 64)
+	i, err2 := strconv.ParseInt(m[1], 10, 64)
+	n, err3 := strconv.ParseInt(m[2], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || n <= 0 || i > n {
+		return input.NoStep
+	}
+	// At most 10^6 epochs of 10^9 counts (the patterns' digits): no
+	// overflow.
+	return ep*n + i
+}
+
+// settleSteps checks, per process (rank) and device, the steps of the
+// readings that took theirs from the line before them or read them beside
+// an epoch: a loop that prints "epoch E iter i/N" before each reading
+// gives counts that restart every epoch, so the same few steps repeat
+// and the readings would collapse onto them. The counts are kept when
+// they increase from reading to reading in the log; else the epochs'
+// global steps (epochIterStep) when every such reading has one and they
+// increase; else the readings whose step came from the line before lose
+// it (they are read in log order), and a note says so.
+func (f *frameworkState) settleSteps(b *logBuilder) {
+	type key struct{ rank, device int }
+	groups := map[key][]givenStep{}
+	var order []key
+	ms := b.log.MemoryStats
+	for _, g := range f.given {
+		if g.i >= len(ms) {
+			continue
+		}
+		k := key{ms[g.i].Rank, ms[g.i].Device}
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], g)
+	}
+	var composed, dropped int
+	for _, k := range order {
+		gs := groups[k]
+		increasing := func(step func(givenStep) int64) bool {
+			for j := 1; j < len(gs); j++ {
+				if step(gs[j]) <= step(gs[j-1]) || step(gs[j]) == input.NoStep {
+					return false
+				}
+			}
+			return step(gs[0]) != input.NoStep
+		}
+		switch {
+		case increasing(func(g givenStep) int64 { return ms[g.i].Step }):
+		case increasing(func(g givenStep) int64 { return g.composed }):
+			for _, g := range gs {
+				ms[g.i].Step = g.composed
+			}
+			composed += len(gs)
+		default:
+			for _, g := range gs {
+				if g.before {
+					ms[g.i].Step = input.NoStep
+					dropped++
+				}
+			}
+		}
+	}
+	if composed > 0 {
+		b.note(fmt.Sprintf("%s printed with an epoch and a count that restarts every epoch (\"epoch E iter i/N\") are placed at step E*N+i: the counts alone repeat from epoch to epoch", units.CountOf(composed, "memory reading")))
+	}
+	if dropped > 0 {
+		b.note(fmt.Sprintf("%s took a step from the line before them, but those steps do not increase from reading to reading (a count that restarts, or lines that are not this loop's steps): the readings are read in log order", units.CountOf(dropped, "memory reading")))
+	}
 }
 
 // fwBytes converts a figure in a framework's unit (binary: every

@@ -17,15 +17,20 @@ import (
 //	[rank1] step 7 torch.cuda.memory_allocated: 13421772800
 //
 // is read only when the line leaves nothing to guess but the unit's
-// meaning: it names GPU or CUDA memory ("GPU", "CUDA", "torch.cuda."), it
-// names the figure (allocated; reserved, or "cached", the name of
+// meaning: each figure's subject, the last one named before it, is GPU or
+// CUDA memory ("GPU", "CUDA", "cuda:1", "GPU0", "torch.cuda."), not the
+// host's or storage's ("gpu util 97% | cpu mem allocated: 30.8 GB",
+// "dataset cached: 120.5 GB ... GPU memory"; handSubject), it names the
+// figure (allocated; reserved, or "cached", the name of
 // memory_reserved() before PyTorch 1.4) followed by ":" or "=", and the
 // line, or the line just above it when that is no such print, gives a
 // step (reLogStep; a script logs its step, then its memory), or the line
 // a time, to place the reading. A line
 // naming a peak ("max allocated", "peak reserved") keeps it beside a
 // current figure as its reading's peak; a peak alone is not read, since
-// whether the script reset it between lines is unknowable.
+// whether the script reset it between lines is unknowable. A line naming
+// several devices gives one reading per device, from the figures after
+// each name (handParts).
 //
 // The unit is read as written. GiB, MiB, KiB and bytes are exact. A bare
 // integer is bytes only under the name of the torch.cuda function that
@@ -46,14 +51,20 @@ import (
 // is tried last.
 
 var (
-	// reHandGPU is a line's naming of GPU memory.
-	reHandGPU = regexp.MustCompile(`(?i)\b(?:gpu|cuda)\b`)
+	// reHandGPU is a line's naming of GPU memory ("GPU", "cuda:1",
+	// "GPU0", "torch.cuda.memory_allocated"): the word between
+	// non-letters.
+	reHandGPU = regexp.MustCompile(`(?i)(?:^|[^a-z])(?:gpu|cuda|vram)(?:[^a-z]|$)`)
+	// reHandOther is a subject of memory other than the GPU's: the host's
+	// (psutil's RSS, "cpu mem", "RAM", the page cache, pinned host
+	// memory) and storage's ("dataset cached: 120 GB on local NVMe").
+	reHandOther = regexp.MustCompile(`(?i)(?:^|[^a-z])(?:cpu|ram|host|rss|vms|uss|pss|swap|shm|system|sys|virtual|pinned|disk|nvme|ssd|dataset|page[ _-]?cache|psutil)(?:[^a-z]|$)`)
 	// reHandFigure is one named figure: an optional peak, the name (with
 	// torch.cuda's "memory_" spellings), an optional unit in parentheses,
 	// ":" or "=", the number and its unit.
 	reHandFigure = regexp.MustCompile(`(?i)\b(max|peak)?[ _]?(memory[ _])?(allocated|reserved|cached)((?:[ _]memory)?(?:\(\))?)\s*(?:\(\s*(bytes|B|[KMG]i?B)\s*\))?\s*[:=]\s*` +
 		`(\d+(?:\.\d+)?)\s*(bytes|B|[KMG]i?B)?(?:[^\w.]|$)`)
-	// reHandDevice is the device a line names ("cuda:1", "GPU 1").
+	// reHandDevice is the device a line names ("cuda:1", "GPU 1", "GPU0").
 	reHandDevice = regexp.MustCompile(`\b(?:cuda:|GPU\s?#?)(\d{1,3})(?:[^\d.]|$)`)
 )
 
@@ -72,62 +83,150 @@ func mayBeHandLine(line string) bool {
 		strings.Contains(line, "Allocated") || strings.Contains(line, "Reserved")) && reHandGPU.MatchString(line)
 }
 
-// line reads a hand-written print into r (whose figures are Unknown);
-// false when the line is none, or gives no figure a reading holds.
+// handPart is the part of a line that one device's figures are in: from
+// start to end, device the device it names (0 when none).
+type handPart struct {
+	start, end, device int
+}
+
+// handParts splits a line at each device it names ("cuda:0 allocated: 20
+// GiB, reserved: 24 GiB; cuda:1 allocated: ..."), one part per device;
+// the first part starts at the line's start. A line naming one device (or
+// none) is one part. ok is false when a device's part holds no figure
+// (figs are the figures' match indexes): "GPU 0 and GPU 1 allocated:
+// 12 GiB" does not say whose the figure is.
+func handParts(line string, figs [][]int) (parts []handPart, ok bool) {
+	ds := reHandDevice.FindAllStringSubmatchIndex(line, -1)
+	for _, d := range ds {
+		dev, _ := strconv.Atoi(line[d[2]:d[3]])
+		if len(parts) > 0 && parts[len(parts)-1].device == dev {
+			continue // the same device named again ("GPU 0 (cuda:0)")
+		}
+		start := d[0]
+		if len(parts) == 0 {
+			start = 0
+		} else {
+			parts[len(parts)-1].end = start
+		}
+		parts = append(parts, handPart{start: start, end: len(line), device: dev})
+	}
+	if len(parts) == 0 {
+		return []handPart{{0, len(line), 0}}, true
+	}
+	if len(parts) == 1 {
+		return parts, true
+	}
+	for _, p := range parts {
+		has := false
+		for _, m := range figs {
+			has = has || m[0] >= p.start && m[0] < p.end
+		}
+		if !has {
+			return nil, false
+		}
+	}
+	return parts, true
+}
+
+// handSubject reports whether the figure whose label starts at at, in the
+// part p of line, is GPU memory. Its subject is the last subject word
+// before its label within the part ("gpu util 97% | cpu mem allocated:
+// 30.8 GB" is the host's; "GPU memory allocated: 12 GiB, reserved: 14
+// GiB" is the GPU's twice); a figure with no subject before it is the
+// GPU's when the line names the GPU and no other subject at all.
+func handSubject(line string, p handPart, at int) bool {
+	before := line[p.start:at]
+	g := reHandGPU.FindAllStringIndex(before, -1)
+	o := reHandOther.FindAllStringIndex(before, -1)
+	switch {
+	case len(g) > 0 && len(o) > 0:
+		return g[len(g)-1][1] > o[len(o)-1][1]
+	case len(g) > 0:
+		return true
+	case len(o) > 0:
+		return false
+	}
+	return reHandGPU.MatchString(line) && !reHandOther.MatchString(line)
+}
+
+// line reads a hand-written print into readings of base (whose figures
+// are Unknown), one per device the line names; none when the line is no
+// such print, or gives no figure a reading holds. given, when not nil,
+// says how the step was read, for the step check at the end
+// (frameworkState.settleSteps).
 //
 // prev is the line just above, "" when none: a script that logs its step
 // and then its memory prints the step on the line before.
-func (h *handState) line(b *logBuilder, r *MemoryStatsSample, line, prev string) bool {
+func (h *handState) line(b *logBuilder, base MemoryStatsSample, line, prev string) (rs []MemoryStatsSample, given *givenStep) {
 	if mayBeOOMLine(line) {
-		return false
+		return nil, nil
 	}
 	ms := reHandFigure.FindAllStringSubmatchIndex(line, -1)
 	if len(ms) == 0 {
-		return false
+		return nil, nil
+	}
+	parts, ok := handParts(line, ms)
+	if !ok {
+		return nil, nil
 	}
 	var dec []string
-	for _, m := range ms {
-		peak, name, fn := group(line, m, 1) != "", strings.ToLower(group(line, m, 3)), group(line, m, 2) != "" || group(line, m, 4) != ""
-		unit := group(line, m, 7)
-		if unit == "" {
-			unit = group(line, m, 5)
+	for _, p := range parts {
+		r := base
+		for _, m := range ms {
+			if m[0] < p.start || m[0] >= p.end || !handSubject(line, p, m[0]) {
+				continue
+			}
+			peak, name, fn := group(line, m, 1) != "", strings.ToLower(group(line, m, 3)), group(line, m, 2) != "" || group(line, m, 4) != ""
+			unit := group(line, m, 7)
+			if unit == "" {
+				unit = group(line, m, 5)
+			}
+			v := handBytes(group(line, m, 6), unit, fn)
+			if v < 0 {
+				continue
+			}
+			switch {
+			case name == "allocated" && peak:
+				r.PeakAllocated = v
+			case name == "allocated":
+				r.Allocated = v
+			case peak:
+				r.PeakReserved = v
+			default:
+				r.Reserved = v
+			}
+			if u := strings.ToUpper(unit); u == "KB" || u == "MB" || u == "GB" {
+				dec = append(dec, u)
+			}
 		}
-		v := handBytes(group(line, m, 6), unit, fn)
-		if v < 0 {
+		if r.Allocated < 0 && r.Reserved < 0 {
 			continue
 		}
-		switch {
-		case name == "allocated" && peak:
-			r.PeakAllocated = v
-		case name == "allocated":
-			r.Allocated = v
-		case peak:
-			r.PeakReserved = v
-		default:
-			r.Reserved = v
-		}
-		if u := strings.ToUpper(unit); u == "KB" || u == "MB" || u == "GB" {
-			dec = append(dec, u)
-		}
+		r.PeakAllocated, r.PeakReserved = max(r.PeakAllocated, 0), max(r.PeakReserved, 0)
+		r.Device = p.device
+		rs = append(rs, r)
 	}
-	if r.Allocated < 0 && r.Reserved < 0 {
-		r.PeakAllocated, r.PeakReserved = 0, 0
-		return false
+	if len(rs) == 0 {
+		return nil, nil
 	}
-	r.PeakAllocated, r.PeakReserved = max(r.PeakAllocated, 0), max(r.PeakReserved, 0)
+	step := input.NoStep
 	if s := reLogStep.FindAllStringSubmatch(line[:ms[0][0]], -1); s != nil {
-		r.Step = fwStep(s[len(s)-1][1])
+		step = fwStep(s[len(s)-1][1])
+		if c := epochIterStep(line[:ms[0][0]]); c != input.NoStep {
+			given = &givenStep{composed: c}
+		}
 	} else if s := reLogStep.FindAllStringSubmatch(prev, -1); s != nil && !reHandFigure.MatchString(prev) {
 		// The line above is the step's own line, not another print.
-		r.Step = fwStep(s[len(s)-1][1])
+		step = fwStep(s[len(s)-1][1])
+		given = &givenStep{composed: epochIterStep(prev), before: true}
 	}
-	r.Time, r.Rank = fwTimeRank(b, line)
-	if r.Step == input.NoStep && r.Time.IsZero() {
+	t, rank := fwTimeRank(b, line)
+	if step == input.NoStep && t.IsZero() {
 		h.unplaced++
-		return false
+		return nil, nil
 	}
-	if d := reHandDevice.FindStringSubmatch(line); d != nil {
-		r.Device, _ = strconv.Atoi(d[1])
+	for i := range rs {
+		rs[i].Step, rs[i].Time, rs[i].Rank = step, t, rank
 	}
 	h.read++
 	if len(dec) > 0 {
@@ -139,7 +238,7 @@ func (h *handState) line(b *logBuilder, r *MemoryStatsSample, line, prev string)
 			h.units[u] = true
 		}
 	}
-	return true
+	return rs, given
 }
 
 // handBytes is a figure in bytes, Unknown when the line does not settle

@@ -1,6 +1,7 @@
 package words
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -99,6 +100,8 @@ func trendRule(t *analyze.Trend) string {
 		return "no points"
 	case analyze.RuleTooFew:
 		return fmt.Sprintf("%d points; a trend verdict needs at least %d (about %d more)", t.Given, w.MinPoints, t.MoreNeeded)
+	case analyze.RuleOneX:
+		return fmt.Sprintf("%d points all at one %s: no axis to fit a growth rate on (%s in their order)", t.Given, cmp.Or(string(t.Per), "step"), units.PValue(t.PValue))
 	case analyze.RuleFalls:
 		return "falls: " + rate + ", " + units.PValue(t.PValue)
 	case analyze.RuleNoGrowth:
