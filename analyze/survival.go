@@ -183,6 +183,8 @@ func (sv *Survival) Observe(s *snapshot.Snapshot, dev int, cache *signatureCache
 		cur = append(cur, liveBlock{id: blockID{addr: b.Address, size: b.Size, group: lastGroup}, life: lifetime{us: birthTime(births, b.Address)}, req: b.RequestedSize})
 	}
 	sv.cur = cur
+	slices.SortStableFunc(cur, func(a, b liveBlock) int { return a.compare(&b) })
+	sv.followMove(cur)
 	sv.fold(cur, s.LatestTimeUS())
 }
 
@@ -285,6 +287,76 @@ func (sv *Survival) fold(cur []liveBlock, latest int64) {
 	sv.spare, sv.live = sv.live, next
 	sv.points++
 	sv.prevUS = latest
+}
+
+// followMove follows a process that moved every live block between two
+// snapshots: offloaded all its GPU state to the CPU (an RLHF trainer's
+// rollout in "sleep mode", a colocated inference engine) and loaded it
+// back, every tensor at a new address. When no block alive at the
+// snapshot before is alive at the same place in cur (sorted by identity),
+// each group's blocks before are matched with its blocks in cur of the
+// same size, in address order. If that matches every block the process
+// had kept through a snapshot at least (its parameters and optimizer
+// state, which a reload brings back whole; one such at least), the
+// blocks before take the new addresses: they are the same tensors, and
+// keep their births. (The trace saw the reloaded blocks allocated: their
+// trace times are dropped.) A series whose blocks all turn over, or
+// whose kept blocks come back in other sizes, moved nothing. Placement
+// has parted new runs of a script from the series before this (a fresh
+// process's model would match too). sv.live is left sorted.
+func (sv *Survival) followMove(cur []liveBlock) {
+	if len(sv.live) == 0 || len(cur) == 0 {
+		return
+	}
+	for i, j := 0, 0; i < len(cur) && j < len(sv.live); {
+		switch c := sv.live[j].compare(&cur[i]); {
+		case c == 0:
+			return // a block stayed where it was
+		case c < 0:
+			j++
+		default:
+			i++
+		}
+	}
+	type key struct {
+		group int32
+		size  int64
+	}
+	// fresh is, per group and size, cur's blocks in address order (cur
+	// is sorted by address first).
+	fresh := map[key][]int{}
+	for i := range cur {
+		k := key{cur[i].id.group, cur[i].id.size}
+		fresh[k] = append(fresh[k], i)
+	}
+	to := make([]int, len(sv.live))
+	kept := false
+	for j := range sv.live {
+		b := &sv.live[j]
+		k := key{b.id.group, b.id.size}
+		to[j] = -1
+		if q := fresh[k]; len(q) > 0 {
+			to[j] = q[0]
+			fresh[k] = q[1:]
+		}
+		if b.life.born < int32(sv.points)-1 {
+			// Alive at the two snapshots before: kept.
+			if to[j] < 0 {
+				return
+			}
+			kept = true
+		}
+	}
+	if !kept {
+		return
+	}
+	for j, i := range to {
+		if i >= 0 {
+			sv.live[j].id.addr = cur[i].id.addr
+			cur[i].life.us = 0
+		}
+	}
+	slices.SortStableFunc(sv.live, func(a, b liveBlock) int { return a.compare(&b) })
 }
 
 // countRisen adds one to risen for each group of recreated (the groups

@@ -651,3 +651,71 @@ func TestRiseRules(t *testing.T) {
 		}
 	}
 }
+
+// movedRun is blocksRun whose process moves every block from snapshot
+// from on: the parameters and each block of snaps 16 TiB lower (all its
+// GPU state offloaded to the CPU for a rollout and loaded back at new
+// addresses).
+func movedRun(snaps [][]sblock, from int) *ingest.Run {
+	const shift = 0x100000000000
+	run := &ingest.Run{Dir: "survival", Location: time.UTC}
+	for i, blocks := range snaps {
+		b := newSnap()
+		off := uint64(0)
+		if i >= from {
+			off = shift
+		}
+		b.next -= off
+		b.segment(0, live(2*gib, stackAt("model.py", 20, "__init__")))
+		sorted := slices.Clone(blocks)
+		slices.SortFunc(sorted, func(x, y sblock) int { return int(x.addr>>20) - int(y.addr>>20) })
+		for _, x := range sorted {
+			b.next = x.addr - off
+			b.segment(0, blk{size: x.size, state: snapshot.StateActiveAllocated, frames: x.frames, req: x.req})
+		}
+		at := t0.Add(time.Duration(i) * time.Minute)
+		b.event(0, snapshot.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
+		step := int64(100 * (i + 1))
+		run.Snapshots = append(run.Snapshots, file(b.done(), fmt.Sprintf("snapshot_step_%06d.pickle", step), step, input.NoRank))
+	}
+	return run
+}
+
+// TestSurvivalFollowsMove: a process that moves every block at once
+// (offload and reload, hunt7 r-rollout-offload-timestamped) keeps its
+// blocks' identities across the move: a list that keeps its tensors is
+// still a leak kept for good, and a cache whose entries are all replaced
+// at every dump is still no leak.
+func TestSurvivalFollowsMove(t *testing.T) {
+	site := stackAt("train.py", 57, "train_step")
+	list := make([][]sblock, 12)
+	for k := range list {
+		for b := 0; b <= k; b++ {
+			list[k] = append(list[k], sblock{addr: slot(b), size: 24 * mib, frames: site})
+		}
+	}
+	tests := []struct {
+		name string
+		run  *ingest.Run
+		leak bool
+	}{
+		{"list kept, all moved at snapshot 6", movedRun(list, 6), true},
+		{"list kept, nothing moved", movedRun(list, len(list)), true},
+		{"cache of 8, all replaced, moved at snapshot 8", movedRun(driftCache(16, 8, 8, site), 8), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Analyze(tt.run, Options{})
+			if f.Verdict.Leak != tt.leak {
+				t.Fatalf("leak %v, want %v", f.Verdict.Leak, tt.leak)
+			}
+			if !tt.leak {
+				return
+			}
+			d := f.Devices[0]
+			if len(d.Suspects) != 1 || d.Suspects[0].Survival == nil || d.Suspects[0].Survival.Form != SurvivalKept {
+				t.Fatalf("suspects %+v", d.Suspects)
+			}
+		})
+	}
+}
