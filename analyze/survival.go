@@ -61,11 +61,12 @@ import (
 //     count of blocks, none of its sorted requested sizes fell, and each
 //     rank rose by its rise at the snapshot before times one factor (K
 //     histories each appended the same rows between two dumps), though
-//     not all by one drift while they differ in size (a cache of the
-//     last K outputs whose sizes follow a curriculum: oneDrift). Where
-//     the snapshots give no requested sizes (older PyTorch), the block
-//     sizes stand for them, known to within the allocator's rounding
-//     (blockSlack), and the rises are compared to within it.
+//     not all by one drift while they differ in size by no more than
+//     that drift (a cache of the last K outputs whose sizes follow a
+//     curriculum: oneDrift). Where the snapshots give no requested sizes
+//     (older PyTorch), the block sizes stand for them, known to within
+//     the allocator's rounding (blockSlack), and the rises are compared
+//     to within it.
 //
 // survivalEvidence (attribution.go) reads these for a group whose bytes
 // grow. Survival is a fold: Observe takes the snapshots one at a time, in
@@ -182,6 +183,8 @@ func (sv *Survival) Observe(s *snapshot.Snapshot, dev int, cache *signatureCache
 		cur = append(cur, liveBlock{id: blockID{addr: b.Address, size: b.Size, group: lastGroup}, life: lifetime{us: birthTime(births, b.Address)}, req: b.RequestedSize})
 	}
 	sv.cur = cur
+	slices.SortStableFunc(cur, func(a, b liveBlock) int { return a.compare(&b) })
+	sv.followMove(cur)
 	sv.fold(cur, s.LatestTimeUS())
 }
 
@@ -284,6 +287,76 @@ func (sv *Survival) fold(cur []liveBlock, latest int64) {
 	sv.spare, sv.live = sv.live, next
 	sv.points++
 	sv.prevUS = latest
+}
+
+// followMove follows a process that moved every live block between two
+// snapshots: offloaded all its GPU state to the CPU (an RLHF trainer's
+// rollout in "sleep mode", a colocated inference engine) and loaded it
+// back, every tensor at a new address. When no block alive at the
+// snapshot before is alive at the same place in cur (sorted by identity),
+// each group's blocks before are matched with its blocks in cur of the
+// same size, in address order. If that matches every block the process
+// had kept through a snapshot at least (its parameters and optimizer
+// state, which a reload brings back whole; one such at least), the
+// blocks before take the new addresses: they are the same tensors, and
+// keep their births. (The trace saw the reloaded blocks allocated: their
+// trace times are dropped.) A series whose blocks all turn over, or
+// whose kept blocks come back in other sizes, moved nothing. Placement
+// has parted new runs of a script from the series before this (a fresh
+// process's model would match too). sv.live is left sorted.
+func (sv *Survival) followMove(cur []liveBlock) {
+	if len(sv.live) == 0 || len(cur) == 0 {
+		return
+	}
+	for i, j := 0, 0; i < len(cur) && j < len(sv.live); {
+		switch c := sv.live[j].compare(&cur[i]); {
+		case c == 0:
+			return // a block stayed where it was
+		case c < 0:
+			j++
+		default:
+			i++
+		}
+	}
+	type key struct {
+		group int32
+		size  int64
+	}
+	// fresh is, per group and size, cur's blocks in address order (cur
+	// is sorted by address first).
+	fresh := map[key][]int{}
+	for i := range cur {
+		k := key{cur[i].id.group, cur[i].id.size}
+		fresh[k] = append(fresh[k], i)
+	}
+	to := make([]int, len(sv.live))
+	kept := false
+	for j := range sv.live {
+		b := &sv.live[j]
+		k := key{b.id.group, b.id.size}
+		to[j] = -1
+		if q := fresh[k]; len(q) > 0 {
+			to[j] = q[0]
+			fresh[k] = q[1:]
+		}
+		if b.life.born < int32(sv.points)-1 {
+			// Alive at the two snapshots before: kept.
+			if to[j] < 0 {
+				return
+			}
+			kept = true
+		}
+	}
+	if !kept {
+		return
+	}
+	for j, i := range to {
+		if i >= 0 {
+			sv.live[j].id.addr = cur[i].id.addr
+			cur[i].life.us = 0
+		}
+	}
+	slices.SortStableFunc(sv.live, func(a, b liveBlock) int { return a.compare(&b) })
 }
 
 // countRisen adds one to risen for each group of recreated (the groups
@@ -441,16 +514,29 @@ func proportional(before, now []sized) bool {
 
 // oneDrift reports whether every rank of a group rose by the same bytes
 // (rise, to within their uncertainties) while its sizes now differ
-// beyond theirs: one drift of all its blocks' sizes, not lineages each
-// appended its own rows. A cache of the last K outputs whose sizes follow
-// a curriculum (a sequence a token longer each step) holds K sizes drawn
-// at different steps, which all move by the curriculum's growth between
-// two dumps, in proportion to the steps between them as K histories'
-// rows are; K histories of one line, each appended the same rows, are
-// alike in size when their rows are of one width, and rise by different
-// bytes when they are not. Limits: K histories of one width begun at
-// different times read as a drift; a cache whose K entries come from one
-// step (all alike) reads as histories.
+// beyond theirs, but by no more than that rise: one drift of all its
+// blocks' sizes, not lineages each appended its own rows. A cache of the
+// last K outputs whose sizes follow a curriculum (a sequence a token
+// longer each step) holds K sizes drawn at different steps, which all
+// move by the curriculum's growth between two dumps, in proportion to the
+// steps between them as K histories' rows are; K histories of one line,
+// each appended the same rows, are alike in size when their rows are of
+// one width, and rise by different bytes when they are not.
+//
+// The bound on the spread: countRisen asks this only of a group whose
+// previous largest block is gone. In a cache of the last K outputs (the
+// oldest evicted first) the newest entry goes last, so every entry now
+// was made since the dump before: all K were drawn within the D steps
+// between the two dumps. For a curriculum whose sizes never shrink, the
+// spread now (newest minus oldest entry) is then the growth over part of
+// those D steps, at most the growth over all of them, which is the rise
+// of the newest rank: the spread is at most the rise. K histories of one
+// width begun at different times (tasks, metrics or buffers added as a
+// run goes on) differ by the rows of the steps between their starts,
+// typically many rises: they are lineages, not a drift. Histories begun
+// one dump apart are spread by one rise or two and still read as a
+// drift; a cache whose K entries come from one step (all alike) reads
+// as histories.
 func oneDrift(rise, now []sized) bool {
 	riseLo, riseHi := int64(math.MinInt64), int64(math.MaxInt64)
 	sizeLo, sizeHi := int64(math.MinInt64), int64(math.MaxInt64)
@@ -462,7 +548,11 @@ func oneDrift(rise, now []sized) bool {
 		riseLo, riseHi = max(riseLo, rise[i].v-ru), min(riseHi, rise[i].v+ru)
 		sizeLo, sizeHi = max(sizeLo, now[i].v-su), min(sizeHi, now[i].v)
 	}
-	return riseLo <= riseHi && sizeLo > sizeHi
+	// sizeLo-sizeHi is the least the requests now can spread (the
+	// largest request at its least, the smallest at its most): above
+	// nothing, they differ; above the most the common rise can be, the
+	// entries were not all drawn since the dump before.
+	return riseLo <= riseHi && sizeLo > sizeHi && sizeLo-sizeHi <= riseHi
 }
 
 // equalProducts reports whether a*b == c*d for non-negative a, b, c, d.

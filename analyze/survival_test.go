@@ -187,6 +187,13 @@ func TestSurvivalDecidesGrowth(t *testing.T) {
 		// Entries under 1 MiB apart, in 2 MiB segments: two blocks a
 		// whole segment step apart cannot hold one request.
 		{"curriculum cache, 2 MiB segments, entries under 1 MiB apart", curriculumCache(16, 8, 4, 32000, true, false, site), false, "", true},
+		// Four histories of one width (one loss row per step) begun at
+		// different times, so unlike in size, each appended the same
+		// rows between dumps (hunt7 s-multitask-histories-*): they rise
+		// alike as a curriculum cache's entries do, but are spread by
+		// many rises: a leak.
+		{"4 histories of one width begun at different times", staggeredHistories(10, []int64{8, 40, 72, 104}, false, site), true, SurvivalRecreated, true},
+		{"4 histories begun at irregular times, 2 MiB segments", staggeredHistories(10, []int64{8, 21, 50, 130}, true, site), true, SurvivalRecreated, true},
 		// Histories in a snapshot without requested sizes (older
 		// PyTorch): the blocks' rounding, up to their 2 MiB segment,
 		// blurs the rises, which are still in proportion within it.
@@ -281,6 +288,24 @@ func roundedHistories(n int, widths []int64, seg, known bool, frames []snapshot.
 				b.req = req
 			}
 			out[k] = append(out[k], b)
+			next++
+		}
+	}
+	return out
+}
+
+// staggeredHistories returns n snapshots of one history tensor per
+// start (its MiB at the first snapshot), each re-created at a new address
+// at every snapshot with 4 MiB of rows more (tensors of one width begun
+// at different times), from odd requests the snapshot does not give; seg:
+// see allocBlock.
+func staggeredHistories(n int, starts []int64, seg bool, frames []snapshot.Frame) [][]sblock {
+	out := make([][]sblock, n)
+	next := 0
+	for k := range n {
+		for _, st := range starts {
+			req := (st+4*int64(k))*mib + 100
+			out[k] = append(out[k], sblock{addr: slot(next), size: allocBlock(req, seg), frames: frames})
 			next++
 		}
 	}
@@ -591,6 +616,16 @@ func TestRiseRules(t *testing.T) {
 		// (the blocks 6 and 8 MiB cannot hold one request: a drift,
 		// were the rises measurable).
 		{"creeping cache, 2 MiB segments", blocks(4, 4, 6), blocks(4, 6, 6), blocks(6, 6, 8), false, true},
+		// Histories of one width begun at different times (hunt7
+		// s-multitask-histories-staggered: 8, 40, 72, 104 MiB, each
+		// appended 4 MiB a dump): risen alike, but spread 24 rises
+		// apart, which no cache drawn since the dump before can be.
+		{"staggered histories, exact", exact(8, 40, 72, 104), exact(12, 44, 76, 108), exact(16, 48, 80, 112), true, false},
+		{"staggered histories, irregular starts", exact(8, 21, 50, 130), exact(12, 25, 54, 134), exact(16, 29, 58, 138), true, false},
+		{"staggered histories, 2 MiB segments", blocks(8, 40, 72, 104), blocks(12, 44, 76, 108), blocks(16, 48, 80, 112), true, false},
+		// A curriculum cache spread by exactly its rise (its oldest
+		// entry drawn just after the dump before): still one drift.
+		{"curriculum cache spread by its rise, exact", exact(10, 15, 20), exact(20, 25, 30), exact(30, 35, 40), true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -614,5 +649,73 @@ func TestRiseRules(t *testing.T) {
 		if got := blockSlack(size); got != want {
 			t.Errorf("blockSlack(%d) = %d, want %d", size, got, want)
 		}
+	}
+}
+
+// movedRun is blocksRun whose process moves every block from snapshot
+// from on: the parameters and each block of snaps 16 TiB lower (all its
+// GPU state offloaded to the CPU for a rollout and loaded back at new
+// addresses).
+func movedRun(snaps [][]sblock, from int) *ingest.Run {
+	const shift = 0x100000000000
+	run := &ingest.Run{Dir: "survival", Location: time.UTC}
+	for i, blocks := range snaps {
+		b := newSnap()
+		off := uint64(0)
+		if i >= from {
+			off = shift
+		}
+		b.next -= off
+		b.segment(0, live(2*gib, stackAt("model.py", 20, "__init__")))
+		sorted := slices.Clone(blocks)
+		slices.SortFunc(sorted, func(x, y sblock) int { return int(x.addr>>20) - int(y.addr>>20) })
+		for _, x := range sorted {
+			b.next = x.addr - off
+			b.segment(0, blk{size: x.size, state: snapshot.StateActiveAllocated, frames: x.frames, req: x.req})
+		}
+		at := t0.Add(time.Duration(i) * time.Minute)
+		b.event(0, snapshot.ActionSnapshot, 0, 0, at.UnixMicro(), nil)
+		step := int64(100 * (i + 1))
+		run.Snapshots = append(run.Snapshots, file(b.done(), fmt.Sprintf("snapshot_step_%06d.pickle", step), step, input.NoRank))
+	}
+	return run
+}
+
+// TestSurvivalFollowsMove: a process that moves every block at once
+// (offload and reload, hunt7 r-rollout-offload-timestamped) keeps its
+// blocks' identities across the move: a list that keeps its tensors is
+// still a leak kept for good, and a cache whose entries are all replaced
+// at every dump is still no leak.
+func TestSurvivalFollowsMove(t *testing.T) {
+	site := stackAt("train.py", 57, "train_step")
+	list := make([][]sblock, 12)
+	for k := range list {
+		for b := 0; b <= k; b++ {
+			list[k] = append(list[k], sblock{addr: slot(b), size: 24 * mib, frames: site})
+		}
+	}
+	tests := []struct {
+		name string
+		run  *ingest.Run
+		leak bool
+	}{
+		{"list kept, all moved at snapshot 6", movedRun(list, 6), true},
+		{"list kept, nothing moved", movedRun(list, len(list)), true},
+		{"cache of 8, all replaced, moved at snapshot 8", movedRun(driftCache(16, 8, 8, site), 8), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Analyze(tt.run, Options{})
+			if f.Verdict.Leak != tt.leak {
+				t.Fatalf("leak %v, want %v", f.Verdict.Leak, tt.leak)
+			}
+			if !tt.leak {
+				return
+			}
+			d := f.Devices[0]
+			if len(d.Suspects) != 1 || d.Suspects[0].Survival == nil || d.Suspects[0].Survival.Form != SurvivalKept {
+				t.Fatalf("suspects %+v", d.Suspects)
+			}
+		})
 	}
 }

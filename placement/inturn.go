@@ -68,6 +68,9 @@ type liveSet struct {
 	// stacks are the live blocks' allocation stacks, each as its frames'
 	// text (stack IDs are per file).
 	stacks map[string]bool
+	// stackBytes is the live blocks' bytes by allocation stack (as in
+	// stacks).
+	stackBytes map[string]int64
 }
 
 // stacked reports whether the dump has a live block with a stack.
@@ -130,7 +133,7 @@ func (ls liveSets) of(f *ingest.SnapshotFile) *liveSet {
 
 // liveSetOf is s's live blocks, segments and live blocks' stacks.
 func liveSetOf(s *snapshot.Snapshot) *liveSet {
-	l := &liveSet{blocks: map[liveKey]bool{}, segs: map[liveKey]bool{}, stacks: map[string]bool{}}
+	l := &liveSet{blocks: map[liveKey]bool{}, segs: map[liveKey]bool{}, stacks: map[string]bool{}, stackBytes: map[string]int64{}}
 	text := map[snapshot.StackID]string{}
 	var b strings.Builder
 	for _, seg := range s.Segments {
@@ -161,6 +164,7 @@ func liveSetOf(s *snapshot.Snapshot) *liveSet {
 			}
 			if t != "" {
 				l.stacks[t] = true
+				l.stackBytes[t] += blk.Size
 			}
 		}
 	}

@@ -586,8 +586,9 @@ func partByPath(group []*ingest.SnapshotFile) (parts map[string][]*ingest.Snapsh
 // time (the trace's latest, else the name's) later at every later step;
 // and some step recurs in two parts. Laid on one axis, such parts' steps
 // go back at each new run. One process's stages in one folder (epochs,
-// a resumed job writing where it wrote before) and a job's numbered
-// attempts (attempts) stay one series.
+// a resumed job writing where it wrote before), a job's numbered
+// attempts (attempts) and stages that carry one process's blocks on
+// (carriedOn) stay one series.
 func restarted(parts map[string][]*ingest.SnapshotFile) bool {
 	type point struct {
 		step int64
@@ -621,7 +622,60 @@ func restarted(parts map[string][]*ingest.SnapshotFile) bool {
 			}
 		}
 	}
-	return repeats && !attempts(parts)
+	return repeats && !attempts(parts) && !carriedOn(parts)
+}
+
+// carriedOn reports whether some two parts adjacent in time are one
+// process going on: the last dump of the earlier and the first of the
+// later share a live block (device, address, size) and an allocation
+// stack, and the time between them is less than restartGapFactor times
+// the parts' median interval between dumps. One process writing each
+// stage of a curriculum into a folder of its own, its step counter
+// starting again (mem/short_ctx/step_100, mem/long_ctx/step_100), keeps
+// its parameters and optimizer state where they were and dumps at its
+// usual pace across the change. A new run's blocks are at new addresses
+// unless its allocator replays the first run's exactly (the same
+// allocations in a fresh process, which a generator or a
+// deterministic address space may give): then only a long wait before it
+// (a requeued job, a sweep's next experiment a day on) tells it apart
+// here; a sweep's next run started at once at the same addresses reads
+// as one process. Without blocks or times nothing carries on.
+func carriedOn(parts map[string][]*ingest.SnapshotFile) bool {
+	var all []*ingest.SnapshotFile
+	for _, fs := range parts {
+		all = append(all, fs...)
+	}
+	at, _, ok := dumpTimes(all)
+	if !ok {
+		return false
+	}
+	byTime := func(x, y *ingest.SnapshotFile) int {
+		return cmp.Or(at[x].Compare(at[y]), cmp.Compare(x.Path, y.Path))
+	}
+	slices.SortStableFunc(all, byTime)
+	cadence := medianInterval(all, at)
+	if cadence <= 0 {
+		return false
+	}
+	type span struct{ first, last *ingest.SnapshotFile }
+	spans := make([]span, 0, len(parts))
+	for _, fs := range parts {
+		sp := span{first: slices.MinFunc(fs, byTime), last: slices.MaxFunc(fs, byTime)}
+		spans = append(spans, sp)
+	}
+	slices.SortFunc(spans, func(a, b span) int { return byTime(a.first, b.first) })
+	ls := liveSets{}
+	for i := 1; i < len(spans); i++ {
+		x, y := spans[i-1].last, spans[i].first
+		if at[y].Sub(at[x]) >= restartGapFactor*cadence {
+			continue
+		}
+		lx, ly := ls.of(x), ls.of(y)
+		if lx.keepsAlive(ly) && sameCode(lx, ly) {
+			return true
+		}
+	}
+	return false
 }
 
 // attempts reports whether the parts' folders are numbered attempts of

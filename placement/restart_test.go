@@ -13,25 +13,40 @@ import (
 // another in time (traces made in the test) and checks that folders
 // each counting their steps from the start, each well ordered, are kept
 // apart as separate runs with a note, while the stages of one process
-// (steps that go on, a folder whose steps go back in time, or one folder)
-// stay one series.
+// (steps that go on, a folder whose steps go back in time, one folder, or
+// stages that carry one process's blocks on at its usual pace) stay one
+// series.
 func TestSeparateRanksRestartedRuns(t *testing.T) {
 	const day = int64(86_400_000_000)
 	const t0 = int64(1_714_560_000_000_000)
-	// dump is a file at path whose trace ends at endUS.
+	// dump is a file at path whose trace ends at endUS; with p, its
+	// blocks are p's at its i-th dump (inturn_test.go), else it has none.
 	type dump struct {
 		path  string
 		endUS int64
+		p     *program
+		i     int
 	}
 	// run lays out a run's dumps at steps, in folder dir, starting at
 	// startUS, one step's dump a minute after the one before.
 	run := func(dir string, startUS int64, steps ...int) []dump {
 		var out []dump
 		for i, s := range steps {
-			out = append(out, dump{fmt.Sprintf("%s/step_%d.pickle", dir, s), startUS + int64(i+1)*60_000_000})
+			out = append(out, dump{path: fmt.Sprintf("%s/step_%d.pickle", dir, s), endUS: startUS + int64(i+1)*60_000_000})
 		}
 		return out
 	}
+	// of gives ds the blocks of p, its i-th dump the i-th from first.
+	of := func(p program, first int, ds []dump) []dump {
+		for i := range ds {
+			ds[i].p, ds[i].i = &p, first+i
+		}
+		return ds
+	}
+	model := program{"/home/alice/proj/train.py", 0x7f00_0000_0000, 8, 256 << 20, true}
+	// The same script in a fresh process: its blocks reserved elsewhere.
+	fresh := model
+	fresh.base = 0x7e80_0000_0000
 	cat := func(ds ...[]dump) []dump {
 		var out []dump
 		for _, d := range ds {
@@ -66,7 +81,23 @@ func TestSeparateRanksRestartedRuns(t *testing.T) {
 			[2]int{0, 1}, [2]string{"run 1 · cuda:0", "run 2 · cuda:0"}, true},
 		{"a resumed job whose steps go on", cat(run("first_try", t0, 100, 200, 300), run("resumed", t0+day, 400, 500, 600)),
 			[2]int{no, no}, [2]string{"cuda:0", "cuda:0"}, false},
-		{"a folder whose steps go back in time", cat(run("exp_a", t0, 500, 1000, 1500), []dump{{"exp_b/step_500.pickle", t0 + day + 3e8}, {"exp_b/step_1000.pickle", t0 + day + 2e8}, {"exp_b/step_1500.pickle", t0 + day + 1e8}}),
+		// One process, a stage of a curriculum a folder, its step
+		// counter starting again (hunt7 r-curriculum-stage-folders): its
+		// model's blocks stay where they were, dumped at its pace.
+		{"curriculum stages of one process, blocks carried on", cat(of(model, 0, run("mem/short_ctx", t0, 100, 200, 300)), of(model, 3, run("mem/long_ctx", t0+3*60_000_000, 100, 200, 300))),
+			[2]int{no, no}, [2]string{"cuda:0", "cuda:0"}, false},
+		// Experiments whose blocks are at new addresses, one run at once
+		// after the other; and a day apart at the same addresses (an
+		// allocator that replays the first run's): separate runs.
+		{"two experiments back to back, new addresses", cat(of(model, 0, run("exp_a/snapshots", t0, 500, 1000, 1500)), of(fresh, 0, run("exp_b/snapshots", t0+3*60_000_000, 500, 1000, 1500))),
+			[2]int{0, 1}, [2]string{"exp_a · cuda:0", "exp_b · cuda:0"}, true},
+		{"two experiments a day apart, same addresses", cat(of(model, 0, run("exp_a/snapshots", t0, 500, 1000, 1500)), of(model, 0, run("exp_b/snapshots", t0+day, 500, 1000, 1500))),
+			[2]int{0, 1}, [2]string{"exp_a · cuda:0", "exp_b · cuda:0"}, true},
+		// Stages at the same pace whose blocks are unknown (traces
+		// alone): nothing carries on, so separate runs as before.
+		{"stages at one pace, no blocks", cat(run("mem/a_short", t0, 100, 200, 300), run("mem/b_long", t0+3*60_000_000, 100, 200, 300)),
+			[2]int{0, 1}, [2]string{"a_short · cuda:0", "b_long · cuda:0"}, true},
+		{"a folder whose steps go back in time", cat(run("exp_a", t0, 500, 1000, 1500), []dump{{path: "exp_b/step_500.pickle", endUS: t0 + day + 3e8}, {path: "exp_b/step_1000.pickle", endUS: t0 + day + 2e8}, {path: "exp_b/step_1500.pickle", endUS: t0 + day + 1e8}}),
 			[2]int{no, no}, [2]string{"cuda:0", "cuda:0"}, false},
 	}
 	for _, tt := range tests {
@@ -77,6 +108,9 @@ func TestSeparateRanksRestartedRuns(t *testing.T) {
 				s := &snapshot.Snapshot{Traces: [][]snapshot.TraceEntry{{
 					{Action: snapshot.ActionAlloc, Addr: 0x7f00_0000_0000, Size: 512, TimeUS: d.endUS - 1000},
 					{Action: snapshot.ActionFreeRequested, Addr: 0x7f00_0000_0000, Size: 512, TimeUS: d.endUS}}}}
+				if d.p != nil {
+					s = d.p.dump(d.i, 0, d.endUS)
+				}
 				files = append(files, &ingest.SnapshotFile{Source: input.Source{Path: d.path}, Step: n.Step, Order: n.Order, OrderKind: n.OrderKind, Rank: n.Rank, Phase: n.Phase, Snapshot: s})
 			}
 			notes, _ := separateRanks(files)

@@ -36,6 +36,12 @@ import (
 //     model's blocks where they were. As in inTurn, this says something
 //     only when both dumps have live blocks and a neighbour on one side
 //     shows that the process keeps blocks alive from dump to dump;
+//   - and the dump after does not carry on what the process had built up
+//     (carriesOn): an allocation stack whose live bytes grew from the
+//     run's first dump to the dump before has at least those bytes after
+//     (a process that offloaded everything to the CPU and loaded it back
+//     at new addresses brings its histories back; a new run starts them
+//     empty);
 //   - and the run starts over: its step counter goes back (the dump after
 //     has a lower step than the one before: a resumed job continues its
 //     steps, and is left one series as before), or, without steps on both
@@ -244,7 +250,7 @@ func restartRuns(group []*ingest.SnapshotFile) ([][]*ingest.SnapshotFile, []Rest
 			continue
 		}
 		keeps := i >= 2 && ls.of(all[i-2]).keepsAlive(lx) || i+1 < len(all) && ly.keepsAlive(ls.of(all[i+1]))
-		if !keeps {
+		if !keeps || carriesOn(ls.of(all[start]), lx, ly) {
 			continue
 		}
 		runs = append(runs, all[start:i])
@@ -268,6 +274,30 @@ func runCounter(f *ingest.SnapshotFile) (int64, bool) {
 		return f.Order, true
 	}
 	return 0, false
+}
+
+// carriesOn reports whether the dump after a boundary (after) holds what
+// the process before it had built up since the first dump of its run
+// (first) up to the dump before (before): some allocation stack whose
+// live bytes grew from first to before has at least as many after. A
+// process that moved all its blocks (offloaded to the CPU for a rollout
+// and loaded back, every block at a new address) brings back what it
+// held, its histories and leaks included; a new run of the script starts
+// where the first run started, its histories empty, each stack's bytes
+// at their level of a fresh start. Without stacks, or where no stack grew
+// before the boundary (nothing built up to carry), it says nothing. (A
+// new run that restores such a history from a checkpoint reads as the
+// same process.)
+func carriesOn(first, before, after *liveSet) bool {
+	if first == nil || !before.stacked() || !after.stacked() {
+		return false
+	}
+	for k, b := range before.stackBytes {
+		if b > first.stackBytes[k] && after.stackBytes[k] >= b {
+			return true
+		}
+	}
+	return false
 }
 
 // baseShape is a path's file name with its digit runs as "#".

@@ -17,8 +17,9 @@ import (
 // another (a subfolder with the steps starting over, names with times,
 // a ranked series), with blocks made in the test, and checks that each
 // run becomes a process of its own with a note; and that one process
-// that paused (a checkpoint, an evaluation), a job resumed with its steps
-// going on, and dumps without a time order stay one series. Each run is
+// that paused (a checkpoint, an evaluation), one that moved all its
+// blocks but carried its growing history on, a job resumed with its
+// steps going on, and dumps without a time order stay one series. Each run is
 // read as full snapshots and as digests read back from their cache
 // entries, which must decide alike.
 func TestSplitRestarts(t *testing.T) {
@@ -64,6 +65,14 @@ func TestSplitRestarts(t *testing.T) {
 	untimed := func(ds []dump) []dump {
 		for i := range ds {
 			ds[i].min = -1
+		}
+		return ds
+	}
+	// onFrom numbers ds's dumps in their process from i on (the same
+	// process going on, its history as long as it was).
+	onFrom := func(i int, ds []dump) []dump {
+		for k := range ds {
+			ds[k].i = i + k
 		}
 		return ds
 	}
@@ -115,6 +124,16 @@ func TestSplitRestarts(t *testing.T) {
 			nil, 0, false, nil},
 		{"dumps of other names after a gap: no run of one script",
 			append(series("snapshot_%d00.pickle", first, 3, 0, 5, 1), series("rerun/mem_%d00.pickle", again, 3, 120, 5, 1)...),
+			nil, 0, false, nil},
+		// One process that offloaded everything to the CPU for a long
+		// rollout and loaded it back at new addresses (hunt7
+		// r-rollout-offload-timestamped): its growing history (line 57)
+		// comes back whole, where a new run starts it empty.
+		{"names with times only, everything moved after a long rollout, history carried on: one run",
+			append(stamped(first, 4, 0, 5), onFrom(4, stamped(again, 4, 135, 5))...),
+			nil, 0, false, nil},
+		{"a subfolder after a gap, steps going back, history carried on: one run",
+			append(series("snapshot_%d00.pickle", first, 4, 0, 5, 1), onFrom(4, series("stage2/snapshot_%d00.pickle", again, 4, 120, 5, 1))...),
 			nil, 0, false, nil},
 		{"dumps without blocks (traces alone): no evidence",
 			bare(append(series("snapshot_%d00.pickle", first, 3, 0, 5, 1), series("rerun/snapshot_%d00.pickle", again, 3, 120, 5, 1)...)),

@@ -87,6 +87,9 @@ type classifier struct {
 	// a split rule names, the highest line among them: the function's
 	// last allocation (splitRule). Nil when the scene has none.
 	lastLine map[string]int
+	// roleSeen says which roles frame rules without a split give some
+	// stack of the scene's blocks (splitRule.lastNeeds).
+	roleSeen map[Role]bool
 }
 
 // stackAlone reports whether the decision of block b is its stack's
@@ -144,19 +147,21 @@ func newClassifier(sc *Scene) *classifier {
 	if len(sc.Trace) > 0 {
 		c.tl = newTimeline(sc.Trace, c.cache, c.stacksRecorded)
 	}
-	c.lastLine = lastLines(sc, c.cache)
+	c.lastLine, c.roleSeen = lastLines(sc, c.cache)
 	return c
 }
 
 // lastLines returns, per caller (stack.caller) of the stacks of sc's
-// blocks that a split rule names, the highest line among them; nil when
-// none is. Each distinct stack is read once (its frame rule is decided
-// once per stack anyway).
-func lastLines(sc *Scene, cache *stackCache) map[string]int {
+// blocks that a split rule names, the highest line among them (nil when
+// none is), and the roles that frame rules without a split give some of
+// those blocks' stacks. Each distinct stack is read once (its frame rule is
+// decided once per stack anyway).
+func lastLines(sc *Scene, cache *stackCache) (map[string]int, map[Role]bool) {
 	if sc.Stacks == nil {
-		return nil
+		return nil, nil
 	}
 	var m map[string]int
+	seenRole := map[Role]bool{}
 	seen := make([]bool, sc.Stacks.Len())
 	for i := range sc.Blocks {
 		id := sc.Blocks[i].Stack
@@ -168,7 +173,11 @@ func lastLines(sc *Scene, cache *stackCache) map[string]int {
 		if st.empty {
 			continue
 		}
-		if _, r := st.frameRule(); r == nil || r.split == nil {
+		_, r := st.frameRule()
+		if r != nil && r.split == nil {
+			seenRole[r.role] = true
+		}
+		if r == nil || r.split == nil {
 			continue
 		}
 		if m == nil {
@@ -177,7 +186,7 @@ func lastLines(sc *Scene, cache *stackCache) map[string]int {
 		k := st.caller()
 		m[k] = max(m[k], st.line)
 	}
-	return m
+	return m, seenRole
 }
 
 // run decides every block of the scene, in order, into out when out is
@@ -276,6 +285,9 @@ func (c *classifier) byStack(b *Block) Decision {
 	if r != nil {
 		if r.split != nil && st.line < c.lastLine[st.caller()] {
 			return Decision{Role: r.split.role, Evidence: ByFrame, Rule: r.split.name}
+		}
+		if r.split != nil && len(r.split.lastNeeds) > 0 && !slices.ContainsFunc(r.split.lastNeeds, func(n Role) bool { return c.roleSeen[n] }) {
+			return Decision{Role: Other, Evidence: ByNothing, Rule: r.split.lastElse}
 		}
 		return Decision{Role: r.role, Evidence: ByFrame, Rule: r.name}
 	}

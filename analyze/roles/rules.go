@@ -62,6 +62,15 @@ type rule struct {
 type splitRule struct {
 	name string
 	role Role
+	// lastNeeds, when set, are roles one of which a frame rule without a
+	// split must give some block of the scene for the last allocation to
+	// take the rule's role: other evidence that the last allocation is
+	// what the rule says (see lastElse). Without it the last allocation
+	// is Other, by lastElse.
+	lastNeeds []Role
+	// lastElse is the rule (its reason) of a last allocation without
+	// lastNeeds's evidence.
+	lastElse string
 }
 
 // innermostIs reports whether the innermost Python frame of s runs
@@ -234,9 +243,30 @@ var frameRules = []rule{
 			// of the flat bit16 buffer to fp32 inline
 			// (single_partition_of_fp32_groups), after moving that flat
 			// buffer, the model's parameters, to the device.
+			//
+			// With offload_optimizer (cpu_offload) the fp32 partition
+			// is made on the CPU, and the last GPU allocation of
+			// __init__ is temp_grad_buffer_for_gpu_offload (under `if
+			// self.cpu_offload:`), a gradient staging buffer. Its size
+			// (the largest parameter's elements) may by chance equal a
+			// partition's (the flat buffer's elements x 4 bytes / world
+			// size), and the world size is seldom known, so the sizes
+			// do not tell the two apart. What does: without offload,
+			// the optimizer's state (Adam's exp_avg, exp_avg_sq, made
+			// by initialize_optimizer_states or the first step, each
+			// as big as the fp32 partition) is on the GPU beside it;
+			// with offload it is on the CPU. So the last allocation is
+			// the fp32 partition only where the scene holds optimizer
+			// state by another frame rule (lastNeeds: torch.optim's
+			// state initialisation, ZeRO's initialize_optimizer_states);
+			// else it is left Other, with that reason (an
+			// optimizer without state, SGD without momentum, leaves
+			// its fp32 partition Other too).
 			return s.innermostIs("deepspeed/runtime/zero/stage_1_and_2.py", "__init__")
 		},
-		split: &splitRule{name: "ZeRO flat bit16 parameter buffer (DeepSpeedZeroOptimizer.__init__, before its fp32 partition)", role: Parameters}},
+		split: &splitRule{name: "ZeRO flat bit16 parameter buffer (DeepSpeedZeroOptimizer.__init__, before its fp32 partition)", role: Parameters,
+			lastNeeds: []Role{OptimizerState},
+			lastElse:  "DeepSpeedZeroOptimizer.__init__'s last allocation without optimizer state on the GPU (offload_optimizer's gradient staging buffer, or an fp32 partition of a stateless optimizer)"}},
 	{name: "DeepSpeed BF16_Optimizer fp32 gradient buffer (_setup_for_real_optimizer, its last allocation)", role: Gradients,
 		match: func(s *stack, _ phase) bool {
 			// bf16_optimizer.py's _setup_for_real_optimizer clones the

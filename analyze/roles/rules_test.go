@@ -275,15 +275,34 @@ func TestRoleRules(t *testing.T) {
 			f.alloc("paramdata", 32<<20, megatronBuffer(631), "")
 			f.alloc("graddata", 64<<20, megatronBuffer(638), "")
 		}, map[string]want{"paramdata": {Parameters, ByFrame, "param_data"}, "graddata": {Gradients, ByFrame, "main_grad"}}},
+		// Adam's state on the GPU (made by its first step) says the
+		// optimizer is not offloaded, so __init__'s last GPU allocation
+		// is the fp32 partition.
 		{"ZeRO-1/2: the fp32 partition made inline in __init__, after the flat bit16 buffer", func(f *fixture) {
 			f.alloc("flat", 64<<20, zeroInit(370), "")
 			f.alloc("fp32", 32<<20, zeroInit(394), "")
 			f.alloc("fp32b", 32<<20, zeroInit(394), "")
+			f.alloc("exp_avg", 32<<20, adamInit, "")
 		}, map[string]want{"flat": {Parameters, ByFrame, "ZeRO flat bit16 parameter buffer"},
-			"fp32": {OptimizerState, ByFrame, "ZeRO fp32 master partition"}, "fp32b": {OptimizerState, ByFrame, "ZeRO fp32 master partition"}}},
-		{"ZeRO-1/2: the fp32 partition alone", func(f *fixture) {
+			"fp32": {OptimizerState, ByFrame, "ZeRO fp32 master partition"}, "fp32b": {OptimizerState, ByFrame, "ZeRO fp32 master partition"},
+			"exp_avg": {OptimizerState, ByFrame, ""}}},
+		{"ZeRO-1/2: the fp32 partition alone, Adam's state beside it", func(f *fixture) {
 			f.alloc("fp32", 32<<20, zeroInit(394), "")
+			f.alloc("exp_avg", 32<<20, adamInit, "")
 		}, map[string]want{"fp32": {OptimizerState, ByFrame, "ZeRO fp32 master partition"}}},
+		// ZeRO-Offload (offload_optimizer): the fp32 partition and
+		// Adam's state are on the CPU; __init__'s last GPU allocation is
+		// temp_grad_buffer_for_gpu_offload, a gradient staging buffer
+		// whose size here (32 MiB: 64 MiB of bit16 x 2 / 4 ranks) is a
+		// partition's (hunt7 r-zero2-offload-optimizer): no name.
+		{"ZeRO-2 offload: __init__'s last GPU allocation is a gradient staging buffer", func(f *fixture) {
+			f.alloc("flat", 64<<20, zeroInit(370), "")
+			f.alloc("staging", 32<<20, zeroInit(491), "")
+		}, map[string]want{"flat": {Parameters, ByFrame, "ZeRO flat bit16 parameter buffer"},
+			"staging": {Other, ByNothing, "without optimizer state on the GPU"}}},
+		{"ZeRO-1/2: __init__'s allocation alone, no optimizer state", func(f *fixture) {
+			f.alloc("fp32", 32<<20, zeroInit(394), "")
+		}, map[string]want{"fp32": {Other, ByNothing, "without optimizer state on the GPU"}}},
 		{"DeepSpeed BF16_Optimizer: fp32 partition, then the fp32 gradient buffer", func(f *fixture) {
 			f.alloc("master", 32<<20, bf16Setup(480), "")
 			f.alloc("grads", 64<<20, bf16Setup(487), "")
