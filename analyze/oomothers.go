@@ -125,7 +125,10 @@ func outsideOOM(o *OOM) bool {
 // the same OOM when it is on the OOM's device or names its request
 // (coveredBy), names its request (sameRequest) and, when it prints free
 // memory, the free memory the trace recorded (PyTorch prints the figures
-// it records); of several such OOMs, the first not yet given a message.
+// it records). Several such OOMs (a handler that retries the step fails
+// again at the same request, with the same free memory) all take it: the
+// message cannot say which it was, and its figures of the process and
+// the device hold for each alike, so that equal OOMs get one cause.
 func mergeLoggedOOMs(placed []logOOM, known []OOM) {
 	for _, p := range placed {
 		m := p.m
@@ -136,7 +139,6 @@ func mergeLoggedOOMs(placed []logOOM, known []OOM) {
 			}
 			k.Logged, k.LoggedIn = messageOf(m), p.path
 			classifyOOM(k)
-			break
 		}
 	}
 }

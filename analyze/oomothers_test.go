@@ -148,6 +148,13 @@ func TestMergeLoggedOOMs(t *testing.T) {
 		placed := []logOOM{{path: "train.log", m: tt.m, key: DeviceKey{Rank: input.NoRank, Type: CUDA}}}
 		mergeLoggedOOMs(placed, known)
 		o := known[0]
+		// A retry that failed again at the same request and free
+		// memory: the message is either, and both take it.
+		again := []OOM{snapOOM(), snapOOM()}
+		mergeLoggedOOMs(placed, again)
+		if (again[0].Logged != nil) != tt.merged || (again[1].Logged != nil) != tt.merged {
+			t.Errorf("%s: of two equal OOMs merged %v and %v, want %v", tt.name, again[0].Logged != nil, again[1].Logged != nil, tt.merged)
+		}
 		if (o.Logged != nil) != tt.merged {
 			t.Errorf("%s: merged %v, want %v", tt.name, o.Logged != nil, tt.merged)
 			continue
