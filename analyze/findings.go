@@ -1235,8 +1235,9 @@ type OOM struct {
 	// memory other processes and this process had in use.
 	Logged   *OOMMessage
 	LoggedIn string
-	// Outside is, for an others OOM or an unknown one that memory outside
-	// this process explains, the device memory in use at the OOM that was
+	// Outside is, for an others OOM, or a capacity one whose device held
+	// more memory outside this process than the request lacked with no
+	// input naming whose, the device memory in use at the OOM that was
 	// not this process's, in bytes: the device's total less its free
 	// memory less this process's memory in use (oomothers.go); 0
 	// otherwise.

@@ -404,6 +404,10 @@ func classifyOOM(o *OOM) {
 		if o.Expandable {
 			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepKeepExpandable})
 		}
+		if o.Outside > 0 {
+			// Memory outside the process no input names (outsideOOM).
+			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepOutsideFind})
+		}
 	}
 }
 

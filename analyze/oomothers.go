@@ -17,9 +17,13 @@ import "gpureport/gpulog"
 //     an others OOM, and the advice names the largest;
 //   - nothing lists them (the message prints only "this process has",
 //     as under CUDA MPS, whose clients NVML does not list, or across
-//     containers; a snapshot with a GPU log's total): the cause is
-//     unknown, and the explanation says how much memory outside the
-//     process no input accounts for, and what to check.
+//     containers; a snapshot with a GPU log's total): the cause stays
+//     capacity, the device as this process found it having no room, and
+//     the explanation and a next step say how much memory outside the
+//     process no input accounts for, and what to check. Figures from
+//     different sources (a snapshot's reserved memory, a GPU log's total
+//     with the driver's reserve) may leave such a gap on their own, and a
+//     cause must rest on evidence of who holds the memory.
 //
 // This process's memory in use is the message's "this process has"
 // figure (non-PyTorch memory included) when a log gives it, else the
@@ -95,11 +99,13 @@ func outsideTotal(o *OOM) int64 {
 // device: beyond what may be the process's own, it is at least what the
 // request lacked (without it the request would have fit) and a tenth of
 // the device. It then sets the cause, Outside and the recommendations,
-// and reports true. The cause is others when the message's other
-// processes hold at least what the request lacked and fit, as every
-// process's memory does, in the device's used memory beside this
-// process's (their entries are then no misread copy of this process);
-// else unknown.
+// and reports true when the message's other processes hold at least what
+// the request lacked and fit, as every process's memory does, in the
+// device's used memory beside this process's (their entries are then no
+// misread copy of this process): an others OOM. Else, with that much
+// memory outside the process and no one named, it sets only Outside and
+// reports false: the OOM is then capacity, with the outside memory said
+// (classifyOOM, trainingOOM).
 func outsideOOM(o *OOM) bool {
 	outside, allowance, ok := outsideMemory(o)
 	total := outsideTotal(o)
@@ -112,9 +118,7 @@ func outsideOOM(o *OOM) bool {
 		o.Recommendations = []Recommendation{{Kind: StepOthersFree}}
 		return true
 	}
-	o.Cause = CauseUnknown
-	o.Recommendations = []Recommendation{{Kind: StepOutsideFind}, {Kind: StepLimitCap}}
-	return true
+	return false
 }
 
 // mergeLoggedOOMs gives each OOM a snapshot explains (known) what a

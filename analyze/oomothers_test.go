@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"testing"
 
 	"gpureport/gpulog"
@@ -43,13 +44,13 @@ func TestOutsideOOM(t *testing.T) {
 		{"another process", 0, 20 * gib, 312 * mib, 2 * gib, said(79*gib+194*mib, 20*gib+184*mib, 58*gib+717*mib, unk, 4242), CauseOthers, 58*gib + 717*mib, StepOthersFree},
 		// The same OOM with a GPU log's total and no message: 59 GiB
 		// outside the allocator, whose nobody says.
-		{"snapshot and GPU total only", 79*gib + 194*mib, 20 * gib, 312 * mib, 2 * gib, nil, CauseUnknown, 58*gib + 906*mib, StepOutsideFind},
+		{"snapshot and GPU total only", 79*gib + 194*mib, 20 * gib, 312 * mib, 2 * gib, nil, CauseCapacity, 58*gib + 906*mib, StepReduceLive},
 		// hunt4 d-cuda-oom-mps-daemon's figures on a snapshot: "this
 		// process has 19.60 GiB", no process listed (an MPS client).
-		{"unlisted outside memory", 0, 19 * gib, 0, 2 * gib, said(79*gib+154*mib, 19*gib+614*mib, unk, unk, 0), CauseUnknown, 59*gib + 564*mib, StepOutsideFind},
+		{"unlisted outside memory", 0, 19 * gib, 0, 2 * gib, said(79*gib+154*mib, 19*gib+614*mib, unk, unk, 0), CauseCapacity, 59*gib + 564*mib, StepReduceLive},
 		// Listed processes too small to explain what the request lacked:
 		// the rest is unaccounted.
-		{"listed too small", 0, 19 * gib, 0, 2 * gib, said(79*gib+154*mib, 19*gib+614*mib, 1*gib, unk, 7), CauseUnknown, 59*gib + 564*mib, StepOutsideFind},
+		{"listed too small", 0, 19 * gib, 0, 2 * gib, said(79*gib+154*mib, 19*gib+614*mib, 1*gib, unk, 7), CauseCapacity, 59*gib + 564*mib, StepReduceLive},
 		// The process holds the device: capacity.
 		{"own memory fills it", 80 * gib, 78 * gib, 300 * mib, 2 * gib, nil, CauseCapacity, 0, StepReduceLive},
 		// Outside the allocator but within a context, NCCL and the
@@ -76,6 +77,12 @@ func TestOutsideOOM(t *testing.T) {
 		if d := o.Outside - tt.outside; d*100 > tt.outside || -d*100 > tt.outside {
 			t.Errorf("%s: outside %s, want about %s", tt.name, units.Bytes(o.Outside), units.Bytes(tt.outside))
 		}
+		// Memory outside the process that no input names leaves the
+		// cause capacity, with a step to find it.
+		find := slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return r.Kind == StepOutsideFind })
+		if find != (tt.outside > 0 && tt.cause == CauseCapacity) {
+			t.Errorf("%s: recommendations %+v: a step to find the outside memory %v, want %v", tt.name, o.Recommendations, find, !find)
+		}
 		if len(o.Recommendations) == 0 || o.Recommendations[0].Kind != tt.first {
 			t.Errorf("%s: recommendations %+v, want %q first", tt.name, o.Recommendations, tt.first)
 		}
@@ -101,7 +108,7 @@ func TestTrainingOOMOutside(t *testing.T) {
 		cause OOMCause
 	}{
 		{"other process listed", msg(79*gib, 0, 20*gib, 58*gib, 4242), CauseOthers},
-		{"nothing listed", msg(79*gib, 0, 20*gib, 0, 0), CauseUnknown},
+		{"nothing listed", msg(79*gib, 0, 20*gib, 0, 0), CauseCapacity},
 		{"own memory fills it", msg(79*gib, 0, 78*gib+512*mib, 0, 0), CauseCapacity},
 	}
 	for _, tt := range tests {
@@ -109,7 +116,7 @@ func TestTrainingOOMOutside(t *testing.T) {
 		if o.Cause != tt.cause {
 			t.Errorf("%s: cause %q, want %q", tt.name, o.Cause, tt.cause)
 		}
-		if (tt.cause != CauseCapacity) != (o.Outside > 0) {
+		if (tt.name != "own memory fills it") != (o.Outside > 0) {
 			t.Errorf("%s: outside %s", tt.name, units.Bytes(o.Outside))
 		}
 	}

@@ -652,6 +652,10 @@ func trainingOOM(path string, m gpulog.TrainingOOM, key DeviceKey, capacity int6
 		// Missing is 0 when free and requested are equal as printed:
 		// too close to tell a limit from a full device.
 		o.Cause = CauseCapacity
+		if o.Outside > 0 {
+			// Memory outside the process no input names (outsideOOM).
+			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepOutsideFind})
+		}
 	}
 	return o
 }

@@ -454,8 +454,9 @@ type SummaryOOM struct {
 	// the OOM; for a leak OOM, Earlier is how many steps (or hours) before
 	// the OOM the request would have fit without the leak's growth.
 	MissingBytes int64 `json:"missing_bytes"`
-	// OutsideBytes is, for an "others" OOM or an "unknown" one that
-	// memory outside the process explains, the device memory in use at
+	// OutsideBytes is, for an "others" OOM, or a "capacity" one whose
+	// device held memory outside the process that no input names, the
+	// device memory in use at
 	// the OOM that was not this process's; OtherProcessesBytes what the
 	// OOM message's other processes had in use, OtherPID the largest's
 	// pid. Absent otherwise.

@@ -57,15 +57,18 @@ func Explanation(o *analyze.OOM) string {
 			units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree), units.Bytes(o.DeviceFree+o.CachedFree), units.Bytes(o.Requested), units.Bytes(o.LargestFree), conf)
 	case analyze.CauseOthers:
 		fmt.Fprintf(&b, "%s Allocator settings in force: %s.", othersText(o), conf)
-	case analyze.CauseUnknown:
-		fmt.Fprintf(&b, "%s Allocator settings in force: %s.", unaccountedText(o), conf)
 	case analyze.CauseCapacity:
 		capText := fmt.Sprintf("about %s, reserved + free at the OOM", units.Bytes(o.EstimatedCapacity))
 		if o.Capacity > 0 {
 			capText = units.Bytes(o.Capacity)
 		}
-		fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s); the request lacked %s of device memory (%s requested, %s free), more than the %s cached but free, so no allocator setting can make room.",
-			units.Bytes(o.Allocated), capText, units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree))
+		if o.Outside > 0 {
+			fmt.Fprintf(&b, "This is a capacity OOM as this process found the device: the request lacked %s of device memory (%s requested, %s free), more than the %s cached but free, so no allocator setting can make room. %s",
+				units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree), unaccountedText(o))
+		} else {
+			fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s); the request lacked %s of device memory (%s requested, %s free), more than the %s cached but free, so no allocator setting can make room.",
+				units.Bytes(o.Allocated), capText, units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree))
+		}
 		if o.LeakedBytes > 0 {
 			fmt.Fprintf(&b, " The leak at %s had added %s by then, less than the %s of device memory the request lacked: without it live memory (%s) plus the request (%s) still exceeds what the device offers.",
 				o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing), units.Bytes(o.Allocated-o.LeakedBytes), units.Bytes(o.Requested))
@@ -237,8 +240,10 @@ func messageExplanation(o *analyze.OOM) string {
 		s += " " + limitText(o)
 	case analyze.CauseOthers:
 		s += " " + othersText(o)
-	case analyze.CauseUnknown:
-		s += " " + unaccountedText(o)
+	case analyze.CauseCapacity:
+		if o.Outside > 0 {
+			s += " " + unaccountedText(o)
+		}
 	}
 	if o.Cause == analyze.CauseLeak {
 		s += fmt.Sprintf(" The leak at %s had added %s of live tensors by the last snapshot, more than the %s the request lacked (%s requested, %s free): without the leak the request would have fit, so this is a leak OOM; the cached free memory is not the cause.",
@@ -292,9 +297,24 @@ func outsideFigures(o *analyze.OOM) (total, own int64, ownWhat string) {
 // that memory outside the process explains, and why that is not a
 // capacity OOM.
 func outsideSentence(o *analyze.OOM) string {
+	total, own := outsideFacts(o)
+	return fmt.Sprintf("%s; that is at least the %s the request lacked, so without it the %s request would have fit. This process's memory plus the request (%s) is well below the device's %s, so it is not a capacity OOM",
+		outsideFactsText(o), units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(own+o.Requested), units.Bytes(total))
+}
+
+// outsideFacts is the device's total and this process's memory at OOM o
+// (outsideFigures), bytes.
+func outsideFacts(o *analyze.OOM) (total, own int64) {
+	total, own, _ = outsideFigures(o)
+	return total, own
+}
+
+// outsideFactsText says how much of the device was in use outside the
+// process at OOM o, and what the process had.
+func outsideFactsText(o *analyze.OOM) string {
 	total, own, ownWhat := outsideFigures(o)
-	return fmt.Sprintf("the device's %s less the %s free leaves %s in use outside this process, which had %s %s; that is at least the %s the request lacked, so without it the %s request would have fit. This process's memory plus the request (%s) is well below the device's %s, so it is not a capacity OOM",
-		units.Bytes(total), units.Bytes(o.DeviceFree), units.Bytes(o.Outside), units.Bytes(own), ownWhat, units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(own+o.Requested), units.Bytes(total))
+	return fmt.Sprintf("the device's %s less the %s free leaves %s in use outside this process, which had %s %s",
+		units.Bytes(total), units.Bytes(o.DeviceFree), units.Bytes(o.Outside), units.Bytes(own), ownWhat)
 }
 
 // othersText says why an OOM is an others OOM: the processes the message
@@ -321,7 +341,7 @@ func largestOther(m *analyze.OOMMessage) string {
 // unaccountedText says why an OOM that memory outside the process
 // explains has no known cause: no input says whose that memory was.
 func unaccountedText(o *analyze.OOM) string {
-	s := "Memory outside this process filled the device: " + outsideSentence(o) + ". No input says whose it was"
+	s := "Yet not all of the device was this process's: " + outsideFactsText(o) + fmt.Sprintf(", at least the %s the request lacked. No input says whose it was", units.Bytes(o.Missing))
 	switch m := o.Said(); {
 	case m == nil:
 		s += " (no training log's OOM message lists the processes on the GPU)"
@@ -330,13 +350,13 @@ func unaccountedText(o *analyze.OOM) string {
 	default:
 		s += fmt.Sprintf(" (%s lists no other process)", saidBy(o))
 	}
-	s += ", so its cause is unknown: processes this one cannot see (another container's, CUDA MPS clients behind their server) or a cap on the process (a CUDA MPS client limit, a MIG instance) take the rest"
+	s += ": processes this one cannot see (another container's, CUDA MPS clients behind their server), a cap on the process (a CUDA MPS client limit, a MIG instance)"
 	if m := o.Said(); m == nil || m.ProcessInUse < 0 || m.ProcessInUse < max(o.Reserved, m.Reserved) {
 		// No "this process has" figure bounds the process's memory
 		// outside PyTorch's allocator.
-		s += ", or this process's own memory outside PyTorch's allocator (another library's: CuPy, TensorRT, NCCL, a second framework)"
+		s += ", this process's own memory outside PyTorch's allocator (another library's: CuPy, TensorRT, NCCL, a second framework)"
 	}
-	return s + "."
+	return s + ", or figures of different sources that disagree may hold the rest."
 }
 
 // mpsExplanation explains an MPS message's OOM, a capacity OOM against
@@ -405,7 +425,7 @@ func OOMReason(o *analyze.OOM) string {
 	switch m := o.Said(); {
 	case o.Cause == analyze.CauseOthers:
 		s += fmt.Sprintf("; other processes had %s in use (the largest %s), more than the %s the request lacked", units.Bytes(m.OtherProcesses), largestOther(m), units.Bytes(o.Missing))
-	case o.Cause == analyze.CauseUnknown && o.Outside > 0:
+	case o.Cause == analyze.CauseCapacity && o.Outside > 0:
 		s += fmt.Sprintf("; %s in use outside this process, more than the %s the request lacked, and no input says whose", units.Bytes(o.Outside), units.Bytes(o.Missing))
 	}
 	if o.Cause == analyze.CauseLeak {
