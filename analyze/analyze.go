@@ -430,6 +430,7 @@ func (a *analysis) run(devs []*deviceRun) {
 		return cmp.Or(cmp.Compare(a.Rank, b.Rank), compareBool(a.Host, b.Host), cmp.Compare(a.Device, b.Device), cmp.Compare(a.MIG, b.MIG))
 	})
 	fromLog := len(f.OOMs)
+	mergeLoggedOOMs(a.logOOMs, f.OOMs)
 	fatalLogOOMs(a.logOOMs, f.OOMs)
 	f.OOMs = append(f.OOMs, trainingLogOOMs(a.logOOMs, f.OOMs, f.Devices, a.opt.Capacity)...)
 	blameTrainingLeaks(f, fromLog)

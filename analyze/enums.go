@@ -205,11 +205,18 @@ const (
 	// CauseFragmentation: device free plus cached free memory was at
 	// least the request.
 	CauseFragmentation OOMCause = "fragmentation"
+	// CauseOthers: other processes' memory on the device (the OOM
+	// message's "Process N has X memory in use" entries) was at least
+	// what the request lacked: without them it would have fit
+	// (oomothers.go).
+	CauseOthers OOMCause = "others"
 	// CauseCapacity: live memory without any leak plus the request
 	// exceeds what the device offers.
 	CauseCapacity OOMCause = "capacity"
 	// CauseUnknown: the message gives too few numbers to decide (a
-	// training-log OOM without free or reserved memory).
+	// training-log OOM without free or reserved memory), or memory
+	// outside this process that no input accounts for filled the device
+	// (OOM.Outside > 0; oomothers.go).
 	CauseUnknown OOMCause = "unknown"
 )
 
@@ -521,6 +528,14 @@ const (
 	// StepLimitWDDM: a Windows WDDM driver reports free memory it does
 	// not give (every limit OOM).
 	StepLimitWDDM StepKind = "check for WDDM"
+	// StepOthersFree: stop or move the other processes whose memory
+	// filled the device (an others OOM; the message names the largest,
+	// OOMMessage.LargestOtherPID).
+	StepOthersFree StepKind = "free the GPU of other processes"
+	// StepOutsideFind: find what held the device memory outside this
+	// process that no input accounts for (an unknown OOM with
+	// OOM.Outside): processes the message could not list, or a cap.
+	StepOutsideFind StepKind = "find memory outside the process"
 )
 
 // Steps the run's flags call for.

@@ -1262,6 +1262,20 @@ type OOM struct {
 	// Message is what a training log's OOM message said; nil for an OOM
 	// a snapshot recorded.
 	Message *OOMMessage
+	// Logged is, for an OOM a snapshot recorded, what a training log's
+	// message of the same OOM said (the same request and free memory,
+	// mergeLoggedOOMs), LoggedIn that log; nil and "" otherwise. It holds
+	// what the trace does not: the cap the process was allowed, the
+	// memory other processes and this process had in use.
+	Logged   *OOMMessage
+	LoggedIn string
+	// Outside is, for an others OOM, or a capacity one whose device held
+	// more memory outside this process than the request lacked with no
+	// input naming whose, the device memory in use at the OOM that was
+	// not this process's, in bytes: the device's total less its free
+	// memory less this process's memory in use (oomothers.go); 0
+	// otherwise.
+	Outside int64
 	// Handled is true when the job caught the OOM and went on: the
 	// training log says so (gpulog.TrainingOOM.Handled: a recovery line
 	// answers the message), or, for an OOM a snapshot recorded, the trace
@@ -1299,6 +1313,16 @@ type OOM struct {
 	// bytes each would free (estimates), largest first; nil otherwise.
 	// The recommendations name them (StepLever).
 	Levers []roles.Lever
+}
+
+// Said is what a training log's message said of the OOM: its own
+// message (Message), else the message of the same OOM that a snapshot
+// recorded (Logged); nil when no log has it.
+func (o *OOM) Said() *OOMMessage {
+	if o.Message != nil {
+		return o.Message
+	}
+	return o.Logged
 }
 
 // Key is the device the OOM happened on.
@@ -1346,6 +1370,14 @@ type OOMMessage struct {
 	// OtherAllocations MPS's "other allocations", memory of the process
 	// its MPS allocator did not make. gpulog.Unknown when not printed.
 	OtherProcesses, OtherAllocations int64
+	// OtherCount is how many other processes the message lists;
+	// LargestOtherPID (0 when not printed) and LargestOther (bytes) name
+	// the largest of them; 0 when it lists none.
+	OtherCount, LargestOtherPID int
+	LargestOther                int64
+	// Reserved is the memory PyTorch's allocator held as the message
+	// prints it, in bytes; gpulog.Unknown when it does not.
+	Reserved int64
 	// Fits is true when the device's free memory and PyTorch's cached
 	// free memory together were at least the request beyond the printed
 	// rounding: the memory was there, not in one piece.

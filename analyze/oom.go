@@ -41,6 +41,10 @@ import (
 //   - fragmentation OOM: device free plus cached free memory was at least
 //     the request: the memory existed, not in one piece (expandable
 //     segments would have served it);
+//   - others OOM (or unknown, when no input says whose it was): the
+//     device's total less its free memory less this process's own memory
+//     leaves, outside this process, at least the memory the request
+//     lacked (oomothers.go);
 //   - capacity OOM: otherwise: live tensors (without any leak) plus the
 //     request exceed what the device offers; no allocator setting helps.
 //     What to change follows from what holds the memory: the roles at the
@@ -360,7 +364,7 @@ func leakedBy(d *Device, at int) (leaked int64, rate float64, per units.Per, sit
 // with the figures behind it, which the OOM holds: the reports word them).
 func classifyOOM(o *OOM) {
 	set := o.Settings
-	o.Recommendations, o.Earlier, o.Levers = nil, 0, nil
+	o.Recommendations, o.Earlier, o.Levers, o.Outside = nil, 0, nil, 0
 	switch need := limitRequest(o.Requested, o.Expandable); {
 	case limitOOM(o.DeviceFree, 0, need, 0):
 		o.Cause, o.Asked = CauseLimit, need
@@ -384,6 +388,8 @@ func classifyOOM(o *OOM) {
 		if set.GCThreshold == 0 {
 			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepGCThreshold})
 		}
+	case outsideOOM(o):
+		// Memory outside this process filled the device (oomothers.go).
 	default:
 		o.Cause = CauseCapacity
 		// What holds the memory says what to change: a lever per large
@@ -397,6 +403,10 @@ func classifyOOM(o *OOM) {
 		}
 		if o.Expandable {
 			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepKeepExpandable})
+		}
+		if o.Outside > 0 {
+			// Memory outside the process no input names (outsideOOM).
+			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepOutsideFind})
 		}
 	}
 }

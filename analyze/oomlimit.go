@@ -52,7 +52,7 @@ func limitOOM(free, freeSlack, need, needSlack int64) bool {
 // a Windows WDDM driver.
 func limitChecks(o *OOM) []Recommendation {
 	allowed, others := int64(-1), int64(-1)
-	if m := o.Message; m != nil {
+	if m := o.Said(); m != nil {
 		allowed, others = m.Allowed, m.OtherProcesses
 	}
 	var out []Recommendation

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -152,30 +153,41 @@ func TestOOMRules(t *testing.T) {
 		class   OOMCause
 		leak    bool
 		earlier bool
+		// capacity is the device's memory, 80 GiB when 0. A capacity
+		// OOM's device is about what the process holds (9 GiB reserved)
+		// plus what was free and a CUDA context: on an 80 GiB device
+		// 70 GiB would be outside the process (oomothers.go).
+		capacity int64
 	}{
 		// Class 1: 0 B for 31 snapshots, then the failing step's
 		// activations in a mid-step dump.
-		{"activations only in the dump", oomRun(31, 0, 4*gib, 100*mib, 0, true), "capacity", false, false},
+		{"activations only in the dump", oomRun(31, 0, 4*gib, 100*mib, 0, true), "capacity", false, false, 10 * gib},
 		// Class 5: a leak filled the device; cached holes at the end do
 		// not make it a fragmentation OOM.
-		{"leak with cached holes", oomRun(20, 200*mib, 2*gib, 300*mib, 3*gib, true), "leak", true, true},
-		{"holes and no leak", oomRun(20, 0, 2*gib, 300*mib, 3*gib, true), "fragmentation", false, false},
-		{"no room at all", oomRun(20, 0, 8*gib, 300*mib, 0, true), "capacity", false, false},
+		{"leak with cached holes", oomRun(20, 200*mib, 2*gib, 300*mib, 3*gib, true), "leak", true, true, 0},
+		{"holes and no leak", oomRun(20, 0, 2*gib, 300*mib, 3*gib, true), "fragmentation", false, false, 0},
+		{"no room at all", oomRun(20, 0, 8*gib, 300*mib, 0, true), "capacity", false, false, 10 * gib},
+		// The same OOM on an 80 GiB device: 70 GiB outside the process
+		// that no input accounts for.
+		{"no room, outside memory", oomRun(20, 0, 8*gib, 300*mib, 0, true), "capacity", false, false, 0},
 		// Issue 28 class 9: the device had more free than the request: a
 		// limit OOM, decided before the leak the run also has.
-		{"free beyond the request", oomRun(20, 200*mib, 2*gib, 3*gib, 3*gib, true), "limit", true, false},
+		{"free beyond the request", oomRun(20, 200*mib, 2*gib, 3*gib, 3*gib, true), "limit", true, false, 0},
 		// Free beyond the 5 MiB block but short of the 20 MiB segment the
 		// allocator asks the driver for: no limit.
-		{"free short of the segment", oomRun(20, 0, 5*mib, 10*mib, 0, true), "fragmentation", false, false},
+		{"free short of the segment", oomRun(20, 0, 5*mib, 10*mib, 0, true), "fragmentation", false, false, 0},
 	}
 	for _, tt := range tests {
-		f := Analyze(tt.run, Options{Capacity: 80 * gib})
+		f := Analyze(tt.run, Options{Capacity: cmp.Or(tt.capacity, 80*gib)})
 		CheckProse(t, t.Name(), f)
 		if len(f.OOMs) != 1 {
 			t.Errorf("%s: %d OOMs, want 1", tt.name, len(f.OOMs))
 			continue
 		}
 		o := f.OOMs[0]
+		if tt.name == "no room, outside memory" && (o.Outside < 70*gib || !slices.ContainsFunc(o.Recommendations, func(r Recommendation) bool { return r.Kind == StepOutsideFind })) {
+			t.Errorf("%s: outside %s, recommendations %+v: want about 70 GiB outside the process, and to find it", tt.name, units.Bytes(o.Outside), o.Recommendations)
+		}
 		if o.Cause != tt.class || f.Verdict.Leak != tt.leak || (o.Earlier > 0) != tt.earlier {
 			t.Errorf("%s: class %q leak %v earlier %g, want %q %v %v\n%+v", tt.name, o.Cause, f.Verdict.Leak, o.Earlier, tt.class, tt.leak, tt.earlier, f.Verdict.Reasons)
 		}

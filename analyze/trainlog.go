@@ -657,9 +657,7 @@ func trainingOOM(path string, m gpulog.TrainingOOM, key DeviceKey, capacity int6
 	if m.Reserved >= 0 && m.Free >= 0 {
 		o.EstimatedCapacity = m.Reserved + m.Free
 	}
-	o.Message = &OOMMessage{Line: m.Line, Count: m.Count, Kind: OOMMessageKind(m.Kind), GPU: m.Device, Total: m.Capacity,
-		ProcessInUse: m.ProcessInUse, ListedSelfPID: m.ListedSelfPID, Allowed: m.Allowed, OtherProcesses: m.OtherProcesses,
-		OtherAllocations: m.OtherAllocations, Autotune: m.Autotune, PinnedHost: m.PinnedHost}
+	o.Message = messageOf(&m)
 	if m.Requested >= 0 && m.Free >= 0 {
 		o.Missing = max(0, m.Requested-m.Free)
 	}
@@ -696,12 +694,26 @@ func trainingOOM(path string, m gpulog.TrainingOOM, key DeviceKey, capacity int6
 		if !o.Expandable {
 			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepExpandable})
 		}
+	case outsideOOM(&o):
+		// Memory outside this process filled the device (oomothers.go).
 	default:
 		// Missing is 0 when free and requested are equal as printed:
 		// too close to tell a limit from a full device.
 		o.Cause = CauseCapacity
+		if o.Outside > 0 {
+			// Memory outside the process no input names (outsideOOM).
+			o.Recommendations = append(o.Recommendations, Recommendation{Kind: StepOutsideFind})
+		}
 	}
 	return o
+}
+
+// messageOf is what OOM message m says, as an OOM carries it.
+func messageOf(m *gpulog.TrainingOOM) *OOMMessage {
+	return &OOMMessage{Line: m.Line, Count: m.Count, Kind: OOMMessageKind(m.Kind), GPU: m.Device, Total: m.Capacity,
+		ProcessInUse: m.ProcessInUse, ListedSelfPID: m.ListedSelfPID, Allowed: m.Allowed, OtherProcesses: m.OtherProcesses,
+		OtherAllocations: m.OtherAllocations, OtherCount: m.OtherCount, LargestOtherPID: m.LargestOtherPID, LargestOther: m.LargestOther,
+		Reserved: m.Reserved, Autotune: m.Autotune, PinnedHost: m.PinnedHost}
 }
 
 // vllmOOM classifies vLLM's startup refusal (and SGLang's, the same

@@ -257,6 +257,13 @@ type TrainingOOM struct {
 	// the figures show that entry cannot be another process's
 	// (oomReading.selfListed). Its X is then ProcessInUse.
 	ListedSelfPID int
+	// OtherCount is how many "Process N has X memory in use" entries are
+	// other processes' (OtherProcesses sums them); LargestOtherPID and
+	// LargestOther the pid (0 when not printed) and memory in use (bytes)
+	// of the largest of them; 0 when there are none.
+	OtherCount      int
+	LargestOtherPID int
+	LargestOther    int64
 	// OtherAllocations is MPS's "other allocations": memory of the
 	// process that its MPS allocator did not make.
 	OtherAllocations int64

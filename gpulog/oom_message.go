@@ -143,6 +143,9 @@ type oomReading struct {
 	// 0 when none.
 	listed  []listedProcess
 	selfPID int
+	// selfAt is the index in listed of the entry read as this process,
+	// -1 when none.
+	selfAt int
 	// slack is how far the true figure of each field may be from the
 	// printed one (sizeWithSlack), for the first quantity bound to it.
 	slack [fieldIgnored + 1]int64
@@ -178,7 +181,7 @@ func compactText(s string) string {
 func readOOMMessage(msg string) oomReading {
 	r := oomReading{requested: Unknown, capacity: Unknown, free: Unknown, allocated: Unknown, cached: Unknown, reserved: Unknown,
 		unallocated: Unknown, privatePools: Unknown, allowed: Unknown, processInUse: Unknown, otherProcesses: Unknown,
-		otherAllocs: Unknown, device: -1}
+		otherAllocs: Unknown, device: -1, selfAt: -1}
 	if m := reOOMBackend.FindStringSubmatch(msg); m != nil {
 		r.backend = strings.TrimSuffix(m[1], " backend")
 	}
@@ -305,11 +308,27 @@ func (r *oomReading) selfListed(reserved, reservedSlack int64) {
 		return
 	}
 	p := r.listed[self]
-	r.processInUse, r.selfPID = p.bytes, p.pid
+	r.processInUse, r.selfPID, r.selfAt = p.bytes, p.pid, self
 	r.otherProcesses = Unknown
 	if rest := sum - p.bytes; len(r.listed) > 1 {
 		r.otherProcesses = rest
 	}
+}
+
+// largestOther is the largest "Process N has X memory in use" entry that
+// is another process's (not selfAt), and how many such entries there are;
+// a zero entry when there are none.
+func (r *oomReading) largestOther() (top listedProcess, n int) {
+	for i, p := range r.listed {
+		if i == r.selfAt {
+			continue
+		}
+		n++
+		if p.bytes > top.bytes {
+			top = p
+		}
+	}
+	return top, n
 }
 
 // bindQuantity is the field of the quantity between the compact texts pre

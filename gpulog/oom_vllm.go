@@ -62,7 +62,7 @@ func vllmUnfinished(c string) bool {
 func vllmReading(msg string) oomReading {
 	r := oomReading{requested: Unknown, capacity: Unknown, free: Unknown, allocated: Unknown, cached: Unknown, reserved: Unknown,
 		unallocated: Unknown, privatePools: Unknown, allowed: Unknown, processInUse: Unknown, otherProcesses: Unknown,
-		otherAllocs: Unknown, device: -1}
+		otherAllocs: Unknown, device: -1, selfAt: -1}
 	c := compactText(msg)
 	if m := reVLLMNeeded.FindStringSubmatch(c); m != nil {
 		r.requested, r.requestedSlack = sizeWithSlack(m[1], m[2])

@@ -339,6 +339,9 @@ func (b *logBuilder) parseOOM(n int, line, cont string, kind OOMKind) TrainingOO
 	o.Allocated, o.ProcessInUse, o.Allowed = r.allocated, r.processInUse, r.allowed
 	o.PrivatePools, o.OtherProcesses, o.OtherAllocations = r.privatePools, r.otherProcesses, r.otherAllocs
 	o.ListedSelfPID = r.selfPID
+	if top, n := r.largestOther(); n > 0 {
+		o.LargestOtherPID, o.LargestOther, o.OtherCount = top.pid, top.bytes, n
+	}
 	if o.Allowed >= 0 && o.Capacity >= 0 && o.Allowed >= o.Capacity {
 		// A cap at the device's capacity caps nothing: cudaMallocAsync
 		// prints its "PyTorch limit" whether or not a memory fraction

@@ -83,6 +83,12 @@ func summaryOf(f *analyze.Findings, v *view) *Summary {
 		if o.Message != nil && o.Message.PinnedHost {
 			so.Memory = analyze.HostPinnedKind
 		}
+		if o.Outside > 0 {
+			so.OutsideBytes = o.Outside
+			if m := o.Said(); m != nil && m.OtherProcesses > 0 {
+				so.OtherProcessesBytes, so.OtherPID = m.OtherProcesses, m.LargestOtherPID
+			}
+		}
 		if o.Cause == analyze.CauseLeak && o.Earlier > 0 {
 			so.Earlier, so.EarlierPer = num(o.Earlier), string(o.LeakPer)
 		}

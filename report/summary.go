@@ -510,11 +510,20 @@ type SummaryOOM struct {
 	// minus device free); LeakedBytes what the leak suspects had added by
 	// the OOM; for a leak OOM, Earlier is how many steps (or hours) before
 	// the OOM the request would have fit without the leak's growth.
-	MissingBytes int64    `json:"missing_bytes"`
-	LeakedBytes  int64    `json:"leaked_bytes,omitempty"`
-	LeakSite     string   `json:"leak_site,omitempty"`
-	Earlier      *float64 `json:"earlier,omitempty"`
-	EarlierPer   string   `json:"earlier_per,omitempty"`
+	MissingBytes int64 `json:"missing_bytes"`
+	// OutsideBytes is, for an "others" OOM, or a "capacity" one whose
+	// device held memory outside the process that no input names, the
+	// device memory in use at
+	// the OOM that was not this process's; OtherProcessesBytes what the
+	// OOM message's other processes had in use, OtherPID the largest's
+	// pid. Absent otherwise.
+	OutsideBytes        int64    `json:"outside_bytes,omitempty"`
+	OtherProcessesBytes int64    `json:"other_processes_bytes,omitempty"`
+	OtherPID            int      `json:"other_pid,omitempty"`
+	LeakedBytes         int64    `json:"leaked_bytes,omitempty"`
+	LeakSite            string   `json:"leak_site,omitempty"`
+	Earlier             *float64 `json:"earlier,omitempty"`
+	EarlierPer          string   `json:"earlier_per,omitempty"`
 	// RolesBytes is what held the live memory at the OOM, {role: bytes};
 	// Phase the step's phase the failing allocation ran in; Levers, for a
 	// capacity OOM, the changes that would shrink its roles with the

@@ -55,13 +55,20 @@ func Explanation(o *analyze.OOM) string {
 	case analyze.CauseFragmentation:
 		fmt.Fprintf(&b, "This is a fragmentation OOM: %s free on the device plus %s cached but free is %s, at least the %s requested, but no free block was large enough (largest cached block %s); the free memory is split into holes between live blocks. Allocator settings in force: %s.",
 			units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree), units.Bytes(o.DeviceFree+o.CachedFree), units.Bytes(o.Requested), units.Bytes(o.LargestFree), conf)
+	case analyze.CauseOthers:
+		fmt.Fprintf(&b, "%s Allocator settings in force: %s.", othersText(o), conf)
 	case analyze.CauseCapacity:
 		capText := fmt.Sprintf("about %s, reserved + free at the OOM", units.Bytes(o.EstimatedCapacity))
 		if o.Capacity > 0 {
 			capText = units.Bytes(o.Capacity)
 		}
-		fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s); the request lacked %s of device memory (%s requested, %s free), more than the %s cached but free, so no allocator setting can make room.",
-			units.Bytes(o.Allocated), capText, units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree))
+		if o.Outside > 0 {
+			fmt.Fprintf(&b, "This is a capacity OOM as this process found the device: the request lacked %s of device memory (%s requested, %s free), more than the %s cached but free, so no allocator setting can make room. %s",
+				units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree), unaccountedText(o))
+		} else {
+			fmt.Fprintf(&b, "This is a capacity OOM: live tensors filled the device (%s of %s); the request lacked %s of device memory (%s requested, %s free), more than the %s cached but free, so no allocator setting can make room.",
+				units.Bytes(o.Allocated), capText, units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(o.DeviceFree), units.Bytes(o.CachedFree))
+		}
 		if o.LeakedBytes > 0 {
 			fmt.Fprintf(&b, " The leak at %s had added %s by then, less than the %s of device memory the request lacked: without it live memory (%s) plus the request (%s) still exceeds what the device offers.",
 				o.LeakSite, units.Bytes(o.LeakedBytes), units.Bytes(o.Missing), units.Bytes(o.Allocated-o.LeakedBytes), units.Bytes(o.Requested))
@@ -235,8 +242,9 @@ func messageExplanation(o *analyze.OOM) string {
 		parts = append(parts, "other processes had "+units.Bytes(m.OtherProcesses)+" in use")
 	}
 	switch {
-	case o.Cause == analyze.CauseLimit:
-		// The limit's sentences follow the message's figures.
+	case o.Cause == analyze.CauseLimit, o.Cause == analyze.CauseOthers, o.Cause == analyze.CauseUnknown:
+		// The limit's and the outside memory's sentences follow the
+		// message's figures.
 	case m.Fits:
 		parts = append(parts, "the request lacked "+units.Bytes(o.Missing)+" of device memory, and the cached free memory would have covered it, but not in one piece: fragmentation")
 	case o.Missing == 0:
@@ -245,8 +253,15 @@ func messageExplanation(o *analyze.OOM) string {
 		parts = append(parts, "the request lacked "+units.Bytes(o.Missing)+" of device memory, more than all cached free memory: the job needs more memory than the device has")
 	}
 	s := strings.Join(parts, "; ") + " (" + where + ")."
-	if o.Cause == analyze.CauseLimit {
+	switch o.Cause {
+	case analyze.CauseLimit:
 		s += " " + limitText(o)
+	case analyze.CauseOthers:
+		s += " " + othersText(o)
+	case analyze.CauseCapacity:
+		if o.Outside > 0 {
+			s += " " + unaccountedText(o)
+		}
 	}
 	if o.Cause == analyze.CauseLeak {
 		s += fmt.Sprintf(" %s had added %s of live tensors %s, more than the %s the request lacked (%s requested, %s free): without the leak the request would have fit, so this is a leak OOM; the cached free memory is not the cause.",
@@ -265,10 +280,101 @@ func messageExplanation(o *analyze.OOM) string {
 func limitText(o *analyze.OOM) string {
 	s := fmt.Sprintf("This is a limit OOM: the device reported %s free, at least the %s the allocator asked for, yet the allocation failed. Neither cached memory nor live tensors explain it: something capped the process or took the memory",
 		units.Bytes(o.DeviceFree), units.Bytes(o.Asked))
-	if m := o.Message; m != nil && m.Allowed >= 0 {
-		s += " (the message says " + units.Bytes(m.Allowed) + " allowed: set_per_process_memory_fraction caps the process there)"
+	if m := o.Said(); m != nil && m.Allowed >= 0 {
+		s += " (" + saidBy(o) + " says " + units.Bytes(m.Allowed) + " allowed: set_per_process_memory_fraction caps the process there)"
 	}
 	return s + ". Check for a cap on the process (torch.cuda.set_per_process_memory_fraction, a MIG instance, a CUDA MPS client limit), a Windows WDDM driver, and other processes on the GPU."
+}
+
+// saidBy names the message that says what an OOM's Said holds: "the
+// message" of a training log's OOM, the log's line for a snapshot's OOM
+// that a log's message also reports.
+func saidBy(o *analyze.OOM) string {
+	if o.Message == nil && o.Logged != nil {
+		return fmt.Sprintf("the OOM message at line %d of %s", o.Logged.Line, o.LoggedIn)
+	}
+	return "the message"
+}
+
+// outsideFigures are the figures of an OOM that memory outside the
+// process explains (analyze's outsideMemory): the device's total, this
+// process's memory and what that figure is.
+func outsideFigures(o *analyze.OOM) (total, own int64, ownWhat string) {
+	total = o.Capacity
+	m := o.Said()
+	if m != nil && m.Total > 0 {
+		total = m.Total
+	}
+	if m != nil && m.ProcessInUse >= 0 {
+		return total, m.ProcessInUse, "in use (non-PyTorch memory included)"
+	}
+	return total, o.Reserved, "reserved by PyTorch (with its CUDA context and other non-PyTorch memory, up to about 2 GiB more)"
+}
+
+// outsideSentence says how much memory was outside the process at an OOM
+// that memory outside the process explains, and why that is not a
+// capacity OOM.
+func outsideSentence(o *analyze.OOM) string {
+	total, own := outsideFacts(o)
+	return fmt.Sprintf("%s; that is at least the %s the request lacked, so without it the %s request would have fit. This process's memory plus the request (%s) is well below the device's %s, so it is not a capacity OOM",
+		outsideFactsText(o), units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(own+o.Requested), units.Bytes(total))
+}
+
+// outsideFacts is the device's total and this process's memory at OOM o
+// (outsideFigures), bytes.
+func outsideFacts(o *analyze.OOM) (total, own int64) {
+	total, own, _ = outsideFigures(o)
+	return total, own
+}
+
+// outsideFactsText says how much of the device was in use outside the
+// process at OOM o, and what the process had.
+func outsideFactsText(o *analyze.OOM) string {
+	total, own, ownWhat := outsideFigures(o)
+	return fmt.Sprintf("the device's %s less the %s free leaves %s in use outside this process, which had %s %s",
+		units.Bytes(total), units.Bytes(o.DeviceFree), units.Bytes(o.Outside), units.Bytes(own), ownWhat)
+}
+
+// othersText says why an OOM is an others OOM: the processes the message
+// lists held the memory the request lacked.
+func othersText(o *analyze.OOM) string {
+	m := o.Said()
+	s := "This is an OOM caused by other processes: " + outsideSentence(o) + ". "
+	if m.OtherCount > 1 {
+		s += fmt.Sprintf("%s lists %d other processes with %s in use together, the largest %s", capitalize(saidBy(o)), m.OtherCount, units.Bytes(m.OtherProcesses), largestOther(m))
+	} else {
+		s += fmt.Sprintf("%s lists one other process: %s", capitalize(saidBy(o)), largestOther(m))
+	}
+	return s + "."
+}
+
+// largestOther names the largest other process an OOM message lists.
+func largestOther(m *analyze.OOMMessage) string {
+	if m.LargestOtherPID > 0 {
+		return fmt.Sprintf("Process %d with %s in use", m.LargestOtherPID, units.Bytes(m.LargestOther))
+	}
+	return "one with " + units.Bytes(m.LargestOther) + " in use"
+}
+
+// unaccountedText says why an OOM that memory outside the process
+// explains has no known cause: no input says whose that memory was.
+func unaccountedText(o *analyze.OOM) string {
+	s := "Yet not all of the device was this process's: " + outsideFactsText(o) + fmt.Sprintf(", at least the %s the request lacked. No input says whose it was", units.Bytes(o.Missing))
+	switch m := o.Said(); {
+	case m == nil:
+		s += " (no training log's OOM message lists the processes on the GPU)"
+	case m.OtherProcesses > 0:
+		s += fmt.Sprintf(" (%s lists other processes with only %s)", saidBy(o), units.Bytes(m.OtherProcesses))
+	default:
+		s += fmt.Sprintf(" (%s lists no other process)", saidBy(o))
+	}
+	s += ": processes this one cannot see (another container's, CUDA MPS clients behind their server), a cap on the process (a CUDA MPS client limit, a MIG instance)"
+	if m := o.Said(); m == nil || m.ProcessInUse < 0 || m.ProcessInUse < max(o.Reserved, m.Reserved) {
+		// No "this process has" figure bounds the process's memory
+		// outside PyTorch's allocator.
+		s += ", this process's own memory outside PyTorch's allocator (another library's: CuPy, TensorRT, NCCL, a second framework)"
+	}
+	return s + ", or figures of different sources that disagree may hold the rest."
 }
 
 // mpsExplanation explains an MPS message's OOM, a capacity OOM against
@@ -333,6 +439,12 @@ func OOMReason(o *analyze.OOM) string {
 		s += " (" + o.Path + ")"
 	} else {
 		s += ": " + strings.Join(parts, ", ")
+	}
+	switch m := o.Said(); {
+	case o.Cause == analyze.CauseOthers:
+		s += fmt.Sprintf("; other processes had %s in use (the largest %s), more than the %s the request lacked", units.Bytes(m.OtherProcesses), largestOther(m), units.Bytes(o.Missing))
+	case o.Cause == analyze.CauseCapacity && o.Outside > 0:
+		s += fmt.Sprintf("; %s in use outside this process, more than the %s the request lacked, and no input says whose", units.Bytes(o.Outside), units.Bytes(o.Missing))
 	}
 	if o.Cause == analyze.CauseLeak {
 		s += fmt.Sprintf("; %s had added %s, more than the %s the request lacked", leakName(o), units.Bytes(o.LeakedBytes), units.Bytes(o.Missing))
@@ -401,6 +513,17 @@ func setting(o *analyze.OOM, r analyze.Recommendation) string {
 		return "check for a cap on the process: torch.cuda.get_per_process_memory_fraction(), a MIG instance (nvidia-smi -L lists MIG devices), or a CUDA MPS client limit (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT)"
 	case analyze.StepLimitWDDM:
 		return "on Windows, WDDM drivers report free memory they do not give: leave headroom or use a TCC-mode GPU"
+	case analyze.StepOthersFree:
+		who, them := "the other processes on the GPU", "them"
+		if m := o.Said(); m != nil && m.LargestOtherPID > 0 {
+			who, them = "process "+strconv.Itoa(m.LargestOtherPID), "it"
+			if m.OtherCount > 1 {
+				who, them = who+" and the other processes on the GPU", "them"
+			}
+		}
+		return "free the GPU of " + who + " (stop or move " + them + "; nvidia-smi --query-compute-apps=pid,used_memory --format=csv lists them), or run the job on a GPU of its own"
+	case analyze.StepOutsideFind:
+		return "find what holds the GPU's memory outside this process: nvidia-smi --query-compute-apps=pid,used_memory --format=csv on the host (it lists other containers' processes), a CUDA MPS server (nvidia-cuda-mps-control), or a MIG instance (nvidia-smi -L)"
 	}
 	return string(r.Kind)
 }
@@ -456,9 +579,14 @@ func because(o *analyze.OOM, r analyze.Recommendation) string {
 	case analyze.StepSGLangPool:
 		return "SGLang found no memory left for its KV-cache pool at startup"
 	case analyze.StepLimitFraction:
-		return fmt.Sprintf("the process was allowed %s and held %s reserved when it asked for %s more", units.Bytes(o.Message.Allowed), units.Bytes(max(o.Reserved, 0)), units.Bytes(o.Requested))
+		return fmt.Sprintf("the process was allowed %s and held %s reserved when it asked for %s more", units.Bytes(o.Said().Allowed), units.Bytes(max(o.Reserved, 0)), units.Bytes(o.Requested))
 	case analyze.StepLimitOthers:
-		return "other processes had " + units.Bytes(o.Message.OtherProcesses) + " in use"
+		return "other processes had " + units.Bytes(o.Said().OtherProcesses) + " in use"
+	case analyze.StepOthersFree:
+		m := o.Said()
+		return fmt.Sprintf("other processes had %s in use at the OOM (the largest %s), more than the %s the request lacked; this process's memory plus the request would have fit without them", units.Bytes(m.OtherProcesses), largestOther(m), units.Bytes(o.Missing))
+	case analyze.StepOutsideFind:
+		return fmt.Sprintf("%s of the device was in use outside this process at the OOM, more than the %s the request lacked, and no input says whose", units.Bytes(o.Outside), units.Bytes(o.Missing))
 	case analyze.StepLimitCap, analyze.StepLimitWDDM:
 		return fmt.Sprintf("the driver reported %s free against a request of %s", units.Bytes(o.DeviceFree), units.Bytes(o.Requested))
 	}
