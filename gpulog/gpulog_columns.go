@@ -461,6 +461,9 @@ type csvLayout struct {
 	gpuSpecific bool
 	// hook is the Lightning hook whose columns are read ("" otherwise).
 	hook string
+	// note is what the reading of the header assumed, noted once ("" when
+	// nothing).
+	note string
 }
 
 // has reports whether the layout has a column of kind k.
@@ -750,6 +753,9 @@ func layoutFor(header []string, spec *ColumnSpec) *csvLayout {
 	if lay := lightningLayout(header); lay != nil {
 		return lay
 	}
+	if lay := nvitopCollectorLayout(header); lay != nil {
+		return lay
+	}
 	lay := genericLayout(header)
 	if lay.hasMemory() && lay.gpuSpecific || lay.hasDevicePair() && lay.timeCol >= 0 && !hostHeader(header) {
 		return lay
@@ -774,6 +780,8 @@ func layoutForFormat(format LogFormat, header []string, spec *ColumnSpec) *csvLa
 		lay = wandbLayout(header)
 	case FormatLightningCSV:
 		lay = lightningLayout(header)
+	case FormatCSVColumns:
+		lay = nvitopCollectorLayout(header)
 	}
 	if lay == nil {
 		lay = genericLayout(header)
@@ -909,6 +917,9 @@ func readColumnsCSV(r io.Reader, b *logBuilder) error {
 	decideUnits(b, lay, fields)
 	decideCounters(b, lay, fields)
 	dateClockColumn(b, lay, fields)
+	if lay.note != "" {
+		b.note(lay.note)
+	}
 	if lay.hook != "" {
 		b.note(fmt.Sprintf("Lightning DeviceStatsMonitor columns of the %s hook are read (one reading per step); the device is the trainer's root device, assumed to be GPU 0", lay.hook))
 	}

@@ -141,6 +141,9 @@ func FuzzColumnsCSV(f *testing.F) {
 	f.Add([]byte("\"Time\",\"DCGM_FI_DEV_FB_USED{gpu=\"\"0\"\", Hostname=\"\"n\"\"}\",\"DCGM_FI_DEV_FB_FREE{gpu=\"\"99999999999\"\"}\",\"x{\"\n2024-03-01 10:00:00,1,2,3\n2024-03-01 10:02:00,-1,1e400,\n"))
 	// An epoch counter beside a step column (Lightning's CSVLogger).
 	f.Add([]byte("epoch,step,train_loss,cuda:0_memory.used (MB),cuda:0_memory.total (MB)\n0,50,2.0,30000,81920\n0,-1,x,30250,81920\n1,1e20,,,\n1.5,150,2,30500,81920\n"))
+	// nvitop's ResourceMetricCollector keys; xpu-smi dump's times of day.
+	f.Add([]byte("m/host/cpu_percent (%)/mean,m/cuda:0 (gpu:3)/memory_used (MiB)/mean,m/cuda:0 (gpu:3)/memory_free (MiB)/mean,m/gpu:999/memory_used (GiB)/mean,m/timestamp\n1,50000,31920,1,1709287200\n,x,,1e30,\n"))
+	f.Add([]byte("Timestamp, DeviceId, GPU Memory Used (MiB)\n23:59:59.999,    0, 20000\n00:00:09.5, 0, 20060\n24:00:00,0,1\n"))
 	fuzzReader(f, gpulog.FormatCSVColumns)
 }
 
