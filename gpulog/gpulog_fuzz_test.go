@@ -218,6 +218,8 @@ func FuzzTrainingLog(f *testing.F) {
 	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out",
 		"train_oom_cached.log", "train_oom_first_line.log", "train_oom_no_index.log", "train_nccl_device.err", "train_oom_time_rank.log",
 		"train_oom_rocm_limit.log", "composer_memory_monitor.log")
+	// tqdm bars with a GPU memory postfix, redrawn with carriage returns.
+	f.Add([]byte("Epoch 1/1:  2%|| 100/4000 [00:15<10:00, 6.6it/s, loss=1.9, gpu_mem=30.2G]\r 50/4000 [00:15, ?it/s, gpu_reserved=99999999999999GiB]\r7it [00:01<?, 1s/it, cuda_mem=1.5MiB]\n"))
 	// torchtitan's capacity line (trainlog_capacity.go).
 	f.Add([]byte("[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - CUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory\n" +
 		"GPU capacity: X (99999999999999999999) with 1e400GiB memory\nNPU capacity:  with 0.GiB memory\n" + hfOOM))

@@ -532,6 +532,10 @@ func (tr *trainingReader) read(raw string, ln int) {
 			tr.elasticRank = input.NoRank
 		}
 	}
+	if tr.fw.tqdm.line(b, raw) {
+		// Every redraw of a bar read; the line is nothing more.
+		return
+	}
 	tr.launch.line(ln, line)
 	tr.rec.observe(ln, line)
 	tr.ray.observe(ln, line)

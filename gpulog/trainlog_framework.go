@@ -107,6 +107,8 @@ type frameworkState struct {
 	yolo yoloState
 	// hand counts hand-written prints (trainlog_handwritten.go).
 	hand handState
+	// tqdm follows tqdm bars' GPU memory postfixes.
+	tqdm tqdmState
 }
 
 // stepLine is the nearest line before a reading that names a step
@@ -161,6 +163,7 @@ func mayBeFrameworkLine(line string) bool {
 // warnings counted.
 func (f *frameworkState) end(b *logBuilder) {
 	f.hand.end(b)
+	f.tqdm.end(b)
 	c := f.flushes
 	if c.warnings == 0 {
 		return
@@ -184,7 +187,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	prev, prevN := f.prev, f.prevN
 	f.prev, f.prevN = line, n
 	before := f.before
-	if f.yolo.line(b, n, line) {
+	if f.yolo.line(b, n, line) || f.tqdm.line(b, line) {
 		return true
 	}
 	if !mayBeFrameworkLine(line) && !mayBeHandLine(line) {
