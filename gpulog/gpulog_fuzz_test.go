@@ -300,6 +300,8 @@ func FuzzSniffLog(f *testing.F) {
 	f.Add([]byte(prefixed(tableH100, func(int) string { return "2026-11-26T12:00:01.5Z " })))
 	f.Add([]byte("0: # gpu fb\n0: # Idx MB\n0:  0 12\n1:  0 13\n"))
 	f.Add([]byte("1714564800\n1000, 81920\n1714564805\n1500, 81920\n"))
+	// pdsh's host labels before nvidia-smi's header-less rows.
+	f.Add([]byte("gpu-node-01: 2024/03/01 10:00:00.000, 0, 40000 MiB, 81920 MiB\ngpu-node-02: 2024/03/01 10:00:00.000, 0, 40150 MiB, 81920 MiB\nn3: x, 0\n"))
 	f.Add([]byte("\x1b[H\x1b[2J\x1b[3J\x1b]0;title\x07" + tableH100))
 	f.Add([]byte(watchCapture100x40))
 	f.Add([]byte(watchCapture80x24[:900] + "\x1b[2Z\x1b[1;74H40\x1b[99999;99999H\x1b[5M\x1b[3L\x1bM\x1b[2;5r\n\n\n\n\n\n\x1b[9b"))
