@@ -43,6 +43,7 @@ func TestTqdmGPUMemPostfix(t *testing.T) {
 		{"newlines", tqdmBars(1, 10, 1000, "\n", g), 10, false, 30e9, 1000, "7.4% low"},
 		{"two epochs' bars", tqdmBars(2, 5, 500, "\r", g), 10, false, 30e9, 1000, "iteration count"},
 		{"allocated GiB", tqdmBars(1, 4, 400, "\r", func(i int) string { return fmt.Sprintf("cuda_mem_allocated=%d.00GiB", 12+i) }), 4, true, 12 << 30, 400, "iteration count"},
+		{"an OOM after the bar", tqdmBars(1, 4, 400, "\r", g) + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.11 GiB of which 1.00 GiB is free.\n", 4, false, 30e9, 400, "iteration count"},
 		{"no GPU memory", tqdmBars(1, 4, 400, "\r", func(i int) string { return "mem=30.2G" }), 0, false, 0, 0, ""},
 		{"no unit", tqdmBars(1, 4, 400, "\r", func(i int) string { return "gpu_mem=30.2" }), 0, false, 0, 0, ""},
 		{"utilization", tqdmBars(1, 4, 400, "\r", func(i int) string { return "gpu=98%" }), 0, false, 0, 0, ""},
@@ -83,6 +84,9 @@ func TestTqdmGPUMemPostfix(t *testing.T) {
 				if ms[i].Step <= ms[i-1].Step {
 					t.Fatalf("steps %d then %d", ms[i-1].Step, ms[i].Step)
 				}
+			}
+			if oom := strings.Contains(tt.text, "OutOfMemoryError"); oom != (len(l.OOMs) == 1) {
+				t.Errorf("%d OOMs", len(l.OOMs))
 			}
 			if notes := strings.Join(l.Notes, "\n"); !strings.Contains(notes, tt.note) {
 				t.Errorf("notes %q, want %q", notes, tt.note)
