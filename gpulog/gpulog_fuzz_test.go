@@ -333,6 +333,7 @@ func FuzzSniffLog(f *testing.F) {
 }
 
 func FuzzPynvml(f *testing.F) {
+	f.Add([]byte("2024-03-01 10:00:00 step 1 cuda:0 mem_get_info: (64424509440, 85024112640)\nGPU 1 free/total: (9, 8)\ncuda free total (0, 999999999999999)\n"))
 	f.Add([]byte(pynvmlV1(85899345920, 84850769920, 1048576000) + "\n"))
 	f.Add([]byte("2024-05-01T12:00:00Z GPU 1:\n" + pynvmlV2(85899345920, 454033408, 84400000000, 1045312512) + "\n"))
 	f.Add([]byte("[2024-05-01 12:00:05,250] INFO cuda:3 " + pynvmlV1(99999999999999999, 1, 2) + "\nWed May  1 12:00:00 UTC 2024\nc_nvmlMemory_t(total: 1 B, free: -1 B)\n"))
