@@ -461,6 +461,9 @@ type csvLayout struct {
 	gpuSpecific bool
 	// hook is the Lightning hook whose columns are read ("" otherwise).
 	hook string
+	// note is what the reading of the header assumed, noted once ("" when
+	// nothing).
+	note string
 }
 
 // has reports whether the layout has a column of kind k.
@@ -750,6 +753,9 @@ func layoutFor(header []string, spec *ColumnSpec) *csvLayout {
 	if lay := lightningLayout(header); lay != nil {
 		return lay
 	}
+	if lay := nvitopCollectorLayout(header); lay != nil {
+		return lay
+	}
 	lay := genericLayout(header)
 	if lay.hasMemory() && lay.gpuSpecific || lay.hasDevicePair() && lay.timeCol >= 0 && !hostHeader(header) {
 		return lay
@@ -774,6 +780,8 @@ func layoutForFormat(format LogFormat, header []string, spec *ColumnSpec) *csvLa
 		lay = wandbLayout(header)
 	case FormatLightningCSV:
 		lay = lightningLayout(header)
+	case FormatCSVColumns:
+		lay = nvitopCollectorLayout(header)
 	}
 	if lay == nil {
 		lay = genericLayout(header)
@@ -908,6 +916,10 @@ func readColumnsCSV(r io.Reader, b *logBuilder) error {
 	fields := recs2fields(recs, func(r record) []string { return r.fields })
 	decideUnits(b, lay, fields)
 	decideCounters(b, lay, fields)
+	dateClockColumn(b, lay, fields)
+	if lay.note != "" {
+		b.note(lay.note)
+	}
 	if lay.hook != "" {
 		b.note(fmt.Sprintf("Lightning DeviceStatsMonitor columns of the %s hook are read (one reading per step); the device is the trainer's root device, assumed to be GPU 0", lay.hook))
 	}
@@ -915,6 +927,50 @@ func readColumnsCSV(r io.Reader, b *logBuilder) error {
 		lay.readRecord(b, rec.line, rec.fields)
 	}
 	return nil
+}
+
+// dateClockColumn dates a time column that holds times of day alone
+// (xpu-smi dump writes "10:00:00.000"): every value that is one, and at
+// least one, is given the date of the file's modification time, walking
+// back over midnight (datesOfClocks, as dmon -o T is dated), and written
+// back in place as a full time; a note says the date is assumed. Without
+// a modification time the values are left, and the rows say why.
+func dateClockColumn(b *logBuilder, lay *csvLayout, recs [][]string) {
+	if lay.timeCol < 0 {
+		return
+	}
+	c := lay.cols[lay.timeCol]
+	if c.elapsed || c.timeScale != 0 {
+		return
+	}
+	clocks := make([]time.Duration, len(recs))
+	n := 0
+	for i, rec := range recs {
+		clocks[i] = -1
+		if lay.timeCol >= len(rec) || strings.TrimSpace(rec[lay.timeCol]) == "" {
+			continue
+		}
+		d, ok := parseClock(rec[lay.timeCol])
+		if !ok {
+			return
+		}
+		clocks[i], n = d, n+1
+	}
+	if n == 0 {
+		return
+	}
+	times, mt, ok := b.datesOfClocks(clocks)
+	if !ok {
+		b.note(fmt.Sprintf("column %q holds times of day without a date and the file's modification time is unknown: the rows cannot be dated", c.name))
+		return
+	}
+	for i, rec := range recs {
+		if clocks[i] >= 0 {
+			rec[lay.timeCol] = times[i].Format("2006-01-02 15:04:05.000000000")
+		}
+	}
+	b.note(fmt.Sprintf("column %q holds times of day without a date: the date is assumed from the file's modification time (%s), a time of day earlier than the one before it being the next day",
+		c.name, mt.Format("2006-01-02 15:04")))
 }
 
 func recs2fields[T any](recs []T, f func(T) []string) [][]string {
@@ -1069,7 +1125,11 @@ func (lay *csvLayout) readRecord(b *logBuilder, line int, rec []string) {
 			t, ok = b.stampOrNumber(v, c.timeScale, c.name)
 		}
 		if !ok {
-			b.skip(line, kindBadRow, fmt.Sprintf("%s %q is not a time", c.name, clip(v)))
+			why := "is not a time"
+			if _, clock := parseClock(v); clock {
+				why = "is a time of day without a date, and the file's modification time is unknown"
+			}
+			b.skip(line, kindBadRow, fmt.Sprintf("%s %q %s", c.name, clip(v), why))
 			return
 		}
 	}

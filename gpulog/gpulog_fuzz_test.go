@@ -141,6 +141,9 @@ func FuzzColumnsCSV(f *testing.F) {
 	f.Add([]byte("\"Time\",\"DCGM_FI_DEV_FB_USED{gpu=\"\"0\"\", Hostname=\"\"n\"\"}\",\"DCGM_FI_DEV_FB_FREE{gpu=\"\"99999999999\"\"}\",\"x{\"\n2024-03-01 10:00:00,1,2,3\n2024-03-01 10:02:00,-1,1e400,\n"))
 	// An epoch counter beside a step column (Lightning's CSVLogger).
 	f.Add([]byte("epoch,step,train_loss,cuda:0_memory.used (MB),cuda:0_memory.total (MB)\n0,50,2.0,30000,81920\n0,-1,x,30250,81920\n1,1e20,,,\n1.5,150,2,30500,81920\n"))
+	// nvitop's ResourceMetricCollector keys; xpu-smi dump's times of day.
+	f.Add([]byte("m/host/cpu_percent (%)/mean,m/cuda:0 (gpu:3)/memory_used (MiB)/mean,m/cuda:0 (gpu:3)/memory_free (MiB)/mean,m/gpu:999/memory_used (GiB)/mean,m/timestamp\n1,50000,31920,1,1709287200\n,x,,1e30,\n"))
+	f.Add([]byte("Timestamp, DeviceId, GPU Memory Used (MiB)\n23:59:59.999,    0, 20000\n00:00:09.5, 0, 20060\n24:00:00,0,1\n"))
 	fuzzReader(f, gpulog.FormatCSVColumns)
 }
 
@@ -215,6 +218,8 @@ func FuzzTrainingLog(f *testing.F) {
 	fixtureSeeds(f, "train_oom.log", "train_oom_legacy.log", "train_nccl_oom.err", "train_cuda_error.out",
 		"train_oom_cached.log", "train_oom_first_line.log", "train_oom_no_index.log", "train_nccl_device.err", "train_oom_time_rank.log",
 		"train_oom_rocm_limit.log", "composer_memory_monitor.log")
+	// tqdm bars with a GPU memory postfix, redrawn with carriage returns.
+	f.Add([]byte("Epoch 1/1:  2%|| 100/4000 [00:15<10:00, 6.6it/s, loss=1.9, gpu_mem=30.2G]\r 50/4000 [00:15, ?it/s, gpu_reserved=99999999999999GiB]\r7it [00:01<?, 1s/it, cuda_mem=1.5MiB]\n"))
 	// torchtitan's capacity line (trainlog_capacity.go).
 	f.Add([]byte("[rank0]:[titan] 2024-05-01 12:00:00,000 - root - INFO - CUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory\n" +
 		"GPU capacity: X (99999999999999999999) with 1e400GiB memory\nNPU capacity:  with 0.GiB memory\n" + hfOOM))
@@ -303,6 +308,8 @@ func FuzzSniffLog(f *testing.F) {
 	f.Add([]byte(prefixed(tableH100, func(int) string { return "2026-11-26T12:00:01.5Z " })))
 	f.Add([]byte("0: # gpu fb\n0: # Idx MB\n0:  0 12\n1:  0 13\n"))
 	f.Add([]byte("1714564800\n1000, 81920\n1714564805\n1500, 81920\n"))
+	// pdsh's host labels before nvidia-smi's header-less rows.
+	f.Add([]byte("gpu-node-01: 2024/03/01 10:00:00.000, 0, 40000 MiB, 81920 MiB\ngpu-node-02: 2024/03/01 10:00:00.000, 0, 40150 MiB, 81920 MiB\nn3: x, 0\n"))
 	f.Add([]byte("\x1b[H\x1b[2J\x1b[3J\x1b]0;title\x07" + tableH100))
 	f.Add([]byte(watchCapture100x40))
 	f.Add([]byte(watchCapture80x24[:900] + "\x1b[2Z\x1b[1;74H40\x1b[99999;99999H\x1b[5M\x1b[3L\x1bM\x1b[2;5r\n\n\n\n\n\n\x1b[9b"))
@@ -334,6 +341,7 @@ func FuzzSniffLog(f *testing.F) {
 }
 
 func FuzzPynvml(f *testing.F) {
+	f.Add([]byte("2024-03-01 10:00:00 step 1 cuda:0 mem_get_info: (64424509440, 85024112640)\nGPU 1 free/total: (9, 8)\ncuda free total (0, 999999999999999)\n"))
 	f.Add([]byte(pynvmlV1(85899345920, 84850769920, 1048576000) + "\n"))
 	f.Add([]byte("2024-05-01T12:00:00Z GPU 1:\n" + pynvmlV2(85899345920, 454033408, 84400000000, 1045312512) + "\n"))
 	f.Add([]byte("[2024-05-01 12:00:05,250] INFO cuda:3 " + pynvmlV1(99999999999999999, 1, 2) + "\nWed May  1 12:00:00 UTC 2024\nc_nvmlMemory_t(total: 1 B, free: -1 B)\n"))

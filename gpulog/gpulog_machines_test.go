@@ -81,6 +81,13 @@ func TestMachinesOfLabelledLines(t *testing.T) {
 		text:   interleave(csvRows("node1: ", 1, 30000), csvRows("node2: ", 1, 60000)),
 		want:   []gpu{{"node1", 0, 30000 * mib}, {"node2", 0, 60000 * mib}},
 	}, {
+		// pdsh ... 'nvidia-smi --format=csv,noheader': the rows are
+		// told apart from a GPU name's first word by the host's colon.
+		name:   "pdsh host labels, headerless rows",
+		format: gpulog.FormatQueryCSV,
+		text:   interleave(csvRows("gpu-node-01: ", 1, 40000)[1:], csvRows("gpu-node-02: ", 1, 40000)[1:]),
+		want:   []gpu{{"gpu-node-01", 0, 40000 * mib}, {"gpu-node-02", 0, 40000 * mib}},
+	}, {
 		name:   "one pod",
 		format: gpulog.FormatQueryCSV,
 		text:   interleave(csvRows("[pod/train-0/gpu-monitor] ", 2, 30000)),
@@ -88,6 +95,9 @@ func TestMachinesOfLabelledLines(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if f, ok := gpulog.SniffLog([]byte(tt.text)); !ok || f != tt.format {
+				t.Fatalf("SniffLog = %q, %v; want %q", f, ok, tt.format)
+			}
 			l, err := gpulog.ReadLog(strings.NewReader(tt.text), tt.format, gpulog.ReadOptions{})
 			if err != nil {
 				t.Fatal(err)

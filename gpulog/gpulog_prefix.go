@@ -135,15 +135,25 @@ func learnPrefix(head []byte, spec *ColumnSpec) (p *linePrefix, f LogFormat, ok 
 	// prefix of a CSV whose first column is a time of day. A head that is
 	// a guessed format as it stands is only stripped to make it a distinct
 	// one: the first word of a header-less row's GPU name is no prefix.
-	sniffs := []func([]byte, *ColumnSpec) (LogFormat, bool){sniffDistinct}
-	if _, ok := sniffGuess(head, spec); !ok {
-		sniffs = append(sniffs, sniffGuess)
+	// A machine's label ("gpu-node-01: ", pdsh's) is no GPU name's first
+	// word (those have no colon), so a labelled cut may also make the
+	// head a guessed format: pdsh's lines of nvidia-smi's csv,noheader
+	// rows are rows once the host is cut.
+	guessed := false
+	if _, ok := sniffGuess(head, spec); ok {
+		guessed = true
 	}
-	for _, sniff := range sniffs {
-		for _, c := range cuts {
-			if f, ok := sniff(c.stripped, spec); ok {
-				return c.p, f, true
-			}
+	for _, c := range cuts {
+		if f, ok := sniffDistinct(c.stripped, spec); ok {
+			return c.p, f, true
+		}
+	}
+	for _, c := range cuts {
+		if guessed && !c.p.labelled {
+			continue
+		}
+		if f, ok := sniffGuess(c.stripped, spec); ok {
+			return c.p, f, true
 		}
 	}
 	return nil, "", false

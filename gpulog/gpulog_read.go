@@ -364,7 +364,8 @@ var logReaders = map[LogFormat]func(io.Reader, *logBuilder) error{
 	FormatGpustat: readGpustat, FormatGpustatJSON: readGpustatJSON,
 	FormatTrainingLog: readTrainingLog, FormatQueryText: readQueryText, FormatPynvml: readPynvml,
 	FormatRocmSMI: readRocmSMI, FormatKinetoTrace: readKinetoTrace, FormatWandbEvents: readWandbEvents, FormatMLflowGPU: readMLflowGPU,
-	FormatPromJSON: readPromJSON,
+	FormatTensorBoardCSV: readTensorBoardCSV,
+	FormatPromJSON:       readPromJSON,
 }
 
 // ErrNoReadings is wrapped by ReadLog's error for a log in which no line

@@ -3,6 +3,7 @@ package gpulog
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -268,4 +269,61 @@ func (b *logBuilder) noteNoMemory() {
 	// ([N/A], Not Supported): unified-memory GPUs such as the GB10 print
 	// the latter, and "no memory columns" would misdescribe their logs.
 	b.note(fmt.Sprintf("this log gives no memory figures: its %d readings have no used or total memory (no memory columns, or only values such as [N/A] or Not Supported, as unified-memory GPUs like the GB10 print), so no device is shown for them", len(l.Samples)))
+}
+
+// reClock is a time of day alone, as loggers without dates write it:
+// "10:00:00" (dmon -o T), "10:00:00.007" (xpu-smi dump).
+var reClock = regexp.MustCompile(`^(\d{1,2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?$`)
+
+// parseClock reads a time of day alone (reClock), as the time since
+// midnight.
+func parseClock(s string) (time.Duration, bool) {
+	m := reClock.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, false
+	}
+	d := timeOfDay(m[1:])
+	if d >= 24*time.Hour || m[2] >= "60" || m[3] >= "61" {
+		return 0, false
+	}
+	return d, true
+}
+
+// datesOfClocks dates times of day (clocks[i] < 0: that row has none) on
+// the date the file's modification time gives, in the zone of zoneless
+// times: the last time of day is taken to be no later than the
+// modification time (beyond a minute's slack, it is the day before), and,
+// walking back, a time of day later than the next row's is on the day
+// before (the log passed midnight). ok is false, and times nil, when the modification
+// time is unknown; mt is it, in the zone. The times are zoneless: the
+// caller's log is marked so.
+func (b *logBuilder) datesOfClocks(clocks []time.Duration) (times []time.Time, mt time.Time, ok bool) {
+	mt = b.opt.ModTime
+	if mt.IsZero() {
+		return nil, mt, false
+	}
+	mt = mt.In(b.opt.Location)
+	day := time.Date(mt.Year(), mt.Month(), mt.Day(), 0, 0, 0, 0, b.opt.Location)
+	mod := mt.Sub(day)
+	times = make([]time.Time, len(clocks))
+	var last time.Duration = -1
+	for i := len(clocks) - 1; i >= 0; i-- {
+		c := clocks[i]
+		if c < 0 {
+			continue
+		}
+		if last < 0 {
+			if c > mod+time.Minute {
+				day = day.AddDate(0, 0, -1)
+			}
+		} else if c > last {
+			day = day.AddDate(0, 0, -1)
+		}
+		last = c
+		// The wall clock on that day (not midnight plus c: a day
+		// with a DST change).
+		times[i] = time.Date(day.Year(), day.Month(), day.Day(), int(c/time.Hour), int(c/time.Minute%60), int(c/time.Second%60), int(c%time.Second), b.opt.Location)
+	}
+	b.log.Zoneless = true
+	return times, mt, true
 }

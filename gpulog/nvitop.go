@@ -1,6 +1,12 @@
 package gpulog
 
-import "strings"
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+)
 
 // nvitop (github.com/XuehaiPan/nvitop) prints, with -1/--once, its device
 // panel as nvidia-smi's table drawn with box-drawing characters:
@@ -69,4 +75,83 @@ func nvitopASCII(s string) string {
 // nvidia-smi's or nvitop's.
 func isTableBanner(s string) bool {
 	return strings.HasPrefix(s, "| NVIDIA-SMI ") || strings.HasPrefix(s, "| NVITOP ")
+}
+
+// nvitop's ResourceMetricCollector (nvitop/api/collector.py) gives, for
+// each collect() or daemonize() interval, a dict of keys
+//
+//	metrics-daemon/cuda:0 (gpu:3)/memory_used (MiB)/mean
+//	metrics-daemon/gpu:1/memory_free (MiB)/max
+//	metrics-daemon/host/cpu_percent (%)/mean
+//	metrics-daemon/timestamp
+//
+// (the tag, the device, the metric with its unit, the aggregate), which a
+// script writes as CSV rows under those keys (csv.DictWriter).
+// nvitopCollectorLayout reads such a header: per device, the mean of
+// memory_used, memory_free and gpu_utilization (the interval's min and
+// max are passed over: the mean is the interval's reading), and the
+// timestamp (Unix seconds). A CudaDevice's "cuda:I (gpu:P)" is the
+// process's CUDA device I on physical GPU P (CUDA_VISIBLE_DEVICES): the
+// readings are GPU P's, as nvidia-smi numbers it, and a note gives the
+// mapping. Host metrics are passed over.
+
+// reNvitopKey matches a collector key: tag, device (cuda and physical
+// index, or the physical index alone), metric, unit, aggregate.
+var reNvitopKey = regexp.MustCompile(`^(?:.+/)?(?:cuda:(\d{1,3}) \(gpu:(\d{1,3})\)|gpu:(\d{1,3}))/(memory_used|memory_free|memory_total|gpu_utilization) \((MiB|GiB|%)\)/(mean|min|max|last)$`)
+
+// nvitopCollectorLayout is the layout of a ResourceMetricCollector CSV
+// header; nil when no column is a device's memory.
+func nvitopCollectorLayout(header []string) *csvLayout {
+	lay := &csvLayout{format: FormatCSVColumns, header: header, timeCol: -1, gpuCol: -1, nameCol: -1, uuidCol: -1, stepCol: -1, gpuSpecific: true}
+	found := false
+	mapped := map[int]int{}
+	for i, h := range header {
+		name := strings.TrimSpace(h)
+		c := column{idx: i, name: h, gpu: -1}
+		if name == "timestamp" || strings.HasSuffix(name, "/timestamp") {
+			c.kind, c.timeScale = colTime, 1
+		}
+		if m := reNvitopKey.FindStringSubmatch(name); m != nil && m[6] == "mean" {
+			if m[1] != "" {
+				c.gpu, _ = atoi(m[2])
+				cuda, _ := atoi(m[1])
+				mapped[cuda] = c.gpu
+			} else {
+				c.gpu, _ = atoi(m[3])
+			}
+			switch m[4] {
+			case "memory_used":
+				c.kind, found = colUsed, true
+			case "memory_free":
+				c.kind = colFree
+			case "memory_total":
+				c.kind = colTotal
+			case "gpu_utilization":
+				c.kind = colUtil
+			}
+			switch m[5] {
+			case "MiB":
+				c.unit = mib
+			case "GiB":
+				c.unit = 1 << 30
+			case "%":
+				if c.kind != colUtil {
+					c.kind = colNone
+				}
+			}
+		}
+		lay.add(c)
+	}
+	if !found {
+		return nil
+	}
+	if len(mapped) > 0 {
+		cudas := slices.Sorted(maps.Keys(mapped))
+		var parts []string
+		for _, cu := range cudas {
+			parts = append(parts, fmt.Sprintf("cuda:%d is GPU %d", cu, mapped[cu]))
+		}
+		lay.note = "nvitop ResourceMetricCollector columns: each device's interval mean is read; the header maps the process's CUDA devices to physical GPUs (" + strings.Join(parts, ", ") + "), and the readings are the physical GPUs'"
+	}
+	return lay
 }

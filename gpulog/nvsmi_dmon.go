@@ -258,38 +258,30 @@ func (h *dmonHeader) parseRow(b *logBuilder, s string) (*dmonRow, error) {
 }
 
 // dateFromModTime dates rows that carry only a time of day, walking back
-// from the file's modification time (see the comment at the top).
+// from the file's modification time (datesOfClocks).
 func dateFromModTime(rows []dmonRow, b *logBuilder) {
-	mt := b.opt.ModTime
-	if mt.IsZero() {
+	clocks := make([]time.Duration, len(rows))
+	for i, r := range rows {
+		clocks[i] = -1
+		if r.hasClock {
+			clocks[i] = r.clock
+		}
+	}
+	times, mt, ok := b.datesOfClocks(clocks)
+	if !ok {
 		b.note("dmon -o T log without dates and without a modification time: rows are undated")
 		return
 	}
-	mt = mt.In(b.opt.Location)
-	day := time.Date(mt.Year(), mt.Month(), mt.Day(), 0, 0, 0, 0, b.opt.Location)
-	mod := mt.Sub(day)
-	var last time.Duration = -1
-	for i := len(rows) - 1; i >= 0; i-- {
+	for i := range rows {
 		r := &rows[i]
 		if !r.hasClock {
 			continue
 		}
-		if last < 0 {
-			if r.clock > mod+time.Minute {
-				day = day.AddDate(0, 0, -1)
-			}
-		} else if r.clock > last {
-			day = day.AddDate(0, 0, -1)
-		}
-		last = r.clock
-		c := int(r.clock / time.Second)
-		t := time.Date(day.Year(), day.Month(), day.Day(), c/3600, c/60%60, c%60, 0, b.opt.Location)
 		if r.proc {
-			r.p.Time = t
+			r.p.Time = times[i]
 		} else {
-			r.s.Time = t
+			r.s.Time = times[i]
 		}
 	}
-	b.log.Zoneless = true
 	b.note("dmon log with times of day only (-o T): dates taken from the file's modification time " + mt.Format("2006-01-02 15:04"))
 }

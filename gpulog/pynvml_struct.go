@@ -37,7 +37,24 @@ import (
 // else the last date line above it (a `date` in a shell loop); readings
 // without any are placed in reading order (placeUntimed).
 
+// torch.cuda.mem_get_info() returns cudaMemGetInfo's (free, total) in
+// bytes, the device's free memory and its size as CUDA reports them, and
+// a script prints it as a bare tuple:
+//
+//	2024-03-01 10:00:00 step 100 cuda:0 mem_get_info: (64424509440, 85024112640)
+//
+// A tuple names nothing, so it is read only when its line names it:
+// "mem_get_info" before it, or GPU or CUDA and both "free" and "total"
+// ("GPU free/total: (F, T)"); and only as the function gives it: two
+// whole byte counts, free at most total. The reading is the device's,
+// total and free as given and used their difference (as nvidia-smi's
+// memory.used, every process's memory and the driver's), labelled as a
+// pynvml struct is: its GPU index (a cuda:N is taken as GPU N) and time.
+
 var (
+	// reMemGetInfo matches a printed mem_get_info tuple, with the text
+	// before it that names it.
+	reMemGetInfo = regexp.MustCompile(`(?i)(?:\bmem_get_info\b|\b(?:gpu|cuda)\b.*\bfree\b.*\btotal\b)[^()]*?(?:\(\))?[^()\d]*\((\d{1,15}), ?(\d{1,15})\)`)
 	// rePynvmlStruct matches one printed struct: its class and its
 	// fields.
 	rePynvmlStruct = regexp.MustCompile(`c_nvmlMemory(_v2)?_t\(([^()]*)\)`)
@@ -53,6 +70,9 @@ var (
 // struct.
 func sniffPynvml(lines []string) bool {
 	for _, l := range lines {
+		if _, ok := memGetInfo(l); ok {
+			return true
+		}
 		if strings.Contains(l, "c_nvmlMemory") && rePynvmlStruct.MatchString(l) {
 			if _, err := pynvmlFields(rePynvmlStruct.FindStringSubmatch(l)); err == nil {
 				return true
@@ -62,10 +82,31 @@ func sniffPynvml(lines []string) bool {
 	return false
 }
 
+// memGetInfo reads a printed mem_get_info tuple of line (reMemGetInfo):
+// the reading and the index in line where the tuple's naming starts.
+func memGetInfo(line string) (pynvmlReading, bool) {
+	if !strings.Contains(line, "mem_get_info") && !strings.Contains(strings.ToLower(line), "free") {
+		return pynvmlReading{}, false
+	}
+	m := reMemGetInfo.FindStringSubmatch(line)
+	if m == nil {
+		return pynvmlReading{}, false
+	}
+	free, err1 := strconv.ParseInt(m[1], 10, 64)
+	total, err2 := strconv.ParseInt(m[2], 10, 64)
+	if err1 != nil || err2 != nil || free > total || total > maxMiB*mib || total < mib {
+		// (Below 1 MiB no CUDA device: the figures are no bytes.)
+		return pynvmlReading{}, false
+	}
+	return pynvmlReading{v2: true, total: total, free: free, used: total - free, reserved: Unknown, tuple: true}, true
+}
+
 // pynvmlReading is one struct's fields, bytes (Unknown when absent).
 type pynvmlReading struct {
 	v2                          bool
 	total, free, used, reserved int64
+	// tuple marks a mem_get_info tuple's reading.
+	tuple bool
 }
 
 // pynvmlFields reads a struct's submatches (rePynvmlStruct).
@@ -135,7 +176,7 @@ func readPynvml(r io.Reader, b *logBuilder) error {
 	var at time.Time
 	// prev is the label of the line just before, when it was no struct.
 	var prev *pynvmlLabel
-	noIndex, v1 := 0, 0
+	noIndex, v1, tuples := 0, 0, 0
 	for {
 		s, n, ok := b.nextContent(lr)
 		if !ok {
@@ -143,6 +184,32 @@ func readPynvml(r io.Reader, b *logBuilder) error {
 		}
 		m := rePynvmlStruct.FindStringSubmatchIndex(s)
 		if m == nil {
+			if rd, ok := memGetInfo(s); ok {
+				here := b.pynvmlPrefix(s[:strings.LastIndexByte(s, '(')])
+				if here.t.IsZero() && prev != nil {
+					here.t = prev.t
+				}
+				if here.gpu < 0 && prev != nil {
+					here.gpu = prev.gpu
+				}
+				prev = nil
+				if here.t.IsZero() {
+					here.t = at
+				}
+				if here.gpu < 0 {
+					here.gpu = 0
+					noIndex++
+				}
+				tuples++
+				sample := unknownSample(here.gpu, b.lineTime(here.t, n))
+				sample.MemoryTotal, sample.MemoryFree, sample.MemoryUsed = rd.total, rd.free, rd.used
+				if why := b.device(GPU{Index: here.gpu, MemoryTotal: rd.total}); why != "" {
+					b.skip(n, kindOtherGPU, why)
+					continue
+				}
+				b.log.Samples = append(b.log.Samples, sample)
+				continue
+			}
 			prev = nil
 			if t, zoneless, ok := parseDateLine(s, b.opt.Location); ok {
 				at = t
@@ -204,6 +271,10 @@ func readPynvml(r io.Reader, b *logBuilder) error {
 	if noIndex > 0 {
 		b.note(fmt.Sprintf("%s name no GPU index (\"GPU N\", \"cuda:N\" on the struct's line or the line before): they are read as one GPU, GPU 0",
 			plural(noIndex, "pynvml memory reading")))
+	}
+	if tuples > 0 {
+		b.note(fmt.Sprintf("%s (torch.cuda.mem_get_info(): cudaMemGetInfo's free and total bytes) are read as the device's total and free memory, used being their difference (every process's memory and the driver's, as nvidia-smi's memory.used); a cuda:N is taken as GPU N",
+			plural(tuples, "printed (free, total) tuple")))
 	}
 	if v1 > 0 {
 		b.note(fmt.Sprintf("%s are c_nvmlMemory_t (NVML's version 1): its used memory includes the driver's reserved memory, which nvidia-smi (since about driver 510) and c_nvmlMemory_v2_t leave out",

@@ -554,6 +554,12 @@ func (tr *trainingReader) read(raw string, ln int) {
 			tr.elasticRank = input.NoRank
 		}
 	}
+	if tr.fw.tqdm.line(b, raw) && reTqdmBar.MatchString(line) {
+		// Every redraw of a bar read, and the line ends in one: it is
+		// nothing more. (Text after the last redraw, a traceback, is
+		// read on.)
+		return
+	}
 	tr.launch.line(ln, line)
 	tr.rec.observe(ln, line)
 	tr.ray.observe(ln, line)

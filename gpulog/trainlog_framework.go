@@ -114,6 +114,8 @@ type frameworkState struct {
 	// given are the readings whose step came from the line before them or
 	// with an epoch beside it, checked at the end (settleSteps).
 	given []givenStep
+	// tqdm follows tqdm bars' GPU memory postfixes.
+	tqdm tqdmState
 }
 
 // givenStep is a reading whose step may not be a step of the run: one
@@ -184,6 +186,7 @@ func mayBeFrameworkLine(line string) bool {
 func (f *frameworkState) end(b *logBuilder) {
 	f.settleSteps(b)
 	f.hand.end(b)
+	f.tqdm.end(b)
 	c := f.flushes
 	if c.warnings == 0 {
 		return
@@ -207,7 +210,7 @@ func (f *frameworkState) line(b *logBuilder, n int, line string) bool {
 	prev, prevN := f.prev, f.prevN
 	f.prev, f.prevN = line, n
 	before := f.before
-	if f.yolo.line(b, n, line) {
+	if f.yolo.line(b, n, line) || f.tqdm.line(b, line) {
 		return true
 	}
 	if !mayBeFrameworkLine(line) && !mayBeHandLine(line) {

@@ -282,3 +282,114 @@ func (h *handState) end(b *logBuilder) {
 		b.note(fmt.Sprintf("%s of hand-written GPU memory figures gave no step or time (\"step N\" or a timestamp on the line) and are not read: a reading must be placed on the run's axis", units.CountOf(h.unplaced, "line")))
 	}
 }
+
+// A tqdm progress bar whose postfix a script sets to its GPU memory,
+// pbar.set_postfix(loss=..., gpu_mem=f"{torch.cuda.memory_reserved()/1e9:.1f}G"):
+//
+//	Epoch 1/1:   2%|▏  | 100/4000 [00:15<10:00, 6.6it/s, loss=1.990, gpu_mem=30.2G]
+//
+// redrawn with carriage returns, so that one line of the file holds every
+// redraw: each redraw is read (tqdmState.line). The postfix key must name
+// GPU memory (gpu_mem, cuda_memory, gpu_mem_allocated, gpu_reserved) and
+// its value carry a unit; the step is the bar's counter, counted on
+// across bars (a bar that restarts below its last count is the next
+// epoch's, which follows the previous bar's total). A key naming
+// allocated memory is allocated; one naming reserved or cached memory,
+// or no figure (gpu_mem), is reserved, and for the latter a note says it
+// is assumed: a bar's memory figure is commonly memory_reserved(), as
+// YOLO's GPU_mem is, and reserved memory bounds allocated from above. The
+// units as the hand-written prints read them: "G" and "GB" as 10^9 bytes
+// with the same note, GiB and MiB exactly. The device is cuda:0.
+
+var (
+	// reTqdmBar is a tqdm bar's counter ("100/4000" or "100it"), its
+	// elapsed and remaining time and rate, and the postfix after them.
+	reTqdmBar = regexp.MustCompile(`(\d+)(?:/(\d+)|it) \[[\d:]+(?:<[\d:?]+)?, [^,\]]*((?:, [^\]]*)?)\]`)
+	// reTqdmMem is a postfix entry naming GPU memory: the key's figure
+	// (allocated, reserved, cached, or none), the number and its unit.
+	reTqdmMem = regexp.MustCompile(`(?i)(?:^|[ ,])(?:gpu|cuda)_?(?:mem|memory)?_?(allocated|alloc|reserved|cached)?=(\d+(?:\.\d+)?) ?(GiB|MiB|GB|MB|G|M)(?:,|$)`)
+)
+
+// tqdmState follows tqdm bars' GPU memory postfixes through a log.
+type tqdmState struct {
+	// last is the last bar counter read, offset the steps of the bars
+	// before the current one, total the current bar's total.
+	last, offset, total int64
+	// read, decimal and assumed count the readings, those in a decimal
+	// unit, and those whose key named no figure.
+	read, decimal, assumed int
+}
+
+// line reads every redraw of line (carriage returns kept) that is a
+// tqdm bar with a GPU memory postfix; true when one gave a reading.
+func (q *tqdmState) line(b *logBuilder, line string) bool {
+	if !strings.Contains(line, "it/s") && !strings.Contains(line, "s/it") || !strings.Contains(line, "=") {
+		return false
+	}
+	got := false
+	for _, seg := range strings.Split(line, "\r") {
+		if strings.IndexByte(seg, 0x1b) >= 0 {
+			seg = visibleText(seg)
+		}
+		m := reTqdmBar.FindStringSubmatch(seg)
+		if m == nil || m[3] == "" {
+			continue
+		}
+		f := reTqdmMem.FindStringSubmatch(m[3])
+		if f == nil {
+			continue
+		}
+		unit := f[3]
+		switch strings.ToUpper(unit) {
+		case "G":
+			unit = "GB"
+		case "M":
+			unit = "MB"
+		}
+		v := handBytes(f[2], unit, false)
+		n, err := strconv.ParseInt(m[1], 10, 64)
+		if v < 0 || err != nil {
+			continue
+		}
+		if n < q.last {
+			q.offset += max(q.total, q.last)
+		}
+		q.last = n
+		if t, err := strconv.ParseInt(m[2], 10, 64); err == nil {
+			q.total = t
+		}
+		r := MemoryStatsSample{Step: q.offset + n, Rank: input.NoRank, Allocated: Unknown, Reserved: Unknown, Active: Unknown,
+			InactiveSplit: Unknown, NumAllocRetries: Unknown, NumOOMs: Unknown, DeviceAssumed: true}
+		switch strings.ToLower(f[1]) {
+		case "allocated", "alloc":
+			r.Allocated = v
+		case "":
+			q.assumed++
+			r.Reserved = v
+		default:
+			r.Reserved = v
+		}
+		if unit == "GB" || unit == "MB" || unit == "gb" || unit == "mb" {
+			q.decimal++
+		}
+		q.read++
+		b.log.MemoryStats = append(b.log.MemoryStats, r)
+		got = true
+	}
+	return got
+}
+
+// end notes, at the end of the log, how the bars were read.
+func (q *tqdmState) end(b *logBuilder) {
+	if q.read == 0 {
+		return
+	}
+	n := fmt.Sprintf("%s of tqdm progress bars with a GPU memory postfix (\"gpu_mem=30.2G\") are read as memory_stats readings of cuda:0 (assumed), the step being the bars' iteration count", units.CountOf(q.read, "redraw"))
+	if q.assumed > 0 {
+		n += "; the key names GPU memory but not which figure: read as reserved memory (torch.cuda.memory_reserved(), what such bars commonly print; if it is allocated memory, the trend is allocated memory's)"
+	}
+	if q.decimal > 0 {
+		n += "; G and GB are read as powers of 1000, but scripts that divide by 1024**3 print them too, and then the figures are 7.4% low: the trend's verdict does not depend on it, its time to capacity does"
+	}
+	b.note(n)
+}

@@ -393,6 +393,13 @@ func classify(p, rel string, spec *gpulog.ColumnSpec) (Candidate, string, bool) 
 		c.Kind, c.Log = KindLog, gpulog.FormatMLflowGPU
 		return c, "", true
 	}
+	if gpulog.SniffTensorBoardCSV(rel, head) {
+		c.Kind, c.Log = KindLog, gpulog.FormatTensorBoardCSV
+		return c, "", true
+	}
+	if reason, ok := gpulog.TensorBoardCSVReason(rel, head); ok && promised {
+		return Candidate{}, reason, false
+	}
 	w := gpulog.SniffWrapper(head)
 	if (!notJobOutputExt(ext) || jsonLogRecords(ext, head) || w != gpulog.WrapperNone) && n > 0 {
 		if isDocument(w) {

@@ -321,3 +321,24 @@ func TestDiscoverGPUMetricJSON(t *testing.T) {
 		t.Fatalf("skipped %+v", skipped)
 	}
 }
+
+// TestDiscoverTensorBoardCSV: a TensorBoard scalar download is claimed by
+// the tag in its name when the tag names GPU memory; another tag, or the
+// same lines under a name without a tag, is listed as skipped with what
+// the name lacks, not with the --gpu-log-columns hint alone.
+func TestDiscoverTensorBoardCSV(t *testing.T) {
+	dir := t.TempDir()
+	lines := []byte("Wall time,Step,Value\n1709287200.5,100,21.5\n1709287260.5,200,21.55\n")
+	testutil.WriteFile(t, filepath.Join(dir, "run-version_0-tag-gpu_mem_allocated_GB.csv"), lines)
+	testutil.WriteFile(t, filepath.Join(dir, "run-version_0-tag-train_loss.csv"), lines)
+	testutil.WriteFile(t, filepath.Join(dir, "scalars.csv"), lines)
+	cands, skipped, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 1 || cands[0].Log != gpulog.FormatTensorBoardCSV || len(skipped) != 2 ||
+		skipped[0].Path != "run-version_0-tag-train_loss.csv" || !strings.Contains(skipped[0].Reason, "names no GPU memory") ||
+		skipped[1].Path != "scalars.csv" || !strings.Contains(skipped[1].Reason, "tag is not in its name") {
+		t.Fatalf("candidates %+v skipped %+v", cands, skipped)
+	}
+}
