@@ -75,6 +75,12 @@ const (
 	KindCaptureManifest
 )
 
+// reForeignOOM finds another framework's out-of-memory message in a
+// text log no reader claimed: XLA's RESOURCE_EXHAUSTED (JAX's
+// XlaRuntimeError), TensorFlow's BFC allocator and ResourceExhaustedError
+// lines.
+var reForeignOOM = regexp.MustCompile(`(?m)[^\n]*(?:RESOURCE_EXHAUSTED|ResourceExhaustedError|OOM when allocating tensor|Allocator \(\w+\) ran out of memory)[^\n]*`)
+
 // noContentReason starts the skip reason of a text log that holds nothing
 // gpureport reads (Skipped.NoContent).
 const noContentReason = "holds nothing gpureport reads"
@@ -439,6 +445,14 @@ func unclaimedReason(ext string, head []byte, promised bool) string {
 	}
 	if reason, ok := gpulog.SacctTRESReason(head); ok {
 		return reason
+	}
+	if textLog := ext == ".log" || ext == ".txt"; textLog {
+		if m := reForeignOOM.Find(head); m != nil {
+			// An OOM no reader claimed is another framework's (JAX/XLA,
+			// TensorFlow): the run did run out, and the report must
+			// not file the log as one with nothing in it.
+			return fmt.Sprintf("an out-of-memory message gpureport does not read (%q): only PyTorch's and CUDA's messages are read, not JAX/XLA's or TensorFlow's", firstLine(m, 100))
+		}
 	}
 	if textLog := ext == ".log" || ext == ".txt"; textLog && (n == 0 || !mayHoldGPUTable(head)) {
 		// A job's stdout or stderr that no reader claimed (a rank's loss

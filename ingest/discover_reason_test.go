@@ -14,7 +14,8 @@ import (
 // row of as many fields. A .log or .txt that is no CSV is a job's output
 // with nothing to read, no failure, in one quiet reason whatever it
 // prints; one with amounts of memory (a hand-made print, host memory)
-// says they are in no form gpureport reads.
+// says they are in no form gpureport reads; one with another framework's
+// OOM message (JAX/XLA, TensorFlow) says so, not quietly.
 func TestUnrecognisedLogReason(t *testing.T) {
 	tests := []struct {
 		name, content string
@@ -38,6 +39,10 @@ func TestUnrecognisedLogReason(t *testing.T) {
 		// A header alone (the job died before its first reading).
 		{"header.csv", "Time,GPU used\n", true, false, false},
 		{"stderr.log", "", false, true, false},
+		// Another framework's OOM is no log with nothing in it: the run
+		// ran out, and the reason says which message was not read.
+		{"jax.log", "step 0 loss 2.3\njaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.\n", false, false, false},
+		{"tf.log", "2024-03-08 10:00:05.123456: W tensorflow/core/common_runtime/bfc_allocator.cc:479] Allocator (GPU_0_bfc) ran out of memory trying to allocate 4.00GiB\n", false, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,6 +58,12 @@ func TestUnrecognisedLogReason(t *testing.T) {
 			r := skipped[0].Reason
 			if skipped[0].NoContent != tc.nothing {
 				t.Errorf("NoContent %v, want %v (reason %q)", skipped[0].NoContent, tc.nothing, r)
+			}
+			if strings.HasSuffix(tc.name, "jax.log") || strings.HasSuffix(tc.name, "tf.log") {
+				if !strings.HasPrefix(r, "an out-of-memory message gpureport does not read") {
+					t.Errorf("reason %q, want the foreign OOM named", r)
+				}
+				return
 			}
 			if tc.nothing {
 				if !strings.HasPrefix(r, "holds nothing gpureport reads") || strings.Contains(r, "amounts of memory") != tc.amounts {
