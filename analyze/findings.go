@@ -595,9 +595,9 @@ type Trend struct {
 	// split into (each judged alone: jobSpans); 0 when they did not
 	// split. Job is the job (1-based) whose trend this is: the last, or
 	// the last one that grows (then it ended, and nothing is projected);
-	// JobIdle is the idle level between jobs, in bytes.
+	// JobGaps says what parted them.
 	Jobs, Job int
-	JobIdle   float64
+	JobGaps   JobGaps
 	// onset is true when the fit starts at a growth onset (fitTrend).
 	onset bool
 }
