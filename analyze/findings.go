@@ -316,7 +316,10 @@ type Device struct {
 	// not the step or too few points have times. Every trend per step of
 	// the device takes it as its HoursPerX (stampPace) and every
 	// projection of the device uses it: the pace is decided here once.
-	HoursPerStep float64
+	// PaceSpanHours is the wall-clock span it was measured over, hours:
+	// under MinHoursAxisSpan the trends get no per-hour rate (hoursPerX).
+	HoursPerStep  float64
+	PaceSpanHours float64
 	// StepsPerEpoch is true when the file-name steps count within each
 	// epoch (Series.StepsPerEpoch): the axis is then not the step.
 	StepsPerEpoch bool
