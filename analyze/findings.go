@@ -317,7 +317,8 @@ type Device struct {
 	// the device takes it as its HoursPerX (stampPace) and every
 	// projection of the device uses it: the pace is decided here once.
 	// PaceSpanHours is the wall-clock span it was measured over, hours:
-	// under MinHoursAxisSpan the trends get no per-hour rate (hoursPerX).
+	// under MinHoursAxisSpan the trends get no per-hour rate
+	// (rateHoursPerX), their projections still a time.
 	HoursPerStep  float64
 	PaceSpanHours float64
 	// StepsPerEpoch is true when the file-name steps count within each

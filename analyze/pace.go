@@ -14,24 +14,32 @@ import (
 // overview read.
 
 // hoursPerX is the device's pace for an axis per: 1 per hour, its
-// HoursPerStep per step on a step axis, 0 (unknown) otherwise.
-//
-// A step pace measured over less than MinHoursAxisSpan of wall-clock time
-// (a profiler trace's few steps of milliseconds, a burst of dumps) gives
-// no per-hour rate (0 here): an hour's growth from seconds of data
-// extrapolates hundreds of times past what was seen, and a run whose
-// memory fills in seconds never grows for an hour (a trace's 4 ms steps
-// read as 22 TiB/hour). It is the bound an hours axis asks of its times
-// for the same reason. The projection's time to capacity, a span of the
-// size observed, still uses HoursPerStep.
+// HoursPerStep per step on a step axis, 0 (unknown) otherwise. The
+// projections' time to capacity uses it.
 func (d *Device) hoursPerX(per units.Per) float64 {
 	switch {
 	case per == AxisHours:
 		return 1
-	case per == AxisStep && d.Axis == AxisStep && d.PaceSpanHours >= MinHoursAxisSpan:
+	case per == AxisStep && d.Axis == AxisStep:
 		return d.HoursPerStep
 	}
 	return 0
+}
+
+// rateHoursPerX is hoursPerX for a trend's slope per hour (stampPace). A
+// step pace measured over less than MinHoursAxisSpan of wall-clock time
+// (a profiler trace's few steps of milliseconds, a burst of dumps) gives
+// no per-hour rate (0): an hour's growth from seconds of data
+// extrapolates hundreds of times past what was seen, and a run whose
+// memory fills in seconds never grows for an hour (a trace's 4 ms steps
+// read as 22 TiB/hour). It is the bound an hours axis asks of its times,
+// for the same reason. The time to capacity, a span of the size
+// observed, keeps the pace (hoursPerX).
+func (d *Device) rateHoursPerX(per units.Per) float64 {
+	if per == AxisStep && d.PaceSpanHours < MinHoursAxisSpan {
+		return 0
+	}
+	return d.hoursPerX(per)
 }
 
 // SlopePerHour is the trend's slope in bytes per hour at its axis's pace
@@ -53,7 +61,7 @@ func (t *Trend) SlopePerHour() (float64, bool) {
 func stampPace(d *Device) {
 	stamp := func(t *Trend) {
 		if t != nil {
-			t.HoursPerX = d.hoursPerX(t.Per)
+			t.HoursPerX = d.rateHoursPerX(t.Per)
 		}
 	}
 	for i := range d.Trends {

@@ -63,7 +63,8 @@ func TestPaceDecidedOnce(t *testing.T) {
 // measured over MinHoursAxisSpan of wall-clock time: a profiler trace's
 // five 4 ms steps, or a burst of dumps seconds apart, give no per-hour
 // rate (a leak of 640 MiB per step would read 22 TiB/hour), while the
-// same pace over hours does; an hours axis is its own pace.
+// same pace over hours does; an hours axis is its own pace. The time to
+// capacity keeps the pace either way.
 func TestPerHourNeedsSpan(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
@@ -81,9 +82,12 @@ func TestPerHourNeedsSpan(t *testing.T) {
 	} {
 		d := &Device{Axis: tt.axis, HoursPerStep: tt.pace, PaceSpanHours: tt.span}
 		tr := Trend{Per: tt.per, Slope: 640 * fmib}
-		tr.HoursPerX = d.hoursPerX(tt.per)
+		tr.HoursPerX = d.rateHoursPerX(tt.per)
 		if _, ok := tr.SlopePerHour(); ok != tt.wantPerHr {
 			t.Errorf("%s: per-hour rate %v, want %v", tt.name, ok, tt.wantPerHr)
+		}
+		if got := d.hoursPerX(tt.per); tt.per == AxisStep && got != tt.pace {
+			t.Errorf("%s: the projection's pace %v, want %v", tt.name, got, tt.pace)
 		}
 	}
 }
