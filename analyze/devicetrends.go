@@ -106,7 +106,7 @@ func (a *analysis) projectGPUUsed(d *Device) {
 func (a *analysis) snapshotTrends(d *Device, s *Series) trendFit {
 	per := s.Axis
 	if per == AxisStep {
-		d.HoursPerStep = snapshotHoursPerStep(s.Points)
+		d.HoursPerStep, d.PaceSpanHours = snapshotHoursPerStep(s.Points)
 	}
 	n := len(s.Points)
 	x := make([]float64, n)

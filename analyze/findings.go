@@ -316,7 +316,11 @@ type Device struct {
 	// not the step or too few points have times. Every trend per step of
 	// the device takes it as its HoursPerX (stampPace) and every
 	// projection of the device uses it: the pace is decided here once.
-	HoursPerStep float64
+	// PaceSpanHours is the wall-clock span it was measured over, hours:
+	// under MinHoursAxisSpan the trends get no per-hour rate
+	// (rateHoursPerX), their projections still a time.
+	HoursPerStep  float64
+	PaceSpanHours float64
 	// StepsPerEpoch is true when the file-name steps count within each
 	// epoch (Series.StepsPerEpoch): the axis is then not the step.
 	StepsPerEpoch bool
@@ -599,9 +603,9 @@ type Trend struct {
 	// split into (each judged alone: jobSpans); 0 when they did not
 	// split. Job is the job (1-based) whose trend this is: the last, or
 	// the last one that grows (then it ended, and nothing is projected);
-	// JobIdle is the idle level between jobs, in bytes.
+	// JobGaps says what parted them.
 	Jobs, Job int
-	JobIdle   float64
+	JobGaps   JobGaps
 	// onset is true when the fit starts at a growth onset (fitTrend).
 	onset bool
 }

@@ -552,7 +552,7 @@ func memStatsDevice(g *memStatsGroup, join placement.Join, run *placement.Run, o
 func memStatsDeviceTrends(d *Device, g *memStatsGroup, rules TrendRules, runs float64) {
 	ms, per := g.ms, g.axis
 	if per == AxisStep {
-		d.HoursPerStep = memStatsHoursPerStep(ms)
+		d.HoursPerStep, d.PaceSpanHours = memStatsHoursPerStep(ms)
 	}
 	ms.Trends = memStatsTrends(ms, per, rules)
 	d.Trends = slices.Clone(ms.Trends)

@@ -186,6 +186,7 @@ func TestVisibleDevicesOOM(t *testing.T) {
 		{"the latest setting before the message", []gpulog.VisibleDevices{vis(1, 1), vis(2, 2), vis(9, 0)}, 0, gpuOnly(4), 2},
 		{"a message naming no GPU", []gpulog.VisibleDevices{vis(1, 2)}, -1, gpuOnly(4), 2},
 		{"no setting", nil, 0, gpuOnly(4), 0},
+		{"a launch line without a setting ends it", []gpulog.VisibleDevices{vis(1, 7), vis(2)}, 0, gpuOnly(8), 0},
 		{"a setting after the message", []gpulog.VisibleDevices{vis(9, 3)}, 0, gpuOnly(4), 0},
 		{"a number past the list: an nvidia-smi index", []gpulog.VisibleDevices{vis(1, 3)}, 2, gpuOnly(4), 2},
 		{"no log of the GPU mapped to", []gpulog.VisibleDevices{vis(1, 6)}, 0, gpuOnly(4), 0},

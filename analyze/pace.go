@@ -14,7 +14,8 @@ import (
 // overview read.
 
 // hoursPerX is the device's pace for an axis per: 1 per hour, its
-// HoursPerStep per step on a step axis, 0 (unknown) otherwise.
+// HoursPerStep per step on a step axis, 0 (unknown) otherwise. The
+// projections' time to capacity uses it.
 func (d *Device) hoursPerX(per units.Per) float64 {
 	switch {
 	case per == AxisHours:
@@ -23,6 +24,22 @@ func (d *Device) hoursPerX(per units.Per) float64 {
 		return d.HoursPerStep
 	}
 	return 0
+}
+
+// rateHoursPerX is hoursPerX for a trend's slope per hour (stampPace). A
+// step pace measured over less than MinHoursAxisSpan of wall-clock time
+// (a profiler trace's few steps of milliseconds, a burst of dumps) gives
+// no per-hour rate (0): an hour's growth from seconds of data
+// extrapolates hundreds of times past what was seen, and a run whose
+// memory fills in seconds never grows for an hour (a trace's 4 ms steps
+// read as 22 TiB/hour). It is the bound an hours axis asks of its times,
+// for the same reason. The time to capacity, a span of the size
+// observed, keeps the pace (hoursPerX).
+func (d *Device) rateHoursPerX(per units.Per) float64 {
+	if per == AxisStep && d.PaceSpanHours < MinHoursAxisSpan {
+		return 0
+	}
+	return d.hoursPerX(per)
 }
 
 // SlopePerHour is the trend's slope in bytes per hour at its axis's pace
@@ -44,7 +61,7 @@ func (t *Trend) SlopePerHour() (float64, bool) {
 func stampPace(d *Device) {
 	stamp := func(t *Trend) {
 		if t != nil {
-			t.HoursPerX = d.hoursPerX(t.Per)
+			t.HoursPerX = d.rateHoursPerX(t.Per)
 		}
 	}
 	for i := range d.Trends {
@@ -79,8 +96,9 @@ func stampPace(d *Device) {
 
 // memStatsHoursPerStep is the pace of a memory_stats device's step axis:
 // the time between its first and last timed readings over their step
-// distance; 0 when fewer than two timed readings span a step.
-func memStatsHoursPerStep(ms *MemoryStatsSeries) float64 {
+// distance; 0 when fewer than two timed readings span a step. span is
+// that time, in hours.
+func memStatsHoursPerStep(ms *MemoryStatsSeries) (pace, span float64) {
 	first, last := -1, -1
 	for i := range ms.Readings {
 		if !ms.Readings[i].Time.IsZero() {
@@ -91,21 +109,22 @@ func memStatsHoursPerStep(ms *MemoryStatsSeries) float64 {
 		}
 	}
 	if first < 0 {
-		return 0
+		return 0, 0
 	}
 	a, b := ms.Readings[first], ms.Readings[last]
 	if b.Step <= a.Step {
-		return 0
+		return 0, 0
 	}
-	return b.Time.Sub(a.Time).Hours() / float64(b.Step-a.Step)
+	span = b.Time.Sub(a.Time).Hours()
+	return span / float64(b.Step-a.Step), span
 }
 
 // snapshotHoursPerStep is the pace of a snapshot device's step axis: the
 // time between its first and last timed snapshots over their step
 // distance; 0 when fewer than two timed snapshots span a step. (The
 // snapshot axis, chosen when the times span less than MinHoursAxisSpan or
-// are copy times, has no pace to trust.)
-func snapshotHoursPerStep(pts []Point) float64 {
+// are copy times, has no pace to trust.) span is that time, in hours.
+func snapshotHoursPerStep(pts []Point) (pace, span float64) {
 	first, last := -1, -1
 	for i := range pts {
 		if !pts[i].Time.IsZero() {
@@ -116,11 +135,12 @@ func snapshotHoursPerStep(pts []Point) float64 {
 		}
 	}
 	if first < 0 || last <= first {
-		return 0
+		return 0, 0
 	}
 	a, b := pts[first], pts[last]
 	if b.X <= a.X {
-		return 0
+		return 0, 0
 	}
-	return b.Time.Sub(a.Time).Hours() / (b.X - a.X)
+	span = b.Time.Sub(a.Time).Hours()
+	return span / (b.X - a.X), span
 }

@@ -58,3 +58,36 @@ func TestPaceDecidedOnce(t *testing.T) {
 		t.Errorf("the allocated trend has no time to capacity: %+v", at)
 	}
 }
+
+// TestPerHourNeedsSpan: a step axis's per-hour rate needs its pace
+// measured over MinHoursAxisSpan of wall-clock time: a profiler trace's
+// five 4 ms steps, or a burst of dumps seconds apart, give no per-hour
+// rate (a leak of 640 MiB per step would read 22 TiB/hour), while the
+// same pace over hours does; an hours axis is its own pace. The time to
+// capacity keeps the pace either way.
+func TestPerHourNeedsSpan(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		per       Axis
+		axis      Axis
+		pace      float64 // hours per step
+		span      float64 // hours the pace was measured over
+		wantPerHr bool
+	}{
+		{"profiler trace: 5 steps of 4 ms", AxisStep, AxisStep, 0.004 / 3600, 0.02 / 3600, false},
+		{"dumps 10 s apart for 50 s", AxisStep, AxisStep, 10.0 / 3600 / 100, 50.0 / 3600, false},
+		{"a training run's snapshots over 2 hours", AxisStep, AxisStep, 1.0 / 6000, 2, true},
+		{"exactly MinHoursAxisSpan", AxisStep, AxisStep, 1.0 / 6000, MinHoursAxisSpan, true},
+		{"an hours axis", AxisHours, AxisHours, 0, 0, true},
+	} {
+		d := &Device{Axis: tt.axis, HoursPerStep: tt.pace, PaceSpanHours: tt.span}
+		tr := Trend{Per: tt.per, Slope: 640 * fmib}
+		tr.HoursPerX = d.rateHoursPerX(tt.per)
+		if _, ok := tr.SlopePerHour(); ok != tt.wantPerHr {
+			t.Errorf("%s: per-hour rate %v, want %v", tt.name, ok, tt.wantPerHr)
+		}
+		if got := d.hoursPerX(tt.per); tt.per == AxisStep && got != tt.pace {
+			t.Errorf("%s: the projection's pace %v, want %v", tt.name, got, tt.pace)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"math"
 	"slices"
+	"time"
 
 	"gpureport/internal/stats"
 	"gpureport/internal/units"
@@ -20,27 +21,77 @@ import (
 // wobbles by far less than that.
 const jobContextBytes = 512 << 20
 
-// jobSpans splits a GPU monitor's readings of used memory at the idle
-// GPU's level: a job's processes end and free everything, context
-// included, so used memory falls back to what other processes hold. The
-// idle level is the lowest reading; it is the idle GPU's when the log
-// starts at it (the monitor started before the first job) or when it is
-// no more than one context (nothing of a job's own can be there). A job
-// is a maximal run of readings above that level by more than one context
-// (jobContextBytes), and a gap between two jobs starts with a fall larger
-// than the idle level (the job's memory released, more than remains, as
-// idleTail asks). It returns the jobs' [lo, hi) ranges and the idle level
-// in bytes; nil when the readings hold fewer than two jobs.
-func jobSpans(y []float64) ([][2]int, float64) {
+// jobSpans splits a GPU monitor's readings of used memory (y, at x on
+// the fit's axis) into jobs run one after another, at the idle GPU's
+// level and at holes in the readings' times (r.Holes). A job's processes
+// end and free everything, context included, so used memory falls back
+// to what other processes hold. The idle level is the lowest reading; it
+// is the idle GPU's when the log starts at it (the monitor started before
+// the first job) or when it is no more than one context (nothing of a
+// job's own can be there). A job is a maximal run of readings above that
+// level by more than one context (jobContextBytes), and a gap between two
+// jobs starts with a fall larger than the idle level (the job's memory
+// released, more than remains, as idleTail asks). A binned export's gap
+// may show as one or two readings between (blendedGaps, r.Binned only).
+// A hole in the times (the monitor stopped: a job a day later, logs that
+// never read idle) parts the readings around it too, when each side holds
+// r.MinPoints readings (a few stray readings say nothing of a job). It
+// returns the jobs' [lo, hi) ranges and what parted them; nil when the
+// readings hold fewer than two jobs.
+func jobSpans(x, y []float64, r TrendRules) ([][2]int, JobGaps) {
+	gaps := JobGaps{Idle: math.NaN()}
 	if len(y) < 3 {
-		return nil, 0
+		return nil, gaps
 	}
+	jobs, idle, ok := levelSpans(y, r.Binned)
+	if ok {
+		gaps.Idle = idle
+		for j := 1; j < len(jobs); j++ {
+			if slices.ContainsFunc(y[jobs[j-1][1]:jobs[j][0]], func(v float64) bool { return v <= idle+jobContextBytes }) {
+				gaps.Returns++
+				continue
+			}
+			gaps.Blended++
+			low := slices.Min(y[jobs[j-1][1]:jobs[j][0]])
+			if gaps.Blended == 1 || low < gaps.BlendLow {
+				gaps.BlendLow = low
+			}
+		}
+	} else {
+		jobs = [][2]int{{0, len(y)}}
+	}
+	for _, h := range r.Holes {
+		k, _ := slices.BinarySearch(x, h.X)
+		for j, jb := range jobs {
+			if k-jb[0] < r.MinPoints || jb[1]-k < r.MinPoints {
+				continue
+			}
+			jobs = slices.Insert(jobs, j+1, [2]int{k, jb[1]})
+			jobs[j][1] = k
+			gaps.Holes++
+			gaps.HoleHours = max(gaps.HoleHours, h.Hours)
+			break
+		}
+	}
+	if len(jobs) < 2 {
+		return nil, gaps
+	}
+	return jobs, gaps
+}
+
+// levelSpans is jobSpans at the idle level alone: the jobs (however
+// many) and the idle level, ok false when the readings read no idle GPU.
+// blended allows gaps blended by binning (blendedGaps).
+func levelSpans(y []float64, blended bool) ([][2]int, float64, bool) {
 	idle := slices.Min(y)
 	near := func(i int) bool { return y[i] <= idle+jobContextBytes }
 	if !near(0) && idle > jobContextBytes {
-		return nil, 0
+		return nil, 0, false
 	}
-	blend := blendedGaps(y, idle)
+	blend := make([]bool, len(y))
+	if blended {
+		blend = blendedGaps(y, idle)
+	}
 	isIdle := func(i int) bool { return near(i) || blend[i] }
 	var jobs [][2]int
 	for i := 0; i < len(y); {
@@ -59,10 +110,72 @@ func jobSpans(y []float64) ([][2]int, float64) {
 		}
 		jobs = append(jobs, [2]int{lo, i})
 	}
-	if len(jobs) < 2 {
-		return nil, 0
+	return jobs, idle, true
+}
+
+// JobGaps says what parted a GPU monitor's readings into jobs
+// (jobSpans).
+type JobGaps struct {
+	// Idle is the idle GPU's level, in bytes; NaN when the readings read
+	// none.
+	Idle float64
+	// Returns counts the boundaries where used memory fell back to Idle;
+	// Blended those where a binned export blended a short gap into
+	// readings between, the lowest BlendLow bytes; Holes those at holes
+	// in the readings' times, the longest HoleHours hours.
+	Returns, Blended, Holes int
+	BlendLow, HoleHours     float64
+}
+
+// TimeHole is a hole in a GPU monitor's readings' times: X is the first
+// reading after it on the fit's axis, Hours its length.
+type TimeHole struct {
+	X, Hours float64
+}
+
+// Holes in the readings' times. A monitor samples at a steady interval;
+// a stretch without readings hundreds of intervals long, and over an
+// hour, is the monitor stopped and started again: with the job (a job
+// the next day, logged to the same file), a job boundary whatever the
+// levels around it.
+const (
+	// holeIntervals: a hole of over 100 median intervals is no missed
+	// sample or a stall of the logger (a few intervals) nor a pause
+	// inside a job (an evaluation or checkpoint writes take minutes,
+	// tens of 1-60 s intervals).
+	holeIntervals = 100
+	// holeMin: and over an hour, longer than a job's evaluation or
+	// checkpoint pause, so that a 1 s monitor's 2-minute stall is no
+	// boundary.
+	holeMin = time.Hour
+	// binnedStep: a median interval of 5 minutes or more is an export
+	// binned to a coarse step (a day's Grafana panel or query_range of
+	// a few hundred points steps by about 5 minutes), where a short gap
+	// can blend with the jobs around it; a monitor logging live samples
+	// every 1 to 60 s (nvidia-smi -l, dcgm-exporter's scrape) reads a
+	// job's own dip (empty_cache after an evaluation) as it is.
+	binnedStep = 5 * time.Minute
+)
+
+// readingHoles returns the holes in times (in order) and whether their
+// median interval is an export's coarse step (binnedStep). at gives each
+// reading's x on the fit's axis.
+func readingHoles(times []time.Time, at func(i int) float64) ([]TimeHole, bool) {
+	if len(times) < 3 {
+		return nil, false
 	}
-	return jobs, idle
+	d := make([]float64, 0, len(times)-1)
+	for i := 1; i < len(times); i++ {
+		d = append(d, times[i].Sub(times[i-1]).Seconds())
+	}
+	med := stats.Median(d)
+	var out []TimeHole
+	for i, v := range d {
+		if v > holeIntervals*med && v > holeMin.Seconds() {
+			out = append(out, TimeHole{X: at(i + 1), Hours: v / 3600})
+		}
+	}
+	return out, med >= binnedStep.Seconds()
 }
 
 // Binned readings. A monitor's export binned to a coarse step (a Grafana
@@ -114,7 +227,7 @@ func blendedGaps(y []float64, idle float64) []bool {
 // rising sizes as growth. When the last job does not grow but an earlier
 // one does, that job's growth is the trend (a job that grows still
 // grows), with no projection: it ended (Trend.Job < Trend.Jobs).
-func fitJobs(metric string, per units.Per, x, y []float64, r TrendRules, jobs [][2]int, idle float64) Trend {
+func fitJobs(metric string, per units.Per, x, y []float64, r TrendRules, jobs [][2]int, gaps JobGaps) Trend {
 	n := min(len(x), len(y))
 	var pick Trend
 	for j := len(jobs) - 1; j >= 0; j-- {
@@ -130,7 +243,7 @@ func fitJobs(metric string, per units.Per, x, y []float64, r TrendRules, jobs []
 			break
 		}
 	}
-	pick.Given, pick.Jobs, pick.JobIdle = n, len(jobs), idle
+	pick.Given, pick.Jobs, pick.JobGaps = n, len(jobs), gaps
 	return pick
 }
 

@@ -4,7 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // readingRules are the device rules as gpuTrend applies them to a GPU
@@ -319,7 +321,11 @@ func TestReadingsJobsAndLevelling(t *testing.T) {
 	} {
 		for seed := range uint64(5) {
 			y := tt.y(rand.New(rand.NewPCG(seed, 11)))
-			tr := FitTrend(MetricGPUUsed, "reading", readingsX(len(y)), y, readingRules())
+			r := readingRules()
+			// A binned export's case is read as one (readingHoles'
+			// coarse step).
+			r.Binned = strings.HasPrefix(tt.name, "a binned")
+			tr := FitTrend(MetricGPUUsed, "reading", readingsX(len(y)), y, r)
 			if (tt.want != "" && tr.State != tt.want) || (tt.rule != "" && tr.Why.Rule != tt.rule) {
 				t.Errorf("%s (seed %d): %s / %s (%s), want %s (%s)", tt.name, seed, tr.State, tr.Pattern, tr.Why.Rule, tt.want, tt.rule)
 				continue
@@ -337,32 +343,91 @@ func TestReadingsJobsAndLevelling(t *testing.T) {
 
 // TestJobSpans: readings split into jobs only at returns to the idle GPU
 // (within a CUDA context of the lowest level, after a fall larger than
-// that level), and only when the lowest level is the idle GPU's.
+// that level), and only when the lowest level is the idle GPU's; in a
+// binned export, also at a gap blended into one or two readings; and at a
+// hole in the readings' times with enough readings on each side, whatever
+// the levels.
 func TestJobSpans(t *testing.T) {
 	for _, tt := range []struct {
-		name string
-		y    []float64 // MiB
-		want [][2]int
+		name   string
+		y      []float64 // MiB
+		binned bool
+		holes  []float64 // x of the first reading after each hole
+		want   [][2]int
 	}{
-		{"two jobs, idle around them", []float64{400, 500, 9000, 9000, 400, 9500, 9500, 400}, [][2]int{{2, 4}, {5, 7}}},
-		{"one job, idle head and tail", []float64{400, 400, 9000, 9000, 9000, 400}, nil},
-		{"context readings are idle", []float64{0, 300, 9000, 9000, 450, 300, 9000, 9000}, [][2]int{{2, 4}, {6, 8}}},
-		{"starts mid-job, floor is the job's own", []float64{9000, 9500, 2000, 9000, 9500, 2000, 9000}, nil},
-		{"starts mid-job, idle near zero", []float64{9000, 9500, 100, 9000, 9500}, [][2]int{{0, 2}, {3, 5}}},
-		{"another process holds more than a job frees", []float64{20000, 20000, 25000, 25000, 20000, 25000, 25000}, nil},
-		{"binned: a gap blended into one reading", []float64{400, 400, 18000, 18000, 18000, 7000, 30000, 30000, 30000}, [][2]int{{2, 5}, {6, 9}}},
-		{"binned: a gap blended into two readings", []float64{400, 18000, 18000, 8000, 9000, 30000, 30000}, [][2]int{{1, 3}, {5, 7}}},
-		{"binned: a job's own dip above the midpoint", []float64{400, 400, 18000, 18000, 11000, 18000, 18000}, nil},
-		{"binned: a level between held three readings is a job", []float64{400, 18000, 18000, 5000, 5000, 5000, 30000, 30000}, nil},
-		{"binned: no idle level read", []float64{18000, 18000, 7000, 30000, 30000}, nil},
+		{"two jobs, idle around them", []float64{400, 500, 9000, 9000, 400, 9500, 9500, 400}, false, nil, [][2]int{{2, 4}, {5, 7}}},
+		{"one job, idle head and tail", []float64{400, 400, 9000, 9000, 9000, 400}, false, nil, nil},
+		{"context readings are idle", []float64{0, 300, 9000, 9000, 450, 300, 9000, 9000}, false, nil, [][2]int{{2, 4}, {6, 8}}},
+		{"starts mid-job, floor is the job's own", []float64{9000, 9500, 2000, 9000, 9500, 2000, 9000}, false, nil, nil},
+		{"starts mid-job, idle near zero", []float64{9000, 9500, 100, 9000, 9500}, false, nil, [][2]int{{0, 2}, {3, 5}}},
+		{"another process holds more than a job frees", []float64{20000, 20000, 25000, 25000, 20000, 25000, 25000}, false, nil, nil},
+		{"binned: a gap blended into one reading", []float64{400, 400, 18000, 18000, 18000, 7000, 30000, 30000, 30000}, true, nil, [][2]int{{2, 5}, {6, 9}}},
+		{"binned: a gap blended into two readings", []float64{400, 18000, 18000, 8000, 9000, 30000, 30000}, true, nil, [][2]int{{1, 3}, {5, 7}}},
+		{"binned: a job's own dip above the midpoint", []float64{400, 400, 18000, 18000, 11000, 18000, 18000}, true, nil, nil},
+		{"binned: a level between held three readings is a job", []float64{400, 18000, 18000, 5000, 5000, 5000, 30000, 30000}, true, nil, nil},
+		{"binned: no idle level read", []float64{18000, 18000, 7000, 30000, 30000}, true, nil, nil},
+		// A live monitor (60 s) reads a job's own dip as it is: empty_cache
+		// after an evaluation, weights kept, is no gap.
+		{"live: one eval dip between a job's readings", []float64{400, 62000, 62000, 62000, 18000, 62100, 62100, 62100}, false, nil, nil},
+		{"live: a dip to idle still parts jobs", []float64{400, 62000, 62000, 62000, 400, 62100, 62100, 62100}, false, nil, [][2]int{{1, 4}, {5, 8}}},
+		// A day's hole in the times: the monitor stopped with the job.
+		{"a hole between two jobs never at idle", []float64{20000, 23600, 27200, 30800, 34400, 20100, 23700, 27300, 30900, 34500}, false, []float64{5}, [][2]int{{1, 5}, {5, 10}}},
+		{"the same without the hole is one job", []float64{20000, 23600, 27200, 30800, 34400, 20100, 23700, 27300, 30900, 34500}, false, nil, nil},
+		{"a hole inside a job split at idle", []float64{400, 9000, 9000, 9000, 9000, 9000, 9000, 400, 9000, 9000, 9000, 9000}, false, []float64{4}, [][2]int{{1, 4}, {4, 7}, {8, 12}}},
+		{"a hole with too few readings after it", []float64{20000, 23600, 27200, 30800, 34400, 38000, 20100, 23700}, false, []float64{6}, nil},
 	} {
 		y := make([]float64, len(tt.y))
 		for i, v := range tt.y {
 			y[i] = v * fmib
 		}
-		got, _ := jobSpans(y)
+		r := readingRules()
+		r.MinPoints = 3
+		r.Binned = tt.binned
+		for _, h := range tt.holes {
+			r.Holes = append(r.Holes, TimeHole{X: h, Hours: 20})
+		}
+		got, gaps := jobSpans(readingsX(len(y)), y, r)
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+		if got != nil && gaps.Returns+gaps.Blended+gaps.Holes != len(got)-1 {
+			t.Errorf("%s: gaps %+v for %d jobs", tt.name, gaps, len(got))
+		}
+	}
+}
+
+// TestReadingHoles: a hole in a monitor's times over 100 intervals and an
+// hour is a boundary; a logger's stall of minutes is not; an export's
+// step of 5 minutes or more is binned, a live monitor's is not.
+func TestReadingHoles(t *testing.T) {
+	t0 := time.Date(2024, 3, 1, 10, 0, 0, 0, time.UTC)
+	series := func(step time.Duration, n int, holeAt int, hole time.Duration) []time.Time {
+		var out []time.Time
+		at := t0
+		for i := range n {
+			if i == holeAt {
+				at = at.Add(hole)
+			}
+			out = append(out, at)
+			at = at.Add(step)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name   string
+		times  []time.Time
+		holes  int
+		binned bool
+	}{
+		{"60 s monitor, a day's hole", series(time.Minute, 200, 100, 22*time.Hour), 1, false},
+		{"1 s monitor, a 2-minute stall", series(time.Second, 2000, 1000, 2*time.Minute), 0, false},
+		{"60 s monitor, a 90-minute stop: under 100 intervals", series(time.Minute, 200, 100, 90*time.Minute), 0, false},
+		{"5-minute export", series(5*time.Minute, 288, -1, 0), 0, true},
+		{"10 s monitor, no hole", series(10*time.Second, 500, -1, 0), 0, false},
+	} {
+		holes, binned := readingHoles(tt.times, func(i int) float64 { return float64(i) })
+		if len(holes) != tt.holes || binned != tt.binned {
+			t.Errorf("%s: holes %+v binned %v, want %d holes, binned %v", tt.name, holes, binned, tt.holes, tt.binned)
 		}
 	}
 }

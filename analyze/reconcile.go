@@ -157,16 +157,18 @@ func gpuTrend(d *Device, per units.Per, rules TrendRules) *Trend {
 		return nil
 	}
 	var x, y []float64
+	var ts []time.Time
 	for i := range g.Used {
 		if !math.IsNaN(g.X[i]) {
 			x = append(x, g.X[i])
 			y = append(y, float64(g.Used[i]))
+			ts = append(ts, g.Times[i])
 		}
 	}
 	onAxis := true
 	if len(x) < rules.MinPoints {
 		onAxis = false
-		x, y, per = x[:0], y[:0], "hour"
+		x, y, ts, per = x[:0], y[:0], ts[:0], "hour"
 		lo, hi := busySpan(g.Used)
 		t0 := g.Times[lo]
 		// Readings spanning less than MinHoursAxisSpan give no per-hour
@@ -183,8 +185,13 @@ func gpuTrend(d *Device, per units.Per, rules TrendRules) *Trend {
 				x = append(x, g.Times[i].Sub(t0).Hours())
 			}
 			y = append(y, float64(g.Used[i]))
+			ts = append(ts, g.Times[i])
 		}
 	}
+	// Holes in the readings' times part jobs, and an export's coarse
+	// step may blend a short gap (readingjobs.go); found before binning
+	// (binMedians keeps x's order, so a hole's x still parts the bins).
+	rules.Holes, rules.Binned = readingHoles(ts, func(i int) float64 { return x[i] })
 	// A process that started after the log did, beside others that held
 	// the GPU steady: the readings before it are the idle GPU for it.
 	x, y = binMedians(x, y, maxGPUPoints)

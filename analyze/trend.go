@@ -125,6 +125,14 @@ type TrendRules struct {
 	// before the job started are set aside (idleHead), and a plateau is
 	// told from a pause by readingsStoppedAt.
 	Readings bool
+	// Binned marks readings of a monitor's export binned to a coarse
+	// step (readingsBinned): a short gap between two jobs may blend
+	// with them (blendedGaps). Holes are the x positions (on the fit's
+	// axis) of the first reading after each hole in the readings' times
+	// (readingHoles): a job boundary whatever the levels. Both are for
+	// Readings only.
+	Binned bool
+	Holes  []TimeHole
 }
 
 // Default thresholds (see the rules above for what each protects against).
@@ -183,8 +191,9 @@ func DefaultTrendRules() TrendRules {
 func FitTrend(metric string, per units.Per, x, y []float64, r TrendRules) Trend {
 	t := fitWhole(metric, per, x, y, r)
 	if r.Readings && (t.State == StateGrowing || t.State == StateInconclusive) {
-		if jobs, idle := jobSpans(y[:min(len(x), len(y))]); len(jobs) >= 2 {
-			return fitJobs(metric, per, x, y, r, jobs, idle)
+		n := min(len(x), len(y))
+		if jobs, gaps := jobSpans(x[:n], y[:n], r); len(jobs) >= 2 {
+			return fitJobs(metric, per, x, y, r, jobs, gaps)
 		}
 	}
 	return t

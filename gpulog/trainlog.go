@@ -463,6 +463,9 @@ type trainingReader struct {
 	// launch gathers what launchers say of the log's processes
 	// (trainlog_launcher.go).
 	launch launcherState
+	// visible follows the log's CUDA_VISIBLE_DEVICES settings
+	// (trainlog_visible.go).
+	visible visibleState
 }
 
 // pendingOOM is an out-of-memory message read up to its first line (line
@@ -574,7 +577,7 @@ func (tr *trainingReader) read(raw string, ln int) {
 			tr.recovery(ln, v)
 		}
 	}
-	visibleDevicesLine(b, ln, line)
+	tr.visible.line(b, ln, line)
 	if tr.sum.line(b, ln, line) || tr.comp.line(b, line) || tr.fw.line(b, ln, line) || tr.hf.line(b, ln, line) || capacityLine(b, ln, line) {
 		return
 	}

@@ -419,9 +419,15 @@ func deref(p *float64) float64 {
 // slope in its unit, whether it ran out, its hours to capacity (0 when
 // its fit is at capacity already: remaining_to_capacity 0, which has no
 // hours), and its growth per hour, slope_bytes_per_hour (set wherever
-// analyze knew the axis's pace). False when it has no slope.
+// analyze knew the axis's pace). False when it has no slope, and for a
+// trend analyze calls flat: its fitted slope (a rise that stopped or
+// levelled off, one level change) is no growth, so it neither ranks a
+// run nor shows as its growth.
 func trendRisk(t SummaryTrend) (risk, bool) {
 	k := risk{}
+	if t.State == string(analyze.StateFlat) {
+		return k, false
+	}
 	var slope *float64
 	for _, c := range []struct {
 		s   *float64

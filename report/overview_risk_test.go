@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
@@ -189,5 +190,37 @@ func TestOverviewRanksByAnalyzePace(t *testing.T) {
 				t.Errorf("order %s, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestOverviewFlatNoGrowth: a trend analyze calls flat (a rise that
+// stopped: its fitted slope is large and positive) neither ranks a run
+// nor shows as its growth, whatever its slope per hour; a growing trend
+// beside it does.
+func TestOverviewFlatNoGrowth(t *testing.T) {
+	f64 := func(v float64) *float64 { return &v }
+	const tib = 1 << 40
+	flat := SummaryTrend{Metric: "gpu_used_bytes", SlopeBytesPerHour: f64(4.52 * tib), State: "flat"}
+	growing := SummaryTrend{Metric: "allocated_bytes", SlopeBytesPerHour: f64(1 << 30), State: "growing"}
+	for _, tt := range []struct {
+		name   string
+		trends []SummaryTrend
+		want   float64 // NaN: no growth shown
+	}{
+		{"a flat rise alone", []SummaryTrend{flat}, math.NaN()},
+		{"a flat rise beside growth", []SummaryTrend{flat, growing}, 1 << 30},
+		{"growth alone", []SummaryTrend{growing}, 1 << 30},
+	} {
+		s := &Summary{Run: "r"}
+		for _, tr := range tt.trends {
+			s.Devices = append(s.Devices, SummaryDevice{Trend: tr})
+		}
+		r := OverviewRunFromSummary(s)
+		if math.IsNaN(tt.want) != math.IsNaN(r.Slope) || (!math.IsNaN(tt.want) && r.Slope != tt.want) {
+			t.Errorf("%s: slope %v, want %v", tt.name, r.Slope, tt.want)
+		}
+		if math.IsNaN(tt.want) && r.SlopePerHour != nil {
+			t.Errorf("%s: per hour %v, want none", tt.name, *r.SlopePerHour)
+		}
 	}
 }

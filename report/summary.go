@@ -314,7 +314,11 @@ type SummaryTrend struct {
 	// per step. SlopeBytesPerHour is the growth in bytes per hour wherever
 	// analyze knows the axis's pace (analyze.Trend.SlopePerHour): the
 	// slope of an hours axis, or a step axis's slope at its device's hours
-	// per step (both fields set then); null when the pace is unknown.
+	// per step (both fields set then); null when the pace is unknown or
+	// measured over less than analyze.MinHoursAxisSpan. The slopes are
+	// the fitted line's whatever the state: for a flat trend (a rise that
+	// stopped, levelled off or one level change) they are no growth rate,
+	// and State says whether memory grows.
 	SlopeBytesPerStep *float64 `json:"slope_bytes_per_step"`
 	SlopeBytesPerHour *float64 `json:"slope_bytes_per_hour"`
 	// SlopeBytesPerReading is set instead of both for readings with

@@ -163,8 +163,8 @@ func Note(f *analyze.Findings, n analyze.Note) string {
 		if n.Trend == nil {
 			break
 		}
-		s := fmt.Sprintf("%d jobs ran on GPU %d one after another (used memory returned to %s between them); each is judged alone",
-			n.Trend.Jobs, n.Device.Device, units.Bytes(int64(n.Trend.JobIdle)))
+		s := fmt.Sprintf("%d jobs ran on GPU %d one after another (%s); each is judged alone",
+			n.Trend.Jobs, n.Device.Device, jobGaps(n.Trend.JobGaps))
 		if n.Trend.Job < n.Trend.Jobs {
 			s += fmt.Sprintf(": the trend is job %d's, the last that grows; it ended, so nothing is forecast", n.Trend.Job)
 		}
@@ -274,4 +274,22 @@ func statsTrend(ms *analyze.MemoryStatsSeries, metric string) *analyze.Trend {
 		}
 	}
 	return nil
+}
+
+// jobGaps says what parted a GPU's readings into jobs: the idle returns,
+// a binned export's blended gaps (memory did not return to idle there: a
+// reading dipped), the holes in the readings' times.
+func jobGaps(g analyze.JobGaps) string {
+	var parts []string
+	if g.Returns > 0 {
+		parts = append(parts, "used memory returned to "+units.Bytes(int64(g.Idle))+" between them")
+	}
+	if g.Blended > 0 {
+		parts = append(parts, fmt.Sprintf("the binned log's readings dipped to %s between them, a gap shorter than a bin averaged with the jobs around it (the idle GPU reads %s)",
+			units.Bytes(int64(g.BlendLow)), units.Bytes(int64(g.Idle))))
+	}
+	if g.Holes > 0 {
+		parts = append(parts, "the readings stop for "+units.Hours(g.HoleHours)+" between them")
+	}
+	return strings.Join(parts, "; ")
 }
