@@ -470,10 +470,16 @@ func expandableSetting(t analyze.DeviceType) string {
 	return analyze.ExpandableSetting
 }
 
-// Recommendation words a change to try for an OOM: the setting (code),
-// then the observation it rests on.
+// Recommendation words a change to try for an OOM: the setting, then the
+// observation it rests on. An allocator setting is code, as the user
+// types it; a change described in words (free the GPU, reduce live
+// memory, a lever) is prose, its commands within it as written.
 func Recommendation(o *analyze.OOM, r analyze.Recommendation) Sentence {
-	return sentence(code(setting(o, r)), ": "+because(o, r))
+	switch r.Kind {
+	case analyze.StepExpandable, analyze.StepMaxSplit, analyze.StepRemoveMaxSplit, analyze.StepGCThreshold:
+		return sentence(code(setting(o, r)), ": "+because(o, r))
+	}
+	return sentence(setting(o, r) + ": " + because(o, r))
 }
 
 // setting is what a recommendation changes, as the user would type it (or
