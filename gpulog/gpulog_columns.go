@@ -877,28 +877,15 @@ func readColumnsCSV(r io.Reader, b *logBuilder) error {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.Comment = '#'
-	cr.ReuseRecord = false
 	var header []string
 	var lay *csvLayout
-	type record struct {
-		line   int
-		fields []string
+	all, err := readCSVRecords(cr, b)
+	if err != nil {
+		return err
 	}
-	var recs []record
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if !errors.As(err, &pe) {
-				return err
-			}
-			b.skip(pe.StartLine, kindBadRow, pe.Err.Error())
-			continue
-		}
-		line, _ := cr.FieldPos(0)
+	var recs []csvRecord
+	for _, r := range all {
+		rec := r.fields
 		if header == nil {
 			rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
 			header = rec
@@ -908,12 +895,12 @@ func readColumnsCSV(r io.Reader, b *logBuilder) error {
 		if slices.Equal(rec, header) {
 			continue
 		}
-		recs = append(recs, record{line, rec})
+		recs = append(recs, r)
 	}
 	if header == nil {
 		return errors.New("no header line")
 	}
-	fields := recs2fields(recs, func(r record) []string { return r.fields })
+	fields := recs2fields(recs, func(r csvRecord) []string { return r.fields })
 	decideUnits(b, lay, fields)
 	decideCounters(b, lay, fields)
 	dateClockColumn(b, lay, fields)
@@ -971,6 +958,36 @@ func dateClockColumn(b *logBuilder, lay *csvLayout, recs [][]string) {
 	}
 	b.note(fmt.Sprintf("column %q holds times of day without a date: the date is assumed from the file's modification time (%s), a time of day earlier than the one before it being the next day",
 		c.name, mt.Format("2006-01-02 15:04")))
+}
+
+// csvRecord is one record of a CSV log and the line it starts on.
+type csvRecord struct {
+	line   int
+	fields []string
+}
+
+// readCSVRecords reads every record of cr, each its own slice; a record
+// the CSV reader rejects (a stray quote) is skipped with its reason and
+// reading goes on. The error is a read error of the underlying reader.
+func readCSVRecords(cr *csv.Reader, b *logBuilder) ([]csvRecord, error) {
+	cr.ReuseRecord = false
+	var out []csvRecord
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if !errors.As(err, &pe) {
+				return out, err
+			}
+			b.skip(pe.StartLine, kindBadRow, pe.Err.Error())
+			continue
+		}
+		line, _ := cr.FieldPos(0)
+		out = append(out, csvRecord{line, rec})
+	}
 }
 
 func recs2fields[T any](recs []T, f func(T) []string) [][]string {

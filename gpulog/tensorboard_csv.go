@@ -2,7 +2,6 @@ package gpulog
 
 import (
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -153,26 +152,17 @@ func readTensorBoardCSV(r io.Reader, b *logBuilder) error {
 	}
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
+	all, err := readCSVRecords(cr, b)
+	if err != nil {
+		return err
+	}
 	var rows [][]string
 	var lines []int
-	for first := true; ; first = false {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if !errors.As(err, &pe) {
-				return err
-			}
-			b.skip(pe.StartLine, kindBadRow, pe.Err.Error())
-			continue
-		}
-		if first {
+	for i, r := range all {
+		if i == 0 {
 			continue // the header
 		}
-		line, _ := cr.FieldPos(0)
-		rows, lines = append(rows, rec), append(lines, line)
+		rows, lines = append(rows, r.fields), append(lines, r.line)
 	}
 	// The unit: the tag's, else bytes when every value is a byte count
 	// as the allocator gives it.
