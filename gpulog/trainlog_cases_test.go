@@ -1,6 +1,7 @@
 package gpulog_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -30,15 +31,7 @@ func runTrainLogCases[R any](t *testing.T, tests []trainLogCase[R], reading func
 	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := gpulog.ReadLog(strings.NewReader(tc.log), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
-			if err != nil {
-				// A log with no reading is an error of its own; that is
-				// what a look-alike must give.
-				if len(tc.want) > 0 || !strings.Contains(err.Error(), "no readings") {
-					t.Fatal(err)
-				}
-				l = &gpulog.GPULog{}
-			}
+			l := readTrainLogCase(t, tc.log, len(tc.want))
 			var got []R
 			for _, r := range l.MemoryStats {
 				ts := ""
@@ -53,12 +46,49 @@ func runTrainLogCases[R any](t *testing.T, tests []trainLogCase[R], reading func
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("readings (-want +got):\n%s", diff)
 			}
-			if sniffed := gpulog.SniffTrainingLog(strings.NewReader(tc.log), []byte(tc.log)); sniffed != (len(tc.want) > 0) {
-				t.Errorf("sniffed %v with %d readings", sniffed, len(tc.want))
-			}
 			if tc.note != "" && !strings.Contains(strings.Join(l.Notes, "\n"), tc.note) {
 				t.Errorf("notes %q, want one naming %s", l.Notes, tc.note)
 			}
 		})
 	}
+}
+
+// readTrainLogCase reads log as a training log that must give want
+// memory readings: a log with none must fail with "no readings" (a
+// look-alike's error of its own; an empty log is returned then), and the
+// sniffer must take the log for a training log exactly when it gives
+// readings.
+func readTrainLogCase(t *testing.T, log string, want int) *gpulog.GPULog {
+	t.Helper()
+	l, err := gpulog.ReadLog(strings.NewReader(log), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
+	if err != nil {
+		if want > 0 || !strings.Contains(err.Error(), "no readings") {
+			t.Fatal(err)
+		}
+		l = &gpulog.GPULog{}
+	}
+	if sniffed := gpulog.SniffTrainingLog(strings.NewReader(log), []byte(log)); sniffed != (want > 0) {
+		t.Errorf("sniffed %v with %d readings", sniffed, want)
+	}
+	return l
+}
+
+// fuzzTrainingLog reads data as a training log for a fuzz target: nil
+// when it does not read, which it must not when the sniffer claims it;
+// a file that reads (without NUL bytes) must be claimed, what names its
+// readings.
+func fuzzTrainingLog(t *testing.T, data []byte, what string) *gpulog.GPULog {
+	t.Helper()
+	l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
+	claimed := gpulog.SniffTrainingLog(bytes.NewReader(data), data)
+	if err != nil {
+		if claimed {
+			t.Fatalf("sniffed as a training log but read fails: %v", err)
+		}
+		return nil
+	}
+	if !claimed && bytes.IndexByte(data, 0) < 0 && len(data) > 0 {
+		t.Fatalf("read %s but not sniffed", what)
+	}
+	return l
 }

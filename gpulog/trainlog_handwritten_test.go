@@ -1,7 +1,6 @@
 package gpulog_test
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -125,13 +124,7 @@ func TestHandwrittenMemoryPrints(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := gpulog.ReadLog(strings.NewReader(tc.log), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
-			if err != nil {
-				if len(tc.want) > 0 || !strings.Contains(err.Error(), "no readings") {
-					t.Fatal(err)
-				}
-				l = &gpulog.GPULog{}
-			}
+			l := readTrainLogCase(t, tc.log, len(tc.want))
 			var got []reading
 			for _, r := range l.MemoryStats {
 				ts := ""
@@ -142,9 +135,6 @@ func TestHandwrittenMemoryPrints(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("readings (-want +got):\n%s", diff)
-			}
-			if sniffed := gpulog.SniffTrainingLog(strings.NewReader(tc.log), []byte(tc.log)); sniffed != (len(tc.want) > 0) {
-				t.Errorf("sniffed %v with %d readings", sniffed, len(tc.want))
 			}
 			notes := strings.Join(l.Notes, "\n")
 			if len(tc.want) > 0 && !strings.Contains(notes, tc.note) {
@@ -167,16 +157,9 @@ func FuzzHandwrittenMemory(f *testing.F) {
 	f.Add([]byte("step 1 mem GPU0 allocated: 1 GiB | GPU1 GPU2 reserved: 2 GiB | cpu mem allocated: 3 GB\n"))
 	f.Add([]byte("epoch 2 iter 90/100 loss 1\nGPU memory allocated: 12.5 GiB\nepoch 3 iter 90/100\nGPU memory allocated: 13 GiB\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
-		claimed := gpulog.SniffTrainingLog(bytes.NewReader(data), data)
-		if err != nil {
-			if claimed {
-				t.Fatalf("sniffed as a training log but read fails: %v", err)
-			}
+		l := fuzzTrainingLog(t, data, "memory readings")
+		if l == nil {
 			return
-		}
-		if !claimed && bytes.IndexByte(data, 0) < 0 && len(data) > 0 {
-			t.Fatalf("read %d memory readings but not sniffed", len(l.MemoryStats))
 		}
 		for _, r := range l.MemoryStats {
 			if r.Allocated < 0 && r.Reserved < 0 && r.PeakAllocated <= 0 || r.Device < 0 || r.PeakAllocated < 0 || r.PeakReserved < 0 ||

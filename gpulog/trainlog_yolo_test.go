@@ -1,11 +1,9 @@
 package gpulog_test
 
 import (
-	"bytes"
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -91,13 +89,7 @@ func TestYOLOGPUMem(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := gpulog.ReadLog(strings.NewReader(tc.log), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
-			if err != nil {
-				if len(tc.want) > 0 || !strings.Contains(err.Error(), "no readings") {
-					t.Fatal(err)
-				}
-				l = &gpulog.GPULog{}
-			}
+			l := readTrainLogCase(t, tc.log, len(tc.want))
 			var got []reading
 			for _, r := range l.MemoryStats {
 				if r.Allocated != gpulog.Unknown || r.PeakAllocated != 0 || r.Device != 0 || !r.Time.IsZero() {
@@ -115,9 +107,6 @@ func TestYOLOGPUMem(t *testing.T) {
 			if capacity != tc.capacity {
 				t.Errorf("capacity %d, want %d", capacity, tc.capacity)
 			}
-			if sniffed := gpulog.SniffTrainingLog(strings.NewReader(tc.log), []byte(tc.log)); sniffed != (len(tc.want) > 0) {
-				t.Errorf("sniffed %v with %d readings", sniffed, len(tc.want))
-			}
 			if tc.note != "" && !strings.Contains(strings.Join(l.Notes, "\n"), tc.note) {
 				t.Errorf("notes %q, want one saying %q", l.Notes, tc.note)
 			}
@@ -133,16 +122,9 @@ func FuzzYOLOGPUMem(f *testing.F) {
 	f.Add([]byte("YOLOv5 🚀 2022-8-21 torch 1.12 CUDA:0 (Tesla T4, 99999999999999999999MiB)\n" + yoloHeader + yoloLine("99999999999999999999/3", "1.0G")))
 	f.Add([]byte("Ultralytics 99999999999.3.150 🚀 CUDA:0 (X, 1MiB)\n" + yoloHeader + "1/5 \x1b[31m4.38G \r 2/5 1e9G x\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := gpulog.ReadLog(bytes.NewReader(data), gpulog.FormatTrainingLog, gpulog.ReadOptions{Location: time.UTC})
-		claimed := gpulog.SniffTrainingLog(bytes.NewReader(data), data)
-		if err != nil {
-			if claimed {
-				t.Fatalf("sniffed as a training log but read fails: %v", err)
-			}
+		l := fuzzTrainingLog(t, data, "memory readings")
+		if l == nil {
 			return
-		}
-		if !claimed && bytes.IndexByte(data, 0) < 0 && len(data) > 0 {
-			t.Fatalf("read %d memory readings but not sniffed", len(l.MemoryStats))
 		}
 		for _, r := range l.MemoryStats {
 			if r.Allocated < 0 && r.Reserved < 0 && r.PeakAllocated <= 0 || r.Reserved > 1<<50 {
