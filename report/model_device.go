@@ -212,7 +212,7 @@ func snapshotRows(d *analyze.Device) []snapshotRow {
 			step = countCell(p.Step, true)
 		}
 		out = append(out, snapshotRow{
-			Device: words.Device(d.DeviceKey), Rank: rankCellOf(jobRank(d.DeviceKey)), CUDA: cudaIndexCell(d.DeviceKey),
+			Device: words.Device(d.DeviceKey), Rank: rankCellOf(d.DeviceKey.JobRank()), CUDA: cudaIndexCell(d.DeviceKey),
 			Index: countCell(i+1, false), File: p.Path, Step: step, Time: timeCell(p.Time, tableTime), Axis: string(d.Axis), X: numberCell(p.X),
 			Allocated: byteCell(u.Allocated), Reserved: byteCell(u.Reserved), Active: byteCell(u.Active), Requested: byteCell(u.Requested),
 			CachedFree: byteCell(u.Inactive), LargestFree: byteCell(u.LargestFree), InternalWaste: byteCell(u.InternalWaste), ExternalFrg: shareCell(u.ExternalFragmentation()),

@@ -430,12 +430,6 @@ func keyRank(k analyze.DeviceKey) *int {
 	return rankPtr(k.JobRank())
 }
 
-// jobRank is device k's rank as the job gave it, input.NoRank when none
-// (keyRank).
-func jobRank(k analyze.DeviceKey) int {
-	return k.JobRank()
-}
-
 // Key is the device key the identity names.
 func (id SummaryDeviceID) Key() analyze.DeviceKey {
 	k := analyze.DeviceKey{Rank: input.NoRank, Device: id.Device, Type: placement.ParseDeviceType(id.DeviceType), MIG: id.MIG, PID: id.PID}

@@ -907,7 +907,7 @@ func (w *xlsxWriter) memoryStats() error {
 				if i < len(m.X) {
 					x = opt64(m.X[i])
 				}
-				if err := emit([]any{d.Label, rankCell(jobRank(d.Key)), d.Key.Device, i + 1, step, xlsxTime(r.Time), d.AxisUnit, x,
+				if err := emit([]any{d.Label, rankCell(d.Key.JobRank()), d.Key.Device, i + 1, step, xlsxTime(r.Time), d.AxisUnit, x,
 					bytesCell(r.Allocated, toGiB), bytesCell(r.Reserved, toGiB), bytesCell(r.Active, toGiB), bytesCell(r.InactiveSplit, toMiB),
 					bytesCell(r.NumAllocRetries, nil), bytesCell(r.NumOOMs, nil),
 					bytesCell(r.Allocated, nil), bytesCell(r.Reserved, nil), bytesCell(r.Active, nil), bytesCell(r.InactiveSplit, nil),

@@ -315,16 +315,9 @@ func outsideFigures(o *analyze.OOM) (total, own int64, ownWhat string) {
 // that memory outside the process explains, and why that is not a
 // capacity OOM.
 func outsideSentence(o *analyze.OOM) string {
-	total, own := outsideFacts(o)
+	total, own, _ := outsideFigures(o)
 	return fmt.Sprintf("%s; that is at least the %s the request lacked, so without it the %s request would have fit. This process's memory plus the request (%s) is well below the device's %s, so it is not a capacity OOM",
 		outsideFactsText(o), units.Bytes(o.Missing), units.Bytes(o.Requested), units.Bytes(own+o.Requested), units.Bytes(total))
-}
-
-// outsideFacts is the device's total and this process's memory at OOM o
-// (outsideFigures), bytes.
-func outsideFacts(o *analyze.OOM) (total, own int64) {
-	total, own, _ = outsideFigures(o)
-	return total, own
 }
 
 // outsideFactsText says how much of the device was in use outside the
